@@ -31,6 +31,9 @@ export const STEPS = [
 export type Step = (typeof STEPS)[number];
 export const stepSchema = z.enum(STEPS);
 
+/** The site key the server hands out when the self-hosted proof-of-work captcha is in use. */
+export const LOCAL_CAPTCHA_SITEKEY = 'local-altcha';
+
 /* ---------- building blocks ---------- */
 
 const MAX_ID = 2_147_483_647;
@@ -394,6 +397,17 @@ export const calls = {
       redirect: z.optional(z.string()),
       error: z.optional(z.string()),
     }),
+  }),
+  /**
+   * The local captcha's proof-of-work challenge (ALTCHA). Used only when `captcha_sitekey` is
+   * LOCAL_CAPTCHA_SITEKEY; with hCaptcha configured the widget talks to hCaptcha instead.
+   */
+  getCaptchaChallenge: call({
+    method: 'GET',
+    path: '/ajax/checkout/captcha/challenge/',
+    encoding: 'none',
+    request: empty,
+    response: z.looseObject({ algorithm: z.string(), challenge: z.string(), salt: z.string(), signature: z.string() }),
   }),
   addToBasket: call({
     method: 'POST',

@@ -1,0 +1,61 @@
+/**
+ * The one HTTP client of the app: ky with credentials, form-urlencoded bodies (JSON where the
+ * contract says so), a timeout, and every response parsed with the wire contract.
+ */
+import ky, { HTTPError } from 'ky';
+import qs from 'qs';
+import { calls, errorReplySchema, type CallName, type RequestOf, type ResponseOf } from './contract';
+
+const http = ky.create({
+  credentials: 'include',
+  timeout: 15_000,
+  retry: 0,
+  headers: { accept: 'application/json' },
+});
+
+/** A call that failed: `message` is the server's own text when it sent one. */
+export class CallFailed extends Error {
+  constructor(
+    readonly call: CallName,
+    readonly status: number | null,
+    readonly serverMessage: string | null,
+  ) {
+    super(serverMessage ?? `${call} failed`);
+  }
+}
+
+export async function callApi<N extends CallName>(name: N, body?: RequestOf<N>): Promise<ResponseOf<N>> {
+  const c = calls[name];
+  let raw: unknown;
+  try {
+    const payload = body ?? {};
+    if (c.method === 'GET') {
+      const search = qs.stringify(payload);
+      raw = await http.get(c.path.replace(/^\//, '/') + (search ? `?${search}` : '')).json();
+    } else if (c.encoding === 'json') {
+      raw = await http.post(c.path, { json: payload }).json();
+    } else {
+      raw = await http
+        .post(c.path, {
+          body: qs.stringify(payload, { encodeValuesOnly: false }),
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        })
+        .json();
+    }
+  } catch (err) {
+    if (err instanceof HTTPError) {
+      let message: string | null = null;
+      try {
+        const parsed = errorReplySchema.safeParse(await err.response.clone().json());
+        if (parsed.success) message = parsed.data.error;
+      } catch {
+        message = null;
+      }
+      throw new CallFailed(name, err.response.status, message);
+    }
+    throw new CallFailed(name, null, null);
+  }
+  const parsed = c.response.safeParse(raw);
+  if (!parsed.success) throw new CallFailed(name, 200, null);
+  return parsed.data as ResponseOf<N>;
+}
