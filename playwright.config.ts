@@ -1,0 +1,63 @@
+import { defineConfig, devices } from '@playwright/test';
+import { existsSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/**
+ * End-to-end tests drive the real app and server in Chromium: Debian's /usr/bin/chromium when
+ * present, else Playwright's own browser. Three servers differ only in configuration: the main one,
+ * one that always asks for a captcha, and one whose holds last seconds so expiry can be watched.
+ */
+const chromiumPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+
+export const servers = {
+  main: 4310,
+  captcha: 4311,
+  expiry: 4312,
+} as const;
+
+function server(name: keyof typeof servers, env: Record<string, string>) {
+  const port = servers[name];
+  const dir = join(tmpdir(), `holdfast-e2e-${name}-${process.pid}`);
+  return {
+    command: `rm -rf '${dir}' && npx tsx server/main.ts`,
+    url: `http://127.0.0.1:${port}/ajax/checkout/checkout/get/`,
+    reuseExistingServer: false,
+    timeout: 120_000,
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
+    env: { PORT: String(port), HOST: '127.0.0.1', PGLITE_DIR: dir, LOG_LEVEL: 'warn', ...env },
+  };
+}
+
+export default defineConfig({
+  testDir: 'e2e',
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  fullyParallel: true,
+  workers: 2,
+  retries: 0,
+  reporter: [['list']],
+  outputDir: 'test-results',
+  use: {
+    baseURL: `http://127.0.0.1:${servers.main}`,
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      ...(chromiumPath ? { executablePath: chromiumPath } : {}),
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+    },
+  },
+  projects: [
+    { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } } },
+    {
+      name: 'phone',
+      use: { ...devices['Desktop Chrome'], viewport: { width: 360, height: 740 }, isMobile: false, hasTouch: true },
+    },
+  ],
+  webServer: [
+    server('main', { CAPTCHA: 'never' }),
+    server('captcha', { CAPTCHA: 'always' }),
+    server('expiry', { CAPTCHA: 'never', CHECKOUT_TIME: '8' }),
+  ],
+});
