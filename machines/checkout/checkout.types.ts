@@ -34,6 +34,8 @@ export type CheckoutEvent =
   /** The tab became visible again. */
   | { type: 'TAB_VISIBLE' }
   | { type: 'NOTICE_DISMISSED'; id: number }
+  /** From a child (the basket): a notice for the buyer, kept with the root's notices. */
+  | { type: 'NOTICE_RAISED'; kind: NoticeKind; text: string }
   /** Retry after 'Unable to get Checkout data'. */
   | { type: 'RETRY_CLICKED' }
   /** Reserve step, in-app browser: 'Copy link'. */

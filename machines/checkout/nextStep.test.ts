@@ -1,0 +1,174 @@
+import { describe, expect, it } from 'vitest';
+import { STEPS } from '../../src/api/contract';
+import { afterSaleMessage, charity, makeCheckout, pendingMarketing, question } from '../testing/checkoutFixture';
+import { NEXT_STEP_TARGETS, nextStep, type AdvancingStep } from './nextStep';
+
+describe('nextStep: spec 000 §4 step order', () => {
+  it('basket goes to reserve', () => {
+    expect(nextStep('basket', makeCheckout())).toBe('reserve');
+  });
+
+  for (const from of ['reserve', 'captcha'] as const) {
+    it(`${from} goes to donation when the events have a charity (even for an express buyer)`, () => {
+      expect(nextStep(from, makeCheckout({ charity, express: true }))).toBe('donation');
+    });
+    it(`${from} goes to payment for an express buyer without a charity`, () => {
+      expect(nextStep(from, makeCheckout({ express: true }))).toBe('payment');
+    });
+    it(`${from} goes to login otherwise`, () => {
+      expect(nextStep(from, makeCheckout())).toBe('login');
+    });
+  }
+
+  it('donation goes to gift_aid when a donation amount is set', () => {
+    expect(nextStep('donation', makeCheckout({ charity, donation_amount: 500 }))).toBe('gift_aid');
+  });
+  it('donation goes to login when no donation amount is set (skipped)', () => {
+    expect(nextStep('donation', makeCheckout({ charity, donation_amount: 0 }))).toBe('login');
+  });
+  it('gift_aid goes to login', () => {
+    expect(nextStep('gift_aid', makeCheckout({ donation_amount: 500 }))).toBe('login');
+  });
+
+  it('login goes to marketing_preferences when they are pending', () => {
+    expect(
+      nextStep('login', makeCheckout({ marketing_preferences: pendingMarketing, require_delivery_address: true })),
+    ).toBe('marketing_preferences');
+  });
+  it('login goes to delivery_address when none are pending and an address is required', () => {
+    expect(nextStep('login', makeCheckout({ require_delivery_address: true, before_payment_questions: [question] }))).toBe(
+      'delivery_address',
+    );
+  });
+  it('login goes to ticket_questions_before when there are before-payment questions', () => {
+    expect(nextStep('login', makeCheckout({ before_payment_questions: [question] }))).toBe('ticket_questions_before');
+  });
+  it('login goes to payment otherwise', () => {
+    expect(nextStep('login', makeCheckout())).toBe('payment');
+  });
+
+  it('marketing_preferences goes to delivery_address when required', () => {
+    expect(nextStep('marketing_preferences', makeCheckout({ require_delivery_address: true }))).toBe('delivery_address');
+  });
+  it('marketing_preferences goes to ticket_questions_before when there are questions', () => {
+    expect(nextStep('marketing_preferences', makeCheckout({ before_payment_questions: [question] }))).toBe(
+      'ticket_questions_before',
+    );
+  });
+  it('marketing_preferences goes to payment otherwise', () => {
+    expect(nextStep('marketing_preferences', makeCheckout())).toBe('payment');
+  });
+
+  it('delivery_address goes to ticket_questions_before when there are questions', () => {
+    expect(nextStep('delivery_address', makeCheckout({ before_payment_questions: [question] }))).toBe(
+      'ticket_questions_before',
+    );
+  });
+  it('delivery_address goes to payment otherwise', () => {
+    expect(nextStep('delivery_address', makeCheckout({ require_delivery_address: true }))).toBe('payment');
+  });
+});
+
+describe('nextStep: spec 001 §4 next-step rules', () => {
+  it('ticket_questions_before goes to payment', () => {
+    expect(nextStep('ticket_questions_before', makeCheckout({ before_payment_questions: [question] }))).toBe('payment');
+  });
+  it('payment goes to deliver_tickets', () => {
+    expect(nextStep('payment', makeCheckout())).toBe('deliver_tickets');
+  });
+  it('awaiting_truelayer goes to deliver_tickets', () => {
+    expect(nextStep('awaiting_truelayer', makeCheckout())).toBe('deliver_tickets');
+  });
+
+  it('deliver_tickets goes to ticket_questions_after when there are after-payment questions', () => {
+    expect(nextStep('deliver_tickets', makeCheckout({ after_payment_questions: [question], has_waivers: true }))).toBe(
+      'ticket_questions_after',
+    );
+  });
+  it('deliver_tickets goes to waiver when waivers apply', () => {
+    expect(nextStep('deliver_tickets', makeCheckout({ has_waivers: true, after_sale_messages: [afterSaleMessage] }))).toBe(
+      'waiver',
+    );
+  });
+  it('deliver_tickets goes to after_sale_messages when there are any', () => {
+    expect(nextStep('deliver_tickets', makeCheckout({ after_sale_messages: [afterSaleMessage] }))).toBe(
+      'after_sale_messages',
+    );
+  });
+  it('deliver_tickets goes to order_completed otherwise', () => {
+    expect(nextStep('deliver_tickets', makeCheckout())).toBe('order_completed');
+  });
+
+  it('ticket_questions_after goes to waiver when waivers apply', () => {
+    expect(nextStep('ticket_questions_after', makeCheckout({ has_waivers: true }))).toBe('waiver');
+  });
+  it('ticket_questions_after goes to after_sale_messages when there are any', () => {
+    expect(nextStep('ticket_questions_after', makeCheckout({ after_sale_messages: [afterSaleMessage] }))).toBe(
+      'after_sale_messages',
+    );
+  });
+  it('ticket_questions_after goes to order_completed otherwise', () => {
+    expect(nextStep('ticket_questions_after', makeCheckout())).toBe('order_completed');
+  });
+
+  it('waiver goes to after_sale_messages when there are any', () => {
+    expect(nextStep('waiver', makeCheckout({ has_waivers: true, after_sale_messages: [afterSaleMessage] }))).toBe(
+      'after_sale_messages',
+    );
+  });
+  it('waiver goes to order_completed otherwise', () => {
+    expect(nextStep('waiver', makeCheckout({ has_waivers: true }))).toBe('order_completed');
+  });
+  it('after_sale_messages goes to order_completed', () => {
+    expect(nextStep('after_sale_messages', makeCheckout({ after_sale_messages: [afterSaleMessage] }))).toBe(
+      'order_completed',
+    );
+  });
+});
+
+describe('determining', () => {
+  it('resumes at the step the server remembers', () => {
+    expect(nextStep('determining', makeCheckout({ state: 'payment' }))).toBe('payment');
+  });
+  it('starts at the basket when the server has no step yet', () => {
+    expect(nextStep('determining', makeCheckout({ state: 'determining' }))).toBe('basket');
+  });
+});
+
+describe('NEXT_STEP_TARGETS, the edges drawn on the chart', () => {
+  it('contains every step a rule can lead to, for every combination of the deciding fields', () => {
+    const flags = [false, true];
+    for (const from of Object.keys(NEXT_STEP_TARGETS) as AdvancingStep[]) {
+      const seen = new Set<string>();
+      for (const hasCharity of flags)
+        for (const express of flags)
+          for (const donated of flags)
+            for (const marketing of flags)
+              for (const address of flags)
+                for (const before of flags)
+                  for (const after of flags)
+                    for (const waivers of flags)
+                      for (const messages of flags) {
+                        const checkout = makeCheckout({
+                          charity: hasCharity ? charity : null,
+                          express,
+                          donation_amount: donated ? 500 : 0,
+                          marketing_preferences: marketing ? pendingMarketing : null,
+                          require_delivery_address: address,
+                          before_payment_questions: before ? [question] : [],
+                          after_payment_questions: after ? [question] : [],
+                          has_waivers: waivers,
+                          after_sale_messages: messages ? [afterSaleMessage] : [],
+                        });
+                        seen.add(nextStep(from, checkout));
+                      }
+      expect([...seen].sort()).toEqual([...NEXT_STEP_TARGETS[from]].sort());
+    }
+  });
+
+  it('only names real steps', () => {
+    for (const targets of Object.values(NEXT_STEP_TARGETS)) {
+      for (const step of targets) expect(STEPS).toContain(step);
+    }
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * Saves each change of step with update_basket_state, one request at a time. A step entered
+ * while a save is in flight is kept (the latest wins) and saved right after, so the server
+ * always ends on the step the buyer sees.
+ */
+import { assign, fromPromise, sendParent, setup } from 'xstate';
+import type { Step } from '../checkout/checkout.types';
+
+export type StepSaverEvent = { type: 'SAVE'; state: Step };
+
+export interface StepSaverContext {
+  saving: Step | null;
+  queued: Step | null;
+}
+
+export const stepSaverMachine = setup({
+  types: {
+    context: {} as StepSaverContext,
+    events: {} as StepSaverEvent,
+  },
+  actors: {
+    updateBasketState: fromPromise<{ seconds_remaining: number }, { state: Step }>(() =>
+      Promise.reject(new Error('updateBasketState is provided by the app')),
+    ),
+  },
+  actions: {
+    startSaving: assign({ saving: ({ event }) => event.state, queued: null }),
+    keepForLater: assign({ queued: ({ event }) => event.state }),
+    takeQueued: assign({ saving: ({ context }) => context.queued, queued: null }),
+    finish: assign({ saving: null }),
+    reportSaved: sendParent((_, params: { secondsRemaining: number }) => ({
+      type: 'STEP_SAVED' as const,
+      secondsRemaining: params.secondsRemaining,
+    })),
+    reportFailed: sendParent({ type: 'STEP_SAVE_FAILED' }),
+  },
+  guards: {
+    hasQueued: ({ context }) => context.queued !== null,
+  },
+}).createMachine({
+  id: 'stepSaver',
+  description: 'Saves every change of step to the server, in order, one request at a time.',
+  context: { saving: null, queued: null },
+  initial: 'idle',
+  states: {
+    idle: {
+      on: { SAVE: { target: 'saving', actions: 'startSaving' } },
+    },
+    saving: {
+      invoke: {
+        src: 'updateBasketState',
+        id: 'updateBasketState',
+        input: ({ context }) => ({ state: context.saving ?? 'basket' }),
+        onDone: [
+          {
+            guard: 'hasQueued',
+            target: 'saving',
+            reenter: true,
+            actions: [{ type: 'reportSaved', params: ({ event }) => ({ secondsRemaining: event.output.seconds_remaining }) }, 'takeQueued'],
+          },
+          {
+            target: 'idle',
+            actions: [{ type: 'reportSaved', params: ({ event }) => ({ secondsRemaining: event.output.seconds_remaining }) }, 'finish'],
+          },
+        ],
+        onError: [
+          { guard: 'hasQueued', target: 'saving', reenter: true, actions: ['reportFailed', 'takeQueued'] },
+          { target: 'idle', actions: ['reportFailed', 'finish'] },
+        ],
+      },
+      on: {
+        SAVE: { actions: 'keepForLater', description: 'Saved when the request in flight returns.' },
+      },
+    },
+  },
+});

@@ -1,0 +1,116 @@
+/**
+ * The app's implementations of everything the checkout machines name: HTTP calls through the
+ * one client, the query cache, the clipboard, navigation and a real-time ticker. Child machines
+ * keep their own implementations in XState, so each child is provided here as well.
+ */
+import { fromCallback, fromPromise, type EventObject } from 'xstate';
+import type { QueryClient } from '@tanstack/react-query';
+import { callApi } from '../api/client';
+import { checkoutQuery } from '../api/queries';
+import { basketMachine } from '../../machines/basket/basket.machine';
+import { checkoutMachine } from '../../machines/checkout/checkout.machine';
+import type { Checkout, ReserveReply, Step } from '../../machines/checkout/checkout.types';
+import { countdownMachine } from '../../machines/countdown/countdown.machine';
+import { isInAppBrowserUserAgent } from '../../machines/reservation/inAppBrowser';
+import { reservationMachine } from '../../machines/reservation/reservation.machine';
+import { stepSaverMachine } from '../../machines/stepSaver/stepSaver.machine';
+
+export interface CheckoutDeps {
+  queryClient: QueryClient;
+  navigate(url: string): void;
+  userAgent?: string;
+}
+
+/** Sends TICK with the milliseconds that really passed, so a throttled tab catches up. */
+const ticker = fromCallback<EventObject>(({ sendBack }) => {
+  let last = performance.now();
+  const id = setInterval(() => {
+    const now = performance.now();
+    sendBack({ type: 'TICK', elapsedMs: now - last });
+    last = now;
+  }, 1000);
+  return () => clearInterval(id);
+});
+
+async function copyPageAddress(): Promise<void> {
+  const address = window.location.href;
+  if (navigator.clipboard?.writeText) {
+    try {
+      await navigator.clipboard.writeText(address);
+      return;
+    } catch {
+      // Some in-app browsers expose the API but refuse it; the textarea route still works there.
+    }
+  }
+  const textarea = document.createElement('textarea');
+  textarea.value = address;
+  textarea.setAttribute('readonly', '');
+  textarea.style.position = 'fixed';
+  textarea.style.opacity = '0';
+  document.body.appendChild(textarea);
+  textarea.select();
+  const copied = document.execCommand('copy');
+  textarea.remove();
+  if (!copied) throw new Error('The link could not be copied');
+}
+
+export function createCheckoutMachine(deps: CheckoutDeps) {
+  const { queryClient } = deps;
+  const userAgent = deps.userAgent ?? (typeof navigator === 'undefined' ? '' : navigator.userAgent);
+
+  /** A fresh read of the checkout, which also refreshes the cache every screen reads. */
+  const loadCheckout = fromPromise<Checkout, void>(() => queryClient.fetchQuery({ ...checkoutQuery(), staleTime: 0 }));
+
+  return checkoutMachine.provide({
+    actors: {
+      loadCheckout,
+      destroySale: fromPromise<unknown, void>(() => callApi('destroySale')),
+      countdown: countdownMachine.provide({ actors: { ticker } }),
+      stepSaver: stepSaverMachine.provide({
+        actors: {
+          updateBasketState: fromPromise<{ seconds_remaining: number }, { state: Step }>(({ input }) =>
+            callApi('updateBasketState', { state: input.state }),
+          ),
+        },
+      }),
+      reservation: reservationMachine.provide({
+        actors: {
+          reserveTickets: fromPromise<ReserveReply, { captchaToken?: string }>(({ input }) =>
+            callApi('reserveTickets', input.captchaToken ? { 'h-captcha-response': input.captchaToken } : {}),
+          ),
+          loadCheckout,
+          copyLink: fromPromise<void, void>(copyPageAddress),
+        },
+        guards: { isInAppBrowser: () => isInAppBrowserUserAgent(userAgent) },
+      }),
+      basket: basketMachine.provide({
+        actors: {
+          updateTicketQuantity: fromPromise(({ input }: { input: { ticket_id: number; quantity: number } }) =>
+            callApi('updateTicketQuantity', input),
+          ),
+          updateGiftVoucherQuantity: fromPromise(
+            ({ input }: { input: { gift_voucher_id: number; qty: number; value: number } }) =>
+              callApi('updateGiftVoucherQuantity', input),
+          ),
+          updateRefundProtection: fromPromise(({ input }: { input: { refund_protection: boolean } }) =>
+            callApi('updateRefundProtection', { refund_protection: String(input.refund_protection) }),
+          ),
+          setCode: fromPromise(({ input }: { input: { code: string } }) => callApi('setCode', input)),
+          removeFromBasket: fromPromise(({ input }: { input: { ticket_id: number } }) =>
+            callApi('removeFromBasket', input),
+          ),
+          removeGiftVoucherFromBasket: fromPromise(({ input }: { input: { gift_voucher_id: number; value: number } }) =>
+            callApi('removeGiftVoucherFromBasket', input),
+          ),
+          loadCheckout,
+        },
+      }),
+    },
+    actions: {
+      reloadCheckout: () => {
+        void queryClient.invalidateQueries({ queryKey: checkoutQuery().queryKey });
+      },
+      navigate: (_, params) => deps.navigate(params.url),
+    },
+  });
+}
