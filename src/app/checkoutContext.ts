@@ -1,0 +1,39 @@
+/**
+ * The root checkout actor, shared with every screen. Screens read view models through these hooks
+ * and send events; they never look at the chart's state names themselves.
+ */
+import { createContext, useContext, useMemo } from 'react';
+import { useSelector } from '@xstate/react';
+import { useQuery } from '@tanstack/react-query';
+import type { ActorRefFrom } from 'xstate';
+import type { createCheckoutMachine } from './checkoutActors';
+import { viewCheckout } from '../../machines/checkout/checkout.connect';
+import { checkoutQuery, userQuery } from '../api/queries';
+
+export type CheckoutMachine = ReturnType<typeof createCheckoutMachine>;
+export type CheckoutActorRef = ActorRefFrom<CheckoutMachine>;
+export type CheckoutView = ReturnType<typeof viewCheckout>;
+
+export const CheckoutActorContext = createContext<CheckoutActorRef | null>(null);
+
+export function useCheckoutActor(): CheckoutActorRef {
+  const actor = useContext(CheckoutActorContext);
+  if (!actor) throw new Error('useCheckoutActor needs <CheckoutActorContext.Provider>');
+  return actor;
+}
+
+/** The root machine's view model, recomputed only when its snapshot changes. */
+export function useCheckoutView(): CheckoutView {
+  const actor = useCheckoutActor();
+  const snapshot = useSelector(actor, (s) => s);
+  return useMemo(() => viewCheckout(snapshot), [snapshot]);
+}
+
+/** The checkout object as the server last sent it (React Query owns it). */
+export function useCheckoutData() {
+  return useQuery(checkoutQuery()).data;
+}
+
+export function useUser() {
+  return useQuery(userQuery()).data ?? null;
+}

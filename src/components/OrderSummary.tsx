@@ -1,0 +1,77 @@
+import type { ReactNode } from 'react';
+import type { Checkout } from '../api/contract';
+import { orderSummary } from '../app/summary';
+import { formatMoney } from '../format/money';
+
+function Row({ label, children, className }: { label: ReactNode; children: ReactNode; className?: string }) {
+  return (
+    <div className={`summary__row${className ? ` ${className}` : ''}`}>
+      <dt>{label}</dt>
+      <dd>{children}</dd>
+    </div>
+  );
+}
+
+/**
+ * The order summary figures (spec 001 §9): subtotal, shipping, booking fees, discounts, offers,
+ * gift voucher, refund protection, donation, donation fee, charity, Gift Aid and total.
+ */
+export function OrderSummary({ checkout, headingLevel = 2 }: { checkout: Checkout; headingLevel?: 2 | 3 }) {
+  const s = orderSummary(checkout);
+  const money = (minor: number) => formatMoney(minor, s.currencyCode);
+  const Heading = headingLevel === 2 ? 'h2' : 'h3';
+  return (
+    <section className="summary" aria-labelledby="order-summary-title">
+      <Heading id="order-summary-title" className="summary__title">
+        Order summary
+      </Heading>
+      <dl className="summary__rows">
+        <Row label="Subtotal">{money(s.subtotal)}</Row>
+        {s.shipping > 0 ? <Row label="Shipping">{money(s.shipping)}</Row> : null}
+        {s.bookingFees !== 0 ? (
+          <Row
+            label={
+              <>
+                Booking fees{' '}
+                <a href="/legal-information/purchase-terms-and-conditions/" className="summary__note">
+                  (non-refundable)
+                </a>
+              </>
+            }
+            className={s.bookingFeesAbsorbed ? 'summary__row--muted' : undefined}
+          >
+            {s.bookingFeesAbsorbed ? `(${money(s.bookingFees)})` : `+ ${money(s.bookingFees)}`}
+          </Row>
+        ) : null}
+        {s.discounts.map((d) => (
+          <Row key={d.code} label={<>Discount <span className="code-chip">{d.code}</span></>} className="summary__row--saving">
+            − {money(d.amount)}
+          </Row>
+        ))}
+        {s.offers > 0 ? (
+          <Row label="Offers" className="summary__row--saving">
+            − {money(s.offers)}
+          </Row>
+        ) : null}
+        {s.giftVoucher > 0 ? (
+          <Row label="Gift voucher" className="summary__row--saving">
+            − {money(s.giftVoucher)}
+          </Row>
+        ) : null}
+        {s.refundProtection !== null ? <Row label="Refund protection">+ {money(s.refundProtection)}</Row> : null}
+        {s.donation !== null ? (
+          <Row label={s.charityName ? <>Donation to {s.charityName}</> : 'Donation'}>+ {money(s.donation)}</Row>
+        ) : null}
+        {s.donationFee !== null ? <Row label="Donation fee">+ {money(s.donationFee)}</Row> : null}
+        {s.giftAid !== null ? (
+          <Row label="Gift Aid (claimed by the charity)" className="summary__row--muted">
+            {money(s.giftAid)}
+          </Row>
+        ) : null}
+        <Row label="Total" className="summary__row--total">
+          {money(s.total)}
+        </Row>
+      </dl>
+    </section>
+  );
+}

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { formatMoney } from './money';
+
+describe('formatMoney', () => {
+  it('shows pence as pounds with two decimals and the currency prefix', () => {
+    expect(formatMoney(1250, 'GBP')).toBe('£12.50');
+    expect(formatMoney(5, 'GBP')).toBe('£0.05');
+    expect(formatMoney(0, 'GBP')).toBe('£0.00');
+  });
+
+  it('separates thousands', () => {
+    expect(formatMoney(123456789, 'GBP')).toBe('£1,234,567.89');
+  });
+
+  it('prefixes the currency of the basket', () => {
+    expect(formatMoney(2000, 'EUR')).toBe('€20.00');
+    expect(formatMoney(2000, 'USD')).toBe('US$20.00');
+  });
+
+  it('keeps the sign of a negative amount', () => {
+    expect(formatMoney(-300, 'GBP')).toBe('-£3.00');
+  });
+});

@@ -1,0 +1,50 @@
+import type { GiftVoucherLine } from '../../api/contract';
+import { Icon } from '../../components/Icon';
+import { formatMoney } from '../../format/money';
+import { QuantityStepper } from './QuantityStepper';
+import { Thumbnail } from './Thumbnail';
+
+/** A gift voucher in the basket: a product with a value, sold by an organiser. */
+export function GiftVoucherLineItem({
+  line,
+  currencyCode,
+  updating,
+  onQuantity,
+  onRemove,
+}: {
+  line: GiftVoucherLine;
+  currencyCode: string;
+  updating: boolean;
+  onQuantity: (qty: number) => void;
+  onRemove: () => void;
+}) {
+  return (
+    <li className="line">
+      <Thumbnail src={line.thumbnail} fallback="gift" />
+      <div className="line__main">
+        <p className="line__event">{line.name}</p>
+        <p className="line__name">
+          from <a href={line.o_url}>{line.o_name}</a>
+        </p>
+        <p className="line__meta">Expires {line.uk_expiry_date}</p>
+        <p className="line__price">
+          <strong>{formatMoney(line.value, currencyCode)}</strong>
+        </p>
+      </div>
+      <div className="line__actions">
+        <QuantityStepper
+          value={line.qty}
+          label={line.name}
+          readOnly={false}
+          disabled={updating}
+          onChange={onQuantity}
+          reportWhileTyping={false}
+        />
+        <button type="button" className="link-button line__remove" onClick={onRemove} disabled={updating}>
+          <Icon name="trash" />
+          Remove<span className="visually-hidden"> {line.name}</span>
+        </button>
+      </div>
+    </li>
+  );
+}

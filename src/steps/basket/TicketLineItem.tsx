@@ -1,0 +1,90 @@
+import { useState } from 'react';
+import type { TicketLine } from '../../api/contract';
+import { Alert } from '../../components/Alert';
+import { Icon } from '../../components/Icon';
+import { Modal } from '../../components/Modal';
+import { formatMoney } from '../../format/money';
+import { QuantityStepper } from './QuantityStepper';
+import { Thumbnail } from './Thumbnail';
+
+function seatText(seat: TicketLine['seats'][number]): string {
+  return `${seat.section}, row ${seat.row}, seat ${seat.number}`;
+}
+
+/** One ticket type in the basket, with its quantity, removal and refund policy. */
+export function TicketLineItem({
+  line,
+  currencyCode,
+  qty,
+  warning,
+  updating,
+  onQuantity,
+  onRemove,
+}: {
+  line: TicketLine;
+  currencyCode: string;
+  /** The quantity the buyer chose, which may still be waiting to be sent. */
+  qty: number;
+  warning: string | undefined;
+  updating: boolean;
+  onQuantity: (qty: number) => void;
+  onRemove: () => void;
+}) {
+  const [policyOpen, setPolicyOpen] = useState(false);
+  const money = (minor: number) => formatMoney(minor, currencyCode);
+  return (
+    <li className="line">
+      <Thumbnail src={line.thumbnail} fallback="ticket" />
+      <div className="line__main">
+        <a className="line__event" href={line.event_url}>
+          {line.event_name}
+        </a>
+        <p className="line__name">{line.ticket_name}</p>
+        <p className="line__meta">{line.nice_date}</p>
+        {line.seats.length > 0 ? (
+          <ul className="line__seats">
+            {line.seats.map((s) => (
+              <li key={`${s.section}|${s.row}|${s.number}`}>{seatText(s)}</li>
+            ))}
+          </ul>
+        ) : null}
+        <p className="line__price">
+          <strong>{money(line.price)}</strong>
+          {line.event_hide_booking_fee || line.booking_fee === 0 ? null : line.absorb_fee ? (
+            <span className="line__fee"> · booking fee paid by the organiser</span>
+          ) : (
+            <span className="line__fee"> + {money(line.booking_fee)} booking fee</span>
+          )}
+        </p>
+        <div className="line__tags">
+          {line.non_refundable ? <span className="tag tag--warning">Non-refundable</span> : null}
+          <button type="button" className="link-button" onClick={() => setPolicyOpen(true)}>
+            Refund policy
+          </button>
+        </div>
+      </div>
+      <div className="line__actions">
+        <QuantityStepper
+          value={qty}
+          label={line.ticket_name}
+          readOnly={!line.can_update_quantity}
+          disabled={updating}
+          onChange={onQuantity}
+        />
+        <button type="button" className="link-button line__remove" onClick={onRemove} disabled={updating}>
+          <Icon name="trash" />
+          Remove<span className="visually-hidden"> {line.ticket_name}</span>
+        </button>
+      </div>
+      {warning ? (
+        <div className="line__warning">
+          <Alert type="warning">{warning}</Alert>
+        </div>
+      ) : null}
+      <Modal open={policyOpen} title={line.refund_policy.title} onClose={() => setPolicyOpen(false)} wide>
+        {line.refund_policy.description ? <p className="lead">{line.refund_policy.description}</p> : null}
+        <p className="prewrap">{line.refund_policy.text}</p>
+      </Modal>
+    </li>
+  );
+}

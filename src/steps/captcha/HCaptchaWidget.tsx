@@ -1,0 +1,19 @@
+/**
+ * hCaptcha, used only when the server is configured with an hCaptcha site key. Its script comes
+ * from hCaptcha when this chunk mounts; error reporting to Sentry stays off.
+ */
+import HCaptcha from '@hcaptcha/react-hcaptcha';
+import type { CaptchaWidgetProps } from './widgetProps';
+
+export default function HCaptchaWidget({ sitekey, onPassed, onExpired, onErrored }: CaptchaWidgetProps & { sitekey: string }) {
+  return (
+    <HCaptcha
+      sitekey={sitekey}
+      sentry={false}
+      onVerify={(token) => onPassed(token)}
+      onExpire={onExpired}
+      onChalExpired={onExpired}
+      onError={(message) => onErrored(String(message))}
+    />
+  );
+}
