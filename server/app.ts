@@ -1,0 +1,112 @@
+/** Builds the Holdfast HTTP app around a database and a configuration; main.ts only listens. */
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import formbody from '@fastify/formbody';
+import rateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import qs from 'qs';
+import { z } from 'zod/mini';
+import type { Config } from './config.ts';
+import type { Database } from './db/index.ts';
+import { hcaptcha, localCaptcha } from './domain/captcha.ts';
+import { DomainError } from './domain/errors.ts';
+import { registerApi } from './http/api.ts';
+import { refuseCrossSite } from './http/crossSite.ts';
+import type { AppDeps } from './http/deps.ts';
+import { registerCatalogue } from './pages/catalogue.ts';
+import { registerInfoPages } from './pages/info.ts';
+import { html, page } from './pages/html.ts';
+
+z.config(z.locales.en());
+
+/** Nested form keys (`ticket[k][qty]`) need depth; the limits keep a hostile body cheap to refuse. Arrays are shaped later, by the contract (see calls.ts). */
+const QS_OPTIONS = { depth: 5, parameterLimit: 500, parseArrays: false } as const;
+const BODY_LIMIT = 64 * 1024;
+
+export async function buildApp(deps: {
+  db: Database;
+  config: Config;
+  clock?: () => Date;
+  logger?: boolean;
+  fetch?: typeof fetch;
+}): Promise<FastifyInstance> {
+  const { db, config } = deps;
+  const app = Fastify({
+    logger: deps.logger === false ? false : { level: config.logLevel },
+    bodyLimit: BODY_LIMIT,
+    trustProxy: config.trustProxy,
+    routerOptions: {
+      ignoreTrailingSlash: true,
+      maxParamLength: 200,
+      querystringParser: (str) => qs.parse(str, QS_OPTIONS),
+    },
+  });
+
+  const local = localCaptcha(db, config.altchaHmacKey, config.altchaMaxNumber);
+  const appDeps: AppDeps = {
+    db,
+    config,
+    clock: deps.clock ?? (() => new Date()),
+    captcha: config.hcaptcha ? hcaptcha(config.hcaptcha, deps.fetch) : local,
+    altcha: config.hcaptcha ? null : local,
+  };
+
+  await app.register(cookie, { secret: config.sessionSecret });
+  await app.register(formbody, { parser: (body) => qs.parse(body, QS_OPTIONS) });
+  await app.register(rateLimit, {
+    max: config.rateLimitPerMinute,
+    timeWindow: '1 minute',
+    errorResponseBuilder: (_request, context) => ({
+      statusCode: 429,
+      error: `Too many requests. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`,
+    }),
+  });
+  app.addHook('onRequest', refuseCrossSite);
+
+  app.setErrorHandler((err: FastifyError | DomainError, request, reply) => {
+    if (err instanceof DomainError) return reply.status(err.status).send({ error: err.message });
+    const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
+    if (status >= 400 && status < 500) {
+      const message = typeof (err as { error?: unknown }).error === 'string' ? (err as unknown as { error: string }).error : err.message;
+      return reply.status(status).send({ error: message || 'The request could not be understood' });
+    }
+    request.log.error({ err }, 'request failed');
+    return reply.status(500).send({ error: 'Something went wrong on our side. Please try again.' });
+  });
+
+  registerApi(app, appDeps);
+  registerCatalogue(app, appDeps);
+  registerInfoPages(app, appDeps);
+  app.get('/health', async () => ({ ok: true }));
+
+  const staticDir = path.resolve(config.staticDir);
+  const indexFile = path.join(staticDir, 'index.html');
+  if (existsSync(staticDir)) {
+    await app.register(fastifyStatic, { root: staticDir, prefix: '/', index: false, wildcard: true });
+  }
+
+  /** Every other page is the checkout app, as the spec says; API and seat paths get a real 404. */
+  app.setNotFoundHandler(async (request, reply) => {
+    const url = request.url.split('?')[0] ?? '/';
+    const isApi = url.startsWith('/ajax/') || url.startsWith('/do/');
+    if (request.method !== 'GET' || isApi) {
+      return reply.status(404).send({ error: `Nothing is served at ${request.method} ${url}` });
+    }
+    if (url.startsWith('/events/book_seats/')) {
+      return reply.status(404).type('text/html; charset=utf-8').send(page(config.brandName, 'Seat selection', html`<h1>Seat selection is not available for this event</h1>`));
+    }
+    const index = await readFile(indexFile, 'utf8').catch(() => null);
+    if (index === null) {
+      return reply
+        .status(503)
+        .type('text/html; charset=utf-8')
+        .send(page(config.brandName, 'Checkout not built', html`<h1>The checkout app has not been built yet</h1><p>Run <code>npm run build</code>, then reload this page.</p>`));
+    }
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(index);
+  });
+
+  return app;
+}

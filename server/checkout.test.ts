@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { checkoutSchema } from '../src/api/contract.ts';
+import { discountCodes } from './db/schema.ts';
+import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
+
+describe.each(drivers)('checkout object and pricing on %s', (driver) => {
+  let w: TestWorld;
+  beforeAll(async () => {
+    w = await openWorld(driver);
+  });
+  afterAll(async () => w?.close());
+
+  it('answers an empty checkout, every field present and typed, to a visitor without a sale', async () => {
+    const v = new Visitor(w.app);
+    const res = await v.call('getCheckout');
+    expect(res.statusCode).toBe(200);
+    const body = res.json() as Record<string, unknown>;
+    expect(Object.keys(body).sort()).toEqual(Object.keys(checkoutSchema.shape).sort());
+    const c = checkoutSchema.parse(body);
+    expect(c).toMatchObject({ state: 'basket', tickets: [], gift_vouchers: [], basket_total: 0, seconds_remaining: 0, sale_reference: null });
+  });
+
+  it('prices non-absorbed fees, a buy-3-get-1-free offer, a percentage code, refund protection and a voucher', async () => {
+    const { tickets, vouchers } = w.demo;
+    const v = new Visitor(w.app);
+    expect((await v.add({ [tickets.jazzGeneral]: 4 })).statusCode).toBe(200);
+
+    // 4 × £22.50 = £90.00; the 4th is free (−£22.50); fees 4 × £1.50 = £6.00 are added.
+    let c = await v.checkout();
+    expect(Object.keys(c).sort()).toEqual(Object.keys(checkoutSchema.shape).sort());
+    expect(c.offers_applied_total).toBe(2250);
+    expect(c.basket_total).toBe(9000 - 2250 + 600);
+    expect(c.all_booking_fees_are_absorbed).toBe(false);
+    expect(c.has_refund_protection).toBe(true);
+    // 7 % of the £67.50 the tickets cost after the offer, rounded to the penny.
+    expect(c.refund_protection_cost).toBe(473);
+
+    // SUMMER10 takes 10 % of £67.50 = £6.75.
+    expect(await v.json('setCode', { code: 'summer10' })).toEqual({ code_applied: true });
+    c = await v.checkout();
+    expect(c.discounts_applied).toEqual({ SUMMER10: 675 });
+    expect(c.tickets[0]!.discount_amount).toBe(675);
+    expect(c.basket_success).toEqual(['Discount code SUMMER10 applied']);
+    expect(c.basket_total).toBe(9000 - 2250 - 675 + 600);
+    // Protection now covers £60.75: 7 % = £4.2525 → £4.25.
+    expect(c.refund_protection_cost).toBe(425);
+
+    await v.json('updateRefundProtection', { refund_protection: 'true' });
+    c = await v.checkout();
+    expect(c.refund_protection).toBe(1);
+    expect(c.basket_total).toBe(9000 - 2250 - 675 + 600 + 425);
+
+    // A £25 voucher is a product: its value joins the total.
+    expect((await v.add({}, [{ id: vouchers.riverside, qty: 1, value: 2500 }])).statusCode).toBe(200);
+    c = await v.checkout();
+    expect(c.gift_vouchers).toMatchObject([{ id: vouchers.riverside, qty: 1, value: 2500, name: 'Riverside Arts gift voucher' }]);
+    expect(c.basket_total).toBe(9000 - 2250 - 675 + 600 + 425 + 2500);
+    expect(c.charity?.name).toBe('Harbour Lights Trust');
+
+    await v.json('updateRefundProtection', { refund_protection: 'false' });
+    expect((await v.checkout()).basket_total).toBe(9000 - 2250 - 675 + 600 + 2500);
+  });
+
+  it('keeps absorbed fees out of the total and applies a fixed code scoped to its event', async () => {
+    const { tickets } = w.demo;
+    const v = new Visitor(w.app);
+    await v.add({ [tickets.trail10k]: 2 });
+    let c = await v.checkout();
+    expect(c.all_booking_fees_are_absorbed).toBe(true);
+    expect(c.basket_total).toBe(2 * 2800);
+    expect(c.has_refund_protection).toBe(false);
+    expect(c.organisers[0]!.has_custom_refund_policy).toBe(true);
+
+    expect(await v.json('setCode', { code: 'SUMMER10' })).toEqual({ code_applied: false });
+    expect(await v.json('setCode', { code: 'FIVEOFF' })).toEqual({ code_applied: true });
+    c = await v.checkout();
+    expect(c.discounts_applied).toEqual({ FIVEOFF: 500 });
+    expect(c.basket_total).toBe(5600 - 500);
+  });
+
+  it('refuses unknown and used-up codes', async () => {
+    const v = new Visitor(w.app);
+    await v.add({ [w.demo.tickets.jazzGeneral]: 1 });
+    expect(await v.json('setCode', { code: 'NOSUCHCODE' })).toEqual({ code_applied: false });
+    expect(await v.json('setCode', { code: w.demo.codes.exhausted })).toEqual({ code_applied: false });
+    expect((await v.checkout()).discounts_applied).toEqual({});
+  });
+
+  it('keeps the first currency and flags tickets sold in another', async () => {
+    const { tickets } = w.demo;
+    const v = new Visitor(w.app);
+    await v.add({ [tickets.jazzGeneral]: 1 });
+    await v.add({ [tickets.foodDayPass]: 2 });
+    const c = await v.checkout();
+    expect(c.had_mismatching_currencies).toBe(true);
+    expect(c.currency).toEqual({ symbol: '£', code: 'GBP' });
+    expect(c.tickets.map((t) => t.ticket_id)).toEqual([tickets.jazzGeneral]);
+  });
+
+  it('holds a code’s usage limit when many buyers apply it at once', async () => {
+    const [limited] = await w.database.db
+      .insert(discountCodes)
+      .values({ code: 'FEWLEFT', kind: 'percent', amount: 500, usageLimit: 3 })
+      .returning();
+    const visitors = Array.from({ length: 10 }, () => new Visitor(w.app));
+    for (const v of visitors) await v.add({ [w.demo.tickets.jazzGeneral]: 1 });
+    const answers = await Promise.all(visitors.map((v) => v.json('setCode', { code: 'FEWLEFT' })));
+    expect(answers.filter((a) => a.code_applied === true)).toHaveLength(3);
+    const [row] = await w.database.db.select().from(discountCodes).where(eq(discountCodes.id, limited!.id));
+    expect(row!.used).toBe(3);
+  });
+});

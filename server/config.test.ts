@@ -1,0 +1,31 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfig } from './config.ts';
+
+describe('configuration', () => {
+  it('uses the documented defaults', () => {
+    const c = parseConfig({});
+    expect(c).toMatchObject({ port: 3000, host: '127.0.0.1', databaseUrl: null, pgliteDir: 'data/pglite', checkoutTimeSeconds: 600, captcha: 'auto', brandName: 'Holdfast', staticDir: 'dist/client', hcaptcha: null });
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['CHECKOUT_TIME', '0'],
+    ['CAPTCHA', 'sometimes'],
+    ['DATABASE_URL', 'mysql://localhost/x'],
+    ['SESSION_SECRET', 'short'],
+    ['LOG_LEVEL', 'loud'],
+  ])('refuses %s=%s with a message naming it', (name, value) => {
+    expect(() => parseConfig({ [name]: value })).toThrow(new RegExp(`${name}.*${value.replace(/[/:.]/g, '.')}`));
+  });
+
+  it('needs both hCaptcha keys or neither', () => {
+    expect(() => parseConfig({ HCAPTCHA_SITEKEY: 'site' })).toThrow(/HCAPTCHA_SITEKEY and HCAPTCHA_SECRET/);
+    expect(parseConfig({ HCAPTCHA_SITEKEY: 'site', HCAPTCHA_SECRET: 'secret' }).hcaptcha).toEqual({ sitekey: 'site', secret: 'secret' });
+  });
+
+  it('reads numbers and the database URL', () => {
+    const c = parseConfig({ PORT: '8080', CHECKOUT_TIME: '90', DATABASE_URL: 'postgres://u@h:5432/db', CAPTCHA: 'always' });
+    expect(c).toMatchObject({ port: 8080, checkoutTimeSeconds: 90, databaseUrl: 'postgres://u@h:5432/db', captcha: 'always' });
+  });
+});

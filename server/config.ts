@@ -1,0 +1,105 @@
+/**
+ * Configuration from environment variables, parsed once at start. A wrong value stops the
+ * server with a message naming the variable, rather than surfacing later as odd behaviour.
+ */
+import { z } from 'zod/mini';
+
+const port = z.coerce.number().check(z.int(), z.minimum(0), z.maximum(65_535));
+const positiveInt = z.coerce.number().check(z.int(), z.minimum(1));
+const flag = z.stringbool();
+
+const envSchema = z.object({
+  PORT: z._default(port, 3000),
+  HOST: z._default(z.string().check(z.minLength(1)), '127.0.0.1'),
+  DATABASE_URL: z.optional(z.string().check(z.regex(/^postgres(ql)?:\/\//, 'must start with postgres://'))),
+  PGLITE_DIR: z._default(z.string().check(z.minLength(1)), 'data/pglite'),
+  SESSION_SECRET: z.optional(z.string().check(z.minLength(32, 'must be at least 32 characters'))),
+  /** Seconds a hold lasts. */
+  CHECKOUT_TIME: z._default(positiveInt, 600),
+  CAPTCHA: z._default(z.enum(['auto', 'always', 'never']), 'auto'),
+  HCAPTCHA_SITEKEY: z.optional(z.string().check(z.minLength(1))),
+  HCAPTCHA_SECRET: z.optional(z.string().check(z.minLength(1))),
+  /** Key that signs the local proof-of-work challenges; defaults to one derived from SESSION_SECRET. */
+  ALTCHA_HMAC_KEY: z.optional(z.string().check(z.minLength(16))),
+  /** Proof-of-work difficulty of the local captcha: the largest number a browser may have to try. */
+  ALTCHA_MAX_NUMBER: z._default(z.coerce.number().check(z.int(), z.minimum(1000), z.maximum(10_000_000)), 50_000),
+  BRAND_NAME: z._default(z.string().check(z.minLength(1)), 'Holdfast'),
+  SWEEP_INTERVAL_MS: z._default(positiveInt, 30_000),
+  LOG_LEVEL: z._default(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
+  STATIC_DIR: z._default(z.string().check(z.minLength(1)), 'dist/client'),
+  /** Requests per minute per address, across all routes. */
+  RATE_LIMIT_PER_MINUTE: z._default(positiveInt, 600),
+  /** Behind a TLS-terminating proxy, trust X-Forwarded-* so cookies get `Secure`. */
+  TRUST_PROXY: z._default(flag, false),
+});
+
+export type Env = z.output<typeof envSchema>;
+
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string | null;
+  pgliteDir: string;
+  /** From SESSION_SECRET, else the secret main.ts keeps in the data directory. */
+  sessionSecret: string;
+  checkoutTimeSeconds: number;
+  captcha: 'auto' | 'always' | 'never';
+  hcaptcha: { sitekey: string; secret: string } | null;
+  altchaHmacKey: string;
+  altchaMaxNumber: number;
+  brandName: string;
+  sweepIntervalMs: number;
+  logLevel: Env['LOG_LEVEL'];
+  staticDir: string;
+  rateLimitPerMinute: number;
+  trustProxy: boolean;
+}
+
+export class ConfigError extends Error {}
+
+/** A fixed secret for tests and throwaway runs; never the default of a started server. */
+export const DEV_SESSION_SECRET = 'holdfast-development-secret-not-for-production';
+
+/**
+ * Parses the environment. Without SESSION_SECRET the caller supplies one (main.ts keeps a
+ * random one in the data directory so sessions survive restarts).
+ */
+export function parseConfig(env: Record<string, string | undefined>, fallbackSecret = DEV_SESSION_SECRET): Config {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const messages = parsed.error.issues.map((issue) => {
+      const name = String(issue.path[0] ?? 'environment');
+      return `${name}: ${issue.message} (got ${JSON.stringify(present[name] ?? null)})`;
+    });
+    throw new ConfigError(`Invalid configuration. ${messages.join('; ')}`);
+  }
+  const e = parsed.data;
+  if (Boolean(e.HCAPTCHA_SITEKEY) !== Boolean(e.HCAPTCHA_SECRET)) {
+    throw new ConfigError('Invalid configuration. HCAPTCHA_SITEKEY and HCAPTCHA_SECRET must be set together');
+  }
+  const sessionSecret = e.SESSION_SECRET ?? fallbackSecret;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    databaseUrl: e.DATABASE_URL ?? null,
+    pgliteDir: e.PGLITE_DIR,
+    sessionSecret,
+    checkoutTimeSeconds: e.CHECKOUT_TIME,
+    captcha: e.CAPTCHA,
+    hcaptcha: e.HCAPTCHA_SITEKEY && e.HCAPTCHA_SECRET ? { sitekey: e.HCAPTCHA_SITEKEY, secret: e.HCAPTCHA_SECRET } : null,
+    altchaHmacKey: e.ALTCHA_HMAC_KEY ?? `altcha:${sessionSecret}`,
+    altchaMaxNumber: e.ALTCHA_MAX_NUMBER,
+    brandName: e.BRAND_NAME,
+    sweepIntervalMs: e.SWEEP_INTERVAL_MS,
+    logLevel: e.LOG_LEVEL,
+    staticDir: e.STATIC_DIR,
+    rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    trustProxy: e.TRUST_PROXY,
+  };
+}
+
+/** A configuration for tests: defaults plus overrides. */
+export function testConfig(overrides: Partial<Config> = {}): Config {
+  return { ...parseConfig({ CAPTCHA: 'never', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '100000', ALTCHA_MAX_NUMBER: '1000' }), ...overrides };
+}

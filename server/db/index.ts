@@ -1,0 +1,49 @@
+/**
+ * One schema, two drivers: embedded PGlite by default, PostgreSQL when DATABASE_URL is set.
+ * Each driver gets its own Drizzle adapter; the node-postgres adapter is never run on top of
+ * PGlite (its parameterised queries fail there and the single connection hangs).
+ */
+import { mkdirSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
+import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
+import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
+import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
+import type { SQL } from 'drizzle-orm';
+import pg from 'pg';
+import * as schema from './schema.ts';
+
+export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
+/** A database handle or an open transaction: domain functions accept either. */
+export type Executor = Pick<Database, 'select' | 'insert' | 'update' | 'delete' | 'execute' | 'transaction'>;
+
+export interface OpenDatabase {
+  db: Database;
+  driver: 'pglite' | 'postgres';
+  close: () => Promise<void>;
+}
+
+export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+
+export async function openDatabase(config: { databaseUrl: string | null; pgliteDir: string }): Promise<OpenDatabase> {
+  if (config.databaseUrl) {
+    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
+    const db = drizzlePg(pool, { schema }) as unknown as Database;
+    await migratePg(db as never, { migrationsFolder });
+    return { db, driver: 'postgres', close: () => pool.end() };
+  }
+  mkdirSync(path.resolve(config.pgliteDir), { recursive: true });
+  const client = await PGlite.create(path.resolve(config.pgliteDir));
+  const db = drizzlePglite(client, { schema }) as unknown as Database;
+  await migratePglite(db as never, { migrationsFolder });
+  return { db, driver: 'pglite', close: () => client.close() };
+}
+
+/** Rows of a raw statement, the same on both drivers. */
+export async function rows<T>(db: Pick<Database, 'execute'>, query: SQL): Promise<T[]> {
+  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  return result.rows;
+}

@@ -1,0 +1,275 @@
+/**
+ * The checkout object of spec 000 §3, built from the database on every read: every field
+ * present and typed, even for a visitor without a sale.
+ */
+import { and, asc, eq, gt, inArray, notInArray } from 'drizzle-orm';
+import type { Database } from '../db/index.ts';
+import {
+  charities,
+  discountCodes,
+  eventDates,
+  events,
+  giftVouchers,
+  organisers,
+  saleLines,
+  saleVouchers,
+  ticketTypes,
+  users,
+} from '../db/schema.ts';
+import type { Checkout, Step } from '../../src/api/contract.ts';
+import { priceBasket } from './pricing.ts';
+import { findSale, holdIsLive, secondsRemaining } from './sales.ts';
+import { addMonths, currencySymbol, formatNiceDate, formatUkDate } from './format.ts';
+
+export const STANDARD_REFUND_POLICY = {
+  title: 'Refund policy',
+  description: 'Refunds up to 7 days before the event',
+  text: 'You can ask for a refund up to 7 days before the event. Booking fees generally cannot be refunded; your statutory rights are unaffected.',
+};
+
+export function emptyCheckout(captchaSitekey: string | null): Checkout {
+  return {
+    state: 'basket',
+    sale_reference: null,
+    seconds_remaining: 0,
+    captcha_sitekey: captchaSitekey,
+    tickets: [],
+    gift_vouchers: [],
+    events: [],
+    organisers: [],
+    currency: { symbol: '£', code: 'GBP' },
+    basket_total: 0,
+    delivery_cost: 0,
+    discounts_applied: {},
+    offers_applied_total: 0,
+    gift_vouchers_applied_total: 0,
+    refund_protection: 0,
+    has_refund_protection: false,
+    refund_protection_cost: 0,
+    basket_errors: [],
+    basket_success: [],
+    reserving_error: null,
+    had_mismatching_currencies: false,
+    all_booking_fees_are_absorbed: false,
+    express: false,
+    donation: null,
+    donation_amount: 0,
+    charity: null,
+    is_gift_aid: false,
+    edit_basket_clicked: false,
+    ga_ua_properties: [],
+    marketing_preferences: null,
+    require_delivery_address: false,
+    before_payment_questions: [],
+    after_payment_questions: [],
+    has_waivers: false,
+    after_sale_messages: [],
+    payment_complete: false,
+    payment_plan_remaining: null,
+    opoa: null,
+    sagepay_or_stripe: null,
+    payment_plan_schedule_options: {},
+    has_require_phone_number: false,
+    truelayer_returned_from: null,
+    init_guest_email: null,
+  };
+}
+
+export async function buildCheckout(
+  db: Database,
+  saleId: string | null,
+  now: Date,
+  opts: { captchaSitekey: string | null; userId: number | null },
+): Promise<Checkout> {
+  const base = emptyCheckout(opts.captchaSitekey);
+  const sale = await findSale(db, saleId);
+  if (!sale) return base;
+
+  // Independent reads go out together: on PostgreSQL they run on separate pooled connections.
+  const [lines, vouchers, [code], [user]] = await Promise.all([
+    db
+      .select({ line: saleLines, type: ticketTypes, date: eventDates, event: events, organiser: organisers })
+      .from(saleLines)
+      .innerJoin(ticketTypes, eq(ticketTypes.id, saleLines.ticketTypeId))
+      .innerJoin(eventDates, eq(eventDates.id, ticketTypes.eventDateId))
+      .innerJoin(events, eq(events.id, eventDates.eventId))
+      .innerJoin(organisers, eq(organisers.id, events.organiserId))
+      .where(eq(saleLines.saleId, sale.id))
+      .orderBy(asc(eventDates.startsAt), asc(ticketTypes.sortOrder), asc(ticketTypes.id)),
+    db
+      .select({ line: saleVouchers, voucher: giftVouchers, organiser: organisers })
+      .from(saleVouchers)
+      .innerJoin(giftVouchers, eq(giftVouchers.id, saleVouchers.giftVoucherId))
+      .innerJoin(organisers, eq(organisers.id, giftVouchers.organiserId))
+      .where(eq(saleVouchers.saleId, sale.id))
+      .orderBy(asc(saleVouchers.id)),
+    sale.discountCodeId ? db.select().from(discountCodes).where(eq(discountCodes.id, sale.discountCodeId)) : Promise.resolve([]),
+    opts.userId ? db.select().from(users).where(eq(users.id, opts.userId)) : Promise.resolve([]),
+  ]);
+
+  const price = priceBasket({
+    tickets: lines.map(({ line, type, event }) => ({
+      ticketId: type.id,
+      eventId: event.id,
+      organiserId: event.organiserId,
+      qty: line.qty,
+      price: type.price,
+      bookingFee: type.bookingFee,
+      absorbFee: type.absorbFee,
+      offerBuyN: type.offerBuyN,
+      coverable: event.refundProtection,
+    })),
+    vouchers: vouchers.map(({ line }) => ({ value: line.value, qty: line.qty })),
+    code: code ? { code: code.code, kind: code.kind, amount: code.amount, organiserId: code.organiserId, eventId: code.eventId } : null,
+    refundProtection: sale.refundProtection,
+  });
+
+  const eventRows = uniqueBy(lines.map((l) => l.event), (e) => e.id);
+  const organiserRows = uniqueBy(
+    [...lines.map((l) => l.organiser), ...vouchers.map((v) => v.organiser)],
+    (o) => o.id,
+  );
+  const charityOrganiser = organiserRows.find((o) => o.charityId !== null);
+  const [upcoming, [charity]] = await Promise.all([
+    organiserRows.length
+      ? db
+          .select({ event: events, startsAt: eventDates.startsAt })
+          .from(events)
+          .innerJoin(eventDates, eq(eventDates.eventId, events.id))
+          .where(
+            and(
+              inArray(events.organiserId, organiserRows.map((o) => o.id)),
+              gt(eventDates.startsAt, now),
+              eventRows.length ? notInArray(events.id, eventRows.map((e) => e.id)) : undefined,
+            ),
+          )
+          .orderBy(asc(eventDates.startsAt))
+      : Promise.resolve([]),
+    charityOrganiser?.charityId ? db.select().from(charities).where(eq(charities.id, charityOrganiser.charityId)) : Promise.resolve([]),
+  ]);
+
+  const live = holdIsLive(sale, now);
+  const currency = sale.currency ?? lines[0]?.event.currency ?? vouchers[0]?.voucher.currency ?? 'GBP';
+  const provider = organiserRows.find((o) => o.paymentProvider)?.paymentProvider ?? null;
+
+  return {
+    ...base,
+    state: live ? (sale.state as Step) : 'basket',
+    sale_reference: live ? sale.reference : null,
+    seconds_remaining: live ? secondsRemaining(sale, now) : 0,
+    tickets: lines.map(({ line, type, date, event, organiser }) => ({
+      ticket_id: type.id,
+      event_id: event.id,
+      date_id: date.id,
+      qty: line.qty,
+      max_can_reserve: type.maxCanReserve,
+      min_per_customer: type.minPerCustomer,
+      can_update_quantity: type.canUpdateQuantity,
+      price: type.price,
+      booking_fee: type.bookingFee,
+      discount_amount: price.lines.get(type.id)?.discountAmount ?? 0,
+      absorb_fee: type.absorbFee,
+      event_hide_booking_fee: event.hideBookingFee,
+      non_refundable: type.nonRefundable,
+      refund_policy: organiser.customRefundPolicy
+        ? { title: 'Refund policy', description: `${organiser.name}’s own refund policy`, text: organiser.customRefundPolicy }
+        : STANDARD_REFUND_POLICY,
+      required_tickets: type.requiredTickets,
+      seats: [],
+      event_name: event.title,
+      event_url: `/event/${event.id}/`,
+      organiser_url: `/organiser/${organiser.id}/`,
+      ticket_name: type.name,
+      nice_date: formatNiceDate(date.startsAt),
+      thumbnail: event.thumbnail,
+    })),
+    gift_vouchers: vouchers.map(({ line, voucher, organiser }) => ({
+      id: voucher.id,
+      name: voucher.name,
+      qty: line.qty,
+      value: line.value,
+      o_name: organiser.name,
+      o_url: `/organiser/${organiser.id}/`,
+      uk_expiry_date: formatUkDate(addMonths(now, voucher.validityMonths)),
+      thumbnail: voucher.thumbnail,
+    })),
+    events: eventRows.map((e) => ({
+      id: e.id,
+      title: e.title,
+      refund_protection: e.refundProtection,
+      warn_customers_about_different_timeslots_message: e.timeslotWarning,
+      ga: null,
+      ga_conversion_id: null,
+      fb_pixel: null,
+      venue: { full_address: `${e.venueName}, ${e.venueAddress}`, map_address: e.venueAddress, map_checkin: e.venueName },
+      has_livestream: false,
+      access_online: null,
+      reward_referrers: null,
+      shareable_link: `/event/${e.id}/`,
+    })),
+    organisers: organiserRows.map((o) => ({
+      id: o.id,
+      name: o.name,
+      full_url: `/organiser/${o.id}/`,
+      has_custom_refund_policy: o.customRefundPolicy !== null,
+      is_saas: o.isSaas,
+      upcoming_events: upcoming
+        .filter((u) => u.event.organiserId === o.id)
+        .slice(0, 4)
+        .map((u) => ({
+          url: `/event/${u.event.id}/`,
+          title: u.event.title,
+          location: `${u.event.venueName}, ${u.event.city}`,
+          date: formatNiceDate(u.startsAt),
+          thumbnail: u.event.thumbnail,
+        })),
+    })),
+    currency: { symbol: currencySymbol(currency), code: currency },
+    basket_total: price.basketTotal,
+    discounts_applied: price.discountsApplied,
+    offers_applied_total: price.offersTotal,
+    refund_protection: sale.refundProtection ? 1 : 0,
+    has_refund_protection: eventRows.some((e) => e.refundProtection),
+    refund_protection_cost: price.refundProtectionCost,
+    basket_errors: sale.basketErrors,
+    basket_success: sale.basketSuccess,
+    reserving_error: sale.reservingError,
+    had_mismatching_currencies: sale.hadMismatchingCurrencies,
+    all_booking_fees_are_absorbed: price.allBookingFeesAbsorbed,
+    charity: charity
+      ? {
+          id: charity.id,
+          name: charity.name,
+          logo: charity.logo,
+          description_html: charity.descriptionHtml,
+          donation_checkout_title: charity.donationCheckoutTitle,
+          donation_options: charity.donationOptions,
+          base_fee: charity.baseFee,
+          booking_fee: charity.bookingFeeBp / 100,
+          booking_fee_includes_vat: charity.bookingFeeIncludesVat,
+          booking_fee_vat: charity.bookingFeeVatBp / 100,
+          booking_fee_cap: charity.bookingFeeCap,
+        }
+      : null,
+    edit_basket_clicked: sale.editBasketClicked,
+    marketing_preferences:
+      lines.length > 0
+        ? {
+            ct_subscribed: user?.subscribed ?? false,
+            event_subscribed: user?.isEventSubscribed ?? false,
+            basket_organisers: organiserRows.map((o) => ({
+              id: o.id,
+              organiser_subscribed: false,
+              marketing_signup_message: o.marketingSignupMessage,
+            })),
+          }
+        : null,
+    sagepay_or_stripe: provider,
+  };
+}
+
+function uniqueBy<T>(items: T[], key: (item: T) => number): T[] {
+  const seen = new Map<number, T>();
+  for (const item of items) if (!seen.has(key(item))) seen.set(key(item), item);
+  return [...seen.values()];
+}

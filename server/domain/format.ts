@@ -1,0 +1,37 @@
+/** Dates as the UK buyer reads them, always in UK time whatever the server's zone. */
+const niceDate = new Intl.DateTimeFormat('en-GB', {
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  hour12: true,
+  timeZone: 'Europe/London',
+});
+const ukDate = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'Europe/London' });
+
+export function formatNiceDate(d: Date): string {
+  return niceDate.format(d);
+}
+
+/** dd/mm/yyyy, the shape of `uk_expiry_date`. */
+export function formatUkDate(d: Date): string {
+  return ukDate.format(d);
+}
+
+export function addMonths(d: Date, months: number): Date {
+  const r = new Date(d.getTime());
+  r.setUTCMonth(r.getUTCMonth() + months);
+  return r;
+}
+
+const SYMBOLS: Record<string, string> = { GBP: '£', EUR: '€', USD: '$' };
+export function currencySymbol(code: string): string {
+  return SYMBOLS[code] ?? code;
+}
+
+/** Money for server-rendered pages; the app has its own formatter. */
+export function formatMoney(minor: number, currency: string): string {
+  return new Intl.NumberFormat('en-GB', { style: 'currency', currency }).format(minor / 100);
+}

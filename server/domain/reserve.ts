@@ -1,0 +1,102 @@
+/**
+ * Reserving a basket: every line is claimed in one transaction or none is. Pools are locked in
+ * ascending id order with a lock timeout, then each claim is one conditional INSERT that
+ * counts sold plus live holds, so no amount is read in code and written back.
+ */
+import { eq, sql } from 'drizzle-orm';
+import type { Database } from '../db/index.ts';
+import { eventDates, saleLines, saleVouchers, sales, ticketTypes } from '../db/schema.ts';
+import { DomainError } from './errors.ts';
+import { holdIsLive, lockSale, newSaleReference, secondsRemaining } from './sales.ts';
+import { claimHold, lockPools } from './stock.ts';
+
+export type ReserveResult =
+  | { reserved: true; saleReference: string; freshReservation: boolean; checkoutTime: number }
+  | { reserved: false; error: string };
+
+/** How long a reservation waits for a busy pool before telling the buyer to try again. */
+const LOCK_TIMEOUT = '5s';
+
+class Refused extends Error {}
+
+export const REQUIRED_TICKETS_MESSAGE = 'You must also purchase the following tickets to continue the checkout.';
+
+export async function reserveSale(db: Database, saleId: string, now: Date, checkoutTimeSeconds: number): Promise<ReserveResult> {
+  try {
+    const result = await db.transaction(async (tx) => {
+      await tx.execute(sql.raw(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`));
+      const sale = await lockSale(tx, saleId);
+      if (holdIsLive(sale, now) && sale.reference) {
+        return { reserved: true as const, saleReference: sale.reference, freshReservation: false, checkoutTime: secondsRemaining(sale, now) };
+      }
+      await tx.execute(sql`DELETE FROM holds WHERE sale_id = ${saleId}`);
+
+      const lines = await tx
+        .select({
+          ticketTypeId: ticketTypes.id,
+          name: ticketTypes.name,
+          qty: saleLines.qty,
+          minPerCustomer: ticketTypes.minPerCustomer,
+          requiredTickets: ticketTypes.requiredTickets,
+          typePool: ticketTypes.poolId,
+          datePool: eventDates.poolId,
+        })
+        .from(saleLines)
+        .innerJoin(ticketTypes, eq(ticketTypes.id, saleLines.ticketTypeId))
+        .innerJoin(eventDates, eq(eventDates.id, ticketTypes.eventDateId))
+        .where(eq(saleLines.saleId, saleId))
+        .orderBy(ticketTypes.id);
+      const [vouchers] = await tx
+        .select({ n: sql<number>`count(*)::int` })
+        .from(saleVouchers)
+        .where(eq(saleVouchers.saleId, saleId));
+      if (lines.length === 0 && (vouchers?.n ?? 0) === 0) throw new Refused('Your basket is empty');
+
+      const tooFew = lines.find((l) => l.minPerCustomer > 1 && l.qty < l.minPerCustomer);
+      if (tooFew) throw new Refused(`You must purchase a minimum of ${tooFew.minPerCustomer} tickets of ${tooFew.name}`);
+      const inBasket = new Set(lines.map((l) => l.ticketTypeId));
+      const missing = lines.flatMap((l) => l.requiredTickets.filter((group) => !group.ids.some((id) => inBasket.has(id))).map((g) => g.title));
+      if (missing.length) throw new Refused(`${REQUIRED_TICKETS_MESSAGE} ${[...new Set(missing)].join(', ')}`);
+
+      const claims = lines.flatMap((l) => [l.datePool, ...(l.typePool ? [l.typePool] : [])].map((poolId) => ({ line: l, poolId })));
+      await lockPools(tx, claims.map((c) => c.poolId));
+      const deadline = new Date(now.getTime() + checkoutTimeSeconds * 1000);
+      const unavailable = new Set<string>();
+      for (const { line, poolId } of claims) {
+        const held = await claimHold(tx, { saleId, poolId, ticketTypeId: line.ticketTypeId, qty: line.qty, deadline, now });
+        if (!held) unavailable.add(line.name);
+      }
+      if (unavailable.size) {
+        throw new Refused(`Sorry, these tickets are no longer available in the numbers you chose: ${[...unavailable].join(', ')}`);
+      }
+      const reference = newSaleReference();
+      await tx.update(sales).set({ reference, holdDeadline: deadline, reservingError: null }).where(eq(sales.id, saleId));
+      return { reserved: true as const, saleReference: reference, freshReservation: true, checkoutTime: checkoutTimeSeconds };
+    });
+    return result;
+  } catch (err) {
+    const message = refusalMessage(err);
+    if (message === null) throw err;
+    await db.update(sales).set({ reservingError: message }).where(eq(sales.id, saleId));
+    return { reserved: false, error: message };
+  }
+}
+
+function refusalMessage(err: unknown): string | null {
+  if (err instanceof Refused) return err.message;
+  if (err instanceof DomainError) return err.message;
+  const code = pgCode(err);
+  // lock_not_available, deadlock_detected, serialization_failure: the pool was too busy.
+  if (code === '55P03' || code === '40P01' || code === '40001') {
+    return 'So many people are reserving these tickets right now that we could not hold yours. Please try again.';
+  }
+  return null;
+}
+
+function pgCode(err: unknown): string | undefined {
+  for (let e: unknown = err; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+  }
+  return undefined;
+}

@@ -1,0 +1,120 @@
+/**
+ * Walks every call of the wire contract, so calls added later are covered without touching
+ * this file: generated malformed, missing, oversized and wrongly typed fields, and malformed
+ * bodies. Nothing may answer 5xx; a 4xx carries `{ error }`; a refused request changes nothing.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import qs from 'qs';
+import { calls, type CallName } from '../src/api/contract.ts';
+import { shapeForSchema } from './http/calls.ts';
+import { databaseDigest } from './test/digest.ts';
+import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
+
+const RUNS_PER_CALL = 30;
+
+/** Field names a call knows, a level deep, so generated bodies often hit real fields. */
+function knownFields(name: CallName): string[] {
+  const shape = (calls[name].request as unknown as { shape?: Record<string, unknown> }).shape ?? {};
+  return Object.keys(shape);
+}
+
+const scalar = fc.oneof(
+  fc.integer({ min: -3, max: 40 }).map(String),
+  fc.constantFrom('0', '1', '-1', '1.5', '1e3', '2147483648', '99999999999999999999', 'NaN', '', ' ', 'true', 'false', 'yes', 'basket', 'login', 'payment', 'nope', 'SUMMER10', '\u0000', '<script>', "' OR 1=1 --"),
+  fc.string({ maxLength: 40 }),
+  fc.constant('x'.repeat(21_000)),
+);
+const value: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+  node: fc.oneof({ depthSize: 'small', withCrossShrink: true }, scalar, fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('ticket', 'qty', 'id', 'value', 'seats', '0', '1|2|3|0')), tie('node'), { maxKeys: 4 })),
+})).node;
+const addLine = fc.record(
+  { ticket: scalar, qty: scalar, seats: value, vz_id: scalar, has_offer: scalar },
+  { requiredKeys: [] },
+);
+
+function bodyFor(name: CallName): fc.Arbitrary<Record<string, unknown>> {
+  const fields = knownFields(name);
+  const known = Object.fromEntries(
+    fields.map((f) => [f, f === 'ticket' ? fc.dictionary(fc.constantFrom('1|1|1|0', 'a', '9|9|9|0'), addLine, { maxKeys: 3 }) : f === 'gift_voucher' ? fc.dictionary(fc.constantFrom('1', '2', 'x'), fc.record({ id: scalar, qty: scalar, value: scalar }, { requiredKeys: [] }), { maxKeys: 3 }) : value]),
+  );
+  return fc.tuple(fc.record(known, { requiredKeys: [] }), fc.dictionary(fc.string({ maxLength: 10 }), value, { maxKeys: 2 })).map(([k, extra]) => ({ ...extra, ...k }));
+}
+
+/** The server's own reading of a form or query, to know whether the contract must refuse it. */
+function contractAccepts(name: CallName, encoded: string): boolean {
+  const parsed = qs.parse(encoded, { depth: 5, parameterLimit: 500, parseArrays: false });
+  const def = (calls[name].request as unknown as { _zod: { def: Parameters<typeof shapeForSchema>[1] } })._zod.def;
+  return calls[name].request.safeParse(shapeForSchema(parsed, def)).success;
+}
+
+describe.each(drivers)('contract fuzz on %s', (driver) => {
+  let w: TestWorld;
+  let visitor: Visitor;
+  beforeAll(async () => {
+    w = await openWorld(driver, { captcha: 'auto' });
+    visitor = new Visitor(w.app);
+    await visitor.add({ [w.demo.tickets.jazzGeneral]: 2 });
+  });
+  afterAll(async () => w?.close());
+
+  async function expectRefusedWithoutChange(send: () => ReturnType<Visitor['request']>) {
+    const before = await databaseDigest(w.database.db);
+    const res = await send();
+    expect(res.statusCode, res.body).toBeGreaterThanOrEqual(400);
+    expect(res.statusCode, res.body).toBeLessThan(500);
+    expect(typeof res.json().error).toBe('string');
+    expect(await databaseDigest(w.database.db)).toBe(before);
+  }
+
+  it.each(Object.keys(calls) as CallName[])('%s survives generated fields', async (name) => {
+    const call = calls[name];
+    let refused = 0;
+    await fc.assert(
+      fc.asyncProperty(bodyFor(name), async (body) => {
+        const encoded = qs.stringify(body);
+        const send = () =>
+          call.method === 'GET'
+            ? visitor.request({ method: 'GET', url: `${call.path}?${encoded}` })
+            : visitor.request({ method: 'POST', url: call.path, body: encoded, headers: { accept: 'application/json' } });
+        if (!contractAccepts(name, encoded) || encoded.length > 64 * 1024) {
+          refused++;
+          await expectRefusedWithoutChange(send);
+          return;
+        }
+        const res = await send();
+        expect(res.statusCode, res.body).toBeLessThan(500);
+        if (res.statusCode >= 400) expect(typeof res.json().error).toBe('string');
+      }),
+      { numRuns: RUNS_PER_CALL, seed: 20_260_601 },
+    );
+    // A call with required fields must have met refusals, or the generator is not probing it.
+    if (!call.request.safeParse({}).success) expect(refused).toBeGreaterThan(0);
+  });
+
+  const posts = (Object.keys(calls) as CallName[]).filter((n) => calls[n].method === 'POST');
+  it.each(posts)('%s refuses malformed bodies', async (name) => {
+    const path = calls[name].path;
+    const malformed: { body: string; type: string; mustRefuse: boolean }[] = [
+      { body: '{"ticket_id": 1,', type: 'application/json', mustRefuse: true },
+      { body: '[1,2,3]', type: 'application/json', mustRefuse: true },
+      { body: 'hello', type: 'text/plain', mustRefuse: true },
+      { body: `code=${'y'.repeat(70 * 1024)}`, type: 'application/x-www-form-urlencoded', mustRefuse: true },
+      { body: 'null', type: 'application/json', mustRefuse: false },
+      { body: 'state=%E0%A4%A&code=%&ticket_id=%ZZ', type: 'application/x-www-form-urlencoded', mustRefuse: false },
+      { body: Array.from({ length: 600 }, (_, i) => `f${i}=1`).join('&'), type: 'application/x-www-form-urlencoded', mustRefuse: false },
+      { body: 'ticket[a][b][c][d][e][f][g][h]=1&gift_voucher[__proto__][id]=1&constructor[prototype][x]=1', type: 'application/x-www-form-urlencoded', mustRefuse: false },
+    ];
+    for (const m of malformed) {
+      const label = `${m.type} ${m.body.slice(0, 40)}`;
+      const before = await databaseDigest(w.database.db);
+      const res = await visitor.request({ method: 'POST', url: path, body: m.body, headers: { 'content-type': m.type, accept: 'application/json' } });
+      expect(res.statusCode, `${label}: ${res.body.slice(0, 200)}`).toBeLessThan(500);
+      if (m.mustRefuse) expect(res.statusCode, label).toBeGreaterThanOrEqual(400);
+      if (res.statusCode >= 400) {
+        expect(typeof res.json().error, label).toBe('string');
+        expect(await databaseDigest(w.database.db), label).toBe(before);
+      }
+    }
+  });
+});

@@ -1,0 +1,13 @@
+import type { Config } from '../config.ts';
+import type { Database } from '../db/index.ts';
+import type { CaptchaProvider } from '../domain/captcha.ts';
+
+export interface AppDeps {
+  db: Database;
+  config: Config;
+  clock: () => Date;
+  /** The provider reservations are checked with. */
+  captcha: CaptchaProvider;
+  /** The self-hosted challenge source; null when hCaptcha is configured instead. */
+  altcha: { challenge(): Promise<object> } | null;
+}

@@ -1,0 +1,50 @@
+/**
+ * The visitor's sale and signed-in user live in signed, HttpOnly, SameSite=Lax cookies;
+ * `Secure` whenever the request arrived over HTTPS.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import '@fastify/cookie';
+
+export const SALE_COOKIE = 'hf_sale';
+export const USER_COOKIE = 'hf_user';
+const YEAR_SECONDS = 365 * 24 * 3600;
+
+function readSigned(request: FastifyRequest, name: string): string | null {
+  const raw = request.cookies[name];
+  if (!raw) return null;
+  const unsigned = request.unsignCookie(raw);
+  return unsigned.valid && unsigned.value ? unsigned.value : null;
+}
+
+function setSigned(request: FastifyRequest, reply: FastifyReply, name: string, value: string): void {
+  reply.setCookie(name, value, {
+    signed: true,
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+    path: '/',
+    maxAge: YEAR_SECONDS,
+  });
+}
+
+export function saleIdOf(request: FastifyRequest): string | null {
+  const id = readSigned(request, SALE_COOKIE);
+  return id && /^[0-9a-f-]{36}$/.test(id) ? id : null;
+}
+
+export function setSaleCookie(request: FastifyRequest, reply: FastifyReply, saleId: string): void {
+  if (saleIdOf(request) !== saleId) setSigned(request, reply, SALE_COOKIE, saleId);
+}
+
+export function userIdOf(request: FastifyRequest): number | null {
+  const id = Number(readSigned(request, USER_COOKIE));
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+export function signIn(request: FastifyRequest, reply: FastifyReply, userId: number): void {
+  setSigned(request, reply, USER_COOKIE, String(userId));
+}
+
+export function signOut(reply: FastifyReply): void {
+  reply.clearCookie(USER_COOKIE, { path: '/' });
+}

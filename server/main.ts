@@ -1,0 +1,63 @@
+/** Starts Holdfast: configuration, database (migrated, seeded when empty), HTTP, hold sweeper. */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import path from 'node:path';
+import { ConfigError, parseConfig } from './config.ts';
+import { openDatabase } from './db/index.ts';
+import { seedIfEmpty } from './seed.ts';
+import { buildApp } from './app.ts';
+import { sweepExpiredHolds } from './domain/stock.ts';
+
+/**
+ * Without SESSION_SECRET, a random secret is made once and kept beside the embedded database
+ * (`data/session-secret`), so sessions survive restarts and no two installs share a key.
+ */
+function storedSessionSecret(pgliteDir: string): string {
+  const dataDir = path.dirname(path.resolve(pgliteDir));
+  const file = path.join(dataDir, 'session-secret');
+  if (existsSync(file)) return readFileSync(file, 'utf8').trim();
+  mkdirSync(dataDir, { recursive: true });
+  const secret = randomBytes(32).toString('hex');
+  writeFileSync(file, secret, { mode: 0o600 });
+  return secret;
+}
+
+async function main() {
+  let config;
+  try {
+    const pgliteDir = process.env.PGLITE_DIR || 'data/pglite';
+    config = parseConfig(process.env, process.env.SESSION_SECRET ? undefined : storedSessionSecret(pgliteDir));
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(1);
+    }
+    throw err;
+  }
+
+  const database = await openDatabase(config);
+  if (await seedIfEmpty(database.db)) console.log('Seeded the demo catalogue.');
+  const app = await buildApp({ db: database.db, config });
+
+  const sweeper = setInterval(() => {
+    sweepExpiredHolds(database.db, new Date())
+      .then((n) => n > 0 && app.log.info({ released: n }, 'released expired holds'))
+      .catch((err: unknown) => app.log.error({ err }, 'hold sweep failed'));
+  }, config.sweepIntervalMs);
+  sweeper.unref();
+
+  const shutdown = async () => {
+    clearInterval(sweeper);
+    await app.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', shutdown);
+  process.once('SIGTERM', shutdown);
+
+  await app.listen({ port: config.port, host: config.host });
+  const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
+  console.log(`Holdfast checkout running at http://${shownHost}:${app.server.address() && typeof app.server.address() === 'object' ? (app.server.address() as { port: number }).port : config.port}/all-events/`);
+}
+
+await main();

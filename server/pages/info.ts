@@ -1,0 +1,105 @@
+/** Sign in (demo accounts, no password in the local build), the mailing list and the policies. */
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { z } from 'zod/mini';
+import { findUser, findUserByEmail, listUsers, subscribe } from '../domain/users.ts';
+import { DomainError } from '../domain/errors.ts';
+import { signIn, signOut, userIdOf } from '../http/session.ts';
+import type { AppDeps } from '../http/deps.ts';
+import { html, page, type Html } from './html.ts';
+
+const signInForm = z.object({
+  user_id: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(2_147_483_647))),
+  email: z.optional(z.string().check(z.maxLength(254))),
+});
+const subscribeForm = z.object({ email: z.string().check(z.maxLength(254)) });
+
+export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
+  const { db, config } = deps;
+  const send = (reply: FastifyReply, title: string, body: Html, status = 200) =>
+    reply.status(status).type('text/html; charset=utf-8').send(page(config.brandName, title, body));
+
+  async function signInPage(reply: FastifyReply, currentUserId: number | null, error: string | null, status = 200) {
+    const users = await listUsers(db);
+    const current = await findUser(db, currentUserId);
+    return send(
+      reply,
+      'Sign in',
+      html`<h1>Sign in</h1>${error ? html`<p class="notice error">${error}</p>` : ''}
+      ${current ? html`<p class="notice ok">Signed in as ${current.firstName} ${current.lastName} (${current.email}). <a href="/signout/">Sign out</a></p>` : ''}
+      <p>This demo has no passwords: pick an account to continue as.</p>
+      <form method="post" action="/signin/">${users.map(
+        (u) => html`<p><button type="submit" name="user_id" value="${u.id}">Continue as ${u.firstName} ${u.lastName}</button>
+        <span class="muted">${u.email}${u.subscribed ? ' · subscribed' : ''}${u.isDarkMode ? ' · dark mode' : ''}</span></p>`,
+      )}</form>
+      <form method="post" action="/signin/"><p><label>Or type a demo account’s e-mail <input type="email" name="email" required></label> <button type="submit">Sign in</button></p></form>
+      <p><a href="/checkout/">Back to the basket</a></p>`,
+      status,
+    );
+  }
+
+  app.get('/signin/', async (request, reply) => signInPage(reply, userIdOf(request), null));
+  app.post('/signin/', async (request, reply) => {
+    const parsed = signInForm.safeParse(request.body ?? {});
+    if (!parsed.success) return signInPage(reply, userIdOf(request), 'Please choose one of the demo accounts.', 400);
+    const user = parsed.data.user_id
+      ? await findUser(db, parsed.data.user_id)
+      : parsed.data.email
+        ? await findUserByEmail(db, parsed.data.email)
+        : null;
+    if (!user) return signInPage(reply, userIdOf(request), 'There is no demo account with that e-mail address.', 400);
+    signIn(request, reply, user.id);
+    return reply.redirect('/checkout/', 303);
+  });
+  app.get('/signout/', async (_request, reply) => {
+    signOut(reply);
+    return reply.redirect('/all-events/', 303);
+  });
+
+  const mailingListPage = (reply: FastifyReply, message: Html | null, status = 200) =>
+    send(
+      reply,
+      'Mailing list',
+      html`<h1>Sign up for exclusive event news and discounts!</h1>${message ?? ''}
+      <form method="post" action="/mailing-list"><p><label>E-mail address <input type="email" name="email" required autocomplete="email"></label>
+      <button type="submit">Subscribe</button></p></form>`,
+      status,
+    );
+  app.get('/mailing-list', async (_request, reply) => mailingListPage(reply, null));
+  app.post('/mailing-list', async (request, reply) => {
+    const parsed = subscribeForm.safeParse(request.body ?? {});
+    try {
+      if (!parsed.success) throw new DomainError(400, 'Please type a valid email address');
+      await subscribe(db, parsed.data.email);
+    } catch (err) {
+      if (err instanceof DomainError) return mailingListPage(reply, html`<p class="notice error">${err.message}</p>`, 400);
+      throw err;
+    }
+    return mailingListPage(reply, html`<p class="notice ok">Thanks! You are on the list.</p>`);
+  });
+
+  app.get('/refund-policy/', async (_request, reply) =>
+    send(
+      reply,
+      'Refund policy',
+      html`<h1>Refund policy</h1>
+      <p>Unless the organiser sets its own policy (shown with each ticket), you can ask for a refund up to 7 days before the event.
+      Tickets marked non-refundable cannot be refunded unless the event is cancelled.</p>
+      <p>Refund protection, when you choose it in the basket, covers the ticket price if you cannot attend for a reason listed in its terms.</p>
+      <p>Booking fees generally cannot be refunded; your statutory rights are unaffected.</p>`,
+    ),
+  );
+
+  app.get('/legal-information/purchase-terms-and-conditions/', async (_request, reply) =>
+    send(
+      reply,
+      'Purchase terms and conditions',
+      html`<h1>Purchase terms and conditions</h1>
+      <h2>1. Who sells your tickets</h2><p>${config.brandName} sells tickets as agent for the event organiser, who is responsible for the event.</p>
+      <h2>2. Reservations</h2><p>Reserving a basket holds its tickets for a limited time shown by the countdown. When the time runs out the tickets are released.</p>
+      <h2>3. Prices</h2><p>Prices include VAT where applicable. Booking fees are shown in the basket before you pay.</p>
+      <h2>4. Refunds</h2>
+      <p>4.1 Refunds follow the organiser’s refund policy shown with each ticket.</p>
+      <p>4.10 Booking fees generally cannot be refunded; your statutory rights are unaffected.</p>`,
+    ),
+  );
+}

@@ -1,0 +1,326 @@
+/**
+ * The demo catalogue: enough organisers, events and ticket types that every basket rule of the
+ * checkout can be met by clicking around. `seed(db)` returns the ids tests need.
+ */
+import { pathToFileURL } from 'node:url';
+import { sql } from 'drizzle-orm';
+import type { Database } from './db/index.ts';
+import * as t from './db/schema.ts';
+import { thumbnail } from './thumbnails.ts';
+
+const DAY = 86_400_000;
+
+/** A date `days` ahead of `now` at a given UK wall-clock hour (kept simple: UTC). */
+function ahead(now: Date, days: number, hour: number, minute = 0): Date {
+  const d = new Date(now.getTime() + days * DAY);
+  d.setUTCHours(hour, minute, 0, 0);
+  return d;
+}
+
+export async function seed(db: Database, now = new Date()) {
+  return db.transaction(async (tx) => {
+    const [charity] = await tx
+      .insert(t.charities)
+      .values({
+        name: 'Harbour Lights Trust',
+        logo: thumbnail('HLT', '#0e7490', '#155e75', 'waves'),
+        descriptionHtml:
+          '<p>Harbour Lights Trust keeps Bristol’s historic waterfront open to everyone, running free music and heritage days all year round.</p>',
+        donationCheckoutTitle: 'Would you like to support Harbour Lights Trust?',
+        donationOptions: [300, 500, 1000, 2500],
+        baseFee: 20,
+        bookingFeeBp: 150,
+        bookingFeeIncludesVat: true,
+        bookingFeeVatBp: 2000,
+        bookingFeeCap: 500,
+      })
+      .returning();
+
+    const org = async (v: typeof t.organisers.$inferInsert) => (await tx.insert(t.organisers).values(v).returning())[0]!;
+    const riverside = await org({
+      slug: 'riverside-arts',
+      name: 'Riverside Arts Collective',
+      description: 'Live music and outdoor culture on Bristol’s harbourside since 2009.',
+      paymentProvider: 'stripe',
+      charityId: charity!.id,
+      marketingSignupMessage: 'Hear about new Riverside Arts shows first',
+    });
+    const peak = await org({
+      slug: 'peak-trail-events',
+      name: 'Peak Trail Events',
+      description: 'Friendly trail races across the Peak District.',
+      paymentProvider: 'stripe',
+      customRefundPolicy:
+        'Entries can be transferred to another runner until 14 days before race day. Refunds are given only if the race is cancelled.',
+      marketingSignupMessage: 'Get race news from Peak Trail Events',
+    });
+    const lantern = await org({
+      slug: 'lantern-comedy',
+      name: 'The Lantern Comedy Club',
+      description: 'Stand-up every week in the Northern Quarter, Manchester.',
+      paymentProvider: 'stripe',
+      marketingSignupMessage: 'Get the Lantern line-up every Monday',
+    });
+    const popup = await org({
+      slug: 'moonlight-screenings',
+      name: 'Moonlight Screenings',
+      description: 'Open-air cinema in parks and gardens.',
+      isSaas: true,
+      paymentProvider: null,
+    });
+    const ashcombe = await org({
+      slug: 'ashcombe-estate',
+      name: 'Ashcombe Estate',
+      description: 'Gardens, trails and seasonal events in the Cotswolds.',
+      paymentProvider: 'stripe',
+    });
+    const docklands = await org({
+      slug: 'docklands-food',
+      name: 'Docklands Food Festivals',
+      description: 'Street food and producers’ markets on the Dublin quays.',
+      paymentProvider: 'stripe',
+    });
+
+    const pool = async (name: string, capacity: number, sold = 0) =>
+      (await tx.insert(t.capacityPools).values({ name, capacity, sold }).returning())[0]!;
+    const event = async (v: typeof t.events.$inferInsert) => (await tx.insert(t.events).values(v).returning())[0]!;
+    const date = async (eventId: number, startsAt: Date, capacity: number, name: string) => {
+      const p = await pool(name, capacity);
+      return (await tx.insert(t.eventDates).values({ eventId, startsAt, poolId: p.id }).returning())[0]!;
+    };
+    let order = 0;
+    const ticket = async (v: Omit<typeof t.ticketTypes.$inferInsert, 'sortOrder'>) =>
+      (await tx.insert(t.ticketTypes).values({ ...v, sortOrder: order++ }).returning())[0]!;
+
+    /* Riverside Arts: the charity organiser, refund protection, an offer, a per-order cap. */
+    const jazz = await event({
+      organiserId: riverside.id,
+      title: 'Summer Jazz on the Quay',
+      description: 'Three stages of jazz, soul and swing along the water, with food stalls from local kitchens.',
+      currency: 'GBP',
+      venueName: 'Harbourside Amphitheatre',
+      venueAddress: 'Canons Way, Bristol BS1 5UH',
+      city: 'Bristol',
+      thumbnail: thumbnail('Jazz on the Quay', '#f59e0b', '#b45309', 'waves'),
+    });
+    const jazzDate = await date(jazz.id, ahead(now, 45, 17, 30), 300, 'Summer Jazz on the Quay: capacity');
+    const jazzGeneral = await ticket({
+      eventDateId: jazzDate.id,
+      name: 'General admission',
+      price: 2250,
+      bookingFee: 150,
+      offerBuyN: 3,
+    });
+    const jazzTable = await ticket({
+      eventDateId: jazzDate.id,
+      name: 'Riverside table seat',
+      price: 4500,
+      bookingFee: 250,
+      maxCanReserve: 4,
+    });
+    const earlyBirdPool = await pool('Summer Jazz: early bird allocation', 40, 40);
+    const jazzEarly = await ticket({
+      eventDateId: jazzDate.id,
+      name: 'Early bird',
+      price: 1800,
+      bookingFee: 120,
+      poolId: earlyBirdPool.id,
+    });
+    const jazzPatron = await ticket({
+      eventDateId: jazzDate.id,
+      name: 'Patron package',
+      price: 12_000,
+      bookingFee: 0,
+      canUpdateQuantity: false,
+      maxCanReserve: 1,
+    });
+
+    /* Peak Trail Events: custom refund policy, absorbed fees, a required ticket, not coverable. */
+    const trail = await event({
+      organiserId: peak.id,
+      title: 'Castleton Trail Run',
+      description: 'Limestone dales, a ridge-line finish and cake at the end. 10K and half marathon routes.',
+      currency: 'GBP',
+      venueName: 'Castleton Village Hall',
+      venueAddress: 'Buxton Road, Castleton, Hope Valley S33 8WN',
+      city: 'Castleton',
+      thumbnail: thumbnail('Trail Run', '#16a34a', '#14532d', 'hills'),
+      refundProtection: false,
+    });
+    const trailDate = await date(trail.id, ahead(now, 60, 9), 400, 'Castleton Trail Run: start pens');
+    const trail10k = await ticket({ eventDateId: trailDate.id, name: '10K entry', price: 2800, bookingFee: 200, absorbFee: true });
+    const trailHalf = await ticket({ eventDateId: trailDate.id, name: 'Half marathon entry', price: 3800, bookingFee: 250, absorbFee: true });
+    const parkingPool = await pool('Castleton Trail Run: car park', 80);
+    const trailParking = await ticket({
+      eventDateId: trailDate.id,
+      name: 'Parking permit',
+      price: 600,
+      bookingFee: 50,
+      absorbFee: true,
+      nonRefundable: true,
+      poolId: parkingPool.id,
+      requiredTickets: [{ ids: [trail10k.id, trailHalf.id], title: '10K or half marathon entry' }],
+    });
+
+    /* The Lantern: several upcoming shows, a minimum per customer, a hidden booking fee. */
+    const comedyEvents = [];
+    let cabaretId = 0;
+    for (const [i, title, blurb] of [
+      [7, 'Friday Late Show', 'Four headliners, one compère and a very late bar.'],
+      [14, 'New Acts Night', 'Ten fresh comics, five minutes each. You decide who comes back.'],
+      [21, 'Improv Jam', 'No scripts, no safety net: scenes built from your suggestions.'],
+    ] as const) {
+      const e = await event({
+        organiserId: lantern.id,
+        title: `The Lantern: ${title}`,
+        description: blurb,
+        currency: 'GBP',
+        venueName: 'The Lantern Comedy Club',
+        venueAddress: '41 Tib Street, Manchester M4 1LS',
+        city: 'Manchester',
+        thumbnail: thumbnail(title, '#7c3aed', '#312e81', 'stars'),
+        hideBookingFee: i === 14,
+      });
+      comedyEvents.push(e);
+      const d = await date(e.id, ahead(now, i, 20), 120, `${title}: room`);
+      await ticket({ eventDateId: d.id, name: 'Standard seat', price: i === 14 ? 800 : 1500, bookingFee: 100 });
+      if (i === 7) {
+        cabaretId = (await ticket({ eventDateId: d.id, name: 'Cabaret table (pairs)', price: 1800, bookingFee: 100, minPerCustomer: 2 })).id;
+      }
+    }
+    const comedyFriday = comedyEvents[0]!;
+
+    /* Ashcombe: one event, two timeslots with their own capacity. */
+    const lanterns = await event({
+      organiserId: ashcombe.id,
+      title: 'Ashcombe Winter Lantern Trail',
+      description: 'A mile-long walk through the arboretum lit by hundreds of handmade lanterns.',
+      currency: 'GBP',
+      venueName: 'Ashcombe Arboretum',
+      venueAddress: 'Ashcombe Lane, Tetbury GL8 8QS',
+      city: 'Tetbury',
+      thumbnail: thumbnail('Lantern Trail', '#0f172a', '#9333ea', 'stars'),
+      timeslotWarning: 'Your tickets are for different entry times. Everyone in your group must arrive at the time on their own ticket.',
+    });
+    const early = await date(lanterns.id, ahead(now, 30, 17), 60, 'Lantern Trail 5pm entry');
+    const late = await date(lanterns.id, ahead(now, 30, 19), 60, 'Lantern Trail 7pm entry');
+    const lanternEarlyAdult = await ticket({ eventDateId: early.id, name: 'Adult (5pm entry)', price: 1650, bookingFee: 110 });
+    await ticket({ eventDateId: early.id, name: 'Child (5pm entry)', price: 950, bookingFee: 70 });
+    const lanternLateAdult = await ticket({ eventDateId: late.id, name: 'Adult (7pm entry)', price: 1650, bookingFee: 110 });
+    await ticket({ eventDateId: late.id, name: 'Child (7pm entry)', price: 950, bookingFee: 70 });
+
+    /* Moonlight Screenings: a SaaS organiser that has not connected payments. */
+    const cinema = await event({
+      organiserId: popup.id,
+      title: 'Open-Air Cinema: Jaws',
+      description: 'Bring a blanket. Deckchairs and popcorn available on the night.',
+      currency: 'GBP',
+      venueName: 'Clifton Downs',
+      venueAddress: 'Stoke Road, Bristol BS9 1FG',
+      city: 'Bristol',
+      thumbnail: thumbnail('Open-Air Cinema', '#1d4ed8', '#0f172a', 'sun'),
+    });
+    const cinemaDate = await date(cinema.id, ahead(now, 20, 20, 30), 250, 'Open-Air Cinema: field');
+    const cinemaGa = await ticket({ eventDateId: cinemaDate.id, name: 'Blanket spot', price: 1200, bookingFee: 90 });
+
+    /* Docklands: the one event sold in euros. */
+    const food = await event({
+      organiserId: docklands.id,
+      title: 'Docklands Street Food Weekend',
+      description: 'Sixty traders, live cooking and a craft beer tent on Sir John Rogerson’s Quay.',
+      currency: 'EUR',
+      venueName: 'Sir John Rogerson’s Quay',
+      venueAddress: 'Sir John Rogerson’s Quay, Dublin 2, D02 Y049',
+      city: 'Dublin',
+      thumbnail: thumbnail('Street Food', '#dc2626', '#7c2d12', 'sun'),
+    });
+    const foodDate = await date(food.id, ahead(now, 35, 11), 1000, 'Docklands Street Food: site');
+    const foodDayPass = await ticket({ eventDateId: foodDate.id, name: 'Day pass', price: 1800, bookingFee: 120 });
+
+    const [riversideVoucher] = await tx
+      .insert(t.giftVouchers)
+      .values({
+        organiserId: riverside.id,
+        name: 'Riverside Arts gift voucher',
+        currency: 'GBP',
+        minValue: 1000,
+        maxValue: 20_000,
+        suggestedValues: [1000, 2500, 5000],
+        validityMonths: 12,
+        thumbnail: thumbnail('Gift voucher', '#db2777', '#9d174d', 'ticket'),
+      })
+      .returning();
+    const [lanternVoucher] = await tx
+      .insert(t.giftVouchers)
+      .values({
+        organiserId: lantern.id,
+        name: 'Lantern Comedy gift card',
+        currency: 'GBP',
+        minValue: 2000,
+        maxValue: 10_000,
+        suggestedValues: [2000, 4000],
+        validityMonths: 18,
+        thumbnail: thumbnail('Gift card', '#7c3aed', '#db2777', 'ticket'),
+      })
+      .returning();
+
+    const code = async (v: typeof t.discountCodes.$inferInsert) => (await tx.insert(t.discountCodes).values(v).returning())[0]!;
+    const summer10 = await code({ code: 'SUMMER10', kind: 'percent', amount: 1000, organiserId: riverside.id });
+    const fiveOff = await code({ code: 'FIVEOFF', kind: 'fixed', amount: 500, eventId: trail.id });
+    const laugh20 = await code({ code: 'LAUGH20', kind: 'percent', amount: 2000, organiserId: lantern.id, usageLimit: 50 });
+    const spring = await code({ code: 'SPRING25', kind: 'percent', amount: 2500, usageLimit: 100, used: 100 });
+
+    const [amelia] = await tx
+      .insert(t.users)
+      .values({ email: 'amelia.hughes@example.co.uk', firstName: 'Amelia', lastName: 'Hughes', subscribed: true, isEventSubscribed: true, isDarkMode: true })
+      .returning();
+    const [tom] = await tx
+      .insert(t.users)
+      .values({ email: 'tom.okafor@example.com', firstName: 'Tom', lastName: 'Okafor', subscribed: false })
+      .returning();
+
+    return {
+      organisers: { riverside: riverside.id, peak: peak.id, lantern: lantern.id, popup: popup.id, ashcombe: ashcombe.id, docklands: docklands.id },
+      events: { jazz: jazz.id, trail: trail.id, comedyFriday: comedyFriday.id, lanterns: lanterns.id, cinema: cinema.id, food: food.id },
+      dates: { jazz: jazzDate.id, trail: trailDate.id, lanternEarly: early.id, lanternLate: late.id },
+      pools: { jazz: jazzDate.poolId, earlyBird: earlyBirdPool.id, parking: parkingPool.id },
+      tickets: {
+        jazzGeneral: jazzGeneral.id,
+        jazzTable: jazzTable.id,
+        jazzEarly: jazzEarly.id,
+        jazzPatron: jazzPatron.id,
+        trail10k: trail10k.id,
+        trailHalf: trailHalf.id,
+        trailParking: trailParking.id,
+        lanternEarlyAdult: lanternEarlyAdult.id,
+        lanternLateAdult: lanternLateAdult.id,
+        cinema: cinemaGa.id,
+        comedyCabaret: cabaretId,
+        foodDayPass: foodDayPass.id,
+      },
+      vouchers: { riverside: riversideVoucher!.id, lantern: lanternVoucher!.id },
+      codes: { summer10: summer10.code, fiveOff: fiveOff.code, laugh20: laugh20.code, exhausted: spring.code },
+      users: { subscribedDark: amelia!, notSubscribed: tom! },
+    };
+  });
+}
+
+export type Demo = Awaited<ReturnType<typeof seed>>;
+
+/** Seeds only an empty catalogue, so restarts keep what people bought. */
+export async function seedIfEmpty(db: Database): Promise<boolean> {
+  const [row] = await db.select({ n: sql<number>`count(*)::int` }).from(t.organisers);
+  if ((row?.n ?? 0) > 0) return false;
+  await seed(db);
+  return true;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  const { parseConfig } = await import('./config.ts');
+  const { openDatabase } = await import('./db/index.ts');
+  const config = parseConfig(process.env);
+  const { db, close } = await openDatabase(config);
+  const seeded = await seedIfEmpty(db);
+  console.log(seeded ? 'Seeded the demo catalogue.' : 'The catalogue already has organisers; nothing to seed.');
+  await close();
+}
