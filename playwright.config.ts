@@ -2,6 +2,7 @@ import { defineConfig, devices } from '@playwright/test';
 import { existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { servers } from './e2e/servers.ts';
 
 /**
  * End-to-end tests drive the real app and server in Chromium: Debian's /usr/bin/chromium when
@@ -10,11 +11,6 @@ import { join } from 'node:path';
  */
 const chromiumPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 
-export const servers = {
-  main: 4310,
-  captcha: 4311,
-  expiry: 4312,
-} as const;
 
 function server(name: keyof typeof servers, env: Record<string, string>) {
   const port = servers[name];
@@ -53,6 +49,8 @@ export default defineConfig({
     {
       name: 'phone',
       use: { ...devices['Desktop Chrome'], viewport: { width: 360, height: 740 }, isMobile: false, hasTouch: true },
+      /** The phone walks what a buyer sees; the rules are the same code at every width. */
+      testMatch: /(newcomer|screens)\.spec\.ts/,
     },
   ],
   webServer: [

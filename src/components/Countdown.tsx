@@ -31,8 +31,8 @@ export function Countdown({ countdownRef }: { countdownRef: AnyActorRef | undefi
       <Icon name="clock" className="countdown__icon" />
       <div className="countdown__text" aria-hidden="true">
         <span className="countdown__label">Tickets held for</span>
-        <span className="countdown__clock">{formatClock(seconds)}</span>
-        <span className="countdown__words">{formatDuration(seconds)}</span>
+        <span className="countdown__clock" data-testid="countdown-clock">{formatClock(seconds)}</span>
+        <span className="countdown__words" data-testid="countdown-words">{formatDuration(seconds)}</span>
       </div>
       <p className="visually-hidden" aria-live="polite" aria-atomic="true">
         {announcement(seconds)}

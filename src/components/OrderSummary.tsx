@@ -3,11 +3,21 @@ import type { Checkout } from '../api/contract';
 import { orderSummary } from '../app/summary';
 import { formatMoney } from '../format/money';
 
-function Row({ label, children, className }: { label: ReactNode; children: ReactNode; className?: string }) {
+function Row({
+  label,
+  children,
+  className,
+  testId,
+}: {
+  label: ReactNode;
+  children: ReactNode;
+  className?: string;
+  testId?: string;
+}) {
   return (
     <div className={`summary__row${className ? ` ${className}` : ''}`}>
       <dt>{label}</dt>
-      <dd>{children}</dd>
+      <dd data-testid={testId}>{children}</dd>
     </div>
   );
 }
@@ -68,7 +78,7 @@ export function OrderSummary({ checkout, headingLevel = 2 }: { checkout: Checkou
             {money(s.giftAid)}
           </Row>
         ) : null}
-        <Row label="Total" className="summary__row--total">
+        <Row label="Total" className="summary__row--total" testId="summary-total">
           {money(s.total)}
         </Row>
       </dl>

@@ -1,0 +1,204 @@
+import { expect, test } from '@playwright/test';
+import { addFromEventPage, basketLine, basketStep, failCall, reserveButton } from './support.ts';
+
+test.describe('empty basket', () => {
+  test('prompts to browse, and offers the mailing list to visitors who are not signed in', async ({ page }) => {
+    await page.goto('/checkout/');
+    const basket = basketStep(page);
+    await expect(basket.getByText('Looking for something to put in your basket?')).toBeVisible();
+    await expect(basket.getByRole('link', { name: /all events|browse/i }).first()).toHaveAttribute('href', '/all-events/');
+    await expect(basket.getByRole('link', { name: 'Sign up for exclusive event news and discounts!' })).toHaveAttribute('href', '/mailing-list');
+  });
+
+  test('hides the mailing list from a signed-in subscriber, shows it to one who is not subscribed', async ({ page }) => {
+    await page.goto('/signin/');
+    await page.getByLabel(/e-?mail/i).fill('amelia.hughes@example.co.uk');
+    await page.getByRole('button', { name: /sign in/i }).click();
+    await page.goto('/checkout/');
+    await expect(basketStep(page).getByText('Looking for something to put in your basket?')).toBeVisible();
+    await expect(page.getByText('Sign up for exclusive event news and discounts!')).toHaveCount(0);
+
+    await page.goto('/signout/');
+    await page.goto('/signin/');
+    await page.getByLabel(/e-?mail/i).fill('tom.okafor@example.com');
+    await page.getByRole('button', { name: /sign in/i }).click();
+    await page.goto('/checkout/');
+    await expect(page.getByText('Sign up for exclusive event news and discounts!')).toBeVisible();
+  });
+});
+
+test('a quantity above the per-order cap is reduced with a warning and sent', async ({ page }) => {
+  await addFromEventPage(page, 'Summer Jazz on the Quay', { tickets: { 'Riverside table seat': 2 } });
+  const quantity = basketStep(page).getByRole('spinbutton', { name: /Riverside table seat/ });
+  await quantity.fill('6');
+  await quantity.blur();
+  await expect(basketStep(page).getByText('You can only reserve 4 tickets of this type')).toBeVisible();
+  await expect(quantity).toHaveValue('4');
+  // The capped change is sent after the debounce and the reloaded basket keeps it.
+  await page.waitForResponse((r) => r.url().includes('/update_ticket_quantity/') && r.ok());
+  await page.reload();
+  await expect(basketStep(page).getByRole('spinbutton', { name: /Riverside table seat/ })).toHaveValue('4');
+});
+
+test('a quantity below the minimum per customer warns, is not sent, and blocks reserving', async ({ page }) => {
+  await addFromEventPage(page, 'The Lantern: Friday Late Show', { tickets: { 'Cabaret table (pairs)': 2 } });
+  let sent = 0;
+  page.on('request', (r) => r.url().includes('/update_ticket_quantity/') && sent++);
+  const quantity = basketStep(page).getByRole('spinbutton', { name: /Cabaret table/ });
+  await quantity.fill('1');
+  await quantity.blur();
+  await expect(basketStep(page).getByText('You must purchase a minimum of 2 tickets of this type')).toBeVisible();
+  await expect(reserveButton(page)).toBeDisabled();
+  await page.waitForTimeout(2500); // longer than the 2 s debounce: nothing may be sent
+  expect(sent).toBe(0);
+  await quantity.fill('2');
+  await quantity.blur();
+  await expect(page.getByText('You must purchase a minimum of 2 tickets of this type')).toHaveCount(0);
+  await expect(reserveButton(page)).toBeEnabled({ timeout: 10_000 });
+});
+
+test('a ticket that needs another lists what is missing, with a login hint, and blocks reserving', async ({ page }) => {
+  await addFromEventPage(page, 'Castleton Trail Run', { tickets: { 'Parking permit': 1 } });
+  const basket = basketStep(page);
+  await expect(basket.getByText('You must also purchase the following tickets to continue the checkout.')).toBeVisible();
+  await expect(basket.getByText('10K or half marathon entry')).toBeVisible();
+  await expect(basket.getByRole('link', { name: /sign in|log in/i }).first()).toHaveAttribute('href', /\/signin\//);
+  await expect(reserveButton(page)).toBeDisabled();
+  await expect(basket.getByText(/Non-refundable/i).first()).toBeVisible();
+
+  await addFromEventPage(page, 'Castleton Trail Run', { tickets: { '10K entry': 1 } });
+  await expect(basketStep(page).getByText('You must also purchase the following tickets to continue the checkout.')).toHaveCount(0);
+  await expect(reserveButton(page)).toBeEnabled();
+});
+
+test('tickets of one event at different times show the event’s timeslot warning', async ({ page }) => {
+  await addFromEventPage(page, 'Ashcombe Winter Lantern Trail', { tickets: { 'Adult (5pm entry)': 1, 'Adult (7pm entry)': 1 } });
+  await expect(
+    basketStep(page).getByText('Your tickets are for different entry times. Everyone in your group must arrive at the time on their own ticket.'),
+  ).toBeVisible();
+});
+
+test('a ticket in another currency is removed with the currency warning', async ({ page }) => {
+  await addFromEventPage(page, 'Summer Jazz on the Quay', { tickets: { 'General admission': 1 } });
+  await addFromEventPage(page, 'Docklands Street Food Weekend', { tickets: { 'Day pass': 1 } });
+  const basket = basketStep(page);
+  await expect(
+    basket.getByText(
+      'Unfortunately, some tickets had to be removed because they are being sold using a different currency from tickets already in the basket. Please purchase them separately',
+    ),
+  ).toBeVisible();
+  await expect(basketLine(page, 'Day pass')).toHaveCount(0);
+});
+
+test('a discount code that applies and one that does not', async ({ page }) => {
+  await addFromEventPage(page, 'Summer Jazz on the Quay', { tickets: { 'General admission': 2 } });
+  const basket = basketStep(page);
+  await basket.getByText('DISCOUNT OR VOUCHER CODE?').click();
+  const input = basket.getByRole('textbox', { name: /code/i });
+  await input.fill('NOT-A-CODE');
+  await basket.getByRole('button', { name: /apply/i }).click();
+  await expect(basket.getByText('Invalid code')).toBeVisible();
+
+  const summary = basket.getByRole('region', { name: 'Order summary' });
+  await expect(summary).toContainText('£48.00'); // 2 × £22.50 + 2 × £1.50 fees
+  await input.fill('SUMMER10');
+  await basket.getByRole('button', { name: /apply/i }).click();
+  await expect(basket.getByText('Code applied')).toBeVisible();
+  await expect(summary).toContainText('SUMMER10');
+  await expect(summary).toContainText('£43.50'); // 10 % off the £45.00 of tickets
+});
+
+test('refund protection changes the total and lists events it cannot cover', async ({ page }) => {
+  await addFromEventPage(page, 'Summer Jazz on the Quay', { tickets: { 'General admission': 1 } });
+  await addFromEventPage(page, 'Castleton Trail Run', { tickets: { '10K entry': 1 } });
+  const basket = basketStep(page);
+  const summary = basket.getByRole('region', { name: 'Order summary' });
+  const totalBefore = await summary.getByTestId('summary-total').textContent();
+  await basket.getByRole('radio', { name: /^yes/i }).click();
+  await expect(summary.getByText(/refund protection/i)).toBeVisible();
+  await expect(summary.getByTestId('summary-total')).not.toHaveText(totalBefore ?? '');
+  await expect(basket.getByText('Castleton Trail Run', { exact: false }).first()).toBeVisible();
+  await basket.getByRole('radio', { name: /^no/i }).click();
+  await expect(summary.getByTestId('summary-total')).toHaveText(totalBefore ?? '');
+});
+
+test('the refund policy opens in a modal and lines can be removed', async ({ page }) => {
+  await addFromEventPage(page, 'Summer Jazz on the Quay', {
+    tickets: { 'General admission': 1 },
+    vouchers: { 'Riverside Arts gift voucher': 1 },
+  });
+  const basket = basketStep(page);
+  await basket.getByRole('button', { name: /refund policy/i }).first().click();
+  const dialog = page.getByRole('dialog');
+  await expect(dialog).toBeVisible();
+  await dialog.getByRole('button', { name: 'Close' }).click();
+  await expect(dialog).toHaveCount(0);
+
+  await basket.getByRole('button', { name: /remove/i }).first().click();
+  await expect(reserveButton(page)).toContainText('1');
+});
+
+test.describe('failed basket calls show their notifications', () => {
+  const cases: [string, string, (page: import('@playwright/test').Page) => Promise<void>][] = [
+    [
+      '/update_ticket_quantity/',
+      'Unable to update Ticket quantity. Please try again later',
+      async (page) => {
+        const q = basketStep(page).getByRole('spinbutton', { name: /General admission/ });
+        await q.fill('3');
+        await q.blur();
+      },
+    ],
+    [
+      '/update_gift_voucher_quantity/',
+      'Unable to update Gift Voucher quantity. Please try again later',
+      async (page) => {
+        const q = basketStep(page).getByRole('spinbutton', { name: /gift voucher/i });
+        await q.fill('2');
+        await q.blur();
+      },
+    ],
+    [
+      '/update_refund_protection/',
+      'Unable to update Refund protection. Please try again later',
+      async (page) => basketStep(page).getByRole('radio', { name: /^yes/i }).click(),
+    ],
+    [
+      '/set_code/',
+      'Unable to set the Code. Please try again later',
+      async (page) => {
+        const basket = basketStep(page);
+        await basket.getByText('DISCOUNT OR VOUCHER CODE?').click();
+        await basket.getByRole('textbox', { name: /code/i }).fill('SUMMER10');
+        await basket.getByRole('button', { name: /apply/i }).click();
+      },
+    ],
+    [
+      '/remove_from_basket/',
+      'Unable to remove the Ticket from the basket. Please try again later',
+      async (page) => basketStep(page).getByRole('button', { name: /remove general admission/i }).click(),
+    ],
+    [
+      '/remove_gift_voucher_from_basket/',
+      'Unable to remove the Gift Voucher from the basket. Please try again later',
+      async (page) => basketStep(page).getByRole('button', { name: /remove riverside arts gift voucher/i }).click(),
+    ],
+  ];
+  for (const [path, message, act] of cases) {
+    test(message, async ({ page }) => {
+      await addFromEventPage(page, 'Summer Jazz on the Quay', {
+        tickets: { 'General admission': 1 },
+        vouchers: { 'Riverside Arts gift voucher': 1 },
+      });
+      await failCall(page, path);
+      await act(page);
+      await expect(page.getByText(message)).toBeVisible({ timeout: 10_000 });
+    });
+  }
+});
+
+test('a checkout that cannot be loaded says so', async ({ page }) => {
+  await failCall(page, '/ajax/checkout/checkout/get/');
+  await page.goto('/checkout/');
+  await expect(page.getByText('Unable to get Checkout data. Please try again later')).toBeVisible();
+});

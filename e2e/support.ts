@@ -1,0 +1,63 @@
+import { expect, type Page, type TestInfo } from '@playwright/test';
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { servers } from './servers.ts';
+
+export const urls = {
+  main: `http://127.0.0.1:${servers.main}`,
+  captcha: `http://127.0.0.1:${servers.captcha}`,
+  expiry: `http://127.0.0.1:${servers.expiry}`,
+};
+
+export interface Wanted {
+  /** Ticket type name on the event page → quantity. */
+  tickets?: Record<string, number>;
+  /** Gift voucher name on the event page → quantity (at its first value). */
+  vouchers?: Record<string, number>;
+}
+
+/** Adds tickets the way a buyer does: from the catalogue, through the event page's form. */
+export async function addFromEventPage(page: Page, eventTitle: string, wanted: Wanted, base = ''): Promise<void> {
+  await page.goto(`${base}/all-events/`);
+  await page.getByRole('link', { name: eventTitle }).first().click();
+  await expect(page.getByRole('heading', { level: 1, name: eventTitle })).toBeVisible();
+  for (const [name, qty] of Object.entries(wanted.tickets ?? {})) {
+    await page.getByLabel(`Quantity of ${name}`, { exact: true }).fill(String(qty));
+  }
+  for (const [name, qty] of Object.entries(wanted.vouchers ?? {})) {
+    await page.getByLabel(`Quantity of ${name}`, { exact: true }).fill(String(qty));
+  }
+  await page.getByRole('button', { name: 'Add to basket' }).click();
+  await expect(page).toHaveURL(/\/checkout\/$/);
+}
+
+export function basketStep(page: Page) {
+  return page.locator('[data-step="basket"]');
+}
+
+export async function expectStep(page: Page, step: string): Promise<void> {
+  await expect(page.locator(`[data-step="${step}"]`)).toBeVisible();
+}
+
+/** One line of the basket, found by the ticket or voucher name it shows. */
+export function basketLine(page: Page, name: string) {
+  return basketStep(page).getByRole('list', { name: 'Items in your basket' }).getByRole('listitem').filter({ hasText: name });
+}
+
+export function reserveButton(page: Page) {
+  return page.getByRole('button', { name: /Reserve Basket/ });
+}
+
+/** Screenshots are kept with the run's artefacts, one per project and page. */
+export async function keepScreenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  const dir = join('test-results', 'screenshots');
+  mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: join(dir, `${testInfo.project.name}-${name}.png`), fullPage: true });
+}
+
+/** Makes one call of the API fail as a broken network or server would. */
+export async function failCall(page: Page, path: string, how: 'abort' | 500 = 500): Promise<void> {
+  await page.route(`**${path}`, (route) =>
+    how === 'abort' ? route.abort('failed') : route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"Server unavailable"}' }),
+  );
+}
