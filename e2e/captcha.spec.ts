@@ -11,7 +11,7 @@ async function reachCaptcha(page: import('@playwright/test').Page) {
 }
 
 async function solve(page: import('@playwright/test').Page) {
-  await page.getByRole('checkbox', { name: "I'm not a robot" }).click();
+  await page.getByText("I'm not a robot", { exact: true }).click();
   await expect(page.getByRole('button', { name: 'Continue' })).toBeEnabled({ timeout: 30_000 });
 }
 
