@@ -3,8 +3,8 @@
  * contract says so), a timeout, and every response parsed with the wire contract.
  */
 import ky, { HTTPError } from 'ky';
-import qs from 'qs';
 import { calls, errorReplySchema, type CallName, type RequestOf, type ResponseOf } from './contract';
+import { toFormBody } from './form';
 
 const http = ky.create({
   credentials: 'include',
@@ -30,14 +30,14 @@ export async function callApi<N extends CallName>(name: N, body?: RequestOf<N>):
   try {
     const payload = body ?? {};
     if (c.method === 'GET') {
-      const search = qs.stringify(payload);
-      raw = await http.get(c.path.replace(/^\//, '/') + (search ? `?${search}` : '')).json();
+      const search = toFormBody(payload);
+      raw = await http.get(c.path + (search ? `?${search}` : '')).json();
     } else if (c.encoding === 'json') {
       raw = await http.post(c.path, { json: payload }).json();
     } else {
       raw = await http
         .post(c.path, {
-          body: qs.stringify(payload, { encodeValuesOnly: false }),
+          body: toFormBody(payload),
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
         })
         .json();
