@@ -202,3 +202,21 @@ test('a checkout that cannot be loaded says so', async ({ page }) => {
   await page.goto('/checkout/');
   await expect(page.getByText('Unable to get Checkout data. Please try again later')).toBeVisible();
 });
+
+test('the checkout says what it is doing while it loads', async ({ page }) => {
+  await page.route('**/ajax/checkout/checkout/get/', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await route.continue();
+  });
+  await page.goto('/checkout/');
+  await expect(page.getByRole('heading', { name: 'Determining checkout progress' })).toBeVisible();
+  await expect(basketStep(page)).toBeVisible();
+});
+
+test('Continue shopping offers the organiser’s other upcoming events', async ({ page }) => {
+  await addFromEventPage(page, 'The Lantern: Friday Late Show', { tickets: { 'Standard seat': 1 } });
+  const more = basketStep(page).getByRole('region', { name: 'Continue shopping' });
+  await expect(more).toContainText('The Lantern Comedy Club');
+  await more.getByRole('link', { name: /The Lantern: New Acts Night/ }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'The Lantern: New Acts Night' })).toBeVisible();
+});
