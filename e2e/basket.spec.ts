@@ -220,3 +220,9 @@ test('Continue shopping offers the organiser’s other upcoming events', async (
   await more.getByRole('link', { name: /The Lantern: New Acts Night/ }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'The Lantern: New Acts Night' })).toBeVisible();
 });
+
+test('a ticket whose quantity cannot change shows it read-only', async ({ page }) => {
+  await addFromEventPage(page, 'Summer Jazz on the Quay', { tickets: { 'Patron package': 1, 'General admission': 1 } });
+  await expect(basketStep(page).getByRole('spinbutton', { name: /Patron package/ })).toHaveAttribute('readonly', '');
+  await expect(basketStep(page).getByRole('spinbutton', { name: /General admission/ })).not.toHaveAttribute('readonly', '');
+});

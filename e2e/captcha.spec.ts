@@ -41,3 +41,16 @@ test('a reservation that fails after the captcha says so', async ({ page }) => {
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByText('Unable to reserve ticket(s). Please try again later')).toBeVisible();
 });
+
+test('a widget error is shown as the widget gives it', async ({ page }) => {
+  await reachCaptcha(page);
+  await page.locator('altcha-widget').evaluate((el) =>
+    el.dispatchEvent(new CustomEvent('statechange', { detail: { state: 'error', payload: null } })),
+  );
+  const shown = await page.evaluate(
+    () => (globalThis as { $altcha?: { i18n: { get: (l: string) => Record<string, string> | undefined } } }).$altcha?.i18n.get('en')?.error,
+  );
+  expect(shown).toBeTruthy();
+  await expect(page.getByText(shown!)).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Continue' })).toBeDisabled();
+});
