@@ -9,6 +9,7 @@
  */
 import { checkoutSetup, initialCheckoutContext } from './checkout.setup';
 import type { Step } from './checkout.types';
+import { STEPS } from '../../src/api/contract';
 import { AFTER_RESERVATION, NEXT_STEP_TARGETS, type AdvancingStep } from './nextStep';
 
 const UNABLE_TO_GET_CHECKOUT = 'Unable to get Checkout data. Please try again later';
@@ -113,24 +114,8 @@ const ignoreExpiry = {
   COUNTDOWN_EXPIRED: { description: 'The hold no longer matters on this step.' },
 } as const;
 
-const resumable: Step[] = [
-  'basket',
-  'captcha',
-  'reserve',
-  'login',
-  'marketing_preferences',
-  'donation',
-  'gift_aid',
-  'delivery_address',
-  'ticket_questions_before',
-  'payment',
-  'deliver_tickets',
-  'awaiting_truelayer',
-  'ticket_questions_after',
-  'after_sale_messages',
-  'waiver',
-  'order_completed',
-];
+/** A saved checkout can be resumed at any step the server reports. */
+const resumable: Step[] = STEPS.filter((step) => step !== 'determining');
 
 function resumeAt(step: Step) {
   const base = { guard: { type: 'checkoutStateIs', params: { step } }, target: target(step) } as const;
