@@ -1,6 +1,9 @@
 /**
  * The Holdfast database. Money is integer minor units; percentages are basis points
  * (1 % = 100) so no price is ever a float.
+ *
+ * The checkout is read by the SQL function `checkout_snapshot` (migration 0001), which names these
+ * tables and their key and ordering columns: renaming one of those needs a migration replacing it.
  */
 import { sql } from 'drizzle-orm';
 import {

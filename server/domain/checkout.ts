@@ -2,8 +2,8 @@
  * The checkout object of spec 000 §3, built from the database on every read: every field
  * present and typed, even for a visitor without a sale.
  */
-import { and, asc, eq, gt, inArray, notInArray } from 'drizzle-orm';
-import type { Database } from '../db/index.ts';
+import { getTableColumns, sql, type Column, type Table } from 'drizzle-orm';
+import { rows, type Database } from '../db/index.ts';
 import {
   charities,
   discountCodes,
@@ -12,13 +12,14 @@ import {
   giftVouchers,
   organisers,
   saleLines,
+  sales,
   saleVouchers,
   ticketTypes,
   users,
 } from '../db/schema.ts';
 import type { Checkout, Step } from '../../src/api/contract.ts';
 import { priceBasket } from './pricing.ts';
-import { findSale, holdIsLive, secondsRemaining } from './sales.ts';
+import { holdIsLive, secondsRemaining } from './sales.ts';
 import { addMonths, currencySymbol, formatNiceDate, formatUkDate } from './format.ts';
 
 export const STANDARD_REFUND_POLICY = {
@@ -74,6 +75,54 @@ export function emptyCheckout(captchaSitekey: string | null): Checkout {
     init_guest_email: null,
   };
 }
+type Row<T extends Table> = T['$inferSelect'];
+
+/** Each table's columns as [property, column] pairs, worked out once per table rather than per read. */
+const columnsByTable = new WeakMap<Table, [string, Column][]>();
+function columnsOf(table: Table): [string, Column][] {
+  let columns = columnsByTable.get(table);
+  if (!columns) columnsByTable.set(table, (columns = Object.entries(getTableColumns(table))));
+  return columns;
+}
+
+/**
+ * A row that came back as `to_json(alias)`, turned into what a Drizzle select of the table
+ * returns: property names, and each value through its column's own driver mapping (so
+ * timestamps become Dates exactly as they do in a select).
+ */
+function fromJson<T extends Table>(table: T, json: Record<string, unknown>): Row<T> {
+  const row: Record<string, unknown> = {};
+  for (const [key, column] of columnsOf(table)) {
+    const value = json[column.name];
+    row[key] = value === null || value === undefined ? null : column.mapFromDriverValue(value);
+  }
+  return row as Row<T>;
+}
+
+type Json = Record<string, unknown>;
+
+interface CheckoutRows {
+  sale: Json | null;
+  lines: [Json, Json, Json, Json, Json][] | null;
+  vouchers: [Json, Json, Json][] | null;
+  code: Json | null;
+  user: Json | null;
+  upcoming: [Json, string][] | null;
+  charities: Json[] | null;
+}
+
+/**
+ * Everything the checkout shows, in one round trip and one snapshot, so the lines, the sale and
+ * its hold cannot disagree with each other. The statement lives in the database as
+ * `checkout_snapshot` (migration 0001) so that its plan is prepared once per session.
+ */
+async function readCheckoutRows(db: Pick<Database, 'execute'>, saleId: string, userId: number | null, now: Date): Promise<CheckoutRows> {
+  const [result] = await rows<{ snapshot: CheckoutRows }>(
+    db,
+    sql`SELECT checkout_snapshot(${saleId}, ${userId}::int, ${now.toISOString()}::timestamptz) AS snapshot`,
+  );
+  return result!.snapshot;
+}
 
 export async function buildCheckout(
   db: Database,
@@ -82,30 +131,29 @@ export async function buildCheckout(
   opts: { captchaSitekey: string | null; userId: number | null },
 ): Promise<Checkout> {
   const base = emptyCheckout(opts.captchaSitekey);
-  const sale = await findSale(db, saleId);
-  if (!sale) return base;
+  if (!saleId) return base;
+  const found = await readCheckoutRows(db, saleId, opts.userId, now);
+  if (!found.sale) return base;
 
-  // Independent reads go out together: on PostgreSQL they run on separate pooled connections.
-  const [lines, vouchers, [code], [user]] = await Promise.all([
-    db
-      .select({ line: saleLines, type: ticketTypes, date: eventDates, event: events, organiser: organisers })
-      .from(saleLines)
-      .innerJoin(ticketTypes, eq(ticketTypes.id, saleLines.ticketTypeId))
-      .innerJoin(eventDates, eq(eventDates.id, ticketTypes.eventDateId))
-      .innerJoin(events, eq(events.id, eventDates.eventId))
-      .innerJoin(organisers, eq(organisers.id, events.organiserId))
-      .where(eq(saleLines.saleId, sale.id))
-      .orderBy(asc(eventDates.startsAt), asc(ticketTypes.sortOrder), asc(ticketTypes.id)),
-    db
-      .select({ line: saleVouchers, voucher: giftVouchers, organiser: organisers })
-      .from(saleVouchers)
-      .innerJoin(giftVouchers, eq(giftVouchers.id, saleVouchers.giftVoucherId))
-      .innerJoin(organisers, eq(organisers.id, giftVouchers.organiserId))
-      .where(eq(saleVouchers.saleId, sale.id))
-      .orderBy(asc(saleVouchers.id)),
-    sale.discountCodeId ? db.select().from(discountCodes).where(eq(discountCodes.id, sale.discountCodeId)) : Promise.resolve([]),
-    opts.userId ? db.select().from(users).where(eq(users.id, opts.userId)) : Promise.resolve([]),
-  ]);
+  const sale = fromJson(sales, found.sale);
+  const lines = (found.lines ?? []).map(([line, type, date, event, organiser]) => ({
+    line: fromJson(saleLines, line),
+    type: fromJson(ticketTypes, type),
+    date: fromJson(eventDates, date),
+    event: fromJson(events, event),
+    organiser: fromJson(organisers, organiser),
+  }));
+  const vouchers = (found.vouchers ?? []).map(([line, voucher, organiser]) => ({
+    line: fromJson(saleVouchers, line),
+    voucher: fromJson(giftVouchers, voucher),
+    organiser: fromJson(organisers, organiser),
+  }));
+  const code = found.code ? fromJson(discountCodes, found.code) : undefined;
+  const user = found.user ? fromJson(users, found.user) : undefined;
+  const upcoming = (found.upcoming ?? []).map(([event, startsAt]) => ({
+    event: fromJson(events, event),
+    startsAt: new Date(startsAt),
+  }));
 
   const price = priceBasket({
     tickets: lines.map(({ line, type, event }) => ({
@@ -129,24 +177,9 @@ export async function buildCheckout(
     [...lines.map((l) => l.organiser), ...vouchers.map((v) => v.organiser)],
     (o) => o.id,
   );
-  const charityOrganiser = organiserRows.find((o) => o.charityId !== null);
-  const [upcoming, [charity]] = await Promise.all([
-    organiserRows.length
-      ? db
-          .select({ event: events, startsAt: eventDates.startsAt })
-          .from(events)
-          .innerJoin(eventDates, eq(eventDates.eventId, events.id))
-          .where(
-            and(
-              inArray(events.organiserId, organiserRows.map((o) => o.id)),
-              gt(eventDates.startsAt, now),
-              eventRows.length ? notInArray(events.id, eventRows.map((e) => e.id)) : undefined,
-            ),
-          )
-          .orderBy(asc(eventDates.startsAt))
-      : Promise.resolve([]),
-    charityOrganiser?.charityId ? db.select().from(charities).where(eq(charities.id, charityOrganiser.charityId)) : Promise.resolve([]),
-  ]);
+  const charityId = organiserRows.find((o) => o.charityId !== null)?.charityId ?? null;
+  const charityJson = charityId === null ? undefined : (found.charities ?? []).find((c) => c.id === charityId);
+  const charity = charityJson ? fromJson(charities, charityJson) : undefined;
 
   const live = holdIsLive(sale, now);
   const currency = sale.currency ?? lines[0]?.event.currency ?? vouchers[0]?.voucher.currency ?? 'GBP';
