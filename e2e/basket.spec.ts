@@ -226,3 +226,16 @@ test('a ticket whose quantity cannot change shows it read-only', async ({ page }
   await expect(basketStep(page).getByRole('spinbutton', { name: /Patron package/ })).toHaveAttribute('readonly', '');
   await expect(basketStep(page).getByRole('spinbutton', { name: /General admission/ })).not.toHaveAttribute('readonly', '');
 });
+
+test('booking fees the organiser absorbs are shown in brackets inside the subtotal; others with a plus', async ({ page }) => {
+  await addFromEventPage(page, 'Castleton Trail Run', { tickets: { '10K entry': 2 } });
+  const summary = basketStep(page).getByRole('region', { name: 'Order summary' });
+  await expect(summary).toContainText(/Subtotal\s*£56\.00/);
+  await expect(summary).toContainText(/Booking fees.*\(£4\.00\)/);
+  await expect(summary.getByTestId('summary-total')).toHaveText('£56.00');
+  await expect(basketLine(page, '10K entry')).toContainText('£28.00 incl. £2.00 booking fee');
+
+  await addFromEventPage(page, 'The Lantern: Friday Late Show', { tickets: { 'Standard seat': 1 } });
+  await expect(summary).toContainText(/Booking fees.*\+ £5\.00/); // £4.00 absorbed + £1.00 charged
+  await expect(summary.getByTestId('summary-total')).toHaveText('£72.00');
+});

@@ -62,13 +62,15 @@ describe.each(drivers)('checkout object and pricing on %s', (driver) => {
     expect((await v.checkout()).basket_total).toBe(9000 - 2250 - 675 + 600 + 2500);
   });
 
-  it('keeps absorbed fees out of the total and applies a fixed code scoped to its event', async () => {
+  it('keeps absorbed fees inside the face price and applies a fixed code scoped to its event', async () => {
     const { tickets } = w.demo;
     const v = new Visitor(w.app);
     await v.add({ [tickets.trail10k]: 2 });
     let c = await v.checkout();
     expect(c.all_booking_fees_are_absorbed).toBe(true);
     expect(c.basket_total).toBe(2 * 2800);
+    // £28.00 face price: £26.00 to the organiser and the £2.00 fee it absorbs.
+    expect(c.tickets[0]).toMatchObject({ price: 2600, booking_fee: 200, absorb_fee: true });
     expect(c.has_refund_protection).toBe(false);
     expect(c.organisers[0]!.has_custom_refund_policy).toBe(true);
 

@@ -198,7 +198,7 @@ export async function buildCheckout(
       max_can_reserve: type.maxCanReserve,
       min_per_customer: type.minPerCustomer,
       can_update_quantity: type.canUpdateQuantity,
-      price: type.price,
+      price: price.lines.get(type.id)?.unitPrice ?? type.price,
       booking_fee: type.bookingFee,
       discount_amount: price.lines.get(type.id)?.discountAmount ?? 0,
       absorb_fee: type.absorbFee,

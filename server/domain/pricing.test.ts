@@ -43,6 +43,9 @@ describe('basket pricing', () => {
     const all = priceBasket({ tickets: [line({ absorbFee: true, bookingFee: 50 })], vouchers: [], code: null, refundProtection: false });
     expect(all.allBookingFeesAbsorbed).toBe(true);
     expect(all.basketTotal).toBe(1000);
+    // The buyer pays the face price; the organiser's share is the line price, the rest the fee.
+    expect(all.lines.get(1)?.unitPrice).toBe(950);
+    expect(all.bookingFees).toBe(50);
     const mixed = priceBasket({ tickets: [line({ absorbFee: true }), line({ ticketId: 2, bookingFee: 50 })], vouchers: [], code: null, refundProtection: false });
     expect(mixed.allBookingFeesAbsorbed).toBe(false);
     expect(mixed.basketTotal).toBe(2050);

@@ -2,6 +2,10 @@
  * Basket pricing in integer minor units. Pure: the checkout builder feeds it rows and shows
  * its figures. The totals obey spec 001 §9, so the browser can derive the booking fee line as
  * basket_total + offers − delivery − refund protection − Σ(line price×qty − discount_amount).
+ *
+ * An absorbed fee is paid by the organiser out of the ticket's face price: the buyer pays the face
+ * price, of which the line price is the organiser's share and the rest the booking fee. So the
+ * fee is inside the total either way, and the summary shows absorbed fees in brackets.
  */
 
 /** Refund protection costs this share of the protected lines' price (basis points: 7 %). */
@@ -33,10 +37,12 @@ export interface AppliedCode {
 }
 
 export interface BasketPrice {
-  lines: Map<number, { discountAmount: number; offerAmount: number }>;
+  /** Per ticket type: the line price the buyer sees (net of an absorbed fee), and what came off it. */
+  lines: Map<number, { unitPrice: number; discountAmount: number; offerAmount: number }>;
   discountsApplied: Record<string, number>;
   offersTotal: number;
-  bookingFeesCharged: number;
+  /** Every booking fee in the basket, absorbed ones included. */
+  bookingFees: number;
   refundProtectionCost: number;
   vouchersTotal: number;
   basketTotal: number;
@@ -66,17 +72,18 @@ export function priceBasket(input: {
   refundProtection: boolean;
   deliveryCost?: number;
 }): BasketPrice {
-  const lines = new Map<number, { discountAmount: number; offerAmount: number }>();
+  const lines: BasketPrice['lines'] = new Map();
   let fixedLeft = input.code?.kind === 'fixed' ? input.code.amount : 0;
   let gross = 0;
   let offersTotal = 0;
   let discountTotal = 0;
-  let bookingFeesCharged = 0;
+  let bookingFees = 0;
   let coverableNet = 0;
 
   for (const t of input.tickets) {
-    const lineGross = t.price * t.qty;
-    const offerAmount = freeTickets(t.qty, t.offerBuyN) * t.price;
+    const unitPrice = t.absorbFee ? Math.max(0, t.price - t.bookingFee) : t.price;
+    const lineGross = unitPrice * t.qty;
+    const offerAmount = freeTickets(t.qty, t.offerBuyN) * unitPrice;
     const afterOffer = lineGross - offerAmount;
     let discountAmount = 0;
     if (input.code && codeCovers(input.code, t)) {
@@ -86,11 +93,11 @@ export function priceBasket(input: {
         fixedLeft -= discountAmount;
       }
     }
-    lines.set(t.ticketId, { discountAmount, offerAmount });
+    lines.set(t.ticketId, { unitPrice, discountAmount, offerAmount });
     gross += lineGross;
     offersTotal += offerAmount;
     discountTotal += discountAmount;
-    if (!t.absorbFee) bookingFeesCharged += t.bookingFee * t.qty;
+    bookingFees += (t.absorbFee ? t.price - unitPrice : t.bookingFee) * t.qty;
     if (t.coverable) coverableNet += afterOffer - discountAmount;
   }
 
@@ -101,7 +108,7 @@ export function priceBasket(input: {
     gross -
     discountTotal -
     offersTotal +
-    bookingFeesCharged +
+    bookingFees +
     (input.refundProtection ? refundProtectionCost : 0) +
     vouchersTotal +
     deliveryCost;
@@ -110,7 +117,7 @@ export function priceBasket(input: {
     lines,
     discountsApplied: input.code && discountTotal > 0 ? { [input.code.code]: discountTotal } : {},
     offersTotal,
-    bookingFeesCharged,
+    bookingFees,
     refundProtectionCost,
     vouchersTotal,
     basketTotal,

@@ -49,9 +49,10 @@ export function TicketLineItem({
           </ul>
         ) : null}
         <p className="line__price">
-          <strong>{money(line.price)}</strong>
+          {/* An absorbed fee is part of what the buyer pays: the line price is the organiser's share. */}
+          <strong>{money(line.absorb_fee ? line.price + line.booking_fee : line.price)}</strong>
           {line.event_hide_booking_fee || line.booking_fee === 0 ? null : line.absorb_fee ? (
-            <span className="line__fee"> · booking fee paid by the organiser</span>
+            <span className="line__fee"> incl. {money(line.booking_fee)} booking fee</span>
           ) : (
             <span className="line__fee"> + {money(line.booking_fee)} booking fee</span>
           )}
