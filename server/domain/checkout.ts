@@ -18,6 +18,7 @@ import {
   users,
 } from '../db/schema.ts';
 import type { Checkout, Step } from '../../src/api/contract.ts';
+import { emptyCheckout } from '../../src/api/emptyCheckout.ts';
 import { priceBasket } from './pricing.ts';
 import { holdIsLive, secondsRemaining } from './sales.ts';
 import { addMonths, currencySymbol, formatNiceDate, formatUkDate } from './format.ts';
@@ -28,53 +29,6 @@ export const STANDARD_REFUND_POLICY = {
   text: 'You can ask for a refund up to 7 days before the event. Booking fees generally cannot be refunded; your statutory rights are unaffected.',
 };
 
-export function emptyCheckout(captchaSitekey: string | null): Checkout {
-  return {
-    state: 'basket',
-    sale_reference: null,
-    seconds_remaining: 0,
-    captcha_sitekey: captchaSitekey,
-    tickets: [],
-    gift_vouchers: [],
-    events: [],
-    organisers: [],
-    currency: { symbol: '£', code: 'GBP' },
-    basket_total: 0,
-    delivery_cost: 0,
-    discounts_applied: {},
-    offers_applied_total: 0,
-    gift_vouchers_applied_total: 0,
-    refund_protection: 0,
-    has_refund_protection: false,
-    refund_protection_cost: 0,
-    basket_errors: [],
-    basket_success: [],
-    reserving_error: null,
-    had_mismatching_currencies: false,
-    all_booking_fees_are_absorbed: false,
-    express: false,
-    donation: null,
-    donation_amount: 0,
-    charity: null,
-    is_gift_aid: false,
-    edit_basket_clicked: false,
-    ga_ua_properties: [],
-    marketing_preferences: null,
-    require_delivery_address: false,
-    before_payment_questions: [],
-    after_payment_questions: [],
-    has_waivers: false,
-    after_sale_messages: [],
-    payment_complete: false,
-    payment_plan_remaining: null,
-    opoa: null,
-    sagepay_or_stripe: null,
-    payment_plan_schedule_options: {},
-    has_require_phone_number: false,
-    truelayer_returned_from: null,
-    init_guest_email: null,
-  };
-}
 type Row<T extends Table> = T['$inferSelect'];
 
 /** Each table's columns as [property, column] pairs, worked out once per table rather than per read. */
