@@ -17,6 +17,8 @@ test.describe('empty basket', () => {
     await page.goto('/checkout/');
     await expect(basketStep(page).getByText('Looking for something to put in your basket?')).toBeVisible();
     await expect(page.getByText('Sign up for exclusive event news and discounts!')).toHaveCount(0);
+    // Amelia organises events with dark mode on, and the organiser view is the default.
+    await expect(page.locator('body')).toHaveClass(/\bdark\b/);
 
     await page.goto('/signout/');
     await page.goto('/signin/');
@@ -24,6 +26,7 @@ test.describe('empty basket', () => {
     await page.getByRole('button', { name: /sign in/i }).click();
     await page.goto('/checkout/');
     await expect(page.getByText('Sign up for exclusive event news and discounts!')).toBeVisible();
+    await expect(page.locator('body')).not.toHaveClass(/\bdark\b/);
   });
 });
 
@@ -104,6 +107,7 @@ test('a discount code that applies and one that does not', async ({ page }) => {
   await input.fill('SUMMER10');
   await basket.getByRole('button', { name: /apply/i }).click();
   await expect(basket.getByText('Code applied')).toBeVisible();
+  await expect(basket.getByText('Discount code SUMMER10 applied')).toBeVisible(); // the server's basket_success
   await expect(summary).toContainText('SUMMER10');
   await expect(summary).toContainText('£43.50'); // 10 % off the £45.00 of tickets
 });
@@ -238,4 +242,19 @@ test('booking fees the organiser absorbs are shown in brackets inside the subtot
   await addFromEventPage(page, 'The Lantern: Friday Late Show', { tickets: { 'Standard seat': 1 } });
   await expect(summary).toContainText(/Booking fees.*\+ £5\.00/); // £4.00 absorbed + £1.00 charged
   await expect(summary.getByTestId('summary-total')).toHaveText('£72.00');
+});
+
+test('the server’s basket errors show as warnings and its successes as notes', async ({ page }) => {
+  await addFromEventPage(page, 'Summer Jazz on the Quay', { tickets: { 'General admission': 1 } });
+  await page.route('**/ajax/checkout/checkout/get/', async (route) => {
+    const response = await route.fetch();
+    const checkout = await response.json();
+    await route.fulfill({
+      response,
+      json: { ...checkout, basket_errors: ['Early bird is sold out'], basket_success: ['Riverside table seat added'] },
+    });
+  });
+  await page.reload();
+  await expect(basketStep(page).getByText('Early bird is sold out')).toBeVisible();
+  await expect(basketStep(page).getByText('Riverside table seat added')).toBeVisible();
 });
