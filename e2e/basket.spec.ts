@@ -258,3 +258,14 @@ test('the server’s basket errors show as warnings and its successes as notes',
   await expect(basketStep(page).getByText('Early bird is sold out')).toBeVisible();
   await expect(basketStep(page).getByText('Riverside table seat added')).toBeVisible();
 });
+
+test('the basket is reloaded when the tab becomes visible again', async ({ page, context }) => {
+  await addFromEventPage(page, 'Summer Jazz on the Quay', { tickets: { 'General admission': 1 } });
+  const otherTab = await context.newPage();
+  await addFromEventPage(otherTab, 'Castleton Trail Run', { tickets: { '10K entry': 1 } });
+  await otherTab.close();
+
+  await expect(basketLine(page, '10K entry')).toHaveCount(0);
+  await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+  await expect(basketLine(page, '10K entry')).toBeVisible();
+});
