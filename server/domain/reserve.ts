@@ -59,8 +59,12 @@ export async function reserveSale(db: Database, saleId: string, now: Date, check
       if (missing.length) throw new Refused(`${REQUIRED_TICKETS_MESSAGE} ${[...new Set(missing)].join(', ')}`);
 
       const claims = lines.flatMap((l) => [l.datePool, ...(l.typePool ? [l.typePool] : [])].map((poolId) => ({ line: l, poolId })));
-      await lockPools(tx, claims.map((c) => c.poolId));
       const deadline = new Date(now.getTime() + checkoutTimeSeconds * 1000);
+      const reference = newSaleReference();
+      // Written before the pools are locked, so the hot locks are held for the claims alone;
+      // a refusal below rolls it back with everything else.
+      await tx.update(sales).set({ reference, holdDeadline: deadline, reservingError: null }).where(eq(sales.id, saleId));
+      await lockPools(tx, claims.map((c) => c.poolId));
       const unavailable = new Set<string>();
       for (const { line, poolId } of claims) {
         const held = await claimHold(tx, { saleId, poolId, ticketTypeId: line.ticketTypeId, qty: line.qty, deadline, now });
@@ -69,8 +73,6 @@ export async function reserveSale(db: Database, saleId: string, now: Date, check
       if (unavailable.size) {
         throw new Refused(`Sorry, these tickets are no longer available in the numbers you chose: ${[...unavailable].join(', ')}`);
       }
-      const reference = newSaleReference();
-      await tx.update(sales).set({ reference, holdDeadline: deadline, reservingError: null }).where(eq(sales.id, saleId));
       return { reserved: true as const, saleReference: reference, freshReservation: true, checkoutTime: checkoutTimeSeconds };
     });
     return result;
