@@ -48,11 +48,14 @@ export function reserveButton(page: Page) {
   return page.getByRole('button', { name: /Reserve Basket/ });
 }
 
-/** Screenshots are kept with the run's artefacts, one per project and page. */
+/**
+ * Screenshots are kept with the run's artefacts, one per project and page: the whole page at
+ * desktop width, and on the phone what the screen shows (fixed controls stay where a buyer sees them).
+ */
 export async function keepScreenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
   const dir = join('test-results', 'screenshots');
   mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `${testInfo.project.name}-${name}.png`), fullPage: true });
+  await page.screenshot({ path: join(dir, `${testInfo.project.name}-${name}.png`), fullPage: testInfo.project.name !== 'phone' });
 }
 
 /** Makes one call of the API fail as a broken network or server would. */
