@@ -21,7 +21,8 @@ import type { Checkout, Step } from '../../src/api/contract.ts';
 import { emptyCheckout } from '../../src/api/emptyCheckout.ts';
 import { priceBasket } from './pricing.ts';
 import { holdIsLive, secondsRemaining } from './sales.ts';
-import { addMonths, currencySymbol, formatNiceDate, formatUkDate } from './format.ts';
+import { addMonths, formatNiceDate, formatUkDate } from './format.ts';
+import { currencySymbol } from '../../src/format/money.ts';
 
 export const STANDARD_REFUND_POLICY = {
   title: 'Refund policy',

@@ -25,13 +25,3 @@ export function addMonths(d: Date, months: number): Date {
   r.setUTCMonth(r.getUTCMonth() + months);
   return r;
 }
-
-const SYMBOLS: Record<string, string> = { GBP: '£', EUR: '€', USD: '$' };
-export function currencySymbol(code: string): string {
-  return SYMBOLS[code] ?? code;
-}
-
-/** Money for server-rendered pages; the app has its own formatter. */
-export function formatMoney(minor: number, currency: string): string {
-  return new Intl.NumberFormat('en-GB', { style: 'currency', currency }).format(minor / 100);
-}

@@ -3,7 +3,8 @@ import { asc, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { eventDates, events, giftVouchers, organisers, ticketTypes } from '../db/schema.ts';
 import { poolAvailability } from '../domain/stock.ts';
-import { formatMoney, formatNiceDate } from '../domain/format.ts';
+import { formatNiceDate } from '../domain/format.ts';
+import { formatMoney } from '../../src/format/money.ts';
 import type { AppDeps } from '../http/deps.ts';
 import { html, page, type Html } from './html.ts';
 

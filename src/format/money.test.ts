@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMoney } from './money';
+import { currencySymbol, formatMoney } from './money';
 
 describe('formatMoney', () => {
   it('shows pence as pounds with two decimals and the currency prefix', () => {
@@ -19,5 +19,16 @@ describe('formatMoney', () => {
 
   it('keeps the sign of a negative amount', () => {
     expect(formatMoney(-300, 'GBP')).toBe('-£3.00');
+  });
+
+  it('gives a currency without minor units no decimals', () => {
+    expect(formatMoney(1500, 'JPY')).toBe('JP¥1,500');
+  });
+});
+
+describe('currencySymbol', () => {
+  it('is the sign the formatter uses', () => {
+    expect(currencySymbol('GBP')).toBe('£');
+    expect(currencySymbol('EUR')).toBe('€');
   });
 });

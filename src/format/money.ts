@@ -1,24 +1,27 @@
 /**
- * The one money formatter of the app. Amounts travel in integer minor units (pence, cents);
- * the screen shows two decimals, thousands separators and the currency prefix (spec 000 §9).
+ * The one money formatter, used by the app and by the server's pages. Amounts travel in integer
+ * minor units (pence, cents); the screen shows the currency's own decimals (two for pounds and
+ * euros, as spec 000 §9 shows them), thousands separators and the currency prefix.
  */
 const formatters = new Map<string, Intl.NumberFormat>();
 
 function formatterFor(code: string): Intl.NumberFormat {
   let formatter = formatters.get(code);
   if (!formatter) {
-    formatter = new Intl.NumberFormat('en-GB', {
-      style: 'currency',
-      currency: code,
-      minimumFractionDigits: 2,
-      maximumFractionDigits: 2,
-    });
+    formatter = new Intl.NumberFormat('en-GB', { style: 'currency', currency: code });
     formatters.set(code, formatter);
   }
   return formatter;
 }
 
-/** `formatMoney(123456, 'GBP')` is '£1,234.56'. */
+/** `formatMoney(123456, 'GBP')` is '£1,234.56'; a currency without minor units is not given any. */
 export function formatMoney(minorUnits: number, currencyCode: string): string {
-  return formatterFor(currencyCode).format(minorUnits / 100);
+  const formatter = formatterFor(currencyCode);
+  const digits = formatter.resolvedOptions().maximumFractionDigits ?? 2;
+  return formatter.format(minorUnits / 10 ** digits);
+}
+
+/** The sign the formatter puts before amounts: '£' for GBP, '€' for EUR. */
+export function currencySymbol(currencyCode: string): string {
+  return formatterFor(currencyCode).formatToParts(0).find((part) => part.type === 'currency')?.value ?? currencyCode;
 }
