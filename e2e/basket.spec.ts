@@ -32,13 +32,20 @@ test.describe('empty basket', () => {
 
 test('a quantity above the per-order cap is reduced with a warning and sent', async ({ page }) => {
   await addFromEventPage(page, 'Summer Jazz on the Quay', { tickets: { 'Riverside table seat': 2 } });
+  await page.route('**/update_ticket_quantity/', async (route) => {
+    await new Promise((resolve) => setTimeout(resolve, 1000));
+    await route.continue();
+  });
   const quantity = basketStep(page).getByRole('spinbutton', { name: /Riverside table seat/ });
   await quantity.fill('6');
   await quantity.blur();
   await expect(basketStep(page).getByText('You can only reserve 4 tickets of this type')).toBeVisible();
   await expect(quantity).toHaveValue('4');
-  // The capped change is sent after the debounce and the reloaded basket keeps it.
-  await page.waitForResponse((r) => r.url().includes('/update_ticket_quantity/') && r.ok());
+  // The capped change is sent after the debounce; the inputs wait, disabled, for the reply.
+  const sent = page.waitForResponse((r) => r.url().includes('/update_ticket_quantity/') && r.ok());
+  await expect(quantity).toBeDisabled({ timeout: 5_000 });
+  await sent;
+  await expect(quantity).toBeEnabled();
   await page.reload();
   await expect(basketStep(page).getByRole('spinbutton', { name: /Riverside table seat/ })).toHaveValue('4');
 });
