@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { addFromEventPage, basketLine, basketStep, expectStep, failCall, reserveButton, urls } from './support.ts';
+import { addFromEventPage, basketLine, expectStep, failCall, reserveButton, urls } from './support.ts';
 
 async function fillBasket(page: import('@playwright/test').Page, base = '') {
   await addFromEventPage(page, 'Castleton Trail Run', { tickets: { '10K entry': 2 } }, base);

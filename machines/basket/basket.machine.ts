@@ -29,6 +29,10 @@ function without<T>(record: Record<number, T>, id: number): Record<number, T> {
   return next;
 }
 
+/** A failed call is reported to the buyer; the basket is read afresh either way. */
+const reportAndReload = (text: string) =>
+  ({ target: '#basket.reloading', actions: { type: 'notify', params: { kind: 'error', text } } }) as const;
+
 const done = { success: true } as const;
 type Done = typeof done;
 
@@ -207,13 +211,7 @@ export const basketMachine = setup({
               return { gift_voucher_id: e.giftVoucherId, qty: Math.max(1, Math.trunc(e.qty)), value: e.value };
             },
             onDone: { target: '#basket.reloading' },
-            onError: {
-              target: '#basket.reloading',
-              actions: {
-                type: 'notify',
-                params: { kind: 'error', text: 'Unable to update Gift Voucher quantity. Please try again later' },
-              },
-            },
+            onError: reportAndReload('Unable to update Gift Voucher quantity. Please try again later'),
           },
         },
         removingTicket: {
@@ -222,13 +220,7 @@ export const basketMachine = setup({
             id: 'removeFromBasket',
             input: ({ event }) => ({ ticket_id: (event as Extract<BasketEvent, { type: 'TICKET_REMOVED' }>).ticketId }),
             onDone: { target: '#basket.reloading' },
-            onError: {
-              target: '#basket.reloading',
-              actions: {
-                type: 'notify',
-                params: { kind: 'error', text: 'Unable to remove the Ticket from the basket. Please try again later' },
-              },
-            },
+            onError: reportAndReload('Unable to remove the Ticket from the basket. Please try again later'),
           },
         },
         removingGiftVoucher: {
@@ -240,13 +232,7 @@ export const basketMachine = setup({
               return { gift_voucher_id: e.giftVoucherId, value: e.value };
             },
             onDone: { target: '#basket.reloading' },
-            onError: {
-              target: '#basket.reloading',
-              actions: {
-                type: 'notify',
-                params: { kind: 'error', text: 'Unable to remove the Gift Voucher from the basket. Please try again later' },
-              },
-            },
+            onError: reportAndReload('Unable to remove the Gift Voucher from the basket. Please try again later'),
           },
         },
         refundProtection: {
@@ -257,13 +243,7 @@ export const basketMachine = setup({
               refund_protection: (event as Extract<BasketEvent, { type: 'REFUND_PROTECTION_CHOSEN' }>).refundProtection,
             }),
             onDone: { target: '#basket.reloading' },
-            onError: {
-              target: '#basket.reloading',
-              actions: {
-                type: 'notify',
-                params: { kind: 'error', text: 'Unable to update Refund protection. Please try again later' },
-              },
-            },
+            onError: reportAndReload('Unable to update Refund protection. Please try again later'),
           },
         },
         code: {
@@ -275,13 +255,7 @@ export const basketMachine = setup({
               target: '#basket.reloading',
               actions: { type: 'keepCodeResult', params: ({ event }) => ({ applied: event.output.code_applied }) },
             },
-            onError: {
-              target: '#basket.reloading',
-              actions: {
-                type: 'notify',
-                params: { kind: 'error', text: 'Unable to set the Code. Please try again later' },
-              },
-            },
+            onError: reportAndReload('Unable to set the Code. Please try again later'),
           },
         },
       },

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { EventObject } from 'xstate';
 import { makeCheckout } from '../testing/checkoutFixture';
 import { walk } from '../testing/walk';
 import { isInAppBrowserUserAgent } from './inAppBrowser';

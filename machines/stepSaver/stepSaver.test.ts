@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import type { EventObject } from 'xstate';
 import { walk } from '../testing/walk';
 import { stepSaverMachine } from './stepSaver.machine';
 

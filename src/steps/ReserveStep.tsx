@@ -2,9 +2,9 @@ import { useSelector } from '@xstate/react';
 import { viewReservation } from '../../machines/reservation/reservation.connect';
 import { Alert } from '../components/Alert';
 import { Icon } from '../components/Icon';
-import { OrderSummaryPanel } from '../components/OrderSummaryPanel';
 import { Spinner } from '../components/Spinner';
-import { useCheckoutActor, useCheckoutData, useCheckoutView } from '../app/checkoutContext';
+import { useCheckoutActor, useCheckoutView } from '../app/checkoutContext';
+import { StepLayout } from './StepLayout';
 
 type ReservationSnapshot = Parameters<typeof viewReservation>[0];
 
@@ -12,52 +12,45 @@ type ReservationSnapshot = Parameters<typeof viewReservation>[0];
 export default function ReserveStep() {
   const actor = useCheckoutActor();
   const view = useCheckoutView();
-  const checkout = useCheckoutData();
   const reservationSnapshot = useSelector(view.reservationRef, (s) => s as ReservationSnapshot);
   const reservation = viewReservation(reservationSnapshot);
   return (
-    <div className="step-layout" data-step="reserve">
-      <section className="step step-layout__main" aria-labelledby="step-title">
-        <h1 id="step-title" className="step__title">
-          Checkout
-        </h1>
-        {reservation.incompatibleBrowser ? (
-          <div className="card stack">
-            <Alert type="error">You are using an incompatible browser.</Alert>
-            <button type="button" className="button" onClick={() => actor.send({ type: 'COPY_LINK_CLICKED' })}>
-              <Icon name="copy" />
-              Copy link
-            </button>
-            <p className="copy-status" aria-live="polite">
-              {reservation.linkCopied ? 'Link copied' : ''}
+    <StepLayout step="reserve" title="Checkout">
+      {reservation.incompatibleBrowser ? (
+        <div className="card stack">
+          <Alert type="error">You are using an incompatible browser.</Alert>
+          <button type="button" className="button" onClick={() => actor.send({ type: 'COPY_LINK_CLICKED' })}>
+            <Icon name="copy" />
+            Copy link
+          </button>
+          <p className="copy-status" aria-live="polite">
+            {reservation.linkCopied ? 'Link copied' : ''}
+          </p>
+          <button
+            type="button"
+            className="link-button"
+            aria-expanded={reservation.whyOpen}
+            aria-controls="why-incompatible"
+            onClick={() => actor.send({ type: 'WHY_TOGGLED' })}
+          >
+            Why am I seeing this?
+          </button>
+          {reservation.whyOpen ? (
+            <p id="why-incompatible" className="muted">
+              Apps such as Facebook, Instagram and TikTok open links in their own built-in browser. Those browsers can
+              block the security checks your card issuer runs when you pay, and your reservation can be lost. Copy
+              the link and open this page in your phone&rsquo;s own browser, such as Safari or Chrome.
             </p>
-            <button
-              type="button"
-              className="link-button"
-              aria-expanded={reservation.whyOpen}
-              aria-controls="why-incompatible"
-              onClick={() => actor.send({ type: 'WHY_TOGGLED' })}
-            >
-              Why am I seeing this?
-            </button>
-            {reservation.whyOpen ? (
-              <p id="why-incompatible" className="muted">
-                Apps such as Facebook, Instagram and TikTok open links in their own built-in browser. Those browsers can
-                block the security checks your card issuer runs when you pay, and your reservation can be lost. Copy
-                the link and open this page in your phone&rsquo;s own browser, such as Safari or Chrome.
-              </p>
-            ) : null}
-          </div>
-        ) : (
-          <div className="card reserving" aria-busy="true">
-            <Spinner size="large" />
-            <p className="reserving__text" role="status">
-              Reserving tickets
-            </p>
-          </div>
-        )}
-      </section>
-      {checkout ? <OrderSummaryPanel checkout={checkout} /> : null}
-    </div>
+          ) : null}
+        </div>
+      ) : (
+        <div className="card reserving" aria-busy="true">
+          <Spinner size="large" />
+          <p className="reserving__text" role="status">
+            Reserving tickets
+          </p>
+        </div>
+      )}
+    </StepLayout>
   );
 }

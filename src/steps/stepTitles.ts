@@ -1,4 +1,4 @@
-import type { Step } from '../api/contract';
+import { STEPS, type Step } from '../api/contract';
 
 /** The steps after the reservation, each still a plain screen with a heading and 'Continue'. */
 export type LaterStep = Exclude<Step, 'determining' | 'basket' | 'captcha' | 'reserve'>;
@@ -20,15 +20,7 @@ export const LATER_STEP_TITLES: Record<LaterStep, string> = {
 };
 
 /** Until payment is taken the buyer may still go back and change the basket. */
-const EDITABLE_STEPS: ReadonlySet<LaterStep> = new Set([
-  'login',
-  'marketing_preferences',
-  'donation',
-  'gift_aid',
-  'delivery_address',
-  'ticket_questions_before',
-  'payment',
-]);
+const EDITABLE_STEPS: ReadonlySet<Step> = new Set(STEPS.slice(STEPS.indexOf('login'), STEPS.indexOf('payment') + 1));
 
 export function canEditBasketOn(step: LaterStep): boolean {
   return EDITABLE_STEPS.has(step);

@@ -1,7 +1,6 @@
 import type { GiftVoucherLine } from '../../api/contract';
-import { Icon } from '../../components/Icon';
 import { formatMoney } from '../../format/money';
-import { QuantityStepper } from './QuantityStepper';
+import { LineActions } from './LineActions';
 import { Thumbnail } from './Thumbnail';
 
 /** A gift voucher in the basket: a product with a value, sold by an organiser. */
@@ -31,20 +30,15 @@ export function GiftVoucherLineItem({
           <strong>{formatMoney(line.value, currencyCode)}</strong>
         </p>
       </div>
-      <div className="line__actions">
-        <QuantityStepper
-          value={line.qty}
-          label={line.name}
-          readOnly={false}
-          disabled={updating}
-          onChange={onQuantity}
-          reportWhileTyping={false}
-        />
-        <button type="button" className="link-button line__remove" onClick={onRemove} disabled={updating}>
-          <Icon name="trash" />
-          Remove<span className="visually-hidden"> {line.name}</span>
-        </button>
-      </div>
+      <LineActions
+        name={line.name}
+        qty={line.qty}
+        readOnly={false}
+        updating={updating}
+        reportWhileTyping={false}
+        onQuantity={onQuantity}
+        onRemove={onRemove}
+      />
     </li>
   );
 }

@@ -1,10 +1,9 @@
 import { useState } from 'react';
 import type { TicketLine } from '../../api/contract';
 import { Alert } from '../../components/Alert';
-import { Icon } from '../../components/Icon';
 import { Modal } from '../../components/Modal';
 import { formatMoney } from '../../format/money';
-import { QuantityStepper } from './QuantityStepper';
+import { LineActions } from './LineActions';
 import { Thumbnail } from './Thumbnail';
 
 function seatText(seat: TicketLine['seats'][number]): string {
@@ -64,19 +63,14 @@ export function TicketLineItem({
           </button>
         </div>
       </div>
-      <div className="line__actions">
-        <QuantityStepper
-          value={qty}
-          label={line.ticket_name}
-          readOnly={!line.can_update_quantity}
-          disabled={updating}
-          onChange={onQuantity}
-        />
-        <button type="button" className="link-button line__remove" onClick={onRemove} disabled={updating}>
-          <Icon name="trash" />
-          Remove<span className="visually-hidden"> {line.ticket_name}</span>
-        </button>
-      </div>
+      <LineActions
+        name={line.ticket_name}
+        qty={qty}
+        readOnly={!line.can_update_quantity}
+        updating={updating}
+        onQuantity={onQuantity}
+        onRemove={onRemove}
+      />
       {warning ? (
         <div className="line__warning">
           <Alert type="warning">{warning}</Alert>

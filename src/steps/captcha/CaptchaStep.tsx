@@ -2,9 +2,9 @@ import { lazy, Suspense } from 'react';
 import { LOCAL_CAPTCHA_SITEKEY } from '../../api/contract';
 import { Alert } from '../../components/Alert';
 import { LoadingButton } from '../../components/LoadingButton';
-import { OrderSummaryPanel } from '../../components/OrderSummaryPanel';
 import { Spinner } from '../../components/Spinner';
-import { useCheckoutActor, useCheckoutData, useCheckoutView } from '../../app/checkoutContext';
+import { useCheckoutActor, useCheckoutView } from '../../app/checkoutContext';
+import { StepLayout } from '../StepLayout';
 import type { CaptchaWidgetProps } from './widgetProps';
 
 // Each widget is its own chunk: a buyer downloads only the one the server asked for.
@@ -15,7 +15,6 @@ const HCaptchaWidget = lazy(() => import('./HCaptchaWidget'));
 export default function CaptchaStep() {
   const actor = useCheckoutActor();
   const view = useCheckoutView();
-  const checkout = useCheckoutData();
   const { captcha } = view;
   const handlers: CaptchaWidgetProps = {
     onPassed: (token) => actor.send({ type: 'CAPTCHA_PASSED', token }),
@@ -23,36 +22,30 @@ export default function CaptchaStep() {
     onErrored: (message) => actor.send({ type: 'CAPTCHA_ERRORED', message }),
   };
   return (
-    <div className="step-layout" data-step="captcha">
-      <section className="step step-layout__main" aria-labelledby="step-title">
-        <h1 id="step-title" className="step__title">
-          Checkout
-        </h1>
-        <div className="card stack">
-          <p className="lead">Please prove you‘re a human being completing the CAPTCHA challenge.</p>
-          <div className="captcha">
-            <Suspense fallback={<Spinner />}>
-              {captcha.sitekey === null || captcha.sitekey === LOCAL_CAPTCHA_SITEKEY ? (
-                <AltchaWidget {...handlers} />
-              ) : (
-                <HCaptchaWidget {...handlers} sitekey={captcha.sitekey} />
-              )}
-            </Suspense>
-          </div>
-          {captcha.message ? (
-            <Alert type={captcha.status === 'expired' ? 'warning' : 'error'}>{captcha.message}</Alert>
-          ) : null}
-          <LoadingButton
-            loading={view.isReserving}
-            disabled={!captcha.canContinue}
-            className="button--block"
-            onClick={() => actor.send({ type: 'CAPTCHA_CONTINUE_CLICKED' })}
-          >
-            Continue
-          </LoadingButton>
+    <StepLayout step="captcha" title="Checkout">
+      <div className="card stack">
+        <p className="lead">Please prove you‘re a human being completing the CAPTCHA challenge.</p>
+        <div className="captcha">
+          <Suspense fallback={<Spinner />}>
+            {captcha.sitekey === null || captcha.sitekey === LOCAL_CAPTCHA_SITEKEY ? (
+              <AltchaWidget {...handlers} />
+            ) : (
+              <HCaptchaWidget {...handlers} sitekey={captcha.sitekey} />
+            )}
+          </Suspense>
         </div>
-      </section>
-      {checkout ? <OrderSummaryPanel checkout={checkout} /> : null}
-    </div>
+        {captcha.message ? (
+          <Alert type={captcha.status === 'expired' ? 'warning' : 'error'}>{captcha.message}</Alert>
+        ) : null}
+        <LoadingButton
+          loading={view.isReserving}
+          disabled={!captcha.canContinue}
+          className="button--block"
+          onClick={() => actor.send({ type: 'CAPTCHA_CONTINUE_CLICKED' })}
+        >
+          Continue
+        </LoadingButton>
+      </div>
+    </StepLayout>
   );
 }

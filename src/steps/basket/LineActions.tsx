@@ -1,0 +1,38 @@
+import { Icon } from '../../components/Icon';
+import { QuantityStepper } from './QuantityStepper';
+
+/** A basket line's quantity and its remove button, both held while the basket is being updated. */
+export function LineActions({
+  name,
+  qty,
+  readOnly,
+  updating,
+  reportWhileTyping = true,
+  onQuantity,
+  onRemove,
+}: {
+  name: string;
+  qty: number;
+  readOnly: boolean;
+  updating: boolean;
+  reportWhileTyping?: boolean;
+  onQuantity: (qty: number) => void;
+  onRemove: () => void;
+}) {
+  return (
+    <div className="line__actions">
+      <QuantityStepper
+        value={qty}
+        label={name}
+        readOnly={readOnly}
+        disabled={updating}
+        onChange={onQuantity}
+        reportWhileTyping={reportWhileTyping}
+      />
+      <button type="button" className="link-button line__remove" onClick={onRemove} disabled={updating}>
+        <Icon name="trash" />
+        Remove<span className="visually-hidden"> {name}</span>
+      </button>
+    </div>
+  );
+}
