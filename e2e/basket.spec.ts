@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support.ts';
 import { addFromEventPage, basketLine, basketStep, failCall, reserveButton } from './support.ts';
 
 test.describe('empty basket', () => {
@@ -21,6 +21,8 @@ test.describe('empty basket', () => {
     await expect(page.locator('body')).toHaveClass(/\bdark\b/);
 
     await page.goto('/signout/');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await expect(page).toHaveURL(/\/all-events\/$/);
     await page.goto('/signin/');
     await page.getByLabel(/e-?mail/i).fill('tom.okafor@example.com');
     await page.getByRole('button', { name: /sign in/i }).click();

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support.ts';
 import { addFromEventPage, expectStep, failCall, reserveButton, urls } from './support.ts';
 
 test.use({ baseURL: urls.captcha });
@@ -53,4 +53,24 @@ test('a widget error is shown as the widget gives it', async ({ page }) => {
   expect(shown).toBeTruthy();
   await expect(page.getByText(shown!)).toBeVisible();
   await expect(page.getByRole('button', { name: 'Continue' })).toBeDisabled();
+});
+
+test('a solution the server refuses gives a fresh widget, solved again to reserve', async ({ page }) => {
+  await reachCaptcha(page);
+  await solve(page);
+  // The server refuses the first solution: it answers with a captcha again.
+  let refused = false;
+  await page.route('**/reserve_tickets/', async (route) => {
+    if (refused) return route.continue();
+    refused = true;
+    await route.fulfill({ json: { reserved: false, captcha: true, captcha_sitekey: 'local-altcha' } });
+  });
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByRole('button', { name: 'Continue' })).toBeDisabled();
+  await expect(page.getByText("I'm not a robot", { exact: true })).toBeVisible();
+  await expect(page.locator('altcha-widget input[type="checkbox"]')).not.toBeChecked();
+  await solve(page);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expectStep(page, 'login');
+  expect(refused).toBe(true);
 });

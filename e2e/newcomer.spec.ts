@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support.ts';
 import { addFromEventPage, basketLine, basketStep, keepScreenshot } from './support.ts';
 
 test('a newcomer goes from all events to a filled basket at /checkout/', async ({ page }, testInfo) => {

@@ -1,4 +1,4 @@
-import { expect, test } from '@playwright/test';
+import { expect, test } from './support.ts';
 import { addFromEventPage, basketLine, expectStep, keepScreenshot, reserveButton, urls } from './support.ts';
 
 /** The screens a buyer meets, at desktop and phone widths; the images are kept with the run. */

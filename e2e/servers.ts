@@ -1,6 +1,11 @@
-/** Ports of the end-to-end servers; they differ only in configuration (see playwright.config.ts). */
+/**
+ * Ports of the end-to-end servers; they differ only in configuration (see playwright.config.ts).
+ * `E2E_PORT_BASE` moves all three, so two runs on one machine do not collide.
+ */
+const base = Number(process.env.E2E_PORT_BASE ?? 4310);
+
 export const servers = {
-  main: 4310,
-  captcha: 4311,
-  expiry: 4312,
+  main: base,
+  captcha: base + 1,
+  expiry: base + 2,
 } as const;

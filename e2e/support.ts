@@ -1,7 +1,36 @@
-import { expect, type Page, type TestInfo } from '@playwright/test';
+import { expect, test as base, type Page, type TestInfo } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { servers } from './servers.ts';
+
+export { expect };
+
+const CSP_VIOLATION = 'holdfast:csp-violation ';
+
+/**
+ * Every test runs under the server's Content-Security-Policy and fails when the page reports a
+ * violation (`securitypolicyviolation`), so a new inline script, style or foreign source is
+ * caught where it is added.
+ */
+export const test = base.extend<{ noCspViolations: void }>({
+  noCspViolations: [
+    async ({ page }, use) => {
+      const violations: string[] = [];
+      page.on('console', (message) => {
+        const text = message.text();
+        if (text.startsWith(CSP_VIOLATION)) violations.push(text.slice(CSP_VIOLATION.length));
+      });
+      await page.addInitScript((prefix) => {
+        document.addEventListener('securitypolicyviolation', (e) => {
+          console.warn(`${prefix}${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile || location.pathname}:${e.lineNumber}`);
+        });
+      }, CSP_VIOLATION);
+      await use();
+      expect(violations, 'Content-Security-Policy violations').toEqual([]);
+    },
+    { auto: true },
+  ],
+});
 
 export const urls = {
   main: `http://127.0.0.1:${servers.main}`,

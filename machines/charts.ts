@@ -39,7 +39,8 @@ function guardText(guard: unknown): string {
   if (typeof guard === 'string') return guard;
   if (typeof guard === 'function') return guard.name || 'guard';
   const { type, params } = guard as { type: string; params?: unknown };
-  const detail = typeof params === 'function' ? '' : paramsText(params);
+  // Params computed from the event may carry their fixed part as `label` (see checkout.machine.ts).
+  const detail = typeof params === 'function' ? paramsText((params as { label?: unknown }).label) : paramsText(params);
   return detail ? `${type} ${detail}` : type;
 }
 

@@ -11,6 +11,10 @@ import { checkoutMachine } from '../machines/checkout/checkout.machine';
 import { countdownMachine } from '../machines/countdown/countdown.machine';
 import { reservationMachine } from '../machines/reservation/reservation.machine';
 import { stepSaverMachine } from '../machines/stepSaver/stepSaver.machine';
+import { donationMachine } from '../machines/donation/donation.machine';
+import { giftAidMachine } from '../machines/donation/giftAid.machine';
+import { accountMachine } from '../machines/account/account.machine';
+import { marketingMachine } from '../machines/marketing/marketing.machine';
 
 interface Chart {
   machine: AnyStateMachine;
@@ -46,6 +50,27 @@ const charts: Chart[] = [
     machine: stepSaverMachine,
     file: 'machines/stepSaver/stepSaver.machine.ts',
     placement: 'Spawned by the root at start (systemId `stepSaver`); answers `STEP_SAVED` / `STEP_SAVE_FAILED`.',
+  },
+  {
+    machine: donationMachine,
+    file: 'machines/donation/donation.machine.ts',
+    placement: 'Invoked by the root on the `donation` step (systemId `donation`); its output (donated or skipped) completes the step.',
+  },
+  {
+    machine: giftAidMachine,
+    file: 'machines/donation/giftAid.machine.ts',
+    placement: 'Invoked by the root on the `gift_aid` step (systemId `giftAid`); finishing it completes the step.',
+  },
+  {
+    machine: accountMachine,
+    file: 'machines/account/account.machine.ts',
+    placement:
+      'Invoked by the root on the `login` step (systemId `account`); signed in, saved as a guest or confirmed completes the step, a `reserving` outcome returns to the basket.',
+  },
+  {
+    machine: marketingMachine,
+    file: 'machines/marketing/marketing.machine.ts',
+    placement: 'Invoked by the root on the `marketing_preferences` step (systemId `marketing`); saving completes the step.',
   },
 ];
 
@@ -83,6 +108,37 @@ export function generate(): string {
     '  `createMachine(<config>)` of the root machine (made by `machineConfigText` in `machines/charts.ts`).',
     '  Paste it into a new machine at https://stately.ai/viz. The child machines can be copied the same',
     '  way with `machineConfigText(basketMachine)` and so on.',
+    '',
+    '## A step that owns a child machine',
+    '',
+    'A step with a flow of its own (the reserve step today; the login step with its four modes next)',
+    'is one state of the root that invokes the child with a `systemId`, so its screen finds the child',
+    'through the view (`reservationRef`) and tests can reach it by `system.get(...)`. The child knows',
+    'nothing of the step order: it ends in a final state whose output says what happened. The root',
+    'turns that output into the next step with `nextStep`, one guarded `onDone` edge per step the rule',
+    'can lead to, so the diagram shows every rule:',
+    '',
+    '```ts',
+    'reserve: {',
+    "  entry: stepEntry('reserve'),                      // remembers and saves the step",
+    "  invoke: {",
+    "    src: 'reservation', id: 'reservation', systemId: 'reservation',",
+    "    onDone: [                                       // one edge per outcome and next step",
+    "      ...AFTER_RESERVATION.map((to) => ({",
+    "        guard: { type: 'reservedThenNext', params: fromDone({ from: 'reserve', to }, (outcome) => ({ outcome })) },",
+    "        target: target(to),",
+    "      })),",
+    "      ...the other outcomes (captcha, redirect, error, unknown, failed),",
+    "    ],",
+    "    onError: { target: '#checkout.basket', actions: { type: 'notify', params: { ... } } },",
+    "  },",
+    "  on: { COPY_LINK_CLICKED: { actions: 'forwardToReservation' } },   // the screen's buttons go to the child",
+    '},',
+    '```',
+    '',
+    '`fromDone` gives guards and actions the output as typed params (no casts), and keeps the fixed',
+    "part readable in the diagrams ('reservedThenNext reserve to login'). The child's own walk checks",
+    'its outputs; the root walk checks, with an oracle written from the spec, where each output leads.',
     '',
     ...charts.map(section),
   ].join('\n');

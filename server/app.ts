@@ -16,9 +16,13 @@ import { DomainError } from './domain/errors.ts';
 import { registerApi } from './http/api.ts';
 import { refuseCrossSite } from './http/crossSite.ts';
 import type { AppDeps } from './http/deps.ts';
-import { registerCatalogue } from './pages/catalogue.ts';
+import { registerSecurityHeaders } from './http/security.ts';
+import { registerCatalogue, STEPPER_SCRIPT } from './pages/catalogue.ts';
 import { registerInfoPages } from './pages/info.ts';
-import { html, page } from './pages/html.ts';
+import { registerMailbox } from './pages/mailbox.ts';
+import { smtpTransport, type Mailer } from './domain/mail.ts';
+import { registerGiftAidDownload } from './pages/giftAidCsv.ts';
+import { html, page, STYLE } from './pages/html.ts';
 
 z.config(z.locales.en());
 
@@ -32,12 +36,15 @@ export async function buildApp(deps: {
   clock?: () => Date;
   logger?: boolean;
   fetch?: typeof fetch;
+  /** Tests hand in their own transport; otherwise SMTP when SMTP_URL is set, else the outbox only. */
+  mailer?: Mailer;
 }): Promise<FastifyInstance> {
   const { db, config } = deps;
   const app = Fastify({
     logger: deps.logger === false ? false : { level: config.logLevel },
     bodyLimit: BODY_LIMIT,
-    trustProxy: config.trustProxy,
+    // A hop count trusts that many proxies in front, as proxy-addr counts them.
+    trustProxy: typeof config.trustProxy === 'number' ? ((_address: string, hop: number) => hop < (config.trustProxy as number)) : config.trustProxy,
     routerOptions: {
       ignoreTrailingSlash: true,
       maxParamLength: 200,
@@ -52,8 +59,11 @@ export async function buildApp(deps: {
     clock: deps.clock ?? (() => new Date()),
     captcha: config.hcaptcha ? hcaptcha(config.hcaptcha, deps.fetch) : local,
     altcha: config.hcaptcha ? null : local,
+    mailer: deps.mailer ?? { transport: config.smtpUrl ? smtpTransport(config.smtpUrl) : null, from: config.mailFrom },
   };
 
+  const styleNonce = await registerSecurityHeaders(app, config, { styles: [STYLE], scripts: [STEPPER_SCRIPT] });
+  const allowed = allowedMethods(app);
   await app.register(cookie, { secret: config.sessionSecret });
   await app.register(formbody, { parser: (body) => qs.parse(body, QS_OPTIONS) });
   await app.register(rateLimit, {
@@ -80,6 +90,8 @@ export async function buildApp(deps: {
   registerApi(app, appDeps);
   registerCatalogue(app, appDeps);
   registerInfoPages(app, appDeps);
+  if (config.devMailbox) registerMailbox(app, appDeps);
+  registerGiftAidDownload(app, appDeps);
   app.get('/health', async () => ({ ok: true }));
 
   const staticDir = path.resolve(config.staticDir);
@@ -92,6 +104,13 @@ export async function buildApp(deps: {
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
     const isApi = url.startsWith('/ajax/') || url.startsWith('/do/');
+    const allow = allowed(url);
+    if (allow.length > 0 && !allow.includes(request.method)) {
+      return reply
+        .status(405)
+        .header('allow', allow.join(', '))
+        .send({ error: `${request.method} is not allowed at ${url}; use ${allow.join(' or ')}` });
+    }
     if (request.method !== 'GET' || isApi) {
       return reply.status(404).send({ error: `Nothing is served at ${request.method} ${url}` });
     }
@@ -105,8 +124,37 @@ export async function buildApp(deps: {
         .type('text/html; charset=utf-8')
         .send(page(config.brandName, 'Checkout not built', html`<h1>The checkout app has not been built yet</h1><p>Run <code>npm run build</code>, then reload this page.</p>`));
     }
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(index);
+    const nonce = styleNonce(reply);
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .send(index.replace('<head>', `<head><meta name="csp-nonce" content="${nonce}">`));
   });
 
   return app;
+}
+
+/**
+ * The methods each registered path answers, to tell a wrong method (405 with Allow) from a
+ * wrong path (404). Catch-all routes (the static files) are left out: they answer any path.
+ */
+function allowedMethods(app: FastifyInstance): (url: string) => string[] {
+  const routes: { pattern: RegExp; methods: Set<string> }[] = [];
+  const normal = (url: string) => (url.length > 1 && url.endsWith('/') ? url.slice(0, -1) : url);
+  app.addHook('onRoute', (route) => {
+    if (route.url.includes('*')) return;
+    const source = normal(route.url)
+      .split('/')
+      .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+      .join('/');
+    const pattern = new RegExp(`^${source}$`);
+    let entry = routes.find((r) => r.pattern.source === pattern.source);
+    if (!entry) routes.push((entry = { pattern, methods: new Set() }));
+    for (const m of [route.method].flat()) entry.methods.add(m);
+  });
+  return (url) => {
+    const path = normal(url);
+    const methods = new Set(routes.filter((r) => r.pattern.test(path)).flatMap((r) => [...r.methods]));
+    return [...methods].sort();
+  };
 }

@@ -17,12 +17,15 @@ describe.each(drivers)('basket, reservation and pages on %s', (driver) => {
 
   const holdRows = async () => (await w.database.db.select({ n: sql<number>`count(*)::int` }).from(holds))[0]!.n;
 
-  it('caps a line at max_can_reserve on add and on quantity change', async () => {
+  it('refuses an add above max_can_reserve and caps a quantity change at it', async () => {
     const v = new Visitor(w.app);
-    await v.add({ [w.demo.tickets.jazzTable]: 6 });
+    const refused = await v.add({ [w.demo.tickets.jazzTable]: 6 });
+    expect(refused.statusCode).toBe(400);
+    expect(refused.json()).toEqual({ error: 'Riverside table seat: You can only reserve 4 tickets of this type' });
+    expect((await v.checkout()).tickets).toEqual([]);
+    await v.add({ [w.demo.tickets.jazzTable]: 4 });
     let c = await v.checkout();
     expect(c.tickets[0]).toMatchObject({ qty: 4, max_can_reserve: 4 });
-    expect(c.basket_errors).toEqual(['You can only reserve 4 tickets of Riverside table seat']);
     await v.json('updateTicketQuantity', { ticket_id: w.demo.tickets.jazzTable, quantity: 2 });
     expect((await v.checkout()).tickets[0]!.qty).toBe(2);
     await v.json('updateTicketQuantity', { ticket_id: w.demo.tickets.jazzTable, quantity: 9 });
@@ -54,12 +57,15 @@ describe.each(drivers)('basket, reservation and pages on %s', (driver) => {
     const v = new Visitor(w.app);
     expect(await v.json('reserveTickets')).toEqual({ reserved: false, error: 'Your basket is empty' });
 
-    await v.add({ [w.demo.tickets.comedyCabaret]: 1 });
+    // The add path refuses 1 of a 'minimum 2' ticket, so the line gets below its minimum by a quantity change.
+    await v.add({ [w.demo.tickets.comedyCabaret]: 2 });
+    await v.json('updateTicketQuantity', { ticket_id: w.demo.tickets.comedyCabaret, quantity: 1 });
     expect(await v.json('reserveTickets')).toEqual({
       reserved: false,
-      error: 'You must purchase a minimum of 2 tickets of Cabaret table (pairs)',
+      error: 'Cabaret table (pairs): You must purchase a minimum of 2 tickets of this type',
     });
-    expect((await v.checkout()).reserving_error).toBe('You must purchase a minimum of 2 tickets of Cabaret table (pairs)');
+    // Said once, in the reply: the checkout does not repeat it as the sale's reserving_error.
+    expect((await v.checkout()).reserving_error).toBeNull();
 
     const runner = new Visitor(w.app);
     await runner.add({ [w.demo.tickets.trailParking]: 1 });
@@ -133,7 +139,7 @@ describe.each(drivers)('basket, reservation and pages on %s', (driver) => {
     const v = new Visitor(w.app);
     const res = await v.add({}, [{ id: w.demo.vouchers.riverside, qty: 1, value: 50 }]);
     expect(res.statusCode).toBe(400);
-    expect(res.json().error).toMatch(/Riverside Arts gift voucher values range from 10 to 200 GBP/);
+    expect(res.json().error).toBe('Riverside Arts gift voucher is sold at £10.00, £25.00, £50.00');
   });
 
   it('adds from the event page form and goes to the checkout; a bad form goes back with the message', async () => {
@@ -167,7 +173,7 @@ describe.each(drivers)('basket, reservation and pages on %s', (driver) => {
       headers: { accept: 'text/html' },
     });
     expect(bad.statusCode).toBe(303);
-    expect(bad.headers.location).toMatch(new RegExp(`^/event/${w.demo.events.jazz}/\\?error=Invalid`));
+    expect(bad.headers.location).toBe(`/event/${w.demo.events.jazz}/?error=not-added`);
     const shown = await v.request({ method: 'GET', url: String(bad.headers.location) });
     expect(shown.body).toContain('class="notice error"');
   });
@@ -192,7 +198,7 @@ describe.each(drivers)('basket, reservation and pages on %s', (driver) => {
         view_type: 'organiser',
       },
     });
-    await v.request({ method: 'GET', url: '/signout/' });
+    await v.request({ method: 'POST', url: '/signout/', body: '' });
     expect(await v.json('getUser')).toEqual({ user: null });
   });
 

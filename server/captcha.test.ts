@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { solveChallenge } from 'altcha-lib/v1';
-import { LOCAL_CAPTCHA_SITEKEY } from '../src/api/contract.ts';
+import { LOCAL_CAPTCHA_SITEKEY } from '../contract/index.ts';
 import { HCAPTCHA_VERIFY_URL } from './domain/captcha.ts';
 import type { FastifyInstance } from 'fastify';
 import { openTestDatabase } from './db/testing.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { checkoutSchema } from '../src/api/contract.ts';
+import { checkoutSchema } from '../contract/index.ts';
 import { discountCodes } from './db/schema.ts';
 import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
 
@@ -100,16 +100,20 @@ describe.each(drivers)('checkout object and pricing on %s', (driver) => {
     expect(c.tickets.map((t) => t.ticket_id)).toEqual([tickets.jazzGeneral]);
   });
 
-  it('holds a code’s usage limit when many buyers apply it at once', async () => {
+  it('holds a code’s usage limit when many buyers reserve with it at once', async () => {
     const [limited] = await w.database.db
       .insert(discountCodes)
       .values({ code: 'FEWLEFT', kind: 'percent', amount: 500, usageLimit: 3 })
       .returning();
     const visitors = Array.from({ length: 10 }, () => new Visitor(w.app));
     for (const v of visitors) await v.add({ [w.demo.tickets.jazzGeneral]: 1 });
+    // Applying takes no use; reserving claims one, under the code's lock.
     const answers = await Promise.all(visitors.map((v) => v.json('setCode', { code: 'FEWLEFT' })));
-    expect(answers.filter((a) => a.code_applied === true)).toHaveLength(3);
+    expect(answers.every((a) => a.code_applied === true)).toBe(true);
+    const reserved = await Promise.all(visitors.map((v) => v.json('reserveTickets')));
+    expect(reserved.filter((r) => r.reserved === true)).toHaveLength(3);
+    for (const r of reserved.filter((r) => r.reserved !== true)) expect(r.error).toMatch(/Discount code FEWLEFT has been used as many times as it can be/);
     const [row] = await w.database.db.select().from(discountCodes).where(eq(discountCodes.id, limited!.id));
-    expect(row!.used).toBe(3);
+    expect(row!.used).toBe(0);
   });
 });

@@ -6,7 +6,6 @@ import { z } from 'zod/mini';
 
 const port = z.coerce.number().check(z.int(), z.minimum(0), z.maximum(65_535));
 const positiveInt = z.coerce.number().check(z.int(), z.minimum(1));
-const flag = z.stringbool();
 
 const envSchema = z.object({
   PORT: z._default(port, 3000),
@@ -29,9 +28,43 @@ const envSchema = z.object({
   STATIC_DIR: z._default(z.string().check(z.minLength(1)), 'dist/client'),
   /** Requests per minute per address, across all routes. */
   RATE_LIMIT_PER_MINUTE: z._default(positiveInt, 600),
-  /** Behind a TLS-terminating proxy, trust X-Forwarded-* so cookies get `Secure`. */
-  TRUST_PROXY: z._default(flag, false),
+  /** Outgoing mail server (smtp://user:pass@host:587); without it mail stays in the outbox and /dev/mailbox. */
+  SMTP_URL: z.optional(z.string().check(z.regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://'))),
+  /** The sender address of the product's mail. */
+  MAIL_FROM: z._default(z.string().check(z.regex(/^[^\s@]+@[^\s@]+$/, 'must be an email address')), 'no-reply@holdfast.localhost'),
+  NODE_ENV: z.optional(z.string()),
+  /**
+   * Behind a TLS-terminating proxy: the number of proxies in front (`1`) or their addresses
+   * (`10.0.0.1,10.0.0.2`, CIDR ranges and `loopback` allowed). Only then X-Forwarded-* is read.
+   */
+  TRUST_PROXY: z._default(z.string(), 'false'),
+  /** Tickets of one type one order may hold when neither the type nor its event sets a maximum. */
+  MAX_PER_ORDER: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(1000)), 10),
+  /** Tickets of one event date one buyer (session, account or address) may hold at once, across sales. */
+  MAX_HELD_PER_BUYER: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100_000)), 20),
 });
+
+/**
+ * TRUST_PROXY as Fastify takes it: false, a hop count, or a list of proxy addresses. `true`
+ * (trust whatever X-Forwarded-For a client sends) is refused: it would let anyone pick their address.
+ */
+export function parseTrustProxy(raw: string): false | number | string[] {
+  const value = raw.trim();
+  if (value === '' || value === 'false' || value === '0') return false;
+  if (value === 'true') {
+    throw new ConfigError(
+      'Invalid configuration. TRUST_PROXY: "true" would trust any client\'s X-Forwarded-For; give the number of proxies in front (e.g. 1) or their addresses (got "true")',
+    );
+  }
+  if (/^\d{1,2}$/.test(value)) return Number(value);
+  const list = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const address = /^(loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/\d{1,3})?)$/;
+  const bad = list.find((a) => !address.test(a));
+  if (bad !== undefined || list.length === 0) {
+    throw new ConfigError(`Invalid configuration. TRUST_PROXY: expected a number of proxies or a comma-separated list of addresses (got ${JSON.stringify(raw)})`);
+  }
+  return list;
+}
 
 export type Env = z.output<typeof envSchema>;
 
@@ -52,7 +85,13 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
   staticDir: string;
   rateLimitPerMinute: number;
-  trustProxy: boolean;
+  trustProxy: false | number | string[];
+  maxPerOrder: number;
+  maxHeldPerBuyer: number;
+  smtpUrl: string | null;
+  mailFrom: string;
+  /** The development mailbox page (/dev/mailbox): off when NODE_ENV=production. */
+  devMailbox: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -95,7 +134,12 @@ export function parseConfig(env: Record<string, string | undefined>, fallbackSec
     logLevel: e.LOG_LEVEL,
     staticDir: e.STATIC_DIR,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
-    trustProxy: e.TRUST_PROXY,
+    trustProxy: parseTrustProxy(e.TRUST_PROXY),
+    maxPerOrder: e.MAX_PER_ORDER,
+    maxHeldPerBuyer: e.MAX_HELD_PER_BUYER,
+    smtpUrl: e.SMTP_URL ?? null,
+    mailFrom: e.MAIL_FROM,
+    devMailbox: e.NODE_ENV !== 'production',
   };
 }
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import qs from 'qs';
-import { calls, type CallName } from '../src/api/contract.ts';
+import { calls, type CallName } from '../contract/index.ts';
 import { CROSS_SITE_MESSAGE } from './http/crossSite.ts';
 import { databaseDigest } from './test/digest.ts';
 import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';

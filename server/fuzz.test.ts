@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import qs from 'qs';
-import { calls, type CallName } from '../src/api/contract.ts';
+import { calls, type CallName } from '../contract/index.ts';
 import { shapeForSchema } from './http/calls.ts';
 import { databaseDigest } from './test/digest.ts';
 import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
@@ -22,6 +22,9 @@ function knownFields(name: CallName): string[] {
 const scalar = fc.oneof(
   fc.integer({ min: -3, max: 40 }).map(String),
   fc.constantFrom('0', '1', '-1', '1.5', '1e3', '2147483648', '99999999999999999999', 'NaN', '', ' ', 'true', 'false', 'yes', 'basket', 'login', 'payment', 'nope', 'SUMMER10', '\u0000', '<script>', "' OR 1=1 --"),
+  // Control characters, NUL inside text, lone surrogates, and numbers a lenient parser would take.
+  fc.constantFrom('SUMMER10\u0000', 'a\u0000@example.com', '\ud800', 'x\udfff', '\u0007', '\u001b[31m', '\u007f', '\u0085', '\t1', '0x10', '1e2', ' 1 ', '+1', '０'),
+  fc.string({ unit: 'binary', maxLength: 12 }),
   fc.string({ maxLength: 40 }),
   fc.constant('x'.repeat(21_000)),
 );
@@ -47,6 +50,20 @@ function contractAccepts(name: CallName, encoded: string): boolean {
   const def = (calls[name].request as unknown as { _zod: { def: Parameters<typeof shapeForSchema>[1] } })._zod.def;
   return calls[name].request.safeParse(shapeForSchema(parsed, def)).success;
 }
+
+/** The server's own pages and forms, beside the contract's calls. */
+const PAGES: { method: 'GET' | 'POST'; url: string; field: string }[] = [
+  { method: 'POST', url: '/signin/', field: 'email' },
+  { method: 'POST', url: '/signin/', field: 'user_id' },
+  { method: 'POST', url: '/mailing-list', field: 'email' },
+  { method: 'POST', url: '/signout/', field: 'x' },
+  { method: 'GET', url: '/all-events/', field: 'error' },
+  { method: 'GET', url: '/event/1/', field: 'error' },
+  { method: 'GET', url: '/event/1/', field: 'ticket' },
+  { method: 'GET', url: '/organiser/1/', field: 'x' },
+  { method: 'GET', url: '/signin/', field: 'x' },
+  { method: 'GET', url: '/signout/', field: 'x' },
+];
 
 describe.each(drivers)('contract fuzz on %s', (driver) => {
   let w: TestWorld;
@@ -90,6 +107,20 @@ describe.each(drivers)('contract fuzz on %s', (driver) => {
     );
     // A call with required fields must have met refusals, or the generator is not probing it.
     if (!call.request.safeParse({}).success) expect(refused).toBeGreaterThan(0);
+  });
+
+  it.each(PAGES)('$method $url survives generated $field values', async ({ method, url, field }) => {
+    await fc.assert(
+      fc.asyncProperty(scalar, async (v) => {
+        const encoded = qs.stringify({ [field]: v });
+        const res =
+          method === 'GET'
+            ? await visitor.request({ method, url: `${url}?${encoded}` })
+            : await visitor.request({ method, url, body: encoded, headers: { accept: 'text/html' } });
+        expect(res.statusCode, `${url} ${field}=${JSON.stringify(v).slice(0, 40)}: ${res.body.slice(0, 200)}`).toBeLessThan(500);
+      }),
+      { numRuns: RUNS_PER_CALL, seed: 20_260_601 },
+    );
   });
 
   const posts = (Object.keys(calls) as CallName[]).filter((n) => calls[n].method === 'POST');

@@ -7,6 +7,7 @@ import { openDatabase } from './db/index.ts';
 import { seedIfEmpty } from './seed.ts';
 import { buildApp } from './app.ts';
 import { sweepExpiredHolds } from './domain/stock.ts';
+import { purgeSales } from './domain/sales.ts';
 
 /**
  * Without SESSION_SECRET, a random secret is made once and kept beside the embedded database
@@ -40,8 +41,11 @@ async function main() {
   const app = await buildApp({ db: database.db, config });
 
   const sweeper = setInterval(() => {
-    sweepExpiredHolds(database.db, new Date())
+    const now = new Date();
+    sweepExpiredHolds(database.db, now)
       .then((n) => n > 0 && app.log.info({ released: n }, 'released expired holds'))
+      .then(() => purgeSales(database.db, now))
+      .then((n) => n > 0 && app.log.info({ purged: n }, 'purged empty and abandoned sales'))
       .catch((err: unknown) => app.log.error({ err }, 'hold sweep failed'));
   }, config.sweepIntervalMs);
   sweeper.unref();

@@ -7,6 +7,10 @@ import { sql } from 'drizzle-orm';
 import type { Database } from './db/index.ts';
 import * as t from './db/schema.ts';
 import { thumbnail } from './thumbnails.ts';
+import { hashToken } from './domain/giftAid.ts';
+
+/** The demo charity's Gift Aid download token; a real charity's is random and kept only as a hash. */
+export const DEMO_GIFT_AID_TOKEN = 'harbour-lights-gift-aid-demo-token';
 
 const DAY = 86_400_000;
 
@@ -35,6 +39,8 @@ export async function seed(db: Database, now = new Date()) {
         bookingFeeCap: 500,
       })
       .returning();
+    // The charity downloads its Gift Aid declarations with this token (README, demo section).
+    await tx.insert(t.charityDownloadTokens).values({ charityId: charity!.id, tokenHash: hashToken(DEMO_GIFT_AID_TOKEN) });
 
     const org = async (v: typeof t.organisers.$inferInsert) => (await tx.insert(t.organisers).values(v).returning())[0]!;
     const riverside = await org({
@@ -301,6 +307,7 @@ export async function seed(db: Database, now = new Date()) {
       vouchers: { riverside: riversideVoucher!.id, lantern: lanternVoucher!.id },
       codes: { summer10: summer10.code, fiveOff: fiveOff.code, laugh20: laugh20.code, exhausted: spring.code },
       users: { subscribedDark: amelia!, notSubscribed: tom! },
+      charity: { id: charity!.id, downloadToken: DEMO_GIFT_AID_TOKEN },
     };
   });
 }

@@ -5,7 +5,7 @@ import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
 describe.each(drivers)('the session cookie on %s', (driver) => {
   let w: TestWorld;
   beforeAll(async () => {
-    w = await openWorld(driver, { trustProxy: true });
+    w = await openWorld(driver, { trustProxy: 1 });
   });
   afterAll(async () => w?.close());
 

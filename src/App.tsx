@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect } from 'react';
-import { useCheckoutActor, useCheckoutView, useUser } from './app/checkoutContext';
+import { useCheckout, useCheckoutData, useUser } from './app/checkoutContext';
+import { Footer } from './app/Footer';
 import { Header } from './app/Header';
 import { StepScreen } from './app/StepScreen';
 import { useDarkMode } from './app/useDarkMode';
@@ -9,18 +10,25 @@ import { Toasts } from './components/Toasts';
 const DevTools = import.meta.env.DEV ? lazy(() => import('./app/DevTools')) : null;
 
 export function App() {
-  const actor = useCheckoutActor();
-  const view = useCheckoutView();
+  const checkout = useCheckout();
+  const { tabVisible, checkoutReloaded } = checkout;
+  const fresh = useCheckoutData();
   useDarkMode(useUser());
 
   // The one browser event the flow listens to: the tab coming back into view reloads the checkout.
   useEffect(() => {
     const onVisibility = () => {
-      if (document.visibilityState === 'visible') actor.send({ type: 'TAB_VISIBLE' });
+      if (document.visibilityState === 'visible') tabVisible();
     };
     document.addEventListener('visibilitychange', onVisibility);
     return () => document.removeEventListener('visibilitychange', onVisibility);
-  }, [actor]);
+  }, [tabVisible]);
+
+  // Every fresh read of the checkout goes to the flow, which follows the server when the sale has
+  // ended elsewhere (another tab). The same data is not sent twice.
+  useEffect(() => {
+    if (fresh) checkoutReloaded(fresh);
+  }, [fresh, checkoutReloaded]);
 
   return (
     <>
@@ -36,10 +44,11 @@ export function App() {
           ) : null
         }
       />
-      <Toasts notices={view.notices} onDismiss={(id) => actor.send({ type: 'NOTICE_DISMISSED', id })} />
+      <Toasts notices={checkout.notices} onDismiss={checkout.dismissNotice} />
       <main id="main" className="page">
-        <StepScreen step={view.step} />
+        <StepScreen step={checkout.step} />
       </main>
+      <Footer />
     </>
   );
 }

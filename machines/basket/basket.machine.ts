@@ -4,8 +4,24 @@
  * is sent at once. After each round the checkout is fetched afresh so the screens show the
  * server's prices. Failures are reported to the root as notices, which keeps one list of toasts.
  */
-import { assign, fromPromise, sendParent, setup } from 'xstate';
+import { assertEvent, assign, fromPromise, sendParent, setup } from 'xstate';
 import type { BasketEvent, Checkout, NoticeKind } from '../checkout/checkout.types';
+import { maximumWarning, minimumWarning } from '../../contract/basketMessages';
+
+export { maximumWarning, minimumWarning };
+
+/** The spec's notifications when a basket call fails (spec 000 §8), by the call that failed. */
+export const BASKET_FAILURES = {
+  updateTicketQuantity: 'Unable to update Ticket quantity. Please try again later',
+  updateGiftVoucherQuantity: 'Unable to update Gift Voucher quantity. Please try again later',
+  updateRefundProtection: 'Unable to update Refund protection. Please try again later',
+  setCode: 'Unable to set the Code. Please try again later',
+  removeFromBasket: 'Unable to remove the Ticket from the basket. Please try again later',
+  removeGiftVoucherFromBasket: 'Unable to remove the Gift Voucher from the basket. Please try again later',
+  loadCheckout: 'Unable to get Checkout data. Please try again later',
+} as const;
+
+export type BasketTag = 'updating';
 
 export interface BasketContext {
   /** Quantities the buyer typed that the server does not hold yet, by ticket id. */
@@ -16,12 +32,12 @@ export interface BasketContext {
   blockedIds: number[];
   lineWarnings: Record<number, string>;
   codeResult: 'applied' | 'invalid' | null;
+  /**
+   * The refund protection the buyer just chose, shown at once while the server is told; null once
+   * the checkout read afresh shows the server's, or after a failure rolls the choice back.
+   */
+  refundProtection: boolean | null;
 }
-
-type QuantityChanged = Extract<BasketEvent, { type: 'QUANTITY_CHANGED' }>;
-
-export const maximumWarning = (n: number) => `You can only reserve ${n} tickets of this type`;
-export const minimumWarning = (n: number) => `You must purchase a minimum of ${n} tickets of this type`;
 
 function without<T>(record: Record<number, T>, id: number): Record<number, T> {
   const next = { ...record };
@@ -40,7 +56,18 @@ export const basketMachine = setup({
   types: {
     context: {} as BasketContext,
     events: {} as BasketEvent,
+    tags: {} as BasketTag,
+    children: {} as {
+      updateTicketQuantity: 'updateTicketQuantity';
+      updateGiftVoucherQuantity: 'updateGiftVoucherQuantity';
+      updateRefundProtection: 'updateRefundProtection';
+      setCode: 'setCode';
+      removeFromBasket: 'removeFromBasket';
+      removeGiftVoucherFromBasket: 'removeGiftVoucherFromBasket';
+      loadCheckout: 'loadCheckout';
+    },
   },
+  // Stryker disable next-line ObjectLiteral: the app and every test provide these actors.
   actors: {
     updateTicketQuantity: fromPromise<Done, { ticket_id: number; quantity: number }>(() =>
       Promise.reject(new Error('updateTicketQuantity is provided by the app')),
@@ -64,8 +91,8 @@ export const basketMachine = setup({
     loadCheckout: fromPromise<Checkout, void>(() => Promise.reject(new Error('loadCheckout is provided by the app'))),
   },
   actions: {
-    holdBelowMinimum: assign(({ context, event }) => {
-      const e = event as QuantityChanged;
+    holdBelowMinimum: assign(({ context, event: e }) => {
+      assertEvent(e, 'QUANTITY_CHANGED');
       return {
         pendingQty: { ...context.pendingQty, [e.ticketId]: Math.max(1, e.qty) },
         unsentIds: context.unsentIds.filter((id) => id !== e.ticketId),
@@ -73,8 +100,8 @@ export const basketMachine = setup({
         lineWarnings: { ...context.lineWarnings, [e.ticketId]: minimumWarning(e.minPerCustomer) },
       };
     }),
-    capAtMaximum: assign(({ context, event }) => {
-      const e = event as QuantityChanged;
+    capAtMaximum: assign(({ context, event: e }) => {
+      assertEvent(e, 'QUANTITY_CHANGED');
       return {
         pendingQty: { ...context.pendingQty, [e.ticketId]: e.maxCanReserve },
         unsentIds: [...context.unsentIds.filter((id) => id !== e.ticketId), e.ticketId],
@@ -82,8 +109,8 @@ export const basketMachine = setup({
         lineWarnings: { ...context.lineWarnings, [e.ticketId]: maximumWarning(e.maxCanReserve) },
       };
     }),
-    queueQuantity: assign(({ context, event }) => {
-      const e = event as QuantityChanged;
+    queueQuantity: assign(({ context, event: e }) => {
+      assertEvent(e, 'QUANTITY_CHANGED');
       return {
         pendingQty: { ...context.pendingQty, [e.ticketId]: Math.max(1, Math.trunc(e.qty)) },
         unsentIds: [...context.unsentIds.filter((id) => id !== e.ticketId), e.ticketId],
@@ -93,7 +120,8 @@ export const basketMachine = setup({
     }),
     markFirstSent: assign({ unsentIds: ({ context }) => context.unsentIds.slice(1) }),
     forgetRemovedTicket: assign(({ context, event }) => {
-      const id = event.type === 'TICKET_REMOVED' ? event.ticketId : -1;
+      assertEvent(event, 'TICKET_REMOVED');
+      const id = event.ticketId;
       return {
         pendingQty: without(context.pendingQty, id),
         unsentIds: context.unsentIds.filter((x) => x !== id),
@@ -103,6 +131,7 @@ export const basketMachine = setup({
     }),
     /** After a fresh read only what still waits to be sent, or is held back, differs from the server. */
     settlePending: assign({
+      refundProtection: null,
       pendingQty: ({ context }) =>
         Object.fromEntries(
           Object.entries(context.pendingQty).filter(
@@ -110,6 +139,11 @@ export const basketMachine = setup({
           ),
         ),
     }),
+    showChosenRefundProtection: assign(({ event }) => {
+      assertEvent(event, 'REFUND_PROTECTION_CHOSEN');
+      return { refundProtection: event.refundProtection };
+    }),
+    forgetChosenRefundProtection: assign({ refundProtection: null }),
     keepCodeResult: assign((_, params: { applied: boolean }) => ({
       codeResult: params.applied ? ('applied' as const) : ('invalid' as const),
     })),
@@ -121,12 +155,12 @@ export const basketMachine = setup({
   },
   guards: {
     isBelowMinimum: ({ event }) => {
-      const e = event as QuantityChanged;
-      return e.minPerCustomer > 1 && e.qty < e.minPerCustomer;
+      assertEvent(event, 'QUANTITY_CHANGED');
+      return event.minPerCustomer > 1 && event.qty < event.minPerCustomer;
     },
     isAboveMaximum: ({ event }) => {
-      const e = event as QuantityChanged;
-      return e.maxCanReserve > 0 && e.qty > e.maxCanReserve;
+      assertEvent(event, 'QUANTITY_CHANGED');
+      return event.maxCanReserve > 0 && event.qty > event.maxCanReserve;
     },
     hasUnsentQuantities: ({ context }) => context.unsentIds.length > 0,
     hasMoreUnsentQuantities: ({ context }) => context.unsentIds.length > 1,
@@ -137,7 +171,7 @@ export const basketMachine = setup({
 }).createMachine({
   id: 'basket',
   description: 'Sends the buyer’s basket changes: quantities after a quiet spell, everything else at once.',
-  context: { pendingQty: {}, unsentIds: [], blockedIds: [], lineWarnings: {}, codeResult: null },
+  context: { pendingQty: {}, unsentIds: [], blockedIds: [], lineWarnings: {}, codeResult: null, refundProtection: null },
   initial: 'editable',
   states: {
     editable: {
@@ -149,6 +183,7 @@ export const basketMachine = setup({
           after: {
             quantityDebounce: [
               { guard: 'hasUnsentQuantities', target: '#basket.updating.ticketQuantities' },
+              // Stryker disable next-line ObjectLiteral,StringLiteral: debouncing with nothing to send and idle show the buyer the same screen.
               { target: 'idle', description: 'Every change was held back by a minimum.' },
             ],
           },
@@ -164,21 +199,26 @@ export const basketMachine = setup({
           {
             guard: 'isAboveMaximum',
             target: '.debouncing',
-            reenter: true,
             actions: 'capAtMaximum',
             description: 'Capped at max_can_reserve, and the capped quantity is sent.',
           },
-          { target: '.debouncing', reenter: true, actions: 'queueQuantity' },
+          // Entering debouncing again (from itself too) restarts the quiet spell.
+          { target: '.debouncing', actions: 'queueQuantity' },
         ],
         GIFT_VOUCHER_QUANTITY_CHANGED: { target: 'updating.giftVoucherQuantity' },
         TICKET_REMOVED: { target: 'updating.removingTicket', actions: 'forgetRemovedTicket' },
         GIFT_VOUCHER_REMOVED: { target: 'updating.removingGiftVoucher' },
-        REFUND_PROTECTION_CHOSEN: { target: 'updating.refundProtection' },
+        REFUND_PROTECTION_CHOSEN: {
+          target: 'updating.refundProtection',
+          actions: 'showChosenRefundProtection',
+          description: 'The choice shows at once; a failure rolls it back.',
+        },
         CODE_SUBMITTED: { target: 'updating.code' },
       },
     },
     updating: {
-      description: 'One change at a time is with the server; the quantity inputs are disabled.',
+      tags: ['updating'],
+      description: 'One change at a time is with the server; the quantity inputs are held.',
       initial: 'ticketQuantities',
       states: {
         ticketQuantities: {
@@ -197,7 +237,7 @@ export const basketMachine = setup({
               target: '#basket.reloading',
               actions: [
                 'markFirstSent',
-                { type: 'notify', params: { kind: 'error', text: 'Unable to update Ticket quantity. Please try again later' } },
+                { type: 'notify', params: { kind: 'error', text: BASKET_FAILURES.updateTicketQuantity } },
               ],
             },
           },
@@ -207,20 +247,23 @@ export const basketMachine = setup({
             src: 'updateGiftVoucherQuantity',
             id: 'updateGiftVoucherQuantity',
             input: ({ event }) => {
-              const e = event as Extract<BasketEvent, { type: 'GIFT_VOUCHER_QUANTITY_CHANGED' }>;
-              return { gift_voucher_id: e.giftVoucherId, qty: Math.max(1, Math.trunc(e.qty)), value: e.value };
+              assertEvent(event, 'GIFT_VOUCHER_QUANTITY_CHANGED');
+              return { gift_voucher_id: event.giftVoucherId, qty: Math.max(1, Math.trunc(event.qty)), value: event.value };
             },
             onDone: { target: '#basket.reloading' },
-            onError: reportAndReload('Unable to update Gift Voucher quantity. Please try again later'),
+            onError: reportAndReload(BASKET_FAILURES.updateGiftVoucherQuantity),
           },
         },
         removingTicket: {
           invoke: {
             src: 'removeFromBasket',
             id: 'removeFromBasket',
-            input: ({ event }) => ({ ticket_id: (event as Extract<BasketEvent, { type: 'TICKET_REMOVED' }>).ticketId }),
+            input: ({ event }) => {
+              assertEvent(event, 'TICKET_REMOVED');
+              return { ticket_id: event.ticketId };
+            },
             onDone: { target: '#basket.reloading' },
-            onError: reportAndReload('Unable to remove the Ticket from the basket. Please try again later'),
+            onError: reportAndReload(BASKET_FAILURES.removeFromBasket),
           },
         },
         removingGiftVoucher: {
@@ -228,39 +271,50 @@ export const basketMachine = setup({
             src: 'removeGiftVoucherFromBasket',
             id: 'removeGiftVoucherFromBasket',
             input: ({ event }) => {
-              const e = event as Extract<BasketEvent, { type: 'GIFT_VOUCHER_REMOVED' }>;
-              return { gift_voucher_id: e.giftVoucherId, value: e.value };
+              assertEvent(event, 'GIFT_VOUCHER_REMOVED');
+              return { gift_voucher_id: event.giftVoucherId, value: event.value };
             },
             onDone: { target: '#basket.reloading' },
-            onError: reportAndReload('Unable to remove the Gift Voucher from the basket. Please try again later'),
+            onError: reportAndReload(BASKET_FAILURES.removeGiftVoucherFromBasket),
           },
         },
         refundProtection: {
           invoke: {
             src: 'updateRefundProtection',
             id: 'updateRefundProtection',
-            input: ({ event }) => ({
-              refund_protection: (event as Extract<BasketEvent, { type: 'REFUND_PROTECTION_CHOSEN' }>).refundProtection,
-            }),
+            input: ({ event }) => {
+              assertEvent(event, 'REFUND_PROTECTION_CHOSEN');
+              return { refund_protection: event.refundProtection };
+            },
             onDone: { target: '#basket.reloading' },
-            onError: reportAndReload('Unable to update Refund protection. Please try again later'),
+            onError: {
+              target: '#basket.reloading',
+              actions: [
+                'forgetChosenRefundProtection',
+                { type: 'notify', params: { kind: 'error', text: BASKET_FAILURES.updateRefundProtection } },
+              ],
+            },
           },
         },
         code: {
           invoke: {
             src: 'setCode',
             id: 'setCode',
-            input: ({ event }) => ({ code: (event as Extract<BasketEvent, { type: 'CODE_SUBMITTED' }>).code }),
+            input: ({ event }) => {
+              assertEvent(event, 'CODE_SUBMITTED');
+              return { code: event.code };
+            },
             onDone: {
               target: '#basket.reloading',
               actions: { type: 'keepCodeResult', params: ({ event }) => ({ applied: event.output.code_applied }) },
             },
-            onError: reportAndReload('Unable to set the Code. Please try again later'),
+            onError: reportAndReload(BASKET_FAILURES.setCode),
           },
         },
       },
     },
     reloading: {
+      tags: ['updating'],
       description: 'A fresh read of the checkout, also after a failure, so the inputs show what the server holds.',
       invoke: {
         src: 'loadCheckout',
@@ -280,14 +334,14 @@ export const basketMachine = setup({
             target: 'editable.debouncing',
             actions: [
               'settlePending',
-              { type: 'notify', params: { kind: 'error', text: 'Unable to get Checkout data. Please try again later' } },
+              { type: 'notify', params: { kind: 'error', text: BASKET_FAILURES.loadCheckout } },
             ],
           },
           {
             target: 'editable.idle',
             actions: [
               'settlePending',
-              { type: 'notify', params: { kind: 'error', text: 'Unable to get Checkout data. Please try again later' } },
+              { type: 'notify', params: { kind: 'error', text: BASKET_FAILURES.loadCheckout } },
             ],
           },
         ],

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeCheckout, makeTicketLine } from '../testing/checkoutFixture';
 import { basketRules, viewBasket } from './basket.connect';
-import type { CheckoutEvent as EventLine, GiftVoucherLine } from '../../src/api/contract';
+import type { CheckoutEvent as EventLine, GiftVoucherLine } from '../../contract';
 
 const idle = viewBasket(undefined);
 const voucher: GiftVoucherLine = {
@@ -33,6 +33,15 @@ describe('basketRules (spec 000 §5 Basket)', () => {
   it('counts tickets and gift vouchers, and allows reserving a filled, settled basket', () => {
     const checkout = makeCheckout({ tickets: [makeTicketLine({ qty: 3 })], gift_vouchers: [voucher] });
     expect(basketRules(checkout, idle, false)).toMatchObject({ itemCount: 5, canReserve: true, requiredMessage: null });
+  });
+
+  it('shows no login hint when no required ticket is missing, and reads a basket with no pending quantities', () => {
+    const checkout = makeCheckout({ tickets: [makeTicketLine({ qty: 3 })] });
+    expect(basketRules(checkout, { isUpdating: false, minimumBlocked: false }, false)).toMatchObject({
+      showLoginHint: false,
+      belowMinimum: false,
+      canReserve: true,
+    });
   });
 
   it('does not allow reserving an empty basket', () => {
@@ -91,5 +100,31 @@ describe('basketRules (spec 000 §5 Basket)', () => {
     expect(basketRules(checkout, { ...idle, isUpdating: true }, true).canReserve).toBe(false);
     expect(basketRules(checkout, { ...idle, hasUnsavedChanges: true }, true).canReserve).toBe(false);
     expect(basketRules(checkout, { ...idle, minimumBlocked: true }, true).canReserve).toBe(false);
+  });
+});
+
+describe('the minimum per customer, however the line got below it (spec 000 §5)', () => {
+  it('warns and blocks reserving for a line the server holds below its minimum', () => {
+    const checkout = makeCheckout({ tickets: [makeTicketLine({ ticket_id: 4, qty: 1, min_per_customer: 2 })] });
+    expect(basketRules(checkout, idle, true)).toMatchObject({
+      lineWarnings: { 4: 'You must purchase a minimum of 2 tickets of this type' },
+      belowMinimum: true,
+      canReserve: false,
+    });
+  });
+
+  it('judges the quantity the buyer chose, not the one the server still has', () => {
+    const checkout = makeCheckout({ tickets: [makeTicketLine({ ticket_id: 4, qty: 1, min_per_customer: 2 })] });
+    const raised = basketRules(checkout, { ...idle, pendingQty: { 4: 2 } }, true);
+    expect(raised).toMatchObject({ lineWarnings: {}, belowMinimum: false });
+    const enough = makeCheckout({ tickets: [makeTicketLine({ ticket_id: 4, qty: 3, min_per_customer: 2 })] });
+    expect(basketRules(enough, idle, true)).toMatchObject({ lineWarnings: {}, belowMinimum: false, canReserve: true });
+  });
+
+  it('keeps the basket’s own warning for a line (a capped quantity)', () => {
+    const checkout = makeCheckout({ tickets: [makeTicketLine({ ticket_id: 4, qty: 1, min_per_customer: 2 })] });
+    const warned = basketRules(checkout, { ...idle, lineWarnings: { 4: 'You can only reserve 6 tickets of this type' } }, true);
+    expect(warned.lineWarnings).toEqual({ 4: 'You can only reserve 6 tickets of this type' });
+    expect(warned.canReserve).toBe(false);
   });
 });

@@ -1,24 +1,28 @@
 /**
- * What the screens need from the root checkout machine. Screens read this, not the chart's state
- * names, and subscribe to the child actors through the refs.
+ * What the screens need from the root checkout machine: the view (read from tags and context,
+ * never from state names) and the senders (`reserve()`, `continueStep()`, ...), as zag's
+ * `connect` does, so a screen never assembles an event itself. Screens subscribe to the child
+ * actors through the refs.
  */
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import type { basketMachine } from '../basket/basket.machine';
+import type { donationMachine } from '../donation/donation.machine';
+import type { giftAidMachine } from '../donation/giftAid.machine';
+import type { accountMachine } from '../account/account.machine';
+import type { marketingMachine } from '../marketing/marketing.machine';
 import type { countdownMachine } from '../countdown/countdown.machine';
 import type { reservationMachine } from '../reservation/reservation.machine';
 import type { checkoutMachine } from './checkout.machine';
-import type { Notice, Step } from './checkout.types';
+import type { Checkout, CheckoutEvent, Notice, Step } from './checkout.types';
+import { MESSAGES } from './messages';
 
-export const CAPTCHA_EXPIRED_MESSAGE = 'The captcha challenge has expired. Please complete the challenge again.';
-export const CHECKOUT_EXPIRED_MESSAGE =
-  'Your checkout time expired. If the tickets are still available, you can try to reserve them again.';
+export const CAPTCHA_EXPIRED_MESSAGE = MESSAGES.captchaExpired;
+export const CHECKOUT_EXPIRED_MESSAGE = MESSAGES.checkoutExpired;
 
 export type CaptchaStatus = 'unsolved' | 'passed' | 'expired' | 'errored';
 
 export interface CheckoutView {
   step: Step;
-  /** The innermost state of the step, e.g. 'active', 'advancing', 'waiting', 'editingBasket'. */
-  subState: string;
   notices: Notice[];
   /** Back at the basket because the hold ran out. */
   expired: boolean;
@@ -31,69 +35,89 @@ export interface CheckoutView {
   isAdvancing: boolean;
   /** 'Edit basket' is destroying the sale. */
   isEditingBasket: boolean;
+  /** The chart accepts 'Edit basket' now (past the basket, payment not complete). */
+  canEditBasket: boolean;
   /** The basket button is waiting, or a reservation is in flight. */
   isReserving: boolean;
-  captcha: { status: CaptchaStatus; message: string | null; sitekey: string | null; canContinue: boolean };
-  secondsRemaining: number | null;
-  saleReference: string | null;
+  captcha: {
+    status: CaptchaStatus;
+    message: string | null;
+    sitekey: string | null;
+    canContinue: boolean;
+    /** Changes whenever a fresh widget must be shown (the screen uses it as the widget's key). */
+    widgetKey: number;
+  };
   basketRef: ActorRefFrom<typeof basketMachine> | undefined;
   reservationRef: ActorRefFrom<typeof reservationMachine> | undefined;
   countdownRef: ActorRefFrom<typeof countdownMachine> | undefined;
+  donationRef: ActorRefFrom<typeof donationMachine> | undefined;
+  giftAidRef: ActorRefFrom<typeof giftAidMachine> | undefined;
+  accountRef: ActorRefFrom<typeof accountMachine> | undefined;
+  marketingRef: ActorRefFrom<typeof marketingMachine> | undefined;
 }
 
 type CheckoutSnapshot = SnapshotFrom<typeof checkoutMachine>;
 
-/** The innermost state key of the snapshot's value (the first branch; the chart has no parallel states). */
-function innermost(value: unknown): string {
-  let current = value;
-  let key = '';
-  while (current && typeof current === 'object') {
-    const [first] = Object.entries(current as Record<string, unknown>);
-    if (!first) break;
-    key = first[0];
-    current = first[1];
-  }
-  return typeof current === 'string' ? current : key;
-}
-
 function captchaStatus(snapshot: CheckoutSnapshot): CaptchaStatus {
-  if (snapshot.matches({ pastBasket: { captcha: 'passed' } })) return 'passed';
-  if (snapshot.matches({ pastBasket: { captcha: 'reserving' } })) return 'passed';
   if (snapshot.matches({ pastBasket: { captcha: 'expired' } })) return 'expired';
   if (snapshot.matches({ pastBasket: { captcha: 'errored' } })) return 'errored';
-  return 'unsolved';
+  if (snapshot.matches({ pastBasket: { captcha: 'unsolved' } })) return 'unsolved';
+  return snapshot.context.captchaToken === null ? 'unsolved' : 'passed';
 }
 
 export function viewCheckout(snapshot: CheckoutSnapshot): CheckoutView {
   const { context } = snapshot;
   const status = captchaStatus(snapshot);
-  const subState = innermost(snapshot.value);
-  const message =
-    status === 'expired' ? CAPTCHA_EXPIRED_MESSAGE : status === 'errored' ? context.captchaMessage : null;
+  const message = status === 'expired' ? MESSAGES.captchaExpired : status === 'errored' ? context.captchaMessage : null;
+  const isReserving = snapshot.hasTag('reserving');
   return {
     step: context.step,
-    subState,
     notices: context.notices,
     expired: context.expired,
-    expiredMessage: context.expired ? CHECKOUT_EXPIRED_MESSAGE : null,
+    expiredMessage: context.expired ? MESSAGES.checkoutExpired : null,
     isDetermining: snapshot.matches('determining'),
-    determiningFailed: snapshot.matches({ determining: 'failed' }),
-    isAdvancing: subState === 'advancing',
-    isEditingBasket: snapshot.matches('editingBasket'),
-    isReserving:
-      snapshot.matches({ basket: 'waiting' }) ||
-      snapshot.matches({ pastBasket: 'reserve' }) ||
-      snapshot.matches({ pastBasket: { captcha: 'reserving' } }),
+    determiningFailed: snapshot.matches('determining') && !snapshot.hasTag('determining'),
+    isAdvancing: snapshot.hasTag('advancing'),
+    isEditingBasket: snapshot.hasTag('editingBasket'),
+    canEditBasket: snapshot.can({ type: 'EDIT_BASKET_CONFIRMED' }),
+    isReserving,
     captcha: {
       status,
       message,
       sitekey: context.captchaSitekey,
-      canContinue: snapshot.matches({ pastBasket: { captcha: 'passed' } }),
+      canContinue: snapshot.can({ type: 'CAPTCHA_CONTINUE_CLICKED' }),
+      widgetKey: context.captchaWidget,
     },
-    secondsRemaining: context.secondsRemaining,
-    saleReference: context.saleReference,
     basketRef: snapshot.children.basket,
     reservationRef: snapshot.children.reservation,
     countdownRef: snapshot.children.countdown,
+    donationRef: snapshot.children.donation,
+    giftAidRef: snapshot.children.giftAid,
+    accountRef: snapshot.children.account,
+    marketingRef: snapshot.children.marketing,
   };
+}
+
+/** What a screen can ask of the root checkout; stable for one actor, so effects may depend on them. */
+export function checkoutSenders(send: (event: CheckoutEvent) => void) {
+  return {
+    retry: () => send({ type: 'RETRY_CLICKED' }),
+    reserve: () => send({ type: 'RESERVE_CLICKED' }),
+    continueStep: () => send({ type: 'STEP_COMPLETED' }),
+    editBasket: () => send({ type: 'EDIT_BASKET_CONFIRMED' }),
+    dismissNotice: (id: number) => send({ type: 'NOTICE_DISMISSED', id }),
+    tabVisible: () => send({ type: 'TAB_VISIBLE' }),
+    checkoutReloaded: (checkout: Checkout) => send({ type: 'CHECKOUT_RELOADED', checkout }),
+    captchaPassed: (token: string) => send({ type: 'CAPTCHA_PASSED', token }),
+    captchaExpired: () => send({ type: 'CAPTCHA_EXPIRED' }),
+    captchaErrored: (message: string) => send({ type: 'CAPTCHA_ERRORED', message }),
+    captchaContinue: () => send({ type: 'CAPTCHA_CONTINUE_CLICKED' }),
+    copyLink: () => send({ type: 'COPY_LINK_CLICKED' }),
+    toggleWhy: () => send({ type: 'WHY_TOGGLED' }),
+  };
+}
+
+/** The view and the senders of the root checkout. */
+export function connectCheckout(snapshot: CheckoutSnapshot, send: (event: CheckoutEvent) => void) {
+  return { ...viewCheckout(snapshot), ...checkoutSenders(send) };
 }

@@ -4,15 +4,26 @@
  * live as long as the checkout; `basket` lives on the basket step; `reservation` while reserving.
  *
  * Reservation failures: a failed request from the reserve step (reached with 'Reserve Basket', or
- * resumed) shows 'Unable to reserve tickets. Please try again later'; one from the captcha step's
- * 'Continue' button shows the button wording 'Unable to reserve ticket(s). Please try again later'.
+ * resumed) shows MESSAGES.unableToReserve; one from the captcha step's 'Continue' button shows the
+ * button wording MESSAGES.unableToReserveFromButton.
  */
 import { checkoutSetup, initialCheckoutContext } from './checkout.setup';
-import type { Step } from './checkout.types';
-import { STEPS } from '../../src/api/contract';
+import type { Checkout, ReservationOutcome, Step } from './checkout.types';
+import { STEPS } from '../../contract';
+import { MESSAGES } from './messages';
+import type { AccountOutcome } from '../account/account.types';
 import { AFTER_RESERVATION, NEXT_STEP_TARGETS, type AdvancingStep } from './nextStep';
 
-const UNABLE_TO_GET_CHECKOUT = 'Unable to get Checkout data. Please try again later';
+/** The done event of an invoked call, with the output the actor is declared to give. */
+type Done<T> = { event: { output: T } };
+
+/**
+ * Params made of fixed values and the call's output. The fixed part is kept as `label`, so the
+ * generated charts still read 'isNextStep login to payment'.
+ */
+function fromDone<T, P extends object, R extends object>(fixed: P, pick: (output: T) => R) {
+  return Object.assign(({ event }: Done<T>): P & R => ({ ...fixed, ...pick(event.output) }), { label: fixed });
+}
 
 const stepEntry = (step: Step) =>
   [
@@ -24,39 +35,66 @@ const target = (step: Step) => (step === 'basket' ? '#checkout.basket' : `#check
 
 /** What the flow does with each outcome of the reservation child. */
 function reservationOutcomes(from: 'reserve' | 'captcha', failureText: string) {
+  const outcomeIs = (is: ReservationOutcome['type']) =>
+    ({ type: 'outcomeIs', params: fromDone({ is }, (outcome: ReservationOutcome) => ({ outcome })) }) as const;
   return [
     ...AFTER_RESERVATION.map(
       (to) =>
         ({
-          guard: { type: 'reservedThenNext', params: { from, to } },
+          guard: { type: 'reservedThenNext', params: fromDone({ from, to }, (outcome: ReservationOutcome) => ({ outcome })) },
           target: target(to),
-          actions: ['acceptReservation', 'startCountdownForReservation'],
+          actions: [
+            'acceptReservation',
+            {
+              type: 'startCountdown',
+              params: ({ event }: Done<ReservationOutcome>) => ({
+                secondsRemaining: event.output.type === 'reserved' ? event.output.checkoutTime : 0,
+              }),
+            },
+          ],
         }) as const,
     ),
     {
-      guard: { type: 'outcomeIs', params: { outcome: 'captcha' } },
+      guard: outcomeIs('captcha'),
       target: '#checkout.pastBasket.captcha.unsolved',
-      actions: 'keepSitekeyFromReservation',
-      description: 'The server wants a captcha first.',
+      actions: [
+        {
+          type: 'keepSitekey',
+          params: ({ event }: Done<ReservationOutcome>) => ({
+            sitekey: event.output.type === 'captcha' ? event.output.sitekey : null,
+          }),
+        },
+        'freshCaptchaWidget',
+      ],
+      description: 'The server wants a captcha (again): a fresh widget to solve.',
     },
     {
-      guard: { type: 'outcomeIs', params: { outcome: 'redirect' } },
-      actions: { type: 'navigate', params: ({ event }: { event: { output: unknown } }) => ({ url: redirectUrl(event.output) }) },
+      guard: outcomeIs('redirect'),
+      actions: {
+        type: 'navigate',
+        params: ({ event }: Done<ReservationOutcome>) => ({ url: event.output.type === 'redirect' ? event.output.url : '/' }),
+      },
       description: 'The browser leaves for the address the server gave.',
     },
     {
-      guard: { type: 'outcomeIs', params: { outcome: 'error' } },
+      guard: outcomeIs('error'),
       target: '#checkout.basket',
-      actions: ['warnRefusal', 'reloadCheckout'],
+      actions: [
+        {
+          type: 'notify',
+          params: ({ event }: Done<ReservationOutcome>) => ({
+            kind: 'warning' as const,
+            text: event.output.type === 'error' ? event.output.message : '',
+          }),
+        },
+        'reloadCheckout',
+      ],
       description: 'The server’s reason is shown as a warning and the basket is reloaded.',
     },
     {
-      guard: { type: 'outcomeIs', params: { outcome: 'unknown' } },
+      guard: outcomeIs('unknown'),
       target: '#checkout.basket',
-      actions: {
-        type: 'notify',
-        params: { kind: 'error', text: 'An unknown error occured. Please try again, or contact support.' },
-      },
+      actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unknownReservationError } },
     },
     {
       target: '#checkout.basket',
@@ -64,11 +102,6 @@ function reservationOutcomes(from: 'reserve' | 'captcha', failureText: string) {
       description: 'The request failed.',
     },
   ] as const;
-}
-
-function redirectUrl(output: unknown): string {
-  const outcome = output as { type: string; url?: string };
-  return outcome.type === 'redirect' && outcome.url ? outcome.url : '/';
 }
 
 /** A step the buyer completes on its screen; the fresh checkout then picks the next step. */
@@ -80,6 +113,7 @@ function advancingStep(from: AdvancingStep, extra: { description?: string; payme
     states: {
       active: { on: { STEP_COMPLETED: { target: 'advancing' } } },
       advancing: {
+        tags: ['advancing'],
         invoke: {
           src: 'loadCheckout',
           id: 'loadCheckout',
@@ -88,21 +122,84 @@ function advancingStep(from: AdvancingStep, extra: { description?: string; payme
               ? NEXT_STEP_TARGETS[from].map(
                   (to) =>
                     ({
-                      guard: { type: 'paidAndNextStepIs', params: { from, to } },
+                      guard: {
+                        type: 'paidAndNextStepIs',
+                        params: fromDone({ from, to }, (checkout: Checkout) => ({ checkout })),
+                      },
                       target: target(to),
-                      actions: 'stopCountdown',
+                      actions: ['markPaid', 'stopCountdown'],
                       description: 'Payment is complete: the countdown stops.',
                     }) as const,
                 )
               : []),
             ...NEXT_STEP_TARGETS[from].map(
-              (to) => ({ guard: { type: 'isNextStep', params: { from, to } }, target: target(to) }) as const,
+              (to) =>
+                ({
+                  guard: { type: 'isNextStep', params: fromDone({ from, to }, (checkout: Checkout) => ({ checkout })) },
+                  target: target(to),
+                }) as const,
             ),
           ],
           onError: {
             target: 'active',
-            actions: { type: 'notify', params: { kind: 'error', text: UNABLE_TO_GET_CHECKOUT } },
+            actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToGetCheckout } },
+            description: 'The buyer stays on the step and may press Continue again.',
           },
+        },
+      },
+    },
+  } as const;
+}
+
+/**
+ * A step whose screen is a child chart (invoked with a systemId): the child's output completes
+ * the step, and the fresh checkout picks the next one through `nextStep`.
+ */
+function childStep<Child extends 'donation' | 'giftAid' | 'marketing'>(from: 'donation' | 'gift_aid' | 'marketing_preferences', child: Child) {
+  const step = advancingStep(from);
+  return {
+    ...step,
+    states: {
+      ...step.states,
+      active: { invoke: { src: child, id: child, systemId: child, onDone: { target: 'advancing' } } },
+    },
+  } as const;
+}
+
+/**
+ * The login step owns the account chart (systemId account): signed in, saved as a guest or
+ * confirmed, the fresh checkout picks the next step; a `reserving` error returns to the basket,
+ * which shows the server's text and is reloaded.
+ */
+function accountStep() {
+  const step = advancingStep('login');
+  return {
+    ...step,
+    states: {
+      ...step.states,
+      active: {
+        invoke: {
+          src: 'account',
+          id: 'account',
+          systemId: 'account',
+          onDone: [
+            {
+              guard: { type: 'reservationLost', params: ({ event }: { event: { output: AccountOutcome } }) => ({ outcome: event.output }) },
+              target: '#checkout.basket',
+              actions: [
+                {
+                  type: 'notify',
+                  params: ({ event }: { event: { output: AccountOutcome } }) => ({
+                    kind: 'warning' as const,
+                    text: event.output.type === 'reserving' ? event.output.message : '',
+                  }),
+                },
+                'stopCountdown',
+                'reloadCheckout',
+              ],
+            },
+            { target: 'advancing' },
+          ],
         },
       },
     },
@@ -114,14 +211,31 @@ const ignoreExpiry = {
   COUNTDOWN_EXPIRED: { description: 'The hold no longer matters on this step.' },
 } as const;
 
-/** A saved checkout can be resumed at any step the server reports. */
+/** A saved checkout can be resumed at any step the server reports ('determining' starts at the basket). */
 const resumable: Step[] = STEPS.filter((step) => step !== 'determining');
 
 function resumeAt(step: Step) {
-  const base = { guard: { type: 'checkoutStateIs', params: { step } }, target: target(step) } as const;
+  const base = {
+    guard: { type: 'resumesAt', params: fromDone({ step }, (checkout: Checkout) => ({ checkout })) },
+    target: target(step),
+  } as const;
   if (step === 'basket' || step === 'reserve') return base;
-  if (step === 'captcha') return { ...base, actions: 'keepSitekeyFromCheckout' } as const;
-  return { ...base, actions: ['keepHoldFromCheckout', 'resumeCountdown'] } as const;
+  if (step === 'captcha') {
+    return {
+      ...base,
+      actions: [
+        { type: 'keepSitekey', params: ({ event }: Done<Checkout>) => ({ sitekey: event.output.captcha_sitekey }) },
+        'freshCaptchaWidget',
+      ],
+    } as const;
+  }
+  return {
+    ...base,
+    actions: [
+      { type: 'resumeHold', params: ({ event }: Done<Checkout>) => ({ checkout: event.output }) },
+      { type: 'resumeCountdown', params: ({ event }: Done<Checkout>) => ({ checkout: event.output }) },
+    ],
+  } as const;
 }
 
 export const checkoutMachine = checkoutSetup.createMachine({
@@ -132,12 +246,15 @@ export const checkoutMachine = checkoutSetup.createMachine({
   initial: 'determining',
   on: {
     TAB_VISIBLE: { actions: 'reloadCheckout', description: 'The tab is visible again: re-read the checkout.' },
+    CHECKOUT_RELOADED: { description: 'The screens show the fresh checkout; the flow stays where it is.' },
     NOTICE_RAISED: { actions: 'keepChildNotice' },
     NOTICE_DISMISSED: { actions: 'dismissNotice' },
-    STEP_SAVED: { actions: ['keepSecondsRemaining', 'syncCountdown'] },
-    STEP_SAVE_FAILED: {
-      actions: { type: 'notify', params: { kind: 'error', text: 'Unable to update the Basket state. Please try again later' } },
+    STEP_SAVED: {
+      guard: 'replyHoldsTickets',
+      actions: 'syncCountdown',
+      description: 'The hold’s time, from a save of the step the buyer is on; a step before the hold says nothing.',
     },
+    STEP_SAVE_FAILED: { actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToSaveStep } } },
   },
   states: {
     determining: {
@@ -145,16 +262,14 @@ export const checkoutMachine = checkoutSetup.createMachine({
       initial: 'loading',
       states: {
         loading: {
+          tags: ['determining'],
           invoke: {
             src: 'loadCheckout',
             id: 'loadCheckout',
-            onDone: [
-              ...resumable.map(resumeAt),
-              { target: '#checkout.basket', description: 'No step yet: start at the basket.' },
-            ],
+            onDone: resumable.map(resumeAt),
             onError: {
               target: 'failed',
-              actions: { type: 'notify', params: { kind: 'error', text: UNABLE_TO_GET_CHECKOUT } },
+              actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToGetCheckout } },
             },
           },
         },
@@ -168,6 +283,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
       states: {
         idle: { on: { RESERVE_CLICKED: { target: 'waiting' } } },
         waiting: {
+          tags: ['reserving'],
           description: 'Reserve Basket was pressed; the reserve step follows after reserveDelay.',
           after: { reserveDelay: { target: '#checkout.pastBasket.reserve' } },
         },
@@ -177,7 +293,17 @@ export const checkoutMachine = checkoutSetup.createMachine({
       description: 'Every step after the basket. Edit basket and the hold running out lead back to it.',
       initial: 'reserve',
       on: {
-        EDIT_BASKET_CONFIRMED: { target: '#checkout.editingBasket' },
+        EDIT_BASKET_CONFIRMED: {
+          guard: 'notPaid',
+          target: '#checkout.editingBasket',
+          description: 'Refused once the payment is complete.',
+        },
+        CHECKOUT_RELOADED: {
+          guard: 'saleEndedElsewhere',
+          target: '#checkout.basket',
+          actions: 'stopCountdown',
+          description: 'The sale was ended elsewhere (another tab): the flow follows the server, without the expiry message.',
+        },
         COUNTDOWN_EXPIRED: {
           target: '#checkout.basket',
           actions: ['markExpired', 'reloadCheckout'],
@@ -200,19 +326,17 @@ export const checkoutMachine = checkoutSetup.createMachine({
             expired: {},
             errored: {},
             reserving: {
+              tags: ['reserving'],
               description: 'Reserving with the captcha token; the widget is ignored until the answer.',
               invoke: {
                 src: 'reservation',
                 id: 'reservation',
                 systemId: 'reservation',
                 input: ({ context }) => (context.captchaToken ? { captchaToken: context.captchaToken } : {}),
-                onDone: reservationOutcomes('captcha', 'Unable to reserve ticket(s). Please try again later'),
+                onDone: reservationOutcomes('captcha', MESSAGES.unableToReserveFromButton),
                 onError: {
                   target: '#checkout.basket',
-                  actions: {
-                    type: 'notify',
-                    params: { kind: 'error', text: 'Unable to reserve ticket(s). Please try again later' },
-                  },
+                  actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToReserveFromButton } },
                 },
               },
               on: {
@@ -227,16 +351,17 @@ export const checkoutMachine = checkoutSetup.createMachine({
         },
         reserve: {
           description: 'Reserving tickets.',
+          tags: ['reserving'],
           entry: stepEntry('reserve'),
           invoke: {
             src: 'reservation',
             id: 'reservation',
             systemId: 'reservation',
             input: {},
-            onDone: reservationOutcomes('reserve', 'Unable to reserve tickets. Please try again later'),
+            onDone: reservationOutcomes('reserve', MESSAGES.unableToReserve),
             onError: {
               target: '#checkout.basket',
-              actions: { type: 'notify', params: { kind: 'error', text: 'Unable to reserve tickets. Please try again later' } },
+              actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToReserve } },
             },
           },
           on: {
@@ -244,10 +369,10 @@ export const checkoutMachine = checkoutSetup.createMachine({
             WHY_TOGGLED: { actions: 'forwardToReservation' },
           },
         },
-        login: advancingStep('login'),
-        marketing_preferences: advancingStep('marketing_preferences'),
-        donation: advancingStep('donation'),
-        gift_aid: advancingStep('gift_aid'),
+        login: accountStep(),
+        marketing_preferences: childStep('marketing_preferences', 'marketing'),
+        donation: childStep('donation', 'donation'),
+        gift_aid: childStep('gift_aid', 'giftAid'),
         delivery_address: advancingStep('delivery_address'),
         ticket_questions_before: advancingStep('ticket_questions_before'),
         payment: advancingStep('payment', { paymentMayComplete: true }),
@@ -263,6 +388,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
       },
     },
     editingBasket: {
+      tags: ['editingBasket'],
       description: 'Edit basket: the sale is destroyed before returning to the basket.',
       invoke: {
         src: 'destroySale',
@@ -270,7 +396,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
         onDone: { target: 'basket', actions: ['reloadCheckout', 'stopCountdown'] },
         onError: {
           target: '#checkout.pastBasket.history',
-          actions: { type: 'notify', params: { kind: 'error', text: 'Unable to edit Basket. Please try again later' } },
+          actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToEditBasket } },
           description: 'Back to where the buyer was.',
         },
       },

@@ -1,14 +1,22 @@
 /**
  * The named implementations of the root checkout machine: its context, the actions and guards
- * the chart refers to by name, and the actors the app replaces with `.provide()`.
+ * the chart refers to by name, and the actors the app replaces with `.provide()`. Actions and
+ * guards that use an actor's output take it as typed `params`, given by the chart's `onDone`
+ * where the output's type is known.
  */
-import { assign, fromPromise, sendTo, setup, spawnChild, type DoneActorEvent } from 'xstate';
+import { assertEvent, assign, fromPromise, sendTo, setup, spawnChild } from 'xstate';
 import { basketMachine } from '../basket/basket.machine';
 import { countdownMachine } from '../countdown/countdown.machine';
 import { reservationMachine } from '../reservation/reservation.machine';
 import { stepSaverMachine } from '../stepSaver/stepSaver.machine';
+import { donationMachine } from '../donation/donation.machine';
+import { giftAidMachine } from '../donation/giftAid.machine';
+import { accountMachine } from '../account/account.machine';
+import type { AccountOutcome } from '../account/account.types';
+import { marketingMachine } from '../marketing/marketing.machine';
 import type { Checkout, CheckoutEvent, Notice, NoticeKind, ReservationOutcome, Step } from './checkout.types';
 import { nextStep } from './nextStep';
+import { STEPS } from '../../contract';
 
 export interface CheckoutContext {
   /** The step the buyer is on (kept while the basket is being edited, for the screens). */
@@ -17,13 +25,14 @@ export interface CheckoutContext {
   nextNoticeId: number;
   /** Back at the basket because the hold ran out. */
   expired: boolean;
+  /** Paid: the hold no longer runs out and the basket can no longer be edited. */
+  paymentComplete: boolean;
   captchaSitekey: string | null;
   captchaToken: string | null;
   /** The captcha widget's own error message, shown as given. */
   captchaMessage: string | null;
-  /** The server's latest seconds_remaining for the hold. */
-  secondsRemaining: number | null;
-  saleReference: string | null;
+  /** Counts fresh captcha widgets: a new one is shown whenever the server asks for a captcha. */
+  captchaWidget: number;
 }
 
 export const initialCheckoutContext: CheckoutContext = {
@@ -31,19 +40,17 @@ export const initialCheckoutContext: CheckoutContext = {
   notices: [],
   nextNoticeId: 1,
   expired: false,
+  paymentComplete: false,
   captchaSitekey: null,
   captchaToken: null,
   captchaMessage: null,
-  secondsRemaining: null,
-  saleReference: null,
+  captchaWidget: 0,
 };
 
-/** The output of the actor whose completion is being handled (`onDone`). */
-export function outputOf<T>(event: unknown): T {
-  return (event as DoneActorEvent<T>).output;
-}
-
 export type Reserved = Extract<ReservationOutcome, { type: 'reserved' }>;
+
+/** Steps that hold tickets (every step after reserve): only a step save from one of them carries the hold's time. */
+export const HOLDING_STEPS: readonly Step[] = STEPS.slice(STEPS.indexOf('reserve') + 1);
 
 function pushNotice(context: CheckoutContext, kind: NoticeKind, text: string) {
   return {
@@ -63,7 +70,12 @@ export const checkoutSetup = setup({
       reservation: 'reservation';
       loadCheckout: 'loadCheckout';
       destroySale: 'destroySale';
+      donation: 'donation';
+      giftAid: 'giftAid';
+      account: 'account';
+      marketing: 'marketing';
     },
+    tags: {} as 'determining' | 'reserving' | 'advancing' | 'editingBasket',
   },
   actors: {
     /** GET checkout, read afresh. */
@@ -73,6 +85,10 @@ export const checkoutSetup = setup({
     reservation: reservationMachine,
     countdown: countdownMachine,
     stepSaver: stepSaverMachine,
+    donation: donationMachine,
+    giftAid: giftAidMachine,
+    account: accountMachine,
+    marketing: marketingMachine,
   },
   actions: {
     spawnCountdown: spawnChild('countdown', { id: 'countdown', systemId: 'countdown' }),
@@ -83,90 +99,87 @@ export const checkoutSetup = setup({
     notify: assign(({ context }, params: { kind: NoticeKind; text: string }) =>
       pushNotice(context, params.kind, params.text),
     ),
-    keepChildNotice: assign(({ context, event }) =>
-      event.type === 'NOTICE_RAISED' ? pushNotice(context, event.kind, event.text) : {},
-    ),
-    warnRefusal: assign(({ context, event }) => {
-      const outcome = outputOf<ReservationOutcome>(event);
-      return outcome.type === 'error' ? pushNotice(context, 'warning', outcome.message) : {};
+    keepChildNotice: assign(({ context, event }) => {
+      assertEvent(event, 'NOTICE_RAISED');
+      return pushNotice(context, event.kind, event.text);
     }),
-    dismissNotice: assign({
-      notices: ({ context, event }) =>
-        event.type === 'NOTICE_DISMISSED' ? context.notices.filter((n) => n.id !== event.id) : context.notices,
+    dismissNotice: assign(({ context, event }) => {
+      assertEvent(event, 'NOTICE_DISMISSED');
+      return { notices: context.notices.filter((n) => n.id !== event.id) };
     }),
     /** Invalidates the cached checkout so every screen re-reads it. Provided by the app. */
     reloadCheckout: () => {},
     /** Browser navigation for a reservation redirect. Provided by the app. */
     navigate: (_, _params: { url: string }) => {},
     markExpired: assign({ expired: true }),
-    /** Reserved: the hold starts now, with the server's checkout_time. */
-    acceptReservation: assign(({ event }) => {
-      const outcome = outputOf<Reserved>(event);
-      return {
-        expired: false,
-        saleReference: outcome.saleReference,
-        secondsRemaining: outcome.checkoutTime,
-        captchaToken: null,
-      };
-    }),
-    startCountdownForReservation: sendTo('countdown', ({ event }) => ({
+    /** Reserved: a new sale, whose hold starts now with the server's checkout_time. */
+    acceptReservation: assign({ expired: false, paymentComplete: false, captchaToken: null }),
+    startCountdown: sendTo('countdown', (_, params: { secondsRemaining: number }) => ({
       type: 'START' as const,
-      secondsRemaining: outputOf<Reserved>(event).checkoutTime,
+      secondsRemaining: params.secondsRemaining,
     })),
-    /** Resuming a step past the reservation: the hold continues from the server's figure. */
-    keepHoldFromCheckout: assign(({ event }) => {
-      const checkout = outputOf<Checkout>(event);
-      return { secondsRemaining: checkout.seconds_remaining, saleReference: checkout.sale_reference };
-    }),
-    /** The hold continues from the server's figure, unless payment is already complete. */
-    resumeCountdown: sendTo('countdown', ({ event }) => {
-      const checkout = outputOf<Checkout>(event);
-      return checkout.payment_complete
+    /** Resuming a step past the reservation: the hold goes on from the server's figure, unless paid. */
+    resumeHold: assign((_, params: { checkout: Checkout }) => ({ paymentComplete: params.checkout.payment_complete })),
+    resumeCountdown: sendTo('countdown', (_, params: { checkout: Checkout }) =>
+      params.checkout.payment_complete
         ? ({ type: 'STOP' } as const)
-        : ({ type: 'START', secondsRemaining: checkout.seconds_remaining } as const);
-    }),
+        : ({ type: 'START', secondsRemaining: params.checkout.seconds_remaining } as const),
+    ),
+    markPaid: assign({ paymentComplete: true }),
     stopCountdown: sendTo('countdown', { type: 'STOP' }),
-    keepSecondsRemaining: assign({
-      secondsRemaining: ({ context, event }) => (event.type === 'STEP_SAVED' ? event.secondsRemaining : context.secondsRemaining),
+    syncCountdown: sendTo('countdown', ({ event }) => {
+      assertEvent(event, 'STEP_SAVED');
+      return { type: 'SYNC' as const, secondsRemaining: event.secondsRemaining };
     }),
-    syncCountdown: sendTo('countdown', ({ context, event }) => ({
-      type: 'SYNC' as const,
-      secondsRemaining: event.type === 'STEP_SAVED' ? event.secondsRemaining : (context.secondsRemaining ?? 0),
-    })),
-    keepSitekeyFromCheckout: assign({ captchaSitekey: ({ event }) => outputOf<Checkout>(event).captcha_sitekey }),
-    keepSitekeyFromReservation: assign(({ event }) => {
-      const outcome = outputOf<ReservationOutcome>(event);
-      return { captchaSitekey: outcome.type === 'captcha' ? outcome.sitekey : null, captchaToken: null };
+    keepSitekey: assign((_, params: { sitekey: string | null }) => ({ captchaSitekey: params.sitekey, captchaToken: null })),
+    /** The server asked for a captcha (again): a fresh widget, to be solved anew. */
+    freshCaptchaWidget: assign(({ context }) => ({ captchaWidget: context.captchaWidget + 1, captchaToken: null })),
+    keepCaptchaToken: assign(({ event }) => {
+      assertEvent(event, 'CAPTCHA_PASSED');
+      return { captchaToken: event.token, captchaMessage: null };
     }),
-    keepCaptchaToken: assign(({ event }) => ({
-      captchaToken: event.type === 'CAPTCHA_PASSED' ? event.token : null,
-      captchaMessage: null,
-    })),
     forgetCaptchaToken: assign({ captchaToken: null, captchaMessage: null }),
-    keepCaptchaError: assign(({ event }) => ({
-      captchaToken: null,
-      captchaMessage: event.type === 'CAPTCHA_ERRORED' ? event.message : null,
-    })),
+    keepCaptchaError: assign(({ event }) => {
+      assertEvent(event, 'CAPTCHA_ERRORED');
+      return { captchaToken: null, captchaMessage: event.message };
+    }),
     /** The in-app browser screen's buttons belong to the reservation child. */
-    forwardToReservation: sendTo('reservation', ({ event }) => event),
+    forwardToReservation: sendTo('reservation', ({ event }) => {
+      assertEvent(event, ['COPY_LINK_CLICKED', 'WHY_TOGGLED']);
+      return event;
+    }),
   },
   guards: {
     /** Where the server says the buyer was (determining). */
-    checkoutStateIs: ({ event }, params: { step: Step }) => outputOf<Checkout>(event).state === params.step,
+    resumesAt: (_, params: { checkout: Checkout; step: Step }) => nextStep('determining', params.checkout) === params.step,
     /** The next-step rules, evaluated on the checkout just fetched. */
-    isNextStep: ({ event }, params: { from: Step; to: Step }) =>
-      nextStep(params.from, outputOf<Checkout>(event)) === params.to,
-    reservedThenNext: ({ event }, params: { from: Step; to: Step }) => {
-      const outcome = outputOf<ReservationOutcome>(event);
-      return outcome.type === 'reserved' && nextStep(params.from, outcome.checkout) === params.to;
-    },
+    isNextStep: (_, params: { from: Step; checkout: Checkout; to: Step }) => nextStep(params.from, params.checkout) === params.to,
+    reservedThenNext: (_, params: { from: Step; outcome: ReservationOutcome; to: Step }) =>
+      params.outcome.type === 'reserved' && nextStep(params.from, params.outcome.checkout) === params.to,
     /** Leaving payment with the payment complete: the hold no longer runs out. */
-    paidAndNextStepIs: ({ event }, params: { from: Step; to: Step }) => {
-      const checkout = outputOf<Checkout>(event);
-      return checkout.payment_complete && nextStep(params.from, checkout) === params.to;
+    paidAndNextStepIs: (_, params: { from: Step; checkout: Checkout; to: Step }) =>
+      params.checkout.payment_complete && nextStep(params.from, params.checkout) === params.to,
+    outcomeIs: (_, params: { outcome: ReservationOutcome; is: ReservationOutcome['type'] }) =>
+      params.outcome.type === params.is,
+    /** Only a save of the step the buyer is on, and one that holds tickets, says how long the hold has left. */
+    replyHoldsTickets: ({ context, event }) => {
+      assertEvent(event, 'STEP_SAVED');
+      return event.state === context.step && HOLDING_STEPS.includes(event.state);
     },
-    outcomeIs: ({ event }, params: { outcome: ReservationOutcome['type'] }) =>
-      outputOf<ReservationOutcome>(event).type === params.outcome,
+    notPaid: ({ context }) => !context.paymentComplete,
+    /**
+     * A fresh read shows the server back at the basket with no sale, while the buyer holds tickets:
+     * the sale was ended elsewhere (another tab). Before the hold exists (reserve, captcha) the
+     * server is at the basket anyway.
+     */
+    /** The account step ended because the server no longer holds the tickets (a `reserving` error). */
+    reservationLost: (_, params: { outcome: AccountOutcome }) => params.outcome.type === 'reserving',
+    saleEndedElsewhere: ({ context, event }) => {
+      assertEvent(event, 'CHECKOUT_RELOADED');
+      return (
+        HOLDING_STEPS.includes(context.step) && event.checkout.state === 'basket' && event.checkout.sale_reference === null
+      );
+    },
   },
   delays: {
     reserveDelay: 300,

@@ -3,7 +3,7 @@
  * the app provides with `.provide()`, and what those actors return. Machines import types only
  * from the wire contract; they never import React, ky or React Query.
  */
-import type { Checkout, ResponseOf, Step } from '../../src/api/contract';
+import type { Checkout, ResponseOf, Step } from '../../contract';
 
 export type { Checkout, Step };
 
@@ -33,6 +33,8 @@ export type CheckoutEvent =
   | { type: 'EDIT_BASKET_CONFIRMED' }
   /** The tab became visible again. */
   | { type: 'TAB_VISIBLE' }
+  /** The app read the checkout afresh (any reload): the flow follows the server when the sale has ended. */
+  | { type: 'CHECKOUT_RELOADED'; checkout: Checkout }
   | { type: 'NOTICE_DISMISSED'; id: number }
   /** From a child (the basket): a notice for the buyer, kept with the root's notices. */
   | { type: 'NOTICE_RAISED'; kind: NoticeKind; text: string }
@@ -44,7 +46,8 @@ export type CheckoutEvent =
   /** From the countdown child. */
   | { type: 'COUNTDOWN_EXPIRED' }
   /** From the step saver child. */
-  | { type: 'STEP_SAVED'; secondsRemaining: number }
+  /** The server saved `state`; its seconds_remaining is the hold's time only for a step that holds tickets. */
+  | { type: 'STEP_SAVED'; state: Step; secondsRemaining: number }
   | { type: 'STEP_SAVE_FAILED' };
 
 /** What the reservation child decides, from the reserve_tickets reply. */

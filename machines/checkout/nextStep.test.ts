@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { STEPS } from '../../src/api/contract';
+import { STEPS } from '../../contract';
 import { afterSaleMessage, charity, makeCheckout, pendingMarketing, question } from '../testing/checkoutFixture';
 import { NEXT_STEP_TARGETS, nextStep, type AdvancingStep } from './nextStep';
 

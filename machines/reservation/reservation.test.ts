@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeCheckout } from '../testing/checkoutFixture';
-import { walk } from '../testing/walk';
+import { runningChildren, walk, type Expectation, type OracleQuestion } from '../testing/walk';
+import type { ReservationOutcome } from '../checkout/checkout.types';
 import { isInAppBrowserUserAgent } from './inAppBrowser';
 import { viewReservation } from './reservation.connect';
 import { reservationMachine } from './reservation.machine';
@@ -9,24 +10,69 @@ const checkout = makeCheckout({ state: 'reserve', sale_reference: 'HF-1' });
 const replies = {
   reserved: { reserved: true, sale_reference: 'HF-1', checkout_time: 600 },
   reservedWithoutReference: { reserved: true, checkout_time: 600 },
+  reservedWithoutTime: { reserved: true, sale_reference: 'HF-1' },
   captcha: { reserved: false, captcha: true, captcha_sitekey: 'local-altcha' },
+  captchaWithoutSitekey: { reserved: false, captcha: true },
+  sitekeyWithoutCaptcha: { reserved: false, captcha: false, captcha_sitekey: 'local-altcha' },
   redirect: { reserved: false, redirect: '/queue/' },
   error: { reserved: false, error: 'Sold out' },
   nothing: { reserved: false },
 };
 
-const expectedOutcome: Record<string, unknown> = {
-  reserved: { type: 'reserved', saleReference: 'HF-1', checkoutTime: 600, checkout },
-  captchaRequired: { type: 'captcha', sitekey: 'local-altcha' },
-  redirected: { type: 'redirect', url: '/queue/' },
-  refused: { type: 'error', message: 'Sold out' },
-  unknownReply: { type: 'unknown' },
-  failed: { type: 'failed' },
+const OUTCOME_OF_REPLY: Record<keyof typeof replies, ReservationOutcome | 'fetch'> = {
+  reserved: 'fetch',
+  reservedWithoutReference: { type: 'unknown' },
+  reservedWithoutTime: { type: 'unknown' },
+  captcha: { type: 'captcha', sitekey: 'local-altcha' },
+  captchaWithoutSitekey: { type: 'unknown' },
+  sitekeyWithoutCaptcha: { type: 'unknown' },
+  redirect: { type: 'redirect', url: '/queue/' },
+  error: { type: 'error', message: 'Sold out' },
+  nothing: { type: 'unknown' },
 };
+
+type View = ReturnType<typeof viewReservation>;
+
+/** Spec 000 §4 "Basket to reserve" and §2 "Reserve step": what each reply and button leads to. */
+function reservationOracle({ event, view, before, unchanged }: OracleQuestion<View>, variant: string | undefined): Expectation<View> | undefined {
+  const screen = (fields: Partial<View>): Expectation<View>['view'] => ({ ...view, ...fields });
+  switch (event.type) {
+    case 'xstate.done.actor.reserveTickets': {
+      const name = (Object.keys(replies) as Array<keyof typeof replies>).find((key) => replies[key] === event.output)!;
+      const outcome = OUTCOME_OF_REPLY[name];
+      // Reserved: the fresh checkout is read before the root hears of it.
+      if (outcome === 'fetch') return { view: screen({}), running: ['loadCheckout'], started: { loadCheckout: [undefined] } };
+      return { view: screen({}), running: [], output: outcome };
+    }
+    case 'xstate.error.actor.reserveTickets':
+    case 'xstate.error.actor.loadCheckout':
+      return { view: screen({}), running: [], output: { type: 'failed' } };
+    case 'xstate.done.actor.loadCheckout':
+      return {
+        view: screen({}),
+        running: [],
+        output: { type: 'reserved', saleReference: 'HF-1', checkoutTime: 600, checkout: event.output },
+      };
+  }
+  // Anywhere but the incompatible-browser screen there is no link to copy and no explanation to open.
+  if (variant !== 'in-app browser') return event.type === 'COPY_LINK_CLICKED' || event.type === 'WHY_TOGGLED' ? unchanged() : undefined;
+  switch (event.type) {
+    case 'COPY_LINK_CLICKED':
+      return { view: screen({ linkCopied: false }), running: ['copyLink'], started: { copyLink: [undefined] } };
+    case 'xstate.done.actor.copyLink':
+      return { view: screen({ linkCopied: true }), running: [] };
+    case 'xstate.error.actor.copyLink':
+      return { view: screen({ linkCopied: false }), running: [] };
+    case 'WHY_TOGGLED':
+      return { view: screen({ whyOpen: !view.whyOpen }), running: runningChildren(before) };
+  }
+  if (event.type.startsWith('xstate.after.linkCopiedFor') && view.linkCopied) return { view: screen({ linkCopied: false }), running: [] };
+  return undefined;
+}
 
 describe('reservation machine', () => {
   it('is walked at 100 %: every reply becomes its outcome, and in-app browsers are stopped first', async () => {
-    const result = await walk({
+    const result = await walk<View>({
       name: 'reservation',
       machine: reservationMachine,
       input: { captchaToken: 'token-1' },
@@ -37,7 +83,10 @@ describe('reservation machine', () => {
         { name: 'ordinary browser', provide: { guards: { isInAppBrowser: () => false } } },
         { name: 'in-app browser', provide: { guards: { isInAppBrowser: () => true } } },
       ],
+      askIgnored: true,
       events: {
+        COPY_LINK_CLICKED: [{ type: 'COPY_LINK_CLICKED' }],
+        WHY_TOGGLED: [{ type: 'WHY_TOGGLED' }],
         'xstate.done.actor.reserveTickets': Object.values(replies).map(
           (output) => ({ type: 'xstate.done.actor.reserveTickets', output }),
         ),
@@ -47,21 +96,49 @@ describe('reservation machine', () => {
         'xstate.done.actor.copyLink': [{ type: 'xstate.done.actor.copyLink', output: undefined }],
         'xstate.error.actor.copyLink': [{ type: 'xstate.error.actor.copyLink', error: new Error('denied') }],
       },
-      check: ({ after, kit }) => {
-        // The captcha token travels with the request.
-        if (kit.inputs.reserveTickets) expect(kit.inputs.reserveTickets[0]).toEqual({ captchaToken: 'token-1' });
-        const final = Object.keys(expectedOutcome).find((key) => after.matches(key));
-        if (final) {
-          expect(after.status).toBe('done');
-          expect(after.output).toEqual(expectedOutcome[final]);
-        }
-        const view = viewReservation(after as never);
-        expect(view.incompatibleBrowser).toBe(after.matches('incompatibleBrowser'));
-        if (view.incompatibleBrowser) expect(kit.inputs.reserveTickets).toBeUndefined();
-      },
+      view: (snapshot) => viewReservation(snapshot as never),
+      // In an in-app browser nothing is asked of the server: the buyer is told to open a real browser.
+      // Elsewhere the request goes out at once, with the captcha token.
+      initial: (variant) =>
+        variant === 'in-app browser'
+          ? { view: { incompatibleBrowser: true, linkCopied: false, whyOpen: false }, running: [] }
+          : {
+              view: { incompatibleBrowser: false, linkCopied: false, whyOpen: false },
+              running: ['reserveTickets'],
+              started: { reserveTickets: [{ captchaToken: 'token-1' }] },
+            },
+      oracle: reservationOracle,
+      extraPaths: [
+        {
+          // 'Link copied' shows for two seconds, then the button is back.
+          variant: 'in-app browser',
+          events: [
+            { type: 'COPY_LINK_CLICKED' },
+            { type: 'xstate.done.actor.copyLink', output: undefined },
+            { type: 'xstate.after.linkCopiedFor.reservation.incompatibleBrowser.linkCopied' },
+            { type: 'COPY_LINK_CLICKED' },
+          ],
+        },
+      ],
     });
     expect(result.states.missing).toEqual([]);
     expect(result.transitions.missing).toEqual([]);
+  });
+
+  it('asks without a captcha token when the buyer was not given a captcha', async () => {
+    const { createActor, fromPromise } = await import('xstate');
+    const inputs: unknown[] = [];
+    createActor(
+      reservationMachine.provide({
+        actors: { reserveTickets: fromPromise(({ input }) => (inputs.push(input), new Promise<never>(() => {}))) },
+      }),
+      { input: {} },
+    ).start();
+    expect(inputs).toStrictEqual([{}]);
+  });
+
+  it('shows no incompatible-browser screen before the reservation starts', () => {
+    expect(viewReservation(undefined)).toEqual({ incompatibleBrowser: false, linkCopied: false, whyOpen: false });
   });
 
   it('treats a reserved reply without a sale reference as unknown', async () => {

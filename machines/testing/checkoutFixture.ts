@@ -1,7 +1,7 @@
 /** A complete checkout object as the server sends it, for tests to adjust field by field. */
 import type { Checkout } from '../checkout/checkout.types';
-import type { TicketLine } from '../../src/api/contract';
-import { emptyCheckout } from '../../src/api/emptyCheckout';
+import type { TicketLine } from '../../contract';
+import { emptyCheckout } from '../../contract/emptyCheckout';
 
 export function makeCheckout(overrides: Partial<Checkout> = {}): Checkout {
   return {

@@ -60,6 +60,8 @@ export const events = pgTable('events', {
   refundProtection: boolean('refund_protection').notNull().default(true),
   hideBookingFee: boolean('hide_booking_fee').notNull().default(false),
   timeslotWarning: text('timeslot_warning'),
+  /** Tickets of one type one order may hold when the type sets no maximum of its own; null for the site's default. */
+  maxPerOrder: integer('max_per_order'),
 });
 
 /**
@@ -153,23 +155,41 @@ export const mailingList = pgTable('mailing_list', {
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
 });
 
-export const sales = pgTable('sales', {
-  id: text('id').primaryKey(),
-  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
-  userId: integer('user_id').references(() => users.id),
-  state: text('state').notNull().default('basket'),
-  currency: text('currency'),
-  refundProtection: boolean('refund_protection').notNull().default(false),
-  discountCodeId: integer('discount_code_id').references(() => discountCodes.id),
-  /** Set while the sale holds stock. */
-  reference: text('reference'),
-  holdDeadline: timestamp('hold_deadline', { withTimezone: true, mode: 'date', precision: 3 }),
-  hadMismatchingCurrencies: boolean('had_mismatching_currencies').notNull().default(false),
-  basketErrors: jsonb('basket_errors').$type<string[]>().notNull().default([]),
-  basketSuccess: jsonb('basket_success').$type<string[]>().notNull().default([]),
-  reservingError: text('reserving_error'),
-  editBasketClicked: boolean('edit_basket_clicked').notNull().default(false),
-});
+export const sales = pgTable(
+  'sales',
+  {
+    id: text('id').primaryKey(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+    userId: integer('user_id').references(() => users.id),
+    state: text('state').notNull().default('basket'),
+    currency: text('currency'),
+    refundProtection: boolean('refund_protection').notNull().default(false),
+    discountCodeId: integer('discount_code_id').references(() => discountCodes.id),
+    /** Set while the sale holds stock. */
+    reference: text('reference'),
+    holdDeadline: timestamp('hold_deadline', { withTimezone: true, mode: 'date', precision: 3 }),
+    /** How many times the buyer asked for more time on the current hold. */
+    holdExtensions: integer('hold_extensions').notNull().default(0),
+    hadMismatchingCurrencies: boolean('had_mismatching_currencies').notNull().default(false),
+    basketErrors: jsonb('basket_errors').$type<string[]>().notNull().default([]),
+    basketSuccess: jsonb('basket_success').$type<string[]>().notNull().default([]),
+    reservingError: text('reserving_error'),
+    editBasketClicked: boolean('edit_basket_clicked').notNull().default(false),
+    /** The e-mail address whose one-time code this sale's visitor proved, until the buyer is saved. */
+    verifiedEmail: text('verified_email'),
+    /** When the buyer chose their marketing preferences for this sale; null while still to ask. */
+    marketingSetAt: timestamp('marketing_set_at', { withTimezone: true, mode: 'date' }),
+    /** The client address that last reserved the sale, for the per-buyer cap on held tickets. */
+    buyerIp: text('buyer_ip'),
+    /** When the sale last changed, so the sweeper can purge empty and abandoned ones. */
+    touchedAt: timestamp('touched_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
+  },
+  (t) => [
+    index('sales_buyer_ip_hold').on(t.buyerIp, t.holdDeadline),
+    index('sales_user_hold').on(t.userId, t.holdDeadline),
+    index('sales_code_hold').on(t.discountCodeId, t.holdDeadline),
+  ],
+);
 
 export const saleLines = pgTable(
   'sale_lines',
@@ -232,4 +252,128 @@ export const reservationAttempts = pgTable(
 export const usedCaptchas = pgTable('used_captchas', {
   token: text('token').primaryKey(),
   expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date' }).notNull(),
+});
+
+/**
+ * The live one-time code of an address: only its HMAC is kept. A resend replaces it (and its
+ * tries); a right guess deletes it, so it works once.
+ */
+export const oneTimeCodes = pgTable('one_time_codes', {
+  email: text('email').primaryKey(),
+  codeHash: text('code_hash').notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+  wrongTries: integer('wrong_tries').notNull().default(0),
+});
+
+/** One row per code sent, for the limits per address and per client address. */
+export const codeSends = pgTable(
+  'code_sends',
+  {
+    id: serial('id').primaryKey(),
+    email: text('email').notNull(),
+    ip: text('ip').notNull(),
+    at: timestamp('at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+  },
+  (t) => [index('code_sends_email_at').on(t.email, t.at), index('code_sends_ip_at').on(t.ip, t.at)],
+);
+
+/**
+ * Every message the product sends. Delivered by SMTP when configured (the body is then
+ * cleared); otherwise it stays here and the development mailbox shows it.
+ */
+export const outbox = pgTable(
+  'outbox',
+  {
+    id: serial('id').primaryKey(),
+    recipient: text('recipient').notNull(),
+    subject: text('subject').notNull(),
+    body: text('body').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date', precision: 3 }),
+    failure: text('failure'),
+  },
+  (t) => [index('outbox_recipient').on(t.recipient, t.id)],
+);
+
+/**
+ * Each marketing consent (or refusal) a buyer gave, with when and where: the record an organiser
+ * needs to show that a subscriber opted in.
+ */
+export const marketingConsents = pgTable(
+  'marketing_consents',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id').references(() => users.id),
+    email: text('email').notNull(),
+    topic: text('topic', { enum: ['community', 'events', 'organiser'] }).notNull(),
+    /** Set for the 'organiser' topic. */
+    organiserId: integer('organiser_id').references(() => organisers.id),
+    subscribed: boolean('subscribed').notNull(),
+    source: text('source').notNull(),
+    saleId: text('sale_id'),
+    at: timestamp('at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+  },
+  (t) => [index('marketing_consents_email').on(t.email, t.at), index('marketing_consents_organiser').on(t.organiserId, t.at)],
+);
+
+/**
+ * A sale's donation to its basket's charity: the amount the buyer chose and the fee worked out
+ * then. A new reservation (after Edit basket or expiry) leaves it behind until it is saved again.
+ */
+export const saleDonations = pgTable(
+  'sale_donations',
+  {
+    saleId: text('sale_id')
+      .primaryKey()
+      .references(() => sales.id, { onDelete: 'cascade' }),
+    charityId: integer('charity_id')
+      .notNull()
+      .references(() => charities.id),
+    /** The reservation it was given in: a donation counts only while its sale keeps that reference. */
+    saleReference: text('sale_reference').notNull(),
+    amount: integer('amount').notNull(),
+    fee: integer('fee').notNull(),
+    isGiftAid: boolean('is_gift_aid').notNull().default(false),
+    /** The charity's newsletter box on the Gift Aid step. */
+    subscribe: boolean('subscribe').notNull().default(false),
+  },
+  (t) => [check('sale_donations_amount_positive', sql`${t.amount} >= 1 AND ${t.fee} >= 0`)],
+);
+
+/**
+ * A Gift Aid declaration as the donor made it, with its date, name and address, for the
+ * charity's claim. It belongs to its donation and is replaced whenever the donation is.
+ */
+export const giftAidDeclarations = pgTable(
+  'gift_aid_declarations',
+  {
+    id: serial('id').primaryKey(),
+    saleId: text('sale_id')
+      .notNull()
+      .references(() => saleDonations.saleId, { onDelete: 'cascade' }),
+    charityId: integer('charity_id')
+      .notNull()
+      .references(() => charities.id),
+    /** Known when the donor was signed in at the time; otherwise the sale's buyer once identified. */
+    userId: integer('user_id').references(() => users.id),
+    title: text('title').notNull().default(''),
+    firstName: text('first_name'),
+    lastName: text('last_name'),
+    ukBased: boolean('uk_based').notNull(),
+    /** Line 1 for a UK resident, the whole address for an overseas taxpayer; empty below the address threshold. */
+    address1: text('address1').notNull().default(''),
+    postcode: text('postcode').notNull().default(''),
+    amount: integer('amount').notNull(),
+    currency: text('currency').notNull(),
+    declaredAt: timestamp('declared_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+  },
+  (t) => [uniqueIndex('gift_aid_declarations_sale').on(t.saleId), index('gift_aid_declarations_charity').on(t.charityId, t.declaredAt)],
+);
+
+/** The secret a charity uses to download its Gift Aid declarations; only its SHA-256 is kept. */
+export const charityDownloadTokens = pgTable('charity_download_tokens', {
+  charityId: integer('charity_id')
+    .primaryKey()
+    .references(() => charities.id, { onDelete: 'cascade' }),
+  tokenHash: text('token_hash').notNull().unique(),
 });

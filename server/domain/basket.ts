@@ -3,10 +3,13 @@
  * editing the basket of a reserved sale destroys the reservation, as the checkout expects.
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import type { Database, Executor } from '../db/index.ts';
+import type { Database } from '../db/index.ts';
 import { discountCodes, eventDates, events, giftVouchers, saleLines, saleVouchers, sales, ticketTypes } from '../db/schema.ts';
 import { DomainError } from './errors.ts';
-import { clearMessages, lockSale, releaseHold } from './sales.ts';
+import { clearMessages, createSaleIfMissing, lockSale, releaseHold } from './sales.ts';
+import { effectiveMaxPerOrder, maximumMessage } from './limits.ts';
+import { codeUseAvailable } from './codes.ts';
+import { formatMoney } from '../../contract/money.ts';
 import { poolAvailability } from './stock.ts';
 import { codeCovers } from './pricing.ts';
 
@@ -16,6 +19,41 @@ export interface AddRequest {
 }
 
 type Tx = Parameters<Parameters<Database['transaction']>[0]>[0];
+
+/** What the basket's paths need from the configuration and the request. */
+export interface BasketOptions {
+  /** The configured per-order default (MAX_PER_ORDER) for types and events without their own. */
+  maxPerOrder?: number;
+  /** The signed-in buyer, recorded on a sale this add creates. */
+  userId?: number | null;
+}
+
+/**
+ * An add that would leave a line below its type's minimum or above its ceiling is refused as a
+ * whole, before anything is written, with the basket's own wording and the ticket's name.
+ */
+function refuseOutsideLimits(
+  requested: { ticketTypeId: number; qty: number }[],
+  types: Map<number, { id: number; name: string; minPerCustomer: number; maxCanReserve: number; eventMax: number | null }>,
+  existing: Map<number, number>,
+  maxPerOrder: number | undefined,
+): void {
+  const totals = new Map<number, number>();
+  for (const line of requested) totals.set(line.ticketTypeId, (totals.get(line.ticketTypeId) ?? 0) + line.qty);
+  for (const [typeId, added] of totals) {
+    const type = types.get(typeId)!;
+    const already = existing.get(typeId) ?? 0;
+    const qty = already + added;
+    if (type.minPerCustomer > 1 && qty < type.minPerCustomer) {
+      throw new DomainError(400, `${type.name}: You must purchase a minimum of ${type.minPerCustomer} tickets of this type`, { code: 'too-few', ticketTypeId: type.id });
+    }
+    const ceiling = effectiveMaxPerOrder(type.maxCanReserve, type.eventMax, maxPerOrder);
+    if (qty > ceiling) {
+      const held = already > 0 ? ` (your basket already has ${already})` : '';
+      throw new DomainError(400, `${maximumMessage(type.name, ceiling)}${held}`, { code: 'too-many', ticketTypeId: type.id });
+    }
+  }
+}
 
 async function basketCurrency(tx: Tx, saleId: string): Promise<string | null> {
   const [row] = await tx
@@ -33,11 +71,14 @@ async function resetCurrencyIfEmpty(tx: Tx, saleId: string): Promise<void> {
   if ((await basketCurrency(tx, saleId)) === null) await tx.update(sales).set({ currency: null }).where(eq(sales.id, saleId));
 }
 
-export async function addToBasket(db: Database, saleId: string, request: AddRequest, now: Date): Promise<void> {
+export async function addToBasket(db: Database, saleId: string, request: AddRequest, now: Date, opts: BasketOptions = {}): Promise<void> {
   if (request.tickets.length === 0 && request.vouchers.length === 0) {
     throw new DomainError(400, 'Choose at least one ticket or gift voucher to add');
   }
+  refuseVoucherLines(request.vouchers);
   await db.transaction(async (tx) => {
+    // A sale is written only here, when something goes in it; a refusal rolls it back.
+    await createSaleIfMissing(tx, saleId, opts.userId ?? null);
     await lockSale(tx, saleId);
     await releaseHold(tx, saleId);
     let currency = await basketCurrency(tx, saleId);
@@ -51,6 +92,8 @@ export async function addToBasket(db: Database, saleId: string, request: AddRequ
             id: ticketTypes.id,
             name: ticketTypes.name,
             maxCanReserve: ticketTypes.maxCanReserve,
+            eventMax: events.maxPerOrder,
+            minPerCustomer: ticketTypes.minPerCustomer,
             typePool: ticketTypes.poolId,
             datePool: eventDates.poolId,
             currency: events.currency,
@@ -64,13 +107,15 @@ export async function addToBasket(db: Database, saleId: string, request: AddRequ
     const missing = typeIds.filter((id) => !byId.has(id));
     if (missing.length) throw new DomainError(404, 'One of the tickets you chose is no longer on sale');
 
+    const existing = new Map(
+      (await tx.select().from(saleLines).where(eq(saleLines.saleId, saleId))).map((l) => [l.ticketTypeId, l.qty]),
+    );
+    refuseOutsideLimits(request.tickets, byId, existing, opts.maxPerOrder);
+
     const available = await poolAvailability(
       tx,
       types.flatMap((t) => [t.datePool, ...(t.typePool ? [t.typePool] : [])]),
       now,
-    );
-    const existing = new Map(
-      (await tx.select().from(saleLines).where(eq(saleLines.saleId, saleId))).map((l) => [l.ticketTypeId, l.qty]),
     );
 
     for (const line of request.tickets) {
@@ -85,10 +130,6 @@ export async function addToBasket(db: Database, saleId: string, request: AddRequ
         continue;
       }
       let qty = (existing.get(type.id) ?? 0) + line.qty;
-      if (type.maxCanReserve > 0 && qty > type.maxCanReserve) {
-        qty = type.maxCanReserve;
-        errors.push(`You can only reserve ${type.maxCanReserve} tickets of ${type.name}`);
-      }
       if (qty > left) {
         qty = left;
         errors.push(`Only ${left} ${type.name} ${left === 1 ? 'ticket is' : 'tickets are'} left`);
@@ -104,12 +145,7 @@ export async function addToBasket(db: Database, saleId: string, request: AddRequ
     for (const v of request.vouchers) {
       const [voucher] = await tx.select().from(giftVouchers).where(eq(giftVouchers.id, v.giftVoucherId));
       if (!voucher) throw new DomainError(404, 'That gift voucher is no longer on sale');
-      if (v.value < voucher.minValue || v.value > voucher.maxValue) {
-        throw new DomainError(
-          400,
-          `${voucher.name} values range from ${voucher.minValue / 100} to ${voucher.maxValue / 100} ${voucher.currency}`,
-        );
-      }
+      refuseVoucherValue(voucher, v.value);
       if (currency !== null && voucher.currency !== currency) {
         mismatched = true;
         continue;
@@ -120,9 +156,10 @@ export async function addToBasket(db: Database, saleId: string, request: AddRequ
         .values({ saleId, giftVoucherId: voucher.id, value: v.value, qty: v.qty })
         .onConflictDoUpdate({
           target: [saleVouchers.saleId, saleVouchers.giftVoucherId, saleVouchers.value],
-          set: { qty: sql`least(${saleVouchers.qty} + ${v.qty}, 1000)` },
+          set: { qty: sql`${saleVouchers.qty} + ${v.qty}` },
         });
     }
+    await refuseVoucherBasket(tx, saleId);
 
     await clearMessages(tx, saleId);
     await tx
@@ -132,17 +169,20 @@ export async function addToBasket(db: Database, saleId: string, request: AddRequ
   });
 }
 
-export async function updateTicketQuantity(db: Database, saleId: string, ticketTypeId: number, quantity: number): Promise<void> {
+export async function updateTicketQuantity(db: Database, saleId: string, ticketTypeId: number, quantity: number, opts: BasketOptions = {}): Promise<void> {
   await db.transaction(async (tx) => {
     await lockSale(tx, saleId);
     const [line] = await tx
-      .select({ id: saleLines.id, canUpdate: ticketTypes.canUpdateQuantity, max: ticketTypes.maxCanReserve })
+      .select({ id: saleLines.id, canUpdate: ticketTypes.canUpdateQuantity, typeMax: ticketTypes.maxCanReserve, eventMax: events.maxPerOrder })
       .from(saleLines)
       .innerJoin(ticketTypes, eq(ticketTypes.id, saleLines.ticketTypeId))
+      .innerJoin(eventDates, eq(eventDates.id, ticketTypes.eventDateId))
+      .innerJoin(events, eq(events.id, eventDates.eventId))
       .where(and(eq(saleLines.saleId, saleId), eq(saleLines.ticketTypeId, ticketTypeId)));
     if (!line) throw new DomainError(404, 'That ticket is not in your basket');
     if (!line.canUpdate) throw new DomainError(409, 'The quantity of this ticket cannot be changed');
-    const qty = line.max > 0 ? Math.min(quantity, line.max) : quantity;
+    // Above the maximum the quantity is reduced to it, as the basket does with the spec's warning.
+    const qty = Math.min(quantity, effectiveMaxPerOrder(line.typeMax, line.eventMax, opts.maxPerOrder));
     await releaseHold(tx, saleId);
     await clearMessages(tx, saleId);
     await tx.update(saleLines).set({ qty }).where(eq(saleLines.id, line.id));
@@ -166,6 +206,7 @@ export async function removeFromBasket(db: Database, saleId: string, ticketTypeI
 export async function updateGiftVoucherQuantity(db: Database, saleId: string, giftVoucherId: number, value: number, qty: number): Promise<void> {
   await db.transaction(async (tx) => {
     await lockSale(tx, saleId);
+    if (qty > MAX_VOUCHER_QTY) throw new DomainError(400, VOUCHER_QTY_MESSAGE, { code: 'voucher' });
     const updated = await tx
       .update(saleVouchers)
       .set({ qty })
@@ -200,11 +241,11 @@ export async function setRefundProtection(db: Database, saleId: string, on: bool
 }
 
 /**
- * Applies a discount code. A code's use is claimed when it is applied, by one conditional
- * UPDATE, so a usage limit holds however many buyers apply it at once; replacing a code gives
- * its use back. Answers whether the code now applies to the basket.
+ * Applies a discount code when it covers the basket and has a use free now. Applying takes no
+ * use: the reservation claims one (codes.ts), and releasing the hold gives it back. Answers
+ * whether the code now applies to the basket.
  */
-export async function setCode(db: Database, saleId: string, rawCode: string): Promise<boolean> {
+export async function setCode(db: Database, saleId: string, rawCode: string, now: Date = new Date()): Promise<boolean> {
   const code = rawCode.trim().toUpperCase();
   if (!code) return false;
   return db.transaction(async (tx) => {
@@ -220,8 +261,7 @@ export async function setCode(db: Database, saleId: string, rawCode: string): Pr
       .innerJoin(events, eq(events.id, eventDates.eventId))
       .where(eq(saleLines.saleId, saleId));
     if (!basket.some((line) => codeCovers(found, line))) return false;
-    if (!(await claimCodeUse(tx, found.id))) return false;
-    if (sale.discountCodeId !== null) await giveBackCodeUse(tx, sale.discountCodeId);
+    if (!(await codeUseAvailable(tx, found, saleId, now))) return false;
     await releaseHold(tx, saleId);
     await clearMessages(tx, saleId);
     await tx
@@ -232,23 +272,29 @@ export async function setCode(db: Database, saleId: string, rawCode: string): Pr
   });
 }
 
-async function claimCodeUse(tx: Pick<Executor, 'update'>, codeId: number): Promise<boolean> {
-  const claimed = await tx
-    .update(discountCodes)
-    .set({ used: sql`${discountCodes.used} + 1` })
-    .where(
-      and(
-        eq(discountCodes.id, codeId),
-        sql`(${discountCodes.usageLimit} IS NULL OR ${discountCodes.used} < ${discountCodes.usageLimit})`,
-      ),
-    )
-    .returning({ id: discountCodes.id });
-  return claimed.length === 1;
+/** Gift vouchers are sold at the values the organiser offers, a few lines and a few of each per basket. */
+export const MAX_VOUCHER_LINES = 10;
+export const MAX_VOUCHER_QTY = 20;
+const VOUCHER_QTY_MESSAGE = `You can buy at most ${MAX_VOUCHER_QTY} of one gift voucher in one order`;
+
+function refuseVoucherLines(vouchers: AddRequest['vouchers']): void {
+  if (vouchers.length > MAX_VOUCHER_LINES) throw new DomainError(400, `A basket can hold at most ${MAX_VOUCHER_LINES} gift voucher lines`, { code: 'voucher' });
+  if (vouchers.some((v) => v.qty > MAX_VOUCHER_QTY)) throw new DomainError(400, VOUCHER_QTY_MESSAGE, { code: 'voucher' });
 }
 
-async function giveBackCodeUse(tx: Pick<Executor, 'update'>, codeId: number): Promise<void> {
-  await tx
-    .update(discountCodes)
-    .set({ used: sql`greatest(${discountCodes.used} - 1, 0)` })
-    .where(eq(discountCodes.id, codeId));
+function refuseVoucherValue(voucher: typeof giftVouchers.$inferSelect, value: number): void {
+  if (!voucher.suggestedValues.includes(value) || value < voucher.minValue || value > voucher.maxValue) {
+    const offered = voucher.suggestedValues.map((v) => formatMoney(v, voucher.currency)).join(', ');
+    throw new DomainError(400, `${voucher.name} is sold at ${offered}`, { code: 'voucher' });
+  }
+}
+
+/** After an add, the basket's voucher lines and quantities as a whole must still be within the caps. */
+async function refuseVoucherBasket(tx: Tx, saleId: string): Promise<void> {
+  const [row] = await tx
+    .select({ lines: sql<number>`count(*)::int`, most: sql<number>`coalesce(max(${saleVouchers.qty}), 0)::int` })
+    .from(saleVouchers)
+    .where(eq(saleVouchers.saleId, saleId));
+  if (Number(row?.lines ?? 0) > MAX_VOUCHER_LINES) throw new DomainError(400, `A basket can hold at most ${MAX_VOUCHER_LINES} gift voucher lines`, { code: 'voucher' });
+  if (Number(row?.most ?? 0) > MAX_VOUCHER_QTY) throw new DomainError(400, VOUCHER_QTY_MESSAGE, { code: 'voucher' });
 }

@@ -13,7 +13,7 @@ import { and, eq, gt, sql } from 'drizzle-orm';
 import { createChallenge, verifySolution } from 'altcha-lib/v1';
 import type { Database } from '../db/index.ts';
 import { reservationAttempts, usedCaptchas } from '../db/schema.ts';
-import { LOCAL_CAPTCHA_SITEKEY } from '../../src/api/contract.ts';
+import { LOCAL_CAPTCHA_SITEKEY } from '../../contract/index.ts';
 
 export const CAPTCHA_WINDOW_MS = 10 * 60_000;
 export const CAPTCHA_FREE_ATTEMPTS = 3;

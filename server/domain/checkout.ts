@@ -2,6 +2,7 @@
  * The checkout object of spec 000 §3, built from the database on every read: every field
  * present and typed, even for a visitor without a sale.
  */
+import { effectiveMaxPerOrder } from './limits.ts';
 import { getTableColumns, sql, type Column, type Table } from 'drizzle-orm';
 import { rows, type Database } from '../db/index.ts';
 import {
@@ -17,12 +18,13 @@ import {
   ticketTypes,
   users,
 } from '../db/schema.ts';
-import type { Checkout, Step } from '../../src/api/contract.ts';
-import { emptyCheckout } from '../../src/api/emptyCheckout.ts';
+import type { Checkout, Step } from '../../contract/index.ts';
+import { emptyCheckout } from '../../contract/emptyCheckout.ts';
 import { priceBasket } from './pricing.ts';
 import { holdIsLive, secondsRemaining } from './sales.ts';
 import { addMonths, formatNiceDate, formatUkDate } from './format.ts';
-import { currencySymbol } from '../../src/format/money.ts';
+import { currencySymbol } from '../../contract/money.ts';
+import { findDonation } from './donation.ts';
 
 export const STANDARD_REFUND_POLICY = {
   title: 'Refund policy',
@@ -83,7 +85,7 @@ export async function buildCheckout(
   db: Database,
   saleId: string | null,
   now: Date,
-  opts: { captchaSitekey: string | null; userId: number | null },
+  opts: { captchaSitekey: string | null; userId: number | null; maxPerOrder?: number },
 ): Promise<Checkout> {
   const base = emptyCheckout(opts.captchaSitekey);
   if (!saleId) return base;
@@ -139,6 +141,8 @@ export async function buildCheckout(
   const live = holdIsLive(sale, now);
   const currency = sale.currency ?? lines[0]?.event.currency ?? vouchers[0]?.voucher.currency ?? 'GBP';
   const provider = organiserRows.find((o) => o.paymentProvider)?.paymentProvider ?? null;
+  // A donation counts while the reservation it was given in holds (one more read, only with a charity).
+  const donation = charity && live ? await findDonation(db, sale) : null;
 
   return {
     ...base,
@@ -150,7 +154,8 @@ export async function buildCheckout(
       event_id: event.id,
       date_id: date.id,
       qty: line.qty,
-      max_can_reserve: type.maxCanReserve,
+      // The effective maximum, so the basket warns and caps exactly where the server does.
+      max_can_reserve: effectiveMaxPerOrder(type.maxCanReserve, event.maxPerOrder, opts.maxPerOrder),
       min_per_customer: type.minPerCustomer,
       can_update_quantity: type.canUpdateQuantity,
       price: price.lines.get(type.id)?.unitPrice ?? type.price,
@@ -213,7 +218,7 @@ export async function buildCheckout(
         })),
     })),
     currency: { symbol: currencySymbol(currency), code: currency },
-    basket_total: price.basketTotal,
+    basket_total: price.basketTotal + (donation ? donation.amount + donation.fee : 0),
     discounts_applied: price.discountsApplied,
     offers_applied_total: price.offersTotal,
     refund_protection: sale.refundProtection ? 1 : 0,
@@ -239,9 +244,12 @@ export async function buildCheckout(
           booking_fee_cap: charity.bookingFeeCap,
         }
       : null,
+    donation: donation ? { amount_before_booking_fee: donation.amount, booking_fee: donation.fee, is_gift_aid: donation.isGiftAid } : null,
+    donation_amount: donation?.amount ?? 0,
+    is_gift_aid: donation?.isGiftAid ?? false,
     edit_basket_clicked: sale.editBasketClicked,
     marketing_preferences:
-      lines.length > 0
+      lines.length > 0 && sale.marketingSetAt === null
         ? {
             ct_subscribed: user?.subscribed ?? false,
             event_subscribed: user?.isEventSubscribed ?? false,

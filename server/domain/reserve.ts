@@ -5,10 +5,12 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
-import { eventDates, saleLines, saleVouchers, sales, ticketTypes } from '../db/schema.ts';
+import { discountCodes, eventDates, events, saleLines, saleVouchers, sales, ticketTypes } from '../db/schema.ts';
 import { DomainError } from './errors.ts';
 import { holdIsLive, lockSale, newSaleReference, secondsRemaining } from './sales.ts';
 import { claimHold, lockPools } from './stock.ts';
+import { effectiveMaxPerOrder, maximumMessage, refuseOverBuyerCap, type Buyer } from './limits.ts';
+import { claimCodeUse } from './codes.ts';
 
 export type ReserveResult =
   | { reserved: true; saleReference: string; freshReservation: boolean; checkoutTime: number }
@@ -17,11 +19,26 @@ export type ReserveResult =
 /** How long a reservation waits for a busy pool before telling the buyer to try again. */
 const LOCK_TIMEOUT = '5s';
 
-class Refused extends Error {}
+class Refused extends Error {
+  constructor(
+    message: string,
+    /** The sale's discount code is used up: it comes off the basket with the refusal. */
+    readonly dropCode = false,
+  ) {
+    super(message);
+  }
+}
+
+/** The per-order and per-buyer limits a reservation holds to, and who is reserving. */
+export interface ReserveLimits {
+  maxPerOrder?: number;
+  maxHeldPerBuyer?: number;
+  buyer?: Buyer;
+}
 
 export const REQUIRED_TICKETS_MESSAGE = 'You must also purchase the following tickets to continue the checkout.';
 
-export async function reserveSale(db: Database, saleId: string, now: Date, checkoutTimeSeconds: number): Promise<ReserveResult> {
+export async function reserveSale(db: Database, saleId: string, now: Date, checkoutTimeSeconds: number, limits: ReserveLimits = {}): Promise<ReserveResult> {
   try {
     const result = await db.transaction(async (tx) => {
       await tx.execute(sql.raw(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`));
@@ -40,10 +57,14 @@ export async function reserveSale(db: Database, saleId: string, now: Date, check
           requiredTickets: ticketTypes.requiredTickets,
           typePool: ticketTypes.poolId,
           datePool: eventDates.poolId,
+          dateId: eventDates.id,
+          maxCanReserve: ticketTypes.maxCanReserve,
+          eventMax: events.maxPerOrder,
         })
         .from(saleLines)
         .innerJoin(ticketTypes, eq(ticketTypes.id, saleLines.ticketTypeId))
         .innerJoin(eventDates, eq(eventDates.id, ticketTypes.eventDateId))
+        .innerJoin(events, eq(events.id, eventDates.eventId))
         .where(eq(saleLines.saleId, saleId))
         .orderBy(ticketTypes.id);
       const [vouchers] = await tx
@@ -53,7 +74,9 @@ export async function reserveSale(db: Database, saleId: string, now: Date, check
       if (lines.length === 0 && (vouchers?.n ?? 0) === 0) throw new Refused('Your basket is empty');
 
       const tooFew = lines.find((l) => l.minPerCustomer > 1 && l.qty < l.minPerCustomer);
-      if (tooFew) throw new Refused(`You must purchase a minimum of ${tooFew.minPerCustomer} tickets of ${tooFew.name}`);
+      if (tooFew) throw new Refused(`${tooFew.name}: You must purchase a minimum of ${tooFew.minPerCustomer} tickets of this type`);
+      const tooMany = lines.find((l) => l.qty > effectiveMaxPerOrder(l.maxCanReserve, l.eventMax, limits.maxPerOrder));
+      if (tooMany) throw new Refused(maximumMessage(tooMany.name, effectiveMaxPerOrder(tooMany.maxCanReserve, tooMany.eventMax, limits.maxPerOrder)));
       const inBasket = new Set(lines.map((l) => l.ticketTypeId));
       const missing = lines.flatMap((l) => l.requiredTickets.filter((group) => !group.ids.some((id) => inBasket.has(id))).map((g) => g.title));
       if (missing.length) throw new Refused(`${REQUIRED_TICKETS_MESSAGE} ${[...new Set(missing)].join(', ')}`);
@@ -63,7 +86,20 @@ export async function reserveSale(db: Database, saleId: string, now: Date, check
       const reference = newSaleReference();
       // Written before the pools are locked, so the hot locks are held for the claims alone;
       // a refusal below rolls it back with everything else.
-      await tx.update(sales).set({ reference, holdDeadline: deadline, reservingError: null }).where(eq(sales.id, saleId));
+      const buyer = limits.buyer ?? { userId: sale.userId, ip: null };
+      await tx
+        .update(sales)
+        .set({ reference, holdDeadline: deadline, holdExtensions: 0, reservingError: null, buyerIp: buyer.ip, userId: buyer.userId ?? sale.userId })
+        .where(eq(sales.id, saleId));
+      if (limits.maxHeldPerBuyer !== undefined) {
+        const wanted = new Map<number, number>();
+        for (const l of lines) wanted.set(l.dateId, (wanted.get(l.dateId) ?? 0) + l.qty);
+        await refuseOverBuyerCap(tx, { saleId, buyer: { userId: buyer.userId ?? sale.userId, ip: buyer.ip }, cap: limits.maxHeldPerBuyer, now, wanted });
+      }
+      if (sale.discountCodeId !== null && !(await claimCodeUse(tx, { codeId: sale.discountCodeId, saleId, now }))) {
+        const [code] = await tx.select({ code: discountCodes.code }).from(discountCodes).where(eq(discountCodes.id, sale.discountCodeId));
+        throw new Refused(`Discount code ${code?.code ?? ''} has been used as many times as it can be and was taken off your basket. Check the total and reserve again.`, true);
+      }
       await lockPools(tx, claims.map((c) => c.poolId));
       const unavailable = new Set<string>();
       for (const { line, poolId } of claims) {
@@ -79,7 +115,11 @@ export async function reserveSale(db: Database, saleId: string, now: Date, check
   } catch (err) {
     const message = refusalMessage(err);
     if (message === null) throw err;
-    await db.update(sales).set({ reservingError: message }).where(eq(sales.id, saleId));
+    // The reply carries the refusal and the checkout shows it once, as a warning; it is not also
+    // kept as the sale's reserving_error, which would show it a second time after the reload.
+    if (err instanceof Refused && err.dropCode) {
+      await db.update(sales).set({ discountCodeId: null }).where(eq(sales.id, saleId));
+    }
     return { reserved: false, error: message };
   }
 }

@@ -3,7 +3,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/index.ts';
 import { holds, sales } from '../db/schema.ts';
-import { STEPS, type Step } from '../../src/api/contract.ts';
+import { STEPS, type Step } from '../../contract/index.ts';
 import { DomainError } from './errors.ts';
 
 export type Sale = typeof sales.$inferSelect;
@@ -14,12 +14,14 @@ export async function findSale(db: Pick<Executor, 'select'>, saleId: string | nu
   return sale ?? null;
 }
 
-/** Returns the visitor's sale id, creating a sale when there is none yet. */
-export async function ensureSale(db: Database, saleId: string | null, userId: number | null = null): Promise<string> {
-  if (saleId && (await findSale(db, saleId))) return saleId;
-  const id = randomUUID();
-  await db.insert(sales).values({ id, userId });
-  return id;
+/** The id a visitor's first sale will have; nothing is written until something goes in it. */
+export function newSaleId(): string {
+  return randomUUID();
+}
+
+/** Writes the sale row inside the transaction that puts the first thing in it. */
+export async function createSaleIfMissing(tx: Pick<Executor, 'insert'>, saleId: string, userId: number | null): Promise<void> {
+  await tx.insert(sales).values({ id: saleId, userId }).onConflictDoNothing();
 }
 
 /** Locks the sale row for the rest of the transaction, so one visitor's edits apply in turn. */
@@ -75,8 +77,38 @@ export function newSaleReference(): string {
 export async function clearMessages(tx: Pick<Executor, 'update'>, saleId: string): Promise<void> {
   await tx
     .update(sales)
-    .set({ basketErrors: [], basketSuccess: [], reservingError: null, hadMismatchingCurrencies: false, editBasketClicked: false })
+    .set({ basketErrors: [], basketSuccess: [], reservingError: null, hadMismatchingCurrencies: false, editBasketClicked: false, touchedAt: sql`now()` })
     .where(eq(sales.id, saleId));
 }
 
 export const saleCount = sql<number>`count(*)::int`;
+
+/** An empty sale is kept this long (a buyer may be between removing a line and adding another). */
+export const EMPTY_SALE_RETENTION_MS = 60 * 60_000;
+/** An unpaid sale untouched this long is abandoned. */
+export const ABANDONED_SALE_RETENTION_MS = 30 * 24 * 60 * 60_000;
+/** Steps a sale reaches only once paid: such sales are the buyer's record and never purged here. */
+const PAID_STEPS = ['deliver_tickets', 'ticket_questions_after', 'after_sale_messages', 'waiver', 'order_completed'];
+
+/**
+ * Deletes sales with nothing in them and unpaid sales long abandoned, never one holding stock.
+ * Their lines and holds go with them. Answers how many sales were deleted.
+ */
+export async function purgeSales(db: Pick<Executor, 'execute'>, now: Date): Promise<number> {
+  const at = now.toISOString();
+  const emptyBefore = new Date(now.getTime() - EMPTY_SALE_RETENTION_MS).toISOString();
+  const abandonedBefore = new Date(now.getTime() - ABANDONED_SALE_RETENTION_MS).toISOString();
+  const deleted = await db.execute(
+    sql`DELETE FROM sales s
+        WHERE (s.hold_deadline IS NULL OR s.hold_deadline <= ${at}::timestamptz)
+          AND s.state NOT IN (${sql.join(PAID_STEPS.map((step) => sql`${step}`), sql`, `)})
+          AND (
+            s.touched_at < ${abandonedBefore}::timestamptz
+            OR (s.touched_at < ${emptyBefore}::timestamptz
+                AND NOT EXISTS (SELECT 1 FROM sale_lines l WHERE l.sale_id = s.id)
+                AND NOT EXISTS (SELECT 1 FROM sale_vouchers v WHERE v.sale_id = s.id))
+          )
+        RETURNING s.id`,
+  );
+  return (deleted as unknown as { rows: unknown[] }).rows.length;
+}

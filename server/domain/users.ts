@@ -2,7 +2,7 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { mailingList, users } from '../db/schema.ts';
-import type { User } from '../../src/api/contract.ts';
+import type { User } from '../../contract/index.ts';
 import { DomainError } from './errors.ts';
 
 export type UserRow = typeof users.$inferSelect;

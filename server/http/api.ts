@@ -1,6 +1,6 @@
 /** The contract's calls, each a thin mapping from a validated request to one domain function. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { ensureSale, destroySale, updateBasketState } from '../domain/sales.ts';
+import { destroySale, findSale, newSaleId, updateBasketState } from '../domain/sales.ts';
 import {
   addToBasket,
   removeFromBasket,
@@ -12,10 +12,15 @@ import {
 } from '../domain/basket.ts';
 import { buildCheckout } from '../domain/checkout.ts';
 import { reserveSale } from '../domain/reserve.ts';
+import { extendHold, NOT_HELD_MESSAGE } from '../domain/hold.ts';
 import { captchaRequired } from '../domain/captcha.ts';
 import { findUser, toWireUser } from '../domain/users.ts';
 import { DomainError } from '../domain/errors.ts';
 import { registerCalls, type Handlers } from './calls.ts';
+import { accountHandlers } from './accountApi.ts';
+import { donationHandlers, donationInvalid } from './donationApi.ts';
+import { noticeQuery } from './notices.ts';
+import { MAX_ID } from '../../contract/index.ts';
 import { saleIdOf, setSaleCookie, userIdOf } from './session.ts';
 import type { AppDeps } from './deps.ts';
 
@@ -25,23 +30,35 @@ function wantsHtml(request: FastifyRequest): boolean {
 }
 
 /** Where a browser form goes back to with a message: the event page it came from, never a foreign URL. */
-function backToEvent(request: FastifyRequest, reply: FastifyReply, message: string) {
+function backToEvent(request: FastifyRequest, reply: FastifyReply, query: string) {
   const body = (request.body ?? {}) as { parent_event_id?: unknown };
-  const eventId = Number(body.parent_event_id);
-  const page = Number.isSafeInteger(eventId) && eventId > 0 ? `/event/${eventId}/` : '/all-events/';
-  return reply.redirect(`${page}?error=${encodeURIComponent(message)}`, 303);
+  const raw = typeof body.parent_event_id === 'string' ? body.parent_event_id : '';
+  const page = /^[1-9]\d{0,9}$/.test(raw) && Number(raw) <= MAX_ID ? `/event/${raw}/` : '/all-events/';
+  return reply.redirect(`${page}?${query}`, 303);
 }
+
+const NO_BASKET_MESSAGE = 'Your basket could not be found. Please add your tickets again.';
 
 export function registerApi(app: FastifyInstance, deps: AppDeps): void {
   const { db, config, clock } = deps;
 
-  async function saleFor(request: FastifyRequest, reply: FastifyReply): Promise<string> {
-    const saleId = await ensureSale(db, saleIdOf(request), userIdOf(request));
-    setSaleCookie(request, reply, saleId);
+  /**
+   * The visitor's existing sale. Only an add writes a sale; every other change needs one already,
+   * so a request without a basket is refused (or answered as empty) without writing anything.
+   */
+  async function saleFor(request: FastifyRequest): Promise<string> {
+    const saleId = saleIdOf(request);
+    if (!saleId || !(await findSale(db, saleId))) throw new DomainError(404, NO_BASKET_MESSAGE);
     return saleId;
   }
+  const hasSale = async (request: FastifyRequest) => {
+    const saleId = saleIdOf(request);
+    return saleId !== null && (await findSale(db, saleId)) !== null;
+  };
 
   const handlers: Handlers = {
+    ...accountHandlers(deps),
+    ...donationHandlers(deps),
     getUser: async ({ request }) => {
       const user = await findUser(db, userIdOf(request));
       return { user: user ? toWireUser(user) : null };
@@ -51,40 +68,42 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
       return buildCheckout(db, saleIdOf(request), clock(), {
         captchaSitekey: config.captcha === 'never' ? null : deps.captcha.sitekey,
         userId: userIdOf(request),
+        maxPerOrder: config.maxPerOrder,
       });
     },
-    updateBasketState: async ({ input, request, reply }) => ({
-      seconds_remaining: await updateBasketState(db, await saleFor(request, reply), input.state, clock()),
+    updateBasketState: async ({ input, request }) => ({
+      seconds_remaining: (await hasSale(request)) ? await updateBasketState(db, await saleFor(request), input.state, clock()) : 0,
     }),
-    destroySale: async ({ request, reply }) => {
-      await destroySale(db, await saleFor(request, reply));
+    destroySale: async ({ request }) => {
+      if (await hasSale(request)) await destroySale(db, await saleFor(request));
       return { success: true };
     },
     updateTicketQuantity: async ({ input, request, reply }) => {
-      await updateTicketQuantity(db, await saleFor(request, reply), input.ticket_id, input.quantity);
+      await updateTicketQuantity(db, await saleFor(request), input.ticket_id, input.quantity, { maxPerOrder: config.maxPerOrder });
       return { success: true };
     },
     updateGiftVoucherQuantity: async ({ input, request, reply }) => {
-      await updateGiftVoucherQuantity(db, await saleFor(request, reply), input.gift_voucher_id, input.value, input.qty);
+      await updateGiftVoucherQuantity(db, await saleFor(request), input.gift_voucher_id, input.value, input.qty);
       return { success: true };
     },
     updateRefundProtection: async ({ input, request, reply }) => {
-      await setRefundProtection(db, await saleFor(request, reply), input.refund_protection);
+      await setRefundProtection(db, await saleFor(request), input.refund_protection);
       return { success: true };
     },
-    setCode: async ({ input, request, reply }) => ({
-      code_applied: await setCode(db, await saleFor(request, reply), input.code),
+    setCode: async ({ input, request }) => ({
+      code_applied: (await hasSale(request)) && (await setCode(db, await saleFor(request), input.code, clock())),
     }),
     removeFromBasket: async ({ input, request, reply }) => {
-      await removeFromBasket(db, await saleFor(request, reply), input.ticket_id);
+      await removeFromBasket(db, await saleFor(request), input.ticket_id);
       return { success: true };
     },
     removeGiftVoucherFromBasket: async ({ input, request, reply }) => {
-      await removeGiftVoucher(db, await saleFor(request, reply), input.gift_voucher_id, input.value);
+      await removeGiftVoucher(db, await saleFor(request), input.gift_voucher_id, input.value);
       return { success: true };
     },
     reserveTickets: async ({ input, request, reply }) => {
-      const saleId = await saleFor(request, reply);
+      if (!(await hasSale(request))) return { reserved: false, error: 'Your basket is empty' };
+      const saleId = await saleFor(request);
       const now = clock();
       if (await captchaRequired(db, config.captcha, request.ip, now)) {
         const token = input['h-captcha-response'];
@@ -92,7 +111,11 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
           return { reserved: false, captcha: true, captcha_sitekey: deps.captcha.sitekey };
         }
       }
-      const result = await reserveSale(db, saleId, now, config.checkoutTimeSeconds);
+      const result = await reserveSale(db, saleId, now, config.checkoutTimeSeconds, {
+        maxPerOrder: config.maxPerOrder,
+        maxHeldPerBuyer: config.maxHeldPerBuyer,
+        buyer: { userId: userIdOf(request), ip: request.ip },
+      });
       return result.reserved
         ? {
             reserved: true,
@@ -102,28 +125,35 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
           }
         : { reserved: false, error: result.error };
     },
+    extendHold: async ({ request, reply }) => {
+      if (!(await hasSale(request))) throw new DomainError(409, NOT_HELD_MESSAGE);
+      const extended = await extendHold(db, await saleFor(request), clock(), config.checkoutTimeSeconds);
+      return { seconds_remaining: extended.secondsRemaining, extensions_left: extended.extensionsLeft };
+    },
     getCaptchaChallenge: async ({ reply }) => {
       if (!deps.altcha) throw new DomainError(404, 'This site uses hCaptcha; there is no local challenge');
       reply.header('cache-control', 'no-store');
       return (await deps.altcha.challenge()) as { algorithm: string; challenge: string; salt: string; signature: string };
     },
     addToBasket: async ({ input, request, reply }) => {
-      const saleId = await saleFor(request, reply);
+      const saleId = saleIdOf(request) ?? newSaleId();
       const tickets = Object.values(input.ticket ?? {}).map((l) => ({ ticketTypeId: l.ticket, qty: l.qty }));
       const vouchers = Object.entries(input.gift_voucher ?? {}).map(([, v]) => ({ giftVoucherId: v.id, qty: v.qty, value: v.value }));
       try {
-        await addToBasket(db, saleId, { tickets, vouchers }, clock());
+        await addToBasket(db, saleId, { tickets, vouchers }, clock(), { maxPerOrder: config.maxPerOrder, userId: userIdOf(request) });
       } catch (err) {
-        if (err instanceof DomainError && wantsHtml(request)) return backToEvent(request, reply, err.message);
+        if (err instanceof DomainError && wantsHtml(request)) return backToEvent(request, reply, noticeQuery(err));
         throw err;
       }
+      setSaleCookie(request, reply, saleId);
       if (wantsHtml(request)) return reply.redirect('/checkout/', 303);
       return { success: true, redirect: '/checkout/' };
     },
   };
 
   registerCalls(app, handlers, {
+    ...donationInvalid,
     addToBasket: async (request, reply, message) =>
-      wantsHtml(request) ? backToEvent(request, reply, message) : reply.status(400).send({ error: message }),
+      wantsHtml(request) ? backToEvent(request, reply, 'error=not-added') : reply.status(400).send({ error: message }),
   });
 }

@@ -4,7 +4,7 @@
  * one is answered 400 with a message naming the field. Unknown fields are dropped.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { calls, type CallName, type ParsedRequestOf, type ResponseOf } from '../../src/api/contract.ts';
+import { calls, type CallName, type ParsedRequestOf, type ResponseOf } from '../../contract/index.ts';
 
 export interface CallContext<N extends CallName> {
   input: ParsedRequestOf<N>;

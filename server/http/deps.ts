@@ -1,6 +1,7 @@
 import type { Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import type { CaptchaProvider } from '../domain/captcha.ts';
+import type { Mailer } from '../domain/mail.ts';
 
 export interface AppDeps {
   db: Database;
@@ -10,4 +11,6 @@ export interface AppDeps {
   captcha: CaptchaProvider;
   /** The self-hosted challenge source; null when hCaptcha is configured instead. */
   altcha: { challenge(): Promise<object> } | null;
+  /** Where the product's mail goes: the outbox, and SMTP when configured. */
+  mailer: Mailer;
 }

@@ -45,6 +45,7 @@ export function signIn(request: FastifyRequest, reply: FastifyReply, userId: num
   setSigned(request, reply, USER_COOKIE, String(userId));
 }
 
-export function signOut(reply: FastifyReply): void {
-  reply.clearCookie(USER_COOKIE, { path: '/' });
+/** Clears the signed-in user's cookie; a request that carries none gets no cookie header. */
+export function signOut(request: FastifyRequest, reply: FastifyReply): void {
+  if (request.cookies[USER_COOKIE] !== undefined) reply.clearCookie(USER_COOKIE, { path: '/' });
 }

@@ -1,12 +1,14 @@
 /** The catalogue front: all events, one event (its order form) and an organiser's page. */
-import { asc, eq, sql } from 'drizzle-orm';
+import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { eventDates, events, giftVouchers, organisers, ticketTypes } from '../db/schema.ts';
 import { poolAvailability } from '../domain/stock.ts';
 import { formatNiceDate } from '../domain/format.ts';
-import { formatMoney } from '../../src/format/money.ts';
+import { formatMoney } from '../../contract/money.ts';
 import type { AppDeps } from '../http/deps.ts';
-import { html, page, type Html } from './html.ts';
+import { noticeText } from '../http/notices.ts';
+import { effectiveMaxPerOrder } from '../domain/limits.ts';
+import { Html, html, icon, page } from './html.ts';
 
 const idParam = (raw: string): number | null => {
   const n = Number(raw);
@@ -16,40 +18,59 @@ const idParam = (raw: string): number | null => {
 export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
   const { db, config } = deps;
 
+  /** The cheapest ticket of each event that a buyer can buy on its own: not sold out, not an add-on needing another ticket. */
+  async function fromPrices(eventIds: number[]): Promise<Map<number, number>> {
+    if (eventIds.length === 0) return new Map();
+    const rows = await db
+      .select({ eventId: eventDates.eventId, price: ticketTypes.price, required: ticketTypes.requiredTickets, datePool: eventDates.poolId, typePool: ticketTypes.poolId })
+      .from(ticketTypes)
+      .innerJoin(eventDates, eq(eventDates.id, ticketTypes.eventDateId))
+      .where(inArray(eventDates.eventId, eventIds));
+    const left = await poolAvailability(db, rows.flatMap((r) => [r.datePool, ...(r.typePool ? [r.typePool] : [])]), deps.clock());
+    const cheapest = new Map<number, number>();
+    for (const r of rows) {
+      const available = Math.min(left.get(r.datePool) ?? 0, r.typePool ? (left.get(r.typePool) ?? 0) : Infinity);
+      if (available <= 0 || r.required.length > 0) continue;
+      cheapest.set(r.eventId, Math.min(cheapest.get(r.eventId) ?? Infinity, r.price));
+    }
+    return cheapest;
+  }
+
   async function eventCards(organiserId: number | null): Promise<Html> {
     const list = await db
       .select({
         event: events,
         organiser: organisers,
         firstDate: sql<Date>`min(${eventDates.startsAt})`.mapWith(eventDates.startsAt),
-        fromPrice: sql<number>`min(${ticketTypes.price})::int`,
       })
       .from(events)
       .innerJoin(organisers, eq(organisers.id, events.organiserId))
       .innerJoin(eventDates, eq(eventDates.eventId, events.id))
-      .innerJoin(ticketTypes, eq(ticketTypes.eventDateId, eventDates.id))
       .where(organiserId ? eq(events.organiserId, organiserId) : undefined)
       .groupBy(events.id, organisers.id)
       .orderBy(sql`min(${eventDates.startsAt})`);
     if (list.length === 0) return html`<p>No events are on sale right now.</p>`;
-    return html`<div class="grid">${list.map(
-      ({ event, organiser, firstDate, fromPrice }) => html`<a class="card" href="/event/${event.id}/" style="text-decoration:none;color:inherit">
-        <img src="${event.thumbnail}" alt="">
-        <div class="body"><h2>${event.title}</h2>
-        <div class="muted">${formatNiceDate(firstDate)}</div>
-        <div class="muted">${event.venueName}, ${event.city}</div>
-        <div class="muted">by ${organiser.name}</div>
-        <div class="price">from ${formatMoney(fromPrice, event.currency)}</div></div></a>`,
-    )}</div>`;
+    const prices = await fromPrices(list.map((l) => l.event.id));
+    return html`<ul class="event-grid" role="list">${list.map(({ event, organiser, firstDate }, i) => {
+      const from = prices.get(event.id);
+      return html`<li><a class="event-card" href="/event/${event.id}/">
+        <img src="${event.thumbnail}" alt="" width="320" height="200"${i > 2 ? html` loading="lazy"` : ''}>
+        <div class="event-card__body"><h2 class="event-card__title">${event.title}</h2>
+        <span class="muted">${formatNiceDate(firstDate)}</span>
+        <span class="muted">${event.venueName}, ${event.city}</span>
+        <span class="muted">by ${organiser.name}</span>
+        <span class="event-card__price">${from === undefined ? 'Sold out' : `from ${formatMoney(from, event.currency)}`}</span></div></a></li>`;
+    })}</ul>`;
   }
 
   app.get('/all-events/', async (request, reply) => {
-    const error = (request.query as { error?: unknown }).error;
+    const error = noticeText((request.query as { error?: unknown }).error);
     reply.type('text/html; charset=utf-8');
     return page(
       config.brandName,
       'All events',
-      html`${typeof error === 'string' ? html`<p class="notice error">${error}</p>` : ''}<h1>What’s on</h1>${await eventCards(null)}`,
+      html`${error ? html`<p class="notice error" role="alert">${error}</p>` : ''}<h1>What’s on</h1>${await eventCards(null)}`,
+      'events',
     );
   });
 
@@ -67,7 +88,7 @@ export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
     );
   });
 
-  app.get<{ Params: { id: string }; Querystring: { error?: string } }>('/event/:id/', async (request, reply) => {
+  app.get<{ Params: { id: string }; Querystring: { error?: string; ticket?: string } }>('/event/:id/', async (request, reply) => {
     const id = idParam(request.params.id);
     const [row] = id
       ? await db.select({ event: events, organiser: organisers }).from(events).innerJoin(organisers, eq(organisers.id, events.organiserId)).where(eq(events.id, id))
@@ -83,47 +104,96 @@ export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
       .orderBy(asc(eventDates.startsAt), asc(ticketTypes.sortOrder));
     const vouchers = await db.select().from(giftVouchers).where(eq(giftVouchers.organiserId, organiser.id));
     const left = await poolAvailability(db, types.flatMap(({ type, date }) => [date.poolId, ...(type.poolId ? [type.poolId] : [])]), deps.clock());
-    const error = typeof request.query.error === 'string' ? request.query.error : null;
+    const about = types.find(({ type }) => String(type.id) === request.query.ticket)?.type;
+    const error = noticeText(
+      request.query.error,
+      about && { name: about.name, min: about.minPerCustomer, max: effectiveMaxPerOrder(about.maxCanReserve, event.maxPerOrder, config.maxPerOrder) },
+    );
 
     const ticketRows = types.map(({ type, date }) => {
       const available = Math.min(left.get(date.poolId) ?? 0, type.poolId ? (left.get(type.poolId) ?? 0) : Infinity);
       const key = `${event.id}|${date.id}|${type.id}|0`;
-      const max = Math.max(0, Math.min(type.maxCanReserve || 20, available));
-      const notes = [
-        type.maxCanReserve ? `max ${type.maxCanReserve} per order` : '',
+      const min = Math.max(1, type.minPerCustomer);
+      const max = Math.min(effectiveMaxPerOrder(type.maxCanReserve, event.maxPerOrder, config.maxPerOrder), available);
+      const rules = [
         type.minPerCustomer > 1 ? `minimum ${type.minPerCustomer}` : '',
+        type.maxCanReserve ? `max ${type.maxCanReserve} per order` : '',
         type.requiredTickets.length ? `requires ${type.requiredTickets.map((g) => g.title).join(', ')}` : '',
-        type.nonRefundable ? 'non-refundable' : '',
-        type.offerBuyN ? `buy ${type.offerBuyN} get 1 free` : '',
       ].filter(Boolean);
-      const fee = event.hideBookingFee || type.bookingFee === 0 ? '' : type.absorbFee ? ' (fee included)' : ` + ${formatMoney(type.bookingFee, event.currency)} fee`;
-      return html`<tr><td><strong>${type.name}</strong><div class="muted">${formatNiceDate(date.startsAt)}${notes.length ? ` · ${notes.join(' · ')}` : ''}</div></td>
-        <td class="price">${formatMoney(type.price, event.currency)}<span class="muted">${fee}</span></td>
-        <td>${available > 0
-          ? html`<fieldset data-line><input type="hidden" name="ticket[${key}][ticket]" value="${type.id}">
-            <label><span class="hide-sm">Qty </span><input type="number" name="ticket[${key}][qty]" min="0" max="${max}" value="0" aria-label="Quantity of ${type.name}"></label></fieldset>`
-          : html`<span class="muted">Sold out</span>`}</td></tr>`;
+      const notes = [type.nonRefundable ? 'non-refundable' : '', type.offerBuyN ? `buy ${type.offerBuyN} get 1 free` : ''].filter(Boolean);
+      const fee = event.hideBookingFee || type.bookingFee === 0 ? '' : type.absorbFee ? 'fee included' : `+ ${formatMoney(type.bookingFee, event.currency)} fee`;
+      return html`<li class="offer"><div class="offer__info"><h3 class="offer__name">${type.name}</h3>
+        <span class="muted">${formatNiceDate(date.startsAt)}</span>
+        ${rules.length + notes.length ? html`<span class="offer__tags">${rules.map((r) => html`<span class="offer__tag offer__tag--rule">${r}</span>`)}${notes.map((n) => html`<span class="offer__tag">${n}</span>`)}</span>` : ''}</div>
+        <div class="offer__price">${formatMoney(type.price, event.currency)}${fee ? html`<span class="offer__fee muted">${fee}</span>` : ''}</div>
+        ${available > 0 && max >= min
+          ? html`<fieldset class="offer__qty" data-line><input type="hidden" name="ticket[${key}][ticket]" value="${type.id}">
+            ${stepper(`ticket[${key}][qty]`, type.name, min, max, `note-t${type.id}`)}</fieldset>`
+          : html`<span class="offer__soldout">Sold out</span>`}</li>`;
     });
     const voucherRows = vouchers.map(
-      (v) => html`<tr><td><strong>${v.name}</strong><div class="muted">Valid for ${v.validityMonths} months</div></td>
-      <td colspan="2"><fieldset data-line><input type="hidden" name="gift_voucher[${v.id}][id]" value="${v.id}">
-        <select name="gift_voucher[${v.id}][value]" aria-label="Value of ${v.name}">${v.suggestedValues.map((value) => html`<option value="${value}">${formatMoney(value, v.currency)}</option>`)}</select>
-        <label><span class="hide-sm">Qty </span><input type="number" name="gift_voucher[${v.id}][qty]" min="0" max="20" value="0" aria-label="Quantity of ${v.name}"></label></fieldset></td></tr>`,
+      (v, i) => html`<li class="offer offer--voucher"><div class="offer__info"><h3 class="offer__name">${v.name}</h3>
+      <span class="muted">Valid for ${v.validityMonths} months</span></div>
+      <fieldset class="offer__qty" data-line><input type="hidden" name="gift_voucher[${v.id}][id]" value="${v.id}">
+        <fieldset class="value-choice"><legend>Value of ${v.name}</legend>${v.suggestedValues.map(
+          (value, j) => html`<label class="choice"><input type="radio" name="gift_voucher[${v.id}][value]" value="${value}"${j === 0 ? html` checked` : ''}>${formatMoney(value, v.currency)}</label>`,
+        )}</fieldset>
+        ${stepper(`gift_voucher[${v.id}][qty]`, v.name, 1, config.maxPerOrder, `note-v${i}`)}</fieldset></li>`,
     );
 
     return page(
       config.brandName,
       event.title,
-      html`${error ? html`<p class="notice error">${error}</p>` : ''}
-      <div class="hero"><img src="${event.thumbnail}" alt=""><div><h1>${event.title}</h1>
+      html`${error ? html`<p class="notice error" role="alert">${error}</p>` : ''}
+      <div class="event-hero"><img src="${event.thumbnail}" alt="" width="360" height="225"><div class="event-hero__text"><h1>${event.title}</h1>
       <p>${event.description}</p><p class="muted">${event.venueName}, ${event.venueAddress}</p>
-      <p class="muted">By <a href="/organiser/${organiser.id}/">${organiser.name}</a></p></div></div>
-      <form method="post" action="/do/checkout/add/" id="add">
+      <p class="muted">By <a class="inline-link" href="/organiser/${organiser.id}/">${organiser.name}</a></p></div></div>
+      <form method="post" action="/do/checkout/add/" id="add" class="add-form" novalidate>
       <input type="hidden" name="parent_event_id" value="${event.id}">
-      <h2>Tickets</h2><table>${ticketRows}</table>
-      ${voucherRows.length ? html`<h2>Gift vouchers</h2><table>${voucherRows}</table>` : ''}
-      <p><button type="submit">Add to basket</button></p></form>
-      <script>document.getElementById('add').addEventListener('submit',function(){document.querySelectorAll('fieldset[data-line]').forEach(function(f){var q=f.querySelector('input[type=number]');if(!q||!(Number(q.value)>0))f.disabled=true;});});</script>`,
+      <h2>Tickets</h2><ul class="offer-list" role="list">${ticketRows}</ul>
+      ${voucherRows.length ? html`<h2>Gift vouchers</h2><ul class="offer-list" role="list">${voucherRows}</ul>` : ''}
+      <div class="add-bar"><p class="offer__note" id="add-note" role="status"></p><button class="button button--large" type="submit">Add to basket</button></div></form>
+      <script>${new Html(STEPPER_SCRIPT)}</script>`,
+      'events',
     );
   });
 }
+
+/**
+ * The basket's − / + stepper (the classes of src/steps/basket/QuantityStepper.tsx) around a plain
+ * number input, so the form posts without script. 0 means none; otherwise the quantity runs from
+ * the type's minimum to what one order may hold. The buttons appear once the script runs.
+ */
+function stepper(name: string, label: string, min: number, max: number, noteId: string): Html {
+  return html`<div class="stepper">
+    <button type="button" class="stepper__button" data-step="-1" aria-label="One fewer ${label}" hidden>${icon('minus')}</button>
+    <input class="stepper__input" type="number" inputmode="numeric" name="${name}" value="0" min="0" max="${max}" step="1" data-min="${min}" aria-label="Quantity of ${label}" aria-describedby="${noteId}">
+    <button type="button" class="stepper__button" data-step="1" aria-label="One more ${label}" hidden>${icon('plus')}</button>
+  </div><p class="offer__note" id="${noteId}" aria-live="polite"></p>`;
+}
+
+/**
+ * Progressive enhancement of the order form: − and + step between 0 and the minimum..maximum range,
+ * a typed quantity outside it says why (the basket's wording) and stops the form, and lines left at
+ * 0 are not sent.
+ */
+export const STEPPER_SCRIPT = `(function(){
+var form=document.getElementById('add');
+function limits(q){return{min:Number(q.dataset.min)||1,max:Number(q.max)};}
+function check(q){var l=limits(q),v=q.value.trim()===''?0:Number(q.value),msg='';
+if(!Number.isInteger(v)||v<0)msg='Type a whole number of tickets, or 0 for none';
+else if(v>0&&v<l.min)msg='You must purchase a minimum of '+l.min+' tickets of this type';
+else if(v>l.max)msg='You can only reserve '+l.max+' tickets of this type';
+q.setCustomValidity(msg);document.getElementById(q.getAttribute('aria-describedby')).textContent=msg;
+var s=q.parentNode.querySelectorAll('.stepper__button');s[0].disabled=!(v>0);s[1].disabled=v>=l.max;return msg==='';}
+form.querySelectorAll('.stepper').forEach(function(box){var q=box.querySelector('input');
+box.querySelectorAll('.stepper__button').forEach(function(b){b.hidden=false;b.addEventListener('click',function(){
+var l=limits(q),v=Math.max(0,Math.floor(Number(q.value)||0)),n=b.dataset.step==='1'?(v<l.min?l.min:v+1):(v<=l.min?0:v-1);
+q.value=String(Math.min(n,l.max));check(q);});});
+q.addEventListener('input',function(){check(q);});check(q);});
+form.addEventListener('submit',function(e){var ok=true,any=false,first=null;
+form.querySelectorAll('.stepper__input').forEach(function(q){if(!check(q)){ok=false;first=first||q;}if(Number(q.value)>0)any=true;});
+var note=document.getElementById('add-note');note.textContent=ok&&!any?'Choose at least one ticket or gift voucher to add':'';
+if(!ok||!any){e.preventDefault();(first||form.querySelector('.stepper__input')).focus();return;}
+form.querySelectorAll('fieldset[data-line]').forEach(function(f){var q=f.querySelector('.stepper__input');if(!(Number(q.value)>0))f.disabled=true;});});
+})();`;

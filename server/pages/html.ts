@@ -1,4 +1,5 @@
-/** Plain server-rendered pages: one small inline stylesheet, no external assets. */
+/** Plain server-rendered pages: one inline stylesheet (the app's design files), no external assets. */
+import { readFileSync } from 'node:fs';
 
 export function esc(value: unknown): string {
   return String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -22,29 +23,46 @@ export function html(strings: TemplateStringsArray, ...values: unknown[]): Html 
   return new Html(out);
 }
 
-const STYLE = `
-*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1f2937;background:#f8fafc}
-header{background:#0f172a;color:#fff;padding:.75rem 1rem;display:flex;gap:1rem;align-items:center;flex-wrap:wrap}
-header a{color:#fff;text-decoration:none}header .brand{font-weight:800;font-size:1.2rem;margin-right:auto}
-main{max-width:960px;margin:0 auto;padding:1rem}h1{font-size:1.6rem;margin:.5rem 0 1rem}
-a{color:#1d4ed8}.grid{display:grid;gap:1rem;grid-template-columns:repeat(auto-fill,minmax(260px,1fr))}
-.card{background:#fff;border:1px solid #e2e8f0;border-radius:10px;overflow:hidden;display:flex;flex-direction:column}
-.card img{width:100%;aspect-ratio:16/10;object-fit:cover;display:block}.card .body{padding:.75rem 1rem;flex:1}
-.card h2{font-size:1.1rem;margin:0 0 .25rem}.muted{color:#64748b;font-size:.9rem}.price{font-weight:700}
-table{width:100%;border-collapse:collapse;background:#fff}td,th{padding:.6rem;border-bottom:1px solid #e2e8f0;text-align:left;vertical-align:middle}
-input[type=number]{width:4.5rem;padding:.35rem;font-size:1rem}select,input[type=email],input[type=text]{padding:.45rem;font-size:1rem;max-width:100%}
-fieldset{border:0;padding:0;margin:0}button,.button{background:#1d4ed8;color:#fff;border:0;border-radius:8px;padding:.65rem 1.2rem;font-size:1rem;cursor:pointer;text-decoration:none;display:inline-block}
-.notice{padding:.75rem 1rem;border-radius:8px;margin:0 0 1rem}.error{background:#fee2e2;color:#991b1b}.ok{background:#dcfce7;color:#166534}
-.hero{display:flex;gap:1rem;flex-wrap:wrap;align-items:flex-start}.hero img{width:320px;max-width:100%;border-radius:10px}
-footer{max-width:960px;margin:2rem auto;padding:1rem;color:#64748b;font-size:.85rem}
-@media (max-width:600px){td,th{padding:.4rem}.hide-sm{display:none}}
-`;
+/**
+ * One look with the checkout: the app's design tokens and base components (design/), read once at
+ * start and inlined, so a page needs no second request; then the catalogue's own layout.
+ */
+export const STYLE = ['../../design/tokens.css', '../../design/components.css', './pages.css']
+  .map((file) => readFileSync(new URL(file, import.meta.url), 'utf8'))
+  .join('\n')
+  // Comments and indentation are for people reading the files, not for every page view.
+  .replace(/\/\*[\s\S]*?\*\//g, '')
+  .replace(/\s*\n\s*/g, '\n');
 
-export function page(brand: string, title: string, body: Html): string {
+/** The few icons the pages draw, the same paths as the app's Icon component. */
+const ICONS = {
+  basket: 'M5 8h14l-1.5 11h-11L5 8Zm4 0V6a3 3 0 0 1 6 0v2',
+  minus: 'M5 12h14',
+  plus: 'M12 5v14M5 12h14',
+} as const;
+
+export function icon(name: keyof typeof ICONS): Html {
+  return new Html(
+    `<svg class="icon" viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round" aria-hidden="true" focusable="false"><path d="${ICONS[name]}"/></svg>`,
+  );
+}
+
+type Section = 'events' | 'basket' | null;
+
+/** The header and footer are the checkout app's (src/app/Header.tsx and Footer.tsx), class for class. */
+export function page(brand: string, title: string, body: Html, current: Section = null): string {
+  const here = (section: Section) => (section === current ? ' aria-current="page"' : '');
   return `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${esc(title)} · ${esc(brand)}</title><style>${STYLE}</style></head><body>
-<header><a class="brand" href="/all-events/">${esc(brand)}</a><a href="/all-events/">Events</a><a href="/checkout/">Basket</a><a href="/signin/">Sign in</a></header>
-<main>${body.value}</main>
-<footer><a href="/refund-policy/">Refund policy</a> · <a href="/legal-information/purchase-terms-and-conditions/">Purchase terms</a> · <a href="/mailing-list">Mailing list</a></footer>
+<title>${esc(title)} · ${esc(brand)}</title><meta name="description" content="${esc(`${title} · tickets from ${brand}`)}"><style>${STYLE}</style></head><body>
+<a class="skip-link" href="#main">Skip to content</a>
+<header class="site-header"><div class="site-header__inner">
+<a class="brand" href="/all-events/"><svg class="brand__mark" viewBox="0 0 32 32" aria-hidden="true" focusable="false"><rect width="32" height="32" rx="9" fill="currentColor"/><path d="M10 9v14M22 9v14M10 16h12" stroke="#fff" stroke-width="3.2" stroke-linecap="round"/></svg><span class="brand__name">${esc(brand)}</span></a>
+<nav class="site-header__nav" aria-label="Site"><a href="/all-events/"${here('events')}>All events</a><a href="/checkout/"${here('basket')}>${icon('basket').value}Basket</a></nav>
+</div></header>
+<main id="main" class="page catalogue">${body.value}</main>
+<footer class="site-footer"><div class="site-footer__inner">
+<nav class="site-footer__nav" aria-label="Policies and more"><a href="/refund-policy/">Refund policy</a><a href="/legal-information/purchase-terms-and-conditions/">Purchase terms</a><a href="/mailing-list">Mailing list</a><a href="/signin/">Sign in</a></nav>
+<p class="site-footer__note">${esc(brand)} · tickets held while you pay</p>
+</div></footer>
 </body></html>`;
 }

@@ -5,13 +5,11 @@ import { findUser, findUserByEmail, listUsers, subscribe } from '../domain/users
 import { DomainError } from '../domain/errors.ts';
 import { signIn, signOut, userIdOf } from '../http/session.ts';
 import type { AppDeps } from '../http/deps.ts';
+import { formId, formText } from '../../contract/index.ts';
 import { html, page, type Html } from './html.ts';
 
-const signInForm = z.object({
-  user_id: z.optional(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(2_147_483_647))),
-  email: z.optional(z.string().check(z.maxLength(254))),
-});
-const subscribeForm = z.object({ email: z.string().check(z.maxLength(254)) });
+const signInForm = z.object({ user_id: z.optional(formId), email: z.optional(formText(254)) });
+const subscribeForm = z.object({ email: formText(254) });
 
 export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
   const { db, config } = deps;
@@ -24,15 +22,15 @@ export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
     return send(
       reply,
       'Sign in',
-      html`<h1>Sign in</h1>${error ? html`<p class="notice error">${error}</p>` : ''}
-      ${current ? html`<p class="notice ok">Signed in as ${current.firstName} ${current.lastName} (${current.email}). <a href="/signout/">Sign out</a></p>` : ''}
+      html`<h1>Sign in</h1>${error ? html`<p class="notice error" role="alert">${error}</p>` : ''}
+      ${current ? html`<p class="notice ok">Signed in as ${current.firstName} ${current.lastName} (${current.email}). </p><form method="post" action="/signout/"><button class="button" type="submit">Sign out</button></form>` : ''}
       <p>This demo has no passwords: pick an account to continue as.</p>
-      <form method="post" action="/signin/">${users.map(
-        (u) => html`<p><button type="submit" name="user_id" value="${u.id}">Continue as ${u.firstName} ${u.lastName}</button>
-        <span class="muted">${u.email}${u.subscribed ? ' · subscribed' : ''}${u.isDarkMode ? ' · dark mode' : ''}</span></p>`,
-      )}</form>
-      <form method="post" action="/signin/"><p><label>Or type a demo account’s e-mail <input type="email" name="email" required></label> <button type="submit">Sign in</button></p></form>
-      <p><a href="/checkout/">Back to the basket</a></p>`,
+      <form method="post" action="/signin/" class="panel"><ul class="account-list" role="list">${users.map(
+        (u) => html`<li><button class="button button--secondary" type="submit" name="user_id" value="${u.id}">Continue as ${u.firstName} ${u.lastName}</button>
+        <span class="muted">${u.email}${u.subscribed ? ' · subscribed' : ''}${u.isDarkMode ? ' · dark mode' : ''}</span></li>`,
+      )}</ul></form>
+      <form method="post" action="/signin/" class="form-row"><label class="field">Or type a demo account’s e-mail <input class="input" type="email" name="email" required autocomplete="email"></label> <button class="button" type="submit">Sign in</button></form>
+      <p><a class="inline-link" href="/checkout/">Back to the basket</a></p>`,
       status,
     );
   }
@@ -50,8 +48,19 @@ export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
     signIn(request, reply, user.id);
     return reply.redirect('/checkout/', 303);
   });
-  app.get('/signout/', async (_request, reply) => {
-    signOut(reply);
+  // Signing out changes state, so it is a POST (checked for same-site origin like every change);
+  // a link to /signout/ shows the button instead of acting on a foreign page's say-so.
+  app.get('/signout/', async (request, reply) => {
+    const current = await findUser(db, userIdOf(request));
+    return send(
+      reply,
+      'Sign out',
+      html`<h1>Sign out</h1>${current ? html`<p>You are signed in as ${current.email}.</p>` : html`<p>You are not signed in.</p>`}
+      <form method="post" action="/signout/"><button class="button" type="submit">Sign out</button></form>`,
+    );
+  });
+  app.post('/signout/', async (request, reply) => {
+    signOut(request, reply);
     return reply.redirect('/all-events/', 303);
   });
 
@@ -60,8 +69,8 @@ export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
       reply,
       'Mailing list',
       html`<h1>Sign up for exclusive event news and discounts!</h1>${message ?? ''}
-      <form method="post" action="/mailing-list"><p><label>E-mail address <input type="email" name="email" required autocomplete="email"></label>
-      <button type="submit">Subscribe</button></p></form>`,
+      <form method="post" action="/mailing-list" class="form-row"><label class="field">E-mail address <input class="input" type="email" name="email" required autocomplete="email"></label>
+      <button class="button" type="submit">Subscribe</button></form>`,
       status,
     );
   app.get('/mailing-list', async (_request, reply) => mailingListPage(reply, null));
@@ -71,7 +80,7 @@ export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
       if (!parsed.success) throw new DomainError(400, 'Please type a valid email address');
       await subscribe(db, parsed.data.email);
     } catch (err) {
-      if (err instanceof DomainError) return mailingListPage(reply, html`<p class="notice error">${err.message}</p>`, 400);
+      if (err instanceof DomainError) return mailingListPage(reply, html`<p class="notice error" role="alert">${err.message}</p>`, 400);
       throw err;
     }
     return mailingListPage(reply, html`<p class="notice ok">Thanks! You are on the list.</p>`);
@@ -81,11 +90,11 @@ export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
     send(
       reply,
       'Refund policy',
-      html`<h1>Refund policy</h1>
+      html`<div class="prose"><h1>Refund policy</h1>
       <p>Unless the organiser sets its own policy (shown with each ticket), you can ask for a refund up to 7 days before the event.
       Tickets marked non-refundable cannot be refunded unless the event is cancelled.</p>
       <p>Refund protection, when you choose it in the basket, covers the ticket price if you cannot attend for a reason listed in its terms.</p>
-      <p>Booking fees generally cannot be refunded; your statutory rights are unaffected.</p>`,
+      <p>Booking fees generally cannot be refunded; your statutory rights are unaffected.</p></div>`,
     ),
   );
 
@@ -93,13 +102,13 @@ export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
     send(
       reply,
       'Purchase terms and conditions',
-      html`<h1>Purchase terms and conditions</h1>
+      html`<div class="prose"><h1>Purchase terms and conditions</h1>
       <h2>1. Who sells your tickets</h2><p>${config.brandName} sells tickets as agent for the event organiser, who is responsible for the event.</p>
       <h2>2. Reservations</h2><p>Reserving a basket holds its tickets for a limited time shown by the countdown. When the time runs out the tickets are released.</p>
       <h2>3. Prices</h2><p>Prices include VAT where applicable. Booking fees are shown in the basket before you pay.</p>
       <h2>4. Refunds</h2>
       <p>4.1 Refunds follow the organiser’s refund policy shown with each ticket.</p>
-      <p>4.10 Booking fees generally cannot be refunded; your statutory rights are unaffected.</p>`,
+      <p>4.10 Booking fees generally cannot be refunded; your statutory rights are unaffected.</p></div>`,
     ),
   );
 }

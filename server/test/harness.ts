@@ -6,7 +6,7 @@ import { testConfig, type Config } from '../config.ts';
 import { openTestDatabase, testDrivers, type TestDriver } from '../db/testing.ts';
 import type { OpenDatabase } from '../db/index.ts';
 import { seed, type Demo } from '../seed.ts';
-import { calls, type CallName, type RequestOf } from '../../src/api/contract.ts';
+import { calls, type CallName, type RequestOf } from '../../contract/index.ts';
 
 export const drivers = testDrivers();
 

@@ -3,7 +3,7 @@
  * contract says so), a timeout, and every response parsed with the wire contract.
  */
 import ky, { HTTPError } from 'ky';
-import { calls, errorReplySchema, type CallName, type RequestOf, type ResponseOf } from './contract';
+import { calls, errorReplySchema, type CallName, type RequestOf, type ResponseOf } from '../../contract';
 import { toFormBody } from './form';
 
 const http = ky.create({
@@ -19,6 +19,8 @@ export class CallFailed extends Error {
     readonly call: CallName,
     readonly status: number | null,
     readonly serverMessage: string | null,
+    /** The refusal's whole JSON body, for calls whose refusals carry more than `error`. */
+    readonly body: unknown = null,
   ) {
     super(serverMessage ?? `${call} failed`);
   }
@@ -45,13 +47,15 @@ export async function callApi<N extends CallName>(name: N, body?: RequestOf<N>):
   } catch (err) {
     if (err instanceof HTTPError) {
       let message: string | null = null;
+      let body: unknown = null;
       try {
-        const parsed = errorReplySchema.safeParse(await err.response.clone().json());
+        body = await err.response.clone().json();
+        const parsed = errorReplySchema.safeParse(body);
         if (parsed.success) message = parsed.data.error;
       } catch {
         message = null;
       }
-      throw new CallFailed(name, err.response.status, message);
+      throw new CallFailed(name, err.response.status, message, body);
     }
     throw new CallFailed(name, null, null);
   }

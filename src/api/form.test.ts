@@ -1,6 +1,6 @@
 import qs from 'qs';
 import { describe, expect, it } from 'vitest';
-import { calls } from './contract';
+import { calls } from '../../contract';
 import { toFormBody } from './form';
 
 describe('form bodies', () => {

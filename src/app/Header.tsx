@@ -3,6 +3,10 @@ import { Icon } from '../components/Icon';
 
 const BRAND = import.meta.env.VITE_BRAND_NAME ?? 'Holdfast';
 
+/**
+ * The site header, the same as the catalogue pages' (server/pages/html.ts renders its twin from
+ * the same classes in design/components.css): the brand, All events, Basket.
+ */
 export function Header({ extra }: { extra?: ReactNode }) {
   return (
     <header className="site-header">
@@ -17,6 +21,10 @@ export function Header({ extra }: { extra?: ReactNode }) {
         <nav className="site-header__nav" aria-label="Site">
           {extra}
           <a href="/all-events/">All events</a>
+          <a href="/checkout/" aria-current="page">
+            <Icon name="basket" />
+            Basket
+          </a>
         </nav>
         <span className="site-header__secure">
           <Icon name="lock" />

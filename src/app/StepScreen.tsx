@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import type { Step } from '../api/contract';
+import type { Step } from '../../contract';
 import { Spinner } from '../components/Spinner';
 import { BasketStep } from '../steps/basket/BasketStep';
 import { DeterminingStep } from '../steps/DeterminingStep';
@@ -8,6 +8,10 @@ import { DeterminingStep } from '../steps/DeterminingStep';
 const CaptchaStep = lazy(() => import('../steps/captcha/CaptchaStep'));
 const ReserveStep = lazy(() => import('../steps/ReserveStep'));
 const LaterStep = lazy(() => import('../steps/LaterStep'));
+const LoginStep = lazy(() => import('../steps/login/LoginStep'));
+const MarketingStep = lazy(() => import('../steps/marketing/MarketingStep'));
+const DonationStep = lazy(() => import('../steps/donation/DonationStep'));
+const GiftAidStep = lazy(() => import('../steps/giftAid/GiftAidStep'));
 
 /** The screen for the machine's current step. */
 export function StepScreen({ step }: { step: Step }) {
@@ -25,7 +29,21 @@ export function StepScreen({ step }: { step: Step }) {
             </div>
           }
         >
-          {step === 'captcha' ? <CaptchaStep /> : step === 'reserve' ? <ReserveStep /> : <LaterStep step={step} />}
+          {step === 'captcha' ? (
+            <CaptchaStep />
+          ) : step === 'reserve' ? (
+            <ReserveStep />
+          ) : step === 'login' ? (
+            <LoginStep />
+          ) : step === 'marketing_preferences' ? (
+            <MarketingStep />
+          ) : step === 'donation' ? (
+            <DonationStep />
+          ) : step === 'gift_aid' ? (
+            <GiftAidStep />
+          ) : (
+            <LaterStep step={step} />
+          )}
         </Suspense>
       );
   }

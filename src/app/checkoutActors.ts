@@ -5,15 +5,18 @@
  */
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import type { QueryClient } from '@tanstack/react-query';
-import { callApi } from '../api/client';
+import { CallFailed, callApi } from '../api/client';
 import { checkoutQuery } from '../api/queries';
 import { basketMachine } from '../../machines/basket/basket.machine';
 import { checkoutMachine } from '../../machines/checkout/checkout.machine';
 import type { Checkout, ReserveReply, Step } from '../../machines/checkout/checkout.types';
-import { countdownMachine } from '../../machines/countdown/countdown.machine';
+import { countdownMachine, MORE_TIME_FAILED, type ExtendHoldReply } from '../../machines/countdown/countdown.machine';
 import { isInAppBrowserUserAgent } from '../../machines/reservation/inAppBrowser';
 import { reservationMachine } from '../../machines/reservation/reservation.machine';
 import { stepSaverMachine } from '../../machines/stepSaver/stepSaver.machine';
+import { appDonationMachine, appGiftAidMachine } from '../steps/donation/stepActors';
+import { appAccountMachine } from '../steps/login/accountActors';
+import { appMarketingMachine } from '../steps/marketing/marketingActors';
 
 export interface CheckoutDeps {
   queryClient: QueryClient;
@@ -22,14 +25,23 @@ export interface CheckoutDeps {
 }
 
 /** Sends TICK with the milliseconds that really passed, so a throttled tab catches up. */
-const ticker = fromCallback<EventObject>(({ sendBack }) => {
+const ticker = fromCallback<EventObject, { intervalMs: number }>(({ sendBack, input }) => {
   let last = performance.now();
   const id = setInterval(() => {
     const now = performance.now();
     sendBack({ type: 'TICK', elapsedMs: now - last });
     last = now;
-  }, 1000);
+  }, input.intervalMs);
   return () => clearInterval(id);
+});
+
+/** POST extend_hold; a refusal rejects with the server's own words for the buyer. */
+const extendHold = fromPromise<ExtendHoldReply, void>(async () => {
+  try {
+    return await callApi('extendHold');
+  } catch (err) {
+    throw new Error(err instanceof CallFailed && err.serverMessage ? err.serverMessage : MORE_TIME_FAILED);
+  }
 });
 
 async function copyPageAddress(): Promise<void> {
@@ -65,7 +77,7 @@ export function createCheckoutMachine(deps: CheckoutDeps) {
     actors: {
       loadCheckout,
       destroySale: fromPromise<unknown, void>(() => callApi('destroySale')),
-      countdown: countdownMachine.provide({ actors: { ticker } }),
+      countdown: countdownMachine.provide({ actors: { ticker, extendHold } }),
       stepSaver: stepSaverMachine.provide({
         actors: {
           updateBasketState: fromPromise<{ seconds_remaining: number }, { state: Step }>(({ input }) =>
@@ -83,6 +95,10 @@ export function createCheckoutMachine(deps: CheckoutDeps) {
         },
         guards: { isInAppBrowser: () => isInAppBrowserUserAgent(userAgent) },
       }),
+      donation: appDonationMachine,
+      giftAid: appGiftAidMachine,
+      account: appAccountMachine(queryClient),
+      marketing: appMarketingMachine(queryClient),
       basket: basketMachine.provide({
         actors: {
           updateTicketQuantity: fromPromise(({ input }: { input: { ticket_id: number; quantity: number } }) =>

@@ -7,7 +7,7 @@ import { useSelector } from '@xstate/react';
 import { useQuery } from '@tanstack/react-query';
 import type { ActorRefFrom } from 'xstate';
 import type { createCheckoutMachine } from './checkoutActors';
-import { viewCheckout } from '../../machines/checkout/checkout.connect';
+import { checkoutSenders, viewCheckout } from '../../machines/checkout/checkout.connect';
 import { checkoutQuery, userQuery } from '../api/queries';
 
 export type CheckoutMachine = ReturnType<typeof createCheckoutMachine>;
@@ -27,6 +27,14 @@ export function useCheckoutView(): CheckoutView {
   const actor = useCheckoutActor();
   const snapshot = useSelector(actor, (s) => s);
   return useMemo(() => viewCheckout(snapshot), [snapshot]);
+}
+
+/** The root machine's view model with its senders (`reserve()`, `continueStep()`, ...). */
+export function useCheckout() {
+  const actor = useCheckoutActor();
+  const snapshot = useSelector(actor, (s) => s);
+  const senders = useMemo(() => checkoutSenders((event) => actor.send(event)), [actor]);
+  return useMemo(() => ({ ...viewCheckout(snapshot), ...senders }), [snapshot, senders]);
 }
 
 /** The checkout object as the server last sent it (React Query owns it). */

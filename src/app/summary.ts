@@ -3,7 +3,7 @@
  * the basket total and the parts it knows; the booking fee total is what remains once every other
  * part is taken away. Everything is in minor units.
  */
-import type { Checkout } from '../api/contract';
+import { giftAidUplift, type Checkout } from '../../contract';
 
 export interface DiscountLine {
   code: string;
@@ -31,8 +31,6 @@ export interface OrderSummary {
   giftAid: number | null;
   total: number;
 }
-
-export const GIFT_AID_UPLIFT = 0.25;
 
 type SummarySource = Pick<
   Checkout,
@@ -100,7 +98,7 @@ export function orderSummary(c: SummarySource): OrderSummary {
     donation: donation?.amount ?? null,
     donationFee: donation && donation.fee > 0 ? donation.fee : null,
     charityName: donation ? (c.charity?.name ?? null) : null,
-    giftAid: giftAidApplies && donation ? Math.round(donation.amount * GIFT_AID_UPLIFT) : null,
+    giftAid: giftAidApplies && donation ? giftAidUplift(donation.amount) : null,
     total: c.basket_total,
   };
 }

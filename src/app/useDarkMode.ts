@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import type { User } from '../api/contract';
+import type { User } from '../../contract';
 
 /** Organisers who chose dark mode get it on the checkout too (a style on the page body). */
 export function useDarkMode(user: User | null) {

@@ -1,41 +1,73 @@
 import { useSelector } from '@xstate/react';
+import { useEffect, useRef } from 'react';
 import type { AnyActorRef } from 'xstate';
-import { viewCountdown } from '../../machines/countdown/countdown.connect';
+import { connectCountdown } from '../../machines/countdown/countdown.connect';
 import { formatClock } from '../format/clock';
 import { formatDuration } from '../format/duration';
-import { plural } from '../format/plural';
 import { Icon } from './Icon';
+import { Spinner } from './Spinner';
 
-type CountdownSnapshot = Parameters<typeof viewCountdown>[0];
+type CountdownSnapshot = Parameters<typeof connectCountdown>[0];
 
 /**
- * What a screen reader hears: whole minutes only, so the live region speaks once a minute
- * instead of every second; the last minute is announced once, and again at zero.
+ * The reservation countdown, in clock and word form, hidden unless the countdown runs. Near the
+ * end it offers 'More time'; a screen reader hears the offer once through the polite live region,
+ * whose sentence changes only a few times per hold (see countdown.connect.ts).
  */
-function announcement(seconds: number): string {
-  if (seconds <= 0) return 'Your reservation time is up.';
-  if (seconds < 60) return 'Less than a minute left to complete your order.';
-  const minutes = Math.floor(seconds / 60);
-  return `${minutes} ${plural(minutes, 'minute')} left to complete your order.`;
-}
-
-/** The reservation countdown, in clock and word form; hidden unless the countdown runs. */
 export function Countdown({ countdownRef }: { countdownRef: AnyActorRef | undefined }) {
   const snapshot = useSelector(countdownRef, (s) => s as CountdownSnapshot);
-  const view = viewCountdown(snapshot);
-  if (!view.running && !view.expired) return null;
-  const seconds = Math.max(0, view.secondsRemaining ?? 0);
+  const countdown = connectCountdown(snapshot, countdownRef ? (event) => countdownRef.send(event) : undefined);
+  const box = useRef<HTMLDivElement>(null);
+  const buttonShown = countdown.offeringMoreTime || countdown.extending;
+  const hadButton = useRef(false);
+  useEffect(() => {
+    // When the button goes (time added or refused), focus stays in the countdown, not on the page body.
+    const active = document.activeElement;
+    if (hadButton.current && !buttonShown && (active === null || active === document.body)) box.current?.focus();
+    hadButton.current = buttonShown;
+  }, [buttonShown]);
+  if (!countdown.running && !countdown.expired) return null;
+  const seconds = countdown.secondsRemaining;
   const urgent = seconds < 60;
   return (
-    <div className={`countdown${urgent ? ' countdown--urgent' : ''}`}>
+    <div
+      ref={box}
+      tabIndex={-1}
+      className={`countdown${urgent ? ' countdown--urgent' : ''}`}
+      aria-label="Time left to complete your order"
+      role="group"
+    >
       <Icon name="clock" className="countdown__icon" />
       <div className="countdown__text" aria-hidden="true">
         <span className="countdown__label">Tickets held for</span>
-        <span className="countdown__clock" data-testid="countdown-clock">{formatClock(seconds)}</span>
-        <span className="countdown__words" data-testid="countdown-words">{formatDuration(seconds)}</span>
+        <span className="countdown__clock" data-testid="countdown-clock">
+          {formatClock(seconds)}
+        </span>
+        <span className="countdown__words" data-testid="countdown-words">
+          {formatDuration(seconds)}
+        </span>
       </div>
+      {buttonShown ? (
+        <div className="countdown__more">
+          <button
+            type="button"
+            className="button button--secondary"
+            aria-disabled={countdown.extending || undefined}
+            aria-busy={countdown.extending || undefined}
+            onClick={() => countdown.moreTime()}
+          >
+            {countdown.extending ? <Spinner size="small" /> : null}
+            More time
+          </button>
+        </div>
+      ) : null}
+      {countdown.refusal ? (
+        <p className="countdown__refusal" data-testid="countdown-refusal">
+          {countdown.refusal}
+        </p>
+      ) : null}
       <p className="visually-hidden" aria-live="polite" aria-atomic="true">
-        {announcement(seconds)}
+        {countdown.announcement}
       </p>
     </div>
   );

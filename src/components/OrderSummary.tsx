@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import type { Checkout } from '../api/contract';
+import type { Checkout } from '../../contract';
 import { orderSummary } from '../app/summary';
-import { formatMoney } from '../format/money';
+import { formatMoney } from '../../contract/money';
 
 function Row({
   label,

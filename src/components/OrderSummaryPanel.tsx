@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { AnyActorRef } from 'xstate';
-import type { Checkout } from '../api/contract';
-import { formatMoney } from '../format/money';
+import type { Checkout } from '../../contract';
+import { formatMoney } from '../../contract/money';
 import { Countdown } from './Countdown';
 import { Icon } from './Icon';
 import { Modal } from './Modal';

@@ -3,15 +3,14 @@ import { viewReservation } from '../../machines/reservation/reservation.connect'
 import { Alert } from '../components/Alert';
 import { Icon } from '../components/Icon';
 import { Spinner } from '../components/Spinner';
-import { useCheckoutActor, useCheckoutView } from '../app/checkoutContext';
+import { useCheckout } from '../app/checkoutContext';
 import { StepLayout } from './StepLayout';
 
 type ReservationSnapshot = Parameters<typeof viewReservation>[0];
 
 /** The reserve step: the server is claiming the tickets; in-app browsers are warned off first. */
 export default function ReserveStep() {
-  const actor = useCheckoutActor();
-  const view = useCheckoutView();
+  const view = useCheckout();
   const reservationSnapshot = useSelector(view.reservationRef, (s) => s as ReservationSnapshot);
   const reservation = viewReservation(reservationSnapshot);
   return (
@@ -19,7 +18,7 @@ export default function ReserveStep() {
       {reservation.incompatibleBrowser ? (
         <div className="card stack">
           <Alert type="error">You are using an incompatible browser.</Alert>
-          <button type="button" className="button" onClick={() => actor.send({ type: 'COPY_LINK_CLICKED' })}>
+          <button type="button" className="button" onClick={view.copyLink}>
             <Icon name="copy" />
             Copy link
           </button>
@@ -31,7 +30,7 @@ export default function ReserveStep() {
             className="link-button"
             aria-expanded={reservation.whyOpen}
             aria-controls="why-incompatible"
-            onClick={() => actor.send({ type: 'WHY_TOGGLED' })}
+            onClick={view.toggleWhy}
           >
             Why am I seeing this?
           </button>

@@ -1,10 +1,14 @@
 import type { ReactNode } from 'react';
 import type { AnyActorRef } from 'xstate';
-import type { Step } from '../api/contract';
+import type { Step } from '../../contract';
 import { useCheckoutData } from '../app/checkoutContext';
 import { OrderSummaryPanel } from '../components/OrderSummaryPanel';
+import { useHeadingFocus } from './useHeadingFocus';
 
-/** The frame of every step after the basket: its heading and content, with the order summary beside it. */
+/**
+ * The frame of every step after the basket: its heading and content, with the order summary beside it.
+ * The heading takes focus when the step replaces another.
+ */
 export function StepLayout({
   step,
   title,
@@ -19,10 +23,12 @@ export function StepLayout({
   onEditBasket?: (() => void) | undefined;
 }) {
   const checkout = useCheckoutData();
+  // Every step that replaces another starts with focus on its heading.
+  const headingRef = useHeadingFocus();
   return (
     <div className="step-layout" data-step={step}>
       <section className="step step-layout__main" aria-labelledby="step-title">
-        <h1 id="step-title" className="step__title">
+        <h1 id="step-title" className="step__title" tabIndex={-1} ref={headingRef}>
           {title}
         </h1>
         {children}

@@ -1,22 +1,27 @@
 import { useSelector } from '@xstate/react';
-import { basketRules, viewBasket } from '../../../machines/basket/basket.connect';
+import { useEffect, useId, useRef } from 'react';
+import { basketRules, connectBasket, type BasketConnection } from '../../../machines/basket/basket.connect';
 import type { BasketEvent } from '../../../machines/checkout/checkout.types';
-import type { Checkout } from '../../api/contract';
+import type { Checkout } from '../../../contract';
 import { useCheckoutActor, useCheckoutData, useCheckoutView, useUser } from '../../app/checkoutContext';
 import { Alert } from '../../components/Alert';
 import { LoadingButton } from '../../components/LoadingButton';
 import { OrderSummary } from '../../components/OrderSummary';
 import { Spinner } from '../../components/Spinner';
+import { formatMoney } from '../../../contract/money';
+import { orderSummary } from '../../app/summary';
 import { plural } from '../../format/plural';
+import { useHeadingFocus } from '../useHeadingFocus';
 import { BasketWarnings } from './BasketWarnings';
 import { CodePanel } from './CodePanel';
 import { ContinueShopping } from './ContinueShopping';
 import { EmptyBasket } from './EmptyBasket';
 import { GiftVoucherLineItem } from './GiftVoucherLineItem';
 import { offersRefundProtection, RefundProtectionChoice } from './RefundProtectionChoice';
+import { reserveBlockedReason } from './reserveBlocked';
 import { TicketLineItem } from './TicketLineItem';
 
-type BasketSnapshot = Parameters<typeof viewBasket>[0];
+type BasketSnapshot = Parameters<typeof connectBasket>[0];
 
 function isEmpty(c: Checkout): boolean {
   return c.tickets.length === 0 && c.gift_vouchers.length === 0;
@@ -29,12 +34,21 @@ export function BasketStep() {
   const checkout = useCheckoutData();
   const user = useUser();
   const basketSnapshot = useSelector(view.basketRef, (s) => s as BasketSnapshot);
-  const basket = viewBasket(basketSnapshot);
   const sendBasket = (event: BasketEvent) => view.basketRef?.send(event);
+  const basket = connectBasket(basketSnapshot, sendBasket);
+  const headingRef = useHeadingFocus();
+  const empty = checkout !== null && checkout !== undefined && isEmpty(checkout);
+
+  // Removing the last line leaves the empty basket: focus goes to the heading, not the page body.
+  const wasFilled = useRef(false);
+  useEffect(() => {
+    if (empty && wasFilled.current && document.activeElement === document.body) headingRef.current?.focus();
+    wasFilled.current = checkout !== null && checkout !== undefined && !empty;
+  }, [empty, checkout, headingRef]);
 
   return (
     <section className="step" data-step="basket" aria-labelledby="step-title">
-      <h1 id="step-title" className="step__title">
+      <h1 id="step-title" className="step__title" tabIndex={-1} ref={headingRef}>
         Basket
       </h1>
       {!checkout ? (
@@ -69,7 +83,7 @@ function FilledBasket({
   onReserve,
 }: {
   checkout: Checkout;
-  basket: ReturnType<typeof viewBasket>;
+  basket: BasketConnection;
   isSignedIn: boolean;
   expiredMessage: string | null;
   reserving: boolean;
@@ -79,6 +93,41 @@ function FilledBasket({
   const rules = basketRules(checkout, basket, isSignedIn);
   const currencyCode = checkout.currency.code;
   const updating = basket.isUpdating;
+  const reasonId = useId();
+  const reason = reserveBlockedReason({
+    canReserve: rules.canReserve,
+    missingRequired: rules.requiredMessage !== null,
+    belowMinimum: rules.belowMinimum,
+    saving: basket.hasUnsavedChanges || updating,
+  });
+  const total = formatMoney(orderSummary(checkout).total, currencyCode);
+
+  // After a removal, focus moves to the line that took its place (or the one before it, when it
+  // was the last), so keyboard users carry on where they were; a removal that failed keeps it.
+  const listRef = useRef<HTMLUListElement>(null);
+  const removal = useRef<{ key: string; index: number } | null>(null);
+  const lineKeys = [
+    ...checkout.gift_vouchers.map((v) => `v${v.id}-${v.value}`),
+    ...checkout.tickets.map((t) => `t${t.ticket_id}`),
+  ];
+  const keysText = lineKeys.join(' ');
+  useEffect(() => {
+    const pending = removal.current;
+    if (!pending || updating) return;
+    removal.current = null;
+    const keys = keysText.split(' ');
+    const lines = listRef.current?.querySelectorAll<HTMLElement>(':scope > li') ?? [];
+    if (keys.includes(pending.key)) {
+      lines[keys.indexOf(pending.key)]?.querySelector<HTMLElement>('.line__remove')?.focus();
+    } else if (lines.length > 0) {
+      lines[Math.min(pending.index, lines.length - 1)]?.focus();
+    }
+  }, [keysText, updating]);
+  const removeLine = (key: string, event: BasketEvent) => {
+    removal.current = { key, index: lineKeys.indexOf(key) };
+    sendBasket(event);
+  };
+
   return (
     <div className="basket">
       <div className="basket__warnings">
@@ -86,17 +135,17 @@ function FilledBasket({
       </div>
 
       <div className="basket__lines">
-        <ul className="card lines" aria-label="Items in your basket" aria-busy={updating}>
+        <ul className="card lines" aria-label="Items in your basket" aria-busy={updating} ref={listRef}>
           {checkout.gift_vouchers.map((v) => (
             <GiftVoucherLineItem
               key={`${v.id}-${v.value}`}
               line={v}
               currencyCode={currencyCode}
               updating={updating}
-              onQuantity={(qty) =>
-                sendBasket({ type: 'GIFT_VOUCHER_QUANTITY_CHANGED', giftVoucherId: v.id, qty, value: v.value })
+              onQuantity={(qty) => basket.changeVoucherQuantity(v, qty)}
+              onRemove={() =>
+                removeLine(`v${v.id}-${v.value}`, { type: 'GIFT_VOUCHER_REMOVED', giftVoucherId: v.id, value: v.value })
               }
-              onRemove={() => sendBasket({ type: 'GIFT_VOUCHER_REMOVED', giftVoucherId: v.id, value: v.value })}
             />
           ))}
           {checkout.tickets.map((t) => (
@@ -105,18 +154,10 @@ function FilledBasket({
               line={t}
               currencyCode={currencyCode}
               qty={basket.pendingQty[t.ticket_id] ?? t.qty}
-              warning={basket.lineWarnings[t.ticket_id]}
+              warning={rules.lineWarnings[t.ticket_id]}
               updating={updating}
-              onQuantity={(qty) =>
-                sendBasket({
-                  type: 'QUANTITY_CHANGED',
-                  ticketId: t.ticket_id,
-                  qty,
-                  maxCanReserve: t.max_can_reserve,
-                  minPerCustomer: t.min_per_customer,
-                })
-              }
-              onRemove={() => sendBasket({ type: 'TICKET_REMOVED', ticketId: t.ticket_id })}
+              onQuantity={(qty) => basket.changeQuantity(t, qty)}
+              onRemove={() => removeLine(`t${t.ticket_id}`, { type: 'TICKET_REMOVED', ticketId: t.ticket_id })}
             />
           ))}
         </ul>
@@ -141,7 +182,8 @@ function FilledBasket({
           <RefundProtectionChoice
             checkout={checkout}
             disabled={updating}
-            onChoose={(refundProtection) => sendBasket({ type: 'REFUND_PROTECTION_CHOSEN', refundProtection })}
+            chosen={basket.refundProtection}
+            onChoose={basket.setRefundProtection}
           />
         ) : null}
 
@@ -149,25 +191,38 @@ function FilledBasket({
           result={basket.codeResult}
           hasDiscounts={Object.keys(checkout.discounts_applied).length > 0}
           busy={updating}
-          onSubmit={(code) => sendBasket({ type: 'CODE_SUBMITTED', code })}
+          onSubmit={basket.applyCode}
         />
       </div>
 
       <aside className="basket__summary">
         <div className="card sticky">
           <OrderSummary checkout={checkout} />
-          <LoadingButton
-            loading={reserving}
-            disabled={!rules.canReserve}
-            className="button--block button--large reserve-button"
-            onClick={onReserve}
-          >
-            Reserve Basket
-            <span className="badge">
-              {rules.itemCount}
-              <span className="visually-hidden"> {plural(rules.itemCount, 'item')}</span>
-            </span>
-          </LoadingButton>
+          {/* On a phone this bar stays at the foot of the screen, with the total beside the button. */}
+          <div className="reserve-bar">
+            {reason ? (
+              <p id={reasonId} className="reserve-bar__reason">
+                {reason}
+              </p>
+            ) : null}
+            <p className="reserve-bar__total" aria-hidden="true">
+              <span>Total</span>
+              <strong>{total}</strong>
+            </p>
+            <LoadingButton
+              loading={reserving}
+              disabled={!rules.canReserve}
+              aria-describedby={reason ? reasonId : undefined}
+              className="button--block button--large reserve-button"
+              onClick={onReserve}
+            >
+              Reserve Basket
+              <span className="badge">
+                {rules.itemCount}
+                <span className="visually-hidden"> {plural(rules.itemCount, 'item')}</span>
+              </span>
+            </LoadingButton>
+          </div>
         </div>
       </aside>
 

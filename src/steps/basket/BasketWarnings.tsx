@@ -1,4 +1,4 @@
-import type { Checkout } from '../../api/contract';
+import type { Checkout } from '../../../contract';
 import { Alert } from '../../components/Alert';
 
 /** Everything the buyer should read before the basket itself, most important first. */

@@ -1,5 +1,5 @@
-import type { GiftVoucherLine } from '../../api/contract';
-import { formatMoney } from '../../format/money';
+import type { GiftVoucherLine } from '../../../contract';
+import { formatMoney } from '../../../contract/money';
 import { LineActions } from './LineActions';
 import { Thumbnail } from './Thumbnail';
 
@@ -18,7 +18,7 @@ export function GiftVoucherLineItem({
   onRemove: () => void;
 }) {
   return (
-    <li className="line">
+    <li className="line" tabIndex={-1}>
       <Thumbnail src={line.thumbnail} fallback="gift" />
       <div className="line__main">
         <p className="line__event">{line.name}</p>

@@ -29,7 +29,15 @@ export function LineActions({
         onChange={onQuantity}
         reportWhileTyping={reportWhileTyping}
       />
-      <button type="button" className="link-button line__remove" onClick={onRemove} disabled={updating}>
+      {/* Held with aria-disabled rather than disabled, so keyboard focus stays on it while the basket updates. */}
+      <button
+        type="button"
+        className="link-button line__remove"
+        aria-disabled={updating || undefined}
+        onClick={() => {
+          if (!updating) onRemove();
+        }}
+      >
         <Icon name="trash" />
         Remove<span className="visually-hidden"> {name}</span>
       </button>

@@ -1,7 +1,7 @@
 import { useId } from 'react';
-import type { Checkout } from '../../api/contract';
+import type { Checkout } from '../../../contract';
 import { Icon } from '../../components/Icon';
-import { formatMoney } from '../../format/money';
+import { formatMoney } from '../../../contract/money';
 
 /** Offered only when the basket has coverable lines and protection costs something. */
 export function offersRefundProtection(c: Pick<Checkout, 'has_refund_protection' | 'refund_protection_cost'>): boolean {
@@ -14,20 +14,33 @@ function uncoveredEventTitles(c: Pick<Checkout, 'events' | 'tickets'>): string[]
   return c.events.filter((e) => inBasket.has(e.id) && !e.refund_protection).map((e) => e.title);
 }
 
+/**
+ * Yes or no to refund protection. The buyer's choice shows at once (the basket machine keeps it
+ * until the server's checkout shows it, or rolls it back if the call fails). While the basket is
+ * updating the radios are held with aria-disabled rather than disabled, so a keyboard user who
+ * chose with the arrow keys keeps focus on the radio.
+ */
 export function RefundProtectionChoice({
   checkout,
+  chosen: choice = null,
   disabled,
   onChoose,
 }: {
   checkout: Checkout;
+  /** The buyer's choice not yet on the server; null shows the server's. */
+  chosen?: boolean | null;
+  /** Another change is with the server: the choice cannot change now. */
   disabled: boolean;
   onChoose: (refundProtection: boolean) => void;
 }) {
   const name = useId();
   const uncovered = uncoveredEventTitles(checkout);
-  const chosen = checkout.refund_protection === 1;
+  const chosen = choice ?? checkout.refund_protection === 1;
+  const choose = (yes: boolean) => {
+    if (!disabled && yes !== chosen) onChoose(yes);
+  };
   return (
-    <fieldset className="card refund" disabled={disabled}>
+    <fieldset className="card refund" aria-disabled={disabled || undefined}>
       <legend className="refund__legend">
         <Icon name="shield" />
         Refund protection
@@ -38,13 +51,13 @@ export function RefundProtectionChoice({
       </p>
       <div className="choice-group">
         <label className={`choice${chosen ? ' choice--selected' : ''}`}>
-          <input type="radio" name={name} checked={chosen} onChange={() => onChoose(true)} />
+          <input type="radio" name={name} checked={chosen} aria-disabled={disabled || undefined} onChange={() => choose(true)} />
           <span>
             Yes, protect my order for <strong>{formatMoney(checkout.refund_protection_cost, checkout.currency.code)}</strong>
           </span>
         </label>
-        <label className={`choice${checkout.refund_protection === 0 ? ' choice--selected' : ''}`}>
-          <input type="radio" name={name} checked={!chosen} onChange={() => onChoose(false)} />
+        <label className={`choice${!chosen ? ' choice--selected' : ''}`}>
+          <input type="radio" name={name} checked={!chosen} aria-disabled={disabled || undefined} onChange={() => choose(false)} />
           <span>No, I do not want refund protection</span>
         </label>
       </div>

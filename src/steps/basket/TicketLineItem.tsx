@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import type { TicketLine } from '../../api/contract';
+import type { TicketLine } from '../../../contract';
 import { Alert } from '../../components/Alert';
 import { Modal } from '../../components/Modal';
-import { formatMoney } from '../../format/money';
+import { formatMoney } from '../../../contract/money';
 import { LineActions } from './LineActions';
 import { Thumbnail } from './Thumbnail';
 
@@ -32,7 +32,7 @@ export function TicketLineItem({
   const [policyOpen, setPolicyOpen] = useState(false);
   const money = (minor: number) => formatMoney(minor, currencyCode);
   return (
-    <li className="line">
+    <li className="line" tabIndex={-1}>
       <Thumbnail src={line.thumbnail} fallback="ticket" />
       <div className="line__main">
         <a className="line__event" href={line.event_url}>

@@ -1,9 +1,9 @@
 import { lazy, Suspense } from 'react';
-import { LOCAL_CAPTCHA_SITEKEY } from '../../api/contract';
+import { LOCAL_CAPTCHA_SITEKEY } from '../../../contract';
 import { Alert } from '../../components/Alert';
 import { LoadingButton } from '../../components/LoadingButton';
 import { Spinner } from '../../components/Spinner';
-import { useCheckoutActor, useCheckoutView } from '../../app/checkoutContext';
+import { useCheckout } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
 import type { CaptchaWidgetProps } from './widgetProps';
 
@@ -13,13 +13,12 @@ const HCaptchaWidget = lazy(() => import('./HCaptchaWidget'));
 
 /** The captcha step: prove you are human, then 'Continue' reserves again with the token. */
 export default function CaptchaStep() {
-  const actor = useCheckoutActor();
-  const view = useCheckoutView();
+  const view = useCheckout();
   const { captcha } = view;
   const handlers: CaptchaWidgetProps = {
-    onPassed: (token) => actor.send({ type: 'CAPTCHA_PASSED', token }),
-    onExpired: () => actor.send({ type: 'CAPTCHA_EXPIRED' }),
-    onErrored: (message) => actor.send({ type: 'CAPTCHA_ERRORED', message }),
+    onPassed: view.captchaPassed,
+    onExpired: view.captchaExpired,
+    onErrored: view.captchaErrored,
   };
   return (
     <StepLayout step="captcha" title="Checkout">
@@ -28,9 +27,9 @@ export default function CaptchaStep() {
         <div className="captcha">
           <Suspense fallback={<Spinner />}>
             {captcha.sitekey === null || captcha.sitekey === LOCAL_CAPTCHA_SITEKEY ? (
-              <AltchaWidget {...handlers} />
+              <AltchaWidget key={captcha.widgetKey} {...handlers} />
             ) : (
-              <HCaptchaWidget {...handlers} sitekey={captcha.sitekey} />
+              <HCaptchaWidget key={captcha.widgetKey} {...handlers} sitekey={captcha.sitekey} />
             )}
           </Suspense>
         </div>
@@ -41,7 +40,7 @@ export default function CaptchaStep() {
           loading={view.isReserving}
           disabled={!captcha.canContinue}
           className="button--block"
-          onClick={() => actor.send({ type: 'CAPTCHA_CONTINUE_CLICKED' })}
+          onClick={view.captchaContinue}
         >
           Continue
         </LoadingButton>

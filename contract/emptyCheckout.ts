@@ -1,4 +1,4 @@
-import type { Checkout } from './contract';
+import type { Checkout } from './checkout.ts';
 
 /** The checkout of a visitor with nothing in the basket: every field present, as the server sends it. */
 export function emptyCheckout(captchaSitekey: string | null): Checkout {

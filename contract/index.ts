@@ -1,0 +1,38 @@
+/**
+ * The wire contract: one schema per call, shared by the browser client (which parses every
+ * response with it), the server (which validates every request with it) and the machines (which
+ * type their events with it). Split by concern; this file joins the calls into one registry.
+ */
+import type { z } from 'zod/mini';
+import { accountCalls } from './account.ts';
+import { basketCalls } from './basket.ts';
+import { checkoutCalls } from './checkout.ts';
+import { donationCalls } from './donation.ts';
+import { marketingCalls } from './marketing.ts';
+import { reservationCalls } from './reservation.ts';
+import { userCalls } from './user.ts';
+
+export * from './primitives.ts';
+export * from './checkout.ts';
+export * from './user.ts';
+export * from './basket.ts';
+export * from './reservation.ts';
+export * from './donation.ts';
+export * from './account.ts';
+export * from './marketing.ts';
+
+export const calls = {
+  ...userCalls,
+  ...checkoutCalls,
+  ...basketCalls,
+  ...reservationCalls,
+  ...accountCalls,
+  ...marketingCalls,
+  ...donationCalls,
+} as const;
+
+export type Calls = typeof calls;
+export type CallName = keyof Calls;
+export type RequestOf<N extends CallName> = z.input<Calls[N]['request']>;
+export type ParsedRequestOf<N extends CallName> = z.output<Calls[N]['request']>;
+export type ResponseOf<N extends CallName> = z.output<Calls[N]['response']>;

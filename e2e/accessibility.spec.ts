@@ -1,0 +1,236 @@
+import type { Page } from '@playwright/test';
+import { expect, test } from './support.ts';
+import { expectNoAxeViolations, expectTargetSizes } from './a11y.ts';
+import { addFromEventPage, basketLine, basketStep, expectStep, failCall, reserveButton, urls } from './support.ts';
+
+/**
+ * Every checkout screen and state a buyer can meet, scanned by axe at this project's width, and on
+ * the phone measured for tap targets. A new step or state is covered by adding it to this list.
+ */
+interface Screen {
+  name: string;
+  /** Which server to use: the captcha step needs the one that always asks. */
+  base?: string;
+  /** A browser that identifies itself this way (the in-app browser warning). */
+  userAgent?: string;
+  reach: (page: Page) => Promise<void>;
+}
+
+const IN_APP_BROWSER =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Mobile/15E148 Instagram 309.0.0.0';
+
+async function filledBasket(page: Page, base = '') {
+  await addFromEventPage(
+    page,
+    'Summer Jazz on the Quay',
+    { tickets: { 'General admission': 2, 'Riverside table seat': 1 }, vouchers: { 'Riverside Arts gift voucher': 1 } },
+    base,
+  );
+  await expect(basketLine(page, 'General admission')).toBeVisible();
+}
+
+async function heldBasket(page: Page) {
+  await addFromEventPage(page, 'Castleton Trail Run', { tickets: { '10K entry': 2 } });
+  await reserveButton(page).click();
+  await expectStep(page, 'login');
+  await expect(page.getByTestId('countdown-clock').first()).toBeVisible();
+}
+
+const SCREENS: Screen[] = [
+  {
+    name: 'determining',
+    reach: async (page) => {
+      // The checkout never answers while the screen is scanned.
+      await page.route('**/ajax/checkout/checkout/get/', () => undefined);
+      await page.goto('/checkout/');
+      await expect(page.getByRole('heading', { name: 'Determining checkout progress' })).toBeVisible();
+    },
+  },
+  {
+    name: 'determining failed, with its error notice',
+    reach: async (page) => {
+      await failCall(page, '/ajax/checkout/checkout/get/');
+      await page.goto('/checkout/');
+      await expect(page.getByText('Unable to get Checkout data. Please try again later')).toBeVisible();
+    },
+  },
+  {
+    name: 'empty basket',
+    reach: async (page) => {
+      await page.goto('/checkout/');
+      await expect(page.getByText('Looking for something to put in your basket?')).toBeVisible();
+    },
+  },
+  {
+    name: 'filled basket with refund protection chosen',
+    reach: async (page) => {
+      await filledBasket(page);
+      await basketStep(page).getByRole('radio', { name: /^yes/i }).click();
+      await expect(basketStep(page).getByRole('radio', { name: /^yes/i })).toBeChecked({ timeout: 10_000 });
+    },
+  },
+  {
+    name: 'basket with warnings: a missing required ticket and a line below its minimum',
+    reach: async (page) => {
+      await addFromEventPage(page, 'Castleton Trail Run', { tickets: { 'Parking permit': 1 } });
+      await addFromEventPage(page, 'The Lantern: Friday Late Show', { tickets: { 'Cabaret table (pairs)': 2 } });
+      const quantity = basketStep(page).getByRole('spinbutton', { name: /Cabaret table/ });
+      await quantity.fill('1');
+      await quantity.blur();
+      await expect(basketStep(page).getByText('You must purchase a minimum of 2 tickets of this type')).toBeVisible();
+      await expect(basketStep(page).getByText('You must also purchase the following tickets to continue the checkout.')).toBeVisible();
+    },
+  },
+  {
+    name: 'basket with an error notice',
+    reach: async (page) => {
+      await filledBasket(page);
+      await failCall(page, '/remove_from_basket/');
+      await basketStep(page).getByRole('button', { name: /remove general admission/i }).click();
+      await expect(page.getByText('Unable to remove the Ticket from the basket. Please try again later')).toBeVisible();
+    },
+  },
+  {
+    name: 'code panel open with an invalid code',
+    reach: async (page) => {
+      await filledBasket(page);
+      await basketStep(page).getByText('DISCOUNT OR VOUCHER CODE?').click();
+      await basketStep(page).getByRole('textbox', { name: /code/i }).fill('NOT-A-CODE');
+      await basketStep(page).getByRole('button', { name: /apply/i }).click();
+      await expect(basketStep(page).getByText('Invalid code')).toBeVisible();
+    },
+  },
+  {
+    name: 'refund policy modal',
+    reach: async (page) => {
+      await filledBasket(page);
+      await basketLine(page, 'General admission').getByRole('button', { name: 'Refund policy' }).click();
+      await expect(page.getByRole('dialog')).toBeVisible();
+    },
+  },
+  {
+    name: 'captcha',
+    base: urls.captcha,
+    reach: async (page) => {
+      await filledBasket(page);
+      await reserveButton(page).click();
+      await expectStep(page, 'captcha');
+      await expect(page.getByText("I'm not a robot", { exact: true })).toBeVisible();
+    },
+  },
+  {
+    name: 'reserve, while the server works',
+    reach: async (page) => {
+      await filledBasket(page);
+      await page.route('**/reserve_tickets/', () => undefined);
+      await reserveButton(page).click();
+      await expectStep(page, 'reserve');
+      await expect(page.getByText('Reserving tickets')).toBeVisible();
+    },
+  },
+  {
+    name: 'reserve in an in-app browser',
+    userAgent: IN_APP_BROWSER,
+    reach: async (page) => {
+      await filledBasket(page);
+      await reserveButton(page).click();
+      await expect(page.getByText('You are using an incompatible browser.')).toBeVisible();
+      await page.getByRole('button', { name: 'Why am I seeing this?' }).click();
+      await expect(page.getByText(/open links in their own built-in browser/)).toBeVisible();
+    },
+  },
+  {
+    name: 'a later step with the countdown',
+    reach: heldBasket,
+  },
+  {
+    name: 'a later step with the summary open',
+    reach: async (page) => {
+      await heldBasket(page);
+      const toggle = page.getByRole('button', { name: /show summary/i });
+      if (await toggle.isVisible()) await toggle.click();
+      await expect(page.getByRole('button', { name: 'Edit basket' })).toBeVisible();
+    },
+  },
+  {
+    name: 'login: one-time code sent, with a refused code',
+    reach: async (page) => {
+      await heldBasket(page);
+      await page.getByLabel('Email address').fill(`axe-${Date.now().toString(36)}@example.com`);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await expect(page.getByText('Code sent to inbox')).toBeVisible();
+      await page.getByLabel('One-time code').fill('000000');
+      await page.getByRole('button', { name: 'Verify' }).click();
+      await expect(page.getByLabel('One-time code')).toBeFocused();
+    },
+  },
+  {
+    name: 'login: a signed-in buyer confirms the account',
+    reach: async (page) => {
+      await page.goto('/signin/');
+      await page.getByRole('button', { name: 'Continue as Tom Okafor' }).click();
+      await heldBasket(page);
+      await expect(page.getByRole('button', { name: 'Not you? Sign out' })).toBeVisible();
+    },
+  },
+  {
+    name: 'Keep updated',
+    reach: async (page) => {
+      await page.goto('/signin/');
+      await page.getByRole('button', { name: 'Continue as Tom Okafor' }).click();
+      await heldBasket(page);
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await expectStep(page, 'marketing_preferences');
+      await expect(page.getByText('Strongly Recommended')).toBeVisible();
+    },
+  },
+  {
+    name: 'Donation',
+    reach: async (page) => {
+      await addFromEventPage(page, 'Summer Jazz on the Quay', { tickets: { 'General admission': 1 } });
+      await reserveButton(page).click();
+      await expectStep(page, 'donation');
+      await page.getByRole('button', { name: 'Donate' }).click();
+      await expect(page.getByText('Choose an amount or click Skip donation')).toBeVisible();
+    },
+  },
+  {
+    name: 'Gift Aid with its declaration',
+    reach: async (page) => {
+      await addFromEventPage(page, 'Summer Jazz on the Quay', { tickets: { 'General admission': 1 } });
+      await reserveButton(page).click();
+      await expectStep(page, 'donation');
+      await page.getByRole('button', { name: '£25.00', exact: true }).click();
+      await page.getByRole('button', { name: 'Donate £25.00' }).click();
+      await expectStep(page, 'gift_aid');
+      await page.getByRole('switch', { name: "I'd like to add Gift Aid" }).check();
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await expect(page.getByText('Type your postcode')).toBeVisible();
+    },
+  },
+  {
+    name: 'Edit basket confirmation',
+    reach: async (page) => {
+      await heldBasket(page);
+      const toggle = page.getByRole('button', { name: /show summary/i });
+      if (await toggle.isVisible()) await toggle.click();
+      await page.getByRole('button', { name: 'Edit basket' }).click();
+      await expect(page.getByRole('dialog', { name: 'Are you sure?' })).toBeVisible();
+    },
+  },
+];
+
+for (const screen of SCREENS) {
+  test.describe(screen.name, () => {
+    if (screen.base) test.use({ baseURL: screen.base });
+    if (screen.userAgent) test.use({ userAgent: screen.userAgent });
+
+    test(`${screen.name}: no axe violations`, async ({ page }, testInfo) => {
+      await screen.reach(page);
+      // Let entrance animations (toasts, the dialog) settle so colours are measured as shown.
+      await page.waitForTimeout(250);
+      await expectNoAxeViolations(page, `${screen.name} (${testInfo.project.name})`);
+      if (testInfo.project.name === 'phone') await expectTargetSizes(page, `${screen.name} at 360 px`);
+    });
+  });
+}

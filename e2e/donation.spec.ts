@@ -1,0 +1,149 @@
+/**
+ * Donation and Gift Aid through the real app and server: a donation of 25 with Gift Aid and a UK
+ * address on to the sign-in step, 'Skip donation', each failure text of save_donation and
+ * update_donation, and the declaration in the charity's download.
+ */
+import type { Page, TestInfo } from '@playwright/test';
+import { addFromEventPage, expect, expectStep, failCall, reserveButton, test } from './support.ts';
+
+const TITLE = 'Would you like to support Harbour Lights Trust?';
+const DEMO_TOKEN = 'harbour-lights-gift-aid-demo-token';
+
+/** A signed-in demo buyer, so the sign-in step after Gift Aid only asks to confirm the account. */
+async function reserveJazzAs(page: Page, buyer: string | null) {
+  if (buyer) {
+    await page.goto('/signin/');
+    await page.getByRole('button', { name: `Continue as ${buyer}` }).click();
+  }
+  await addFromEventPage(page, 'Summer Jazz on the Quay', { tickets: { 'General admission': 1 } });
+  await reserveButton(page).click();
+  await expectStep(page, 'donation');
+  await expect(page.getByRole('heading', { level: 1, name: TITLE })).toBeVisible();
+}
+
+async function snap(page: Page, testInfo: TestInfo, name: string) {
+  for (const [label, width] of [['phone', 360], ['desktop', 1280]] as const) {
+    await page.setViewportSize({ width, height: width === 360 ? 740 : 800 });
+    await page.screenshot({ path: testInfo.outputPath(`${name}-${label}.png`), fullPage: true });
+  }
+}
+
+const summary = (page: Page) => page.locator('.summary').first();
+const preset = (page: Page, text: string) => page.getByRole('button', { name: text, exact: true });
+const otherAmount = (page: Page) => page.getByLabel('Other amount');
+
+test('a donation of £25 with Gift Aid and a UK address, then on to sign in', async ({ page }, testInfo) => {
+  await reserveJazzAs(page, 'Tom Okafor');
+  await expect(page.getByText(/A processing fee of 20p \+ 1\.5% plus VAT/)).toBeVisible();
+
+  // Minimum 1: nothing chosen, or a custom amount below it.
+  await page.getByRole('button', { name: 'Donate' }).click();
+  await expect(page.getByText('Choose an amount or click Skip donation')).toBeVisible();
+  await otherAmount(page).fill('0.50');
+  await expect(page.getByText('Choose an amount or click Skip donation')).toBeHidden();
+  await page.getByRole('button', { name: 'Donate £0.50' }).click();
+  await expect(page.getByText('Choose an amount or click Skip donation')).toBeVisible();
+
+  // A preset clears the custom amount and vice versa.
+  await preset(page, '£25.00').click();
+  await expect(preset(page, '£25.00')).toHaveAttribute('aria-pressed', 'true');
+  await expect(otherAmount(page)).toHaveValue('');
+  await otherAmount(page).fill('30');
+  await expect(preset(page, '£25.00')).toHaveAttribute('aria-pressed', 'false');
+  await preset(page, '£25.00').click();
+  await expect(otherAmount(page)).toHaveValue('');
+  await expect(page.getByText('Fee for this donation: £0.69.')).toBeVisible();
+  await snap(page, testInfo, 'donation');
+
+  await page.getByRole('button', { name: 'Donate £25.00' }).click();
+  await expectStep(page, 'gift_aid');
+  await expect(summary(page).getByText('Donation to Harbour Lights Trust')).toBeVisible();
+  await expect(summary(page).locator('.summary__row', { hasText: 'Donation fee' })).toContainText('£0.69');
+  await expect(page.getByText('Harbour Lights Trust can claim £6.25 on your £25.00 donation.', { exact: false })).toBeVisible();
+
+  // Gift Aid on: the three confirmations and, at 20 or more, line 1 and postcode.
+  await page.getByRole('switch', { name: "I'd like to add Gift Aid" }).check();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByText('Please confirm all three statements to add Gift Aid')).toBeVisible();
+  await expect(page.getByText('Type the first line of your address')).toBeVisible();
+  await expect(page.getByText('Type your postcode')).toBeVisible();
+  await expectStep(page, 'gift_aid');
+  for (const statement of [/I am a UK taxpayer/, /This is my own money/, /I am not getting anything in return/]) {
+    await page.getByRole('checkbox', { name: statement }).check();
+  }
+  await page.getByLabel('Address line 1').fill('12 Harbour Road');
+  await page.getByLabel('Postcode').fill('BS1 4RN');
+  await expect(page.getByText('Type your postcode')).toBeHidden();
+  await snap(page, testInfo, 'gift-aid');
+
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expectStep(page, 'login');
+  await expect(summary(page).locator('.summary__row', { hasText: 'Gift Aid' })).toContainText('£6.25');
+
+  // The sign-in step, as it stands: a signed-in buyer goes on with Continue.
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.locator('[data-step="login"]')).toHaveCount(0);
+
+  // The charity's download holds the declaration.
+  const csv = await page.request.post('/charity/gift-aid/declarations.csv', { form: { token: DEMO_TOKEN } });
+  expect(csv.status()).toBe(200);
+  expect(await csv.text()).toContain(',Tom,Okafor,12,BS1 4RN,,,');
+});
+
+test('Skip donation goes straight on to sign in, without a call', async ({ page }) => {
+  await reserveJazzAs(page, null);
+  const saves: string[] = [];
+  page.on('request', (request) => {
+    if (request.url().includes('/save_donation/')) saves.push(request.url());
+  });
+  await page.getByRole('button', { name: 'Skip donation' }).click();
+  await expectStep(page, 'login');
+  await expect(summary(page).getByText('Donation')).toHaveCount(0);
+  expect(saves).toEqual([]);
+});
+
+test('each failure of save_donation and update_donation is told in the spec’s words', async ({ page }) => {
+  await reserveJazzAs(page, null);
+  await preset(page, '£5.00').click();
+
+  await failCall(page, '/ajax/checkout/checkout/save_donation/', 'abort');
+  await page.getByRole('button', { name: 'Donate £5.00' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Unable to save Donation. Please try again later' })).toBeVisible();
+
+  for (const text of ['There was a problem setting your donation amount. Please try again.', 'Please select an amount.']) {
+    await page.unroute('**/ajax/checkout/checkout/save_donation/');
+    await page.route('**/ajax/checkout/checkout/save_donation/', (route) =>
+      route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ error: text }) }),
+    );
+    await page.getByRole('button', { name: 'Donate £5.00' }).click();
+    await expect(page.getByRole('alert').filter({ hasText: text })).toBeVisible();
+  }
+
+  await page.unroute('**/ajax/checkout/checkout/save_donation/');
+  await page.getByRole('button', { name: 'Donate £5.00' }).click();
+  await expectStep(page, 'gift_aid');
+  await expect(page.getByText('can claim £1.25 on your £5.00 donation', { exact: false })).toBeVisible();
+
+  // Below 20 no address is asked for.
+  await page.getByRole('switch', { name: "I'd like to add Gift Aid" }).check();
+  await expect(page.getByLabel('Address line 1')).toHaveCount(0);
+  for (const statement of [/I am a UK taxpayer/, /This is my own money/, /I am not getting anything in return/]) {
+    await page.getByRole('checkbox', { name: statement }).check();
+  }
+
+  await failCall(page, '/ajax/checkout/checkout/update_donation/');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Unable to update Donation. Please try again later' })).toBeVisible();
+
+  await page.unroute('**/ajax/checkout/checkout/update_donation/');
+  const refusal = 'There was a problem setting your gift aid status. Please try again.';
+  await page.route('**/ajax/checkout/checkout/update_donation/', (route) =>
+    route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ error: refusal }) }),
+  );
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expect(page.getByRole('alert').filter({ hasText: refusal })).toBeVisible();
+
+  await page.unroute('**/ajax/checkout/checkout/update_donation/');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expectStep(page, 'login');
+});

@@ -1,0 +1,6 @@
+/** The account step's notices (spec 000 §8), each defined once. */
+export const SEND_FAILED_NOTICE = 'Unable to send the code. Please try again later';
+export const LOGOUT_FAILED_NOTICE = 'Unable to log out. Please refresh the page';
+/** Not in the spec: a code check or guest save that failed without a server message. */
+export const CHECK_FAILED_NOTICE = 'Unable to check the code. Please try again later';
+export const SAVE_FAILED_NOTICE = 'Unable to save your name. Please try again later';

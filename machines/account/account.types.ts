@@ -1,0 +1,40 @@
+/** What the account machine exchanges with the app and with its parent. */
+
+/** A signed-in buyer as the account step shows them. */
+export interface AccountUser {
+  email: string;
+  full_name: string;
+}
+
+/**
+ * A failed call, as the app's actors reject: `one_time_code` and `reserving` are the spec's
+ * kinds of check_one_time_code refusals; `server` carries another server text; `network` none.
+ */
+export interface AccountCallError {
+  kind: 'one_time_code' | 'reserving' | 'server' | 'network';
+  message: string;
+}
+
+/** How the step ended, for the root chart. */
+export type AccountOutcome =
+  /** The code matched an existing account: the buyer is signed in and the user refreshed. */
+  | { type: 'signed_in' }
+  /** A new buyer's name was saved to the sale. */
+  | { type: 'guest_saved' }
+  /** The signed-in buyer confirmed the account. */
+  | { type: 'confirmed' }
+  /** The server says the reservation is gone: shown on the basket. */
+  | { type: 'reserving'; message: string };
+
+export type AccountEvent =
+  | { type: 'EMAIL_CHANGED'; value: string }
+  | { type: 'EMAIL_SUBMITTED' }
+  | { type: 'CODE_CHANGED'; value: string }
+  | { type: 'CODE_CLEARED' }
+  | { type: 'VERIFY_CLICKED' }
+  | { type: 'RESEND_CLICKED' }
+  | { type: 'CHANGE_EMAIL_CLICKED' }
+  | { type: 'NAME_CHANGED'; value: string }
+  | { type: 'NAME_SUBMITTED' }
+  | { type: 'CONTINUE_CLICKED' }
+  | { type: 'SIGN_OUT_CLICKED' };

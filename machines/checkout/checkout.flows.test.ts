@@ -1,0 +1,114 @@
+/**
+ * Whole flows with the real step saver and countdown children, where the order in which the
+ * server's replies land is the point.
+ */
+import { describe, expect, it } from 'vitest';
+import { createActor, fromCallback, fromPromise, type AnyActorRef } from 'xstate';
+import { viewCountdown } from '../countdown/countdown.connect';
+import { countdownMachine } from '../countdown/countdown.machine';
+import { stepSaverMachine } from '../stepSaver/stepSaver.machine';
+import { makeCheckout } from '../testing/checkoutFixture';
+import type { Checkout, ReservationOutcome, Step } from './checkout.types';
+import { viewCheckout } from './checkout.connect';
+import { checkoutMachine } from './checkout.machine';
+
+const settle = async () => {
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+};
+
+/** A call whose replies the test hands out one by one, in the order it chooses. */
+function callQueue<I, O>() {
+  const calls: Array<{ input: I; reply: (output: O) => void }> = [];
+  const logic = fromPromise<O, I>(({ input }) => new Promise<O>((resolve) => calls.push({ input, reply: resolve })));
+  return { calls, logic };
+}
+
+function startCheckout() {
+  const saves = callQueue<{ state: Step }, { seconds_remaining: number }>();
+  const loads = callQueue<void, Checkout>();
+  const reservations = callQueue<{ captchaToken?: string }, ReservationOutcome>();
+  const destroys = callQueue<void, unknown>();
+  const actor = createActor(
+    checkoutMachine.provide({
+      actors: {
+        loadCheckout: loads.logic,
+        destroySale: destroys.logic,
+        reservation: reservations.logic as never,
+        basket: fromCallback(() => {}) as never,
+        countdown: countdownMachine.provide({ actors: { ticker: fromCallback(() => {}) } }),
+        stepSaver: stepSaverMachine.provide({ actors: { updateBasketState: saves.logic } }),
+      },
+      actions: { reloadCheckout: () => {} },
+      delays: { reserveDelay: 0 },
+    }),
+  ).start();
+  /** What the buyer's countdown shows. */
+  const hold = () => viewCountdown((actor.system.get('countdown') as AnyActorRef).getSnapshot());
+  return { actor, saves, loads, reservations, destroys, hold, view: () => viewCheckout(actor.getSnapshot()) };
+}
+
+describe('checkout flows', () => {
+  it('a step save answered with 0 for the reserve step, landing after the hold started, does not expire the hold', async () => {
+    const { actor, saves, loads, reservations, hold, view } = startCheckout();
+    await settle();
+    loads.calls[0]!.reply(makeCheckout({ state: 'basket', seconds_remaining: 0 }));
+    await settle();
+    saves.calls[0]!.reply({ seconds_remaining: 0 }); // basket saved: no hold yet
+    actor.send({ type: 'RESERVE_CLICKED' });
+    await new Promise((resolve) => setTimeout(resolve, 5)); // reserveDelay
+    await settle();
+    expect(saves.calls[1]!.input).toEqual({ state: 'reserve' }); // goes out before the hold exists
+    reservations.calls[0]!.reply({ type: 'reserved', saleReference: 'HF-2', checkoutTime: 600, checkout: makeCheckout() });
+    await settle();
+    expect(view().step).toBe('login');
+    // The server answers the reserve step's save with 0: it had no hold when it read the step.
+    saves.calls[1]!.reply({ seconds_remaining: 0 });
+    await settle();
+    expect(view()).toMatchObject({ step: 'login', expired: false, expiredMessage: null });
+    expect(hold()).toMatchObject({ running: true, expired: false, secondsRemaining: 600 });
+    // The login step's own save carries the hold's real figure, and is taken.
+    expect(saves.calls[2]!.input).toEqual({ state: 'login' });
+    saves.calls[2]!.reply({ seconds_remaining: 590 });
+    await settle();
+    expect(hold()).toMatchObject({ running: true, secondsRemaining: 590 });
+  });
+
+  it('refuses Edit basket once the payment is complete', async () => {
+    const { actor, loads, destroys, view } = startCheckout();
+    await settle();
+    loads.calls[0]!.reply(makeCheckout({ state: 'deliver_tickets', payment_complete: true, sale_reference: 'HF-1' }));
+    await settle();
+    expect(view()).toMatchObject({ step: 'deliver_tickets', canEditBasket: false });
+    actor.send({ type: 'EDIT_BASKET_CONFIRMED' });
+    await settle();
+    expect(destroys.calls).toHaveLength(0);
+    expect(view()).toMatchObject({ step: 'deliver_tickets', isEditingBasket: false });
+  });
+
+  it('follows the server when a reload shows the sale was ended in another tab', async () => {
+    const { actor, saves, loads, hold, view } = startCheckout();
+    await settle();
+    loads.calls[0]!.reply(makeCheckout({ state: 'login', sale_reference: 'HF-1', seconds_remaining: 597 }));
+    await settle();
+    saves.calls[0]!.reply({ seconds_remaining: 597 });
+    await settle();
+    expect(view()).toMatchObject({ step: 'login', canEditBasket: true });
+    expect(hold()).toMatchObject({ running: true });
+    // Another tab edited the basket: back in this tab, the reload says basket, with no sale and no hold.
+    actor.send({ type: 'CHECKOUT_RELOADED', checkout: makeCheckout({ state: 'basket', sale_reference: null, seconds_remaining: 0 }) });
+    await settle();
+    expect(view()).toMatchObject({ step: 'basket', expired: false, expiredMessage: null, notices: [] });
+    expect(hold()).toMatchObject({ running: false, expired: false });
+  });
+
+  it('stays on the step when a reload shows the same sale', async () => {
+    const { actor, loads, hold, view } = startCheckout();
+    await settle();
+    loads.calls[0]!.reply(makeCheckout({ state: 'login', sale_reference: 'HF-1', seconds_remaining: 597 }));
+    await settle();
+    actor.send({ type: 'CHECKOUT_RELOADED', checkout: makeCheckout({ state: 'login', sale_reference: 'HF-1', seconds_remaining: 590 }) });
+    await settle();
+    expect(view()).toMatchObject({ step: 'login', expired: false });
+    expect(hold()).toMatchObject({ running: true });
+  });
+});

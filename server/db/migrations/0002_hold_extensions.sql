@@ -1,0 +1,1 @@
+ALTER TABLE "sales" ADD COLUMN "hold_extensions" integer DEFAULT 0 NOT NULL;

@@ -1,0 +1,146 @@
+/**
+ * Who is buying (spec 000 §4 "Account modes", §6): a verified one-time code signs the buyer in,
+ * a buyer without an account is saved to the sale with a full name (which makes their account),
+ * and the sale follows the buyer: signing in elsewhere resumes the same sale, hold and step.
+ */
+import { and, desc, eq, gt, isNotNull } from 'drizzle-orm';
+import type { Database } from '../db/index.ts';
+import { sales, users } from '../db/schema.ts';
+import { DomainError } from './errors.ts';
+import { holdIsLive, lockSale, type Sale } from './sales.ts';
+import { checkCode, CODE_CHECK_MESSAGES, issueCode, normaliseEmail, type SEND_LIMITS } from './oneTimeCode.ts';
+import { sendMail, type Mailer } from './mail.ts';
+import { findUserByEmail, type UserRow } from './users.ts';
+
+export const RESERVATION_EXPIRED_MESSAGE = 'Your tickets are no longer held for you. Please reserve them again.';
+export const VERIFY_FIRST_MESSAGE = 'Please confirm your email address with the code we sent you first.';
+export const SEND_FAILED_MESSAGE = 'We could not send the email just now.';
+
+/** A refused code check or guest save, in the spec's two kinds. */
+export class AccountRefusal extends Error {
+  constructor(
+    readonly kind: 'one_time_code' | 'reserving',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A sale that went past the basket but whose hold has run out cannot take a buyer any more. */
+function refuseIfExpired(sale: Sale | null, now: Date): void {
+  if (sale && sale.state !== 'basket' && sale.reference !== null && !holdIsLive(sale, now)) {
+    throw new AccountRefusal('reserving', RESERVATION_EXPIRED_MESSAGE);
+  }
+}
+
+export async function sendSignInCode(
+  db: Database,
+  opts: { email: string; ip: string; now: Date; secret: string; mailer: Mailer; brandName: string; limits?: typeof SEND_LIMITS },
+): Promise<void> {
+  const email = normaliseEmail(opts.email);
+  const code = await issueCode(db, { email, ip: opts.ip, now: opts.now, secret: opts.secret, ...(opts.limits ? { limits: opts.limits } : {}) });
+  try {
+    await sendMail(
+      db,
+      opts.mailer,
+      opts.brandName,
+      {
+        to: email,
+        subject: `${code} is your ${opts.brandName} code`,
+        text: [
+          `Your one-time sign in or registration code is ${code}`,
+          '',
+          'Type it on the checkout page to carry on. It works once, for 15 minutes.',
+          'If you did not ask for it, you can ignore this email.',
+        ].join('\n'),
+      },
+      opts.now,
+    );
+  } catch {
+    throw new DomainError(422, SEND_FAILED_MESSAGE);
+  }
+}
+
+/** The buyer's newest other sale that still holds stock: where they were when they switched device. */
+async function liveSaleOf(db: Database, userId: number, now: Date): Promise<string | null> {
+  const [found] = await db
+    .select({ id: sales.id })
+    .from(sales)
+    .where(and(eq(sales.userId, userId), isNotNull(sales.reference), gt(sales.holdDeadline, now)))
+    .orderBy(desc(sales.holdDeadline))
+    .limit(1);
+  return found?.id ?? null;
+}
+
+export interface SignedIn {
+  hasAccount: boolean;
+  /** Set when the buyer is now signed in. */
+  user: UserRow | null;
+  /** The sale this browser continues with: its own, or the one the buyer holds elsewhere. */
+  saleId: string | null;
+}
+
+/**
+ * Checks the code. With an account the buyer is signed in and the sale follows them: this
+ * browser's reserved sale becomes theirs, or, without one here, the sale they hold elsewhere
+ * is resumed. Without an account the sale remembers the proved address for save_guest_to_sale.
+ */
+export async function signInWithCode(
+  db: Database,
+  opts: { saleId: string | null; email: string; code: string; now: Date; secret: string },
+): Promise<SignedIn> {
+  const email = normaliseEmail(opts.email);
+  const current = opts.saleId ? ((await db.select().from(sales).where(eq(sales.id, opts.saleId)))[0] ?? null) : null;
+  refuseIfExpired(current, opts.now);
+  const result = await checkCode(db, { email, code: opts.code, now: opts.now, secret: opts.secret });
+  if (result !== 'accepted') throw new AccountRefusal('one_time_code', CODE_CHECK_MESSAGES[result]);
+
+  const user = await findUserByEmail(db, email);
+  const holdsHere = current !== null && holdIsLive(current, opts.now);
+  if (!user) {
+    if (current) await db.update(sales).set({ verifiedEmail: email }).where(eq(sales.id, current.id));
+    return { hasAccount: false, user: null, saleId: current?.id ?? null };
+  }
+  if (current && (holdsHere || current.userId === null || current.userId === user.id)) {
+    const elsewhere = holdsHere ? null : await liveSaleOf(db, user.id, opts.now);
+    if (elsewhere && elsewhere !== current.id) return { hasAccount: true, user, saleId: elsewhere };
+    await db.update(sales).set({ userId: user.id, verifiedEmail: null }).where(eq(sales.id, current.id));
+    return { hasAccount: true, user, saleId: current.id };
+  }
+  return { hasAccount: true, user, saleId: (await liveSaleOf(db, user.id, opts.now)) ?? current?.id ?? null };
+}
+
+function splitName(fullname: string): { firstName: string; lastName: string } {
+  const parts = fullname.trim().split(/\s+/);
+  return { firstName: parts[0]!, lastName: parts.slice(1).join(' ') };
+}
+
+/**
+ * Saves a buyer who proved their address but has no account yet: the account is made with the
+ * full name, the sale becomes theirs and they are signed in.
+ */
+export async function saveGuestToSale(
+  db: Database,
+  opts: { saleId: string; email: string; fullname: string; now: Date },
+): Promise<UserRow> {
+  const email = normaliseEmail(opts.email);
+  return db.transaction(async (tx) => {
+    const sale = await lockSale(tx, opts.saleId);
+    refuseIfExpired(sale, opts.now);
+    if (sale.verifiedEmail !== email) throw new DomainError(403, VERIFY_FIRST_MESSAGE);
+    const [made] = await tx
+      .insert(users)
+      .values({ email, ...splitName(opts.fullname), viewType: 'customer' })
+      .onConflictDoNothing({ target: users.email })
+      .returning();
+    const user = made ?? (await tx.select().from(users).where(eq(users.email, email)))[0]!;
+    await tx.update(sales).set({ userId: user.id, verifiedEmail: null }).where(eq(sales.id, sale.id));
+    return user;
+  });
+}
+
+/** 'Not you? Sign out': the sale keeps its basket and hold but no longer names a buyer. */
+export async function logoutOfSale(db: Database, saleId: string | null): Promise<void> {
+  if (!saleId) return;
+  await db.update(sales).set({ userId: null, verifiedEmail: null, marketingSetAt: null }).where(eq(sales.id, saleId));
+}

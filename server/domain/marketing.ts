@@ -1,0 +1,62 @@
+/**
+ * Keep updated (spec 000 §2, §7 set_marketing_preferences). Every box the buyer was shown is kept
+ * as a consent row with its time and source, the record an organiser needs; ticking a box
+ * subscribes, and an unticked box never unsubscribes someone who subscribed elsewhere.
+ */
+import { eq } from 'drizzle-orm';
+import type { Database } from '../db/index.ts';
+import { eventDates, events, giftVouchers, mailingList, marketingConsents, saleLines, sales, saleVouchers, ticketTypes, users } from '../db/schema.ts';
+import { DomainError } from './errors.ts';
+import { lockSale } from './sales.ts';
+
+export const SIGN_IN_FIRST_MESSAGE = 'Please confirm who is buying before choosing what we may send you.';
+export const NOT_IN_BASKET_MESSAGE = 'One of those organisers has nothing in your basket.';
+export const CONSENT_SOURCE = 'checkout:marketing_preferences';
+
+export interface MarketingChoice {
+  ct_subscribed: boolean;
+  event_subscribed: boolean;
+  organiser_subscribed_marketing: Record<string, boolean>;
+}
+
+export async function setMarketingPreferences(db: Database, saleId: string, choice: MarketingChoice, now: Date): Promise<void> {
+  await db.transaction(async (tx) => {
+    const sale = await lockSale(tx, saleId);
+    if (sale.userId === null) throw new DomainError(409, SIGN_IN_FIRST_MESSAGE);
+    const [user] = await tx.select().from(users).where(eq(users.id, sale.userId));
+    if (!user) throw new DomainError(409, SIGN_IN_FIRST_MESSAGE);
+
+    const ticketOrganisers = await tx
+      .selectDistinct({ id: events.organiserId })
+      .from(saleLines)
+      .innerJoin(ticketTypes, eq(ticketTypes.id, saleLines.ticketTypeId))
+      .innerJoin(eventDates, eq(eventDates.id, ticketTypes.eventDateId))
+      .innerJoin(events, eq(events.id, eventDates.eventId))
+      .where(eq(saleLines.saleId, saleId));
+    const voucherOrganisers = await tx
+      .selectDistinct({ id: giftVouchers.organiserId })
+      .from(saleVouchers)
+      .innerJoin(giftVouchers, eq(giftVouchers.id, saleVouchers.giftVoucherId))
+      .where(eq(saleVouchers.saleId, saleId));
+    const inBasket = new Set([...ticketOrganisers, ...voucherOrganisers].map((o) => o.id));
+    const chosen = Object.entries(choice.organiser_subscribed_marketing).map(([id, subscribed]) => ({ id: Number(id), subscribed }));
+    if (chosen.some((o) => !inBasket.has(o.id))) throw new DomainError(400, NOT_IN_BASKET_MESSAGE);
+
+    const base = { userId: user.id, email: user.email, source: CONSENT_SOURCE, saleId, at: now };
+    const rows = [
+      // The newsletter and event updates are only asked of a buyer not already subscribed.
+      ...(user.subscribed ? [] : [{ ...base, topic: 'community' as const, organiserId: null, subscribed: choice.ct_subscribed }]),
+      ...(user.isEventSubscribed ? [] : [{ ...base, topic: 'events' as const, organiserId: null, subscribed: choice.event_subscribed }]),
+      ...chosen.map((o) => ({ ...base, topic: 'organiser' as const, organiserId: o.id, subscribed: o.subscribed })),
+    ];
+    if (rows.length > 0) await tx.insert(marketingConsents).values(rows);
+    if (choice.ct_subscribed && !user.subscribed) {
+      await tx.insert(mailingList).values({ email: user.email }).onConflictDoNothing();
+    }
+    await tx
+      .update(users)
+      .set({ subscribed: user.subscribed || choice.ct_subscribed, isEventSubscribed: user.isEventSubscribed || choice.event_subscribed })
+      .where(eq(users.id, user.id));
+    await tx.update(sales).set({ marketingSetAt: now }).where(eq(sales.id, saleId));
+  });
+}

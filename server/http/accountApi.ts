@@ -1,0 +1,79 @@
+/** The account and marketing calls (spec 000 §7), each a thin mapping onto one domain function. */
+import type { FastifyRequest } from 'fastify';
+import { AccountRefusal, logoutOfSale, saveGuestToSale, sendSignInCode, signInWithCode } from '../domain/account.ts';
+import { DomainError } from '../domain/errors.ts';
+import { setMarketingPreferences } from '../domain/marketing.ts';
+import { findSale } from '../domain/sales.ts';
+import type { Handlers } from './calls.ts';
+import type { AppDeps } from './deps.ts';
+import { saleIdOf, setSaleCookie, signIn, signOut } from './session.ts';
+
+const NO_SALE_MESSAGE = 'Your basket could not be found. Please add your tickets again.';
+
+type AccountCall = 'sendOneTimeCode' | 'checkOneTimeCode' | 'saveGuestToSale' | 'logoutOfSale' | 'setMarketingPreferences';
+
+export function accountHandlers(deps: AppDeps): Pick<Handlers, AccountCall> {
+  const { db, config, clock, mailer } = deps;
+
+  async function existingSale(request: FastifyRequest): Promise<string> {
+    const saleId = saleIdOf(request);
+    if (!saleId || !(await findSale(db, saleId))) throw new DomainError(404, NO_SALE_MESSAGE);
+    return saleId;
+  }
+
+  return {
+    sendOneTimeCode: async ({ input, request }) => {
+      await sendSignInCode(db, {
+        email: input.email,
+        ip: request.ip,
+        now: clock(),
+        secret: config.sessionSecret,
+        mailer,
+        brandName: config.brandName,
+      });
+      return { success: true };
+    },
+    checkOneTimeCode: async ({ input, request, reply }) => {
+      try {
+        const signedIn = await signInWithCode(db, {
+          saleId: saleIdOf(request),
+          email: input.email,
+          code: input.code,
+          now: clock(),
+          secret: config.sessionSecret,
+        });
+        if (signedIn.user) signIn(request, reply, signedIn.user.id);
+        if (signedIn.saleId) setSaleCookie(request, reply, signedIn.saleId);
+        return { has_account: signedIn.hasAccount };
+      } catch (err) {
+        if (!(err instanceof AccountRefusal)) throw err;
+        reply.status(err.kind === 'reserving' ? 409 : 400);
+        return (
+          err.kind === 'reserving'
+            ? { error: err.message, type: 'reserving', message: { error: err.message } }
+            : { error: err.message, type: 'one_time_code', message: err.message }
+        ) as never;
+      }
+    },
+    saveGuestToSale: async ({ input, request, reply }) => {
+      try {
+        const user = await saveGuestToSale(db, { saleId: await existingSale(request), email: input.email, fullname: input.fullname, now: clock() });
+        signIn(request, reply, user.id);
+        return { success: true };
+      } catch (err) {
+        if (!(err instanceof AccountRefusal)) throw err;
+        reply.status(409);
+        return { error: err.message, type: 'reserving', message: { error: err.message } } as never;
+      }
+    },
+    logoutOfSale: async ({ request, reply }) => {
+      await logoutOfSale(db, saleIdOf(request));
+      signOut(request, reply);
+      return { success: true };
+    },
+    setMarketingPreferences: async ({ input, request }) => {
+      await setMarketingPreferences(db, await existingSale(request), input, clock());
+      return { success: true };
+    },
+  };
+}

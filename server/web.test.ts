@@ -1,0 +1,188 @@
+/**
+ * The usual web defences: security headers on pages and API replies, the policy widened only for
+ * the configured captcha, proxy headers trusted only from configured proxies, 405 for a wrong
+ * method, notices shown only by code, sign-out only by a same-site POST.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { calls } from '../contract/index.ts';
+import { parseConfig } from './config.ts';
+import { CROSS_SITE_MESSAGE } from './http/crossSite.ts';
+import { sha256Source } from './http/security.ts';
+import { STEPPER_SCRIPT } from './pages/catalogue.ts';
+import { STYLE } from './pages/html.ts';
+import { appOn, drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
+
+function directives(header: unknown): Map<string, string[]> {
+  return new Map(
+    String(header)
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .filter((parts) => parts[0])
+      .map(([name, ...values]) => [name!, values]),
+  );
+}
+
+describe.each(drivers)('web defences on %s', (driver) => {
+  let w: TestWorld;
+  const staticDir = mkdtempSync(path.join(tmpdir(), 'holdfast-static-'));
+  writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><html><head><title>x</title></head><body><div id="root"></div></body></html>');
+  beforeAll(async () => {
+    w = await openWorld(driver, { staticDir });
+  });
+  afterAll(async () => w?.close());
+
+  it('sends a strict policy and the other security headers on pages and API replies', async () => {
+    const v = new Visitor(w.app);
+    for (const url of ['/all-events/', `/event/${w.demo.events.jazz}/`, calls.getCheckout.path, '/checkout/', '/nowhere/at/all']) {
+      const res = await v.request({ method: 'GET', url });
+      const csp = directives(res.headers['content-security-policy']);
+      expect(csp.get('default-src'), url).toEqual(["'self'"]);
+      expect(csp.get('frame-ancestors'), url).toEqual(["'none'"]);
+      expect(csp.get('object-src'), url).toEqual(["'none'"]);
+      expect(csp.get('script-src')!.every((s) => s === "'self'" || s.startsWith("'sha256-")), url).toBe(true);
+      expect(csp.get('script-src')!.join(' '), url).not.toMatch(/unsafe|https:/);
+      expect(csp.get('style-src')!.join(' '), url).not.toMatch(/unsafe|https:/);
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(res.headers['referrer-policy'], url).toBe('strict-origin-when-cross-origin');
+      expect(res.headers['x-frame-options'], url).toBe('DENY');
+      expect(res.headers['permissions-policy'], url).toMatch(/camera=\(\)/);
+      expect(res.headers['strict-transport-security'], url).toBeUndefined();
+    }
+  });
+
+  it('allows exactly the pages’ own inline stylesheet and script by hash, and gives the app page a style nonce', async () => {
+    const v = new Visitor(w.app);
+    const event = await v.request({ method: 'GET', url: `/event/${w.demo.events.jazz}/` });
+    const csp = directives(event.headers['content-security-policy']);
+    expect(csp.get('style-src')).toContain(sha256Source(STYLE));
+    expect(csp.get('script-src')).toContain(sha256Source(STEPPER_SCRIPT));
+    expect(event.body).toContain(`<style>${STYLE}</style>`);
+    expect(event.body).toContain(`<script>${STEPPER_SCRIPT}</script>`);
+
+    const app1 = await v.request({ method: 'GET', url: '/checkout/' });
+    const app2 = await v.request({ method: 'GET', url: '/checkout/' });
+    const nonce = /<meta name="csp-nonce" content="([^"]+)">/.exec(app1.body)?.[1];
+    expect(nonce).toBeTruthy();
+    expect(directives(app1.headers['content-security-policy']).get('style-src')).toContain(`'nonce-${nonce}'`);
+    expect(app2.body).not.toContain(nonce);
+  });
+
+  it('widens the policy for hCaptcha only when it is configured', async () => {
+    const before = directives((await new Visitor(w.app).request({ method: 'GET', url: '/all-events/' })).headers['content-security-policy']);
+    expect([...before.values()].flat().join(' ')).not.toMatch(/hcaptcha/);
+    expect(before.get('frame-src')).toEqual(["'none'"]);
+    const { app } = await appOn(w.database, { hcaptcha: { sitekey: 'site', secret: 'secret' } });
+    try {
+      const res = await new Visitor(app).request({ method: 'GET', url: '/all-events/' });
+      const csp = directives(res.headers['content-security-policy']);
+      for (const d of ['script-src', 'frame-src', 'style-src', 'connect-src']) {
+        expect(csp.get(d), d).toEqual(expect.arrayContaining(['https://hcaptcha.com', 'https://*.hcaptcha.com']));
+      }
+      expect(csp.get('img-src')!.join(' ')).not.toMatch(/hcaptcha/);
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('sends HSTS only over HTTPS, as told by a trusted proxy', async () => {
+    const { app } = await appOn(w.database, { trustProxy: 1 });
+    try {
+      const https = await app.inject({ method: 'GET', url: '/all-events/', headers: { 'x-forwarded-proto': 'https' } });
+      expect(https.headers['strict-transport-security']).toMatch(/max-age=31536000/);
+      const plain = await app.inject({ method: 'GET', url: '/all-events/' });
+      expect(plain.headers['strict-transport-security']).toBeUndefined();
+    } finally {
+      await app.close();
+    }
+  });
+
+  it('answers a wrong method on an API route with 405 and Allow', async () => {
+    const v = new Visitor(w.app);
+    const get = await v.request({ method: 'GET', url: calls.reserveTickets.path });
+    expect(get.statusCode).toBe(405);
+    expect(get.headers.allow).toBe('POST');
+    expect(typeof get.json().error).toBe('string');
+    const post = await v.request({ method: 'POST', url: calls.getCheckout.path, body: '' });
+    expect(post.statusCode).toBe(405);
+    expect(post.headers.allow).toBe('GET, HEAD');
+    const noSlash = await v.request({ method: 'GET', url: calls.addToBasket.path.replace(/\/$/, '') });
+    expect(noSlash.statusCode).toBe(405);
+    expect((await v.request({ method: 'GET', url: '/ajax/checkout/checkout/nothing_here/' })).statusCode).toBe(404);
+  });
+
+  it('shows only known notices by code on the catalogue pages, never the link’s own words', async () => {
+    const v = new Visitor(w.app);
+    for (const url of ['/all-events/', `/event/${w.demo.events.jazz}/`]) {
+      const forged = await v.request({ method: 'GET', url: `${url}?error=${encodeURIComponent('Your card was declined: call 0800 000 000')}` });
+      expect(forged.body, url).not.toContain('0800 000 000');
+      expect(forged.body, url).not.toContain('notice error');
+      const known = await v.request({ method: 'GET', url: `${url}?error=too-many` });
+      expect(known.body, url).toContain('You chose more tickets than one order can hold.');
+    }
+    const refused = await v.request({
+      method: 'POST',
+      url: calls.addToBasket.path,
+      body: `parent_event_id=${w.demo.events.jazz}&ticket[a][ticket]=${w.demo.tickets.jazzGeneral}&ticket[a][qty]=5000`,
+      headers: { accept: 'text/html' },
+    });
+    expect(refused.headers.location).toBe(`/event/${w.demo.events.jazz}/?error=not-added`);
+  });
+
+  it('signs out only by a same-site POST; a link to /signout/ shows the button', async () => {
+    const v = new Visitor(w.app);
+    await v.request({ method: 'POST', url: '/signin/', body: `email=${encodeURIComponent(w.demo.users.notSubscribed.email)}` });
+    const signedIn = async () => ((await v.json('getUser')) as { user: unknown }).user !== null;
+    expect(await signedIn()).toBe(true);
+
+    const link = await v.request({ method: 'GET', url: '/signout/', headers: { 'sec-fetch-site': 'cross-site' } });
+    expect(link.statusCode).toBe(200);
+    expect(link.body).toContain('<form method="post" action="/signout/">');
+    expect(link.headers['set-cookie']).toBeUndefined();
+    expect(await signedIn()).toBe(true);
+
+    const foreign = await v.request({ method: 'POST', url: '/signout/', body: '', headers: { 'sec-fetch-site': 'cross-site' } });
+    expect(foreign.statusCode).toBe(403);
+    expect(foreign.json()).toEqual({ error: CROSS_SITE_MESSAGE });
+    expect(await signedIn()).toBe(true);
+
+    const own = await v.request({ method: 'POST', url: '/signout/', body: '', headers: { 'sec-fetch-site': 'same-origin' } });
+    expect(own.statusCode).toBe(303);
+    expect(await signedIn()).toBe(false);
+  });
+});
+
+describe.each(drivers)('proxy headers on %s', (driver) => {
+  let w: TestWorld;
+  beforeAll(async () => {
+    w = await openWorld(driver, { captcha: 'auto', trustProxy: 1, rateLimitPerMinute: 20 });
+  });
+  afterAll(async () => w?.close());
+
+  it('takes the address the trusted proxy saw, so rotating X-Forwarded-For beats neither the captcha rule nor the rate limit', async () => {
+    let asked = 0;
+    for (let i = 0; i < 6; i++) {
+      const v = new Visitor(w.app, { 'x-forwarded-for': `10.9.${i}.1, 203.0.113.7` });
+      await v.add({ [w.demo.tickets.jazzGeneral]: 1 });
+      const reply = await v.json('reserveTickets', {});
+      if (reply.captcha === true) asked++;
+    }
+    expect(asked).toBe(3);
+    let limited = 0;
+    for (let i = 0; i < 25; i++) {
+      const res = await w.app.inject({ method: 'GET', url: '/health', headers: { 'x-forwarded-for': `10.8.${i}.1, 198.51.100.9` } });
+      if (res.statusCode === 429) limited++;
+    }
+    expect(limited).toBeGreaterThan(0);
+  });
+
+  it('refuses TRUST_PROXY=true at start, and reads a hop count or a list of addresses', () => {
+    expect(() => parseConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY.*number of proxies/);
+    expect(() => parseConfig({ TRUST_PROXY: 'anyone' })).toThrow(/TRUST_PROXY/);
+    expect(parseConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(parseConfig({ TRUST_PROXY: '10.0.0.1, 10.0.0.0/8,loopback' }).trustProxy).toEqual(['10.0.0.1', '10.0.0.0/8', 'loopback']);
+    expect(parseConfig({}).trustProxy).toBe(false);
+  });
+});

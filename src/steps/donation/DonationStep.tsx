@@ -1,0 +1,116 @@
+import { useId, type FormEvent } from 'react';
+import { useSelector } from '@xstate/react';
+import { donationFee, feeTermsOf, type Charity } from '../../../contract';
+import { formatMoney } from '../../../contract/money';
+import { donationSenders, viewDonation } from '../../../machines/donation/donation.connect';
+import { Alert } from '../../components/Alert';
+import { LoadingButton } from '../../components/LoadingButton';
+import { useCheckout, useCheckoutData } from '../../app/checkoutContext';
+import { StepLayout } from '../StepLayout';
+import { useDonationChild } from './useStepChild';
+import './donation.css';
+
+type DonationActor = NonNullable<ReturnType<typeof useDonationChild>>;
+
+/** The charity's description as plain text: markup from the server is never injected into the page. */
+function plainText(html: string): string {
+  return new DOMParser().parseFromString(html, 'text/html').body.textContent?.trim() ?? '';
+}
+
+/** Spec 000 §9: the base fee is shown in pence; the percentage as the charity set it. */
+function feeNote(charity: Charity): string {
+  const percent = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 2 }).format(charity.booking_fee);
+  const vat = charity.booking_fee_includes_vat ? ' plus VAT' : '';
+  return `A processing fee of ${charity.base_fee}p + ${percent}%${vat} is added to your donation, so the charity receives the whole amount you give.`;
+}
+
+function DonationForm({ actor, charity, currency }: { actor: DonationActor; charity: Charity; currency: string }) {
+  const view = useSelector(actor, viewDonation);
+  const send = donationSenders((event) => actor.send(event));
+  const money = (minor: number) => formatMoney(minor, currency);
+  const customId = useId();
+  const problemId = useId();
+  const fee = view.amount !== null && view.amount > 0 ? donationFee(view.amount, feeTermsOf(charity)) : null;
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    send.donate(charity.id);
+  };
+  return (
+    <form className="card stack donation" onSubmit={onSubmit} noValidate>
+      <div className="donation__charity">
+        {charity.logo ? <img className="donation__logo" src={charity.logo} alt="" width={56} height={56} /> : null}
+        <div>
+          <p className="donation__name">{charity.name}</p>
+          <p className="muted">{plainText(charity.description_html)}</p>
+        </div>
+      </div>
+      <fieldset className="donation__amounts">
+        <legend className="section-title">Choose an amount</legend>
+        <div className="donation__presets">
+          {charity.donation_options.map((amount) => (
+            <button
+              key={amount}
+              type="button"
+              className={`choice donation__preset${view.preset === amount ? ' choice--selected' : ''}`}
+              aria-pressed={view.preset === amount}
+              onClick={() => send.choosePreset(amount)}
+            >
+              {money(amount)}
+            </button>
+          ))}
+        </div>
+        <label className="donation__custom" htmlFor={customId}>
+          <span>Other amount</span>
+          <span className="donation__custom-input">
+            <span aria-hidden="true">{money(0).replace(/[\d.,\s]/g, '')}</span>
+            <input
+              id={customId}
+              className="input"
+              type="number"
+              inputMode="decimal"
+              min={1}
+              step={0.01}
+              value={view.custom}
+              aria-invalid={view.problem !== null || undefined}
+              aria-describedby={view.problem ? problemId : undefined}
+              onChange={(e) => send.typeCustom(e.target.value)}
+            />
+          </span>
+        </label>
+      </fieldset>
+      <p className="muted donation__fee">
+        {feeNote(charity)}
+        {fee !== null ? <> Fee for this donation: {money(fee)}.</> : null}
+      </p>
+      {view.problem ? (
+        <div id={problemId}>
+          <Alert type="error">{view.problem}</Alert>
+        </div>
+      ) : null}
+      <LoadingButton type="submit" loading={view.saving} className="button--block">
+        {view.amount !== null && view.amount > 0 ? `Donate ${money(view.amount)}` : 'Donate'}
+      </LoadingButton>
+      <button type="button" className="link-button donation__skip" disabled={view.saving} onClick={send.skip}>
+        Skip donation
+      </button>
+    </form>
+  );
+}
+
+/** The donation step: a preset or custom amount for the basket's charity, or 'Skip donation'. */
+export default function DonationStep() {
+  const checkout = useCheckoutData();
+  const root = useCheckout();
+  const charity = checkout?.charity ?? null;
+  const actor = useDonationChild();
+  return (
+    <StepLayout
+      step="donation"
+      title={charity?.donation_checkout_title || 'Donation'}
+      countdownRef={root.countdownRef}
+      onEditBasket={root.canEditBasket ? root.editBasket : undefined}
+    >
+      {charity && checkout && actor ? <DonationForm actor={actor} charity={charity} currency={checkout.currency.code} /> : null}
+    </StepLayout>
+  );
+}

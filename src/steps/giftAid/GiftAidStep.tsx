@@ -1,0 +1,185 @@
+import { useId, type FormEvent, type ReactNode } from 'react';
+import { useSelector } from '@xstate/react';
+import type { Charity } from '../../../contract';
+import { formatMoney } from '../../../contract/money';
+import { giftAidSenders, viewGiftAid } from '../../../machines/donation/giftAid.connect';
+import type { Confirmation } from '../../../machines/donation/giftAid.machine';
+import { Alert } from '../../components/Alert';
+import { LoadingButton } from '../../components/LoadingButton';
+import { useCheckout, useCheckoutData } from '../../app/checkoutContext';
+import { LATER_STEP_TITLES } from '../stepTitles';
+import { StepLayout } from '../StepLayout';
+import { useGiftAidChild } from '../donation/useStepChild';
+import '../donation/donation.css';
+
+type GiftAidActor = NonNullable<ReturnType<typeof useGiftAidChild>>;
+
+/** HMRC's model declaration, one statement per confirmation. */
+const CONFIRMATIONS: { which: Confirmation; text: string }[] = [
+  {
+    which: 'taxpayer',
+    text: 'I am a UK taxpayer and understand that if I pay less Income Tax and/or Capital Gains Tax than the amount of Gift Aid claimed on all my donations in that tax year it is my responsibility to pay any difference.',
+  },
+  { which: 'ownMoney', text: 'This is my own money. It is not money collected from others, a company donation or a donation on someone else’s behalf.' },
+  { which: 'notSweepstake', text: 'I am not getting anything in return for this donation, such as a raffle, auction or sweepstake entry.' },
+];
+
+function FieldProblem({ id, text }: { id: string; text: string | undefined }) {
+  return text ? (
+    <p id={id} className="field-problem">
+      {text}
+    </p>
+  ) : null;
+}
+
+function TextField({
+  label,
+  value,
+  problem,
+  onChange,
+  autoComplete,
+  multiline,
+}: {
+  label: string;
+  value: string;
+  problem: string | undefined;
+  onChange: (value: string) => void;
+  autoComplete: string;
+  multiline?: boolean;
+}) {
+  const id = useId();
+  const problemId = `${id}-problem`;
+  const shared = {
+    id,
+    className: 'input',
+    value,
+    autoComplete,
+    'aria-invalid': problem ? true : undefined,
+    'aria-describedby': problem ? problemId : undefined,
+  } as const;
+  return (
+    <div className="gift-aid__field">
+      <label htmlFor={id}>{label}</label>
+      {multiline ? (
+        <textarea {...shared} rows={3} onChange={(e) => onChange(e.target.value)} />
+      ) : (
+        <input {...shared} type="text" onChange={(e) => onChange(e.target.value)} />
+      )}
+      <FieldProblem id={problemId} text={problem} />
+    </div>
+  );
+}
+
+function GiftAidForm({ actor, charity, amount, currency }: { actor: GiftAidActor; charity: Charity; amount: number; currency: string }) {
+  const view = useSelector(actor, (snapshot) => viewGiftAid(snapshot, amount));
+  const send = giftAidSenders((event) => actor.send(event));
+  const money = (minor: number) => formatMoney(minor, currency);
+  const confirmProblemId = useId();
+  const { form, problems } = view;
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    send.continueStep(amount);
+  };
+  const box = (checked: boolean, onChange: (checked: boolean) => void, children: ReactNode, extra: object = {}) => (
+    <label className="choice gift-aid__box">
+      <input type="checkbox" checked={checked} onChange={(e) => onChange(e.target.checked)} {...extra} />
+      <span>{children}</span>
+    </label>
+  );
+  return (
+    <form className="card stack gift-aid" onSubmit={onSubmit} noValidate>
+      <p className="lead">
+        Gift Aid adds 25% to your donation at no extra cost to you: {charity.name} can claim {money(view.uplift)} on your{' '}
+        {money(amount)} donation.
+      </p>
+      <label className="choice gift-aid__toggle">
+        <input type="checkbox" role="switch" checked={form.isGiftAid} onChange={(e) => send.toggleGiftAid(e.target.checked)} />
+        <span>I'd like to add Gift Aid</span>
+      </label>
+      {form.isGiftAid ? (
+        <>
+          <fieldset className="gift-aid__group" aria-describedby={problems.confirmations ? confirmProblemId : undefined}>
+            <legend className="section-title">Please confirm</legend>
+            <div className="choice-group">
+              {CONFIRMATIONS.map(({ which, text }) => (
+                <div key={which}>
+                  {box(form.confirmations[which], (checked) => send.toggleConfirmation(which, checked), text, {
+                    'aria-invalid': problems.confirmations && !form.confirmations[which] ? true : undefined,
+                  })}
+                </div>
+              ))}
+            </div>
+            <FieldProblem id={confirmProblemId} text={problems.confirmations} />
+          </fieldset>
+          {view.addressNeeded ? (
+            <fieldset className="gift-aid__group">
+              <legend className="section-title">Your home address</legend>
+              <div className="choice-group gift-aid__residence">
+                <label className="choice">
+                  <input type="radio" name="gift-aid-residence" checked={form.ukBased} onChange={() => send.chooseResidence(true)} />
+                  <span>I live in the UK</span>
+                </label>
+                <label className="choice">
+                  <input type="radio" name="gift-aid-residence" checked={!form.ukBased} onChange={() => send.chooseResidence(false)} />
+                  <span>I pay UK tax but live overseas</span>
+                </label>
+              </div>
+              {form.ukBased ? (
+                <>
+                  <TextField
+                    label="Address line 1"
+                    value={form.address1}
+                    problem={problems.address1}
+                    autoComplete="address-line1"
+                    onChange={(value) => send.typeField('address1', value)}
+                  />
+                  <TextField
+                    label="Postcode"
+                    value={form.postcode}
+                    problem={problems.postcode}
+                    autoComplete="postal-code"
+                    onChange={(value) => send.typeField('postcode', value)}
+                  />
+                </>
+              ) : (
+                <TextField
+                  label="Overseas address"
+                  value={form.overseasAddress}
+                  problem={problems.overseasAddress}
+                  autoComplete="street-address"
+                  multiline
+                  onChange={(value) => send.typeField('overseasAddress', value)}
+                />
+              )}
+            </fieldset>
+          ) : null}
+        </>
+      ) : null}
+      {box(form.subscribe, send.toggleSubscribe, <>Keep me updated by email about {charity.name}’s work</>)}
+      {view.problem ? <Alert type="error">{view.problem}</Alert> : null}
+      <LoadingButton type="submit" loading={view.saving} className="button--block">
+        Continue
+      </LoadingButton>
+    </form>
+  );
+}
+
+/** The Gift Aid step: the toggle, the declaration it needs, and the charity's newsletter. */
+export default function GiftAidStep() {
+  const checkout = useCheckoutData();
+  const root = useCheckout();
+  const amount = checkout?.donation?.amount_before_booking_fee ?? checkout?.donation_amount ?? 0;
+  const actor = useGiftAidChild();
+  return (
+    <StepLayout
+      step="gift_aid"
+      title={LATER_STEP_TITLES.gift_aid}
+      countdownRef={root.countdownRef}
+      onEditBasket={root.canEditBasket ? root.editBasket : undefined}
+    >
+      {checkout?.charity && actor ? (
+        <GiftAidForm actor={actor} charity={checkout.charity} amount={amount} currency={checkout.currency.code} />
+      ) : null}
+    </StepLayout>
+  );
+}

@@ -1,0 +1,239 @@
+/**
+ * The account (login) step, spec 000 §2: the four modes of the account chart. Enter never submits
+ * a text field (spec 000 §5); each mode moves on with its button.
+ */
+import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useSelector } from '@xstate/react';
+import type { ActorRefFrom } from 'xstate';
+import { connectAccount } from '../../../machines/account/account.connect';
+import type { accountMachine } from '../../../machines/account/account.machine';
+import { Alert } from '../../components/Alert';
+import { Icon } from '../../components/Icon';
+import { LoadingButton } from '../../components/LoadingButton';
+import { Spinner } from '../../components/Spinner';
+import { useCheckout, useCheckoutActor } from '../../app/checkoutContext';
+import { StepLayout } from '../StepLayout';
+import { canEditBasketOn, LATER_STEP_TITLES } from '../stepTitles';
+import './login.css';
+
+const blockEnter = (e: KeyboardEvent<HTMLInputElement>) => {
+  if (e.key === 'Enter') e.preventDefault();
+};
+
+function Field({
+  label,
+  hint,
+  error,
+  children,
+}: {
+  label: string;
+  hint?: string;
+  error: string | null;
+  children: (ids: { id: string; describedBy: string }) => ReactNode;
+}) {
+  const id = useId();
+  const hintId = `${id}-hint`;
+  const errorId = `${id}-error`;
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor={id}>
+        {label}
+      </label>
+      {hint ? (
+        <span className="field__hint" id={hintId}>
+          {hint}
+        </span>
+      ) : null}
+      {children({ id, describedBy: [hint ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') })}
+      {error ? (
+        <span className="field__error" id={errorId} role="alert">
+          {error}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+function Account({ actor }: { actor: ActorRefFrom<typeof accountMachine> }) {
+  const snapshot = useSelector(actor, (s) => s);
+  const view = connectAccount(snapshot, actor.send);
+  const codeRef = useRef<HTMLInputElement>(null);
+
+  useEffect(() => {
+    if (view.codeFocus > 0) codeRef.current?.focus();
+  }, [view.codeFocus]);
+
+  switch (view.mode) {
+    case 'enter_email':
+      return (
+        <form className="card stack login" noValidate onSubmit={(e) => e.preventDefault()}>
+          <p className="lead">We'll email you a one-time sign in or registration code.</p>
+          <Field label="Email address" hint="Type your email address" error={view.emailError}>
+            {({ id, describedBy }) => (
+              <input
+                id={id}
+                className="input"
+                type="email"
+                name="email"
+                autoComplete="email"
+                inputMode="email"
+                value={view.email}
+                readOnly={view.busy}
+                aria-invalid={view.emailError ? true : undefined}
+                aria-describedby={describedBy || undefined}
+                onChange={(e) => view.changeEmail(e.target.value)}
+                onKeyDown={blockEnter}
+              />
+            )}
+          </Field>
+          {view.sendError ? (
+            <Alert type="error">
+              {view.sendError.notice}
+              {view.sendError.detail ? <span className="login__detail">. {view.sendError.detail}</span> : null}
+            </Alert>
+          ) : null}
+          <p className="muted">
+            By continuing you agree to the{' '}
+            <a href="/legal-information/purchase-terms-and-conditions/">
+              terms of sale
+            </a>
+            .
+          </p>
+          <LoadingButton loading={view.busy} className="button--block" onClick={view.submitEmail}>
+            Continue
+          </LoadingButton>
+        </form>
+      );
+    case 'one_time_code_sent':
+      return (
+        <form className="card stack login" noValidate onSubmit={(e) => e.preventDefault()}>
+          <Alert type="success">
+            Code sent to inbox
+            <span className="login__who"> {view.email.trim()}</span>
+          </Alert>
+          <Field label="One-time code" hint="The 6 digits in the email we sent you" error={view.codeError}>
+            {({ id, describedBy }) => (
+              <div className="code-field">
+                <input
+                  id={id}
+                  ref={codeRef}
+                  className="input"
+                  type="text"
+                  name="code"
+                  inputMode="numeric"
+                  autoComplete="one-time-code"
+                  pattern="[0-9]{6}"
+                  minLength={6}
+                  value={view.code}
+                  readOnly={view.busy}
+                  aria-invalid={view.codeError ? true : undefined}
+                  aria-describedby={describedBy || undefined}
+                  onChange={(e) => view.changeCode(e.target.value)}
+                  onKeyDown={blockEnter}
+                />
+                <button type="button" className="icon-button" aria-label="Clear the code" onClick={view.clearCode} disabled={view.busy || view.code === ''}>
+                  <Icon name="close" />
+                </button>
+              </div>
+            )}
+          </Field>
+          {view.sendError ? (
+            <Alert type="error">
+              {view.sendError.notice}
+              {view.sendError.detail ? <span className="login__detail">. {view.sendError.detail}</span> : null}
+            </Alert>
+          ) : null}
+          <LoadingButton loading={view.busy} disabled={!view.canVerify} className="button--block" onClick={view.verify}>
+            Verify
+          </LoadingButton>
+          <div className="login__links">
+            <button type="button" className="link-button" onClick={view.changeAddress} disabled={view.busy}>
+              Check or change email
+            </button>
+            <button type="button" className="link-button" onClick={view.resend} disabled={view.busy}>
+              Resend code
+            </button>
+          </div>
+          {view.resent ? (
+            <p className="muted" role="status">
+              A new code is on its way; the earlier one no longer works.
+            </p>
+          ) : null}
+        </form>
+      );
+    case 'confirm_name':
+      return (
+        <form className="card stack login" noValidate onSubmit={(e) => e.preventDefault()}>
+          <p className="lead">
+            Welcome! Tell us who is buying: your tickets will be in the name of <span className="login__who">{view.email.trim()}</span>.
+          </p>
+          <Field label="Full name" hint="Type your full name" error={view.nameError}>
+            {({ id, describedBy }) => (
+              <input
+                id={id}
+                className="input"
+                type="text"
+                name="fullname"
+                autoComplete="name"
+                value={view.fullName}
+                readOnly={view.busy}
+                aria-invalid={view.nameError ? true : undefined}
+                aria-describedby={describedBy || undefined}
+                onChange={(e) => view.changeName(e.target.value)}
+                onKeyDown={blockEnter}
+              />
+            )}
+          </Field>
+          <LoadingButton loading={view.busy} className="button--block" onClick={view.submitName}>
+            Continue
+          </LoadingButton>
+        </form>
+      );
+    case 'confirm_account':
+      return (
+        <div className="card stack login">
+          <p className="lead">You are buying as</p>
+          <p className="login__who">
+            <strong>{view.user?.full_name}</strong>
+            <br />
+            {view.user?.email}
+          </p>
+          {view.logoutError ? <Alert type="error">{view.logoutError}</Alert> : null}
+          <button type="button" className="link-button" onClick={view.signOut} disabled={view.busy}>
+            Not you? Sign out
+          </button>
+          <LoadingButton loading={view.busy} className="button--block" onClick={view.continueAsUser}>
+            Continue
+          </LoadingButton>
+        </div>
+      );
+    default:
+      return (
+        <div className="card step--centred">
+          <Spinner label="Loading" />
+        </div>
+      );
+  }
+}
+
+/** The login step: the screen of the account chart the root runs on this step. */
+export default function LoginStep() {
+  const root = useCheckoutActor();
+  const view = useCheckout();
+  return (
+    <StepLayout
+      step="login"
+      title={LATER_STEP_TITLES.login}
+      countdownRef={view.countdownRef}
+      onEditBasket={canEditBasketOn('login') ? () => root.send({ type: 'EDIT_BASKET_CONFIRMED' }) : undefined}
+    >
+      {view.accountRef ? (
+        <Account actor={view.accountRef} />
+      ) : (
+        <div className="card step--centred">
+          <Spinner label="Loading" />
+        </div>
+      )}
+    </StepLayout>
+  );
+}

@@ -1,0 +1,77 @@
+/** Keep updated (spec 000 §2): event updates, each basket organiser's own sign-up, the newsletter. */
+import { useMemo } from 'react';
+import { useSelector } from '@xstate/react';
+import type { ActorRefFrom } from 'xstate';
+import { connectMarketing } from '../../../machines/marketing/marketing.connect';
+import type { marketingMachine } from '../../../machines/marketing/marketing.machine';
+import { Alert } from '../../components/Alert';
+import { LoadingButton } from '../../components/LoadingButton';
+import { Spinner } from '../../components/Spinner';
+import { useCheckout, useCheckoutActor } from '../../app/checkoutContext';
+import { StepLayout } from '../StepLayout';
+import { canEditBasketOn, LATER_STEP_TITLES } from '../stepTitles';
+import './marketing.css';
+
+function Preferences({ actor }: { actor: ActorRefFrom<typeof marketingMachine> }) {
+  const snapshot = useSelector(actor, (s) => s);
+  const view = useMemo(() => connectMarketing(snapshot, actor.send), [snapshot, actor]);
+  if (view.loading) {
+    return (
+      <div className="card step--centred">
+        <Spinner label="Loading" />
+      </div>
+    );
+  }
+  return (
+    <form className="card stack marketing" noValidate onSubmit={(e) => e.preventDefault()}>
+      <fieldset className="marketing__boxes" disabled={view.saving}>
+        <legend className="visually-hidden">What may we send you?</legend>
+        {view.eventUpdates.shown ? (
+          <label className="marketing__box">
+            <input type="checkbox" checked={view.eventUpdates.checked} onChange={view.toggleEventUpdates} />
+            <span>
+              Updates about the events in your basket <span className="tag">Strongly Recommended</span>
+            </span>
+          </label>
+        ) : null}
+        {view.organisers.map((o) => (
+          <label key={o.id} className="marketing__box">
+            <input type="checkbox" checked={o.checked} onChange={() => view.toggleOrganiser(o.id)} />
+            <span>{o.message}</span>
+          </label>
+        ))}
+        {view.newsletter.shown ? (
+          <label className="marketing__box">
+            <input type="checkbox" checked={view.newsletter.checked} onChange={view.toggleNewsletter} />
+            <span>Our community newsletter: exclusive event news and discounts</span>
+          </label>
+        ) : null}
+      </fieldset>
+      {view.error ? <Alert type="error">{view.error}</Alert> : null}
+      <LoadingButton loading={view.saving} className="button--block" onClick={view.save}>
+        Continue
+      </LoadingButton>
+    </form>
+  );
+}
+
+export default function MarketingStep() {
+  const root = useCheckoutActor();
+  const view = useCheckout();
+  return (
+    <StepLayout
+      step="marketing_preferences"
+      title={LATER_STEP_TITLES.marketing_preferences}
+      countdownRef={view.countdownRef}
+      onEditBasket={canEditBasketOn('marketing_preferences') ? () => root.send({ type: 'EDIT_BASKET_CONFIRMED' }) : undefined}
+    >
+      {view.marketingRef ? (
+        <Preferences actor={view.marketingRef} />
+      ) : (
+        <div className="card step--centred">
+          <Spinner label="Loading" />
+        </div>
+      )}
+    </StepLayout>
+  );
+}

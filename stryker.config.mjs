@@ -1,0 +1,49 @@
+// Mutation testing of the statecharts: `npm run mutate` (scripts/mutate.ts runs this once per machine
+// folder). Each mutant is a small wrong change to a machine file (a target, a guard, a string); the
+// machine's own tests must notice it. Goal: at least 85 % of mutants killed in every machine file.
+// Not part of `npm test`: it takes minutes.
+//
+// MUTATE_MACHINE names the folder under machines/ being mutated; only that folder's tests run, so a
+// chart is measured by its own walk and oracle, not by a parent that happens to import it.
+//
+// Equivalent mutants (changes no test can observe, because the behaviour is the same), with their
+// reasons. Left out of the run everywhere by scripts/strykerIgnorers.mjs:
+// - `description` strings of states and transitions: documentation, never read at run time;
+// - the `types` object of `setup()`: erased at run time;
+// - default actor implementations that only reject with '... is provided by the app': the app and
+//   every test provide the real actor with `.provide()`.
+// Left out line by line with `// Stryker disable next-line <mutator>: <reason>` in the machine file:
+// - the `actors: {}` object of a `setup()` whose actors are all provided (stepSaver, countdown,
+//   reservation, basket) and a guard the app always provides (reservation's isInAppBrowser);
+// - a machine `id` that no `#id` target names (stepSaver, countdown, reservation);
+// - `?? ''` / `?? 'basket'` fallbacks that only satisfy the types where a guard or the state already
+//   guarantees the value (stepSaver's step in flight, reservation's sitekey, redirect url, refusal
+//   message and sale reference);
+// - reservation's copyLink onError target: `copying` and `waiting` show the buyer the same screen.
+//
+// Mutants of a chart that stop its module from loading (an `initial` naming no state) count as
+// killed through scripts/loadFailureReporter.ts (vitest.machines.config.ts): Stryker's vitest runner
+// would otherwise read a test file that cannot load as one with no tests, and the mutant as survived.
+const machine = process.env.MUTATE_MACHINE;
+const folder = machine ? `machines/${machine}` : 'machines';
+
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.machines.config.ts' },
+  plugins: ['@stryker-mutator/vitest-runner', './scripts/strykerIgnorers.mjs'],
+  ignorers: ['ChartDocumentation'],
+  mutate: [`${folder}/**/*.ts`, '!machines/**/*.test.ts', '!machines/testing/**', '!machines/charts.ts'],
+  coverageAnalysis: 'perTest',
+  concurrency: Number(process.env.MUTATE_CONCURRENCY ?? 2),
+  timeoutMS: 60_000,
+  incremental: true,
+  incrementalFile: `reports/mutation/${machine ?? 'all'}.incremental.json`,
+  reporters: ['clear-text', 'json', 'html'],
+  jsonReporter: { fileName: `reports/mutation/${machine ?? 'all'}.json` },
+  htmlReporter: { fileName: `reports/mutation/${machine ?? 'all'}.html` },
+  clearTextReporter: { allowColor: false, logTests: false, reportMutants: false, reportScoreTable: true },
+  tempDirName: `.stryker-tmp/${machine ?? 'all'}`,
+  cleanTempDir: 'always',
+  thresholds: { high: 90, low: 85, break: null },
+};
