@@ -13,10 +13,10 @@ const chromiumPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p)
 
 /**
  * Every simulated buyer of the suite comes from 127.0.0.1, so the per-buyer cap on held tickets
- * (which also counts by client address) would soon refuse unrelated tests' reservations. The cap
- * itself is proven by the server tests; here each test is a different buyer.
+ * and the per-address rate limit (both count by client address) would soon refuse unrelated
+ * tests' calls. Both are proven by the server tests; here each test is a different buyer.
  */
-const ONE_ADDRESS_MANY_BUYERS = { MAX_HELD_PER_BUYER: '100000' };
+const ONE_ADDRESS_MANY_BUYERS = { MAX_HELD_PER_BUYER: '100000', RATE_LIMIT_PER_MINUTE: '100000' };
 
 function server(name: keyof typeof servers, env: Record<string, string>) {
   const port = servers[name];

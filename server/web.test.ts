@@ -178,6 +178,26 @@ describe.each(drivers)('proxy headers on %s', (driver) => {
     expect(limited).toBeGreaterThan(0);
   });
 
+  it("does not spend an address's budget of calls on the build's files", async () => {
+    const staticDir = mkdtempSync(path.join(tmpdir(), 'holdfast-assets-'));
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(path.join(staticDir, 'assets'));
+    writeFileSync(path.join(staticDir, 'assets', 'entry-abc123.js'), 'export {};');
+    const v = await openWorld(driver, { trustProxy: 1, rateLimitPerMinute: 20, staticDir });
+    try {
+      const from = { 'x-forwarded-for': '198.51.100.77' };
+      const assets = [];
+      for (let i = 0; i < 40; i++) assets.push((await v.app.inject({ method: 'GET', url: '/assets/entry-abc123.js', headers: from })).statusCode);
+      expect(assets.every((s) => s === 200)).toBe(true);
+      const calls = [];
+      for (let i = 0; i < 21; i++) calls.push((await v.app.inject({ method: 'GET', url: '/health', headers: from })).statusCode);
+      expect(calls.slice(0, 20).every((s) => s === 200)).toBe(true);
+      expect(calls[20]).toBe(429);
+    } finally {
+      await v.close();
+    }
+  });
+
   it('refuses TRUST_PROXY=true at start, and reads a hop count or a list of addresses', () => {
     expect(() => parseConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY.*number of proxies/);
     expect(() => parseConfig({ TRUST_PROXY: 'anyone' })).toThrow(/TRUST_PROXY/);
