@@ -181,6 +181,8 @@ export const sales = pgTable(
     marketingSetAt: timestamp('marketing_set_at', { withTimezone: true, mode: 'date' }),
     /** The client address that last reserved the sale, for the per-buyer cap on held tickets. */
     buyerIp: text('buyer_ip'),
+    /** When the sale was paid for (or claimed free) and its holds became sold stock; null until then. */
+    paidAt: timestamp('paid_at', { withTimezone: true, mode: 'date', precision: 3 }),
     /** When the sale last changed, so the sweeper can purge empty and abandoned ones. */
     touchedAt: timestamp('touched_at', { withTimezone: true, mode: 'date' }).notNull().defaultNow(),
   },

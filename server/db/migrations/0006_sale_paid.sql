@@ -1,0 +1,1 @@
+ALTER TABLE "sales" ADD COLUMN "paid_at" timestamp (3) with time zone;
