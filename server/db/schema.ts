@@ -75,8 +75,13 @@ export const capacityPools = pgTable(
     name: text('name').notNull(),
     capacity: integer('capacity').notNull(),
     sold: integer('sold').notNull().default(0),
+    /** The sum of the pool's hold rows, kept in the same transaction as they change (see domain/stock.ts). */
+    held: integer('held').notNull().default(0),
   },
-  (t) => [check('capacity_pools_sold_within_capacity', sql`${t.sold} >= 0 AND ${t.sold} <= ${t.capacity}`)],
+  (t) => [
+    check('capacity_pools_sold_within_capacity', sql`${t.sold} >= 0 AND ${t.sold} <= ${t.capacity}`),
+    check('capacity_pools_held_within_capacity', sql`${t.held} >= 0 AND ${t.sold} + ${t.held} <= ${t.capacity}`),
+  ],
 );
 
 export const eventDates = pgTable('event_dates', {

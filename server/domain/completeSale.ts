@@ -10,7 +10,7 @@ import { eq, sql } from 'drizzle-orm';
 import { rows, type Executor } from '../db/index.ts';
 import { eventDates, sales, saleLines, ticketTypes } from '../db/schema.ts';
 import { lockSale } from './sales.ts';
-import { lockPools } from './stock.ts';
+import { lockPools, poolsHeldBy, releaseExpired, releaseSaleHolds } from './stock.ts';
 
 export type Completion = { booked: true; alreadyBooked: boolean } | { booked: false };
 
@@ -32,17 +32,13 @@ export async function completeSale(tx: Pick<Executor, 'select' | 'update' | 'exe
   }
   try {
     await tx.transaction(async (sp) => {
-      await sp.execute(sql`DELETE FROM holds WHERE sale_id = ${saleId}`);
-      await lockPools(sp, [...perPool.keys()]);
+      await lockPools(sp, [...(await poolsHeldBy(sp, saleId)), ...perPool.keys()]);
+      await releaseSaleHolds(sp, saleId, { poolsLocked: true });
       for (const [poolId, qty] of [...perPool].sort(([a], [b]) => a - b)) {
+        await releaseExpired(sp, poolId, now);
         const moved = await rows<{ id: number }>(
           sp,
-          sql`UPDATE capacity_pools p SET sold = p.sold + ${qty}
-              WHERE p.id = ${poolId}
-                AND p.sold + ${qty} + COALESCE((
-                  SELECT sum(h.qty) FROM holds h WHERE h.pool_id = p.id AND h.deadline > ${now.toISOString()}::timestamptz
-                ), 0) <= p.capacity
-              RETURNING p.id`,
+          sql`UPDATE capacity_pools SET sold = sold + ${qty} WHERE id = ${poolId} AND sold + held + ${qty} <= capacity RETURNING id`,
         );
         if (moved.length !== 1) throw new StockGone();
       }

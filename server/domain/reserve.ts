@@ -8,7 +8,7 @@ import type { Database } from '../db/index.ts';
 import { discountCodes, eventDates, events, saleLines, saleVouchers, sales, ticketTypes } from '../db/schema.ts';
 import { DomainError } from './errors.ts';
 import { holdIsLive, lockSale, newSaleReference, secondsRemaining } from './sales.ts';
-import { claimHold, lockPools } from './stock.ts';
+import { claimHold, lockPools, poolsHeldBy, releaseSaleHolds } from './stock.ts';
 import { effectiveMaxPerOrder, maximumMessage, refuseOverBuyerCap, type Buyer } from './limits.ts';
 import { claimCodeUse } from './codes.ts';
 
@@ -46,7 +46,7 @@ export async function reserveSale(db: Database, saleId: string, now: Date, check
       if (holdIsLive(sale, now) && sale.reference) {
         return { reserved: true as const, saleReference: sale.reference, freshReservation: false, checkoutTime: secondsRemaining(sale, now) };
       }
-      await tx.execute(sql`DELETE FROM holds WHERE sale_id = ${saleId}`);
+      const previousPools = await poolsHeldBy(tx, saleId);
 
       const lines = await tx
         .select({
@@ -96,11 +96,15 @@ export async function reserveSale(db: Database, saleId: string, now: Date, check
         for (const l of lines) wanted.set(l.dateId, (wanted.get(l.dateId) ?? 0) + l.qty);
         await refuseOverBuyerCap(tx, { saleId, buyer: { userId: buyer.userId ?? sale.userId, ip: buyer.ip }, cap: limits.maxHeldPerBuyer, now, wanted });
       }
+      // The pools of the sale's earlier holds and of its claims are locked together, ascending,
+      // and before the discount code's row: every path takes pools before a code (a sale's update
+      // checks its code's key), so none deadlock.
+      await lockPools(tx, [...previousPools, ...claims.map((c) => c.poolId)]);
+      await releaseSaleHolds(tx, saleId, { poolsLocked: true });
       if (sale.discountCodeId !== null && !(await claimCodeUse(tx, { codeId: sale.discountCodeId, saleId, now }))) {
         const [code] = await tx.select({ code: discountCodes.code }).from(discountCodes).where(eq(discountCodes.id, sale.discountCodeId));
         throw new Refused(`Discount code ${code?.code ?? ''} has been used as many times as it can be and was taken off your basket. Check the total and reserve again.`, true);
       }
-      await lockPools(tx, claims.map((c) => c.poolId));
       const unavailable = new Set<string>();
       for (const { line, poolId } of claims) {
         const held = await claimHold(tx, { saleId, poolId, ticketTypeId: line.ticketTypeId, qty: line.qty, deadline, now });

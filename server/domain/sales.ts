@@ -2,9 +2,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/index.ts';
-import { holds, sales } from '../db/schema.ts';
+import { sales } from '../db/schema.ts';
 import { STEPS, type Step } from '../../contract/index.ts';
 import { DomainError } from './errors.ts';
+import { releaseSaleHolds } from './stock.ts';
 
 export type Sale = typeof sales.$inferSelect;
 
@@ -41,8 +42,8 @@ export function secondsRemaining(sale: Pick<Sale, 'holdDeadline'>, now: Date): n
 }
 
 /** Gives the sale's stock back: the basket keeps its lines, the step returns to basket. */
-export async function releaseHold(tx: Pick<Executor, 'delete' | 'update'>, saleId: string): Promise<void> {
-  await tx.delete(holds).where(eq(holds.saleId, saleId));
+export async function releaseHold(tx: Pick<Executor, 'execute' | 'update'>, saleId: string): Promise<void> {
+  await releaseSaleHolds(tx, saleId);
   await tx
     .update(sales)
     .set({ reference: null, holdDeadline: null, state: 'basket' })
@@ -91,8 +92,9 @@ export const ABANDONED_SALE_RETENTION_MS = 30 * 24 * 60 * 60_000;
 const PAID_STEPS = ['deliver_tickets', 'ticket_questions_after', 'after_sale_messages', 'waiver', 'order_completed'];
 
 /**
- * Deletes sales with nothing in them and unpaid sales long abandoned, never one holding stock.
- * Their lines and holds go with them. Answers how many sales were deleted.
+ * Deletes sales with nothing in them and unpaid sales long abandoned, never a paid one nor one
+ * with hold rows (the sweeper releases expired holds first, keeping the pools' counts). Their lines
+ * go with them. Answers how many sales were deleted.
  */
 export async function purgeSales(db: Pick<Executor, 'execute'>, now: Date): Promise<number> {
   const at = now.toISOString();
@@ -101,6 +103,8 @@ export async function purgeSales(db: Pick<Executor, 'execute'>, now: Date): Prom
   const deleted = await db.execute(
     sql`DELETE FROM sales s
         WHERE (s.hold_deadline IS NULL OR s.hold_deadline <= ${at}::timestamptz)
+          AND s.paid_at IS NULL
+          AND NOT EXISTS (SELECT 1 FROM holds h WHERE h.sale_id = s.id)
           AND s.state NOT IN (${sql.join(PAID_STEPS.map((step) => sql`${step}`), sql`, `)})
           AND (
             s.touched_at < ${abandonedBefore}::timestamptz

@@ -1,17 +1,27 @@
 /**
- * Stock: holds against capacity pools. Every count of taken stock is `sold` plus holds whose
- * deadline is still ahead, so a hold stops counting the instant it expires.
+ * Stock: holds against capacity pools.
+ *
+ * Each pool keeps `held`, the sum of its hold rows, changed in the same transaction as the rows.
+ * A hold stops counting the instant its deadline passes: a claim first releases its pool's expired
+ * holds (found through the index on pool and deadline, under the pool's row lock, so each is
+ * released exactly once) and then checks `sold + held` against capacity. A claim therefore costs
+ * the same with ten live holds in its pool or fifty thousand, and the database refuses a pool whose
+ * `sold + held` would pass its capacity (a check constraint), whatever the code does.
+ *
+ * Pools are locked in ascending id order by every path that changes them, so none deadlock.
  */
 import { sql } from 'drizzle-orm';
 import { rows, type Executor } from '../db/index.ts';
 
+type Exec = Pick<Executor, 'execute'>;
+
 /** What is left in each pool at `now` (advisory: the claim at reservation is what counts). */
-export async function poolAvailability(db: Pick<Executor, 'execute'>, poolIds: number[], now: Date): Promise<Map<number, number>> {
+export async function poolAvailability(db: Exec, poolIds: number[], now: Date): Promise<Map<number, number>> {
   if (poolIds.length === 0) return new Map();
   const result = await rows<{ id: number; available: number }>(
     db,
-    sql`SELECT p.id, (p.capacity - p.sold - COALESCE((
-          SELECT sum(h.qty) FROM holds h WHERE h.pool_id = p.id AND h.deadline > ${now.toISOString()}::timestamptz
+    sql`SELECT p.id, (p.capacity - p.sold - p.held + COALESCE((
+          SELECT sum(h.qty) FROM holds h WHERE h.pool_id = p.id AND h.deadline <= ${now.toISOString()}::timestamptz
         ), 0))::int AS available
         FROM capacity_pools p WHERE p.id IN (${sql.join(poolIds.map((id) => sql`${id}`), sql`, `)})`,
   );
@@ -19,29 +29,55 @@ export async function poolAvailability(db: Pick<Executor, 'execute'>, poolIds: n
 }
 
 /**
- * Claims `qty` from a pool for a sale, in one statement whose condition counts only live
- * holds plus sold. Callers hold the pool's row lock, so the count cannot change underneath.
+ * Claims `qty` from a pool for a sale in one statement: releases the pool's expired holds, then
+ * adds the claim when `sold + held` stays within capacity. Callers hold the pool's row lock.
  */
 export async function claimHold(
-  tx: Pick<Executor, 'execute'>,
+  tx: Exec,
   claim: { saleId: string; poolId: number; ticketTypeId: number; qty: number; deadline: Date; now: Date },
 ): Promise<boolean> {
   const inserted = await rows<{ id: number }>(
     tx,
-    sql`INSERT INTO holds (sale_id, pool_id, ticket_type_id, qty, deadline)
-        SELECT ${claim.saleId}, p.id, ${claim.ticketTypeId}, ${claim.qty}, ${claim.deadline.toISOString()}::timestamptz
-        FROM capacity_pools p
-        WHERE p.id = ${claim.poolId}
-          AND p.sold + ${claim.qty} + COALESCE((
-            SELECT sum(h.qty) FROM holds h WHERE h.pool_id = p.id AND h.deadline > ${claim.now.toISOString()}::timestamptz
-          ), 0) <= p.capacity
+    sql`WITH gone AS (
+          DELETE FROM holds WHERE pool_id = ${claim.poolId} AND deadline <= ${claim.now.toISOString()}::timestamptz RETURNING qty
+        ), released AS (
+          SELECT COALESCE(sum(qty), 0)::int AS qty FROM gone
+        ), verdict AS (
+          SELECT p.id, r.qty AS released, (p.sold + p.held - r.qty + ${claim.qty} <= p.capacity) AS ok
+          FROM capacity_pools p, released r WHERE p.id = ${claim.poolId}
+        ), counted AS (
+          UPDATE capacity_pools p
+          SET held = p.held - v.released + CASE WHEN v.ok THEN ${claim.qty}::int ELSE 0 END
+          FROM verdict v WHERE p.id = v.id
+          RETURNING v.ok
+        )
+        INSERT INTO holds (sale_id, pool_id, ticket_type_id, qty, deadline)
+        SELECT ${claim.saleId}, ${claim.poolId}, ${claim.ticketTypeId}, ${claim.qty}, ${claim.deadline.toISOString()}::timestamptz
+        FROM counted WHERE counted.ok
         RETURNING id`,
   );
   return inserted.length === 1;
 }
 
-/** Locks pools in ascending id order, the one order every reservation uses, so none deadlock. */
-export async function lockPools(tx: Pick<Executor, 'execute'>, poolIds: number[]): Promise<void> {
+/**
+ * Releases a pool's expired holds (the caller holds the pool's row lock), so the pool's `held`
+ * counts live holds alone. Answers how many holds were released.
+ */
+export async function releaseExpired(tx: Exec, poolId: number, now: Date): Promise<number> {
+  const [row] = await rows<{ released: number }>(
+    tx,
+    sql`WITH gone AS (
+          DELETE FROM holds WHERE pool_id = ${poolId} AND deadline <= ${now.toISOString()}::timestamptz RETURNING qty
+        )
+        UPDATE capacity_pools SET held = held - (SELECT COALESCE(sum(qty), 0)::int FROM gone)
+        WHERE id = ${poolId}
+        RETURNING (SELECT count(*)::int FROM gone) AS released`,
+  );
+  return Number(row?.released ?? 0);
+}
+
+/** Locks pools in ascending id order, the one order every path uses, so none deadlock. */
+export async function lockPools(tx: Exec, poolIds: number[]): Promise<void> {
   const ids = [...new Set(poolIds)].sort((a, b) => a - b);
   if (ids.length === 0) return;
   await tx.execute(
@@ -49,17 +85,51 @@ export async function lockPools(tx: Pick<Executor, 'execute'>, poolIds: number[]
   );
 }
 
+/** The pools a sale's holds are in, for callers that lock them together with others. */
+export async function poolsHeldBy(tx: Exec, saleId: string): Promise<number[]> {
+  const found = await rows<{ pool_id: number }>(tx, sql`SELECT DISTINCT pool_id FROM holds WHERE sale_id = ${saleId}`);
+  return found.map((r) => Number(r.pool_id));
+}
+
 /**
- * Releases expired holds and forgets finished sales' references. Safe to run twice at once:
- * each hold row is deleted by exactly one DELETE, which is what the count reports.
+ * Gives back every hold of a sale, live or expired, and takes them off their pools' counts. Locks
+ * the pools first (ascending) unless the caller already holds them.
  */
-export async function sweepExpiredHolds(db: Pick<Executor, 'execute'>, now: Date): Promise<number> {
+export async function releaseSaleHolds(tx: Exec, saleId: string, opts: { poolsLocked?: boolean } = {}): Promise<void> {
+  if (!opts.poolsLocked) {
+    await tx.execute(
+      sql`SELECT id FROM capacity_pools WHERE id IN (SELECT pool_id FROM holds WHERE sale_id = ${saleId}) ORDER BY id FOR UPDATE`,
+    );
+  }
+  await tx.execute(
+    sql`WITH gone AS (
+          DELETE FROM holds WHERE sale_id = ${saleId} RETURNING pool_id, qty
+        ), per_pool AS (
+          SELECT pool_id, sum(qty)::int AS qty FROM gone GROUP BY pool_id
+        )
+        UPDATE capacity_pools p SET held = p.held - g.qty FROM per_pool g WHERE p.id = g.pool_id`,
+  );
+}
+
+/**
+ * Releases expired holds and forgets finished sales' references. Goes pool by pool, each under its
+ * own row lock, so it never holds two pools at once and can run beside any claim (or a second
+ * sweeper): each hold row is deleted by exactly one statement, which is what the count reports.
+ */
+export async function sweepExpiredHolds(db: Pick<Executor, 'execute' | 'transaction'>, now: Date): Promise<number> {
   const at = now.toISOString();
-  const released = await rows<{ id: number }>(db, sql`DELETE FROM holds WHERE deadline <= ${at}::timestamptz RETURNING id`);
+  const pools = await rows<{ pool_id: number }>(db, sql`SELECT DISTINCT pool_id FROM holds WHERE deadline <= ${at}::timestamptz ORDER BY pool_id`);
+  let released = 0;
+  for (const { pool_id } of pools) {
+    released += await db.transaction(async (tx) => {
+      await lockPools(tx, [Number(pool_id)]);
+      return releaseExpired(tx, Number(pool_id), now);
+    });
+  }
   await db.execute(
     sql`UPDATE sales SET reference = NULL, hold_deadline = NULL WHERE hold_deadline IS NOT NULL AND hold_deadline <= ${at}::timestamptz`,
   );
   await db.execute(sql`DELETE FROM reservation_attempts WHERE at < ${at}::timestamptz - interval '1 hour'`);
   await db.execute(sql`DELETE FROM used_captchas WHERE expires_at < ${at}::timestamptz`);
-  return released.length;
+  return released;
 }
