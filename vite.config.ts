@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompress } from './scripts/precompress.ts';
 
 const apiPort = Number(process.env.API_PORT ?? 3000);
 const api = `http://127.0.0.1:${apiPort}`;
@@ -8,7 +9,7 @@ const api = `http://127.0.0.1:${apiPort}`;
 const serverPaths = ['/ajax', '/do', '/all-events', '/event', '/signin', '/mailing-list', '/refund-policy', '/legal-information', '/account', '/dev'];
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   build: {
     outDir: 'dist/client',
     emptyOutDir: true,

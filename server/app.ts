@@ -99,7 +99,18 @@ export async function buildApp(deps: {
   const staticDir = path.resolve(config.staticDir);
   const indexFile = path.join(staticDir, 'index.html');
   if (existsSync(staticDir)) {
-    await app.register(fastifyStatic, { root: staticDir, prefix: '/', index: false, wildcard: true });
+    await app.register(fastifyStatic, {
+      root: staticDir,
+      prefix: '/',
+      index: false,
+      wildcard: true,
+      preCompressed: true,
+      /** Built files carry a hash of their content in their name, so a browser keeps them for a year; anything else is revalidated. */
+      setHeaders: (reply, filePath) => {
+        const hashed = filePath.startsWith(path.join(staticDir, 'assets') + path.sep);
+        reply.header('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
   }
 
   /** Every other page is the checkout app, as the spec says; API and seat paths get a real 404. */

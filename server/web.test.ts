@@ -178,6 +178,36 @@ describe.each(drivers)('proxy headers on %s', (driver) => {
     expect(limited).toBeGreaterThan(0);
   });
 
+  it('sends built files precompressed and cached for a year, and the page itself revalidated', async () => {
+    const { brotliCompressSync, gzipSync, brotliDecompressSync } = await import('node:zlib');
+    const staticDir = mkdtempSync(path.join(tmpdir(), 'holdfast-assets-'));
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(path.join(staticDir, 'assets'));
+    const source = `export const app = "${'checkout '.repeat(400)}";`;
+    writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><html><head></head><body><div id="root"></div></body></html>');
+    writeFileSync(path.join(staticDir, 'assets', 'index-abc123.js'), source);
+    writeFileSync(path.join(staticDir, 'assets', 'index-abc123.js.br'), brotliCompressSync(source));
+    writeFileSync(path.join(staticDir, 'assets', 'index-abc123.js.gz'), gzipSync(source));
+    const v = await openWorld(driver, { staticDir });
+    try {
+      const br = await v.app.inject({ method: 'GET', url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      expect(br.statusCode).toBe(200);
+      expect(br.headers['content-encoding']).toBe('br');
+      expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+      expect(br.rawPayload.length).toBeLessThan(source.length / 10);
+      expect(brotliDecompressSync(br.rawPayload).toString()).toBe(source);
+      const gz = await v.app.inject({ method: 'GET', url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'gzip' } });
+      expect(gz.headers['content-encoding']).toBe('gzip');
+      const plain = await v.app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.body).toBe(source);
+      const page = await v.app.inject({ method: 'GET', url: '/checkout/' });
+      expect(page.headers['cache-control']).toBe('no-cache');
+    } finally {
+      await v.close();
+    }
+  });
+
   it("does not spend an address's budget of calls on the build's files", async () => {
     const staticDir = mkdtempSync(path.join(tmpdir(), 'holdfast-assets-'));
     const { mkdirSync } = await import('node:fs');
