@@ -17,6 +17,7 @@ import { registerApi } from './http/api.ts';
 import { refuseCrossSite } from './http/crossSite.ts';
 import type { AppDeps } from './http/deps.ts';
 import { registerSecurityHeaders } from './http/security.ts';
+import { databaseRateLimitStore } from './http/rateLimitStore.ts';
 import { registerCatalogue, STEPPER_SCRIPT } from './pages/catalogue.ts';
 import { registerInfoPages } from './pages/info.ts';
 import { registerMailbox } from './pages/mailbox.ts';
@@ -68,6 +69,7 @@ export async function buildApp(deps: {
   await app.register(formbody, { parser: (body) => qs.parse(body, QS_OPTIONS) });
   await app.register(rateLimit, {
     max: config.rateLimitPerMinute,
+    ...(config.rateLimitStore === 'database' ? { store: databaseRateLimitStore(deps.db) as never } : {}),
     timeWindow: '1 minute',
     /** A page load fetches a dozen hashed build files; they cost nothing to serve and must not spend a buyer's budget of calls. */
     allowList: (request) => (request.method === 'GET' || request.method === 'HEAD') && request.url.startsWith('/assets/'),

@@ -28,4 +28,11 @@ describe('configuration', () => {
     const c = parseConfig({ PORT: '8080', CHECKOUT_TIME: '90', DATABASE_URL: 'postgres://u@h:5432/db', CAPTCHA: 'always' });
     expect(c).toMatchObject({ port: 8080, checkoutTimeSeconds: 90, databaseUrl: 'postgres://u@h:5432/db', captcha: 'always' });
   });
+
+  it('runs several processes only on PostgreSQL, and shares their request counts there', () => {
+    expect(() => parseConfig({ WORKERS: '2' })).toThrow(/WORKERS: more than one process needs DATABASE_URL; the embedded PGlite database serves one process/);
+    expect(parseConfig({ WORKERS: '2', DATABASE_URL: 'postgres://u@h/db' })).toMatchObject({ workers: 2, rateLimitStore: 'database' });
+    expect(parseConfig({})).toMatchObject({ workers: 1, rateLimitStore: 'memory' });
+    expect(parseConfig({ DATABASE_URL: 'postgres://u@h/db', RATE_LIMIT_STORE: 'memory' }).rateLimitStore).toBe('memory');
+  });
 });

@@ -28,6 +28,10 @@ const envSchema = z.object({
   STATIC_DIR: z._default(z.string().check(z.minLength(1)), 'dist/client'),
   /** Requests per minute per address, across all routes. */
   RATE_LIMIT_PER_MINUTE: z._default(positiveInt, 600),
+  /** Where request counts live: one process's memory, or the database (shared by every process on it). Defaults to the database with DATABASE_URL. */
+  RATE_LIMIT_STORE: z.optional(z.enum(['memory', 'database'])),
+  /** Processes serving the port together (Node's cluster module); above 1 needs DATABASE_URL. */
+  WORKERS: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(64)), 1),
   /** Outgoing mail server (smtp://user:pass@host:587); without it mail stays in the outbox and /dev/mailbox. */
   SMTP_URL: z.optional(z.string().check(z.regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://'))),
   /** The sender address of the product's mail. */
@@ -85,6 +89,8 @@ export interface Config {
   logLevel: Env['LOG_LEVEL'];
   staticDir: string;
   rateLimitPerMinute: number;
+  rateLimitStore: 'memory' | 'database';
+  workers: number;
   trustProxy: false | number | string[];
   maxPerOrder: number;
   maxHeldPerBuyer: number;
@@ -117,6 +123,11 @@ export function parseConfig(env: Record<string, string | undefined>, fallbackSec
   if (Boolean(e.HCAPTCHA_SITEKEY) !== Boolean(e.HCAPTCHA_SECRET)) {
     throw new ConfigError('Invalid configuration. HCAPTCHA_SITEKEY and HCAPTCHA_SECRET must be set together');
   }
+  if (e.WORKERS > 1 && !e.DATABASE_URL) {
+    throw new ConfigError(
+      `Invalid configuration. WORKERS: more than one process needs DATABASE_URL; the embedded PGlite database serves one process (got ${e.WORKERS})`,
+    );
+  }
   const sessionSecret = e.SESSION_SECRET ?? fallbackSecret;
   return {
     port: e.PORT,
@@ -134,6 +145,8 @@ export function parseConfig(env: Record<string, string | undefined>, fallbackSec
     logLevel: e.LOG_LEVEL,
     staticDir: e.STATIC_DIR,
     rateLimitPerMinute: e.RATE_LIMIT_PER_MINUTE,
+    rateLimitStore: e.RATE_LIMIT_STORE ?? (e.DATABASE_URL ? 'database' : 'memory'),
+    workers: e.WORKERS,
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     maxPerOrder: e.MAX_PER_ORDER,
     maxHeldPerBuyer: e.MAX_HELD_PER_BUYER,

@@ -1,4 +1,5 @@
 /** Starts Holdfast: configuration, database (migrated, seeded when empty), HTTP, hold sweeper. */
+import cluster from 'node:cluster';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
@@ -8,6 +9,7 @@ import { seedIfEmpty } from './seed.ts';
 import { buildApp } from './app.ts';
 import { sweepExpiredHolds } from './domain/stock.ts';
 import { purgeSales } from './domain/sales.ts';
+import { purgeRateLimits } from './http/rateLimitStore.ts';
 
 /**
  * Without SESSION_SECRET, a random secret is made once and kept beside the embedded database
@@ -36,8 +38,28 @@ async function main() {
     throw err;
   }
 
-  const database = await openDatabase(config);
-  if (await seedIfEmpty(database.db)) console.log('Seeded the demo catalogue.');
+  if (config.workers > 1 && cluster.isPrimary) {
+    // The workers share the port and, through SESSION_SECRET, the sessions' signing key.
+    const env = { SESSION_SECRET: config.sessionSecret };
+    for (let i = 0; i < config.workers; i++) cluster.fork(env);
+    let running = config.workers;
+    cluster.on('exit', (worker, code) => {
+      console.error(`Worker ${worker.process.pid} stopped (${code ?? 'signal'}).`);
+      if (--running === 0) process.exit(1);
+    });
+    const stop = () => {
+      for (const worker of Object.values(cluster.workers ?? {})) worker?.kill('SIGTERM');
+      process.exit(0);
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+    console.log(`Holdfast starting ${config.workers} processes on port ${config.port}.`);
+    return;
+  }
+
+  const database = await openDatabase(config, async (db) => {
+    if (await seedIfEmpty(db)) console.log('Seeded the demo catalogue.');
+  });
   const app = await buildApp({ db: database.db, config });
 
   const sweeper = setInterval(() => {
@@ -45,6 +67,10 @@ async function main() {
     sweepExpiredHolds(database.db, now)
       .then((n) => n > 0 && app.log.info({ released: n }, 'released expired holds'))
       .then(() => purgeSales(database.db, now))
+      .then(async (n) => {
+        if (config.rateLimitStore === 'database') await purgeRateLimits(database.db);
+        return n;
+      })
       .then((n) => n > 0 && app.log.info({ purged: n }, 'purged empty and abandoned sales'))
       .catch((err: unknown) => app.log.error({ err }, 'hold sweep failed'));
   }, config.sweepIntervalMs);

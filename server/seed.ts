@@ -326,8 +326,10 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const { parseConfig } = await import('./config.ts');
   const { openDatabase } = await import('./db/index.ts');
   const config = parseConfig(process.env);
-  const { db, close } = await openDatabase(config);
-  const seeded = await seedIfEmpty(db);
+  let seeded = false;
+  const { close } = await openDatabase(config, async (db) => {
+    seeded = await seedIfEmpty(db);
+  });
   console.log(seeded ? 'Seeded the demo catalogue.' : 'The catalogue already has organisers; nothing to seed.');
   await close();
 }

@@ -28,17 +28,37 @@ export interface OpenDatabase {
 
 export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
 
-export async function openDatabase(config: { databaseUrl: string | null; pgliteDir: string }): Promise<OpenDatabase> {
+/** The advisory lock under which a starting process migrates and seeds (any number may start at once). */
+export const STARTUP_LOCK = 724_110_001;
+
+/**
+ * Opens and migrates the database, then runs `prepare` (the seed), all under one advisory lock on
+ * PostgreSQL, so processes started together take turns: the first migrates and seeds, the others
+ * find it done.
+ */
+export async function openDatabase(
+  config: { databaseUrl: string | null; pgliteDir: string },
+  prepare: (db: Database) => Promise<unknown> = async () => undefined,
+): Promise<OpenDatabase> {
   if (config.databaseUrl) {
     const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
     const db = drizzlePg(pool, { schema }) as unknown as Database;
-    await migratePg(db as never, { migrationsFolder });
+    const lock = await pool.connect();
+    try {
+      await lock.query('SELECT pg_advisory_lock($1)', [STARTUP_LOCK]);
+      await migratePg(db as never, { migrationsFolder });
+      await prepare(db);
+    } finally {
+      await lock.query('SELECT pg_advisory_unlock($1)', [STARTUP_LOCK]).catch(() => undefined);
+      lock.release();
+    }
     return { db, driver: 'postgres', close: () => pool.end() };
   }
   mkdirSync(path.resolve(config.pgliteDir), { recursive: true });
   const client = await PGlite.create(path.resolve(config.pgliteDir));
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   await migratePglite(db as never, { migrationsFolder });
+  await prepare(db);
   return { db, driver: 'pglite', close: () => client.close() };
 }
 

@@ -384,3 +384,10 @@ export const charityDownloadTokens = pgTable('charity_download_tokens', {
     .references(() => charities.id, { onDelete: 'cascade' }),
   tokenHash: text('token_hash').notNull().unique(),
 });
+
+/** Requests per client address in the current window, shared by every process on one database. */
+export const rateLimits = pgTable('rate_limits', {
+  key: text('key').primaryKey(),
+  hits: integer('hits').notNull(),
+  startedAt: timestamp('started_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+});
