@@ -25,3 +25,9 @@ export const userCalls = {
     response: z.object({ user: z.nullable(userSchema) }),
   }),
 } as const;
+
+/**
+ * The checkout page carries the first replies of GET checkout and GET user in a script element of
+ * this id, so the first screen needs no call.
+ */
+export const INITIAL_DATA_ID = 'holdfast-initial-data';

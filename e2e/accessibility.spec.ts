@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './support.ts';
 import { expectNoAxeViolations, expectTargetSizes } from './a11y.ts';
-import { addFromEventPage, basketLine, basketStep, expectStep, failCall, reserveButton, urls } from './support.ts';
+import { addFromEventPage, basketLine, basketStep, expectStep, failCall, reserveButton, urls, withoutPageData } from './support.ts';
 
 /**
  * Every checkout screen and state a buyer can meet, scanned by axe at this project's width, and on
@@ -41,6 +41,7 @@ const SCREENS: Screen[] = [
     name: 'determining',
     reach: async (page) => {
       // The checkout never answers while the screen is scanned.
+      await withoutPageData(page);
       await page.route('**/ajax/checkout/checkout/get/', () => undefined);
       await page.goto('/checkout/');
       await expect(page.getByRole('heading', { name: 'Determining checkout progress' })).toBeVisible();
@@ -49,6 +50,7 @@ const SCREENS: Screen[] = [
   {
     name: 'determining failed, with its error notice',
     reach: async (page) => {
+      await withoutPageData(page);
       await failCall(page, '/ajax/checkout/checkout/get/');
       await page.goto('/checkout/');
       await expect(page.getByText('Unable to get Checkout data. Please try again later')).toBeVisible();

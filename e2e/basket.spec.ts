@@ -1,5 +1,5 @@
 import { expect, test } from './support.ts';
-import { addFromEventPage, basketLine, basketStep, failCall, reserveButton } from './support.ts';
+import { addFromEventPage, basketLine, basketStep, failCall, reserveButton, withoutPageData } from './support.ts';
 
 test.describe('empty basket', () => {
   test('prompts to browse, and offers the mailing list to visitors who are not signed in', async ({ page }) => {
@@ -211,12 +211,14 @@ test.describe('failed basket calls show their notifications', () => {
 });
 
 test('a checkout that cannot be loaded says so', async ({ page }) => {
+  await withoutPageData(page);
   await failCall(page, '/ajax/checkout/checkout/get/');
   await page.goto('/checkout/');
   await expect(page.getByText('Unable to get Checkout data. Please try again later')).toBeVisible();
 });
 
 test('the checkout says what it is doing while it loads', async ({ page }) => {
+  await withoutPageData(page);
   await page.route('**/ajax/checkout/checkout/get/', async (route) => {
     await new Promise((resolve) => setTimeout(resolve, 1000));
     await route.continue();
@@ -255,6 +257,7 @@ test('booking fees the organiser absorbs are shown in brackets inside the subtot
 
 test('the server’s basket errors show as warnings and its successes as notes', async ({ page }) => {
   await addFromEventPage(page, 'Summer Jazz on the Quay', { tickets: { 'General admission': 1 } });
+  await withoutPageData(page);
   await page.route('**/ajax/checkout/checkout/get/', async (route) => {
     const response = await route.fetch();
     const checkout = await response.json();

@@ -93,3 +93,18 @@ export async function failCall(page: Page, path: string, how: 'abort' | 500 = 50
     how === 'abort' ? route.abort('failed') : route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"Server unavailable"}' }),
   );
 }
+
+/**
+ * Serves the checkout page without the data it normally carries (as a server that could not read
+ * the sale sends it), so the app reads the checkout and the user with its calls, which a test may
+ * then hold up, fail or change.
+ */
+export async function withoutPageData(page: Page): Promise<void> {
+  await page.route(/\/checkout\/(\?.*)?$/, async (route) => {
+    if (route.request().resourceType() !== 'document') return route.continue();
+    const response = await route.fetch();
+    const body = (await response.text()).replace(/<script id="holdfast-initial-data" type="application\/json">.*?<\/script>/s, '');
+    await route.fulfill({ response, body });
+  });
+}
+

@@ -13,7 +13,7 @@ import type { Config } from './config.ts';
 import type { Database } from './db/index.ts';
 import { hcaptcha, localCaptcha } from './domain/captcha.ts';
 import { DomainError } from './domain/errors.ts';
-import { registerApi } from './http/api.ts';
+import { checkoutPageData, registerApi } from './http/api.ts';
 import { refuseCrossSite } from './http/crossSite.ts';
 import type { AppDeps } from './http/deps.ts';
 import { registerSecurityHeaders } from './http/security.ts';
@@ -23,7 +23,8 @@ import { registerInfoPages } from './pages/info.ts';
 import { registerMailbox } from './pages/mailbox.ts';
 import { smtpTransport, type Mailer } from './domain/mail.ts';
 import { registerGiftAidDownload } from './pages/giftAidCsv.ts';
-import { html, page, STYLE } from './pages/html.ts';
+import { checkoutShell, html, jsonScript, page, STYLE } from './pages/html.ts';
+import { INITIAL_DATA_ID } from '../contract/index.ts';
 
 z.config(z.locales.en());
 
@@ -140,10 +141,16 @@ export async function buildApp(deps: {
         .send(page(config.brandName, 'Checkout not built', html`<h1>The checkout app has not been built yet</h1><p>Run <code>npm run build</code>, then reload this page.</p>`));
     }
     const nonce = styleNonce(reply);
+    // The first checkout and user come with the page, and the first screen paints before any script runs.
+    const data = await checkoutPageData(appDeps, request).catch((err: unknown) => {
+      request.log.warn({ err }, 'the checkout page was sent without its data');
+      return null;
+    });
+    const body = `<div id="root">${checkoutShell(config.brandName)}</div>${data ? jsonScript(INITIAL_DATA_ID, data) : ''}`;
     return reply
       .type('text/html; charset=utf-8')
-      .header('cache-control', 'no-cache')
-      .send(index.replace('<head>', `<head><meta name="csp-nonce" content="${nonce}">`));
+      .header('cache-control', 'no-store')
+      .send(index.replace('<head>', `<head><meta name="csp-nonce" content="${nonce}">`).replace('<div id="root"></div>', body));
   });
 
   return app;

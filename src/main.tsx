@@ -5,6 +5,7 @@ import { useActorRef } from '@xstate/react';
 import type { InspectionEvent, Observer } from 'xstate';
 import { App } from './App';
 import { createCheckoutMachine } from './app/checkoutActors';
+import { seedInitialData } from './api/initialData';
 import { CheckoutActorContext } from './app/checkoutContext';
 import './styles.css';
 
@@ -19,6 +20,8 @@ const queryClient = new QueryClient({
     },
   },
 });
+
+seedInitialData(queryClient);
 
 const checkoutMachine = createCheckoutMachine({
   queryClient,

@@ -39,6 +39,25 @@ function backToEvent(request: FastifyRequest, reply: FastifyReply, query: string
 
 const NO_BASKET_MESSAGE = 'Your basket could not be found. Please add your tickets again.';
 
+async function readUser(deps: AppDeps, request: FastifyRequest) {
+  const user = await findUser(deps.db, userIdOf(request));
+  return { user: user ? toWireUser(user) : null };
+}
+
+function readCheckout(deps: AppDeps, request: FastifyRequest) {
+  return buildCheckout(deps.db, saleIdOf(request), deps.clock(), {
+    captchaSitekey: deps.config.captcha === 'never' ? null : deps.captcha.sitekey,
+    userId: userIdOf(request),
+    maxPerOrder: deps.config.maxPerOrder,
+  });
+}
+
+/** What the checkout page's first screen needs, sent with the page: the replies of GET checkout and GET user. */
+export async function checkoutPageData(deps: AppDeps, request: FastifyRequest) {
+  const [checkout, user] = await Promise.all([readCheckout(deps, request), readUser(deps, request)]);
+  return { checkout, user };
+}
+
 export function registerApi(app: FastifyInstance, deps: AppDeps): void {
   const { db, config, clock } = deps;
 
@@ -59,17 +78,10 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
   const handlers: Handlers = {
     ...accountHandlers(deps),
     ...donationHandlers(deps),
-    getUser: async ({ request }) => {
-      const user = await findUser(db, userIdOf(request));
-      return { user: user ? toWireUser(user) : null };
-    },
+    getUser: async ({ request }) => readUser(deps, request),
     getCheckout: async ({ request, reply }) => {
       reply.header('cache-control', 'no-store');
-      return buildCheckout(db, saleIdOf(request), clock(), {
-        captchaSitekey: config.captcha === 'never' ? null : deps.captcha.sitekey,
-        userId: userIdOf(request),
-        maxPerOrder: config.maxPerOrder,
-      });
+      return readCheckout(deps, request);
     },
     updateBasketState: async ({ input, request }) => ({
       seconds_remaining: (await hasSale(request)) ? await updateBasketState(db, await saleFor(request), input.state, clock()) : 0,

@@ -39,6 +39,7 @@ const ICONS = {
   basket: 'M5 8h14l-1.5 11h-11L5 8Zm4 0V6a3 3 0 0 1 6 0v2',
   minus: 'M5 12h14',
   plus: 'M12 5v14M5 12h14',
+  lock: 'M6 11h12v10H6zm2 0V7a4 4 0 0 1 8 0v4',
 } as const;
 
 export function icon(name: keyof typeof ICONS): Html {
@@ -48,6 +49,35 @@ export function icon(name: keyof typeof ICONS): Html {
 }
 
 type Section = 'events' | 'basket' | null;
+
+/**
+ * The checkout page before its script runs: the app's header, its first screen ('Determining
+ * checkout progress') and footer, class for class (src/App.tsx, src/steps/DeterminingStep.tsx), so
+ * the page paints at once and the app replaces it with the same picture.
+ */
+export function checkoutShell(brand: string): string {
+  return `<a class="skip-link" href="#main">Skip to content</a>
+<header class="site-header"><div class="site-header__inner">
+<a class="brand" href="/all-events/"><svg class="brand__mark" viewBox="0 0 32 32" aria-hidden="true" focusable="false"><rect width="32" height="32" rx="9" fill="currentColor"/><path d="M10 9v14M22 9v14M10 16h12" stroke="#fff" stroke-width="3.2" stroke-linecap="round"/></svg><span class="brand__name">${esc(brand)}</span></a>
+<nav class="site-header__nav" aria-label="Site"><a href="/all-events/">All events</a><a href="/checkout/" aria-current="page">${icon('basket').value}Basket</a></nav>
+<span class="site-header__secure">${icon('lock').value}<span>Secure checkout</span></span>
+</div></header>
+<main id="main" class="page"><section class="step step--centred" data-step="determining" aria-busy="true"><h1 class="step__title">Determining checkout progress</h1><span class="spinner spinner--large"><svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><circle cx="12" cy="12" r="10" fill="none" stroke-width="3" class="spinner__track"/><path d="M12 2a10 10 0 0 1 10 10" fill="none" stroke-width="3" stroke-linecap="round" class="spinner__arc"/></svg></span></section></main>
+${footer(brand)}`;
+}
+
+function footer(brand: string): string {
+  return `<footer class="site-footer"><div class="site-footer__inner">
+<nav class="site-footer__nav" aria-label="Policies and more"><a href="/refund-policy/">Refund policy</a><a href="/legal-information/purchase-terms-and-conditions/">Purchase terms</a><a href="/mailing-list">Mailing list</a><a href="/signin/">Sign in</a></nav>
+<p class="site-footer__note">${esc(brand)} · tickets held while you pay</p>
+</div></footer>`;
+}
+
+/** Data for a page's script, safe inside a script element (no `<` can close it). */
+export function jsonScript(id: string, data: unknown): string {
+  const json = JSON.stringify(data).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  return `<script id="${id}" type="application/json">${json}</script>`;
+}
 
 /** The header and footer are the checkout app's (src/app/Header.tsx and Footer.tsx), class for class. */
 export function page(brand: string, title: string, body: Html, current: Section = null): string {
@@ -60,9 +90,6 @@ export function page(brand: string, title: string, body: Html, current: Section 
 <nav class="site-header__nav" aria-label="Site"><a href="/all-events/"${here('events')}>All events</a><a href="/checkout/"${here('basket')}>${icon('basket').value}Basket</a></nav>
 </div></header>
 <main id="main" class="page catalogue">${body.value}</main>
-<footer class="site-footer"><div class="site-footer__inner">
-<nav class="site-footer__nav" aria-label="Policies and more"><a href="/refund-policy/">Refund policy</a><a href="/legal-information/purchase-terms-and-conditions/">Purchase terms</a><a href="/mailing-list">Mailing list</a><a href="/signin/">Sign in</a></nav>
-<p class="site-footer__note">${esc(brand)} · tickets held while you pay</p>
-</div></footer>
+${footer(brand)}
 </body></html>`;
 }

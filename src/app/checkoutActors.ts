@@ -7,6 +7,7 @@ import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import type { QueryClient } from '@tanstack/react-query';
 import { CallFailed, callApi } from '../api/client';
 import { checkoutQuery } from '../api/queries';
+import { takeInitialCheckout } from '../api/initialData';
 import { basketMachine } from '../../machines/basket/basket.machine';
 import { checkoutMachine } from '../../machines/checkout/checkout.machine';
 import type { Checkout, ReserveReply, Step } from '../../machines/checkout/checkout.types';
@@ -71,7 +72,7 @@ export function createCheckoutMachine(deps: CheckoutDeps) {
   const userAgent = deps.userAgent ?? (typeof navigator === 'undefined' ? '' : navigator.userAgent);
 
   /** A fresh read of the checkout, which also refreshes the cache every screen reads. */
-  const loadCheckout = fromPromise<Checkout, void>(() => queryClient.fetchQuery({ ...checkoutQuery(), staleTime: 0 }));
+  const loadCheckout = fromPromise<Checkout, void>(async () => takeInitialCheckout() ?? queryClient.fetchQuery({ ...checkoutQuery(), staleTime: 0 }));
 
   return checkoutMachine.provide({
     actors: {

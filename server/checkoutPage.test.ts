@@ -1,0 +1,66 @@
+/**
+ * The checkout page paints before its script runs and carries the first checkout and user, so the
+ * first screen needs no call; the data cannot break out of its script element.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { calls, INITIAL_DATA_ID } from '../contract/index.ts';
+import { jsonScript } from './pages/html.ts';
+import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
+
+const INDEX = '<!doctype html><html><head><title>Checkout</title></head><body><div id="root"></div><script type="module" src="/assets/index.js"></script></body></html>';
+
+function initialData(html: string): { checkout: unknown; user: unknown } {
+  const match = new RegExp(`<script id="${INITIAL_DATA_ID}" type="application/json">(.*?)</script>`, 's').exec(html);
+  if (!match) throw new Error('no initial data in the page');
+  return JSON.parse(match[1]!) as { checkout: unknown; user: unknown };
+}
+
+describe.each(drivers)('the checkout page on %s', (driver) => {
+  let w: TestWorld;
+  beforeAll(async () => {
+    const staticDir = mkdtempSync(path.join(tmpdir(), 'holdfast-page-'));
+    writeFileSync(path.join(staticDir, 'index.html'), INDEX);
+    w = await openWorld(driver, { staticDir });
+  });
+  afterAll(async () => w?.close());
+
+  it('paints the first screen before any script and carries the buyer’s checkout and user', async () => {
+    const v = new Visitor(w.app);
+    await v.add({ [w.demo.tickets.jazzGeneral]: 2 });
+    const res = await v.request({ method: 'GET', url: '/checkout/' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-store');
+    const root = /<div id="root">(.*?)<\/div><script id=/s.exec(res.body)?.[1] ?? '';
+    expect(root).toContain('<h1 class="step__title">Determining checkout progress</h1>');
+    expect(root).toContain('Skip to content');
+
+    const data = initialData(res.body);
+    const checkout = calls.getCheckout.response.parse(data.checkout);
+    expect(checkout.tickets).toHaveLength(1);
+    expect(checkout.tickets[0]).toMatchObject({ qty: 2 });
+    expect(calls.getUser.response.parse(data.user)).toEqual({ user: null });
+    // The same as the call would answer.
+    expect(checkout).toEqual(await v.checkout());
+  });
+
+  it('gives a newcomer an empty checkout with the page', async () => {
+    const res = await new Visitor(w.app).request({ method: 'GET', url: '/checkout/' });
+    const checkout = calls.getCheckout.response.parse(initialData(res.body).checkout);
+    expect(checkout.tickets).toEqual([]);
+  });
+});
+
+describe('page data in a script element', () => {
+  it('cannot close its element or start another, whatever the text', () => {
+    const hostile = { name: '</script><script>alert(1)</script><!--', line: '\u2028\u2029' };
+    const html = jsonScript('x', hostile);
+    expect(html.match(/<\/script/gi)).toHaveLength(1);
+    expect(html.endsWith('</script>')).toBe(true);
+    expect(html).not.toContain('<!--');
+    const json = /^<script id="x" type="application\/json">(.*)<\/script>$/s.exec(html)![1]!;
+    expect(JSON.parse(json)).toEqual(hostile);
+  });
+});

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { QueryClient } from '@tanstack/react-query';
+import { emptyCheckout } from '../../contract/emptyCheckout';
+import { INITIAL_DATA_ID } from '../../contract';
+import { seedInitialData, takeInitialCheckout } from './initialData';
+
+function pageWith(text: string | null) {
+  let removed = false;
+  const element = text === null ? null : { textContent: text, remove: () => (removed = true) };
+  return { doc: { getElementById: (id: string) => (id === INITIAL_DATA_ID ? element : null) } as unknown as Document, removed: () => removed };
+}
+
+describe('the data sent with the page', () => {
+  it('fills the cache and answers the first read of the checkout once', () => {
+    const queryClient = new QueryClient();
+    const checkout = { ...emptyCheckout(null), sale_reference: 'ABC123' };
+    const page = pageWith(JSON.stringify({ checkout, user: { user: null } }));
+    seedInitialData(queryClient, page.doc);
+    expect(page.removed()).toBe(true);
+    expect(queryClient.getQueryData(['checkout'])).toEqual(checkout);
+    expect(queryClient.getQueryData(['user'])).toBeNull();
+    expect(takeInitialCheckout()).toEqual(checkout);
+    expect(takeInitialCheckout()).toBeNull();
+  });
+
+  it('is ignored when missing or malformed, so the app asks the server', () => {
+    for (const text of [null, 'not json', JSON.stringify({ checkout: { state: 42 }, user: 'nobody' })]) {
+      const queryClient = new QueryClient();
+      seedInitialData(queryClient, pageWith(text).doc);
+      expect(queryClient.getQueryData(['checkout'])).toBeUndefined();
+      expect(queryClient.getQueryData(['user'])).toBeUndefined();
+      expect(takeInitialCheckout()).toBeNull();
+    }
+  });
+});
