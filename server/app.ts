@@ -22,6 +22,7 @@ import { registerInfoPages } from './pages/info.ts';
 import { registerMailbox } from './pages/mailbox.ts';
 import { smtpTransport, type Mailer } from './domain/mail.ts';
 import { registerGiftAidDownload } from './pages/giftAidCsv.ts';
+import { registerWallet } from './pages/wallet.ts';
 import { html, page, STYLE } from './pages/html.ts';
 
 z.config(z.locales.en());
@@ -94,6 +95,7 @@ export async function buildApp(deps: {
   registerInfoPages(app, appDeps);
   if (config.devMailbox) registerMailbox(app, appDeps);
   registerGiftAidDownload(app, appDeps);
+  registerWallet(app, appDeps);
   app.get('/health', async () => ({ ok: true }));
 
   const staticDir = path.resolve(config.staticDir);
