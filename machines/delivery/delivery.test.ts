@@ -120,10 +120,10 @@ describe('delivery machine', () => {
     const { createActor, SimulatedClock, fromPromise } = await import('xstate');
     const clock = new SimulatedClock();
     const calls: string[] = [];
-    const reply = (name: string) => fromPromise(async () => (calls.push(name), { delivery_completed: true }));
+    const reply = (name: string) => fromPromise<{ delivery_completed: boolean }, void>(async () => (calls.push(name), { delivery_completed: true }));
     const actor = createActor(
       deliveryMachine.provide({
-        actors: { deliverToBitticket: reply('bitticket'), deliverToWallet: reply('wallet'), fetchUser: fromPromise(async () => null) },
+        actors: { deliverToBitticket: reply('bitticket'), deliverToWallet: reply('wallet'), fetchUser: fromPromise<unknown, void>(async () => null) },
         guards: { signedIn: () => true },
       }),
       { clock },
