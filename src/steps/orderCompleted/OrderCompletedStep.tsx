@@ -25,7 +25,12 @@ export default function OrderCompletedStep() {
         <span className="order-complete__tick">
           <Icon name="check" />
         </span>
-        {reference ? <p className="order-complete__reference">{ORDER_COMPLETED_MESSAGES.reference(reference)}</p> : null}
+        {reference ? (
+          <p className="order-complete__reference">
+            {ORDER_COMPLETED_MESSAGES.reference('')}
+            <span>{reference}</span>
+          </p>
+        ) : null}
         <p className="order-complete__headline">{ORDER_COMPLETED_MESSAGES.complete}</p>
         {email ? <p className="order-complete__email">{ORDER_COMPLETED_MESSAGES.walletSent(email)}</p> : null}
       </div>
