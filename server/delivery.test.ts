@@ -146,6 +146,18 @@ describe.each(drivers)('delivery on %s', (driver) => {
     expect(stranger.body).not.toContain('class="qr"');
   });
 
+  it('keeps a ticket in its holder’s wallet, with its order reference, even when the sale row is gone', async () => {
+    const tom = w.demo.users.notSubscribed;
+    const { v, saleId, reference } = await reservedBuyer({ [w.demo.tickets.trail10k]: 1 }, tom.id);
+    await pay(saleId);
+    await v.json('deliverToBitticket');
+    const [ticket] = await ticketsOf(saleId);
+    await w.database.db.delete(sales).where(eq(sales.id, saleId));
+    const page = (await v.request({ method: 'GET', url: '/account/wallet/' })).body;
+    expect(page).toContain(`data-code="${ticket!.code}"`);
+    expect(page).toContain(reference);
+  });
+
   it('gives the order-completed screen the sale’s e-mail and reference', async () => {
     const amelia = w.demo.users.subscribedDark;
     const { v, reference } = await reservedBuyer({ [w.demo.tickets.cinema]: 1 }, amelia.id);

@@ -392,9 +392,10 @@ export const tickets = pgTable(
   {
     id: serial('id').primaryKey(),
     code: text('code').notNull(),
-    saleId: text('sale_id')
-      .notNull()
-      .references(() => sales.id),
+    /** Not a foreign key: a ticket stays the holder's even if its sale row is ever purged. */
+    saleId: text('sale_id').notNull(),
+    /** The sale's reference when the ticket was issued. */
+    saleReference: text('sale_reference'),
     ticketTypeId: integer('ticket_type_id')
       .notNull()
       .references(() => ticketTypes.id),
@@ -418,9 +419,7 @@ export const tickets = pgTable(
 
 /** The wallet e-mail of a sale: a row claims the sending, so it is sent once. */
 export const walletDeliveries = pgTable('wallet_deliveries', {
-  saleId: text('sale_id')
-    .primaryKey()
-    .references(() => sales.id),
+  saleId: text('sale_id').primaryKey(),
   recipient: text('recipient').notNull(),
   sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
 });

@@ -28,7 +28,7 @@ export type Issue = { issued: true; count: number } | { issued: false; reason: '
  * `issued: false` when there is no buyer account to hold them or nothing was bought.
  */
 export async function issueTickets(db: Database, saleId: string, now: Date): Promise<Issue> {
-  const [sale] = await db.select({ paidAt: sales.paidAt, userId: sales.userId }).from(sales).where(eq(sales.id, saleId));
+  const [sale] = await db.select({ paidAt: sales.paidAt, userId: sales.userId, reference: sales.reference }).from(sales).where(eq(sales.id, saleId));
   if (!sale) throw new DomainError(404, 'Your basket could not be found. Please add your tickets again.');
   if (!sale.paidAt) throw new DomainError(409, NOT_PAID_MESSAGE);
   if (sale.userId === null) return { issued: false, reason: 'no-buyer' };
@@ -41,6 +41,7 @@ export async function issueTickets(db: Database, saleId: string, now: Date): Pro
     Array.from({ length: line.qty }, (_, i) => ({
       code: newTicketCode(),
       saleId,
+      saleReference: sale.reference,
       ticketTypeId: line.ticketTypeId,
       copy: i + 1,
       userId: sale.userId!,
@@ -69,7 +70,7 @@ export interface WalletTicket {
 
 const walletColumns = {
   code: tickets.code,
-  saleReference: sales.reference,
+  saleReference: tickets.saleReference,
   eventTitle: events.title,
   startsAt: eventDates.startsAt,
   venueName: events.venueName,
@@ -88,7 +89,6 @@ function walletQuery(db: Database) {
   return db
     .select(walletColumns)
     .from(tickets)
-    .innerJoin(sales, eq(sales.id, tickets.saleId))
     .innerJoin(ticketTypes, eq(ticketTypes.id, tickets.ticketTypeId))
     .innerJoin(eventDates, eq(eventDates.id, ticketTypes.eventDateId))
     .innerJoin(events, eq(events.id, eventDates.eventId));
