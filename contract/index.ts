@@ -8,6 +8,7 @@ import { accountCalls } from './account.ts';
 import { basketCalls } from './basket.ts';
 import { checkoutCalls } from './checkout.ts';
 import { donationCalls } from './donation.ts';
+import { deliveryCalls } from './delivery.ts';
 import { marketingCalls } from './marketing.ts';
 import { reservationCalls } from './reservation.ts';
 import { userCalls } from './user.ts';
@@ -20,6 +21,7 @@ export * from './reservation.ts';
 export * from './donation.ts';
 export * from './account.ts';
 export * from './marketing.ts';
+export * from './delivery.ts';
 
 export const calls = {
   ...userCalls,
@@ -29,6 +31,7 @@ export const calls = {
   ...accountCalls,
   ...marketingCalls,
   ...donationCalls,
+  ...deliveryCalls,
 } as const;
 
 export type Calls = typeof calls;

@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './support.ts';
 import { expectNoAxeViolations, expectTargetSizes } from './a11y.ts';
 import { addFromEventPage, basketLine, basketStep, expectStep, failCall, reserveButton, urls, withoutPageData } from './support.ts';
+import { reachDelivery } from './freeOrder.ts';
 
 /**
  * Every checkout screen and state a buyer can meet, scanned by axe at this project's width, and on
@@ -218,6 +219,40 @@ const SCREENS: Screen[] = [
       if (await toggle.isVisible()) await toggle.click();
       await page.getByRole('button', { name: 'Edit basket' }).click();
       await expect(page.getByRole('dialog', { name: 'Are you sure?' })).toBeVisible();
+    },
+  },
+  {
+    name: 'delivering tickets, the wallet stage in progress',
+    reach: async (page) => {
+      // The wallet e-mail never answers while the screen is scanned.
+      await page.route('**/ajax/checkout/checkout/deliver_to_wallet/', () => undefined);
+      await reachDelivery(page, page.context(), 1);
+      await expect(page.locator('.delivery__stage[data-status="delivering"]')).toBeVisible();
+    },
+  },
+  {
+    name: 'delivery failed, with Try again',
+    reach: async (page) => {
+      await failCall(page, '/ajax/checkout/checkout/deliver_to_bitticket/');
+      await reachDelivery(page, page.context(), 1);
+      await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible();
+    },
+  },
+  {
+    name: 'order completed',
+    reach: async (page) => {
+      await reachDelivery(page, page.context(), 1);
+      await expectStep(page, 'order_completed');
+      await expect(page.getByText('Order complete! Your tickets are on their way.')).toBeVisible();
+    },
+  },
+  {
+    name: 'ticket wallet',
+    reach: async (page) => {
+      await reachDelivery(page, page.context(), 1);
+      await expectStep(page, 'order_completed');
+      await page.getByRole('link', { name: 'Go to ticket wallet' }).click();
+      await expect(page.locator('.wallet-ticket svg.qr')).toBeVisible();
     },
   },
 ];

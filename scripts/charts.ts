@@ -15,6 +15,7 @@ import { donationMachine } from '../machines/donation/donation.machine';
 import { giftAidMachine } from '../machines/donation/giftAid.machine';
 import { accountMachine } from '../machines/account/account.machine';
 import { marketingMachine } from '../machines/marketing/marketing.machine';
+import { deliveryMachine } from '../machines/delivery/delivery.machine';
 
 interface Chart {
   machine: AnyStateMachine;
@@ -71,6 +72,12 @@ const charts: Chart[] = [
     machine: marketingMachine,
     file: 'machines/marketing/marketing.machine.ts',
     placement: 'Invoked by the root on the `marketing_preferences` step (systemId `marketing`); saving completes the step.',
+  },
+  {
+    machine: deliveryMachine,
+    file: 'machines/delivery/delivery.machine.ts',
+    placement:
+      'Invoked by the root on the `deliver_tickets` step (systemId `delivery`); finishing it completes the step, and the root follows `nextStep`.',
   },
 ];
 

@@ -25,6 +25,7 @@ import { smtpTransport, type Mailer } from './domain/mail.ts';
 import { registerGiftAidDownload } from './pages/giftAidCsv.ts';
 import { checkoutShell, html, jsonScript, page, STYLE } from './pages/html.ts';
 import { INITIAL_DATA_ID } from '../contract/index.ts';
+import { registerWallet } from './pages/wallet.ts';
 
 z.config(z.locales.en());
 
@@ -97,6 +98,7 @@ export async function buildApp(deps: {
   registerInfoPages(app, appDeps);
   if (config.devMailbox) registerMailbox(app, appDeps);
   registerGiftAidDownload(app, appDeps);
+  registerWallet(app, appDeps);
   app.get('/health', async () => ({ ok: true }));
 
   const staticDir = path.resolve(config.staticDir);

@@ -155,7 +155,10 @@ function advancingStep(from: AdvancingStep, extra: { description?: string; payme
  * A step whose screen is a child chart (invoked with a systemId): the child's output completes
  * the step, and the fresh checkout picks the next one through `nextStep`.
  */
-function childStep<Child extends 'donation' | 'giftAid' | 'marketing'>(from: 'donation' | 'gift_aid' | 'marketing_preferences', child: Child) {
+function childStep<Child extends 'donation' | 'giftAid' | 'marketing' | 'delivery'>(
+  from: 'donation' | 'gift_aid' | 'marketing_preferences' | 'deliver_tickets',
+  child: Child,
+) {
   const step = advancingStep(from);
   return {
     ...step,
@@ -376,7 +379,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
         delivery_address: advancingStep('delivery_address'),
         ticket_questions_before: advancingStep('ticket_questions_before'),
         payment: advancingStep('payment', { paymentMayComplete: true }),
-        deliver_tickets: advancingStep('deliver_tickets'),
+        deliver_tickets: childStep('deliver_tickets', 'delivery'),
         awaiting_truelayer: {
           ...advancingStep('awaiting_truelayer', { paymentMayComplete: true }),
           on: ignoreExpiry,

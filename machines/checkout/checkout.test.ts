@@ -77,6 +77,7 @@ const events: Record<string, WalkEvent[]> = {
   ],
   'xstate.done.actor.marketing': [{ type: 'xstate.done.actor.marketing', output: undefined }],
   'xstate.done.actor.giftAid': [{ type: 'xstate.done.actor.giftAid', output: { isGiftAid: true } }],
+  'xstate.done.actor.delivery': [{ type: 'xstate.done.actor.delivery', output: undefined }],
 };
 
 const paidCheckout = makeCheckout({ state: 'deliver_tickets', payment_complete: true, sale_reference: 'HF-1' });
@@ -104,14 +105,20 @@ const NO_EXPIRY: Step[] = ['order_completed', 'after_sale_messages', 'awaiting_t
 /** Steps the buyer leaves with 'Continue', the next one chosen by `nextStep` on a fresh checkout. */
 const ADVANCING: Step[] = STEPS.filter((s) => !['determining', 'basket', 'reserve', 'captcha', 'order_completed'].includes(s));
 /** Steps whose screen is a child chart, which completes the step when it finishes (spec 000 §4: donation save or skip, Gift Aid save). */
-const CHILD_OF: Partial<Record<Step, string>> = { login: 'account', marketing_preferences: 'marketing', donation: 'donation', gift_aid: 'giftAid' };
+const CHILD_OF: Partial<Record<Step, string>> = {
+  login: 'account',
+  marketing_preferences: 'marketing',
+  donation: 'donation',
+  gift_aid: 'giftAid',
+  deliver_tickets: 'delivery',
+};
 
 /** Where the hold may end with the payment complete. */
 const PAYING: Step[] = ['payment', 'awaiting_truelayer'];
 
 /** What the walk compares: the screen's view, notices included, without actor refs. */
 function screen(snapshot: Parameters<typeof viewCheckout>[0]) {
-  const { basketRef: _b, reservationRef: _r, countdownRef: _c, donationRef: _d, giftAidRef: _g, accountRef: _a, marketingRef: _m, ...view } = viewCheckout(snapshot);
+  const { basketRef: _b, reservationRef: _r, countdownRef: _c, donationRef: _d, giftAidRef: _g, accountRef: _a, marketingRef: _m, deliveryRef: _dl, ...view } = viewCheckout(snapshot);
   return view;
 }
 type View = ReturnType<typeof screen>;
@@ -403,6 +410,7 @@ describe('checkout machine (root)', () => {
           giftAid: kit.controlled(),
           account: kit.controlled(),
           marketing: kit.controlled(),
+          delivery: kit.controlled(),
         },
         actions: { reloadCheckout: kit.spy('reloadCheckout'), navigate: kit.spy('navigate') },
       }),
@@ -410,7 +418,7 @@ describe('checkout machine (root)', () => {
         JSON.stringify([s.value, s.context.step, s.context.expired]),
       // Once paid, 'Edit basket' is refused: resumed after payment, and paid on the payment step.
       extraPaths: [
-        { events: [resume(paidCheckout), { type: 'EDIT_BASKET_CONFIRMED' }, { type: 'STEP_COMPLETED' }] },
+        { events: [resume(paidCheckout), { type: 'EDIT_BASKET_CONFIRMED' }, { type: 'xstate.done.actor.delivery', output: undefined }] },
         {
           events: [
             resume(makeCheckout({ state: 'payment', sale_reference: 'HF-1' })),

@@ -391,3 +391,47 @@ export const rateLimits = pgTable('rate_limits', {
   hits: integer('hits').notNull(),
   startedAt: timestamp('started_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
 });
+
+/* ---------- Delivery: issued tickets and the wallet e-mail (spec 001 §4 Delivery) ---------- */
+
+/**
+ * A ticket issued to a paid sale's buyer: one row per admission, numbered within its sale line,
+ * so issuing the same sale again (or at the same moment) adds nothing. `code` is the unguessable
+ * value in the ticket's QR code.
+ */
+export const tickets = pgTable(
+  'tickets',
+  {
+    id: serial('id').primaryKey(),
+    code: text('code').notNull(),
+    /** Not a foreign key: a ticket stays the holder's even if its sale row is ever purged. */
+    saleId: text('sale_id').notNull(),
+    /** The sale's reference when the ticket was issued. */
+    saleReference: text('sale_reference'),
+    ticketTypeId: integer('ticket_type_id')
+      .notNull()
+      .references(() => ticketTypes.id),
+    /** 1 to the line's quantity. */
+    copy: integer('copy').notNull(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    holderName: text('holder_name').notNull(),
+    /** 'Section Row Number' for a seated ticket; null for general admission. */
+    seat: text('seat'),
+    issuedAt: timestamp('issued_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+  },
+  (t) => [
+    uniqueIndex('tickets_code').on(t.code),
+    uniqueIndex('tickets_sale_type_copy').on(t.saleId, t.ticketTypeId, t.copy),
+    index('tickets_user').on(t.userId, t.id),
+    check('tickets_copy_positive', sql`${t.copy} >= 1`),
+  ],
+);
+
+/** The wallet e-mail of a sale: a row claims the sending, so it is sent once. */
+export const walletDeliveries = pgTable('wallet_deliveries', {
+  saleId: text('sale_id').primaryKey(),
+  recipient: text('recipient').notNull(),
+  sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+});

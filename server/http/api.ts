@@ -19,6 +19,7 @@ import { DomainError } from '../domain/errors.ts';
 import { registerCalls, type Handlers } from './calls.ts';
 import { accountHandlers } from './accountApi.ts';
 import { donationHandlers, donationInvalid } from './donationApi.ts';
+import { deliveryHandlers } from './deliveryApi.ts';
 import { noticeQuery } from './notices.ts';
 import { MAX_ID } from '../../contract/index.ts';
 import { saleIdOf, setSaleCookie, userIdOf } from './session.ts';
@@ -78,6 +79,7 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
   const handlers: Handlers = {
     ...accountHandlers(deps),
     ...donationHandlers(deps),
+    ...deliveryHandlers(deps),
     getUser: async ({ request }) => readUser(deps, request),
     getCheckout: async ({ request, reply }) => {
       reply.header('cache-control', 'no-store');

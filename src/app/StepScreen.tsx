@@ -12,6 +12,8 @@ const LoginStep = lazy(() => import('../steps/login/LoginStep'));
 const MarketingStep = lazy(() => import('../steps/marketing/MarketingStep'));
 const DonationStep = lazy(() => import('../steps/donation/DonationStep'));
 const GiftAidStep = lazy(() => import('../steps/giftAid/GiftAidStep'));
+const DeliveryStep = lazy(() => import('../steps/delivery/DeliveryStep'));
+const OrderCompletedStep = lazy(() => import('../steps/orderCompleted/OrderCompletedStep'));
 
 /** The screen for the machine's current step. */
 export function StepScreen({ step }: { step: Step }) {
@@ -41,6 +43,10 @@ export function StepScreen({ step }: { step: Step }) {
             <DonationStep />
           ) : step === 'gift_aid' ? (
             <GiftAidStep />
+          ) : step === 'deliver_tickets' ? (
+            <DeliveryStep />
+          ) : step === 'order_completed' ? (
+            <OrderCompletedStep />
           ) : (
             <LaterStep step={step} />
           )}

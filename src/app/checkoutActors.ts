@@ -18,6 +18,7 @@ import { stepSaverMachine } from '../../machines/stepSaver/stepSaver.machine';
 import { appDonationMachine, appGiftAidMachine } from '../steps/donation/stepActors';
 import { appAccountMachine } from '../steps/login/accountActors';
 import { appMarketingMachine } from '../steps/marketing/marketingActors';
+import { appDeliveryMachine } from '../steps/delivery/deliveryActors';
 
 export interface CheckoutDeps {
   queryClient: QueryClient;
@@ -100,6 +101,7 @@ export function createCheckoutMachine(deps: CheckoutDeps) {
       giftAid: appGiftAidMachine,
       account: appAccountMachine(queryClient),
       marketing: appMarketingMachine(queryClient),
+      delivery: appDeliveryMachine(queryClient),
       basket: basketMachine.provide({
         actors: {
           updateTicketQuantity: fromPromise(({ input }: { input: { ticket_id: number; quantity: number } }) =>

@@ -1,0 +1,57 @@
+/**
+ * Delivering the tickets (spec 001 §4 Delivery, §7, §8, §9): tickets into the wallet
+ * (deliver_to_bitticket), then the wallet by e-mail (deliver_to_wallet); the order-completed
+ * screen's simple info; the messages and timings of the delivery screen.
+ */
+import { z } from 'zod/mini';
+import { call, empty, nullableString } from './primitives.ts';
+
+export const DELIVERY_MESSAGES = {
+  unableToDeliverToBitTicket: 'Unable to deliver to BitTicket. Please try again later',
+  unableToDeliverToWallet: 'Unable to deliver to Wallet. Please try again later',
+  deliveryFailed: 'Delivery failed. Please contact support',
+} as const;
+
+/** The error code shown with 'Delivery failed. Please contact support'. */
+export const DELIVERY_FAILED_CODE = 2961;
+
+/** The delivery screen starts 1 s after entry and advances 3 s after completion (spec 001 §9). */
+export const DELIVERY_START_DELAY_MS = 1000;
+export const DELIVERY_ADVANCE_DELAY_MS = 3000;
+
+export const ORDER_COMPLETED_MESSAGES = {
+  reference: (saleReference: string) => `Your reference is ${saleReference}`,
+  complete: 'Order complete! Your tickets are on their way.',
+  walletSent: (email: string) => `A copy of your ticket wallet has been sent to ${email}`,
+} as const;
+
+/** Where the signed-in buyer finds delivered tickets. */
+export const WALLET_PATH = '/account/wallet/';
+
+const deliveryReply = z.object({ delivery_completed: z.boolean() });
+
+export const deliveryCalls = {
+  /** Issues the paid sale's tickets into the buyer's wallet; calling again issues nothing more. */
+  deliverToBitticket: call({
+    method: 'POST',
+    path: '/ajax/checkout/checkout/deliver_to_bitticket/',
+    encoding: 'form',
+    request: empty,
+    response: deliveryReply,
+  }),
+  /** Sends the wallet (the sale's tickets) to the buyer by e-mail, once. */
+  deliverToWallet: call({
+    method: 'POST',
+    path: '/ajax/checkout/checkout/deliver_to_wallet/',
+    encoding: 'form',
+    request: empty,
+    response: deliveryReply,
+  }),
+  getSimpleInfo: call({
+    method: 'GET',
+    path: '/ajax/checkout/checkout/get_simple_info/',
+    encoding: 'none',
+    request: empty,
+    response: z.object({ sale_email: nullableString, sale_reference: nullableString }),
+  }),
+} as const;

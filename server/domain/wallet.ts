@@ -1,0 +1,78 @@
+/**
+ * The wallet e-mail (spec 001 §4 Delivery, deliver_to_wallet): the buyer gets the sale's tickets by
+ * e-mail, through the outbox (and SMTP when configured), once per sale. A row in
+ * `wallet_deliveries` claims the sending; when the mail cannot be delivered the claim is given
+ * back, so the buyer's retry sends it.
+ */
+import { eq } from 'drizzle-orm';
+import type { Database } from '../db/index.ts';
+import { sales, users, walletDeliveries } from '../db/schema.ts';
+import { DomainError } from './errors.ts';
+import { formatNiceDate } from './format.ts';
+import { sendMail, type Mailer } from './mail.ts';
+import { NOT_PAID_MESSAGE, ticketsOfSale, type WalletTicket } from './tickets.ts';
+
+export type WalletDelivery = { delivered: true; alreadySent: boolean } | { delivered: false; reason: 'no-tickets' | 'no-buyer' };
+
+export function walletSubject(saleReference: string | null): string {
+  return saleReference ? `Your tickets (${saleReference})` : 'Your tickets';
+}
+
+/** The e-mail's text: every ticket with its event, date, seat, holder and code, and where to see the QR codes. */
+export function walletText(brand: string, list: WalletTicket[], walletUrl: string): string {
+  const lines = [`Here are your tickets from ${brand}.`, ''];
+  for (const t of list) {
+    lines.push(
+      `${t.eventTitle}`,
+      `  ${formatNiceDate(t.startsAt)} · ${t.venue}`,
+      `  ${t.ticketName} · ${t.seat ?? 'General admission'} · ${t.holderName}`,
+      `  Ticket code: ${t.code}`,
+      '',
+    );
+  }
+  lines.push(`Your ticket wallet, with a QR code for each ticket to show at the door: ${walletUrl}`);
+  return lines.join('\n');
+}
+
+export async function deliverWallet(
+  db: Database,
+  mail: { mailer: Mailer; brandName: string },
+  saleId: string,
+  walletUrl: string,
+  now: Date,
+): Promise<WalletDelivery> {
+  const [sale] = await db.select({ paidAt: sales.paidAt, userId: sales.userId, reference: sales.reference }).from(sales).where(eq(sales.id, saleId));
+  if (!sale) throw new DomainError(404, 'Your basket could not be found. Please add your tickets again.');
+  if (!sale.paidAt) throw new DomainError(409, NOT_PAID_MESSAGE);
+  if (sale.userId === null) return { delivered: false, reason: 'no-buyer' };
+  const [buyer] = await db.select({ email: users.email }).from(users).where(eq(users.id, sale.userId));
+  if (!buyer) return { delivered: false, reason: 'no-buyer' };
+  const list = await ticketsOfSale(db, saleId);
+  if (list.length === 0) return { delivered: false, reason: 'no-tickets' };
+
+  const claimed = await db
+    .insert(walletDeliveries)
+    .values({ saleId, recipient: buyer.email, sentAt: now })
+    .onConflictDoNothing()
+    .returning({ saleId: walletDeliveries.saleId });
+  if (claimed.length === 0) return { delivered: true, alreadySent: true };
+  try {
+    await sendMail(db, mail.mailer, mail.brandName, { to: buyer.email, subject: walletSubject(sale.reference), text: walletText(mail.brandName, list, walletUrl) }, now);
+  } catch (err) {
+    await db.delete(walletDeliveries).where(eq(walletDeliveries.saleId, saleId));
+    throw err;
+  }
+  return { delivered: true, alreadySent: false };
+}
+
+/** The sale's e-mail and reference for the order-completed screen (get_simple_info). */
+export async function simpleInfo(db: Database, saleId: string | null): Promise<{ sale_email: string | null; sale_reference: string | null }> {
+  if (!saleId) return { sale_email: null, sale_reference: null };
+  const [row] = await db
+    .select({ reference: sales.reference, email: users.email, verifiedEmail: sales.verifiedEmail })
+    .from(sales)
+    .leftJoin(users, eq(users.id, sales.userId))
+    .where(eq(sales.id, saleId));
+  if (!row) return { sale_email: null, sale_reference: null };
+  return { sale_email: row.email ?? row.verifiedEmail, sale_reference: row.reference };
+}

@@ -1,0 +1,45 @@
+/** deliver_to_bitticket, deliver_to_wallet and get_simple_info: thin mappings onto the delivery domain. */
+import type { FastifyRequest } from 'fastify';
+import { DELIVERY_MESSAGES, WALLET_PATH } from '../../contract/index.ts';
+import { DomainError } from '../domain/errors.ts';
+import { findSale } from '../domain/sales.ts';
+import { issueTickets } from '../domain/tickets.ts';
+import { deliverWallet, simpleInfo } from '../domain/wallet.ts';
+import type { Handlers } from './calls.ts';
+import type { AppDeps } from './deps.ts';
+import { saleIdOf } from './session.ts';
+
+const NO_ORDER_MESSAGE = 'There is no order to deliver in this browser.';
+
+export function deliveryHandlers(deps: AppDeps): Pick<Handlers, 'deliverToBitticket' | 'deliverToWallet' | 'getSimpleInfo'> {
+  const { db, clock, config } = deps;
+  async function saleFor(request: FastifyRequest): Promise<string> {
+    const saleId = saleIdOf(request);
+    if (!saleId || !(await findSale(db, saleId))) throw new DomainError(404, NO_ORDER_MESSAGE);
+    return saleId;
+  }
+  return {
+    deliverToBitticket: async ({ request }) => {
+      const issue = await issueTickets(db, await saleFor(request), clock());
+      return { delivery_completed: issue.issued };
+    },
+    deliverToWallet: async ({ request, reply }) => {
+      const saleId = await saleFor(request);
+      const walletUrl = `${request.protocol}://${request.host}${WALLET_PATH}`;
+      try {
+        const delivery = await deliverWallet(db, { mailer: deps.mailer, brandName: config.brandName }, saleId, walletUrl, clock());
+        return { delivery_completed: delivery.delivered };
+      } catch (err) {
+        if (err instanceof DomainError) throw err;
+        // The mail server refused or could not be reached: the buyer may try again.
+        request.log.error({ err }, 'wallet e-mail not delivered');
+        reply.status(502).send({ error: DELIVERY_MESSAGES.unableToDeliverToWallet });
+        return undefined;
+      }
+    },
+    getSimpleInfo: async ({ request, reply }) => {
+      reply.header('cache-control', 'no-store');
+      return simpleInfo(db, saleIdOf(request));
+    },
+  };
+}

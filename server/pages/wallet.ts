@@ -1,0 +1,56 @@
+/**
+ * The ticket wallet (/account/wallet/, linked from order completed): the signed-in buyer's
+ * tickets, each with its QR code, event, date, venue, ticket type, seat and holder name.
+ */
+import type { FastifyInstance } from 'fastify';
+import { WALLET_PATH } from '../../contract/index.ts';
+import { formatNiceDate } from '../domain/format.ts';
+import { qrSvg } from '../domain/qr.ts';
+import { walletOf } from '../domain/tickets.ts';
+import { findUser } from '../domain/users.ts';
+import type { AppDeps } from '../http/deps.ts';
+import { userIdOf } from '../http/session.ts';
+import { Html, html, page } from './html.ts';
+
+export function registerWallet(app: FastifyInstance, deps: AppDeps): void {
+  const { db, config } = deps;
+  app.get(WALLET_PATH, async (request, reply) => {
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
+    const user = await findUser(db, userIdOf(request));
+    if (!user) {
+      return page(
+        config.brandName,
+        'Ticket wallet',
+        html`<h1>Ticket wallet</h1>
+        <p>Sign in to see your tickets.</p>
+        <p><a class="button" href="/signin/">Sign in</a></p>`,
+      );
+    }
+    const list = await walletOf(db, user.id);
+    return page(
+      config.brandName,
+      'Ticket wallet',
+      html`<h1>Ticket wallet</h1>
+      <p class="muted">Tickets of ${user.firstName} ${user.lastName} (${user.email}). Show the QR code at the door.</p>
+      ${list.length === 0
+        ? html`<p>You have no tickets yet. <a class="inline-link" href="/all-events/">Find an event</a></p>`
+        : html`<ul class="wallet" role="list">${list.map(
+            (t) => html`<li class="panel wallet-ticket" data-code="${t.code}">
+              <div class="wallet-ticket__qr">${new Html(qrSvg(t.code, `QR code of ticket ${t.code}`))}</div>
+              <div class="wallet-ticket__info">
+                <h2 class="wallet-ticket__event">${t.eventTitle}</h2>
+                <dl class="wallet-ticket__facts">
+                  <dt>Date</dt><dd>${formatNiceDate(t.startsAt)}</dd>
+                  <dt>Venue</dt><dd>${t.venue}</dd>
+                  <dt>Ticket</dt><dd>${t.ticketName}</dd>
+                  <dt>Seat</dt><dd>${t.seat ?? 'General admission'}</dd>
+                  <dt>Holder</dt><dd>${t.holderName}</dd>
+                  <dt>Code</dt><dd class="wallet-ticket__code">${t.code}</dd>
+                  ${t.saleReference ? html`<dt>Order</dt><dd>${t.saleReference}</dd>` : ''}
+                </dl>
+              </div>
+            </li>`,
+          )}</ul>`}`,
+    );
+  });
+}
