@@ -59,6 +59,8 @@ export async function checkoutPageData(deps: AppDeps, request: FastifyRequest) {
   return { checkout, user };
 }
 
+export const PAID_SALE_MESSAGE = 'This order is complete, so its basket can no longer be changed.';
+
 export function registerApi(app: FastifyInstance, deps: AppDeps): void {
   const { db, config, clock } = deps;
 
@@ -69,6 +71,14 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
   async function saleFor(request: FastifyRequest): Promise<string> {
     const saleId = saleIdOf(request);
     if (!saleId || !(await findSale(db, saleId))) throw new DomainError(404, NO_BASKET_MESSAGE);
+    return saleId;
+  }
+  /** The visitor's sale for a change to its basket or hold: a paid sale is closed, and says so. */
+  async function openSaleFor(request: FastifyRequest): Promise<string> {
+    const saleId = saleIdOf(request);
+    const sale = saleId ? await findSale(db, saleId) : null;
+    if (!saleId || !sale) throw new DomainError(404, NO_BASKET_MESSAGE);
+    if (sale.paidAt) throw new DomainError(409, PAID_SALE_MESSAGE);
     return saleId;
   }
   const hasSale = async (request: FastifyRequest) => {
@@ -89,35 +99,35 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
       seconds_remaining: (await hasSale(request)) ? await updateBasketState(db, await saleFor(request), input.state, clock()) : 0,
     }),
     destroySale: async ({ request }) => {
-      if (await hasSale(request)) await destroySale(db, await saleFor(request));
+      if (await hasSale(request)) await destroySale(db, await openSaleFor(request));
       return { success: true };
     },
     updateTicketQuantity: async ({ input, request, reply }) => {
-      await updateTicketQuantity(db, await saleFor(request), input.ticket_id, input.quantity, { maxPerOrder: config.maxPerOrder });
+      await updateTicketQuantity(db, await openSaleFor(request), input.ticket_id, input.quantity, { maxPerOrder: config.maxPerOrder });
       return { success: true };
     },
     updateGiftVoucherQuantity: async ({ input, request, reply }) => {
-      await updateGiftVoucherQuantity(db, await saleFor(request), input.gift_voucher_id, input.value, input.qty);
+      await updateGiftVoucherQuantity(db, await openSaleFor(request), input.gift_voucher_id, input.value, input.qty);
       return { success: true };
     },
     updateRefundProtection: async ({ input, request, reply }) => {
-      await setRefundProtection(db, await saleFor(request), input.refund_protection);
+      await setRefundProtection(db, await openSaleFor(request), input.refund_protection);
       return { success: true };
     },
     setCode: async ({ input, request }) => ({
-      code_applied: (await hasSale(request)) && (await setCode(db, await saleFor(request), input.code, clock())),
+      code_applied: (await hasSale(request)) && (await setCode(db, await openSaleFor(request), input.code, clock())),
     }),
     removeFromBasket: async ({ input, request, reply }) => {
-      await removeFromBasket(db, await saleFor(request), input.ticket_id);
+      await removeFromBasket(db, await openSaleFor(request), input.ticket_id);
       return { success: true };
     },
     removeGiftVoucherFromBasket: async ({ input, request, reply }) => {
-      await removeGiftVoucher(db, await saleFor(request), input.gift_voucher_id, input.value);
+      await removeGiftVoucher(db, await openSaleFor(request), input.gift_voucher_id, input.value);
       return { success: true };
     },
     reserveTickets: async ({ input, request, reply }) => {
       if (!(await hasSale(request))) return { reserved: false, error: 'Your basket is empty' };
-      const saleId = await saleFor(request);
+      const saleId = await openSaleFor(request);
       const now = clock();
       if (await captchaRequired(db, config.captcha, request.ip, now)) {
         const token = input['h-captcha-response'];
@@ -141,7 +151,7 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
     },
     extendHold: async ({ request, reply }) => {
       if (!(await hasSale(request))) throw new DomainError(409, NOT_HELD_MESSAGE);
-      const extended = await extendHold(db, await saleFor(request), clock(), config.checkoutTimeSeconds);
+      const extended = await extendHold(db, await openSaleFor(request), clock(), config.checkoutTimeSeconds);
       return { seconds_remaining: extended.secondsRemaining, extensions_left: extended.extensionsLeft };
     },
     getCaptchaChallenge: async ({ reply }) => {
@@ -150,7 +160,9 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
       return (await deps.altcha.challenge()) as { algorithm: string; challenge: string; salt: string; signature: string };
     },
     addToBasket: async ({ input, request, reply }) => {
-      const saleId = saleIdOf(request) ?? newSaleId();
+      // A paid sale is closed: what is added next starts a new basket.
+      const current = saleIdOf(request);
+      const saleId = current && !(await findSale(db, current))?.paidAt ? current : newSaleId();
       const tickets = Object.values(input.ticket ?? {}).map((l) => ({ ticketTypeId: l.ticket, qty: l.qty }));
       const vouchers = Object.entries(input.gift_voucher ?? {}).map(([, v]) => ({ giftVoucherId: v.id, qty: v.qty, value: v.value }));
       try {
