@@ -9,6 +9,7 @@ import { basketCalls } from './basket.ts';
 import { checkoutCalls } from './checkout.ts';
 import { donationCalls } from './donation.ts';
 import { marketingCalls } from './marketing.ts';
+import { paymentCalls } from './payment.ts';
 import { reservationCalls } from './reservation.ts';
 import { userCalls } from './user.ts';
 
@@ -20,6 +21,7 @@ export * from './reservation.ts';
 export * from './donation.ts';
 export * from './account.ts';
 export * from './marketing.ts';
+export * from './payment.ts';
 
 export const calls = {
   ...userCalls,
@@ -29,6 +31,7 @@ export const calls = {
   ...accountCalls,
   ...marketingCalls,
   ...donationCalls,
+  ...paymentCalls,
 } as const;
 
 export type Calls = typeof calls;

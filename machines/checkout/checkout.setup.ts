@@ -13,7 +13,9 @@ import { donationMachine } from '../donation/donation.machine';
 import { giftAidMachine } from '../donation/giftAid.machine';
 import { accountMachine } from '../account/account.machine';
 import type { AccountOutcome } from '../account/account.types';
+import type { PaymentOutcome } from '../payment/payment.types';
 import { marketingMachine } from '../marketing/marketing.machine';
+import { paymentMachine } from '../payment/payment.machine';
 import type { Checkout, CheckoutEvent, Notice, NoticeKind, ReservationOutcome, Step } from './checkout.types';
 import { nextStep } from './nextStep';
 import { STEPS } from '../../contract';
@@ -74,6 +76,7 @@ export const checkoutSetup = setup({
       giftAid: 'giftAid';
       account: 'account';
       marketing: 'marketing';
+      payment: 'payment';
     },
     tags: {} as 'determining' | 'reserving' | 'advancing' | 'editingBasket',
   },
@@ -89,6 +92,7 @@ export const checkoutSetup = setup({
     giftAid: giftAidMachine,
     account: accountMachine,
     marketing: marketingMachine,
+    payment: paymentMachine,
   },
   actions: {
     spawnCountdown: spawnChild('countdown', { id: 'countdown', systemId: 'countdown' }),
@@ -173,7 +177,7 @@ export const checkoutSetup = setup({
      * server is at the basket anyway.
      */
     /** The account step ended because the server no longer holds the tickets (a `reserving` error). */
-    reservationLost: (_, params: { outcome: AccountOutcome }) => params.outcome.type === 'reserving',
+    reservationLost: (_, params: { outcome: AccountOutcome | PaymentOutcome }) => params.outcome.type === 'reserving',
     saleEndedElsewhere: ({ context, event }) => {
       assertEvent(event, 'CHECKOUT_RELOADED');
       return (

@@ -3,7 +3,7 @@
  * present and typed, even for a visitor without a sale.
  */
 import { effectiveMaxPerOrder } from './limits.ts';
-import { getTableColumns, sql, type Column, type Table } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, sql, type Column, type Table } from 'drizzle-orm';
 import { rows, type Database } from '../db/index.ts';
 import {
   charities,
@@ -11,6 +11,7 @@ import {
   eventDates,
   events,
   giftVouchers,
+  organiserPaymentSettings,
   organisers,
   saleLines,
   sales,
@@ -138,16 +139,18 @@ export async function buildCheckout(
   const charityJson = charityId === null ? undefined : (found.charities ?? []).find((c) => c.id === charityId);
   const charity = charityJson ? fromJson(charities, charityJson) : undefined;
 
+  // A paid sale's holds became sold stock: it stays on its step, with nothing left to run out.
+  const paid = sale.paidAt !== null;
   const live = holdIsLive(sale, now);
   const currency = sale.currency ?? lines[0]?.event.currency ?? vouchers[0]?.voucher.currency ?? 'GBP';
   const provider = organiserRows.find((o) => o.paymentProvider)?.paymentProvider ?? null;
   // A donation counts while the reservation it was given in holds (one more read, only with a charity).
-  const donation = charity && live ? await findDonation(db, sale) : null;
+  const donation = charity && (live || paid) ? await findDonation(db, sale) : null;
 
   return {
     ...base,
-    state: live ? (sale.state as Step) : 'basket',
-    sale_reference: live ? sale.reference : null,
+    state: live || paid ? (sale.state as Step) : 'basket',
+    sale_reference: live || paid ? sale.reference : null,
     seconds_remaining: live ? secondsRemaining(sale, now) : 0,
     tickets: lines.map(({ line, type, date, event, organiser }) => ({
       ticket_id: type.id,
@@ -261,7 +264,21 @@ export async function buildCheckout(
           }
         : null,
     sagepay_or_stripe: provider,
+    opoa: provider ? { provider, merchant_id: null, overridden: false } : null,
+    payment_complete: paid,
+    has_require_phone_number: await requiresPhoneNumber(db, organiserRows.map((o) => o.id)),
   };
+}
+
+/** Whether any of the basket's organisers asks for a contact number at payment. */
+async function requiresPhoneNumber(db: Database, organiserIds: number[]): Promise<boolean> {
+  if (organiserIds.length === 0) return false;
+  const found = await db
+    .select({ id: organiserPaymentSettings.organiserId })
+    .from(organiserPaymentSettings)
+    .where(and(inArray(organiserPaymentSettings.organiserId, organiserIds), eq(organiserPaymentSettings.requirePhoneNumber, true)))
+    .limit(1);
+  return found.length > 0;
 }
 
 function uniqueBy<T>(items: T[], key: (item: T) => number): T[] {

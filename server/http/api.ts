@@ -19,6 +19,7 @@ import { DomainError } from '../domain/errors.ts';
 import { registerCalls, type Handlers } from './calls.ts';
 import { accountHandlers } from './accountApi.ts';
 import { donationHandlers, donationInvalid } from './donationApi.ts';
+import { paymentHandlers, paymentInvalid } from './paymentApi.ts';
 import { noticeQuery } from './notices.ts';
 import { MAX_ID } from '../../contract/index.ts';
 import { saleIdOf, setSaleCookie, userIdOf } from './session.ts';
@@ -59,6 +60,7 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
   const handlers: Handlers = {
     ...accountHandlers(deps),
     ...donationHandlers(deps),
+    ...paymentHandlers(deps, deps.payment),
     getUser: async ({ request }) => {
       const user = await findUser(db, userIdOf(request));
       return { user: user ? toWireUser(user) : null };
@@ -153,6 +155,7 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
 
   registerCalls(app, handlers, {
     ...donationInvalid,
+    ...paymentInvalid,
     addToBasket: async (request, reply, message) =>
       wantsHtml(request) ? backToEvent(request, reply, 'error=not-added') : reply.status(400).send({ error: message }),
   });
