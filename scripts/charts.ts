@@ -15,6 +15,7 @@ import { donationMachine } from '../machines/donation/donation.machine';
 import { giftAidMachine } from '../machines/donation/giftAid.machine';
 import { accountMachine } from '../machines/account/account.machine';
 import { marketingMachine } from '../machines/marketing/marketing.machine';
+import { paymentMachine } from '../machines/payment/payment.machine';
 
 interface Chart {
   machine: AnyStateMachine;
@@ -71,6 +72,12 @@ const charts: Chart[] = [
     machine: marketingMachine,
     file: 'machines/marketing/marketing.machine.ts',
     placement: 'Invoked by the root on the `marketing_preferences` step (systemId `marketing`); saving completes the step.',
+  },
+  {
+    machine: paymentMachine,
+    file: 'machines/payment/payment.machine.ts',
+    placement:
+      'Invoked by the root on the `payment` step (systemId `payment`); paid or free tickets claimed completes the step (the fresh checkout shows `payment_complete` and the root moves on to `deliver_tickets`), a `reserving` outcome returns to the basket.',
   },
 ];
 

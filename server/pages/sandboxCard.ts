@@ -99,7 +99,7 @@ export function registerSandboxCard(app: FastifyInstance, deps: AppDeps, wiring:
       reply,
       'Security check',
       html`<h1>Security check</h1>
-      <form method="post" action="/sandbox/card/challenge/" class="panel stack">
+      <form method="post" action="/sandbox/card/challenge/" class="panel sandbox-card">
         <input type="hidden" name="secret" value="${payment.clientSecret}">
         <p>Your bank asks you to confirm this payment of ${formatMoney(payment.amount, payment.currency)}.</p>
         <div class="form-row"><button class="button button--large" type="submit" name="decision" value="approve">Approve payment</button>
