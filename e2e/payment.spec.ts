@@ -222,3 +222,36 @@ test('a payment error the server reports is shown on the step', async ({ page })
   await toLanternPayment(page);
   await expect(paymentError(page, 'Your card was declined.')).toBeVisible();
 });
+
+test('express checkout: a guest gives name and e-mail on the payment step and pays', async ({ page }, testInfo) => {
+  await addFromEventPage(page, 'Docklands Street Food Weekend', { tickets: { 'Day pass': 1 } });
+  await reserveButton(page).click();
+  // No sign-in step: the guest's details are asked for here.
+  await expectStep(page, 'payment');
+  await expect(page.getByRole('heading', { level: 1, name: 'Complete purchase' })).toBeVisible();
+  await expect(page.getByRole('checkbox', { name: 'Send me the community newsletter' })).toBeVisible();
+
+  await page.getByLabel('Full name').fill('Ann');
+  await page.getByLabel('Email').fill('ann@');
+  await page.getByRole('button', { name: /^Pay €/ }).click();
+  await expect(page.getByText('Type both your first and last name(s)')).toBeVisible();
+  await expect(page.getByText('Type a valid email address')).toBeVisible();
+  await page.getByLabel('Full name').fill('Ann Lee');
+  await page.getByLabel('Email').fill('ann.lee@example.com');
+  await expect(page.getByText('Type a valid email address')).toBeHidden();
+  await page.getByRole('checkbox', { name: 'Send me the community newsletter' }).check();
+  await snap(page, testInfo, 'express');
+
+  await failCall(page, '/ajax/checkout/checkout/set_account_details/');
+  await page.getByRole('button', { name: /^Pay €/ }).click();
+  await expect(paymentError(page, 'Unable to pay. Please try again later')).toBeVisible();
+  await page.unroute('**/ajax/checkout/checkout/set_account_details/');
+
+  await page.getByRole('button', { name: /^Pay €/ }).click();
+  await expect(page).toHaveURL(/\/sandbox\/card\//);
+  await page.getByLabel('Card number').fill(CARDS.success);
+  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
+  await page.getByLabel('CVC').fill('123');
+  await page.getByRole('button', { name: /^Pay €/ }).click();
+  await expectStep(page, 'deliver_tickets');
+});

@@ -245,6 +245,8 @@ export async function seed(db: Database, now = new Date()) {
 
     /* Peak Trail Events asks every buyer for a contact number at payment (race-day contact). */
     await tx.insert(t.organiserPaymentSettings).values({ organiserId: peak.id, requirePhoneNumber: true });
+    /* Docklands Food Festivals sells by express checkout: a guest gives name and e-mail at payment. */
+    await tx.insert(t.organiserPaymentSettings).values({ organiserId: docklands.id, expressCheckout: true });
 
     /* Docklands: the one event sold in euros. */
     const food = await event({

@@ -453,10 +453,15 @@ export const salePaymentDetails = pgTable('sale_payment_details', {
   notice: text('notice'),
 });
 
-/** Organisers that require a contact number at payment (has_require_phone_number). */
+/**
+ * An organiser's payment settings: a contact number required at payment (has_require_phone_number),
+ * and express checkout, where a guest buyer gives name and e-mail on the payment step instead of
+ * signing in.
+ */
 export const organiserPaymentSettings = pgTable('organiser_payment_settings', {
   organiserId: integer('organiser_id')
     .primaryKey()
     .references(() => organisers.id, { onDelete: 'cascade' }),
   requirePhoneNumber: boolean('require_phone_number').notNull().default(false),
+  expressCheckout: boolean('express_checkout').notNull().default(false),
 });

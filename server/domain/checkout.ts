@@ -3,7 +3,7 @@
  * present and typed, even for a visitor without a sale.
  */
 import { effectiveMaxPerOrder } from './limits.ts';
-import { and, eq, getTableColumns, inArray, sql, type Column, type Table } from 'drizzle-orm';
+import { getTableColumns, inArray, sql, type Column, type Table } from 'drizzle-orm';
 import { rows, type Database } from '../db/index.ts';
 import {
   charities,
@@ -266,19 +266,25 @@ export async function buildCheckout(
     sagepay_or_stripe: provider,
     opoa: provider ? { provider, merchant_id: null, overridden: false } : null,
     payment_complete: paid,
-    has_require_phone_number: await requiresPhoneNumber(db, organiserRows.map((o) => o.id)),
+    ...(await paymentSettingsOf(db, organiserRows.map((o) => o.id), opts.userId)),
   };
 }
 
-/** Whether any of the basket's organisers asks for a contact number at payment. */
-async function requiresPhoneNumber(db: Database, organiserIds: number[]): Promise<boolean> {
-  if (organiserIds.length === 0) return false;
-  const found = await db
-    .select({ id: organiserPaymentSettings.organiserId })
-    .from(organiserPaymentSettings)
-    .where(and(inArray(organiserPaymentSettings.organiserId, organiserIds), eq(organiserPaymentSettings.requirePhoneNumber, true)))
-    .limit(1);
-  return found.length > 0;
+/**
+ * The organisers' payment settings as the checkout shows them: a contact number when any organiser
+ * asks for one; express when no one is signed in and every organiser offers express checkout.
+ */
+async function paymentSettingsOf(
+  db: Database,
+  organiserIds: number[],
+  userId: number | null,
+): Promise<Pick<Checkout, 'has_require_phone_number' | 'express'>> {
+  if (organiserIds.length === 0) return { has_require_phone_number: false, express: false };
+  const settings = await db.select().from(organiserPaymentSettings).where(inArray(organiserPaymentSettings.organiserId, organiserIds));
+  return {
+    has_require_phone_number: settings.some((s) => s.requirePhoneNumber),
+    express: userId === null && settings.filter((s) => s.expressCheckout).length === organiserIds.length,
+  };
 }
 
 function uniqueBy<T>(items: T[], key: (item: T) => number): T[] {

@@ -1,6 +1,7 @@
 CREATE TABLE "organiser_payment_settings" (
 	"organiser_id" integer PRIMARY KEY NOT NULL,
-	"require_phone_number" boolean DEFAULT false NOT NULL
+	"require_phone_number" boolean DEFAULT false NOT NULL,
+	"express_checkout" boolean DEFAULT false NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "payment_refunds" (
