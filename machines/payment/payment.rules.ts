@@ -25,7 +25,11 @@ export function paymentSituation(checkout: Checkout, paymentError: string | null
     phoneRequired: checkout.has_require_phone_number,
     offered: offeredMethods(checkout, built),
     autoMethod: autoMethod(checkout, built),
-    marketingOrganisers: (checkout.marketing_preferences?.basket_organisers ?? []).map((o) => ({ id: o.id, message: o.marketing_signup_message })),
+    // An organiser without its own sign-up message is still named, so no box goes unlabelled.
+    marketingOrganisers: (checkout.marketing_preferences?.basket_organisers ?? []).map((o) => ({
+      id: o.id,
+      message: o.marketing_signup_message || `Hear about new events from ${checkout.organisers.find((x) => x.id === o.id)?.name ?? 'the organiser'}`,
+    })),
     email: checkout.init_guest_email ?? '',
     paymentError,
   };
