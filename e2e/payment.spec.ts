@@ -76,6 +76,8 @@ test('a card payment is approved and the flow moves on to delivery', async ({ pa
 
   await page.getByRole('button', { name: /^Pay £/ }).click();
   await expect(page).toHaveURL(/\/sandbox\/card\//);
+  // Starting the payment keeps the hold up to the grace, and the card page says so.
+  await expect(page.getByText('Payment in progress: your tickets stay held while you pay, for up to 10 minutes past your countdown.')).toBeVisible();
   // The processor's own checks: Luhn and the expiry date.
   await page.getByLabel('Card number').fill('4242 4242 4242 4241');
   await page.getByLabel('Expiry (MM/YY)').fill('12/34');

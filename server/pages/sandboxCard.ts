@@ -37,6 +37,7 @@ export function registerSandboxCard(app: FastifyInstance, deps: AppDeps, wiring:
       reply,
       'Pay by card',
       html`<h1>Pay ${formatMoney(payment.amount, payment.currency)} by card</h1>
+      <p class="notice ok" role="status">Payment in progress: your tickets stay held while you pay, for up to ${Math.round(wiring.settings.graceMs / 60_000)} minutes past your countdown.</p>
       <form method="post" action="/sandbox/card/" class="panel sandbox-card" novalidate>
         <input type="hidden" name="secret" value="${payment.clientSecret}">
         <label class="field">Card number <input class="input" name="number" inputmode="numeric" autocomplete="cc-number" required value="${values.number}"${invalid('number')}></label>
