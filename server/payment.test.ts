@@ -11,7 +11,7 @@ import { buildApp } from './app.ts';
 import { testConfig } from './config.ts';
 import { openTestDatabase } from './db/testing.ts';
 import { rows, type OpenDatabase } from './db/index.ts';
-import { capacityPools, paymentRefunds, payments, sales } from './db/schema.ts';
+import { capacityPools, paymentRefunds, payments, sales, ticketTypes } from './db/schema.ts';
 import { seed, type Demo } from './seed.ts';
 import { drivers, Visitor } from './test/harness.ts';
 import { hotEvent } from './test/fixtures.ts';
@@ -118,6 +118,30 @@ describe.each(drivers)('paying on %s', (driver) => {
     expect(await buyer.json('getPaymentError')).toEqual({ payment_error: null });
     expect(await sold(poolId)).toBe(1);
     expect((await paymentsOf(buyer)).map((p) => p.status).sort()).toEqual(['failed', 'succeeded']);
+  });
+
+  it('a changed total starts a new payment; the old one can no longer be paid, and money for it goes back', async () => {
+    const { poolId, types } = await hotEvent(database.db, { capacity: 10, types: 1 });
+    const buyer = await reservedBuyer({ [types[0]!.id]: 1 });
+    const first = await buyer.json('getStripeToken');
+    await database.db.update(ticketTypes).set({ price: types[0]!.price + 500 }).where(eq(ticketTypes.id, types[0]!.id));
+    const second = await buyer.json('getStripeToken');
+    expect(second.client_secret).not.toBe(first.client_secret);
+    expect((await cardPage(buyer, String(first.client_secret), '4242424242424242')).statusCode).toBe(404);
+    const [old] = await database.db.select().from(payments).where(eq(payments.clientSecret, String(first.client_secret)));
+    const late = await settlePayment(
+      database.db,
+      wiring.processor,
+      { provider: 'sandbox', providerPaymentId: old!.providerPaymentId, status: 'succeeded', amount: old!.amount, currency: 'GBP' },
+      clock.now,
+    );
+    expect(late.effect).toBe('none');
+    expect(await database.db.select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, old!.id))).toHaveLength(1);
+    expect(await sold(poolId)).toBe(0);
+    expect((await cardPage(buyer, String(second.client_secret), '4242424242424242')).statusCode).toBe(303);
+    expect(await sold(poolId)).toBe(1);
+    const [paid] = await database.db.select().from(payments).where(eq(payments.clientSecret, String(second.client_secret)));
+    expect(paid!.amount).toBe(types[0]!.price + 500);
   });
 
   it('an amount that does not match the sale’s total is refused, and refunded', async () => {

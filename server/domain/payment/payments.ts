@@ -7,7 +7,7 @@
  * deadline, so a payment the buyer began in time can finish. A payment settled after that is
  * booked if the stock is still free, otherwise refunded at once; the buyer is told which.
  */
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/index.ts';
 import { holds, paymentRefunds, payments, salePaymentDetails, sales } from '../../db/schema.ts';
 import { PAYMENT_MESSAGES } from '../../../contract/index.ts';
@@ -20,6 +20,7 @@ export type Payment = typeof payments.$inferSelect;
 
 export const AMOUNT_MISMATCH_MESSAGE = 'The amount paid does not match the total of this sale, so it was not accepted.';
 export const ALREADY_PAID_MESSAGE = 'This sale has already been paid for.';
+export const REPLACED_MESSAGE = 'This payment was replaced by a new one for the changed basket.';
 export const NOT_HELD_MESSAGE = 'Your tickets are no longer held for you. Please reserve them again.';
 
 /** A refusal whose body tells the step that the hold is gone (spec 001 §8: back to the basket). */
@@ -70,6 +71,11 @@ async function startAttempt(
   idempotencyKey: string,
   deadline: Date,
 ): Promise<Payment> {
+  // An earlier attempt still open (the total has changed since) can no longer be paid.
+  await tx
+    .update(payments)
+    .set({ status: 'failed', failureMessage: REPLACED_MESSAGE, settledAt: p.now })
+    .where(and(eq(payments.saleId, p.saleId), inArray(payments.status, ['requires_payment_method', 'requires_action'])));
   const created = await processor.createPayment({ amount: p.total, currency: p.currency, idempotencyKey, saleId: p.saleId });
   await tx
     .insert(payments)
@@ -118,6 +124,11 @@ export async function settlePayment(db: Database, processor: CardProcessor, word
       .where(and(eq(payments.provider, word.provider), eq(payments.providerPaymentId, word.providerPaymentId)))
       .for('update');
     if (!payment) throw new DomainError(404, 'No such payment');
+    if (payment.status === 'failed' && word.status === 'succeeded') {
+      // Money arrived for a payment given up here (replaced or refused): it goes straight back.
+      await refund(tx, processor, payment, word.amount, 'succeeded after it was given up', now);
+      return { effect: 'none', payment };
+    }
     if (payment.status === 'succeeded' || payment.status === 'failed') return { effect: 'none', payment };
     if (word.status === 'requires_action') {
       const [updated] = await tx.update(payments).set({ status: 'requires_action' }).where(eq(payments.id, payment.id)).returning();
