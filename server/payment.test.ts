@@ -120,6 +120,26 @@ describe.each(drivers)('paying on %s', (driver) => {
     expect((await paymentsOf(buyer)).map((p) => p.status).sort()).toEqual(['failed', 'succeeded']);
   });
 
+  it('the checkout names the payment provider (opoa, sagepay_or_stripe); get_opoa_users answers', async () => {
+    const card = await reservedBuyer({ [demo.tickets.lanternEarlyAdult]: 1 });
+    const paying = await card.checkout();
+    expect(paying.opoa).toEqual({ provider: 'stripe', merchant_id: null, overridden: false });
+    expect(paying.sagepay_or_stripe).toBe('stripe');
+    expect(paying.payment_complete).toBe(false);
+
+    const blocked = await reservedBuyer({ [demo.tickets.cinema]: 1 });
+    const saas = await blocked.checkout();
+    expect(saas.opoa).toBeNull();
+    expect(saas.sagepay_or_stripe).toBeNull();
+    expect(saas.organisers).toEqual([expect.objectContaining({ name: 'Moonlight Screenings', is_saas: true })]);
+    // No card payment can start for a blocked basket.
+    expect((await blocked.call('getStripeToken')).statusCode).toBe(409);
+
+    expect(await card.json('getOpoaUsers')).toEqual({ opoa_users: [], full_name: '' });
+    await card.request({ method: 'POST', url: '/signin/', body: `user_id=${demo.users.notSubscribed.id}` });
+    expect(await card.json('getOpoaUsers')).toEqual({ opoa_users: [], full_name: 'Tom Okafor' });
+  });
+
   it('a changed total starts a new payment; the old one can no longer be paid, and money for it goes back', async () => {
     const { poolId, types } = await hotEvent(database.db, { capacity: 10, types: 1 });
     const buyer = await reservedBuyer({ [types[0]!.id]: 1 });
