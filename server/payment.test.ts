@@ -17,6 +17,7 @@ import { drivers, Visitor } from './test/harness.ts';
 import { hotEvent } from './test/fixtures.ts';
 import { paymentWiring, type PaymentWiring } from './http/paymentApi.ts';
 import { settlePayment } from './domain/payment/payments.ts';
+import { sweepExpiredHolds } from './domain/stock.ts';
 import { PAYMENT_MESSAGES } from '../contract/index.ts';
 
 const CHECKOUT_TIME = 600;
@@ -246,10 +247,17 @@ describe.each(drivers)('paying on %s', (driver) => {
 
     it('after the grace, stock still free: booked, and the buyer is told', async () => {
       const { poolId, buyer, secret } = await startedPaying((GRACE_MINUTES + 5) * 60_000);
+      // The sweeper has released the lapsed hold and forgotten the sale's reference.
+      await sweepExpiredHolds(database.db, clock.now);
+      expect((await buyer.checkout()).sale_reference).toBeNull();
       expect((await cardPage(buyer, secret, '4242424242424242')).statusCode).toBe(303);
       expect(await sold(poolId)).toBe(2);
       expect(await buyer.json('getPaymentError')).toEqual({ payment_error: PAYMENT_MESSAGES.lateBooked });
-      expect((await buyer.checkout()).payment_complete).toBe(true);
+      const checkout = await buyer.checkout();
+      expect(checkout.payment_complete).toBe(true);
+      // Paid, it has a reference again and stands on the payment step, for the flow to go on to delivery.
+      expect(checkout.sale_reference).toMatch(/^HF-/);
+      expect(checkout.state).toBe('payment');
     });
 
     it('after the grace, stock taken: refunded at once, and the buyer is told on the basket', async () => {

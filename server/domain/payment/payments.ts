@@ -10,10 +10,10 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/index.ts';
 import { holds, paymentRefunds, payments, salePaymentDetails, sales } from '../../db/schema.ts';
-import { PAYMENT_MESSAGES } from '../../../contract/index.ts';
+import { PAYMENT_MESSAGES, STEPS, type Step } from '../../../contract/index.ts';
 import { completeSale } from '../completeSale.ts';
 import { DomainError } from '../errors.ts';
-import { holdIsLive, lockSale } from '../sales.ts';
+import { holdIsLive, lockSale, newSaleReference } from '../sales.ts';
 import type { CardProcessor } from './processor.ts';
 
 export type Payment = typeof payments.$inferSelect;
@@ -167,6 +167,7 @@ export async function settlePayment(db: Database, processor: CardProcessor, word
         .update(salePaymentDetails)
         .set({ paymentStartedAt: null, notice: late ? PAYMENT_MESSAGES.lateBooked : null })
         .where(eq(salePaymentDetails.saleId, payment.saleId));
+      if (late) await keepLateSaleOnPayment(tx, payment.saleId);
       return { effect: 'booked', late, payment: updated! };
     }
     const [updated] = await tx
@@ -182,6 +183,19 @@ export async function settlePayment(db: Database, processor: CardProcessor, word
     await tx.update(sales).set({ reservingError: PAYMENT_MESSAGES.lateRefunded }).where(eq(sales.id, payment.saleId));
     return { effect: 'refunded', payment: updated! };
   });
+}
+
+/**
+ * A late payment's sale may have lost its reference and step when its hold lapsed: it is paid, so it
+ * gets a reference again and stands at least on the payment step, from where the flow goes on.
+ */
+async function keepLateSaleOnPayment(tx: Pick<Executor, 'select' | 'update'>, saleId: string) {
+  const [sale] = await tx.select({ reference: sales.reference, state: sales.state }).from(sales).where(eq(sales.id, saleId));
+  const beforePayment = STEPS.indexOf(sale!.state as Step) < STEPS.indexOf('payment');
+  await tx
+    .update(sales)
+    .set({ reference: sale!.reference ?? newSaleReference(), ...(beforePayment ? { state: 'payment' } : {}), reservingError: null })
+    .where(eq(sales.id, saleId));
 }
 
 async function refund(tx: Pick<Executor, 'insert'>, processor: CardProcessor, payment: Payment, amount: number, reason: string, now: Date) {
