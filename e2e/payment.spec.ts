@@ -257,3 +257,23 @@ test('express checkout: a guest gives name and e-mail on the payment step and pa
   await page.getByRole('button', { name: /^Pay €/ }).click();
   await expectStep(page, 'deliver_tickets');
 });
+
+test('the payment screen is its own chunk, loaded on the payment step only, and no provider script comes from elsewhere', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'script') scripts.push(request.url());
+  });
+  await page.goto('/signin/');
+  await page.getByRole('button', { name: 'Continue as Tom Okafor' }).click();
+  await addFromEventPage(page, 'Ashcombe Winter Lantern Trail', { tickets: { 'Adult (5pm entry)': 1 } });
+  await expect(page.locator('[data-step="basket"]')).toBeVisible();
+  expect(scripts.filter((url) => url.includes('PaymentStep'))).toEqual([]);
+  await reserveButton(page).click();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expectStep(page, 'marketing_preferences');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expectStep(page, 'payment');
+  expect(scripts.filter((url) => url.includes('PaymentStep'))).toHaveLength(1);
+  const origin = new URL(page.url()).origin;
+  expect(scripts.filter((url) => !url.startsWith(origin))).toEqual([]);
+});
