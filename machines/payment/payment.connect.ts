@@ -10,6 +10,8 @@ export interface PaymentView {
   /** The SaaS block's text, or null. */
   blocked: string | null;
   claiming: boolean;
+  /** A zero total: the tickets are claimed, not paid for. */
+  free: boolean;
   /** 'Confirming Payment': details, token or card confirmation in flight. */
   paying: boolean;
   /** A retry is offered (a failed claim or checkout read). */
@@ -38,6 +40,7 @@ export function viewPayment(snapshot: SnapshotFrom<typeof paymentMachine>): Paym
     loading: snapshot.hasTag('loading'),
     blocked: snapshot.matches('blocked') && s?.blockedBy ? saasBlockedMessage(s.blockedBy) : null,
     claiming: snapshot.hasTag('claiming'),
+    free: s?.free ?? false,
     paying,
     canRetry: snapshot.matches('claimFailed') || snapshot.matches('loadFailed'),
     showForm: snapshot.matches('ready') || paying,

@@ -169,7 +169,7 @@ describe('payment machine', () => {
             if (next.blockedBy) return { view: { loading: false, blocked: SAAS, showForm: false }, running: [] };
             if (next.free) {
               return {
-                view: { loading: false, claiming: true, title: TITLE.free, showForm: false },
+                view: { loading: false, claiming: true, free: true, title: TITLE.free, showForm: false },
                 running: ['claimFreeTickets'],
                 started: { claimFreeTickets: [{ email: next.email }] },
               };
@@ -178,6 +178,7 @@ describe('payment machine', () => {
               view: {
                 loading: false,
                 showForm: true,
+                free: false,
                 paying: false,
                 express: next.express,
                 phoneRequired: next.phoneRequired,

@@ -131,7 +131,15 @@ export function paymentHandlers(deps: AppDeps, wiring: PaymentWiring): Pick<Hand
 export const paymentInvalid: Partial<Record<PaymentCalls, InvalidHandler>> = {
   setBillingAddress: async (_request, reply) => reply.status(400).send({ error: PAYMENT_MESSAGES.completeAddress }),
   setAccountDetails: async (_request, reply, message) =>
-    reply.status(400).send({ error: /email/.test(message) ? PAYMENT_MESSAGES.email : /fullname/.test(message) ? PAYMENT_MESSAGES.fullName : PAYMENT_MESSAGES.phone }),
+    reply.status(400).send({
+      error: /^Invalid email/.test(message)
+        ? PAYMENT_MESSAGES.email
+        : /^Invalid fullname/.test(message)
+          ? PAYMENT_MESSAGES.fullName
+          : /^Invalid contact_number/.test(message)
+            ? PAYMENT_MESSAGES.phone
+            : PAYMENT_MESSAGES.unableToPay,
+    }),
 };
 
 /**

@@ -43,7 +43,7 @@ export async function setBillingAddress(
     if (!sale.paidAt && !holdIsLive(sale, p.now)) throw new HoldGone();
     const values = { billingAddress: { ...address }, contactNumber: p.contactNumber?.trim() || null };
     await tx.insert(salePaymentDetails).values({ saleId: p.saleId, ...values }).onConflictDoUpdate({ target: salePaymentDetails.saleId, set: values });
-    // One billing address per sale: its id is the sale's own, for the form to refer to.
+    // A sale has one billing address, so its id is always 1.
     return { ...address, id: 1 };
   });
 }

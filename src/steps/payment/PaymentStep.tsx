@@ -131,7 +131,7 @@ function PaymentForm({ actor, total }: { actor: PaymentActor; total: string | nu
         <Alert type="warning">{view.blocked}</Alert>
       </div>
     );
-  } else if (view.claiming || view.title === PAYMENT_TITLES.free) {
+  } else if (view.claiming || view.free) {
     body = (
       <div className="card stack payment__claim">
         {view.error ? (
