@@ -71,12 +71,24 @@ describe.each(drivers)('paying with Stripe on %s', (driver) => {
   let app: FastifyInstance;
   const clock = { now: new Date('2026-06-01T12:00:00Z') };
   const sent: { url: string; headers: Record<string, string>; body: string }[] = [];
+  const reads: string[] = [];
 
   /** Stripe's answer to a PaymentIntent create, as its API reference records it. */
-  const fakeStripe = (async (url: string, init: { headers: Record<string, string>; body: string }) => {
+  const amounts = new Map<string, number>();
+  const fakeStripe = (async (url: string, init: { method: string; headers: Record<string, string>; body: string }) => {
+    if (init.method === 'GET') {
+      // A PaymentIntent read back after the buyer confirmed it.
+      const id = decodeURIComponent(url.split('/').pop()!);
+      reads.push(url);
+      return new Response(JSON.stringify({ id, object: 'payment_intent', amount: amounts.get(id), currency: 'gbp', status: 'succeeded', last_payment_error: null }), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
+    }
     sent.push({ url, headers: init.headers, body: init.body });
     const body = new URLSearchParams(init.body);
     const n = sent.length;
+    amounts.set(`pi_3Test${n}`, Number(body.get('amount')));
     return new Response(
       JSON.stringify({
         id: `pi_3Test${n}`,
@@ -133,5 +145,23 @@ describe.each(drivers)('paying with Stripe on %s', (driver) => {
     const [payment] = await database.db.select().from(payments).where(eq(payments.providerPaymentId, 'pi_3Test1'));
     expect(payment).toMatchObject({ provider: 'stripe', status: 'succeeded', outcome: 'booked' });
     expect((await buyer.checkout()).payment_complete).toBe(true);
+  });
+
+  it('the card return reads the PaymentIntent when the webhook has not arrived, and the webhook after it changes nothing', async () => {
+    const { poolId, types } = await hotEvent(database.db, { capacity: 5, types: 1 });
+    const buyer = new Visitor(app);
+    await buyer.add({ [types[0]!.id]: 1 });
+    await buyer.json('reserveTickets', {});
+    await buyer.json('getStripeToken');
+    const id = `pi_3Test${sent.length}`;
+    const back = await buyer.request({ method: 'GET', url: `/do/checkout/stripe_auth/?payment_intent=${id}&redirect_status=succeeded` });
+    expect(back.statusCode).toBe(303);
+    expect(back.headers.location).toBe('/checkout/');
+    expect(reads).toEqual([`https://api.stripe.com/v1/payment_intents/${id}`]);
+    expect((await buyer.checkout()).payment_complete).toBe(true);
+    const event = { id: 'evt_2', type: 'payment_intent.succeeded', data: { object: { id, amount: types[0]!.price, currency: 'gbp' } } };
+    expect((await webhook(event)).statusCode).toBe(200);
+    const [pool] = await database.db.select({ sold: capacityPools.sold }).from(capacityPools).where(eq(capacityPools.id, poolId));
+    expect(pool!.sold).toBe(1);
   });
 });

@@ -147,7 +147,24 @@ export const paymentInvalid: Partial<Record<PaymentCalls, InvalidHandler>> = {
  * result) has settled the payment; the checkout app then shows what happened.
  */
 export function registerPaymentRoutes(app: FastifyInstance, deps: AppDeps, wiring: PaymentWiring): void {
-  app.get('/do/checkout/stripe_auth/', async (_request, reply) => reply.redirect('/checkout/', 303));
+  /**
+   * The card return. It changes nothing of its own: when the processor keeps its own record (Stripe)
+   * and its webhook has not arrived yet, the record is read and settled exactly as the webhook
+   * would, so the buyer does not find the payment step waiting; a replay has no second effect.
+   */
+  app.get('/do/checkout/stripe_auth/', async (request, reply) => {
+    const query = (request.query ?? {}) as { payment_intent?: unknown };
+    const id = typeof query.payment_intent === 'string' && /^pi_[A-Za-z0-9_]{1,200}$/.test(query.payment_intent) ? query.payment_intent : null;
+    if (id && wiring.processor.name === 'stripe') {
+      const found = await wiring.processor.retrieve(id).catch(() => null);
+      if (found) {
+        await settlePayment(deps.db, wiring.processor, { provider: 'stripe', providerPaymentId: id, ...found }, deps.clock()).catch((err: unknown) => {
+          if (!(err instanceof DomainError)) throw err;
+        });
+      }
+    }
+    return reply.redirect('/checkout/', 303);
+  });
 
   const webhookSecret = wiring.settings.stripe?.webhookSecret ?? null;
   if (!webhookSecret) return;

@@ -16,6 +16,15 @@ export interface CardProcessor {
   publicKey: string;
   createPayment(request: { amount: number; currency: string; idempotencyKey: string; saleId: string }): Promise<CreatedPayment>;
   refund(request: { paymentId: string; amount: number; idempotencyKey: string }): Promise<void>;
+  /** The processor's own record of a payment, read server to server (null when it keeps none apart from ours). */
+  retrieve(paymentId: string): Promise<RetrievedPayment | null>;
+}
+
+export interface RetrievedPayment {
+  status: 'succeeded' | 'failed' | 'requires_action';
+  amount: number;
+  currency: string;
+  failureMessage: string | null;
 }
 
 /** PAYMENT_GRACE (minutes) and the Stripe keys, from the environment; invalid values stop the start. */

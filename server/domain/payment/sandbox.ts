@@ -29,6 +29,10 @@ export function sandboxProcessor(): CardProcessor {
     },
     // A refund is its row in payment_refunds, written by the caller in the same transaction.
     async refund() {},
+    // The sandbox settles as it takes the card: its record is the payments row itself.
+    async retrieve() {
+      return null;
+    },
   };
 }
 

@@ -49,6 +49,11 @@ export function refundRequest(secretKey: string, p: { paymentId: string; amount:
   };
 }
 
+/** The request that reads a PaymentIntent, for the card return. */
+export function retrieveRequest(secretKey: string, paymentId: string): { url: string; headers: Record<string, string> } {
+  return { url: `${API}/payment_intents/${encodeURIComponent(paymentId)}`, headers: { authorization: `Bearer ${secretKey}` } };
+}
+
 export function stripeProcessor(keys: { publishableKey: string; secretKey: string }, fetchImpl: typeof fetch = fetch): CardProcessor {
   async function send(request: StripeRequest): Promise<Record<string, unknown>> {
     const response = await fetchImpl(request.url, { method: request.method, headers: request.headers, body: request.body });
@@ -68,6 +73,19 @@ export function stripeProcessor(keys: { publishableKey: string; secretKey: strin
     },
     async refund(p) {
       await send(refundRequest(keys.secretKey, p));
+    },
+    async retrieve(paymentId) {
+      const request = retrieveRequest(keys.secretKey, paymentId);
+      const response = await fetchImpl(request.url, { method: 'GET', headers: request.headers });
+      if (!response.ok) return null;
+      const intent = (await response.json()) as { status?: string; amount?: number; currency?: string; last_payment_error?: { message?: string } | null };
+      const failed = intent.status === 'requires_payment_method' && intent.last_payment_error;
+      return {
+        status: intent.status === 'succeeded' ? 'succeeded' : failed ? 'failed' : 'requires_action',
+        amount: Number(intent.amount),
+        currency: String(intent.currency),
+        failureMessage: intent.last_payment_error?.message ?? null,
+      };
     },
   };
 }
