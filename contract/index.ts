@@ -10,6 +10,7 @@ import { checkoutCalls } from './checkout.ts';
 import { donationCalls } from './donation.ts';
 import { deliveryCalls } from './delivery.ts';
 import { marketingCalls } from './marketing.ts';
+import { paymentCalls } from './payment.ts';
 import { reservationCalls } from './reservation.ts';
 import { userCalls } from './user.ts';
 
@@ -22,6 +23,7 @@ export * from './donation.ts';
 export * from './account.ts';
 export * from './marketing.ts';
 export * from './delivery.ts';
+export * from './payment.ts';
 
 export const calls = {
   ...userCalls,
@@ -32,6 +34,7 @@ export const calls = {
   ...marketingCalls,
   ...donationCalls,
   ...deliveryCalls,
+  ...paymentCalls,
 } as const;
 
 export type Calls = typeof calls;

@@ -30,6 +30,18 @@ async function filledBasket(page: Page, base = '') {
   await expect(basketLine(page, 'General admission')).toBeVisible();
 }
 
+/** A signed-in buyer past sign-in and Keep updated, on the payment step. */
+async function toPayment(page: Page, event: string, tickets: Record<string, number>) {
+  await page.goto('/signin/');
+  await page.getByRole('button', { name: 'Continue as Tom Okafor' }).click();
+  await addFromEventPage(page, event, { tickets });
+  await reserveButton(page).click();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expectStep(page, 'marketing_preferences');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expectStep(page, 'payment');
+}
+
 async function heldBasket(page: Page) {
   await addFromEventPage(page, 'Castleton Trail Run', { tickets: { '10K entry': 2 } });
   await reserveButton(page).click();
@@ -209,6 +221,56 @@ const SCREENS: Screen[] = [
       await page.getByRole('switch', { name: "I'd like to add Gift Aid" }).check();
       await page.getByRole('button', { name: 'Continue' }).click();
       await expect(page.getByText('Type your postcode')).toBeVisible();
+    },
+  },
+  {
+    name: 'Payment with its problems shown',
+    reach: async (page) => {
+      await toPayment(page, 'Ashcombe Winter Lantern Trail', { 'Adult (5pm entry)': 1 });
+      await page.getByLabel('Contact number (optional)').fill('12ab');
+      await page.getByRole('button', { name: /^Pay £/ }).click();
+      await expect(page.getByText('Type your postcode or zip code')).toBeVisible();
+    },
+  },
+  {
+    name: 'Payment: express details',
+    reach: async (page) => {
+      await addFromEventPage(page, 'Docklands Street Food Weekend', { tickets: { 'Day pass': 1 } });
+      await reserveButton(page).click();
+      await expect(page.getByRole('heading', { level: 1, name: 'Complete purchase' })).toBeVisible();
+      await page.getByRole('button', { name: /^Pay €/ }).click();
+      await expect(page.getByText('Type a valid email address')).toBeVisible();
+    },
+  },
+  {
+    name: 'Payment blocked for a SaaS organiser',
+    reach: async (page) => {
+      await toPayment(page, 'Open-Air Cinema: Jaws', { 'Blanket spot': 1 });
+      await expect(page.getByText(/payment integration has not yet been configured by Moonlight Screenings/)).toBeVisible();
+    },
+  },
+  {
+    name: 'Sandbox card form with a refused card',
+    reach: async (page) => {
+      await toPayment(page, 'Ashcombe Winter Lantern Trail', { 'Adult (5pm entry)': 1 });
+      await page.getByLabel('Postcode or zip code').fill('GL7 1AB');
+      await page.getByRole('button', { name: /^Pay £/ }).click();
+      await page.getByLabel('Card number').fill('4242 4242 4242 4241');
+      await page.getByRole('button', { name: /^Pay £/ }).click();
+      await expect(page.getByText('Your card number is incorrect.')).toBeVisible();
+    },
+  },
+  {
+    name: 'Sandbox card challenge',
+    reach: async (page) => {
+      await toPayment(page, 'Ashcombe Winter Lantern Trail', { 'Adult (5pm entry)': 1 });
+      await page.getByLabel('Postcode or zip code').fill('GL7 1AB');
+      await page.getByRole('button', { name: /^Pay £/ }).click();
+      await page.getByLabel('Card number').fill('4000 0000 0000 3220');
+      await page.getByLabel('Expiry (MM/YY)').fill('12/34');
+      await page.getByLabel('CVC').fill('123');
+      await page.getByRole('button', { name: /^Pay £/ }).click();
+      await expect(page.getByRole('button', { name: 'Approve payment' })).toBeVisible();
     },
   },
   {

@@ -16,6 +16,7 @@ import { giftAidMachine } from '../machines/donation/giftAid.machine';
 import { accountMachine } from '../machines/account/account.machine';
 import { marketingMachine } from '../machines/marketing/marketing.machine';
 import { deliveryMachine } from '../machines/delivery/delivery.machine';
+import { paymentMachine } from '../machines/payment/payment.machine';
 
 interface Chart {
   machine: AnyStateMachine;
@@ -78,6 +79,12 @@ const charts: Chart[] = [
     file: 'machines/delivery/delivery.machine.ts',
     placement:
       'Invoked by the root on the `deliver_tickets` step (systemId `delivery`); finishing it completes the step, and the root follows `nextStep`.',
+  },
+  {
+    machine: paymentMachine,
+    file: 'machines/payment/payment.machine.ts',
+    placement:
+      'Invoked by the root on the `payment` step (systemId `payment`); paid or free tickets claimed completes the step (the fresh checkout shows `payment_complete` and the root moves on to `deliver_tickets`), a `reserving` outcome returns to the basket.',
   },
 ];
 

@@ -26,6 +26,8 @@ import { registerGiftAidDownload } from './pages/giftAidCsv.ts';
 import { checkoutShell, html, jsonScript, page, STYLE } from './pages/html.ts';
 import { INITIAL_DATA_ID } from '../contract/index.ts';
 import { registerWallet } from './pages/wallet.ts';
+import { paymentWiring, registerPaymentRoutes, type PaymentWiring } from './http/paymentApi.ts';
+import { registerSandboxCard } from './pages/sandboxCard.ts';
 
 z.config(z.locales.en());
 
@@ -41,6 +43,8 @@ export async function buildApp(deps: {
   fetch?: typeof fetch;
   /** Tests hand in their own transport; otherwise SMTP when SMTP_URL is set, else the outbox only. */
   mailer?: Mailer;
+  /** The card processor and payment grace; from the environment when not given. */
+  payment?: PaymentWiring;
 }): Promise<FastifyInstance> {
   const { db, config } = deps;
   const app = Fastify({
@@ -63,6 +67,7 @@ export async function buildApp(deps: {
     captcha: config.hcaptcha ? hcaptcha(config.hcaptcha, deps.fetch) : local,
     altcha: config.hcaptcha ? null : local,
     mailer: deps.mailer ?? { transport: config.smtpUrl ? smtpTransport(config.smtpUrl) : null, from: config.mailFrom },
+    payment: deps.payment ?? paymentWiring(process.env, deps.fetch),
   };
 
   const styleNonce = await registerSecurityHeaders(app, config, { styles: [STYLE], scripts: [STEPPER_SCRIPT] });
@@ -99,6 +104,8 @@ export async function buildApp(deps: {
   if (config.devMailbox) registerMailbox(app, appDeps);
   registerGiftAidDownload(app, appDeps);
   registerWallet(app, appDeps);
+  registerPaymentRoutes(app, appDeps, appDeps.payment);
+  registerSandboxCard(app, appDeps, appDeps.payment);
   app.get('/health', async () => ({ ok: true }));
 
   const staticDir = path.resolve(config.staticDir);

@@ -229,6 +229,25 @@ export async function seed(db: Database, now = new Date()) {
     const cinemaDate = await date(cinema.id, ahead(now, 20, 20, 30), 250, 'Open-Air Cinema: field');
     const cinemaGa = await ticket({ eventDateId: cinemaDate.id, name: 'Blanket spot', price: 1200, bookingFee: 90 });
 
+    /* Ashcombe Estate: a free event, so a basket with a zero total exists (claimed, not paid). */
+    const openDay = await event({
+      organiserId: ashcombe.id,
+      title: 'Community Open Day',
+      description: 'The gardens, the walled kitchen garden and the woodland trail open to everyone, free of charge.',
+      currency: 'GBP',
+      venueName: 'Ashcombe Estate',
+      venueAddress: 'Ashcombe, Cirencester GL7 5HX',
+      city: 'Cirencester',
+      thumbnail: thumbnail('Open Day', '#16a34a', '#14532d', 'sun'),
+    });
+    const openDayDate = await date(openDay.id, ahead(now, 25, 10), 400, 'Community Open Day: grounds');
+    const freeEntry = await ticket({ eventDateId: openDayDate.id, name: 'Free entry', price: 0, bookingFee: 0 });
+
+    /* Peak Trail Events asks every buyer for a contact number at payment (race-day contact). */
+    await tx.insert(t.organiserPaymentSettings).values({ organiserId: peak.id, requirePhoneNumber: true });
+    /* Docklands Food Festivals sells by express checkout: a guest gives name and e-mail at payment. */
+    await tx.insert(t.organiserPaymentSettings).values({ organiserId: docklands.id, expressCheckout: true });
+
     /* Docklands: the one event sold in euros. */
     const food = await event({
       organiserId: docklands.id,
@@ -287,7 +306,7 @@ export async function seed(db: Database, now = new Date()) {
 
     return {
       organisers: { riverside: riverside.id, peak: peak.id, lantern: lantern.id, popup: popup.id, ashcombe: ashcombe.id, docklands: docklands.id },
-      events: { jazz: jazz.id, trail: trail.id, comedyFriday: comedyFriday.id, lanterns: lanterns.id, cinema: cinema.id, food: food.id },
+      events: { jazz: jazz.id, trail: trail.id, comedyFriday: comedyFriday.id, lanterns: lanterns.id, cinema: cinema.id, food: food.id, openDay: openDay.id },
       dates: { jazz: jazzDate.id, trail: trailDate.id, lanternEarly: early.id, lanternLate: late.id },
       pools: { jazz: jazzDate.poolId, earlyBird: earlyBirdPool.id, parking: parkingPool.id },
       tickets: {
@@ -303,6 +322,7 @@ export async function seed(db: Database, now = new Date()) {
         cinema: cinemaGa.id,
         comedyCabaret: cabaretId,
         foodDayPass: foodDayPass.id,
+        freeEntry: freeEntry.id,
       },
       vouchers: { riverside: riversideVoucher!.id, lantern: lanternVoucher!.id },
       codes: { summer10: summer10.code, fiveOff: fiveOff.code, laugh20: laugh20.code, exhausted: spring.code },

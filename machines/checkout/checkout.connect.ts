@@ -11,6 +11,7 @@ import type { giftAidMachine } from '../donation/giftAid.machine';
 import type { accountMachine } from '../account/account.machine';
 import type { marketingMachine } from '../marketing/marketing.machine';
 import type { deliveryMachine } from '../delivery/delivery.machine';
+import type { paymentMachine } from '../payment/payment.machine';
 import type { countdownMachine } from '../countdown/countdown.machine';
 import type { reservationMachine } from '../reservation/reservation.machine';
 import type { checkoutMachine } from './checkout.machine';
@@ -56,6 +57,7 @@ export interface CheckoutView {
   accountRef: ActorRefFrom<typeof accountMachine> | undefined;
   marketingRef: ActorRefFrom<typeof marketingMachine> | undefined;
   deliveryRef: ActorRefFrom<typeof deliveryMachine> | undefined;
+  paymentRef: ActorRefFrom<typeof paymentMachine> | undefined;
 }
 
 type CheckoutSnapshot = SnapshotFrom<typeof checkoutMachine>;
@@ -98,6 +100,7 @@ export function viewCheckout(snapshot: CheckoutSnapshot): CheckoutView {
     accountRef: snapshot.children.account,
     marketingRef: snapshot.children.marketing,
     deliveryRef: snapshot.children.delivery,
+    paymentRef: snapshot.children.payment,
   };
 }
 

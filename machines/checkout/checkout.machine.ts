@@ -12,6 +12,7 @@ import type { Checkout, ReservationOutcome, Step } from './checkout.types';
 import { STEPS } from '../../contract';
 import { MESSAGES } from './messages';
 import type { AccountOutcome } from '../account/account.types';
+import type { PaymentOutcome } from '../payment/payment.types';
 import { AFTER_RESERVATION, NEXT_STEP_TARGETS, type AdvancingStep } from './nextStep';
 
 /** The done event of an invoked call, with the output the actor is declared to give. */
@@ -209,6 +210,46 @@ function accountStep() {
   } as const;
 }
 
+/**
+ * The payment step owns the payment chart (systemId payment): paid (or free tickets claimed), the
+ * fresh checkout shows payment_complete and the flow goes on to delivery; a billing failure whose
+ * body has an error returns to the basket, which shows it as the reserving error and is reloaded.
+ */
+function paymentStep() {
+  const step = advancingStep('payment', { paymentMayComplete: true });
+  return {
+    ...step,
+    states: {
+      ...step.states,
+      active: {
+        invoke: {
+          src: 'payment',
+          id: 'payment',
+          systemId: 'payment',
+          onDone: [
+            {
+              guard: { type: 'reservationLost', params: ({ event }: { event: { output: PaymentOutcome } }) => ({ outcome: event.output }) },
+              target: '#checkout.basket',
+              actions: [
+                {
+                  type: 'notify',
+                  params: ({ event }: { event: { output: PaymentOutcome } }) => ({
+                    kind: 'warning' as const,
+                    text: event.output.type === 'reserving' ? event.output.message : '',
+                  }),
+                },
+                'stopCountdown',
+                'reloadCheckout',
+              ],
+            },
+            { target: 'advancing' },
+          ],
+        },
+      },
+    },
+  } as const;
+}
+
 /** The hold no longer matters once the buyer has paid or is waiting for the bank. */
 const ignoreExpiry = {
   COUNTDOWN_EXPIRED: { description: 'The hold no longer matters on this step.' },
@@ -378,7 +419,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
         gift_aid: childStep('gift_aid', 'giftAid'),
         delivery_address: advancingStep('delivery_address'),
         ticket_questions_before: advancingStep('ticket_questions_before'),
-        payment: advancingStep('payment', { paymentMayComplete: true }),
+        payment: paymentStep(),
         deliver_tickets: childStep('deliver_tickets', 'delivery'),
         awaiting_truelayer: {
           ...advancingStep('awaiting_truelayer', { paymentMayComplete: true }),

@@ -13,8 +13,10 @@ import { donationMachine } from '../donation/donation.machine';
 import { giftAidMachine } from '../donation/giftAid.machine';
 import { accountMachine } from '../account/account.machine';
 import type { AccountOutcome } from '../account/account.types';
+import type { PaymentOutcome } from '../payment/payment.types';
 import { marketingMachine } from '../marketing/marketing.machine';
 import { deliveryMachine } from '../delivery/delivery.machine';
+import { paymentMachine } from '../payment/payment.machine';
 import type { Checkout, CheckoutEvent, Notice, NoticeKind, ReservationOutcome, Step } from './checkout.types';
 import { nextStep } from './nextStep';
 import { STEPS } from '../../contract';
@@ -75,6 +77,7 @@ export const checkoutSetup = setup({
       giftAid: 'giftAid';
       account: 'account';
       marketing: 'marketing';
+      payment: 'payment';
     },
     tags: {} as 'determining' | 'reserving' | 'advancing' | 'editingBasket',
   },
@@ -91,6 +94,7 @@ export const checkoutSetup = setup({
     account: accountMachine,
     marketing: marketingMachine,
     delivery: deliveryMachine,
+    payment: paymentMachine,
   },
   actions: {
     spawnCountdown: spawnChild('countdown', { id: 'countdown', systemId: 'countdown' }),
@@ -175,7 +179,7 @@ export const checkoutSetup = setup({
      * server is at the basket anyway.
      */
     /** The account step ended because the server no longer holds the tickets (a `reserving` error). */
-    reservationLost: (_, params: { outcome: AccountOutcome }) => params.outcome.type === 'reserving',
+    reservationLost: (_, params: { outcome: AccountOutcome | PaymentOutcome }) => params.outcome.type === 'reserving',
     saleEndedElsewhere: ({ context, event }) => {
       assertEvent(event, 'CHECKOUT_RELOADED');
       return (

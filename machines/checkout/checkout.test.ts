@@ -76,6 +76,10 @@ const events: Record<string, WalkEvent[]> = {
     { type: 'xstate.done.actor.account', output: { type: 'reserving', message: 'Your tickets are no longer held for you.' } },
   ],
   'xstate.done.actor.marketing': [{ type: 'xstate.done.actor.marketing', output: undefined }],
+  'xstate.done.actor.payment': [
+    { type: 'xstate.done.actor.payment', output: { type: 'paid' } },
+    { type: 'xstate.done.actor.payment', output: { type: 'reserving', message: 'Your tickets are no longer held for you. Please reserve them again.' } },
+  ],
   'xstate.done.actor.giftAid': [{ type: 'xstate.done.actor.giftAid', output: { isGiftAid: true } }],
   'xstate.done.actor.delivery': [{ type: 'xstate.done.actor.delivery', output: undefined }],
 };
@@ -111,6 +115,7 @@ const CHILD_OF: Partial<Record<Step, string>> = {
   donation: 'donation',
   gift_aid: 'giftAid',
   deliver_tickets: 'delivery',
+  payment: 'payment',
 };
 
 /** Where the hold may end with the payment complete. */
@@ -118,7 +123,7 @@ const PAYING: Step[] = ['payment', 'awaiting_truelayer'];
 
 /** What the walk compares: the screen's view, notices included, without actor refs. */
 function screen(snapshot: Parameters<typeof viewCheckout>[0]) {
-  const { basketRef: _b, reservationRef: _r, countdownRef: _c, donationRef: _d, giftAidRef: _g, accountRef: _a, marketingRef: _m, deliveryRef: _dl, ...view } = viewCheckout(snapshot);
+  const { basketRef: _b, reservationRef: _r, countdownRef: _c, donationRef: _d, giftAidRef: _g, accountRef: _a, marketingRef: _m, deliveryRef: _dl, paymentRef: _p, ...view } = viewCheckout(snapshot);
   return view;
 }
 type View = ReturnType<typeof screen>;
@@ -335,8 +340,9 @@ function checkoutOracle(q: Q): Expectation<View> | undefined {
   /* the reserve step: the in-app browser's buttons belong to the reservation */
   if (view.step === 'reserve' && ['COPY_LINK_CLICKED', 'WHY_TOGGLED'].includes(event.type)) return unchanged(q);
 
-  /* the account chart ends with the reservation gone (a 'reserving' error): its text is shown on the basket */
-  if (event.type === 'xstate.done.actor.account' && view.step === 'login' && (output as { type: string }).type === 'reserving') {
+  /* the account or payment chart ends with the reservation gone (a 'reserving' error): its text is shown on the basket */
+  const lostFrom = { login: 'xstate.done.actor.account', payment: 'xstate.done.actor.payment' } as Partial<Record<Step, string>>;
+  if (event.type === lostFrom[view.step] && (output as { type: string }).type === 'reserving') {
     return landOn(q, 'basket', {
       view: { notices: withNotice(q, 'warning', (output as { message: string }).message) },
       sent: { countdown: [{ type: 'STOP' }], reloadCheckout: [null] },
@@ -411,6 +417,7 @@ describe('checkout machine (root)', () => {
           account: kit.controlled(),
           marketing: kit.controlled(),
           delivery: kit.controlled(),
+          payment: kit.controlled(),
         },
         actions: { reloadCheckout: kit.spy('reloadCheckout'), navigate: kit.spy('navigate') },
       }),
@@ -422,7 +429,7 @@ describe('checkout machine (root)', () => {
         {
           events: [
             resume(makeCheckout({ state: 'payment', sale_reference: 'HF-1' })),
-            { type: 'STEP_COMPLETED' },
+            { type: 'xstate.done.actor.payment', output: { type: 'paid' } },
             { type: 'xstate.done.actor.loadCheckout', output: paidCheckout },
             { type: 'EDIT_BASKET_CONFIRMED' },
             { type: 'COUNTDOWN_EXPIRED' },

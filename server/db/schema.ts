@@ -435,3 +435,89 @@ export const walletDeliveries = pgTable('wallet_deliveries', {
   recipient: text('recipient').notNull(),
   sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
 });
+
+/* ---------- Payment: the card processor's payments and refunds, the sale's payment details ---------- */
+
+/**
+ * One payment attempt of a sale at a card processor (the sandbox processor or Stripe). The
+ * idempotency key is the sale and its attempt number, so paying twice for one attempt charges
+ * once; the provider's payment id is unique, so a webhook or return replayed has one effect.
+ * `outcome` says what settling it did: booked the tickets, or refunded a late payment.
+ */
+export const payments = pgTable(
+  'payments',
+  {
+    id: serial('id').primaryKey(),
+    /** No foreign key: a payment is a money record and outlives the purge of an abandoned sale. */
+    saleId: text('sale_id').notNull(),
+    provider: text('provider', { enum: ['sandbox', 'stripe'] }).notNull(),
+    providerPaymentId: text('provider_payment_id').notNull(),
+    idempotencyKey: text('idempotency_key').notNull(),
+    clientSecret: text('client_secret').notNull(),
+    amount: integer('amount').notNull(),
+    currency: text('currency').notNull(),
+    status: text('status', { enum: ['requires_payment_method', 'requires_action', 'succeeded', 'failed'] }).notNull(),
+    failureMessage: text('failure_message'),
+    outcome: text('outcome', { enum: ['booked', 'refunded'] }),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+    settledAt: timestamp('settled_at', { withTimezone: true, mode: 'date', precision: 3 }),
+  },
+  (t) => [
+    uniqueIndex('payments_provider_payment_id').on(t.provider, t.providerPaymentId),
+    uniqueIndex('payments_idempotency_key').on(t.idempotencyKey),
+    index('payments_sale').on(t.saleId, t.id),
+    check('payments_amount_positive', sql`${t.amount} >= 1`),
+  ],
+);
+
+/** A refund of a whole payment: at most one per payment. */
+export const paymentRefunds = pgTable(
+  'payment_refunds',
+  {
+    id: serial('id').primaryKey(),
+    paymentId: integer('payment_id')
+      .notNull()
+      .references(() => payments.id),
+    amount: integer('amount').notNull(),
+    reason: text('reason').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+  },
+  (t) => [uniqueIndex('payment_refunds_payment').on(t.paymentId)],
+);
+
+/** Provider webhook events already handled, so a replayed event has no second effect. */
+export const paymentWebhookEvents = pgTable('payment_webhook_events', {
+  eventId: text('event_id').primaryKey(),
+  receivedAt: timestamp('received_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+});
+
+/**
+ * What the payment step saved for a sale: the contact number, the billing address, the attempt
+ * number of the next card payment, and when a payment started (the hold is then kept up to
+ * PAYMENT_GRACE past its deadline). `notice` is a late payment's outcome told to the buyer.
+ */
+export const salePaymentDetails = pgTable('sale_payment_details', {
+  saleId: text('sale_id')
+    .primaryKey()
+    .references(() => sales.id, { onDelete: 'cascade' }),
+  contactNumber: text('contact_number'),
+  billingAddress: jsonb('billing_address').$type<Record<string, string>>(),
+  attempt: integer('attempt').notNull().default(1),
+  paymentStartedAt: timestamp('payment_started_at', { withTimezone: true, mode: 'date', precision: 3 }),
+  /** The hold's own deadline when the payment started; the grace runs from here. */
+  heldUntil: timestamp('held_until', { withTimezone: true, mode: 'date', precision: 3 }),
+  notice: text('notice'),
+});
+
+/**
+ * An organiser's payment settings: a contact number required at payment (has_require_phone_number),
+ * and express checkout, where a guest buyer gives name and e-mail on the payment step instead of
+ * signing in.
+ */
+export const organiserPaymentSettings = pgTable('organiser_payment_settings', {
+  organiserId: integer('organiser_id')
+    .primaryKey()
+    .references(() => organisers.id, { onDelete: 'cascade' }),
+  requirePhoneNumber: boolean('require_phone_number').notNull().default(false),
+  expressCheckout: boolean('express_checkout').notNull().default(false),
+});

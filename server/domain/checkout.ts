@@ -3,7 +3,7 @@
  * present and typed, even for a visitor without a sale.
  */
 import { effectiveMaxPerOrder } from './limits.ts';
-import { getTableColumns, sql, type Column, type Table } from 'drizzle-orm';
+import { getTableColumns, inArray, sql, type Column, type Table } from 'drizzle-orm';
 import { rows, type Database } from '../db/index.ts';
 import {
   charities,
@@ -11,6 +11,7 @@ import {
   eventDates,
   events,
   giftVouchers,
+  organiserPaymentSettings,
   organisers,
   saleLines,
   sales,
@@ -138,16 +139,18 @@ export async function buildCheckout(
   const charityJson = charityId === null ? undefined : (found.charities ?? []).find((c) => c.id === charityId);
   const charity = charityJson ? fromJson(charities, charityJson) : undefined;
 
+  // A paid sale's holds became sold stock: it stays on its step, with nothing left to run out.
+  const paid = sale.paidAt !== null;
   const live = holdIsLive(sale, now);
   const currency = sale.currency ?? lines[0]?.event.currency ?? vouchers[0]?.voucher.currency ?? 'GBP';
   const provider = organiserRows.find((o) => o.paymentProvider)?.paymentProvider ?? null;
   // A donation counts while the reservation it was given in holds (one more read, only with a charity).
-  const donation = charity && live ? await findDonation(db, sale) : null;
+  const donation = charity && (live || paid) ? await findDonation(db, sale) : null;
 
   return {
     ...base,
-    state: live ? (sale.state as Step) : 'basket',
-    sale_reference: live ? sale.reference : null,
+    state: live || paid ? (sale.state as Step) : 'basket',
+    sale_reference: live || paid ? sale.reference : null,
     seconds_remaining: live ? secondsRemaining(sale, now) : 0,
     tickets: lines.map(({ line, type, date, event, organiser }) => ({
       ticket_id: type.id,
@@ -261,6 +264,26 @@ export async function buildCheckout(
           }
         : null,
     sagepay_or_stripe: provider,
+    opoa: provider ? { provider, merchant_id: null, overridden: false } : null,
+    payment_complete: paid,
+    ...(await paymentSettingsOf(db, organiserRows.map((o) => o.id), opts.userId)),
+  };
+}
+
+/**
+ * The organisers' payment settings as the checkout shows them: a contact number when any organiser
+ * asks for one; express when no one is signed in and every organiser offers express checkout.
+ */
+async function paymentSettingsOf(
+  db: Database,
+  organiserIds: number[],
+  userId: number | null,
+): Promise<Pick<Checkout, 'has_require_phone_number' | 'express'>> {
+  if (organiserIds.length === 0) return { has_require_phone_number: false, express: false };
+  const settings = await db.select().from(organiserPaymentSettings).where(inArray(organiserPaymentSettings.organiserId, organiserIds));
+  return {
+    has_require_phone_number: settings.some((s) => s.requirePhoneNumber),
+    express: userId === null && settings.filter((s) => s.expressCheckout).length === organiserIds.length,
   };
 }
 

@@ -20,6 +20,7 @@ import { registerCalls, type Handlers } from './calls.ts';
 import { accountHandlers } from './accountApi.ts';
 import { donationHandlers, donationInvalid } from './donationApi.ts';
 import { deliveryHandlers } from './deliveryApi.ts';
+import { paymentHandlers, paymentInvalid } from './paymentApi.ts';
 import { noticeQuery } from './notices.ts';
 import { MAX_ID } from '../../contract/index.ts';
 import { saleIdOf, setSaleCookie, userIdOf } from './session.ts';
@@ -90,6 +91,7 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
     ...accountHandlers(deps),
     ...donationHandlers(deps),
     ...deliveryHandlers(deps),
+    ...paymentHandlers(deps, deps.payment),
     getUser: async ({ request }) => readUser(deps, request),
     getCheckout: async ({ request, reply }) => {
       reply.header('cache-control', 'no-store');
@@ -179,6 +181,7 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
 
   registerCalls(app, handlers, {
     ...donationInvalid,
+    ...paymentInvalid,
     addToBasket: async (request, reply, message) =>
       wantsHtml(request) ? backToEvent(request, reply, 'error=not-added') : reply.status(400).send({ error: message }),
   });

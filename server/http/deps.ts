@@ -2,6 +2,7 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import type { CaptchaProvider } from '../domain/captcha.ts';
 import type { Mailer } from '../domain/mail.ts';
+import type { PaymentWiring } from './paymentApi.ts';
 
 export interface AppDeps {
   db: Database;
@@ -13,4 +14,6 @@ export interface AppDeps {
   altcha: { challenge(): Promise<object> } | null;
   /** Where the product's mail goes: the outbox, and SMTP when configured. */
   mailer: Mailer;
+  /** The card processor (Stripe when keyed, else the sandbox) and the payment grace. */
+  payment: PaymentWiring;
 }

@@ -14,6 +14,7 @@ const DonationStep = lazy(() => import('../steps/donation/DonationStep'));
 const GiftAidStep = lazy(() => import('../steps/giftAid/GiftAidStep'));
 const DeliveryStep = lazy(() => import('../steps/delivery/DeliveryStep'));
 const OrderCompletedStep = lazy(() => import('../steps/orderCompleted/OrderCompletedStep'));
+const PaymentStep = lazy(() => import('../steps/payment/PaymentStep'));
 
 /** The screen for the machine's current step. */
 export function StepScreen({ step }: { step: Step }) {
@@ -47,6 +48,8 @@ export function StepScreen({ step }: { step: Step }) {
             <DeliveryStep />
           ) : step === 'order_completed' ? (
             <OrderCompletedStep />
+          ) : step === 'payment' ? (
+            <PaymentStep />
           ) : (
             <LaterStep step={step} />
           )}

@@ -19,6 +19,7 @@ import { appDonationMachine, appGiftAidMachine } from '../steps/donation/stepAct
 import { appAccountMachine } from '../steps/login/accountActors';
 import { appMarketingMachine } from '../steps/marketing/marketingActors';
 import { appDeliveryMachine } from '../steps/delivery/deliveryActors';
+import { appPaymentMachine } from '../steps/payment/paymentActors';
 
 export interface CheckoutDeps {
   queryClient: QueryClient;
@@ -102,6 +103,7 @@ export function createCheckoutMachine(deps: CheckoutDeps) {
       account: appAccountMachine(queryClient),
       marketing: appMarketingMachine(queryClient),
       delivery: appDeliveryMachine(queryClient),
+      payment: appPaymentMachine(queryClient, deps.navigate),
       basket: basketMachine.provide({
         actors: {
           updateTicketQuantity: fromPromise(({ input }: { input: { ticket_id: number; quantity: number } }) =>

@@ -1,0 +1,69 @@
+/** What the payment screen shows, and the events it may send. */
+import type { SnapshotFrom } from 'xstate';
+import { METHOD_LABELS, PAYMENT_TITLES, saasBlockedMessage, type BillingAddress, type ChosenMethod, type PaymentMethod } from '../../contract';
+import type { paymentMachine } from './payment.machine';
+import type { FormField, PaymentEvent, PaymentForm, PaymentProblemField } from './payment.types';
+
+export interface PaymentView {
+  title: string;
+  loading: boolean;
+  /** The SaaS block's text, or null. */
+  blocked: string | null;
+  claiming: boolean;
+  /** A zero total: the tickets are claimed, not paid for. */
+  free: boolean;
+  /** 'Confirming Payment': details, token or card confirmation in flight. */
+  paying: boolean;
+  /** A retry is offered (a failed claim or checkout read). */
+  canRetry: boolean;
+  /** The form is on screen. */
+  showForm: boolean;
+  express: boolean;
+  phoneRequired: boolean;
+  form: PaymentForm;
+  methods: { method: ChosenMethod; label: string; chosen: boolean }[];
+  method: PaymentMethod;
+  payingFlags: Record<ChosenMethod, boolean>;
+  organisers: { id: number; message: string; checked: boolean }[];
+  problems: Partial<Record<PaymentProblemField, string>>;
+  error: string | null;
+}
+
+export function viewPayment(snapshot: SnapshotFrom<typeof paymentMachine>): PaymentView {
+  const c = snapshot.context;
+  const s = c.situation;
+  const paying = snapshot.hasTag('paying');
+  const claiming = snapshot.hasTag('claiming') || snapshot.matches('claimFailed');
+  const express = s?.express ?? false;
+  return {
+    title: claiming || (s?.free ?? false) ? PAYMENT_TITLES.free : paying ? PAYMENT_TITLES.paying : express ? PAYMENT_TITLES.express : PAYMENT_TITLES.payment,
+    loading: snapshot.hasTag('loading'),
+    blocked: snapshot.matches('blocked') && s?.blockedBy ? saasBlockedMessage(s.blockedBy) : null,
+    claiming: snapshot.hasTag('claiming'),
+    free: s?.free ?? false,
+    paying,
+    canRetry: snapshot.matches('claimFailed') || snapshot.matches('loadFailed'),
+    showForm: snapshot.matches('ready') || paying,
+    express,
+    phoneRequired: s?.phoneRequired ?? false,
+    form: c.form,
+    methods: (s?.offered ?? []).map((method) => ({ method, label: METHOD_LABELS[method], chosen: c.method === method })),
+    method: c.method,
+    payingFlags: c.paying,
+    organisers: (s?.marketingOrganisers ?? []).map((o) => ({ id: o.id, message: o.message, checked: c.form.organisers[String(o.id)] ?? false })),
+    problems: c.problems,
+    error: c.error,
+  };
+}
+
+export function paymentSenders(send: (event: PaymentEvent) => void) {
+  return {
+    change: (field: FormField, value: string) => send({ type: 'FIELD_CHANGED', field, value }),
+    changeAddress: (field: keyof BillingAddress, value: string) => send({ type: 'FIELD_CHANGED', field, value }),
+    toggleOrganiser: (organiserId: number) => send({ type: 'ORGANISER_TOGGLED', organiserId }),
+    toggleNewsletter: () => send({ type: 'NEWSLETTER_TOGGLED' }),
+    chooseMethod: (method: ChosenMethod) => send({ type: 'METHOD_CHOSEN', method }),
+    pay: () => send({ type: 'PAY_CLICKED' }),
+    retry: () => send({ type: 'RETRY_CLICKED' }),
+  };
+}

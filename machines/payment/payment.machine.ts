@@ -1,0 +1,309 @@
+/**
+ * The payment step (spec 001 §2 Payment, §4 Payment method state, §5, §8): the sale's situation
+ * first (already paid, blocked for a SaaS organiser without a provider, free, or to pay); a zero
+ * total is claimed with claim_free_tickets and goes on by itself; otherwise the buyer's details
+ * (set_account_details in express mode, set_billing_address otherwise), then the card: a token,
+ * then the provider's confirmation. Paying sets the method's flag; a reset clears every flag and
+ * the method and shows the error. The output tells the root to go on, or back to the basket.
+ */
+import { and, assertEvent, assign, fromPromise, not, setup } from 'xstate';
+import {
+  EMPTY_BILLING_ADDRESS,
+  PAYMENT_MESSAGES,
+  type ChosenMethod,
+  type PaymentMethod,
+  type RequestOf,
+  type ResponseOf,
+} from '../../contract';
+import { paymentProblems } from './payment.rules';
+import {
+  HoldLost,
+  type CardResult,
+  type PaymentEvent,
+  type PaymentForm,
+  type PaymentOutcome,
+  type PaymentProblemField,
+  type PaymentSituation,
+} from './payment.types';
+
+/** 'Unable to get Checkout data. Please try again later' (spec 001 §8). */
+export const UNABLE_TO_GET_CHECKOUT = 'Unable to get Checkout data. Please try again later';
+
+const NO_FLAGS: Record<ChosenMethod, boolean> = { truelayer: false, stripe: false, square: false, instalment: false };
+
+export interface PaymentContext {
+  situation: PaymentSituation | null;
+  form: PaymentForm;
+  method: PaymentMethod;
+  /** The per-method 'paying' flags of spec 001 §4. */
+  paying: Record<ChosenMethod, boolean>;
+  /** Shown beside each field after a Pay click, until the field changes. */
+  problems: Partial<Record<PaymentProblemField, string>>;
+  /** The payment error shown above the Pay button (a failed call or the provider's message). */
+  error: string | null;
+  token: ResponseOf<'getStripeToken'> | null;
+  outcome: PaymentOutcome;
+}
+
+const initialForm: PaymentForm = {
+  fullName: '',
+  email: '',
+  contactNumber: '',
+  address: EMPTY_BILLING_ADDRESS,
+  organisers: {},
+  newsletter: false,
+};
+
+function messageOf(error: unknown, fallback: string): string {
+  return error instanceof Error && error.message ? error.message : fallback;
+}
+
+export const paymentMachine = setup({
+  types: {
+    context: {} as PaymentContext,
+    events: {} as PaymentEvent,
+    output: {} as PaymentOutcome,
+    children: {} as {
+      loadPayment: 'loadPayment';
+      claimFreeTickets: 'claimFreeTickets';
+      setAccountDetails: 'setAccountDetails';
+      setBillingAddress: 'setBillingAddress';
+      getStripeToken: 'getStripeToken';
+      confirmCard: 'confirmCard';
+    },
+    tags: {} as 'loading' | 'claiming' | 'paying',
+  },
+  actors: {
+    /** Reads the checkout and get_payment_error afresh, as a situation. */
+    loadPayment: fromPromise<PaymentSituation, void>(() => Promise.reject(new Error('loadPayment is provided by the app'))),
+    claimFreeTickets: fromPromise<ResponseOf<'claimFreeTickets'>, RequestOf<'claimFreeTickets'>>(() =>
+      Promise.reject(new Error('claimFreeTickets is provided by the app')),
+    ),
+    setAccountDetails: fromPromise<ResponseOf<'setAccountDetails'>, RequestOf<'setAccountDetails'>>(() =>
+      Promise.reject(new Error('setAccountDetails is provided by the app')),
+    ),
+    /** Rejects with HoldLost when the failure body carries the reservation's error. */
+    setBillingAddress: fromPromise<ResponseOf<'setBillingAddress'>, RequestOf<'setBillingAddress'>>(() =>
+      Promise.reject(new Error('setBillingAddress is provided by the app')),
+    ),
+    getStripeToken: fromPromise<ResponseOf<'getStripeToken'>, void>(() => Promise.reject(new Error('getStripeToken is provided by the app'))),
+    /**
+     * The card provider takes the card and confirms: it may leave the page (a card form or a
+     * challenge that returns to /do/checkout/stripe_auth/), or end here with the result.
+     */
+    confirmCard: fromPromise<CardResult, ResponseOf<'getStripeToken'>>(() => Promise.reject(new Error('confirmCard is provided by the app'))),
+  },
+  actions: {
+    keepSituation: assign((_, params: { situation: PaymentSituation }) => ({
+      situation: params.situation,
+      method: params.situation.autoMethod,
+      error: params.situation.paymentError,
+      form: { ...initialForm, email: params.situation.email },
+    })),
+    showLoadFailure: assign({ error: UNABLE_TO_GET_CHECKOUT }),
+    clearError: assign({ error: null }),
+    showClaimFailure: assign({ error: PAYMENT_MESSAGES.claimFree }),
+    changeField: assign(({ context, event }) => {
+      assertEvent(event, 'FIELD_CHANGED');
+      const { field, value } = event;
+      const form =
+        field === 'fullName' || field === 'email' || field === 'contactNumber'
+          ? { ...context.form, [field]: value }
+          : { ...context.form, address: { ...context.form.address, [field]: value } };
+      const cleared = field === 'fullName' || field === 'email' || field === 'contactNumber' ? [field] : field === 'postcode' ? ['postcode', 'address'] : [];
+      const problems = Object.fromEntries(Object.entries(context.problems).filter(([key]) => !cleared.includes(key)));
+      return { form, problems };
+    }),
+    toggleOrganiser: assign(({ context, event }) => {
+      assertEvent(event, 'ORGANISER_TOGGLED');
+      const key = String(event.organiserId);
+      return { form: { ...context.form, organisers: { ...context.form.organisers, [key]: !context.form.organisers[key] } } };
+    }),
+    toggleNewsletter: assign(({ context }) => ({ form: { ...context.form, newsletter: !context.form.newsletter } })),
+    chooseMethod: assign(({ context, event }) => {
+      assertEvent(event, 'METHOD_CHOSEN');
+      const { method: _gone, ...problems } = context.problems;
+      return { method: event.method, problems };
+    }),
+    showProblems: assign(({ context }) => ({
+      problems: context.situation ? paymentProblems(context.form, context.situation, context.method) : {},
+    })),
+    markPaying: assign(({ context }) => ({
+      paying: context.method === 'none' ? NO_FLAGS : { ...NO_FLAGS, [context.method]: true },
+      problems: {},
+      error: null,
+    })),
+    keepToken: assign((_, params: { token: ResponseOf<'getStripeToken'> }) => ({ token: params.token })),
+    /** Spec 001 §4: every flag and the method cleared, the error shown; a sole method is chosen again. */
+    reset: assign(({ context }, params: { message: string }) => ({
+      paying: NO_FLAGS,
+      method: context.situation?.autoMethod ?? 'none',
+      token: null,
+      error: params.message,
+    })),
+    keepPaid: assign({ outcome: { type: 'paid' as const } }),
+    keepHoldLost: assign((_, params: { message: string }) => ({ outcome: { type: 'reserving' as const, message: params.message } })),
+  },
+  guards: {
+    isPaid: (_, params: { situation: PaymentSituation }) => params.situation.paid,
+    isBlocked: (_, params: { situation: PaymentSituation }) => params.situation.blockedBy !== null,
+    isFree: (_, params: { situation: PaymentSituation }) => params.situation.free,
+    formIsValid: ({ context }) =>
+      context.situation !== null && Object.keys(paymentProblems(context.form, context.situation, context.method)).length === 0,
+    isExpress: ({ context }) => context.situation?.express ?? false,
+    holdLost: (_, params: { error: unknown }) => params.error instanceof HoldLost,
+    cardSucceeded: (_, params: { result: CardResult }) => params.result.status === 'succeeded',
+  },
+}).createMachine({
+  id: 'payment',
+  description: 'Pay for the sale, or claim its free tickets.',
+  context: {
+    situation: null,
+    form: initialForm,
+    method: 'none',
+    paying: NO_FLAGS,
+    problems: {},
+    error: null,
+    token: null,
+    outcome: { type: 'paid' },
+  },
+  output: ({ context }) => context.outcome,
+  initial: 'loading',
+  states: {
+    loading: {
+      tags: ['loading'],
+      description: 'The checkout and the last payment error, read afresh (a card return lands here).',
+      invoke: {
+        src: 'loadPayment',
+        id: 'loadPayment',
+        onDone: [
+          {
+            guard: { type: 'isPaid', params: ({ event }) => ({ situation: event.output }) },
+            target: 'paid',
+            actions: 'keepPaid',
+            description: 'Already paid (a card return): straight on.',
+          },
+          {
+            guard: { type: 'isBlocked', params: ({ event }) => ({ situation: event.output }) },
+            target: 'blocked',
+            actions: { type: 'keepSituation', params: ({ event }) => ({ situation: event.output }) },
+          },
+          {
+            guard: { type: 'isFree', params: ({ event }) => ({ situation: event.output }) },
+            target: 'claiming',
+            actions: { type: 'keepSituation', params: ({ event }) => ({ situation: event.output }) },
+          },
+          { target: 'ready', actions: { type: 'keepSituation', params: ({ event }) => ({ situation: event.output }) } },
+        ],
+        onError: { target: 'loadFailed', actions: 'showLoadFailure' },
+      },
+    },
+    loadFailed: { on: { RETRY_CLICKED: { target: 'loading', actions: 'clearError' } } },
+    blocked: { description: 'A SaaS organiser without a payment provider: no payment can be taken.' },
+    claiming: {
+      tags: ['claiming'],
+      description: 'Claiming free tickets: a zero total goes on by itself.',
+      invoke: {
+        src: 'claimFreeTickets',
+        id: 'claimFreeTickets',
+        input: ({ context }) => (context.situation?.email ? { email: context.situation.email } : {}),
+        onDone: { target: 'paid', actions: 'keepPaid' },
+        onError: { target: 'claimFailed', actions: 'showClaimFailure' },
+      },
+    },
+    claimFailed: { on: { RETRY_CLICKED: { target: 'claiming', actions: 'clearError' } } },
+    ready: {
+      on: {
+        FIELD_CHANGED: { actions: 'changeField' },
+        ORGANISER_TOGGLED: { actions: 'toggleOrganiser' },
+        NEWSLETTER_TOGGLED: { actions: 'toggleNewsletter' },
+        METHOD_CHOSEN: { actions: 'chooseMethod' },
+        PAY_CLICKED: [
+          { guard: and(['formIsValid', 'isExpress']), target: 'savingAccount', actions: 'markPaying' },
+          { guard: and(['formIsValid', not('isExpress')]), target: 'savingBilling', actions: 'markPaying' },
+          { actions: 'showProblems', description: 'Each field says what it needs; nothing is sent.' },
+        ],
+      },
+    },
+    savingAccount: {
+      tags: ['paying'],
+      invoke: {
+        src: 'setAccountDetails',
+        id: 'setAccountDetails',
+        input: ({ context }) => ({
+          fullname: context.form.fullName.trim(),
+          email: context.form.email.trim(),
+          ...(context.form.contactNumber.trim() ? { contact_number: context.form.contactNumber.trim() } : {}),
+          organiser_subscribed_marketing: Object.fromEntries(
+            (context.situation?.marketingOrganisers ?? []).map((o) => [String(o.id), String(context.form.organisers[String(o.id)] ?? false)]),
+          ),
+          ct_subscribed: String(context.form.newsletter),
+        }),
+        onDone: { target: 'gettingToken' },
+        onError: [
+          {
+            guard: { type: 'holdLost', params: ({ event }) => ({ error: event.error }) },
+            target: 'holdLost',
+            actions: { type: 'keepHoldLost', params: ({ event }) => ({ message: messageOf(event.error, '') }) },
+          },
+          { target: 'ready', actions: { type: 'reset', params: ({ event }) => ({ message: messageOf(event.error, PAYMENT_MESSAGES.unableToPay) }) } },
+        ],
+      },
+    },
+    savingBilling: {
+      tags: ['paying'],
+      invoke: {
+        src: 'setBillingAddress',
+        id: 'setBillingAddress',
+        input: ({ context }) => ({
+          address: Object.fromEntries(Object.entries(context.form.address).map(([k, v]) => [k, v.trim()])),
+          ...(context.form.contactNumber.trim() ? { contact_number: context.form.contactNumber.trim() } : {}),
+        }),
+        onDone: { target: 'gettingToken' },
+        onError: [
+          {
+            guard: { type: 'holdLost', params: ({ event }) => ({ error: event.error }) },
+            target: 'holdLost',
+            actions: { type: 'keepHoldLost', params: ({ event }) => ({ message: messageOf(event.error, '') }) },
+            description: 'The failure body has an error: it becomes the reserving error, back at the basket.',
+          },
+          { target: 'ready', actions: { type: 'reset', params: { message: PAYMENT_MESSAGES.addressNotFound } } },
+        ],
+      },
+    },
+    gettingToken: {
+      tags: ['paying'],
+      invoke: {
+        src: 'getStripeToken',
+        id: 'getStripeToken',
+        onDone: { target: 'confirming', actions: { type: 'keepToken', params: ({ event }) => ({ token: event.output }) } },
+        onError: { target: 'ready', actions: { type: 'reset', params: { message: PAYMENT_MESSAGES.stripeToken } } },
+      },
+    },
+    confirming: {
+      tags: ['paying'],
+      description: 'The card provider confirms; a card form or a challenge page may take the buyer away and back.',
+      invoke: {
+        src: 'confirmCard',
+        id: 'confirmCard',
+        input: ({ context }) => context.token ?? { public_key: '', client_secret: '' },
+        onDone: [
+          { guard: { type: 'cardSucceeded', params: ({ event }) => ({ result: event.output }) }, target: 'paid', actions: 'keepPaid' },
+          {
+            target: 'ready',
+            actions: {
+              type: 'reset',
+              params: ({ event }) => ({
+                message: (event.output.status === 'failed' ? event.output.message : null) ?? PAYMENT_MESSAGES.unableToPay,
+              }),
+            },
+            description: 'The provider’s message is shown as the payment error.',
+          },
+        ],
+        onError: { target: 'ready', actions: { type: 'reset', params: { message: PAYMENT_MESSAGES.stripeRedirect } } },
+      },
+    },
+    paid: { type: 'final' },
+    holdLost: { type: 'final' },
+  },
+});

@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { emptyCheckout } from '../../contract/emptyCheckout';
+import type { Checkout } from '../../contract';
+import { paymentProblems, paymentSituation } from './payment.rules';
+
+const organiser = (id: number, name: string, is_saas = false) => ({ id, name, full_url: '', has_custom_refund_policy: false, is_saas, upcoming_events: [] });
+const checkout = (over: Partial<Checkout>): Checkout => ({ ...emptyCheckout(null), ...over });
+
+describe('payment rules (spec 001 §4, §5, §9)', () => {
+  it('offers the card below 2000 in GBP, or in another currency; bank transfer when the provider is not Stripe', () => {
+    const built = ['truelayer', 'stripe', 'instalment'] as const;
+    expect(paymentSituation(checkout({ basket_total: 199_999, sagepay_or_stripe: 'stripe' }), null, built).offered).toEqual(['stripe']);
+    expect(paymentSituation(checkout({ basket_total: 200_000, sagepay_or_stripe: 'stripe' }), null, built).offered).toEqual([]);
+    expect(
+      paymentSituation(checkout({ basket_total: 300_000, currency: { symbol: '€', code: 'EUR' }, sagepay_or_stripe: 'truelayer' }), null, built).offered,
+    ).toEqual(['truelayer', 'stripe']);
+    expect(paymentSituation(checkout({ basket_total: 100, currency: { symbol: '$', code: 'USD' }, sagepay_or_stripe: null }), null, built).offered).toEqual([
+      'stripe',
+    ]);
+  });
+
+  it('chooses the sole method unless there is a plan; only the methods this build takes are offered', () => {
+    const plan = { '3': { label: 'Three payments', schedule: [] } };
+    expect(paymentSituation(checkout({ basket_total: 100, sagepay_or_stripe: 'stripe' }), null).autoMethod).toBe('stripe');
+    expect(
+      paymentSituation(checkout({ basket_total: 100, sagepay_or_stripe: 'stripe', payment_plan_schedule_options: plan }), null, ['stripe', 'instalment']).autoMethod,
+    ).toBe('none');
+    // GBP with another provider offers bank transfer too; this build takes the card only, so it is chosen.
+    expect(paymentSituation(checkout({ basket_total: 100, sagepay_or_stripe: 'truelayer' }), null).autoMethod).toBe('stripe');
+  });
+
+  it('blocks a SaaS organiser without a provider, and names organisers without their own sign-up message', () => {
+    const blocked = paymentSituation(checkout({ organisers: [organiser(1, 'Moonlight Screenings', true)] }), null);
+    expect(blocked.blockedBy).toBe('Moonlight Screenings');
+    const withProvider = paymentSituation(
+      checkout({ organisers: [organiser(1, 'Moonlight Screenings', true)], opoa: { provider: 'stripe', merchant_id: null, overridden: false } }),
+      null,
+    );
+    expect(withProvider.blockedBy).toBeNull();
+    const express = paymentSituation(
+      checkout({
+        organisers: [organiser(4, 'Docklands Food Festivals')],
+        marketing_preferences: { ct_subscribed: false, event_subscribed: false, basket_organisers: [{ id: 4, organiser_subscribed: false, marketing_signup_message: '' }] },
+      }),
+      null,
+    );
+    expect(express.marketingOrganisers).toEqual([{ id: 4, message: 'Hear about new events from Docklands Food Festivals' }]);
+  });
+
+  it('checks the contact number with the spec’s pattern: optional +code, optional area in brackets, at least 9 digits', () => {
+    const form = { fullName: '', email: '', address: { first_name: '', last_name: '', address_1: '', address_2: '', town: '', postcode: 'GL7 1AB', state: '', country_code: 'GB' }, organisers: {}, newsletter: false };
+    const s = { express: false, phoneRequired: true, offered: ['stripe' as const] };
+    const phone = (contactNumber: string) => paymentProblems({ ...form, contactNumber }, s, 'stripe').contactNumber ?? null;
+    for (const ok of ['07700 900123', '+44 7700 900123', '+44 (0)1285 555 0100', '020.7946.0018', '020-7946-0018']) expect(phone(ok)).toBeNull();
+    for (const bad of ['', '12ab', '0770 090', '+44 (0) 12 34', 'phone 07700900123']) expect(phone(bad)).toBe('Type a valid phone number');
+  });
+});

@@ -1,0 +1,56 @@
+/** The payment step's pure rules: what the checkout means for the step, and what keeps Pay from sending. */
+import {
+  autoMethod,
+  isFullName,
+  isValidExpressEmail,
+  isValidPhone,
+  offeredMethods,
+  PAYMENT_MESSAGES,
+  saasBlockingOrganiser,
+  type Checkout,
+  type ChosenMethod,
+  type PaymentMethod,
+} from '../../contract';
+import type { PaymentForm, PaymentProblemField, PaymentSituation } from './payment.types';
+
+/** The methods this build takes; bank transfer, Square and plans join here when they are built. */
+export const BUILT_METHODS: readonly ChosenMethod[] = ['stripe'];
+
+export function paymentSituation(checkout: Checkout, paymentError: string | null, built: readonly ChosenMethod[] = BUILT_METHODS): PaymentSituation {
+  return {
+    paid: checkout.payment_complete,
+    blockedBy: saasBlockingOrganiser(checkout),
+    free: checkout.basket_total === 0,
+    express: checkout.express,
+    phoneRequired: checkout.has_require_phone_number,
+    offered: offeredMethods(checkout, built),
+    autoMethod: autoMethod(checkout, built),
+    // An organiser without its own sign-up message is still named, so no box goes unlabelled.
+    marketingOrganisers: (checkout.marketing_preferences?.basket_organisers ?? []).map((o) => ({
+      id: o.id,
+      message: o.marketing_signup_message || `Hear about new events from ${checkout.organisers.find((x) => x.id === o.id)?.name ?? 'the organiser'}`,
+    })),
+    email: checkout.init_guest_email ?? '',
+    paymentError,
+  };
+}
+
+/** What keeps the form from being sent (spec 001 §5), field by field. */
+export function paymentProblems(
+  form: PaymentForm,
+  situation: Pick<PaymentSituation, 'express' | 'phoneRequired' | 'offered'>,
+  method: PaymentMethod,
+): Partial<Record<PaymentProblemField, string>> {
+  const problems: Partial<Record<PaymentProblemField, string>> = {};
+  if (situation.express) {
+    if (!isFullName(form.fullName)) problems.fullName = PAYMENT_MESSAGES.fullName;
+    if (!isValidExpressEmail(form.email)) problems.email = PAYMENT_MESSAGES.email;
+  } else if (!form.address.postcode.trim()) {
+    problems.postcode = PAYMENT_MESSAGES.postcode;
+    problems.address = PAYMENT_MESSAGES.completeAddress;
+  }
+  const phone = form.contactNumber.trim();
+  if ((situation.phoneRequired || phone !== '') && !isValidPhone(phone)) problems.contactNumber = PAYMENT_MESSAGES.phone;
+  if (method === 'none' || !situation.offered.includes(method)) problems.method = PAYMENT_MESSAGES.chooseMethod;
+  return problems;
+}

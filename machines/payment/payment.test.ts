@@ -1,0 +1,315 @@
+import { describe, expect, it } from 'vitest';
+import { exactly, walk, type Expectation, type WalkEvent } from '../testing/walk';
+import { viewPayment, type PaymentView } from './payment.connect';
+import { paymentMachine } from './payment.machine';
+import { HoldLost, type PaymentSituation } from './payment.types';
+
+/* ---------- the spec's words (spec 001 §2, §5, §8) ---------- */
+
+const TITLE = { payment: 'Payment', express: 'Complete purchase', paying: 'Confirming Payment', free: 'Claiming free tickets' };
+const SAAS = 'We currently are unable to take payments for this basket as the payment integration has not yet been configured by Moonlight Screenings';
+const TEXT = {
+  checkout: 'Unable to get Checkout data. Please try again later',
+  claim: 'Unable to claim free tickets. Please try again later',
+  address: 'We were unable to find your address. Please try a different address',
+  completeAddress: 'Please complete your address',
+  postcode: 'Type your postcode or zip code',
+  phone: 'Type a valid phone number',
+  email: 'Type a valid email address',
+  fullName: 'Type both your first and last name(s)',
+  token: 'Unable to get Stripe token. Please try again later',
+  redirect: 'There was an error with taking you to Stripe. Please try again.',
+  unableToPay: 'Unable to pay. Please try again later',
+  chooseMethod: 'Choose how you would like to pay',
+};
+const DECLINED = 'Your card was declined.';
+/** Spec 001 §2: the method choice. */
+const LABELS: Record<string, string> = { truelayer: 'Instant Bank Transfer', stripe: 'Credit or Debit Card', instalment: 'Set up a payment plan' };
+const HELD = 'Your tickets are no longer held for you. Please reserve them again.';
+
+const NO_FLAGS = { truelayer: false, stripe: false, square: false, instalment: false };
+const EMPTY_ADDRESS = { first_name: '', last_name: '', address_1: '', address_2: '', town: '', postcode: '', state: '', country_code: 'GB' };
+
+/* ---------- the sales the walk meets ---------- */
+
+const base: PaymentSituation = {
+  paid: false,
+  blockedBy: null,
+  free: false,
+  express: false,
+  phoneRequired: false,
+  offered: ['stripe'],
+  autoMethod: 'stripe',
+  marketingOrganisers: [],
+  email: '',
+  paymentError: null,
+};
+const SITUATIONS: Record<string, PaymentSituation> = {
+  paid: { ...base, paid: true },
+  blocked: { ...base, blockedBy: 'Moonlight Screenings' },
+  free: { ...base, free: true, email: 'ann@example.com' },
+  card: base,
+  express: { ...base, express: true, marketingOrganisers: [{ id: 3, message: 'News from the Lantern' }] },
+  // Two methods and a required phone: nothing is chosen for the buyer; a returning decline is shown.
+  choice: { ...base, offered: ['truelayer', 'stripe'], autoMethod: 'none', phoneRequired: true, paymentError: DECLINED },
+};
+const nameOf = (s: PaymentSituation) => Object.entries(SITUATIONS).find(([, v]) => v === s)?.[0] ?? 'none';
+
+/** Spec 001 §5, for the values the walk types. */
+const VALID = {
+  fullName: new Set(['Ann Lee']),
+  email: new Set(['ann@example.com']),
+  contactNumber: new Set(['07700 900123']),
+  postcode: new Set(['GL7 1AB']),
+};
+
+const TOKEN = { public_key: 'pk_sandbox_holdfast', client_secret: 'pi_1_secret_2' };
+
+type Form = PaymentView['form'];
+
+/** The problems of spec 001 §5 for a form, worked out from the table above. */
+function expectedProblems(form: Form, s: PaymentSituation, method: string): Record<string, string> {
+  const p: Record<string, string> = {};
+  if (s.express) {
+    if (!VALID.fullName.has(form.fullName)) p.fullName = TEXT.fullName;
+    if (!VALID.email.has(form.email)) p.email = TEXT.email;
+  } else if (!VALID.postcode.has(form.address.postcode)) {
+    p.postcode = TEXT.postcode;
+    p.address = TEXT.completeAddress;
+  }
+  if ((s.phoneRequired || form.contactNumber !== '') && !VALID.contactNumber.has(form.contactNumber)) p.contactNumber = TEXT.phone;
+  if (!(s.offered as string[]).includes(method)) p.method = TEXT.chooseMethod;
+  return p;
+}
+
+describe('payment machine', () => {
+  it('is walked at 100 %: paid, blocked, free, and details then card, with every failure reset', async () => {
+    const result = await walk<PaymentView>({
+      name: 'payment',
+      machine: paymentMachine,
+      fakes: (kit) => ({
+        actors: {
+          loadPayment: kit.controlled(),
+          claimFreeTickets: kit.controlled(),
+          setAccountDetails: kit.controlled(),
+          setBillingAddress: kit.controlled(),
+          getStripeToken: kit.controlled(),
+          confirmCard: kit.controlled(),
+        },
+      }),
+      askIgnored: true,
+      // The form's values matter only as far as the rules see them.
+      serializeState: (s) => {
+        const c = s.context as { situation: PaymentSituation | null; method: string; problems: object; error: string | null; paying: object; form: Form };
+        return JSON.stringify({
+          value: s.value,
+          s: c.situation ? nameOf(c.situation) : null,
+          method: c.method,
+          problems: Object.keys(c.problems).sort(),
+          error: c.error,
+          paying: c.paying,
+          valid: c.situation ? Object.keys(expectedProblems(c.form, c.situation, c.method)).sort() : null,
+        });
+      },
+      events: {
+        'xstate.done.actor.loadPayment': Object.values(SITUATIONS).map((output) => ({ type: 'xstate.done.actor.loadPayment', output })),
+        'xstate.error.actor.loadPayment': [{ type: 'xstate.error.actor.loadPayment', error: new Error('offline') }],
+        'xstate.done.actor.claimFreeTickets': [{ type: 'xstate.done.actor.claimFreeTickets', output: { success: true } }],
+        'xstate.error.actor.claimFreeTickets': [{ type: 'xstate.error.actor.claimFreeTickets', error: new Error('500') }],
+        FIELD_CHANGED: [
+          { type: 'FIELD_CHANGED', field: 'postcode', value: 'GL7 1AB' },
+          { type: 'FIELD_CHANGED', field: 'fullName', value: 'Ann Lee' },
+          { type: 'FIELD_CHANGED', field: 'email', value: 'ann@example.com' },
+          { type: 'FIELD_CHANGED', field: 'contactNumber', value: '12ab' },
+          { type: 'FIELD_CHANGED', field: 'contactNumber', value: '07700 900123' },
+        ],
+        ORGANISER_TOGGLED: [{ type: 'ORGANISER_TOGGLED', organiserId: 3 }],
+        METHOD_CHOSEN: [
+          { type: 'METHOD_CHOSEN', method: 'stripe' },
+          { type: 'METHOD_CHOSEN', method: 'instalment' },
+        ],
+        'xstate.done.actor.setAccountDetails': [{ type: 'xstate.done.actor.setAccountDetails', output: { success: true } }],
+        'xstate.error.actor.setAccountDetails': [
+          { type: 'xstate.error.actor.setAccountDetails', error: new HoldLost(HELD) },
+          { type: 'xstate.error.actor.setAccountDetails', error: new Error(TEXT.email) },
+          { type: 'xstate.error.actor.setAccountDetails', error: new Error('') },
+        ],
+        'xstate.done.actor.setBillingAddress': [
+          { type: 'xstate.done.actor.setBillingAddress', output: { ...EMPTY_ADDRESS, postcode: 'GL7 1AB', id: 1 } },
+        ],
+        'xstate.error.actor.setBillingAddress': [
+          { type: 'xstate.error.actor.setBillingAddress', error: new HoldLost(HELD) },
+          { type: 'xstate.error.actor.setBillingAddress', error: new Error(TEXT.address) },
+        ],
+        'xstate.done.actor.getStripeToken': [{ type: 'xstate.done.actor.getStripeToken', output: TOKEN }],
+        'xstate.error.actor.getStripeToken': [{ type: 'xstate.error.actor.getStripeToken', error: new Error('500') }],
+        'xstate.done.actor.confirmCard': [
+          { type: 'xstate.done.actor.confirmCard', output: { status: 'succeeded' } },
+          { type: 'xstate.done.actor.confirmCard', output: { status: 'failed', message: DECLINED } },
+          { type: 'xstate.done.actor.confirmCard', output: { status: 'failed', message: null } },
+        ],
+        'xstate.error.actor.confirmCard': [{ type: 'xstate.error.actor.confirmCard', error: new Error('no Stripe') }],
+      },
+      view: (snapshot) => viewPayment(snapshot as never),
+      initial: () => ({ view: { loading: true, title: TITLE.payment, showForm: false }, running: ['loadPayment'], started: { loadPayment: [undefined] } }),
+      oracle: ({ event, view, earlier, unchanged }): Expectation<PaymentView> | undefined => {
+        const loads = earlier.filter((e) => e.event.type === 'xstate.done.actor.loadPayment');
+        const s = (loads.at(-1)?.event.output as PaymentSituation | undefined) ?? null;
+        const formShown = view.showForm && !view.paying;
+        /** A reset (spec 001 §4): every flag and the method cleared (a sole method chosen again), the error shown. */
+        const reset = (message: string): Expectation<PaymentView> => ({
+          view: { paying: false, showForm: true, payingFlags: NO_FLAGS, method: s!.autoMethod, error: message, title: s!.express ? TITLE.express : TITLE.payment },
+          running: [],
+        });
+        const paid: Expectation<PaymentView> = { view: {}, running: [], output: { type: 'paid' } };
+        switch (event.type) {
+          case 'xstate.done.actor.loadPayment': {
+            const next = event.output as PaymentSituation;
+            if (next.paid) return paid;
+            if (next.blockedBy) return { view: { loading: false, blocked: SAAS, showForm: false }, running: [] };
+            if (next.free) {
+              return {
+                view: { loading: false, claiming: true, free: true, title: TITLE.free, showForm: false },
+                running: ['claimFreeTickets'],
+                started: { claimFreeTickets: [{ email: next.email }] },
+              };
+            }
+            return {
+              view: {
+                loading: false,
+                showForm: true,
+                free: false,
+                paying: false,
+                express: next.express,
+                phoneRequired: next.phoneRequired,
+                title: next.express ? TITLE.express : TITLE.payment,
+                method: next.autoMethod,
+                error: next.paymentError,
+                problems: exactly({}),
+                payingFlags: NO_FLAGS,
+                form: { fullName: '', email: next.email, contactNumber: '', address: exactly(EMPTY_ADDRESS), newsletter: false },
+                methods: next.offered.map((method) => ({ method, label: LABELS[method]!, chosen: method === next.autoMethod })),
+              },
+              running: [],
+            };
+          }
+          case 'xstate.error.actor.loadPayment':
+            return { view: { loading: false, canRetry: true, error: TEXT.checkout, showForm: false }, running: [] };
+          case 'RETRY_CLICKED':
+            if (!view.canRetry) return unchanged();
+            if (view.title === TITLE.free) {
+              return { view: { claiming: true, error: null, canRetry: false }, running: ['claimFreeTickets'], started: { claimFreeTickets: [{ email: s!.email }] } };
+            }
+            return { view: { loading: true, error: null, canRetry: false }, running: ['loadPayment'], started: { loadPayment: [undefined] } };
+          case 'xstate.done.actor.claimFreeTickets':
+            return paid;
+          case 'xstate.error.actor.claimFreeTickets':
+            return { view: { claiming: false, canRetry: true, error: TEXT.claim, title: TITLE.free }, running: [] };
+          case 'FIELD_CHANGED': {
+            if (!formShown) return unchanged();
+            const field = event.field as string;
+            const value = event.value as string;
+            const form =
+              field === 'postcode' ? { ...view.form, address: { ...view.form.address, postcode: value } } : { ...view.form, [field]: value };
+            const cleared = field === 'postcode' ? ['postcode', 'address'] : [field];
+            const problems = Object.fromEntries(Object.entries(view.problems).filter(([k]) => !cleared.includes(k)));
+            return { view: { form, problems: exactly(problems), error: view.error, method: view.method }, running: [] };
+          }
+          case 'ORGANISER_TOGGLED': {
+            if (!formShown) return unchanged();
+            const checked = !(view.form.organisers['3'] ?? false);
+            return { view: { form: { ...view.form, organisers: { ...view.form.organisers, '3': checked } } }, running: [] };
+          }
+          case 'NEWSLETTER_TOGGLED':
+            if (!formShown) return unchanged();
+            return { view: { form: { ...view.form, newsletter: !view.form.newsletter } }, running: [] };
+          case 'METHOD_CHOSEN': {
+            if (!formShown) return unchanged();
+            const { method: _gone, ...problems } = view.problems;
+            return { view: { method: event.method as PaymentView['method'], problems: exactly(problems) }, running: [] };
+          }
+          case 'PAY_CLICKED': {
+            if (!formShown) return unchanged();
+            const problems = expectedProblems(view.form, s!, view.method);
+            if (Object.keys(problems).length > 0) return { view: { problems: exactly(problems), paying: false, form: view.form }, running: [] };
+            const flags = { ...NO_FLAGS, [view.method]: true };
+            const paying = { paying: true, title: TITLE.paying, payingFlags: flags, problems: exactly({}), error: null };
+            const phone = view.form.contactNumber ? { contact_number: view.form.contactNumber } : {};
+            if (s!.express) {
+              return {
+                view: paying,
+                running: ['setAccountDetails'],
+                started: {
+                  setAccountDetails: [
+                    {
+                      fullname: view.form.fullName,
+                      email: view.form.email,
+                      ...phone,
+                      organiser_subscribed_marketing: { '3': String(view.form.organisers['3'] ?? false) },
+                      ct_subscribed: String(view.form.newsletter),
+                    },
+                  ],
+                },
+              };
+            }
+            return { view: paying, running: ['setBillingAddress'], started: { setBillingAddress: [{ address: view.form.address, ...phone }] } };
+          }
+          case 'xstate.done.actor.setAccountDetails':
+          case 'xstate.done.actor.setBillingAddress':
+            return { view: { paying: true, title: TITLE.paying }, running: ['getStripeToken'], started: { getStripeToken: [undefined] } };
+          case 'xstate.error.actor.setAccountDetails':
+          case 'xstate.error.actor.setBillingAddress': {
+            const error = event.error as Error;
+            // A failure body with an error: back to the basket with it as the reserving error.
+            if (error instanceof HoldLost) return { view: {}, running: [], output: { type: 'reserving', message: HELD } };
+            if (event.type === 'xstate.error.actor.setBillingAddress') return reset(TEXT.address);
+            return reset(error.message || TEXT.unableToPay);
+          }
+          case 'xstate.done.actor.getStripeToken':
+            return { view: { paying: true, title: TITLE.paying }, running: ['confirmCard'], started: { confirmCard: [TOKEN] } };
+          case 'xstate.error.actor.getStripeToken':
+            return reset(TEXT.token);
+          case 'xstate.done.actor.confirmCard': {
+            const output = event.output as { status: string; message?: string | null };
+            if (output.status === 'succeeded') return paid;
+            // The provider's message is shown as the payment error.
+            return reset(output.message ?? TEXT.unableToPay);
+          }
+          case 'xstate.error.actor.confirmCard':
+            return reset(TEXT.redirect);
+        }
+        return undefined;
+      },
+      extraPaths: [
+        // The express buyer's full journey: name, e-mail, a marketing box, then the card.
+        {
+          events: [
+            { type: 'xstate.done.actor.loadPayment', output: SITUATIONS.express },
+            { type: 'FIELD_CHANGED', field: 'fullName', value: 'Ann Lee' },
+            { type: 'FIELD_CHANGED', field: 'email', value: 'ann@example.com' },
+            { type: 'ORGANISER_TOGGLED', organiserId: 3 },
+            { type: 'NEWSLETTER_TOGGLED' },
+            { type: 'PAY_CLICKED' },
+            { type: 'xstate.done.actor.setAccountDetails', output: { success: true } },
+            { type: 'xstate.done.actor.getStripeToken', output: TOKEN },
+            { type: 'xstate.done.actor.confirmCard', output: { status: 'succeeded' } },
+          ] as WalkEvent[],
+        },
+        // Two methods: one must be chosen; a required phone must be valid.
+        {
+          events: [
+            { type: 'xstate.done.actor.loadPayment', output: SITUATIONS.choice },
+            { type: 'FIELD_CHANGED', field: 'postcode', value: 'GL7 1AB' },
+            { type: 'PAY_CLICKED' },
+            { type: 'METHOD_CHOSEN', method: 'stripe' },
+            { type: 'FIELD_CHANGED', field: 'contactNumber', value: '07700 900123' },
+            { type: 'PAY_CLICKED' },
+            { type: 'xstate.error.actor.setBillingAddress', error: new Error(TEXT.address) },
+          ] as WalkEvent[],
+        },
+      ],
+    });
+    expect(result.states.missing).toEqual([]);
+    expect(result.transitions.missing).toEqual([]);
+  }, 120_000);
+});

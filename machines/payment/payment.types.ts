@@ -1,0 +1,65 @@
+/** What the payment machine exchanges with the app and with its parent. */
+import type { BillingAddress, ChosenMethod, PaymentMethod } from '../../contract';
+
+/**
+ * What the payment step needs to know about the sale, worked out by the app from the checkout
+ * object and get_payment_error (see `paymentSituation`), so the chart keeps no copy of the checkout.
+ */
+export interface PaymentSituation {
+  /** payment_complete: nothing is left to pay. */
+  paid: boolean;
+  /** The SaaS organiser without a payment provider, whose basket cannot be paid; else null. */
+  blockedBy: string | null;
+  /** A zero total: the tickets are claimed, not paid for. */
+  free: boolean;
+  /** Express (guest) buyers give their name and e-mail here. */
+  express: boolean;
+  /** has_require_phone_number. */
+  phoneRequired: boolean;
+  /** The methods offered, in screen order (spec 001 §9), among those this build takes. */
+  offered: ChosenMethod[];
+  /** The method chosen for the buyer (spec 001 §4), or 'none'. */
+  autoMethod: PaymentMethod;
+  /** Express marketing boxes: one per basket organiser with its sign-up message. */
+  marketingOrganisers: { id: number; message: string }[];
+  /** The e-mail the sale knows (init_guest_email), prefilled in express mode. */
+  email: string;
+  /** The provider's message for the last payment that failed, or a late payment's outcome. */
+  paymentError: string | null;
+}
+
+export interface PaymentForm {
+  fullName: string;
+  email: string;
+  contactNumber: string;
+  address: BillingAddress;
+  /** Express marketing boxes by organiser id, and the community newsletter. */
+  organisers: Record<string, boolean>;
+  newsletter: boolean;
+}
+
+export type FormField = 'fullName' | 'email' | 'contactNumber' | keyof BillingAddress;
+
+export type PaymentProblemField = 'fullName' | 'email' | 'contactNumber' | 'postcode' | 'address' | 'method';
+
+/** What the card provider's confirmation ended with, when it ends in the page (no redirect). */
+export type CardResult = { status: 'succeeded' } | { status: 'failed'; message: string | null };
+
+export type PaymentOutcome =
+  /** The sale is paid (or its free tickets claimed): the root goes on to delivery. */
+  | { type: 'paid' }
+  /** The server no longer holds the tickets: the basket shows the reason. */
+  | { type: 'reserving'; message: string };
+
+export type PaymentEvent =
+  | { type: 'FIELD_CHANGED'; field: FormField; value: string }
+  | { type: 'ORGANISER_TOGGLED'; organiserId: number }
+  | { type: 'NEWSLETTER_TOGGLED' }
+  | { type: 'METHOD_CHOSEN'; method: ChosenMethod }
+  | { type: 'PAY_CLICKED' }
+  | { type: 'RETRY_CLICKED' };
+
+/** A call refused because the hold is gone: the failure body's error becomes the basket's reserving error. */
+export class HoldLost extends Error {
+  override name = 'HoldLost';
+}

@@ -1,0 +1,88 @@
+/**
+ * What the payment step saves before the card is taken: the billing address and contact number
+ * (set_billing_address), or an express buyer's account details (set_account_details), which make
+ * the customer account the tickets are delivered to.
+ */
+import { eq } from 'drizzle-orm';
+import type { Database } from '../../db/index.ts';
+import { salePaymentDetails, sales, users } from '../../db/schema.ts';
+import { isFullName, isValidExpressEmail, isValidPhone, PAYMENT_MESSAGES, type BillingAddress } from '../../../contract/index.ts';
+import { DomainError } from '../errors.ts';
+import { holdIsLive, lockSale } from '../sales.ts';
+import { setMarketingPreferences } from '../marketing.ts';
+import { HoldGone } from './payments.ts';
+
+/** A postcode or zip code as the address lookup knows them: letters and digits, at least one digit. */
+const POSTCODE = /^(?=.*\d)[A-Za-z0-9][A-Za-z0-9 -]{1,9}$/;
+
+function refusePhone(contactNumber: string | undefined, required: boolean) {
+  const phone = contactNumber?.trim() ?? '';
+  if ((required || phone !== '') && !isValidPhone(phone)) throw new DomainError(422, PAYMENT_MESSAGES.phone);
+}
+
+export async function setBillingAddress(
+  db: Database,
+  p: { saleId: string; address: Partial<BillingAddress>; contactNumber?: string; phoneRequired: boolean; now: Date },
+): Promise<BillingAddress & { id: number }> {
+  const postcode = p.address.postcode?.trim() ?? '';
+  if (!postcode) throw new DomainError(422, PAYMENT_MESSAGES.postcode);
+  if (!POSTCODE.test(postcode)) throw new DomainError(422, PAYMENT_MESSAGES.addressNotFound);
+  refusePhone(p.contactNumber, p.phoneRequired);
+  const address: BillingAddress = {
+    first_name: p.address.first_name?.trim() ?? '',
+    last_name: p.address.last_name?.trim() ?? '',
+    address_1: p.address.address_1?.trim() ?? '',
+    address_2: p.address.address_2?.trim() ?? '',
+    town: p.address.town?.trim() ?? '',
+    postcode: postcode.toUpperCase(),
+    state: p.address.state?.trim() ?? '',
+    country_code: p.address.country_code?.trim() || 'GB',
+  };
+  return db.transaction(async (tx) => {
+    const sale = await lockSale(tx, p.saleId);
+    if (!sale.paidAt && !holdIsLive(sale, p.now)) throw new HoldGone();
+    const values = { billingAddress: { ...address }, contactNumber: p.contactNumber?.trim() || null };
+    await tx.insert(salePaymentDetails).values({ saleId: p.saleId, ...values }).onConflictDoUpdate({ target: salePaymentDetails.saleId, set: values });
+    // A sale has one billing address, so its id is always 1.
+    return { ...address, id: 1 };
+  });
+}
+
+export async function setAccountDetails(
+  db: Database,
+  p: {
+    saleId: string;
+    fullname: string;
+    email: string;
+    contactNumber?: string;
+    phoneRequired: boolean;
+    organiserSubscribed: Record<string, boolean>;
+    ctSubscribed: boolean;
+    now: Date;
+  },
+): Promise<void> {
+  if (!isFullName(p.fullname)) throw new DomainError(422, PAYMENT_MESSAGES.fullName);
+  const email = p.email.trim().toLowerCase();
+  if (!isValidExpressEmail(email)) throw new DomainError(422, PAYMENT_MESSAGES.email);
+  refusePhone(p.contactNumber, p.phoneRequired);
+  const [first, ...rest] = p.fullname.trim().split(/\s+/);
+  await db.transaction(async (tx) => {
+    const sale = await lockSale(tx, p.saleId);
+    if (!holdIsLive(sale, p.now)) throw new HoldGone();
+    const [made] = await tx
+      .insert(users)
+      .values({ email, firstName: first!, lastName: rest.join(' '), viewType: 'customer' })
+      .onConflictDoNothing({ target: users.email })
+      .returning();
+    const user = made ?? (await tx.select().from(users).where(eq(users.email, email)))[0]!;
+    await tx.update(sales).set({ userId: user.id }).where(eq(sales.id, sale.id));
+    const values = { contactNumber: p.contactNumber?.trim() || null };
+    await tx.insert(salePaymentDetails).values({ saleId: p.saleId, ...values }).onConflictDoUpdate({ target: salePaymentDetails.saleId, set: values });
+  });
+  await setMarketingPreferences(
+    db,
+    p.saleId,
+    { ct_subscribed: p.ctSubscribed, event_subscribed: false, organiser_subscribed_marketing: p.organiserSubscribed },
+    p.now,
+  );
+}

@@ -1,0 +1,201 @@
+/**
+ * The payment step's calls, the card return (/do/checkout/stripe_auth/) and Stripe's webhook:
+ * thin mappings onto server/domain/payment. The card processor is Stripe when keyed, else the
+ * sandbox processor this server serves (server/pages/sandboxCard.ts).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { PAYMENT_MESSAGES, saasBlockingOrganiser, type Checkout } from '../../contract/index.ts';
+import { buildCheckout } from '../domain/checkout.ts';
+import { DomainError } from '../domain/errors.ts';
+import { findSale } from '../domain/sales.ts';
+import { findUser } from '../domain/users.ts';
+import { setAccountDetails, setBillingAddress } from '../domain/payment/details.ts';
+import { claimFreeTickets, HoldGone, paymentError, settlePayment, startCardPayment } from '../domain/payment/payments.ts';
+import { paymentSettings, type CardProcessor, type PaymentSettings } from '../domain/payment/processor.ts';
+import { sandboxProcessor } from '../domain/payment/sandbox.ts';
+import { stripeProcessor, verifyWebhook } from '../domain/payment/stripe.ts';
+import type { Handlers, InvalidHandler } from './calls.ts';
+import type { AppDeps } from './deps.ts';
+import { saleIdOf, userIdOf } from './session.ts';
+
+export interface PaymentWiring {
+  settings: PaymentSettings;
+  processor: CardProcessor;
+}
+
+/** The processor and grace this server pays with, from the environment (tests pass their own). */
+export function paymentWiring(env: Record<string, string | undefined> = process.env, fetchImpl?: typeof fetch): PaymentWiring {
+  const settings = paymentSettings(env);
+  return { settings, processor: settings.stripe ? stripeProcessor(settings.stripe, fetchImpl) : sandboxProcessor() };
+}
+
+type PaymentCalls = 'getStripeToken' | 'getPaymentError' | 'setAccountDetails' | 'setBillingAddress' | 'getOpoaUsers' | 'claimFreeTickets';
+
+/** A refusal because the hold is gone carries `type: 'reserving'`, so the step returns to the basket with it. */
+function holdGoneReply(reply: FastifyReply, err: HoldGone) {
+  return reply.status(409).send({ error: err.message, type: 'reserving' });
+}
+
+export function paymentHandlers(deps: AppDeps, wiring: PaymentWiring): Pick<Handlers, PaymentCalls> {
+  const { db, clock } = deps;
+
+  async function saleOf(request: FastifyRequest): Promise<string> {
+    const saleId = saleIdOf(request);
+    if (!saleId || !(await findSale(db, saleId))) throw new HoldGone();
+    return saleId;
+  }
+  const checkoutOf = (request: FastifyRequest, saleId: string, now: Date): Promise<Checkout> =>
+    buildCheckout(db, saleId, now, { captchaSitekey: null, userId: userIdOf(request) });
+
+  /** Runs a step, answering a lost hold with the body the step sends back to the basket. */
+  async function guarded<T>(reply: FastifyReply, work: () => Promise<T>): Promise<T | undefined> {
+    try {
+      return await work();
+    } catch (err) {
+      if (err instanceof HoldGone) {
+        await holdGoneReply(reply, err);
+        return undefined;
+      }
+      throw err;
+    }
+  }
+
+  return {
+    getStripeToken: async ({ request, reply }) =>
+      guarded(reply, async () => {
+        const saleId = await saleOf(request);
+        const now = clock();
+        const checkout = await checkoutOf(request, saleId, now);
+        const blockedBy = saasBlockingOrganiser(checkout);
+        if (blockedBy) throw new DomainError(409, PAYMENT_MESSAGES.stripeToken);
+        const payment = await startCardPayment(db, wiring.processor, {
+          saleId,
+          total: checkout.basket_total,
+          currency: checkout.currency.code,
+          now,
+          graceMs: wiring.settings.graceMs,
+        });
+        return { public_key: wiring.processor.publicKey, client_secret: payment.clientSecret };
+      }),
+    getPaymentError: async ({ request }) => {
+      const saleId = saleIdOf(request);
+      return { payment_error: saleId ? await paymentError(db, saleId) : null };
+    },
+    setBillingAddress: async ({ input, request, reply }) =>
+      guarded(reply, async () => {
+        const saleId = await saleOf(request);
+        const now = clock();
+        const checkout = await checkoutOf(request, saleId, now);
+        return setBillingAddress(db, {
+          saleId,
+          address: input.address,
+          ...(input.contact_number !== undefined ? { contactNumber: input.contact_number } : {}),
+          phoneRequired: checkout.has_require_phone_number,
+          now,
+        });
+      }),
+    setAccountDetails: async ({ input, request, reply }) =>
+      guarded(reply, async () => {
+        const saleId = await saleOf(request);
+        const now = clock();
+        const checkout = await checkoutOf(request, saleId, now);
+        await setAccountDetails(db, {
+          saleId,
+          fullname: input.fullname,
+          email: input.email,
+          ...(input.contact_number !== undefined ? { contactNumber: input.contact_number } : {}),
+          phoneRequired: checkout.has_require_phone_number,
+          organiserSubscribed: input.organiser_subscribed_marketing ?? {},
+          ctSubscribed: input.ct_subscribed ?? false,
+          now,
+        });
+        return { success: true as const };
+      }),
+    getOpoaUsers: async ({ request }) => {
+      const user = await findUser(db, userIdOf(request));
+      return { opoa_users: [], full_name: user ? `${user.firstName} ${user.lastName}` : '' };
+    },
+    claimFreeTickets: async ({ request, reply }) =>
+      guarded(reply, async () => {
+        const saleId = await saleOf(request);
+        const now = clock();
+        const checkout = await checkoutOf(request, saleId, now);
+        if (checkout.payment_complete) return { success: true as const };
+        await claimFreeTickets(db, { saleId, total: checkout.basket_total, now });
+        return { success: true as const };
+      }),
+  };
+}
+
+/** A request the contract refuses is answered with the step's own words. */
+export const paymentInvalid: Partial<Record<PaymentCalls, InvalidHandler>> = {
+  setBillingAddress: async (_request, reply) => reply.status(400).send({ error: PAYMENT_MESSAGES.completeAddress }),
+  setAccountDetails: async (_request, reply, message) =>
+    reply.status(400).send({
+      error: /^Invalid email/.test(message)
+        ? PAYMENT_MESSAGES.email
+        : /^Invalid fullname/.test(message)
+          ? PAYMENT_MESSAGES.fullName
+          : /^Invalid contact_number/.test(message)
+            ? PAYMENT_MESSAGES.phone
+            : PAYMENT_MESSAGES.unableToPay,
+    }),
+};
+
+/**
+ * The card return and Stripe's webhook. The return only reads: the webhook (or the sandbox's own
+ * result) has settled the payment; the checkout app then shows what happened.
+ */
+export function registerPaymentRoutes(app: FastifyInstance, deps: AppDeps, wiring: PaymentWiring): void {
+  /**
+   * The card return. It changes nothing of its own: when the processor keeps its own record (Stripe)
+   * and its webhook has not arrived yet, the record is read and settled exactly as the webhook
+   * would, so the buyer does not find the payment step waiting; a replay has no second effect.
+   */
+  app.get('/do/checkout/stripe_auth/', async (request, reply) => {
+    const query = (request.query ?? {}) as { payment_intent?: unknown };
+    const id = typeof query.payment_intent === 'string' && /^pi_[A-Za-z0-9_]{1,200}$/.test(query.payment_intent) ? query.payment_intent : null;
+    if (id && wiring.processor.name === 'stripe') {
+      const found = await wiring.processor.retrieve(id).catch(() => null);
+      if (found) {
+        await settlePayment(deps.db, wiring.processor, { provider: 'stripe', providerPaymentId: id, ...found }, deps.clock()).catch((err: unknown) => {
+          if (!(err instanceof DomainError)) throw err;
+        });
+      }
+    }
+    return reply.redirect('/checkout/', 303);
+  });
+
+  const webhookSecret = wiring.settings.stripe?.webhookSecret ?? null;
+  if (!webhookSecret) return;
+  void app.register(async (scope) => {
+    // The signature covers the raw body, so this route reads it as a string.
+    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+    scope.post('/ajax/checkout/stripe/webhook/', async (request, reply) => {
+      const raw = typeof request.body === 'string' ? request.body : '';
+      const signature = request.headers['stripe-signature'];
+      if (!verifyWebhook(raw, typeof signature === 'string' ? signature : undefined, webhookSecret, deps.clock())) {
+        return reply.status(400).send({ error: 'The webhook signature does not match' });
+      }
+      const event = JSON.parse(raw) as { id: string; type: string; data: { object: { id: string; amount: number; currency: string; last_payment_error?: { message?: string } } } };
+      const intent = event.data.object;
+      if (event.type !== 'payment_intent.succeeded' && event.type !== 'payment_intent.payment_failed') return { received: true };
+      await settlePayment(
+        deps.db,
+        wiring.processor,
+        {
+          provider: 'stripe',
+          providerPaymentId: intent.id,
+          status: event.type === 'payment_intent.succeeded' ? 'succeeded' : 'failed',
+          amount: intent.amount,
+          currency: intent.currency,
+          failureMessage: intent.last_payment_error?.message ?? null,
+        },
+        deps.clock(),
+      ).catch((err: unknown) => {
+        if (!(err instanceof DomainError)) throw err;
+      });
+      return { received: true };
+    });
+  });
+}

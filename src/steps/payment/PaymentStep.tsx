@@ -1,0 +1,215 @@
+import { useId, type FormEvent, type ReactNode } from 'react';
+import { useSelector } from '@xstate/react';
+import type { ActorRefFrom } from 'xstate';
+import { formatMoney } from '../../../contract/money';
+import { PAYMENT_TITLES } from '../../../contract';
+import { paymentSenders, viewPayment, type PaymentView } from '../../../machines/payment/payment.connect';
+import type { paymentMachine } from '../../../machines/payment/payment.machine';
+import { Alert } from '../../components/Alert';
+import { LoadingButton } from '../../components/LoadingButton';
+import { Spinner } from '../../components/Spinner';
+import { useCheckout, useCheckoutData } from '../../app/checkoutContext';
+import { StepLayout } from '../StepLayout';
+import { BillingAddress } from './BillingAddress';
+import './payment.css';
+
+type PaymentActor = ActorRefFrom<typeof paymentMachine>;
+type Senders = ReturnType<typeof paymentSenders>;
+
+function TextField({
+  label,
+  value,
+  error,
+  onChange,
+  type = 'text',
+  autoComplete,
+  hint,
+  required,
+}: {
+  label: string;
+  value: string;
+  error: string | undefined;
+  onChange: (value: string) => void;
+  type?: 'text' | 'email' | 'tel';
+  autoComplete: string;
+  hint?: string;
+  required?: boolean;
+}) {
+  const id = useId();
+  const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return (
+    <div className="field">
+      <label className="field__label" htmlFor={id}>
+        {label}
+      </label>
+      {hint ? (
+        <span className="field__hint" id={`${id}-hint`}>
+          {hint}
+        </span>
+      ) : null}
+      <input
+        id={id}
+        className="input"
+        type={type}
+        autoComplete={autoComplete}
+        value={value}
+        required={required}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={describedBy || undefined}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      {error ? (
+        <span className="field__error" id={`${id}-error`}>
+          {error}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+function ExpressDetails({ view, send }: { view: PaymentView; send: Senders }) {
+  return (
+    <fieldset className="payment__fieldset" disabled={view.paying}>
+      <legend className="section-title">Your details</legend>
+      <TextField label="Full name" autoComplete="name" value={view.form.fullName} error={view.problems.fullName} onChange={(v) => send.change('fullName', v)} required />
+      <TextField label="Email" type="email" autoComplete="email" value={view.form.email} error={view.problems.email} onChange={(v) => send.change('email', v)} required />
+      <div className="payment__boxes">
+        {view.organisers.map((o) => (
+          <label key={o.id} className="payment__box">
+            <input type="checkbox" checked={o.checked} onChange={() => send.toggleOrganiser(o.id)} />
+            <span>{o.message}</span>
+          </label>
+        ))}
+        <label className="payment__box">
+          <input type="checkbox" checked={view.form.newsletter} onChange={send.toggleNewsletter} />
+          <span>Send me the community newsletter</span>
+        </label>
+      </div>
+    </fieldset>
+  );
+}
+
+function MethodChoice({ view, send }: { view: PaymentView; send: Senders }) {
+  if (view.methods.length === 0) return null;
+  return (
+    <fieldset className="payment__fieldset" disabled={view.paying}>
+      <legend className="section-title">How would you like to pay?</legend>
+      <div className="choice-group">
+        {view.methods.map((m) => (
+          <label key={m.method} className={`choice${m.chosen ? ' choice--selected' : ''}`}>
+            <input type="radio" name="payment-method" checked={m.chosen} onChange={() => send.chooseMethod(m.method)} />
+            <span>{m.label}</span>
+          </label>
+        ))}
+      </div>
+      {view.problems.method ? (
+        <span className="field__error" role="alert">
+          {view.problems.method}
+        </span>
+      ) : null}
+    </fieldset>
+  );
+}
+
+function PaymentForm({ actor, total }: { actor: PaymentActor; total: string | null }) {
+  const view = useSelector(actor, viewPayment);
+  const send = paymentSenders((event) => actor.send(event));
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    send.pay();
+  };
+  let body: ReactNode;
+  if (view.loading) {
+    body = (
+      <div className="card step--centred">
+        <Spinner size="large" label="Loading" />
+      </div>
+    );
+  } else if (view.blocked) {
+    body = (
+      <div className="card">
+        <Alert type="warning">{view.blocked}</Alert>
+      </div>
+    );
+  } else if (view.claiming || view.free) {
+    body = (
+      <div className="card stack payment__claim">
+        {view.error ? (
+          <>
+            <Alert type="error">{view.error}</Alert>
+            <button type="button" className="button button--block" onClick={send.retry}>
+              Try again
+            </button>
+          </>
+        ) : (
+          <p className="payment__working">
+            <Spinner size="medium" /> Your free tickets are being claimed…
+          </p>
+        )}
+      </div>
+    );
+  } else if (view.canRetry) {
+    body = (
+      <div className="card stack">
+        {view.error ? <Alert type="error">{view.error}</Alert> : null}
+        <button type="button" className="button button--block" onClick={send.retry}>
+          Try again
+        </button>
+      </div>
+    );
+  } else {
+    body = (
+      <form className="card stack payment" onSubmit={onSubmit} noValidate>
+        {view.express ? (
+          <ExpressDetails view={view} send={send} />
+        ) : (
+          <BillingAddress address={view.form.address} problems={view.problems} disabled={view.paying} onChange={send.changeAddress} />
+        )}
+        <fieldset className="payment__fieldset" disabled={view.paying}>
+          <TextField
+            label={view.phoneRequired ? 'Contact number' : 'Contact number (optional)'}
+            type="tel"
+            autoComplete="tel"
+            hint="For the organiser to reach you about your booking"
+            value={view.form.contactNumber}
+            error={view.problems.contactNumber}
+            onChange={(v) => send.change('contactNumber', v)}
+            required={view.phoneRequired}
+          />
+        </fieldset>
+        <MethodChoice view={view} send={send} />
+        {view.error ? <Alert type="error">{view.error}</Alert> : null}
+        <LoadingButton type="submit" loading={view.paying} className="button--block button--large">
+          {view.paying ? 'Confirming payment' : total ? `Pay ${total}` : 'Pay'}
+        </LoadingButton>
+        <p className="muted payment__secure">Your card details are taken by our card processor and never stored here.</p>
+      </form>
+    );
+  }
+  return body;
+}
+
+function usePaymentTitle(actor: PaymentActor | undefined, express: boolean): string {
+  const title = useSelector(actor, (s) => (s ? viewPayment(s).title : null));
+  return title ?? (express ? PAYMENT_TITLES.express : PAYMENT_TITLES.payment);
+}
+
+/** The payment step: details, the method and the card; or the free tickets claimed; or the SaaS block. */
+export default function PaymentStep() {
+  const checkout = useCheckoutData();
+  const root = useCheckout();
+  const actor = root.paymentRef;
+  const title = usePaymentTitle(actor, checkout?.express ?? false);
+  const total = checkout ? formatMoney(checkout.basket_total, checkout.currency.code) : null;
+  return (
+    <StepLayout step="payment" title={title} countdownRef={root.countdownRef} onEditBasket={root.canEditBasket ? root.editBasket : undefined}>
+      {actor ? (
+        <PaymentForm actor={actor} total={total} />
+      ) : (
+        <div className="card step--centred">
+          <Spinner size="large" label="Loading" />
+        </div>
+      )}
+    </StepLayout>
+  );
+}

@@ -1,0 +1,65 @@
+/**
+ * The payment chart with the app's calls. The card is confirmed by the processor the server
+ * names: the sandbox processor's card page (the browser goes there and comes back through
+ * /do/checkout/stripe_auth/), or Stripe's Payment Element when keyed.
+ */
+import { fromPromise } from 'xstate';
+import type { QueryClient } from '@tanstack/react-query';
+import { PAYMENT_MESSAGES, SANDBOX_PUBLIC_KEY_PREFIX, type RequestOf, type ResponseOf } from '../../../contract';
+import { paymentMachine } from '../../../machines/payment/payment.machine';
+import { paymentSituation } from '../../../machines/payment/payment.rules';
+import { HoldLost, type CardResult, type PaymentSituation } from '../../../machines/payment/payment.types';
+import { CallFailed, callApi } from '../../api/client';
+import { checkoutQuery } from '../../api/queries';
+
+function isHoldLost(err: unknown): err is CallFailed {
+  return err instanceof CallFailed && (err.body as { type?: unknown } | null)?.type === 'reserving';
+}
+
+/** A refusal the server explains (4xx) in its words; anything else in the step's own. */
+function failureText(err: unknown, fallback: string): string {
+  return err instanceof CallFailed && err.serverMessage && err.status !== null && err.status < 500 ? err.serverMessage : fallback;
+}
+
+export function appPaymentMachine(queryClient: QueryClient, navigate: (url: string) => void) {
+  return paymentMachine.provide({
+    actors: {
+      loadPayment: fromPromise<PaymentSituation, void>(async () => {
+        const [checkout, error] = await Promise.all([
+          queryClient.fetchQuery({ ...checkoutQuery(), staleTime: 0 }),
+          callApi('getPaymentError').then(
+            (reply) => reply.payment_error,
+            () => null,
+          ),
+        ]);
+        return paymentSituation(checkout, error);
+      }),
+      claimFreeTickets: fromPromise(({ input }: { input: RequestOf<'claimFreeTickets'> }) => callApi('claimFreeTickets', input)),
+      setAccountDetails: fromPromise(async ({ input }: { input: RequestOf<'setAccountDetails'> }) => {
+        try {
+          return await callApi('setAccountDetails', input);
+        } catch (err) {
+          if (isHoldLost(err)) throw new HoldLost(err.serverMessage ?? '');
+          throw new Error(failureText(err, PAYMENT_MESSAGES.unableToPay));
+        }
+      }),
+      setBillingAddress: fromPromise(async ({ input }: { input: RequestOf<'setBillingAddress'> }) => {
+        try {
+          return await callApi('setBillingAddress', input);
+        } catch (err) {
+          if (isHoldLost(err)) throw new HoldLost(err.serverMessage ?? '');
+          throw new Error(PAYMENT_MESSAGES.addressNotFound);
+        }
+      }),
+      getStripeToken: fromPromise(() => callApi('getStripeToken')),
+      confirmCard: fromPromise<CardResult, ResponseOf<'getStripeToken'>>(async ({ input }) => {
+        if (input.public_key.startsWith(SANDBOX_PUBLIC_KEY_PREFIX)) {
+          navigate(`/sandbox/card/?secret=${encodeURIComponent(input.client_secret)}`);
+          // The browser leaves for the card page; the step is read afresh on the way back.
+          return new Promise<CardResult>(() => {});
+        }
+        throw new Error(PAYMENT_MESSAGES.stripeRedirect);
+      }),
+    },
+  });
+}
