@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod/mini';
 import { accountCalls } from './account.ts';
+import { addressCalls } from './address.ts';
 import { basketCalls } from './basket.ts';
 import { checkoutCalls } from './checkout.ts';
 import { donationCalls } from './donation.ts';
@@ -20,6 +21,7 @@ export * from './reservation.ts';
 export * from './donation.ts';
 export * from './account.ts';
 export * from './marketing.ts';
+export * from './address.ts';
 
 export const calls = {
   ...userCalls,
@@ -29,6 +31,7 @@ export const calls = {
   ...accountCalls,
   ...marketingCalls,
   ...donationCalls,
+  ...addressCalls,
 } as const;
 
 export type Calls = typeof calls;

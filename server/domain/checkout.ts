@@ -25,6 +25,7 @@ import { holdIsLive, secondsRemaining } from './sales.ts';
 import { addMonths, formatNiceDate, formatUkDate } from './format.ts';
 import { currencySymbol } from '../../contract/money.ts';
 import { findDonation } from './donation.ts';
+import { countPostalEvents, needsDeliveryAddress } from './address.ts';
 
 export const STANDARD_REFUND_POLICY = {
   title: 'Refund policy',
@@ -143,6 +144,8 @@ export async function buildCheckout(
   const provider = organiserRows.find((o) => o.paymentProvider)?.paymentProvider ?? null;
   // A donation counts while the reservation it was given in holds (one more read, only with a charity).
   const donation = charity && live ? await findDonation(db, sale) : null;
+  // Vouchers are posted anyway; otherwise one more read, only when the basket holds tickets.
+  const postalEvents = vouchers.length === 0 && eventRows.length > 0 ? await countPostalEvents(db, eventRows.map((e) => e.id)) : 0;
 
   return {
     ...base,
@@ -261,6 +264,7 @@ export async function buildCheckout(
           }
         : null,
     sagepay_or_stripe: provider,
+    require_delivery_address: needsDeliveryAddress(vouchers.length, postalEvents),
   };
 }
 

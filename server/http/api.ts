@@ -19,6 +19,7 @@ import { DomainError } from '../domain/errors.ts';
 import { registerCalls, type Handlers } from './calls.ts';
 import { accountHandlers } from './accountApi.ts';
 import { donationHandlers, donationInvalid } from './donationApi.ts';
+import { addressHandlers, addressInvalid } from './addressApi.ts';
 import { noticeQuery } from './notices.ts';
 import { MAX_ID } from '../../contract/index.ts';
 import { saleIdOf, setSaleCookie, userIdOf } from './session.ts';
@@ -58,6 +59,7 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
 
   const handlers: Handlers = {
     ...accountHandlers(deps),
+    ...addressHandlers(deps),
     ...donationHandlers(deps),
     getUser: async ({ request }) => {
       const user = await findUser(db, userIdOf(request));
@@ -153,6 +155,7 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
 
   registerCalls(app, handlers, {
     ...donationInvalid,
+    ...addressInvalid,
     addToBasket: async (request, reply, message) =>
       wantsHtml(request) ? backToEvent(request, reply, 'error=not-added') : reply.status(400).send({ error: message }),
   });
