@@ -13,6 +13,7 @@ import { reservationMachine } from '../machines/reservation/reservation.machine'
 import { stepSaverMachine } from '../machines/stepSaver/stepSaver.machine';
 import { donationMachine } from '../machines/donation/donation.machine';
 import { giftAidMachine } from '../machines/donation/giftAid.machine';
+import { addressMachine } from '../machines/address/address.machine';
 import { accountMachine } from '../machines/account/account.machine';
 import { marketingMachine } from '../machines/marketing/marketing.machine';
 
@@ -71,6 +72,12 @@ const charts: Chart[] = [
     machine: marketingMachine,
     file: 'machines/marketing/marketing.machine.ts',
     placement: 'Invoked by the root on the `marketing_preferences` step (systemId `marketing`); saving completes the step.',
+  },
+  {
+    machine: addressMachine,
+    file: 'machines/address/address.machine.ts',
+    placement:
+      'Invoked by the root on the `delivery_address` step (systemId `address`); the address sent with set_delivery_address completes the step. The payment step reuses it for the billing address (input `purpose: billing`).',
   },
 ];
 

@@ -155,13 +155,17 @@ function advancingStep(from: AdvancingStep, extra: { description?: string; payme
  * A step whose screen is a child chart (invoked with a systemId): the child's output completes
  * the step, and the fresh checkout picks the next one through `nextStep`.
  */
-function childStep<Child extends 'donation' | 'giftAid' | 'marketing'>(from: 'donation' | 'gift_aid' | 'marketing_preferences', child: Child) {
+function childStep<Child extends 'donation' | 'giftAid' | 'marketing' | 'address'>(
+  from: 'donation' | 'gift_aid' | 'marketing_preferences' | 'delivery_address',
+  child: Child,
+  input?: { purpose: 'delivery' },
+) {
   const step = advancingStep(from);
   return {
     ...step,
     states: {
       ...step.states,
-      active: { invoke: { src: child, id: child, systemId: child, onDone: { target: 'advancing' } } },
+      active: { invoke: { src: child, id: child, systemId: child, input, onDone: { target: 'advancing' } } },
     },
   } as const;
 }
@@ -373,7 +377,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
         marketing_preferences: childStep('marketing_preferences', 'marketing'),
         donation: childStep('donation', 'donation'),
         gift_aid: childStep('gift_aid', 'giftAid'),
-        delivery_address: advancingStep('delivery_address'),
+        delivery_address: childStep('delivery_address', 'address', { purpose: 'delivery' }),
         ticket_questions_before: advancingStep('ticket_questions_before'),
         payment: advancingStep('payment', { paymentMayComplete: true }),
         deliver_tickets: advancingStep('deliver_tickets'),

@@ -77,6 +77,9 @@ const events: Record<string, WalkEvent[]> = {
   ],
   'xstate.done.actor.marketing': [{ type: 'xstate.done.actor.marketing', output: undefined }],
   'xstate.done.actor.giftAid': [{ type: 'xstate.done.actor.giftAid', output: { isGiftAid: true } }],
+  'xstate.done.actor.address': [
+    { type: 'xstate.done.actor.address', output: { address: { selected_user_address_id: '7' } } },
+  ],
 };
 
 const paidCheckout = makeCheckout({ state: 'deliver_tickets', payment_complete: true, sale_reference: 'HF-1' });
@@ -104,14 +107,22 @@ const NO_EXPIRY: Step[] = ['order_completed', 'after_sale_messages', 'awaiting_t
 /** Steps the buyer leaves with 'Continue', the next one chosen by `nextStep` on a fresh checkout. */
 const ADVANCING: Step[] = STEPS.filter((s) => !['determining', 'basket', 'reserve', 'captcha', 'order_completed'].includes(s));
 /** Steps whose screen is a child chart, which completes the step when it finishes (spec 000 §4: donation save or skip, Gift Aid save). */
-const CHILD_OF: Partial<Record<Step, string>> = { login: 'account', marketing_preferences: 'marketing', donation: 'donation', gift_aid: 'giftAid' };
+const CHILD_OF: Partial<Record<Step, string>> = {
+  login: 'account',
+  marketing_preferences: 'marketing',
+  donation: 'donation',
+  gift_aid: 'giftAid',
+  delivery_address: 'address',
+};
+/** What a child chart starts with: the address form is the delivery address's. */
+const CHILD_INPUT: Partial<Record<Step, unknown>> = { delivery_address: { purpose: 'delivery' } };
 
 /** Where the hold may end with the payment complete. */
 const PAYING: Step[] = ['payment', 'awaiting_truelayer'];
 
 /** What the walk compares: the screen's view, notices included, without actor refs. */
 function screen(snapshot: Parameters<typeof viewCheckout>[0]) {
-  const { basketRef: _b, reservationRef: _r, countdownRef: _c, donationRef: _d, giftAidRef: _g, accountRef: _a, marketingRef: _m, ...view } = viewCheckout(snapshot);
+  const { basketRef: _b, reservationRef: _r, countdownRef: _c, donationRef: _d, giftAidRef: _g, accountRef: _a, marketingRef: _m, addressRef: _ad, ...view } = viewCheckout(snapshot);
   return view;
 }
 type View = ReturnType<typeof screen>;
@@ -158,7 +169,7 @@ function landOn(q: Q, step: Step, extra: Partial<Expectation<View>> & { captchaT
   const child = CHILD_OF[step];
   if (child) {
     running.push(child);
-    started[child] = [undefined];
+    started[child] = [CHILD_INPUT[step]];
   }
   if (step === 'reserve') {
     running.push('reservation');
@@ -237,7 +248,7 @@ function checkoutOracle(q: Q): Expectation<View> | undefined {
       if (view.isAdvancing) {
         const child = CHILD_OF[view.step];
         // A child chart's step starts its chart afresh.
-        const again = child ? { running: [child], started: { [child]: [undefined] } } : { running: [] };
+        const again = child ? { running: [child], started: { [child]: [CHILD_INPUT[view.step]] } } : { running: [] };
         return { view: { step: view.step, ...idleFlags, notices: withNotice(q, 'error', TEXT.unableToGetCheckout) }, ...again };
       }
       return undefined;
@@ -403,6 +414,7 @@ describe('checkout machine (root)', () => {
           giftAid: kit.controlled(),
           account: kit.controlled(),
           marketing: kit.controlled(),
+          address: kit.controlled(),
         },
         actions: { reloadCheckout: kit.spy('reloadCheckout'), navigate: kit.spy('navigate') },
       }),

@@ -12,6 +12,7 @@ const LoginStep = lazy(() => import('../steps/login/LoginStep'));
 const MarketingStep = lazy(() => import('../steps/marketing/MarketingStep'));
 const DonationStep = lazy(() => import('../steps/donation/DonationStep'));
 const GiftAidStep = lazy(() => import('../steps/giftAid/GiftAidStep'));
+const DeliveryAddressStep = lazy(() => import('../steps/address/DeliveryAddressStep'));
 
 /** The screen for the machine's current step. */
 export function StepScreen({ step }: { step: Step }) {
@@ -41,6 +42,8 @@ export function StepScreen({ step }: { step: Step }) {
             <DonationStep />
           ) : step === 'gift_aid' ? (
             <GiftAidStep />
+          ) : step === 'delivery_address' ? (
+            <DeliveryAddressStep />
           ) : (
             <LaterStep step={step} />
           )}

@@ -17,6 +17,7 @@ import { stepSaverMachine } from '../../machines/stepSaver/stepSaver.machine';
 import { appDonationMachine, appGiftAidMachine } from '../steps/donation/stepActors';
 import { appAccountMachine } from '../steps/login/accountActors';
 import { appMarketingMachine } from '../steps/marketing/marketingActors';
+import { appDeliveryAddressMachine } from '../steps/address/deliveryAddressActors';
 
 export interface CheckoutDeps {
   queryClient: QueryClient;
@@ -99,6 +100,7 @@ export function createCheckoutMachine(deps: CheckoutDeps) {
       giftAid: appGiftAidMachine,
       account: appAccountMachine(queryClient),
       marketing: appMarketingMachine(queryClient),
+      address: appDeliveryAddressMachine(queryClient),
       basket: basketMachine.provide({
         actors: {
           updateTicketQuantity: fromPromise(({ input }: { input: { ticket_id: number; quantity: number } }) =>
