@@ -88,11 +88,16 @@ describe.each(drivers)('addresses on %s', (driver) => {
     ]);
   });
 
-  it('answers an empty list under 3 characters, for no match, and for wildcards or bad input', async () => {
+  it('answers an empty list under 3 characters, for no match and for wildcards; refuses bad input with a 400', async () => {
     const v = new Visitor(w.app);
-    for (const address of ['BS', 'Nowhere Lane Atlantis', '%%%', '___', 'x'.repeat(101), 'BS1\u0000']) {
+    for (const address of ['BS', 'Nowhere Lane Atlantis', '%%%', '___']) {
       const res = await v.call('lookupAddress', { address });
       expect([res.statusCode, res.json()]).toEqual([200, { possible_addresses: [] }]);
+    }
+    for (const address of ['x'.repeat(101), 'BS1\u0000']) {
+      const res = await v.call('lookupAddress', { address });
+      expect(res.statusCode).toBe(400);
+      expect((res.json() as { error: string }).error).toMatch(/^Invalid address: /);
     }
   });
 

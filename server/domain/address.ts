@@ -116,10 +116,8 @@ export async function setDeliveryAddress(
   if (selected === 'new') {
     fields = trimmed(form.fields);
     if (!isCountry(fields.country)) throw new DomainError(400, ADDRESS_MESSAGES.country);
-    if (fields.country === COUNTRY_USA ? !isState(fields.state) : fields.state !== '') {
-      if (fields.country === COUNTRY_USA) throw new DomainError(400, ADDRESS_MESSAGES.state);
-      fields = { ...fields, state: '' };
-    }
+    if (fields.country !== COUNTRY_USA) fields = { ...fields, state: '' };
+    else if (!isState(fields.state)) throw new DomainError(400, ADDRESS_MESSAGES.state);
   } else {
     const [saved] =
       userId === null

@@ -1,11 +1,10 @@
 /** The address calls: thin mappings onto the address domain and the address finder. */
-import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ADDRESS_MESSAGES, FIND_MIN_CHARACTERS } from '../../contract/index.ts';
 import { deleteSavedAddress, listSavedAddresses, setDeliveryAddress } from '../domain/address.ts';
 import { COUNTRIES, STATES } from '../domain/addressCountries.ts';
 import { forgiving, getAddressFinder, localAddressFinder, type AddressFinder } from '../domain/addressLookup.ts';
 import { DomainError } from '../domain/errors.ts';
-import type { Handlers, InvalidHandler } from './calls.ts';
+import type { Handlers } from './calls.ts';
 import type { AppDeps } from './deps.ts';
 import { saleIdOf, userIdOf } from './session.ts';
 
@@ -48,8 +47,3 @@ export function addressHandlers(deps: AppDeps, finder: AddressFinder = addressFi
     },
   };
 }
-
-/** A lookup the contract refuses (too long, control characters) finds nothing, as failed lookups do. */
-export const addressInvalid: Partial<Record<AddressCalls, InvalidHandler>> = {
-  lookupAddress: async (_request: FastifyRequest, reply: FastifyReply) => reply.status(200).send({ possible_addresses: [] }),
-};

@@ -19,7 +19,7 @@ import { DomainError } from '../domain/errors.ts';
 import { registerCalls, type Handlers } from './calls.ts';
 import { accountHandlers } from './accountApi.ts';
 import { donationHandlers, donationInvalid } from './donationApi.ts';
-import { addressHandlers, addressInvalid } from './addressApi.ts';
+import { addressHandlers } from './addressApi.ts';
 import { noticeQuery } from './notices.ts';
 import { MAX_ID } from '../../contract/index.ts';
 import { saleIdOf, setSaleCookie, userIdOf } from './session.ts';
@@ -155,7 +155,6 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
 
   registerCalls(app, handlers, {
     ...donationInvalid,
-    ...addressInvalid,
     addToBasket: async (request, reply, message) =>
       wantsHtml(request) ? backToEvent(request, reply, 'error=not-added') : reply.status(400).send({ error: message }),
   });
