@@ -168,7 +168,7 @@ test('a failed set_delivery_address says so in the spec’s words, and the buyer
   await expectStep(page, 'payment');
 });
 
-test('a basket with a gift voucher asks who it is from and for', async ({ page, context }) => {
+test('a basket with a gift voucher asks who it is from and for', async ({ page, context }, testInfo) => {
   test.slow();
   await guestToDeliveryAddress(page, context, { vouchers: { 'Lantern Comedy gift card': 1 } });
   await page.getByRole('button', { name: 'Enter the address manually' }).click();
@@ -192,6 +192,9 @@ test('a basket with a gift voucher asks who it is from and for', async ({ page, 
   await expect(continueButton(page)).toBeDisabled();
   await page.getByLabel('Gift voucher to').fill('Grace');
   await expect(page.getByText('Who is the gift voucher for?')).toBeHidden();
+  await page.setViewportSize({ width: 360, height: 740 });
+  await page.screenshot({ path: testInfo.outputPath('delivery-address-vouchers-phone.png'), fullPage: true });
+  await page.setViewportSize({ width: 1280, height: 800 });
   await continueButton(page).click();
   await expectStep(page, 'payment');
 });

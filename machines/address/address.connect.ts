@@ -64,7 +64,7 @@ export function viewAddress(snapshot: SnapshotFrom<typeof addressMachine>, baske
     savedIds: context.savedIds,
     selected: form.selected,
     newAddress,
-    finderShown: newAddress && status !== null && status !== 'address_found',
+    finderShown: newAddress && status !== null && status !== 'address_found' && status !== 'adding_manually',
     fieldsShown: newAddress && (status === 'address_found' || status === 'adding_manually'),
     query: context.query,
     canFind: !searching && context.query.trim().length >= FIND_MIN_CHARACTERS,

@@ -271,8 +271,8 @@ export const addressMachine = setup({
               },
             },
             adding_manually: {
+              description: 'The fields typed by hand; the finder is hidden until the buyer asks for it again.',
               on: {
-                FIND_CLICKED: { guard: 'queryLongEnough', target: 'searching' },
                 FIND_AGAIN_CLICKED: [{ guard: 'buyerHasSaved', target: 'new' }, { target: 'new_user' }],
               },
             },

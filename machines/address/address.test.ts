@@ -167,7 +167,8 @@ function modelOf(q: Q): Model {
   };
 }
 
-const FINDER: Status[] = ['new', 'new_user', 'searching', 'found_addresses', 'adding_manually'];
+/** Picking a found address hides the finder; so does typing the address by hand. */
+const FINDER: Status[] = ['new', 'new_user', 'searching', 'found_addresses'];
 
 function expect_(m: Model, c: Case, extra: { started?: Record<string, unknown[]> } = {}): Expectation<AddressView> {
   const all = missing(m, c);
@@ -239,7 +240,7 @@ function oracleFor(c: Case) {
         return to({ status: 'adding_manually', fields: { ...m.fields, [event.field as string]: event.value }, problem: null });
       case 'FIND_CLICKED':
         // Disabled under 3 characters, while searching, and where the finder is hidden.
-        if (!['new', 'new_user', 'found_addresses', 'adding_manually'].includes(m.status!) || m.query.trim().length < 3) return q.unchanged();
+        if (!['new', 'new_user', 'found_addresses'].includes(m.status!) || m.query.trim().length < 3) return q.unchanged();
         return to({ status: 'searching' }, { started: { lookupAddress: [{ address: m.query.trim() }] } });
       case 'xstate.done.actor.lookupAddress':
         return to({ status: 'found_addresses', possible: event.output as PossibleAddress[] });

@@ -264,7 +264,7 @@ export function AddressForm({ actor, giftVouchers, submitLabel = 'Continue' }: {
             </Field>
           ) : null}
           <button type="button" className="link-button address__manual" onClick={send.findAgain}>
-            Search for the address instead
+            Find the address instead
           </button>
         </fieldset>
       ) : null}

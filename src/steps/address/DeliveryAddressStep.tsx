@@ -12,11 +12,11 @@ export default function DeliveryAddressStep() {
   const checkout = useCheckoutData();
   const actor = root.addressRef;
   const giftVouchers = (checkout?.gift_vouchers.length ?? 0) > 0;
+  const tickets = (checkout?.tickets.length ?? 0) > 0;
+  const what = giftVouchers && tickets ? 'gift vouchers and tickets' : giftVouchers ? 'gift vouchers' : 'tickets';
   return (
     <StepLayout step="delivery_address" title="Delivery Address" countdownRef={root.countdownRef} onEditBasket={root.canEditBasket ? root.editBasket : undefined}>
-      <p className="lead">
-        {giftVouchers ? 'Where should we post your gift vouchers and tickets?' : 'Where should we post your tickets?'}
-      </p>
+      <p className="lead">Where should we post your {what}?</p>
       {actor && checkout ? <AddressForm actor={actor} giftVouchers={giftVouchers} /> : null}
     </StepLayout>
   );
