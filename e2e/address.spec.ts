@@ -198,3 +198,53 @@ test('a basket with a gift voucher asks who it is from and for', async ({ page, 
   await continueButton(page).click();
   await expectStep(page, 'payment');
 });
+
+test('a new address of a signed-in buyer is saved for the next checkout, where it can be deleted', async ({ browser }) => {
+  test.slow();
+  const atDeliveryAsTom = async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.goto('/signin/');
+    await page.getByRole('button', { name: 'Continue as Tom Okafor' }).click();
+    await addFromEventPage(page, GALA, POSTED);
+    await reserveButton(page).click();
+    await expectStep(page, 'login');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expectStep(page, 'marketing_preferences');
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await expectStep(page, 'delivery_address');
+    await expect(continueButton(page)).toBeVisible();
+    return { context, page };
+  };
+
+  const first = await atDeliveryAsTom();
+  await first.page.getByRole('button', { name: 'Enter the address manually' }).click();
+  for (const [label, value] of [
+    ['First name', 'Tom'],
+    ['Last name', 'Okafor'],
+    ['Address line 1', '8 Oldham Street'],
+    ['Town or city', 'Manchester'],
+    ['Postcode or ZIP code', 'M1 1JQ'],
+  ] as const) {
+    await first.page.getByLabel(label).fill(value);
+  }
+  await continueButton(first.page).click();
+  await expectStep(first.page, 'payment');
+  await first.context.close();
+
+  const second = await atDeliveryAsTom();
+  const page = second.page;
+  const saved = page.getByRole('radio', { name: /8 Oldham Street, Manchester, M1 1JQ, United Kingdom/ });
+  await expect(saved).toBeChecked();
+  await expect(continueButton(page)).toBeEnabled();
+  await page.getByRole('button', { name: 'Delete the address 8 Oldham Street, Manchester, M1 1JQ, United Kingdom' }).click();
+  await expect(saved).toHaveCount(0);
+  await expect(page.getByLabel('Find your address')).toBeVisible();
+  await expect(continueButton(page)).toBeDisabled();
+  // Gone on the server too.
+  const listed = await page.request.post('/ajax/user/user/get_user_addresses/', { form: {} });
+  expect(((await listed.json()) as { existing_addresses: { full_address: string }[] }).existing_addresses.map((a) => a.full_address)).not.toContain(
+    '8 Oldham Street, Manchester, M1 1JQ, United Kingdom',
+  );
+  await second.context.close();
+});
