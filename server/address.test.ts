@@ -9,6 +9,7 @@ import { eq } from 'drizzle-orm';
 import { saleDeliveryAddresses, userAddresses } from './db/schema.ts';
 import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
 import { getAddressFinder, forgiving } from './domain/addressLookup.ts';
+import { databaseDigest } from './test/digest.ts';
 import type { RequestOf } from '../contract/index.ts';
 
 const UNABLE = 'Unable to set the delivery Address. Please try again later';
@@ -169,6 +170,7 @@ describe.each(drivers)('addresses on %s', (driver) => {
   it('refuses an incomplete, unknown or foreign address with a clear 4xx, and changes nothing', async () => {
     const v = await reserved(new Visitor(w.app), { [w.demo.tickets.printedStalls]: 1 });
     const before = (await storedFor(v)).length;
+    const digest = await databaseDigest(w.database.db);
     const cases: Array<[Record<string, unknown>, number, string]> = [
       [{ address: { ...NEW_ADDRESS, first_name: ' ' } }, 400, "Type the recipient's first name"],
       [{ address: { ...NEW_ADDRESS, last_name: '' } }, 400, "Type the recipient's last name"],
@@ -187,6 +189,7 @@ describe.each(drivers)('addresses on %s', (driver) => {
     const malformed = await setAddress(v, { address: { ...NEW_ADDRESS, selected_user_address_id: 'old', town: 'Bri\u0007stol' } });
     expect(malformed.statusCode).toBe(400);
     expect((malformed.json() as { error: string }).error).toMatch(/^Invalid address\./);
+    expect(await databaseDigest(w.database.db)).toBe(digest);
     expect((await storedFor(v)).length).toBe(before);
 
     // Another buyer's saved address is not offered to this one.
