@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod/mini';
 import { accountCalls } from './account.ts';
+import { addressCalls } from './address.ts';
 import { basketCalls } from './basket.ts';
 import { checkoutCalls } from './checkout.ts';
 import { donationCalls } from './donation.ts';
@@ -24,6 +25,7 @@ export * from './account.ts';
 export * from './marketing.ts';
 export * from './delivery.ts';
 export * from './payment.ts';
+export * from './address.ts';
 
 export const calls = {
   ...userCalls,
@@ -35,6 +37,7 @@ export const calls = {
   ...donationCalls,
   ...deliveryCalls,
   ...paymentCalls,
+  ...addressCalls,
 } as const;
 
 export type Calls = typeof calls;

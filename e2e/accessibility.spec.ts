@@ -49,6 +49,20 @@ async function heldBasket(page: Page) {
   await expect(page.getByTestId('countdown-clock').first()).toBeVisible();
 }
 
+/** A signed-in demo buyer with posted tickets, on the delivery address step. */
+async function deliveryAddressAs(page: Page, buyer: string) {
+  await page.goto('/signin/');
+  await page.getByRole('button', { name: `Continue as ${buyer}` }).click();
+  await addFromEventPage(page, 'Lantern Comedy Gala Night', { tickets: { 'Stalls (posted ticket)': 1 } });
+  await reserveButton(page).click();
+  await expectStep(page, 'login');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expectStep(page, 'marketing_preferences');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expectStep(page, 'delivery_address');
+  await expect(page.getByRole('button', { name: 'Continue' })).toBeVisible();
+}
+
 const SCREENS: Screen[] = [
   {
     name: 'determining',
@@ -271,6 +285,30 @@ const SCREENS: Screen[] = [
       await page.getByLabel('CVC').fill('123');
       await page.getByRole('button', { name: /^Pay £/ }).click();
       await expect(page.getByRole('button', { name: 'Approve payment' })).toBeVisible();
+    },
+  },
+  {
+    name: 'Delivery address: saved addresses and possible addresses',
+    reach: async (page) => {
+      await deliveryAddressAs(page, 'Amelia Hughes');
+      await page.getByRole('radio', { name: 'Use a new address' }).check();
+      await page.getByLabel('Find your address').fill('BS1 4RN');
+      await page.getByRole('button', { name: 'Find', exact: true }).click();
+      await expect(page.getByText('10 addresses found: choose yours.')).toBeVisible();
+    },
+  },
+  {
+    name: 'Delivery address: manual entry in the USA, with its messages',
+    reach: async (page) => {
+      await deliveryAddressAs(page, 'Tom Okafor');
+      const newAddress = page.getByRole('radio', { name: 'Use a new address' });
+      if (await newAddress.isVisible()) await newAddress.check();
+      await page.getByRole('button', { name: 'Enter the address manually' }).click();
+      await page.getByLabel('Country').selectOption({ label: 'United States' });
+      await page.getByLabel('First name').focus();
+      await page.getByLabel('State').focus();
+      await page.getByLabel('Town or city').focus();
+      await expect(page.getByText('Choose the state')).toBeVisible();
     },
   },
   {

@@ -13,6 +13,7 @@ import { reservationMachine } from '../machines/reservation/reservation.machine'
 import { stepSaverMachine } from '../machines/stepSaver/stepSaver.machine';
 import { donationMachine } from '../machines/donation/donation.machine';
 import { giftAidMachine } from '../machines/donation/giftAid.machine';
+import { addressMachine } from '../machines/address/address.machine';
 import { accountMachine } from '../machines/account/account.machine';
 import { marketingMachine } from '../machines/marketing/marketing.machine';
 import { deliveryMachine } from '../machines/delivery/delivery.machine';
@@ -85,6 +86,12 @@ const charts: Chart[] = [
     file: 'machines/payment/payment.machine.ts',
     placement:
       'Invoked by the root on the `payment` step (systemId `payment`); paid or free tickets claimed completes the step (the fresh checkout shows `payment_complete` and the root moves on to `deliver_tickets`), a `reserving` outcome returns to the basket.',
+  },
+  {
+    machine: addressMachine,
+    file: 'machines/address/address.machine.ts',
+    placement:
+      'Invoked by the root on the `delivery_address` step (systemId `address`); the address sent with set_delivery_address completes the step. The payment step reuses it for the billing address (input `purpose: billing`).',
   },
 ];
 

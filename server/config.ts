@@ -22,6 +22,8 @@ const envSchema = z.object({
   ALTCHA_HMAC_KEY: z.optional(z.string().check(z.minLength(16))),
   /** Proof-of-work difficulty of the local captcha: the largest number a browser may have to try. */
   ALTCHA_MAX_NUMBER: z._default(z.coerce.number().check(z.int(), z.minimum(1000), z.maximum(10_000_000)), 50_000),
+  /** getAddress.io key for the address finder; without it the local address index answers. */
+  ADDRESS_API_KEY: z.optional(z.string().check(z.minLength(1))),
   BRAND_NAME: z._default(z.string().check(z.minLength(1)), 'Holdfast'),
   SWEEP_INTERVAL_MS: z._default(positiveInt, 30_000),
   LOG_LEVEL: z._default(z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']), 'info'),
@@ -98,6 +100,8 @@ export interface Config {
   mailFrom: string;
   /** The development mailbox page (/dev/mailbox): off when NODE_ENV=production. */
   devMailbox: boolean;
+  /** The UK address API's key; null uses the local address index. */
+  addressApiKey: string | null;
 }
 
 export class ConfigError extends Error {}
@@ -153,6 +157,7 @@ export function parseConfig(env: Record<string, string | undefined>, fallbackSec
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM,
     devMailbox: e.NODE_ENV !== 'production',
+    addressApiKey: e.ADDRESS_API_KEY ?? null,
   };
 }
 

@@ -8,6 +8,8 @@ import type { Database } from './db/index.ts';
 import * as t from './db/schema.ts';
 import { thumbnail } from './thumbnails.ts';
 import { hashToken } from './domain/giftAid.ts';
+import { indexedAddresses, searchTextOf } from './domain/addressIndexData.ts';
+import { COUNTRY_UK } from '../contract/index.ts';
 
 /** The demo charity's Gift Aid download token; a real charity's is random and kept only as a hash. */
 export const DEMO_GIFT_AID_TOKEN = 'harbour-lights-gift-aid-demo-token';
@@ -262,6 +264,21 @@ export async function seed(db: Database, now = new Date()) {
     const foodDate = await date(food.id, ahead(now, 35, 11), 1000, 'Docklands Street Food: site');
     const foodDayPass = await ticket({ eventDateId: foodDate.id, name: 'Day pass', price: 1800, bookingFee: 120 });
 
+    /* Printed tickets posted to the buyer: a basket with this event needs a delivery address. */
+    const printed = await event({
+      organiserId: lantern.id,
+      title: 'Lantern Comedy Gala Night',
+      description: 'The club’s annual gala at the Albert Hall, with souvenir printed tickets posted to every guest.',
+      currency: 'GBP',
+      venueName: 'Albert Hall Manchester',
+      venueAddress: '27 Peter Street, Manchester M2 5QR',
+      city: 'Manchester',
+      thumbnail: thumbnail('Gala Night', '#0f766e', '#1e3a8a', 'ticket'),
+    });
+    const printedDate = await date(printed.id, ahead(now, 60, 19, 30), 400, 'Lantern Comedy Gala Night: hall');
+    const printedStalls = await ticket({ eventDateId: printedDate.id, name: 'Stalls (posted ticket)', price: 3500, bookingFee: 200 });
+    await tx.insert(t.postalDeliveryEvents).values({ eventId: printed.id });
+
     const [riversideVoucher] = await tx
       .insert(t.giftVouchers)
       .values({
@@ -304,9 +321,23 @@ export async function seed(db: Database, now = new Date()) {
       .values({ email: 'tom.okafor@example.com', firstName: 'Tom', lastName: 'Okafor', subscribed: false })
       .returning();
 
+    // A saved address for the signed-in demo buyer, and the local address finder's index.
+    await tx.insert(t.userAddresses).values({
+      userId: amelia!.id,
+      firstName: 'Amelia',
+      lastName: 'Hughes',
+      address1: '14 Quay Street',
+      address2: '',
+      town: 'Bristol',
+      postcode: 'BS1 4RN',
+      country: COUNTRY_UK,
+      createdAt: now,
+    });
+    await tx.insert(t.addressIndex).values(indexedAddresses().map((a) => ({ ...a, search: searchTextOf(a) })));
+
     return {
       organisers: { riverside: riverside.id, peak: peak.id, lantern: lantern.id, popup: popup.id, ashcombe: ashcombe.id, docklands: docklands.id },
-      events: { jazz: jazz.id, trail: trail.id, comedyFriday: comedyFriday.id, lanterns: lanterns.id, cinema: cinema.id, food: food.id, openDay: openDay.id },
+      events: { printed: printed.id, jazz: jazz.id, trail: trail.id, comedyFriday: comedyFriday.id, lanterns: lanterns.id, cinema: cinema.id, food: food.id, openDay: openDay.id },
       dates: { jazz: jazzDate.id, trail: trailDate.id, lanternEarly: early.id, lanternLate: late.id },
       pools: { jazz: jazzDate.poolId, earlyBird: earlyBirdPool.id, parking: parkingPool.id },
       tickets: {
@@ -323,6 +354,7 @@ export async function seed(db: Database, now = new Date()) {
         comedyCabaret: cabaretId,
         foodDayPass: foodDayPass.id,
         freeEntry: freeEntry.id,
+        printedStalls: printedStalls.id,
       },
       vouchers: { riverside: riversideVoucher!.id, lantern: lanternVoucher!.id },
       codes: { summer10: summer10.code, fiveOff: fiveOff.code, laugh20: laugh20.code, exhausted: spring.code },

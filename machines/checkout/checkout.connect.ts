@@ -12,6 +12,7 @@ import type { accountMachine } from '../account/account.machine';
 import type { marketingMachine } from '../marketing/marketing.machine';
 import type { deliveryMachine } from '../delivery/delivery.machine';
 import type { paymentMachine } from '../payment/payment.machine';
+import type { addressMachine } from '../address/address.machine';
 import type { countdownMachine } from '../countdown/countdown.machine';
 import type { reservationMachine } from '../reservation/reservation.machine';
 import type { checkoutMachine } from './checkout.machine';
@@ -58,6 +59,7 @@ export interface CheckoutView {
   marketingRef: ActorRefFrom<typeof marketingMachine> | undefined;
   deliveryRef: ActorRefFrom<typeof deliveryMachine> | undefined;
   paymentRef: ActorRefFrom<typeof paymentMachine> | undefined;
+  addressRef: ActorRefFrom<typeof addressMachine> | undefined;
 }
 
 type CheckoutSnapshot = SnapshotFrom<typeof checkoutMachine>;
@@ -101,6 +103,7 @@ export function viewCheckout(snapshot: CheckoutSnapshot): CheckoutView {
     marketingRef: snapshot.children.marketing,
     deliveryRef: snapshot.children.delivery,
     paymentRef: snapshot.children.payment,
+    addressRef: snapshot.children.address,
   };
 }
 

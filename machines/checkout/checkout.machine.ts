@@ -156,16 +156,17 @@ function advancingStep(from: AdvancingStep, extra: { description?: string; payme
  * A step whose screen is a child chart (invoked with a systemId): the child's output completes
  * the step, and the fresh checkout picks the next one through `nextStep`.
  */
-function childStep<Child extends 'donation' | 'giftAid' | 'marketing' | 'delivery'>(
-  from: 'donation' | 'gift_aid' | 'marketing_preferences' | 'deliver_tickets',
+function childStep<Child extends 'donation' | 'giftAid' | 'marketing' | 'delivery' | 'address'>(
+  from: 'donation' | 'gift_aid' | 'marketing_preferences' | 'deliver_tickets' | 'delivery_address',
   child: Child,
+  input?: { purpose: 'delivery' },
 ) {
   const step = advancingStep(from);
   return {
     ...step,
     states: {
       ...step.states,
-      active: { invoke: { src: child, id: child, systemId: child, onDone: { target: 'advancing' } } },
+      active: { invoke: { src: child, id: child, systemId: child, input, onDone: { target: 'advancing' } } },
     },
   } as const;
 }
@@ -417,7 +418,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
         marketing_preferences: childStep('marketing_preferences', 'marketing'),
         donation: childStep('donation', 'donation'),
         gift_aid: childStep('gift_aid', 'giftAid'),
-        delivery_address: advancingStep('delivery_address'),
+        delivery_address: childStep('delivery_address', 'address', { purpose: 'delivery' }),
         ticket_questions_before: advancingStep('ticket_questions_before'),
         payment: paymentStep(),
         deliver_tickets: childStep('deliver_tickets', 'delivery'),

@@ -17,6 +17,7 @@ import type { PaymentOutcome } from '../payment/payment.types';
 import { marketingMachine } from '../marketing/marketing.machine';
 import { deliveryMachine } from '../delivery/delivery.machine';
 import { paymentMachine } from '../payment/payment.machine';
+import { addressMachine } from '../address/address.machine';
 import type { Checkout, CheckoutEvent, Notice, NoticeKind, ReservationOutcome, Step } from './checkout.types';
 import { nextStep } from './nextStep';
 import { STEPS } from '../../contract';
@@ -77,7 +78,9 @@ export const checkoutSetup = setup({
       giftAid: 'giftAid';
       account: 'account';
       marketing: 'marketing';
+      delivery: 'delivery';
       payment: 'payment';
+      address: 'address';
     },
     tags: {} as 'determining' | 'reserving' | 'advancing' | 'editingBasket',
   },
@@ -95,6 +98,7 @@ export const checkoutSetup = setup({
     marketing: marketingMachine,
     delivery: deliveryMachine,
     payment: paymentMachine,
+    address: addressMachine,
   },
   actions: {
     spawnCountdown: spawnChild('countdown', { id: 'countdown', systemId: 'countdown' }),

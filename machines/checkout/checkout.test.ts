@@ -82,6 +82,9 @@ const events: Record<string, WalkEvent[]> = {
   ],
   'xstate.done.actor.giftAid': [{ type: 'xstate.done.actor.giftAid', output: { isGiftAid: true } }],
   'xstate.done.actor.delivery': [{ type: 'xstate.done.actor.delivery', output: undefined }],
+  'xstate.done.actor.address': [
+    { type: 'xstate.done.actor.address', output: { address: { selected_user_address_id: '7' } } },
+  ],
 };
 
 const paidCheckout = makeCheckout({ state: 'deliver_tickets', payment_complete: true, sale_reference: 'HF-1' });
@@ -116,14 +119,17 @@ const CHILD_OF: Partial<Record<Step, string>> = {
   gift_aid: 'giftAid',
   deliver_tickets: 'delivery',
   payment: 'payment',
+  delivery_address: 'address',
 };
+/** What a child chart starts with: the address form is the delivery address's. */
+const CHILD_INPUT: Partial<Record<Step, unknown>> = { delivery_address: { purpose: 'delivery' } };
 
 /** Where the hold may end with the payment complete. */
 const PAYING: Step[] = ['payment', 'awaiting_truelayer'];
 
 /** What the walk compares: the screen's view, notices included, without actor refs. */
 function screen(snapshot: Parameters<typeof viewCheckout>[0]) {
-  const { basketRef: _b, reservationRef: _r, countdownRef: _c, donationRef: _d, giftAidRef: _g, accountRef: _a, marketingRef: _m, deliveryRef: _dl, paymentRef: _p, ...view } = viewCheckout(snapshot);
+  const { basketRef: _b, reservationRef: _r, countdownRef: _c, donationRef: _d, giftAidRef: _g, accountRef: _a, marketingRef: _m, deliveryRef: _dl, paymentRef: _p, addressRef: _ad, ...view } = viewCheckout(snapshot);
   return view;
 }
 type View = ReturnType<typeof screen>;
@@ -170,7 +176,7 @@ function landOn(q: Q, step: Step, extra: Partial<Expectation<View>> & { captchaT
   const child = CHILD_OF[step];
   if (child) {
     running.push(child);
-    started[child] = [undefined];
+    started[child] = [CHILD_INPUT[step]];
   }
   if (step === 'reserve') {
     running.push('reservation');
@@ -249,7 +255,7 @@ function checkoutOracle(q: Q): Expectation<View> | undefined {
       if (view.isAdvancing) {
         const child = CHILD_OF[view.step];
         // A child chart's step starts its chart afresh.
-        const again = child ? { running: [child], started: { [child]: [undefined] } } : { running: [] };
+        const again = child ? { running: [child], started: { [child]: [CHILD_INPUT[view.step]] } } : { running: [] };
         return { view: { step: view.step, ...idleFlags, notices: withNotice(q, 'error', TEXT.unableToGetCheckout) }, ...again };
       }
       return undefined;
@@ -418,6 +424,7 @@ describe('checkout machine (root)', () => {
           marketing: kit.controlled(),
           delivery: kit.controlled(),
           payment: kit.controlled(),
+          address: kit.controlled(),
         },
         actions: { reloadCheckout: kit.spy('reloadCheckout'), navigate: kit.spy('navigate') },
       }),

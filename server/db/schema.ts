@@ -521,3 +521,72 @@ export const organiserPaymentSettings = pgTable('organiser_payment_settings', {
   requirePhoneNumber: boolean('require_phone_number').notNull().default(false),
   expressCheckout: boolean('express_checkout').notNull().default(false),
 });
+
+/* ---------- Addresses: saved addresses, a sale's delivery address, the local lookup index, postal events ---------- */
+
+/** A signed-in buyer's saved address (spec 000 §3): offered again on later checkouts until deleted. */
+export const userAddresses = pgTable(
+  'user_addresses',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    firstName: text('first_name').notNull(),
+    lastName: text('last_name').notNull(),
+    address1: text('address_1').notNull(),
+    address2: text('address_2').notNull().default(''),
+    town: text('town').notNull(),
+    postcode: text('postcode').notNull(),
+    /** The server's country id ('1' UK, '2' USA, ...). */
+    country: text('country').notNull(),
+    /** A US state's code; empty elsewhere. */
+    state: text('state').notNull().default(''),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+  },
+  (t) => [index('user_addresses_user').on(t.userId, t.createdAt)],
+);
+
+/** Where a sale's tickets or vouchers are posted, and the gift vouchers' from and to names. */
+export const saleDeliveryAddresses = pgTable('sale_delivery_addresses', {
+  saleId: text('sale_id')
+    .primaryKey()
+    .references(() => sales.id, { onDelete: 'cascade' }),
+  /** The saved address it was copied from, if any. */
+  userAddressId: integer('user_address_id').references(() => userAddresses.id, { onDelete: 'set null' }),
+  firstName: text('first_name').notNull(),
+  lastName: text('last_name').notNull(),
+  address1: text('address_1').notNull(),
+  address2: text('address_2').notNull().default(''),
+  town: text('town').notNull(),
+  postcode: text('postcode').notNull(),
+  country: text('country').notNull(),
+  state: text('state').notNull().default(''),
+  giftVoucherFrom: text('gift_voucher_from').notNull().default(''),
+  giftVoucherTo: text('gift_voucher_to').notNull().default(''),
+  setAt: timestamp('set_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+});
+
+/** The local address lookup's index (used when no address API key is configured). */
+export const addressIndex = pgTable(
+  'address_index',
+  {
+    id: serial('id').primaryKey(),
+    line1: text('line_1').notNull(),
+    line2: text('line_2').notNull().default(''),
+    town: text('town').notNull(),
+    postcode: text('postcode').notNull(),
+    country: text('country').notNull(),
+    state: text('state').notNull().default(''),
+    /** Lower-case words of the whole address plus the postcode without spaces, for matching. */
+    search: text('search').notNull(),
+  },
+  (t) => [index('address_index_postcode').on(t.postcode)],
+);
+
+/** Events whose tickets are posted: a basket with one of them needs a delivery address. */
+export const postalDeliveryEvents = pgTable('postal_delivery_events', {
+  eventId: integer('event_id')
+    .primaryKey()
+    .references(() => events.id, { onDelete: 'cascade' }),
+});

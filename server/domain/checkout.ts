@@ -26,6 +26,7 @@ import { holdIsLive, secondsRemaining } from './sales.ts';
 import { addMonths, formatNiceDate, formatUkDate } from './format.ts';
 import { currencySymbol } from '../../contract/money.ts';
 import { findDonation } from './donation.ts';
+import { countPostalEvents, needsDeliveryAddress } from './address.ts';
 
 export const STANDARD_REFUND_POLICY = {
   title: 'Refund policy',
@@ -146,6 +147,8 @@ export async function buildCheckout(
   const provider = organiserRows.find((o) => o.paymentProvider)?.paymentProvider ?? null;
   // A donation counts while the reservation it was given in holds (one more read, only with a charity).
   const donation = charity && (live || paid) ? await findDonation(db, sale) : null;
+  // Vouchers are posted anyway; otherwise one more read, only when the basket holds tickets.
+  const postalEvents = vouchers.length === 0 && eventRows.length > 0 ? await countPostalEvents(db, eventRows.map((e) => e.id)) : 0;
 
   return {
     ...base,
@@ -264,6 +267,7 @@ export async function buildCheckout(
           }
         : null,
     sagepay_or_stripe: provider,
+    require_delivery_address: needsDeliveryAddress(vouchers.length, postalEvents),
     opoa: provider ? { provider, merchant_id: null, overridden: false } : null,
     payment_complete: paid,
     ...(await paymentSettingsOf(db, organiserRows.map((o) => o.id), opts.userId)),

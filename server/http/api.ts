@@ -21,6 +21,7 @@ import { accountHandlers } from './accountApi.ts';
 import { donationHandlers, donationInvalid } from './donationApi.ts';
 import { deliveryHandlers } from './deliveryApi.ts';
 import { paymentHandlers, paymentInvalid } from './paymentApi.ts';
+import { addressHandlers } from './addressApi.ts';
 import { noticeQuery } from './notices.ts';
 import { MAX_ID } from '../../contract/index.ts';
 import { saleIdOf, setSaleCookie, userIdOf } from './session.ts';
@@ -89,6 +90,7 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
 
   const handlers: Handlers = {
     ...accountHandlers(deps),
+    ...addressHandlers(deps),
     ...donationHandlers(deps),
     ...deliveryHandlers(deps),
     ...paymentHandlers(deps, deps.payment),

@@ -15,6 +15,7 @@ const GiftAidStep = lazy(() => import('../steps/giftAid/GiftAidStep'));
 const DeliveryStep = lazy(() => import('../steps/delivery/DeliveryStep'));
 const OrderCompletedStep = lazy(() => import('../steps/orderCompleted/OrderCompletedStep'));
 const PaymentStep = lazy(() => import('../steps/payment/PaymentStep'));
+const DeliveryAddressStep = lazy(() => import('../steps/address/DeliveryAddressStep'));
 
 /** The screen for the machine's current step. */
 export function StepScreen({ step }: { step: Step }) {
@@ -50,6 +51,8 @@ export function StepScreen({ step }: { step: Step }) {
             <OrderCompletedStep />
           ) : step === 'payment' ? (
             <PaymentStep />
+          ) : step === 'delivery_address' ? (
+            <DeliveryAddressStep />
           ) : (
             <LaterStep step={step} />
           )}

@@ -20,6 +20,7 @@ import { appAccountMachine } from '../steps/login/accountActors';
 import { appMarketingMachine } from '../steps/marketing/marketingActors';
 import { appDeliveryMachine } from '../steps/delivery/deliveryActors';
 import { appPaymentMachine } from '../steps/payment/paymentActors';
+import { appDeliveryAddressMachine } from '../steps/address/deliveryAddressActors';
 
 export interface CheckoutDeps {
   queryClient: QueryClient;
@@ -104,6 +105,7 @@ export function createCheckoutMachine(deps: CheckoutDeps) {
       marketing: appMarketingMachine(queryClient),
       delivery: appDeliveryMachine(queryClient),
       payment: appPaymentMachine(queryClient, deps.navigate),
+      address: appDeliveryAddressMachine(queryClient),
       basket: basketMachine.provide({
         actors: {
           updateTicketQuantity: fromPromise(({ input }: { input: { ticket_id: number; quantity: number } }) =>

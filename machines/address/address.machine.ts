@@ -1,0 +1,319 @@
+/**
+ * The one address form (spec 000 §2 Address screen, §3 Address, §4 Address lookup statuses, §5
+ * Address; spec 001 §2 Delivery Address, §5 Address and Gift voucher): a signed-in buyer's saved
+ * addresses (with delete), the finder (Find needs 3 characters and is refused while searching),
+ * the possible addresses, manual entry, and the gift voucher from/to names when the basket holds
+ * vouchers. The lookup's statuses are the states `new`, `new_user`, `found_addresses`,
+ * `address_found` and `adding_manually`.
+ *
+ * Used for the delivery address (the delivery_address step) and for the billing address (the
+ * payment step): the `purpose` input picks the rules' words; the app provides `submitAddress`
+ * (set_delivery_address for delivery). The rules are the contract's `addressProblems`.
+ */
+import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import {
+  ADDRESS_MESSAGES,
+  FIND_MIN_CHARACTERS,
+  addressPayload,
+  addressProblems,
+  emptyAddressFields,
+  fieldsFromPossible,
+  type AddressField,
+  type AddressForm,
+  type AddressPayload,
+  type AddressProblemKey,
+  type AddressPurpose,
+  type AddressSelection,
+  type PossibleAddress,
+  type SavedAddress,
+  type VoucherField,
+} from '../../contract';
+
+export type LookupStatus = 'new' | 'new_user' | 'found_addresses' | 'address_found' | 'adding_manually';
+
+export type AddressEvent =
+  | { type: 'SAVED_ADDRESS_CHOSEN'; selection: AddressSelection }
+  | { type: 'DELETE_CLICKED'; addressId: number }
+  | { type: 'QUERY_TYPED'; text: string }
+  | { type: 'FIND_CLICKED' }
+  | { type: 'ADDRESS_PICKED'; index: number }
+  | { type: 'ENTER_MANUALLY_CLICKED' }
+  | { type: 'FIND_AGAIN_CLICKED' }
+  | { type: 'FIELD_TYPED'; field: AddressField; value: string }
+  | { type: 'FIELD_LEFT'; field: AddressProblemKey }
+  | { type: 'VOUCHER_NAME_TYPED'; field: VoucherField; value: string }
+  /** Whether the basket holds gift vouchers (from the checkout the buyer sees): the from/to rule depends on it. */
+  | { type: 'CONTINUE_CLICKED'; giftVouchers: boolean };
+
+export interface AddressInput {
+  purpose?: AddressPurpose;
+}
+
+/** What the form gives: the `address` object and the gift voucher names, as sent. */
+export interface AddressOutcome {
+  address: AddressPayload;
+  gift_voucher_from?: string;
+  gift_voucher_to?: string;
+}
+
+export interface AddressContext {
+  purpose: AddressPurpose;
+  /** The saved addresses offered (ids; the screen reads the addresses themselves from the query cache). */
+  savedIds: number[];
+  form: AddressForm;
+  query: string;
+  possible: PossibleAddress[];
+  /** The saved address being deleted. */
+  deleting: number | null;
+  /** Fields whose message is shown: left once, or all after a try to continue. */
+  touched: AddressProblemKey[];
+  tried: boolean;
+  /** A failed submission, in words for the buyer. */
+  problem: string | null;
+  outcome: AddressOutcome | null;
+}
+
+export function outcomeOf(form: AddressForm, giftVouchers: boolean): AddressOutcome {
+  const address = addressPayload(form);
+  return giftVouchers ? { address, gift_voucher_from: form.giftVoucherFrom.trim(), gift_voucher_to: form.giftVoucherTo.trim() } : { address };
+}
+
+export const emptyAddressForm: AddressForm = { selected: 'new', fields: emptyAddressFields, giftVoucherFrom: '', giftVoucherTo: '' };
+
+export const addressMachine = setup({
+  types: {
+    context: {} as AddressContext,
+    events: {} as AddressEvent,
+    input: {} as AddressInput | undefined,
+    output: {} as AddressOutcome | null,
+    children: {} as {
+      loadSavedAddresses: 'loadSavedAddresses';
+      lookupAddress: 'lookupAddress';
+      deleteAddress: 'deleteAddress';
+      submitAddress: 'submitAddress';
+    },
+    tags: {} as 'loading' | 'searching' | 'deleting' | 'saving',
+  },
+  actors: {
+    /** The signed-in buyer's saved addresses (none for anyone else), from the app's query cache. */
+    loadSavedAddresses: fromPromise<SavedAddress[], void>(() => Promise.reject(new Error('loadSavedAddresses is provided by the app'))),
+    /** lookup_address; a failure is an empty list. */
+    lookupAddress: fromPromise<PossibleAddress[], { address: string }>(() => Promise.reject(new Error('lookupAddress is provided by the app'))),
+    deleteAddress: fromPromise<unknown, { address_id: number }>(() => Promise.reject(new Error('deleteAddress is provided by the app'))),
+    /** Sends the address (set_delivery_address for delivery); rejects with an Error whose message is the text to show. */
+    submitAddress: fromPromise<unknown, AddressOutcome>(() => Promise.reject(new Error('submitAddress is provided by the app'))),
+  },
+  actions: {
+    keepSaved: assign((_, params: { saved: SavedAddress[] }) => {
+      const ids = params.saved.map((a) => a.id);
+      return { savedIds: ids, form: { ...emptyAddressForm, selected: ids[0] ?? ('new' as const) } };
+    }),
+    chooseSaved: assign(({ context, event }) => {
+      assertEvent(event, 'SAVED_ADDRESS_CHOSEN');
+      return { form: { ...context.form, selected: event.selection }, problem: null };
+    }),
+    keepDeleting: assign(({ event }) => {
+      assertEvent(event, 'DELETE_CLICKED');
+      return { deleting: event.addressId };
+    }),
+    forgetDeleted: assign(({ context }) => {
+      const savedIds = context.savedIds.filter((id) => id !== context.deleting);
+      const selected = context.form.selected === context.deleting ? (savedIds[0] ?? 'new') : context.form.selected;
+      return { savedIds, deleting: null, form: { ...context.form, selected } };
+    }),
+    stopDeleting: assign({ deleting: null }),
+    typeQuery: assign(({ event }) => {
+      assertEvent(event, 'QUERY_TYPED');
+      return { query: event.text };
+    }),
+    keepPossible: assign((_, params: { possible: PossibleAddress[] }) => ({ possible: params.possible })),
+    forgetPossible: assign({ possible: [] }),
+    pickAddress: assign(({ context, event }) => {
+      assertEvent(event, 'ADDRESS_PICKED');
+      return { form: { ...context.form, fields: fieldsFromPossible(context.possible[event.index]!, context.form.fields) }, problem: null };
+    }),
+    typeField: assign(({ context, event }) => {
+      assertEvent(event, 'FIELD_TYPED');
+      return { form: { ...context.form, fields: { ...context.form.fields, [event.field]: event.value } }, problem: null };
+    }),
+    typeVoucherName: assign(({ context, event }) => {
+      assertEvent(event, 'VOUCHER_NAME_TYPED');
+      const key = event.field === 'gift_voucher_from' ? 'giftVoucherFrom' : 'giftVoucherTo';
+      return { form: { ...context.form, [key]: event.value }, problem: null };
+    }),
+    touchField: assign(({ context, event }) => {
+      assertEvent(event, 'FIELD_LEFT');
+      return { touched: context.touched.includes(event.field) ? context.touched : [...context.touched, event.field] };
+    }),
+    revealProblems: assign({ tried: true }),
+    keepOutcome: assign(({ context, event }) => {
+      assertEvent(event, 'CONTINUE_CLICKED');
+      return { outcome: outcomeOf(context.form, event.giftVouchers), problem: null, tried: true };
+    }),
+    showSubmitFailure: assign(({ context }, params: { error: unknown }) => ({
+      problem:
+        params.error instanceof Error && params.error.message
+          ? params.error.message
+          : context.purpose === 'delivery'
+            ? ADDRESS_MESSAGES.unableToSetDelivery
+            : ADDRESS_MESSAGES.unableToFindBilling,
+    })),
+  },
+  guards: {
+    hasSaved: (_, params: { saved: SavedAddress[] }) => params.saved.length > 0,
+    buyerHasSaved: ({ context }) => context.savedIds.length > 0,
+    isOffered: ({ context, event }) => {
+      assertEvent(event, 'SAVED_ADDRESS_CHOSEN');
+      return event.selection === 'new' || context.savedIds.includes(event.selection);
+    },
+    isSaved: ({ context, event }) => {
+      assertEvent(event, 'DELETE_CLICKED');
+      return context.savedIds.includes(event.addressId);
+    },
+    queryLongEnough: ({ context }) => context.query.trim().length >= FIND_MIN_CHARACTERS,
+    isFound: ({ context, event }) => {
+      assertEvent(event, 'ADDRESS_PICKED');
+      return Number.isInteger(event.index) && event.index >= 0 && event.index < context.possible.length;
+    },
+    formIsValid: ({ context, event }) => {
+      assertEvent(event, 'CONTINUE_CLICKED');
+      return Object.keys(addressProblems(context.form, { purpose: context.purpose, giftVouchers: event.giftVouchers })).length === 0;
+    },
+  },
+}).createMachine({
+  id: 'address',
+  description: 'A saved address, or a new one found by the lookup or typed by hand; then the address is sent.',
+  context: ({ input }) => ({
+    purpose: input?.purpose ?? 'delivery',
+    savedIds: [],
+    form: emptyAddressForm,
+    query: '',
+    possible: [],
+    deleting: null,
+    touched: [],
+    tried: false,
+    problem: null,
+    outcome: null,
+  }),
+  output: ({ context }) => context.outcome,
+  initial: 'loading',
+  states: {
+    loading: {
+      tags: ['loading'],
+      invoke: {
+        src: 'loadSavedAddresses',
+        id: 'loadSavedAddresses',
+        onDone: [
+          {
+            guard: { type: 'hasSaved', params: ({ event }) => ({ saved: event.output }) },
+            target: 'editing.lookup.new',
+            actions: { type: 'keepSaved', params: ({ event }) => ({ saved: event.output }) },
+            description: 'A signed-in buyer with saved addresses: the newest is chosen.',
+          },
+          { target: 'editing.lookup.new_user', description: 'No saved address: a new one is needed.' },
+        ],
+        onError: { target: 'editing.lookup.new_user', description: 'Without the saved addresses, a new one is still possible.' },
+      },
+    },
+    editing: {
+      type: 'parallel',
+      description: 'The lookup and the form’s requests go on side by side.',
+      on: {
+        SAVED_ADDRESS_CHOSEN: { guard: 'isOffered', actions: 'chooseSaved' },
+        QUERY_TYPED: { actions: 'typeQuery' },
+        FIELD_LEFT: { actions: 'touchField', description: 'Its message shows once the buyer has left the field.' },
+        VOUCHER_NAME_TYPED: { actions: 'typeVoucherName' },
+      },
+      states: {
+        lookup: {
+          description: 'The address lookup statuses of spec 000 §4.',
+          initial: 'new_user',
+          on: {
+            FIELD_TYPED: { target: '.adding_manually', actions: 'typeField', description: 'Typing manually sets adding_manually.' },
+          },
+          states: {
+            new: {
+              description: 'A buyer with saved addresses; the finder is ready for a new one.',
+              on: {
+                FIND_CLICKED: { guard: 'queryLongEnough', target: 'searching' },
+                ENTER_MANUALLY_CLICKED: { target: 'adding_manually' },
+              },
+            },
+            new_user: {
+              description: 'A buyer without saved addresses: the finder first.',
+              on: {
+                FIND_CLICKED: { guard: 'queryLongEnough', target: 'searching' },
+                ENTER_MANUALLY_CLICKED: { target: 'adding_manually' },
+              },
+            },
+            searching: {
+              tags: ['searching'],
+              description: 'Find is disabled while searching.',
+              invoke: {
+                src: 'lookupAddress',
+                id: 'lookupAddress',
+                input: ({ context }) => ({ address: context.query.trim() }),
+                onDone: { target: 'found_addresses', actions: { type: 'keepPossible', params: ({ event }) => ({ possible: event.output }) } },
+                onError: { target: 'found_addresses', actions: 'forgetPossible', description: 'A failed lookup yields an empty list.' },
+              },
+            },
+            found_addresses: {
+              on: {
+                ADDRESS_PICKED: { guard: 'isFound', target: 'address_found', actions: 'pickAddress' },
+                FIND_CLICKED: { guard: 'queryLongEnough', target: 'searching' },
+                ENTER_MANUALLY_CLICKED: { target: 'adding_manually' },
+              },
+            },
+            address_found: {
+              description: 'The picked address fills the fields and the finder is hidden.',
+              on: {
+                FIND_AGAIN_CLICKED: [{ guard: 'buyerHasSaved', target: 'new' }, { target: 'new_user' }],
+              },
+            },
+            adding_manually: {
+              description: 'The fields typed by hand; the finder is hidden until the buyer asks for it again.',
+              on: {
+                FIND_AGAIN_CLICKED: [{ guard: 'buyerHasSaved', target: 'new' }, { target: 'new_user' }],
+              },
+            },
+          },
+        },
+        request: {
+          initial: 'idle',
+          states: {
+            idle: {
+              on: {
+                DELETE_CLICKED: { guard: 'isSaved', target: 'deleting', actions: 'keepDeleting' },
+                CONTINUE_CLICKED: [
+                  { guard: 'formIsValid', target: 'submitting', actions: 'keepOutcome' },
+                  { actions: 'revealProblems', description: 'Every missing part is named beside its field.' },
+                ],
+              },
+            },
+            deleting: {
+              tags: ['deleting'],
+              invoke: {
+                src: 'deleteAddress',
+                id: 'deleteAddress',
+                input: ({ context }) => ({ address_id: context.deleting ?? 0 }),
+                onDone: { target: 'idle', actions: 'forgetDeleted' },
+                onError: { target: 'idle', actions: 'stopDeleting', description: 'The address stays in the list.' },
+              },
+            },
+            submitting: {
+              tags: ['saving'],
+              invoke: {
+                src: 'submitAddress',
+                id: 'submitAddress',
+                input: ({ context }) => context.outcome!,
+                onDone: { target: '#address.submitted' },
+                onError: { target: 'idle', actions: { type: 'showSubmitFailure', params: ({ event }) => ({ error: event.error }) } },
+              },
+            },
+          },
+        },
+      },
+    },
+    submitted: { type: 'final' },
+  },
+});

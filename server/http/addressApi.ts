@@ -1,0 +1,49 @@
+/** The address calls: thin mappings onto the address domain and the address finder. */
+import { ADDRESS_MESSAGES, FIND_MIN_CHARACTERS } from '../../contract/index.ts';
+import { deleteSavedAddress, listSavedAddresses, setDeliveryAddress } from '../domain/address.ts';
+import { COUNTRIES, STATES } from '../domain/addressCountries.ts';
+import { forgiving, getAddressFinder, localAddressFinder, type AddressFinder } from '../domain/addressLookup.ts';
+import { DomainError } from '../domain/errors.ts';
+import type { Handlers } from './calls.ts';
+import type { AppDeps } from './deps.ts';
+import { saleIdOf, userIdOf } from './session.ts';
+
+type AddressCalls = 'getAddressAllCountriesStates' | 'getUserAddresses' | 'lookupAddress' | 'deleteAddress' | 'setDeliveryAddress';
+
+/** The UK address API when keyed, else the local index; its failures are an empty list. */
+export function addressFinderFor(deps: AppDeps, fetchImpl?: typeof fetch): AddressFinder {
+  const { config, db } = deps;
+  const finder = config.addressApiKey ? getAddressFinder(config.addressApiKey, fetchImpl) : localAddressFinder(db);
+  return forgiving(finder);
+}
+
+export function addressHandlers(deps: AppDeps, finder: AddressFinder = addressFinderFor(deps)): Pick<Handlers, AddressCalls> {
+  const { db, clock } = deps;
+  return {
+    getAddressAllCountriesStates: async ({ reply }) => {
+      reply.header('cache-control', 'private, max-age=86400');
+      return { countries: [...COUNTRIES], states: [...STATES] };
+    },
+    /** Saved addresses are loaded only for signed-in buyers (spec 000 §6); anyone else has none. */
+    getUserAddresses: async ({ request }) => {
+      const userId = userIdOf(request);
+      return { existing_addresses: userId === null ? [] : await listSavedAddresses(db, userId) };
+    },
+    lookupAddress: async ({ input }) => {
+      const query = input.address.trim();
+      return { possible_addresses: query.length < FIND_MIN_CHARACTERS ? [] : await finder.find(query) };
+    },
+    deleteAddress: async ({ input, request }) => {
+      const userId = userIdOf(request);
+      if (userId === null) throw new DomainError(403, ADDRESS_MESSAGES.savedAddressGone);
+      await deleteSavedAddress(db, userId, input.address_id);
+      return { success: true };
+    },
+    setDeliveryAddress: async ({ input, request }) => {
+      const saleId = saleIdOf(request);
+      if (!saleId) throw new DomainError(409, ADDRESS_MESSAGES.unableToSetDelivery);
+      await setDeliveryAddress(db, saleId, userIdOf(request), input, clock());
+      return { success: true };
+    },
+  };
+}

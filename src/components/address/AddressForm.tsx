@@ -1,0 +1,279 @@
+import { useId, type KeyboardEvent, type ReactNode } from 'react';
+import { useQuery } from '@tanstack/react-query';
+import { useSelector } from '@xstate/react';
+import type { ActorRefFrom } from 'xstate';
+import { COUNTRY_USA, type AddressField, type AddressProblemKey, type SavedAddress } from '../../../contract';
+import { addressSenders, viewAddress } from '../../../machines/address/address.connect';
+import type { addressMachine } from '../../../machines/address/address.machine';
+import { useUser } from '../../app/checkoutContext';
+import { Alert } from '../Alert';
+import { Icon } from '../Icon';
+import { LoadingButton } from '../LoadingButton';
+import { Spinner } from '../Spinner';
+import { countriesStatesQuery, savedAddressesQuery } from './addressQueries';
+import './address.css';
+
+export type AddressActor = ActorRefFrom<typeof addressMachine>;
+
+function Field({ label, error, optional, children }: { label: string; error?: string | undefined; optional?: boolean; children: (ids: { id: string; describedBy: string | undefined }) => ReactNode }) {
+  const id = useId();
+  const errorId = `${id}-error`;
+  return (
+    <div className="address-field">
+      <label className="address-field__label" htmlFor={id}>
+        {label}
+        {optional ? <span className="muted"> (optional)</span> : null}
+      </label>
+      {children({ id, describedBy: error ? errorId : undefined })}
+      {error ? (
+        <span className="address-field__error" id={errorId}>
+          {error}
+        </span>
+      ) : null}
+    </div>
+  );
+}
+
+/** The Enter key does not submit from a text input. */
+const blockEnter = (e: KeyboardEvent) => {
+  if (e.key === 'Enter') e.preventDefault();
+};
+
+const TEXT_FIELDS: Array<{ field: Exclude<AddressField, 'country' | 'state'>; label: string; autoComplete: string; optional?: boolean }> = [
+  { field: 'first_name', label: 'First name', autoComplete: 'given-name' },
+  { field: 'last_name', label: 'Last name', autoComplete: 'family-name' },
+  { field: 'address_1', label: 'Address line 1', autoComplete: 'address-line1' },
+  { field: 'address_2', label: 'Address line 2', autoComplete: 'address-line2', optional: true },
+  { field: 'town', label: 'Town or city', autoComplete: 'address-level2' },
+  { field: 'postcode', label: 'Postcode or ZIP code', autoComplete: 'postal-code' },
+];
+
+/**
+ * The one address form: saved addresses (signed-in buyers, with delete), the finder and its
+ * possible addresses, manual entry with country and state, and the gift voucher names when asked.
+ * Every change is an event to the address chart; the screen only shows its view.
+ */
+export function AddressForm({ actor, giftVouchers, submitLabel = 'Continue' }: { actor: AddressActor; giftVouchers: boolean; submitLabel?: string }) {
+  const view = useSelector(actor, (s) => viewAddress(s, { giftVouchers }));
+  const send = addressSenders((event) => actor.send(event));
+  const user = useUser();
+  const saved = useQuery({ ...savedAddressesQuery(user?.id ?? 0), enabled: user !== null && view.savedIds.length > 0 }).data ?? [];
+  const lists = useQuery(countriesStatesQuery()).data;
+  const finderId = useId();
+  const problem = (key: AddressProblemKey) => view.problems[key];
+
+  if (view.loading) {
+    return (
+      <div className="card address address--loading">
+        <Spinner size="large" label="Loading your addresses" />
+      </div>
+    );
+  }
+  const offered: SavedAddress[] = saved.filter((a) => view.savedIds.includes(a.id));
+  const countries = lists?.countries.length ? lists.countries : [{ id: view.fields.country, name: view.fields.country === '1' ? 'United Kingdom' : view.fields.country, iso_code: '' }];
+  const states = (lists?.states ?? []).filter((s) => s.country === COUNTRY_USA);
+
+  return (
+    <form
+      className="card stack address"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        send.continue(giftVouchers);
+      }}
+    >
+      {view.voucherNamesShown ? (
+        <fieldset className="address__group">
+          <legend className="section-title">Gift vouchers</legend>
+          <Field label="Gift voucher from" error={problem('gift_voucher_from')}>
+            {({ id, describedBy }) => (
+              <input
+                id={id}
+                className="input"
+                value={view.giftVoucherFrom}
+                autoComplete="name"
+                aria-invalid={problem('gift_voucher_from') ? true : undefined}
+                aria-describedby={describedBy}
+                onKeyDown={blockEnter}
+                onChange={(e) => send.typeVoucherName('gift_voucher_from', e.target.value)}
+                onBlur={() => send.leaveField('gift_voucher_from')}
+              />
+            )}
+          </Field>
+          <Field label="Gift voucher to" error={problem('gift_voucher_to')}>
+            {({ id, describedBy }) => (
+              <input
+                id={id}
+                className="input"
+                value={view.giftVoucherTo}
+                aria-invalid={problem('gift_voucher_to') ? true : undefined}
+                aria-describedby={describedBy}
+                onKeyDown={blockEnter}
+                onChange={(e) => send.typeVoucherName('gift_voucher_to', e.target.value)}
+                onBlur={() => send.leaveField('gift_voucher_to')}
+              />
+            )}
+          </Field>
+        </fieldset>
+      ) : null}
+
+      {offered.length ? (
+        <fieldset className="address__group">
+          <legend className="section-title">Your saved addresses</legend>
+          <div className="choice-group">
+            {offered.map((a) => (
+              <div key={a.id} className="address__saved">
+                <label className={`choice address__saved-choice${view.selected === a.id ? ' choice--selected' : ''}`}>
+                  <input type="radio" name="saved-address" checked={view.selected === a.id} onChange={() => send.chooseSaved(a.id)} />
+                  <span>
+                    <span className="address__saved-name">
+                      {a.first_name} {a.last_name}
+                    </span>
+                    <span className="address__saved-line">{a.full_address}</span>
+                  </span>
+                </label>
+                <button
+                  type="button"
+                  className="icon-button address__delete"
+                  aria-label={`Delete the address ${a.full_address}`}
+                  disabled={view.deleting !== null}
+                  onClick={() => send.deleteSaved(a.id)}
+                >
+                  {view.deleting === a.id ? <Spinner size="small" /> : <Icon name="trash" />}
+                </button>
+              </div>
+            ))}
+            <label className={`choice${view.newAddress ? ' choice--selected' : ''}`}>
+              <input type="radio" name="saved-address" checked={view.newAddress} onChange={() => send.chooseSaved('new')} />
+              <span>Use a new address</span>
+            </label>
+          </div>
+        </fieldset>
+      ) : null}
+
+      {view.finderShown ? (
+        <div className="address__group stack">
+          <div className="address-field">
+            <label className="address-field__label" htmlFor={finderId}>
+              Find your address
+            </label>
+            <span className="muted" id={`${finderId}-hint`}>
+              Type a postcode or the first line of the address
+            </span>
+            <div className="address__finder">
+              <input
+                id={finderId}
+                className="input"
+                type="search"
+                value={view.query}
+                autoComplete="off"
+                aria-describedby={`${finderId}-hint`}
+                onChange={(e) => send.typeQuery(e.target.value)}
+                onKeyDown={(e) => {
+                  if (e.key !== 'Enter') return;
+                  e.preventDefault();
+                  if (view.canFind) send.find();
+                }}
+              />
+              <LoadingButton loading={view.searching} disabled={!view.canFind} className="button--secondary address__find" onClick={send.find}>
+                Find
+              </LoadingButton>
+            </div>
+          </div>
+          {view.possible !== null ? (
+            view.possible.length ? (
+              <div className="address__possible" role="group" aria-label="Possible addresses">
+                <p className="muted" role="status">
+                  {view.possible.length === 1 ? '1 address found' : `${view.possible.length} addresses found`}: choose yours.
+                </p>
+                <ul className="address__possible-list">
+                  {view.possible.map((p, index) => (
+                    <li key={`${p.formatted_address}-${index}`}>
+                      <button type="button" className="address__possible-item" onClick={() => send.pick(index)}>
+                        {p.formatted_address}
+                      </button>
+                    </li>
+                  ))}
+                </ul>
+              </div>
+            ) : (
+              <p className="muted" role="status">
+                No addresses match. Try a postcode, or enter the address manually.
+              </p>
+            )
+          ) : null}
+          {!view.fieldsShown ? (
+            <button type="button" className="link-button address__manual" onClick={send.enterManually}>
+              Enter the address manually
+            </button>
+          ) : null}
+        </div>
+      ) : null}
+
+      {view.fieldsShown ? (
+        <fieldset className="address__group address__fields">
+          <legend className="section-title">{view.status === 'address_found' ? 'Your address' : 'Address'}</legend>
+          {TEXT_FIELDS.map(({ field, label, autoComplete, optional }) => (
+            <Field key={field} label={label} optional={optional} error={field === 'address_2' ? undefined : problem(field)}>
+              {({ id, describedBy }) => (
+                <input
+                  id={id}
+                  className="input"
+                  value={view.fields[field]}
+                  autoComplete={autoComplete}
+                  aria-invalid={field !== 'address_2' && problem(field) ? true : undefined}
+                  aria-describedby={describedBy}
+                  onKeyDown={blockEnter}
+                  onChange={(e) => send.typeField(field, e.target.value)}
+                  onBlur={() => field !== 'address_2' && send.leaveField(field)}
+                />
+              )}
+            </Field>
+          ))}
+          <Field label="Country" error={problem('country')}>
+            {({ id, describedBy }) => (
+              <select id={id} className="input" value={view.fields.country} aria-describedby={describedBy} onChange={(e) => send.typeField('country', e.target.value)}>
+                {countries.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          {view.fields.country === COUNTRY_USA ? (
+            <Field label="State" error={problem('state')}>
+              {({ id, describedBy }) => (
+                <select
+                  id={id}
+                  className="input"
+                  value={view.fields.state}
+                  aria-invalid={problem('state') ? true : undefined}
+                  aria-describedby={describedBy}
+                  onChange={(e) => send.typeField('state', e.target.value)}
+                  onBlur={() => send.leaveField('state')}
+                >
+                  <option value="">Choose a state</option>
+                  {states.map((s) => (
+                    <option key={s.id} value={s.id}>
+                      {s.name}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </Field>
+          ) : null}
+          <button type="button" className="link-button address__manual" onClick={send.findAgain}>
+            Find the address instead
+          </button>
+        </fieldset>
+      ) : null}
+
+      {view.problems.form ? <Alert type="error">{view.problems.form}</Alert> : null}
+      {view.problem ? <Alert type="error">{view.problem}</Alert> : null}
+      <LoadingButton type="submit" loading={view.saving} disabled={!view.canContinue} className="button--block">
+        {submitLabel}
+      </LoadingButton>
+    </form>
+  );
+}

@@ -1,0 +1,23 @@
+import { useCheckout, useCheckoutData } from '../../app/checkoutContext';
+import { AddressForm } from '../../components/address/AddressForm';
+import { StepLayout } from '../StepLayout';
+
+/**
+ * The delivery_address step (spec 001 §2 Delivery Address): where posted tickets and gift vouchers
+ * go, with who a voucher is from and for when the basket holds vouchers. Its chart is the root's
+ * `address` child; the sent address completes the step.
+ */
+export default function DeliveryAddressStep() {
+  const root = useCheckout();
+  const checkout = useCheckoutData();
+  const actor = root.addressRef;
+  const giftVouchers = (checkout?.gift_vouchers.length ?? 0) > 0;
+  const tickets = (checkout?.tickets.length ?? 0) > 0;
+  const what = giftVouchers && tickets ? 'gift vouchers and tickets' : giftVouchers ? 'gift vouchers' : 'tickets';
+  return (
+    <StepLayout step="delivery_address" title="Delivery Address" countdownRef={root.countdownRef} onEditBasket={root.canEditBasket ? root.editBasket : undefined}>
+      <p className="lead">Where should we post your {what}?</p>
+      {actor && checkout ? <AddressForm actor={actor} giftVouchers={giftVouchers} /> : null}
+    </StepLayout>
+  );
+}

@@ -1,0 +1,20 @@
+/** The delivery step's address form: the address and the gift voucher names go to set_delivery_address. */
+import type { QueryClient } from '@tanstack/react-query';
+import { ADDRESS_MESSAGES } from '../../../contract';
+import type { AddressOutcome } from '../../../machines/address/address.machine';
+import { CallFailed, callApi } from '../../api/client';
+import { appAddressMachine } from '../../components/address/addressActors';
+
+/** A refusal the server explains is shown in its words; anything else is the spec's notification. */
+async function setDeliveryAddress(outcome: AddressOutcome) {
+  try {
+    return await callApi('setDeliveryAddress', outcome);
+  } catch (err) {
+    const explained = err instanceof CallFailed && err.serverMessage && err.status !== null && err.status < 500 && !err.serverMessage.startsWith('Invalid ');
+    throw new Error(explained ? err.serverMessage! : ADDRESS_MESSAGES.unableToSetDelivery);
+  }
+}
+
+export function appDeliveryAddressMachine(queryClient: QueryClient) {
+  return appAddressMachine(queryClient, setDeliveryAddress);
+}
