@@ -9,6 +9,7 @@ import { basketCalls } from './basket.ts';
 import { checkoutCalls } from './checkout.ts';
 import { donationCalls } from './donation.ts';
 import { marketingCalls } from './marketing.ts';
+import { questionCalls } from './questions.ts';
 import { reservationCalls } from './reservation.ts';
 import { userCalls } from './user.ts';
 
@@ -20,6 +21,7 @@ export * from './reservation.ts';
 export * from './donation.ts';
 export * from './account.ts';
 export * from './marketing.ts';
+export * from './questions.ts';
 
 export const calls = {
   ...userCalls,
@@ -29,6 +31,7 @@ export const calls = {
   ...accountCalls,
   ...marketingCalls,
   ...donationCalls,
+  ...questionCalls,
 } as const;
 
 export type Calls = typeof calls;

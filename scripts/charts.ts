@@ -15,6 +15,7 @@ import { donationMachine } from '../machines/donation/donation.machine';
 import { giftAidMachine } from '../machines/donation/giftAid.machine';
 import { accountMachine } from '../machines/account/account.machine';
 import { marketingMachine } from '../machines/marketing/marketing.machine';
+import { questionsMachine } from '../machines/questions/questions.machine';
 
 interface Chart {
   machine: AnyStateMachine;
@@ -71,6 +72,12 @@ const charts: Chart[] = [
     machine: marketingMachine,
     file: 'machines/marketing/marketing.machine.ts',
     placement: 'Invoked by the root on the `marketing_preferences` step (systemId `marketing`); saving completes the step.',
+  },
+  {
+    machine: questionsMachine,
+    file: 'machines/questions/questions.machine.ts',
+    placement:
+      'Invoked by the root on the `ticket_questions_before` and `ticket_questions_after` steps (systemId `questions`, input `beforeOrAfter`); saving the answers completes the step.',
   },
 ];
 

@@ -10,6 +10,7 @@ import type { donationMachine } from '../donation/donation.machine';
 import type { giftAidMachine } from '../donation/giftAid.machine';
 import type { accountMachine } from '../account/account.machine';
 import type { marketingMachine } from '../marketing/marketing.machine';
+import type { questionsMachine } from '../questions/questions.machine';
 import type { countdownMachine } from '../countdown/countdown.machine';
 import type { reservationMachine } from '../reservation/reservation.machine';
 import type { checkoutMachine } from './checkout.machine';
@@ -54,6 +55,8 @@ export interface CheckoutView {
   giftAidRef: ActorRefFrom<typeof giftAidMachine> | undefined;
   accountRef: ActorRefFrom<typeof accountMachine> | undefined;
   marketingRef: ActorRefFrom<typeof marketingMachine> | undefined;
+  /** The ticket questions chart, on ticket_questions_before and ticket_questions_after. */
+  questionsRef: ActorRefFrom<typeof questionsMachine> | undefined;
 }
 
 type CheckoutSnapshot = SnapshotFrom<typeof checkoutMachine>;
@@ -95,6 +98,7 @@ export function viewCheckout(snapshot: CheckoutSnapshot): CheckoutView {
     giftAidRef: snapshot.children.giftAid,
     accountRef: snapshot.children.account,
     marketingRef: snapshot.children.marketing,
+    questionsRef: snapshot.children.questions,
   };
 }
 

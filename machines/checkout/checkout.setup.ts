@@ -14,6 +14,7 @@ import { giftAidMachine } from '../donation/giftAid.machine';
 import { accountMachine } from '../account/account.machine';
 import type { AccountOutcome } from '../account/account.types';
 import { marketingMachine } from '../marketing/marketing.machine';
+import { questionsMachine } from '../questions/questions.machine';
 import type { Checkout, CheckoutEvent, Notice, NoticeKind, ReservationOutcome, Step } from './checkout.types';
 import { nextStep } from './nextStep';
 import { STEPS } from '../../contract';
@@ -89,6 +90,7 @@ export const checkoutSetup = setup({
     giftAid: giftAidMachine,
     account: accountMachine,
     marketing: marketingMachine,
+    questions: questionsMachine,
   },
   actions: {
     spawnCountdown: spawnChild('countdown', { id: 'countdown', systemId: 'countdown' }),

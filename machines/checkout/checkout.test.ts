@@ -77,6 +77,7 @@ const events: Record<string, WalkEvent[]> = {
   ],
   'xstate.done.actor.marketing': [{ type: 'xstate.done.actor.marketing', output: undefined }],
   'xstate.done.actor.giftAid': [{ type: 'xstate.done.actor.giftAid', output: { isGiftAid: true } }],
+  'xstate.done.actor.questions': [{ type: 'xstate.done.actor.questions', output: { type: 'saved', beforeOrAfter: 'before' } }],
 };
 
 const paidCheckout = makeCheckout({ state: 'deliver_tickets', payment_complete: true, sale_reference: 'HF-1' });
@@ -104,14 +105,26 @@ const NO_EXPIRY: Step[] = ['order_completed', 'after_sale_messages', 'awaiting_t
 /** Steps the buyer leaves with 'Continue', the next one chosen by `nextStep` on a fresh checkout. */
 const ADVANCING: Step[] = STEPS.filter((s) => !['determining', 'basket', 'reserve', 'captcha', 'order_completed'].includes(s));
 /** Steps whose screen is a child chart, which completes the step when it finishes (spec 000 §4: donation save or skip, Gift Aid save). */
-const CHILD_OF: Partial<Record<Step, string>> = { login: 'account', marketing_preferences: 'marketing', donation: 'donation', gift_aid: 'giftAid' };
+const CHILD_OF: Partial<Record<Step, string>> = {
+  login: 'account',
+  marketing_preferences: 'marketing',
+  donation: 'donation',
+  gift_aid: 'giftAid',
+  ticket_questions_before: 'questions',
+  ticket_questions_after: 'questions',
+};
+/** What a child chart starts with: the questions chart is told whether it asks before or after payment (spec 001 §7 before_or_after). */
+const CHILD_INPUT: Partial<Record<Step, unknown>> = {
+  ticket_questions_before: { beforeOrAfter: 'before' },
+  ticket_questions_after: { beforeOrAfter: 'after' },
+};
 
 /** Where the hold may end with the payment complete. */
 const PAYING: Step[] = ['payment', 'awaiting_truelayer'];
 
 /** What the walk compares: the screen's view, notices included, without actor refs. */
 function screen(snapshot: Parameters<typeof viewCheckout>[0]) {
-  const { basketRef: _b, reservationRef: _r, countdownRef: _c, donationRef: _d, giftAidRef: _g, accountRef: _a, marketingRef: _m, ...view } = viewCheckout(snapshot);
+  const { basketRef: _b, reservationRef: _r, countdownRef: _c, donationRef: _d, giftAidRef: _g, accountRef: _a, marketingRef: _m, questionsRef: _q, ...view } = viewCheckout(snapshot);
   return view;
 }
 type View = ReturnType<typeof screen>;
@@ -158,7 +171,7 @@ function landOn(q: Q, step: Step, extra: Partial<Expectation<View>> & { captchaT
   const child = CHILD_OF[step];
   if (child) {
     running.push(child);
-    started[child] = [undefined];
+    started[child] = [CHILD_INPUT[step]];
   }
   if (step === 'reserve') {
     running.push('reservation');
@@ -237,7 +250,7 @@ function checkoutOracle(q: Q): Expectation<View> | undefined {
       if (view.isAdvancing) {
         const child = CHILD_OF[view.step];
         // A child chart's step starts its chart afresh.
-        const again = child ? { running: [child], started: { [child]: [undefined] } } : { running: [] };
+        const again = child ? { running: [child], started: { [child]: [CHILD_INPUT[view.step]] } } : { running: [] };
         return { view: { step: view.step, ...idleFlags, notices: withNotice(q, 'error', TEXT.unableToGetCheckout) }, ...again };
       }
       return undefined;
@@ -403,6 +416,7 @@ describe('checkout machine (root)', () => {
           giftAid: kit.controlled(),
           account: kit.controlled(),
           marketing: kit.controlled(),
+          questions: kit.controlled(),
         },
         actions: { reloadCheckout: kit.spy('reloadCheckout'), navigate: kit.spy('navigate') },
       }),

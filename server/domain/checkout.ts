@@ -25,6 +25,7 @@ import { holdIsLive, secondsRemaining } from './sales.ts';
 import { addMonths, formatNiceDate, formatUkDate } from './format.ts';
 import { currencySymbol } from '../../contract/money.ts';
 import { findDonation } from './donation.ts';
+import { checkoutQuestions } from './questions.ts';
 
 export const STANDARD_REFUND_POLICY = {
   title: 'Refund policy',
@@ -143,6 +144,8 @@ export async function buildCheckout(
   const provider = organiserRows.find((o) => o.paymentProvider)?.paymentProvider ?? null;
   // A donation counts while the reservation it was given in holds (one more read, only with a charity).
   const donation = charity && live ? await findDonation(db, sale) : null;
+  // The basket's questions and intros (one more read, only with tickets in the basket).
+  const questions = lines.length > 0 ? await checkoutQuestions(db, lines.map((l) => l.type.id), eventRows) : null;
 
   return {
     ...base,
@@ -199,6 +202,7 @@ export async function buildCheckout(
       access_online: null,
       reward_referrers: null,
       shareable_link: `/event/${e.id}/`,
+      questions_intro: questions?.introOf(e.id) ?? null,
     })),
     organisers: organiserRows.map((o) => ({
       id: o.id,
@@ -261,6 +265,8 @@ export async function buildCheckout(
           }
         : null,
     sagepay_or_stripe: provider,
+    before_payment_questions: questions?.before ?? [],
+    after_payment_questions: questions?.after ?? [],
   };
 }
 

@@ -19,6 +19,7 @@ import { DomainError } from '../domain/errors.ts';
 import { registerCalls, type Handlers } from './calls.ts';
 import { accountHandlers } from './accountApi.ts';
 import { donationHandlers, donationInvalid } from './donationApi.ts';
+import { questionHandlers } from './questionsApi.ts';
 import { noticeQuery } from './notices.ts';
 import { MAX_ID } from '../../contract/index.ts';
 import { saleIdOf, setSaleCookie, userIdOf } from './session.ts';
@@ -59,6 +60,7 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
   const handlers: Handlers = {
     ...accountHandlers(deps),
     ...donationHandlers(deps),
+    ...questionHandlers(deps),
     getUser: async ({ request }) => {
       const user = await findUser(db, userIdOf(request));
       return { user: user ? toWireUser(user) : null };
