@@ -12,6 +12,7 @@ const LoginStep = lazy(() => import('../steps/login/LoginStep'));
 const MarketingStep = lazy(() => import('../steps/marketing/MarketingStep'));
 const DonationStep = lazy(() => import('../steps/donation/DonationStep'));
 const GiftAidStep = lazy(() => import('../steps/giftAid/GiftAidStep'));
+const QuestionsStep = lazy(() => import('../steps/questions/QuestionsStep'));
 
 /** The screen for the machine's current step. */
 export function StepScreen({ step }: { step: Step }) {
@@ -41,6 +42,8 @@ export function StepScreen({ step }: { step: Step }) {
             <DonationStep />
           ) : step === 'gift_aid' ? (
             <GiftAidStep />
+          ) : step === 'ticket_questions_before' || step === 'ticket_questions_after' ? (
+            <QuestionsStep step={step} />
           ) : (
             <LaterStep step={step} />
           )}

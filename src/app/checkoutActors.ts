@@ -17,6 +17,7 @@ import { stepSaverMachine } from '../../machines/stepSaver/stepSaver.machine';
 import { appDonationMachine, appGiftAidMachine } from '../steps/donation/stepActors';
 import { appAccountMachine } from '../steps/login/accountActors';
 import { appMarketingMachine } from '../steps/marketing/marketingActors';
+import { appQuestionsMachine } from '../steps/questions/questionsActors';
 
 export interface CheckoutDeps {
   queryClient: QueryClient;
@@ -99,6 +100,7 @@ export function createCheckoutMachine(deps: CheckoutDeps) {
       giftAid: appGiftAidMachine,
       account: appAccountMachine(queryClient),
       marketing: appMarketingMachine(queryClient),
+      questions: appQuestionsMachine(queryClient),
       basket: basketMachine.provide({
         actors: {
           updateTicketQuantity: fromPromise(({ input }: { input: { ticket_id: number; quantity: number } }) =>
