@@ -3,7 +3,7 @@
  * pills, the questions of the step shown and Continue. The questions chart owns the steps; this
  * screen renders its view and sends what the buyer does.
  */
-import { useId, useMemo, type FormEvent } from 'react';
+import { useEffect, useId, useMemo, useRef, type FormEvent } from 'react';
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import { questionsSenders, viewQuestions, type QuestionView } from '../../../machines/questions/questions.connect';
@@ -126,6 +126,18 @@ function QuestionsForm({ actor }: { actor: QuestionsActor }) {
   const view = useSelector(actor, viewQuestions);
   const send = useMemo(() => questionsSenders((event) => actor.send(event)), [actor]);
   const headingId = useId();
+  // A step that replaces another (Continue, a pill) starts with focus on its heading.
+  const stepHeading = useRef<HTMLHeadingElement>(null);
+  const shownIndex = view.step?.index;
+  const firstStep = useRef(true);
+  useEffect(() => {
+    if (shownIndex === undefined) return;
+    if (firstStep.current) {
+      firstStep.current = false;
+      return;
+    }
+    stepHeading.current?.focus();
+  }, [shownIndex]);
 
   if (view.loading) {
     return (
@@ -171,7 +183,7 @@ function QuestionsForm({ actor }: { actor: QuestionsActor }) {
       </nav>
       {view.step ? (
         <div className="questions__step" key={view.step.index}>
-          <h2 id={headingId} className="section-title questions__heading">
+          <h2 id={headingId} className="section-title questions__heading" tabIndex={-1} ref={stepHeading}>
             {view.step.heading}
           </h2>
           {view.step.isBasket ? <p className="muted questions__intro">{view.step.intro ?? STANDARD_BASKET_INTRO}</p> : null}
