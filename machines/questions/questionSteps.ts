@@ -84,9 +84,9 @@ export function buildSteps(source: Pick<QuestionsSource, 'questions' | 'tickets'
   return steps;
 }
 
-/** A step's mandatory questions that have no answer yet. */
-export function missingAnswers(step: QuestionStep, answers: Record<string, AnswerValue>): string[] {
-  return step.questions.filter((q) => isMandatory(q.question) && !isAnswered(q.question, answers[q.key])).map((q) => q.key);
+/** Whether a mandatory question of the step has no answer yet. */
+export function isMissingAnswers(step: QuestionStep, answers: Record<string, AnswerValue>): boolean {
+  return step.questions.some((q) => isMandatory(q.question) && !isAnswered(q.question, answers[q.key]));
 }
 
 /** The save_question_answers entries: every question of every step, unanswered ones empty. */

@@ -76,7 +76,7 @@ export function viewQuestions(snapshot: SnapshotFrom<typeof questionsMachine>): 
       };
     }),
     canSubmit: c.steps.length > 0 && allStepsComplete(c),
-    isLastStep: c.steps.length > 0 && c.current === c.steps.length - 1,
+    isLastStep: c.current === c.steps.length - 1,
     saving: snapshot.hasTag('saving'),
     saved: snapshot.status === 'done',
   };

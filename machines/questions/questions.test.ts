@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
 import type { Question } from '../../contract';
 import { walk, type Expectation, type WalkEvent } from '../testing/walk';
-import { viewQuestions, type QuestionsView } from './questions.connect';
+import { questionsSenders, viewQuestions, type QuestionsView } from './questions.connect';
 import { questionsMachine } from './questions.machine';
 import { answerEntries, buildSteps, type QuestionsSource } from './questionSteps';
 
@@ -21,15 +21,21 @@ const HEARD: Question = {
   once_per_checkout: '1',
   prepopulated_array: ['Radio', 'Friends'],
 };
+/** The child's ticket asks one optional question: its step is complete as soon as it is visited. */
+const CHILD_ACCESS: Question = { ...ACCESS, id: 4, ticket_id: 12 };
 const SOURCE: QuestionsSource = {
-  questions: [NAME, ACCESS, HEARD],
-  tickets: [{ ticket_id: 11, qty: 1, event_name: 'Lantern Trail', ticket_name: 'Adult' }],
+  questions: [NAME, ACCESS, HEARD, CHILD_ACCESS],
+  tickets: [
+    { ticket_id: 11, qty: 1, event_name: 'Lantern Trail', ticket_name: 'Adult' },
+    { ticket_id: 12, qty: 1, event_name: 'Lantern Trail', ticket_name: 'Child' },
+  ],
   intro: 'A few details help our rangers look after everyone.',
 };
 
 /** The form as the spec describes it, written out by hand: a step per ticket, then 'Basket'. */
 const FORM = [
   { label: 'Ticket 1', heading: 'Lantern Trail: Adult', basket: false, questions: [{ key: 't11-q1-c0', q: NAME }, { key: 't11-q2-c0', q: ACCESS }] },
+  { label: 'Ticket 2', heading: 'Lantern Trail: Child', basket: false, questions: [{ key: 't12-q4-c0', q: CHILD_ACCESS }] },
   { label: 'Basket', heading: 'Your whole order', basket: true, questions: [{ key: 'basket-q-3', q: HEARD }] },
 ];
 
@@ -91,7 +97,7 @@ function step(model: Model, event: WalkEvent): Model {
   }
   if (event.type === 'STEP_CHOSEN') {
     const index = event.index as number;
-    if (index >= 0 && index < FORM.length && index !== m.current) {
+    if (Number.isInteger(index) && index >= 0 && index < FORM.length && index !== m.current) {
       m.current = index;
       m.visited.add(index);
     }
@@ -155,6 +161,7 @@ function payload(m: Model) {
     answers: [
       { ticket_id: 11, question_id: 1, copy: 0, answer: m.answers.get('t11-q1-c0') ?? '' },
       { ticket_id: 11, question_id: 2, copy: 0, answer: m.answers.get('t11-q2-c0') ?? false },
+      { ticket_id: 12, question_id: 4, copy: 0, answer: m.answers.get('t12-q4-c0') ?? false },
       { ticket_id: 11, question_id: 3, copy: null, answer: m.answers.get('basket-q-3') ?? '' },
     ],
   };
@@ -174,21 +181,28 @@ describe('questions machine', () => {
         'xstate.done.actor.loadQuestions': [{ type: 'xstate.done.actor.loadQuestions', output: SOURCE }],
         'xstate.error.actor.loadQuestions': [{ type: 'xstate.error.actor.loadQuestions', error: new Error('offline') }],
         'xstate.done.actor.saveQuestionAnswers': [{ type: 'xstate.done.actor.saveQuestionAnswers', output: { questions_set: true } }],
+        // Each error carries its text as a field too, so the two are two paths (an Error alone serialises as {}).
         'xstate.error.actor.saveQuestionAnswers': [
-          { type: 'xstate.error.actor.saveQuestionAnswers', error: new Error(SERVER_TEXT) },
-          { type: 'xstate.error.actor.saveQuestionAnswers', error: new Error('') },
+          { type: 'xstate.error.actor.saveQuestionAnswers', error: Object.assign(new Error(SERVER_TEXT), { text: SERVER_TEXT }) },
+          { type: 'xstate.error.actor.saveQuestionAnswers', error: Object.assign(new Error(''), { text: '' }) },
         ],
         ANSWER_CHANGED: [
           { type: 'ANSWER_CHANGED', key: 't11-q1-c0', value: 'Ada Lovelace' },
           { type: 'ANSWER_CHANGED', key: 't11-q1-c0', value: '   ' },
           { type: 'ANSWER_CHANGED', key: 't11-q1-c0', value: LONG },
+          // 11 left, then 10: the counter warns at 10 or fewer.
+          { type: 'ANSWER_CHANGED', key: 't11-q1-c0', value: 'z'.repeat(289) },
+          { type: 'ANSWER_CHANGED', key: 't11-q1-c0', value: 'z'.repeat(290) },
           { type: 'ANSWER_CHANGED', key: 't11-q1-c0', value: TOO_LONG },
           { type: 'ANSWER_CHANGED', key: 't11-q1-c0', value: true },
           { type: 'ANSWER_CHANGED', key: 't11-q2-c0', value: true },
+          { type: 'ANSWER_CHANGED', key: 't11-q2-c0', value: 'yes' },
+          { type: 'ANSWER_CHANGED', key: 't12-q4-c0', value: true },
           { type: 'ANSWER_CHANGED', key: 'basket-q-3', value: 'Radio' },
           { type: 'ANSWER_CHANGED', key: 'basket-q-3', value: 'Television' },
+          { type: 'ANSWER_CHANGED', key: 'basket-q-3', value: '' },
         ],
-        STEP_CHOSEN: [0, 1, 2].map((index) => ({ type: 'STEP_CHOSEN', index })),
+        STEP_CHOSEN: [-1, 0, 1, 1.5, 2, 3].map((index) => ({ type: 'STEP_CHOSEN', index })),
       },
       // What decides the chart's choices: the step shown, the steps seen and which mandatory answers are there.
       serializeState: (s) => {
@@ -236,6 +250,45 @@ describe('questions machine', () => {
     await waitFor(actor, (s) => s.status === 'done');
     expect(sent).toEqual([{ before_or_after: 'after', answers: [{ ticket_id: 11, question_id: 2, copy: 0, answer: false }] }]);
     expect(actor.getSnapshot().output).toEqual({ type: 'saved', beforeOrAfter: 'after' });
+  });
+});
+
+describe('questions senders and an empty form', () => {
+  it('turn each control of the screen into its event', () => {
+    const sent: unknown[] = [];
+    const send = questionsSenders((event) => sent.push(event));
+    send.answer('t11-q1-c0', 'Ada');
+    send.chooseStep(2);
+    send.continueClicked();
+    send.retry();
+    expect(sent).toEqual([
+      { type: 'ANSWER_CHANGED', key: 't11-q1-c0', value: 'Ada' },
+      { type: 'STEP_CHOSEN', index: 2 },
+      { type: 'CONTINUE_CLICKED' },
+      { type: 'RETRY_CLICKED' },
+    ]);
+  });
+
+  it('sends no answers for a form without questions, and shows no step', async () => {
+    const sent: unknown[] = [];
+    const actor = createActor(
+      questionsMachine.provide({
+        actors: {
+          loadQuestions: fromPromise(async (): Promise<QuestionsSource> => ({ questions: [], tickets: SOURCE.tickets, intro: null })),
+          saveQuestionAnswers: fromPromise(async ({ input }) => {
+            sent.push(input);
+            return { questions_set: true as const };
+          }),
+        },
+      }),
+      { input: { beforeOrAfter: 'before' } },
+    ).start();
+    await waitFor(actor, (s) => s.matches('answering'));
+    actor.send({ type: 'ANSWER_CHANGED', key: 't11-q1-c0', value: 'Ada' });
+    expect(viewQuestions(actor.getSnapshot())).toMatchObject({ steps: [], step: null, questions: [], isLastStep: false, canSubmit: false });
+    actor.send({ type: 'CONTINUE_CLICKED' });
+    await waitFor(actor, (s) => s.status === 'done');
+    expect(sent).toEqual([{ before_or_after: 'before', answers: [] }]);
   });
 });
 
