@@ -50,9 +50,9 @@ export interface QuestionsContext {
   problem: string | null;
 }
 
+/** `index` is one of `context.steps`. */
 export function stepIsComplete(context: Pick<QuestionsContext, 'steps' | 'visited' | 'answers'>, index: number): boolean {
-  const step = context.steps[index];
-  return step !== undefined && context.visited.includes(index) && !isMissingAnswers(step, context.answers);
+  return context.visited.includes(index) && !isMissingAnswers(context.steps[index]!, context.answers);
 }
 
 export function allStepsComplete(context: Pick<QuestionsContext, 'steps' | 'visited' | 'answers'>): boolean {
@@ -119,9 +119,9 @@ export const questionsMachine = setup({
       if (type === 'dropdown') return event.value === '' || options.includes(event.value as string);
       return typeof event.value === 'string';
     },
-    isAnotherStep: ({ context, event }) => {
+    isAStep: ({ context, event }) => {
       assertEvent(event, 'STEP_CHOSEN');
-      return Number.isInteger(event.index) && event.index >= 0 && event.index < context.steps.length && event.index !== context.current;
+      return Number.isInteger(event.index) && event.index >= 0 && event.index < context.steps.length;
     },
     stepShownIsMissingAnswers: ({ context }) => {
       const step = context.steps[context.current];
@@ -166,7 +166,7 @@ export const questionsMachine = setup({
     answering: {
       on: {
         ANSWER_CHANGED: { guard: 'answerFitsStepShown', actions: 'keepAnswer', description: 'A text answer is cut at 300 characters.' },
-        STEP_CHOSEN: { guard: 'isAnotherStep', actions: 'goToChosenStep', description: 'A step pill: that step is now visited.' },
+        STEP_CHOSEN: { guard: 'isAStep', actions: 'goToChosenStep', description: 'A step pill: that step is now visited.' },
         CONTINUE_CLICKED: [
           { guard: 'stepShownIsMissingAnswers', actions: 'pointOutMissing', description: 'Please enter your answer.' },
           { guard: 'isBeforeLastStep', actions: 'goToNextStep' },
