@@ -68,6 +68,8 @@ export const eventSchema = z.object({
   access_online: nullableString,
   reward_referrers: z.nullable(z.object({ text: z.string(), short_text: z.string() })),
   shareable_link: z.string(),
+  /** The intro of the ticket questions' Basket step: the event's own, else its organiser's; null for the standard one. */
+  questions_intro: nullableString,
 });
 export type CheckoutEvent = z.infer<typeof eventSchema>;
 

@@ -12,6 +12,7 @@ import { donationCalls } from './donation.ts';
 import { deliveryCalls } from './delivery.ts';
 import { marketingCalls } from './marketing.ts';
 import { paymentCalls } from './payment.ts';
+import { questionCalls } from './questions.ts';
 import { reservationCalls } from './reservation.ts';
 import { userCalls } from './user.ts';
 
@@ -26,6 +27,7 @@ export * from './marketing.ts';
 export * from './delivery.ts';
 export * from './payment.ts';
 export * from './address.ts';
+export * from './questions.ts';
 
 export const calls = {
   ...userCalls,
@@ -38,6 +40,7 @@ export const calls = {
   ...deliveryCalls,
   ...paymentCalls,
   ...addressCalls,
+  ...questionCalls,
 } as const;
 
 export type Calls = typeof calls;

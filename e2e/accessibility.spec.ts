@@ -312,6 +312,23 @@ const SCREENS: Screen[] = [
     },
   },
   {
+    name: 'Ticket questions, a missing answer pointed out',
+    reach: async (page) => {
+      await page.goto('/signin/');
+      await page.getByRole('button', { name: 'Continue as Tom Okafor' }).click();
+      await addFromEventPage(page, 'Ashcombe Winter Lantern Trail', { tickets: { 'Adult (5pm entry)': 1, 'Child (5pm entry)': 1 } });
+      await reserveButton(page).click();
+      await expectStep(page, 'login');
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await expectStep(page, 'marketing_preferences');
+      await page.getByRole('button', { name: 'Continue' }).click();
+      await expectStep(page, 'ticket_questions_before');
+      await page.getByLabel('Name of the person using this ticket').fill('x'.repeat(295));
+      await page.locator('[data-step="ticket_questions_before"] form').getByRole('button', { name: 'Continue' }).click();
+      await expect(page.getByText('Please enter your answer')).toBeVisible();
+    },
+  },
+  {
     name: 'Edit basket confirmation',
     reach: async (page) => {
       await heldBasket(page);

@@ -18,6 +18,7 @@ import { accountMachine } from '../machines/account/account.machine';
 import { marketingMachine } from '../machines/marketing/marketing.machine';
 import { deliveryMachine } from '../machines/delivery/delivery.machine';
 import { paymentMachine } from '../machines/payment/payment.machine';
+import { questionsMachine } from '../machines/questions/questions.machine';
 
 interface Chart {
   machine: AnyStateMachine;
@@ -92,6 +93,12 @@ const charts: Chart[] = [
     file: 'machines/address/address.machine.ts',
     placement:
       'Invoked by the root on the `delivery_address` step (systemId `address`); the address sent with set_delivery_address completes the step. The payment step reuses it for the billing address (input `purpose: billing`).',
+  },
+  {
+    machine: questionsMachine,
+    file: 'machines/questions/questions.machine.ts',
+    placement:
+      'Invoked by the root on the `ticket_questions_before` and `ticket_questions_after` steps (systemId `questions`, input `beforeOrAfter`); saving the answers completes the step.',
   },
 ];
 

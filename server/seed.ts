@@ -173,6 +173,7 @@ export async function seed(db: Database, now = new Date()) {
     /* The Lantern: several upcoming shows, a minimum per customer, a hidden booking fee. */
     const comedyEvents = [];
     let cabaretId = 0;
+    const comedySeats: number[] = [];
     for (const [i, title, blurb] of [
       [7, 'Friday Late Show', 'Four headliners, one compère and a very late bar.'],
       [14, 'New Acts Night', 'Ten fresh comics, five minutes each. You decide who comes back.'],
@@ -191,7 +192,7 @@ export async function seed(db: Database, now = new Date()) {
       });
       comedyEvents.push(e);
       const d = await date(e.id, ahead(now, i, 20), 120, `${title}: room`);
-      await ticket({ eventDateId: d.id, name: 'Standard seat', price: i === 14 ? 800 : 1500, bookingFee: 100 });
+      comedySeats.push((await ticket({ eventDateId: d.id, name: 'Standard seat', price: i === 14 ? 800 : 1500, bookingFee: 100 })).id);
       if (i === 7) {
         cabaretId = (await ticket({ eventDateId: d.id, name: 'Cabaret table (pairs)', price: 1800, bookingFee: 100, minPerCustomer: 2 })).id;
       }
@@ -213,9 +214,9 @@ export async function seed(db: Database, now = new Date()) {
     const early = await date(lanterns.id, ahead(now, 30, 17), 60, 'Lantern Trail 5pm entry');
     const late = await date(lanterns.id, ahead(now, 30, 19), 60, 'Lantern Trail 7pm entry');
     const lanternEarlyAdult = await ticket({ eventDateId: early.id, name: 'Adult (5pm entry)', price: 1650, bookingFee: 110 });
-    await ticket({ eventDateId: early.id, name: 'Child (5pm entry)', price: 950, bookingFee: 70 });
+    const lanternEarlyChild = await ticket({ eventDateId: early.id, name: 'Child (5pm entry)', price: 950, bookingFee: 70 });
     const lanternLateAdult = await ticket({ eventDateId: late.id, name: 'Adult (7pm entry)', price: 1650, bookingFee: 110 });
-    await ticket({ eventDateId: late.id, name: 'Child (7pm entry)', price: 950, bookingFee: 70 });
+    const lanternLateChild = await ticket({ eventDateId: late.id, name: 'Child (7pm entry)', price: 950, bookingFee: 70 });
 
     /* Moonlight Screenings: a SaaS organiser that has not connected payments. */
     const cinema = await event({
@@ -312,6 +313,14 @@ export async function seed(db: Database, now = new Date()) {
     const laugh20 = await code({ code: 'LAUGH20', kind: 'percent', amount: 2000, organiserId: lantern.id, usageLimit: 50 });
     const spring = await code({ code: 'SPRING25', kind: 'percent', amount: 2500, usageLimit: 100, used: 100 });
 
+    const questions = await seedQuestions(tx, {
+      ashcombe: ashcombe.id,
+      improvJam: comedyEvents[2]!.id,
+      lanternAdults: [lanternEarlyAdult.id, lanternLateAdult.id],
+      lanternChildren: [lanternEarlyChild.id, lanternLateChild.id],
+      improvSeat: comedySeats[2]!,
+    });
+
     const [amelia] = await tx
       .insert(t.users)
       .values({ email: 'amelia.hughes@example.co.uk', firstName: 'Amelia', lastName: 'Hughes', subscribed: true, isEventSubscribed: true, isDarkMode: true })
@@ -350,6 +359,8 @@ export async function seed(db: Database, now = new Date()) {
         trailParking: trailParking.id,
         lanternEarlyAdult: lanternEarlyAdult.id,
         lanternLateAdult: lanternLateAdult.id,
+        lanternEarlyChild: lanternEarlyChild.id,
+        lanternLateChild: lanternLateChild.id,
         cinema: cinemaGa.id,
         comedyCabaret: cabaretId,
         foodDayPass: foodDayPass.id,
@@ -360,11 +371,97 @@ export async function seed(db: Database, now = new Date()) {
       codes: { summer10: summer10.code, fiveOff: fiveOff.code, laugh20: laugh20.code, exhausted: spring.code },
       users: { subscribedDark: amelia!, notSubscribed: tom! },
       charity: { id: charity!.id, downloadToken: DEMO_GIFT_AID_TOKEN },
+      questions,
     };
   });
 }
 
 export type Demo = Awaited<ReturnType<typeof seed>>;
+
+/**
+ * Ticket questions of every kind, before and after payment, per ticket and once per checkout:
+ * on the Ashcombe Lantern Trail (with its organiser's intro for the Basket step), and one
+ * once-per-checkout question on the Improv Jam (with the event's own intro).
+ */
+async function seedQuestions(
+  tx: Pick<Database, 'insert'>,
+  ids: { ashcombe: number; improvJam: number; lanternAdults: number[]; lanternChildren: number[]; improvSeat: number },
+) {
+  const lantern = [...ids.lanternAdults, ...ids.lanternChildren];
+  type NewQuestion = Omit<typeof t.ticketQuestions.$inferInsert, 'ticketTypeId'>;
+  let order = 0;
+  const ask = async (ticketTypeIds: number[], q: NewQuestion) => {
+    const sortOrder = order++;
+    const rows = await tx
+      .insert(t.ticketQuestions)
+      .values(ticketTypeIds.map((ticketTypeId) => ({ ...q, ticketTypeId, sortOrder })))
+      .returning();
+    return rows.map((r) => r.id);
+  };
+  await tx.insert(t.questionIntros).values([
+    {
+      organiserId: ids.ashcombe,
+      text: 'Ashcombe’s rangers look after every group on the trail. These answers go to Ashcombe Estate only, and help them plan the evening.',
+    },
+    {
+      eventId: ids.improvJam,
+      text: 'Tonight’s scenes are built from your suggestions. Leave one for the cast here: the best are read out on stage.',
+    },
+  ]);
+  const before = {
+    name: await ask(lantern, { question: 'Name of the person using this ticket', type: 'text', mandatory: true, beforeOrAfter: 'before' }),
+    stepFree: await ask(lantern, { question: 'This person needs step-free paths', type: 'checkbox', beforeOrAfter: 'before' }),
+    lanternChoice: await ask(ids.lanternAdults, {
+      question: 'Which lantern would you like to carry?',
+      type: 'dropdown',
+      mandatory: true,
+      options: ['Paper star', 'Crescent moon', 'Fox', 'No lantern, thanks'],
+      beforeOrAfter: 'before',
+    }),
+    heardFrom: await ask(lantern, {
+      question: 'How did you hear about the Lantern Trail?',
+      type: 'dropdown',
+      oncePerCheckout: true,
+      osqId: 101,
+      options: ['Friends or family', 'Social media', 'Newspaper or radio', 'We came last year'],
+      beforeOrAfter: 'before',
+    }),
+    paths: await ask(lantern, {
+      question: 'We will keep to the lit paths and follow the rangers’ directions',
+      type: 'checkbox',
+      mandatory: true,
+      oncePerCheckout: true,
+      osqId: 102,
+      beforeOrAfter: 'before',
+    }),
+    suggestion: await ask([ids.improvSeat], {
+      question: 'Your suggestion for the cast (a place, a job or a secret)',
+      type: 'text',
+      oncePerCheckout: true,
+      beforeOrAfter: 'before',
+    }),
+  };
+  const after = {
+    firstAid: await ask(lantern, { question: 'Anything our first-aid team should know about this person?', type: 'text', beforeOrAfter: 'after' }),
+    arrival: await ask(lantern, {
+      question: 'Where will you arrive from?',
+      type: 'dropdown',
+      mandatory: true,
+      oncePerCheckout: true,
+      osqId: 103,
+      options: ['Estate car park', 'Tetbury town centre', 'Kemble station shuttle'],
+      beforeOrAfter: 'after',
+    }),
+    photo: await ask(lantern, {
+      question: 'Send us one photo of our group from the trail',
+      type: 'checkbox',
+      oncePerCheckout: true,
+      osqId: 104,
+      beforeOrAfter: 'after',
+    }),
+  };
+  return { before, after, improvSeat: ids.improvSeat };
+}
 
 /** Seeds only an empty catalogue, so restarts keep what people bought. */
 export async function seedIfEmpty(db: Database): Promise<boolean> {

@@ -27,6 +27,7 @@ const event = (id: number, warning: string | null): EventLine => ({
   access_online: null,
   reward_referrers: null,
   shareable_link: '',
+  questions_intro: null,
 });
 
 describe('basketRules (spec 000 §5 Basket)', () => {

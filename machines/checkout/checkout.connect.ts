@@ -13,6 +13,7 @@ import type { marketingMachine } from '../marketing/marketing.machine';
 import type { deliveryMachine } from '../delivery/delivery.machine';
 import type { paymentMachine } from '../payment/payment.machine';
 import type { addressMachine } from '../address/address.machine';
+import type { questionsMachine } from '../questions/questions.machine';
 import type { countdownMachine } from '../countdown/countdown.machine';
 import type { reservationMachine } from '../reservation/reservation.machine';
 import type { checkoutMachine } from './checkout.machine';
@@ -60,6 +61,8 @@ export interface CheckoutView {
   deliveryRef: ActorRefFrom<typeof deliveryMachine> | undefined;
   paymentRef: ActorRefFrom<typeof paymentMachine> | undefined;
   addressRef: ActorRefFrom<typeof addressMachine> | undefined;
+  /** The ticket questions chart, on ticket_questions_before and ticket_questions_after. */
+  questionsRef: ActorRefFrom<typeof questionsMachine> | undefined;
 }
 
 type CheckoutSnapshot = SnapshotFrom<typeof checkoutMachine>;
@@ -104,6 +107,7 @@ export function viewCheckout(snapshot: CheckoutSnapshot): CheckoutView {
     deliveryRef: snapshot.children.delivery,
     paymentRef: snapshot.children.payment,
     addressRef: snapshot.children.address,
+    questionsRef: snapshot.children.questions,
   };
 }
 

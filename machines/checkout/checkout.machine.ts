@@ -172,6 +172,22 @@ function childStep<Child extends 'donation' | 'giftAid' | 'marketing' | 'deliver
 }
 
 /**
+ * A ticket questions step (before or after payment) owns the questions chart (systemId
+ * `questions`): once the answers are saved, the fresh checkout picks the next step.
+ */
+function questionsStep(from: 'ticket_questions_before' | 'ticket_questions_after') {
+  const step = advancingStep(from);
+  const beforeOrAfter = from === 'ticket_questions_before' ? 'before' : 'after';
+  return {
+    ...step,
+    states: {
+      ...step.states,
+      active: { invoke: { src: 'questions', id: 'questions', systemId: 'questions', input: { beforeOrAfter }, onDone: { target: 'advancing' } } },
+    },
+  } as const;
+}
+
+/**
  * The login step owns the account chart (systemId account): signed in, saved as a guest or
  * confirmed, the fresh checkout picks the next step; a `reserving` error returns to the basket,
  * which shows the server's text and is reloaded.
@@ -419,14 +435,14 @@ export const checkoutMachine = checkoutSetup.createMachine({
         donation: childStep('donation', 'donation'),
         gift_aid: childStep('gift_aid', 'giftAid'),
         delivery_address: childStep('delivery_address', 'address', { purpose: 'delivery' }),
-        ticket_questions_before: advancingStep('ticket_questions_before'),
+        ticket_questions_before: questionsStep('ticket_questions_before'),
         payment: paymentStep(),
         deliver_tickets: childStep('deliver_tickets', 'delivery'),
         awaiting_truelayer: {
           ...advancingStep('awaiting_truelayer', { paymentMayComplete: true }),
           on: ignoreExpiry,
         },
-        ticket_questions_after: advancingStep('ticket_questions_after'),
+        ticket_questions_after: questionsStep('ticket_questions_after'),
         after_sale_messages: { ...advancingStep('after_sale_messages'), on: ignoreExpiry },
         waiver: advancingStep('waiver'),
         order_completed: { entry: stepEntry('order_completed'), on: ignoreExpiry },

@@ -18,6 +18,7 @@ import { marketingMachine } from '../marketing/marketing.machine';
 import { deliveryMachine } from '../delivery/delivery.machine';
 import { paymentMachine } from '../payment/payment.machine';
 import { addressMachine } from '../address/address.machine';
+import { questionsMachine } from '../questions/questions.machine';
 import type { Checkout, CheckoutEvent, Notice, NoticeKind, ReservationOutcome, Step } from './checkout.types';
 import { nextStep } from './nextStep';
 import { STEPS } from '../../contract';
@@ -81,6 +82,7 @@ export const checkoutSetup = setup({
       delivery: 'delivery';
       payment: 'payment';
       address: 'address';
+      questions: 'questions';
     },
     tags: {} as 'determining' | 'reserving' | 'advancing' | 'editingBasket',
   },
@@ -99,6 +101,7 @@ export const checkoutSetup = setup({
     delivery: deliveryMachine,
     payment: paymentMachine,
     address: addressMachine,
+    questions: questionsMachine,
   },
   actions: {
     spawnCountdown: spawnChild('countdown', { id: 'countdown', systemId: 'countdown' }),

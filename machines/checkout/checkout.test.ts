@@ -85,6 +85,7 @@ const events: Record<string, WalkEvent[]> = {
   'xstate.done.actor.address': [
     { type: 'xstate.done.actor.address', output: { address: { selected_user_address_id: '7' } } },
   ],
+  'xstate.done.actor.questions': [{ type: 'xstate.done.actor.questions', output: { type: 'saved', beforeOrAfter: 'before' } }],
 };
 
 const paidCheckout = makeCheckout({ state: 'deliver_tickets', payment_complete: true, sale_reference: 'HF-1' });
@@ -120,16 +121,22 @@ const CHILD_OF: Partial<Record<Step, string>> = {
   deliver_tickets: 'delivery',
   payment: 'payment',
   delivery_address: 'address',
+  ticket_questions_before: 'questions',
+  ticket_questions_after: 'questions',
 };
-/** What a child chart starts with: the address form is the delivery address's. */
-const CHILD_INPUT: Partial<Record<Step, unknown>> = { delivery_address: { purpose: 'delivery' } };
+/** What a child chart starts with: the address form is the delivery address's; the questions chart is told whether it asks before or after payment (spec 001 §7 before_or_after). */
+const CHILD_INPUT: Partial<Record<Step, unknown>> = {
+  delivery_address: { purpose: 'delivery' },
+  ticket_questions_before: { beforeOrAfter: 'before' },
+  ticket_questions_after: { beforeOrAfter: 'after' },
+};
 
 /** Where the hold may end with the payment complete. */
 const PAYING: Step[] = ['payment', 'awaiting_truelayer'];
 
 /** What the walk compares: the screen's view, notices included, without actor refs. */
 function screen(snapshot: Parameters<typeof viewCheckout>[0]) {
-  const { basketRef: _b, reservationRef: _r, countdownRef: _c, donationRef: _d, giftAidRef: _g, accountRef: _a, marketingRef: _m, deliveryRef: _dl, paymentRef: _p, addressRef: _ad, ...view } = viewCheckout(snapshot);
+  const { basketRef: _b, reservationRef: _r, countdownRef: _c, donationRef: _d, giftAidRef: _g, accountRef: _a, marketingRef: _m, deliveryRef: _dl, paymentRef: _p, addressRef: _ad, questionsRef: _q, ...view } = viewCheckout(snapshot);
   return view;
 }
 type View = ReturnType<typeof screen>;
@@ -425,6 +432,7 @@ describe('checkout machine (root)', () => {
           delivery: kit.controlled(),
           payment: kit.controlled(),
           address: kit.controlled(),
+          questions: kit.controlled(),
         },
         actions: { reloadCheckout: kit.spy('reloadCheckout'), navigate: kit.spy('navigate') },
       }),

@@ -27,6 +27,7 @@ import { addMonths, formatNiceDate, formatUkDate } from './format.ts';
 import { currencySymbol } from '../../contract/money.ts';
 import { findDonation } from './donation.ts';
 import { countPostalEvents, needsDeliveryAddress } from './address.ts';
+import { checkoutQuestions } from './questions.ts';
 
 export const STANDARD_REFUND_POLICY = {
   title: 'Refund policy',
@@ -149,6 +150,8 @@ export async function buildCheckout(
   const donation = charity && (live || paid) ? await findDonation(db, sale) : null;
   // Vouchers are posted anyway; otherwise one more read, only when the basket holds tickets.
   const postalEvents = vouchers.length === 0 && eventRows.length > 0 ? await countPostalEvents(db, eventRows.map((e) => e.id)) : 0;
+  // The basket's questions and intros (one more read, only with tickets in the basket).
+  const questions = lines.length > 0 ? await checkoutQuestions(db, lines.map((l) => l.type.id), eventRows) : null;
 
   return {
     ...base,
@@ -205,6 +208,7 @@ export async function buildCheckout(
       access_online: null,
       reward_referrers: null,
       shareable_link: `/event/${e.id}/`,
+      questions_intro: questions?.introOf(e.id) ?? null,
     })),
     organisers: organiserRows.map((o) => ({
       id: o.id,
@@ -267,6 +271,8 @@ export async function buildCheckout(
           }
         : null,
     sagepay_or_stripe: provider,
+    before_payment_questions: questions?.before ?? [],
+    after_payment_questions: questions?.after ?? [],
     require_delivery_address: needsDeliveryAddress(vouchers.length, postalEvents),
     opoa: provider ? { provider, merchant_id: null, overridden: false } : null,
     payment_complete: paid,

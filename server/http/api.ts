@@ -22,6 +22,7 @@ import { donationHandlers, donationInvalid } from './donationApi.ts';
 import { deliveryHandlers } from './deliveryApi.ts';
 import { paymentHandlers, paymentInvalid } from './paymentApi.ts';
 import { addressHandlers } from './addressApi.ts';
+import { questionHandlers } from './questionsApi.ts';
 import { noticeQuery } from './notices.ts';
 import { MAX_ID } from '../../contract/index.ts';
 import { saleIdOf, setSaleCookie, userIdOf } from './session.ts';
@@ -94,6 +95,7 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
     ...donationHandlers(deps),
     ...deliveryHandlers(deps),
     ...paymentHandlers(deps, deps.payment),
+    ...questionHandlers(deps),
     getUser: async ({ request }) => readUser(deps, request),
     getCheckout: async ({ request, reply }) => {
       reply.header('cache-control', 'no-store');

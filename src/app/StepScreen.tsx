@@ -16,6 +16,7 @@ const DeliveryStep = lazy(() => import('../steps/delivery/DeliveryStep'));
 const OrderCompletedStep = lazy(() => import('../steps/orderCompleted/OrderCompletedStep'));
 const PaymentStep = lazy(() => import('../steps/payment/PaymentStep'));
 const DeliveryAddressStep = lazy(() => import('../steps/address/DeliveryAddressStep'));
+const QuestionsStep = lazy(() => import('../steps/questions/QuestionsStep'));
 
 /** The screen for the machine's current step. */
 export function StepScreen({ step }: { step: Step }) {
@@ -53,6 +54,8 @@ export function StepScreen({ step }: { step: Step }) {
             <PaymentStep />
           ) : step === 'delivery_address' ? (
             <DeliveryAddressStep />
+          ) : step === 'ticket_questions_before' || step === 'ticket_questions_after' ? (
+            <QuestionsStep step={step} />
           ) : (
             <LaterStep step={step} />
           )}

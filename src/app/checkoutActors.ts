@@ -21,6 +21,7 @@ import { appMarketingMachine } from '../steps/marketing/marketingActors';
 import { appDeliveryMachine } from '../steps/delivery/deliveryActors';
 import { appPaymentMachine } from '../steps/payment/paymentActors';
 import { appDeliveryAddressMachine } from '../steps/address/deliveryAddressActors';
+import { appQuestionsMachine } from '../steps/questions/questionsActors';
 
 export interface CheckoutDeps {
   queryClient: QueryClient;
@@ -106,6 +107,7 @@ export function createCheckoutMachine(deps: CheckoutDeps) {
       delivery: appDeliveryMachine(queryClient),
       payment: appPaymentMachine(queryClient, deps.navigate),
       address: appDeliveryAddressMachine(queryClient),
+      questions: appQuestionsMachine(queryClient),
       basket: basketMachine.provide({
         actors: {
           updateTicketQuantity: fromPromise(({ input }: { input: { ticket_id: number; quantity: number } }) =>
