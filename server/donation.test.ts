@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { sales } from './db/schema.ts';
+import { completeSale } from './domain/completeSale.ts';
 import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
 import { houseNameOrNumber, scheduleCsv, scheduleDate, scheduleRows } from './domain/giftAid.ts';
 
@@ -135,9 +136,13 @@ describe.each(drivers)('the charity’s Gift Aid schedule on %s', (driver) => {
     return v;
   }
 
-  async function declare(v: Visitor, amount: number, form: Record<string, string>) {
+  async function declare(v: Visitor, amount: number, form: Record<string, string>, paid = true) {
     expect((await v.call('saveDonation', { amount_before_booking_fee: String(amount) as never, charity_id: String(w.demo.charity.id) as never })).statusCode).toBe(200);
     expect((await v.call('updateDonation', form as never)).statusCode).toBe(200);
+    if (!paid) return;
+    const reference = (await v.checkout()).sale_reference!;
+    const [sale] = await w.database.db.select({ id: sales.id }).from(sales).where(eq(sales.reference, reference));
+    await w.database.db.transaction((tx) => completeSale(tx, sale!.id, w.clock.now));
   }
 
   const download = (token: string) =>
@@ -154,16 +159,18 @@ describe.each(drivers)('the charity’s Gift Aid schedule on %s', (driver) => {
     // donation whose donor never said who they are.
     await declare(await reservedDonor(), 1000, { is_gift_aid: 'false' });
     const edited = await reservedDonor();
-    await declare(edited, 700, { is_gift_aid: 'true' });
+    await declare(edited, 700, { is_gift_aid: 'true' }, false);
     await edited.call('destroySale');
+    // Nor one whose sale is still held, not yet paid.
+    await declare(await reservedDonor(), 1500, { is_gift_aid: 'true', uk_based: 'true', address1: '9 Unpaid Row', postcode: 'BS2 2BB' }, false);
     await declare(await reservedDonor(), 2500, { is_gift_aid: 'true', uk_based: 'true', address1: '3 Quay St', postcode: 'BS1 1AA' });
 
     // 4 June: an overseas taxpayer, and a donor identified after declaring.
     w.clock.advance(3 * 86_400_000);
     await declare(await reservedDonor(amelia.id), 3000, { is_gift_aid: 'true', uk_based: 'false', address1: '4 Rue Oberkampf, Paris', postcode: '' });
     const later = await reservedDonor();
-    await declare(later, 4000, { is_gift_aid: 'true', uk_based: 'true', address1: 'Rose Cottage, Mill Lane', postcode: 'BA1 1AA' });
     const reference = (await later.checkout()).sale_reference!;
+    await declare(later, 4000, { is_gift_aid: 'true', uk_based: 'true', address1: 'Rose Cottage, Mill Lane', postcode: 'BA1 1AA' });
     await w.database.db.update(sales).set({ userId: tom.id }).where(eq(sales.reference, reference));
 
     const res = await download(w.demo.charity.downloadToken);

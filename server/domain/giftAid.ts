@@ -9,7 +9,7 @@
  * them is aggregated when small enough, and left out otherwise (the donor never identified).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
 import type { Executor } from '../db/index.ts';
 import { charities, charityDownloadTokens, giftAidDeclarations, saleDonations, sales, users } from '../db/schema.ts';
 import { GIFT_AID_ADDRESS_FROM } from '../../contract/index.ts';
@@ -113,8 +113,8 @@ export function scheduleRows(declarations: Declaration[]): ScheduleRow[] {
 }
 
 /**
- * The charity's declarations whose donation still stands in its sale's reservation, in pounds
- * only (Gift Aid is a UK tax relief). The donor's name comes from the declaration, or from the
+ * The charity's declarations whose donation was paid with its sale (the reservation it was given
+ * in, paid), in pounds only (Gift Aid is a UK tax relief), dated the day it was paid. The donor's name comes from the declaration, or from the
  * sale's buyer once identified.
  */
 export async function giftAidSchedule(db: Pick<Executor, 'select'>, charityId: number): Promise<ScheduleRow[]> {
@@ -126,11 +126,12 @@ export async function giftAidSchedule(db: Pick<Executor, 'select'>, charityId: n
       address1: giftAidDeclarations.address1,
       postcode: giftAidDeclarations.postcode,
       amount: giftAidDeclarations.amount,
-      declaredAt: giftAidDeclarations.declaredAt,
+      // The donation date is the day it was paid.
+      declaredAt: sql<Date>`${sales.paidAt}`.mapWith(sales.paidAt),
     })
     .from(giftAidDeclarations)
     .innerJoin(saleDonations, eq(saleDonations.saleId, giftAidDeclarations.saleId))
-    .innerJoin(sales, and(eq(sales.id, saleDonations.saleId), eq(sales.reference, saleDonations.saleReference)))
+    .innerJoin(sales, and(eq(sales.id, saleDonations.saleId), eq(sales.reference, saleDonations.saleReference), isNotNull(sales.paidAt)))
     .leftJoin(users, eq(users.id, sql`coalesce(${giftAidDeclarations.userId}, ${sales.userId})`))
     .where(and(eq(giftAidDeclarations.charityId, charityId), eq(giftAidDeclarations.currency, 'GBP')))
     .orderBy(asc(giftAidDeclarations.declaredAt), asc(giftAidDeclarations.id));
