@@ -232,6 +232,16 @@ describe.each(drivers)('who is buying on %s', (driver) => {
     expect(consents.every((c) => c.at.getTime() === world.clock.now.getTime())).toBe(true);
     expect((await v.checkout()).marketing_preferences).toBeNull();
     expect((await v.json('getUser')).user).toMatchObject({ subscribed: true, is_event_subscribed: false });
+
+    // The next basket with that organiser shows the buyer's yes, and a later no as a no.
+    const next = await reservedVisitor('10.2.0.8');
+    await signIn(next, 'keen@example.com');
+    const shown = (await next.checkout()).marketing_preferences!.basket_organisers.find((o) => o.id === organiser);
+    expect(shown?.organiser_subscribed).toBe(true);
+    await next.json('setMarketingPreferences', { ct_subscribed: 'true', event_subscribed: 'false', organiser_subscribed_marketing: { [organiser]: 'false' } } as never);
+    const third = await reservedVisitor('10.2.0.9');
+    await signIn(third, 'keen@example.com');
+    expect((await third.checkout()).marketing_preferences!.basket_organisers.find((o) => o.id === organiser)?.organiser_subscribed).toBe(false);
   });
 });
 

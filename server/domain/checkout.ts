@@ -147,6 +147,11 @@ export async function buildCheckout(
   const currency = sale.currency ?? lines[0]?.event.currency ?? vouchers[0]?.voucher.currency ?? 'GBP';
   const provider = organiserRows.find((o) => o.paymentProvider)?.paymentProvider ?? null;
   // A donation counts while the reservation it was given in holds (one more read, only with a charity).
+  // The buyer's latest choice for each basket organiser, so Keep updated shows what they already agreed to.
+  const subscribedTo =
+    user && lines.length > 0 && sale.marketingSetAt === null && organiserRows.length > 0
+      ? await organisersSubscribed(db, user, organiserRows.map((o) => o.id))
+      : new Set<number>();
   const donation = charity && (live || paid) ? await findDonation(db, sale) : null;
   // Vouchers are posted anyway; otherwise one more read, only when the basket holds tickets.
   const postalEvents = vouchers.length === 0 && eventRows.length > 0 ? await countPostalEvents(db, eventRows.map((e) => e.id)) : 0;
@@ -265,7 +270,7 @@ export async function buildCheckout(
             event_subscribed: user?.isEventSubscribed ?? false,
             basket_organisers: organiserRows.map((o) => ({
               id: o.id,
-              organiser_subscribed: false,
+              organiser_subscribed: subscribedTo.has(o.id),
               marketing_signup_message: o.marketingSignupMessage,
             })),
           }
@@ -301,4 +306,16 @@ function uniqueBy<T>(items: T[], key: (item: T) => number): T[] {
   const seen = new Map<number, T>();
   for (const item of items) if (!seen.has(key(item))) seen.set(key(item), item);
   return [...seen.values()];
+}
+
+/** The organisers whose marketing the user last said yes to (their latest consent per organiser). */
+async function organisersSubscribed(db: Database, user: { id: number; email: string }, organiserIds: number[]): Promise<Set<number>> {
+  const latest = await rows<{ organiser_id: number; subscribed: boolean }>(
+    db,
+    sql`SELECT DISTINCT ON (organiser_id) organiser_id, subscribed FROM marketing_consents
+        WHERE topic = 'organiser' AND (user_id = ${user.id} OR email = ${user.email})
+          AND organiser_id IN (${sql.join(organiserIds.map((id) => sql`${id}`), sql`, `)})
+        ORDER BY organiser_id, at DESC, id DESC`,
+  );
+  return new Set(latest.filter((r) => r.subscribed).map((r) => Number(r.organiser_id)));
 }
