@@ -12,11 +12,12 @@ import { servers } from './e2e/servers.ts';
 const chromiumPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 
 /**
- * Every simulated buyer of the suite comes from 127.0.0.1, so the per-buyer cap on held tickets
- * and the per-address rate limit (both count by client address) would soon refuse unrelated
- * tests' calls. Both are proven by the server tests; here each test is a different buyer.
+ * Every simulated buyer of the suite comes from 127.0.0.1, so the per-buyer cap on held tickets,
+ * the per-address rate limit and the per-address cap on one-time codes (all count by client
+ * address) would soon refuse unrelated tests' calls. Each is proven by the server tests; here each
+ * test is a different buyer.
  */
-const ONE_ADDRESS_MANY_BUYERS = { MAX_HELD_PER_BUYER: '100000', RATE_LIMIT_PER_MINUTE: '100000' };
+const ONE_ADDRESS_MANY_BUYERS = { MAX_HELD_PER_BUYER: '100000', RATE_LIMIT_PER_MINUTE: '100000', CODE_SENDS_PER_ADDRESS: '100000' };
 
 function server(name: keyof typeof servers, env: Record<string, string>) {
   const port = servers[name];

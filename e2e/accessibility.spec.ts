@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './support.ts';
 import { expectNoAxeViolations, expectTargetSizes } from './a11y.ts';
-import { addFromEventPage, basketLine, basketStep, expectStep, failCall, reserveButton, urls, withoutPageData } from './support.ts';
+import { addFromEventPage, answerLanternQuestions, basketLine, basketStep, expectStep, failCall, reserveButton, urls, withoutPageData } from './support.ts';
 import { reachDelivery } from './freeOrder.ts';
 
 /**
@@ -39,6 +39,10 @@ async function toPayment(page: Page, event: string, tickets: Record<string, numb
   await page.getByRole('button', { name: 'Continue' }).click();
   await expectStep(page, 'marketing_preferences');
   await page.getByRole('button', { name: 'Continue' }).click();
+  if (event === 'Ashcombe Winter Lantern Trail') {
+    await expectStep(page, 'ticket_questions_before');
+    await answerLanternQuestions(page);
+  }
   await expectStep(page, 'payment');
 }
 

@@ -4,7 +4,7 @@
  * contact number an organiser requires; and each error text of the step from a failing call.
  */
 import type { Page, TestInfo } from '@playwright/test';
-import { addFromEventPage, expect, expectStep, failCall, reserveButton, test } from './support.ts';
+import { addFromEventPage, answerLanternQuestions, expect, expectStep, failCall, reserveButton, test } from './support.ts';
 
 const CARDS = {
   success: '4242 4242 4242 4242',
@@ -23,6 +23,10 @@ async function toPayment(page: Page, event: string, tickets: Record<string, numb
   await page.getByRole('button', { name: 'Continue' }).click();
   await expectStep(page, 'marketing_preferences');
   await page.getByRole('button', { name: 'Continue' }).click();
+  if (event === 'Ashcombe Winter Lantern Trail') {
+    await expectStep(page, 'ticket_questions_before');
+    await answerLanternQuestions(page);
+  }
   // A free basket is claimed and passes the step by itself.
   if (!free) await expectStep(page, 'payment');
 }
@@ -272,6 +276,8 @@ test('the payment screen is its own chunk, loaded on the payment step only, and 
   await page.getByRole('button', { name: 'Continue' }).click();
   await expectStep(page, 'marketing_preferences');
   await page.getByRole('button', { name: 'Continue' }).click();
+  await expectStep(page, 'ticket_questions_before');
+  await answerLanternQuestions(page);
   await expectStep(page, 'payment');
   expect(scripts.filter((url) => url.includes('PaymentStep'))).toHaveLength(1);
   const origin = new URL(page.url()).origin;

@@ -108,3 +108,16 @@ export async function withoutPageData(page: Page): Promise<void> {
   });
 }
 
+
+/**
+ * One adult ticket on the Ashcombe Lantern Trail: its questions answered as a buyer does (the
+ * holder's name and lantern, then the order's promise on the Basket step), which sends them.
+ */
+export async function answerLanternQuestions(page: Page): Promise<void> {
+  const form = page.locator('[data-step="ticket_questions_before"] form');
+  await form.getByLabel('Name of the person using this ticket').fill('Tom Okafor');
+  await form.getByLabel('Which lantern would you like to carry?').selectOption('Fox');
+  await form.getByRole('button', { name: 'Continue' }).click();
+  await form.getByLabel('We will keep to the lit paths and follow the rangers’ directions').check();
+  await form.getByRole('button', { name: 'Continue' }).click();
+}

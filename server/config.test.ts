@@ -35,4 +35,10 @@ describe('configuration', () => {
     expect(parseConfig({})).toMatchObject({ workers: 1, rateLimitStore: 'memory' });
     expect(parseConfig({ DATABASE_URL: 'postgres://u@h/db', RATE_LIMIT_STORE: 'memory' }).rateLimitStore).toBe('memory');
   });
+
+  it('caps one-time codes per client address at 20 an hour unless configured', () => {
+    expect(parseConfig({}).codeSendsPerAddress).toBe(20);
+    expect(parseConfig({ CODE_SENDS_PER_ADDRESS: '500' }).codeSendsPerAddress).toBe(500);
+    expect(() => parseConfig({ CODE_SENDS_PER_ADDRESS: '0' })).toThrow(/CODE_SENDS_PER_ADDRESS/);
+  });
 });

@@ -46,6 +46,8 @@ const envSchema = z.object({
   TRUST_PROXY: z._default(z.string(), 'false'),
   /** Tickets of one type one order may hold when neither the type nor its event sets a maximum. */
   MAX_PER_ORDER: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(1000)), 10),
+  /** One-time codes one client address may ask for per hour (each e-mail address may have 5). */
+  CODE_SENDS_PER_ADDRESS: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100_000)), 20),
   /** Tickets of one event date one buyer (session, account or address) may hold at once, across sales. */
   MAX_HELD_PER_BUYER: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100_000)), 20),
 });
@@ -96,6 +98,7 @@ export interface Config {
   trustProxy: false | number | string[];
   maxPerOrder: number;
   maxHeldPerBuyer: number;
+  codeSendsPerAddress: number;
   smtpUrl: string | null;
   mailFrom: string;
   /** The development mailbox page (/dev/mailbox): off when NODE_ENV=production. */
@@ -154,6 +157,7 @@ export function parseConfig(env: Record<string, string | undefined>, fallbackSec
     trustProxy: parseTrustProxy(e.TRUST_PROXY),
     maxPerOrder: e.MAX_PER_ORDER,
     maxHeldPerBuyer: e.MAX_HELD_PER_BUYER,
+    codeSendsPerAddress: e.CODE_SENDS_PER_ADDRESS,
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM,
     devMailbox: e.NODE_ENV !== 'production',

@@ -2,6 +2,7 @@
 import type { FastifyRequest } from 'fastify';
 import { AccountRefusal, logoutOfSale, saveGuestToSale, sendSignInCode, signInWithCode } from '../domain/account.ts';
 import { DomainError } from '../domain/errors.ts';
+import { SEND_LIMITS } from '../domain/oneTimeCode.ts';
 import { setMarketingPreferences } from '../domain/marketing.ts';
 import { findSale } from '../domain/sales.ts';
 import type { Handlers } from './calls.ts';
@@ -30,6 +31,7 @@ export function accountHandlers(deps: AppDeps): Pick<Handlers, AccountCall> {
         secret: config.sessionSecret,
         mailer,
         brandName: config.brandName,
+        limits: { ...SEND_LIMITS, perIp: config.codeSendsPerAddress },
       });
       return { success: true };
     },
