@@ -32,7 +32,7 @@ const summary = (page: Page) => page.locator('.summary').first();
 const preset = (page: Page, text: string) => page.getByRole('button', { name: text, exact: true });
 const otherAmount = (page: Page) => page.getByLabel('Other amount');
 
-test('a donation of £25 with Gift Aid and a UK address, then on to sign in', async ({ page }, testInfo) => {
+test('a donation of £25 with Gift Aid and a UK address, on through sign-in to payment, and into the charity’s schedule once paid', async ({ page }, testInfo) => {
   await reserveJazzAs(page, 'Tom Okafor');
   await expect(page.getByText(/A processing fee of 20p \+ 1\.5% plus VAT/)).toBeVisible();
 
@@ -84,10 +84,24 @@ test('a donation of £25 with Gift Aid and a UK address, then on to sign in', as
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.locator('[data-step="login"]')).toHaveCount(0);
 
-  // The charity's download holds the declaration.
-  const csv = await page.request.post('/charity/gift-aid/declarations.csv', { form: { token: DEMO_TOKEN } });
-  expect(csv.status()).toBe(200);
-  expect(await csv.text()).toContain(',Tom,Okafor,12,BS1 4RN,,,');
+  // The charity's download lists the declaration once the donation is paid, not before.
+  const schedule = async () => {
+    const csv = await page.request.post('/charity/gift-aid/declarations.csv', { form: { token: DEMO_TOKEN } });
+    expect(csv.status()).toBe(200);
+    return csv.text();
+  };
+  expect(await schedule()).not.toContain(',Tom,Okafor,12,BS1 4RN,,,');
+  await expectStep(page, 'marketing_preferences');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expectStep(page, 'payment');
+  await page.getByLabel('Postcode or zip code').fill('BS1 4RN');
+  await page.getByRole('button', { name: /^Pay £/ }).click();
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
+  await page.getByLabel('CVC').fill('123');
+  await page.getByRole('button', { name: /^Pay £/ }).click();
+  await expect(page.locator('[data-step="deliver_tickets"], [data-step="order_completed"]')).toBeVisible({ timeout: 20_000 });
+  expect(await schedule()).toContain(',Tom,Okafor,12,BS1 4RN,,,');
 });
 
 test('Skip donation goes straight on to sign in, without a call', async ({ page }) => {
