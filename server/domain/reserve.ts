@@ -100,7 +100,7 @@ export async function reserveSale(db: Database, saleId: string, now: Date, check
       // and before the discount code's row: every path takes pools before a code (a sale's update
       // checks its code's key), so none deadlock.
       await lockPools(tx, [...previousPools, ...claims.map((c) => c.poolId)]);
-      await releaseSaleHolds(tx, saleId, { poolsLocked: true });
+      if (previousPools.length > 0) await releaseSaleHolds(tx, saleId, { poolsLocked: true });
       if (sale.discountCodeId !== null && !(await claimCodeUse(tx, { codeId: sale.discountCodeId, saleId, now }))) {
         const [code] = await tx.select({ code: discountCodes.code }).from(discountCodes).where(eq(discountCodes.id, sale.discountCodeId));
         throw new Refused(`Discount code ${code?.code ?? ''} has been used as many times as it can be and was taken off your basket. Check the total and reserve again.`, true);

@@ -132,8 +132,11 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
       return { success: true };
     },
     reserveTickets: async ({ input, request, reply }) => {
-      if (!(await hasSale(request))) return { reserved: false, error: 'Your basket is empty' };
-      const saleId = await openSaleFor(request);
+      const current = saleIdOf(request);
+      const sale = current ? await findSale(db, current) : null;
+      if (!current || !sale) return { reserved: false, error: 'Your basket is empty' };
+      if (sale.paidAt) throw new DomainError(409, PAID_SALE_MESSAGE);
+      const saleId = current;
       const now = clock();
       if (await captchaRequired(db, config.captcha, request.ip, now)) {
         const token = input['h-captcha-response'];
