@@ -154,12 +154,16 @@ function advancingStep(from: AdvancingStep, extra: { description?: string; payme
 
 /**
  * A step whose screen is a child chart (invoked with a systemId): the child's output completes
- * the step, and the fresh checkout picks the next one through `nextStep`.
+ * the step, and the fresh checkout picks the next one through `nextStep`. The address form is
+ * told it is the delivery address's; the questions chart whether it asks before or after payment.
  */
-function childStep<Child extends 'donation' | 'giftAid' | 'marketing' | 'delivery' | 'address'>(
-  from: 'donation' | 'gift_aid' | 'marketing_preferences' | 'deliver_tickets' | 'delivery_address',
+function childStep<
+  Child extends 'donation' | 'giftAid' | 'marketing' | 'delivery' | 'address' | 'questions',
+  Input extends { purpose: 'delivery' } | { beforeOrAfter: 'before' | 'after' } | undefined = undefined,
+>(
+  from: 'donation' | 'gift_aid' | 'marketing_preferences' | 'deliver_tickets' | 'delivery_address' | 'ticket_questions_before' | 'ticket_questions_after',
   child: Child,
-  input?: { purpose: 'delivery' },
+  input?: Input,
 ) {
   const step = advancingStep(from);
   return {
@@ -171,86 +175,33 @@ function childStep<Child extends 'donation' | 'giftAid' | 'marketing' | 'deliver
   } as const;
 }
 
-/**
- * A ticket questions step (before or after payment) owns the questions chart (systemId
- * `questions`): once the answers are saved, the fresh checkout picks the next step.
- */
-function questionsStep(from: 'ticket_questions_before' | 'ticket_questions_after') {
-  const step = advancingStep(from);
-  const beforeOrAfter = from === 'ticket_questions_before' ? 'before' : 'after';
-  return {
-    ...step,
-    states: {
-      ...step.states,
-      active: { invoke: { src: 'questions', id: 'questions', systemId: 'questions', input: { beforeOrAfter }, onDone: { target: 'advancing' } } },
-    },
-  } as const;
-}
+type ReservingOutcome = AccountOutcome | PaymentOutcome;
 
 /**
- * The login step owns the account chart (systemId account): signed in, saved as a guest or
- * confirmed, the fresh checkout picks the next step; a `reserving` error returns to the basket,
- * which shows the server's text and is reloaded.
+ * A step whose child chart may find the reservation gone: login (the account chart: signed in,
+ * saved as a guest or confirmed) and payment (paid, or free tickets claimed, so the fresh checkout
+ * shows payment_complete). Done, the fresh checkout picks the next step; a `reserving` outcome
+ * returns to the basket, which shows the server's text and is reloaded.
  */
-function accountStep() {
-  const step = advancingStep('login');
+function reservingChildStep<Child extends 'account' | 'payment'>(from: 'login' | 'payment', child: Child, extra: { paymentMayComplete?: boolean } = {}) {
+  const step = advancingStep(from, extra);
   return {
     ...step,
     states: {
       ...step.states,
       active: {
         invoke: {
-          src: 'account',
-          id: 'account',
-          systemId: 'account',
+          src: child,
+          id: child,
+          systemId: child,
           onDone: [
             {
-              guard: { type: 'reservationLost', params: ({ event }: { event: { output: AccountOutcome } }) => ({ outcome: event.output }) },
+              guard: { type: 'reservationLost', params: ({ event }: { event: { output: ReservingOutcome } }) => ({ outcome: event.output }) },
               target: '#checkout.basket',
               actions: [
                 {
                   type: 'notify',
-                  params: ({ event }: { event: { output: AccountOutcome } }) => ({
-                    kind: 'warning' as const,
-                    text: event.output.type === 'reserving' ? event.output.message : '',
-                  }),
-                },
-                'stopCountdown',
-                'reloadCheckout',
-              ],
-            },
-            { target: 'advancing' },
-          ],
-        },
-      },
-    },
-  } as const;
-}
-
-/**
- * The payment step owns the payment chart (systemId payment): paid (or free tickets claimed), the
- * fresh checkout shows payment_complete and the flow goes on to delivery; a billing failure whose
- * body has an error returns to the basket, which shows it as the reserving error and is reloaded.
- */
-function paymentStep() {
-  const step = advancingStep('payment', { paymentMayComplete: true });
-  return {
-    ...step,
-    states: {
-      ...step.states,
-      active: {
-        invoke: {
-          src: 'payment',
-          id: 'payment',
-          systemId: 'payment',
-          onDone: [
-            {
-              guard: { type: 'reservationLost', params: ({ event }: { event: { output: PaymentOutcome } }) => ({ outcome: event.output }) },
-              target: '#checkout.basket',
-              actions: [
-                {
-                  type: 'notify',
-                  params: ({ event }: { event: { output: PaymentOutcome } }) => ({
+                  params: ({ event }: { event: { output: ReservingOutcome } }) => ({
                     kind: 'warning' as const,
                     text: event.output.type === 'reserving' ? event.output.message : '',
                   }),
@@ -430,19 +381,19 @@ export const checkoutMachine = checkoutSetup.createMachine({
             WHY_TOGGLED: { actions: 'forwardToReservation' },
           },
         },
-        login: accountStep(),
+        login: reservingChildStep('login', 'account'),
         marketing_preferences: childStep('marketing_preferences', 'marketing'),
         donation: childStep('donation', 'donation'),
         gift_aid: childStep('gift_aid', 'giftAid'),
         delivery_address: childStep('delivery_address', 'address', { purpose: 'delivery' }),
-        ticket_questions_before: questionsStep('ticket_questions_before'),
-        payment: paymentStep(),
+        ticket_questions_before: childStep('ticket_questions_before', 'questions', { beforeOrAfter: 'before' }),
+        payment: reservingChildStep('payment', 'payment', { paymentMayComplete: true }),
         deliver_tickets: childStep('deliver_tickets', 'delivery'),
         awaiting_truelayer: {
           ...advancingStep('awaiting_truelayer', { paymentMayComplete: true }),
           on: ignoreExpiry,
         },
-        ticket_questions_after: questionsStep('ticket_questions_after'),
+        ticket_questions_after: childStep('ticket_questions_after', 'questions', { beforeOrAfter: 'after' }),
         after_sale_messages: { ...advancingStep('after_sale_messages'), on: ignoreExpiry },
         waiver: advancingStep('waiver'),
         order_completed: { entry: stepEntry('order_completed'), on: ignoreExpiry },
