@@ -3,14 +3,17 @@
  * first screen needs no call; the data cannot break out of its script element.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { calls, INITIAL_DATA_ID } from '../contract/index.ts';
 import { jsonScript } from './pages/html.ts';
 import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
 
-const INDEX = '<!doctype html><html><head><title>Checkout</title></head><body><div id="root"></div><script type="module" src="/assets/index.js"></script></body></html>';
+const INDEX =
+  '<!doctype html><html><head><title>Checkout</title><link rel="stylesheet" crossorigin href="/assets/index-abc.css"></head><body><div id="root"></div><script type="module" src="/assets/index.js"></script></body></html>';
+const CSS = '.step__title{font-size:2rem}';
 
 function initialData(html: string): { checkout: unknown; user: unknown } {
   const match = new RegExp(`<script id="${INITIAL_DATA_ID}" type="application/json">(.*?)</script>`, 's').exec(html);
@@ -23,6 +26,8 @@ describe.each(drivers)('the checkout page on %s', (driver) => {
   beforeAll(async () => {
     const staticDir = mkdtempSync(path.join(tmpdir(), 'holdfast-page-'));
     writeFileSync(path.join(staticDir, 'index.html'), INDEX);
+    mkdirSync(path.join(staticDir, 'assets'));
+    writeFileSync(path.join(staticDir, 'assets', 'index-abc.css'), CSS);
     w = await openWorld(driver, { staticDir });
   });
   afterAll(async () => w?.close());
@@ -44,6 +49,20 @@ describe.each(drivers)('the checkout page on %s', (driver) => {
     expect(calls.getUser.response.parse(data.user)).toEqual({ user: null });
     // The same as the call would answer.
     expect(checkout).toEqual(await v.checkout());
+  });
+
+  it('carries its stylesheet inside, allowed by the page’s own nonce, and comes compressed when the browser accepts it', async () => {
+    const plain = await new Visitor(w.app).request({ method: 'GET', url: '/checkout/' });
+    expect(plain.body).not.toContain('<link rel="stylesheet"');
+    const nonce = /<style nonce="([^"]+)">/.exec(plain.body)?.[1];
+    expect(nonce).toBeTruthy();
+    expect(plain.body).toContain(`<style nonce="${nonce}">${CSS}</style>`);
+    expect(String(plain.headers['content-security-policy'])).toContain(`'nonce-${nonce}'`);
+
+    const zipped = await new Visitor(w.app).request({ method: 'GET', url: '/checkout/', headers: { 'accept-encoding': 'gzip, br' } });
+    expect(zipped.headers['content-encoding']).toBe('gzip');
+    expect(zipped.headers.vary).toContain('accept-encoding');
+    expect(gunzipSync(zipped.rawPayload).toString()).toContain('Determining checkout progress');
   });
 
   it('gives a newcomer an empty checkout with the page', async () => {
