@@ -51,6 +51,10 @@ test('a challenged payment approved after the hold’s deadline completes the or
   await expect(page.getByTestId('countdown-paying')).toHaveText(PAYMENT_IN_PROGRESS);
   await expect(page.getByTestId('countdown-clock')).toHaveCount(0);
   await keepScreenshot(page, testInfo, 'payment-in-progress');
+  await page.setViewportSize({ width: 360, height: 740 });
+  await expect(page.getByTestId('countdown-paying')).toBeVisible();
+  await page.screenshot({ path: 'test-results/screenshots/phone-payment-in-progress.png' });
+  await page.setViewportSize({ width: 1280, height: 800 });
   await page.waitForTimeout(3_000);
   await expectStep(page, 'payment');
   await expect(page.getByText(EXPIRED)).toHaveCount(0);
