@@ -269,6 +269,26 @@ describe('countdown machine', () => {
     expect(inputs).toEqual([{ intervalMs: 1000 }]);
   });
 
+  it('with a payment in progress, says so and outlasts the hold’s own deadline until the grace runs out', () => {
+    const ticks: Array<(e: { type: 'TICK'; elapsedMs: number }) => void> = [];
+    const parentEvents: EventObject[] = [];
+    const parent = createActor(fromCallback(({ receive }) => receive((e) => parentEvents.push(e)))).start();
+    const actor = createActor(
+      countdownMachine.provide({ actors: { ticker: fromCallback(({ sendBack }) => void ticks.push(sendBack)) } }),
+      { parent } as never,
+    ).start();
+    // Back on the checkout after the hold's own deadline, ten minutes of grace left.
+    actor.send({ type: 'START', secondsRemaining: 0, paymentSecondsRemaining: 600 });
+    expect(viewCountdown(actor.getSnapshot())).toMatchObject({ paymentInProgress: true, running: false, expired: false, announcement: PAYMENT_IN_PROGRESS });
+    actor.send({ type: 'SYNC', secondsRemaining: 0 });
+    ticks.at(-1)!({ type: 'TICK', elapsedMs: 599_000 });
+    expect(viewCountdown(actor.getSnapshot())).toMatchObject({ paymentInProgress: true, expired: false });
+    expect(parentEvents).toEqual([]);
+    ticks.at(-1)!({ type: 'TICK', elapsedMs: 1000 });
+    expect(viewCountdown(actor.getSnapshot())).toMatchObject({ paymentInProgress: false, expired: true, announcement: TIME_UP_ANNOUNCEMENT });
+    expect(parentEvents).toEqual([{ type: 'COUNTDOWN_EXPIRED' }]);
+  });
+
   it('takes the server’s figure on SYNC and stops for good on STOP', () => {
     const actor = createActor(countdownMachine.provide({ actors: { ticker: fromCallback(() => {}) } })).start();
     actor.send({ type: 'START', secondsRemaining: 100 });
