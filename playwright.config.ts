@@ -56,13 +56,13 @@ export default defineConfig({
       name: 'desktop',
       use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } },
       /** Checks of the phone layout alone. */
-      testIgnore: /phone\.spec\.ts/,
+      testIgnore: /(phone|purchase)\.spec\.ts/,
     },
     {
       name: 'phone',
       use: { ...devices['Desktop Chrome'], viewport: { width: 360, height: 740 }, isMobile: false, hasTouch: true },
       /** The phone walks what a buyer sees; the rules are the same code at every width. */
-      testMatch: /(newcomer|screens|accessibility|phone|catalogue)\.spec\.ts/,
+      testMatch: /(newcomer|screens|accessibility|phone|catalogue|purchase)\.spec\.ts/,
     },
   ],
   webServer: [

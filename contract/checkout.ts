@@ -147,6 +147,10 @@ export const checkoutSchema = z.object({
   state: stepSchema,
   sale_reference: nullableString,
   seconds_remaining: z.number().check(z.int(), z.minimum(0)),
+  /** A payment was started in time and has not finished: the hold is kept up to the payment grace. */
+  payment_in_progress: z.boolean(),
+  /** Seconds until the hold kept for a payment in progress ends (its deadline plus the grace); 0 otherwise. */
+  payment_seconds_remaining: z.number().check(z.int(), z.minimum(0)),
   captcha_sitekey: nullableString,
   tickets: z.array(ticketLineSchema),
   gift_vouchers: z.array(giftVoucherLineSchema),

@@ -6,6 +6,8 @@ export function emptyCheckout(captchaSitekey: string | null): Checkout {
     state: 'basket',
     sale_reference: null,
     seconds_remaining: 0,
+    payment_in_progress: false,
+    payment_seconds_remaining: 0,
     captcha_sitekey: captchaSitekey,
     tickets: [],
     gift_vouchers: [],

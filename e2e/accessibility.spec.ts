@@ -292,6 +292,17 @@ const SCREENS: Screen[] = [
     },
   },
   {
+    name: 'Payment in progress: back on the checkout after starting a card payment',
+    reach: async (page) => {
+      await toPayment(page, 'Ashcombe Winter Lantern Trail', { 'Adult (5pm entry)': 1 });
+      await page.getByLabel('Postcode or zip code').fill('GL7 1AB');
+      await page.getByRole('button', { name: /^Pay £/ }).click();
+      await expect(page.getByLabel('Card number')).toBeVisible();
+      await page.goto('/checkout/');
+      await expect(page.getByTestId('countdown-paying')).toHaveText('Payment in progress: your tickets are held until the payment finishes.');
+    },
+  },
+  {
     name: 'Delivery address: saved addresses and possible addresses',
     reach: async (page) => {
       await deliveryAddressAs(page, 'Amelia Hughes');

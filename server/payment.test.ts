@@ -234,6 +234,44 @@ describe.each(drivers)('paying on %s', (driver) => {
       return { poolId, typeId: types[0]!.id, buyer, secret: String(token.client_secret) };
     }
 
+    it('the checkout says a payment is in progress from its start until it settles, and only within the grace', async () => {
+      const { types } = await hotEvent(database.db, { capacity: 4, types: 1 });
+      const buyer = await reservedBuyer({ [types[0]!.id]: 1 });
+      expect(await buyer.checkout()).toMatchObject({ payment_in_progress: false, payment_seconds_remaining: 0, seconds_remaining: CHECKOUT_TIME });
+      const token = await buyer.json('getStripeToken');
+      expect(await buyer.checkout()).toMatchObject({
+        payment_in_progress: true,
+        payment_seconds_remaining: CHECKOUT_TIME + GRACE_MINUTES * 60,
+        seconds_remaining: CHECKOUT_TIME,
+      });
+      // Past the hold's own deadline, within the grace: still on the payment step, the payment in progress.
+      advance(CHECKOUT_TIME * 1000 + 4 * 60_000);
+      await sweepExpiredHolds(database.db, clock.now);
+      expect(await buyer.checkout()).toMatchObject({
+        state: 'payment',
+        seconds_remaining: 0,
+        payment_in_progress: true,
+        payment_seconds_remaining: (GRACE_MINUTES - 4) * 60,
+      });
+      // The payment finished: no longer in progress.
+      expect((await cardPage(buyer, String(token.client_secret), '4242424242424242')).statusCode).toBe(303);
+      expect(await buyer.checkout()).toMatchObject({ payment_complete: true, payment_in_progress: false, payment_seconds_remaining: 0 });
+
+      // A payment that fails is no longer in progress either.
+      const other = await reservedBuyer({ [types[0]!.id]: 1 });
+      const declined = await other.json('getStripeToken');
+      expect((await other.checkout()).payment_in_progress).toBe(true);
+      expect((await cardPage(other, String(declined.client_secret), '4000000000000002')).statusCode).toBe(303);
+      expect(await other.checkout()).toMatchObject({ payment_in_progress: false, payment_seconds_remaining: 0, state: 'payment' });
+
+      // Past the grace the holds have lapsed: nothing is in progress, and the buyer is back on the basket.
+      const late = await reservedBuyer({ [types[0]!.id]: 1 });
+      await late.json('getStripeToken');
+      advance((CHECKOUT_TIME + GRACE_MINUTES * 60 + 1) * 1000);
+      await sweepExpiredHolds(database.db, clock.now);
+      expect(await late.checkout()).toMatchObject({ payment_in_progress: false, payment_seconds_remaining: 0, state: 'basket', sale_reference: null });
+    });
+
     it('within the grace the stock stays held and the payment is booked', async () => {
       const { poolId, typeId, buyer, secret } = await startedPaying(5 * 60_000);
       // Another buyer cannot take the stock while the payment is in progress.

@@ -136,7 +136,11 @@ export const checkoutSetup = setup({
     resumeCountdown: sendTo('countdown', (_, params: { checkout: Checkout }) =>
       params.checkout.payment_complete
         ? ({ type: 'STOP' } as const)
-        : ({ type: 'START', secondsRemaining: params.checkout.seconds_remaining } as const),
+        : ({
+            type: 'START',
+            secondsRemaining: params.checkout.seconds_remaining,
+            paymentSecondsRemaining: params.checkout.payment_in_progress ? params.checkout.payment_seconds_remaining : 0,
+          } as const),
     ),
     markPaid: assign({ paymentComplete: true }),
     stopCountdown: sendTo('countdown', { type: 'STOP' }),

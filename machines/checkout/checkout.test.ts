@@ -279,7 +279,16 @@ function checkoutOracle(q: Q): Expectation<View> | undefined {
         // Resumed past the reservation: the hold goes on from the server's figure, unless paid.
         return landOn(q, step, {
           sent: {
-            countdown: [checkout.payment_complete ? { type: 'STOP' } : { type: 'START', secondsRemaining: checkout.seconds_remaining }],
+            countdown: [
+              checkout.payment_complete
+                ? { type: 'STOP' }
+                : {
+                    type: 'START',
+                    secondsRemaining: checkout.seconds_remaining,
+                    // A payment in progress keeps the hold up to the grace: the countdown shows that instead.
+                    paymentSecondsRemaining: checkout.payment_in_progress ? checkout.payment_seconds_remaining : 0,
+                  },
+            ],
           },
         });
       }

@@ -104,7 +104,8 @@ export type BasketEvent =
 /* ---------- countdown child (systemId 'countdown') ---------- */
 
 export type CountdownEvent =
-  | { type: 'START'; secondsRemaining: number }
+  /** paymentSecondsRemaining above 0: a payment has started, and the hold is kept that long for it. */
+  | { type: 'START'; secondsRemaining: number; paymentSecondsRemaining?: number }
   | { type: 'SYNC'; secondsRemaining: number }
   | { type: 'TICK'; elapsedMs: number }
   | { type: 'STOP' };

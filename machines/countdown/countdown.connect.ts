@@ -12,10 +12,14 @@ type CountdownSnapshot = SnapshotFrom<typeof countdownMachine>;
 export const TIME_UP_ANNOUNCEMENT = 'Your reservation time is up.';
 export const LAST_MINUTE_ANNOUNCEMENT = 'Less than a minute left to complete your order.';
 export const MORE_TIME_ANNOUNCEMENT = 'Your tickets are held for less than a minute. Choose More time to keep them longer.';
+/** Shown and said while a started payment keeps the hold (up to the grace past its deadline). */
+export const PAYMENT_IN_PROGRESS = 'Payment in progress: your tickets are held until the payment finishes.';
 
 export interface CountdownView {
   running: boolean;
   expired: boolean;
+  /** A payment has started: the tickets are held until it finishes, instead of the clock running out. */
+  paymentInProgress: boolean;
   /** Whole seconds left, rounded up so the clock shows 0 only when the hold has ended. */
   secondsRemaining: number;
   /** 'More time' is offered: the button is shown. */
@@ -43,6 +47,7 @@ export function viewCountdown(snapshot: CountdownSnapshot | undefined): Countdow
     return {
       running: false,
       expired: false,
+      paymentInProgress: false,
       secondsRemaining: 0,
       offeringMoreTime: false,
       extending: false,
@@ -55,16 +60,20 @@ export function viewCountdown(snapshot: CountdownSnapshot | undefined): Countdow
   const refused = snapshot.hasTag('refused');
   const expired = snapshot.matches('expired');
   const refusal = refused ? snapshot.context.refusal : null;
+  const paymentInProgress = snapshot.hasTag('paying');
   return {
     running: snapshot.matches('running'),
     expired,
+    paymentInProgress,
     secondsRemaining,
     offeringMoreTime,
     extending: snapshot.hasTag('extending'),
     refusal,
     announcement: expired
       ? TIME_UP_ANNOUNCEMENT
-      : offeringMoreTime || snapshot.hasTag('extending')
+      : paymentInProgress
+        ? PAYMENT_IN_PROGRESS
+        : offeringMoreTime || snapshot.hasTag('extending')
         ? MORE_TIME_ANNOUNCEMENT
         : refusal ?? minutesLeft(secondsRemaining),
   };

@@ -6,6 +6,11 @@
  * More time on the clock (WCAG 2.2.1 Timing Adjustable): shortly before the hold ends the
  * countdown offers 'More time'; the server moves the same hold's deadline on (extendHold) a
  * limited number of times and refuses beyond with a message the buyer reads.
+ *
+ * Payment in progress: a START that says a payment has started (paymentSecondsRemaining above 0)
+ * counts down the time the hold is kept for that payment (its deadline plus the grace) instead of
+ * the hold's own; the buyer is told the tickets are held until the payment finishes, and the
+ * server's figure for the hold's own deadline (SYNC) no longer applies.
  */
 import { assertEvent, assign, fromCallback, fromPromise, sendParent, setup, type EventObject } from 'xstate';
 import type { CountdownEvent as ParentCountdownEvent } from '../checkout/checkout.types';
@@ -34,9 +39,22 @@ export interface CountdownContext {
   refusal: string | null;
 }
 
-export type CountdownTag = 'offering' | 'extending' | 'refused';
+export type CountdownTag = 'offering' | 'extending' | 'refused' | 'paying';
 
 const secondsOf = (event: { secondsRemaining: number }) => Math.max(0, event.secondsRemaining * 1000);
+const paymentSecondsOf = (event: { paymentSecondsRemaining?: number }) => Math.max(0, (event.paymentSecondsRemaining ?? 0) * 1000);
+
+/** A new hold, or a payment in progress when the server says one has started. */
+const START = [
+  {
+    guard: 'paymentStarted',
+    target: '#countdown.paymentInProgress',
+    reenter: true,
+    actions: 'startPayment',
+    description: 'A payment has started: the hold is kept until it finishes, up to the grace.',
+  },
+  { target: '#countdown.running', reenter: true, actions: 'startHold' },
+] as const;
 
 export const countdownMachine = setup({
   types: {
@@ -59,6 +77,10 @@ export const countdownMachine = setup({
       assertEvent(event, 'START');
       return { remainingMs: secondsOf(event), holdMs: secondsOf(event), refusal: null };
     }),
+    startPayment: assign(({ event }) => {
+      assertEvent(event, 'START');
+      return { remainingMs: paymentSecondsOf(event), holdMs: secondsOf(event), refusal: null };
+    }),
     takeServerFigure: assign(({ event }) => {
       assertEvent(event, 'SYNC');
       return { remainingMs: secondsOf(event) };
@@ -77,6 +99,10 @@ export const countdownMachine = setup({
     reportExpired: sendParent({ type: 'COUNTDOWN_EXPIRED' }),
   },
   guards: {
+    paymentStarted: ({ event }) => {
+      assertEvent(event, 'START');
+      return paymentSecondsOf(event) > 0;
+    },
     tickReachesZero: ({ context, event }) => {
       assertEvent(event, 'TICK');
       return context.remainingMs - event.elapsedMs <= 0;
@@ -98,7 +124,7 @@ export const countdownMachine = setup({
     idle: {
       description: 'Before the basket is reserved.',
       on: {
-        START: { target: 'running', actions: 'startHold' },
+        START,
         SYNC: { actions: 'takeServerFigure' },
       },
     },
@@ -119,7 +145,7 @@ export const countdownMachine = setup({
           },
           { actions: 'takeServerFigure', description: 'The server’s figure replaces our estimate.' },
         ],
-        START: { target: 'running', reenter: true, actions: 'startHold' },
+        START,
         STOP: { target: 'stopped' },
       },
       states: {
@@ -161,13 +187,26 @@ export const countdownMachine = setup({
         },
       },
     },
+    paymentInProgress: {
+      tags: ['paying'],
+      description: 'Payment in progress: the tickets are held until the payment finishes, up to the grace past the hold’s deadline.',
+      invoke: { src: 'ticker', id: 'ticker', input: { intervalMs: TICK_INTERVAL_MS } },
+      on: {
+        TICK: [
+          { guard: 'tickReachesZero', target: 'expired', actions: 'clearRemaining', description: 'The grace has run out too.' },
+          { actions: 'subtractElapsed' },
+        ],
+        START,
+        STOP: { target: 'stopped' },
+      },
+    },
     expired: {
       entry: 'reportExpired',
-      on: { START: { target: 'running', actions: 'startHold' } },
+      on: { START },
     },
     stopped: {
       description: 'Payment is complete or the sale was destroyed; the time left no longer matters.',
-      on: { START: { target: 'running', actions: 'startHold' } },
+      on: { START },
     },
   },
 });

@@ -11,6 +11,8 @@ const LAST_MINUTE_ANNOUNCEMENT = 'Less than a minute left to complete your order
 const MORE_TIME_ANNOUNCEMENT = 'Your tickets are held for less than a minute. Choose More time to keep them longer.';
 /** Shown when the call for more time failed without a reason of the server's. */
 const MORE_TIME_FAILED = 'More time could not be added. Please try again later';
+/** Said while a started payment keeps the hold. */
+const PAYMENT_IN_PROGRESS = 'Payment in progress: your tickets are held until the payment finishes.';
 
 /** The sentence for the time left while the clock runs: whole minutes, or the last minute. */
 function spoken(seconds: number): string {
@@ -56,8 +58,23 @@ function countdownOracle({ event, view, earlier, unchanged }: OracleQuestion<Cou
       ...extras,
     };
   };
+  /** A payment has started: the time it keeps the hold counts down, and the words say so. */
+  const paying = (seconds: number, extras: Partial<Expectation<CountdownView>> = {}): Expectation<CountdownView> => ({
+    view: {
+      running: false,
+      expired: false,
+      paymentInProgress: true,
+      secondsRemaining: seconds,
+      offeringMoreTime: false,
+      extending: false,
+      refusal: null,
+      announcement: PAYMENT_IN_PROGRESS,
+    },
+    running: ['ticker'],
+    ...extras,
+  });
   const expired: Expectation<CountdownView> = {
-    view: { running: false, expired: true, secondsRemaining: 0, offeringMoreTime: false, announcement: TIME_UP_ANNOUNCEMENT },
+    view: { running: false, expired: true, paymentInProgress: false, secondsRemaining: 0, offeringMoreTime: false, announcement: TIME_UP_ANNOUNCEMENT },
     running: [],
     sent: { parent: [{ type: 'COUNTDOWN_EXPIRED' }] },
   };
@@ -65,6 +82,7 @@ function countdownOracle({ event, view, earlier, unchanged }: OracleQuestion<Cou
     view: {
       running: true,
       expired: false,
+      paymentInProgress: false,
       secondsRemaining: seconds,
       offeringMoreTime: false,
       extending: false,
@@ -77,9 +95,13 @@ function countdownOracle({ event, view, earlier, unchanged }: OracleQuestion<Cou
   });
 
   switch (event.type) {
-    case 'START':
-      return fresh(Number(event.secondsRemaining));
+    case 'START': {
+      const payingFor = Number(event.paymentSecondsRemaining ?? 0);
+      return payingFor > 0 ? paying(payingFor, { sent: { ticker: [{ intervalMs: 1000 }] } }) : fresh(Number(event.secondsRemaining));
+    }
     case 'SYNC': {
+      // The server's figure is the hold's own deadline, which a payment in progress outlasts.
+      if (view.paymentInProgress) return unchanged();
       const seconds = Number(event.secondsRemaining);
       // Before the hold starts the server's figure is kept; once stopped or expired it no longer matters.
       if (!ticking) return stopped || view.expired ? unchanged() : {
@@ -89,11 +111,18 @@ function countdownOracle({ event, view, earlier, unchanged }: OracleQuestion<Cou
       return seconds <= 0 ? expired : counting(seconds);
     }
     case 'TICK': {
+      if (view.paymentInProgress) {
+        const left = Math.max(0, view.secondsRemaining - Number(event.elapsedMs) / 1000);
+        return left <= 0 ? expired : paying(left);
+      }
       if (!ticking) return unchanged();
       const seconds = Math.max(0, view.secondsRemaining - Number(event.elapsedMs) / 1000);
       return seconds <= 0 ? expired : counting(seconds);
     }
     case 'STOP':
+      if (view.paymentInProgress) {
+        return { view: { running: false, expired: false, paymentInProgress: false, secondsRemaining: view.secondsRemaining, announcement: spoken(view.secondsRemaining) }, running: [] };
+      }
       if (!ticking) return unchanged();
       return { view: { running: false, expired: false, secondsRemaining: view.secondsRemaining, offeringMoreTime: false }, running: [] };
     case 'MORE_TIME_CLICKED':
@@ -138,7 +167,11 @@ describe('countdown machine', () => {
       parentActions: ['reportExpired'],
       serializeState: (s) => JSON.stringify([s.value, s.context.remainingMs, s.context.holdMs, s.context.refusal !== null]),
       events: {
-        START: [{ type: 'START', secondsRemaining: 100 }],
+        START: [
+          { type: 'START', secondsRemaining: 100 },
+          // Back on the checkout after the hold's deadline, with a payment started within its grace.
+          { type: 'START', secondsRemaining: 0, paymentSecondsRemaining: 50 },
+        ],
         SYNC: [
           { type: 'SYNC', secondsRemaining: 90 },
           { type: 'SYNC', secondsRemaining: 30 },
@@ -155,7 +188,7 @@ describe('countdown machine', () => {
         ],
       },
       view: (snapshot) => viewCountdown(snapshot as never),
-      initial: () => ({ view: { running: false, expired: false, secondsRemaining: 0, offeringMoreTime: false }, running: [] }),
+      initial: () => ({ view: { running: false, expired: false, paymentInProgress: false, secondsRemaining: 0, offeringMoreTime: false }, running: [] }),
       oracle: countdownOracle,
       askIgnored: true,
       extraPaths: [
@@ -186,6 +219,7 @@ describe('countdown machine', () => {
     expect(viewCountdown(undefined)).toEqual({
       running: false,
       expired: false,
+      paymentInProgress: false,
       secondsRemaining: 0,
       offeringMoreTime: false,
       extending: false,
@@ -233,6 +267,26 @@ describe('countdown machine', () => {
     ).start();
     actor.send({ type: 'START', secondsRemaining: 600 });
     expect(inputs).toEqual([{ intervalMs: 1000 }]);
+  });
+
+  it('with a payment in progress, says so and outlasts the hold’s own deadline until the grace runs out', () => {
+    const ticks: Array<(e: { type: 'TICK'; elapsedMs: number }) => void> = [];
+    const parentEvents: EventObject[] = [];
+    const parent = createActor(fromCallback(({ receive }) => receive((e) => parentEvents.push(e)))).start();
+    const actor = createActor(
+      countdownMachine.provide({ actors: { ticker: fromCallback(({ sendBack }) => void ticks.push(sendBack)) } }),
+      { parent } as never,
+    ).start();
+    // Back on the checkout after the hold's own deadline, ten minutes of grace left.
+    actor.send({ type: 'START', secondsRemaining: 0, paymentSecondsRemaining: 600 });
+    expect(viewCountdown(actor.getSnapshot())).toMatchObject({ paymentInProgress: true, running: false, expired: false, announcement: PAYMENT_IN_PROGRESS });
+    actor.send({ type: 'SYNC', secondsRemaining: 0 });
+    ticks.at(-1)!({ type: 'TICK', elapsedMs: 599_000 });
+    expect(viewCountdown(actor.getSnapshot())).toMatchObject({ paymentInProgress: true, expired: false });
+    expect(parentEvents).toEqual([]);
+    ticks.at(-1)!({ type: 'TICK', elapsedMs: 1000 });
+    expect(viewCountdown(actor.getSnapshot())).toMatchObject({ paymentInProgress: false, expired: true, announcement: TIME_UP_ANNOUNCEMENT });
+    expect(parentEvents).toEqual([{ type: 'COUNTDOWN_EXPIRED' }]);
   });
 
   it('takes the server’s figure on SYNC and stops for good on STOP', () => {

@@ -84,6 +84,21 @@ async function readCheckoutRows(db: Pick<Database, 'execute'>, saleId: string, u
   return result!.snapshot;
 }
 
+/**
+ * When a payment has started and not finished (payment_started_at is cleared when it settles),
+ * the time its sale's holds are kept until: the hold's deadline plus the payment grace. Null when
+ * no payment is in progress or its holds have lapsed.
+ */
+async function paymentKeptUntil(db: Pick<Database, 'execute'>, saleId: string, now: Date): Promise<Date | null> {
+  const [row] = await rows<{ kept_until: string | Date | null }>(
+    db,
+    sql`SELECT max(h.deadline) AS kept_until
+          FROM sale_payment_details d JOIN holds h ON h.sale_id = d.sale_id
+         WHERE d.sale_id = ${saleId} AND d.payment_started_at IS NOT NULL AND h.deadline > ${now.toISOString()}::timestamptz`,
+  );
+  return row?.kept_until ? new Date(row.kept_until) : null;
+}
+
 export async function buildCheckout(
   db: Database,
   saleId: string | null,
@@ -144,6 +159,9 @@ export async function buildCheckout(
   // A paid sale's holds became sold stock: it stays on its step, with nothing left to run out.
   const paid = sale.paidAt !== null;
   const live = holdIsLive(sale, now);
+  // A payment started in time keeps the sale on its step while its holds last (deadline plus the grace).
+  const keptUntil = !paid && sale.state === 'payment' ? await paymentKeptUntil(db, sale.id, now) : null;
+  const paying = keptUntil !== null;
   const currency = sale.currency ?? lines[0]?.event.currency ?? vouchers[0]?.voucher.currency ?? 'GBP';
   const provider = organiserRows.find((o) => o.paymentProvider)?.paymentProvider ?? null;
   // A donation counts while the reservation it was given in holds (one more read, only with a charity).
@@ -160,9 +178,11 @@ export async function buildCheckout(
 
   return {
     ...base,
-    state: live || paid ? (sale.state as Step) : 'basket',
-    sale_reference: live || paid ? sale.reference : null,
+    state: live || paid || paying ? (sale.state as Step) : 'basket',
+    sale_reference: live || paid || paying ? sale.reference : null,
     seconds_remaining: live ? secondsRemaining(sale, now) : 0,
+    payment_in_progress: paying,
+    payment_seconds_remaining: keptUntil ? Math.max(1, Math.ceil((keptUntil.getTime() - now.getTime()) / 1000)) : 0,
     tickets: lines.map(({ line, type, date, event, organiser }) => ({
       ticket_id: type.id,
       event_id: event.id,

@@ -26,6 +26,16 @@ export function Countdown({ countdownRef }: { countdownRef: AnyActorRef | undefi
     if (hadButton.current && !buttonShown && (active === null || active === document.body)) box.current?.focus();
     hadButton.current = buttonShown;
   }, [buttonShown]);
+  if (countdown.paymentInProgress) {
+    return (
+      <div ref={box} tabIndex={-1} className="countdown countdown--paying" role="group" aria-label="Payment in progress">
+        <Icon name="clock" className="countdown__icon" />
+        <p className="countdown__paying" data-testid="countdown-paying" role="status">
+          {countdown.announcement}
+        </p>
+      </div>
+    );
+  }
   if (!countdown.running && !countdown.expired) return null;
   const seconds = countdown.secondsRemaining;
   const urgent = seconds < 60;
