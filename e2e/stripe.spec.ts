@@ -6,6 +6,7 @@
  * Stripe's code.
  */
 import type { Page, Request, TestInfo } from '@playwright/test';
+import { expectNoAxeViolations, expectTargetSizes } from './a11y.ts';
 import { addFromEventPage, answerLanternQuestions, expect, expectStep, reserveButton, test, urls } from './support.ts';
 
 const CLIENT_SECRET = 'pi_3E2eHoldfast_secret_e2e';
@@ -59,7 +60,7 @@ const FAKE_STRIPE_JS = `(() => {
 
 interface Seen {
   keys: string[];
-  elementsOptions: { clientSecret?: string } | null;
+  elementsOptions: { clientSecret?: string; appearance?: unknown } | null;
   created: string | null;
   confirms: { returnUrl: string; number: string; sameElements: boolean }[];
 }
@@ -134,6 +135,10 @@ test.describe('with Stripe keyed', () => {
     // While Stripe has the card, the details above cannot change.
     await expect(page.getByLabel('Postcode or zip code')).toBeDisabled();
     await snap(page, testInfo, 'stripe-card');
+    await expectNoAxeViolations(page, 'the payment step with the Payment Element');
+    await page.setViewportSize({ width: 360, height: 740 });
+    await expectTargetSizes(page, 'the payment step with the Payment Element');
+    expect((await seen(page)).elementsOptions).toMatchObject({ appearance: { theme: 'stripe', variables: { colorPrimary: '#0f766e' } } });
 
     // Fields left incomplete stay with the Element, for the buyer to correct.
     await page.getByRole('button', { name: /^Pay £/ }).click();

@@ -15,10 +15,22 @@ import type { StripeSession } from './stripeSession';
 /** Where Stripe sends the buyer back after a completed payment or a security check. */
 export const STRIPE_RETURN_PATH = '/do/checkout/stripe_auth/';
 
-const appearance: Appearance = {
-  theme: 'stripe',
-  variables: { colorPrimary: '#0f766e', colorDanger: '#b42318', borderRadius: '9px', fontSizeBase: '16px' },
-};
+/** Stripe's frames cannot read the page's styles: the design tokens in force (light or dark) are handed over. */
+function appearanceFromTokens(): Appearance {
+  const style = getComputedStyle(document.body);
+  const token = (name: string) => style.getPropertyValue(name).trim() || undefined;
+  return {
+    theme: document.body.classList.contains('dark') ? 'night' : 'stripe',
+    variables: {
+      colorPrimary: token('--brand'),
+      colorBackground: token('--surface'),
+      colorText: token('--text'),
+      colorDanger: token('--error'),
+      borderRadius: token('--radius-small'),
+      fontSizeBase: '16px',
+    },
+  };
+}
 
 function CardForm({ session, payLabel }: { session: StripeSession; payLabel: string }) {
   const stripe = useStripe();
@@ -66,6 +78,7 @@ export default function StripeCard({ session, payLabel }: { session: StripeSessi
       ),
     [session],
   );
+  const appearance = useMemo(appearanceFromTokens, []);
   return (
     <Elements stripe={stripe} options={{ clientSecret: session.clientSecret, appearance }}>
       <CardForm session={session} payLabel={payLabel} />
