@@ -6,8 +6,9 @@ import { servers } from './e2e/servers.ts';
 
 /**
  * End-to-end tests drive the real app and server in Chromium: Debian's /usr/bin/chromium when
- * present, else Playwright's own browser. Three servers differ only in configuration: the main one,
- * one that always asks for a captcha, and one whose holds last seconds so expiry can be watched.
+ * present, else Playwright's own browser. Four servers differ only in configuration: the main one,
+ * one that always asks for a captcha, one whose holds last seconds so expiry can be watched, and
+ * one keyed for Stripe.
  */
 const chromiumPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 
@@ -69,5 +70,7 @@ export default defineConfig({
     server('main', { CAPTCHA: 'never' }),
     server('captcha', { CAPTCHA: 'always' }),
     server('expiry', { CAPTCHA: 'never', CHECKOUT_TIME: '8' }),
+    // Stripe keyed (test keys of no account): the browser's calls to Stripe are answered by the tests.
+    server('stripe', { CAPTCHA: 'never', STRIPE_PUBLISHABLE_KEY: 'pk_test_holdfast', STRIPE_SECRET_KEY: 'sk_test_holdfast' }),
   ],
 });

@@ -198,9 +198,9 @@ test('each failing call of the step shows the spec’s words', async ({ page }) 
   await expect(paymentError(page, 'Unable to get Stripe token. Please try again later')).toBeVisible();
   await page.unroute('**/ajax/checkout/stripe/get_token/');
 
-  // A token the app cannot take the buyer to the card form with.
+  // A token of no processor the app can take the buyer to a card form with.
   await page.route('**/ajax/checkout/stripe/get_token/', (route) =>
-    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ public_key: 'pk_live_unknown', client_secret: 'pi_x_secret_y' }) }),
+    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ public_key: 'pk_unknown', client_secret: 'pi_x_secret_y' }) }),
   );
   await page.getByRole('button', { name: /^Pay £/ }).click();
   await expect(paymentError(page, 'There was an error with taking you to Stripe. Please try again.')).toBeVisible();

@@ -1,6 +1,6 @@
 /**
  * Ports of the end-to-end servers; they differ only in configuration (see playwright.config.ts).
- * `E2E_PORT_BASE` moves all three, so two runs on one machine do not collide.
+ * `E2E_PORT_BASE` moves them all, so two runs on one machine do not collide.
  */
 const base = Number(process.env.E2E_PORT_BASE ?? 4310);
 
@@ -8,4 +8,5 @@ export const servers = {
   main: base,
   captcha: base + 1,
   expiry: base + 2,
+  stripe: base + 3,
 } as const;

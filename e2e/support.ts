@@ -36,6 +36,7 @@ export const urls = {
   main: `http://127.0.0.1:${servers.main}`,
   captcha: `http://127.0.0.1:${servers.captcha}`,
   expiry: `http://127.0.0.1:${servers.expiry}`,
+  stripe: `http://127.0.0.1:${servers.stripe}`,
 };
 
 export interface Wanted {

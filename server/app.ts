@@ -71,7 +71,7 @@ export async function buildApp(deps: {
     payment: deps.payment ?? paymentWiring(process.env, deps.fetch),
   };
 
-  const styleNonce = await registerSecurityHeaders(app, config, { styles: [STYLE], scripts: [STEPPER_SCRIPT] });
+  const styleNonce = await registerSecurityHeaders(app, { hcaptcha: config.hcaptcha, stripe: appDeps.payment.processor.name === 'stripe' }, { styles: [STYLE], scripts: [STEPPER_SCRIPT] });
   const allowed = allowedMethods(app);
   await app.register(cookie, { secret: config.sessionSecret });
   await app.register(formbody, { parser: (body) => qs.parse(body, QS_OPTIONS) });

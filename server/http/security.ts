@@ -1,6 +1,6 @@
 /**
  * Security headers on every reply, pages and API alike: a strict Content-Security-Policy (this
- * origin only, widened exactly for the captcha provider that is configured), no framing, no
+ * origin only, widened exactly for the captcha provider and the card processor that are configured), no framing, no
  * MIME sniffing, a referrer policy, a Permissions-Policy, and HSTS when the request came over HTTPS.
  *
  * Inline code is allowed by hash, computed once at start from the pages' own stylesheet and
@@ -17,6 +17,15 @@ export const HSTS = 'max-age=31536000; includeSubDomains';
 
 /** Where each provider's browser code lives, per directive. Only configured providers are added. */
 const HCAPTCHA_SOURCES = ['https://hcaptcha.com', 'https://*.hcaptcha.com'];
+/** Stripe.js and its Payment Element's frames (3-D Secure pages come from hooks.stripe.com), and its API. */
+const STRIPE_SCRIPT = ['https://js.stripe.com'];
+const STRIPE_FRAMES = ['https://js.stripe.com', 'https://hooks.stripe.com'];
+const STRIPE_CONNECT = ['https://api.stripe.com'];
+
+/** The providers the policy is widened for: the captcha when keyed, Stripe when keyed. */
+export interface CspProviders extends Pick<Config, 'hcaptcha'> {
+  stripe?: boolean;
+}
 
 export function sha256Source(text: string): string {
   return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
@@ -24,16 +33,18 @@ export function sha256Source(text: string): string {
 
 export type Directives = Record<string, string[]>;
 
-export function cspDirectives(config: Pick<Config, 'hcaptcha'>, inline: { styles: Iterable<string>; scripts: Iterable<string> }): Directives {
+export function cspDirectives(config: CspProviders, inline: { styles: Iterable<string>; scripts: Iterable<string> }): Directives {
   const captcha = config.hcaptcha ? HCAPTCHA_SOURCES : [];
+  const stripe = config.stripe === true;
+  const frames = [...captcha, ...(stripe ? STRIPE_FRAMES : [])];
   return {
     'default-src': ["'self'"],
-    'script-src': ["'self'", ...[...inline.scripts].map(sha256Source), ...captcha],
+    'script-src': ["'self'", ...[...inline.scripts].map(sha256Source), ...captcha, ...(stripe ? STRIPE_SCRIPT : [])],
     'style-src': ["'self'", ...[...inline.styles].map(sha256Source), ...captcha],
     'img-src': ["'self'", 'data:'],
     'font-src': ["'self'", 'data:'],
-    'connect-src': ["'self'", ...captcha],
-    'frame-src': captcha.length ? captcha : ["'none'"],
+    'connect-src': ["'self'", ...captcha, ...(stripe ? STRIPE_CONNECT : [])],
+    'frame-src': frames.length ? frames : ["'none'"],
     // The local captcha solves its proof of work in web workers started from a blob.
     'worker-src': ["'self'", 'blob:'],
     'object-src': ["'none'"],
@@ -56,7 +67,7 @@ export function serializeCsp(directives: Directives): string {
  */
 export async function registerSecurityHeaders(
   app: FastifyInstance,
-  config: Pick<Config, 'hcaptcha'>,
+  config: CspProviders,
   inline: { styles: Iterable<string>; scripts: Iterable<string> },
 ): Promise<(reply: FastifyReply) => string> {
   const directives = cspDirectives(config, inline);

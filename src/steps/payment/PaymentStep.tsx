@@ -1,4 +1,4 @@
-import { useId, type FormEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useId, useSyncExternalStore, type FormEvent, type ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import { formatMoney } from '../../../contract/money';
@@ -11,7 +11,14 @@ import { Spinner } from '../../components/Spinner';
 import { useCheckout, useCheckoutData } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
 import { BillingAddress } from './BillingAddress';
+import { stripeSessions } from './stripeSession';
+
+/** For the payment chart's confirmation, which this screen's chunk carries (see paymentActors.ts). */
+export { confirmCard } from './confirmCard';
 import './payment.css';
+
+/** Stripe's Payment Element and Stripe.js: fetched only when Stripe takes the card. */
+const StripeCard = lazy(() => import('./StripeCard'));
 
 type PaymentActor = ActorRefFrom<typeof paymentMachine>;
 type Senders = ReturnType<typeof paymentSenders>;
@@ -114,6 +121,8 @@ function MethodChoice({ view, send }: { view: PaymentView; send: Senders }) {
 function PaymentForm({ actor, total }: { actor: PaymentActor; total: string | null }) {
   const view = useSelector(actor, viewPayment);
   const send = paymentSenders((event) => actor.send(event));
+  const stripe = useSyncExternalStore(stripeSessions.subscribe, stripeSessions.get);
+  const payLabel = total ? `Pay ${total}` : 'Pay';
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     send.pay();
@@ -179,9 +188,21 @@ function PaymentForm({ actor, total }: { actor: PaymentActor; total: string | nu
         </fieldset>
         <MethodChoice view={view} send={send} />
         {view.error ? <Alert type="error">{view.error}</Alert> : null}
-        <LoadingButton type="submit" loading={view.paying} className="button--block button--large">
-          {view.paying ? 'Confirming payment' : total ? `Pay ${total}` : 'Pay'}
-        </LoadingButton>
+        {stripe && view.paying ? (
+          <Suspense
+            fallback={
+              <p className="payment__working">
+                <Spinner size="medium" /> Loading the card form…
+              </p>
+            }
+          >
+            <StripeCard session={stripe} payLabel={payLabel} />
+          </Suspense>
+        ) : (
+          <LoadingButton type="submit" loading={view.paying} className="button--block button--large">
+            {view.paying ? 'Confirming payment' : payLabel}
+          </LoadingButton>
+        )}
         <p className="muted payment__secure">Your card details are taken by our card processor and never stored here.</p>
       </form>
     );

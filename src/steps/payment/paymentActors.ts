@@ -1,11 +1,12 @@
 /**
  * The payment chart with the app's calls. The card is confirmed by the processor the server
- * names: the sandbox processor's card page (the browser goes there and comes back through
- * /do/checkout/stripe_auth/), or Stripe's Payment Element when keyed.
+ * names (confirmCard.ts, in the payment screen's chunk): the sandbox processor's card page (the
+ * browser goes there and comes back through /do/checkout/stripe_auth/), or Stripe's Payment
+ * Element when keyed.
  */
 import { fromPromise } from 'xstate';
 import type { QueryClient } from '@tanstack/react-query';
-import { PAYMENT_MESSAGES, SANDBOX_PUBLIC_KEY_PREFIX, type RequestOf, type ResponseOf } from '../../../contract';
+import { PAYMENT_MESSAGES, type RequestOf, type ResponseOf } from '../../../contract';
 import { paymentMachine } from '../../../machines/payment/payment.machine';
 import { paymentSituation } from '../../../machines/payment/payment.rules';
 import { HoldLost, type CardResult, type PaymentSituation } from '../../../machines/payment/payment.types';
@@ -20,6 +21,9 @@ function isHoldLost(err: unknown): err is CallFailed {
 function failureText(err: unknown, fallback: string): string {
   return err instanceof CallFailed && err.serverMessage && err.status !== null && err.status < 500 ? err.serverMessage : fallback;
 }
+
+/** The payment step's screen, the chunk the step loads to render, which also confirms the card. */
+const paymentScreen = () => import('./PaymentStep');
 
 export function appPaymentMachine(queryClient: QueryClient, navigate: (url: string) => void) {
   return paymentMachine.provide({
@@ -52,14 +56,7 @@ export function appPaymentMachine(queryClient: QueryClient, navigate: (url: stri
         }
       }),
       getStripeToken: fromPromise(() => callApi('getStripeToken')),
-      confirmCard: fromPromise<CardResult, ResponseOf<'getStripeToken'>>(async ({ input }) => {
-        if (input.public_key.startsWith(SANDBOX_PUBLIC_KEY_PREFIX)) {
-          navigate(`/sandbox/card/?secret=${encodeURIComponent(input.client_secret)}`);
-          // The browser leaves for the card page; the step is read afresh on the way back.
-          return new Promise<CardResult>(() => {});
-        }
-        throw new Error(PAYMENT_MESSAGES.stripeRedirect);
-      }),
+      confirmCard: fromPromise<CardResult, ResponseOf<'getStripeToken'>>(async ({ input, signal }) => (await paymentScreen()).confirmCard(input, navigate, signal)),
     },
   });
 }
