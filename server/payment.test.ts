@@ -253,6 +253,8 @@ describe.each(drivers)('paying on %s', (driver) => {
         payment_in_progress: true,
         payment_seconds_remaining: (GRACE_MINUTES - 4) * 60,
       });
+      // The sweeper leaves the reference of a sale whose holds the payment keeps.
+      expect((await buyer.checkout()).sale_reference).toMatch(/^HF-/);
       // The payment finished: no longer in progress.
       expect((await cardPage(buyer, String(token.client_secret), '4242424242424242')).statusCode).toBe(303);
       expect(await buyer.checkout()).toMatchObject({ payment_complete: true, payment_in_progress: false, payment_seconds_remaining: 0 });

@@ -126,8 +126,11 @@ export async function sweepExpiredHolds(db: Pick<Executor, 'execute' | 'transact
       return releaseExpired(tx, Number(pool_id), now);
     });
   }
+  // A sale whose holds were kept past its deadline (a payment started in time) keeps its reference.
   await db.execute(
-    sql`UPDATE sales SET reference = NULL, hold_deadline = NULL WHERE hold_deadline IS NOT NULL AND hold_deadline <= ${at}::timestamptz`,
+    sql`UPDATE sales s SET reference = NULL, hold_deadline = NULL
+        WHERE s.hold_deadline IS NOT NULL AND s.hold_deadline <= ${at}::timestamptz
+          AND NOT EXISTS (SELECT 1 FROM holds h WHERE h.sale_id = s.id AND h.deadline > ${at}::timestamptz)`,
   );
   await db.execute(sql`DELETE FROM reservation_attempts WHERE at < ${at}::timestamptz - interval '1 hour'`);
   await db.execute(sql`DELETE FROM used_captchas WHERE expires_at < ${at}::timestamptz`);
