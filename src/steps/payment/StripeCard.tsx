@@ -63,10 +63,27 @@ function CardForm({ session, payLabel }: { session: StripeSession; payLabel: str
   );
 }
 
+/** Stripe.js is set up once per publishable key, however often the card form renders or remounts; a failed load may be tried again. */
+const stripes = new Map<string, ReturnType<typeof loadStripe>>();
+function stripeFor(publicKey: string): ReturnType<typeof loadStripe> {
+  let loading = stripes.get(publicKey);
+  if (!loading) {
+    loading = loadStripe(publicKey);
+    stripes.set(publicKey, loading);
+    loading.then(
+      (loaded) => {
+        if (!loaded) stripes.delete(publicKey);
+      },
+      () => stripes.delete(publicKey),
+    );
+  }
+  return loading;
+}
+
 export default function StripeCard({ session, payLabel }: { session: StripeSession; payLabel: string }) {
   const stripe = useMemo(
     () =>
-      loadStripe(session.publicKey).then(
+      stripeFor(session.publicKey).then(
         (loaded) => {
           if (!loaded) session.fail(new Error(PAYMENT_MESSAGES.stripeRedirect));
           return loaded;
