@@ -76,12 +76,17 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
     if (!saleId || !(await findSale(db, saleId))) throw new DomainError(404, NO_BASKET_MESSAGE);
     return saleId;
   }
-  /** The visitor's sale for a change to its basket or hold: a paid sale is closed, and says so. */
-  async function openSaleFor(request: FastifyRequest): Promise<string> {
+  /** The visitor's sale for a change to its basket or hold, or null when there is none: a paid sale is closed, and says so. */
+  async function openSale(request: FastifyRequest): Promise<string | null> {
     const saleId = saleIdOf(request);
     const sale = saleId ? await findSale(db, saleId) : null;
-    if (!saleId || !sale) throw new DomainError(404, NO_BASKET_MESSAGE);
+    if (!saleId || !sale) return null;
     if (sale.paidAt) throw new DomainError(409, PAID_SALE_MESSAGE);
+    return saleId;
+  }
+  async function openSaleFor(request: FastifyRequest): Promise<string> {
+    const saleId = await openSale(request);
+    if (!saleId) throw new DomainError(404, NO_BASKET_MESSAGE);
     return saleId;
   }
   const hasSale = async (request: FastifyRequest) => {
@@ -132,11 +137,8 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
       return { success: true };
     },
     reserveTickets: async ({ input, request, reply }) => {
-      const current = saleIdOf(request);
-      const sale = current ? await findSale(db, current) : null;
-      if (!current || !sale) return { reserved: false, error: 'Your basket is empty' };
-      if (sale.paidAt) throw new DomainError(409, PAID_SALE_MESSAGE);
-      const saleId = current;
+      const saleId = await openSale(request);
+      if (!saleId) return { reserved: false, error: 'Your basket is empty' };
       const now = clock();
       if (await captchaRequired(db, config.captcha, request.ip, now)) {
         const token = input['h-captcha-response'];
