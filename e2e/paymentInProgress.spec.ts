@@ -42,8 +42,10 @@ test('a challenged payment approved after the hold’s deadline completes the or
 
   // The buyer waits on the challenge page past the hold's own 8 seconds.
   await page.waitForTimeout(Math.max(0, startedAt + 10_000 - Date.now()));
-  const checkout = await (await page.request.get(`${urls.expiry}/ajax/checkout/checkout/get/`)).json();
-  expect(checkout).toMatchObject({ state: 'payment', seconds_remaining: 0, payment_in_progress: true, payment_complete: false });
+  // However fast the details were typed, wait until the hold's own deadline (moved once by More time) has passed.
+  const read = async () => (await page.request.get(`${urls.expiry}/ajax/checkout/checkout/get/`)).json();
+  await expect.poll(async () => (await read()).seconds_remaining, { timeout: 20_000 }).toBe(0);
+  expect(await read()).toMatchObject({ state: 'payment', seconds_remaining: 0, payment_in_progress: true, payment_complete: false });
 
   // Back on the checkout: the countdown says the payment is in progress, and does not run out.
   await page.goto(`${urls.expiry}/checkout/`);
