@@ -32,6 +32,7 @@ export default class LoadFailureReporter implements Reporter {
         suite: file,
         timeout: 0,
         annotations: [],
+        artifacts: [],
         result: { state: 'fail', errors: file.result.errors ?? [] },
       } as unknown as RunnerTestCase;
       file.tasks.push(failed);
