@@ -20,6 +20,16 @@
 //   guarantees the value (stepSaver's step in flight, reservation's sitekey, redirect url, refusal
 //   message and sale reference);
 // - reservation's copyLink onError target: `copying` and `waiting` show the buyer the same screen.
+// Survivors looked at in the root checkout (machines/checkout), left as they are:
+// - `systemId` strings of the basket, reservation and step-saver children: no one looks them up
+//   (only the countdown's is read, by the flows test), so renaming them changes nothing observable;
+// - `nextNoticeId + 1` mutated to `- 1`: ids stay unique, which is all the screens rely on;
+// - `{ description }`-only transitions (CHECKOUT_RELOADED while determining, captcha events ignored
+//   while reserving) mutated to `{}`: the same no-op;
+// - the `history: 'deep'` / `type: 'history'` strings of the captcha region: a captcha step is
+//   only re-entered fresh, so shallow and deep history restore the same state;
+// - `forgetCaptchaToken` mutated to `{}`: the expired and errored widget states refuse Continue,
+//   and every way out of them either passes a new token or clears it.
 //
 // Mutants of a chart that stop its module from loading (an `initial` naming no state) count as
 // killed through scripts/loadFailureReporter.ts (vitest.machines.config.ts): Stryker's vitest runner

@@ -111,4 +111,32 @@ describe('checkout flows', () => {
     expect(view()).toMatchObject({ step: 'login', expired: false });
     expect(hold()).toMatchObject({ running: true });
   });
+
+  it('ends the step only when the reload shows both the basket and no sale', async () => {
+    const { actor, loads, hold, view } = startCheckout();
+    await settle();
+    loads.calls[0]!.reply(makeCheckout({ state: 'login', sale_reference: 'HF-1', seconds_remaining: 597 }));
+    await settle();
+    // The basket state with the sale still there, and another step with no sale: neither ends the hold.
+    actor.send({ type: 'CHECKOUT_RELOADED', checkout: makeCheckout({ state: 'basket', sale_reference: 'HF-1', seconds_remaining: 590 }) });
+    await settle();
+    expect(view()).toMatchObject({ step: 'login', expired: false });
+    actor.send({ type: 'CHECKOUT_RELOADED', checkout: makeCheckout({ state: 'login', sale_reference: null, seconds_remaining: 590 }) });
+    await settle();
+    expect(view()).toMatchObject({ step: 'login', expired: false });
+    expect(hold()).toMatchObject({ running: true });
+  });
+
+  it('dismisses only the notice the buyer closed', async () => {
+    const { actor, loads, view } = startCheckout();
+    await settle();
+    loads.calls[0]!.reply(makeCheckout({ state: 'basket' }));
+    await settle();
+    actor.send({ type: 'NOTICE_RAISED', kind: 'error', text: 'Unable to set the Code. Please try again later' });
+    actor.send({ type: 'NOTICE_RAISED', kind: 'error', text: 'Unable to update Ticket quantity. Please try again later' });
+    const [first, second] = view().notices;
+    expect(first!.id).not.toBe(second!.id);
+    actor.send({ type: 'NOTICE_DISMISSED', id: first!.id });
+    expect(view().notices).toEqual([second]);
+  });
 });

@@ -469,7 +469,16 @@ describe('checkout machine (root)', () => {
       view: screen,
       background: ['countdown', 'stepSaver'],
       initial: () => ({
-        view: { step: 'determining', ...idleFlags, isDetermining: true, expired: false, notices: [] },
+        view: {
+          step: 'determining',
+          ...idleFlags,
+          isDetermining: true,
+          expired: false,
+          expiredMessage: null,
+          canEditBasket: false,
+          notices: [],
+          captcha: { status: 'unsolved', message: null, sitekey: null, canContinue: false, widgetKey: 0 },
+        },
         running: ['loadCheckout'],
         started: { loadCheckout: [undefined] },
       }),
