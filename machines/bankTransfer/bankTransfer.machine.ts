@@ -7,7 +7,7 @@
  * the payment is not yet confirmed. An error with no time left ends at the basket with the spec's
  * text; a completed payment shows the reference and amount, and Continue goes on to delivery.
  */
-import { and, assign, fromPromise, setup } from 'xstate';
+import { assign, fromPromise, setup } from 'xstate';
 import {
   BANK_FIRST_CHECK_MS,
   BANK_POLL_INTERVAL_MS,
@@ -76,7 +76,7 @@ export const bankTransferMachine = setup({
     cancelledAtBank: (_, params: { returnedFrom: ReturnedFrom }) => params.returnedFrom === 0,
     isCompleted: (_, params: { status: TruelayerStatus }) => params.status.payment_completed || params.status.status === 'completed',
     isError: (_, params: { status: TruelayerStatus }) => params.status.status === 'error',
-    timeIsUp: (_, params: { status: TruelayerStatus }) => params.status.checkout_expires_in <= 0,
+    errorWithNoTimeLeft: (_, params: { status: TruelayerStatus }) => params.status.status === 'error' && params.status.checkout_expires_in <= 0,
     /** This processing reply is the 60th: the polling gives up. */
     lastRetry: ({ context }) => context.retries + 1 >= BANK_RETRY_THRESHOLDS.giveUp,
     /** From 9 retries the buyer is offered a different payment method. */
@@ -139,10 +139,7 @@ export const bankTransferMachine = setup({
                 actions: { type: 'keepStatus', params: ({ event }) => ({ status: event.output }) },
               },
               {
-                guard: and([
-                  { type: 'isError', params: ({ event }) => ({ status: event.output }) },
-                  { type: 'timeIsUp', params: ({ event }) => ({ status: event.output }) },
-                ]),
+                guard: { type: 'errorWithNoTimeLeft', params: ({ event }) => ({ status: event.output }) },
                 target: '#bankTransfer.expired',
                 actions: 'keepExpired',
                 description: 'An error with no time left: back to the basket with the reserving error.',
