@@ -5,7 +5,17 @@
  * payment page's address, the status read back, a refund; and the webhook's signature is checked
  * against TrueLayer's published keys, refusing a foreign `jku`, a changed body or a wrong key.
  */
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import { testConfig } from './config.ts';
+import { openTestDatabase } from './db/testing.ts';
+import type { OpenDatabase } from './db/index.ts';
+import { capacityPools, payments } from './db/schema.ts';
+import { drivers, Visitor } from './test/harness.ts';
+import { hotEvent } from './test/fixtures.ts';
+import { bankWiring } from './http/bankTransferApi.ts';
 import { createPublicKey, generateKeyPairSync, verify, type JsonWebKey } from 'node:crypto';
 import { bankSettings, signingPayload, tlSignature, truelayerBank, verifyTruelayerWebhook, wordOfStatus } from './domain/payment/truelayer.ts';
 import { BANK_TRANSFER_MESSAGES } from '../contract/index.ts';
@@ -160,5 +170,96 @@ describe('TrueLayer adapter', () => {
       TRUELAYER_ENVIRONMENT: 'production',
     });
     expect(keyed.truelayer).toMatchObject({ clientId: 'id', environment: 'production' });
+  });
+});
+
+/* ---------- TrueLayer keyed, through the real app on each driver ---------- */
+
+
+describe.each(drivers)('TrueLayer keyed on %s', (driver) => {
+  let database: OpenDatabase;
+  let app: FastifyInstance;
+  const theirs = generateKeyPairSync('ec', { namedCurve: 'secp521r1' });
+  const jwk = { ...(theirs.publicKey.export({ format: 'jwk' }) as JsonWebKey), kid: 'tl-key-1' };
+  const JKU = 'https://webhooks.truelayer-sandbox.com/.well-known/jwks';
+  /** TrueLayer's side: a payment id per created payment, and the status each one reports. */
+  const bankSide = { created: 0, statuses: new Map<string, string>() };
+  const fetchImpl = (async (url: string, init: RequestInit = {}) => {
+    const reply = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    if (url.endsWith('/connect/token')) return reply(TOKEN_REPLY);
+    if (url === JKU) return reply({ keys: [jwk] });
+    if (url.endsWith('/v3/payments') && init.method === 'POST') {
+      const id = `tl-payment-${++bankSide.created}`;
+      bankSide.statuses.set(id, 'authorization_required');
+      return reply({ id, user: { id: 'u' }, resource_token: `rt-${id}`, status: 'authorization_required' }, 201);
+    }
+    const status = /\/v3\/payments\/([^/]+)$/.exec(url);
+    if (status) return reply({ id: status[1], status: bankSide.statuses.get(status[1]!) ?? 'failed' });
+    return reply({ error: 'unexpected' }, 404);
+  }) as typeof fetch;
+  const KEYS = {
+    TRUELAYER_CLIENT_ID: SETTINGS.clientId,
+    TRUELAYER_CLIENT_SECRET: SETTINGS.clientSecret,
+    TRUELAYER_SIGNING_KEY_ID: SETTINGS.signingKeyId,
+    TRUELAYER_SIGNING_PRIVATE_KEY: PEM,
+    TRUELAYER_MERCHANT_ACCOUNT_ID: SETTINGS.merchantAccountId,
+  };
+
+  beforeAll(async () => {
+    database = await openTestDatabase(driver, 8);
+    app = await buildApp({ db: database.db, config: testConfig({ checkoutTimeSeconds: 600 }), logger: false, bank: bankWiring(KEYS, fetchImpl) });
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+  });
+
+  async function payingBuyer(poolTickets: number) {
+    const { poolId, types } = await hotEvent(database.db, { capacity: 10, types: 1 });
+    const buyer = new Visitor(app);
+    await buyer.add({ [types[0]!.id]: poolTickets });
+    await buyer.json('reserveTickets', {});
+    const { auth_url } = (await buyer.json('payWithTruelayer', {})) as { auth_url: string };
+    const id = new URLSearchParams(new URL(auth_url).hash.slice(1)).get('payment_id')!;
+    return { buyer, poolId, id, auth_url };
+  }
+
+  const webhook = (body: string, signature: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/ajax/checkout/truelayer/webhook/',
+      payload: body,
+      headers: { 'content-type': 'application/json', 'x-tl-webhook-timestamp': '2026-06-01T12:00:00Z', 'tl-signature': signature },
+    });
+  const sign = (body: string) =>
+    tlSignature(theirs.privateKey, 'tl-key-1', 'POST', '/ajax/checkout/truelayer/webhook', [['X-Tl-Webhook-Timestamp', '2026-06-01T12:00:00Z']], body, { jku: JKU });
+
+  it('sends the buyer to TrueLayer’s hosted page; the signed webhook settles the payment once, a forged one is refused', async () => {
+    const { buyer, poolId, id, auth_url } = await payingBuyer(2);
+    expect(auth_url).toMatch(/^https:\/\/payment\.truelayer-sandbox\.com\/#payment_id=tl-payment-/);
+    expect(new URLSearchParams(new URL(auth_url).hash.slice(1)).get('return_uri')).toMatch(/\/do\/checkout\/truelayer_return\/$/);
+    const body = JSON.stringify({ type: 'payment_executed', event_id: `ev-${id}`, payment_id: id });
+    const forged = await webhook(body.replace('executed', 'failed'), sign(body));
+    expect(forged.statusCode).toBe(400);
+    expect((await webhook(body, sign(body))).statusCode).toBe(200);
+    expect((await webhook(body, sign(body))).statusCode).toBe(200);
+    const [pool] = await database.db.select().from(capacityPools).where(eq(capacityPools.id, poolId));
+    expect(pool!.sold).toBe(2);
+    // Back from TrueLayer: the step reads the completed payment.
+    await buyer.request({ method: 'GET', url: `/do/checkout/truelayer_return/?payment_id=${id}` });
+    expect(await buyer.checkout()).toMatchObject({ state: 'awaiting_truelayer', truelayer_returned_from: 1, payment_complete: true });
+    expect(await buyer.json('getTruelayerStatus')).toMatchObject({ truelayer_status: { status: 'completed' } });
+  });
+
+  it('without a webhook, the status check reads TrueLayer and settles from its word', async () => {
+    const { buyer, poolId, id } = await payingBuyer(1);
+    expect(await buyer.json('getTruelayerStatus')).toMatchObject({ truelayer_status: { status: 'processing' } });
+    bankSide.statuses.set(id, 'executed');
+    expect(await buyer.json('getTruelayerStatus')).toMatchObject({ truelayer_status: { status: 'completed', payment_completed: true } });
+    const [payment] = await database.db.select().from(payments).where(eq(payments.providerPaymentId, id));
+    expect(payment).toMatchObject({ provider: 'truelayer', status: 'succeeded', outcome: 'booked' });
+    const [pool] = await database.db.select().from(capacityPools).where(eq(capacityPools.id, poolId));
+    expect(pool!.sold).toBe(1);
   });
 });
