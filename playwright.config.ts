@@ -67,7 +67,8 @@ export default defineConfig({
     },
   ],
   webServer: [
-    server('main', { CAPTCHA: 'never' }),
+    // Bank transfer polls every 300 ms here, so the 3/6/9 messages and the stop at 60 can be watched (spec 001 §9's 1.5 s otherwise).
+    server('main', { CAPTCHA: 'never', TRUELAYER_POLL_INTERVAL_MS: '300' }),
     server('captcha', { CAPTCHA: 'always' }),
     server('expiry', { CAPTCHA: 'never', CHECKOUT_TIME: '8' }),
     // Stripe keyed (test keys of no account): the browser's calls to Stripe are answered by the tests.

@@ -6,6 +6,7 @@
 import type { z } from 'zod/mini';
 import { accountCalls } from './account.ts';
 import { addressCalls } from './address.ts';
+import { bankTransferCalls } from './bankTransfer.ts';
 import { basketCalls } from './basket.ts';
 import { checkoutCalls } from './checkout.ts';
 import { donationCalls } from './donation.ts';
@@ -28,6 +29,7 @@ export * from './delivery.ts';
 export * from './payment.ts';
 export * from './address.ts';
 export * from './questions.ts';
+export * from './bankTransfer.ts';
 
 export const calls = {
   ...userCalls,
@@ -41,6 +43,7 @@ export const calls = {
   ...paymentCalls,
   ...addressCalls,
   ...questionCalls,
+  ...bankTransferCalls,
 } as const;
 
 export type Calls = typeof calls;

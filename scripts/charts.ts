@@ -17,6 +17,7 @@ import { addressMachine } from '../machines/address/address.machine';
 import { accountMachine } from '../machines/account/account.machine';
 import { marketingMachine } from '../machines/marketing/marketing.machine';
 import { deliveryMachine } from '../machines/delivery/delivery.machine';
+import { bankTransferMachine } from '../machines/bankTransfer/bankTransfer.machine';
 import { paymentMachine } from '../machines/payment/payment.machine';
 import { questionsMachine } from '../machines/questions/questions.machine';
 
@@ -87,6 +88,12 @@ const charts: Chart[] = [
     file: 'machines/payment/payment.machine.ts',
     placement:
       'Invoked by the root on the `payment` step (systemId `payment`); paid or free tickets claimed completes the step (the fresh checkout shows `payment_complete` and the root moves on to `deliver_tickets`), a `reserving` outcome returns to the basket.',
+  },
+  {
+    machine: bankTransferMachine,
+    file: 'machines/bankTransfer/bankTransfer.machine.ts',
+    placement:
+      'Invoked by the root on the `awaiting_truelayer` step (systemId `bankTransfer`), where the bank returns the buyer; paid completes the step (on to `deliver_tickets`), `changeMethod` returns to `payment`, a `reserving` outcome (an error with no time left) returns to the basket. The poll interval is the server’s (`poll_interval_ms`, 1.5 s unless `TRUELAYER_POLL_INTERVAL_MS` says otherwise).',
   },
   {
     machine: addressMachine,

@@ -29,6 +29,8 @@ import { INITIAL_DATA_ID } from '../contract/index.ts';
 import { registerWallet } from './pages/wallet.ts';
 import { paymentWiring, registerPaymentRoutes, type PaymentWiring } from './http/paymentApi.ts';
 import { registerSandboxCard } from './pages/sandboxCard.ts';
+import { bankWiring, registerBankTransferRoutes, type BankWiring } from './http/bankTransferApi.ts';
+import { registerSandboxBank } from './pages/sandboxBank.ts';
 
 z.config(z.locales.en());
 
@@ -46,6 +48,8 @@ export async function buildApp(deps: {
   mailer?: Mailer;
   /** The card processor and payment grace; from the environment when not given. */
   payment?: PaymentWiring;
+  /** The bank for instant bank transfer; from the environment when not given. */
+  bank?: BankWiring;
 }): Promise<FastifyInstance> {
   const { db, config } = deps;
   const app = Fastify({
@@ -69,6 +73,7 @@ export async function buildApp(deps: {
     altcha: config.hcaptcha ? null : local,
     mailer: deps.mailer ?? { transport: config.smtpUrl ? smtpTransport(config.smtpUrl) : null, from: config.mailFrom },
     payment: deps.payment ?? paymentWiring(process.env, deps.fetch),
+    bank: deps.bank ?? bankWiring(process.env, deps.fetch),
   };
 
   const styleNonce = await registerSecurityHeaders(app, { hcaptcha: config.hcaptcha, stripe: appDeps.payment.processor.name === 'stripe' }, { styles: [STYLE], scripts: [STEPPER_SCRIPT] });
@@ -107,6 +112,8 @@ export async function buildApp(deps: {
   registerWallet(app, appDeps);
   registerPaymentRoutes(app, appDeps, appDeps.payment);
   registerSandboxCard(app, appDeps, appDeps.payment);
+  registerBankTransferRoutes(app, appDeps);
+  registerSandboxBank(app, appDeps);
   app.get('/health', async () => ({ ok: true }));
 
   const staticDir = path.resolve(config.staticDir);

@@ -10,6 +10,8 @@ import { buildApp } from './app.ts';
 import { sweepExpiredHolds } from './domain/stock.ts';
 import { purgeSales } from './domain/sales.ts';
 import { purgeRateLimits } from './http/rateLimitStore.ts';
+import { sandboxBank } from './domain/payment/bank.ts';
+import { settleDueBankDecisions } from './domain/payment/bankTransfer.ts';
 
 /**
  * Without SESSION_SECRET, a random secret is made once and kept beside the embedded database
@@ -64,7 +66,9 @@ async function main() {
 
   const sweeper = setInterval(() => {
     const now = new Date();
-    sweepExpiredHolds(database.db, now)
+    // The sandbox bank's slow approvals arrive even when no buyer is watching.
+    settleDueBankDecisions(database.db, sandboxBank(), now)
+      .then(() => sweepExpiredHolds(database.db, now))
       .then((n) => n > 0 && app.log.info({ released: n }, 'released expired holds'))
       .then(() => purgeSales(database.db, now))
       .then(async (n) => {

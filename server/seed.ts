@@ -321,6 +321,26 @@ export async function seed(db: Database, now = new Date()) {
       improvSeat: comedySeats[2]!,
     });
 
+    /* Harbour Folk Club takes instant bank transfers (TrueLayer, or the sandbox bank), so the payment step offers both. */
+    const folkClub = await org({
+      slug: 'harbour-folk-club',
+      name: 'Harbour Folk Club',
+      description: 'Acoustic sessions in the back room of the Old Ropewalk, Bristol.',
+      paymentProvider: 'truelayer',
+    });
+    const folk = await event({
+      organiserId: folkClub.id,
+      title: 'Folk at the Ropewalk',
+      description: 'Two sets of songs from both sides of the Severn, and a singaround to close.',
+      currency: 'GBP',
+      venueName: 'The Old Ropewalk',
+      venueAddress: '1 Prince Street, Bristol BS1 4QH',
+      city: 'Bristol',
+      thumbnail: thumbnail('Folk Night', '#0e7490', '#164e63', 'waves'),
+    });
+    const folkDate = await date(folk.id, ahead(now, 16, 19, 30), 80, 'Folk at the Ropewalk: back room');
+    const folkSeat = await ticket({ eventDateId: folkDate.id, name: 'Session seat', price: 1400, bookingFee: 100 });
+
     const [amelia] = await tx
       .insert(t.users)
       .values({ email: 'amelia.hughes@example.co.uk', firstName: 'Amelia', lastName: 'Hughes', subscribed: true, isEventSubscribed: true, isDarkMode: true })
@@ -345,8 +365,8 @@ export async function seed(db: Database, now = new Date()) {
     await tx.insert(t.addressIndex).values(indexedAddresses().map((a) => ({ ...a, search: searchTextOf(a) })));
 
     return {
-      organisers: { riverside: riverside.id, peak: peak.id, lantern: lantern.id, popup: popup.id, ashcombe: ashcombe.id, docklands: docklands.id },
-      events: { printed: printed.id, jazz: jazz.id, trail: trail.id, comedyFriday: comedyFriday.id, lanterns: lanterns.id, cinema: cinema.id, food: food.id, openDay: openDay.id },
+      organisers: { riverside: riverside.id, peak: peak.id, lantern: lantern.id, popup: popup.id, ashcombe: ashcombe.id, docklands: docklands.id, folkClub: folkClub.id },
+      events: { printed: printed.id, jazz: jazz.id, trail: trail.id, comedyFriday: comedyFriday.id, lanterns: lanterns.id, cinema: cinema.id, food: food.id, openDay: openDay.id, folk: folk.id },
       dates: { jazz: jazzDate.id, trail: trailDate.id, lanternEarly: early.id, lanternLate: late.id },
       pools: { jazz: jazzDate.poolId, earlyBird: earlyBirdPool.id, parking: parkingPool.id },
       tickets: {
@@ -366,6 +386,7 @@ export async function seed(db: Database, now = new Date()) {
         foodDayPass: foodDayPass.id,
         freeEntry: freeEntry.id,
         printedStalls: printedStalls.id,
+        folkSeat: folkSeat.id,
       },
       vouchers: { riverside: riversideVoucher!.id, lantern: lanternVoucher!.id },
       codes: { summer10: summer10.code, fiveOff: fiveOff.code, laugh20: laugh20.code, exhausted: spring.code },

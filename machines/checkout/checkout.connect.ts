@@ -4,6 +4,7 @@
  * `connect` does, so a screen never assembles an event itself. Screens subscribe to the child
  * actors through the refs.
  */
+import type { bankTransferMachine } from '../bankTransfer/bankTransfer.machine';
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import type { basketMachine } from '../basket/basket.machine';
 import type { donationMachine } from '../donation/donation.machine';
@@ -63,6 +64,8 @@ export interface CheckoutView {
   addressRef: ActorRefFrom<typeof addressMachine> | undefined;
   /** The ticket questions chart, on ticket_questions_before and ticket_questions_after. */
   questionsRef: ActorRefFrom<typeof questionsMachine> | undefined;
+  /** The bank transfer's waiting chart, on awaiting_truelayer. */
+  bankTransferRef: ActorRefFrom<typeof bankTransferMachine> | undefined;
 }
 
 type CheckoutSnapshot = SnapshotFrom<typeof checkoutMachine>;
@@ -108,6 +111,7 @@ export function viewCheckout(snapshot: CheckoutSnapshot): CheckoutView {
     paymentRef: snapshot.children.payment,
     addressRef: snapshot.children.address,
     questionsRef: snapshot.children.questions,
+    bankTransferRef: snapshot.children.bankTransfer,
   };
 }
 

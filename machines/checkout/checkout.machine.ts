@@ -13,6 +13,7 @@ import { STEPS } from '../../contract';
 import { MESSAGES } from './messages';
 import type { AccountOutcome } from '../account/account.types';
 import type { PaymentOutcome } from '../payment/payment.types';
+import type { BankTransferOutcome } from '../bankTransfer/bankTransfer.machine';
 import { AFTER_RESERVATION, NEXT_STEP_TARGETS, type AdvancingStep } from './nextStep';
 
 /** The done event of an invoked call, with the output the actor is declared to give. */
@@ -218,6 +219,51 @@ function reservingChildStep<Child extends 'account' | 'payment'>(from: 'login' |
   } as const;
 }
 
+type BankDone = { event: { output: BankTransferOutcome } };
+
+/**
+ * awaiting_truelayer: back from the bank, its chart polls the status. Paid, the fresh checkout
+ * picks the next step (payment complete: the countdown stops); 'Try a different payment method'
+ * returns to payment; an error with no time left returns to the basket with its reserving error.
+ */
+function bankTransferStep() {
+  const step = advancingStep('awaiting_truelayer', { paymentMayComplete: true });
+  return {
+    ...step,
+    states: {
+      ...step.states,
+      active: {
+        invoke: {
+          src: 'bankTransfer',
+          id: 'bankTransfer',
+          systemId: 'bankTransfer',
+          onDone: [
+            {
+              guard: { type: 'reservationLost', params: ({ event }: BankDone) => ({ outcome: event.output }) },
+              target: '#checkout.basket',
+              actions: [
+                {
+                  type: 'notify',
+                  params: ({ event }: BankDone) => ({ kind: 'warning' as const, text: event.output.type === 'reserving' ? event.output.message : '' }),
+                },
+                'stopCountdown',
+                'reloadCheckout',
+              ],
+              description: 'The payment failed and the checkout time expired: back to the basket with the reason.',
+            },
+            {
+              guard: { type: 'changesMethod', params: ({ event }: BankDone) => ({ outcome: event.output }) },
+              target: '#checkout.pastBasket.payment',
+              description: 'Try a different payment method.',
+            },
+            { target: 'advancing' },
+          ],
+        },
+      },
+    },
+  } as const;
+}
+
 /** The hold no longer matters once the buyer has paid or is waiting for the bank. */
 const ignoreExpiry = {
   COUNTDOWN_EXPIRED: { description: 'The hold no longer matters on this step.' },
@@ -389,10 +435,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
         ticket_questions_before: childStep('ticket_questions_before', 'questions', { beforeOrAfter: 'before' }),
         payment: reservingChildStep('payment', 'payment', { paymentMayComplete: true }),
         deliver_tickets: childStep('deliver_tickets', 'delivery'),
-        awaiting_truelayer: {
-          ...advancingStep('awaiting_truelayer', { paymentMayComplete: true }),
-          on: ignoreExpiry,
-        },
+        awaiting_truelayer: { ...bankTransferStep(), on: ignoreExpiry },
         ticket_questions_after: childStep('ticket_questions_after', 'questions', { beforeOrAfter: 'after' }),
         after_sale_messages: { ...advancingStep('after_sale_messages'), on: ignoreExpiry },
         waiver: advancingStep('waiver'),

@@ -19,6 +19,7 @@ import { deliveryMachine } from '../delivery/delivery.machine';
 import { paymentMachine } from '../payment/payment.machine';
 import { addressMachine } from '../address/address.machine';
 import { questionsMachine } from '../questions/questions.machine';
+import { bankTransferMachine, type BankTransferOutcome } from '../bankTransfer/bankTransfer.machine';
 import type { Checkout, CheckoutEvent, Notice, NoticeKind, ReservationOutcome, Step } from './checkout.types';
 import { nextStep } from './nextStep';
 import { STEPS } from '../../contract';
@@ -102,6 +103,7 @@ export const checkoutSetup = setup({
     payment: paymentMachine,
     address: addressMachine,
     questions: questionsMachine,
+    bankTransfer: bankTransferMachine,
   },
   actions: {
     spawnCountdown: spawnChild('countdown', { id: 'countdown', systemId: 'countdown' }),
@@ -190,7 +192,9 @@ export const checkoutSetup = setup({
      * server is at the basket anyway.
      */
     /** The account step ended because the server no longer holds the tickets (a `reserving` error). */
-    reservationLost: (_, params: { outcome: AccountOutcome | PaymentOutcome }) => params.outcome.type === 'reserving',
+    reservationLost: (_, params: { outcome: AccountOutcome | PaymentOutcome | BankTransferOutcome }) => params.outcome.type === 'reserving',
+    /** The bank transfer ended with 'Try a different payment method'. */
+    changesMethod: (_, params: { outcome: BankTransferOutcome }) => params.outcome.type === 'changeMethod',
     saleEndedElsewhere: ({ context, event }) => {
       assertEvent(event, 'CHECKOUT_RELOADED');
       return (

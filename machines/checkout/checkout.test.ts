@@ -48,6 +48,9 @@ const outcomes: ReservationOutcome[] = [
   { type: 'failed' },
 ];
 
+/** Spec 001 §8: an error from the bank with no time left. */
+const BANK_EXPIRED = 'Your payment was unsuccessful and the checkout time expired. If the tickets are still available, you can try to reserve them again';
+
 const events: Record<string, WalkEvent[]> = {
   'xstate.done.actor.loadCheckout': checkouts.map((output) => ({ type: 'xstate.done.actor.loadCheckout', output })),
   'xstate.error.actor.loadCheckout': [{ type: 'xstate.error.actor.loadCheckout', error: new Error('500') }],
@@ -86,6 +89,11 @@ const events: Record<string, WalkEvent[]> = {
     { type: 'xstate.done.actor.address', output: { address: { selected_user_address_id: '7' } } },
   ],
   'xstate.done.actor.questions': [{ type: 'xstate.done.actor.questions', output: { type: 'saved', beforeOrAfter: 'before' } }],
+  'xstate.done.actor.bankTransfer': [
+    { type: 'xstate.done.actor.bankTransfer', output: { type: 'paid' } },
+    { type: 'xstate.done.actor.bankTransfer', output: { type: 'changeMethod' } },
+    { type: 'xstate.done.actor.bankTransfer', output: { type: 'reserving', message: BANK_EXPIRED } },
+  ],
 };
 
 const paidCheckout = makeCheckout({ state: 'deliver_tickets', payment_complete: true, sale_reference: 'HF-1' });
@@ -123,6 +131,7 @@ const CHILD_OF: Partial<Record<Step, string>> = {
   delivery_address: 'address',
   ticket_questions_before: 'questions',
   ticket_questions_after: 'questions',
+  awaiting_truelayer: 'bankTransfer',
 };
 /** What a child chart starts with: the address form is the delivery address's; the questions chart is told whether it asks before or after payment (spec 001 §7 before_or_after). */
 const CHILD_INPUT: Partial<Record<Step, unknown>> = {
@@ -136,7 +145,7 @@ const PAYING: Step[] = ['payment', 'awaiting_truelayer'];
 
 /** What the walk compares: the screen's view, notices included, without actor refs. */
 function screen(snapshot: Parameters<typeof viewCheckout>[0]) {
-  const { basketRef: _b, reservationRef: _r, countdownRef: _c, donationRef: _d, giftAidRef: _g, accountRef: _a, marketingRef: _m, deliveryRef: _dl, paymentRef: _p, addressRef: _ad, questionsRef: _q, ...view } = viewCheckout(snapshot);
+  const { basketRef: _b, reservationRef: _r, countdownRef: _c, donationRef: _d, giftAidRef: _g, accountRef: _a, marketingRef: _m, deliveryRef: _dl, paymentRef: _p, addressRef: _ad, questionsRef: _q, bankTransferRef: _bt, ...view } = viewCheckout(snapshot);
   return view;
 }
 type View = ReturnType<typeof screen>;
@@ -363,12 +372,21 @@ function checkoutOracle(q: Q): Expectation<View> | undefined {
   if (view.step === 'reserve' && ['COPY_LINK_CLICKED', 'WHY_TOGGLED'].includes(event.type)) return unchanged(q);
 
   /* the account or payment chart ends with the reservation gone (a 'reserving' error): its text is shown on the basket */
-  const lostFrom = { login: 'xstate.done.actor.account', payment: 'xstate.done.actor.payment' } as Partial<Record<Step, string>>;
+  const lostFrom = {
+    login: 'xstate.done.actor.account',
+    payment: 'xstate.done.actor.payment',
+    awaiting_truelayer: 'xstate.done.actor.bankTransfer',
+  } as Partial<Record<Step, string>>;
   if (event.type === lostFrom[view.step] && (output as { type: string }).type === 'reserving') {
     return landOn(q, 'basket', {
       view: { notices: withNotice(q, 'warning', (output as { message: string }).message) },
       sent: { countdown: [{ type: 'STOP' }], reloadCheckout: [null] },
     });
+  }
+
+  /* waiting for the bank, the buyer chose 'Try a different payment method': back to the payment step (spec 001 §2) */
+  if (event.type === 'xstate.done.actor.bankTransfer' && view.step === 'awaiting_truelayer' && (output as { type: string }).type === 'changeMethod') {
+    return landOn(q, 'payment');
   }
 
   /* a child chart finishes its step: the checkout is read afresh */
@@ -442,6 +460,7 @@ describe('checkout machine (root)', () => {
           payment: kit.controlled(),
           address: kit.controlled(),
           questions: kit.controlled(),
+          bankTransfer: kit.controlled(),
         },
         actions: { reloadCheckout: kit.spy('reloadCheckout'), navigate: kit.spy('navigate') },
       }),

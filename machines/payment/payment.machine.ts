@@ -15,6 +15,7 @@ import {
   type RequestOf,
   type ResponseOf,
 } from '../../contract';
+import { BANK_TRANSFER_MESSAGES } from '../../contract/bankTransfer';
 import { paymentProblems } from './payment.rules';
 import {
   HoldLost,
@@ -92,6 +93,10 @@ export const paymentMachine = setup({
      * challenge that returns to /do/checkout/stripe_auth/), or end here with the result.
      */
     confirmCard: fromPromise<CardResult, ResponseOf<'getStripeToken'>>(() => Promise.reject(new Error('confirmCard is provided by the app'))),
+    /** pay_with_truelayer: the bank's page for this payment. */
+    payWithTruelayer: fromPromise<ResponseOf<'payWithTruelayer'>, RequestOf<'payWithTruelayer'>>(() =>
+      Promise.reject(new Error('payWithTruelayer is provided by the app')),
+    ),
   },
   actions: {
     keepSituation: assign((_, params: { situation: PaymentSituation }) => ({
@@ -142,6 +147,8 @@ export const paymentMachine = setup({
       error: params.message,
     })),
     keepPaid: assign({ outcome: { type: 'paid' as const } }),
+    /** The browser goes to the bank's page (auth_url). Provided by the app. */
+    goToBank: (_, _params: { url: string }) => {},
     keepHoldLost: assign((_, params: { message: string }) => ({ outcome: { type: 'reserving' as const, message: params.message } })),
   },
   guards: {
@@ -152,6 +159,7 @@ export const paymentMachine = setup({
       context.situation !== null && Object.keys(paymentProblems(context.form, context.situation, context.method)).length === 0,
     isExpress: ({ context }) => context.situation?.express ?? false,
     holdLost: (_, params: { error: unknown }) => params.error instanceof HoldLost,
+    bankTransferChosen: ({ context }) => context.method === 'truelayer',
     cardSucceeded: (_, params: { result: CardResult }) => params.result.status === 'succeeded',
   },
 }).createMachine({
@@ -239,7 +247,7 @@ export const paymentMachine = setup({
           ),
           ct_subscribed: String(context.form.newsletter),
         }),
-        onDone: { target: 'gettingToken' },
+        onDone: [{ guard: 'bankTransferChosen', target: 'payingWithBank' }, { target: 'gettingToken' }],
         onError: [
           {
             guard: { type: 'holdLost', params: ({ event }) => ({ error: event.error }) },
@@ -259,7 +267,7 @@ export const paymentMachine = setup({
           address: Object.fromEntries(Object.entries(context.form.address).map(([k, v]) => [k, v.trim()])),
           ...(context.form.contactNumber.trim() ? { contact_number: context.form.contactNumber.trim() } : {}),
         }),
-        onDone: { target: 'gettingToken' },
+        onDone: [{ guard: 'bankTransferChosen', target: 'payingWithBank' }, { target: 'gettingToken' }],
         onError: [
           {
             guard: { type: 'holdLost', params: ({ event }) => ({ error: event.error }) },
@@ -302,6 +310,24 @@ export const paymentMachine = setup({
         ],
         onError: { target: 'ready', actions: { type: 'reset', params: { message: PAYMENT_MESSAGES.stripeRedirect } } },
       },
+    },
+    payingWithBank: {
+      tags: ['paying'],
+      description: 'Instant bank transfer: pay_with_truelayer with the contact number gives the bank’s page.',
+      invoke: {
+        src: 'payWithTruelayer',
+        id: 'payWithTruelayer',
+        input: ({ context }) => (context.form.contactNumber.trim() ? { contact_number: context.form.contactNumber.trim() } : {}),
+        onDone: {
+          target: 'atBank',
+          actions: { type: 'goToBank', params: ({ event }) => ({ url: event.output.auth_url }) },
+        },
+        onError: { target: 'ready', actions: { type: 'reset', params: { message: BANK_TRANSFER_MESSAGES.redirectFailed } } },
+      },
+    },
+    atBank: {
+      tags: ['paying'],
+      description: 'The browser is on its way to the bank, which returns the buyer to awaiting_truelayer.',
     },
     paid: { type: 'final' },
     holdLost: { type: 'final' },

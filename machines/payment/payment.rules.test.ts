@@ -25,8 +25,11 @@ describe('payment rules (spec 001 §4, §5, §9)', () => {
     expect(
       paymentSituation(checkout({ basket_total: 100, sagepay_or_stripe: 'stripe', payment_plan_schedule_options: plan }), null, ['stripe', 'instalment']).autoMethod,
     ).toBe('none');
-    // GBP with another provider offers bank transfer too; this build takes the card only, so it is chosen.
-    expect(paymentSituation(checkout({ basket_total: 100, sagepay_or_stripe: 'truelayer' }), null).autoMethod).toBe('stripe');
+    // GBP with another provider offers bank transfer too, so nothing is chosen for the buyer.
+    expect(paymentSituation(checkout({ basket_total: 100, sagepay_or_stripe: 'truelayer' }), null).offered).toEqual(['truelayer', 'stripe']);
+    expect(paymentSituation(checkout({ basket_total: 100, sagepay_or_stripe: 'truelayer' }), null).autoMethod).toBe('none');
+    // Without the bank transfer (its payment could not be created) the card is the sole method again.
+    expect(paymentSituation(checkout({ basket_total: 100, sagepay_or_stripe: 'truelayer' }), null, ['stripe']).autoMethod).toBe('stripe');
   });
 
   it('blocks a SaaS organiser without a provider, and names organisers without their own sign-up message', () => {

@@ -14,7 +14,7 @@ import {
 import type { PaymentForm, PaymentProblemField, PaymentSituation } from './payment.types';
 
 /** The methods this build takes; bank transfer, Square and plans join here when they are built. */
-export const BUILT_METHODS: readonly ChosenMethod[] = ['stripe'];
+export const BUILT_METHODS: readonly ChosenMethod[] = ['truelayer', 'stripe'];
 
 export function paymentSituation(checkout: Checkout, paymentError: string | null, built: readonly ChosenMethod[] = BUILT_METHODS): PaymentSituation {
   return {

@@ -21,7 +21,9 @@ const TEXT = {
   redirect: 'There was an error with taking you to Stripe. Please try again.',
   unableToPay: 'Unable to pay. Please try again later',
   chooseMethod: 'Choose how you would like to pay',
+  truelayer: 'There was an error with taking you to Truelayer. Please try again.',
 };
+const AUTH_URL = '/sandbox/bank/?token=t0k3n';
 const DECLINED = 'Your card was declined.';
 /** Spec 001 §2: the method choice. */
 const LABELS: Record<string, string> = { truelayer: 'Instant Bank Transfer', stripe: 'Credit or Debit Card', instalment: 'Set up a payment plan' };
@@ -95,7 +97,9 @@ describe('payment machine', () => {
           setBillingAddress: kit.controlled(),
           getStripeToken: kit.controlled(),
           confirmCard: kit.controlled(),
+          payWithTruelayer: kit.controlled(),
         },
+        actions: { goToBank: kit.spy('goToBank') },
       }),
       askIgnored: true,
       // The form's values matter only as far as the rules see them.
@@ -127,7 +131,10 @@ describe('payment machine', () => {
         METHOD_CHOSEN: [
           { type: 'METHOD_CHOSEN', method: 'stripe' },
           { type: 'METHOD_CHOSEN', method: 'instalment' },
+          { type: 'METHOD_CHOSEN', method: 'truelayer' },
         ],
+        'xstate.done.actor.payWithTruelayer': [{ type: 'xstate.done.actor.payWithTruelayer', output: { auth_url: AUTH_URL } }],
+        'xstate.error.actor.payWithTruelayer': [{ type: 'xstate.error.actor.payWithTruelayer', error: new Error('500') }],
         'xstate.done.actor.setAccountDetails': [{ type: 'xstate.done.actor.setAccountDetails', output: { success: true } }],
         'xstate.error.actor.setAccountDetails': [
           { type: 'xstate.error.actor.setAccountDetails', error: new HoldLost(HELD) },
@@ -256,6 +263,11 @@ describe('payment machine', () => {
           }
           case 'xstate.done.actor.setAccountDetails':
           case 'xstate.done.actor.setBillingAddress':
+            // Bank transfer: pay_with_truelayer with the contact number, not the card's token.
+            if (view.method === 'truelayer') {
+              const phone = view.form.contactNumber ? { contact_number: view.form.contactNumber } : {};
+              return { view: { paying: true, title: TITLE.paying, payingFlags: { ...NO_FLAGS, truelayer: true } }, running: ['payWithTruelayer'], started: { payWithTruelayer: [phone] } };
+            }
             return { view: { paying: true, title: TITLE.paying }, running: ['getStripeToken'], started: { getStripeToken: [undefined] } };
           case 'xstate.error.actor.setAccountDetails':
           case 'xstate.error.actor.setBillingAddress': {
@@ -277,6 +289,11 @@ describe('payment machine', () => {
           }
           case 'xstate.error.actor.confirmCard':
             return reset(TEXT.redirect);
+          case 'xstate.done.actor.payWithTruelayer':
+            // The browser goes to auth_url; the screen stays on 'Confirming Payment' meanwhile.
+            return { view: { paying: true, title: TITLE.paying }, running: [], sent: { goToBank: [{ url: AUTH_URL }] } };
+          case 'xstate.error.actor.payWithTruelayer':
+            return reset(TEXT.truelayer);
         }
         return undefined;
       },
@@ -293,6 +310,18 @@ describe('payment machine', () => {
             { type: 'xstate.done.actor.setAccountDetails', output: { success: true } },
             { type: 'xstate.done.actor.getStripeToken', output: TOKEN },
             { type: 'xstate.done.actor.confirmCard', output: { status: 'succeeded' } },
+          ] as WalkEvent[],
+        },
+        // An express buyer pays by bank transfer: name and e-mail saved, then the bank's page.
+        {
+          events: [
+            { type: 'xstate.done.actor.loadPayment', output: { ...SITUATIONS.express, offered: ['truelayer', 'stripe'], autoMethod: 'none' } },
+            { type: 'FIELD_CHANGED', field: 'fullName', value: 'Ann Lee' },
+            { type: 'FIELD_CHANGED', field: 'email', value: 'ann@example.com' },
+            { type: 'METHOD_CHOSEN', method: 'truelayer' },
+            { type: 'PAY_CLICKED' },
+            { type: 'xstate.done.actor.setAccountDetails', output: { success: true } },
+            { type: 'xstate.done.actor.payWithTruelayer', output: { auth_url: AUTH_URL } },
           ] as WalkEvent[],
         },
         // Two methods: one must be chosen; a required phone must be valid.

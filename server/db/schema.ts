@@ -438,6 +438,9 @@ export const walletDeliveries = pgTable('wallet_deliveries', {
 
 /* ---------- Payment: the card processor's payments and refunds, the sale's payment details ---------- */
 
+/** Payment providers: card processors, and banks for instant bank transfer. */
+export const PAYMENT_PROVIDERS = ['sandbox', 'stripe', 'truelayer', 'sandbox_bank'] as const;
+
 /**
  * One payment attempt of a sale at a card processor (the sandbox processor or Stripe). The
  * idempotency key is the sale and its attempt number, so paying twice for one attempt charges
@@ -450,7 +453,7 @@ export const payments = pgTable(
     id: serial('id').primaryKey(),
     /** No foreign key: a payment is a money record and outlives the purge of an abandoned sale. */
     saleId: text('sale_id').notNull(),
-    provider: text('provider', { enum: ['sandbox', 'stripe'] }).notNull(),
+    provider: text('provider', { enum: PAYMENT_PROVIDERS }).notNull(),
     providerPaymentId: text('provider_payment_id').notNull(),
     idempotencyKey: text('idempotency_key').notNull(),
     clientSecret: text('client_secret').notNull(),
@@ -469,6 +472,16 @@ export const payments = pgTable(
     check('payments_amount_positive', sql`${t.amount} >= 1`),
   ],
 );
+
+/**
+ * The sandbox bank's answer to a bank payment the buyer approved slowly: the outcome arrives at
+ * `settlesAt`, read by the status check or the sweeper, whichever comes first.
+ */
+export const sandboxBankDecisions = pgTable('sandbox_bank_decisions', {
+  providerPaymentId: text('provider_payment_id').primaryKey(),
+  outcome: text('outcome', { enum: ['approved', 'cancelled'] }).notNull(),
+  settlesAt: timestamp('settles_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+});
 
 /** A refund of a whole payment: at most one per payment. */
 export const paymentRefunds = pgTable(
@@ -507,6 +520,8 @@ export const salePaymentDetails = pgTable('sale_payment_details', {
   /** The hold's own deadline when the payment started; the grace runs from here. */
   heldUntil: timestamp('held_until', { withTimezone: true, mode: 'date', precision: 3 }),
   notice: text('notice'),
+  /** The bank's return (spec 001 truelayer_returned_from): 1 back from the bank, 0 cancelled there; null before. */
+  truelayerReturnedFrom: integer('truelayer_returned_from'),
 });
 
 /**

@@ -3,7 +3,7 @@
  * present and typed, even for a visitor without a sale.
  */
 import { effectiveMaxPerOrder } from './limits.ts';
-import { getTableColumns, inArray, sql, type Column, type Table } from 'drizzle-orm';
+import { eq, getTableColumns, inArray, sql, type Column, type Table } from 'drizzle-orm';
 import { rows, type Database } from '../db/index.ts';
 import {
   charities,
@@ -14,6 +14,7 @@ import {
   organiserPaymentSettings,
   organisers,
   saleLines,
+  salePaymentDetails,
   sales,
   saleVouchers,
   ticketTypes,
@@ -89,7 +90,7 @@ async function readCheckoutRows(db: Pick<Database, 'execute'>, saleId: string, u
  * the time its sale's holds are kept until: the hold's deadline plus the payment grace. Null when
  * no payment is in progress or its holds have lapsed.
  */
-async function paymentKeptUntil(db: Pick<Database, 'execute'>, saleId: string, now: Date): Promise<Date | null> {
+export async function paymentKeptUntil(db: Pick<Database, 'execute'>, saleId: string, now: Date): Promise<Date | null> {
   const [row] = await rows<{ kept_until: string | Date | null }>(
     db,
     sql`SELECT max(h.deadline) AS kept_until
@@ -97,6 +98,12 @@ async function paymentKeptUntil(db: Pick<Database, 'execute'>, saleId: string, n
          WHERE d.sale_id = ${saleId} AND d.payment_started_at IS NOT NULL AND h.deadline > ${now.toISOString()}::timestamptz`,
   );
   return row?.kept_until ? new Date(row.kept_until) : null;
+}
+
+/** Spec 001 truelayer_returned_from: 1 back from the bank, 0 cancelled there, null before any return. */
+async function truelayerReturnedFrom(db: Pick<Database, 'select'>, saleId: string): Promise<0 | 1 | null> {
+  const [row] = await db.select({ flag: salePaymentDetails.truelayerReturnedFrom }).from(salePaymentDetails).where(eq(salePaymentDetails.saleId, saleId));
+  return row?.flag === 0 || row?.flag === 1 ? row.flag : null;
 }
 
 export async function buildCheckout(
@@ -160,7 +167,7 @@ export async function buildCheckout(
   const paid = sale.paidAt !== null;
   const live = holdIsLive(sale, now);
   // A payment started in time keeps the sale on its step while its holds last (deadline plus the grace).
-  const keptUntil = !paid && sale.state === 'payment' ? await paymentKeptUntil(db, sale.id, now) : null;
+  const keptUntil = !paid && (sale.state === 'payment' || sale.state === 'awaiting_truelayer') ? await paymentKeptUntil(db, sale.id, now) : null;
   const paying = keptUntil !== null;
   const currency = sale.currency ?? lines[0]?.event.currency ?? vouchers[0]?.voucher.currency ?? 'GBP';
   const provider = organiserRows.find((o) => o.paymentProvider)?.paymentProvider ?? null;
@@ -301,6 +308,7 @@ export async function buildCheckout(
     require_delivery_address: needsDeliveryAddress(vouchers.length, postalEvents),
     opoa: provider ? { provider, merchant_id: null, overridden: false } : null,
     payment_complete: paid,
+    truelayer_returned_from: sale.state === 'awaiting_truelayer' ? await truelayerReturnedFrom(db, sale.id) : null,
     ...(await paymentSettingsOf(db, organiserRows.map((o) => o.id), opts.userId)),
   };
 }

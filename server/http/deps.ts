@@ -3,6 +3,7 @@ import type { Database } from '../db/index.ts';
 import type { CaptchaProvider } from '../domain/captcha.ts';
 import type { Mailer } from '../domain/mail.ts';
 import type { PaymentWiring } from './paymentApi.ts';
+import type { BankWiring } from './bankTransferApi.ts';
 
 export interface AppDeps {
   db: Database;
@@ -16,4 +17,6 @@ export interface AppDeps {
   mailer: Mailer;
   /** The card processor (Stripe when keyed, else the sandbox) and the payment grace. */
   payment: PaymentWiring;
+  /** The bank for instant bank transfer (TrueLayer when keyed, else the sandbox bank) and its poll interval. */
+  bank: BankWiring;
 }

@@ -17,6 +17,7 @@ const OrderCompletedStep = lazy(() => import('../steps/orderCompleted/OrderCompl
 const PaymentStep = lazy(() => import('../steps/payment/PaymentStep'));
 const DeliveryAddressStep = lazy(() => import('../steps/address/DeliveryAddressStep'));
 const QuestionsStep = lazy(() => import('../steps/questions/QuestionsStep'));
+const BankTransferStep = lazy(() => import('../steps/bankTransfer/BankTransferStep'));
 
 /** The screen for the machine's current step. */
 export function StepScreen({ step }: { step: Step }) {
@@ -52,6 +53,8 @@ export function StepScreen({ step }: { step: Step }) {
             <OrderCompletedStep />
           ) : step === 'payment' ? (
             <PaymentStep />
+          ) : step === 'awaiting_truelayer' ? (
+            <BankTransferStep />
           ) : step === 'delivery_address' ? (
             <DeliveryAddressStep />
           ) : step === 'ticket_questions_before' || step === 'ticket_questions_after' ? (

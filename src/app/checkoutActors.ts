@@ -22,6 +22,7 @@ import { appDeliveryMachine } from '../steps/delivery/deliveryActors';
 import { appPaymentMachine } from '../steps/payment/paymentActors';
 import { appDeliveryAddressMachine } from '../steps/address/deliveryAddressActors';
 import { appQuestionsMachine } from '../steps/questions/questionsActors';
+import { appBankTransferMachine } from '../steps/bankTransfer/bankTransferActors';
 
 export interface CheckoutDeps {
   queryClient: QueryClient;
@@ -108,6 +109,7 @@ export function createCheckoutMachine(deps: CheckoutDeps) {
       payment: appPaymentMachine(queryClient, deps.navigate),
       address: appDeliveryAddressMachine(queryClient),
       questions: appQuestionsMachine(queryClient),
+      bankTransfer: appBankTransferMachine(queryClient),
       basket: basketMachine.provide({
         actors: {
           updateTicketQuantity: fromPromise(({ input }: { input: { ticket_id: number; quantity: number } }) =>

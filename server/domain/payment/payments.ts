@@ -107,7 +107,7 @@ export type Settlement =
   | { effect: 'refused'; payment: Payment };
 
 export interface ProcessorWord {
-  provider: 'sandbox' | 'stripe';
+  provider: Payment['provider'];
   providerPaymentId: string;
   status: 'succeeded' | 'failed' | 'requires_action';
   amount: number;
@@ -116,7 +116,7 @@ export interface ProcessorWord {
 }
 
 /** Settles a payment once from the processor's word; replays have no second effect. */
-export async function settlePayment(db: Database, processor: CardProcessor, word: ProcessorWord, now: Date): Promise<Settlement> {
+export async function settlePayment(db: Database, processor: Pick<CardProcessor, 'refund'>, word: ProcessorWord, now: Date): Promise<Settlement> {
   return db.transaction(async (tx) => {
     const [payment] = await tx
       .select()
@@ -198,7 +198,7 @@ async function keepLateSaleOnPayment(tx: Pick<Executor, 'select' | 'update'>, sa
     .where(eq(sales.id, saleId));
 }
 
-async function refund(tx: Pick<Executor, 'insert'>, processor: CardProcessor, payment: Payment, amount: number, reason: string, now: Date) {
+async function refund(tx: Pick<Executor, 'insert'>, processor: Pick<CardProcessor, 'refund'>, payment: Payment, amount: number, reason: string, now: Date) {
   const inserted = await tx.insert(paymentRefunds).values({ paymentId: payment.id, amount, reason, createdAt: now }).onConflictDoNothing().returning();
   if (inserted.length === 1) await processor.refund({ paymentId: payment.providerPaymentId, amount, idempotencyKey: `refund:${payment.idempotencyKey}` });
 }

@@ -122,7 +122,8 @@ function PaymentForm({ actor, total }: { actor: PaymentActor; total: string | nu
   const view = useSelector(actor, viewPayment);
   const send = paymentSenders((event) => actor.send(event));
   const stripe = useSyncExternalStore(stripeSessions.subscribe, stripeSessions.get);
-  const payLabel = total ? `Pay ${total}` : 'Pay';
+  const bank = view.method === 'truelayer';
+  const payLabel = `${total ? `Pay ${total}` : 'Pay'}${bank ? ' by bank transfer' : ''}`;
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     send.pay();
@@ -203,7 +204,9 @@ function PaymentForm({ actor, total }: { actor: PaymentActor; total: string | nu
             {view.paying ? 'Confirming payment' : payLabel}
           </LoadingButton>
         )}
-        <p className="muted payment__secure">Your card details are taken by our card processor and never stored here.</p>
+        <p className="muted payment__secure">
+          {bank ? 'You approve the payment in your own bank’s app or website, then come back here.' : 'Your card details are taken by our card processor and never stored here.'}
+        </p>
       </form>
     );
   }

@@ -8,7 +8,7 @@ import { fromPromise } from 'xstate';
 import type { QueryClient } from '@tanstack/react-query';
 import { PAYMENT_MESSAGES, type RequestOf, type ResponseOf } from '../../../contract';
 import { paymentMachine } from '../../../machines/payment/payment.machine';
-import { paymentSituation } from '../../../machines/payment/payment.rules';
+import { BUILT_METHODS, paymentSituation } from '../../../machines/payment/payment.rules';
 import { HoldLost, type CardResult, type PaymentSituation } from '../../../machines/payment/payment.types';
 import { CallFailed, callApi } from '../../api/client';
 import { checkoutQuery } from '../../api/queries';
@@ -36,7 +36,14 @@ export function appPaymentMachine(queryClient: QueryClient, navigate: (url: stri
             () => null,
           ),
         ]);
-        return paymentSituation(checkout, error);
+        const situation = paymentSituation(checkout, error);
+        // The bank payment is created as the step loads; if it cannot be, the bank transfer is not offered.
+        if (!situation.offered.includes('truelayer') || situation.paid || situation.free || situation.blockedBy) return situation;
+        const created = await callApi('createTruelayerPayment', {}).then(
+          () => true,
+          () => false,
+        );
+        return created ? situation : paymentSituation(checkout, error, BUILT_METHODS.filter((m) => m !== 'truelayer'));
       }),
       claimFreeTickets: fromPromise(({ input }: { input: RequestOf<'claimFreeTickets'> }) => callApi('claimFreeTickets', input)),
       setAccountDetails: fromPromise(async ({ input }: { input: RequestOf<'setAccountDetails'> }) => {
@@ -57,6 +64,10 @@ export function appPaymentMachine(queryClient: QueryClient, navigate: (url: stri
       }),
       getStripeToken: fromPromise(() => callApi('getStripeToken')),
       confirmCard: fromPromise<CardResult, ResponseOf<'getStripeToken'>>(async ({ input, signal }) => (await paymentScreen()).confirmCard(input, navigate, signal)),
+      payWithTruelayer: fromPromise(({ input }: { input: RequestOf<'payWithTruelayer'> }) => callApi('payWithTruelayer', input)),
+    },
+    actions: {
+      goToBank: (_, params) => navigate(params.url),
     },
   });
 }

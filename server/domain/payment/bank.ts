@@ -1,0 +1,54 @@
+/**
+ * A bank for instant bank transfer as the payment domain sees it: it creates a payment for an
+ * amount under an idempotency key, names the page where the buyer approves it, tells its status,
+ * and refunds. Two implementations: the sandbox bank served by this server (its page is
+ * server/pages/sandboxBank.ts) and TrueLayer when keyed (./truelayer.ts).
+ */
+import { randomBytes } from 'node:crypto';
+
+export interface CreatedBankPayment {
+  id: string;
+  /** What the bank's page needs besides the id (TrueLayer's resource token; the sandbox page's key). */
+  resourceToken: string;
+}
+
+/** The bank's word on a payment: still at the bank, paid, or not. */
+export interface BankWord {
+  status: 'processing' | 'succeeded' | 'failed';
+  failureMessage: string | null;
+}
+
+export interface BankBuyer {
+  id: string;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+}
+
+export interface BankProvider {
+  name: 'truelayer' | 'sandbox_bank';
+  createPayment(request: { amount: number; currency: string; idempotencyKey: string; saleId: string; buyer: BankBuyer }): Promise<CreatedBankPayment>;
+  /** The page the buyer is sent to, which sends them back to `returnUri`. */
+  paymentPageUrl(payment: { id: string; resourceToken: string; returnUri: string }): string;
+  /** The bank's own record (null when it keeps none apart from ours: the sandbox's settle here). */
+  retrieve(paymentId: string): Promise<BankWord | null>;
+  refund(request: { paymentId: string; amount: number; idempotencyKey: string }): Promise<void>;
+}
+
+export const SANDBOX_BANK_PATH = '/sandbox/bank/';
+
+/** The sandbox bank: its payments are rows here; its page decides them (approve, approve slowly, cancel). */
+export function sandboxBank(): BankProvider {
+  return {
+    name: 'sandbox_bank',
+    async createPayment() {
+      return { id: `bank_sandbox_${randomBytes(12).toString('hex')}`, resourceToken: randomBytes(24).toString('hex') };
+    },
+    paymentPageUrl: ({ resourceToken }) => `${SANDBOX_BANK_PATH}?token=${encodeURIComponent(resourceToken)}`,
+    async retrieve() {
+      return null;
+    },
+    // A refund is its row in payment_refunds, written by the caller in the same transaction.
+    async refund() {},
+  };
+}

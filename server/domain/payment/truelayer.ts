@@ -1,0 +1,228 @@
+/**
+ * TrueLayer (Payments API v3) when keyed: an access token by client credentials, payments created
+ * with an Idempotency-Key and a `Tl-Signature` (a JWS with detached payload, ES512, tl_version 2),
+ * the hosted payment page, the payment's status read back (the fallback to the webhook), refunds,
+ * and the webhook's signature checked against TrueLayer's published keys (the `jku` must be
+ * TrueLayer's own address for the environment). Every request goes through an injected `fetch`.
+ */
+import { createPrivateKey, createPublicKey, sign, verify, type KeyObject, type JsonWebKey } from 'node:crypto';
+import { z } from 'zod/mini';
+import { BANK_TRANSFER_MESSAGES } from '../../../contract/index.ts';
+import type { BankProvider, BankWord } from './bank.ts';
+
+export interface TruelayerSettings {
+  clientId: string;
+  clientSecret: string;
+  signingKeyId: string;
+  signingPrivateKey: string;
+  merchantAccountId: string;
+  environment: 'sandbox' | 'production';
+}
+
+const HOSTS = {
+  sandbox: {
+    auth: 'https://auth.truelayer-sandbox.com',
+    api: 'https://api.truelayer-sandbox.com',
+    hpp: 'https://payment.truelayer-sandbox.com',
+    jku: 'https://webhooks.truelayer-sandbox.com/.well-known/jwks',
+  },
+  production: {
+    auth: 'https://auth.truelayer.com',
+    api: 'https://api.truelayer.com',
+    hpp: 'https://payment.truelayer.com',
+    jku: 'https://webhooks.truelayer.com/.well-known/jwks',
+  },
+} as const;
+
+export const truelayerHosts = (environment: TruelayerSettings['environment']) => HOSTS[environment];
+
+const envSchema = z.object({
+  TRUELAYER_CLIENT_ID: z.optional(z.string().check(z.minLength(1))),
+  TRUELAYER_CLIENT_SECRET: z.optional(z.string().check(z.minLength(1))),
+  TRUELAYER_SIGNING_KEY_ID: z.optional(z.string().check(z.minLength(1))),
+  TRUELAYER_SIGNING_PRIVATE_KEY: z.optional(z.string().check(z.regex(/BEGIN (EC )?PRIVATE KEY/, 'must be a PEM private key (P-521)'))),
+  TRUELAYER_MERCHANT_ACCOUNT_ID: z.optional(z.string().check(z.minLength(1))),
+  TRUELAYER_ENVIRONMENT: z._default(z.enum(['sandbox', 'production']), 'sandbox'),
+  TRUELAYER_POLL_INTERVAL_MS: z._default(z.coerce.number().check(z.int(), z.minimum(100), z.maximum(60_000)), 1500),
+});
+
+export interface BankSettings {
+  truelayer: TruelayerSettings | null;
+  /** Spec 001 §9's 1.5 s, unless configured (the end-to-end server polls faster). */
+  pollIntervalMs: number;
+}
+
+/** TrueLayer is used when its client id and secret are set; then the signing key and merchant account must be too. */
+export function bankSettings(env: Record<string, string | undefined>): BankSettings {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    throw new Error(`Invalid configuration. ${issue.path.join('.')}: ${issue.message}`);
+  }
+  const e = parsed.data;
+  if (!e.TRUELAYER_CLIENT_ID && !e.TRUELAYER_CLIENT_SECRET) return { truelayer: null, pollIntervalMs: e.TRUELAYER_POLL_INTERVAL_MS };
+  for (const name of ['TRUELAYER_CLIENT_ID', 'TRUELAYER_CLIENT_SECRET', 'TRUELAYER_SIGNING_KEY_ID', 'TRUELAYER_SIGNING_PRIVATE_KEY', 'TRUELAYER_MERCHANT_ACCOUNT_ID'] as const) {
+    if (!e[name]) throw new Error(`Invalid configuration. ${name}: required when TrueLayer is keyed`);
+  }
+  return {
+    truelayer: {
+      clientId: e.TRUELAYER_CLIENT_ID!,
+      clientSecret: e.TRUELAYER_CLIENT_SECRET!,
+      signingKeyId: e.TRUELAYER_SIGNING_KEY_ID!,
+      signingPrivateKey: e.TRUELAYER_SIGNING_PRIVATE_KEY!.replace(/\\n/g, '\n'),
+      merchantAccountId: e.TRUELAYER_MERCHANT_ACCOUNT_ID!,
+      environment: e.TRUELAYER_ENVIRONMENT,
+    },
+    pollIntervalMs: e.TRUELAYER_POLL_INTERVAL_MS,
+  };
+}
+
+const b64url = (data: Buffer | string) => Buffer.from(data).toString('base64url');
+
+/** The signed text of TrueLayer's request signing v2: `METHOD /path\n`, each listed header `Name: value\n`, the body. */
+export function signingPayload(method: string, path: string, headers: Array<[string, string]>, body: string): string {
+  return `${method.toUpperCase()} ${path.replace(/\/+$/, '')}\n${headers.map(([name, value]) => `${name}: ${value}\n`).join('')}${body}`;
+}
+
+/** `Tl-Signature`: a JWS with detached content, signed with ES512 over the signing payload. */
+export function tlSignature(key: KeyObject | string, kid: string, method: string, path: string, headers: Array<[string, string]>, body: string, extra: Record<string, string> = {}): string {
+  const header = b64url(JSON.stringify({ alg: 'ES512', kid, tl_version: '2', tl_headers: headers.map(([name]) => name).join(','), ...extra }));
+  const payload = b64url(signingPayload(method, path, headers, body));
+  const signature = sign('sha512', Buffer.from(`${header}.${payload}`), { key: typeof key === 'string' ? createPrivateKey(key) : key, dsaEncoding: 'ieee-p1363' });
+  return `${header}..${b64url(signature)}`;
+}
+
+interface JwsHeader {
+  alg?: string;
+  kid?: string;
+  jku?: string;
+  tl_version?: string;
+  tl_headers?: string;
+}
+
+export function jwsHeaderOf(signature: string): JwsHeader | null {
+  const [header, payload, sig] = signature.split('.');
+  if (!header || payload !== '' || !sig) return null;
+  try {
+    return JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as JwsHeader;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Checks a webhook's `Tl-Signature` against TrueLayer's keys: the `jku` must be the environment's
+ * own, the key is found by `kid` in the JWKS read from it, and the signature must cover the path,
+ * the headers it lists (with the values received) and the raw body.
+ */
+export async function verifyTruelayerWebhook(
+  p: { signature: string | undefined; path: string; headers: Record<string, string | string[] | undefined>; body: string },
+  environment: TruelayerSettings['environment'],
+  fetchJwks: (url: string) => Promise<{ keys: JsonWebKey[] }>,
+): Promise<boolean> {
+  if (!p.signature) return false;
+  const header = jwsHeaderOf(p.signature);
+  if (!header || header.alg !== 'ES512' || header.tl_version !== '2' || !header.kid) return false;
+  if (header.jku !== HOSTS[environment].jku) return false;
+  const jwks = await fetchJwks(header.jku).catch(() => null);
+  const jwk = jwks?.keys.find((k) => (k as { kid?: string }).kid === header.kid);
+  if (!jwk) return false;
+  const names = (header.tl_headers ?? '').split(',').map((n) => n.trim()).filter(Boolean);
+  const lower = Object.fromEntries(Object.entries(p.headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v[0] : v]));
+  const values: Array<[string, string]> = [];
+  for (const name of names) {
+    const value = lower[name.toLowerCase()];
+    if (value === undefined) return false;
+    values.push([name, value]);
+  }
+  const [encodedHeader, , sig] = p.signature.split('.');
+  const signed = `${encodedHeader}.${b64url(signingPayload('POST', p.path, values, p.body))}`;
+  try {
+    return verify('sha512', Buffer.from(signed), { key: createPublicKey({ key: jwk, format: 'jwk' }), dsaEncoding: 'ieee-p1363' }, Buffer.from(sig!, 'base64url'));
+  } catch {
+    return false;
+  }
+}
+
+const tokenReply = z.object({ access_token: z.string(), expires_in: z.number() });
+const createdReply = z.object({ id: z.string(), resource_token: z.string() });
+const statusReply = z.object({ status: z.string(), failure_reason: z.optional(z.string()) });
+
+/** TrueLayer's statuses as this checkout sees them: executed (or settled) is paid; failed is not; the rest are still at the bank. */
+export function wordOfStatus(status: string, failureReason?: string): BankWord {
+  if (status === 'executed' || status === 'settled') return { status: 'succeeded', failureMessage: null };
+  if (status === 'failed') return { status: 'failed', failureMessage: failureReason === 'canceled' ? BANK_TRANSFER_MESSAGES.cancelled : BANK_TRANSFER_MESSAGES.failed };
+  return { status: 'processing', failureMessage: null };
+}
+
+export function truelayerBank(settings: TruelayerSettings, fetchImpl: typeof fetch = fetch, clock: () => Date = () => new Date()): BankProvider {
+  const hosts = HOSTS[settings.environment];
+  const key = createPrivateKey(settings.signingPrivateKey);
+  let token: { value: string; until: number } | null = null;
+
+  async function accessToken(): Promise<string> {
+    if (token && token.until > clock().getTime()) return token.value;
+    const response = await fetchImpl(`${hosts.auth}/connect/token`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: settings.clientId, client_secret: settings.clientSecret, scope: 'payments' }).toString(),
+    });
+    if (!response.ok) throw new Error(`TrueLayer token: ${response.status}`);
+    const reply = tokenReply.parse(await response.json());
+    token = { value: reply.access_token, until: clock().getTime() + (reply.expires_in - 60) * 1000 };
+    return token.value;
+  }
+
+  async function signedPost(path: string, idempotencyKey: string, body: unknown): Promise<unknown> {
+    const json = JSON.stringify(body);
+    const response = await fetchImpl(`${hosts.api}${path}`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${await accessToken()}`,
+        'content-type': 'application/json',
+        'Idempotency-Key': idempotencyKey,
+        'Tl-Signature': tlSignature(key, settings.signingKeyId, 'POST', path, [['Idempotency-Key', idempotencyKey]], json),
+      },
+      body: json,
+    });
+    if (!response.ok) throw new Error(`TrueLayer ${path}: ${response.status}`);
+    return response.status === 204 ? null : response.json();
+  }
+
+  return {
+    name: 'truelayer',
+    async createPayment({ amount, currency, idempotencyKey, buyer }) {
+      const reply = createdReply.parse(
+        await signedPost('/v3/payments', idempotencyKey, {
+          amount_in_minor: amount,
+          currency: currency.toUpperCase(),
+          payment_method: {
+            type: 'bank_transfer',
+            provider_selection: { type: 'user_selected' },
+            beneficiary: { type: 'merchant_account', merchant_account_id: settings.merchantAccountId },
+          },
+          user: {
+            id: buyer.id,
+            ...(buyer.name ? { name: buyer.name } : {}),
+            ...(buyer.email ? { email: buyer.email } : {}),
+            ...(buyer.phone ? { phone: buyer.phone } : {}),
+          },
+        }),
+      );
+      return { id: reply.id, resourceToken: reply.resource_token };
+    },
+    paymentPageUrl: ({ id, resourceToken, returnUri }) =>
+      `${hosts.hpp}/#${new URLSearchParams({ payment_id: id, resource_token: resourceToken, return_uri: returnUri }).toString()}`,
+    async retrieve(paymentId) {
+      const response = await fetchImpl(`${hosts.api}/v3/payments/${encodeURIComponent(paymentId)}`, {
+        headers: { authorization: `Bearer ${await accessToken()}` },
+      });
+      if (!response.ok) throw new Error(`TrueLayer payment: ${response.status}`);
+      const reply = statusReply.parse(await response.json());
+      return wordOfStatus(reply.status, reply.failure_reason);
+    },
+    async refund({ paymentId, amount, idempotencyKey }) {
+      await signedPost(`/v3/payments/${encodeURIComponent(paymentId)}/refunds`, idempotencyKey, { amount_in_minor: amount, reference: 'Holdfast refund' });
+    },
+  };
+}

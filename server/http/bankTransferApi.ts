@@ -1,0 +1,137 @@
+/**
+ * Instant bank transfer's calls (create_truelayer_payment, pay_with_truelayer,
+ * get_truelayer_status), the bank's return to the awaiting_truelayer step and TrueLayer's signed
+ * webhook: thin mappings onto server/domain/payment/bankTransfer.ts. The bank is TrueLayer when
+ * keyed, else the sandbox bank this server serves (server/pages/sandboxBank.ts).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { JsonWebKey } from 'node:crypto';
+import { BANK_RETURN_PATH, BANK_TRANSFER_MESSAGES, offeredMethods, saasBlockingOrganiser, type Checkout } from '../../contract/index.ts';
+import { buildCheckout } from '../domain/checkout.ts';
+import { DomainError } from '../domain/errors.ts';
+import { findSale } from '../domain/sales.ts';
+import { sandboxBank, type BankProvider } from '../domain/payment/bank.ts';
+import { bankTransferStatus, createBankPayment, findBankPayment, returnFromBank, settleBankPayment, startBankPayment } from '../domain/payment/bankTransfer.ts';
+import { HoldGone } from '../domain/payment/payments.ts';
+import { bankSettings, truelayerBank, verifyTruelayerWebhook, wordOfStatus, type BankSettings } from '../domain/payment/truelayer.ts';
+import { paymentWebhookEvents } from '../db/schema.ts';
+import type { Handlers } from './calls.ts';
+import type { AppDeps } from './deps.ts';
+import { saleIdOf, userIdOf } from './session.ts';
+
+export interface BankWiring {
+  settings: BankSettings;
+  bank: BankProvider;
+  /** TrueLayer's published webhook keys (injected in tests). */
+  fetchJwks: (url: string) => Promise<{ keys: JsonWebKey[] }>;
+}
+
+/** The bank this server pays with, from the environment (tests pass their own). */
+export function bankWiring(env: Record<string, string | undefined> = process.env, fetchImpl: typeof fetch = fetch): BankWiring {
+  const settings = bankSettings(env);
+  let cached: { url: string; jwks: { keys: JsonWebKey[] }; at: number } | null = null;
+  return {
+    settings,
+    bank: settings.truelayer ? truelayerBank(settings.truelayer, fetchImpl) : sandboxBank(),
+    fetchJwks: async (url) => {
+      if (cached && cached.url === url && Date.now() - cached.at < 10 * 60_000) return cached.jwks;
+      const response = await fetchImpl(url);
+      if (!response.ok) throw new Error(`JWKS ${response.status}`);
+      const jwks = (await response.json()) as { keys: JsonWebKey[] };
+      cached = { url, jwks, at: Date.now() };
+      return jwks;
+    },
+  };
+}
+
+type BankCalls = 'createTruelayerPayment' | 'payWithTruelayer' | 'getTruelayerStatus';
+
+export function bankTransferHandlers(deps: AppDeps): Pick<Handlers, BankCalls> {
+  const { db, clock } = deps;
+  const { bank, settings } = deps.bank;
+
+  /** The sale, held and offered the bank transfer (GBP or EUR, provider not Stripe, not blocked). */
+  async function payableSale(request: FastifyRequest, failure: string): Promise<{ saleId: string; checkout: Checkout; now: Date }> {
+    const saleId = saleIdOf(request);
+    if (!saleId || !(await findSale(db, saleId))) throw new HoldGone();
+    const now = clock();
+    const checkout = await buildCheckout(db, saleId, now, { captchaSitekey: null, userId: userIdOf(request) });
+    if (saasBlockingOrganiser(checkout) || !offeredMethods(checkout, ['truelayer']).includes('truelayer')) throw new DomainError(409, failure);
+    return { saleId, checkout, now };
+  }
+
+  return {
+    createTruelayerPayment: async ({ request }) => {
+      const { saleId, checkout, now } = await payableSale(request, BANK_TRANSFER_MESSAGES.redirectFailed);
+      await createBankPayment(db, bank, { saleId, total: checkout.basket_total, currency: checkout.currency.code, now });
+      return { success: true as const };
+    },
+    payWithTruelayer: async ({ input, request }) => {
+      const { saleId, checkout, now } = await payableSale(request, BANK_TRANSFER_MESSAGES.redirectFailed);
+      const { authUrl } = await startBankPayment(db, bank, {
+        saleId,
+        total: checkout.basket_total,
+        currency: checkout.currency.code,
+        now,
+        graceMs: deps.payment.settings.graceMs,
+        ...(input.contact_number ? { contactNumber: input.contact_number } : {}),
+        returnUri: `${request.protocol}://${request.host}${BANK_RETURN_PATH}`,
+      });
+      return { auth_url: authUrl };
+    },
+    getTruelayerStatus: async ({ request, reply }) => {
+      reply.header('cache-control', 'no-store');
+      return { truelayer_status: await bankTransferStatus(db, bank, { saleId: saleIdOf(request), now: clock(), pollIntervalMs: settings.pollIntervalMs }) };
+    },
+  };
+}
+
+/**
+ * The bank's return and TrueLayer's webhook. TrueLayer's hosted page returns with `payment_id`,
+ * and with `error` when the buyer did not finish (the returned-from flag is then 0); the sandbox
+ * bank returns the same way.
+ */
+export function registerBankTransferRoutes(app: FastifyInstance, deps: AppDeps): void {
+  const { bank, settings, fetchJwks } = deps.bank;
+
+  app.get(BANK_RETURN_PATH, async (request: FastifyRequest, reply: FastifyReply) => {
+    const query = (request.query ?? {}) as { payment_id?: unknown; error?: unknown };
+    const id = typeof query.payment_id === 'string' && /^[A-Za-z0-9_-]{1,200}$/.test(query.payment_id) ? query.payment_id : null;
+    if (id) await returnFromBank(deps.db, bank, { saleId: saleIdOf(request), providerPaymentId: id, cancelled: query.error !== undefined, now: deps.clock() });
+    return reply.header('cache-control', 'no-store').redirect('/checkout/', 303);
+  });
+
+  if (!settings.truelayer) return;
+  const environment = settings.truelayer.environment;
+  const webhookPath = '/ajax/checkout/truelayer/webhook/';
+  void app.register(async (scope) => {
+    // The signature covers the raw body, so this route reads it as a string.
+    scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
+    scope.post(webhookPath, async (request, reply) => {
+      const raw = typeof request.body === 'string' ? request.body : '';
+      const signature = request.headers['tl-signature'];
+      const valid = await verifyTruelayerWebhook(
+        { signature: typeof signature === 'string' ? signature : undefined, path: webhookPath.replace(/\/$/, ''), headers: request.headers, body: raw },
+        environment,
+        fetchJwks,
+      );
+      if (!valid) return reply.status(400).send({ error: 'The webhook signature does not match' });
+      let event: { event_id?: string; type?: string; payment_id?: string; failure_reason?: string };
+      try {
+        event = JSON.parse(raw) as typeof event;
+      } catch {
+        return reply.status(400).send({ error: 'The webhook body is not JSON' });
+      }
+      if (!event.payment_id || !event.type || !['payment_executed', 'payment_settled', 'payment_failed'].includes(event.type)) return { received: true };
+      if (event.event_id) {
+        const fresh = await deps.db.insert(paymentWebhookEvents).values({ eventId: `truelayer:${event.event_id}`, receivedAt: deps.clock() }).onConflictDoNothing().returning();
+        if (fresh.length === 0) return { received: true };
+      }
+      const payment = await findBankPayment(deps.db, bank, event.payment_id);
+      if (!payment) return { received: true };
+      const word = event.type === 'payment_failed' ? wordOfStatus('failed', event.failure_reason) : wordOfStatus('executed');
+      await settleBankPayment(deps.db, bank, payment, word, deps.clock());
+      return { received: true };
+    });
+  });
+}

@@ -1,0 +1,77 @@
+import { useSelector } from '@xstate/react';
+import { BANK_TRANSFER_MESSAGES } from '../../../contract';
+import { bankTransferSenders, viewBankTransfer } from '../../../machines/bankTransfer/bankTransfer.connect';
+import { Alert } from '../../components/Alert';
+import { Icon } from '../../components/Icon';
+import { Spinner } from '../../components/Spinner';
+import { useCheckout } from '../../app/checkoutContext';
+import { StepLayout } from '../StepLayout';
+import { LATER_STEP_TITLES } from '../stepTitles';
+import './bankTransfer.css';
+
+type BankTransferActor = NonNullable<ReturnType<typeof useCheckout>['bankTransferRef']>;
+
+function BankTransferStatus({ actor }: { actor: BankTransferActor }) {
+  const view = useSelector(actor, viewBankTransfer);
+  const send = bankTransferSenders((event) => actor.send(event));
+  return (
+    <div className="card stack bank-transfer">
+      {view.waiting ? (
+        <p className="bank-transfer__waiting" role="status" aria-live="polite" data-testid="bank-wait-message">
+          <Spinner size="medium" /> <span>{view.waitMessage}</span>
+        </p>
+      ) : null}
+      {view.succeeded ? (
+        <div className="bank-transfer__result" role="status">
+          <span className="bank-transfer__tick">
+            <Icon name="check" />
+          </span>
+          <h2 className="section-title">{BANK_TRANSFER_MESSAGES.succeeded}</h2>
+          <dl className="bank-transfer__facts">
+            <div>
+              <dt>Reference</dt>
+              <dd>{view.succeeded.reference}</dd>
+            </div>
+            <div>
+              <dt>Amount</dt>
+              <dd>{view.succeeded.amount}</dd>
+            </div>
+          </dl>
+        </div>
+      ) : null}
+      {view.problem ? <Alert type="error">{view.problem}</Alert> : null}
+      {view.notYetConfirmed ? <Alert type="warning">{view.notYetConfirmed}</Alert> : null}
+      {view.canContinue ? (
+        <button type="button" className="button button--block button--large" onClick={send.continue}>
+          Continue
+        </button>
+      ) : null}
+      {view.canRetry ? (
+        <button type="button" className="button button--block" onClick={send.retry}>
+          Check again
+        </button>
+      ) : null}
+      {view.canSwitchMethod ? (
+        <button type="button" className="button button--secondary button--block" onClick={send.switchMethod}>
+          {BANK_TRANSFER_MESSAGES.tryDifferentMethod}
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+/** Waiting for the bank (spec 001 §2 Bank transfer waiting): the spinner, then success or failure. */
+export default function BankTransferStep() {
+  const root = useCheckout();
+  return (
+    <StepLayout step="awaiting_truelayer" title={LATER_STEP_TITLES.awaiting_truelayer} countdownRef={root.countdownRef}>
+      {root.bankTransferRef ? (
+        <BankTransferStatus actor={root.bankTransferRef} />
+      ) : (
+        <div className="card step--centred">
+          <Spinner size="large" label="Loading" />
+        </div>
+      )}
+    </StepLayout>
+  );
+}
