@@ -3,6 +3,7 @@ import { makeCheckout } from '../testing/checkoutFixture';
 import { createActor, fromCallback, fromPromise } from 'xstate';
 import { checkoutSenders, connectCheckout } from './checkout.connect';
 import { checkoutMachine } from './checkout.machine';
+import type { Checkout } from './checkout.types';
 
 /** What the screens ask of the root checkout, each as the event of the spec's action (spec 000 §2, §4). */
 describe('checkout senders', () => {
@@ -41,7 +42,7 @@ describe('checkout senders', () => {
   });
 
   it('gives a screen the view and the senders together', () => {
-    const pending = fromPromise(() => new Promise<never>(() => {}));
+    const pending = fromPromise<Checkout, void>(() => new Promise<Checkout>(() => {}));
     const actor = createActor(
       checkoutMachine.provide({ actors: { loadCheckout: pending, countdown: fromCallback(() => {}) as never, stepSaver: fromCallback(() => {}) as never } }),
     ).start();
