@@ -25,10 +25,12 @@ import { registerMailbox } from './pages/mailbox.ts';
 import { smtpTransport, type Mailer } from './domain/mail.ts';
 import { registerGiftAidDownload } from './pages/giftAidCsv.ts';
 import { checkoutShell, html, jsonScript, page, STYLE } from './pages/html.ts';
-import { INITIAL_DATA_ID } from '../contract/index.ts';
+import { INITIAL_DATA_ID, WALLET_PATH } from '../contract/index.ts';
 import { registerWallet } from './pages/wallet.ts';
 import { paymentWiring, registerPaymentRoutes, type PaymentWiring } from './http/paymentApi.ts';
 import { registerSandboxCard } from './pages/sandboxCard.ts';
+import { jobDeps, planWiring, registerInstalmentDevRoutes, type PlanWiring } from './http/instalmentApi.ts';
+import { startInstalmentJob } from './domain/instalments/job.ts';
 
 z.config(z.locales.en());
 
@@ -46,6 +48,10 @@ export async function buildApp(deps: {
   mailer?: Mailer;
   /** The card processor and payment grace; from the environment when not given. */
   payment?: PaymentWiring;
+  /** Saved cards for plans and Square; from the environment when not given. */
+  plans?: PlanWiring;
+  /** Runs the instalment job every `intervalMs` while the app is open (the server's main only). */
+  instalmentJob?: { intervalMs: number };
 }): Promise<FastifyInstance> {
   const { db, config } = deps;
   const app = Fastify({
@@ -69,6 +75,7 @@ export async function buildApp(deps: {
     altcha: config.hcaptcha ? null : local,
     mailer: deps.mailer ?? { transport: config.smtpUrl ? smtpTransport(config.smtpUrl) : null, from: config.mailFrom },
     payment: deps.payment ?? paymentWiring(process.env, deps.fetch),
+    plans: deps.plans ?? planWiring(db, process.env, deps.fetch),
   };
 
   const styleNonce = await registerSecurityHeaders(app, { hcaptcha: config.hcaptcha, stripe: appDeps.payment.processor.name === 'stripe' }, { styles: [STYLE], scripts: [STEPPER_SCRIPT] });
@@ -103,6 +110,12 @@ export async function buildApp(deps: {
   registerCatalogue(app, appDeps);
   registerInfoPages(app, appDeps);
   if (config.devMailbox) registerMailbox(app, appDeps);
+  if (config.devMailbox) registerInstalmentDevRoutes(app, appDeps);
+  if (deps.instalmentJob) {
+    const walletUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}${WALLET_PATH}`;
+    const stop = startInstalmentJob(jobDeps(appDeps, walletUrl), appDeps.clock, deps.instalmentJob.intervalMs, (err) => app.log.error({ err }, 'instalment job failed'));
+    app.addHook('onClose', async () => stop());
+  }
   registerGiftAidDownload(app, appDeps);
   registerWallet(app, appDeps);
   registerPaymentRoutes(app, appDeps, appDeps.payment);

@@ -21,6 +21,7 @@ import { accountHandlers } from './accountApi.ts';
 import { donationHandlers, donationInvalid } from './donationApi.ts';
 import { deliveryHandlers } from './deliveryApi.ts';
 import { paymentHandlers, paymentInvalid } from './paymentApi.ts';
+import { planHandlers, planInvalid } from './instalmentApi.ts';
 import { addressHandlers } from './addressApi.ts';
 import { questionHandlers } from './questionsApi.ts';
 import { noticeQuery } from './notices.ts';
@@ -100,6 +101,7 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
     ...donationHandlers(deps),
     ...deliveryHandlers(deps),
     ...paymentHandlers(deps, deps.payment),
+    ...planHandlers(deps),
     ...questionHandlers(deps),
     getUser: async ({ request }) => readUser(deps, request),
     getCheckout: async ({ request, reply }) => {
@@ -191,6 +193,7 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
   registerCalls(app, handlers, {
     ...donationInvalid,
     ...paymentInvalid,
+    ...planInvalid,
     addToBasket: async (request, reply, message) =>
       wantsHtml(request) ? backToEvent(request, reply, 'error=not-added') : reply.status(400).send({ error: message }),
   });

@@ -3,6 +3,7 @@ import type { Database } from '../db/index.ts';
 import type { CaptchaProvider } from '../domain/captcha.ts';
 import type { Mailer } from '../domain/mail.ts';
 import type { PaymentWiring } from './paymentApi.ts';
+import type { PlanWiring } from './instalmentApi.ts';
 
 export interface AppDeps {
   db: Database;
@@ -16,4 +17,6 @@ export interface AppDeps {
   mailer: Mailer;
   /** The card processor (Stripe when keyed, else the sandbox) and the payment grace. */
   payment: PaymentWiring;
+  /** Saved cards for instalment plans, and Square: real when keyed, the sandbox otherwise. */
+  plans: PlanWiring;
 }

@@ -107,7 +107,7 @@ export type Settlement =
   | { effect: 'refused'; payment: Payment };
 
 export interface ProcessorWord {
-  provider: 'sandbox' | 'stripe';
+  provider: 'sandbox' | 'stripe' | 'square';
   providerPaymentId: string;
   status: 'succeeded' | 'failed' | 'requires_action';
   amount: number;
