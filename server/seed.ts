@@ -285,8 +285,8 @@ export async function seed(db: Database, now = new Date()) {
       thumbnail: thumbnail('Meadowlands', '#65a30d', '#166534', 'sun'),
     });
     const festivalDate = await date(festival.id, ahead(now, 150, 12), 2000, 'Meadowlands Festival: site');
-    await ticket({ eventDateId: festivalDate.id, name: 'Weekend camping ticket', price: 18_000, bookingFee: 900 });
-    await ticket({ eventDateId: festivalDate.id, name: 'Day ticket (Saturday)', price: 7500, bookingFee: 400 });
+    const festivalWeekend = await ticket({ eventDateId: festivalDate.id, name: 'Weekend camping ticket', price: 18_000, bookingFee: 900 });
+    const festivalDay = await ticket({ eventDateId: festivalDate.id, name: 'Day ticket (Saturday)', price: 7500, bookingFee: 400 });
     await tx.insert(t.eventPaymentPlans).values([
       { eventId: festival.id, option: '1', label: 'Pay in full', instalments: 1, intervalDays: 0 },
       { eventId: festival.id, option: '2', label: '2 monthly payments', instalments: 2, intervalDays: 30 },
@@ -312,7 +312,7 @@ export async function seed(db: Database, now = new Date()) {
       thumbnail: thumbnail('The Tempest', '#1d4ed8', '#0f172a', 'waves'),
     });
     const tempestDate = await date(tempest.id, ahead(now, 25, 19, 30), 180, 'The Tempest on the Barbican: house');
-    await ticket({ eventDateId: tempestDate.id, name: 'Stalls', price: 2400, bookingFee: 150 });
+    const tempestStalls = await ticket({ eventDateId: tempestDate.id, name: 'Stalls', price: 2400, bookingFee: 150 });
 
     /* Printed tickets posted to the buyer: a basket with this event needs a delivery address. */
     const printed = await event({
@@ -421,6 +421,8 @@ export async function seed(db: Database, now = new Date()) {
       users: { subscribedDark: amelia!, notSubscribed: tom! },
       charity: { id: charity!.id, downloadToken: DEMO_GIFT_AID_TOKEN },
       questions,
+      plans: { organiser: meadow.id, event: festival.id, weekend: festivalWeekend.id, day: festivalDay.id },
+      square: { organiser: harbourTheatre.id, event: tempest.id, stalls: tempestStalls.id },
     };
   });
 }

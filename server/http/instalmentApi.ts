@@ -76,7 +76,7 @@ export function planHandlers(deps: AppDeps): Pick<Handlers, PlanCalls> {
           return { status: 'unsuccessful' as const, url: null };
         }
         const user = await findUser(db, (await findSale(db, sale.id))?.userId ?? null);
-        if (user) {
+        if (user && result.created) {
           await sendScheduleMail(db, { mailer: deps.mailer, brandName: deps.config.brandName }, sale.id, user.email, checkout.sale_reference, now).catch((err: unknown) =>
             request.log.error({ err }, 'payment schedule e-mail not sent'),
           );

@@ -103,7 +103,8 @@ export async function savedMethodsOf(db: Pick<Executor, 'select'>, userId: numbe
   }));
 }
 
-export type PlanSetup = { status: 'success' } | { status: 'unsuccessful'; message: string };
+/** `created` is false when the plan was set up by an earlier request (a double click). */
+export type PlanSetup = { status: 'success'; created: boolean } | { status: 'unsuccessful'; message: string };
 
 export interface PlanMail {
   mailer: Mailer;
@@ -131,7 +132,7 @@ export async function setUpPlan(
   return db.transaction(async (tx) => {
     const sale = await lockSale(tx, p.saleId);
     const [existing] = await tx.select().from(instalmentPlans).where(eq(instalmentPlans.saleId, p.saleId));
-    if (existing) return { status: 'success' };
+    if (existing) return { status: 'success', created: false };
     if (sale.paidAt) throw new DomainError(409, ALREADY_PAID_MESSAGE);
     if (!holdIsLive(sale, p.now)) throw new HoldGone();
     const option = p.option === PAY_IN_FULL_OPTION ? undefined : p.checkout.payment_plan_schedule_options[p.option];
@@ -203,7 +204,7 @@ export async function setUpPlan(
         providerPaymentId: i === 0 ? charge.id : null,
       })),
     );
-    return { status: 'success' };
+    return { status: 'success', created: true };
   });
 }
 
