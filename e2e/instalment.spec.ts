@@ -71,6 +71,8 @@ test('a plan is set up, its first instalment taken, and the job charges the seco
   await expect(payButton(page)).toBeDisabled();
   await page.getByLabel('Contact number', { exact: true }).fill('07700 900123');
   await expect(payButton(page)).toBeEnabled();
+  // The first of the three instalments is taken today.
+  await expect(payButton(page)).toHaveText('Pay £126.00 today');
   // The new card is the default unless the buyer says otherwise (spec 001 §9).
   await expect(page.getByLabel('Make this card my default payment method')).toBeChecked();
   // The sandbox's own check of the card.

@@ -78,7 +78,11 @@ export async function buildApp(deps: {
     plans: deps.plans ?? planWiring(db, process.env, deps.fetch),
   };
 
-  const styleNonce = await registerSecurityHeaders(app, { hcaptcha: config.hcaptcha, stripe: appDeps.payment.processor.name === 'stripe' }, { styles: [STYLE], scripts: [STEPPER_SCRIPT] });
+  const styleNonce = await registerSecurityHeaders(
+    app,
+    { hcaptcha: config.hcaptcha, stripe: appDeps.payment.processor.name === 'stripe', square: appDeps.plans.square.credentials.checkout_js !== '' },
+    { styles: [STYLE], scripts: [STEPPER_SCRIPT] },
+  );
   const allowed = allowedMethods(app);
   await app.register(cookie, { secret: config.sessionSecret });
   await app.register(formbody, { parser: (body) => qs.parse(body, QS_OPTIONS) });

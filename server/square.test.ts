@@ -177,3 +177,15 @@ describe('Stripe for plans (keyed)', () => {
     expect(new URLSearchParams(calls[1]!.body).get('customer')).toBe('cus_9');
   });
 });
+
+describe('the security policy with Square keyed', () => {
+  it('is widened for Square’s SDK only when Square is keyed', async () => {
+    const { cspDirectives } = await import('./http/security.ts');
+    const plain = cspDirectives({ hcaptcha: null }, { styles: [], scripts: [] });
+    const keyed = cspDirectives({ hcaptcha: null, square: true }, { styles: [], scripts: [] });
+    expect(plain['script-src']!.join(' ')).not.toContain('squarecdn');
+    expect(keyed['script-src']).toContain('https://web.squarecdn.com');
+    expect(keyed['connect-src']).toContain('https://pci-connect.squareup.com');
+    expect(keyed['frame-src']).toContain('https://sandbox.web.squarecdn.com');
+  });
+});

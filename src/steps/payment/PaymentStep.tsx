@@ -127,7 +127,9 @@ function PaymentForm({ actor, total, checkout }: { actor: PaymentActor; total: s
   const squareRef = useSelector(actor, (s) => s.children.square) as ActorRefFrom<typeof squareMachine> | undefined;
   const send = paymentSenders((event) => actor.send(event));
   const stripe = useSyncExternalStore(stripeSessions.subscribe, stripeSessions.get);
-  const payLabel = total ? `Pay ${total}` : 'Pay';
+  // A plan takes its first instalment today: the button says how much.
+  const firstInstalment = view.method === 'instalment' && view.form.plan.option ? checkout?.payment_plan_schedule_options[view.form.plan.option]?.schedule[0] : undefined;
+  const payLabel = firstInstalment && checkout ? `Pay ${formatMoney(firstInstalment.value, checkout.currency.code)} today` : total ? `Pay ${total}` : 'Pay';
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     send.pay();
