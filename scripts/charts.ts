@@ -18,6 +18,8 @@ import { accountMachine } from '../machines/account/account.machine';
 import { marketingMachine } from '../machines/marketing/marketing.machine';
 import { deliveryMachine } from '../machines/delivery/delivery.machine';
 import { paymentMachine } from '../machines/payment/payment.machine';
+import { instalmentMachine } from '../machines/instalment/instalment.machine';
+import { squareMachine } from '../machines/square/square.machine';
 import { questionsMachine } from '../machines/questions/questions.machine';
 
 interface Chart {
@@ -87,6 +89,18 @@ const charts: Chart[] = [
     file: 'machines/payment/payment.machine.ts',
     placement:
       'Invoked by the root on the `payment` step (systemId `payment`); paid or free tickets claimed completes the step (the fresh checkout shows `payment_complete` and the root moves on to `deliver_tickets`), a `reserving` outcome returns to the basket.',
+  },
+  {
+    machine: instalmentMachine,
+    file: 'machines/instalment/instalment.machine.ts',
+    placement:
+      'Invoked by the payment chart in its `instalment` state once the buyer’s details are saved (input: the option, the contact number, the card and the default flag); its output (paid, failed with the message, or reserving) decides the payment chart’s next state. `src/steps/payment/planActors.ts` provides its actors.',
+  },
+  {
+    machine: squareMachine,
+    file: 'machines/square/square.machine.ts',
+    placement:
+      'Invoked by the payment chart in its `square` state once the buyer’s details are saved (input: the billing address); the card form shows while it is `takingCard`; its output (paid, failed with the message, or reserving) decides the payment chart’s next state. `src/steps/payment/planActors.ts` provides its actors.',
   },
   {
     machine: addressMachine,
