@@ -2,8 +2,8 @@
  * Paying by instalments through the real app and server with the sandbox processor: a plan set up
  * with a new card (Pay enabled only with an option, a valid phone and a card), its first
  * instalment taken, the order completed as a payment schedule, and the second instalment charged
- * by the job run as of a later date (the development endpoint); then each error text and the
- * redirect_to_url status from a failing call.
+ * by the job run as of a later date (the development endpoint); a card whose bank must confirm
+ * (redirect_to_url to the sandbox bank's page); then each error text from a failing call.
  */
 import type { Page, TestInfo } from '@playwright/test';
 import { addFromEventPage, expect, expectStep, failCall, reserveButton, test } from './support.ts';
@@ -145,6 +145,25 @@ test('a plan refused by the server, or failing, shows the spec’s error; redire
   await choosePlan(page);
   await payButton(page).click();
   await expect(page).toHaveURL(/\/sandbox\/bank-authentication\/$/);
+});
+
+test('a card whose bank must confirm: redirect_to_url takes the buyer to the bank; failed, the step shows the error; approved, the plan is set up', async ({ page }) => {
+  await toPlanPayment(page);
+  await fillBilling(page);
+  await choosePlan(page, '4000 0000 0000 3220');
+  await payButton(page).click();
+  await expect(page).toHaveURL(/\/sandbox\/plan\/authenticate\/$/);
+  await expect(page.getByText('Your bank asks you to confirm the first instalment of your payment plan: £126.00 today')).toBeVisible();
+  await page.getByRole('button', { name: 'Fail the check' }).click();
+  await expectStep(page, 'payment');
+  await expect(page.getByRole('alert').filter({ hasText: PLAN_ERROR })).toBeVisible();
+
+  await fillBilling(page);
+  await choosePlan(page, '4000 0000 0000 3220');
+  await payButton(page).click();
+  await page.getByRole('button', { name: 'Approve payment' }).click();
+  await expectStep(page, 'order_completed');
+  await expect(page.getByText('Order Complete - Payment Schedule Setup')).toBeVisible();
 });
 
 test('a declined card sets nothing up and says so', async ({ page }) => {

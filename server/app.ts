@@ -29,7 +29,7 @@ import { INITIAL_DATA_ID, WALLET_PATH } from '../contract/index.ts';
 import { registerWallet } from './pages/wallet.ts';
 import { paymentWiring, registerPaymentRoutes, type PaymentWiring } from './http/paymentApi.ts';
 import { registerSandboxCard } from './pages/sandboxCard.ts';
-import { jobDeps, planWiring, registerInstalmentDevRoutes, type PlanWiring } from './http/instalmentApi.ts';
+import { jobDeps, planWiring, registerInstalmentDevRoutes, registerPlanAuthentication, type PlanWiring } from './http/instalmentApi.ts';
 import { startInstalmentJob } from './domain/instalments/job.ts';
 
 z.config(z.locales.en());
@@ -124,6 +124,7 @@ export async function buildApp(deps: {
   registerWallet(app, appDeps);
   registerPaymentRoutes(app, appDeps, appDeps.payment);
   registerSandboxCard(app, appDeps, appDeps.payment);
+  registerPlanAuthentication(app, appDeps);
   app.get('/health', async () => ({ ok: true }));
 
   const staticDir = path.resolve(config.staticDir);

@@ -197,6 +197,35 @@ describe.each(drivers)('instalment plans on %s', (driver) => {
     expect(await runInstalmentJob(job(), new Date(due.getTime() + 30 * DAY))).toMatchObject({ charged: 0, failed: 0, retrying: 0 });
   });
 
+  it('answers redirect_to_url for a card whose bank must confirm; approved, the plan is set up; failed, nothing is and the step says so', async () => {
+    for (const decision of ['approve', 'fail'] as const) {
+      const { v, saleId } = await planBuyer(1);
+      const card = await newCard(v, SANDBOX_CARDS.challenge);
+      const res = await v.call('payWithInstalment', { instalment_option: '2', contact_number: '07700 900123', new_payment_method: card });
+      expect(res.json()).toEqual({ status: 'redirect_to_url', url: '/sandbox/plan/authenticate/' });
+      expect((await v.checkout()).payment_complete).toBe(false);
+      const confirmPage = await v.request({ method: 'GET', url: '/sandbox/plan/authenticate/' });
+      expect(confirmPage.statusCode).toBe(200);
+      expect(confirmPage.body).toContain('£94.50 today');
+      const back = await v.request({ method: 'POST', url: '/sandbox/plan/authenticate/', body: `decision=${decision}` });
+      expect(back.statusCode).toBe(303);
+      expect(back.headers.location).toBe('/checkout/');
+      const checkout = await v.checkout();
+      const plans = await w.database.db.select().from(instalmentPlans).where(eq(instalmentPlans.saleId, saleId));
+      if (decision === 'approve') {
+        expect(checkout.payment_complete).toBe(true);
+        expect(checkout.payment_plan_remaining).toBe(9450);
+        expect(plans.map((p) => p.status)).toEqual(['active']);
+      } else {
+        expect(checkout.payment_complete).toBe(false);
+        expect(plans).toEqual([]);
+        expect(await v.json('getPaymentError')).toEqual({ payment_error: INSTALMENT_MESSAGES.error });
+      }
+      // Nothing is left to confirm.
+      expect((await v.request({ method: 'GET', url: '/sandbox/plan/authenticate/' })).statusCode).toBe(404);
+    }
+  });
+
   it('lists only the signed-in buyer’s own saved cards', async () => {
     const guest = new Visitor(w.app);
     expect(await guest.json('getSavedPaymentMethods')).toEqual({ payment_methods: [] });

@@ -707,8 +707,9 @@ export const savedPaymentMethods = pgTable(
 );
 
 /**
- * A sale paid by instalments: its schedule lives in `instalments`. `status` is active until the
- * final payment (completed) or until a charge has failed every retry (failed).
+ * A sale paid by instalments: its schedule lives in `instalments`. `status` is authenticating while
+ * the buyer's bank confirms the first instalment, then active until the final payment (completed)
+ * or until a charge has failed every retry (failed).
  */
 export const instalmentPlans = pgTable('instalment_plans', {
   saleId: text('sale_id').primaryKey(),
@@ -722,7 +723,7 @@ export const instalmentPlans = pgTable('instalment_plans', {
     .notNull()
     .references(() => savedPaymentMethods.id),
   contactNumber: text('contact_number').notNull(),
-  status: text('status', { enum: ['active', 'completed', 'failed'] }).notNull(),
+  status: text('status', { enum: ['authenticating', 'active', 'completed', 'failed'] }).notNull(),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
   completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date', precision: 3 }),
 });
@@ -771,7 +772,7 @@ export const sandboxCards = pgTable('sandbox_cards', {
   expYear: integer('exp_year').notNull(),
   funding: text('funding').notNull(),
   /** What charging the card does: test numbers decline, run short, or fail only when charged later. */
-  behaviour: text('behaviour', { enum: ['approve', 'decline', 'insufficient_funds', 'fail_off_session'] }).notNull(),
+  behaviour: text('behaviour', { enum: ['approve', 'decline', 'insufficient_funds', 'fail_off_session', 'challenge'] }).notNull(),
   createdAt: timestamp('created_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
   usedAt: timestamp('used_at', { withTimezone: true, mode: 'date', precision: 3 }),
 });

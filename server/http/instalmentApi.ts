@@ -11,7 +11,11 @@ import { buildCheckout } from '../domain/checkout.ts';
 import { DomainError } from '../domain/errors.ts';
 import { runInstalmentJob, type JobDeps } from '../domain/instalments/job.ts';
 import { sandboxSavedCards, stripeSavedCards, type SavedCardProcessor } from '../domain/instalments/offSession.ts';
-import { savedMethodsOf, sendScheduleMail, setUpPlan } from '../domain/instalments/plans.ts';
+import { confirmPlanAuthentication, savedMethodsOf, sendScheduleMail, setUpPlan } from '../domain/instalments/plans.ts';
+import { instalmentPlans, instalments } from '../db/schema.ts';
+import { and, eq } from 'drizzle-orm';
+import { formatMoney } from '../../contract/money.ts';
+import { html, page } from '../pages/html.ts';
 import { tokeniseSandboxCard } from '../domain/instalments/sandboxCards.ts';
 import { HoldGone } from '../domain/payment/payments.ts';
 import { localSquare, payWithSquare, squareApi, squareKeys, type SquareGateway } from '../domain/payment/square.ts';
@@ -70,13 +74,16 @@ export function planHandlers(deps: AppDeps): Pick<Handlers, PlanCalls> {
           selectedPaymentMethodId: input.selected_payment_method_id || undefined,
           newPaymentMethod: input.new_payment_method,
           now,
+          // The sandbox's bank confirms a first instalment that asks for it on its own page.
+          authenticationUrl: wiring.cards.name === 'sandbox' ? PLAN_AUTHENTICATION_PATH : null,
         });
+        if (result.status === 'redirect_to_url') return { status: 'redirect_to_url' as const, url: result.url };
         if (result.status === 'unsuccessful') {
           request.log.info({ reason: result.message }, 'instalment plan not set up');
           return { status: 'unsuccessful' as const, url: null };
         }
         const user = await findUser(db, (await findSale(db, sale.id))?.userId ?? null);
-        if (user && result.created) {
+        if (user && result.status === 'success' && result.created) {
           await sendScheduleMail(db, { mailer: deps.mailer, brandName: deps.config.brandName }, sale.id, user.email, checkout.sale_reference, now).catch((err: unknown) =>
             request.log.error({ err }, 'payment schedule e-mail not sent'),
           );
@@ -193,3 +200,64 @@ export function jobDeps(deps: AppDeps, walletUrl: string): JobDeps {
 }
 
 export { walletUrlOf };
+
+/** The sandbox bank's page where a plan's first instalment is confirmed (redirect_to_url). */
+export const PLAN_AUTHENTICATION_PATH = '/sandbox/plan/authenticate/';
+
+const decisionForm = z.object({ decision: z.enum(['approve', 'fail']) });
+
+/**
+ * The sandbox's stand-in for the bank's confirmation of a plan's first instalment (the card
+ * 4000 0000 0000 3220): the buyer approves or fails it, and comes back to the checkout, which
+ * reads the sale afresh (paid and on to delivery, or the payment step with the plan's error).
+ */
+export function registerPlanAuthentication(app: FastifyInstance, deps: AppDeps): void {
+  if (deps.plans.cards.name !== 'sandbox') return;
+  const { db, clock, config } = deps;
+  app.get(PLAN_AUTHENTICATION_PATH, async (request, reply) => {
+    const saleId = saleIdOf(request);
+    const [pending] = saleId
+      ? await db
+          .select({ amount: instalments.amount, currency: instalmentPlans.currency })
+          .from(instalmentPlans)
+          .innerJoin(instalments, and(eq(instalments.saleId, instalmentPlans.saleId), eq(instalments.seq, 1)))
+          .where(and(eq(instalmentPlans.saleId, saleId), eq(instalmentPlans.status, 'authenticating')))
+      : [];
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
+    if (!pending) {
+      return reply
+        .status(404)
+        .send(page(config.brandName, 'Nothing to confirm', html`<h1>There is no payment to confirm</h1><p><a class="inline-link" href="/checkout/">Back to the checkout</a></p>`));
+    }
+    const amount = formatMoney(pending.amount, pending.currency.toUpperCase());
+    return reply.send(
+      page(
+        config.brandName,
+        'Confirm your payment plan',
+        html`<h1>Security check</h1>
+        <form method="post" action="${PLAN_AUTHENTICATION_PATH}" class="panel sandbox-card">
+          <p>Your bank asks you to confirm the first instalment of your payment plan: ${amount} today, and later instalments on their dates.</p>
+          <div class="form-row"><button class="button button--large" type="submit" name="decision" value="approve">Approve payment</button>
+          <button class="button button--secondary button--large" type="submit" name="decision" value="fail">Fail the check</button></div>
+        </form>`,
+      ),
+    );
+  });
+  app.post(PLAN_AUTHENTICATION_PATH, async (request, reply) => {
+    const parsed = decisionForm.safeParse(request.body ?? {});
+    if (!parsed.success) return reply.status(400).send({ error: 'Choose to approve or fail the check' });
+    const saleId = saleIdOf(request);
+    if (saleId) {
+      const now = clock();
+      const outcome = await confirmPlanAuthentication(db, deps.plans.cards, { saleId, approved: parsed.data.decision === 'approve', now });
+      const buyer = outcome === 'paid' ? await findUser(db, (await findSale(db, saleId))?.userId ?? null) : null;
+      if (buyer) {
+        const reference = (await findSale(db, saleId))?.reference ?? null;
+        await sendScheduleMail(db, { mailer: deps.mailer, brandName: config.brandName }, saleId, buyer.email, reference, now).catch((err: unknown) =>
+          request.log.error({ err }, 'payment schedule e-mail not sent'),
+        );
+      }
+    }
+    return reply.redirect('/checkout/', 303);
+  });
+}

@@ -9,6 +9,8 @@ import { chargeSandboxCard, findSandboxCard } from './sandboxCards.ts';
 
 export type OffSessionCharge = { status: 'succeeded'; id: string } | { status: 'failed'; message: string } | { status: 'requires_action'; message: string };
 
+export const AUTHENTICATION_MESSAGE = 'Your bank asks you to confirm this payment.';
+
 export interface CardDetails {
   brand: string;
   last4: string;
@@ -24,7 +26,7 @@ export interface SavedCardProcessor {
   /** `offSession` false for the first instalment, taken while the buyer is paying. */
   charge(
     exec: Pick<Executor, 'select' | 'insert' | 'update'>,
-    p: { paymentMethodId: string; amount: number; currency: string; idempotencyKey: string; offSession: boolean; now: Date; description: string },
+    p: { paymentMethodId: string; amount: number; currency: string; idempotencyKey: string; offSession: boolean; now: Date; description: string; authenticated?: boolean },
   ): Promise<OffSessionCharge>;
 }
 
@@ -37,7 +39,16 @@ export function sandboxSavedCards(): SavedCardProcessor {
       return { brand: card.brand, last4: card.last4, month: card.expMonth, year: card.expYear, funding: card.funding };
     },
     async charge(exec, p) {
-      const charged = await chargeSandboxCard(exec, { cardId: p.paymentMethodId, amount: p.amount, currency: p.currency, idempotencyKey: p.idempotencyKey, offSession: p.offSession, now: p.now });
+      const charged = await chargeSandboxCard(exec, {
+        cardId: p.paymentMethodId,
+        amount: p.amount,
+        currency: p.currency,
+        idempotencyKey: p.idempotencyKey,
+        offSession: p.offSession,
+        now: p.now,
+        ...(p.authenticated ? { authenticated: true } : {}),
+      });
+      if (charged.status === 'requires_action') return { status: 'requires_action', message: AUTHENTICATION_MESSAGE };
       return charged.status === 'succeeded' ? charged : { status: 'failed', message: charged.message };
     },
   };
@@ -112,7 +123,7 @@ export function stripeSavedCards(secretKey: string, fetchImpl: typeof fetch = fe
       const { ok, json } = await send(offSessionPaymentRequest(secretKey, { ...p, customer: pm.customer }));
       if (ok && json.status === 'succeeded') return { status: 'succeeded', id: String(json.id) };
       const error = json.error as { code?: string; message?: string } | undefined;
-      if (error?.code === 'authentication_required' || json.status === 'requires_action') return { status: 'requires_action', message: error?.message ?? 'Your bank asks you to confirm this payment.' };
+      if (error?.code === 'authentication_required' || json.status === 'requires_action') return { status: 'requires_action', message: error?.message ?? AUTHENTICATION_MESSAGE };
       return { status: 'failed', message: error?.message ?? 'Your card was declined.' };
     },
   };

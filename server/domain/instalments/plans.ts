@@ -11,7 +11,7 @@
  */
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/index.ts';
-import { eventPaymentPlans, instalmentPlans, instalments, saleLines, savedPaymentMethods } from '../../db/schema.ts';
+import { eventPaymentPlans, instalmentPlans, instalments, saleLines, salePaymentDetails, savedPaymentMethods } from '../../db/schema.ts';
 import {
   INSTALMENT_MESSAGES,
   isValidPhone,
@@ -104,7 +104,7 @@ export async function savedMethodsOf(db: Pick<Executor, 'select'>, userId: numbe
 }
 
 /** `created` is false when the plan was set up by an earlier request (a double click). */
-export type PlanSetup = { status: 'success'; created: boolean } | { status: 'unsuccessful'; message: string };
+export type PlanSetup = { status: 'success'; created: boolean } | { status: 'unsuccessful'; message: string } | { status: 'redirect_to_url'; url: string };
 
 export interface PlanMail {
   mailer: Mailer;
@@ -127,12 +127,16 @@ export async function setUpPlan(
     selectedPaymentMethodId?: string | undefined;
     newPaymentMethod?: { id: string; make_default_payment_method: boolean } | undefined;
     now: Date;
+    /** Where the buyer's bank confirms a first instalment that asks for it (the sandbox's page); null: such a card is refused. */
+    authenticationUrl?: string | null;
   },
 ): Promise<PlanSetup> {
   return db.transaction(async (tx) => {
     const sale = await lockSale(tx, p.saleId);
     const [existing] = await tx.select().from(instalmentPlans).where(eq(instalmentPlans.saleId, p.saleId));
-    if (existing) return { status: 'success', created: false };
+    if (existing?.status === 'authenticating' && p.authenticationUrl) return { status: 'redirect_to_url', url: p.authenticationUrl };
+    if (existing?.status === 'authenticating') await dropPlan(tx, p.saleId);
+    else if (existing) return { status: 'success', created: false };
     if (sale.paidAt) throw new DomainError(409, ALREADY_PAID_MESSAGE);
     if (!holdIsLive(sale, p.now)) throw new HoldGone();
     const option = p.option === PAY_IN_FULL_OPTION ? undefined : p.checkout.payment_plan_schedule_options[p.option];
@@ -176,9 +180,13 @@ export async function setUpPlan(
       now: p.now,
       description: `Instalment 1 of ${schedule.length}`,
     });
-    if (charge.status !== 'succeeded') return { status: 'unsuccessful', message: charge.message };
-    const completion = await completeSale(tx, p.saleId, p.now);
-    if (!completion.booked) return { status: 'unsuccessful', message: INSTALMENT_MESSAGES.error };
+    const authenticating = charge.status === 'requires_action' && !!p.authenticationUrl;
+    if (charge.status !== 'succeeded' && !authenticating) return { status: 'unsuccessful', message: charge.message };
+    if (!authenticating) {
+      const completion = await completeSale(tx, p.saleId, p.now);
+      if (!completion.booked) return { status: 'unsuccessful', message: INSTALMENT_MESSAGES.error };
+    }
+    const paidNow = charge.status === 'succeeded';
     await tx.insert(instalmentPlans).values({
       saleId: p.saleId,
       userId,
@@ -187,9 +195,9 @@ export async function setUpPlan(
       total: p.checkout.basket_total,
       paymentMethodId: method.id,
       contactNumber: p.contactNumber.trim(),
-      status: schedule.length === 1 ? 'completed' : 'active',
+      status: !paidNow ? 'authenticating' : schedule.length === 1 ? 'completed' : 'active',
       createdAt: p.now,
-      completedAt: schedule.length === 1 ? p.now : null,
+      completedAt: paidNow && schedule.length === 1 ? p.now : null,
     });
     await tx.insert(instalments).values(
       schedule.map((s, i) => ({
@@ -197,13 +205,14 @@ export async function setUpPlan(
         seq: i + 1,
         dueAt: s.dueAt,
         amount: s.amount,
-        status: i === 0 ? ('paid' as const) : ('scheduled' as const),
-        attempts: i === 0 ? 1 : 0,
+        status: i === 0 && paidNow ? ('paid' as const) : ('scheduled' as const),
+        attempts: i === 0 && paidNow ? 1 : 0,
         nextAttemptAt: s.dueAt,
-        paidAt: i === 0 ? p.now : null,
-        providerPaymentId: i === 0 ? charge.id : null,
+        paidAt: i === 0 && paidNow ? p.now : null,
+        providerPaymentId: i === 0 && charge.status === 'succeeded' ? charge.id : null,
       })),
     );
+    if (!paidNow) return { status: 'redirect_to_url', url: p.authenticationUrl! };
     return { status: 'success', created: true };
   });
 }
@@ -258,4 +267,51 @@ export async function deliverPaidTickets(db: Database, saleId: string, now: Date
   if (limit === null) return null;
   const issue = await issueTickets(db, saleId, now, { limit });
   return { count: issue.issued ? issue.count : 0 };
+}
+
+async function dropPlan(tx: Pick<Executor, 'delete'>, saleId: string) {
+  await tx.delete(instalments).where(eq(instalments.saleId, saleId));
+  await tx.delete(instalmentPlans).where(eq(instalmentPlans.saleId, saleId));
+}
+
+export type Authentication = 'paid' | 'failed' | 'none';
+
+/**
+ * The buyer's bank answered for a first instalment that asked to be confirmed: approved, it is
+ * charged and the sale booked as at setup; refused (or the card then declines, or the stock is
+ * gone), the plan is dropped and the payment step shows the spec's error on return.
+ */
+export async function confirmPlanAuthentication(db: Database, cards: SavedCardProcessor, p: { saleId: string; approved: boolean; now: Date }): Promise<Authentication> {
+  return db.transaction(async (tx) => {
+    const sale = await lockSale(tx, p.saleId);
+    const [plan] = await tx.select().from(instalmentPlans).where(and(eq(instalmentPlans.saleId, p.saleId), eq(instalmentPlans.status, 'authenticating')));
+    if (!plan) return 'none';
+    const fail = async (): Promise<Authentication> => {
+      await dropPlan(tx, p.saleId);
+      await tx.insert(salePaymentDetails).values({ saleId: p.saleId, notice: INSTALMENT_MESSAGES.error }).onConflictDoUpdate({ target: salePaymentDetails.saleId, set: { notice: INSTALMENT_MESSAGES.error } });
+      return 'failed';
+    };
+    if (!p.approved || sale.paidAt || !holdIsLive(sale, p.now)) return fail();
+    const [card] = await tx.select().from(savedPaymentMethods).where(eq(savedPaymentMethods.id, plan.paymentMethodId));
+    const [first] = await tx.select().from(instalments).where(and(eq(instalments.saleId, p.saleId), eq(instalments.seq, 1)));
+    const [{ count }] = (await tx.select({ count: sql<number>`count(*)::int` }).from(instalments).where(eq(instalments.saleId, p.saleId))) as [{ count: number }];
+    const charge = await cards.charge(tx, {
+      paymentMethodId: card!.providerMethodId,
+      amount: first!.amount,
+      currency: plan.currency,
+      idempotencyKey: `plan:${p.saleId}:1:${card!.providerMethodId}`,
+      offSession: false,
+      authenticated: true,
+      now: p.now,
+      description: `Instalment 1 of ${Number(count)}`,
+    });
+    if (charge.status !== 'succeeded') return fail();
+    const completion = await completeSale(tx, p.saleId, p.now);
+    if (!completion.booked) return fail();
+    await tx.update(instalments).set({ status: 'paid', attempts: 1, paidAt: p.now, providerPaymentId: charge.id }).where(eq(instalments.id, first!.id));
+    const single = Number(count) === 1;
+    await tx.update(instalmentPlans).set({ status: single ? 'completed' : 'active', completedAt: single ? p.now : null }).where(eq(instalmentPlans.saleId, p.saleId));
+    await tx.update(salePaymentDetails).set({ notice: null }).where(eq(salePaymentDetails.saleId, p.saleId));
+    return 'paid';
+  });
 }

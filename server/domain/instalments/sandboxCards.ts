@@ -3,7 +3,8 @@
  * card page) into a saved card `pm_sandbox_…` for off-session charges, or a single-use nonce
  * `cnon:sandbox-…` for Square's sandbox, and charges a saved card once per idempotency key.
  * Test numbers: 4000 0000 0000 0002 declines, 4000 0000 0000 9995 is short of funds, and
- * 4000 0000 0000 0341 is approved while the buyer is present but declined when charged later.
+ * 4000 0000 0000 0341 is approved while the buyer is present but declined when charged later;
+ * 4000 0000 0000 3220, saved for a plan, asks the buyer's bank to confirm the first instalment.
  */
 import { randomBytes } from 'node:crypto';
 import { eq } from 'drizzle-orm';
@@ -29,6 +30,7 @@ function behaviourOf(number: string): SandboxCard['behaviour'] {
   if (number === SANDBOX_CARDS.decline) return 'decline';
   if (number === SANDBOX_CARDS.insufficientFunds) return 'insufficient_funds';
   if (number === SANDBOX_FAIL_LATER_CARD) return 'fail_off_session';
+  if (number === SANDBOX_CARDS.challenge) return 'challenge';
   return 'approve';
 }
 
@@ -66,7 +68,7 @@ export async function findSandboxCard(db: Pick<Executor, 'select'>, id: string):
   return row ?? null;
 }
 
-export type SandboxCharge = { status: 'succeeded'; id: string } | { status: 'failed'; id: string; message: string };
+export type SandboxCharge = { status: 'succeeded'; id: string } | { status: 'failed'; id: string; message: string } | { status: 'requires_action' };
 
 /**
  * Charges a card once per idempotency key: asking again with the same key answers the first
@@ -74,12 +76,14 @@ export type SandboxCharge = { status: 'succeeded'; id: string } | { status: 'fai
  */
 export async function chargeSandboxCard(
   db: Pick<Executor, 'select' | 'insert' | 'update'>,
-  p: { cardId: string; amount: number; currency: string; idempotencyKey: string; offSession: boolean; now: Date },
+  p: { cardId: string; amount: number; currency: string; idempotencyKey: string; offSession: boolean; now: Date; authenticated?: boolean },
 ): Promise<SandboxCharge> {
   const [earlier] = await db.select().from(sandboxCharges).where(eq(sandboxCharges.idempotencyKey, p.idempotencyKey));
   if (earlier) return earlier.status === 'succeeded' ? { status: 'succeeded', id: earlier.id } : { status: 'failed', id: earlier.id, message: earlier.failureMessage ?? SANDBOX_MESSAGES.declined };
   const card = await findSandboxCard(db, p.cardId);
   if (!card) throw new DomainError(404, 'No such card');
+  // The challenge card asks the buyer's bank to confirm a charge taken with the buyer present.
+  if (card.behaviour === 'challenge' && !p.offSession && !p.authenticated && card.kind === 'payment_method') return { status: 'requires_action' };
   const spent = card.kind === 'nonce' && card.usedAt !== null;
   const message = spent
     ? 'This card token has already been used.'

@@ -140,6 +140,7 @@ export function localSquare(db: Database): SquareGateway {
       const card = await findSandboxCard(db, p.sourceId);
       if (!card || card.kind !== 'nonce') return { status: 'failed', message: 'This card token is not valid. Please enter your card again.' };
       const charged = await chargeSandboxCard(db, { cardId: card.id, amount: p.amount, currency: p.currency, idempotencyKey: p.idempotencyKey, offSession: false, now: p.now });
+      if (charged.status === 'requires_action') return { status: 'failed', message: PAYMENT_MESSAGES.unableToPay };
       return charged.status === 'succeeded' ? charged : { status: 'failed', message: charged.message };
     },
     async refund() {},
