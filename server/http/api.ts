@@ -22,6 +22,7 @@ import { donationHandlers, donationInvalid } from './donationApi.ts';
 import { deliveryHandlers } from './deliveryApi.ts';
 import { paymentHandlers, paymentInvalid } from './paymentApi.ts';
 import { planHandlers, planInvalid } from './instalmentApi.ts';
+import { squareHandlers, squareInvalid } from './squareApi.ts';
 import { addressHandlers } from './addressApi.ts';
 import { questionHandlers } from './questionsApi.ts';
 import { noticeQuery } from './notices.ts';
@@ -102,6 +103,7 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
     ...deliveryHandlers(deps),
     ...paymentHandlers(deps, deps.payment),
     ...planHandlers(deps),
+    ...squareHandlers(deps),
     ...questionHandlers(deps),
     getUser: async ({ request }) => readUser(deps, request),
     getCheckout: async ({ request, reply }) => {
@@ -194,6 +196,7 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
     ...donationInvalid,
     ...paymentInvalid,
     ...planInvalid,
+    ...squareInvalid,
     addToBasket: async (request, reply, message) =>
       wantsHtml(request) ? backToEvent(request, reply, 'error=not-added') : reply.status(400).send({ error: message }),
   });

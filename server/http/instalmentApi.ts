@@ -1,12 +1,12 @@
 /**
- * Instalment plans and Square, as calls: pay_with_instalment, the buyer's saved cards, the
- * sandbox processor's card tokenisation, get_square_credentials and pay-with-square; and the
- * development endpoint that runs the instalment job as of a given date. Thin mappings onto
- * server/domain/instalments and server/domain/payment/square.ts.
+ * Instalment plans as calls: pay_with_instalment, the buyer's saved cards, the sandbox
+ * processor's card saving and its bank's confirmation page (redirect_to_url); and the development
+ * endpoint that runs the instalment job as of a given date. Thin mappings onto
+ * server/domain/instalments. The wiring also carries Square's gateway (see squareApi.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod/mini';
-import { INSTALMENT_MESSAGES, PAYMENT_MESSAGES, SQUARE_MESSAGES, WALLET_PATH, type Checkout } from '../../contract/index.ts';
+import { INSTALMENT_MESSAGES, PAYMENT_MESSAGES, WALLET_PATH, type Checkout } from '../../contract/index.ts';
 import { buildCheckout } from '../domain/checkout.ts';
 import { DomainError } from '../domain/errors.ts';
 import { runInstalmentJob, type JobDeps } from '../domain/instalments/job.ts';
@@ -18,7 +18,7 @@ import { formatMoney } from '../../contract/money.ts';
 import { html, page } from '../pages/html.ts';
 import { tokeniseSandboxCard } from '../domain/instalments/sandboxCards.ts';
 import { HoldGone } from '../domain/payment/payments.ts';
-import { localSquare, payWithSquare, squareApi, squareKeys, type SquareGateway } from '../domain/payment/square.ts';
+import { localSquare, squareApi, squareKeys, type SquareGateway } from '../domain/payment/square.ts';
 import { findSale } from '../domain/sales.ts';
 import { findUser } from '../domain/users.ts';
 import type { Database } from '../db/index.ts';
@@ -42,7 +42,7 @@ export function planWiring(db: Database, env: Record<string, string | undefined>
   };
 }
 
-type PlanCalls = 'payWithInstalment' | 'getSavedPaymentMethods' | 'saveSandboxCard' | 'getSquareCredentials' | 'payWithSquare' | 'tokeniseSandboxSquareCard';
+type PlanCalls = 'payWithInstalment' | 'getSavedPaymentMethods' | 'saveSandboxCard';
 
 const walletUrlOf = (request: FastifyRequest) => `${request.protocol}://${request.host}${WALLET_PATH}`;
 
@@ -106,58 +106,6 @@ export function planHandlers(deps: AppDeps): Pick<Handlers, PlanCalls> {
       const card = await tokeniseSandboxCard(db, input, 'payment_method', clock());
       return { id: card.id, brand: card.brand, last4: card.last4, month: card.expMonth, year: card.expYear, funding: card.funding };
     },
-    getSquareCredentials: async ({ request }) => {
-      const sale = await heldSale(request).catch(() => null);
-      if (!sale) throw new DomainError(409, SQUARE_MESSAGES.credentials);
-      const checkout = await checkoutOf(request, sale.id, clock());
-      if (checkout.sagepay_or_stripe?.toLowerCase() !== 'square') throw new DomainError(409, SQUARE_MESSAGES.credentials);
-      return wiring.square.credentials;
-    },
-    payWithSquare: async ({ input, request, reply }) => {
-      try {
-        const sale = await heldSale(request);
-        const now = clock();
-        const checkout = await checkoutOf(request, sale.id, now);
-        if (checkout.sagepay_or_stripe?.toLowerCase() !== 'square') throw new DomainError(409, SQUARE_MESSAGES.unableToPay);
-        const address = {
-          first_name: input.billing_address_data.first_name ?? '',
-          last_name: input.billing_address_data.last_name ?? '',
-          address_1: input.billing_address_data.address_1 ?? '',
-          address_2: input.billing_address_data.address_2 ?? '',
-          town: input.billing_address_data.town ?? '',
-          postcode: input.billing_address_data.postcode ?? '',
-          state: input.billing_address_data.state ?? '',
-          country_code: input.billing_address_data.country_code ?? 'GB',
-        };
-        const result = await payWithSquare(db, wiring.square, {
-          saleId: sale.id,
-          total: checkout.basket_total,
-          currency: checkout.currency.code,
-          reference: checkout.sale_reference,
-          sourceId: input.source_id,
-          address,
-          now,
-          graceMs: deps.payment.settings.graceMs,
-        });
-        if (result.kind === 'address') {
-          reply.status(422).send({ error: result.message, response: { success: false, addressError: result.message } });
-          return undefined;
-        }
-        if (result.kind === 'failed') return { response: { success: false, message: result.message } };
-        return { response: { success: true, payment: { id: result.paymentId, status: 'COMPLETED' } } };
-      } catch (err) {
-        if (err instanceof HoldGone) {
-          await holdGone(reply, err);
-          return undefined;
-        }
-        throw err;
-      }
-    },
-    tokeniseSandboxSquareCard: async ({ input }) => {
-      if (wiring.square.credentials.checkout_js !== '') throw new DomainError(404, 'Cards are tokenised by Square on this server');
-      const card = await tokeniseSandboxCard(db, input, 'nonce', clock());
-      return { token: card.id };
-    },
   };
 }
 
@@ -173,10 +121,6 @@ export const planInvalid: Partial<Record<PlanCalls, InvalidHandler>> = {
             ? INSTALMENT_MESSAGES.chooseCard
             : INSTALMENT_MESSAGES.error,
     }),
-  payWithSquare: async (_request, reply, message) =>
-    /^Invalid billing_address_data/.test(message)
-      ? reply.status(422).send({ error: PAYMENT_MESSAGES.completeAddress, response: { success: false, addressError: PAYMENT_MESSAGES.completeAddress } })
-      : reply.status(400).send({ error: SQUARE_MESSAGES.unableToPay }),
 };
 
 const asOfQuery = z.object({ as_of: z.optional(z.iso.datetime({ offset: true })) });
