@@ -13,6 +13,8 @@ import { donationCalls } from './donation.ts';
 import { deliveryCalls } from './delivery.ts';
 import { marketingCalls } from './marketing.ts';
 import { paymentCalls } from './payment.ts';
+import { instalmentCalls } from './instalment.ts';
+import { squareCalls } from './square.ts';
 import { questionCalls } from './questions.ts';
 import { reservationCalls } from './reservation.ts';
 import { userCalls } from './user.ts';
@@ -27,6 +29,8 @@ export * from './account.ts';
 export * from './marketing.ts';
 export * from './delivery.ts';
 export * from './payment.ts';
+export * from './instalment.ts';
+export * from './square.ts';
 export * from './address.ts';
 export * from './questions.ts';
 export * from './bankTransfer.ts';
@@ -41,6 +45,8 @@ export const calls = {
   ...donationCalls,
   ...deliveryCalls,
   ...paymentCalls,
+  ...instalmentCalls,
+  ...squareCalls,
   ...addressCalls,
   ...questionCalls,
   ...bankTransferCalls,

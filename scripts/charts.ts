@@ -19,6 +19,8 @@ import { marketingMachine } from '../machines/marketing/marketing.machine';
 import { deliveryMachine } from '../machines/delivery/delivery.machine';
 import { bankTransferMachine } from '../machines/bankTransfer/bankTransfer.machine';
 import { paymentMachine } from '../machines/payment/payment.machine';
+import { instalmentMachine } from '../machines/instalment/instalment.machine';
+import { squareMachine } from '../machines/square/square.machine';
 import { questionsMachine } from '../machines/questions/questions.machine';
 
 interface Chart {
@@ -94,6 +96,18 @@ const charts: Chart[] = [
     file: 'machines/bankTransfer/bankTransfer.machine.ts',
     placement:
       'Invoked by the root on the `awaiting_truelayer` step (systemId `bankTransfer`), where the bank returns the buyer; paid completes the step (on to `deliver_tickets`), `changeMethod` returns to `payment`, a `reserving` outcome (an error with no time left) returns to the basket. The poll interval is the server’s (`poll_interval_ms`, 1.5 s unless `TRUELAYER_POLL_INTERVAL_MS` says otherwise).',
+  },
+  {
+    machine: instalmentMachine,
+    file: 'machines/instalment/instalment.machine.ts',
+    placement:
+      'Invoked by the payment chart in its `instalment` state once the buyer’s details are saved (input: the option, the contact number, the card and the default flag); its output (paid, failed with the message, or reserving) decides the payment chart’s next state. `src/steps/payment/planActors.ts` provides its actors.',
+  },
+  {
+    machine: squareMachine,
+    file: 'machines/square/square.machine.ts',
+    placement:
+      'Invoked by the payment chart in its `square` state once the buyer’s details are saved (input: the billing address); the card form shows while it is `takingCard`; its output (paid, failed with the message, or reserving) decides the payment chart’s next state. `src/steps/payment/planActors.ts` provides its actors.',
   },
   {
     machine: addressMachine,

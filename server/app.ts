@@ -25,12 +25,14 @@ import { registerMailbox } from './pages/mailbox.ts';
 import { smtpTransport, type Mailer } from './domain/mail.ts';
 import { registerGiftAidDownload } from './pages/giftAidCsv.ts';
 import { checkoutShell, html, jsonScript, page, STYLE } from './pages/html.ts';
-import { INITIAL_DATA_ID } from '../contract/index.ts';
+import { INITIAL_DATA_ID, WALLET_PATH } from '../contract/index.ts';
 import { registerWallet } from './pages/wallet.ts';
 import { paymentWiring, registerPaymentRoutes, type PaymentWiring } from './http/paymentApi.ts';
 import { registerSandboxCard } from './pages/sandboxCard.ts';
 import { bankWiring, registerBankTransferRoutes, type BankWiring } from './http/bankTransferApi.ts';
 import { registerSandboxBank } from './pages/sandboxBank.ts';
+import { jobDeps, planWiring, registerInstalmentDevRoutes, registerPlanAuthentication, type PlanWiring } from './http/instalmentApi.ts';
+import { startInstalmentJob } from './domain/instalments/job.ts';
 
 z.config(z.locales.en());
 
@@ -50,6 +52,10 @@ export async function buildApp(deps: {
   payment?: PaymentWiring;
   /** The bank for instant bank transfer; from the environment when not given. */
   bank?: BankWiring;
+  /** Saved cards for plans and Square; from the environment when not given. */
+  plans?: PlanWiring;
+  /** Runs the instalment job every `intervalMs` while the app is open (the server's main only). */
+  instalmentJob?: { intervalMs: number };
 }): Promise<FastifyInstance> {
   const { db, config } = deps;
   const app = Fastify({
@@ -74,9 +80,14 @@ export async function buildApp(deps: {
     mailer: deps.mailer ?? { transport: config.smtpUrl ? smtpTransport(config.smtpUrl) : null, from: config.mailFrom },
     payment: deps.payment ?? paymentWiring(process.env, deps.fetch),
     bank: deps.bank ?? bankWiring(process.env, deps.fetch),
+    plans: deps.plans ?? planWiring(db, process.env, deps.fetch),
   };
 
-  const styleNonce = await registerSecurityHeaders(app, { hcaptcha: config.hcaptcha, stripe: appDeps.payment.processor.name === 'stripe' }, { styles: [STYLE], scripts: [STEPPER_SCRIPT] });
+  const styleNonce = await registerSecurityHeaders(
+    app,
+    { hcaptcha: config.hcaptcha, stripe: appDeps.payment.processor.name === 'stripe', square: appDeps.plans.square.credentials.checkout_js !== '' },
+    { styles: [STYLE], scripts: [STEPPER_SCRIPT] },
+  );
   const allowed = allowedMethods(app);
   await app.register(cookie, { secret: config.sessionSecret });
   await app.register(formbody, { parser: (body) => qs.parse(body, QS_OPTIONS) });
@@ -108,12 +119,19 @@ export async function buildApp(deps: {
   registerCatalogue(app, appDeps);
   registerInfoPages(app, appDeps);
   if (config.devMailbox) registerMailbox(app, appDeps);
+  if (config.devMailbox) registerInstalmentDevRoutes(app, appDeps);
+  if (deps.instalmentJob) {
+    const walletUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}${WALLET_PATH}`;
+    const stop = startInstalmentJob(jobDeps(appDeps, walletUrl), appDeps.clock, deps.instalmentJob.intervalMs, (err) => app.log.error({ err }, 'instalment job failed'));
+    app.addHook('onClose', async () => stop());
+  }
   registerGiftAidDownload(app, appDeps);
   registerWallet(app, appDeps);
   registerPaymentRoutes(app, appDeps, appDeps.payment);
   registerSandboxCard(app, appDeps, appDeps.payment);
   registerBankTransferRoutes(app, appDeps);
   registerSandboxBank(app, appDeps);
+  registerPlanAuthentication(app, appDeps);
   app.get('/health', async () => ({ ok: true }));
 
   const staticDir = path.resolve(config.staticDir);

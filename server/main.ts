@@ -62,7 +62,13 @@ async function main() {
   const database = await openDatabase(config, async (db) => {
     if (await seedIfEmpty(db)) console.log('Seeded the demo catalogue.');
   });
-  const app = await buildApp({ db: database.db, config });
+  // INSTALMENT_JOB_INTERVAL: seconds between runs of the instalment job (default 600; 0 turns it off).
+  const jobSeconds = Number(process.env.INSTALMENT_JOB_INTERVAL ?? 600);
+  if (!Number.isInteger(jobSeconds) || jobSeconds < 0) {
+    console.error(`Invalid configuration. INSTALMENT_JOB_INTERVAL: must be a whole number of seconds (got ${JSON.stringify(process.env.INSTALMENT_JOB_INTERVAL)})`);
+    process.exit(1);
+  }
+  const app = await buildApp({ db: database.db, config, ...(jobSeconds > 0 ? { instalmentJob: { intervalMs: jobSeconds * 1000 } } : {}) });
 
   const sweeper = setInterval(() => {
     const now = new Date();

@@ -265,6 +265,55 @@ export async function seed(db: Database, now = new Date()) {
     const foodDate = await date(food.id, ahead(now, 35, 11), 1000, 'Docklands Street Food: site');
     const foodDayPass = await ticket({ eventDateId: foodDate.id, name: 'Day pass', price: 1800, bookingFee: 120 });
 
+    /* Payment plans: Meadowlands Festival can be paid in 2 or 3 monthly instalments (option '1' is paying in full). */
+    const meadow = await org({
+      slug: 'meadowlands-festivals',
+      name: 'Meadowlands Festivals',
+      description: 'A three-day music and arts festival in the Somerset levels.',
+      paymentProvider: 'stripe',
+      contactEmail: 'bookings@meadowlands.example',
+      marketingSignupMessage: 'Be first to hear the Meadowlands line-up',
+    });
+    const festival = await event({
+      organiserId: meadow.id,
+      title: 'Meadowlands Festival',
+      description: 'Three days of bands, DJs, theatre and food in the fields by the river. Spread the cost with a payment plan.',
+      currency: 'GBP',
+      venueName: 'Meadowlands Farm',
+      venueAddress: 'Moor Lane, Glastonbury BA6 8JR',
+      city: 'Glastonbury',
+      thumbnail: thumbnail('Meadowlands', '#65a30d', '#166534', 'sun'),
+    });
+    const festivalDate = await date(festival.id, ahead(now, 150, 12), 2000, 'Meadowlands Festival: site');
+    const festivalWeekend = await ticket({ eventDateId: festivalDate.id, name: 'Weekend camping ticket', price: 18_000, bookingFee: 900 });
+    const festivalDay = await ticket({ eventDateId: festivalDate.id, name: 'Day ticket (Saturday)', price: 7500, bookingFee: 400 });
+    await tx.insert(t.eventPaymentPlans).values([
+      { eventId: festival.id, option: '1', label: 'Pay in full', instalments: 1, intervalDays: 0 },
+      { eventId: festival.id, option: '2', label: '2 monthly payments', instalments: 2, intervalDays: 30 },
+      { eventId: festival.id, option: '3', label: '3 monthly payments', instalments: 3, intervalDays: 30 },
+    ]);
+
+    /* Square: Harbour Street Theatre takes its payments through Square, so Square is chosen for its baskets. */
+    const harbourTheatre = await org({
+      slug: 'harbour-street-theatre',
+      name: 'Harbour Street Theatre',
+      description: 'A small playhouse on Plymouth’s Barbican.',
+      paymentProvider: 'square',
+      contactEmail: 'box-office@harbourstreet.example',
+    });
+    const tempest = await event({
+      organiserId: harbourTheatre.id,
+      title: 'The Tempest on the Barbican',
+      description: 'Shakespeare’s island comedy, played in the round in a converted fish market.',
+      currency: 'GBP',
+      venueName: 'Harbour Street Theatre',
+      venueAddress: '12 Southside Street, Plymouth PL1 2LD',
+      city: 'Plymouth',
+      thumbnail: thumbnail('The Tempest', '#1d4ed8', '#0f172a', 'waves'),
+    });
+    const tempestDate = await date(tempest.id, ahead(now, 25, 19, 30), 180, 'The Tempest on the Barbican: house');
+    const tempestStalls = await ticket({ eventDateId: tempestDate.id, name: 'Stalls', price: 2400, bookingFee: 150 });
+
     /* Printed tickets posted to the buyer: a basket with this event needs a delivery address. */
     const printed = await event({
       organiserId: lantern.id,
@@ -393,6 +442,8 @@ export async function seed(db: Database, now = new Date()) {
       users: { subscribedDark: amelia!, notSubscribed: tom! },
       charity: { id: charity!.id, downloadToken: DEMO_GIFT_AID_TOKEN },
       questions,
+      plans: { organiser: meadow.id, event: festival.id, weekend: festivalWeekend.id, day: festivalDay.id },
+      square: { organiser: harbourTheatre.id, event: tempest.id, stalls: tempestStalls.id },
     };
   });
 }

@@ -3,6 +3,7 @@ import type { SnapshotFrom } from 'xstate';
 import { METHOD_LABELS, PAYMENT_TITLES, saasBlockedMessage, type BillingAddress, type ChosenMethod, type PaymentMethod } from '../../contract';
 import type { paymentMachine } from './payment.machine';
 import type { FormField, PaymentEvent, PaymentForm, PaymentProblemField } from './payment.types';
+import { planProblems } from '../instalment/instalment.rules';
 
 export interface PaymentView {
   title: string;
@@ -27,6 +28,10 @@ export interface PaymentView {
   organisers: { id: number; message: string; checked: boolean }[];
   problems: Partial<Record<PaymentProblemField, string>>;
   error: string | null;
+  /** Pay can be pressed: always, except for a plan without an option, a valid phone and a card (spec 001 §5). */
+  canPay: boolean;
+  /** The plan's options on offer (never '1'). */
+  planOptions: string[];
 }
 
 export function viewPayment(snapshot: SnapshotFrom<typeof paymentMachine>): PaymentView {
@@ -53,6 +58,8 @@ export function viewPayment(snapshot: SnapshotFrom<typeof paymentMachine>): Paym
     organisers: (s?.marketingOrganisers ?? []).map((o) => ({ id: o.id, message: o.message, checked: c.form.organisers[String(o.id)] ?? false })),
     problems: c.problems,
     error: c.error,
+    canPay: c.method !== 'instalment' || Object.keys(planProblems(c.form.plan, c.form.contactNumber.trim(), s?.planOptions ?? [])).length === 0,
+    planOptions: s?.planOptions ?? [],
   };
 }
 
@@ -65,5 +72,8 @@ export function paymentSenders(send: (event: PaymentEvent) => void) {
     chooseMethod: (method: ChosenMethod) => send({ type: 'METHOD_CHOSEN', method }),
     pay: () => send({ type: 'PAY_CLICKED' }),
     retry: () => send({ type: 'RETRY_CLICKED' }),
+    choosePlanOption: (option: string) => send({ type: 'PLAN_OPTION_CHOSEN', option }),
+    choosePlanCard: (card: string) => send({ type: 'PLAN_CARD_CHOSEN', card }),
+    togglePlanDefault: () => send({ type: 'PLAN_DEFAULT_TOGGLED' }),
   };
 }

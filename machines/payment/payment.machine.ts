@@ -17,6 +17,9 @@ import {
 } from '../../contract';
 import { BANK_TRANSFER_MESSAGES } from '../../contract/bankTransfer';
 import { paymentProblems } from './payment.rules';
+import { instalmentMachine } from '../instalment/instalment.machine';
+import type { InstalmentOutcome } from '../instalment/instalment.types';
+import { squareMachine, type SquareOutcome } from '../square/square.machine';
 import {
   HoldLost,
   type CardResult,
@@ -53,6 +56,7 @@ const initialForm: PaymentForm = {
   address: EMPTY_BILLING_ADDRESS,
   organisers: {},
   newsletter: false,
+  plan: { option: null, card: null, makeDefault: true },
 };
 
 function messageOf(error: unknown, fallback: string): string {
@@ -97,6 +101,10 @@ export const paymentMachine = setup({
     payWithTruelayer: fromPromise<ResponseOf<'payWithTruelayer'>, RequestOf<'payWithTruelayer'>>(() =>
       Promise.reject(new Error('payWithTruelayer is provided by the app')),
     ),
+    /** A plan: a new card saved, then pay_with_instalment (machines/instalment). */
+    instalment: instalmentMachine,
+    /** Square: its credentials, its card form, then pay-with-square (machines/square). */
+    square: squareMachine,
   },
   actions: {
     keepSituation: assign((_, params: { situation: PaymentSituation }) => ({
@@ -125,6 +133,17 @@ export const paymentMachine = setup({
       return { form: { ...context.form, organisers: { ...context.form.organisers, [key]: !context.form.organisers[key] } } };
     }),
     toggleNewsletter: assign(({ context }) => ({ form: { ...context.form, newsletter: !context.form.newsletter } })),
+    choosePlanOption: assign(({ context, event }) => {
+      assertEvent(event, 'PLAN_OPTION_CHOSEN');
+      const { planOption: _gone, ...problems } = context.problems;
+      return { form: { ...context.form, plan: { ...context.form.plan, option: event.option } }, problems };
+    }),
+    choosePlanCard: assign(({ context, event }) => {
+      assertEvent(event, 'PLAN_CARD_CHOSEN');
+      const { planCard: _gone, ...problems } = context.problems;
+      return { form: { ...context.form, plan: { ...context.form.plan, card: event.card } }, problems };
+    }),
+    togglePlanDefault: assign(({ context }) => ({ form: { ...context.form, plan: { ...context.form.plan, makeDefault: !context.form.plan.makeDefault } } })),
     chooseMethod: assign(({ context, event }) => {
       assertEvent(event, 'METHOD_CHOSEN');
       const { method: _gone, ...problems } = context.problems;
@@ -159,8 +178,10 @@ export const paymentMachine = setup({
       context.situation !== null && Object.keys(paymentProblems(context.form, context.situation, context.method)).length === 0,
     isExpress: ({ context }) => context.situation?.express ?? false,
     holdLost: (_, params: { error: unknown }) => params.error instanceof HoldLost,
-    bankTransferChosen: ({ context }) => context.method === 'truelayer',
     cardSucceeded: (_, params: { result: CardResult }) => params.result.status === 'succeeded',
+    isMethod: ({ context }, params: { method: PaymentMethod }) => context.method === params.method,
+    outcomePaid: (_, params: { outcome: InstalmentOutcome | SquareOutcome }) => params.outcome.type === 'paid',
+    outcomeHoldLost: (_, params: { outcome: InstalmentOutcome | SquareOutcome }) => params.outcome.type === 'reserving',
   },
 }).createMachine({
   id: 'payment',
@@ -226,6 +247,9 @@ export const paymentMachine = setup({
         ORGANISER_TOGGLED: { actions: 'toggleOrganiser' },
         NEWSLETTER_TOGGLED: { actions: 'toggleNewsletter' },
         METHOD_CHOSEN: { actions: 'chooseMethod' },
+        PLAN_OPTION_CHOSEN: { actions: 'choosePlanOption' },
+        PLAN_CARD_CHOSEN: { actions: 'choosePlanCard' },
+        PLAN_DEFAULT_TOGGLED: { actions: 'togglePlanDefault' },
         PAY_CLICKED: [
           { guard: and(['formIsValid', 'isExpress']), target: 'savingAccount', actions: 'markPaying' },
           { guard: and(['formIsValid', not('isExpress')]), target: 'savingBilling', actions: 'markPaying' },
@@ -247,7 +271,12 @@ export const paymentMachine = setup({
           ),
           ct_subscribed: String(context.form.newsletter),
         }),
-        onDone: [{ guard: 'bankTransferChosen', target: 'payingWithBank' }, { target: 'gettingToken' }],
+        onDone: [
+          { guard: { type: 'isMethod', params: { method: 'truelayer' } }, target: 'payingWithBank' },
+          { guard: { type: 'isMethod', params: { method: 'instalment' } }, target: 'instalment' },
+          { guard: { type: 'isMethod', params: { method: 'square' } }, target: 'square' },
+          { target: 'gettingToken' },
+        ],
         onError: [
           {
             guard: { type: 'holdLost', params: ({ event }) => ({ error: event.error }) },
@@ -267,7 +296,12 @@ export const paymentMachine = setup({
           address: Object.fromEntries(Object.entries(context.form.address).map(([k, v]) => [k, v.trim()])),
           ...(context.form.contactNumber.trim() ? { contact_number: context.form.contactNumber.trim() } : {}),
         }),
-        onDone: [{ guard: 'bankTransferChosen', target: 'payingWithBank' }, { target: 'gettingToken' }],
+        onDone: [
+          { guard: { type: 'isMethod', params: { method: 'truelayer' } }, target: 'payingWithBank' },
+          { guard: { type: 'isMethod', params: { method: 'instalment' } }, target: 'instalment' },
+          { guard: { type: 'isMethod', params: { method: 'square' } }, target: 'square' },
+          { target: 'gettingToken' },
+        ],
         onError: [
           {
             guard: { type: 'holdLost', params: ({ event }) => ({ error: event.error }) },
@@ -328,6 +362,47 @@ export const paymentMachine = setup({
     atBank: {
       tags: ['paying'],
       description: 'The browser is on its way to the bank, which returns the buyer to awaiting_truelayer.',
+    },
+    instalment: {
+      description: 'A payment plan: the card saved, then pay_with_instalment.',
+      tags: ['paying'],
+      invoke: {
+        src: 'instalment',
+        id: 'instalment',
+        input: ({ context }) => ({
+          option: context.form.plan.option ?? '',
+          contactNumber: context.form.contactNumber.trim(),
+          card: context.form.plan.card ?? '',
+          makeDefault: context.form.plan.makeDefault,
+        }),
+        onDone: [
+          { guard: { type: 'outcomePaid', params: ({ event }) => ({ outcome: event.output }) }, target: 'paid', actions: 'keepPaid' },
+          {
+            guard: { type: 'outcomeHoldLost', params: ({ event }) => ({ outcome: event.output }) },
+            target: 'holdLost',
+            actions: { type: 'keepHoldLost', params: ({ event }) => ({ message: event.output.type === 'reserving' ? event.output.message : '' }) },
+          },
+          { target: 'ready', actions: { type: 'reset', params: ({ event }) => ({ message: event.output.type === 'failed' ? event.output.message : PAYMENT_MESSAGES.unableToPay }) } },
+        ],
+      },
+    },
+    square: {
+      description: 'Square: its credentials, its card form, then pay-with-square.',
+      tags: ['paying'],
+      invoke: {
+        src: 'square',
+        id: 'square',
+        input: ({ context }) => ({ address: Object.fromEntries(Object.entries(context.form.address).map(([k, v]) => [k, v.trim()])) as PaymentContext['form']['address'] }),
+        onDone: [
+          { guard: { type: 'outcomePaid', params: ({ event }) => ({ outcome: event.output }) }, target: 'paid', actions: 'keepPaid' },
+          {
+            guard: { type: 'outcomeHoldLost', params: ({ event }) => ({ outcome: event.output }) },
+            target: 'holdLost',
+            actions: { type: 'keepHoldLost', params: ({ event }) => ({ message: event.output.type === 'reserving' ? event.output.message : '' }) },
+          },
+          { target: 'ready', actions: { type: 'reset', params: ({ event }) => ({ message: event.output.type === 'failed' ? event.output.message : PAYMENT_MESSAGES.unableToPay }) } },
+        ],
+      },
     },
     paid: { type: 'final' },
     holdLost: { type: 'final' },

@@ -51,10 +51,25 @@ describe('payment rules (spec 001 §4, §5, §9)', () => {
   });
 
   it('checks the contact number with the spec’s pattern: optional +code, optional area in brackets, at least 9 digits', () => {
-    const form = { fullName: '', email: '', address: { first_name: '', last_name: '', address_1: '', address_2: '', town: '', postcode: 'GL7 1AB', state: '', country_code: 'GB' }, organisers: {}, newsletter: false };
+    const form = { fullName: '', email: '', address: { first_name: '', last_name: '', address_1: '', address_2: '', town: '', postcode: 'GL7 1AB', state: '', country_code: 'GB' }, organisers: {}, newsletter: false, plan: { option: null, card: null, makeDefault: true } };
     const s = { express: false, phoneRequired: true, offered: ['stripe' as const] };
     const phone = (contactNumber: string) => paymentProblems({ ...form, contactNumber }, s, 'stripe').contactNumber ?? null;
     for (const ok of ['07700 900123', '+44 7700 900123', '+44 (0)1285 555 0100', '020.7946.0018', '020-7946-0018']) expect(phone(ok)).toBeNull();
     for (const bad of ['', '12ab', '0770 090', '+44 (0) 12 34', 'phone 07700900123']) expect(phone(bad)).toBe('Type a valid phone number');
+  });
+
+  it('pays a plan only with an offered option (never 1), a valid phone, even where the organiser asks for none, and a card (spec 001 §5)', () => {
+    const form = { fullName: '', email: '', contactNumber: '', address: { first_name: '', last_name: '', address_1: '', address_2: '', town: '', postcode: 'GL7 1AB', state: '', country_code: 'GB' }, organisers: {}, newsletter: false };
+    const s = { express: false, phoneRequired: false, offered: ['stripe' as const, 'instalment' as const], planOptions: ['2', '3'] };
+    const problems = (plan: { option: string | null; card: string | null }, contactNumber = '07700 900123') =>
+      paymentProblems({ ...form, contactNumber, plan: { ...plan, makeDefault: true } }, s, 'instalment');
+    expect(problems({ option: '2', card: 'new' })).toEqual({});
+    expect(problems({ option: '3', card: 'pm_1' })).toEqual({});
+    expect(problems({ option: null, card: 'new' })).toEqual({ planOption: 'Choose a payment plan' });
+    expect(problems({ option: '1', card: 'new' })).toEqual({ planOption: 'Choose a payment plan' });
+    expect(problems({ option: '2', card: null })).toEqual({ planCard: 'Choose a card for your payments' });
+    expect(problems({ option: '2', card: 'new' }, '')).toEqual({ contactNumber: 'Type a valid phone number' });
+    // The card method does not ask for the plan's fields.
+    expect(paymentProblems({ ...form, plan: { option: null, card: null, makeDefault: true } }, s, 'stripe')).toEqual({});
   });
 });

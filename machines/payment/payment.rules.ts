@@ -12,9 +12,11 @@ import {
   type PaymentMethod,
 } from '../../contract';
 import type { PaymentForm, PaymentProblemField, PaymentSituation } from './payment.types';
+import { planOptions } from '../../contract';
+import { planProblems } from '../instalment/instalment.rules';
 
 /** The methods this build takes; bank transfer, Square and plans join here when they are built. */
-export const BUILT_METHODS: readonly ChosenMethod[] = ['truelayer', 'stripe'];
+export const BUILT_METHODS: readonly ChosenMethod[] = ['truelayer', 'stripe', 'square', 'instalment'];
 
 export function paymentSituation(checkout: Checkout, paymentError: string | null, built: readonly ChosenMethod[] = BUILT_METHODS): PaymentSituation {
   return {
@@ -32,13 +34,14 @@ export function paymentSituation(checkout: Checkout, paymentError: string | null
     })),
     email: checkout.init_guest_email ?? '',
     paymentError,
+    planOptions: planOptions(checkout).map((o) => o.option),
   };
 }
 
 /** What keeps the form from being sent (spec 001 §5), field by field. */
 export function paymentProblems(
   form: PaymentForm,
-  situation: Pick<PaymentSituation, 'express' | 'phoneRequired' | 'offered'>,
+  situation: Pick<PaymentSituation, 'express' | 'phoneRequired' | 'offered'> & { planOptions?: readonly string[] },
   method: PaymentMethod,
 ): Partial<Record<PaymentProblemField, string>> {
   const problems: Partial<Record<PaymentProblemField, string>> = {};
@@ -52,5 +55,7 @@ export function paymentProblems(
   const phone = form.contactNumber.trim();
   if ((situation.phoneRequired || phone !== '') && !isValidPhone(phone)) problems.contactNumber = PAYMENT_MESSAGES.phone;
   if (method === 'none' || !situation.offered.includes(method)) problems.method = PAYMENT_MESSAGES.chooseMethod;
+  // A plan needs an option, a valid phone and a card (spec 001 §5).
+  else if (method === 'instalment') Object.assign(problems, planProblems(form.plan, phone, situation.planOptions ?? []));
   return problems;
 }

@@ -26,7 +26,10 @@ const TEXT = {
 const AUTH_URL = '/sandbox/bank/?token=t0k3n';
 const DECLINED = 'Your card was declined.';
 /** Spec 001 §2: the method choice. */
-const LABELS: Record<string, string> = { truelayer: 'Instant Bank Transfer', stripe: 'Credit or Debit Card', instalment: 'Set up a payment plan' };
+const LABELS: Record<string, string> = { truelayer: 'Instant Bank Transfer', stripe: 'Credit or Debit Card', square: 'Credit or Debit Card', instalment: 'Set up a payment plan' };
+/** Spec 001 §8 (instalment, Square) and the plan form's prompts. */
+const PLAN_TEXT = { error: 'There was an error with your payment. Please try again.', option: 'Choose a payment plan', card: 'Choose a card for your payments' };
+const SQUARE_CREDENTIALS = 'Unable to get Square credentials. Please try again later';
 const HELD = 'Your tickets are no longer held for you. Please reserve them again.';
 
 const NO_FLAGS = { truelayer: false, stripe: false, square: false, instalment: false };
@@ -45,6 +48,7 @@ const base: PaymentSituation = {
   marketingOrganisers: [],
   email: '',
   paymentError: null,
+  planOptions: [],
 };
 const SITUATIONS: Record<string, PaymentSituation> = {
   paid: { ...base, paid: true },
@@ -54,6 +58,10 @@ const SITUATIONS: Record<string, PaymentSituation> = {
   express: { ...base, express: true, marketingOrganisers: [{ id: 3, message: 'News from the Lantern' }] },
   // Two methods and a required phone: nothing is chosen for the buyer; a returning decline is shown.
   choice: { ...base, offered: ['truelayer', 'stripe'], autoMethod: 'none', phoneRequired: true, paymentError: DECLINED },
+  // A plan on offer beside the card (spec 001 §4: nothing chosen for the buyer when there is a plan).
+  plan: { ...base, offered: ['stripe', 'instalment'], autoMethod: 'none', planOptions: ['2', '3'] },
+  // The organiser's provider is Square: Square is chosen (spec 001 §4).
+  square: { ...base, offered: ['square'], autoMethod: 'square' },
 };
 const nameOf = (s: PaymentSituation) => Object.entries(SITUATIONS).find(([, v]) => v === s)?.[0] ?? 'none';
 
@@ -81,6 +89,12 @@ function expectedProblems(form: Form, s: PaymentSituation, method: string): Reco
   }
   if ((s.phoneRequired || form.contactNumber !== '') && !VALID.contactNumber.has(form.contactNumber)) p.contactNumber = TEXT.phone;
   if (!(s.offered as string[]).includes(method)) p.method = TEXT.chooseMethod;
+  else if (method === 'instalment') {
+    // Spec 001 §5: an option (never '1'), a valid phone and a card.
+    if (!form.plan.option || !s.planOptions.includes(form.plan.option)) p.planOption = PLAN_TEXT.option;
+    if (!VALID.contactNumber.has(form.contactNumber)) p.contactNumber = TEXT.phone;
+    if (!form.plan.card) p.planCard = PLAN_TEXT.card;
+  }
   return p;
 }
 
@@ -98,6 +112,8 @@ describe('payment machine', () => {
           getStripeToken: kit.controlled(),
           confirmCard: kit.controlled(),
           payWithTruelayer: kit.controlled(),
+          instalment: kit.controlled(),
+          square: kit.controlled(),
         },
         actions: { goToBank: kit.spy('goToBank') },
       }),
@@ -135,6 +151,19 @@ describe('payment machine', () => {
         ],
         'xstate.done.actor.payWithTruelayer': [{ type: 'xstate.done.actor.payWithTruelayer', output: { auth_url: AUTH_URL } }],
         'xstate.error.actor.payWithTruelayer': [{ type: 'xstate.error.actor.payWithTruelayer', error: new Error('500') }],
+        PLAN_OPTION_CHOSEN: [{ type: 'PLAN_OPTION_CHOSEN', option: '3' }],
+        PLAN_CARD_CHOSEN: [{ type: 'PLAN_CARD_CHOSEN', card: 'new' }],
+        PLAN_DEFAULT_TOGGLED: [{ type: 'PLAN_DEFAULT_TOGGLED' }],
+        'xstate.done.actor.instalment': [
+          { type: 'xstate.done.actor.instalment', output: { type: 'paid' } },
+          { type: 'xstate.done.actor.instalment', output: { type: 'failed', message: PLAN_TEXT.error } },
+          { type: 'xstate.done.actor.instalment', output: { type: 'reserving', message: HELD } },
+        ],
+        'xstate.done.actor.square': [
+          { type: 'xstate.done.actor.square', output: { type: 'paid' } },
+          { type: 'xstate.done.actor.square', output: { type: 'failed', message: SQUARE_CREDENTIALS } },
+          { type: 'xstate.done.actor.square', output: { type: 'reserving', message: HELD } },
+        ],
         'xstate.done.actor.setAccountDetails': [{ type: 'xstate.done.actor.setAccountDetails', output: { success: true } }],
         'xstate.error.actor.setAccountDetails': [
           { type: 'xstate.error.actor.setAccountDetails', error: new HoldLost(HELD) },
@@ -194,7 +223,8 @@ describe('payment machine', () => {
                 error: next.paymentError,
                 problems: exactly({}),
                 payingFlags: NO_FLAGS,
-                form: { fullName: '', email: next.email, contactNumber: '', address: exactly(EMPTY_ADDRESS), newsletter: false },
+                form: { fullName: '', email: next.email, contactNumber: '', address: exactly(EMPTY_ADDRESS), newsletter: false, plan: { option: null, card: null, makeDefault: true } },
+                planOptions: next.planOptions,
                 methods: next.offered.map((method) => ({ method, label: LABELS[method]!, chosen: method === next.autoMethod })),
               },
               running: [],
@@ -227,6 +257,18 @@ describe('payment machine', () => {
             const checked = !(view.form.organisers['3'] ?? false);
             return { view: { form: { ...view.form, organisers: { ...view.form.organisers, '3': checked } } }, running: [] };
           }
+          case 'PLAN_OPTION_CHOSEN':
+          case 'PLAN_CARD_CHOSEN': {
+            if (!formShown) return unchanged();
+            const key = event.type === 'PLAN_OPTION_CHOSEN' ? 'option' : 'card';
+            const field = event.type === 'PLAN_OPTION_CHOSEN' ? 'planOption' : 'planCard';
+            const value = (event.type === 'PLAN_OPTION_CHOSEN' ? event.option : event.card) as string;
+            const problems = Object.fromEntries(Object.entries(view.problems).filter(([k]) => k !== field));
+            return { view: { form: { ...view.form, plan: { ...view.form.plan, [key]: value } }, problems: exactly(problems) }, running: [] };
+          }
+          case 'PLAN_DEFAULT_TOGGLED':
+            if (!formShown) return unchanged();
+            return { view: { form: { ...view.form, plan: { ...view.form.plan, makeDefault: !view.form.plan.makeDefault } } }, running: [] };
           case 'NEWSLETTER_TOGGLED':
             if (!formShown) return unchanged();
             return { view: { form: { ...view.form, newsletter: !view.form.newsletter } }, running: [] };
@@ -268,7 +310,20 @@ describe('payment machine', () => {
               const phone = view.form.contactNumber ? { contact_number: view.form.contactNumber } : {};
               return { view: { paying: true, title: TITLE.paying, payingFlags: { ...NO_FLAGS, truelayer: true } }, running: ['payWithTruelayer'], started: { payWithTruelayer: [phone] } };
             }
+            // The chosen method takes over: a plan, Square, or the card's token.
+            if (view.method === 'instalment') {
+              const plan = { option: view.form.plan.option, contactNumber: view.form.contactNumber, card: view.form.plan.card, makeDefault: view.form.plan.makeDefault };
+              return { view: { paying: true, title: TITLE.paying }, running: ['instalment'], started: { instalment: [plan] } };
+            }
+            if (view.method === 'square') return { view: { paying: true, title: TITLE.paying }, running: ['square'], started: { square: [{ address: view.form.address }] } };
             return { view: { paying: true, title: TITLE.paying }, running: ['getStripeToken'], started: { getStripeToken: [undefined] } };
+          case 'xstate.done.actor.instalment':
+          case 'xstate.done.actor.square': {
+            const output = event.output as { type: string; message?: string };
+            if (output.type === 'paid') return paid;
+            if (output.type === 'reserving') return { view: {}, running: [], output: { type: 'reserving', message: HELD } };
+            return reset(output.message!);
+          }
           case 'xstate.error.actor.setAccountDetails':
           case 'xstate.error.actor.setBillingAddress': {
             const error = event.error as Error;
@@ -297,7 +352,66 @@ describe('payment machine', () => {
         }
         return undefined;
       },
+      check: ({ after }) => {
+        // Pay is enabled for a plan only with an option, a valid phone and a card (spec 001 §5).
+        const v = viewPayment(after as never);
+        const s = (after.context as { situation: PaymentSituation | null }).situation;
+        if (!s) return;
+        const planReady = !!v.form.plan.option && s.planOptions.includes(v.form.plan.option) && VALID.contactNumber.has(v.form.contactNumber) && !!v.form.plan.card;
+        expect(v.canPay).toBe(v.method !== 'instalment' || planReady);
+      },
       extraPaths: [
+        // A plan: Pay waits for an option, a phone and a card, then the plan's chart takes over.
+        {
+          events: [
+            { type: 'xstate.done.actor.loadPayment', output: SITUATIONS.plan },
+            { type: 'METHOD_CHOSEN', method: 'instalment' },
+            { type: 'FIELD_CHANGED', field: 'postcode', value: 'GL7 1AB' },
+            { type: 'PAY_CLICKED' },
+            { type: 'PLAN_OPTION_CHOSEN', option: '3' },
+            { type: 'FIELD_CHANGED', field: 'contactNumber', value: '07700 900123' },
+            { type: 'PLAN_CARD_CHOSEN', card: 'new' },
+            { type: 'PLAN_DEFAULT_TOGGLED' },
+            { type: 'PAY_CLICKED' },
+            { type: 'xstate.done.actor.setBillingAddress', output: { ...EMPTY_ADDRESS, postcode: 'GL7 1AB', id: 1 } },
+            { type: 'xstate.done.actor.instalment', output: { type: 'failed', message: PLAN_TEXT.error } },
+          ] as WalkEvent[],
+        },
+        // An express buyer's plan and an express buyer's Square payment: their details first.
+        {
+          events: [
+            { type: 'xstate.done.actor.loadPayment', output: { ...SITUATIONS.plan, express: true, marketingOrganisers: SITUATIONS.express!.marketingOrganisers } },
+            { type: 'FIELD_CHANGED', field: 'fullName', value: 'Ann Lee' },
+            { type: 'FIELD_CHANGED', field: 'email', value: 'ann@example.com' },
+            { type: 'FIELD_CHANGED', field: 'contactNumber', value: '07700 900123' },
+            { type: 'METHOD_CHOSEN', method: 'instalment' },
+            { type: 'PLAN_OPTION_CHOSEN', option: '3' },
+            { type: 'PLAN_CARD_CHOSEN', card: 'new' },
+            { type: 'PAY_CLICKED' },
+            { type: 'xstate.done.actor.setAccountDetails', output: { success: true } },
+            { type: 'xstate.done.actor.instalment', output: { type: 'paid' } },
+          ] as WalkEvent[],
+        },
+        {
+          events: [
+            { type: 'xstate.done.actor.loadPayment', output: { ...SITUATIONS.square, express: true, marketingOrganisers: SITUATIONS.express!.marketingOrganisers } },
+            { type: 'FIELD_CHANGED', field: 'fullName', value: 'Ann Lee' },
+            { type: 'FIELD_CHANGED', field: 'email', value: 'ann@example.com' },
+            { type: 'PAY_CLICKED' },
+            { type: 'xstate.done.actor.setAccountDetails', output: { success: true } },
+            { type: 'xstate.done.actor.square', output: { type: 'reserving', message: HELD } },
+          ] as WalkEvent[],
+        },
+        // Square chosen for the buyer: details, then Square's chart.
+        {
+          events: [
+            { type: 'xstate.done.actor.loadPayment', output: SITUATIONS.square },
+            { type: 'FIELD_CHANGED', field: 'postcode', value: 'GL7 1AB' },
+            { type: 'PAY_CLICKED' },
+            { type: 'xstate.done.actor.setBillingAddress', output: { ...EMPTY_ADDRESS, postcode: 'GL7 1AB', id: 1 } },
+            { type: 'xstate.done.actor.square', output: { type: 'paid' } },
+          ] as WalkEvent[],
+        },
         // The express buyer's full journey: name, e-mail, a marketing box, then the card.
         {
           events: [

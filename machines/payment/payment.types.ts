@@ -1,5 +1,6 @@
 /** What the payment machine exchanges with the app and with its parent. */
 import type { BillingAddress, ChosenMethod, PaymentMethod } from '../../contract';
+import type { PlanChoice } from '../instalment/instalment.types';
 
 /**
  * What the payment step needs to know about the sale, worked out by the app from the checkout
@@ -26,6 +27,8 @@ export interface PaymentSituation {
   email: string;
   /** The provider's message for the last payment that failed, or a late payment's outcome. */
   paymentError: string | null;
+  /** The payment plan options offered (never '1'); empty without a plan. */
+  planOptions: string[];
 }
 
 export interface PaymentForm {
@@ -36,11 +39,13 @@ export interface PaymentForm {
   /** Express marketing boxes by organiser id, and the community newsletter. */
   organisers: Record<string, boolean>;
   newsletter: boolean;
+  /** The payment plan chosen, when paying by instalments. */
+  plan: PlanChoice;
 }
 
 export type FormField = 'fullName' | 'email' | 'contactNumber' | keyof BillingAddress;
 
-export type PaymentProblemField = 'fullName' | 'email' | 'contactNumber' | 'postcode' | 'address' | 'method';
+export type PaymentProblemField = 'fullName' | 'email' | 'contactNumber' | 'postcode' | 'address' | 'method' | 'planOption' | 'planCard';
 
 /** What the card provider's confirmation ended with, when it ends in the page (no redirect). */
 export type CardResult = { status: 'succeeded' } | { status: 'failed'; message: string | null };
@@ -57,7 +62,10 @@ export type PaymentEvent =
   | { type: 'NEWSLETTER_TOGGLED' }
   | { type: 'METHOD_CHOSEN'; method: ChosenMethod }
   | { type: 'PAY_CLICKED' }
-  | { type: 'RETRY_CLICKED' };
+  | { type: 'RETRY_CLICKED' }
+  | { type: 'PLAN_OPTION_CHOSEN'; option: string }
+  | { type: 'PLAN_CARD_CHOSEN'; card: string }
+  | { type: 'PLAN_DEFAULT_TOGGLED' };
 
 /** A call refused because the hold is gone: the failure body's error becomes the basket's reserving error. */
 export class HoldLost extends Error {

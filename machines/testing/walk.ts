@@ -130,6 +130,8 @@ export interface WalkVariant {
   name: string;
   /** Implementations for this variant (typically guards), on top of the fakes. */
   provide?: Parameters<AnyStateMachine['provide']>[0];
+  /** The machine's input for this variant, instead of the walk's. */
+  input?: unknown;
 }
 
 interface WalkBase {
@@ -388,8 +390,8 @@ async function runPath<V>(
       ).start()
     : undefined;
   const actor: AnyActorRef = parent
-    ? createActor(machine, { input: options.input, parent } as never)
-    : createActor(machine, { clock, inspect, input: options.input } as never);
+    ? createActor(machine, { input: variant?.input ?? options.input, parent } as never)
+    : createActor(machine, { clock, inspect, input: variant?.input ?? options.input } as never);
 
   const trail: string[] = ['(start)'];
   const earlier: Array<{ event: WalkEvent; view: unknown }> = [];
@@ -503,7 +505,7 @@ function generatePaths(options: WalkBase, variant: WalkVariant | undefined) {
   const traversal = {
     events,
     serializeState: (s: Snapshot) => serializeState(s),
-    input: options.input,
+    input: variant?.input ?? options.input,
     limit: options.limit ?? 20_000,
   };
   const shortest = getShortestPaths(logic, traversal as never) as Array<StatePath<Snapshot, EventObject>>;

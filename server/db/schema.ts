@@ -44,6 +44,8 @@ export const organisers = pgTable('organisers', {
   customRefundPolicy: text('custom_refund_policy'),
   charityId: integer('charity_id').references(() => charities.id),
   marketingSignupMessage: text('marketing_signup_message').notNull().default(''),
+  /** Where the organiser is told about its buyers' payment plans (a plan whose charge failed every retry). */
+  contactEmail: text('contact_email'),
 });
 
 export const events = pgTable('events', {
@@ -439,7 +441,7 @@ export const walletDeliveries = pgTable('wallet_deliveries', {
 /* ---------- Payment: the card processor's payments and refunds, the sale's payment details ---------- */
 
 /** Payment providers: card processors, and banks for instant bank transfer. */
-export const PAYMENT_PROVIDERS = ['sandbox', 'stripe', 'truelayer', 'sandbox_bank'] as const;
+export const PAYMENT_PROVIDERS = ['sandbox', 'stripe', 'square', 'truelayer', 'sandbox_bank'] as const;
 
 /**
  * One payment attempt of a sale at a card processor (the sandbox processor or Stripe). The
@@ -674,3 +676,131 @@ export const saleQuestionAnswers = pgTable(
   },
   (t) => [index('sale_question_answers_sale').on(t.saleId, t.beforeOrAfter)],
 );
+
+/* ---------- Instalment plans (spec 001 §2, §4, §7, §9) and the sandbox processor's cards ---------- */
+
+/**
+ * A payment plan an event offers: option '1' is paying in full (never offered as a plan); any
+ * other option splits the total into `instalments` equal payments (the remainder on the first),
+ * the first taken at once and each later one `interval_days` after the one before.
+ */
+export const eventPaymentPlans = pgTable(
+  'event_payment_plans',
+  {
+    id: serial('id').primaryKey(),
+    eventId: integer('event_id')
+      .notNull()
+      .references(() => events.id),
+    option: text('option').notNull(),
+    label: text('label').notNull(),
+    instalments: integer('instalments').notNull(),
+    intervalDays: integer('interval_days').notNull(),
+  },
+  (t) => [uniqueIndex('event_payment_plans_option').on(t.eventId, t.option), check('event_payment_plans_count', sql`${t.instalments} >= 1`)],
+);
+
+/** A buyer's card kept for off-session charges (spec 001 §3 Saved payment method). */
+export const savedPaymentMethods = pgTable(
+  'saved_payment_methods',
+  {
+    id: serial('id').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id),
+    provider: text('provider', { enum: ['sandbox', 'stripe'] }).notNull(),
+    /** The processor's id of the card (pm_…). */
+    providerMethodId: text('provider_method_id').notNull(),
+    brand: text('brand').notNull(),
+    last4: text('last4').notNull(),
+    expMonth: integer('exp_month').notNull(),
+    expYear: integer('exp_year').notNull(),
+    funding: text('funding').notNull(),
+    isDefault: boolean('is_default').notNull().default(false),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+  },
+  (t) => [uniqueIndex('saved_payment_methods_provider_id').on(t.provider, t.providerMethodId), index('saved_payment_methods_user').on(t.userId)],
+);
+
+/**
+ * A sale paid by instalments: its schedule lives in `instalments`. `status` is authenticating while
+ * the buyer's bank confirms the first instalment, then active until the final payment (completed)
+ * or until a charge has failed every retry (failed).
+ */
+export const instalmentPlans = pgTable('instalment_plans', {
+  saleId: text('sale_id').primaryKey(),
+  userId: integer('user_id')
+    .notNull()
+    .references(() => users.id),
+  option: text('option').notNull(),
+  currency: text('currency').notNull(),
+  total: integer('total').notNull(),
+  paymentMethodId: integer('payment_method_id')
+    .notNull()
+    .references(() => savedPaymentMethods.id),
+  contactNumber: text('contact_number').notNull(),
+  status: text('status', { enum: ['authenticating', 'active', 'completed', 'failed'] }).notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+  completedAt: timestamp('completed_at', { withTimezone: true, mode: 'date', precision: 3 }),
+});
+
+/**
+ * One payment of a plan. The job charges a scheduled one when `next_attempt_at` has come, under
+ * the key `instalment:<id>:<attempt>`, holding the row's lock while it charges: a second runner
+ * skips a locked row and finds it paid once the first commits, so no instalment is charged twice.
+ */
+export const instalments = pgTable(
+  'instalments',
+  {
+    id: serial('id').primaryKey(),
+    saleId: text('sale_id')
+      .notNull()
+      .references(() => instalmentPlans.saleId),
+    seq: integer('seq').notNull(),
+    dueAt: timestamp('due_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+    amount: integer('amount').notNull(),
+    status: text('status', { enum: ['scheduled', 'paid', 'failed'] }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: timestamp('next_attempt_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+    reminderSentAt: timestamp('reminder_sent_at', { withTimezone: true, mode: 'date', precision: 3 }),
+    paidAt: timestamp('paid_at', { withTimezone: true, mode: 'date', precision: 3 }),
+    providerPaymentId: text('provider_payment_id'),
+    lastError: text('last_error'),
+  },
+  (t) => [
+    uniqueIndex('instalments_sale_seq').on(t.saleId, t.seq),
+    index('instalments_due').on(t.status, t.nextAttemptAt),
+    check('instalments_amount_positive', sql`${t.amount} >= 1`),
+  ],
+);
+
+/**
+ * The sandbox processor's own records: cards it tokenised (a saved card `pm_sandbox_…` or a
+ * Square-style single-use nonce `cnon:sandbox-…`), and every charge it took, once per
+ * idempotency key, as a real processor keeps them.
+ */
+export const sandboxCards = pgTable('sandbox_cards', {
+  id: text('id').primaryKey(),
+  kind: text('kind', { enum: ['payment_method', 'nonce'] }).notNull(),
+  brand: text('brand').notNull(),
+  last4: text('last4').notNull(),
+  expMonth: integer('exp_month').notNull(),
+  expYear: integer('exp_year').notNull(),
+  funding: text('funding').notNull(),
+  /** What charging the card does: test numbers decline, run short, or fail only when charged later. */
+  behaviour: text('behaviour', { enum: ['approve', 'decline', 'insufficient_funds', 'fail_off_session', 'challenge'] }).notNull(),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+  usedAt: timestamp('used_at', { withTimezone: true, mode: 'date', precision: 3 }),
+});
+
+export const sandboxCharges = pgTable('sandbox_charges', {
+  id: text('id').primaryKey(),
+  idempotencyKey: text('idempotency_key').notNull().unique(),
+  cardId: text('card_id')
+    .notNull()
+    .references(() => sandboxCards.id),
+  amount: integer('amount').notNull(),
+  currency: text('currency').notNull(),
+  status: text('status', { enum: ['succeeded', 'failed'] }).notNull(),
+  failureMessage: text('failure_message'),
+  createdAt: timestamp('created_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+});

@@ -29,6 +29,7 @@ import { currencySymbol } from '../../contract/money.ts';
 import { findDonation } from './donation.ts';
 import { countPostalEvents, needsDeliveryAddress } from './address.ts';
 import { checkoutQuestions } from './questions.ts';
+import { planRemaining, planScheduleOptions } from './instalments/plans.ts';
 
 export const STANDARD_REFUND_POLICY = {
   title: 'Refund policy',
@@ -183,6 +184,7 @@ export async function buildCheckout(
   // The basket's questions and intros (one more read, only with tickets in the basket).
   const questions = lines.length > 0 ? await checkoutQuestions(db, lines.map((l) => l.type.id), eventRows) : null;
 
+  const basketTotal = price.basketTotal + (donation ? donation.amount + donation.fee : 0);
   return {
     ...base,
     state: live || paid || paying ? (sale.state as Step) : 'basket',
@@ -260,7 +262,7 @@ export async function buildCheckout(
         })),
     })),
     currency: { symbol: currencySymbol(currency), code: currency },
-    basket_total: price.basketTotal + (donation ? donation.amount + donation.fee : 0),
+    basket_total: basketTotal,
     discounts_applied: price.discountsApplied,
     offers_applied_total: price.offersTotal,
     refund_protection: sale.refundProtection ? 1 : 0,
@@ -310,7 +312,21 @@ export async function buildCheckout(
     payment_complete: paid,
     truelayer_returned_from: sale.state === 'awaiting_truelayer' ? await truelayerReturnedFrom(db, sale.id) : null,
     ...(await paymentSettingsOf(db, organiserRows.map((o) => o.id), opts.userId)),
+    ...(await planFieldsOf(db, sale.id, { eventIds: eventRows.map((e) => e.id), total: basketTotal, currency, now, paid })),
   };
+}
+
+/**
+ * The sale's payment plan: what it still owes once set up; before payment, the plans its events
+ * offer with their schedules for this total (one more read, only for an unpaid basket).
+ */
+async function planFieldsOf(
+  db: Database,
+  saleId: string,
+  p: { eventIds: number[]; total: number; currency: string; now: Date; paid: boolean },
+): Promise<Pick<Checkout, 'payment_plan_remaining' | 'payment_plan_schedule_options'>> {
+  if (p.paid) return { payment_plan_remaining: await planRemaining(db, saleId), payment_plan_schedule_options: {} };
+  return { payment_plan_remaining: null, payment_plan_schedule_options: await planScheduleOptions(db, p) };
 }
 
 /**

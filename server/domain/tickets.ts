@@ -27,14 +27,18 @@ export type Issue = { issued: true; count: number } | { issued: false; reason: '
  * Issues the tickets of a paid sale to its buyer. Refuses (409) a sale that is not paid; answers
  * `issued: false` when there is no buyer account to hold them or nothing was bought.
  */
-export async function issueTickets(db: Database, saleId: string, now: Date): Promise<Issue> {
+export async function issueTickets(db: Database, saleId: string, now: Date, opts: { limit?: number } = {}): Promise<Issue> {
   const [sale] = await db.select({ paidAt: sales.paidAt, userId: sales.userId, reference: sales.reference }).from(sales).where(eq(sales.id, saleId));
   if (!sale) throw new DomainError(404, 'Your basket could not be found. Please add your tickets again.');
   if (!sale.paidAt) throw new DomainError(409, NOT_PAID_MESSAGE);
   if (sale.userId === null) return { issued: false, reason: 'no-buyer' };
   const [buyer] = await db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, sale.userId));
   if (!buyer) return { issued: false, reason: 'no-buyer' };
-  const lines = await db.select({ ticketTypeId: saleLines.ticketTypeId, qty: saleLines.qty }).from(saleLines).where(eq(saleLines.saleId, saleId));
+  const lines = await db
+    .select({ ticketTypeId: saleLines.ticketTypeId, qty: saleLines.qty })
+    .from(saleLines)
+    .where(eq(saleLines.saleId, saleId))
+    .orderBy(asc(saleLines.ticketTypeId));
   if (lines.length === 0) return { issued: false, reason: 'nothing-bought' };
   const holderName = `${buyer.firstName} ${buyer.lastName}`.trim();
   const rows = lines.flatMap((line) =>
@@ -50,11 +54,14 @@ export async function issueTickets(db: Database, saleId: string, now: Date): Pro
       issuedAt: now,
     })),
   );
+  // A plan's sale issues only its fully paid admissions (`limit`), the first in line order.
+  const issuing = opts.limit === undefined ? rows : rows.slice(0, opts.limit);
+  if (issuing.length === 0) return { issued: true, count: 0 };
   await db
     .insert(tickets)
-    .values(rows)
+    .values(issuing)
     .onConflictDoNothing({ target: [tickets.saleId, tickets.ticketTypeId, tickets.copy] });
-  return { issued: true, count: rows.length };
+  return { issued: true, count: issuing.length };
 }
 
 export interface WalletTicket {

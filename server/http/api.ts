@@ -22,6 +22,8 @@ import { donationHandlers, donationInvalid } from './donationApi.ts';
 import { deliveryHandlers } from './deliveryApi.ts';
 import { paymentHandlers, paymentInvalid } from './paymentApi.ts';
 import { bankTransferHandlers } from './bankTransferApi.ts';
+import { planHandlers, planInvalid } from './instalmentApi.ts';
+import { squareHandlers, squareInvalid } from './squareApi.ts';
 import { addressHandlers } from './addressApi.ts';
 import { questionHandlers } from './questionsApi.ts';
 import { noticeQuery } from './notices.ts';
@@ -102,6 +104,8 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
     ...deliveryHandlers(deps),
     ...paymentHandlers(deps, deps.payment),
     ...bankTransferHandlers(deps),
+    ...planHandlers(deps),
+    ...squareHandlers(deps),
     ...questionHandlers(deps),
     getUser: async ({ request }) => readUser(deps, request),
     getCheckout: async ({ request, reply }) => {
@@ -193,6 +197,8 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
   registerCalls(app, handlers, {
     ...donationInvalid,
     ...paymentInvalid,
+    ...planInvalid,
+    ...squareInvalid,
     addToBasket: async (request, reply, message) =>
       wantsHtml(request) ? backToEvent(request, reply, 'error=not-added') : reply.status(400).send({ error: message }),
   });

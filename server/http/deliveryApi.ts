@@ -4,6 +4,7 @@ import { DELIVERY_MESSAGES, WALLET_PATH } from '../../contract/index.ts';
 import { DomainError } from '../domain/errors.ts';
 import { findSale } from '../domain/sales.ts';
 import { issueTickets } from '../domain/tickets.ts';
+import { deliverPaidTickets } from '../domain/instalments/plans.ts';
 import { deliverWallet, simpleInfo } from '../domain/wallet.ts';
 import type { Handlers } from './calls.ts';
 import type { AppDeps } from './deps.ts';
@@ -20,12 +21,18 @@ export function deliveryHandlers(deps: AppDeps): Pick<Handlers, 'deliverToBittic
   }
   return {
     deliverToBitticket: async ({ request }) => {
-      const issue = await issueTickets(db, await saleFor(request), clock());
+      const saleId = await saleFor(request);
+      // A payment plan's sale gets its fully paid tickets now, the rest after the final payment.
+      const plan = await deliverPaidTickets(db, saleId, clock());
+      if (plan) return { delivery_completed: true };
+      const issue = await issueTickets(db, saleId, clock());
       return { delivery_completed: issue.issued };
     },
     deliverToWallet: async ({ request, reply }) => {
       const saleId = await saleFor(request);
       const walletUrl = `${request.protocol}://${request.host}${WALLET_PATH}`;
+      // A plan with nothing fully paid yet has no wallet to send: its schedule e-mail went instead.
+      if (((await deliverPaidTickets(db, saleId, clock()))?.count ?? 1) === 0) return { delivery_completed: true };
       try {
         const delivery = await deliverWallet(db, { mailer: deps.mailer, brandName: config.brandName }, saleId, walletUrl, clock());
         return { delivery_completed: delivery.delivered };

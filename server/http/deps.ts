@@ -4,6 +4,7 @@ import type { CaptchaProvider } from '../domain/captcha.ts';
 import type { Mailer } from '../domain/mail.ts';
 import type { PaymentWiring } from './paymentApi.ts';
 import type { BankWiring } from './bankTransferApi.ts';
+import type { PlanWiring } from './instalmentApi.ts';
 
 export interface AppDeps {
   db: Database;
@@ -19,4 +20,6 @@ export interface AppDeps {
   payment: PaymentWiring;
   /** The bank for instant bank transfer (TrueLayer when keyed, else the sandbox bank) and its poll interval. */
   bank: BankWiring;
+  /** Saved cards for instalment plans, and Square: real when keyed, the sandbox otherwise. */
+  plans: PlanWiring;
 }

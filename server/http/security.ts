@@ -21,10 +21,17 @@ const HCAPTCHA_SOURCES = ['https://hcaptcha.com', 'https://*.hcaptcha.com'];
 const STRIPE_SCRIPT = ['https://js.stripe.com'];
 const STRIPE_FRAMES = ['https://js.stripe.com', 'https://hooks.stripe.com'];
 const STRIPE_CONNECT = ['https://api.stripe.com'];
+/** Square's Web Payments SDK (square.js and its card frame) and the endpoint it tokenises with, live and sandbox. */
+const SQUARE_SCRIPT = ['https://web.squarecdn.com', 'https://sandbox.web.squarecdn.com', 'https://js.squareup.com', 'https://js.squareupsandbox.com'];
+const SQUARE_FRAMES = ['https://web.squarecdn.com', 'https://sandbox.web.squarecdn.com'];
+const SQUARE_CONNECT = ['https://pci-connect.squareup.com', 'https://pci-connect.squareupsandbox.com', 'https://web.squarecdn.com', 'https://sandbox.web.squarecdn.com'];
+const SQUARE_STYLES = ['https://web.squarecdn.com', 'https://sandbox.web.squarecdn.com'];
 
 /** The providers the policy is widened for: the captcha when keyed, Stripe when keyed. */
 export interface CspProviders extends Pick<Config, 'hcaptcha'> {
   stripe?: boolean;
+  /** Square keyed: its SDK loads on the payment step of a Square organiser's basket. */
+  square?: boolean;
 }
 
 export function sha256Source(text: string): string {
@@ -36,14 +43,15 @@ export type Directives = Record<string, string[]>;
 export function cspDirectives(config: CspProviders, inline: { styles: Iterable<string>; scripts: Iterable<string> }): Directives {
   const captcha = config.hcaptcha ? HCAPTCHA_SOURCES : [];
   const stripe = config.stripe === true;
-  const frames = [...captcha, ...(stripe ? STRIPE_FRAMES : [])];
+  const square = config.square === true;
+  const frames = [...captcha, ...(stripe ? STRIPE_FRAMES : []), ...(square ? SQUARE_FRAMES : [])];
   return {
     'default-src': ["'self'"],
-    'script-src': ["'self'", ...[...inline.scripts].map(sha256Source), ...captcha, ...(stripe ? STRIPE_SCRIPT : [])],
-    'style-src': ["'self'", ...[...inline.styles].map(sha256Source), ...captcha],
+    'script-src': ["'self'", ...[...inline.scripts].map(sha256Source), ...captcha, ...(stripe ? STRIPE_SCRIPT : []), ...(square ? SQUARE_SCRIPT : [])],
+    'style-src': ["'self'", ...[...inline.styles].map(sha256Source), ...captcha, ...(square ? SQUARE_STYLES : [])],
     'img-src': ["'self'", 'data:'],
     'font-src': ["'self'", 'data:'],
-    'connect-src': ["'self'", ...captcha, ...(stripe ? STRIPE_CONNECT : [])],
+    'connect-src': ["'self'", ...captcha, ...(stripe ? STRIPE_CONNECT : []), ...(square ? SQUARE_CONNECT : [])],
     'frame-src': frames.length ? frames : ["'none'"],
     // The local captcha solves its proof of work in web workers started from a blob.
     'worker-src': ["'self'", 'blob:'],

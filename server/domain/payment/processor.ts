@@ -12,7 +12,7 @@ export interface CreatedPayment {
 }
 
 export interface CardProcessor {
-  name: 'sandbox' | 'stripe';
+  name: 'sandbox' | 'stripe' | 'square';
   publicKey: string;
   createPayment(request: { amount: number; currency: string; idempotencyKey: string; saleId: string }): Promise<CreatedPayment>;
   refund(request: { paymentId: string; amount: number; idempotencyKey: string }): Promise<void>;

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { ORDER_COMPLETED_MESSAGES, WALLET_PATH } from '../../../contract';
+import { ORDER_COMPLETED_MESSAGES, PLAN_COMPLETED_MESSAGES, WALLET_PATH } from '../../../contract';
 import { callApi } from '../../api/client';
 import { Icon } from '../../components/Icon';
 import { useCheckoutData, useUser } from '../../app/checkoutContext';
@@ -31,8 +31,27 @@ export default function OrderCompletedStep() {
             <span>{reference}</span>
           </p>
         ) : null}
-        <p className="order-complete__headline">{ORDER_COMPLETED_MESSAGES.complete}</p>
-        {email ? <p className="order-complete__email">{ORDER_COMPLETED_MESSAGES.walletSent(email)}</p> : null}
+        {checkout?.payment_plan_remaining != null ? (
+          // A payment plan's order (spec 001 §2): the schedule is set up, with what to know about it.
+          <>
+            <p className="order-complete__headline">{PLAN_COMPLETED_MESSAGES.title}</p>
+            <section className="order-complete__important" aria-labelledby="plan-important">
+              <h3 id="plan-important" className="section-title">
+                Important information
+              </h3>
+              <ul>
+                {PLAN_COMPLETED_MESSAGES.important.map((point) => (
+                  <li key={point}>{point}</li>
+                ))}
+              </ul>
+            </section>
+          </>
+        ) : (
+          <>
+            <p className="order-complete__headline">{ORDER_COMPLETED_MESSAGES.complete}</p>
+            {email ? <p className="order-complete__email">{ORDER_COMPLETED_MESSAGES.walletSent(email)}</p> : null}
+          </>
+        )}
       </div>
       <ul className="order-tiles" role="list">
         <li>

@@ -5,6 +5,7 @@ import { formatMoney } from '../../../contract/money';
 import { PAYMENT_TITLES } from '../../../contract';
 import { paymentSenders, viewPayment, type PaymentView } from '../../../machines/payment/payment.connect';
 import type { paymentMachine } from '../../../machines/payment/payment.machine';
+import type { squareMachine } from '../../../machines/square/square.machine';
 import { Alert } from '../../components/Alert';
 import { LoadingButton } from '../../components/LoadingButton';
 import { Spinner } from '../../components/Spinner';
@@ -12,6 +13,9 @@ import { useCheckout, useCheckoutData } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
 import { BillingAddress } from './BillingAddress';
 import { stripeSessions } from './stripeSession';
+import { InstalmentPlan } from './InstalmentPlan';
+import { SquareCard } from './SquareCard';
+import type { Checkout } from '../../../contract';
 
 /** For the payment chart's confirmation, which this screen's chunk carries (see paymentActors.ts). */
 export { confirmCard } from './confirmCard';
@@ -118,12 +122,18 @@ function MethodChoice({ view, send }: { view: PaymentView; send: Senders }) {
   );
 }
 
-function PaymentForm({ actor, total }: { actor: PaymentActor; total: string | null }) {
+function PaymentForm({ actor, total, checkout }: { actor: PaymentActor; total: string | null; checkout: Checkout | undefined }) {
   const view = useSelector(actor, viewPayment);
+  const squareRef = useSelector(actor, (s) => s.children.square) as ActorRefFrom<typeof squareMachine> | undefined;
   const send = paymentSenders((event) => actor.send(event));
   const stripe = useSyncExternalStore(stripeSessions.subscribe, stripeSessions.get);
   const bank = view.method === 'truelayer';
-  const payLabel = `${total ? `Pay ${total}` : 'Pay'}${bank ? ' by bank transfer' : ''}`;
+  // A plan takes its first instalment today: the button says how much.
+  const firstInstalment = view.method === 'instalment' && view.form.plan.option ? checkout?.payment_plan_schedule_options[view.form.plan.option]?.schedule[0] : undefined;
+  const payLabel =
+    firstInstalment && checkout
+      ? `Pay ${formatMoney(firstInstalment.value, checkout.currency.code)} today`
+      : `${total ? `Pay ${total}` : 'Pay'}${bank ? ' by bank transfer' : ''}`;
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     send.pay();
@@ -177,19 +187,22 @@ function PaymentForm({ actor, total }: { actor: PaymentActor; total: string | nu
         )}
         <fieldset className="payment__fieldset" disabled={view.paying}>
           <TextField
-            label={view.phoneRequired ? 'Contact number' : 'Contact number (optional)'}
+            label={view.phoneRequired || view.method === 'instalment' ? 'Contact number' : 'Contact number (optional)'}
             type="tel"
             autoComplete="tel"
             hint="For the organiser to reach you about your booking"
             value={view.form.contactNumber}
             error={view.problems.contactNumber}
             onChange={(v) => send.change('contactNumber', v)}
-            required={view.phoneRequired}
+            required={view.phoneRequired || view.method === 'instalment'}
           />
         </fieldset>
         <MethodChoice view={view} send={send} />
+        {view.method === 'instalment' && checkout ? <InstalmentPlan view={view} send={send} checkout={checkout} /> : null}
         {view.error ? <Alert type="error">{view.error}</Alert> : null}
-        {stripe && view.paying ? (
+        {squareRef ? (
+          <SquareCard actor={squareRef} payLabel={payLabel} />
+        ) : stripe && view.paying ? (
           <Suspense
             fallback={
               <p className="payment__working">
@@ -200,7 +213,7 @@ function PaymentForm({ actor, total }: { actor: PaymentActor; total: string | nu
             <StripeCard session={stripe} payLabel={payLabel} />
           </Suspense>
         ) : (
-          <LoadingButton type="submit" loading={view.paying} className="button--block button--large">
+          <LoadingButton type="submit" loading={view.paying} disabled={!view.canPay} className="button--block button--large">
             {view.paying ? 'Confirming payment' : payLabel}
           </LoadingButton>
         )}
@@ -228,7 +241,7 @@ export default function PaymentStep() {
   return (
     <StepLayout step="payment" title={title} countdownRef={root.countdownRef} onEditBasket={root.canEditBasket ? root.editBasket : undefined}>
       {actor ? (
-        <PaymentForm actor={actor} total={total} />
+        <PaymentForm actor={actor} total={total} checkout={checkout} />
       ) : (
         <div className="card step--centred">
           <Spinner size="large" label="Loading" />

@@ -12,6 +12,7 @@ import { BUILT_METHODS, paymentSituation } from '../../../machines/payment/payme
 import { HoldLost, type CardResult, type PaymentSituation } from '../../../machines/payment/payment.types';
 import { CallFailed, callApi } from '../../api/client';
 import { checkoutQuery } from '../../api/queries';
+import { appInstalmentMachine, appSquareMachine } from './planActors';
 
 function isHoldLost(err: unknown): err is CallFailed {
   return err instanceof CallFailed && (err.body as { type?: unknown } | null)?.type === 'reserving';
@@ -65,6 +66,8 @@ export function appPaymentMachine(queryClient: QueryClient, navigate: (url: stri
       getStripeToken: fromPromise(() => callApi('getStripeToken')),
       confirmCard: fromPromise<CardResult, ResponseOf<'getStripeToken'>>(async ({ input, signal }) => (await paymentScreen()).confirmCard(input, navigate, signal)),
       payWithTruelayer: fromPromise(({ input }: { input: RequestOf<'payWithTruelayer'> }) => callApi('payWithTruelayer', input)),
+      instalment: appInstalmentMachine(navigate),
+      square: appSquareMachine(),
     },
     actions: {
       goToBank: (_, params) => navigate(params.url),

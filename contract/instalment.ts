@@ -1,0 +1,98 @@
+/**
+ * Paying by instalments (spec 001 §2 Payment, §3 Saved payment method, §4 Instalment result
+ * statuses, §5, §7 pay_with_instalment, §8, §9): the call, the buyer's saved cards, the sandbox
+ * processor's card tokenisation, the words of the plan screens, and which options a basket offers.
+ */
+import { z } from 'zod/mini';
+import { call, empty, formBool, formText, nullableString } from './primitives.ts';
+import type { Checkout } from './checkout.ts';
+
+export const INSTALMENT_MESSAGES = {
+  /** Spec 001 §8. */
+  error: 'There was an error with your payment. Please try again.',
+  /* Not in the spec: the plan form's own prompts. */
+  chooseOption: 'Choose a payment plan',
+  chooseCard: 'Choose a card for your payments',
+} as const;
+
+/** Spec 001 §2 Order completed, for a sale paid by a plan. */
+export const PLAN_COMPLETED_MESSAGES = {
+  title: 'Order Complete - Payment Schedule Setup',
+  important: [
+    'We have sent you an e-mail with your payment schedule.',
+    'We will send you an SMS and an e-mail reminder before each payment is taken.',
+    'You can update your payment method at any time in your account settings.',
+    'Your tickets will be delivered to your ticket wallet after the final payment. Fully paid tickets are already delivered.',
+  ],
+} as const;
+
+/** The pay-in-full option, never offered as a plan (spec 001 §9). */
+export const PAY_IN_FULL_OPTION = '1';
+/** Plans are set up in pounds only (spec 001 §9). */
+export const PLAN_CURRENCY = 'gbp';
+
+/** The plan options the screen offers, in option order, without option '1'. */
+export function planOptions(checkout: Pick<Checkout, 'payment_plan_schedule_options'>) {
+  return Object.entries(checkout.payment_plan_schedule_options)
+    .filter(([option]) => option !== PAY_IN_FULL_OPTION)
+    .sort(([a], [b]) => Number(a) - Number(b) || a.localeCompare(b))
+    .map(([option, plan]) => ({ option, ...plan }));
+}
+
+export const savedPaymentMethodSchema = z.object({
+  payment_method_id: z.string(),
+  card_type: z.string(),
+  last4digits: z.string(),
+  /** MM/YY. */
+  expiry: z.string(),
+  is_default: z.boolean(),
+});
+export type SavedPaymentMethod = z.infer<typeof savedPaymentMethodSchema>;
+
+/** A card the processor has just saved for later use, as its card form hands it over. */
+export const newPaymentMethodSchema = z.object({
+  id: formText(100, 1),
+  brand: formText(40),
+  last4: z.string().check(z.regex(/^\d{4}$/, 'must be the last four digits')),
+  month: z.pipe(z.union([z.string().check(z.regex(/^\d{1,2}$/)), z.number()]), z.transform((v: string | number) => Number(v))),
+  year: z.pipe(z.union([z.string().check(z.regex(/^\d{4}$/)), z.number()]), z.transform((v: string | number) => Number(v))),
+  funding: formText(20),
+  make_default_payment_method: z._default(formBool, true),
+});
+export type NewPaymentMethod = z.input<typeof newPaymentMethodSchema>;
+
+export const INSTALMENT_STATUSES = ['success', 'redirect_to_url', 'unsuccessful'] as const;
+
+/** The sandbox processor's card form, which saves a card the way Stripe's SetupIntent does. */
+export const sandboxCardRequest = z.object({ number: formText(40), expiry: formText(10), cvc: formText(6) });
+
+export const instalmentCalls = {
+  payWithInstalment: call({
+    method: 'POST',
+    path: '/ajax/checkout/checkout/pay_with_instalment/',
+    encoding: 'form',
+    request: z.object({
+      instalment_option: formText(10, 1),
+      contact_number: formText(40),
+      selected_payment_method_id: z.optional(formText(100)),
+      new_payment_method: z.optional(newPaymentMethodSchema),
+    }),
+    response: z.object({ status: z.enum(INSTALMENT_STATUSES), url: z.optional(nullableString) }),
+  }),
+  /** The signed-in buyer's saved cards (spec 001 §3); the call's path is ours, the spec shows none. */
+  getSavedPaymentMethods: call({
+    method: 'POST',
+    path: '/ajax/checkout/checkout/get_saved_payment_methods/',
+    encoding: 'form',
+    request: empty,
+    response: z.object({ payment_methods: z.array(savedPaymentMethodSchema) }),
+  }),
+  /** The sandbox processor saves a card for off-session use (Stripe's SetupIntent when keyed). */
+  saveSandboxCard: call({
+    method: 'POST',
+    path: '/sandbox/payment_methods/',
+    encoding: 'form',
+    request: sandboxCardRequest,
+    response: z.object({ id: z.string(), brand: z.string(), last4: z.string(), month: z.number(), year: z.number(), funding: z.string() }),
+  }),
+} as const;

@@ -1,0 +1,177 @@
+/**
+ * Paying by instalments through the real app and server with the sandbox processor: a plan set up
+ * with a new card (Pay enabled only with an option, a valid phone and a card), its first
+ * instalment taken, the order completed as a payment schedule, and the second instalment charged
+ * by the job run as of a later date (the development endpoint); a card whose bank must confirm
+ * (redirect_to_url to the sandbox bank's page); then each error text from a failing call.
+ */
+import type { Page, TestInfo } from '@playwright/test';
+import { addFromEventPage, expect, expectStep, failCall, reserveButton, test } from './support.ts';
+
+const TOM = 'tom.okafor@example.com';
+const PLAN_ERROR = 'There was an error with your payment. Please try again.';
+
+async function toPlanPayment(page: Page) {
+  await page.goto('/signin/');
+  await page.getByRole('button', { name: 'Continue as Tom Okafor' }).click();
+  await addFromEventPage(page, 'Meadowlands Festival', { tickets: { 'Weekend camping ticket': 2 } });
+  await reserveButton(page).click();
+  await expectStep(page, 'login');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expectStep(page, 'marketing_preferences');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expectStep(page, 'payment');
+}
+
+async function fillBilling(page: Page) {
+  await page.getByLabel('First name').fill('Tom');
+  await page.getByLabel('Last name').fill('Okafor');
+  await page.getByLabel('Address line 1').fill('4 Mill Lane');
+  await page.getByLabel('Town or city').fill('Cirencester');
+  await page.getByLabel('Postcode or zip code').fill('GL7 1AB');
+}
+
+async function choosePlan(page: Page, card = '4242 4242 4242 4242') {
+  await page.getByRole('radio', { name: 'Set up a payment plan' }).check();
+  await page.getByRole('radio', { name: /^3 monthly payments/ }).check();
+  await page.getByLabel('Contact number', { exact: true }).fill('07700 900123');
+  await page.getByRole('radio', { name: 'A new card' }).check();
+  await page.getByLabel('Card number').fill(card);
+  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
+  await page.getByLabel('CVC').fill('123');
+}
+
+async function snap(page: Page, testInfo: TestInfo, name: string) {
+  for (const [label, width] of [['phone', 360], ['desktop', 1280]] as const) {
+    await page.setViewportSize({ width, height: width === 360 ? 740 : 800 });
+    await page.screenshot({ path: testInfo.outputPath(`${name}-${label}.png`), fullPage: true });
+  }
+}
+
+const payButton = (page: Page) => page.getByRole('button', { name: /^Pay £/ });
+
+test('a plan is set up, its first instalment taken, and the job charges the second on its date', async ({ page }, testInfo) => {
+  await toPlanPayment(page);
+  // A plan is on offer beside the card: nothing is chosen for the buyer (spec 001 §4).
+  await expect(page.getByRole('radio', { name: 'Set up a payment plan' })).not.toBeChecked();
+  await fillBilling(page);
+  await page.getByRole('radio', { name: 'Set up a payment plan' }).check();
+  // Options except '1', each with its schedule: £378 in three payments of £126.
+  await expect(page.getByRole('radio', { name: /^Pay in full/ })).toHaveCount(0);
+  await expect(page.getByRole('radio', { name: /^2 monthly payments/ })).toBeVisible();
+  const three = page.getByRole('list', { name: '3 monthly payments: schedule' });
+  await expect(three.getByRole('listitem')).toHaveCount(3);
+  await expect(three).toContainText('£126.00');
+  // Pay is enabled only with an option, a valid phone and a card (spec 001 §5).
+  await expect(payButton(page)).toBeDisabled();
+  await page.getByRole('radio', { name: /^3 monthly payments/ }).check();
+  await expect(payButton(page)).toBeDisabled();
+  await page.getByLabel('Contact number', { exact: true }).fill('0770');
+  await page.getByRole('radio', { name: 'A new card' }).check();
+  await expect(payButton(page)).toBeDisabled();
+  await page.getByLabel('Contact number', { exact: true }).fill('07700 900123');
+  await expect(payButton(page)).toBeEnabled();
+  // The first of the three instalments is taken today.
+  await expect(payButton(page)).toHaveText('Pay £126.00 today');
+  // The new card is the default unless the buyer says otherwise (spec 001 §9).
+  await expect(page.getByLabel('Make this card my default payment method')).toBeChecked();
+  // The sandbox's own check of the card.
+  await page.getByLabel('Card number').fill('4242 4242 4242 4241');
+  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
+  await page.getByLabel('CVC').fill('123');
+  await payButton(page).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Your card number is incorrect.' })).toBeVisible();
+  await choosePlan(page);
+  await snap(page, testInfo, 'plan');
+  await payButton(page).click();
+
+  await expectStep(page, 'order_completed');
+  await expect(page.getByText('Order Complete - Payment Schedule Setup')).toBeVisible();
+  for (const point of [
+    'We have sent you an e-mail with your payment schedule.',
+    'We will send you an SMS and an e-mail reminder before each payment is taken.',
+    'You can update your payment method at any time in your account settings.',
+    'Your tickets will be delivered to your ticket wallet after the final payment. Fully paid tickets are already delivered.',
+  ]) {
+    await expect(page.getByRole('listitem').filter({ hasText: point })).toBeVisible();
+  }
+  await snap(page, testInfo, 'plan-completed');
+  const checkout = await (await page.request.get('/ajax/checkout/checkout/get/')).json();
+  expect(checkout.payment_complete).toBe(true);
+  expect(checkout.payment_plan_remaining).toBe(25_200);
+
+  await page.goto(`/dev/mailbox?to=${encodeURIComponent(TOM)}`);
+  await expect(page.getByRole('heading', { name: new RegExp(`^Your payment schedule for order ${checkout.sale_reference}$`) })).toBeVisible();
+
+  // The job, run as of 31 days later, takes the second instalment off-session.
+  const later = new Date(Date.now() + 31 * 86_400_000).toISOString();
+  const run = await page.request.post(`/dev/instalments/run?as_of=${encodeURIComponent(later)}`);
+  expect(run.status()).toBe(200);
+  expect((await run.json()).charged).toBeGreaterThanOrEqual(1);
+  await page.goto(`/dev/mailbox?to=${encodeURIComponent(TOM)}`);
+  await expect(page.getByRole('heading', { name: `Instalment 2 paid for order ${checkout.sale_reference}` })).toBeVisible();
+  await expect(page.getByRole('heading', { name: new RegExp(`^Reminder: instalment 2 for order ${checkout.sale_reference}`) })).toBeVisible();
+  const after = await (await page.request.get('/ajax/checkout/checkout/get/')).json();
+  expect(after.payment_plan_remaining).toBe(12_600);
+  // £252 of £378 paid: one of the two tickets is fully paid and in the wallet.
+  await page.goto('/account/wallet/');
+  await expect(page.getByText('Meadowlands Festival').first()).toBeVisible();
+});
+
+test('a plan refused by the server, or failing, shows the spec’s error; redirect_to_url takes the browser there', async ({ page }) => {
+  await toPlanPayment(page);
+  await fillBilling(page);
+  await choosePlan(page);
+  await page.route('**/ajax/checkout/checkout/pay_with_instalment/', (route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ status: 'unsuccessful', url: null }) }),
+  );
+  await payButton(page).click();
+  await expect(page.getByRole('alert').filter({ hasText: PLAN_ERROR })).toBeVisible();
+  await expectStep(page, 'payment');
+
+  await page.unroute('**/ajax/checkout/checkout/pay_with_instalment/');
+  await failCall(page, '/ajax/checkout/checkout/pay_with_instalment/');
+  await fillBilling(page);
+  await choosePlan(page);
+  await payButton(page).click();
+  await expect(page.getByRole('alert').filter({ hasText: PLAN_ERROR })).toBeVisible();
+
+  await page.unroute('**/ajax/checkout/checkout/pay_with_instalment/');
+  await page.route('**/ajax/checkout/checkout/pay_with_instalment/', (route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ status: 'redirect_to_url', url: '/sandbox/bank-authentication/' }) }),
+  );
+  await page.route('**/sandbox/bank-authentication/', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<h1>Your bank</h1>' }));
+  await fillBilling(page);
+  await choosePlan(page);
+  await payButton(page).click();
+  await expect(page).toHaveURL(/\/sandbox\/bank-authentication\/$/);
+});
+
+test('a card whose bank must confirm: redirect_to_url takes the buyer to the bank; failed, the step shows the error; approved, the plan is set up', async ({ page }) => {
+  await toPlanPayment(page);
+  await fillBilling(page);
+  await choosePlan(page, '4000 0000 0000 3220');
+  await payButton(page).click();
+  await expect(page).toHaveURL(/\/sandbox\/plan\/authenticate\/$/);
+  await expect(page.getByText('Your bank asks you to confirm the first instalment of your payment plan: £126.00 today')).toBeVisible();
+  await page.getByRole('button', { name: 'Fail the check' }).click();
+  await expectStep(page, 'payment');
+  await expect(page.getByRole('alert').filter({ hasText: PLAN_ERROR })).toBeVisible();
+
+  await fillBilling(page);
+  await choosePlan(page, '4000 0000 0000 3220');
+  await payButton(page).click();
+  await page.getByRole('button', { name: 'Approve payment' }).click();
+  await expectStep(page, 'order_completed');
+  await expect(page.getByText('Order Complete - Payment Schedule Setup')).toBeVisible();
+});
+
+test('a declined card sets nothing up and says so', async ({ page }) => {
+  await toPlanPayment(page);
+  await fillBilling(page);
+  await choosePlan(page, '4000 0000 0000 0002');
+  await payButton(page).click();
+  await expect(page.getByRole('alert').filter({ hasText: PLAN_ERROR })).toBeVisible();
+  const checkout = await (await page.request.get('/ajax/checkout/checkout/get/')).json();
+  expect(checkout.payment_complete).toBe(false);
+});

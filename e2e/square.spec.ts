@@ -1,0 +1,97 @@
+/**
+ * Paying through Square with no keys: Harbour Street Theatre's provider is Square, so Square is
+ * chosen; get_square_credentials, then the sandbox's card form, then pay-with-square; a declined
+ * card shows Square's final message; each error text from a failing call.
+ */
+import type { Page, TestInfo } from '@playwright/test';
+import { addFromEventPage, expect, expectStep, failCall, reserveButton, test } from './support.ts';
+
+async function toSquarePayment(page: Page) {
+  await page.goto('/signin/');
+  await page.getByRole('button', { name: 'Continue as Tom Okafor' }).click();
+  await addFromEventPage(page, 'The Tempest on the Barbican', { tickets: { Stalls: 2 } });
+  await reserveButton(page).click();
+  await expectStep(page, 'login');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expectStep(page, 'marketing_preferences');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expectStep(page, 'payment');
+  await page.getByLabel('First name').fill('Tom');
+  await page.getByLabel('Last name').fill('Okafor');
+  await page.getByLabel('Address line 1').fill('4 Mill Lane');
+  await page.getByLabel('Town or city').fill('Cirencester');
+  await page.getByLabel('Postcode or zip code').fill('GL7 1AB');
+}
+
+async function cardForm(page: Page, number: string) {
+  const form = page.getByTestId('square-card');
+  await expect(form).toBeVisible();
+  await form.getByLabel('Card number').fill(number);
+  await form.getByLabel('Expiry (MM/YY)').fill('12/34');
+  await form.getByLabel('CVC').fill('123');
+  return form;
+}
+
+async function snap(page: Page, testInfo: TestInfo, name: string) {
+  for (const [label, width] of [['phone', 360], ['desktop', 1280]] as const) {
+    await page.setViewportSize({ width, height: width === 360 ? 740 : 800 });
+    await page.screenshot({ path: testInfo.outputPath(`${name}-${label}.png`), fullPage: true });
+  }
+}
+
+const payButton = (page: Page) => page.getByRole('button', { name: /^Pay £/ });
+
+test('Square is chosen for a Square organiser and takes the card through its sandbox; a declined card shows Square’s message', async ({ page }, testInfo) => {
+  await toSquarePayment(page);
+  await expect(page.getByRole('radio', { name: 'Credit or Debit Card' })).toBeChecked();
+  // Square's SDK is not fetched without keys: the sandbox's card form takes the card.
+  const squareCdn: string[] = [];
+  page.on('request', (r) => r.url().includes('squarecdn') && squareCdn.push(r.url()));
+  await payButton(page).click();
+  let form = await cardForm(page, '4000 0000 0000 0002');
+  await snap(page, testInfo, 'square-card');
+  await form.getByRole('button', { name: /^Pay £/ }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Your card was declined.' })).toBeVisible();
+  await expectStep(page, 'payment');
+
+  await payButton(page).click();
+  form = await cardForm(page, '4242 4242 4242 4241');
+  await form.getByRole('button', { name: /^Pay £/ }).click();
+  // The card form's own refusal keeps the form.
+  await expect(form.getByRole('alert').filter({ hasText: 'Your card number is incorrect.' })).toBeVisible();
+  await form.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await form.getByLabel('Expiry (MM/YY)').fill('12/34');
+  await form.getByLabel('CVC').fill('123');
+  await form.getByRole('button', { name: /^Pay £/ }).click();
+  await expectStep(page, 'order_completed');
+  await expect(page.getByText('Order complete! Your tickets are on their way.')).toBeVisible();
+  expect(squareCdn).toEqual([]);
+  await page.goto('/account/wallet/');
+  await expect(page.getByText('The Tempest on the Barbican').first()).toBeVisible();
+});
+
+test('Square’s errors: no credentials, the address error, and the final message of a failed call', async ({ page }) => {
+  await toSquarePayment(page);
+  await failCall(page, '/ajax/checkout/checkout/get_square_credentials/');
+  await payButton(page).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Unable to get Square credentials. Please try again later' })).toBeVisible();
+  await page.unroute('**/ajax/checkout/checkout/get_square_credentials/');
+
+  const ADDRESS_ERROR = 'We were unable to find your address. Please try a different address';
+  await page.route('**/ajax/checkout/checkout/pay-with-square/', (route) =>
+    route.fulfill({ status: 422, contentType: 'application/json', body: JSON.stringify({ error: ADDRESS_ERROR, response: { success: false, addressError: ADDRESS_ERROR } }) }),
+  );
+  await page.getByLabel('Postcode or zip code').fill('GL7 1AB');
+  await payButton(page).click();
+  let form = await cardForm(page, '4242 4242 4242 4242');
+  await form.getByRole('button', { name: /^Pay £/ }).click();
+  await expect(page.getByRole('alert').filter({ hasText: ADDRESS_ERROR })).toBeVisible();
+  await page.unroute('**/ajax/checkout/checkout/pay-with-square/');
+
+  await failCall(page, '/ajax/checkout/checkout/pay-with-square/');
+  await page.getByLabel('Postcode or zip code').fill('GL7 1AB');
+  await payButton(page).click();
+  form = await cardForm(page, '4242 4242 4242 4242');
+  await form.getByRole('button', { name: /^Pay £/ }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Unable to pay. Please try again later' })).toBeVisible();
+});

@@ -1,0 +1,127 @@
+/**
+ * Paying through Square (spec 001 §4, §7 get_square_credentials and pay-with-square, §8), invoked
+ * by the payment chart once the buyer's details are saved: the credentials first ('Unable to get
+ * Square credentials. Please try again later'), then the card form (Square's Web Payments SDK
+ * when keyed, else the sandbox's card form) until the buyer submits it, the card tokenised (a
+ * refusal keeps the form, with the form's words), then pay-with-square with the billing address:
+ * its address error or Square's final message ends the attempt.
+ */
+import { assign, fromPromise, setup } from 'xstate';
+import { SQUARE_MESSAGES, type BillingAddress, type ResponseOf } from '../../contract';
+import { HoldLost } from '../payment/payment.types';
+
+export type SquareCredentials = ResponseOf<'getSquareCredentials'>;
+
+export interface SquareInput {
+  address: BillingAddress;
+}
+
+export type SquareOutcome = { type: 'paid' } | { type: 'failed'; message: string } | { type: 'reserving'; message: string };
+
+export interface SquareContext {
+  address: BillingAddress;
+  credentials: SquareCredentials | null;
+  token: string | null;
+  /** The card form's own refusal (a mistyped number), shown on the form. */
+  cardError: string | null;
+  outcome: SquareOutcome;
+}
+
+export type SquareEvent = { type: 'CARD_SUBMITTED' };
+
+function messageOf(error: unknown, fallback: string): string {
+  return error instanceof Error && error.message ? error.message : fallback;
+}
+
+export const squareMachine = setup({
+  types: {
+    context: {} as SquareContext,
+    input: {} as SquareInput,
+    events: {} as SquareEvent,
+    output: {} as SquareOutcome,
+    children: {} as { getSquareCredentials: 'getSquareCredentials'; tokeniseCard: 'tokeniseCard'; payWithSquare: 'payWithSquare' },
+    tags: {} as 'loading' | 'takingCard' | 'paying',
+  },
+  actors: {
+    getSquareCredentials: fromPromise<SquareCredentials, void>(() => Promise.reject(new Error('getSquareCredentials is provided by the app'))),
+    /** The card form's card as a single-use token; rejects with the form's words. */
+    tokeniseCard: fromPromise<string, SquareCredentials>(() => Promise.reject(new Error('tokeniseCard is provided by the app'))),
+    /** Resolves with Square's answer; rejects with the address error's text, or HoldLost. */
+    payWithSquare: fromPromise<ResponseOf<'payWithSquare'>, { billing_address_data: BillingAddress; source_id: string }>(() =>
+      Promise.reject(new Error('payWithSquare is provided by the app')),
+    ),
+  },
+  actions: {
+    keepCredentials: assign((_, params: { credentials: SquareCredentials }) => ({ credentials: params.credentials })),
+    keepToken: assign((_, params: { token: string }) => ({ token: params.token, cardError: null })),
+    showCardError: assign((_, params: { message: string }) => ({ cardError: params.message })),
+    keepPaid: assign({ outcome: { type: 'paid' as const } }),
+    keepFailure: assign((_, params: { message: string }) => ({ outcome: { type: 'failed' as const, message: params.message } })),
+    keepHoldLost: assign((_, params: { message: string }) => ({ outcome: { type: 'reserving' as const, message: params.message } })),
+  },
+  guards: {
+    paid: (_, params: { reply: ResponseOf<'payWithSquare'> }) => params.reply.response.success,
+    holdLost: (_, params: { error: unknown }) => params.error instanceof HoldLost,
+  },
+}).createMachine({
+  id: 'square',
+  description: 'Square’s credentials, its card form, then pay-with-square.',
+  context: ({ input }) => ({ address: input.address, credentials: null, token: null, cardError: null, outcome: { type: 'failed', message: SQUARE_MESSAGES.unableToPay } }),
+  output: ({ context }) => context.outcome,
+  initial: 'gettingCredentials',
+  states: {
+    gettingCredentials: {
+      tags: ['loading'],
+      invoke: {
+        src: 'getSquareCredentials',
+        id: 'getSquareCredentials',
+        onDone: { target: 'takingCard', actions: { type: 'keepCredentials', params: ({ event }) => ({ credentials: event.output }) } },
+        onError: { target: 'done', actions: { type: 'keepFailure', params: { message: SQUARE_MESSAGES.credentials } } },
+      },
+    },
+    takingCard: {
+      tags: ['takingCard'],
+      description: 'The card form is on screen (Square’s, or the sandbox’s) until the buyer submits it.',
+      on: { CARD_SUBMITTED: 'tokenising' },
+    },
+    tokenising: {
+      tags: ['takingCard', 'paying'],
+      invoke: {
+        src: 'tokeniseCard',
+        id: 'tokeniseCard',
+        input: ({ context }) => context.credentials!,
+        onDone: { target: 'paying', actions: { type: 'keepToken', params: ({ event }) => ({ token: event.output }) } },
+        onError: { target: 'takingCard', actions: { type: 'showCardError', params: ({ event }) => ({ message: messageOf(event.error, SQUARE_MESSAGES.unableToPay) }) } },
+      },
+    },
+    paying: {
+      tags: ['paying'],
+      invoke: {
+        src: 'payWithSquare',
+        id: 'payWithSquare',
+        input: ({ context }) => ({ billing_address_data: context.address, source_id: context.token ?? '' }),
+        onDone: [
+          { guard: { type: 'paid', params: ({ event }) => ({ reply: event.output }) }, target: 'done', actions: 'keepPaid' },
+          {
+            target: 'done',
+            actions: { type: 'keepFailure', params: ({ event }) => ({ message: event.output.response.message || SQUARE_MESSAGES.unableToPay }) },
+            description: 'Square’s final message is shown.',
+          },
+        ],
+        onError: [
+          {
+            guard: { type: 'holdLost', params: ({ event }) => ({ error: event.error }) },
+            target: 'done',
+            actions: { type: 'keepHoldLost', params: ({ event }) => ({ message: messageOf(event.error, '') }) },
+          },
+          {
+            target: 'done',
+            actions: { type: 'keepFailure', params: ({ event }) => ({ message: messageOf(event.error, SQUARE_MESSAGES.unableToPay) }) },
+            description: 'The address error, or Unable to pay.',
+          },
+        ],
+      },
+    },
+    done: { type: 'final' },
+  },
+});

@@ -1,0 +1,224 @@
+/**
+ * The instalment job: on each run, as of the clock it is given,
+ * - e-mails a reminder REMINDER_DAYS before each scheduled instalment (once per instalment);
+ * - charges every instalment whose time has come on the plan's saved card, off-session;
+ * - after a failed charge retries RETRY_AFTER_DAYS later (1 day, then 3 more days); when the last
+ *   try fails the instalment and its plan are failed and the buyer and the organiser are told;
+ * - after the final payment, delivers the remaining tickets and e-mails the wallet.
+ *
+ * Its state is the database (instalments.status, attempts, next_attempt_at, reminder_sent_at),
+ * so it survives restarts. Each instalment is charged inside a transaction that holds its row
+ * (`FOR UPDATE SKIP LOCKED`) and re-reads it, under the key `instalment:<id>:<attempt>`: two
+ * runners at once never charge one instalment twice, and a processor asked again under the same
+ * key answers the first charge.
+ */
+import { and, asc, eq, lte, sql } from 'drizzle-orm';
+import { rows, type Database } from '../../db/index.ts';
+import { eventDates, events, instalmentPlans, instalments, organisers, saleLines, sales, savedPaymentMethods, ticketTypes, users } from '../../db/schema.ts';
+import { formatMoney } from '../../../contract/money.ts';
+import { formatUkDate } from '../format.ts';
+import { sendMail } from '../mail.ts';
+import { deliverWallet } from '../wallet.ts';
+import type { SavedCardProcessor } from './offSession.ts';
+import { deliverPaidTickets, scheduleText, type PlanMail } from './plans.ts';
+
+const DAY_MS = 86_400_000;
+/** Days before an instalment's due date its reminder is sent. */
+export const REMINDER_DAYS = 3;
+/** After the first failed charge: retried 1 day later, then 3 days after that; then the plan fails. */
+export const RETRY_AFTER_DAYS = [1, 3] as const;
+export const MAX_ATTEMPTS = RETRY_AFTER_DAYS.length + 1;
+
+export interface JobReport {
+  reminded: number;
+  charged: number;
+  failed: number;
+  retrying: number;
+  completedPlans: number;
+}
+
+export interface JobDeps {
+  db: Database;
+  cards: SavedCardProcessor;
+  mail: PlanMail;
+  walletUrl: string;
+}
+
+interface Party {
+  saleId: string;
+  reference: string | null;
+  buyerEmail: string;
+  organiserName: string;
+  organiserEmail: string | null;
+}
+
+async function partiesOf(db: Database, saleId: string): Promise<Party> {
+  const [found] = await db
+    .select({ reference: sales.reference, buyerEmail: users.email, organiserName: organisers.name, organiserEmail: organisers.contactEmail })
+    .from(instalmentPlans)
+    .innerJoin(sales, eq(sales.id, instalmentPlans.saleId))
+    .innerJoin(users, eq(users.id, instalmentPlans.userId))
+    .innerJoin(saleLines, eq(saleLines.saleId, sales.id))
+    .innerJoin(ticketTypes, eq(ticketTypes.id, saleLines.ticketTypeId))
+    .innerJoin(eventDates, eq(eventDates.id, ticketTypes.eventDateId))
+    .innerJoin(events, eq(events.id, eventDates.eventId))
+    .innerJoin(organisers, eq(organisers.id, events.organiserId))
+    .where(eq(instalmentPlans.saleId, saleId))
+    .limit(1);
+  return { saleId, reference: found?.reference ?? null, buyerEmail: found?.buyerEmail ?? '', organiserName: found?.organiserName ?? '', organiserEmail: found?.organiserEmail ?? null };
+}
+
+const orderName = (p: Party) => (p.reference ? `order ${p.reference}` : 'your order');
+
+/** Reminders first (each claimed by one statement, so sent once), then the charges due. */
+export async function runInstalmentJob(deps: JobDeps, now: Date): Promise<JobReport> {
+  const report: JobReport = { reminded: 0, charged: 0, failed: 0, retrying: 0, completedPlans: 0 };
+  const { db } = deps;
+
+  const remind = await rows<{ id: number; sale_id: string; seq: number; due_at: string; amount: number }>(
+    db,
+    sql`UPDATE instalments SET reminder_sent_at = ${now.toISOString()}::timestamptz
+         WHERE status = 'scheduled' AND reminder_sent_at IS NULL
+           AND due_at <= ${new Date(now.getTime() + REMINDER_DAYS * DAY_MS).toISOString()}::timestamptz
+           AND attempts = 0
+         RETURNING id, sale_id, seq, due_at, amount`,
+  );
+  for (const r of remind) {
+    const party = await partiesOf(db, r.sale_id);
+    await sendMail(
+      db,
+      deps.mail.mailer,
+      deps.mail.brandName,
+      {
+        to: party.buyerEmail,
+        subject: `Reminder: instalment ${r.seq} for ${orderName(party)} is due on ${formatUkDate(new Date(r.due_at))}`,
+        text: `Your instalment of ${formatMoney(Number(r.amount), 'GBP')} for ${orderName(party)} will be taken from your saved card on ${formatUkDate(new Date(r.due_at))}.\nYou can update your payment method in your account settings.`,
+      },
+      now,
+    );
+    report.reminded++;
+  }
+
+  // One instalment per transaction, until none is due that another runner is not already charging.
+  for (;;) {
+    const outcome = await chargeNextDue(deps, now);
+    if (outcome === null) break;
+    if (outcome.kind === 'paid') report.charged++;
+    if (outcome.kind === 'retrying') report.retrying++;
+    if (outcome.kind === 'failed') report.failed++;
+    if (outcome.kind === 'paid' && outcome.final) report.completedPlans++;
+    await tell(deps, outcome, now);
+  }
+  return report;
+}
+
+type ChargeOutcome =
+  | { kind: 'paid'; saleId: string; seq: number; amount: number; final: boolean }
+  | { kind: 'retrying'; saleId: string; seq: number; amount: number; message: string; nextAt: Date }
+  | { kind: 'failed'; saleId: string; seq: number; amount: number; message: string };
+
+async function chargeNextDue(deps: JobDeps, now: Date): Promise<ChargeOutcome | null> {
+  return deps.db.transaction(async (tx) => {
+    const [due] = await tx
+      .select({ instalment: instalments, plan: instalmentPlans, card: savedPaymentMethods })
+      .from(instalments)
+      .innerJoin(instalmentPlans, eq(instalmentPlans.saleId, instalments.saleId))
+      .innerJoin(savedPaymentMethods, eq(savedPaymentMethods.id, instalmentPlans.paymentMethodId))
+      .where(and(eq(instalments.status, 'scheduled'), eq(instalmentPlans.status, 'active'), lte(instalments.nextAttemptAt, now)))
+      .orderBy(asc(instalments.nextAttemptAt), asc(instalments.id))
+      .limit(1)
+      .for('update', { of: instalments, skipLocked: true });
+    if (!due) return null;
+    const { instalment: row, plan, card } = due;
+    // Earlier instalments first: a later one waits while an earlier one of its plan is unpaid.
+    const [earlier] = await tx
+      .select({ id: instalments.id })
+      .from(instalments)
+      .where(and(eq(instalments.saleId, row.saleId), sql`${instalments.seq} < ${row.seq}`, sql`${instalments.status} <> 'paid'`));
+    if (earlier) {
+      await tx.update(instalments).set({ nextAttemptAt: new Date(now.getTime() + DAY_MS) }).where(eq(instalments.id, row.id));
+      return { kind: 'retrying', saleId: row.saleId, seq: row.seq, amount: row.amount, message: 'An earlier instalment is unpaid.', nextAt: new Date(now.getTime() + DAY_MS) };
+    }
+    const attempt = row.attempts + 1;
+    const [{ count }] = (await tx.select({ count: sql<number>`count(*)::int` }).from(instalments).where(eq(instalments.saleId, row.saleId))) as [{ count: number }];
+    const charge = await deps.cards.charge(tx, {
+      paymentMethodId: card.providerMethodId,
+      amount: row.amount,
+      currency: plan.currency,
+      idempotencyKey: `instalment:${row.id}:${attempt}`,
+      offSession: true,
+      now,
+      description: `Instalment ${row.seq} of ${Number(count)}`,
+    });
+    if (charge.status === 'succeeded') {
+      await tx.update(instalments).set({ status: 'paid', attempts: attempt, paidAt: now, providerPaymentId: charge.id, lastError: null }).where(eq(instalments.id, row.id));
+      const [left] = await tx.select({ id: instalments.id }).from(instalments).where(and(eq(instalments.saleId, row.saleId), sql`${instalments.status} <> 'paid'`));
+      if (!left) await tx.update(instalmentPlans).set({ status: 'completed', completedAt: now }).where(eq(instalmentPlans.saleId, row.saleId));
+      return { kind: 'paid', saleId: row.saleId, seq: row.seq, amount: row.amount, final: !left };
+    }
+    if (attempt < MAX_ATTEMPTS) {
+      const nextAt = new Date(now.getTime() + RETRY_AFTER_DAYS[attempt - 1]! * DAY_MS);
+      await tx.update(instalments).set({ attempts: attempt, nextAttemptAt: nextAt, lastError: charge.message }).where(eq(instalments.id, row.id));
+      return { kind: 'retrying', saleId: row.saleId, seq: row.seq, amount: row.amount, message: charge.message, nextAt };
+    }
+    await tx.update(instalments).set({ status: 'failed', attempts: attempt, lastError: charge.message }).where(eq(instalments.id, row.id));
+    await tx.update(instalmentPlans).set({ status: 'failed' }).where(eq(instalmentPlans.saleId, row.saleId));
+    return { kind: 'failed', saleId: row.saleId, seq: row.seq, amount: row.amount, message: charge.message };
+  });
+}
+
+/** What the buyer (and, for a plan that failed, the organiser) is told, after the charge committed. */
+async function tell(deps: JobDeps, o: ChargeOutcome, now: Date): Promise<void> {
+  const { db, mail } = deps;
+  const party = await partiesOf(db, o.saleId);
+  const send = (to: string, subject: string, text: string) => sendMail(db, mail.mailer, mail.brandName, { to, subject, text }, now);
+  const amount = formatMoney(o.amount, 'GBP');
+  if (o.kind === 'paid') {
+    await deliverPaidTickets(db, o.saleId, now);
+    if (o.final) {
+      await deliverWallet(db, mail, o.saleId, deps.walletUrl, now);
+      await send(party.buyerEmail, `Final instalment paid for ${orderName(party)}: your tickets are in your wallet`, `We have taken your final instalment of ${amount}. Every ticket of ${orderName(party)} is now in your ticket wallet: ${deps.walletUrl}`);
+    } else {
+      await send(party.buyerEmail, `Instalment ${o.seq} paid for ${orderName(party)}`, `We have taken instalment ${o.seq} of ${amount}.\n\n${await scheduleText(db, o.saleId)}`);
+    }
+    return;
+  }
+  if (o.kind === 'retrying') {
+    if (o.message === 'An earlier instalment is unpaid.') return;
+    await send(
+      party.buyerEmail,
+      `We could not take instalment ${o.seq} for ${orderName(party)}`,
+      `Your card was not charged ${amount}: ${o.message}\nWe will try again on ${formatUkDate(o.nextAt)}. You can update your payment method in your account settings.`,
+    );
+    return;
+  }
+  await send(
+    party.buyerEmail,
+    `Your payment plan for ${orderName(party)} has stopped`,
+    `We tried ${MAX_ATTEMPTS} times to take instalment ${o.seq} of ${amount} and your card was refused each time (${o.message}). ${party.organiserName} has been told and will be in touch about your tickets.`,
+  );
+  if (party.organiserEmail) {
+    await send(
+      party.organiserEmail,
+      `Payment plan failed: ${orderName(party)}`,
+      `Instalment ${o.seq} of ${amount} for ${orderName(party)} (buyer ${party.buyerEmail}) failed ${MAX_ATTEMPTS} times: ${o.message}. The buyer has been told. Tickets not yet paid for have not been delivered.`,
+    );
+  }
+}
+
+/** The job's own loop for a running server: every `intervalMs`, as of `clock()`. */
+export function startInstalmentJob(deps: JobDeps, clock: () => Date, intervalMs: number, onError: (err: unknown) => void): () => void {
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    runInstalmentJob(deps, clock())
+      .catch(onError)
+      .finally(() => {
+        running = false;
+      });
+  }, intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+

@@ -1,0 +1,317 @@
+/**
+ * Payment plans (spec 001 §2, §4, §7 pay_with_instalment, §9): which options a basket is offered
+ * and their schedules, setting a plan up (the first instalment taken at once while the buyer is
+ * there, the rest kept as a schedule for the job), what remains to pay, and which tickets are
+ * already delivered.
+ *
+ * Which tickets are delivered when: a plan's sale is booked (its stock sold) when the plan is set
+ * up, and its admissions are delivered as they are paid for: a ticket counts as fully paid once the
+ * instalments paid cover its share of the total (total ÷ admissions), first tickets first in line
+ * order. The final payment delivers every remaining ticket and e-mails the wallet.
+ */
+import { and, asc, eq, inArray, sql } from 'drizzle-orm';
+import type { Database, Executor } from '../../db/index.ts';
+import { eventPaymentPlans, instalmentPlans, instalments, saleLines, salePaymentDetails, savedPaymentMethods } from '../../db/schema.ts';
+import {
+  INSTALMENT_MESSAGES,
+  isValidPhone,
+  PAY_IN_FULL_OPTION,
+  PAYMENT_MESSAGES,
+  PLAN_CURRENCY,
+  type Checkout,
+  type SavedPaymentMethod,
+} from '../../../contract/index.ts';
+import { formatMoney } from '../../../contract/money.ts';
+import { completeSale } from '../completeSale.ts';
+import { DomainError } from '../errors.ts';
+import { formatUkDate } from '../format.ts';
+import { sendMail, type Mailer } from '../mail.ts';
+import { ALREADY_PAID_MESSAGE, HoldGone } from '../payment/payments.ts';
+import { holdIsLive, lockSale } from '../sales.ts';
+import { issueTickets } from '../tickets.ts';
+import type { SavedCardProcessor } from './offSession.ts';
+
+const DAY_MS = 86_400_000;
+
+export interface ScheduledPayment {
+  dueAt: Date;
+  amount: number;
+}
+
+/** Equal payments, the remainder (in pence) on the first; the first due now, then every `intervalDays`. */
+export function computeSchedule(total: number, count: number, intervalDays: number, start: Date): ScheduledPayment[] {
+  const n = Math.max(1, Math.min(count, total));
+  const share = Math.floor(total / n);
+  return Array.from({ length: n }, (_, i) => ({
+    dueAt: new Date(start.getTime() + i * intervalDays * DAY_MS),
+    amount: i === 0 ? total - share * (n - 1) : share,
+  }));
+}
+
+type PlanRow = typeof eventPaymentPlans.$inferSelect;
+
+/** The options every event of the basket offers (option '1', paying in full, among them). */
+async function commonPlans(db: Pick<Executor, 'select'>, eventIds: number[]): Promise<PlanRow[]> {
+  if (eventIds.length === 0) return [];
+  const found = await db.select().from(eventPaymentPlans).where(inArray(eventPaymentPlans.eventId, eventIds)).orderBy(asc(eventPaymentPlans.option));
+  const first = found.filter((p) => p.eventId === eventIds[0]);
+  return first.filter((p) => eventIds.every((id) => found.some((o) => o.eventId === id && o.option === p.option)));
+}
+
+/**
+ * payment_plan_schedule_options for a basket: plans are set up in pounds only, so another currency
+ * (or an event without a plan) offers none.
+ */
+export async function planScheduleOptions(
+  db: Pick<Executor, 'select'>,
+  p: { eventIds: number[]; total: number; currency: string; now: Date },
+): Promise<Checkout['payment_plan_schedule_options']> {
+  if (p.currency.toLowerCase() !== PLAN_CURRENCY || p.total <= 0) return {};
+  const plans = await commonPlans(db, p.eventIds);
+  return Object.fromEntries(
+    plans.map((plan) => [
+      plan.option,
+      {
+        label: plan.label,
+        schedule: computeSchedule(p.total, plan.instalments, plan.intervalDays, p.now).map((s) => ({ uk_due: formatUkDate(s.dueAt), value: s.amount })),
+      },
+    ]),
+  );
+}
+
+/** payment_plan_remaining: what a plan's sale still owes (0 once complete); null without a plan. */
+export async function planRemaining(db: Pick<Executor, 'select'>, saleId: string): Promise<number | null> {
+  const [plan] = await db.select({ status: instalmentPlans.status }).from(instalmentPlans).where(eq(instalmentPlans.saleId, saleId));
+  if (!plan) return null;
+  const [row] = await db
+    .select({ remaining: sql<number>`COALESCE(sum(${instalments.amount}) FILTER (WHERE ${instalments.status} <> 'paid'), 0)::int` })
+    .from(instalments)
+    .where(eq(instalments.saleId, saleId));
+  return Number(row?.remaining ?? 0);
+}
+
+/** The buyer's saved cards as the plan form lists them (spec 001 §3). */
+export async function savedMethodsOf(db: Pick<Executor, 'select'>, userId: number | null): Promise<SavedPaymentMethod[]> {
+  if (userId === null) return [];
+  const found = await db.select().from(savedPaymentMethods).where(eq(savedPaymentMethods.userId, userId)).orderBy(asc(savedPaymentMethods.id));
+  return found.map((m) => ({
+    payment_method_id: m.providerMethodId,
+    card_type: m.brand,
+    last4digits: m.last4,
+    expiry: `${String(m.expMonth).padStart(2, '0')}/${String(m.expYear % 100).padStart(2, '0')}`,
+    is_default: m.isDefault,
+  }));
+}
+
+/** `created` is false when the plan was set up by an earlier request (a double click). */
+export type PlanSetup = { status: 'success'; created: boolean } | { status: 'unsuccessful'; message: string } | { status: 'redirect_to_url'; url: string };
+
+export interface PlanMail {
+  mailer: Mailer;
+  brandName: string;
+}
+
+/**
+ * pay_with_instalment: checks the option, the phone and the card, saves a new card for the buyer
+ * (default when asked), takes the first instalment with the buyer present, books the sale and
+ * keeps the schedule. A repeat for a sale whose plan is set up answers success again.
+ */
+export async function setUpPlan(
+  db: Database,
+  cards: SavedCardProcessor,
+  p: {
+    saleId: string;
+    checkout: Checkout;
+    option: string;
+    contactNumber: string;
+    selectedPaymentMethodId?: string | undefined;
+    newPaymentMethod?: { id: string; make_default_payment_method: boolean } | undefined;
+    now: Date;
+    /** Where the buyer's bank confirms a first instalment that asks for it (the sandbox's page); null: such a card is refused. */
+    authenticationUrl?: string | null;
+  },
+): Promise<PlanSetup> {
+  return db.transaction(async (tx) => {
+    const sale = await lockSale(tx, p.saleId);
+    const [existing] = await tx.select().from(instalmentPlans).where(eq(instalmentPlans.saleId, p.saleId));
+    if (existing?.status === 'authenticating' && p.authenticationUrl) return { status: 'redirect_to_url', url: p.authenticationUrl };
+    if (existing?.status === 'authenticating') await dropPlan(tx, p.saleId);
+    else if (existing) return { status: 'success', created: false };
+    if (sale.paidAt) throw new DomainError(409, ALREADY_PAID_MESSAGE);
+    if (!holdIsLive(sale, p.now)) throw new HoldGone();
+    const option = p.option === PAY_IN_FULL_OPTION ? undefined : p.checkout.payment_plan_schedule_options[p.option];
+    if (!option) throw new DomainError(400, INSTALMENT_MESSAGES.chooseOption);
+    if (!isValidPhone(p.contactNumber)) throw new DomainError(400, PAYMENT_MESSAGES.phone);
+    if (sale.userId === null) throw new DomainError(409, INSTALMENT_MESSAGES.error);
+    const userId = sale.userId;
+
+    let method: typeof savedPaymentMethods.$inferSelect | undefined;
+    if (p.newPaymentMethod) {
+      const card = await cards.card(tx, p.newPaymentMethod.id);
+      if (!card) throw new DomainError(400, INSTALMENT_MESSAGES.chooseCard);
+      [method] = await tx
+        .insert(savedPaymentMethods)
+        .values({ userId, provider: cards.name, providerMethodId: p.newPaymentMethod.id, brand: card.brand, last4: card.last4, expMonth: card.month, expYear: card.year, funding: card.funding, createdAt: p.now })
+        .onConflictDoNothing()
+        .returning();
+      method ??= (await tx.select().from(savedPaymentMethods).where(and(eq(savedPaymentMethods.provider, cards.name), eq(savedPaymentMethods.providerMethodId, p.newPaymentMethod.id))))[0];
+      if (!method || method.userId !== userId) throw new DomainError(400, INSTALMENT_MESSAGES.chooseCard);
+      if (p.newPaymentMethod.make_default_payment_method) {
+        await tx.update(savedPaymentMethods).set({ isDefault: sql`${savedPaymentMethods.id} = ${method.id}` }).where(eq(savedPaymentMethods.userId, userId));
+      }
+    } else if (p.selectedPaymentMethodId) {
+      [method] = await tx
+        .select()
+        .from(savedPaymentMethods)
+        .where(and(eq(savedPaymentMethods.userId, userId), eq(savedPaymentMethods.providerMethodId, p.selectedPaymentMethodId)));
+    }
+    if (!method) throw new DomainError(400, INSTALMENT_MESSAGES.chooseCard);
+
+    const plan = (await commonPlans(tx, p.checkout.events.map((e) => e.id))).find((o) => o.option === p.option);
+    if (!plan) throw new DomainError(400, INSTALMENT_MESSAGES.chooseOption);
+    const schedule = computeSchedule(p.checkout.basket_total, plan.instalments, plan.intervalDays, p.now);
+    const first = schedule[0]!;
+    const charge = await cards.charge(tx, {
+      paymentMethodId: method.providerMethodId,
+      amount: first.amount,
+      currency: PLAN_CURRENCY,
+      idempotencyKey: `plan:${p.saleId}:1:${method.providerMethodId}`,
+      offSession: false,
+      now: p.now,
+      description: `Instalment 1 of ${schedule.length}`,
+    });
+    const authenticating = charge.status === 'requires_action' && !!p.authenticationUrl;
+    if (charge.status !== 'succeeded' && !authenticating) return { status: 'unsuccessful', message: charge.message };
+    if (!authenticating) {
+      const completion = await completeSale(tx, p.saleId, p.now);
+      if (!completion.booked) return { status: 'unsuccessful', message: INSTALMENT_MESSAGES.error };
+    }
+    const paidNow = charge.status === 'succeeded';
+    await tx.insert(instalmentPlans).values({
+      saleId: p.saleId,
+      userId,
+      option: p.option,
+      currency: PLAN_CURRENCY,
+      total: p.checkout.basket_total,
+      paymentMethodId: method.id,
+      contactNumber: p.contactNumber.trim(),
+      status: !paidNow ? 'authenticating' : schedule.length === 1 ? 'completed' : 'active',
+      createdAt: p.now,
+      completedAt: paidNow && schedule.length === 1 ? p.now : null,
+    });
+    await tx.insert(instalments).values(
+      schedule.map((s, i) => ({
+        saleId: p.saleId,
+        seq: i + 1,
+        dueAt: s.dueAt,
+        amount: s.amount,
+        status: i === 0 && paidNow ? ('paid' as const) : ('scheduled' as const),
+        attempts: i === 0 && paidNow ? 1 : 0,
+        nextAttemptAt: s.dueAt,
+        paidAt: i === 0 && paidNow ? p.now : null,
+        providerPaymentId: i === 0 && charge.status === 'succeeded' ? charge.id : null,
+      })),
+    );
+    if (!paidNow) return { status: 'redirect_to_url', url: p.authenticationUrl! };
+    return { status: 'success', created: true };
+  });
+}
+
+/** The schedule as the buyer's e-mails list it. */
+export async function scheduleText(db: Pick<Executor, 'select'>, saleId: string): Promise<string> {
+  const rows = await db.select().from(instalments).where(eq(instalments.saleId, saleId)).orderBy(asc(instalments.seq));
+  return rows
+    .map((r) => `${r.seq}. ${formatUkDate(r.dueAt)}: ${formatMoney(r.amount, 'GBP')}${r.status === 'paid' ? ' (paid)' : r.status === 'failed' ? ' (failed)' : ''}`)
+    .join('\n');
+}
+
+/** The e-mail with the payment schedule, sent once the plan is set up. */
+export async function sendScheduleMail(db: Database, mail: PlanMail, saleId: string, to: string, reference: string | null, now: Date): Promise<void> {
+  await sendMail(
+    db,
+    mail.mailer,
+    mail.brandName,
+    {
+      to,
+      subject: `Your payment schedule${reference ? ` for order ${reference}` : ''}`,
+      text: [
+        'Your payment plan is set up and your first payment has been taken.',
+        '',
+        await scheduleText(db, saleId),
+        '',
+        'We will remind you by SMS and e-mail before each payment. You can update your payment method in your account settings.',
+        'Your tickets are delivered to your ticket wallet as they are paid for, and all of them after the final payment.',
+      ].join('\n'),
+    },
+    now,
+  );
+}
+
+/** How many of the sale's admissions the instalments paid so far cover (all once the plan is complete). */
+export async function paidAdmissions(db: Pick<Executor, 'select'>, saleId: string): Promise<number | null> {
+  const [plan] = await db.select().from(instalmentPlans).where(eq(instalmentPlans.saleId, saleId));
+  if (!plan) return null;
+  const [lines] = await db.select({ qty: sql<number>`COALESCE(sum(${saleLines.qty}), 0)::int` }).from(saleLines).where(eq(saleLines.saleId, saleId));
+  const admissions = Number(lines?.qty ?? 0);
+  if (plan.status === 'completed') return admissions;
+  const [paid] = await db
+    .select({ paid: sql<number>`COALESCE(sum(${instalments.amount}) FILTER (WHERE ${instalments.status} = 'paid'), 0)::int` })
+    .from(instalments)
+    .where(eq(instalments.saleId, saleId));
+  return plan.total <= 0 ? admissions : Math.floor((Number(paid?.paid ?? 0) * admissions) / plan.total);
+}
+
+/** Issues a plan's fully paid tickets (all of a sale without a plan); answers null for a sale without a plan. */
+export async function deliverPaidTickets(db: Database, saleId: string, now: Date): Promise<{ count: number } | null> {
+  const limit = await paidAdmissions(db, saleId);
+  if (limit === null) return null;
+  const issue = await issueTickets(db, saleId, now, { limit });
+  return { count: issue.issued ? issue.count : 0 };
+}
+
+async function dropPlan(tx: Pick<Executor, 'delete'>, saleId: string) {
+  await tx.delete(instalments).where(eq(instalments.saleId, saleId));
+  await tx.delete(instalmentPlans).where(eq(instalmentPlans.saleId, saleId));
+}
+
+export type Authentication = 'paid' | 'failed' | 'none';
+
+/**
+ * The buyer's bank answered for a first instalment that asked to be confirmed: approved, it is
+ * charged and the sale booked as at setup; refused (or the card then declines, or the stock is
+ * gone), the plan is dropped and the payment step shows the spec's error on return.
+ */
+export async function confirmPlanAuthentication(db: Database, cards: SavedCardProcessor, p: { saleId: string; approved: boolean; now: Date }): Promise<Authentication> {
+  return db.transaction(async (tx) => {
+    const sale = await lockSale(tx, p.saleId);
+    const [plan] = await tx.select().from(instalmentPlans).where(and(eq(instalmentPlans.saleId, p.saleId), eq(instalmentPlans.status, 'authenticating')));
+    if (!plan) return 'none';
+    const fail = async (): Promise<Authentication> => {
+      await dropPlan(tx, p.saleId);
+      await tx.insert(salePaymentDetails).values({ saleId: p.saleId, notice: INSTALMENT_MESSAGES.error }).onConflictDoUpdate({ target: salePaymentDetails.saleId, set: { notice: INSTALMENT_MESSAGES.error } });
+      return 'failed';
+    };
+    if (!p.approved || sale.paidAt || !holdIsLive(sale, p.now)) return fail();
+    const [card] = await tx.select().from(savedPaymentMethods).where(eq(savedPaymentMethods.id, plan.paymentMethodId));
+    const [first] = await tx.select().from(instalments).where(and(eq(instalments.saleId, p.saleId), eq(instalments.seq, 1)));
+    const [{ count }] = (await tx.select({ count: sql<number>`count(*)::int` }).from(instalments).where(eq(instalments.saleId, p.saleId))) as [{ count: number }];
+    const charge = await cards.charge(tx, {
+      paymentMethodId: card!.providerMethodId,
+      amount: first!.amount,
+      currency: plan.currency,
+      idempotencyKey: `plan:${p.saleId}:1:${card!.providerMethodId}`,
+      offSession: false,
+      authenticated: true,
+      now: p.now,
+      description: `Instalment 1 of ${Number(count)}`,
+    });
+    if (charge.status !== 'succeeded') return fail();
+    const completion = await completeSale(tx, p.saleId, p.now);
+    if (!completion.booked) return fail();
+    await tx.update(instalments).set({ status: 'paid', attempts: 1, paidAt: p.now, providerPaymentId: charge.id }).where(eq(instalments.id, first!.id));
+    const single = Number(count) === 1;
+    await tx.update(instalmentPlans).set({ status: single ? 'completed' : 'active', completedAt: single ? p.now : null }).where(eq(instalmentPlans.saleId, p.saleId));
+    await tx.update(salePaymentDetails).set({ notice: null }).where(eq(salePaymentDetails.saleId, p.saleId));
+    return 'paid';
+  });
+}

@@ -1,0 +1,207 @@
+/**
+ * Instalment plans as calls: pay_with_instalment, the buyer's saved cards, the sandbox
+ * processor's card saving and its bank's confirmation page (redirect_to_url); and the development
+ * endpoint that runs the instalment job as of a given date. Thin mappings onto
+ * server/domain/instalments. The wiring also carries Square's gateway (see squareApi.ts).
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod/mini';
+import { INSTALMENT_MESSAGES, PAYMENT_MESSAGES, WALLET_PATH, type Checkout } from '../../contract/index.ts';
+import { buildCheckout } from '../domain/checkout.ts';
+import { DomainError } from '../domain/errors.ts';
+import { runInstalmentJob, type JobDeps } from '../domain/instalments/job.ts';
+import { sandboxSavedCards, stripeSavedCards, type SavedCardProcessor } from '../domain/instalments/offSession.ts';
+import { confirmPlanAuthentication, savedMethodsOf, sendScheduleMail, setUpPlan } from '../domain/instalments/plans.ts';
+import { instalmentPlans, instalments } from '../db/schema.ts';
+import { and, eq } from 'drizzle-orm';
+import { formatMoney } from '../../contract/money.ts';
+import { html, page } from '../pages/html.ts';
+import { tokeniseSandboxCard } from '../domain/instalments/sandboxCards.ts';
+import { HoldGone } from '../domain/payment/payments.ts';
+import { localSquare, squareApi, squareKeys, type SquareGateway } from '../domain/payment/square.ts';
+import { findSale } from '../domain/sales.ts';
+import { findUser } from '../domain/users.ts';
+import type { Database } from '../db/index.ts';
+import type { Handlers, InvalidHandler } from './calls.ts';
+import type { AppDeps } from './deps.ts';
+import { saleIdOf, userIdOf } from './session.ts';
+
+export interface PlanWiring {
+  /** Saves and charges cards for plans: Stripe when keyed, else the sandbox processor. */
+  cards: SavedCardProcessor;
+  /** Square's API when keyed, else Square's sandbox on this server. */
+  square: SquareGateway;
+}
+
+export function planWiring(db: Database, env: Record<string, string | undefined> = process.env, fetchImpl?: typeof fetch): PlanWiring {
+  const stripeSecret = env.STRIPE_PUBLISHABLE_KEY && env.STRIPE_SECRET_KEY ? env.STRIPE_SECRET_KEY : null;
+  const keys = squareKeys(env);
+  return {
+    cards: stripeSecret ? stripeSavedCards(stripeSecret, fetchImpl) : sandboxSavedCards(),
+    square: keys ? squareApi(keys, fetchImpl) : localSquare(db),
+  };
+}
+
+type PlanCalls = 'payWithInstalment' | 'getSavedPaymentMethods' | 'saveSandboxCard';
+
+const walletUrlOf = (request: FastifyRequest) => `${request.protocol}://${request.host}${WALLET_PATH}`;
+
+export function planHandlers(deps: AppDeps): Pick<Handlers, PlanCalls> {
+  const { db, clock } = deps;
+  const wiring = deps.plans;
+
+  async function heldSale(request: FastifyRequest) {
+    const saleId = saleIdOf(request);
+    const sale = saleId ? await findSale(db, saleId) : null;
+    if (!saleId || !sale) throw new HoldGone();
+    return sale;
+  }
+  const checkoutOf = (request: FastifyRequest, saleId: string, now: Date): Promise<Checkout> =>
+    buildCheckout(db, saleId, now, { captchaSitekey: null, userId: userIdOf(request) });
+  const holdGone = (reply: FastifyReply, err: HoldGone) => reply.status(409).send({ error: err.message, type: 'reserving' });
+
+  return {
+    payWithInstalment: async ({ input, request, reply }) => {
+      try {
+        const sale = await heldSale(request);
+        const now = clock();
+        const checkout = await checkoutOf(request, sale.id, now);
+        const result = await setUpPlan(db, wiring.cards, {
+          saleId: sale.id,
+          checkout,
+          option: input.instalment_option,
+          contactNumber: input.contact_number,
+          selectedPaymentMethodId: input.selected_payment_method_id || undefined,
+          newPaymentMethod: input.new_payment_method,
+          now,
+          // The sandbox's bank confirms a first instalment that asks for it on its own page.
+          authenticationUrl: wiring.cards.name === 'sandbox' ? PLAN_AUTHENTICATION_PATH : null,
+        });
+        if (result.status === 'redirect_to_url') return { status: 'redirect_to_url' as const, url: result.url };
+        if (result.status === 'unsuccessful') {
+          request.log.info({ reason: result.message }, 'instalment plan not set up');
+          return { status: 'unsuccessful' as const, url: null };
+        }
+        const user = await findUser(db, (await findSale(db, sale.id))?.userId ?? null);
+        if (user && result.status === 'success' && result.created) {
+          await sendScheduleMail(db, { mailer: deps.mailer, brandName: deps.config.brandName }, sale.id, user.email, checkout.sale_reference, now).catch((err: unknown) =>
+            request.log.error({ err }, 'payment schedule e-mail not sent'),
+          );
+        }
+        return { status: 'success' as const, url: null };
+      } catch (err) {
+        if (err instanceof HoldGone) {
+          await holdGone(reply, err);
+          return undefined;
+        }
+        throw err;
+      }
+    },
+    getSavedPaymentMethods: async ({ request, reply }) => {
+      reply.header('cache-control', 'no-store');
+      return { payment_methods: await savedMethodsOf(db, userIdOf(request)) };
+    },
+    saveSandboxCard: async ({ input }) => {
+      if (wiring.cards.name !== 'sandbox') throw new DomainError(404, 'Cards are saved by Stripe on this server');
+      const card = await tokeniseSandboxCard(db, input, 'payment_method', clock());
+      return { id: card.id, brand: card.brand, last4: card.last4, month: card.expMonth, year: card.expYear, funding: card.funding };
+    },
+  };
+}
+
+/** A refused request in the plan's own words. */
+export const planInvalid: Partial<Record<PlanCalls, InvalidHandler>> = {
+  payWithInstalment: async (_request, reply, message) =>
+    reply.status(400).send({
+      error: /^Invalid contact_number/.test(message)
+        ? PAYMENT_MESSAGES.phone
+        : /^Invalid instalment_option/.test(message)
+          ? INSTALMENT_MESSAGES.chooseOption
+          : /^Invalid (new_payment_method|selected_payment_method_id)/.test(message)
+            ? INSTALMENT_MESSAGES.chooseCard
+            : INSTALMENT_MESSAGES.error,
+    }),
+};
+
+const asOfQuery = z.object({ as_of: z.optional(z.iso.datetime({ offset: true })) });
+
+/**
+ * POST /dev/instalments/run?as_of=<ISO date>: runs the instalment job once as of that date (now
+ * when absent) and answers what it did. Registered only when NODE_ENV is not 'production', like
+ * the development mailbox: it lets a person or an end-to-end test see a later instalment charged.
+ */
+export function registerInstalmentDevRoutes(app: FastifyInstance, deps: AppDeps): void {
+  app.post('/dev/instalments/run', async (request, reply) => {
+    const parsed = asOfQuery.safeParse(request.query ?? {});
+    if (!parsed.success) return reply.status(400).send({ error: 'as_of must be a date and time, e.g. 2030-01-31T09:00:00Z' });
+    const asOf = parsed.data.as_of ? new Date(parsed.data.as_of) : deps.clock();
+    return runInstalmentJob(jobDeps(deps, `${request.protocol}://${request.host}${WALLET_PATH}`), asOf);
+  });
+}
+
+export function jobDeps(deps: AppDeps, walletUrl: string): JobDeps {
+  return { db: deps.db, cards: deps.plans.cards, mail: { mailer: deps.mailer, brandName: deps.config.brandName }, walletUrl };
+}
+
+export { walletUrlOf };
+
+/** The sandbox bank's page where a plan's first instalment is confirmed (redirect_to_url). */
+export const PLAN_AUTHENTICATION_PATH = '/sandbox/plan/authenticate/';
+
+const decisionForm = z.object({ decision: z.enum(['approve', 'fail']) });
+
+/**
+ * The sandbox's stand-in for the bank's confirmation of a plan's first instalment (the card
+ * 4000 0000 0000 3220): the buyer approves or fails it, and comes back to the checkout, which
+ * reads the sale afresh (paid and on to delivery, or the payment step with the plan's error).
+ */
+export function registerPlanAuthentication(app: FastifyInstance, deps: AppDeps): void {
+  if (deps.plans.cards.name !== 'sandbox') return;
+  const { db, clock, config } = deps;
+  app.get(PLAN_AUTHENTICATION_PATH, async (request, reply) => {
+    const saleId = saleIdOf(request);
+    const [pending] = saleId
+      ? await db
+          .select({ amount: instalments.amount, currency: instalmentPlans.currency })
+          .from(instalmentPlans)
+          .innerJoin(instalments, and(eq(instalments.saleId, instalmentPlans.saleId), eq(instalments.seq, 1)))
+          .where(and(eq(instalmentPlans.saleId, saleId), eq(instalmentPlans.status, 'authenticating')))
+      : [];
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
+    if (!pending) {
+      return reply
+        .status(404)
+        .send(page(config.brandName, 'Nothing to confirm', html`<h1>There is no payment to confirm</h1><p><a class="inline-link" href="/checkout/">Back to the checkout</a></p>`));
+    }
+    const amount = formatMoney(pending.amount, pending.currency.toUpperCase());
+    return reply.send(
+      page(
+        config.brandName,
+        'Confirm your payment plan',
+        html`<h1>Security check</h1>
+        <form method="post" action="${PLAN_AUTHENTICATION_PATH}" class="panel sandbox-card">
+          <p>Your bank asks you to confirm the first instalment of your payment plan: ${amount} today, and later instalments on their dates.</p>
+          <div class="form-row"><button class="button button--large" type="submit" name="decision" value="approve">Approve payment</button>
+          <button class="button button--secondary button--large" type="submit" name="decision" value="fail">Fail the check</button></div>
+        </form>`,
+      ),
+    );
+  });
+  app.post(PLAN_AUTHENTICATION_PATH, async (request, reply) => {
+    const parsed = decisionForm.safeParse(request.body ?? {});
+    if (!parsed.success) return reply.status(400).send({ error: 'Choose to approve or fail the check' });
+    const saleId = saleIdOf(request);
+    if (saleId) {
+      const now = clock();
+      const outcome = await confirmPlanAuthentication(db, deps.plans.cards, { saleId, approved: parsed.data.decision === 'approve', now });
+      const buyer = outcome === 'paid' ? await findUser(db, (await findSale(db, saleId))?.userId ?? null) : null;
+      if (buyer) {
+        const reference = (await findSale(db, saleId))?.reference ?? null;
+        await sendScheduleMail(db, { mailer: deps.mailer, brandName: config.brandName }, saleId, buyer.email, reference, now).catch((err: unknown) =>
+          request.log.error({ err }, 'payment schedule e-mail not sent'),
+        );
+      }
+    }
+    return reply.redirect('/checkout/', 303);
+  });
+}

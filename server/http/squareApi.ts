@@ -1,0 +1,94 @@
+/**
+ * Square as calls (spec 001 §7): get_square_credentials, pay-with-square, and the sandbox's card
+ * tokenisation standing in for Square's SDK. Thin mappings onto server/domain/payment/square.ts.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { PAYMENT_MESSAGES, SQUARE_MESSAGES, type Checkout } from '../../contract/index.ts';
+import { buildCheckout } from '../domain/checkout.ts';
+import { DomainError } from '../domain/errors.ts';
+import { tokeniseSandboxCard } from '../domain/instalments/sandboxCards.ts';
+import { HoldGone } from '../domain/payment/payments.ts';
+import { payWithSquare } from '../domain/payment/square.ts';
+import { findSale } from '../domain/sales.ts';
+import type { Handlers, InvalidHandler } from './calls.ts';
+import type { AppDeps } from './deps.ts';
+import { saleIdOf, userIdOf } from './session.ts';
+
+type SquareCalls = 'getSquareCredentials' | 'payWithSquare' | 'tokeniseSandboxSquareCard';
+
+export function squareHandlers(deps: AppDeps): Pick<Handlers, SquareCalls> {
+  const { db, clock } = deps;
+  const wiring = deps.plans;
+  async function heldSale(request: FastifyRequest) {
+    const saleId = saleIdOf(request);
+    const sale = saleId ? await findSale(db, saleId) : null;
+    if (!saleId || !sale) throw new HoldGone();
+    return sale;
+  }
+  const checkoutOf = (request: FastifyRequest, saleId: string, now: Date): Promise<Checkout> =>
+    buildCheckout(db, saleId, now, { captchaSitekey: null, userId: userIdOf(request) });
+  const holdGone = (reply: FastifyReply, err: HoldGone) => reply.status(409).send({ error: err.message, type: 'reserving' });
+
+  return {
+    getSquareCredentials: async ({ request }) => {
+      const sale = await heldSale(request).catch(() => null);
+      if (!sale) throw new DomainError(409, SQUARE_MESSAGES.credentials);
+      const checkout = await checkoutOf(request, sale.id, clock());
+      if (checkout.sagepay_or_stripe?.toLowerCase() !== 'square') throw new DomainError(409, SQUARE_MESSAGES.credentials);
+      return wiring.square.credentials;
+    },
+    payWithSquare: async ({ input, request, reply }) => {
+      try {
+        const sale = await heldSale(request);
+        const now = clock();
+        const checkout = await checkoutOf(request, sale.id, now);
+        if (checkout.sagepay_or_stripe?.toLowerCase() !== 'square') throw new DomainError(409, SQUARE_MESSAGES.unableToPay);
+        const address = {
+          first_name: input.billing_address_data.first_name ?? '',
+          last_name: input.billing_address_data.last_name ?? '',
+          address_1: input.billing_address_data.address_1 ?? '',
+          address_2: input.billing_address_data.address_2 ?? '',
+          town: input.billing_address_data.town ?? '',
+          postcode: input.billing_address_data.postcode ?? '',
+          state: input.billing_address_data.state ?? '',
+          country_code: input.billing_address_data.country_code ?? 'GB',
+        };
+        const result = await payWithSquare(db, wiring.square, {
+          saleId: sale.id,
+          total: checkout.basket_total,
+          currency: checkout.currency.code,
+          reference: checkout.sale_reference,
+          sourceId: input.source_id,
+          address,
+          now,
+          graceMs: deps.payment.settings.graceMs,
+        });
+        if (result.kind === 'address') {
+          reply.status(422).send({ error: result.message, response: { success: false, addressError: result.message } });
+          return undefined;
+        }
+        if (result.kind === 'failed') return { response: { success: false, message: result.message } };
+        return { response: { success: true, payment: { id: result.paymentId, status: 'COMPLETED' } } };
+      } catch (err) {
+        if (err instanceof HoldGone) {
+          await holdGone(reply, err);
+          return undefined;
+        }
+        throw err;
+      }
+    },
+    tokeniseSandboxSquareCard: async ({ input }) => {
+      if (wiring.square.credentials.checkout_js !== '') throw new DomainError(404, 'Cards are tokenised by Square on this server');
+      const card = await tokeniseSandboxCard(db, input, 'nonce', clock());
+      return { token: card.id };
+    },
+  };
+}
+
+/** A refused request in Square's words: a billing address it cannot use is the address error. */
+export const squareInvalid: Partial<Record<SquareCalls, InvalidHandler>> = {
+  payWithSquare: async (_request, reply, message) =>
+    /^Invalid billing_address_data/.test(message)
+      ? reply.status(422).send({ error: PAYMENT_MESSAGES.completeAddress, response: { success: false, addressError: PAYMENT_MESSAGES.completeAddress } })
+      : reply.status(400).send({ error: SQUARE_MESSAGES.unableToPay }),
+};

@@ -1,0 +1,86 @@
+/**
+ * The payment plan form (spec 001 §2, §3, §5, §9): the plan options (never '1') each with its
+ * schedule, the buyer's saved cards (card type, last 4, expiry, default) or a new card, whose
+ * default flag starts on. The chart keeps the choice; the saved cards are server data (a query).
+ */
+import { useQuery } from '@tanstack/react-query';
+import { formatMoney } from '../../../contract/money';
+import { planOptions, type Checkout } from '../../../contract';
+import type { PaymentView } from '../../../machines/payment/payment.connect';
+import type { paymentSenders } from '../../../machines/payment/payment.connect';
+import { NEW_CARD } from '../../../machines/instalment/instalment.types';
+import { callApi } from '../../api/client';
+import { SandboxCardFields } from './SandboxCardFields';
+
+export function savedPaymentMethodsQuery() {
+  return { queryKey: ['savedPaymentMethods'] as const, queryFn: async () => (await callApi('getSavedPaymentMethods')).payment_methods };
+}
+
+const BRAND: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express' };
+
+export function InstalmentPlan({ view, send, checkout }: { view: PaymentView; send: ReturnType<typeof paymentSenders>; checkout: Checkout }) {
+  const saved = useQuery(savedPaymentMethodsQuery()).data ?? [];
+  const options = planOptions(checkout);
+  const plan = view.form.plan;
+  return (
+    <div className="plan stack">
+      <fieldset className="payment__fieldset" disabled={view.paying}>
+        <legend className="section-title">Choose your payment plan</legend>
+        <div className="choice-group plan__options">
+          {options.map((o) => (
+            <label key={o.option} className={`choice plan__option${plan.option === o.option ? ' choice--selected' : ''}`}>
+              <input type="radio" name="plan-option" checked={plan.option === o.option} onChange={() => send.choosePlanOption(o.option)} />
+              <span className="plan__label">{o.label}</span>
+              <ol className="plan__schedule" aria-label={`${o.label}: schedule`}>
+                {o.schedule.map((s, i) => (
+                  <li key={i}>
+                    <span>{i === 0 ? `Today (${s.uk_due})` : s.uk_due}</span>
+                    <span>{formatMoney(s.value, checkout.currency.code)}</span>
+                  </li>
+                ))}
+              </ol>
+            </label>
+          ))}
+        </div>
+        {view.problems.planOption ? (
+          <span className="field__error" role="alert">
+            {view.problems.planOption}
+          </span>
+        ) : null}
+      </fieldset>
+      <fieldset className="payment__fieldset" disabled={view.paying}>
+        <legend className="section-title">Card for your payments</legend>
+        <div className="choice-group">
+          {saved.map((m) => (
+            <label key={m.payment_method_id} className={`choice${plan.card === m.payment_method_id ? ' choice--selected' : ''}`}>
+              <input type="radio" name="plan-card" checked={plan.card === m.payment_method_id} onChange={() => send.choosePlanCard(m.payment_method_id)} />
+              <span>
+                {BRAND[m.card_type] ?? m.card_type} ending {m.last4digits}, expires {m.expiry}
+                {m.is_default ? ' (default)' : ''}
+              </span>
+            </label>
+          ))}
+          <label className={`choice${plan.card === NEW_CARD ? ' choice--selected' : ''}`}>
+            <input type="radio" name="plan-card" checked={plan.card === NEW_CARD} onChange={() => send.choosePlanCard(NEW_CARD)} />
+            <span>A new card</span>
+          </label>
+        </div>
+        {plan.card === NEW_CARD ? (
+          <>
+            <SandboxCardFields disabled={view.paying} extraCards={[{ number: '4000000000000341', says: 'is approved today and declined for later instalments' }]} />
+            <label className="payment__box">
+              <input type="checkbox" checked={plan.makeDefault} onChange={send.togglePlanDefault} />
+              <span>Make this card my default payment method</span>
+            </label>
+          </>
+        ) : null}
+        {view.problems.planCard ? (
+          <span className="field__error" role="alert">
+            {view.problems.planCard}
+          </span>
+        ) : null}
+      </fieldset>
+      <p className="muted">Your card is saved so that each later instalment is taken on its date; we remind you before each one.</p>
+    </div>
+  );
+}

@@ -1,0 +1,61 @@
+/**
+ * The sandbox processor's card fields, for a plan's new card and for Square's sandbox: number,
+ * expiry and CVC, kept in the card element (never in a chart) until the chart's actor sends them
+ * to the sandbox to be saved or tokenised. Test cards are listed beside the fields.
+ */
+import { useEffect, useId, useState } from 'react';
+import { SANDBOX_CARDS } from '../../../contract';
+import { sandboxCardElement, type SandboxCard } from './sandboxCardElement';
+
+export function SandboxCardFields({ disabled, extraCards = [] }: { disabled: boolean; extraCards?: { number: string; says: string }[] }) {
+  const id = useId();
+  const [card, setCard] = useState<SandboxCard>(() => sandboxCardElement.get());
+  useEffect(() => () => sandboxCardElement.clear(), []);
+  const change = (field: keyof SandboxCard, value: string) => {
+    sandboxCardElement.set({ [field]: value });
+    setCard(sandboxCardElement.get());
+  };
+  return (
+    <div className="sandbox-fields stack" data-testid="sandbox-card-fields">
+      <div className="field">
+        <label className="field__label" htmlFor={`${id}-number`}>
+          Card number
+        </label>
+        <input id={`${id}-number`} className="input" inputMode="numeric" autoComplete="cc-number" value={card.number} disabled={disabled} onChange={(e) => change('number', e.target.value)} />
+      </div>
+      <div className="payment__grid">
+        <div className="field">
+          <label className="field__label" htmlFor={`${id}-expiry`}>
+            Expiry (MM/YY)
+          </label>
+          <input id={`${id}-expiry`} className="input" autoComplete="cc-exp" placeholder="MM/YY" value={card.expiry} disabled={disabled} onChange={(e) => change('expiry', e.target.value)} />
+        </div>
+        <div className="field">
+          <label className="field__label" htmlFor={`${id}-cvc`}>
+            CVC
+          </label>
+          <input id={`${id}-cvc`} className="input" inputMode="numeric" autoComplete="cc-csc" value={card.cvc} disabled={disabled} onChange={(e) => change('cvc', e.target.value)} />
+        </div>
+      </div>
+      <details className="muted sandbox-fields__cards">
+        <summary>Sandbox test cards (no real money moves)</summary>
+        <ul>
+          <li>
+            <code>{SANDBOX_CARDS.success}</code> is approved
+          </li>
+          <li>
+            <code>{SANDBOX_CARDS.decline}</code> is declined
+          </li>
+          <li>
+            <code>{SANDBOX_CARDS.insufficientFunds}</code> has insufficient funds
+          </li>
+          {extraCards.map((c) => (
+            <li key={c.number}>
+              <code>{c.number}</code> {c.says}
+            </li>
+          ))}
+        </ul>
+      </details>
+    </div>
+  );
+}

@@ -1,0 +1,66 @@
+/**
+ * Square's card form, once get_square_credentials has answered: Square's Web Payments SDK
+ * (`@square/web-sdk`, imported only here, so it loads only when Square takes a card) when keyed,
+ * otherwise the sandbox's card fields. Pay sends the card to be tokenised and charged.
+ */
+import { useEffect, useId } from 'react';
+import { useSelector } from '@xstate/react';
+import type { ActorRefFrom } from 'xstate';
+import { squareSenders, viewSquare } from '../../../machines/square/square.connect';
+import type { squareMachine } from '../../../machines/square/square.machine';
+import { Alert } from '../../components/Alert';
+import { LoadingButton } from '../../components/LoadingButton';
+import { Spinner } from '../../components/Spinner';
+import { SandboxCardFields } from './SandboxCardFields';
+import { squareCardElement } from './sandboxCardElement';
+
+function SquareSdkCard({ appId, locationId }: { appId: string; locationId: string }) {
+  const id = useId().replace(/[^a-zA-Z0-9_-]/g, '');
+  useEffect(() => {
+    let gone = false;
+    void import('@square/web-sdk')
+      .then(({ payments }) => payments(appId, locationId))
+      .then(async (p) => {
+        if (!p || gone) return;
+        const card = await p.card();
+        if (gone) return void card.destroy();
+        await card.attach(`#square-card-${id}`);
+        squareCardElement.set(card);
+      });
+    return () => {
+      gone = true;
+      void squareCardElement.get()?.destroy();
+      squareCardElement.set(null);
+    };
+  }, [appId, locationId, id]);
+  return <div id={`square-card-${id}`} className="payment__stripe" />;
+}
+
+export function SquareCard({ actor, payLabel }: { actor: ActorRefFrom<typeof squareMachine>; payLabel: string }) {
+  const view = useSelector(actor, viewSquare);
+  const send = squareSenders((event) => actor.send(event));
+  if (view.loading) {
+    return (
+      <p className="payment__working">
+        <Spinner size="medium" /> Loading the card form…
+      </p>
+    );
+  }
+  if (!view.showCard || !view.credentials) {
+    return (
+      <p className="payment__working">
+        <Spinner size="medium" /> Confirming payment…
+      </p>
+    );
+  }
+  return (
+    <div className="stack square-card" data-testid="square-card">
+      <h3 className="section-title">Card details</h3>
+      {view.form === 'square' ? <SquareSdkCard appId={view.credentials.app_id} locationId={view.credentials.location_id} /> : <SandboxCardFields disabled={view.paying} />}
+      {view.cardError ? <Alert type="error">{view.cardError}</Alert> : null}
+      <LoadingButton type="button" loading={view.paying} className="button--block button--large" onClick={send.submitCard}>
+        {view.paying ? 'Confirming payment' : payLabel}
+      </LoadingButton>
+    </div>
+  );
+}

@@ -1,0 +1,82 @@
+/**
+ * The instalment and Square charts with the app's calls: a new plan card saved by the sandbox
+ * processor (its card form's fields), pay_with_instalment, the redirect it may name; Square's
+ * credentials, its card tokenised (the sandbox's fields, or Square's SDK card when keyed) and
+ * pay-with-square, whose address error and hold loss come back as the charts expect them.
+ */
+import { fromPromise } from 'xstate';
+import { PAYMENT_MESSAGES, SQUARE_MESSAGES, SQUARE_SANDBOX_APP_ID, type BillingAddress, type RequestOf } from '../../../contract';
+import { instalmentMachine } from '../../../machines/instalment/instalment.machine';
+import type { SavedCard } from '../../../machines/instalment/instalment.types';
+import { HoldLost } from '../../../machines/payment/payment.types';
+import { squareMachine, type SquareCredentials } from '../../../machines/square/square.machine';
+import { CallFailed, callApi } from '../../api/client';
+import { sandboxCardElement, squareCardElement } from './sandboxCardElement';
+
+function isHoldLost(err: unknown): err is CallFailed {
+  return err instanceof CallFailed && (err.body as { type?: unknown } | null)?.type === 'reserving';
+}
+
+/** The card form's refusal in its own words (a 4xx), else the fallback. */
+function refusal(err: unknown, fallback: string): Error {
+  return new Error(err instanceof CallFailed && err.serverMessage && err.status !== null && err.status < 500 ? err.serverMessage : fallback);
+}
+
+export function appInstalmentMachine(navigate: (url: string) => void) {
+  return instalmentMachine.provide({
+    actors: {
+      saveNewCard: fromPromise<SavedCard, void>(async () => {
+        try {
+          const saved = await callApi('saveSandboxCard', sandboxCardElement.get());
+          sandboxCardElement.clear();
+          return saved;
+        } catch (err) {
+          throw refusal(err, PAYMENT_MESSAGES.unableToPay);
+        }
+      }),
+      payWithInstalment: fromPromise(async ({ input }: { input: RequestOf<'payWithInstalment'> }) => {
+        try {
+          return await callApi('payWithInstalment', input);
+        } catch (err) {
+          if (isHoldLost(err)) throw new HoldLost(err.serverMessage ?? '');
+          throw err;
+        }
+      }),
+    },
+    actions: { goToUrl: (_, params: { url: string }) => navigate(params.url) },
+  });
+}
+
+export function appSquareMachine() {
+  return squareMachine.provide({
+    actors: {
+      getSquareCredentials: fromPromise(() => callApi('getSquareCredentials')),
+      tokeniseCard: fromPromise<string, SquareCredentials>(async ({ input }) => {
+        if (input.app_id === SQUARE_SANDBOX_APP_ID) {
+          try {
+            const { token } = await callApi('tokeniseSandboxSquareCard', sandboxCardElement.get());
+            sandboxCardElement.clear();
+            return token;
+          } catch (err) {
+            throw refusal(err, SQUARE_MESSAGES.unableToPay);
+          }
+        }
+        const card = squareCardElement.get();
+        if (!card) throw new Error(SQUARE_MESSAGES.unableToPay);
+        const result = await card.tokenize();
+        if (result.status !== 'OK' || !result.token) throw new Error(result.errors?.[0]?.message ?? SQUARE_MESSAGES.unableToPay);
+        return result.token;
+      }),
+      payWithSquare: fromPromise(async ({ input }: { input: { billing_address_data: BillingAddress; source_id: string } }) => {
+        try {
+          return await callApi('payWithSquare', input);
+        } catch (err) {
+          if (isHoldLost(err)) throw new HoldLost(err.serverMessage ?? '');
+          // The address error rides in the refusal's body (spec 001 §7: response.addressError).
+          const body = err instanceof CallFailed ? (err.body as { response?: { addressError?: string | null } } | null) : null;
+          throw new Error(body?.response?.addressError || SQUARE_MESSAGES.unableToPay);
+        }
+      }),
+    },
+  });
+}
