@@ -15,6 +15,7 @@ import { paymentCalls } from './payment.ts';
 import { questionCalls } from './questions.ts';
 import { reservationCalls } from './reservation.ts';
 import { userCalls } from './user.ts';
+import { seatCalls } from './seats.ts';
 
 export * from './primitives.ts';
 export * from './checkout.ts';
@@ -28,6 +29,7 @@ export * from './delivery.ts';
 export * from './payment.ts';
 export * from './address.ts';
 export * from './questions.ts';
+export * from './seats.ts';
 
 export const calls = {
   ...userCalls,
@@ -41,6 +43,7 @@ export const calls = {
   ...paymentCalls,
   ...addressCalls,
   ...questionCalls,
+  ...seatCalls,
 } as const;
 
 export type Calls = typeof calls;

@@ -26,19 +26,30 @@ export class CallFailed extends Error {
   }
 }
 
+/** Puts the fields a path names (`{event_date_id}`) into the path; the rest travel as usual. */
+function withPathParams(template: string, body: Record<string, unknown>): { path: string; payload: Record<string, unknown> } {
+  const payload = { ...body };
+  const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = payload[name];
+    delete payload[name];
+    return encodeURIComponent(String(value));
+  });
+  return { path, payload };
+}
+
 export async function callApi<N extends CallName>(name: N, body?: RequestOf<N>): Promise<ResponseOf<N>> {
   const c = calls[name];
   let raw: unknown;
   try {
-    const payload = body ?? {};
+    const { path, payload } = withPathParams(c.path, (body ?? {}) as Record<string, unknown>);
     if (c.method === 'GET') {
       const search = toFormBody(payload);
-      raw = await http.get(c.path + (search ? `?${search}` : '')).json();
+      raw = await http.get(path + (search ? `?${search}` : '')).json();
     } else if (c.encoding === 'json') {
-      raw = await http.post(c.path, { json: payload }).json();
+      raw = await http.post(path, { json: payload }).json();
     } else {
       raw = await http
-        .post(c.path, {
+        .post(path, {
           body: toFormBody(payload),
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
         })
