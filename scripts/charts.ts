@@ -17,6 +17,7 @@ import { addressMachine } from '../machines/address/address.machine';
 import { accountMachine } from '../machines/account/account.machine';
 import { marketingMachine } from '../machines/marketing/marketing.machine';
 import { deliveryMachine } from '../machines/delivery/delivery.machine';
+import { seatSelectionMachine } from '../machines/seatSelection/seatSelection.machine';
 import { paymentMachine } from '../machines/payment/payment.machine';
 import { questionsMachine } from '../machines/questions/questions.machine';
 
@@ -81,6 +82,12 @@ const charts: Chart[] = [
     file: 'machines/delivery/delivery.machine.ts',
     placement:
       'Invoked by the root on the `deliver_tickets` step (systemId `delivery`); finishing it completes the step, and the root follows `nextStep`.',
+  },
+  {
+    machine: seatSelectionMachine,
+    file: 'machines/seatSelection/seatSelection.machine.ts',
+    placement:
+      'Runs the seat-selection page `/events/book_seats/{event_date_id}/` (its own chunk of the app, outside the checkout root) once the event date and its seating plan are loaded; adding the seats finishes it and the page goes to `/checkout/`.',
   },
   {
     machine: paymentMachine,
