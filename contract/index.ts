@@ -31,7 +31,8 @@ export * from './address.ts';
 export * from './questions.ts';
 export * from './seats.ts';
 
-export const calls = {
+/** The checkout app's calls: what its entry script bundles (the seat page's chunk brings its own). */
+export const appCalls = {
   ...userCalls,
   ...checkoutCalls,
   ...basketCalls,
@@ -43,6 +44,11 @@ export const calls = {
   ...paymentCalls,
   ...addressCalls,
   ...questionCalls,
+} as const;
+
+/** Every call the server answers. */
+export const calls = {
+  ...appCalls,
   ...seatCalls,
 } as const;
 

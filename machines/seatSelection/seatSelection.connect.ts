@@ -24,6 +24,8 @@ export interface SeatSelectionView {
   expired: boolean;
   added: boolean;
   holdToken: string | null;
+  /** How long the server said the hold lasts from the last choice, in seconds. */
+  secondsHeld: number;
 }
 
 export function viewSeatSelection(snapshot: SnapshotFrom<typeof seatSelectionMachine>): SeatSelectionView {
@@ -38,6 +40,7 @@ export function viewSeatSelection(snapshot: SnapshotFrom<typeof seatSelectionMac
     expired: c.expired,
     added: snapshot.matches('added'),
     holdToken: c.holdToken,
+    secondsHeld: c.secondsRemaining,
   };
 }
 

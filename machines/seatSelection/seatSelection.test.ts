@@ -167,7 +167,7 @@ describe('seat selection machine', () => {
       'Stalls, row A, seat 5, not for sale',
     ]);
     const sent: unknown[] = [];
-    const view = { selected: [1], pending: false, canAdd: true, refusal: null, problem: null, expired: false, added: false, holdToken: 'tok' };
+    const view = { selected: [1], pending: false, canAdd: true, refusal: null, problem: null, expired: false, added: false, holdToken: 'tok', secondsHeld: 900 };
     const senders = seatSelectionSenders((e) => sent.push(e), seats, view, info);
     senders.press(3);
     senders.press(2);

@@ -3,7 +3,7 @@
  * contract says so), a timeout, and every response parsed with the wire contract.
  */
 import ky, { HTTPError } from 'ky';
-import { calls, errorReplySchema, type CallName, type RequestOf, type ResponseOf } from '../../contract';
+import { appCalls, errorReplySchema, type Call, type CallName, type RequestOf, type ResponseOf } from '../../contract';
 import { toFormBody } from './form';
 
 const http = ky.create({
@@ -37,8 +37,15 @@ function withPathParams(template: string, body: Record<string, unknown>): { path
   return { path, payload };
 }
 
+/** Calls of chunks loaded later (the seat page's), registered by the chunk: the entry does not carry their schemas. */
+const laterCalls = new Map<string, Call>();
+export function registerLaterCalls(more: Record<string, Call>): void {
+  for (const [name, c] of Object.entries(more)) laterCalls.set(name, c);
+}
+
 export async function callApi<N extends CallName>(name: N, body?: RequestOf<N>): Promise<ResponseOf<N>> {
-  const c = calls[name];
+  const c = (appCalls as Record<string, Call>)[name] ?? laterCalls.get(name);
+  if (!c) throw new CallFailed(name, null, `${name} is not loaded`);
   let raw: unknown;
   try {
     const { path, payload } = withPathParams(c.path, (body ?? {}) as Record<string, unknown>);
