@@ -26,37 +26,23 @@ export class CallFailed extends Error {
   }
 }
 
-/** Puts the fields a path names (`{event_date_id}`) into the path; the rest travel as usual. */
-function withPathParams(template: string, body: Record<string, unknown>): { path: string; payload: Record<string, unknown> } {
-  const payload = { ...body };
-  const path = template.replace(/\{(\w+)\}/g, (_, name: string) => {
-    const value = payload[name];
-    delete payload[name];
-    return encodeURIComponent(String(value));
-  });
-  return { path, payload };
+export function callApi<N extends CallName>(name: N, body?: RequestOf<N>): Promise<ResponseOf<N>> {
+  return callWith(name, (appCalls as Record<string, Call>)[name]!, body);
 }
 
-/** Calls of chunks loaded later (the seat page's), registered by the chunk: the entry does not carry their schemas. */
-const laterCalls = new Map<string, Call>();
-export function registerLaterCalls(more: Record<string, Call>): void {
-  for (const [name, c] of Object.entries(more)) laterCalls.set(name, c);
-}
-
-export async function callApi<N extends CallName>(name: N, body?: RequestOf<N>): Promise<ResponseOf<N>> {
-  const c = (appCalls as Record<string, Call>)[name] ?? laterCalls.get(name);
-  if (!c) throw new CallFailed(name, null, `${name} is not loaded`);
+/** One call of the contract: also used by chunks loaded later (the seat page), whose schemas the entry does not carry. */
+export async function callWith<N extends CallName>(name: N, c: Call, body?: RequestOf<N>): Promise<ResponseOf<N>> {
   let raw: unknown;
   try {
-    const { path, payload } = withPathParams(c.path, (body ?? {}) as Record<string, unknown>);
+    const payload = body ?? {};
     if (c.method === 'GET') {
       const search = toFormBody(payload);
-      raw = await http.get(path + (search ? `?${search}` : '')).json();
+      raw = await http.get(c.path + (search ? `?${search}` : '')).json();
     } else if (c.encoding === 'json') {
-      raw = await http.post(path, { json: payload }).json();
+      raw = await http.post(c.path, { json: payload }).json();
     } else {
       raw = await http
-        .post(path, {
+        .post(c.path, {
           body: toFormBody(payload),
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
         })

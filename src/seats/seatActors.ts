@@ -4,13 +4,13 @@ import { fromPromise } from 'xstate';
 import type { RequestOf } from '../../contract';
 import { callApi } from '../api/client';
 import { seatSelectionMachine, type AddRequest } from '../../machines/seatSelection/seatSelection.machine';
-import { seatingPlanQuery } from './seatQueries';
+import { callSeats, seatingPlanQuery } from './seatQueries';
 
 export function createSeatSelectionMachine(deps: { queryClient: QueryClient; eventDateId: number; navigate: (url: string) => void }) {
   return seatSelectionMachine.provide({
     actors: {
-      holdSeats: fromPromise(({ input }: { input: RequestOf<'holdSeats'> }) => callApi('holdSeats', input)),
-      releaseSeats: fromPromise(({ input }: { input: RequestOf<'releaseSeats'> }) => callApi('releaseSeats', input)),
+      holdSeats: fromPromise(({ input }: { input: RequestOf<'holdSeats'> }) => callSeats('holdSeats', input)),
+      releaseSeats: fromPromise(({ input }: { input: RequestOf<'releaseSeats'> }) => callSeats('releaseSeats', input)),
       addToBasket: fromPromise(async ({ input }: { input: AddRequest }) => {
         const reply = await callApi('addToBasket', input);
         // The basket changed: the checkout is read afresh where it is shown.
