@@ -112,6 +112,7 @@ export async function buildApp(deps: {
 
   const staticDir = path.resolve(config.staticDir);
   const indexFile = path.join(staticDir, 'index.html');
+  const seatsFile = path.join(staticDir, 'seats.html');
   if (existsSync(staticDir)) {
     await app.register(fastifyStatic, {
       root: staticDir,
@@ -146,6 +147,18 @@ export async function buildApp(deps: {
     const seated = seatDate !== undefined && Number(seatDate) <= MAX_ID && (await hasSeatPlan(appDeps.db, Number(seatDate)));
     if (url.startsWith('/events/book_seats/') && !seated) {
       return reply.status(404).type('text/html; charset=utf-8').send(page(config.brandName, 'Seat selection', html`<h1>Seat selection is not available for this event</h1>`));
+    }
+    if (seated) {
+      // The seat page is the app's own entry (seats.html): it reads its event date and plan itself.
+      const seatsPage = await readFile(seatsFile, 'utf8').catch(() => null);
+      if (seatsPage !== null) {
+        const nonce = styleNonce(reply);
+        const withStyles = await inlineStylesheets(seatsPage, staticDir, nonce);
+        const document = withStyles
+          .replace('<head>', `<head><meta name="csp-nonce" content="${nonce}">`)
+          .replace('<div id="root"></div>', '<div id="root"><p class="page">Loading the seating plan…</p></div>');
+        return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(document);
+      }
     }
     const index = await readFile(indexFile, 'utf8').catch(() => null);
     if (index === null) {

@@ -44,16 +44,8 @@ async function developmentInspector(): Promise<Observer<InspectionEvent> | undef
   return createBrowserInspector().inspect;
 }
 
-/** The seat-selection page is the app too, in its own chunk (spec 001 §1: /events/book_seats/{event_date_id}/). */
-const seatPage = /^\/events\/book_seats\/([1-9]\d{0,9})\/$/.exec(window.location.pathname);
-
 void developmentInspector().then((inspect) => {
-  const root = createRoot(document.getElementById('root')!);
-  if (seatPage) {
-    void import('./seats/mount').then(({ mountSeatPage }) => mountSeatPage(root, queryClient, Number(seatPage[1])));
-    return;
-  }
-  root.render(
+  createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>
         <Root inspect={inspect} />
