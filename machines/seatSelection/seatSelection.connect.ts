@@ -70,20 +70,27 @@ const STATE_WORDS: Record<SeatState, string> = {
   unpriced: 'not for sale',
 };
 
-/** Every seat of the plan as the buyer sees it now. */
-export function mapSeats(plan: SeatingPlan, selected: readonly number[]): MapSeat[] {
-  const pricing = new Map(plan.seating_plan_event.pricing.map((p) => [p.ticket_type_id, p]));
+/**
+ * Every seat of the plan as the buyer sees it now. A seat that looks as it did in `previous` is that
+ * same object, so a map of thousands of seats redraws only the seats that changed.
+ */
+export function mapSeats(plan: SeatingPlan, selected: readonly number[], previous?: ReadonlyMap<number, MapSeat>): MapSeat[] {
+  const pricing = new Map(plan.seating_plan_event.pricing.map((p) => [p.ticket_type_id, { ...p, text: formatMoney(p.price, 'GBP') }]));
   const mine = new Set(selected);
   const seats: MapSeat[] = [];
   for (const section of plan.seating_plan_layout.sections) {
     for (const row of section.rows) {
-      for (const s of row.seats) seats.push(toMapSeat(section.name, row.name, s, pricing, mine));
+      for (const s of row.seats) {
+        const seat = toMapSeat(section.name, row.name, s, pricing, mine);
+        const before = previous?.get(s.id);
+        seats.push(before && before.label === seat.label && before.x === seat.x && before.y === seat.y && before.ticketTypeId === seat.ticketTypeId ? before : seat);
+      }
     }
   }
   return seats;
 }
 
-function toMapSeat(section: string, row: string, s: PlanSeat, pricing: Map<number, { price: number; ticket_name: string }>, mine: Set<number>): MapSeat {
+function toMapSeat(section: string, row: string, s: PlanSeat, pricing: Map<number, { price: number; ticket_name: string; text: string }>, mine: Set<number>): MapSeat {
   const price = s.ticket_type_id === null ? null : (pricing.get(s.ticket_type_id) ?? null);
   const state: SeatState = price === null ? 'unpriced' : mine.has(s.id) ? 'selected' : s.status === 'taken' ? 'taken' : 'available';
   return {
@@ -98,7 +105,7 @@ function toMapSeat(section: string, row: string, s: PlanSeat, pricing: Map<numbe
     ticketTypeId: s.ticket_type_id,
     price: price?.price ?? null,
     ticketName: price?.ticket_name ?? null,
-    label: [section, `row ${row}`, `seat ${s.number}`, ...(price ? [formatMoney(price.price, 'GBP')] : []), STATE_WORDS[state]].join(', '),
+    label: [section, `row ${row}`, `seat ${s.number}`, ...(price ? [price.text] : []), STATE_WORDS[state]].join(', '),
   };
 }
 

@@ -71,7 +71,11 @@ export const seatSelectionMachine = setup({
     addToBasket: fromPromise<ResponseOf<'addToBasket'>, AddRequest>(() => Promise.reject(new Error('addToBasket is provided by the app'))),
   },
   actions: {
-    /** The seating plan changed on the server (a hold, a release, a refusal, an expiry): read it again. Provided by the app. */
+    /**
+     * The plan may have changed under the buyer (a refusal: someone was quicker; an expiry): read it
+     * again. A hold's own reply says which seats are the buyer's, so a success reads nothing more.
+     * Provided by the app.
+     */
     planChanged: () => {},
     /** Spec 001 §7: on success go to /checkout/. Provided by the app. */
     goToCheckout: () => {},
@@ -165,7 +169,7 @@ export const seatSelectionMachine = setup({
           event_date_id: context.eventDateId,
           seats: [(event as Extract<SeatSelectionEvent, { type: 'SEAT_PRESSED' }>).seatId],
         }),
-        onDone: { target: 'deciding', actions: [{ type: 'takeHold', params: ({ event }) => ({ hold: event.output }) }, 'planChanged'] },
+        onDone: { target: 'deciding', actions: { type: 'takeHold', params: ({ event }) => ({ hold: event.output }) } },
         onError: { target: 'deciding', actions: [{ type: 'explainServerRefusal', params: ({ event }) => ({ error: event.error }) }, 'planChanged'] },
       },
     },
@@ -180,7 +184,7 @@ export const seatSelectionMachine = setup({
           event_date_id: context.eventDateId,
           seats: [(event as Extract<SeatSelectionEvent, { type: 'SEAT_PRESSED' }>).seatId],
         }),
-        onDone: { target: 'deciding', actions: [{ type: 'takeHold', params: ({ event }) => ({ hold: event.output }) }, 'planChanged'] },
+        onDone: { target: 'deciding', actions: { type: 'takeHold', params: ({ event }) => ({ hold: event.output }) } },
         onError: { target: 'deciding', actions: [{ type: 'explainServerRefusal', params: ({ event }) => ({ error: event.error }) }, 'planChanged'] },
       },
     },

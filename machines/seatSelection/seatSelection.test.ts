@@ -24,10 +24,11 @@ type Q = OracleQuestion<SeatSelectionView>;
  */
 function oracle(q: Q): Expectation<SeatSelectionView> | undefined {
   const { event, view, unchanged } = q;
-  const idle = (selected: number[], more: Partial<SeatSelectionView> = {}): Expectation<SeatSelectionView> => ({
+  const idle = (selected: number[], more: Partial<SeatSelectionView> = {}, planReread = true): Expectation<SeatSelectionView> => ({
     view: { selected, pending: false, canAdd: selected.length > 0, added: false, ...more },
     running: [],
-    sent: { planChanged: [null] },
+    // After a refusal or failure the plan is read again (it may have changed); a success needs no reread.
+    sent: planReread ? { planChanged: [null] } : {},
   });
   // Once added, the page is on its way to the checkout: nothing more happens here.
   if (view.added) return { view: { added: true }, running: [], output: undefined };
@@ -46,7 +47,7 @@ function oracle(q: Q): Expectation<SeatSelectionView> | undefined {
     case 'xstate.done.actor.holdSeats':
     case 'xstate.done.actor.releaseSeats': {
       const output = event.output as ReturnType<typeof held>;
-      return idle(output.seat_ids, { refusal: null, problem: null, expired: false, holdToken: output.hold_token });
+      return idle(output.seat_ids, { refusal: null, problem: null, expired: false, holdToken: output.hold_token }, false);
     }
     case 'xstate.error.actor.holdSeats':
     case 'xstate.error.actor.releaseSeats': {

@@ -24,19 +24,28 @@ interface Props {
   height: number;
   /** Colour of each price level, by ticket type id. */
   colours: Map<number, string>;
+  links: SeatLinks;
   onPress: (seatId: number) => void;
 }
 
-/** Neighbours for the arrow keys: along the row, and the nearest seat of the rows in front and behind. */
-function neighbours(seats: MapSeat[]) {
-  const rows = new Map<string, MapSeat[]>();
+export type SeatLinks = Map<number, { left?: number; right?: number; up?: number; down?: number }>;
+
+/**
+ * Neighbours for the arrow keys: along the row, and the nearest seat of the rows in front and
+ * behind. They depend on where seats are, not on who has them: worked out once per plan.
+ */
+export function neighbours(seats: Pick<MapSeat, 'id' | 'section' | 'row' | 'position' | 'x' | 'y'>[]): SeatLinks {
+  type At = (typeof seats)[number];
+  const rows = new Map<string, At[]>();
   for (const s of seats) {
     const key = `${s.section}\u0000${s.row}`;
-    rows.set(key, [...(rows.get(key) ?? []), s]);
+    const row = rows.get(key);
+    if (row) row.push(s);
+    else rows.set(key, [s]);
   }
   const ordered = [...rows.values()].map((r) => r.sort((a, b) => a.position - b.position)).sort((a, b) => a[0]!.y - b[0]!.y || a[0]!.x - b[0]!.x);
-  const links = new Map<number, { left?: number; right?: number; up?: number; down?: number }>();
-  const nearest = (row: MapSeat[] | undefined, x: number) => row?.reduce((best, s) => (Math.abs(s.x - x) < Math.abs(best.x - x) ? s : best)).id;
+  const links: SeatLinks = new Map();
+  const nearest = (row: At[] | undefined, x: number) => row?.reduce((best, s) => (Math.abs(s.x - x) < Math.abs(best.x - x) ? s : best)).id;
   ordered.forEach((row, r) => {
     row.forEach((s, i) => {
       links.set(s.id, { left: row[i - 1]?.id, right: row[i + 1]?.id, up: nearest(ordered[r - 1], s.x), down: nearest(ordered[r + 1], s.x) });
@@ -64,12 +73,11 @@ const Seat = memo(function Seat({ seat, colour, tabbable }: { seat: MapSeat; col
   );
 });
 
-export function SeatMap({ seats, sections, width, height, colours, onPress }: Props) {
+export const SeatMap = memo(function SeatMap({ seats, sections, width, height, colours, links, onPress }: Props) {
   const full: Box = useMemo(() => ({ x: 0, y: 0, w: width, h: height }), [width, height]);
   const [box, setBox] = useState<Box>(full);
   const [focused, setFocused] = useState<number | null>(null);
   const svgRef = useRef<SVGSVGElement>(null);
-  const links = useMemo(() => neighbours(seats), [seats]);
   const byId = useMemo(() => new Map(seats.map((s) => [s.id, s])), [seats]);
   const tabbable = focused !== null && byId.has(focused) ? focused : (seats.find((s) => s.state === 'available')?.id ?? seats[0]?.id ?? null);
 
@@ -215,7 +223,7 @@ export function SeatMap({ seats, sections, width, height, colours, onPress }: Pr
       </svg>
     </div>
   );
-}
+});
 
 function clamp(b: Box, full: Box): Box {
   return { ...b, x: Math.min(Math.max(b.x, full.x), full.x + full.w - b.w), y: Math.min(Math.max(b.y, full.y), full.y + full.h - b.h) };

@@ -3,7 +3,7 @@
  * table; why a press was refused, in words, next to the chart; 'Selected Seats:' with each seat's
  * section-row-number, price and ticket type, the total, and 'Add To Basket!'.
  */
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
 import { Alert } from '../components/Alert';
@@ -12,7 +12,7 @@ import { mapSeats, seatSelectionSenders, summarise, viewSeatSelection, type Even
 import { HOLD_EXPIRED_MESSAGE } from '../../machines/seatSelection/seatSelection.machine';
 import type { createSeatSelectionMachine } from './seatActors';
 import { eventDateQuery, seatingPlanQuery } from './seatQueries';
-import { SeatMap } from './SeatMap';
+import { neighbours, SeatMap } from './SeatMap';
 import { SeatList } from './SeatList';
 
 /** Spec 001 §8: seat-plan loading errors show the server's message field when present. */
@@ -50,12 +50,22 @@ function Seats({ eventDateId, machine, info, plan }: { eventDateId: number; mach
   const actor = useActorRef(machine, { input: { eventDateId, hold: plan.seating_plan_event.hold } });
   const view = useSelector(actor, viewSeatSelection);
   const [mode, setMode] = useState<'map' | 'list'>('map');
-  const seats = useMemo(() => mapSeats(plan, view.selected), [plan, view.selected]);
+  const drawn = useRef(new Map<number, MapSeat>());
+  const seats = useMemo(() => {
+    const next = mapSeats(plan, view.selected, drawn.current);
+    drawn.current = new Map(next.map((s) => [s.id, s]));
+    return next;
+  }, [plan, view.selected]);
   const colours = useMemo(() => new Map(plan.seating_plan_event.pricing.map((p, i) => [p.ticket_type_id, PALETTE[i % PALETTE.length]!])), [plan]);
-  const sections = useMemo(() => sectionLabels(seats), [seats]);
+  const sections = useMemo(() => sectionLabels(mapSeats(plan, [])), [plan]);
+  const links = useMemo(() => neighbours(mapSeats(plan, [])), [plan]);
   const summary = summarise(seats, view.selected);
   const senders = seatSelectionSenders(actor.send, seats, view, info);
   const { width, height } = plan.seating_plan_layout;
+  // One press handler for the life of the page, so the map redraws only when its seats change.
+  const pressRef = useRef(senders.press);
+  pressRef.current = senders.press;
+  const press = useCallback((seatId: number) => pressRef.current(seatId), []);
 
   return (
     <div className="seat-page">
@@ -95,9 +105,9 @@ function Seats({ eventDateId, machine, info, plan }: { eventDateId: number; mach
             ) : null}
           </div>
           {mode === 'map' ? (
-            <SeatMap seats={seats} sections={sections} width={width} height={height} colours={colours} onPress={senders.press} />
+            <SeatMap seats={seats} sections={sections} width={width} height={height} colours={colours} links={links} onPress={press} />
           ) : (
-            <SeatList seats={seats} onPress={senders.press} pending={view.pending} />
+            <SeatList seats={seats} onPress={press} pending={view.pending} />
           )}
           <Legend plan={plan} colours={colours} />
         </section>
