@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { calls, seatBasketKey, type RequestOf } from '../contract/index.ts';
-import { saleSeats, seats } from './db/schema.ts';
+import { sales, saleSeats, seats, tickets } from './db/schema.ts';
+import { issueTickets } from './domain/tickets.ts';
 import { completeSale } from './domain/completeSale.ts';
 import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
 
@@ -149,6 +150,11 @@ describe.each(drivers)('seat selection on %s', (driver) => {
     expect(done).toEqual({ booked: true, alreadyBooked: false });
     const [sold] = await w.database.db.select().from(seats).where(eq(seats.id, id('Stalls', 'D', '2')));
     expect(sold).toMatchObject({ soldSaleId: saleId, heldUntil: null });
+    // Each ticket issued carries its seat.
+    await w.database.db.update(sales).set({ userId: w.demo.users.notSubscribed.id }).where(eq(sales.id, saleId));
+    expect(await issueTickets(w.database.db, saleId, w.clock.now)).toEqual({ issued: true, count: 2 });
+    const issued = await w.database.db.select({ seat: tickets.seat }).from(tickets).where(eq(tickets.saleId, saleId)).orderBy(tickets.copy);
+    expect(issued.map((t) => t.seat)).toEqual(['Stalls D 1', 'Stalls D 2']);
     w.clock.advance(3_600_000);
     expect(seatOf(await plan(other), 'Stalls', 'D', '2').status).toBe('taken');
     expect((await hold(other, id('Stalls', 'D', '2'))).statusCode).toBe(409);
