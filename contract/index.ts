@@ -18,6 +18,7 @@ import { squareCalls } from './square.ts';
 import { questionCalls } from './questions.ts';
 import { reservationCalls } from './reservation.ts';
 import { userCalls } from './user.ts';
+import { seatCalls } from './seats.ts';
 
 export * from './primitives.ts';
 export * from './checkout.ts';
@@ -34,8 +35,10 @@ export * from './square.ts';
 export * from './address.ts';
 export * from './questions.ts';
 export * from './bankTransfer.ts';
+export * from './seats.ts';
 
-export const calls = {
+/** The checkout app's calls: what its entry script bundles (the seat page's chunk brings its own). */
+export const appCalls = {
   ...userCalls,
   ...checkoutCalls,
   ...basketCalls,
@@ -50,6 +53,12 @@ export const calls = {
   ...addressCalls,
   ...questionCalls,
   ...bankTransferCalls,
+} as const;
+
+/** Every call the server answers. */
+export const calls = {
+  ...appCalls,
+  ...seatCalls,
 } as const;
 
 export type Calls = typeof calls;

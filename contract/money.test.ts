@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { currencySymbol, formatMoney } from './money';
+import { currencySymbol, formatMoney, formatSeatTotal } from './money';
 
 describe('formatMoney', () => {
   it('shows pence as pounds with two decimals and the currency prefix', () => {
@@ -30,5 +30,15 @@ describe('currencySymbol', () => {
   it('is the sign the formatter uses', () => {
     expect(currencySymbol('GBP')).toBe('£');
     expect(currencySymbol('EUR')).toBe('€');
+  });
+});
+
+describe('formatSeatTotal', () => {
+  it('shows a pound sign, with two decimals only when the total is not whole', () => {
+    expect(formatSeatTotal(5000)).toBe('£50');
+    expect(formatSeatTotal(3250)).toBe('£32.50');
+    expect(formatSeatTotal(6505)).toBe('£65.05');
+    expect(formatSeatTotal(0)).toBe('£0');
+    expect(formatSeatTotal(123400)).toBe('£1,234');
   });
 });

@@ -25,3 +25,12 @@ export function formatMoney(minorUnits: number, currencyCode: string): string {
 export function currencySymbol(currencyCode: string): string {
   return formatterFor(currencyCode).formatToParts(0).find((part) => part.type === 'currency')?.value ?? currencyCode;
 }
+
+/**
+ * The seat page's total (spec 001 §2, §9): a pound sign, and two decimals unless the amount is a
+ * whole number of pounds: '£50', '£32.50'.
+ */
+export function formatSeatTotal(minorUnits: number): string {
+  const whole = minorUnits % 100 === 0;
+  return new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP', minimumFractionDigits: whole ? 0 : 2, maximumFractionDigits: whole ? 0 : 2 }).format(minorUnits / 100);
+}

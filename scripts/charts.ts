@@ -18,6 +18,7 @@ import { accountMachine } from '../machines/account/account.machine';
 import { marketingMachine } from '../machines/marketing/marketing.machine';
 import { deliveryMachine } from '../machines/delivery/delivery.machine';
 import { bankTransferMachine } from '../machines/bankTransfer/bankTransfer.machine';
+import { seatSelectionMachine } from '../machines/seatSelection/seatSelection.machine';
 import { paymentMachine } from '../machines/payment/payment.machine';
 import { instalmentMachine } from '../machines/instalment/instalment.machine';
 import { squareMachine } from '../machines/square/square.machine';
@@ -84,6 +85,12 @@ const charts: Chart[] = [
     file: 'machines/delivery/delivery.machine.ts',
     placement:
       'Invoked by the root on the `deliver_tickets` step (systemId `delivery`); finishing it completes the step, and the root follows `nextStep`.',
+  },
+  {
+    machine: seatSelectionMachine,
+    file: 'machines/seatSelection/seatSelection.machine.ts',
+    placement:
+      'Runs the seat-selection page `/events/book_seats/{event_date_id}/` (its own chunk of the app, outside the checkout root) once the event date and its seating plan are loaded; adding the seats finishes it and the page goes to `/checkout/`.',
   },
   {
     machine: paymentMachine,

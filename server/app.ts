@@ -25,7 +25,8 @@ import { registerMailbox } from './pages/mailbox.ts';
 import { smtpTransport, type Mailer } from './domain/mail.ts';
 import { registerGiftAidDownload } from './pages/giftAidCsv.ts';
 import { checkoutShell, html, jsonScript, page, STYLE } from './pages/html.ts';
-import { INITIAL_DATA_ID, WALLET_PATH } from '../contract/index.ts';
+import { INITIAL_DATA_ID, MAX_ID, WALLET_PATH } from '../contract/index.ts';
+import { hasSeatPlan } from './domain/seats.ts';
 import { registerWallet } from './pages/wallet.ts';
 import { paymentWiring, registerPaymentRoutes, type PaymentWiring } from './http/paymentApi.ts';
 import { registerSandboxCard } from './pages/sandboxCard.ts';
@@ -136,6 +137,7 @@ export async function buildApp(deps: {
 
   const staticDir = path.resolve(config.staticDir);
   const indexFile = path.join(staticDir, 'index.html');
+  const seatsFile = path.join(staticDir, 'seats.html');
   if (existsSync(staticDir)) {
     await app.register(fastifyStatic, {
       root: staticDir,
@@ -151,7 +153,7 @@ export async function buildApp(deps: {
     });
   }
 
-  /** Every other page is the checkout app, as the spec says; API and seat paths get a real 404. */
+  /** Every other page is the checkout app, as the spec says; API paths and dates without seats get a real 404. */
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
     const isApi = url.startsWith('/ajax/') || url.startsWith('/do/');
@@ -165,8 +167,23 @@ export async function buildApp(deps: {
     if (request.method !== 'GET' || isApi) {
       return reply.status(404).send({ error: `Nothing is served at ${request.method} ${url}` });
     }
-    if (url.startsWith('/events/book_seats/')) {
+    // A seated date's seat page is part of the app; any other date has no seat page.
+    const seatDate = /^\/events\/book_seats\/([1-9]\d{0,9})\/$/.exec(url)?.[1];
+    const seated = seatDate !== undefined && Number(seatDate) <= MAX_ID && (await hasSeatPlan(appDeps.db, Number(seatDate)));
+    if (url.startsWith('/events/book_seats/') && !seated) {
       return reply.status(404).type('text/html; charset=utf-8').send(page(config.brandName, 'Seat selection', html`<h1>Seat selection is not available for this event</h1>`));
+    }
+    if (seated) {
+      // The seat page is the app's own entry (seats.html): it reads its event date and plan itself.
+      const seatsPage = await readFile(seatsFile, 'utf8').catch(() => null);
+      if (seatsPage !== null) {
+        const nonce = styleNonce(reply);
+        const withStyles = await inlineStylesheets(seatsPage, staticDir, nonce);
+        const document = withStyles
+          .replace('<head>', `<head><meta name="csp-nonce" content="${nonce}">`)
+          .replace('<div id="root"></div>', '<div id="root"><p class="page">Loading the seating plan…</p></div>');
+        return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(document);
+      }
     }
     const index = await readFile(indexFile, 'utf8').catch(() => null);
     if (index === null) {

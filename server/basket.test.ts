@@ -230,6 +230,6 @@ describe.each(drivers)('basket, reservation and pages on %s', (driver) => {
     const unknown = await v.request({ method: 'GET', url: '/ajax/checkout/checkout/nope/' });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toHaveProperty('error');
-    expect((await v.request({ method: 'GET', url: '/events/book_seats/12/' })).body).not.toContain('checkout app');
+    expect((await v.request({ method: 'GET', url: `/events/book_seats/${w.demo.dates.jazz}/` })).statusCode).toBe(404);
   });
 });

@@ -16,6 +16,11 @@ const envSchema = z.object({
   /** Seconds a hold lasts. */
   CHECKOUT_TIME: z._default(positiveInt, 600),
   CAPTCHA: z._default(z.enum(['auto', 'always', 'never']), 'auto'),
+  /** Seconds a seat picked on the seat page stays held for the buyer (each pick renews it). */
+  SEAT_HOLD_TIME: z._default(positiveInt, 900),
+  /** seats.io's public workspace key: seated plans whose provider is seats.io use its chart when set. */
+  SEATSIO_PUBLIC_KEY: z.optional(z.string().check(z.minLength(1))),
+  SEATSIO_REGION: z._default(z.enum(['eu', 'na', 'sa', 'oc']), 'eu'),
   HCAPTCHA_SITEKEY: z.optional(z.string().check(z.minLength(1))),
   HCAPTCHA_SECRET: z.optional(z.string().check(z.minLength(1))),
   /** Key that signs the local proof-of-work challenges; defaults to one derived from SESSION_SECRET. */
@@ -84,6 +89,9 @@ export interface Config {
   /** From SESSION_SECRET, else the secret main.ts keeps in the data directory. */
   sessionSecret: string;
   checkoutTimeSeconds: number;
+  seatHoldSeconds: number;
+  /** seats.io's public key and region, or null for our own seat map. */
+  seatsio: { publicKey: string; region: string } | null;
   captcha: 'auto' | 'always' | 'never';
   hcaptcha: { sitekey: string; secret: string } | null;
   altchaHmacKey: string;
@@ -143,6 +151,8 @@ export function parseConfig(env: Record<string, string | undefined>, fallbackSec
     pgliteDir: e.PGLITE_DIR,
     sessionSecret,
     checkoutTimeSeconds: e.CHECKOUT_TIME,
+    seatHoldSeconds: e.SEAT_HOLD_TIME,
+    seatsio: e.SEATSIO_PUBLIC_KEY ? { publicKey: e.SEATSIO_PUBLIC_KEY, region: e.SEATSIO_REGION } : null,
     captcha: e.CAPTCHA,
     hcaptcha: e.HCAPTCHA_SITEKEY && e.HCAPTCHA_SECRET ? { sitekey: e.HCAPTCHA_SITEKEY, secret: e.HCAPTCHA_SECRET } : null,
     altchaHmacKey: e.ALTCHA_HMAC_KEY ?? `altcha:${sessionSecret}`,

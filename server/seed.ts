@@ -10,6 +10,7 @@ import { thumbnail } from './thumbnails.ts';
 import { hashToken } from './domain/giftAid.ts';
 import { indexedAddresses, searchTextOf } from './domain/addressIndexData.ts';
 import { COUNTRY_UK } from '../contract/index.ts';
+import { seedSeatedEvent } from './seedSeats.ts';
 
 /** The demo charity's Gift Aid download token; a real charity's is random and kept only as a hash. */
 export const DEMO_GIFT_AID_TOKEN = 'harbour-lights-gift-aid-demo-token';
@@ -86,6 +87,13 @@ export async function seed(db: Database, now = new Date()) {
       slug: 'docklands-food',
       name: 'Docklands Food Festivals',
       description: 'Street food and producers’ markets on the Dublin quays.',
+      paymentProvider: 'stripe',
+    });
+
+    const playhouse = await org({
+      slug: 'harbour-playhouse',
+      name: 'Harbour Playhouse',
+      description: 'A 176-seat theatre on Bristol’s harbourside: drama, comedy and music, every seat chosen by you.',
       paymentProvider: 'stripe',
     });
 
@@ -413,7 +421,14 @@ export async function seed(db: Database, now = new Date()) {
     });
     await tx.insert(t.addressIndex).values(indexedAddresses().map((a) => ({ ...a, search: searchTextOf(a) })));
 
+    const seated = await seedSeatedEvent(tx, {
+      organiserId: playhouse.id,
+      startsAt: ahead(now, 30, 19, 30),
+      thumbnail: thumbnail('Twelfth Night', '#be123c', '#4c0519', 'stars'),
+    });
+
     return {
+      seated,
       organisers: { riverside: riverside.id, peak: peak.id, lantern: lantern.id, popup: popup.id, ashcombe: ashcombe.id, docklands: docklands.id, folkClub: folkClub.id },
       events: { printed: printed.id, jazz: jazz.id, trail: trail.id, comedyFriday: comedyFriday.id, lanterns: lanterns.id, cinema: cinema.id, food: food.id, openDay: openDay.id, folk: folk.id },
       dates: { jazz: jazzDate.id, trail: trailDate.id, lanternEarly: early.id, lanternLate: late.id },

@@ -12,9 +12,11 @@ import { codeUseAvailable } from './codes.ts';
 import { formatMoney } from '../../contract/money.ts';
 import { poolAvailability } from './stock.ts';
 import { codeCovers } from './pricing.ts';
+import { addSeatsToSale, removeSaleSeats, seatedTypes, type SeatChoice } from './seats.ts';
 
 export interface AddRequest {
-  tickets: { ticketTypeId: number; qty: number }[];
+  /** A seated ticket type's line comes with the seats the buyer holds, as many as its quantity. */
+  tickets: { ticketTypeId: number; qty: number; seats?: SeatChoice[] | undefined }[];
   vouchers: { giftVoucherId: number; qty: number; value: number }[];
 }
 
@@ -97,6 +99,7 @@ export async function addToBasket(db: Database, saleId: string, request: AddRequ
             typePool: ticketTypes.poolId,
             datePool: eventDates.poolId,
             currency: events.currency,
+            eventDateId: ticketTypes.eventDateId,
           })
           .from(ticketTypes)
           .innerJoin(eventDates, eq(eventDates.id, ticketTypes.eventDateId))
@@ -106,6 +109,14 @@ export async function addToBasket(db: Database, saleId: string, request: AddRequ
     const byId = new Map(types.map((t) => [t.id, t]));
     const missing = typeIds.filter((id) => !byId.has(id));
     if (missing.length) throw new DomainError(404, 'One of the tickets you chose is no longer on sale');
+    const seated = await seatedTypes(tx, typeIds);
+    for (const line of request.tickets) {
+      const type = byId.get(line.ticketTypeId)!;
+      const chosen = line.seats?.length ?? 0;
+      if (seated.has(type.id) && chosen === 0) throw new DomainError(400, `Choose your seats for ${type.name} on the seating plan.`);
+      if (!seated.has(type.id) && chosen > 0) throw new DomainError(400, `${type.name} is not sold by seat.`);
+      if (chosen > 0 && chosen !== line.qty) throw new DomainError(400, `The quantity of ${type.name} must match the ${chosen === 1 ? 'seat' : 'seats'} chosen.`);
+    }
 
     const existing = new Map(
       (await tx.select().from(saleLines).where(eq(saleLines.saleId, saleId))).map((l) => [l.ticketTypeId, l.qty]),
@@ -122,6 +133,17 @@ export async function addToBasket(db: Database, saleId: string, request: AddRequ
       const type = byId.get(line.ticketTypeId)!;
       if (currency !== null && type.currency !== currency) {
         mismatched = true;
+        continue;
+      }
+      if (seated.has(type.id)) {
+        // A seated line is as long as its seats: each one held by the buyer now.
+        const qty = await addSeatsToSale(tx, { saleId, ticketTypeId: type.id, ticketName: type.name, eventDateId: type.eventDateId, seats: line.seats!, now });
+        currency ??= type.currency;
+        existing.set(type.id, qty);
+        await tx
+          .insert(saleLines)
+          .values({ saleId, ticketTypeId: type.id, qty })
+          .onConflictDoUpdate({ target: [saleLines.saleId, saleLines.ticketTypeId], set: { qty } });
         continue;
       }
       const left = Math.min(available.get(type.datePool) ?? 0, type.typePool ? (available.get(type.typePool) ?? 0) : Infinity);
@@ -169,6 +191,8 @@ export async function addToBasket(db: Database, saleId: string, request: AddRequ
   });
 }
 
+export const SEATED_QUANTITY_MESSAGE = 'The number of seated tickets is the number of seats chosen: remove the line and choose your seats again to change it.';
+
 export async function updateTicketQuantity(db: Database, saleId: string, ticketTypeId: number, quantity: number, opts: BasketOptions = {}): Promise<void> {
   await db.transaction(async (tx) => {
     await lockSale(tx, saleId);
@@ -181,6 +205,7 @@ export async function updateTicketQuantity(db: Database, saleId: string, ticketT
       .where(and(eq(saleLines.saleId, saleId), eq(saleLines.ticketTypeId, ticketTypeId)));
     if (!line) throw new DomainError(404, 'That ticket is not in your basket');
     if (!line.canUpdate) throw new DomainError(409, 'The quantity of this ticket cannot be changed');
+    if ((await seatedTypes(tx, [ticketTypeId])).size > 0) throw new DomainError(409, SEATED_QUANTITY_MESSAGE);
     // Above the maximum the quantity is reduced to it, as the basket does with the spec's warning.
     const qty = Math.min(quantity, effectiveMaxPerOrder(line.typeMax, line.eventMax, opts.maxPerOrder));
     await releaseHold(tx, saleId);
@@ -198,6 +223,7 @@ export async function removeFromBasket(db: Database, saleId: string, ticketTypeI
       .returning({ id: saleLines.id });
     if (removed.length === 0) throw new DomainError(404, 'That ticket is not in your basket');
     await releaseHold(tx, saleId);
+    await removeSaleSeats(tx, saleId, ticketTypeId);
     await clearMessages(tx, saleId);
     await resetCurrencyIfEmpty(tx, saleId);
   });

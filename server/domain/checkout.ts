@@ -30,6 +30,7 @@ import { findDonation } from './donation.ts';
 import { countPostalEvents, needsDeliveryAddress } from './address.ts';
 import { checkoutQuestions } from './questions.ts';
 import { planRemaining, planScheduleOptions } from './instalments/plans.ts';
+import { saleSeatsByType } from './seats.ts';
 
 export const STANDARD_REFUND_POLICY = {
   title: 'Refund policy',
@@ -183,6 +184,8 @@ export async function buildCheckout(
   const postalEvents = vouchers.length === 0 && eventRows.length > 0 ? await countPostalEvents(db, eventRows.map((e) => e.id)) : 0;
   // The basket's questions and intros (one more read, only with tickets in the basket).
   const questions = lines.length > 0 ? await checkoutQuestions(db, lines.map((l) => l.type.id), eventRows) : null;
+  // The seats of seated lines (one more read, only with tickets in the basket).
+  const seatsByType = lines.length > 0 ? await saleSeatsByType(db, sale.id) : new Map<number, never[]>();
 
   const basketTotal = price.basketTotal + (donation ? donation.amount + donation.fee : 0);
   return {
@@ -200,7 +203,8 @@ export async function buildCheckout(
       // The effective maximum, so the basket warns and caps exactly where the server does.
       max_can_reserve: effectiveMaxPerOrder(type.maxCanReserve, event.maxPerOrder, opts.maxPerOrder),
       min_per_customer: type.minPerCustomer,
-      can_update_quantity: type.canUpdateQuantity,
+      // A seated line's quantity is its seats: it changes by choosing seats again.
+      can_update_quantity: type.canUpdateQuantity && !seatsByType.has(type.id),
       price: price.lines.get(type.id)?.unitPrice ?? type.price,
       booking_fee: type.bookingFee,
       discount_amount: price.lines.get(type.id)?.discountAmount ?? 0,
@@ -211,7 +215,7 @@ export async function buildCheckout(
         ? { title: 'Refund policy', description: `${organiser.name}’s own refund policy`, text: organiser.customRefundPolicy }
         : STANDARD_REFUND_POLICY,
       required_tickets: type.requiredTickets,
-      seats: [],
+      seats: seatsByType.get(type.id) ?? [],
       event_name: event.title,
       event_url: `/event/${event.id}/`,
       organiser_url: `/organiser/${organiser.id}/`,

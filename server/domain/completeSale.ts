@@ -11,6 +11,7 @@ import { rows, type Executor } from '../db/index.ts';
 import { eventDates, sales, saleLines, ticketTypes } from '../db/schema.ts';
 import { lockSale } from './sales.ts';
 import { lockPools, poolsHeldBy, releaseExpired, releaseSaleHolds } from './stock.ts';
+import { sellSaleSeats } from './seats.ts';
 
 export type Completion = { booked: true; alreadyBooked: boolean } | { booked: false };
 
@@ -33,6 +34,8 @@ export async function completeSale(tx: Pick<Executor, 'select' | 'update' | 'exe
   try {
     await tx.transaction(async (sp) => {
       await lockPools(sp, [...(await poolsHeldBy(sp, saleId)), ...perPool.keys()]);
+      // The sale's seats become sold before its holds go, or nothing does.
+      if (!(await sellSaleSeats(sp, saleId, now))) throw new StockGone();
       await releaseSaleHolds(sp, saleId, { poolsLocked: true });
       for (const [poolId, qty] of [...perPool].sort(([a], [b]) => a - b)) {
         await releaseExpired(sp, poolId, now);

@@ -10,6 +10,7 @@ import { holds, sales } from '../db/schema.ts';
 import { MAX_HOLD_EXTENSIONS } from '../../contract/index.ts';
 import { DomainError } from './errors.ts';
 import { holdIsLive, lockSale, secondsRemaining } from './sales.ts';
+import { moveSaleSeatsDeadline } from './seats.ts';
 
 export const NOT_HELD_MESSAGE = 'Your tickets are no longer held, so no more time can be added.';
 export const NO_MORE_TIME_MESSAGE = 'No more time can be added to this reservation.';
@@ -30,6 +31,7 @@ export async function extendHold(db: Database, saleId: string, now: Date, checko
       .set({ holdDeadline: deadline, holdExtensions: sql`${sales.holdExtensions} + 1` })
       .where(eq(sales.id, saleId));
     await tx.update(holds).set({ deadline }).where(eq(holds.saleId, saleId));
+    await moveSaleSeatsDeadline(tx, saleId, deadline);
     return {
       secondsRemaining: secondsRemaining({ holdDeadline: deadline }, now),
       extensionsLeft: MAX_HOLD_EXTENSIONS - sale.holdExtensions - 1,

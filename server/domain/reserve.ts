@@ -11,6 +11,7 @@ import { holdIsLive, lockSale, newSaleReference, secondsRemaining } from './sale
 import { claimHold, lockPools, poolsHeldBy, releaseSaleHolds } from './stock.ts';
 import { effectiveMaxPerOrder, maximumMessage, refuseOverBuyerCap, type Buyer } from './limits.ts';
 import { claimCodeUse } from './codes.ts';
+import { reserveSaleSeats } from './seats.ts';
 
 export type ReserveResult =
   | { reserved: true; saleReference: string; freshReservation: boolean; checkoutTime: number }
@@ -113,6 +114,9 @@ export async function reserveSale(db: Database, saleId: string, now: Date, check
       if (unavailable.size) {
         throw new Refused(`Sorry, these tickets are no longer available in the numbers you chose: ${[...unavailable].join(', ')}`);
       }
+      // The basket's seats are held for the sale under the same deadline, after the pools.
+      const lostSeats = await reserveSaleSeats(tx, saleId, deadline, now);
+      if (lostSeats.length) throw new Refused(`Sorry, these seats are no longer available: ${lostSeats.join('; ')}. Please choose your seats again.`);
       return { reserved: true as const, saleReference: reference, freshReservation: true, checkoutTime: checkoutTimeSeconds };
     });
     return result;

@@ -12,6 +12,7 @@
  */
 import { sql } from 'drizzle-orm';
 import { rows, type Executor } from '../db/index.ts';
+import { releaseSaleSeats } from './seats.ts';
 
 type Exec = Pick<Executor, 'execute'>;
 
@@ -109,6 +110,7 @@ export async function releaseSaleHolds(tx: Exec, saleId: string, opts: { poolsLo
         )
         UPDATE capacity_pools p SET held = p.held - g.qty FROM per_pool g WHERE p.id = g.pool_id`,
   );
+  await releaseSaleSeats(tx, saleId);
 }
 
 /**

@@ -9,6 +9,7 @@ import { and, asc, eq } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { eventDates, events, saleLines, sales, tickets, ticketTypes, users } from '../db/schema.ts';
 import { DomainError } from './errors.ts';
+import { saleSeatsByType } from './seats.ts';
 
 export const NOT_PAID_MESSAGE = 'This order has not been paid for, so there are no tickets to deliver yet.';
 
@@ -41,6 +42,7 @@ export async function issueTickets(db: Database, saleId: string, now: Date, opts
     .orderBy(asc(saleLines.ticketTypeId));
   if (lines.length === 0) return { issued: false, reason: 'nothing-bought' };
   const holderName = `${buyer.firstName} ${buyer.lastName}`.trim();
+  const seatsByType = await saleSeatsByType(db, saleId);
   const rows = lines.flatMap((line) =>
     Array.from({ length: line.qty }, (_, i) => ({
       code: newTicketCode(),
@@ -50,7 +52,8 @@ export async function issueTickets(db: Database, saleId: string, now: Date, opts
       copy: i + 1,
       userId: sale.userId!,
       holderName,
-      seat: null,
+      // A seated line's copies are its seats, in row order: 'Section Row Number'.
+      seat: ((s) => (s ? `${s.section} ${s.row} ${s.number}` : null))(seatsByType.get(line.ticketTypeId)?.[i]),
       issuedAt: now,
     })),
   );

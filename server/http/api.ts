@@ -26,6 +26,7 @@ import { planHandlers, planInvalid } from './instalmentApi.ts';
 import { squareHandlers, squareInvalid } from './squareApi.ts';
 import { addressHandlers } from './addressApi.ts';
 import { questionHandlers } from './questionsApi.ts';
+import { seatHandlers } from './seatsApi.ts';
 import { noticeQuery } from './notices.ts';
 import { MAX_ID } from '../../contract/index.ts';
 import { saleIdOf, setSaleCookie, userIdOf } from './session.ts';
@@ -107,6 +108,7 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
     ...planHandlers(deps),
     ...squareHandlers(deps),
     ...questionHandlers(deps),
+    ...seatHandlers(deps),
     getUser: async ({ request }) => readUser(deps, request),
     getCheckout: async ({ request, reply }) => {
       reply.header('cache-control', 'no-store');
@@ -180,7 +182,7 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
       // A paid sale is closed: what is added next starts a new basket.
       const current = saleIdOf(request);
       const saleId = current && !(await findSale(db, current))?.paidAt ? current : newSaleId();
-      const tickets = Object.values(input.ticket ?? {}).map((l) => ({ ticketTypeId: l.ticket, qty: l.qty }));
+      const tickets = Object.values(input.ticket ?? {}).map((l) => ({ ticketTypeId: l.ticket, qty: l.qty, seats: l.seats }));
       const vouchers = Object.entries(input.gift_voucher ?? {}).map(([, v]) => ({ giftVoucherId: v.id, qty: v.qty, value: v.value }));
       try {
         await addToBasket(db, saleId, { tickets, vouchers }, clock(), { maxPerOrder: config.maxPerOrder, userId: userIdOf(request) });

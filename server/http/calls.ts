@@ -74,9 +74,12 @@ export function registerCalls(app: FastifyInstance, handlers: Handlers, onInvali
     const handler = handlers[name] as Handler<CallName>;
     app.route({
       method: call.method,
-      url: call.path,
+      // A `{name}` in the spec's path is a path parameter, validated with the request's fields.
+      url: call.path.replace(/\{(\w+)\}/g, ':$1'),
       handler: async (request, reply) => {
-        const raw = call.method === 'GET' ? request.query : (request.body ?? {});
+        const fields = call.method === 'GET' ? request.query : (request.body ?? {});
+        const params = request.params as Record<string, string> | undefined;
+        const raw = params && Object.keys(params).length > 0 && fields !== null && typeof fields === 'object' && !Array.isArray(fields) ? { ...fields, ...params } : fields;
         const parsed =
           raw !== null && typeof raw === 'object' && !Array.isArray(raw)
             ? call.request.safeParse(shapeForSchema(raw, (call.request as unknown as { _zod: { def: SchemaDef } })._zod.def))

@@ -36,6 +36,18 @@ export function setSaleCookie(request: FastifyRequest, reply: FastifyReply, sale
   if (saleIdOf(request) !== saleId) setSigned(request, reply, SALE_COOKIE, saleId);
 }
 
+export const SEAT_HOLD_COOKIE = 'hf_seats';
+
+/** The visitor's seat hold token, kept across pages so the seat page's hold session continues. */
+export function holdTokenOf(request: FastifyRequest): string | null {
+  const token = readSigned(request, SEAT_HOLD_COOKIE);
+  return token && /^[0-9a-f]{32}$/.test(token) ? token : null;
+}
+
+export function setHoldTokenCookie(request: FastifyRequest, reply: FastifyReply, token: string): void {
+  if (holdTokenOf(request) !== token) setSigned(request, reply, SEAT_HOLD_COOKIE, token);
+}
+
 export function userIdOf(request: FastifyRequest): number | null {
   const id = Number(readSigned(request, USER_COOKIE));
   return Number.isSafeInteger(id) && id > 0 ? id : null;

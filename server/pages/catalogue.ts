@@ -9,6 +9,7 @@ import type { AppDeps } from '../http/deps.ts';
 import { noticeText } from '../http/notices.ts';
 import { effectiveMaxPerOrder } from '../domain/limits.ts';
 import { Html, html, icon, page } from './html.ts';
+import { seatedTypes } from '../domain/seats.ts';
 
 const idParam = (raw: string): number | null => {
   const n = Number(raw);
@@ -104,6 +105,9 @@ export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
       .orderBy(asc(eventDates.startsAt), asc(ticketTypes.sortOrder));
     const vouchers = await db.select().from(giftVouchers).where(eq(giftVouchers.organiserId, organiser.id));
     const left = await poolAvailability(db, types.flatMap(({ type, date }) => [date.poolId, ...(type.poolId ? [type.poolId] : [])]), deps.clock());
+    // Seated ticket types are chosen seat by seat on their date's seat page.
+    const seated = await seatedTypes(db, types.map(({ type }) => type.id));
+    const seatDates = [...new Map(types.filter(({ type }) => seated.has(type.id)).map(({ date }) => [date.id, date])).values()];
     const about = types.find(({ type }) => String(type.id) === request.query.ticket)?.type;
     const error = noticeText(
       request.query.error,
@@ -126,7 +130,9 @@ export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
         <span class="muted">${formatNiceDate(date.startsAt)}</span>
         ${rules.length + notes.length ? html`<span class="offer__tags">${rules.map((r) => html`<span class="offer__tag offer__tag--rule">${r}</span>`)}${notes.map((n) => html`<span class="offer__tag">${n}</span>`)}</span>` : ''}</div>
         <div class="offer__price">${formatMoney(type.price, event.currency)}${fee ? html`<span class="offer__fee muted">${fee}</span>` : ''}</div>
-        ${available > 0 && max >= min
+        ${seated.has(type.id)
+          ? html`<a class="inline-link offer__seats" href="/events/book_seats/${date.id}/">Choose seats</a>`
+          : available > 0 && max >= min
           ? html`<fieldset class="offer__qty" data-line><input type="hidden" name="ticket[${key}][ticket]" value="${type.id}">
             ${stepper(`ticket[${key}][qty]`, type.name, min, max, `note-t${type.id}`)}</fieldset>`
           : html`<span class="offer__soldout">Sold out</span>`}</li>`;
@@ -150,6 +156,7 @@ export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
       <p class="muted">By <a class="inline-link" href="/organiser/${organiser.id}/">${organiser.name}</a></p></div></div>
       <form method="post" action="/do/checkout/add/" id="add" class="add-form" novalidate>
       <input type="hidden" name="parent_event_id" value="${event.id}">
+      ${seatDates.map((d) => html`<p class="seat-plan-link"><a class="button button--large" href="/events/book_seats/${d.id}/">Choose your seats for ${formatNiceDate(d.startsAt)}</a></p>`)}
       <h2>Tickets</h2><ul class="offer-list" role="list">${ticketRows}</ul>
       ${voucherRows.length ? html`<h2>Gift vouchers</h2><ul class="offer-list" role="list">${voucherRows}</ul>` : ''}
       <div class="add-bar"><p class="offer__note" id="add-note" role="status"></p><button class="button button--large" type="submit">Add to basket</button></div></form>

@@ -80,10 +80,17 @@ export class Visitor {
   /** Sends a contract call the way the browser client does (qs-encoded form or query). */
   async call<N extends CallName>(name: N, body?: RequestOf<N>, headers?: Record<string, string>): Promise<LightMyRequestResponse> {
     const c = calls[name];
-    const encoded = qs.stringify(body ?? {});
+    // Fields a path names (`{event_date_id}`) go into the path, as the browser client puts them.
+    const fields: Record<string, unknown> = { ...(body as Record<string, unknown> | undefined) };
+    const path = c.path.replace(/\{(\w+)\}/g, (_, key: string) => {
+      const value = fields[key];
+      delete fields[key];
+      return encodeURIComponent(String(value));
+    });
+    const encoded = qs.stringify(fields);
     return c.method === 'GET'
-      ? this.request({ method: 'GET', url: encoded ? `${c.path}?${encoded}` : c.path, headers })
-      : this.request({ method: 'POST', url: c.path, body: encoded, headers });
+      ? this.request({ method: 'GET', url: encoded ? `${path}?${encoded}` : path, headers })
+      : this.request({ method: 'POST', url: path, body: encoded, headers });
   }
 
   async json<N extends CallName>(name: N, body?: RequestOf<N>): Promise<Record<string, unknown>> {

@@ -3,7 +3,7 @@
  * contract says so), a timeout, and every response parsed with the wire contract.
  */
 import ky, { HTTPError } from 'ky';
-import { calls, errorReplySchema, type CallName, type RequestOf, type ResponseOf } from '../../contract';
+import { appCalls, errorReplySchema, type Call, type CallName, type RequestOf, type ResponseOf } from '../../contract';
 import { toFormBody } from './form';
 
 const http = ky.create({
@@ -26,8 +26,12 @@ export class CallFailed extends Error {
   }
 }
 
-export async function callApi<N extends CallName>(name: N, body?: RequestOf<N>): Promise<ResponseOf<N>> {
-  const c = calls[name];
+export function callApi<N extends CallName>(name: N, body?: RequestOf<N>): Promise<ResponseOf<N>> {
+  return callWith(name, (appCalls as Record<string, Call>)[name]!, body);
+}
+
+/** One call of the contract: also used by chunks loaded later (the seat page), whose schemas the entry does not carry. */
+export async function callWith<N extends CallName>(name: N, c: Call, body?: RequestOf<N>): Promise<ResponseOf<N>> {
   let raw: unknown;
   try {
     const payload = body ?? {};

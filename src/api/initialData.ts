@@ -4,7 +4,7 @@
  * first screen needs no call. Anything missing or malformed is ignored and the app asks as usual.
  */
 import type { QueryClient } from '@tanstack/react-query';
-import { calls, INITIAL_DATA_ID, type Checkout } from '../../contract';
+import { appCalls as calls, INITIAL_DATA_ID, type Checkout } from '../../contract';
 import { checkoutQuery, userQuery } from './queries';
 
 let firstCheckout: Checkout | null = null;

@@ -15,6 +15,7 @@ import { completeSale } from '../completeSale.ts';
 import { DomainError } from '../errors.ts';
 import { holdIsLive, lockSale, newSaleReference } from '../sales.ts';
 import type { CardProcessor } from './processor.ts';
+import { moveSaleSeatsDeadline } from '../seats.ts';
 
 export type Payment = typeof payments.$inferSelect;
 
@@ -93,6 +94,7 @@ async function startAttempt(
     .onConflictDoNothing();
   // Payment in progress: the holds stay up to the grace past the hold's own deadline.
   await tx.update(holds).set({ deadline: new Date(deadline.getTime() + p.graceMs) }).where(eq(holds.saleId, p.saleId));
+  await moveSaleSeatsDeadline(tx, p.saleId, new Date(deadline.getTime() + p.graceMs));
   await tx.update(salePaymentDetails).set({ paymentStartedAt: p.now, heldUntil: deadline, notice: null }).where(eq(salePaymentDetails.saleId, p.saleId));
   const [row] = await tx.select().from(payments).where(eq(payments.idempotencyKey, idempotencyKey));
   return row!;

@@ -6,7 +6,7 @@
 import 'altcha';
 import type {} from 'altcha/types/react';
 import { useEffect, useRef } from 'react';
-import { calls } from '../../../contract';
+import { appCalls as calls } from '../../../contract';
 import type { CaptchaWidgetProps } from './widgetProps';
 
 const CONFIGURATION = JSON.stringify({

@@ -1,0 +1,167 @@
+/**
+ * What the seat page shows, and the events it may send. The plan is server data; this layer joins
+ * it with the machine's selection: each seat's accessible name and state, the 'Selected Seats:'
+ * list, the total, and the rules' verdict carried by a press.
+ */
+import type { SnapshotFrom } from 'xstate';
+import { formatMoney, formatSeatTotal } from '../../contract/money';
+import { checkSeatToggle, type RuleSeat } from '../../contract/seatRules';
+import { seatBasketKey, type PlanSeat, type ResponseOf } from '../../contract';
+import type { AddRequest, SeatSelectionEvent, seatSelectionMachine } from './seatSelection.machine';
+
+export type SeatingPlan = ResponseOf<'getSeatingPlan'>;
+export type EventDateInfo = ResponseOf<'getEventDate'>;
+
+export interface SeatSelectionView {
+  /** Ids of the seats held for the buyer. */
+  selected: number[];
+  /** A hold, release or add call is in flight. */
+  pending: boolean;
+  /** 'Add To Basket!' is offered: at least one seat held and no hold call pending. */
+  canAdd: boolean;
+  refusal: string | null;
+  problem: string | null;
+  expired: boolean;
+  added: boolean;
+  holdToken: string | null;
+  /** How long the server said the hold lasts from the last choice, in seconds. */
+  secondsHeld: number;
+}
+
+export function viewSeatSelection(snapshot: SnapshotFrom<typeof seatSelectionMachine>): SeatSelectionView {
+  const c = snapshot.context;
+  const pending = snapshot.hasTag('pending');
+  return {
+    selected: c.selected,
+    pending,
+    canAdd: snapshot.matches('held'),
+    refusal: c.refusal,
+    problem: c.problem,
+    expired: c.expired,
+    added: snapshot.matches('added'),
+    holdToken: c.holdToken,
+    secondsHeld: c.secondsRemaining,
+  };
+}
+
+export type SeatState = 'available' | 'selected' | 'taken' | 'unpriced';
+
+export interface MapSeat {
+  id: number;
+  section: string;
+  row: string;
+  number: string;
+  position: number;
+  x: number;
+  y: number;
+  state: SeatState;
+  /** The price level, for the legend's colour; null without pricing. */
+  ticketTypeId: number | null;
+  price: number | null;
+  ticketName: string | null;
+  /** 'Section A, row 3, seat 12, £25.00, available'. */
+  label: string;
+}
+
+const STATE_WORDS: Record<SeatState, string> = {
+  available: 'available',
+  selected: 'selected',
+  taken: 'unavailable',
+  unpriced: 'not for sale',
+};
+
+/**
+ * Every seat of the plan as the buyer sees it now. A seat that looks as it did in `previous` is that
+ * same object, so a map of thousands of seats redraws only the seats that changed.
+ */
+export function mapSeats(plan: SeatingPlan, selected: readonly number[], previous?: ReadonlyMap<number, MapSeat>): MapSeat[] {
+  const pricing = new Map(plan.seating_plan_event.pricing.map((p) => [p.ticket_type_id, { ...p, text: formatMoney(p.price, 'GBP') }]));
+  const mine = new Set(selected);
+  const seats: MapSeat[] = [];
+  for (const section of plan.seating_plan_layout.sections) {
+    for (const row of section.rows) {
+      for (const s of row.seats) {
+        const seat = toMapSeat(section.name, row.name, s, pricing, mine);
+        const before = previous?.get(s.id);
+        seats.push(before && before.label === seat.label && before.x === seat.x && before.y === seat.y && before.ticketTypeId === seat.ticketTypeId ? before : seat);
+      }
+    }
+  }
+  return seats;
+}
+
+function toMapSeat(section: string, row: string, s: PlanSeat, pricing: Map<number, { price: number; ticket_name: string; text: string }>, mine: Set<number>): MapSeat {
+  const price = s.ticket_type_id === null ? null : (pricing.get(s.ticket_type_id) ?? null);
+  const state: SeatState = price === null ? 'unpriced' : mine.has(s.id) ? 'selected' : s.status === 'taken' ? 'taken' : 'available';
+  return {
+    id: s.id,
+    section,
+    row,
+    number: s.number,
+    position: s.position,
+    x: s.x,
+    y: s.y,
+    state,
+    ticketTypeId: s.ticket_type_id,
+    price: price?.price ?? null,
+    ticketName: price?.ticket_name ?? null,
+    label: [section, `row ${row}`, `seat ${s.number}`, ...(price ? [price.text] : []), STATE_WORDS[state]].join(', '),
+  };
+}
+
+function ruleSeats(seats: MapSeat[]): RuleSeat[] {
+  return seats.map((s) => ({ id: s.id, section: s.section, row: s.row, number: s.number, position: s.position, priced: s.state !== 'unpriced', taken: s.state === 'taken' }));
+}
+
+export interface SelectedSeat {
+  id: number;
+  /** Spec 001 §2: section-row-number. */
+  place: string;
+  price: string;
+  ticketName: string;
+}
+
+export interface SeatSummary {
+  seats: SelectedSeat[];
+  /** With a pound sign, two decimals unless whole. */
+  total: string;
+}
+
+export function summarise(seats: MapSeat[], selected: readonly number[]): SeatSummary {
+  const byId = new Map(seats.map((s) => [s.id, s]));
+  const chosen = selected.map((id) => byId.get(id)).filter((s): s is MapSeat => s !== undefined && s.price !== null);
+  return {
+    seats: chosen.map((s) => ({ id: s.id, place: `${s.section}-${s.row}-${s.number}`, price: formatSeatTotal(s.price!), ticketName: s.ticketName! })),
+    total: formatSeatTotal(chosen.reduce((sum, s) => sum + s.price!, 0)),
+  };
+}
+
+/** Spec 001 §3 and §7: the nested add payload, one entry per ticket type, each seat with its hold token. */
+export function addRequest(info: EventDateInfo, seats: MapSeat[], selected: readonly number[], holdToken: string | null): AddRequest {
+  const byId = new Map(seats.map((s) => [s.id, s]));
+  const ticket: Record<string, { ticket: number; vz_id: string; has_offer: boolean; qty: number; seats: { section: string; row: string; number: string; hold_token: string }[] }> = {};
+  for (const id of selected) {
+    const s = byId.get(id);
+    if (!s || s.ticketTypeId === null) continue;
+    const key = seatBasketKey(info.event.id, info.event_date.id, s.ticketTypeId);
+    const entry = (ticket[key] ??= { ticket: s.ticketTypeId, vz_id: '', has_offer: false, qty: 0, seats: [] });
+    entry.qty += 1;
+    entry.seats.push({ section: s.section, row: s.row, number: s.number, hold_token: holdToken ?? '' });
+  }
+  return { parent_event_id: 'null', ticket } as unknown as AddRequest;
+}
+
+export function seatSelectionSenders(send: (event: SeatSelectionEvent) => void, seats: MapSeat[], view: SeatSelectionView, info: EventDateInfo | undefined) {
+  return {
+    /** A seat pressed (click, tap, Space or Enter): the rules are asked first, in the buyer's words. */
+    press(seatId: number) {
+      const refusal = checkSeatToggle(ruleSeats(seats), new Set(view.selected), seatId);
+      send({ type: 'SEAT_PRESSED', seatId, refusal: refusal?.message ?? null });
+    },
+    add() {
+      if (!info) return;
+      send({ type: 'ADD_CLICKED', request: addRequest(info, seats, view.selected, view.holdToken) });
+    },
+    dismissProblem: () => send({ type: 'PROBLEM_DISMISSED' }),
+  };
+}

@@ -1,0 +1,205 @@
+/**
+ * The seat-selection page (spec 001 §2 Seat-selection page, §5 Seat selection): the buyer presses
+ * seats; a seat picked is held on the server under the buyer's hold token, a seat pressed again is
+ * given back; a press the seat rules refuse (no orphan seat, consecutive seats, no pricing) is
+ * explained in words and asks nothing of the server; the server may refuse too (another buyer was
+ * quicker). The hold has a deadline: when it passes, the seats are gone and the page says so.
+ * 'Add To Basket!' works only with a seat held and no hold call pending; adding posts the seats
+ * with their hold token and goes to the checkout.
+ *
+ * The seating plan itself is server data (React Query); the press event carries the rules' verdict,
+ * worked out by the connect layer from the plan and this machine's selection.
+ */
+import { assign, fromPromise, setup } from 'xstate';
+import type { RequestOf, ResponseOf, SeatHold } from '../../contract';
+
+export type AddRequest = RequestOf<'addToBasket'>;
+
+export type SeatSelectionEvent =
+  | {
+      type: 'SEAT_PRESSED';
+      seatId: number;
+      /** Why the seat rules refuse this press, in words; null when they allow it. */
+      refusal: string | null;
+    }
+  | { type: 'ADD_CLICKED'; request: AddRequest }
+  | { type: 'PROBLEM_DISMISSED' };
+
+export interface SeatSelectionInput {
+  eventDateId: number;
+  /** The buyer's live hold on this date when the page opened (the hold session continues). */
+  hold: SeatHold;
+}
+
+export interface SeatSelectionContext {
+  eventDateId: number;
+  /** The seats the server holds for the buyer, in its order. */
+  selected: number[];
+  holdToken: string | null;
+  /** Seconds the hold had left at its last reply: the hold-expiry timer runs from there. */
+  secondsRemaining: number;
+  /** Why the last press was refused (by the rules or the server), in words. */
+  refusal: string | null;
+  /** Shown as an error toast: the server's message when adding or a hold call failed outright. */
+  problem: string | null;
+  /** The hold ran out and its seats were released. */
+  expired: boolean;
+}
+
+/** Spec 001 §8: add-to-basket errors show the server's message field when present. */
+export const ADD_FAILED_FALLBACK = 'Unable to add your seats to the basket. Please try again.';
+export const HOLD_FAILED_FALLBACK = 'Unable to hold that seat. Please try again.';
+export const HOLD_EXPIRED_MESSAGE = 'Your seats were held for you for a limited time, and that time has run out, so they were released. Choose your seats again.';
+
+function messageOf(error: unknown, fallback: string): string {
+  const message = (error as { serverMessage?: unknown } | null)?.serverMessage;
+  return typeof message === 'string' && message ? message : fallback;
+}
+
+export const seatSelectionMachine = setup({
+  types: {
+    context: {} as SeatSelectionContext,
+    events: {} as SeatSelectionEvent,
+    input: {} as SeatSelectionInput,
+    children: {} as { holdSeats: 'holdSeats'; releaseSeats: 'releaseSeats'; addToBasket: 'addToBasket' },
+    tags: {} as 'pending',
+  },
+  // Stryker disable next-line ObjectLiteral: the app and every test provide all three actors
+  actors: {
+    holdSeats: fromPromise<SeatHold, RequestOf<'holdSeats'>>(() => Promise.reject(new Error('holdSeats is provided by the app'))),
+    releaseSeats: fromPromise<SeatHold, RequestOf<'releaseSeats'>>(() => Promise.reject(new Error('releaseSeats is provided by the app'))),
+    addToBasket: fromPromise<ResponseOf<'addToBasket'>, AddRequest>(() => Promise.reject(new Error('addToBasket is provided by the app'))),
+  },
+  actions: {
+    /**
+     * The plan may have changed under the buyer (a refusal: someone was quicker; an expiry): read it
+     * again. A hold's own reply says which seats are the buyer's, so a success reads nothing more.
+     * Provided by the app.
+     */
+    planChanged: () => {},
+    /** Spec 001 §7: on success go to /checkout/. Provided by the app. */
+    goToCheckout: () => {},
+    explainRefusal: assign((_, params: { refusal: string }) => ({ refusal: params.refusal, problem: null })),
+    takeHold: assign((_, params: { hold: SeatHold }) => ({
+      selected: params.hold.seat_ids,
+      holdToken: params.hold.hold_token,
+      secondsRemaining: params.hold.seconds_remaining,
+      refusal: null,
+      problem: null,
+      expired: false,
+    })),
+    explainServerRefusal: assign((_, params: { error: unknown }) => {
+      const status = (params.error as { status?: unknown } | null)?.status;
+      const message = messageOf(params.error, HOLD_FAILED_FALLBACK);
+      // A 409 is a rule or another buyer: said next to the chart. Anything else is a failure: a toast.
+      return status === 409 ? { refusal: message, problem: null } : { refusal: null, problem: message };
+    }),
+    showAddProblem: assign((_, params: { error: unknown }) => ({ problem: messageOf(params.error, ADD_FAILED_FALLBACK) })),
+    dismissProblem: assign({ problem: null }),
+    clearMessages: assign({ refusal: null, problem: null }),
+    releaseAll: assign({ selected: [], secondsRemaining: 0, refusal: null, expired: true }),
+  },
+  guards: {
+    refused: (_, params: { refusal: string | null }) => params.refusal !== null,
+    isSelected: ({ context }, params: { seatId: number }) => context.selected.includes(params.seatId),
+    holdsSeats: ({ context }) => context.selected.length > 0,
+  },
+  delays: {
+    /** The hold's deadline, from the seconds the server said were left. */
+    holdTimeout: ({ context }) => context.secondsRemaining * 1000,
+  },
+}).createMachine({
+  id: 'seatSelection',
+  description: 'Seats picked are held for the buyer, given back when pressed again, refused in words; added to the basket together.',
+  context: ({ input }) => ({
+    eventDateId: input.eventDateId,
+    selected: input.hold.seconds_remaining > 0 ? input.hold.seat_ids : [],
+    holdToken: input.hold.hold_token,
+    secondsRemaining: input.hold.seconds_remaining,
+    refusal: null,
+    problem: null,
+    expired: false,
+  }),
+  initial: 'deciding',
+  on: {
+    PROBLEM_DISMISSED: { actions: 'dismissProblem' },
+  },
+  states: {
+    deciding: {
+      description: 'Whether the buyer holds seats now: after a reply, or when the page opens with a hold still live.',
+      always: [{ guard: 'holdsSeats', target: 'held' }, { target: 'choosing' }],
+    },
+    choosing: {
+      description: 'No seat held yet.',
+      on: {
+        SEAT_PRESSED: [
+          {
+            guard: { type: 'refused', params: ({ event }) => ({ refusal: event.refusal }) },
+            actions: { type: 'explainRefusal', params: ({ event }) => ({ refusal: event.refusal! }) },
+          },
+          { target: 'holding' },
+        ],
+      },
+    },
+    held: {
+      description: 'Seats are held until the deadline; Add To Basket! is offered.',
+      after: {
+        holdTimeout: { target: 'choosing', actions: ['releaseAll', 'planChanged'], description: 'Hold expired: the seats are released.' },
+      },
+      on: {
+        SEAT_PRESSED: [
+          {
+            guard: { type: 'refused', params: ({ event }) => ({ refusal: event.refusal }) },
+            actions: { type: 'explainRefusal', params: ({ event }) => ({ refusal: event.refusal! }) },
+          },
+          { guard: { type: 'isSelected', params: ({ event }) => ({ seatId: event.seatId }) }, target: 'releasing' },
+          { target: 'holding' },
+        ],
+        ADD_CLICKED: { target: 'adding' },
+      },
+    },
+    holding: {
+      tags: 'pending',
+      description: 'Hold requested: the server holds the seat (all or none), or refuses.',
+      entry: 'clearMessages',
+      invoke: {
+        src: 'holdSeats',
+        id: 'holdSeats',
+        input: ({ context, event }) => ({
+          event_date_id: context.eventDateId,
+          seats: [(event as Extract<SeatSelectionEvent, { type: 'SEAT_PRESSED' }>).seatId],
+        }),
+        onDone: { target: 'deciding', actions: { type: 'takeHold', params: ({ event }) => ({ hold: event.output }) } },
+        onError: { target: 'deciding', actions: [{ type: 'explainServerRefusal', params: ({ event }) => ({ error: event.error }) }, 'planChanged'] },
+      },
+    },
+    releasing: {
+      tags: 'pending',
+      description: 'A held seat pressed again is given back, unless that would leave a single empty seat.',
+      entry: 'clearMessages',
+      invoke: {
+        src: 'releaseSeats',
+        id: 'releaseSeats',
+        input: ({ context, event }) => ({
+          event_date_id: context.eventDateId,
+          seats: [(event as Extract<SeatSelectionEvent, { type: 'SEAT_PRESSED' }>).seatId],
+        }),
+        onDone: { target: 'deciding', actions: { type: 'takeHold', params: ({ event }) => ({ hold: event.output }) } },
+        onError: { target: 'deciding', actions: [{ type: 'explainServerRefusal', params: ({ event }) => ({ error: event.error }) }, 'planChanged'] },
+      },
+    },
+    adding: {
+      tags: 'pending',
+      description: 'POST /do/checkout/add/ with the seats and their hold token.',
+      entry: 'clearMessages',
+      invoke: {
+        src: 'addToBasket',
+        id: 'addToBasket',
+        input: ({ event }) => (event as Extract<SeatSelectionEvent, { type: 'ADD_CLICKED' }>).request,
+        onDone: { target: 'added', actions: 'goToCheckout' },
+        onError: { target: 'deciding', actions: [{ type: 'showAddProblem', params: ({ event }) => ({ error: event.error }) }, 'planChanged'] },
+      },
+    },
+    added: { type: 'final', description: 'On to /checkout/, where the ticket lines show their seats.' },
+  },
+});

@@ -1,0 +1,209 @@
+import { describe, expect, it } from 'vitest';
+import { createActor, fromPromise } from 'xstate';
+import { walk, type Expectation, type OracleQuestion } from '../testing/walk';
+import { addRequest, mapSeats, seatSelectionSenders, summarise, viewSeatSelection, type EventDateInfo, type SeatingPlan, type SeatSelectionView } from './seatSelection.connect';
+import { ADD_FAILED_FALLBACK, HOLD_EXPIRED_MESSAGE, HOLD_FAILED_FALLBACK, seatSelectionMachine } from './seatSelection.machine';
+
+const DATE = 7;
+const RULE_WORDS = 'That would leave Stalls, row A, seat 1 empty on its own. Choose seats that leave no single empty seat.';
+const TAKEN_WORDS = 'Stalls, row A, seat 2 is taken by another buyer.';
+const HOLD_ENDED = 'Your hold on Stalls, row A, seat 1 has ended. Please choose your seats again.';
+const REQUEST = { parent_event_id: 'null', ticket: { '3|7|12|0': { ticket: 12, vz_id: '', has_offer: false, qty: 1, seats: [{ section: 'Stalls', row: 'A', number: '1', hold_token: 'tok' }] } } };
+
+const held = (...seat_ids: number[]) => ({ hold_token: 'tok', seconds_remaining: seat_ids.length ? 900 : 0, seat_ids });
+const failure = (status: number | null, serverMessage: string | null) => Object.assign(new Error('call failed'), { status, serverMessage });
+
+type Q = OracleQuestion<SeatSelectionView>;
+
+/**
+ * Spec 001 §2 and §5, written as what the buyer sees: a press the rules refuse is explained and
+ * asks nothing; any other press of a free seat asks for a hold, of a held seat for a release; one
+ * call at a time; 'Add To Basket!' only with a seat held and nothing pending; the server's message
+ * is shown when it refuses (next to the chart for a 409, as a toast otherwise); the hold's end
+ * releases every seat.
+ */
+function oracle(q: Q): Expectation<SeatSelectionView> | undefined {
+  const { event, view, unchanged } = q;
+  const idle = (selected: number[], more: Partial<SeatSelectionView> = {}, planReread = true): Expectation<SeatSelectionView> => ({
+    view: { selected, pending: false, canAdd: selected.length > 0, added: false, ...more },
+    running: [],
+    // After a refusal or failure the plan is read again (it may have changed); a success needs no reread.
+    sent: planReread ? { planChanged: [null] } : {},
+  });
+  // Once added, the page is on its way to the checkout: nothing more happens here.
+  if (view.added) return { view: { added: true }, running: [], output: undefined };
+  switch (event.type) {
+    case 'SEAT_PRESSED': {
+      if (view.pending) return unchanged();
+      const seatId = event.seatId as number;
+      if (event.refusal !== null) return { view: { ...view, refusal: event.refusal as string, problem: null }, running: [] };
+      const call = view.selected.includes(seatId) ? 'releaseSeats' : 'holdSeats';
+      return {
+        view: { selected: view.selected, pending: true, canAdd: false, refusal: null, problem: null },
+        running: [call],
+        started: { [call]: [{ event_date_id: DATE, seats: [seatId] }] },
+      };
+    }
+    case 'xstate.done.actor.holdSeats':
+    case 'xstate.done.actor.releaseSeats': {
+      const output = event.output as ReturnType<typeof held>;
+      return idle(output.seat_ids, { refusal: null, problem: null, expired: false, holdToken: output.hold_token }, false);
+    }
+    case 'xstate.error.actor.holdSeats':
+    case 'xstate.error.actor.releaseSeats': {
+      const error = event.error as { status: number | null; serverMessage: string | null };
+      const message = error.serverMessage ?? HOLD_FAILED_FALLBACK;
+      return idle(view.selected, error.status === 409 ? { refusal: message, problem: null } : { refusal: null, problem: message });
+    }
+    case 'ADD_CLICKED':
+      if (!view.canAdd) return unchanged();
+      return { view: { selected: view.selected, pending: true, canAdd: false, refusal: null, problem: null }, running: ['addToBasket'], started: { addToBasket: [REQUEST] } };
+    case 'xstate.done.actor.addToBasket':
+      return { view: { added: true, canAdd: false }, running: [], sent: { goToCheckout: [null] }, output: undefined };
+    case 'xstate.error.actor.addToBasket':
+      return idle(view.selected, { problem: (event.error as { serverMessage: string | null }).serverMessage ?? ADD_FAILED_FALLBACK });
+    case 'PROBLEM_DISMISSED':
+      if (view.problem === null) return unchanged();
+      return { view: { ...view, problem: null }, running: [] };
+  }
+  if (event.type.startsWith('xstate.after.holdTimeout')) {
+    // The hold's deadline passed with seats held and nothing pending: they are released.
+    if (view.pending || view.selected.length === 0) return undefined;
+    return { view: { selected: [], canAdd: false, expired: true, refusal: null }, running: [], sent: { planChanged: [null] } };
+  }
+  return undefined;
+}
+
+describe('seat selection machine', () => {
+  it('is walked at 100 %, each step checked against spec 001 §2 and §5', async () => {
+    const result = await walk<SeatSelectionView>({
+      name: 'seatSelection',
+      machine: seatSelectionMachine,
+      input: { eventDateId: DATE, hold: held() },
+      fakes: (kit) => ({
+        actors: { holdSeats: kit.controlled(), releaseSeats: kit.controlled(), addToBasket: kit.controlled() },
+        actions: { planChanged: kit.spy('planChanged'), goToCheckout: kit.spy('goToCheckout') },
+      }),
+      askIgnored: true,
+      events: {
+        SEAT_PRESSED: [
+          { type: 'SEAT_PRESSED', seatId: 1, refusal: null },
+          { type: 'SEAT_PRESSED', seatId: 2, refusal: null },
+          { type: 'SEAT_PRESSED', seatId: 3, refusal: RULE_WORDS },
+        ],
+        ADD_CLICKED: [{ type: 'ADD_CLICKED', request: REQUEST }],
+        PROBLEM_DISMISSED: [{ type: 'PROBLEM_DISMISSED' }],
+        'xstate.done.actor.holdSeats': [
+          { type: 'xstate.done.actor.holdSeats', output: held(1) },
+          { type: 'xstate.done.actor.holdSeats', output: held(1, 2) },
+        ],
+        'xstate.error.actor.holdSeats': [
+          { type: 'xstate.error.actor.holdSeats', error: failure(409, TAKEN_WORDS) },
+          { type: 'xstate.error.actor.holdSeats', error: failure(null, null) },
+        ],
+        'xstate.done.actor.releaseSeats': [{ type: 'xstate.done.actor.releaseSeats', output: held() }],
+        'xstate.error.actor.releaseSeats': [{ type: 'xstate.error.actor.releaseSeats', error: failure(409, RULE_WORDS) }],
+        'xstate.done.actor.addToBasket': [{ type: 'xstate.done.actor.addToBasket', output: { success: true, redirect: '/checkout/' } }],
+        'xstate.error.actor.addToBasket': [
+          { type: 'xstate.error.actor.addToBasket', error: failure(409, HOLD_ENDED) },
+          { type: 'xstate.error.actor.addToBasket', error: failure(null, null) },
+        ],
+      },
+      view: (snapshot) => viewSeatSelection(snapshot as never),
+      initial: () => ({ view: { selected: [], pending: false, canAdd: false, refusal: null, problem: null, expired: false, added: false }, running: [] }),
+      oracle,
+    });
+    expect(result.states.missing).toEqual([]);
+    expect(result.transitions.missing).toEqual([]);
+  });
+
+  it('continues a live hold when the page opens, and ends it at the deadline', async () => {
+    const { SimulatedClock } = await import('xstate');
+    const clock = new SimulatedClock();
+    const actor = createActor(seatSelectionMachine, { input: { eventDateId: DATE, hold: { hold_token: 'tok', seconds_remaining: 30, seat_ids: [4, 5] } }, clock }).start();
+    expect(viewSeatSelection(actor.getSnapshot())).toMatchObject({ selected: [4, 5], canAdd: true, expired: false });
+    clock.increment(29_999);
+    expect(viewSeatSelection(actor.getSnapshot()).selected).toEqual([4, 5]);
+    clock.increment(1);
+    expect(viewSeatSelection(actor.getSnapshot())).toMatchObject({ selected: [], canAdd: false, expired: true });
+    expect(HOLD_EXPIRED_MESSAGE).toMatch(/run out/);
+  });
+
+  it('sends the rules’ verdict with a press, and the spec’s nested payload with an add', async () => {
+    const plan: SeatingPlan = {
+      seating_plan_layout: {
+        seating_plan_provider: { provider: 'holdfast', public_key: null, region: null },
+        width: 200,
+        height: 100,
+        sections: [
+          {
+            name: 'Stalls',
+            rows: [
+              {
+                name: 'A',
+                seats: [
+                  { id: 1, number: '1', position: 0, x: 10, y: 10, ticket_type_id: 12, status: 'available' },
+                  { id: 2, number: '2', position: 1, x: 40, y: 10, ticket_type_id: 12, status: 'available' },
+                  { id: 3, number: '3', position: 2, x: 70, y: 10, ticket_type_id: 12, status: 'available' },
+                  { id: 4, number: '4', position: 3, x: 100, y: 10, ticket_type_id: 12, status: 'taken' },
+                  { id: 5, number: '5', position: 4, x: 130, y: 10, ticket_type_id: null, status: 'available' },
+                ],
+              },
+            ],
+          },
+        ],
+      },
+      seating_plan_event: { provider_identifier: 'p', pricing: [{ ticket_type_id: 12, ticket_name: 'Stalls', price: 2500 }], hold: held() },
+    };
+    const info: EventDateInfo = {
+      event_date: { id: DATE, event_id: 3, starts_at: '2026-07-01T19:30:00.000Z', nice_date: 'x' },
+      event: { id: 3, title: 'Play', venue: 'Hall', currency: { symbol: '£', code: 'GBP' }, url: '/event/3/' },
+    };
+    const seats = mapSeats(plan, [1]);
+    expect(seats.map((s) => s.label)).toEqual([
+      'Stalls, row A, seat 1, £25.00, selected',
+      'Stalls, row A, seat 2, £25.00, available',
+      'Stalls, row A, seat 3, £25.00, available',
+      'Stalls, row A, seat 4, £25.00, unavailable',
+      'Stalls, row A, seat 5, not for sale',
+    ]);
+    const sent: unknown[] = [];
+    const view = { selected: [1], pending: false, canAdd: true, refusal: null, problem: null, expired: false, added: false, holdToken: 'tok', secondsHeld: 900 };
+    const senders = seatSelectionSenders((e) => sent.push(e), seats, view, info);
+    senders.press(3);
+    senders.press(2);
+    senders.press(4);
+    senders.press(5);
+    senders.add();
+    expect(sent).toEqual([
+      { type: 'SEAT_PRESSED', seatId: 3, refusal: 'Your seats in Stalls, row A must be next to each other, with no gap between them.' },
+      { type: 'SEAT_PRESSED', seatId: 2, refusal: 'That would leave Stalls, row A, seat 3 empty on its own. Choose seats that leave no single empty seat.' },
+      { type: 'SEAT_PRESSED', seatId: 4, refusal: 'Stalls, row A, seat 4 is taken by another buyer.' },
+      { type: 'SEAT_PRESSED', seatId: 5, refusal: 'Stalls, row A, seat 5 has no price yet, so it cannot be chosen.' },
+      { type: 'ADD_CLICKED', request: REQUEST },
+    ]);
+    expect(addRequest(info, seats, [1], 'tok')).toEqual(REQUEST);
+    expect(summarise(mapSeats(plan, [1, 2]), [1, 2])).toEqual({
+      seats: [
+        { id: 1, place: 'Stalls-A-1', price: '£25', ticketName: 'Stalls' },
+        { id: 2, place: 'Stalls-A-2', price: '£25', ticketName: 'Stalls' },
+      ],
+      total: '£50',
+    });
+  });
+
+  it('goes to the checkout once the seats are added', async () => {
+    const went: string[] = [];
+    const actor = createActor(
+      seatSelectionMachine.provide({
+        actors: { addToBasket: fromPromise(async () => ({ success: true as const, redirect: '/checkout/' })) },
+        actions: { goToCheckout: () => went.push('/checkout/') },
+      }),
+      { input: { eventDateId: DATE, hold: { hold_token: 'tok', seconds_remaining: 60, seat_ids: [1] } } },
+    ).start();
+    actor.send({ type: 'ADD_CLICKED', request: REQUEST as never });
+    await new Promise((r) => setTimeout(r, 0));
+    expect(went).toEqual(['/checkout/']);
+    expect(actor.getSnapshot().status).toBe('done');
+  });
+});

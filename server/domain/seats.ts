@@ -1,0 +1,380 @@
+/**
+ * Seats: the plan of a seated event date, holds under a hold token while the buyer picks, and the
+ * seats of a sale, which its reservation holds under the countdown and its payment sells.
+ *
+ * A seat is taken for a holder when it is sold, or when another holder's hold has not reached
+ * `held_until`; an expired hold stops counting by itself, so nothing has to sweep seats. Every claim
+ * locks all the seats of the rows it touches (in id order, the one order every path uses), judges
+ * the change with the shared rules (contract/seatRules.ts) against what it sees under those locks,
+ * and then writes all of the set or none of it: two buyers can never both have a seat, and no
+ * accepted claim leaves a single empty seat.
+ */
+import { randomBytes } from 'node:crypto';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { rows, type Executor } from '../db/index.ts';
+import { eventDates, events, saleSeats, seatPlans, seats, ticketTypes } from '../db/schema.ts';
+import { checkSeatChange, seatName, type RuleSeat } from '../../contract/seatRules.ts';
+import type { SeatHold, SeatingPlanSection, SeatStatus } from '../../contract/seats.ts';
+import { currencySymbol } from '../../contract/money.ts';
+import { DomainError } from './errors.ts';
+import { formatNiceDate } from './format.ts';
+
+type Exec = Pick<Executor, 'execute' | 'select' | 'update' | 'insert' | 'delete'>;
+type Seat = typeof seats.$inferSelect;
+
+export const NO_PLAN_MESSAGE = 'This event date has no seating plan.';
+export const NO_DATE_MESSAGE = 'This event date could not be found.';
+export const RESERVED_SEAT_MESSAGE = 'That seat is reserved in your basket; remove it from the checkout to choose again.';
+
+export async function hasSeatPlan(db: Pick<Executor, 'select'>, eventDateId: number): Promise<boolean> {
+  const [plan] = await db.select({ id: seatPlans.eventDateId }).from(seatPlans).where(eq(seatPlans.eventDateId, eventDateId));
+  return plan !== undefined;
+}
+
+/** A new hold token: unguessable, so holding a seat is proof of having picked it. */
+export function newHoldToken(): string {
+  return randomBytes(16).toString('hex');
+}
+
+function isLive(seat: Pick<Seat, 'heldUntil'>, now: Date): boolean {
+  return seat.heldUntil !== null && seat.heldUntil.getTime() > now.getTime();
+}
+
+function isMine(seat: Seat, holder: string | null, now: Date): boolean {
+  return holder !== null && seat.soldSaleId === null && seat.holder === holder && isLive(seat, now);
+}
+
+function isTaken(seat: Seat, holder: string | null, now: Date): boolean {
+  return seat.soldSaleId !== null || (isLive(seat, now) && seat.holder !== holder);
+}
+
+function toRuleSeat(seat: Seat, holder: string | null, now: Date): RuleSeat {
+  return {
+    id: seat.id,
+    section: seat.section,
+    row: seat.row,
+    number: seat.number,
+    position: seat.position,
+    priced: seat.ticketTypeId !== null,
+    taken: isTaken(seat, holder, now),
+  };
+}
+
+export async function eventDateInfo(db: Pick<Executor, 'select'>, eventDateId: number) {
+  const [found] = await db
+    .select({ date: eventDates, event: events })
+    .from(eventDates)
+    .innerJoin(events, eq(events.id, eventDates.eventId))
+    .where(eq(eventDates.id, eventDateId));
+  if (!found) throw new DomainError(404, NO_DATE_MESSAGE);
+  return {
+    event_date: { id: found.date.id, event_id: found.event.id, starts_at: found.date.startsAt.toISOString(), nice_date: formatNiceDate(found.date.startsAt) },
+    event: {
+      id: found.event.id,
+      title: found.event.title,
+      venue: `${found.event.venueName}, ${found.event.city}`,
+      currency: { symbol: currencySymbol(found.event.currency), code: found.event.currency },
+      url: `/event/${found.event.id}/`,
+    },
+  };
+}
+
+/** The plan's provider settings the seat page needs: seats.io only when its public key is configured. */
+export interface SeatsioSettings {
+  publicKey: string | null;
+  region: string | null;
+}
+
+/** Seat map units around the seats. */
+const MARGIN = 40;
+
+export async function seatingPlan(db: Pick<Executor, 'select'>, eventDateId: number, holder: string | null, now: Date, seatsio: SeatsioSettings) {
+  const [plan] = await db.select().from(seatPlans).where(eq(seatPlans.eventDateId, eventDateId));
+  if (!plan) throw new DomainError(404, NO_PLAN_MESSAGE);
+  const all = await db.select().from(seats).where(eq(seats.eventDateId, eventDateId)).orderBy(seats.id);
+  const typeIds = [...new Set(all.flatMap((s) => (s.ticketTypeId === null ? [] : [s.ticketTypeId])))];
+  const types = typeIds.length
+    ? await db.select({ id: ticketTypes.id, name: ticketTypes.name, price: ticketTypes.price, sortOrder: ticketTypes.sortOrder }).from(ticketTypes).where(inArray(ticketTypes.id, typeIds))
+    : [];
+  const sections: SeatingPlanSection[] = [];
+  for (const seat of all) {
+    let section = sections.find((s) => s.name === seat.section);
+    if (!section) sections.push((section = { name: seat.section, rows: [] }));
+    let row = section.rows.find((r) => r.name === seat.row);
+    if (!row) section.rows.push((row = { name: seat.row, seats: [] }));
+    const status: SeatStatus = isMine(seat, holder, now) ? 'yours' : isTaken(seat, holder, now) ? 'taken' : 'available';
+    row.seats.push({ id: seat.id, number: seat.number, position: seat.position, x: seat.x, y: seat.y, ticket_type_id: seat.ticketTypeId, status });
+  }
+  for (const section of sections) for (const row of section.rows) row.seats.sort((a, b) => a.position - b.position);
+  const useSeatsio = plan.provider === 'seatsio' && seatsio.publicKey !== null;
+  return {
+    seating_plan_layout: {
+      seating_plan_provider: useSeatsio
+        ? { provider: 'seatsio' as const, public_key: seatsio.publicKey, region: seatsio.region }
+        : { provider: 'holdfast' as const, public_key: null, region: null },
+      width: Math.max(0, ...all.map((s) => s.x)) + MARGIN,
+      height: Math.max(0, ...all.map((s) => s.y)) + MARGIN,
+      sections,
+    },
+    seating_plan_event: {
+      provider_identifier: plan.providerIdentifier,
+      pricing: types.sort((a, b) => a.sortOrder - b.sortOrder).map((t) => ({ ticket_type_id: t.id, ticket_name: t.name, price: t.price })),
+      hold: holdOf(all, holder, now),
+    },
+  };
+}
+
+function holdOf(all: Seat[], holder: string | null, now: Date): SeatHold {
+  const mine = all.filter((s) => isMine(s, holder, now));
+  const until = Math.min(...mine.map((s) => s.heldUntil!.getTime()));
+  return {
+    hold_token: holder,
+    seconds_remaining: mine.length ? Math.max(0, Math.ceil((until - now.getTime()) / 1000)) : 0,
+    seat_ids: mine.map((s) => s.id),
+  };
+}
+
+/** Locks every seat of the rows the given seats are in, in id order, and answers them. */
+async function lockRowsOf(tx: Exec, eventDateId: number, seatIds: number[]): Promise<Seat[]> {
+  if (seatIds.length === 0) return [];
+  const locked = await rows<Record<string, unknown>>(
+    tx,
+    sql`SELECT * FROM seats WHERE event_date_id = ${eventDateId} AND (section, "row") IN (
+          SELECT section, "row" FROM seats WHERE event_date_id = ${eventDateId} AND id IN (${sql.join(seatIds.map((id) => sql`${id}`), sql`, `)})
+        ) ORDER BY id FOR UPDATE`,
+  );
+  return locked.map((r) => ({
+    id: Number(r.id),
+    eventDateId: Number(r.event_date_id),
+    section: String(r.section),
+    row: String(r.row),
+    number: String(r.number),
+    position: Number(r.position),
+    x: Number(r.x),
+    y: Number(r.y),
+    ticketTypeId: r.ticket_type_id === null ? null : Number(r.ticket_type_id),
+    holder: (r.holder as string | null) ?? null,
+    heldUntil: r.held_until === null || r.held_until === undefined ? null : new Date(r.held_until as string),
+    saleId: (r.sale_id as string | null) ?? null,
+    soldSaleId: (r.sold_sale_id as string | null) ?? null,
+  }));
+}
+
+/** A seat change refused by a rule, or because a seat is not the buyer's; nothing was written. */
+export class SeatRefused extends DomainError {
+  constructor(
+    status: 404 | 409,
+    message: string,
+    readonly rule: string,
+    readonly seatIds: number[] = [],
+  ) {
+    super(status, message);
+  }
+}
+
+/**
+ * Judges and applies one change of a holder's seats on a date, under the rows' locks: the seats in
+ * `add` join the holder's live seats and those in `remove` leave them. Refuses the whole change with
+ * the rule's words, changing nothing.
+ */
+async function changeSeats(
+  tx: Exec,
+  c: { eventDateId: number; holder: string; add: number[]; remove: number[]; now: Date; deadline: Date; saleId?: string },
+): Promise<Seat[]> {
+  const locked = await lockRowsOf(tx, c.eventDateId, [...c.add, ...c.remove]);
+  const byId = new Map(locked.map((s) => [s.id, s]));
+  const unknown = [...c.add, ...c.remove].find((id) => !byId.has(id));
+  if (unknown !== undefined) throw new SeatRefused(404, 'That seat is not on this seating plan.', 'taken');
+  const before = new Set(locked.filter((s) => isMine(s, c.holder, c.now)).map((s) => s.id));
+  for (const id of c.remove) {
+    if (!before.has(id)) throw new SeatRefused(409, `You do not hold ${seatName(byId.get(id)!)}.`, 'not-held');
+    if (!c.saleId && byId.get(id)!.saleId !== null) throw new SeatRefused(409, RESERVED_SEAT_MESSAGE, 'reserved');
+  }
+  const after = new Set(before);
+  for (const id of c.add) after.add(id);
+  for (const id of c.remove) after.delete(id);
+  const refusal = checkSeatChange(
+    locked.map((s) => toRuleSeat(s, c.holder, c.now)),
+    before,
+    after,
+  );
+  if (refusal) throw new SeatRefused(409, refusal.message, refusal.rule, refusal.seatIds);
+  const added = c.add.filter((id) => !before.has(id) || c.saleId !== undefined);
+  if (added.length) {
+    await tx
+      .update(seats)
+      .set({ holder: c.holder, heldUntil: c.deadline, saleId: c.saleId ?? null })
+      .where(inArray(seats.id, added));
+  }
+  if (c.remove.length) {
+    await tx.update(seats).set({ holder: null, heldUntil: null, saleId: null }).where(inArray(seats.id, c.remove));
+  }
+  return locked;
+}
+
+/** The holder's live seats on a date, all moved to one deadline: the hold's session continues. */
+async function renewHold(tx: Exec, eventDateId: number, holder: string, now: Date, deadline: Date): Promise<SeatHold> {
+  await tx.execute(
+    sql`UPDATE seats SET held_until = ${deadline.toISOString()}::timestamptz
+        WHERE event_date_id = ${eventDateId} AND holder = ${holder} AND sale_id IS NULL AND sold_sale_id IS NULL
+          AND held_until > ${now.toISOString()}::timestamptz`,
+  );
+  const mine = await tx.select().from(seats).where(and(eq(seats.eventDateId, eventDateId), eq(seats.holder, holder))).orderBy(seats.id);
+  return holdOf(mine, holder, now);
+}
+
+async function requirePlan(tx: Pick<Executor, 'select'>, eventDateId: number): Promise<void> {
+  const [plan] = await tx.select({ id: seatPlans.eventDateId }).from(seatPlans).where(eq(seatPlans.eventDateId, eventDateId));
+  if (!plan) throw new DomainError(404, NO_PLAN_MESSAGE);
+}
+
+export interface HoldRequest {
+  eventDateId: number;
+  seatIds: number[];
+  holder: string;
+  now: Date;
+  holdSeconds: number;
+}
+
+/** Holds seats for a holder (all or none), and renews the deadline of every seat it holds on the date. */
+export async function holdSeats(db: Pick<Executor, 'transaction'>, r: HoldRequest): Promise<SeatHold> {
+  return db.transaction(async (tx) => {
+    await requirePlan(tx, r.eventDateId);
+    const deadline = new Date(r.now.getTime() + r.holdSeconds * 1000);
+    await changeSeats(tx, { eventDateId: r.eventDateId, holder: r.holder, add: [...new Set(r.seatIds)], remove: [], now: r.now, deadline });
+    return renewHold(tx, r.eventDateId, r.holder, r.now, deadline);
+  });
+}
+
+/** Gives back seats a holder holds, unless that would leave a single empty seat or a gap. */
+export async function releaseSeats(db: Pick<Executor, 'transaction'>, r: HoldRequest): Promise<SeatHold> {
+  return db.transaction(async (tx) => {
+    await requirePlan(tx, r.eventDateId);
+    const deadline = new Date(r.now.getTime() + r.holdSeconds * 1000);
+    await changeSeats(tx, { eventDateId: r.eventDateId, holder: r.holder, add: [], remove: [...new Set(r.seatIds)], now: r.now, deadline });
+    return renewHold(tx, r.eventDateId, r.holder, r.now, deadline);
+  });
+}
+
+/* ---------- a sale's seats ---------- */
+
+export interface SeatChoice {
+  section: string;
+  row: string;
+  number: string;
+  hold_token?: string | undefined;
+}
+
+/** Ticket types sold by seat, among the given ones: a basket line of one needs its seats. */
+export async function seatedTypes(tx: Pick<Executor, 'execute'>, typeIds: number[]): Promise<Set<number>> {
+  if (typeIds.length === 0) return new Set();
+  const found = await rows<{ ticket_type_id: number }>(
+    tx,
+    sql`SELECT DISTINCT ticket_type_id FROM seats WHERE ticket_type_id IN (${sql.join(typeIds.map((id) => sql`${id}`), sql`, `)})`,
+  );
+  return new Set(found.map((r) => Number(r.ticket_type_id)));
+}
+
+/**
+ * Puts seats the buyer holds into the sale's basket line for their ticket type. Each seat must be
+ * held, now, under the hold token sent with it, and sell as that ticket type. Answers the line's
+ * quantity: the number of its seats.
+ */
+export async function addSeatsToSale(
+  tx: Exec,
+  c: { saleId: string; ticketTypeId: number; ticketName: string; eventDateId: number; seats: SeatChoice[]; now: Date },
+): Promise<number> {
+  for (const choice of c.seats) {
+    const [seat] = await tx
+      .select()
+      .from(seats)
+      .where(and(eq(seats.eventDateId, c.eventDateId), eq(seats.section, choice.section), eq(seats.row, choice.row), eq(seats.number, choice.number)));
+    const name = seatName(choice);
+    if (!seat) throw new DomainError(404, `${name} is not on this seating plan.`);
+    if (seat.ticketTypeId !== c.ticketTypeId) throw new DomainError(400, `${name} is not sold as ${c.ticketName}.`);
+    if (!choice.hold_token || !isMine(seat, choice.hold_token, c.now)) {
+      throw new DomainError(409, `Your hold on ${name} has ended. Please choose your seats again.`);
+    }
+    await tx.insert(saleSeats).values({ saleId: c.saleId, seatId: seat.id, ticketTypeId: c.ticketTypeId, holdToken: choice.hold_token }).onConflictDoNothing();
+  }
+  const [count] = await rows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM sale_seats WHERE sale_id = ${c.saleId} AND ticket_type_id = ${c.ticketTypeId}`);
+  return Number(count?.n ?? 0);
+}
+
+export async function removeSaleSeats(tx: Pick<Executor, 'delete'>, saleId: string, ticketTypeId: number): Promise<void> {
+  await tx.delete(saleSeats).where(and(eq(saleSeats.saleId, saleId), eq(saleSeats.ticketTypeId, ticketTypeId)));
+}
+
+/**
+ * The reservation takes the sale's seats: under the rows' locks, each seat must still be the
+ * buyer's (held under its token, or free again after that hold ended, and leaving no single empty
+ * seat); they are then held for the sale until its deadline. Answers the seats it could not take.
+ */
+export async function reserveSaleSeats(tx: Exec, saleId: string, deadline: Date, now: Date): Promise<string[]> {
+  const chosen = await tx
+    .select({ seat: seats, token: saleSeats.holdToken })
+    .from(saleSeats)
+    .innerJoin(seats, eq(seats.id, saleSeats.seatId))
+    .where(eq(saleSeats.saleId, saleId))
+    .orderBy(seats.id);
+  if (chosen.length === 0) return [];
+  const groups = new Map<string, { eventDateId: number; holder: string; ids: number[]; names: string[] }>();
+  for (const { seat, token } of chosen) {
+    const key = `${seat.eventDateId}|${token}`;
+    const group = groups.get(key) ?? { eventDateId: seat.eventDateId, holder: token, ids: [], names: [] };
+    group.ids.push(seat.id);
+    group.names.push(seatName(seat));
+    groups.set(key, group);
+  }
+  const lost: string[] = [];
+  for (const g of groups.values()) {
+    try {
+      await changeSeats(tx, { eventDateId: g.eventDateId, holder: g.holder, add: g.ids, remove: [], now, deadline, saleId });
+    } catch (err) {
+      if (!(err instanceof SeatRefused)) throw err;
+      lost.push(...g.names);
+    }
+  }
+  return lost;
+}
+
+/** Moves the deadline of the seats a sale's reservation holds (more time, a payment's grace). */
+export async function moveSaleSeatsDeadline(tx: Pick<Executor, 'update'>, saleId: string, deadline: Date): Promise<void> {
+  await tx.update(seats).set({ heldUntil: deadline }).where(and(eq(seats.saleId, saleId), sql`${seats.soldSaleId} IS NULL`));
+}
+
+/** Gives back the seats a sale's reservation holds; the basket keeps its seats, to reserve again. */
+export async function releaseSaleSeats(tx: Pick<Executor, 'execute'>, saleId: string): Promise<void> {
+  await tx.execute(sql`UPDATE seats SET holder = NULL, held_until = NULL, sale_id = NULL WHERE sale_id = ${saleId} AND sold_sale_id IS NULL`);
+}
+
+/**
+ * Sells a paid sale's seats: each must still be the sale's (held by its reservation, or by nobody
+ * since). Answers false, changing nothing, when any seat went to someone else.
+ */
+export async function sellSaleSeats(tx: Pick<Executor, 'execute'>, saleId: string, now: Date): Promise<boolean> {
+  const [wanted] = await rows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM sale_seats WHERE sale_id = ${saleId}`);
+  if (Number(wanted?.n ?? 0) === 0) return true;
+  const sold = await rows<{ id: number }>(
+    tx,
+    sql`UPDATE seats s SET sold_sale_id = ${saleId}, held_until = NULL, sale_id = NULL
+        FROM sale_seats ss
+        WHERE ss.sale_id = ${saleId} AND s.id = ss.seat_id AND s.sold_sale_id IS NULL
+          AND (s.sale_id = ${saleId} OR s.held_until IS NULL OR s.held_until <= ${now.toISOString()}::timestamptz OR s.holder = ss.hold_token)
+        RETURNING s.id`,
+  );
+  return sold.length === Number(wanted?.n ?? 0);
+}
+
+/** The seats of a sale's basket lines, by ticket type, as the checkout's ticket lines show them. */
+export async function saleSeatsByType(db: Pick<Executor, 'select'>, saleId: string) {
+  const found = await db
+    .select({ ticketTypeId: saleSeats.ticketTypeId, section: seats.section, row: seats.row, number: seats.number, position: seats.position, holdToken: saleSeats.holdToken })
+    .from(saleSeats)
+    .innerJoin(seats, eq(seats.id, saleSeats.seatId))
+    .where(eq(saleSeats.saleId, saleId))
+    .orderBy(seats.section, seats.row, seats.position);
+  const byType = new Map<number, { section: string; row: string; number: string; hold_token: string }[]>();
+  for (const s of found) byType.set(s.ticketTypeId, [...(byType.get(s.ticketTypeId) ?? []), { section: s.section, row: s.row, number: s.number, hold_token: s.holdToken }]);
+  return byType;
+}

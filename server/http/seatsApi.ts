@@ -1,0 +1,28 @@
+/** The seat page's calls: the event date, its seating plan, and holding or giving back seats. */
+import { eventDateInfo, holdSeats, newHoldToken, releaseSeats, seatingPlan } from '../domain/seats.ts';
+import type { Handlers } from './calls.ts';
+import type { AppDeps } from './deps.ts';
+import { holdTokenOf, setHoldTokenCookie } from './session.ts';
+
+export function seatHandlers(deps: AppDeps): Pick<Handlers, 'getEventDate' | 'getSeatingPlan' | 'holdSeats' | 'releaseSeats'> {
+  const { db, clock, config } = deps;
+  const seatsio = { publicKey: config.seatsio?.publicKey ?? null, region: config.seatsio?.region ?? null };
+  return {
+    getEventDate: async ({ input }) => eventDateInfo(db, input.event_date_id),
+    getSeatingPlan: async ({ input, request, reply }) => {
+      reply.header('cache-control', 'no-store');
+      return seatingPlan(db, input.event_date_id, holdTokenOf(request), clock(), seatsio);
+    },
+    holdSeats: async ({ input, request, reply }) => {
+      // The hold token is issued with the first hold and kept in a signed cookie: the session continues.
+      const holder = holdTokenOf(request) ?? newHoldToken();
+      const hold = await holdSeats(db, { eventDateId: input.event_date_id, seatIds: input.seats, holder, now: clock(), holdSeconds: config.seatHoldSeconds });
+      setHoldTokenCookie(request, reply, holder);
+      return hold;
+    },
+    releaseSeats: async ({ input, request }) => {
+      const holder = holdTokenOf(request) ?? newHoldToken();
+      return releaseSeats(db, { eventDateId: input.event_date_id, seatIds: input.seats, holder, now: clock(), holdSeconds: config.seatHoldSeconds });
+    },
+  };
+}

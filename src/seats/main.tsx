@@ -1,0 +1,15 @@
+/**
+ * The seat-selection page's entry (/events/book_seats/{event_date_id}/): the same React app's
+ * header, footer, client and design, in its own chunk, so the checkout's entry carries none of it.
+ */
+import { createRoot } from 'react-dom/client';
+import { QueryClient } from '@tanstack/react-query';
+import { mountSeatPage } from './mount';
+import '../styles.css';
+
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { refetchOnWindowFocus: false, retry: false, staleTime: 5_000 } },
+});
+const eventDateId = Number(/^\/events\/book_seats\/([1-9]\d{0,9})\/$/.exec(window.location.pathname)?.[1] ?? 0);
+
+mountSeatPage(createRoot(document.getElementById('root')!), queryClient, eventDateId);
