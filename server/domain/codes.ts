@@ -11,7 +11,7 @@
  */
 import { and, eq, gt, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../db/index.ts';
-import { discountCodes, sales } from '../db/schema.ts';
+import { sales } from '../db/schema.ts';
 
 /** Uses a code has now: paid ones plus sales other than `exceptSale` holding stock with it. */
 async function usesNow(tx: Pick<Executor, 'select'>, codeId: number, now: Date, exceptSale: string | null): Promise<number> {
