@@ -131,7 +131,12 @@ export async function releaseSaleHolds(tx: Exec, saleId: string, opts: { poolsLo
         ), per_pool AS (
           SELECT pool_id, sum(qty)::int AS qty FROM gone GROUP BY pool_id
         ), buyers AS (
-          UPDATE buyer_holds SET deadline = '-infinity' WHERE sale_id = ${saleId}
+          -- The sale's rows in its buyers' counts stop counting (a row a reservation has locked
+          -- has expired and is being released there already).
+          UPDATE buyer_holds SET deadline = '-infinity'
+          WHERE (sale_id, buyer_key, event_date_id) IN (
+            SELECT sale_id, buyer_key, event_date_id FROM buyer_holds WHERE sale_id = ${saleId} FOR UPDATE SKIP LOCKED
+          )
         )
         UPDATE capacity_pools p SET held = p.held - g.qty FROM per_pool g WHERE p.id = g.pool_id`,
   );

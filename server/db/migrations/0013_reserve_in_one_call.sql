@@ -63,7 +63,8 @@ $fn$;
 --> statement-breakpoint
 -- A buyer's count is only ever lowered under the buyer's advisory lock (rows whose deadline has
 -- passed are deleted and counted off there); every other path ends a sale's rows by moving their
--- deadline to -infinity, so no path waits on a buyer's count while holding a pool.
+-- deadline to -infinity, skipping rows a reservation is releasing already, so no path waits on a
+-- buyer's rows or count while holding a pool.
 --
 -- Everything a reservation does under the hot locks, in one call, so the locks are held for one
 -- round trip and the commit: the per-buyer cap (each buyer key's advisory lock, then its counter
@@ -88,13 +89,19 @@ DECLARE
   v_uses integer;
   v_unavailable integer[] := '{}';
 BEGIN
-  -- The sale's earlier rows stop counting at once; each buyer's next check releases them.
-  UPDATE buyer_holds SET deadline = '-infinity' WHERE sale_id = p_sale;
-
-  IF p_cap IS NOT NULL AND coalesce(array_length(p_keys, 1), 0) > 0 THEN
-    FOREACH v_key IN ARRAY p_keys LOOP
+  IF p_cap IS NOT NULL THEN
+    FOREACH v_key IN ARRAY coalesce(p_keys, '{}') LOOP
       PERFORM pg_advisory_xact_lock(hashtext('holdfast-buyer:' || v_key));
     END LOOP;
+  END IF;
+  -- The sale's earlier rows stop counting at once; each buyer's next check releases them. A row
+  -- another reservation has locked is one it is releasing already (its deadline has passed).
+  UPDATE buyer_holds SET deadline = '-infinity'
+  WHERE (sale_id, buyer_key, event_date_id) IN (
+    SELECT sale_id, buyer_key, event_date_id FROM buyer_holds WHERE sale_id = p_sale FOR UPDATE SKIP LOCKED
+  );
+
+  IF p_cap IS NOT NULL AND coalesce(array_length(p_keys, 1), 0) > 0 THEN
     FOREACH v_key IN ARRAY p_keys LOOP
       FOR v_date IN SELECT key::integer AS id, value::integer AS qty FROM jsonb_each_text(p_wanted) ORDER BY 1 LOOP
         WITH gone AS (
