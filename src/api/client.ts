@@ -1,17 +1,30 @@
 /**
  * The one HTTP client of the app: ky with credentials, form-urlencoded bodies (JSON where the
  * contract says so), a timeout, and every response parsed with the wire contract.
+ *
+ * ky and the contract's schemas are not part of the entry script: the first call loads them (the
+ * first screen needs none, its data comes with the page), and every later call reuses them.
  */
-import ky, { HTTPError } from 'ky';
-import { calls, errorReplySchema, type CallName, type RequestOf, type ResponseOf } from '../../contract';
+import type { CallName, RequestOf, ResponseOf } from '../../contract';
 import { toFormBody } from './form';
 
-const http = ky.create({
-  credentials: 'include',
-  timeout: 15_000,
-  retry: 0,
-  headers: { accept: 'application/json' },
-});
+let loaded: Promise<{ http: import('ky').KyInstance; HTTPError: typeof import('ky').HTTPError; contract: typeof import('../../contract') }> | null = null;
+
+/** ky and the wire contract, loaded once; a failed load is tried again by the next call. */
+export function loadCallMachinery() {
+  loaded ??= Promise.all([import('ky'), import('../../contract')]).then(
+    ([{ default: ky, HTTPError }, contract]) => ({
+      http: ky.create({ credentials: 'include', timeout: 15_000, retry: 0, headers: { accept: 'application/json' } }),
+      HTTPError,
+      contract,
+    }),
+    (err: unknown) => {
+      loaded = null;
+      throw err;
+    },
+  );
+  return loaded;
+}
 
 /** A call that failed: `message` is the server's own text when it sent one. */
 export class CallFailed extends Error {
@@ -27,6 +40,14 @@ export class CallFailed extends Error {
 }
 
 export async function callApi<N extends CallName>(name: N, body?: RequestOf<N>): Promise<ResponseOf<N>> {
+  let machinery: Awaited<ReturnType<typeof loadCallMachinery>>;
+  try {
+    machinery = await loadCallMachinery();
+  } catch {
+    throw new CallFailed(name, null, null);
+  }
+  const { http, HTTPError } = machinery;
+  const { calls, errorReplySchema } = machinery.contract;
   const c = calls[name];
   let raw: unknown;
   try {
