@@ -47,6 +47,13 @@ try {
   await db.execute(sql`UPDATE sales SET reference = NULL, hold_deadline = NULL WHERE id = ${sale}`);
   const conn = await client.connect();
   const report: { ms: number; text: string }[] = [];
+  // Statements run inside database functions are explained too (auto_explain, sent back as notices).
+  const nested: string[] = [];
+  conn.on('notice', (n) => {
+    if (/duration:/.test(n.message ?? '')) nested.push(n.message!);
+  });
+  await conn.query(`LOAD 'auto_explain'`);
+  await conn.query(`SET auto_explain.log_min_duration = 0; SET auto_explain.log_analyze = on; SET auto_explain.log_nested_statements = on; SET client_min_messages = log`);
   try {
     for (const { query, params } of recorded) {
       if (/^(begin|commit|rollback)/i.test(query.trim())) {
@@ -57,10 +64,14 @@ try {
         await conn.query(query, params);
         continue;
       }
+      nested.length = 0;
       const plan = await conn.query(`EXPLAIN (ANALYZE, BUFFERS) ${query}`, params);
       const lines = plan.rows.map((r: Record<string, string>) => r['QUERY PLAN']);
       const ms = Number(/Execution Time: ([\d.]+)/.exec(lines.join('\n'))?.[1] ?? 0);
-      report.push({ ms, text: `--- ${ms.toFixed(3)} ms\n${query.replace(/\s+/g, ' ').slice(0, 300)}\n${lines.join('\n')}` });
+      // The statement itself is logged last; what comes before it ran inside it.
+      const inner = nested.filter((m) => !m.includes('EXPLAIN (ANALYZE'));
+      const innerText = inner.length ? `\n  statements inside, explained:\n${inner.map((m) => m.replace(/^/gm, '    ')).join('\n')}` : '';
+      report.push({ ms, text: `--- ${ms.toFixed(3)} ms\n${query.replace(/\s+/g, ' ').slice(0, 300)}\n${lines.join('\n')}${innerText}` });
     }
   } finally {
     await conn.query('ROLLBACK');
