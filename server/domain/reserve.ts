@@ -67,11 +67,14 @@ export async function reserveSale(db: Database, saleId: string, now: Date, check
         .innerJoin(events, eq(events.id, eventDates.eventId))
         .where(eq(saleLines.saleId, saleId))
         .orderBy(ticketTypes.id);
-      const [vouchers] = await tx
-        .select({ n: sql<number>`count(*)::int` })
-        .from(saleVouchers)
-        .where(eq(saleVouchers.saleId, saleId));
-      if (lines.length === 0 && (vouchers?.n ?? 0) === 0) throw new Refused('Your basket is empty');
+      // Vouchers alone make a basket worth reserving; they are counted only when there are no tickets.
+      if (lines.length === 0) {
+        const [vouchers] = await tx
+          .select({ n: sql<number>`count(*)::int` })
+          .from(saleVouchers)
+          .where(eq(saleVouchers.saleId, saleId));
+        if ((vouchers?.n ?? 0) === 0) throw new Refused('Your basket is empty');
+      }
 
       const tooFew = lines.find((l) => l.minPerCustomer > 1 && l.qty < l.minPerCustomer);
       if (tooFew) throw new Refused(`${tooFew.name}: You must purchase a minimum of ${tooFew.minPerCustomer} tickets of this type`);
@@ -84,18 +87,13 @@ export async function reserveSale(db: Database, saleId: string, now: Date, check
       const claims = lines.flatMap((l) => [l.datePool, ...(l.typePool ? [l.typePool] : [])].map((poolId) => ({ line: l, poolId })));
       const deadline = new Date(now.getTime() + checkoutTimeSeconds * 1000);
       const reference = newSaleReference();
-      // Written before the hot locks are taken, so they are held for the claims alone; a refusal
-      // below rolls it back with everything else.
       const buyer = limits.buyer ?? { userId: sale.userId, ip: null };
-      await tx
-        .update(sales)
-        .set({ reference, holdDeadline: deadline, holdExtensions: 0, reservingError: null, buyerIp: buyer.ip, userId: buyer.userId ?? sale.userId })
-        .where(eq(sales.id, saleId));
       const wanted = new Map<number, number>();
       for (const l of lines) wanted.set(l.dateId, (wanted.get(l.dateId) ?? 0) + l.qty);
       if (limits.maxHeldPerBuyer !== undefined) refuseOverCapAlone(wanted, limits.maxHeldPerBuyer);
-      // The buyer's counts, the pools (the sale's earlier ones and its claims', ascending), the
-      // code's row and every claim: one call, so the hot locks last one round trip and the commit.
+      // The sale's new reference and buyer, the buyer's counts, the pools (the sale's earlier ones
+      // and its claims', ascending), the code's row and every claim: one call, so the hot locks last
+      // one round trip and the commit.
       const verdict = await reserveClaims(tx, {
         saleId,
         now,
@@ -106,6 +104,9 @@ export async function reserveSale(db: Database, saleId: string, now: Date, check
         wanted,
         cap: limits.maxHeldPerBuyer ?? null,
         codeId: sale.discountCodeId,
+        reference,
+        buyerIp: buyer.ip,
+        userId: buyer.userId ?? sale.userId,
       });
       if (verdict.refused === 'buyer-limit') throw new DomainError(409, BUYER_LIMIT_MESSAGE(limits.maxHeldPerBuyer!), { code: 'buyer-limit' });
       if (verdict.refused === 'code') {

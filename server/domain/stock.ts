@@ -52,7 +52,7 @@ export interface ReserveVerdict {
 
 /**
  * Everything a reservation does under the hot locks, in one call of the database function
- * `reserve_claims`: the buyer's counts under each key's advisory lock (when a cap is given), the
+ * `reserve_claims`: the sale's new reference and buyer written, the buyer's counts under each key's advisory lock (when a cap is given), the
  * pools locked in ascending id order (these and those of the sale's earlier holds), the sale's
  * earlier holds given back, the code's use claimed under its row lock, then each claim. A refusal
  * is answered; the caller rolls the transaction back.
@@ -69,6 +69,10 @@ export async function reserveClaims(
     wanted: Map<number, number>;
     cap: number | null;
     codeId: number | null;
+    /** The sale's new reference and its buyer, written first. */
+    reference: string;
+    buyerIp: string | null;
+    userId: number | null;
   },
 ): Promise<ReserveVerdict> {
   const pools = `{${[...new Set(r.pools)].sort((a, b) => a - b).join(',')}}`;
@@ -77,7 +81,7 @@ export async function reserveClaims(
     tx,
     sql`SELECT reserve_claims(${r.saleId}, ${r.now.toISOString()}::timestamptz, ${r.deadline.toISOString()}::timestamptz,
           ${pools}::int[], ${JSON.stringify(r.claims)}::jsonb, ${keys}::text[], ${JSON.stringify(Object.fromEntries(r.wanted))}::jsonb,
-          ${r.cap}::int, ${r.codeId}::int) AS verdict`,
+          ${r.cap}::int, ${r.codeId}::int, ${r.reference}, ${r.buyerIp}::text, ${r.userId}::int) AS verdict`,
   );
   const verdict = typeof row!.verdict === 'string' ? (JSON.parse(row!.verdict) as ReserveVerdict) : row!.verdict;
   return { refused: verdict.refused ?? null, unavailable: verdict.unavailable.map(Number) };

@@ -70,14 +70,15 @@ $fn$;
 -- round trip and the commit: the per-buyer cap (each buyer key's advisory lock, then its counter
 -- for each date, after releasing its expired rows), the pools' row locks in ascending id order,
 -- (the claims' and those of the sale's earlier holds), the sale's earlier holds given back, the discount code's use claimed under the code's row lock,
--- then each claim. The sale row is already locked and carries its new hold deadline. A refusal is
--- answered, not raised: the caller rolls the transaction back.
+-- then each claim, after writing the sale's new reference, hold deadline and buyer (the caller has
+-- locked the sale's row). A refusal is answered, not raised: the caller rolls the transaction back.
 --   p_claims: [{"pool": 1, "type": 2, "qty": 3}, …]; p_wanted: {"<event date id>": qty, …};
 --   p_keys: the buyer's keys ('user:<id>', 'ip:<address>'), sorted; p_cap null: no buyer cap.
 -- Answers {"refused": null | "buyer-limit" | "code", "unavailable": [ticket type ids]}.
 CREATE FUNCTION reserve_claims(
   p_sale text, p_now timestamptz, p_deadline timestamptz, p_pools integer[], p_claims jsonb,
-  p_keys text[], p_wanted jsonb, p_cap integer, p_code integer
+  p_keys text[], p_wanted jsonb, p_cap integer, p_code integer,
+  p_reference text, p_buyer_ip text, p_user integer
 ) RETURNS jsonb
 LANGUAGE plpgsql AS $fn$
 DECLARE
@@ -89,6 +90,12 @@ DECLARE
   v_uses integer;
   v_unavailable integer[] := '{}';
 BEGIN
+  -- The sale (locked by the caller) takes its new reference, deadline and buyer first: its hold
+  -- deadline is what makes it a use of its code.
+  UPDATE sales SET reference = p_reference, hold_deadline = p_deadline, hold_extensions = 0, reserving_error = NULL,
+    buyer_ip = p_buyer_ip, user_id = coalesce(p_user, user_id)
+  WHERE id = p_sale;
+
   IF p_cap IS NOT NULL THEN
     FOREACH v_key IN ARRAY coalesce(p_keys, '{}') LOOP
       PERFORM pg_advisory_xact_lock(hashtext('holdfast-buyer:' || v_key));
