@@ -4,6 +4,8 @@
  * the machines and the server so each rule and each text is written once.
  */
 import { z } from 'zod/mini';
+
+export { GIFT_AID_UPLIFT_PERCENT, giftAidUplift } from './giftAidUplift.ts';
 import { call, done, formBool, formId, formMoney } from './primitives.ts';
 import type { Charity } from './checkout.ts';
 
@@ -11,8 +13,6 @@ import type { Charity } from './checkout.ts';
 export const MIN_DONATION = 100;
 /** An address is required for Gift Aid at a donation of 20 or more (spec 000 §9), in minor units. */
 export const GIFT_AID_ADDRESS_FROM = 2000;
-/** Gift Aid uplift: the charity claims 25 percent on top of the donation. */
-export const GIFT_AID_UPLIFT_PERCENT = 25;
 
 export const DONATION_MESSAGES = {
   chooseAmount: 'Choose an amount or click Skip donation',
@@ -100,10 +100,6 @@ export function donationFee(amount: number, terms: DonationFeeTerms): number {
   return terms.bookingFeeCap === null ? rounded : Math.min(rounded, terms.bookingFeeCap);
 }
 
-/** What Gift Aid adds to a donation, in minor units (rounded half up). */
-export function giftAidUplift(amount: number): number {
-  return Math.floor((amount * GIFT_AID_UPLIFT_PERCENT + 50) / 100);
-}
 
 /** A typed custom amount ('12.5', '12.50') in minor units, or null when it is not an amount. */
 export function parseAmount(typed: string): number | null {

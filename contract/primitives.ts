@@ -7,27 +7,9 @@
  * (`ticket[12|34|56|0][qty]=2`), so every scalar arrives as a string: request schemas coerce.
  */
 import { z } from 'zod/mini';
+import { STEPS } from './steps.ts';
 
-export const STEPS = [
-  'determining',
-  'basket',
-  'captcha',
-  'reserve',
-  'login',
-  'marketing_preferences',
-  'donation',
-  'gift_aid',
-  'delivery_address',
-  'ticket_questions_before',
-  'payment',
-  'deliver_tickets',
-  'awaiting_truelayer',
-  'ticket_questions_after',
-  'after_sale_messages',
-  'waiver',
-  'order_completed',
-] as const;
-export type Step = (typeof STEPS)[number];
+export { STEPS, type Step } from './steps.ts';
 export const stepSchema = z.enum(STEPS);
 
 /** The site key the server hands out when the self-hosted proof-of-work captcha is in use. */

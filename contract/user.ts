@@ -26,8 +26,4 @@ export const userCalls = {
   }),
 } as const;
 
-/**
- * The checkout page carries the first replies of GET checkout and GET user in a script element of
- * this id, so the first screen needs no call.
- */
-export const INITIAL_DATA_ID = 'holdfast-initial-data';
+export { INITIAL_DATA_ID } from './page.ts';

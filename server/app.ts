@@ -25,7 +25,7 @@ import { registerMailbox } from './pages/mailbox.ts';
 import { smtpTransport, type Mailer } from './domain/mail.ts';
 import { registerGiftAidDownload } from './pages/giftAidCsv.ts';
 import { checkoutShell, html, jsonScript, page, STYLE } from './pages/html.ts';
-import { INITIAL_DATA_ID, MAX_ID, WALLET_PATH } from '../contract/index.ts';
+import { calls, INITIAL_DATA_ID, MAX_ID, WALLET_PATH } from '../contract/index.ts';
 import { hasSeatPlan } from './domain/seats.ts';
 import { registerWallet } from './pages/wallet.ts';
 import { paymentWiring, registerPaymentRoutes, type PaymentWiring } from './http/paymentApi.ts';
@@ -194,10 +194,17 @@ export async function buildApp(deps: {
     }
     const nonce = styleNonce(reply);
     // The first checkout and user come with the page, and the first screen paints before any script runs.
-    const data = await checkoutPageData(appDeps, request).catch((err: unknown) => {
-      request.log.warn({ err }, 'the checkout page was sent without its data');
-      return null;
-    });
+    // The app puts it in its cache before it has loaded the contract, so it is checked against the contract here.
+    const data = await checkoutPageData(appDeps, request)
+      .then((d) => {
+        if (calls.getCheckout.response.safeParse(d.checkout).success && calls.getUser.response.safeParse(d.user).success) return d;
+        request.log.warn('the checkout page was sent without its data: it does not meet the contract');
+        return null;
+      })
+      .catch((err: unknown) => {
+        request.log.warn({ err }, 'the checkout page was sent without its data');
+        return null;
+      });
     const body = `<div id="root">${checkoutShell(config.brandName)}</div>${data ? jsonScript(INITIAL_DATA_ID, data) : ''}`;
     // The entry stylesheet comes inside the page, so the first paint waits for no other request.
     const withStyles = await inlineStylesheets(index, staticDir, nonce);

@@ -4,16 +4,19 @@
  * across baskets, under concurrency too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { randomUUID } from 'node:crypto';
 import { events, users } from './db/schema.ts';
 import { openTestDatabase } from './db/testing.ts';
-import type { OpenDatabase } from './db/index.ts';
+import { rows, type OpenDatabase } from './db/index.ts';
 import { reserveSale } from './domain/reserve.ts';
 import { destroySale } from './domain/sales.ts';
 import { BUYER_LIMIT_MESSAGE } from './domain/limits.ts';
 import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
-import { hotEvent, salesWith, taken } from './test/fixtures.ts';
+import { hotEvent, salesWith, seededRandom, taken } from './test/fixtures.ts';
+import { completeSale } from './domain/completeSale.ts';
+import { extendHold } from './domain/hold.ts';
+import { sweepExpiredHolds } from './domain/stock.ts';
 
 describe.each(drivers)('per-order maximum on %s', (driver) => {
   let w: TestWorld;
@@ -156,4 +159,88 @@ describe.each(drivers)('the buyer cap under concurrency on %s', (driver) => {
       expect(retry.filter((r) => r.reserved)).toHaveLength(3);
     }
   });
+});
+
+describe.each(drivers)('the buyer counts on %s', (driver) => {
+  let database: OpenDatabase;
+  beforeAll(async () => {
+    database = await openTestDatabase(driver, 8);
+  });
+  afterAll(async () => database?.close());
+
+  /** For each key and date: the count, the sum of its rows, and the live holds as the spec counts them. */
+  async function buyerCounts(keys: string[], dateId: number, now: Date) {
+    const at = now.toISOString();
+    return Promise.all(
+      keys.map(async (key) => {
+        const [c] = await rows<{ held: number | null; rows: number; live_rows: number }>(
+          database.db,
+          sql`SELECT (SELECT held FROM buyer_held WHERE buyer_key = ${key} AND event_date_id = ${dateId}) AS held,
+                     (SELECT COALESCE(sum(qty), 0)::int FROM buyer_holds WHERE buyer_key = ${key} AND event_date_id = ${dateId}) AS rows,
+                     (SELECT COALESCE(sum(qty), 0)::int FROM buyer_holds WHERE buyer_key = ${key} AND event_date_id = ${dateId} AND deadline > ${at}::timestamptz) AS live_rows`,
+        );
+        const [ip, user] = key.startsWith('ip:') ? [key.slice(3), null] : [null, Number(key.slice(5))];
+        const [live] = await rows<{ n: number }>(
+          database.db,
+          sql`SELECT COALESCE(sum(h.qty), 0)::int AS n FROM holds h JOIN sales s ON s.id = h.sale_id
+              JOIN event_dates d ON d.pool_id = h.pool_id AND d.id = ${dateId}
+              WHERE h.deadline > ${at}::timestamptz AND s.hold_deadline > ${at}::timestamptz
+                AND (${ip ? sql`s.buyer_ip = ${ip}` : sql`s.user_id = ${user}`})`,
+        );
+        return { key, held: Number(c!.held ?? 0), rows: Number(c!.rows), liveRows: Number(c!.live_rows), liveHolds: Number(live!.n) };
+      }),
+    );
+  }
+
+  for (const seed of [1, 2, 3]) {
+    it(`keeps each count the sum of its rows, and its live rows the buyer's live holds, through random concurrent rounds (seed ${seed})`, async () => {
+      const { db } = database;
+      const random = seededRandom(seed);
+      const pick = <T,>(xs: T[]) => xs[Math.floor(random() * xs.length)]!;
+      const { types } = await hotEvent(db, { capacity: 1000, types: 2 });
+      const [type] = await rows<{ event_date_id: number }>(db, sql`SELECT event_date_id FROM ticket_types WHERE id = ${types[0]!.id}`);
+      const dateId = Number(type!.event_date_id);
+      const [user] = await db
+        .insert(users)
+        .values({ email: `counts-${driver}-${seed}-${randomUUID()}@example.com`, firstName: 'Count', lastName: 'Tester' })
+        .returning({ id: users.id });
+      const ips = [`198.18.${seed}.1`, `198.18.${seed}.2`];
+      const buyers = [
+        { userId: null, ip: ips[0]! },
+        { userId: null, ip: ips[1]! },
+        { userId: user!.id, ip: ips[0]! },
+        { userId: user!.id, ip: ips[1]! },
+      ];
+      const keys = [...ips.map((ip) => `ip:${ip}`), `user:${user!.id}`];
+      const saleIds = await salesWith(db, Array.from({ length: 14 }, () => [{ ticketTypeId: pick(types).id, qty: 1 + Math.floor(random() * 3) }]));
+      let now = new Date('2026-09-01T12:00:00.000Z');
+      let refusals = 0;
+      for (let round = 0; round < 12; round++) {
+        const ops = Array.from({ length: 8 }, () => {
+          const sale = pick(saleIds);
+          const r = random();
+          if (r < 0.45) {
+            return reserveSale(db, sale, now, 60, { maxPerOrder: 10, maxHeldPerBuyer: 6, buyer: pick(buyers) }).then((res) => {
+              if (!res.reserved && res.error === BUYER_LIMIT_MESSAGE(6)) refusals++;
+              // No reservation waits on another in a cycle (a deadlock is refused as too busy).
+              if (!res.reserved) expect(res.error).not.toMatch(/So many people/);
+            });
+          }
+          if (r < 0.6) return destroySale(db, sale).catch(() => undefined);
+          if (r < 0.7) return extendHold(db, sale, now, 60).then(() => undefined, () => undefined);
+          if (r < 0.8) return db.transaction((tx) => completeSale(tx, sale, now)).then(() => undefined);
+          return sweepExpiredHolds(db, now).then(() => undefined);
+        });
+        await Promise.all(ops);
+        for (const c of await buyerCounts(keys, dateId, now)) {
+          expect(c.held, `round ${round}, ${c.key}`).toBe(c.rows);
+          expect(c.liveRows, `round ${round}, ${c.key}`).toBe(c.liveHolds);
+          expect(c.liveHolds, `round ${round}, ${c.key}`).toBeLessThanOrEqual(6);
+        }
+        now = new Date(now.getTime() + Math.floor(random() * 50) * 1000);
+      }
+      // The cap was reached along the way, so the counts were really consulted.
+      expect(refusals).toBeGreaterThan(0);
+    });
+  }
 });

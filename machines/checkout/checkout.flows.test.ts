@@ -11,6 +11,14 @@ import { makeCheckout } from '../testing/checkoutFixture';
 import type { Checkout, ReservationOutcome, Step } from './checkout.types';
 import { viewCheckout } from './checkout.connect';
 import { checkoutMachine } from './checkout.machine';
+import { accountMachine } from '../account/account.machine';
+import { addressMachine } from '../address/address.machine';
+import { deliveryMachine } from '../delivery/delivery.machine';
+import { donationMachine } from '../donation/donation.machine';
+import { giftAidMachine } from '../donation/giftAid.machine';
+import { marketingMachine } from '../marketing/marketing.machine';
+import { paymentMachine } from '../payment/payment.machine';
+import { questionsMachine } from '../questions/questions.machine';
 
 const settle = async () => {
   for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
@@ -37,6 +45,15 @@ function startCheckout() {
         basket: fromCallback(() => {}) as never,
         countdown: countdownMachine.provide({ actors: { ticker: fromCallback(() => {}) } }),
         stepSaver: stepSaverMachine.provide({ actors: { updateBasketState: saves.logic } }),
+        // The step charts, as the app provides them (from their chunks).
+        account: accountMachine,
+        address: addressMachine,
+        delivery: deliveryMachine,
+        donation: donationMachine,
+        giftAid: giftAidMachine,
+        marketing: marketingMachine,
+        payment: paymentMachine,
+        questions: questionsMachine,
       },
       actions: { reloadCheckout: () => {} },
       delays: { reserveDelay: 0 },

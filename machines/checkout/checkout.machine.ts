@@ -9,7 +9,7 @@
  */
 import { checkoutSetup, initialCheckoutContext } from './checkout.setup';
 import type { Checkout, ReservationOutcome, Step } from './checkout.types';
-import { STEPS } from '../../contract';
+import { STEPS } from '../../contract/steps';
 import { MESSAGES } from './messages';
 import type { AccountOutcome } from '../account/account.types';
 import type { PaymentOutcome } from '../payment/payment.types';

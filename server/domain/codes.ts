@@ -5,12 +5,13 @@
  * released: the sale destroyed or emptied, an edit to the basket, or the deadline passing, with
  * no counter to decrement and so nothing released twice.
  *
- * The claim is made when the sale reserves, under the code's row lock, so a usage limit holds
- * however many buyers reserve with one code at once. Its count is bounded by the limit itself.
+ * The claim is made when the sale reserves, under the code's row lock (in the database function
+ * `reserve_claims`, migration 0013), so a usage limit holds however many buyers reserve with one
+ * code at once. Its count is bounded by the limit itself.
  */
 import { and, eq, gt, ne, sql } from 'drizzle-orm';
 import type { Executor } from '../db/index.ts';
-import { discountCodes, sales } from '../db/schema.ts';
+import { sales } from '../db/schema.ts';
 
 /** Uses a code has now: paid ones plus sales other than `exceptSale` holding stock with it. */
 async function usesNow(tx: Pick<Executor, 'select'>, codeId: number, now: Date, exceptSale: string | null): Promise<number> {
@@ -30,18 +31,4 @@ export async function codeUseAvailable(
 ): Promise<boolean> {
   if (code.usageLimit === null) return true;
   return code.used + (await usesNow(tx, code.id, now, saleId)) < code.usageLimit;
-}
-
-/**
- * Claims a use for a reserving sale: locks the code's row, then counts paid uses and other live
- * holds. The caller's transaction then writes the sale's hold deadline, which is the use.
- */
-export async function claimCodeUse(tx: Pick<Executor, 'select'>, claim: { codeId: number; saleId: string; now: Date }): Promise<boolean> {
-  const [code] = await tx
-    .select({ id: discountCodes.id, usageLimit: discountCodes.usageLimit, used: discountCodes.used })
-    .from(discountCodes)
-    .where(eq(discountCodes.id, claim.codeId))
-    .for('update');
-  if (!code) return false;
-  return codeUseAvailable(tx, code, claim.saleId, claim.now);
 }

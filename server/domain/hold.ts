@@ -4,9 +4,9 @@
  * never competes with other buyers' claims. The sale row is locked, so parallel requests are
  * counted one after another and the cap holds.
  */
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
-import { holds, sales } from '../db/schema.ts';
+import { buyerHolds, holds, sales } from '../db/schema.ts';
 import { MAX_HOLD_EXTENSIONS } from '../../contract/index.ts';
 import { DomainError } from './errors.ts';
 import { holdIsLive, lockSale, secondsRemaining } from './sales.ts';
@@ -32,6 +32,8 @@ export async function extendHold(db: Database, saleId: string, now: Date, checko
       .where(eq(sales.id, saleId));
     await tx.update(holds).set({ deadline }).where(eq(holds.saleId, saleId));
     await moveSaleSeatsDeadline(tx, saleId, deadline);
+    // The sale's rows in its buyers' counts follow (not rows an earlier reservation ended).
+    await tx.update(buyerHolds).set({ deadline }).where(and(eq(buyerHolds.saleId, saleId), gt(buyerHolds.deadline, now)));
     return {
       secondsRemaining: secondsRemaining({ holdDeadline: deadline }, now),
       extensionsLeft: MAX_HOLD_EXTENSIONS - sale.holdExtensions - 1,

@@ -7,11 +7,13 @@
  *
  * Per buyer: the tickets of one event date held at once by one buyer, across all their sales, are
  * capped (MAX_HELD_PER_BUYER). A buyer is a session (the sale), a signed-in account and a client
- * address: holds count against each. Reservations take a transaction-scoped advisory lock per
- * account and address before they count, so two at once from one buyer cannot both squeeze in.
+ * address: holds count against each, as reserved (an account signed in after the reservation
+ * counts that sale from its next one). Each key keeps a count per date (`buyer_held`, beside
+ * the `buyer_holds` rows it sums) so the check reads one row however many holds the key has, a
+ * whole venue behind one address included. The check runs in the database function
+ * `reserve_claims` under a transaction-scoped advisory lock per key, so two reservations at once
+ * from one buyer cannot both squeeze in.
  */
-import { sql } from 'drizzle-orm';
-import { rows, type Executor } from '../db/index.ts';
 import { DomainError } from './errors.ts';
 
 export const DEFAULT_MAX_PER_ORDER = 10;
@@ -40,38 +42,12 @@ export interface Buyer {
 export const BUYER_LIMIT_MESSAGE = (cap: number) =>
   `You already hold tickets for this date in another basket. One buyer can hold at most ${cap} tickets of one date at a time: finish or cancel that order first, or choose fewer.`;
 
-/**
- * Refuses a reservation that would take a buyer past the cap on any event date. Runs inside the
- * reservation's transaction after the sale is locked and before the pools are: it locks the
- * buyer's account and address (in one fixed order) and counts their other sales' live holds.
- */
-export async function refuseOverBuyerCap(
-  tx: Pick<Executor, 'execute'>,
-  opts: { saleId: string; buyer: Buyer; cap: number; now: Date; wanted: Map<number, number> },
-): Promise<void> {
-  const { saleId, buyer, cap, now, wanted } = opts;
+/** The keys a buyer's holds count under (sorted, the order their advisory locks are taken in). */
+export function buyerKeys(buyer: Buyer): string[] {
+  return [buyer.userId !== null ? `user:${buyer.userId}` : null, buyer.ip ? `ip:${buyer.ip}` : null].filter((k): k is string => k !== null).sort();
+}
+
+/** A basket that alone asks for more of one date than the cap is refused before any lock. */
+export function refuseOverCapAlone(wanted: Map<number, number>, cap: number): void {
   for (const qty of wanted.values()) if (qty > cap) throw new DomainError(409, BUYER_LIMIT_MESSAGE(cap), { code: 'buyer-limit' });
-  const keys = [buyer.userId !== null ? `user:${buyer.userId}` : null, buyer.ip ? `ip:${buyer.ip}` : null].filter((k): k is string => k !== null).sort();
-  if (keys.length === 0 || wanted.size === 0) return;
-  for (const key of keys) await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`holdfast-buyer:${key}`}))`);
-  const dateIds = [...wanted.keys()];
-  const held = await rows<{ date_id: number; held: number }>(
-    tx,
-    sql`SELECT t.event_date_id AS date_id, sum(h.qty)::int AS held
-        FROM holds h
-        JOIN sales s ON s.id = h.sale_id
-        JOIN ticket_types t ON t.id = h.ticket_type_id
-        JOIN event_dates d ON d.id = t.event_date_id AND d.pool_id = h.pool_id
-        WHERE h.sale_id <> ${saleId}
-          AND h.deadline > ${now.toISOString()}::timestamptz
-          AND s.hold_deadline > ${now.toISOString()}::timestamptz
-          AND (${buyer.userId !== null ? sql`s.user_id = ${buyer.userId}` : sql`false`} OR ${buyer.ip ? sql`s.buyer_ip = ${buyer.ip}` : sql`false`})
-          AND t.event_date_id IN (${sql.join(dateIds.map((id) => sql`${id}`), sql`, `)})
-        GROUP BY t.event_date_id`,
-  );
-  for (const row of held) {
-    if (Number(row.held) + (wanted.get(Number(row.date_id)) ?? 0) > cap) {
-      throw new DomainError(409, BUYER_LIMIT_MESSAGE(cap), { code: 'buyer-limit' });
-    }
-  }
 }

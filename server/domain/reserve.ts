@@ -1,17 +1,18 @@
 /**
- * Reserving a basket: every line is claimed in one transaction or none is. Pools are locked in
- * ascending id order with a lock timeout, then each claim is one conditional INSERT that
- * counts sold plus live holds, so no amount is read in code and written back.
+ * Reserving a basket: every line is claimed in one transaction or none is. The sale is locked and
+ * read, then everything under the hot locks (the buyer's counts, the pools in ascending id order
+ * with a lock timeout, the code's row, each claim) is one call of the database function
+ * `reserve_claims` (migration 0013), so no amount is read in code and written back and the
+ * locks are held for one round trip and the commit.
  */
 import { eq, sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { discountCodes, eventDates, events, saleLines, saleVouchers, sales, ticketTypes } from '../db/schema.ts';
 import { DomainError } from './errors.ts';
 import { holdIsLive, lockSale, newSaleReference, secondsRemaining } from './sales.ts';
-import { claimHold, lockPools, poolsHeldBy, releaseSaleHolds } from './stock.ts';
-import { effectiveMaxPerOrder, maximumMessage, refuseOverBuyerCap, type Buyer } from './limits.ts';
-import { claimCodeUse } from './codes.ts';
+import { reserveClaims } from './stock.ts';
 import { reserveSaleSeats } from './seats.ts';
+import { BUYER_LIMIT_MESSAGE, buyerKeys, effectiveMaxPerOrder, maximumMessage, refuseOverCapAlone, type Buyer } from './limits.ts';
 
 export type ReserveResult =
   | { reserved: true; saleReference: string; freshReservation: boolean; checkoutTime: number }
@@ -47,7 +48,6 @@ export async function reserveSale(db: Database, saleId: string, now: Date, check
       if (holdIsLive(sale, now) && sale.reference) {
         return { reserved: true as const, saleReference: sale.reference, freshReservation: false, checkoutTime: secondsRemaining(sale, now) };
       }
-      const previousPools = await poolsHeldBy(tx, saleId);
 
       const lines = await tx
         .select({
@@ -68,11 +68,14 @@ export async function reserveSale(db: Database, saleId: string, now: Date, check
         .innerJoin(events, eq(events.id, eventDates.eventId))
         .where(eq(saleLines.saleId, saleId))
         .orderBy(ticketTypes.id);
-      const [vouchers] = await tx
-        .select({ n: sql<number>`count(*)::int` })
-        .from(saleVouchers)
-        .where(eq(saleVouchers.saleId, saleId));
-      if (lines.length === 0 && (vouchers?.n ?? 0) === 0) throw new Refused('Your basket is empty');
+      // Vouchers alone make a basket worth reserving; they are counted only when there are no tickets.
+      if (lines.length === 0) {
+        const [vouchers] = await tx
+          .select({ n: sql<number>`count(*)::int` })
+          .from(saleVouchers)
+          .where(eq(saleVouchers.saleId, saleId));
+        if ((vouchers?.n ?? 0) === 0) throw new Refused('Your basket is empty');
+      }
 
       const tooFew = lines.find((l) => l.minPerCustomer > 1 && l.qty < l.minPerCustomer);
       if (tooFew) throw new Refused(`${tooFew.name}: You must purchase a minimum of ${tooFew.minPerCustomer} tickets of this type`);
@@ -85,32 +88,33 @@ export async function reserveSale(db: Database, saleId: string, now: Date, check
       const claims = lines.flatMap((l) => [l.datePool, ...(l.typePool ? [l.typePool] : [])].map((poolId) => ({ line: l, poolId })));
       const deadline = new Date(now.getTime() + checkoutTimeSeconds * 1000);
       const reference = newSaleReference();
-      // Written before the pools are locked, so the hot locks are held for the claims alone;
-      // a refusal below rolls it back with everything else.
       const buyer = limits.buyer ?? { userId: sale.userId, ip: null };
-      await tx
-        .update(sales)
-        .set({ reference, holdDeadline: deadline, holdExtensions: 0, reservingError: null, buyerIp: buyer.ip, userId: buyer.userId ?? sale.userId })
-        .where(eq(sales.id, saleId));
-      if (limits.maxHeldPerBuyer !== undefined) {
-        const wanted = new Map<number, number>();
-        for (const l of lines) wanted.set(l.dateId, (wanted.get(l.dateId) ?? 0) + l.qty);
-        await refuseOverBuyerCap(tx, { saleId, buyer: { userId: buyer.userId ?? sale.userId, ip: buyer.ip }, cap: limits.maxHeldPerBuyer, now, wanted });
-      }
-      // The pools of the sale's earlier holds and of its claims are locked together, ascending,
-      // and before the discount code's row: every path takes pools before a code (a sale's update
-      // checks its code's key), so none deadlock.
-      await lockPools(tx, [...previousPools, ...claims.map((c) => c.poolId)]);
-      if (previousPools.length > 0) await releaseSaleHolds(tx, saleId, { poolsLocked: true });
-      if (sale.discountCodeId !== null && !(await claimCodeUse(tx, { codeId: sale.discountCodeId, saleId, now }))) {
-        const [code] = await tx.select({ code: discountCodes.code }).from(discountCodes).where(eq(discountCodes.id, sale.discountCodeId));
+      const wanted = new Map<number, number>();
+      for (const l of lines) wanted.set(l.dateId, (wanted.get(l.dateId) ?? 0) + l.qty);
+      if (limits.maxHeldPerBuyer !== undefined) refuseOverCapAlone(wanted, limits.maxHeldPerBuyer);
+      // The sale's new reference and buyer, the buyer's counts, the pools (the sale's earlier ones
+      // and its claims', ascending), the code's row and every claim: one call, so the hot locks last
+      // one round trip and the commit.
+      const verdict = await reserveClaims(tx, {
+        saleId,
+        now,
+        deadline,
+        pools: claims.map((c) => c.poolId),
+        claims: claims.map(({ line, poolId }) => ({ pool: poolId, type: line.ticketTypeId, qty: line.qty })),
+        buyerKeys: limits.maxHeldPerBuyer === undefined ? [] : buyerKeys({ userId: buyer.userId ?? sale.userId, ip: buyer.ip }),
+        wanted,
+        cap: limits.maxHeldPerBuyer ?? null,
+        codeId: sale.discountCodeId,
+        reference,
+        buyerIp: buyer.ip,
+        userId: buyer.userId ?? sale.userId,
+      });
+      if (verdict.refused === 'buyer-limit') throw new DomainError(409, BUYER_LIMIT_MESSAGE(limits.maxHeldPerBuyer!), { code: 'buyer-limit' });
+      if (verdict.refused === 'code') {
+        const [code] = await tx.select({ code: discountCodes.code }).from(discountCodes).where(eq(discountCodes.id, sale.discountCodeId!));
         throw new Refused(`Discount code ${code?.code ?? ''} has been used as many times as it can be and was taken off your basket. Check the total and reserve again.`, true);
       }
-      const unavailable = new Set<string>();
-      for (const { line, poolId } of claims) {
-        const held = await claimHold(tx, { saleId, poolId, ticketTypeId: line.ticketTypeId, qty: line.qty, deadline, now });
-        if (!held) unavailable.add(line.name);
-      }
+      const unavailable = new Set(lines.filter((l) => verdict.unavailable.includes(l.ticketTypeId)).map((l) => l.name));
       if (unavailable.size) {
         throw new Refused(`Sorry, these tickets are no longer available in the numbers you chose: ${[...unavailable].join(', ')}`);
       }

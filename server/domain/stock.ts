@@ -30,34 +30,62 @@ export async function poolAvailability(db: Exec, poolIds: number[], now: Date): 
 }
 
 /**
- * Claims `qty` from a pool for a sale in one statement: releases the pool's expired holds, then
- * adds the claim when `sold + held` stays within capacity. Callers hold the pool's row lock.
+ * Claims `qty` from a pool for a sale in one statement (the database function `claim_hold`):
+ * releases the pool's expired holds, then adds the claim when `sold + held` stays within capacity.
+ * Callers hold the pool's row lock.
  */
 export async function claimHold(
   tx: Exec,
   claim: { saleId: string; poolId: number; ticketTypeId: number; qty: number; deadline: Date; now: Date },
 ): Promise<boolean> {
-  const inserted = await rows<{ id: number }>(
+  const [row] = await rows<{ ok: boolean }>(
     tx,
-    sql`WITH gone AS (
-          DELETE FROM holds WHERE pool_id = ${claim.poolId} AND deadline <= ${claim.now.toISOString()}::timestamptz RETURNING qty
-        ), released AS (
-          SELECT COALESCE(sum(qty), 0)::int AS qty FROM gone
-        ), verdict AS (
-          SELECT p.id, r.qty AS released, (p.sold + p.held - r.qty + ${claim.qty} <= p.capacity) AS ok
-          FROM capacity_pools p, released r WHERE p.id = ${claim.poolId}
-        ), counted AS (
-          UPDATE capacity_pools p
-          SET held = p.held - v.released + CASE WHEN v.ok THEN ${claim.qty}::int ELSE 0 END
-          FROM verdict v WHERE p.id = v.id
-          RETURNING v.ok
-        )
-        INSERT INTO holds (sale_id, pool_id, ticket_type_id, qty, deadline)
-        SELECT ${claim.saleId}, ${claim.poolId}, ${claim.ticketTypeId}, ${claim.qty}, ${claim.deadline.toISOString()}::timestamptz
-        FROM counted WHERE counted.ok
-        RETURNING id`,
+    sql`SELECT claim_hold(${claim.saleId}, ${claim.poolId}::int, ${claim.ticketTypeId}::int, ${claim.qty}::int, ${claim.deadline.toISOString()}::timestamptz, ${claim.now.toISOString()}::timestamptz) AS ok`,
   );
-  return inserted.length === 1;
+  return row?.ok === true;
+}
+
+export interface ReserveVerdict {
+  refused: null | 'buyer-limit' | 'code';
+  /** Ticket types whose claim found too little left. */
+  unavailable: number[];
+}
+
+/**
+ * Everything a reservation does under the hot locks, in one call of the database function
+ * `reserve_claims`: the sale's new reference and buyer written, the buyer's counts under each key's advisory lock (when a cap is given), the
+ * pools locked in ascending id order (these and those of the sale's earlier holds), the sale's
+ * earlier holds given back, the code's use claimed under its row lock, then each claim. A refusal
+ * is answered; the caller rolls the transaction back.
+ */
+export async function reserveClaims(
+  tx: Exec,
+  r: {
+    saleId: string;
+    now: Date;
+    deadline: Date;
+    pools: number[];
+    claims: { pool: number; type: number; qty: number }[];
+    buyerKeys: string[];
+    wanted: Map<number, number>;
+    cap: number | null;
+    codeId: number | null;
+    /** The sale's new reference and its buyer, written first. */
+    reference: string;
+    buyerIp: string | null;
+    userId: number | null;
+  },
+): Promise<ReserveVerdict> {
+  const pools = `{${[...new Set(r.pools)].sort((a, b) => a - b).join(',')}}`;
+  const keys = `{${r.buyerKeys.map((k) => JSON.stringify(k)).join(',')}}`;
+  const [row] = await rows<{ verdict: ReserveVerdict | string }>(
+    tx,
+    sql`SELECT reserve_claims(${r.saleId}, ${r.now.toISOString()}::timestamptz, ${r.deadline.toISOString()}::timestamptz,
+          ${pools}::int[], ${JSON.stringify(r.claims)}::jsonb, ${keys}::text[], ${JSON.stringify(Object.fromEntries(r.wanted))}::jsonb,
+          ${r.cap}::int, ${r.codeId}::int, ${r.reference}, ${r.buyerIp}::text, ${r.userId}::int) AS verdict`,
+  );
+  const verdict = typeof row!.verdict === 'string' ? (JSON.parse(row!.verdict) as ReserveVerdict) : row!.verdict;
+  return { refused: verdict.refused ?? null, unavailable: verdict.unavailable.map(Number) };
 }
 
 /**
@@ -107,10 +135,39 @@ export async function releaseSaleHolds(tx: Exec, saleId: string, opts: { poolsLo
           DELETE FROM holds WHERE sale_id = ${saleId} RETURNING pool_id, qty
         ), per_pool AS (
           SELECT pool_id, sum(qty)::int AS qty FROM gone GROUP BY pool_id
+        ), buyers AS (
+          -- The sale's rows in its buyers' counts stop counting (a row a reservation has locked
+          -- has expired and is being released there already).
+          UPDATE buyer_holds SET deadline = '-infinity'
+          WHERE (sale_id, buyer_key, event_date_id) IN (
+            SELECT sale_id, buyer_key, event_date_id FROM buyer_holds WHERE sale_id = ${saleId} FOR UPDATE SKIP LOCKED
+          )
         )
         UPDATE capacity_pools p SET held = p.held - g.qty FROM per_pool g WHERE p.id = g.pool_id`,
   );
   await releaseSaleSeats(tx, saleId);
+}
+
+/**
+ * Releases one buyer key's expired rows (and those of ended sales) from its counts, under the
+ * key's advisory lock as a reservation would. Answers how many rows were released.
+ */
+async function releaseExpiredBuyerRows(tx: Exec, buyerKey: string, now: Date): Promise<number> {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`holdfast-buyer:${buyerKey}`}))`);
+  const [row] = await rows<{ released: number }>(
+    tx,
+    sql`WITH gone AS (
+          DELETE FROM buyer_holds WHERE buyer_key = ${buyerKey} AND deadline <= ${now.toISOString()}::timestamptz
+          RETURNING event_date_id, qty
+        ), per_date AS (
+          SELECT event_date_id, sum(qty)::int AS qty, count(*)::int AS n FROM gone GROUP BY event_date_id
+        ), counted AS (
+          UPDATE buyer_held b SET held = b.held - g.qty FROM per_date g
+          WHERE b.buyer_key = ${buyerKey} AND b.event_date_id = g.event_date_id
+        )
+        SELECT COALESCE(sum(n), 0)::int AS released FROM per_date`,
+  );
+  return Number(row?.released ?? 0);
 }
 
 /**
@@ -128,6 +185,8 @@ export async function sweepExpiredHolds(db: Pick<Executor, 'execute' | 'transact
       return releaseExpired(tx, Number(pool_id), now);
     });
   }
+  const keys = await rows<{ buyer_key: string }>(db, sql`SELECT DISTINCT buyer_key FROM buyer_holds WHERE deadline <= ${at}::timestamptz ORDER BY buyer_key`);
+  for (const { buyer_key } of keys) await db.transaction((tx) => releaseExpiredBuyerRows(tx, buyer_key, now));
   // A sale whose holds were kept past its deadline (a payment started in time) keeps its reference.
   await db.execute(
     sql`UPDATE sales s SET reference = NULL, hold_deadline = NULL

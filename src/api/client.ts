@@ -1,17 +1,30 @@
 /**
  * The one HTTP client of the app: ky with credentials, form-urlencoded bodies (JSON where the
  * contract says so), a timeout, and every response parsed with the wire contract.
+ *
+ * ky and the contract's schemas are not part of the entry script: the first call loads them (the
+ * first screen needs none, its data comes with the page), and every later call reuses them.
  */
-import ky, { HTTPError } from 'ky';
-import { appCalls, errorReplySchema, type Call, type CallName, type RequestOf, type ResponseOf } from '../../contract';
+import type { Call, CallName, RequestOf, ResponseOf } from '../../contract';
 import { toFormBody } from './form';
 
-const http = ky.create({
-  credentials: 'include',
-  timeout: 15_000,
-  retry: 0,
-  headers: { accept: 'application/json' },
-});
+let loaded: Promise<{ http: import('ky').KyInstance; HTTPError: typeof import('ky').HTTPError; contract: typeof import('../../contract') }> | null = null;
+
+/** ky and the wire contract, loaded once; a failed load is tried again by the next call. */
+export function loadCallMachinery() {
+  loaded ??= Promise.all([import('ky'), import('../../contract')]).then(
+    ([{ default: ky, HTTPError }, contract]) => ({
+      http: ky.create({ credentials: 'include', timeout: 15_000, retry: 0, headers: { accept: 'application/json' } }),
+      HTTPError,
+      contract,
+    }),
+    (err: unknown) => {
+      loaded = null;
+      throw err;
+    },
+  );
+  return loaded;
+}
 
 /** A call that failed: `message` is the server's own text when it sent one. */
 export class CallFailed extends Error {
@@ -26,12 +39,32 @@ export class CallFailed extends Error {
   }
 }
 
-export function callApi<N extends CallName>(name: N, body?: RequestOf<N>): Promise<ResponseOf<N>> {
-  return callWith(name, (appCalls as Record<string, Call>)[name]!, body);
+async function machineryFor(name: CallName) {
+  try {
+    return await loadCallMachinery();
+  } catch {
+    throw new CallFailed(name, null, null);
+  }
 }
 
-/** One call of the contract: also used by chunks loaded later (the seat page), whose schemas the entry does not carry. */
+export async function callApi<N extends CallName>(name: N, body?: RequestOf<N>): Promise<ResponseOf<N>> {
+  const machinery = await machineryFor(name);
+  return send(machinery, name, (machinery.contract.calls as Record<string, Call>)[name]!, body);
+}
+
+/** One call given its description: for chunks loaded later (the seat page) that fill a path parameter in. */
 export async function callWith<N extends CallName>(name: N, c: Call, body?: RequestOf<N>): Promise<ResponseOf<N>> {
+  return send(await machineryFor(name), name, c, body);
+}
+
+async function send<N extends CallName>(
+  machinery: Awaited<ReturnType<typeof loadCallMachinery>>,
+  name: N,
+  c: Call,
+  body?: RequestOf<N>,
+): Promise<ResponseOf<N>> {
+  const { http, HTTPError } = machinery;
+  const { errorReplySchema } = machinery.contract;
   let raw: unknown;
   try {
     const payload = body ?? {};

@@ -4,28 +4,66 @@
  * first screen needs no call. Anything missing or malformed is ignored and the app asks as usual.
  */
 import type { QueryClient } from '@tanstack/react-query';
-import { appCalls as calls, INITIAL_DATA_ID, type Checkout } from '../../contract';
+import type { Checkout } from '../../contract';
+import { INITIAL_DATA_ID } from '../../contract/page';
+import { loadCallMachinery } from './client';
 import { checkoutQuery, userQuery } from './queries';
 
 let firstCheckout: Checkout | null = null;
 
-export function seedInitialData(queryClient: QueryClient, doc: Document = document): void {
+/** The shape a checkout and a user reply have at a glance; the contract checks the rest. */
+function looksLikeCheckout(value: unknown): value is Checkout {
+  return typeof value === 'object' && value !== null && typeof (value as { state?: unknown }).state === 'string';
+}
+function looksLikeUserReply(value: unknown): value is { user: unknown } {
+  return typeof value === 'object' && value !== null && 'user' in value;
+}
+
+/**
+ * Puts the page's data in the cache before the first render, so the first screen needs neither a
+ * call nor the contract's schemas (the server checked the data against the contract before
+ * sending it). The contract, loaded beside the first screen with the client's call machinery,
+ * then checks it here too: the promise resolves once it has, and anything the contract refuses is
+ * taken out of the cache and asked of the server again.
+ */
+export function seedInitialData(queryClient: QueryClient, doc: Document = document): Promise<void> {
   const element = doc.getElementById(INITIAL_DATA_ID);
-  if (!element?.textContent) return;
+  if (!element?.textContent) return Promise.resolve();
   element.remove();
   let raw: { checkout?: unknown; user?: unknown };
   try {
     raw = JSON.parse(element.textContent) as typeof raw;
   } catch {
-    return;
+    return Promise.resolve();
   }
-  const checkout = calls.getCheckout.response.safeParse(raw.checkout);
-  const user = calls.getUser.response.safeParse(raw.user);
-  if (checkout.success) {
-    firstCheckout = checkout.data;
-    queryClient.setQueryData(checkoutQuery().queryKey, checkout.data);
+  const seededCheckout = looksLikeCheckout(raw.checkout) ? raw.checkout : null;
+  const seededUser = looksLikeUserReply(raw.user) ? raw.user : null;
+  if (seededCheckout) {
+    firstCheckout = seededCheckout;
+    queryClient.setQueryData(checkoutQuery().queryKey, seededCheckout);
   }
-  if (user.success) queryClient.setQueryData(userQuery().queryKey, user.data.user);
+  if (seededUser) queryClient.setQueryData(userQuery().queryKey, seededUser.user as never);
+  if (!seededCheckout && !seededUser) return Promise.resolve();
+  return verify(queryClient, seededCheckout, seededUser);
+}
+
+async function verify(queryClient: QueryClient, seededCheckout: Checkout | null, seededUser: { user: unknown } | null): Promise<void> {
+  let calls: Awaited<ReturnType<typeof loadCallMachinery>>['contract']['calls'] | null = null;
+  try {
+    calls = (await loadCallMachinery()).contract.calls;
+  } catch {
+    calls = null;
+  }
+  if (seededCheckout && !calls?.getCheckout.response.safeParse(seededCheckout).success) {
+    if (firstCheckout === seededCheckout) firstCheckout = null;
+    if (queryClient.getQueryData(checkoutQuery().queryKey) === seededCheckout) {
+      queryClient.removeQueries({ queryKey: checkoutQuery().queryKey });
+      void queryClient.invalidateQueries({ queryKey: checkoutQuery().queryKey });
+    }
+  }
+  if (seededUser && !calls?.getUser.response.safeParse(seededUser).success) {
+    queryClient.removeQueries({ queryKey: userQuery().queryKey });
+  }
 }
 
 /** The checkout sent with the page, once; afterwards null, and every read goes to the server. */

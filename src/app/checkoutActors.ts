@@ -1,7 +1,8 @@
 /**
  * The app's implementations of everything the checkout machines name: HTTP calls through the
  * one client, the query cache, the clipboard, navigation and a real-time ticker. Child machines
- * keep their own implementations in XState, so each child is provided here as well.
+ * keep their own implementations in XState, so each child is provided here as well: the basket's
+ * and the reservation's from the entry, every step chart from its step's chunk (stepCharts.ts).
  */
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import type { QueryClient } from '@tanstack/react-query';
@@ -15,14 +16,7 @@ import { countdownMachine, MORE_TIME_FAILED, type ExtendHoldReply } from '../../
 import { isInAppBrowserUserAgent } from '../../machines/reservation/inAppBrowser';
 import { reservationMachine } from '../../machines/reservation/reservation.machine';
 import { stepSaverMachine } from '../../machines/stepSaver/stepSaver.machine';
-import { appDonationMachine, appGiftAidMachine } from '../steps/donation/stepActors';
-import { appAccountMachine } from '../steps/login/accountActors';
-import { appMarketingMachine } from '../steps/marketing/marketingActors';
-import { appDeliveryMachine } from '../steps/delivery/deliveryActors';
-import { appPaymentMachine } from '../steps/payment/paymentActors';
-import { appDeliveryAddressMachine } from '../steps/address/deliveryAddressActors';
-import { appQuestionsMachine } from '../steps/questions/questionsActors';
-import { appBankTransferMachine } from '../steps/bankTransfer/bankTransferActors';
+import { createStepCharts } from './stepCharts';
 
 export interface CheckoutDeps {
   queryClient: QueryClient;
@@ -76,8 +70,22 @@ export function createCheckoutMachine(deps: CheckoutDeps) {
   const { queryClient } = deps;
   const userAgent = deps.userAgent ?? (typeof navigator === 'undefined' ? '' : navigator.userAgent);
 
-  /** A fresh read of the checkout, which also refreshes the cache every screen reads. */
-  const loadCheckout = fromPromise<Checkout, void>(async () => takeInitialCheckout() ?? queryClient.fetchQuery({ ...checkoutQuery(), staleTime: 0 }));
+  const stepCharts = createStepCharts({ queryClient, navigate: deps.navigate });
+
+  /**
+   * A fresh read of the checkout, which also refreshes the cache every screen reads. The flow
+   * moves on from it, so it also waits for the step charts a later step invokes.
+   */
+  const loadCheckout = fromPromise<Checkout, void>(async () => {
+    const checkout = takeInitialCheckout() ?? (await queryClient.fetchQuery({ ...checkoutQuery(), staleTime: 0 }));
+    await stepCharts.readyFor(checkout);
+    return checkout;
+  });
+  /** The reservation's read: a reservation leads on to the steps past the basket. */
+  const loadCheckoutToReserve = fromPromise<Checkout, void>(async () => {
+    const [checkout] = await Promise.all([queryClient.fetchQuery({ ...checkoutQuery(), staleTime: 0 }), stepCharts.loadAll()]);
+    return checkout;
+  });
 
   return checkoutMachine.provide({
     actors: {
@@ -96,20 +104,12 @@ export function createCheckoutMachine(deps: CheckoutDeps) {
           reserveTickets: fromPromise<ReserveReply, { captchaToken?: string }>(({ input }) =>
             callApi('reserveTickets', input.captchaToken ? { 'h-captcha-response': input.captchaToken } : {}),
           ),
-          loadCheckout,
+          loadCheckout: loadCheckoutToReserve,
           copyLink: fromPromise<void, void>(copyPageAddress),
         },
         guards: { isInAppBrowser: () => isInAppBrowserUserAgent(userAgent) },
       }),
-      donation: appDonationMachine,
-      giftAid: appGiftAidMachine,
-      account: appAccountMachine(queryClient),
-      marketing: appMarketingMachine(queryClient),
-      delivery: appDeliveryMachine(queryClient),
-      payment: appPaymentMachine(queryClient, deps.navigate),
-      address: appDeliveryAddressMachine(queryClient),
-      questions: appQuestionsMachine(queryClient),
-      bankTransfer: appBankTransferMachine(queryClient),
+      ...stepCharts.actors,
       basket: basketMachine.provide({
         actors: {
           updateTicketQuantity: fromPromise(({ input }: { input: { ticket_id: number; quantity: number } }) =>

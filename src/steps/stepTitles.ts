@@ -1,4 +1,4 @@
-import { STEPS, type Step } from '../../contract';
+import { STEPS, type Step } from '../../contract/steps';
 
 /** The steps after the reservation, each still a plain screen with a heading and 'Continue'. */
 export type LaterStep = Exclude<Step, 'determining' | 'basket' | 'captcha' | 'reserve'>;

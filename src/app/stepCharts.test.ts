@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { QueryClient } from '@tanstack/react-query';
+import { createActor, createMachine, type AnyStateNode } from 'xstate';
+import { checkoutMachine } from '../../machines/checkout/checkout.machine';
+import { makeCheckout } from '../../machines/testing/checkoutFixture';
+import { paymentMachine } from '../../machines/payment/payment.machine';
+import { createStepCharts, lateBound, stepChartLoaders } from './stepCharts';
+
+/** What an actor of the logic reports when started: an unbound stand-in fails with its reason. */
+function failure(logic: Parameters<typeof createActor>[0]): string | null {
+  const snapshot = createActor(logic).getSnapshot() as { status: string; error?: unknown };
+  return snapshot.status === 'error' ? String(snapshot.error) : null;
+}
+
+/** The children the root chart invokes or spawns, by the names its states use. */
+function invokedChildren(node: AnyStateNode, found = new Set<string>()): Set<string> {
+  for (const invoke of node.invoke) if (typeof invoke.src === 'string') found.add(invoke.src);
+  for (const child of Object.values(node.states)) invokedChildren(child, found);
+  return found;
+}
+
+/** Read from the entry: the calls, the basket, the reservation and the always-running children. */
+const FROM_THE_ENTRY = ['loadCheckout', 'destroySale', 'basket', 'reservation', 'countdown', 'stepSaver'];
+
+describe('the step charts', () => {
+  it('has a loader for every child step chart the root invokes, and for nothing else', () => {
+    const stepChildren = [...invokedChildren(checkoutMachine.root)].filter((src) => !FROM_THE_ENTRY.includes(src)).sort();
+    expect(stepChildren.length).toBeGreaterThan(0);
+    expect(Object.keys(stepChartLoaders).sort()).toEqual(stepChildren);
+  });
+
+  it('binds every stand-in to its step’s chart once loaded, and then is that chart', async () => {
+    const charts = createStepCharts({ queryClient: new QueryClient(), navigate: () => {} });
+    expect(failure(charts.actors.payment)).toMatch(/payment step's chart was invoked before its chunk loaded/);
+    await charts.loadAll();
+    const viaStandIn = createActor(charts.actors.payment).start();
+    const direct = createActor(paymentMachine).start();
+    expect(viaStandIn.getSnapshot().value).toEqual(direct.getSnapshot().value);
+    expect(viaStandIn.getSnapshot().machine.id).toBe(paymentMachine.id);
+    viaStandIn.stop();
+    direct.stop();
+  });
+
+  it('lets the flow on at the basket at once, and waits for the charts anywhere past it', async () => {
+    const charts = createStepCharts({ queryClient: new QueryClient(), navigate: () => {} });
+    await charts.readyFor(makeCheckout({ state: 'basket' }));
+    expect(failure(charts.actors.account)).toMatch(/before its chunk loaded/);
+    await charts.readyFor(makeCheckout({ state: 'login', sale_reference: 'HF-1' }));
+    expect(failure(charts.actors.account)).toBeNull();
+  });
+
+  it('answers as the bound logic does, whatever is asked of it', () => {
+    const real = createMachine({ id: 'real', initial: 'a', states: { a: { on: { GO: 'b' } }, b: { type: 'final' } } });
+    const slot = lateBound<typeof real>('example');
+    expect(slot.isBound()).toBe(false);
+    slot.bind(real);
+    const actor = createActor(slot.logic).start();
+    actor.send({ type: 'GO' });
+    expect(actor.getSnapshot().status).toBe('done');
+    expect(Object.getPrototypeOf(slot.logic)).toBe(Object.getPrototypeOf(real));
+    expect('transition' in slot.logic).toBe(true);
+  });
+});
