@@ -156,4 +156,15 @@ describe('checkout flows', () => {
     actor.send({ type: 'NOTICE_DISMISSED', id: first!.id });
     expect(view().notices).toEqual([second]);
   });
+
+  it('shows a failure once, however often it repeats', async () => {
+    const { actor, loads, view } = startCheckout();
+    await settle();
+    loads.calls[0]!.reply(makeCheckout({ state: 'basket' }));
+    await settle();
+    // Two step saves refused in a row (the reserve step's, then the next step's) raise the same notice.
+    actor.send({ type: 'NOTICE_RAISED', kind: 'error', text: 'Unable to update the Basket state. Please try again later' });
+    actor.send({ type: 'NOTICE_RAISED', kind: 'error', text: 'Unable to update the Basket state. Please try again later' });
+    expect(view().notices.map((n) => n.text)).toEqual(['Unable to update the Basket state. Please try again later']);
+  });
 });

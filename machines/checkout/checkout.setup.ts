@@ -58,7 +58,9 @@ export type Reserved = Extract<ReservationOutcome, { type: 'reserved' }>;
 /** Steps that hold tickets (every step after reserve): only a step save from one of them carries the hold's time. */
 export const HOLDING_STEPS: readonly Step[] = STEPS.slice(STEPS.indexOf('reserve') + 1);
 
+/** A notice joins the list once: the same failure again (a second step save refused) is already on screen. */
 function pushNotice(context: CheckoutContext, kind: NoticeKind, text: string) {
+  if (context.notices.some((n) => n.kind === kind && n.text === text)) return {};
   return {
     notices: [...context.notices, { id: context.nextNoticeId, kind, text }],
     nextNoticeId: context.nextNoticeId + 1,

@@ -160,6 +160,8 @@ const idleFlags = {
 } as const;
 
 function withNotice(q: Q, kind: NoticeKind, text: string): Notice[] {
+  // The same notice is shown once, however often its failure repeats.
+  if (q.view.notices.some((n) => n.kind === kind && n.text === text)) return q.view.notices;
   return [...q.view.notices, { id: q.before.context.nextNoticeId as number, kind, text }];
 }
 
