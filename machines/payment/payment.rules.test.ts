@@ -72,4 +72,49 @@ describe('payment rules (spec 001 §4, §5, §9)', () => {
     // The card method does not ask for the plan's fields.
     expect(paymentProblems({ ...form, plan: { option: null, card: null, makeDefault: true } }, s, 'stripe')).toEqual({});
   });
+
+  it('reads the sale: free at a zero total, the guest e-mail, the plan options; the build takes every method', () => {
+    const plan = { '1': { label: 'In full', schedule: [] }, '3': { label: 'Three payments', schedule: [] } };
+    expect(paymentSituation(checkout({ basket_total: 0 }), null).free).toBe(true);
+    expect(paymentSituation(checkout({ basket_total: 1 }), null).free).toBe(false);
+    expect(paymentSituation(checkout({ init_guest_email: null }), null).email).toBe('');
+    expect(paymentSituation(checkout({ init_guest_email: 'ada@example.com' }), null).email).toBe('ada@example.com');
+    expect(paymentSituation(checkout({ payment_plan_schedule_options: plan }), null).planOptions).toEqual(['3']);
+    // With the methods this build takes: GBP with a provider other than Stripe offers the bank, the card and a plan.
+    expect(paymentSituation(checkout({ basket_total: 100, sagepay_or_stripe: 'truelayer', payment_plan_schedule_options: plan }), null).offered).toEqual([
+      'truelayer',
+      'stripe',
+      'instalment',
+    ]);
+    expect(paymentSituation(checkout({ basket_total: 100, sagepay_or_stripe: 'square' }), null).offered).toEqual(['truelayer', 'square']);
+  });
+
+  it('names an organiser it cannot find as the organiser', () => {
+    const situation = paymentSituation(
+      checkout({
+        organisers: [],
+        marketing_preferences: { ct_subscribed: false, event_subscribed: false, basket_organisers: [{ id: 9, organiser_subscribed: false, marketing_signup_message: '' }] },
+      }),
+      null,
+    );
+    expect(situation.marketingOrganisers).toEqual([{ id: 9, message: 'Hear about new events from the organiser' }]);
+  });
+
+  it('asks for a postcode that is only spaces, ignores a blank phone when none is required, and wants an offered method', () => {
+    const form = {
+      fullName: '',
+      email: '',
+      contactNumber: '   ',
+      address: { first_name: '', last_name: '', address_1: '', address_2: '', town: '', postcode: '  ', state: '', country_code: 'GB' },
+      organisers: {},
+      newsletter: false,
+      plan: { option: null, card: null, makeDefault: true },
+    };
+    const s = { express: false, phoneRequired: false, offered: ['stripe' as const] };
+    expect(paymentProblems(form, s, 'stripe')).toEqual({ postcode: 'Type your postcode or zip code', address: 'Please complete your address' });
+    const withPostcode = { ...form, address: { ...form.address, postcode: 'GL7 1AB' } };
+    expect(paymentProblems(withPostcode, s, 'none')).toEqual({ method: 'Choose how you would like to pay' });
+    expect(paymentProblems(withPostcode, s, 'truelayer')).toEqual({ method: 'Choose how you would like to pay' });
+    expect(paymentProblems(withPostcode, s, 'stripe')).toEqual({});
+  });
 });
