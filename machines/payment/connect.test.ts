@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { paymentSenders } from './payment.connect';
+import { createActor, fromPromise } from 'xstate';
+import { saasBlockedMessage } from '../../contract';
+import { paymentSenders, viewPayment } from './payment.connect';
+import { paymentMachine } from './payment.machine';
+import type { PaymentSituation } from './payment.types';
 
 /** The payment screen's controls, each as the event of the spec's action (spec 001 §2 Payment, §4). */
 describe('payment senders', () => {
@@ -28,5 +32,65 @@ describe('payment senders', () => {
       { type: 'PLAN_CARD_CHOSEN', card: 'new' },
       { type: 'PLAN_DEFAULT_TOGGLED' },
     ]);
+  });
+});
+
+describe('payment view', () => {
+  const situation = (over: Partial<PaymentSituation>): PaymentSituation => ({
+    paid: false,
+    blockedBy: null,
+    free: false,
+    express: false,
+    phoneRequired: false,
+    offered: ['stripe'],
+    autoMethod: 'stripe',
+    marketingOrganisers: [],
+    email: '',
+    paymentError: null,
+    planOptions: [],
+    ...over,
+  });
+  const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+  async function start(s: PaymentSituation, claim: () => Promise<never> = () => new Promise<never>(() => {})) {
+    const actor = createActor(
+      paymentMachine.provide({
+        actors: {
+          loadPayment: fromPromise<PaymentSituation, void>(async () => s),
+          claimFreeTickets: fromPromise(claim) as never,
+        },
+      }),
+    ).start();
+    await settle();
+    return actor;
+  }
+
+  it('names the organiser whose payments are not set up (spec 001 §2)', async () => {
+    const actor = await start(situation({ blockedBy: 'Moonlight Screenings' }));
+    expect(viewPayment(actor.getSnapshot()).blocked).toBe(saasBlockedMessage('Moonlight Screenings'));
+    const open = await start(situation({}));
+    expect(viewPayment(open.getSnapshot()).blocked).toBeNull();
+  });
+
+  it('keeps the free title and offers a retry when claiming free tickets fails', async () => {
+    const actor = await start(situation({ free: true }), () => Promise.reject(new Error('500')));
+    await settle();
+    expect(viewPayment(actor.getSnapshot())).toMatchObject({ title: 'Claiming free tickets', canRetry: true, free: true, claiming: false });
+  });
+
+  it('shows the phone rule and each organiser box as the buyer sets it', async () => {
+    const actor = await start(situation({ phoneRequired: true, marketingOrganisers: [{ id: 4, message: 'News from Docklands' }] }));
+    expect(viewPayment(actor.getSnapshot())).toMatchObject({ phoneRequired: true, free: false, organisers: [{ id: 4, message: 'News from Docklands', checked: false }] });
+    actor.send({ type: 'ORGANISER_TOGGLED', organiserId: 4 });
+    expect(viewPayment(actor.getSnapshot()).organisers).toEqual([{ id: 4, message: 'News from Docklands', checked: true }]);
+  });
+
+  it('lets Pay go for a plan only with an option, a valid phone and a card', async () => {
+    const actor = await start(situation({ offered: ['stripe', 'instalment'], autoMethod: 'none', planOptions: ['3'] }));
+    actor.send({ type: 'METHOD_CHOSEN', method: 'instalment' });
+    expect(viewPayment(actor.getSnapshot())).toMatchObject({ canPay: false, planOptions: ['3'] });
+    actor.send({ type: 'PLAN_OPTION_CHOSEN', option: '3' });
+    actor.send({ type: 'PLAN_CARD_CHOSEN', card: 'new' });
+    actor.send({ type: 'FIELD_CHANGED', field: 'contactNumber', value: ' 07700 900123 ' });
+    expect(viewPayment(actor.getSnapshot()).canPay).toBe(true);
   });
 });
