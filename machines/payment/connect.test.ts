@@ -93,4 +93,19 @@ describe('payment view', () => {
     actor.send({ type: 'FIELD_CHANGED', field: 'contactNumber', value: ' 07700 900123 ' });
     expect(viewPayment(actor.getSnapshot()).canPay).toBe(true);
   });
+
+  it('offers nothing before the sale is read', () => {
+    const actor = createActor(paymentMachine.provide({ actors: { loadPayment: fromPromise<PaymentSituation, void>(() => new Promise<PaymentSituation>(() => {})) } })).start();
+    expect(viewPayment(actor.getSnapshot())).toMatchObject({
+      loading: true,
+      free: false,
+      phoneRequired: false,
+      blocked: null,
+      methods: [],
+      organisers: [],
+      planOptions: [],
+      canPay: true,
+    });
+    actor.stop();
+  });
 });

@@ -38,10 +38,10 @@ export function viewPayment(snapshot: SnapshotFrom<typeof paymentMachine>): Paym
   const c = snapshot.context;
   const s = c.situation;
   const paying = snapshot.hasTag('paying');
-  const claiming = snapshot.hasTag('claiming') || snapshot.matches('claimFailed');
   const express = s?.express ?? false;
   return {
-    title: claiming || (s?.free ?? false) ? PAYMENT_TITLES.free : paying ? PAYMENT_TITLES.paying : express ? PAYMENT_TITLES.express : PAYMENT_TITLES.payment,
+    // Only a free sale is claimed, so claiming and its failure keep the free title.
+    title: (s?.free ?? false) ? PAYMENT_TITLES.free : paying ? PAYMENT_TITLES.paying : express ? PAYMENT_TITLES.express : PAYMENT_TITLES.payment,
     loading: snapshot.hasTag('loading'),
     blocked: snapshot.matches('blocked') && s?.blockedBy ? saasBlockedMessage(s.blockedBy) : null,
     claiming: snapshot.hasTag('claiming'),
