@@ -4,10 +4,9 @@
  * endpoint that runs the instalment job as of a given date. Thin mappings onto
  * server/domain/instalments. The wiring also carries Square's gateway (see squareApi.ts).
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod/mini';
-import { INSTALMENT_MESSAGES, PAYMENT_MESSAGES, WALLET_PATH, type Checkout } from '../../contract/index.ts';
-import { buildCheckout } from '../domain/checkout.ts';
+import { INSTALMENT_MESSAGES, PAYMENT_MESSAGES, WALLET_PATH } from '../../contract/index.ts';
 import { DomainError } from '../domain/errors.ts';
 import { runInstalmentJob, type JobDeps } from '../domain/instalments/job.ts';
 import { sandboxSavedCards, stripeSavedCards, type SavedCardProcessor } from '../domain/instalments/offSession.ts';
@@ -24,6 +23,7 @@ import { findUser } from '../domain/users.ts';
 import type { Database } from '../db/index.ts';
 import type { Handlers, InvalidHandler } from './calls.ts';
 import type { AppDeps } from './deps.ts';
+import { heldSaleCalls } from './heldSale.ts';
 import { saleIdOf, userIdOf } from './session.ts';
 
 export interface PlanWiring {
@@ -50,15 +50,7 @@ export function planHandlers(deps: AppDeps): Pick<Handlers, PlanCalls> {
   const { db, clock } = deps;
   const wiring = deps.plans;
 
-  async function heldSale(request: FastifyRequest) {
-    const saleId = saleIdOf(request);
-    const sale = saleId ? await findSale(db, saleId) : null;
-    if (!saleId || !sale) throw new HoldGone();
-    return sale;
-  }
-  const checkoutOf = (request: FastifyRequest, saleId: string, now: Date): Promise<Checkout> =>
-    buildCheckout(db, saleId, now, { captchaSitekey: null, userId: userIdOf(request) });
-  const holdGone = (reply: FastifyReply, err: HoldGone) => reply.status(409).send({ error: err.message, type: 'reserving' });
+  const { heldSale, checkoutOf, holdGone } = heldSaleCalls(deps);
 
   return {
     payWithInstalment: async ({ input, request, reply }) => {

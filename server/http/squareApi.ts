@@ -2,32 +2,21 @@
  * Square as calls (spec 001 §7): get_square_credentials, pay-with-square, and the sandbox's card
  * tokenisation standing in for Square's SDK. Thin mappings onto server/domain/payment/square.ts.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
-import { PAYMENT_MESSAGES, SQUARE_MESSAGES, type Checkout } from '../../contract/index.ts';
-import { buildCheckout } from '../domain/checkout.ts';
+import { PAYMENT_MESSAGES, SQUARE_MESSAGES } from '../../contract/index.ts';
 import { DomainError } from '../domain/errors.ts';
 import { tokeniseSandboxCard } from '../domain/instalments/sandboxCards.ts';
 import { HoldGone } from '../domain/payment/payments.ts';
 import { payWithSquare } from '../domain/payment/square.ts';
-import { findSale } from '../domain/sales.ts';
 import type { Handlers, InvalidHandler } from './calls.ts';
 import type { AppDeps } from './deps.ts';
-import { saleIdOf, userIdOf } from './session.ts';
+import { heldSaleCalls } from './heldSale.ts';
 
 type SquareCalls = 'getSquareCredentials' | 'payWithSquare' | 'tokeniseSandboxSquareCard';
 
 export function squareHandlers(deps: AppDeps): Pick<Handlers, SquareCalls> {
   const { db, clock } = deps;
   const wiring = deps.plans;
-  async function heldSale(request: FastifyRequest) {
-    const saleId = saleIdOf(request);
-    const sale = saleId ? await findSale(db, saleId) : null;
-    if (!saleId || !sale) throw new HoldGone();
-    return sale;
-  }
-  const checkoutOf = (request: FastifyRequest, saleId: string, now: Date): Promise<Checkout> =>
-    buildCheckout(db, saleId, now, { captchaSitekey: null, userId: userIdOf(request) });
-  const holdGone = (reply: FastifyReply, err: HoldGone) => reply.status(409).send({ error: err.message, type: 'reserving' });
+  const { heldSale, checkoutOf, holdGone } = heldSaleCalls(deps);
 
   return {
     getSquareCredentials: async ({ request }) => {
