@@ -49,7 +49,9 @@ async function freePort(): Promise<number> {
 }
 
 async function startServer(env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
+  // BENCH_CPU_PROF=<folder> writes the server's CPU profile there when it stops (open it in Chrome's DevTools).
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'server/main.ts'], {
     env: {
       ...process.env,
       HOST: '127.0.0.1',
@@ -154,12 +156,14 @@ COMMIT;
 export async function benchServer(): Promise<void> {
   const t = await target();
   const port = await freePort();
-  const server = await startServer({ ...t.env, PORT: String(port) });
+  // BENCH_WORKERS=n runs the server as n processes sharing the port (PostgreSQL only), as WORKERS does in production.
+  const workers: Record<string, string> = t.driver === 'postgres' && process.env.BENCH_WORKERS ? { WORKERS: process.env.BENCH_WORKERS } : {};
+  const server = await startServer({ ...t.env, ...workers, PORT: String(port) });
   const base = `http://127.0.0.1:${port}`;
   // Signs sale cookies the way the server does (same secret), to hand each request its own sale.
   const signer = await buildApp({ db: null as never, config: testConfig({ sessionSecret: SECRET }), logger: false });
   const cookieFor = (saleId: string) => `${SALE_COOKIE}=${signer.signCookie(saleId)}`;
-  console.log(`\n## Server throughput (${t.driver}; the server in its own process; ${CONNECTIONS} connections, ${SECONDS} s per run)`);
+  console.log(`\n## Server throughput (${t.driver}; the server in its own process${workers.WORKERS ? ` (${workers.WORKERS} workers)` : ''}; ${CONNECTIONS} connections, ${SECONDS} s per run)`);
 
   try {
     const demo = await (await fetch(`${base}/all-events/`)).text();

@@ -1,22 +1,26 @@
 /**
- * Reserving a basket: every line is claimed in one transaction or none is. The sale is locked and
- * read, then everything under the hot locks (the buyer's counts, the pools in ascending id order
- * with a lock timeout, the code's row, each claim) is one call of the database function
- * `reserve_claims` (migration 0013), so no amount is read in code and written back and the
- * locks are held for one round trip and the commit.
+ * Reserving a basket: every line is claimed or none is. The basket is read and its rules checked
+ * without locks; then a basket without seats is reserved by one statement, the database function
+ * `reserve_sale` (migration 0017), which under the sale's row lock checks the basket is still the
+ * one read and does everything under the hot locks (the buyer's counts, the pools in ascending id
+ * order with a lock timeout, the code's row, each claim) through `reserve_claims`, so no amount is
+ * read in code and written back and the locks last one statement. A basket with seats, or one
+ * that keeps changing under the reservation, is reserved in a transaction that locks the sale
+ * first and then calls `reserve_claims` and holds the seats.
  */
 import { eq, sql } from 'drizzle-orm';
-import type { Database } from '../db/index.ts';
-import { discountCodes, eventDates, events, saleLines, saleVouchers, sales, ticketTypes } from '../db/schema.ts';
+import { rows, type Database, type Executor } from '../db/index.ts';
+import { discountCodes, sales, type RequiredTicketGroup } from '../db/schema.ts';
+import { REQUIRED_TICKETS_MESSAGE } from '../../machines/basket/basket.messages.ts';
 import { DomainError } from './errors.ts';
-import { holdIsLive, lockSale, newSaleReference, secondsRemaining } from './sales.ts';
-import { reserveClaims } from './stock.ts';
+import { holdIsLive, lockSale, newSaleReference, PAID_SALE_MESSAGE, SALE_NOT_FOUND_MESSAGE, secondsRemaining } from './sales.ts';
+import { reserveClaims, reserveSaleAtOnce, type ReserveClaims, type ReserveVerdict } from './stock.ts';
 import { reserveSaleSeats } from './seats.ts';
-import { BUYER_LIMIT_MESSAGE, buyerKeys, effectiveMaxPerOrder, maximumMessage, refuseOverCapAlone, type Buyer } from './limits.ts';
+import { BUYER_LIMIT_MESSAGE, buyerKeys, effectiveMaxPerOrder, maximumMessage, minimumMessage, refuseOverCapAlone, type Buyer } from './limits.ts';
 
 export type ReserveResult =
   | { reserved: true; saleReference: string; freshReservation: boolean; checkoutTime: number }
-  | { reserved: false; error: string };
+  | { reserved: false; error: string; /** The sale is paid for: its basket is closed. */ closed?: true };
 
 /** How long a reservation waits for a busy pool before telling the buyer to try again. */
 const LOCK_TIMEOUT = '5s';
@@ -38,93 +42,153 @@ export interface ReserveLimits {
   buyer?: Buyer;
 }
 
-export const REQUIRED_TICKETS_MESSAGE = 'You must also purchase the following tickets to continue the checkout.';
+
+interface BasketLine {
+  ticketTypeId: number;
+  name: string;
+  qty: number;
+  minPerCustomer: number;
+  requiredTickets: RequiredTicketGroup[];
+  typePool: number | null;
+  datePool: number;
+  dateId: number;
+  maxCanReserve: number;
+  eventMax: number | null;
+}
+
+interface Basket {
+  holdDeadline: Date | null;
+  reference: string | null;
+  paidAt: Date | null;
+  userId: number | null;
+  discountCodeId: number | null;
+  vouchers: number;
+  hasSeats: boolean;
+  lines: BasketLine[];
+}
+
+/** The sale and everything its reservation checks, in one read (no lock). */
+async function readBasket(db: Pick<Executor, 'execute'>, saleId: string): Promise<Basket | null> {
+  const [row] = await rows<{
+    hold_deadline: Date | string | null;
+    reference: string | null;
+    paid_at: Date | string | null;
+    user_id: number | null;
+    discount_code_id: number | null;
+    vouchers: number;
+    has_seats: boolean;
+    lines: BasketLine[] | string;
+  }>(
+    db,
+    sql`SELECT s.hold_deadline, s.reference, s.paid_at, s.user_id, s.discount_code_id,
+          (SELECT count(*)::int FROM sale_vouchers v WHERE v.sale_id = s.id) AS vouchers,
+          EXISTS (SELECT 1 FROM sale_seats x WHERE x.sale_id = s.id) AS has_seats,
+          COALESCE((
+            SELECT json_agg(json_build_object(
+              'ticketTypeId', t.id, 'name', t.name, 'qty', l.qty, 'minPerCustomer', t.min_per_customer,
+              'requiredTickets', t.required_tickets, 'typePool', t.pool_id, 'datePool', d.pool_id, 'dateId', d.id,
+              'maxCanReserve', t.max_can_reserve, 'eventMax', e.max_per_order) ORDER BY t.id)
+            FROM sale_lines l
+            JOIN ticket_types t ON t.id = l.ticket_type_id
+            JOIN event_dates d ON d.id = t.event_date_id
+            JOIN events e ON e.id = d.event_id
+            WHERE l.sale_id = s.id), '[]') AS lines
+        FROM sales s WHERE s.id = ${saleId}`,
+  );
+  if (!row) return null;
+  const date = (value: Date | string | null) => (value === null ? null : new Date(value));
+  return {
+    holdDeadline: date(row.hold_deadline),
+    reference: row.reference,
+    paidAt: date(row.paid_at),
+    userId: row.user_id,
+    discountCodeId: row.discount_code_id,
+    vouchers: Number(row.vouchers),
+    hasSeats: row.has_seats,
+    lines: typeof row.lines === 'string' ? (JSON.parse(row.lines) as BasketLine[]) : row.lines,
+  };
+}
+
+/** What `reserve_sale` compares with the basket under the sale's lock: its lines and how many voucher lines. */
+function basketKey(basket: Basket): string {
+  return `${basket.lines.map((l) => `${l.ticketTypeId}:${l.qty}`).join(',')}|v${basket.vouchers}`;
+}
+
+/** The spec's basket rules, refused before any lock. */
+function checkBasket(basket: Basket, limits: ReserveLimits): void {
+  const { lines } = basket;
+  // Vouchers alone make a basket worth reserving; they are counted only when there are no tickets.
+  if (lines.length === 0 && basket.vouchers === 0) throw new Refused('Your basket is empty');
+  const tooFew = lines.find((l) => l.minPerCustomer > 1 && l.qty < l.minPerCustomer);
+  if (tooFew) throw new Refused(minimumMessage(tooFew.name, tooFew.minPerCustomer));
+  const tooMany = lines.find((l) => l.qty > effectiveMaxPerOrder(l.maxCanReserve, l.eventMax, limits.maxPerOrder));
+  if (tooMany) throw new Refused(maximumMessage(tooMany.name, effectiveMaxPerOrder(tooMany.maxCanReserve, tooMany.eventMax, limits.maxPerOrder)));
+  const inBasket = new Set(lines.map((l) => l.ticketTypeId));
+  const missing = lines.flatMap((l) => l.requiredTickets.filter((group) => !group.ids.some((id) => inBasket.has(id))).map((g) => g.title));
+  if (missing.length) throw new Refused(`${REQUIRED_TICKETS_MESSAGE} ${[...new Set(missing)].join(', ')}`);
+}
+
+/** The claims of a basket (each line from its date's pool and its type's own pool, if any) and what the buyer asks of each date. */
+function claimsOf(basket: Basket, saleId: string, now: Date, checkoutTimeSeconds: number, limits: ReserveLimits): ReserveClaims {
+  const claims = basket.lines.flatMap((l) => [l.datePool, ...(l.typePool ? [l.typePool] : [])].map((poolId) => ({ line: l, poolId })));
+  const buyer = limits.buyer ?? { userId: basket.userId, ip: null };
+  const wanted = new Map<number, number>();
+  for (const l of basket.lines) wanted.set(l.dateId, (wanted.get(l.dateId) ?? 0) + l.qty);
+  if (limits.maxHeldPerBuyer !== undefined) refuseOverCapAlone(wanted, limits.maxHeldPerBuyer);
+  return {
+    saleId,
+    now,
+    deadline: new Date(now.getTime() + checkoutTimeSeconds * 1000),
+    pools: claims.map((c) => c.poolId),
+    claims: claims.map(({ line, poolId }) => ({ pool: poolId, type: line.ticketTypeId, qty: line.qty })),
+    buyerKeys: limits.maxHeldPerBuyer === undefined ? [] : buyerKeys({ userId: buyer.userId ?? basket.userId, ip: buyer.ip }),
+    wanted,
+    cap: limits.maxHeldPerBuyer ?? null,
+    codeId: basket.discountCodeId,
+    reference: newSaleReference(),
+    buyerIp: buyer.ip,
+    userId: buyer.userId ?? basket.userId,
+  };
+}
+
+/** A refused claim, in the buyer's words. */
+async function refuse(db: Pick<Executor, 'select'>, verdict: ReserveVerdict, basket: Basket, limits: ReserveLimits): Promise<never> {
+  if (verdict.refused === 'buyer-limit') throw new DomainError(409, BUYER_LIMIT_MESSAGE(limits.maxHeldPerBuyer!), { code: 'buyer-limit' });
+  if (verdict.refused === 'code') {
+    const [code] = await db.select({ code: discountCodes.code }).from(discountCodes).where(eq(discountCodes.id, basket.discountCodeId!));
+    throw new Refused(`Discount code ${code?.code ?? ''} has been used as many times as it can be and was taken off your basket. Check the total and reserve again.`, true);
+  }
+  const unavailable = new Set(basket.lines.filter((l) => verdict.unavailable.includes(l.ticketTypeId)).map((l) => l.name));
+  throw new Refused(`Sorry, these tickets are no longer available in the numbers you chose: ${[...unavailable].join(', ')}`);
+}
+
+const refusedAny = (verdict: ReserveVerdict) => verdict.refused !== null || verdict.unavailable.length > 0;
+
+/** How many times a basket that changed under the reservation is read again before the transaction takes over. */
+const READS = 3;
 
 export async function reserveSale(db: Database, saleId: string, now: Date, checkoutTimeSeconds: number, limits: ReserveLimits = {}): Promise<ReserveResult> {
   try {
-    const result = await db.transaction(async (tx) => {
-      await tx.execute(sql.raw(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`));
-      const sale = await lockSale(tx, saleId);
-      if (holdIsLive(sale, now) && sale.reference) {
-        return { reserved: true as const, saleReference: sale.reference, freshReservation: false, checkoutTime: secondsRemaining(sale, now) };
+    for (let read = 0; read < READS; read++) {
+      const basket = await readBasket(db, saleId);
+      if (!basket) return { reserved: false, error: 'Your basket is empty' };
+      if (basket.paidAt) throw new PaidSale();
+      if (holdIsLive(basket, now) && basket.reference) {
+        return { reserved: true, saleReference: basket.reference, freshReservation: false, checkoutTime: secondsRemaining(basket, now) };
       }
-
-      const lines = await tx
-        .select({
-          ticketTypeId: ticketTypes.id,
-          name: ticketTypes.name,
-          qty: saleLines.qty,
-          minPerCustomer: ticketTypes.minPerCustomer,
-          requiredTickets: ticketTypes.requiredTickets,
-          typePool: ticketTypes.poolId,
-          datePool: eventDates.poolId,
-          dateId: eventDates.id,
-          maxCanReserve: ticketTypes.maxCanReserve,
-          eventMax: events.maxPerOrder,
-        })
-        .from(saleLines)
-        .innerJoin(ticketTypes, eq(ticketTypes.id, saleLines.ticketTypeId))
-        .innerJoin(eventDates, eq(eventDates.id, ticketTypes.eventDateId))
-        .innerJoin(events, eq(events.id, eventDates.eventId))
-        .where(eq(saleLines.saleId, saleId))
-        .orderBy(ticketTypes.id);
-      // Vouchers alone make a basket worth reserving; they are counted only when there are no tickets.
-      if (lines.length === 0) {
-        const [vouchers] = await tx
-          .select({ n: sql<number>`count(*)::int` })
-          .from(saleVouchers)
-          .where(eq(saleVouchers.saleId, saleId));
-        if ((vouchers?.n ?? 0) === 0) throw new Refused('Your basket is empty');
+      checkBasket(basket, limits);
+      if (basket.hasSeats) break;
+      const claims = claimsOf(basket, saleId, now, checkoutTimeSeconds, limits);
+      const result = await reserveSaleAtOnce(db, { ...claims, basket: basketKey(basket), lockTimeout: LOCK_TIMEOUT });
+      if (result.outcome === 'reserved') return { reserved: true, saleReference: claims.reference, freshReservation: true, checkoutTime: checkoutTimeSeconds };
+      if (result.outcome === 'held') {
+        return { reserved: true, saleReference: result.reference, freshReservation: false, checkoutTime: secondsRemaining({ holdDeadline: result.deadline }, now) };
       }
-
-      const tooFew = lines.find((l) => l.minPerCustomer > 1 && l.qty < l.minPerCustomer);
-      if (tooFew) throw new Refused(`${tooFew.name}: You must purchase a minimum of ${tooFew.minPerCustomer} tickets of this type`);
-      const tooMany = lines.find((l) => l.qty > effectiveMaxPerOrder(l.maxCanReserve, l.eventMax, limits.maxPerOrder));
-      if (tooMany) throw new Refused(maximumMessage(tooMany.name, effectiveMaxPerOrder(tooMany.maxCanReserve, tooMany.eventMax, limits.maxPerOrder)));
-      const inBasket = new Set(lines.map((l) => l.ticketTypeId));
-      const missing = lines.flatMap((l) => l.requiredTickets.filter((group) => !group.ids.some((id) => inBasket.has(id))).map((g) => g.title));
-      if (missing.length) throw new Refused(`${REQUIRED_TICKETS_MESSAGE} ${[...new Set(missing)].join(', ')}`);
-
-      const claims = lines.flatMap((l) => [l.datePool, ...(l.typePool ? [l.typePool] : [])].map((poolId) => ({ line: l, poolId })));
-      const deadline = new Date(now.getTime() + checkoutTimeSeconds * 1000);
-      const reference = newSaleReference();
-      const buyer = limits.buyer ?? { userId: sale.userId, ip: null };
-      const wanted = new Map<number, number>();
-      for (const l of lines) wanted.set(l.dateId, (wanted.get(l.dateId) ?? 0) + l.qty);
-      if (limits.maxHeldPerBuyer !== undefined) refuseOverCapAlone(wanted, limits.maxHeldPerBuyer);
-      // The sale's new reference and buyer, the buyer's counts, the pools (the sale's earlier ones
-      // and its claims', ascending), the code's row and every claim: one call, so the hot locks last
-      // one round trip and the commit.
-      const verdict = await reserveClaims(tx, {
-        saleId,
-        now,
-        deadline,
-        pools: claims.map((c) => c.poolId),
-        claims: claims.map(({ line, poolId }) => ({ pool: poolId, type: line.ticketTypeId, qty: line.qty })),
-        buyerKeys: limits.maxHeldPerBuyer === undefined ? [] : buyerKeys({ userId: buyer.userId ?? sale.userId, ip: buyer.ip }),
-        wanted,
-        cap: limits.maxHeldPerBuyer ?? null,
-        codeId: sale.discountCodeId,
-        reference,
-        buyerIp: buyer.ip,
-        userId: buyer.userId ?? sale.userId,
-      });
-      if (verdict.refused === 'buyer-limit') throw new DomainError(409, BUYER_LIMIT_MESSAGE(limits.maxHeldPerBuyer!), { code: 'buyer-limit' });
-      if (verdict.refused === 'code') {
-        const [code] = await tx.select({ code: discountCodes.code }).from(discountCodes).where(eq(discountCodes.id, sale.discountCodeId!));
-        throw new Refused(`Discount code ${code?.code ?? ''} has been used as many times as it can be and was taken off your basket. Check the total and reserve again.`, true);
-      }
-      const unavailable = new Set(lines.filter((l) => verdict.unavailable.includes(l.ticketTypeId)).map((l) => l.name));
-      if (unavailable.size) {
-        throw new Refused(`Sorry, these tickets are no longer available in the numbers you chose: ${[...unavailable].join(', ')}`);
-      }
-      // The basket's seats are held for the sale under the same deadline, after the pools.
-      const lostSeats = await reserveSaleSeats(tx, saleId, deadline, now);
-      if (lostSeats.length) throw new Refused(`Sorry, these seats are no longer available: ${lostSeats.join('; ')}. Please choose your seats again.`);
-      return { reserved: true as const, saleReference: reference, freshReservation: true, checkoutTime: checkoutTimeSeconds };
-    });
-    return result;
+      if (result.outcome === 'refused') await refuse(db, result.verdict, basket, limits);
+    }
+    return await reserveInTransaction(db, saleId, now, checkoutTimeSeconds, limits);
   } catch (err) {
+    if (err instanceof PaidSale) return { reserved: false, error: PAID_SALE_MESSAGE, closed: true };
     const message = refusalMessage(err);
     if (message === null) throw err;
     // The reply carries the refusal and the checkout shows it once, as a warning; it is not also
@@ -134,6 +198,30 @@ export async function reserveSale(db: Database, saleId: string, now: Date, check
     }
     return { reserved: false, error: message };
   }
+}
+
+class PaidSale extends Error {}
+
+/** The reservation of a basket with seats (or one that kept changing): the sale locked first, then the claims and the seats. */
+async function reserveInTransaction(db: Database, saleId: string, now: Date, checkoutTimeSeconds: number, limits: ReserveLimits): Promise<ReserveResult> {
+  return db.transaction(async (tx) => {
+    await tx.execute(sql.raw(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`));
+    await lockSale(tx, saleId);
+    const basket = await readBasket(tx, saleId);
+    if (!basket) throw new DomainError(404, SALE_NOT_FOUND_MESSAGE);
+    if (basket.paidAt) throw new PaidSale();
+    if (holdIsLive(basket, now) && basket.reference) {
+      return { reserved: true as const, saleReference: basket.reference, freshReservation: false, checkoutTime: secondsRemaining(basket, now) };
+    }
+    checkBasket(basket, limits);
+    const claims = claimsOf(basket, saleId, now, checkoutTimeSeconds, limits);
+    const verdict = await reserveClaims(tx, claims);
+    if (refusedAny(verdict)) await refuse(tx, verdict, basket, limits);
+    // The basket's seats are held for the sale under the same deadline, after the pools.
+    const lostSeats = await reserveSaleSeats(tx, saleId, claims.deadline, now);
+    if (lostSeats.length) throw new Refused(`Sorry, these seats are no longer available: ${lostSeats.join('; ')}. Please choose your seats again.`);
+    return { reserved: true as const, saleReference: claims.reference, freshReservation: true, checkoutTime: checkoutTimeSeconds };
+  });
 }
 
 function refusalMessage(err: unknown): string | null {

@@ -26,9 +26,12 @@ export async function createSaleIfMissing(tx: Pick<Executor, 'insert'>, saleId: 
 }
 
 /** Locks the sale row for the rest of the transaction, so one visitor's edits apply in turn. */
+export const SALE_NOT_FOUND_MESSAGE = 'Your basket could not be found. Please add your tickets again.';
+export const PAID_SALE_MESSAGE = 'This order is complete, so its basket can no longer be changed.';
+
 export async function lockSale(tx: Pick<Executor, 'select'>, saleId: string): Promise<Sale> {
   const [sale] = await tx.select().from(sales).where(eq(sales.id, saleId)).for('update');
-  if (!sale) throw new DomainError(404, 'Your basket could not be found. Please add your tickets again.');
+  if (!sale) throw new DomainError(404, SALE_NOT_FOUND_MESSAGE);
   return sale;
 }
 

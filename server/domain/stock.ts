@@ -51,6 +51,35 @@ export interface ReserveVerdict {
   unavailable: number[];
 }
 
+export interface ReserveClaims {
+  saleId: string;
+  now: Date;
+  deadline: Date;
+  pools: number[];
+  claims: { pool: number; type: number; qty: number }[];
+  buyerKeys: string[];
+  wanted: Map<number, number>;
+  cap: number | null;
+  codeId: number | null;
+  /** The sale's new reference and its buyer, written first. */
+  reference: string;
+  buyerIp: string | null;
+  userId: number | null;
+}
+
+/** The arguments both reservation functions take after their own, in their order. */
+function claimArgs(r: Omit<ReserveClaims, 'saleId' | 'now' | 'deadline' | 'codeId'>) {
+  const pools = `{${[...new Set(r.pools)].sort((a, b) => a - b).join(',')}}`;
+  const keys = `{${r.buyerKeys.map((k) => JSON.stringify(k)).join(',')}}`;
+  return sql`${pools}::int[], ${JSON.stringify(r.claims)}::jsonb, ${keys}::text[], ${JSON.stringify(Object.fromEntries(r.wanted))}::jsonb,
+    ${r.cap}::int`;
+}
+
+function verdictOf(value: unknown): ReserveVerdict {
+  const verdict = (typeof value === 'string' ? JSON.parse(value) : value) as { refused?: ReserveVerdict['refused']; unavailable: unknown[] };
+  return { refused: verdict.refused ?? null, unavailable: verdict.unavailable.map(Number) };
+}
+
 /**
  * Everything a reservation does under the hot locks, in one call of the database function
  * `reserve_claims`: the sale's new reference and buyer written, the buyer's counts under each key's advisory lock (when a cap is given), the
@@ -58,34 +87,52 @@ export interface ReserveVerdict {
  * earlier holds given back, the code's use claimed under its row lock, then each claim. A refusal
  * is answered; the caller rolls the transaction back.
  */
-export async function reserveClaims(
-  tx: Exec,
-  r: {
-    saleId: string;
-    now: Date;
-    deadline: Date;
-    pools: number[];
-    claims: { pool: number; type: number; qty: number }[];
-    buyerKeys: string[];
-    wanted: Map<number, number>;
-    cap: number | null;
-    codeId: number | null;
-    /** The sale's new reference and its buyer, written first. */
-    reference: string;
-    buyerIp: string | null;
-    userId: number | null;
-  },
-): Promise<ReserveVerdict> {
-  const pools = `{${[...new Set(r.pools)].sort((a, b) => a - b).join(',')}}`;
-  const keys = `{${r.buyerKeys.map((k) => JSON.stringify(k)).join(',')}}`;
-  const [row] = await rows<{ verdict: ReserveVerdict | string }>(
+export async function reserveClaims(tx: Exec, r: ReserveClaims): Promise<ReserveVerdict> {
+  const [row] = await rows<{ verdict: unknown }>(
     tx,
     sql`SELECT reserve_claims(${r.saleId}, ${r.now.toISOString()}::timestamptz, ${r.deadline.toISOString()}::timestamptz,
-          ${pools}::int[], ${JSON.stringify(r.claims)}::jsonb, ${keys}::text[], ${JSON.stringify(Object.fromEntries(r.wanted))}::jsonb,
-          ${r.cap}::int, ${r.codeId}::int, ${r.reference}, ${r.buyerIp}::text, ${r.userId}::int) AS verdict`,
+          ${claimArgs(r)}, ${r.codeId}::int, ${r.reference}, ${r.buyerIp}::text, ${r.userId}::int) AS verdict`,
   );
-  const verdict = typeof row!.verdict === 'string' ? (JSON.parse(row!.verdict) as ReserveVerdict) : row!.verdict;
-  return { refused: verdict.refused ?? null, unavailable: verdict.unavailable.map(Number) };
+  return verdictOf(row!.verdict);
+}
+
+export type ReserveOutcome =
+  | { outcome: 'reserved' }
+  | { outcome: 'held'; reference: string; deadline: Date }
+  | { outcome: 'changed' }
+  | { outcome: 'refused'; verdict: ReserveVerdict };
+
+/**
+ * A whole reservation of a basket without seats as one statement (the database function
+ * `reserve_sale`, migration 0017): under the sale's row lock it checks that the basket is still
+ * `basket` (else 'changed': read it again), answers 'held' for a sale already holding its tickets,
+ * and otherwise does all of `reserve_claims`. A refusal undoes the statement and is answered here.
+ */
+export async function reserveSaleAtOnce(db: Exec, r: ReserveClaims & { basket: string; lockTimeout: string }): Promise<ReserveOutcome> {
+  try {
+    const [row] = await rows<{ outcome: unknown }>(
+      db,
+      sql`SELECT reserve_sale(${r.saleId}, ${r.basket}, ${r.codeId}::int, ${r.now.toISOString()}::timestamptz, ${r.deadline.toISOString()}::timestamptz,
+            ${r.lockTimeout}, ${claimArgs(r)}, ${r.reference}, ${r.buyerIp}::text, ${r.userId}::int) AS outcome`,
+    );
+    const value = row!.outcome;
+    const outcome = (typeof value === 'string' ? JSON.parse(value) : value) as { outcome: 'reserved' | 'held' | 'changed'; reference?: string; deadline?: string };
+    if (outcome.outcome === 'held') return { outcome: 'held', reference: outcome.reference!, deadline: new Date(outcome.deadline!) };
+    return { outcome: outcome.outcome } as ReserveOutcome;
+  } catch (err) {
+    const refusal = databaseError(err);
+    if (refusal?.code !== 'HF001' || !refusal.detail) throw err;
+    return { outcome: 'refused', verdict: verdictOf(refusal.detail) };
+  }
+}
+
+/** The database's own error under a driver's or the ORM's wrapping. */
+function databaseError(err: unknown): { code: string; detail?: string } | null {
+  for (let e: unknown = err; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {
+    const { code, detail } = e as { code?: unknown; detail?: unknown };
+    if (typeof code === 'string') return { code, ...(typeof detail === 'string' ? { detail } : {}) };
+  }
+  return null;
 }
 
 /**
