@@ -1,6 +1,8 @@
 import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { precompress } from './scripts/precompress.ts';
+import { stripChartDescriptions } from './scripts/chartDescriptions.ts';
+import { entryAfterPaint } from './scripts/entryAfterPaint.ts';
 
 const apiPort = Number(process.env.API_PORT ?? 3000);
 const api = `http://127.0.0.1:${apiPort}`;
@@ -20,7 +22,7 @@ const seatPageInDevelopment: Plugin = {
 };
 
 export default defineConfig({
-  plugins: [react(), precompress(), seatPageInDevelopment],
+  plugins: [stripChartDescriptions(), react(), entryAfterPaint(), precompress(), seatPageInDevelopment],
   build: {
     outDir: 'dist/client',
     emptyOutDir: true,

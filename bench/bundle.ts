@@ -67,7 +67,7 @@ export function benchBundle(): { initialKb: number; floorKb: number } {
   console.log('\n## Browser bundle (gzip, level 9)');
   console.log(`initial checkout JS: ${initialKb.toFixed(1)} KB in ${initial.length} file(s); CSS ${cssKb.toFixed(1)} KB`);
   console.log(`floor (React, react-dom, XState, @xstate/react, React Query alone, same Vite): ${floor.toFixed(1)} KB`);
-  console.log(`  ratio entry ÷ floor: ${(initialKb / floor).toFixed(2)} (goal ≤ 1.25)`);
+  console.log(`  ratio entry ÷ floor: ${(initialKb / floor).toFixed(3)} (goal ≤ 1.25)`);
   const chunks = readdirSync(join(outDir, 'assets'))
     .filter((f) => f.endsWith('.js'))
     .map((f) => ({ f, kb: gzipKb(join(outDir, 'assets', f)), initial: initial.includes(`assets/${f}`) }))

@@ -99,6 +99,10 @@ function report(target: Target, lhr: Result): void {
     const tasks = (lhr.audits['long-tasks']?.details as { items?: { url: string; duration: number }[] } | undefined)?.items ?? [];
     if (tasks.length) console.log(`  ${''.padEnd(16)} long tasks: ${tasks.slice(0, 4).map((t) => `${Math.round(t.duration)} ms ${t.url.replace(/^https?:\/\/[^/]+/, '') || '(page)'}`).join(', ')}`);
   }
+  if ((lcp ?? 0) > GOALS.lcp) {
+    const element = (lhr.audits['largest-contentful-paint-element']?.details as { items?: { items?: { node?: { selector?: string; snippet?: string } }[] }[] } | undefined)?.items?.[0]?.items?.[0]?.node;
+    if (element) console.log(`  ${''.padEnd(16)} LCP element: ${element.selector ?? ''} ${(element.snippet ?? '').slice(0, 80)}`);
+  }
   if ((cls ?? 0) > GOALS.cls) {
     const shifts = (lhr.audits['layout-shifts']?.details as { items?: { node?: { selector?: string; snippet?: string }; score: number }[] } | undefined)?.items ?? [];
     console.log(`  ${''.padEnd(16)} layout shifts: ${shifts.slice(0, 4).map((x) => `${x.score.toFixed(3)} ${x.node?.selector ?? x.node?.snippet ?? '?'}`).join(', ')}`);
@@ -127,7 +131,7 @@ export async function benchLighthouse(): Promise<void> {
       { name: 'all events', path: '/all-events/' },
       { name: 'event page', path: eventPath },
       { name: 'filled basket', path: '/checkout/', cookie: await filledBasketCookie(base, eventPath) },
-    ];
+    ].filter((t) => !process.env.LIGHTHOUSE_PAGES || process.env.LIGHTHOUSE_PAGES.split(',').some((name) => t.name.includes(name)));
     console.log(`\nLighthouse 12 on ${base} (mobile emulation, simulated slow 4G; goals: LCP ≤ ${GOALS.lcp} ms, TBT ≤ ${GOALS.tbt} ms, CLS ≤ ${GOALS.cls}, accessibility ${GOALS.accessibility}; load average ${loadavg()[0]!.toFixed(1)}: TBT grows with a busy machine)`);
     for (const target of targets) {
       const result = await lighthouse(

@@ -10,12 +10,21 @@ const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-
 
 /** Scans the page as it is now with axe (WCAG 2.2 A and AA and axe's best practices). */
 export async function expectNoAxeViolations(page: Page, label: string): Promise<void> {
+  await settled(page);
   const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
   const lines = results.violations.flatMap((v) => [
     `${v.id} (${v.impact ?? 'unknown'}): ${v.help} — ${v.helpUrl}`,
     ...v.nodes.map((n) => `    ${n.target.join(' ')}\n      ${n.failureSummary?.replace(/\n/g, '\n      ') ?? ''}`),
   ]);
   expect(lines, `axe found ${results.violations.length} kind(s) of violation on ${label}:\n${lines.join('\n')}`).toEqual([]);
+}
+
+/**
+ * A checkout page first shows the server's inert picture of the basket; the app then draws the same
+ * screen over it. Pages are checked as the buyer uses them, once that has happened.
+ */
+async function settled(page: Page): Promise<void> {
+  await expect(page.locator('[inert]')).toHaveCount(0);
 }
 
 /** The size we aim at: WCAG 2.5.5 (AAA), stricter than 2.5.8's 24. */
@@ -133,6 +142,7 @@ export async function findSmallTargets(page: Page, min = MIN_TARGET): Promise<Ta
 
 /** Fails listing each target under 44 × 44 that is not spaced to that, by accessible name and size. */
 export async function expectTargetSizes(page: Page, label = 'this page'): Promise<void> {
+  await settled(page);
   const offenders = await findSmallTargets(page);
   const lines = offenders.map((o) => `${o.tag} "${o.name}" is ${o.width} × ${o.height} px, ${o.why}`);
   expect(lines, `targets under ${MIN_TARGET} × ${MIN_TARGET} px on ${label}:\n${lines.join('\n')}`).toEqual([]);

@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './support.ts';
 import { expectNoAxeViolations, expectTargetSizes } from './a11y.ts';
-import { basketLine, basketStep, keepScreenshot, reserveButton } from './support.ts';
+import { basketInUse, basketLine, basketStep, keepScreenshot, reserveButton } from './support.ts';
 
 /** Finds an event page the way a buyer does: from the catalogue, by its title. */
 async function openEvent(page: Page, title: string): Promise<void> {
@@ -125,6 +125,8 @@ test('catalogue and checkout share one header, one footer and one stepper', asyn
   await page.getByLabel('Quantity of General admission', { exact: true }).fill('2');
   await page.getByRole('button', { name: 'Add to basket' }).click();
   await expect(basketLine(page, 'General admission')).toBeVisible();
+  // Measured once the app has drawn the page over the server's first paint.
+  await basketInUse(page);
   const checkout = await look();
   const basketStepper = await basketStep(page).locator('.stepper').first().boundingBox();
 

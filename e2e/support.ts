@@ -59,6 +59,16 @@ export async function addFromEventPage(page: Page, eventTitle: string, wanted: W
   }
   await page.getByRole('button', { name: 'Add to basket' }).click();
   await expect(page).toHaveURL(/\/checkout\/$/);
+  await basketInUse(page);
+}
+
+/**
+ * The page paints the basket before its script runs, inert until the app has drawn it again; a
+ * buyer uses it from then on (a control focused before then would not be the app's).
+ */
+export async function basketInUse(page: Page): Promise<void> {
+  await expect(basketStep(page)).toBeVisible();
+  await expect(basketStep(page)).not.toHaveAttribute('inert', '');
 }
 
 export function basketStep(page: Page) {

@@ -25,7 +25,9 @@ import { registerMailbox } from './pages/mailbox.ts';
 import { smtpTransport, type Mailer } from './domain/mail.ts';
 import { registerGiftAidDownload } from './pages/giftAidCsv.ts';
 import { checkoutShell, html, jsonScript, page, STYLE } from './pages/html.ts';
+import { basketScreenHtml } from './pages/basketScreen.tsx';
 import { calls, INITIAL_DATA_ID, MAX_ID, WALLET_PATH } from '../contract/index.ts';
+import { ENTRY_LOADER } from '../contract/page.ts';
 import { hasSeatPlan } from './domain/seats.ts';
 import { registerWallet } from './pages/wallet.ts';
 import { paymentWiring, registerPaymentRoutes, type PaymentWiring } from './http/paymentApi.ts';
@@ -87,7 +89,7 @@ export async function buildApp(deps: {
   const styleNonce = await registerSecurityHeaders(
     app,
     { hcaptcha: config.hcaptcha, stripe: appDeps.payment.processor.name === 'stripe', square: appDeps.plans.square.credentials.checkout_js !== '' },
-    { styles: [STYLE], scripts: [STEPPER_SCRIPT] },
+    { styles: [STYLE], scripts: [STEPPER_SCRIPT, ENTRY_LOADER] },
   );
   const allowed = allowedMethods(app);
   await app.register(cookie, { secret: config.sessionSecret });
@@ -205,7 +207,10 @@ export async function buildApp(deps: {
         request.log.warn({ err }, 'the checkout page was sent without its data');
         return null;
       });
-    const body = `<div id="root">${checkoutShell(config.brandName)}</div>${data ? jsonScript(INITIAL_DATA_ID, data) : ''}`;
+    // At the basket the first paint is the basket itself, drawn by the app's own screen; elsewhere the
+    // app first determines the step.
+    const screen = data?.checkout.state === 'basket' ? basketScreenHtml(data.checkout, data.user.user) : undefined;
+    const body = `<div id="root">${checkoutShell(config.brandName, screen)}</div>${data ? jsonScript(INITIAL_DATA_ID, data) : ''}`;
     // The entry stylesheet comes inside the page, so the first paint waits for no other request.
     const withStyles = await inlineStylesheets(index, staticDir, nonce);
     const document = withStyles.replace('<head>', `<head><meta name="csp-nonce" content="${nonce}">`).replace('<div id="root"></div>', body);

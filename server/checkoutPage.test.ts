@@ -38,8 +38,17 @@ describe.each(drivers)('the checkout page on %s', (driver) => {
     const res = await v.request({ method: 'GET', url: '/checkout/' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
+    // At the basket the page paints the basket itself: its line, quantity, total and Reserve Basket.
     const root = /<div id="root">(.*?)<\/div><script id=/s.exec(res.body)?.[1] ?? '';
-    expect(root).toContain('<h1 class="step__title">Determining checkout progress</h1>');
+    expect(root).toContain('data-step="basket"');
+    // Inert until the app draws it again: nothing on it can be pressed before its controls work.
+    expect(root).toMatch(/<section[^>]*data-step="basket"[^>]*inert=""/);
+    expect(root).toContain('>Basket</h1>');
+    expect(root).toContain('General admission');
+    expect(root).toMatch(/<input[^>]*class="stepper__input"[^>]*value="2"/);
+    expect(root).toContain('£48.00');
+    expect(root).toContain('Reserve Basket');
+    expect(root).not.toContain('Determining checkout progress');
     expect(root).toContain('Skip to content');
 
     const data = initialData(res.body);
@@ -62,7 +71,18 @@ describe.each(drivers)('the checkout page on %s', (driver) => {
     const zipped = await new Visitor(w.app).request({ method: 'GET', url: '/checkout/', headers: { 'accept-encoding': 'gzip, br' } });
     expect(zipped.headers['content-encoding']).toBe('gzip');
     expect(zipped.headers.vary).toContain('accept-encoding');
-    expect(gunzipSync(zipped.rawPayload).toString()).toContain('Determining checkout progress');
+    expect(gunzipSync(zipped.rawPayload).toString()).toContain('Looking for something to put in your basket?');
+  });
+
+  it('paints Determining checkout progress for a sale past the basket, whose step the app decides', async () => {
+    const v = new Visitor(w.app);
+    await v.add({ [w.demo.tickets.jazzGeneral]: 1 });
+    expect(await v.json('reserveTickets', {})).toMatchObject({ reserved: true });
+    await v.json('updateBasketState', { state: 'login' });
+    const res = await v.request({ method: 'GET', url: '/checkout/' });
+    const root = /<div id="root">(.*?)<\/div><script id=/s.exec(res.body)?.[1] ?? '';
+    expect(root).toContain('<h1 class="step__title">Determining checkout progress</h1>');
+    expect(root).not.toContain('Reserve Basket');
   });
 
   it('gives a newcomer an empty checkout with the page', async () => {

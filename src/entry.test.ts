@@ -55,7 +55,7 @@ function entryGraph(entry: string) {
 }
 
 /** The charts the first screen runs: the root, the basket and the children that live as long as the checkout. */
-const ENTRY_CHARTS = ['checkout', 'basket', 'countdown', 'reservation', 'stepSaver'];
+const ENTRY_CHARTS = ['checkout', 'basket', 'countdown', 'stepSaver'];
 
 describe('the entry script', () => {
   const { files, packages } = entryGraph('src/main.tsx');

@@ -1,12 +1,11 @@
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useActorRef } from '@xstate/react';
-import type { InspectionEvent, Observer } from 'xstate';
+import { createActor, type InspectionEvent, type Observer } from 'xstate';
 import { App } from './App';
 import { createCheckoutMachine } from './app/checkoutActors';
 import { seedInitialData } from './api/initialData';
-import { CheckoutActorContext } from './app/checkoutContext';
+import { CheckoutActorContext, type CheckoutActorRef } from './app/checkoutContext';
 import './styles.css';
 
 const queryClient = new QueryClient({
@@ -29,15 +28,6 @@ const checkoutMachine = createCheckoutMachine({
   navigate: (url: string) => window.location.assign(url),
 });
 
-function Root({ inspect }: { inspect: Observer<InspectionEvent> | undefined }) {
-  const actor = useActorRef(checkoutMachine, { inspect });
-  return (
-    <CheckoutActorContext.Provider value={actor}>
-      <App />
-    </CheckoutActorContext.Provider>
-  );
-}
-
 /** `?inspect` in development shows the live machines in the Stately inspector. */
 async function developmentInspector(): Promise<Observer<InspectionEvent> | undefined> {
   if (!import.meta.env.DEV || !new URLSearchParams(window.location.search).has('inspect')) return undefined;
@@ -45,12 +35,27 @@ async function developmentInspector(): Promise<Observer<InspectionEvent> | undef
   return createBrowserInspector().inspect;
 }
 
+// The chart starts before React renders: with the page's data it is at the basket by the first
+// render, so the app's first commit is the basket the server already painted (no 'Determining'
+// flash). This script runs only after the browser has painted the page's own picture
+// (scripts/entryAfterPaint.ts), and React's first render is a transition, rendered in slices, so a
+// phone's main thread is never held for long.
 void developmentInspector().then((inspect) => {
-  createRoot(document.getElementById('root')!).render(
-    <StrictMode>
-      <QueryClientProvider client={queryClient}>
-        <Root inspect={inspect} />
-      </QueryClientProvider>
-    </StrictMode>,
-  );
+  const actor = createActor(checkoutMachine, { inspect }).start();
+  startApp(actor);
 });
+
+function startApp(actor: CheckoutActorRef): void {
+  const root = createRoot(document.getElementById('root')!);
+  startTransition(() => {
+    root.render(
+      <StrictMode>
+        <QueryClientProvider client={queryClient}>
+          <CheckoutActorContext.Provider value={actor}>
+            <App />
+          </CheckoutActorContext.Provider>
+        </QueryClientProvider>
+      </StrictMode>,
+    );
+  });
+}

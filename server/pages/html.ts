@@ -50,19 +50,22 @@ export function icon(name: keyof typeof ICONS): Html {
 
 type Section = 'events' | 'basket' | null;
 
+/** The 'Determining checkout progress' screen (src/steps/DeterminingStep.tsx), class for class. */
+const DETERMINING_SCREEN = `<section class="step step--centred" data-step="determining" aria-busy="true"><h1 class="step__title">Determining checkout progress</h1><span class="spinner spinner--large"><svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><circle cx="12" cy="12" r="10" fill="none" stroke-width="3" class="spinner__track"/><path d="M12 2a10 10 0 0 1 10 10" fill="none" stroke-width="3" stroke-linecap="round" class="spinner__arc"/></svg></span></section>`;
+
 /**
- * The checkout page before its script runs: the app's header, its first screen ('Determining
- * checkout progress') and footer, class for class (src/App.tsx, src/steps/DeterminingStep.tsx), so
- * the page paints at once and the app replaces it with the same picture.
+ * The checkout page before its script runs: the app's header, its first screen and footer, class
+ * for class (src/App.tsx), so the page paints at once and the app replaces it with the same picture.
+ * The first screen is 'Determining checkout progress' unless the page knows it (the basket).
  */
-export function checkoutShell(brand: string): string {
+export function checkoutShell(brand: string, screen: string = DETERMINING_SCREEN): string {
   return `<a class="skip-link" href="#main">Skip to content</a>
 <header class="site-header"><div class="site-header__inner">
 <a class="brand" href="/all-events/"><svg class="brand__mark" viewBox="0 0 32 32" aria-hidden="true" focusable="false"><rect width="32" height="32" rx="9" fill="currentColor"/><path d="M10 9v14M22 9v14M10 16h12" stroke="#fff" stroke-width="3.2" stroke-linecap="round"/></svg><span class="brand__name">${esc(brand)}</span></a>
 <nav class="site-header__nav" aria-label="Site"><a href="/all-events/">All events</a><a href="/checkout/" aria-current="page">${icon('basket').value}Basket</a></nav>
 <span class="site-header__secure">${icon('lock').value}<span>Secure checkout</span></span>
 </div></header>
-<main id="main" class="page"><section class="step step--centred" data-step="determining" aria-busy="true"><h1 class="step__title">Determining checkout progress</h1><span class="spinner spinner--large"><svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><circle cx="12" cy="12" r="10" fill="none" stroke-width="3" class="spinner__track"/><path d="M12 2a10 10 0 0 1 10 10" fill="none" stroke-width="3" stroke-linecap="round" class="spinner__arc"/></svg></span></section></main>
+<main id="main" class="page">${screen}</main>
 ${footer(brand)}`;
 }
 

@@ -1,8 +1,8 @@
 /**
  * The app's implementations of everything the checkout machines name: HTTP calls through the
- * one client, the query cache, the clipboard, navigation and a real-time ticker. Child machines
- * keep their own implementations in XState, so each child is provided here as well: the basket's
- * and the reservation's from the entry, every step chart from its step's chunk (stepCharts.ts).
+ * one client, the query cache, navigation and a real-time ticker. Child machines keep their own
+ * implementations in XState, so each child is provided here as well: the basket's from the entry,
+ * the reservation's and every step chart from their own chunks (stepCharts.ts).
  */
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import type { QueryClient } from '@tanstack/react-query';
@@ -11,10 +11,8 @@ import { checkoutQuery } from '../api/queries';
 import { takeInitialCheckout } from '../api/initialData';
 import { basketMachine } from '../../machines/basket/basket.machine';
 import { checkoutMachine } from '../../machines/checkout/checkout.machine';
-import type { Checkout, ReserveReply, Step } from '../../machines/checkout/checkout.types';
+import type { Checkout, Step } from '../../machines/checkout/checkout.types';
 import { countdownMachine, MORE_TIME_FAILED, type ExtendHoldReply } from '../../machines/countdown/countdown.machine';
-import { isInAppBrowserUserAgent } from '../../machines/reservation/inAppBrowser';
-import { reservationMachine } from '../../machines/reservation/reservation.machine';
 import { stepSaverMachine } from '../../machines/stepSaver/stepSaver.machine';
 import { createStepCharts } from './stepCharts';
 
@@ -44,33 +42,11 @@ const extendHold = fromPromise<ExtendHoldReply, void>(async () => {
   }
 });
 
-async function copyPageAddress(): Promise<void> {
-  const address = window.location.href;
-  if (navigator.clipboard?.writeText) {
-    try {
-      await navigator.clipboard.writeText(address);
-      return;
-    } catch {
-      // Some in-app browsers expose the API but refuse it; the textarea route still works there.
-    }
-  }
-  const textarea = document.createElement('textarea');
-  textarea.value = address;
-  textarea.setAttribute('readonly', '');
-  textarea.style.position = 'fixed';
-  textarea.style.opacity = '0';
-  document.body.appendChild(textarea);
-  textarea.select();
-  const copied = document.execCommand('copy');
-  textarea.remove();
-  if (!copied) throw new Error('The link could not be copied');
-}
-
 export function createCheckoutMachine(deps: CheckoutDeps) {
   const { queryClient } = deps;
   const userAgent = deps.userAgent ?? (typeof navigator === 'undefined' ? '' : navigator.userAgent);
 
-  const stepCharts = createStepCharts({ queryClient, navigate: deps.navigate });
+  const stepCharts = createStepCharts({ queryClient, navigate: deps.navigate, userAgent });
 
   /**
    * A fresh read of the checkout, which also refreshes the cache every screen reads. The flow
@@ -81,12 +57,6 @@ export function createCheckoutMachine(deps: CheckoutDeps) {
     await stepCharts.readyFor(checkout);
     return checkout;
   });
-  /** The reservation's read: a reservation leads on to the steps past the basket. */
-  const loadCheckoutToReserve = fromPromise<Checkout, void>(async () => {
-    const [checkout] = await Promise.all([queryClient.fetchQuery({ ...checkoutQuery(), staleTime: 0 }), stepCharts.loadAll()]);
-    return checkout;
-  });
-
   return checkoutMachine.provide({
     actors: {
       loadCheckout,
@@ -99,16 +69,7 @@ export function createCheckoutMachine(deps: CheckoutDeps) {
           ),
         },
       }),
-      reservation: reservationMachine.provide({
-        actors: {
-          reserveTickets: fromPromise<ReserveReply, { captchaToken?: string }>(({ input }) =>
-            callApi('reserveTickets', input.captchaToken ? { 'h-captcha-response': input.captchaToken } : {}),
-          ),
-          loadCheckout: loadCheckoutToReserve,
-          copyLink: fromPromise<void, void>(copyPageAddress),
-        },
-        guards: { isInAppBrowser: () => isInAppBrowserUserAgent(userAgent) },
-      }),
+      prepareReservation: fromPromise<void, void>(() => stepCharts.loadAll()),
       ...stepCharts.actors,
       basket: basketMachine.provide({
         actors: {

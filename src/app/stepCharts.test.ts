@@ -19,8 +19,8 @@ function invokedChildren(node: AnyStateNode, found = new Set<string>()): Set<str
   return found;
 }
 
-/** Read from the entry: the calls, the basket, the reservation and the always-running children. */
-const FROM_THE_ENTRY = ['loadCheckout', 'destroySale', 'basket', 'reservation', 'countdown', 'stepSaver'];
+/** Read from the entry: the calls, the reservation's preparation, the basket and the always-running children. */
+const FROM_THE_ENTRY = ['loadCheckout', 'destroySale', 'prepareReservation', 'basket', 'countdown', 'stepSaver'];
 
 describe('the step charts', () => {
   it('has a loader for every child step chart the root invokes, and for nothing else', () => {
@@ -30,7 +30,7 @@ describe('the step charts', () => {
   });
 
   it('binds every stand-in to its step’s chart once loaded, and then is that chart', async () => {
-    const charts = createStepCharts({ queryClient: new QueryClient(), navigate: () => {} });
+    const charts = createStepCharts({ queryClient: new QueryClient(), navigate: () => {}, userAgent: '' });
     expect(failure(charts.actors.payment)).toMatch(/payment step's chart was invoked before its chunk loaded/);
     await charts.loadAll();
     const viaStandIn = createActor(charts.actors.payment).start();
@@ -42,7 +42,7 @@ describe('the step charts', () => {
   });
 
   it('lets the flow on at the basket at once, and waits for the charts anywhere past it', async () => {
-    const charts = createStepCharts({ queryClient: new QueryClient(), navigate: () => {} });
+    const charts = createStepCharts({ queryClient: new QueryClient(), navigate: () => {}, userAgent: '' });
     await charts.readyFor(makeCheckout({ state: 'basket' }));
     expect(failure(charts.actors.account)).toMatch(/before its chunk loaded/);
     await charts.readyFor(makeCheckout({ state: 'login', sale_reference: 'HF-1' }));

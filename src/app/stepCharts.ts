@@ -16,10 +16,12 @@ import type { Checkout } from '../../machines/checkout/checkout.types';
 export interface StepChartDeps {
   queryClient: QueryClient;
   navigate(url: string): void;
+  userAgent: string;
 }
 
 /** Every step chart: the child's name in the root chart, and its loader. Add a step here. */
 export const stepChartLoaders = {
+  reservation: async (deps: StepChartDeps) => (await import('../steps/reservationActors')).appReservationMachine(deps.queryClient, deps.userAgent),
   donation: async () => (await import('../steps/donation/stepActors')).appDonationMachine,
   giftAid: async () => (await import('../steps/donation/stepActors')).appGiftAidMachine,
   account: async (deps: StepChartDeps) => (await import('../steps/login/accountActors')).appAccountMachine(deps.queryClient),

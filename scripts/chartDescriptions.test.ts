@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { withoutDescriptions } from './chartDescriptions';
+
+const root = path.resolve(import.meta.dirname, '..');
+
+describe('charts without their descriptions (production bundle)', () => {
+  it('removes plain-text descriptions and keeps every other property, including a computed one', () => {
+    const source = [
+      "const a = { description: 'Waiting.', on: { GO: 'b' } };",
+      'const b = { on: { X: { description: `Ignored.` } }, tags: ["t"], description: "Last, it\'s quoted." };',
+      'const c = { ...(extra.description ? { description: extra.description } : {}), target: \'d\' };',
+    ].join('\n');
+    const out = withoutDescriptions(source, 'chart.ts');
+    expect(out).not.toContain('Waiting.');
+    expect(out).not.toContain('Ignored.');
+    expect(out).not.toContain('quoted');
+    expect(out).toContain("on: { GO: 'b' }");
+    expect(out).toContain('tags: ["t"]');
+    expect(out).toContain('{ description: extra.description }');
+    expect(out).toContain("target: 'd'");
+    // Still valid code with the same values.
+    const values = new Function('extra', `${out}\nreturn [a, b, c];`)({ description: undefined });
+    expect(values).toEqual([{ on: { GO: 'b' } }, { on: { X: {} }, tags: ['t'] }, { target: 'd' }]);
+  });
+
+  it('takes out of the root chart only its descriptions', () => {
+    const file = path.join(root, 'machines/checkout/checkout.machine.ts');
+    const source = readFileSync(file, 'utf8');
+    const out = withoutDescriptions(source, file);
+    expect(source).toMatch(/description: '/);
+    expect(out).not.toMatch(/description: '/);
+    expect(out.split('\n').filter((l) => l.includes('invoke:')).length).toBe(source.split('\n').filter((l) => l.includes('invoke:')).length);
+  });
+});
