@@ -14,12 +14,25 @@
 //   every test provide the real actor with `.provide()`.
 // Left out line by line with `// Stryker disable next-line <mutator>: <reason>` in the machine file:
 // - the `actors: {}` object of a `setup()` whose actors are all provided (stepSaver, countdown,
-//   reservation, basket) and a guard the app always provides (reservation's isInAppBrowser);
-// - a machine `id` that no `#id` target names (stepSaver, countdown, reservation);
+//   reservation, basket, instalment, square, donation, giftAid) and a guard the app always provides
+//   (reservation's isInAppBrowser);
+// - a machine `id` that no `#id` target names (stepSaver, countdown, reservation, instalment, square,
+//   seatSelection, donation, giftAid);
 // - `?? ''` / `?? 'basket'` fallbacks that only satisfy the types where a guard or the state already
 //   guarantees the value (stepSaver's step in flight, reservation's sitekey, redirect url, refusal
-//   message and sale reference);
-// - reservation's copyLink onError target: `copying` and `waiting` show the buyer the same screen.
+//   message and sale reference, instalment's redirect url, Square's card token, the seat hold token
+//   of the add payload);
+// - reservation's copyLink onError target: `copying` and `waiting` show the buyer the same screen;
+// - seatSelection's `?.` on a call's error: the app's calls reject with an Error, never null;
+// - seatSelection's `ticket_type_id === null` test in the seat map: no pricing is keyed by null, so
+//   the lookup gives null as well.
+// Survivors looked at in the step folders, left as they are:
+// - instalment.rules `plan.option === null` mutated to `false`: no offered option is null, so the
+//   offer test alone refuses a missing option (the null test narrows the type);
+// - seatSelection's `typeof message === 'string'` mutated to `true`: the app's CallFailed carries
+//   the server's words as a string or null, so a truthy one is always a string;
+// - basket.connect `line.min_per_customer > 1` mutated to `true` / `>= 1`: a line's quantity is at
+//   least 1 (the server's, and a typed one is raised to 1), so a minimum of 0 or 1 is never broken.
 // Survivors looked at in the root checkout (machines/checkout), left as they are:
 // - `systemId` strings of the basket, reservation and step-saver children: no one looks them up
 //   (only the countdown's is read, by the flows test), so renaming them changes nothing observable;

@@ -10,8 +10,12 @@ export const ONE_TIME_CODE_LENGTH = 6;
 /** How long a code works (spec 000 §9: valid for 15 minutes). */
 export const ONE_TIME_CODE_LIFETIME_MS = 15 * 60 * 1000;
 
-export const INVALID_EMAIL_MESSAGE = 'Please type a valid email address';
-export const FULL_NAME_MESSAGE = 'Please type both your first and last name(s)';
+/**
+ * The wire's words for a refused e-mail address or one-word name; the server answers them with
+ * the account step's own words (machines/account/account.messages.ts).
+ */
+export const NOT_AN_EMAIL = 'must be an e-mail address';
+export const NOT_A_FULL_NAME = 'must give a first and a last name';
 
 /** A standard e-mail address: something@domain.tld, no spaces or control characters. */
 export const EMAIL_PATTERN = /^[^\s@\p{Cc}\p{Cs}]+@[^\s@\p{Cc}\p{Cs}]+\.[^\s@\p{Cc}\p{Cs}]+$/u;
@@ -34,15 +38,15 @@ export function codeDigits(typed: string): string {
 
 const emailField = z.string().check(
   z.trim(),
-  z.maxLength(MAX_EMAIL_LENGTH, INVALID_EMAIL_MESSAGE),
-  z.regex(EMAIL_PATTERN, INVALID_EMAIL_MESSAGE),
+  z.maxLength(MAX_EMAIL_LENGTH, NOT_AN_EMAIL),
+  z.regex(EMAIL_PATTERN, NOT_AN_EMAIL),
 );
 const codeField = z.string().check(z.regex(/^\d{6}$/, `must be ${ONE_TIME_CODE_LENGTH} digits`));
 const fullNameField = z.string().check(
   z.trim(),
   z.maxLength(MAX_FULL_NAME_LENGTH),
   z.refine((s) => !/[\p{Cc}\p{Cs}]/u.test(s), { message: 'must not contain control characters', abort: true }),
-  z.refine(isFullName, FULL_NAME_MESSAGE),
+  z.refine(isFullName, NOT_A_FULL_NAME),
 );
 
 /**

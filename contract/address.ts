@@ -1,7 +1,8 @@
 /**
  * Addresses (spec 000 §2 Address screen, §3 Address, §5 Address, §7; spec 001 §2 Delivery Address,
- * §5 Address and Gift voucher, §7, §8): the five calls, the one address form's rules and texts,
- * shared by the address chart, the screens and the server so each rule is written once.
+ * §5 Address and Gift voucher, §7): the five calls and the one address form's rules, shared by the
+ * address chart, the screens and the server so each rule is written once. The form's words are the
+ * address chart's (machines/address/address.messages.ts).
  */
 import { z } from 'zod/mini';
 import { call, done, empty, formId, formText, id } from './primitives.ts';
@@ -19,29 +20,22 @@ export type AddressField = 'first_name' | 'last_name' | 'address_1' | 'address_2
 export type VoucherField = 'gift_voucher_from' | 'gift_voucher_to';
 export type AddressProblemKey = Exclude<AddressField, 'address_2'> | VoucherField | 'form';
 
-export const ADDRESS_MESSAGES = {
-  unableToSetDelivery: 'Unable to set the delivery Address. Please try again later',
-  /** Billing (spec 001 §5, §8). */
-  completeAddress: 'Please complete your address',
-  billingPostcode: 'Type your postcode or zip code',
-  unableToFindBilling: 'We were unable to find your address. Please try a different address',
-  voucherFrom: 'Who is the gift voucher from?',
-  voucherTo: 'Who is the gift voucher for?',
-  /*
-   * Spec 001 §5 says the delivery messages ask for the recipients' first name, last name, first
-   * line of address, town/city, postcode and state, without giving their words; these are ours.
-   */
-  firstName: "Type the recipient's first name",
-  lastName: "Type the recipient's last name",
-  address1: 'Type the first line of the address',
-  town: 'Type the town or city',
-  postcode: 'Type the postcode',
-  state: 'Choose the state',
-  country: 'Choose the country',
-  /* Our words for the lookup, which the spec does not give. */
-  noMatches: 'No addresses match. Try a postcode, or enter the address manually.',
-  savedAddressGone: 'That saved address is no longer available. Choose another or enter a new one.',
-} as const;
+/**
+ * Why the address form cannot be sent, one name per rule (spec 000 §5; spec 001 §5): the address
+ * chart words each one (machines/address/address.messages.ts), and the server answers with them.
+ */
+export type AddressProblem =
+  | 'firstName'
+  | 'lastName'
+  | 'address1'
+  | 'town'
+  | 'postcode'
+  | 'billingPostcode'
+  | 'country'
+  | 'state'
+  | 'voucherFrom'
+  | 'voucherTo'
+  | 'completeAddress';
 
 /** The new-address fields as the buyer fills them (spec 000 §3 Address). */
 export interface AddressFields {
@@ -87,23 +81,23 @@ const blank = (s: string) => s.trim() === '';
 export function addressProblems(
   form: AddressForm,
   options: { purpose: AddressPurpose; giftVouchers: boolean },
-): Partial<Record<AddressProblemKey, string>> {
-  const problems: Partial<Record<AddressProblemKey, string>> = {};
+): Partial<Record<AddressProblemKey, AddressProblem>> {
+  const problems: Partial<Record<AddressProblemKey, AddressProblem>> = {};
   if (form.selected === 'new') {
     const f = form.fields;
-    if (blank(f.first_name)) problems.first_name = ADDRESS_MESSAGES.firstName;
-    if (blank(f.last_name)) problems.last_name = ADDRESS_MESSAGES.lastName;
-    if (blank(f.address_1)) problems.address_1 = ADDRESS_MESSAGES.address1;
-    if (blank(f.town)) problems.town = ADDRESS_MESSAGES.town;
-    if (blank(f.postcode)) problems.postcode = options.purpose === 'billing' ? ADDRESS_MESSAGES.billingPostcode : ADDRESS_MESSAGES.postcode;
-    if (blank(f.country)) problems.country = ADDRESS_MESSAGES.country;
-    else if (f.country === COUNTRY_USA && blank(f.state)) problems.state = ADDRESS_MESSAGES.state;
+    if (blank(f.first_name)) problems.first_name = 'firstName';
+    if (blank(f.last_name)) problems.last_name = 'lastName';
+    if (blank(f.address_1)) problems.address_1 = 'address1';
+    if (blank(f.town)) problems.town = 'town';
+    if (blank(f.postcode)) problems.postcode = options.purpose === 'billing' ? 'billingPostcode' : 'postcode';
+    if (blank(f.country)) problems.country = 'country';
+    else if (f.country === COUNTRY_USA && blank(f.state)) problems.state = 'state';
   }
   if (options.purpose === 'delivery' && options.giftVouchers) {
-    if (blank(form.giftVoucherFrom)) problems.gift_voucher_from = ADDRESS_MESSAGES.voucherFrom;
-    if (blank(form.giftVoucherTo)) problems.gift_voucher_to = ADDRESS_MESSAGES.voucherTo;
+    if (blank(form.giftVoucherFrom)) problems.gift_voucher_from = 'voucherFrom';
+    if (blank(form.giftVoucherTo)) problems.gift_voucher_to = 'voucherTo';
   }
-  if (options.purpose === 'billing' && Object.keys(problems).length > 0) problems.form = ADDRESS_MESSAGES.completeAddress;
+  if (options.purpose === 'billing' && Object.keys(problems).length > 0) problems.form = 'completeAddress';
   return problems;
 }
 

@@ -1,28 +1,11 @@
 /**
- * Instant bank transfer (spec 001 §2 Bank transfer waiting, §4 Bank transfer status, §7, §8, §9):
- * the three TrueLayer calls, the waiting screen's messages and the polling constants. Shared by the
- * payment step, the bank-transfer machine and the server, so each text and number is written once.
+ * Instant bank transfer (spec 001 §2 Bank transfer waiting, §4 Bank transfer status, §7, §9): the
+ * three TrueLayer calls and the polling constants. Shared by the payment step, the bank-transfer
+ * machine and the server, so each number is written once. The waiting screen's words are the
+ * bank-transfer chart's (machines/bankTransfer/bankTransfer.messages.ts).
  */
 import { z } from 'zod/mini';
 import { call, done, empty, formText, money, nullableString } from './primitives.ts';
-
-export const BANK_TRANSFER_MESSAGES = {
-  redirectFailed: 'There was an error with taking you to Truelayer. Please try again.',
-  cancelled: 'You cancelled the payment in the bank portal.',
-  unableToGetStatus: 'Unable to get Truelayer status. Please try again later',
-  expired:
-    'Your payment was unsuccessful and the checkout time expired. If the tickets are still available, you can try to reserve them again',
-  afterThree: 'Waiting for a response from your bank',
-  afterSix: 'Awaiting confirmation of payment',
-  afterNine: "It's taking longer than usual for confirmation of your payment.",
-  tryDifferentMethod: 'Try a different payment method',
-  /* Not worded by the spec: the first wait, the stop at 60, the success and the default failure. */
-  waiting: 'Checking with your bank',
-  notYetConfirmed:
-    'Your payment is not confirmed yet. If your bank confirms it, your tickets will be delivered to your ticket wallet and sent to you by e-mail.',
-  succeeded: 'Payment received',
-  failed: 'Your bank did not complete the payment.',
-} as const;
 
 /** Spec 001 §9: first check after 2 s, poll every 1.5 s, messages at 3, 6 and 9 retries, give up at 60. */
 export const BANK_FIRST_CHECK_MS = 2000;

@@ -1,29 +1,15 @@
 /**
- * Delivering the tickets (spec 001 §4 Delivery, §7, §8, §9): tickets into the wallet
+ * Delivering the tickets (spec 001 §4 Delivery, §7, §9): tickets into the wallet
  * (deliver_to_bitticket), then the wallet by e-mail (deliver_to_wallet); the order-completed
- * screen's simple info; the messages and timings of the delivery screen.
+ * screen's simple info; the timings of the delivery screen. Its words are the delivery chart's
+ * (machines/delivery/delivery.messages.ts).
  */
 import { z } from 'zod/mini';
 import { call, empty, nullableString } from './primitives.ts';
 
-export const DELIVERY_MESSAGES = {
-  unableToDeliverToBitTicket: 'Unable to deliver to BitTicket. Please try again later',
-  unableToDeliverToWallet: 'Unable to deliver to Wallet. Please try again later',
-  deliveryFailed: 'Delivery failed. Please contact support',
-} as const;
-
-/** The error code shown with 'Delivery failed. Please contact support'. */
-export const DELIVERY_FAILED_CODE = 2961;
-
 /** The delivery screen starts 1 s after entry and advances 3 s after completion (spec 001 §9). */
 export const DELIVERY_START_DELAY_MS = 1000;
 export const DELIVERY_ADVANCE_DELAY_MS = 3000;
-
-export const ORDER_COMPLETED_MESSAGES = {
-  reference: (saleReference: string) => `Your reference is ${saleReference}`,
-  complete: 'Order complete! Your tickets are on their way.',
-  walletSent: (email: string) => `A copy of your ticket wallet has been sent to ${email}`,
-} as const;
 
 /** Where the signed-in buyer finds delivered tickets. */
 export const WALLET_PATH = '/account/wallet/';

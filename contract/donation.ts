@@ -1,7 +1,8 @@
 /**
- * A donation to the basket's charity and its Gift Aid declaration (spec 000 §4, §5, §7, §8, §9):
- * the two calls, their messages, the donation fee and the Gift Aid rules, shared by the screens,
- * the machines and the server so each rule and each text is written once.
+ * A donation to the basket's charity and its Gift Aid declaration (spec 000 §4, §5, §7, §9): the
+ * two calls, the donation fee and the Gift Aid rules, shared by the screens, the machines and the
+ * server so each rule is written once. The steps' words are the donation chart's
+ * (machines/donation/donation.messages.ts).
  */
 import { z } from 'zod/mini';
 
@@ -13,23 +14,6 @@ import type { Charity } from './checkout.ts';
 export const MIN_DONATION = 100;
 /** An address is required for Gift Aid at a donation of 20 or more (spec 000 §9), in minor units. */
 export const GIFT_AID_ADDRESS_FROM = 2000;
-
-export const DONATION_MESSAGES = {
-  chooseAmount: 'Choose an amount or click Skip donation',
-  unableToSave: 'Unable to save Donation. Please try again later',
-  problemSettingAmount: 'There was a problem setting your donation amount. Please try again.',
-  selectAnAmount: 'Please select an amount.',
-} as const;
-
-export const GIFT_AID_MESSAGES = {
-  unableToUpdate: 'Unable to update Donation. Please try again later',
-  problemSettingStatus: 'There was a problem setting your gift aid status. Please try again.',
-  /* The spec gives no texts for the Gift Aid form's own rules; these say what is missing. */
-  confirmAll: 'Please confirm all three statements to add Gift Aid',
-  address1: 'Type the first line of your address',
-  postcode: 'Type your postcode',
-  overseasAddress: 'Type your address',
-} as const;
 
 /** Letters, digits and the punctuation of addresses; no control characters. */
 const addressText = (max: number) =>
@@ -123,21 +107,21 @@ export interface GiftAidForm {
 export type GiftAidField = 'confirmations' | 'address1' | 'postcode' | 'overseasAddress';
 
 /**
- * What keeps the Gift Aid form from being sent (spec 000 §5): with Gift Aid on, all three
- * confirmations; at a donation of 20 or more, line 1 and postcode for a UK resident or the
- * overseas address. Gift Aid off may always continue.
+ * What keeps the Gift Aid form from being sent (spec 000 §5), as the fields at fault: with Gift
+ * Aid on, all three confirmations; at a donation of 20 or more, line 1 and postcode for a UK
+ * resident or the overseas address. Gift Aid off may always continue.
  */
-export function giftAidProblems(form: GiftAidForm, donationAmount: number): Partial<Record<GiftAidField, string>> {
-  if (!form.isGiftAid) return {};
-  const problems: Partial<Record<GiftAidField, string>> = {};
+export function giftAidProblems(form: GiftAidForm, donationAmount: number): GiftAidField[] {
+  if (!form.isGiftAid) return [];
+  const problems: GiftAidField[] = [];
   const { taxpayer, ownMoney, notSweepstake } = form.confirmations;
-  if (!(taxpayer && ownMoney && notSweepstake)) problems.confirmations = GIFT_AID_MESSAGES.confirmAll;
+  if (!(taxpayer && ownMoney && notSweepstake)) problems.push('confirmations');
   if (donationAmount >= GIFT_AID_ADDRESS_FROM) {
     if (form.ukBased) {
-      if (!form.address1.trim()) problems.address1 = GIFT_AID_MESSAGES.address1;
-      if (!form.postcode.trim()) problems.postcode = GIFT_AID_MESSAGES.postcode;
+      if (!form.address1.trim()) problems.push('address1');
+      if (!form.postcode.trim()) problems.push('postcode');
     } else if (!form.overseasAddress.trim()) {
-      problems.overseasAddress = GIFT_AID_MESSAGES.overseasAddress;
+      problems.push('overseasAddress');
     }
   }
   return problems;

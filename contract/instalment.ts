@@ -1,30 +1,12 @@
 /**
  * Paying by instalments (spec 001 §2 Payment, §3 Saved payment method, §4 Instalment result
- * statuses, §5, §7 pay_with_instalment, §8, §9): the call, the buyer's saved cards, the sandbox
- * processor's card tokenisation, the words of the plan screens, and which options a basket offers.
+ * statuses, §5, §7 pay_with_instalment, §9): the call, the buyer's saved cards, the sandbox
+ * processor's card tokenisation, and which options a basket offers. The plan's words are the
+ * instalment chart's (machines/instalment/instalment.messages.ts).
  */
 import { z } from 'zod/mini';
 import { call, empty, formBool, formText, nullableString } from './primitives.ts';
 import type { Checkout } from './checkout.ts';
-
-export const INSTALMENT_MESSAGES = {
-  /** Spec 001 §8. */
-  error: 'There was an error with your payment. Please try again.',
-  /* Not in the spec: the plan form's own prompts. */
-  chooseOption: 'Choose a payment plan',
-  chooseCard: 'Choose a card for your payments',
-} as const;
-
-/** Spec 001 §2 Order completed, for a sale paid by a plan. */
-export const PLAN_COMPLETED_MESSAGES = {
-  title: 'Order Complete - Payment Schedule Setup',
-  important: [
-    'We have sent you an e-mail with your payment schedule.',
-    'We will send you an SMS and an e-mail reminder before each payment is taken.',
-    'You can update your payment method at any time in your account settings.',
-    'Your tickets will be delivered to your ticket wallet after the final payment. Fully paid tickets are already delivered.',
-  ],
-} as const;
 
 /** The pay-in-full option, never offered as a plan (spec 001 §9). */
 export const PAY_IN_FULL_OPTION = '1';

@@ -2,8 +2,6 @@
 import { z } from 'zod/mini';
 import { call, done, formBool } from './primitives.ts';
 
-export const MARKETING_FAILED_MESSAGE = 'Unable to set the marketing preferences. Please try again later';
-
 const MAX_ORGANISERS = 50;
 const organiserKey = z.string().check(z.regex(/^[1-9]\d{0,9}$/, 'must be an organiser id'));
 

@@ -1,55 +1,18 @@
 /**
- * Paying (spec 001 §2 Payment, §4 Payment method state, §5, §7, §8, §9): the calls of the payment
- * step, its messages, the contact-number and express rules, and which methods a basket is offered.
- * Shared by the screen, the payment machine and the server, so each rule and text is written once.
+ * Paying (spec 001 §2 Payment, §4 Payment method state, §5, §7, §9): the calls of the payment
+ * step, the contact-number and express rules, and which methods a basket is offered. Shared by the
+ * screen, the payment machine and the server, so each rule is written once. The step's words are
+ * the payment chart's (machines/payment/payment.messages.ts).
  */
 import { z } from 'zod/mini';
 import { call, done, empty, formBool, formText, nullableString } from './primitives.ts';
 import { EMAIL_PATTERN, MAX_EMAIL_LENGTH } from './account.ts';
 import type { Checkout } from './checkout.ts';
 
-export const PAYMENT_TITLES = {
-  payment: 'Payment',
-  express: 'Complete purchase',
-  paying: 'Confirming Payment',
-  free: 'Claiming free tickets',
-} as const;
-
-export const PAYMENT_MESSAGES = {
-  phone: 'Type a valid phone number',
-  email: 'Type a valid email address',
-  fullName: 'Type both your first and last name(s)',
-  addressNotFound: 'We were unable to find your address. Please try a different address',
-  completeAddress: 'Please complete your address',
-  postcode: 'Type your postcode or zip code',
-  stripeRedirect: 'There was an error with taking you to Stripe. Please try again.',
-  stripeToken: 'Unable to get Stripe token. Please try again later',
-  unableToPay: 'Unable to pay. Please try again later',
-  claimFree: 'Unable to claim free tickets. Please try again later',
-  /* Not in the spec: the method choice when more than one is offered, and a payment that arrived late. */
-  chooseMethod: 'Choose how you would like to pay',
-  lateBooked: 'Your payment arrived after your hold ended. The tickets were still available, so they are yours.',
-  lateRefunded:
-    'Your payment arrived after your hold ended and the tickets had been taken, so we have refunded it in full. If tickets are still available, you can reserve them again.',
-} as const;
-
-/** 'We currently are unable to take payments … configured by {organiser name}' (spec 001 §2). */
-export function saasBlockedMessage(organiserName: string): string {
-  return `We currently are unable to take payments for this basket as the payment integration has not yet been configured by ${organiserName}`;
-}
-
 /** The payment method state of spec 001 §4. */
 export const PAYMENT_METHODS = ['none', 'truelayer', 'stripe', 'square', 'instalment'] as const;
 export type PaymentMethod = (typeof PAYMENT_METHODS)[number];
 export type ChosenMethod = Exclude<PaymentMethod, 'none'>;
-
-/** How each method is named to the buyer (spec 001 §2). */
-export const METHOD_LABELS: Record<ChosenMethod, string> = {
-  truelayer: 'Instant Bank Transfer',
-  stripe: 'Credit or Debit Card',
-  square: 'Credit or Debit Card',
-  instalment: 'Set up a payment plan',
-};
 
 /** Card only below 2000 in major units when the currency is GBP (spec 001 §9), in minor units. */
 export const CARD_LIMIT_GBP = 200_000;

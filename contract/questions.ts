@@ -1,7 +1,8 @@
 /**
- * Ticket questions (spec 001 §2 Ticket Questions, §3 Question, §4 Questions, §5, §7, §8, §9): the
- * save_question_answers call, its messages and the answer rules, shared by the screen, the
- * questions machine and the server so each rule and each text is written once.
+ * Ticket questions (spec 001 §2 Ticket Questions, §3 Question, §4 Questions, §5, §7, §9): the
+ * save_question_answers call, the server's refusals and the answer rules, shared by the screen,
+ * the questions machine and the server so each rule is written once. The form's own messages
+ * are the questions chart's (machines/questions/questions.messages.ts).
  *
  * Answers are keyed per ticket and question, and per ticket copy unless the question is asked
  * once per checkout: one entry per (ticket_id, question_id, copy), `copy` null for a question
@@ -19,11 +20,6 @@ export type AnswerValue = string | boolean;
 export const ANSWER_MAX_LENGTH = 300;
 /** The remaining counter warns at this many characters left, or fewer (spec 001 §9). */
 export const ANSWER_WARN_AT = 10;
-
-export const QUESTION_MESSAGES = {
-  enterAnswer: 'Please enter your answer',
-  unableToSave: 'Unable to save your answers. Please try again',
-} as const;
 
 /** The server's refusals (the spec leaves them to the server; the screen shows them as given). */
 export const QUESTION_REFUSALS = {

@@ -1,6 +1,6 @@
 /**
  * Paying through Square (spec 001 §4 Payment method state, §7 get_square_credentials and
- * pay-with-square, §8): Square is the method whenever the organiser's provider is Square. The
+ * pay-with-square): Square is the method whenever the organiser's provider is Square. The
  * card is taken by Square's Web Payments SDK when keyed, or by the sandbox card form, which
  * tokenises through our sandbox processor; pay-with-square charges the token.
  */
@@ -8,12 +8,6 @@ import { z } from 'zod/mini';
 import { call, empty, formText, nullableString } from './primitives.ts';
 import { billingAddressSchema } from './payment.ts';
 import { sandboxCardRequest } from './instalment.ts';
-
-export const SQUARE_MESSAGES = {
-  /** Spec 001 §8. */
-  credentials: 'Unable to get Square credentials. Please try again later',
-  unableToPay: 'Unable to pay. Please try again later',
-} as const;
 
 /** The application id get_square_credentials hands out when the sandbox takes the card. */
 export const SQUARE_SANDBOX_APP_ID = 'holdfast-square-sandbox';

@@ -26,7 +26,7 @@ describe('charts', () => {
   });
 
   it('shows named delays by name', () => {
-    expect(diagram).toContain('basket__waiting --> pastBasket__reserve : after reserveDelay');
+    expect(diagram).toContain('basket__waiting --> basket__preparing : after reserveDelay');
   });
 
   it('gives the visualiser a config it can parse, with the step states by their spec names', () => {

@@ -20,7 +20,8 @@ import { paymentWiring } from './http/paymentApi.ts';
 import { bankWiring } from './http/bankTransferApi.ts';
 import { sandboxBank } from './domain/payment/bank.ts';
 import { settleDueBankDecisions } from './domain/payment/bankTransfer.ts';
-import { BANK_TRANSFER_MESSAGES, PAYMENT_MESSAGES } from '../contract/index.ts';
+import { BANK_TRANSFER_MESSAGES } from '../machines/bankTransfer/bankTransfer.messages.ts';
+import { PAYMENT_MESSAGES } from '../machines/payment/payment.messages.ts';
 
 const CHECKOUT_TIME = 600;
 const GRACE_MINUTES = 10;
@@ -190,7 +191,7 @@ describe.each(drivers)('instant bank transfer on %s', (driver) => {
     await stripeBuyer.json('reserveTickets', {});
     const refused = await stripeBuyer.call('createTruelayerPayment');
     expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toEqual({ error: BANK_TRANSFER_MESSAGES.redirectFailed });
+    expect(refused.json()).toEqual({ error: PAYMENT_MESSAGES.truelayerRedirect });
     const folk = new Visitor(app);
     await folk.add({ [demo.tickets.folkSeat]: 1 });
     await folk.json('reserveTickets', {});

@@ -18,7 +18,8 @@ import { hotEvent } from './test/fixtures.ts';
 import { paymentWiring, type PaymentWiring } from './http/paymentApi.ts';
 import { settlePayment } from './domain/payment/payments.ts';
 import { sweepExpiredHolds } from './domain/stock.ts';
-import { PAYMENT_MESSAGES } from '../contract/index.ts';
+import { ADDRESS_MESSAGES } from '../machines/address/address.messages.ts';
+import { PAYMENT_MESSAGES } from '../machines/payment/payment.messages.ts';
 
 const CHECKOUT_TIME = 600;
 const GRACE_MINUTES = 10;
@@ -204,8 +205,8 @@ describe.each(drivers)('paying on %s', (driver) => {
     await buyer.add({ [demo.tickets.trail10k]: 1 });
     await buyer.json('reserveTickets', {});
     const billing = async (body: Parameters<Visitor['call']>[1]) => buyer.call('setBillingAddress', body as never);
-    expect((await billing({ address: { postcode: '' } })).json()).toEqual({ error: PAYMENT_MESSAGES.postcode });
-    expect((await billing({ address: { postcode: 'ZZZZ' } })).json()).toEqual({ error: PAYMENT_MESSAGES.addressNotFound });
+    expect((await billing({ address: { postcode: '' } })).json()).toEqual({ error: ADDRESS_MESSAGES.billingPostcode });
+    expect((await billing({ address: { postcode: 'ZZZZ' } })).json()).toEqual({ error: ADDRESS_MESSAGES.unableToFindBilling });
     // Peak Trail Events requires a contact number.
     expect((await buyer.checkout()).has_require_phone_number).toBe(true);
     expect((await billing({ address: { postcode: 'S33 8WN' } })).json()).toEqual({ error: PAYMENT_MESSAGES.phone });

@@ -8,7 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { payments, sales } from './db/schema.ts';
 import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
-import { PAYMENT_MESSAGES, SANDBOX_CARDS, SQUARE_MESSAGES, SQUARE_SANDBOX_APP_ID } from '../contract/index.ts';
+import { SANDBOX_CARDS, SQUARE_SANDBOX_APP_ID } from '../contract/index.ts';
+import { ADDRESS_MESSAGES } from '../machines/address/address.messages.ts';
+import { SQUARE_MESSAGES } from '../machines/square/square.messages.ts';
 import { createPaymentRequest, refundPaymentRequest, squareApi, squareKeys, SQUARE_VERSION } from './domain/payment/square.ts';
 import { offSessionPaymentRequest, paymentMethodRequest, setupIntentRequest, stripeSavedCards } from './domain/instalments/offSession.ts';
 
@@ -51,7 +53,7 @@ describe.each(drivers)('Square on %s', (driver) => {
     expect(bad.json()).toEqual({ error: 'Your card number is incorrect.' });
     const res = await v.call('payWithSquare', { billing_address_data: { ...ADDRESS, postcode: '' }, source_id: await token(v) });
     expect(res.statusCode).toBe(422);
-    expect(res.json()).toEqual({ error: PAYMENT_MESSAGES.completeAddress, response: { success: false, addressError: PAYMENT_MESSAGES.completeAddress } });
+    expect(res.json()).toEqual({ error: ADDRESS_MESSAGES.completeAddress, response: { success: false, addressError: ADDRESS_MESSAGES.completeAddress } });
     expect(await w.database.db.select().from(payments).where(eq(payments.saleId, saleId))).toEqual([]);
   });
 
@@ -123,7 +125,7 @@ describe('the real Square adapter', () => {
     const p = { sourceId: 'cnon:x', amount: 100, currency: 'GBP', idempotencyKey: 'k', reference: null, address: ADDRESS, now: new Date() };
     expect(await api.charge(p)).toEqual({ status: 'succeeded', id: 'R2B3' });
     expect(await api.charge(p)).toEqual({ status: 'failed', message: 'Authorization error: \'CARD_DECLINED\'' });
-    expect(await api.charge(p)).toEqual({ status: 'address', message: PAYMENT_MESSAGES.addressNotFound });
+    expect(await api.charge(p)).toEqual({ status: 'address', message: ADDRESS_MESSAGES.unableToFindBilling });
     expect(api.credentials).toEqual({ app_id: 'sandbox-sq0idb-abc123', location_id: 'L8W9XYZ123', checkout_js: 'https://sandbox.web.squarecdn.com/v1/square.js' });
     expect(seen).toEqual(Array(3).fill('https://connect.squareupsandbox.com/v2/payments'));
   });

@@ -18,7 +18,7 @@ import { hotEvent } from './test/fixtures.ts';
 import { bankWiring } from './http/bankTransferApi.ts';
 import { createPublicKey, generateKeyPairSync, verify, type JsonWebKey } from 'node:crypto';
 import { bankSettings, signingPayload, tlSignature, truelayerBank, verifyTruelayerWebhook, wordOfStatus } from './domain/payment/truelayer.ts';
-import { BANK_TRANSFER_MESSAGES } from '../contract/index.ts';
+import { BANK_TRANSFER_MESSAGES } from '../machines/bankTransfer/bankTransfer.messages.ts';
 
 const ours = generateKeyPairSync('ec', { namedCurve: 'secp521r1' });
 const PEM = ours.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();

@@ -4,8 +4,15 @@
  * provides; the machine ends with an AccountOutcome the root turns into the next step.
  */
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
-import { codeDigits, FULL_NAME_MESSAGE, INVALID_EMAIL_MESSAGE, isFullName, isValidEmail, ONE_TIME_CODE_LENGTH } from '../../contract/account';
-import { CHECK_FAILED_NOTICE, LOGOUT_FAILED_NOTICE, SAVE_FAILED_NOTICE, SEND_FAILED_NOTICE } from './account.messages';
+import { codeDigits, isFullName, isValidEmail, ONE_TIME_CODE_LENGTH } from '../../contract/account';
+import {
+  CHECK_FAILED_NOTICE,
+  FULL_NAME_MESSAGE,
+  INVALID_EMAIL_MESSAGE,
+  LOGOUT_FAILED_NOTICE,
+  SAVE_FAILED_NOTICE,
+  SEND_FAILED_NOTICE,
+} from './account.messages';
 import type { AccountCallError, AccountEvent, AccountOutcome, AccountUser } from './account.types';
 
 export interface AccountContext {

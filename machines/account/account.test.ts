@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { codeDigits, FULL_NAME_MESSAGE, INVALID_EMAIL_MESSAGE, isFullName, isValidEmail } from '../../contract/account';
+import { codeDigits, isFullName, isValidEmail } from '../../contract/account';
 import { walk, type Expectation, type OracleQuestion } from '../testing/walk';
 import { viewAccount, type AccountView } from './account.connect';
 import { accountMachine } from './account.machine';
@@ -9,6 +9,9 @@ const SEND_FAILED_NOTICE = 'Unable to send the code. Please try again later';
 const LOGOUT_FAILED_NOTICE = 'Unable to log out. Please refresh the page';
 const CHECK_FAILED_NOTICE = 'Unable to check the code. Please try again later';
 const SAVE_FAILED_NOTICE = 'Unable to save your name. Please try again later';
+/** The e-mail and full-name rules' messages (spec 000 §5). */
+const INVALID_EMAIL_MESSAGE = 'Please type a valid email address';
+const FULL_NAME_MESSAGE = 'Please type both your first and last name(s)';
 
 const signedIn = { email: 'amelia@example.co.uk', full_name: 'Amelia Hughes' };
 const refusals = {

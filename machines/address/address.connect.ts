@@ -11,6 +11,7 @@ import {
   type VoucherField,
 } from '../../contract';
 import type { AddressEvent, LookupStatus, addressMachine } from './address.machine';
+import { ADDRESS_MESSAGES } from './address.messages';
 
 export interface AddressView {
   /** The lookup status (spec 000 §4), or 'searching' while a lookup is in flight; null while loading. */
@@ -53,7 +54,9 @@ export function viewAddress(snapshot: SnapshotFrom<typeof addressMachine>, baske
   const status = statusOf(snapshot);
   const all = addressProblems(form, { purpose, giftVouchers: basket.giftVouchers });
   const shown = Object.fromEntries(
-    Object.entries(all).filter(([key]) => context.tried || context.touched.includes(key as AddressProblemKey)),
+    Object.entries(all)
+      .filter(([key]) => context.tried || context.touched.includes(key as AddressProblemKey))
+      .map(([key, problem]) => [key, ADDRESS_MESSAGES[problem]]),
   ) as AddressView['problems'];
   const searching = status === 'searching';
   const newAddress = form.selected === 'new';

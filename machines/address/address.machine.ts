@@ -8,11 +8,11 @@
  *
  * Used for the delivery address (the delivery_address step) and for the billing address (the
  * payment step): the `purpose` input picks the rules' words; the app provides `submitAddress`
- * (set_delivery_address for delivery). The rules are the contract's `addressProblems`.
+ * (set_delivery_address for delivery). The rules are the contract's `addressProblems`;
+ * their words are in address.messages.ts.
  */
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import {
-  ADDRESS_MESSAGES,
   FIND_MIN_CHARACTERS,
   addressPayload,
   addressProblems,
@@ -28,6 +28,7 @@ import {
   type SavedAddress,
   type VoucherField,
 } from '../../contract';
+import { ADDRESS_MESSAGES } from './address.messages';
 
 export type LookupStatus = 'new' | 'new_user' | 'found_addresses' | 'address_found' | 'adding_manually';
 

@@ -350,6 +350,16 @@ async function walkFor(c: Case) {
           events['xstate.done.actor.submitAddress']![0]!,
         ],
       },
+      // A new address typed by hand with the country cleared: the country is asked for.
+      {
+        events: [
+          events['xstate.done.actor.loadSavedAddresses']![0]!,
+          { type: 'SAVED_ADDRESS_CHOSEN', selection: 'new' },
+          { type: 'ENTER_MANUALLY_CLICKED' },
+          { type: 'FIELD_TYPED', field: 'country', value: '' },
+          { type: 'CONTINUE_CLICKED', giftVouchers: c.giftVouchers },
+        ],
+      },
     ],
     view: (snapshot) => viewAddress(snapshot as never, { giftVouchers: c.giftVouchers }),
     initial: () => ({ view: { status: null, loading: true, canContinue: false, problems: {} }, running: ['loadSavedAddresses'], started: { loadSavedAddresses: [undefined] } }),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addressSenders } from './address.connect';
+import { ADDRESS_MESSAGES } from './address.messages';
 
 /** The address form's controls, each as the event of the spec's action (spec 000 §2 Delivery address, §4 lookup). */
 describe('address senders', () => {
@@ -30,5 +31,12 @@ describe('address senders', () => {
       { type: 'VOUCHER_NAME_TYPED', field: 'gift_voucher_to', value: 'Sam' },
       { type: 'CONTINUE_CLICKED', giftVouchers: true },
     ]);
+  });
+});
+
+/** The server's refusal of a saved address deleted meanwhile, which the form shows as sent (ours: the spec gives no words). */
+describe('saved address gone', () => {
+  it('tells the buyer to choose another address or enter a new one', () => {
+    expect(ADDRESS_MESSAGES.savedAddressGone).toBe('That saved address is no longer available. Choose another or enter a new one.');
   });
 });

@@ -1,7 +1,8 @@
 /** What the bank-transfer waiting screen shows, and the events it may send. */
 import type { SnapshotFrom } from 'xstate';
-import { BANK_RETRY_THRESHOLDS, BANK_TRANSFER_MESSAGES } from '../../contract';
+import { BANK_RETRY_THRESHOLDS } from '../../contract';
 import { formatMoney } from '../../contract/money';
+import { BANK_TRANSFER_MESSAGES } from './bankTransfer.messages';
 import type { BankTransferEvent, bankTransferMachine } from './bankTransfer.machine';
 
 export interface BankTransferView {
@@ -9,8 +10,8 @@ export interface BankTransferView {
   waiting: boolean;
   /** The wait message for the retries so far (spec 001 §4: 3, 6, 9). */
   waitMessage: string | null;
-  /** Success: the reference and amount, with Continue. */
-  succeeded: { reference: string | null; amount: string } | null;
+  /** Success: its heading, the reference and amount, with Continue. */
+  succeeded: { title: string; reference: string | null; amount: string } | null;
   /** The failure view's text (cancelled, the bank's error, the status unavailable). */
   problem: string | null;
   /** Stopped after 60 retries: not confirmed yet, tickets follow if it is. */
@@ -35,7 +36,10 @@ export function viewBankTransfer(snapshot: SnapshotFrom<typeof bankTransferMachi
   return {
     waiting,
     waitMessage: waiting ? waitMessage(c.retries) : null,
-    succeeded: succeeded && c.status ? { reference: c.status.reference, amount: formatMoney(c.status.total, c.status.currency) } : null,
+    succeeded:
+      succeeded && c.status
+        ? { title: BANK_TRANSFER_MESSAGES.succeeded, reference: c.status.reference, amount: formatMoney(c.status.total, c.status.currency) }
+        : null,
     problem: c.problem,
     notYetConfirmed: snapshot.matches('gaveUp') ? BANK_TRANSFER_MESSAGES.notYetConfirmed : null,
     canContinue: snapshot.can({ type: 'CONTINUE_CLICKED' }),

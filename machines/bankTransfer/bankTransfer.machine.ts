@@ -12,9 +12,9 @@ import {
   BANK_FIRST_CHECK_MS,
   BANK_POLL_INTERVAL_MS,
   BANK_RETRY_THRESHOLDS,
-  BANK_TRANSFER_MESSAGES,
   type TruelayerStatus,
 } from '../../contract';
+import { BANK_TRANSFER_MESSAGES } from './bankTransfer.messages';
 
 export type BankTransferEvent = { type: 'CONTINUE_CLICKED' } | { type: 'SWITCH_METHOD_CLICKED' } | { type: 'RETRY_CLICKED' };
 

@@ -4,6 +4,7 @@ import type { TruelayerStatus } from '../../contract';
 import { walk, type Expectation, type OracleQuestion, type WalkEvent } from '../testing/walk';
 import { bankTransferSenders, viewBankTransfer, type BankTransferView } from './bankTransfer.connect';
 import { bankTransferMachine } from './bankTransfer.machine';
+import { BANK_TRANSFER_MESSAGES } from './bankTransfer.messages';
 
 /** Spec 001 §8 and §4, word for word. */
 const CANCELLED = 'You cancelled the payment in the bank portal.';
@@ -12,11 +13,12 @@ const EXPIRED = 'Your payment was unsuccessful and the checkout time expired. If
 const AFTER_3 = 'Waiting for a response from your bank';
 const AFTER_6 = 'Awaiting confirmation of payment';
 const AFTER_9 = "It's taking longer than usual for confirmation of your payment.";
-/* Our own words where the spec has none (contract/bankTransfer.ts). */
+/* Our own words where the spec has none (bankTransfer.messages.ts). */
 const FIRST_WAIT = 'Checking with your bank';
 const NOT_CONFIRMED =
   'Your payment is not confirmed yet. If your bank confirms it, your tickets will be delivered to your ticket wallet and sent to you by e-mail.';
 const BANK_FAILED = 'Your bank did not complete the payment.';
+const RECEIVED = 'Payment received';
 
 /** Spec 001 §9. */
 const FIRST_CHECK_MS = 2000;
@@ -78,7 +80,7 @@ function oracle(q: Q): Expectation<BankTransferView> | undefined {
     case 'xstate.done.actor.getTruelayerStatus': {
       const s = event.output as TruelayerStatus;
       if (s.payment_completed) {
-        return { view: { waiting: false, waitMessage: null, problem: null, succeeded: { reference: 'HF-7Q2K9', amount: '£15.00' }, canContinue: true, canSwitchMethod: false }, running: [] };
+        return { view: { waiting: false, waitMessage: null, problem: null, succeeded: { title: RECEIVED, reference: 'HF-7Q2K9', amount: '£15.00' }, canContinue: true, canSwitchMethod: false }, running: [] };
       }
       if (s.status === 'error' && s.checkout_expires_in <= 0) return { view: {}, running: [], output: { type: 'reserving', message: EXPIRED } };
       if (s.status === 'error') return failureView(s.truelayer_status_error ?? BANK_FAILED);
@@ -185,6 +187,8 @@ describe('bank transfer machine', () => {
     expect(seen.slice(3, 6)).toEqual([AFTER_3, AFTER_3, AFTER_6]);
     expect(seen.slice(8, 12)).toEqual([AFTER_9, AFTER_9, AFTER_9, AFTER_9]);
     expect(view().canSwitchMethod).toBe(true);
+    // The button that is now offered, in spec 001 §2's words.
+    expect(BANK_TRANSFER_MESSAGES.tryDifferentMethod).toBe('Try a different payment method');
   });
 
   it('stops after 60 retries with the not-yet-confirmed message, and asks no more', async () => {

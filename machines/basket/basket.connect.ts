@@ -4,11 +4,9 @@
  */
 import type { SnapshotFrom } from 'xstate';
 import type { GiftVoucherLine, TicketLine } from '../../contract';
-import { minimumWarning, REQUIRED_TICKETS_MESSAGE } from '../../contract/basketMessages';
 import type { BasketEvent, Checkout } from '../checkout/checkout.types';
 import type { basketMachine } from './basket.machine';
-
-export { REQUIRED_TICKETS_MESSAGE };
+import { minimumWarning, REQUIRED_TICKETS_MESSAGE } from './basket.messages';
 
 export interface BasketView {
   /** A change is with the server or the checkout is being re-read: quantity inputs are disabled. */

@@ -6,20 +6,8 @@
  */
 import { assertEvent, assign, fromPromise, sendParent, setup } from 'xstate';
 import type { BasketEvent, Checkout, NoticeKind } from '../checkout/checkout.types';
-import { maximumWarning, minimumWarning } from '../../contract/basketMessages';
-
-export { maximumWarning, minimumWarning };
-
-/** The spec's notifications when a basket call fails (spec 000 §8), by the call that failed. */
-export const BASKET_FAILURES = {
-  updateTicketQuantity: 'Unable to update Ticket quantity. Please try again later',
-  updateGiftVoucherQuantity: 'Unable to update Gift Voucher quantity. Please try again later',
-  updateRefundProtection: 'Unable to update Refund protection. Please try again later',
-  setCode: 'Unable to set the Code. Please try again later',
-  removeFromBasket: 'Unable to remove the Ticket from the basket. Please try again later',
-  removeGiftVoucherFromBasket: 'Unable to remove the Gift Voucher from the basket. Please try again later',
-  loadCheckout: 'Unable to get Checkout data. Please try again later',
-} as const;
+import { MESSAGES } from '../checkout/checkout.messages';
+import { BASKET_FAILURES, maximumWarning, minimumWarning } from './basket.messages';
 
 export type BasketTag = 'updating';
 
@@ -334,14 +322,14 @@ export const basketMachine = setup({
             target: 'editable.debouncing',
             actions: [
               'settlePending',
-              { type: 'notify', params: { kind: 'error', text: BASKET_FAILURES.loadCheckout } },
+              { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToGetCheckout } },
             ],
           },
           {
             target: 'editable.idle',
             actions: [
               'settlePending',
-              { type: 'notify', params: { kind: 'error', text: BASKET_FAILURES.loadCheckout } },
+              { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToGetCheckout } },
             ],
           },
         ],

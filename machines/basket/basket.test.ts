@@ -271,6 +271,32 @@ describe('basket machine', () => {
             { type: 'TICKET_REMOVED', ticketId: 1 },
           ],
         },
+        // Another line capped at its maximum or removed: the quantity already waiting is still sent, first.
+        {
+          events: <WalkEvent[]>[
+            { type: 'QUANTITY_CHANGED', ticketId: 3, qty: 2, maxCanReserve: 0, minPerCustomer: 1 },
+            { type: 'QUANTITY_CHANGED', ticketId: 1, qty: 9, maxCanReserve: 5, minPerCustomer: 1 },
+            { type: DEBOUNCE },
+            done('updateTicketQuantity', { success: true }),
+            done('updateTicketQuantity', { success: true }),
+          ],
+        },
+        {
+          events: <WalkEvent[]>[
+            { type: 'QUANTITY_CHANGED', ticketId: 3, qty: 2, maxCanReserve: 0, minPerCustomer: 1 },
+            { type: 'TICKET_REMOVED', ticketId: 1 },
+            done('removeFromBasket', { success: true }),
+            done('loadCheckout', makeCheckout()),
+            { type: DEBOUNCE },
+          ],
+        },
+        // A line held back below its minimum stays held back when another line is capped.
+        {
+          events: <WalkEvent[]>[
+            { type: 'QUANTITY_CHANGED', ticketId: 3, qty: 1, maxCanReserve: 0, minPerCustomer: 2 },
+            { type: 'QUANTITY_CHANGED', ticketId: 1, qty: 9, maxCanReserve: 5, minPerCustomer: 1 },
+          ],
+        },
         // Held back below the minimum: nothing waits to be sent.
         { events: <WalkEvent[]>[{ type: 'QUANTITY_CHANGED', ticketId: 1, qty: 0, maxCanReserve: 0, minPerCustomer: 3 }] },
         ...[0, 2.5].map((qty) => ({

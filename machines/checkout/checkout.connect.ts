@@ -19,7 +19,7 @@ import type { countdownMachine } from '../countdown/countdown.machine';
 import type { reservationMachine } from '../reservation/reservation.machine';
 import type { checkoutMachine } from './checkout.machine';
 import type { Checkout, CheckoutEvent, Notice, Step } from './checkout.types';
-import { MESSAGES } from './messages';
+import { MESSAGES } from './checkout.messages';
 
 export const CAPTCHA_EXPIRED_MESSAGE = MESSAGES.captchaExpired;
 export const CHECKOUT_EXPIRED_MESSAGE = MESSAGES.checkoutExpired;

@@ -10,7 +10,7 @@
 import { checkoutSetup, initialCheckoutContext } from './checkout.setup';
 import type { Checkout, ReservationOutcome, Step } from './checkout.types';
 import { STEPS } from '../../contract/steps';
-import { MESSAGES } from './messages';
+import { MESSAGES } from './checkout.messages';
 import type { AccountOutcome } from '../account/account.types';
 import type { PaymentOutcome } from '../payment/payment.types';
 import type { BankTransferOutcome } from '../bankTransfer/bankTransfer.machine';
@@ -343,7 +343,20 @@ export const checkoutMachine = checkoutSetup.createMachine({
         waiting: {
           tags: ['reserving'],
           description: 'Reserve Basket was pressed; the reserve step follows after reserveDelay.',
-          after: { reserveDelay: { target: '#checkout.pastBasket.reserve' } },
+          after: { reserveDelay: { target: 'preparing' } },
+        },
+        preparing: {
+          tags: ['reserving'],
+          description: 'The reservation’s chart is made ready (the app loads it, with the later steps’ charts, if it has not yet).',
+          invoke: {
+            src: 'prepareReservation',
+            id: 'prepareReservation',
+            onDone: { target: '#checkout.pastBasket.reserve' },
+            onError: {
+              target: 'idle',
+              actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToReserve } },
+            },
+          },
         },
       },
     },

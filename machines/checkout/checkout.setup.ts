@@ -7,7 +7,7 @@
 import { assertEvent, assign, fromPromise, sendTo, setup, spawnChild, type AnyActorLogic } from 'xstate';
 import { basketMachine } from '../basket/basket.machine';
 import { countdownMachine } from '../countdown/countdown.machine';
-import { reservationMachine } from '../reservation/reservation.machine';
+import type { reservationMachine } from '../reservation/reservation.machine';
 import { stepSaverMachine } from '../stepSaver/stepSaver.machine';
 import type { donationMachine } from '../donation/donation.machine';
 import type { giftAidMachine } from '../donation/giftAid.machine';
@@ -87,6 +87,7 @@ export const checkoutSetup = setup({
       reservation: 'reservation';
       loadCheckout: 'loadCheckout';
       destroySale: 'destroySale';
+      prepareReservation: 'prepareReservation';
       donation: 'donation';
       giftAid: 'giftAid';
       account: 'account';
@@ -102,8 +103,10 @@ export const checkoutSetup = setup({
     /** GET checkout, read afresh. */
     loadCheckout: fromPromise<Checkout, void>(() => Promise.reject(new Error('loadCheckout is provided by the app'))),
     destroySale: fromPromise<unknown, void>(() => Promise.reject(new Error('destroySale is provided by the app'))),
+    /** Makes the reservation's chart ready before the reserve step invokes it (the app loads its chunk). */
+    prepareReservation: fromPromise<void, void>(() => Promise.reject(new Error('prepareReservation is provided by the app'))),
     basket: basketMachine,
-    reservation: reservationMachine,
+    reservation: stepChild<typeof reservationMachine>('reservation'),
     countdown: countdownMachine,
     stepSaver: stepSaverMachine,
     donation: stepChild<typeof donationMachine>('donation'),

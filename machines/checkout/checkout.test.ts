@@ -56,6 +56,8 @@ const events: Record<string, WalkEvent[]> = {
   'xstate.error.actor.loadCheckout': [{ type: 'xstate.error.actor.loadCheckout', error: new Error('500') }],
   'xstate.done.actor.reservation': outcomes.map((output) => ({ type: 'xstate.done.actor.reservation', output })),
   'xstate.error.actor.reservation': [{ type: 'xstate.error.actor.reservation', error: new Error('crashed') }],
+  'xstate.done.actor.prepareReservation': [{ type: 'xstate.done.actor.prepareReservation', output: undefined }],
+  'xstate.error.actor.prepareReservation': [{ type: 'xstate.error.actor.prepareReservation', error: new Error('the chunk did not load') }],
   'xstate.done.actor.destroySale': [{ type: 'xstate.done.actor.destroySale', output: { success: true } }],
   'xstate.error.actor.destroySale': [{ type: 'xstate.error.actor.destroySale', error: new Error('500') }],
   CAPTCHA_PASSED: [{ type: 'CAPTCHA_PASSED', token: 'token-1' }],
@@ -315,8 +317,17 @@ function checkoutOracle(q: Q): Expectation<View> | undefined {
     case 'RESERVE_CLICKED':
       if (view.step !== 'basket' || view.isReserving) return undefined;
       return { view: { step: 'basket', ...idleFlags, isReserving: true }, running: ['basket'] };
+    /* Reserve Basket pressed: after reserveDelay the reservation's chart is made ready, then the reserve step */
+    case 'xstate.done.actor.prepareReservation':
+      return runningIn(q).includes('prepareReservation') ? landOn(q, 'reserve') : undefined;
+    case 'xstate.error.actor.prepareReservation':
+      if (!runningIn(q).includes('prepareReservation')) return undefined;
+      return { view: { step: 'basket', ...idleFlags, notices: withNotice(q, 'error', TEXT.reserveFailed) }, running: ['basket'] };
     default:
-      if (event.type.startsWith('xstate.after.reserveDelay')) return view.step === 'basket' && view.isReserving ? landOn(q, 'reserve') : undefined;
+      if (event.type.startsWith('xstate.after.reserveDelay')) {
+        if (view.step !== 'basket' || !view.isReserving || runningIn(q).includes('prepareReservation')) return undefined;
+        return { view: { step: 'basket', ...idleFlags, isReserving: true }, running: ['basket', 'prepareReservation'], started: { prepareReservation: [undefined] } };
+      }
       break;
   }
 
@@ -450,6 +461,7 @@ describe('checkout machine (root)', () => {
         actors: {
           loadCheckout: kit.controlled(),
           destroySale: kit.controlled(),
+          prepareReservation: kit.controlled(),
           reservation: kit.controlled(),
           basket: kit.recorder('basket'),
           countdown: kit.recorder('countdown'),
@@ -480,6 +492,7 @@ describe('checkout machine (root)', () => {
             { type: 'COUNTDOWN_EXPIRED' },
             { type: 'RESERVE_CLICKED' },
             { type: 'xstate.after.reserveDelay.checkout.basket.waiting' },
+            { type: 'xstate.done.actor.prepareReservation', output: undefined },
             { type: 'xstate.done.actor.reservation', output: outcomes[2] },
             { type: 'EDIT_BASKET_CONFIRMED' },
           ],

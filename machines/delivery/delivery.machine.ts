@@ -7,7 +7,8 @@
  * with error code 2961.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import { DELIVERY_ADVANCE_DELAY_MS, DELIVERY_FAILED_CODE, DELIVERY_MESSAGES, DELIVERY_START_DELAY_MS, type ResponseOf } from '../../contract';
+import { DELIVERY_ADVANCE_DELAY_MS, DELIVERY_START_DELAY_MS, type ResponseOf } from '../../contract';
+import { DELIVERY_FAILED_CODE, DELIVERY_MESSAGES } from './delivery.messages';
 
 export type DeliveryEvent = { type: 'RETRY_CLICKED' };
 

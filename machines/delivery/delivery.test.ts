@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { walk, type Expectation, type OracleQuestion } from '../testing/walk';
 import { deliverySenders, viewDelivery, type DeliveryView } from './delivery.connect';
 import { deliveryMachine } from './delivery.machine';
+import { ORDER_COMPLETED_MESSAGES } from './delivery.messages';
 
 /** Spec 001 §8, the delivery texts, and §4 Delivery's error code. */
 const UNABLE_BITTICKET = 'Unable to deliver to BitTicket. Please try again later';
@@ -147,5 +148,11 @@ describe('delivery machine', () => {
     const sent: unknown[] = [];
     deliverySenders((event) => sent.push(event)).retry();
     expect(sent).toEqual([{ type: 'RETRY_CLICKED' }]);
+  });
+
+  it('hands the order-completed screen that follows it the words of spec 001 §2 Order completed', () => {
+    expect(ORDER_COMPLETED_MESSAGES.reference('HF-7Q2K9')).toBe('Your reference is HF-7Q2K9');
+    expect(ORDER_COMPLETED_MESSAGES.complete).toBe('Order complete! Your tickets are on their way.');
+    expect(ORDER_COMPLETED_MESSAGES.walletSent('amelia@example.co.uk')).toBe('A copy of your ticket wallet has been sent to amelia@example.co.uk');
   });
 });

@@ -2,11 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { walk, type Expectation } from '../testing/walk';
 import { viewDonation, type DonationView } from './donation.connect';
 import { donationMachine } from './donation.machine';
+import { DONATION_MESSAGES, GIFT_AID_MESSAGES } from './donation.messages';
 
 const CHARITY_ID = 7;
 
 /** The custom amounts the walk types, and what each means in pence (spec 000 §5: step 0.01). */
-const TYPED: Record<string, number | null> = { '12.50': 1250, '0.50': 50, abc: null };
+const TYPED: Record<string, number | null> = { '12.50': 1250, '1.00': 100, '0.99': 99, abc: null };
 
 /** Spec 000 §8: the notification of a failed save_donation, and a server's own text. */
 const UNABLE = 'Unable to save Donation. Please try again later';
@@ -66,5 +67,11 @@ describe('donation machine', () => {
     });
     expect(result.states.missing).toEqual([]);
     expect(result.transitions.missing).toEqual([]);
+  });
+
+  it('gives the server the words of spec 000 §8 for its refusals, which the donation and Gift Aid steps show as sent', () => {
+    expect(DONATION_MESSAGES.problemSettingAmount).toBe(SERVER_TEXT);
+    expect(DONATION_MESSAGES.selectAnAmount).toBe('Please select an amount.');
+    expect(GIFT_AID_MESSAGES.problemSettingStatus).toBe('There was a problem setting your gift aid status. Please try again.');
   });
 });

@@ -2,6 +2,7 @@
 import type { SnapshotFrom } from 'xstate';
 import { GIFT_AID_ADDRESS_FROM, giftAidProblems, giftAidUplift, type GiftAidField, type GiftAidForm } from '../../contract/donation';
 import type { Confirmation, GiftAidEvent, GiftAidTextField, giftAidMachine } from './giftAid.machine';
+import { GIFT_AID_FIELD_MESSAGES } from './donation.messages';
 
 export interface GiftAidView {
   form: GiftAidForm;
@@ -22,7 +23,7 @@ export function viewGiftAid(snapshot: SnapshotFrom<typeof giftAidMachine>, donat
     form,
     uplift: giftAidUplift(donationAmount),
     addressNeeded: donationAmount >= GIFT_AID_ADDRESS_FROM,
-    problems: showProblems ? giftAidProblems(form, donationAmount) : {},
+    problems: showProblems ? Object.fromEntries(giftAidProblems(form, donationAmount).map((field) => [field, GIFT_AID_FIELD_MESSAGES[field]])) : {},
     problem,
     saving: snapshot.hasTag('saving'),
   };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GIFT_AID_MESSAGES, type GiftAidForm } from '../../contract';
+import type { GiftAidForm } from '../../contract';
 import { walk, type Expectation, type WalkEvent } from '../testing/walk';
 import { viewGiftAid, type GiftAidView } from './giftAid.connect';
 import { giftAidMachine } from './giftAid.machine';
@@ -163,12 +163,13 @@ function shownProblems(form: GiftAidForm, amount: number, tried: boolean): strin
   return tried ? missing(form, amount) : [];
 }
 
+/** Our words for the form's rules (spec 000 §5 gives none), written here independently of the chart's. */
 function messagesFor(parts: string[]): Record<string, string> {
   const texts: Record<string, string> = {
-    confirmations: GIFT_AID_MESSAGES.confirmAll,
-    address1: GIFT_AID_MESSAGES.address1,
-    postcode: GIFT_AID_MESSAGES.postcode,
-    overseasAddress: GIFT_AID_MESSAGES.overseasAddress,
+    confirmations: 'Please confirm all three statements to add Gift Aid',
+    address1: 'Type the first line of your address',
+    postcode: 'Type your postcode',
+    overseasAddress: 'Type your address',
   };
   return Object.fromEntries(parts.map((part) => [part, texts[part]!]));
 }

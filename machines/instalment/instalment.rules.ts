@@ -1,5 +1,7 @@
 /** Spec 001 §5: a plan is paid only with an option, a valid phone and a card chosen. */
-import { INSTALMENT_MESSAGES, isValidPhone, PAY_IN_FULL_OPTION, PAYMENT_MESSAGES } from '../../contract';
+import { isValidPhone, PAY_IN_FULL_OPTION } from '../../contract';
+import { INSTALMENT_MESSAGES } from './instalment.messages';
+import { PAYMENT_MESSAGES } from '../payment/payment.messages';
 import type { PlanChoice } from './instalment.types';
 
 export type PlanProblemField = 'planOption' | 'planCard' | 'contactNumber';

@@ -26,14 +26,21 @@ describe('instalment machine', () => {
       variants: [{ name: 'new card', input: NEW }, { name: 'saved card', input: SAVED }],
       events: {
         'xstate.done.actor.saveNewCard': [{ type: 'xstate.done.actor.saveNewCard', output: CARD }],
-        'xstate.error.actor.saveNewCard': [{ type: 'xstate.error.actor.saveNewCard', error: new Error(CARD_REFUSED) }],
+        'xstate.error.actor.saveNewCard': [
+          { type: 'xstate.error.actor.saveNewCard', error: new Error(CARD_REFUSED) },
+          { type: 'xstate.error.actor.saveNewCard', error: new Error('') },
+          { type: 'xstate.error.actor.saveNewCard', error: 'network down' },
+        ],
         'xstate.done.actor.payWithInstalment': [
           { type: 'xstate.done.actor.payWithInstalment', output: { status: 'success', url: null } },
           { type: 'xstate.done.actor.payWithInstalment', output: { status: 'redirect_to_url', url: 'https://bank.example/3ds' } },
           { type: 'xstate.done.actor.payWithInstalment', output: { status: 'unsuccessful', url: null } },
+          { type: 'xstate.done.actor.payWithInstalment', output: { status: 'redirect_to_url', url: null } },
+          { type: 'xstate.done.actor.payWithInstalment', output: { status: 'unsuccessful', url: 'https://bank.example/3ds' } },
         ],
         'xstate.error.actor.payWithInstalment': [
           { type: 'xstate.error.actor.payWithInstalment', error: new HoldLost(HELD) },
+          { type: 'xstate.error.actor.payWithInstalment', error: new HoldLost('') },
           { type: 'xstate.error.actor.payWithInstalment', error: new Error('500') },
         ],
       },
@@ -55,16 +62,22 @@ describe('instalment machine', () => {
               running: ['payWithInstalment'],
               started: { payWithInstalment: [{ instalment_option: '3', contact_number: '07700 900123', new_payment_method: { ...CARD, make_default_payment_method: 'true' } }] },
             };
-          case 'xstate.error.actor.saveNewCard':
-            return { view: idle, running: [], output: { type: 'failed', message: CARD_REFUSED } };
+          case 'xstate.error.actor.saveNewCard': {
+            // The card form's own words; without any, the spec's error.
+            const error = event.error;
+            const message = error instanceof Error && error.message ? error.message : ERROR;
+            return { view: idle, running: [], output: { type: 'failed', message } };
+          }
           case 'xstate.done.actor.payWithInstalment': {
             const reply = event.output as { status: string; url: string | null };
             if (reply.status === 'success') return { view: idle, running: [], output: { type: 'paid' } };
-            if (reply.status === 'redirect_to_url') return { view: { ...idle, redirecting: true }, running: [], sent: { goToUrl: [{ url: reply.url }] } };
+            // A redirect with nowhere to go is as good as unsuccessful; any other status is unsuccessful, url or not.
+            if (reply.status === 'redirect_to_url' && reply.url) return { view: { ...idle, redirecting: true }, running: [], sent: { goToUrl: [{ url: reply.url }] } };
             return { view: idle, running: [], output: { type: 'failed', message: ERROR } };
           }
           case 'xstate.error.actor.payWithInstalment':
-            if (event.error instanceof HoldLost) return { view: idle, running: [], output: { type: 'reserving', message: HELD } };
+            // The basket shows the server's reason, and no words of the chart's own when it gave none.
+            if (event.error instanceof HoldLost) return { view: idle, running: [], output: { type: 'reserving', message: event.error.message } };
             return { view: idle, running: [], output: { type: 'failed', message: ERROR } };
         }
         return undefined;

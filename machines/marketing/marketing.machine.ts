@@ -4,7 +4,7 @@
  * what the buyer already receives are not shown, and are sent as they are.
  */
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
-import { MARKETING_FAILED_MESSAGE } from '../../contract/marketing';
+import { MARKETING_FAILED_MESSAGE } from './marketing.messages';
 import type { Checkout } from '../checkout/checkout.types';
 
 export type MarketingPreferences = NonNullable<Checkout['marketing_preferences']>;

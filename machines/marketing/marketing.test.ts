@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { MARKETING_FAILED_MESSAGE } from '../../contract/marketing';
 import { walk, type Expectation, type OracleQuestion } from '../testing/walk';
 import { viewMarketing, type MarketingView } from './marketing.connect';
 import { marketingMachine, type MarketingPreferences } from './marketing.machine';
@@ -12,6 +11,9 @@ const preferences = {
     { id: 7, organiser_subscribed: true, marketing_signup_message: 'Peak Trail Runs race calendar' },
   ],
 };
+
+/** The failure notice as spec 000 §8 words it, written here independently of the machine's constant. */
+const MARKETING_FAILED_MESSAGE = 'Unable to set the marketing preferences. Please try again later';
 
 /** Spec 000 §2 "Keep updated step" and §7 set_marketing_preferences: each box, the payload, the error. */
 function marketingOracle({ event, view }: OracleQuestion<MarketingView>): Expectation<MarketingView> | undefined {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
-import { saasBlockedMessage } from '../../contract';
 import { paymentSenders, viewPayment } from './payment.connect';
 import { paymentMachine } from './payment.machine';
 import type { PaymentSituation } from './payment.types';
+import { PAYMENT_MESSAGES } from './payment.messages';
 
 /** The payment screen's controls, each as the event of the spec's action (spec 001 §2 Payment, §4). */
 describe('payment senders', () => {
@@ -66,7 +66,9 @@ describe('payment view', () => {
 
   it('names the organiser whose payments are not set up (spec 001 §2)', async () => {
     const actor = await start(situation({ blockedBy: 'Moonlight Screenings' }));
-    expect(viewPayment(actor.getSnapshot()).blocked).toBe(saasBlockedMessage('Moonlight Screenings'));
+    expect(viewPayment(actor.getSnapshot()).blocked).toBe(
+      'We currently are unable to take payments for this basket as the payment integration has not yet been configured by Moonlight Screenings',
+    );
     const open = await start(situation({}));
     expect(viewPayment(open.getSnapshot()).blocked).toBeNull();
   });
@@ -107,5 +109,15 @@ describe('payment view', () => {
       canPay: true,
     });
     actor.stop();
+  });
+});
+
+/** The server's words, which the payment screen shows as its payment error, for a payment that arrived after the hold ended (not in the spec). */
+describe('late payment words', () => {
+  it('say whether the tickets are the buyer’s or the payment was refunded', () => {
+    expect(PAYMENT_MESSAGES.lateBooked).toBe('Your payment arrived after your hold ended. The tickets were still available, so they are yours.');
+    expect(PAYMENT_MESSAGES.lateRefunded).toBe(
+      'Your payment arrived after your hold ended and the tickets had been taken, so we have refunded it in full. If tickets are still available, you can reserve them again.',
+    );
   });
 });

@@ -9,13 +9,14 @@
 import { and, assertEvent, assign, fromPromise, not, setup } from 'xstate';
 import {
   EMPTY_BILLING_ADDRESS,
-  PAYMENT_MESSAGES,
   type ChosenMethod,
   type PaymentMethod,
   type RequestOf,
   type ResponseOf,
 } from '../../contract';
-import { BANK_TRANSFER_MESSAGES } from '../../contract/bankTransfer';
+import { ADDRESS_MESSAGES } from '../address/address.messages';
+import { MESSAGES } from '../checkout/checkout.messages';
+import { PAYMENT_MESSAGES } from './payment.messages';
 import { paymentProblems } from './payment.rules';
 import { instalmentMachine } from '../instalment/instalment.machine';
 import type { InstalmentOutcome } from '../instalment/instalment.types';
@@ -29,9 +30,6 @@ import {
   type PaymentProblemField,
   type PaymentSituation,
 } from './payment.types';
-
-/** 'Unable to get Checkout data. Please try again later' (spec 001 §8). */
-export const UNABLE_TO_GET_CHECKOUT = 'Unable to get Checkout data. Please try again later';
 
 const NO_FLAGS: Record<ChosenMethod, boolean> = { truelayer: false, stripe: false, square: false, instalment: false };
 
@@ -113,7 +111,7 @@ export const paymentMachine = setup({
       error: params.situation.paymentError,
       form: { ...initialForm, email: params.situation.email },
     })),
-    showLoadFailure: assign({ error: UNABLE_TO_GET_CHECKOUT }),
+    showLoadFailure: assign({ error: MESSAGES.unableToGetCheckout }),
     clearError: assign({ error: null }),
     showClaimFailure: assign({ error: PAYMENT_MESSAGES.claimFree }),
     changeField: assign(({ context, event }) => {
@@ -309,7 +307,7 @@ export const paymentMachine = setup({
             actions: { type: 'keepHoldLost', params: ({ event }) => ({ message: messageOf(event.error, '') }) },
             description: 'The failure body has an error: it becomes the reserving error, back at the basket.',
           },
-          { target: 'ready', actions: { type: 'reset', params: { message: PAYMENT_MESSAGES.addressNotFound } } },
+          { target: 'ready', actions: { type: 'reset', params: { message: ADDRESS_MESSAGES.unableToFindBilling } } },
         ],
       },
     },
@@ -356,7 +354,7 @@ export const paymentMachine = setup({
           target: 'atBank',
           actions: { type: 'goToBank', params: ({ event }) => ({ url: event.output.auth_url }) },
         },
-        onError: { target: 'ready', actions: { type: 'reset', params: { message: BANK_TRANSFER_MESSAGES.redirectFailed } } },
+        onError: { target: 'ready', actions: { type: 'reset', params: { message: PAYMENT_MESSAGES.truelayerRedirect } } },
       },
     },
     atBank: {

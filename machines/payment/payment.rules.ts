@@ -5,7 +5,6 @@ import {
   isValidExpressEmail,
   isValidPhone,
   offeredMethods,
-  PAYMENT_MESSAGES,
   saasBlockingOrganiser,
   type Checkout,
   type ChosenMethod,
@@ -13,6 +12,8 @@ import {
 } from '../../contract';
 import type { PaymentForm, PaymentProblemField, PaymentSituation } from './payment.types';
 import { planOptions } from '../../contract';
+import { ADDRESS_MESSAGES } from '../address/address.messages';
+import { PAYMENT_MESSAGES } from './payment.messages';
 import { planProblems } from '../instalment/instalment.rules';
 
 /** The methods this build takes; bank transfer, Square and plans join here when they are built. */
@@ -49,8 +50,8 @@ export function paymentProblems(
     if (!isFullName(form.fullName)) problems.fullName = PAYMENT_MESSAGES.fullName;
     if (!isValidExpressEmail(form.email)) problems.email = PAYMENT_MESSAGES.email;
   } else if (!form.address.postcode.trim()) {
-    problems.postcode = PAYMENT_MESSAGES.postcode;
-    problems.address = PAYMENT_MESSAGES.completeAddress;
+    problems.postcode = ADDRESS_MESSAGES.billingPostcode;
+    problems.address = ADDRESS_MESSAGES.completeAddress;
   }
   const phone = form.contactNumber.trim();
   if ((situation.phoneRequired || phone !== '') && !isValidPhone(phone)) problems.contactNumber = PAYMENT_MESSAGES.phone;

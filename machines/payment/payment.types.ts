@@ -69,5 +69,6 @@ export type PaymentEvent =
 
 /** A call refused because the hold is gone: the failure body's error becomes the basket's reserving error. */
 export class HoldLost extends Error {
+  // Stryker disable next-line StringLiteral: the name is for logs; every guard tells a lost hold by instanceof.
   override name = 'HoldLost';
 }

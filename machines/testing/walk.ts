@@ -278,9 +278,19 @@ function replyOf(type: string): string | undefined {
   return undefined;
 }
 
+/**
+ * An event as text, errors by their class, message and own fields (a status, the server's words):
+ * JSON alone writes an Error with only its own fields, and a plain one as `{}`, so two replies that
+ * differ only in their error (a refusal in words, an empty one, a lost hold) would count as one
+ * event and only one of them would be walked.
+ */
+function serializeEvent(event: unknown): string {
+  return JSON.stringify(event, (_key, v) => (v instanceof Error ? { [v.constructor.name]: v.message, ...v } : v));
+}
+
 function describeEvent(event: EventObject) {
   const { type, ...rest } = event as EventObject & Record<string, unknown>;
-  const detail = Object.keys(rest).length ? ` ${JSON.stringify(rest).slice(0, 120)}` : '';
+  const detail = Object.keys(rest).length ? ` ${serializeEvent(rest).slice(0, 120)}` : '';
   return `${type}${detail}`;
 }
 
@@ -505,6 +515,7 @@ function generatePaths(options: WalkBase, variant: WalkVariant | undefined) {
   const traversal = {
     events,
     serializeState: (s: Snapshot) => serializeState(s),
+    serializeEvent,
     input: variant?.input ?? options.input,
     limit: options.limit ?? 20_000,
   };
@@ -525,7 +536,7 @@ function generatePaths(options: WalkBase, variant: WalkVariant | undefined) {
   }
   // A path that is the beginning of a longer one adds nothing.
   const keyed = paths
-    .map((steps) => ({ steps, key: steps.map((event) => JSON.stringify(event)).join('\n') }))
+    .map((steps) => ({ steps, key: steps.map((event) => serializeEvent(event)).join('\n') }))
     .sort((a, b) => b.steps.length - a.steps.length);
   const kept: typeof keyed = [];
   const prefixes = new Set<string>();

@@ -5,7 +5,6 @@
  */
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import {
-  ADDRESS_MESSAGES,
   COUNTRY_USA,
   addressProblems,
   emptyAddressFields,
@@ -14,6 +13,7 @@ import {
   type ParsedRequestOf,
   type SavedAddress,
 } from '../../contract/index.ts';
+import { ADDRESS_MESSAGES } from '../../machines/address/address.messages.ts';
 import type { Database } from '../db/index.ts';
 import { postalDeliveryEvents, saleDeliveryAddresses, sales, saleVouchers, userAddresses } from '../db/schema.ts';
 import { countryName, isCountry, isState } from './addressCountries.ts';
@@ -109,7 +109,7 @@ export async function setDeliveryAddress(
   };
   const problems = addressProblems(form, { purpose: 'delivery', giftVouchers });
   const first = Object.values(problems)[0];
-  if (first) throw new DomainError(400, first);
+  if (first) throw new DomainError(400, ADDRESS_MESSAGES[first]);
 
   let fields: AddressFields;
   let userAddressId: number | null = null;

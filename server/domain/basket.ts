@@ -7,7 +7,7 @@ import type { Database } from '../db/index.ts';
 import { discountCodes, eventDates, events, giftVouchers, saleLines, saleVouchers, sales, ticketTypes } from '../db/schema.ts';
 import { DomainError } from './errors.ts';
 import { clearMessages, createSaleIfMissing, lockSale, releaseHold } from './sales.ts';
-import { effectiveMaxPerOrder, maximumMessage } from './limits.ts';
+import { effectiveMaxPerOrder, maximumMessage, minimumMessage } from './limits.ts';
 import { codeUseAvailable } from './codes.ts';
 import { formatMoney } from '../../contract/money.ts';
 import { poolAvailability } from './stock.ts';
@@ -47,7 +47,7 @@ function refuseOutsideLimits(
     const already = existing.get(typeId) ?? 0;
     const qty = already + added;
     if (type.minPerCustomer > 1 && qty < type.minPerCustomer) {
-      throw new DomainError(400, `${type.name}: You must purchase a minimum of ${type.minPerCustomer} tickets of this type`, { code: 'too-few', ticketTypeId: type.id });
+      throw new DomainError(400, minimumMessage(type.name, type.minPerCustomer), { code: 'too-few', ticketTypeId: type.id });
     }
     const ceiling = effectiveMaxPerOrder(type.maxCanReserve, type.eventMax, maxPerOrder);
     if (qty > ceiling) {

@@ -19,13 +19,12 @@ import {
   users,
 } from '../db/schema.ts';
 import {
-  DONATION_MESSAGES,
   GIFT_AID_ADDRESS_FROM,
-  GIFT_AID_MESSAGES,
   MIN_DONATION,
   donationFee,
   type DonationFeeTerms,
 } from '../../contract/index.ts';
+import { DONATION_MESSAGES, GIFT_AID_MESSAGES } from '../../machines/donation/donation.messages.ts';
 import { DomainError } from './errors.ts';
 import { holdIsLive, lockSale, type Sale } from './sales.ts';
 

@@ -14,6 +14,7 @@
  * `reserve_claims` under a transaction-scoped advisory lock per key, so two reservations at once
  * from one buyer cannot both squeeze in.
  */
+import { maximumWarning, minimumWarning } from '../../machines/basket/basket.messages.ts';
 import { DomainError } from './errors.ts';
 
 export const DEFAULT_MAX_PER_ORDER = 10;
@@ -25,9 +26,13 @@ export function effectiveMaxPerOrder(typeMax: number, eventMax: number | null | 
   return fallback;
 }
 
-/** The spec's warning, with the ticket named so a message shown away from the basket line still reads. */
+/** The spec's warnings, with the ticket named so a message shown away from the basket line still reads. */
 export function maximumMessage(name: string, max: number): string {
-  return `${name}: You can only reserve ${max} tickets of this type`;
+  return `${name}: ${maximumWarning(max)}`;
+}
+
+export function minimumMessage(name: string, min: number): string {
+  return `${name}: ${minimumWarning(min)}`;
 }
 
 export function tooManyForOrder(type: { id: number; name: string }, max: number): DomainError {

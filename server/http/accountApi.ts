@@ -1,11 +1,13 @@
 /** The account and marketing calls (spec 000 §7), each a thin mapping onto one domain function. */
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { NOT_AN_EMAIL, NOT_A_FULL_NAME } from '../../contract/index.ts';
+import { FULL_NAME_MESSAGE, INVALID_EMAIL_MESSAGE } from '../../machines/account/account.messages.ts';
 import { AccountRefusal, logoutOfSale, saveGuestToSale, sendSignInCode, signInWithCode } from '../domain/account.ts';
 import { DomainError } from '../domain/errors.ts';
 import { SEND_LIMITS } from '../domain/oneTimeCode.ts';
 import { setMarketingPreferences } from '../domain/marketing.ts';
 import { findSale } from '../domain/sales.ts';
-import type { Handlers } from './calls.ts';
+import type { Handlers, InvalidHandler } from './calls.ts';
 import type { AppDeps } from './deps.ts';
 import { saleIdOf, setSaleCookie, signIn, signOut } from './session.ts';
 
@@ -79,3 +81,14 @@ export function accountHandlers(deps: AppDeps): Pick<Handlers, AccountCall> {
     },
   };
 }
+
+/** A refused e-mail address or one-word name is answered with the account step's words (spec 000 §5). */
+async function accountRefused(_request: FastifyRequest, reply: FastifyReply, message: string) {
+  return reply.status(400).send({ error: message.replace(NOT_AN_EMAIL, INVALID_EMAIL_MESSAGE).replace(NOT_A_FULL_NAME, FULL_NAME_MESSAGE) });
+}
+
+export const accountInvalid: Partial<Record<'sendOneTimeCode' | 'checkOneTimeCode' | 'saveGuestToSale', InvalidHandler>> = {
+  sendOneTimeCode: accountRefused,
+  checkOneTimeCode: accountRefused,
+  saveGuestToSale: accountRefused,
+};

@@ -1,5 +1,6 @@
 /** The address calls: thin mappings onto the address domain and the address finder. */
-import { ADDRESS_MESSAGES, FIND_MIN_CHARACTERS } from '../../contract/index.ts';
+import { FIND_MIN_CHARACTERS } from '../../contract/index.ts';
+import { ADDRESS_MESSAGES } from '../../machines/address/address.messages.ts';
 import { deleteSavedAddress, listSavedAddresses, setDeliveryAddress } from '../domain/address.ts';
 import { COUNTRIES, STATES } from '../domain/addressCountries.ts';
 import { forgiving, getAddressFinder, localAddressFinder, type AddressFinder } from '../domain/addressLookup.ts';

@@ -1,6 +1,6 @@
 /** The contract's calls, each a thin mapping from a validated request to one domain function. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { destroySale, findSale, newSaleId, updateBasketState } from '../domain/sales.ts';
+import { destroySale, findSale, newSaleId, PAID_SALE_MESSAGE, updateBasketState } from '../domain/sales.ts';
 import {
   addToBasket,
   removeFromBasket,
@@ -17,7 +17,7 @@ import { captchaRequired } from '../domain/captcha.ts';
 import { findUser, toWireUser } from '../domain/users.ts';
 import { DomainError } from '../domain/errors.ts';
 import { registerCalls, type Handlers } from './calls.ts';
-import { accountHandlers } from './accountApi.ts';
+import { accountHandlers, accountInvalid } from './accountApi.ts';
 import { donationHandlers, donationInvalid } from './donationApi.ts';
 import { deliveryHandlers } from './deliveryApi.ts';
 import { paymentHandlers, paymentInvalid } from './paymentApi.ts';
@@ -66,7 +66,7 @@ export async function checkoutPageData(deps: AppDeps, request: FastifyRequest) {
   return { checkout, user };
 }
 
-export const PAID_SALE_MESSAGE = 'This order is complete, so its basket can no longer be changed.';
+export { PAID_SALE_MESSAGE };
 
 export function registerApi(app: FastifyInstance, deps: AppDeps): void {
   const { db, config, clock } = deps;
@@ -145,7 +145,8 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
       return { success: true };
     },
     reserveTickets: async ({ input, request, reply }) => {
-      const saleId = await openSale(request);
+      // The reservation reads the sale itself (a paid one is refused with 409 there).
+      const saleId = saleIdOf(request);
       if (!saleId) return { reserved: false, error: 'Your basket is empty' };
       const now = clock();
       if (await captchaRequired(db, config.captcha, request.ip, now)) {
@@ -159,6 +160,7 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
         maxHeldPerBuyer: config.maxHeldPerBuyer,
         buyer: { userId: userIdOf(request), ip: request.ip },
       });
+      if (!result.reserved && result.closed) throw new DomainError(409, result.error);
       return result.reserved
         ? {
             reserved: true,
@@ -197,6 +199,7 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
   };
 
   registerCalls(app, handlers, {
+    ...accountInvalid,
     ...donationInvalid,
     ...paymentInvalid,
     ...planInvalid,

@@ -6,7 +6,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { JsonWebKey } from 'node:crypto';
-import { BANK_RETURN_PATH, BANK_TRANSFER_MESSAGES, offeredMethods, saasBlockingOrganiser, type Checkout } from '../../contract/index.ts';
+import { BANK_RETURN_PATH, offeredMethods, saasBlockingOrganiser, type Checkout } from '../../contract/index.ts';
+import { PAYMENT_MESSAGES } from '../../machines/payment/payment.messages.ts';
 import { buildCheckout } from '../domain/checkout.ts';
 import { DomainError } from '../domain/errors.ts';
 import { findSale } from '../domain/sales.ts';
@@ -62,12 +63,12 @@ export function bankTransferHandlers(deps: AppDeps): Pick<Handlers, BankCalls> {
 
   return {
     createTruelayerPayment: async ({ request }) => {
-      const { saleId, checkout, now } = await payableSale(request, BANK_TRANSFER_MESSAGES.redirectFailed);
+      const { saleId, checkout, now } = await payableSale(request, PAYMENT_MESSAGES.truelayerRedirect);
       await createBankPayment(db, bank, { saleId, total: checkout.basket_total, currency: checkout.currency.code, now });
       return { success: true as const };
     },
     payWithTruelayer: async ({ input, request }) => {
-      const { saleId, checkout, now } = await payableSale(request, BANK_TRANSFER_MESSAGES.redirectFailed);
+      const { saleId, checkout, now } = await payableSale(request, PAYMENT_MESSAGES.truelayerRedirect);
       const { authUrl } = await startBankPayment(db, bank, {
         saleId,
         total: checkout.basket_total,

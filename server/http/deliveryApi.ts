@@ -1,6 +1,7 @@
 /** deliver_to_bitticket, deliver_to_wallet and get_simple_info: thin mappings onto the delivery domain. */
 import type { FastifyRequest } from 'fastify';
-import { DELIVERY_MESSAGES, WALLET_PATH } from '../../contract/index.ts';
+import { WALLET_PATH } from '../../contract/index.ts';
+import { DELIVERY_MESSAGES } from '../../machines/delivery/delivery.messages.ts';
 import { DomainError } from '../domain/errors.ts';
 import { findSale } from '../domain/sales.ts';
 import { issueTickets } from '../domain/tickets.ts';

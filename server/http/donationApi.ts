@@ -1,6 +1,6 @@
 /** save_donation and update_donation: thin mappings onto the donation domain. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DONATION_MESSAGES, GIFT_AID_MESSAGES } from '../../contract/index.ts';
+import { DONATION_MESSAGES, GIFT_AID_MESSAGES } from '../../machines/donation/donation.messages.ts';
 import { saveDonation, updateDonation } from '../domain/donation.ts';
 import { DomainError } from '../domain/errors.ts';
 import { findSale } from '../domain/sales.ts';

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { z } from 'zod/mini';
-import { INSTALMENT_MESSAGES, PAYMENT_MESSAGES, WALLET_PATH } from '../../contract/index.ts';
+import { WALLET_PATH } from '../../contract/index.ts';
 import { DomainError } from '../domain/errors.ts';
 import { runInstalmentJob, type JobDeps } from '../domain/instalments/job.ts';
 import { sandboxSavedCards, stripeSavedCards, type SavedCardProcessor } from '../domain/instalments/offSession.ts';
@@ -14,6 +14,8 @@ import { confirmPlanAuthentication, savedMethodsOf, sendScheduleMail, setUpPlan 
 import { instalmentPlans, instalments } from '../db/schema.ts';
 import { and, eq } from 'drizzle-orm';
 import { formatMoney } from '../../contract/money.ts';
+import { INSTALMENT_MESSAGES } from '../../machines/instalment/instalment.messages.ts';
+import { PAYMENT_MESSAGES } from '../../machines/payment/payment.messages.ts';
 import { html, page } from '../pages/html.ts';
 import { tokeniseSandboxCard } from '../domain/instalments/sandboxCards.ts';
 import { HoldGone } from '../domain/payment/payments.ts';

@@ -4,6 +4,7 @@
  * the site say what its author likes: an unknown code shows nothing.
  */
 import { DomainError } from '../domain/errors.ts';
+import { maximumMessage, minimumMessage } from '../domain/limits.ts';
 
 export const NOTICES = {
   'not-added': 'Your tickets could not be added. Please check the quantities and try again.',
@@ -27,8 +28,8 @@ export interface NoticeTicket {
 /** The words for a code, naming the ticket when the page knows it; null for an unknown code. */
 export function noticeText(code: unknown, ticket?: NoticeTicket | null): string | null {
   if (typeof code !== 'string' || !Object.hasOwn(NOTICES, code)) return null;
-  if (ticket && code === 'too-many') return `${ticket.name}: You can only reserve ${ticket.max} tickets of this type`;
-  if (ticket && code === 'too-few') return `${ticket.name}: You must purchase a minimum of ${ticket.min} tickets of this type`;
+  if (ticket && code === 'too-many') return maximumMessage(ticket.name, ticket.max);
+  if (ticket && code === 'too-few') return minimumMessage(ticket.name, ticket.min);
   return NOTICES[code as NoticeCode];
 }
 

@@ -4,7 +4,9 @@
  * sandbox processor this server serves (server/pages/sandboxCard.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { PAYMENT_MESSAGES, saasBlockingOrganiser, type Checkout } from '../../contract/index.ts';
+import { saasBlockingOrganiser, type Checkout } from '../../contract/index.ts';
+import { ADDRESS_MESSAGES } from '../../machines/address/address.messages.ts';
+import { PAYMENT_MESSAGES } from '../../machines/payment/payment.messages.ts';
 import { buildCheckout } from '../domain/checkout.ts';
 import { DomainError } from '../domain/errors.ts';
 import { findSale } from '../domain/sales.ts';
@@ -129,7 +131,7 @@ export function paymentHandlers(deps: AppDeps, wiring: PaymentWiring): Pick<Hand
 
 /** A request the contract refuses is answered with the step's own words. */
 export const paymentInvalid: Partial<Record<PaymentCalls, InvalidHandler>> = {
-  setBillingAddress: async (_request, reply) => reply.status(400).send({ error: PAYMENT_MESSAGES.completeAddress }),
+  setBillingAddress: async (_request, reply) => reply.status(400).send({ error: ADDRESS_MESSAGES.completeAddress }),
   setAccountDetails: async (_request, reply, message) =>
     reply.status(400).send({
       error: /^Invalid email/.test(message)

@@ -2,7 +2,6 @@
  * Square as calls (spec 001 §7): get_square_credentials, pay-with-square, and the sandbox's card
  * tokenisation standing in for Square's SDK. Thin mappings onto server/domain/payment/square.ts.
  */
-import { PAYMENT_MESSAGES, SQUARE_MESSAGES } from '../../contract/index.ts';
 import { DomainError } from '../domain/errors.ts';
 import { tokeniseSandboxCard } from '../domain/instalments/sandboxCards.ts';
 import { HoldGone } from '../domain/payment/payments.ts';
@@ -10,6 +9,9 @@ import { payWithSquare } from '../domain/payment/square.ts';
 import type { Handlers, InvalidHandler } from './calls.ts';
 import type { AppDeps } from './deps.ts';
 import { heldSaleCalls } from './heldSale.ts';
+import { ADDRESS_MESSAGES } from '../../machines/address/address.messages.ts';
+import { PAYMENT_MESSAGES } from '../../machines/payment/payment.messages.ts';
+import { SQUARE_MESSAGES } from '../../machines/square/square.messages.ts';
 
 type SquareCalls = 'getSquareCredentials' | 'payWithSquare' | 'tokeniseSandboxSquareCard';
 
@@ -31,7 +33,7 @@ export function squareHandlers(deps: AppDeps): Pick<Handlers, SquareCalls> {
         const sale = await heldSale(request);
         const now = clock();
         const checkout = await checkoutOf(request, sale.id, now);
-        if (checkout.sagepay_or_stripe?.toLowerCase() !== 'square') throw new DomainError(409, SQUARE_MESSAGES.unableToPay);
+        if (checkout.sagepay_or_stripe?.toLowerCase() !== 'square') throw new DomainError(409, PAYMENT_MESSAGES.unableToPay);
         const address = {
           first_name: input.billing_address_data.first_name ?? '',
           last_name: input.billing_address_data.last_name ?? '',
@@ -78,6 +80,6 @@ export function squareHandlers(deps: AppDeps): Pick<Handlers, SquareCalls> {
 export const squareInvalid: Partial<Record<SquareCalls, InvalidHandler>> = {
   payWithSquare: async (_request, reply, message) =>
     /^Invalid billing_address_data/.test(message)
-      ? reply.status(422).send({ error: PAYMENT_MESSAGES.completeAddress, response: { success: false, addressError: PAYMENT_MESSAGES.completeAddress } })
-      : reply.status(400).send({ error: SQUARE_MESSAGES.unableToPay }),
+      ? reply.status(422).send({ error: ADDRESS_MESSAGES.completeAddress, response: { success: false, addressError: ADDRESS_MESSAGES.completeAddress } })
+      : reply.status(400).send({ error: PAYMENT_MESSAGES.unableToPay }),
 };

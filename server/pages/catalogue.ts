@@ -8,6 +8,7 @@ import { formatMoney } from '../../contract/money.ts';
 import type { AppDeps } from '../http/deps.ts';
 import { noticeText } from '../http/notices.ts';
 import { effectiveMaxPerOrder } from '../domain/limits.ts';
+import { maximumWarning, minimumWarning } from '../../machines/basket/basket.messages.ts';
 import { Html, html, icon, page } from './html.ts';
 import { seatedTypes } from '../domain/seats.ts';
 
@@ -169,12 +170,13 @@ export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
 /**
  * The basket's − / + stepper (the classes of src/steps/basket/QuantityStepper.tsx) around a plain
  * number input, so the form posts without script. 0 means none; otherwise the quantity runs from
- * the type's minimum to what one order may hold. The buttons appear once the script runs.
+ * the type's minimum to what one order may hold, each limit with the basket's warning for it. The
+ * buttons appear once the script runs.
  */
 function stepper(name: string, label: string, min: number, max: number, noteId: string): Html {
   return html`<div class="stepper">
     <button type="button" class="stepper__button" data-step="-1" aria-label="One fewer ${label}" hidden>${icon('minus')}</button>
-    <input class="stepper__input" type="number" inputmode="numeric" name="${name}" value="0" min="0" max="${max}" step="1" data-min="${min}" aria-label="Quantity of ${label}" aria-describedby="${noteId}">
+    <input class="stepper__input" type="number" inputmode="numeric" name="${name}" value="0" min="0" max="${max}" step="1" data-min="${min}" data-too-few="${minimumWarning(min || 1)}" data-too-many="${maximumWarning(max)}" aria-label="Quantity of ${label}" aria-describedby="${noteId}">
     <button type="button" class="stepper__button" data-step="1" aria-label="One more ${label}" hidden>${icon('plus')}</button>
   </div><p class="offer__note" id="${noteId}" aria-live="polite"></p>`;
 }
@@ -189,8 +191,8 @@ var form=document.getElementById('add');
 function limits(q){return{min:Number(q.dataset.min)||1,max:Number(q.max)};}
 function check(q){var l=limits(q),v=q.value.trim()===''?0:Number(q.value),msg='';
 if(!Number.isInteger(v)||v<0)msg='Type a whole number of tickets, or 0 for none';
-else if(v>0&&v<l.min)msg='You must purchase a minimum of '+l.min+' tickets of this type';
-else if(v>l.max)msg='You can only reserve '+l.max+' tickets of this type';
+else if(v>0&&v<l.min)msg=q.dataset.tooFew;
+else if(v>l.max)msg=q.dataset.tooMany;
 q.setCustomValidity(msg);document.getElementById(q.getAttribute('aria-describedby')).textContent=msg;
 var s=q.parentNode.querySelectorAll('.stepper__button');s[0].disabled=!(v>0);s[1].disabled=v>=l.max;return msg==='';}
 form.querySelectorAll('.stepper').forEach(function(box){var q=box.querySelector('input');

@@ -6,6 +6,7 @@ import { DomainError } from '../domain/errors.ts';
 import { signIn, signOut, userIdOf } from '../http/session.ts';
 import type { AppDeps } from '../http/deps.ts';
 import { formId, formText } from '../../contract/index.ts';
+import { INVALID_EMAIL_MESSAGE } from '../../machines/account/account.messages.ts';
 import { html, page, type Html } from './html.ts';
 
 const signInForm = z.object({ user_id: z.optional(formId), email: z.optional(formText(254)) });
@@ -77,7 +78,7 @@ export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
   app.post('/mailing-list', async (request, reply) => {
     const parsed = subscribeForm.safeParse(request.body ?? {});
     try {
-      if (!parsed.success) throw new DomainError(400, 'Please type a valid email address');
+      if (!parsed.success) throw new DomainError(400, INVALID_EMAIL_MESSAGE);
       await subscribe(db, parsed.data.email);
     } catch (err) {
       if (err instanceof DomainError) return mailingListPage(reply, html`<p class="notice error" role="alert">${err.message}</p>`, 400);

@@ -13,15 +13,15 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/index.ts';
 import { eventPaymentPlans, instalmentPlans, instalments, saleLines, salePaymentDetails, savedPaymentMethods } from '../../db/schema.ts';
 import {
-  INSTALMENT_MESSAGES,
   isValidPhone,
   PAY_IN_FULL_OPTION,
-  PAYMENT_MESSAGES,
   PLAN_CURRENCY,
   type Checkout,
   type SavedPaymentMethod,
 } from '../../../contract/index.ts';
 import { formatMoney } from '../../../contract/money.ts';
+import { INSTALMENT_MESSAGES } from '../../../machines/instalment/instalment.messages.ts';
+import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages.ts';
 import { completeSale } from '../completeSale.ts';
 import { DomainError } from '../errors.ts';
 import { formatUkDate } from '../format.ts';

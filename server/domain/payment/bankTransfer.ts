@@ -9,7 +9,9 @@
 import { and, desc, eq, inArray, lte, ne } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/index.ts';
 import { holds, payments, salePaymentDetails, sales, sandboxBankDecisions, users } from '../../db/schema.ts';
-import { BANK_TRANSFER_MESSAGES, PAYMENT_MESSAGES, type TruelayerStatus } from '../../../contract/index.ts';
+import type { TruelayerStatus } from '../../../contract/index.ts';
+import { BANK_TRANSFER_MESSAGES } from '../../../machines/bankTransfer/bankTransfer.messages.ts';
+import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages.ts';
 import { DomainError } from '../errors.ts';
 import { holdIsLive, lockSale } from '../sales.ts';
 import { paymentKeptUntil } from '../checkout.ts';

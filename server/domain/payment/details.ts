@@ -6,7 +6,9 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/index.ts';
 import { salePaymentDetails, sales, users } from '../../db/schema.ts';
-import { isFullName, isValidExpressEmail, isValidPhone, PAYMENT_MESSAGES, type BillingAddress } from '../../../contract/index.ts';
+import { isFullName, isValidExpressEmail, isValidPhone, type BillingAddress } from '../../../contract/index.ts';
+import { ADDRESS_MESSAGES } from '../../../machines/address/address.messages.ts';
+import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages.ts';
 import { DomainError } from '../errors.ts';
 import { holdIsLive, lockSale } from '../sales.ts';
 import { setMarketingPreferences } from '../marketing.ts';
@@ -25,8 +27,8 @@ export async function setBillingAddress(
   p: { saleId: string; address: Partial<BillingAddress>; contactNumber?: string; phoneRequired: boolean; now: Date },
 ): Promise<BillingAddress & { id: number }> {
   const postcode = p.address.postcode?.trim() ?? '';
-  if (!postcode) throw new DomainError(422, PAYMENT_MESSAGES.postcode);
-  if (!POSTCODE.test(postcode)) throw new DomainError(422, PAYMENT_MESSAGES.addressNotFound);
+  if (!postcode) throw new DomainError(422, ADDRESS_MESSAGES.billingPostcode);
+  if (!POSTCODE.test(postcode)) throw new DomainError(422, ADDRESS_MESSAGES.unableToFindBilling);
   refusePhone(p.contactNumber, p.phoneRequired);
   const address: BillingAddress = {
     first_name: p.address.first_name?.trim() ?? '',

@@ -10,7 +10,8 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/index.ts';
 import { holds, paymentRefunds, payments, salePaymentDetails, sales } from '../../db/schema.ts';
-import { PAYMENT_MESSAGES, STEPS, type Step } from '../../../contract/index.ts';
+import { STEPS, type Step } from '../../../contract/index.ts';
+import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages.ts';
 import { completeSale } from '../completeSale.ts';
 import { DomainError } from '../errors.ts';
 import { holdIsLive, lockSale, newSaleReference } from '../sales.ts';

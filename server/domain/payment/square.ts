@@ -10,7 +10,9 @@
 import { randomBytes } from 'node:crypto';
 import { z } from 'zod/mini';
 import type { Database } from '../../db/index.ts';
-import { PAYMENT_MESSAGES, SQUARE_SANDBOX_APP_ID, type BillingAddress } from '../../../contract/index.ts';
+import { SQUARE_SANDBOX_APP_ID, type BillingAddress } from '../../../contract/index.ts';
+import { ADDRESS_MESSAGES } from '../../../machines/address/address.messages.ts';
+import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages.ts';
 import { chargeSandboxCard, findSandboxCard } from '../instalments/sandboxCards.ts';
 import type { CardProcessor } from './processor.ts';
 import { settlePayment, startCardPayment, type Settlement } from './payments.ts';
@@ -122,7 +124,7 @@ export function squareApi(keys: SquareKeys, fetchImpl: typeof fetch = fetch): Sq
       const { ok, json } = await send(createPaymentRequest(keys, p));
       if (ok && json.payment && (json.payment.status === 'COMPLETED' || json.payment.status === 'APPROVED')) return { status: 'succeeded', id: json.payment.id };
       const error = json.errors?.[0];
-      if (error && ADDRESS_CODES.has(error.code)) return { status: 'address', message: PAYMENT_MESSAGES.addressNotFound };
+      if (error && ADDRESS_CODES.has(error.code)) return { status: 'address', message: ADDRESS_MESSAGES.unableToFindBilling };
       return { status: 'failed', message: error?.detail ?? PAYMENT_MESSAGES.unableToPay };
     },
     async refund(p) {
@@ -166,8 +168,8 @@ function ledgerProcessor(gateway: SquareGateway, currency: string): CardProcesso
 
 /** A billing address Square can use: a postcode, and a state in the USA. */
 export function squareAddressProblem(address: BillingAddress): string | null {
-  if (!address.postcode.trim()) return PAYMENT_MESSAGES.completeAddress;
-  if ((address.country_code || 'GB').toUpperCase() === 'US' && !address.state.trim()) return PAYMENT_MESSAGES.addressNotFound;
+  if (!address.postcode.trim()) return ADDRESS_MESSAGES.completeAddress;
+  if ((address.country_code || 'GB').toUpperCase() === 'US' && !address.state.trim()) return ADDRESS_MESSAGES.unableToFindBilling;
   return null;
 }
 

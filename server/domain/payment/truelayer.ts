@@ -7,8 +7,8 @@
  */
 import { createPrivateKey, createPublicKey, sign, verify, type KeyObject, type JsonWebKey } from 'node:crypto';
 import { z } from 'zod/mini';
-import { BANK_TRANSFER_MESSAGES } from '../../../contract/index.ts';
 import type { BankProvider, BankWord } from './bank.ts';
+import { BANK_TRANSFER_MESSAGES } from '../../../machines/bankTransfer/bankTransfer.messages.ts';
 
 export interface TruelayerSettings {
   clientId: string;

@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
-import { BANK_TRANSFER_MESSAGES } from '../../../contract';
 import { bankTransferSenders, viewBankTransfer } from '../../../machines/bankTransfer/bankTransfer.connect';
+import { BANK_TRANSFER_MESSAGES } from '../../../machines/bankTransfer/bankTransfer.messages';
 import { Alert } from '../../components/Alert';
 import { Icon } from '../../components/Icon';
 import { Spinner } from '../../components/Spinner';
@@ -26,7 +26,7 @@ function BankTransferStatus({ actor }: { actor: BankTransferActor }) {
           <span className="bank-transfer__tick">
             <Icon name="check" />
           </span>
-          <h2 className="section-title">{BANK_TRANSFER_MESSAGES.succeeded}</h2>
+          <h2 className="section-title">{view.succeeded.title}</h2>
           <dl className="bank-transfer__facts">
             <div>
               <dt>Reference</dt>

@@ -3,7 +3,8 @@
  * its words; a request that fails otherwise shows the spec's notification text.
  */
 import { fromPromise } from 'xstate';
-import { DONATION_MESSAGES, GIFT_AID_MESSAGES, type RequestOf } from '../../../contract';
+import type { RequestOf } from '../../../contract';
+import { DONATION_MESSAGES, GIFT_AID_MESSAGES } from '../../../machines/donation/donation.messages';
 import { donationMachine } from '../../../machines/donation/donation.machine';
 import { giftAidMachine } from '../../../machines/donation/giftAid.machine';
 import { CallFailed, callApi } from '../../api/client';

@@ -1,5 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
-import { ORDER_COMPLETED_MESSAGES, PLAN_COMPLETED_MESSAGES, WALLET_PATH } from '../../../contract';
+import { WALLET_PATH } from '../../../contract';
+import { PLAN_COMPLETED_MESSAGES } from '../../../machines/instalment/instalment.messages';
+import { ORDER_COMPLETED_MESSAGES } from '../../../machines/delivery/delivery.messages';
 import { callApi } from '../../api/client';
 import { Icon } from '../../components/Icon';
 import { useCheckoutData, useUser } from '../../app/checkoutContext';

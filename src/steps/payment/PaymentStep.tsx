@@ -2,9 +2,9 @@ import { lazy, Suspense, useId, useSyncExternalStore, type FormEvent, type React
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import { formatMoney } from '../../../contract/money';
-import { PAYMENT_TITLES } from '../../../contract';
 import { paymentSenders, viewPayment, type PaymentView } from '../../../machines/payment/payment.connect';
 import type { paymentMachine } from '../../../machines/payment/payment.machine';
+import { PAYMENT_TITLES } from '../../../machines/payment/payment.messages';
 import type { squareMachine } from '../../../machines/square/square.machine';
 import { Alert } from '../../components/Alert';
 import { LoadingButton } from '../../components/LoadingButton';

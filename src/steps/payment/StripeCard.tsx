@@ -8,9 +8,9 @@ import { useMemo, useState } from 'react';
 import { loadStripe } from '@stripe/stripe-js/pure';
 import type { Appearance } from '@stripe/stripe-js';
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
-import { PAYMENT_MESSAGES } from '../../../contract';
 import { LoadingButton } from '../../components/LoadingButton';
 import type { StripeSession } from './stripeSession';
+import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages';
 
 /** Where Stripe sends the buyer back after a completed payment or a security check. */
 export const STRIPE_RETURN_PATH = '/do/checkout/stripe_auth/';

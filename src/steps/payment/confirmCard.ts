@@ -4,7 +4,8 @@
  * /do/checkout/stripe_auth/), or Stripe's Payment Element on this screen. It lives with the
  * payment screen's chunk, so neither path weighs on the checkout's first load.
  */
-import { PAYMENT_MESSAGES, type ResponseOf } from '../../../contract';
+import type { ResponseOf } from '../../../contract';
+import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages';
 import type { CardResult } from '../../../machines/payment/payment.types';
 import { cardUi } from './cardUi';
 import { takeCardWithStripe } from './stripeSession';

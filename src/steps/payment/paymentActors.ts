@@ -6,7 +6,9 @@
  */
 import { fromPromise } from 'xstate';
 import type { QueryClient } from '@tanstack/react-query';
-import { PAYMENT_MESSAGES, type RequestOf, type ResponseOf } from '../../../contract';
+import type { RequestOf, ResponseOf } from '../../../contract';
+import { ADDRESS_MESSAGES } from '../../../machines/address/address.messages';
+import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages';
 import { paymentMachine } from '../../../machines/payment/payment.machine';
 import { BUILT_METHODS, paymentSituation } from '../../../machines/payment/payment.rules';
 import { HoldLost, type CardResult, type PaymentSituation } from '../../../machines/payment/payment.types';
@@ -60,7 +62,7 @@ export function appPaymentMachine(queryClient: QueryClient, navigate: (url: stri
           return await callApi('setBillingAddress', input);
         } catch (err) {
           if (isHoldLost(err)) throw new HoldLost(err.serverMessage ?? '');
-          throw new Error(PAYMENT_MESSAGES.addressNotFound);
+          throw new Error(ADDRESS_MESSAGES.unableToFindBilling);
         }
       }),
       getStripeToken: fromPromise(() => callApi('getStripeToken')),

@@ -5,7 +5,8 @@
  * pay-with-square, whose address error and hold loss come back as the charts expect them.
  */
 import { fromPromise } from 'xstate';
-import { PAYMENT_MESSAGES, SQUARE_MESSAGES, SQUARE_SANDBOX_APP_ID, type BillingAddress, type RequestOf } from '../../../contract';
+import { SQUARE_SANDBOX_APP_ID, type BillingAddress, type RequestOf } from '../../../contract';
+import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages';
 import { instalmentMachine } from '../../../machines/instalment/instalment.machine';
 import type { SavedCard } from '../../../machines/instalment/instalment.types';
 import { HoldLost } from '../../../machines/payment/payment.types';
@@ -58,13 +59,13 @@ export function appSquareMachine() {
             sandboxCardElement.clear();
             return token;
           } catch (err) {
-            throw refusal(err, SQUARE_MESSAGES.unableToPay);
+            throw refusal(err, PAYMENT_MESSAGES.unableToPay);
           }
         }
         const card = squareCardElement.get();
-        if (!card) throw new Error(SQUARE_MESSAGES.unableToPay);
+        if (!card) throw new Error(PAYMENT_MESSAGES.unableToPay);
         const result = await card.tokenize();
-        if (result.status !== 'OK' || !result.token) throw new Error(result.errors?.[0]?.message ?? SQUARE_MESSAGES.unableToPay);
+        if (result.status !== 'OK' || !result.token) throw new Error(result.errors?.[0]?.message ?? PAYMENT_MESSAGES.unableToPay);
         return result.token;
       }),
       payWithSquare: fromPromise(async ({ input }: { input: { billing_address_data: BillingAddress; source_id: string } }) => {
@@ -74,7 +75,7 @@ export function appSquareMachine() {
           if (isHoldLost(err)) throw new HoldLost(err.serverMessage ?? '');
           // The address error rides in the refusal's body (spec 001 §7: response.addressError).
           const body = err instanceof CallFailed ? (err.body as { response?: { addressError?: string | null } } | null) : null;
-          throw new Error(body?.response?.addressError || SQUARE_MESSAGES.unableToPay);
+          throw new Error(body?.response?.addressError || PAYMENT_MESSAGES.unableToPay);
         }
       }),
     },

@@ -5,7 +5,8 @@
  */
 import { fromPromise } from 'xstate';
 import type { QueryClient } from '@tanstack/react-query';
-import { QUESTION_MESSAGES, type RequestOf, type ResponseOf } from '../../../contract';
+import type { RequestOf, ResponseOf } from '../../../contract';
+import { QUESTION_MESSAGES } from '../../../machines/questions/questions.messages';
 import { questionsMachine, type QuestionsInput } from '../../../machines/questions/questions.machine';
 import type { QuestionsSource } from '../../../machines/questions/questionSteps';
 import { CallFailed, callApi } from '../../api/client';

@@ -10,4 +10,4 @@ export const MESSAGES = {
   unableToEditBasket: 'Unable to edit Basket. Please try again later',
   checkoutExpired: 'Your checkout time expired. If the tickets are still available, you can try to reserve them again.',
   captchaExpired: 'The captcha challenge has expired. Please complete the challenge again.',
-} as const;
+};

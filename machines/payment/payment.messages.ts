@@ -1,0 +1,38 @@
+/** The payment screen's titles, messages, method names and SaaS block (spec 001 §2 Payment, §5, §8). */
+import type { ChosenMethod } from '../../contract';
+
+export const PAYMENT_TITLES = {
+  payment: 'Payment',
+  express: 'Complete purchase',
+  paying: 'Confirming Payment',
+  free: 'Claiming free tickets',
+};
+
+export const PAYMENT_MESSAGES = {
+  phone: 'Type a valid phone number',
+  email: 'Type a valid email address',
+  fullName: 'Type both your first and last name(s)',
+  stripeRedirect: 'There was an error with taking you to Stripe. Please try again.',
+  stripeToken: 'Unable to get Stripe token. Please try again later',
+  truelayerRedirect: 'There was an error with taking you to Truelayer. Please try again.',
+  unableToPay: 'Unable to pay. Please try again later',
+  claimFree: 'Unable to claim free tickets. Please try again later',
+  /* Not in the spec: the method choice when more than one is offered, and a payment that arrived late. */
+  chooseMethod: 'Choose how you would like to pay',
+  lateBooked: 'Your payment arrived after your hold ended. The tickets were still available, so they are yours.',
+  lateRefunded:
+    'Your payment arrived after your hold ended and the tickets had been taken, so we have refunded it in full. If tickets are still available, you can reserve them again.',
+};
+
+/** 'We currently are unable to take payments … configured by {organiser name}' (spec 001 §2). */
+export function saasBlockedMessage(organiserName: string): string {
+  return `We currently are unable to take payments for this basket as the payment integration has not yet been configured by ${organiserName}`;
+}
+
+/** How each method is named to the buyer (spec 001 §2). */
+export const METHOD_LABELS: Record<ChosenMethod, string> = {
+  truelayer: 'Instant Bank Transfer',
+  stripe: 'Credit or Debit Card',
+  square: 'Credit or Debit Card',
+  instalment: 'Set up a payment plan',
+};
