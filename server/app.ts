@@ -96,7 +96,7 @@ export async function buildApp(deps: {
   await app.register(formbody, { parser: (body) => qs.parse(body, QS_OPTIONS) });
   await app.register(rateLimit, {
     max: config.rateLimitPerMinute,
-    ...(config.rateLimitStore === 'database' ? { store: databaseRateLimitStore(deps.db) as never } : {}),
+    ...(config.rateLimitStore === 'database' ? { store: databaseRateLimitStore(deps.db, { relaxedCommit: config.databaseUrl !== null }) as never } : {}),
     timeWindow: '1 minute',
     /** A page load fetches a dozen hashed build files; they cost nothing to serve and must not spend a buyer's budget of calls. */
     allowList: (request) => (request.method === 'GET' || request.method === 'HEAD') && request.url.startsWith('/assets/'),

@@ -3,7 +3,7 @@
  * present and typed, even for a visitor without a sale.
  */
 import { effectiveMaxPerOrder } from './limits.ts';
-import { eq, getTableColumns, inArray, sql, type Column, type Table } from 'drizzle-orm';
+import { eq, getTableColumns, sql, type Column, type Table } from 'drizzle-orm';
 import { rows, type Database } from '../db/index.ts';
 import {
   charities,
@@ -11,12 +11,15 @@ import {
   eventDates,
   events,
   giftVouchers,
+  eventPaymentPlans,
   organiserPaymentSettings,
   organisers,
+  questionIntros,
   saleLines,
   salePaymentDetails,
   sales,
   saleVouchers,
+  ticketQuestions,
   ticketTypes,
   users,
 } from '../db/schema.ts';
@@ -27,10 +30,10 @@ import { holdIsLive, secondsRemaining } from './sales.ts';
 import { addMonths, formatNiceDate, formatUkDate } from './format.ts';
 import { currencySymbol } from '../../contract/money.ts';
 import { findDonation } from './donation.ts';
-import { countPostalEvents, needsDeliveryAddress } from './address.ts';
+import { needsDeliveryAddress } from './address.ts';
 import { checkoutQuestions } from './questions.ts';
 import { planRemaining, planScheduleOptions } from './instalments/plans.ts';
-import { saleSeatsByType } from './seats.ts';
+import { seatsByType as seatsByTypeOf, type SaleSeat } from './seats.ts';
 
 export const STANDARD_REFUND_POLICY = {
   title: 'Refund policy',
@@ -72,6 +75,12 @@ interface CheckoutRows {
   user: Json | null;
   upcoming: [Json, string][] | null;
   charities: Json[] | null;
+  postal_events: number;
+  questions: Json[] | null;
+  intros: Json[] | null;
+  seats: SaleSeat[] | null;
+  payment_settings: Json[] | null;
+  plans: Json[] | null;
 }
 
 /**
@@ -180,12 +189,14 @@ export async function buildCheckout(
       ? await organisersSubscribed(db, user, organiserRows.map((o) => o.id))
       : new Set<number>();
   const donation = charity && (live || paid) ? await findDonation(db, sale) : null;
-  // Vouchers are posted anyway; otherwise one more read, only when the basket holds tickets.
-  const postalEvents = vouchers.length === 0 && eventRows.length > 0 ? await countPostalEvents(db, eventRows.map((e) => e.id)) : 0;
-  // The basket's questions and intros (one more read, only with tickets in the basket).
-  const questions = lines.length > 0 ? await checkoutQuestions(db, lines.map((l) => l.type.id), eventRows) : null;
-  // The seats of seated lines (one more read, only with tickets in the basket).
-  const seatsByType = lines.length > 0 ? await saleSeatsByType(db, sale.id) : new Map<number, never[]>();
+  // Vouchers are posted anyway; otherwise the basket's events that post their tickets decide.
+  const postalEvents = vouchers.length === 0 ? Number(found.postal_events ?? 0) : 0;
+  const questions = checkoutQuestions(
+    (found.questions ?? []).map((q) => fromJson(ticketQuestions, q)),
+    (found.intros ?? []).map((i) => fromJson(questionIntros, i)),
+    eventRows,
+  );
+  const seatsByType = seatsByTypeOf(found.seats ?? []);
 
   const basketTotal = price.basketTotal + (donation ? donation.amount + donation.fee : 0);
   return {
@@ -246,7 +257,7 @@ export async function buildCheckout(
       access_online: null,
       reward_referrers: null,
       shareable_link: `/event/${e.id}/`,
-      questions_intro: questions?.introOf(e.id) ?? null,
+      questions_intro: questions.introOf(e.id),
     })),
     organisers: organiserRows.map((o) => ({
       id: o.id,
@@ -309,44 +320,45 @@ export async function buildCheckout(
           }
         : null,
     sagepay_or_stripe: provider,
-    before_payment_questions: questions?.before ?? [],
-    after_payment_questions: questions?.after ?? [],
+    before_payment_questions: questions.before,
+    after_payment_questions: questions.after,
     require_delivery_address: needsDeliveryAddress(vouchers.length, postalEvents),
     opoa: provider ? { provider, merchant_id: null, overridden: false } : null,
     payment_complete: paid,
     truelayer_returned_from: sale.state === 'awaiting_truelayer' ? await truelayerReturnedFrom(db, sale.id) : null,
-    ...(await paymentSettingsOf(db, organiserRows.map((o) => o.id), opts.userId)),
-    ...(await planFieldsOf(db, sale.id, { eventIds: eventRows.map((e) => e.id), total: basketTotal, currency, now, paid })),
+    ...paymentSettingsOf((found.payment_settings ?? []).map((r) => fromJson(organiserPaymentSettings, r)), organiserRows.length, opts.userId),
+    ...(await planFieldsOf(db, sale.id, (found.plans ?? []).map((r) => fromJson(eventPaymentPlans, r)), { eventIds: eventRows.map((e) => e.id), total: basketTotal, currency, now, paid })),
   };
 }
 
 /**
- * The sale's payment plan: what it still owes once set up; before payment, the plans its events
- * offer with their schedules for this total (one more read, only for an unpaid basket).
+ * The sale's payment plan: what it still owes once set up (one more read, only for a paid sale);
+ * before payment, the plans its events offer (`plans`, read with the checkout) with their
+ * schedules for this total.
  */
 async function planFieldsOf(
   db: Database,
   saleId: string,
+  plans: (typeof eventPaymentPlans.$inferSelect)[],
   p: { eventIds: number[]; total: number; currency: string; now: Date; paid: boolean },
 ): Promise<Pick<Checkout, 'payment_plan_remaining' | 'payment_plan_schedule_options'>> {
   if (p.paid) return { payment_plan_remaining: await planRemaining(db, saleId), payment_plan_schedule_options: {} };
-  return { payment_plan_remaining: null, payment_plan_schedule_options: await planScheduleOptions(db, p) };
+  return { payment_plan_remaining: null, payment_plan_schedule_options: planScheduleOptions(plans, p) };
 }
 
 /**
  * The organisers' payment settings as the checkout shows them: a contact number when any organiser
  * asks for one; express when no one is signed in and every organiser offers express checkout.
  */
-async function paymentSettingsOf(
-  db: Database,
-  organiserIds: number[],
+function paymentSettingsOf(
+  settings: (typeof organiserPaymentSettings.$inferSelect)[],
+  organiserCount: number,
   userId: number | null,
-): Promise<Pick<Checkout, 'has_require_phone_number' | 'express'>> {
-  if (organiserIds.length === 0) return { has_require_phone_number: false, express: false };
-  const settings = await db.select().from(organiserPaymentSettings).where(inArray(organiserPaymentSettings.organiserId, organiserIds));
+): Pick<Checkout, 'has_require_phone_number' | 'express'> {
+  if (organiserCount === 0) return { has_require_phone_number: false, express: false };
   return {
     has_require_phone_number: settings.some((s) => s.requirePhoneNumber),
-    express: userId === null && settings.filter((s) => s.expressCheckout).length === organiserIds.length,
+    express: userId === null && settings.filter((s) => s.expressCheckout).length === organiserCount,
   };
 }
 

@@ -4,7 +4,7 @@
  * the answers a buyer saves. Answers are checked whole before anything is written: a refusal
  * saves nothing.
  */
-import { and, asc, eq, inArray, or } from 'drizzle-orm';
+import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Database, Executor } from '../db/index.ts';
 import { questionIntros, saleLines, saleQuestionAnswers, ticketQuestions } from '../db/schema.ts';
 import {
@@ -45,22 +45,14 @@ async function questionRows(db: Pick<Executor, 'select'>, ticketTypeIds: number[
 /**
  * The checkout's before_payment_questions and after_payment_questions (for the ticket types in the
  * basket, in display order) and each event's Basket-step intro: its own, else its organiser's.
+ * `rows` are the basket types' questions in display order; `intros` those of its events and their
+ * organisers (both read with the checkout, in `checkout_snapshot`).
  */
-export async function checkoutQuestions(
-  db: Pick<Executor, 'select'>,
-  ticketTypeIds: number[],
+export function checkoutQuestions(
+  rows: QuestionRow[],
+  intros: (typeof questionIntros.$inferSelect)[],
   events: { id: number; organiserId: number }[],
-): Promise<{ before: Question[]; after: Question[]; introOf: (eventId: number) => string | null }> {
-  const rows = await questionRows(db, ticketTypeIds);
-  const eventIds = events.map((e) => e.id);
-  const organiserIds = events.map((e) => e.organiserId);
-  const intros =
-    eventIds.length === 0
-      ? []
-      : await db
-          .select()
-          .from(questionIntros)
-          .where(or(inArray(questionIntros.eventId, eventIds), inArray(questionIntros.organiserId, organiserIds)));
+): { before: Question[]; after: Question[]; introOf: (eventId: number) => string | null } {
   return {
     before: rows.filter((r) => r.beforeOrAfter === 'before').map(toWireQuestion),
     after: rows.filter((r) => r.beforeOrAfter === 'after').map(toWireQuestion),

@@ -366,14 +366,28 @@ export async function sellSaleSeats(tx: Pick<Executor, 'execute'>, saleId: strin
   return sold.length === Number(wanted?.n ?? 0);
 }
 
+/** A seat of a sale's basket line, as the checkout reads it. */
+export interface SaleSeat {
+  ticketTypeId: number;
+  section: string;
+  row: string;
+  number: string;
+  holdToken: string;
+}
+
 /** The seats of a sale's basket lines, by ticket type, as the checkout's ticket lines show them. */
 export async function saleSeatsByType(db: Pick<Executor, 'select'>, saleId: string) {
   const found = await db
-    .select({ ticketTypeId: saleSeats.ticketTypeId, section: seats.section, row: seats.row, number: seats.number, position: seats.position, holdToken: saleSeats.holdToken })
+    .select({ ticketTypeId: saleSeats.ticketTypeId, section: seats.section, row: seats.row, number: seats.number, holdToken: saleSeats.holdToken })
     .from(saleSeats)
     .innerJoin(seats, eq(seats.id, saleSeats.seatId))
     .where(eq(saleSeats.saleId, saleId))
     .orderBy(seats.section, seats.row, seats.position);
+  return seatsByType(found);
+}
+
+/** Seats in seat order, grouped by their ticket type. */
+export function seatsByType(found: SaleSeat[]) {
   const byType = new Map<number, { section: string; row: string; number: string; hold_token: string }[]>();
   for (const s of found) byType.set(s.ticketTypeId, [...(byType.get(s.ticketTypeId) ?? []), { section: s.section, row: s.row, number: s.number, hold_token: s.holdToken }]);
   return byType;

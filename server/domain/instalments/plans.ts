@@ -53,23 +53,27 @@ type PlanRow = typeof eventPaymentPlans.$inferSelect;
 /** The options every event of the basket offers (option '1', paying in full, among them). */
 async function commonPlans(db: Pick<Executor, 'select'>, eventIds: number[]): Promise<PlanRow[]> {
   if (eventIds.length === 0) return [];
-  const found = await db.select().from(eventPaymentPlans).where(inArray(eventPaymentPlans.eventId, eventIds)).orderBy(asc(eventPaymentPlans.option));
+  return commonPlansOf(await db.select().from(eventPaymentPlans).where(inArray(eventPaymentPlans.eventId, eventIds)).orderBy(asc(eventPaymentPlans.option)), eventIds);
+}
+
+/** Of the plans of the basket's events (by option), those every event offers. */
+function commonPlansOf(found: PlanRow[], eventIds: number[]): PlanRow[] {
   const first = found.filter((p) => p.eventId === eventIds[0]);
   return first.filter((p) => eventIds.every((id) => found.some((o) => o.eventId === id && o.option === p.option)));
 }
 
 /**
  * payment_plan_schedule_options for a basket: plans are set up in pounds only, so another currency
- * (or an event without a plan) offers none.
+ * (or an event without a plan) offers none. `plans` are those of the basket's events, by option
+ * (read with the checkout).
  */
-export async function planScheduleOptions(
-  db: Pick<Executor, 'select'>,
+export function planScheduleOptions(
+  plans: PlanRow[],
   p: { eventIds: number[]; total: number; currency: string; now: Date },
-): Promise<Checkout['payment_plan_schedule_options']> {
+): Checkout['payment_plan_schedule_options'] {
   if (p.currency.toLowerCase() !== PLAN_CURRENCY || p.total <= 0) return {};
-  const plans = await commonPlans(db, p.eventIds);
   return Object.fromEntries(
-    plans.map((plan) => [
+    commonPlansOf(plans, p.eventIds).map((plan) => [
       plan.option,
       {
         label: plan.label,
