@@ -28,7 +28,11 @@ export default defineConfig({
     emptyOutDir: true,
     sourcemap: false,
     // The seat-selection page is its own entry, so the checkout's entry does not carry it.
-    rollupOptions: { input: { main: 'index.html', seats: 'seats.html' } },
+    rollupOptions: {
+      input: { main: 'index.html', seats: 'seats.html' },
+      // React and react-dom in one chunk, which the checkout's entry evaluates in a task of its own (src/main.tsx).
+      output: { codeSplitting: { groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ }] } },
+    },
   },
   server: {
     proxy: Object.fromEntries(serverPaths.map((p) => [p, { target: api, changeOrigin: false }])),

@@ -4,9 +4,9 @@ import { entryAfterPaint } from './entryAfterPaint';
 
 const BUILT = '<head><title>Checkout</title><script type="module" crossorigin src="/assets/main-abc.js"></script><link rel="modulepreload" crossorigin href="/assets/x.js"></head><body><div id="root"></div></body>';
 
-function transform(html: string, filename: string): string {
-  const hook = entryAfterPaint().transformIndexHtml as { handler: (html: string, ctx: { filename: string }) => string };
-  return hook.handler(html, { filename });
+function transform(html: string, filename: string, bundle?: Record<string, object>): string {
+  const hook = entryAfterPaint().transformIndexHtml as { handler: (html: string, ctx: { filename: string; bundle?: Record<string, object> }) => string };
+  return hook.handler(html, { filename, bundle });
 }
 
 describe('the checkout entry runs after the first paint', () => {
@@ -17,5 +17,20 @@ describe('the checkout entry runs after the first paint', () => {
     expect(out).toContain(`<script>${ENTRY_LOADER}</script>`);
     expect(out).toContain('href="/assets/x.js"');
     expect(transform(BUILT, '/app/seats.html')).toBe(BUILT);
+  });
+
+  it('preloads what the entry starts the app with (its dynamic imports and their static imports), and nothing lazier', () => {
+    const bundle = {
+      'assets/main-abc.js': { type: 'chunk', imports: ['assets/x.js'], dynamicImports: ['assets/client.js', 'assets/boot.js'] },
+      'assets/client.js': { type: 'chunk', imports: ['assets/react.js'], dynamicImports: [] },
+      'assets/boot.js': { type: 'chunk', imports: ['assets/react.js', 'assets/xstate.js'], dynamicImports: ['assets/PaymentStep.js'] },
+      'assets/react.js': { type: 'chunk', imports: [] },
+      'assets/xstate.js': { type: 'chunk', imports: [] },
+      'assets/PaymentStep.js': { type: 'chunk', imports: ['assets/stripe.js'] },
+      'assets/x.js': { type: 'chunk', imports: [] },
+    };
+    const out = transform(BUILT, '/app/index.html', bundle);
+    const preloaded = [...out.matchAll(/<link rel="modulepreload" crossorigin href="\/([^"]+)"/g)].map((m) => m[1]);
+    expect(preloaded.sort()).toEqual(['assets/boot.js', 'assets/client.js', 'assets/main-abc.js', 'assets/react.js', 'assets/x.js', 'assets/xstate.js']);
   });
 });

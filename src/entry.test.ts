@@ -44,7 +44,9 @@ function entryGraph(entry: string) {
     const name = relative(root, file);
     if (files.has(name)) continue;
     files.add(name);
-    for (const spec of staticImports(file)) {
+    // The entry starts the app through dynamic imports, one task each, preloaded with the page: they are part of it.
+    const starts = name === entry ? [...readFileSync(file, 'utf8').matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]!) : [];
+    for (const spec of [...staticImports(file), ...starts]) {
       if (spec.startsWith('.')) {
         const target = resolveRelative(file, spec);
         if (target && !target.endsWith('.css')) queue.push(target);

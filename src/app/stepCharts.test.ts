@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
 import { createActor, createMachine, type AnyStateNode } from 'xstate';
 import { checkoutMachine } from '../../machines/checkout/checkout.machine';
@@ -47,6 +47,27 @@ describe('the step charts', () => {
     expect(failure(charts.actors.account)).toMatch(/before its chunk loaded/);
     await charts.readyFor(makeCheckout({ state: 'login', sale_reference: 'HF-1' }));
     expect(failure(charts.actors.account)).toBeNull();
+  });
+
+  it('at the basket, loads one step chart per idle moment of the browser, until Reserve wants them all', async () => {
+    const idle: Array<() => void> = [];
+    vi.stubGlobal('window', { requestIdleCallback: (run: () => void) => idle.push(run) });
+    try {
+      const charts = createStepCharts({ queryClient: new QueryClient(), navigate: () => {}, userAgent: '' });
+      const bound = () => charts.loaded().length;
+      await charts.readyFor(makeCheckout({ state: 'basket' }));
+      expect(bound()).toBe(0);
+      for (let moment = 1; moment <= 2; moment++) {
+        await vi.waitFor(() => expect(idle).toHaveLength(1));
+        idle.shift()!();
+        await vi.waitFor(() => expect(bound()).toBe(moment), { timeout: 15_000 });
+      }
+      // Reserve (any step past the basket) loads what is left at once, without waiting for idle moments.
+      await charts.readyFor(makeCheckout({ state: 'login', sale_reference: 'HF-1' }));
+      expect(charts.loaded()).toEqual(Object.keys(stepChartLoaders));
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 
   it('answers as the bound logic does, whatever is asked of it', () => {

@@ -72,8 +72,11 @@ export function createStepCharts(deps: StepChartDeps) {
   function loadAll(): Promise<void> {
     loading ??= Promise.all(
       names.map(async (name) => {
+        const slot = slots[name] as { bind(real: AnyActorLogic): void; isBound(): boolean };
+        if (slot.isBound()) return;
         const loader = stepChartLoaders[name] as (d: StepChartDeps) => Promise<AnyActorLogic>;
-        (slots[name] as { bind(real: AnyActorLogic): void }).bind(await loader(deps));
+        const real = await loader(deps);
+        if (!slot.isBound()) slot.bind(real);
       }),
     ).then(
       () => undefined,
@@ -85,17 +88,35 @@ export function createStepCharts(deps: StepChartDeps) {
     return loading;
   }
 
+  /**
+   * While the buyer is at the basket, each step chart loads in an idle moment of its own, one after
+   * another, so loading them never holds a phone's main thread for long; `loadAll` (a later step,
+   * or Reserve) takes over whatever is left at once.
+   */
+  async function loadWhenIdle(): Promise<void> {
+    for (const name of names) {
+      await new Promise<void>((resolve) => whenIdle(resolve));
+      if (loading) return;
+      const slot = slots[name] as { bind(real: AnyActorLogic): void; isBound(): boolean };
+      const loader = stepChartLoaders[name] as (d: StepChartDeps) => Promise<AnyActorLogic>;
+      const real = await loader(deps);
+      if (!slot.isBound()) slot.bind(real);
+    }
+  }
+
   /** Before the flow moves on from a fresh checkout: the basket needs no step chart, every later step may. */
   async function readyFor(checkout: Checkout): Promise<void> {
     if (checkout.state === 'basket' || checkout.state === 'determining') {
-      whenIdle(() => void loadAll().catch(() => undefined));
+      void loadWhenIdle().catch(() => undefined);
       return;
     }
     await loadAll();
   }
 
   const actors = Object.fromEntries(names.map((name) => [name, slots[name].logic])) as { [N in StepChartName]: ChartOf<N> };
-  return { actors, loadAll, readyFor };
+  /** The steps whose charts have loaded. */
+  const loaded = () => names.filter((name) => (slots[name] as { isBound(): boolean }).isBound());
+  return { actors, loadAll, readyFor, loaded };
 }
 
 function whenIdle(run: () => void): void {

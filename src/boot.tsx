@@ -1,0 +1,61 @@
+import { StrictMode, startTransition } from 'react';
+import { createRoot } from 'react-dom/client';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { createActor, type InspectionEvent, type Observer } from 'xstate';
+import { App } from './App';
+import { createCheckoutMachine } from './app/checkoutActors';
+import { seedInitialData } from './api/initialData';
+import { CheckoutActorContext, type CheckoutActorRef } from './app/checkoutContext';
+
+const queryClient = new QueryClient({
+  defaultOptions: {
+    queries: {
+      // The checkout machine decides when server data is reloaded (after basket changes, when
+      // the tab is visible again); React Query should not refetch on its own as well.
+      refetchOnWindowFocus: false,
+      retry: false,
+      staleTime: 5_000,
+    },
+  },
+});
+
+const checkoutMachine = createCheckoutMachine({
+  queryClient,
+  navigate: (url: string) => window.location.assign(url),
+});
+
+/** `?inspect` in development shows the live machines in the Stately inspector. */
+async function developmentInspector(): Promise<Observer<InspectionEvent> | undefined> {
+  if (!import.meta.env.DEV || !new URLSearchParams(window.location.search).has('inspect')) return undefined;
+  const { createBrowserInspector } = await import('@statelyai/inspect');
+  return createBrowserInspector().inspect;
+}
+
+// The chart starts before React renders: with the page's data it is at the basket by the first
+// render, so the app's first commit is the basket the server already painted (no 'Determining'
+// flash). This script runs only after the browser has painted the page's own picture
+// (scripts/entryAfterPaint.ts), and React's first render is a transition, rendered in slices, so a
+// phone's main thread is never held for long.
+export async function startCheckout(nextTask: () => Promise<void>): Promise<void> {
+  // The page's data fills the cache at once; the contract checks it as soon as it has loaded.
+  void seedInitialData(queryClient);
+  const inspect = await developmentInspector();
+  const actor = createActor(checkoutMachine, { inspect }).start();
+  await nextTask();
+  startApp(actor);
+}
+
+function startApp(actor: CheckoutActorRef): void {
+  const root = createRoot(document.getElementById('root')!);
+  startTransition(() => {
+    root.render(
+      <StrictMode>
+        <QueryClientProvider client={queryClient}>
+          <CheckoutActorContext.Provider value={actor}>
+            <App />
+          </CheckoutActorContext.Provider>
+        </QueryClientProvider>
+      </StrictMode>,
+    );
+  });
+}
