@@ -67,46 +67,33 @@ interface Basket {
   lines: BasketLine[];
 }
 
-/** The sale and everything its reservation checks, in one read (no lock). */
+/** The sale and everything its reservation checks, in one read (no lock): `reservation_basket` (migration 0019). */
 async function readBasket(db: Pick<Executor, 'execute'>, saleId: string): Promise<Basket | null> {
-  const [row] = await rows<{
-    hold_deadline: Date | string | null;
-    reference: string | null;
-    paid_at: Date | string | null;
-    user_id: number | null;
-    discount_code_id: number | null;
-    vouchers: number;
-    has_seats: boolean;
-    lines: BasketLine[] | string;
-  }>(
-    db,
-    sql`SELECT s.hold_deadline, s.reference, s.paid_at, s.user_id, s.discount_code_id,
-          (SELECT count(*)::int FROM sale_vouchers v WHERE v.sale_id = s.id) AS vouchers,
-          EXISTS (SELECT 1 FROM sale_seats x WHERE x.sale_id = s.id) AS has_seats,
-          COALESCE((
-            SELECT json_agg(json_build_object(
-              'ticketTypeId', t.id, 'name', t.name, 'qty', l.qty, 'minPerCustomer', t.min_per_customer,
-              'requiredTickets', t.required_tickets, 'typePool', t.pool_id, 'datePool', d.pool_id, 'dateId', d.id,
-              'maxCanReserve', t.max_can_reserve, 'eventMax', e.max_per_order) ORDER BY t.id)
-            FROM sale_lines l
-            JOIN ticket_types t ON t.id = l.ticket_type_id
-            JOIN event_dates d ON d.id = t.event_date_id
-            JOIN events e ON e.id = d.event_id
-            WHERE l.sale_id = s.id), '[]') AS lines
-        FROM sales s WHERE s.id = ${saleId}`,
-  );
-  if (!row) return null;
+  const [row] = await rows<{ basket: BasketRow | string | null }>(db, sql`SELECT reservation_basket(${saleId}) AS basket`);
+  const found = typeof row?.basket === 'string' ? (JSON.parse(row.basket) as BasketRow) : row?.basket;
+  if (!found) return null;
   const date = (value: Date | string | null) => (value === null ? null : new Date(value));
   return {
-    holdDeadline: date(row.hold_deadline),
-    reference: row.reference,
-    paidAt: date(row.paid_at),
-    userId: row.user_id,
-    discountCodeId: row.discount_code_id,
-    vouchers: Number(row.vouchers),
-    hasSeats: row.has_seats,
-    lines: typeof row.lines === 'string' ? (JSON.parse(row.lines) as BasketLine[]) : row.lines,
+    holdDeadline: date(found.hold_deadline),
+    reference: found.reference,
+    paidAt: date(found.paid_at),
+    userId: found.user_id,
+    discountCodeId: found.discount_code_id,
+    vouchers: Number(found.vouchers),
+    hasSeats: found.has_seats,
+    lines: found.lines,
   };
+}
+
+interface BasketRow {
+  hold_deadline: string | null;
+  reference: string | null;
+  paid_at: string | null;
+  user_id: number | null;
+  discount_code_id: number | null;
+  vouchers: number;
+  has_seats: boolean;
+  lines: BasketLine[];
 }
 
 /** What `reserve_sale` compares with the basket under the sale's lock: its lines and how many voucher lines. */
