@@ -23,15 +23,37 @@ const seatPageInDevelopment: Plugin = {
 
 export default defineConfig({
   plugins: [stripChartDescriptions(), react(), entryAfterPaint(), precompress(), seatPageInDevelopment],
+  resolve: {
+    // @xstate/react imports the shim of useSyncExternalStore written for React before 18; React 19
+    // has the hook itself, so the package's own entries (which use React's) serve instead.
+    alias: [
+      { find: /^use-sync-external-store\/shim\/with-selector(\.js)?$/, replacement: 'use-sync-external-store/with-selector.js' },
+      { find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: 'use-sync-external-store' },
+    ],
+  },
   build: {
     outDir: 'dist/client',
     emptyOutDir: true,
     sourcemap: false,
+    // Every browser the checkout supports preloads modules itself; the polyfill would be dead weight.
+    modulePreload: { polyfill: false },
     // The seat-selection page is its own entry, so the checkout's entry does not carry it.
     rollupOptions: {
       input: { main: 'index.html', seats: 'seats.html' },
-      // React and react-dom in one chunk, which the checkout's entry evaluates in a task of its own (src/main.tsx).
-      output: { codeSplitting: { groups: [{ name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]/ }] } },
+      // React and react-dom in one chunk, which the checkout's entry evaluates in a task of its own
+      // (src/main.tsx); the page's shared layer (XState, React Query, the header, the call client and
+      // the small pieces every step uses) in another, shared with the seat page and the lazy steps.
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]|^\0vite\/preload-helper|^\0rolldown\/runtime/ },
+            {
+              name: 'page',
+              test: /node_modules[\\/](xstate|@xstate[\\/]react|@tanstack[\\/](query-core|react-query)|use-sync-external-store|use-isomorphic-layout-effect)[\\/]|src[\\/]components[\\/](Spinner|Icon|Alert)\.tsx|src[\\/]app[\\/](Header|Footer)\.tsx|src[\\/]api[\\/]client\.ts|contract[\\/](money|steps|giftAidUplift|page)\.ts|machines[\\/]checkout[\\/]checkout\.messages\.ts/,
+            },
+          ],
+        },
+      },
     },
   },
   server: {

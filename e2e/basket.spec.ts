@@ -141,11 +141,20 @@ test('the refund policy opens in a modal and lines can be removed', async ({ pag
     vouchers: { 'Riverside Arts gift voucher': 1 },
   });
   const basket = basketStep(page);
-  await basket.getByRole('button', { name: /refund policy/i }).first().click();
+  const policyButton = basket.getByRole('button', { name: /refund policy/i }).first();
+  await policyButton.click();
   const dialog = page.getByRole('dialog');
   await expect(dialog).toBeVisible();
+  await expect(dialog.getByRole('heading')).toBeVisible();
   await dialog.getByRole('button', { name: 'Close' }).click();
   await expect(dialog).toHaveCount(0);
+  // Closed, the dialog gives focus back to the button that opened it; it opens again.
+  await expect(policyButton).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(dialog).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(dialog).toHaveCount(0);
+  await expect(policyButton).toBeFocused();
 
   await basket.getByRole('button', { name: /remove/i }).first().click();
   await expect(reserveButton(page)).toContainText('1');

@@ -78,4 +78,9 @@ describe('the entry script', () => {
     const contract = [...files].filter((f) => f.startsWith('contract/'));
     for (const f of contract) expect(staticImports(resolve(root, f)).filter((s) => s.startsWith('zod')), f).toEqual([]);
   });
+
+  it('carries nothing the basket needs only after a tap or a call: the dialog, the form encoder', () => {
+    expect(files).not.toContain('src/components/Modal.tsx');
+    expect(files).not.toContain('src/api/form.ts');
+  });
 });

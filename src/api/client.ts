@@ -6,17 +6,22 @@
  * first screen needs none, its data comes with the page), and every later call reuses them.
  */
 import type { Call, CallName, RequestOf, ResponseOf } from '../../contract';
-import { toFormBody } from './form';
 
-let loaded: Promise<{ http: import('ky').KyInstance; HTTPError: typeof import('ky').HTTPError; contract: typeof import('../../contract') }> | null = null;
+let loaded: Promise<{
+  http: import('ky').KyInstance;
+  HTTPError: typeof import('ky').HTTPError;
+  contract: typeof import('../../contract');
+  toFormBody: typeof import('./form').toFormBody;
+}> | null = null;
 
-/** ky and the wire contract, loaded once; a failed load is tried again by the next call. */
+/** ky, the wire contract and the form encoder, loaded once; a failed load is tried again by the next call. */
 export function loadCallMachinery() {
-  loaded ??= Promise.all([import('ky'), import('../../contract')]).then(
-    ([{ default: ky, HTTPError }, contract]) => ({
+  loaded ??= Promise.all([import('ky'), import('../../contract'), import('./form')]).then(
+    ([{ default: ky, HTTPError }, contract, { toFormBody }]) => ({
       http: ky.create({ credentials: 'include', timeout: 15_000, retry: 0, headers: { accept: 'application/json' } }),
       HTTPError,
       contract,
+      toFormBody,
     }),
     (err: unknown) => {
       loaded = null;
@@ -63,7 +68,7 @@ async function send<N extends CallName>(
   c: Call,
   body?: RequestOf<N>,
 ): Promise<ResponseOf<N>> {
-  const { http, HTTPError } = machinery;
+  const { http, HTTPError, toFormBody } = machinery;
   const { errorReplySchema } = machinery.contract;
   let raw: unknown;
   try {

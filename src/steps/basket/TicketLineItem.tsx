@@ -1,10 +1,12 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import type { TicketLine } from '../../../contract';
 import { Alert } from '../../components/Alert';
-import { Modal } from '../../components/Modal';
 import { formatMoney } from '../../../contract/money';
 import { LineActions } from './LineActions';
 import { Thumbnail } from './Thumbnail';
+
+/** The policy's dialog loads the first time a buyer opens one; the basket paints without it. */
+const Modal = lazy(() => import('../../components/Modal').then((m) => ({ default: m.Modal })));
 
 function seatText(seat: TicketLine['seats'][number]): string {
   return `${seat.section}, row ${seat.row}, seat ${seat.number}`;
@@ -30,6 +32,8 @@ export function TicketLineItem({
   onRemove: () => void;
 }) {
   const [policyOpen, setPolicyOpen] = useState(false);
+  // Once opened, the dialog stays mounted, so closing it hands focus back to the button.
+  const [policyOpened, setPolicyOpened] = useState(false);
   const money = (minor: number) => formatMoney(minor, currencyCode);
   return (
     <li className="line" tabIndex={-1}>
@@ -58,7 +62,10 @@ export function TicketLineItem({
         </p>
         <div className="line__tags">
           {line.non_refundable ? <span className="tag tag--warning">Non-refundable</span> : null}
-          <button type="button" className="link-button" onClick={() => setPolicyOpen(true)}>
+          <button type="button" className="link-button" onClick={() => {
+              setPolicyOpened(true);
+              setPolicyOpen(true);
+            }}>
             Refund policy
           </button>
         </div>
@@ -76,10 +83,14 @@ export function TicketLineItem({
           <Alert type="warning">{warning}</Alert>
         </div>
       ) : null}
-      <Modal open={policyOpen} title={line.refund_policy.title} onClose={() => setPolicyOpen(false)} wide>
-        {line.refund_policy.description ? <p className="lead">{line.refund_policy.description}</p> : null}
-        <p className="prewrap">{line.refund_policy.text}</p>
-      </Modal>
+      {policyOpened ? (
+        <Suspense fallback={null}>
+          <Modal open={policyOpen} title={line.refund_policy.title} onClose={() => setPolicyOpen(false)} wide>
+            {line.refund_policy.description ? <p className="lead">{line.refund_policy.description}</p> : null}
+            <p className="prewrap">{line.refund_policy.text}</p>
+          </Modal>
+        </Suspense>
+      ) : null}
     </li>
   );
 }
