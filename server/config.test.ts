@@ -29,6 +29,12 @@ describe('configuration', () => {
     expect(c).toMatchObject({ port: 8080, checkoutTimeSeconds: 90, databaseUrl: 'postgres://u@h:5432/db', captcha: 'always' });
   });
 
+  it('keeps ten connections to PostgreSQL per process unless configured, and refuses a pool of none', () => {
+    expect(parseConfig({}).databasePoolSize).toBe(10);
+    expect(parseConfig({ DATABASE_POOL_SIZE: '4', DATABASE_URL: 'postgres://u@h/db' }).databasePoolSize).toBe(4);
+    expect(() => parseConfig({ DATABASE_POOL_SIZE: '0' })).toThrow(/DATABASE_POOL_SIZE/);
+  });
+
   it('runs several processes only on PostgreSQL, and shares their request counts there', () => {
     expect(() => parseConfig({ WORKERS: '2' })).toThrow(/WORKERS: more than one process needs DATABASE_URL; the embedded PGlite database serves one process/);
     expect(parseConfig({ WORKERS: '2', DATABASE_URL: 'postgres://u@h/db' })).toMatchObject({ workers: 2, rateLimitStore: 'database' });

@@ -12,6 +12,8 @@ const envSchema = z.object({
   HOST: z._default(z.string().check(z.minLength(1)), '127.0.0.1'),
   DATABASE_URL: z.optional(z.string().check(z.regex(/^postgres(ql)?:\/\//, 'must start with postgres://'))),
   PGLITE_DIR: z._default(z.string().check(z.minLength(1)), 'data/pglite'),
+  /** Connections each process keeps to PostgreSQL. */
+  DATABASE_POOL_SIZE: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(200)), 10),
   SESSION_SECRET: z.optional(z.string().check(z.minLength(32, 'must be at least 32 characters'))),
   /** Seconds a hold lasts. */
   CHECKOUT_TIME: z._default(positiveInt, 600),
@@ -86,6 +88,7 @@ export interface Config {
   host: string;
   databaseUrl: string | null;
   pgliteDir: string;
+  databasePoolSize: number;
   /** From SESSION_SECRET, else the secret main.ts keeps in the data directory. */
   sessionSecret: string;
   checkoutTimeSeconds: number;
@@ -149,6 +152,7 @@ export function parseConfig(env: Record<string, string | undefined>, fallbackSec
     host: e.HOST,
     databaseUrl: e.DATABASE_URL ?? null,
     pgliteDir: e.PGLITE_DIR,
+    databasePoolSize: e.DATABASE_POOL_SIZE,
     sessionSecret,
     checkoutTimeSeconds: e.CHECKOUT_TIME,
     seatHoldSeconds: e.SEAT_HOLD_TIME,

@@ -37,11 +37,11 @@ export const STARTUP_LOCK = 724_110_001;
  * find it done.
  */
 export async function openDatabase(
-  config: { databaseUrl: string | null; pgliteDir: string },
+  config: { databaseUrl: string | null; pgliteDir: string; databasePoolSize?: number },
   prepare: (db: Database) => Promise<unknown> = async () => undefined,
 ): Promise<OpenDatabase> {
   if (config.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 10 });
+    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.databasePoolSize ?? 10 });
     const db = drizzlePg(pool, { schema }) as unknown as Database;
     const lock = await pool.connect();
     try {

@@ -14,9 +14,9 @@ import { discountCodes, sales, type RequiredTicketGroup } from '../db/schema.ts'
 import { REQUIRED_TICKETS_MESSAGE } from '../../machines/basket/basket.messages.ts';
 import { DomainError } from './errors.ts';
 import { holdIsLive, lockSale, newSaleReference, PAID_SALE_MESSAGE, SALE_NOT_FOUND_MESSAGE, secondsRemaining } from './sales.ts';
-import { reserveClaims, reserveSaleAtOnce, type ReserveClaims, type ReserveVerdict } from './stock.ts';
+import { reserveBasketAtOnce, reserveClaims, reserveSaleAtOnce, type ReserveClaims, type ReserveVerdict } from './stock.ts';
 import { reserveSaleSeats } from './seats.ts';
-import { BUYER_LIMIT_MESSAGE, buyerKeys, effectiveMaxPerOrder, maximumMessage, minimumMessage, refuseOverCapAlone, type Buyer } from './limits.ts';
+import { BUYER_LIMIT_MESSAGE, buyerKeys, DEFAULT_MAX_PER_ORDER, effectiveMaxPerOrder, maximumMessage, minimumMessage, refuseOverCapAlone, type Buyer } from './limits.ts';
 
 export type ReserveResult =
   | { reserved: true; saleReference: string; freshReservation: boolean; checkoutTime: number }
@@ -56,7 +56,7 @@ interface BasketLine {
   eventMax: number | null;
 }
 
-interface Basket {
+export interface Basket {
   holdDeadline: Date | null;
   reference: string | null;
   paidAt: Date | null;
@@ -68,7 +68,7 @@ interface Basket {
 }
 
 /** The sale and everything its reservation checks, in one read (no lock): `reservation_basket` (migration 0019). */
-async function readBasket(db: Pick<Executor, 'execute'>, saleId: string): Promise<Basket | null> {
+export async function readBasket(db: Pick<Executor, 'execute'>, saleId: string): Promise<Basket | null> {
   const [row] = await rows<{ basket: BasketRow | string | null }>(db, sql`SELECT reservation_basket(${saleId}) AS basket`);
   const found = typeof row?.basket === 'string' ? (JSON.parse(row.basket) as BasketRow) : row?.basket;
   if (!found) return null;
@@ -102,7 +102,7 @@ function basketKey(basket: Basket): string {
 }
 
 /** The spec's basket rules, refused before any lock. */
-function checkBasket(basket: Basket, limits: ReserveLimits): void {
+export function checkBasket(basket: Basket, limits: ReserveLimits): void {
   const { lines } = basket;
   // Vouchers alone make a basket worth reserving; they are counted only when there are no tickets.
   if (lines.length === 0 && basket.vouchers === 0) throw new Refused('Your basket is empty');
@@ -156,6 +156,28 @@ const READS = 3;
 
 export async function reserveSale(db: Database, saleId: string, now: Date, checkoutTimeSeconds: number, limits: ReserveLimits = {}): Promise<ReserveResult> {
   try {
+    // The usual basket (rules plainly met, no seats) is reserved in one round trip, read included.
+    const reference = newSaleReference();
+    const quick = await reserveBasketAtOnce(db, {
+      saleId,
+      now,
+      deadline: new Date(now.getTime() + checkoutTimeSeconds * 1000),
+      lockTimeout: LOCK_TIMEOUT,
+      maxPerOrder: limits.maxPerOrder ?? DEFAULT_MAX_PER_ORDER,
+      cap: limits.maxHeldPerBuyer ?? null,
+      reference,
+      buyerIp: limits.buyer?.ip ?? null,
+      userId: limits.buyer?.userId ?? null,
+    });
+    if (quick.outcome === 'reserved') return { reserved: true, saleReference: reference, freshReservation: true, checkoutTime: checkoutTimeSeconds };
+    if (quick.outcome === 'held') {
+      return { reserved: true, saleReference: quick.reference, freshReservation: false, checkoutTime: secondsRemaining({ holdDeadline: quick.deadline }, now) };
+    }
+    if (quick.outcome === 'refused') {
+      const basket = await readBasket(db, saleId);
+      if (basket) await refuse(db, quick.verdict, basket, limits);
+    }
+    // Otherwise ('check', or a refusal whose basket has gone): read the basket, word any refusal, reserve it the longer way.
     for (let read = 0; read < READS; read++) {
       const basket = await readBasket(db, saleId);
       if (!basket) return { reserved: false, error: 'Your basket is empty' };

@@ -126,6 +126,35 @@ export async function reserveSaleAtOnce(db: Exec, r: ReserveClaims & { basket: s
   }
 }
 
+export type BasketOutcome = ReserveOutcome | { outcome: 'check' };
+
+/**
+ * The whole reservation in one round trip, basket read included (the database function
+ * `reserve_basket`, migration 0020): under the sale's row lock it reads the basket and, when it
+ * plainly passes the basket rules and has no seats, makes the claims as `reserveSaleAtOnce` does.
+ * 'check' means it did nothing: the caller reads the basket and goes the longer way.
+ */
+export async function reserveBasketAtOnce(
+  db: Exec,
+  r: { saleId: string; now: Date; deadline: Date; lockTimeout: string; maxPerOrder: number; cap: number | null; reference: string; buyerIp: string | null; userId: number | null },
+): Promise<BasketOutcome> {
+  try {
+    const [row] = await rows<{ outcome: unknown }>(
+      db,
+      sql`SELECT reserve_basket(${r.saleId}, ${r.now.toISOString()}::timestamptz, ${r.deadline.toISOString()}::timestamptz, ${r.lockTimeout},
+            ${r.maxPerOrder}::int, ${r.cap}::int, ${r.reference}, ${r.buyerIp}::text, ${r.userId}::int) AS outcome`,
+    );
+    const value = row!.outcome;
+    const outcome = (typeof value === 'string' ? JSON.parse(value) : value) as { outcome: 'reserved' | 'held' | 'check'; reference?: string; deadline?: string };
+    if (outcome.outcome === 'held') return { outcome: 'held', reference: outcome.reference!, deadline: new Date(outcome.deadline!) };
+    return { outcome: outcome.outcome } as BasketOutcome;
+  } catch (err) {
+    const refusal = databaseError(err);
+    if (refusal?.code !== 'HF001' || !refusal.detail) throw err;
+    return { outcome: 'refused', verdict: verdictOf(refusal.detail) };
+  }
+}
+
 /** The database's own error under a driver's or the ORM's wrapping. */
 function databaseError(err: unknown): { code: string; detail?: string } | null {
   for (let e: unknown = err; e && typeof e === 'object'; e = (e as { cause?: unknown }).cause) {

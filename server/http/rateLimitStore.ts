@@ -1,7 +1,15 @@
 /**
  * A store for @fastify/rate-limit kept in the database, so every process serving one database
- * counts an address's requests together. The window is the database's clock, one round trip per
- * request: an upsert that starts a new window when the old one has passed.
+ * counts an address's requests together. The window is the database's clock: an upsert that
+ * starts a new window when the old one has passed.
+ *
+ * Counts go to the database in batches: a count asked for while none is on its way goes at once;
+ * those asked for while one is on its way wait for it and then go together, one upsert for all of
+ * them (an address's several requests add up in one row write). So a quiet server answers each
+ * request after one round trip, as before, and a busy one makes one round trip for many requests
+ * instead of one each. Each request still gets its own place in the count, as the database has it.
+ * A batch writes its keys in sorted order, so two processes' batches never wait on each other in a
+ * circle.
  *
  * On PostgreSQL the upsert commits without waiting for its WAL to reach the disk
  * (`synchronous_commit = off` for that transaction alone, sent with it as one query). A count is
@@ -17,14 +25,19 @@ type Callback = (err: Error | null, res?: { current: number; ttl: number }) => v
 /** A string as an SQL literal (standard_conforming_strings is on in every supported PostgreSQL). */
 const literal = (s: string) => `'${s.replaceAll('\0', '').replaceAll("'", "''")}'`;
 
-/** The upsert's text for one key and window, with its values written in (a query of several statements takes no parameters). */
-function upsertText(key: string, seconds: number): string {
+/** The upsert's text for several keys (each with how many requests it counts) and one window, values written in (a query of several statements takes no parameters). */
+export function upsertText(counts: ReadonlyMap<string, number>, seconds: number): string {
   const window = `make_interval(secs => ${Number(seconds)})`;
-  return `INSERT INTO rate_limits (key, hits, started_at) VALUES (${literal(key)}, 1, now())
+  const values = [...counts.keys()]
+    .sort()
+    .map((key) => `(${literal(key)}, ${Number(counts.get(key))})`)
+    .join(', ');
+  return `INSERT INTO rate_limits AS r (key, hits, started_at)
+    SELECT k, n, now() FROM (VALUES ${values}) AS t(k, n) ORDER BY k
     ON CONFLICT (key) DO UPDATE SET
-      hits = CASE WHEN rate_limits.started_at + ${window} <= now() THEN 1 ELSE rate_limits.hits + 1 END,
-      started_at = CASE WHEN rate_limits.started_at + ${window} <= now() THEN now() ELSE rate_limits.started_at END
-    RETURNING hits, GREATEST(0, ceil(extract(epoch FROM (started_at + ${window} - now())) * 1000))::int AS ttl`;
+      hits = CASE WHEN r.started_at + ${window} <= now() THEN EXCLUDED.hits ELSE r.hits + EXCLUDED.hits END,
+      started_at = CASE WHEN r.started_at + ${window} <= now() THEN now() ELSE r.started_at END
+    RETURNING key, hits, GREATEST(0, ceil(extract(epoch FROM (started_at + ${window} - now())) * 1000))::int AS ttl`;
 }
 
 /** The rows of the last statement of a query of several (node-postgres answers one result per statement). */
@@ -33,10 +46,77 @@ function lastRows<T>(result: unknown): T[] {
   return last.rows;
 }
 
+interface Waiting {
+  key: string;
+  seconds: number;
+  cb: Callback;
+}
+
+type Counted = { key: string; hits: number; ttl: number };
+
+/** The batches of counts of one database: the stores of every route share it. */
+function countBatcher(db: Pick<Database, 'execute'>, relaxedCommit: boolean) {
+  let waiting: Waiting[] = [];
+  let sending = false;
+
+  async function upsert(counts: Map<string, number>, seconds: number): Promise<Counted[]> {
+    const text = upsertText(counts, seconds);
+    return relaxedCommit
+      ? lastRows<Counted>(await db.execute(sql.raw(`SET LOCAL synchronous_commit = off; ${text}`)))
+      : rows<Counted>(db, sql.raw(text));
+  }
+
+  /** One window's requests: one upsert, then each request its own place in its key's count. */
+  async function send(batch: Waiting[], seconds: number): Promise<void> {
+    const counts = new Map<string, number>();
+    for (const w of batch) counts.set(w.key, (counts.get(w.key) ?? 0) + 1);
+    let counted: Counted[];
+    try {
+      counted = await upsert(counts, seconds);
+    } catch (err) {
+      for (const w of batch) w.cb(err as Error);
+      return;
+    }
+    const byKey = new Map(counted.map((row) => [row.key, row]));
+    const given = new Map<string, number>();
+    for (const w of batch) {
+      const row = byKey.get(w.key);
+      if (!row) {
+        w.cb(new Error('The rate limit count came back without its key'));
+        continue;
+      }
+      const before = given.get(w.key) ?? 0;
+      given.set(w.key, before + 1);
+      // The key's requests in this batch are the last counts.get(key) of its hits, in arrival order.
+      w.cb(null, { current: Number(row.hits) - counts.get(w.key)! + before + 1, ttl: Number(row.ttl) });
+    }
+  }
+
+  async function drain(): Promise<void> {
+    sending = true;
+    try {
+      while (waiting.length) {
+        const batch = waiting;
+        waiting = [];
+        const windows = [...new Set(batch.map((w) => w.seconds))];
+        for (const seconds of windows) await send(batch.filter((w) => w.seconds === seconds), seconds);
+      }
+    } finally {
+      sending = false;
+    }
+  }
+
+  return (key: string, seconds: number, cb: Callback): void => {
+    waiting.push({ key, seconds, cb });
+    if (!sending) void drain();
+  };
+}
+
 export function databaseRateLimitStore(
   db: Pick<Database, 'execute'>,
   /** PostgreSQL proper: the count commits without a disk flush. PGlite (one statement per query) commits as usual. */
   { relaxedCommit }: { relaxedCommit: boolean } = { relaxedCommit: false },
+  count = countBatcher(db, relaxedCommit),
 ) {
   return class DatabaseRateLimitStore {
     private readonly prefix: string;
@@ -45,14 +125,7 @@ export function databaseRateLimitStore(
     }
 
     incr(key: string, cb: Callback, timeWindow: number): void {
-      const text = upsertText(this.prefix + key, timeWindow / 1000);
-      const counted = relaxedCommit
-        ? db.execute(sql.raw(`SET LOCAL synchronous_commit = off; ${text}`)).then((result) => lastRows<{ hits: number; ttl: number }>(result))
-        : rows<{ hits: number; ttl: number }>(db, sql.raw(text));
-      counted.then(
-        ([row]) => cb(null, { current: Number(row!.hits), ttl: Number(row!.ttl) }),
-        (err: Error) => cb(err),
-      );
+      count(this.prefix + key, timeWindow / 1000, cb);
     }
 
     read(key: string, cb: Callback, timeWindow: number): void {
@@ -68,7 +141,7 @@ export function databaseRateLimitStore(
     }
 
     child(routeOptions: { keyPrefix?: string; routeInfo?: { method?: string; url?: string } }) {
-      const Store = databaseRateLimitStore(db, { relaxedCommit });
+      const Store = databaseRateLimitStore(db, { relaxedCommit }, count);
       return new Store({ keyPrefix: `${this.prefix}${routeOptions.routeInfo?.method ?? ''}${routeOptions.routeInfo?.url ?? ''}:` });
     }
   };
