@@ -9,7 +9,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import helmet from '@fastify/helmet';
+import helmet from 'helmet';
 import type { Config } from '../config.ts';
 
 export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()';
@@ -79,13 +79,17 @@ export async function registerSecurityHeaders(
   inline: { styles: Iterable<string>; scripts: Iterable<string> },
 ): Promise<(reply: FastifyReply) => string> {
   const directives = cspDirectives(config, inline);
-  await app.register(helmet, {
-    global: true,
+  // Helmet's headers are worked out once, here; each reply only has them set (building the
+  // middleware per request, as the Fastify wrapper does, parsed the policy again every time).
+  const setHelmetHeaders = helmet({
     contentSecurityPolicy: { useDefaults: false, directives },
     strictTransportSecurity: false,
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     xFrameOptions: { action: 'deny' },
     crossOriginEmbedderPolicy: false,
+  });
+  app.addHook('onRequest', (request, reply, next) => {
+    setHelmetHeaders(request.raw, reply.raw, (err?: unknown) => next(err as Error | undefined));
   });
   app.addHook('onSend', async (request, reply) => {
     reply.header('permissions-policy', PERMISSIONS_POLICY);
