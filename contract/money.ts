@@ -22,8 +22,15 @@ export function formatMoney(minorUnits: number, currencyCode: string): string {
 }
 
 /** The sign the formatter puts before amounts: '£' for GBP, '€' for EUR. */
+const symbols = new Map<string, string>();
+
 export function currencySymbol(currencyCode: string): string {
-  return formatterFor(currencyCode).formatToParts(0).find((part) => part.type === 'currency')?.value ?? currencyCode;
+  let symbol = symbols.get(currencyCode);
+  if (symbol === undefined) {
+    symbol = formatterFor(currencyCode).formatToParts(0).find((part) => part.type === 'currency')?.value ?? currencyCode;
+    symbols.set(currencyCode, symbol);
+  }
+  return symbol;
 }
 
 /**

@@ -35,6 +35,12 @@ describe('configuration', () => {
     expect(() => parseConfig({ DATABASE_POOL_SIZE: '0' })).toThrow(/DATABASE_POOL_SIZE/);
   });
 
+  it('sends four reservations at once to the database per process unless configured', () => {
+    expect(parseConfig({}).reserveConcurrency).toBe(4);
+    expect(parseConfig({ RESERVE_CONCURRENCY: '8' }).reserveConcurrency).toBe(8);
+    expect(() => parseConfig({ RESERVE_CONCURRENCY: '0' })).toThrow(/RESERVE_CONCURRENCY/);
+  });
+
   it('runs several processes only on PostgreSQL, and shares their request counts there', () => {
     expect(() => parseConfig({ WORKERS: '2' })).toThrow(/WORKERS: more than one process needs DATABASE_URL; the embedded PGlite database serves one process/);
     expect(parseConfig({ WORKERS: '2', DATABASE_URL: 'postgres://u@h/db' })).toMatchObject({ workers: 2, rateLimitStore: 'database' });

@@ -14,6 +14,8 @@ const envSchema = z.object({
   PGLITE_DIR: z._default(z.string().check(z.minLength(1)), 'data/pglite'),
   /** Connections each process keeps to PostgreSQL. */
   DATABASE_POOL_SIZE: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(200)), 10),
+  /** Reservations one process sends to the database at once; the rest wait their turn in the process. */
+  RESERVE_CONCURRENCY: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(200)), 4),
   SESSION_SECRET: z.optional(z.string().check(z.minLength(32, 'must be at least 32 characters'))),
   /** Seconds a hold lasts. */
   CHECKOUT_TIME: z._default(positiveInt, 600),
@@ -89,6 +91,7 @@ export interface Config {
   databaseUrl: string | null;
   pgliteDir: string;
   databasePoolSize: number;
+  reserveConcurrency: number;
   /** From SESSION_SECRET, else the secret main.ts keeps in the data directory. */
   sessionSecret: string;
   checkoutTimeSeconds: number;
@@ -153,6 +156,7 @@ export function parseConfig(env: Record<string, string | undefined>, fallbackSec
     databaseUrl: e.DATABASE_URL ?? null,
     pgliteDir: e.PGLITE_DIR,
     databasePoolSize: e.DATABASE_POOL_SIZE,
+    reserveConcurrency: e.RESERVE_CONCURRENCY,
     sessionSecret,
     checkoutTimeSeconds: e.CHECKOUT_TIME,
     seatHoldSeconds: e.SEAT_HOLD_TIME,

@@ -31,6 +31,7 @@ import { noticeQuery } from './notices.ts';
 import { MAX_ID } from '../../contract/index.ts';
 import { saleIdOf, setSaleCookie, userIdOf } from './session.ts';
 import type { AppDeps } from './deps.ts';
+import { slots } from './slots.ts';
 
 function wantsHtml(request: FastifyRequest): boolean {
   const accept = request.headers.accept ?? '';
@@ -70,6 +71,8 @@ export { PAID_SALE_MESSAGE };
 
 export function registerApi(app: FastifyInstance, deps: AppDeps): void {
   const { db, config, clock } = deps;
+  /** Reservations in the database at once from this process (RESERVE_CONCURRENCY): see slots.ts. */
+  const reserving = slots(config.reserveConcurrency);
 
   /**
    * The visitor's existing sale. Only an add writes a sale; every other change needs one already,
@@ -155,11 +158,13 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
           return { reserved: false, captcha: true, captcha_sitekey: deps.captcha.sitekey };
         }
       }
-      const result = await reserveSale(db, saleId, now, config.checkoutTimeSeconds, {
-        maxPerOrder: config.maxPerOrder,
-        maxHeldPerBuyer: config.maxHeldPerBuyer,
-        buyer: { userId: userIdOf(request), ip: request.ip },
-      });
+      const result = await reserving.run(() =>
+        reserveSale(db, saleId, now, config.checkoutTimeSeconds, {
+          maxPerOrder: config.maxPerOrder,
+          maxHeldPerBuyer: config.maxHeldPerBuyer,
+          buyer: { userId: userIdOf(request), ip: request.ip },
+        }),
+      );
       if (!result.reserved && result.closed) throw new DomainError(409, result.error);
       return result.reserved
         ? {
