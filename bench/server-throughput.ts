@@ -132,12 +132,17 @@ async function oneTicketSales(db: Database, ticketTypeId: number, count: number)
   return ids;
 }
 
-/** Live holds of other buyers in a pool, written directly (with the pool's count) as a busy on-sale leaves them. */
+/**
+ * Live holds of other buyers in a pool, written directly (with the pool's count) as a busy on-sale
+ * leaves them: taken one after another over the last hold's length (the server's CHECKOUT_TIME,
+ * 600 s), so their deadlines spread over the next 600 s, the newest last.
+ */
 async function fillLiveHolds(db: Database, poolId: number, ticketTypeId: number, count: number): Promise<void> {
   const [holder] = await salesWith(db, [[]]);
   await db.execute(sql`
     INSERT INTO holds (sale_id, pool_id, ticket_type_id, qty, deadline)
-    SELECT ${holder}, ${poolId}, ${ticketTypeId}, 1, now() + interval '1 hour' FROM generate_series(1, ${count})`);
+    SELECT ${holder}, ${poolId}, ${ticketTypeId}, 1, now() + interval '60 seconds' + (g::float8 / ${count}) * interval '540 seconds'
+    FROM generate_series(1, ${count}) g`);
   await db.execute(sql`UPDATE capacity_pools SET held = held + ${count} WHERE id = ${poolId}`);
   await db.execute(sql`ANALYZE holds`);
 }
