@@ -49,7 +49,7 @@ export default defineConfig({
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]|^\0vite\/preload-helper|^\0rolldown\/runtime/ },
             {
               name: 'page',
-              test: /node_modules[\\/](xstate|@xstate[\\/]react|@tanstack[\\/](query-core|react-query)|use-sync-external-store|use-isomorphic-layout-effect)[\\/]|src[\\/]components[\\/](Spinner|Icon|Alert)\.tsx|src[\\/]app[\\/](Header|Footer)\.tsx|src[\\/]api[\\/]client\.ts|contract[\\/](money|steps|giftAidUplift|page)\.ts|machines[\\/]checkout[\\/]checkout\.messages\.ts/,
+              test: /node_modules[\\/](xstate|@xstate[\\/]react|@tanstack[\\/](query-core|react-query)|use-sync-external-store|use-isomorphic-layout-effect)[\\/]|src[\\/]components[\\/](Spinner|Icon|Alert)\.tsx|src[\\/]app[\\/](Header|Footer)\.tsx|src[\\/]api[\\/]client\.ts|src[\\/]design\.ts|src[\\/]styles\.css|contract[\\/](money|steps|giftAidUplift|page)\.ts|machines[\\/]checkout[\\/]checkout\.messages\.ts/,
             },
           ],
         },

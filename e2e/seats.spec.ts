@@ -24,6 +24,14 @@ const seat = (page: Page, name: string) => page.getByRole('checkbox', { name: ne
 const refusal = (page: Page) => page.locator('.seat-page__notes');
 const selected = (page: Page) => page.getByRole('complementary', { name: 'Selected Seats:' });
 
+test('the seat page’s own styles apply over the design’s base: the map tools keep their compact size', async ({ page }) => {
+  await openSeatPage(page);
+  const zoomIn = page.getByRole('button', { name: 'Zoom in' });
+  // .seat-map__tool (seats.css) sets the padding over .button (styles.css), which must come first.
+  await expect(zoomIn).toHaveCSS('padding', '6px 12px');
+  await expect(zoomIn).toHaveCSS('min-height', '40px');
+});
+
 test('a buyer chooses seats with the mouse, meets each rule, adds them and reserves them', async ({ page }) => {
   await openSeatPage(page);
   await expect(page.getByRole('button', { name: 'Add To Basket!' })).toBeDisabled();

@@ -4,7 +4,7 @@
  * never held for long: React first, then the charts and screens, then the chart's start, then
  * React's first render (a transition, rendered in slices). Every chunk is preloaded with the page.
  */
-import './styles.css';
+import './design';
 
 /** Gives the main thread back to the browser (input, paint) before the next step. */
 const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));

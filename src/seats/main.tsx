@@ -2,10 +2,10 @@
  * The seat-selection page's entry (/events/book_seats/{event_date_id}/): the same React app's
  * header, footer, client and design, in its own chunk, so the checkout's entry carries none of it.
  */
+import '../design';
 import { createRoot } from 'react-dom/client';
 import { QueryClient } from '@tanstack/react-query';
 import { mountSeatPage } from './mount';
-import '../styles.css';
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { refetchOnWindowFocus: false, retry: false, staleTime: 5_000 } },
