@@ -9,13 +9,25 @@ import { buildCheckout } from './domain/checkout.ts';
 import { drivers, openWorld, type TestWorld } from './test/harness.ts';
 import { salesWith } from './test/fixtures.ts';
 
-/** The database, with a count of the statements sent through it. */
+/** The database, with a count of the statements sent through it, by Drizzle or straight to its connection pool. */
 function counting(db: Database): { db: Database; count: () => number } {
   let sent = 0;
   const entries = new Set(['execute', 'select', 'selectDistinct', 'insert', 'update', 'delete', 'transaction']);
+  const countingClient = (client: object) =>
+    new Proxy(client, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver) as unknown;
+        if (key !== 'query' || typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          sent++;
+          return (value as (...a: unknown[]) => unknown).apply(target, args);
+        };
+      },
+    });
   const proxy = new Proxy(db, {
     get(target, key, receiver) {
       const value = Reflect.get(target, key, receiver) as unknown;
+      if (key === '$client' && typeof value === 'object' && value !== null) return countingClient(value);
       if (typeof key === 'string' && entries.has(key) && typeof value === 'function') {
         return (...args: unknown[]) => {
           sent++;

@@ -12,7 +12,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
-import type { SQL } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import pg from 'pg';
 import * as schema from './schema.ts';
 
@@ -60,6 +60,20 @@ export async function openDatabase(
   await migratePglite(db as never, { migrationsFolder });
   await prepare(db);
   return { db, driver: 'pglite', close: () => client.close() };
+}
+
+/**
+ * Rows of a statement the server runs on nearly every request, prepared once per connection under
+ * `name` on PostgreSQL, so the database parses and plans it once per connection instead of once
+ * per call. PGlite and open transactions run it as a plain statement. `text` numbers its parameters
+ * $1, $2, …; one name is always one text.
+ */
+export async function preparedRows<T>(db: Pick<Database, 'execute'>, name: string, text: string, values: unknown[]): Promise<T[]> {
+  const client = (db as { $client?: unknown }).$client;
+  if (client instanceof pg.Pool) return (await client.query<T & pg.QueryResultRow>({ name, text, values })).rows;
+  // split with a capture group: text, parameter number, text, parameter number, …
+  const chunks = text.split(/\$(\d+)/).map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1]}`));
+  return rows<T>(db, sql.join(chunks));
 }
 
 /** Rows of a raw statement, the same on both drivers. */

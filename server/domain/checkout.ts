@@ -4,7 +4,7 @@
  */
 import { effectiveMaxPerOrder } from './limits.ts';
 import { eq, getTableColumns, sql, type Column, type Table } from 'drizzle-orm';
-import { rows, type Database } from '../db/index.ts';
+import { preparedRows, rows, type Database } from '../db/index.ts';
 import {
   charities,
   discountCodes,
@@ -86,12 +86,16 @@ interface CheckoutRows {
 /**
  * Everything the checkout shows, in one round trip and one snapshot, so the lines, the sale and
  * its hold cannot disagree with each other. The statement lives in the database as
- * `checkout_snapshot` (migration 0001) so that its plan is prepared once per session.
+ * `checkout_snapshot` (migrations 0001 and 0018) so that its plan is prepared once per session,
+ * and the call to it is a prepared statement, parsed once per connection: it is the call every
+ * step repeats.
  */
 async function readCheckoutRows(db: Pick<Database, 'execute'>, saleId: string, userId: number | null, now: Date): Promise<CheckoutRows> {
-  const [result] = await rows<{ snapshot: CheckoutRows }>(
+  const [result] = await preparedRows<{ snapshot: CheckoutRows }>(
     db,
-    sql`SELECT checkout_snapshot(${saleId}, ${userId}::int, ${now.toISOString()}::timestamptz) AS snapshot`,
+    'checkout_snapshot',
+    'SELECT checkout_snapshot($1, $2::int, $3::timestamptz) AS snapshot',
+    [saleId, userId, now.toISOString()],
   );
   return result!.snapshot;
 }
