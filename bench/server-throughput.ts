@@ -33,6 +33,8 @@ const CONNECTIONS = 16;
 /** Turns of each compared case: GET checkout beside the trivial route, and the live-holds cases (BENCH_ROUNDS, 2 unless set). */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2));
 const SECRET = `bench-${randomBytes(16).toString('hex')}`;
+/** Seconds of the unmeasured run before a comparison. */
+const WARM_UP_SECONDS = Math.max(2, Math.round(SECONDS / 4));
 
 
 const fmt = (n: number) => n.toLocaleString('en-GB', { maximumFractionDigits: 0 });
@@ -49,6 +51,21 @@ function run(opts: autocannon.Options): Promise<autocannon.Result> {
  * hot row real buyers do not share.
  */
 const buyerAddress = (n: number) => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n & 255}`;
+
+/**
+ * Each case measured once per round, for ROUNDS rounds, every other round in the reverse order
+ * (a, b, c, c, b, a, …): a case always run later would always meet the database the earlier turns
+ * grew and any drift of the machine. Answers each case's turns, round by round.
+ */
+async function inTurns<K, R>(cases: readonly K[], measure: (c: K) => Promise<R>): Promise<Map<K, R[]>> {
+  const turns = new Map<K, R[]>(cases.map((c) => [c, []]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const c of round % 2 === 0 ? cases : [...cases].reverse()) turns.get(c)!.push(await measure(c));
+  }
+  return turns;
+}
+
+const meanOf = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
 
 async function freePort(): Promise<number> {
   return new Promise((resolve) => {
@@ -196,29 +213,19 @@ export async function benchServer(): Promise<void> {
     const getTrivial = (duration: number) => run({ url: `${base}/health`, connections: CONNECTIONS, duration });
     // As with the live-holds cases below: both routes warm up unmeasured (the server's compiled
     // code, the database's plans), then run in turns, so drift over the run falls on both alike.
-    const warmUp = Math.max(2, Math.round(SECONDS / 4));
-    await getCheckout(warmUp);
-    await getTrivial(warmUp);
-    const pairs: Array<{ checkout: autocannon.Result; trivial: autocannon.Result }> = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      // Every other round in the reverse order, so neither route always runs on the later, busier database.
-      if (round % 2 === 0) {
-        const checkout = await getCheckout(SECONDS);
-        pairs.push({ checkout, trivial: await getTrivial(SECONDS) });
-      } else {
-        const trivial = await getTrivial(SECONDS);
-        pairs.push({ checkout: await getCheckout(SECONDS), trivial });
-      }
-    }
-    const mean = (pick: (p: (typeof pairs)[number]) => number) => pairs.reduce((sum, p) => sum + pick(p), 0) / pairs.length;
-    const checkoutRate = mean((p) => p.checkout.requests.average);
-    const trivialRate = mean((p) => p.trivial.requests.average);
+    await getCheckout(WARM_UP_SECONDS);
+    await getTrivial(WARM_UP_SECONDS);
+    const routes = await inTurns(['checkout', 'trivial'] as const, (route) => (route === 'checkout' ? getCheckout(SECONDS) : getTrivial(SECONDS)));
+    const checkoutTurns = routes.get('checkout')!;
+    const trivialTurns = routes.get('trivial')!;
+    const checkoutRate = meanOf(checkoutTurns.map((r) => r.requests.average));
+    const trivialRate = meanOf(trivialTurns.map((r) => r.requests.average));
     console.log(
-      `GET checkout (filled basket): ${fmt(checkoutRate)} req/s (turns ${pairs.map((p) => `${fmt(p.checkout.requests.average)} (p99 ${p.checkout.latency.p99} ms)`).join(', ')}; non-2xx ${pairs.reduce((sum, p) => sum + p.checkout.non2xx, 0)})`,
+      `GET checkout (filled basket): ${fmt(checkoutRate)} req/s (turns ${checkoutTurns.map((r) => `${fmt(r.requests.average)} (p99 ${r.latency.p99} ms)`).join(', ')}; non-2xx ${checkoutTurns.reduce((sum, r) => sum + r.non2xx, 0)})`,
     );
-    console.log(`GET /health (trivial route):  ${fmt(trivialRate)} req/s (turns ${pairs.map((p) => fmt(p.trivial.requests.average)).join(', ')})`);
+    console.log(`GET /health (trivial route):  ${fmt(trivialRate)} req/s (turns ${trivialTurns.map((r) => fmt(r.requests.average)).join(', ')})`);
     console.log(
-      `  ratio checkout ÷ trivial: ${(checkoutRate / trivialRate).toFixed(3)} (turns ${pairs.map((p) => (p.checkout.requests.average / p.trivial.requests.average).toFixed(3)).join(', ')}) (goal ≥ 0.12)`,
+      `  ratio checkout ÷ trivial: ${(checkoutRate / trivialRate).toFixed(3)} (turns ${checkoutTurns.map((r, i) => (r.requests.average / trivialTurns[i]!.requests.average).toFixed(3)).join(', ')}) (goal ≥ 0.12)`,
     );
 
     if (!t.db || !t.url) {
@@ -254,16 +261,12 @@ export async function benchServer(): Promise<void> {
       return { rate: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx };
     };
     // A short unmeasured run first (the server's and the database's caches warm), then the cases
-    // in turns, every other round in the reverse order (0, 10k, 50k, 50k, 10k, 0, …): each turn
-    // adds its fixtures' sales and holds to the database, so a case always run later would always
-    // run on a bigger one. Each figure is the mean of its turns.
-    await reserveAt(0, Math.max(2, Math.round(SECONDS / 4)));
+    // in turns (0, 10k, 50k, 50k, 10k, 0, …): each turn adds its fixtures' sales and holds to the
+    // database. Each figure is the mean of its turns.
+    await reserveAt(0, WARM_UP_SECONDS);
     const cases = [0, 10_000, 50_000];
-    const results = new Map<number, Array<Awaited<ReturnType<typeof reserveAt>>>>(cases.map((live) => [live, []]));
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const live of round % 2 === 0 ? cases : [...cases].reverse()) results.get(live)!.push(await reserveAt(live));
-    }
-    const rate = (live: number) => results.get(live)!.reduce((sum, r) => sum + r.rate, 0) / ROUNDS;
+    const results = await inTurns(cases, (live) => reserveAt(live));
+    const rate = (live: number) => meanOf(results.get(live)!.map((r) => r.rate));
     const turns = (live: number) =>
       `turns ${results.get(live)!.map((r) => `${fmt(r.rate)} (p99 ${r.p99} ms)`).join(', ')}; non-2xx ${results.get(live)!.reduce((sum, r) => sum + r.non2xx, 0)}`;
     const none = { rate: rate(0) };

@@ -12,32 +12,21 @@ import { salesWith } from './test/fixtures.ts';
 /** The database, with a count of the statements sent through it, by Drizzle or straight to its connection pool. */
 function counting(db: Database): { db: Database; count: () => number } {
   let sent = 0;
-  const entries = new Set(['execute', 'select', 'selectDistinct', 'insert', 'update', 'delete', 'transaction']);
-  const countingClient = (client: object) =>
-    new Proxy(client, {
-      get(target, key, receiver) {
-        const value = Reflect.get(target, key, receiver) as unknown;
-        if (key !== 'query' || typeof value !== 'function') return value;
+  /** `target` with the methods `counted` names counting each call. */
+  const countingCalls = <T extends object>(target: T, counted: (key: string | symbol) => boolean): T =>
+    new Proxy(target, {
+      get(inner, key, receiver) {
+        const value = Reflect.get(inner, key, receiver) as unknown;
+        if (key === '$client' && typeof value === 'object' && value !== null) return countingCalls(value, (k) => k === 'query');
+        if (!counted(key) || typeof value !== 'function') return value;
         return (...args: unknown[]) => {
           sent++;
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
+          return (value as (...a: unknown[]) => unknown).apply(inner, args);
         };
       },
     });
-  const proxy = new Proxy(db, {
-    get(target, key, receiver) {
-      const value = Reflect.get(target, key, receiver) as unknown;
-      if (key === '$client' && typeof value === 'object' && value !== null) return countingClient(value);
-      if (typeof key === 'string' && entries.has(key) && typeof value === 'function') {
-        return (...args: unknown[]) => {
-          sent++;
-          return (value as (...a: unknown[]) => unknown).apply(target, args);
-        };
-      }
-      return value;
-    },
-  });
-  return { db: proxy, count: () => sent };
+  const entries = new Set<string | symbol>(['execute', 'select', 'selectDistinct', 'insert', 'update', 'delete', 'transaction']);
+  return { db: countingCalls(db, (key) => entries.has(key)), count: () => sent };
 }
 
 describe.each(drivers)('the checkout read on %s', (driver) => {
