@@ -61,8 +61,11 @@ test('a line below its minimum says so beside the disabled Reserve Basket', asyn
 test('the first screen shows the total, and the bar covers neither the chosen refund protection nor the focused control', async ({ page }) => {
   await addFromEventPage(page, 'Summer Jazz on the Quay', { tickets: { 'General admission': 1 } });
   const yes = basketStep(page).getByRole('radio', { name: /^yes/i });
+  // Shown chosen at once; reloaded only once the server has it.
+  const saved = page.waitForResponse((r) => r.url().includes('/update_refund_protection/') && r.ok());
   await yes.click();
-  await expect(yes).toBeChecked({ timeout: 10_000 });
+  await expect(yes).toBeChecked();
+  await saved;
   await page.reload();
   await expect(yes).toBeChecked();
   await page.evaluate(() => window.scrollTo(0, 0));

@@ -108,6 +108,9 @@ test('a buyer chooses seats with the keyboard alone and adds them', async ({ pag
 });
 
 test('the list mode offers the same choice as a table, and the page passes an axe scan', async ({ page }) => {
+  // Three axe scans of the whole plan and two full-page screenshots: on a busy two-core machine this
+  // has taken from 30 s to over a minute.
+  test.slow();
   await openSeatPage(page);
   await expectNoAxeViolations(page, 'the seat map');
   await page.getByRole('button', { name: 'List' }).click();

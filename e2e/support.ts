@@ -39,6 +39,11 @@ export const urls = {
   stripe: `http://127.0.0.1:${servers.stripe}`,
 };
 
+/** A request's origin; a blob: URL's is that of the page that made it (https://url.spec.whatwg.org/#concept-url-origin). */
+export function originOf(url: string): string {
+  return new URL(url.startsWith('blob:') ? url.slice('blob:'.length) : url).origin;
+}
+
 export interface Wanted {
   /** Ticket type name on the event page → quantity. */
   tickets?: Record<string, number>;

@@ -194,6 +194,15 @@ export async function buildApp(deps: {
         .type('text/html; charset=utf-8')
         .send(page(config.brandName, 'Checkout not built', html`<h1>The checkout app has not been built yet</h1><p>Run <code>npm run build</code>, then reload this page.</p>`));
     }
+    // A build from another version of the app carries another loader, which the page's policy (the
+    // hash of this version's loader) would block: the page would paint and never come alive.
+    if (index.includes('name="app-entry"') && !index.includes(`<script>${ENTRY_LOADER}</script>`)) {
+      request.log.error(`${indexFile} was built from another version of the app: run npm run build`);
+      return reply
+        .status(503)
+        .type('text/html; charset=utf-8')
+        .send(page(config.brandName, 'Checkout out of date', html`<h1>The checkout app was built from another version</h1><p>Run <code>npm run build</code>, then reload this page.</p>`));
+    }
     const nonce = styleNonce(reply);
     // The first checkout and user come with the page, and the first screen paints before any script runs.
     // The app puts it in its cache before it has loaded the contract, so it is checked against the contract here.
@@ -226,7 +235,7 @@ export async function buildApp(deps: {
 
 const stylesheets = new Map<string, string>();
 
-/** Puts each built stylesheet the page links into the page itself (read once per file, as built files never change). */
+/** Puts each built stylesheet the page links into the page itself (read once per file, as built files never change), its link left disabled. */
 async function inlineStylesheets(index: string, staticDir: string, nonce: string): Promise<string> {
   let out = index;
   for (const match of index.matchAll(/<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/g)) {
@@ -237,7 +246,10 @@ async function inlineStylesheets(index: string, staticDir: string, nonce: string
       if (!css) continue;
       stylesheets.set(file, css);
     }
-    out = out.replace(match[0], `<style nonce="${nonce}">${css.replace(/<\/style/gi, '<\\/style')}</style>`);
+    // The disabled link is neither fetched nor applied: it tells the app's chunk loader, which looks
+    // for a stylesheet by its link before adding one, that this one is already on the page (added
+    // again after the page's own stylesheets, it would override them).
+    out = out.replace(match[0], `<style nonce="${nonce}">${css.replace(/<\/style/gi, '<\\/style')}</style><link rel="stylesheet" href="/${match[1]}" disabled>`);
   }
   return out;
 }

@@ -8,6 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { calls, INITIAL_DATA_ID } from '../contract/index.ts';
+import { ENTRY_LOADER } from '../contract/page.ts';
 import { jsonScript } from './pages/html.ts';
 import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
 
@@ -60,9 +61,10 @@ describe.each(drivers)('the checkout page on %s', (driver) => {
     expect(checkout).toEqual(await v.checkout());
   });
 
-  it('carries its stylesheet inside, allowed by the page’s own nonce, and comes compressed when the browser accepts it', async () => {
+  it('carries its stylesheet inside, allowed by the page’s own nonce, its link disabled, and comes compressed when the browser accepts it', async () => {
     const plain = await new Visitor(w.app).request({ method: 'GET', url: '/checkout/' });
-    expect(plain.body).not.toContain('<link rel="stylesheet"');
+    // The link stays, disabled (never fetched), so the app's chunk loader knows the stylesheet is there.
+    expect([...plain.body.matchAll(/<link rel="stylesheet"[^>]*>/g)].map((m) => m[0])).toEqual(['<link rel="stylesheet" href="/assets/index-abc.css" disabled>']);
     const nonce = /<style nonce="([^"]+)">/.exec(plain.body)?.[1];
     expect(nonce).toBeTruthy();
     expect(plain.body).toContain(`<style nonce="${nonce}">${CSS}</style>`);
@@ -89,6 +91,30 @@ describe.each(drivers)('the checkout page on %s', (driver) => {
     const res = await new Visitor(w.app).request({ method: 'GET', url: '/checkout/' });
     const checkout = calls.getCheckout.response.parse(initialData(res.body).checkout);
     expect(checkout.tickets).toEqual([]);
+  });
+});
+
+describe('a checkout page built from another version of the app', () => {
+  const built = (loader: string) =>
+    `<!doctype html><html><head><title>Checkout</title><meta name="app-entry" content="/assets/main.js" data-preload=""><script>${loader}</script></head><body><div id="root"></div></body></html>`;
+
+  it('is not served with a loader the page’s policy would block: it says to build the app again', async () => {
+    const staticDir = mkdtempSync(path.join(tmpdir(), 'holdfast-page-'));
+    // An older build carries an older loader, which the server's policy (the hash of its own) refuses to run.
+    writeFileSync(path.join(staticDir, 'index.html'), built(ENTRY_LOADER.replace('setTimeout', 'window.setTimeout')));
+    const w = await openWorld('pglite', { staticDir });
+    try {
+      const stale = await new Visitor(w.app).request({ method: 'GET', url: '/checkout/' });
+      expect(stale.statusCode).toBe(503);
+      expect(stale.body).toContain('The checkout app was built from another version');
+      expect(stale.body).toContain('npm run build');
+      writeFileSync(path.join(staticDir, 'index.html'), built(ENTRY_LOADER));
+      const fresh = await new Visitor(w.app).request({ method: 'GET', url: '/checkout/' });
+      expect(fresh.statusCode).toBe(200);
+      expect(fresh.body).toContain(`<script>${ENTRY_LOADER}</script>`);
+    } finally {
+      await w.close();
+    }
   });
 });
 

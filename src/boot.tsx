@@ -19,11 +19,6 @@ const queryClient = new QueryClient({
   },
 });
 
-const checkoutMachine = createCheckoutMachine({
-  queryClient,
-  navigate: (url: string) => window.location.assign(url),
-});
-
 /** `?inspect` in development shows the live machines in the Stately inspector. */
 async function developmentInspector(): Promise<Observer<InspectionEvent> | undefined> {
   if (!import.meta.env.DEV || !new URLSearchParams(window.location.search).has('inspect')) return undefined;
@@ -39,6 +34,10 @@ async function developmentInspector(): Promise<Observer<InspectionEvent> | undef
 export async function startCheckout(nextTask: () => Promise<void>): Promise<void> {
   // The page's data fills the cache at once; the contract checks it as soon as it has loaded.
   void seedInitialData(queryClient);
+  // Providing the chart's implementations copies the chart: a task of its own.
+  await nextTask();
+  const checkoutMachine = createCheckoutMachine({ queryClient, navigate: (url: string) => window.location.assign(url) });
+  await nextTask();
   const inspect = await developmentInspector();
   const actor = createActor(checkoutMachine, { inspect }).start();
   await nextTask();

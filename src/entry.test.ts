@@ -44,7 +44,7 @@ function entryGraph(entry: string) {
     const name = relative(root, file);
     if (files.has(name)) continue;
     files.add(name);
-    // The entry starts the app through dynamic imports, one task each, preloaded with the page: they are part of it.
+    // The entry starts the app through dynamic imports, one task each, preloaded along with it: they are part of it.
     const starts = name === entry ? [...readFileSync(file, 'utf8').matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]!) : [];
     for (const spec of [...staticImports(file), ...starts]) {
       if (spec.startsWith('.')) {

@@ -2,7 +2,8 @@
  * The checkout's entry. It runs after the browser has painted the page's own picture
  * (scripts/entryAfterPaint.ts) and starts the app in separate tasks, so a phone's main thread is
  * never held for long: React first, then the charts and screens, then the chart's start, then
- * React's first render (a transition, rendered in slices). Every chunk is preloaded with the page.
+ * React's first render (a transition, rendered in slices). The page's loader preloads every one of
+ * those chunks along with the entry.
  */
 import './design';
 

@@ -3,7 +3,8 @@
  * contract says so), a timeout, and every response parsed with the wire contract.
  *
  * ky and the contract's schemas are not part of the entry script: the first call loads them (the
- * first screen needs none, its data comes with the page), and every later call reuses them.
+ * first screen needs none, its data comes with the page; the contract is evaluated a file a task,
+ * see contractSlices.ts), and every later call reuses them.
  */
 import type { Call, CallName, RequestOf, ResponseOf } from '../../contract';
 
@@ -16,7 +17,7 @@ let loaded: Promise<{
 
 /** ky, the wire contract and the form encoder, loaded once; a failed load is tried again by the next call. */
 export function loadCallMachinery() {
-  loaded ??= Promise.all([import('ky'), import('../../contract'), import('./form')]).then(
+  loaded ??= Promise.all([import('ky'), import('./contractSlices').then((m) => m.loadContract()), import('./form')]).then(
     ([{ default: ky, HTTPError }, contract, { toFormBody }]) => ({
       http: ky.create({ credentials: 'include', timeout: 15_000, retry: 0, headers: { accept: 'application/json' } }),
       HTTPError,
