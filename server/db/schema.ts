@@ -906,3 +906,58 @@ export const saleSeats = pgTable(
   },
   (t) => [uniqueIndex('sale_seats_sale_seat').on(t.saleId, t.seatId), index('sale_seats_sale_type').on(t.saleId, t.ticketTypeId)],
 );
+
+/* ---------- Transfers: tickets sent or gifted to someone else after the sale ---------- */
+
+/**
+ * One transfer row a buyer sent (spec 001 §3 Transfer row): some tickets of one type for one
+ * recipient. The e-mail goes at `sendAt` (at once, or a scheduled gift's moment); accepting it
+ * through `token` moves the tickets to the recipient's account.
+ */
+export const transfers = pgTable(
+  'transfers',
+  {
+    id: serial('id').primaryKey(),
+    /** The unguessable part of the acceptance link. */
+    token: text('token').notNull(),
+    saleId: text('sale_id').notNull(),
+    senderUserId: integer('sender_user_id')
+      .notNull()
+      .references(() => users.id),
+    ticketTypeId: integer('ticket_type_id')
+      .notNull()
+      .references(() => ticketTypes.id),
+    recipientName: text('recipient_name').notNull(),
+    recipientEmail: text('recipient_email').notNull(),
+    qty: integer('qty').notNull(),
+    isGift: boolean('is_gift').notNull(),
+    message: text('message').notNull().default(''),
+    /** The link the e-mail carries, as the site was addressed when the transfer was made. */
+    acceptUrl: text('accept_url').notNull(),
+    createdAt: timestamp('created_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+    sendAt: timestamp('send_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+    sentAt: timestamp('sent_at', { withTimezone: true, mode: 'date', precision: 3 }),
+    acceptedAt: timestamp('accepted_at', { withTimezone: true, mode: 'date', precision: 3 }),
+    recipientUserId: integer('recipient_user_id').references(() => users.id),
+  },
+  (t) => [
+    uniqueIndex('transfers_token').on(t.token),
+    index('transfers_sale').on(t.saleId),
+    index('transfers_due').on(t.sendAt).where(sql`${t.sentAt} IS NULL`),
+    check('transfers_qty_positive', sql`${t.qty} >= 1`),
+  ],
+);
+
+/** The tickets a transfer gives: a ticket is given once, so it is in at most one transfer. */
+export const transferTickets = pgTable(
+  'transfer_tickets',
+  {
+    ticketId: integer('ticket_id')
+      .primaryKey()
+      .references(() => tickets.id),
+    transferId: integer('transfer_id')
+      .notNull()
+      .references(() => transfers.id),
+  },
+  (t) => [index('transfer_tickets_transfer').on(t.transferId)],
+);
