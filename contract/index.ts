@@ -5,6 +5,7 @@
  */
 import type { z } from 'zod/mini';
 import { accountCalls } from './account.ts';
+import { afterSaleCalls } from './afterSale.ts';
 import { addressCalls } from './address.ts';
 import { bankTransferCalls } from './bankTransfer.ts';
 import { basketCalls } from './basket.ts';
@@ -36,6 +37,7 @@ export * from './address.ts';
 export * from './questions.ts';
 export * from './bankTransfer.ts';
 export * from './seats.ts';
+export * from './afterSale.ts';
 
 /** The checkout app's calls: what its entry script bundles (the seat page's chunk brings its own). */
 export const appCalls = {
@@ -53,6 +55,7 @@ export const appCalls = {
   ...addressCalls,
   ...questionCalls,
   ...bankTransferCalls,
+  ...afterSaleCalls,
 } as const;
 
 /** Every call the server answers. */

@@ -88,7 +88,7 @@ export async function buildApp(deps: {
 
   const styleNonce = await registerSecurityHeaders(
     app,
-    { hcaptcha: config.hcaptcha, stripe: appDeps.payment.processor.name === 'stripe', square: appDeps.plans.square.credentials.checkout_js !== '' },
+    { hcaptcha: config.hcaptcha, stripe: appDeps.payment.processor.name === 'stripe', square: appDeps.plans.square.credentials.checkout_js !== '', accommodationMap: config.accommodationMap },
     { styles: [STYLE], scripts: [STEPPER_SCRIPT, ENTRY_LOADER] },
   );
   const allowed = allowedMethods(app);

@@ -59,6 +59,12 @@ const envSchema = z.object({
   CODE_SENDS_PER_ADDRESS: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100_000)), 20),
   /** Tickets of one event date one buyer (session, account or address) may hold at once, across sales. */
   MAX_HELD_PER_BUYER: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100_000)), 20),
+  /** The accommodation map embedded on order completed (Stay22's embed by default); `none` leaves it out. */
+  ACCOMMODATION_MAP_URL: z._default(z.string().check(z.regex(/^(none|https:\/\/[^\s?#]+)$/, 'must be an https:// URL without a query, or none')), 'https://www.stay22.com/embed/gm'),
+  /** The affiliate id the accommodation map credits bookings to. */
+  ACCOMMODATION_AFFILIATE_ID: z._default(z.string().check(z.regex(/^[\w.-]{1,64}$/, 'must be letters, digits, dots, dashes or underscores')), 'holdfast'),
+  /** Where buyers' feedback goes when none of the order's organisers keeps a contact address. */
+  FEEDBACK_EMAIL: z._default(z.string().check(z.regex(/^[^\s@]+@[^\s@]+$/, 'must be an email address')), 'feedback@holdfast.localhost'),
 });
 
 /**
@@ -119,6 +125,10 @@ export interface Config {
   devMailbox: boolean;
   /** The UK address API's key; null uses the local address index. */
   addressApiKey: string | null;
+  /** The accommodation map's embed URL and affiliate id; null when the site embeds none. */
+  accommodationMap: { url: string; affiliateId: string } | null;
+  /** Where feedback goes when an order's organisers keep no contact address. */
+  feedbackEmail: string;
 }
 
 export class ConfigError extends Error {}
@@ -180,10 +190,13 @@ export function parseConfig(env: Record<string, string | undefined>, fallbackSec
     mailFrom: e.MAIL_FROM,
     devMailbox: e.NODE_ENV !== 'production',
     addressApiKey: e.ADDRESS_API_KEY ?? null,
+    accommodationMap: e.ACCOMMODATION_MAP_URL === 'none' ? null : { url: e.ACCOMMODATION_MAP_URL, affiliateId: e.ACCOMMODATION_AFFILIATE_ID },
+    feedbackEmail: e.FEEDBACK_EMAIL,
   };
 }
 
 /** A configuration for tests: defaults plus overrides. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
-  return { ...parseConfig({ CAPTCHA: 'never', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '100000', ALTCHA_MAX_NUMBER: '1000' }), ...overrides };
+  // Without the accommodation map, as a test's page policy names no third party unless it asks for one.
+  return { ...parseConfig({ CAPTCHA: 'never', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '100000', ALTCHA_MAX_NUMBER: '1000', ACCOMMODATION_MAP_URL: 'none' }), ...overrides };
 }

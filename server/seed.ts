@@ -82,6 +82,7 @@ export async function seed(db: Database, now = new Date()) {
       name: 'Ashcombe Estate',
       description: 'Gardens, trails and seasonal events in the Cotswolds.',
       paymentProvider: 'stripe',
+      contactEmail: 'visits@ashcombe-estate.example',
     });
     const docklands = await org({
       slug: 'docklands-food',

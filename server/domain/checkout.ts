@@ -34,6 +34,7 @@ import { needsDeliveryAddress } from './address.ts';
 import { checkoutQuestions } from './questions.ts';
 import { planRemaining, planScheduleOptions } from './instalments/plans.ts';
 import { seatsByType as seatsByTypeOf, type SaleSeat } from './seats.ts';
+import { eventAfterSale } from './afterSale.ts';
 
 export const STANDARD_REFUND_POLICY = {
   title: 'Refund policy',
@@ -257,9 +258,7 @@ export async function buildCheckout(
       ga_conversion_id: null,
       fb_pixel: null,
       venue: { full_address: `${e.venueName}, ${e.venueAddress}`, map_address: e.venueAddress, map_checkin: e.venueName },
-      has_livestream: false,
-      access_online: null,
-      reward_referrers: null,
+      ...eventAfterSale(e.title),
       shareable_link: `/event/${e.id}/`,
       questions_intro: questions.introOf(e.id),
     })),

@@ -27,6 +27,7 @@ import { squareHandlers, squareInvalid } from './squareApi.ts';
 import { addressHandlers } from './addressApi.ts';
 import { questionHandlers } from './questionsApi.ts';
 import { seatHandlers } from './seatsApi.ts';
+import { afterSaleHandlers } from './afterSaleApi.ts';
 import { noticeQuery } from './notices.ts';
 import { MAX_ID } from '../../contract/index.ts';
 import { saleIdOf, setSaleCookie, userIdOf } from './session.ts';
@@ -112,6 +113,7 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
     ...squareHandlers(deps),
     ...questionHandlers(deps),
     ...seatHandlers(deps),
+    ...afterSaleHandlers(deps),
     getUser: async ({ request }) => readUser(deps, request),
     getCheckout: async ({ request, reply }) => {
       reply.header('cache-control', 'no-store');

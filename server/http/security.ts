@@ -32,6 +32,8 @@ export interface CspProviders extends Pick<Config, 'hcaptcha'> {
   stripe?: boolean;
   /** Square keyed: its SDK loads on the payment step of a Square organiser's basket. */
   square?: boolean;
+  /** The accommodation map's embed URL: order completed frames it (its origin only). */
+  accommodationMap?: { url: string } | null;
 }
 
 export function sha256Source(text: string): string {
@@ -44,7 +46,8 @@ export function cspDirectives(config: CspProviders, inline: { styles: Iterable<s
   const captcha = config.hcaptcha ? HCAPTCHA_SOURCES : [];
   const stripe = config.stripe === true;
   const square = config.square === true;
-  const frames = [...captcha, ...(stripe ? STRIPE_FRAMES : []), ...(square ? SQUARE_FRAMES : [])];
+  const accommodation = config.accommodationMap ? [new URL(config.accommodationMap.url).origin] : [];
+  const frames = [...captcha, ...(stripe ? STRIPE_FRAMES : []), ...(square ? SQUARE_FRAMES : []), ...accommodation];
   return {
     'default-src': ["'self'"],
     'script-src': ["'self'", ...[...inline.scripts].map(sha256Source), ...captcha, ...(stripe ? STRIPE_SCRIPT : []), ...(square ? SQUARE_SCRIPT : [])],

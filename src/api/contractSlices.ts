@@ -22,6 +22,7 @@ const slices = [
   () => import('../../contract/questions'),
   () => import('../../contract/bankTransfer'),
   () => import('../../contract/seats'),
+  () => import('../../contract/afterSale'),
 ];
 
 /** Gives the main thread back to the browser (input, paint) before the next file. */

@@ -1,0 +1,155 @@
+/**
+ * After the sale (spec 001 §2 "Order completed", §7): what a paid order's buyer can do next.
+ *
+ * - Feedback ('How did we do?') is e-mailed through the outbox to each organiser of the order that
+ *   keeps a contact address, else to the site's own feedback address; the buyer's name and e-mail
+ *   go with it so the organiser can answer. A few messages per order, so a page left open cannot
+ *   flood an organiser's inbox.
+ * - Subscribing to important event updates sets the buyer's flag and records the consent, as the
+ *   Keep updated step does.
+ * - The referral link is the sale's event page carrying the buyer's referral code: a signature of
+ *   their account, so no table is needed to give it and the event page can check it.
+ * - Livestreams and referral rewards of the demo catalogue's events (see EVENT_AFTER_SALE).
+ */
+import { createHmac } from 'node:crypto';
+import { and, asc, count, eq } from 'drizzle-orm';
+import type { Database } from '../db/index.ts';
+import { eventDates, events, marketingConsents, organisers, outbox, saleLines, sales, ticketTypes, users } from '../db/schema.ts';
+import { DomainError } from './errors.ts';
+import { sendMail, type Mailer } from './mail.ts';
+
+export const NO_ORDER_MESSAGE = 'There is no order in this browser.';
+export const NOT_PAID_YET_MESSAGE = 'This order is not complete yet.';
+export const SIGN_IN_MESSAGE = 'Please sign in to do this.';
+export const TOO_MUCH_FEEDBACK_MESSAGE = 'You have already sent us several messages about this order. The organiser will be in touch.';
+export const NO_REFERRAL_MESSAGE = 'There is no referral link for this order.';
+
+/** Feedback messages one order may send. */
+export const FEEDBACK_PER_ORDER = 5;
+export const EVENT_UPDATES_SOURCE = 'checkout:order_completed';
+
+export interface EventAfterSale {
+  /** Where a ticket holder watches the event online. */
+  accessOnline?: string;
+  /** The organiser's reward for each friend who books through the buyer's link. */
+  reward?: { text: string; short_text: string };
+}
+
+/**
+ * The livestreams and referral rewards of the catalogue's events, by event title. Events have no
+ * columns for them yet; when they do, this moves into the events table and the seed.
+ */
+export const EVENT_AFTER_SALE: Readonly<Record<string, EventAfterSale>> = {
+  'Community Open Day': {
+    accessOnline: 'https://live.ashcombe-estate.example/open-day',
+    reward: {
+      text: 'Bring your friends to the Open Day: for every friend who books with your link, you get a free cream tea in the walled garden café.',
+      short_text: 'get a free cream tea',
+    },
+  },
+  'Summer Jazz on the Quay': {
+    reward: {
+      text: 'Share Summer Jazz on the Quay: for every friend who books with your link, you get 10% off your next Riverside Arts ticket.',
+      short_text: 'get 10% off your next ticket',
+    },
+  },
+  'The Lantern: Improv Jam': { accessOnline: 'https://live.lanterncomedy.example/improv-jam' },
+};
+
+export function eventAfterSale(title: string): { has_livestream: boolean; access_online: string | null; reward_referrers: NonNullable<EventAfterSale['reward']> | null } {
+  const extra = EVENT_AFTER_SALE[title];
+  return { has_livestream: Boolean(extra?.accessOnline), access_online: extra?.accessOnline ?? null, reward_referrers: extra?.reward ?? null };
+}
+
+/** The paid sale and its buyer; refusals a buyer can read otherwise. */
+async function paidSale(db: Database, saleId: string | null) {
+  const [sale] = saleId ? await db.select().from(sales).where(eq(sales.id, saleId)) : [];
+  if (!sale) throw new DomainError(404, NO_ORDER_MESSAGE);
+  if (!sale.paidAt) throw new DomainError(409, NOT_PAID_YET_MESSAGE);
+  return sale;
+}
+
+/** The sale's events, each with its organiser, in the order the buyer added them. */
+async function eventsOfSale(db: Database, saleId: string) {
+  const found = await db
+    .selectDistinct({ eventId: events.id, title: events.title, organiserId: organisers.id, organiser: organisers.name, contactEmail: organisers.contactEmail, lineId: saleLines.id })
+    .from(saleLines)
+    .innerJoin(ticketTypes, eq(ticketTypes.id, saleLines.ticketTypeId))
+    .innerJoin(eventDates, eq(eventDates.id, ticketTypes.eventDateId))
+    .innerJoin(events, eq(events.id, eventDates.eventId))
+    .innerJoin(organisers, eq(organisers.id, events.organiserId))
+    .where(eq(saleLines.saleId, saleId))
+    .orderBy(asc(saleLines.id));
+  const seen = new Set<number>();
+  return found.filter((e) => !seen.has(e.eventId) && seen.add(e.eventId));
+}
+
+export function feedbackSubject(reference: string | null): string {
+  return `Feedback on order ${reference ?? 'without a reference'}`;
+}
+
+export async function sendCustomerFeedback(
+  db: Database,
+  mail: { mailer: Mailer; brandName: string; fallbackTo: string },
+  p: { saleId: string | null; userId: number | null; message: string },
+  now: Date,
+): Promise<{ recipients: string[] }> {
+  const sale = await paidSale(db, p.saleId);
+  const buyerId = sale.userId ?? p.userId;
+  const [buyer] = buyerId ? await db.select().from(users).where(eq(users.id, buyerId)) : [];
+  const subject = feedbackSubject(sale.reference);
+  const saleEvents = await eventsOfSale(db, sale.id);
+  const recipients = [...new Set(saleEvents.map((e) => e.contactEmail).filter((e): e is string => !!e))];
+  if (recipients.length === 0) recipients.push(mail.fallbackTo);
+  const [sent] = await db
+    .select({ n: count() })
+    .from(outbox)
+    .where(and(eq(outbox.recipient, recipients[0]!), eq(outbox.subject, subject)));
+  if ((sent?.n ?? 0) >= FEEDBACK_PER_ORDER) throw new DomainError(409, TOO_MUCH_FEEDBACK_MESSAGE);
+  const from = buyer ? `${buyer.firstName} ${buyer.lastName} <${buyer.email}>` : 'A buyer who did not sign in';
+  const text = [
+    `${from} sent feedback on order ${sale.reference ?? ''} through ${mail.brandName}.`,
+    `Events: ${saleEvents.map((e) => `${e.title} (${e.organiser})`).join('; ')}`,
+    '',
+    p.message.trim(),
+    '',
+    buyer ? `Reply to ${buyer.email} to answer them.` : '',
+  ].join('\n');
+  for (const to of recipients) await sendMail(db, mail.mailer, mail.brandName, { to, subject, text }, now);
+  return { recipients };
+}
+
+/** Subscribes the signed-in buyer to important updates about their events (once; a second call changes nothing). */
+export async function subscribeToEvents(db: Database, p: { saleId: string | null; userId: number | null }, now: Date): Promise<void> {
+  if (p.userId === null) throw new DomainError(403, SIGN_IN_MESSAGE);
+  await db.transaction(async (tx) => {
+    const [user] = await tx.select().from(users).where(eq(users.id, p.userId!)).for('update');
+    if (!user) throw new DomainError(403, SIGN_IN_MESSAGE);
+    if (user.isEventSubscribed) return;
+    await tx.insert(marketingConsents).values({ userId: user.id, email: user.email, topic: 'events', organiserId: null, subscribed: true, source: EVENT_UPDATES_SOURCE, saleId: p.saleId, at: now });
+    await tx.update(users).set({ isEventSubscribed: true }).where(eq(users.id, user.id));
+  });
+}
+
+/** The buyer's referral code: the same for every link they share, and no one else can make it. */
+export function referralCode(secret: string, userId: number): string {
+  return `${userId.toString(36)}-${createHmac('sha256', secret).update(`referrer:${userId}`).digest('base64url').slice(0, 12)}`;
+}
+
+export function isReferralCode(secret: string, code: string): boolean {
+  const userId = Number.parseInt(code.split('-')[0] ?? '', 36);
+  return Number.isSafeInteger(userId) && userId > 0 && referralCode(secret, userId) === code;
+}
+
+/** The sale's (first) event page with the buyer's referral code, absolute on this site. */
+export async function rewardReferrerLink(
+  db: Database,
+  p: { saleId: string | null; userId: number | null; origin: string; secret: string },
+): Promise<string> {
+  const sale = await paidSale(db, p.saleId);
+  const buyerId = sale.userId ?? p.userId;
+  if (buyerId === null) throw new DomainError(404, NO_REFERRAL_MESSAGE);
+  const [first] = await eventsOfSale(db, sale.id);
+  if (!first) throw new DomainError(404, NO_REFERRAL_MESSAGE);
+  return `${p.origin}/event/${first.eventId}/?ref=${encodeURIComponent(referralCode(p.secret, buyerId))}`;
+}
