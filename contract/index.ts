@@ -19,6 +19,7 @@ import { squareCalls } from './square.ts';
 import { questionCalls } from './questions.ts';
 import { reservationCalls } from './reservation.ts';
 import { userCalls } from './user.ts';
+import { transferAcceptCalls, transferCalls } from './transfers.ts';
 import { seatCalls } from './seats.ts';
 
 export * from './primitives.ts';
@@ -29,6 +30,7 @@ export * from './reservation.ts';
 export * from './donation.ts';
 export * from './account.ts';
 export * from './marketing.ts';
+export * from './transfers.ts';
 export * from './delivery.ts';
 export * from './payment.ts';
 export * from './instalment.ts';
@@ -49,6 +51,7 @@ export const appCalls = {
   ...marketingCalls,
   ...donationCalls,
   ...deliveryCalls,
+  ...transferCalls,
   ...paymentCalls,
   ...instalmentCalls,
   ...squareCalls,
@@ -62,6 +65,7 @@ export const appCalls = {
 export const calls = {
   ...appCalls,
   ...seatCalls,
+  ...transferAcceptCalls,
 } as const;
 
 export type Calls = typeof calls;

@@ -12,6 +12,8 @@ import { purgeSales } from './domain/sales.ts';
 import { purgeRateLimits } from './http/rateLimitStore.ts';
 import { sandboxBank } from './domain/payment/bank.ts';
 import { settleDueBankDecisions } from './domain/payment/bankTransfer.ts';
+import { sendDueTransfers } from './domain/transfers.ts';
+import { smtpTransport } from './domain/mail.ts';
 
 /**
  * Without SESSION_SECRET, a random secret is made once and kept beside the embedded database
@@ -70,10 +72,18 @@ async function main() {
   }
   const app = await buildApp({ db: database.db, config, ...(jobSeconds > 0 ? { instalmentJob: { intervalMs: jobSeconds * 1000 } } : {}) });
 
+  // Scheduled gifts are e-mailed by the sweeper at their delivery date and time.
+  const transferMail = { mailer: { transport: config.smtpUrl ? smtpTransport(config.smtpUrl) : null, from: config.mailFrom }, brandName: config.brandName };
   const sweeper = setInterval(() => {
     const now = new Date();
     // The sandbox bank's slow approvals arrive even when no buyer is watching.
     settleDueBankDecisions(database.db, sandboxBank(), now)
+      .then(() =>
+        sendDueTransfers(database.db, transferMail, now).then(
+          (n) => n > 0 && app.log.info({ sent: n }, 'sent scheduled ticket transfers'),
+          (err: unknown) => app.log.error({ err }, 'ticket transfer sweep failed'),
+        ),
+      )
       .then(() => sweepExpiredHolds(database.db, now))
       .then((n) => n > 0 && app.log.info({ released: n }, 'released expired holds'))
       .then(() => purgeSales(database.db, now))

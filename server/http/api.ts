@@ -20,6 +20,7 @@ import { registerCalls, type Handlers } from './calls.ts';
 import { accountHandlers, accountInvalid } from './accountApi.ts';
 import { donationHandlers, donationInvalid } from './donationApi.ts';
 import { deliveryHandlers } from './deliveryApi.ts';
+import { transferHandlers } from './transferApi.ts';
 import { paymentHandlers, paymentInvalid } from './paymentApi.ts';
 import { bankTransferHandlers } from './bankTransferApi.ts';
 import { planHandlers, planInvalid } from './instalmentApi.ts';
@@ -107,6 +108,7 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
     ...addressHandlers(deps),
     ...donationHandlers(deps),
     ...deliveryHandlers(deps),
+    ...transferHandlers(deps),
     ...paymentHandlers(deps, deps.payment),
     ...bankTransferHandlers(deps),
     ...planHandlers(deps),

@@ -15,6 +15,7 @@ const slices = [
   () => import('../../contract/marketing'),
   () => import('../../contract/donation'),
   () => import('../../contract/delivery'),
+  () => import('../../contract/transfers'),
   () => import('../../contract/payment'),
   () => import('../../contract/instalment'),
   () => import('../../contract/square'),

@@ -1,0 +1,88 @@
+/**
+ * set_transfers, and the recipient's acceptance link (GET shows what was sent, POST accepts it):
+ * thin mappings onto the transfers domain. A browser gets pages and, on accepting, its wallet; any
+ * other client gets the contract's JSON.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ACCEPT_TRANSFER_PATH, WALLET_PATH } from '../../contract/index.ts';
+import { DomainError } from '../domain/errors.ts';
+import { findSale } from '../domain/sales.ts';
+import { acceptTransfer, setTransfers, TRANSFER_REFUSALS, transferOffer, type TransferOffer } from '../domain/transfers.ts';
+import { html, page } from '../pages/html.ts';
+import type { Handlers } from './calls.ts';
+import type { AppDeps } from './deps.ts';
+import { saleIdOf, signIn } from './session.ts';
+
+function wantsHtml(request: FastifyRequest): boolean {
+  const accept = request.headers.accept ?? '';
+  return accept.includes('text/html') && !accept.includes('application/json');
+}
+
+const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
+
+function offerPage(brand: string, token: string, offer: TransferOffer): string {
+  const ticket = offer.tickets[0]!;
+  const what = `${ticket.qty} ${ticket.ticket_name} ${ticket.qty === 1 ? 'ticket' : 'tickets'} for ${ticket.event_name}`;
+  return page(
+    brand,
+    'Tickets for you',
+    offer.accepted
+      ? html`<h1>These tickets are yours</h1>
+          <p>You accepted ${what} from ${offer.from}.</p>
+          <p><a class="button" href="${WALLET_PATH}">Go to ticket wallet</a></p>`
+      : html`<h1>${offer.from} sent you tickets</h1>
+          <p>${what}.</p>
+          ${offer.message ? html`<blockquote class="panel transfer-message">${offer.message}</blockquote>` : ''}
+          <p class="muted">Accept them and they move to your ticket wallet. Until you do, they stay with ${offer.from}.</p>
+          <form method="post" action="${ACCEPT_TRANSFER_PATH.replace('{token}', token)}">
+            <button class="button" type="submit">Accept tickets</button>
+          </form>`,
+  );
+}
+
+function notFound(request: FastifyRequest, reply: FastifyReply, brand: string) {
+  if (!wantsHtml(request)) throw new DomainError(404, TRANSFER_REFUSALS.linkNotFound);
+  reply
+    .status(404)
+    .type('text/html; charset=utf-8')
+    .send(page(brand, 'Transfer not found', html`<h1>This link is not valid</h1><p>${TRANSFER_REFUSALS.linkNotFound}</p>`));
+  return undefined;
+}
+
+export function transferHandlers(deps: AppDeps): Pick<Handlers, 'setTransfers' | 'getTransferOffer' | 'acceptTransfer'> {
+  const { db, clock, config } = deps;
+  const mail = { mailer: deps.mailer, brandName: config.brandName };
+  return {
+    setTransfers: async ({ input, request }) => {
+      const saleId = saleIdOf(request);
+      if (!saleId || !(await findSale(db, saleId))) throw new DomainError(404, TRANSFER_REFUSALS.noOrder);
+      const origin = originOf(request);
+      await setTransfers(db, mail, {
+        saleId,
+        rows: input.transfers,
+        acceptUrl: (token) => `${origin}${ACCEPT_TRANSFER_PATH.replace('{token}', token)}`,
+        now: clock(),
+      });
+      return { success: true };
+    },
+    getTransferOffer: async ({ input, request, reply }) => {
+      reply.header('cache-control', 'no-store');
+      const offer = await transferOffer(db, input.token);
+      if (!offer) return notFound(request, reply, config.brandName);
+      if (!wantsHtml(request)) return offer;
+      reply.type('text/html; charset=utf-8').send(offerPage(config.brandName, input.token, offer));
+      return undefined;
+    },
+    acceptTransfer: async ({ input, request, reply }) => {
+      if (!(await transferOffer(db, input.token))) return notFound(request, reply, config.brandName);
+      const { userId, alreadyAccepted } = await acceptTransfer(db, input.token, clock());
+      // The link came to the recipient's inbox: accepting proves the address, as a code would, once.
+      if (!alreadyAccepted) signIn(request, reply, userId);
+      if (wantsHtml(request)) {
+        reply.redirect(WALLET_PATH, 303);
+        return undefined;
+      }
+      return { accepted: true, wallet: WALLET_PATH };
+    },
+  };
+}
