@@ -17,6 +17,7 @@ import { addressMachine } from '../machines/address/address.machine';
 import { accountMachine } from '../machines/account/account.machine';
 import { marketingMachine } from '../machines/marketing/marketing.machine';
 import { deliveryMachine } from '../machines/delivery/delivery.machine';
+import { transfersMachine } from '../machines/transfers/transfers.machine';
 import { bankTransferMachine } from '../machines/bankTransfer/bankTransfer.machine';
 import { seatSelectionMachine } from '../machines/seatSelection/seatSelection.machine';
 import { paymentMachine } from '../machines/payment/payment.machine';
@@ -85,6 +86,12 @@ const charts: Chart[] = [
     file: 'machines/delivery/delivery.machine.ts',
     placement:
       'Invoked by the root on the `deliver_tickets` step (systemId `delivery`); finishing it completes the step, and the root follows `nextStep`.',
+  },
+  {
+    machine: transfersMachine,
+    file: 'machines/transfers/transfers.machine.ts',
+    placement:
+      'Runs the Transfer tickets form in the `transfer_tickets` sub-view of order completed (`src/steps/orderCompleted/transfer/TransferTickets.tsx`, its own chunk, provides set_transfers), with the order\u2019s tickets that can be transferred (`transferableTickets`; `canTransfer` and `transferTile` decide the tile). Sending ends the chart: tickets_sent, can_transfer_tickets false.',
   },
   {
     machine: seatSelectionMachine,
