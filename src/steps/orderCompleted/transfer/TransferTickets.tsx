@@ -1,0 +1,254 @@
+/**
+ * Transfer tickets (spec 001 §2 Transfer tickets): the intro, a collapsible section per ticket type
+ * (seated tickets left out) with its rows, Back and Send tickets. The transfers chart owns the form;
+ * this screen renders its view and sends what the buyer does. Its own chunk, loaded when opened.
+ */
+import { useEffect, useId, useMemo, useRef, type FormEvent } from 'react';
+import { useActorRef, useSelector } from '@xstate/react';
+import type { ActorRefFrom } from 'xstate';
+import { ukToday, WALLET_PATH, type CalendarDate } from '../../../../contract';
+import { transfersSenders, viewTransfers, type TransferRowView, type TransferSectionView } from '../../../../machines/transfers/transfers.connect';
+import type { transfersMachine } from '../../../../machines/transfers/transfers.machine';
+import { TRANSFER_MESSAGES } from '../../../../machines/transfers/transfers.messages';
+import { fromDateInput, toDateInput, transferableTickets, type TransferTicket } from '../../../../machines/transfers/transferRows';
+import { Alert } from '../../../components/Alert';
+import { Icon } from '../../../components/Icon';
+import { LoadingButton } from '../../../components/LoadingButton';
+import { Spinner } from '../../../components/Spinner';
+import { useCheckoutData } from '../../../app/checkoutContext';
+import { appTransfersMachine } from './transferActors';
+import './transfer.css';
+
+type TransfersActor = ActorRefFrom<typeof transfersMachine>;
+type Senders = ReturnType<typeof transfersSenders>;
+
+const INTRO =
+  'Send tickets to someone else. They get an e-mail to accept them; once they accept, the tickets move to their account. Until then, the tickets stay in your wallet.';
+
+const isoOf = (d: CalendarDate) => `${d.year}-${String(d.month).padStart(2, '0')}-${String(d.day).padStart(2, '0')}`;
+
+function Problem({ id, text }: { id: string; text: string | null }) {
+  return text ? (
+    <p id={id} className="transfer__problem">
+      {text}
+    </p>
+  ) : null;
+}
+
+function TextField({
+  label,
+  value,
+  problem,
+  type = 'text',
+  autoComplete,
+  onChange,
+  min,
+}: {
+  label: string;
+  value: string;
+  problem: string | null;
+  type?: 'text' | 'email' | 'date' | 'time';
+  autoComplete?: string;
+  min?: string;
+  onChange: (value: string) => void;
+}) {
+  const id = useId();
+  return (
+    <div className="transfer__field">
+      <label className="transfer__label" htmlFor={id}>
+        {label}
+      </label>
+      <input
+        id={id}
+        className="input"
+        type={type}
+        value={value}
+        min={min}
+        autoComplete={autoComplete}
+        aria-invalid={problem ? true : undefined}
+        aria-describedby={problem ? `${id}-problem` : undefined}
+        onChange={(e) => onChange(e.target.value)}
+      />
+      <Problem id={`${id}-problem`} text={problem} />
+    </div>
+  );
+}
+
+function RowForm({ section, row, send, todayIso, disabled }: { section: TransferSectionView; row: TransferRowView; send: Senders; todayIso: string; disabled: boolean }) {
+  const at = { ticketId: section.ticketId, index: row.index };
+  const who = `recipient ${row.index + 1} of ${section.title}`;
+  const qtyId = useId();
+  return (
+    <fieldset className="transfer-row" disabled={disabled} data-testid="transfer-row">
+      <legend className="transfer-row__legend">Recipient {row.index + 1}</legend>
+      <div className="transfer-row__top">
+        <div className="transfer__field">
+          <label className="transfer__label" htmlFor={qtyId}>
+            Tickets to send
+          </label>
+          <div className="stepper">
+            <button type="button" className="stepper__button" aria-label={`One fewer ticket for ${who}`} disabled={!row.canDecrease} onClick={() => send.decrease(at)}>
+              <Icon name="minus" />
+            </button>
+            <input id={qtyId} className="stepper__input" type="text" inputMode="numeric" readOnly value={row.qty} />
+            <button type="button" className="stepper__button" aria-label={`One more ticket for ${who}`} disabled={!row.canIncrease} onClick={() => send.increase(at)}>
+              <Icon name="plus" />
+            </button>
+          </div>
+        </div>
+        {row.removable ? (
+          <button type="button" className="button button--secondary transfer-row__remove" aria-label={`Remove ${who}`} onClick={() => send.removeRow(at)}>
+            <Icon name="trash" />
+            Remove
+          </button>
+        ) : null}
+      </div>
+      <label className="choice transfer-row__gift">
+        <input type="checkbox" checked={row.isGift} onChange={() => send.toggleGift(at)} />
+        <span>{TRANSFER_MESSAGES.isGift}</span>
+      </label>
+      <div className="transfer-row__fields">
+        <TextField label={TRANSFER_MESSAGES.fullName} value={row.name} problem={row.problems.name} autoComplete="off" onChange={(v) => send.change(at, 'name', v)} />
+        <TextField label={TRANSFER_MESSAGES.email} type="email" value={row.email} problem={row.problems.email} autoComplete="off" onChange={(v) => send.change(at, 'email', v)} />
+      </div>
+      {row.isGift ? (
+        <>
+          <div className="transfer-row__when" role="radiogroup" aria-label={`When to send the gift to ${who}`}>
+            {(['Schedule', 'Send now'] as const).map((choice) => (
+              <label key={choice} className={`transfer-pill${row.sendGift === choice ? ' transfer-pill--on' : ''}`}>
+                <input type="radio" name={`when-${row.key}`} checked={row.sendGift === choice} onChange={() => send.chooseDelivery(at, choice)} />
+                {choice === 'Schedule' ? TRANSFER_MESSAGES.schedule : TRANSFER_MESSAGES.sendNow}
+              </label>
+            ))}
+          </div>
+          {row.scheduled ? (
+            <div className="transfer-row__fields">
+              <TextField
+                label={TRANSFER_MESSAGES.deliveryDate}
+                type="date"
+                min={todayIso}
+                value={toDateInput(row.deliveryDate)}
+                problem={row.problems.date}
+                onChange={(v) => send.change(at, 'delivery_date', fromDateInput(v))}
+              />
+              <TextField label={TRANSFER_MESSAGES.deliveryTime} type="time" value={row.deliveryTime} problem={row.problems.time} onChange={(v) => send.change(at, 'delivery_time', v)} />
+            </div>
+          ) : null}
+          <MessageField value={row.message} onChange={(v) => send.change(at, 'message', v)} />
+        </>
+      ) : null}
+    </fieldset>
+  );
+}
+
+function MessageField({ value, onChange }: { value: string; onChange: (value: string) => void }) {
+  const id = useId();
+  return (
+    <div className="transfer__field">
+      <label className="transfer__label" htmlFor={id}>
+        {TRANSFER_MESSAGES.message}
+      </label>
+      <textarea id={id} className="input transfer__message" rows={3} maxLength={1000} value={value} onChange={(e) => onChange(e.target.value)} />
+    </div>
+  );
+}
+
+function Section({ section, send, todayIso, disabled }: { section: TransferSectionView; send: Senders; todayIso: string; disabled: boolean }) {
+  const panelId = useId();
+  return (
+    <section className="card transfer-section" data-testid="transfer-section">
+      <h3 className="transfer-section__heading">
+        <button type="button" className="transfer-section__toggle" aria-expanded={section.open} aria-controls={panelId} onClick={() => send.toggleSection(section.ticketId)}>
+          <span>{section.title}</span>
+          <span className="muted transfer-section__count">{section.qty === 1 ? '1 ticket' : `${section.qty} tickets`}</span>
+          <Icon name="chevron" className="transfer-section__chevron" />
+        </button>
+      </h3>
+      <div id={panelId} className="stack transfer-section__panel" hidden={!section.open}>
+        {section.rows.map((row) => (
+          <RowForm key={row.key} section={section} row={row} send={send} todayIso={todayIso} disabled={disabled} />
+        ))}
+        <button
+          type="button"
+          className="button button--secondary transfer-section__add"
+          disabled={disabled || !section.canAddRow}
+          aria-label={`Add a recipient for ${section.title}`}
+          onClick={() => send.addRow(section.ticketId)}
+        >
+          <Icon name="plus" />
+          Add a recipient
+        </button>
+      </div>
+    </section>
+  );
+}
+
+function TransferForm({ actor, onBack, onTransferred, todayIso }: { actor: TransfersActor; onBack: () => void; onTransferred?: () => void; todayIso: string }) {
+  const view = useSelector(actor, viewTransfers);
+  const send = useMemo(() => transfersSenders((event) => actor.send(event)), [actor]);
+  const done = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    if (!view.ticketsSent) return;
+    done.current?.focus();
+    onTransferred?.();
+  }, [view.ticketsSent, onTransferred]);
+
+  if (view.ticketsSent) {
+    return (
+      <div className="card stack transfer" ref={done} tabIndex={-1}>
+        <Alert type="success">{view.success}</Alert>
+        <p>Each recipient gets an e-mail to accept their tickets. Until they do, the tickets stay in your wallet.</p>
+        <div className="transfer__actions">
+          <button type="button" className="button button--secondary" onClick={onBack}>
+            Back
+          </button>
+          <a className="button" href={WALLET_PATH}>
+            Go to ticket wallet
+          </a>
+        </div>
+      </div>
+    );
+  }
+
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    send.sendTickets();
+  };
+  return (
+    <form className="stack transfer" noValidate onSubmit={onSubmit} aria-label="Transfer tickets">
+      <p className="transfer__intro">{INTRO}</p>
+      {view.sections.length === 0 ? (
+        <p className="card">Tickets with seats cannot be transferred, and every ticket of this order has a seat.</p>
+      ) : (
+        view.sections.map((section) => <Section key={section.ticketId} section={section} send={send} todayIso={todayIso} disabled={view.sendingTickets} />)
+      )}
+      {view.problem ? <Alert type="error">{view.problem}</Alert> : null}
+      <div className="transfer__actions">
+        <button type="button" className="button button--secondary" onClick={onBack}>
+          Back
+        </button>
+        <LoadingButton type="submit" loading={view.sendingTickets} disabled={!view.canSend}>
+          {TRANSFER_MESSAGES.sendTickets}
+        </LoadingButton>
+      </div>
+    </form>
+  );
+}
+
+function TransferMachine({ tickets, onBack, onTransferred }: { tickets: TransferTicket[]; onBack: () => void; onTransferred?: () => void }) {
+  const today = useMemo(() => ukToday(new Date()), []);
+  const machine = useMemo(() => appTransfersMachine(), []);
+  const actor = useActorRef(machine, { input: { tickets, today } });
+  return <TransferForm actor={actor} onBack={onBack} onTransferred={onTransferred} todayIso={isoOf(today)} />;
+}
+
+/**
+ * The form for the order's tickets, from the checkout in the query cache. `onTransferred` tells
+ * the overview that the tickets were sent (can_transfer_tickets becomes false).
+ */
+export default function TransferTickets({ onBack, onTransferred }: { onBack: () => void; onTransferred?: () => void }) {
+  const checkout = useCheckoutData();
+  const tickets = useMemo(() => (checkout ? transferableTickets(checkout) : null), [checkout]);
+  if (!tickets) return <Spinner label="Loading" />;
+  return <TransferMachine tickets={tickets} onBack={onBack} onTransferred={onTransferred} />;
+}
