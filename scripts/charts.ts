@@ -24,6 +24,7 @@ import { paymentMachine } from '../machines/payment/payment.machine';
 import { instalmentMachine } from '../machines/instalment/instalment.machine';
 import { squareMachine } from '../machines/square/square.machine';
 import { questionsMachine } from '../machines/questions/questions.machine';
+import { orderCompletedMachine } from '../machines/orderCompleted/orderCompleted.machine';
 
 interface Chart {
   machine: AnyStateMachine;
@@ -134,6 +135,12 @@ const charts: Chart[] = [
     file: 'machines/questions/questions.machine.ts',
     placement:
       'Invoked by the root on the `ticket_questions_before` and `ticket_questions_after` steps (systemId `questions`, input `beforeOrAfter`); saving the answers completes the step.',
+  },
+  {
+    machine: orderCompletedMachine,
+    file: 'machines/orderCompleted/orderCompleted.machine.ts',
+    placement:
+      'Runs the `order_completed` screen (its own chunk, created by the screen with `src/steps/orderCompleted/orderCompletedActors.ts`): the sub-views, the feedback and share dialogs, subscribing and the referral link. The root checkout stays on `order_completed` throughout.',
   },
 ];
 

@@ -154,7 +154,8 @@ describe.each(drivers)('after the sale on %s', (driver) => {
       const { v } = await buyer({ [w.demo.tickets.freeEntry]: 1, [w.demo.tickets.jazzGeneral]: 1 }, { paid: false });
       const events = (await v.checkout()).events;
       const openDay = events.find((e) => e.title === 'Community Open Day')!;
-      expect(openDay.venue).toEqual({ full_address: 'Ashcombe Estate, Ashcombe, Cirencester GL7 5HX', map_address: 'Ashcombe, Cirencester GL7 5HX', map_checkin: 'Ashcombe Estate' });
+      // Seeded 25 days after 2026-06-01 at 10:00 UTC: the map's check-in is that day.
+      expect(openDay.venue).toEqual({ full_address: 'Ashcombe Estate, Ashcombe, Cirencester GL7 5HX', map_address: 'Ashcombe, Cirencester GL7 5HX', map_checkin: '2026-06-26' });
       expect(openDay).toMatchObject({ has_livestream: true, access_online: expect.stringMatching(/^https:\/\//) });
       expect(openDay.reward_referrers?.short_text).toBe('get a free cream tea');
       const jazz = events.find((e) => e.title === 'Summer Jazz on the Quay')!;

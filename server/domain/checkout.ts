@@ -257,7 +257,7 @@ export async function buildCheckout(
       ga: null,
       ga_conversion_id: null,
       fb_pixel: null,
-      venue: { full_address: `${e.venueName}, ${e.venueAddress}`, map_address: e.venueAddress, map_checkin: e.venueName },
+      venue: { full_address: `${e.venueName}, ${e.venueAddress}`, map_address: e.venueAddress, map_checkin: checkInDate(lines, e.id) },
       ...eventAfterSale(e.title),
       shareable_link: `/event/${e.id}/`,
       questions_intro: questions.introOf(e.id),
@@ -363,6 +363,14 @@ function paymentSettingsOf(
     has_require_phone_number: settings.some((s) => s.requirePhoneNumber),
     express: userId === null && settings.filter((s) => s.expressCheckout).length === organiserCount,
   };
+}
+
+const ukDate = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' });
+
+/** The accommodation map's check-in: the day (YYYY-MM-DD, UK time) of the event's first date in the basket. */
+function checkInDate(lines: { event: { id: number }; date: { startsAt: Date } }[], eventId: number): string {
+  const first = Math.min(...lines.filter((l) => l.event.id === eventId).map((l) => l.date.startsAt.getTime()));
+  return Number.isFinite(first) ? ukDate.format(new Date(first)) : '';
 }
 
 function uniqueBy<T>(items: T[], key: (item: T) => number): T[] {

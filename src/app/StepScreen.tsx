@@ -14,6 +14,7 @@ const DonationStep = lazy(() => import('../steps/donation/DonationStep'));
 const GiftAidStep = lazy(() => import('../steps/giftAid/GiftAidStep'));
 const DeliveryStep = lazy(() => import('../steps/delivery/DeliveryStep'));
 const OrderCompletedStep = lazy(() => import('../steps/orderCompleted/OrderCompletedStep'));
+const AfterSaleMessagesStep = lazy(() => import('../steps/orderCompleted/AfterSaleMessagesStep'));
 const PaymentStep = lazy(() => import('../steps/payment/PaymentStep'));
 const DeliveryAddressStep = lazy(() => import('../steps/address/DeliveryAddressStep'));
 const QuestionsStep = lazy(() => import('../steps/questions/QuestionsStep'));
@@ -51,6 +52,8 @@ export function StepScreen({ step }: { step: Step }) {
             <DeliveryStep />
           ) : step === 'order_completed' ? (
             <OrderCompletedStep />
+          ) : step === 'after_sale_messages' ? (
+            <AfterSaleMessagesStep />
           ) : step === 'payment' ? (
             <PaymentStep />
           ) : step === 'awaiting_truelayer' ? (

@@ -1,68 +1,71 @@
-import { useQuery } from '@tanstack/react-query';
-import { WALLET_PATH } from '../../../contract';
-import { PLAN_COMPLETED_MESSAGES } from '../../../machines/instalment/instalment.messages';
-import { ORDER_COMPLETED_MESSAGES } from '../../../machines/delivery/delivery.messages';
+/**
+ * Order completed (spec 001 §2): the overview (the reference, the confirmation, the tiles and more
+ * events from the organiser), and its sub-views, transfer tickets and find a place to stay, each
+ * with a Back link to the overview. The screen's chart (machines/orderCompleted) is created here,
+ * in this step's own chunk.
+ */
+import { useEffect, useMemo, useRef } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useActorRef, useSelector } from '@xstate/react';
+import { orderCompletedSenders, viewOrderCompleted } from '../../../machines/orderCompleted/orderCompleted.connect';
 import { callApi } from '../../api/client';
-import { Icon } from '../../components/Icon';
-import { useCheckoutData, useUser } from '../../app/checkoutContext';
+import { useCheckoutData } from '../../app/checkoutContext';
+import { Alert } from '../../components/Alert';
 import { StepLayout } from '../StepLayout';
 import { LATER_STEP_TITLES } from '../stepTitles';
+import { FindAPlace } from './FindAPlace';
+import { Overview } from './Overview';
+import { TransferView } from './TransferView';
+import { accommodationMapQuery, appOrderCompletedMachine } from './orderCompletedActors';
 import '../delivery/delivery.css';
+import './orderCompleted.css';
 
 /** The sale's e-mail and reference (get_simple_info); a failure is silent (spec 001 §8). */
 function useSimpleInfo() {
   return useQuery({ queryKey: ['simpleInfo'] as const, queryFn: () => callApi('getSimpleInfo'), retry: false }).data;
 }
 
-/** Order completed (spec 001 §2): the reference, the confirmation and the way to the ticket wallet. */
 export default function OrderCompletedStep() {
+  const queryClient = useQueryClient();
+  const machine = useMemo(() => appOrderCompletedMachine(queryClient), [queryClient]);
+  const actor = useActorRef(machine);
+  const view = useSelector(actor, viewOrderCompleted, sameView);
+  const send = useMemo(() => orderCompletedSenders(actor.send), [actor]);
   const checkout = useCheckoutData();
   const info = useSimpleInfo();
-  const user = useUser();
-  const reference = info?.sale_reference ?? checkout?.sale_reference ?? null;
-  const email = info?.sale_email ?? user?.email ?? null;
+  const map = useQuery(accommodationMapQuery()).data;
+  const mapConfig = map?.url && map.affiliate_id ? { url: map.url, affiliateId: map.affiliate_id } : null;
+
+  // Back on the overview, focus returns to the step's heading (each sub-view focuses its own).
+  const previous = useRef(view.subView);
+  useEffect(() => {
+    if (previous.current !== 'overview' && view.subView === 'overview') document.getElementById('step-title')?.focus();
+    previous.current = view.subView;
+  }, [view.subView]);
+
   return (
     <StepLayout step="order_completed" title={LATER_STEP_TITLES.order_completed}>
-      <div className="card stack order-complete">
-        <span className="order-complete__tick">
-          <Icon name="check" />
-        </span>
-        {reference ? (
-          <p className="order-complete__reference">
-            {ORDER_COMPLETED_MESSAGES.reference('')}
-            <span>{reference}</span>
-          </p>
-        ) : null}
-        {checkout?.payment_plan_remaining != null ? (
-          // A payment plan's order (spec 001 §2): the schedule is set up, with what to know about it.
-          <>
-            <p className="order-complete__headline">{PLAN_COMPLETED_MESSAGES.title}</p>
-            <section className="order-complete__important" aria-labelledby="plan-important">
-              <h3 id="plan-important" className="section-title">
-                Important information
-              </h3>
-              <ul>
-                {PLAN_COMPLETED_MESSAGES.important.map((point) => (
-                  <li key={point}>{point}</li>
-                ))}
-              </ul>
-            </section>
-          </>
-        ) : (
-          <>
-            <p className="order-complete__headline">{ORDER_COMPLETED_MESSAGES.complete}</p>
-            {email ? <p className="order-complete__email">{ORDER_COMPLETED_MESSAGES.walletSent(email)}</p> : null}
-          </>
-        )}
-      </div>
-      <ul className="order-tiles" role="list">
-        <li>
-          <a className="order-tile" href={WALLET_PATH}>
-            <Icon name="ticket" />
-            Go to ticket wallet
-          </a>
-        </li>
-      </ul>
+      {view.subView === 'transfer_tickets' ? (
+        <TransferView onBack={send.back} onTransferred={send.transferred} />
+      ) : view.subView === 'find_a_place' && checkout && mapConfig ? (
+        <FindAPlace checkout={checkout} config={mapConfig} mapEventId={view.mapEventId} onChoose={send.chooseMapEvent} onBack={send.back} />
+      ) : (
+        <Overview checkout={checkout} info={info} view={view} send={send} accommodationMap={mapConfig !== null} />
+      )}
+      {view.notice ? (
+        // Shown where the checkout's notifications are (the page's one notifications region is the checkout's own).
+        <div className="toasts order-notice">
+          <div className="toasts__item">
+            <Alert type={view.notice.kind} onDismiss={send.dismissNotice} dismissLabel="Dismiss notification">
+              {view.notice.text}
+            </Alert>
+          </div>
+        </div>
+      ) : null}
     </StepLayout>
   );
+}
+
+function sameView(a: ReturnType<typeof viewOrderCompleted>, b: ReturnType<typeof viewOrderCompleted>) {
+  return JSON.stringify(a) === JSON.stringify(b);
 }

@@ -1,0 +1,35 @@
+/** After sale messages (spec 001 §2): each organiser message with its event, date and time, then Continue. */
+import { LoadingButton } from '../../components/LoadingButton';
+import { useCheckoutActor, useCheckoutData, useCheckoutView } from '../../app/checkoutContext';
+import { StepLayout } from '../StepLayout';
+import { LATER_STEP_TITLES } from '../stepTitles';
+import './orderCompleted.css';
+
+export default function AfterSaleMessagesStep() {
+  const actor = useCheckoutActor();
+  const view = useCheckoutView();
+  const messages = useCheckoutData()?.after_sale_messages ?? [];
+  return (
+    <StepLayout step="after_sale_messages" title={LATER_STEP_TITLES.after_sale_messages} countdownRef={view.countdownRef}>
+      <ul className="after-sale" role="list">
+        {messages.map((m, i) => (
+          <li key={i} className="card stack after-sale__message">
+            <h2 className="after-sale__organiser">{m.organiser_name}</h2>
+            <p className="after-sale__event">
+              <span className="after-sale__title">{m.event_title}</span>
+              <span className="muted">
+                {m.date} at {m.time}
+              </span>
+            </p>
+            <p className="after-sale__body">{m.message}</p>
+          </li>
+        ))}
+      </ul>
+      <div className="card">
+        <LoadingButton loading={view.isAdvancing} className="button--block" onClick={() => actor.send({ type: 'STEP_COMPLETED' })}>
+          Continue
+        </LoadingButton>
+      </div>
+    </StepLayout>
+  );
+}
