@@ -10,7 +10,7 @@ import { eq } from 'drizzle-orm';
 import type { RequestOf } from '../contract/index.ts';
 import { outbox, sales, tickets, transfers, users } from './db/schema.ts';
 import { completeSale } from './domain/completeSale.ts';
-import { sendDueTransfers, TRANSFER_REFUSALS } from './domain/transfers.ts';
+import { sendDueTransfers, setTransfers, TRANSFER_REFUSALS } from './domain/transfers.ts';
 import { databaseDigest } from './test/digest.ts';
 import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
 
@@ -185,6 +185,21 @@ describe.each(drivers)('ticket transfers on %s', (driver) => {
     const sent = await mailTo(email);
     expect(sent).toHaveLength(1);
     expect(acceptPath(sent[0]!.body)).toBe(`/transfers/accept/${t!.token}/`);
+  });
+
+  it('keeps a transfer whose e-mail could not be delivered, and the sweep delivers it later', async () => {
+    const { saleId } = await buyer({ [w.demo.tickets.jazzGeneral]: 1 });
+    const email = recipient();
+    const delivered: string[] = [];
+    const down = { mailer: { transport: { sendMail: async () => Promise.reject(new Error('SMTP down')) }, from: 'tickets@holdfast.test' }, brandName: 'Holdfast' };
+    const up = { mailer: { transport: { sendMail: async (m: { to?: unknown }) => void delivered.push(String(m.to)) }, from: 'tickets@holdfast.test' }, brandName: 'Holdfast' };
+    const rows = [{ ...row({ ticket_id: w.demo.tickets.jazzGeneral, email }), is_gift: false, send_gift: 'Send now' as const, qty: 1 }];
+    await setTransfers(w.database.db, down, { saleId, rows: rows as never, acceptUrl: (t) => `http://holdfast.test/transfers/accept/${t}/`, now: w.clock.now });
+    const [t] = await w.database.db.select().from(transfers).where(eq(transfers.saleId, saleId));
+    expect(t!.sentAt).toBeNull();
+    expect(await sendDueTransfers(w.database.db, up, w.clock.now)).toBe(1);
+    expect(delivered).toEqual([email]);
+    expect(await sendDueTransfers(w.database.db, up, w.clock.now)).toBe(0);
   });
 
   it('gives a ticket once when two transfers of the same tickets race', async () => {
