@@ -107,7 +107,8 @@ function step(model: Model, event: WalkEvent): Model {
       return m;
     case 'FIELD_CHANGED': {
       if (!row) return m;
-      const value = event.value as string;
+      // Names are kept to 200 characters and messages to 1000, what the server takes.
+      const value = (event.value as string).slice(0, event.field === 'name' ? 200 : event.field === 'message' ? 1000 : undefined);
       const field = { name: 'name', email: 'email', delivery_date: 'date', delivery_time: 'time', message: 'message' }[event.field as string] as keyof ModelRow;
       (row as unknown as Record<string, string>)[field] = value;
       return m;
@@ -239,6 +240,30 @@ describe('transfers machine', () => {
       },
       extraPaths: [
         {
+          // A section closed again; a pointed-out row removed; the next submit points out the first row and opens its section again.
+          events: [
+            { type: 'SECTION_TOGGLED', ticketId: 21 },
+            { type: 'SECTION_TOGGLED', ticketId: 21 },
+            { type: 'ROW_ADDED', ticketId: 21 },
+            { type: 'SEND_CLICKED' },
+            { type: 'SECTION_TOGGLED', ticketId: 21 },
+            { type: 'ROW_REMOVED', ...at(1) },
+            { type: 'QTY_INCREASED', ...at(0) },
+            { type: 'SEND_CLICKED' },
+            { type: 'SECTION_TOGGLED', ticketId: 21 },
+            { type: 'SECTION_TOGGLED', ticketId: 21 },
+            field(0, 'name', `  ${'N'.repeat(250)}  `),
+            field(0, 'name', ' Ada Lovelace '),
+            field(0, 'email', ' ada@example.com '),
+            { type: 'GIFT_TOGGLED', ...at(0) },
+            { type: 'DELIVERY_CHOSEN', ...at(0), choice: 'Send now' },
+            field(0, 'message', `${'m'.repeat(1200)}`),
+            field(0, 'message', '  Enjoy!  '),
+            { type: 'SEND_CLICKED' },
+            { type: 'xstate.done.actor.setTransfers', output: { success: true } },
+          ],
+        },
+        {
           // A scheduled gift: each missing part pointed out in turn, a failed send, then sent.
           events: [
             { type: 'QTY_INCREASED', ...at(0) },
@@ -362,5 +387,7 @@ describe('which tickets can be transferred (spec 001 §2 Order completed, §4 Tr
     expect(fromDateInput('')).toBe('');
     expect(toDateInput('25/12/2026')).toBe('2026-12-25');
     expect(toDateInput('31/02/2026')).toBe('');
+    expect(fromDateInput('x2026-12-25')).toBe('');
+    expect(fromDateInput('2026-12-25x')).toBe('');
   });
 });
