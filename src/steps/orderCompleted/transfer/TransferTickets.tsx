@@ -6,7 +6,7 @@
 import { useEffect, useId, useMemo, useRef, type FormEvent } from 'react';
 import { useActorRef, useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
-import { ukToday, WALLET_PATH, type CalendarDate } from '../../../../contract';
+import { SEND_GIFT_CHOICES, ukToday, WALLET_PATH, type CalendarDate } from '../../../../contract';
 import { transfersSenders, viewTransfers, type TransferRowView, type TransferSectionView } from '../../../../machines/transfers/transfers.connect';
 import type { transfersMachine } from '../../../../machines/transfers/transfers.machine';
 import { TRANSFER_MESSAGES } from '../../../../machines/transfers/transfers.messages';
@@ -114,7 +114,7 @@ function RowForm({ section, row, send, todayIso, disabled }: { section: Transfer
       {row.isGift ? (
         <>
           <div className="transfer-row__when" role="radiogroup" aria-label={`When to send the gift to ${who}`}>
-            {(['Schedule', 'Send now'] as const).map((choice) => (
+            {SEND_GIFT_CHOICES.map((choice) => (
               <label key={choice} className={`transfer-pill${row.sendGift === choice ? ' transfer-pill--on' : ''}`}>
                 <input type="radio" name={`when-${row.key}`} checked={row.sendGift === choice} onChange={() => send.chooseDelivery(at, choice)} />
                 {choice === 'Schedule' ? TRANSFER_MESSAGES.schedule : TRANSFER_MESSAGES.sendNow}
