@@ -55,7 +55,6 @@ export const orderCompletedMachine = setup({
       subscribeToEvents: 'subscribeToEvents';
       copyText: 'copyText';
     },
-    tags: {} as 'busy',
   },
   actors: {
     /** GET get_reward_referrer_link: the link string. */
@@ -147,7 +146,6 @@ export const orderCompletedMachine = setup({
               },
             },
             sending: {
-              tags: 'busy',
               description: 'Send is disabled while sending; the modal closes either way.',
               invoke: {
                 src: 'sendFeedback',
@@ -199,7 +197,6 @@ export const orderCompletedMachine = setup({
       states: {
         idle: { on: { SUBSCRIBE_CLICKED: { target: 'subscribing' } } },
         subscribing: {
-          tags: 'busy',
           invoke: {
             src: 'subscribeToEvents',
             id: 'subscribeToEvents',

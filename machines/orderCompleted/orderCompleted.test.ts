@@ -149,7 +149,17 @@ describe('order completed machine', () => {
       }),
       askIgnored: true,
       serializeState: (s) => JSON.stringify([s.value, s.context.message.trim() !== '']),
+      // Every event the screen can send, so each state is also asked about the ones it must ignore.
       events: {
+        TRANSFER_OPENED: [{ type: 'TRANSFER_OPENED' }],
+        TICKETS_TRANSFERRED: [{ type: 'TICKETS_TRANSFERRED' }],
+        BACK_CLICKED: [{ type: 'BACK_CLICKED' }],
+        FEEDBACK_OPENED: [{ type: 'FEEDBACK_OPENED' }],
+        SEND_CLICKED: [{ type: 'SEND_CLICKED' }],
+        SHARE_OPENED: [{ type: 'SHARE_OPENED' }],
+        DIALOG_CLOSED: [{ type: 'DIALOG_CLOSED' }],
+        SUBSCRIBE_CLICKED: [{ type: 'SUBSCRIBE_CLICKED' }],
+        NOTICE_DISMISSED: [{ type: 'NOTICE_DISMISSED' }],
         FIND_A_PLACE_OPENED: [{ type: 'FIND_A_PLACE_OPENED' }, { type: 'FIND_A_PLACE_OPENED', eventId: 7 }],
         MAP_EVENT_CHOSEN: [{ type: 'MAP_EVENT_CHOSEN', eventId: 8 }],
         FEEDBACK_CHANGED: [
@@ -167,6 +177,12 @@ describe('order completed machine', () => {
         'xstate.done.actor.copyText': [{ type: 'xstate.done.actor.copyText', output: undefined }],
         'xstate.error.actor.copyText': [{ type: 'xstate.error.actor.copyText', error: new Error('denied') }],
       },
+      // Paths the generated ones pass by: a blank message that must not be sent, a notice dismissed.
+      extraPaths: [
+        { events: [{ type: 'FEEDBACK_OPENED' }, { type: 'FEEDBACK_CHANGED', message: '  ' }, { type: 'SEND_CLICKED' }] },
+        { events: [{ type: 'SUBSCRIBE_CLICKED' }, { type: 'xstate.error.actor.subscribeToEvents', error: new Error('500') }, { type: 'NOTICE_DISMISSED' }] },
+        { events: [{ type: 'SUBSCRIBE_CLICKED' }, { type: 'xstate.done.actor.subscribeToEvents', output: undefined }, { type: 'NOTICE_DISMISSED' }, { type: 'SUBSCRIBE_CLICKED' }] },
+      ],
       view: (snapshot) => viewOrderCompleted(snapshot as never),
       initial: () => ({ view: seen(START), running: ['loadReferrerLink'], started: { loadReferrerLink: [undefined] } }),
       oracle,
@@ -205,6 +221,43 @@ describe('order completed machine', () => {
   });
 });
 
+describe('order completed senders', () => {
+  it('turn each control of the screen into its event', () => {
+    const sent: unknown[] = [];
+    const ui = orderCompletedSenders((event) => sent.push(event));
+    ui.openTransfer();
+    ui.transferred();
+    ui.back();
+    ui.openFindAPlace();
+    ui.chooseMapEvent(8);
+    ui.openFeedback();
+    ui.changeFeedback('Great');
+    ui.sendFeedback();
+    ui.openShare();
+    ui.copy('text');
+    ui.shareSheet('text');
+    ui.closeDialog();
+    ui.subscribe();
+    ui.dismissNotice();
+    expect(sent).toEqual([
+      { type: 'TRANSFER_OPENED' },
+      { type: 'TICKETS_TRANSFERRED' },
+      { type: 'BACK_CLICKED' },
+      { type: 'FIND_A_PLACE_OPENED' },
+      { type: 'MAP_EVENT_CHOSEN', eventId: 8 },
+      { type: 'FEEDBACK_OPENED' },
+      { type: 'FEEDBACK_CHANGED', message: 'Great' },
+      { type: 'SEND_CLICKED' },
+      { type: 'SHARE_OPENED' },
+      { type: 'COPY_CLICKED', text: 'text' },
+      { type: 'SHARE_SHEET_CLICKED', text: 'text' },
+      { type: 'DIALOG_CLOSED' },
+      { type: 'SUBSCRIBE_CLICKED' },
+      { type: 'NOTICE_DISMISSED' },
+    ]);
+  });
+});
+
 /* ---------- the tiles (spec 001 §2 "Order completed") and the share text (§9) ---------- */
 
 const venue = { full_address: 'Ashcombe Estate, Ashcombe, Cirencester GL7 5HX', map_address: 'Ashcombe, Cirencester GL7 5HX', map_checkin: '2026-06-26' };
@@ -236,6 +289,7 @@ describe('order completed tiles', () => {
 
   it('shows the livestream tile only when an event has one, linking to its online access address', () => {
     expect(facts().livestream).toBeNull();
+    expect(facts({ checkout: { events: [event(1, { access_online: 'https://live.example/x' })], tickets: [] } }).livestream).toBeNull();
     const live = event(2, { title: 'Garden talks', has_livestream: true, access_online: 'https://live.example/talks' });
     expect(facts({ checkout: { events: [event(1), live], tickets: [] } }).livestream).toEqual({ title: 'Garden talks', href: 'https://live.example/talks' });
   });
@@ -247,11 +301,13 @@ describe('order completed tiles', () => {
     expect(facts().transfer).toEqual({ disabled: false });
     expect(facts({ checkout: { events: [event(1)], tickets: [line(true), line(false)] } }).transfer).toEqual({ disabled: false });
     expect(facts({ checkout: { events: [event(1)], tickets: [line(true), line(true)] } }).transfer).toEqual({ disabled: true });
+    expect(facts({ checkout: { events: [event(1)], tickets: [] } }).transfer).toEqual({ disabled: false });
   });
 
   it('shows find a place to stay only when some event has a full venue address (and the site has a map)', () => {
     expect(facts().findAPlace).toBe(false);
     expect(facts({ checkout: { events: [event(1, { venue: { ...venue, full_address: ' ' } })], tickets: [] } }).findAPlace).toBe(false);
+    expect(facts({ checkout: { events: [event(1, { venue: { ...venue, map_address: ' ' } })], tickets: [] } }).findAPlace).toBe(false);
     expect(facts({ checkout: { events: [event(1), event(2, { venue })], tickets: [] } }).findAPlace).toBe(true);
     expect(facts({ checkout: { events: [event(2, { venue })], tickets: [] }, accommodationMap: false }).findAPlace).toBe(false);
   });
@@ -259,6 +315,7 @@ describe('order completed tiles', () => {
   it("shows sharing only with a referrer link: 'Share & {short reward text}' when every event has a reward", () => {
     expect(facts().share).toBeNull();
     const withLink = { ...idle, referrerLink: LINK };
+    expect(facts({ view: withLink, checkout: { events: [], tickets: [] } }).share).toEqual({ label: 'Share with friends & family' });
     expect(facts({ view: withLink }).share).toEqual({ label: 'Share with friends & family' });
     expect(facts({ view: withLink, checkout: { events: [event(1, { reward_referrers: reward('get a free drink') }), event(2)], tickets: [] } }).share).toEqual({ label: 'Share with friends & family' });
     expect(
@@ -279,5 +336,10 @@ describe('order completed tiles', () => {
     );
     const rewarded = event(1, { reward_referrers: reward('get a free drink') });
     expect(shareTextOf([rewarded], LINK, 'Holdfast', 'https://tickets.example')).toBe(`Bring a friend and get a free drink. ${LINK}`);
+    // A reward for only some events: what was bought.
+    expect(shareTextOf([rewarded, event(2, { title: 'Folk Night' })], LINK, 'Holdfast', 'https://tickets.example')).toBe(
+      'I bought tickets with Holdfast for Event 1 (https://tickets.example/event/1/)',
+    );
+    expect(shareTextOf([], LINK, 'Holdfast', 'https://tickets.example')).toBe(LINK);
   });
 });
