@@ -12,8 +12,8 @@
  * on that server and dropped afterwards), else embedded PGlite in a temporary directory.
  */
 import autocannon from 'autocannon';
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -63,6 +63,51 @@ async function inTurns<K, R>(cases: readonly K[], measure: (c: K) => Promise<R>)
     for (const c of round % 2 === 0 ? cases : [...cases].reverse()) turns.get(c)!.push(await measure(c));
   }
   return turns;
+}
+
+/**
+ * Where a run's CPU goes, from Linux's own counters (/proc; elsewhere nothing is printed): the
+ * database's processes (every process named postgres on this machine), the server's (the server
+ * and any workers it started) and this load generator's. On a machine whose cores are all busy, a
+ * rate is bounded by what each request costs in all three; anything else the machine runs meanwhile
+ * is left out, so the split holds on a busy machine too.
+ */
+const TICK_MS = 1000 / 100;
+function statFields(pid: string | number): string[] | null {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const close = stat.lastIndexOf(') ');
+    return [stat.slice(stat.indexOf('(') + 1, close), ...stat.slice(close + 2).split(' ')];
+  } catch {
+    return null;
+  }
+}
+/** CPU milliseconds of the processes that pass `wanted` (comm, parent pid, pid). */
+function cpuOf(wanted: (comm: string, ppid: number, pid: number) => boolean): number {
+  let ticks = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    const f = statFields(entry);
+    // After the name: state, ppid, … utime is the 14th field of stat, stime the 15th.
+    if (f && wanted(f[0]!, Number(f[2]), Number(entry))) ticks += Number(f[12]) + Number(f[13]);
+  }
+  return ticks * TICK_MS;
+}
+interface CpuSplit { database: number; server: number; generator: number }
+function cpuNow(serverPid: number | undefined): CpuSplit | null {
+  if (!existsSync('/proc/stat') || serverPid === undefined) return null;
+  const own = process.cpuUsage();
+  return {
+    database: cpuOf((comm) => comm === 'postgres'),
+    server: cpuOf((_comm, ppid, pid) => pid === serverPid || ppid === serverPid),
+    generator: (own.user + own.system) / 1000,
+  };
+}
+/** Milliseconds of CPU per request between two readings. */
+function cpuPer(before: CpuSplit | null, after: CpuSplit | null, requests: number): string {
+  if (!before || !after || requests <= 0) return '';
+  const per = (key: keyof CpuSplit) => ((after[key] - before[key]) / requests).toFixed(2);
+  return `CPU per request: database ${per('database')} ms, server ${per('server')} ms, load generator ${per('generator')} ms`;
 }
 
 const meanOf = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
@@ -166,23 +211,65 @@ async function fillLiveHolds(db: Database, poolId: number, ticketTypeId: number,
   await db.execute(sql`ANALYZE holds`);
 }
 
-function pgbenchCeiling(url: string, poolId: number, ticketTypeId: number, saleId: string): number | null {
-  const dir = mkdtempSync(path.join(tmpdir(), 'holdfast-pgbench-'));
-  const script = path.join(dir, 'claim.sql');
-  writeFileSync(
-    script,
-    `BEGIN;
+/** pgbench's hot-row claim: one conditional UPDATE of the pool and one INSERT of a hold per transaction. */
+function claimScript(poolId: number, ticketTypeId: number, saleId: string): string {
+  return `BEGIN;
 UPDATE capacity_pools SET held = held + 1 WHERE id = ${poolId} AND sold + held + 1 <= capacity;
 INSERT INTO holds (sale_id, pool_id, ticket_type_id, qty, deadline) VALUES ('${saleId}', ${poolId}, ${ticketTypeId}, 1, now() + interval '1 hour');
 COMMIT;
-`,
-  );
+`;
+}
+
+/**
+ * The server's own reservation straight from pgbench, without HTTP or Node: each transaction is
+ * one call of reserve_basket (as the server makes it, with the buyer cap on) for the next of the
+ * given one-ticket sales, from its own address.
+ */
+async function reservationScript(db: Database, saleIds: string[]): Promise<string> {
+  await db.execute(sql`CREATE TABLE bench_sales (n integer PRIMARY KEY, id text NOT NULL)`);
+  await db.execute(sql`INSERT INTO bench_sales SELECT ordinality, id FROM unnest(string_to_array(${saleIds.join(',')}, ',')) WITH ORDINALITY id`);
+  await db.execute(sql`CREATE SEQUENCE bench_next`);
+  return `WITH k AS MATERIALIZED (SELECT nextval('bench_next') AS n)
+SELECT reserve_basket((SELECT s.id FROM bench_sales s, k WHERE s.n = k.n), now(), now() + interval '10 minutes', '5s', 10, 100000,
+  md5(random()::text), '10.' || (random() * 255)::int || '.' || (random() * 255)::int || '.' || (random() * 255)::int, NULL);
+`;
+}
+
+/**
+ * A pgbench script run for SECONDS with CONNECTIONS clients: its rate, and the database's CPU per
+ * transaction, read between its first and last progress reports (its connections' processes end
+ * with it).
+ */
+async function pgbench(url: string, scriptText: string): Promise<{ tps: number; databaseMs: number | null } | null> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'holdfast-pgbench-'));
+  const script = path.join(dir, 'script.sql');
+  writeFileSync(script, scriptText);
   try {
-    const out = execFileSync('pgbench', ['-n', '-c', String(CONNECTIONS), '-j', '2', '-T', String(SECONDS), '-f', script, url], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn('pgbench', ['-n', '-c', String(CONNECTIONS), '-j', '2', '-T', String(SECONDS), '-P', '1', '-f', script, url], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const readings: { at: number; database: number }[] = [];
+    const progress: number[] = [];
+    const onProgress = (chunk: Buffer) => {
+      for (const line of chunk.toString().split('\n')) {
+        const m = /^progress: ([\d.]+) s, ([\d.]+) tps/.exec(line);
+        if (!m) continue;
+        progress.push(Number(m[2]));
+        if (existsSync('/proc/stat')) readings.push({ at: progress.length, database: cpuOf((comm) => comm === 'postgres') });
+      }
+    };
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', onProgress);
+    const code = await new Promise<number | null>((resolve) => {
+      child.once('error', () => resolve(null));
+      child.once('exit', resolve);
+    });
     const tps = /tps = ([\d.]+)/.exec(out);
-    return tps ? Number(tps[1]) : null;
-  } catch {
-    return null;
+    if (code !== 0 || !tps) return null;
+    // Each progress line's rate is that of the second before it.
+    const first = readings[0];
+    const last = readings.at(-1);
+    const transactions = first && last && last.at > first.at ? progress.slice(first.at, last.at).reduce((sum, v) => sum + v, 0) : 0;
+    return { tps: Number(tps[1]), databaseMs: transactions > 0 ? (last!.database - first!.database) / transactions : null };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -240,7 +327,10 @@ export async function benchServer(): Promise<void> {
       // The fixture's bulk writes are settled first, as autovacuum settles an on-sale's steady
       // writes, so a case does not pay for the dead rows of the fixtures and cases before it.
       await db.execute(sql`VACUUM ANALYZE`);
+      // Each buyer's request headers are made before the run, so the load generator's CPU goes on sending.
+      const buyerHeaders = saleIds.map((id, n) => ({ cookie: cookieFor(id), 'x-forwarded-for': buyerAddress(n) }));
       let next = 0;
+      const before = cpuNow(server.pid);
       const result = await run({
         url: base,
         connections: CONNECTIONS,
@@ -253,12 +343,13 @@ export async function benchServer(): Promise<void> {
             body: '',
             setupRequest: (req) => {
               const n = next++;
-              return { ...req, headers: { ...req.headers, cookie: cookieFor(saleIds[n % saleIds.length]!), 'x-forwarded-for': buyerAddress(n) } };
+              return { ...req, headers: { ...req.headers, ...buyerHeaders[n % buyerHeaders.length]! } };
             },
           },
         ],
       });
-      return { rate: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx };
+      const cpu = cpuPer(before, cpuNow(server.pid), result.requests.total);
+      return { rate: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx, cpu };
     };
     // A short unmeasured run first (the server's and the database's caches warm), then the cases
     // in turns (0, 10k, 50k, 50k, 10k, 0, …): each turn adds its fixtures' sales and holds to the
@@ -271,17 +362,28 @@ export async function benchServer(): Promise<void> {
       `turns ${results.get(live)!.map((r) => `${fmt(r.rate)} (p99 ${r.p99} ms)`).join(', ')}; non-2xx ${results.get(live)!.reduce((sum, r) => sum + r.non2xx, 0)}`;
     const none = { rate: rate(0) };
     console.log(`reserve one hot ticket over HTTP, no other live holds: ${fmt(none.rate)} holds/s (${turns(0)})`);
+    for (const { cpu } of results.get(0)!) if (cpu) console.log(`  ${cpu}`);
     for (const live of cases.slice(1)) {
       console.log(`  with ${fmt(live)} live holds: ${fmt(rate(live))} holds/s (${turns(live)}); ratio to none ${(rate(live) / none.rate).toFixed(2)} (goal ≥ 0.8 at 50,000)`);
     }
 
     const ceilingPool = await hotEvent(db, { capacity: 10_000_000, types: 1 });
     const [holder] = await salesWith(db, [[]]);
-    const ceiling = pgbenchCeiling(t.url, ceilingPool.poolId, ceilingPool.types[0]!.id, holder!);
+    const ceiling = await pgbench(t.url, claimScript(ceilingPool.poolId, ceilingPool.types[0]!.id, holder!));
     if (ceiling === null) console.log('pgbench is not installed: no database ceiling this run.');
     else {
-      console.log(`pgbench hot-row claim (UPDATE + INSERT, ${CONNECTIONS} clients): ${fmt(ceiling)} tps`);
-      console.log(`  ratio reserve over HTTP ÷ pgbench: ${(none.rate / ceiling).toFixed(2)} (goal ≥ 0.5)`);
+      console.log(`pgbench hot-row claim (UPDATE + INSERT, ${CONNECTIONS} clients): ${fmt(ceiling.tps)} tps`);
+      if (ceiling.databaseMs !== null) console.log(`  CPU per transaction: database ${ceiling.databaseMs.toFixed(2)} ms`);
+      console.log(`  ratio reserve over HTTP ÷ pgbench: ${(none.rate / ceiling.tps).toFixed(2)} (goal ≥ 0.5)`);
+      // The same reservation as the server's, from pgbench: what the database allows our reservation
+      // (its rules: the sale's state and basket, the buyer cap, the pool), so the rest is HTTP's share.
+      const pool = await hotEvent(db, { capacity: 10_000_000, types: 1 });
+      const own = await pgbench(t.url, await reservationScript(db, await oneTicketSales(db, pool.types[0]!.id, 40_000)));
+      if (own) {
+        console.log(`pgbench calling reserve_basket (the server's one statement, ${CONNECTIONS} clients): ${fmt(own.tps)} tps`);
+        if (own.databaseMs !== null) console.log(`  CPU per transaction: database ${own.databaseMs.toFixed(2)} ms`);
+        console.log(`  ratio reserve over HTTP ÷ this: ${(none.rate / own.tps).toFixed(2)}`);
+      }
     }
 
     // Never oversold: 600 buyers for 100 tickets.

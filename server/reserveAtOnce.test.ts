@@ -86,3 +86,31 @@ describe.each(drivers)('reserving in one statement on %s', (driver) => {
     });
   });
 });
+
+// An on-sale sends this statement once per buyer: PostgreSQL parses and plans it once per connection.
+describe.each(drivers.filter((d) => d === 'postgres'))('the usual reservation on %s', (driver) => {
+  let database: OpenDatabase;
+  beforeAll(async () => {
+    // One connection, so every reservation meets the statement the first one prepared.
+    database = await openTestDatabase(driver, 1);
+  });
+  afterAll(async () => database?.close());
+
+  it('is one prepared statement, kept on the connection for the next buyer', async () => {
+    const { db } = database;
+    const { poolId, types } = await hotEvent(db, { capacity: 10, types: 1 });
+    for (const qty of [1, 2]) {
+      const sale = await saleWith(db, [{ ticketTypeId: types[0]!.id, qty }]);
+      expect(await reserveSale(db, sale, now, 600, { maxHeldPerBuyer: 6, buyer: { userId: null, ip: '192.0.2.7' } })).toMatchObject({ reserved: true, freshReservation: true });
+    }
+    expect(await state2(poolId)).toBe(3);
+    const prepared = await rows<{ statement: string }>(db, sql`SELECT statement FROM pg_prepared_statements WHERE name = 'reserve_basket'`);
+    expect(prepared).toHaveLength(1);
+    expect(prepared[0]!.statement).toMatch(/^SELECT reserve_basket\(\$1/);
+  });
+
+  async function state2(poolId: number) {
+    const [row] = await rows<{ held: number }>(database.db, sql`SELECT held FROM capacity_pools WHERE id = ${poolId}`);
+    return Number(row!.held);
+  }
+});

@@ -11,7 +11,7 @@
  * Pools are locked in ascending id order by every path that changes them, so none deadlock.
  */
 import { sql } from 'drizzle-orm';
-import { rows, type Executor } from '../db/index.ts';
+import { preparedRows, rows, type Executor } from '../db/index.ts';
 import { releaseSaleSeats } from './seats.ts';
 
 type Exec = Pick<Executor, 'execute'>;
@@ -139,10 +139,12 @@ export async function reserveBasketAtOnce(
   r: { saleId: string; now: Date; deadline: Date; lockTimeout: string; maxPerOrder: number; cap: number | null; reference: string; buyerIp: string | null; userId: number | null },
 ): Promise<BasketOutcome> {
   try {
-    const [row] = await rows<{ outcome: unknown }>(
+    // The statement an on-sale runs for every buyer: prepared once per connection (preparedRows).
+    const [row] = await preparedRows<{ outcome: unknown }>(
       db,
-      sql`SELECT reserve_basket(${r.saleId}, ${r.now.toISOString()}::timestamptz, ${r.deadline.toISOString()}::timestamptz, ${r.lockTimeout},
-            ${r.maxPerOrder}::int, ${r.cap}::int, ${r.reference}, ${r.buyerIp}::text, ${r.userId}::int) AS outcome`,
+      'reserve_basket',
+      'SELECT reserve_basket($1, $2::timestamptz, $3::timestamptz, $4, $5::int, $6::int, $7, $8::text, $9::int) AS outcome',
+      [r.saleId, r.now.toISOString(), r.deadline.toISOString(), r.lockTimeout, r.maxPerOrder, r.cap, r.reference, r.buyerIp, r.userId],
     );
     const value = row!.outcome;
     const outcome = (typeof value === 'string' ? JSON.parse(value) : value) as { outcome: 'reserved' | 'held' | 'check'; reference?: string; deadline?: string };
