@@ -67,8 +67,8 @@ async function inTurns<K, R>(cases: readonly K[], measure: (c: K) => Promise<R>)
 
 /**
  * Where a run's CPU goes, from Linux's own counters (/proc; elsewhere nothing is printed): the
- * database's processes (every process named postgres on this machine), the server's (the server
- * and any workers it started) and this load generator's. On a machine whose cores are all busy, a
+ * database's processes (the backends connected to the bench's database, as pg_stat_activity lists
+ * them), the server's (the server and any workers it started) and this load generator's. On a machine whose cores are all busy, a
  * rate is bounded by what each request costs in all three; anything else the machine runs meanwhile
  * is left out, so the split holds on a busy machine too.
  */
@@ -94,11 +94,17 @@ function cpuOf(wanted: (comm: string, ppid: number, pid: number) => boolean): nu
   return ticks * TICK_MS;
 }
 interface CpuSplit { database: number; server: number; generator: number }
-function cpuNow(serverPid: number | undefined): CpuSplit | null {
+/** The backends connected to the bench's database, by process id. */
+async function backendsOf(db: Database): Promise<Set<number>> {
+  const found = await rows<{ pid: number }>(db, sql`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`);
+  return new Set(found.map((r) => Number(r.pid)));
+}
+async function cpuNow(serverPid: number | undefined, db: Database): Promise<CpuSplit | null> {
   if (!existsSync('/proc/stat') || serverPid === undefined) return null;
+  const backends = await backendsOf(db);
   const own = process.cpuUsage();
   return {
-    database: cpuOf((comm) => comm === 'postgres'),
+    database: cpuOf((_comm, _ppid, pid) => backends.has(pid)),
     server: cpuOf((_comm, ppid, pid) => pid === serverPid || ppid === serverPid),
     generator: (own.user + own.system) / 1000,
   };
@@ -240,7 +246,7 @@ SELECT reserve_basket((SELECT s.id FROM bench_sales s, k WHERE s.n = k.n), now()
  * transaction, read between its first and last progress reports (its connections' processes end
  * with it).
  */
-async function pgbench(url: string, scriptText: string): Promise<{ tps: number; databaseMs: number | null } | null> {
+async function pgbench(db: Database, url: string, scriptText: string): Promise<{ tps: number; databaseMs: number | null } | null> {
   const dir = mkdtempSync(path.join(tmpdir(), 'holdfast-pgbench-'));
   const script = path.join(dir, 'script.sql');
   writeFileSync(script, scriptText);
@@ -248,13 +254,17 @@ async function pgbench(url: string, scriptText: string): Promise<{ tps: number; 
     const child = spawn('pgbench', ['-n', '-c', String(CONNECTIONS), '-j', '2', '-T', String(SECONDS), '-P', '1', '-f', script, url], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const readings: { at: number; database: number }[] = [];
+    const reads: Promise<unknown>[] = [];
     const progress: number[] = [];
     const onProgress = (chunk: Buffer) => {
       for (const line of chunk.toString().split('\n')) {
         const m = /^progress: ([\d.]+) s, ([\d.]+) tps/.exec(line);
         if (!m) continue;
         progress.push(Number(m[2]));
-        if (existsSync('/proc/stat')) readings.push({ at: progress.length, database: cpuOf((comm) => comm === 'postgres') });
+        if (existsSync('/proc/stat')) {
+          const at = progress.length;
+          reads.push(backendsOf(db).then((backends) => readings.push({ at, database: cpuOf((_comm, _ppid, pid) => backends.has(pid)) })));
+        }
       }
     };
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -263,6 +273,8 @@ async function pgbench(url: string, scriptText: string): Promise<{ tps: number; 
       child.once('error', () => resolve(null));
       child.once('exit', resolve);
     });
+    await Promise.all(reads);
+    readings.sort((a, b) => a.at - b.at);
     const tps = /tps = ([\d.]+)/.exec(out);
     if (code !== 0 || !tps) return null;
     // Each progress line's rate is that of the second before it.
@@ -330,7 +342,7 @@ export async function benchServer(): Promise<void> {
       // Each buyer's request headers are made before the run, so the load generator's CPU goes on sending.
       const buyerHeaders = saleIds.map((id, n) => ({ cookie: cookieFor(id), 'x-forwarded-for': buyerAddress(n) }));
       let next = 0;
-      const before = cpuNow(server.pid);
+      const before = await cpuNow(server.pid, db);
       const result = await run({
         url: base,
         connections: CONNECTIONS,
@@ -348,7 +360,7 @@ export async function benchServer(): Promise<void> {
           },
         ],
       });
-      const cpu = cpuPer(before, cpuNow(server.pid), result.requests.total);
+      const cpu = cpuPer(before, await cpuNow(server.pid, db), result.requests.total);
       return { rate: result.requests.average, p99: result.latency.p99, non2xx: result.non2xx, cpu };
     };
     // A short unmeasured run first (the server's and the database's caches warm), then the cases
@@ -369,7 +381,7 @@ export async function benchServer(): Promise<void> {
 
     const ceilingPool = await hotEvent(db, { capacity: 10_000_000, types: 1 });
     const [holder] = await salesWith(db, [[]]);
-    const ceiling = await pgbench(t.url, claimScript(ceilingPool.poolId, ceilingPool.types[0]!.id, holder!));
+    const ceiling = await pgbench(db, t.url, claimScript(ceilingPool.poolId, ceilingPool.types[0]!.id, holder!));
     if (ceiling === null) console.log('pgbench is not installed: no database ceiling this run.');
     else {
       console.log(`pgbench hot-row claim (UPDATE + INSERT, ${CONNECTIONS} clients): ${fmt(ceiling.tps)} tps`);
@@ -378,7 +390,7 @@ export async function benchServer(): Promise<void> {
       // The same reservation as the server's, from pgbench: what the database allows our reservation
       // (its rules: the sale's state and basket, the buyer cap, the pool), so the rest is HTTP's share.
       const pool = await hotEvent(db, { capacity: 10_000_000, types: 1 });
-      const own = await pgbench(t.url, await reservationScript(db, await oneTicketSales(db, pool.types[0]!.id, 40_000)));
+      const own = await pgbench(db, t.url, await reservationScript(db, await oneTicketSales(db, pool.types[0]!.id, 40_000)));
       if (own) {
         console.log(`pgbench calling reserve_basket (the server's one statement, ${CONNECTIONS} clients): ${fmt(own.tps)} tps`);
         if (own.databaseMs !== null) console.log(`  CPU per transaction: database ${own.databaseMs.toFixed(2)} ms`);
