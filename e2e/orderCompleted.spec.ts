@@ -198,6 +198,22 @@ test('Find a place to stay and Transfer tickets open with focus on their heading
   await expect(tiles(page).getByRole('button', { name: 'How did we do?' })).toBeVisible();
 });
 
+test('once the tickets are transferred, Transfer tickets is no longer offered', async ({ page }) => {
+  test.slow();
+  await reachOrderCompleted(page, 1);
+  await tiles(page).getByRole('button', { name: 'Transfer tickets' }).click();
+  await page.getByRole('button', { name: new RegExp(`^${FREE_EVENT} - `) }).click();
+  const row = page.getByTestId('transfer-row').first();
+  await row.getByRole('button', { name: /One more ticket/ }).click();
+  await row.getByLabel('Full name').fill('Grace Hopper');
+  await row.getByLabel('Email').fill(`friend-${Date.now().toString(36)}@example.com`);
+  await page.getByRole('button', { name: 'Send tickets' }).click();
+  await expect(page.getByText('Your tickets have been transferred')).toBeVisible();
+  await page.getByRole('button', { name: 'Back to your order' }).click();
+  await expect(tiles(page).getByRole('button', { name: 'How did we do?' })).toBeVisible();
+  await expect(tiles(page).getByRole('button', { name: /Transfer tickets/ })).toHaveCount(0);
+});
+
 /** Reads the checkout through `change` from now on (the page itself without its embedded copy). */
 async function changeCheckout(page: Page, change: (checkout: Checkout) => Checkout) {
   await withoutPageData(page);
