@@ -164,6 +164,29 @@ describe.each(drivers)('after the sale on %s', (driver) => {
     });
   });
 
+  describe('the organiser’s messages after the sale', () => {
+    it('come with a paid order whose event has one: organiser, event, its date and time, and the message', async () => {
+      const { v } = await buyer({ [w.demo.questions.improvSeat]: 1, [w.demo.tickets.freeEntry]: 1 });
+      const checkout = await v.checkout();
+      // Seeded 21 days after 2026-06-01 at 20:00 UTC, 9 pm in London's summer; the Open Day has no message.
+      expect(checkout.after_sale_messages).toEqual([
+        {
+          organiser_name: 'The Lantern Comedy Club',
+          event_title: 'The Lantern: Improv Jam',
+          date: 'Mon, 22 Jun 2026',
+          time: '9:00 pm',
+          message: expect.stringMatching(/^Doors open at 7:30 pm/),
+        },
+      ]);
+      expect(checkout.events.find((e) => e.title === 'The Lantern: Improv Jam')).toMatchObject({ has_livestream: true, reward_referrers: null });
+    });
+
+    it('wait until the order is paid', async () => {
+      const { v } = await buyer({ [w.demo.questions.improvSeat]: 1 }, { paid: false });
+      expect((await v.checkout()).after_sale_messages).toEqual([]);
+    });
+  });
+
   describe('the accommodation map', () => {
     it('is Stay22’s embed by default, framed by the page’s policy, and can be turned off', async () => {
       const defaults = parseConfig({});

@@ -119,6 +119,8 @@ export async function seed(db: Database, now = new Date()) {
       venueAddress: 'Canons Way, Bristol BS1 5UH',
       city: 'Bristol',
       thumbnail: thumbnail('Jazz on the Quay', '#f59e0b', '#b45309', 'waves'),
+      rewardText: 'Share Summer Jazz on the Quay: for every friend who books with your link, you get 10% off your next Riverside Arts ticket.',
+      rewardShortText: 'get 10% off your next ticket',
     });
     const jazzDate = await date(jazz.id, ahead(now, 45, 17, 30), 300, 'Summer Jazz on the Quay: capacity');
     const jazzGeneral = await ticket({
@@ -198,6 +200,13 @@ export async function seed(db: Database, now = new Date()) {
         city: 'Manchester',
         thumbnail: thumbnail(title, '#7c3aed', '#312e81', 'stars'),
         hideBookingFee: i === 14,
+        // The improv night is streamed, and its organiser writes to every buyer once they have paid.
+        ...(i === 21
+          ? {
+              accessOnline: 'https://live.lanterncomedy.example/improv-jam',
+              afterSaleMessage: 'Doors open at 7:30 pm and the show starts at 8. Bring a suggestion or two: the best ones end up on stage. The stream link also works for ticket holders who cannot make it in person.',
+            }
+          : {}),
       });
       comedyEvents.push(e);
       const d = await date(e.id, ahead(now, i, 20), 120, `${title}: room`);
@@ -251,6 +260,9 @@ export async function seed(db: Database, now = new Date()) {
       venueAddress: 'Ashcombe, Cirencester GL7 5HX',
       city: 'Cirencester',
       thumbnail: thumbnail('Open Day', '#16a34a', '#14532d', 'sun'),
+      accessOnline: 'https://live.ashcombe-estate.example/open-day',
+      rewardText: 'Bring your friends to the Open Day: for every friend who books with your link, you get a free cream tea in the walled garden café.',
+      rewardShortText: 'get a free cream tea',
     });
     const openDayDate = await date(openDay.id, ahead(now, 25, 10), 400, 'Community Open Day: grounds');
     const freeEntry = await ticket({ eventDateId: openDayDate.id, name: 'Free entry', price: 0, bookingFee: 0 });

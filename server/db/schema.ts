@@ -65,7 +65,14 @@ export const events = pgTable('events', {
   timeslotWarning: text('timeslot_warning'),
   /** Tickets of one type one order may hold when the type sets no maximum of its own; null for the site's default. */
   maxPerOrder: integer('max_per_order'),
-});
+  /** Where a ticket holder watches the event online; null when it has no livestream. */
+  accessOnline: text('access_online'),
+  /** The organiser's reward for each friend who books through a buyer's referral link (both or neither). */
+  rewardText: text('reward_text'),
+  rewardShortText: text('reward_short_text'),
+  /** The organiser's message to the event's buyers, shown once their order is paid (spec 001 "After sale messages"). */
+  afterSaleMessage: text('after_sale_message'),
+}, (t) => [check('events_reward_whole', sql`(${t.rewardText} IS NULL) = (${t.rewardShortText} IS NULL)`)]);
 
 /**
  * A shared stock limit: an event date's capacity, or a ticket type's own limit. Holds and

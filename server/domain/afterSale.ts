@@ -9,7 +9,6 @@
  *   Keep updated step does.
  * - The referral link is the sale's event page carrying the buyer's referral code: a signature of
  *   their account, so no table is needed to give it and the event page can check it.
- * - Livestreams and referral rewards of the demo catalogue's events (see EVENT_AFTER_SALE).
  */
 import { createHmac } from 'node:crypto';
 import { and, asc, count, eq } from 'drizzle-orm';
@@ -27,39 +26,6 @@ export const NO_REFERRAL_MESSAGE = 'There is no referral link for this order.';
 /** Feedback messages one order may send. */
 export const FEEDBACK_PER_ORDER = 5;
 export const EVENT_UPDATES_SOURCE = 'checkout:order_completed';
-
-export interface EventAfterSale {
-  /** Where a ticket holder watches the event online. */
-  accessOnline?: string;
-  /** The organiser's reward for each friend who books through the buyer's link. */
-  reward?: { text: string; short_text: string };
-}
-
-/**
- * The livestreams and referral rewards of the catalogue's events, by event title. Events have no
- * columns for them yet; when they do, this moves into the events table and the seed.
- */
-export const EVENT_AFTER_SALE: Readonly<Record<string, EventAfterSale>> = {
-  'Community Open Day': {
-    accessOnline: 'https://live.ashcombe-estate.example/open-day',
-    reward: {
-      text: 'Bring your friends to the Open Day: for every friend who books with your link, you get a free cream tea in the walled garden café.',
-      short_text: 'get a free cream tea',
-    },
-  },
-  'Summer Jazz on the Quay': {
-    reward: {
-      text: 'Share Summer Jazz on the Quay: for every friend who books with your link, you get 10% off your next Riverside Arts ticket.',
-      short_text: 'get 10% off your next ticket',
-    },
-  },
-  'The Lantern: Improv Jam': { accessOnline: 'https://live.lanterncomedy.example/improv-jam' },
-};
-
-export function eventAfterSale(title: string): { has_livestream: boolean; access_online: string | null; reward_referrers: NonNullable<EventAfterSale['reward']> | null } {
-  const extra = EVENT_AFTER_SALE[title];
-  return { has_livestream: Boolean(extra?.accessOnline), access_online: extra?.accessOnline ?? null, reward_referrers: extra?.reward ?? null };
-}
 
 /** The paid sale and its buyer; refusals a buyer can read otherwise. */
 async function paidSale(db: Database, saleId: string | null) {

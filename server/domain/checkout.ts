@@ -27,14 +27,13 @@ import type { Checkout, Step } from '../../contract/index.ts';
 import { emptyCheckout } from '../../contract/emptyCheckout.ts';
 import { priceBasket } from './pricing.ts';
 import { holdIsLive, secondsRemaining } from './sales.ts';
-import { addMonths, formatNiceDate, formatUkDate } from './format.ts';
+import { addMonths, formatEventDayAndTime, formatNiceDate, formatUkDate } from './format.ts';
 import { currencySymbol } from '../../contract/money.ts';
 import { findDonation } from './donation.ts';
 import { needsDeliveryAddress } from './address.ts';
 import { checkoutQuestions } from './questions.ts';
 import { planRemaining, planScheduleOptions } from './instalments/plans.ts';
 import { seatsByType as seatsByTypeOf, type SaleSeat } from './seats.ts';
-import { eventAfterSale } from './afterSale.ts';
 
 export const STANDARD_REFUND_POLICY = {
   title: 'Refund policy',
@@ -207,6 +206,7 @@ export async function buildCheckout(
   return {
     ...base,
     state: live || paid || paying ? (sale.state as Step) : 'basket',
+    after_sale_messages: paid ? afterSaleMessages(lines) : [],
     sale_reference: live || paid || paying ? sale.reference : null,
     seconds_remaining: live ? secondsRemaining(sale, now) : 0,
     payment_in_progress: paying,
@@ -258,7 +258,9 @@ export async function buildCheckout(
       ga_conversion_id: null,
       fb_pixel: null,
       venue: { full_address: `${e.venueName}, ${e.venueAddress}`, map_address: e.venueAddress, map_checkin: checkInDate(lines, e.id) },
-      ...eventAfterSale(e.title),
+      has_livestream: e.accessOnline !== null,
+      access_online: e.accessOnline,
+      reward_referrers: e.rewardText !== null && e.rewardShortText !== null ? { text: e.rewardText, short_text: e.rewardShortText } : null,
       shareable_link: `/event/${e.id}/`,
       questions_intro: questions.introOf(e.id),
     })),
@@ -389,4 +391,17 @@ async function organisersSubscribed(db: Database, user: { id: number; email: str
         ORDER BY organiser_id, at DESC, id DESC`,
   );
   return new Set(latest.filter((r) => r.subscribed).map((r) => Number(r.organiser_id)));
+}
+
+/**
+ * The organisers' messages to a paid order's buyers (spec 001 "After sale messages"): one for each
+ * event date of the order whose event has a message, with the date and time it starts.
+ */
+function afterSaleMessages(lines: { event: { id: number; title: string; afterSaleMessage: string | null }; date: { id: number; startsAt: Date }; organiser: { name: string } }[]) {
+  const seen = new Set<number>();
+  return lines.flatMap(({ event, date, organiser }) => {
+    if (event.afterSaleMessage === null || seen.has(date.id)) return [];
+    seen.add(date.id);
+    return [{ organiser_name: organiser.name, event_title: event.title, ...formatEventDayAndTime(date.startsAt), message: event.afterSaleMessage }];
+  });
 }

@@ -20,6 +20,14 @@ export function formatUkDate(d: Date): string {
   return ukDate.format(d);
 }
 
+const eventDay = new Intl.DateTimeFormat('en-GB', { weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', timeZone: 'Europe/London' });
+const eventTime = new Intl.DateTimeFormat('en-GB', { hour: 'numeric', minute: '2-digit', hour12: true, timeZone: 'Europe/London' });
+
+/** An event's day and its start time apart ('Fri, 18 Dec 2026', '8:00 pm'), as the organiser's messages show them. */
+export function formatEventDayAndTime(d: Date): { date: string; time: string } {
+  return { date: eventDay.format(d), time: eventTime.format(d) };
+}
+
 export function addMonths(d: Date, months: number): Date {
   const r = new Date(d.getTime());
   r.setUTCMonth(r.getUTCMonth() + months);
