@@ -13,8 +13,7 @@ const MarketingStep = lazy(() => import('../steps/marketing/MarketingStep'));
 const DonationStep = lazy(() => import('../steps/donation/DonationStep'));
 const GiftAidStep = lazy(() => import('../steps/giftAid/GiftAidStep'));
 const DeliveryStep = lazy(() => import('../steps/delivery/DeliveryStep'));
-const OrderCompletedStep = lazy(() => import('../steps/orderCompleted/OrderCompletedStep'));
-const AfterSaleMessagesStep = lazy(() => import('../steps/orderCompleted/AfterSaleMessagesStep'));
+const AfterSaleStep = lazy(() => import('../steps/orderCompleted/AfterSaleStep'));
 const PaymentStep = lazy(() => import('../steps/payment/PaymentStep'));
 const DeliveryAddressStep = lazy(() => import('../steps/address/DeliveryAddressStep'));
 const QuestionsStep = lazy(() => import('../steps/questions/QuestionsStep'));
@@ -50,10 +49,8 @@ export function StepScreen({ step }: { step: Step }) {
             <GiftAidStep />
           ) : step === 'deliver_tickets' ? (
             <DeliveryStep />
-          ) : step === 'order_completed' ? (
-            <OrderCompletedStep />
-          ) : step === 'after_sale_messages' ? (
-            <AfterSaleMessagesStep />
+          ) : step === 'order_completed' || step === 'after_sale_messages' ? (
+            <AfterSaleStep step={step} />
           ) : step === 'payment' ? (
             <PaymentStep />
           ) : step === 'awaiting_truelayer' ? (
