@@ -8,8 +8,8 @@
 import type { Page, Route } from '@playwright/test';
 import type { Checkout } from '../contract';
 import { expectNoAxeViolations, findSmallTargets } from './a11y.ts';
-import { FREE_EVENT, reachDelivery, type Buyer } from './freeOrder.ts';
-import { expect, expectStep, failCall, test, withoutPageData } from './support.ts';
+import { codeFromMailbox, FREE_EVENT, newBuyer, reachDelivery, type Buyer } from './freeOrder.ts';
+import { addFromEventPage, expect, expectStep, failCall, reserveButton, test, withoutPageData } from './support.ts';
 
 const FEEDBACK = '/ajax/checkout/checkout/send_customer_feedback/';
 const SUBSCRIBE = '/ajax/checkout/checkout/subscribe_to_events/';
@@ -304,6 +304,54 @@ test('organiser messages after the sale, each with its event, date and time, the
   await expect(card).toContainText('Parking is in the walled field by the main gate.');
   await expectNoAxeViolations(page, 'after sale messages');
   await page.getByRole('button', { name: 'Continue' }).click();
+  await expectStep(page, 'order_completed');
+});
+
+test('a buyer of the Improv Jam pays by card, reads its organiser’s message, then reaches order completed with the livestream', async ({ page, context }) => {
+  test.setTimeout(120_000);
+  const buyer = newBuyer();
+  await stubMapProvider(page);
+  await addFromEventPage(page, 'The Lantern: Improv Jam', { tickets: { 'Standard seat': 1 } });
+  await reserveButton(page).click();
+  await expectStep(page, 'login');
+  await page.getByLabel('Email address').fill(buyer.email);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByLabel('One-time code').fill(await codeFromMailbox(context, buyer.email));
+  await page.getByRole('button', { name: 'Verify' }).click();
+  await page.getByLabel('Full name').fill(buyer.fullName);
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expectStep(page, 'marketing_preferences');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expectStep(page, 'ticket_questions_before');
+  const questions = page.locator('[data-step="ticket_questions_before"] form');
+  await questions.getByLabel(/Your suggestion for the cast/).first().fill('A lighthouse keeper');
+  await questions.getByRole('button', { name: 'Continue' }).click();
+
+  await expectStep(page, 'payment');
+  await page.getByLabel('First name').fill('Ada');
+  await page.getByLabel('Last name').fill('Lovelace');
+  await page.getByLabel('Address line 1').fill('4 Mill Lane');
+  await page.getByLabel('Town or city').fill('Manchester');
+  await page.getByLabel('Postcode or zip code').fill('M4 1LS');
+  await page.getByRole('button', { name: /^Pay £/ }).click();
+  await expect(page).toHaveURL(/\/sandbox\/card\//);
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
+  await page.getByLabel('CVC').fill('123');
+  await page.getByRole('button', { name: /^Pay £/ }).click();
+
+  // Delivered, the organiser's message comes before the order's last screen.
+  await expectStep(page, 'after_sale_messages');
+  const card = page.getByRole('listitem').filter({ hasText: 'The Lantern Comedy Club' });
+  await expect(card.getByRole('heading', { name: 'The Lantern Comedy Club' })).toBeVisible();
+  await expect(card).toContainText('The Lantern: Improv Jam');
+  await expect(card).toContainText(/\w{3}, \d{1,2} \w{3} \d{4} at \d{1,2}:\d\d [ap]m/);
+  await expect(card).toContainText('Doors open at 7:30 pm and the show starts at 8.');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expectStep(page, 'order_completed');
+  await expect(page.getByRole('link', { name: /How to watch the livestream/ })).toHaveAttribute('href', 'https://live.lanterncomedy.example/improv-jam');
+  // Once read, a reload stays on the completed order.
+  await page.reload();
   await expectStep(page, 'order_completed');
 });
 
