@@ -63,6 +63,12 @@ const envSchema = z.object({
   ACCOMMODATION_MAP_URL: z._default(z.string().check(z.regex(/^(none|https:\/\/[^\s?#]+)$/, 'must be an https:// URL without a query, or none')), 'https://www.stay22.com/embed/gm'),
   /** The affiliate id the accommodation map credits bookings to. */
   ACCOMMODATION_AFFILIATE_ID: z._default(z.string().check(z.regex(/^[\w.-]{1,64}$/, 'must be letters, digits, dots, dashes or underscores')), 'holdfast'),
+  /**
+   * The site's own address as buyers reach it (https://tickets.example.com), for links in e-mails that
+   * carry a secret, such as a ticket transfer's: they never take the address a request names in its
+   * Host header, which anyone can set. Default: http://HOST:PORT.
+   */
+  PUBLIC_URL: z.optional(z.string().check(z.regex(/^https?:\/\/[^\s/?#@]+$/, 'must be an http:// or https:// address without a path, e.g. https://tickets.example.com'))),
   /** Where buyers' feedback goes when none of the order's organisers keeps a contact address. */
   FEEDBACK_EMAIL: z._default(z.string().check(z.regex(/^[^\s@]+@[^\s@]+$/, 'must be an email address')), 'feedback@holdfast.localhost'),
 });
@@ -129,6 +135,8 @@ export interface Config {
   accommodationMap: { url: string; affiliateId: string } | null;
   /** Where feedback goes when an order's organisers keep no contact address. */
   feedbackEmail: string;
+  /** The site's own origin for links in e-mails (PUBLIC_URL). */
+  publicUrl: string;
 }
 
 export class ConfigError extends Error {}
@@ -192,6 +200,7 @@ export function parseConfig(env: Record<string, string | undefined>, fallbackSec
     addressApiKey: e.ADDRESS_API_KEY ?? null,
     accommodationMap: e.ACCOMMODATION_MAP_URL === 'none' ? null : { url: e.ACCOMMODATION_MAP_URL, affiliateId: e.ACCOMMODATION_AFFILIATE_ID },
     feedbackEmail: e.FEEDBACK_EMAIL,
+    publicUrl: e.PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`,
   };
 }
 

@@ -136,6 +136,17 @@ describe.each(drivers)('ticket transfers on %s', (driver) => {
     expect((await ticketsOf(saleId)).map((t) => t.userId)).toEqual(after.map((t) => t.userId));
   });
 
+  it('puts the accept link on the site’s own address, whatever Host the request names', async () => {
+    const { v } = await buyer({ [w.demo.tickets.jazzGeneral]: 1 });
+    const email = recipient();
+    const res = await v.call('setTransfers', { transfers: [row({ ticket_id: w.demo.tickets.jazzGeneral, name: 'Grace Hopper', email })] }, { host: 'phish.example', origin: 'http://phish.example' });
+    expect(res.statusCode, res.body).toBe(200);
+    const [message] = await mailTo(email);
+    // Without PUBLIC_URL the site's address is http://HOST:PORT.
+    expect(message!.body).toMatch(/http:\/\/127\.0\.0\.1:3000\/transfers\/accept\/[A-Za-z0-9_-]+\//);
+    expect(message!.body).not.toContain('phish.example');
+  });
+
   it('refuses more tickets than the sale still holds untransferred, in words, and changes nothing', async () => {
     const { v } = await buyer({ [w.demo.tickets.jazzGeneral]: 2, [w.demo.tickets.jazzTable]: 1 });
     await expectRefused(

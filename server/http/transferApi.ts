@@ -18,8 +18,6 @@ function wantsHtml(request: FastifyRequest): boolean {
   return accept.includes('text/html') && !accept.includes('application/json');
 }
 
-const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
-
 function offerPage(brand: string, token: string, offer: TransferOffer): string {
   const ticket = offer.tickets[0]!;
   const what = `${ticket.qty} ${ticket.ticket_name} ${ticket.qty === 1 ? 'ticket' : 'tickets'} for ${ticket.event_name}`;
@@ -56,11 +54,12 @@ export function transferHandlers(deps: AppDeps): Pick<Handlers, 'setTransfers' |
     setTransfers: async ({ input, request }) => {
       const saleId = saleIdOf(request);
       if (!saleId || !(await findSale(db, saleId))) throw new DomainError(404, TRANSFER_REFUSALS.noOrder);
-      const origin = originOf(request);
       await setTransfers(db, mail, {
         saleId,
         rows: input.transfers,
-        acceptUrl: (token) => `${origin}${ACCEPT_TRANSFER_PATH.replace('{token}', token)}`,
+        // The link carries the secret that accepts the tickets: it is on the site's own address, never
+        // on one the request's Host header names.
+        acceptUrl: (token) => `${config.publicUrl}${ACCEPT_TRANSFER_PATH.replace('{token}', token)}`,
         now: clock(),
       });
       return { success: true };
