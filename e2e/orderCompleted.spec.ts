@@ -43,7 +43,7 @@ const tiles = (page: Page) => page.getByRole('list', { name: 'What next' });
 /** A notification: success waits its turn (status), a failure interrupts (alert). */
 const notice = (page: Page, kind: 'status' | 'alert', text: string) => page.getByRole(kind).filter({ hasText: text });
 
-test('every tile of a free Open Day order, the share text with its reward and the copy button', async ({ page, context, baseURL }, testInfo) => {
+test('every tile of a free Open Day order, the share text with its reward and the copy button', async ({ page, context, baseURL }) => {
   test.slow();
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await reachOrderCompleted(page);
@@ -68,7 +68,7 @@ test('every tile of a free Open Day order, the share text with its reward and th
   await expect(browse.getByRole('link', { name: new RegExp(FREE_EVENT) })).toHaveCount(0);
 
   await expectNoAxeViolations(page, 'order completed');
-  await page.screenshot({ path: testInfo.outputPath('order-completed-desktop.png'), fullPage: true });
+  await page.screenshot({ path: 'docs/screenshots/desktop-order-completed.png', fullPage: true });
 
   // Share: the reward text followed by the buyer's referral link, copied, 'Copied' for 2 seconds.
   await tiles(page).getByRole('button', { name: 'Share & get a free cream tea' }).click();
@@ -357,18 +357,18 @@ test('a buyer of the Improv Jam pays by card, reads its organiser’s message, t
 
 test.describe('on a phone', () => {
   test.use({ viewport: { width: 360, height: 740 } });
-  test('every tile, link and button is a comfortable tap target', async ({ page }, testInfo) => {
+  test('every tile, link and button is a comfortable tap target', async ({ page }) => {
     test.slow();
     await reachOrderCompleted(page, 1);
     expect(await findSmallTargets(page)).toEqual([]);
-    await page.screenshot({ path: testInfo.outputPath('order-completed-phone.png'), fullPage: true });
+    await page.screenshot({ path: 'docs/screenshots/phone-order-completed.png', fullPage: true });
     await tiles(page).getByRole('button', { name: 'How did we do?' }).click();
     expect(await findSmallTargets(page)).toEqual([]);
-    await page.screenshot({ path: testInfo.outputPath('feedback-phone.png') });
+    await page.screenshot({ path: 'docs/screenshots/phone-feedback.png' });
     await page.getByRole('button', { name: 'Cancel' }).click();
     await tiles(page).getByRole('button', { name: 'Find a place to stay' }).click();
     expect(await findSmallTargets(page)).toEqual([]);
-    await page.screenshot({ path: testInfo.outputPath('find-a-place-phone.png'), fullPage: true });
+    await page.screenshot({ path: 'docs/screenshots/phone-find-a-place.png', fullPage: true });
   });
 });
 

@@ -6,7 +6,7 @@
  * ticket moves to the recipient's wallet, the other stays in the buyer's.
  */
 import AxeBuilder from '@axe-core/playwright';
-import type { Page, TestInfo } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { expectTargetSizes } from './a11y.ts';
 import { expect, expectStep, failCall, test } from './support.ts';
 import { FREE_EVENT, FREE_TICKET, reachDelivery } from './freeOrder.ts';
@@ -31,11 +31,11 @@ async function expectNoAxeViolations(page: Page, label: string) {
   expect(lines, `axe found violations on ${label}`).toEqual([]);
 }
 
-/** The screen at a phone's and a desktop's width, kept with the run's results. */
-async function snap(page: Page, testInfo: TestInfo, name: string) {
+/** The screen at a phone's and a desktop's width, for the README. */
+async function snap(page: Page, name: string) {
   for (const [label, width] of [['phone', 360], ['desktop', 1280]] as const) {
     await page.setViewportSize({ width, height: width === 360 ? 740 : 800 });
-    await page.screenshot({ path: testInfo.outputPath(`${name}-${label}.png`), fullPage: true });
+    await page.screenshot({ path: `docs/screenshots/${label}-${name}.png`, fullPage: true });
   }
 }
 
@@ -45,7 +45,7 @@ async function openTransfer(page: Page) {
   await expect(page.getByRole('heading', { name: 'Transfer tickets' })).toBeFocused();
 }
 
-test('a buyer gifts a ticket now; a failed send is told and tried again; the recipient accepts it into their wallet', async ({ page, context, browser }, testInfo) => {
+test('a buyer gifts a ticket now; a failed send is told and tried again; the recipient accepts it into their wallet', async ({ page, context, browser }) => {
   test.slow();
   const buyer = await reachDelivery(page, context, 2);
   await openTransfer(page);
@@ -84,7 +84,7 @@ test('a buyer gifts a ticket now; a failed send is told and tried again; the rec
   await send.click();
   await expect(first.getByText('Please enter a name')).toBeVisible();
   await expect(first.getByText('Please enter an email')).toBeVisible();
-  await snap(page, testInfo, 'transfer-invalid-row');
+  await snap(page, 'transfer-invalid-row');
   await expect(first.getByLabel('Full name')).toHaveAttribute('aria-invalid', 'true');
   const recipient = `friend-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
   await first.getByLabel('Full name').fill('Grace Hopper');
@@ -106,7 +106,7 @@ test('a buyer gifts a ticket now; a failed send is told and tried again; the rec
   await expect(first.getByText('Please enter a time')).toHaveCount(0);
   await first.getByLabel('Message (optional)').fill('Happy birthday, Grace!');
   await expectNoAxeViolations(page, 'transfer tickets, a scheduled gift');
-  await snap(page, testInfo, 'transfer-scheduled-gift');
+  await snap(page, 'transfer-scheduled-gift');
   await page.setViewportSize({ width: 360, height: 740 });
   await expectTargetSizes(page, 'transfer tickets on a phone');
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -126,7 +126,7 @@ test('a buyer gifts a ticket now; a failed send is told and tried again; the rec
   await expect(page.getByText('Your tickets have been transferred')).toBeVisible();
   await expect(page.getByText('Unable to send tickets. Please try again later')).toHaveCount(0);
   await expectNoAxeViolations(page, 'tickets transferred');
-  await snap(page, testInfo, 'transfer-sent');
+  await snap(page, 'transfer-sent');
 
   // The recipient's e-mail, and accepting it in their own browser.
   const friend = await browser.newContext();
