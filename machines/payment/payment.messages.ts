@@ -22,6 +22,9 @@ export const PAYMENT_MESSAGES = {
   lateBooked: 'Your payment arrived after your hold ended. The tickets were still available, so they are yours.',
   lateRefunded:
     'Your payment arrived after your hold ended and the tickets had been taken, so we have refunded it in full. If tickets are still available, you can reserve them again.',
+  /* Not in the spec: money that arrived for a basket that is no longer the one paid for, or a second time. */
+  closedRefunded: 'Your basket changed after that payment began, so we have refunded it in full. Please pay again for your basket as it is now.',
+  paidTwiceRefunded: 'This order was already paid for, so we have refunded your second payment in full.',
 };
 
 /** 'We currently are unable to take payments … configured by {organiser name}' (spec 001 §2). */

@@ -491,6 +491,13 @@ export const PAYMENT_PROVIDERS = ['sandbox', 'stripe', 'square', 'truelayer', 's
  * once; the provider's payment id is unique, so a webhook or return replayed has one effect.
  * `outcome` says what settling it did: booked the tickets, or refunded a late payment.
  */
+/** What a payment was made for (payments.paid_for): `basket` is compared at settlement, `reference` restores a late sale's. */
+export interface PaidFor {
+  basket: string;
+  reference: string | null;
+  total: number;
+}
+
 export const payments = pgTable(
   'payments',
   {
@@ -508,9 +515,18 @@ export const payments = pgTable(
     outcome: text('outcome', { enum: ['booked', 'refunded'] }),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
     settledAt: timestamp('settled_at', { withTimezone: true, mode: 'date', precision: 3 }),
+    /**
+     * What the payment is for: the basket as it stood when the payment was made (lines, vouchers,
+     * discounts, refund protection, donation, delivery, currency, total) and the sale's reference.
+     * Settlement books only when the basket still matches it.
+     */
+    paidFor: jsonb('paid_for').$type<PaidFor>(),
+    /** When the reconciliation job next asks the processor about this payment; null once its word is in. */
+    checkAfter: timestamp('check_after', { withTimezone: true, mode: 'date', precision: 3 }),
   },
   (t) => [
     uniqueIndex('payments_provider_payment_id').on(t.provider, t.providerPaymentId),
+    index('payments_check_after').on(t.checkAfter).where(sql`${t.checkAfter} IS NOT NULL`),
     uniqueIndex('payments_idempotency_key').on(t.idempotencyKey),
     index('payments_sale').on(t.saleId, t.id),
     check('payments_amount_positive', sql`${t.amount} >= 1`),
@@ -527,7 +543,10 @@ export const sandboxBankDecisions = pgTable('sandbox_bank_decisions', {
   settlesAt: timestamp('settles_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
 });
 
-/** A refund of a whole payment: at most one per payment. */
+/**
+ * A refund of a whole payment: at most one per payment. It is owed from the moment it is written;
+ * `pending` until the processor accepts it, retried at `retryAt` when the processor refused or failed.
+ */
 export const paymentRefunds = pgTable(
   'payment_refunds',
   {
@@ -538,8 +557,12 @@ export const paymentRefunds = pgTable(
     amount: integer('amount').notNull(),
     reason: text('reason').notNull(),
     createdAt: timestamp('created_at', { withTimezone: true, mode: 'date', precision: 3 }).notNull(),
+    status: text('status', { enum: ['pending', 'done'] }).notNull().default('done'),
+    attempts: integer('attempts').notNull().default(0),
+    retryAt: timestamp('retry_at', { withTimezone: true, mode: 'date', precision: 3 }),
+    lastError: text('last_error'),
   },
-  (t) => [uniqueIndex('payment_refunds_payment').on(t.paymentId)],
+  (t) => [uniqueIndex('payment_refunds_payment').on(t.paymentId), index('payment_refunds_pending').on(t.retryAt).where(sql`${t.status} = 'pending'`)],
 );
 
 /** Provider webhook events already handled, so a replayed event has no second effect. */

@@ -9,6 +9,7 @@ import { DomainError } from './errors.ts';
 import { clearMessages, createSaleIfMissing, lockSale, releaseHold } from './sales.ts';
 import { effectiveMaxPerOrder, maximumMessage, minimumMessage } from './limits.ts';
 import { codeUseAvailable } from './codes.ts';
+import { closeOpenPayments } from './payment/paidFor.ts';
 import { formatMoney } from '../../contract/money.ts';
 import { poolAvailability } from './stock.ts';
 import { codeCovers } from './pricing.ts';
@@ -258,10 +259,12 @@ export async function removeGiftVoucher(db: Database, saleId: string, giftVouche
   });
 }
 
-/** Refund protection changes the price, not the stock, so a live hold is kept. */
+/** Refund protection changes the price, not the stock, so a live hold is kept; an open payment for the old price is closed. */
 export async function setRefundProtection(db: Database, saleId: string, on: boolean): Promise<void> {
   await db.transaction(async (tx) => {
-    await lockSale(tx, saleId);
+    const sale = await lockSale(tx, saleId);
+    if (sale.refundProtection === on) return;
+    await closeOpenPayments(tx, saleId);
     await tx.update(sales).set({ refundProtection: on }).where(eq(sales.id, saleId));
   });
 }

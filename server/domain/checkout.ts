@@ -122,7 +122,7 @@ async function truelayerReturnedFrom(db: Pick<Database, 'select'>, saleId: strin
 }
 
 export async function buildCheckout(
-  db: Database,
+  db: Pick<Database, 'execute' | 'select'>,
   saleId: string | null,
   now: Date,
   opts: { captchaSitekey: string | null; userId: number | null; maxPerOrder?: number },
@@ -342,7 +342,7 @@ export async function buildCheckout(
  * schedules for this total.
  */
 async function planFieldsOf(
-  db: Database,
+  db: Pick<Database, 'execute' | 'select'>,
   saleId: string,
   plans: (typeof eventPaymentPlans.$inferSelect)[],
   p: { eventIds: number[]; total: number; currency: string; now: Date; paid: boolean },
@@ -382,7 +382,7 @@ function uniqueBy<T>(items: T[], key: (item: T) => number): T[] {
 }
 
 /** The organisers whose marketing the user last said yes to (their latest consent per organiser). */
-async function organisersSubscribed(db: Database, user: { id: number; email: string }, organiserIds: number[]): Promise<Set<number>> {
+async function organisersSubscribed(db: Pick<Database, 'execute'>, user: { id: number; email: string }, organiserIds: number[]): Promise<Set<number>> {
   const latest = await rows<{ organiser_id: number; subscribed: boolean }>(
     db,
     sql`SELECT DISTINCT ON (organiser_id) organiser_id, subscribed FROM marketing_consents

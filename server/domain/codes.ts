@@ -1,6 +1,6 @@
 /**
  * Discount-code uses follow the life of stock holds. A use counts while its sale holds stock (its
- * hold deadline is ahead) or has paid (`used`, moved only by a completed payment); applying a
+ * hold deadline is ahead, or a payment begun in time keeps its holds through the grace) or has paid (`used`, moved only by a completed payment); applying a
  * code to a basket takes nothing. So a use is given back the instant its sale's hold is
  * released: the sale destroyed or emptied, an edit to the basket, or the deadline passing, with
  * no counter to decrement and so nothing released twice.
@@ -9,7 +9,7 @@
  * `reserve_claims`, migration 0013), so a usage limit holds however many buyers reserve with one
  * code at once. Its count is bounded by the limit itself.
  */
-import { and, eq, gt, ne, sql } from 'drizzle-orm';
+import { and, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/index.ts';
 import { sales } from '../db/schema.ts';
 
@@ -18,7 +18,14 @@ async function usesNow(tx: Pick<Executor, 'select'>, codeId: number, now: Date, 
   const [row] = await tx
     .select({ n: sql<number>`count(*)::int` })
     .from(sales)
-    .where(and(eq(sales.discountCodeId, codeId), gt(sales.holdDeadline, now), exceptSale ? ne(sales.id, exceptSale) : undefined));
+    .where(
+      and(
+        eq(sales.discountCodeId, codeId),
+        isNull(sales.paidAt),
+        or(gt(sales.holdDeadline, now), sql`EXISTS (SELECT 1 FROM holds h WHERE h.sale_id = ${sales.id} AND h.deadline > ${now.toISOString()}::timestamptz)`),
+        exceptSale ? ne(sales.id, exceptSale) : undefined,
+      ),
+    );
   return Number(row?.n ?? 0);
 }
 

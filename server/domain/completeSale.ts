@@ -45,8 +45,15 @@ export async function completeSale(tx: Pick<Executor, 'select' | 'update' | 'exe
         );
         if (moved.length !== 1) throw new StockGone();
       }
-      // A code's paid uses are counted here; its held use ended with the hold.
-      if (sale.discountCodeId !== null) await sp.execute(sql`UPDATE discount_codes SET used = used + 1 WHERE id = ${sale.discountCodeId} AND (usage_limit IS NULL OR used < usage_limit)`);
+      // A code's paid uses are counted here; its held use ended with the hold. A code used up
+      // meanwhile books nothing: the price paid was the code's.
+      if (sale.discountCodeId !== null) {
+        const counted = await rows<{ id: number }>(
+          sp,
+          sql`UPDATE discount_codes SET used = used + 1 WHERE id = ${sale.discountCodeId} AND (usage_limit IS NULL OR used < usage_limit) RETURNING id`,
+        );
+        if (counted.length !== 1) throw new StockGone();
+      }
       await sp.update(sales).set({ paidAt: now, holdDeadline: null }).where(eq(sales.id, saleId));
     });
   } catch (err) {

@@ -27,6 +27,7 @@ import {
 import { DONATION_MESSAGES, GIFT_AID_MESSAGES } from '../../machines/donation/donation.messages.ts';
 import { DomainError } from './errors.ts';
 import { holdIsLive, lockSale, type Sale } from './sales.ts';
+import { closeOpenPayments } from './payment/paidFor.ts';
 
 type CharityRow = typeof charities.$inferSelect;
 type DonationRow = typeof saleDonations.$inferSelect;
@@ -90,6 +91,8 @@ export async function saveDonation(
     }
     const [charity] = await tx.select().from(charities).where(eq(charities.id, input.charityId));
     const fee = donationFee(input.amount, feeTerms(charity!));
+    // The total changes: a payment open for the old one is closed.
+    await closeOpenPayments(tx, saleId);
     await tx.delete(giftAidDeclarations).where(eq(giftAidDeclarations.saleId, saleId));
     const values = {
       charityId: input.charityId,

@@ -6,6 +6,7 @@ import { sales } from '../db/schema.ts';
 import { STEPS, type Step } from '../../contract/index.ts';
 import { DomainError } from './errors.ts';
 import { releaseSaleHolds } from './stock.ts';
+import { closeOpenPayments } from './payment/paidFor.ts';
 
 export type Sale = typeof sales.$inferSelect;
 
@@ -44,9 +45,13 @@ export function secondsRemaining(sale: Pick<Sale, 'holdDeadline'>, now: Date): n
   return Math.max(0, Math.ceil((sale.holdDeadline.getTime() - now.getTime()) / 1000));
 }
 
-/** Gives the sale's stock back: the basket keeps its lines, the step returns to basket. */
+/**
+ * Gives the sale's stock back: the basket keeps its lines, the step returns to basket. Every basket
+ * edit comes through here, so a payment still open for the basket as it was is closed with it.
+ */
 export async function releaseHold(tx: Pick<Executor, 'execute' | 'update'>, saleId: string): Promise<void> {
   await releaseSaleHolds(tx, saleId);
+  await closeOpenPayments(tx, saleId);
   await tx
     .update(sales)
     .set({ reference: null, holdDeadline: null, state: 'basket' })

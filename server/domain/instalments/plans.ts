@@ -26,7 +26,8 @@ import { completeSale } from '../completeSale.ts';
 import { DomainError } from '../errors.ts';
 import { formatUkDate } from '../format.ts';
 import { sendMail, type Mailer } from '../mail.ts';
-import { ALREADY_PAID_MESSAGE, HoldGone } from '../payment/payments.ts';
+import { ALREADY_PAID_MESSAGE, HoldGone, totalUnderLock } from '../payment/payments.ts';
+import { closeOpenPayments } from '../payment/paidFor.ts';
 import { holdIsLive, lockSale } from '../sales.ts';
 import { issueTickets } from '../tickets.ts';
 import type { SavedCardProcessor } from './offSession.ts';
@@ -143,6 +144,10 @@ export async function setUpPlan(
     else if (existing) return { status: 'success', created: false };
     if (sale.paidAt) throw new DomainError(409, ALREADY_PAID_MESSAGE);
     if (!holdIsLive(sale, p.now)) throw new HoldGone();
+    // The plan is for the total the buyer was shown, read again under the sale's lock.
+    await totalUnderLock(tx, sale, p.checkout.basket_total, p.now);
+    // The plan pays for the sale: a card or bank payment still open for it can no longer be paid.
+    await closeOpenPayments(tx, p.saleId);
     const option = p.option === PAY_IN_FULL_OPTION ? undefined : p.checkout.payment_plan_schedule_options[p.option];
     if (!option) throw new DomainError(400, INSTALMENT_MESSAGES.chooseOption);
     if (!isValidPhone(p.contactNumber)) throw new DomainError(400, PAYMENT_MESSAGES.phone);

@@ -16,7 +16,11 @@ import { DomainError } from '../errors.ts';
 import { holdIsLive, lockSale } from '../sales.ts';
 import { paymentKeptUntil } from '../checkout.ts';
 import type { BankProvider, BankWord } from './bank.ts';
-import { ALREADY_PAID_MESSAGE, HoldGone, REPLACED_MESSAGE, settlePayment, type Payment } from './payments.ts';
+import { ALREADY_PAID_MESSAGE, HoldGone, REPLACED_MESSAGE, settlePayment, totalUnderLock, type Payment } from './payments.ts';
+import { paidForNow } from './paidFor.ts';
+
+/** A bank payment is asked about an hour past its hold's deadline (the grace is at most that). */
+const BANK_RECONCILE_AFTER_MS = 65 * 60_000;
 
 export const NO_BANK_PAYMENT_MESSAGE = 'There is no bank payment for this checkout.';
 
@@ -42,9 +46,11 @@ export async function createBankPayment(
     if (sale.paidAt) throw new DomainError(409, ALREADY_PAID_MESSAGE);
     if (!holdIsLive(sale, p.now)) throw new HoldGone();
     if (p.total <= 0) throw new DomainError(409, PAYMENT_MESSAGES.unableToPay);
+    const total = await totalUnderLock(tx, sale, p.total, p.now);
+    const paidFor = await paidForNow(tx, p.saleId, sale.reference, total);
     let details = await detailsFor(tx, p.saleId);
     const [existing] = await tx.select().from(payments).where(eq(payments.idempotencyKey, `${p.saleId}:${details.attempt}:bank`));
-    if (existing && existing.amount === p.total && OPEN.includes(existing.status)) return existing;
+    if (existing && existing.amount === total && OPEN.includes(existing.status) && existing.paidFor?.basket === paidFor.basket) return existing;
     if (existing) {
       await tx.update(salePaymentDetails).set({ attempt: details.attempt + 1 }).where(eq(salePaymentDetails.saleId, p.saleId));
       details = { ...details, attempt: details.attempt + 1 };
@@ -52,7 +58,7 @@ export async function createBankPayment(
     const idempotencyKey = `${p.saleId}:${details.attempt}:bank`;
     const [user] = sale.userId ? await tx.select().from(users).where(eq(users.id, sale.userId)) : [];
     const created = await bank.createPayment({
-      amount: p.total,
+      amount: total,
       currency: p.currency,
       idempotencyKey,
       saleId: p.saleId,
@@ -66,10 +72,13 @@ export async function createBankPayment(
         providerPaymentId: created.id,
         idempotencyKey,
         clientSecret: created.resourceToken,
-        amount: p.total,
+        amount: total,
         currency: p.currency,
         status: 'requires_payment_method',
         createdAt: p.now,
+        paidFor,
+        // Asked about again once the hold and its grace are surely over, unless the bank's word came first.
+        checkAfter: new Date((sale.holdDeadline?.getTime() ?? p.now.getTime()) + BANK_RECONCILE_AFTER_MS),
       })
       .returning();
     return row!;

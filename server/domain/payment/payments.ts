@@ -7,14 +7,16 @@
  * deadline, so a payment the buyer began in time can finish. A payment settled after that is
  * booked if the stock is still free, otherwise refunded at once; the buyer is told which.
  */
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/index.ts';
 import { holds, paymentRefunds, payments, salePaymentDetails, sales } from '../../db/schema.ts';
+import { buildCheckout } from '../checkout.ts';
+import { closeOpenPayments, OPEN_STATUSES, paidForNow, stillPaysFor, type PaidFor } from './paidFor.ts';
 import { STEPS, type Step } from '../../../contract/index.ts';
 import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages.ts';
 import { completeSale } from '../completeSale.ts';
 import { DomainError } from '../errors.ts';
-import { holdIsLive, lockSale, newSaleReference } from '../sales.ts';
+import { holdIsLive, lockSale, newSaleReference, type Sale } from '../sales.ts';
 import type { CardProcessor } from './processor.ts';
 import { moveSaleSeatsDeadline } from '../seats.ts';
 
@@ -22,7 +24,8 @@ export type Payment = typeof payments.$inferSelect;
 
 export const AMOUNT_MISMATCH_MESSAGE = 'The amount paid does not match the total of this sale, so it was not accepted.';
 export const ALREADY_PAID_MESSAGE = 'This sale has already been paid for.';
-export const REPLACED_MESSAGE = 'This payment was replaced by a new one for the changed basket.';
+export { REPLACED_MESSAGE } from './paidFor.ts';
+export const BASKET_CHANGED_MESSAGE = 'Your basket has changed. Please check your total and pay again.';
 export const NOT_HELD_MESSAGE = 'Your tickets are no longer held for you. Please reserve them again.';
 
 /** A refusal whose body tells the step that the hold is gone (spec 001 §8: back to the basket). */
@@ -39,9 +42,19 @@ async function detailsFor(tx: Pick<Executor, 'insert' | 'select'>, saleId: strin
 }
 
 /**
+ * The sale's total read again under its lock. A payment is made for the total the buyer was shown
+ * (`shown`): when the basket changed in between, the payment is refused and the buyer sees the new total.
+ */
+export async function totalUnderLock(tx: Executor, sale: Sale, shown: number, now: Date): Promise<number> {
+  const checkout = await buildCheckout(tx, sale.id, now, { captchaSitekey: null, userId: sale.userId });
+  if (checkout.basket_total !== shown) throw new DomainError(409, BASKET_CHANGED_MESSAGE);
+  return checkout.basket_total;
+}
+
+/**
  * The payment for the sale's current attempt: created once under the key `<sale>:<attempt>`;
- * every later call for the same attempt answers the same payment. `total` is the sale's total
- * as the checkout shows it now.
+ * every later call for the same attempt and the same basket answers the same payment. `total` is
+ * the sale's total as the checkout showed it; the basket is read again under the sale's lock.
  */
 export async function startCardPayment(
   db: Database,
@@ -53,32 +66,35 @@ export async function startCardPayment(
     if (sale.paidAt) throw new DomainError(409, ALREADY_PAID_MESSAGE);
     if (!holdIsLive(sale, p.now) || !sale.holdDeadline) throw new HoldGone();
     if (p.total <= 0) throw new DomainError(409, PAYMENT_MESSAGES.unableToPay);
+    const total = await totalUnderLock(tx, sale, p.total, p.now);
+    const paidFor = await paidForNow(tx, p.saleId, sale.reference, total);
     const details = await detailsFor(tx, p.saleId);
     const idempotencyKey = `${p.saleId}:${details.attempt}`;
     const [existing] = await tx.select().from(payments).where(eq(payments.idempotencyKey, idempotencyKey));
-    if (existing && existing.amount === p.total) return existing;
+    if (existing && isOpen(existing) && existing.amount === total && existing.paidFor?.basket === paidFor.basket) return existing;
     if (existing) {
-      // The total changed since this attempt began: a fresh attempt, so the processor sees a new key.
+      // The basket changed since this attempt began, or it ended: a fresh attempt, so the processor sees a new key.
       await tx.update(salePaymentDetails).set({ attempt: details.attempt + 1 }).where(eq(salePaymentDetails.saleId, p.saleId));
-      return startAttempt(tx, processor, p, `${p.saleId}:${details.attempt + 1}`, sale.holdDeadline);
+      return startAttempt(tx, processor, { ...p, total }, paidFor, `${p.saleId}:${details.attempt + 1}`, sale.holdDeadline);
     }
-    return startAttempt(tx, processor, p, idempotencyKey, sale.holdDeadline);
+    return startAttempt(tx, processor, { ...p, total }, paidFor, idempotencyKey, sale.holdDeadline);
   });
 }
+
+const isOpen = (payment: Payment) => (OPEN_STATUSES as readonly string[]).includes(payment.status);
 
 async function startAttempt(
   tx: Pick<Executor, 'insert' | 'select' | 'update'>,
   processor: CardProcessor,
   p: { saleId: string; total: number; currency: string; now: Date; graceMs: number },
+  paidFor: PaidFor,
   idempotencyKey: string,
   deadline: Date,
 ): Promise<Payment> {
-  // An earlier attempt still open (the total has changed since) can no longer be paid.
-  await tx
-    .update(payments)
-    .set({ status: 'failed', failureMessage: REPLACED_MESSAGE, settledAt: p.now })
-    .where(and(eq(payments.saleId, p.saleId), inArray(payments.status, ['requires_payment_method', 'requires_action'])));
+  // An earlier attempt still open (the basket has changed since) can no longer be paid.
+  await closeOpenPayments(tx, p.saleId);
   const created = await processor.createPayment({ amount: p.total, currency: p.currency, idempotencyKey, saleId: p.saleId });
+  const keptUntil = new Date(deadline.getTime() + p.graceMs);
   await tx
     .insert(payments)
     .values({
@@ -91,15 +107,21 @@ async function startAttempt(
       currency: p.currency,
       status: 'requires_payment_method',
       createdAt: p.now,
+      paidFor,
+      // Past the grace nobody can finish it here: the reconciliation job asks the processor then.
+      checkAfter: new Date(keptUntil.getTime() + RECONCILE_MARGIN_MS),
     })
     .onConflictDoNothing();
   // Payment in progress: the holds stay up to the grace past the hold's own deadline.
-  await tx.update(holds).set({ deadline: new Date(deadline.getTime() + p.graceMs) }).where(eq(holds.saleId, p.saleId));
-  await moveSaleSeatsDeadline(tx, p.saleId, new Date(deadline.getTime() + p.graceMs));
+  await tx.update(holds).set({ deadline: keptUntil }).where(eq(holds.saleId, p.saleId));
+  await moveSaleSeatsDeadline(tx, p.saleId, keptUntil);
   await tx.update(salePaymentDetails).set({ paymentStartedAt: p.now, heldUntil: deadline, notice: null }).where(eq(salePaymentDetails.saleId, p.saleId));
   const [row] = await tx.select().from(payments).where(eq(payments.idempotencyKey, idempotencyKey));
   return row!;
 }
+
+/** How long after a payment's grace the reconciliation job first asks its processor about it. */
+export const RECONCILE_MARGIN_MS = 5 * 60_000;
 
 export type Settlement =
   /** The word changed nothing: the payment was settled before (a replayed webhook or return). */
@@ -118,19 +140,36 @@ export interface ProcessorWord {
   failureMessage?: string | null;
 }
 
-/** Settles a payment once from the processor's word; replays have no second effect. */
-export async function settlePayment(db: Database, processor: Pick<CardProcessor, 'refund'>, word: ProcessorWord, now: Date): Promise<Settlement> {
+/** Refunds a payment whose processor this side can reach: the one that took it. */
+export type Refunder = Pick<CardProcessor, 'refund'>;
+
+/**
+ * Settles a payment once from the processor's word; replays have no second effect. Under the
+ * sale's lock (taken before the payment's, as every basket edit takes it), money is booked only
+ * when it is for this sale's basket as it is now and the sale is not paid already; any other money
+ * that arrives is refunded in full and the buyer told why.
+ */
+export async function settlePayment(db: Database, processor: Refunder, word: ProcessorWord, now: Date): Promise<Settlement> {
+  const [found] = await db
+    .select({ saleId: payments.saleId })
+    .from(payments)
+    .where(and(eq(payments.provider, word.provider), eq(payments.providerPaymentId, word.providerPaymentId)));
+  if (!found) throw new DomainError(404, 'No such payment');
   return db.transaction(async (tx) => {
+    // A sale purged since keeps its payments: then only the payment row is locked.
+    const [sale] = await tx.select().from(sales).where(eq(sales.id, found.saleId)).for('update');
     const [payment] = await tx
       .select()
       .from(payments)
       .where(and(eq(payments.provider, word.provider), eq(payments.providerPaymentId, word.providerPaymentId)))
       .for('update');
     if (!payment) throw new DomainError(404, 'No such payment');
-    if (payment.status === 'failed' && word.status === 'succeeded') {
-      // Money arrived for a payment given up here (replaced or refused): it goes straight back.
-      await refund(tx, processor, payment, word.amount, 'succeeded after it was given up', now);
-      return { effect: 'none', payment };
+    if (payment.status === 'failed' && word.status === 'succeeded' && payment.outcome === null) {
+      // Money arrived for a payment closed here (replaced, refused or given up): it goes straight back.
+      const [updated] = await tx.update(payments).set({ outcome: 'refunded', checkAfter: null }).where(eq(payments.id, payment.id)).returning();
+      await refund(tx, processor, payment, word.amount, 'succeeded after it was closed', now);
+      if (sale && !sale.paidAt) await tell(tx, payment.saleId, PAYMENT_MESSAGES.closedRefunded);
+      return { effect: 'refunded', payment: updated! };
     }
     if (payment.status === 'succeeded' || payment.status === 'failed') return { effect: 'none', payment };
     if (word.status === 'requires_action') {
@@ -142,7 +181,7 @@ export async function settlePayment(db: Database, processor: Pick<CardProcessor,
     if (word.status === 'failed') {
       const [updated] = await tx
         .update(payments)
-        .set({ status: 'failed', failureMessage: word.failureMessage || PAYMENT_MESSAGES.unableToPay, settledAt: now })
+        .set({ status: 'failed', failureMessage: word.failureMessage || PAYMENT_MESSAGES.unableToPay, settledAt: now, checkAfter: null })
         .where(eq(payments.id, payment.id))
         .returning();
       await nextAttempt();
@@ -151,59 +190,109 @@ export async function settlePayment(db: Database, processor: Pick<CardProcessor,
     if (word.amount !== payment.amount || word.currency.toUpperCase() !== payment.currency.toUpperCase()) {
       const [updated] = await tx
         .update(payments)
-        .set({ status: 'failed', failureMessage: AMOUNT_MISMATCH_MESSAGE, settledAt: now })
+        .set({ status: 'failed', failureMessage: AMOUNT_MISMATCH_MESSAGE, settledAt: now, checkAfter: null })
         .where(eq(payments.id, payment.id))
         .returning();
       await refund(tx, processor, updated!, word.amount, 'amount mismatch', now);
       await nextAttempt();
       return { effect: 'refused', payment: updated! };
     }
+    const refundAll = async (reason: string, message: string): Promise<Settlement> => {
+      const [updated] = await tx
+        .update(payments)
+        .set({ status: 'succeeded', outcome: 'refunded', settledAt: now, checkAfter: null })
+        .where(eq(payments.id, payment.id))
+        .returning();
+      await refund(tx, processor, updated!, payment.amount, reason, now);
+      if (sale && !sale.paidAt) {
+        await tx
+          .update(salePaymentDetails)
+          .set({ paymentStartedAt: null, attempt: details.attempt + 1, notice: message })
+          .where(eq(salePaymentDetails.saleId, payment.saleId));
+        await tx.update(sales).set({ reservingError: message }).where(eq(sales.id, payment.saleId));
+      }
+      return { effect: 'refunded', payment: updated! };
+    };
+    if (!sale) return refundAll('its sale is gone', PAYMENT_MESSAGES.lateRefunded);
+    // Paid already (by another payment or a plan): this money is not needed.
+    if (sale.paidAt) return refundAll('the sale was already paid', PAYMENT_MESSAGES.paidTwiceRefunded);
+    const paidFor = payment.paidFor;
+    if (!paidFor || paidFor.total !== payment.amount || !(await stillPaysFor(tx, payment.saleId, paidFor))) {
+      return refundAll('the basket changed after the payment began', PAYMENT_MESSAGES.closedRefunded);
+    }
     const completion = await completeSale(tx, payment.saleId, now);
     const late = details.heldUntil !== null && now.getTime() > details.heldUntil.getTime();
     if (completion.booked) {
       const [updated] = await tx
         .update(payments)
-        .set({ status: 'succeeded', outcome: 'booked', settledAt: now })
+        .set({ status: 'succeeded', outcome: 'booked', settledAt: now, checkAfter: null })
         .where(eq(payments.id, payment.id))
         .returning();
       await tx
         .update(salePaymentDetails)
         .set({ paymentStartedAt: null, notice: late ? PAYMENT_MESSAGES.lateBooked : null })
         .where(eq(salePaymentDetails.saleId, payment.saleId));
-      if (late) await keepLateSaleOnPayment(tx, payment.saleId);
+      if (late) await keepLateSaleOnPayment(tx, payment.saleId, paidFor.reference);
       return { effect: 'booked', late, payment: updated! };
     }
-    const [updated] = await tx
-      .update(payments)
-      .set({ status: 'succeeded', outcome: 'refunded', settledAt: now })
-      .where(eq(payments.id, payment.id))
-      .returning();
-    await refund(tx, processor, updated!, payment.amount, 'stock gone after the hold ended', now);
-    await tx
-      .update(salePaymentDetails)
-      .set({ paymentStartedAt: null, attempt: details.attempt + 1, notice: PAYMENT_MESSAGES.lateRefunded })
-      .where(eq(salePaymentDetails.saleId, payment.saleId));
-    await tx.update(sales).set({ reservingError: PAYMENT_MESSAGES.lateRefunded }).where(eq(sales.id, payment.saleId));
-    return { effect: 'refunded', payment: updated! };
+    return refundAll('stock gone after the hold ended', PAYMENT_MESSAGES.lateRefunded);
   });
+}
+
+async function tell(tx: Pick<Executor, 'update'>, saleId: string, message: string) {
+  await tx.update(salePaymentDetails).set({ notice: message }).where(eq(salePaymentDetails.saleId, saleId));
 }
 
 /**
  * A late payment's sale may have lost its reference and step when its hold lapsed: it is paid, so it
- * gets a reference again and stands at least on the payment step, from where the flow goes on.
+ * gets back the reference it was paid under (its donation belongs to that reservation) and stands at
+ * least on the payment step, from where the flow goes on.
  */
-async function keepLateSaleOnPayment(tx: Pick<Executor, 'select' | 'update'>, saleId: string) {
+async function keepLateSaleOnPayment(tx: Pick<Executor, 'select' | 'update'>, saleId: string, paidReference: string | null) {
   const [sale] = await tx.select({ reference: sales.reference, state: sales.state }).from(sales).where(eq(sales.id, saleId));
   const beforePayment = STEPS.indexOf(sale!.state as Step) < STEPS.indexOf('payment');
   await tx
     .update(sales)
-    .set({ reference: sale!.reference ?? newSaleReference(), ...(beforePayment ? { state: 'payment' } : {}), reservingError: null })
+    .set({ reference: sale!.reference ?? paidReference ?? newSaleReference(), ...(beforePayment ? { state: 'payment' } : {}), reservingError: null })
     .where(eq(sales.id, saleId));
 }
 
-async function refund(tx: Pick<Executor, 'insert'>, processor: Pick<CardProcessor, 'refund'>, payment: Payment, amount: number, reason: string, now: Date) {
-  const inserted = await tx.insert(paymentRefunds).values({ paymentId: payment.id, amount, reason, createdAt: now }).onConflictDoNothing().returning();
-  if (inserted.length === 1) await processor.refund({ paymentId: payment.providerPaymentId, amount, idempotencyKey: `refund:${payment.idempotencyKey}` });
+/**
+ * Owes the payment's money back: the refund is written in the settlement's transaction, then asked of
+ * the processor. A processor that refuses or cannot be reached leaves the refund pending, retried by
+ * the reconciliation job; it never undoes the settlement.
+ */
+async function refund(tx: Pick<Executor, 'insert' | 'update'>, processor: Refunder, payment: Payment, amount: number, reason: string, now: Date) {
+  const inserted = await tx
+    .insert(paymentRefunds)
+    .values({ paymentId: payment.id, amount, reason, createdAt: now, status: 'pending', attempts: 0, retryAt: now })
+    .onConflictDoNothing()
+    .returning();
+  if (inserted.length === 1) await askForRefund(tx, processor, payment, inserted[0]!, now);
+}
+
+/** Retries start a minute apart and wait at most six hours. */
+export function refundRetryAt(attempts: number, now: Date): Date {
+  return new Date(now.getTime() + Math.min(60_000 * 2 ** Math.max(0, attempts - 1), 6 * 3600_000));
+}
+
+export async function askForRefund(
+  tx: Pick<Executor, 'update'>,
+  processor: Refunder,
+  payment: Pick<Payment, 'providerPaymentId' | 'idempotencyKey'>,
+  row: typeof paymentRefunds.$inferSelect,
+  now: Date,
+): Promise<boolean> {
+  const attempts = row.attempts + 1;
+  try {
+    await processor.refund({ paymentId: payment.providerPaymentId, amount: row.amount, idempotencyKey: `refund:${payment.idempotencyKey}` });
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    await tx.update(paymentRefunds).set({ attempts, retryAt: refundRetryAt(attempts, now), lastError: message.slice(0, 500) }).where(eq(paymentRefunds.id, row.id));
+    return false;
+  }
+  await tx.update(paymentRefunds).set({ status: 'done', attempts, retryAt: null, lastError: null }).where(eq(paymentRefunds.id, row.id));
+  return true;
 }
 
 /** What the payment step tells the buyer: a late payment's outcome, else the last failed payment's message. */
@@ -226,6 +315,8 @@ export async function claimFreeTickets(db: Database, p: { saleId: string; total:
     if (sale.paidAt) return;
     if (p.total !== 0) throw new DomainError(409, PAYMENT_MESSAGES.claimFree);
     if (!holdIsLive(sale, p.now)) throw new HoldGone();
+    // The basket read again under the lock: free it must still be.
+    await totalUnderLock(tx, sale, 0, p.now);
     const completion = await completeSale(tx, p.saleId, p.now);
     if (!completion.booked) throw new DomainError(409, PAYMENT_MESSAGES.claimFree);
   });
