@@ -157,7 +157,7 @@ describe.each(drivers)('paying on %s', (driver) => {
       { provider: 'sandbox', providerPaymentId: old!.providerPaymentId, status: 'succeeded', amount: old!.amount, currency: 'GBP' },
       clock.now,
     );
-    expect(late.effect).toBe('none');
+    expect(late.effect).toBe('refunded');
     expect(await database.db.select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, old!.id))).toHaveLength(1);
     expect(await sold(poolId)).toBe(0);
     expect((await cardPage(buyer, String(second.client_secret), '4242424242424242')).statusCode).toBe(303);
