@@ -9,4 +9,6 @@ export const servers = {
   captcha: base + 1,
   expiry: base + 2,
   stripe: base + 3,
+  /** The local stand-in for Stripe's API that the stripe server is keyed against (e2e/fakeStripe.ts). */
+  fakeStripe: base + 4,
 } as const;

@@ -33,6 +33,9 @@ export function sandboxProcessor(): CardProcessor {
     async retrieve() {
       return null;
     },
+    // Its card page takes only a payment whose row is still open: the caller closes the row, in the
+    // same transaction, and that is the cancellation.
+    async cancel() {},
   };
 }
 

@@ -1,115 +1,142 @@
 /**
- * Stripe, when STRIPE_PUBLISHABLE_KEY and STRIPE_SECRET_KEY are set: PaymentIntents and refunds
- * through Stripe's REST API (form-encoded bodies, Bearer secret key, Idempotency-Key header), and
- * the webhook signature check of Stripe's documented scheme: the `Stripe-Signature` header carries
- * `t=<unix seconds>` and `v1=<hex HMAC-SHA256 of "<t>.<raw body>" keyed with the endpoint secret>`.
+ * Stripe, when STRIPE_PUBLISHABLE_KEY and STRIPE_SECRET_KEY are set, through Stripe's own SDK at
+ * the API version it pins: PaymentIntents (card only, created under the attempt's idempotency key,
+ * read back, cancelled) and refunds, and the webhook's `Stripe-Signature` checked by
+ * `webhooks.constructEvent`. The API is Stripe's unless STRIPE_API_BASE names another address (a
+ * local stand-in, in tests).
  */
-import { createHmac, timingSafeEqual } from 'node:crypto';
-import type { CardProcessor } from './processor.ts';
-
-const API = 'https://api.stripe.com/v1';
-
-export interface StripeRequest {
-  url: string;
-  method: 'POST';
-  headers: Record<string, string>;
-  body: string;
-}
-
-/** The request that creates a PaymentIntent for a sale's attempt (card only, automatic confirmation). */
-export function paymentIntentRequest(secretKey: string, p: { amount: number; currency: string; idempotencyKey: string; saleId: string }): StripeRequest {
-  const body = new URLSearchParams({
-    amount: String(p.amount),
-    currency: p.currency.toLowerCase(),
-    'payment_method_types[]': 'card',
-    'metadata[sale_id]': p.saleId,
-  });
-  return {
-    url: `${API}/payment_intents`,
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${secretKey}`,
-      'content-type': 'application/x-www-form-urlencoded',
-      'idempotency-key': p.idempotencyKey,
-    },
-    body: body.toString(),
-  };
-}
-
-export function refundRequest(secretKey: string, p: { paymentId: string; amount: number; idempotencyKey: string }): StripeRequest {
-  return {
-    url: `${API}/refunds`,
-    method: 'POST',
-    headers: {
-      authorization: `Bearer ${secretKey}`,
-      'content-type': 'application/x-www-form-urlencoded',
-      'idempotency-key': p.idempotencyKey,
-    },
-    body: new URLSearchParams({ payment_intent: p.paymentId, amount: String(p.amount) }).toString(),
-  };
-}
-
-/** The request that reads a PaymentIntent, for the card return. */
-export function retrieveRequest(secretKey: string, paymentId: string): { url: string; headers: Record<string, string> } {
-  return { url: `${API}/payment_intents/${encodeURIComponent(paymentId)}`, headers: { authorization: `Bearer ${secretKey}` } };
-}
-
-export function stripeProcessor(keys: { publishableKey: string; secretKey: string }, fetchImpl: typeof fetch = fetch): CardProcessor {
-  async function send(request: StripeRequest): Promise<Record<string, unknown>> {
-    const response = await fetchImpl(request.url, { method: request.method, headers: request.headers, body: request.body });
-    const json = (await response.json()) as Record<string, unknown>;
-    if (!response.ok) {
-      const error = json.error as { message?: string } | undefined;
-      throw new Error(error?.message ?? `Stripe answered ${response.status}`);
-    }
-    return json;
-  }
-  return {
-    name: 'stripe',
-    publicKey: keys.publishableKey,
-    async createPayment(p) {
-      const intent = await send(paymentIntentRequest(keys.secretKey, p));
-      return { id: String(intent.id), clientSecret: String(intent.client_secret) };
-    },
-    async refund(p) {
-      await send(refundRequest(keys.secretKey, p));
-    },
-    async retrieve(paymentId) {
-      const request = retrieveRequest(keys.secretKey, paymentId);
-      const response = await fetchImpl(request.url, { method: 'GET', headers: request.headers });
-      if (!response.ok) return null;
-      const intent = (await response.json()) as { status?: string; amount?: number; currency?: string; last_payment_error?: { message?: string } | null };
-      const failed = intent.status === 'requires_payment_method' && intent.last_payment_error;
-      return {
-        status: intent.status === 'succeeded' ? 'succeeded' : failed ? 'failed' : 'requires_action',
-        amount: Number(intent.amount),
-        currency: String(intent.currency),
-        failureMessage: intent.last_payment_error?.message ?? null,
-      };
-    },
-  };
-}
+import Stripe from 'stripe';
+import type { CardProcessor, RetrievedPayment, StripeSettings } from './processor.ts';
 
 /** How old a signed webhook may be (Stripe's libraries default to five minutes). */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
 
+/** The SDK's client for these keys, sending to STRIPE_API_BASE when set; `fetchImpl` replaces its HTTP client. */
+export function stripeClient(settings: Pick<StripeSettings, 'secretKey' | 'apiBase'>, fetchImpl?: typeof fetch): Stripe {
+  return new Stripe(settings.secretKey, {
+    ...(settings.apiBase ? { host: settings.apiBase.host, port: settings.apiBase.port, protocol: settings.apiBase.protocol } : {}),
+    ...(fetchImpl ? { httpClient: Stripe.createFetchHttpClient(fetchImpl) } : {}),
+    // The idempotency keys make a retried create or refund safe.
+    maxNetworkRetries: 2,
+    timeout: 20_000,
+    telemetry: false,
+  });
+}
+
+const isStripeError = (err: unknown): err is Stripe.errors.StripeError => err instanceof Stripe.errors.StripeError;
+
+/** A PaymentIntent as the payment domain reads it. */
+export function retrievedPayment(intent: Pick<Stripe.PaymentIntent, 'status' | 'amount' | 'currency' | 'last_payment_error'>): RetrievedPayment {
+  const failed = intent.status === 'requires_payment_method' && intent.last_payment_error;
+  return {
+    status: intent.status === 'succeeded' ? 'succeeded' : failed ? 'failed' : 'requires_action',
+    amount: intent.amount,
+    currency: intent.currency,
+    failureMessage: intent.last_payment_error?.message ?? null,
+  };
+}
+
+export function stripeProcessor(settings: Pick<StripeSettings, 'publishableKey' | 'secretKey' | 'apiBase'>, fetchImpl?: typeof fetch): CardProcessor {
+  const stripe = stripeClient(settings, fetchImpl);
+  return {
+    name: 'stripe',
+    publicKey: settings.publishableKey,
+    async createPayment(p) {
+      const intent = await stripe.paymentIntents.create(
+        { amount: p.amount, currency: p.currency.toLowerCase(), allowed_payment_method_types: ['card'], metadata: { sale_id: p.saleId } },
+        { idempotencyKey: p.idempotencyKey },
+      );
+      if (!intent.client_secret) throw new Error(`Stripe gave no client secret for ${intent.id}`);
+      return { id: intent.id, clientSecret: intent.client_secret };
+    },
+    async refund(p) {
+      await stripe.refunds.create({ payment_intent: p.paymentId, amount: p.amount }, { idempotencyKey: p.idempotencyKey });
+    },
+    async retrieve(paymentId) {
+      try {
+        return retrievedPayment(await stripe.paymentIntents.retrieve(paymentId));
+      } catch (err) {
+        if (isStripeError(err) && err.statusCode === 404) return null;
+        throw err;
+      }
+    },
+    async cancel(paymentId) {
+      try {
+        await stripe.paymentIntents.cancel(paymentId);
+      } catch (err) {
+        // Cancelling twice is done; any other state (taken, processing) is Stripe's refusal.
+        if (isStripeError(err) && err.code === 'payment_intent_unexpected_state' && err.payment_intent?.status === 'canceled') return;
+        throw err;
+      }
+    },
+  };
+}
+
+/** The SDK's webhook helpers (signing and verifying need no key). */
+const webhooks = Stripe.webhooks;
+
+/** A `Stripe-Signature` header for this payload, signed with the endpoint secret at `timestamp` (unix seconds). */
 export function signWebhook(payload: string, secret: string, timestamp: number): string {
-  const signature = createHmac('sha256', secret).update(`${timestamp}.${payload}`, 'utf8').digest('hex');
-  return `t=${timestamp},v1=${signature}`;
+  return webhooks.generateTestHeaderString({ payload, secret, timestamp });
+}
+
+export type WebhookReading =
+  | { kind: 'event'; event: Stripe.Event }
+  /** The signature is missing, does not match, or is too old. */
+  | { kind: 'unsigned' }
+  /** Signed, but not a JSON event. */
+  | { kind: 'malformed' };
+
+/** Checks a webhook's signature over the raw payload with the SDK, then reads its event. */
+export function readWebhook(payload: string, header: string | undefined, secret: string, now: Date): WebhookReading {
+  let event: unknown;
+  try {
+    event = webhooks.constructEvent(payload, header ?? '', secret, WEBHOOK_TOLERANCE_SECONDS, undefined, now.getTime());
+  } catch (err) {
+    if (err instanceof Stripe.errors.StripeSignatureVerificationError) return { kind: 'unsigned' };
+    return { kind: 'malformed' };
+  }
+  if (typeof event !== 'object' || event === null || Array.isArray(event)) return { kind: 'malformed' };
+  return { kind: 'event', event: event as Stripe.Event };
 }
 
 /** Whether a webhook's `Stripe-Signature` header signs this raw payload with the secret, recently enough. */
 export function verifyWebhook(payload: string, header: string | undefined, secret: string, now: Date): boolean {
-  if (!header) return false;
-  const parts = header.split(',').map((part) => part.split('=') as [string, string]);
-  const timestamp = Number(parts.find(([k]) => k === 't')?.[1]);
-  if (!Number.isSafeInteger(timestamp)) return false;
-  if (Math.abs(now.getTime() / 1000 - timestamp) > WEBHOOK_TOLERANCE_SECONDS) return false;
-  const expected = Buffer.from(createHmac('sha256', secret).update(`${timestamp}.${payload}`, 'utf8').digest('hex'), 'hex');
-  return parts
-    .filter(([k]) => k === 'v1')
-    .some(([, v]) => {
-      const given = Buffer.from(v ?? '', 'hex');
-      return given.length === expected.length && timingSafeEqual(given, expected);
-    });
+  return readWebhook(payload, header, secret, now).kind !== 'unsigned';
+}
+
+/** The PaymentIntent a signed event settles, or why it settles none. */
+export type IntentEvent =
+  | { kind: 'settle'; id: string; status: 'succeeded' | 'failed'; amount: number; currency: string; failureMessage: string | null }
+  /** A payment_intent event that settles nothing (created, processing, …). */
+  | { kind: 'ignored' }
+  | { kind: 'invalid'; message: string };
+
+export const WEBHOOK_MESSAGES = {
+  signature: 'The webhook signature does not match',
+  notJson: 'The webhook body is not a JSON event',
+  notPaymentIntent: 'The webhook is not a payment_intent event with a PaymentIntent',
+} as const;
+
+/** Reads a signed event: only payment_intent events whose object is a PaymentIntent are taken. */
+export function intentEvent(event: Stripe.Event): IntentEvent {
+  const type = (event as { type?: unknown }).type;
+  const object = (event as { data?: { object?: unknown } }).data?.object as Record<string, unknown> | undefined;
+  if (typeof type !== 'string' || !type.startsWith('payment_intent.') || typeof object !== 'object' || object === null) {
+    return { kind: 'invalid', message: WEBHOOK_MESSAGES.notPaymentIntent };
+  }
+  const { id, amount, currency } = object;
+  if (typeof id !== 'string' || !/^pi_[A-Za-z0-9_]{1,200}$/.test(id) || !Number.isSafeInteger(amount) || (amount as number) < 0 || typeof currency !== 'string' || !/^[A-Za-z]{3}$/.test(currency)) {
+    return { kind: 'invalid', message: WEBHOOK_MESSAGES.notPaymentIntent };
+  }
+  if (type !== 'payment_intent.succeeded' && type !== 'payment_intent.payment_failed') return { kind: 'ignored' };
+  const error = object.last_payment_error as { message?: unknown } | null | undefined;
+  return {
+    kind: 'settle',
+    id,
+    status: type === 'payment_intent.succeeded' ? 'succeeded' : 'failed',
+    amount: amount as number,
+    currency,
+    failureMessage: typeof error?.message === 'string' ? error.message : null,
+  };
 }
