@@ -25,6 +25,8 @@ export const PAYMENT_MESSAGES = {
   /* Not in the spec: money that arrived for a basket that is no longer the one paid for, or a second time. */
   closedRefunded: 'Your basket changed after that payment began, so we have refunded it in full. Please pay again for your basket as it is now.',
   paidTwiceRefunded: 'This order was already paid for, so we have refunded your second payment in full.',
+  /* Not in the spec: express details naming an account the buyer has not signed in to. */
+  existingAccount: 'There is already an account with this email address. To buy with it, sign in with the one-time code we email to it.',
 };
 
 /** 'We currently are unable to take payments … configured by {organiser name}' (spec 001 §2). */

@@ -10,7 +10,7 @@ import { isFullName, isValidExpressEmail, isValidPhone, type BillingAddress } fr
 import { ADDRESS_MESSAGES } from '../../../machines/address/address.messages.ts';
 import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages.ts';
 import { DomainError } from '../errors.ts';
-import { holdIsLive, lockSale } from '../sales.ts';
+import { holdIsLive, lockSale, type Sale } from '../sales.ts';
 import { setMarketingPreferences } from '../marketing.ts';
 import { HoldGone } from './payments.ts';
 
@@ -50,6 +50,31 @@ export async function setBillingAddress(
   });
 }
 
+/**
+ * Express details naming an account the buyer has not proved is theirs: the one-time code sent to
+ * its address (the checkout's normal sign-in) is the only proof, so nothing is attached to it.
+ */
+export class ExistingAccount extends DomainError {
+  constructor() {
+    super(409, PAYMENT_MESSAGES.existingAccount);
+  }
+}
+
+/**
+ * Whether this buyer has proved they hold the account: signed in to it with its code, the sale
+ * already theirs (made theirs by that sign-in, or by these details when they made the account),
+ * or the address proved with its code on this sale.
+ */
+function holdsAccount(account: { id: number; email: string }, sale: Sale, signedInUserId: number | null): boolean {
+  return account.id === signedInUserId || account.id === sale.userId || account.email === sale.verifiedEmail;
+}
+
+/**
+ * set_account_details: a new e-mail makes the account the sale and its tickets are delivered to,
+ * with the buyer's marketing choices. An e-mail that already has an account is refused
+ * (ExistingAccount) unless the buyer holds that account, so a sale, consent, a Gift Aid declaration
+ * in the account's name or a saved card can never be attached to somebody else's account.
+ */
 export async function setAccountDetails(
   db: Database,
   p: {
@@ -60,6 +85,8 @@ export async function setAccountDetails(
     phoneRequired: boolean;
     organiserSubscribed: Record<string, boolean>;
     ctSubscribed: boolean;
+    /** The account this browser is signed in to, if any. */
+    signedInUserId: number | null;
     now: Date;
   },
 ): Promise<void> {
@@ -71,13 +98,18 @@ export async function setAccountDetails(
   await db.transaction(async (tx) => {
     const sale = await lockSale(tx, p.saleId);
     if (!holdIsLive(sale, p.now)) throw new HoldGone();
-    const [made] = await tx
-      .insert(users)
-      .values({ email, firstName: first!, lastName: rest.join(' '), viewType: 'customer' })
-      .onConflictDoNothing({ target: users.email })
-      .returning();
-    const user = made ?? (await tx.select().from(users).where(eq(users.email, email)))[0]!;
-    await tx.update(sales).set({ userId: user.id }).where(eq(sales.id, sale.id));
+    const [existing] = await tx.select().from(users).where(eq(users.email, email));
+    if (existing && !holdsAccount(existing, sale, p.signedInUserId)) throw new ExistingAccount();
+    const [made] = existing
+      ? [existing]
+      : await tx
+          .insert(users)
+          .values({ email, firstName: first!, lastName: rest.join(' '), viewType: 'customer' })
+          .onConflictDoNothing({ target: users.email })
+          .returning();
+    // Made by another request a moment ago: an account this buyer has not proved is theirs.
+    if (!made) throw new ExistingAccount();
+    await tx.update(sales).set({ userId: made.id }).where(eq(sales.id, sale.id));
     const values = { contactNumber: p.contactNumber?.trim() || null };
     await tx.insert(salePaymentDetails).values({ saleId: p.saleId, ...values }).onConflictDoUpdate({ target: salePaymentDetails.saleId, set: values });
   });
