@@ -25,6 +25,8 @@ import { processorLinks } from './http/processorLinks.ts';
 import { keptPayments, settlePayment } from './domain/payment/payments.ts';
 import { NOT_COMPLETED_MESSAGE, reconcilePayments, type ProcessorLinks } from './domain/payment/reconcile.ts';
 import { sweepExpiredHolds } from './domain/stock.ts';
+import { setRefundProtection, updateTicketQuantity } from './domain/basket.ts';
+import { PAID_SALE_MESSAGE } from './domain/sales.ts';
 import { PAYMENT_MESSAGES } from '../machines/payment/payment.messages.ts';
 import { SANDBOX_CARDS } from '../contract/index.ts';
 
@@ -359,6 +361,18 @@ describe.each(drivers)('a payment is for one basket on %s', (driver) => {
       .where(and(sql`${payments.status} IN ('requires_payment_method', 'requires_action')`, sql`${payments.checkAfter} IS NULL`));
     expect(open).toEqual([]);
     advance(-later);
+  });
+
+  it('a paid sale’s basket cannot change, even by an edit that passed the door before the payment landed', async () => {
+    const { types } = await hotEvent(database.db, { capacity: 20, types: 1 });
+    const buyer = await reservedBuyer({ [types[0]!.id]: 1 });
+    const { client_secret } = (await buyer.json('getStripeToken')) as { client_secret: string };
+    expect((await cardPage(buyer, client_secret)).statusCode).toBe(303);
+    const saleId = (await paymentBySecret(client_secret)).saleId;
+    // The domain refuses under the sale's lock what the call's own check would have let through.
+    await expect(updateTicketQuantity(database.db, saleId, types[0]!.id, 10)).rejects.toMatchObject({ status: 409, message: PAID_SALE_MESSAGE });
+    await expect(setRefundProtection(database.db, saleId, true)).rejects.toMatchObject({ status: 409 });
+    expect((await database.db.execute(sql`SELECT qty FROM sale_lines WHERE sale_id = ${saleId}`)).rows).toEqual([{ qty: 1 }]);
   });
 
   it('money kept equals what the paid sales total', async () => {

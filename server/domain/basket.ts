@@ -6,7 +6,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { discountCodes, eventDates, events, giftVouchers, saleLines, saleVouchers, sales, ticketTypes } from '../db/schema.ts';
 import { DomainError } from './errors.ts';
-import { clearMessages, createSaleIfMissing, lockSale, releaseHold } from './sales.ts';
+import { clearMessages, createSaleIfMissing, lockOpenSale, releaseHold } from './sales.ts';
 import { effectiveMaxPerOrder, maximumMessage, minimumMessage } from './limits.ts';
 import { codeUseAvailable } from './codes.ts';
 import { closeOpenPayments } from './payment/paidFor.ts';
@@ -82,7 +82,7 @@ export async function addToBasket(db: Database, saleId: string, request: AddRequ
   await db.transaction(async (tx) => {
     // A sale is written only here, when something goes in it; a refusal rolls it back.
     await createSaleIfMissing(tx, saleId, opts.userId ?? null);
-    await lockSale(tx, saleId);
+    await lockOpenSale(tx, saleId);
     await releaseHold(tx, saleId);
     let currency = await basketCurrency(tx, saleId);
     const errors: string[] = [];
@@ -196,7 +196,7 @@ export const SEATED_QUANTITY_MESSAGE = 'The number of seated tickets is the numb
 
 export async function updateTicketQuantity(db: Database, saleId: string, ticketTypeId: number, quantity: number, opts: BasketOptions = {}): Promise<void> {
   await db.transaction(async (tx) => {
-    await lockSale(tx, saleId);
+    await lockOpenSale(tx, saleId);
     const [line] = await tx
       .select({ id: saleLines.id, canUpdate: ticketTypes.canUpdateQuantity, typeMax: ticketTypes.maxCanReserve, eventMax: events.maxPerOrder })
       .from(saleLines)
@@ -217,7 +217,7 @@ export async function updateTicketQuantity(db: Database, saleId: string, ticketT
 
 export async function removeFromBasket(db: Database, saleId: string, ticketTypeId: number): Promise<void> {
   await db.transaction(async (tx) => {
-    await lockSale(tx, saleId);
+    await lockOpenSale(tx, saleId);
     const removed = await tx
       .delete(saleLines)
       .where(and(eq(saleLines.saleId, saleId), eq(saleLines.ticketTypeId, ticketTypeId)))
@@ -232,7 +232,7 @@ export async function removeFromBasket(db: Database, saleId: string, ticketTypeI
 
 export async function updateGiftVoucherQuantity(db: Database, saleId: string, giftVoucherId: number, value: number, qty: number): Promise<void> {
   await db.transaction(async (tx) => {
-    await lockSale(tx, saleId);
+    await lockOpenSale(tx, saleId);
     if (qty > MAX_VOUCHER_QTY) throw new DomainError(400, VOUCHER_QTY_MESSAGE, { code: 'voucher' });
     const updated = await tx
       .update(saleVouchers)
@@ -247,7 +247,7 @@ export async function updateGiftVoucherQuantity(db: Database, saleId: string, gi
 
 export async function removeGiftVoucher(db: Database, saleId: string, giftVoucherId: number, value: number): Promise<void> {
   await db.transaction(async (tx) => {
-    await lockSale(tx, saleId);
+    await lockOpenSale(tx, saleId);
     const removed = await tx
       .delete(saleVouchers)
       .where(and(eq(saleVouchers.saleId, saleId), eq(saleVouchers.giftVoucherId, giftVoucherId), eq(saleVouchers.value, value)))
@@ -262,7 +262,7 @@ export async function removeGiftVoucher(db: Database, saleId: string, giftVouche
 /** Refund protection changes the price, not the stock, so a live hold is kept; an open payment for the old price is closed. */
 export async function setRefundProtection(db: Database, saleId: string, on: boolean): Promise<void> {
   await db.transaction(async (tx) => {
-    const sale = await lockSale(tx, saleId);
+    const sale = await lockOpenSale(tx, saleId);
     if (sale.refundProtection === on) return;
     await closeOpenPayments(tx, saleId);
     await tx.update(sales).set({ refundProtection: on }).where(eq(sales.id, saleId));
@@ -278,7 +278,7 @@ export async function setCode(db: Database, saleId: string, rawCode: string, now
   const code = rawCode.trim().toUpperCase();
   if (!code) return false;
   return db.transaction(async (tx) => {
-    const sale = await lockSale(tx, saleId);
+    const sale = await lockOpenSale(tx, saleId);
     const [found] = await tx.select().from(discountCodes).where(eq(discountCodes.code, code));
     if (!found) return false;
     if (sale.discountCodeId === found.id) return true;

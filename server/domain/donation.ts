@@ -26,7 +26,7 @@ import {
 } from '../../contract/index.ts';
 import { DONATION_MESSAGES, GIFT_AID_MESSAGES } from '../../machines/donation/donation.messages.ts';
 import { DomainError } from './errors.ts';
-import { holdIsLive, lockSale, type Sale } from './sales.ts';
+import { holdIsLive, lockOpenSale, lockSale, type Sale } from './sales.ts';
 import { closeOpenPayments } from './payment/paidFor.ts';
 
 type CharityRow = typeof charities.$inferSelect;
@@ -84,7 +84,7 @@ export async function saveDonation(
 ): Promise<{ amount: number; fee: number }> {
   if (input.amount < MIN_DONATION) throw new DomainError(400, DONATION_MESSAGES.selectAnAmount);
   return db.transaction(async (tx) => {
-    const sale = await lockSale(tx, saleId);
+    const sale = await lockOpenSale(tx, saleId);
     if (!holdIsLive(sale, now) || sale.reference === null) throw new DomainError(409, DONATION_MESSAGES.problemSettingAmount);
     if (!(await basketCharityIds(tx, saleId)).includes(input.charityId)) {
       throw new DomainError(400, DONATION_MESSAGES.problemSettingAmount);

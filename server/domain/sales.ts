@@ -36,6 +36,13 @@ export async function lockSale(tx: Pick<Executor, 'select'>, saleId: string): Pr
   return sale;
 }
 
+/** Locks a sale whose basket is about to change: a paid sale's basket is what was paid for, and stays so. */
+export async function lockOpenSale(tx: Pick<Executor, 'select'>, saleId: string): Promise<Sale> {
+  const sale = await lockSale(tx, saleId);
+  if (sale.paidAt) throw new DomainError(409, PAID_SALE_MESSAGE);
+  return sale;
+}
+
 export function holdIsLive(sale: Pick<Sale, 'holdDeadline'>, now: Date): boolean {
   return sale.holdDeadline !== null && sale.holdDeadline.getTime() > now.getTime();
 }
