@@ -34,6 +34,8 @@ import { paymentWiring, registerPaymentRoutes, type PaymentWiring } from './http
 import { registerSandboxCard } from './pages/sandboxCard.ts';
 import { bankWiring, registerBankTransferRoutes, type BankWiring } from './http/bankTransferApi.ts';
 import { registerSandboxBank } from './pages/sandboxBank.ts';
+import { startReconcileJob } from './domain/payment/reconcile.ts';
+import { processorLinks } from './http/processorLinks.ts';
 import { jobDeps, planWiring, registerInstalmentDevRoutes, registerPlanAuthentication, type PlanWiring } from './http/instalmentApi.ts';
 import { startInstalmentJob } from './domain/instalments/job.ts';
 
@@ -59,6 +61,8 @@ export async function buildApp(deps: {
   plans?: PlanWiring;
   /** Runs the instalment job every `intervalMs` while the app is open (the server's main only). */
   instalmentJob?: { intervalMs: number };
+  /** Runs the payments' reconciliation job every `intervalMs` while the app is open (the server's main only). */
+  reconcileJob?: { intervalMs: number };
 }): Promise<FastifyInstance> {
   const { db, config } = deps;
   const app = Fastify({
@@ -128,6 +132,10 @@ export async function buildApp(deps: {
     const stop = startInstalmentJob(jobDeps(appDeps, walletUrl), appDeps.clock, deps.instalmentJob.intervalMs, (err) => app.log.error({ err }, 'instalment job failed'));
     app.addHook('onClose', async () => stop());
   }
+  if (deps.reconcileJob) {
+    const stop = startReconcileJob(db, processorLinks(appDeps), appDeps.clock, deps.reconcileJob.intervalMs, (err) => app.log.error({ err }, 'payment reconciliation failed'));
+    app.addHook('onClose', async () => stop());
+  }
   registerGiftAidDownload(app, appDeps);
   registerWallet(app, appDeps);
   registerPaymentRoutes(app, appDeps, appDeps.payment);
@@ -173,7 +181,7 @@ export async function buildApp(deps: {
     const seatDate = /^\/events\/book_seats\/([1-9]\d{0,9})\/$/.exec(url)?.[1];
     const seated = seatDate !== undefined && Number(seatDate) <= MAX_ID && (await hasSeatPlan(appDeps.db, Number(seatDate)));
     if (url.startsWith('/events/book_seats/') && !seated) {
-      return reply.status(404).type('text/html; charset=utf-8').send(page(config.brandName, 'Seat selection', html`<h1>Seat selection is not available for this event</h1>`));
+      return reply.status(404).type('text/html; charset=utf-8').send(page(config, 'Seat selection', html`<h1>Seat selection is not available for this event</h1>`));
     }
     if (seated) {
       // The seat page is the app's own entry (seats.html): it reads its event date and plan itself.
@@ -192,7 +200,7 @@ export async function buildApp(deps: {
       return reply
         .status(503)
         .type('text/html; charset=utf-8')
-        .send(page(config.brandName, 'Checkout not built', html`<h1>The checkout app has not been built yet</h1><p>Run <code>npm run build</code>, then reload this page.</p>`));
+        .send(page(config, 'Checkout not built', html`<h1>The checkout app has not been built yet</h1><p>Run <code>npm run build</code>, then reload this page.</p>`));
     }
     // A build from another version of the app carries another loader, which the page's policy (the
     // hash of this version's loader) would block: the page would paint and never come alive.
@@ -201,7 +209,7 @@ export async function buildApp(deps: {
       return reply
         .status(503)
         .type('text/html; charset=utf-8')
-        .send(page(config.brandName, 'Checkout out of date', html`<h1>The checkout app was built from another version</h1><p>Run <code>npm run build</code>, then reload this page.</p>`));
+        .send(page(config, 'Checkout out of date', html`<h1>The checkout app was built from another version</h1><p>Run <code>npm run build</code>, then reload this page.</p>`));
     }
     const nonce = styleNonce(reply);
     // The first checkout and user come with the page, and the first screen paints before any script runs.
@@ -219,7 +227,7 @@ export async function buildApp(deps: {
     // At the basket the first paint is the basket itself, drawn by the app's own screen; elsewhere the
     // app first determines the step.
     const screen = data?.checkout.state === 'basket' ? basketScreenHtml(data.checkout, data.user.user) : undefined;
-    const body = `<div id="root">${checkoutShell(config.brandName, screen)}</div>${data ? jsonScript(INITIAL_DATA_ID, data) : ''}`;
+    const body = `<div id="root">${checkoutShell(config, screen)}</div>${data ? jsonScript(INITIAL_DATA_ID, data) : ''}`;
     // The entry stylesheet comes inside the page, so the first paint waits for no other request.
     const withStyles = await inlineStylesheets(index, staticDir, nonce);
     const document = withStyles.replace('<head>', `<head><meta name="csp-nonce" content="${nonce}">`).replace('<div id="root"></div>', body);

@@ -70,7 +70,13 @@ async function main() {
     console.error(`Invalid configuration. INSTALMENT_JOB_INTERVAL: must be a whole number of seconds (got ${JSON.stringify(process.env.INSTALMENT_JOB_INTERVAL)})`);
     process.exit(1);
   }
-  const app = await buildApp({ db: database.db, config, ...(jobSeconds > 0 ? { instalmentJob: { intervalMs: jobSeconds * 1000 } } : {}) });
+  // Payments left open are asked about at their processor once a minute, with the sweeper's rhythm at most.
+  const app = await buildApp({
+    db: database.db,
+    config,
+    ...(jobSeconds > 0 ? { instalmentJob: { intervalMs: jobSeconds * 1000 } } : {}),
+    reconcileJob: { intervalMs: Math.min(60_000, config.sweepIntervalMs * 2) },
+  });
 
   // Scheduled gifts are e-mailed by the sweeper at their delivery date and time.
   const transferMail = { mailer: { transport: config.smtpUrl ? smtpTransport(config.smtpUrl) : null, from: config.mailFrom }, brandName: config.brandName };
