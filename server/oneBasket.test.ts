@@ -372,7 +372,7 @@ describe.each(drivers)('a payment is for one basket on %s', (driver) => {
     // The domain refuses under the sale's lock what the call's own check would have let through.
     await expect(updateTicketQuantity(database.db, saleId, types[0]!.id, 10)).rejects.toMatchObject({ status: 409, message: PAID_SALE_MESSAGE });
     await expect(setRefundProtection(database.db, saleId, true)).rejects.toMatchObject({ status: 409 });
-    expect((await database.db.execute(sql`SELECT qty FROM sale_lines WHERE sale_id = ${saleId}`)).rows).toEqual([{ qty: 1 }]);
+    expect(await rows<{ qty: number }>(database.db, sql`SELECT qty FROM sale_lines WHERE sale_id = ${saleId}`)).toEqual([{ qty: 1 }]);
   });
 
   it('money kept equals what the paid sales total', async () => {
