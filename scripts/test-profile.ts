@@ -1,0 +1,78 @@
+/**
+ * Where `npm test` spends its time: each phase timed on its own (install with --install, type
+ * check, charts check, the Vitest files, the build, each Playwright project), then the slowest
+ * test files of both runners. Run from a fresh clone for figures comparable with CI:
+ *
+ *   npm run test:profile              # phases of npm test
+ *   npm run test:profile -- --install # npm ci first, as .ci/run does
+ *
+ * Exits non-zero when a phase fails, after printing what it measured.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+interface Phase {
+  name: string;
+  command: string;
+  args: string[];
+  env?: Record<string, string>;
+}
+
+const out = mkdtempSync(path.join(tmpdir(), 'holdfast-profile-'));
+const vitestJson = path.join(out, 'vitest.json');
+const playwrightJson = (project: string) => path.join(out, `playwright-${project}.json`);
+
+const phases: Phase[] = [
+  ...(process.argv.includes('--install') ? [{ name: 'install (npm ci)', command: 'npm', args: ['ci', '--no-audit', '--no-fund'] }] : []),
+  { name: 'typecheck', command: 'npm', args: ['run', '--silent', 'typecheck'] },
+  { name: 'charts check', command: 'npm', args: ['run', '--silent', 'charts:check'] },
+  { name: 'vitest (unit, machines, server)', command: 'npx', args: ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`] },
+  { name: 'build', command: 'npx', args: ['vite', 'build', '--logLevel', 'warn'] },
+  ...['desktop', 'phone'].map((project) => ({
+    name: `playwright ${project}`,
+    command: 'npx',
+    args: ['playwright', 'test', `--project=${project}`, '--reporter=list,json'],
+    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson(project) },
+  })),
+];
+
+const results: { name: string; seconds: number; ok: boolean }[] = [];
+for (const phase of phases) {
+  const started = process.hrtime.bigint();
+  const run = spawnSync(phase.command, phase.args, { stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, ...phase.env } });
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  results.push({ name: phase.name, seconds, ok: run.status === 0 });
+}
+
+const files = new Map<string, number>();
+if (existsSync(vitestJson)) {
+  const report = JSON.parse(readFileSync(vitestJson, 'utf8')) as { testResults: { name: string; startTime: number; endTime: number }[] };
+  for (const r of report.testResults) files.set(`vitest  ${path.relative(process.cwd(), r.name)}`, (r.endTime - r.startTime) / 1000);
+}
+interface PwSuite {
+  file: string;
+  specs?: { tests: { results: { duration: number }[] }[] }[];
+  suites?: PwSuite[];
+}
+const specTime = (suite: PwSuite): number =>
+  (suite.specs ?? []).reduce((sum, spec) => sum + spec.tests.reduce((t, test) => t + test.results.reduce((r, res) => r + res.duration, 0), 0), 0) +
+  (suite.suites ?? []).reduce((sum, s) => sum + specTime(s), 0);
+for (const project of ['desktop', 'phone']) {
+  const file = playwrightJson(project);
+  if (!existsSync(file)) continue;
+  const report = JSON.parse(readFileSync(file, 'utf8')) as { suites: PwSuite[] };
+  for (const suite of report.suites) {
+    const key = `e2e/${project}  ${suite.file}`;
+    files.set(key, (files.get(key) ?? 0) + specTime(suite) / 1000);
+  }
+}
+
+const pad = (s: string, n: number) => s.padEnd(n);
+console.log('\nphase                                  seconds');
+for (const r of results) console.log(`${pad(r.name, 38)} ${r.seconds.toFixed(1).padStart(7)}${r.ok ? '' : '  FAILED'}`);
+console.log(`${pad('total', 38)} ${results.reduce((s, r) => s + r.seconds, 0).toFixed(1).padStart(7)}`);
+console.log('\nslowest test files (summed test time; Playwright runs 2 workers, Vitest one process per file)');
+for (const [name, seconds] of [...files].sort((a, b) => b[1] - a[1]).slice(0, 20)) console.log(`${seconds.toFixed(1).padStart(7)}  ${name}`);
+process.exit(results.every((r) => r.ok) ? 0 : 1);
