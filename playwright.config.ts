@@ -8,7 +8,7 @@ import { servers } from './e2e/servers.ts';
  * End-to-end tests drive the real app and server in Chromium: Debian's /usr/bin/chromium when
  * present, else Playwright's own browser. Four servers differ only in configuration: the main one,
  * one that always asks for a captcha, one whose holds last seconds so expiry can be watched, and
- * one keyed for Stripe.
+ * one keyed for Stripe, whose API is a local stand-in (e2e/fakeStripe.ts) started with them.
  */
 const chromiumPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 
@@ -20,7 +20,10 @@ const chromiumPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p)
  */
 const ONE_ADDRESS_MANY_BUYERS = { MAX_HELD_PER_BUYER: '100000', RATE_LIMIT_PER_MINUTE: '100000', CODE_SENDS_PER_ADDRESS: '100000' };
 
-function server(name: keyof typeof servers, env: Record<string, string>) {
+const STRIPE_KEYS = { STRIPE_PUBLISHABLE_KEY: 'pk_test_holdfast', STRIPE_SECRET_KEY: 'sk_test_holdfast' };
+const STRIPE_WEBHOOK_SECRET = 'whsec_e2e_holdfast';
+
+function server(name: Exclude<keyof typeof servers, 'fakeStripe'>, env: Record<string, string>) {
   const port = servers[name];
   const dir = join(tmpdir(), `holdfast-e2e-${name}-${process.pid}`);
   return {
@@ -71,7 +74,23 @@ export default defineConfig({
     server('main', { CAPTCHA: 'never', TRUELAYER_POLL_INTERVAL_MS: '300' }),
     server('captcha', { CAPTCHA: 'always' }),
     server('expiry', { CAPTCHA: 'never', CHECKOUT_TIME: '8' }),
-    // Stripe keyed (test keys of no account): the browser's calls to Stripe are answered by the tests.
-    server('stripe', { CAPTCHA: 'never', STRIPE_PUBLISHABLE_KEY: 'pk_test_holdfast', STRIPE_SECRET_KEY: 'sk_test_holdfast' }),
+    // Stripe keyed (test keys of no account) against the local stand-in for Stripe's API below; the
+    // browser's calls to js.stripe.com and api.stripe.com are routed to it by the tests.
+    server('stripe', { CAPTCHA: 'never', ...STRIPE_KEYS, STRIPE_WEBHOOK_SECRET: STRIPE_WEBHOOK_SECRET, STRIPE_API_BASE: `http://127.0.0.1:${servers.fakeStripe}` }),
+    {
+      command: 'npx tsx e2e/fakeStripe.ts',
+      url: `http://127.0.0.1:${servers.fakeStripe}/__fake/health`,
+      reuseExistingServer: false,
+      timeout: 60_000,
+      stdout: 'ignore' as const,
+      stderr: 'pipe' as const,
+      env: {
+        FAKE_STRIPE_PORT: String(servers.fakeStripe),
+        FAKE_STRIPE_SECRET_KEY: STRIPE_KEYS.STRIPE_SECRET_KEY,
+        FAKE_STRIPE_PUBLISHABLE_KEY: STRIPE_KEYS.STRIPE_PUBLISHABLE_KEY,
+        FAKE_STRIPE_WEBHOOK_SECRET: STRIPE_WEBHOOK_SECRET,
+        FAKE_STRIPE_WEBHOOK_URL: `http://127.0.0.1:${servers.stripe}/ajax/checkout/stripe/webhook/`,
+      },
+    },
   ],
 });

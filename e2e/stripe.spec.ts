@@ -1,62 +1,47 @@
 /**
  * The card taken by Stripe's Payment Element when the server is keyed for Stripe. Nothing here
- * reaches Stripe: Stripe.js is a small stand-in served for https://js.stripe.com by the test
- * (elements, create, mount, confirmPayment), and get_stripe_token is answered with a
- * PaymentIntent's client secret as Stripe would give the server. The sandbox server never loads
+ * reaches Stripe: the server's SDK talks to the local stand-in for Stripe's API that the run
+ * starts (e2e/fakeStripe.ts, STRIPE_API_BASE), and the browser's requests for js.stripe.com (a
+ * small Stripe.js) and api.stripe.com (the elements session and the confirmation) are routed to
+ * it. The stand-in delivers Stripe's signed webhooks to the server. The sandbox server never loads
  * Stripe's code.
  */
-import type { Page, Request, TestInfo } from '@playwright/test';
+import type { APIRequestContext, Page, Request, Route, TestInfo } from '@playwright/test';
 import { expectNoAxeViolations, expectTargetSizes } from './a11y.ts';
+import type { FakeDelivery, FakeIntent, FakeRefund } from './fakeStripe.ts';
+import { servers } from './servers.ts';
 import { addFromEventPage, answerLanternQuestions, expect, expectStep, reserveButton, test, urls } from './support.ts';
 
-const CLIENT_SECRET = 'pi_3E2eHoldfast_secret_e2e';
+const FAKE_STRIPE = `http://127.0.0.1:${servers.fakeStripe}`;
 
-/** Stripe.js as far as the Payment Element and confirmPayment go; what it was asked is kept on window. */
-const FAKE_STRIPE_JS = `(() => {
-  const seen = (window.__stripeFake = { keys: [], elementsOptions: null, created: null, confirms: [] });
-  function Stripe(key) {
-    seen.keys.push(key);
-    let container = null;
-    let ready = false;
-    const handlers = {};
-    const fire = (name) => (handlers[name] || []).forEach((h) => h({ elementType: 'payment' }));
-    const element = {
-      mount(node) {
-        container = typeof node === 'string' ? document.querySelector(node) : node;
-        const label = document.createElement('label');
-        label.className = 'field';
-        const text = document.createElement('span');
-        text.className = 'field__label';
-        text.textContent = 'Card number (Stripe)';
-        const input = document.createElement('input');
-        input.className = 'input';
-        input.autocomplete = 'cc-number';
-        label.append(text, input);
-        container.append(label);
-        setTimeout(() => { ready = true; fire('ready'); }, 30);
-      },
-      on(name, h) { (handlers[name] = handlers[name] || []).push(h); if (name === 'ready' && ready) setTimeout(() => h({ elementType: 'payment' }), 0); return element; },
-      off(name, h) { handlers[name] = (handlers[name] || []).filter((x) => x !== h); return element; },
-      update() {},
-      unmount() {},
-      destroy() { if (container) container.replaceChildren(); },
-    };
-    const elements = { create(type) { seen.created = type; return element; }, getElement() { return element; }, update() {} };
-    return {
-      elements(options) { seen.elementsOptions = options; return elements; },
-      createToken() {}, createPaymentMethod() {}, confirmCardPayment() {},
-      _registerWrapper() {}, registerAppInfo() {},
-      async confirmPayment(params) {
-        const number = container.querySelector('input').value.replace(/\\s/g, '');
-        seen.confirms.push({ returnUrl: params.confirmParams.return_url, number, sameElements: params.elements === elements });
-        if (!number) return { error: { type: 'validation_error', message: 'Your card number is incomplete.' } };
-        return { error: { type: 'card_error', code: 'card_declined', message: 'Your card was declined.' } };
-      },
-    };
-  }
-  Stripe.version = 'endive';
-  window.Stripe = Stripe;
-})();`;
+/** Stripe's hosts, answered by the stand-in; the API calls the page makes are kept, in order. */
+async function routeStripe(page: Page): Promise<string[]> {
+  const apiCalls: string[] = [];
+  const forward = async (route: Route) => {
+    const url = new URL(route.request().url());
+    if (url.host === 'api.stripe.com') apiCalls.push(`${route.request().method()} ${url.pathname}`);
+    const response = await route.fetch({ url: `${FAKE_STRIPE}${url.pathname}${url.search}` });
+    await route.fulfill({ response });
+  };
+  await page.route('https://js.stripe.com/**', forward);
+  await page.route('https://api.stripe.com/**', forward);
+  return apiCalls;
+}
+
+interface FakeState {
+  intents: FakeIntent[];
+  refunds: FakeRefund[];
+  deliveries: FakeDelivery[];
+}
+async function stripeState(request: APIRequestContext): Promise<FakeState> {
+  return (await request.get(`${FAKE_STRIPE}/__fake/state`)).json() as Promise<FakeState>;
+}
+
+/** The amount on the Pay button, in pence. */
+async function payAmount(page: Page): Promise<number> {
+  const label = (await page.getByRole('button', { name: /^Pay £/ }).textContent()) ?? '';
+  return Math.round(Number(/£([\d,]+\.\d\d)/.exec(label)![1]!.replace(/,/g, '')) * 100);
+}
 
 interface Seen {
   keys: string[];
@@ -96,12 +81,6 @@ async function fillBilling(page: Page) {
   await page.getByLabel('Postcode or zip code').fill('GL7 1AB');
 }
 
-async function answerGetToken(page: Page) {
-  await page.route('**/ajax/checkout/stripe/get_token/', (route) =>
-    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ public_key: 'pk_test_holdfast', client_secret: CLIENT_SECRET }) }),
-  );
-}
-
 async function snap(page: Page, testInfo: TestInfo, name: string) {
   for (const [label, width] of [['phone', 360], ['desktop', 1280]] as const) {
     await page.setViewportSize({ width, height: width === 360 ? 740 : 800 });
@@ -114,15 +93,15 @@ const seen = (page: Page) => page.evaluate(() => (window as unknown as { __strip
 test.describe('with Stripe keyed', () => {
   test.use({ baseURL: urls.stripe });
 
-  test('the Payment Element takes the card on the payment step only, and Stripe’s refusal is shown', async ({ page }, testInfo) => {
+  test('the Payment Element takes the card on the payment step only, and Stripe’s refusal is shown', async ({ page, request }, testInfo) => {
     const loads = watchStripeLoads(page);
-    await page.route('https://js.stripe.com/**', (route) => route.fulfill({ status: 200, contentType: 'application/javascript', body: FAKE_STRIPE_JS }));
-    await answerGetToken(page);
+    const apiCalls = await routeStripe(page);
     await toLanternPayment(page);
     await fillBilling(page);
     // Nothing of Stripe is fetched before the card is to be taken.
     expect(loads.map((r) => r.url())).toEqual([]);
 
+    const amount = await payAmount(page);
     await page.getByRole('button', { name: /^Pay £/ }).click();
     const card = page.getByLabel('Card number (Stripe)');
     await expect(card).toBeVisible();
@@ -130,8 +109,11 @@ test.describe('with Stripe keyed', () => {
     expect(loads.filter((r) => r.url().startsWith('https://js.stripe.com/')).map((r) => new URL(r.url()).pathname)).toEqual(['/endive/stripe.js']);
     const before = await seen(page);
     expect(before.keys).toEqual(['pk_test_holdfast']);
-    expect(before.elementsOptions?.clientSecret).toBe(CLIENT_SECRET);
     expect(before.created).toBe('payment');
+    // The server made the PaymentIntent at Stripe for what the Pay button says; the Element has its client secret.
+    const intent = (await stripeState(request)).intents.find((i) => i.client_secret === before.elementsOptions?.clientSecret);
+    expect(intent).toMatchObject({ amount, currency: 'gbp', status: 'requires_payment_method', metadata: { sale_id: expect.any(String) } });
+    expect(apiCalls).toEqual(['GET /v1/elements/sessions']);
     // While Stripe has the card, the details above cannot change.
     await expect(page.getByLabel('Postcode or zip code')).toBeDisabled();
     await snap(page, testInfo, 'stripe-card');
@@ -151,15 +133,67 @@ test.describe('with Stripe keyed', () => {
     await expect(card).toBeHidden();
     const after = await seen(page);
     expect(after.confirms[1]).toEqual({ returnUrl: `${urls.stripe}/do/checkout/stripe_auth/`, number: '4000000000000002', sameElements: true });
+    expect(apiCalls).toEqual(['GET /v1/elements/sessions', `POST /v1/payment_intents/${intent!.id}/confirm`]);
+    // Stripe told the server by its signed webhook, which the server took.
+    const told = await stripeState(request);
+    expect(told.deliveries.filter((d) => d.intent === intent!.id)).toEqual([{ type: 'payment_intent.payment_failed', intent: intent!.id, status: 200 }]);
+    expect(told.intents.find((i) => i.id === intent!.id)).toMatchObject({ status: 'requires_payment_method', last_payment_error: { code: 'card_declined' } });
     // The step is ready again: the details can change and Pay starts afresh.
     await expect(page.getByLabel('Postcode or zip code')).toBeEnabled();
     await expect(page.getByRole('button', { name: /^Pay £/ })).toBeEnabled();
     await snap(page, testInfo, 'stripe-declined');
   });
 
+  test('a buyer pays by card with Stripe: the PaymentIntent is made there, the card confirmed, the signed webhook books the ticket, and it is in the wallet', async ({
+    page,
+    request,
+  }) => {
+    const apiCalls = await routeStripe(page);
+    await toLanternPayment(page);
+    await fillBilling(page);
+    const amount = await payAmount(page);
+    await page.getByRole('button', { name: /^Pay £/ }).click();
+    const card = page.getByLabel('Card number (Stripe)');
+    await expect(card).toBeVisible();
+    const clientSecret = (await seen(page)).elementsOptions?.clientSecret;
+    const intent = (await stripeState(request)).intents.find((i) => i.client_secret === clientSecret)!;
+    expect(intent).toMatchObject({ amount, currency: 'gbp', status: 'requires_payment_method' });
+
+    await card.fill('4242 4242 4242 4242');
+    await page.getByRole('button', { name: /^Pay £/ }).click();
+    // Stripe.js leaves for the card return, which sends the buyer on to the checkout: paid.
+    await expect(page).toHaveURL(/\/checkout\/$/);
+    await expectStep(page, 'deliver_tickets');
+    await expect(page.locator('.delivery__stage').filter({ hasText: 'Delivering your tickets to your ticket wallet' })).toHaveAttribute('data-status', 'delivered');
+    // The questions asked after payment: the optional one left empty, the order's arrival point chosen.
+    await expectStep(page, 'ticket_questions_after');
+    const questions = page.locator('[data-step="ticket_questions_after"] form');
+    await questions.getByRole('button', { name: 'Continue' }).click();
+    await questions.getByLabel('Where will you arrive from?').selectOption({ index: 1 });
+    await questions.getByRole('button', { name: 'Continue' }).click();
+    await expectStep(page, 'order_completed');
+    await expect(page.getByText('Order complete! Your tickets are on their way.')).toBeVisible();
+    const reference = page.getByText(/^Your reference is HF-[A-Z0-9]+$/);
+    await expect(reference).toBeVisible();
+    const saleReference = (await reference.textContent())!.replace('Your reference is ', '');
+
+    expect(apiCalls).toEqual(['GET /v1/elements/sessions', `POST /v1/payment_intents/${intent.id}/confirm`]);
+    const after = await stripeState(request);
+    expect(after.intents.find((i) => i.id === intent.id)).toMatchObject({ status: 'succeeded', amount_received: amount });
+    // Stripe's signed payment_intent.succeeded reached the server and was taken; nothing went back.
+    expect(after.deliveries.filter((d) => d.intent === intent.id)).toEqual([{ type: 'payment_intent.succeeded', intent: intent.id, status: 200 }]);
+    expect(after.refunds.filter((r) => r.payment_intent === intent.id)).toEqual([]);
+
+    await page.getByRole('link', { name: 'Go to ticket wallet' }).click();
+    await expect(page).toHaveURL(/\/account\/wallet\/$/);
+    const ticket = page.locator('.wallet-ticket').filter({ hasText: saleReference });
+    await expect(ticket).toHaveCount(1);
+    await expect(ticket.getByRole('heading', { name: 'Ashcombe Winter Lantern Trail' })).toBeVisible();
+    await expect(ticket.getByText('Adult (5pm entry)', { exact: true })).toBeVisible();
+  });
+
   test('Stripe.js that cannot be reached says so', async ({ page }) => {
     await page.route('https://js.stripe.com/**', (route) => route.abort('failed'));
-    await answerGetToken(page);
     await toLanternPayment(page);
     await fillBilling(page);
     await page.getByRole('button', { name: /^Pay £/ }).click();
