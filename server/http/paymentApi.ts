@@ -15,7 +15,7 @@ import { ExistingAccount, setAccountDetails, setBillingAddress } from '../domain
 import { claimFreeTickets, HoldGone, paymentError, settlePayment, startCardPayment } from '../domain/payment/payments.ts';
 import { paymentSettings, type CardProcessor, type PaymentSettings } from '../domain/payment/processor.ts';
 import { sandboxProcessor } from '../domain/payment/sandbox.ts';
-import { stripeProcessor, verifyWebhook } from '../domain/payment/stripe.ts';
+import { intentEvent, readWebhook, stripeProcessor, WEBHOOK_MESSAGES } from '../domain/payment/stripe.ts';
 import type { Handlers, InvalidHandler } from './calls.ts';
 import type { AppDeps } from './deps.ts';
 import { saleIdOf, userIdOf } from './session.ts';
@@ -184,22 +184,22 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: AppDeps, wirin
     scope.post('/ajax/checkout/stripe/webhook/', async (request, reply) => {
       const raw = typeof request.body === 'string' ? request.body : '';
       const signature = request.headers['stripe-signature'];
-      if (!verifyWebhook(raw, typeof signature === 'string' ? signature : undefined, webhookSecret, deps.clock())) {
-        return reply.status(400).send({ error: 'The webhook signature does not match' });
-      }
-      const event = JSON.parse(raw) as { id: string; type: string; data: { object: { id: string; amount: number; currency: string; last_payment_error?: { message?: string } } } };
-      const intent = event.data.object;
-      if (event.type !== 'payment_intent.succeeded' && event.type !== 'payment_intent.payment_failed') return { received: true };
+      const reading = readWebhook(raw, typeof signature === 'string' ? signature : undefined, webhookSecret, deps.clock());
+      if (reading.kind === 'unsigned') return reply.status(400).send({ error: WEBHOOK_MESSAGES.signature });
+      if (reading.kind === 'malformed') return reply.status(400).send({ error: WEBHOOK_MESSAGES.notJson });
+      const intent = intentEvent(reading.event);
+      if (intent.kind === 'invalid') return reply.status(400).send({ error: intent.message });
+      if (intent.kind === 'ignored') return { received: true };
       await settlePayment(
         deps.db,
         wiring.processor,
         {
           provider: 'stripe',
           providerPaymentId: intent.id,
-          status: event.type === 'payment_intent.succeeded' ? 'succeeded' : 'failed',
+          status: intent.status,
           amount: intent.amount,
           currency: intent.currency,
-          failureMessage: intent.last_payment_error?.message ?? null,
+          failureMessage: intent.failureMessage,
         },
         deps.clock(),
       ).catch((err: unknown) => {
