@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Migrates and seeds once for the whole run; each server test file starts from a copy.
+    globalSetup: ['server/test/globalSetup.ts'],
   },
 });

@@ -10,10 +10,10 @@ import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { testConfig } from './config.ts';
-import { openTestDatabase } from './db/testing.ts';
+import { openSeededTestDatabase } from './db/testing.ts';
 import type { OpenDatabase } from './db/index.ts';
 import { capacityPools, paymentRefunds, payments, sales } from './db/schema.ts';
-import { seed, type Demo } from './seed.ts';
+import type { Demo } from './seed.ts';
 import { drivers, Visitor } from './test/harness.ts';
 import { hotEvent } from './test/fixtures.ts';
 import { paymentWiring } from './http/paymentApi.ts';
@@ -34,8 +34,7 @@ describe.each(drivers)('instant bank transfer on %s', (driver) => {
   const advance = (ms: number) => (clock.now = new Date(clock.now.getTime() + ms));
 
   beforeAll(async () => {
-    database = await openTestDatabase(driver, 8);
-    demo = await seed(database.db, new Date('2026-06-01T09:00:00Z'));
+    ({ database, demo } = await openSeededTestDatabase(driver, 8));
     app = await buildApp({
       db: database.db,
       config: testConfig({ checkoutTimeSeconds: CHECKOUT_TIME }),

@@ -12,10 +12,10 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { testConfig } from './config.ts';
-import { openTestDatabase } from './db/testing.ts';
+import { openSeededTestDatabase } from './db/testing.ts';
 import { rows, type OpenDatabase } from './db/index.ts';
 import { capacityPools, discountCodes, paymentRefunds, payments, sales, sandboxCharges } from './db/schema.ts';
-import { seed, type Demo } from './seed.ts';
+import type { Demo } from './seed.ts';
 import { drivers, Visitor } from './test/harness.ts';
 import { hotEvent } from './test/fixtures.ts';
 import { paymentWiring, type PaymentWiring } from './http/paymentApi.ts';
@@ -46,8 +46,7 @@ describe.each(drivers)('a payment is for one basket on %s', (driver) => {
   const advance = (ms: number) => (clock.now = new Date(clock.now.getTime() + ms));
 
   beforeAll(async () => {
-    database = await openTestDatabase(driver, 8);
-    demo = await seed(database.db, new Date('2026-06-01T09:00:00Z'));
+    ({ database, demo } = await openSeededTestDatabase(driver, 8));
     const base = paymentWiring({ PAYMENT_GRACE: String(GRACE_MINUTES) });
     wiring = {
       settings: base.settings,

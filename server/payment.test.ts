@@ -9,10 +9,10 @@ import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { testConfig } from './config.ts';
-import { openTestDatabase } from './db/testing.ts';
+import { openSeededTestDatabase } from './db/testing.ts';
 import { rows, type OpenDatabase } from './db/index.ts';
 import { capacityPools, paymentRefunds, payments, sales, ticketTypes } from './db/schema.ts';
-import { seed, type Demo } from './seed.ts';
+import type { Demo } from './seed.ts';
 import { drivers, Visitor } from './test/harness.ts';
 import { hotEvent } from './test/fixtures.ts';
 import { paymentWiring, type PaymentWiring } from './http/paymentApi.ts';
@@ -33,8 +33,7 @@ describe.each(drivers)('paying on %s', (driver) => {
   const advance = (ms: number) => (clock.now = new Date(clock.now.getTime() + ms));
 
   beforeAll(async () => {
-    database = await openTestDatabase(driver, 8);
-    demo = await seed(database.db, new Date('2026-06-01T09:00:00Z'));
+    ({ database, demo } = await openSeededTestDatabase(driver, 8));
     wiring = paymentWiring({ PAYMENT_GRACE: String(GRACE_MINUTES) });
     app = await buildApp({ db: database.db, config: testConfig({ checkoutTimeSeconds: CHECKOUT_TIME }), clock: () => clock.now, logger: false, payment: wiring });
     await app.ready();

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { openTestDatabase } from './db/testing.ts';
+import { openSeededTestDatabase } from './db/testing.ts';
 import type { OpenDatabase } from './db/index.ts';
 import { seats } from './db/schema.ts';
 import { holdSeats, newHoldToken, SeatRefused } from './domain/seats.ts';
-import { seed } from './seed.ts';
 import { drivers } from './test/harness.ts';
 import { seededRandom } from './test/fixtures.ts';
 
@@ -28,8 +27,9 @@ describe.each(drivers)('the seat rush on %s', (driver) => {
   let database: OpenDatabase;
   let date: number;
   beforeAll(async () => {
-    database = await openTestDatabase(driver, 8);
-    date = (await seed(database.db, new Date('2026-06-01T09:00:00Z'))).seated.date;
+    const seeded = await openSeededTestDatabase(driver, 8);
+    database = seeded.database;
+    date = seeded.demo.seated.date;
   });
   afterAll(async () => database?.close());
 

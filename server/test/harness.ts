@@ -3,9 +3,9 @@ import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import qs from 'qs';
 import { buildApp } from '../app.ts';
 import { testConfig, type Config } from '../config.ts';
-import { openTestDatabase, testDrivers, type TestDriver } from '../db/testing.ts';
+import { openSeededTestDatabase, testDrivers, type TestDriver } from '../db/testing.ts';
 import type { OpenDatabase } from '../db/index.ts';
-import { seed, type Demo } from '../seed.ts';
+import type { Demo } from '../seed.ts';
 import { calls, type CallName, type RequestOf } from '../../contract/index.ts';
 
 export const drivers = testDrivers();
@@ -19,8 +19,7 @@ export interface TestWorld {
 }
 
 export async function openWorld(driver: TestDriver, config: Partial<Config> = {}, extra: { fetch?: typeof fetch } = {}): Promise<TestWorld> {
-  const database = await openTestDatabase(driver);
-  const demo = await seed(database.db, new Date('2026-06-01T09:00:00Z'));
+  const { database, demo } = await openSeededTestDatabase(driver);
   const { app, clock } = await appOn(database, config, extra);
   return {
     database,
