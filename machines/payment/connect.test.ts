@@ -20,6 +20,10 @@ describe('payment senders', () => {
     send.choosePlanOption('3');
     send.choosePlanCard('new');
     send.togglePlanDefault();
+    send.changeCode('123456');
+    send.verify();
+    send.resend();
+    send.useAnotherEmail();
     expect(sent).toEqual([
       { type: 'FIELD_CHANGED', field: 'contactNumber', value: '07700 900123' },
       { type: 'FIELD_CHANGED', field: 'postcode', value: 'GL7 1AB' },
@@ -31,6 +35,10 @@ describe('payment senders', () => {
       { type: 'PLAN_OPTION_CHOSEN', option: '3' },
       { type: 'PLAN_CARD_CHOSEN', card: 'new' },
       { type: 'PLAN_DEFAULT_TOGGLED' },
+      { type: 'CODE_CHANGED', value: '123456' },
+      { type: 'VERIFY_CLICKED' },
+      { type: 'RESEND_CLICKED' },
+      { type: 'SIGN_IN_CANCELLED' },
     ]);
   });
 });

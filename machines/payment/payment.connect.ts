@@ -5,6 +5,7 @@ import { METHOD_LABELS, PAYMENT_TITLES, saasBlockedMessage } from './payment.mes
 import type { paymentMachine } from './payment.machine';
 import type { FormField, PaymentEvent, PaymentForm, PaymentProblemField } from './payment.types';
 import { planProblems } from '../instalment/instalment.rules';
+import { ONE_TIME_CODE_LENGTH } from '../../contract/account';
 
 export interface PaymentView {
   title: string;
@@ -33,6 +34,11 @@ export interface PaymentView {
   canPay: boolean;
   /** The plan's options on offer (never '1'). */
   planOptions: string[];
+  /**
+   * The e-mail has an account: the code sent to it, typed here, signs the buyer in (`error` above
+   * says why); null otherwise.
+   */
+  signIn: { email: string; code: string; error: string | null; busy: boolean; canVerify: boolean } | null;
 }
 
 export function viewPayment(snapshot: SnapshotFrom<typeof paymentMachine>): PaymentView {
@@ -61,6 +67,14 @@ export function viewPayment(snapshot: SnapshotFrom<typeof paymentMachine>): Paym
     error: c.error,
     canPay: c.method !== 'instalment' || Object.keys(planProblems(c.form.plan, c.form.contactNumber.trim(), s?.planOptions ?? [])).length === 0,
     planOptions: s?.planOptions ?? [],
+    signIn:
+      snapshot.matches('signIn') && c.signIn
+        ? {
+            ...c.signIn,
+            busy: snapshot.hasTag('signingIn'),
+            canVerify: snapshot.matches({ signIn: 'codeSent' }) && c.signIn.code.length === ONE_TIME_CODE_LENGTH,
+          }
+        : null,
   };
 }
 
@@ -76,5 +90,9 @@ export function paymentSenders(send: (event: PaymentEvent) => void) {
     choosePlanOption: (option: string) => send({ type: 'PLAN_OPTION_CHOSEN', option }),
     choosePlanCard: (card: string) => send({ type: 'PLAN_CARD_CHOSEN', card }),
     togglePlanDefault: () => send({ type: 'PLAN_DEFAULT_TOGGLED' }),
+    changeCode: (value: string) => send({ type: 'CODE_CHANGED', value }),
+    verify: () => send({ type: 'VERIFY_CLICKED' }),
+    resend: () => send({ type: 'RESEND_CLICKED' }),
+    useAnotherEmail: () => send({ type: 'SIGN_IN_CANCELLED' }),
   };
 }

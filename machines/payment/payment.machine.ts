@@ -14,7 +14,9 @@ import {
   type RequestOf,
   type ResponseOf,
 } from '../../contract';
+import { codeDigits, ONE_TIME_CODE_LENGTH } from '../../contract/account';
 import { ADDRESS_MESSAGES } from '../address/address.messages';
+import { CHECK_FAILED_NOTICE, SEND_FAILED_NOTICE } from '../account/account.messages';
 import { MESSAGES } from '../checkout/checkout.messages';
 import { PAYMENT_MESSAGES } from './payment.messages';
 import { paymentProblems } from './payment.rules';
@@ -22,12 +24,14 @@ import { instalmentMachine } from '../instalment/instalment.machine';
 import type { InstalmentOutcome } from '../instalment/instalment.types';
 import { squareMachine, type SquareOutcome } from '../square/square.machine';
 import {
+  AccountExists,
   HoldLost,
   type CardResult,
   type PaymentEvent,
   type PaymentForm,
   type PaymentOutcome,
   type PaymentProblemField,
+  type PaymentSignIn,
   type PaymentSituation,
 } from './payment.types';
 
@@ -44,6 +48,8 @@ export interface PaymentContext {
   /** The payment error shown above the Pay button (a failed call or the provider's message). */
   error: string | null;
   token: ResponseOf<'getStripeToken'> | null;
+  /** The code sign-in for an e-mail that has an account, while it is on screen. */
+  signIn: PaymentSignIn | null;
   outcome: PaymentOutcome;
 }
 
@@ -73,8 +79,10 @@ export const paymentMachine = setup({
       setBillingAddress: 'setBillingAddress';
       getStripeToken: 'getStripeToken';
       confirmCard: 'confirmCard';
+      sendOneTimeCode: 'sendOneTimeCode';
+      checkOneTimeCode: 'checkOneTimeCode';
     },
-    tags: {} as 'loading' | 'claiming' | 'paying',
+    tags: {} as 'loading' | 'claiming' | 'paying' | 'signingIn',
   },
   actors: {
     /** Reads the checkout and get_payment_error afresh, as a situation. */
@@ -103,6 +111,10 @@ export const paymentMachine = setup({
     instalment: instalmentMachine,
     /** Square: its credentials, its card form, then pay-with-square (machines/square). */
     square: squareMachine,
+    /** send_one_time_code for the account's e-mail; rejects with the words to show. */
+    sendOneTimeCode: fromPromise<void, { email: string }>(() => Promise.reject(new Error('sendOneTimeCode is provided by the app'))),
+    /** check_one_time_code: signs the buyer in and the sale becomes theirs; rejects with the words to show, or HoldLost. */
+    checkOneTimeCode: fromPromise<void, { email: string; code: string }>(() => Promise.reject(new Error('checkOneTimeCode is provided by the app'))),
   },
   actions: {
     keepSituation: assign((_, params: { situation: PaymentSituation }) => ({
@@ -167,6 +179,15 @@ export const paymentMachine = setup({
     /** The browser goes to the bank's page (auth_url). Provided by the app. */
     goToBank: (_, _params: { url: string }) => {},
     keepHoldLost: assign((_, params: { message: string }) => ({ outcome: { type: 'reserving' as const, message: params.message } })),
+    startSignIn: assign(({ context }) => ({ signIn: { email: context.form.email.trim(), code: '', error: null } })),
+    forgetSignIn: assign({ signIn: null }),
+    setCode: assign(({ context, event }) => {
+      assertEvent(event, 'CODE_CHANGED');
+      return { signIn: context.signIn && { ...context.signIn, code: codeDigits(event.value), error: null } };
+    }),
+    /** A refused code or a failed send: said beside the code, which is cleared for the next try. */
+    showSignInError: assign(({ context }, params: { message: string }) => ({ signIn: context.signIn && { ...context.signIn, code: '', error: params.message } })),
+    clearSignInError: assign(({ context }) => ({ signIn: context.signIn && { ...context.signIn, code: '', error: null } })),
   },
   guards: {
     isPaid: (_, params: { situation: PaymentSituation }) => params.situation.paid,
@@ -176,6 +197,8 @@ export const paymentMachine = setup({
       context.situation !== null && Object.keys(paymentProblems(context.form, context.situation, context.method)).length === 0,
     isExpress: ({ context }) => context.situation?.express ?? false,
     holdLost: (_, params: { error: unknown }) => params.error instanceof HoldLost,
+    accountExists: (_, params: { error: unknown }) => params.error instanceof AccountExists,
+    codeIsComplete: ({ context }) => context.signIn?.code.length === ONE_TIME_CODE_LENGTH,
     cardSucceeded: (_, params: { result: CardResult }) => params.result.status === 'succeeded',
     isMethod: ({ context }, params: { method: PaymentMethod }) => context.method === params.method,
     outcomePaid: (_, params: { outcome: InstalmentOutcome | SquareOutcome }) => params.outcome.type === 'paid',
@@ -192,6 +215,7 @@ export const paymentMachine = setup({
     problems: {},
     error: null,
     token: null,
+    signIn: null,
     outcome: { type: 'paid' },
   },
   output: ({ context }) => context.outcome,
@@ -281,8 +305,55 @@ export const paymentMachine = setup({
             target: 'holdLost',
             actions: { type: 'keepHoldLost', params: ({ event }) => ({ message: messageOf(event.error, '') }) },
           },
+          {
+            guard: { type: 'accountExists', params: ({ event }) => ({ error: event.error }) },
+            target: 'signIn',
+            actions: [{ type: 'reset', params: ({ event }) => ({ message: messageOf(event.error, PAYMENT_MESSAGES.existingAccount) }) }, 'startSignIn'],
+            description: 'The e-mail has an account: nothing is attached to it until its code signs the buyer in.',
+          },
           { target: 'ready', actions: { type: 'reset', params: ({ event }) => ({ message: messageOf(event.error, PAYMENT_MESSAGES.unableToPay) }) } },
         ],
+      },
+    },
+    signIn: {
+      description: 'The code sent to the account’s e-mail signs the buyer in; the step is then read again, as theirs.',
+      initial: 'sending',
+      states: {
+        sending: {
+          tags: ['signingIn'],
+          invoke: {
+            src: 'sendOneTimeCode',
+            id: 'sendOneTimeCode',
+            input: ({ context }) => ({ email: context.signIn?.email ?? '' }),
+            onDone: { target: 'codeSent' },
+            onError: { target: 'codeSent', actions: { type: 'showSignInError', params: ({ event }) => ({ message: messageOf(event.error, SEND_FAILED_NOTICE) }) } },
+          },
+        },
+        codeSent: {
+          on: {
+            CODE_CHANGED: { actions: 'setCode' },
+            VERIFY_CLICKED: { guard: 'codeIsComplete', target: 'checking' },
+            RESEND_CLICKED: { target: 'sending', actions: 'clearSignInError' },
+            SIGN_IN_CANCELLED: { target: '#payment.ready', actions: ['forgetSignIn', 'clearError'], description: 'Another e-mail instead.' },
+          },
+        },
+        checking: {
+          tags: ['signingIn'],
+          invoke: {
+            src: 'checkOneTimeCode',
+            id: 'checkOneTimeCode',
+            input: ({ context }) => ({ email: context.signIn?.email ?? '', code: context.signIn?.code ?? '' }),
+            onDone: { target: '#payment.loading', actions: 'forgetSignIn' },
+            onError: [
+              {
+                guard: { type: 'holdLost', params: ({ event }) => ({ error: event.error }) },
+                target: '#payment.holdLost',
+                actions: { type: 'keepHoldLost', params: ({ event }) => ({ message: messageOf(event.error, '') }) },
+              },
+              { target: 'codeSent', actions: { type: 'showSignInError', params: ({ event }) => ({ message: messageOf(event.error, CHECK_FAILED_NOTICE) }) } },
+            ],
+          },
+        },
       },
     },
     savingBilling: {

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { exactly, walk, type Expectation, type WalkEvent } from '../testing/walk';
 import { viewPayment, type PaymentView } from './payment.connect';
 import { paymentMachine } from './payment.machine';
-import { HoldLost, type PaymentSituation } from './payment.types';
+import { AccountExists, HoldLost, type PaymentSituation } from './payment.types';
 
 /* ---------- the spec's words (spec 001 §2, §5, §8) ---------- */
 
@@ -31,6 +31,14 @@ const LABELS: Record<string, string> = { truelayer: 'Instant Bank Transfer', str
 const PLAN_TEXT = { error: 'There was an error with your payment. Please try again.', option: 'Choose a payment plan', card: 'Choose a card for your payments' };
 const SQUARE_CREDENTIALS = 'Unable to get Square credentials. Please try again later';
 const HELD = 'Your tickets are no longer held for you. Please reserve them again.';
+/** Not in the spec: express details naming an account, and the code sign-in they lead to. */
+const SIGN_IN = {
+  existing: 'There is already an account with this email address. To buy with it, sign in with the one-time code we email to it.',
+  sendFailed: 'Unable to send the code. Please try again later',
+  checkFailed: 'Unable to check the code. Please try again later',
+  wrong: 'That code is not right. Please check it and try again.',
+  tooMany: 'Too many codes were asked for this address. Please try again later.',
+};
 
 const NO_FLAGS = { truelayer: false, stripe: false, square: false, instalment: false };
 const EMPTY_ADDRESS = { first_name: '', last_name: '', address_1: '', address_2: '', town: '', postcode: '', state: '', country_code: 'GB' };
@@ -111,6 +119,8 @@ describe('payment machine', () => {
           setBillingAddress: kit.controlled(),
           getStripeToken: kit.controlled(),
           confirmCard: kit.controlled(),
+          sendOneTimeCode: kit.controlled(),
+          checkOneTimeCode: kit.controlled(),
           payWithTruelayer: kit.controlled(),
           instalment: kit.controlled(),
           square: kit.controlled(),
@@ -120,7 +130,7 @@ describe('payment machine', () => {
       askIgnored: true,
       // The form's values matter only as far as the rules see them.
       serializeState: (s) => {
-        const c = s.context as { situation: PaymentSituation | null; method: string; problems: object; error: string | null; paying: object; form: Form };
+        const c = s.context as { situation: PaymentSituation | null; method: string; problems: object; error: string | null; paying: object; form: Form; signIn: object | null };
         return JSON.stringify({
           value: s.value,
           s: c.situation ? nameOf(c.situation) : null,
@@ -129,6 +139,7 @@ describe('payment machine', () => {
           error: c.error,
           paying: c.paying,
           valid: c.situation ? Object.keys(expectedProblems(c.form, c.situation, c.method)).sort() : null,
+          signIn: c.signIn,
         });
       },
       events: {
@@ -167,6 +178,7 @@ describe('payment machine', () => {
         'xstate.done.actor.setAccountDetails': [{ type: 'xstate.done.actor.setAccountDetails', output: { success: true } }],
         'xstate.error.actor.setAccountDetails': [
           { type: 'xstate.error.actor.setAccountDetails', error: new HoldLost(HELD) },
+          { type: 'xstate.error.actor.setAccountDetails', error: new AccountExists(SIGN_IN.existing) },
           { type: 'xstate.error.actor.setAccountDetails', error: new Error(TEXT.email) },
           { type: 'xstate.error.actor.setAccountDetails', error: new Error('') },
         ],
@@ -185,6 +197,24 @@ describe('payment machine', () => {
           { type: 'xstate.done.actor.confirmCard', output: { status: 'failed', message: null } },
         ],
         'xstate.error.actor.confirmCard': [{ type: 'xstate.error.actor.confirmCard', error: new Error('no Stripe') }],
+        'xstate.done.actor.sendOneTimeCode': [{ type: 'xstate.done.actor.sendOneTimeCode', output: undefined }],
+        'xstate.error.actor.sendOneTimeCode': [
+          { type: 'xstate.error.actor.sendOneTimeCode', error: new Error(SIGN_IN.tooMany) },
+          { type: 'xstate.error.actor.sendOneTimeCode', error: new Error('') },
+        ],
+        CODE_CHANGED: [
+          { type: 'CODE_CHANGED', value: '12 34a5' },
+          { type: 'CODE_CHANGED', value: '1234567' },
+        ],
+        VERIFY_CLICKED: [{ type: 'VERIFY_CLICKED' }],
+        RESEND_CLICKED: [{ type: 'RESEND_CLICKED' }],
+        SIGN_IN_CANCELLED: [{ type: 'SIGN_IN_CANCELLED' }],
+        'xstate.done.actor.checkOneTimeCode': [{ type: 'xstate.done.actor.checkOneTimeCode', output: undefined }],
+        'xstate.error.actor.checkOneTimeCode': [
+          { type: 'xstate.error.actor.checkOneTimeCode', error: new HoldLost(HELD) },
+          { type: 'xstate.error.actor.checkOneTimeCode', error: new Error(SIGN_IN.wrong) },
+          { type: 'xstate.error.actor.checkOneTimeCode', error: new Error('') },
+        ],
       },
       view: (snapshot) => viewPayment(snapshot as never),
       initial: () => ({ view: { loading: true, title: TITLE.payment, showForm: false }, running: ['loadPayment'], started: { loadPayment: [undefined] } }),
@@ -329,6 +359,15 @@ describe('payment machine', () => {
             const error = event.error as Error;
             // A failure body with an error: back to the basket with it as the reserving error.
             if (error instanceof HoldLost) return { view: {}, running: [], output: { type: 'reserving', message: HELD } };
+            // The e-mail has an account: a reset, and a code is sent to that address for the buyer to type.
+            if (error instanceof AccountExists) {
+              const email = view.form.email;
+              return {
+                view: { paying: false, showForm: false, payingFlags: NO_FLAGS, method: s!.autoMethod, error: SIGN_IN.existing, signIn: { email, code: '', error: null, busy: true, canVerify: false } },
+                running: ['sendOneTimeCode'],
+                started: { sendOneTimeCode: [{ email }] },
+              };
+            }
             if (event.type === 'xstate.error.actor.setBillingAddress') return reset(TEXT.address);
             return reset(error.message || TEXT.unableToPay);
           }
@@ -349,6 +388,42 @@ describe('payment machine', () => {
             return { view: { paying: true, title: TITLE.paying }, running: [], sent: { goToBank: [{ url: AUTH_URL }] } };
           case 'xstate.error.actor.payWithTruelayer':
             return reset(TEXT.truelayer);
+          case 'xstate.done.actor.sendOneTimeCode':
+            return { view: { signIn: { ...view.signIn!, busy: false, canVerify: false }, error: SIGN_IN.existing }, running: [] };
+          case 'xstate.error.actor.sendOneTimeCode': {
+            const message = (event.error as Error).message || SIGN_IN.sendFailed;
+            return { view: { signIn: { ...view.signIn!, code: '', error: message, busy: false, canVerify: false } }, running: [] };
+          }
+          case 'CODE_CHANGED': {
+            if (!view.signIn || view.signIn.busy) return unchanged();
+            // Digits only, at most six.
+            const code = (event.value as string).replace(/\D/g, '').slice(0, 6);
+            return { view: { signIn: { ...view.signIn, code, error: null, canVerify: code.length === 6 } }, running: [] };
+          }
+          case 'VERIFY_CLICKED': {
+            if (!view.signIn?.canVerify) return unchanged();
+            const { email, code } = view.signIn;
+            return { view: { signIn: { ...view.signIn, busy: true, canVerify: false } }, running: ['checkOneTimeCode'], started: { checkOneTimeCode: [{ email, code }] } };
+          }
+          case 'RESEND_CLICKED':
+            if (!view.signIn || view.signIn.busy) return unchanged();
+            return {
+              view: { signIn: { ...view.signIn, code: '', error: null, busy: true, canVerify: false } },
+              running: ['sendOneTimeCode'],
+              started: { sendOneTimeCode: [{ email: view.signIn.email }] },
+            };
+          case 'SIGN_IN_CANCELLED':
+            if (!view.signIn || view.signIn.busy) return unchanged();
+            // Back to the details, as typed, to give another e-mail.
+            return { view: { signIn: null, showForm: true, paying: false, error: null, form: view.form }, running: [] };
+          case 'xstate.done.actor.checkOneTimeCode':
+            // Signed in: the step is read again, now as the account's (no longer express).
+            return { view: { signIn: null, loading: true, showForm: false }, running: ['loadPayment'], started: { loadPayment: [undefined] } };
+          case 'xstate.error.actor.checkOneTimeCode': {
+            const error = event.error as Error;
+            if (error instanceof HoldLost) return { view: {}, running: [], output: { type: 'reserving', message: HELD } };
+            return { view: { signIn: { ...view.signIn!, code: '', error: error.message || SIGN_IN.checkFailed, busy: false, canVerify: false } }, running: [] };
+          }
         }
         return undefined;
       },
@@ -436,6 +511,42 @@ describe('payment machine', () => {
             { type: 'PAY_CLICKED' },
             { type: 'xstate.done.actor.setAccountDetails', output: { success: true } },
             { type: 'xstate.done.actor.payWithTruelayer', output: { auth_url: AUTH_URL } },
+          ] as WalkEvent[],
+        },
+        // The e-mail has an account: its code, a wrong one first, signs the buyer in and the step is read again.
+        {
+          events: [
+            { type: 'xstate.done.actor.loadPayment', output: SITUATIONS.express },
+            { type: 'FIELD_CHANGED', field: 'fullName', value: 'Ann Lee' },
+            { type: 'FIELD_CHANGED', field: 'email', value: 'ann@example.com' },
+            { type: 'PAY_CLICKED' },
+            { type: 'xstate.error.actor.setAccountDetails', error: new AccountExists(SIGN_IN.existing) },
+            { type: 'VERIFY_CLICKED' },
+            { type: 'xstate.done.actor.sendOneTimeCode', output: undefined },
+            { type: 'CODE_CHANGED', value: '12 34a5' },
+            { type: 'VERIFY_CLICKED' },
+            { type: 'CODE_CHANGED', value: '1234567' },
+            { type: 'VERIFY_CLICKED' },
+            { type: 'xstate.error.actor.checkOneTimeCode', error: new Error(SIGN_IN.wrong) },
+            { type: 'CODE_CHANGED', value: '1234567' },
+            { type: 'VERIFY_CLICKED' },
+            { type: 'xstate.done.actor.checkOneTimeCode', output: undefined },
+            { type: 'xstate.done.actor.loadPayment', output: SITUATIONS.card },
+          ] as WalkEvent[],
+        },
+        // A send refused, sent again, then another e-mail instead.
+        {
+          events: [
+            { type: 'xstate.done.actor.loadPayment', output: SITUATIONS.express },
+            { type: 'FIELD_CHANGED', field: 'fullName', value: 'Ann Lee' },
+            { type: 'FIELD_CHANGED', field: 'email', value: 'ann@example.com' },
+            { type: 'PAY_CLICKED' },
+            { type: 'xstate.error.actor.setAccountDetails', error: new AccountExists(SIGN_IN.existing) },
+            { type: 'xstate.error.actor.sendOneTimeCode', error: new Error(SIGN_IN.tooMany) },
+            { type: 'RESEND_CLICKED' },
+            { type: 'xstate.done.actor.sendOneTimeCode', output: undefined },
+            { type: 'SIGN_IN_CANCELLED' },
+            { type: 'FIELD_CHANGED', field: 'email', value: 'ann@example.com' },
           ] as WalkEvent[],
         },
         // Two methods: one must be chosen; a required phone must be valid.

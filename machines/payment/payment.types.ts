@@ -65,10 +65,30 @@ export type PaymentEvent =
   | { type: 'RETRY_CLICKED' }
   | { type: 'PLAN_OPTION_CHOSEN'; option: string }
   | { type: 'PLAN_CARD_CHOSEN'; card: string }
-  | { type: 'PLAN_DEFAULT_TOGGLED' };
+  | { type: 'PLAN_DEFAULT_TOGGLED' }
+  /** The sign-in an existing account's e-mail asks for: the code typed, checked, sent again, or another e-mail used. */
+  | { type: 'CODE_CHANGED'; value: string }
+  | { type: 'VERIFY_CLICKED' }
+  | { type: 'RESEND_CLICKED' }
+  | { type: 'SIGN_IN_CANCELLED' };
+
+/** The code sign-in an existing account's e-mail asks for, on the payment step itself. */
+export interface PaymentSignIn {
+  email: string;
+  /** Digits only, at most 6. */
+  code: string;
+  /** A refused code or a failed send, in the server's words. */
+  error: string | null;
+}
 
 /** A call refused because the hold is gone: the failure body's error becomes the basket's reserving error. */
 export class HoldLost extends Error {
   // Stryker disable next-line StringLiteral: the name is for logs; every guard tells a lost hold by instanceof.
   override name = 'HoldLost';
+}
+
+/** Express details refused because the e-mail has an account: its one-time code signs the buyer in first. */
+export class AccountExists extends Error {
+  // Stryker disable next-line StringLiteral: the name is for logs; the guard tells it by instanceof.
+  override name = 'AccountExists';
 }

@@ -100,6 +100,63 @@ function ExpressDetails({ view, send }: { view: PaymentView; send: Senders }) {
   );
 }
 
+/** The e-mail has an account: the code sent to it signs the buyer in, right here. */
+function AccountSignIn({ view, send }: { view: PaymentView; send: Senders }) {
+  const signIn = view.signIn!;
+  const id = useId();
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    if (signIn.canVerify) send.verify();
+  };
+  return (
+    <form className="card stack payment" onSubmit={onSubmit} noValidate>
+      {view.error ? <Alert type="info">{view.error}</Alert> : null}
+      <p>
+        {signIn.busy && !signIn.code ? 'Sending a code to ' : 'Code sent to '}
+        <strong>{signIn.email}</strong>
+      </p>
+      <div className="field">
+        <label className="field__label" htmlFor={id}>
+          One-time code
+        </label>
+        <span className="field__hint" id={`${id}-hint`}>
+          The 6 digits in the email we sent you
+        </span>
+        <input
+          id={id}
+          className="input"
+          type="text"
+          name="code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          pattern="[0-9]{6}"
+          value={signIn.code}
+          readOnly={signIn.busy}
+          aria-invalid={signIn.error ? true : undefined}
+          aria-describedby={`${id}-hint${signIn.error ? ` ${id}-error` : ''}`}
+          onChange={(e) => send.changeCode(e.target.value)}
+        />
+        {signIn.error ? (
+          <span className="field__error" id={`${id}-error`} role="alert">
+            {signIn.error}
+          </span>
+        ) : null}
+      </div>
+      <LoadingButton type="submit" loading={signIn.busy} disabled={!signIn.canVerify} className="button--block">
+        Verify
+      </LoadingButton>
+      <div className="payment__signin-links">
+        <button type="button" className="link-button" onClick={send.useAnotherEmail} disabled={signIn.busy}>
+          Use another email
+        </button>
+        <button type="button" className="link-button" onClick={send.resend} disabled={signIn.busy}>
+          Resend code
+        </button>
+      </div>
+    </form>
+  );
+}
+
 function MethodChoice({ view, send }: { view: PaymentView; send: Senders }) {
   if (view.methods.length === 0) return null;
   return (
@@ -168,6 +225,8 @@ function PaymentForm({ actor, total, checkout }: { actor: PaymentActor; total: s
         )}
       </div>
     );
+  } else if (view.signIn) {
+    body = <AccountSignIn view={view} send={send} />;
   } else if (view.canRetry) {
     body = (
       <div className="card stack">

@@ -6,18 +6,24 @@
  */
 import { fromPromise } from 'xstate';
 import type { QueryClient } from '@tanstack/react-query';
-import type { RequestOf, ResponseOf } from '../../../contract';
+import { checkCodeRefusalSchema, type RequestOf, type ResponseOf } from '../../../contract';
+import { CHECK_FAILED_NOTICE, SEND_FAILED_NOTICE } from '../../../machines/account/account.messages';
 import { ADDRESS_MESSAGES } from '../../../machines/address/address.messages';
 import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages';
 import { paymentMachine } from '../../../machines/payment/payment.machine';
 import { BUILT_METHODS, paymentSituation } from '../../../machines/payment/payment.rules';
-import { HoldLost, type CardResult, type PaymentSituation } from '../../../machines/payment/payment.types';
+import { AccountExists, HoldLost, type CardResult, type PaymentSituation } from '../../../machines/payment/payment.types';
 import { CallFailed, callApi } from '../../api/client';
-import { checkoutQuery } from '../../api/queries';
+import { checkoutQuery, refreshUser } from '../../api/queries';
 import { appInstalmentMachine, appSquareMachine } from './planActors';
 
 function isHoldLost(err: unknown): err is CallFailed {
   return err instanceof CallFailed && (err.body as { type?: unknown } | null)?.type === 'reserving';
+}
+
+/** Express details naming an existing account: the step asks for its one-time code. */
+function isAccountExists(err: unknown): err is CallFailed {
+  return err instanceof CallFailed && (err.body as { type?: unknown } | null)?.type === 'sign_in';
 }
 
 /** A refusal the server explains (4xx) in its words; anything else in the step's own. */
@@ -54,8 +60,30 @@ export function appPaymentMachine(queryClient: QueryClient, navigate: (url: stri
           return await callApi('setAccountDetails', input);
         } catch (err) {
           if (isHoldLost(err)) throw new HoldLost(err.serverMessage ?? '');
+          if (isAccountExists(err)) throw new AccountExists(err.serverMessage ?? PAYMENT_MESSAGES.existingAccount);
           throw new Error(failureText(err, PAYMENT_MESSAGES.unableToPay));
         }
+      }),
+      sendOneTimeCode: fromPromise(async ({ input }: { input: { email: string } }) => {
+        try {
+          await callApi('sendOneTimeCode', input);
+        } catch (err) {
+          throw new Error(failureText(err, SEND_FAILED_NOTICE));
+        }
+      }),
+      checkOneTimeCode: fromPromise(async ({ input }: { input: { email: string; code: string } }) => {
+        try {
+          await callApi('checkOneTimeCode', input);
+        } catch (err) {
+          const refusal = err instanceof CallFailed ? checkCodeRefusalSchema.safeParse(err.body) : null;
+          if (refusal?.success) {
+            const r = refusal.data;
+            throw r.type === 'reserving' ? new HoldLost(r.message.error) : new Error(r.message);
+          }
+          throw new Error(failureText(err, CHECK_FAILED_NOTICE));
+        }
+        // Signed in: the header and the next steps know the buyer.
+        await refreshUser(queryClient).catch(() => null);
       }),
       setBillingAddress: fromPromise(async ({ input }: { input: RequestOf<'setBillingAddress'> }) => {
         try {
