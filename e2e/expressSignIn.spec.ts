@@ -4,6 +4,7 @@
  * (read from the development mailbox) signs the buyer in, and the step carries on as theirs.
  */
 import type { BrowserContext } from '@playwright/test';
+import { expectNoAxeViolations, expectTargetSizes } from './a11y.ts';
 import { addFromEventPage, expect, expectStep, reserveButton, test } from './support.ts';
 
 const EXISTING_ACCOUNT = 'There is already an account with this email address. To buy with it, sign in with the one-time code we email to it.';
@@ -39,6 +40,10 @@ test('express details with an existing account’s e-mail ask for its code, whic
 
   const verify = page.getByRole('button', { name: 'Verify' });
   await expect(verify).toBeDisabled();
+  await expectNoAxeViolations(page, 'the code sign-in on the payment step');
+  await page.setViewportSize({ width: 360, height: 740 });
+  await expectTargetSizes(page, 'the code sign-in on the payment step at 360 px');
+  await page.setViewportSize({ width: 1280, height: 800 });
   const code = await codeFromMailbox(context, 'tom.okafor@example.com');
   const wrong = code === '000000' ? '111111' : '000000';
   await page.getByLabel('One-time code').fill(wrong);
