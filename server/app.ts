@@ -16,6 +16,7 @@ import { hcaptcha, localCaptcha } from './domain/captcha.ts';
 import { DomainError } from './domain/errors.ts';
 import { checkoutPageData, registerApi } from './http/api.ts';
 import { refuseCrossSite } from './http/crossSite.ts';
+import { registerDemoMode } from './http/demoMode.ts';
 import type { AppDeps } from './http/deps.ts';
 import { registerSecurityHeaders } from './http/security.ts';
 import { databaseRateLimitStore } from './http/rateLimitStore.ts';
@@ -26,7 +27,7 @@ import { smtpTransport, type Mailer } from './domain/mail.ts';
 import { registerGiftAidDownload } from './pages/giftAidCsv.ts';
 import { checkoutShell, html, jsonScript, page, STYLE } from './pages/html.ts';
 import { basketScreenHtml } from './pages/basketScreen.tsx';
-import { calls, INITIAL_DATA_ID, MAX_ID, WALLET_PATH } from '../contract/index.ts';
+import { calls, INITIAL_DATA_ID, MAX_ID } from '../contract/index.ts';
 import { ENTRY_LOADER } from '../contract/page.ts';
 import { hasSeatPlan } from './domain/seats.ts';
 import { registerWallet } from './pages/wallet.ts';
@@ -36,7 +37,7 @@ import { bankWiring, registerBankTransferRoutes, type BankWiring } from './http/
 import { registerSandboxBank } from './pages/sandboxBank.ts';
 import { startReconcileJob } from './domain/payment/reconcile.ts';
 import { processorLinks } from './http/processorLinks.ts';
-import { jobDeps, planWiring, registerInstalmentDevRoutes, registerPlanAuthentication, type PlanWiring } from './http/instalmentApi.ts';
+import { jobDeps, planWiring, registerInstalmentDevRoutes, registerPlanAuthentication, walletUrlOf, type PlanWiring } from './http/instalmentApi.ts';
 import { startInstalmentJob } from './domain/instalments/job.ts';
 
 z.config(z.locales.en());
@@ -92,7 +93,7 @@ export async function buildApp(deps: {
 
   const styleNonce = await registerSecurityHeaders(
     app,
-    { hcaptcha: config.hcaptcha, stripe: appDeps.payment.processor.name === 'stripe', square: appDeps.plans.square.credentials.checkout_js !== '', accommodationMap: config.accommodationMap },
+    { hcaptcha: config.hcaptcha, stripe: appDeps.payment.processor.name === 'stripe', square: appDeps.plans.square.credentials.checkout_js !== '', accommodationMap: config.accommodationMap, publicUrl: config.publicUrl },
     { styles: [STYLE], scripts: [STEPPER_SCRIPT, ENTRY_LOADER] },
   );
   const allowed = allowedMethods(app);
@@ -110,6 +111,7 @@ export async function buildApp(deps: {
     }),
   });
   app.addHook('onRequest', refuseCrossSite);
+  registerDemoMode(app, appDeps);
 
   app.setErrorHandler((err: FastifyError | DomainError, request, reply) => {
     if (err instanceof DomainError) return reply.status(err.status).send({ error: err.message });
@@ -125,11 +127,10 @@ export async function buildApp(deps: {
   registerApi(app, appDeps);
   registerCatalogue(app, appDeps);
   registerInfoPages(app, appDeps);
-  if (config.devMailbox) registerMailbox(app, appDeps);
-  if (config.devMailbox) registerInstalmentDevRoutes(app, appDeps);
+  if (config.demo) registerMailbox(app, appDeps);
+  if (config.demo) registerInstalmentDevRoutes(app, appDeps);
   if (deps.instalmentJob) {
-    const walletUrl = `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${config.port}${WALLET_PATH}`;
-    const stop = startInstalmentJob(jobDeps(appDeps, walletUrl), appDeps.clock, deps.instalmentJob.intervalMs, (err) => app.log.error({ err }, 'instalment job failed'));
+    const stop = startInstalmentJob(jobDeps(appDeps, walletUrlOf(config)), appDeps.clock, deps.instalmentJob.intervalMs, (err) => app.log.error({ err }, 'instalment job failed'));
     app.addHook('onClose', async () => stop());
   }
   if (deps.reconcileJob) {
@@ -139,10 +140,10 @@ export async function buildApp(deps: {
   registerGiftAidDownload(app, appDeps);
   registerWallet(app, appDeps);
   registerPaymentRoutes(app, appDeps, appDeps.payment);
-  registerSandboxCard(app, appDeps, appDeps.payment);
+  if (config.demo) registerSandboxCard(app, appDeps, appDeps.payment);
   registerBankTransferRoutes(app, appDeps);
-  registerSandboxBank(app, appDeps);
-  registerPlanAuthentication(app, appDeps);
+  if (config.demo) registerSandboxBank(app, appDeps);
+  if (config.demo) registerPlanAuthentication(app, appDeps);
   app.get('/health', async () => ({ ok: true }));
 
   const staticDir = path.resolve(config.staticDir);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfig } from './config.ts';
+import { ConfigError, demoModeLine, parseConfig, testConfig } from './config.ts';
 
 describe('configuration', () => {
   it('uses the documented defaults', () => {
@@ -52,5 +52,46 @@ describe('configuration', () => {
     expect(parseConfig({}).codeSendsPerAddress).toBe(20);
     expect(parseConfig({ CODE_SENDS_PER_ADDRESS: '500' }).codeSendsPerAddress).toBe(500);
     expect(() => parseConfig({ CODE_SENDS_PER_ADDRESS: '0' })).toThrow(/CODE_SENDS_PER_ADDRESS/);
+  });
+
+  describe('demo mode', () => {
+    it('is on for the README\'s npm start: loopback, NODE_ENV unset', () => {
+      expect(parseConfig({}).demo).toBe(true);
+      for (const HOST of ['127.0.0.1', 'localhost', '::1', '[::1]', '127.0.1.1']) expect(parseConfig({ HOST }).demo, HOST).toBe(true);
+      expect(parseConfig({ HOST: '127.0.0.1', NODE_ENV: 'development' }).demo).toBe(true);
+    });
+
+    it('is off on any other address, or with NODE_ENV=production', () => {
+      for (const HOST of ['0.0.0.0', '::', '192.168.1.20', '10.0.0.5', 'tickets.example.com', '128.0.0.1']) expect(parseConfig({ HOST }).demo, HOST).toBe(false);
+      expect(parseConfig({ HOST: '127.0.0.1', NODE_ENV: 'production' }).demo).toBe(false);
+      expect(parseConfig({ NODE_ENV: 'production' }).demo).toBe(false);
+    });
+
+    it('follows DEMO when it is set: 1 on, 0 off, whatever the address', () => {
+      expect(parseConfig({ HOST: '0.0.0.0', DEMO: '1' }).demo).toBe(true);
+      expect(parseConfig({ HOST: '0.0.0.0', NODE_ENV: 'production', DEMO: '1' }).demo).toBe(true);
+      expect(parseConfig({ HOST: '127.0.0.1', DEMO: '0' }).demo).toBe(false);
+      expect(parseConfig({ DEMO: '0' }).demo).toBe(false);
+    });
+
+    it.each(['yes', 'true', '2', 'on'])('refuses DEMO=%s with a message naming it', (value) => {
+      expect(() => parseConfig({ DEMO: value })).toThrow(ConfigError);
+      expect(() => parseConfig({ DEMO: value })).toThrow(new RegExp(`DEMO.*${value}`));
+    });
+
+    it('is told in the start log: on with what it serves and how to turn it off, or off', () => {
+      const line = (env: Record<string, string>) => demoModeLine(parseConfig(env), env);
+      expect(line({})).toBe('Demo mode: on (sandbox payments, demo sign-in at /signin/, /dev/mailbox). Set DEMO=0 or NODE_ENV=production to turn it off.');
+      expect(line({ HOST: '0.0.0.0' })).toBe('Demo mode: off.');
+      expect(line({ NODE_ENV: 'production' })).toBe('Demo mode: off.');
+      expect(line({ HOST: '0.0.0.0', DEMO: '1' })).toBe(
+        'Demo mode: on (sandbox payments, demo sign-in at /signin/, /dev/mailbox). DEMO=1 turns it on; remove it to turn it off. Anyone who can reach 0.0.0.0 can sign in as any account.',
+      );
+    });
+
+    it('is on in tests unless a test turns it off', () => {
+      expect(testConfig().demo).toBe(true);
+      expect(testConfig({ demo: false }).demo).toBe(false);
+    });
   });
 });

@@ -49,6 +49,12 @@ const envSchema = z.object({
   MAIL_FROM: z._default(z.string().check(z.regex(/^[^\s@]+@[^\s@]+$/, 'must be an email address')), 'no-reply@holdfast.localhost'),
   NODE_ENV: z.optional(z.string()),
   /**
+   * Demo mode (the demo sign-in page, /dev/*, the sandbox payment processors): `1` forces it on,
+   * `0` off. Unset, it is on when the server listens on a loopback address and NODE_ENV is not
+   * production.
+   */
+  DEMO: z.optional(z.enum(['0', '1'])),
+  /**
    * Behind a TLS-terminating proxy: the number of proxies in front (`1`) or their addresses
    * (`10.0.0.1,10.0.0.2`, CIDR ranges and `loopback` allowed). Only then X-Forwarded-* is read.
    */
@@ -95,6 +101,12 @@ export function parseTrustProxy(raw: string): false | number | string[] {
   return list;
 }
 
+/** Whether HOST is a loopback address: only this machine can reach a server listening there. */
+export function isLoopback(host: string): boolean {
+  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  return h === 'localhost' || h === '::1' || /^(::ffff:)?127(\.\d{1,3}){3}$/.test(h);
+}
+
 export type Env = z.output<typeof envSchema>;
 
 export interface Config {
@@ -127,8 +139,12 @@ export interface Config {
   codeSendsPerAddress: number;
   smtpUrl: string | null;
   mailFrom: string;
-  /** The development mailbox page (/dev/mailbox): off when NODE_ENV=production. */
-  devMailbox: boolean;
+  /**
+   * Demo mode: the demo sign-in page (/signin/), the development routes (/dev/*) and the sandbox
+   * payment processors with their pages. Off, none of them is served and a payment method without
+   * its processor's keys is refused.
+   */
+  demo: boolean;
   /** The UK address API's key; null uses the local address index. */
   addressApiKey: string | null;
   /** The accommodation map's embed URL and affiliate id; null when the site embeds none. */
@@ -196,12 +212,21 @@ export function parseConfig(env: Record<string, string | undefined>, fallbackSec
     codeSendsPerAddress: e.CODE_SENDS_PER_ADDRESS,
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM,
-    devMailbox: e.NODE_ENV !== 'production',
+    demo: e.DEMO === undefined ? isLoopback(e.HOST) && e.NODE_ENV !== 'production' : e.DEMO === '1',
     addressApiKey: e.ADDRESS_API_KEY ?? null,
     accommodationMap: e.ACCOMMODATION_MAP_URL === 'none' ? null : { url: e.ACCOMMODATION_MAP_URL, affiliateId: e.ACCOMMODATION_AFFILIATE_ID },
     feedbackEmail: e.FEEDBACK_EMAIL,
     publicUrl: e.PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`,
   };
+}
+
+/** The start log's word on demo mode: whether it is on, what that serves, and how to turn it off. */
+export function demoModeLine(config: Pick<Config, 'demo' | 'host'>, env: Record<string, string | undefined>): string {
+  if (!config.demo) return 'Demo mode: off.';
+  const served = 'Demo mode: on (sandbox payments, demo sign-in at /signin/, /dev/mailbox).';
+  if (env.DEMO !== '1') return `${served} Set DEMO=0 or NODE_ENV=production to turn it off.`;
+  const exposed = isLoopback(config.host) ? '' : ` Anyone who can reach ${config.host} can sign in as any account.`;
+  return `${served} DEMO=1 turns it on; remove it to turn it off.${exposed}`;
 }
 
 /** A configuration for tests: defaults plus overrides. */

@@ -3,7 +3,7 @@ import cluster from 'node:cluster';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import path from 'node:path';
-import { ConfigError, parseConfig } from './config.ts';
+import { ConfigError, demoModeLine, parseConfig } from './config.ts';
 import { openDatabase } from './db/index.ts';
 import { seedIfEmpty } from './seed.ts';
 import { buildApp } from './app.ts';
@@ -61,8 +61,9 @@ async function main() {
     return;
   }
 
+  // The demo catalogue's accounts belong to demo mode: a live site's empty database stays empty.
   const database = await openDatabase(config, async (db) => {
-    if (await seedIfEmpty(db)) console.log('Seeded the demo catalogue.');
+    if (config.demo && (await seedIfEmpty(db))) console.log('Seeded the demo catalogue.');
   });
   // INSTALMENT_JOB_INTERVAL: seconds between runs of the instalment job (default 600; 0 turns it off).
   const jobSeconds = Number(process.env.INSTALMENT_JOB_INTERVAL ?? 600);
@@ -114,6 +115,7 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
   console.log(`Holdfast checkout running at http://${shownHost}:${app.server.address() && typeof app.server.address() === 'object' ? (app.server.address() as { port: number }).port : config.port}/all-events/`);
+  console.log(demoModeLine(config, process.env));
 }
 
 await main();

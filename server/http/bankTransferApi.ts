@@ -76,7 +76,8 @@ export function bankTransferHandlers(deps: AppDeps): Pick<Handlers, BankCalls> {
         now,
         graceMs: deps.payment.settings.graceMs,
         ...(input.contact_number ? { contactNumber: input.contact_number } : {}),
-        returnUri: `${request.protocol}://${request.host}${BANK_RETURN_PATH}`,
+        // The site's own address: a request's Host header, which anyone can set, must not choose where the bank sends the buyer.
+        returnUri: `${deps.config.publicUrl}${BANK_RETURN_PATH}`,
       });
       return { auth_url: authUrl };
     },

@@ -31,7 +31,8 @@ export function deliveryHandlers(deps: AppDeps): Pick<Handlers, 'deliverToBittic
     },
     deliverToWallet: async ({ request, reply }) => {
       const saleId = await saleFor(request);
-      const walletUrl = `${request.protocol}://${request.host}${WALLET_PATH}`;
+      // On the site's own address (PUBLIC_URL), never the one a request's Host header names.
+      const walletUrl = `${config.publicUrl}${WALLET_PATH}`;
       // A plan with nothing fully paid yet has no wallet to send: its schedule e-mail went instead.
       if (((await deliverPaidTickets(db, saleId, clock()))?.count ?? 1) === 0) return { delivery_completed: true };
       try {

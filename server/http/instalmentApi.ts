@@ -4,7 +4,7 @@
  * endpoint that runs the instalment job as of a given date. Thin mappings onto
  * server/domain/instalments. The wiring also carries Square's gateway (see squareApi.ts).
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { z } from 'zod/mini';
 import { WALLET_PATH } from '../../contract/index.ts';
 import { DomainError } from '../domain/errors.ts';
@@ -22,6 +22,7 @@ import { HoldGone } from '../domain/payment/payments.ts';
 import { localSquare, squareApi, squareKeys, type SquareGateway } from '../domain/payment/square.ts';
 import { findSale } from '../domain/sales.ts';
 import { findUser } from '../domain/users.ts';
+import type { Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import type { Handlers, InvalidHandler } from './calls.ts';
 import type { AppDeps } from './deps.ts';
@@ -46,7 +47,8 @@ export function planWiring(db: Database, env: Record<string, string | undefined>
 
 type PlanCalls = 'payWithInstalment' | 'getSavedPaymentMethods' | 'saveSandboxCard';
 
-const walletUrlOf = (request: FastifyRequest) => `${request.protocol}://${request.host}${WALLET_PATH}`;
+/** The wallet's address in e-mails: on the site's own address (PUBLIC_URL), never the one a request's Host header names. */
+export const walletUrlOf = (config: Pick<Config, 'publicUrl'>) => `${config.publicUrl}${WALLET_PATH}`;
 
 export function planHandlers(deps: AppDeps): Pick<Handlers, PlanCalls> {
   const { db, clock } = deps;
@@ -121,23 +123,21 @@ const asOfQuery = z.object({ as_of: z.optional(z.iso.datetime({ offset: true }))
 
 /**
  * POST /dev/instalments/run?as_of=<ISO date>: runs the instalment job once as of that date (now
- * when absent) and answers what it did. Registered only when NODE_ENV is not 'production', like
- * the development mailbox: it lets a person or an end-to-end test see a later instalment charged.
+ * when absent) and answers what it did. Registered only in demo mode, like the development
+ * mailbox: it lets a person or an end-to-end test see a later instalment charged.
  */
 export function registerInstalmentDevRoutes(app: FastifyInstance, deps: AppDeps): void {
   app.post('/dev/instalments/run', async (request, reply) => {
     const parsed = asOfQuery.safeParse(request.query ?? {});
     if (!parsed.success) return reply.status(400).send({ error: 'as_of must be a date and time, e.g. 2030-01-31T09:00:00Z' });
     const asOf = parsed.data.as_of ? new Date(parsed.data.as_of) : deps.clock();
-    return runInstalmentJob(jobDeps(deps, `${request.protocol}://${request.host}${WALLET_PATH}`), asOf);
+    return runInstalmentJob(jobDeps(deps, walletUrlOf(deps.config)), asOf);
   });
 }
 
 export function jobDeps(deps: AppDeps, walletUrl: string): JobDeps {
   return { db: deps.db, cards: deps.plans.cards, mail: { mailer: deps.mailer, brandName: deps.config.brandName }, walletUrl };
 }
-
-export { walletUrlOf };
 
 /** The sandbox bank's page where a plan's first instalment is confirmed (redirect_to_url). */
 export const PLAN_AUTHENTICATION_PATH = '/sandbox/plan/authenticate/';

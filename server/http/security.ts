@@ -1,7 +1,8 @@
 /**
  * Security headers on every reply, pages and API alike: a strict Content-Security-Policy (this
  * origin only, widened exactly for the captcha provider and the card processor that are configured), no framing, no
- * MIME sniffing, a referrer policy, a Permissions-Policy, and HSTS when the request came over HTTPS.
+ * MIME sniffing, a referrer policy, a Permissions-Policy, and HSTS when the site is served over HTTPS
+ * (the request came over HTTPS, as a trusted proxy tells it, or PUBLIC_URL is https).
  *
  * Inline code is allowed by hash, computed once at start from the pages' own stylesheet and
  * scripts. The checkout app's page gets a fresh style nonce per response, published in a
@@ -34,6 +35,8 @@ export interface CspProviders extends Pick<Config, 'hcaptcha'> {
   square?: boolean;
   /** The accommodation map's embed URL: order completed frames it (its origin only). */
   accommodationMap?: { url: string } | null;
+  /** The site's own address (PUBLIC_URL): when it is https, every reply carries HSTS. */
+  publicUrl?: string;
 }
 
 export function sha256Source(text: string): string {
@@ -94,9 +97,12 @@ export async function registerSecurityHeaders(
   app.addHook('onRequest', (request, reply, next) => {
     setHelmetHeaders(request.raw, reply.raw, (err?: unknown) => next(err as Error | undefined));
   });
+  // Behind a proxy that terminates TLS but is not trusted (no TRUST_PROXY), the request looks like
+  // plain HTTP: PUBLIC_URL says the site is HTTPS. A browser heeds the header only over HTTPS.
+  const httpsSite = config.publicUrl?.startsWith('https://') === true;
   app.addHook('onSend', async (request, reply) => {
     reply.header('permissions-policy', PERMISSIONS_POLICY);
-    if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+    if (httpsSite || request.protocol === 'https') reply.header('strict-transport-security', HSTS);
   });
   return (reply) => {
     const nonce = randomBytes(16).toString('base64');

@@ -69,6 +69,7 @@ export function squareHandlers(deps: AppDeps): Pick<Handlers, SquareCalls> {
       }
     },
     tokeniseSandboxSquareCard: async ({ input }) => {
+      if (!deps.config.demo) throw new DomainError(404, 'Square’s sandbox is served in demo mode only');
       if (wiring.square.credentials.checkout_js !== '') throw new DomainError(404, 'Cards are tokenised by Square on this server');
       const card = await tokeniseSandboxCard(db, input, 'nonce', clock());
       return { token: card.id };

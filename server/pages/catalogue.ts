@@ -69,7 +69,7 @@ export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
     const error = noticeText((request.query as { error?: unknown }).error);
     reply.type('text/html; charset=utf-8');
     return page(
-      config.brandName,
+      config,
       'All events',
       html`${error ? html`<p class="notice error" role="alert">${error}</p>` : ''}<h1>What’s on</h1>${await eventCards(null)}`,
       'events',
@@ -80,9 +80,9 @@ export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
     const id = idParam(request.params.id);
     const [organiser] = id ? await db.select().from(organisers).where(eq(organisers.id, id)) : [];
     reply.type('text/html; charset=utf-8');
-    if (!organiser) return reply.status(404).send(page(config.brandName, 'Not found', html`<h1>Organiser not found</h1>`));
+    if (!organiser) return reply.status(404).send(page(config, 'Not found', html`<h1>Organiser not found</h1>`));
     return page(
-      config.brandName,
+      config,
       organiser.name,
       html`<h1>${organiser.name}</h1><p>${organiser.description}</p>
       ${organiser.customRefundPolicy ? html`<h2>Refund policy</h2><p>${organiser.customRefundPolicy}</p>` : ''}
@@ -96,7 +96,7 @@ export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
       ? await db.select({ event: events, organiser: organisers }).from(events).innerJoin(organisers, eq(organisers.id, events.organiserId)).where(eq(events.id, id))
       : [];
     reply.type('text/html; charset=utf-8');
-    if (!row) return reply.status(404).send(page(config.brandName, 'Not found', html`<h1>Event not found</h1><p><a href="/all-events/">See all events</a></p>`));
+    if (!row) return reply.status(404).send(page(config, 'Not found', html`<h1>Event not found</h1><p><a href="/all-events/">See all events</a></p>`));
     const { event, organiser } = row;
     const types = await db
       .select({ type: ticketTypes, date: eventDates })
@@ -149,7 +149,7 @@ export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
     );
 
     return page(
-      config.brandName,
+      config,
       event.title,
       html`${error ? html`<p class="notice error" role="alert">${error}</p>` : ''}
       <div class="event-hero"><img src="${event.thumbnail}" alt="" width="360" height="225"><div class="event-hero__text"><h1>${event.title}</h1>

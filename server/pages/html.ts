@@ -1,5 +1,15 @@
 /** Plain server-rendered pages: one inline stylesheet (the app's design files), no external assets. */
 import { readFileSync } from 'node:fs';
+import type { Config } from '../config.ts';
+
+/**
+ * What a page says of the site: its name, and whether it is in demo mode, where the footer links the
+ * demo sign-in page. A bare name is a site whose pages link no demo page.
+ */
+export type Site = string | Pick<Config, 'brandName' | 'demo'>;
+
+const brandOf = (site: Site) => (typeof site === 'string' ? site : site.brandName);
+const demoOf = (site: Site) => typeof site !== 'string' && site.demo;
 
 export function esc(value: unknown): string {
   return String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -58,7 +68,8 @@ const DETERMINING_SCREEN = `<section class="step step--centred" data-step="deter
  * for class (src/App.tsx), so the page paints at once and the app replaces it with the same picture.
  * The first screen is 'Determining checkout progress' unless the page knows it (the basket).
  */
-export function checkoutShell(brand: string, screen: string = DETERMINING_SCREEN): string {
+export function checkoutShell(site: Site, screen: string = DETERMINING_SCREEN): string {
+  const brand = brandOf(site);
   return `<a class="skip-link" href="#main">Skip to content</a>
 <header class="site-header"><div class="site-header__inner">
 <a class="brand" href="/all-events/"><svg class="brand__mark" viewBox="0 0 32 32" aria-hidden="true" focusable="false"><rect width="32" height="32" rx="9" fill="currentColor"/><path d="M10 9v14M22 9v14M10 16h12" stroke="#fff" stroke-width="3.2" stroke-linecap="round"/></svg><span class="brand__name">${esc(brand)}</span></a>
@@ -66,13 +77,14 @@ export function checkoutShell(brand: string, screen: string = DETERMINING_SCREEN
 <span class="site-header__secure">${icon('lock').value}<span>Secure checkout</span></span>
 </div></header>
 <main id="main" class="page">${screen}</main>
-${footer(brand)}`;
+${footer(site)}`;
 }
 
-function footer(brand: string): string {
+/** Outside demo mode there is no sign-in page of its own: buyers sign in at the checkout's login step. */
+function footer(site: Site): string {
   return `<footer class="site-footer"><div class="site-footer__inner">
-<nav class="site-footer__nav" aria-label="Policies and more"><a href="/refund-policy/">Refund policy</a><a href="/legal-information/purchase-terms-and-conditions/">Purchase terms</a><a href="/mailing-list">Mailing list</a><a href="/signin/">Sign in</a></nav>
-<p class="site-footer__note">${esc(brand)} · tickets held while you pay</p>
+<nav class="site-footer__nav" aria-label="Policies and more"><a href="/refund-policy/">Refund policy</a><a href="/legal-information/purchase-terms-and-conditions/">Purchase terms</a><a href="/mailing-list">Mailing list</a>${demoOf(site) ? '<a href="/signin/">Sign in</a>' : ''}</nav>
+<p class="site-footer__note">${esc(brandOf(site))} · tickets held while you pay</p>
 </div></footer>`;
 }
 
@@ -83,7 +95,8 @@ export function jsonScript(id: string, data: unknown): string {
 }
 
 /** The header and footer are the checkout app's (src/app/Header.tsx and Footer.tsx), class for class. */
-export function page(brand: string, title: string, body: Html, current: Section = null): string {
+export function page(site: Site, title: string, body: Html, current: Section = null): string {
+  const brand = brandOf(site);
   const here = (section: Section) => (section === current ? ' aria-current="page"' : '');
   return `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${esc(title)} · ${esc(brand)}</title><meta name="description" content="${esc(`${title} · tickets from ${brand}`)}"><style>${STYLE}</style></head><body>
@@ -93,6 +106,6 @@ export function page(brand: string, title: string, body: Html, current: Section 
 <nav class="site-header__nav" aria-label="Site"><a href="/all-events/"${here('events')}>All events</a><a href="/checkout/"${here('basket')}>${icon('basket').value}Basket</a></nav>
 </div></header>
 <main id="main" class="page catalogue">${body.value}</main>
-${footer(brand)}
+${footer(site)}
 </body></html>`;
 }

@@ -1,4 +1,8 @@
-/** Sign in (demo accounts, no password in the local build), the mailing list and the policies. */
+/**
+ * The demo sign-in page (demo mode only: pick a demo account, no proof asked), signing out, the
+ * mailing list and the policies. Outside demo mode buyers sign in at the checkout's login step,
+ * with a one-time code sent to their e-mail address.
+ */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod/mini';
 import { findUser, findUserByEmail, listUsers, subscribe } from '../domain/users.ts';
@@ -15,7 +19,7 @@ const subscribeForm = z.object({ email: formText(254) });
 export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
   const { db, config } = deps;
   const send = (reply: FastifyReply, title: string, body: Html, status = 200) =>
-    reply.status(status).type('text/html; charset=utf-8').send(page(config.brandName, title, body));
+    reply.status(status).type('text/html; charset=utf-8').send(page(config, title, body));
 
   async function signInPage(reply: FastifyReply, currentUserId: number | null, error: string | null, status = 200) {
     const users = await listUsers(db);
@@ -36,19 +40,22 @@ export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
     );
   }
 
-  app.get('/signin/', async (request, reply) => signInPage(reply, userIdOf(request), null));
-  app.post('/signin/', async (request, reply) => {
-    const parsed = signInForm.safeParse(request.body ?? {});
-    if (!parsed.success) return signInPage(reply, userIdOf(request), 'Please choose one of the demo accounts.', 400);
-    const user = parsed.data.user_id
-      ? await findUser(db, parsed.data.user_id)
-      : parsed.data.email
-        ? await findUserByEmail(db, parsed.data.email)
-        : null;
-    if (!user) return signInPage(reply, userIdOf(request), 'There is no demo account with that e-mail address.', 400);
-    signIn(request, reply, user.id);
-    return reply.redirect('/checkout/', 303);
-  });
+  // The demo accounts' page, in demo mode only: it asks no proof of who is signing in.
+  if (config.demo) {
+    app.get('/signin/', async (request, reply) => signInPage(reply, userIdOf(request), null));
+    app.post('/signin/', async (request, reply) => {
+      const parsed = signInForm.safeParse(request.body ?? {});
+      if (!parsed.success) return signInPage(reply, userIdOf(request), 'Please choose one of the demo accounts.', 400);
+      const user = parsed.data.user_id
+        ? await findUser(db, parsed.data.user_id)
+        : parsed.data.email
+          ? await findUserByEmail(db, parsed.data.email)
+          : null;
+      if (!user) return signInPage(reply, userIdOf(request), 'There is no demo account with that e-mail address.', 400);
+      signIn(request, reply, user.id);
+      return reply.redirect('/checkout/', 303);
+    });
+  }
   // Signing out changes state, so it is a POST (checked for same-site origin like every change);
   // a link to /signout/ shows the button instead of acting on a foreign page's say-so.
   app.get('/signout/', async (request, reply) => {

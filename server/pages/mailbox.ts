@@ -1,7 +1,7 @@
 /**
  * The development mailbox (/dev/mailbox): the outbox as a person reads it, newest first, so a
- * one-time code or a ticket wallet can be followed without a mail server. Registered only when
- * NODE_ENV is not 'production'.
+ * one-time code or a ticket wallet can be followed without a mail server. Registered only in demo
+ * mode (server/config.ts): it shows anyone every one-time code.
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod/mini';
@@ -19,7 +19,7 @@ export function registerMailbox(app: FastifyInstance, deps: AppDeps): void {
     reply.header('cache-control', 'no-store');
     return reply.type('text/html; charset=utf-8').send(
       page(
-        deps.config.brandName,
+        deps.config,
         'Mailbox',
         html`<h1>Mailbox</h1>
         <p class="muted">Mail the product sent from this development server, newest first.${to ? html` Showing mail to ${to}.` : ''}</p>

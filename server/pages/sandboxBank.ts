@@ -1,7 +1,8 @@
 /**
  * The sandbox bank's page, where the buyer sent by pay_with_truelayer approves the payment, approves
  * it slowly (the bank's answer arrives after the delay chosen here), or cancels, and is sent back to
- * the checkout's awaiting_truelayer step as TrueLayer's hosted page would send them.
+ * the checkout's awaiting_truelayer step as TrueLayer's hosted page would send them. Served in demo
+ * mode only, when the bank is the sandbox (no TrueLayer keys).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod/mini';
@@ -33,7 +34,7 @@ function returnUrl(payment: Payment, cancelled: boolean): string {
 export function registerSandboxBank(app: FastifyInstance, deps: AppDeps): void {
   const { db, config, clock } = deps;
   const { bank } = deps.bank;
-  if (bank.name !== 'sandbox_bank') return;
+  if (!config.demo || bank.name !== 'sandbox_bank') return;
   const open = (payment: Payment | null): payment is Payment => payment !== null && (payment.status === 'requires_payment_method');
 
   const gone = (reply: FastifyReply) =>
@@ -41,7 +42,7 @@ export function registerSandboxBank(app: FastifyInstance, deps: AppDeps): void {
       .status(404)
       .type('text/html; charset=utf-8')
       .header('cache-control', 'no-store')
-      .send(page(config.brandName, 'Payment not found', html`<h1>This payment cannot be taken</h1><p>It was finished or never started. <a class="inline-link" href="/checkout/">Back to the checkout</a></p>`));
+      .send(page(config, 'Payment not found', html`<h1>This payment cannot be taken</h1><p>It was finished or never started. <a class="inline-link" href="/checkout/">Back to the checkout</a></p>`));
 
   app.get(SANDBOX_BANK_PATH, async (request, reply) => {
     const parsed = tokenQuery.safeParse(request.query ?? {});
@@ -53,7 +54,7 @@ export function registerSandboxBank(app: FastifyInstance, deps: AppDeps): void {
       .header('cache-control', 'no-store')
       .send(
         page(
-          config.brandName,
+          config,
           'Sandbox bank',
           html`<h1>Approve a payment of ${amount}</h1>
           <p class="notice ok" role="status">Payment in progress: your tickets stay held while you are at your bank, for up to ${Math.round(deps.payment.settings.graceMs / 60_000)} minutes past your countdown.</p>

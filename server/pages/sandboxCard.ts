@@ -1,7 +1,8 @@
 /**
  * The sandbox card processor's pages: its card form (number, expiry, CVC, checked with Luhn and
  * the expiry date) and its challenge page (approve or fail), each returning the buyer to
- * /do/checkout/stripe_auth/ as Stripe does. The result settles the payment on the way.
+ * /do/checkout/stripe_auth/ as Stripe does. The result settles the payment on the way. Served in
+ * demo mode only, when the card processor is the sandbox (no Stripe keys).
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod/mini';
@@ -24,9 +25,9 @@ function returnUrl(payment: Payment, status: 'succeeded' | 'failed'): string {
 
 export function registerSandboxCard(app: FastifyInstance, deps: AppDeps, wiring: PaymentWiring): void {
   const { db, config, clock } = deps;
-  if (wiring.processor.name !== 'sandbox') return;
+  if (!config.demo || wiring.processor.name !== 'sandbox') return;
   const send = (reply: FastifyReply, title: string, body: Html, status = 200) =>
-    reply.status(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(page(config.brandName, title, body));
+    reply.status(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(page(config, title, body));
 
   const gone = (reply: FastifyReply) =>
     send(reply, 'Payment not found', html`<h1>This payment cannot be taken</h1><p>It was finished or never started. <a class="inline-link" href="/checkout/">Back to the checkout</a></p>`, 404);

@@ -19,16 +19,19 @@ export function registerWallet(app: FastifyInstance, deps: AppDeps): void {
     const user = await findUser(db, userIdOf(request));
     if (!user) {
       return page(
-        config.brandName,
+        config,
         'Ticket wallet',
-        html`<h1>Ticket wallet</h1>
-        <p>Sign in to see your tickets.</p>
-        <p><a class="button" href="/signin/">Sign in</a></p>`,
+        config.demo
+          ? html`<h1>Ticket wallet</h1>
+            <p>Sign in to see your tickets.</p>
+            <p><a class="button" href="/signin/">Sign in</a></p>`
+          : html`<h1>Ticket wallet</h1>
+            <p>Sign in to see your tickets: open this page in the browser you bought them in, or sign in with your e-mail address at the checkout. The e-mail with your order links here too.</p>`,
       );
     }
     const list = await walletOf(db, user.id);
     return page(
-      config.brandName,
+      config,
       'Ticket wallet',
       html`<h1>Ticket wallet</h1>
       <p class="muted">Tickets of ${user.firstName} ${user.lastName} (${user.email}). Show the QR code at the door.</p>
