@@ -108,6 +108,8 @@ async function cloneDatabase(url: string, template: string, poolSize: number): P
     db,
     driver: 'postgres',
     close: async () => {
+      // Dropping the database ends any connection still open on it; that is the point, not an error.
+      pool.on('error', () => undefined);
       await pool.end();
       await admin(url, (c) => c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
     },
