@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -7,6 +8,9 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // One test file per core: most of a server test's time is the database's (PGlite in the worker,
+    // or the PostgreSQL server), so Vitest's default of one worker fewer than the cores leaves one idle.
+    maxWorkers: Math.max(2, availableParallelism()),
     // Migrates and seeds once for the whole run; each server test file starts from a copy.
     globalSetup: ['server/test/globalSetup.ts'],
   },
