@@ -75,13 +75,28 @@ describe.each(drivers)('contract fuzz on %s', (driver) => {
   });
   afterAll(async () => w?.close());
 
+  /**
+   * The digest of the database as it is now, when no request has been let through since it was taken:
+   * a refusal leaves the database as it found it, so the digest taken after one is the next one's before.
+   */
+  let known: string | null = null;
+  const digestNow = async () => known ?? (await databaseDigest(w.database.db));
+  /** Any request that may change the database (one not proven refused) forgets the digest. */
+  const changing = <T>(sent: Promise<T>): Promise<T> => {
+    known = null;
+    return sent;
+  };
+
   async function expectRefusedWithoutChange(send: () => ReturnType<Visitor['request']>) {
-    const before = await databaseDigest(w.database.db);
+    const before = await digestNow();
+    known = null;
     const res = await send();
     expect(res.statusCode, res.body).toBeGreaterThanOrEqual(400);
     expect(res.statusCode, res.body).toBeLessThan(500);
     expect(typeof res.json().error).toBe('string');
-    expect(await databaseDigest(w.database.db)).toBe(before);
+    const after = await databaseDigest(w.database.db);
+    expect(after).toBe(before);
+    known = after;
   }
 
   it.each(Object.keys(calls) as CallName[])('%s survives generated fields', async (name) => {
@@ -99,7 +114,7 @@ describe.each(drivers)('contract fuzz on %s', (driver) => {
           await expectRefusedWithoutChange(send);
           return;
         }
-        const res = await send();
+        const res = await changing(send());
         expect(res.statusCode, res.body).toBeLessThan(500);
         if (res.statusCode >= 400) expect(typeof res.json().error).toBe('string');
       }),
@@ -115,8 +130,8 @@ describe.each(drivers)('contract fuzz on %s', (driver) => {
         const encoded = qs.stringify({ [field]: v });
         const res =
           method === 'GET'
-            ? await visitor.request({ method, url: `${url}?${encoded}` })
-            : await visitor.request({ method, url, body: encoded, headers: { accept: 'text/html' } });
+            ? await changing(visitor.request({ method, url: `${url}?${encoded}` }))
+            : await changing(visitor.request({ method, url, body: encoded, headers: { accept: 'text/html' } }));
         expect(res.statusCode, `${url} ${field}=${JSON.stringify(v).slice(0, 40)}: ${res.body.slice(0, 200)}`).toBeLessThan(500);
       }),
       { numRuns: RUNS_PER_CALL, seed: 20_260_601 },
@@ -138,13 +153,15 @@ describe.each(drivers)('contract fuzz on %s', (driver) => {
     ];
     for (const m of malformed) {
       const label = `${m.type} ${m.body.slice(0, 40)}`;
-      const before = await databaseDigest(w.database.db);
-      const res = await visitor.request({ method: 'POST', url: path, body: m.body, headers: { 'content-type': m.type, accept: 'application/json' } });
+      const before = await digestNow();
+      const res = await changing(visitor.request({ method: 'POST', url: path, body: m.body, headers: { 'content-type': m.type, accept: 'application/json' } }));
       expect(res.statusCode, `${label}: ${res.body.slice(0, 200)}`).toBeLessThan(500);
       if (m.mustRefuse) expect(res.statusCode, label).toBeGreaterThanOrEqual(400);
       if (res.statusCode >= 400) {
         expect(typeof res.json().error, label).toBe('string');
-        expect(await databaseDigest(w.database.db), label).toBe(before);
+        const after = await databaseDigest(w.database.db);
+        expect(after, label).toBe(before);
+        known = after;
       }
     }
   });
