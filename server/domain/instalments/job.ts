@@ -6,6 +6,11 @@
  *   try fails the instalment and its plan are failed and the buyer and the organiser are told;
  * - after the final payment, delivers the remaining tickets and e-mails the wallet.
  *
+ * Each instalment is charged on its own: a charge that throws (a processor that cannot be reached,
+ * a card it no longer knows) does not stop the run. The instalment stays scheduled with its error in
+ * `last_error` and is tried again ERROR_RETRY_MS later under the same key, since nobody can tell
+ * whether the processor took the money: asked again under that key, it answers the first charge.
+ *
  * Its state is the database (instalments.status, attempts, next_attempt_at, reminder_sent_at),
  * so it survives restarts. Each instalment is charged inside a transaction that holds its row
  * (`FOR UPDATE SKIP LOCKED`) and re-reads it, under the key `instalment:<id>:<attempt>`: two
@@ -28,6 +33,8 @@ export const REMINDER_DAYS = 3;
 /** After the first failed charge: retried 1 day later, then 3 days after that; then the plan fails. */
 export const RETRY_AFTER_DAYS = [1, 3] as const;
 export const MAX_ATTEMPTS = RETRY_AFTER_DAYS.length + 1;
+/** How long an instalment whose charge threw waits before it is tried again. */
+export const ERROR_RETRY_MS = 3_600_000;
 
 export interface JobReport {
   reminded: number;
@@ -35,6 +42,8 @@ export interface JobReport {
   failed: number;
   retrying: number;
   completedPlans: number;
+  /** Charges that could not be completed (the processor threw): each stays due and is tried again later. */
+  errored: number;
 }
 
 export interface JobDeps {
@@ -70,9 +79,12 @@ async function partiesOf(db: Database, saleId: string): Promise<Party> {
 
 const orderName = (p: Party) => (p.reference ? `order ${p.reference}` : 'your order');
 
-/** Reminders first (each claimed by one statement, so sent once), then the charges due. */
-export async function runInstalmentJob(deps: JobDeps, now: Date): Promise<JobReport> {
-  const report: JobReport = { reminded: 0, charged: 0, failed: 0, retrying: 0, completedPlans: 0 };
+/**
+ * Reminders first (each claimed by one statement, so sent once), then the charges due. `onError`
+ * hears of each charge that threw and each e-mail that could not be sent; the run goes on.
+ */
+export async function runInstalmentJob(deps: JobDeps, now: Date, onError: (err: unknown) => void = () => {}): Promise<JobReport> {
+  const report: JobReport = { reminded: 0, charged: 0, failed: 0, retrying: 0, completedPlans: 0, errored: 0 };
   const { db } = deps;
 
   const remind = await rows<{ id: number; sale_id: string; seq: number; due_at: string; amount: number }>(
@@ -101,15 +113,48 @@ export async function runInstalmentJob(deps: JobDeps, now: Date): Promise<JobRep
 
   // One instalment per transaction, until none is due that another runner is not already charging.
   for (;;) {
-    const outcome = await chargeNextDue(deps, now);
+    let outcome: ChargeOutcome | null;
+    try {
+      outcome = await chargeNextDue(deps, now);
+    } catch (err) {
+      if (!(err instanceof ChargeThrew)) throw err;
+      report.errored++;
+      onError(err);
+      await keepDue(deps.db, err, now);
+      continue;
+    }
     if (outcome === null) break;
     if (outcome.kind === 'paid') report.charged++;
     if (outcome.kind === 'retrying') report.retrying++;
     if (outcome.kind === 'failed') report.failed++;
     if (outcome.kind === 'paid' && outcome.final) report.completedPlans++;
-    await tell(deps, outcome, now);
+    // The charge is committed: telling the buyer is not allowed to stop the other plans either.
+    await tell(deps, outcome, now).catch(onError);
   }
   return report;
+}
+
+/** A charge that threw, for the instalment it was taking (its transaction rolled back). */
+export class ChargeThrew extends Error {
+  constructor(
+    readonly instalment: { id: number; saleId: string; attempts: number },
+    cause: unknown,
+  ) {
+    super(`Instalment ${instalment.id} of sale ${instalment.saleId} could not be charged: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    this.name = 'ChargeThrew';
+  }
+}
+
+/**
+ * The instalment whose charge threw stays scheduled, its attempt not spent, tried again
+ * ERROR_RETRY_MS later; unless another runner has settled it meanwhile.
+ */
+async function keepDue(db: Database, err: ChargeThrew, now: Date): Promise<void> {
+  const cause = err.cause instanceof Error ? err.cause.message : String(err.cause);
+  await db
+    .update(instalments)
+    .set({ nextAttemptAt: new Date(now.getTime() + ERROR_RETRY_MS), lastError: `The charge could not be completed: ${cause}`.slice(0, 500) })
+    .where(and(eq(instalments.id, err.instalment.id), eq(instalments.status, 'scheduled'), eq(instalments.attempts, err.instalment.attempts)));
 }
 
 type ChargeOutcome =
@@ -141,15 +186,19 @@ async function chargeNextDue(deps: JobDeps, now: Date): Promise<ChargeOutcome | 
     }
     const attempt = row.attempts + 1;
     const [{ count }] = (await tx.select({ count: sql<number>`count(*)::int` }).from(instalments).where(eq(instalments.saleId, row.saleId))) as [{ count: number }];
-    const charge = await deps.cards.charge(tx, {
-      paymentMethodId: card.providerMethodId,
-      amount: row.amount,
-      currency: plan.currency,
-      idempotencyKey: `instalment:${row.id}:${attempt}`,
-      offSession: true,
-      now,
-      description: `Instalment ${row.seq} of ${Number(count)}`,
-    });
+    const charge = await deps.cards
+      .charge(tx, {
+        paymentMethodId: card.providerMethodId,
+        amount: row.amount,
+        currency: plan.currency,
+        idempotencyKey: `instalment:${row.id}:${attempt}`,
+        offSession: true,
+        now,
+        description: `Instalment ${row.seq} of ${Number(count)}`,
+      })
+      .catch((err: unknown) => {
+        throw new ChargeThrew({ id: row.id, saleId: row.saleId, attempts: row.attempts }, err);
+      });
     if (charge.status === 'succeeded') {
       await tx.update(instalments).set({ status: 'paid', attempts: attempt, paidAt: now, providerPaymentId: charge.id, lastError: null }).where(eq(instalments.id, row.id));
       const [left] = await tx.select({ id: instalments.id }).from(instalments).where(and(eq(instalments.saleId, row.saleId), sql`${instalments.status} <> 'paid'`));
@@ -212,7 +261,7 @@ export function startInstalmentJob(deps: JobDeps, clock: () => Date, intervalMs:
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    runInstalmentJob(deps, clock())
+    runInstalmentJob(deps, clock(), onError)
       .catch(onError)
       .finally(() => {
         running = false;
