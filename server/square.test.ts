@@ -1,19 +1,36 @@
 /**
  * Square through the real app on each driver: credentials only for a Square organiser's sale,
  * the sandbox's card token charged once and the sale booked, a declined card's message, the
- * address error; and the real adapter's CreatePayment and refund requests against Square's
- * recorded shapes, with Stripe's off-session instalment requests beside them.
+ * address error. Keyed, Square's SDK against a local Square (server/test/fakeSquare.ts, a real
+ * HTTP server on an ephemeral port): CreatePayment, GetPayment and RefundPayment in Square's
+ * recorded shapes, Square's payment id kept on the payment, and money Square took that cannot be
+ * booked (stock gone, another amount) refunded on that id, the buyer told in words. Stripe's
+ * off-session instalment requests beside them.
  */
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { payments, sales } from './db/schema.ts';
+import type { FastifyInstance } from 'fastify';
+import * as t from './db/schema.ts';
+import { paymentRefunds, payments, sales } from './db/schema.ts';
+import { buildApp } from './app.ts';
+import { testConfig } from './config.ts';
+import { openSeededTestDatabase } from './db/testing.ts';
+import type { OpenDatabase } from './db/index.ts';
+import type { Demo } from './seed.ts';
 import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
+import { startFakeSquare, type FakeSquare } from './test/fakeSquare.ts';
 import { SANDBOX_CARDS, SQUARE_SANDBOX_APP_ID } from '../contract/index.ts';
 import { ADDRESS_MESSAGES } from '../machines/address/address.messages.ts';
+import { PAYMENT_MESSAGES } from '../machines/payment/payment.messages.ts';
 import { SQUARE_MESSAGES } from '../machines/square/square.messages.ts';
-import { createPaymentRequest, refundPaymentRequest, squareApi, squareKeys, SQUARE_VERSION } from './domain/payment/square.ts';
+import { squareApi, squareKeys } from './domain/payment/square.ts';
+import { AMOUNT_MISMATCH_MESSAGE } from './domain/payment/payments.ts';
+import { planWiring } from './http/instalmentApi.ts';
 import { offSessionPaymentRequest, paymentMethodRequest, setupIntentRequest, stripeSavedCards } from './domain/instalments/offSession.ts';
 
+const ACCESS_TOKEN = 'EAAAl1234567890abcdefghijkl';
+const SQUARE_ENV = { SQUARE_APPLICATION_ID: 'sandbox-sq0idb-abc123', SQUARE_ACCESS_TOKEN: ACCESS_TOKEN, SQUARE_LOCATION_ID: 'L8W9XYZ123' };
 const ADDRESS = { first_name: 'Ann', last_name: 'Lee', address_1: '1 Quay St', address_2: '', town: 'Plymouth', postcode: 'PL1 2LD', state: '', country_code: 'GB' };
 
 describe.each(drivers)('Square on %s', (driver) => {
@@ -77,22 +94,25 @@ describe.each(drivers)('Square on %s', (driver) => {
   });
 });
 
-describe('the real Square adapter', () => {
-  const keys = squareKeys({ SQUARE_APPLICATION_ID: 'sandbox-sq0idb-abc123', SQUARE_ACCESS_TOKEN: 'EAAAl1234567890abcdefghijkl', SQUARE_LOCATION_ID: 'L8W9XYZ123' })!;
+describe('the real Square adapter, through Square’s SDK against a local Square', () => {
+  let fake: FakeSquare;
+  beforeAll(async () => {
+    fake = await startFakeSquare({ accessToken: ACCESS_TOKEN });
+  });
+  afterAll(() => fake?.close());
+  const api = () => squareApi(squareKeys({ ...SQUARE_ENV, SQUARE_API_BASE: fake.base })!);
+  const charge = (sourceId: string, idempotencyKey: string) => api().charge({ sourceId, amount: 5100, currency: 'gbp', idempotencyKey, reference: 'HF-ABC', address: ADDRESS, now: new Date() });
 
-  it('builds CreatePayment as Square documents it, with the idempotency key kept under 45 characters', () => {
-    const request = createPaymentRequest(keys, {
-      sourceId: 'cnon:card-nonce-ok',
-      amount: 5100,
-      currency: 'gbp',
-      idempotencyKey: '0b6e3f9a-6f3c-4f55-9a0e-2f1e5d7c9b11:1',
-      reference: 'HF-ABC',
-      address: ADDRESS,
-    });
-    expect(request.url).toBe('https://connect.squareupsandbox.com/v2/payments');
-    expect(request.headers).toEqual({ authorization: 'Bearer EAAAl1234567890abcdefghijkl', 'content-type': 'application/json', 'square-version': SQUARE_VERSION });
+  it('sends CreatePayment as Square documents it, with the access token and an idempotency key kept under 45 characters', async () => {
+    const taken = await charge('cnon:card-nonce-ok', '0b6e3f9a-6f3c-4f55-9a0e-2f1e5d7c9b11:1');
+    const [payment] = [...fake.payments.values()];
+    expect(taken).toEqual({ status: 'succeeded', id: payment!.id, amount: 5100, currency: 'GBP' });
+    const request = fake.requests.at(-1)!;
+    expect(request).toMatchObject({ method: 'POST', path: '/v2/payments' });
+    expect(request.headers).toMatchObject({ authorization: `Bearer ${ACCESS_TOKEN}`, 'content-type': 'application/json' });
+    expect(request.headers['square-version']).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     // Recorded shape: https://developer.squareup.com/reference/square/payments-api/create-payment
-    expect(JSON.parse(request.body)).toEqual({
+    expect(request.body).toEqual({
       idempotency_key: '0b6e3f9a-6f3c-4f55-9a0e-2f1e5d7c9b11:1',
       source_id: 'cnon:card-nonce-ok',
       amount_money: { amount: 5100, currency: 'GBP' },
@@ -101,38 +121,160 @@ describe('the real Square adapter', () => {
       reference_id: 'HF-ABC',
       billing_address: { first_name: 'Ann', last_name: 'Lee', address_line_1: '1 Quay St', locality: 'Plymouth', postal_code: 'PL1 2LD', country: 'GB' },
     });
-    const long = createPaymentRequest(keys, { sourceId: 's', amount: 1, currency: 'GBP', idempotencyKey: 'x'.repeat(80), reference: null, address: ADDRESS });
-    expect((JSON.parse(long.body) as { idempotency_key: string }).idempotency_key.length).toBeLessThanOrEqual(45);
-    expect(refundPaymentRequest(keys, { paymentId: 'sq_1', amount: 100, currency: 'gbp', idempotencyKey: 'refund:k' })).toMatchObject({
-      url: 'https://connect.squareupsandbox.com/v2/refunds',
-      body: JSON.stringify({ idempotency_key: 'refund:k', payment_id: 'sq_1', amount_money: { amount: 100, currency: 'GBP' } }),
-    });
+    await api().charge({ sourceId: 'cnon:card-nonce-ok', amount: 1, currency: 'GBP', idempotencyKey: 'x'.repeat(80), reference: null, address: ADDRESS, now: new Date() });
+    expect(String(fake.requests.at(-1)!.body!.idempotency_key).length).toBeLessThanOrEqual(45);
   });
 
-  it('reads Square’s answers: a completed payment, a declined card’s detail, an address verification failure', async () => {
-    const answers = [
-      { status: 200, body: { payment: { id: 'R2B3', status: 'COMPLETED' } } },
-      { status: 400, body: { errors: [{ category: 'PAYMENT_METHOD_ERROR', code: 'CARD_DECLINED', detail: 'Authorization error: \'CARD_DECLINED\'' }] } },
-      { status: 400, body: { errors: [{ category: 'PAYMENT_METHOD_ERROR', code: 'ADDRESS_VERIFICATION_FAILURE', detail: 'AVS failed' }] } },
-    ];
-    const seen: string[] = [];
-    const fakeFetch = (async (url: string) => {
-      seen.push(url);
-      const a = answers.shift()!;
-      return new Response(JSON.stringify(a.body), { status: a.status });
-    }) as unknown as typeof fetch;
-    const api = squareApi(keys, fakeFetch);
-    const p = { sourceId: 'cnon:x', amount: 100, currency: 'GBP', idempotencyKey: 'k', reference: null, address: ADDRESS, now: new Date() };
-    expect(await api.charge(p)).toEqual({ status: 'succeeded', id: 'R2B3' });
-    expect(await api.charge(p)).toEqual({ status: 'failed', message: 'Authorization error: \'CARD_DECLINED\'' });
-    expect(await api.charge(p)).toEqual({ status: 'address', message: ADDRESS_MESSAGES.unableToFindBilling });
-    expect(api.credentials).toEqual({ app_id: 'sandbox-sq0idb-abc123', location_id: 'L8W9XYZ123', checkout_js: 'https://sandbox.web.squarecdn.com/v1/square.js' });
-    expect(seen).toEqual(Array(3).fill('https://connect.squareupsandbox.com/v2/payments'));
+  it('reads Square’s answers: a declined card’s detail, an address verification failure, a key reused for another card', async () => {
+    expect(await charge('cnon:card-nonce-declined', 'k-declined')).toEqual({ status: 'failed', message: 'Authorization error: \'CARD_DECLINED\'' });
+    expect(await charge('cnon:card-nonce-rejected-postalcode', 'k-avs')).toEqual({ status: 'address', message: ADDRESS_MESSAGES.unableToFindBilling });
+    await charge('cnon:card-nonce-ok', 'k-reused');
+    // Another card under a key already charged: no verdict on that payment, which stands.
+    expect(await charge('cnon:another-card', 'k-reused')).toEqual({ status: 'unknown', message: PAYMENT_MESSAGES.unableToPay });
+    expect(api().credentials).toEqual({ app_id: 'sandbox-sq0idb-abc123', location_id: 'L8W9XYZ123', checkout_js: 'https://sandbox.web.squarecdn.com/v1/square.js' });
   });
 
-  it('refuses malformed keys at start with a message naming the variable', () => {
+  it('refunds with RefundPayment on Square’s payment id, reads a payment back with GetPayment, and knows none it did not take', async () => {
+    const taken = await charge('cnon:card-nonce-ok', 'k-refund');
+    if (taken.status !== 'succeeded') throw new Error('not taken');
+    await api().refund({ paymentId: taken.id, amount: 5100, currency: 'gbp', idempotencyKey: 'refund:k-refund' });
+    expect(fake.requests.at(-1)).toMatchObject({ method: 'POST', path: '/v2/refunds' });
+    expect(fake.requests.at(-1)!.body).toEqual({ idempotency_key: 'refund:k-refund', payment_id: taken.id, amount_money: { amount: 5100, currency: 'GBP' } });
+    expect(fake.refunds).toEqual([expect.objectContaining({ payment_id: taken.id, amount_money: { amount: 5100, currency: 'GBP' } })]);
+    // A refund Square refuses is an error in Square's words (the ledger keeps it owed).
+    await expect(api().refund({ paymentId: 'NOPE', amount: 1, currency: 'GBP', idempotencyKey: 'refund:nope' })).rejects.toThrow(/Could not find payment/);
+
+    expect(await api().retrieve(taken.id)).toEqual({ status: 'succeeded', amount: 5100, currency: 'GBP', failureMessage: null });
+    expect(fake.requests.at(-1)).toMatchObject({ method: 'GET', path: `/v2/payments/${taken.id}` });
+    expect(await api().retrieve('UNKNOWN123')).toBeNull();
+  });
+
+  it('reads its keys and SQUARE_API_BASE from the environment; malformed ones stop the start with a message naming the variable', () => {
+    expect(squareKeys(SQUARE_ENV)).toEqual({ applicationId: 'sandbox-sq0idb-abc123', accessToken: ACCESS_TOKEN, locationId: 'L8W9XYZ123', apiBase: null });
+    expect(squareKeys({ ...SQUARE_ENV, SQUARE_API_BASE: 'http://127.0.0.1:4010' })?.apiBase).toBe('http://127.0.0.1:4010');
+    expect(() => squareKeys({ ...SQUARE_ENV, SQUARE_API_BASE: 'http://127.0.0.1:4010/v2' })).toThrow(/SQUARE_API_BASE/);
     expect(() => squareKeys({ SQUARE_APPLICATION_ID: 'nope' })).toThrow(/SQUARE_APPLICATION_ID/);
     expect(squareKeys({})).toBeNull();
+  });
+});
+
+describe.each(drivers)('Square keyed on %s: Square’s payment id kept, refunds on it', (driver) => {
+  let fake: FakeSquare;
+  let database: OpenDatabase;
+  let demo: Demo;
+  let app: FastifyInstance;
+  const clock = { now: new Date('2026-06-01T12:00:00Z') };
+
+  beforeAll(async () => {
+    fake = await startFakeSquare({ accessToken: ACCESS_TOKEN });
+    ({ database, demo } = await openSeededTestDatabase(driver));
+    app = await buildApp({ db: database.db, config: testConfig(), clock: () => clock.now, logger: false, plans: planWiring(database.db, { ...SQUARE_ENV, SQUARE_API_BASE: fake.base }) });
+    await app.ready();
+  });
+  afterAll(async () => {
+    await app?.close();
+    await database?.close();
+    await fake?.close();
+  });
+
+  /** A fresh event of a Square organiser with `capacity` tickets of £20 (and £1 booking fee). */
+  async function squareEvent(capacity: number) {
+    const tag = randomUUID().slice(0, 8);
+    const [org] = await database.db.insert(t.organisers).values({ slug: `square-${tag}`, name: `Square Hall ${tag}`, paymentProvider: 'square' }).returning();
+    const [event] = await database.db
+      .insert(t.events)
+      .values({ organiserId: org!.id, title: `Square Night ${tag}`, currency: 'GBP', venueName: 'Hall', venueAddress: '1 High St', city: 'Leeds', thumbnail: '' })
+      .returning();
+    const [pool] = await database.db.insert(t.capacityPools).values({ name: `Square Night ${tag}`, capacity }).returning();
+    const [date] = await database.db.insert(t.eventDates).values({ eventId: event!.id, startsAt: new Date('2026-12-01T19:00:00Z'), poolId: pool!.id }).returning();
+    const [type] = await database.db.insert(t.ticketTypes).values({ eventDateId: date!.id, name: 'Square ticket', price: 2000, bookingFee: 100 }).returning();
+    return { poolId: pool!.id, typeId: type!.id };
+  }
+
+  async function buyer(typeId: number, qty: number, userId = demo.users.notSubscribed.id) {
+    const v = new Visitor(app);
+    expect((await v.request({ method: 'POST', url: '/signin/', body: `user_id=${userId}` })).statusCode).toBe(303);
+    expect((await v.add({ [typeId]: qty })).statusCode).toBe(200);
+    expect((await v.json('reserveTickets')).reserved).toBe(true);
+    await v.json('updateBasketState', { state: 'payment' });
+    const checkout = await v.checkout();
+    const [sale] = await database.db.select({ id: sales.id }).from(sales).where(eq(sales.reference, checkout.sale_reference!));
+    return { v, saleId: sale!.id, total: checkout.basket_total, reference: checkout.sale_reference! };
+  }
+  const paymentsOf = (saleId: string) => database.db.select().from(payments).where(eq(payments.saleId, saleId));
+  const soldOf = async (poolId: number) => (await database.db.select().from(t.capacityPools).where(eq(t.capacityPools.id, poolId)))[0]!.sold;
+
+  it('charges the card through Square, keeps Square’s payment id on the payment and books the sale', async () => {
+    const { poolId, typeId } = await squareEvent(4);
+    const { v, saleId, total, reference } = await buyer(typeId, 2);
+    expect(await v.json('getSquareCredentials')).toEqual({ app_id: SQUARE_ENV.SQUARE_APPLICATION_ID, location_id: 'L8W9XYZ123', checkout_js: 'https://sandbox.web.squarecdn.com/v1/square.js' });
+    const res = await v.call('payWithSquare', { billing_address_data: ADDRESS, source_id: 'cnon:card-nonce-ok' });
+    expect(res.statusCode).toBe(200);
+    const [row] = await paymentsOf(saleId);
+    const square = fake.payments.get(row!.providerPaymentId);
+    expect(square).toMatchObject({ status: 'COMPLETED', amount_money: { amount: total, currency: 'GBP' }, reference_id: reference });
+    expect(res.json()).toEqual({ response: { success: true, payment: { id: square!.id, status: 'COMPLETED' } } });
+    expect(row).toMatchObject({ provider: 'square', status: 'succeeded', outcome: 'booked', amount: total });
+    expect(fake.requests.at(-1)!.body).toMatchObject({ idempotency_key: row!.idempotencyKey, source_id: 'cnon:card-nonce-ok', amount_money: { amount: total, currency: 'GBP' } });
+    expect(await soldOf(poolId)).toBe(2);
+    expect((await v.checkout()).payment_complete).toBe(true);
+  });
+
+  it('refunds a payment whose stock went while Square was taking it, with Square’s own payment id, and tells the buyer in words', async () => {
+    const { poolId, typeId } = await squareEvent(2);
+    const { v, saleId, total } = await buyer(typeId, 2);
+    const other = new Visitor(app);
+    fake.onCreate = async () => {
+      // Square answers after the hold and its grace have run out, and another buyer has taken the stock.
+      clock.now = new Date(clock.now.getTime() + 3 * 3600_000);
+      await other.add({ [typeId]: 2 });
+      expect((await other.json('reserveTickets')).reserved).toBe(true);
+    };
+    try {
+      const res = await v.call('payWithSquare', { billing_address_data: ADDRESS, source_id: 'cnon:card-nonce-ok' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ response: { success: false, message: PAYMENT_MESSAGES.lateRefunded } });
+    } finally {
+      fake.onCreate = null;
+    }
+    const [row] = await paymentsOf(saleId);
+    expect(fake.payments.has(row!.providerPaymentId)).toBe(true);
+    expect(row).toMatchObject({ status: 'succeeded', outcome: 'refunded' });
+    const refund = fake.refunds.find((r) => r.payment_id === row!.providerPaymentId);
+    expect(refund).toMatchObject({ amount_money: { amount: total, currency: 'GBP' } });
+    expect(refund!.idempotency_key.length).toBeLessThanOrEqual(45);
+    expect(await database.db.select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, row!.id))).toEqual([expect.objectContaining({ amount: total, status: 'done' })]);
+    expect(await soldOf(poolId)).toBe(0);
+    expect((await v.checkout()).payment_complete).toBe(false);
+  });
+
+  it('refunds, never books, a payment Square took for another amount than the payment was for', async () => {
+    const { poolId, typeId } = await squareEvent(4);
+    const { v, saleId, total } = await buyer(typeId, 1);
+    fake.takes = (requested) => requested - 100;
+    try {
+      const res = await v.call('payWithSquare', { billing_address_data: ADDRESS, source_id: 'cnon:card-nonce-ok' });
+      expect(res.statusCode).toBe(200);
+      expect(res.json()).toEqual({ response: { success: false, message: AMOUNT_MISMATCH_MESSAGE } });
+    } finally {
+      fake.takes = (requested) => requested;
+    }
+    const [row] = await paymentsOf(saleId);
+    expect(row).toMatchObject({ status: 'failed', failureMessage: AMOUNT_MISMATCH_MESSAGE, amount: total });
+    expect(fake.refunds.find((r) => r.payment_id === row!.providerPaymentId)).toMatchObject({ amount_money: { amount: total - 100, currency: 'GBP' } });
+    expect(await database.db.select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, row!.id))).toEqual([expect.objectContaining({ amount: total - 100, status: 'done' })]);
+    expect(await soldOf(poolId)).toBe(0);
+    expect((await v.checkout()).payment_complete).toBe(false);
+  });
+
+  it('shows a declined card’s words and books nothing', async () => {
+    const { poolId, typeId } = await squareEvent(4);
+    const { v, saleId } = await buyer(typeId, 1);
+    const res = await v.call('payWithSquare', { billing_address_data: ADDRESS, source_id: 'cnon:card-nonce-declined' });
+    expect(res.statusCode).toBe(200);
+    expect(res.json()).toEqual({ response: { success: false, message: 'Authorization error: \'CARD_DECLINED\'' } });
+    expect((await paymentsOf(saleId)).map((p) => p.status)).toEqual(['failed']);
+    expect(await soldOf(poolId)).toBe(0);
   });
 });
 

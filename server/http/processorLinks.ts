@@ -41,11 +41,13 @@ export function processorLinks(deps: Pick<AppDeps, 'payment' | 'bank' | 'plans'>
         const square = deps.plans.square;
         return {
           refunder: { refund: (r) => square.refund({ ...r, currency: payment.currency }) },
-          // Square's payments are taken with the buyer present: settled on the spot, never left open.
-          async retrieve() {
-            return null;
+          // Square's record of a payment it took (none for one it never took, nor in the sandbox).
+          async retrieve(id): Promise<ProcessorRecord | null> {
+            const found = await square.retrieve(id);
+            if (!found) return null;
+            return { ...found, status: found.status === 'requires_action' ? 'processing' : found.status };
           },
-          async cancel() {},
+          cancel: (id) => square.cancel(id),
         };
       }
     }

@@ -2,31 +2,39 @@
  * Square (spec 001 §4, §7 get_square_credentials and pay-with-square): the organiser whose
  * provider is Square is paid through Square. Keyed (SQUARE_APPLICATION_ID, SQUARE_ACCESS_TOKEN,
  * SQUARE_LOCATION_ID), the card is tokenised by Square's Web Payments SDK in the browser and
- * charged with Square's CreatePayment (an idempotency key per sale and attempt); otherwise the
- * sandbox processor tokenises the card and charges it here. Either way the payment is a row of
- * `payments` (provider 'square') settled like every other card payment: booked if the stock is
- * held, refunded if it is gone.
+ * charged through Square's own SDK (`square`): CreatePayment under an idempotency key per sale and
+ * attempt, GetPayment, RefundPayment; SQUARE_API_BASE points the SDK elsewhere than Square's API (a
+ * local stand-in in tests). Otherwise the sandbox processor tokenises the card and charges it here.
+ * Either way the payment is a row of `payments` (provider 'square') that carries the id of the
+ * payment Square took, settled like every other card payment from Square's word on what it took:
+ * booked if it is the basket's amount and the stock is held, refunded on that id otherwise.
  */
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
+import { and, eq } from 'drizzle-orm';
+import { SquareClient, SquareEnvironment, SquareError, type Square } from 'square';
 import { z } from 'zod/mini';
 import type { Database } from '../../db/index.ts';
+import { payments } from '../../db/schema.ts';
 import { SQUARE_SANDBOX_APP_ID, type BillingAddress } from '../../../contract/index.ts';
 import { ADDRESS_MESSAGES } from '../../../machines/address/address.messages.ts';
 import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages.ts';
 import { chargeSandboxCard, findSandboxCard } from '../instalments/sandboxCards.ts';
-import type { CardProcessor } from './processor.ts';
-import { settlePayment, startCardPayment, type Settlement } from './payments.ts';
+import type { CardProcessor, RetrievedPayment } from './processor.ts';
+import { paymentError, settlePayment, startCardPayment, type Settlement } from './payments.ts';
 
 export interface SquareKeys {
   applicationId: string;
   accessToken: string;
   locationId: string;
+  /** Where Square's SDK sends its requests; null: Square's own API for the application's environment. */
+  apiBase: string | null;
 }
 
 const envSchema = z.object({
   SQUARE_APPLICATION_ID: z.optional(z.string().check(z.regex(/^(sandbox-)?sq0idp-|^sandbox-sq0idb-|^sq0idb-/, 'must be a Square application id (sq0idp-… or sandbox-sq0idb-…)'))),
   SQUARE_ACCESS_TOKEN: z.optional(z.string().check(z.minLength(20, 'must be a Square access token'))),
   SQUARE_LOCATION_ID: z.optional(z.string().check(z.regex(/^[A-Z0-9]{6,32}$/, 'must be a Square location id'))),
+  SQUARE_API_BASE: z.optional(z.string().check(z.regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be http(s)://host[:port] with no path'))),
 });
 
 /** The Square keys from the environment, when all three are set; a malformed one stops the start. */
@@ -38,98 +46,135 @@ export function squareKeys(env: Record<string, string | undefined>): SquareKeys 
   }
   const e = parsed.data;
   return e.SQUARE_APPLICATION_ID && e.SQUARE_ACCESS_TOKEN && e.SQUARE_LOCATION_ID
-    ? { applicationId: e.SQUARE_APPLICATION_ID, accessToken: e.SQUARE_ACCESS_TOKEN, locationId: e.SQUARE_LOCATION_ID }
+    ? {
+        applicationId: e.SQUARE_APPLICATION_ID,
+        accessToken: e.SQUARE_ACCESS_TOKEN,
+        locationId: e.SQUARE_LOCATION_ID,
+        apiBase: e.SQUARE_API_BASE ? e.SQUARE_API_BASE.replace(/\/$/, '') : null,
+      }
     : null;
 }
 
 const isSandboxApp = (keys: SquareKeys) => keys.applicationId.startsWith('sandbox-');
-const apiBase = (keys: SquareKeys) => (isSandboxApp(keys) ? 'https://connect.squareupsandbox.com' : 'https://connect.squareup.com');
 /** Square's Web Payments SDK script, which @square/web-sdk loads in the browser. */
 export const squareScript = (keys: SquareKeys) => (isSandboxApp(keys) ? 'https://sandbox.web.squarecdn.com/v1/square.js' : 'https://web.squarecdn.com/v1/square.js');
-export const SQUARE_VERSION = '2025-01-23';
-
-export interface SquareRequest {
-  url: string;
-  method: 'POST';
-  headers: Record<string, string>;
-  body: string;
-}
 
 /** Square caps idempotency keys at 45 characters: a long key is hashed down, keeping it stable. */
 function squareKey(key: string): string {
-  return key.length <= 45 ? key : Buffer.from(key).toString('base64url').slice(0, 45);
+  return key.length <= 45 ? key : createHash('sha256').update(key).digest('base64url').slice(0, 43);
 }
 
-/** CreatePayment (POST /v2/payments) for a card token, with the billing address. */
-export function createPaymentRequest(
-  keys: SquareKeys,
-  p: { sourceId: string; amount: number; currency: string; idempotencyKey: string; reference: string | null; address: BillingAddress },
-): SquareRequest {
-  const billing = {
-    ...(p.address.first_name ? { first_name: p.address.first_name } : {}),
-    ...(p.address.last_name ? { last_name: p.address.last_name } : {}),
-    ...(p.address.address_1 ? { address_line_1: p.address.address_1 } : {}),
-    ...(p.address.address_2 ? { address_line_2: p.address.address_2 } : {}),
-    ...(p.address.town ? { locality: p.address.town } : {}),
-    ...(p.address.state ? { administrative_district_level_1: p.address.state } : {}),
-    postal_code: p.address.postcode,
-    country: p.address.country_code || 'GB',
-  };
-  return {
-    url: `${apiBase(keys)}/v2/payments`,
-    method: 'POST',
-    headers: { authorization: `Bearer ${keys.accessToken}`, 'content-type': 'application/json', 'square-version': SQUARE_VERSION },
-    body: JSON.stringify({
-      idempotency_key: squareKey(p.idempotencyKey),
-      source_id: p.sourceId,
-      amount_money: { amount: p.amount, currency: p.currency.toUpperCase() },
-      location_id: keys.locationId,
-      autocomplete: true,
-      ...(p.reference ? { reference_id: p.reference } : {}),
-      billing_address: billing,
-    }),
-  };
-}
-
-/** RefundPayment (POST /v2/refunds). */
-export function refundPaymentRequest(keys: SquareKeys, p: { paymentId: string; amount: number; currency: string; idempotencyKey: string }): SquareRequest {
-  return {
-    url: `${apiBase(keys)}/v2/refunds`,
-    method: 'POST',
-    headers: { authorization: `Bearer ${keys.accessToken}`, 'content-type': 'application/json', 'square-version': SQUARE_VERSION },
-    body: JSON.stringify({ idempotency_key: squareKey(p.idempotencyKey), payment_id: p.paymentId, amount_money: { amount: p.amount, currency: p.currency.toUpperCase() } }),
-  };
-}
-
-export type SquareCharge = { status: 'succeeded'; id: string } | { status: 'failed'; message: string } | { status: 'address'; message: string };
+/**
+ * Square's answer to a charge. `unknown`: Square gave no verdict on the payment (it could not be
+ * reached, or the key was already used for another card): the payment is left as it stands.
+ */
+export type SquareCharge =
+  | { status: 'succeeded'; id: string; amount: number; currency: string }
+  | { status: 'failed'; message: string }
+  | { status: 'address'; message: string }
+  | { status: 'unknown'; message: string };
 
 /** What charges a Square card token: Square's API, or the sandbox processor. */
 export interface SquareGateway {
   credentials: { app_id: string; location_id: string; checkout_js: string };
   charge(p: { sourceId: string; amount: number; currency: string; idempotencyKey: string; reference: string | null; address: BillingAddress; now: Date }): Promise<SquareCharge>;
   refund(p: { paymentId: string; amount: number; currency: string; idempotencyKey: string }): Promise<void>;
+  /** Square's own record of one of its payments (GetPayment); null for one it does not know. */
+  retrieve(paymentId: string): Promise<RetrievedPayment | null>;
+  /** Voids a payment Square has approved and not completed (CancelPayment); nothing to do for any other. */
+  cancel(paymentId: string): Promise<void>;
 }
 
 /** Square's card and address error codes, as the buyer is told them. */
 const ADDRESS_CODES = new Set(['ADDRESS_VERIFICATION_FAILURE', 'INVALID_POSTAL_CODE', 'INVALID_LOCATION']);
 
-export function squareApi(keys: SquareKeys, fetchImpl: typeof fetch = fetch): SquareGateway {
-  async function send(request: SquareRequest) {
-    const response = await fetchImpl(request.url, { method: request.method, headers: request.headers, body: request.body });
-    return { ok: response.ok, json: (await response.json()) as { payment?: { id: string; status: string }; errors?: { code: string; detail?: string; category?: string }[] } };
+/** The ledger's placeholder for a payment Square has not taken yet: Square's id is known once it has. */
+const PLACEHOLDER_PREFIX = 'sq_';
+const isPlaceholder = (paymentId: string) => paymentId.startsWith(PLACEHOLDER_PREFIX);
+
+const minor = (amount: bigint | null | undefined) => Number(amount ?? 0n);
+
+/** A payment's status at Square as the ledger reads it. */
+function statusOf(payment: Square.Payment): RetrievedPayment['status'] {
+  if (payment.status === 'COMPLETED' || payment.status === 'APPROVED') return 'succeeded';
+  if (payment.status === 'FAILED' || payment.status === 'CANCELED') return 'failed';
+  return 'requires_action';
+}
+
+/** Square's API through its SDK: CreatePayment, GetPayment, CancelPayment and RefundPayment. */
+export function squareApi(keys: SquareKeys, fetchImpl?: typeof fetch): SquareGateway {
+  const client = new SquareClient({
+    token: keys.accessToken,
+    ...(keys.apiBase ? { baseUrl: keys.apiBase } : { environment: isSandboxApp(keys) ? SquareEnvironment.Sandbox : SquareEnvironment.Production }),
+    ...(fetchImpl ? { fetch: fetchImpl } : {}),
+    timeoutInSeconds: 30,
+  });
+  const errorsOf = (err: unknown) => (err instanceof SquareError ? err.errors : null);
+
+  async function retrieve(paymentId: string): Promise<RetrievedPayment | null> {
+    if (isPlaceholder(paymentId)) return null;
+    try {
+      const { payment } = await client.payments.get({ paymentId });
+      if (!payment) return null;
+      return { status: statusOf(payment), amount: minor(payment.amountMoney?.amount), currency: payment.amountMoney?.currency ?? '', failureMessage: null };
+    } catch (err) {
+      if (err instanceof SquareError && err.statusCode === 404) return null;
+      throw err;
+    }
   }
+
   return {
     credentials: { app_id: keys.applicationId, location_id: keys.locationId, checkout_js: squareScript(keys) },
     async charge(p) {
-      const { ok, json } = await send(createPaymentRequest(keys, p));
-      if (ok && json.payment && (json.payment.status === 'COMPLETED' || json.payment.status === 'APPROVED')) return { status: 'succeeded', id: json.payment.id };
-      const error = json.errors?.[0];
-      if (error && ADDRESS_CODES.has(error.code)) return { status: 'address', message: ADDRESS_MESSAGES.unableToFindBilling };
-      return { status: 'failed', message: error?.detail ?? PAYMENT_MESSAGES.unableToPay };
+      const billing: Square.Address = {
+        ...(p.address.first_name ? { firstName: p.address.first_name } : {}),
+        ...(p.address.last_name ? { lastName: p.address.last_name } : {}),
+        ...(p.address.address_1 ? { addressLine1: p.address.address_1 } : {}),
+        ...(p.address.address_2 ? { addressLine2: p.address.address_2 } : {}),
+        ...(p.address.town ? { locality: p.address.town } : {}),
+        ...(p.address.state ? { administrativeDistrictLevel1: p.address.state } : {}),
+        postalCode: p.address.postcode,
+        country: (p.address.country_code || 'GB') as Square.Country,
+      };
+      try {
+        const { payment } = await client.payments.create({
+          idempotencyKey: squareKey(p.idempotencyKey),
+          sourceId: p.sourceId,
+          amountMoney: { amount: BigInt(p.amount), currency: p.currency.toUpperCase() as Square.Currency },
+          locationId: keys.locationId,
+          autocomplete: true,
+          ...(p.reference ? { referenceId: p.reference } : {}),
+          billingAddress: billing,
+        });
+        if (payment?.id && statusOf(payment) === 'succeeded') {
+          return { status: 'succeeded', id: payment.id, amount: minor(payment.amountMoney?.amount), currency: payment.amountMoney?.currency ?? p.currency.toUpperCase() };
+        }
+        return { status: 'failed', message: PAYMENT_MESSAGES.unableToPay };
+      } catch (err) {
+        const errors = errorsOf(err);
+        if (!errors || errors.length === 0) return { status: 'unknown', message: PAYMENT_MESSAGES.unableToPay };
+        const error = errors[0]!;
+        if (error.code === 'IDEMPOTENCY_KEY_REUSED') return { status: 'unknown', message: PAYMENT_MESSAGES.unableToPay };
+        if (ADDRESS_CODES.has(error.code)) return { status: 'address', message: ADDRESS_MESSAGES.unableToFindBilling };
+        return { status: 'failed', message: error.detail ?? PAYMENT_MESSAGES.unableToPay };
+      }
     },
     async refund(p) {
-      const { ok, json } = await send(refundPaymentRequest(keys, p));
-      if (!ok) throw new Error(json.errors?.[0]?.detail ?? 'Square refused the refund');
+      try {
+        await client.refunds.refundPayment({
+          idempotencyKey: squareKey(p.idempotencyKey),
+          paymentId: p.paymentId,
+          amountMoney: { amount: BigInt(p.amount), currency: p.currency.toUpperCase() as Square.Currency },
+        });
+      } catch (err) {
+        throw new Error(errorsOf(err)?.[0]?.detail ?? (err instanceof Error ? err.message : 'Square refused the refund'), { cause: err });
+      }
+    },
+    retrieve,
+    async cancel(paymentId) {
+      if (isPlaceholder(paymentId)) return;
+      const { payment } = await client.payments.get({ paymentId });
+      if (payment?.status === 'APPROVED') await client.payments.cancel({ paymentId });
     },
   };
 }
@@ -143,26 +188,35 @@ export function localSquare(db: Database): SquareGateway {
       if (!card || card.kind !== 'nonce') return { status: 'failed', message: 'This card token is not valid. Please enter your card again.' };
       const charged = await chargeSandboxCard(db, { cardId: card.id, amount: p.amount, currency: p.currency, idempotencyKey: p.idempotencyKey, offSession: false, now: p.now });
       if (charged.status === 'requires_action') return { status: 'failed', message: PAYMENT_MESSAGES.unableToPay };
-      return charged.status === 'succeeded' ? charged : { status: 'failed', message: charged.message };
+      return charged.status === 'succeeded' ? { status: 'succeeded', id: charged.id, amount: p.amount, currency: p.currency.toUpperCase() } : { status: 'failed', message: charged.message };
     },
+    // A refund is its row in payment_refunds, written by the caller in the same transaction.
     async refund() {},
+    // Its payments are settled here, on the spot.
+    async retrieve() {
+      return null;
+    },
+    async cancel() {},
   };
 }
 
-/** The card processor seen by the payments ledger: a Square payment is created when it is charged. */
+/**
+ * The card processor seen by the payments ledger. A Square payment exists once its card is charged:
+ * until then the ledger's row holds a placeholder id, replaced by Square's payment id as soon as
+ * Square answers, so refunds and reads go to the payment Square took.
+ */
 function ledgerProcessor(gateway: SquareGateway, currency: string): CardProcessor {
   return {
     name: 'square',
     publicKey: gateway.credentials.app_id,
     async createPayment(p) {
-      return { id: `sq_${p.idempotencyKey}`, clientSecret: `sq_${randomBytes(16).toString('hex')}` };
+      return { id: `${PLACEHOLDER_PREFIX}${p.idempotencyKey}`, clientSecret: `${PLACEHOLDER_PREFIX}${randomBytes(16).toString('hex')}` };
     },
     async refund(p) {
       await gateway.refund({ paymentId: p.paymentId, amount: p.amount, currency, idempotencyKey: p.idempotencyKey });
     },
-    async retrieve() {
-      return null;
-    },
+    retrieve: (paymentId) => gateway.retrieve(paymentId),
+    cancel: (paymentId) => gateway.cancel(paymentId),
   };
 }
 
@@ -190,20 +244,36 @@ export async function payWithSquare(
   const payment = await startCardPayment(db, ledger, { saleId: p.saleId, total: p.total, currency: p.currency, now: p.now, graceMs: p.graceMs });
   const charge = await gateway.charge({ sourceId: p.sourceId, amount: payment.amount, currency: payment.currency, idempotencyKey: payment.idempotencyKey, reference: p.reference, address: p.address, now: p.now });
   if (charge.status === 'address') return { kind: 'address', message: charge.message };
+  if (charge.status === 'unknown') return { kind: 'failed', message: charge.message };
+  // From here on the payment is known by Square's own id: refunds and reads name the payment Square took.
+  const providerPaymentId = charge.status === 'succeeded' ? await keepSquareId(db, payment.id, charge.id) : (await currentRow(db, payment.id)).providerPaymentId;
   const settled: Settlement = await settlePayment(
     db,
     ledger,
-    {
-      provider: 'square',
-      providerPaymentId: payment.providerPaymentId,
-      status: charge.status === 'succeeded' ? 'succeeded' : 'failed',
-      amount: payment.amount,
-      currency: payment.currency,
-      failureMessage: charge.status === 'failed' ? charge.message : null,
-    },
+    charge.status === 'succeeded'
+      ? // Square's word on what it took: an amount other than the payment's is refunded, never booked.
+        { provider: 'square', providerPaymentId, status: 'succeeded', amount: charge.amount, currency: charge.currency }
+      : { provider: 'square', providerPaymentId, status: 'failed', amount: payment.amount, currency: payment.currency, failureMessage: charge.message },
     p.now,
   );
-  if (settled.effect === 'booked') return { kind: 'paid', paymentId: payment.providerPaymentId };
-  if (settled.effect === 'none' && settled.payment.status === 'succeeded') return { kind: 'paid', paymentId: payment.providerPaymentId };
-  return { kind: 'failed', message: settled.payment.failureMessage ?? (charge.status === 'failed' ? charge.message : PAYMENT_MESSAGES.unableToPay) };
+  if (settled.effect === 'booked') return { kind: 'paid', paymentId: providerPaymentId };
+  if (settled.effect === 'none' && settled.payment.status === 'succeeded' && settled.payment.outcome !== 'refunded') return { kind: 'paid', paymentId: providerPaymentId };
+  // Taken and refunded (the stock went, the basket changed, the sale was paid already): the buyer is told why.
+  if (settled.payment.outcome === 'refunded') return { kind: 'failed', message: (await paymentError(db, p.saleId)) ?? PAYMENT_MESSAGES.unableToPay };
+  if (settled.payment.failureMessage) return { kind: 'failed', message: settled.payment.failureMessage };
+  return { kind: 'failed', message: charge.status === 'failed' ? charge.message : PAYMENT_MESSAGES.unableToPay };
+}
+
+async function currentRow(db: Database, id: number) {
+  const [row] = await db.select().from(payments).where(eq(payments.id, id));
+  return row!;
+}
+
+/** Records Square's payment id on the ledger's row (once: the same charge asked again is the same payment). */
+async function keepSquareId(db: Database, id: number, squarePaymentId: string): Promise<string> {
+  await db
+    .update(payments)
+    .set({ providerPaymentId: squarePaymentId })
+    .where(and(eq(payments.id, id), eq(payments.provider, 'square')));
+  return squarePaymentId;
 }
