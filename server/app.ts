@@ -22,6 +22,7 @@ import { registerSecurityHeaders } from './http/security.ts';
 import { databaseRateLimitStore } from './http/rateLimitStore.ts';
 import { registerCatalogue, STEPPER_SCRIPT } from './pages/catalogue.ts';
 import { registerInfoPages } from './pages/info.ts';
+import { registerSignIn } from './pages/signin.ts';
 import { registerMailbox } from './pages/mailbox.ts';
 import { smtpTransport, type Mailer } from './domain/mail.ts';
 import { registerGiftAidDownload } from './pages/giftAidCsv.ts';
@@ -127,6 +128,7 @@ export async function buildApp(deps: {
   registerApi(app, appDeps);
   registerCatalogue(app, appDeps);
   registerInfoPages(app, appDeps);
+  registerSignIn(app, appDeps);
   if (config.demo) registerMailbox(app, appDeps);
   if (config.demo) registerInstalmentDevRoutes(app, appDeps);
   if (deps.instalmentJob) {

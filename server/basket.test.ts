@@ -183,7 +183,7 @@ describe.each(drivers)('basket, reservation and pages on %s', (driver) => {
     expect(await v.json('getUser')).toEqual({ user: null });
     const page = await v.request({ method: 'GET', url: '/signin/' });
     expect(page.body).toContain(w.demo.users.subscribedDark.email);
-    const res = await v.request({ method: 'POST', url: '/signin/', body: `email=${encodeURIComponent(w.demo.users.notSubscribed.email)}` });
+    const res = await v.request({ method: 'POST', url: '/signin/', body: `user_id=${w.demo.users.notSubscribed.id}` });
     expect(res.statusCode).toBe(303);
     expect(await v.json('getUser')).toEqual({
       user: {

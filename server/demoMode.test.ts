@@ -1,6 +1,6 @@
 /**
- * Demo mode over HTTP, on each driver: out of it the demo sign-in page, /dev/* and the sandbox
- * processors' pages and calls answer 404 (a POST to /signin/ signs no one in), a payment method
+ * Demo mode over HTTP, on each driver: out of it /dev/* and the sandbox processors' pages and calls
+ * answer 404, the sign-in page lists no account and signs no one in without a code, a payment method
  * without its keys is refused in words and starts nothing, and the footer and wallet link no demo
  * page; in it they all work. Beside that: HSTS when the site is served over https, and the links in
  * the wallet e-mail and to the bank on the site's own address, whatever Host a request names.
@@ -56,21 +56,27 @@ describe.each(drivers)('demo mode on %s', (driver) => {
   }
   const paymentsOf = (saleId: string) => w.database.db.select().from(payments).where(eq(payments.saleId, saleId));
 
-  it('out of demo mode /signin/ is not served, and a POST naming an account signs no one in', async () => {
+  it('out of demo mode /signin/ lists no account, and a POST naming an account signs no one in', async () => {
     const tom = w.demo.users.notSubscribed;
     const v = new Visitor(live);
     const page = await v.request({ method: 'GET', url: '/signin/', headers: HTML });
-    expect(page.statusCode).toBe(404);
+    expect(page.statusCode).toBe(200);
     expect(page.body).not.toContain(tom.email);
+    expect(page.body).not.toContain(`${tom.firstName} ${tom.lastName}`);
     expect(page.body).not.toContain('Continue as');
-    expect((await v.request({ method: 'GET', url: '/signin/' })).statusCode).toBe(404);
-    for (const body of [`user_id=${tom.id}`, `email=${encodeURIComponent(tom.email)}`]) {
+    expect(page.body).not.toContain('name="user_id"');
+    for (const body of [`user_id=${tom.id}`, `user_id=${tom.id}&next=%2Fcheckout%2F`]) {
       const res = await v.request({ method: 'POST', url: '/signin/', body });
-      expect(res.statusCode).toBe(404);
-      expect(res.json()).toEqual({ error: 'Nothing is served at POST /signin/' });
-      expect(res.headers['set-cookie']).toBeUndefined();
+      expect(res.statusCode, body).toBe(400);
+      expect(res.body, body).not.toContain(tom.email);
+      expect(res.headers['set-cookie'], body).toBeUndefined();
       expect(await v.json('getUser')).toEqual({ user: null });
     }
+    // An e-mail address only gets a code sent to it: no one is signed in without it.
+    const named = await v.request({ method: 'POST', url: '/signin/', body: `email=${encodeURIComponent(tom.email)}` });
+    expect(named.statusCode).toBe(200);
+    expect(named.headers['set-cookie']).toBeUndefined();
+    expect(await v.json('getUser')).toEqual({ user: null });
   });
 
   it('in demo mode /signin/ lists the demo accounts and signs in as one', async () => {

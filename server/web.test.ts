@@ -133,7 +133,7 @@ describe.each(drivers)('web defences on %s', (driver) => {
 
   it('signs out only by a same-site POST; a link to /signout/ shows the button', async () => {
     const v = new Visitor(w.app);
-    await v.request({ method: 'POST', url: '/signin/', body: `email=${encodeURIComponent(w.demo.users.notSubscribed.email)}` });
+    await v.request({ method: 'POST', url: '/signin/', body: `user_id=${w.demo.users.notSubscribed.id}` });
     const signedIn = async () => ((await v.json('getUser')) as { user: unknown }).user !== null;
     expect(await signedIn()).toBe(true);
 

@@ -1,7 +1,8 @@
 /**
- * Demo mode (config.demo, decided in server/config.ts): the demo sign-in page (/signin/), the
- * development routes (/dev/*) and the sandbox payment processors with their pages and calls
- * (/sandbox/*) are one thing, served together or not at all.
+ * Demo mode (config.demo, decided in server/config.ts): the demo accounts on the sign-in page
+ * (server/pages/signin.ts), the development routes (/dev/*) and the sandbox payment processors
+ * with their pages and calls (/sandbox/*) are one thing, served together or not at all. The
+ * sign-in page itself, by one-time code, is served in and out of demo mode.
  *
  * Out of demo mode, every demo path answers 404, whether or not a route is registered there (an
  * unknown page would otherwise be answered by the checkout app), and the calls of a payment method
@@ -14,9 +15,9 @@ import { calls } from '../../contract/index.ts';
 import { html, page } from '../pages/html.ts';
 import type { AppDeps } from './deps.ts';
 
-const DEMO_PATH = /^\/(signin|dev|sandbox)(\/|$)/;
+const DEMO_PATH = /^\/(dev|sandbox)(\/|$)/;
 
-/** Whether a path is one of demo mode's: the demo sign-in page, a development route or a sandbox's. */
+/** Whether a path is one of demo mode's: a development route or a sandbox's. */
 export function isDemoPath(path: string): boolean {
   return DEMO_PATH.test(path);
 }

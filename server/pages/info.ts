@@ -1,19 +1,14 @@
-/**
- * The demo sign-in page (demo mode only: pick a demo account, no proof asked), signing out, the
- * mailing list and the policies. Outside demo mode buyers sign in at the checkout's login step,
- * with a one-time code sent to their e-mail address.
- */
+/** Signing out, the mailing list and the policies. Signing in is its own page (./signin.ts). */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod/mini';
-import { findUser, findUserByEmail, listUsers, subscribe } from '../domain/users.ts';
+import { findUser, subscribe } from '../domain/users.ts';
 import { DomainError } from '../domain/errors.ts';
-import { signIn, signOut, userIdOf } from '../http/session.ts';
+import { signOut, userIdOf } from '../http/session.ts';
 import type { AppDeps } from '../http/deps.ts';
-import { formId, formText } from '../../contract/index.ts';
+import { formText } from '../../contract/index.ts';
 import { INVALID_EMAIL_MESSAGE } from '../../machines/account/account.messages.ts';
 import { html, page, type Html } from './html.ts';
 
-const signInForm = z.object({ user_id: z.optional(formId), email: z.optional(formText(254)) });
 const subscribeForm = z.object({ email: formText(254) });
 
 export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
@@ -21,41 +16,6 @@ export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
   const send = (reply: FastifyReply, title: string, body: Html, status = 200) =>
     reply.status(status).type('text/html; charset=utf-8').send(page(config, title, body));
 
-  async function signInPage(reply: FastifyReply, currentUserId: number | null, error: string | null, status = 200) {
-    const users = await listUsers(db);
-    const current = await findUser(db, currentUserId);
-    return send(
-      reply,
-      'Sign in',
-      html`<h1>Sign in</h1>${error ? html`<p class="notice error" role="alert">${error}</p>` : ''}
-      ${current ? html`<p class="notice ok">Signed in as ${current.firstName} ${current.lastName} (${current.email}). </p><form method="post" action="/signout/"><button class="button" type="submit">Sign out</button></form>` : ''}
-      <p>This demo has no passwords: pick an account to continue as.</p>
-      <form method="post" action="/signin/" class="panel"><ul class="account-list" role="list">${users.map(
-        (u) => html`<li><button class="button button--secondary" type="submit" name="user_id" value="${u.id}">Continue as ${u.firstName} ${u.lastName}</button>
-        <span class="muted">${u.email}${u.subscribed ? ' · subscribed' : ''}${u.isDarkMode ? ' · dark mode' : ''}</span></li>`,
-      )}</ul></form>
-      <form method="post" action="/signin/" class="form-row"><label class="field">Or type a demo account’s e-mail <input class="input" type="email" name="email" required autocomplete="email"></label> <button class="button" type="submit">Sign in</button></form>
-      <p><a class="inline-link" href="/checkout/">Back to the basket</a></p>`,
-      status,
-    );
-  }
-
-  // The demo accounts' page, in demo mode only: it asks no proof of who is signing in.
-  if (config.demo) {
-    app.get('/signin/', async (request, reply) => signInPage(reply, userIdOf(request), null));
-    app.post('/signin/', async (request, reply) => {
-      const parsed = signInForm.safeParse(request.body ?? {});
-      if (!parsed.success) return signInPage(reply, userIdOf(request), 'Please choose one of the demo accounts.', 400);
-      const user = parsed.data.user_id
-        ? await findUser(db, parsed.data.user_id)
-        : parsed.data.email
-          ? await findUserByEmail(db, parsed.data.email)
-          : null;
-      if (!user) return signInPage(reply, userIdOf(request), 'There is no demo account with that e-mail address.', 400);
-      signIn(request, reply, user.id);
-      return reply.redirect('/checkout/', 303);
-    });
-  }
   // Signing out changes state, so it is a POST (checked for same-site origin like every change);
   // a link to /signout/ shows the button instead of acting on a foreign page's say-so.
   app.get('/signout/', async (request, reply) => {

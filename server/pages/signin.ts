@@ -1,0 +1,235 @@
+/**
+ * The sign-in page (/signin/): a one-time code sent to the buyer's e-mail address proves who they
+ * are, with the checkout login step's own functions, limits and words. The code is sent to any
+ * address, so the page never tells whether an address has an account; once the code is proved,
+ * an address with an account is signed in, and one without is asked for a full name and gets an
+ * account, as the checkout's "sign in or registration" does. In demo mode the page also lists the
+ * demo accounts, each signed in with one click and no proof.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod/mini';
+import { calls, codeDigits, formId, WALLET_PATH } from '../../contract/index.ts';
+import { FULL_NAME_MESSAGE, INVALID_EMAIL_MESSAGE } from '../../machines/account/account.messages.ts';
+import { AccountRefusal, saveGuestToSale, sendSignInCode, signInWithCode, VERIFY_FIRST_MESSAGE, type SignedIn } from '../domain/account.ts';
+import { DomainError } from '../domain/errors.ts';
+import { LOCKED_CODE_MESSAGE, SEND_LIMITS, TooManyRequests, WRONG_CODE_MESSAGE } from '../domain/oneTimeCode.ts';
+import { createSaleIfMissing, findSale, newSaleId } from '../domain/sales.ts';
+import { findUser, findUserByEmail, listUsers } from '../domain/users.ts';
+import type { AppDeps } from '../http/deps.ts';
+import { saleIdOf, setSaleCookie, signIn, userIdOf } from '../http/session.ts';
+import { html, page, type Html } from './html.ts';
+
+export const SIGN_IN_PATH = '/signin/';
+export const SIGN_IN_CODE_PATH = '/signin/code/';
+export const SIGN_IN_NAME_PATH = '/signin/name/';
+/** The checkout login step's words for what the code is for. */
+export const CODE_LEAD = "We'll email you a one-time sign in or registration code.";
+export const CHOOSE_DEMO_ACCOUNT_MESSAGE = 'Please choose one of the demo accounts.';
+export const NO_DEMO_ACCOUNT_MESSAGE = 'There is no demo account with that number.';
+
+/**
+ * Where to go once signed in: a path on this site only. Anything else (another site, `//host`,
+ * `/\host`, which browsers read as another site, or control characters) goes to the wallet.
+ */
+export function safeNext(next: unknown): string {
+  if (typeof next !== 'string' || next.length > 512) return WALLET_PATH;
+  if (!next.startsWith('/') || next.startsWith('//') || /[\\\s\p{Cc}]/u.test(next)) return WALLET_PATH;
+  return next;
+}
+
+/** The page's `next`, made safe; null when none was given (a demo account's button then goes to the basket, as it always has). */
+function nextOf(source: unknown): string | null {
+  const next = (source as { next?: unknown } | null | undefined)?.next;
+  return next === undefined || next === '' ? null : safeNext(next);
+}
+
+/** A refused form in the login step's words: the full name's when only the name is wrong, else the address's. */
+function refusalMessage(error: { issues: { path: PropertyKey[] }[] }): string {
+  return error.issues.every((issue) => issue.path[0] === 'fullname') ? FULL_NAME_MESSAGE : INVALID_EMAIL_MESSAGE;
+}
+
+const demoForm = z.object({ user_id: formId });
+
+type Step = { kind: 'email'; email?: string } | { kind: 'code'; email: string; resent?: boolean } | { kind: 'name'; email: string };
+
+export function registerSignIn(app: FastifyInstance, deps: AppDeps): void {
+  const { db, config, clock, mailer } = deps;
+
+  async function show(request: FastifyRequest, reply: FastifyReply, step: Step, next: string | null, error: string | null = null, status = 200) {
+    const current = await findUser(db, userIdOf(request));
+    const notice = error ? html`<p class="notice error" role="alert">${error}</p>` : '';
+    const nextField = next === null ? '' : html`<input type="hidden" name="next" value="${next}">`;
+    let form: Html;
+    if (step.kind === 'email') {
+      form = html`<form method="post" action="${SIGN_IN_PATH}" class="panel">
+        <p>${CODE_LEAD}</p>${notice}
+        <label class="field">Email address <input class="input" type="email" name="email" value="${step.email ?? ''}" required autocomplete="email" inputmode="email"></label>
+        ${nextField}
+        <p><button class="button" type="submit">Send code</button></p>
+      </form>`;
+    } else if (step.kind === 'code') {
+      form = html`<div class="panel">
+        <p class="notice ok" role="status">Code sent to inbox ${step.email}${step.resent ? '. The earlier code no longer works.' : ''}</p>${notice}
+        <form method="post" action="${SIGN_IN_CODE_PATH}">
+          <input type="hidden" name="email" value="${step.email}">${nextField}
+          <label class="field">One-time code <span class="muted">The 6 digits in the email we sent you</span>
+          <input class="input" type="text" name="code" required inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]{6,7}" maxlength="7"></label>
+          <p><button class="button" type="submit">Verify</button></p>
+        </form>
+        <form method="post" action="${SIGN_IN_PATH}" class="form-row">
+          <input type="hidden" name="email" value="${step.email}"><input type="hidden" name="resend" value="1">${nextField}
+          <button class="button button--secondary" type="submit">Resend code</button>
+          <a class="inline-link" href="${next === null ? SIGN_IN_PATH : `${SIGN_IN_PATH}?next=${encodeURIComponent(next)}`}">Check or change email</a>
+        </form>
+      </div>`;
+    } else {
+      form = html`<form method="post" action="${SIGN_IN_NAME_PATH}" class="panel">
+        <p>Welcome! There is no account for ${step.email} yet. Tell us your name and we will make one.</p>${notice}
+        <input type="hidden" name="email" value="${step.email}">${nextField}
+        <label class="field">Full name <input class="input" type="text" name="fullname" required autocomplete="name"></label>
+        <p><button class="button" type="submit">Continue</button></p>
+      </form>`;
+    }
+    let demo: Html | string = '';
+    if (config.demo) {
+      const users = await listUsers(db);
+      demo = html`<h2>Demo accounts</h2>
+      <p>This demo site also lets you continue as one of its accounts without a code.</p>
+      <form method="post" action="${SIGN_IN_PATH}" class="panel">${nextField}<ul class="account-list" role="list">${users.map(
+        (u) => html`<li><button class="button button--secondary" type="submit" name="user_id" value="${u.id}">Continue as ${u.firstName} ${u.lastName}</button>
+        <span class="muted">${u.email}${u.subscribed ? ' · subscribed' : ''}${u.isDarkMode ? ' · dark mode' : ''}</span></li>`,
+      )}</ul></form>`;
+    }
+    reply.header('cache-control', 'no-store');
+    return reply
+      .status(status)
+      .type('text/html; charset=utf-8')
+      .send(
+        page(
+          config,
+          'Sign in',
+          html`<h1>Sign in</h1>
+          ${current ? html`<p class="notice ok">Signed in as ${current.firstName} ${current.lastName} (${current.email}).</p><form method="post" action="/signout/"><button class="button button--secondary" type="submit">Sign out</button></form>` : ''}
+          ${form}${demo}
+          <p><a class="inline-link" href="/checkout/">Back to the basket</a></p>`,
+        ),
+      );
+  }
+
+  /** A refusal from the domain, shown on the page it came from, in its own words and status. */
+  function refusal(err: unknown): { message: string; status: number } | null {
+    if (err instanceof TooManyRequests) return { message: err.message, status: 429 };
+    if (err instanceof DomainError) return { message: err.message, status: err.status };
+    if (err instanceof AccountRefusal) return { message: err.message, status: err.message === LOCKED_CODE_MESSAGE ? 429 : err.kind === 'reserving' ? 409 : 400 };
+    return null;
+  }
+
+  app.get(SIGN_IN_PATH, async (request, reply) => show(request, reply, { kind: 'email' }, nextOf(request.query)));
+
+  app.post(SIGN_IN_PATH, async (request, reply) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const next = nextOf(body);
+    // One click on a demo account: demo mode only. Elsewhere a user_id proves nothing and is ignored.
+    if (config.demo && body.user_id !== undefined && body.email === undefined) {
+      const parsed = demoForm.safeParse(body);
+      if (!parsed.success) return show(request, reply, { kind: 'email' }, next, CHOOSE_DEMO_ACCOUNT_MESSAGE, 400);
+      const user = await findUser(db, parsed.data.user_id);
+      if (!user) return show(request, reply, { kind: 'email' }, next, NO_DEMO_ACCOUNT_MESSAGE, 400);
+      signIn(request, reply, user.id);
+      return reply.redirect(next ?? '/checkout/', 303);
+    }
+    const parsed = calls.sendOneTimeCode.request.safeParse({ email: body.email });
+    if (!parsed.success) {
+      return show(request, reply, { kind: 'email', email: typeof body.email === 'string' ? body.email : '' }, next, refusalMessage(parsed.error), 400);
+    }
+    const { email } = parsed.data;
+    try {
+      await sendSignInCode(db, {
+        email,
+        ip: request.ip,
+        now: clock(),
+        secret: config.sessionSecret,
+        mailer,
+        brandName: config.brandName,
+        limits: { ...SEND_LIMITS, perIp: config.codeSendsPerAddress },
+      });
+    } catch (err) {
+      const refused = refusal(err);
+      if (!refused) throw err;
+      return show(request, reply, body.resend === undefined ? { kind: 'email', email } : { kind: 'code', email }, next, refused.message, refused.status);
+    }
+    return show(request, reply, { kind: 'code', email, resent: body.resend !== undefined }, next);
+  });
+
+  /**
+   * The sale this browser continues with while proving an address: its own, or, for an address
+   * without an account and a browser without a sale it can use, a new empty one, which keeps the
+   * proved address until the buyer gives their name (as the checkout's sale does).
+   */
+  async function saleForRegistration(email: string): Promise<string | null> {
+    if (await findUserByEmail(db, email)) return null;
+    const id = newSaleId();
+    await createSaleIfMissing(db, id, null);
+    return id;
+  }
+
+  async function verify(request: FastifyRequest, email: string, code: string): Promise<SignedIn> {
+    const own = saleIdOf(request);
+    const usable = own !== null && (await findSale(db, own)) !== null ? own : null;
+    const check = async (saleId: string | null) => signInWithCode(db, { saleId, email, code, now: clock(), secret: config.sessionSecret });
+    try {
+      return await check(usable ?? (await saleForRegistration(email)));
+    } catch (err) {
+      // A sale whose hold ran out cannot take a buyer, but signing in does not need it: the code
+      // was not checked, so it is checked once more without it.
+      if (!(err instanceof AccountRefusal) || err.kind !== 'reserving') throw err;
+      return check(await saleForRegistration(email));
+    }
+  }
+
+  app.post(SIGN_IN_CODE_PATH, async (request, reply) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const next = nextOf(body);
+    const address = calls.sendOneTimeCode.request.safeParse({ email: body.email });
+    if (!address.success) return show(request, reply, { kind: 'email' }, next, refusalMessage(address.error), 400);
+    const { email } = address.data;
+    const typed = calls.checkOneTimeCode.request.safeParse({ email, code: typeof body.code === 'string' ? codeDigits(body.code) : '' });
+    if (!typed.success || typeof body.code !== 'string' || body.code.replace(/\s/g, '').length !== 6) {
+      return show(request, reply, { kind: 'code', email }, next, WRONG_CODE_MESSAGE, 400);
+    }
+    let signedIn: SignedIn;
+    try {
+      signedIn = await verify(request, email, typed.data.code);
+    } catch (err) {
+      const refused = refusal(err);
+      if (!refused) throw err;
+      return show(request, reply, { kind: 'code', email }, next, refused.message, refused.status);
+    }
+    if (signedIn.saleId) setSaleCookie(request, reply, signedIn.saleId);
+    if (!signedIn.user) return show(request, reply, { kind: 'name', email }, next);
+    signIn(request, reply, signedIn.user.id);
+    return reply.redirect(next ?? WALLET_PATH, 303);
+  });
+
+  app.post(SIGN_IN_NAME_PATH, async (request, reply) => {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    const next = nextOf(body);
+    const parsed = calls.saveGuestToSale.request.safeParse({ email: body.email, fullname: body.fullname });
+    if (!parsed.success) {
+      const email = calls.sendOneTimeCode.request.safeParse({ email: body.email });
+      const step: Step = email.success ? { kind: 'name', email: email.data.email } : { kind: 'email' };
+      return show(request, reply, step, next, refusalMessage(parsed.error), 400);
+    }
+    const saleId = saleIdOf(request);
+    if (!saleId) return show(request, reply, { kind: 'email', email: parsed.data.email }, next, VERIFY_FIRST_MESSAGE, 403);
+    try {
+      const user = await saveGuestToSale(db, { saleId, email: parsed.data.email, fullname: parsed.data.fullname, now: clock() });
+      signIn(request, reply, user.id);
+    } catch (err) {
+      const refused = refusal(err);
+      if (!refused) throw err;
+      return show(request, reply, { kind: 'email', email: parsed.data.email }, next, refused.message, refused.status);
+    }
+    return reply.redirect(next ?? WALLET_PATH, 303);
+  });
+}
