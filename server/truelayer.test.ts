@@ -4,6 +4,8 @@
  * Idempotency-Key and a Tl-Signature that verifies with the signing key's public half, the hosted
  * payment page's address, the status read back, a refund; and the webhook's signature is checked
  * against TrueLayer's published keys, refusing a foreign `jku`, a changed body or a wrong key.
+ * Our signatures are checked, and TrueLayer's made, independently of the adapter: with TrueLayer's
+ * own library, and by hand as TrueLayer's side signs its webhooks (with the `jku` in the header).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
@@ -12,16 +14,18 @@ import { buildApp } from './app.ts';
 import { testConfig } from './config.ts';
 import { openTestDatabase } from './db/testing.ts';
 import type { OpenDatabase } from './db/index.ts';
-import { capacityPools, payments } from './db/schema.ts';
+import { capacityPools, paymentWebhookEvents, payments } from './db/schema.ts';
 import { drivers, Visitor } from './test/harness.ts';
 import { hotEvent } from './test/fixtures.ts';
 import { bankWiring } from './http/bankTransferApi.ts';
-import { createPublicKey, generateKeyPairSync, verify, type JsonWebKey } from 'node:crypto';
-import { bankSettings, signingPayload, tlSignature, truelayerBank, verifyTruelayerWebhook, wordOfStatus } from './domain/payment/truelayer.ts';
+import { generateKeyPairSync, sign, type JsonWebKey, type KeyObject } from 'node:crypto';
+import * as tlSigning from 'truelayer-signing';
+import { bankSettings, truelayerBank, verifyTruelayerWebhook, wordOfStatus } from './domain/payment/truelayer.ts';
 import { BANK_TRANSFER_MESSAGES } from '../machines/bankTransfer/bankTransfer.messages.ts';
 
 const ours = generateKeyPairSync('ec', { namedCurve: 'secp521r1' });
 const PEM = ours.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
+const PUBLIC_PEM = ours.publicKey.export({ type: 'spki', format: 'pem' }).toString();
 const SETTINGS = {
   clientId: 'sandbox-holdfast-1a2b3c',
   clientSecret: 'secret-9z8y',
@@ -45,12 +49,26 @@ function recordingFetch(replies: Array<{ status?: number; body: unknown }>) {
   return { requests, fetchImpl };
 }
 
-/** Checks a Tl-Signature the way TrueLayer does, with our public key. */
+/** Checks a Tl-Signature the way TrueLayer does (with its own library), with our public key. */
 function signatureVerifies(signature: string, method: string, path: string, headers: Array<[string, string]>, body: string): boolean {
-  const [header, detached, sig] = signature.split('.');
-  if (detached !== '') return false;
-  const signed = `${header}.${Buffer.from(signingPayload(method, path, headers, body)).toString('base64url')}`;
-  return verify('sha512', Buffer.from(signed), { key: createPublicKey(PEM), dsaEncoding: 'ieee-p1363' }, Buffer.from(sig!, 'base64url'));
+  try {
+    tlSigning.verify({ publicKeyPem: PUBLIC_PEM, signature, method: method as tlSigning.HttpMethod, path, headers: Object.fromEntries(headers), requiredHeaders: headers.map(([name]) => name), body });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * TrueLayer's side of a webhook: a `Tl-Signature` v2 (ES512 JWS, detached payload) over
+ * `POST <path>`, the listed headers and the body, with the `jku` of TrueLayer's published keys in
+ * its header, as TrueLayer signs the webhooks it sends.
+ */
+function signAsTruelayer(key: KeyObject, kid: string, jku: string, path: string, headers: Array<[string, string]>, body: string): string {
+  const b64url = (data: string | Buffer) => Buffer.from(data).toString('base64url');
+  const header = b64url(JSON.stringify({ alg: 'ES512', kid, tl_version: '2', tl_headers: headers.map(([name]) => name).join(','), jku }));
+  const payload = b64url(`POST ${path}\n${headers.map(([name, value]) => `${name}: ${value}\n`).join('')}${body}`);
+  return `${header}..${b64url(sign('sha512', Buffer.from(`${header}.${payload}`), { key, dsaEncoding: 'ieee-p1363' }))}`;
 }
 
 describe('TrueLayer adapter', () => {
@@ -134,8 +152,7 @@ describe('TrueLayer adapter', () => {
     const path = '/ajax/checkout/truelayer/webhook';
     const body = JSON.stringify({ type: 'payment_executed', event_id: 'ev-1', payment_id: CREATED_REPLY.id });
     const headers = { 'x-tl-webhook-timestamp': '2026-06-01T12:00:00Z', 'tl-signature': '' };
-    const signed = (jku = JKU, key = theirs.privateKey) =>
-      tlSignature(key, 'tl-key-1', 'POST', path, [['X-Tl-Webhook-Timestamp', headers['x-tl-webhook-timestamp']]], body, { jku });
+    const signed = (jku = JKU, key = theirs.privateKey) => signAsTruelayer(key, 'tl-key-1', jku, path, [['X-Tl-Webhook-Timestamp', headers['x-tl-webhook-timestamp']]], body);
     const jwks = async (url: string) => {
       if (url !== JKU) throw new Error('unexpected JWKS address');
       return { keys: [jwk] };
@@ -153,6 +170,10 @@ describe('TrueLayer adapter', () => {
       expect(await verifyTruelayerWebhook({ signature: undefined, path, headers, body }, 'sandbox', jwks)).toBe(false);
       // A production server does not take the sandbox's keys.
       expect(await verifyTruelayerWebhook({ signature: signed(), path, headers, body }, 'production', jwks)).toBe(false);
+      // A key TrueLayer does not publish, and a signature that leaves out the webhook's timestamp.
+      expect(await verifyTruelayerWebhook({ signature: signAsTruelayer(theirs.privateKey, 'tl-key-unknown', JKU, path, [['X-Tl-Webhook-Timestamp', headers['x-tl-webhook-timestamp']]], body), path, headers, body }, 'sandbox', jwks)).toBe(false);
+      expect(await verifyTruelayerWebhook({ signature: signAsTruelayer(theirs.privateKey, 'tl-key-1', JKU, path, [], body), path, headers, body }, 'sandbox', jwks)).toBe(false);
+      expect(await verifyTruelayerWebhook({ signature: 'not-a-jws', path, headers, body }, 'sandbox', jwks)).toBe(false);
     });
   });
 
@@ -232,8 +253,8 @@ describe.each(drivers)('TrueLayer keyed on %s', (driver) => {
       payload: body,
       headers: { 'content-type': 'application/json', 'x-tl-webhook-timestamp': '2026-06-01T12:00:00Z', 'tl-signature': signature },
     });
-  const sign = (body: string) =>
-    tlSignature(theirs.privateKey, 'tl-key-1', 'POST', '/ajax/checkout/truelayer/webhook', [['X-Tl-Webhook-Timestamp', '2026-06-01T12:00:00Z']], body, { jku: JKU });
+  const signWith = (key: KeyObject, kid: string, body: string) => signAsTruelayer(key, kid, JKU, '/ajax/checkout/truelayer/webhook', [['X-Tl-Webhook-Timestamp', '2026-06-01T12:00:00Z']], body);
+  const sign = (body: string) => signWith(theirs.privateKey, 'tl-key-1', body);
 
   it('sends the buyer to TrueLayer’s hosted page; the signed webhook settles the payment once, a forged one is refused', async () => {
     const { buyer, poolId, id, auth_url } = await payingBuyer(2);
@@ -250,6 +271,26 @@ describe.each(drivers)('TrueLayer keyed on %s', (driver) => {
     await buyer.request({ method: 'GET', url: `/do/checkout/truelayer_return/?payment_id=${id}` });
     expect(await buyer.checkout()).toMatchObject({ state: 'awaiting_truelayer', truelayer_returned_from: 1, payment_complete: true });
     expect(await buyer.json('getTruelayerStatus')).toMatchObject({ truelayer_status: { status: 'completed' } });
+  });
+
+  it('refuses a webhook signed by a key TrueLayer does not publish, and changes nothing', async () => {
+    const { buyer, poolId, id } = await payingBuyer(1);
+    const stranger = generateKeyPairSync('ec', { namedCurve: 'secp521r1' });
+    const body = JSON.stringify({ type: 'payment_executed', event_id: `ev-stranger-${id}`, payment_id: id });
+    for (const signature of [signWith(stranger.privateKey, 'tl-key-2', body), signWith(stranger.privateKey, 'tl-key-1', body)]) {
+      const res = await webhook(body, signature);
+      expect(res.statusCode).toBe(400);
+      expect(res.json()).toEqual({ error: 'The webhook signature does not match' });
+    }
+    const [payment] = await database.db.select().from(payments).where(eq(payments.providerPaymentId, id));
+    expect(payment).toMatchObject({ provider: 'truelayer', status: 'requires_payment_method', outcome: null });
+    const [pool] = await database.db.select().from(capacityPools).where(eq(capacityPools.id, poolId));
+    expect(pool!.sold).toBe(0);
+    expect(await database.db.select().from(paymentWebhookEvents).where(eq(paymentWebhookEvents.eventId, `truelayer:ev-stranger-${id}`))).toEqual([]);
+    expect((await buyer.checkout()).payment_complete).toBe(false);
+    // The same event signed by TrueLayer's published key is taken.
+    expect((await webhook(body, sign(body))).statusCode).toBe(200);
+    expect((await buyer.checkout()).payment_complete).toBe(true);
   });
 
   it('without a webhook, the status check reads TrueLayer and settles from its word', async () => {

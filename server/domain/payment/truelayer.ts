@@ -1,11 +1,13 @@
 /**
  * TrueLayer (Payments API v3) when keyed: an access token by client credentials, payments created
- * with an Idempotency-Key and a `Tl-Signature` (a JWS with detached payload, ES512, tl_version 2),
- * the hosted payment page, the payment's status read back (the fallback to the webhook), refunds,
- * and the webhook's signature checked against TrueLayer's published keys (the `jku` must be
- * TrueLayer's own address for the environment). Every request goes through an injected `fetch`.
+ * with an Idempotency-Key and a `Tl-Signature`, the hosted payment page, the payment's status read
+ * back (the fallback to the webhook), refunds, and the webhook's signature checked against
+ * TrueLayer's published keys (the `jku` must be TrueLayer's own address for the environment).
+ * Signatures, made and checked, are TrueLayer's own library's (`truelayer-signing`: a JWS with
+ * detached payload, ES512, tl_version 2). Every request goes through an injected `fetch`.
  */
-import { createPrivateKey, createPublicKey, sign, verify, type KeyObject, type JsonWebKey } from 'node:crypto';
+import { createPrivateKey, type JsonWebKey } from 'node:crypto';
+import * as tlSigning from 'truelayer-signing';
 import { z } from 'zod/mini';
 import type { BankProvider, BankWord } from './bank.ts';
 import { BANK_TRANSFER_MESSAGES } from '../../../machines/bankTransfer/bankTransfer.messages.ts';
@@ -77,43 +79,13 @@ export function bankSettings(env: Record<string, string | undefined>): BankSetti
   };
 }
 
-const b64url = (data: Buffer | string) => Buffer.from(data).toString('base64url');
-
-/** The signed text of TrueLayer's request signing v2: `METHOD /path\n`, each listed header `Name: value\n`, the body. */
-export function signingPayload(method: string, path: string, headers: Array<[string, string]>, body: string): string {
-  return `${method.toUpperCase()} ${path.replace(/\/+$/, '')}\n${headers.map(([name, value]) => `${name}: ${value}\n`).join('')}${body}`;
-}
-
-/** `Tl-Signature`: a JWS with detached content, signed with ES512 over the signing payload. */
-export function tlSignature(key: KeyObject | string, kid: string, method: string, path: string, headers: Array<[string, string]>, body: string, extra: Record<string, string> = {}): string {
-  const header = b64url(JSON.stringify({ alg: 'ES512', kid, tl_version: '2', tl_headers: headers.map(([name]) => name).join(','), ...extra }));
-  const payload = b64url(signingPayload(method, path, headers, body));
-  const signature = sign('sha512', Buffer.from(`${header}.${payload}`), { key: typeof key === 'string' ? createPrivateKey(key) : key, dsaEncoding: 'ieee-p1363' });
-  return `${header}..${b64url(signature)}`;
-}
-
-interface JwsHeader {
-  alg?: string;
-  kid?: string;
-  jku?: string;
-  tl_version?: string;
-  tl_headers?: string;
-}
-
-export function jwsHeaderOf(signature: string): JwsHeader | null {
-  const [header, payload, sig] = signature.split('.');
-  if (!header || payload !== '' || !sig) return null;
-  try {
-    return JSON.parse(Buffer.from(header, 'base64url').toString('utf8')) as JwsHeader;
-  } catch {
-    return null;
-  }
-}
+/** TrueLayer signs the time it sent a webhook: a signature that does not cover it is refused. */
+const WEBHOOK_SIGNED_HEADERS = ['X-Tl-Webhook-Timestamp'];
 
 /**
- * Checks a webhook's `Tl-Signature` against TrueLayer's keys: the `jku` must be the environment's
+ * Checks a webhook's `Tl-Signature` with TrueLayer's library: the `jku` must be the environment's
  * own, the key is found by `kid` in the JWKS read from it, and the signature must cover the path,
- * the headers it lists (with the values received) and the raw body.
+ * the headers it lists (with the values received, the timestamp among them) and the raw body.
  */
 export async function verifyTruelayerWebhook(
   p: { signature: string | undefined; path: string; headers: Record<string, string | string[] | undefined>; body: string },
@@ -121,24 +93,31 @@ export async function verifyTruelayerWebhook(
   fetchJwks: (url: string) => Promise<{ keys: JsonWebKey[] }>,
 ): Promise<boolean> {
   if (!p.signature) return false;
-  const header = jwsHeaderOf(p.signature);
-  if (!header || header.alg !== 'ES512' || header.tl_version !== '2' || !header.kid) return false;
-  if (header.jku !== HOSTS[environment].jku) return false;
-  const jwks = await fetchJwks(header.jku).catch(() => null);
-  const jwk = jwks?.keys.find((k) => (k as { kid?: string }).kid === header.kid);
-  if (!jwk) return false;
-  const names = (header.tl_headers ?? '').split(',').map((n) => n.trim()).filter(Boolean);
-  const lower = Object.fromEntries(Object.entries(p.headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v[0] : v]));
-  const values: Array<[string, string]> = [];
-  for (const name of names) {
-    const value = lower[name.toLowerCase()];
-    if (value === undefined) return false;
-    values.push([name, value]);
-  }
-  const [encodedHeader, , sig] = p.signature.split('.');
-  const signed = `${encodedHeader}.${b64url(signingPayload('POST', p.path, values, p.body))}`;
+  let jku: string | undefined;
   try {
-    return verify('sha512', Buffer.from(signed), { key: createPublicKey({ key: jwk, format: 'jwk' }), dsaEncoding: 'ieee-p1363' }, Buffer.from(sig!, 'base64url'));
+    jku = tlSigning.extractJku(p.signature);
+  } catch {
+    return false;
+  }
+  if (jku !== HOSTS[environment].jku) return false;
+  const jwks = await fetchJwks(jku).catch(() => null);
+  if (!jwks || !Array.isArray(jwks.keys)) return false;
+  const headers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(p.headers)) {
+    const one = Array.isArray(value) ? value[0] : value;
+    if (one !== undefined) headers[name.toLowerCase()] = one;
+  }
+  try {
+    tlSigning.verify({
+      jwks: JSON.stringify(jwks),
+      signature: p.signature,
+      method: 'POST' as tlSigning.HttpMethod,
+      path: p.path,
+      body: p.body,
+      headers,
+      requiredHeaders: WEBHOOK_SIGNED_HEADERS,
+    });
+    return true;
   } catch {
     return false;
   }
@@ -157,7 +136,8 @@ export function wordOfStatus(status: string, failureReason?: string): BankWord {
 
 export function truelayerBank(settings: TruelayerSettings, fetchImpl: typeof fetch = fetch, clock: () => Date = () => new Date()): BankProvider {
   const hosts = HOSTS[settings.environment];
-  const key = createPrivateKey(settings.signingPrivateKey);
+  // A key that cannot be read stops the start, not the first payment.
+  createPrivateKey(settings.signingPrivateKey);
   let token: { value: string; until: number } | null = null;
 
   async function accessToken(): Promise<string> {
@@ -181,7 +161,14 @@ export function truelayerBank(settings: TruelayerSettings, fetchImpl: typeof fet
         authorization: `Bearer ${await accessToken()}`,
         'content-type': 'application/json',
         'Idempotency-Key': idempotencyKey,
-        'Tl-Signature': tlSignature(key, settings.signingKeyId, 'POST', path, [['Idempotency-Key', idempotencyKey]], json),
+        'Tl-Signature': tlSigning.sign({
+          kid: settings.signingKeyId,
+          privateKeyPem: settings.signingPrivateKey,
+          method: 'POST' as tlSigning.HttpMethod,
+          path,
+          headers: { 'Idempotency-Key': idempotencyKey },
+          body: json,
+        }),
       },
       body: json,
     });
