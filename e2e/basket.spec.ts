@@ -1,5 +1,5 @@
 import { expect, test } from './support.ts';
-import { addFromEventPage, basketLine, basketStep, failCall, reserveButton, withoutPageData } from './support.ts';
+import { addFromEventPage, basketLine, basketStep, clientLoaded, failCall, pauseClock, reserveButton, withoutPageData } from './support.ts';
 
 test.describe('empty basket', () => {
   test('prompts to browse, and offers the mailing list to visitors who are not signed in', async ({ page }) => {
@@ -53,19 +53,29 @@ test('a quantity above the per-order cap is reduced with a warning and sent', as
 });
 
 test('a quantity below the minimum per customer warns, is not sent, and blocks reserving', async ({ page }) => {
+  await page.clock.install();
   await addFromEventPage(page, 'The Lantern: Friday Late Show', { tickets: { 'Cabaret table (pairs)': 2 } });
-  let sent = 0;
-  page.on('request', (r) => r.url().includes('/update_ticket_quantity/') && sent++);
+  const sent: string[] = [];
+  page.on('request', (r) => {
+    if (r.url().includes('/update_ticket_quantity/')) sent.push(r.url());
+  });
+  await clientLoaded(page);
+  await pauseClock(page);
   const quantity = basketStep(page).getByRole('spinbutton', { name: /Cabaret table/ });
   await quantity.fill('1');
   await quantity.blur();
   await expect(basketStep(page).getByText('You must purchase a minimum of 2 tickets of this type')).toBeVisible();
   await expect(reserveButton(page)).toBeDisabled();
-  await page.waitForTimeout(2500); // longer than the 2 s debounce: nothing may be sent
-  expect(sent).toBe(0);
+  await page.clock.runFor(2_500); // longer than the 2 s debounce: nothing may be sent
+  expect(sent).toEqual([]);
   await quantity.fill('2');
   await quantity.blur();
   await expect(page.getByText('You must purchase a minimum of 2 tickets of this type')).toHaveCount(0);
+  // The valid quantity goes after its own 2 s, and it is the only call: the 1 never went.
+  await page.clock.runFor(1_999);
+  expect(sent).toEqual([]);
+  await page.clock.runFor(2);
+  await expect.poll(() => sent.length).toBe(1);
   await expect(reserveButton(page)).toBeEnabled({ timeout: 10_000 });
 });
 

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './support.ts';
-import { addFromEventPage, basketLine, basketStep, keepScreenshot, reserveButton } from './support.ts';
+import { addFromEventPage, basketLine, basketStep, clientLoaded, keepScreenshot, pauseClock, reserveButton } from './support.ts';
 
 const MINIMUM_WARNING = 'You must purchase a minimum of 2 tickets of this type';
 const MINIMUM_ONE_NOTE = 'The minimum is 1, so this is not saved. To take it out of your basket, use Remove.';
@@ -51,8 +51,11 @@ test('a line below its minimum warns and blocks Reserve Basket, even when the se
 });
 
 test('clearing a quantity or typing 0 says what will happen, and sends nothing', async ({ page }, testInfo) => {
+  await page.clock.install();
   await addFromEventPage(page, 'Castleton Trail Run', { tickets: { '10K entry': 2 } });
   const sent = quantityCalls(page);
+  await clientLoaded(page);
+  await pauseClock(page);
   const quantity = basketStep(page).getByRole('spinbutton', { name: 'Quantity of 10K entry' });
   await quantity.fill('');
   await expect(quantity).toHaveAccessibleDescription(MINIMUM_ONE_NOTE);
@@ -60,10 +63,14 @@ test('clearing a quantity or typing 0 says what will happen, and sends nothing',
   await keepScreenshot(page, testInfo, 'basket-quantity-cleared');
   await quantity.fill('0');
   await expect(basketLine(page, '10K entry').getByRole('status')).toHaveText(MINIMUM_ONE_NOTE);
-  await page.waitForTimeout(2_500); // longer than the 2000 ms quiet spell
+  await page.clock.runFor(2_500); // longer than the 2000 ms quiet spell
   expect(sent).toEqual([]);
   await quantity.fill('3');
   await expect(basketLine(page, '10K entry').getByRole('status')).toHaveText('');
+  // 3 is sent after the quiet spell, not before.
+  await page.clock.runFor(1_999);
+  expect(sent).toEqual([]);
+  await page.clock.runFor(2);
   await expect.poll(() => sent.length, { timeout: 5_000 }).toBe(1);
   await expect
     .poll(() =>

@@ -76,6 +76,25 @@ export async function basketInUse(page: Page): Promise<void> {
   await expect(basketStep(page)).not.toHaveAttribute('inert', '');
 }
 
+/**
+ * Stops the page's clock (installed with `page.clock.install()` before the page was opened) a
+ * second ahead of where it is, so the page's timers fire only when the test runs the clock on.
+ */
+export async function pauseClock(page: Page): Promise<void> {
+  await page.clock.pauseAt((await page.evaluate(() => Date.now())) + 1_000);
+}
+
+/**
+ * The app loads its HTTP client with its first call, in zero-delay tasks that a paused clock would
+ * hold back; the basket is read again once (as when the tab becomes visible), so the client is in
+ * place before the test stops the clock.
+ */
+export async function clientLoaded(page: Page): Promise<void> {
+  const read = page.waitForResponse((r) => r.url().includes('/ajax/checkout/checkout/get/'));
+  await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+  await read;
+}
+
 export function basketStep(page: Page) {
   return page.locator('[data-step="basket"]');
 }
