@@ -63,14 +63,15 @@ export async function continueUntil(page: Page, context: BrowserContext, buyer: 
         await page.getByRole('button', { name: 'Continue' }).click();
         await leaves(page, step);
       } else {
-        await page.waitForTimeout(200);
+        // The step is drawing its next part: one of the fields, or the next step.
+        await expect(emailField.or(nameField).or(page.locator('[data-step]:not([data-step="login"])')).first()).toBeVisible();
       }
     } else if (step === 'marketing_preferences') {
       await page.getByRole('button', { name: 'Continue' }).click();
       await leaves(page, step);
-    } else {
+    } else if (step !== null) {
       // Reserving, determining, or the free payment claiming the tickets: it moves on by itself.
-      await page.waitForTimeout(200);
+      await leaves(page, step);
     }
   }
   throw new Error(`the checkout did not reach ${until}; it is on ${await stepOf(page)}`);

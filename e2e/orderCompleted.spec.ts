@@ -9,7 +9,7 @@ import type { Page, Route } from '@playwright/test';
 import type { Checkout } from '../contract';
 import { expectNoAxeViolations, findSmallTargets } from './a11y.ts';
 import { codeFromMailbox, FREE_EVENT, newBuyer, reachDelivery, type Buyer } from './freeOrder.ts';
-import { addFromEventPage, expect, expectStep, failCall, reserveButton, test, withoutPageData } from './support.ts';
+import { addFromEventPage, expect, expectStep, failCall, pauseClock, reserveButton, test, withoutPageData } from './support.ts';
 
 const FEEDBACK = '/ajax/checkout/checkout/send_customer_feedback/';
 const SUBSCRIBE = '/ajax/checkout/checkout/subscribe_to_events/';
@@ -46,6 +46,7 @@ const notice = (page: Page, kind: 'status' | 'alert', text: string) => page.getB
 test('every tile of a free Open Day order, the share text with its reward and the copy button', async ({ page, context, baseURL }) => {
   test.slow();
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.clock.install();
   await reachOrderCompleted(page);
 
   // Tiles in the spec's order: livestream, wallet, feedback, transfer, find a place to stay, share.
@@ -75,12 +76,15 @@ test('every tile of a free Open Day order, the share text with its reward and th
   const share = page.getByRole('dialog', { name: 'Share & get a free cream tea' });
   const text = share.getByLabel('Message to share');
   await expect(text).toHaveValue(new RegExp(`^${escape(OPEN_DAY_REWARD)} ${escape(baseURL!)}/event/\\d+/\\?ref=[0-9a-z]+-[\\w-]{12}$`));
+  await pauseClock(page);
   await share.getByRole('button', { name: 'Copy' }).click();
   await expect(share.getByRole('button', { name: 'Copied' })).toBeVisible();
   expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(await text.inputValue());
-  await page.waitForTimeout(1500);
+  await page.clock.runFor(1_999);
   await expect(share.getByRole('button', { name: 'Copied' })).toBeVisible();
-  await expect(share.getByRole('button', { name: 'Copy' })).toBeVisible({ timeout: 1500 });
+  await page.clock.runFor(2);
+  await expect(share.getByRole('button', { name: 'Copy' })).toBeVisible();
+  await page.clock.resume();
   await expectNoAxeViolations(page, 'the share dialog');
   await share.getByRole('button', { name: 'Close' }).click();
   await expect(share).toBeHidden();
@@ -340,8 +344,8 @@ test('a buyer of the Improv Jam pays by card, reads its organiser’s message, t
   await page.getByLabel('CVC').fill('123');
   await page.getByRole('button', { name: /^Pay £/ }).click();
 
-  // Delivered, the organiser's message comes before the order's last screen.
-  await expectStep(page, 'after_sale_messages');
+  // Delivered, the organiser's message comes before the order's last screen (paid, then delivered: give it time).
+  await expect(page.locator('[data-step="after_sale_messages"]')).toBeVisible({ timeout: 30_000 });
   const card = page.getByRole('listitem').filter({ hasText: 'The Lantern Comedy Club' });
   await expect(card.getByRole('heading', { name: 'The Lantern Comedy Club' })).toBeVisible();
   await expect(card).toContainText('The Lantern: Improv Jam');
