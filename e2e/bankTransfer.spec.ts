@@ -5,7 +5,7 @@
  * polls every 300 ms (TRUELAYER_POLL_INTERVAL_MS, playwright.config.ts); the chart's rule is unchanged.
  */
 import type { Page, TestInfo } from '@playwright/test';
-import { addFromEventPage, expect, expectStep, failCall, reserveButton, test } from './support.ts';
+import { addFromEventPage, expect, expectStep, failCall, pauseClock, reserveButton, test } from './support.ts';
 
 /** Spec 001 §8 and §4. */
 const TEXT = {
@@ -123,17 +123,28 @@ test('approved slowly: the wait messages of 3, 6 and 9 retries come in order, th
 
 test('never confirmed: after 60 retries the polling stops with the not-yet-confirmed message', async ({ page }, testInfo) => {
   test.setTimeout(90_000);
-  await toFolkPayment(page);
-  let polls = 0;
-  page.on('request', (request) => {
-    if (request.url().includes('/get_truelayer_status/')) polls++;
+  await page.clock.install();
+  // Counted in the page as each call is made, so no call can still be on its way when they are read.
+  await page.addInitScript(() => {
+    const w = window as unknown as { bankPolls: number };
+    w.bankPolls = 0;
+    const fetch = window.fetch.bind(window);
+    window.fetch = (input, init) => {
+      const url = input instanceof Request ? input.url : String(input);
+      if (url.includes('/get_truelayer_status/')) w.bankPolls++;
+      return fetch(input, init);
+    };
   });
+  const polls = () => page.evaluate(() => (window as unknown as { bankPolls: number }).bankPolls);
+  await toFolkPayment(page);
   await payByBank(page);
   await atBank(page, 'Approve slowly', 3600);
   await expect(page.getByText(NOT_CONFIRMED)).toBeVisible({ timeout: 60_000 });
+  // A minute more on the page's clock: no poll follows the 60th.
+  await pauseClock(page);
+  await page.clock.runFor(60_000);
   await snap(page, testInfo, 'bank-not-confirmed');
-  await page.waitForTimeout(1000);
-  expect(polls).toBe(60);
+  expect(await polls()).toBe(60);
 });
 
 test('a bank payment that cannot be created removes the method; a failed pay_with_truelayer says so', async ({ page }) => {
