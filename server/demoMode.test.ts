@@ -191,16 +191,18 @@ describe.each(drivers)('demo mode on %s', (driver) => {
     ]);
   });
 
-  it('links the demo sign-in page from the footer and the wallet only in demo mode', async () => {
+  it('links the sign-in page from the footer and the wallet in and out of demo mode; out of it the page lists no account', async () => {
     for (const url of ['/all-events/', '/refund-policy/', WALLET_PATH]) {
-      const off = await new Visitor(live).request({ method: 'GET', url, headers: HTML });
-      expect(off.statusCode, url).toBe(200);
-      expect(off.body, url).not.toContain('/signin/');
-      const on = await new Visitor(w.app).request({ method: 'GET', url, headers: HTML });
-      expect(on.body, url).toContain('href="/signin/"');
+      for (const app of [live, w.app]) {
+        const res = await new Visitor(app).request({ method: 'GET', url, headers: HTML });
+        expect(res.statusCode, url).toBe(200);
+        expect(res.body, url).toContain('href="/signin/');
+      }
     }
     const wallet = await new Visitor(live).request({ method: 'GET', url: WALLET_PATH, headers: HTML });
     expect(wallet.body).toContain('Sign in to see your tickets');
+    const signin = await new Visitor(live).request({ method: 'GET', url: '/signin/', headers: HTML });
+    expect(signin.body).not.toContain(w.demo.users.subscribedDark.email);
   });
 
   it('sends HSTS when the site is served over https, never over plain http', async () => {

@@ -2,14 +2,10 @@
 import { readFileSync } from 'node:fs';
 import type { Config } from '../config.ts';
 
-/**
- * What a page says of the site: its name, and whether it is in demo mode, where the footer links the
- * demo sign-in page. A bare name is a site whose pages link no demo page.
- */
-export type Site = string | Pick<Config, 'brandName' | 'demo'>;
+/** What a page says of the site: its name (the configuration, or the name alone). */
+export type Site = string | Pick<Config, 'brandName'>;
 
 const brandOf = (site: Site) => (typeof site === 'string' ? site : site.brandName);
-const demoOf = (site: Site) => typeof site !== 'string' && site.demo;
 
 export function esc(value: unknown): string {
   return String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -80,10 +76,10 @@ export function checkoutShell(site: Site, screen: string = DETERMINING_SCREEN): 
 ${footer(site)}`;
 }
 
-/** Outside demo mode there is no sign-in page of its own: buyers sign in at the checkout's login step. */
+/** The footer links the sign-in page: a one-time code e-mailed to the buyer (and, in demo mode, the demo accounts). */
 function footer(site: Site): string {
   return `<footer class="site-footer"><div class="site-footer__inner">
-<nav class="site-footer__nav" aria-label="Policies and more"><a href="/refund-policy/">Refund policy</a><a href="/legal-information/purchase-terms-and-conditions/">Purchase terms</a><a href="/mailing-list">Mailing list</a>${demoOf(site) ? '<a href="/signin/">Sign in</a>' : ''}</nav>
+<nav class="site-footer__nav" aria-label="Policies and more"><a href="/refund-policy/">Refund policy</a><a href="/legal-information/purchase-terms-and-conditions/">Purchase terms</a><a href="/mailing-list">Mailing list</a><a href="/signin/">Sign in</a></nav>
 <p class="site-footer__note">${esc(brandOf(site))} · tickets held while you pay</p>
 </div></footer>`;
 }

@@ -21,12 +21,9 @@ export function registerWallet(app: FastifyInstance, deps: AppDeps): void {
       return page(
         config,
         'Ticket wallet',
-        config.demo
-          ? html`<h1>Ticket wallet</h1>
-            <p>Sign in to see your tickets.</p>
-            <p><a class="button" href="/signin/">Sign in</a></p>`
-          : html`<h1>Ticket wallet</h1>
-            <p>Sign in to see your tickets: open this page in the browser you bought them in, or sign in with your e-mail address at the checkout. The e-mail with your order links here too.</p>`,
+        html`<h1>Ticket wallet</h1>
+          <p>Sign in to see your tickets: we e-mail you a one-time code.</p>
+          <p><a class="button" href="/signin/?next=${encodeURIComponent(WALLET_PATH)}">Sign in</a></p>`,
       );
     }
     const list = await walletOf(db, user.id);
