@@ -55,18 +55,25 @@ export default defineConfig({
       args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
     },
   },
+  /**
+   * Each scenario runs once, at the width that matters. The desktop project runs everything but the
+   * phone's own checks; the phone project re-runs what a buyer sees at 360 px (layout, pictures,
+   * thumb-sized targets) and nothing whose result cannot depend on the width (tagged @anyWidth).
+   * Scans that need both widths reach their screen once, as a phone, and look at it at 360 px and
+   * at 1280 px (the accessibility screens, tagged @bothWidths elsewhere): the phone project's alone.
+   */
   projects: [
     {
       name: 'desktop',
       use: { ...devices['Desktop Chrome'], viewport: { width: 1280, height: 800 } },
-      /** Checks of the phone layout alone. */
-      testIgnore: /(phone|purchase)\.spec\.ts/,
+      testIgnore: /(phone|purchase|accessibility)\.spec\.ts/,
+      grepInvert: /@bothWidths/,
     },
     {
       name: 'phone',
       use: { ...devices['Desktop Chrome'], viewport: { width: 360, height: 740 }, isMobile: false, hasTouch: true },
-      /** The phone walks what a buyer sees; the rules are the same code at every width. */
       testMatch: /(newcomer|screens|accessibility|phone|catalogue|purchase)\.spec\.ts/,
+      grepInvert: /@anyWidth/,
     },
   ],
   webServer: [

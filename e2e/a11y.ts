@@ -27,6 +27,42 @@ async function settled(page: Page): Promise<void> {
   await expect(page.locator('[inert]')).toHaveCount(0);
 }
 
+/**
+ * Entrance animations (toasts, a dialog) have finished, so colours are measured as shown; endless
+ * ones (a spinner) are left running.
+ */
+export async function animationsFinished(page: Page): Promise<void> {
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => a.effect?.getComputedTiming().iterations !== Infinity)
+        .map((a) => a.finished.catch(() => undefined)),
+    ),
+  );
+}
+
+/** The two widths a page is checked at: a 360 × 740 phone and a 1280 × 800 desktop. */
+export const PHONE_VIEWPORT = { width: 360, height: 740 };
+export const DESKTOP_VIEWPORT = { width: 1280, height: 800 };
+
+/**
+ * The page as it is now, at the phone's width (axe, and every target thumb-sized) and then at the
+ * desktop's (axe). The state is reached once: the app draws the same document at every width and
+ * only its stylesheet changes, so the two scans see what a buyer at each width sees.
+ */
+export async function expectAccessibleAtBothWidths(page: Page, label: string, targetsOnDesktop = false): Promise<void> {
+  await page.setViewportSize(PHONE_VIEWPORT);
+  await animationsFinished(page);
+  await expectNoAxeViolations(page, `${label} (phone)`);
+  await expectTargetSizes(page, `${label} at 360 px`);
+  await page.setViewportSize(DESKTOP_VIEWPORT);
+  await animationsFinished(page);
+  await expectNoAxeViolations(page, `${label} (desktop)`);
+  if (targetsOnDesktop) await expectTargetSizes(page, `${label} at 1280 px`);
+  await page.setViewportSize(PHONE_VIEWPORT);
+}
+
 /** The size we aim at: WCAG 2.5.5 (AAA), stricter than 2.5.8's 24. */
 export const MIN_TARGET = 44;
 

@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './support.ts';
-import { expectNoAxeViolations, expectTargetSizes } from './a11y.ts';
+import { expectAccessibleAtBothWidths } from './a11y.ts';
 import { basketInUse, basketLine, basketStep, keepScreenshot, reserveButton } from './support.ts';
 
 /** Finds an event page the way a buyer does: from the catalogue, by its title. */
@@ -10,7 +10,11 @@ async function openEvent(page: Page, title: string): Promise<void> {
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
 }
 
-/** Every catalogue page a buyer can reach, scanned at this project's width (360 px on the phone, 1280 px on the desktop). */
+/**
+ * Every catalogue page a buyer can reach, opened once and scanned at both widths (360 px and
+ * 1280 px): tagged @bothWidths, these run in the phone project alone. The rules of the event page's
+ * form are the same code at every width: tagged @anyWidth, those run in the desktop project alone.
+ */
 const PAGES: { name: string; open: (page: Page) => Promise<void> }[] = [
   { name: 'all events', open: (page) => page.goto('/all-events/').then(() => undefined) },
   { name: 'an event with gift vouchers', open: (page) => openEvent(page, 'Summer Jazz on the Quay') },
@@ -31,22 +35,20 @@ const PAGES: { name: string; open: (page: Page) => Promise<void> }[] = [
 ];
 
 for (const { name, open } of PAGES) {
-  test(`${name}: no accessibility violations and every target at least 44 × 44 px or spaced to that`, async ({ page }) => {
+  test(`${name}: no accessibility violations and every target at least 44 × 44 px or spaced to that`, { tag: '@bothWidths' }, async ({ page }) => {
     await open(page);
-    await expectNoAxeViolations(page, name);
-    await expectTargetSizes(page, name);
+    await expectAccessibleAtBothWidths(page, name, true);
   });
 }
 
-test('an event page shows an error notice accessibly', async ({ page }) => {
+test('an event page shows an error notice accessibly', { tag: '@bothWidths' }, async ({ page }) => {
   await openEvent(page, 'The Lantern: Friday Late Show');
   await page.goto(`${new URL(page.url()).pathname}?error=not-added`);
   await expect(page.getByRole('alert')).toHaveText('Your tickets could not be added. Please check the quantities and try again.');
-  await expectNoAxeViolations(page, 'an event page with an error');
-  await expectTargetSizes(page, 'an event page with an error');
+  await expectAccessibleAtBothWidths(page, 'an event page with an error', true);
 });
 
-test('the event page’s stepper keeps a ‘minimum 2’ ticket at 0 or at least 2', async ({ page }) => {
+test('the event page’s stepper keeps a ‘minimum 2’ ticket at 0 or at least 2', { tag: '@anyWidth' }, async ({ page }) => {
   await openEvent(page, 'The Lantern: Friday Late Show');
   const quantity = page.getByLabel('Quantity of Cabaret table (pairs)', { exact: true });
   const more = page.getByRole('button', { name: 'One more Cabaret table (pairs)' });
@@ -80,7 +82,7 @@ test('the event page’s stepper keeps a ‘minimum 2’ ticket at 0 or at least
   await expect(reserveButton(page)).toBeEnabled();
 });
 
-test('the event page’s stepper stops at a ticket’s maximum, and a typed excess is refused before it is sent', async ({ page }) => {
+test('the event page’s stepper stops at a ticket’s maximum, and a typed excess is refused before it is sent', { tag: '@anyWidth' }, async ({ page }) => {
   await openEvent(page, 'Summer Jazz on the Quay');
   const quantity = page.getByLabel('Quantity of Riverside table seat', { exact: true });
   const more = page.getByRole('button', { name: 'One more Riverside table seat' });
@@ -94,7 +96,7 @@ test('the event page’s stepper stops at a ticket’s maximum, and a typed exce
   await expect(page).toHaveURL(/\/event\/\d+\/$/);
 });
 
-test('a gift voucher’s value is a choice of cards, and the chosen one goes to the basket', async ({ page }) => {
+test('a gift voucher’s value is a choice of cards, and the chosen one goes to the basket', { tag: '@anyWidth' }, async ({ page }) => {
   await openEvent(page, 'Summer Jazz on the Quay');
   const values = page.getByRole('group', { name: 'Value of Riverside Arts gift voucher' });
   await expect(values.getByRole('radio').first()).toBeChecked();

@@ -23,7 +23,7 @@ test('a newcomer goes from all events to a filled basket at /checkout/', async (
   await keepScreenshot(page, testInfo, 'basket');
 });
 
-test('nothing in the browser reaches another host', async ({ page }) => {
+test('nothing in the browser reaches another host', { tag: '@anyWidth' }, async ({ page }) => {
   const foreign: string[] = [];
   page.on('request', (request) => {
     if (request.url().startsWith('data:')) return;
