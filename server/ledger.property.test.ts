@@ -34,7 +34,7 @@ import { sandboxSavedCards } from './domain/instalments/offSession.ts';
 import { DomainError } from './domain/errors.ts';
 import { SANDBOX_CARDS } from '../contract/index.ts';
 
-const RUNS = Number(process.env.LEDGER_RUNS ?? 12);
+const RUNS = Number(process.env.LEDGER_RUNS ?? 20);
 const SEED = Number(process.env.LEDGER_SEED ?? 20_260_601);
 const BUYERS = 2;
 const CAPACITY = 2;
@@ -446,10 +446,10 @@ const steps: fc.Arbitrary<Cmd>[] = [
   ...weighted(6, fc.tuple(buyer, fc.nat({ max: 3 }), fc.boolean()).map(([b, back, start]) => new PayCard(b, back, start))),
   ...weighted(2, fc.tuple(buyer, fc.boolean(), fc.boolean()).map(([b, fresh, slow]) => new PayBank(b, fresh, slow))),
   ...weighted(0, fc.tuple(buyer, fc.boolean()).map(([b, fresh]) => new PaySquare(b, fresh))),
-  ...weighted(2, fc.tuple(buyer, fc.boolean()).map(([b, fresh]) => new SetUpPlan(b, fresh))),
+  ...weighted(3, fc.tuple(buyer, fc.boolean()).map(([b, fresh]) => new SetUpPlan(b, fresh))),
   ...weighted(2, fc.tuple(buyer, fc.constantFrom<'none' | 'reserve' | 'free code'>('none', 'reserve', 'free code')).map(([b, prepare]) => new ClaimFree(b, prepare))),
   ...weighted(1, buyer.map((b) => new Deliver(b))),
-  ...weighted(3, fc.tuple(fc.nat({ max: 7 }), fc.constantFrom<'succeeded' | 'failed'>('succeeded', 'succeeded', 'failed')).map(([p, s]) => new ProcessorWord(p, s))),
+  ...weighted(4, fc.tuple(fc.constantFrom(0, 0, 0, 1, 2, 3), fc.constantFrom<'succeeded' | 'failed'>('succeeded', 'succeeded', 'failed')).map(([p, s]) => new ProcessorWord(p, s))),
   ...weighted(2, fc.tuple(fc.constantFrom<'minute' | 'hold' | 'grace'>('minute', 'hold', 'grace'), fc.boolean()).map(([p, sweep]) => new Advance(p, sweep))),
   ...weighted(1, fc.constant(new Sweep())),
   ...weighted(1, fc.constant(new Reconcile())),
