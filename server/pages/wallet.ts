@@ -22,7 +22,7 @@ export function registerWallet(app: FastifyInstance, deps: AppDeps): void {
         config,
         'Ticket wallet',
         html`<h1>Ticket wallet</h1>
-          <p>Sign in to see your tickets: we e-mail you a one-time code.</p>
+          <p>Sign in to see your tickets. We e-mail you a one-time code.</p>
           <p><a class="button" href="/signin/?next=${encodeURIComponent(WALLET_PATH)}">Sign in</a></p>`,
       );
     }
