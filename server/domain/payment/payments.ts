@@ -71,9 +71,9 @@ export async function startCardPayment(
     const details = await detailsFor(tx, p.saleId);
     const idempotencyKey = `${p.saleId}:${details.attempt}`;
     const [existing] = await tx.select().from(payments).where(eq(payments.idempotencyKey, idempotencyKey));
-    if (existing && isOpen(existing) && existing.amount === total && existing.paidFor?.basket === paidFor.basket) return existing;
+    if (existing && isOpen(existing) && existing.provider === processor.name && existing.amount === total && existing.paidFor?.basket === paidFor.basket) return existing;
     if (existing) {
-      // The basket changed since this attempt began, or it ended: a fresh attempt, so the processor sees a new key.
+      // The basket changed since this attempt began, it ended, or another processor made it: a fresh attempt, so the processor sees a new key.
       await tx.update(salePaymentDetails).set({ attempt: details.attempt + 1 }).where(eq(salePaymentDetails.saleId, p.saleId));
       return startAttempt(tx, processor, { ...p, total }, paidFor, `${p.saleId}:${details.attempt + 1}`, sale.holdDeadline);
     }
