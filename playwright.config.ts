@@ -7,8 +7,8 @@ import { servers } from './e2e/servers.ts';
 /**
  * End-to-end tests drive the real app and server in Chromium: Debian's /usr/bin/chromium when
  * present, else Playwright's own browser. Four servers differ only in configuration: the main one,
- * one that always asks for a captcha, one whose holds last seconds so expiry can be watched, and
- * one keyed for Stripe, whose API is a local stand-in (e2e/fakeStripe.ts) started with them.
+ * one that always asks for a captcha, one whose clock the tests move (e2e/later.spec.ts) so holds run
+ * out and slow answers come without waiting, and one keyed for Stripe, whose API is a local stand-in (e2e/fakeStripe.ts) started with them.
  */
 const chromiumPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 
@@ -48,7 +48,9 @@ export default defineConfig({
   outputDir: 'test-results',
   use: {
     baseURL: `http://127.0.0.1:${servers.main}`,
-    trace: 'retain-on-failure',
+    // A failed test keeps its trace: actions, DOM snapshots, network and console. The screencast is
+    // left out: recording it for every test cost a quarter of the suite's time.
+    trace: { mode: 'retain-on-failure', screenshots: false },
     screenshot: 'only-on-failure',
     launchOptions: {
       ...(chromiumPath ? { executablePath: chromiumPath } : {}),
@@ -80,7 +82,8 @@ export default defineConfig({
     // Bank transfer polls every 300 ms here, so the 3/6/9 messages and the stop at 60 can be watched (spec 001 §9's 1.5 s otherwise).
     server('main', { CAPTCHA: 'never', TRUELAYER_POLL_INTERVAL_MS: '300' }),
     server('captcha', { CAPTCHA: 'always' }),
-    server('expiry', { CAPTCHA: 'never', CHECKOUT_TIME: '8' }),
+    // Its clock is moved by the tests (POST /dev/clock) to see holds run out and slow banks answer.
+    server('clock', { CAPTCHA: 'never', TRUELAYER_POLL_INTERVAL_MS: '300', DEV_CLOCK: '1' }),
     // Stripe keyed (test keys of no account) against the local stand-in for Stripe's API below; the
     // browser's calls to js.stripe.com and api.stripe.com are routed to it by the tests.
     server('stripe', { CAPTCHA: 'never', ...STRIPE_KEYS, STRIPE_WEBHOOK_SECRET: STRIPE_WEBHOOK_SECRET, STRIPE_API_BASE: `http://127.0.0.1:${servers.fakeStripe}` }),

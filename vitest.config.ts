@@ -8,6 +8,10 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // A worker runs its files one after another in one module graph rather than importing the
+    // server anew for each file (import time was a third of the run). Each server file still
+    // opens its own database, and no file leaves anything in a module that another reads.
+    isolate: false,
     // One test file per core: most of a server test's time is the database's (PGlite in the worker,
     // or the PostgreSQL server), so Vitest's default of one worker fewer than the cores leaves one idle.
     maxWorkers: Math.max(2, availableParallelism()),

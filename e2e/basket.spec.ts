@@ -1,5 +1,5 @@
 import { expect, test } from './support.ts';
-import { addFromEventPage, basketLine, basketStep, clientLoaded, failCall, pauseClock, reserveButton, withoutPageData } from './support.ts';
+import { addFromEventPage, basketLine, basketStep, clientLoaded, failCall, holdCalls, pauseClock, reserveButton, withoutPageData } from './support.ts';
 
 test.describe('empty basket', () => {
   test('prompts to browse, and offers the mailing list to visitors who are not signed in', async ({ page }) => {
@@ -32,18 +32,17 @@ test.describe('empty basket', () => {
 
 test('a quantity above the per-order cap is reduced with a warning and sent', async ({ page }) => {
   await addFromEventPage(page, 'Summer Jazz on the Quay', { tickets: { 'Riverside table seat': 2 } });
-  await page.route('**/update_ticket_quantity/', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    await route.continue();
-  });
+  const server = await holdCalls(page, '/update_ticket_quantity/');
   const quantity = basketStep(page).getByRole('spinbutton', { name: /Riverside table seat/ });
   await quantity.fill('6');
   await quantity.blur();
   await expect(basketStep(page).getByText('You can only reserve 4 tickets of this type')).toBeVisible();
   await expect(quantity).toHaveValue('4');
   // The capped change is sent after the debounce; the inputs wait, disabled, for the reply.
+  await server.arrived();
+  await expect(quantity).toBeDisabled();
   const sent = page.waitForResponse((r) => r.url().includes('/update_ticket_quantity/') && r.ok());
-  await expect(quantity).toBeDisabled({ timeout: 5_000 });
+  server.release();
   await sent;
   await expect(quantity).toBeEnabled();
   await page.reload();
@@ -236,12 +235,11 @@ test('a checkout that cannot be loaded says so', async ({ page }) => {
 
 test('the checkout says what it is doing while it loads', async ({ page }) => {
   await withoutPageData(page);
-  await page.route('**/ajax/checkout/checkout/get/', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 1000));
-    await route.continue();
-  });
+  const server = await holdCalls(page, '/ajax/checkout/checkout/get/');
   await page.goto('/checkout/');
+  await server.arrived();
   await expect(page.getByRole('heading', { name: 'Determining checkout progress' })).toBeVisible();
+  server.release();
   await expect(basketStep(page)).toBeVisible();
 });
 

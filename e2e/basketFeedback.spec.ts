@@ -1,6 +1,6 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './support.ts';
-import { addFromEventPage, basketLine, basketStep, clientLoaded, keepScreenshot, pauseClock, reserveButton } from './support.ts';
+import { addFromEventPage, basketLine, basketStep, clientLoaded, holdCalls, keepScreenshot, pauseClock, reserveButton } from './support.ts';
 
 const MINIMUM_WARNING = 'You must purchase a minimum of 2 tickets of this type';
 const MINIMUM_ONE_NOTE = 'The minimum is 1, so this is not saved. To take it out of your basket, use Remove.';
@@ -106,13 +106,9 @@ test('refund protection moves at once, and rolls back with the spec’s notifica
 
 test('keyboard focus stays on the control after choosing refund protection with the arrow keys, and after a quantity is sent', async ({ page }) => {
   await addFromEventPage(page, 'Summer Jazz on the Quay', { tickets: { 'General admission': 2 } });
-  // A slower server, so the test can look at focus while each change is with it.
-  for (const call of ['update_refund_protection', 'update_ticket_quantity']) {
-    await page.route(`**/${call}/`, async (route) => {
-      await new Promise((resolve) => setTimeout(resolve, 800));
-      await route.continue();
-    });
-  }
+  // Each change is held at the network, so the test can look at focus while it is with the server.
+  const protection = await holdCalls(page, '/update_refund_protection/');
+  const quantityCall = await holdCalls(page, '/update_ticket_quantity/');
   const basket = basketStep(page);
   const list = basket.getByRole('list', { name: 'Items in your basket' });
   const no = basket.getByRole('radio', { name: /^no/i });
@@ -120,8 +116,10 @@ test('keyboard focus stays on the control after choosing refund protection with 
   await page.keyboard.press('ArrowUp');
   await expect(basket.getByRole('radio', { name: /^yes/i })).toBeChecked();
   // The change goes to the server and the basket is read again; focus is never lost meanwhile.
+  await protection.arrived();
   await expect(list).toHaveAttribute('aria-busy', 'true');
   expect(await focused(page)).toMatch(/^input\[radio\]: Yes, protect my order/);
+  protection.release();
   await expect(list).toHaveAttribute('aria-busy', 'false');
   expect(await focused(page)).toMatch(/^input\[radio\]: Yes, protect my order/);
 
@@ -129,18 +127,23 @@ test('keyboard focus stays on the control after choosing refund protection with 
   await quantity.focus();
   await page.keyboard.press('ArrowUp'); // a number input steps up with the arrow key
   await expect(quantity).toHaveValue('3');
-  await expect(list).toHaveAttribute('aria-busy', 'true', { timeout: 5_000 });
+  await quantityCall.arrived();
+  await expect(list).toHaveAttribute('aria-busy', 'true');
   await expect(quantity).toHaveAttribute('aria-disabled', 'true');
   expect(await focused(page)).toBe('input[number]: Quantity of General admission');
+  quantityCall.release();
   await expect(list).toHaveAttribute('aria-busy', 'false');
   expect(await focused(page)).toBe('input[number]: Quantity of General admission');
 
+  const moreCall = await holdCalls(page, '/update_ticket_quantity/');
   const more = basket.getByRole('button', { name: 'One more General admission' });
   await more.focus();
   await page.keyboard.press('Enter');
   await expect(quantity).toHaveValue('4');
-  await expect(list).toHaveAttribute('aria-busy', 'true', { timeout: 5_000 });
+  await moreCall.arrived();
+  await expect(list).toHaveAttribute('aria-busy', 'true');
   expect(await focused(page)).toBe('button[button]: One more General admission');
+  moreCall.release();
   await expect(list).toHaveAttribute('aria-busy', 'false');
   expect(await focused(page)).toBe('button[button]: One more General admission');
 });

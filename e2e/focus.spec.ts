@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './support.ts';
 import { expectFocusNotLost, expectFocusOn } from './a11y.ts';
-import { addFromEventPage, basketLine, basketStep, expectStep, reserveButton, urls } from './support.ts';
+import { addFromEventPage, basketLine, basketStep, expectStep, holdCalls, reserveButton, urls } from './support.ts';
 
 /** Keyboard focus after each action goes somewhere meaningful, with a ring, and never to the page body. */
 
@@ -46,13 +46,12 @@ test('after Remove, focus goes to the line that took its place, then the one bef
 
 test('Remove keeps focus while the basket is saved', async ({ page }) => {
   await addFromEventPage(page, 'Summer Jazz on the Quay', { tickets: { 'General admission': 1, 'Riverside table seat': 1 } });
-  await page.route('**/remove_from_basket/', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    await route.continue();
-  });
+  const server = await holdCalls(page, '/remove_from_basket/');
   await press(page, /remove general admission/i);
+  await server.arrived();
   await expect(basketStep(page).getByRole('button', { name: /remove general admission/i })).toBeDisabled();
   await expectFocusOn(page, basketStep(page).getByRole('button', { name: /remove general admission/i }));
+  server.release();
   await expect(basketLine(page, 'General admission')).toHaveCount(0);
   await expectFocusNotLost(page);
 });

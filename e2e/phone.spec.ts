@@ -1,7 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './support.ts';
 import { findSmallTargets, MIN_TARGET } from './a11y.ts';
-import { addFromEventPage, basketLine, basketStep, expectStep, reserveButton, urls } from './support.ts';
+import { addFromEventPage, basketLine, basketStep, expectStep, holdCalls, reserveButton, urls } from './support.ts';
 
 /** The basket on a 360 × 740 phone: what the first screen shows, what the sticky bar covers, what a thumb can hit. */
 
@@ -37,14 +37,12 @@ test('a disabled Reserve Basket is opaque and says why, for a missing ticket, a 
   await expect(reserveButton(page)).toBeEnabled();
   await expect(reserveButton(page)).toHaveAccessibleDescription('');
 
-  await page.route('**/update_ticket_quantity/', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 3000));
-    await route.continue();
-  });
+  const server = await holdCalls(page, '/update_ticket_quantity/');
   await basketStep(page).getByRole('button', { name: 'One more 10K entry' }).click();
   await expect(reserveButton(page)).toHaveAccessibleDescription('Saving your changes…');
   await expect(page.getByText('Saving your changes…')).toBeVisible();
   await expectOpaque(page, reserveButton(page));
+  server.release();
   await expect(reserveButton(page)).toBeEnabled({ timeout: 15_000 });
 });
 

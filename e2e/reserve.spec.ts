@@ -1,5 +1,5 @@
 import { expect, test } from './support.ts';
-import { addFromEventPage, basketLine, expectStep, failCall, reserveButton, urls } from './support.ts';
+import { addFromEventPage, basketLine, expectStep, failCall, holdCalls, reserveButton } from './support.ts';
 
 async function fillBasket(page: import('@playwright/test').Page, base = '') {
   await addFromEventPage(page, 'Castleton Trail Run', { tickets: { '10K entry': 2 } }, base);
@@ -18,13 +18,12 @@ test('reserving moves on to sign-in with the countdown running', async ({ page }
 
 test('the reserve step shows its progress while the server works', async ({ page }) => {
   await fillBasket(page);
-  await page.route('**/reserve_tickets/', async (route) => {
-    await new Promise((resolve) => setTimeout(resolve, 1500));
-    await route.continue();
-  });
+  const server = await holdCalls(page, '/reserve_tickets/');
   await reserveButton(page).click();
+  await server.arrived();
   await expectStep(page, 'reserve');
   await expect(page.getByText('Reserving tickets')).toBeVisible();
+  server.release();
   await expectStep(page, 'login');
 });
 
@@ -105,18 +104,6 @@ test.describe('in an in-app social browser', () => {
     await page.getByRole('button', { name: 'Why am I seeing this?' }).click();
     await expect(page.getByText(/open links in their own built-in browser/)).toBeVisible();
   });
-});
-
-test('when the hold runs out the buyer is returned to the basket with the expiry message', async ({ page }) => {
-  await fillBasket(page, urls.expiry);
-  await reserveButton(page).click();
-  await expectStep(page, 'login');
-  await expect(page.getByTestId('countdown-clock')).toHaveText(/^0:0\d$/);
-  await expectStep(page, 'basket');
-  await expect(
-    page.getByText('Your checkout time expired. If the tickets are still available, you can try to reserve them again.'),
-  ).toBeVisible({ timeout: 15_000 });
-  await expect(basketLine(page, '10K entry')).toBeVisible();
 });
 
 test('a sale ended in another tab: back in this tab, the flow follows the server to the basket', async ({ page, context }) => {

@@ -7,7 +7,8 @@ const base = Number(process.env.E2E_PORT_BASE ?? 4310);
 export const servers = {
   main: base,
   captcha: base + 1,
-  expiry: base + 2,
+  /** The server whose clock the tests move (DEV_CLOCK=1): e2e/later.spec.ts alone uses it. */
+  clock: base + 2,
   stripe: base + 3,
   /** The local stand-in for Stripe's API that the stripe server is keyed against (e2e/fakeStripe.ts). */
   fakeStripe: base + 4,

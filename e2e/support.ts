@@ -35,7 +35,7 @@ export const test = base.extend<{ noCspViolations: void }>({
 export const urls = {
   main: `http://127.0.0.1:${servers.main}`,
   captcha: `http://127.0.0.1:${servers.captcha}`,
-  expiry: `http://127.0.0.1:${servers.expiry}`,
+  clock: `http://127.0.0.1:${servers.clock}`,
   stripe: `http://127.0.0.1:${servers.stripe}`,
 };
 
@@ -120,6 +120,25 @@ export async function keepScreenshot(page: Page, testInfo: TestInfo, name: strin
   const dir = join('test-results', 'screenshots');
   mkdirSync(dir, { recursive: true });
   await page.screenshot({ path: join(dir, `${testInfo.project.name}-${name}.png`), fullPage: testInfo.project.name !== 'phone' });
+}
+
+/**
+ * Holds every call to one path of the API at the network until the test lets it through, so the
+ * test can look at the screen while the server is working, for as long as the test needs and however
+ * loaded the machine is. `arrived()` resolves when the first call is held; `release()` lets it,
+ * and every later call, through.
+ */
+export async function holdCalls(page: Page, path: string): Promise<{ arrived: () => Promise<void>; release: () => void }> {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let arrive!: () => void;
+  const first = new Promise<void>((resolve) => (arrive = resolve));
+  await page.route(`**${path}`, async (route) => {
+    arrive();
+    await gate;
+    await route.continue();
+  });
+  return { arrived: () => first, release };
 }
 
 /** Makes one call of the API fail as a broken network or server would. */

@@ -16,7 +16,7 @@ import { hcaptcha, localCaptcha } from './domain/captcha.ts';
 import { DomainError } from './domain/errors.ts';
 import { checkoutPageData, registerApi } from './http/api.ts';
 import { refuseCrossSite } from './http/crossSite.ts';
-import { registerDemoMode } from './http/demoMode.ts';
+import { isDemoPath, notServed, registerDemoMode } from './http/demoMode.ts';
 import type { AppDeps } from './http/deps.ts';
 import { registerSecurityHeaders } from './http/security.ts';
 import { databaseRateLimitStore } from './http/rateLimitStore.ts';
@@ -40,6 +40,7 @@ import { startReconcileJob } from './domain/payment/reconcile.ts';
 import { processorLinks } from './http/processorLinks.ts';
 import { jobDeps, planWiring, registerInstalmentDevRoutes, registerPlanAuthentication, walletUrlOf, type PlanWiring } from './http/instalmentApi.ts';
 import { startInstalmentJob } from './domain/instalments/job.ts';
+import { registerDevClock, type MovableClock } from './http/devClock.ts';
 
 z.config(z.locales.en());
 
@@ -51,6 +52,8 @@ export async function buildApp(deps: {
   db: Database;
   config: Config;
   clock?: () => Date;
+  /** Demo mode with DEV_CLOCK=1: the clock above, which POST /dev/clock moves forward. */
+  movableClock?: MovableClock;
   logger?: boolean;
   fetch?: typeof fetch;
   /** Tests hand in their own transport; otherwise SMTP when SMTP_URL is set, else the outbox only. */
@@ -83,7 +86,7 @@ export async function buildApp(deps: {
   const appDeps: AppDeps = {
     db,
     config,
-    clock: deps.clock ?? (() => new Date()),
+    clock: deps.clock ?? deps.movableClock?.now ?? (() => new Date()),
     captcha: config.hcaptcha ? hcaptcha(config.hcaptcha, deps.fetch) : local,
     altcha: config.hcaptcha ? null : local,
     mailer: deps.mailer ?? { transport: config.smtpUrl ? smtpTransport(config.smtpUrl) : null, from: config.mailFrom },
@@ -131,6 +134,7 @@ export async function buildApp(deps: {
   registerSignIn(app, appDeps);
   if (config.demo) registerMailbox(app, appDeps);
   if (config.demo) registerInstalmentDevRoutes(app, appDeps);
+  if (config.demo && config.devClock && deps.movableClock) registerDevClock(app, deps.movableClock);
   if (deps.instalmentJob) {
     const stop = startInstalmentJob(jobDeps(appDeps, walletUrlOf(config)), appDeps.clock, deps.instalmentJob.intervalMs, (err) => app.log.error({ err }, 'instalment job failed'));
     app.addHook('onClose', async () => stop());
@@ -180,6 +184,8 @@ export async function buildApp(deps: {
     if (request.method !== 'GET' || isApi) {
       return reply.status(404).send({ error: `Nothing is served at ${request.method} ${url}` });
     }
+    // A development or sandbox path that no route serves is not the checkout.
+    if (isDemoPath(url)) return notServed(request, reply, appDeps, url);
     // A seated date's seat page is part of the app; any other date has no seat page.
     const seatDate = /^\/events\/book_seats\/([1-9]\d{0,9})\/$/.exec(url)?.[1];
     const seated = seatDate !== undefined && Number(seatDate) <= MAX_ID && (await hasSeatPlan(appDeps.db, Number(seatDate)));

@@ -55,6 +55,11 @@ const envSchema = z.object({
    */
   DEMO: z.optional(z.enum(['0', '1'])),
   /**
+   * `1` in demo mode: the server's clock can be moved forward with POST /dev/clock, so a person or
+   * an end-to-end test sees a hold run out or a slow bank answer without waiting for it.
+   */
+  DEV_CLOCK: z.optional(z.enum(['0', '1'])),
+  /**
    * Behind a TLS-terminating proxy: the number of proxies in front (`1`) or their addresses
    * (`10.0.0.1,10.0.0.2`, CIDR ranges and `loopback` allowed). Only then X-Forwarded-* is read.
    */
@@ -145,6 +150,8 @@ export interface Config {
    * its processor's keys is refused.
    */
   demo: boolean;
+  /** Demo mode only: the server's clock can be moved forward (POST /dev/clock). */
+  devClock: boolean;
   /** The UK address API's key; null uses the local address index. */
   addressApiKey: string | null;
   /** The accommodation map's embed URL and affiliate id; null when the site embeds none. */
@@ -175,6 +182,7 @@ export function parseConfig(env: Record<string, string | undefined>, fallbackSec
     throw new ConfigError(`Invalid configuration. ${messages.join('; ')}`);
   }
   const e = parsed.data;
+  const demo = e.DEMO === undefined ? isLoopback(e.HOST) && e.NODE_ENV !== 'production' : e.DEMO === '1';
   if (Boolean(e.HCAPTCHA_SITEKEY) !== Boolean(e.HCAPTCHA_SECRET)) {
     throw new ConfigError('Invalid configuration. HCAPTCHA_SITEKEY and HCAPTCHA_SECRET must be set together');
   }
@@ -212,7 +220,8 @@ export function parseConfig(env: Record<string, string | undefined>, fallbackSec
     codeSendsPerAddress: e.CODE_SENDS_PER_ADDRESS,
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM,
-    demo: e.DEMO === undefined ? isLoopback(e.HOST) && e.NODE_ENV !== 'production' : e.DEMO === '1',
+    demo,
+    devClock: demo && e.DEV_CLOCK === '1',
     addressApiKey: e.ADDRESS_API_KEY ?? null,
     accommodationMap: e.ACCOMMODATION_MAP_URL === 'none' ? null : { url: e.ACCOMMODATION_MAP_URL, affiliateId: e.ACCOMMODATION_AFFILIATE_ID },
     feedbackEmail: e.FEEDBACK_EMAIL,

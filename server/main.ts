@@ -14,6 +14,7 @@ import { sandboxBank } from './domain/payment/bank.ts';
 import { settleDueBankDecisions } from './domain/payment/bankTransfer.ts';
 import { sendDueTransfers } from './domain/transfers.ts';
 import { smtpTransport } from './domain/mail.ts';
+import { movableClock } from './http/devClock.ts';
 
 /**
  * Without SESSION_SECRET, a random secret is made once and kept beside the embedded database
@@ -72,9 +73,14 @@ async function main() {
     process.exit(1);
   }
   // Payments left open are asked about at their processor once a minute, with the sweeper's rhythm at most.
+  // One clock for the app and the sweeper; in demo mode with DEV_CLOCK=1 it can be moved forward.
+  const movable = config.devClock ? movableClock() : null;
+  const clock = movable ? movable.now : () => new Date();
   const app = await buildApp({
     db: database.db,
     config,
+    clock,
+    ...(movable ? { movableClock: movable } : {}),
     ...(jobSeconds > 0 ? { instalmentJob: { intervalMs: jobSeconds * 1000 } } : {}),
     reconcileJob: { intervalMs: Math.min(60_000, config.sweepIntervalMs * 2) },
   });
@@ -82,7 +88,7 @@ async function main() {
   // Scheduled gifts are e-mailed by the sweeper at their delivery date and time.
   const transferMail = { mailer: { transport: config.smtpUrl ? smtpTransport(config.smtpUrl) : null, from: config.mailFrom }, brandName: config.brandName };
   const sweeper = setInterval(() => {
-    const now = new Date();
+    const now = clock();
     // The sandbox bank's slow approvals arrive even when no buyer is watching.
     settleDueBankDecisions(database.db, sandboxBank(), now)
       .then(() =>

@@ -71,7 +71,7 @@ export function unkeyedMethods(deps: Pick<AppDeps, 'payment' | 'bank' | 'plans'>
 
 const normal = (path: string) => (path.length > 1 && path.endsWith('/') ? path.slice(0, -1) : path);
 
-function notServed(request: FastifyRequest, reply: FastifyReply, deps: AppDeps, path: string) {
+export function notServed(request: FastifyRequest, reply: FastifyReply, deps: AppDeps, path: string) {
   const accept = request.headers.accept ?? '';
   if ((request.method === 'GET' || request.method === 'HEAD') && accept.includes('text/html')) {
     return reply
