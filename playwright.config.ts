@@ -20,20 +20,35 @@ const chromiumPath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p)
  */
 const ONE_ADDRESS_MANY_BUYERS = { MAX_HELD_PER_BUYER: '100000', RATE_LIMIT_PER_MINUTE: '100000', CODE_SENDS_PER_ADDRESS: '100000' };
 
+/**
+ * Chromium's own features turned off: those Playwright turns off (the last --disable-features wins,
+ * so its list is repeated here) and the address bar's popups, which Chromium otherwise draws in a
+ * renderer of their own for every page a test opens, where no one can see them.
+ */
+const DISABLED_FEATURES = `--disable-features=${[
+  'AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose', 'HttpsUpgrades', 'HttpsFirstBalancedModeAutoEnable', 'LensOverlay',
+  'MediaRouter', 'PaintHolding', 'ThirdPartyStoragePartitioning', 'AvoidCorsURLLoaderRestartOnRedirect', 'TcpPortRandomizationWin',
+  'OptimizationHints', 'NetworkTimeServiceQuerying', 'AimEnabled', 'PreconnectToSearch',
+  'WebUIOmniboxPopup', 'WebUIOmniboxFullPopup', 'WebUIOmniboxAimPopup',
+].join(',')}`;
+
 const STRIPE_KEYS = { STRIPE_PUBLISHABLE_KEY: 'pk_test_holdfast', STRIPE_SECRET_KEY: 'sk_test_holdfast' };
 const STRIPE_WEBHOOK_SECRET = 'whsec_e2e_holdfast';
+
+/** The run's database, migrated and seeded once; each server starts on its own copy (e2e/serve.ts). */
+const RUN_DATABASE = join(tmpdir(), `holdfast-e2e-database-${process.pid}`);
 
 function server(name: Exclude<keyof typeof servers, 'fakeStripe'>, env: Record<string, string>) {
   const port = servers[name];
   const dir = join(tmpdir(), `holdfast-e2e-${name}-${process.pid}`);
   return {
-    command: `rm -rf '${dir}' && npx tsx server/main.ts`,
+    command: 'npx tsx e2e/serve.ts',
     url: `http://127.0.0.1:${port}/ajax/checkout/checkout/get/`,
     reuseExistingServer: false,
     timeout: 120_000,
     stdout: 'ignore' as const,
     stderr: 'pipe' as const,
-    env: { PORT: String(port), HOST: '127.0.0.1', PGLITE_DIR: dir, LOG_LEVEL: 'warn', ...ONE_ADDRESS_MANY_BUYERS, ...env },
+    env: { PORT: String(port), HOST: '127.0.0.1', PGLITE_DIR: dir, E2E_TEMPLATE_DIR: RUN_DATABASE, LOG_LEVEL: 'warn', ...ONE_ADDRESS_MANY_BUYERS, ...env },
   };
 }
 
@@ -54,7 +69,7 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: {
       ...(chromiumPath ? { executablePath: chromiumPath } : {}),
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'],
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', DISABLED_FEATURES],
     },
   },
   /**
