@@ -3,8 +3,8 @@
  * mailbox, the name of a new buyer, Keep updated, a signed-in buyer, the same sale on a second
  * browser, and each failure text of the account and marketing steps.
  */
-import type { BrowserContext, Page, TestInfo } from '@playwright/test';
-import { addFromEventPage, expect, expectStep, failCall, reserveButton, test } from './support.ts';
+import type { BrowserContext, Page } from '@playwright/test';
+import { addFromEventPage, expect, expectStep, failCall, photographBothWidths, reserveButton, test } from './support.ts';
 
 const PEAK_SIGNUP = 'Get race news from Peak Trail Events';
 
@@ -31,12 +31,6 @@ async function askForCode(page: Page, email: string) {
   await expect(page.getByText('Code sent to inbox')).toBeVisible();
 }
 
-async function snap(page: Page, testInfo: TestInfo, name: string) {
-  for (const [label, width] of [['phone', 360], ['desktop', 1280]] as const) {
-    await page.setViewportSize({ width, height: width === 360 ? 740 : 800 });
-    await page.screenshot({ path: testInfo.outputPath(`${name}-${label}.png`), fullPage: true });
-  }
-}
 
 const fresh = (name: string) => `${name}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
 
@@ -51,7 +45,7 @@ test('a guest signs in with the code from the mailbox, gives a name, chooses upd
   await expectStep(page, 'login');
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByText('Please type a valid email address')).toBeVisible();
-  await snap(page, testInfo, 'login-enter-email');
+  await photographBothWidths(page, testInfo, 'login-enter-email');
 
   const email = fresh('guest');
   await askForCode(page, email);
@@ -61,7 +55,7 @@ test('a guest signs in with the code from the mailbox, gives a name, chooses upd
   const codeField = page.getByLabel('One-time code');
   await codeField.fill(`${code.slice(0, 3)}-${code.slice(3)}`);
   await expect(codeField).toHaveValue(code);
-  await snap(page, testInfo, 'login-code-sent');
+  await photographBothWidths(page, testInfo, 'login-code-sent');
   await page.getByRole('button', { name: 'Clear the code' }).click();
   await expect(codeField).toHaveValue('');
   await expect(verify).toBeDisabled();
@@ -74,7 +68,7 @@ test('a guest signs in with the code from the mailbox, gives a name, chooses upd
   await page.getByLabel('Full name').fill('Ada');
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByText('Please type both your first and last name(s)')).toBeVisible();
-  await snap(page, testInfo, 'login-confirm-name');
+  await photographBothWidths(page, testInfo, 'login-confirm-name');
   await page.getByLabel('Full name').fill('Ada Lovelace');
   await page.getByRole('button', { name: 'Continue' }).click();
 
@@ -83,7 +77,7 @@ test('a guest signs in with the code from the mailbox, gives a name, chooses upd
   await expect(page.getByLabel(/community newsletter/)).toBeVisible();
   await page.getByLabel(PEAK_SIGNUP).check();
   await page.getByLabel(/Updates about the events in your basket/).check();
-  await snap(page, testInfo, 'marketing');
+  await photographBothWidths(page, testInfo, 'marketing');
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.locator('[data-step]')).not.toHaveAttribute('data-step', /login|marketing_preferences/);
   await expect(page.getByTestId('countdown-clock')).toBeVisible();
@@ -95,7 +89,7 @@ test('a signed-in buyer confirms the account, and can sign out of the sale inste
   await reserveTrailRun(page);
   await expect(page.getByText('Tom Okafor')).toBeVisible();
   await expect(page.getByText('tom.okafor@example.com')).toBeVisible();
-  await snap(page, testInfo, 'login-confirm-account');
+  await photographBothWidths(page, testInfo, 'login-confirm-account');
   await page.getByRole('button', { name: 'Not you? Sign out' }).click();
   await expect(page.getByLabel('Email address')).toBeVisible();
   await expect(page.getByText("We'll email you a one-time sign in or registration code.")).toBeVisible();

@@ -4,9 +4,8 @@
  * saved address, manual entry with a US state, the failure text of set_delivery_address, and who
  * a gift voucher is from and for.
  */
-import { mkdirSync } from 'node:fs';
 import type { BrowserContext, Page } from '@playwright/test';
-import { addFromEventPage, expect, expectStep, failCall, reserveButton, test, type Wanted } from './support.ts';
+import { addFromEventPage, expect, expectStep, failCall, photograph, photographBothWidths, reserveButton, test, type Wanted } from './support.ts';
 
 const GALA = 'Lantern Comedy Gala Night';
 const POSTED = { tickets: { 'Stalls (posted ticket)': 1 } };
@@ -48,13 +47,7 @@ async function guestToDeliveryAddress(page: Page, context: BrowserContext, wante
 const continueButton = (page: Page) => page.locator('[data-step="delivery_address"]').getByRole('button', { name: 'Continue' });
 const findButton = (page: Page) => page.getByRole('button', { name: 'Find', exact: true });
 
-async function screenshots(page: Page) {
-  mkdirSync('docs/screenshots', { recursive: true });
-  for (const [label, width] of [['phone', 360], ['desktop', 1280]] as const) {
-    await page.setViewportSize({ width, height: width === 360 ? 740 : 800 });
-    await page.screenshot({ path: `docs/screenshots/${label}-delivery-address.png`, fullPage: true });
-  }
-}
+const screenshots = (page: Page) => photographBothWidths(page, test.info(), 'delivery-address', 'docs/screenshots');
 
 test('a buyer of posted tickets finds the address with the lookup, completes it and goes on', async ({ page, context }) => {
   test.slow();
@@ -193,7 +186,7 @@ test('a basket with a gift voucher asks who it is from and for', async ({ page, 
   await page.getByLabel('Gift voucher to').fill('Grace');
   await expect(page.getByText('Who is the gift voucher for?')).toBeHidden();
   await page.setViewportSize({ width: 360, height: 740 });
-  await page.screenshot({ path: testInfo.outputPath('delivery-address-vouchers-phone.png'), fullPage: true });
+  await photograph(page, testInfo.outputPath('delivery-address-vouchers-phone.png'), { fullPage: true });
   await page.setViewportSize({ width: 1280, height: 800 });
   await continueButton(page).click();
   await expectStep(page, 'payment');

@@ -2,7 +2,7 @@
  * Paying by instant bank transfer with the sandbox bank, as the end-to-end tests do it: the spec's
  * texts, the way to the payment step, the bank's page and the wait messages the screen shows.
  */
-import type { Page, TestInfo } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import { addFromEventPage, expect, expectStep, reserveButton } from './support.ts';
 
 /** Spec 001 §8 and §4. */
@@ -61,9 +61,3 @@ export async function recordWaitMessages(page: Page) {
   return () => page.evaluate(() => (window as unknown as { bankMessages: string[] }).bankMessages);
 }
 
-export async function snap(page: Page, testInfo: TestInfo, name: string) {
-  for (const [label, width] of [['phone', 360], ['desktop', 1280]] as const) {
-    await page.setViewportSize({ width, height: width === 360 ? 740 : 800 });
-    await page.screenshot({ path: testInfo.outputPath(`${name}-${label}.png`), fullPage: true });
-  }
-}

@@ -5,8 +5,8 @@
  * server whose clock the tests move. The end-to-end servers poll every 300 ms
  * (TRUELAYER_POLL_INTERVAL_MS, playwright.config.ts); the chart's rule is unchanged.
  */
-import { expect, expectStep, failCall, pauseClock, test } from './support.ts';
-import { atBank, NOT_CONFIRMED, payByBank, snap, TEXT, toFolkPayment } from './bank.ts';
+import { expect, expectStep, failCall, pauseClock, photographBothWidths, test } from './support.ts';
+import { atBank, NOT_CONFIRMED, payByBank, TEXT, toFolkPayment } from './bank.ts';
 
 test('approved at the bank: the reference and amount, Continue, and the tickets are delivered', async ({ page }, testInfo) => {
   await toFolkPayment(page);
@@ -14,16 +14,16 @@ test('approved at the bank: the reference and amount, Continue, and the tickets 
   await expect(page.getByRole('radio', { name: 'Instant Bank Transfer' })).not.toBeChecked();
   await expect(page.getByRole('radio', { name: 'Credit or Debit Card' })).toBeVisible();
   await page.getByRole('radio', { name: 'Instant Bank Transfer' }).check();
-  await snap(page, testInfo, 'bank-payment');
+  await photographBothWidths(page, testInfo, 'bank-payment');
   await payByBank(page);
   await expect(page).toHaveURL(/\/sandbox\/bank\//);
-  await snap(page, testInfo, 'sandbox-bank');
+  await photographBothWidths(page, testInfo, 'sandbox-bank');
   await atBank(page, 'Approve payment');
   await expect(page.getByText('Payment received')).toBeVisible();
   const checkout = await (await page.request.get('/ajax/checkout/checkout/get/')).json();
   await expect(page.getByText(checkout.sale_reference)).toBeVisible();
   await expect(page.locator('.bank-transfer__facts')).toContainText('£15.00');
-  await snap(page, testInfo, 'bank-success');
+  await photographBothWidths(page, testInfo, 'bank-success');
   await page.getByRole('button', { name: 'Continue' }).click();
   await expectStep(page, 'deliver_tickets');
   await expectStep(page, 'order_completed');
@@ -36,7 +36,7 @@ test('cancelled at the bank: the flag 0 says so, and another method can be tried
   await payByBank(page);
   await atBank(page, 'Cancel payment');
   await expect(page.getByRole('alert').filter({ hasText: TEXT.cancelled })).toBeVisible();
-  await snap(page, testInfo, 'bank-cancelled');
+  await photographBothWidths(page, testInfo, 'bank-cancelled');
   await page.getByRole('button', { name: TEXT.switch }).click();
   await expectStep(page, 'payment');
   await expect(page.getByRole('radio', { name: 'Credit or Debit Card' })).toBeVisible();
@@ -64,7 +64,7 @@ test('never confirmed: after 60 retries the polling stops with the not-yet-confi
   // A minute more on the page's clock: no poll follows the 60th.
   await pauseClock(page);
   await page.clock.runFor(60_000);
-  await snap(page, testInfo, 'bank-not-confirmed');
+  await photographBothWidths(page, testInfo, 'bank-not-confirmed');
   expect(await polls()).toBe(60);
 });
 

@@ -4,19 +4,13 @@
  * order-completed screen; /account/wallet/ with a QR code per ticket; the wallet e-mail in the
  * development mailbox; each delivery failure text from a failing call.
  */
-import type { Page, TestInfo } from '@playwright/test';
-import { expect, expectStep, failCall, test } from './support.ts';
+import type { Page } from '@playwright/test';
+import { expect, expectStep, failCall, photographBothWidths, test } from './support.ts';
 import { FREE_EVENT, FREE_TICKET, reachDelivery } from './freeOrder.ts';
 
 const BITTICKET = '/ajax/checkout/checkout/deliver_to_bitticket/';
 const WALLET = '/ajax/checkout/checkout/deliver_to_wallet/';
 
-async function snap(page: Page, testInfo: TestInfo, name: string) {
-  for (const [label, width] of [['phone', 360], ['desktop', 1280]] as const) {
-    await page.setViewportSize({ width, height: width === 360 ? 740 : 800 });
-    await page.screenshot({ path: testInfo.outputPath(`${name}-${label}.png`), fullPage: true });
-  }
-}
 
 const stage = (page: Page, name: string) => page.locator('.delivery__stage').filter({ hasText: name });
 const TICKETS_STAGE = 'Delivering your tickets to your ticket wallet';
@@ -36,7 +30,7 @@ test('free tickets go into the wallet page with a QR code each, and the wallet e
   await expect(page.getByRole('heading', { level: 1, name: 'Delivering tickets' })).toBeVisible();
   await expect(stage(page, TICKETS_STAGE)).toHaveAttribute('data-status', 'delivered');
   await expect(stage(page, WALLET_STAGE)).toHaveAttribute('data-status', 'delivering');
-  await snap(page, testInfo, 'delivering');
+  await photographBothWidths(page, testInfo, 'delivering');
   releaseWallet();
   await expect(stage(page, WALLET_STAGE)).toHaveAttribute('data-status', 'delivered');
 
@@ -46,7 +40,7 @@ test('free tickets go into the wallet page with a QR code each, and the wallet e
   const saleReference = (await reference.textContent())!.replace('Your reference is ', '');
   await expect(page.getByText('Order complete! Your tickets are on their way.')).toBeVisible();
   await expect(page.getByText(`A copy of your ticket wallet has been sent to ${buyer.email}`)).toBeVisible();
-  await snap(page, testInfo, 'order-completed');
+  await photographBothWidths(page, testInfo, 'order-completed');
 
   await page.getByRole('link', { name: 'Go to ticket wallet' }).click();
   await expect(page).toHaveURL(/\/account\/wallet\/$/);
@@ -64,7 +58,7 @@ test('free tickets go into the wallet page with a QR code each, and the wallet e
     await expect(ticket.getByText(saleReference, { exact: true })).toBeVisible();
   }
   expect(new Set(codes).size).toBe(2);
-  await snap(page, testInfo, 'wallet');
+  await photographBothWidths(page, testInfo, 'wallet');
 
   await page.goto(`/dev/mailbox?to=${encodeURIComponent(buyer.email)}`);
   const mail = page.locator('.mail').filter({ hasText: `Your tickets (${saleReference})` });
@@ -80,7 +74,7 @@ test('a failed delivery call is told in the spec’s words and can be tried agai
   await reachDelivery(page, context, 1);
   await expect(page.getByText('Unable to deliver to BitTicket. Please try again later')).toBeVisible();
   await expect(stage(page, TICKETS_STAGE)).toHaveAttribute('data-status', 'failed');
-  await snap(page, testInfo, 'delivery-bitticket-failed');
+  await photographBothWidths(page, testInfo, 'delivery-bitticket-failed');
 
   await page.unroute(`**${BITTICKET}`);
   await page.getByRole('button', { name: 'Try again' }).click();
@@ -102,5 +96,5 @@ test('a delivery the server reports as not completed asks the buyer to contact s
   await expect(page.getByText('Delivery failed. Please contact support')).toBeVisible();
   await expect(page.getByText('Error code 2961')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Try again' })).toHaveCount(0);
-  await snap(page, testInfo, 'delivery-failed');
+  await photographBothWidths(page, testInfo, 'delivery-failed');
 });

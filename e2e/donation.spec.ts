@@ -3,8 +3,8 @@
  * address on to the sign-in step, 'Skip donation', each failure text of save_donation and
  * update_donation, and the declaration in the charity's download.
  */
-import type { Page, TestInfo } from '@playwright/test';
-import { addFromEventPage, expect, expectStep, failCall, reserveButton, test } from './support.ts';
+import type { Page } from '@playwright/test';
+import { addFromEventPage, expect, expectStep, failCall, photographBothWidths, reserveButton, test } from './support.ts';
 
 const TITLE = 'Would you like to support Harbour Lights Trust?';
 const DEMO_TOKEN = 'harbour-lights-gift-aid-demo-token';
@@ -21,12 +21,6 @@ async function reserveJazzAs(page: Page, buyer: string | null) {
   await expect(page.getByRole('heading', { level: 1, name: TITLE })).toBeVisible();
 }
 
-async function snap(page: Page, testInfo: TestInfo, name: string) {
-  for (const [label, width] of [['phone', 360], ['desktop', 1280]] as const) {
-    await page.setViewportSize({ width, height: width === 360 ? 740 : 800 });
-    await page.screenshot({ path: testInfo.outputPath(`${name}-${label}.png`), fullPage: true });
-  }
-}
 
 const summary = (page: Page) => page.locator('.summary').first();
 const preset = (page: Page, text: string) => page.getByRole('button', { name: text, exact: true });
@@ -56,7 +50,7 @@ test('a donation of £25 with Gift Aid and a UK address, on through sign-in to p
   await preset(page, '£25.00').click();
   await expect(otherAmount(page)).toHaveValue('');
   await expect(page.getByText('Fee for this donation: £0.69.')).toBeVisible();
-  await snap(page, testInfo, 'donation');
+  await photographBothWidths(page, testInfo, 'donation');
 
   await page.getByRole('button', { name: 'Donate £25.00' }).click();
   await expectStep(page, 'gift_aid');
@@ -77,7 +71,7 @@ test('a donation of £25 with Gift Aid and a UK address, on through sign-in to p
   await page.getByLabel('Address line 1').fill(`${house} Harbour Road`);
   await page.getByLabel('Postcode').fill('BS1 4RN');
   await expect(page.getByText('Type your postcode')).toBeHidden();
-  await snap(page, testInfo, 'gift-aid');
+  await photographBothWidths(page, testInfo, 'gift-aid');
 
   await page.getByRole('button', { name: 'Continue' }).click();
   await expectStep(page, 'login');

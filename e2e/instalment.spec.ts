@@ -5,8 +5,8 @@
  * by the job run as of a later date (the development endpoint); a card whose bank must confirm
  * (redirect_to_url to the sandbox bank's page); then each error text from a failing call.
  */
-import type { Page, TestInfo } from '@playwright/test';
-import { addFromEventPage, expect, expectStep, failCall, reserveButton, test } from './support.ts';
+import type { Page } from '@playwright/test';
+import { addFromEventPage, expect, expectStep, failCall, photographBothWidths, reserveButton, test } from './support.ts';
 
 const TOM = 'tom.okafor@example.com';
 const PLAN_ERROR = 'There was an error with your payment. Please try again.';
@@ -41,12 +41,6 @@ async function choosePlan(page: Page, card = '4242 4242 4242 4242') {
   await page.getByLabel('CVC').fill('123');
 }
 
-async function snap(page: Page, testInfo: TestInfo, name: string) {
-  for (const [label, width] of [['phone', 360], ['desktop', 1280]] as const) {
-    await page.setViewportSize({ width, height: width === 360 ? 740 : 800 });
-    await page.screenshot({ path: testInfo.outputPath(`${name}-${label}.png`), fullPage: true });
-  }
-}
 
 const payButton = (page: Page) => page.getByRole('button', { name: /^Pay £/ });
 
@@ -82,7 +76,7 @@ test('a plan is set up, its first instalment taken, and the job charges the seco
   await payButton(page).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Your card number is incorrect.' })).toBeVisible();
   await choosePlan(page);
-  await snap(page, testInfo, 'plan');
+  await photographBothWidths(page, testInfo, 'plan');
   await payButton(page).click();
 
   await expectStep(page, 'order_completed');
@@ -95,7 +89,7 @@ test('a plan is set up, its first instalment taken, and the job charges the seco
   ]) {
     await expect(page.getByRole('listitem').filter({ hasText: point })).toBeVisible();
   }
-  await snap(page, testInfo, 'plan-completed');
+  await photographBothWidths(page, testInfo, 'plan-completed');
   const checkout = await (await page.request.get('/ajax/checkout/checkout/get/')).json();
   expect(checkout.payment_complete).toBe(true);
   expect(checkout.payment_plan_remaining).toBe(25_200);

@@ -9,8 +9,8 @@
  * file uses that server.
  */
 import type { Page } from '@playwright/test';
-import { addFromEventPage, basketLine, expect, expectStep, keepScreenshot, pauseClock, reserveButton, test, urls } from './support.ts';
-import { atBank, FIRST_WAIT, payByBank, recordWaitMessages, snap, TEXT, toFolkPayment } from './bank.ts';
+import { addFromEventPage, basketLine, expect, expectStep, keepScreenshot, pauseClock, photograph, photographBothWidths, reserveButton, test, urls } from './support.ts';
+import { atBank, FIRST_WAIT, payByBank, recordWaitMessages, TEXT, toFolkPayment } from './bank.ts';
 
 test.use({ baseURL: urls.clock });
 test.describe.configure({ mode: 'default' });
@@ -130,7 +130,7 @@ test('a challenged payment approved after the hold’s deadline completes the or
   await keepScreenshot(page, testInfo, 'payment-in-progress');
   await page.setViewportSize({ width: 360, height: 740 });
   await expect(page.getByTestId('countdown-paying')).toBeVisible();
-  await page.screenshot({ path: 'test-results/screenshots/phone-payment-in-progress.png' });
+  await photograph(page, 'test-results/screenshots/phone-payment-in-progress.png');
   await page.setViewportSize({ width: 1280, height: 800 });
   // Time passes on the page: the countdown keeps saying so, and nothing runs out.
   await pauseClock(page);
@@ -161,7 +161,7 @@ test('approved slowly: the wait messages of 3, 6 and 9 retries come in order, th
   await expect(page.getByRole('button', { name: TEXT.switch })).toBeVisible();
   // The page's polls stop while the screen is photographed, so the 60th cannot come first.
   await pauseClock(page);
-  await snap(page, testInfo, 'bank-slow');
+  await photographBothWidths(page, testInfo, 'bank-slow');
   await page.setViewportSize({ width: 1280, height: 800 });
   // Two minutes on, the next poll finds the bank's answer.
   await later(page, 120);

@@ -9,7 +9,7 @@ import type { Page, Route } from '@playwright/test';
 import type { Checkout } from '../contract';
 import { expectNoAxeViolations, findSmallTargets } from './a11y.ts';
 import { codeFromMailbox, FREE_EVENT, newBuyer, reachDelivery, type Buyer } from './freeOrder.ts';
-import { addFromEventPage, expect, expectStep, failCall, pauseClock, reserveButton, test, withoutPageData } from './support.ts';
+import { addFromEventPage, expect, expectStep, failCall, pauseClock, photograph, reserveButton, test, withoutPageData } from './support.ts';
 
 const FEEDBACK = '/ajax/checkout/checkout/send_customer_feedback/';
 const SUBSCRIBE = '/ajax/checkout/checkout/subscribe_to_events/';
@@ -69,7 +69,7 @@ test('every tile of a free Open Day order, the share text with its reward and th
   await expect(browse.getByRole('link', { name: new RegExp(FREE_EVENT) })).toHaveCount(0);
 
   await expectNoAxeViolations(page, 'order completed');
-  await page.screenshot({ path: 'docs/screenshots/desktop-order-completed.png', fullPage: true });
+  await photograph(page, 'docs/screenshots/desktop-order-completed.png', { fullPage: true });
 
   // Share: the reward text followed by the buyer's referral link, copied, 'Copied' for 2 seconds.
   await tiles(page).getByRole('button', { name: 'Share & get a free cream tea' }).click();
@@ -190,7 +190,7 @@ test('Find a place to stay and Transfer tickets open with focus on their heading
   await expect(page.getByRole('button', { name: /Find a place to stay near the/ })).toHaveCount(0);
   await expect(page.frameLocator('iframe.stay-map__frame').getByRole('heading', { name: 'Places to stay' })).toBeVisible();
   await expectNoAxeViolations(page, 'find a place to stay');
-  await page.screenshot({ path: testInfo.outputPath('find-a-place.png'), fullPage: true });
+  await photograph(page, testInfo.outputPath('find-a-place.png'), { fullPage: true });
   await page.getByRole('button', { name: 'Back to your order' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Order complete' })).toBeFocused();
   await expect(tiles(page)).toBeVisible();
@@ -365,14 +365,14 @@ test.describe('on a phone', () => {
     test.slow();
     await reachOrderCompleted(page, 1);
     expect(await findSmallTargets(page)).toEqual([]);
-    await page.screenshot({ path: 'docs/screenshots/phone-order-completed.png', fullPage: true });
+    await photograph(page, 'docs/screenshots/phone-order-completed.png', { fullPage: true });
     await tiles(page).getByRole('button', { name: 'How did we do?' }).click();
     expect(await findSmallTargets(page)).toEqual([]);
-    await page.screenshot({ path: 'docs/screenshots/phone-feedback.png' });
+    await photograph(page, 'docs/screenshots/phone-feedback.png');
     await page.getByRole('button', { name: 'Cancel' }).click();
     await tiles(page).getByRole('button', { name: 'Find a place to stay' }).click();
     expect(await findSmallTargets(page)).toEqual([]);
-    await page.screenshot({ path: 'docs/screenshots/phone-find-a-place.png', fullPage: true });
+    await photograph(page, 'docs/screenshots/phone-find-a-place.png', { fullPage: true });
   });
 });
 

@@ -3,8 +3,8 @@
  * short of funds and challenged (approved and failed); free tickets claimed; the SaaS block; the
  * contact number an organiser requires; and each error text of the step from a failing call.
  */
-import type { Page, TestInfo } from '@playwright/test';
-import { addFromEventPage, answerLanternQuestions, expect, expectStep, failCall, originOf, reserveButton, test } from './support.ts';
+import type { Page } from '@playwright/test';
+import { addFromEventPage, answerLanternQuestions, expect, expectStep, failCall, originOf, photographBothWidths, reserveButton, test } from './support.ts';
 
 const CARDS = {
   success: '4242 4242 4242 4242',
@@ -50,12 +50,6 @@ async function payByCard(page: Page, number: string) {
   await page.getByRole('button', { name: /^Pay £/ }).click();
 }
 
-async function snap(page: Page, testInfo: TestInfo, name: string) {
-  for (const [label, width] of [['phone', 360], ['desktop', 1280]] as const) {
-    await page.setViewportSize({ width, height: width === 360 ? 740 : 800 });
-    await page.screenshot({ path: testInfo.outputPath(`${name}-${label}.png`), fullPage: true });
-  }
-}
 
 const paymentError = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text });
 
@@ -76,7 +70,7 @@ test('a card payment is approved and the flow moves on to delivery', async ({ pa
   await page.getByRole('button', { name: /^Pay £/ }).click();
   await expect(page.getByText('Type a valid phone number')).toBeVisible();
   await page.getByLabel('Contact number (optional)').fill('+44 (0)1285 555 0100');
-  await snap(page, testInfo, 'payment');
+  await photographBothWidths(page, testInfo, 'payment');
 
   await page.getByRole('button', { name: /^Pay £/ }).click();
   await expect(page).toHaveURL(/\/sandbox\/card\//);
@@ -93,7 +87,7 @@ test('a card payment is approved and the flow moves on to delivery', async ({ pa
   await page.getByLabel('CVC').fill('123');
   await page.getByRole('button', { name: /^Pay £/ }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'expiration date' })).toBeVisible();
-  await snap(page, testInfo, 'sandbox-card');
+  await photographBothWidths(page, testInfo, 'sandbox-card');
   await page.getByLabel('Expiry (MM/YY)').fill('12/34');
   await page.getByLabel('CVC').fill('123');
   await page.getByRole('button', { name: /^Pay £/ }).click();
@@ -128,7 +122,7 @@ test('a card challenge approved pays; failed, it shows the processor’s message
   await fillBilling(page);
   await payByCard(page, CARDS.challenge);
   await expect(page.getByRole('heading', { level: 1, name: 'Security check' })).toBeVisible();
-  await snap(page, testInfo, 'challenge');
+  await photographBothWidths(page, testInfo, 'challenge');
   await page.getByRole('button', { name: 'Fail the check' }).click();
   await expectStep(page, 'payment');
   await expect(paymentError(page, 'We are unable to authenticate your payment method.')).toBeVisible();
@@ -170,7 +164,7 @@ test('a SaaS organiser without a payment provider blocks payment', async ({ page
     ),
   ).toBeVisible();
   await expect(page.getByRole('button', { name: /^Pay/ })).toHaveCount(0);
-  await snap(page, testInfo, 'saas-block');
+  await photographBothWidths(page, testInfo, 'saas-block');
 });
 
 test('an organiser that requires a contact number gets one before paying', async ({ page }) => {
@@ -247,7 +241,7 @@ test('express checkout: a guest gives name and e-mail on the payment step and pa
   await page.getByLabel('Email').fill(`ann.lee-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`);
   await expect(page.getByText('Type a valid email address')).toBeHidden();
   await page.getByRole('checkbox', { name: 'Send me the community newsletter' }).check();
-  await snap(page, testInfo, 'express');
+  await photographBothWidths(page, testInfo, 'express');
 
   await failCall(page, '/ajax/checkout/checkout/set_account_details/');
   await page.getByRole('button', { name: /^Pay €/ }).click();

@@ -5,7 +5,7 @@
  * README's 'A full purchase on a phone'.
  */
 import type { Page } from '@playwright/test';
-import { addFromEventPage, answerLanternQuestions, basketLine, expect, expectStep, reserveButton, test } from './support.ts';
+import { addFromEventPage, answerLanternQuestions, basketLine, expect, expectStep, photograph, reserveButton, test } from './support.ts';
 import { codeFromMailbox, newBuyer } from './freeOrder.ts';
 
 const EVENT = 'Ashcombe Winter Lantern Trail';
@@ -13,9 +13,7 @@ const TICKET = 'Adult (5pm entry)';
 const WALLET = '/ajax/checkout/checkout/deliver_to_wallet/';
 
 /** The screen as a phone shows it, whole, for the README. */
-async function photograph(page: Page, step: string) {
-  await page.screenshot({ path: `docs/screenshots/phone-purchase-${step}.png`, fullPage: true });
-}
+const photographStep = (page: Page, step: string) => photograph(page, `docs/screenshots/phone-purchase-${step}.png`, { fullPage: true });
 
 test('a newcomer buys a ticket by card on a phone, from the basket to the wallet', async ({ page, context }) => {
   test.setTimeout(120_000);
@@ -30,7 +28,7 @@ test('a newcomer buys a ticket by card on a phone, from the basket to the wallet
   await expectStep(page, 'login');
   await expect(page.getByTestId('countdown-clock')).toBeVisible();
   await page.getByLabel('Email address').fill(buyer.email);
-  await photograph(page, 'sign-in');
+  await photographStep(page, 'sign-in');
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByText('Code sent to inbox')).toBeVisible();
   await page.getByLabel('One-time code').fill(await codeFromMailbox(context, buyer.email));
@@ -44,7 +42,7 @@ test('a newcomer buys a ticket by card on a phone, from the basket to the wallet
   if (await page.locator('[data-step="donation"]').isVisible()) await page.getByRole('button', { name: 'Skip donation' }).click();
 
   await expectStep(page, 'marketing_preferences');
-  await photograph(page, 'keep-updated');
+  await photographStep(page, 'keep-updated');
   await page.getByRole('button', { name: 'Continue' }).click();
 
   await expectStep(page, 'ticket_questions_before');
@@ -58,7 +56,7 @@ test('a newcomer buys a ticket by card on a phone, from the basket to the wallet
   await page.getByLabel('Address line 1').fill('4 Mill Lane');
   await page.getByLabel('Town or city').fill('Cirencester');
   await page.getByLabel('Postcode or zip code').fill('GL7 1AB');
-  await photograph(page, 'payment');
+  await photographStep(page, 'payment');
   await page.getByRole('button', { name: /^Pay £/ }).click();
 
   await expect(page).toHaveURL(/\/sandbox\/card\//);
@@ -66,7 +64,7 @@ test('a newcomer buys a ticket by card on a phone, from the basket to the wallet
   await page.getByLabel('Card number').fill('4242 4242 4242 4242');
   await page.getByLabel('Expiry (MM/YY)').fill('12/34');
   await page.getByLabel('CVC').fill('123');
-  await photograph(page, 'card');
+  await photographStep(page, 'card');
 
   // The wallet e-mail is held back while the delivery screen is photographed.
   let releaseWallet: () => void = () => {};
@@ -84,7 +82,7 @@ test('a newcomer buys a ticket by card on a phone, from the basket to the wallet
     'data-status',
     'delivered',
   );
-  await photograph(page, 'delivered');
+  await photographStep(page, 'delivered');
   releaseWallet();
 
   // The questions asked after payment: the optional one left empty, the order's arrival point chosen.
@@ -100,7 +98,7 @@ test('a newcomer buys a ticket by card on a phone, from the basket to the wallet
   await expect(reference).toBeVisible();
   const saleReference = (await reference.textContent())!.replace('Your reference is ', '');
   await expect(page.getByText(`A copy of your ticket wallet has been sent to ${buyer.email}`)).toBeVisible();
-  await photograph(page, 'order-completed');
+  await photographStep(page, 'order-completed');
 
   await page.getByRole('link', { name: 'Go to ticket wallet' }).click();
   await expect(page).toHaveURL(/\/account\/wallet\/$/);
@@ -111,5 +109,5 @@ test('a newcomer buys a ticket by card on a phone, from the basket to the wallet
   await expect(ticket.getByText(saleReference, { exact: true })).toBeVisible();
   const code = (await ticket.getAttribute('data-code'))!;
   await expect(ticket.getByRole('img', { name: `QR code of ticket ${code}` })).toBeVisible();
-  await photograph(page, 'wallet');
+  await photographStep(page, 'wallet');
 });

@@ -4,7 +4,7 @@
  * ticket and once-per-checkout questions on the Basket step, with its organiser's intro.
  */
 import type { Page } from '@playwright/test';
-import { addFromEventPage, expect, expectStep, failCall, reserveButton, test } from './support.ts';
+import { addFromEventPage, expect, expectStep, failCall, photograph, reserveButton, test } from './support.ts';
 
 const SAVE_PATH = '/ajax/checkout/checkout/save_question_answers/';
 const NAME = 'Name of the person using this ticket';
@@ -176,7 +176,7 @@ test('the questions step on a phone and on a desktop', async ({ page }) => {
   await expect(form(page).getByText(ENTER)).toBeVisible();
   await page.setViewportSize({ width: 360, height: 740 });
   await page.evaluate(() => window.scrollTo(0, 0));
-  await page.screenshot({ path: 'docs/screenshots/phone-ticket-questions.png' });
+  await photograph(page, 'docs/screenshots/phone-ticket-questions.png');
   await page.setViewportSize({ width: 1280, height: 800 });
-  await page.screenshot({ path: 'docs/screenshots/desktop-ticket-questions.png', fullPage: true });
+  await photograph(page, 'docs/screenshots/desktop-ticket-questions.png', { fullPage: true });
 });

@@ -6,7 +6,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import type { Page } from '@playwright/test';
-import { expect, expectStep, reserveButton, test } from './support.ts';
+import { expect, expectStep, photograph, reserveButton, test } from './support.ts';
 import { expectNoAxeViolations } from './a11y.ts';
 
 const EVENT = 'Twelfth Night at the Harbour Playhouse';
@@ -125,12 +125,12 @@ test('the list mode offers the same choice as a table, and the page passes an ax
   await expect(seat(page, 'Circle, row A, seat 2')).toHaveAttribute('aria-checked', 'true');
 
   mkdirSync('docs/screenshots', { recursive: true });
-  await page.screenshot({ path: 'docs/screenshots/desktop-seats.png', fullPage: true });
+  await photograph(page, 'docs/screenshots/desktop-seats.png', { fullPage: true });
   await page.setViewportSize({ width: 360, height: 740 });
   await page.getByRole('button', { name: 'Zoom in' }).click();
   await page.getByRole('button', { name: 'Zoom in' }).click();
   await expect(page.getByRole('button', { name: 'Whole plan' })).toBeEnabled();
-  await page.screenshot({ path: 'docs/screenshots/phone-seats.png', fullPage: true });
+  await photograph(page, 'docs/screenshots/phone-seats.png', { fullPage: true });
   await expectNoAxeViolations(page, 'the seat map on a phone');
 });
 

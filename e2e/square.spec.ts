@@ -3,8 +3,8 @@
  * chosen; get_square_credentials, then the sandbox's card form, then pay-with-square; a declined
  * card shows Square's final message; each error text from a failing call.
  */
-import type { Page, TestInfo } from '@playwright/test';
-import { addFromEventPage, expect, expectStep, failCall, reserveButton, test } from './support.ts';
+import type { Page } from '@playwright/test';
+import { addFromEventPage, expect, expectStep, failCall, photographBothWidths, reserveButton, test } from './support.ts';
 
 async function toSquarePayment(page: Page) {
   await page.goto('/signin/');
@@ -32,12 +32,6 @@ async function cardForm(page: Page, number: string) {
   return form;
 }
 
-async function snap(page: Page, testInfo: TestInfo, name: string) {
-  for (const [label, width] of [['phone', 360], ['desktop', 1280]] as const) {
-    await page.setViewportSize({ width, height: width === 360 ? 740 : 800 });
-    await page.screenshot({ path: testInfo.outputPath(`${name}-${label}.png`), fullPage: true });
-  }
-}
 
 const payButton = (page: Page) => page.getByRole('button', { name: /^Pay £/ });
 
@@ -49,7 +43,7 @@ test('Square is chosen for a Square organiser and takes the card through its san
   page.on('request', (r) => r.url().includes('squarecdn') && squareCdn.push(r.url()));
   await payButton(page).click();
   let form = await cardForm(page, '4000 0000 0000 0002');
-  await snap(page, testInfo, 'square-card');
+  await photographBothWidths(page, testInfo, 'square-card');
   await form.getByRole('button', { name: /^Pay £/ }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Your card was declined.' })).toBeVisible();
   await expectStep(page, 'payment');

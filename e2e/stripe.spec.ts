@@ -6,11 +6,11 @@
  * it. The stand-in delivers Stripe's signed webhooks to the server. The sandbox server never loads
  * Stripe's code.
  */
-import type { APIRequestContext, Page, Request, Route, TestInfo } from '@playwright/test';
+import type { APIRequestContext, Page, Request, Route } from '@playwright/test';
 import { expectNoAxeViolations, expectTargetSizes } from './a11y.ts';
 import type { FakeDelivery, FakeIntent, FakeRefund } from './fakeStripe.ts';
 import { servers } from './servers.ts';
-import { addFromEventPage, answerLanternQuestions, expect, expectStep, reserveButton, test, urls } from './support.ts';
+import { addFromEventPage, answerLanternQuestions, expect, expectStep, photographBothWidths, reserveButton, test, urls } from './support.ts';
 
 const FAKE_STRIPE = `http://127.0.0.1:${servers.fakeStripe}`;
 
@@ -81,12 +81,6 @@ async function fillBilling(page: Page) {
   await page.getByLabel('Postcode or zip code').fill('GL7 1AB');
 }
 
-async function snap(page: Page, testInfo: TestInfo, name: string) {
-  for (const [label, width] of [['phone', 360], ['desktop', 1280]] as const) {
-    await page.setViewportSize({ width, height: width === 360 ? 740 : 800 });
-    await page.screenshot({ path: testInfo.outputPath(`${name}-${label}.png`), fullPage: true });
-  }
-}
 
 const seen = (page: Page) => page.evaluate(() => (window as unknown as { __stripeFake: Seen }).__stripeFake);
 
@@ -116,7 +110,7 @@ test.describe('with Stripe keyed', () => {
     expect(apiCalls).toEqual(['GET /v1/elements/sessions']);
     // While Stripe has the card, the details above cannot change.
     await expect(page.getByLabel('Postcode or zip code')).toBeDisabled();
-    await snap(page, testInfo, 'stripe-card');
+    await photographBothWidths(page, testInfo, 'stripe-card');
     await expectNoAxeViolations(page, 'the payment step with the Payment Element');
     await page.setViewportSize({ width: 360, height: 740 });
     await expectTargetSizes(page, 'the payment step with the Payment Element');
@@ -141,7 +135,7 @@ test.describe('with Stripe keyed', () => {
     // The step is ready again: the details can change and Pay starts afresh.
     await expect(page.getByLabel('Postcode or zip code')).toBeEnabled();
     await expect(page.getByRole('button', { name: /^Pay £/ })).toBeEnabled();
-    await snap(page, testInfo, 'stripe-declined');
+    await photographBothWidths(page, testInfo, 'stripe-declined');
   });
 
   test('a buyer pays by card with Stripe: the PaymentIntent is made there, the card confirmed, the signed webhook books the ticket, and it is in the wallet', async ({

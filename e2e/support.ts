@@ -1,6 +1,6 @@
 import { expect, test as base, type Page, type TestInfo } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { servers } from './servers.ts';
 
 export { expect };
@@ -113,13 +113,40 @@ export function reserveButton(page: Page) {
 }
 
 /**
- * Screenshots are kept with the run's artefacts, one per project and page: the whole page at
- * desktop width, and on the phone what the screen shows (fixed controls stay where a buyer sees them).
+ * Screens are photographed for people to look at (the README's pictures in docs/screenshots, the
+ * run's artefacts in test-results), never for a test to compare: only when asked, with
+ * `npm run screenshots` (SCREENSHOTS=1). A photograph asserts nothing, so a run without them passes
+ * or fails the same, in a third less time.
+ */
+const PHOTOGRAPHS = process.env.SCREENSHOTS === '1';
+
+/** Photographs the page into `path` when photographs are asked for. */
+export async function photograph(page: Page, path: string, options: { fullPage?: boolean } = {}): Promise<void> {
+  if (!PHOTOGRAPHS) return;
+  mkdirSync(dirname(path), { recursive: true });
+  await page.screenshot({ path, ...options });
+}
+
+/**
+ * The whole page at a phone's width and then at a desktop's, photographed into `dir` when asked for
+ * (by default the test's own output); the page is left at the desktop's width either way.
+ */
+export async function photographBothWidths(page: Page, testInfo: TestInfo, name: string, dir?: string): Promise<void> {
+  for (const [label, width] of [['phone', 360], ['desktop', 1280]] as const) {
+    if (!PHOTOGRAPHS && label === 'phone') continue;
+    const size = { width, height: width === 360 ? 740 : 800 };
+    const now = page.viewportSize();
+    if (now?.width !== size.width || now.height !== size.height) await page.setViewportSize(size);
+    await photograph(page, dir ? join(dir, `${label}-${name}.png`) : testInfo.outputPath(`${name}-${label}.png`), { fullPage: true });
+  }
+}
+
+/**
+ * The run's pictures, one per project and page: the whole page at desktop width, and on the phone
+ * what the screen shows (fixed controls stay where a buyer sees them).
  */
 export async function keepScreenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  const dir = join('test-results', 'screenshots');
-  mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: join(dir, `${testInfo.project.name}-${name}.png`), fullPage: testInfo.project.name !== 'phone' });
+  await photograph(page, join('test-results', 'screenshots', `${testInfo.project.name}-${name}.png`), { fullPage: testInfo.project.name !== 'phone' });
 }
 
 /**

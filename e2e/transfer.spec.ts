@@ -8,7 +8,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expectTargetSizes } from './a11y.ts';
-import { expect, expectStep, failCall, test } from './support.ts';
+import { expect, expectStep, failCall, photographBothWidths, test } from './support.ts';
 import { FREE_EVENT, FREE_TICKET, reachDelivery } from './freeOrder.ts';
 
 const SET_TRANSFERS = '/ajax/checkout/checkout/set_transfers/';
@@ -31,13 +31,6 @@ async function expectNoAxeViolations(page: Page, label: string) {
   expect(lines, `axe found violations on ${label}`).toEqual([]);
 }
 
-/** The screen at a phone's and a desktop's width, for the README. */
-async function snap(page: Page, name: string) {
-  for (const [label, width] of [['phone', 360], ['desktop', 1280]] as const) {
-    await page.setViewportSize({ width, height: width === 360 ? 740 : 800 });
-    await page.screenshot({ path: `docs/screenshots/${label}-${name}.png`, fullPage: true });
-  }
-}
 
 async function openTransfer(page: Page) {
   await expectStep(page, 'order_completed');
@@ -84,7 +77,7 @@ test('a buyer gifts a ticket now; a failed send is told and tried again; the rec
   await send.click();
   await expect(first.getByText('Please enter a name')).toBeVisible();
   await expect(first.getByText('Please enter an email')).toBeVisible();
-  await snap(page, 'transfer-invalid-row');
+  await photographBothWidths(page, test.info(), 'transfer-invalid-row', 'docs/screenshots');
   await expect(first.getByLabel('Full name')).toHaveAttribute('aria-invalid', 'true');
   const recipient = `friend-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
   await first.getByLabel('Full name').fill('Grace Hopper');
@@ -106,7 +99,7 @@ test('a buyer gifts a ticket now; a failed send is told and tried again; the rec
   await expect(first.getByText('Please enter a time')).toHaveCount(0);
   await first.getByLabel('Message (optional)').fill('Happy birthday, Grace!');
   await expectNoAxeViolations(page, 'transfer tickets, a scheduled gift');
-  await snap(page, 'transfer-scheduled-gift');
+  await photographBothWidths(page, test.info(), 'transfer-scheduled-gift', 'docs/screenshots');
   await page.setViewportSize({ width: 360, height: 740 });
   await expectTargetSizes(page, 'transfer tickets on a phone');
   await page.setViewportSize({ width: 1280, height: 800 });
@@ -126,7 +119,7 @@ test('a buyer gifts a ticket now; a failed send is told and tried again; the rec
   await expect(page.getByText('Your tickets have been transferred')).toBeVisible();
   await expect(page.getByText('Unable to send tickets. Please try again later')).toHaveCount(0);
   await expectNoAxeViolations(page, 'tickets transferred');
-  await snap(page, 'transfer-sent');
+  await photographBothWidths(page, test.info(), 'transfer-sent', 'docs/screenshots');
 
   // The recipient's e-mail, and accepting it in their own browser.
   const friend = await browser.newContext();

@@ -22,7 +22,7 @@ interface Phase {
 
 const out = mkdtempSync(path.join(tmpdir(), 'holdfast-profile-'));
 const vitestJson = path.join(out, 'vitest.json');
-const playwrightJson = (project: string) => path.join(out, `playwright-${project}.json`);
+const playwrightJson = path.join(out, 'playwright.json');
 
 const phases: Phase[] = [
   ...(process.argv.includes('--install') ? [{ name: 'install (npm ci)', command: 'npm', args: ['ci', '--no-audit', '--no-fund'] }] : []),
@@ -30,12 +30,8 @@ const phases: Phase[] = [
   { name: 'charts check', command: 'npm', args: ['run', '--silent', 'charts:check'] },
   { name: 'vitest (unit, machines, server)', command: 'npx', args: ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${vitestJson}`] },
   { name: 'build', command: 'npx', args: ['vite', 'build', '--logLevel', 'warn'] },
-  ...['desktop', 'phone'].map((project) => ({
-    name: `playwright ${project}`,
-    command: 'npx',
-    args: ['playwright', 'test', `--project=${project}`, '--reporter=list,json'],
-    env: { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson(project) },
-  })),
+  // Both projects in one run, as npm test runs them: the servers start once.
+  { name: 'playwright (desktop and phone)', command: 'npx', args: ['playwright', 'test', '--reporter=list,json'], env: { PLAYWRIGHT_JSON_OUTPUT_NAME: playwrightJson } },
 ];
 
 const results: { name: string; seconds: number; ok: boolean }[] = [];
@@ -53,20 +49,22 @@ if (existsSync(vitestJson)) {
 }
 interface PwSuite {
   file: string;
-  specs?: { tests: { results: { duration: number }[] }[] }[];
+  specs?: { tests: { projectName: string; results: { duration: number }[] }[] }[];
   suites?: PwSuite[];
 }
-const specTime = (suite: PwSuite): number =>
-  (suite.specs ?? []).reduce((sum, spec) => sum + spec.tests.reduce((t, test) => t + test.results.reduce((r, res) => r + res.duration, 0), 0), 0) +
-  (suite.suites ?? []).reduce((sum, s) => sum + specTime(s), 0);
-for (const project of ['desktop', 'phone']) {
-  const file = playwrightJson(project);
-  if (!existsSync(file)) continue;
-  const report = JSON.parse(readFileSync(file, 'utf8')) as { suites: PwSuite[] };
-  for (const suite of report.suites) {
-    const key = `e2e/${project}  ${suite.file}`;
-    files.set(key, (files.get(key) ?? 0) + specTime(suite) / 1000);
+/** Adds each test's time to its file's entry under its project. */
+function addTimes(suite: PwSuite, file: string): void {
+  for (const spec of suite.specs ?? []) {
+    for (const test of spec.tests) {
+      const key = `e2e/${test.projectName}  ${file}`;
+      files.set(key, (files.get(key) ?? 0) + test.results.reduce((r, res) => r + res.duration, 0) / 1000);
+    }
   }
+  for (const child of suite.suites ?? []) addTimes(child, file);
+}
+if (existsSync(playwrightJson)) {
+  const report = JSON.parse(readFileSync(playwrightJson, 'utf8')) as { suites: PwSuite[] };
+  for (const suite of report.suites) addTimes(suite, suite.file);
 }
 
 const pad = (s: string, n: number) => s.padEnd(n);
