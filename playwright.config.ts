@@ -38,16 +38,13 @@ const STRIPE_WEBHOOK_SECRET = 'whsec_e2e_holdfast';
 /** The run's database, migrated and seeded once; each server starts on its own copy (e2e/serve.ts). */
 const RUN_DATABASE = join(tmpdir(), `holdfast-e2e-database-${process.pid}`);
 
-function server(name: Exclude<keyof typeof servers, 'fakeStripe'>, env: Record<string, string>) {
+function server(name: Exclude<keyof typeof servers, 'fakeStripe' | 'ready'>, env: Record<string, string>) {
   const port = servers[name];
   const dir = join(tmpdir(), `holdfast-e2e-${name}-${process.pid}`);
   return {
-    command: 'npx tsx e2e/serve.ts',
+    name,
+    script: 'e2e/serve.ts',
     url: `http://127.0.0.1:${port}/ajax/checkout/checkout/get/`,
-    reuseExistingServer: false,
-    timeout: 120_000,
-    stdout: 'ignore' as const,
-    stderr: 'pipe' as const,
     env: { PORT: String(port), HOST: '127.0.0.1', PGLITE_DIR: dir, E2E_TEMPLATE_DIR: RUN_DATABASE, LOG_LEVEL: 'warn', ...ONE_ADDRESS_MANY_BUYERS, ...env },
   };
 }
@@ -93,29 +90,41 @@ export default defineConfig({
       grepInvert: /@anyWidth/,
     },
   ],
-  webServer: [
-    // Bank transfer polls every 300 ms here, so the 3/6/9 messages and the stop at 60 can be watched (spec 001 §9's 1.5 s otherwise).
-    server('main', { CAPTCHA: 'never', TRUELAYER_POLL_INTERVAL_MS: '300' }),
-    server('captcha', { CAPTCHA: 'always' }),
-    // Its clock is moved by the tests (POST /dev/clock) to see holds run out and slow banks answer.
-    server('clock', { CAPTCHA: 'never', TRUELAYER_POLL_INTERVAL_MS: '300', DEV_CLOCK: '1' }),
-    // Stripe keyed (test keys of no account) against the local stand-in for Stripe's API below; the
-    // browser's calls to js.stripe.com and api.stripe.com are routed to it by the tests.
-    server('stripe', { CAPTCHA: 'never', ...STRIPE_KEYS, STRIPE_WEBHOOK_SECRET: STRIPE_WEBHOOK_SECRET, STRIPE_API_BASE: `http://127.0.0.1:${servers.fakeStripe}` }),
-    {
-      command: 'npx tsx e2e/fakeStripe.ts',
-      url: `http://127.0.0.1:${servers.fakeStripe}/__fake/health`,
-      reuseExistingServer: false,
-      timeout: 60_000,
-      stdout: 'ignore' as const,
-      stderr: 'pipe' as const,
-      env: {
-        FAKE_STRIPE_PORT: String(servers.fakeStripe),
-        FAKE_STRIPE_SECRET_KEY: STRIPE_KEYS.STRIPE_SECRET_KEY,
-        FAKE_STRIPE_PUBLISHABLE_KEY: STRIPE_KEYS.STRIPE_PUBLISHABLE_KEY,
-        FAKE_STRIPE_WEBHOOK_SECRET: STRIPE_WEBHOOK_SECRET,
-        FAKE_STRIPE_WEBHOOK_URL: `http://127.0.0.1:${servers.stripe}/ajax/checkout/stripe/webhook/`,
-      },
+  // Every server starts at once (e2e/serveAll.ts); Playwright would start them one after another.
+  webServer: {
+    command: 'npx tsx e2e/serveAll.ts',
+    url: `http://127.0.0.1:${servers.ready}/`,
+    reuseExistingServer: false,
+    timeout: 180_000,
+    stdout: 'ignore',
+    stderr: 'pipe',
+    // Time for the servers to stop and their databases to be removed.
+    gracefulShutdown: { signal: 'SIGTERM', timeout: 10_000 },
+    env: {
+      E2E_READY_PORT: String(servers.ready),
+      E2E_SERVERS: JSON.stringify([
+        // Bank transfer polls every 100 ms here, so the stop at 60 comes in seconds (spec 001 §9's 1.5 s otherwise).
+        server('main', { CAPTCHA: 'never', TRUELAYER_POLL_INTERVAL_MS: '100' }),
+        server('captcha', { CAPTCHA: 'always' }),
+        // Its clock is moved by the tests (POST /dev/clock) to see holds run out and slow banks answer;
+        // polling every 300 ms, the 3/6/9 messages can be watched.
+        server('clock', { CAPTCHA: 'never', TRUELAYER_POLL_INTERVAL_MS: '300', DEV_CLOCK: '1' }),
+        // Stripe keyed (test keys of no account) against the local stand-in for Stripe's API below; the
+        // browser's calls to js.stripe.com and api.stripe.com are routed to it by the tests.
+        server('stripe', { CAPTCHA: 'never', ...STRIPE_KEYS, STRIPE_WEBHOOK_SECRET: STRIPE_WEBHOOK_SECRET, STRIPE_API_BASE: `http://127.0.0.1:${servers.fakeStripe}` }),
+        {
+          name: 'fakeStripe',
+          script: 'e2e/fakeStripe.ts',
+          url: `http://127.0.0.1:${servers.fakeStripe}/__fake/health`,
+          env: {
+            FAKE_STRIPE_PORT: String(servers.fakeStripe),
+            FAKE_STRIPE_SECRET_KEY: STRIPE_KEYS.STRIPE_SECRET_KEY,
+            FAKE_STRIPE_PUBLISHABLE_KEY: STRIPE_KEYS.STRIPE_PUBLISHABLE_KEY,
+            FAKE_STRIPE_WEBHOOK_SECRET: STRIPE_WEBHOOK_SECRET,
+            FAKE_STRIPE_WEBHOOK_URL: `http://127.0.0.1:${servers.stripe}/ajax/checkout/stripe/webhook/`,
+          },
+        },
+      ]),
     },
-  ],
+  },
 });

@@ -2,7 +2,7 @@
  * Paying by instant bank transfer through the real app and server with the sandbox bank: approved
  * (tickets delivered), cancelled at the bank, never confirmed (the stop at 60), and each error text
  * from a failing call; approved slowly (the 3/6/9 messages in order) is in later.spec.ts, on the
- * server whose clock the tests move. The end-to-end servers poll every 300 ms
+ * server whose clock the tests move. The main end-to-end server polls every 100 ms
  * (TRUELAYER_POLL_INTERVAL_MS, playwright.config.ts); the chart's rule is unchanged.
  */
 import { expect, expectStep, failCall, pauseClock, photographBothWidths, test } from './support.ts';

@@ -12,4 +12,6 @@ export const servers = {
   stripe: base + 3,
   /** The local stand-in for Stripe's API that the stripe server is keyed against (e2e/fakeStripe.ts). */
   fakeStripe: base + 4,
+  /** Answers once every server above answers (e2e/serveAll.ts). */
+  ready: base + 5,
 } as const;

@@ -26,6 +26,7 @@ async function expectNoAxeViolations(page: Page, label: string) {
   const results = await new AxeBuilder({ page })
     .include('.transfer')
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
+    .options({ resultTypes: ['violations'] })
     .analyze();
   const lines = results.violations.flatMap((v) => [`${v.id}: ${v.help}`, ...v.nodes.map((n) => `    ${n.target.join(' ')}`)]);
   expect(lines, `axe found violations on ${label}`).toEqual([]);
