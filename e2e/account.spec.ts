@@ -3,8 +3,8 @@
  * mailbox, the name of a new buyer, Keep updated, a signed-in buyer, the same sale on a second
  * browser, and each failure text of the account and marketing steps.
  */
-import type { BrowserContext, Page } from '@playwright/test';
-import { addFromEventPage, expect, expectStep, failCall, photographBothWidths, reserveButton, test } from './support.ts';
+import type { Page } from '@playwright/test';
+import { addFromEventPage, codeFromMailbox, expect, expectStep, failCall, photographBothWidths, reserveButton, test } from './support.ts';
 
 const PEAK_SIGNUP = 'Get race news from Peak Trail Events';
 
@@ -14,16 +14,6 @@ async function reserveTrailRun(page: Page) {
   await expectStep(page, 'login');
 }
 
-/** The code in the newest message to `email`, read on the mailbox page as a person would. */
-async function codeFromMailbox(context: BrowserContext, email: string): Promise<string> {
-  const mailbox = await context.newPage();
-  await mailbox.goto(`/dev/mailbox?to=${encodeURIComponent(email)}`);
-  const text = await mailbox.locator('.mail__body').first().textContent();
-  await mailbox.close();
-  const code = /code is (\d{6})/.exec(text ?? '')?.[1];
-  if (!code) throw new Error(`no code in the mailbox for ${email}`);
-  return code;
-}
 
 async function askForCode(page: Page, email: string) {
   await page.getByLabel('Email address').fill(email);

@@ -5,22 +5,13 @@
  * a gift voucher is from and for.
  */
 import type { BrowserContext, Page } from '@playwright/test';
-import { addFromEventPage, expect, expectStep, failCall, photograph, photographBothWidths, reserveButton, test, type Wanted } from './support.ts';
+import { addFromEventPage, codeFromMailbox, expect, expectStep, failCall, photograph, photographBothWidths, reserveButton, test, type Wanted } from './support.ts';
 
 const GALA = 'Lantern Comedy Gala Night';
 const POSTED = { tickets: { 'Stalls (posted ticket)': 1 } };
 
 const fresh = (name: string) => `${name}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
 
-async function codeFromMailbox(context: BrowserContext, email: string): Promise<string> {
-  const mailbox = await context.newPage();
-  await mailbox.goto(`/dev/mailbox?to=${encodeURIComponent(email)}`);
-  const text = await mailbox.locator('.mail__body').first().textContent();
-  await mailbox.close();
-  const code = /code is (\d{6})/.exec(text ?? '')?.[1];
-  if (!code) throw new Error(`no code in the mailbox for ${email}`);
-  return code;
-}
 
 /** A guest reserves, signs in with the mailed code, gives a name, keeps updated, and reaches the address. */
 async function guestToDeliveryAddress(page: Page, context: BrowserContext, wanted: Wanted = POSTED) {

@@ -3,22 +3,11 @@
  * payment step says the address has an account and asks for the code it emails there; the code
  * (read from the development mailbox) signs the buyer in, and the step carries on as theirs.
  */
-import type { BrowserContext } from '@playwright/test';
 import { expectNoAxeViolations, expectTargetSizes } from './a11y.ts';
-import { addFromEventPage, expect, expectStep, reserveButton, test } from './support.ts';
+import { addFromEventPage, codeFromMailbox, expect, expectStep, reserveButton, test } from './support.ts';
 
 const EXISTING_ACCOUNT = 'There is already an account with this email address. To buy with it, sign in with the one-time code we email to it.';
 
-/** The code in the newest message to `email`, read on the mailbox page as a person would. */
-async function codeFromMailbox(context: BrowserContext, email: string): Promise<string> {
-  const mailbox = await context.newPage();
-  await mailbox.goto(`/dev/mailbox?to=${encodeURIComponent(email)}`);
-  const text = await mailbox.locator('.mail__body').first().textContent();
-  await mailbox.close();
-  const code = /code is (\d{6})/.exec(text ?? '')?.[1];
-  if (!code) throw new Error(`no code in the mailbox for ${email}`);
-  return code;
-}
 
 test('express details with an existing account’s e-mail ask for its code, which signs the buyer in to pay as that account', async ({ page, context }) => {
   await addFromEventPage(page, 'Docklands Street Food Weekend', { tickets: { 'Day pass': 1 } });

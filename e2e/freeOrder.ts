@@ -5,7 +5,7 @@
  * updated is left as it is); a zero total claims the free tickets by itself.
  */
 import type { BrowserContext, Page } from '@playwright/test';
-import { addFromEventPage, expect, reserveButton } from './support.ts';
+import { addFromEventPage, codeFromMailbox, expect, reserveButton } from './support.ts';
 
 export const FREE_EVENT = 'Community Open Day';
 export const FREE_TICKET = 'Free entry';
@@ -20,16 +20,6 @@ export const newBuyer = (): Buyer => ({
   fullName: 'Ada Lovelace',
 });
 
-/** The code in the newest message to `email`, read on the mailbox page as a person would. */
-export async function codeFromMailbox(context: BrowserContext, email: string): Promise<string> {
-  const mailbox = await context.newPage();
-  await mailbox.goto(`/dev/mailbox?to=${encodeURIComponent(email)}`);
-  const text = await mailbox.locator('.mail__body').first().textContent();
-  await mailbox.close();
-  const code = /code is (\d{6})/.exec(text ?? '')?.[1];
-  if (!code) throw new Error(`no code in the mailbox for ${email}`);
-  return code;
-}
 
 async function stepOf(page: Page): Promise<string | null> {
   return page.locator('[data-step]').first().getAttribute('data-step', { timeout: 10_000 });

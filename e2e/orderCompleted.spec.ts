@@ -8,8 +8,8 @@
 import type { Page, Route } from '@playwright/test';
 import type { Checkout } from '../contract';
 import { expectNoAxeViolations, findSmallTargets } from './a11y.ts';
-import { codeFromMailbox, FREE_EVENT, newBuyer, reachDelivery, type Buyer } from './freeOrder.ts';
-import { addFromEventPage, expect, expectStep, failCall, pauseClock, photograph, reserveButton, test, withoutPageData } from './support.ts';
+import { FREE_EVENT, newBuyer, reachDelivery, type Buyer } from './freeOrder.ts';
+import { addFromEventPage, codeFromMailbox, expect, expectStep, failCall, pauseClock, photograph, reserveButton, test, withoutPageData } from './support.ts';
 
 const FEEDBACK = '/ajax/checkout/checkout/send_customer_feedback/';
 const SUBSCRIBE = '/ajax/checkout/checkout/subscribe_to_events/';

@@ -5,8 +5,8 @@
  * README's 'A full purchase on a phone'.
  */
 import type { Page } from '@playwright/test';
-import { addFromEventPage, answerLanternQuestions, basketLine, expect, expectStep, photograph, reserveButton, test } from './support.ts';
-import { codeFromMailbox, newBuyer } from './freeOrder.ts';
+import { addFromEventPage, answerLanternQuestions, basketLine, codeFromMailbox, expect, expectStep, photograph, reserveButton, test } from './support.ts';
+import { newBuyer } from './freeOrder.ts';
 
 const EVENT = 'Ashcombe Winter Lantern Trail';
 const TICKET = 'Adult (5pm entry)';

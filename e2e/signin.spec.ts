@@ -3,19 +3,9 @@
  * the one-time code read from the development mailbox, and the buyer lands in their wallet; a
  * new address gives a name and gets an account, and signs in by code again later.
  */
-import type { BrowserContext, Page } from '@playwright/test';
-import { expect, test } from './support.ts';
+import type { Page } from '@playwright/test';
+import { codeFromMailbox, expect, test } from './support.ts';
 
-/** The code in the newest message to `email`, read on the mailbox page as a person would. */
-async function codeFromMailbox(context: BrowserContext, email: string): Promise<string> {
-  const mailbox = await context.newPage();
-  await mailbox.goto(`/dev/mailbox?to=${encodeURIComponent(email)}`);
-  const text = await mailbox.locator('.mail__body').first().textContent();
-  await mailbox.close();
-  const code = /code is (\d{6})/.exec(text ?? '')?.[1];
-  if (!code) throw new Error(`no code in the mailbox for ${email}`);
-  return code;
-}
 
 /** From the checkout app's footer to the sign-in page's code form. */
 async function askForCodeFromFooter(page: Page, email: string) {

@@ -1,4 +1,4 @@
-import { expect, test as base, type Page, type TestInfo } from '@playwright/test';
+import { expect, test as base, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { servers } from './servers.ts';
@@ -166,6 +166,18 @@ export async function holdCalls(page: Page, path: string): Promise<{ arrived: ()
     await route.continue();
   });
   return { arrived: () => first, release };
+}
+
+/**
+ * The one-time code in the newest message to `email`, read from the development mailbox's page
+ * (/dev/mailbox) as a person would read it there; the page is fetched, not drawn.
+ */
+export async function codeFromMailbox(context: BrowserContext, email: string): Promise<string> {
+  const page = await context.request.get(`/dev/mailbox?to=${encodeURIComponent(email)}`);
+  const body = /<pre class="mail__body">([\s\S]*?)<\/pre>/.exec(await page.text())?.[1];
+  const code = /code is (\d{6})/.exec(body ?? '')?.[1];
+  if (!code) throw new Error(`no code in the mailbox for ${email}`);
+  return code;
 }
 
 /** Makes one call of the API fail as a broken network or server would. */
