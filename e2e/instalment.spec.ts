@@ -6,21 +6,13 @@
  * (redirect_to_url to the sandbox bank's page); then each error text from a failing call.
  */
 import type { Page } from '@playwright/test';
-import { addFromEventPage, expect, expectStep, failCall, photographBothWidths, reserveButton, test } from './support.ts';
+import { expect, expectStep, failCall, photographBothWidths, test, tomAt } from './support.ts';
 
 const TOM = 'tom.okafor@example.com';
 const PLAN_ERROR = 'There was an error with your payment. Please try again.';
 
 async function toPlanPayment(page: Page) {
-  await page.goto('/signin/');
-  await page.getByRole('button', { name: 'Continue as Tom Okafor' }).click();
-  await addFromEventPage(page, 'Meadowlands Festival', { tickets: { 'Weekend camping ticket': 2 } });
-  await reserveButton(page).click();
-  await expectStep(page, 'login');
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expectStep(page, 'marketing_preferences');
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expectStep(page, 'payment');
+  await tomAt(page, 'Meadowlands Festival', { tickets: { 'Weekend camping ticket': 2 } });
 }
 
 async function fillBilling(page: Page) {

@@ -4,18 +4,10 @@
  * card shows Square's final message; each error text from a failing call.
  */
 import type { Page } from '@playwright/test';
-import { addFromEventPage, expect, expectStep, failCall, photographBothWidths, reserveButton, test } from './support.ts';
+import { expect, expectStep, failCall, photographBothWidths, test, tomAt } from './support.ts';
 
 async function toSquarePayment(page: Page) {
-  await page.goto('/signin/');
-  await page.getByRole('button', { name: 'Continue as Tom Okafor' }).click();
-  await addFromEventPage(page, 'The Tempest on the Barbican', { tickets: { Stalls: 2 } });
-  await reserveButton(page).click();
-  await expectStep(page, 'login');
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expectStep(page, 'marketing_preferences');
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expectStep(page, 'payment');
+  await tomAt(page, 'The Tempest on the Barbican', { tickets: { Stalls: 2 } });
   await page.getByLabel('First name').fill('Tom');
   await page.getByLabel('Last name').fill('Okafor');
   await page.getByLabel('Address line 1').fill('4 Mill Lane');

@@ -113,6 +113,22 @@ export function reserveButton(page: Page) {
 }
 
 /**
+ * Tom Okafor, signed in on the demo sign-in page, with `wanted` of an event reserved and taken
+ * through sign-in and Keep updated, on `step`: the payment step unless the basket asks for more first.
+ */
+export async function tomAt(page: Page, eventTitle: string, wanted: Wanted, step = 'payment'): Promise<void> {
+  await page.goto('/signin/');
+  await page.getByRole('button', { name: 'Continue as Tom Okafor' }).click();
+  await addFromEventPage(page, eventTitle, wanted);
+  await reserveButton(page).click();
+  await expectStep(page, 'login');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expectStep(page, 'marketing_preferences');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await expectStep(page, step);
+}
+
+/**
  * Screens are photographed for people to look at (the README's pictures in docs/screenshots, the
  * run's artefacts in test-results), never for a test to compare: only when asked, with
  * `npm run screenshots` (SCREENSHOTS=1). A photograph asserts nothing, so a run without them passes
