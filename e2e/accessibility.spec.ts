@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './support.ts';
 import { expectAccessibleAtBothWidths } from './a11y.ts';
-import { addFromEventPage, answerLanternQuestions, basketLine, basketStep, expectStep, failCall, reserveButton, urls, withoutPageData } from './support.ts';
+import { addFromEventPage, answerLanternQuestions, basketLine, basketStep, expectStep, failCall, reserveButton, throughDelivery, urls, withoutPageData } from './support.ts';
 import { reachDelivery } from './freeOrder.ts';
 
 /**
@@ -376,6 +376,7 @@ const SCREENS: Screen[] = [
     name: 'order completed',
     reach: async (page) => {
       await reachDelivery(page, page.context(), 1);
+      await throughDelivery(page);
       await expectStep(page, 'order_completed');
       await expect(page.getByText('Order complete! Your tickets are on their way.')).toBeVisible();
     },
@@ -384,6 +385,7 @@ const SCREENS: Screen[] = [
     name: 'ticket wallet',
     reach: async (page) => {
       await reachDelivery(page, page.context(), 1);
+      await throughDelivery(page);
       await expectStep(page, 'order_completed');
       await page.getByRole('link', { name: 'Go to ticket wallet' }).click();
       await expect(page.locator('.wallet-ticket svg.qr')).toBeVisible();

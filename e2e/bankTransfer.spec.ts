@@ -5,10 +5,11 @@
  * server whose clock the tests move. The main end-to-end server polls every 100 ms
  * (TRUELAYER_POLL_INTERVAL_MS, playwright.config.ts); the chart's rule is unchanged.
  */
-import { expect, expectStep, failCall, pauseClock, photographBothWidths, test } from './support.ts';
+import { expect, expectStep, failCall, pauseClock, photographBothWidths, test, throughDelivery } from './support.ts';
 import { atBank, NOT_CONFIRMED, payByBank, TEXT, toFolkPayment } from './bank.ts';
 
 test('approved at the bank: the reference and amount, Continue, and the tickets are delivered', async ({ page }, testInfo) => {
+  await page.clock.install();
   await toFolkPayment(page);
   // The folk club's provider is not Stripe and the basket is in pounds: both methods, none chosen.
   await expect(page.getByRole('radio', { name: 'Instant Bank Transfer' })).not.toBeChecked();
@@ -26,6 +27,7 @@ test('approved at the bank: the reference and amount, Continue, and the tickets 
   await photographBothWidths(page, testInfo, 'bank-success');
   await page.getByRole('button', { name: 'Continue' }).click();
   await expectStep(page, 'deliver_tickets');
+  await throughDelivery(page);
   await expectStep(page, 'order_completed');
   await page.goto('/account/wallet/');
   await expect(page.getByText('Session seat').first()).toBeVisible();

@@ -5,7 +5,7 @@
  * development mailbox; each delivery failure text from a failing call.
  */
 import type { Page } from '@playwright/test';
-import { expect, expectStep, failCall, photographBothWidths, test } from './support.ts';
+import { expect, expectStep, failCall, photographBothWidths, test, throughDelivery } from './support.ts';
 import { FREE_EVENT, FREE_TICKET, reachDelivery } from './freeOrder.ts';
 
 const BITTICKET = '/ajax/checkout/checkout/deliver_to_bitticket/';
@@ -33,6 +33,7 @@ test('free tickets go into the wallet page with a QR code each, and the wallet e
   await photographBothWidths(page, testInfo, 'delivering');
   releaseWallet();
   await expect(stage(page, WALLET_STAGE)).toHaveAttribute('data-status', 'delivered');
+  await throughDelivery(page);
 
   await expectStep(page, 'order_completed');
   const reference = page.getByText(/^Your reference is HF-[A-Z0-9]+$/);
@@ -85,6 +86,7 @@ test('a failed delivery call is told in the spec’s words and can be tried agai
   await page.unroute(`**${WALLET}`);
   await page.getByRole('button', { name: 'Try again' }).click();
   await expect(page.getByText('Unable to deliver to Wallet. Please try again later')).toHaveCount(0);
+  await throughDelivery(page);
   await expectStep(page, 'order_completed');
   await expect(page.getByText('Order complete! Your tickets are on their way.')).toBeVisible();
 });

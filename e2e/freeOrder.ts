@@ -5,7 +5,7 @@
  * updated is left as it is); a zero total claims the free tickets by itself.
  */
 import type { BrowserContext, Page } from '@playwright/test';
-import { addFromEventPage, codeFromMailbox, expect, reserveButton } from './support.ts';
+import { addFromEventPage, codeFromMailbox, expect, reserveButton, throughDelivery } from './support.ts';
 
 export const FREE_EVENT = 'Community Open Day';
 export const FREE_TICKET = 'Free entry';
@@ -56,6 +56,8 @@ export async function continueUntil(page: Page, context: BrowserContext, buyer: 
         // The step is drawing its next part: one of the fields, or the next step.
         await expect(emailField.or(nameField).or(page.locator('[data-step]:not([data-step="login"])')).first()).toBeVisible();
       }
+    } else if (step === 'deliver_tickets') {
+      await throughDelivery(page);
     } else if (step === 'marketing_preferences') {
       await page.getByRole('button', { name: 'Continue' }).click();
       await leaves(page, step);
@@ -67,9 +69,13 @@ export async function continueUntil(page: Page, context: BrowserContext, buyer: 
   throw new Error(`the checkout did not reach ${until}; it is on ${await stepOf(page)}`);
 }
 
-/** A new buyer with `qty` free tickets reserved, on the deliver_tickets step. */
+/**
+ * A new buyer with `qty` free tickets reserved, on the deliver_tickets step. The page's clock is
+ * installed first, so a test runs the step's pauses on with `throughDelivery`.
+ */
 export async function reachDelivery(page: Page, context: BrowserContext, qty = 2): Promise<Buyer> {
   const buyer = newBuyer();
+  await page.clock.install();
   await addFromEventPage(page, FREE_EVENT, { tickets: { [FREE_TICKET]: qty } });
   await reserveButton(page).click();
   await continueUntil(page, context, buyer, 'deliver_tickets');

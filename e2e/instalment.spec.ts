@@ -6,7 +6,7 @@
  * (redirect_to_url to the sandbox bank's page); then each error text from a failing call.
  */
 import type { Page } from '@playwright/test';
-import { expect, expectStep, failCall, photographBothWidths, test, tomAt } from './support.ts';
+import { expect, expectStep, failCall, photographBothWidths, test, throughDelivery, tomAt } from './support.ts';
 
 const TOM = 'tom.okafor@example.com';
 const PLAN_ERROR = 'There was an error with your payment. Please try again.';
@@ -37,6 +37,7 @@ async function choosePlan(page: Page, card = '4242 4242 4242 4242') {
 const payButton = (page: Page) => page.getByRole('button', { name: /^Pay £/ });
 
 test('a plan is set up, its first instalment taken, and the job charges the second on its date', async ({ page }, testInfo) => {
+  await page.clock.install();
   await toPlanPayment(page);
   // A plan is on offer beside the card: nothing is chosen for the buyer (spec 001 §4).
   await expect(page.getByRole('radio', { name: 'Set up a payment plan' })).not.toBeChecked();
@@ -71,6 +72,7 @@ test('a plan is set up, its first instalment taken, and the job charges the seco
   await photographBothWidths(page, testInfo, 'plan');
   await payButton(page).click();
 
+  await throughDelivery(page);
   await expectStep(page, 'order_completed');
   await expect(page.getByText('Order Complete - Payment Schedule Setup')).toBeVisible();
   for (const point of [
@@ -134,6 +136,7 @@ test('a plan refused by the server, or failing, shows the spec’s error; redire
 });
 
 test('a card whose bank must confirm: redirect_to_url takes the buyer to the bank; failed, the step shows the error; approved, the plan is set up', async ({ page }) => {
+  await page.clock.install();
   await toPlanPayment(page);
   await fillBilling(page);
   await choosePlan(page, '4000 0000 0000 3220');
@@ -148,6 +151,7 @@ test('a card whose bank must confirm: redirect_to_url takes the buyer to the ban
   await choosePlan(page, '4000 0000 0000 3220');
   await payButton(page).click();
   await page.getByRole('button', { name: 'Approve payment' }).click();
+  await throughDelivery(page);
   await expectStep(page, 'order_completed');
   await expect(page.getByText('Order Complete - Payment Schedule Setup')).toBeVisible();
 });

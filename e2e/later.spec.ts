@@ -9,7 +9,7 @@
  * file uses that server.
  */
 import type { Page } from '@playwright/test';
-import { addFromEventPage, basketLine, expect, expectStep, keepScreenshot, pauseClock, photograph, photographBothWidths, reserveButton, test, tomAt, urls } from './support.ts';
+import { addFromEventPage, basketLine, expect, expectStep, keepScreenshot, pauseClock, photograph, photographBothWidths, reserveButton, test, throughDelivery, tomAt, urls } from './support.ts';
 import { atBank, FIRST_WAIT, payByBank, recordWaitMessages, TEXT, toFolkPayment } from './bank.ts';
 
 test.use({ baseURL: urls.clock });
@@ -136,6 +136,7 @@ test('a challenged payment approved after the hold’s deadline completes the or
   await page.goto(challenge);
   await page.getByRole('button', { name: 'Approve payment' }).click();
   await expect(page).toHaveURL(/\/checkout\/$/);
+  await throughDelivery(page);
   await expectStep(page, 'order_completed');
   await expect(page.getByText(/^Your reference is HF-[A-Z0-9]+$/)).toBeVisible();
   await expect(page.getByText(EXPIRED)).toHaveCount(0);

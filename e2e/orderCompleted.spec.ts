@@ -9,7 +9,7 @@ import type { Page, Route } from '@playwright/test';
 import type { Checkout } from '../contract';
 import { expectNoAxeViolations, findSmallTargets } from './a11y.ts';
 import { FREE_EVENT, newBuyer, reachDelivery, type Buyer } from './freeOrder.ts';
-import { addFromEventPage, codeFromMailbox, expect, expectStep, failCall, pauseClock, photograph, reserveButton, test, withoutPageData } from './support.ts';
+import { addFromEventPage, codeFromMailbox, expect, expectStep, failCall, pauseClock, photograph, reserveButton, test, throughDelivery, withoutPageData } from './support.ts';
 
 const FEEDBACK = '/ajax/checkout/checkout/send_customer_feedback/';
 const SUBSCRIBE = '/ajax/checkout/checkout/subscribe_to_events/';
@@ -34,6 +34,7 @@ async function stubMapProvider(page: Page) {
 async function reachOrderCompleted(page: Page, qty = 2): Promise<Buyer> {
   await stubMapProvider(page);
   const buyer = await reachDelivery(page, page.context(), qty);
+  await throughDelivery(page);
   await expectStep(page, 'order_completed');
   await expect(page.getByText('Order complete! Your tickets are on their way.')).toBeVisible();
   return buyer;
@@ -300,6 +301,7 @@ test('organiser messages after the sale, each with its event, date and time, the
   await changeCheckout(page, (c) => (c.payment_complete ? { ...c, after_sale_messages: [message] } : c));
   await stubMapProvider(page);
   await reachDelivery(page, page.context(), 1);
+  await throughDelivery(page);
   await expectStep(page, 'after_sale_messages');
   const card = page.getByRole('listitem').filter({ hasText: 'Ashcombe Estate' });
   await expect(card.getByRole('heading', { name: 'Ashcombe Estate' })).toBeVisible();
@@ -314,6 +316,7 @@ test('organiser messages after the sale, each with its event, date and time, the
 test('a buyer of the Improv Jam pays by card, reads its organiser’s message, then reaches order completed with the livestream', async ({ page, context }) => {
   test.setTimeout(120_000);
   const buyer = newBuyer();
+  await page.clock.install();
   await stubMapProvider(page);
   await addFromEventPage(page, 'The Lantern: Improv Jam', { tickets: { 'Standard seat': 1 } });
   await reserveButton(page).click();
@@ -344,8 +347,9 @@ test('a buyer of the Improv Jam pays by card, reads its organiser’s message, t
   await page.getByLabel('CVC').fill('123');
   await page.getByRole('button', { name: /^Pay £/ }).click();
 
-  // Delivered, the organiser's message comes before the order's last screen (paid, then delivered: give it time).
-  await expect(page.locator('[data-step="after_sale_messages"]')).toBeVisible({ timeout: 30_000 });
+  // Delivered, the organiser's message comes before the order's last screen.
+  await throughDelivery(page);
+  await expectStep(page, 'after_sale_messages');
   const card = page.getByRole('listitem').filter({ hasText: 'The Lantern Comedy Club' });
   await expect(card.getByRole('heading', { name: 'The Lantern Comedy Club' })).toBeVisible();
   await expect(card).toContainText('The Lantern: Improv Jam');

@@ -5,7 +5,7 @@
  * README's 'A full purchase on a phone'.
  */
 import type { Page } from '@playwright/test';
-import { addFromEventPage, answerLanternQuestions, basketLine, codeFromMailbox, expect, expectStep, photograph, reserveButton, test } from './support.ts';
+import { addFromEventPage, answerLanternQuestions, basketLine, codeFromMailbox, expect, expectStep, photograph, reserveButton, test, throughDelivery } from './support.ts';
 import { newBuyer } from './freeOrder.ts';
 
 const EVENT = 'Ashcombe Winter Lantern Trail';
@@ -19,6 +19,7 @@ test('a newcomer buys a ticket by card on a phone, from the basket to the wallet
   test.setTimeout(120_000);
   expect(page.viewportSize()?.width).toBe(360);
   const buyer = newBuyer();
+  await page.clock.install();
 
   await addFromEventPage(page, EVENT, { tickets: { [TICKET]: 1 } });
   await expect(basketLine(page, TICKET)).toBeVisible();
@@ -84,6 +85,7 @@ test('a newcomer buys a ticket by card on a phone, from the basket to the wallet
   );
   await photographStep(page, 'delivered');
   releaseWallet();
+  await throughDelivery(page);
 
   // The questions asked after payment: the optional one left empty, the order's arrival point chosen.
   await expectStep(page, 'ticket_questions_after');

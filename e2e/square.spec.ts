@@ -4,7 +4,7 @@
  * card shows Square's final message; each error text from a failing call.
  */
 import type { Page } from '@playwright/test';
-import { expect, expectStep, failCall, photographBothWidths, test, tomAt } from './support.ts';
+import { expect, expectStep, failCall, photographBothWidths, test, throughDelivery, tomAt } from './support.ts';
 
 async function toSquarePayment(page: Page) {
   await tomAt(page, 'The Tempest on the Barbican', { tickets: { Stalls: 2 } });
@@ -28,6 +28,7 @@ async function cardForm(page: Page, number: string) {
 const payButton = (page: Page) => page.getByRole('button', { name: /^Pay £/ });
 
 test('Square is chosen for a Square organiser and takes the card through its sandbox; a declined card shows Square’s message', async ({ page }, testInfo) => {
+  await page.clock.install();
   await toSquarePayment(page);
   await expect(page.getByRole('radio', { name: 'Credit or Debit Card' })).toBeChecked();
   // Square's SDK is not fetched without keys: the sandbox's card form takes the card.
@@ -49,6 +50,7 @@ test('Square is chosen for a Square organiser and takes the card through its san
   await form.getByLabel('Expiry (MM/YY)').fill('12/34');
   await form.getByLabel('CVC').fill('123');
   await form.getByRole('button', { name: /^Pay £/ }).click();
+  await throughDelivery(page);
   await expectStep(page, 'order_completed');
   await expect(page.getByText('Order complete! Your tickets are on their way.')).toBeVisible();
   expect(squareCdn).toEqual([]);

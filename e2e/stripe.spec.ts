@@ -10,7 +10,7 @@ import type { APIRequestContext, Page, Request, Route } from '@playwright/test';
 import { expectNoAxeViolations, expectTargetSizes } from './a11y.ts';
 import type { FakeDelivery, FakeIntent, FakeRefund } from './fakeStripe.ts';
 import { servers } from './servers.ts';
-import { answerLanternQuestions, expect, expectStep, photographBothWidths, test, tomAt, urls } from './support.ts';
+import { answerLanternQuestions, expect, expectStep, photographBothWidths, test, throughDelivery, tomAt, urls } from './support.ts';
 
 const FAKE_STRIPE = `http://127.0.0.1:${servers.fakeStripe}`;
 
@@ -134,6 +134,7 @@ test.describe('with Stripe keyed', () => {
     page,
     request,
   }) => {
+    await page.clock.install();
     const apiCalls = await routeStripe(page);
     await toLanternPayment(page);
     await fillBilling(page);
@@ -151,6 +152,7 @@ test.describe('with Stripe keyed', () => {
     await expect(page).toHaveURL(/\/checkout\/$/);
     await expectStep(page, 'deliver_tickets');
     await expect(page.locator('.delivery__stage').filter({ hasText: 'Delivering your tickets to your ticket wallet' })).toHaveAttribute('data-status', 'delivered');
+    await throughDelivery(page);
     // The questions asked after payment: the optional one left empty, the order's arrival point chosen.
     await expectStep(page, 'ticket_questions_after');
     const questions = page.locator('[data-step="ticket_questions_after"] form');

@@ -1,6 +1,7 @@
 import { expect, test as base, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { DELIVERY_ADVANCE_DELAY_MS, DELIVERY_START_DELAY_MS } from '../contract/delivery.ts';
 import { servers } from './servers.ts';
 
 export { expect };
@@ -110,6 +111,26 @@ export function basketLine(page: Page, name: string) {
 
 export function reserveButton(page: Page) {
   return page.getByRole('button', { name: /Reserve Basket/ });
+}
+
+/** The steps that can follow delivery (spec 001 §4 Next-step rules). */
+const AFTER_DELIVERY = ['ticket_questions_after', 'waiver', 'after_sale_messages', 'order_completed'];
+
+/**
+ * Through the delivery step without waiting out its pauses: it starts 1 s after entry and moves on
+ * 3 s after both stages are done (spec 001 §9), and here both run on the page's clock, which the
+ * test installed with `page.clock.install()` before the page was opened. Returns once the step has
+ * been left; if the page's clock was not installed, the pauses simply pass in real time.
+ */
+export async function throughDelivery(page: Page): Promise<void> {
+  const step = page.locator('[data-step="deliver_tickets"]');
+  const left = page.locator(AFTER_DELIVERY.map((s) => `[data-step="${s}"]`).join(', '));
+  // The stages show once the step's chart runs, and with it the timer of its first pause.
+  await expect(step.locator('.delivery__stage').first().or(left).first()).toBeVisible();
+  await page.clock.fastForward(DELIVERY_START_DELAY_MS);
+  await expect(step.getByText('Your tickets are delivered. Taking you on…').or(left).first()).toBeVisible();
+  await page.clock.fastForward(DELIVERY_ADVANCE_DELAY_MS);
+  await expect(step).toHaveCount(0);
 }
 
 /**

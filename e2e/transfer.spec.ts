@@ -8,7 +8,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expectTargetSizes } from './a11y.ts';
-import { expect, expectStep, failCall, photographBothWidths, test } from './support.ts';
+import { expect, expectStep, failCall, photographBothWidths, test, throughDelivery } from './support.ts';
 import { FREE_EVENT, FREE_TICKET, reachDelivery } from './freeOrder.ts';
 
 const SET_TRANSFERS = '/ajax/checkout/checkout/set_transfers/';
@@ -34,6 +34,7 @@ async function expectNoAxeViolations(page: Page, label: string) {
 
 
 async function openTransfer(page: Page) {
+  await throughDelivery(page);
   await expectStep(page, 'order_completed');
   await page.getByRole('button', { name: 'Transfer tickets' }).click();
   await expect(page.getByRole('heading', { name: 'Transfer tickets' })).toBeFocused();
