@@ -11,6 +11,7 @@ describe('charts without their descriptions (production bundle)', () => {
       "const a = { description: 'Waiting.', on: { GO: 'b' } };",
       'const b = { on: { X: { description: `Ignored.` } }, tags: ["t"], description: "Last, it\'s quoted." };',
       'const c = { ...(extra.description ? { description: extra.description } : {}), target: \'d\' };',
+      "const d = { description: 'Paid – the buyer’s tickets…', after: 'e', label: '✓ done' };",
     ].join('\n');
     const out = withoutDescriptions(source, 'chart.ts');
     expect(out).not.toContain('Waiting.');
@@ -20,9 +21,12 @@ describe('charts without their descriptions (production bundle)', () => {
     expect(out).toContain('tags: ["t"]');
     expect(out).toContain('{ description: extra.description }');
     expect(out).toContain("target: 'd'");
+    // Text beyond ASCII before and inside a description is cut at the right place.
+    expect(out).not.toContain('Paid');
+    expect(out).toContain("after: 'e', label: '✓ done'");
     // Still valid code with the same values.
-    const values = new Function('extra', `${out}\nreturn [a, b, c];`)({ description: undefined });
-    expect(values).toEqual([{ on: { GO: 'b' } }, { on: { X: {} }, tags: ['t'] }, { target: 'd' }]);
+    const values = new Function('extra', `${out}\nreturn [a, b, c, d];`)({ description: undefined });
+    expect(values).toEqual([{ on: { GO: 'b' } }, { on: { X: {} }, tags: ['t'] }, { target: 'd' }, { after: 'e', label: '✓ done' }]);
   });
 
   it('takes out of the root chart only its descriptions', () => {
