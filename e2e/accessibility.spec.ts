@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './support.ts';
 import { expectAccessibleAtBothWidths } from './a11y.ts';
 import { addFromEventPage, answerLanternQuestions, basketLine, basketStep, expectStep, failCall, reserveButton, throughDelivery, urls, withoutPageData } from './support.ts';
-import { reachDelivery } from './freeOrder.ts';
+import { freeOrderOnDelivery } from './freeOrder.ts';
 
 /**
  * Every checkout screen and state a buyer can meet, reached once on a phone, scanned by axe at the
@@ -360,7 +360,7 @@ const SCREENS: Screen[] = [
     reach: async (page) => {
       // The wallet e-mail never answers while the screen is scanned.
       await page.route('**/ajax/checkout/checkout/deliver_to_wallet/', () => undefined);
-      await reachDelivery(page, page.context(), 1);
+      await freeOrderOnDelivery(page, 1);
       await expect(page.locator('.delivery__stage[data-status="delivering"]')).toBeVisible();
     },
   },
@@ -368,14 +368,14 @@ const SCREENS: Screen[] = [
     name: 'delivery failed, with Try again',
     reach: async (page) => {
       await failCall(page, '/ajax/checkout/checkout/deliver_to_bitticket/');
-      await reachDelivery(page, page.context(), 1);
+      await freeOrderOnDelivery(page, 1);
       await expect(page.getByRole('button', { name: 'Try again' })).toBeVisible();
     },
   },
   {
     name: 'order completed',
     reach: async (page) => {
-      await reachDelivery(page, page.context(), 1);
+      await freeOrderOnDelivery(page, 1);
       await throughDelivery(page);
       await expectStep(page, 'order_completed');
       await expect(page.getByText('Order complete! Your tickets are on their way.')).toBeVisible();
@@ -384,7 +384,7 @@ const SCREENS: Screen[] = [
   {
     name: 'ticket wallet',
     reach: async (page) => {
-      await reachDelivery(page, page.context(), 1);
+      await freeOrderOnDelivery(page, 1);
       await throughDelivery(page);
       await expectStep(page, 'order_completed');
       await page.getByRole('link', { name: 'Go to ticket wallet' }).click();

@@ -6,7 +6,7 @@
  */
 import type { Page } from '@playwright/test';
 import { expect, expectStep, failCall, photographBothWidths, test, throughDelivery } from './support.ts';
-import { FREE_EVENT, FREE_TICKET, reachDelivery } from './freeOrder.ts';
+import { FREE_EVENT, FREE_TICKET, freeOrderOnDelivery, reachDelivery } from './freeOrder.ts';
 
 const BITTICKET = '/ajax/checkout/checkout/deliver_to_bitticket/';
 const WALLET = '/ajax/checkout/checkout/deliver_to_wallet/';
@@ -68,11 +68,11 @@ test('free tickets go into the wallet page with a QR code each, and the wallet e
   await expect(mail.getByText(/\/account\/wallet\//)).toBeVisible();
 });
 
-test('a failed delivery call is told in the spec’s words and can be tried again, stage by stage', async ({ page, context }, testInfo) => {
+test('a failed delivery call is told in the spec’s words and can be tried again, stage by stage', async ({ page }, testInfo) => {
   test.slow();
   await failCall(page, BITTICKET);
   await failCall(page, WALLET, 'abort');
-  await reachDelivery(page, context, 1);
+  await freeOrderOnDelivery(page, 1);
   await expect(page.getByText('Unable to deliver to BitTicket. Please try again later')).toBeVisible();
   await expect(stage(page, TICKETS_STAGE)).toHaveAttribute('data-status', 'failed');
   await photographBothWidths(page, testInfo, 'delivery-bitticket-failed');
@@ -91,10 +91,10 @@ test('a failed delivery call is told in the spec’s words and can be tried agai
   await expect(page.getByText('Order complete! Your tickets are on their way.')).toBeVisible();
 });
 
-test('a delivery the server reports as not completed asks the buyer to contact support, with code 2961', async ({ page, context }, testInfo) => {
+test('a delivery the server reports as not completed asks the buyer to contact support, with code 2961', async ({ page }, testInfo) => {
   test.slow();
   await page.route(`**${BITTICKET}`, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{"delivery_completed":false}' }));
-  await reachDelivery(page, context, 1);
+  await freeOrderOnDelivery(page, 1);
   await expect(page.getByText('Delivery failed. Please contact support')).toBeVisible();
   await expect(page.getByText('Error code 2961')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Try again' })).toHaveCount(0);

@@ -8,7 +8,7 @@
 import type { Page, Route } from '@playwright/test';
 import type { Checkout } from '../contract';
 import { expectNoAxeViolations, findSmallTargets } from './a11y.ts';
-import { FREE_EVENT, newBuyer, reachDelivery, type Buyer } from './freeOrder.ts';
+import { FREE_EVENT, freeOrderOnDelivery, newBuyer, type Buyer } from './freeOrder.ts';
 import { addFromEventPage, codeFromMailbox, expect, expectStep, failCall, pauseClock, photograph, reserveButton, test, throughDelivery, withoutPageData } from './support.ts';
 
 const FEEDBACK = '/ajax/checkout/checkout/send_customer_feedback/';
@@ -33,7 +33,7 @@ async function stubMapProvider(page: Page) {
 
 async function reachOrderCompleted(page: Page, qty = 2): Promise<Buyer> {
   await stubMapProvider(page);
-  const buyer = await reachDelivery(page, page.context(), qty);
+  const buyer = await freeOrderOnDelivery(page, qty);
   await throughDelivery(page);
   await expectStep(page, 'order_completed');
   await expect(page.getByText('Order complete! Your tickets are on their way.')).toBeVisible();
@@ -300,7 +300,7 @@ test('organiser messages after the sale, each with its event, date and time, the
   // The organiser's message comes with the checkout from the start of the order.
   await changeCheckout(page, (c) => (c.payment_complete ? { ...c, after_sale_messages: [message] } : c));
   await stubMapProvider(page);
-  await reachDelivery(page, page.context(), 1);
+  await freeOrderOnDelivery(page, 1);
   await throughDelivery(page);
   await expectStep(page, 'after_sale_messages');
   const card = page.getByRole('listitem').filter({ hasText: 'Ashcombe Estate' });

@@ -9,7 +9,7 @@ import AxeBuilder from '@axe-core/playwright';
 import type { Page } from '@playwright/test';
 import { expectTargetSizes } from './a11y.ts';
 import { expect, expectStep, failCall, photographBothWidths, test, throughDelivery } from './support.ts';
-import { FREE_EVENT, FREE_TICKET, reachDelivery } from './freeOrder.ts';
+import { FREE_EVENT, FREE_TICKET, freeOrderOnDelivery } from './freeOrder.ts';
 
 const SET_TRANSFERS = '/ajax/checkout/checkout/set_transfers/';
 const SECTION = `${FREE_EVENT} - ${FREE_TICKET}`;
@@ -40,9 +40,9 @@ async function openTransfer(page: Page) {
   await expect(page.getByRole('heading', { name: 'Transfer tickets' })).toBeFocused();
 }
 
-test('a buyer gifts a ticket now; a failed send is told and tried again; the recipient accepts it into their wallet', async ({ page, context, browser }) => {
+test('a buyer gifts a ticket now; a failed send is told and tried again; the recipient accepts it into their wallet', async ({ page, browser }) => {
   test.slow();
-  const buyer = await reachDelivery(page, context, 2);
+  const buyer = await freeOrderOnDelivery(page, 2);
   await openTransfer(page);
 
   const send = page.getByRole('button', { name: 'Send tickets' });
@@ -152,9 +152,9 @@ test('a buyer gifts a ticket now; a failed send is told and tried again; the rec
   await expect(kept.getByText(buyer.fullName, { exact: true })).toBeVisible();
 });
 
-test('a refusal the server explains is shown in its words, and Back returns to the order', async ({ page, context }) => {
+test('a refusal the server explains is shown in its words, and Back returns to the order', async ({ page }) => {
   test.slow();
-  await reachDelivery(page, context, 1);
+  await freeOrderOnDelivery(page, 1);
   await openTransfer(page);
   await page.getByRole('button', { name: new RegExp(`^${SECTION}`) }).click();
   const row = page.getByTestId('transfer-row').first();
