@@ -11,7 +11,7 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
-import { SquareClient, SquareEnvironment, SquareError, type Square } from 'square';
+import type { Square } from 'square';
 import { z } from 'zod/mini';
 import type { Database } from '../../db/index.ts';
 import { payments } from '../../db/schema.ts';
@@ -103,16 +103,27 @@ function statusOf(payment: Square.Payment): RetrievedPayment['status'] {
 
 /** Square's API through its SDK: CreatePayment, GetPayment, CancelPayment and RefundPayment. */
 export function squareApi(keys: SquareKeys, fetchImpl?: typeof fetch): SquareGateway {
-  const client = new SquareClient({
-    token: keys.accessToken,
-    ...(keys.apiBase ? { baseUrl: keys.apiBase } : { environment: isSandboxApp(keys) ? SquareEnvironment.Sandbox : SquareEnvironment.Production }),
-    ...(fetchImpl ? { fetch: fetchImpl } : {}),
-    timeoutInSeconds: 30,
-  });
-  const errorsOf = (err: unknown) => (err instanceof SquareError ? err.errors : null);
+  // The SDK is large: it loads with the first call to Square, so a server without Square's keys
+  // (or one whose buyers never pay by Square) does not load it at start.
+  let sdk: Promise<{ client: import('square').SquareClient; SquareError: typeof import('square').SquareError }> | null = null;
+  const square = () =>
+    (sdk ??= import('square').then(({ SquareClient, SquareEnvironment, SquareError }) => ({
+      client: new SquareClient({
+        token: keys.accessToken,
+        ...(keys.apiBase ? { baseUrl: keys.apiBase } : { environment: isSandboxApp(keys) ? SquareEnvironment.Sandbox : SquareEnvironment.Production }),
+        ...(fetchImpl ? { fetch: fetchImpl } : {}),
+        timeoutInSeconds: 30,
+      }),
+      SquareError,
+    })));
+  const errorsOf = async (err: unknown) => {
+    const { SquareError } = await square();
+    return err instanceof SquareError ? err.errors : null;
+  };
 
   async function retrieve(paymentId: string): Promise<RetrievedPayment | null> {
     if (isPlaceholder(paymentId)) return null;
+    const { client, SquareError } = await square();
     try {
       const { payment } = await client.payments.get({ paymentId });
       if (!payment) return null;
@@ -136,6 +147,7 @@ export function squareApi(keys: SquareKeys, fetchImpl?: typeof fetch): SquareGat
         postalCode: p.address.postcode,
         country: (p.address.country_code || 'GB') as Square.Country,
       };
+      const { client } = await square();
       try {
         const { payment } = await client.payments.create({
           idempotencyKey: squareKey(p.idempotencyKey),
@@ -151,7 +163,7 @@ export function squareApi(keys: SquareKeys, fetchImpl?: typeof fetch): SquareGat
         }
         return { status: 'failed', message: PAYMENT_MESSAGES.unableToPay };
       } catch (err) {
-        const errors = errorsOf(err);
+        const errors = await errorsOf(err);
         if (!errors || errors.length === 0) return { status: 'unknown', message: PAYMENT_MESSAGES.unableToPay };
         const error = errors[0]!;
         if (error.code === 'IDEMPOTENCY_KEY_REUSED') return { status: 'unknown', message: PAYMENT_MESSAGES.unableToPay };
@@ -160,6 +172,7 @@ export function squareApi(keys: SquareKeys, fetchImpl?: typeof fetch): SquareGat
       }
     },
     async refund(p) {
+      const { client } = await square();
       try {
         await client.refunds.refundPayment({
           idempotencyKey: squareKey(p.idempotencyKey),
@@ -167,12 +180,13 @@ export function squareApi(keys: SquareKeys, fetchImpl?: typeof fetch): SquareGat
           amountMoney: { amount: BigInt(p.amount), currency: p.currency.toUpperCase() as Square.Currency },
         });
       } catch (err) {
-        throw new Error(errorsOf(err)?.[0]?.detail ?? (err instanceof Error ? err.message : 'Square refused the refund'), { cause: err });
+        throw new Error((await errorsOf(err))?.[0]?.detail ?? (err instanceof Error ? err.message : 'Square refused the refund'), { cause: err });
       }
     },
     retrieve,
     async cancel(paymentId) {
       if (isPlaceholder(paymentId)) return;
+      const { client } = await square();
       const { payment } = await client.payments.get({ paymentId });
       if (payment?.status === 'APPROVED') await client.payments.cancel({ paymentId });
     },
