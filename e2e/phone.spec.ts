@@ -1,7 +1,7 @@
 import type { Locator, Page } from '@playwright/test';
 import { expect, test } from './support.ts';
 import { findSmallTargets, MIN_TARGET } from './a11y.ts';
-import { addFromEventPage, basketLine, basketStep, expectStep, holdCalls, reserveButton, urls } from './support.ts';
+import { addFromEventPage, basketInUse, basketLine, basketStep, expectStep, holdCalls, reserveButton, urls } from './support.ts';
 
 /** The basket on a 360 × 740 phone: what the first screen shows, what the sticky bar covers, what a thumb can hit. */
 
@@ -65,6 +65,8 @@ test('the first screen shows the total, and the bar covers neither the chosen re
   await expect(yes).toBeChecked();
   await saved;
   await page.reload();
+  // Measured once the app has drawn the basket over the server's first paint, which it replaces.
+  await basketInUse(page);
   await expect(yes).toBeChecked();
   await page.evaluate(() => window.scrollTo(0, 0));
 
