@@ -5,7 +5,7 @@
  * a gift voucher is from and for.
  */
 import type { BrowserContext, Page } from '@playwright/test';
-import { addFromEventPage, codeFromMailbox, expect, expectStep, failCall, photograph, photographBothWidths, reserveButton, test, type Wanted } from './support.ts';
+import { addFromEventPage, codeFromMailbox, expect, expectStep, failCall, photograph, photographBothWidths, reserveButton, test, demoBuyerAt, type Wanted } from './support.ts';
 
 const GALA = 'Lantern Comedy Gala Night';
 const POSTED = { tickets: { 'Stalls (posted ticket)': 1 } };
@@ -85,15 +85,7 @@ test('a buyer of posted tickets finds the address with the lookup, completes it 
 });
 
 test('a signed-in buyer picks a saved address', async ({ page }) => {
-  await page.goto('/signin/');
-  await page.getByRole('button', { name: 'Continue as Amelia Hughes' }).click();
-  await addFromEventPage(page, GALA, POSTED);
-  await reserveButton(page).click();
-  await expectStep(page, 'login');
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expectStep(page, 'marketing_preferences');
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expectStep(page, 'delivery_address');
+  await demoBuyerAt(page, GALA, POSTED, 'delivery_address', 'Amelia Hughes');
 
   const saved = page.getByRole('radio', { name: /14 Quay Street, Bristol, BS1 4RN, United Kingdom/ });
   await expect(saved).toBeChecked();

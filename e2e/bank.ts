@@ -3,7 +3,7 @@
  * texts, the way to the payment step, the bank's page and the wait messages the screen shows.
  */
 import type { Page } from '@playwright/test';
-import { expect, expectStep, tomAt } from './support.ts';
+import { expect, expectStep, demoBuyerAt } from './support.ts';
 
 /** Spec 001 §8 and §4. */
 export const TEXT = {
@@ -21,7 +21,7 @@ export const NOT_CONFIRMED = /Your payment is not confirmed yet\. If your bank c
 
 /** Tom, signed in, with one seat of the folk club's night held, on the payment step. */
 export async function toFolkPayment(page: Page) {
-  await tomAt(page, 'Folk at the Ropewalk', { tickets: { 'Session seat': 1 } });
+  await demoBuyerAt(page, 'Folk at the Ropewalk', { tickets: { 'Session seat': 1 } });
 }
 
 /** Chooses the bank transfer, fills the billing postcode and pays: the browser goes to the bank. */

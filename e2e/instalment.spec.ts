@@ -6,13 +6,13 @@
  * (redirect_to_url to the sandbox bank's page); then each error text from a failing call.
  */
 import type { Page } from '@playwright/test';
-import { expect, expectStep, failCall, photographBothWidths, test, throughDelivery, tomAt } from './support.ts';
+import { expect, expectStep, failCall, photographBothWidths, test, throughDelivery, demoBuyerAt } from './support.ts';
 
 const TOM = 'tom.okafor@example.com';
 const PLAN_ERROR = 'There was an error with your payment. Please try again.';
 
 async function toPlanPayment(page: Page) {
-  await tomAt(page, 'Meadowlands Festival', { tickets: { 'Weekend camping ticket': 2 } });
+  await demoBuyerAt(page, 'Meadowlands Festival', { tickets: { 'Weekend camping ticket': 2 } });
 }
 
 async function fillBilling(page: Page) {

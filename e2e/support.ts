@@ -134,12 +134,13 @@ export async function throughDelivery(page: Page): Promise<void> {
 }
 
 /**
- * Tom Okafor, signed in on the demo sign-in page, with `wanted` of an event reserved and taken
- * through sign-in and Keep updated, on `step`: the payment step unless the basket asks for more first.
+ * A demo buyer (Tom Okafor unless named), signed in on the demo sign-in page, with `wanted` of an
+ * event reserved and taken through sign-in and Keep updated, on `step`: the payment step unless the
+ * basket asks for more first.
  */
-export async function tomAt(page: Page, eventTitle: string, wanted: Wanted, step = 'payment'): Promise<void> {
+export async function demoBuyerAt(page: Page, eventTitle: string, wanted: Wanted, step = 'payment', buyer = 'Tom Okafor'): Promise<void> {
   await page.goto('/signin/');
-  await page.getByRole('button', { name: 'Continue as Tom Okafor' }).click();
+  await page.getByRole('button', { name: `Continue as ${buyer}` }).click();
   await addFromEventPage(page, eventTitle, wanted);
   await reserveButton(page).click();
   await expectStep(page, 'login');
