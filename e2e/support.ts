@@ -1,4 +1,4 @@
-import { expect, test as base, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
+import { expect, request, test as base, type APIRequestContext, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DELIVERY_ADVANCE_DELAY_MS, DELIVERY_START_DELAY_MS } from '../contract/delivery.ts';
@@ -210,12 +210,38 @@ export async function holdCalls(page: Page, path: string): Promise<{ arrived: ()
  * The one-time code in the newest message to `email`, read from the development mailbox's page
  * (/dev/mailbox) as a person would read it there; the page is fetched, not drawn.
  */
-export async function codeFromMailbox(context: BrowserContext, email: string): Promise<string> {
-  const page = await context.request.get(`/dev/mailbox?to=${encodeURIComponent(email)}`);
+export async function codeFromMailbox(browser: BrowserContext | APIRequestContext, email: string): Promise<string> {
+  const page = await ('request' in browser ? browser.request : browser).get(`/dev/mailbox?to=${encodeURIComponent(email)}`);
   const body = /<pre class="mail__body">([\s\S]*?)<\/pre>/.exec(await page.text())?.[1];
   const code = /code is (\d{6})/.exec(body ?? '')?.[1];
   if (!code) throw new Error(`no code in the mailbox for ${email}`);
   return code;
+}
+
+/** An e-mail address no other test uses. */
+export function freshEmail(name: string): string {
+  return `${name}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
+}
+
+/**
+ * A new account of this test's own, made as a buyer makes one on the sign-in page (an address, the
+ * mailed code, a name) from a browser of its own, so the test's page stays signed out. Its e-mail.
+ */
+export async function newAccount(fullname: string, baseURL = urls.main): Promise<string> {
+  const email = freshEmail(fullname.toLowerCase().replace(/\W+/g, '.'));
+  const browser = await request.newContext({ baseURL });
+  try {
+    const form = async (path: string, fields: Record<string, string>) => {
+      const answer = await browser.post(path, { form: fields, maxRedirects: 0 });
+      expect(answer.status(), `${path} answered ${answer.status()}: ${await answer.text()}`).toBeLessThan(400);
+    };
+    await form('/signin/', { email });
+    await form('/signin/code/', { email, code: await codeFromMailbox(browser, email) });
+    await form('/signin/name/', { email, fullname });
+  } finally {
+    await browser.dispose();
+  }
+  return email;
 }
 
 /** Makes one call of the API fail as a broken network or server would. */
