@@ -8,7 +8,7 @@ import nodemailer, { type SendMailOptions } from 'nodemailer';
 import { rows } from './db/index.ts';
 import { marketingConsents, oneTimeCodes, outbox, users } from './db/schema.ts';
 import { checkCode, issueCode, MAX_WRONG_TRIES, TOO_MANY_FOR_EMAIL_MESSAGE, TOO_MANY_FOR_IP_MESSAGE, EXPIRED_CODE_MESSAGE, WRONG_CODE_MESSAGE } from './domain/oneTimeCode.ts';
-import { buildMessage, sendMail } from './domain/mail.ts';
+import { buildMessage, sendMail } from './mail/index.ts';
 import { RESERVATION_EXPIRED_MESSAGE, VERIFY_FIRST_MESSAGE } from './domain/account.ts';
 import { NOT_IN_BASKET_MESSAGE, CONSENT_SOURCE } from './domain/marketing.ts';
 import { openTestDatabase } from './db/testing.ts';

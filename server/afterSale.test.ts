@@ -15,8 +15,8 @@ import {
   NOT_PAID_YET_MESSAGE,
   SIGN_IN_MESSAGE,
   TOO_MUCH_FEEDBACK_MESSAGE,
-  feedbackSubject,
 } from './domain/afterSale.ts';
+import { feedbackSubject } from './mail/index.ts';
 import { DEV_SESSION_SECRET, parseConfig } from './config.ts';
 import { cspDirectives } from './http/security.ts';
 import { appOn, drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';

@@ -24,7 +24,7 @@ import { registerCatalogue, STEPPER_SCRIPT } from './pages/catalogue.ts';
 import { registerInfoPages } from './pages/info.ts';
 import { registerSignIn } from './pages/signin.ts';
 import { registerMailbox } from './pages/mailbox.ts';
-import { smtpTransport, type Mailer } from './domain/mail.ts';
+import { smtpTransport, type Mailer } from './mail/index.ts';
 import { registerGiftAidDownload } from './pages/giftAidCsv.ts';
 import { checkoutShell, html, jsonScript, page, STYLE } from './pages/html.ts';
 import { basketScreenHtml } from './pages/basketScreen.tsx';

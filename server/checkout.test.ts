@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { checkoutSchema } from '../contract/index.ts';
-import { discountCodes } from './db/schema.ts';
-import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
+import { discountCodes, giftVouchers } from './db/schema.ts';
+import { appOn, drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
 
 describe.each(drivers)('checkout object and pricing on %s', (driver) => {
   let w: TestWorld;
@@ -115,5 +115,31 @@ describe.each(drivers)('checkout object and pricing on %s', (driver) => {
     for (const r of reserved.filter((r) => r.reserved !== true)) expect(r.error).toMatch(/Discount code FEWLEFT has been used as many times as it can be/);
     const [row] = await w.database.db.select().from(discountCodes).where(eq(discountCodes.id, limited!.id));
     expect(row!.used).toBe(0);
+  });
+  it('dates a voucher’s expiry by UK calendar months, ending a month after the 31st on the next month’s last day', async () => {
+    const { vouchers } = w.demo;
+    const expiryOn = async (now: string, months: number) => {
+      await w.database.db.update(giftVouchers).set({ validityMonths: months }).where(eq(giftVouchers.id, vouchers.riverside));
+      const { app, clock } = await appOn(w.database);
+      try {
+        clock.now = new Date(now);
+        const v = new Visitor(app);
+        expect((await v.add({}, [{ id: vouchers.riverside, qty: 1, value: 2500 }])).statusCode).toBe(200);
+        return (await v.checkout()).gift_vouchers[0]!.uk_expiry_date;
+      } finally {
+        await app.close();
+      }
+    };
+    const [voucher] = await w.database.db.select({ months: giftVouchers.validityMonths }).from(giftVouchers).where(eq(giftVouchers.id, vouchers.riverside));
+    try {
+      expect(await expiryOn('2027-01-31T12:00:00Z', 1)).toBe('28/02/2027');
+      expect(await expiryOn('2028-01-31T12:00:00Z', 1)).toBe('29/02/2028');
+      expect(await expiryOn('2028-02-29T12:00:00Z', 12)).toBe('28/02/2029');
+      // 23:30 on 30 August in UTC is already 31 August in the UK (summer time).
+      expect(await expiryOn('2027-08-30T23:30:00Z', 1)).toBe('30/09/2027');
+      expect(await expiryOn('2027-03-15T12:00:00Z', 18)).toBe('15/09/2028');
+    } finally {
+      await w.database.db.update(giftVouchers).set({ validityMonths: voucher!.months }).where(eq(giftVouchers.id, vouchers.riverside));
+    }
   });
 });

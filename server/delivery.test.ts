@@ -13,6 +13,7 @@ import { outbox, sales, tickets } from './db/schema.ts';
 import { completeSale } from './domain/completeSale.ts';
 import { NOT_PAID_MESSAGE } from './domain/tickets.ts';
 import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
+import { decodeQrSvg } from './test/qrDecode.ts';
 
 const UNABLE_TO_DELIVER_TO_WALLET = 'Unable to deliver to Wallet. Please try again later';
 
@@ -129,6 +130,8 @@ describe.each(drivers)('delivery on %s', (driver) => {
     for (const code of codes) {
       expect(page.body).toContain(`data-code="${code}"`);
       expect(page.body).toContain(`aria-label="QR code of ticket ${code}"`);
+      const svg = new RegExp(`data-code="${code}">\\s*<div class="wallet-ticket__qr">(<svg .*?</svg>)`).exec(page.body)?.[1];
+      expect(decodeQrSvg(svg ?? '')).toBe(code);
     }
     const [count] = await rows<{ n: number }>(w.database.db, sql`SELECT count(*)::int AS n FROM tickets WHERE user_id = ${amelia.id}`);
     expect(page.body.match(/<svg [^>]*class="qr"/g)).toHaveLength(Number(count!.n));

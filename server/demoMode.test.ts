@@ -11,7 +11,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
 import { testConfig } from './config.ts';
 import { outbox, payments, sales } from './db/schema.ts';
-import { sendMail } from './domain/mail.ts';
+import { sendMail } from './mail/index.ts';
 import { completeSale } from './domain/completeSale.ts';
 import { sandboxBank } from './domain/payment/bank.ts';
 import { bankWiring } from './http/bankTransferApi.ts';

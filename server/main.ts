@@ -13,7 +13,7 @@ import { purgeRateLimits } from './http/rateLimitStore.ts';
 import { sandboxBank } from './domain/payment/bank.ts';
 import { settleDueBankDecisions } from './domain/payment/bankTransfer.ts';
 import { sendDueTransfers } from './domain/transfers.ts';
-import { smtpTransport } from './domain/mail.ts';
+import { smtpTransport } from './mail/index.ts';
 import { movableClock } from './http/devClock.ts';
 
 /**

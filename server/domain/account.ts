@@ -9,8 +9,8 @@ import { sales, users } from '../db/schema.ts';
 import { DomainError } from './errors.ts';
 import { holdIsLive, lockSale, type Sale } from './sales.ts';
 import { checkCode, CODE_CHECK_MESSAGES, issueCode, normaliseEmail, type SEND_LIMITS } from './oneTimeCode.ts';
-import { sendMail, type Mailer } from './mail.ts';
 import { findUserByEmail, type UserRow } from './users.ts';
+import { sendMail, signInCodeMail, type Mailer } from '../mail/index.ts';
 
 export const RESERVATION_EXPIRED_MESSAGE = 'Your tickets are no longer held for you. Please reserve them again.';
 export const VERIFY_FIRST_MESSAGE = 'Please confirm your email address with the code we sent you first.';
@@ -40,22 +40,7 @@ export async function sendSignInCode(
   const email = normaliseEmail(opts.email);
   const code = await issueCode(db, { email, ip: opts.ip, now: opts.now, secret: opts.secret, ...(opts.limits ? { limits: opts.limits } : {}) });
   try {
-    await sendMail(
-      db,
-      opts.mailer,
-      opts.brandName,
-      {
-        to: email,
-        subject: `${code} is your ${opts.brandName} code`,
-        text: [
-          `Your one-time sign in or registration code is ${code}`,
-          '',
-          'Type it on the checkout page to carry on. It works once, for 15 minutes.',
-          'If you did not ask for it, you can ignore this email.',
-        ].join('\n'),
-      },
-      opts.now,
-    );
+    await sendMail(db, opts.mailer, opts.brandName, { to: email, ...signInCodeMail(opts.brandName, code) }, opts.now);
   } catch {
     throw new DomainError(422, SEND_FAILED_MESSAGE);
   }

@@ -15,7 +15,7 @@ import { and, asc, count, eq } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { eventDates, events, marketingConsents, organisers, outbox, saleLines, sales, ticketTypes, users } from '../db/schema.ts';
 import { DomainError } from './errors.ts';
-import { sendMail, type Mailer } from './mail.ts';
+import { feedbackMail, feedbackSubject, sendMail, type Mailer } from '../mail/index.ts';
 
 export const NO_ORDER_MESSAGE = 'There is no order in this browser.';
 export const NOT_PAID_YET_MESSAGE = 'This order is not complete yet.';
@@ -50,10 +50,6 @@ async function eventsOfSale(db: Database, saleId: string) {
   return found.filter((e) => !seen.has(e.eventId) && seen.add(e.eventId));
 }
 
-export function feedbackSubject(reference: string | null): string {
-  return `Feedback on order ${reference ?? 'without a reference'}`;
-}
-
 export async function sendCustomerFeedback(
   db: Database,
   mail: { mailer: Mailer; brandName: string; fallbackTo: string },
@@ -72,16 +68,8 @@ export async function sendCustomerFeedback(
     .from(outbox)
     .where(and(eq(outbox.recipient, recipients[0]!), eq(outbox.subject, subject)));
   if ((sent?.n ?? 0) >= FEEDBACK_PER_ORDER) throw new DomainError(409, TOO_MUCH_FEEDBACK_MESSAGE);
-  const from = buyer ? `${buyer.firstName} ${buyer.lastName} <${buyer.email}>` : 'A buyer who did not sign in';
-  const text = [
-    `${from} sent feedback on order ${sale.reference ?? ''} through ${mail.brandName}.`,
-    `Events: ${saleEvents.map((e) => `${e.title} (${e.organiser})`).join('; ')}`,
-    '',
-    p.message.trim(),
-    '',
-    buyer ? `Reply to ${buyer.email} to answer them.` : '',
-  ].join('\n');
-  for (const to of recipients) await sendMail(db, mail.mailer, mail.brandName, { to, subject, text }, now);
+  const message = feedbackMail(mail.brandName, { saleReference: sale.reference, buyer: buyer ?? null, events: saleEvents, message: p.message });
+  for (const to of recipients) await sendMail(db, mail.mailer, mail.brandName, { to, ...message }, now);
   return { recipients };
 }
 

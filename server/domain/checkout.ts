@@ -3,6 +3,8 @@
  * present and typed, even for a visitor without a sale.
  */
 import { effectiveMaxPerOrder } from './limits.ts';
+import { tz } from '@date-fns/tz';
+import { addMonths } from 'date-fns/addMonths';
 import { eq, getTableColumns, sql, type Column, type Table } from 'drizzle-orm';
 import { preparedRows, rows, type Database } from '../db/index.ts';
 import {
@@ -27,7 +29,7 @@ import type { Checkout, Step } from '../../contract/index.ts';
 import { emptyCheckout } from '../../contract/emptyCheckout.ts';
 import { priceBasket } from './pricing.ts';
 import { holdIsLive, secondsRemaining } from './sales.ts';
-import { addMonths, formatEventDayAndTime, formatNiceDate, formatUkDate } from './format.ts';
+import { formatEventDayAndTime, formatNiceDate, formatUkDate } from './format.ts';
 import { currencySymbol } from '../../contract/money.ts';
 import { findDonation } from './donation.ts';
 import { needsDeliveryAddress } from './address.ts';
@@ -42,6 +44,9 @@ export const STANDARD_REFUND_POLICY = {
 };
 
 type Row<T extends Table> = T['$inferSelect'];
+
+/** A voucher's months are counted on the UK calendar its expiry is shown in: a month after 31 January ends on February's last day. */
+const ukCalendar = tz('Europe/London');
 
 /** Each table's columns as [property, column] pairs, worked out once per table rather than per read. */
 const columnsByTable = new WeakMap<Table, [string, Column][]>();
@@ -246,7 +251,7 @@ export async function buildCheckout(
       value: line.value,
       o_name: organiser.name,
       o_url: `/organiser/${organiser.id}/`,
-      uk_expiry_date: formatUkDate(addMonths(now, voucher.validityMonths)),
+      uk_expiry_date: formatUkDate(addMonths(now, voucher.validityMonths, { in: ukCalendar })),
       thumbnail: voucher.thumbnail,
     })),
     events: eventRows.map((e) => ({

@@ -27,9 +27,3 @@ const eventTime = new Intl.DateTimeFormat('en-GB', { hour: 'numeric', minute: '2
 export function formatEventDayAndTime(d: Date): { date: string; time: string } {
   return { date: eventDay.format(d), time: eventTime.format(d) };
 }
-
-export function addMonths(d: Date, months: number): Date {
-  const r = new Date(d.getTime());
-  r.setUTCMonth(r.getUTCMonth() + months);
-  return r;
-}

@@ -18,9 +18,8 @@ import {
 import type { Database, Executor } from '../db/index.ts';
 import { eventDates, events, saleLines, tickets, ticketTypes, transfers, transferTickets, users } from '../db/schema.ts';
 import { DomainError } from './errors.ts';
-import { formatNiceDate } from './format.ts';
-import { sendMail, type Mailer } from './mail.ts';
 import { lockSale } from './sales.ts';
+import { sendMail, transferMail, type Mailer } from '../mail/index.ts';
 
 export const TRANSFER_REFUSALS = {
   noOrder: 'There is no order to transfer tickets from in this browser.',
@@ -183,27 +182,6 @@ function detailsQuery(db: Pick<Executor, 'select'>) {
 }
 
 const senderOf = (t: Pick<TransferDetails, 'senderFirstName' | 'senderLastName'>) => `${t.senderFirstName} ${t.senderLastName}`.trim();
-const ticketsText = (qty: number, ticketName: string) => `${qty} ${ticketName} ${qty === 1 ? 'ticket' : 'tickets'}`;
-
-export function transferSubject(t: TransferDetails): string {
-  return t.isGift ? `${senderOf(t)} sent you a gift: tickets for ${t.eventTitle}` : `${senderOf(t)} sent you tickets for ${t.eventTitle}`;
-}
-
-export function transferText(brand: string, t: TransferDetails): string {
-  const lines = [
-    `Hello ${t.recipientName},`,
-    '',
-    `${senderOf(t)} has sent you ${ticketsText(t.qty, t.ticketName)} for ${t.eventTitle}, ${formatNiceDate(t.startsAt)}, through ${brand}.`,
-  ];
-  if (t.message) lines.push('', 'Their message:', t.message);
-  lines.push(
-    '',
-    `Accept them here and they move to your ticket wallet: ${t.acceptUrl}`,
-    '',
-    `Until you accept, the tickets stay with ${senderOf(t)}.`,
-  );
-  return lines.join('\n');
-}
 
 /**
  * Sends one transfer's e-mail if it is due and not yet sent. The row is claimed by one conditional
@@ -219,7 +197,7 @@ export async function sendTransfer(db: Database, mail: TransferMail, transferId:
   if (claimed.length === 0) return false;
   const [details] = await detailsQuery(db).where(eq(transfers.id, transferId));
   try {
-    await sendMail(db, mail.mailer, mail.brandName, { to: details!.recipientEmail, subject: transferSubject(details!), text: transferText(mail.brandName, details!) }, now);
+    await sendMail(db, mail.mailer, mail.brandName, { to: details!.recipientEmail, ...transferMail(mail.brandName, { ...details!, senderName: senderOf(details!) }) }, now);
   } catch {
     await db.update(transfers).set({ sentAt: null }).where(eq(transfers.id, transferId));
     return false;

@@ -8,31 +8,10 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { sales, users, walletDeliveries } from '../db/schema.ts';
 import { DomainError } from './errors.ts';
-import { formatNiceDate } from './format.ts';
-import { sendMail, type Mailer } from './mail.ts';
-import { NOT_PAID_MESSAGE, ticketsOfSale, type WalletTicket } from './tickets.ts';
+import { NOT_PAID_MESSAGE, ticketsOfSale } from './tickets.ts';
+import { sendMail, walletMail, type Mailer } from '../mail/index.ts';
 
 export type WalletDelivery = { delivered: true; alreadySent: boolean } | { delivered: false; reason: 'no-tickets' | 'no-buyer' };
-
-export function walletSubject(saleReference: string | null): string {
-  return saleReference ? `Your tickets (${saleReference})` : 'Your tickets';
-}
-
-/** The e-mail's text: every ticket with its event, date, seat, holder and code, and where to see the QR codes. */
-export function walletText(brand: string, list: WalletTicket[], walletUrl: string): string {
-  const lines = [`Here are your tickets from ${brand}.`, ''];
-  for (const t of list) {
-    lines.push(
-      `${t.eventTitle}`,
-      `  ${formatNiceDate(t.startsAt)} · ${t.venue}`,
-      `  ${t.ticketName} · ${t.seat ?? 'General admission'} · ${t.holderName}`,
-      `  Ticket code: ${t.code}`,
-      '',
-    );
-  }
-  lines.push(`Your ticket wallet, with a QR code for each ticket to show at the door: ${walletUrl}`);
-  return lines.join('\n');
-}
 
 export async function deliverWallet(
   db: Database,
@@ -57,7 +36,7 @@ export async function deliverWallet(
     .returning({ saleId: walletDeliveries.saleId });
   if (claimed.length === 0) return { delivered: true, alreadySent: true };
   try {
-    await sendMail(db, mail.mailer, mail.brandName, { to: buyer.email, subject: walletSubject(sale.reference), text: walletText(mail.brandName, list, walletUrl) }, now);
+    await sendMail(db, mail.mailer, mail.brandName, { to: buyer.email, ...walletMail(mail.brandName, { saleReference: sale.reference, tickets: list, walletUrl }) }, now);
   } catch (err) {
     await db.delete(walletDeliveries).where(eq(walletDeliveries.saleId, saleId));
     throw err;

@@ -1,7 +1,7 @@
 import type { Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import type { CaptchaProvider } from '../domain/captcha.ts';
-import type { Mailer } from '../domain/mail.ts';
+import type { Mailer } from '../mail/index.ts';
 import type { PaymentWiring } from './paymentApi.ts';
 import type { BankWiring } from './bankTransferApi.ts';
 import type { PlanWiring } from './instalmentApi.ts';

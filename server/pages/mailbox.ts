@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod/mini';
-import { latestMail } from '../domain/mail.ts';
+import { latestMail } from '../mail/index.ts';
 import type { AppDeps } from '../http/deps.ts';
 import { html, page } from './html.ts';
 

@@ -5,12 +5,12 @@
 import type { FastifyInstance } from 'fastify';
 import { WALLET_PATH } from '../../contract/index.ts';
 import { formatNiceDate } from '../domain/format.ts';
-import { qrSvg } from '../domain/qr.ts';
 import { walletOf } from '../domain/tickets.ts';
 import { findUser } from '../domain/users.ts';
 import type { AppDeps } from '../http/deps.ts';
 import { userIdOf } from '../http/session.ts';
 import { Html, html, page } from './html.ts';
+import { qrSvg } from './qrSvg.ts';
 
 export function registerWallet(app: FastifyInstance, deps: AppDeps): void {
   const { db, config } = deps;

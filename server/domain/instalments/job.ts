@@ -20,12 +20,19 @@
 import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import { rows, type Database } from '../../db/index.ts';
 import { eventDates, events, instalmentPlans, instalments, organisers, saleLines, sales, savedPaymentMethods, ticketTypes, users } from '../../db/schema.ts';
-import { formatMoney } from '../../../contract/money.ts';
-import { formatUkDate } from '../format.ts';
-import { sendMail } from '../mail.ts';
 import { deliverWallet } from '../wallet.ts';
+import {
+  finalInstalmentPaidMail,
+  instalmentPaidMail,
+  instalmentReminderMail,
+  instalmentRetryMail,
+  planFailedMail,
+  planStoppedMail,
+  sendMail,
+  type MailContent,
+} from '../../mail/index.ts';
 import type { SavedCardProcessor } from './offSession.ts';
-import { deliverPaidTickets, scheduleText, type PlanMail } from './plans.ts';
+import { deliverPaidTickets, scheduleOf, type PlanMail } from './plans.ts';
 
 const DAY_MS = 86_400_000;
 /** Days before an instalment's due date its reminder is sent. */
@@ -77,8 +84,6 @@ async function partiesOf(db: Database, saleId: string): Promise<Party> {
   return { saleId, reference: found?.reference ?? null, buyerEmail: found?.buyerEmail ?? '', organiserName: found?.organiserName ?? '', organiserEmail: found?.organiserEmail ?? null };
 }
 
-const orderName = (p: Party) => (p.reference ? `order ${p.reference}` : 'your order');
-
 /**
  * Reminders first (each claimed by one statement, so sent once), then the charges due. `onError`
  * hears of each charge that threw and each e-mail that could not be sent; the run goes on.
@@ -97,17 +102,8 @@ export async function runInstalmentJob(deps: JobDeps, now: Date, onError: (err: 
   );
   for (const r of remind) {
     const party = await partiesOf(db, r.sale_id);
-    await sendMail(
-      db,
-      deps.mail.mailer,
-      deps.mail.brandName,
-      {
-        to: party.buyerEmail,
-        subject: `Reminder: instalment ${r.seq} for ${orderName(party)} is due on ${formatUkDate(new Date(r.due_at))}`,
-        text: `Your instalment of ${formatMoney(Number(r.amount), 'GBP')} for ${orderName(party)} will be taken from your saved card on ${formatUkDate(new Date(r.due_at))}.\nYou can update your payment method in your account settings.`,
-      },
-      now,
-    );
+    const reminder = instalmentReminderMail({ saleReference: party.reference, seq: r.seq, amount: Number(r.amount), dueAt: new Date(r.due_at) });
+    await sendMail(db, deps.mail.mailer, deps.mail.brandName, { to: party.buyerEmail, ...reminder }, now);
     report.reminded++;
   }
 
@@ -220,39 +216,26 @@ async function chargeNextDue(deps: JobDeps, now: Date): Promise<ChargeOutcome | 
 async function tell(deps: JobDeps, o: ChargeOutcome, now: Date): Promise<void> {
   const { db, mail } = deps;
   const party = await partiesOf(db, o.saleId);
-  const send = (to: string, subject: string, text: string) => sendMail(db, mail.mailer, mail.brandName, { to, subject, text }, now);
-  const amount = formatMoney(o.amount, 'GBP');
+  const send = (to: string, message: MailContent) => sendMail(db, mail.mailer, mail.brandName, { to, ...message }, now);
+  const instalment = { saleReference: party.reference, seq: o.seq, amount: o.amount };
   if (o.kind === 'paid') {
     await deliverPaidTickets(db, o.saleId, now);
     if (o.final) {
       await deliverWallet(db, mail, o.saleId, deps.walletUrl, now);
-      await send(party.buyerEmail, `Final instalment paid for ${orderName(party)}: your tickets are in your wallet`, `We have taken your final instalment of ${amount}. Every ticket of ${orderName(party)} is now in your ticket wallet: ${deps.walletUrl}`);
+      await send(party.buyerEmail, finalInstalmentPaidMail({ ...instalment, walletUrl: deps.walletUrl }));
     } else {
-      await send(party.buyerEmail, `Instalment ${o.seq} paid for ${orderName(party)}`, `We have taken instalment ${o.seq} of ${amount}.\n\n${await scheduleText(db, o.saleId)}`);
+      await send(party.buyerEmail, instalmentPaidMail({ ...instalment, schedule: await scheduleOf(db, o.saleId) }));
     }
     return;
   }
   if (o.kind === 'retrying') {
     if (o.message === 'An earlier instalment is unpaid.') return;
-    await send(
-      party.buyerEmail,
-      `We could not take instalment ${o.seq} for ${orderName(party)}`,
-      `Your card was not charged ${amount}: ${o.message}\nWe will try again on ${formatUkDate(o.nextAt)}. You can update your payment method in your account settings.`,
-    );
+    await send(party.buyerEmail, instalmentRetryMail({ ...instalment, reason: o.message, retryAt: o.nextAt }));
     return;
   }
-  await send(
-    party.buyerEmail,
-    `Your payment plan for ${orderName(party)} has stopped`,
-    `We tried ${MAX_ATTEMPTS} times to take instalment ${o.seq} of ${amount} and your card was refused each time (${o.message}). ${party.organiserName} has been told and will be in touch about your tickets.`,
-  );
-  if (party.organiserEmail) {
-    await send(
-      party.organiserEmail,
-      `Payment plan failed: ${orderName(party)}`,
-      `Instalment ${o.seq} of ${amount} for ${orderName(party)} (buyer ${party.buyerEmail}) failed ${MAX_ATTEMPTS} times: ${o.message}. The buyer has been told. Tickets not yet paid for have not been delivered.`,
-    );
-  }
+  const stopped = { ...instalment, reason: o.message, attempts: MAX_ATTEMPTS };
+  await send(party.buyerEmail, planStoppedMail({ ...stopped, organiserName: party.organiserName }));
+  if (party.organiserEmail) await send(party.organiserEmail, planFailedMail({ ...stopped, buyerEmail: party.buyerEmail }));
 }
 
 /** The job's own loop for a running server: every `intervalMs`, as of `clock()`. */

@@ -19,17 +19,16 @@ import {
   type Checkout,
   type SavedPaymentMethod,
 } from '../../../contract/index.ts';
-import { formatMoney } from '../../../contract/money.ts';
 import { INSTALMENT_MESSAGES } from '../../../machines/instalment/instalment.messages.ts';
 import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages.ts';
 import { completeSale } from '../completeSale.ts';
 import { DomainError } from '../errors.ts';
 import { formatUkDate } from '../format.ts';
-import { sendMail, type Mailer } from '../mail.ts';
 import { ALREADY_PAID_MESSAGE, HoldGone, totalUnderLock } from '../payment/payments.ts';
 import { closeOpenPayments } from '../payment/paidFor.ts';
 import { holdIsLive, lockSale } from '../sales.ts';
 import { issueTickets } from '../tickets.ts';
+import { paymentScheduleMail, sendMail, type Mailer, type ScheduledInstalment } from '../../mail/index.ts';
 import type { SavedCardProcessor } from './offSession.ts';
 
 const DAY_MS = 86_400_000;
@@ -226,34 +225,19 @@ export async function setUpPlan(
   });
 }
 
-/** The schedule as the buyer's e-mails list it. */
-export async function scheduleText(db: Pick<Executor, 'select'>, saleId: string): Promise<string> {
-  const rows = await db.select().from(instalments).where(eq(instalments.saleId, saleId)).orderBy(asc(instalments.seq));
-  return rows
-    .map((r) => `${r.seq}. ${formatUkDate(r.dueAt)}: ${formatMoney(r.amount, 'GBP')}${r.status === 'paid' ? ' (paid)' : r.status === 'failed' ? ' (failed)' : ''}`)
-    .join('\n');
+/** The sale's instalments in order, with what has become of each, as the buyer's e-mails list them. */
+export async function scheduleOf(db: Pick<Executor, 'select'>, saleId: string): Promise<ScheduledInstalment[]> {
+  return db
+    .select({ seq: instalments.seq, dueAt: instalments.dueAt, amount: instalments.amount, status: instalments.status })
+    .from(instalments)
+    .where(eq(instalments.saleId, saleId))
+    .orderBy(asc(instalments.seq));
 }
 
 /** The e-mail with the payment schedule, sent once the plan is set up. */
 export async function sendScheduleMail(db: Database, mail: PlanMail, saleId: string, to: string, reference: string | null, now: Date): Promise<void> {
-  await sendMail(
-    db,
-    mail.mailer,
-    mail.brandName,
-    {
-      to,
-      subject: `Your payment schedule${reference ? ` for order ${reference}` : ''}`,
-      text: [
-        'Your payment plan is set up and your first payment has been taken.',
-        '',
-        await scheduleText(db, saleId),
-        '',
-        'We will remind you by SMS and e-mail before each payment. You can update your payment method in your account settings.',
-        'Your tickets are delivered to your ticket wallet as they are paid for, and all of them after the final payment.',
-      ].join('\n'),
-    },
-    now,
-  );
+  const schedule = await scheduleOf(db, saleId);
+  await sendMail(db, mail.mailer, mail.brandName, { to, ...paymentScheduleMail({ saleReference: reference, schedule }) }, now);
 }
 
 /** How many of the sale's admissions the instalments paid so far cover (all once the plan is complete). */

@@ -14,6 +14,9 @@ export interface MailMessage {
   text: string;
 }
 
+/** What a template writes: the message without its recipient, whom the sender chooses. */
+export type MailContent = Omit<MailMessage, 'to'>;
+
 /** Something that delivers a built message: SMTP in production, a JSON or stream transport in tests. */
 export interface MailTransport {
   sendMail(message: SendMailOptions): Promise<unknown>;
