@@ -4,7 +4,7 @@ import { openTestDatabase } from './db/testing.ts';
 import { rows, type OpenDatabase } from './db/index.ts';
 import { extendHold, NO_MORE_TIME_MESSAGE, NOT_HELD_MESSAGE } from './domain/hold.ts';
 import { reserveSale } from './domain/reserve.ts';
-import { DomainError } from './domain/errors.ts';
+import { Refusal } from './domain/refusal.ts';
 import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
 import { hotEvent, saleWith, taken } from './test/fixtures.ts';
 
@@ -55,7 +55,7 @@ describe.each(drivers)('more time on the clock on %s', (driver) => {
     expect(granted.map((g) => g.extensionsLeft).sort()).toEqual([0, 1]);
     expect(refused).toHaveLength(4);
     for (const reason of refused) {
-      expect(reason).toBeInstanceOf(DomainError);
+      expect(reason).toBeInstanceOf(Refusal);
       expect(reason).toMatchObject({ status: 409, message: NO_MORE_TIME_MESSAGE });
     }
     // Two extensions, no more: the deadline moved by exactly twice the checkout time.
