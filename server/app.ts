@@ -13,13 +13,14 @@ import { z } from 'zod/mini';
 import type { Config } from './config.ts';
 import type { Database } from './db/index.ts';
 import { hcaptcha, localCaptcha } from './domain/captcha.ts';
-import { DomainError } from './domain/errors.ts';
+import { Refusal } from './domain/refusal.ts';
 import { checkoutPageData, registerApi } from './http/api.ts';
 import { refuseCrossSite } from './http/crossSite.ts';
 import { isDemoPath, notServed, registerDemoMode } from './http/demoMode.ts';
 import type { AppDeps } from './http/deps.ts';
 import { registerSecurityHeaders } from './http/security.ts';
 import { databaseRateLimitStore } from './http/rateLimitStore.ts';
+import { refusalStatus } from './http/refusals.ts';
 import { registerCatalogue, STEPPER_SCRIPT } from './pages/catalogue.ts';
 import { registerInfoPages } from './pages/info.ts';
 import { registerSignIn } from './pages/signin.ts';
@@ -117,8 +118,8 @@ export async function buildApp(deps: {
   app.addHook('onRequest', refuseCrossSite);
   registerDemoMode(app, appDeps);
 
-  app.setErrorHandler((err: FastifyError | DomainError, request, reply) => {
-    if (err instanceof DomainError) return reply.status(err.status).send({ error: err.message });
+  app.setErrorHandler((err: FastifyError | Refusal, request, reply) => {
+    if (err instanceof Refusal) return reply.status(refusalStatus(err)).send({ error: err.message });
     const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
     if (status >= 400 && status < 500) {
       const message = typeof (err as { error?: unknown }).error === 'string' ? (err as unknown as { error: string }).error : err.message;

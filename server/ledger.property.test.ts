@@ -31,7 +31,7 @@ import { sandboxBank } from './domain/payment/bank.ts';
 import { sweepExpiredHolds } from './domain/stock.ts';
 import { runInstalmentJob } from './domain/instalments/job.ts';
 import { sandboxSavedCards } from './domain/instalments/offSession.ts';
-import { DomainError } from './domain/errors.ts';
+import { Refusal } from './domain/refusal.ts';
 import { SANDBOX_CARDS } from '../contract/index.ts';
 
 const RUNS = Number(process.env.LEDGER_RUNS ?? 20);
@@ -338,7 +338,7 @@ class ProcessorWord extends Step {
       { provider: payment.provider, providerPaymentId: payment.providerPaymentId, status: this.status, amount: payment.amount, currency: payment.currency, failureMessage: this.status === 'failed' ? 'Your card was declined.' : null },
       r.handle.now(),
     ).catch((err: unknown) => {
-      if (!(err instanceof DomainError)) throw err;
+      if (!(err instanceof Refusal)) throw err;
     });
   }
   toString() {

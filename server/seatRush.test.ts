@@ -3,7 +3,8 @@ import { eq } from 'drizzle-orm';
 import { openSeededTestDatabase } from './db/testing.ts';
 import type { OpenDatabase } from './db/index.ts';
 import { seats } from './db/schema.ts';
-import { holdSeats, newHoldToken, SeatRefused } from './domain/seats.ts';
+import { holdSeats, newHoldToken } from './domain/seats.ts';
+import { Refusal } from './domain/refusal.ts';
 import { drivers } from './test/harness.ts';
 import { seededRandom } from './test/fixtures.ts';
 
@@ -54,7 +55,7 @@ describe.each(drivers)('the seat rush on %s', (driver) => {
           holdSeats(db, { eventDateId: date, seatIds: c.seatIds, holder: c.holder, now, holdSeconds: 60 }).then(
             (hold) => ({ ok: true as const, hold }),
             (err: unknown) => {
-              if (err instanceof SeatRefused) return { ok: false as const, err };
+              if (err instanceof Refusal) return { ok: false as const, err };
               throw err;
             },
           ),

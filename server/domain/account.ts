@@ -6,7 +6,7 @@
 import { and, desc, eq, gt, isNotNull } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { sales, users } from '../db/schema.ts';
-import { DomainError } from './errors.ts';
+import { Refusal } from './refusal.ts';
 import { holdIsLive, lockSale, type Sale } from './sales.ts';
 import { checkCode, CODE_CHECK_MESSAGES, issueCode, normaliseEmail, type SEND_LIMITS } from './oneTimeCode.ts';
 import { findUserByEmail, type UserRow } from './users.ts';
@@ -16,20 +16,10 @@ export const RESERVATION_EXPIRED_MESSAGE = 'Your tickets are no longer held for 
 export const VERIFY_FIRST_MESSAGE = 'Please confirm your email address with the code we sent you first.';
 export const SEND_FAILED_MESSAGE = 'We could not send the email just now.';
 
-/** A refused code check or guest save, in the spec's two kinds. */
-export class AccountRefusal extends Error {
-  constructor(
-    readonly kind: 'one_time_code' | 'reserving',
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /** A sale that went past the basket but whose hold has run out cannot take a buyer any more. */
 function refuseIfExpired(sale: Sale | null, now: Date): void {
   if (sale && sale.state !== 'basket' && sale.reference !== null && !holdIsLive(sale, now)) {
-    throw new AccountRefusal('reserving', RESERVATION_EXPIRED_MESSAGE);
+    throw new Refusal('hold-expired', RESERVATION_EXPIRED_MESSAGE);
   }
 }
 
@@ -42,7 +32,7 @@ export async function sendSignInCode(
   try {
     await sendMail(db, opts.mailer, opts.brandName, { to: email, ...signInCodeMail(opts.brandName, code) }, opts.now);
   } catch {
-    throw new DomainError(422, SEND_FAILED_MESSAGE);
+    throw new Refusal('not-sent', SEND_FAILED_MESSAGE);
   }
 }
 
@@ -78,7 +68,7 @@ export async function signInWithCode(
   const current = opts.saleId ? ((await db.select().from(sales).where(eq(sales.id, opts.saleId)))[0] ?? null) : null;
   refuseIfExpired(current, opts.now);
   const result = await checkCode(db, { email, code: opts.code, now: opts.now, secret: opts.secret });
-  if (result !== 'accepted') throw new AccountRefusal('one_time_code', CODE_CHECK_MESSAGES[result]);
+  if (result !== 'accepted') throw new Refusal('wrong-code', CODE_CHECK_MESSAGES[result]);
 
   const user = await findUserByEmail(db, email);
   const holdsHere = current !== null && holdIsLive(current, opts.now);
@@ -112,7 +102,7 @@ export async function saveGuestToSale(
   return db.transaction(async (tx) => {
     const sale = await lockSale(tx, opts.saleId);
     refuseIfExpired(sale, opts.now);
-    if (sale.verifiedEmail !== email) throw new DomainError(403, VERIFY_FIRST_MESSAGE);
+    if (sale.verifiedEmail !== email) throw new Refusal('sign-in-needed', VERIFY_FIRST_MESSAGE);
     const [made] = await tx
       .insert(users)
       .values({ email, ...splitName(opts.fullname), viewType: 'customer' })

@@ -18,7 +18,7 @@ import type { Database } from '../db/index.ts';
 import { postalDeliveryEvents, saleDeliveryAddresses, sales, saleVouchers, userAddresses } from '../db/schema.ts';
 import { countryName, isCountry, isState } from './addressCountries.ts';
 import { formatAddress } from './addressLookup.ts';
-import { DomainError } from './errors.ts';
+import { Refusal } from './refusal.ts';
 import { holdIsLive } from './sales.ts';
 
 type UserAddressRow = typeof userAddresses.$inferSelect;
@@ -43,7 +43,7 @@ export async function deleteSavedAddress(db: Database, userId: number, addressId
     .delete(userAddresses)
     .where(and(eq(userAddresses.id, addressId), eq(userAddresses.userId, userId)))
     .returning({ id: userAddresses.id });
-  if (!deleted.length) throw new DomainError(404, ADDRESS_MESSAGES.savedAddressGone);
+  if (!deleted.length) throw new Refusal('not-found', ADDRESS_MESSAGES.savedAddressGone);
 }
 
 /** Spec 000 §3: gift vouchers, or a ticket of an event whose tickets are posted. */
@@ -93,7 +93,7 @@ export async function setDeliveryAddress(
   now: Date,
 ): Promise<void> {
   const [sale] = await db.select().from(sales).where(eq(sales.id, saleId)).limit(1);
-  if (!sale || !holdIsLive(sale, now)) throw new DomainError(409, ADDRESS_MESSAGES.unableToSetDelivery);
+  if (!sale || !holdIsLive(sale, now)) throw new Refusal('hold-expired', ADDRESS_MESSAGES.unableToSetDelivery);
   const [vouchers] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(saleVouchers)
@@ -109,15 +109,15 @@ export async function setDeliveryAddress(
   };
   const problems = addressProblems(form, { purpose: 'delivery', giftVouchers });
   const first = Object.values(problems)[0];
-  if (first) throw new DomainError(400, ADDRESS_MESSAGES[first]);
+  if (first) throw new Refusal('invalid-input', ADDRESS_MESSAGES[first]);
 
   let fields: AddressFields;
   let userAddressId: number | null = null;
   if (selected === 'new') {
     fields = trimmed(form.fields);
-    if (!isCountry(fields.country)) throw new DomainError(400, ADDRESS_MESSAGES.country);
+    if (!isCountry(fields.country)) throw new Refusal('invalid-input', ADDRESS_MESSAGES.country);
     if (fields.country !== COUNTRY_USA) fields = { ...fields, state: '' };
-    else if (!isState(fields.state)) throw new DomainError(400, ADDRESS_MESSAGES.state);
+    else if (!isState(fields.state)) throw new Refusal('invalid-input', ADDRESS_MESSAGES.state);
   } else {
     const [saved] =
       userId === null
@@ -127,7 +127,7 @@ export async function setDeliveryAddress(
             .from(userAddresses)
             .where(and(eq(userAddresses.id, selected), eq(userAddresses.userId, userId)))
             .limit(1);
-    if (!saved) throw new DomainError(404, ADDRESS_MESSAGES.savedAddressGone);
+    if (!saved) throw new Refusal('not-found', ADDRESS_MESSAGES.savedAddressGone);
     userAddressId = saved.id;
     fields = {
       first_name: saved.firstName,

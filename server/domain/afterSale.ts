@@ -14,7 +14,7 @@ import { createHmac } from 'node:crypto';
 import { and, asc, count, eq } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { eventDates, events, marketingConsents, organisers, outbox, saleLines, sales, ticketTypes, users } from '../db/schema.ts';
-import { DomainError } from './errors.ts';
+import { Refusal } from './refusal.ts';
 import { feedbackMail, feedbackSubject, sendMail, type Mailer } from '../mail/index.ts';
 
 export const NO_ORDER_MESSAGE = 'There is no order in this browser.';
@@ -30,8 +30,8 @@ export const EVENT_UPDATES_SOURCE = 'checkout:order_completed';
 /** The paid sale and its buyer; refusals a buyer can read otherwise. */
 async function paidSale(db: Database, saleId: string | null) {
   const [sale] = saleId ? await db.select().from(sales).where(eq(sales.id, saleId)) : [];
-  if (!sale) throw new DomainError(404, NO_ORDER_MESSAGE);
-  if (!sale.paidAt) throw new DomainError(409, NOT_PAID_YET_MESSAGE);
+  if (!sale) throw new Refusal('not-found', NO_ORDER_MESSAGE);
+  if (!sale.paidAt) throw new Refusal('not-paid', NOT_PAID_YET_MESSAGE);
   return sale;
 }
 
@@ -67,7 +67,7 @@ export async function sendCustomerFeedback(
     .select({ n: count() })
     .from(outbox)
     .where(and(eq(outbox.recipient, recipients[0]!), eq(outbox.subject, subject)));
-  if ((sent?.n ?? 0) >= FEEDBACK_PER_ORDER) throw new DomainError(409, TOO_MUCH_FEEDBACK_MESSAGE);
+  if ((sent?.n ?? 0) >= FEEDBACK_PER_ORDER) throw new Refusal('limit-reached', TOO_MUCH_FEEDBACK_MESSAGE);
   const message = feedbackMail(mail.brandName, { saleReference: sale.reference, buyer: buyer ?? null, events: saleEvents, message: p.message });
   for (const to of recipients) await sendMail(db, mail.mailer, mail.brandName, { to, ...message }, now);
   return { recipients };
@@ -75,10 +75,10 @@ export async function sendCustomerFeedback(
 
 /** Subscribes the signed-in buyer to important updates about their events (once; a second call changes nothing). */
 export async function subscribeToEvents(db: Database, p: { saleId: string | null; userId: number | null }, now: Date): Promise<void> {
-  if (p.userId === null) throw new DomainError(403, SIGN_IN_MESSAGE);
+  if (p.userId === null) throw new Refusal('sign-in-needed', SIGN_IN_MESSAGE);
   await db.transaction(async (tx) => {
     const [user] = await tx.select().from(users).where(eq(users.id, p.userId!)).for('update');
-    if (!user) throw new DomainError(403, SIGN_IN_MESSAGE);
+    if (!user) throw new Refusal('sign-in-needed', SIGN_IN_MESSAGE);
     if (user.isEventSubscribed) return;
     await tx.insert(marketingConsents).values({ userId: user.id, email: user.email, topic: 'events', organiserId: null, subscribed: true, source: EVENT_UPDATES_SOURCE, saleId: p.saleId, at: now });
     await tx.update(users).set({ isEventSubscribed: true }).where(eq(users.id, user.id));
@@ -102,8 +102,8 @@ export async function rewardReferrerLink(
 ): Promise<string> {
   const sale = await paidSale(db, p.saleId);
   const buyerId = sale.userId ?? p.userId;
-  if (buyerId === null) throw new DomainError(404, NO_REFERRAL_MESSAGE);
+  if (buyerId === null) throw new Refusal('not-found', NO_REFERRAL_MESSAGE);
   const [first] = await eventsOfSale(db, sale.id);
-  if (!first) throw new DomainError(404, NO_REFERRAL_MESSAGE);
+  if (!first) throw new Refusal('not-found', NO_REFERRAL_MESSAGE);
   return `${p.origin}/event/${first.eventId}/?ref=${encodeURIComponent(referralCode(p.secret, buyerId))}`;
 }

@@ -5,7 +5,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { discountCodes, eventDates, events, giftVouchers, saleLines, saleVouchers, sales, ticketTypes } from '../db/schema.ts';
-import { DomainError } from './errors.ts';
+import { Refusal } from './refusal.ts';
 import { clearMessages, createSaleIfMissing, lockOpenSale, releaseHold } from './sales.ts';
 import { effectiveMaxPerOrder, maximumMessage, minimumMessage } from './limits.ts';
 import { codeUseAvailable } from './codes.ts';
@@ -48,12 +48,12 @@ function refuseOutsideLimits(
     const already = existing.get(typeId) ?? 0;
     const qty = already + added;
     if (type.minPerCustomer > 1 && qty < type.minPerCustomer) {
-      throw new DomainError(400, minimumMessage(type.name, type.minPerCustomer), { code: 'too-few', ticketTypeId: type.id });
+      throw new Refusal('invalid-input', minimumMessage(type.name, type.minPerCustomer), { code: 'too-few', ticketTypeId: type.id });
     }
     const ceiling = effectiveMaxPerOrder(type.maxCanReserve, type.eventMax, maxPerOrder);
     if (qty > ceiling) {
       const held = already > 0 ? ` (your basket already has ${already})` : '';
-      throw new DomainError(400, `${maximumMessage(type.name, ceiling)}${held}`, { code: 'too-many', ticketTypeId: type.id });
+      throw new Refusal('invalid-input', `${maximumMessage(type.name, ceiling)}${held}`, { code: 'too-many', ticketTypeId: type.id });
     }
   }
 }
@@ -76,7 +76,7 @@ async function resetCurrencyIfEmpty(tx: Tx, saleId: string): Promise<void> {
 
 export async function addToBasket(db: Database, saleId: string, request: AddRequest, now: Date, opts: BasketOptions = {}): Promise<void> {
   if (request.tickets.length === 0 && request.vouchers.length === 0) {
-    throw new DomainError(400, 'Choose at least one ticket or gift voucher to add');
+    throw new Refusal('invalid-input', 'Choose at least one ticket or gift voucher to add');
   }
   refuseVoucherLines(request.vouchers);
   await db.transaction(async (tx) => {
@@ -109,14 +109,14 @@ export async function addToBasket(db: Database, saleId: string, request: AddRequ
       : [];
     const byId = new Map(types.map((t) => [t.id, t]));
     const missing = typeIds.filter((id) => !byId.has(id));
-    if (missing.length) throw new DomainError(404, 'One of the tickets you chose is no longer on sale');
+    if (missing.length) throw new Refusal('not-found', 'One of the tickets you chose is no longer on sale');
     const seated = await seatedTypes(tx, typeIds);
     for (const line of request.tickets) {
       const type = byId.get(line.ticketTypeId)!;
       const chosen = line.seats?.length ?? 0;
-      if (seated.has(type.id) && chosen === 0) throw new DomainError(400, `Choose your seats for ${type.name} on the seating plan.`);
-      if (!seated.has(type.id) && chosen > 0) throw new DomainError(400, `${type.name} is not sold by seat.`);
-      if (chosen > 0 && chosen !== line.qty) throw new DomainError(400, `The quantity of ${type.name} must match the ${chosen === 1 ? 'seat' : 'seats'} chosen.`);
+      if (seated.has(type.id) && chosen === 0) throw new Refusal('invalid-input', `Choose your seats for ${type.name} on the seating plan.`);
+      if (!seated.has(type.id) && chosen > 0) throw new Refusal('invalid-input', `${type.name} is not sold by seat.`);
+      if (chosen > 0 && chosen !== line.qty) throw new Refusal('invalid-input', `The quantity of ${type.name} must match the ${chosen === 1 ? 'seat' : 'seats'} chosen.`);
     }
 
     const existing = new Map(
@@ -167,7 +167,7 @@ export async function addToBasket(db: Database, saleId: string, request: AddRequ
 
     for (const v of request.vouchers) {
       const [voucher] = await tx.select().from(giftVouchers).where(eq(giftVouchers.id, v.giftVoucherId));
-      if (!voucher) throw new DomainError(404, 'That gift voucher is no longer on sale');
+      if (!voucher) throw new Refusal('not-found', 'That gift voucher is no longer on sale');
       refuseVoucherValue(voucher, v.value);
       if (currency !== null && voucher.currency !== currency) {
         mismatched = true;
@@ -204,9 +204,9 @@ export async function updateTicketQuantity(db: Database, saleId: string, ticketT
       .innerJoin(eventDates, eq(eventDates.id, ticketTypes.eventDateId))
       .innerJoin(events, eq(events.id, eventDates.eventId))
       .where(and(eq(saleLines.saleId, saleId), eq(saleLines.ticketTypeId, ticketTypeId)));
-    if (!line) throw new DomainError(404, 'That ticket is not in your basket');
-    if (!line.canUpdate) throw new DomainError(409, 'The quantity of this ticket cannot be changed');
-    if ((await seatedTypes(tx, [ticketTypeId])).size > 0) throw new DomainError(409, SEATED_QUANTITY_MESSAGE);
+    if (!line) throw new Refusal('not-found', 'That ticket is not in your basket');
+    if (!line.canUpdate) throw new Refusal('conflict', 'The quantity of this ticket cannot be changed');
+    if ((await seatedTypes(tx, [ticketTypeId])).size > 0) throw new Refusal('conflict', SEATED_QUANTITY_MESSAGE);
     // Above the maximum the quantity is reduced to it, as the basket does with the spec's warning.
     const qty = Math.min(quantity, effectiveMaxPerOrder(line.typeMax, line.eventMax, opts.maxPerOrder));
     await releaseHold(tx, saleId);
@@ -222,7 +222,7 @@ export async function removeFromBasket(db: Database, saleId: string, ticketTypeI
       .delete(saleLines)
       .where(and(eq(saleLines.saleId, saleId), eq(saleLines.ticketTypeId, ticketTypeId)))
       .returning({ id: saleLines.id });
-    if (removed.length === 0) throw new DomainError(404, 'That ticket is not in your basket');
+    if (removed.length === 0) throw new Refusal('not-found', 'That ticket is not in your basket');
     await releaseHold(tx, saleId);
     await removeSaleSeats(tx, saleId, ticketTypeId);
     await clearMessages(tx, saleId);
@@ -233,13 +233,13 @@ export async function removeFromBasket(db: Database, saleId: string, ticketTypeI
 export async function updateGiftVoucherQuantity(db: Database, saleId: string, giftVoucherId: number, value: number, qty: number): Promise<void> {
   await db.transaction(async (tx) => {
     await lockOpenSale(tx, saleId);
-    if (qty > MAX_VOUCHER_QTY) throw new DomainError(400, VOUCHER_QTY_MESSAGE, { code: 'voucher' });
+    if (qty > MAX_VOUCHER_QTY) throw new Refusal('invalid-input', VOUCHER_QTY_MESSAGE, { code: 'voucher' });
     const updated = await tx
       .update(saleVouchers)
       .set({ qty })
       .where(and(eq(saleVouchers.saleId, saleId), eq(saleVouchers.giftVoucherId, giftVoucherId), eq(saleVouchers.value, value)))
       .returning({ id: saleVouchers.id });
-    if (updated.length === 0) throw new DomainError(404, 'That gift voucher is not in your basket');
+    if (updated.length === 0) throw new Refusal('not-found', 'That gift voucher is not in your basket');
     await releaseHold(tx, saleId);
     await clearMessages(tx, saleId);
   });
@@ -252,7 +252,7 @@ export async function removeGiftVoucher(db: Database, saleId: string, giftVouche
       .delete(saleVouchers)
       .where(and(eq(saleVouchers.saleId, saleId), eq(saleVouchers.giftVoucherId, giftVoucherId), eq(saleVouchers.value, value)))
       .returning({ id: saleVouchers.id });
-    if (removed.length === 0) throw new DomainError(404, 'That gift voucher is not in your basket');
+    if (removed.length === 0) throw new Refusal('not-found', 'That gift voucher is not in your basket');
     await releaseHold(tx, saleId);
     await clearMessages(tx, saleId);
     await resetCurrencyIfEmpty(tx, saleId);
@@ -307,14 +307,14 @@ export const MAX_VOUCHER_QTY = 20;
 const VOUCHER_QTY_MESSAGE = `You can buy at most ${MAX_VOUCHER_QTY} of one gift voucher in one order`;
 
 function refuseVoucherLines(vouchers: AddRequest['vouchers']): void {
-  if (vouchers.length > MAX_VOUCHER_LINES) throw new DomainError(400, `A basket can hold at most ${MAX_VOUCHER_LINES} gift voucher lines`, { code: 'voucher' });
-  if (vouchers.some((v) => v.qty > MAX_VOUCHER_QTY)) throw new DomainError(400, VOUCHER_QTY_MESSAGE, { code: 'voucher' });
+  if (vouchers.length > MAX_VOUCHER_LINES) throw new Refusal('invalid-input', `A basket can hold at most ${MAX_VOUCHER_LINES} gift voucher lines`, { code: 'voucher' });
+  if (vouchers.some((v) => v.qty > MAX_VOUCHER_QTY)) throw new Refusal('invalid-input', VOUCHER_QTY_MESSAGE, { code: 'voucher' });
 }
 
 function refuseVoucherValue(voucher: typeof giftVouchers.$inferSelect, value: number): void {
   if (!voucher.suggestedValues.includes(value) || value < voucher.minValue || value > voucher.maxValue) {
     const offered = voucher.suggestedValues.map((v) => formatMoney(v, voucher.currency)).join(', ');
-    throw new DomainError(400, `${voucher.name} is sold at ${offered}`, { code: 'voucher' });
+    throw new Refusal('invalid-input', `${voucher.name} is sold at ${offered}`, { code: 'voucher' });
   }
 }
 
@@ -324,6 +324,6 @@ async function refuseVoucherBasket(tx: Tx, saleId: string): Promise<void> {
     .select({ lines: sql<number>`count(*)::int`, most: sql<number>`coalesce(max(${saleVouchers.qty}), 0)::int` })
     .from(saleVouchers)
     .where(eq(saleVouchers.saleId, saleId));
-  if (Number(row?.lines ?? 0) > MAX_VOUCHER_LINES) throw new DomainError(400, `A basket can hold at most ${MAX_VOUCHER_LINES} gift voucher lines`, { code: 'voucher' });
-  if (Number(row?.most ?? 0) > MAX_VOUCHER_QTY) throw new DomainError(400, VOUCHER_QTY_MESSAGE, { code: 'voucher' });
+  if (Number(row?.lines ?? 0) > MAX_VOUCHER_LINES) throw new Refusal('invalid-input', `A basket can hold at most ${MAX_VOUCHER_LINES} gift voucher lines`, { code: 'voucher' });
+  if (Number(row?.most ?? 0) > MAX_VOUCHER_QTY) throw new Refusal('invalid-input', VOUCHER_QTY_MESSAGE, { code: 'voucher' });
 }

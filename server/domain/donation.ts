@@ -25,7 +25,7 @@ import {
   type DonationFeeTerms,
 } from '../../contract/index.ts';
 import { DONATION_MESSAGES, GIFT_AID_MESSAGES } from '../../machines/donation/donation.messages.ts';
-import { DomainError } from './errors.ts';
+import { Refusal } from './refusal.ts';
 import { holdIsLive, lockOpenSale, lockSale, type Sale } from './sales.ts';
 import { closeOpenPayments } from './payment/paidFor.ts';
 
@@ -82,12 +82,12 @@ export async function saveDonation(
   input: { amount: number; charityId: number },
   now: Date,
 ): Promise<{ amount: number; fee: number }> {
-  if (input.amount < MIN_DONATION) throw new DomainError(400, DONATION_MESSAGES.selectAnAmount);
+  if (input.amount < MIN_DONATION) throw new Refusal('invalid-input', DONATION_MESSAGES.selectAnAmount);
   return db.transaction(async (tx) => {
     const sale = await lockOpenSale(tx, saleId);
-    if (!holdIsLive(sale, now) || sale.reference === null) throw new DomainError(409, DONATION_MESSAGES.problemSettingAmount);
+    if (!holdIsLive(sale, now) || sale.reference === null) throw new Refusal('hold-expired', DONATION_MESSAGES.problemSettingAmount);
     if (!(await basketCharityIds(tx, saleId)).includes(input.charityId)) {
-      throw new DomainError(400, DONATION_MESSAGES.problemSettingAmount);
+      throw new Refusal('invalid-input', DONATION_MESSAGES.problemSettingAmount);
     }
     const [charity] = await tx.select().from(charities).where(eq(charities.id, input.charityId));
     const fee = donationFee(input.amount, feeTerms(charity!));
@@ -139,9 +139,9 @@ export async function updateDonation(
   await db.transaction(async (tx) => {
     const sale = await lockSale(tx, saleId);
     const donation = holdIsLive(sale, now) ? await findDonation(tx, sale) : null;
-    if (!donation) throw new DomainError(409, GIFT_AID_MESSAGES.problemSettingStatus);
+    if (!donation) throw new Refusal('conflict', GIFT_AID_MESSAGES.problemSettingStatus);
     if (choice.isGiftAid && !giftAidAddressIsComplete(choice, donation.amount)) {
-      throw new DomainError(400, GIFT_AID_MESSAGES.problemSettingStatus);
+      throw new Refusal('invalid-input', GIFT_AID_MESSAGES.problemSettingStatus);
     }
     await tx.delete(giftAidDeclarations).where(eq(giftAidDeclarations.saleId, saleId));
     await tx

@@ -8,7 +8,7 @@ import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { buyerHolds, holds, sales } from '../db/schema.ts';
 import { MAX_HOLD_EXTENSIONS } from '../../contract/index.ts';
-import { DomainError } from './errors.ts';
+import { Refusal } from './refusal.ts';
 import { holdIsLive, lockSale, secondsRemaining } from './sales.ts';
 import { moveSaleSeatsDeadline } from './seats.ts';
 
@@ -23,8 +23,8 @@ export interface Extended {
 export async function extendHold(db: Database, saleId: string, now: Date, checkoutTimeSeconds: number): Promise<Extended> {
   return db.transaction(async (tx) => {
     const sale = await lockSale(tx, saleId);
-    if (!sale.reference || !sale.holdDeadline || !holdIsLive(sale, now)) throw new DomainError(409, NOT_HELD_MESSAGE);
-    if (sale.holdExtensions >= MAX_HOLD_EXTENSIONS) throw new DomainError(409, NO_MORE_TIME_MESSAGE);
+    if (!sale.reference || !sale.holdDeadline || !holdIsLive(sale, now)) throw new Refusal('hold-expired', NOT_HELD_MESSAGE);
+    if (sale.holdExtensions >= MAX_HOLD_EXTENSIONS) throw new Refusal('limit-reached', NO_MORE_TIME_MESSAGE);
     const deadline = new Date(sale.holdDeadline.getTime() + checkoutTimeSeconds * 1000);
     await tx
       .update(sales)

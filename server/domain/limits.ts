@@ -15,7 +15,7 @@
  * from one buyer cannot both squeeze in.
  */
 import { maximumWarning, minimumWarning } from '../../machines/basket/basket.messages.ts';
-import { DomainError } from './errors.ts';
+import { Refusal } from './refusal.ts';
 
 export const DEFAULT_MAX_PER_ORDER = 10;
 export const DEFAULT_MAX_HELD_PER_BUYER = 20;
@@ -35,8 +35,8 @@ export function minimumMessage(name: string, min: number): string {
   return `${name}: ${minimumWarning(min)}`;
 }
 
-export function tooManyForOrder(type: { id: number; name: string }, max: number): DomainError {
-  return new DomainError(400, maximumMessage(type.name, max), { code: 'too-many', ticketTypeId: type.id });
+export function tooManyForOrder(type: { id: number; name: string }, max: number): Refusal {
+  return new Refusal('invalid-input', maximumMessage(type.name, max), { code: 'too-many', ticketTypeId: type.id });
 }
 
 export interface Buyer {
@@ -54,5 +54,5 @@ export function buyerKeys(buyer: Buyer): string[] {
 
 /** A basket that alone asks for more of one date than the cap is refused before any lock. */
 export function refuseOverCapAlone(wanted: Map<number, number>, cap: number): void {
-  for (const qty of wanted.values()) if (qty > cap) throw new DomainError(409, BUYER_LIMIT_MESSAGE(cap), { code: 'buyer-limit' });
+  for (const qty of wanted.values()) if (qty > cap) throw new Refusal('limit-reached', BUYER_LIMIT_MESSAGE(cap), { code: 'buyer-limit' });
 }

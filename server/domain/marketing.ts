@@ -6,7 +6,7 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { eventDates, events, giftVouchers, mailingList, marketingConsents, saleLines, sales, saleVouchers, ticketTypes, users } from '../db/schema.ts';
-import { DomainError } from './errors.ts';
+import { Refusal } from './refusal.ts';
 import { lockSale } from './sales.ts';
 
 export const SIGN_IN_FIRST_MESSAGE = 'Please confirm who is buying before choosing what we may send you.';
@@ -22,9 +22,9 @@ export interface MarketingChoice {
 export async function setMarketingPreferences(db: Database, saleId: string, choice: MarketingChoice, now: Date): Promise<void> {
   await db.transaction(async (tx) => {
     const sale = await lockSale(tx, saleId);
-    if (sale.userId === null) throw new DomainError(409, SIGN_IN_FIRST_MESSAGE);
+    if (sale.userId === null) throw new Refusal('no-account', SIGN_IN_FIRST_MESSAGE);
     const [user] = await tx.select().from(users).where(eq(users.id, sale.userId));
-    if (!user) throw new DomainError(409, SIGN_IN_FIRST_MESSAGE);
+    if (!user) throw new Refusal('no-account', SIGN_IN_FIRST_MESSAGE);
 
     const ticketOrganisers = await tx
       .selectDistinct({ id: events.organiserId })
@@ -40,7 +40,7 @@ export async function setMarketingPreferences(db: Database, saleId: string, choi
       .where(eq(saleVouchers.saleId, saleId));
     const inBasket = new Set([...ticketOrganisers, ...voucherOrganisers].map((o) => o.id));
     const chosen = Object.entries(choice.organiser_subscribed_marketing).map(([id, subscribed]) => ({ id: Number(id), subscribed }));
-    if (chosen.some((o) => !inBasket.has(o.id))) throw new DomainError(400, NOT_IN_BASKET_MESSAGE);
+    if (chosen.some((o) => !inBasket.has(o.id))) throw new Refusal('invalid-input', NOT_IN_BASKET_MESSAGE);
 
     const base = { userId: user.id, email: user.email, source: CONSENT_SOURCE, saleId, at: now };
     const rows = [

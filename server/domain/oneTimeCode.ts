@@ -9,6 +9,7 @@ import { and, count, eq, gt, lt, sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { codeSends, oneTimeCodes } from '../db/schema.ts';
 import { ONE_TIME_CODE_LENGTH, ONE_TIME_CODE_LIFETIME_MS } from '../../contract/index.ts';
+import { Refusal } from './refusal.ts';
 
 export const MAX_WRONG_TRIES = 5;
 
@@ -24,11 +25,6 @@ export const TOO_MANY_FOR_IP_MESSAGE = 'Too many codes have been asked for from 
 export const WRONG_CODE_MESSAGE = 'That code is not right. Please check the email we sent and try again.';
 export const EXPIRED_CODE_MESSAGE = 'That code has expired or was already used. Please ask for a new one.';
 export const LOCKED_CODE_MESSAGE = 'Too many wrong codes. Please ask for a new one.';
-
-/** A refusal with an HTTP status the app's error handler answers as `{ error }`. */
-export class TooManyRequests extends Error {
-  readonly statusCode = 429;
-}
 
 export function normaliseEmail(email: string): string {
   return email.trim().toLowerCase();
@@ -59,9 +55,9 @@ export async function issueCode(
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`code-send:email:${email}`}))`);
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`code-send:ip:${opts.ip}`}))`);
     const [byEmail] = await tx.select({ n: count() }).from(codeSends).where(and(eq(codeSends.email, email), gt(codeSends.at, since)));
-    if ((byEmail?.n ?? 0) >= limits.perEmail) throw new TooManyRequests(TOO_MANY_FOR_EMAIL_MESSAGE);
+    if ((byEmail?.n ?? 0) >= limits.perEmail) throw new Refusal('too-many-requests', TOO_MANY_FOR_EMAIL_MESSAGE);
     const [byIp] = await tx.select({ n: count() }).from(codeSends).where(and(eq(codeSends.ip, opts.ip), gt(codeSends.at, since)));
-    if ((byIp?.n ?? 0) >= limits.perIp) throw new TooManyRequests(TOO_MANY_FOR_IP_MESSAGE);
+    if ((byIp?.n ?? 0) >= limits.perIp) throw new Refusal('too-many-requests', TOO_MANY_FOR_IP_MESSAGE);
     await tx.insert(codeSends).values({ email, ip: opts.ip, at: opts.now });
     const values = {
       codeHash: hashCode(opts.secret, email, code),

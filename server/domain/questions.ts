@@ -14,7 +14,7 @@ import {
   type BeforeOrAfter,
   type Question,
 } from '../../contract/index.ts';
-import { DomainError } from './errors.ts';
+import { Refusal } from './refusal.ts';
 import { holdIsLive, lockSale } from './sales.ts';
 
 type QuestionRow = typeof ticketQuestions.$inferSelect;
@@ -80,9 +80,9 @@ export async function saveQuestionAnswers(
   return db.transaction(async (tx) => {
     const sale = await lockSale(tx, saleId);
     if (input.beforeOrAfter === 'before' && (sale.paidAt !== null || !holdIsLive(sale, now))) {
-      throw new DomainError(409, QUESTION_REFUSALS.notHeld);
+      throw new Refusal('hold-expired', QUESTION_REFUSALS.notHeld);
     }
-    if (input.beforeOrAfter === 'after' && sale.paidAt === null) throw new DomainError(409, QUESTION_REFUSALS.notPaid);
+    if (input.beforeOrAfter === 'after' && sale.paidAt === null) throw new Refusal('not-paid', QUESTION_REFUSALS.notPaid);
 
     const lines = await tx.select({ ticketTypeId: saleLines.ticketTypeId, qty: saleLines.qty }).from(saleLines).where(eq(saleLines.saleId, saleId));
     const qtyOf = new Map(lines.map((l) => [l.ticketTypeId, l.qty]));
@@ -94,17 +94,17 @@ export async function saveQuestionAnswers(
       const question = byId.get(entry.question_id);
       const qty = qtyOf.get(entry.ticket_id) ?? 0;
       const copyFits = question?.oncePerCheckout ? entry.copy === null : entry.copy !== null && entry.copy < qty;
-      if (!question || question.ticketTypeId !== entry.ticket_id || !copyFits) throw new DomainError(400, QUESTION_REFUSALS.notYourTicket);
+      if (!question || question.ticketTypeId !== entry.ticket_id || !copyFits) throw new Refusal('invalid-input', QUESTION_REFUSALS.notYourTicket);
       const key = `${question.id}:${entry.copy}`;
-      if (given.has(key)) throw new DomainError(400, QUESTION_REFUSALS.twice);
+      if (given.has(key)) throw new Refusal('invalid-input', QUESTION_REFUSALS.twice);
       given.add(key);
       const refusal = answerRefusal(toWireQuestion(question), entry.answer);
-      if (refusal) throw new DomainError(400, refusal);
+      if (refusal) throw new Refusal('invalid-input', refusal);
     }
     for (const question of questions) {
       if (!question.mandatory) continue;
       const copies = question.oncePerCheckout ? [null] : Array.from({ length: qtyOf.get(question.ticketTypeId) ?? 0 }, (_, i) => i);
-      if (copies.some((copy) => !given.has(`${question.id}:${copy}`))) throw new DomainError(400, QUESTION_REFUSALS.missing(question.question));
+      if (copies.some((copy) => !given.has(`${question.id}:${copy}`))) throw new Refusal('invalid-input', QUESTION_REFUSALS.missing(question.question));
     }
 
     await tx

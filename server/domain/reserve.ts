@@ -12,7 +12,7 @@ import { eq, sql } from 'drizzle-orm';
 import { rows, type Database, type Executor } from '../db/index.ts';
 import { discountCodes, sales, type RequiredTicketGroup } from '../db/schema.ts';
 import { REQUIRED_TICKETS_MESSAGE } from '../../machines/basket/basket.messages.ts';
-import { DomainError } from './errors.ts';
+import { isRefusal, Refusal } from './refusal.ts';
 import { holdIsLive, lockSale, newSaleReference, PAID_SALE_MESSAGE, SALE_NOT_FOUND_MESSAGE, secondsRemaining } from './sales.ts';
 import { reserveBasketAtOnce, reserveClaims, reserveSaleAtOnce, type ReserveClaims, type ReserveVerdict } from './stock.ts';
 import { reserveSaleSeats } from './seats.ts';
@@ -24,16 +24,6 @@ export type ReserveResult =
 
 /** How long a reservation waits for a busy pool before telling the buyer to try again. */
 const LOCK_TIMEOUT = '5s';
-
-class Refused extends Error {
-  constructor(
-    message: string,
-    /** The sale's discount code is used up: it comes off the basket with the refusal. */
-    readonly dropCode = false,
-  ) {
-    super(message);
-  }
-}
 
 /** The per-order and per-buyer limits a reservation holds to, and who is reserving. */
 export interface ReserveLimits {
@@ -105,14 +95,14 @@ function basketKey(basket: Basket): string {
 export function checkBasket(basket: Basket, limits: ReserveLimits): void {
   const { lines } = basket;
   // Vouchers alone make a basket worth reserving; they are counted only when there are no tickets.
-  if (lines.length === 0 && basket.vouchers === 0) throw new Refused('Your basket is empty');
+  if (lines.length === 0 && basket.vouchers === 0) throw new Refusal('invalid-input', 'Your basket is empty');
   const tooFew = lines.find((l) => l.minPerCustomer > 1 && l.qty < l.minPerCustomer);
-  if (tooFew) throw new Refused(minimumMessage(tooFew.name, tooFew.minPerCustomer));
+  if (tooFew) throw new Refusal('invalid-input', minimumMessage(tooFew.name, tooFew.minPerCustomer));
   const tooMany = lines.find((l) => l.qty > effectiveMaxPerOrder(l.maxCanReserve, l.eventMax, limits.maxPerOrder));
-  if (tooMany) throw new Refused(maximumMessage(tooMany.name, effectiveMaxPerOrder(tooMany.maxCanReserve, tooMany.eventMax, limits.maxPerOrder)));
+  if (tooMany) throw new Refusal('invalid-input', maximumMessage(tooMany.name, effectiveMaxPerOrder(tooMany.maxCanReserve, tooMany.eventMax, limits.maxPerOrder)));
   const inBasket = new Set(lines.map((l) => l.ticketTypeId));
   const missing = lines.flatMap((l) => l.requiredTickets.filter((group) => !group.ids.some((id) => inBasket.has(id))).map((g) => g.title));
-  if (missing.length) throw new Refused(`${REQUIRED_TICKETS_MESSAGE} ${[...new Set(missing)].join(', ')}`);
+  if (missing.length) throw new Refusal('invalid-input', `${REQUIRED_TICKETS_MESSAGE} ${[...new Set(missing)].join(', ')}`);
 }
 
 /** The claims of a basket (each line from its date's pool and its type's own pool, if any) and what the buyer asks of each date. */
@@ -140,13 +130,13 @@ function claimsOf(basket: Basket, saleId: string, now: Date, checkoutTimeSeconds
 
 /** A refused claim, in the buyer's words. */
 async function refuse(db: Pick<Executor, 'select'>, verdict: ReserveVerdict, basket: Basket, limits: ReserveLimits): Promise<never> {
-  if (verdict.refused === 'buyer-limit') throw new DomainError(409, BUYER_LIMIT_MESSAGE(limits.maxHeldPerBuyer!), { code: 'buyer-limit' });
+  if (verdict.refused === 'buyer-limit') throw new Refusal('limit-reached', BUYER_LIMIT_MESSAGE(limits.maxHeldPerBuyer!), { code: 'buyer-limit' });
   if (verdict.refused === 'code') {
     const [code] = await db.select({ code: discountCodes.code }).from(discountCodes).where(eq(discountCodes.id, basket.discountCodeId!));
-    throw new Refused(`Discount code ${code?.code ?? ''} has been used as many times as it can be and was taken off your basket. Check the total and reserve again.`, true);
+    throw new Refusal('code-used-up', `Discount code ${code?.code ?? ''} has been used as many times as it can be and was taken off your basket. Check the total and reserve again.`);
   }
   const unavailable = new Set(basket.lines.filter((l) => verdict.unavailable.includes(l.ticketTypeId)).map((l) => l.name));
-  throw new Refused(`Sorry, these tickets are no longer available in the numbers you chose: ${[...unavailable].join(', ')}`);
+  throw new Refusal('sold-out', `Sorry, these tickets are no longer available in the numbers you chose: ${[...unavailable].join(', ')}`);
 }
 
 const refusedAny = (verdict: ReserveVerdict) => verdict.refused !== null || verdict.unavailable.length > 0;
@@ -181,7 +171,7 @@ export async function reserveSale(db: Database, saleId: string, now: Date, check
     for (let read = 0; read < READS; read++) {
       const basket = await readBasket(db, saleId);
       if (!basket) return { reserved: false, error: 'Your basket is empty' };
-      if (basket.paidAt) throw new PaidSale();
+      if (basket.paidAt) throw new Refusal('already-paid', PAID_SALE_MESSAGE);
       if (holdIsLive(basket, now) && basket.reference) {
         return { reserved: true, saleReference: basket.reference, freshReservation: false, checkoutTime: secondsRemaining(basket, now) };
       }
@@ -197,19 +187,18 @@ export async function reserveSale(db: Database, saleId: string, now: Date, check
     }
     return await reserveInTransaction(db, saleId, now, checkoutTimeSeconds, limits);
   } catch (err) {
-    if (err instanceof PaidSale) return { reserved: false, error: PAID_SALE_MESSAGE, closed: true };
+    if (isRefusal(err, 'already-paid')) return { reserved: false, error: err.message, closed: true };
     const message = refusalMessage(err);
     if (message === null) throw err;
     // The reply carries the refusal and the checkout shows it once, as a warning; it is not also
     // kept as the sale's reserving_error, which would show it a second time after the reload.
-    if (err instanceof Refused && err.dropCode) {
+    // A used-up discount code comes off the basket with the refusal.
+    if (isRefusal(err, 'code-used-up')) {
       await db.update(sales).set({ discountCodeId: null }).where(eq(sales.id, saleId));
     }
     return { reserved: false, error: message };
   }
 }
-
-class PaidSale extends Error {}
 
 /** The reservation of a basket with seats (or one that kept changing): the sale locked first, then the claims and the seats. */
 async function reserveInTransaction(db: Database, saleId: string, now: Date, checkoutTimeSeconds: number, limits: ReserveLimits): Promise<ReserveResult> {
@@ -217,8 +206,8 @@ async function reserveInTransaction(db: Database, saleId: string, now: Date, che
     await tx.execute(sql.raw(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`));
     await lockSale(tx, saleId);
     const basket = await readBasket(tx, saleId);
-    if (!basket) throw new DomainError(404, SALE_NOT_FOUND_MESSAGE);
-    if (basket.paidAt) throw new PaidSale();
+    if (!basket) throw new Refusal('not-found', SALE_NOT_FOUND_MESSAGE);
+    if (basket.paidAt) throw new Refusal('already-paid', PAID_SALE_MESSAGE);
     if (holdIsLive(basket, now) && basket.reference) {
       return { reserved: true as const, saleReference: basket.reference, freshReservation: false, checkoutTime: secondsRemaining(basket, now) };
     }
@@ -228,14 +217,13 @@ async function reserveInTransaction(db: Database, saleId: string, now: Date, che
     if (refusedAny(verdict)) await refuse(tx, verdict, basket, limits);
     // The basket's seats are held for the sale under the same deadline, after the pools.
     const lostSeats = await reserveSaleSeats(tx, saleId, claims.deadline, now);
-    if (lostSeats.length) throw new Refused(`Sorry, these seats are no longer available: ${lostSeats.join('; ')}. Please choose your seats again.`);
+    if (lostSeats.length) throw new Refusal('sold-out', `Sorry, these seats are no longer available: ${lostSeats.join('; ')}. Please choose your seats again.`);
     return { reserved: true as const, saleReference: claims.reference, freshReservation: true, checkoutTime: checkoutTimeSeconds };
   });
 }
 
 function refusalMessage(err: unknown): string | null {
-  if (err instanceof Refused) return err.message;
-  if (err instanceof DomainError) return err.message;
+  if (err instanceof Refusal) return err.message;
   const code = pgCode(err);
   // lock_not_available, deadlock_detected, serialization_failure: the pool was too busy.
   if (code === '55P03' || code === '40P01' || code === '40001') {

@@ -4,7 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/index.ts';
 import { sales } from '../db/schema.ts';
 import { STEPS, type Step } from '../../contract/index.ts';
-import { DomainError } from './errors.ts';
+import { Refusal } from './refusal.ts';
 import { releaseSaleHolds } from './stock.ts';
 import { closeOpenPayments } from './payment/paidFor.ts';
 
@@ -32,14 +32,14 @@ export const PAID_SALE_MESSAGE = 'This order is complete, so its basket can no l
 
 export async function lockSale(tx: Pick<Executor, 'select'>, saleId: string): Promise<Sale> {
   const [sale] = await tx.select().from(sales).where(eq(sales.id, saleId)).for('update');
-  if (!sale) throw new DomainError(404, SALE_NOT_FOUND_MESSAGE);
+  if (!sale) throw new Refusal('not-found', SALE_NOT_FOUND_MESSAGE);
   return sale;
 }
 
 /** Locks a sale whose basket is about to change: a paid sale's basket is what was paid for, and stays so. */
 export async function lockOpenSale(tx: Pick<Executor, 'select'>, saleId: string): Promise<Sale> {
   const sale = await lockSale(tx, saleId);
-  if (sale.paidAt) throw new DomainError(409, PAID_SALE_MESSAGE);
+  if (sale.paidAt) throw new Refusal('already-paid', PAID_SALE_MESSAGE);
   return sale;
 }
 
@@ -75,7 +75,7 @@ export async function destroySale(db: Database, saleId: string): Promise<void> {
 
 /** Saves the step the buyer is on and answers how long the hold has left. */
 export async function updateBasketState(db: Database, saleId: string, state: Step, now: Date): Promise<number> {
-  if (!STEPS.includes(state)) throw new DomainError(400, 'Unknown checkout step');
+  if (!STEPS.includes(state)) throw new Refusal('invalid-input', 'Unknown checkout step');
   return db.transaction(async (tx) => {
     const sale = await lockSale(tx, saleId);
     await tx.update(sales).set({ state }).where(eq(sales.id, saleId));

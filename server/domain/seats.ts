@@ -16,7 +16,7 @@ import { eventDates, events, saleSeats, seatPlans, seats, ticketTypes } from '..
 import { checkSeatChange, seatName, type RuleSeat } from '../../contract/seatRules.ts';
 import type { SeatHold, SeatingPlanSection, SeatStatus } from '../../contract/seats.ts';
 import { currencySymbol } from '../../contract/money.ts';
-import { DomainError } from './errors.ts';
+import { Refusal } from './refusal.ts';
 import { formatNiceDate } from './format.ts';
 
 type Exec = Pick<Executor, 'execute' | 'select' | 'update' | 'insert' | 'delete'>;
@@ -66,7 +66,7 @@ export async function eventDateInfo(db: Pick<Executor, 'select'>, eventDateId: n
     .from(eventDates)
     .innerJoin(events, eq(events.id, eventDates.eventId))
     .where(eq(eventDates.id, eventDateId));
-  if (!found) throw new DomainError(404, NO_DATE_MESSAGE);
+  if (!found) throw new Refusal('not-found', NO_DATE_MESSAGE);
   return {
     event_date: { id: found.date.id, event_id: found.event.id, starts_at: found.date.startsAt.toISOString(), nice_date: formatNiceDate(found.date.startsAt) },
     event: {
@@ -90,7 +90,7 @@ const MARGIN = 40;
 
 export async function seatingPlan(db: Pick<Executor, 'select'>, eventDateId: number, holder: string | null, now: Date, seatsio: SeatsioSettings) {
   const [plan] = await db.select().from(seatPlans).where(eq(seatPlans.eventDateId, eventDateId));
-  if (!plan) throw new DomainError(404, NO_PLAN_MESSAGE);
+  if (!plan) throw new Refusal('not-found', NO_PLAN_MESSAGE);
   const all = await db.select().from(seats).where(eq(seats.eventDateId, eventDateId)).orderBy(seats.id);
   const typeIds = [...new Set(all.flatMap((s) => (s.ticketTypeId === null ? [] : [s.ticketTypeId])))];
   const types = typeIds.length
@@ -160,18 +160,6 @@ async function lockRowsOf(tx: Exec, eventDateId: number, seatIds: number[]): Pro
   }));
 }
 
-/** A seat change refused by a rule, or because a seat is not the buyer's; nothing was written. */
-export class SeatRefused extends DomainError {
-  constructor(
-    status: 404 | 409,
-    message: string,
-    readonly rule: string,
-    readonly seatIds: number[] = [],
-  ) {
-    super(status, message);
-  }
-}
-
 /**
  * Judges and applies one change of a holder's seats on a date, under the rows' locks: the seats in
  * `add` join the holder's live seats and those in `remove` leave them. Refuses the whole change with
@@ -184,11 +172,11 @@ async function changeSeats(
   const locked = await lockRowsOf(tx, c.eventDateId, [...c.add, ...c.remove]);
   const byId = new Map(locked.map((s) => [s.id, s]));
   const unknown = [...c.add, ...c.remove].find((id) => !byId.has(id));
-  if (unknown !== undefined) throw new SeatRefused(404, 'That seat is not on this seating plan.', 'taken');
+  if (unknown !== undefined) throw new Refusal('not-found', 'That seat is not on this seating plan.');
   const before = new Set(locked.filter((s) => isMine(s, c.holder, c.now)).map((s) => s.id));
   for (const id of c.remove) {
-    if (!before.has(id)) throw new SeatRefused(409, `You do not hold ${seatName(byId.get(id)!)}.`, 'not-held');
-    if (!c.saleId && byId.get(id)!.saleId !== null) throw new SeatRefused(409, RESERVED_SEAT_MESSAGE, 'reserved');
+    if (!before.has(id)) throw new Refusal('conflict', `You do not hold ${seatName(byId.get(id)!)}.`);
+    if (!c.saleId && byId.get(id)!.saleId !== null) throw new Refusal('conflict', RESERVED_SEAT_MESSAGE);
   }
   const after = new Set(before);
   for (const id of c.add) after.add(id);
@@ -198,7 +186,7 @@ async function changeSeats(
     before,
     after,
   );
-  if (refusal) throw new SeatRefused(409, refusal.message, refusal.rule, refusal.seatIds);
+  if (refusal) throw new Refusal(refusal.rule === 'taken' ? 'sold-out' : 'conflict', refusal.message);
   const added = c.add.filter((id) => !before.has(id) || c.saleId !== undefined);
   if (added.length) {
     await tx
@@ -225,7 +213,7 @@ async function renewHold(tx: Exec, eventDateId: number, holder: string, now: Dat
 
 async function requirePlan(tx: Pick<Executor, 'select'>, eventDateId: number): Promise<void> {
   const [plan] = await tx.select({ id: seatPlans.eventDateId }).from(seatPlans).where(eq(seatPlans.eventDateId, eventDateId));
-  if (!plan) throw new DomainError(404, NO_PLAN_MESSAGE);
+  if (!plan) throw new Refusal('not-found', NO_PLAN_MESSAGE);
 }
 
 export interface HoldRequest {
@@ -290,10 +278,10 @@ export async function addSeatsToSale(
       .from(seats)
       .where(and(eq(seats.eventDateId, c.eventDateId), eq(seats.section, choice.section), eq(seats.row, choice.row), eq(seats.number, choice.number)));
     const name = seatName(choice);
-    if (!seat) throw new DomainError(404, `${name} is not on this seating plan.`);
-    if (seat.ticketTypeId !== c.ticketTypeId) throw new DomainError(400, `${name} is not sold as ${c.ticketName}.`);
+    if (!seat) throw new Refusal('not-found', `${name} is not on this seating plan.`);
+    if (seat.ticketTypeId !== c.ticketTypeId) throw new Refusal('invalid-input', `${name} is not sold as ${c.ticketName}.`);
     if (!choice.hold_token || !isMine(seat, choice.hold_token, c.now)) {
-      throw new DomainError(409, `Your hold on ${name} has ended. Please choose your seats again.`);
+      throw new Refusal('hold-expired', `Your hold on ${name} has ended. Please choose your seats again.`);
     }
     await tx.insert(saleSeats).values({ saleId: c.saleId, seatId: seat.id, ticketTypeId: c.ticketTypeId, holdToken: choice.hold_token }).onConflictDoNothing();
   }
@@ -331,7 +319,7 @@ export async function reserveSaleSeats(tx: Exec, saleId: string, deadline: Date,
     try {
       await changeSeats(tx, { eventDateId: g.eventDateId, holder: g.holder, add: g.ids, remove: [], now, deadline, saleId });
     } catch (err) {
-      if (!(err instanceof SeatRefused)) throw err;
+      if (!(err instanceof Refusal)) throw err;
       lost.push(...g.names);
     }
   }

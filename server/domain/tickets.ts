@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { eventDates, events, saleLines, sales, tickets, ticketTypes, users } from '../db/schema.ts';
-import { DomainError } from './errors.ts';
+import { Refusal } from './refusal.ts';
 import { saleSeatsByType } from './seats.ts';
 
 export const NOT_PAID_MESSAGE = 'This order has not been paid for, so there are no tickets to deliver yet.';
@@ -25,13 +25,13 @@ export function newTicketCode(): string {
 export type Issue = { issued: true; count: number } | { issued: false; reason: 'no-buyer' | 'nothing-bought' };
 
 /**
- * Issues the tickets of a paid sale to its buyer. Refuses (409) a sale that is not paid; answers
+ * Issues the tickets of a paid sale to its buyer. Refuses a sale that is not paid; answers
  * `issued: false` when there is no buyer account to hold them or nothing was bought.
  */
 export async function issueTickets(db: Database, saleId: string, now: Date, opts: { limit?: number } = {}): Promise<Issue> {
   const [sale] = await db.select({ paidAt: sales.paidAt, userId: sales.userId, reference: sales.reference }).from(sales).where(eq(sales.id, saleId));
-  if (!sale) throw new DomainError(404, 'Your basket could not be found. Please add your tickets again.');
-  if (!sale.paidAt) throw new DomainError(409, NOT_PAID_MESSAGE);
+  if (!sale) throw new Refusal('not-found', 'Your basket could not be found. Please add your tickets again.');
+  if (!sale.paidAt) throw new Refusal('not-paid', NOT_PAID_MESSAGE);
   if (sale.userId === null) return { issued: false, reason: 'no-buyer' };
   const [buyer] = await db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, sale.userId));
   if (!buyer) return { issued: false, reason: 'no-buyer' };

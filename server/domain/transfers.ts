@@ -17,7 +17,7 @@ import {
 } from '../../contract/index.ts';
 import type { Database, Executor } from '../db/index.ts';
 import { eventDates, events, saleLines, tickets, ticketTypes, transfers, transferTickets, users } from '../db/schema.ts';
-import { DomainError } from './errors.ts';
+import { Refusal } from './refusal.ts';
 import { lockSale } from './sales.ts';
 import { sendMail, transferMail, type Mailer } from '../mail/index.ts';
 
@@ -65,16 +65,16 @@ export async function setTransfers(
   const today = ukToday(opts.now);
   for (const row of opts.rows) {
     if (row.is_gift && row.send_gift === 'Schedule' && compareDates(parseTransferDate(row.delivery_date)!, today) < 0) {
-      throw new DomainError(422, TRANSFER_REFUSALS.pastDate);
+      throw new Refusal('invalid-details', TRANSFER_REFUSALS.pastDate);
     }
   }
   const ids = await db.transaction(async (tx) => {
     const sale = await lockSale(tx, opts.saleId);
-    if (!sale.paidAt) throw new DomainError(409, TRANSFER_REFUSALS.notPaid);
-    if (sale.userId === null) throw new DomainError(409, TRANSFER_REFUSALS.notDelivered);
+    if (!sale.paidAt) throw new Refusal('not-paid', TRANSFER_REFUSALS.notPaid);
+    if (sale.userId === null) throw new Refusal('no-account', TRANSFER_REFUSALS.notDelivered);
     const senderId = sale.userId;
     const [sender] = await tx.select({ email: users.email }).from(users).where(eq(users.id, senderId));
-    if (opts.rows.some((row) => row.email === sender?.email.toLowerCase())) throw new DomainError(422, TRANSFER_REFUSALS.toYourself);
+    if (opts.rows.some((row) => row.email === sender?.email.toLowerCase())) throw new Refusal('invalid-details', TRANSFER_REFUSALS.toYourself);
 
     // Tickets are claimed type by type, in id order, so two transfers of one sale meet in the same order.
     const wanted = new Map<number, number>();
@@ -93,9 +93,9 @@ export async function setTransfers(
           .select({ qty: saleLines.qty })
           .from(saleLines)
           .where(and(eq(saleLines.saleId, opts.saleId), eq(saleLines.ticketTypeId, typeId)));
-        throw new DomainError(409, line ? TRANSFER_REFUSALS.notDelivered : TRANSFER_REFUSALS.notInOrder);
+        throw new Refusal('conflict', line ? TRANSFER_REFUSALS.notDelivered : TRANSFER_REFUSALS.notInOrder);
       }
-      if (held.some((t) => t.seat !== null)) throw new DomainError(409, TRANSFER_REFUSALS.seated);
+      if (held.some((t) => t.seat !== null)) throw new Refusal('conflict', TRANSFER_REFUSALS.seated);
       const untransferred = await tx
         .select({ id: tickets.id })
         .from(tickets)
@@ -108,7 +108,7 @@ export async function setTransfers(
           ),
         )
         .orderBy(asc(tickets.id));
-      if (untransferred.length < wanted.get(typeId)!) throw new DomainError(409, TRANSFER_REFUSALS.tooMany(untransferred.length, type?.name ?? 'ticket'));
+      if (untransferred.length < wanted.get(typeId)!) throw new Refusal('conflict', TRANSFER_REFUSALS.tooMany(untransferred.length, type?.name ?? 'ticket'));
       free.set(typeId, untransferred.map((t) => t.id));
     }
 
@@ -250,7 +250,7 @@ function splitName(name: string): { firstName: string; lastName: string } {
 export async function acceptTransfer(db: Database, token: string, now: Date): Promise<{ userId: number; alreadyAccepted: boolean }> {
   return db.transaction(async (tx) => {
     const [t] = await tx.select().from(transfers).where(eq(transfers.token, token)).for('update');
-    if (!t || t.sentAt === null) throw new DomainError(404, TRANSFER_REFUSALS.linkNotFound);
+    if (!t || t.sentAt === null) throw new Refusal('not-found', TRANSFER_REFUSALS.linkNotFound);
     if (t.acceptedAt !== null && t.recipientUserId !== null) return { userId: t.recipientUserId, alreadyAccepted: true };
     const [made] = await tx
       .insert(users)

@@ -4,7 +4,7 @@ import type { Database } from '../db/index.ts';
 import { mailingList, users } from '../db/schema.ts';
 import type { User } from '../../contract/index.ts';
 import { INVALID_EMAIL_MESSAGE } from '../../machines/account/account.messages.ts';
-import { DomainError } from './errors.ts';
+import { Refusal } from './refusal.ts';
 
 export type UserRow = typeof users.$inferSelect;
 
@@ -42,7 +42,7 @@ const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 /** Records an address on the mailing list; subscribing twice is not an error. */
 export async function subscribe(db: Database, rawEmail: string): Promise<void> {
   const email = rawEmail.trim().toLowerCase();
-  if (email.length > 254 || !EMAIL.test(email)) throw new DomainError(400, INVALID_EMAIL_MESSAGE);
+  if (email.length > 254 || !EMAIL.test(email)) throw new Refusal('invalid-input', INVALID_EMAIL_MESSAGE);
   await db.insert(mailingList).values({ email }).onConflictDoNothing();
   await db.update(users).set({ subscribed: true }).where(eq(users.email, email));
 }

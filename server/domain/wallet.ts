@@ -7,7 +7,7 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { sales, users, walletDeliveries } from '../db/schema.ts';
-import { DomainError } from './errors.ts';
+import { Refusal } from './refusal.ts';
 import { NOT_PAID_MESSAGE, ticketsOfSale } from './tickets.ts';
 import { sendMail, walletMail, type Mailer } from '../mail/index.ts';
 
@@ -21,8 +21,8 @@ export async function deliverWallet(
   now: Date,
 ): Promise<WalletDelivery> {
   const [sale] = await db.select({ paidAt: sales.paidAt, userId: sales.userId, reference: sales.reference }).from(sales).where(eq(sales.id, saleId));
-  if (!sale) throw new DomainError(404, 'Your basket could not be found. Please add your tickets again.');
-  if (!sale.paidAt) throw new DomainError(409, NOT_PAID_MESSAGE);
+  if (!sale) throw new Refusal('not-found', 'Your basket could not be found. Please add your tickets again.');
+  if (!sale.paidAt) throw new Refusal('not-paid', NOT_PAID_MESSAGE);
   if (sale.userId === null) return { delivered: false, reason: 'no-buyer' };
   const [buyer] = await db.select({ email: users.email }).from(users).where(eq(users.id, sale.userId));
   if (!buyer) return { delivered: false, reason: 'no-buyer' };

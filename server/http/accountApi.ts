@@ -2,13 +2,14 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NOT_AN_EMAIL, NOT_A_FULL_NAME } from '../../contract/index.ts';
 import { FULL_NAME_MESSAGE, INVALID_EMAIL_MESSAGE } from '../../machines/account/account.messages.ts';
-import { AccountRefusal, logoutOfSale, saveGuestToSale, sendSignInCode, signInWithCode } from '../domain/account.ts';
-import { DomainError } from '../domain/errors.ts';
+import { logoutOfSale, saveGuestToSale, sendSignInCode, signInWithCode } from '../domain/account.ts';
+import { isRefusal, Refusal } from '../domain/refusal.ts';
 import { SEND_LIMITS } from '../domain/oneTimeCode.ts';
 import { setMarketingPreferences } from '../domain/marketing.ts';
 import { findSale } from '../domain/sales.ts';
 import type { Handlers, InvalidHandler } from './calls.ts';
 import type { AppDeps } from './deps.ts';
+import { refusalStatus } from './refusals.ts';
 import { saleIdOf, setSaleCookie, signIn, signOut } from './session.ts';
 
 const NO_SALE_MESSAGE = 'Your basket could not be found. Please add your tickets again.';
@@ -20,7 +21,7 @@ export function accountHandlers(deps: AppDeps): Pick<Handlers, AccountCall> {
 
   async function existingSale(request: FastifyRequest): Promise<string> {
     const saleId = saleIdOf(request);
-    if (!saleId || !(await findSale(db, saleId))) throw new DomainError(404, NO_SALE_MESSAGE);
+    if (!saleId || !(await findSale(db, saleId))) throw new Refusal('not-found', NO_SALE_MESSAGE);
     return saleId;
   }
 
@@ -50,10 +51,10 @@ export function accountHandlers(deps: AppDeps): Pick<Handlers, AccountCall> {
         if (signedIn.saleId) setSaleCookie(request, reply, signedIn.saleId);
         return { has_account: signedIn.hasAccount };
       } catch (err) {
-        if (!(err instanceof AccountRefusal)) throw err;
-        reply.status(err.kind === 'reserving' ? 409 : 400);
+        if (!(err instanceof Refusal) || (err.code !== 'hold-expired' && err.code !== 'wrong-code')) throw err;
+        reply.status(refusalStatus(err));
         return (
-          err.kind === 'reserving'
+          err.code === 'hold-expired'
             ? { error: err.message, type: 'reserving', message: { error: err.message } }
             : { error: err.message, type: 'one_time_code', message: err.message }
         ) as never;
@@ -65,8 +66,8 @@ export function accountHandlers(deps: AppDeps): Pick<Handlers, AccountCall> {
         signIn(request, reply, user.id);
         return { success: true };
       } catch (err) {
-        if (!(err instanceof AccountRefusal)) throw err;
-        reply.status(409);
+        if (!isRefusal(err, 'hold-expired')) throw err;
+        reply.status(refusalStatus(err));
         return { error: err.message, type: 'reserving', message: { error: err.message } } as never;
       }
     },

@@ -4,7 +4,7 @@ import { ADDRESS_MESSAGES } from '../../machines/address/address.messages.ts';
 import { deleteSavedAddress, listSavedAddresses, setDeliveryAddress } from '../domain/address.ts';
 import { COUNTRIES, STATES } from '../domain/addressCountries.ts';
 import { forgiving, getAddressFinder, localAddressFinder, type AddressFinder } from '../domain/addressLookup.ts';
-import { DomainError } from '../domain/errors.ts';
+import { Refusal } from '../domain/refusal.ts';
 import type { Handlers } from './calls.ts';
 import type { AppDeps } from './deps.ts';
 import { saleIdOf, userIdOf } from './session.ts';
@@ -36,13 +36,13 @@ export function addressHandlers(deps: AppDeps, finder: AddressFinder = addressFi
     },
     deleteAddress: async ({ input, request }) => {
       const userId = userIdOf(request);
-      if (userId === null) throw new DomainError(403, ADDRESS_MESSAGES.savedAddressGone);
+      if (userId === null) throw new Refusal('sign-in-needed', ADDRESS_MESSAGES.savedAddressGone);
       await deleteSavedAddress(db, userId, input.address_id);
       return { success: true };
     },
     setDeliveryAddress: async ({ input, request }) => {
       const saleId = saleIdOf(request);
-      if (!saleId) throw new DomainError(409, ADDRESS_MESSAGES.unableToSetDelivery);
+      if (!saleId) throw new Refusal('hold-expired', ADDRESS_MESSAGES.unableToSetDelivery);
       await setDeliveryAddress(db, saleId, userIdOf(request), input, clock());
       return { success: true };
     },

@@ -15,7 +15,7 @@ import { reserveSale } from '../domain/reserve.ts';
 import { extendHold, NOT_HELD_MESSAGE } from '../domain/hold.ts';
 import { captchaRequired } from '../domain/captcha.ts';
 import { findUser, toWireUser } from '../domain/users.ts';
-import { DomainError } from '../domain/errors.ts';
+import { Refusal } from '../domain/refusal.ts';
 import { registerCalls, type Handlers } from './calls.ts';
 import { accountHandlers, accountInvalid } from './accountApi.ts';
 import { donationHandlers, donationInvalid } from './donationApi.ts';
@@ -82,7 +82,7 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
    */
   async function saleFor(request: FastifyRequest): Promise<string> {
     const saleId = saleIdOf(request);
-    if (!saleId || !(await findSale(db, saleId))) throw new DomainError(404, NO_BASKET_MESSAGE);
+    if (!saleId || !(await findSale(db, saleId))) throw new Refusal('not-found', NO_BASKET_MESSAGE);
     return saleId;
   }
   /** The visitor's sale for a change to its basket or hold, or null when there is none: a paid sale is closed, and says so. */
@@ -90,12 +90,12 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
     const saleId = saleIdOf(request);
     const sale = saleId ? await findSale(db, saleId) : null;
     if (!saleId || !sale) return null;
-    if (sale.paidAt) throw new DomainError(409, PAID_SALE_MESSAGE);
+    if (sale.paidAt) throw new Refusal('already-paid', PAID_SALE_MESSAGE);
     return saleId;
   }
   async function openSaleFor(request: FastifyRequest): Promise<string> {
     const saleId = await openSale(request);
-    if (!saleId) throw new DomainError(404, NO_BASKET_MESSAGE);
+    if (!saleId) throw new Refusal('not-found', NO_BASKET_MESSAGE);
     return saleId;
   }
   const hasSale = async (request: FastifyRequest) => {
@@ -169,7 +169,7 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
           buyer: { userId: userIdOf(request), ip: request.ip },
         }),
       );
-      if (!result.reserved && result.closed) throw new DomainError(409, result.error);
+      if (!result.reserved && result.closed) throw new Refusal('already-paid', result.error);
       return result.reserved
         ? {
             reserved: true,
@@ -180,12 +180,12 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
         : { reserved: false, error: result.error };
     },
     extendHold: async ({ request, reply }) => {
-      if (!(await hasSale(request))) throw new DomainError(409, NOT_HELD_MESSAGE);
+      if (!(await hasSale(request))) throw new Refusal('hold-expired', NOT_HELD_MESSAGE);
       const extended = await extendHold(db, await openSaleFor(request), clock(), config.checkoutTimeSeconds);
       return { seconds_remaining: extended.secondsRemaining, extensions_left: extended.extensionsLeft };
     },
     getCaptchaChallenge: async ({ reply }) => {
-      if (!deps.altcha) throw new DomainError(404, 'This site uses hCaptcha; there is no local challenge');
+      if (!deps.altcha) throw new Refusal('not-found', 'This site uses hCaptcha; there is no local challenge');
       reply.header('cache-control', 'no-store');
       return (await deps.altcha.challenge()) as { algorithm: string; challenge: string; salt: string; signature: string };
     },
@@ -198,7 +198,7 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
       try {
         await addToBasket(db, saleId, { tickets, vouchers }, clock(), { maxPerOrder: config.maxPerOrder, userId: userIdOf(request) });
       } catch (err) {
-        if (err instanceof DomainError && wantsHtml(request)) return backToEvent(request, reply, noticeQuery(err));
+        if (err instanceof Refusal && wantsHtml(request)) return backToEvent(request, reply, noticeQuery(err));
         throw err;
       }
       setSaleCookie(request, reply, saleId);

@@ -9,11 +9,11 @@ import type { JsonWebKey } from 'node:crypto';
 import { BANK_RETURN_PATH, offeredMethods, saasBlockingOrganiser, type Checkout } from '../../contract/index.ts';
 import { PAYMENT_MESSAGES } from '../../machines/payment/payment.messages.ts';
 import { buildCheckout } from '../domain/checkout.ts';
-import { DomainError } from '../domain/errors.ts';
+import { Refusal } from '../domain/refusal.ts';
 import { findSale } from '../domain/sales.ts';
 import { sandboxBank, type BankProvider } from '../domain/payment/bank.ts';
 import { bankTransferStatus, createBankPayment, findBankPayment, returnFromBank, settleBankPayment, startBankPayment } from '../domain/payment/bankTransfer.ts';
-import { HoldGone } from '../domain/payment/payments.ts';
+import { noLongerHeld } from '../domain/payment/payments.ts';
 import { bankSettings, truelayerBank, verifyTruelayerWebhook, wordOfStatus, type BankSettings } from '../domain/payment/truelayer.ts';
 import { paymentWebhookEvents } from '../db/schema.ts';
 import type { Handlers } from './calls.ts';
@@ -54,10 +54,10 @@ export function bankTransferHandlers(deps: AppDeps): Pick<Handlers, BankCalls> {
   /** The sale, held and offered the bank transfer (GBP or EUR, provider not Stripe, not blocked). */
   async function payableSale(request: FastifyRequest, failure: string): Promise<{ saleId: string; checkout: Checkout; now: Date }> {
     const saleId = saleIdOf(request);
-    if (!saleId || !(await findSale(db, saleId))) throw new HoldGone();
+    if (!saleId || !(await findSale(db, saleId))) throw noLongerHeld();
     const now = clock();
     const checkout = await buildCheckout(db, saleId, now, { captchaSitekey: null, userId: userIdOf(request) });
-    if (saasBlockingOrganiser(checkout) || !offeredMethods(checkout, ['truelayer']).includes('truelayer')) throw new DomainError(409, failure);
+    if (saasBlockingOrganiser(checkout) || !offeredMethods(checkout, ['truelayer']).includes('truelayer')) throw new Refusal('not-offered', failure);
     return { saleId, checkout, now };
   }
 

@@ -2,7 +2,7 @@
 import type { FastifyRequest } from 'fastify';
 import { WALLET_PATH } from '../../contract/index.ts';
 import { DELIVERY_MESSAGES } from '../../machines/delivery/delivery.messages.ts';
-import { DomainError } from '../domain/errors.ts';
+import { Refusal } from '../domain/refusal.ts';
 import { findSale } from '../domain/sales.ts';
 import { issueTickets } from '../domain/tickets.ts';
 import { deliverPaidTickets } from '../domain/instalments/plans.ts';
@@ -17,7 +17,7 @@ export function deliveryHandlers(deps: AppDeps): Pick<Handlers, 'deliverToBittic
   const { db, clock, config } = deps;
   async function saleFor(request: FastifyRequest): Promise<string> {
     const saleId = saleIdOf(request);
-    if (!saleId || !(await findSale(db, saleId))) throw new DomainError(404, NO_ORDER_MESSAGE);
+    if (!saleId || !(await findSale(db, saleId))) throw new Refusal('not-found', NO_ORDER_MESSAGE);
     return saleId;
   }
   return {
@@ -39,7 +39,7 @@ export function deliveryHandlers(deps: AppDeps): Pick<Handlers, 'deliverToBittic
         const delivery = await deliverWallet(db, { mailer: deps.mailer, brandName: config.brandName }, saleId, walletUrl, clock());
         return { delivery_completed: delivery.delivered };
       } catch (err) {
-        if (err instanceof DomainError) throw err;
+        if (err instanceof Refusal) throw err;
         // The mail server refused or could not be reached: the buyer may try again.
         request.log.error({ err }, 'wallet e-mail not delivered');
         reply.status(502).send({ error: DELIVERY_MESSAGES.unableToDeliverToWallet });

@@ -2,7 +2,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DONATION_MESSAGES, GIFT_AID_MESSAGES } from '../../machines/donation/donation.messages.ts';
 import { saveDonation, updateDonation } from '../domain/donation.ts';
-import { DomainError } from '../domain/errors.ts';
+import { Refusal } from '../domain/refusal.ts';
 import { findSale } from '../domain/sales.ts';
 import type { Handlers, InvalidHandler } from './calls.ts';
 import type { AppDeps } from './deps.ts';
@@ -12,7 +12,7 @@ export function donationHandlers(deps: AppDeps): Pick<Handlers, 'saveDonation' |
   const { db, clock } = deps;
   async function saleFor(request: FastifyRequest, refusal: string): Promise<string> {
     const saleId = saleIdOf(request);
-    if (!saleId || !(await findSale(db, saleId))) throw new DomainError(409, refusal);
+    if (!saleId || !(await findSale(db, saleId))) throw new Refusal('hold-expired', refusal);
     return saleId;
   }
   return {

@@ -1,13 +1,16 @@
 /**
- * What the plan and Square calls share: the visitor's sale (or HoldGone), its checkout as the
- * buyer sees it, and the 409 that sends the buyer back to the basket when the hold has gone.
+ * What the plan and Square calls share: the visitor's sale (or the refusal that its hold is gone),
+ * its checkout as the buyer sees it, and the 409 that sends the buyer back to the basket when the
+ * hold has gone.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Checkout } from '../../contract/index.ts';
 import { buildCheckout } from '../domain/checkout.ts';
-import { HoldGone } from '../domain/payment/payments.ts';
+import { noLongerHeld } from '../domain/payment/payments.ts';
+import type { Refusal } from '../domain/refusal.ts';
 import { findSale } from '../domain/sales.ts';
 import type { AppDeps } from './deps.ts';
+import { refusalStatus } from './refusals.ts';
 import { saleIdOf, userIdOf } from './session.ts';
 
 export function heldSaleCalls({ db }: Pick<AppDeps, 'db'>) {
@@ -15,11 +18,11 @@ export function heldSaleCalls({ db }: Pick<AppDeps, 'db'>) {
     async heldSale(request: FastifyRequest) {
       const saleId = saleIdOf(request);
       const sale = saleId ? await findSale(db, saleId) : null;
-      if (!saleId || !sale) throw new HoldGone();
+      if (!saleId || !sale) throw noLongerHeld();
       return sale;
     },
     checkoutOf: (request: FastifyRequest, saleId: string, now: Date): Promise<Checkout> =>
       buildCheckout(db, saleId, now, { captchaSitekey: null, userId: userIdOf(request) }),
-    holdGone: (reply: FastifyReply, err: HoldGone) => reply.status(409).send({ error: err.message, type: 'reserving' }),
+    holdGone: (reply: FastifyReply, err: Refusal) => reply.status(refusalStatus(err)).send({ error: err.message, type: 'reserving' }),
   };
 }

@@ -7,7 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod/mini';
 import { WALLET_PATH } from '../../contract/index.ts';
-import { DomainError } from '../domain/errors.ts';
+import { isRefusal, Refusal } from '../domain/refusal.ts';
 import { runInstalmentJob, type JobDeps } from '../domain/instalments/job.ts';
 import { sandboxSavedCards, stripeSavedCards, type SavedCardProcessor } from '../domain/instalments/offSession.ts';
 import { confirmPlanAuthentication, savedMethodsOf, sendScheduleMail, setUpPlan } from '../domain/instalments/plans.ts';
@@ -18,7 +18,6 @@ import { INSTALMENT_MESSAGES } from '../../machines/instalment/instalment.messag
 import { PAYMENT_MESSAGES } from '../../machines/payment/payment.messages.ts';
 import { html, page } from '../pages/html.ts';
 import { tokeniseSandboxCard } from '../domain/instalments/sandboxCards.ts';
-import { HoldGone } from '../domain/payment/payments.ts';
 import { localSquare, squareApi, squareKeys, type SquareGateway } from '../domain/payment/square.ts';
 import { findSale } from '../domain/sales.ts';
 import { findUser } from '../domain/users.ts';
@@ -86,7 +85,7 @@ export function planHandlers(deps: AppDeps): Pick<Handlers, PlanCalls> {
         }
         return { status: 'success' as const, url: null };
       } catch (err) {
-        if (err instanceof HoldGone) {
+        if (isRefusal(err, 'hold-expired')) {
           await holdGone(reply, err);
           return undefined;
         }
@@ -98,7 +97,7 @@ export function planHandlers(deps: AppDeps): Pick<Handlers, PlanCalls> {
       return { payment_methods: await savedMethodsOf(db, userIdOf(request)) };
     },
     saveSandboxCard: async ({ input }) => {
-      if (wiring.cards.name !== 'sandbox') throw new DomainError(404, 'Cards are saved by Stripe on this server');
+      if (wiring.cards.name !== 'sandbox') throw new Refusal('not-found', 'Cards are saved by Stripe on this server');
       const card = await tokeniseSandboxCard(db, input, 'payment_method', clock());
       return { id: card.id, brand: card.brand, last4: card.last4, month: card.expMonth, year: card.expYear, funding: card.funding };
     },

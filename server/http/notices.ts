@@ -3,7 +3,7 @@
  * page with a refusal sends the code (`?error=too-many`), never the words, so a link cannot make
  * the site say what its author likes: an unknown code shows nothing.
  */
-import { DomainError } from '../domain/errors.ts';
+import { Refusal } from '../domain/refusal.ts';
 import { maximumMessage, minimumMessage } from '../domain/limits.ts';
 
 export const NOTICES = {
@@ -36,15 +36,15 @@ export function noticeText(code: unknown, ticket?: NoticeTicket | null): string 
 /** The query a form sends back to its page: the code, and the ticket type it is about. */
 export function noticeQuery(err: unknown): string {
   const code = noticeCodeFor(err);
-  const ticket = err instanceof DomainError ? err.notice?.ticketTypeId : undefined;
+  const ticket = err instanceof Refusal ? err.notice?.ticketTypeId : undefined;
   return ticket ? `error=${code}&ticket=${ticket}` : `error=${code}`;
 }
 
 /** The notice for a refused add: the error's own code when it has one, else its kind. */
 export function noticeCodeFor(err: unknown): NoticeCode {
-  if (err instanceof DomainError && err.notice) return err.notice.code;
+  if (err instanceof Refusal && err.notice) return err.notice.code;
   const message = err instanceof Error ? err.message : '';
-  if (err instanceof DomainError && err.status === 404) return /voucher/i.test(message) ? 'voucher' : 'not-on-sale';
+  if (err instanceof Refusal && err.code === 'not-found') return /voucher/i.test(message) ? 'voucher' : 'not-on-sale';
   if (/minimum/i.test(message)) return 'too-few';
   if (/can only|at most|maximum/i.test(message)) return 'too-many';
   if (/voucher/i.test(message)) return 'voucher';

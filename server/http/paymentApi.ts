@@ -8,16 +8,17 @@ import { saasBlockingOrganiser, type Checkout } from '../../contract/index.ts';
 import { ADDRESS_MESSAGES } from '../../machines/address/address.messages.ts';
 import { PAYMENT_MESSAGES } from '../../machines/payment/payment.messages.ts';
 import { buildCheckout } from '../domain/checkout.ts';
-import { DomainError } from '../domain/errors.ts';
+import { isRefusal, Refusal } from '../domain/refusal.ts';
 import { findSale } from '../domain/sales.ts';
 import { findUser } from '../domain/users.ts';
-import { ExistingAccount, setAccountDetails, setBillingAddress } from '../domain/payment/details.ts';
-import { claimFreeTickets, HoldGone, paymentError, settlePayment, startCardPayment } from '../domain/payment/payments.ts';
+import { setAccountDetails, setBillingAddress } from '../domain/payment/details.ts';
+import { claimFreeTickets, noLongerHeld, paymentError, settlePayment, startCardPayment } from '../domain/payment/payments.ts';
 import { paymentSettings, type CardProcessor, type PaymentSettings } from '../domain/payment/processor.ts';
 import { sandboxProcessor } from '../domain/payment/sandbox.ts';
 import { intentEvent, readWebhook, stripeProcessor, WEBHOOK_MESSAGES } from '../domain/payment/stripe.ts';
 import type { Handlers, InvalidHandler } from './calls.ts';
 import type { AppDeps } from './deps.ts';
+import { refusalStatus } from './refusals.ts';
 import { saleIdOf, userIdOf } from './session.ts';
 
 export interface PaymentWiring {
@@ -34,8 +35,8 @@ export function paymentWiring(env: Record<string, string | undefined> = process.
 type PaymentCalls = 'getStripeToken' | 'getPaymentError' | 'setAccountDetails' | 'setBillingAddress' | 'getOpoaUsers' | 'claimFreeTickets';
 
 /** A refusal because the hold is gone carries `type: 'reserving'`, so the step returns to the basket with it. */
-function holdGoneReply(reply: FastifyReply, err: HoldGone) {
-  return reply.status(409).send({ error: err.message, type: 'reserving' });
+function holdGoneReply(reply: FastifyReply, err: Refusal) {
+  return reply.status(refusalStatus(err)).send({ error: err.message, type: 'reserving' });
 }
 
 export function paymentHandlers(deps: AppDeps, wiring: PaymentWiring): Pick<Handlers, PaymentCalls> {
@@ -43,7 +44,7 @@ export function paymentHandlers(deps: AppDeps, wiring: PaymentWiring): Pick<Hand
 
   async function saleOf(request: FastifyRequest): Promise<string> {
     const saleId = saleIdOf(request);
-    if (!saleId || !(await findSale(db, saleId))) throw new HoldGone();
+    if (!saleId || !(await findSale(db, saleId))) throw noLongerHeld();
     return saleId;
   }
   const checkoutOf = (request: FastifyRequest, saleId: string, now: Date): Promise<Checkout> =>
@@ -54,7 +55,7 @@ export function paymentHandlers(deps: AppDeps, wiring: PaymentWiring): Pick<Hand
     try {
       return await work();
     } catch (err) {
-      if (err instanceof HoldGone) {
+      if (isRefusal(err, 'hold-expired')) {
         await holdGoneReply(reply, err);
         return undefined;
       }
@@ -69,7 +70,7 @@ export function paymentHandlers(deps: AppDeps, wiring: PaymentWiring): Pick<Hand
         const now = clock();
         const checkout = await checkoutOf(request, saleId, now);
         const blockedBy = saasBlockingOrganiser(checkout);
-        if (blockedBy) throw new DomainError(409, PAYMENT_MESSAGES.stripeToken);
+        if (blockedBy) throw new Refusal('not-offered', PAYMENT_MESSAGES.stripeToken);
         const payment = await startCardPayment(db, wiring.processor, {
           saleId,
           total: checkout.basket_total,
@@ -114,9 +115,9 @@ export function paymentHandlers(deps: AppDeps, wiring: PaymentWiring): Pick<Hand
             now,
           });
         } catch (err) {
-          if (!(err instanceof ExistingAccount)) throw err;
+          if (!isRefusal(err, 'account-exists')) throw err;
           // `type: 'sign_in'`: the step offers the code sign-in for that address.
-          reply.status(err.status).send({ error: err.message, type: 'sign_in' });
+          reply.status(refusalStatus(err)).send({ error: err.message, type: 'sign_in' });
           return undefined;
         }
         return { success: true as const };
@@ -169,7 +170,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: AppDeps, wirin
       const found = await wiring.processor.retrieve(id).catch(() => null);
       if (found) {
         await settlePayment(deps.db, wiring.processor, { provider: 'stripe', providerPaymentId: id, ...found }, deps.clock()).catch((err: unknown) => {
-          if (!(err instanceof DomainError)) throw err;
+          if (!(err instanceof Refusal)) throw err;
         });
       }
     }
@@ -203,7 +204,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: AppDeps, wirin
         },
         deps.clock(),
       ).catch((err: unknown) => {
-        if (!(err instanceof DomainError)) throw err;
+        if (!(err instanceof Refusal)) throw err;
       });
       return { received: true };
     });

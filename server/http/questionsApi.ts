@@ -1,6 +1,6 @@
 /** save_question_answers: a thin mapping onto the questions domain. */
 import { QUESTION_REFUSALS } from '../../contract/index.ts';
-import { DomainError } from '../domain/errors.ts';
+import { Refusal } from '../domain/refusal.ts';
 import { saveQuestionAnswers } from '../domain/questions.ts';
 import { findSale } from '../domain/sales.ts';
 import type { Handlers } from './calls.ts';
@@ -12,7 +12,7 @@ export function questionHandlers(deps: AppDeps): Pick<Handlers, 'saveQuestionAns
   return {
     saveQuestionAnswers: async ({ input, request }) => {
       const saleId = saleIdOf(request);
-      if (!saleId || !(await findSale(db, saleId))) throw new DomainError(409, QUESTION_REFUSALS.notHeld);
+      if (!saleId || !(await findSale(db, saleId))) throw new Refusal('hold-expired', QUESTION_REFUSALS.notHeld);
       await saveQuestionAnswers(db, saleId, { answers: input.answers, beforeOrAfter: input.before_or_after }, clock());
       return { questions_set: true };
     },

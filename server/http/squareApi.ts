@@ -2,9 +2,8 @@
  * Square as calls (spec 001 §7): get_square_credentials, pay-with-square, and the sandbox's card
  * tokenisation standing in for Square's SDK. Thin mappings onto server/domain/payment/square.ts.
  */
-import { DomainError } from '../domain/errors.ts';
+import { isRefusal, Refusal } from '../domain/refusal.ts';
 import { tokeniseSandboxCard } from '../domain/instalments/sandboxCards.ts';
-import { HoldGone } from '../domain/payment/payments.ts';
 import { payWithSquare } from '../domain/payment/square.ts';
 import type { Handlers, InvalidHandler } from './calls.ts';
 import type { AppDeps } from './deps.ts';
@@ -23,9 +22,9 @@ export function squareHandlers(deps: AppDeps): Pick<Handlers, SquareCalls> {
   return {
     getSquareCredentials: async ({ request }) => {
       const sale = await heldSale(request).catch(() => null);
-      if (!sale) throw new DomainError(409, SQUARE_MESSAGES.credentials);
+      if (!sale) throw new Refusal('hold-expired', SQUARE_MESSAGES.credentials);
       const checkout = await checkoutOf(request, sale.id, clock());
-      if (checkout.sagepay_or_stripe?.toLowerCase() !== 'square') throw new DomainError(409, SQUARE_MESSAGES.credentials);
+      if (checkout.sagepay_or_stripe?.toLowerCase() !== 'square') throw new Refusal('not-offered', SQUARE_MESSAGES.credentials);
       return wiring.square.credentials;
     },
     payWithSquare: async ({ input, request, reply }) => {
@@ -33,7 +32,7 @@ export function squareHandlers(deps: AppDeps): Pick<Handlers, SquareCalls> {
         const sale = await heldSale(request);
         const now = clock();
         const checkout = await checkoutOf(request, sale.id, now);
-        if (checkout.sagepay_or_stripe?.toLowerCase() !== 'square') throw new DomainError(409, PAYMENT_MESSAGES.unableToPay);
+        if (checkout.sagepay_or_stripe?.toLowerCase() !== 'square') throw new Refusal('not-offered', PAYMENT_MESSAGES.unableToPay);
         const address = {
           first_name: input.billing_address_data.first_name ?? '',
           last_name: input.billing_address_data.last_name ?? '',
@@ -61,7 +60,7 @@ export function squareHandlers(deps: AppDeps): Pick<Handlers, SquareCalls> {
         if (result.kind === 'failed') return { response: { success: false, message: result.message } };
         return { response: { success: true, payment: { id: result.paymentId, status: 'COMPLETED' } } };
       } catch (err) {
-        if (err instanceof HoldGone) {
+        if (isRefusal(err, 'hold-expired')) {
           await holdGone(reply, err);
           return undefined;
         }
@@ -69,8 +68,8 @@ export function squareHandlers(deps: AppDeps): Pick<Handlers, SquareCalls> {
       }
     },
     tokeniseSandboxSquareCard: async ({ input }) => {
-      if (!deps.config.demo) throw new DomainError(404, 'Square’s sandbox is served in demo mode only');
-      if (wiring.square.credentials.checkout_js !== '') throw new DomainError(404, 'Cards are tokenised by Square on this server');
+      if (!deps.config.demo) throw new Refusal('not-found', 'Square’s sandbox is served in demo mode only');
+      if (wiring.square.credentials.checkout_js !== '') throw new Refusal('not-found', 'Cards are tokenised by Square on this server');
       const card = await tokeniseSandboxCard(db, input, 'nonce', clock());
       return { token: card.id };
     },

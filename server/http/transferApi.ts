@@ -5,7 +5,7 @@
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ACCEPT_TRANSFER_PATH, WALLET_PATH } from '../../contract/index.ts';
-import { DomainError } from '../domain/errors.ts';
+import { Refusal } from '../domain/refusal.ts';
 import { findSale } from '../domain/sales.ts';
 import { acceptTransfer, setTransfers, TRANSFER_REFUSALS, transferOffer, type TransferOffer } from '../domain/transfers.ts';
 import { html, page } from '../pages/html.ts';
@@ -39,7 +39,7 @@ function offerPage(brand: string, token: string, offer: TransferOffer): string {
 }
 
 function notFound(request: FastifyRequest, reply: FastifyReply, brand: string) {
-  if (!wantsHtml(request)) throw new DomainError(404, TRANSFER_REFUSALS.linkNotFound);
+  if (!wantsHtml(request)) throw new Refusal('not-found', TRANSFER_REFUSALS.linkNotFound);
   reply
     .status(404)
     .type('text/html; charset=utf-8')
@@ -53,7 +53,7 @@ export function transferHandlers(deps: AppDeps): Pick<Handlers, 'setTransfers' |
   return {
     setTransfers: async ({ input, request }) => {
       const saleId = saleIdOf(request);
-      if (!saleId || !(await findSale(db, saleId))) throw new DomainError(404, TRANSFER_REFUSALS.noOrder);
+      if (!saleId || !(await findSale(db, saleId))) throw new Refusal('not-found', TRANSFER_REFUSALS.noOrder);
       await setTransfers(db, mail, {
         saleId,
         rows: input.transfers,

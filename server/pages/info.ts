@@ -2,7 +2,8 @@
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod/mini';
 import { findUser, subscribe } from '../domain/users.ts';
-import { DomainError } from '../domain/errors.ts';
+import { Refusal } from '../domain/refusal.ts';
+import { refusalStatus } from '../http/refusals.ts';
 import { signOut, userIdOf } from '../http/session.ts';
 import type { AppDeps } from '../http/deps.ts';
 import { formText } from '../../contract/index.ts';
@@ -45,10 +46,10 @@ export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
   app.post('/mailing-list', async (request, reply) => {
     const parsed = subscribeForm.safeParse(request.body ?? {});
     try {
-      if (!parsed.success) throw new DomainError(400, INVALID_EMAIL_MESSAGE);
+      if (!parsed.success) throw new Refusal('invalid-input', INVALID_EMAIL_MESSAGE);
       await subscribe(db, parsed.data.email);
     } catch (err) {
-      if (err instanceof DomainError) return mailingListPage(reply, html`<p class="notice error" role="alert">${err.message}</p>`, 400);
+      if (err instanceof Refusal) return mailingListPage(reply, html`<p class="notice error" role="alert">${err.message}</p>`, refusalStatus(err));
       throw err;
     }
     return mailingListPage(reply, html`<p class="notice ok">Thanks! You are on the list.</p>`);

@@ -10,12 +10,13 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod/mini';
 import { calls, codeDigits, formId, WALLET_PATH } from '../../contract/index.ts';
 import { FULL_NAME_MESSAGE, INVALID_EMAIL_MESSAGE } from '../../machines/account/account.messages.ts';
-import { AccountRefusal, saveGuestToSale, sendSignInCode, signInWithCode, VERIFY_FIRST_MESSAGE, type SignedIn } from '../domain/account.ts';
-import { DomainError } from '../domain/errors.ts';
-import { LOCKED_CODE_MESSAGE, SEND_LIMITS, TooManyRequests, WRONG_CODE_MESSAGE } from '../domain/oneTimeCode.ts';
+import { saveGuestToSale, sendSignInCode, signInWithCode, VERIFY_FIRST_MESSAGE, type SignedIn } from '../domain/account.ts';
+import { isRefusal, Refusal } from '../domain/refusal.ts';
+import { LOCKED_CODE_MESSAGE, SEND_LIMITS, WRONG_CODE_MESSAGE } from '../domain/oneTimeCode.ts';
 import { createSaleIfMissing, findSale, newSaleId } from '../domain/sales.ts';
 import { findUser, findUserByEmail, listUsers } from '../domain/users.ts';
 import type { AppDeps } from '../http/deps.ts';
+import { REFUSAL_STATUS, refusalStatus } from '../http/refusals.ts';
 import { saleIdOf, setSaleCookie, signIn, userIdOf } from '../http/session.ts';
 import { html, page, type Html } from './html.ts';
 
@@ -118,10 +119,9 @@ export function registerSignIn(app: FastifyInstance, deps: AppDeps): void {
 
   /** A refusal from the domain, shown on the page it came from, in its own words and status. */
   function refusal(err: unknown): { message: string; status: number } | null {
-    if (err instanceof TooManyRequests) return { message: err.message, status: 429 };
-    if (err instanceof DomainError) return { message: err.message, status: err.status };
-    if (err instanceof AccountRefusal) return { message: err.message, status: err.message === LOCKED_CODE_MESSAGE ? 429 : err.kind === 'reserving' ? 409 : 400 };
-    return null;
+    if (!(err instanceof Refusal)) return null;
+    // A locked code is answered here as too many sends are, since only a new code helps.
+    return { message: err.message, status: err.message === LOCKED_CODE_MESSAGE ? REFUSAL_STATUS['too-many-requests'] : refusalStatus(err) };
   }
 
   app.get(SIGN_IN_PATH, async (request, reply) => show(request, reply, { kind: 'email' }, nextOf(request.query)));
@@ -182,7 +182,7 @@ export function registerSignIn(app: FastifyInstance, deps: AppDeps): void {
     } catch (err) {
       // A sale whose hold ran out cannot take a buyer, but signing in does not need it: the code
       // was not checked, so it is checked once more without it.
-      if (!(err instanceof AccountRefusal) || err.kind !== 'reserving') throw err;
+      if (!isRefusal(err, 'hold-expired')) throw err;
       return check(await saleForRegistration(email));
     }
   }

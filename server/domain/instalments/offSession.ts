@@ -4,7 +4,7 @@
  * SetupIntent saved, under an Idempotency-Key). Either charges once per key.
  */
 import type { Executor } from '../../db/index.ts';
-import { DomainError } from '../errors.ts';
+import { Refusal } from '../refusal.ts';
 import { chargeSandboxCard, findSandboxCard } from './sandboxCards.ts';
 
 export type OffSessionCharge = { status: 'succeeded'; id: string } | { status: 'failed'; message: string } | { status: 'requires_action'; message: string };
@@ -119,7 +119,7 @@ export function stripeSavedCards(secretKey: string, fetchImpl: typeof fetch = fe
     },
     async charge(_exec, p) {
       const pm = await lookUp(p.paymentMethodId);
-      if (!pm?.customer) throw new DomainError(409, 'This card is not saved for later payments.');
+      if (!pm?.customer) throw new Refusal('conflict', 'This card is not saved for later payments.');
       const { ok, json } = await send(offSessionPaymentRequest(secretKey, { ...p, customer: pm.customer }));
       if (ok && json.status === 'succeeded') return { status: 'succeeded', id: String(json.id) };
       const error = json.error as { code?: string; message?: string } | undefined;

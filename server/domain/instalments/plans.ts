@@ -22,9 +22,9 @@ import {
 import { INSTALMENT_MESSAGES } from '../../../machines/instalment/instalment.messages.ts';
 import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages.ts';
 import { completeSale } from '../completeSale.ts';
-import { DomainError } from '../errors.ts';
+import { Refusal } from '../refusal.ts';
 import { formatUkDate } from '../format.ts';
-import { ALREADY_PAID_MESSAGE, HoldGone, totalUnderLock } from '../payment/payments.ts';
+import { ALREADY_PAID_MESSAGE, noLongerHeld, totalUnderLock } from '../payment/payments.ts';
 import { closeOpenPayments } from '../payment/paidFor.ts';
 import { holdIsLive, lockSale } from '../sales.ts';
 import { issueTickets } from '../tickets.ts';
@@ -141,29 +141,29 @@ export async function setUpPlan(
     if (existing?.status === 'authenticating' && p.authenticationUrl) return { status: 'redirect_to_url', url: p.authenticationUrl };
     if (existing?.status === 'authenticating') await dropPlan(tx, p.saleId);
     else if (existing) return { status: 'success', created: false };
-    if (sale.paidAt) throw new DomainError(409, ALREADY_PAID_MESSAGE);
-    if (!holdIsLive(sale, p.now)) throw new HoldGone();
+    if (sale.paidAt) throw new Refusal('already-paid', ALREADY_PAID_MESSAGE);
+    if (!holdIsLive(sale, p.now)) throw noLongerHeld();
     // The plan is for the total the buyer was shown, read again under the sale's lock.
     await totalUnderLock(tx, sale, p.checkout.basket_total, p.now);
     // The plan pays for the sale: a card or bank payment still open for it can no longer be paid.
     await closeOpenPayments(tx, p.saleId);
     const option = p.option === PAY_IN_FULL_OPTION ? undefined : p.checkout.payment_plan_schedule_options[p.option];
-    if (!option) throw new DomainError(400, INSTALMENT_MESSAGES.chooseOption);
-    if (!isValidPhone(p.contactNumber)) throw new DomainError(400, PAYMENT_MESSAGES.phone);
-    if (sale.userId === null) throw new DomainError(409, INSTALMENT_MESSAGES.error);
+    if (!option) throw new Refusal('invalid-input', INSTALMENT_MESSAGES.chooseOption);
+    if (!isValidPhone(p.contactNumber)) throw new Refusal('invalid-input', PAYMENT_MESSAGES.phone);
+    if (sale.userId === null) throw new Refusal('no-account', INSTALMENT_MESSAGES.error);
     const userId = sale.userId;
 
     let method: typeof savedPaymentMethods.$inferSelect | undefined;
     if (p.newPaymentMethod) {
       const card = await cards.card(tx, p.newPaymentMethod.id);
-      if (!card) throw new DomainError(400, INSTALMENT_MESSAGES.chooseCard);
+      if (!card) throw new Refusal('invalid-input', INSTALMENT_MESSAGES.chooseCard);
       [method] = await tx
         .insert(savedPaymentMethods)
         .values({ userId, provider: cards.name, providerMethodId: p.newPaymentMethod.id, brand: card.brand, last4: card.last4, expMonth: card.month, expYear: card.year, funding: card.funding, createdAt: p.now })
         .onConflictDoNothing()
         .returning();
       method ??= (await tx.select().from(savedPaymentMethods).where(and(eq(savedPaymentMethods.provider, cards.name), eq(savedPaymentMethods.providerMethodId, p.newPaymentMethod.id))))[0];
-      if (!method || method.userId !== userId) throw new DomainError(400, INSTALMENT_MESSAGES.chooseCard);
+      if (!method || method.userId !== userId) throw new Refusal('invalid-input', INSTALMENT_MESSAGES.chooseCard);
       if (p.newPaymentMethod.make_default_payment_method) {
         await tx.update(savedPaymentMethods).set({ isDefault: sql`${savedPaymentMethods.id} = ${method.id}` }).where(eq(savedPaymentMethods.userId, userId));
       }
@@ -173,10 +173,10 @@ export async function setUpPlan(
         .from(savedPaymentMethods)
         .where(and(eq(savedPaymentMethods.userId, userId), eq(savedPaymentMethods.providerMethodId, p.selectedPaymentMethodId)));
     }
-    if (!method) throw new DomainError(400, INSTALMENT_MESSAGES.chooseCard);
+    if (!method) throw new Refusal('invalid-input', INSTALMENT_MESSAGES.chooseCard);
 
     const plan = (await commonPlans(tx, p.checkout.events.map((e) => e.id))).find((o) => o.option === p.option);
-    if (!plan) throw new DomainError(400, INSTALMENT_MESSAGES.chooseOption);
+    if (!plan) throw new Refusal('invalid-input', INSTALMENT_MESSAGES.chooseOption);
     const schedule = computeSchedule(p.checkout.basket_total, plan.instalments, plan.intervalDays, p.now);
     const first = schedule[0]!;
     const charge = await cards.charge(tx, {

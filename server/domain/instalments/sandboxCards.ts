@@ -11,7 +11,7 @@ import { eq } from 'drizzle-orm';
 import type { Executor } from '../../db/index.ts';
 import { sandboxCards, sandboxCharges } from '../../db/schema.ts';
 import { SANDBOX_CARDS } from '../../../contract/index.ts';
-import { DomainError } from '../errors.ts';
+import { Refusal } from '../refusal.ts';
 import { checkCard, SANDBOX_MESSAGES } from '../payment/sandbox.ts';
 
 /** Approved with the buyer present, declined off-session (Stripe's 4000 0000 0000 0341 behaves alike). */
@@ -34,7 +34,7 @@ function behaviourOf(number: string): SandboxCard['behaviour'] {
   return 'approve';
 }
 
-/** Tokenises a card; a card the form would refuse is a 422 with the card form's words. */
+/** Tokenises a card, refusing in the card form's words a card the form would refuse. */
 export async function tokeniseSandboxCard(
   db: Pick<Executor, 'insert'>,
   card: { number: string; expiry: string; cvc: string },
@@ -42,7 +42,7 @@ export async function tokeniseSandboxCard(
   now: Date,
 ): Promise<SandboxCard> {
   const check = checkCard(card, now);
-  if (check.kind === 'invalid') throw new DomainError(422, check.message);
+  if (check.kind === 'invalid') throw new Refusal('invalid-details', check.message);
   const number = card.number.replace(/[\s-]/g, '');
   const [, mm, yy] = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(card.expiry)!;
   const id = kind === 'payment_method' ? `pm_sandbox_${randomBytes(12).toString('hex')}` : `cnon:sandbox-${randomBytes(12).toString('hex')}`;
@@ -81,7 +81,7 @@ export async function chargeSandboxCard(
   const [earlier] = await db.select().from(sandboxCharges).where(eq(sandboxCharges.idempotencyKey, p.idempotencyKey));
   if (earlier) return earlier.status === 'succeeded' ? { status: 'succeeded', id: earlier.id } : { status: 'failed', id: earlier.id, message: earlier.failureMessage ?? SANDBOX_MESSAGES.declined };
   const card = await findSandboxCard(db, p.cardId);
-  if (!card) throw new DomainError(404, 'No such card');
+  if (!card) throw new Refusal('not-found', 'No such card');
   // The challenge card asks the buyer's bank to confirm a charge taken with the buyer present.
   if (card.behaviour === 'challenge' && !p.offSession && !p.authenticated && card.kind === 'payment_method') return { status: 'requires_action' };
   const spent = card.kind === 'nonce' && card.usedAt !== null;

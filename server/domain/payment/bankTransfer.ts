@@ -12,11 +12,11 @@ import { holds, payments, salePaymentDetails, sales, sandboxBankDecisions, users
 import type { TruelayerStatus } from '../../../contract/index.ts';
 import { BANK_TRANSFER_MESSAGES } from '../../../machines/bankTransfer/bankTransfer.messages.ts';
 import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages.ts';
-import { DomainError } from '../errors.ts';
+import { Refusal } from '../refusal.ts';
 import { holdIsLive, lockSale } from '../sales.ts';
 import { paymentKeptUntil } from '../checkout.ts';
 import type { BankProvider, BankWord } from './bank.ts';
-import { ALREADY_PAID_MESSAGE, HoldGone, REPLACED_MESSAGE, settlePayment, totalUnderLock, type Payment } from './payments.ts';
+import { ALREADY_PAID_MESSAGE, noLongerHeld, REPLACED_MESSAGE, settlePayment, totalUnderLock, type Payment } from './payments.ts';
 import { paidForNow } from './paidFor.ts';
 
 /** A bank payment is asked about an hour past its hold's deadline (the grace is at most that). */
@@ -43,9 +43,9 @@ export async function createBankPayment(
 ): Promise<Payment> {
   return db.transaction(async (tx) => {
     const sale = await lockSale(tx, p.saleId);
-    if (sale.paidAt) throw new DomainError(409, ALREADY_PAID_MESSAGE);
-    if (!holdIsLive(sale, p.now)) throw new HoldGone();
-    if (p.total <= 0) throw new DomainError(409, PAYMENT_MESSAGES.unableToPay);
+    if (sale.paidAt) throw new Refusal('already-paid', ALREADY_PAID_MESSAGE);
+    if (!holdIsLive(sale, p.now)) throw noLongerHeld();
+    if (p.total <= 0) throw new Refusal('conflict', PAYMENT_MESSAGES.unableToPay);
     const total = await totalUnderLock(tx, sale, p.total, p.now);
     const paidFor = await paidForNow(tx, p.saleId, sale.reference, total);
     let details = await detailsFor(tx, p.saleId);
@@ -101,7 +101,7 @@ export async function startBankPayment(
   const payment = await createBankPayment(db, bank, p);
   await db.transaction(async (tx) => {
     const sale = await lockSale(tx, p.saleId);
-    if (!holdIsLive(sale, p.now) || !sale.holdDeadline) throw new HoldGone();
+    if (!holdIsLive(sale, p.now) || !sale.holdDeadline) throw noLongerHeld();
     // Any other payment of the sale still open (a card started earlier) can no longer be paid.
     await tx
       .update(payments)
@@ -145,7 +145,7 @@ export async function settleBankPayment(db: Database, bank: BankProvider, paymen
     },
     now,
   ).catch((err: unknown) => {
-    if (!(err instanceof DomainError)) throw err;
+    if (!(err instanceof Refusal)) throw err;
     return null;
   });
 }
@@ -221,7 +221,7 @@ export async function bankTransferStatus(
   const latest = async () =>
     (await db.select().from(payments).where(and(eq(payments.saleId, p.saleId!), eq(payments.provider, bank.name))).orderBy(desc(payments.id)).limit(1))[0];
   let payment = await latest();
-  if (!payment) throw new DomainError(404, NO_BANK_PAYMENT_MESSAGE);
+  if (!payment) throw new Refusal('not-found', NO_BANK_PAYMENT_MESSAGE);
   if (OPEN.includes(payment.status)) {
     if (bank.name === 'sandbox_bank') await settleDueBankDecisions(db, bank, p.now, p.saleId);
     else {

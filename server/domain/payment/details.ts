@@ -9,17 +9,17 @@ import { salePaymentDetails, sales, users } from '../../db/schema.ts';
 import { isFullName, isValidExpressEmail, isValidPhone, type BillingAddress } from '../../../contract/index.ts';
 import { ADDRESS_MESSAGES } from '../../../machines/address/address.messages.ts';
 import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages.ts';
-import { DomainError } from '../errors.ts';
+import { Refusal } from '../refusal.ts';
 import { holdIsLive, lockSale, type Sale } from '../sales.ts';
 import { setMarketingPreferences } from '../marketing.ts';
-import { HoldGone } from './payments.ts';
+import { noLongerHeld } from './payments.ts';
 
 /** A postcode or zip code as the address lookup knows them: letters and digits, at least one digit. */
 const POSTCODE = /^(?=.*\d)[A-Za-z0-9][A-Za-z0-9 -]{1,9}$/;
 
 function refusePhone(contactNumber: string | undefined, required: boolean) {
   const phone = contactNumber?.trim() ?? '';
-  if ((required || phone !== '') && !isValidPhone(phone)) throw new DomainError(422, PAYMENT_MESSAGES.phone);
+  if ((required || phone !== '') && !isValidPhone(phone)) throw new Refusal('invalid-details', PAYMENT_MESSAGES.phone);
 }
 
 export async function setBillingAddress(
@@ -27,8 +27,8 @@ export async function setBillingAddress(
   p: { saleId: string; address: Partial<BillingAddress>; contactNumber?: string; phoneRequired: boolean; now: Date },
 ): Promise<BillingAddress & { id: number }> {
   const postcode = p.address.postcode?.trim() ?? '';
-  if (!postcode) throw new DomainError(422, ADDRESS_MESSAGES.billingPostcode);
-  if (!POSTCODE.test(postcode)) throw new DomainError(422, ADDRESS_MESSAGES.unableToFindBilling);
+  if (!postcode) throw new Refusal('invalid-details', ADDRESS_MESSAGES.billingPostcode);
+  if (!POSTCODE.test(postcode)) throw new Refusal('invalid-details', ADDRESS_MESSAGES.unableToFindBilling);
   refusePhone(p.contactNumber, p.phoneRequired);
   const address: BillingAddress = {
     first_name: p.address.first_name?.trim() ?? '',
@@ -42,7 +42,7 @@ export async function setBillingAddress(
   };
   return db.transaction(async (tx) => {
     const sale = await lockSale(tx, p.saleId);
-    if (!sale.paidAt && !holdIsLive(sale, p.now)) throw new HoldGone();
+    if (!sale.paidAt && !holdIsLive(sale, p.now)) throw noLongerHeld();
     const values = { billingAddress: { ...address }, contactNumber: p.contactNumber?.trim() || null };
     await tx.insert(salePaymentDetails).values({ saleId: p.saleId, ...values }).onConflictDoUpdate({ target: salePaymentDetails.saleId, set: values });
     // A sale has one billing address, so its id is always 1.
@@ -54,10 +54,8 @@ export async function setBillingAddress(
  * Express details naming an account the buyer has not proved is theirs: the one-time code sent to
  * its address (the checkout's normal sign-in) is the only proof, so nothing is attached to it.
  */
-export class ExistingAccount extends DomainError {
-  constructor() {
-    super(409, PAYMENT_MESSAGES.existingAccount);
-  }
+function existingAccount(): Refusal {
+  return new Refusal('account-exists', PAYMENT_MESSAGES.existingAccount);
 }
 
 /**
@@ -72,7 +70,7 @@ function holdsAccount(account: { id: number; email: string }, sale: Sale, signed
 /**
  * set_account_details: a new e-mail makes the account the sale and its tickets are delivered to,
  * with the buyer's marketing choices. An e-mail that already has an account is refused
- * (ExistingAccount) unless the buyer holds that account, so a sale, consent, a Gift Aid declaration
+ * ('account-exists') unless the buyer holds that account, so a sale, consent, a Gift Aid declaration
  * in the account's name or a saved card can never be attached to somebody else's account.
  */
 export async function setAccountDetails(
@@ -90,16 +88,16 @@ export async function setAccountDetails(
     now: Date;
   },
 ): Promise<void> {
-  if (!isFullName(p.fullname)) throw new DomainError(422, PAYMENT_MESSAGES.fullName);
+  if (!isFullName(p.fullname)) throw new Refusal('invalid-details', PAYMENT_MESSAGES.fullName);
   const email = p.email.trim().toLowerCase();
-  if (!isValidExpressEmail(email)) throw new DomainError(422, PAYMENT_MESSAGES.email);
+  if (!isValidExpressEmail(email)) throw new Refusal('invalid-details', PAYMENT_MESSAGES.email);
   refusePhone(p.contactNumber, p.phoneRequired);
   const [first, ...rest] = p.fullname.trim().split(/\s+/);
   await db.transaction(async (tx) => {
     const sale = await lockSale(tx, p.saleId);
-    if (!holdIsLive(sale, p.now)) throw new HoldGone();
+    if (!holdIsLive(sale, p.now)) throw noLongerHeld();
     const [existing] = await tx.select().from(users).where(eq(users.email, email));
-    if (existing && !holdsAccount(existing, sale, p.signedInUserId)) throw new ExistingAccount();
+    if (existing && !holdsAccount(existing, sale, p.signedInUserId)) throw existingAccount();
     const [made] = existing
       ? [existing]
       : await tx
@@ -108,7 +106,7 @@ export async function setAccountDetails(
           .onConflictDoNothing({ target: users.email })
           .returning();
     // Made by another request a moment ago: an account this buyer has not proved is theirs.
-    if (!made) throw new ExistingAccount();
+    if (!made) throw existingAccount();
     await tx.update(sales).set({ userId: made.id }).where(eq(sales.id, sale.id));
     const values = { contactNumber: p.contactNumber?.trim() || null };
     await tx.insert(salePaymentDetails).values({ saleId: p.saleId, ...values }).onConflictDoUpdate({ target: salePaymentDetails.saleId, set: values });

@@ -15,7 +15,7 @@ import { closeOpenPayments, OPEN_STATUSES, paidForNow, stillPaysFor, type PaidFo
 import { STEPS, type Step } from '../../../contract/index.ts';
 import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages.ts';
 import { completeSale } from '../completeSale.ts';
-import { DomainError } from '../errors.ts';
+import { Refusal } from '../refusal.ts';
 import { holdIsLive, lockSale, newSaleReference, type Sale } from '../sales.ts';
 import type { CardProcessor } from './processor.ts';
 import { moveSaleSeatsDeadline } from '../seats.ts';
@@ -28,11 +28,9 @@ export { REPLACED_MESSAGE } from './paidFor.ts';
 export const BASKET_CHANGED_MESSAGE = 'Your basket has changed. Please check your total and pay again.';
 export const NOT_HELD_MESSAGE = 'Your tickets are no longer held for you. Please reserve them again.';
 
-/** A refusal whose body tells the step that the hold is gone (spec 001 §8: back to the basket). */
-export class HoldGone extends DomainError {
-  constructor() {
-    super(409, NOT_HELD_MESSAGE);
-  }
+/** The refusal that tells a payment step the hold is gone (spec 001 §8: back to the basket). */
+export function noLongerHeld(): Refusal {
+  return new Refusal('hold-expired', NOT_HELD_MESSAGE);
 }
 
 async function detailsFor(tx: Pick<Executor, 'insert' | 'select'>, saleId: string) {
@@ -47,7 +45,7 @@ async function detailsFor(tx: Pick<Executor, 'insert' | 'select'>, saleId: strin
  */
 export async function totalUnderLock(tx: Executor, sale: Sale, shown: number, now: Date): Promise<number> {
   const checkout = await buildCheckout(tx, sale.id, now, { captchaSitekey: null, userId: sale.userId });
-  if (checkout.basket_total !== shown) throw new DomainError(409, BASKET_CHANGED_MESSAGE);
+  if (checkout.basket_total !== shown) throw new Refusal('basket-changed', BASKET_CHANGED_MESSAGE);
   return checkout.basket_total;
 }
 
@@ -63,9 +61,9 @@ export async function startCardPayment(
 ): Promise<Payment> {
   return db.transaction(async (tx) => {
     const sale = await lockSale(tx, p.saleId);
-    if (sale.paidAt) throw new DomainError(409, ALREADY_PAID_MESSAGE);
-    if (!holdIsLive(sale, p.now) || !sale.holdDeadline) throw new HoldGone();
-    if (p.total <= 0) throw new DomainError(409, PAYMENT_MESSAGES.unableToPay);
+    if (sale.paidAt) throw new Refusal('already-paid', ALREADY_PAID_MESSAGE);
+    if (!holdIsLive(sale, p.now) || !sale.holdDeadline) throw noLongerHeld();
+    if (p.total <= 0) throw new Refusal('conflict', PAYMENT_MESSAGES.unableToPay);
     const total = await totalUnderLock(tx, sale, p.total, p.now);
     const paidFor = await paidForNow(tx, p.saleId, sale.reference, total);
     const details = await detailsFor(tx, p.saleId);
@@ -154,7 +152,7 @@ export async function settlePayment(db: Database, processor: Refunder, word: Pro
     .select({ saleId: payments.saleId })
     .from(payments)
     .where(and(eq(payments.provider, word.provider), eq(payments.providerPaymentId, word.providerPaymentId)));
-  if (!found) throw new DomainError(404, 'No such payment');
+  if (!found) throw new Refusal('not-found', 'No such payment');
   return db.transaction(async (tx) => {
     // A sale purged since keeps its payments: then only the payment row is locked.
     const [sale] = await tx.select().from(sales).where(eq(sales.id, found.saleId)).for('update');
@@ -163,7 +161,7 @@ export async function settlePayment(db: Database, processor: Refunder, word: Pro
       .from(payments)
       .where(and(eq(payments.provider, word.provider), eq(payments.providerPaymentId, word.providerPaymentId)))
       .for('update');
-    if (!payment) throw new DomainError(404, 'No such payment');
+    if (!payment) throw new Refusal('not-found', 'No such payment');
     if (payment.status === 'failed' && word.status === 'succeeded' && payment.outcome === null) {
       // Money arrived for a payment closed here (replaced, refused or given up): it goes straight back.
       const [updated] = await tx.update(payments).set({ outcome: 'refunded', checkAfter: null }).where(eq(payments.id, payment.id)).returning();
@@ -313,12 +311,12 @@ export async function claimFreeTickets(db: Database, p: { saleId: string; total:
   await db.transaction(async (tx) => {
     const sale = await lockSale(tx, p.saleId);
     if (sale.paidAt) return;
-    if (p.total !== 0) throw new DomainError(409, PAYMENT_MESSAGES.claimFree);
-    if (!holdIsLive(sale, p.now)) throw new HoldGone();
+    if (p.total !== 0) throw new Refusal('conflict', PAYMENT_MESSAGES.claimFree);
+    if (!holdIsLive(sale, p.now)) throw noLongerHeld();
     // The basket read again under the lock: free it must still be.
     await totalUnderLock(tx, sale, 0, p.now);
     const completion = await completeSale(tx, p.saleId, p.now);
-    if (!completion.booked) throw new DomainError(409, PAYMENT_MESSAGES.claimFree);
+    if (!completion.booked) throw new Refusal('sold-out', PAYMENT_MESSAGES.claimFree);
   });
 }
 

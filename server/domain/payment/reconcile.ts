@@ -13,7 +13,7 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { rows, type Database } from '../../db/index.ts';
 import { paymentRefunds, payments } from '../../db/schema.ts';
-import { DomainError } from '../errors.ts';
+import { Refusal } from '../refusal.ts';
 import { OPEN_STATUSES } from './paidFor.ts';
 import { askForRefund, settlePayment, type Payment, type Refunder } from './payments.ts';
 
@@ -82,7 +82,7 @@ export async function reconcilePayments(db: Database, links: ProcessorLinks, now
         { provider: payment.provider, providerPaymentId: payment.providerPaymentId, status: record.status, amount: record.amount, currency: record.currency, failureMessage: record.failureMessage },
         now,
       ).catch((err: unknown) => {
-        if (err instanceof DomainError) return null;
+        if (err instanceof Refusal) return null;
         throw err;
       });
       if (settled?.effect === 'booked') report.booked++;

@@ -11,7 +11,7 @@
  * Authentication is HTTP Basic with the workspace secret key as the user name and no password.
  */
 import { z } from 'zod/mini';
-import { DomainError } from '../errors.ts';
+import { Refusal } from '../refusal.ts';
 
 export interface SeatsioSettings {
   secretKey: string;
@@ -65,15 +65,15 @@ export function seatsioClient(settings: SeatsioSettings, fetchImpl: typeof fetch
     try {
       response = await fetchImpl(request.url, { method: request.method, headers: request.headers, body: request.body });
     } catch {
-      throw new DomainError(409, SEATSIO_UNAVAILABLE);
+      throw new Refusal('try-again', SEATSIO_UNAVAILABLE);
     }
     const text = await response.text();
     const json: unknown = text ? JSON.parse(text) : null;
     if (!response.ok) {
-      // A seat another buyer holds or booked is a 400 naming the objects: told to the buyer as it is.
+      // seats.io refuses a seat another buyer holds or booked by naming the objects: told to the buyer as it is.
       const parsed = errorReply.safeParse(json);
       const message = parsed.success ? (parsed.data.errors?.[0]?.message ?? parsed.data.messages?.[0]) : undefined;
-      throw new DomainError(409, message ?? SEATSIO_UNAVAILABLE);
+      throw message ? new Refusal('sold-out', message) : new Refusal('try-again', SEATSIO_UNAVAILABLE);
     }
     return json;
   }
