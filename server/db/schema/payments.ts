@@ -23,7 +23,6 @@ export interface PaidFor {
  * once; the provider's payment id is unique, so a webhook or return replayed has one effect.
  * `outcome` says what settling it did: booked the tickets, or refunded a late payment.
  */
-
 export const payments = pgTable(
   'payments',
   {
