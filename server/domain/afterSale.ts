@@ -11,11 +11,12 @@
  *   their account, so no table is needed to give it and the event page can check it.
  */
 import { createHmac } from 'node:crypto';
-import { and, asc, count, eq } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
-import { eventDates, events, marketingConsents, organisers, outbox, saleLines, sales, ticketTypes, users } from '../db/schema.ts';
+import { marketingConsents, outbox, sales, users } from '../db/schema.ts';
 import { Refusal } from './refusal.ts';
 import { feedbackMail, feedbackSubject, sendMail, type Mailer } from '../mail/index.ts';
+import { eventOf, linesWithEvents } from './saleLines.ts';
 
 export const NO_ORDER_MESSAGE = 'There is no order in this browser.';
 export const NOT_PAID_YET_MESSAGE = 'This order is not complete yet.';
@@ -37,15 +38,13 @@ async function paidSale(db: Database, saleId: string | null) {
 
 /** The sale's events, each with its organiser, in the order the buyer added them. */
 async function eventsOfSale(db: Database, saleId: string) {
-  const found = await db
-    .selectDistinct({ eventId: events.id, title: events.title, organiserId: organisers.id, organiser: organisers.name, contactEmail: organisers.contactEmail, lineId: saleLines.id })
-    .from(saleLines)
-    .innerJoin(ticketTypes, eq(ticketTypes.id, saleLines.ticketTypeId))
-    .innerJoin(eventDates, eq(eventDates.id, ticketTypes.eventDateId))
-    .innerJoin(events, eq(events.id, eventDates.eventId))
-    .innerJoin(organisers, eq(organisers.id, events.organiserId))
-    .where(eq(saleLines.saleId, saleId))
-    .orderBy(asc(saleLines.id));
+  const found = (await linesWithEvents(db, saleId)).map(eventOf).map((event) => ({
+    eventId: event.id,
+    title: event.title,
+    organiserId: event.organiser.id,
+    organiser: event.organiser.name,
+    contactEmail: event.organiser.contactEmail,
+  }));
   const seen = new Set<number>();
   return found.filter((e) => !seen.has(e.eventId) && seen.add(e.eventId));
 }

@@ -13,6 +13,7 @@ import { closeOpenPayments } from './payment/paidFor.ts';
 import { formatMoney } from '../../contract/money.ts';
 import { poolAvailability } from './stock.ts';
 import { codeCovers } from './pricing.ts';
+import { eventOf, linesWithEvents } from './saleLines.ts';
 import { addSeatsToSale, removeSaleSeats, seatedTypes, type SeatChoice } from './seats.ts';
 
 export interface AddRequest {
@@ -197,18 +198,12 @@ export const SEATED_QUANTITY_MESSAGE = 'The number of seated tickets is the numb
 export async function updateTicketQuantity(db: Database, saleId: string, ticketTypeId: number, quantity: number, opts: BasketOptions = {}): Promise<void> {
   await db.transaction(async (tx) => {
     await lockOpenSale(tx, saleId);
-    const [line] = await tx
-      .select({ id: saleLines.id, canUpdate: ticketTypes.canUpdateQuantity, typeMax: ticketTypes.maxCanReserve, eventMax: events.maxPerOrder })
-      .from(saleLines)
-      .innerJoin(ticketTypes, eq(ticketTypes.id, saleLines.ticketTypeId))
-      .innerJoin(eventDates, eq(eventDates.id, ticketTypes.eventDateId))
-      .innerJoin(events, eq(events.id, eventDates.eventId))
-      .where(and(eq(saleLines.saleId, saleId), eq(saleLines.ticketTypeId, ticketTypeId)));
+    const [line] = await linesWithEvents(tx, saleId, ticketTypeId);
     if (!line) throw new Refusal('not-found', 'That ticket is not in your basket');
-    if (!line.canUpdate) throw new Refusal('conflict', 'The quantity of this ticket cannot be changed');
+    if (!line.ticketType.canUpdateQuantity) throw new Refusal('conflict', 'The quantity of this ticket cannot be changed');
     if ((await seatedTypes(tx, [ticketTypeId])).size > 0) throw new Refusal('conflict', SEATED_QUANTITY_MESSAGE);
     // Above the maximum the quantity is reduced to it, as the basket does with the spec's warning.
-    const qty = Math.min(quantity, effectiveMaxPerOrder(line.typeMax, line.eventMax, opts.maxPerOrder));
+    const qty = Math.min(quantity, effectiveMaxPerOrder(line.ticketType.maxCanReserve, eventOf(line).maxPerOrder, opts.maxPerOrder));
     await releaseHold(tx, saleId);
     await clearMessages(tx, saleId);
     await tx.update(saleLines).set({ qty }).where(eq(saleLines.id, line.id));
@@ -282,14 +277,8 @@ export async function setCode(db: Database, saleId: string, rawCode: string, now
     const [found] = await tx.select().from(discountCodes).where(eq(discountCodes.code, code));
     if (!found) return false;
     if (sale.discountCodeId === found.id) return true;
-    const basket = await tx
-      .select({ eventId: events.id, organiserId: events.organiserId })
-      .from(saleLines)
-      .innerJoin(ticketTypes, eq(ticketTypes.id, saleLines.ticketTypeId))
-      .innerJoin(eventDates, eq(eventDates.id, ticketTypes.eventDateId))
-      .innerJoin(events, eq(events.id, eventDates.eventId))
-      .where(eq(saleLines.saleId, saleId));
-    if (!basket.some((line) => codeCovers(found, line))) return false;
+    const basket = (await linesWithEvents(tx, saleId)).map(eventOf);
+    if (!basket.some((event) => codeCovers(found, { eventId: event.id, organiserId: event.organiserId }))) return false;
     if (!(await codeUseAvailable(tx, found, saleId, now))) return false;
     await releaseHold(tx, saleId);
     await clearMessages(tx, saleId);

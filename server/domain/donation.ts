@@ -7,15 +7,11 @@ import { and, eq } from 'drizzle-orm';
 import type { Database, Executor } from '../db/index.ts';
 import {
   charities,
-  eventDates,
-  events,
   giftAidDeclarations,
   giftVouchers,
   organisers,
   saleDonations,
-  saleLines,
   saleVouchers,
-  ticketTypes,
   users,
 } from '../db/schema.ts';
 import {
@@ -28,6 +24,7 @@ import { DONATION_MESSAGES, GIFT_AID_MESSAGES } from '../../machines/donation/do
 import { Refusal } from './refusal.ts';
 import { holdIsLive, lockOpenSale, lockSale, type Sale } from './sales.ts';
 import { closeOpenPayments } from './payment/paidFor.ts';
+import { eventOf, linesWithEvents } from './saleLines.ts';
 
 type CharityRow = typeof charities.$inferSelect;
 type DonationRow = typeof saleDonations.$inferSelect;
@@ -43,15 +40,8 @@ export function feeTerms(charity: CharityRow): DonationFeeTerms {
 }
 
 /** The charities of the organisers whose tickets or vouchers are in the basket. */
-async function basketCharityIds(tx: Pick<Executor, 'select'>, saleId: string): Promise<number[]> {
-  const fromTickets = await tx
-    .select({ id: organisers.charityId })
-    .from(saleLines)
-    .innerJoin(ticketTypes, eq(ticketTypes.id, saleLines.ticketTypeId))
-    .innerJoin(eventDates, eq(eventDates.id, ticketTypes.eventDateId))
-    .innerJoin(events, eq(events.id, eventDates.eventId))
-    .innerJoin(organisers, eq(organisers.id, events.organiserId))
-    .where(eq(saleLines.saleId, saleId));
+async function basketCharityIds(tx: Pick<Executor, 'select' | 'query'>, saleId: string): Promise<number[]> {
+  const fromTickets = (await linesWithEvents(tx, saleId)).map((line) => ({ id: eventOf(line).organiser.charityId }));
   const fromVouchers = await tx
     .select({ id: organisers.charityId })
     .from(saleVouchers)

@@ -5,9 +5,10 @@
  */
 import { eq } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
-import { eventDates, events, giftVouchers, mailingList, marketingConsents, saleLines, sales, saleVouchers, ticketTypes, users } from '../db/schema.ts';
+import { giftVouchers, mailingList, marketingConsents, sales, saleVouchers, users } from '../db/schema.ts';
 import { Refusal } from './refusal.ts';
 import { lockSale } from './sales.ts';
+import { eventOf, linesWithEvents } from './saleLines.ts';
 
 export const SIGN_IN_FIRST_MESSAGE = 'Please confirm who is buying before choosing what we may send you.';
 export const NOT_IN_BASKET_MESSAGE = 'One of those organisers has nothing in your basket.';
@@ -26,13 +27,7 @@ export async function setMarketingPreferences(db: Database, saleId: string, choi
     const [user] = await tx.select().from(users).where(eq(users.id, sale.userId));
     if (!user) throw new Refusal('no-account', SIGN_IN_FIRST_MESSAGE);
 
-    const ticketOrganisers = await tx
-      .selectDistinct({ id: events.organiserId })
-      .from(saleLines)
-      .innerJoin(ticketTypes, eq(ticketTypes.id, saleLines.ticketTypeId))
-      .innerJoin(eventDates, eq(eventDates.id, ticketTypes.eventDateId))
-      .innerJoin(events, eq(events.id, eventDates.eventId))
-      .where(eq(saleLines.saleId, saleId));
+    const ticketOrganisers = (await linesWithEvents(tx, saleId)).map((line) => ({ id: eventOf(line).organiserId }));
     const voucherOrganisers = await tx
       .selectDistinct({ id: giftVouchers.organiserId })
       .from(saleVouchers)

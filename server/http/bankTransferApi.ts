@@ -15,7 +15,7 @@ import { sandboxBank, type BankProvider } from '../domain/payment/bank.ts';
 import { bankTransferStatus, createBankPayment, findBankPayment, returnFromBank, settleBankPayment, startBankPayment } from '../domain/payment/bankTransfer.ts';
 import { noLongerHeld } from '../domain/payment/payments.ts';
 import { bankSettings, truelayerBank, verifyTruelayerWebhook, wordOfStatus, type BankSettings } from '../domain/payment/truelayer.ts';
-import { paymentWebhookEvents } from '../db/schema.ts';
+import { firstDeliveryOf } from '../domain/payment/webhookEvents.ts';
 import type { Handlers } from './calls.ts';
 import type { AppDeps } from './deps.ts';
 import { saleIdOf, userIdOf } from './session.ts';
@@ -125,10 +125,7 @@ export function registerBankTransferRoutes(app: FastifyInstance, deps: AppDeps):
         return reply.status(400).send({ error: 'The webhook body is not JSON' });
       }
       if (!event.payment_id || !event.type || !['payment_executed', 'payment_settled', 'payment_failed'].includes(event.type)) return { received: true };
-      if (event.event_id) {
-        const fresh = await deps.db.insert(paymentWebhookEvents).values({ eventId: `truelayer:${event.event_id}`, receivedAt: deps.clock() }).onConflictDoNothing().returning();
-        if (fresh.length === 0) return { received: true };
-      }
+      if (event.event_id && !(await firstDeliveryOf(deps.db, `truelayer:${event.event_id}`, deps.clock()))) return { received: true };
       const payment = await findBankPayment(deps.db, bank, event.payment_id);
       if (!payment) return { received: true };
       const word = event.type === 'payment_failed' ? wordOfStatus('failed', event.failure_reason) : wordOfStatus('executed');

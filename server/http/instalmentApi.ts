@@ -10,9 +10,7 @@ import { WALLET_PATH } from '../../contract/index.ts';
 import { isRefusal, Refusal } from '../domain/refusal.ts';
 import { runInstalmentJob, type JobDeps } from '../domain/instalments/job.ts';
 import { sandboxSavedCards, stripeSavedCards, type SavedCardProcessor } from '../domain/instalments/offSession.ts';
-import { confirmPlanAuthentication, savedMethodsOf, sendScheduleMail, setUpPlan } from '../domain/instalments/plans.ts';
-import { instalmentPlans, instalments } from '../db/schema.ts';
-import { and, eq } from 'drizzle-orm';
+import { confirmPlanAuthentication, firstInstalmentAwaitingConfirmation, savedMethodsOf, sendScheduleMail, setUpPlan } from '../domain/instalments/plans.ts';
 import { formatMoney } from '../../contract/money.ts';
 import { INSTALMENT_MESSAGES } from '../../machines/instalment/instalment.messages.ts';
 import { PAYMENT_MESSAGES } from '../../machines/payment/payment.messages.ts';
@@ -153,13 +151,7 @@ export function registerPlanAuthentication(app: FastifyInstance, deps: AppDeps):
   const { db, clock, config } = deps;
   app.get(PLAN_AUTHENTICATION_PATH, async (request, reply) => {
     const saleId = saleIdOf(request);
-    const [pending] = saleId
-      ? await db
-          .select({ amount: instalments.amount, currency: instalmentPlans.currency })
-          .from(instalmentPlans)
-          .innerJoin(instalments, and(eq(instalments.saleId, instalmentPlans.saleId), eq(instalments.seq, 1)))
-          .where(and(eq(instalmentPlans.saleId, saleId), eq(instalmentPlans.status, 'authenticating')))
-      : [];
+    const pending = saleId ? await firstInstalmentAwaitingConfirmation(db, saleId) : null;
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
     if (!pending) {
       return reply

@@ -1,7 +1,6 @@
 /** The catalogue front: all events, one event (its order form) and an organiser's page. */
-import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
-import { eventDates, events, giftVouchers, organisers, ticketTypes } from '../db/schema.ts';
+import { cheapestPrices, eventForSale, eventsOnSale, findOrganiser } from '../domain/catalogue.ts';
 import { poolAvailability } from '../domain/stock.ts';
 import { formatNiceDate } from '../domain/format.ts';
 import { formatMoney } from '../../contract/money.ts';
@@ -20,39 +19,10 @@ const idParam = (raw: string): number | null => {
 export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
   const { db, config } = deps;
 
-  /** The cheapest ticket of each event that a buyer can buy on its own: not sold out, not an add-on needing another ticket. */
-  async function fromPrices(eventIds: number[]): Promise<Map<number, number>> {
-    if (eventIds.length === 0) return new Map();
-    const rows = await db
-      .select({ eventId: eventDates.eventId, price: ticketTypes.price, required: ticketTypes.requiredTickets, datePool: eventDates.poolId, typePool: ticketTypes.poolId })
-      .from(ticketTypes)
-      .innerJoin(eventDates, eq(eventDates.id, ticketTypes.eventDateId))
-      .where(inArray(eventDates.eventId, eventIds));
-    const left = await poolAvailability(db, rows.flatMap((r) => [r.datePool, ...(r.typePool ? [r.typePool] : [])]), deps.clock());
-    const cheapest = new Map<number, number>();
-    for (const r of rows) {
-      const available = Math.min(left.get(r.datePool) ?? 0, r.typePool ? (left.get(r.typePool) ?? 0) : Infinity);
-      if (available <= 0 || r.required.length > 0) continue;
-      cheapest.set(r.eventId, Math.min(cheapest.get(r.eventId) ?? Infinity, r.price));
-    }
-    return cheapest;
-  }
-
   async function eventCards(organiserId: number | null): Promise<Html> {
-    const list = await db
-      .select({
-        event: events,
-        organiser: organisers,
-        firstDate: sql<Date>`min(${eventDates.startsAt})`.mapWith(eventDates.startsAt),
-      })
-      .from(events)
-      .innerJoin(organisers, eq(organisers.id, events.organiserId))
-      .innerJoin(eventDates, eq(eventDates.eventId, events.id))
-      .where(organiserId ? eq(events.organiserId, organiserId) : undefined)
-      .groupBy(events.id, organisers.id)
-      .orderBy(sql`min(${eventDates.startsAt})`);
+    const list = await eventsOnSale(db, organiserId);
     if (list.length === 0) return html`<p>No events are on sale right now.</p>`;
-    const prices = await fromPrices(list.map((l) => l.event.id));
+    const prices = await cheapestPrices(db, list.map((l) => l.event.id), deps.clock());
     return html`<ul class="event-grid" role="list">${list.map(({ event, organiser, firstDate }, i) => {
       const from = prices.get(event.id);
       return html`<li><a class="event-card" href="/event/${event.id}/">
@@ -78,7 +48,7 @@ export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
 
   app.get<{ Params: { id: string } }>('/organiser/:id/', async (request, reply) => {
     const id = idParam(request.params.id);
-    const [organiser] = id ? await db.select().from(organisers).where(eq(organisers.id, id)) : [];
+    const organiser = id ? await findOrganiser(db, id) : null;
     reply.type('text/html; charset=utf-8');
     if (!organiser) return reply.status(404).send(page(config, 'Not found', html`<h1>Organiser not found</h1>`));
     return page(
@@ -92,19 +62,10 @@ export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
 
   app.get<{ Params: { id: string }; Querystring: { error?: string; ticket?: string } }>('/event/:id/', async (request, reply) => {
     const id = idParam(request.params.id);
-    const [row] = id
-      ? await db.select({ event: events, organiser: organisers }).from(events).innerJoin(organisers, eq(organisers.id, events.organiserId)).where(eq(events.id, id))
-      : [];
+    const row = id ? await eventForSale(db, id) : null;
     reply.type('text/html; charset=utf-8');
     if (!row) return reply.status(404).send(page(config, 'Not found', html`<h1>Event not found</h1><p><a href="/all-events/">See all events</a></p>`));
-    const { event, organiser } = row;
-    const types = await db
-      .select({ type: ticketTypes, date: eventDates })
-      .from(ticketTypes)
-      .innerJoin(eventDates, eq(eventDates.id, ticketTypes.eventDateId))
-      .where(eq(eventDates.eventId, event.id))
-      .orderBy(asc(eventDates.startsAt), asc(ticketTypes.sortOrder));
-    const vouchers = await db.select().from(giftVouchers).where(eq(giftVouchers.organiserId, organiser.id));
+    const { event, organiser, offers: types, vouchers } = row;
     const left = await poolAvailability(db, types.flatMap(({ type, date }) => [date.poolId, ...(type.poolId ? [type.poolId] : [])]), deps.clock());
     // Seated ticket types are chosen seat by seat on their date's seat page.
     const seated = await seatedTypes(db, types.map(({ type }) => type.id));

@@ -19,8 +19,9 @@
  */
 import { and, asc, eq, lte, sql } from 'drizzle-orm';
 import { rows, type Database } from '../../db/index.ts';
-import { eventDates, events, instalmentPlans, instalments, organisers, saleLines, sales, savedPaymentMethods, ticketTypes, users } from '../../db/schema.ts';
+import { instalmentPlans, instalments, savedPaymentMethods } from '../../db/schema.ts';
 import { deliverWallet } from '../wallet.ts';
+import { eventOf, linesWithEvents } from '../saleLines.ts';
 import {
   finalInstalmentPaidMail,
   instalmentPaidMail,
@@ -69,19 +70,10 @@ interface Party {
 }
 
 async function partiesOf(db: Database, saleId: string): Promise<Party> {
-  const [found] = await db
-    .select({ reference: sales.reference, buyerEmail: users.email, organiserName: organisers.name, organiserEmail: organisers.contactEmail })
-    .from(instalmentPlans)
-    .innerJoin(sales, eq(sales.id, instalmentPlans.saleId))
-    .innerJoin(users, eq(users.id, instalmentPlans.userId))
-    .innerJoin(saleLines, eq(saleLines.saleId, sales.id))
-    .innerJoin(ticketTypes, eq(ticketTypes.id, saleLines.ticketTypeId))
-    .innerJoin(eventDates, eq(eventDates.id, ticketTypes.eventDateId))
-    .innerJoin(events, eq(events.id, eventDates.eventId))
-    .innerJoin(organisers, eq(organisers.id, events.organiserId))
-    .where(eq(instalmentPlans.saleId, saleId))
-    .limit(1);
-  return { saleId, reference: found?.reference ?? null, buyerEmail: found?.buyerEmail ?? '', organiserName: found?.organiserName ?? '', organiserEmail: found?.organiserEmail ?? null };
+  const plan = await db.query.instalmentPlans.findFirst({ where: eq(instalmentPlans.saleId, saleId), with: { sale: true, user: true } });
+  const [line] = plan?.sale ? await linesWithEvents(db, saleId) : [];
+  const organiser = line && eventOf(line).organiser;
+  return { saleId, reference: plan?.sale?.reference ?? null, buyerEmail: plan?.user?.email ?? '', organiserName: organiser?.name ?? '', organiserEmail: organiser?.contactEmail ?? null };
 }
 
 /**

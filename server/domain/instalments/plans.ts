@@ -267,6 +267,16 @@ async function dropPlan(tx: Pick<Executor, 'delete'>, saleId: string) {
   await tx.delete(instalmentPlans).where(eq(instalmentPlans.saleId, saleId));
 }
 
+/** The first instalment a sale's plan waits for the buyer's bank to confirm; null when none waits. */
+export async function firstInstalmentAwaitingConfirmation(db: Pick<Executor, 'select'>, saleId: string): Promise<{ amount: number; currency: string } | null> {
+  const [pending] = await db
+    .select({ amount: instalments.amount, currency: instalmentPlans.currency })
+    .from(instalmentPlans)
+    .innerJoin(instalments, and(eq(instalments.saleId, instalmentPlans.saleId), eq(instalments.seq, 1)))
+    .where(and(eq(instalmentPlans.saleId, saleId), eq(instalmentPlans.status, 'authenticating')));
+  return pending ?? null;
+}
+
 export type Authentication = 'paid' | 'failed' | 'none';
 
 /**

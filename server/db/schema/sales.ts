@@ -1,0 +1,95 @@
+/**
+ * A sale and what is in it: ticket lines, gift voucher lines, and where it is posted.
+ */
+import { sql } from 'drizzle-orm';
+import { boolean, check, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { money, moment, timestamptz } from './columns.ts';
+import { users, userAddresses } from './accounts.ts';
+import { ticketTypes, giftVouchers, discountCodes } from './catalogue.ts';
+
+export const sales = pgTable(
+  'sales',
+  {
+    id: text('id').primaryKey(),
+    createdAt: timestamptz('created_at').notNull().defaultNow(),
+    userId: integer('user_id').references(() => users.id),
+    state: text('state').notNull().default('basket'),
+    currency: text('currency'),
+    refundProtection: boolean('refund_protection').notNull().default(false),
+    discountCodeId: integer('discount_code_id').references(() => discountCodes.id),
+    /** Set while the sale holds stock. */
+    reference: text('reference'),
+    holdDeadline: moment('hold_deadline'),
+    /** How many times the buyer asked for more time on the current hold. */
+    holdExtensions: integer('hold_extensions').notNull().default(0),
+    hadMismatchingCurrencies: boolean('had_mismatching_currencies').notNull().default(false),
+    basketErrors: jsonb('basket_errors').$type<string[]>().notNull().default([]),
+    basketSuccess: jsonb('basket_success').$type<string[]>().notNull().default([]),
+    reservingError: text('reserving_error'),
+    editBasketClicked: boolean('edit_basket_clicked').notNull().default(false),
+    /** The e-mail address whose one-time code this sale's visitor proved, until the buyer is saved. */
+    verifiedEmail: text('verified_email'),
+    /** When the buyer chose their marketing preferences for this sale; null while still to ask. */
+    marketingSetAt: timestamptz('marketing_set_at'),
+    /** The client address that last reserved the sale, for the per-buyer cap on held tickets. */
+    buyerIp: text('buyer_ip'),
+    /** When the sale was paid for (or claimed free) and its holds became sold stock; null until then. */
+    paidAt: moment('paid_at'),
+    /** When the sale last changed, so the sweeper can purge empty and abandoned ones. */
+    touchedAt: timestamptz('touched_at').notNull().defaultNow(),
+  },
+  (t) => [
+    index('sales_buyer_ip_hold').on(t.buyerIp, t.holdDeadline),
+    index('sales_user_hold').on(t.userId, t.holdDeadline),
+    index('sales_code_hold').on(t.discountCodeId, t.holdDeadline),
+  ],
+);
+
+export const saleLines = pgTable(
+  'sale_lines',
+  {
+    id: serial('id').primaryKey(),
+    saleId: text('sale_id').notNull().references(() => sales.id, { onDelete: 'cascade' }),
+    ticketTypeId: integer('ticket_type_id').notNull().references(() => ticketTypes.id),
+    qty: integer('qty').notNull(),
+  },
+  (t) => [
+    uniqueIndex('sale_lines_sale_ticket').on(t.saleId, t.ticketTypeId),
+    check('sale_lines_qty_positive', sql`${t.qty} >= 1`),
+  ],
+);
+
+export const saleVouchers = pgTable(
+  'sale_vouchers',
+  {
+    id: serial('id').primaryKey(),
+    saleId: text('sale_id').notNull().references(() => sales.id, { onDelete: 'cascade' }),
+    giftVoucherId: integer('gift_voucher_id').notNull().references(() => giftVouchers.id),
+    value: money('value').notNull(),
+    qty: integer('qty').notNull(),
+  },
+  (t) => [
+    uniqueIndex('sale_vouchers_sale_voucher_value').on(t.saleId, t.giftVoucherId, t.value),
+    check('sale_vouchers_qty_positive', sql`${t.qty} >= 1`),
+  ],
+);
+
+/** Where a sale's tickets or vouchers are posted, and the gift vouchers' from and to names. */
+export const saleDeliveryAddresses = pgTable('sale_delivery_addresses', {
+  saleId: text('sale_id')
+    .primaryKey()
+    .references(() => sales.id, { onDelete: 'cascade' }),
+  /** The saved address it was copied from, if any. */
+  userAddressId: integer('user_address_id').references(() => userAddresses.id, { onDelete: 'set null' }),
+  firstName: text('first_name').notNull(),
+  lastName: text('last_name').notNull(),
+  address1: text('address_1').notNull(),
+  address2: text('address_2').notNull().default(''),
+  town: text('town').notNull(),
+  postcode: text('postcode').notNull(),
+  country: text('country').notNull(),
+  state: text('state').notNull().default(''),
+  giftVoucherFrom: text('gift_voucher_from').notNull().default(''),
+  giftVoucherTo: text('gift_voucher_to').notNull().default(''),
+  setAt: moment('set_at').notNull(),
+});

@@ -1,0 +1,62 @@
+/** What the catalogue front shows: the events on sale, an organiser, and one event's order form. */
+import { asc, eq, inArray, sql } from 'drizzle-orm';
+import type { Database } from '../db/index.ts';
+import { eventDates, events, giftVouchers, organisers, ticketTypes } from '../db/schema.ts';
+import { poolAvailability } from './stock.ts';
+
+/** The events with dates, each with its organiser and first date, soonest first; one organiser's when given. */
+export async function eventsOnSale(db: Database, organiserId: number | null) {
+  return db
+    .select({
+      event: events,
+      organiser: organisers,
+      firstDate: sql<Date>`min(${eventDates.startsAt})`.mapWith(eventDates.startsAt),
+    })
+    .from(events)
+    .innerJoin(organisers, eq(organisers.id, events.organiserId))
+    .innerJoin(eventDates, eq(eventDates.eventId, events.id))
+    .where(organiserId ? eq(events.organiserId, organiserId) : undefined)
+    .groupBy(events.id, organisers.id)
+    .orderBy(sql`min(${eventDates.startsAt})`);
+}
+
+/** The cheapest ticket of each event that a buyer can buy on its own: not sold out, not an add-on needing another ticket. */
+export async function cheapestPrices(db: Database, eventIds: number[], now: Date): Promise<Map<number, number>> {
+  if (eventIds.length === 0) return new Map();
+  const rows = await db
+    .select({ eventId: eventDates.eventId, price: ticketTypes.price, required: ticketTypes.requiredTickets, datePool: eventDates.poolId, typePool: ticketTypes.poolId })
+    .from(ticketTypes)
+    .innerJoin(eventDates, eq(eventDates.id, ticketTypes.eventDateId))
+    .where(inArray(eventDates.eventId, eventIds));
+  const left = await poolAvailability(db, rows.flatMap((r) => [r.datePool, ...(r.typePool ? [r.typePool] : [])]), now);
+  const cheapest = new Map<number, number>();
+  for (const r of rows) {
+    const available = Math.min(left.get(r.datePool) ?? 0, r.typePool ? (left.get(r.typePool) ?? 0) : Infinity);
+    if (available <= 0 || r.required.length > 0) continue;
+    cheapest.set(r.eventId, Math.min(cheapest.get(r.eventId) ?? Infinity, r.price));
+  }
+  return cheapest;
+}
+
+export async function findOrganiser(db: Database, id: number) {
+  return (await db.query.organisers.findFirst({ where: eq(organisers.id, id) })) ?? null;
+}
+
+/**
+ * An event's order form: the event, its organiser, each ticket type with its date (by date, then
+ * the organiser's order) and the organiser's gift vouchers. Null when there is no such event.
+ */
+export async function eventForSale(db: Database, id: number) {
+  const found = await db.query.events.findFirst({
+    where: eq(events.id, id),
+    with: {
+      organiser: { with: { giftVouchers: { orderBy: asc(giftVouchers.id) } } },
+      dates: { orderBy: [asc(eventDates.startsAt), asc(eventDates.id)], with: { ticketTypes: { orderBy: [asc(ticketTypes.sortOrder), asc(ticketTypes.id)] } } },
+    },
+  });
+  if (!found) return null;
+  const { organiser: withVouchers, dates, ...event } = found;
+  const { giftVouchers: vouchers, ...organiser } = withVouchers;
+  const offers = dates.flatMap(({ ticketTypes: types, ...date }) => types.map((type) => ({ type, date })));
+  return { event, organiser, offers, vouchers };
+}
