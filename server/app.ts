@@ -12,7 +12,6 @@ import { gzipSync } from 'node:zlib';
 import { z } from 'zod/mini';
 import type { Config } from './config.ts';
 import type { Database } from './db/index.ts';
-import { hcaptcha, localCaptcha } from './domain/captcha.ts';
 import { DomainError } from './domain/errors.ts';
 import { checkoutPageData, registerApi } from './http/api.ts';
 import { refuseCrossSite } from './http/crossSite.ts';
@@ -24,7 +23,7 @@ import { registerCatalogue, STEPPER_SCRIPT } from './pages/catalogue.ts';
 import { registerInfoPages } from './pages/info.ts';
 import { registerSignIn } from './pages/signin.ts';
 import { registerMailbox } from './pages/mailbox.ts';
-import { smtpTransport, type Mailer } from './domain/mail.ts';
+import type { Mailer } from './domain/mail.ts';
 import { registerGiftAidDownload } from './pages/giftAidCsv.ts';
 import { checkoutShell, html, jsonScript, page, STYLE } from './pages/html.ts';
 import { basketScreenHtml } from './pages/basketScreen.tsx';
@@ -32,13 +31,14 @@ import { calls, INITIAL_DATA_ID, MAX_ID } from '../contract/index.ts';
 import { ENTRY_LOADER } from '../contract/page.ts';
 import { hasSeatPlan } from './domain/seats.ts';
 import { registerWallet } from './pages/wallet.ts';
-import { paymentWiring, registerPaymentRoutes, type PaymentWiring } from './http/paymentApi.ts';
+import { registerPaymentRoutes } from './http/paymentApi.ts';
 import { registerSandboxCard } from './pages/sandboxCard.ts';
-import { bankWiring, registerBankTransferRoutes, type BankWiring } from './http/bankTransferApi.ts';
+import { registerBankTransferRoutes } from './http/bankTransferApi.ts';
 import { registerSandboxBank } from './pages/sandboxBank.ts';
 import { startReconcileJob } from './domain/payment/reconcile.ts';
-import { processorLinks } from './http/processorLinks.ts';
-import { jobDeps, planWiring, registerInstalmentDevRoutes, registerPlanAuthentication, walletUrlOf, type PlanWiring } from './http/instalmentApi.ts';
+import { buildProviders, type BankWiring, type PaymentWiring, type PlanWiring } from './providers/index.ts';
+import { processorLinks } from './providers/processorLinks.ts';
+import { jobDeps, registerInstalmentDevRoutes, registerPlanAuthentication, walletUrlOf } from './http/instalmentApi.ts';
 import { startInstalmentJob } from './domain/instalments/job.ts';
 import { registerDevClock, type MovableClock } from './http/devClock.ts';
 
@@ -58,11 +58,11 @@ export async function buildApp(deps: {
   fetch?: typeof fetch;
   /** Tests hand in their own transport; otherwise SMTP when SMTP_URL is set, else the outbox only. */
   mailer?: Mailer;
-  /** The card processor and payment grace; from the environment when not given. */
+  /** The card processor and payment grace; from the configuration when not given. */
   payment?: PaymentWiring;
-  /** The bank for instant bank transfer; from the environment when not given. */
+  /** The bank for instant bank transfer; from the configuration when not given. */
   bank?: BankWiring;
-  /** Saved cards for plans and Square; from the environment when not given. */
+  /** Saved cards for plans and Square; from the configuration when not given. */
   plans?: PlanWiring;
   /** Runs the instalment job every `intervalMs` while the app is open (the server's main only). */
   instalmentJob?: { intervalMs: number };
@@ -82,17 +82,16 @@ export async function buildApp(deps: {
     },
   });
 
-  const local = localCaptcha(db, config.altchaHmacKey, config.altchaMaxNumber);
+  const providers = buildProviders(config, db, deps.fetch ? { fetch: deps.fetch } : {});
   const appDeps: AppDeps = {
+    ...providers,
     db,
     config,
     clock: deps.clock ?? deps.movableClock?.now ?? (() => new Date()),
-    captcha: config.hcaptcha ? hcaptcha(config.hcaptcha, deps.fetch) : local,
-    altcha: config.hcaptcha ? null : local,
-    mailer: deps.mailer ?? { transport: config.smtpUrl ? smtpTransport(config.smtpUrl) : null, from: config.mailFrom },
-    payment: deps.payment ?? paymentWiring(process.env, deps.fetch),
-    bank: deps.bank ?? bankWiring(process.env, deps.fetch),
-    plans: deps.plans ?? planWiring(db, process.env, deps.fetch),
+    mailer: deps.mailer ?? providers.mailer,
+    payment: deps.payment ?? providers.payment,
+    bank: deps.bank ?? providers.bank,
+    plans: deps.plans ?? providers.plans,
   };
 
   const styleNonce = await registerSecurityHeaders(

@@ -13,23 +13,11 @@ import { findSale } from '../domain/sales.ts';
 import { findUser } from '../domain/users.ts';
 import { ExistingAccount, setAccountDetails, setBillingAddress } from '../domain/payment/details.ts';
 import { claimFreeTickets, HoldGone, paymentError, settlePayment, startCardPayment } from '../domain/payment/payments.ts';
-import { paymentSettings, type CardProcessor, type PaymentSettings } from '../domain/payment/processor.ts';
-import { sandboxProcessor } from '../domain/payment/sandbox.ts';
-import { intentEvent, readWebhook, stripeProcessor, WEBHOOK_MESSAGES } from '../domain/payment/stripe.ts';
+import { intentEvent, readWebhook, WEBHOOK_MESSAGES } from '../domain/payment/stripe.ts';
+import type { PaymentWiring } from '../providers/index.ts';
 import type { Handlers, InvalidHandler } from './calls.ts';
 import type { AppDeps } from './deps.ts';
 import { saleIdOf, userIdOf } from './session.ts';
-
-export interface PaymentWiring {
-  settings: PaymentSettings;
-  processor: CardProcessor;
-}
-
-/** The processor and grace this server pays with, from the environment (tests pass their own). */
-export function paymentWiring(env: Record<string, string | undefined> = process.env, fetchImpl?: typeof fetch): PaymentWiring {
-  const settings = paymentSettings(env);
-  return { settings, processor: settings.stripe ? stripeProcessor(settings.stripe, fetchImpl) : sandboxProcessor() };
-}
 
 type PaymentCalls = 'getStripeToken' | 'getPaymentError' | 'setAccountDetails' | 'setBillingAddress' | 'getOpoaUsers' | 'claimFreeTickets';
 
