@@ -18,7 +18,7 @@ import {
   feedbackSubject,
 } from './domain/afterSale.ts';
 import { DEV_SESSION_SECRET, parseConfig } from './config.ts';
-import { cspDirectives } from './http/security.ts';
+import { cspDirectives } from './plugins/security.ts';
 import { appOn, drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
 
 describe.each(drivers)('after the sale on %s', (driver) => {

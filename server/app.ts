@@ -3,12 +3,9 @@ import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
-import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import qs from 'qs';
-import { gzipSync } from 'node:zlib';
 import { z } from 'zod/mini';
 import type { Config } from './config.ts';
 import type { Database } from './db/index.ts';
@@ -17,8 +14,11 @@ import { checkoutPageData, registerApi } from './http/api.ts';
 import { refuseCrossSite } from './http/crossSite.ts';
 import { isDemoPath, notServed, registerDemoMode } from './http/demoMode.ts';
 import type { AppDeps } from './http/deps.ts';
-import { registerSecurityHeaders } from './http/security.ts';
-import { databaseRateLimitStore } from './http/rateLimitStore.ts';
+import { compression } from './plugins/compression.ts';
+import { requestRateLimit } from './plugins/rateLimit.ts';
+import { security } from './plugins/security.ts';
+import { session } from './plugins/session.ts';
+import { visitorSale } from './plugins/visitorSale.ts';
 import { registerCatalogue, STEPPER_SCRIPT } from './pages/catalogue.ts';
 import { registerInfoPages } from './pages/info.ts';
 import { registerSignIn } from './pages/signin.ts';
@@ -94,25 +94,22 @@ export async function buildApp(deps: {
     plans: deps.plans ?? providers.plans,
   };
 
-  const styleNonce = await registerSecurityHeaders(
-    app,
-    { hcaptcha: config.hcaptcha, stripe: appDeps.payment.processor.name === 'stripe', square: appDeps.plans.square.credentials.checkout_js !== '', accommodationMap: config.accommodationMap, publicUrl: config.publicUrl },
-    { styles: [STYLE], scripts: [STEPPER_SCRIPT, ENTRY_LOADER] },
-  );
-  const allowed = allowedMethods(app);
-  await app.register(cookie, { secret: config.sessionSecret });
-  await app.register(formbody, { parser: (body) => qs.parse(body, QS_OPTIONS) });
-  await app.register(rateLimit, {
-    max: config.rateLimitPerMinute,
-    ...(config.rateLimitStore === 'database' ? { store: databaseRateLimitStore(deps.db, { relaxedCommit: config.databaseUrl !== null }) as never } : {}),
-    timeWindow: '1 minute',
-    /** A page load fetches a dozen hashed build files; they cost nothing to serve and must not spend a buyer's budget of calls. */
-    allowList: (request) => (request.method === 'GET' || request.method === 'HEAD') && request.url.startsWith('/assets/'),
-    errorResponseBuilder: (_request, context) => ({
-      statusCode: 429,
-      error: `Too many requests. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`,
-    }),
+  await app.register(security, {
+    providers: {
+      hcaptcha: config.hcaptcha,
+      stripe: appDeps.payment.processor.name === 'stripe',
+      square: appDeps.plans.square.credentials.checkout_js !== '',
+      accommodationMap: config.accommodationMap,
+      publicUrl: config.publicUrl,
+    },
+    inline: { styles: [STYLE], scripts: [STEPPER_SCRIPT, ENTRY_LOADER] },
   });
+  const allowed = allowedMethods(app);
+  await app.register(session, { secret: config.sessionSecret });
+  await app.register(visitorSale, { db });
+  await app.register(formbody, { parser: (body) => qs.parse(body, QS_OPTIONS) });
+  await app.register(requestRateLimit, { db, config });
+  await app.register(compression);
   app.addHook('onRequest', refuseCrossSite);
   registerDemoMode(app, appDeps);
 
@@ -195,7 +192,7 @@ export async function buildApp(deps: {
       // The seat page is the app's own entry (seats.html): it reads its event date and plan itself.
       const seatsPage = await readFile(seatsFile, 'utf8').catch(() => null);
       if (seatsPage !== null) {
-        const nonce = styleNonce(reply);
+        const nonce = reply.styleNonce();
         const withStyles = await inlineStylesheets(seatsPage, staticDir, nonce);
         const document = withStyles
           .replace('<head>', `<head><meta name="csp-nonce" content="${nonce}">`)
@@ -219,7 +216,7 @@ export async function buildApp(deps: {
         .type('text/html; charset=utf-8')
         .send(page(config, 'Checkout out of date', html`<h1>The checkout app was built from another version</h1><p>Run <code>npm run build</code>, then reload this page.</p>`));
     }
-    const nonce = styleNonce(reply);
+    const nonce = reply.styleNonce();
     // The first checkout and user come with the page, and the first screen paints before any script runs.
     // The app puts it in its cache before it has loaded the contract, so it is checked against the contract here.
     const data = await checkoutPageData(appDeps, request)
@@ -239,11 +236,7 @@ export async function buildApp(deps: {
     // The entry stylesheet comes inside the page, so the first paint waits for no other request.
     const withStyles = await inlineStylesheets(index, staticDir, nonce);
     const document = withStyles.replace('<head>', `<head><meta name="csp-nonce" content="${nonce}">`).replace('<div id="root"></div>', body);
-    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('vary', 'accept-encoding');
-    if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) {
-      return reply.header('content-encoding', 'gzip').send(gzipSync(document, { level: 6 }));
-    }
-    return reply.send(document);
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('vary', 'accept-encoding').compress(document);
   });
 
   return app;

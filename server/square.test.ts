@@ -324,7 +324,7 @@ describe('Stripe for plans (keyed)', () => {
 
 describe('the security policy with Square keyed', () => {
   it('is widened for Square’s SDK only when Square is keyed', async () => {
-    const { cspDirectives } = await import('./http/security.ts');
+    const { cspDirectives } = await import('./plugins/security.ts');
     const plain = cspDirectives({ hcaptcha: null }, { styles: [], scripts: [] });
     const keyed = cspDirectives({ hcaptcha: null, square: true }, { styles: [], scripts: [] });
     expect(plain['script-src']!.join(' ')).not.toContain('squarecdn');

@@ -9,7 +9,6 @@ import { BANK_RETURN_PATH, offeredMethods, saasBlockingOrganiser, type Checkout 
 import { PAYMENT_MESSAGES } from '../../machines/payment/payment.messages.ts';
 import { buildCheckout } from '../domain/checkout.ts';
 import { DomainError } from '../domain/errors.ts';
-import { findSale } from '../domain/sales.ts';
 import { bankTransferStatus, createBankPayment, findBankPayment, returnFromBank, settleBankPayment, startBankPayment } from '../domain/payment/bankTransfer.ts';
 import { HoldGone } from '../domain/payment/payments.ts';
 import { verifyTruelayerWebhook, wordOfStatus } from '../domain/payment/truelayer.ts';
@@ -26,8 +25,9 @@ export function bankTransferHandlers(deps: AppDeps): Pick<Handlers, BankCalls> {
 
   /** The sale, held and offered the bank transfer (GBP or EUR, provider not Stripe, not blocked). */
   async function payableSale(request: FastifyRequest, failure: string): Promise<{ saleId: string; checkout: Checkout; now: Date }> {
-    const saleId = saleIdOf(request);
-    if (!saleId || !(await findSale(db, saleId))) throw new HoldGone();
+    const sale = await request.visitorSale();
+    if (!sale) throw new HoldGone();
+    const saleId = sale.id;
     const now = clock();
     const checkout = await buildCheckout(db, saleId, now, { captchaSitekey: null, userId: userIdOf(request) });
     if (saasBlockingOrganiser(checkout) || !offeredMethods(checkout, ['truelayer']).includes('truelayer')) throw new DomainError(409, failure);

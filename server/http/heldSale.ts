@@ -6,16 +6,14 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Checkout } from '../../contract/index.ts';
 import { buildCheckout } from '../domain/checkout.ts';
 import { HoldGone } from '../domain/payment/payments.ts';
-import { findSale } from '../domain/sales.ts';
 import type { AppDeps } from './deps.ts';
-import { saleIdOf, userIdOf } from './session.ts';
+import { userIdOf } from './session.ts';
 
 export function heldSaleCalls({ db }: Pick<AppDeps, 'db'>) {
   return {
     async heldSale(request: FastifyRequest) {
-      const saleId = saleIdOf(request);
-      const sale = saleId ? await findSale(db, saleId) : null;
-      if (!saleId || !sale) throw new HoldGone();
+      const sale = await request.visitorSale();
+      if (!sale) throw new HoldGone();
       return sale;
     },
     checkoutOf: (request: FastifyRequest, saleId: string, now: Date): Promise<Checkout> =>

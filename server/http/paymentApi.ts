@@ -9,7 +9,6 @@ import { ADDRESS_MESSAGES } from '../../machines/address/address.messages.ts';
 import { PAYMENT_MESSAGES } from '../../machines/payment/payment.messages.ts';
 import { buildCheckout } from '../domain/checkout.ts';
 import { DomainError } from '../domain/errors.ts';
-import { findSale } from '../domain/sales.ts';
 import { findUser } from '../domain/users.ts';
 import { ExistingAccount, setAccountDetails, setBillingAddress } from '../domain/payment/details.ts';
 import { claimFreeTickets, HoldGone, paymentError, settlePayment, startCardPayment } from '../domain/payment/payments.ts';
@@ -30,9 +29,9 @@ export function paymentHandlers(deps: AppDeps, wiring: PaymentWiring): Pick<Hand
   const { db, clock } = deps;
 
   async function saleOf(request: FastifyRequest): Promise<string> {
-    const saleId = saleIdOf(request);
-    if (!saleId || !(await findSale(db, saleId))) throw new HoldGone();
-    return saleId;
+    const sale = await request.visitorSale();
+    if (!sale) throw new HoldGone();
+    return sale.id;
   }
   const checkoutOf = (request: FastifyRequest, saleId: string, now: Date): Promise<Checkout> =>
     buildCheckout(db, saleId, now, { captchaSitekey: null, userId: userIdOf(request) });
