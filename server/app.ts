@@ -1,6 +1,5 @@
 /** Builds the Holdfast HTTP app around a database and a configuration; main.ts only listens. */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
@@ -10,7 +9,7 @@ import { z } from 'zod/mini';
 import type { Config } from './config.ts';
 import type { Database } from './db/index.ts';
 import { DomainError } from './domain/errors.ts';
-import { checkoutPageData, registerApi } from './http/api.ts';
+import { registerApi } from './http/api.ts';
 import { refuseCrossSite } from './http/crossSite.ts';
 import { isDemoPath, notServed, registerDemoMode } from './http/demoMode.ts';
 import type { AppDeps } from './http/deps.ts';
@@ -25,11 +24,9 @@ import { registerSignIn } from './pages/signin.ts';
 import { registerMailbox } from './pages/mailbox.ts';
 import type { Mailer } from './domain/mail.ts';
 import { registerGiftAidDownload } from './pages/giftAidCsv.ts';
-import { checkoutShell, html, jsonScript, page, STYLE } from './pages/html.ts';
-import { basketScreenHtml } from './pages/basketScreen.tsx';
-import { calls, INITIAL_DATA_ID, MAX_ID } from '../contract/index.ts';
+import { STYLE } from './pages/html.ts';
+import { registerCheckoutApp } from './pages/checkoutApp.ts';
 import { ENTRY_LOADER } from '../contract/page.ts';
-import { hasSeatPlan } from './domain/seats.ts';
 import { registerWallet } from './pages/wallet.ts';
 import { registerPaymentRoutes } from './http/paymentApi.ts';
 import { registerSandboxCard } from './pages/sandboxCard.ts';
@@ -149,14 +146,15 @@ export async function buildApp(deps: {
   app.get('/health', async () => ({ ok: true }));
 
   const staticDir = path.resolve(config.staticDir);
-  const indexFile = path.join(staticDir, 'index.html');
-  const seatsFile = path.join(staticDir, 'seats.html');
   if (existsSync(staticDir)) {
     await app.register(fastifyStatic, {
       root: staticDir,
       prefix: '/',
       index: false,
-      wildcard: true,
+      // A route per built file, found at start: every other path is the checkout app's (see checkoutApp.ts).
+      wildcard: false,
+      // Hidden, as allowedMethods leaves these routes out (see there).
+      schemaHide: true,
       preCompressed: true,
       /** Built files carry a hash of their content in their name, so a browser keeps them for a year; anything else is revalidated. */
       setHeaders: (reply, filePath) => {
@@ -166,10 +164,11 @@ export async function buildApp(deps: {
     });
   }
 
-  /** Every other page is the checkout app, as the spec says; API paths and dates without seats get a real 404. */
+  registerCheckoutApp(app, { deps: appDeps, staticDir, allowed });
+
+  /** Paths no route serves: a wrong method is told the right ones; API and development paths get a real 404. */
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
-    const isApi = url.startsWith('/ajax/') || url.startsWith('/do/');
     const allow = allowed(url);
     if (allow.length > 0 && !allow.includes(request.method)) {
       return reply
@@ -177,101 +176,24 @@ export async function buildApp(deps: {
         .header('allow', allow.join(', '))
         .send({ error: `${request.method} is not allowed at ${url}; use ${allow.join(' or ')}` });
     }
-    if (request.method !== 'GET' || isApi) {
-      return reply.status(404).send({ error: `Nothing is served at ${request.method} ${url}` });
-    }
     // A development or sandbox path that no route serves is not the checkout.
-    if (isDemoPath(url)) return notServed(request, reply, appDeps, url);
-    // A seated date's seat page is part of the app; any other date has no seat page.
-    const seatDate = /^\/events\/book_seats\/([1-9]\d{0,9})\/$/.exec(url)?.[1];
-    const seated = seatDate !== undefined && Number(seatDate) <= MAX_ID && (await hasSeatPlan(appDeps.db, Number(seatDate)));
-    if (url.startsWith('/events/book_seats/') && !seated) {
-      return reply.status(404).type('text/html; charset=utf-8').send(page(config, 'Seat selection', html`<h1>Seat selection is not available for this event</h1>`));
-    }
-    if (seated) {
-      // The seat page is the app's own entry (seats.html): it reads its event date and plan itself.
-      const seatsPage = await readFile(seatsFile, 'utf8').catch(() => null);
-      if (seatsPage !== null) {
-        const nonce = reply.styleNonce();
-        const withStyles = await inlineStylesheets(seatsPage, staticDir, nonce);
-        const document = withStyles
-          .replace('<head>', `<head><meta name="csp-nonce" content="${nonce}">`)
-          .replace('<div id="root"></div>', '<div id="root"><p class="page">Loading the seating plan…</p></div>');
-        return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(document);
-      }
-    }
-    const index = await readFile(indexFile, 'utf8').catch(() => null);
-    if (index === null) {
-      return reply
-        .status(503)
-        .type('text/html; charset=utf-8')
-        .send(page(config, 'Checkout not built', html`<h1>The checkout app has not been built yet</h1><p>Run <code>npm run build</code>, then reload this page.</p>`));
-    }
-    // A build from another version of the app carries another loader, which the page's policy (the
-    // hash of this version's loader) would block: the page would paint and never come alive.
-    if (index.includes('name="app-entry"') && !index.includes(`<script>${ENTRY_LOADER}</script>`)) {
-      request.log.error(`${indexFile} was built from another version of the app: run npm run build`);
-      return reply
-        .status(503)
-        .type('text/html; charset=utf-8')
-        .send(page(config, 'Checkout out of date', html`<h1>The checkout app was built from another version</h1><p>Run <code>npm run build</code>, then reload this page.</p>`));
-    }
-    const nonce = reply.styleNonce();
-    // The first checkout and user come with the page, and the first screen paints before any script runs.
-    // The app puts it in its cache before it has loaded the contract, so it is checked against the contract here.
-    const data = await checkoutPageData(appDeps, request)
-      .then((d) => {
-        if (calls.getCheckout.response.safeParse(d.checkout).success && calls.getUser.response.safeParse(d.user).success) return d;
-        request.log.warn('the checkout page was sent without its data: it does not meet the contract');
-        return null;
-      })
-      .catch((err: unknown) => {
-        request.log.warn({ err }, 'the checkout page was sent without its data');
-        return null;
-      });
-    // At the basket the first paint is the basket itself, drawn by the app's own screen; elsewhere the
-    // app first determines the step.
-    const screen = data?.checkout.state === 'basket' ? basketScreenHtml(data.checkout, data.user.user) : undefined;
-    const body = `<div id="root">${checkoutShell(config, screen)}</div>${data ? jsonScript(INITIAL_DATA_ID, data) : ''}`;
-    // The entry stylesheet comes inside the page, so the first paint waits for no other request.
-    const withStyles = await inlineStylesheets(index, staticDir, nonce);
-    const document = withStyles.replace('<head>', `<head><meta name="csp-nonce" content="${nonce}">`).replace('<div id="root"></div>', body);
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('vary', 'accept-encoding').compress(document);
+    if (request.method === 'GET' && isDemoPath(url)) return notServed(request, reply, appDeps, url);
+    return reply.status(404).send({ error: `Nothing is served at ${request.method} ${url}` });
   });
 
   return app;
 }
 
-const stylesheets = new Map<string, string>();
-
-/** Puts each built stylesheet the page links into the page itself (read once per file, as built files never change), its link left disabled. */
-async function inlineStylesheets(index: string, staticDir: string, nonce: string): Promise<string> {
-  let out = index;
-  for (const match of index.matchAll(/<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/g)) {
-    const file = path.join(staticDir, match[1]!);
-    let css = stylesheets.get(file);
-    if (css === undefined) {
-      css = (await readFile(file, 'utf8').catch(() => null)) ?? '';
-      if (!css) continue;
-      stylesheets.set(file, css);
-    }
-    // The disabled link is neither fetched nor applied: it tells the app's chunk loader, which looks
-    // for a stylesheet by its link before adding one, that this one is already on the page (added
-    // again after the page's own stylesheets, it would override them).
-    out = out.replace(match[0], `<style nonce="${nonce}">${css.replace(/<\/style/gi, '<\\/style')}</style><link rel="stylesheet" href="/${match[1]}" disabled>`);
-  }
-  return out;
-}
-
 /**
  * The methods each registered path answers, to tell a wrong method (405 with Allow) from a
- * wrong path (404). Catch-all routes (the static files) are left out: they answer any path.
+ * wrong path (404). The checkout app's routes are left out, as they answer any page path, and so
+ * are the built files' (hidden by @fastify/static): another method at a file's path is a 404.
  */
 function allowedMethods(app: FastifyInstance): (url: string) => string[] {
   const routes: { pattern: RegExp; methods: Set<string> }[] = [];
   const normal = (url: string) => (url.length > 1 && url.endsWith('/') ? url.slice(0, -1) : url);
   app.addHook('onRoute', (route) => {
-    if (route.url.includes('*')) return;
+    if (route.url.includes('*') || route.config?.everyPath || (route.schema as { hide?: boolean } | undefined)?.hide) return;
     const source = normal(route.url)
       .split('/')
       .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
