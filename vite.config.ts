@@ -4,6 +4,9 @@ import { precompress } from './scripts/precompress.ts';
 import { stripChartDescriptions } from './scripts/chartDescriptions.ts';
 import { entryAfterPaint } from './scripts/entryAfterPaint.ts';
 
+/** The brand has one name, BRAND_NAME, which the server reads too; the app's build takes it as VITE_BRAND_NAME. */
+if (process.env.BRAND_NAME && !process.env.VITE_BRAND_NAME) process.env.VITE_BRAND_NAME = process.env.BRAND_NAME;
+
 const apiPort = Number(process.env.API_PORT ?? 3000);
 const api = `http://127.0.0.1:${apiPort}`;
 

@@ -18,7 +18,7 @@ import {
 } from './domain/afterSale.ts';
 import { feedbackSubject } from './mail/index.ts';
 import { DEV_SESSION_SECRET, parseConfig } from './config.ts';
-import { cspDirectives } from './http/security.ts';
+import { cspDirectives } from './plugins/security.ts';
 import { appOn, drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
 
 describe.each(drivers)('after the sale on %s', (driver) => {

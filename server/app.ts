@@ -1,45 +1,42 @@
 /** Builds the Holdfast HTTP app around a database and a configuration; main.ts only listens. */
 import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
-import cookie from '@fastify/cookie';
 import formbody from '@fastify/formbody';
-import rateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import qs from 'qs';
-import { gzipSync } from 'node:zlib';
 import { z } from 'zod/mini';
 import type { Config } from './config.ts';
 import type { Database } from './db/index.ts';
-import { hcaptcha, localCaptcha } from './domain/captcha.ts';
 import { Refusal } from './domain/refusal.ts';
-import { checkoutPageData, registerApi } from './http/api.ts';
+import { registerApi } from './http/api.ts';
 import { refuseCrossSite } from './http/crossSite.ts';
 import { isDemoPath, notServed, registerDemoMode } from './http/demoMode.ts';
 import type { AppDeps } from './http/deps.ts';
-import { registerSecurityHeaders } from './http/security.ts';
-import { databaseRateLimitStore } from './http/rateLimitStore.ts';
 import { refusalStatus } from './http/refusals.ts';
+import { compression } from './plugins/compression.ts';
+import { requestRateLimit } from './plugins/rateLimit.ts';
+import { security } from './plugins/security.ts';
+import { session } from './plugins/session.ts';
+import { visitorSale } from './plugins/visitorSale.ts';
 import { registerCatalogue, STEPPER_SCRIPT } from './pages/catalogue.ts';
 import { registerInfoPages } from './pages/info.ts';
 import { registerSignIn } from './pages/signin.ts';
 import { registerMailbox } from './pages/mailbox.ts';
-import { smtpTransport, type Mailer } from './mail/index.ts';
+import type { Mailer } from './mail/index.ts';
 import { registerGiftAidDownload } from './pages/giftAidCsv.ts';
-import { checkoutShell, html, jsonScript, page, STYLE } from './pages/html.ts';
-import { basketScreenHtml } from './pages/basketScreen.tsx';
-import { calls, INITIAL_DATA_ID, MAX_ID } from '../contract/index.ts';
+import { STYLE } from './pages/html.ts';
+import { registerCheckoutApp } from './pages/checkoutApp.ts';
 import { ENTRY_LOADER } from '../contract/page.ts';
-import { hasSeatPlan } from './domain/seats.ts';
 import { registerWallet } from './pages/wallet.ts';
-import { paymentWiring, registerPaymentRoutes, type PaymentWiring } from './http/paymentApi.ts';
+import { registerPaymentRoutes } from './http/paymentApi.ts';
 import { registerSandboxCard } from './pages/sandboxCard.ts';
-import { bankWiring, registerBankTransferRoutes, type BankWiring } from './http/bankTransferApi.ts';
+import { registerBankTransferRoutes } from './http/bankTransferApi.ts';
 import { registerSandboxBank } from './pages/sandboxBank.ts';
 import { startReconcileJob } from './domain/payment/reconcile.ts';
-import { processorLinks } from './http/processorLinks.ts';
-import { jobDeps, planWiring, registerInstalmentDevRoutes, registerPlanAuthentication, walletUrlOf, type PlanWiring } from './http/instalmentApi.ts';
+import { buildProviders, type BankWiring, type PaymentWiring, type PlanWiring } from './providers/index.ts';
+import { processorLinks } from './providers/processorLinks.ts';
+import { jobDeps, registerInstalmentDevRoutes, registerPlanAuthentication, walletUrlOf } from './http/instalmentApi.ts';
 import { startInstalmentJob } from './domain/instalments/job.ts';
 import { registerDevClock, type MovableClock } from './http/devClock.ts';
 
@@ -59,11 +56,11 @@ export async function buildApp(deps: {
   fetch?: typeof fetch;
   /** Tests hand in their own transport; otherwise SMTP when SMTP_URL is set, else the outbox only. */
   mailer?: Mailer;
-  /** The card processor and payment grace; from the environment when not given. */
+  /** The card processor and payment grace; from the configuration when not given. */
   payment?: PaymentWiring;
-  /** The bank for instant bank transfer; from the environment when not given. */
+  /** The bank for instant bank transfer; from the configuration when not given. */
   bank?: BankWiring;
-  /** Saved cards for plans and Square; from the environment when not given. */
+  /** Saved cards for plans and Square; from the configuration when not given. */
   plans?: PlanWiring;
   /** Runs the instalment job every `intervalMs` while the app is open (the server's main only). */
   instalmentJob?: { intervalMs: number };
@@ -83,38 +80,34 @@ export async function buildApp(deps: {
     },
   });
 
-  const local = localCaptcha(db, config.altchaHmacKey, config.altchaMaxNumber);
+  const providers = buildProviders(config, db, deps.fetch ? { fetch: deps.fetch } : {});
   const appDeps: AppDeps = {
+    ...providers,
     db,
     config,
     clock: deps.clock ?? deps.movableClock?.now ?? (() => new Date()),
-    captcha: config.hcaptcha ? hcaptcha(config.hcaptcha, deps.fetch) : local,
-    altcha: config.hcaptcha ? null : local,
-    mailer: deps.mailer ?? { transport: config.smtpUrl ? smtpTransport(config.smtpUrl) : null, from: config.mailFrom },
-    payment: deps.payment ?? paymentWiring(process.env, deps.fetch),
-    bank: deps.bank ?? bankWiring(process.env, deps.fetch),
-    plans: deps.plans ?? planWiring(db, process.env, deps.fetch),
+    mailer: deps.mailer ?? providers.mailer,
+    payment: deps.payment ?? providers.payment,
+    bank: deps.bank ?? providers.bank,
+    plans: deps.plans ?? providers.plans,
   };
 
-  const styleNonce = await registerSecurityHeaders(
-    app,
-    { hcaptcha: config.hcaptcha, stripe: appDeps.payment.processor.name === 'stripe', square: appDeps.plans.square.credentials.checkout_js !== '', accommodationMap: config.accommodationMap, publicUrl: config.publicUrl },
-    { styles: [STYLE], scripts: [STEPPER_SCRIPT, ENTRY_LOADER] },
-  );
-  const allowed = allowedMethods(app);
-  await app.register(cookie, { secret: config.sessionSecret });
-  await app.register(formbody, { parser: (body) => qs.parse(body, QS_OPTIONS) });
-  await app.register(rateLimit, {
-    max: config.rateLimitPerMinute,
-    ...(config.rateLimitStore === 'database' ? { store: databaseRateLimitStore(deps.db, { relaxedCommit: config.databaseUrl !== null }) as never } : {}),
-    timeWindow: '1 minute',
-    /** A page load fetches a dozen hashed build files; they cost nothing to serve and must not spend a buyer's budget of calls. */
-    allowList: (request) => (request.method === 'GET' || request.method === 'HEAD') && request.url.startsWith('/assets/'),
-    errorResponseBuilder: (_request, context) => ({
-      statusCode: 429,
-      error: `Too many requests. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`,
-    }),
+  await app.register(security, {
+    providers: {
+      hcaptcha: config.hcaptcha,
+      stripe: appDeps.payment.processor.name === 'stripe',
+      square: appDeps.plans.square.credentials.checkout_js !== '',
+      accommodationMap: config.accommodationMap,
+      publicUrl: config.publicUrl,
+    },
+    inline: { styles: [STYLE], scripts: [STEPPER_SCRIPT, ENTRY_LOADER] },
   });
+  const allowed = allowedMethods(app);
+  await app.register(session, { secret: config.sessionSecret });
+  await app.register(visitorSale, { db });
+  await app.register(formbody, { parser: (body) => qs.parse(body, QS_OPTIONS) });
+  await app.register(requestRateLimit, { db, config });
+  await app.register(compression);
   app.addHook('onRequest', refuseCrossSite);
   registerDemoMode(app, appDeps);
 
@@ -154,14 +147,15 @@ export async function buildApp(deps: {
   app.get('/health', async () => ({ ok: true }));
 
   const staticDir = path.resolve(config.staticDir);
-  const indexFile = path.join(staticDir, 'index.html');
-  const seatsFile = path.join(staticDir, 'seats.html');
   if (existsSync(staticDir)) {
     await app.register(fastifyStatic, {
       root: staticDir,
       prefix: '/',
       index: false,
-      wildcard: true,
+      // A route per built file, found at start: every other path is the checkout app's (see checkoutApp.ts).
+      wildcard: false,
+      // Hidden, as allowedMethods leaves these routes out (see there).
+      schemaHide: true,
       preCompressed: true,
       /** Built files carry a hash of their content in their name, so a browser keeps them for a year; anything else is revalidated. */
       setHeaders: (reply, filePath) => {
@@ -171,10 +165,11 @@ export async function buildApp(deps: {
     });
   }
 
-  /** Every other page is the checkout app, as the spec says; API paths and dates without seats get a real 404. */
+  registerCheckoutApp(app, { deps: appDeps, staticDir, allowed });
+
+  /** Paths no route serves: a wrong method is told the right ones; API and development paths get a real 404. */
   app.setNotFoundHandler(async (request, reply) => {
     const url = request.url.split('?')[0] ?? '/';
-    const isApi = url.startsWith('/ajax/') || url.startsWith('/do/');
     const allow = allowed(url);
     if (allow.length > 0 && !allow.includes(request.method)) {
       return reply
@@ -182,105 +177,24 @@ export async function buildApp(deps: {
         .header('allow', allow.join(', '))
         .send({ error: `${request.method} is not allowed at ${url}; use ${allow.join(' or ')}` });
     }
-    if (request.method !== 'GET' || isApi) {
-      return reply.status(404).send({ error: `Nothing is served at ${request.method} ${url}` });
-    }
     // A development or sandbox path that no route serves is not the checkout.
-    if (isDemoPath(url)) return notServed(request, reply, appDeps, url);
-    // A seated date's seat page is part of the app; any other date has no seat page.
-    const seatDate = /^\/events\/book_seats\/([1-9]\d{0,9})\/$/.exec(url)?.[1];
-    const seated = seatDate !== undefined && Number(seatDate) <= MAX_ID && (await hasSeatPlan(appDeps.db, Number(seatDate)));
-    if (url.startsWith('/events/book_seats/') && !seated) {
-      return reply.status(404).type('text/html; charset=utf-8').send(page(config, 'Seat selection', html`<h1>Seat selection is not available for this event</h1>`));
-    }
-    if (seated) {
-      // The seat page is the app's own entry (seats.html): it reads its event date and plan itself.
-      const seatsPage = await readFile(seatsFile, 'utf8').catch(() => null);
-      if (seatsPage !== null) {
-        const nonce = styleNonce(reply);
-        const withStyles = await inlineStylesheets(seatsPage, staticDir, nonce);
-        const document = withStyles
-          .replace('<head>', `<head><meta name="csp-nonce" content="${nonce}">`)
-          .replace('<div id="root"></div>', '<div id="root"><p class="page">Loading the seating plan…</p></div>');
-        return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(document);
-      }
-    }
-    const index = await readFile(indexFile, 'utf8').catch(() => null);
-    if (index === null) {
-      return reply
-        .status(503)
-        .type('text/html; charset=utf-8')
-        .send(page(config, 'Checkout not built', html`<h1>The checkout app has not been built yet</h1><p>Run <code>npm run build</code>, then reload this page.</p>`));
-    }
-    // A build from another version of the app carries another loader, which the page's policy (the
-    // hash of this version's loader) would block: the page would paint and never come alive.
-    if (index.includes('name="app-entry"') && !index.includes(`<script>${ENTRY_LOADER}</script>`)) {
-      request.log.error(`${indexFile} was built from another version of the app: run npm run build`);
-      return reply
-        .status(503)
-        .type('text/html; charset=utf-8')
-        .send(page(config, 'Checkout out of date', html`<h1>The checkout app was built from another version</h1><p>Run <code>npm run build</code>, then reload this page.</p>`));
-    }
-    const nonce = styleNonce(reply);
-    // The first checkout and user come with the page, and the first screen paints before any script runs.
-    // The app puts it in its cache before it has loaded the contract, so it is checked against the contract here.
-    const data = await checkoutPageData(appDeps, request)
-      .then((d) => {
-        if (calls.getCheckout.response.safeParse(d.checkout).success && calls.getUser.response.safeParse(d.user).success) return d;
-        request.log.warn('the checkout page was sent without its data: it does not meet the contract');
-        return null;
-      })
-      .catch((err: unknown) => {
-        request.log.warn({ err }, 'the checkout page was sent without its data');
-        return null;
-      });
-    // At the basket the first paint is the basket itself, drawn by the app's own screen; elsewhere the
-    // app first determines the step.
-    const screen = data?.checkout.state === 'basket' ? basketScreenHtml(data.checkout, data.user.user) : undefined;
-    const body = `<div id="root">${checkoutShell(config, screen)}</div>${data ? jsonScript(INITIAL_DATA_ID, data) : ''}`;
-    // The entry stylesheet comes inside the page, so the first paint waits for no other request.
-    const withStyles = await inlineStylesheets(index, staticDir, nonce);
-    const document = withStyles.replace('<head>', `<head><meta name="csp-nonce" content="${nonce}">`).replace('<div id="root"></div>', body);
-    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('vary', 'accept-encoding');
-    if (/\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) {
-      return reply.header('content-encoding', 'gzip').send(gzipSync(document, { level: 6 }));
-    }
-    return reply.send(document);
+    if (request.method === 'GET' && isDemoPath(url)) return notServed(request, reply, appDeps, url);
+    return reply.status(404).send({ error: `Nothing is served at ${request.method} ${url}` });
   });
 
   return app;
 }
 
-const stylesheets = new Map<string, string>();
-
-/** Puts each built stylesheet the page links into the page itself (read once per file, as built files never change), its link left disabled. */
-async function inlineStylesheets(index: string, staticDir: string, nonce: string): Promise<string> {
-  let out = index;
-  for (const match of index.matchAll(/<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/g)) {
-    const file = path.join(staticDir, match[1]!);
-    let css = stylesheets.get(file);
-    if (css === undefined) {
-      css = (await readFile(file, 'utf8').catch(() => null)) ?? '';
-      if (!css) continue;
-      stylesheets.set(file, css);
-    }
-    // The disabled link is neither fetched nor applied: it tells the app's chunk loader, which looks
-    // for a stylesheet by its link before adding one, that this one is already on the page (added
-    // again after the page's own stylesheets, it would override them).
-    out = out.replace(match[0], `<style nonce="${nonce}">${css.replace(/<\/style/gi, '<\\/style')}</style><link rel="stylesheet" href="/${match[1]}" disabled>`);
-  }
-  return out;
-}
-
 /**
  * The methods each registered path answers, to tell a wrong method (405 with Allow) from a
- * wrong path (404). Catch-all routes (the static files) are left out: they answer any path.
+ * wrong path (404). The checkout app's routes are left out, as they answer any page path, and so
+ * are the built files' (hidden by @fastify/static): another method at a file's path is a 404.
  */
 function allowedMethods(app: FastifyInstance): (url: string) => string[] {
   const routes: { pattern: RegExp; methods: Set<string> }[] = [];
   const normal = (url: string) => (url.length > 1 && url.endsWith('/') ? url.slice(0, -1) : url);
   app.addHook('onRoute', (route) => {
-    if (route.url.includes('*')) return;
+    if (route.url.includes('*') || route.config?.everyPath || (route.schema as { hide?: boolean } | undefined)?.hide) return;
     const source = normal(route.url)
       .split('/')
       .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))

@@ -9,15 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
-import { testConfig } from './config.ts';
+import { parseConfig, testConfig } from './config.ts';
 import { openSeededTestDatabase } from './db/testing.ts';
 import type { OpenDatabase } from './db/index.ts';
 import { capacityPools, paymentRefunds, payments, sales } from './db/schema.ts';
 import type { Demo } from './seed.ts';
 import { drivers, Visitor } from './test/harness.ts';
 import { hotEvent } from './test/fixtures.ts';
-import { paymentWiring } from './http/paymentApi.ts';
-import { bankWiring } from './http/bankTransferApi.ts';
+import { paymentWiring } from './providers/payment.ts';
+import { bankWiring } from './providers/bank.ts';
 import { sandboxBank } from './domain/payment/bank.ts';
 import { settleDueBankDecisions } from './domain/payment/bankTransfer.ts';
 import { BANK_TRANSFER_MESSAGES } from '../machines/bankTransfer/bankTransfer.messages.ts';
@@ -40,8 +40,8 @@ describe.each(drivers)('instant bank transfer on %s', (driver) => {
       config: testConfig({ checkoutTimeSeconds: CHECKOUT_TIME }),
       clock: () => clock.now,
       logger: false,
-      payment: paymentWiring({ PAYMENT_GRACE: String(GRACE_MINUTES) }),
-      bank: bankWiring({ TRUELAYER_POLL_INTERVAL_MS: '400' }),
+      payment: paymentWiring(parseConfig({ PAYMENT_GRACE: String(GRACE_MINUTES) })),
+      bank: bankWiring(parseConfig({ TRUELAYER_POLL_INTERVAL_MS: '400' })),
     });
     await app.ready();
   });

@@ -94,4 +94,51 @@ describe('configuration', () => {
       expect(testConfig({ demo: false }).demo).toBe(false);
     });
   });
+
+  it('reads every outside service’s keys at start, each a sandbox when unkeyed', () => {
+    const c = parseConfig({});
+    expect(c.payment).toEqual({ graceMs: 10 * 60_000, stripe: null });
+    expect(c.bank).toEqual({ truelayer: null, pollIntervalMs: 1500 });
+    expect(c.square).toBeNull();
+    expect(c.addressApiKey).toBeNull();
+    expect(c.smtpUrl).toBeNull();
+    const keyed = parseConfig({
+      STRIPE_PUBLISHABLE_KEY: 'pk_test_1',
+      STRIPE_SECRET_KEY: 'sk_test_1',
+      PAYMENT_GRACE: '5',
+      SQUARE_APPLICATION_ID: 'sandbox-sq0idb-abc',
+      SQUARE_ACCESS_TOKEN: 'EAAAl0123456789abcdefghij',
+      SQUARE_LOCATION_ID: 'L8W9XYZ123',
+      ADDRESS_API_KEY: 'key',
+      SMTP_URL: 'smtp://mail.example.com:587',
+    });
+    expect(keyed.payment).toEqual({ graceMs: 5 * 60_000, stripe: { publishableKey: 'pk_test_1', secretKey: 'sk_test_1', webhookSecret: null, apiBase: null } });
+    expect(keyed.square).toMatchObject({ applicationId: 'sandbox-sq0idb-abc', locationId: 'L8W9XYZ123', apiBase: null });
+    expect(keyed).toMatchObject({ addressApiKey: 'key', smtpUrl: 'smtp://mail.example.com:587' });
+  });
+
+  it.each([
+    ['PAYMENT_GRACE', '90'],
+    ['STRIPE_SECRET_KEY', 'pk_wrong'],
+    ['STRIPE_API_BASE', 'http://127.0.0.1:4010/v1'],
+    ['TRUELAYER_POLL_INTERVAL_MS', '5'],
+    ['TRUELAYER_ENVIRONMENT', 'live'],
+    ['SQUARE_LOCATION_ID', 'lowercase'],
+    ['SMTP_URL', 'mail.example.com'],
+    ['INSTALMENT_JOB_INTERVAL', '1.5'],
+    ['INSTALMENT_JOB_INTERVAL', '-1'],
+  ])('refuses the provider setting %s=%s with a ConfigError naming it', (name, value) => {
+    expect(() => parseConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => parseConfig({ [name]: value })).toThrow(new RegExp(`^Invalid configuration\\. ${name}: .*${value.replace(/[/:.]/g, '.')}`));
+  });
+
+  it('needs every TrueLayer key once its client id is set', () => {
+    expect(() => parseConfig({ TRUELAYER_CLIENT_ID: 'id', TRUELAYER_CLIENT_SECRET: 'secret' })).toThrow(/TRUELAYER_SIGNING_KEY_ID: required when TrueLayer is keyed/);
+  });
+
+  it('runs the instalment job every ten minutes unless configured, and not at all with 0', () => {
+    expect(parseConfig({}).instalmentJobIntervalMs).toBe(600_000);
+    expect(parseConfig({ INSTALMENT_JOB_INTERVAL: '30' }).instalmentJobIntervalMs).toBe(30_000);
+    expect(parseConfig({ INSTALMENT_JOB_INTERVAL: '0' }).instalmentJobIntervalMs).toBeNull();
+  });
 });

@@ -3,6 +3,9 @@
  * server with a message naming the variable, rather than surfacing later as odd behaviour.
  */
 import { z } from 'zod/mini';
+import type { PaymentSettings, StripeApiBase } from './domain/payment/processor.ts';
+import type { SquareKeys } from './domain/payment/square.ts';
+import type { BankSettings } from './domain/payment/truelayer.ts';
 
 const port = z.coerce.number().check(z.int(), z.minimum(0), z.maximum(65_535));
 const positiveInt = z.coerce.number().check(z.int(), z.minimum(1));
@@ -82,7 +85,104 @@ const envSchema = z.object({
   PUBLIC_URL: z.optional(z.string().check(z.regex(/^https?:\/\/[^\s/?#@]+$/, 'must be an http:// or https:// address without a path, e.g. https://tickets.example.com'))),
   /** Where buyers' feedback goes when none of the order's organisers keeps a contact address. */
   FEEDBACK_EMAIL: z._default(z.string().check(z.regex(/^[^\s@]+@[^\s@]+$/, 'must be an email address')), 'feedback@holdfast.localhost'),
+  /** Seconds between runs of the instalment job, which charges plans' instalments as they fall due; 0 turns it off. */
+  INSTALMENT_JOB_INTERVAL: z._default(z.coerce.number().check(z.int('must be a whole number of seconds'), z.minimum(0, 'must be a whole number of seconds')), 600),
 });
+
+/**
+ * PAYMENT_GRACE (minutes), the Stripe keys and STRIPE_API_BASE (where Stripe's API is reached, by
+ * default https://api.stripe.com; a local stand-in for tests).
+ */
+const paymentSchema = z.object({
+  PAYMENT_GRACE: z._default(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(60)), 10),
+  STRIPE_PUBLISHABLE_KEY: z.optional(z.string().check(z.regex(/^pk_/, 'must start with pk_'))),
+  STRIPE_SECRET_KEY: z.optional(z.string().check(z.regex(/^sk_|^rk_/, 'must start with sk_ or rk_'))),
+  STRIPE_WEBHOOK_SECRET: z.optional(z.string().check(z.regex(/^whsec_/, 'must start with whsec_'))),
+  STRIPE_API_BASE: z.optional(z.string().check(z.regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be http(s)://host[:port] with no path'))),
+});
+
+/** TrueLayer's keys, its environment and how often the waiting page asks the bank for news. */
+const bankSchema = z.object({
+  TRUELAYER_CLIENT_ID: z.optional(z.string().check(z.minLength(1))),
+  TRUELAYER_CLIENT_SECRET: z.optional(z.string().check(z.minLength(1))),
+  TRUELAYER_SIGNING_KEY_ID: z.optional(z.string().check(z.minLength(1))),
+  TRUELAYER_SIGNING_PRIVATE_KEY: z.optional(z.string().check(z.regex(/BEGIN (EC )?PRIVATE KEY/, 'must be a PEM private key (P-521)'))),
+  TRUELAYER_MERCHANT_ACCOUNT_ID: z.optional(z.string().check(z.minLength(1))),
+  TRUELAYER_ENVIRONMENT: z._default(z.enum(['sandbox', 'production']), 'sandbox'),
+  TRUELAYER_POLL_INTERVAL_MS: z._default(z.coerce.number().check(z.int(), z.minimum(100), z.maximum(60_000)), 1500),
+});
+
+/** Square's keys (all three, or none) and SQUARE_API_BASE, which points Square's SDK at a local stand-in. */
+const squareSchema = z.object({
+  SQUARE_APPLICATION_ID: z.optional(z.string().check(z.regex(/^(sandbox-)?sq0idp-|^sandbox-sq0idb-|^sq0idb-/, 'must be a Square application id (sq0idp-… or sandbox-sq0idb-…)'))),
+  SQUARE_ACCESS_TOKEN: z.optional(z.string().check(z.minLength(20, 'must be a Square access token'))),
+  SQUARE_LOCATION_ID: z.optional(z.string().check(z.regex(/^[A-Z0-9]{6,32}$/, 'must be a Square location id'))),
+  SQUARE_API_BASE: z.optional(z.string().check(z.regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be http(s)://host[:port] with no path'))),
+});
+
+/** One provider's variables, or a ConfigError naming the first bad one. */
+function parseSection<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } } }, env: Record<string, string | undefined>): T {
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = issue.path.map(String).join('.');
+    throw new ConfigError(`Invalid configuration. ${name}: ${issue.message} (got ${JSON.stringify(present[name] ?? null)})`);
+  }
+  return parsed.data;
+}
+
+function apiBaseOf(value: string | undefined): StripeApiBase | null {
+  if (!value) return null;
+  const url = new URL(value);
+  const protocol = url.protocol === 'http:' ? 'http' : 'https';
+  return { protocol, host: url.hostname, port: url.port ? Number(url.port) : protocol === 'http' ? 80 : 443 };
+}
+
+/** The card processor's settings: Stripe when both its keys are set, else the sandbox processor. */
+export function paymentSettings(env: Record<string, string | undefined>): PaymentSettings {
+  const e = parseSection(paymentSchema, env);
+  return {
+    graceMs: e.PAYMENT_GRACE * 60_000,
+    stripe:
+      e.STRIPE_PUBLISHABLE_KEY && e.STRIPE_SECRET_KEY
+        ? { publishableKey: e.STRIPE_PUBLISHABLE_KEY, secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? null, apiBase: apiBaseOf(e.STRIPE_API_BASE) }
+        : null,
+  };
+}
+
+/** TrueLayer is used when its client id and secret are set; then the signing key and merchant account must be too. */
+export function bankSettings(env: Record<string, string | undefined>): BankSettings {
+  const e = parseSection(bankSchema, env);
+  if (!e.TRUELAYER_CLIENT_ID && !e.TRUELAYER_CLIENT_SECRET) return { truelayer: null, pollIntervalMs: e.TRUELAYER_POLL_INTERVAL_MS };
+  for (const name of ['TRUELAYER_CLIENT_ID', 'TRUELAYER_CLIENT_SECRET', 'TRUELAYER_SIGNING_KEY_ID', 'TRUELAYER_SIGNING_PRIVATE_KEY', 'TRUELAYER_MERCHANT_ACCOUNT_ID'] as const) {
+    if (!e[name]) throw new ConfigError(`Invalid configuration. ${name}: required when TrueLayer is keyed`);
+  }
+  return {
+    truelayer: {
+      clientId: e.TRUELAYER_CLIENT_ID!,
+      clientSecret: e.TRUELAYER_CLIENT_SECRET!,
+      signingKeyId: e.TRUELAYER_SIGNING_KEY_ID!,
+      signingPrivateKey: e.TRUELAYER_SIGNING_PRIVATE_KEY!.replace(/\\n/g, '\n'),
+      merchantAccountId: e.TRUELAYER_MERCHANT_ACCOUNT_ID!,
+      environment: e.TRUELAYER_ENVIRONMENT,
+    },
+    pollIntervalMs: e.TRUELAYER_POLL_INTERVAL_MS,
+  };
+}
+
+/** The Square keys, when all three are set. */
+export function squareKeys(env: Record<string, string | undefined>): SquareKeys | null {
+  const e = parseSection(squareSchema, env);
+  return e.SQUARE_APPLICATION_ID && e.SQUARE_ACCESS_TOKEN && e.SQUARE_LOCATION_ID
+    ? {
+        applicationId: e.SQUARE_APPLICATION_ID,
+        accessToken: e.SQUARE_ACCESS_TOKEN,
+        locationId: e.SQUARE_LOCATION_ID,
+        apiBase: e.SQUARE_API_BASE ? e.SQUARE_API_BASE.replace(/\/$/, '') : null,
+      }
+    : null;
+}
 
 /**
  * TRUST_PROXY as Fastify takes it: false, a hop count, or a list of proxy addresses. `true`
@@ -160,6 +260,14 @@ export interface Config {
   feedbackEmail: string;
   /** The site's own origin for links in e-mails (PUBLIC_URL). */
   publicUrl: string;
+  /** The card processor: Stripe's keys (null: the sandbox processor) and the payment grace. */
+  payment: PaymentSettings;
+  /** The bank for instant bank transfer: TrueLayer's keys (null: the sandbox bank) and the poll interval. */
+  bank: BankSettings;
+  /** Square's keys; null: Square's sandbox on this server. */
+  square: SquareKeys | null;
+  /** Milliseconds between runs of the instalment job; null when it is off. */
+  instalmentJobIntervalMs: number | null;
 }
 
 export class ConfigError extends Error {}
@@ -226,6 +334,10 @@ export function parseConfig(env: Record<string, string | undefined>, fallbackSec
     accommodationMap: e.ACCOMMODATION_MAP_URL === 'none' ? null : { url: e.ACCOMMODATION_MAP_URL, affiliateId: e.ACCOMMODATION_AFFILIATE_ID },
     feedbackEmail: e.FEEDBACK_EMAIL,
     publicUrl: e.PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`,
+    payment: paymentSettings(env),
+    bank: bankSettings(env),
+    square: squareKeys(env),
+    instalmentJobIntervalMs: e.INSTALMENT_JOB_INTERVAL > 0 ? e.INSTALMENT_JOB_INTERVAL * 1000 : null,
   };
 }
 

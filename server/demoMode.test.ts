@@ -9,15 +9,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
-import { testConfig } from './config.ts';
+import { parseConfig, testConfig } from './config.ts';
 import { outbox, payments, sales } from './db/schema.ts';
 import { sendMail } from './mail/index.ts';
 import { completeSale } from './domain/completeSale.ts';
 import { sandboxBank } from './domain/payment/bank.ts';
-import { bankWiring } from './http/bankTransferApi.ts';
+import { bankWiring } from './providers/bank.ts';
 import { UNKEYED_MESSAGES, unkeyedMethods } from './http/demoMode.ts';
-import { paymentWiring } from './http/paymentApi.ts';
-import { planWiring } from './http/instalmentApi.ts';
+import { paymentWiring } from './providers/payment.ts';
+import { planWiring } from './providers/plans.ts';
 import { appOn, drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
 import { hotEvent } from './test/fixtures.ts';
 import { SANDBOX_CARDS, WALLET_PATH } from '../contract/index.ts';
@@ -180,9 +180,9 @@ describe.each(drivers)('demo mode on %s', (driver) => {
       SQUARE_ACCESS_TOKEN: 'EAAA-holdfast-test-access-token',
       SQUARE_LOCATION_ID: 'LHOLDFAST1',
     };
-    const bank = { ...bankWiring({}), bank: { ...sandboxBank(), name: 'truelayer' as const } };
-    expect(unkeyedMethods({ payment: paymentWiring(keyed), bank, plans: planWiring(w.database.db, keyed) })).toEqual([]);
-    const none = unkeyedMethods({ payment: paymentWiring({}), bank: bankWiring({}), plans: planWiring(w.database.db, {}) });
+    const bank = { ...bankWiring(parseConfig({})), bank: { ...sandboxBank(), name: 'truelayer' as const } };
+    expect(unkeyedMethods({ payment: paymentWiring(parseConfig(keyed)), bank, plans: planWiring(w.database.db, parseConfig(keyed)) })).toEqual([]);
+    const none = unkeyedMethods({ payment: paymentWiring(parseConfig({})), bank: bankWiring(parseConfig({})), plans: planWiring(w.database.db, parseConfig({})) });
     expect(none.map((m) => [m.name, m.keys])).toEqual([
       ['card', 'STRIPE_PUBLISHABLE_KEY and STRIPE_SECRET_KEY'],
       ['instant bank transfer', 'the TRUELAYER_* keys'],
@@ -233,7 +233,7 @@ describe.each(drivers)('demo mode on %s', (driver) => {
     let app: FastifyInstance;
     beforeAll(async () => {
       // The bank's page is given the return link as TrueLayer's hosted page is (in its address).
-      const wiring = bankWiring({});
+      const wiring = bankWiring(parseConfig({}));
       const bank = { ...sandboxBank(), paymentPageUrl: (p: { returnUri: string }) => `https://bank.example/pay#${new URLSearchParams({ return_uri: p.returnUri }).toString()}` };
       app = await buildApp({ db: w.database.db, config: testConfig({ publicUrl: PUBLIC_URL }), clock: () => w.clock.now, logger: false, bank: { ...wiring, bank } });
       await app.ready();

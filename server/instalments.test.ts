@@ -15,7 +15,7 @@ import { PAYMENT_MESSAGES } from '../machines/payment/payment.messages.ts';
 import { runInstalmentJob, type JobDeps } from './domain/instalments/job.ts';
 import { sandboxSavedCards } from './domain/instalments/offSession.ts';
 import { SANDBOX_FAIL_LATER_CARD } from './domain/instalments/sandboxCards.ts';
-import { computeSchedule } from './domain/instalments/plans.ts';
+import { computeSchedule } from './domain/instalments/schedule.ts';
 
 const DAY = 86_400_000;
 /** A weekend ticket: £180 and a £9 booking fee. */

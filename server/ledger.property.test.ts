@@ -20,10 +20,11 @@ import * as t from './db/schema.ts';
 import { drivers, openWorld, type TestWorld } from './test/harness.ts';
 import { AppHandle, Buyer, HOLD_SECONDS, ledgerEvent, type LedgerEvent } from './test/ledger/world.ts';
 import { basketOf, emptyModel, ledgerViolations, type LedgerModel, type Snapshot } from './test/ledger/invariants.ts';
-import { paymentWiring } from './http/paymentApi.ts';
-import { bankWiring } from './http/bankTransferApi.ts';
-import { planWiring } from './http/instalmentApi.ts';
-import { processorLinks } from './http/processorLinks.ts';
+import { parseConfig } from './config.ts';
+import { paymentWiring } from './providers/payment.ts';
+import { bankWiring } from './providers/bank.ts';
+import { planWiring } from './providers/plans.ts';
+import { processorLinks } from './providers/processorLinks.ts';
 import { settlePayment, type Payment } from './domain/payment/payments.ts';
 import { reconcilePayments } from './domain/payment/reconcile.ts';
 import { settleDueBankDecisions } from './domain/payment/bankTransfer.ts';
@@ -331,7 +332,7 @@ class ProcessorWord extends Step {
       .orderBy(t.payments.id);
     if (mine.length === 0) return;
     const payment: Payment = mine[mine.length - 1 - (this.pick % mine.length)]!;
-    const links = processorLinks({ payment: paymentWiring(process.env), bank: bankWiring(process.env), plans: planWiring(db, process.env) });
+    const links = processorLinks({ payment: paymentWiring(parseConfig(process.env)), bank: bankWiring(parseConfig(process.env)), plans: planWiring(db, parseConfig(process.env)) });
     await settlePayment(
       db,
       links(payment).refunder,
@@ -372,7 +373,7 @@ class Sweep extends Step {
 class Reconcile extends Step {
   async act(_m: LedgerModel, r: Ledger) {
     const { db } = r.world.database;
-    await reconcilePayments(db, processorLinks({ payment: paymentWiring(process.env), bank: bankWiring(process.env), plans: planWiring(db, process.env) }), r.handle.now());
+    await reconcilePayments(db, processorLinks({ payment: paymentWiring(parseConfig(process.env)), bank: bankWiring(parseConfig(process.env)), plans: planWiring(db, parseConfig(process.env)) }), r.handle.now());
   }
   toString() {
     return 'reconcile()';
@@ -474,7 +475,7 @@ describe.each(drivers)('the money ledger under random payments on %s', (driver) 
   it(
     'keeps money, tickets, stock and codes consistent after every command',
     async () => {
-      const graceMs = paymentWiring(process.env).settings.graceMs;
+      const graceMs = paymentWiring(parseConfig(process.env)).settings.graceMs;
       const seen: Record<string, number> = {};
       const property = fc.asyncProperty(commands, async (cmds) => {
         const setup = async () => {

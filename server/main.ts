@@ -13,7 +13,7 @@ import { purgeRateLimits } from './http/rateLimitStore.ts';
 import { sandboxBank } from './domain/payment/bank.ts';
 import { settleDueBankDecisions } from './domain/payment/bankTransfer.ts';
 import { sendDueTransfers } from './domain/transfers.ts';
-import { smtpTransport } from './mail/index.ts';
+import { mailerOf } from './providers/index.ts';
 import { movableClock } from './http/devClock.ts';
 
 /**
@@ -66,12 +66,6 @@ async function main() {
   const database = await openDatabase(config, async (db) => {
     if (config.demo && (await seedIfEmpty(db))) console.log('Seeded the demo catalogue.');
   });
-  // INSTALMENT_JOB_INTERVAL: seconds between runs of the instalment job (default 600; 0 turns it off).
-  const jobSeconds = Number(process.env.INSTALMENT_JOB_INTERVAL ?? 600);
-  if (!Number.isInteger(jobSeconds) || jobSeconds < 0) {
-    console.error(`Invalid configuration. INSTALMENT_JOB_INTERVAL: must be a whole number of seconds (got ${JSON.stringify(process.env.INSTALMENT_JOB_INTERVAL)})`);
-    process.exit(1);
-  }
   // Payments left open are asked about at their processor once a minute, with the sweeper's rhythm at most.
   // One clock for the app and the sweeper; in demo mode with DEV_CLOCK=1 it can be moved forward.
   const movable = config.devClock ? movableClock() : null;
@@ -81,12 +75,12 @@ async function main() {
     config,
     clock,
     ...(movable ? { movableClock: movable } : {}),
-    ...(jobSeconds > 0 ? { instalmentJob: { intervalMs: jobSeconds * 1000 } } : {}),
+    ...(config.instalmentJobIntervalMs !== null ? { instalmentJob: { intervalMs: config.instalmentJobIntervalMs } } : {}),
     reconcileJob: { intervalMs: Math.min(60_000, config.sweepIntervalMs * 2) },
   });
 
   // Scheduled gifts are e-mailed by the sweeper at their delivery date and time.
-  const transferMail = { mailer: { transport: config.smtpUrl ? smtpTransport(config.smtpUrl) : null, from: config.mailFrom }, brandName: config.brandName };
+  const transferMail = { mailer: mailerOf(config), brandName: config.brandName };
   const sweeper = setInterval(() => {
     const now = clock();
     // The sandbox bank's slow approvals arrive even when no buyer is watching.

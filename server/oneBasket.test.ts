@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
-import { testConfig } from './config.ts';
+import { parseConfig, testConfig } from './config.ts';
 import { openSeededTestDatabase } from './db/testing.ts';
 import { rows, type OpenDatabase } from './db/index.ts';
 import { capacityPools, discountCodes, paymentRefunds, payments, sales, sandboxCharges } from './db/schema.ts';
@@ -19,10 +19,10 @@ import type { Demo } from './seed.ts';
 import { drivers, Visitor } from './test/harness.ts';
 import { hotEvent } from './test/fixtures.ts';
 import { refusalOf } from './test/refusals.ts';
-import { paymentWiring, type PaymentWiring } from './http/paymentApi.ts';
-import { bankWiring } from './http/bankTransferApi.ts';
-import { planWiring } from './http/instalmentApi.ts';
-import { processorLinks } from './http/processorLinks.ts';
+import { paymentWiring, type PaymentWiring } from './providers/payment.ts';
+import { bankWiring } from './providers/bank.ts';
+import { planWiring } from './providers/plans.ts';
+import { processorLinks } from './providers/processorLinks.ts';
 import { keptPayments, settlePayment } from './domain/payment/payments.ts';
 import { NOT_COMPLETED_MESSAGE, reconcilePayments, type ProcessorLinks } from './domain/payment/reconcile.ts';
 import { sweepExpiredHolds } from './domain/stock.ts';
@@ -48,7 +48,7 @@ describe.each(drivers)('a payment is for one basket on %s', (driver) => {
 
   beforeAll(async () => {
     ({ database, demo } = await openSeededTestDatabase(driver, 8));
-    const base = paymentWiring({ PAYMENT_GRACE: String(GRACE_MINUTES) });
+    const base = paymentWiring(parseConfig({ PAYMENT_GRACE: String(GRACE_MINUTES) }));
     wiring = {
       settings: base.settings,
       processor: {
@@ -59,8 +59,8 @@ describe.each(drivers)('a payment is for one basket on %s', (driver) => {
         },
       },
     };
-    const bank = bankWiring({});
-    const plans = planWiring(database.db, {});
+    const bank = bankWiring(parseConfig({}));
+    const plans = planWiring(database.db, parseConfig({}));
     links = processorLinks({ payment: wiring, bank, plans });
     app = await buildApp({
       db: database.db,

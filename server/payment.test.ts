@@ -8,14 +8,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
-import { testConfig } from './config.ts';
+import { parseConfig, testConfig } from './config.ts';
 import { openSeededTestDatabase } from './db/testing.ts';
 import { rows, type OpenDatabase } from './db/index.ts';
 import { capacityPools, paymentRefunds, payments, sales, ticketTypes } from './db/schema.ts';
 import type { Demo } from './seed.ts';
 import { drivers, Visitor } from './test/harness.ts';
 import { hotEvent } from './test/fixtures.ts';
-import { paymentWiring, type PaymentWiring } from './http/paymentApi.ts';
+import { paymentWiring, type PaymentWiring } from './providers/payment.ts';
 import { settlePayment } from './domain/payment/payments.ts';
 import { sweepExpiredHolds } from './domain/stock.ts';
 import { ADDRESS_MESSAGES } from '../machines/address/address.messages.ts';
@@ -34,7 +34,7 @@ describe.each(drivers)('paying on %s', (driver) => {
 
   beforeAll(async () => {
     ({ database, demo } = await openSeededTestDatabase(driver, 8));
-    wiring = paymentWiring({ PAYMENT_GRACE: String(GRACE_MINUTES) });
+    wiring = paymentWiring(parseConfig({ PAYMENT_GRACE: String(GRACE_MINUTES) }));
     app = await buildApp({ db: database.db, config: testConfig({ checkoutTimeSeconds: CHECKOUT_TIME }), clock: () => clock.now, logger: false, payment: wiring });
     await app.ready();
   });

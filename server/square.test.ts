@@ -14,7 +14,7 @@ import type { FastifyInstance } from 'fastify';
 import * as t from './db/schema.ts';
 import { paymentRefunds, payments, sales } from './db/schema.ts';
 import { buildApp } from './app.ts';
-import { testConfig } from './config.ts';
+import { parseConfig, squareKeys, testConfig } from './config.ts';
 import { openSeededTestDatabase } from './db/testing.ts';
 import type { OpenDatabase } from './db/index.ts';
 import type { Demo } from './seed.ts';
@@ -24,9 +24,9 @@ import { SANDBOX_CARDS, SQUARE_SANDBOX_APP_ID } from '../contract/index.ts';
 import { ADDRESS_MESSAGES } from '../machines/address/address.messages.ts';
 import { PAYMENT_MESSAGES } from '../machines/payment/payment.messages.ts';
 import { SQUARE_MESSAGES } from '../machines/square/square.messages.ts';
-import { squareApi, squareKeys } from './domain/payment/square.ts';
+import { squareApi } from './domain/payment/square.ts';
 import { AMOUNT_MISMATCH_MESSAGE } from './domain/payment/payments.ts';
-import { planWiring } from './http/instalmentApi.ts';
+import { planWiring } from './providers/plans.ts';
 import { offSessionPaymentRequest, paymentMethodRequest, setupIntentRequest, stripeSavedCards } from './domain/instalments/offSession.ts';
 
 const ACCESS_TOKEN = 'EAAAl1234567890abcdefghijkl';
@@ -168,7 +168,7 @@ describe.each(drivers)('Square keyed on %s: Square’s payment id kept, refunds 
   beforeAll(async () => {
     fake = await startFakeSquare({ accessToken: ACCESS_TOKEN });
     ({ database, demo } = await openSeededTestDatabase(driver));
-    app = await buildApp({ db: database.db, config: testConfig(), clock: () => clock.now, logger: false, plans: planWiring(database.db, { ...SQUARE_ENV, SQUARE_API_BASE: fake.base }) });
+    app = await buildApp({ db: database.db, config: testConfig(), clock: () => clock.now, logger: false, plans: planWiring(database.db, parseConfig({ ...SQUARE_ENV, SQUARE_API_BASE: fake.base })) });
     await app.ready();
   });
   afterAll(async () => {
@@ -324,7 +324,7 @@ describe('Stripe for plans (keyed)', () => {
 
 describe('the security policy with Square keyed', () => {
   it('is widened for Square’s SDK only when Square is keyed', async () => {
-    const { cspDirectives } = await import('./http/security.ts');
+    const { cspDirectives } = await import('./plugins/security.ts');
     const plain = cspDirectives({ hcaptcha: null }, { styles: [], scripts: [] });
     const keyed = cspDirectives({ hcaptcha: null, square: true }, { styles: [], scripts: [] });
     expect(plain['script-src']!.join(' ')).not.toContain('squarecdn');

@@ -9,14 +9,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
-import { testConfig } from './config.ts';
+import { parseConfig, paymentSettings, testConfig } from './config.ts';
 import { openTestDatabase } from './db/testing.ts';
 import type { OpenDatabase } from './db/index.ts';
 import { capacityPools, payments } from './db/schema.ts';
 import { drivers, Visitor } from './test/harness.ts';
 import { hotEvent } from './test/fixtures.ts';
-import { paymentWiring } from './http/paymentApi.ts';
-import { paymentSettings } from './domain/payment/processor.ts';
+import { paymentWiring } from './providers/payment.ts';
 import { signWebhook, stripeProcessor, verifyWebhook, WEBHOOK_MESSAGES, WEBHOOK_TOLERANCE_SECONDS } from './domain/payment/stripe.ts';
 import { startFakeStripe, type FakeIntent, type FakeStripe } from '../e2e/fakeStripe.ts';
 
@@ -164,7 +163,7 @@ describe.each(drivers)('paying with Stripe on %s', (driver) => {
       config: testConfig(),
       clock: () => clock.now,
       logger: false,
-      payment: paymentWiring({ ...KEYS, STRIPE_API_BASE: fake.url }),
+      payment: paymentWiring(parseConfig({ ...KEYS, STRIPE_API_BASE: fake.url })),
     });
     await app.ready();
   });

@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
-import { testConfig } from './config.ts';
-import { paymentWiring } from './http/paymentApi.ts';
+import { parseConfig, testConfig } from './config.ts';
+import { paymentWiring } from './providers/payment.ts';
 import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
 
 function directives(header: unknown): Map<string, string[]> {
@@ -31,7 +31,7 @@ describe.each(drivers)('the policy and the card processor on %s', (driver) => {
       config: testConfig({}),
       clock: () => w.clock.now,
       logger: false,
-      payment: paymentWiring({ STRIPE_PUBLISHABLE_KEY: 'pk_test_holdfast', STRIPE_SECRET_KEY: 'sk_test_holdfast' }, () => Promise.reject(new Error('offline'))),
+      payment: paymentWiring(parseConfig({ STRIPE_PUBLISHABLE_KEY: 'pk_test_holdfast', STRIPE_SECRET_KEY: 'sk_test_holdfast' }), () => Promise.reject(new Error('offline'))),
     });
     await keyed.ready();
   });

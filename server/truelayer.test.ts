@@ -11,16 +11,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
-import { testConfig } from './config.ts';
+import { bankSettings, parseConfig, testConfig } from './config.ts';
 import { openTestDatabase } from './db/testing.ts';
 import type { OpenDatabase } from './db/index.ts';
 import { capacityPools, paymentWebhookEvents, payments } from './db/schema.ts';
 import { drivers, Visitor } from './test/harness.ts';
 import { hotEvent } from './test/fixtures.ts';
-import { bankWiring } from './http/bankTransferApi.ts';
+import { bankWiring } from './providers/bank.ts';
 import { generateKeyPairSync, sign, type JsonWebKey, type KeyObject } from 'node:crypto';
 import * as tlSigning from 'truelayer-signing';
-import { bankSettings, truelayerBank, verifyTruelayerWebhook, wordOfStatus } from './domain/payment/truelayer.ts';
+import { truelayerBank, verifyTruelayerWebhook, wordOfStatus } from './domain/payment/truelayer.ts';
 import { BANK_TRANSFER_MESSAGES } from '../machines/bankTransfer/bankTransfer.messages.ts';
 
 const ours = generateKeyPairSync('ec', { namedCurve: 'secp521r1' });
@@ -228,7 +228,7 @@ describe.each(drivers)('TrueLayer keyed on %s', (driver) => {
 
   beforeAll(async () => {
     database = await openTestDatabase(driver, 8);
-    app = await buildApp({ db: database.db, config: testConfig({ checkoutTimeSeconds: 600 }), logger: false, bank: bankWiring(KEYS, fetchImpl) });
+    app = await buildApp({ db: database.db, config: testConfig({ checkoutTimeSeconds: 600 }), logger: false, bank: bankWiring(parseConfig(KEYS), fetchImpl) });
     await app.ready();
   });
   afterAll(async () => {

@@ -34,7 +34,7 @@ import { currencySymbol } from '../../contract/money.ts';
 import { findDonation } from './donation.ts';
 import { needsDeliveryAddress } from './address.ts';
 import { checkoutQuestions } from './questions.ts';
-import { planRemaining, planScheduleOptions } from './instalments/plans.ts';
+import { planRemaining, planScheduleOptions } from './instalments/schedule.ts';
 import { seatsByType as seatsByTypeOf, type SaleSeat } from './seats.ts';
 
 export const STANDARD_REFUND_POLICY = {

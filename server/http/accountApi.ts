@@ -6,7 +6,6 @@ import { logoutOfSale, saveGuestToSale, sendSignInCode, signInWithCode } from '.
 import { isRefusal, Refusal } from '../domain/refusal.ts';
 import { SEND_LIMITS } from '../domain/oneTimeCode.ts';
 import { setMarketingPreferences } from '../domain/marketing.ts';
-import { findSale } from '../domain/sales.ts';
 import type { Handlers, InvalidHandler } from './calls.ts';
 import type { AppDeps } from './deps.ts';
 import { refusalStatus } from './refusals.ts';
@@ -20,9 +19,9 @@ export function accountHandlers(deps: AppDeps): Pick<Handlers, AccountCall> {
   const { db, config, clock, mailer } = deps;
 
   async function existingSale(request: FastifyRequest): Promise<string> {
-    const saleId = saleIdOf(request);
-    if (!saleId || !(await findSale(db, saleId))) throw new Refusal('not-found', NO_SALE_MESSAGE);
-    return saleId;
+    const sale = await request.visitorSale();
+    if (!sale) throw new Refusal('not-found', NO_SALE_MESSAGE);
+    return sale.id;
   }
 
   return {

@@ -3,7 +3,6 @@ import { FIND_MIN_CHARACTERS } from '../../contract/index.ts';
 import { ADDRESS_MESSAGES } from '../../machines/address/address.messages.ts';
 import { deleteSavedAddress, listSavedAddresses, setDeliveryAddress } from '../domain/address.ts';
 import { COUNTRIES, STATES } from '../domain/addressCountries.ts';
-import { forgiving, getAddressFinder, localAddressFinder, type AddressFinder } from '../domain/addressLookup.ts';
 import { Refusal } from '../domain/refusal.ts';
 import type { Handlers } from './calls.ts';
 import type { AppDeps } from './deps.ts';
@@ -11,15 +10,8 @@ import { saleIdOf, userIdOf } from './session.ts';
 
 type AddressCalls = 'getAddressAllCountriesStates' | 'getUserAddresses' | 'lookupAddress' | 'deleteAddress' | 'setDeliveryAddress';
 
-/** The UK address API when keyed, else the local index; its failures are an empty list. */
-export function addressFinderFor(deps: AppDeps, fetchImpl?: typeof fetch): AddressFinder {
-  const { config, db } = deps;
-  const finder = config.addressApiKey ? getAddressFinder(config.addressApiKey, fetchImpl) : localAddressFinder(db);
-  return forgiving(finder);
-}
-
-export function addressHandlers(deps: AppDeps, finder: AddressFinder = addressFinderFor(deps)): Pick<Handlers, AddressCalls> {
-  const { db, clock } = deps;
+export function addressHandlers(deps: AppDeps): Pick<Handlers, AddressCalls> {
+  const { db, clock, addressFinder: finder } = deps;
   return {
     getAddressAllCountriesStates: async ({ reply }) => {
       reply.header('cache-control', 'private, max-age=86400');

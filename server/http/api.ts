@@ -1,6 +1,6 @@
 /** The contract's calls, each a thin mapping from a validated request to one domain function. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { destroySale, findSale, newSaleId, PAID_SALE_MESSAGE, updateBasketState } from '../domain/sales.ts';
+import { destroySale, newSaleId, PAID_SALE_MESSAGE, updateBasketState } from '../domain/sales.ts';
 import {
   addToBasket,
   removeFromBasket,
@@ -81,27 +81,23 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
    * so a request without a basket is refused (or answered as empty) without writing anything.
    */
   async function saleFor(request: FastifyRequest): Promise<string> {
-    const saleId = saleIdOf(request);
-    if (!saleId || !(await findSale(db, saleId))) throw new Refusal('not-found', NO_BASKET_MESSAGE);
-    return saleId;
+    const sale = await request.visitorSale();
+    if (!sale) throw new Refusal('not-found', NO_BASKET_MESSAGE);
+    return sale.id;
   }
   /** The visitor's sale for a change to its basket or hold, or null when there is none: a paid sale is closed, and says so. */
   async function openSale(request: FastifyRequest): Promise<string | null> {
-    const saleId = saleIdOf(request);
-    const sale = saleId ? await findSale(db, saleId) : null;
-    if (!saleId || !sale) return null;
+    const sale = await request.visitorSale();
+    if (!sale) return null;
     if (sale.paidAt) throw new Refusal('already-paid', PAID_SALE_MESSAGE);
-    return saleId;
+    return sale.id;
   }
   async function openSaleFor(request: FastifyRequest): Promise<string> {
     const saleId = await openSale(request);
     if (!saleId) throw new Refusal('not-found', NO_BASKET_MESSAGE);
     return saleId;
   }
-  const hasSale = async (request: FastifyRequest) => {
-    const saleId = saleIdOf(request);
-    return saleId !== null && (await findSale(db, saleId)) !== null;
-  };
+  const hasSale = async (request: FastifyRequest) => (await request.visitorSale()) !== null;
 
   const handlers: Handlers = {
     ...accountHandlers(deps),
@@ -192,7 +188,7 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
     addToBasket: async ({ input, request, reply }) => {
       // A paid sale is closed: what is added next starts a new basket.
       const current = saleIdOf(request);
-      const saleId = current && !(await findSale(db, current))?.paidAt ? current : newSaleId();
+      const saleId = current && !(await request.visitorSale())?.paidAt ? current : newSaleId();
       const tickets = Object.values(input.ticket ?? {}).map((l) => ({ ticketTypeId: l.ticket, qty: l.qty, seats: l.seats }));
       const vouchers = Object.entries(input.gift_voucher ?? {}).map(([, v]) => ({ giftVoucherId: v.id, qty: v.qty, value: v.value }));
       try {

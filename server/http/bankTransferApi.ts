@@ -5,45 +5,17 @@
  * keyed, else the sandbox bank this server serves (server/pages/sandboxBank.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { JsonWebKey } from 'node:crypto';
 import { BANK_RETURN_PATH, offeredMethods, saasBlockingOrganiser, type Checkout } from '../../contract/index.ts';
 import { PAYMENT_MESSAGES } from '../../machines/payment/payment.messages.ts';
 import { buildCheckout } from '../domain/checkout.ts';
 import { Refusal } from '../domain/refusal.ts';
-import { findSale } from '../domain/sales.ts';
-import { sandboxBank, type BankProvider } from '../domain/payment/bank.ts';
 import { bankTransferStatus, createBankPayment, findBankPayment, returnFromBank, settleBankPayment, startBankPayment } from '../domain/payment/bankTransfer.ts';
 import { noLongerHeld } from '../domain/payment/payments.ts';
-import { bankSettings, truelayerBank, verifyTruelayerWebhook, wordOfStatus, type BankSettings } from '../domain/payment/truelayer.ts';
+import { verifyTruelayerWebhook, wordOfStatus } from '../domain/payment/truelayer.ts';
 import { firstDeliveryOf } from '../domain/payment/webhookEvents.ts';
 import type { Handlers } from './calls.ts';
 import type { AppDeps } from './deps.ts';
 import { saleIdOf, userIdOf } from './session.ts';
-
-export interface BankWiring {
-  settings: BankSettings;
-  bank: BankProvider;
-  /** TrueLayer's published webhook keys (injected in tests). */
-  fetchJwks: (url: string) => Promise<{ keys: JsonWebKey[] }>;
-}
-
-/** The bank this server pays with, from the environment (tests pass their own). */
-export function bankWiring(env: Record<string, string | undefined> = process.env, fetchImpl: typeof fetch = fetch): BankWiring {
-  const settings = bankSettings(env);
-  let cached: { url: string; jwks: { keys: JsonWebKey[] }; at: number } | null = null;
-  return {
-    settings,
-    bank: settings.truelayer ? truelayerBank(settings.truelayer, fetchImpl) : sandboxBank(),
-    fetchJwks: async (url) => {
-      if (cached && cached.url === url && Date.now() - cached.at < 10 * 60_000) return cached.jwks;
-      const response = await fetchImpl(url);
-      if (!response.ok) throw new Error(`JWKS ${response.status}`);
-      const jwks = (await response.json()) as { keys: JsonWebKey[] };
-      cached = { url, jwks, at: Date.now() };
-      return jwks;
-    },
-  };
-}
 
 type BankCalls = 'createTruelayerPayment' | 'payWithTruelayer' | 'getTruelayerStatus';
 
@@ -53,8 +25,9 @@ export function bankTransferHandlers(deps: AppDeps): Pick<Handlers, BankCalls> {
 
   /** The sale, held and offered the bank transfer (GBP or EUR, provider not Stripe, not blocked). */
   async function payableSale(request: FastifyRequest, failure: string): Promise<{ saleId: string; checkout: Checkout; now: Date }> {
-    const saleId = saleIdOf(request);
-    if (!saleId || !(await findSale(db, saleId))) throw noLongerHeld();
+    const sale = await request.visitorSale();
+    if (!sale) throw noLongerHeld();
+    const saleId = sale.id;
     const now = clock();
     const checkout = await buildCheckout(db, saleId, now, { captchaSitekey: null, userId: userIdOf(request) });
     if (saasBlockingOrganiser(checkout) || !offeredMethods(checkout, ['truelayer']).includes('truelayer')) throw new Refusal('not-offered', failure);

@@ -3,7 +3,6 @@ import type { FastifyRequest } from 'fastify';
 import { WALLET_PATH } from '../../contract/index.ts';
 import { DELIVERY_MESSAGES } from '../../machines/delivery/delivery.messages.ts';
 import { Refusal } from '../domain/refusal.ts';
-import { findSale } from '../domain/sales.ts';
 import { issueTickets } from '../domain/tickets.ts';
 import { deliverPaidTickets } from '../domain/instalments/plans.ts';
 import { deliverWallet, simpleInfo } from '../domain/wallet.ts';
@@ -16,9 +15,9 @@ const NO_ORDER_MESSAGE = 'There is no order to deliver in this browser.';
 export function deliveryHandlers(deps: AppDeps): Pick<Handlers, 'deliverToBitticket' | 'deliverToWallet' | 'getSimpleInfo'> {
   const { db, clock, config } = deps;
   async function saleFor(request: FastifyRequest): Promise<string> {
-    const saleId = saleIdOf(request);
-    if (!saleId || !(await findSale(db, saleId))) throw new Refusal('not-found', NO_ORDER_MESSAGE);
-    return saleId;
+    const sale = await request.visitorSale();
+    if (!sale) throw new Refusal('not-found', NO_ORDER_MESSAGE);
+    return sale.id;
   }
   return {
     deliverToBitticket: async ({ request }) => {

@@ -3,17 +3,16 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { DONATION_MESSAGES, GIFT_AID_MESSAGES } from '../../machines/donation/donation.messages.ts';
 import { saveDonation, updateDonation } from '../domain/donation.ts';
 import { Refusal } from '../domain/refusal.ts';
-import { findSale } from '../domain/sales.ts';
 import type { Handlers, InvalidHandler } from './calls.ts';
 import type { AppDeps } from './deps.ts';
-import { saleIdOf, userIdOf } from './session.ts';
+import { userIdOf } from './session.ts';
 
 export function donationHandlers(deps: AppDeps): Pick<Handlers, 'saveDonation' | 'updateDonation'> {
   const { db, clock } = deps;
   async function saleFor(request: FastifyRequest, refusal: string): Promise<string> {
-    const saleId = saleIdOf(request);
-    if (!saleId || !(await findSale(db, saleId))) throw new Refusal('hold-expired', refusal);
-    return saleId;
+    const sale = await request.visitorSale();
+    if (!sale) throw new Refusal('hold-expired', refusal);
+    return sale.id;
   }
   return {
     saveDonation: async ({ input, request }) => {

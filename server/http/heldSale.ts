@@ -8,17 +8,15 @@ import type { Checkout } from '../../contract/index.ts';
 import { buildCheckout } from '../domain/checkout.ts';
 import { noLongerHeld } from '../domain/payment/payments.ts';
 import type { Refusal } from '../domain/refusal.ts';
-import { findSale } from '../domain/sales.ts';
 import type { AppDeps } from './deps.ts';
 import { refusalStatus } from './refusals.ts';
-import { saleIdOf, userIdOf } from './session.ts';
+import { userIdOf } from './session.ts';
 
 export function heldSaleCalls({ db }: Pick<AppDeps, 'db'>) {
   return {
     async heldSale(request: FastifyRequest) {
-      const saleId = saleIdOf(request);
-      const sale = saleId ? await findSale(db, saleId) : null;
-      if (!saleId || !sale) throw noLongerHeld();
+      const sale = await request.visitorSale();
+      if (!sale) throw noLongerHeld();
       return sale;
     },
     checkoutOf: (request: FastifyRequest, saleId: string, now: Date): Promise<Checkout> =>

@@ -2,45 +2,26 @@
  * Instalment plans as calls: pay_with_instalment, the buyer's saved cards, the sandbox
  * processor's card saving and its bank's confirmation page (redirect_to_url); and the development
  * endpoint that runs the instalment job as of a given date. Thin mappings onto
- * server/domain/instalments. The wiring also carries Square's gateway (see squareApi.ts).
+ * server/domain/instalments.
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod/mini';
 import { WALLET_PATH } from '../../contract/index.ts';
 import { isRefusal, Refusal } from '../domain/refusal.ts';
 import { runInstalmentJob, type JobDeps } from '../domain/instalments/job.ts';
-import { sandboxSavedCards, stripeSavedCards, type SavedCardProcessor } from '../domain/instalments/offSession.ts';
 import { confirmPlanAuthentication, firstInstalmentAwaitingConfirmation, savedMethodsOf, sendScheduleMail, setUpPlan } from '../domain/instalments/plans.ts';
 import { formatMoney } from '../../contract/money.ts';
 import { INSTALMENT_MESSAGES } from '../../machines/instalment/instalment.messages.ts';
 import { PAYMENT_MESSAGES } from '../../machines/payment/payment.messages.ts';
 import { html, page } from '../pages/html.ts';
 import { tokeniseSandboxCard } from '../domain/instalments/sandboxCards.ts';
-import { localSquare, squareApi, squareKeys, type SquareGateway } from '../domain/payment/square.ts';
 import { findSale } from '../domain/sales.ts';
 import { findUser } from '../domain/users.ts';
 import type { Config } from '../config.ts';
-import type { Database } from '../db/index.ts';
 import type { Handlers, InvalidHandler } from './calls.ts';
 import type { AppDeps } from './deps.ts';
 import { heldSaleCalls } from './heldSale.ts';
 import { saleIdOf, userIdOf } from './session.ts';
-
-export interface PlanWiring {
-  /** Saves and charges cards for plans: Stripe when keyed, else the sandbox processor. */
-  cards: SavedCardProcessor;
-  /** Square's API when keyed, else Square's sandbox on this server. */
-  square: SquareGateway;
-}
-
-export function planWiring(db: Database, env: Record<string, string | undefined> = process.env, fetchImpl?: typeof fetch): PlanWiring {
-  const stripeSecret = env.STRIPE_PUBLISHABLE_KEY && env.STRIPE_SECRET_KEY ? env.STRIPE_SECRET_KEY : null;
-  const keys = squareKeys(env);
-  return {
-    cards: stripeSecret ? stripeSavedCards(stripeSecret, fetchImpl) : sandboxSavedCards(),
-    square: keys ? squareApi(keys, fetchImpl) : localSquare(db),
-  };
-}
 
 type PlanCalls = 'payWithInstalment' | 'getSavedPaymentMethods' | 'saveSandboxCard';
 

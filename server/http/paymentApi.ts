@@ -9,28 +9,15 @@ import { ADDRESS_MESSAGES } from '../../machines/address/address.messages.ts';
 import { PAYMENT_MESSAGES } from '../../machines/payment/payment.messages.ts';
 import { buildCheckout } from '../domain/checkout.ts';
 import { isRefusal, Refusal } from '../domain/refusal.ts';
-import { findSale } from '../domain/sales.ts';
 import { findUser } from '../domain/users.ts';
 import { setAccountDetails, setBillingAddress } from '../domain/payment/details.ts';
 import { claimFreeTickets, noLongerHeld, paymentError, settlePayment, startCardPayment } from '../domain/payment/payments.ts';
-import { paymentSettings, type CardProcessor, type PaymentSettings } from '../domain/payment/processor.ts';
-import { sandboxProcessor } from '../domain/payment/sandbox.ts';
-import { intentEvent, readWebhook, stripeProcessor, WEBHOOK_MESSAGES } from '../domain/payment/stripe.ts';
+import { intentEvent, readWebhook, WEBHOOK_MESSAGES } from '../domain/payment/stripe.ts';
+import type { PaymentWiring } from '../providers/index.ts';
 import type { Handlers, InvalidHandler } from './calls.ts';
 import type { AppDeps } from './deps.ts';
 import { refusalStatus } from './refusals.ts';
 import { saleIdOf, userIdOf } from './session.ts';
-
-export interface PaymentWiring {
-  settings: PaymentSettings;
-  processor: CardProcessor;
-}
-
-/** The processor and grace this server pays with, from the environment (tests pass their own). */
-export function paymentWiring(env: Record<string, string | undefined> = process.env, fetchImpl?: typeof fetch): PaymentWiring {
-  const settings = paymentSettings(env);
-  return { settings, processor: settings.stripe ? stripeProcessor(settings.stripe, fetchImpl) : sandboxProcessor() };
-}
 
 type PaymentCalls = 'getStripeToken' | 'getPaymentError' | 'setAccountDetails' | 'setBillingAddress' | 'getOpoaUsers' | 'claimFreeTickets';
 
@@ -43,9 +30,9 @@ export function paymentHandlers(deps: AppDeps, wiring: PaymentWiring): Pick<Hand
   const { db, clock } = deps;
 
   async function saleOf(request: FastifyRequest): Promise<string> {
-    const saleId = saleIdOf(request);
-    if (!saleId || !(await findSale(db, saleId))) throw noLongerHeld();
-    return saleId;
+    const sale = await request.visitorSale();
+    if (!sale) throw noLongerHeld();
+    return sale.id;
   }
   const checkoutOf = (request: FastifyRequest, saleId: string, now: Date): Promise<Checkout> =>
     buildCheckout(db, saleId, now, { captchaSitekey: null, userId: userIdOf(request) });

@@ -2,18 +2,16 @@
 import { QUESTION_REFUSALS } from '../../contract/index.ts';
 import { Refusal } from '../domain/refusal.ts';
 import { saveQuestionAnswers } from '../domain/questions.ts';
-import { findSale } from '../domain/sales.ts';
 import type { Handlers } from './calls.ts';
 import type { AppDeps } from './deps.ts';
-import { saleIdOf } from './session.ts';
 
 export function questionHandlers(deps: AppDeps): Pick<Handlers, 'saveQuestionAnswers'> {
   const { db, clock } = deps;
   return {
     saveQuestionAnswers: async ({ input, request }) => {
-      const saleId = saleIdOf(request);
-      if (!saleId || !(await findSale(db, saleId))) throw new Refusal('hold-expired', QUESTION_REFUSALS.notHeld);
-      await saveQuestionAnswers(db, saleId, { answers: input.answers, beforeOrAfter: input.before_or_after }, clock());
+      const sale = await request.visitorSale();
+      if (!sale) throw new Refusal('hold-expired', QUESTION_REFUSALS.notHeld);
+      await saveQuestionAnswers(db, sale.id, { answers: input.answers, beforeOrAfter: input.before_or_after }, clock());
       return { questions_set: true };
     },
   };

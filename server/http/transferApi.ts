@@ -6,12 +6,11 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ACCEPT_TRANSFER_PATH, WALLET_PATH } from '../../contract/index.ts';
 import { Refusal } from '../domain/refusal.ts';
-import { findSale } from '../domain/sales.ts';
 import { acceptTransfer, setTransfers, TRANSFER_REFUSALS, transferOffer, type TransferOffer } from '../domain/transfers.ts';
 import { html, page } from '../pages/html.ts';
 import type { Handlers } from './calls.ts';
 import type { AppDeps } from './deps.ts';
-import { saleIdOf, signIn } from './session.ts';
+import { signIn } from './session.ts';
 
 function wantsHtml(request: FastifyRequest): boolean {
   const accept = request.headers.accept ?? '';
@@ -52,8 +51,8 @@ export function transferHandlers(deps: AppDeps): Pick<Handlers, 'setTransfers' |
   const mail = { mailer: deps.mailer, brandName: config.brandName };
   return {
     setTransfers: async ({ input, request }) => {
-      const saleId = saleIdOf(request);
-      if (!saleId || !(await findSale(db, saleId))) throw new Refusal('not-found', TRANSFER_REFUSALS.noOrder);
+      const saleId = (await request.visitorSale())?.id;
+      if (!saleId) throw new Refusal('not-found', TRANSFER_REFUSALS.noOrder);
       await setTransfers(db, mail, {
         saleId,
         rows: input.transfers,

@@ -9,7 +9,7 @@ import { z } from 'zod/mini';
 import { formatMoney } from '../../contract/money.ts';
 import { formText, SANDBOX_CARDS } from '../../contract/index.ts';
 import type { AppDeps } from '../http/deps.ts';
-import type { PaymentWiring } from '../http/paymentApi.ts';
+import type { PaymentWiring } from '../providers/index.ts';
 import { findPaymentBySecret, settlePayment, type Payment } from '../domain/payment/payments.ts';
 import { checkCard, SANDBOX_MESSAGES } from '../domain/payment/sandbox.ts';
 import { html, page, type Html } from './html.ts';

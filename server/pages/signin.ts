@@ -13,7 +13,7 @@ import { FULL_NAME_MESSAGE, INVALID_EMAIL_MESSAGE } from '../../machines/account
 import { saveGuestToSale, sendSignInCode, signInWithCode, VERIFY_FIRST_MESSAGE, type SignedIn } from '../domain/account.ts';
 import { isRefusal, Refusal } from '../domain/refusal.ts';
 import { LOCKED_CODE_MESSAGE, SEND_LIMITS, WRONG_CODE_MESSAGE } from '../domain/oneTimeCode.ts';
-import { createSaleIfMissing, findSale, newSaleId } from '../domain/sales.ts';
+import { createSaleIfMissing, newSaleId } from '../domain/sales.ts';
 import { findUser, findUserByEmail, listUsers } from '../domain/users.ts';
 import type { AppDeps } from '../http/deps.ts';
 import { REFUSAL_STATUS, refusalStatus } from '../http/refusals.ts';
@@ -174,8 +174,7 @@ export function registerSignIn(app: FastifyInstance, deps: AppDeps): void {
   }
 
   async function verify(request: FastifyRequest, email: string, code: string): Promise<SignedIn> {
-    const own = saleIdOf(request);
-    const usable = own !== null && (await findSale(db, own)) !== null ? own : null;
+    const usable = (await request.visitorSale())?.id ?? null;
     const check = async (saleId: string | null) => signInWithCode(db, { saleId, email, code, now: clock(), secret: config.sessionSecret });
     try {
       return await check(usable ?? (await saleForRegistration(email)));

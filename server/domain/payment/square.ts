@@ -12,7 +12,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import type { Square } from 'square';
-import { z } from 'zod/mini';
 import type { Database } from '../../db/index.ts';
 import { payments } from '../../db/schema.ts';
 import { SQUARE_SANDBOX_APP_ID, type BillingAddress } from '../../../contract/index.ts';
@@ -28,31 +27,6 @@ export interface SquareKeys {
   locationId: string;
   /** Where Square's SDK sends its requests; null: Square's own API for the application's environment. */
   apiBase: string | null;
-}
-
-const envSchema = z.object({
-  SQUARE_APPLICATION_ID: z.optional(z.string().check(z.regex(/^(sandbox-)?sq0idp-|^sandbox-sq0idb-|^sq0idb-/, 'must be a Square application id (sq0idp-… or sandbox-sq0idb-…)'))),
-  SQUARE_ACCESS_TOKEN: z.optional(z.string().check(z.minLength(20, 'must be a Square access token'))),
-  SQUARE_LOCATION_ID: z.optional(z.string().check(z.regex(/^[A-Z0-9]{6,32}$/, 'must be a Square location id'))),
-  SQUARE_API_BASE: z.optional(z.string().check(z.regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be http(s)://host[:port] with no path'))),
-});
-
-/** The Square keys from the environment, when all three are set; a malformed one stops the start. */
-export function squareKeys(env: Record<string, string | undefined>): SquareKeys | null {
-  const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new Error(`Invalid configuration. ${issue.path.join('.')}: ${issue.message}`);
-  }
-  const e = parsed.data;
-  return e.SQUARE_APPLICATION_ID && e.SQUARE_ACCESS_TOKEN && e.SQUARE_LOCATION_ID
-    ? {
-        applicationId: e.SQUARE_APPLICATION_ID,
-        accessToken: e.SQUARE_ACCESS_TOKEN,
-        locationId: e.SQUARE_LOCATION_ID,
-        apiBase: e.SQUARE_API_BASE ? e.SQUARE_API_BASE.replace(/\/$/, '') : null,
-      }
-    : null;
 }
 
 const isSandboxApp = (keys: SquareKeys) => keys.applicationId.startsWith('sandbox-');

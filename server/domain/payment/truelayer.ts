@@ -38,45 +38,10 @@ const HOSTS = {
 
 export const truelayerHosts = (environment: TruelayerSettings['environment']) => HOSTS[environment];
 
-const envSchema = z.object({
-  TRUELAYER_CLIENT_ID: z.optional(z.string().check(z.minLength(1))),
-  TRUELAYER_CLIENT_SECRET: z.optional(z.string().check(z.minLength(1))),
-  TRUELAYER_SIGNING_KEY_ID: z.optional(z.string().check(z.minLength(1))),
-  TRUELAYER_SIGNING_PRIVATE_KEY: z.optional(z.string().check(z.regex(/BEGIN (EC )?PRIVATE KEY/, 'must be a PEM private key (P-521)'))),
-  TRUELAYER_MERCHANT_ACCOUNT_ID: z.optional(z.string().check(z.minLength(1))),
-  TRUELAYER_ENVIRONMENT: z._default(z.enum(['sandbox', 'production']), 'sandbox'),
-  TRUELAYER_POLL_INTERVAL_MS: z._default(z.coerce.number().check(z.int(), z.minimum(100), z.maximum(60_000)), 1500),
-});
-
 export interface BankSettings {
   truelayer: TruelayerSettings | null;
   /** Spec 001 §9's 1.5 s, unless configured (the end-to-end server polls faster). */
   pollIntervalMs: number;
-}
-
-/** TrueLayer is used when its client id and secret are set; then the signing key and merchant account must be too. */
-export function bankSettings(env: Record<string, string | undefined>): BankSettings {
-  const parsed = envSchema.safeParse(env);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]!;
-    throw new Error(`Invalid configuration. ${issue.path.join('.')}: ${issue.message}`);
-  }
-  const e = parsed.data;
-  if (!e.TRUELAYER_CLIENT_ID && !e.TRUELAYER_CLIENT_SECRET) return { truelayer: null, pollIntervalMs: e.TRUELAYER_POLL_INTERVAL_MS };
-  for (const name of ['TRUELAYER_CLIENT_ID', 'TRUELAYER_CLIENT_SECRET', 'TRUELAYER_SIGNING_KEY_ID', 'TRUELAYER_SIGNING_PRIVATE_KEY', 'TRUELAYER_MERCHANT_ACCOUNT_ID'] as const) {
-    if (!e[name]) throw new Error(`Invalid configuration. ${name}: required when TrueLayer is keyed`);
-  }
-  return {
-    truelayer: {
-      clientId: e.TRUELAYER_CLIENT_ID!,
-      clientSecret: e.TRUELAYER_CLIENT_SECRET!,
-      signingKeyId: e.TRUELAYER_SIGNING_KEY_ID!,
-      signingPrivateKey: e.TRUELAYER_SIGNING_PRIVATE_KEY!.replace(/\\n/g, '\n'),
-      merchantAccountId: e.TRUELAYER_MERCHANT_ACCOUNT_ID!,
-      environment: e.TRUELAYER_ENVIRONMENT,
-    },
-    pollIntervalMs: e.TRUELAYER_POLL_INTERVAL_MS,
-  };
 }
 
 /** TrueLayer signs the time it sent a webhook: a signature that does not cover it is refused. */

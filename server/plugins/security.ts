@@ -10,7 +10,8 @@
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
-import helmet from 'helmet';
+import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
+import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
 
 export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()';
@@ -74,39 +75,51 @@ export function serializeCsp(directives: Directives): string {
     .join('; ');
 }
 
+declare module 'fastify' {
+  interface FastifyReply {
+    /**
+     * A fresh nonce this reply's injected stylesheets may carry, added to its policy's style-src;
+     * the page publishes it in its `csp-nonce` meta tag.
+     */
+    styleNonce(): string;
+  }
+}
+
+export interface SecurityOptions {
+  providers: CspProviders;
+  /** The pages' own inline stylesheets and scripts, allowed by hash. */
+  inline: { styles: Iterable<string>; scripts: Iterable<string> };
+}
+
 /**
- * Registers the headers. Returns, for the checkout app's page, a function that makes a fresh
- * nonce its injected stylesheets may carry, sets it in that reply's policy, and returns it for
- * the page's `csp-nonce` meta tag.
+ * The headers, set by @fastify/helmet on every reply before any route runs (so a 404 or a 429
+ * carries them too). The page's style nonce is put in with helmet's per-reply options rather than
+ * its `enableCSPNonces`, which would add a script nonce as well: the pages' scripts are allowed by
+ * hash only.
  */
-export async function registerSecurityHeaders(
-  app: FastifyInstance,
-  config: CspProviders,
-  inline: { styles: Iterable<string>; scripts: Iterable<string> },
-): Promise<(reply: FastifyReply) => string> {
-  const directives = cspDirectives(config, inline);
-  // Helmet's headers are worked out once, here; each reply only has them set (building the
-  // middleware per request, as the Fastify wrapper does, parsed the policy again every time).
-  const setHelmetHeaders = helmet({
+async function securityHeaders(app: FastifyInstance, { providers, inline }: SecurityOptions): Promise<void> {
+  const directives = cspDirectives(providers, inline);
+  const options = {
     contentSecurityPolicy: { useDefaults: false, directives },
     strictTransportSecurity: false,
     referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
     xFrameOptions: { action: 'deny' },
     crossOriginEmbedderPolicy: false,
-  });
-  app.addHook('onRequest', (request, reply, next) => {
-    setHelmetHeaders(request.raw, reply.raw, (err?: unknown) => next(err as Error | undefined));
+  } satisfies FastifyHelmetOptions;
+  await app.register(helmet, options);
+  app.decorateReply('styleNonce', function (this: FastifyReply) {
+    const nonce = randomBytes(16).toString('base64');
+    const styles = [...(directives['style-src'] ?? []), `'nonce-${nonce}'`];
+    void this.helmet({ contentSecurityPolicy: { useDefaults: false, directives: { ...directives, 'style-src': styles } } });
+    return nonce;
   });
   // Behind a proxy that terminates TLS but is not trusted (no TRUST_PROXY), the request looks like
   // plain HTTP: PUBLIC_URL says the site is HTTPS. A browser heeds the header only over HTTPS.
-  const httpsSite = config.publicUrl?.startsWith('https://') === true;
+  const httpsSite = providers.publicUrl?.startsWith('https://') === true;
   app.addHook('onSend', async (request, reply) => {
     reply.header('permissions-policy', PERMISSIONS_POLICY);
     if (httpsSite || request.protocol === 'https') reply.header('strict-transport-security', HSTS);
   });
-  return (reply) => {
-    const nonce = randomBytes(16).toString('base64');
-    reply.header('content-security-policy', serializeCsp({ ...directives, 'style-src': [...(directives['style-src'] ?? []), `'nonce-${nonce}'`] }));
-    return nonce;
-  };
 }
+
+export const security = fp(securityHeaders, { name: 'security', fastify: '5.x' });

@@ -3,9 +3,9 @@
  * sandbox), the bank (TrueLayer or the sandbox bank) or Square, each as this server is wired.
  */
 import type { ProcessorLinks, ProcessorRecord } from '../domain/payment/reconcile.ts';
-import type { AppDeps } from './deps.ts';
+import type { Providers } from './index.ts';
 
-export function processorLinks(deps: Pick<AppDeps, 'payment' | 'bank' | 'plans'>): ProcessorLinks {
+export function processorLinks(deps: Pick<Providers, 'payment' | 'bank' | 'plans'>): ProcessorLinks {
   return (payment) => {
     switch (payment.provider) {
       case 'sandbox':

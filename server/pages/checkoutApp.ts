@@ -1,0 +1,131 @@
+/**
+ * The checkout app's page, at /checkout/ and at every other page path no route claims, as the spec
+ * says. API paths, development paths and paths served for another method are left to the not-found
+ * handler; a date without seats has no seat page.
+ *
+ * The page is the built index.html with the first screen drawn into it: the buyer's checkout and
+ * user come with it, and at the basket the first paint is the basket itself. Its stylesheet comes
+ * inside, allowed by the reply's own style nonce.
+ */
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { calls, INITIAL_DATA_ID, MAX_ID } from '../../contract/index.ts';
+import { ENTRY_LOADER } from '../../contract/page.ts';
+import { hasSeatPlan } from '../domain/seats.ts';
+import { checkoutPageData } from '../http/api.ts';
+import { isDemoPath } from '../http/demoMode.ts';
+import type { AppDeps } from '../http/deps.ts';
+import { basketScreenHtml } from './basketScreen.tsx';
+import { checkoutShell, html, jsonScript, page } from './html.ts';
+
+export const CHECKOUT_PATH = '/checkout/';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A route that answers any page path: it names no path of its own for the list of methods a path is served for. */
+    everyPath?: boolean;
+  }
+}
+
+const EVERY_PATH = { everyPath: true };
+
+export interface CheckoutAppOptions {
+  deps: AppDeps;
+  /** The built app (index.html, seats.html, assets/). */
+  staticDir: string;
+  /** The methods the app's other routes answer at a path: a path served for other methods is not a page. */
+  allowed: (url: string) => string[];
+}
+
+export function registerCheckoutApp(app: FastifyInstance, { deps, staticDir, allowed }: CheckoutAppOptions): void {
+  const { config } = deps;
+  const indexFile = path.join(staticDir, 'index.html');
+  const seatsFile = path.join(staticDir, 'seats.html');
+
+  async function serve(request: FastifyRequest, reply: FastifyReply) {
+    const url = request.url.split('?')[0] ?? '/';
+    // An API or development path, or a path served for another method, is not a page of the app.
+    if (url.startsWith('/ajax/') || url.startsWith('/do/') || isDemoPath(url) || allowed(url).length > 0) return reply.callNotFound();
+    // A seated date's seat page is part of the app; any other date has no seat page.
+    const seatDate = /^\/events\/book_seats\/([1-9]\d{0,9})\/$/.exec(url)?.[1];
+    const seated = seatDate !== undefined && Number(seatDate) <= MAX_ID && (await hasSeatPlan(deps.db, Number(seatDate)));
+    if (url.startsWith('/events/book_seats/') && !seated) {
+      return reply.status(404).type('text/html; charset=utf-8').send(page(config, 'Seat selection', html`<h1>Seat selection is not available for this event</h1>`));
+    }
+    if (seated) {
+      // The seat page is the app's own entry (seats.html): it reads its event date and plan itself.
+      const seatsPage = await readFile(seatsFile, 'utf8').catch(() => null);
+      if (seatsPage !== null) {
+        const nonce = reply.styleNonce();
+        const withStyles = await inlineStylesheets(seatsPage, staticDir, nonce);
+        const document = withStyles
+          .replace('<head>', `<head><meta name="csp-nonce" content="${nonce}">`)
+          .replace('<div id="root"></div>', '<div id="root"><p class="page">Loading the seating plan…</p></div>');
+        return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(document);
+      }
+    }
+    const index = await readFile(indexFile, 'utf8').catch(() => null);
+    if (index === null) {
+      return reply
+        .status(503)
+        .type('text/html; charset=utf-8')
+        .send(page(config, 'Checkout not built', html`<h1>The checkout app has not been built yet</h1><p>Run <code>npm run build</code>, then reload this page.</p>`));
+    }
+    // A build from another version of the app carries another loader, which the page's policy (the
+    // hash of this version's loader) would block: the page would paint and never come alive.
+    if (index.includes('name="app-entry"') && !index.includes(`<script>${ENTRY_LOADER}</script>`)) {
+      request.log.error(`${indexFile} was built from another version of the app: run npm run build`);
+      return reply
+        .status(503)
+        .type('text/html; charset=utf-8')
+        .send(page(config, 'Checkout out of date', html`<h1>The checkout app was built from another version</h1><p>Run <code>npm run build</code>, then reload this page.</p>`));
+    }
+    const nonce = reply.styleNonce();
+    // The first checkout and user come with the page, and the first screen paints before any script runs.
+    // The app puts it in its cache before it has loaded the contract, so it is checked against the contract here.
+    const data = await checkoutPageData(deps, request)
+      .then((d) => {
+        if (calls.getCheckout.response.safeParse(d.checkout).success && calls.getUser.response.safeParse(d.user).success) return d;
+        request.log.warn('the checkout page was sent without its data: it does not meet the contract');
+        return null;
+      })
+      .catch((err: unknown) => {
+        request.log.warn({ err }, 'the checkout page was sent without its data');
+        return null;
+      });
+    // At the basket the first paint is the basket itself, drawn by the app's own screen; elsewhere the
+    // app first determines the step.
+    const screen = data?.checkout.state === 'basket' ? basketScreenHtml(data.checkout, data.user.user) : undefined;
+    const body = `<div id="root">${checkoutShell(config, screen)}</div>${data ? jsonScript(INITIAL_DATA_ID, data) : ''}`;
+    // The entry stylesheet comes inside the page, so the first paint waits for no other request.
+    const withStyles = await inlineStylesheets(index, staticDir, nonce);
+    const document = withStyles.replace('<head>', `<head><meta name="csp-nonce" content="${nonce}">`).replace('<div id="root"></div>', body);
+    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('vary', 'accept-encoding').compress(document);
+  }
+
+  // HEAD is not answered with the page, as no page path is served for HEAD.
+  app.get(CHECKOUT_PATH, { exposeHeadRoute: false, config: EVERY_PATH }, serve);
+  app.get('/*', { exposeHeadRoute: false, config: EVERY_PATH }, serve);
+}
+
+const stylesheets = new Map<string, string>();
+
+/** Puts each built stylesheet the page links into the page itself (read once per file, as built files never change), its link left disabled. */
+async function inlineStylesheets(index: string, staticDir: string, nonce: string): Promise<string> {
+  let out = index;
+  for (const match of index.matchAll(/<link rel="stylesheet"[^>]*href="\/(assets\/[^"]+\.css)"[^>]*>/g)) {
+    const file = path.join(staticDir, match[1]!);
+    let css = stylesheets.get(file);
+    if (css === undefined) {
+      css = (await readFile(file, 'utf8').catch(() => null)) ?? '';
+      if (!css) continue;
+      stylesheets.set(file, css);
+    }
+    // The disabled link is neither fetched nor applied: it tells the app's chunk loader, which looks
+    // for a stylesheet by its link before adding one, that this one is already on the page (added
+    // again after the page's own stylesheets, it would override them).
+    out = out.replace(match[0], `<style nonce="${nonce}">${css.replace(/<\/style/gi, '<\\/style')}</style><link rel="stylesheet" href="/${match[1]}" disabled>`);
+  }
+  return out;
+}

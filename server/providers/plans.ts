@@ -1,0 +1,20 @@
+/** Saved cards for instalment plans, and Square: each real when keyed, the sandbox on this server otherwise. */
+import type { Config } from '../config.ts';
+import type { Database } from '../db/index.ts';
+import { sandboxSavedCards, stripeSavedCards, type SavedCardProcessor } from '../domain/instalments/offSession.ts';
+import { localSquare, squareApi, type SquareGateway } from '../domain/payment/square.ts';
+
+export interface PlanWiring {
+  /** Saves and charges cards for plans: Stripe when keyed, else the sandbox processor. */
+  cards: SavedCardProcessor;
+  /** Square's API when keyed, else Square's sandbox on this server. */
+  square: SquareGateway;
+}
+
+export function planWiring(db: Database, config: Pick<Config, 'payment' | 'square'>, fetchImpl?: typeof fetch): PlanWiring {
+  const stripe = config.payment.stripe;
+  return {
+    cards: stripe ? stripeSavedCards(stripe.secretKey, fetchImpl) : sandboxSavedCards(),
+    square: config.square ? squareApi(config.square, fetchImpl) : localSquare(db),
+  };
+}
