@@ -56,7 +56,9 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: true,
-  workers: 2,
+  // Four at once on two cores: a test spends about half its time waiting (on the network, the app's
+  // timers, an assertion's next try), so two workers left the cores half idle.
+  workers: 4,
   retries: 0,
   reporter: [['list']],
   outputDir: 'test-results',
