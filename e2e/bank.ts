@@ -3,7 +3,7 @@
  * texts, the way to the payment step, the bank's page and the wait messages the screen shows.
  */
 import type { Page } from '@playwright/test';
-import { expect, expectStep, demoBuyerAt } from './support.ts';
+import { expect, expectStep, newBuyerAt } from './support.ts';
 
 /** Spec 001 §8 and §4. */
 export const TEXT = {
@@ -19,9 +19,9 @@ export const TEXT = {
 export const FIRST_WAIT = 'Checking with your bank';
 export const NOT_CONFIRMED = /Your payment is not confirmed yet\. If your bank confirms it, your tickets will be delivered/;
 
-/** Tom, signed in, with one seat of the folk club's night held, on the payment step. */
+/** A new buyer, signed in, with one seat of the folk club's night held, on the payment step. */
 export async function toFolkPayment(page: Page) {
-  await demoBuyerAt(page, 'Folk at the Ropewalk', { tickets: { 'Session seat': 1 } });
+  await newBuyerAt(page, 'Folk at the Ropewalk', { tickets: { 'Session seat': 1 } });
 }
 
 /** Chooses the bank transfer, fills the billing postcode and pays: the browser goes to the bank. */

@@ -6,13 +6,13 @@
  * (redirect_to_url to the sandbox bank's page); then each error text from a failing call.
  */
 import type { Page } from '@playwright/test';
-import { expect, expectStep, failCall, photographBothWidths, test, throughDelivery, demoBuyerAt } from './support.ts';
+import { expect, expectStep, failCall, photographBothWidths, test, throughDelivery, newBuyerAt } from './support.ts';
 
-const TOM = 'tom.okafor@example.com';
 const PLAN_ERROR = 'There was an error with your payment. Please try again.';
 
-async function toPlanPayment(page: Page) {
-  await demoBuyerAt(page, 'Meadowlands Festival', { tickets: { 'Weekend camping ticket': 2 } });
+/** A new buyer with two camping tickets held, on the payment step; the buyer's e-mail. */
+async function toPlanPayment(page: Page): Promise<string> {
+  return newBuyerAt(page, 'Meadowlands Festival', { tickets: { 'Weekend camping ticket': 2 } });
 }
 
 async function fillBilling(page: Page) {
@@ -38,7 +38,7 @@ const payButton = (page: Page) => page.getByRole('button', { name: /^Pay £/ });
 
 test('a plan is set up, its first instalment taken, and the job charges the second on its date', async ({ page }, testInfo) => {
   await page.clock.install();
-  await toPlanPayment(page);
+  const buyer = await toPlanPayment(page);
   // A plan is on offer beside the card: nothing is chosen for the buyer (spec 001 §4).
   await expect(page.getByRole('radio', { name: 'Set up a payment plan' })).not.toBeChecked();
   await fillBilling(page);
@@ -88,7 +88,7 @@ test('a plan is set up, its first instalment taken, and the job charges the seco
   expect(checkout.payment_complete).toBe(true);
   expect(checkout.payment_plan_remaining).toBe(25_200);
 
-  await page.goto(`/dev/mailbox?to=${encodeURIComponent(TOM)}`);
+  await page.goto(`/dev/mailbox?to=${encodeURIComponent(buyer)}`);
   await expect(page.getByRole('heading', { name: new RegExp(`^Your payment schedule for order ${checkout.sale_reference}$`) })).toBeVisible();
 
   // The job, run as of 31 days later, takes the second instalment off-session.
@@ -96,7 +96,7 @@ test('a plan is set up, its first instalment taken, and the job charges the seco
   const run = await page.request.post(`/dev/instalments/run?as_of=${encodeURIComponent(later)}`);
   expect(run.status()).toBe(200);
   expect((await run.json()).charged).toBeGreaterThanOrEqual(1);
-  await page.goto(`/dev/mailbox?to=${encodeURIComponent(TOM)}`);
+  await page.goto(`/dev/mailbox?to=${encodeURIComponent(buyer)}`);
   await expect(page.getByRole('heading', { name: `Instalment 2 paid for order ${checkout.sale_reference}` })).toBeVisible();
   await expect(page.getByRole('heading', { name: new RegExp(`^Reminder: instalment 2 for order ${checkout.sale_reference}`) })).toBeVisible();
   const after = await (await page.request.get('/ajax/checkout/checkout/get/')).json();

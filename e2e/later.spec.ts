@@ -9,7 +9,7 @@
  * file uses that server.
  */
 import type { Page } from '@playwright/test';
-import { addFromEventPage, basketLine, expect, expectStep, keepScreenshot, pauseClock, photograph, photographBothWidths, reserveButton, test, throughDelivery, demoBuyerAt, urls } from './support.ts';
+import { addFromEventPage, basketLine, expect, expectStep, keepScreenshot, pauseClock, photograph, photographBothWidths, reserveButton, test, throughDelivery, newBuyerAt, urls } from './support.ts';
 import { atBank, FIRST_WAIT, payByBank, recordWaitMessages, TEXT, toFolkPayment } from './bank.ts';
 
 test.use({ baseURL: urls.clock });
@@ -87,7 +87,7 @@ test('when the hold runs out the buyer is returned to the basket with the expiry
 });
 
 test('a challenged payment approved after the hold’s deadline completes the order; meanwhile the countdown says the payment is in progress', async ({ page }, testInfo) => {
-  await demoBuyerAt(page, 'Castleton Trail Run', { tickets: { '10K entry': 1 } });
+  await newBuyerAt(page, 'Castleton Trail Run', { tickets: { '10K entry': 1 } });
   // More time, taken when offered, moves the deadline the payment then outlives.
   await later(page, TO_THE_OFFER);
   await page.getByRole('button', { name: 'More time' }).click();

@@ -4,10 +4,10 @@
  * card shows Square's final message; each error text from a failing call.
  */
 import type { Page } from '@playwright/test';
-import { expect, expectStep, failCall, photographBothWidths, test, throughDelivery, demoBuyerAt } from './support.ts';
+import { expect, expectStep, failCall, photographBothWidths, test, throughDelivery, newBuyerAt } from './support.ts';
 
 async function toSquarePayment(page: Page) {
-  await demoBuyerAt(page, 'The Tempest on the Barbican', { tickets: { Stalls: 2 } });
+  await newBuyerAt(page, 'The Tempest on the Barbican', { tickets: { Stalls: 2 } });
   await page.getByLabel('First name').fill('Tom');
   await page.getByLabel('Last name').fill('Okafor');
   await page.getByLabel('Address line 1').fill('4 Mill Lane');

@@ -10,7 +10,7 @@ import type { APIRequestContext, Page, Request, Route } from '@playwright/test';
 import { expectNoAxeViolations, expectTargetSizes } from './a11y.ts';
 import type { FakeDelivery, FakeIntent, FakeRefund } from './fakeStripe.ts';
 import { servers } from './servers.ts';
-import { answerLanternQuestions, expect, expectStep, photographBothWidths, test, throughDelivery, demoBuyerAt, urls } from './support.ts';
+import { answerLanternQuestions, expect, expectStep, photographBothWidths, test, throughDelivery, newBuyerAt, urls } from './support.ts';
 
 const FAKE_STRIPE = `http://127.0.0.1:${servers.fakeStripe}`;
 
@@ -60,7 +60,7 @@ function watchStripeLoads(page: Page): Request[] {
 }
 
 async function toLanternPayment(page: Page) {
-  await demoBuyerAt(page, 'Ashcombe Winter Lantern Trail', { tickets: { 'Adult (5pm entry)': 1 } }, 'ticket_questions_before');
+  await newBuyerAt(page, 'Ashcombe Winter Lantern Trail', { tickets: { 'Adult (5pm entry)': 1 } }, 'ticket_questions_before');
   await answerLanternQuestions(page);
   await expectStep(page, 'payment');
 }

@@ -141,6 +141,20 @@ export async function throughDelivery(page: Page): Promise<void> {
 export async function demoBuyerAt(page: Page, eventTitle: string, wanted: Wanted, step = 'payment', buyer = 'Tom Okafor'): Promise<void> {
   await page.goto('/signin/');
   await page.getByRole('button', { name: `Continue as ${buyer}` }).click();
+  await reservedThroughSignIn(page, eventTitle, wanted, step);
+}
+
+/**
+ * As demoBuyerAt, for a buyer of this test's own: a new account, signed in on this page's browser.
+ * Nothing another test does (its orders, saved cards, mail) reaches it. Its e-mail.
+ */
+export async function newBuyerAt(page: Page, eventTitle: string, wanted: Wanted, step = 'payment', fullname = 'Nia Newbuyer'): Promise<string> {
+  const email = await register(page.request, fullname);
+  await reservedThroughSignIn(page, eventTitle, wanted, step);
+  return email;
+}
+
+async function reservedThroughSignIn(page: Page, eventTitle: string, wanted: Wanted, step: string): Promise<void> {
   await addFromEventPage(page, eventTitle, wanted);
   await reserveButton(page).click();
   await expectStep(page, 'login');
@@ -228,19 +242,24 @@ export function freshEmail(name: string): string {
  * mailed code, a name) from a browser of its own, so the test's page stays signed out. Its e-mail.
  */
 export async function newAccount(fullname: string, baseURL = urls.main): Promise<string> {
-  const email = freshEmail(fullname.toLowerCase().replace(/\W+/g, '.'));
   const browser = await request.newContext({ baseURL });
   try {
-    const form = async (path: string, fields: Record<string, string>) => {
-      const answer = await browser.post(path, { form: fields, maxRedirects: 0 });
-      expect(answer.status(), `${path} answered ${answer.status()}: ${await answer.text()}`).toBeLessThan(400);
-    };
-    await form('/signin/', { email });
-    await form('/signin/code/', { email, code: await codeFromMailbox(browser, email) });
-    await form('/signin/name/', { email, fullname });
+    return await register(browser, fullname);
   } finally {
     await browser.dispose();
   }
+}
+
+/** Registers a new address on the sign-in page from `browser`, which is then signed in as it. Its e-mail. */
+async function register(browser: APIRequestContext, fullname: string): Promise<string> {
+  const email = freshEmail(fullname.toLowerCase().replace(/\W+/g, '.'));
+  const form = async (path: string, fields: Record<string, string>) => {
+    const answer = await browser.post(path, { form: fields, maxRedirects: 0 });
+    expect(answer.status(), `${path} answered ${answer.status()}: ${await answer.text()}`).toBeLessThan(400);
+  };
+  await form('/signin/', { email });
+  await form('/signin/code/', { email, code: await codeFromMailbox(browser, email) });
+  await form('/signin/name/', { email, fullname });
   return email;
 }
 
