@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './support.ts';
 import { expectAccessibleAtBothWidths } from './a11y.ts';
-import { addFromEventPage, answerLanternQuestions, basketLine, basketStep, expectStep, failCall, reserveButton, throughDelivery, urls, withoutPageData } from './support.ts';
+import { addFromEventPage, answerLanternQuestions, basketLine, basketStep, expectStep, failCall, reserveButton, signInAsNewBuyer, throughDelivery, urls, withoutPageData } from './support.ts';
 import { freeOrderOnDelivery } from './freeOrder.ts';
 
 /**
@@ -34,8 +34,7 @@ async function filledBasket(page: Page, base = '') {
 
 /** A signed-in buyer past sign-in and Keep updated, on the payment step. */
 async function toPayment(page: Page, event: string, tickets: Record<string, number>) {
-  await page.goto('/signin/');
-  await page.getByRole('button', { name: 'Continue as Tom Okafor' }).click();
+  await signInAsNewBuyer(page);
   await addFromEventPage(page, event, { tickets });
   await reserveButton(page).click();
   await page.getByRole('button', { name: 'Continue' }).click();
@@ -331,8 +330,7 @@ const SCREENS: Screen[] = [
   {
     name: 'Ticket questions, a missing answer pointed out',
     reach: async (page) => {
-      await page.goto('/signin/');
-      await page.getByRole('button', { name: 'Continue as Tom Okafor' }).click();
+      await signInAsNewBuyer(page);
       await addFromEventPage(page, 'Ashcombe Winter Lantern Trail', { tickets: { 'Adult (5pm entry)': 1, 'Child (5pm entry)': 1 } });
       await reserveButton(page).click();
       await expectStep(page, 'login');

@@ -4,7 +4,7 @@
  * contact number an organiser requires; and each error text of the step from a failing call.
  */
 import type { Page } from '@playwright/test';
-import { addFromEventPage, answerLanternQuestions, expect, expectStep, failCall, originOf, photographBothWidths, reserveButton, test } from './support.ts';
+import { addFromEventPage, answerLanternQuestions, expect, expectStep, failCall, originOf, photographBothWidths, reserveButton, signInAsNewBuyer, test } from './support.ts';
 
 const CARDS = {
   success: '4242 4242 4242 4242',
@@ -15,8 +15,7 @@ const CARDS = {
 
 /** A signed-in buyer with one ticket held, on the payment step. */
 async function toPayment(page: Page, event: string, tickets: Record<string, number>, { free = false } = {}) {
-  await page.goto('/signin/');
-  await page.getByRole('button', { name: 'Continue as Tom Okafor' }).click();
+  await signInAsNewBuyer(page);
   await addFromEventPage(page, event, { tickets });
   await reserveButton(page).click();
   await expectStep(page, 'login');
@@ -262,8 +261,7 @@ test('the payment screen is its own chunk, loaded on the payment step only, and 
   page.on('request', (request) => {
     if (request.resourceType() === 'script') scripts.push(request.url());
   });
-  await page.goto('/signin/');
-  await page.getByRole('button', { name: 'Continue as Tom Okafor' }).click();
+  await signInAsNewBuyer(page);
   await addFromEventPage(page, 'Ashcombe Winter Lantern Trail', { tickets: { 'Adult (5pm entry)': 1 } });
   await expect(page.locator('[data-step="basket"]')).toBeVisible();
   expect(scripts.filter((url) => url.includes('PaymentStep'))).toEqual([]);

@@ -4,7 +4,7 @@
  * ticket and once-per-checkout questions on the Basket step, with its organiser's intro.
  */
 import type { Page } from '@playwright/test';
-import { addFromEventPage, expect, expectStep, failCall, photograph, reserveButton, test } from './support.ts';
+import { addFromEventPage, expect, expectStep, failCall, photograph, reserveButton, signInAsNewBuyer, test } from './support.ts';
 
 const SAVE_PATH = '/ajax/checkout/checkout/save_question_answers/';
 const NAME = 'Name of the person using this ticket';
@@ -14,10 +14,9 @@ const HEARD = 'How did you hear about the Lantern Trail?';
 const PATHS = 'We will keep to the lit paths and follow the rangers’ directions';
 const ENTER = 'Please enter your answer';
 
-/** Signed in as Tom, one adult and one child ticket held, through Keep updated to the questions. */
+/** Signed in as a new buyer, one adult and one child ticket held, through Keep updated to the questions. */
 async function reachQuestions(page: Page) {
-  await page.goto('/signin/');
-  await page.getByRole('button', { name: 'Continue as Tom Okafor' }).click();
+  await signInAsNewBuyer(page);
   await addFromEventPage(page, 'Ashcombe Winter Lantern Trail', { tickets: { 'Adult (5pm entry)': 1, 'Child (5pm entry)': 1 } });
   await reserveButton(page).click();
   await expectStep(page, 'login');

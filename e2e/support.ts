@@ -149,9 +149,14 @@ export async function demoBuyerAt(page: Page, eventTitle: string, wanted: Wanted
  * Nothing another test does (its orders, saved cards, mail) reaches it. Its e-mail.
  */
 export async function newBuyerAt(page: Page, eventTitle: string, wanted: Wanted, step = 'payment', fullname = 'Nia Newbuyer'): Promise<string> {
-  const email = await register(page.request, fullname);
+  const email = await signInAsNewBuyer(page, fullname);
   await reservedThroughSignIn(page, eventTitle, wanted, step);
   return email;
+}
+
+/** This page's browser signed in as a new account of the test's own, registered on the sign-in page. Its e-mail. */
+export async function signInAsNewBuyer(page: Page, fullname = 'Nia Newbuyer'): Promise<string> {
+  return register(page.request, fullname);
 }
 
 async function reservedThroughSignIn(page: Page, eventTitle: string, wanted: Wanted, step: string): Promise<void> {
