@@ -34,15 +34,15 @@ export async function buildCheckout(
   const snapshot = await readCheckoutSnapshot(db, saleId, opts.userId, now);
   if (!snapshot) return base;
   const basket = basketOf(snapshot);
-  const more = await readFollowUps(db, snapshot, basket, now);
+  const followUps = await readFollowUps(db, snapshot, basket, now);
 
   const { sale, lines, vouchers } = snapshot;
   const paid = sale.paidAt !== null;
-  const total = basketTotal(basket.price, more.donation);
+  const total = basketTotal(basket.price, followUps.donation);
   const questions = checkoutQuestions(snapshot.questions, snapshot.intros, basket.events);
   return {
     ...base,
-    ...stepFields(sale, more.keptUntil, now),
+    ...stepFields(sale, followUps.keptUntil, now),
     ...basketMessages(sale),
     after_sale_messages: paid ? afterSaleMessages(lines) : [],
     tickets: ticketLines(lines, { price: basket.price, seatsByType: seatsByType(snapshot.seats), maxPerOrder: opts.maxPerOrder }),
@@ -51,15 +51,15 @@ export async function buildCheckout(
     organisers: checkoutOrganisers(basket.organisers, snapshot.upcoming),
     ...totalsFields(sale, { price: basket.price, total, currency: basket.currency, events: basket.events }),
     charity: checkoutCharity(basket.charity),
-    ...donationFields(more.donation),
-    marketing_preferences: marketingPreferences(snapshot, basket.organisers, more.subscribedTo),
+    ...donationFields(followUps.donation),
+    marketing_preferences: marketingPreferences(snapshot, basket.organisers, followUps.subscribedTo),
     before_payment_questions: questions.before,
     after_payment_questions: questions.after,
     require_delivery_address: requiresDeliveryAddress(snapshot),
     ...providerFields(basket.provider),
-    truelayer_returned_from: more.truelayerReturnedFrom,
+    truelayer_returned_from: followUps.truelayerReturnedFrom,
     ...paymentSettingsOf(snapshot.paymentSettings, basket.organisers.length, opts.userId),
-    ...planFieldsOf(snapshot.plans, more.planRemaining, { eventIds: basket.events.map((e) => e.id), total, currency: basket.currency, now, paid }),
+    ...planFieldsOf(snapshot.plans, followUps.planRemaining, { eventIds: basket.events.map((e) => e.id), total, currency: basket.currency, now, paid }),
   };
 }
 
