@@ -18,7 +18,7 @@ import * as schema from './schema.ts';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A database handle or an open transaction: domain functions accept either. */
-export type Executor = Pick<Database, 'select' | 'insert' | 'update' | 'delete' | 'execute' | 'transaction' | 'query'>;
+export type Executor = Pick<Database, 'select' | 'selectDistinctOn' | 'insert' | 'update' | 'delete' | 'execute' | 'transaction' | 'query'>;
 
 export interface OpenDatabase {
   db: Database;

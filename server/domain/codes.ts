@@ -6,8 +6,8 @@
  * no counter to decrement and so nothing released twice.
  *
  * The claim is made when the sale reserves, under the code's row lock (in the database function
- * `reserve_claims`, migration 0013), so a usage limit holds however many buyers reserve with one
- * code at once. Its count is bounded by the limit itself.
+ * `reserve_claims`, server/db/functions/reserve_claims.sql), so a usage limit holds however many
+ * buyers reserve with one code at once. Its count is bounded by the limit itself.
  */
 import { and, eq, gt, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/index.ts';

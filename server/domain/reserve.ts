@@ -1,12 +1,12 @@
 /**
  * Reserving a basket: every line is claimed or none is. The basket is read and its rules checked
  * without locks; then a basket without seats is reserved by one statement, the database function
- * `reserve_sale` (migration 0017), which under the sale's row lock checks the basket is still the
- * one read and does everything under the hot locks (the buyer's counts, the pools in ascending id
- * order with a lock timeout, the code's row, each claim) through `reserve_claims`, so no amount is
- * read in code and written back and the locks last one statement. A basket with seats, or one
- * that keeps changing under the reservation, is reserved in a transaction that locks the sale
- * first and then calls `reserve_claims` and holds the seats.
+ * `reserve_sale` (server/db/functions/reserve_sale.sql), which under the sale's row lock checks the
+ * basket is still the one read and does everything under the hot locks (the buyer's counts, the
+ * pools in ascending id order with a lock timeout, the code's row, each claim) through
+ * `reserve_claims`, so no amount is read in code and written back and the locks last one statement.
+ * A basket with seats, or one that keeps changing under the reservation, is reserved in a
+ * transaction that locks the sale first and then calls `reserve_claims` and holds the seats.
  */
 import { eq, sql } from 'drizzle-orm';
 import { rows, type Database, type Executor } from '../db/index.ts';
@@ -57,7 +57,10 @@ export interface Basket {
   lines: BasketLine[];
 }
 
-/** The sale and everything its reservation checks, in one read (no lock): `reservation_basket` (migration 0019). */
+/**
+ * The sale and everything its reservation checks, in one read (no lock): the database function
+ * `reservation_basket` (server/db/functions/reservation_basket.sql).
+ */
 export async function readBasket(db: Pick<Executor, 'execute'>, saleId: string): Promise<Basket | null> {
   const [row] = await rows<{ basket: BasketRow | string | null }>(db, sql`SELECT reservation_basket(${saleId}) AS basket`);
   const found = typeof row?.basket === 'string' ? (JSON.parse(row.basket) as BasketRow) : row?.basket;

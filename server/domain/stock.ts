@@ -104,9 +104,10 @@ export type ReserveOutcome =
 
 /**
  * A whole reservation of a basket without seats as one statement (the database function
- * `reserve_sale`, migration 0017): under the sale's row lock it checks that the basket is still
- * `basket` (else 'changed': read it again), answers 'held' for a sale already holding its tickets,
- * and otherwise does all of `reserve_claims`. A refusal undoes the statement and is answered here.
+ * `reserve_sale`, server/db/functions/reserve_sale.sql): under the sale's row lock it checks that
+ * the basket is still `basket` (else 'changed': read it again), answers 'held' for a sale already
+ * holding its tickets, and otherwise does all of `reserve_claims`. A refusal undoes the statement
+ * and is answered here.
  */
 export async function reserveSaleAtOnce(db: Exec, r: ReserveClaims & { basket: string; lockTimeout: string }): Promise<ReserveOutcome> {
   try {
@@ -130,9 +131,10 @@ export type BasketOutcome = ReserveOutcome | { outcome: 'check' };
 
 /**
  * The whole reservation in one round trip, basket read included (the database function
- * `reserve_basket`, migration 0020): under the sale's row lock it reads the basket and, when it
- * plainly passes the basket rules and has no seats, makes the claims as `reserveSaleAtOnce` does.
- * 'check' means it did nothing: the caller reads the basket and goes the longer way.
+ * `reserve_basket`, server/db/functions/reserve_basket.sql): under the sale's row lock it reads the
+ * basket and, when it plainly passes the basket rules and has no seats, makes the claims as
+ * `reserveSaleAtOnce` does. 'check' means it did nothing: the caller reads the basket and goes the
+ * longer way.
  */
 export async function reserveBasketAtOnce(
   db: Exec,

@@ -14,7 +14,7 @@ import { BANK_TRANSFER_MESSAGES } from '../../../machines/bankTransfer/bankTrans
 import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages.ts';
 import { Refusal } from '../refusal.ts';
 import { holdIsLive, lockSale } from '../sales.ts';
-import { paymentKeptUntil } from '../checkout.ts';
+import { paymentKeptUntil } from '../checkout/reads.ts';
 import type { BankProvider, BankWord } from './bank.ts';
 import { ALREADY_PAID_MESSAGE, noLongerHeld, REPLACED_MESSAGE, settlePayment, totalUnderLock, type Payment } from './payments.ts';
 import { paidForNow } from './paidFor.ts';
