@@ -12,7 +12,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { calls } from '../../contract/index.ts';
-import { html, page } from '../pages/html.ts';
+import { html, page } from '../views/html.ts';
 import type { AppDeps } from './deps.ts';
 
 const DEMO_PATH = /^\/(dev|sandbox)(\/|$)/;

@@ -4,20 +4,20 @@
  * sandbox processor this server serves (server/pages/sandboxCard.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { saasBlockingOrganiser, type Checkout } from '../../contract/index.ts';
-import { ADDRESS_MESSAGES } from '../../machines/address/address.messages.ts';
-import { PAYMENT_MESSAGES } from '../../machines/payment/payment.messages.ts';
-import { buildCheckout } from '../domain/checkout.ts';
-import { isRefusal, Refusal } from '../domain/refusal.ts';
-import { findUser } from '../domain/users.ts';
-import { setAccountDetails, setBillingAddress } from '../domain/payment/details.ts';
-import { claimFreeTickets, noLongerHeld, paymentError, settlePayment, startCardPayment } from '../domain/payment/payments.ts';
-import { intentEvent, readWebhook, WEBHOOK_MESSAGES } from '../domain/payment/stripe.ts';
-import type { PaymentWiring } from '../providers/index.ts';
-import type { Handlers, InvalidHandler } from './calls.ts';
-import type { AppDeps } from './deps.ts';
-import { refusalStatus } from './refusals.ts';
-import { saleIdOf, userIdOf } from './session.ts';
+import { saasBlockingOrganiser, type Checkout } from '../../../contract/index.ts';
+import { ADDRESS_MESSAGES } from '../../../machines/address/address.messages.ts';
+import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages.ts';
+import { buildCheckout } from '../../domain/checkout.ts';
+import { isRefusal, Refusal } from '../../domain/refusal.ts';
+import { findUser } from '../../domain/users.ts';
+import { setAccountDetails, setBillingAddress } from '../../domain/payment/details.ts';
+import { claimFreeTickets, noLongerHeld, paymentError, settlePayment, startCardPayment } from '../../domain/payment/payments.ts';
+import { intentEvent, readWebhook, WEBHOOK_MESSAGES } from '../../domain/payment/stripe.ts';
+import type { PaymentWiring } from '../../providers/index.ts';
+import type { Handlers, InvalidHandler } from '../../http/calls.ts';
+import type { AppDeps } from '../../http/deps.ts';
+import { refusalStatus } from '../../http/refusals.ts';
+import { saleIdOf, userIdOf } from '../../http/session.ts';
 
 type PaymentCalls = 'getStripeToken' | 'getPaymentError' | 'setAccountDetails' | 'setBillingAddress' | 'getOpoaUsers' | 'claimFreeTickets';
 

@@ -1,14 +1,14 @@
 /** deliver_to_bitticket, deliver_to_wallet and get_simple_info: thin mappings onto the delivery domain. */
 import type { FastifyRequest } from 'fastify';
-import { WALLET_PATH } from '../../contract/index.ts';
-import { DELIVERY_MESSAGES } from '../../machines/delivery/delivery.messages.ts';
-import { Refusal } from '../domain/refusal.ts';
-import { issueTickets } from '../domain/tickets.ts';
-import { deliverPaidTickets } from '../domain/instalments/plans.ts';
-import { deliverWallet, simpleInfo } from '../domain/wallet.ts';
-import type { Handlers } from './calls.ts';
-import type { AppDeps } from './deps.ts';
-import { saleIdOf } from './session.ts';
+import { WALLET_PATH } from '../../../contract/index.ts';
+import { DELIVERY_MESSAGES } from '../../../machines/delivery/delivery.messages.ts';
+import { Refusal } from '../../domain/refusal.ts';
+import { issueTickets } from '../../domain/tickets.ts';
+import { deliverPaidTickets } from '../../domain/instalments/plans.ts';
+import { deliverWallet, simpleInfo } from '../../domain/wallet.ts';
+import type { Handlers } from '../../http/calls.ts';
+import type { AppDeps } from '../../http/deps.ts';
+import { saleIdOf } from '../../http/session.ts';
 
 const NO_ORDER_MESSAGE = 'There is no order to deliver in this browser.';
 

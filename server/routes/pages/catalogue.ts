@@ -1,15 +1,15 @@
 /** The catalogue front: all events, one event (its order form) and an organiser's page. */
 import type { FastifyInstance } from 'fastify';
-import { cheapestPrices, eventForSale, eventsOnSale, findOrganiser } from '../domain/catalogue.ts';
-import { poolAvailability } from '../domain/stock.ts';
-import { formatNiceDate } from '../domain/format.ts';
-import { formatMoney } from '../../contract/money.ts';
-import type { AppDeps } from '../http/deps.ts';
-import { noticeText } from '../http/notices.ts';
-import { effectiveMaxPerOrder } from '../domain/limits.ts';
-import { maximumWarning, minimumWarning } from '../../machines/basket/basket.messages.ts';
-import { Html, html, icon, page } from './html.ts';
-import { seatedTypes } from '../domain/seats.ts';
+import { cheapestPrices, eventForSale, eventsOnSale, findOrganiser } from '../../domain/catalogue.ts';
+import { poolAvailability } from '../../domain/stock.ts';
+import { formatNiceDate } from '../../domain/format.ts';
+import { formatMoney } from '../../../contract/money.ts';
+import type { AppDeps } from '../../http/deps.ts';
+import { noticeText } from '../../http/notices.ts';
+import { effectiveMaxPerOrder } from '../../domain/limits.ts';
+import { maximumWarning, minimumWarning } from '../../../machines/basket/basket.messages.ts';
+import { Html, html, icon, page } from '../../views/html.ts';
+import { seatedTypes } from '../../domain/seats.ts';
 
 const idParam = (raw: string): number | null => {
   const n = Number(raw);

@@ -5,17 +5,17 @@
  * keyed, else the sandbox bank this server serves (server/pages/sandboxBank.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { BANK_RETURN_PATH, offeredMethods, saasBlockingOrganiser, type Checkout } from '../../contract/index.ts';
-import { PAYMENT_MESSAGES } from '../../machines/payment/payment.messages.ts';
-import { buildCheckout } from '../domain/checkout.ts';
-import { Refusal } from '../domain/refusal.ts';
-import { bankTransferStatus, createBankPayment, findBankPayment, returnFromBank, settleBankPayment, startBankPayment } from '../domain/payment/bankTransfer.ts';
-import { noLongerHeld } from '../domain/payment/payments.ts';
-import { verifyTruelayerWebhook, wordOfStatus } from '../domain/payment/truelayer.ts';
-import { firstDeliveryOf } from '../domain/payment/webhookEvents.ts';
-import type { Handlers } from './calls.ts';
-import type { AppDeps } from './deps.ts';
-import { saleIdOf, userIdOf } from './session.ts';
+import { BANK_RETURN_PATH, offeredMethods, saasBlockingOrganiser, type Checkout } from '../../../contract/index.ts';
+import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages.ts';
+import { buildCheckout } from '../../domain/checkout.ts';
+import { Refusal } from '../../domain/refusal.ts';
+import { bankTransferStatus, createBankPayment, findBankPayment, returnFromBank, settleBankPayment, startBankPayment } from '../../domain/payment/bankTransfer.ts';
+import { noLongerHeld } from '../../domain/payment/payments.ts';
+import { verifyTruelayerWebhook, wordOfStatus } from '../../domain/payment/truelayer.ts';
+import { firstDeliveryOf } from '../../domain/payment/webhookEvents.ts';
+import type { Handlers } from '../../http/calls.ts';
+import type { AppDeps } from '../../http/deps.ts';
+import { saleIdOf, userIdOf } from '../../http/session.ts';
 
 type BankCalls = 'createTruelayerPayment' | 'payWithTruelayer' | 'getTruelayerStatus';
 

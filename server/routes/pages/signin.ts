@@ -8,17 +8,17 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod/mini';
-import { calls, codeDigits, formId, WALLET_PATH } from '../../contract/index.ts';
-import { FULL_NAME_MESSAGE, INVALID_EMAIL_MESSAGE } from '../../machines/account/account.messages.ts';
-import { saveGuestToSale, sendSignInCode, signInWithCode, VERIFY_FIRST_MESSAGE, type SignedIn } from '../domain/account.ts';
-import { isRefusal, Refusal } from '../domain/refusal.ts';
-import { LOCKED_CODE_MESSAGE, SEND_LIMITS, WRONG_CODE_MESSAGE } from '../domain/oneTimeCode.ts';
-import { createSaleIfMissing, newSaleId } from '../domain/sales.ts';
-import { findUser, findUserByEmail, listUsers } from '../domain/users.ts';
-import type { AppDeps } from '../http/deps.ts';
-import { REFUSAL_STATUS, refusalStatus } from '../http/refusals.ts';
-import { saleIdOf, setSaleCookie, signIn, userIdOf } from '../http/session.ts';
-import { html, page, type Html } from './html.ts';
+import { calls, codeDigits, formId, WALLET_PATH } from '../../../contract/index.ts';
+import { FULL_NAME_MESSAGE, INVALID_EMAIL_MESSAGE } from '../../../machines/account/account.messages.ts';
+import { saveGuestToSale, sendSignInCode, signInWithCode, VERIFY_FIRST_MESSAGE, type SignedIn } from '../../domain/account.ts';
+import { isRefusal, Refusal } from '../../domain/refusal.ts';
+import { LOCKED_CODE_MESSAGE, SEND_LIMITS, WRONG_CODE_MESSAGE } from '../../domain/oneTimeCode.ts';
+import { createSaleIfMissing, newSaleId } from '../../domain/sales.ts';
+import { findUser, findUserByEmail, listUsers } from '../../domain/users.ts';
+import type { AppDeps } from '../../http/deps.ts';
+import { REFUSAL_STATUS, refusalStatus } from '../../http/refusals.ts';
+import { saleIdOf, setSaleCookie, signIn, userIdOf } from '../../http/session.ts';
+import { html, page, type Html } from '../../views/html.ts';
 
 export const SIGN_IN_PATH = '/signin/';
 export const SIGN_IN_CODE_PATH = '/signin/code/';
