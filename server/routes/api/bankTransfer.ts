@@ -9,10 +9,9 @@ import { BANK_RETURN_PATH, offeredMethods, saasBlockingOrganiser, type Checkout 
 import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages.ts';
 import { buildCheckout } from '../../domain/checkout.ts';
 import { Refusal } from '../../domain/refusal.ts';
-import { bankTransferStatus, createBankPayment, findBankPayment, returnFromBank, settleBankPayment, startBankPayment } from '../../domain/payment/bankTransfer.ts';
+import { bankTransferStatus, createBankPayment, returnFromBank, startBankPayment } from '../../domain/payment/bankTransfer.ts';
 import { noLongerHeld } from '../../domain/payment/payments.ts';
-import { verifyTruelayerWebhook, wordOfStatus } from '../../domain/payment/truelayer.ts';
-import { firstDeliveryOf } from '../../domain/payment/webhookEvents.ts';
+import { receiveTruelayerWebhook } from '../../domain/payment/webhooks.ts';
 import type { Handlers } from '../../http/calls.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { saleIdOf, userIdOf } from '../../http/session.ts';
@@ -85,24 +84,14 @@ export function registerBankTransferRoutes(app: FastifyInstance, deps: AppDeps):
     scope.post(webhookPath, async (request, reply) => {
       const raw = typeof request.body === 'string' ? request.body : '';
       const signature = request.headers['tl-signature'];
-      const valid = await verifyTruelayerWebhook(
-        { signature: typeof signature === 'string' ? signature : undefined, path: webhookPath.replace(/\/$/, ''), headers: request.headers, body: raw },
-        environment,
-        fetchJwks,
+      const receipt = await receiveTruelayerWebhook(
+        deps.db,
+        bank,
+        { raw, signature: typeof signature === 'string' ? signature : undefined, path: webhookPath.replace(/\/$/, ''), headers: request.headers },
+        { environment, fetchJwks },
+        deps.clock,
       );
-      if (!valid) return reply.status(400).send({ error: 'The webhook signature does not match' });
-      let event: { event_id?: string; type?: string; payment_id?: string; failure_reason?: string };
-      try {
-        event = JSON.parse(raw) as typeof event;
-      } catch {
-        return reply.status(400).send({ error: 'The webhook body is not JSON' });
-      }
-      if (!event.payment_id || !event.type || !['payment_executed', 'payment_settled', 'payment_failed'].includes(event.type)) return { received: true };
-      if (event.event_id && !(await firstDeliveryOf(deps.db, `truelayer:${event.event_id}`, deps.clock()))) return { received: true };
-      const payment = await findBankPayment(deps.db, bank, event.payment_id);
-      if (!payment) return { received: true };
-      const word = event.type === 'payment_failed' ? wordOfStatus('failed', event.failure_reason) : wordOfStatus('executed');
-      await settleBankPayment(deps.db, bank, payment, word, deps.clock());
+      if (receipt.kind === 'refused') return reply.status(400).send({ error: receipt.message });
       return { received: true };
     });
   });
