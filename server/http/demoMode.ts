@@ -1,6 +1,6 @@
 /**
  * Demo mode (config.demo, decided in server/config.ts): the demo accounts on the sign-in page
- * (server/pages/signin.ts), the development routes (/dev/*) and the sandbox payment processors
+ * (server/routes/pages/signin.ts), the development routes (/dev/*) and the sandbox payment processors
  * with their pages and calls (/sandbox/*) are one thing, served together or not at all. The
  * sign-in page itself, by one-time code, is served in and out of demo mode.
  *

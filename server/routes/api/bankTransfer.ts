@@ -2,7 +2,7 @@
  * Instant bank transfer's calls (create_truelayer_payment, pay_with_truelayer,
  * get_truelayer_status), the bank's return to the awaiting_truelayer step and TrueLayer's signed
  * webhook: thin mappings onto server/domain/payment/bankTransfer.ts. The bank is TrueLayer when
- * keyed, else the sandbox bank this server serves (server/pages/sandboxBank.ts).
+ * keyed, else the sandbox bank this server serves (server/routes/sandbox/bank.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BANK_RETURN_PATH, offeredMethods, saasBlockingOrganiser, type Checkout } from '../../../contract/index.ts';

@@ -60,7 +60,7 @@ type BasketCalls =
 
 export function basketHandlers(deps: AppDeps): Pick<Handlers, BasketCalls> {
   const { db, config, clock } = deps;
-  /** Reservations in the database at once from this process (RESERVE_CONCURRENCY): see slots.ts. */
+  /** Reservations in the database at once from this process (RESERVE_CONCURRENCY): see server/http/slots.ts. */
   const reserving = slots(config.reserveConcurrency);
 
   /**

@@ -1,7 +1,7 @@
 /**
  * The payment step's calls, the card return (/do/checkout/stripe_auth/) and Stripe's webhook:
  * thin mappings onto server/domain/payment. The card processor is Stripe when keyed, else the
- * sandbox processor this server serves (server/pages/sandboxCard.ts).
+ * sandbox processor this server serves (server/routes/sandbox/card.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { saasBlockingOrganiser, type Checkout } from '../../../contract/index.ts';
