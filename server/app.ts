@@ -9,36 +9,28 @@ import { z } from 'zod/mini';
 import type { Config } from './config.ts';
 import type { Database } from './db/index.ts';
 import { Refusal } from './domain/refusal.ts';
-import { registerApi } from './http/api.ts';
 import { refuseCrossSite } from './http/crossSite.ts';
 import { isDemoPath, notServed, registerDemoMode } from './http/demoMode.ts';
-import type { AppDeps } from './http/deps.ts';
+import { instalmentJobDeps, type AppDeps } from './http/deps.ts';
 import { refusalStatus } from './http/refusals.ts';
 import { compression } from './plugins/compression.ts';
 import { requestRateLimit } from './plugins/rateLimit.ts';
 import { security } from './plugins/security.ts';
 import { session } from './plugins/session.ts';
 import { visitorSale } from './plugins/visitorSale.ts';
-import { registerCatalogue, STEPPER_SCRIPT } from './pages/catalogue.ts';
-import { registerInfoPages } from './pages/info.ts';
-import { registerSignIn } from './pages/signin.ts';
-import { registerMailbox } from './pages/mailbox.ts';
+import { api } from './routes/api/index.ts';
+import { dev } from './routes/dev/index.ts';
+import type { MovableClock } from './routes/dev/clock.ts';
+import { pages } from './routes/pages/index.ts';
+import { STEPPER_SCRIPT } from './routes/pages/catalogue.ts';
+import { sandbox } from './routes/sandbox/index.ts';
+import { STYLE } from './views/html.ts';
 import type { Mailer } from './mail/index.ts';
-import { registerGiftAidDownload } from './pages/giftAidCsv.ts';
-import { STYLE } from './pages/html.ts';
-import { registerCheckoutApp } from './pages/checkoutApp.ts';
 import { ENTRY_LOADER } from '../contract/page.ts';
-import { registerWallet } from './pages/wallet.ts';
-import { registerPaymentRoutes } from './http/paymentApi.ts';
-import { registerSandboxCard } from './pages/sandboxCard.ts';
-import { registerBankTransferRoutes } from './http/bankTransferApi.ts';
-import { registerSandboxBank } from './pages/sandboxBank.ts';
 import { startReconcileJob } from './domain/payment/reconcile.ts';
 import { buildProviders, type BankWiring, type PaymentWiring, type PlanWiring } from './providers/index.ts';
 import { processorLinks } from './providers/processorLinks.ts';
-import { jobDeps, registerInstalmentDevRoutes, registerPlanAuthentication, walletUrlOf } from './http/instalmentApi.ts';
 import { startInstalmentJob } from './domain/instalments/job.ts';
-import { registerDevClock, type MovableClock } from './http/devClock.ts';
 
 z.config(z.locales.en());
 
@@ -122,28 +114,20 @@ export async function buildApp(deps: {
     return reply.status(500).send({ error: 'Something went wrong on our side. Please try again.' });
   });
 
-  registerApi(app, appDeps);
-  registerCatalogue(app, appDeps);
-  registerInfoPages(app, appDeps);
-  registerSignIn(app, appDeps);
-  if (config.demo) registerMailbox(app, appDeps);
-  if (config.demo) registerInstalmentDevRoutes(app, appDeps);
-  if (config.demo && config.devClock && deps.movableClock) registerDevClock(app, deps.movableClock);
+  await app.register(api, { deps: appDeps });
+  // Demo mode's routes are not registered outside it, and registerDemoMode answers their paths 404 there.
+  if (config.demo) {
+    await app.register(sandbox, { deps: appDeps });
+    await app.register(dev, { deps: appDeps, ...(deps.movableClock ? { movableClock: deps.movableClock } : {}) });
+  }
   if (deps.instalmentJob) {
-    const stop = startInstalmentJob(jobDeps(appDeps, walletUrlOf(config)), appDeps.clock, deps.instalmentJob.intervalMs, (err) => app.log.error({ err }, 'instalment job failed'));
+    const stop = startInstalmentJob(instalmentJobDeps(appDeps), appDeps.clock, deps.instalmentJob.intervalMs, (err) => app.log.error({ err }, 'instalment job failed'));
     app.addHook('onClose', async () => stop());
   }
   if (deps.reconcileJob) {
     const stop = startReconcileJob(db, processorLinks(appDeps), appDeps.clock, deps.reconcileJob.intervalMs, (err) => app.log.error({ err }, 'payment reconciliation failed'));
     app.addHook('onClose', async () => stop());
   }
-  registerGiftAidDownload(app, appDeps);
-  registerWallet(app, appDeps);
-  registerPaymentRoutes(app, appDeps, appDeps.payment);
-  if (config.demo) registerSandboxCard(app, appDeps, appDeps.payment);
-  registerBankTransferRoutes(app, appDeps);
-  if (config.demo) registerSandboxBank(app, appDeps);
-  if (config.demo) registerPlanAuthentication(app, appDeps);
   app.get('/health', async () => ({ ok: true }));
 
   const staticDir = path.resolve(config.staticDir);
@@ -152,7 +136,7 @@ export async function buildApp(deps: {
       root: staticDir,
       prefix: '/',
       index: false,
-      // A route per built file, found at start: every other path is the checkout app's (see checkoutApp.ts).
+      // A route per built file, found at start: every other path is the checkout app's (see routes/pages/checkoutApp.ts).
       wildcard: false,
       // Hidden, as allowedMethods leaves these routes out (see there).
       schemaHide: true,
@@ -165,7 +149,7 @@ export async function buildApp(deps: {
     });
   }
 
-  registerCheckoutApp(app, { deps: appDeps, staticDir, allowed });
+  await app.register(pages, { deps: appDeps, staticDir, allowed });
 
   /** Paths no route serves: a wrong method is told the right ones; API and development paths get a real 404. */
   app.setNotFoundHandler(async (request, reply) => {

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { calls, INITIAL_DATA_ID } from '../contract/index.ts';
 import { ENTRY_LOADER } from '../contract/page.ts';
-import { jsonScript } from './pages/html.ts';
+import { jsonScript } from './views/html.ts';
 import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
 
 const INDEX =

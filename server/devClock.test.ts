@@ -9,7 +9,7 @@ import { buildApp } from './app.ts';
 import { testConfig } from './config.ts';
 import { openSeededTestDatabase } from './db/testing.ts';
 import type { OpenDatabase } from './db/index.ts';
-import { movableClock } from './http/devClock.ts';
+import { movableClock } from './routes/dev/clock.ts';
 import { Visitor } from './test/harness.ts';
 import { hotEvent } from './test/fixtures.ts';
 

@@ -14,7 +14,7 @@ import { sandboxBank } from './domain/payment/bank.ts';
 import { settleDueBankDecisions } from './domain/payment/bankTransfer.ts';
 import { sendDueTransfers } from './domain/transfers.ts';
 import { mailerOf } from './providers/index.ts';
-import { movableClock } from './http/devClock.ts';
+import { movableClock } from './routes/dev/clock.ts';
 
 /**
  * Without SESSION_SECRET, a random secret is made once and kept beside the embedded database

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { sales } from './db/schema.ts';
 import { completeSale } from './domain/completeSale.ts';
-import { PAID_SALE_MESSAGE } from './http/api.ts';
+import { PAID_SALE_MESSAGE } from './routes/api/basket.ts';
 import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
 
 describe.each(drivers)('a paid sale on %s', (driver) => {

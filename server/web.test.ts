@@ -11,8 +11,8 @@ import { calls } from '../contract/index.ts';
 import { parseConfig } from './config.ts';
 import { CROSS_SITE_MESSAGE } from './http/crossSite.ts';
 import { sha256Source } from './plugins/security.ts';
-import { STEPPER_SCRIPT } from './pages/catalogue.ts';
-import { STYLE } from './pages/html.ts';
+import { STEPPER_SCRIPT } from './routes/pages/catalogue.ts';
+import { STYLE } from './views/html.ts';
 import { appOn, drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
 
 function directives(header: unknown): Map<string, string[]> {

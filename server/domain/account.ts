@@ -7,7 +7,7 @@ import { and, desc, eq, gt, isNotNull } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { sales, users } from '../db/schema.ts';
 import { Refusal } from './refusal.ts';
-import { holdIsLive, lockSale, type Sale } from './sales.ts';
+import { createSaleIfMissing, holdIsLive, lockSale, newSaleId, type Sale } from './sales.ts';
 import { checkCode, CODE_CHECK_MESSAGES, issueCode, normaliseEmail, type SEND_LIMITS } from './oneTimeCode.ts';
 import { findUserByEmail, type UserRow } from './users.ts';
 import { sendMail, signInCodeMail, type Mailer } from '../mail/index.ts';
@@ -83,6 +83,32 @@ export async function signInWithCode(
     return { hasAccount: true, user, saleId: current.id };
   }
   return { hasAccount: true, user, saleId: (await liveSaleOf(db, user.id, opts.now)) ?? current?.id ?? null };
+}
+
+/**
+ * Signing in on the sign-in page, outside the checkout: the code is checked with this browser's
+ * sale, or, for an address without an account and a browser without a sale it can use, a new empty
+ * one, which keeps the proved address until the buyer gives their name (as the checkout's sale does).
+ */
+export async function signInOnPage(
+  db: Database,
+  opts: { saleId: string | null; email: string; code: string; now: Date; secret: string },
+): Promise<SignedIn> {
+  const check = (saleId: string | null) => signInWithCode(db, { saleId, email: opts.email, code: opts.code, now: opts.now, secret: opts.secret });
+  const saleForRegistration = async (): Promise<string | null> => {
+    if (await findUserByEmail(db, opts.email)) return null;
+    const id = newSaleId();
+    await createSaleIfMissing(db, id, null);
+    return id;
+  };
+  try {
+    return await check(opts.saleId ?? (await saleForRegistration()));
+  } catch (err) {
+    // A sale whose hold ran out cannot take a buyer, but signing in does not need it: the code
+    // was not checked, so it is checked once more without it.
+    if (!(err instanceof Refusal) || err.code !== 'hold-expired') throw err;
+    return check(await saleForRegistration());
+  }
 }
 
 function splitName(fullname: string): { firstName: string; lastName: string } {

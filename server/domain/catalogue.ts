@@ -2,6 +2,7 @@
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { eventDates, events, giftVouchers, organisers, ticketTypes } from '../db/schema.ts';
+import { seatedTypes } from './seats.ts';
 import { poolAvailability } from './stock.ts';
 
 /** The events with dates, each with its organiser and first date, soonest first; one organiser's when given. */
@@ -59,4 +60,32 @@ export async function eventForSale(db: Database, id: number) {
   const { giftVouchers: vouchers, ...organiser } = withVouchers;
   const offers = dates.flatMap(({ ticketTypes: types, ...date }) => types.map((type) => ({ type, date })));
   return { event, organiser, offers, vouchers };
+}
+
+/** The events on sale (one organiser's when given), with the cheapest price of each that has a ticket left. */
+export async function eventsWithPrices(db: Database, organiserId: number | null, now: Date) {
+  const list = await eventsOnSale(db, organiserId);
+  const prices = await cheapestPrices(db, list.map((l) => l.event.id), now);
+  return { list, prices };
+}
+
+export type EventsWithPrices = Awaited<ReturnType<typeof eventsWithPrices>>;
+
+/** An organiser's page: the organiser and its events on sale with their prices. Null when there is no such organiser. */
+export async function organiserPage(db: Database, id: number, now: Date) {
+  const organiser = await findOrganiser(db, id);
+  if (!organiser) return null;
+  return { organiser, events: await eventsWithPrices(db, organiser.id, now) };
+}
+
+/**
+ * An event's order form as the event page shows it: the event for sale, what is left in each of its
+ * pools, and which of its ticket types are chosen seat by seat. Null when there is no such event.
+ */
+export async function eventOrderForm(db: Database, id: number, now: Date) {
+  const row = await eventForSale(db, id);
+  if (!row) return null;
+  const left = await poolAvailability(db, row.offers.flatMap(({ type, date }) => [date.poolId, ...(type.poolId ? [type.poolId] : [])]), now);
+  const seated = await seatedTypes(db, row.offers.map(({ type }) => type.id));
+  return { ...row, left, seated };
 }

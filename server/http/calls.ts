@@ -1,5 +1,5 @@
 /**
- * Registers every call of the wire contract through one helper: the request is validated
+ * Registers the wire contract's calls through one helper: the request is validated
  * with the contract's schema before any handler (and so any database work) runs, and a bad
  * one is answered 400 with a message naming the field. Unknown fields are dropped.
  */
@@ -15,6 +15,8 @@ export interface CallContext<N extends CallName> {
 /** A handler answers the contract's response, or nothing when it has replied itself (a redirect). */
 export type Handler<N extends CallName> = (ctx: CallContext<N>) => Promise<ResponseOf<N> | undefined>;
 export type Handlers = { [N in CallName]: Handler<N> };
+/** The calls of the sandboxes, served in demo mode only (server/routes/sandbox/); the API serves the others. */
+export type SandboxCall = 'saveSandboxCard' | 'tokeniseSandboxSquareCard';
 export type InvalidHandler = (request: FastifyRequest, reply: FastifyReply, message: string) => Promise<unknown>;
 
 export function describeIssue(issue: { readonly path: readonly PropertyKey[]; readonly message: string } | undefined): string {
@@ -68,8 +70,9 @@ export function shapeForSchema(value: unknown, def: SchemaDef | undefined): unkn
   }
 }
 
-export function registerCalls(app: FastifyInstance, handlers: Handlers, onInvalid: Partial<Record<CallName, InvalidHandler>> = {}): void {
-  for (const name of Object.keys(calls) as CallName[]) {
+/** Registers the calls that `handlers` answers, each at the contract's path and method. */
+export function registerCalls<N extends CallName>(app: FastifyInstance, handlers: Pick<Handlers, N>, onInvalid: Partial<Record<N, InvalidHandler>> = {}): void {
+  for (const name of Object.keys(handlers) as N[]) {
     const call = calls[name];
     const handler = handlers[name] as Handler<CallName>;
     app.route({
@@ -86,7 +89,7 @@ export function registerCalls(app: FastifyInstance, handlers: Handlers, onInvali
             : ({ success: false, error: { issues: [{ path: [], message: 'expected an object of fields' }] } } as const);
         if (!parsed.success) {
           const message = describeIssue(parsed.error.issues[0]);
-          const custom = onInvalid[name];
+          const custom = onInvalid[name] as InvalidHandler | undefined;
           if (custom) return custom(request, reply, message);
           return reply.status(400).send({ error: message });
         }

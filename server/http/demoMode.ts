@@ -1,6 +1,6 @@
 /**
  * Demo mode (config.demo, decided in server/config.ts): the demo accounts on the sign-in page
- * (server/pages/signin.ts), the development routes (/dev/*) and the sandbox payment processors
+ * (server/routes/pages/signin.ts), the development routes (/dev/*) and the sandbox payment processors
  * with their pages and calls (/sandbox/*) are one thing, served together or not at all. The
  * sign-in page itself, by one-time code, is served in and out of demo mode.
  *
@@ -12,7 +12,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { calls } from '../../contract/index.ts';
-import { html, page } from '../pages/html.ts';
+import { html, page } from '../views/html.ts';
 import type { AppDeps } from './deps.ts';
 
 const DEMO_PATH = /^\/(dev|sandbox)(\/|$)/;

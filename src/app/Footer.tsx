@@ -1,6 +1,6 @@
 const BRAND = import.meta.env.VITE_BRAND_NAME ?? 'Holdfast';
 
-/** The site footer, the same links as the catalogue pages' footer (server/pages/html.ts). */
+/** The site footer, the same links as the catalogue pages' footer (server/views/html.ts). */
 export function Footer() {
   return (
     <footer className="site-footer">

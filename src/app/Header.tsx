@@ -4,7 +4,7 @@ import { Icon } from '../components/Icon';
 const BRAND = import.meta.env.VITE_BRAND_NAME ?? 'Holdfast';
 
 /**
- * The site header, the same as the catalogue pages' (server/pages/html.ts renders its twin from
+ * The site header, the same as the catalogue pages' (server/views/html.ts renders its twin from
  * the same classes in design/components.css): the brand, All events, Basket.
  */
 export function Header({ extra }: { extra?: ReactNode }) {

@@ -25,7 +25,8 @@ import { completeSale } from '../completeSale.ts';
 import { Refusal } from '../refusal.ts';
 import { ALREADY_PAID_MESSAGE, noLongerHeld, totalUnderLock } from '../payment/payments.ts';
 import { closeOpenPayments } from '../payment/paidFor.ts';
-import { holdIsLive, lockSale } from '../sales.ts';
+import { findSale, holdIsLive, lockSale } from '../sales.ts';
+import { findUser } from '../users.ts';
 import { issueTickets } from '../tickets.ts';
 import { paymentScheduleMail, sendMail, type Mailer, type ScheduledInstalment } from '../../mail/index.ts';
 import type { SavedCardProcessor } from './offSession.ts';
@@ -175,6 +176,17 @@ export async function scheduleOf(db: Pick<Executor, 'select'>, saleId: string): 
 export async function sendScheduleMail(db: Database, mail: PlanMail, saleId: string, to: string, reference: string | null, now: Date): Promise<void> {
   const schedule = await scheduleOf(db, saleId);
   await sendMail(db, mail.mailer, mail.brandName, { to, ...paymentScheduleMail({ saleReference: reference, schedule }) }, now);
+}
+
+/**
+ * Sends the plan's schedule to the sale's buyer, when the sale has one, under the given reference
+ * (the sale's own when none is given).
+ */
+export async function sendScheduleToBuyer(db: Database, mail: PlanMail, saleId: string, now: Date, reference?: string | null): Promise<void> {
+  const sale = await findSale(db, saleId);
+  const buyer = await findUser(db, sale?.userId ?? null);
+  if (!buyer) return;
+  await sendScheduleMail(db, mail, saleId, buyer.email, reference === undefined ? (sale?.reference ?? null) : reference, now);
 }
 
 /** How many of the sale's admissions the instalments paid so far cover (all once the plan is complete). */

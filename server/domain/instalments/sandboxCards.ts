@@ -14,6 +14,9 @@ import { SANDBOX_CARDS } from '../../../contract/index.ts';
 import { Refusal } from '../refusal.ts';
 import { checkCard, SANDBOX_MESSAGES } from '../payment/sandbox.ts';
 
+/** The sandbox bank's page where a plan's first instalment is confirmed (redirect_to_url): server/routes/sandbox/planAuthentication.ts. */
+export const PLAN_AUTHENTICATION_PATH = '/sandbox/plan/authenticate/';
+
 /** Approved with the buyer present, declined off-session (Stripe's 4000 0000 0000 0341 behaves alike). */
 export const SANDBOX_FAIL_LATER_CARD = '4000000000000341';
 

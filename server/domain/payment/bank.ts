@@ -2,7 +2,7 @@
  * A bank for instant bank transfer as the payment domain sees it: it creates a payment for an
  * amount under an idempotency key, names the page where the buyer approves it, tells its status,
  * and refunds. Two implementations: the sandbox bank served by this server (its page is
- * server/pages/sandboxBank.ts) and TrueLayer when keyed (./truelayer.ts).
+ * server/routes/sandbox/bank.ts) and TrueLayer when keyed (./truelayer.ts).
  */
 import { randomBytes } from 'node:crypto';
 

@@ -1,6 +1,9 @@
-/** The contract's calls, each a thin mapping from a validated request to one domain function. */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { destroySale, newSaleId, PAID_SALE_MESSAGE, updateBasketState } from '../domain/sales.ts';
+/**
+ * The basket's calls: what is in it, its code and refund protection, its reservation and hold, the
+ * captcha before reserving, and the checkout and user reads. Each a thin mapping onto one domain function.
+ */
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { destroySale, newSaleId, PAID_SALE_MESSAGE, updateBasketState } from '../../domain/sales.ts';
 import {
   addToBasket,
   removeFromBasket,
@@ -9,31 +12,18 @@ import {
   setRefundProtection,
   updateGiftVoucherQuantity,
   updateTicketQuantity,
-} from '../domain/basket.ts';
-import { buildCheckout } from '../domain/checkout.ts';
-import { reserveSale } from '../domain/reserve.ts';
-import { extendHold, NOT_HELD_MESSAGE } from '../domain/hold.ts';
-import { captchaRequired } from '../domain/captcha.ts';
-import { findUser, toWireUser } from '../domain/users.ts';
-import { Refusal } from '../domain/refusal.ts';
-import { registerCalls, type Handlers } from './calls.ts';
-import { accountHandlers, accountInvalid } from './accountApi.ts';
-import { donationHandlers, donationInvalid } from './donationApi.ts';
-import { deliveryHandlers } from './deliveryApi.ts';
-import { transferHandlers } from './transferApi.ts';
-import { paymentHandlers, paymentInvalid } from './paymentApi.ts';
-import { bankTransferHandlers } from './bankTransferApi.ts';
-import { planHandlers, planInvalid } from './instalmentApi.ts';
-import { squareHandlers, squareInvalid } from './squareApi.ts';
-import { addressHandlers } from './addressApi.ts';
-import { questionHandlers } from './questionsApi.ts';
-import { seatHandlers } from './seatsApi.ts';
-import { afterSaleHandlers } from './afterSaleApi.ts';
-import { noticeQuery } from './notices.ts';
-import { MAX_ID } from '../../contract/index.ts';
-import { saleIdOf, setSaleCookie, userIdOf } from './session.ts';
-import type { AppDeps } from './deps.ts';
-import { slots } from './slots.ts';
+} from '../../domain/basket.ts';
+import { reserveSale } from '../../domain/reserve.ts';
+import { extendHold, NOT_HELD_MESSAGE } from '../../domain/hold.ts';
+import { captchaRequired } from '../../domain/captcha.ts';
+import { Refusal } from '../../domain/refusal.ts';
+import type { Handlers, InvalidHandler } from '../../http/calls.ts';
+import { noticeQuery } from '../../http/notices.ts';
+import { MAX_ID } from '../../../contract/index.ts';
+import { readCheckout, readUser } from '../../http/checkoutData.ts';
+import { saleIdOf, setSaleCookie, userIdOf } from '../../http/session.ts';
+import type { AppDeps } from '../../http/deps.ts';
+import { slots } from '../../http/slots.ts';
 
 function wantsHtml(request: FastifyRequest): boolean {
   const accept = request.headers.accept ?? '';
@@ -50,30 +40,27 @@ function backToEvent(request: FastifyRequest, reply: FastifyReply, query: string
 
 const NO_BASKET_MESSAGE = 'Your basket could not be found. Please add your tickets again.';
 
-async function readUser(deps: AppDeps, request: FastifyRequest) {
-  const user = await findUser(deps.db, userIdOf(request));
-  return { user: user ? toWireUser(user) : null };
-}
-
-function readCheckout(deps: AppDeps, request: FastifyRequest) {
-  return buildCheckout(deps.db, saleIdOf(request), deps.clock(), {
-    captchaSitekey: deps.config.captcha === 'never' ? null : deps.captcha.sitekey,
-    userId: userIdOf(request),
-    maxPerOrder: deps.config.maxPerOrder,
-  });
-}
-
-/** What the checkout page's first screen needs, sent with the page: the replies of GET checkout and GET user. */
-export async function checkoutPageData(deps: AppDeps, request: FastifyRequest) {
-  const [checkout, user] = await Promise.all([readCheckout(deps, request), readUser(deps, request)]);
-  return { checkout, user };
-}
-
 export { PAID_SALE_MESSAGE };
 
-export function registerApi(app: FastifyInstance, deps: AppDeps): void {
+type BasketCalls =
+  | 'getUser'
+  | 'getCheckout'
+  | 'updateBasketState'
+  | 'destroySale'
+  | 'updateTicketQuantity'
+  | 'updateGiftVoucherQuantity'
+  | 'updateRefundProtection'
+  | 'setCode'
+  | 'removeFromBasket'
+  | 'removeGiftVoucherFromBasket'
+  | 'reserveTickets'
+  | 'extendHold'
+  | 'getCaptchaChallenge'
+  | 'addToBasket';
+
+export function basketHandlers(deps: AppDeps): Pick<Handlers, BasketCalls> {
   const { db, config, clock } = deps;
-  /** Reservations in the database at once from this process (RESERVE_CONCURRENCY): see slots.ts. */
+  /** Reservations in the database at once from this process (RESERVE_CONCURRENCY): see server/http/slots.ts. */
   const reserving = slots(config.reserveConcurrency);
 
   /**
@@ -99,19 +86,7 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
   }
   const hasSale = async (request: FastifyRequest) => (await request.visitorSale()) !== null;
 
-  const handlers: Handlers = {
-    ...accountHandlers(deps),
-    ...addressHandlers(deps),
-    ...donationHandlers(deps),
-    ...deliveryHandlers(deps),
-    ...transferHandlers(deps),
-    ...paymentHandlers(deps, deps.payment),
-    ...bankTransferHandlers(deps),
-    ...planHandlers(deps),
-    ...squareHandlers(deps),
-    ...questionHandlers(deps),
-    ...seatHandlers(deps),
-    ...afterSaleHandlers(deps),
+  return {
     getUser: async ({ request }) => readUser(deps, request),
     getCheckout: async ({ request, reply }) => {
       reply.header('cache-control', 'no-store');
@@ -202,14 +177,10 @@ export function registerApi(app: FastifyInstance, deps: AppDeps): void {
       return { success: true, redirect: '/checkout/' };
     },
   };
-
-  registerCalls(app, handlers, {
-    ...accountInvalid,
-    ...donationInvalid,
-    ...paymentInvalid,
-    ...planInvalid,
-    ...squareInvalid,
-    addToBasket: async (request, reply, message) =>
-      wantsHtml(request) ? backToEvent(request, reply, 'error=not-added') : reply.status(400).send({ error: message }),
-  });
 }
+
+/** A browser's order form that the contract refuses goes back to its event page with a message. */
+export const basketInvalid: Partial<Record<BasketCalls, InvalidHandler>> = {
+  addToBasket: async (request, reply, message) =>
+    wantsHtml(request) ? backToEvent(request, reply, 'error=not-added') : reply.status(400).send({ error: message }),
+};

@@ -6,14 +6,14 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod/mini';
-import { formatMoney } from '../../contract/money.ts';
-import { BANK_RETURN_PATH, formText } from '../../contract/index.ts';
-import { BANK_TRANSFER_MESSAGES } from '../../machines/bankTransfer/bankTransfer.messages.ts';
-import type { AppDeps } from '../http/deps.ts';
-import { SANDBOX_BANK_PATH } from '../domain/payment/bank.ts';
-import { decideLater, findBankPaymentByToken, settleBankPayment } from '../domain/payment/bankTransfer.ts';
-import type { Payment } from '../domain/payment/payments.ts';
-import { html, page } from './html.ts';
+import { formatMoney } from '../../../contract/money.ts';
+import { BANK_RETURN_PATH, formText } from '../../../contract/index.ts';
+import { BANK_TRANSFER_MESSAGES } from '../../../machines/bankTransfer/bankTransfer.messages.ts';
+import type { AppDeps } from '../../http/deps.ts';
+import { SANDBOX_BANK_PATH } from '../../domain/payment/bank.ts';
+import { decideLater, findBankPaymentByToken, settleBankPayment } from '../../domain/payment/bankTransfer.ts';
+import type { Payment } from '../../domain/payment/payments.ts';
+import { html, page } from '../../views/html.ts';
 
 /** How long a slow approval takes unless the buyer sets it (seconds), and its bounds. */
 export const SLOW_APPROVAL_DEFAULT_S = 20;

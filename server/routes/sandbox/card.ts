@@ -6,13 +6,13 @@
  */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod/mini';
-import { formatMoney } from '../../contract/money.ts';
-import { formText, SANDBOX_CARDS } from '../../contract/index.ts';
-import type { AppDeps } from '../http/deps.ts';
-import type { PaymentWiring } from '../providers/index.ts';
-import { findPaymentBySecret, settlePayment, type Payment } from '../domain/payment/payments.ts';
-import { checkCard, SANDBOX_MESSAGES } from '../domain/payment/sandbox.ts';
-import { html, page, type Html } from './html.ts';
+import { formatMoney } from '../../../contract/money.ts';
+import { formText, SANDBOX_CARDS } from '../../../contract/index.ts';
+import type { AppDeps } from '../../http/deps.ts';
+import type { PaymentWiring } from '../../providers/index.ts';
+import { findPaymentBySecret, settlePayment, type Payment } from '../../domain/payment/payments.ts';
+import { checkCard, SANDBOX_MESSAGES } from '../../domain/payment/sandbox.ts';
+import { html, page, type Html } from '../../views/html.ts';
 
 const secretQuery = z.object({ secret: formText(200, 1) });
 const cardForm = z.object({ secret: formText(200, 1), number: formText(40), expiry: formText(10), cvc: formText(6) });

@@ -1,14 +1,14 @@
 /** Signing out, the mailing list and the policies. Signing in is its own page (./signin.ts). */
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod/mini';
-import { findUser, subscribe } from '../domain/users.ts';
-import { Refusal } from '../domain/refusal.ts';
-import { refusalStatus } from '../http/refusals.ts';
-import { signOut, userIdOf } from '../http/session.ts';
-import type { AppDeps } from '../http/deps.ts';
-import { formText } from '../../contract/index.ts';
-import { INVALID_EMAIL_MESSAGE } from '../../machines/account/account.messages.ts';
-import { html, page, type Html } from './html.ts';
+import { findUser, subscribe } from '../../domain/users.ts';
+import { Refusal } from '../../domain/refusal.ts';
+import { refusalStatus } from '../../http/refusals.ts';
+import { signOut, userIdOf } from '../../http/session.ts';
+import type { AppDeps } from '../../http/deps.ts';
+import { formText } from '../../../contract/index.ts';
+import { INVALID_EMAIL_MESSAGE } from '../../../machines/account/account.messages.ts';
+import { html, page, type Html } from '../../views/html.ts';
 
 const subscribeForm = z.object({ email: formText(254) });
 

@@ -1,9 +1,9 @@
 /** save_question_answers: a thin mapping onto the questions domain. */
-import { QUESTION_REFUSALS } from '../../contract/index.ts';
-import { Refusal } from '../domain/refusal.ts';
-import { saveQuestionAnswers } from '../domain/questions.ts';
-import type { Handlers } from './calls.ts';
-import type { AppDeps } from './deps.ts';
+import { QUESTION_REFUSALS } from '../../../contract/index.ts';
+import { Refusal } from '../../domain/refusal.ts';
+import { saveQuestionAnswers } from '../../domain/questions.ts';
+import type { Handlers } from '../../http/calls.ts';
+import type { AppDeps } from '../../http/deps.ts';
 
 export function questionHandlers(deps: AppDeps): Pick<Handlers, 'saveQuestionAnswers'> {
   const { db, clock } = deps;

@@ -1,15 +1,15 @@
 /** The account and marketing calls (spec 000 §7), each a thin mapping onto one domain function. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { NOT_AN_EMAIL, NOT_A_FULL_NAME } from '../../contract/index.ts';
-import { FULL_NAME_MESSAGE, INVALID_EMAIL_MESSAGE } from '../../machines/account/account.messages.ts';
-import { logoutOfSale, saveGuestToSale, sendSignInCode, signInWithCode } from '../domain/account.ts';
-import { isRefusal, Refusal } from '../domain/refusal.ts';
-import { SEND_LIMITS } from '../domain/oneTimeCode.ts';
-import { setMarketingPreferences } from '../domain/marketing.ts';
-import type { Handlers, InvalidHandler } from './calls.ts';
-import type { AppDeps } from './deps.ts';
-import { refusalStatus } from './refusals.ts';
-import { saleIdOf, setSaleCookie, signIn, signOut } from './session.ts';
+import { NOT_AN_EMAIL, NOT_A_FULL_NAME } from '../../../contract/index.ts';
+import { FULL_NAME_MESSAGE, INVALID_EMAIL_MESSAGE } from '../../../machines/account/account.messages.ts';
+import { logoutOfSale, saveGuestToSale, sendSignInCode, signInWithCode } from '../../domain/account.ts';
+import { isRefusal, Refusal } from '../../domain/refusal.ts';
+import { SEND_LIMITS } from '../../domain/oneTimeCode.ts';
+import { setMarketingPreferences } from '../../domain/marketing.ts';
+import type { Handlers, InvalidHandler } from '../../http/calls.ts';
+import type { AppDeps } from '../../http/deps.ts';
+import { refusalStatus } from '../../http/refusals.ts';
+import { saleIdOf, setSaleCookie, signIn, signOut } from '../../http/session.ts';
 
 const NO_SALE_MESSAGE = 'Your basket could not be found. Please add your tickets again.';
 

@@ -4,13 +4,13 @@
  * other client gets the contract's JSON.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ACCEPT_TRANSFER_PATH, WALLET_PATH } from '../../contract/index.ts';
-import { Refusal } from '../domain/refusal.ts';
-import { acceptTransfer, setTransfers, TRANSFER_REFUSALS, transferOffer, type TransferOffer } from '../domain/transfers.ts';
-import { html, page } from '../pages/html.ts';
-import type { Handlers } from './calls.ts';
-import type { AppDeps } from './deps.ts';
-import { signIn } from './session.ts';
+import { ACCEPT_TRANSFER_PATH, WALLET_PATH } from '../../../contract/index.ts';
+import { Refusal } from '../../domain/refusal.ts';
+import { acceptTransfer, setTransfers, TRANSFER_REFUSALS, transferOffer, type TransferOffer } from '../../domain/transfers.ts';
+import { html, page } from '../../views/html.ts';
+import type { Handlers } from '../../http/calls.ts';
+import type { AppDeps } from '../../http/deps.ts';
+import { signIn } from '../../http/session.ts';
 
 function wantsHtml(request: FastifyRequest): boolean {
   const accept = request.headers.accept ?? '';

@@ -1,23 +1,23 @@
 /**
  * The payment step's calls, the card return (/do/checkout/stripe_auth/) and Stripe's webhook:
  * thin mappings onto server/domain/payment. The card processor is Stripe when keyed, else the
- * sandbox processor this server serves (server/pages/sandboxCard.ts).
+ * sandbox processor this server serves (server/routes/sandbox/card.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { saasBlockingOrganiser, type Checkout } from '../../contract/index.ts';
-import { ADDRESS_MESSAGES } from '../../machines/address/address.messages.ts';
-import { PAYMENT_MESSAGES } from '../../machines/payment/payment.messages.ts';
-import { buildCheckout } from '../domain/checkout.ts';
-import { isRefusal, Refusal } from '../domain/refusal.ts';
-import { findUser } from '../domain/users.ts';
-import { setAccountDetails, setBillingAddress } from '../domain/payment/details.ts';
-import { claimFreeTickets, noLongerHeld, paymentError, settlePayment, startCardPayment } from '../domain/payment/payments.ts';
-import { intentEvent, readWebhook, WEBHOOK_MESSAGES } from '../domain/payment/stripe.ts';
-import type { PaymentWiring } from '../providers/index.ts';
-import type { Handlers, InvalidHandler } from './calls.ts';
-import type { AppDeps } from './deps.ts';
-import { refusalStatus } from './refusals.ts';
-import { saleIdOf, userIdOf } from './session.ts';
+import { saasBlockingOrganiser, type Checkout } from '../../../contract/index.ts';
+import { ADDRESS_MESSAGES } from '../../../machines/address/address.messages.ts';
+import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages.ts';
+import { buildCheckout } from '../../domain/checkout.ts';
+import { isRefusal, Refusal } from '../../domain/refusal.ts';
+import { findUser } from '../../domain/users.ts';
+import { setAccountDetails, setBillingAddress } from '../../domain/payment/details.ts';
+import { claimFreeTickets, noLongerHeld, paymentError, startCardPayment } from '../../domain/payment/payments.ts';
+import { receiveStripeWebhook, returnFromCard } from '../../domain/payment/webhooks.ts';
+import type { PaymentWiring } from '../../providers/index.ts';
+import type { Handlers, InvalidHandler } from '../../http/calls.ts';
+import type { AppDeps } from '../../http/deps.ts';
+import { refusalStatus } from '../../http/refusals.ts';
+import { saleIdOf, userIdOf } from '../../http/session.ts';
 
 type PaymentCalls = 'getStripeToken' | 'getPaymentError' | 'setAccountDetails' | 'setBillingAddress' | 'getOpoaUsers' | 'claimFreeTickets';
 
@@ -153,14 +153,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: AppDeps, wirin
   app.get('/do/checkout/stripe_auth/', async (request, reply) => {
     const query = (request.query ?? {}) as { payment_intent?: unknown };
     const id = typeof query.payment_intent === 'string' && /^pi_[A-Za-z0-9_]{1,200}$/.test(query.payment_intent) ? query.payment_intent : null;
-    if (id && wiring.processor.name === 'stripe') {
-      const found = await wiring.processor.retrieve(id).catch(() => null);
-      if (found) {
-        await settlePayment(deps.db, wiring.processor, { provider: 'stripe', providerPaymentId: id, ...found }, deps.clock()).catch((err: unknown) => {
-          if (!(err instanceof Refusal)) throw err;
-        });
-      }
-    }
+    await returnFromCard(deps.db, wiring.processor, id, deps.clock());
     return reply.redirect('/checkout/', 303);
   });
 
@@ -172,27 +165,13 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: AppDeps, wirin
     scope.post('/ajax/checkout/stripe/webhook/', async (request, reply) => {
       const raw = typeof request.body === 'string' ? request.body : '';
       const signature = request.headers['stripe-signature'];
-      const reading = readWebhook(raw, typeof signature === 'string' ? signature : undefined, webhookSecret, deps.clock());
-      if (reading.kind === 'unsigned') return reply.status(400).send({ error: WEBHOOK_MESSAGES.signature });
-      if (reading.kind === 'malformed') return reply.status(400).send({ error: WEBHOOK_MESSAGES.notJson });
-      const intent = intentEvent(reading.event);
-      if (intent.kind === 'invalid') return reply.status(400).send({ error: intent.message });
-      if (intent.kind === 'ignored') return { received: true };
-      await settlePayment(
+      const receipt = await receiveStripeWebhook(
         deps.db,
         wiring.processor,
-        {
-          provider: 'stripe',
-          providerPaymentId: intent.id,
-          status: intent.status,
-          amount: intent.amount,
-          currency: intent.currency,
-          failureMessage: intent.failureMessage,
-        },
-        deps.clock(),
-      ).catch((err: unknown) => {
-        if (!(err instanceof Refusal)) throw err;
-      });
+        { raw, signature: typeof signature === 'string' ? signature : undefined, secret: webhookSecret },
+        deps.clock,
+      );
+      if (receipt.kind === 'refused') return reply.status(400).send({ error: receipt.message });
       return { received: true };
     });
   });

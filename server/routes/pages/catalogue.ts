@@ -1,15 +1,13 @@
 /** The catalogue front: all events, one event (its order form) and an organiser's page. */
 import type { FastifyInstance } from 'fastify';
-import { cheapestPrices, eventForSale, eventsOnSale, findOrganiser } from '../domain/catalogue.ts';
-import { poolAvailability } from '../domain/stock.ts';
-import { formatNiceDate } from '../domain/format.ts';
-import { formatMoney } from '../../contract/money.ts';
-import type { AppDeps } from '../http/deps.ts';
-import { noticeText } from '../http/notices.ts';
-import { effectiveMaxPerOrder } from '../domain/limits.ts';
-import { maximumWarning, minimumWarning } from '../../machines/basket/basket.messages.ts';
-import { Html, html, icon, page } from './html.ts';
-import { seatedTypes } from '../domain/seats.ts';
+import { eventOrderForm, eventsWithPrices, organiserPage, type EventsWithPrices } from '../../domain/catalogue.ts';
+import { formatNiceDate } from '../../domain/format.ts';
+import { formatMoney } from '../../../contract/money.ts';
+import type { AppDeps } from '../../http/deps.ts';
+import { noticeText } from '../../http/notices.ts';
+import { effectiveMaxPerOrder } from '../../domain/limits.ts';
+import { maximumWarning, minimumWarning } from '../../../machines/basket/basket.messages.ts';
+import { Html, html, icon, page } from '../../views/html.ts';
 
 const idParam = (raw: string): number | null => {
   const n = Number(raw);
@@ -19,10 +17,8 @@ const idParam = (raw: string): number | null => {
 export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
   const { db, config } = deps;
 
-  async function eventCards(organiserId: number | null): Promise<Html> {
-    const list = await eventsOnSale(db, organiserId);
+  function eventCards({ list, prices }: EventsWithPrices): Html {
     if (list.length === 0) return html`<p>No events are on sale right now.</p>`;
-    const prices = await cheapestPrices(db, list.map((l) => l.event.id), deps.clock());
     return html`<ul class="event-grid" role="list">${list.map(({ event, organiser, firstDate }, i) => {
       const from = prices.get(event.id);
       return html`<li><a class="event-card" href="/event/${event.id}/">
@@ -41,34 +37,33 @@ export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
     return page(
       config,
       'All events',
-      html`${error ? html`<p class="notice error" role="alert">${error}</p>` : ''}<h1>What’s on</h1>${await eventCards(null)}`,
+      html`${error ? html`<p class="notice error" role="alert">${error}</p>` : ''}<h1>What’s on</h1>${eventCards(await eventsWithPrices(db, null, deps.clock()))}`,
       'events',
     );
   });
 
   app.get<{ Params: { id: string } }>('/organiser/:id/', async (request, reply) => {
     const id = idParam(request.params.id);
-    const organiser = id ? await findOrganiser(db, id) : null;
+    const found = id ? await organiserPage(db, id, deps.clock()) : null;
     reply.type('text/html; charset=utf-8');
-    if (!organiser) return reply.status(404).send(page(config, 'Not found', html`<h1>Organiser not found</h1>`));
+    if (!found) return reply.status(404).send(page(config, 'Not found', html`<h1>Organiser not found</h1>`));
+    const { organiser, events } = found;
     return page(
       config,
       organiser.name,
       html`<h1>${organiser.name}</h1><p>${organiser.description}</p>
       ${organiser.customRefundPolicy ? html`<h2>Refund policy</h2><p>${organiser.customRefundPolicy}</p>` : ''}
-      <h2>Events</h2>${await eventCards(organiser.id)}`,
+      <h2>Events</h2>${eventCards(events)}`,
     );
   });
 
   app.get<{ Params: { id: string }; Querystring: { error?: string; ticket?: string } }>('/event/:id/', async (request, reply) => {
     const id = idParam(request.params.id);
-    const row = id ? await eventForSale(db, id) : null;
+    const row = id ? await eventOrderForm(db, id, deps.clock()) : null;
     reply.type('text/html; charset=utf-8');
     if (!row) return reply.status(404).send(page(config, 'Not found', html`<h1>Event not found</h1><p><a href="/all-events/">See all events</a></p>`));
-    const { event, organiser, offers: types, vouchers } = row;
-    const left = await poolAvailability(db, types.flatMap(({ type, date }) => [date.poolId, ...(type.poolId ? [type.poolId] : [])]), deps.clock());
+    const { event, organiser, offers: types, vouchers, left, seated } = row;
     // Seated ticket types are chosen seat by seat on their date's seat page.
-    const seated = await seatedTypes(db, types.map(({ type }) => type.id));
     const seatDates = [...new Map(types.filter(({ type }) => seated.has(type.id)).map(({ date }) => [date.id, date])).values()];
     const about = types.find(({ type }) => String(type.id) === request.query.ticket)?.type;
     const error = noticeText(

@@ -1,11 +1,11 @@
 /** save_donation and update_donation: thin mappings onto the donation domain. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DONATION_MESSAGES, GIFT_AID_MESSAGES } from '../../machines/donation/donation.messages.ts';
-import { saveDonation, updateDonation } from '../domain/donation.ts';
-import { Refusal } from '../domain/refusal.ts';
-import type { Handlers, InvalidHandler } from './calls.ts';
-import type { AppDeps } from './deps.ts';
-import { userIdOf } from './session.ts';
+import { DONATION_MESSAGES, GIFT_AID_MESSAGES } from '../../../machines/donation/donation.messages.ts';
+import { saveDonation, updateDonation } from '../../domain/donation.ts';
+import { Refusal } from '../../domain/refusal.ts';
+import type { Handlers, InvalidHandler } from '../../http/calls.ts';
+import type { AppDeps } from '../../http/deps.ts';
+import { userIdOf } from '../../http/session.ts';
 
 export function donationHandlers(deps: AppDeps): Pick<Handlers, 'saveDonation' | 'updateDonation'> {
   const { db, clock } = deps;

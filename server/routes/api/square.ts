@@ -1,18 +1,18 @@
 /**
- * Square as calls (spec 001 §7): get_square_credentials, pay-with-square, and the sandbox's card
- * tokenisation standing in for Square's SDK. Thin mappings onto server/domain/payment/square.ts.
+ * Square as calls (spec 001 §7): get_square_credentials and pay-with-square. Thin mappings onto
+ * server/domain/payment/square.ts. The sandbox's card tokenisation, standing in for Square's SDK,
+ * is the sandbox's (server/routes/sandbox/cards.ts).
  */
-import { isRefusal, Refusal } from '../domain/refusal.ts';
-import { tokeniseSandboxCard } from '../domain/instalments/sandboxCards.ts';
-import { payWithSquare } from '../domain/payment/square.ts';
-import type { Handlers, InvalidHandler } from './calls.ts';
-import type { AppDeps } from './deps.ts';
-import { heldSaleCalls } from './heldSale.ts';
-import { ADDRESS_MESSAGES } from '../../machines/address/address.messages.ts';
-import { PAYMENT_MESSAGES } from '../../machines/payment/payment.messages.ts';
-import { SQUARE_MESSAGES } from '../../machines/square/square.messages.ts';
+import { isRefusal, Refusal } from '../../domain/refusal.ts';
+import { payWithSquare } from '../../domain/payment/square.ts';
+import type { Handlers, InvalidHandler } from '../../http/calls.ts';
+import type { AppDeps } from '../../http/deps.ts';
+import { heldSaleCalls } from '../../http/heldSale.ts';
+import { ADDRESS_MESSAGES } from '../../../machines/address/address.messages.ts';
+import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages.ts';
+import { SQUARE_MESSAGES } from '../../../machines/square/square.messages.ts';
 
-type SquareCalls = 'getSquareCredentials' | 'payWithSquare' | 'tokeniseSandboxSquareCard';
+type SquareCalls = 'getSquareCredentials' | 'payWithSquare';
 
 export function squareHandlers(deps: AppDeps): Pick<Handlers, SquareCalls> {
   const { db, clock } = deps;
@@ -66,12 +66,6 @@ export function squareHandlers(deps: AppDeps): Pick<Handlers, SquareCalls> {
         }
         throw err;
       }
-    },
-    tokeniseSandboxSquareCard: async ({ input }) => {
-      if (!deps.config.demo) throw new Refusal('not-found', 'Square’s sandbox is served in demo mode only');
-      if (wiring.square.credentials.checkout_js !== '') throw new Refusal('not-found', 'Cards are tokenised by Square on this server');
-      const card = await tokeniseSandboxCard(db, input, 'nonce', clock());
-      return { token: card.id };
     },
   };
 }

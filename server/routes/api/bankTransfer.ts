@@ -2,20 +2,19 @@
  * Instant bank transfer's calls (create_truelayer_payment, pay_with_truelayer,
  * get_truelayer_status), the bank's return to the awaiting_truelayer step and TrueLayer's signed
  * webhook: thin mappings onto server/domain/payment/bankTransfer.ts. The bank is TrueLayer when
- * keyed, else the sandbox bank this server serves (server/pages/sandboxBank.ts).
+ * keyed, else the sandbox bank this server serves (server/routes/sandbox/bank.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { BANK_RETURN_PATH, offeredMethods, saasBlockingOrganiser, type Checkout } from '../../contract/index.ts';
-import { PAYMENT_MESSAGES } from '../../machines/payment/payment.messages.ts';
-import { buildCheckout } from '../domain/checkout.ts';
-import { Refusal } from '../domain/refusal.ts';
-import { bankTransferStatus, createBankPayment, findBankPayment, returnFromBank, settleBankPayment, startBankPayment } from '../domain/payment/bankTransfer.ts';
-import { noLongerHeld } from '../domain/payment/payments.ts';
-import { verifyTruelayerWebhook, wordOfStatus } from '../domain/payment/truelayer.ts';
-import { firstDeliveryOf } from '../domain/payment/webhookEvents.ts';
-import type { Handlers } from './calls.ts';
-import type { AppDeps } from './deps.ts';
-import { saleIdOf, userIdOf } from './session.ts';
+import { BANK_RETURN_PATH, offeredMethods, saasBlockingOrganiser, type Checkout } from '../../../contract/index.ts';
+import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages.ts';
+import { buildCheckout } from '../../domain/checkout.ts';
+import { Refusal } from '../../domain/refusal.ts';
+import { bankTransferStatus, createBankPayment, returnFromBank, startBankPayment } from '../../domain/payment/bankTransfer.ts';
+import { noLongerHeld } from '../../domain/payment/payments.ts';
+import { receiveTruelayerWebhook } from '../../domain/payment/webhooks.ts';
+import type { Handlers } from '../../http/calls.ts';
+import type { AppDeps } from '../../http/deps.ts';
+import { saleIdOf, userIdOf } from '../../http/session.ts';
 
 type BankCalls = 'createTruelayerPayment' | 'payWithTruelayer' | 'getTruelayerStatus';
 
@@ -85,24 +84,14 @@ export function registerBankTransferRoutes(app: FastifyInstance, deps: AppDeps):
     scope.post(webhookPath, async (request, reply) => {
       const raw = typeof request.body === 'string' ? request.body : '';
       const signature = request.headers['tl-signature'];
-      const valid = await verifyTruelayerWebhook(
-        { signature: typeof signature === 'string' ? signature : undefined, path: webhookPath.replace(/\/$/, ''), headers: request.headers, body: raw },
-        environment,
-        fetchJwks,
+      const receipt = await receiveTruelayerWebhook(
+        deps.db,
+        bank,
+        { raw, signature: typeof signature === 'string' ? signature : undefined, path: webhookPath.replace(/\/$/, ''), headers: request.headers },
+        { environment, fetchJwks },
+        deps.clock,
       );
-      if (!valid) return reply.status(400).send({ error: 'The webhook signature does not match' });
-      let event: { event_id?: string; type?: string; payment_id?: string; failure_reason?: string };
-      try {
-        event = JSON.parse(raw) as typeof event;
-      } catch {
-        return reply.status(400).send({ error: 'The webhook body is not JSON' });
-      }
-      if (!event.payment_id || !event.type || !['payment_executed', 'payment_settled', 'payment_failed'].includes(event.type)) return { received: true };
-      if (event.event_id && !(await firstDeliveryOf(deps.db, `truelayer:${event.event_id}`, deps.clock()))) return { received: true };
-      const payment = await findBankPayment(deps.db, bank, event.payment_id);
-      if (!payment) return { received: true };
-      const word = event.type === 'payment_failed' ? wordOfStatus('failed', event.failure_reason) : wordOfStatus('executed');
-      await settleBankPayment(deps.db, bank, payment, word, deps.clock());
+      if (receipt.kind === 'refused') return reply.status(400).send({ error: receipt.message });
       return { received: true };
     });
   });

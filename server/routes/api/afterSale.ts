@@ -1,8 +1,8 @@
 /** The order-completed calls: thin mappings onto the after-sale domain (server/domain/afterSale.ts). */
-import type { Handlers } from './calls.ts';
-import type { AppDeps } from './deps.ts';
-import { rewardReferrerLink, sendCustomerFeedback, subscribeToEvents } from '../domain/afterSale.ts';
-import { saleIdOf, userIdOf } from './session.ts';
+import type { Handlers } from '../../http/calls.ts';
+import type { AppDeps } from '../../http/deps.ts';
+import { rewardReferrerLink, sendCustomerFeedback, subscribeToEvents } from '../../domain/afterSale.ts';
+import { saleIdOf, userIdOf } from '../../http/session.ts';
 
 export function afterSaleHandlers(
   deps: AppDeps,

@@ -5,9 +5,9 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod/mini';
-import { charityForToken, giftAidSchedule, scheduleCsv } from '../domain/giftAid.ts';
-import type { AppDeps } from '../http/deps.ts';
-import { html, page } from './html.ts';
+import { charityForToken, giftAidSchedule, scheduleCsv } from '../../domain/giftAid.ts';
+import type { AppDeps } from '../../http/deps.ts';
+import { html, page } from '../../views/html.ts';
 
 export const GIFT_AID_PAGE = '/charity/gift-aid/';
 export const GIFT_AID_CSV = '/charity/gift-aid/declarations.csv';

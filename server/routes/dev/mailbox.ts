@@ -5,9 +5,9 @@
  */
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod/mini';
-import { latestMail } from '../mail/index.ts';
-import type { AppDeps } from '../http/deps.ts';
-import { html, page } from './html.ts';
+import { latestMail } from '../../mail/index.ts';
+import type { AppDeps } from '../../http/deps.ts';
+import { html, page } from '../../views/html.ts';
 
 const query = z.object({ to: z.optional(z.string().check(z.maxLength(254))) });
 

@@ -1,8 +1,8 @@
 /** The seat page's calls: the event date, its seating plan, and holding or giving back seats. */
-import { eventDateInfo, holdSeats, newHoldToken, releaseSeats, seatingPlan } from '../domain/seats.ts';
-import type { Handlers } from './calls.ts';
-import type { AppDeps } from './deps.ts';
-import { holdTokenOf, setHoldTokenCookie } from './session.ts';
+import { eventDateInfo, holdSeats, newHoldToken, releaseSeats, seatingPlan } from '../../domain/seats.ts';
+import type { Handlers } from '../../http/calls.ts';
+import type { AppDeps } from '../../http/deps.ts';
+import { holdTokenOf, setHoldTokenCookie } from '../../http/session.ts';
 
 export function seatHandlers(deps: AppDeps): Pick<Handlers, 'getEventDate' | 'getSeatingPlan' | 'holdSeats' | 'releaseSeats'> {
   const { db, clock, config } = deps;

@@ -10,14 +10,14 @@
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { calls, INITIAL_DATA_ID, MAX_ID } from '../../contract/index.ts';
-import { ENTRY_LOADER } from '../../contract/page.ts';
-import { hasSeatPlan } from '../domain/seats.ts';
-import { checkoutPageData } from '../http/api.ts';
-import { isDemoPath } from '../http/demoMode.ts';
-import type { AppDeps } from '../http/deps.ts';
-import { basketScreenHtml } from './basketScreen.tsx';
-import { checkoutShell, html, jsonScript, page } from './html.ts';
+import { calls, INITIAL_DATA_ID, MAX_ID } from '../../../contract/index.ts';
+import { ENTRY_LOADER } from '../../../contract/page.ts';
+import { hasSeatPlan } from '../../domain/seats.ts';
+import { checkoutPageData } from '../../http/checkoutData.ts';
+import { isDemoPath } from '../../http/demoMode.ts';
+import type { AppDeps } from '../../http/deps.ts';
+import { basketScreenHtml } from '../../views/basketScreen.tsx';
+import { checkoutShell, html, jsonScript, page } from '../../views/html.ts';
 
 export const CHECKOUT_PATH = '/checkout/';
 

@@ -1,12 +1,12 @@
 /** The address calls: thin mappings onto the address domain and the address finder. */
-import { FIND_MIN_CHARACTERS } from '../../contract/index.ts';
-import { ADDRESS_MESSAGES } from '../../machines/address/address.messages.ts';
-import { deleteSavedAddress, listSavedAddresses, setDeliveryAddress } from '../domain/address.ts';
-import { COUNTRIES, STATES } from '../domain/addressCountries.ts';
-import { Refusal } from '../domain/refusal.ts';
-import type { Handlers } from './calls.ts';
-import type { AppDeps } from './deps.ts';
-import { saleIdOf, userIdOf } from './session.ts';
+import { FIND_MIN_CHARACTERS } from '../../../contract/index.ts';
+import { ADDRESS_MESSAGES } from '../../../machines/address/address.messages.ts';
+import { deleteSavedAddress, listSavedAddresses, setDeliveryAddress } from '../../domain/address.ts';
+import { COUNTRIES, STATES } from '../../domain/addressCountries.ts';
+import { Refusal } from '../../domain/refusal.ts';
+import type { Handlers } from '../../http/calls.ts';
+import type { AppDeps } from '../../http/deps.ts';
+import { saleIdOf, userIdOf } from '../../http/session.ts';
 
 type AddressCalls = 'getAddressAllCountriesStates' | 'getUserAddresses' | 'lookupAddress' | 'deleteAddress' | 'setDeliveryAddress';
 

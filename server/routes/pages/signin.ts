@@ -8,17 +8,16 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod/mini';
-import { calls, codeDigits, formId, WALLET_PATH } from '../../contract/index.ts';
-import { FULL_NAME_MESSAGE, INVALID_EMAIL_MESSAGE } from '../../machines/account/account.messages.ts';
-import { saveGuestToSale, sendSignInCode, signInWithCode, VERIFY_FIRST_MESSAGE, type SignedIn } from '../domain/account.ts';
-import { isRefusal, Refusal } from '../domain/refusal.ts';
-import { LOCKED_CODE_MESSAGE, SEND_LIMITS, WRONG_CODE_MESSAGE } from '../domain/oneTimeCode.ts';
-import { createSaleIfMissing, newSaleId } from '../domain/sales.ts';
-import { findUser, findUserByEmail, listUsers } from '../domain/users.ts';
-import type { AppDeps } from '../http/deps.ts';
-import { REFUSAL_STATUS, refusalStatus } from '../http/refusals.ts';
-import { saleIdOf, setSaleCookie, signIn, userIdOf } from '../http/session.ts';
-import { html, page, type Html } from './html.ts';
+import { calls, codeDigits, formId, WALLET_PATH } from '../../../contract/index.ts';
+import { FULL_NAME_MESSAGE, INVALID_EMAIL_MESSAGE } from '../../../machines/account/account.messages.ts';
+import { saveGuestToSale, sendSignInCode, signInOnPage, VERIFY_FIRST_MESSAGE, type SignedIn } from '../../domain/account.ts';
+import { Refusal } from '../../domain/refusal.ts';
+import { LOCKED_CODE_MESSAGE, SEND_LIMITS, WRONG_CODE_MESSAGE } from '../../domain/oneTimeCode.ts';
+import { findUser, listUsers } from '../../domain/users.ts';
+import type { AppDeps } from '../../http/deps.ts';
+import { REFUSAL_STATUS, refusalStatus } from '../../http/refusals.ts';
+import { saleIdOf, setSaleCookie, signIn, userIdOf } from '../../http/session.ts';
+import { html, page, type Html } from '../../views/html.ts';
 
 export const SIGN_IN_PATH = '/signin/';
 export const SIGN_IN_CODE_PATH = '/signin/code/';
@@ -161,31 +160,6 @@ export function registerSignIn(app: FastifyInstance, deps: AppDeps): void {
     return show(request, reply, { kind: 'code', email, resent: body.resend !== undefined }, next);
   });
 
-  /**
-   * The sale this browser continues with while proving an address: its own, or, for an address
-   * without an account and a browser without a sale it can use, a new empty one, which keeps the
-   * proved address until the buyer gives their name (as the checkout's sale does).
-   */
-  async function saleForRegistration(email: string): Promise<string | null> {
-    if (await findUserByEmail(db, email)) return null;
-    const id = newSaleId();
-    await createSaleIfMissing(db, id, null);
-    return id;
-  }
-
-  async function verify(request: FastifyRequest, email: string, code: string): Promise<SignedIn> {
-    const usable = (await request.visitorSale())?.id ?? null;
-    const check = async (saleId: string | null) => signInWithCode(db, { saleId, email, code, now: clock(), secret: config.sessionSecret });
-    try {
-      return await check(usable ?? (await saleForRegistration(email)));
-    } catch (err) {
-      // A sale whose hold ran out cannot take a buyer, but signing in does not need it: the code
-      // was not checked, so it is checked once more without it.
-      if (!isRefusal(err, 'hold-expired')) throw err;
-      return check(await saleForRegistration(email));
-    }
-  }
-
   app.post(SIGN_IN_CODE_PATH, async (request, reply) => {
     const body = (request.body ?? {}) as Record<string, unknown>;
     const next = nextOf(body);
@@ -198,7 +172,8 @@ export function registerSignIn(app: FastifyInstance, deps: AppDeps): void {
     }
     let signedIn: SignedIn;
     try {
-      signedIn = await verify(request, email, typed.data.code);
+      const saleId = (await request.visitorSale())?.id ?? null;
+      signedIn = await signInOnPage(db, { saleId, email, code: typed.data.code, now: clock(), secret: config.sessionSecret });
     } catch (err) {
       const refused = refusal(err);
       if (!refused) throw err;

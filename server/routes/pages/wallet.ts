@@ -3,14 +3,14 @@
  * tickets, each with its QR code, event, date, venue, ticket type, seat and holder name.
  */
 import type { FastifyInstance } from 'fastify';
-import { WALLET_PATH } from '../../contract/index.ts';
-import { formatNiceDate } from '../domain/format.ts';
-import { walletOf } from '../domain/tickets.ts';
-import { findUser } from '../domain/users.ts';
-import type { AppDeps } from '../http/deps.ts';
-import { userIdOf } from '../http/session.ts';
-import { Html, html, page } from './html.ts';
-import { qrSvg } from './qrSvg.ts';
+import { WALLET_PATH } from '../../../contract/index.ts';
+import { formatNiceDate } from '../../domain/format.ts';
+import { walletOf } from '../../domain/tickets.ts';
+import { findUser } from '../../domain/users.ts';
+import type { AppDeps } from '../../http/deps.ts';
+import { userIdOf } from '../../http/session.ts';
+import { Html, html, page } from '../../views/html.ts';
+import { qrSvg } from '../../views/qrSvg.ts';
 
 export function registerWallet(app: FastifyInstance, deps: AppDeps): void {
   const { db, config } = deps;

@@ -1,0 +1,16 @@
+/**
+ * The development routes, served in demo mode only (server/http/demoMode.ts): the mailbox, which
+ * shows anyone every one-time code; the instalment job run; and, with DEV_CLOCK=1, the clock that
+ * moves forward.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import type { AppDeps } from '../../http/deps.ts';
+import { registerDevClock, type MovableClock } from './clock.ts';
+import { registerInstalmentRun } from './instalments.ts';
+import { registerMailbox } from './mailbox.ts';
+
+export const dev: FastifyPluginAsync<{ deps: AppDeps; movableClock?: MovableClock }> = async (app, { deps, movableClock }) => {
+  registerMailbox(app, deps);
+  registerInstalmentRun(app, deps);
+  if (deps.config.devClock && movableClock) registerDevClock(app, movableClock);
+};

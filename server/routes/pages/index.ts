@@ -1,0 +1,21 @@
+/**
+ * The site's pages: the catalogue, signing in and out, the mailing list and policies, the ticket
+ * wallet, the charity's Gift Aid download, and the checkout app's page at every other page path.
+ */
+import type { FastifyPluginAsync } from 'fastify';
+import { registerCatalogue } from './catalogue.ts';
+import { registerCheckoutApp, type CheckoutAppOptions } from './checkoutApp.ts';
+import { registerGiftAidDownload } from './giftAidCsv.ts';
+import { registerInfoPages } from './info.ts';
+import { registerSignIn } from './signin.ts';
+import { registerWallet } from './wallet.ts';
+
+export const pages: FastifyPluginAsync<CheckoutAppOptions> = async (app, options) => {
+  const { deps } = options;
+  registerCatalogue(app, deps);
+  registerInfoPages(app, deps);
+  registerSignIn(app, deps);
+  registerGiftAidDownload(app, deps);
+  registerWallet(app, deps);
+  registerCheckoutApp(app, options);
+};
