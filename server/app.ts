@@ -13,7 +13,6 @@ import { refuseCrossSite } from './http/crossSite.ts';
 import { isDemoPath, notServed, registerDemoMode } from './http/demoMode.ts';
 import { instalmentJobDeps, type AppDeps } from './http/deps.ts';
 import { refusalStatus } from './http/refusals.ts';
-import { compression } from './plugins/compression.ts';
 import { requestRateLimit } from './plugins/rateLimit.ts';
 import { security } from './plugins/security.ts';
 import { session } from './plugins/session.ts';
@@ -99,7 +98,6 @@ export async function buildApp(deps: {
   await app.register(visitorSale, { db });
   await app.register(formbody, { parser: (body) => qs.parse(body, QS_OPTIONS) });
   await app.register(requestRateLimit, { db, config });
-  await app.register(compression);
   app.addHook('onRequest', refuseCrossSite);
   registerDemoMode(app, appDeps);
 

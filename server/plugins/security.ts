@@ -77,10 +77,14 @@ export function serializeCsp(directives: Directives): string {
 }
 
 declare module 'fastify' {
+  interface FastifyInstance {
+    /** The headers' helmet options, for a scope that sets a reply's policy of its own (pageStyleNonces). */
+    helmetOptions: FastifyHelmetOptions;
+  }
   interface FastifyReply {
     /**
      * A fresh nonce this reply's injected stylesheets may carry, added to its policy's style-src;
-     * the page publishes it in its `csp-nonce` meta tag.
+     * the page publishes it in its `csp-nonce` meta tag. Where pageStyleNonces is registered.
      */
     styleNonce(): string;
   }
@@ -94,10 +98,9 @@ export interface SecurityOptions {
 
 /**
  * The headers, set by helmet on every reply before any route runs (so a 404 or a 429 carries them
- * too). @fastify/helmet, left to set them itself, builds helmet's middleware anew for every request;
- * built once here it costs a hundredth of that, and the plugin is registered for its per-reply
- * options only (`reply.helmet`). The page's style nonce is put in with those rather than with its
- * `enableCSPNonces`, which would add a script nonce as well: the pages' scripts are allowed by hash only.
+ * too), its middleware built once at start: @fastify/helmet, left to set them, builds it anew for
+ * every request, a sixth of what a trivial route costs. @fastify/helmet serves the pages that need a
+ * policy of their own (pageStyleNonces).
  */
 async function securityHeaders(app: FastifyInstance, { providers, inline }: SecurityOptions): Promise<void> {
   const directives = cspDirectives(providers, inline);
@@ -108,15 +111,9 @@ async function securityHeaders(app: FastifyInstance, { providers, inline }: Secu
     xFrameOptions: { action: 'deny' },
     crossOriginEmbedderPolicy: false,
   } satisfies FastifyHelmetOptions;
-  await app.register(fastifyHelmet, { ...options, global: false });
+  app.decorate('helmetOptions', options);
   const headers = helmet(options);
   app.addHook('onRequest', (request, reply, done) => headers(request.raw, reply.raw, (err?: unknown) => done(err as Error | undefined)));
-  app.decorateReply('styleNonce', function (this: FastifyReply) {
-    const nonce = randomBytes(16).toString('base64');
-    const styles = [...(directives['style-src'] ?? []), `'nonce-${nonce}'`];
-    void this.helmet({ contentSecurityPolicy: { useDefaults: false, directives: { ...directives, 'style-src': styles } } });
-    return nonce;
-  });
   // Behind a proxy that terminates TLS but is not trusted (no TRUST_PROXY), the request looks like
   // plain HTTP: PUBLIC_URL says the site is HTTPS. A browser heeds the header only over HTTPS.
   const httpsSite = providers.publicUrl?.startsWith('https://') === true;
@@ -127,3 +124,23 @@ async function securityHeaders(app: FastifyInstance, { providers, inline }: Secu
 }
 
 export const security = fp(securityHeaders, { name: 'security', fastify: '5.x' });
+
+/**
+ * `reply.styleNonce()` for the routes of the scope it is registered in, with @fastify/helmet's
+ * per-reply options: the nonce is added to that reply's style-src. Not with its `enableCSPNonces`,
+ * which would add a script nonce as well: the pages' scripts are allowed by hash only.
+ */
+async function styleNonces(app: FastifyInstance): Promise<void> {
+  const options = app.helmetOptions;
+  await app.register(fastifyHelmet, { ...options, global: false });
+  const policy = options.contentSecurityPolicy;
+  const directives = (typeof policy === 'object' ? policy.directives : undefined) as Directives;
+  app.decorateReply('styleNonce', function (this: FastifyReply) {
+    const nonce = randomBytes(16).toString('base64');
+    const styles = [...(directives['style-src'] ?? []), `'nonce-${nonce}'`];
+    void this.helmet({ contentSecurityPolicy: { useDefaults: false, directives: { ...directives, 'style-src': styles } } });
+    return nonce;
+  });
+}
+
+export const pageStyleNonces = fp(styleNonces, { name: 'page-style-nonces', fastify: '5.x', dependencies: ['security'] });

@@ -3,6 +3,8 @@
  * wallet, the charity's Gift Aid download, and the checkout app's page at every other page path.
  */
 import type { FastifyPluginAsync } from 'fastify';
+import { compression } from '../../plugins/compression.ts';
+import { pageStyleNonces } from '../../plugins/security.ts';
 import { registerCatalogue } from './catalogue.ts';
 import { registerCheckoutApp, type CheckoutAppOptions } from './checkoutApp.ts';
 import { registerGiftAidDownload } from './giftAidCsv.ts';
@@ -12,6 +14,10 @@ import { registerWallet } from './wallet.ts';
 
 export const pages: FastifyPluginAsync<CheckoutAppOptions> = async (app, options) => {
   const { deps } = options;
+  // Only pages are compressed per request, and only the checkout app's page has a style nonce:
+  // the API's replies pay for neither.
+  await app.register(compression);
+  await app.register(pageStyleNonces);
   registerCatalogue(app, deps);
   registerInfoPages(app, deps);
   registerSignIn(app, deps);
