@@ -11,7 +11,6 @@ import { hashToken } from './domain/giftAid.ts';
 import { indexedAddresses, searchTextOf } from './domain/addressIndexData.ts';
 import { COUNTRY_UK } from '../contract/index.ts';
 import { seedSeatedEvent } from './seedSeats.ts';
-import { DEMO_ACCOUNTS } from './domain/users.ts';
 
 /** The demo charity's Gift Aid download token; a real charity's is random and kept only as a hash. */
 export const DEMO_GIFT_AID_TOKEN = 'harbour-lights-gift-aid-demo-token';
@@ -414,11 +413,11 @@ export async function seed(db: Database, now = new Date()) {
 
     const [amelia] = await tx
       .insert(t.users)
-      .values({ email: DEMO_ACCOUNTS.amelia, firstName: 'Amelia', lastName: 'Hughes', subscribed: true, isEventSubscribed: true, isDarkMode: true })
+      .values({ email: 'amelia.hughes@example.co.uk', firstName: 'Amelia', lastName: 'Hughes', subscribed: true, isEventSubscribed: true, isDarkMode: true })
       .returning();
     const [tom] = await tx
       .insert(t.users)
-      .values({ email: DEMO_ACCOUNTS.tom, firstName: 'Tom', lastName: 'Okafor', subscribed: false })
+      .values({ email: 'tom.okafor@example.com', firstName: 'Tom', lastName: 'Okafor', subscribed: false })
       .returning();
 
     // A saved address for the signed-in demo buyer, and the local address finder's index.

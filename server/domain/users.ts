@@ -1,5 +1,5 @@
 /** Demo accounts and the mailing list. */
-import { eq, inArray } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { mailingList, users } from '../db/schema.ts';
 import type { User } from '../../contract/index.ts';
@@ -33,16 +33,8 @@ export async function findUserByEmail(db: Database, email: string): Promise<User
   return u ?? null;
 }
 
-/** The demo catalogue's own accounts (server/seed.ts): the only ones demo mode signs in with one click. */
-export const DEMO_ACCOUNTS = { amelia: 'amelia.hughes@example.co.uk', tom: 'tom.okafor@example.com' } as const;
-const DEMO_EMAILS: string[] = Object.values(DEMO_ACCOUNTS);
-
-export async function demoAccounts(db: Database): Promise<UserRow[]> {
-  return db.select().from(users).where(inArray(users.email, DEMO_EMAILS)).orderBy(users.id);
-}
-
-export function isDemoAccount(user: UserRow): boolean {
-  return DEMO_EMAILS.includes(user.email);
+export async function listUsers(db: Database): Promise<UserRow[]> {
+  return db.select().from(users).orderBy(users.id);
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -13,7 +13,7 @@ import { FULL_NAME_MESSAGE, INVALID_EMAIL_MESSAGE } from '../../../machines/acco
 import { saveGuestToSale, sendSignInCode, signInOnPage, VERIFY_FIRST_MESSAGE, type SignedIn } from '../../domain/account.ts';
 import { Refusal } from '../../domain/refusal.ts';
 import { LOCKED_CODE_MESSAGE, SEND_LIMITS, WRONG_CODE_MESSAGE } from '../../domain/oneTimeCode.ts';
-import { demoAccounts, findUser, isDemoAccount } from '../../domain/users.ts';
+import { findUser, listUsers } from '../../domain/users.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { REFUSAL_STATUS, refusalStatus } from '../../http/refusals.ts';
 import { saleIdOf, setSaleCookie, signIn, userIdOf } from '../../http/session.ts';
@@ -92,7 +92,7 @@ export function registerSignIn(app: FastifyInstance, deps: AppDeps): void {
     }
     let demo: Html | string = '';
     if (config.demo) {
-      const users = await demoAccounts(db);
+      const users = await listUsers(db);
       demo = html`<h2>Demo accounts</h2>
       <p>This demo site also lets you continue as one of its accounts without a code.</p>
       <form method="post" action="${SIGN_IN_PATH}" class="panel">${nextField}<ul class="account-list" role="list">${users.map(
@@ -133,8 +133,7 @@ export function registerSignIn(app: FastifyInstance, deps: AppDeps): void {
       const parsed = demoForm.safeParse(body);
       if (!parsed.success) return show(request, reply, { kind: 'email' }, next, CHOOSE_DEMO_ACCOUNT_MESSAGE, 400);
       const user = await findUser(db, parsed.data.user_id);
-      // Only the demo catalogue's accounts: one a buyer registered is theirs, signed in by its code.
-      if (!user || !isDemoAccount(user)) return show(request, reply, { kind: 'email' }, next, NO_DEMO_ACCOUNT_MESSAGE, 400);
+      if (!user) return show(request, reply, { kind: 'email' }, next, NO_DEMO_ACCOUNT_MESSAGE, 400);
       signIn(request, reply, user.id);
       return reply.redirect(next ?? '/checkout/', 303);
     }
