@@ -4,7 +4,7 @@
  * browser, and each failure text of the account and marketing steps.
  */
 import type { Page } from '@playwright/test';
-import { addFromEventPage, codeFromMailbox, expect, expectStep, failCall, photographBothWidths, reserveButton, test } from './support.ts';
+import { addFromEventPage, codeFromMailbox, expect, expectStep, failCall, freshEmail, photographBothWidths, reserveButton, test } from './support.ts';
 
 const PEAK_SIGNUP = 'Get race news from Peak Trail Events';
 
@@ -22,7 +22,6 @@ async function askForCode(page: Page, email: string) {
 }
 
 
-const fresh = (name: string) => `${name}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
 
 test('a guest signs in with the code from the mailbox, gives a name, chooses updates and goes on', async ({ page, context }, testInfo) => {
   test.slow();
@@ -37,7 +36,7 @@ test('a guest signs in with the code from the mailbox, gives a name, chooses upd
   await expect(page.getByText('Please type a valid email address')).toBeVisible();
   await photographBothWidths(page, testInfo, 'login-enter-email');
 
-  const email = fresh('guest');
+  const email = freshEmail('guest');
   await askForCode(page, email);
   const verify = page.getByRole('button', { name: 'Verify' });
   await expect(verify).toBeDisabled();
@@ -112,7 +111,7 @@ test('signing in on a second browser resumes the same sale, hold and step', asyn
   await reserveTrailRun(page);
   // A buyer of this test alone: the sale resumed is the account's newest live one, and the seeded
   // buyers hold sales of other tests running alongside.
-  const email = fresh('two-browsers');
+  const email = freshEmail('two-browsers');
   await askForCode(page, email);
   await page.getByLabel('One-time code').fill(await codeFromMailbox(context, email));
   await page.getByRole('button', { name: 'Verify' }).click();
@@ -147,13 +146,13 @@ test('each failure of the account and marketing steps says so', async ({ page, c
   test.slow();
   await reserveTrailRun(page);
   await failCall(page, '/send_one_time_code/');
-  await page.getByLabel('Email address').fill(fresh('fails'));
+  await page.getByLabel('Email address').fill(freshEmail('fails'));
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByText('Unable to send the code. Please try again later')).toBeVisible();
   await expect(page.getByText('Server unavailable')).toBeVisible();
   await page.unroute('**/send_one_time_code/');
 
-  const email = fresh('wrong');
+  const email = freshEmail('wrong');
   await askForCode(page, email);
   const code = await codeFromMailbox(context, email);
   const wrong = code === '000000' ? '111111' : '000000';
@@ -191,7 +190,7 @@ test('a failed sign-out says to refresh the page', async ({ page }) => {
 
 test('a code check that finds the reservation gone shows the server’s text on the basket', async ({ page, context }) => {
   await reserveTrailRun(page);
-  const email = fresh('late');
+  const email = freshEmail('late');
   await askForCode(page, email);
   const gone = 'Your tickets are no longer held for you. Please reserve them again.';
   await page.route('**/check_one_time_code/', (route) =>

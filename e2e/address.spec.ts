@@ -5,12 +5,11 @@
  * a gift voucher is from and for.
  */
 import type { BrowserContext, Page } from '@playwright/test';
-import { addFromEventPage, codeFromMailbox, expect, expectStep, failCall, photograph, photographBothWidths, reserveButton, test, demoBuyerAt, type Wanted } from './support.ts';
+import { addFromEventPage, codeFromMailbox, demoBuyerAt, expect, expectStep, failCall, freshEmail, photograph, photographBothWidths, reserveButton, test, type Wanted } from './support.ts';
 
 const GALA = 'Lantern Comedy Gala Night';
 const POSTED = { tickets: { 'Stalls (posted ticket)': 1 } };
 
-const fresh = (name: string) => `${name}-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`;
 
 
 /** A guest reserves, signs in with the mailed code, gives a name, keeps updated, and reaches the address. */
@@ -18,7 +17,7 @@ async function guestToDeliveryAddress(page: Page, context: BrowserContext, wante
   await addFromEventPage(page, GALA, wanted);
   await reserveButton(page).click();
   await expectStep(page, 'login');
-  const email = fresh('buyer');
+  const email = freshEmail('buyer');
   await page.getByLabel('Email address').fill(email);
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByText('Code sent to inbox')).toBeVisible();

@@ -10,7 +10,7 @@
  */
 import type { BrowserContext, Page } from '@playwright/test';
 import type { Step } from '../contract/index.ts';
-import { addFromEventPage, codeFromMailbox, expect, reserveButton, throughDelivery } from './support.ts';
+import { addFromEventPage, codeFromMailbox, expect, freshEmail, reserveButton, throughDelivery } from './support.ts';
 
 export const FREE_EVENT = 'Community Open Day';
 export const FREE_TICKET = 'Free entry';
@@ -21,7 +21,7 @@ export interface Buyer {
 }
 
 export const newBuyer = (): Buyer => ({
-  email: `wallet-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`,
+  email: freshEmail('wallet'),
   fullName: 'Ada Lovelace',
 });
 
