@@ -1,3 +1,5 @@
+import type { basketMachine } from '../../../machines/basket/basket.machine';
+import { useStepChild } from '../useStepChild';
 import { useSelector } from '@xstate/react';
 import { useEffect, useRef } from 'react';
 import { connectBasket } from '../../../machines/basket/basket.connect';
@@ -14,8 +16,9 @@ export function BasketStep() {
   const view = useCheckoutView();
   const checkout = useCheckoutData();
   const user = useUser();
-  const basketSnapshot = useSelector(view.basketRef, (s) => s as BasketSnapshot);
-  const sendBasket = (event: BasketEvent) => view.basketRef?.send(event);
+  const basketRef = useStepChild<typeof basketMachine>('basket');
+  const basketSnapshot = useSelector(basketRef, (s) => s as BasketSnapshot);
+  const sendBasket = (event: BasketEvent) => basketRef?.send(event);
   const basket = connectBasket(basketSnapshot, sendBasket);
   const headingRef = useHeadingFocus();
   const empty = checkout !== null && checkout !== undefined && isEmptyBasket(checkout);

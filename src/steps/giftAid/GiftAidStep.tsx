@@ -1,3 +1,5 @@
+import type { ActorRefFrom } from 'xstate';
+import type { giftAidMachine } from '../../../machines/donation/giftAid.machine';
 import { useId, type FormEvent, type ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
 import type { Charity } from '../../../contract';
@@ -7,12 +9,12 @@ import type { Confirmation } from '../../../machines/donation/giftAid.machine';
 import { Alert } from '../../components/Alert';
 import { LoadingButton } from '../../components/LoadingButton';
 import { useCheckout, useCheckoutData } from '../../app/checkoutContext';
-import { LATER_STEP_TITLES } from '../stepTitles';
+import { stepTitle } from '../steps';
 import { StepLayout } from '../StepLayout';
-import { useGiftAidChild } from '../donation/useStepChild';
+import { useStepChild } from '../useStepChild';
 import '../donation/donation.css';
 
-type GiftAidActor = NonNullable<ReturnType<typeof useGiftAidChild>>;
+type GiftAidActor = ActorRefFrom<typeof giftAidMachine>;
 
 /** HMRC's model declaration, one statement per confirmation. */
 const CONFIRMATIONS: { which: Confirmation; text: string }[] = [
@@ -169,11 +171,11 @@ export default function GiftAidStep() {
   const checkout = useCheckoutData();
   const root = useCheckout();
   const amount = checkout?.donation?.amount_before_booking_fee ?? checkout?.donation_amount ?? 0;
-  const actor = useGiftAidChild();
+  const actor = useStepChild<typeof giftAidMachine>('giftAid');
   return (
     <StepLayout
       step="gift_aid"
-      title={LATER_STEP_TITLES.gift_aid}
+      title={stepTitle('gift_aid')}
       countdownRef={root.countdownRef}
       onEditBasket={root.canEditBasket ? root.editBasket : undefined}
     >

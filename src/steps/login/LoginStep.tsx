@@ -11,9 +11,10 @@ import { Alert } from '../../components/Alert';
 import { Icon } from '../../components/Icon';
 import { LoadingButton } from '../../components/LoadingButton';
 import { Spinner } from '../../components/Spinner';
-import { useCheckout, useCheckoutActor } from '../../app/checkoutContext';
+import { useCheckout } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
-import { canEditBasketOn, LATER_STEP_TITLES } from '../stepTitles';
+import { stepModuleOf } from '../steps';
+import { useStepChild } from '../useStepChild';
 import './login.css';
 
 const blockEnter = (e: KeyboardEvent<HTMLInputElement>) => {
@@ -218,17 +219,17 @@ function Account({ actor }: { actor: ActorRefFrom<typeof accountMachine> }) {
 
 /** The login step: the screen of the account chart the root runs on this step. */
 export default function LoginStep() {
-  const root = useCheckoutActor();
   const view = useCheckout();
+  const child = useStepChild<typeof accountMachine>('account');
   return (
     <StepLayout
       step="login"
-      title={LATER_STEP_TITLES.login}
+      title={stepModuleOf('login').title}
       countdownRef={view.countdownRef}
-      onEditBasket={canEditBasketOn('login') ? () => root.send({ type: 'EDIT_BASKET_CONFIRMED' }) : undefined}
+      onEditBasket={stepModuleOf('login').basketEditable ? view.editBasket : undefined}
     >
-      {view.accountRef ? (
-        <Account actor={view.accountRef} />
+      {child ? (
+        <Account actor={child} />
       ) : (
         <div className="card step--centred">
           <Spinner label="Loading" />

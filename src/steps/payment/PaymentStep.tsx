@@ -1,3 +1,4 @@
+import { useStepChild } from '../useStepChild';
 import { lazy, Suspense, useId, useSyncExternalStore, type FormEvent, type ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
@@ -294,7 +295,7 @@ function usePaymentTitle(actor: PaymentActor | undefined, express: boolean): str
 export default function PaymentStep() {
   const checkout = useCheckoutData();
   const root = useCheckout();
-  const actor = root.paymentRef;
+  const actor = useStepChild<typeof paymentMachine>('payment');
   const title = usePaymentTitle(actor, checkout?.express ?? false);
   const total = checkout ? formatMoney(checkout.basket_total, checkout.currency.code) : null;
   return (

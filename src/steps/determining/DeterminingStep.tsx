@@ -1,5 +1,5 @@
-import { Spinner } from '../components/Spinner';
-import { useCheckoutActor, useCheckoutView } from '../app/checkoutContext';
+import { Spinner } from '../../components/Spinner';
+import { useCheckoutActor, useCheckoutView } from '../../app/checkoutContext';
 
 /** The first screen: the checkout is loading and the machine is choosing the step to show. */
 export function DeterminingStep() {
