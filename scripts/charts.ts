@@ -50,7 +50,7 @@ const otherCharts: Chart[] = [
     machine: transfersMachine,
     file: 'machines/transfers/transfers.machine.ts',
     placement:
-      'Runs the Transfer tickets form in the `transfer_tickets` sub-view of order completed (`src/steps/orderCompleted/transfer/TransferTickets.tsx`, its own chunk, provides set_transfers), with the order\u2019s tickets that can be transferred (`transferableTickets`; `canTransfer` and `transferTile` decide the tile). Sending ends the chart: tickets_sent, can_transfer_tickets false.',
+      'Invoked by the order-completed chart in its `transfer_tickets` view (systemId `transfers`, input: the order\u2019s tickets that can be transferred, `transferableTickets`, and the UK date), with set_transfers from `src/steps/orderCompleted/orderCompletedActors.ts`; `canTransfer` and `transferTile` decide the tile. Sending ends the chart (tickets_sent, can_transfer_tickets false), and the order-completed chart marks the tickets transferred.',
   },
   {
     machine: seatSelectionMachine,

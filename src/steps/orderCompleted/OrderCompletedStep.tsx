@@ -58,7 +58,7 @@ function OrderCompleted({ actor }: { actor: OrderCompletedActor }) {
   return (
     <>
       {view.subView === 'transfer_tickets' ? (
-        <TransferView onBack={send.back} onTransferred={send.transferred} />
+        <TransferView orderCompleted={actor} transferred={view.transferred} onBack={send.back} />
       ) : view.subView === 'find_a_place' && checkout && mapConfig ? (
         <FindAPlace checkout={checkout} config={mapConfig} mapEventId={view.mapEventId} onChoose={send.chooseMapEvent} onBack={send.back} />
       ) : (
