@@ -1,4 +1,5 @@
 import type { ActorRefFrom } from 'xstate';
+import { Field, FIELD_LOOKS } from '../../components/Field';
 import type { giftAidMachine } from '../../../machines/donation/giftAid.machine';
 import { useId, type FormEvent, type ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
@@ -49,26 +50,16 @@ function TextField({
   autoComplete: string;
   multiline?: boolean;
 }) {
-  const id = useId();
-  const problemId = `${id}-problem`;
-  const shared = {
-    id,
-    className: 'input',
-    value,
-    autoComplete,
-    'aria-invalid': problem ? true : undefined,
-    'aria-describedby': problem ? problemId : undefined,
-  } as const;
   return (
-    <div className="gift-aid__field">
-      <label htmlFor={id}>{label}</label>
-      {multiline ? (
-        <textarea {...shared} rows={3} onChange={(e) => onChange(e.target.value)} />
-      ) : (
-        <input {...shared} type="text" onChange={(e) => onChange(e.target.value)} />
-      )}
-      <FieldProblem id={problemId} text={problem} />
-    </div>
+    <Field label={label} error={problem} look={FIELD_LOOKS.giftAid}>
+      {(control) =>
+        multiline ? (
+          <textarea {...control} className="input" value={value} autoComplete={autoComplete} rows={3} onChange={(e) => onChange(e.target.value)} />
+        ) : (
+          <input {...control} className="input" value={value} autoComplete={autoComplete} type="text" onChange={(e) => onChange(e.target.value)} />
+        )
+      }
+    </Field>
   );
 }
 

@@ -2,7 +2,8 @@
  * The account (login) step, spec 000 §2: the four modes of the account chart. Enter never submits
  * a text field (spec 000 §5); each mode moves on with its button.
  */
-import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { Field } from '../../components/Field';
+import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import { connectAccount } from '../../../machines/account/account.connect';
@@ -21,39 +22,6 @@ const blockEnter = (e: KeyboardEvent<HTMLInputElement>) => {
   if (e.key === 'Enter') e.preventDefault();
 };
 
-function Field({
-  label,
-  hint,
-  error,
-  children,
-}: {
-  label: string;
-  hint?: string;
-  error: string | null;
-  children: (ids: { id: string; describedBy: string }) => ReactNode;
-}) {
-  const id = useId();
-  const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
-  return (
-    <div className="field">
-      <label className="field__label" htmlFor={id}>
-        {label}
-      </label>
-      {hint ? (
-        <span className="field__hint" id={hintId}>
-          {hint}
-        </span>
-      ) : null}
-      {children({ id, describedBy: [hint ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') })}
-      {error ? (
-        <span className="field__error" id={errorId} role="alert">
-          {error}
-        </span>
-      ) : null}
-    </div>
-  );
-}
 
 function Account({ actor }: { actor: ActorRefFrom<typeof accountMachine> }) {
   const snapshot = useSelector(actor, (s) => s);
@@ -69,10 +37,10 @@ function Account({ actor }: { actor: ActorRefFrom<typeof accountMachine> }) {
       return (
         <form className="card stack login" noValidate onSubmit={(e) => e.preventDefault()}>
           <p className="lead">We'll email you a one-time sign in or registration code.</p>
-          <Field label="Email address" hint="Type your email address" error={view.emailError}>
-            {({ id, describedBy }) => (
+          <Field label="Email address" hint="Type your email address" error={view.emailError} alert>
+            {(control) => (
               <input
-                id={id}
+                {...control}
                 className="input"
                 type="email"
                 name="email"
@@ -80,8 +48,6 @@ function Account({ actor }: { actor: ActorRefFrom<typeof accountMachine> }) {
                 inputMode="email"
                 value={view.email}
                 readOnly={view.busy}
-                aria-invalid={view.emailError ? true : undefined}
-                aria-describedby={describedBy || undefined}
                 onChange={(e) => view.changeEmail(e.target.value)}
                 onKeyDown={blockEnter}
               />
@@ -112,11 +78,11 @@ function Account({ actor }: { actor: ActorRefFrom<typeof accountMachine> }) {
             Code sent to inbox
             <span className="login__who"> {view.email.trim()}</span>
           </Alert>
-          <Field label="One-time code" hint="The 6 digits in the email we sent you" error={view.codeError}>
-            {({ id, describedBy }) => (
+          <Field label="One-time code" hint="The 6 digits in the email we sent you" error={view.codeError} alert>
+            {(control) => (
               <div className="code-field">
                 <input
-                  id={id}
+                  {...control}
                   ref={codeRef}
                   className="input"
                   type="text"
@@ -127,8 +93,6 @@ function Account({ actor }: { actor: ActorRefFrom<typeof accountMachine> }) {
                   minLength={6}
                   value={view.code}
                   readOnly={view.busy}
-                  aria-invalid={view.codeError ? true : undefined}
-                  aria-describedby={describedBy || undefined}
                   onChange={(e) => view.changeCode(e.target.value)}
                   onKeyDown={blockEnter}
                 />
@@ -168,18 +132,16 @@ function Account({ actor }: { actor: ActorRefFrom<typeof accountMachine> }) {
           <p className="lead">
             Welcome! Tell us who is buying: your tickets will be in the name of <span className="login__who">{view.email.trim()}</span>.
           </p>
-          <Field label="Full name" hint="Type your full name" error={view.nameError}>
-            {({ id, describedBy }) => (
+          <Field label="Full name" hint="Type your full name" error={view.nameError} alert>
+            {(control) => (
               <input
-                id={id}
+                {...control}
                 className="input"
                 type="text"
                 name="fullname"
                 autoComplete="name"
                 value={view.fullName}
                 readOnly={view.busy}
-                aria-invalid={view.nameError ? true : undefined}
-                aria-describedby={describedBy || undefined}
                 onChange={(e) => view.changeName(e.target.value)}
                 onKeyDown={blockEnter}
               />

@@ -4,6 +4,7 @@
  * this screen renders its view and sends what the buyer does. Its own chunk, loaded when opened;
  * the chart is the order-completed chart's child `transfers`.
  */
+import { Field, FIELD_LOOKS } from '../../../components/Field';
 import { useEffect, useId, useMemo, useRef, type FormEvent } from 'react';
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
@@ -26,14 +27,6 @@ const INTRO =
 
 const isoOf = (d: CalendarDate) => `${d.year}-${String(d.month).padStart(2, '0')}-${String(d.day).padStart(2, '0')}`;
 
-function Problem({ id, text }: { id: string; text: string | null }) {
-  return text ? (
-    <p id={id} className="transfer__problem">
-      {text}
-    </p>
-  ) : null;
-}
-
 function TextField({
   label,
   value,
@@ -51,25 +44,12 @@ function TextField({
   min?: string;
   onChange: (value: string) => void;
 }) {
-  const id = useId();
   return (
-    <div className="transfer__field">
-      <label className="transfer__label" htmlFor={id}>
-        {label}
-      </label>
-      <input
-        id={id}
-        className="input"
-        type={type}
-        value={value}
-        min={min}
-        autoComplete={autoComplete}
-        aria-invalid={problem ? true : undefined}
-        aria-describedby={problem ? `${id}-problem` : undefined}
-        onChange={(e) => onChange(e.target.value)}
-      />
-      <Problem id={`${id}-problem`} text={problem} />
-    </div>
+    <Field label={label} error={problem} look={FIELD_LOOKS.transfer}>
+      {(control) => (
+        <input {...control} className="input" type={type} value={value} min={min} autoComplete={autoComplete} onChange={(e) => onChange(e.target.value)} />
+      )}
+    </Field>
   );
 }
 
@@ -141,14 +121,10 @@ function RowForm({ section, row, send, todayIso, disabled }: { section: Transfer
 }
 
 function MessageField({ value, onChange }: { value: string; onChange: (value: string) => void }) {
-  const id = useId();
   return (
-    <div className="transfer__field">
-      <label className="transfer__label" htmlFor={id}>
-        {TRANSFER_MESSAGES.message}
-      </label>
-      <textarea id={id} className="input transfer__message" rows={3} maxLength={1000} value={value} onChange={(e) => onChange(e.target.value)} />
-    </div>
+    <Field label={TRANSFER_MESSAGES.message} look={FIELD_LOOKS.transfer}>
+      {(control) => <textarea {...control} className="input transfer__message" rows={3} maxLength={1000} value={value} onChange={(e) => onChange(e.target.value)} />}
+    </Field>
   );
 }
 
