@@ -9,22 +9,12 @@ import { basketMachine } from '../machines/basket/basket.machine';
 import { machineWideEvents, mermaidDiagram, stateDescriptions } from '../machines/charts';
 import { checkoutMachine } from '../machines/checkout/checkout.machine';
 import { countdownMachine } from '../machines/countdown/countdown.machine';
-import { reservationMachine } from '../machines/reservation/reservation.machine';
 import { stepSaverMachine } from '../machines/stepSaver/stepSaver.machine';
-import { donationMachine } from '../machines/donation/donation.machine';
-import { giftAidMachine } from '../machines/donation/giftAid.machine';
-import { addressMachine } from '../machines/address/address.machine';
-import { accountMachine } from '../machines/account/account.machine';
-import { marketingMachine } from '../machines/marketing/marketing.machine';
-import { deliveryMachine } from '../machines/delivery/delivery.machine';
 import { transfersMachine } from '../machines/transfers/transfers.machine';
-import { bankTransferMachine } from '../machines/bankTransfer/bankTransfer.machine';
 import { seatSelectionMachine } from '../machines/seatSelection/seatSelection.machine';
-import { paymentMachine } from '../machines/payment/payment.machine';
 import { instalmentMachine } from '../machines/instalment/instalment.machine';
 import { squareMachine } from '../machines/square/square.machine';
-import { questionsMachine } from '../machines/questions/questions.machine';
-import { orderCompletedMachine } from '../machines/orderCompleted/orderCompleted.machine';
+import { stepCharts } from '../src/steps/steps';
 
 interface Chart {
   machine: AnyStateMachine;
@@ -33,23 +23,18 @@ interface Chart {
   placement: string;
 }
 
-const charts: Chart[] = [
+/** The charts that are not a step's own: the root, the basket's, the hold's and the step saver's, and the charts other charts invoke. */
+const otherCharts: Chart[] = [
   {
     machine: checkoutMachine,
     file: 'machines/checkout/checkout.machine.ts',
     placement:
-      'The root actor, created once by the app (`src/app/checkoutActors.ts` provides its actors). Next-step rules: `machines/checkout/nextStep.ts`.',
+      'The root actor, created once by the app (`src/app/checkoutActors.ts` provides its actors). Next-step rules: `machines/checkout/nextStep.ts`, applied by the `routing` state. The steps\u2019 own charts follow, in the order of the steps (`src/steps/steps.ts`).',
   },
   {
     machine: basketMachine,
     file: 'machines/basket/basket.machine.ts',
     placement: "Invoked by the root on the `basket` step (systemId `basket`); reports failures to the root as `NOTICE_RAISED`.",
-  },
-  {
-    machine: reservationMachine,
-    file: 'machines/reservation/reservation.machine.ts',
-    placement:
-      'Invoked by the root on the `reserve` step and from `captcha.reserving` (systemId `reservation`); its output is the outcome the root acts on.',
   },
   {
     machine: countdownMachine,
@@ -62,55 +47,16 @@ const charts: Chart[] = [
     placement: 'Spawned by the root at start (systemId `stepSaver`); answers `STEP_SAVED` / `STEP_SAVE_FAILED`.',
   },
   {
-    machine: donationMachine,
-    file: 'machines/donation/donation.machine.ts',
-    placement: 'Invoked by the root on the `donation` step (systemId `donation`); its output (donated or skipped) completes the step.',
-  },
-  {
-    machine: giftAidMachine,
-    file: 'machines/donation/giftAid.machine.ts',
-    placement: 'Invoked by the root on the `gift_aid` step (systemId `giftAid`); finishing it completes the step.',
-  },
-  {
-    machine: accountMachine,
-    file: 'machines/account/account.machine.ts',
-    placement:
-      'Invoked by the root on the `login` step (systemId `account`); signed in, saved as a guest or confirmed completes the step, a `reserving` outcome returns to the basket.',
-  },
-  {
-    machine: marketingMachine,
-    file: 'machines/marketing/marketing.machine.ts',
-    placement: 'Invoked by the root on the `marketing_preferences` step (systemId `marketing`); saving completes the step.',
-  },
-  {
-    machine: deliveryMachine,
-    file: 'machines/delivery/delivery.machine.ts',
-    placement:
-      'Invoked by the root on the `deliver_tickets` step (systemId `delivery`); finishing it completes the step, and the root follows `nextStep`.',
-  },
-  {
     machine: transfersMachine,
     file: 'machines/transfers/transfers.machine.ts',
     placement:
-      'Runs the Transfer tickets form in the `transfer_tickets` sub-view of order completed (`src/steps/orderCompleted/transfer/TransferTickets.tsx`, its own chunk, provides set_transfers), with the order\u2019s tickets that can be transferred (`transferableTickets`; `canTransfer` and `transferTile` decide the tile). Sending ends the chart: tickets_sent, can_transfer_tickets false.',
+      'Invoked by the order-completed chart in its `transfer_tickets` view (systemId `transfers`, input: the order\u2019s tickets that can be transferred, `transferableTickets`, and the UK date), with set_transfers from `src/steps/orderCompleted/orderCompletedActors.ts`; `canTransfer` and `transferTile` decide the tile. Sending ends the chart (tickets_sent, can_transfer_tickets false), and the order-completed chart marks the tickets transferred.',
   },
   {
     machine: seatSelectionMachine,
     file: 'machines/seatSelection/seatSelection.machine.ts',
     placement:
       'Runs the seat-selection page `/events/book_seats/{event_date_id}/` (its own chunk of the app, outside the checkout root) once the event date and its seating plan are loaded; adding the seats finishes it and the page goes to `/checkout/`.',
-  },
-  {
-    machine: paymentMachine,
-    file: 'machines/payment/payment.machine.ts',
-    placement:
-      'Invoked by the root on the `payment` step (systemId `payment`); paid or free tickets claimed completes the step (the fresh checkout shows `payment_complete` and the root moves on to `deliver_tickets`), a `reserving` outcome returns to the basket.',
-  },
-  {
-    machine: bankTransferMachine,
-    file: 'machines/bankTransfer/bankTransfer.machine.ts',
-    placement:
-      'Invoked by the root on the `awaiting_truelayer` step (systemId `bankTransfer`), where the bank returns the buyer; paid completes the step (on to `deliver_tickets`), `changeMethod` returns to `payment`, a `reserving` outcome (an error with no time left) returns to the basket. The poll interval is the server’s (`poll_interval_ms`, 1.5 s unless `TRUELAYER_POLL_INTERVAL_MS` says otherwise).',
   },
   {
     machine: instalmentMachine,
@@ -123,24 +69,6 @@ const charts: Chart[] = [
     file: 'machines/square/square.machine.ts',
     placement:
       'Invoked by the payment chart in its `square` state once the buyer’s details are saved (input: the billing address); the card form shows while it is `takingCard`; its output (paid, failed with the message, or reserving) decides the payment chart’s next state. `src/steps/payment/planActors.ts` provides its actors.',
-  },
-  {
-    machine: addressMachine,
-    file: 'machines/address/address.machine.ts',
-    placement:
-      'Invoked by the root on the `delivery_address` step (systemId `address`); the address sent with set_delivery_address completes the step. The payment step reuses it for the billing address (input `purpose: billing`).',
-  },
-  {
-    machine: questionsMachine,
-    file: 'machines/questions/questions.machine.ts',
-    placement:
-      'Invoked by the root on the `ticket_questions_before` and `ticket_questions_after` steps (systemId `questions`, input `beforeOrAfter`); saving the answers completes the step.',
-  },
-  {
-    machine: orderCompletedMachine,
-    file: 'machines/orderCompleted/orderCompleted.machine.ts',
-    placement:
-      'Runs the `order_completed` screen (its own chunk, created by the screen with `src/steps/orderCompleted/orderCompletedActors.ts`): the sub-views, the feedback and share dialogs, subscribing and the referral link. The root checkout stays on `order_completed` throughout.',
   },
 ];
 
@@ -158,7 +86,17 @@ function section({ machine, file, placement }: Chart): string {
   return lines.join('\n');
 }
 
-export function generate(): string {
+/** Every chart: the root first, then each step's own chart (from the steps' registry), then the rest. */
+async function allCharts(): Promise<Chart[]> {
+  const [root, basket, ...rest] = otherCharts;
+  const steps = await Promise.all(
+    stepCharts().map(async (chart) => ({ machine: await chart.definition(), file: chart.file, placement: chart.placement })),
+  );
+  return [root!, basket!, ...steps, ...rest];
+}
+
+export async function generate(): Promise<string> {
+  const charts = await allCharts();
   return [
     '# Statecharts',
     '',
@@ -179,36 +117,38 @@ export function generate(): string {
     '  Paste it into a new machine at https://stately.ai/viz. The child machines can be copied the same',
     '  way with `machineConfigText(basketMachine)` and so on.',
     '',
-    '## A step that owns a child machine',
+    '## A step and its chart',
     '',
-    'A step with a flow of its own (the reserve step today; the login step with its four modes next)',
-    'is one state of the root that invokes the child with a `systemId`, so its screen finds the child',
-    'through the view (`reservationRef`) and tests can reach it by `system.get(...)`. The child knows',
-    'nothing of the step order: it ends in a final state whose output says what happened. The root',
-    'turns that output into the next step with `nextStep`, one guarded `onDone` edge per step the rule',
-    'can lead to, so the diagram shows every rule:',
+    'Each step of the spec is one state of the root, written out: it remembers and saves the step,',
+    'invokes the step\u2019s own chart (if it has one) with a `systemId`, and, once the chart finishes (or',
+    'the buyer presses Continue), reads the checkout afresh in `advancing`. The fresh checkout goes to',
+    '`routing`, the one state that lists every step once and picks the next with `nextStep`:',
     '',
     '```ts',
-    'reserve: {',
-    "  entry: stepEntry('reserve'),                      // remembers and saves the step",
-    "  invoke: {",
-    "    src: 'reservation', id: 'reservation', systemId: 'reservation',",
-    "    onDone: [                                       // one edge per outcome and next step",
-    "      ...AFTER_RESERVATION.map((to) => ({",
-    "        guard: { type: 'reservedThenNext', params: fromDone({ from: 'reserve', to }, (outcome) => ({ outcome })) },",
-    "        target: target(to),",
-    "      })),",
-    "      ...the other outcomes (captcha, redirect, error, unknown, failed),",
-    "    ],",
-    "    onError: { target: '#checkout.basket', actions: { type: 'notify', params: { ... } } },",
-    "  },",
-    "  on: { COPY_LINK_CLICKED: { actions: 'forwardToReservation' } },   // the screen's buttons go to the child",
+    'payment: {',
+    "  tags: ['basketEditable'],                       // the screen offers 'Edit basket'",
+    "  entry: [{ type: 'rememberStep', params: { step: 'payment' } }, { type: 'saveStep', params: { step: 'payment' } }],",
+    "  initial: 'active',",
+    '  states: {',
+    '    active: {',
+    "      invoke: { src: 'payment', id: 'payment', systemId: 'payment', onDone: [/* reservation lost */, { target: 'advancing' }] },",
+    '    },',
+    "    advancing: { tags: ['advancing'], invoke: { src: 'loadCheckout', onDone: { target: '#checkout.routing', actions: 'keepCheckout' } } },",
+    '  },',
+    '},',
+    'routing: {',
+    '  always: [',
+    "    { guard: { type: 'nextStepIs', params: { step: 'login' } }, target: '#checkout.pastBasket.login' },",
+    '    // ... one row per step',
+    '  ],',
     '},',
     '```',
     '',
-    '`fromDone` gives guards and actions the output as typed params (no casts), and keeps the fixed',
-    "part readable in the diagrams ('reservedThenNext reserve to login'). The child's own walk checks",
-    'its outputs; the root walk checks, with an oracle written from the spec, where each output leads.',
+    'The child knows nothing of the step order: it ends in a final state whose output says what happened.',
+    'A step\u2019s chart is named in the root by its type only (`providedByApp.chart`); the app provides it',
+    'from the step\u2019s own chunk, listed in the step\u2019s module (`src/steps/<step>/step.ts`). Its screen',
+    'finds it as the view\u2019s `stepChild`. The child\u2019s own walk checks its outputs; the root walk checks,',
+    'with an oracle written from the spec, where each output leads.',
     '',
     ...charts.map(section),
   ].join('\n');
@@ -217,7 +157,7 @@ export function generate(): string {
 const target = fileURLToPath(new URL('../statecharts.md', import.meta.url));
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
-  const text = generate();
+  const text = await generate();
   if (process.argv.includes('--check')) {
     let current = '';
     try {

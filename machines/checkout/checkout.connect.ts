@@ -1,23 +1,12 @@
 /**
  * What the screens need from the root checkout machine: the view (read from tags and context,
  * never from state names) and the senders (`reserve()`, `continueStep()`, ...), as zag's
- * `connect` does, so a screen never assembles an event itself. Screens subscribe to the child
- * actors through the refs.
+ * `connect` does, so a screen never assembles an event itself. A step's screen subscribes to its
+ * own chart through `stepChild`, the current step's child.
  */
-import type { bankTransferMachine } from '../bankTransfer/bankTransfer.machine';
-import type { ActorRefFrom, SnapshotFrom } from 'xstate';
-import type { basketMachine } from '../basket/basket.machine';
-import type { donationMachine } from '../donation/donation.machine';
-import type { giftAidMachine } from '../donation/giftAid.machine';
-import type { accountMachine } from '../account/account.machine';
-import type { marketingMachine } from '../marketing/marketing.machine';
-import type { deliveryMachine } from '../delivery/delivery.machine';
-import type { paymentMachine } from '../payment/payment.machine';
-import type { addressMachine } from '../address/address.machine';
-import type { questionsMachine } from '../questions/questions.machine';
+import type { AnyActorRef, ActorRefFrom, SnapshotFrom } from 'xstate';
 import type { countdownMachine } from '../countdown/countdown.machine';
-import type { reservationMachine } from '../reservation/reservation.machine';
-import type { checkoutMachine } from './checkout.machine';
+import { checkoutMachine } from './checkout.machine';
 import type { Checkout, CheckoutEvent, Notice, Step } from './checkout.types';
 import { MESSAGES } from './checkout.messages';
 
@@ -52,20 +41,12 @@ export interface CheckoutView {
     /** Changes whenever a fresh widget must be shown (the screen uses it as the widget's key). */
     widgetKey: number;
   };
-  basketRef: ActorRefFrom<typeof basketMachine> | undefined;
-  reservationRef: ActorRefFrom<typeof reservationMachine> | undefined;
   countdownRef: ActorRefFrom<typeof countdownMachine> | undefined;
-  donationRef: ActorRefFrom<typeof donationMachine> | undefined;
-  giftAidRef: ActorRefFrom<typeof giftAidMachine> | undefined;
-  accountRef: ActorRefFrom<typeof accountMachine> | undefined;
-  marketingRef: ActorRefFrom<typeof marketingMachine> | undefined;
-  deliveryRef: ActorRefFrom<typeof deliveryMachine> | undefined;
-  paymentRef: ActorRefFrom<typeof paymentMachine> | undefined;
-  addressRef: ActorRefFrom<typeof addressMachine> | undefined;
-  /** The ticket questions chart, on ticket_questions_before and ticket_questions_after. */
-  questionsRef: ActorRefFrom<typeof questionsMachine> | undefined;
-  /** The bank transfer's waiting chart, on awaiting_truelayer. */
-  bankTransferRef: ActorRefFrom<typeof bankTransferMachine> | undefined;
+  /**
+   * The chart of the step the buyer is on (the basket, the reservation, the account, ..., order
+   * completed), or undefined on a step without one. Its id is the name the root chart invokes it by.
+   */
+  stepChild: AnyActorRef | undefined;
 }
 
 type CheckoutSnapshot = SnapshotFrom<typeof checkoutMachine>;
@@ -75,6 +56,13 @@ function captchaStatus(snapshot: CheckoutSnapshot): CaptchaStatus {
   if (snapshot.matches({ pastBasket: { captcha: 'errored' } })) return 'errored';
   if (snapshot.matches({ pastBasket: { captcha: 'unsolved' } })) return 'unsolved';
   return snapshot.context.captchaToken === null ? 'unsolved' : 'passed';
+}
+
+/** The root's own children (the hold, the step saver, its calls); any other child is the current step's chart. */
+const ROOT_CHILDREN: readonly string[] = ['countdown', 'stepSaver', 'loadCheckout', 'destroySale', 'prepareReservation'];
+
+function stepChildOf(snapshot: CheckoutSnapshot): AnyActorRef | undefined {
+  return Object.entries(snapshot.children).find(([id, child]) => child && !ROOT_CHILDREN.includes(id))?.[1] as AnyActorRef | undefined;
 }
 
 export function viewCheckout(snapshot: CheckoutSnapshot): CheckoutView {
@@ -100,19 +88,15 @@ export function viewCheckout(snapshot: CheckoutSnapshot): CheckoutView {
       canContinue: snapshot.can({ type: 'CAPTCHA_CONTINUE_CLICKED' }),
       widgetKey: context.captchaWidget,
     },
-    basketRef: snapshot.children.basket,
-    reservationRef: snapshot.children.reservation,
     countdownRef: snapshot.children.countdown,
-    donationRef: snapshot.children.donation,
-    giftAidRef: snapshot.children.giftAid,
-    accountRef: snapshot.children.account,
-    marketingRef: snapshot.children.marketing,
-    deliveryRef: snapshot.children.delivery,
-    paymentRef: snapshot.children.payment,
-    addressRef: snapshot.children.address,
-    questionsRef: snapshot.children.questions,
-    bankTransferRef: snapshot.children.bankTransfer,
+    stepChild: stepChildOf(snapshot),
   };
+}
+
+/** Whether a step offers 'Edit basket': its state in the root chart carries the `basketEditable` tag. */
+export function basketEditableOn(step: Step): boolean {
+  const node = checkoutMachine.root.states.pastBasket?.states[step];
+  return node !== undefined && node.tags.includes('basketEditable');
 }
 
 /** What a screen can ask of the root checkout; stable for one actor, so effects may depend on them. */

@@ -1,300 +1,19 @@
 /**
- * The checkout flow (spec 000 §4, spec 001 §4): one state per step of the spec, with the step
- * order as guarded transitions evaluated by `nextStep`. Child actors: `countdown` and `stepSaver`
- * live as long as the checkout; `basket` lives on the basket step; `reservation` while reserving.
+ * The checkout flow (spec 000 §4, spec 001 §4), written out: one state per step of the spec, each
+ * invoking its own chart, and one `routing` state that picks the next step with the rules of
+ * `nextStep` (the step being left, the checkout just read). Child actors: `countdown` and
+ * `stepSaver` live as long as the checkout; every step's chart (`basket`, `reservation`,
+ * `account`, ..., `orderCompleted`) lives while the buyer is on that step.
+ *
+ * A step the buyer completes reads the checkout afresh in its own `advancing` state (a failed read
+ * keeps the buyer on the step), then goes to `routing`.
  *
  * Reservation failures: a failed request from the reserve step (reached with 'Reserve Basket', or
  * resumed) shows MESSAGES.unableToReserve; one from the captcha step's 'Continue' button shows the
  * button wording MESSAGES.unableToReserveFromButton.
  */
 import { checkoutSetup, initialCheckoutContext } from './checkout.setup';
-import type { Checkout, ReservationOutcome, Step } from './checkout.types';
-import { STEPS } from '../../contract/steps';
 import { MESSAGES } from './checkout.messages';
-import type { AccountOutcome } from '../account/account.types';
-import type { PaymentOutcome } from '../payment/payment.types';
-import type { BankTransferOutcome } from '../bankTransfer/bankTransfer.machine';
-import { AFTER_RESERVATION, NEXT_STEP_TARGETS, type AdvancingStep } from './nextStep';
-
-/** The done event of an invoked call, with the output the actor is declared to give. */
-type Done<T> = { event: { output: T } };
-
-/**
- * Params made of fixed values and the call's output. The fixed part is kept as `label`, so the
- * generated charts still read 'isNextStep login to payment'.
- */
-function fromDone<T, P extends object, R extends object>(fixed: P, pick: (output: T) => R) {
-  return Object.assign(({ event }: Done<T>): P & R => ({ ...fixed, ...pick(event.output) }), { label: fixed });
-}
-
-const stepEntry = (step: Step) =>
-  [
-    { type: 'rememberStep', params: { step } },
-    { type: 'saveStep', params: { step } },
-  ] as const;
-
-const target = (step: Step) => (step === 'basket' ? '#checkout.basket' : `#checkout.pastBasket.${step}`);
-
-/** What the flow does with each outcome of the reservation child. */
-function reservationOutcomes(from: 'reserve' | 'captcha', failureText: string) {
-  const outcomeIs = (is: ReservationOutcome['type']) =>
-    ({ type: 'outcomeIs', params: fromDone({ is }, (outcome: ReservationOutcome) => ({ outcome })) }) as const;
-  return [
-    ...AFTER_RESERVATION.map(
-      (to) =>
-        ({
-          guard: { type: 'reservedThenNext', params: fromDone({ from, to }, (outcome: ReservationOutcome) => ({ outcome })) },
-          target: target(to),
-          actions: [
-            'acceptReservation',
-            {
-              type: 'startCountdown',
-              params: ({ event }: Done<ReservationOutcome>) => ({
-                secondsRemaining: event.output.type === 'reserved' ? event.output.checkoutTime : 0,
-              }),
-            },
-          ],
-        }) as const,
-    ),
-    {
-      guard: outcomeIs('captcha'),
-      target: '#checkout.pastBasket.captcha.unsolved',
-      actions: [
-        {
-          type: 'keepSitekey',
-          params: ({ event }: Done<ReservationOutcome>) => ({
-            sitekey: event.output.type === 'captcha' ? event.output.sitekey : null,
-          }),
-        },
-        'freshCaptchaWidget',
-      ],
-      description: 'The server wants a captcha (again): a fresh widget to solve.',
-    },
-    {
-      guard: outcomeIs('redirect'),
-      actions: {
-        type: 'navigate',
-        params: ({ event }: Done<ReservationOutcome>) => ({ url: event.output.type === 'redirect' ? event.output.url : '/' }),
-      },
-      description: 'The browser leaves for the address the server gave.',
-    },
-    {
-      guard: outcomeIs('error'),
-      target: '#checkout.basket',
-      actions: [
-        {
-          type: 'notify',
-          params: ({ event }: Done<ReservationOutcome>) => ({
-            kind: 'warning' as const,
-            text: event.output.type === 'error' ? event.output.message : '',
-          }),
-        },
-        'reloadCheckout',
-      ],
-      description: 'The server’s reason is shown as a warning and the basket is reloaded.',
-    },
-    {
-      guard: outcomeIs('unknown'),
-      target: '#checkout.basket',
-      actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unknownReservationError } },
-    },
-    {
-      target: '#checkout.basket',
-      actions: { type: 'notify', params: { kind: 'error', text: failureText } },
-      description: 'The request failed.',
-    },
-  ] as const;
-}
-
-/** A step the buyer completes on its screen; the fresh checkout then picks the next step. */
-function advancingStep(from: AdvancingStep, extra: { description?: string; paymentMayComplete?: boolean } = {}) {
-  return {
-    ...(extra.description ? { description: extra.description } : {}),
-    entry: stepEntry(from),
-    initial: 'active',
-    states: {
-      active: { on: { STEP_COMPLETED: { target: 'advancing' } } },
-      advancing: {
-        tags: ['advancing'],
-        invoke: {
-          src: 'loadCheckout',
-          id: 'loadCheckout',
-          onDone: [
-            ...(extra.paymentMayComplete
-              ? NEXT_STEP_TARGETS[from].map(
-                  (to) =>
-                    ({
-                      guard: {
-                        type: 'paidAndNextStepIs',
-                        params: fromDone({ from, to }, (checkout: Checkout) => ({ checkout })),
-                      },
-                      target: target(to),
-                      actions: ['markPaid', 'stopCountdown'],
-                      description: 'Payment is complete: the countdown stops.',
-                    }) as const,
-                )
-              : []),
-            ...NEXT_STEP_TARGETS[from].map(
-              (to) =>
-                ({
-                  guard: { type: 'isNextStep', params: fromDone({ from, to }, (checkout: Checkout) => ({ checkout })) },
-                  target: target(to),
-                }) as const,
-            ),
-          ],
-          onError: {
-            target: 'active',
-            actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToGetCheckout } },
-            description: 'The buyer stays on the step and may press Continue again.',
-          },
-        },
-      },
-    },
-  } as const;
-}
-
-/**
- * A step whose screen is a child chart (invoked with a systemId): the child's output completes
- * the step, and the fresh checkout picks the next one through `nextStep`. The address form is
- * told it is the delivery address's; the questions chart whether it asks before or after payment.
- */
-function childStep<
-  Child extends 'donation' | 'giftAid' | 'marketing' | 'delivery' | 'address' | 'questions',
-  Input extends { purpose: 'delivery' } | { beforeOrAfter: 'before' | 'after' } | undefined = undefined,
->(
-  from: 'donation' | 'gift_aid' | 'marketing_preferences' | 'deliver_tickets' | 'delivery_address' | 'ticket_questions_before' | 'ticket_questions_after',
-  child: Child,
-  input?: Input,
-) {
-  const step = advancingStep(from);
-  return {
-    ...step,
-    states: {
-      ...step.states,
-      active: { invoke: { src: child, id: child, systemId: child, input, onDone: { target: 'advancing' } } },
-    },
-  } as const;
-}
-
-type ReservingOutcome = AccountOutcome | PaymentOutcome;
-
-/**
- * A step whose child chart may find the reservation gone: login (the account chart: signed in,
- * saved as a guest or confirmed) and payment (paid, or free tickets claimed, so the fresh checkout
- * shows payment_complete). Done, the fresh checkout picks the next step; a `reserving` outcome
- * returns to the basket, which shows the server's text and is reloaded.
- */
-function reservingChildStep<Child extends 'account' | 'payment'>(from: 'login' | 'payment', child: Child, extra: { paymentMayComplete?: boolean } = {}) {
-  const step = advancingStep(from, extra);
-  return {
-    ...step,
-    states: {
-      ...step.states,
-      active: {
-        invoke: {
-          src: child,
-          id: child,
-          systemId: child,
-          onDone: [
-            {
-              guard: { type: 'reservationLost', params: ({ event }: { event: { output: ReservingOutcome } }) => ({ outcome: event.output }) },
-              target: '#checkout.basket',
-              actions: [
-                {
-                  type: 'notify',
-                  params: ({ event }: { event: { output: ReservingOutcome } }) => ({
-                    kind: 'warning' as const,
-                    text: event.output.type === 'reserving' ? event.output.message : '',
-                  }),
-                },
-                'stopCountdown',
-                'reloadCheckout',
-              ],
-            },
-            { target: 'advancing' },
-          ],
-        },
-      },
-    },
-  } as const;
-}
-
-type BankDone = { event: { output: BankTransferOutcome } };
-
-/**
- * awaiting_truelayer: back from the bank, its chart polls the status. Paid, the fresh checkout
- * picks the next step (payment complete: the countdown stops); 'Try a different payment method'
- * returns to payment; an error with no time left returns to the basket with its reserving error.
- */
-function bankTransferStep() {
-  const step = advancingStep('awaiting_truelayer', { paymentMayComplete: true });
-  return {
-    ...step,
-    states: {
-      ...step.states,
-      active: {
-        invoke: {
-          src: 'bankTransfer',
-          id: 'bankTransfer',
-          systemId: 'bankTransfer',
-          onDone: [
-            {
-              guard: { type: 'reservationLost', params: ({ event }: BankDone) => ({ outcome: event.output }) },
-              target: '#checkout.basket',
-              actions: [
-                {
-                  type: 'notify',
-                  params: ({ event }: BankDone) => ({ kind: 'warning' as const, text: event.output.type === 'reserving' ? event.output.message : '' }),
-                },
-                'stopCountdown',
-                'reloadCheckout',
-              ],
-              description: 'The payment failed and the checkout time expired: back to the basket with the reason.',
-            },
-            {
-              guard: { type: 'changesMethod', params: ({ event }: BankDone) => ({ outcome: event.output }) },
-              target: '#checkout.pastBasket.payment',
-              description: 'Try a different payment method.',
-            },
-            { target: 'advancing' },
-          ],
-        },
-      },
-    },
-  } as const;
-}
-
-/** The hold no longer matters once the buyer has paid or is waiting for the bank. */
-const ignoreExpiry = {
-  COUNTDOWN_EXPIRED: { description: 'The hold no longer matters on this step.' },
-} as const;
-
-/** A saved checkout can be resumed at any step the server reports ('determining' starts at the basket). */
-const resumable: Step[] = STEPS.filter((step) => step !== 'determining');
-
-function resumeAt(step: Step) {
-  const base = {
-    guard: { type: 'resumesAt', params: fromDone({ step }, (checkout: Checkout) => ({ checkout })) },
-    target: target(step),
-  } as const;
-  if (step === 'basket' || step === 'reserve') return base;
-  if (step === 'captcha') {
-    return {
-      ...base,
-      actions: [
-        { type: 'keepSitekey', params: ({ event }: Done<Checkout>) => ({ sitekey: event.output.captcha_sitekey }) },
-        'freshCaptchaWidget',
-      ],
-    } as const;
-  }
-  return {
-    ...base,
-    actions: [
-      { type: 'resumeHold', params: ({ event }: Done<Checkout>) => ({ checkout: event.output }) },
-      { type: 'resumeCountdown', params: ({ event }: Done<Checkout>) => ({ checkout: event.output }) },
-    ],
-  } as const;
-}
 
 export const checkoutMachine = checkoutSetup.createMachine({
   id: 'checkout',
@@ -324,7 +43,24 @@ export const checkoutMachine = checkoutSetup.createMachine({
           invoke: {
             src: 'loadCheckout',
             id: 'loadCheckout',
-            onDone: resumable.map(resumeAt),
+            onDone: [
+              {
+                guard: { type: 'resumesAt', params: { steps: ['basket', 'reserve'] } },
+                target: '#checkout.routing',
+                actions: 'keepCheckout',
+              },
+              {
+                guard: { type: 'resumesAt', params: { steps: ['captcha'] } },
+                target: '#checkout.routing',
+                actions: ['keepCheckout', 'keepCheckoutSitekey', 'freshCaptchaWidget'],
+                description: 'Resumed at the captcha: a fresh widget to solve.',
+              },
+              {
+                target: '#checkout.routing',
+                actions: ['keepCheckout', 'resumeHold', 'resumeCountdown'],
+                description: 'Resumed past the reservation: the hold goes on from the server’s figure, unless paid.',
+              },
+            ],
             onError: {
               target: 'failed',
               actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToGetCheckout } },
@@ -335,7 +71,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
       },
     },
     basket: {
-      entry: stepEntry('basket'),
+      entry: [{ type: 'rememberStep', params: { step: 'basket' } }, { type: 'saveStep', params: { step: 'basket' } }],
       invoke: { src: 'basket', id: 'basket', systemId: 'basket' },
       initial: 'idle',
       states: {
@@ -384,7 +120,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
       states: {
         history: { type: 'history', history: 'deep' },
         captcha: {
-          entry: stepEntry('captcha'),
+          entry: [{ type: 'rememberStep', params: { step: 'captcha' } }, { type: 'saveStep', params: { step: 'captcha' } }],
           initial: 'unsolved',
           on: {
             CAPTCHA_PASSED: { target: '.passed', actions: 'keepCaptchaToken' },
@@ -404,7 +140,44 @@ export const checkoutMachine = checkoutSetup.createMachine({
                 id: 'reservation',
                 systemId: 'reservation',
                 input: ({ context }) => (context.captchaToken ? { captchaToken: context.captchaToken } : {}),
-                onDone: reservationOutcomes('captcha', MESSAGES.unableToReserveFromButton),
+                onDone: [
+                {
+                  guard: { type: 'reservationIs', params: { outcome: 'reserved' } },
+                  target: '#checkout.routing',
+                  actions: ['keepReservedCheckout', 'acceptReservation', 'startReservedCountdown'],
+                  description: 'Reserved: the hold starts, and the next step follows from the reserved checkout.',
+                },
+                {
+                  guard: { type: 'reservationIs', params: { outcome: 'captcha' } },
+                  target: '#checkout.pastBasket.captcha.unsolved',
+                  actions: ['keepReservationSitekey', 'freshCaptchaWidget'],
+                  description: 'The server wants a captcha (again): a fresh widget to solve.',
+                },
+                {
+                  guard: { type: 'reservationIs', params: { outcome: 'redirect' } },
+                  actions: {
+                    type: 'navigate',
+                    params: ({ event }) => ({ url: event.output.type === 'redirect' ? event.output.url : '/' }),
+                  },
+                  description: 'The browser leaves for the address the server gave.',
+                },
+                {
+                  guard: { type: 'reservationIs', params: { outcome: 'error' } },
+                  target: '#checkout.basket',
+                  actions: ['notifyServerReason', 'reloadCheckout'],
+                  description: 'The server’s reason is shown as a warning and the basket is reloaded.',
+                },
+                {
+                  guard: { type: 'reservationIs', params: { outcome: 'unknown' } },
+                  target: '#checkout.basket',
+                  actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unknownReservationError } },
+                },
+                {
+                  target: '#checkout.basket',
+                  actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToReserveFromButton } },
+                  description: 'The request failed.',
+                },
+              ],
                 onError: {
                   target: '#checkout.basket',
                   actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToReserveFromButton } },
@@ -423,13 +196,50 @@ export const checkoutMachine = checkoutSetup.createMachine({
         reserve: {
           description: 'Reserving tickets.',
           tags: ['reserving'],
-          entry: stepEntry('reserve'),
+          entry: [{ type: 'rememberStep', params: { step: 'reserve' } }, { type: 'saveStep', params: { step: 'reserve' } }],
           invoke: {
             src: 'reservation',
             id: 'reservation',
             systemId: 'reservation',
             input: {},
-            onDone: reservationOutcomes('reserve', MESSAGES.unableToReserve),
+            onDone: [
+                {
+                  guard: { type: 'reservationIs', params: { outcome: 'reserved' } },
+                  target: '#checkout.routing',
+                  actions: ['keepReservedCheckout', 'acceptReservation', 'startReservedCountdown'],
+                  description: 'Reserved: the hold starts, and the next step follows from the reserved checkout.',
+                },
+                {
+                  guard: { type: 'reservationIs', params: { outcome: 'captcha' } },
+                  target: '#checkout.pastBasket.captcha.unsolved',
+                  actions: ['keepReservationSitekey', 'freshCaptchaWidget'],
+                  description: 'The server wants a captcha (again): a fresh widget to solve.',
+                },
+                {
+                  guard: { type: 'reservationIs', params: { outcome: 'redirect' } },
+                  actions: {
+                    type: 'navigate',
+                    params: ({ event }) => ({ url: event.output.type === 'redirect' ? event.output.url : '/' }),
+                  },
+                  description: 'The browser leaves for the address the server gave.',
+                },
+                {
+                  guard: { type: 'reservationIs', params: { outcome: 'error' } },
+                  target: '#checkout.basket',
+                  actions: ['notifyServerReason', 'reloadCheckout'],
+                  description: 'The server’s reason is shown as a warning and the basket is reloaded.',
+                },
+                {
+                  guard: { type: 'reservationIs', params: { outcome: 'unknown' } },
+                  target: '#checkout.basket',
+                  actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unknownReservationError } },
+                },
+                {
+                  target: '#checkout.basket',
+                  actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToReserve } },
+                  description: 'The request failed.',
+                },
+              ],
             onError: {
               target: '#checkout.basket',
               actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToReserve } },
@@ -440,20 +250,401 @@ export const checkoutMachine = checkoutSetup.createMachine({
             WHY_TOGGLED: { actions: 'forwardToReservation' },
           },
         },
-        login: reservingChildStep('login', 'account'),
-        marketing_preferences: childStep('marketing_preferences', 'marketing'),
-        donation: childStep('donation', 'donation'),
-        gift_aid: childStep('gift_aid', 'giftAid'),
-        delivery_address: childStep('delivery_address', 'address', { purpose: 'delivery' }),
-        ticket_questions_before: childStep('ticket_questions_before', 'questions', { beforeOrAfter: 'before' }),
-        payment: reservingChildStep('payment', 'payment', { paymentMayComplete: true }),
-        deliver_tickets: childStep('deliver_tickets', 'delivery'),
-        awaiting_truelayer: { ...bankTransferStep(), on: ignoreExpiry },
-        ticket_questions_after: childStep('ticket_questions_after', 'questions', { beforeOrAfter: 'after' }),
-        after_sale_messages: { ...advancingStep('after_sale_messages'), on: ignoreExpiry },
-        waiver: advancingStep('waiver'),
-        order_completed: { entry: stepEntry('order_completed'), on: ignoreExpiry },
+      login: {
+        tags: ['basketEditable'],
+        entry: [{ type: 'rememberStep', params: { step: 'login' } }, { type: 'saveStep', params: { step: 'login' } }],
+        initial: 'active',
+        states: {
+          active: {
+            invoke: {
+              src: 'account',
+              id: 'account',
+              systemId: 'account',
+              onDone: [
+                {
+                  guard: 'reservationLost',
+                  target: '#checkout.basket',
+                  actions: ['notifyServerReason', 'stopCountdown', 'reloadCheckout'],
+                  description: 'The server no longer holds the tickets: back to the basket with its reason.',
+                },
+                { target: 'advancing' },
+              ],
+            },
+          },
+          advancing: {
+            tags: ['advancing'],
+            invoke: {
+              src: 'loadCheckout',
+              id: 'loadCheckout',
+              onDone: { target: '#checkout.routing', actions: 'keepCheckout' },
+              onError: {
+                target: 'active',
+                actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToGetCheckout } },
+                description: 'The buyer stays on the step and may press Continue again.',
+              },
+            },
+          },
+        },
       },
+      marketing_preferences: {
+        tags: ['basketEditable'],
+        entry: [{ type: 'rememberStep', params: { step: 'marketing_preferences' } }, { type: 'saveStep', params: { step: 'marketing_preferences' } }],
+        initial: 'active',
+        states: {
+          active: {
+            invoke: {
+              src: 'marketing',
+              id: 'marketing',
+              systemId: 'marketing',
+              onDone: { target: 'advancing' },
+            },
+          },
+          advancing: {
+            tags: ['advancing'],
+            invoke: {
+              src: 'loadCheckout',
+              id: 'loadCheckout',
+              onDone: { target: '#checkout.routing', actions: 'keepCheckout' },
+              onError: {
+                target: 'active',
+                actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToGetCheckout } },
+                description: 'The buyer stays on the step and may press Continue again.',
+              },
+            },
+          },
+        },
+      },
+      donation: {
+        tags: ['basketEditable'],
+        entry: [{ type: 'rememberStep', params: { step: 'donation' } }, { type: 'saveStep', params: { step: 'donation' } }],
+        initial: 'active',
+        states: {
+          active: {
+            invoke: {
+              src: 'donation',
+              id: 'donation',
+              systemId: 'donation',
+              onDone: { target: 'advancing' },
+            },
+          },
+          advancing: {
+            tags: ['advancing'],
+            invoke: {
+              src: 'loadCheckout',
+              id: 'loadCheckout',
+              onDone: { target: '#checkout.routing', actions: 'keepCheckout' },
+              onError: {
+                target: 'active',
+                actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToGetCheckout } },
+                description: 'The buyer stays on the step and may press Continue again.',
+              },
+            },
+          },
+        },
+      },
+      gift_aid: {
+        tags: ['basketEditable'],
+        entry: [{ type: 'rememberStep', params: { step: 'gift_aid' } }, { type: 'saveStep', params: { step: 'gift_aid' } }],
+        initial: 'active',
+        states: {
+          active: {
+            invoke: {
+              src: 'giftAid',
+              id: 'giftAid',
+              systemId: 'giftAid',
+              onDone: { target: 'advancing' },
+            },
+          },
+          advancing: {
+            tags: ['advancing'],
+            invoke: {
+              src: 'loadCheckout',
+              id: 'loadCheckout',
+              onDone: { target: '#checkout.routing', actions: 'keepCheckout' },
+              onError: {
+                target: 'active',
+                actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToGetCheckout } },
+                description: 'The buyer stays on the step and may press Continue again.',
+              },
+            },
+          },
+        },
+      },
+      delivery_address: {
+        tags: ['basketEditable'],
+        entry: [{ type: 'rememberStep', params: { step: 'delivery_address' } }, { type: 'saveStep', params: { step: 'delivery_address' } }],
+        initial: 'active',
+        states: {
+          active: {
+            invoke: {
+              src: 'address',
+              id: 'address',
+              systemId: 'address',
+              input: { purpose: 'delivery' },
+              onDone: { target: 'advancing' },
+            },
+          },
+          advancing: {
+            tags: ['advancing'],
+            invoke: {
+              src: 'loadCheckout',
+              id: 'loadCheckout',
+              onDone: { target: '#checkout.routing', actions: 'keepCheckout' },
+              onError: {
+                target: 'active',
+                actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToGetCheckout } },
+                description: 'The buyer stays on the step and may press Continue again.',
+              },
+            },
+          },
+        },
+      },
+      ticket_questions_before: {
+        tags: ['basketEditable'],
+        entry: [{ type: 'rememberStep', params: { step: 'ticket_questions_before' } }, { type: 'saveStep', params: { step: 'ticket_questions_before' } }],
+        initial: 'active',
+        states: {
+          active: {
+            invoke: {
+              src: 'questions',
+              id: 'questions',
+              systemId: 'questions',
+              input: { beforeOrAfter: 'before' },
+              onDone: { target: 'advancing' },
+            },
+          },
+          advancing: {
+            tags: ['advancing'],
+            invoke: {
+              src: 'loadCheckout',
+              id: 'loadCheckout',
+              onDone: { target: '#checkout.routing', actions: 'keepCheckout' },
+              onError: {
+                target: 'active',
+                actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToGetCheckout } },
+                description: 'The buyer stays on the step and may press Continue again.',
+              },
+            },
+          },
+        },
+      },
+      payment: {
+        tags: ['basketEditable'],
+        entry: [{ type: 'rememberStep', params: { step: 'payment' } }, { type: 'saveStep', params: { step: 'payment' } }],
+        initial: 'active',
+        states: {
+          active: {
+            invoke: {
+              src: 'payment',
+              id: 'payment',
+              systemId: 'payment',
+              onDone: [
+                {
+                  guard: 'reservationLost',
+                  target: '#checkout.basket',
+                  actions: ['notifyServerReason', 'stopCountdown', 'reloadCheckout'],
+                  description: 'The server no longer holds the tickets: back to the basket with its reason.',
+                },
+                { target: 'advancing' },
+              ],
+            },
+          },
+          advancing: {
+            tags: ['advancing'],
+            invoke: {
+              src: 'loadCheckout',
+              id: 'loadCheckout',
+              onDone: [
+                {
+                  guard: 'paymentComplete',
+                  target: '#checkout.routing',
+                  actions: ['keepCheckout', 'markPaid', 'stopCountdown'],
+                  description: 'Payment is complete: the countdown stops.',
+                },
+                { target: '#checkout.routing', actions: 'keepCheckout' },
+              ],
+              onError: {
+                target: 'active',
+                actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToGetCheckout } },
+                description: 'The buyer stays on the step and may press Continue again.',
+              },
+            },
+          },
+        },
+      },
+      deliver_tickets: {
+        entry: [{ type: 'rememberStep', params: { step: 'deliver_tickets' } }, { type: 'saveStep', params: { step: 'deliver_tickets' } }],
+        initial: 'active',
+        states: {
+          active: {
+            invoke: {
+              src: 'delivery',
+              id: 'delivery',
+              systemId: 'delivery',
+              onDone: { target: 'advancing' },
+            },
+          },
+          advancing: {
+            tags: ['advancing'],
+            invoke: {
+              src: 'loadCheckout',
+              id: 'loadCheckout',
+              onDone: { target: '#checkout.routing', actions: 'keepCheckout' },
+              onError: {
+                target: 'active',
+                actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToGetCheckout } },
+                description: 'The buyer stays on the step and may press Continue again.',
+              },
+            },
+          },
+        },
+      },
+      awaiting_truelayer: {
+        description: 'Back from the bank: its chart polls the status.',
+        entry: [{ type: 'rememberStep', params: { step: 'awaiting_truelayer' } }, { type: 'saveStep', params: { step: 'awaiting_truelayer' } }],
+        initial: 'active',
+        on: { COUNTDOWN_EXPIRED: { description: 'The hold no longer matters on this step.' } },
+        states: {
+          active: {
+            invoke: {
+              src: 'bankTransfer',
+              id: 'bankTransfer',
+              systemId: 'bankTransfer',
+              onDone: [
+                {
+                  guard: 'reservationLost',
+                  target: '#checkout.basket',
+                  actions: ['notifyServerReason', 'stopCountdown', 'reloadCheckout'],
+                  description: 'The payment failed and the checkout time expired: back to the basket with the reason.',
+                },
+                {
+                  guard: 'changesMethod',
+                  target: '#checkout.pastBasket.payment',
+                  description: 'Try a different payment method.',
+                },
+                { target: 'advancing' },
+              ],
+            },
+          },
+          advancing: {
+            tags: ['advancing'],
+            invoke: {
+              src: 'loadCheckout',
+              id: 'loadCheckout',
+              onDone: [
+                {
+                  guard: 'paymentComplete',
+                  target: '#checkout.routing',
+                  actions: ['keepCheckout', 'markPaid', 'stopCountdown'],
+                  description: 'Payment is complete: the countdown stops.',
+                },
+                { target: '#checkout.routing', actions: 'keepCheckout' },
+              ],
+              onError: {
+                target: 'active',
+                actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToGetCheckout } },
+                description: 'The buyer stays on the step and may press Continue again.',
+              },
+            },
+          },
+        },
+      },
+      ticket_questions_after: {
+        entry: [{ type: 'rememberStep', params: { step: 'ticket_questions_after' } }, { type: 'saveStep', params: { step: 'ticket_questions_after' } }],
+        initial: 'active',
+        states: {
+          active: {
+            invoke: {
+              src: 'questions',
+              id: 'questions',
+              systemId: 'questions',
+              input: { beforeOrAfter: 'after' },
+              onDone: { target: 'advancing' },
+            },
+          },
+          advancing: {
+            tags: ['advancing'],
+            invoke: {
+              src: 'loadCheckout',
+              id: 'loadCheckout',
+              onDone: { target: '#checkout.routing', actions: 'keepCheckout' },
+              onError: {
+                target: 'active',
+                actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToGetCheckout } },
+                description: 'The buyer stays on the step and may press Continue again.',
+              },
+            },
+          },
+        },
+      },
+      after_sale_messages: {
+        entry: [{ type: 'rememberStep', params: { step: 'after_sale_messages' } }, { type: 'saveStep', params: { step: 'after_sale_messages' } }],
+        initial: 'active',
+        on: { COUNTDOWN_EXPIRED: { description: 'The hold no longer matters on this step.' } },
+        states: {
+          active: { on: { STEP_COMPLETED: { target: 'advancing' } } },
+          advancing: {
+            tags: ['advancing'],
+            invoke: {
+              src: 'loadCheckout',
+              id: 'loadCheckout',
+              onDone: { target: '#checkout.routing', actions: 'keepCheckout' },
+              onError: {
+                target: 'active',
+                actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToGetCheckout } },
+                description: 'The buyer stays on the step and may press Continue again.',
+              },
+            },
+          },
+        },
+      },
+      waiver: {
+        entry: [{ type: 'rememberStep', params: { step: 'waiver' } }, { type: 'saveStep', params: { step: 'waiver' } }],
+        initial: 'active',
+        states: {
+          active: { on: { STEP_COMPLETED: { target: 'advancing' } } },
+          advancing: {
+            tags: ['advancing'],
+            invoke: {
+              src: 'loadCheckout',
+              id: 'loadCheckout',
+              onDone: { target: '#checkout.routing', actions: 'keepCheckout' },
+              onError: {
+                target: 'active',
+                actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToGetCheckout } },
+                description: 'The buyer stays on the step and may press Continue again.',
+              },
+            },
+          },
+        },
+      },
+      order_completed: {
+        entry: [{ type: 'rememberStep', params: { step: 'order_completed' } }, { type: 'saveStep', params: { step: 'order_completed' } }],
+        invoke: { src: 'orderCompleted', id: 'orderCompleted', systemId: 'orderCompleted' },
+        on: { COUNTDOWN_EXPIRED: { description: 'The hold no longer matters on this step.' } },
+      },
+      },
+    },
+    routing: {
+      description: 'The next step, by the rules of nextStep: from the step being left, on the checkout just read.',
+      always: [
+        { guard: { type: 'nextStepIs', params: { step: 'basket' } }, target: '#checkout.basket' },
+        { guard: { type: 'nextStepIs', params: { step: 'reserve' } }, target: '#checkout.pastBasket.reserve' },
+        { guard: { type: 'nextStepIs', params: { step: 'captcha' } }, target: '#checkout.pastBasket.captcha' },
+        { guard: { type: 'nextStepIs', params: { step: 'login' } }, target: '#checkout.pastBasket.login' },
+        { guard: { type: 'nextStepIs', params: { step: 'marketing_preferences' } }, target: '#checkout.pastBasket.marketing_preferences' },
+        { guard: { type: 'nextStepIs', params: { step: 'donation' } }, target: '#checkout.pastBasket.donation' },
+        { guard: { type: 'nextStepIs', params: { step: 'gift_aid' } }, target: '#checkout.pastBasket.gift_aid' },
+        { guard: { type: 'nextStepIs', params: { step: 'delivery_address' } }, target: '#checkout.pastBasket.delivery_address' },
+        { guard: { type: 'nextStepIs', params: { step: 'ticket_questions_before' } }, target: '#checkout.pastBasket.ticket_questions_before' },
+        { guard: { type: 'nextStepIs', params: { step: 'payment' } }, target: '#checkout.pastBasket.payment' },
+        { guard: { type: 'nextStepIs', params: { step: 'deliver_tickets' } }, target: '#checkout.pastBasket.deliver_tickets' },
+        { guard: { type: 'nextStepIs', params: { step: 'awaiting_truelayer' } }, target: '#checkout.pastBasket.awaiting_truelayer' },
+        { guard: { type: 'nextStepIs', params: { step: 'ticket_questions_after' } }, target: '#checkout.pastBasket.ticket_questions_after' },
+        { guard: { type: 'nextStepIs', params: { step: 'after_sale_messages' } }, target: '#checkout.pastBasket.after_sale_messages' },
+        { guard: { type: 'nextStepIs', params: { step: 'waiver' } }, target: '#checkout.pastBasket.waiver' },
+        { guard: { type: 'nextStepIs', params: { step: 'order_completed' } }, target: '#checkout.pastBasket.order_completed' },
+      ],
     },
     editingBasket: {
       tags: ['editingBasket'],

@@ -4,7 +4,7 @@
  * guards that use an actor's output take it as typed `params`, given by the chart's `onDone`
  * where the output's type is known.
  */
-import { assertEvent, assign, fromPromise, sendTo, setup, spawnChild, type AnyActorLogic } from 'xstate';
+import { assertEvent, assign, sendTo, setup, spawnChild } from 'xstate';
 import { basketMachine } from '../basket/basket.machine';
 import { countdownMachine } from '../countdown/countdown.machine';
 import type { reservationMachine } from '../reservation/reservation.machine';
@@ -20,9 +20,11 @@ import type { paymentMachine } from '../payment/payment.machine';
 import type { addressMachine } from '../address/address.machine';
 import type { questionsMachine } from '../questions/questions.machine';
 import type { bankTransferMachine, BankTransferOutcome } from '../bankTransfer/bankTransfer.machine';
+import type { orderCompletedMachine } from '../orderCompleted/orderCompleted.machine';
 import type { Checkout, CheckoutEvent, Notice, NoticeKind, ReservationOutcome, Step } from './checkout.types';
 import { nextStep } from './nextStep';
 import { STEPS } from '../../contract/steps';
+import { providedByApp } from '../providedByApp';
 
 export interface CheckoutContext {
   /** The step the buyer is on (kept while the basket is being edited, for the screens). */
@@ -39,6 +41,8 @@ export interface CheckoutContext {
   captchaMessage: string | null;
   /** Counts fresh captcha widgets: a new one is shown whenever the server asks for a captcha. */
   captchaWidget: number;
+  /** The checkout last read (or the reservation's), from which `routing` picks the next step. */
+  checkout: Checkout | null;
 }
 
 export const initialCheckoutContext: CheckoutContext = {
@@ -51,6 +55,7 @@ export const initialCheckoutContext: CheckoutContext = {
   captchaToken: null,
   captchaMessage: null,
   captchaWidget: 0,
+  checkout: null,
 };
 
 export type Reserved = Extract<ReservationOutcome, { type: 'reserved' }>;
@@ -67,13 +72,9 @@ function pushNotice(context: CheckoutContext, kind: NoticeKind, text: string) {
   };
 }
 
-/**
- * A step's child chart, named here by its type only: the app provides the chart itself (with its
- * calls) from the step's own chunk, so the entry script carries none of the step charts. Tests
- * provide fakes; an unprovided child fails loudly when its step is entered.
- */
-function stepChild<Logic extends AnyActorLogic>(name: string): Logic {
-  return fromPromise(() => Promise.reject(new Error(`The ${name} chart is provided by the app`))) as unknown as Logic;
+/** The output of the call whose done event this is (the chart reads it only in that call's `onDone`). */
+function outputOf<T>(event: unknown): T {
+  return (event as { output: T }).output;
 }
 
 export const checkoutSetup = setup({
@@ -96,28 +97,31 @@ export const checkoutSetup = setup({
       payment: 'payment';
       address: 'address';
       questions: 'questions';
+      bankTransfer: 'bankTransfer';
+      orderCompleted: 'orderCompleted';
     },
-    tags: {} as 'determining' | 'reserving' | 'advancing' | 'editingBasket',
+    tags: {} as 'determining' | 'reserving' | 'advancing' | 'editingBasket' | 'basketEditable',
   },
   actors: {
     /** GET checkout, read afresh. */
-    loadCheckout: fromPromise<Checkout, void>(() => Promise.reject(new Error('loadCheckout is provided by the app'))),
-    destroySale: fromPromise<unknown, void>(() => Promise.reject(new Error('destroySale is provided by the app'))),
+    loadCheckout: providedByApp.call<Checkout, void>('loadCheckout'),
+    destroySale: providedByApp.call<unknown, void>('destroySale'),
     /** Makes the reservation's chart ready before the reserve step invokes it (the app loads its chunk). */
-    prepareReservation: fromPromise<void, void>(() => Promise.reject(new Error('prepareReservation is provided by the app'))),
+    prepareReservation: providedByApp.call<void, void>('prepareReservation'),
     basket: basketMachine,
-    reservation: stepChild<typeof reservationMachine>('reservation'),
+    reservation: providedByApp.chart<typeof reservationMachine>('reservation'),
     countdown: countdownMachine,
     stepSaver: stepSaverMachine,
-    donation: stepChild<typeof donationMachine>('donation'),
-    giftAid: stepChild<typeof giftAidMachine>('giftAid'),
-    account: stepChild<typeof accountMachine>('account'),
-    marketing: stepChild<typeof marketingMachine>('marketing'),
-    delivery: stepChild<typeof deliveryMachine>('delivery'),
-    payment: stepChild<typeof paymentMachine>('payment'),
-    address: stepChild<typeof addressMachine>('address'),
-    questions: stepChild<typeof questionsMachine>('questions'),
-    bankTransfer: stepChild<typeof bankTransferMachine>('bankTransfer'),
+    donation: providedByApp.chart<typeof donationMachine>('donation'),
+    giftAid: providedByApp.chart<typeof giftAidMachine>('giftAid'),
+    account: providedByApp.chart<typeof accountMachine>('account'),
+    marketing: providedByApp.chart<typeof marketingMachine>('marketing'),
+    delivery: providedByApp.chart<typeof deliveryMachine>('delivery'),
+    payment: providedByApp.chart<typeof paymentMachine>('payment'),
+    address: providedByApp.chart<typeof addressMachine>('address'),
+    questions: providedByApp.chart<typeof questionsMachine>('questions'),
+    bankTransfer: providedByApp.chart<typeof bankTransferMachine>('bankTransfer'),
+    orderCompleted: providedByApp.chart<typeof orderCompletedMachine>('orderCompleted'),
   },
   actions: {
     spawnCountdown: spawnChild('countdown', { id: 'countdown', systemId: 'countdown' }),
@@ -141,6 +145,30 @@ export const checkoutSetup = setup({
     /** Browser navigation for a reservation redirect. Provided by the app. */
     navigate: (_, _params: { url: string }) => {},
     markExpired: assign({ expired: true }),
+    /** The checkout just read, kept for `routing`. */
+    keepCheckout: assign(({ event }) => ({ checkout: outputOf<Checkout>(event) })),
+    /** The checkout the reservation returned, kept for `routing`. */
+    keepReservedCheckout: assign(({ event }) => {
+      const outcome = outputOf<ReservationOutcome>(event);
+      return { checkout: outcome.type === 'reserved' ? outcome.checkout : null };
+    }),
+    /** The hold starts with the reservation's checkout time. */
+    startReservedCountdown: sendTo('countdown', ({ event }) => {
+      const outcome = outputOf<ReservationOutcome>(event);
+      return { type: 'START' as const, secondsRemaining: outcome.type === 'reserved' ? outcome.checkoutTime : 0 };
+    }),
+    /** The server asked for a captcha: its sitekey. */
+    keepReservationSitekey: assign(({ event }) => {
+      const outcome = outputOf<ReservationOutcome>(event);
+      return { captchaSitekey: outcome.type === 'captcha' ? outcome.sitekey : null, captchaToken: null };
+    }),
+    /** Resumed at the captcha step: the checkout's sitekey. */
+    keepCheckoutSitekey: assign(({ event }) => ({ captchaSitekey: outputOf<Checkout>(event).captcha_sitekey, captchaToken: null })),
+    /** The server's reason (a reservation refused, or a child that found the hold gone), as a warning. */
+    notifyServerReason: assign(({ context, event }) => {
+      const outcome = outputOf<{ type: string; message?: string }>(event);
+      return pushNotice(context, 'warning', outcome.message ?? '');
+    }),
     /** Reserved: a new sale, whose hold starts now with the server's checkout_time. */
     acceptReservation: assign({ expired: false, paymentComplete: false, captchaToken: null }),
     startCountdown: sendTo('countdown', (_, params: { secondsRemaining: number }) => ({
@@ -148,23 +176,23 @@ export const checkoutSetup = setup({
       secondsRemaining: params.secondsRemaining,
     })),
     /** Resuming a step past the reservation: the hold goes on from the server's figure, unless paid. */
-    resumeHold: assign((_, params: { checkout: Checkout }) => ({ paymentComplete: params.checkout.payment_complete })),
-    resumeCountdown: sendTo('countdown', (_, params: { checkout: Checkout }) =>
-      params.checkout.payment_complete
+    resumeHold: assign(({ event }) => ({ paymentComplete: outputOf<Checkout>(event).payment_complete })),
+    resumeCountdown: sendTo('countdown', ({ event }) => {
+      const checkout = outputOf<Checkout>(event);
+      return checkout.payment_complete
         ? ({ type: 'STOP' } as const)
         : ({
             type: 'START',
-            secondsRemaining: params.checkout.seconds_remaining,
-            paymentSecondsRemaining: params.checkout.payment_in_progress ? params.checkout.payment_seconds_remaining : 0,
-          } as const),
-    ),
+            secondsRemaining: checkout.seconds_remaining,
+            paymentSecondsRemaining: checkout.payment_in_progress ? checkout.payment_seconds_remaining : 0,
+          } as const);
+    }),
     markPaid: assign({ paymentComplete: true }),
     stopCountdown: sendTo('countdown', { type: 'STOP' }),
     syncCountdown: sendTo('countdown', ({ event }) => {
       assertEvent(event, 'STEP_SAVED');
       return { type: 'SYNC' as const, secondsRemaining: event.secondsRemaining };
     }),
-    keepSitekey: assign((_, params: { sitekey: string | null }) => ({ captchaSitekey: params.sitekey, captchaToken: null })),
     /** The server asked for a captcha (again): a fresh widget, to be solved anew. */
     freshCaptchaWidget: assign(({ context }) => ({ captchaWidget: context.captchaWidget + 1, captchaToken: null })),
     keepCaptchaToken: assign(({ event }) => {
@@ -183,17 +211,14 @@ export const checkoutSetup = setup({
     }),
   },
   guards: {
-    /** Where the server says the buyer was (determining). */
-    resumesAt: (_, params: { checkout: Checkout; step: Step }) => nextStep('determining', params.checkout) === params.step,
-    /** The next-step rules, evaluated on the checkout just fetched. */
-    isNextStep: (_, params: { from: Step; checkout: Checkout; to: Step }) => nextStep(params.from, params.checkout) === params.to,
-    reservedThenNext: (_, params: { from: Step; outcome: ReservationOutcome; to: Step }) =>
-      params.outcome.type === 'reserved' && nextStep(params.from, params.outcome.checkout) === params.to,
-    /** Leaving payment with the payment complete: the hold no longer runs out. */
-    paidAndNextStepIs: (_, params: { from: Step; checkout: Checkout; to: Step }) =>
-      params.checkout.payment_complete && nextStep(params.from, params.checkout) === params.to,
-    outcomeIs: (_, params: { outcome: ReservationOutcome; is: ReservationOutcome['type'] }) =>
-      params.outcome.type === params.is,
+    /** The next-step rules (`nextStep`), from the step being left, on the checkout just read. */
+    nextStepIs: ({ context }, params: { step: Step }) => context.checkout !== null && nextStep(context.step, context.checkout) === params.step,
+    /** Where the server says the buyer was, when determining. */
+    resumesAt: ({ event }, params: { steps: readonly Step[] }) => params.steps.includes(nextStep('determining', outputOf<Checkout>(event))),
+    /** Leaving a payment step with the payment complete: the hold no longer runs out. */
+    paymentComplete: ({ event }) => outputOf<Checkout>(event).payment_complete,
+    /** What the reservation child decided. */
+    reservationIs: ({ event }, params: { outcome: ReservationOutcome['type'] }) => outputOf<ReservationOutcome>(event).type === params.outcome,
     /** Only a save of the step the buyer is on, and one that holds tickets, says how long the hold has left. */
     replyHoldsTickets: ({ context, event }) => {
       assertEvent(event, 'STEP_SAVED');
@@ -205,10 +230,10 @@ export const checkoutSetup = setup({
      * the sale was ended elsewhere (another tab). Before the hold exists (reserve, captcha) the
      * server is at the basket anyway.
      */
-    /** The account step ended because the server no longer holds the tickets (a `reserving` error). */
-    reservationLost: (_, params: { outcome: AccountOutcome | PaymentOutcome | BankTransferOutcome }) => params.outcome.type === 'reserving',
+    /** A child chart ended because the server no longer holds the tickets (a `reserving` outcome). */
+    reservationLost: ({ event }) => outputOf<AccountOutcome | PaymentOutcome | BankTransferOutcome>(event).type === 'reserving',
     /** The bank transfer ended with 'Try a different payment method'. */
-    changesMethod: (_, params: { outcome: BankTransferOutcome }) => params.outcome.type === 'changeMethod',
+    changesMethod: ({ event }) => outputOf<BankTransferOutcome>(event).type === 'changeMethod',
     saleEndedElsewhere: ({ context, event }) => {
       assertEvent(event, 'CHECKOUT_RELOADED');
       return (

@@ -5,6 +5,8 @@
  */
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import type { Checkout } from '../checkout/checkout.types';
+import { ukToday } from '../../contract';
+import { transferableTickets } from '../transfers/transferRows';
 import type { orderCompletedMachine, OrderCompletedNotice } from './orderCompleted.machine';
 import { ORDER_COMPLETED_MESSAGES } from './orderCompleted.messages';
 
@@ -49,7 +51,8 @@ export function viewOrderCompleted(snapshot: SnapshotFrom<typeof orderCompletedM
 
 export function orderCompletedSenders(send: ActorRefFrom<typeof orderCompletedMachine>['send']) {
   return {
-    openTransfer: () => send({ type: 'TRANSFER_OPENED' }),
+    /** Opens the Transfer tickets form with the order's tickets that can be transferred, as of `now` in the UK. */
+    openTransfer: (checkout: Checkout, now: Date) => send({ type: 'TRANSFER_OPENED', tickets: transferableTickets(checkout), today: ukToday(now) }),
     openFindAPlace: () => send({ type: 'FIND_A_PLACE_OPENED' }),
     chooseMapEvent: (eventId: number) => send({ type: 'MAP_EVENT_CHOSEN', eventId }),
     back: () => send({ type: 'BACK_CLICKED' }),

@@ -8,8 +8,10 @@
  * Server data (the checkout's events, the user's subscription) stays in the query cache: the chart
  * keeps only what the buyer is doing. Every side effect is a named actor or action the app provides.
  */
-import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, setup } from 'xstate';
 import { ORDER_COMPLETED_MESSAGES } from './orderCompleted.messages';
+import { providedByApp } from '../providedByApp';
+import type { transfersMachine, TransfersInput } from '../transfers/transfers.machine';
 
 /** A notification after feedback or subscribing (spec 001 §8). */
 export interface OrderCompletedNotice {
@@ -30,7 +32,8 @@ export interface OrderCompletedContext {
 }
 
 export type OrderCompletedEvent =
-  | { type: 'TRANSFER_OPENED' }
+  /** The transfer form opens with the order's tickets that can be transferred, and the UK date today. */
+  | ({ type: 'TRANSFER_OPENED' } & TransfersInput)
   | { type: 'FIND_A_PLACE_OPENED'; eventId?: number }
   | { type: 'MAP_EVENT_CHOSEN'; eventId: number }
   | { type: 'BACK_CLICKED' }
@@ -54,21 +57,24 @@ export const orderCompletedMachine = setup({
       sendFeedback: 'sendFeedback';
       subscribeToEvents: 'subscribeToEvents';
       copyText: 'copyText';
+      transfers: 'transfers';
     },
   },
   actors: {
     /** GET get_reward_referrer_link: the link string. */
-    loadReferrerLink: fromPromise<string, void>(() => Promise.reject(new Error('loadReferrerLink is provided by the app'))),
+    loadReferrerLink: providedByApp.call<string, void>('loadReferrerLink'),
     /** POST send_customer_feedback with the message. */
-    sendFeedback: fromPromise<void, { message: string }>(() => Promise.reject(new Error('sendFeedback is provided by the app'))),
+    sendFeedback: providedByApp.call<void, { message: string }>('sendFeedback'),
     /** POST subscribe_to_events; the app then reads the user again, who is now subscribed. */
-    subscribeToEvents: fromPromise<void, void>(() => Promise.reject(new Error('subscribeToEvents is provided by the app'))),
+    subscribeToEvents: providedByApp.call<void, void>('subscribeToEvents'),
     /** Writes the text to the clipboard. */
-    copyText: fromPromise<void, { text: string }>(() => Promise.reject(new Error('copyText is provided by the app'))),
+    copyText: providedByApp.call<void, { text: string }>('copyText'),
+    /** The Transfer tickets form (machines/transfers), with the app's set_transfers. */
+    transfers: providedByApp.chart<typeof transfersMachine>('transfers'),
   },
   actions: {
     /** Opens the device's own share sheet with the text (where the browser has one). */
-    openShareSheet: (_, _params: { text: string }) => {},
+    openShareSheet: providedByApp.action<{ text: string }>(),
     keepReferrerLink: assign((_, params: { link: string }) => ({ referrerLink: params.link })),
     keepMessage: assign({
       message: ({ event }) => {
@@ -112,6 +118,17 @@ export const orderCompletedMachine = setup({
           },
         },
         transfer_tickets: {
+          description: 'The Transfer tickets form is a child chart; sending the tickets ends it.',
+          invoke: {
+            src: 'transfers',
+            id: 'transfers',
+            systemId: 'transfers',
+            input: ({ event }) => {
+              assertEvent(event, 'TRANSFER_OPENED');
+              return { tickets: event.tickets, today: event.today };
+            },
+            onDone: { actions: 'markTransferred', description: 'Sent: the tile goes, the tickets have been transferred.' },
+          },
           on: {
             BACK_CLICKED: { target: 'overview' },
             TICKETS_TRANSFERRED: { actions: 'markTransferred', description: 'On success the tile goes: the tickets have been transferred.' },

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import type { Checkout } from '../checkout/checkout.types';
 import { makeCheckout } from '../testing/checkoutFixture';
+import { transferableTickets } from '../transfers/transferRows';
 import { walk, type Expectation, type OracleQuestion, type WalkEvent } from '../testing/walk';
 import { orderCompletedSenders, orderCompletedTiles, shareTextOf, viewOrderCompleted, type OrderCompletedView } from './orderCompleted.connect';
 import { orderCompletedMachine } from './orderCompleted.machine';
@@ -15,6 +16,8 @@ const SUBSCRIBE_FAILED = 'Unable to add to subscription. Please try again later'
 const COPIED = 'Copied';
 const COPIED_FOR_MS = 2000;
 const LINK = 'https://tickets.example/event/7/?ref=3-abc';
+const TRANSFERABLE = [{ ticket_id: 1, event_name: 'Summer Jazz on the Quay', ticket_name: 'General admission', qty: 2 }];
+const TODAY = { year: 2026, month: 11, day: 27 };
 
 /* ---------- the oracle: a reference model of what the buyer sees, replayed from the events ---------- */
 
@@ -27,6 +30,8 @@ interface Model {
   referrer: 'loading' | 'ready' | 'none';
   referrerLink: string | null;
   transferred: boolean;
+  /** The Transfer tickets form's chart is running (from opening the form until it sends, or Back). */
+  transferForm: boolean;
   message: string;
   notice: OrderCompletedView['notice'];
 }
@@ -40,6 +45,7 @@ const START: Model = {
   referrer: 'loading',
   referrerLink: null,
   transferred: false,
+  transferForm: false,
   message: '',
   notice: null,
 };
@@ -64,6 +70,7 @@ function running(m: Model): string[] {
     ...(m.dialog === 'sending' ? ['sendFeedback'] : []),
     ...(m.subscription === 'subscribing' ? ['subscribeToEvents'] : []),
     ...(m.dialog === 'share' && m.copy === 'copying' ? ['copyText'] : []),
+    ...(m.transferForm ? ['transfers'] : []),
   ];
 }
 
@@ -71,7 +78,13 @@ function running(m: Model): string[] {
 function step(m: Model, event: WalkEvent): { next: Model; started?: Record<string, unknown[]>; sent?: Record<string, unknown[]> } | null {
   switch (event.type) {
     case 'TRANSFER_OPENED':
-      return m.subView === 'overview' ? { next: { ...m, subView: 'transfer_tickets' } } : null;
+      // The form starts with the order's tickets that can be transferred and today's date.
+      return m.subView === 'overview'
+        ? { next: { ...m, subView: 'transfer_tickets', transferForm: true }, started: { transfers: [{ tickets: event.tickets, today: event.today }] } }
+        : null;
+    case 'xstate.done.actor.transfers':
+      // The form sent the tickets: can_transfer_tickets becomes false.
+      return m.transferForm ? { next: { ...m, transferred: true, transferForm: false } } : null;
     case 'FIND_A_PLACE_OPENED':
       return m.subView === 'overview' ? { next: { ...m, subView: 'find_a_place', mapEventId: (event.eventId as number | undefined) ?? m.mapEventId } } : null;
     case 'MAP_EVENT_CHOSEN':
@@ -80,7 +93,7 @@ function step(m: Model, event: WalkEvent): { next: Model; started?: Record<strin
       // The transfer form reports its success; can_transfer_tickets becomes false.
       return m.subView === 'transfer_tickets' ? { next: { ...m, transferred: true } } : null;
     case 'BACK_CLICKED':
-      return m.subView !== 'overview' ? { next: { ...m, subView: 'overview' } } : null;
+      return m.subView !== 'overview' ? { next: { ...m, subView: 'overview', transferForm: false } } : null;
     case 'FEEDBACK_OPENED':
       return m.dialog === 'closed' ? { next: { ...m, dialog: 'feedback' } } : null;
     case 'FEEDBACK_CHANGED':
@@ -144,14 +157,21 @@ describe('order completed machine', () => {
       name: 'orderCompleted',
       machine: orderCompletedMachine,
       fakes: (kit) => ({
-        actors: { loadReferrerLink: kit.controlled(), sendFeedback: kit.controlled(), subscribeToEvents: kit.controlled(), copyText: kit.controlled() },
+        actors: {
+          loadReferrerLink: kit.controlled(),
+          sendFeedback: kit.controlled(),
+          subscribeToEvents: kit.controlled(),
+          copyText: kit.controlled(),
+          transfers: kit.controlled(),
+        },
         actions: { openShareSheet: kit.spy('openShareSheet') },
       }),
       askIgnored: true,
       serializeState: (s) => JSON.stringify([s.value, s.context.message.trim() !== '']),
       // Every event the screen can send, so each state is also asked about the ones it must ignore.
       events: {
-        TRANSFER_OPENED: [{ type: 'TRANSFER_OPENED' }],
+        TRANSFER_OPENED: [{ type: 'TRANSFER_OPENED', tickets: TRANSFERABLE, today: TODAY }],
+        'xstate.done.actor.transfers': [{ type: 'xstate.done.actor.transfers', output: { type: 'transferred' } }],
         TICKETS_TRANSFERRED: [{ type: 'TICKETS_TRANSFERRED' }],
         BACK_CLICKED: [{ type: 'BACK_CLICKED' }],
         FEEDBACK_OPENED: [{ type: 'FEEDBACK_OPENED' }],
@@ -225,7 +245,8 @@ describe('order completed senders', () => {
   it('turn each control of the screen into its event', () => {
     const sent: unknown[] = [];
     const ui = orderCompletedSenders((event) => sent.push(event));
-    ui.openTransfer();
+    const order = makeCheckout();
+    ui.openTransfer(order, new Date('2026-11-27T23:30:00Z'));
     ui.transferred();
     ui.back();
     ui.openFindAPlace();
@@ -240,7 +261,8 @@ describe('order completed senders', () => {
     ui.subscribe();
     ui.dismissNotice();
     expect(sent).toEqual([
-      { type: 'TRANSFER_OPENED' },
+      // The order's tickets that can be transferred, and the day in the UK (London is at UTC in November).
+      { type: 'TRANSFER_OPENED', tickets: transferableTickets(order), today: { year: 2026, month: 11, day: 27 } },
       { type: 'TICKETS_TRANSFERRED' },
       { type: 'BACK_CLICKED' },
       { type: 'FIND_A_PLACE_OPENED' },

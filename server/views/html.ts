@@ -56,7 +56,7 @@ export function icon(name: keyof typeof ICONS): Html {
 
 type Section = 'events' | 'basket' | null;
 
-/** The 'Determining checkout progress' screen (src/steps/DeterminingStep.tsx), class for class. */
+/** The 'Determining checkout progress' screen (src/steps/determining/DeterminingStep.tsx), class for class. */
 const DETERMINING_SCREEN = `<section class="step step--centred" data-step="determining" aria-busy="true"><h1 class="step__title">Determining checkout progress</h1><span class="spinner spinner--large"><svg viewBox="0 0 24 24" aria-hidden="true" focusable="false"><circle cx="12" cy="12" r="10" fill="none" stroke-width="3" class="spinner__track"/><path d="M12 2a10 10 0 0 1 10 10" fill="none" stroke-width="3" stroke-linecap="round" class="spinner__arc"/></svg></span></section>`;
 
 /**

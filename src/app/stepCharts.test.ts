@@ -31,9 +31,9 @@ describe('the step charts', () => {
 
   it('binds every stand-in to its step’s chart once loaded, and then is that chart', async () => {
     const charts = createStepCharts({ queryClient: new QueryClient(), navigate: () => {}, userAgent: '' });
-    expect(failure(charts.actors.payment)).toMatch(/payment step's chart was invoked before its chunk loaded/);
+    expect(failure(charts.actors.payment!)).toMatch(/payment step's chart was invoked before its chunk loaded/);
     await charts.loadAll();
-    const viaStandIn = createActor(charts.actors.payment).start();
+    const viaStandIn = createActor(charts.actors.payment!).start();
     const direct = createActor(paymentMachine).start();
     expect(viaStandIn.getSnapshot().value).toEqual(direct.getSnapshot().value);
     expect(viaStandIn.getSnapshot().machine.id).toBe(paymentMachine.id);
@@ -44,9 +44,9 @@ describe('the step charts', () => {
   it('lets the flow on at the basket at once, and waits for the charts anywhere past it', async () => {
     const charts = createStepCharts({ queryClient: new QueryClient(), navigate: () => {}, userAgent: '' });
     await charts.readyFor(makeCheckout({ state: 'basket' }));
-    expect(failure(charts.actors.account)).toMatch(/before its chunk loaded/);
+    expect(failure(charts.actors.account!)).toMatch(/before its chunk loaded/);
     await charts.readyFor(makeCheckout({ state: 'login', sale_reference: 'HF-1' }));
-    expect(failure(charts.actors.account)).toBeNull();
+    expect(failure(charts.actors.account!)).toBeNull();
   });
 
   it('at the basket, loads one step chart per idle moment of the browser, until Reserve wants them all', async () => {

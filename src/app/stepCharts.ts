@@ -1,8 +1,7 @@
 /**
- * The charts of the steps that own one (the root's `childStep` / `reservingChildStep` children),
- * each in its step's own chunk: the entry script carries none of them. A step registers here with
- * the child's name (as the root chart invokes it) and how to load its chart with the app's calls;
- * nothing else changes when a step is added.
+ * The charts of the steps that own one, each in its step's own chunk: the entry script carries
+ * none of them. The list comes from the steps' registry (`src/steps/steps.ts`): a step's module
+ * names its chart as the root chart invokes it and says how to load it with the app's calls.
  *
  * The root machine is given a stand-in for each child, bound to the real chart once its chunk has
  * loaded. Every way into a child step passes through a read of the checkout (`loadCheckout`), and
@@ -10,31 +9,18 @@
  * bound before it is invoked. At the basket they load once the page is idle.
  */
 import type { AnyActorLogic } from 'xstate';
-import type { QueryClient } from '@tanstack/react-query';
 import type { Checkout } from '../../machines/checkout/checkout.types';
+import { stepCharts } from '../steps/steps';
+import type { StepChartDeps } from '../steps/stepModule';
 
-export interface StepChartDeps {
-  queryClient: QueryClient;
-  navigate(url: string): void;
-  userAgent: string;
-}
+export type { StepChartDeps };
 
-/** Every step chart: the child's name in the root chart, and its loader. Add a step here. */
-export const stepChartLoaders = {
-  reservation: async (deps: StepChartDeps) => (await import('../steps/reservationActors')).appReservationMachine(deps.queryClient, deps.userAgent),
-  donation: async () => (await import('../steps/donation/stepActors')).appDonationMachine,
-  giftAid: async () => (await import('../steps/donation/stepActors')).appGiftAidMachine,
-  account: async (deps: StepChartDeps) => (await import('../steps/login/accountActors')).appAccountMachine(deps.queryClient),
-  marketing: async (deps: StepChartDeps) => (await import('../steps/marketing/marketingActors')).appMarketingMachine(deps.queryClient),
-  delivery: async (deps: StepChartDeps) => (await import('../steps/delivery/deliveryActors')).appDeliveryMachine(deps.queryClient),
-  payment: async (deps: StepChartDeps) => (await import('../steps/payment/paymentActors')).appPaymentMachine(deps.queryClient, deps.navigate),
-  address: async (deps: StepChartDeps) => (await import('../steps/address/deliveryAddressActors')).appDeliveryAddressMachine(deps.queryClient),
-  questions: async (deps: StepChartDeps) => (await import('../steps/questions/questionsActors')).appQuestionsMachine(deps.queryClient),
-  bankTransfer: async (deps: StepChartDeps) => (await import('../steps/bankTransfer/bankTransferActors')).appBankTransferMachine(deps.queryClient),
-} satisfies Record<string, (deps: StepChartDeps) => Promise<AnyActorLogic>>;
+/** Every step chart: the child's name in the root chart, and its loader. */
+export const stepChartLoaders: Record<string, (deps: StepChartDeps) => Promise<AnyActorLogic>> = Object.fromEntries(
+  stepCharts().map((chart) => [chart.name, chart.load]),
+);
 
-export type StepChartName = keyof typeof stepChartLoaders;
-type ChartOf<N extends StepChartName> = Awaited<ReturnType<(typeof stepChartLoaders)[N]>>;
+export type StepChartName = string;
 
 /**
  * Actor logic that stands in for `real` until it is bound, then is it in every respect (a proxy
@@ -62,19 +48,19 @@ export function lateBound<Logic extends AnyActorLogic>(name: string): { logic: L
 
 /** The stand-ins for the root machine, and the loading that binds them. */
 export function createStepCharts(deps: StepChartDeps) {
-  const names = Object.keys(stepChartLoaders) as StepChartName[];
-  const slots = Object.fromEntries(names.map((name) => [name, lateBound<ChartOf<typeof name>>(name)])) as {
-    [N in StepChartName]: ReturnType<typeof lateBound<ChartOf<N>>>;
-  };
+  const names = Object.keys(stepChartLoaders);
+  const slots: Record<string, ReturnType<typeof lateBound<AnyActorLogic>>> = Object.fromEntries(
+    names.map((name) => [name, lateBound<AnyActorLogic>(name)]),
+  );
   let loading: Promise<void> | null = null;
 
   /** Loads and binds every step chart (once; a failed load is tried again next time). */
   function loadAll(): Promise<void> {
     loading ??= Promise.all(
       names.map(async (name) => {
-        const slot = slots[name] as { bind(real: AnyActorLogic): void; isBound(): boolean };
+        const slot = slots[name]!;
         if (slot.isBound()) return;
-        const loader = stepChartLoaders[name] as (d: StepChartDeps) => Promise<AnyActorLogic>;
+        const loader = stepChartLoaders[name]!;
         const real = await loader(deps);
         if (!slot.isBound()) slot.bind(real);
       }),
@@ -97,8 +83,8 @@ export function createStepCharts(deps: StepChartDeps) {
     for (const name of names) {
       await new Promise<void>((resolve) => whenIdle(resolve));
       if (loading) return;
-      const slot = slots[name] as { bind(real: AnyActorLogic): void; isBound(): boolean };
-      const loader = stepChartLoaders[name] as (d: StepChartDeps) => Promise<AnyActorLogic>;
+      const slot = slots[name]!;
+      const loader = stepChartLoaders[name]!;
       const real = await loader(deps);
       if (!slot.isBound()) slot.bind(real);
     }
@@ -113,9 +99,9 @@ export function createStepCharts(deps: StepChartDeps) {
     await loadAll();
   }
 
-  const actors = Object.fromEntries(names.map((name) => [name, slots[name].logic])) as { [N in StepChartName]: ChartOf<N> };
+  const actors: Record<string, AnyActorLogic> = Object.fromEntries(names.map((name) => [name, slots[name]!.logic]));
   /** The steps whose charts have loaded. */
-  const loaded = () => names.filter((name) => (slots[name] as { isBound(): boolean }).isBound());
+  const loaded = () => names.filter((name) => slots[name]!.isBound());
   return { actors, loadAll, readyFor, loaded };
 }
 

@@ -1,4 +1,5 @@
-import { useId, type KeyboardEvent, type ReactNode } from 'react';
+import { useId, type KeyboardEvent } from 'react';
+import { Field, FIELD_LOOKS } from '../Field';
 import { useQuery } from '@tanstack/react-query';
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
@@ -14,25 +15,6 @@ import { countriesStatesQuery, savedAddressesQuery } from './addressQueries';
 import './address.css';
 
 export type AddressActor = ActorRefFrom<typeof addressMachine>;
-
-function Field({ label, error, optional, children }: { label: string; error?: string | undefined; optional?: boolean; children: (ids: { id: string; describedBy: string | undefined }) => ReactNode }) {
-  const id = useId();
-  const errorId = `${id}-error`;
-  return (
-    <div className="address-field">
-      <label className="address-field__label" htmlFor={id}>
-        {label}
-        {optional ? <span className="muted"> (optional)</span> : null}
-      </label>
-      {children({ id, describedBy: error ? errorId : undefined })}
-      {error ? (
-        <span className="address-field__error" id={errorId}>
-          {error}
-        </span>
-      ) : null}
-    </div>
-  );
-}
 
 /** The Enter key does not submit from a text input. */
 const blockEnter = (e: KeyboardEvent) => {
@@ -85,29 +67,25 @@ export function AddressForm({ actor, giftVouchers, submitLabel = 'Continue' }: {
       {view.voucherNamesShown ? (
         <fieldset className="address__group">
           <legend className="section-title">Gift vouchers</legend>
-          <Field label="Gift voucher from" error={problem('gift_voucher_from')}>
-            {({ id, describedBy }) => (
+          <Field label="Gift voucher from" error={problem('gift_voucher_from')} look={FIELD_LOOKS.address}>
+            {(control) => (
               <input
-                id={id}
+                {...control}
                 className="input"
                 value={view.giftVoucherFrom}
                 autoComplete="name"
-                aria-invalid={problem('gift_voucher_from') ? true : undefined}
-                aria-describedby={describedBy}
                 onKeyDown={blockEnter}
                 onChange={(e) => send.typeVoucherName('gift_voucher_from', e.target.value)}
                 onBlur={() => send.leaveField('gift_voucher_from')}
               />
             )}
           </Field>
-          <Field label="Gift voucher to" error={problem('gift_voucher_to')}>
-            {({ id, describedBy }) => (
+          <Field label="Gift voucher to" error={problem('gift_voucher_to')} look={FIELD_LOOKS.address}>
+            {(control) => (
               <input
-                id={id}
+                {...control}
                 className="input"
                 value={view.giftVoucherTo}
-                aria-invalid={problem('gift_voucher_to') ? true : undefined}
-                aria-describedby={describedBy}
                 onKeyDown={blockEnter}
                 onChange={(e) => send.typeVoucherName('gift_voucher_to', e.target.value)}
                 onBlur={() => send.leaveField('gift_voucher_to')}
@@ -214,15 +192,13 @@ export function AddressForm({ actor, giftVouchers, submitLabel = 'Continue' }: {
         <fieldset className="address__group address__fields">
           <legend className="section-title">{view.status === 'address_found' ? 'Your address' : 'Address'}</legend>
           {TEXT_FIELDS.map(({ field, label, autoComplete, optional }) => (
-            <Field key={field} label={label} optional={optional} error={field === 'address_2' ? undefined : problem(field)}>
-              {({ id, describedBy }) => (
+            <Field key={field} label={label} optional={optional} error={field === 'address_2' ? undefined : problem(field)} look={FIELD_LOOKS.address}>
+              {(control) => (
                 <input
-                  id={id}
+                  {...control}
                   className="input"
                   value={view.fields[field]}
                   autoComplete={autoComplete}
-                  aria-invalid={field !== 'address_2' && problem(field) ? true : undefined}
-                  aria-describedby={describedBy}
                   onKeyDown={blockEnter}
                   onChange={(e) => send.typeField(field, e.target.value)}
                   onBlur={() => field !== 'address_2' && send.leaveField(field)}
@@ -230,9 +206,9 @@ export function AddressForm({ actor, giftVouchers, submitLabel = 'Continue' }: {
               )}
             </Field>
           ))}
-          <Field label="Country" error={problem('country')}>
-            {({ id, describedBy }) => (
-              <select id={id} className="input" value={view.fields.country} aria-describedby={describedBy} onChange={(e) => send.typeField('country', e.target.value)}>
+          <Field label="Country" error={problem('country')} look={FIELD_LOOKS.address}>
+            {(control) => (
+              <select {...control} className="input" value={view.fields.country} onChange={(e) => send.typeField('country', e.target.value)}>
                 {countries.map((c) => (
                   <option key={c.id} value={c.id}>
                     {c.name}
@@ -242,14 +218,12 @@ export function AddressForm({ actor, giftVouchers, submitLabel = 'Continue' }: {
             )}
           </Field>
           {view.fields.country === COUNTRY_USA ? (
-            <Field label="State" error={problem('state')}>
-              {({ id, describedBy }) => (
+            <Field label="State" error={problem('state')} look={FIELD_LOOKS.address}>
+              {(control) => (
                 <select
-                  id={id}
+                  {...control}
                   className="input"
                   value={view.fields.state}
-                  aria-invalid={problem('state') ? true : undefined}
-                  aria-describedby={describedBy}
                   onChange={(e) => send.typeField('state', e.target.value)}
                   onBlur={() => send.leaveField('state')}
                 >

@@ -1,8 +1,10 @@
+import type { basketMachine } from '../../../machines/basket/basket.machine';
+import { useStepChild } from '../useStepChild';
 import { useSelector } from '@xstate/react';
 import { useEffect, useRef } from 'react';
 import { connectBasket } from '../../../machines/basket/basket.connect';
 import type { BasketEvent } from '../../../machines/checkout/checkout.types';
-import { useCheckoutActor, useCheckoutData, useCheckoutView, useUser } from '../../app/checkoutContext';
+import { useCheckout, useCheckoutData, useUser } from '../../app/checkoutContext';
 import { useHeadingFocus } from '../useHeadingFocus';
 import { BasketScreen, isEmptyBasket } from './BasketScreen';
 
@@ -10,12 +12,12 @@ type BasketSnapshot = Parameters<typeof connectBasket>[0];
 
 /** The basket step: the basket screen drawn from the root chart, its basket child and the server's data. */
 export function BasketStep() {
-  const actor = useCheckoutActor();
-  const view = useCheckoutView();
+  const view = useCheckout();
   const checkout = useCheckoutData();
   const user = useUser();
-  const basketSnapshot = useSelector(view.basketRef, (s) => s as BasketSnapshot);
-  const sendBasket = (event: BasketEvent) => view.basketRef?.send(event);
+  const basketRef = useStepChild<typeof basketMachine>('basket');
+  const basketSnapshot = useSelector(basketRef, (s) => s as BasketSnapshot);
+  const sendBasket = (event: BasketEvent) => basketRef?.send(event);
   const basket = connectBasket(basketSnapshot, sendBasket);
   const headingRef = useHeadingFocus();
   const empty = checkout !== null && checkout !== undefined && isEmptyBasket(checkout);
@@ -35,7 +37,7 @@ export function BasketStep() {
       expiredMessage={view.expiredMessage}
       reserving={view.isReserving}
       sendBasket={sendBasket}
-      onReserve={() => actor.send({ type: 'RESERVE_CLICKED' })}
+      onReserve={view.reserve}
       headingRef={headingRef}
     />
   );

@@ -1,3 +1,5 @@
+import type { ActorRefFrom } from 'xstate';
+import type { donationMachine } from '../../../machines/donation/donation.machine';
 import { useId, type FormEvent } from 'react';
 import { useSelector } from '@xstate/react';
 import { donationFee, feeTermsOf, type Charity } from '../../../contract';
@@ -7,10 +9,10 @@ import { Alert } from '../../components/Alert';
 import { LoadingButton } from '../../components/LoadingButton';
 import { useCheckout, useCheckoutData } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
-import { useDonationChild } from './useStepChild';
+import { useStepChild } from '../useStepChild';
 import './donation.css';
 
-type DonationActor = NonNullable<ReturnType<typeof useDonationChild>>;
+type DonationActor = ActorRefFrom<typeof donationMachine>;
 
 /** The charity's description as plain text: markup from the server is never injected into the page. */
 function plainText(html: string): string {
@@ -102,7 +104,7 @@ export default function DonationStep() {
   const checkout = useCheckoutData();
   const root = useCheckout();
   const charity = checkout?.charity ?? null;
-  const actor = useDonationChild();
+  const actor = useStepChild<typeof donationMachine>('donation');
   return (
     <StepLayout
       step="donation"

@@ -1,3 +1,6 @@
+import type { ActorRefFrom } from 'xstate';
+import { Field, FIELD_LOOKS } from '../../components/Field';
+import type { giftAidMachine } from '../../../machines/donation/giftAid.machine';
 import { useId, type FormEvent, type ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
 import type { Charity } from '../../../contract';
@@ -7,12 +10,12 @@ import type { Confirmation } from '../../../machines/donation/giftAid.machine';
 import { Alert } from '../../components/Alert';
 import { LoadingButton } from '../../components/LoadingButton';
 import { useCheckout, useCheckoutData } from '../../app/checkoutContext';
-import { LATER_STEP_TITLES } from '../stepTitles';
+import { stepTitle } from '../steps';
 import { StepLayout } from '../StepLayout';
-import { useGiftAidChild } from '../donation/useStepChild';
+import { useStepChild } from '../useStepChild';
 import '../donation/donation.css';
 
-type GiftAidActor = NonNullable<ReturnType<typeof useGiftAidChild>>;
+type GiftAidActor = ActorRefFrom<typeof giftAidMachine>;
 
 /** HMRC's model declaration, one statement per confirmation. */
 const CONFIRMATIONS: { which: Confirmation; text: string }[] = [
@@ -47,26 +50,16 @@ function TextField({
   autoComplete: string;
   multiline?: boolean;
 }) {
-  const id = useId();
-  const problemId = `${id}-problem`;
-  const shared = {
-    id,
-    className: 'input',
-    value,
-    autoComplete,
-    'aria-invalid': problem ? true : undefined,
-    'aria-describedby': problem ? problemId : undefined,
-  } as const;
   return (
-    <div className="gift-aid__field">
-      <label htmlFor={id}>{label}</label>
-      {multiline ? (
-        <textarea {...shared} rows={3} onChange={(e) => onChange(e.target.value)} />
-      ) : (
-        <input {...shared} type="text" onChange={(e) => onChange(e.target.value)} />
-      )}
-      <FieldProblem id={problemId} text={problem} />
-    </div>
+    <Field label={label} error={problem} look={FIELD_LOOKS.giftAid}>
+      {(control) =>
+        multiline ? (
+          <textarea {...control} className="input" value={value} autoComplete={autoComplete} rows={3} onChange={(e) => onChange(e.target.value)} />
+        ) : (
+          <input {...control} className="input" value={value} autoComplete={autoComplete} type="text" onChange={(e) => onChange(e.target.value)} />
+        )
+      }
+    </Field>
   );
 }
 
@@ -169,11 +162,11 @@ export default function GiftAidStep() {
   const checkout = useCheckoutData();
   const root = useCheckout();
   const amount = checkout?.donation?.amount_before_booking_fee ?? checkout?.donation_amount ?? 0;
-  const actor = useGiftAidChild();
+  const actor = useStepChild<typeof giftAidMachine>('giftAid');
   return (
     <StepLayout
       step="gift_aid"
-      title={LATER_STEP_TITLES.gift_aid}
+      title={stepTitle('gift_aid')}
       countdownRef={root.countdownRef}
       onEditBasket={root.canEditBasket ? root.editBasket : undefined}
     >

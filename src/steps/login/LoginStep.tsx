@@ -2,7 +2,8 @@
  * The account (login) step, spec 000 §2: the four modes of the account chart. Enter never submits
  * a text field (spec 000 §5); each mode moves on with its button.
  */
-import { useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { Field } from '../../components/Field';
+import { useEffect, useRef, type KeyboardEvent } from 'react';
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import { connectAccount } from '../../../machines/account/account.connect';
@@ -11,48 +12,16 @@ import { Alert } from '../../components/Alert';
 import { Icon } from '../../components/Icon';
 import { LoadingButton } from '../../components/LoadingButton';
 import { Spinner } from '../../components/Spinner';
-import { useCheckout, useCheckoutActor } from '../../app/checkoutContext';
+import { useCheckout } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
-import { canEditBasketOn, LATER_STEP_TITLES } from '../stepTitles';
+import { stepModuleOf } from '../steps';
+import { useStepChild } from '../useStepChild';
 import './login.css';
 
 const blockEnter = (e: KeyboardEvent<HTMLInputElement>) => {
   if (e.key === 'Enter') e.preventDefault();
 };
 
-function Field({
-  label,
-  hint,
-  error,
-  children,
-}: {
-  label: string;
-  hint?: string;
-  error: string | null;
-  children: (ids: { id: string; describedBy: string }) => ReactNode;
-}) {
-  const id = useId();
-  const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
-  return (
-    <div className="field">
-      <label className="field__label" htmlFor={id}>
-        {label}
-      </label>
-      {hint ? (
-        <span className="field__hint" id={hintId}>
-          {hint}
-        </span>
-      ) : null}
-      {children({ id, describedBy: [hint ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') })}
-      {error ? (
-        <span className="field__error" id={errorId} role="alert">
-          {error}
-        </span>
-      ) : null}
-    </div>
-  );
-}
 
 function Account({ actor }: { actor: ActorRefFrom<typeof accountMachine> }) {
   const snapshot = useSelector(actor, (s) => s);
@@ -68,10 +37,10 @@ function Account({ actor }: { actor: ActorRefFrom<typeof accountMachine> }) {
       return (
         <form className="card stack login" noValidate onSubmit={(e) => e.preventDefault()}>
           <p className="lead">We'll email you a one-time sign in or registration code.</p>
-          <Field label="Email address" hint="Type your email address" error={view.emailError}>
-            {({ id, describedBy }) => (
+          <Field label="Email address" hint="Type your email address" error={view.emailError} alert>
+            {(control) => (
               <input
-                id={id}
+                {...control}
                 className="input"
                 type="email"
                 name="email"
@@ -79,8 +48,6 @@ function Account({ actor }: { actor: ActorRefFrom<typeof accountMachine> }) {
                 inputMode="email"
                 value={view.email}
                 readOnly={view.busy}
-                aria-invalid={view.emailError ? true : undefined}
-                aria-describedby={describedBy || undefined}
                 onChange={(e) => view.changeEmail(e.target.value)}
                 onKeyDown={blockEnter}
               />
@@ -111,11 +78,11 @@ function Account({ actor }: { actor: ActorRefFrom<typeof accountMachine> }) {
             Code sent to inbox
             <span className="login__who"> {view.email.trim()}</span>
           </Alert>
-          <Field label="One-time code" hint="The 6 digits in the email we sent you" error={view.codeError}>
-            {({ id, describedBy }) => (
+          <Field label="One-time code" hint="The 6 digits in the email we sent you" error={view.codeError} alert>
+            {(control) => (
               <div className="code-field">
                 <input
-                  id={id}
+                  {...control}
                   ref={codeRef}
                   className="input"
                   type="text"
@@ -126,8 +93,6 @@ function Account({ actor }: { actor: ActorRefFrom<typeof accountMachine> }) {
                   minLength={6}
                   value={view.code}
                   readOnly={view.busy}
-                  aria-invalid={view.codeError ? true : undefined}
-                  aria-describedby={describedBy || undefined}
                   onChange={(e) => view.changeCode(e.target.value)}
                   onKeyDown={blockEnter}
                 />
@@ -167,18 +132,16 @@ function Account({ actor }: { actor: ActorRefFrom<typeof accountMachine> }) {
           <p className="lead">
             Welcome! Tell us who is buying: your tickets will be in the name of <span className="login__who">{view.email.trim()}</span>.
           </p>
-          <Field label="Full name" hint="Type your full name" error={view.nameError}>
-            {({ id, describedBy }) => (
+          <Field label="Full name" hint="Type your full name" error={view.nameError} alert>
+            {(control) => (
               <input
-                id={id}
+                {...control}
                 className="input"
                 type="text"
                 name="fullname"
                 autoComplete="name"
                 value={view.fullName}
                 readOnly={view.busy}
-                aria-invalid={view.nameError ? true : undefined}
-                aria-describedby={describedBy || undefined}
                 onChange={(e) => view.changeName(e.target.value)}
                 onKeyDown={blockEnter}
               />
@@ -218,17 +181,17 @@ function Account({ actor }: { actor: ActorRefFrom<typeof accountMachine> }) {
 
 /** The login step: the screen of the account chart the root runs on this step. */
 export default function LoginStep() {
-  const root = useCheckoutActor();
   const view = useCheckout();
+  const child = useStepChild<typeof accountMachine>('account');
   return (
     <StepLayout
       step="login"
-      title={LATER_STEP_TITLES.login}
+      title={stepModuleOf('login').title}
       countdownRef={view.countdownRef}
-      onEditBasket={canEditBasketOn('login') ? () => root.send({ type: 'EDIT_BASKET_CONFIRMED' }) : undefined}
+      onEditBasket={stepModuleOf('login').basketEditable ? view.editBasket : undefined}
     >
-      {view.accountRef ? (
-        <Account actor={view.accountRef} />
+      {child ? (
+        <Account actor={child} />
       ) : (
         <div className="card step--centred">
           <Spinner label="Loading" />

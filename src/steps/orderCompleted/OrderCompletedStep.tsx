@@ -1,23 +1,27 @@
 /**
  * Order completed (spec 001 §2): the overview (the reference, the confirmation, the tiles and more
  * events from the organiser), and its sub-views, transfer tickets and find a place to stay, each
- * with a Back link to the overview. The screen's chart (machines/orderCompleted) is created here,
- * in this step's own chunk.
+ * with a Back link to the overview. The screen's chart (machines/orderCompleted) is the root
+ * checkout's child on this step.
  */
 import { useEffect, useMemo, useRef } from 'react';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useQuery } from '@tanstack/react-query';
+import type { ActorRefFrom } from 'xstate';
+import { useSelector } from '@xstate/react';
+import type { orderCompletedMachine } from '../../../machines/orderCompleted/orderCompleted.machine';
 import { orderCompletedSenders, viewOrderCompleted } from '../../../machines/orderCompleted/orderCompleted.connect';
 import { callApi } from '../../api/client';
 import { useCheckoutData } from '../../app/checkoutContext';
 import { Alert } from '../../components/Alert';
 import { StepLayout } from '../StepLayout';
-import { LATER_STEP_TITLES } from '../stepTitles';
+import { stepTitle } from '../steps';
+import { useStepChild } from '../useStepChild';
+import { Spinner } from '../../components/Spinner';
 import { FindAPlace } from './FindAPlace';
 import { Overview } from './Overview';
 import { TransferView } from './TransferView';
-import { accommodationMapQuery, appOrderCompletedMachine } from './orderCompletedActors';
-import '../delivery/delivery.css';
+import { accommodationMapQuery } from './orderCompletedActors';
+import '../deliverTickets/delivery.css';
 import './orderCompleted.css';
 
 /** The sale's e-mail and reference (get_simple_info); a failure is silent (spec 001 §8). */
@@ -25,10 +29,18 @@ function useSimpleInfo() {
   return useQuery({ queryKey: ['simpleInfo'] as const, queryFn: () => callApi('getSimpleInfo'), retry: false }).data;
 }
 
+type OrderCompletedActor = ActorRefFrom<typeof orderCompletedMachine>;
+
 export default function OrderCompletedStep() {
-  const queryClient = useQueryClient();
-  const machine = useMemo(() => appOrderCompletedMachine(queryClient), [queryClient]);
-  const actor = useActorRef(machine);
+  const actor = useStepChild<typeof orderCompletedMachine>('orderCompleted');
+  return (
+    <StepLayout step="order_completed" title={stepTitle('order_completed')}>
+      {actor ? <OrderCompleted actor={actor} /> : <Spinner label="Loading" />}
+    </StepLayout>
+  );
+}
+
+function OrderCompleted({ actor }: { actor: OrderCompletedActor }) {
   const view = useSelector(actor, viewOrderCompleted, sameView);
   const send = useMemo(() => orderCompletedSenders(actor.send), [actor]);
   const checkout = useCheckoutData();
@@ -44,9 +56,9 @@ export default function OrderCompletedStep() {
   }, [view.subView]);
 
   return (
-    <StepLayout step="order_completed" title={LATER_STEP_TITLES.order_completed}>
+    <>
       {view.subView === 'transfer_tickets' ? (
-        <TransferView onBack={send.back} onTransferred={send.transferred} />
+        <TransferView orderCompleted={actor} transferred={view.transferred} onBack={send.back} />
       ) : view.subView === 'find_a_place' && checkout && mapConfig ? (
         <FindAPlace checkout={checkout} config={mapConfig} mapEventId={view.mapEventId} onChoose={send.chooseMapEvent} onBack={send.back} />
       ) : (
@@ -62,7 +74,7 @@ export default function OrderCompletedStep() {
           </div>
         </div>
       ) : null}
-    </StepLayout>
+    </>
   );
 }
 

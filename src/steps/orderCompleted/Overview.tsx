@@ -95,7 +95,7 @@ export function Overview({
           {ORDER_COMPLETED_MESSAGES.feedbackTitle}
         </Tile>
         {tiles?.transfer ? (
-          <Tile icon="transfer" onClick={send.openTransfer} disabled={tiles.transfer.disabled} hint={tiles.transfer.disabled ? 'Seated tickets cannot be transferred' : undefined}>
+          <Tile icon="transfer" onClick={() => checkout && send.openTransfer(checkout, new Date())} disabled={tiles.transfer.disabled} hint={tiles.transfer.disabled ? 'Seated tickets cannot be transferred' : undefined}>
             Transfer tickets
           </Tile>
         ) : null}

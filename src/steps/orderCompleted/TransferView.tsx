@@ -1,14 +1,31 @@
 /** The transfer_tickets sub-view: the transfer form, loaded when first opened, under its own heading. */
 import { lazy, Suspense, useEffect, useRef } from 'react';
+import { useSelector } from '@xstate/react';
+import type { ActorRefFrom } from 'xstate';
+import type { orderCompletedMachine } from '../../../machines/orderCompleted/orderCompleted.machine';
+import type { transfersMachine } from '../../../machines/transfers/transfers.machine';
 import { Spinner } from '../../components/Spinner';
 import { BackLink } from './BackLink';
 
 // The transfer form is its own chunk, loaded only when a buyer opens it.
 const TransferTickets = lazy(() => import('./transfer/TransferTickets'));
 
-export function TransferView({ onBack, onTransferred }: { onBack: () => void; onTransferred: () => void }) {
+/**
+ * The form is the order-completed chart's child `transfers` while it runs; once it has sent the
+ * tickets it ends, and the sub-view says so (`transferred`).
+ */
+export function TransferView({
+  orderCompleted,
+  transferred,
+  onBack,
+}: {
+  orderCompleted: ActorRefFrom<typeof orderCompletedMachine>;
+  transferred: boolean;
+  onBack: () => void;
+}) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
+  const form = useSelector(orderCompleted, (s) => s.children.transfers) as ActorRefFrom<typeof transfersMachine> | undefined;
   return (
     <section className="order-subview" aria-labelledby="transfer-title">
       <BackLink onBack={onBack} />
@@ -16,7 +33,7 @@ export function TransferView({ onBack, onTransferred }: { onBack: () => void; on
         Transfer tickets
       </h2>
       <Suspense fallback={<Spinner label="Loading" />}>
-        <TransferTickets onBack={onBack} onTransferred={onTransferred} />
+        <TransferTickets form={form} transferred={transferred} onBack={onBack} />
       </Suspense>
     </section>
   );

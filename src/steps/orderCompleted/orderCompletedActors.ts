@@ -1,13 +1,14 @@
 /**
  * The order-completed chart with the app's calls: the referral link, feedback and subscribing
  * through the one client (subscribing reads the user again, who is then subscribed), the clipboard
- * and the device's share sheet.
+ * and the device's share sheet; the Transfer tickets form's chart with set_transfers.
  */
 import { fromPromise } from 'xstate';
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { orderCompletedMachine } from '../../../machines/orderCompleted/orderCompleted.machine';
 import { callApi } from '../../api/client';
 import { userQuery } from '../../api/queries';
+import { appTransfersMachine } from './transfer/transferActors';
 
 export function appOrderCompletedMachine(queryClient: QueryClient) {
   return orderCompletedMachine.provide({
@@ -21,6 +22,7 @@ export function appOrderCompletedMachine(queryClient: QueryClient) {
         await queryClient.invalidateQueries({ queryKey: userQuery().queryKey });
       }),
       copyText: fromPromise<void, { text: string }>(({ input }) => navigator.clipboard.writeText(input.text)),
+      transfers: appTransfersMachine(),
     },
     actions: {
       openShareSheet: (_, params: { text: string }) => {

@@ -1,3 +1,5 @@
+import { useStepChild } from '../useStepChild';
+import { Field } from '../../components/Field';
 import { lazy, Suspense, useId, useSyncExternalStore, type FormEvent, type ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
@@ -46,35 +48,12 @@ function TextField({
   hint?: string;
   required?: boolean;
 }) {
-  const id = useId();
-  const describedBy = [hint ? `${id}-hint` : '', error ? `${id}-error` : ''].filter(Boolean).join(' ');
   return (
-    <div className="field">
-      <label className="field__label" htmlFor={id}>
-        {label}
-      </label>
-      {hint ? (
-        <span className="field__hint" id={`${id}-hint`}>
-          {hint}
-        </span>
-      ) : null}
-      <input
-        id={id}
-        className="input"
-        type={type}
-        autoComplete={autoComplete}
-        value={value}
-        required={required}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={describedBy || undefined}
-        onChange={(e) => onChange(e.target.value)}
-      />
-      {error ? (
-        <span className="field__error" id={`${id}-error`}>
-          {error}
-        </span>
-      ) : null}
-    </div>
+    <Field label={label} hint={hint} error={error}>
+      {(control) => (
+        <input {...control} className="input" type={type} autoComplete={autoComplete} value={value} required={required} onChange={(e) => onChange(e.target.value)} />
+      )}
+    </Field>
   );
 }
 
@@ -294,7 +273,7 @@ function usePaymentTitle(actor: PaymentActor | undefined, express: boolean): str
 export default function PaymentStep() {
   const checkout = useCheckoutData();
   const root = useCheckout();
-  const actor = root.paymentRef;
+  const actor = useStepChild<typeof paymentMachine>('payment');
   const title = usePaymentTitle(actor, checkout?.express ?? false);
   const total = checkout ? formatMoney(checkout.basket_total, checkout.currency.code) : null;
   return (

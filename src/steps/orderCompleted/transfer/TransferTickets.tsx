@@ -1,22 +1,22 @@
 /**
  * Transfer tickets (spec 001 §2 Transfer tickets): the intro, a collapsible section per ticket type
  * (seated tickets left out) with its rows, Back and Send tickets. The transfers chart owns the form;
- * this screen renders its view and sends what the buyer does. Its own chunk, loaded when opened.
+ * this screen renders its view and sends what the buyer does. Its own chunk, loaded when opened;
+ * the chart is the order-completed chart's child `transfers`.
  */
+import { Field, FIELD_LOOKS } from '../../../components/Field';
 import { useEffect, useId, useMemo, useRef, type FormEvent } from 'react';
-import { useActorRef, useSelector } from '@xstate/react';
+import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
-import { SEND_GIFT_CHOICES, ukToday, WALLET_PATH, type CalendarDate } from '../../../../contract';
+import { SEND_GIFT_CHOICES, WALLET_PATH, type CalendarDate } from '../../../../contract';
 import { transfersSenders, viewTransfers, type TransferRowView, type TransferSectionView } from '../../../../machines/transfers/transfers.connect';
 import type { transfersMachine } from '../../../../machines/transfers/transfers.machine';
 import { TRANSFER_MESSAGES } from '../../../../machines/transfers/transfers.messages';
-import { fromDateInput, toDateInput, transferableTickets, type TransferTicket } from '../../../../machines/transfers/transferRows';
+import { fromDateInput, toDateInput } from '../../../../machines/transfers/transferRows';
 import { Alert } from '../../../components/Alert';
 import { Icon } from '../../../components/Icon';
 import { LoadingButton } from '../../../components/LoadingButton';
 import { Spinner } from '../../../components/Spinner';
-import { useCheckoutData } from '../../../app/checkoutContext';
-import { appTransfersMachine } from './transferActors';
 import './transfer.css';
 
 type TransfersActor = ActorRefFrom<typeof transfersMachine>;
@@ -26,14 +26,6 @@ const INTRO =
   'Send tickets to someone else. They get an e-mail to accept them; once they accept, the tickets move to their account. Until then, the tickets stay in your wallet.';
 
 const isoOf = (d: CalendarDate) => `${d.year}-${String(d.month).padStart(2, '0')}-${String(d.day).padStart(2, '0')}`;
-
-function Problem({ id, text }: { id: string; text: string | null }) {
-  return text ? (
-    <p id={id} className="transfer__problem">
-      {text}
-    </p>
-  ) : null;
-}
 
 function TextField({
   label,
@@ -52,25 +44,12 @@ function TextField({
   min?: string;
   onChange: (value: string) => void;
 }) {
-  const id = useId();
   return (
-    <div className="transfer__field">
-      <label className="transfer__label" htmlFor={id}>
-        {label}
-      </label>
-      <input
-        id={id}
-        className="input"
-        type={type}
-        value={value}
-        min={min}
-        autoComplete={autoComplete}
-        aria-invalid={problem ? true : undefined}
-        aria-describedby={problem ? `${id}-problem` : undefined}
-        onChange={(e) => onChange(e.target.value)}
-      />
-      <Problem id={`${id}-problem`} text={problem} />
-    </div>
+    <Field label={label} error={problem} look={FIELD_LOOKS.transfer}>
+      {(control) => (
+        <input {...control} className="input" type={type} value={value} min={min} autoComplete={autoComplete} onChange={(e) => onChange(e.target.value)} />
+      )}
+    </Field>
   );
 }
 
@@ -142,14 +121,10 @@ function RowForm({ section, row, send, todayIso, disabled }: { section: Transfer
 }
 
 function MessageField({ value, onChange }: { value: string; onChange: (value: string) => void }) {
-  const id = useId();
   return (
-    <div className="transfer__field">
-      <label className="transfer__label" htmlFor={id}>
-        {TRANSFER_MESSAGES.message}
-      </label>
-      <textarea id={id} className="input transfer__message" rows={3} maxLength={1000} value={value} onChange={(e) => onChange(e.target.value)} />
-    </div>
+    <Field label={TRANSFER_MESSAGES.message} look={FIELD_LOOKS.transfer}>
+      {(control) => <textarea {...control} className="input transfer__message" rows={3} maxLength={1000} value={value} onChange={(e) => onChange(e.target.value)} />}
+    </Field>
   );
 }
 
@@ -183,32 +158,30 @@ function Section({ section, send, todayIso, disabled }: { section: TransferSecti
   );
 }
 
-function TransferForm({ actor, onBack, onTransferred, todayIso }: { actor: TransfersActor; onBack: () => void; onTransferred?: () => void; todayIso: string }) {
+/** Sent: the success message, with Back and the wallet (the form's chart has ended). */
+function TicketsSent({ onBack }: { onBack: () => void }) {
+  const done = useRef<HTMLDivElement>(null);
+  useEffect(() => done.current?.focus(), []);
+  return (
+    <div className="card stack transfer" ref={done} tabIndex={-1}>
+      <Alert type="success">{TRANSFER_MESSAGES.transferred}</Alert>
+      <p>Each recipient gets an e-mail to accept their tickets. Until they do, the tickets stay in your wallet.</p>
+      <div className="transfer__actions">
+        <button type="button" className="button button--secondary" onClick={onBack}>
+          Back
+        </button>
+        <a className="button" href={WALLET_PATH}>
+          Go to ticket wallet
+        </a>
+      </div>
+    </div>
+  );
+}
+
+function TransferForm({ actor, onBack, todayIso }: { actor: TransfersActor; onBack: () => void; todayIso: string }) {
   const view = useSelector(actor, viewTransfers);
   const send = useMemo(() => transfersSenders((event) => actor.send(event)), [actor]);
-  const done = useRef<HTMLDivElement>(null);
-  useEffect(() => {
-    if (!view.ticketsSent) return;
-    done.current?.focus();
-    onTransferred?.();
-  }, [view.ticketsSent, onTransferred]);
-
-  if (view.ticketsSent) {
-    return (
-      <div className="card stack transfer" ref={done} tabIndex={-1}>
-        <Alert type="success">{view.success}</Alert>
-        <p>Each recipient gets an e-mail to accept their tickets. Until they do, the tickets stay in your wallet.</p>
-        <div className="transfer__actions">
-          <button type="button" className="button button--secondary" onClick={onBack}>
-            Back
-          </button>
-          <a className="button" href={WALLET_PATH}>
-            Go to ticket wallet
-          </a>
-        </div>
-      </div>
-    );
-  }
+  if (view.ticketsSent) return <TicketsSent onBack={onBack} />;
 
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
@@ -235,20 +208,16 @@ function TransferForm({ actor, onBack, onTransferred, todayIso }: { actor: Trans
   );
 }
 
-function TransferMachine({ tickets, onBack, onTransferred }: { tickets: TransferTicket[]; onBack: () => void; onTransferred?: () => void }) {
-  const today = useMemo(() => ukToday(new Date()), []);
-  const machine = useMemo(() => appTransfersMachine(), []);
-  const actor = useActorRef(machine, { input: { tickets, today } });
-  return <TransferForm actor={actor} onBack={onBack} onTransferred={onTransferred} todayIso={isoOf(today)} />;
+/**
+ * The form for the order's tickets: the order-completed chart's `transfers` child while it runs,
+ * then, once the tickets are sent, the success message.
+ */
+export default function TransferTickets({ form, transferred, onBack }: { form: TransfersActor | undefined; transferred: boolean; onBack: () => void }) {
+  if (form) return <TransferForm actor={form} onBack={onBack} todayIso={isoOfToday(form)} />;
+  if (transferred) return <TicketsSent onBack={onBack} />;
+  return <Spinner label="Loading" />;
 }
 
-/**
- * The form for the order's tickets, from the checkout in the query cache. `onTransferred` tells
- * the overview that the tickets were sent (can_transfer_tickets becomes false).
- */
-export default function TransferTickets({ onBack, onTransferred }: { onBack: () => void; onTransferred?: () => void }) {
-  const checkout = useCheckoutData();
-  const tickets = useMemo(() => (checkout ? transferableTickets(checkout) : null), [checkout]);
-  if (!tickets) return <Spinner label="Loading" />;
-  return <TransferMachine tickets={tickets} onBack={onBack} onTransferred={onTransferred} />;
+function isoOfToday(form: TransfersActor): string {
+  return isoOf(form.getSnapshot().context.today);
 }

@@ -1,17 +1,19 @@
+import type { reservationMachine } from '../../../machines/reservation/reservation.machine';
+import { useStepChild } from '../useStepChild';
 import { useSelector } from '@xstate/react';
-import { viewReservation } from '../../machines/reservation/reservation.connect';
-import { Alert } from '../components/Alert';
-import { Icon } from '../components/Icon';
-import { Spinner } from '../components/Spinner';
-import { useCheckout } from '../app/checkoutContext';
-import { StepLayout } from './StepLayout';
+import { viewReservation } from '../../../machines/reservation/reservation.connect';
+import { Alert } from '../../components/Alert';
+import { Icon } from '../../components/Icon';
+import { Spinner } from '../../components/Spinner';
+import { useCheckout } from '../../app/checkoutContext';
+import { StepLayout } from '../StepLayout';
 
 type ReservationSnapshot = Parameters<typeof viewReservation>[0];
 
 /** The reserve step: the server is claiming the tickets; in-app browsers are warned off first. */
 export default function ReserveStep() {
   const view = useCheckout();
-  const reservationSnapshot = useSelector(view.reservationRef, (s) => s as ReservationSnapshot);
+  const reservationSnapshot = useSelector(useStepChild<typeof reservationMachine>('reservation'), (s) => s as ReservationSnapshot);
   const reservation = viewReservation(reservationSnapshot);
   return (
     <StepLayout step="reserve" title="Checkout">

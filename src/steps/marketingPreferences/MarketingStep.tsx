@@ -7,9 +7,10 @@ import type { marketingMachine } from '../../../machines/marketing/marketing.mac
 import { Alert } from '../../components/Alert';
 import { LoadingButton } from '../../components/LoadingButton';
 import { Spinner } from '../../components/Spinner';
-import { useCheckout, useCheckoutActor } from '../../app/checkoutContext';
+import { useCheckout } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
-import { canEditBasketOn, LATER_STEP_TITLES } from '../stepTitles';
+import { stepModuleOf } from '../steps';
+import { useStepChild } from '../useStepChild';
 import './marketing.css';
 
 function Preferences({ actor }: { actor: ActorRefFrom<typeof marketingMachine> }) {
@@ -56,17 +57,17 @@ function Preferences({ actor }: { actor: ActorRefFrom<typeof marketingMachine> }
 }
 
 export default function MarketingStep() {
-  const root = useCheckoutActor();
   const view = useCheckout();
+  const child = useStepChild<typeof marketingMachine>('marketing');
   return (
     <StepLayout
       step="marketing_preferences"
-      title={LATER_STEP_TITLES.marketing_preferences}
+      title={stepModuleOf('marketing_preferences').title}
       countdownRef={view.countdownRef}
-      onEditBasket={canEditBasketOn('marketing_preferences') ? () => root.send({ type: 'EDIT_BASKET_CONFIRMED' }) : undefined}
+      onEditBasket={stepModuleOf('marketing_preferences').basketEditable ? view.editBasket : undefined}
     >
-      {view.marketingRef ? (
-        <Preferences actor={view.marketingRef} />
+      {child ? (
+        <Preferences actor={child} />
       ) : (
         <div className="card step--centred">
           <Spinner label="Loading" />

@@ -5,11 +5,11 @@
  */
 import { fromPromise } from 'xstate';
 import type { QueryClient } from '@tanstack/react-query';
-import { callApi } from '../api/client';
-import { checkoutQuery } from '../api/queries';
-import type { Checkout, ReserveReply } from '../../machines/checkout/checkout.types';
-import { isInAppBrowserUserAgent } from '../../machines/reservation/inAppBrowser';
-import { reservationMachine } from '../../machines/reservation/reservation.machine';
+import { callApi } from '../../api/client';
+import { checkoutQuery } from '../../api/queries';
+import type { Checkout, ReserveReply } from '../../../machines/checkout/checkout.types';
+import { isInAppBrowserUserAgent } from '../../../machines/reservation/inAppBrowser';
+import { reservationMachine } from '../../../machines/reservation/reservation.machine';
 
 async function copyPageAddress(): Promise<void> {
   const address = window.location.href;

@@ -1,3 +1,5 @@
+import type { addressMachine } from '../../../machines/address/address.machine';
+import { useStepChild } from '../useStepChild';
 import { useCheckout, useCheckoutData } from '../../app/checkoutContext';
 import { AddressForm } from '../../components/address/AddressForm';
 import { StepLayout } from '../StepLayout';
@@ -10,7 +12,7 @@ import { StepLayout } from '../StepLayout';
 export default function DeliveryAddressStep() {
   const root = useCheckout();
   const checkout = useCheckoutData();
-  const actor = root.addressRef;
+  const actor = useStepChild<typeof addressMachine>('address');
   const giftVouchers = (checkout?.gift_vouchers.length ?? 0) > 0;
   const tickets = (checkout?.tickets.length ?? 0) > 0;
   const what = giftVouchers && tickets ? 'gift vouchers and tickets' : giftVouchers ? 'gift vouchers' : 'tickets';

@@ -1,3 +1,5 @@
+import type { ActorRefFrom } from 'xstate';
+import type { bankTransferMachine } from '../../../machines/bankTransfer/bankTransfer.machine';
 import { useSelector } from '@xstate/react';
 import { bankTransferSenders, viewBankTransfer } from '../../../machines/bankTransfer/bankTransfer.connect';
 import { BANK_TRANSFER_MESSAGES } from '../../../machines/bankTransfer/bankTransfer.messages';
@@ -6,10 +8,11 @@ import { Icon } from '../../components/Icon';
 import { Spinner } from '../../components/Spinner';
 import { useCheckout } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
-import { LATER_STEP_TITLES } from '../stepTitles';
+import { stepTitle } from '../steps';
+import { useStepChild } from '../useStepChild';
 import './bankTransfer.css';
 
-type BankTransferActor = NonNullable<ReturnType<typeof useCheckout>['bankTransferRef']>;
+type BankTransferActor = ActorRefFrom<typeof bankTransferMachine>;
 
 function BankTransferStatus({ actor }: { actor: BankTransferActor }) {
   const view = useSelector(actor, viewBankTransfer);
@@ -63,10 +66,11 @@ function BankTransferStatus({ actor }: { actor: BankTransferActor }) {
 /** Waiting for the bank (spec 001 §2 Bank transfer waiting): the spinner, then success or failure. */
 export default function BankTransferStep() {
   const root = useCheckout();
+  const child = useStepChild<typeof bankTransferMachine>('bankTransfer');
   return (
-    <StepLayout step="awaiting_truelayer" title={LATER_STEP_TITLES.awaiting_truelayer} countdownRef={root.countdownRef}>
-      {root.bankTransferRef ? (
-        <BankTransferStatus actor={root.bankTransferRef} />
+    <StepLayout step="awaiting_truelayer" title={stepTitle('awaiting_truelayer')} countdownRef={root.countdownRef}>
+      {child ? (
+        <BankTransferStatus actor={child} />
       ) : (
         <div className="card step--centred">
           <Spinner size="large" label="Loading" />

@@ -14,7 +14,8 @@ import { LoadingButton } from '../../components/LoadingButton';
 import { Spinner } from '../../components/Spinner';
 import { useCheckout } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
-import { canEditBasketOn, LATER_STEP_TITLES } from '../stepTitles';
+import { stepModuleOf } from '../steps';
+import { useStepChild } from '../useStepChild';
 import './questions.css';
 
 type QuestionsActor = ActorRefFrom<typeof questionsMachine>;
@@ -212,15 +213,16 @@ function QuestionsForm({ actor }: { actor: QuestionsActor }) {
 /** The ticket questions step, before payment (ticket_questions_before) or after it (ticket_questions_after). */
 export default function QuestionsStep({ step }: { step: 'ticket_questions_before' | 'ticket_questions_after' }) {
   const root = useCheckout();
+  const child = useStepChild<typeof questionsMachine>('questions');
   return (
     <StepLayout
       step={step}
-      title={LATER_STEP_TITLES[step]}
+      title={stepModuleOf(step).title}
       countdownRef={root.countdownRef}
-      onEditBasket={canEditBasketOn(step) && root.canEditBasket ? root.editBasket : undefined}
+      onEditBasket={stepModuleOf(step).basketEditable && root.canEditBasket ? root.editBasket : undefined}
     >
-      {root.questionsRef ? (
-        <QuestionsForm actor={root.questionsRef} />
+      {child ? (
+        <QuestionsForm actor={child} />
       ) : (
         <div className="card step--centred">
           <Spinner label="Loading" />

@@ -1,3 +1,5 @@
+import type { ActorRefFrom } from 'xstate';
+import type { deliveryMachine } from '../../../machines/delivery/delivery.machine';
 import { useSelector } from '@xstate/react';
 import { deliverySenders, viewDelivery, type StageStatus } from '../../../machines/delivery/delivery.connect';
 import { Alert } from '../../components/Alert';
@@ -5,10 +7,11 @@ import { Icon } from '../../components/Icon';
 import { Spinner } from '../../components/Spinner';
 import { useCheckout } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
-import { LATER_STEP_TITLES } from '../stepTitles';
+import { stepTitle } from '../steps';
+import { useStepChild } from '../useStepChild';
 import './delivery.css';
 
-type DeliveryActor = NonNullable<ReturnType<typeof useCheckout>['deliveryRef']>;
+type DeliveryActor = ActorRefFrom<typeof deliveryMachine>;
 
 const STATE_TEXT: Record<StageStatus, string> = {
   waiting: 'Waiting',
@@ -65,10 +68,11 @@ function DeliveryProgress({ actor }: { actor: DeliveryActor }) {
 /** Delivering tickets: into the ticket wallet, then the wallet by e-mail (spec 001 §2 Delivery progress). */
 export default function DeliveryStep() {
   const root = useCheckout();
+  const child = useStepChild<typeof deliveryMachine>('delivery');
   return (
-    <StepLayout step="deliver_tickets" title={LATER_STEP_TITLES.deliver_tickets} countdownRef={root.countdownRef}>
-      {root.deliveryRef ? (
-        <DeliveryProgress actor={root.deliveryRef} />
+    <StepLayout step="deliver_tickets" title={stepTitle('deliver_tickets')} countdownRef={root.countdownRef}>
+      {child ? (
+        <DeliveryProgress actor={child} />
       ) : (
         <div className="card">
           <Spinner label="Loading" />

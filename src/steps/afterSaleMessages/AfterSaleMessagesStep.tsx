@@ -1,16 +1,15 @@
 /** After sale messages (spec 001 §2): each organiser message with its event, date and time, then Continue. */
 import { LoadingButton } from '../../components/LoadingButton';
-import { useCheckoutActor, useCheckoutData, useCheckoutView } from '../../app/checkoutContext';
+import { useCheckout, useCheckoutData } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
-import { LATER_STEP_TITLES } from '../stepTitles';
-import './orderCompleted.css';
+import { stepTitle } from '../steps';
+import '../orderCompleted/orderCompleted.css';
 
 export default function AfterSaleMessagesStep() {
-  const actor = useCheckoutActor();
-  const view = useCheckoutView();
+  const view = useCheckout();
   const messages = useCheckoutData()?.after_sale_messages ?? [];
   return (
-    <StepLayout step="after_sale_messages" title={LATER_STEP_TITLES.after_sale_messages} countdownRef={view.countdownRef}>
+    <StepLayout step="after_sale_messages" title={stepTitle('after_sale_messages')} countdownRef={view.countdownRef}>
       <ul className="after-sale" role="list">
         {messages.map((m, i) => (
           <li key={i} className="card stack after-sale__message">
@@ -26,7 +25,7 @@ export default function AfterSaleMessagesStep() {
         ))}
       </ul>
       <div className="card">
-        <LoadingButton loading={view.isAdvancing} className="button--block" onClick={() => actor.send({ type: 'STEP_COMPLETED' })}>
+        <LoadingButton loading={view.isAdvancing} className="button--block" onClick={view.continueStep}>
           Continue
         </LoadingButton>
       </div>

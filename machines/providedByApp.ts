@@ -1,0 +1,26 @@
+/**
+ * The stand-ins a chart's `setup` names for what the app provides with `.provide()`: calls
+ * (promise actors), step charts loaded from their own chunks, and side-effect actions. Each fails
+ * loudly (or does nothing, for an action) until it is provided, so a chart never calls the network
+ * or the browser by itself, and a test that forgets a fake sees which one.
+ */
+import { fromPromise, type AnyActorLogic } from 'xstate';
+
+function missing(what: string): Promise<never> {
+  return Promise.reject(new Error(`${what} is provided by the app`));
+}
+
+export const providedByApp = {
+  /** A call: a promise actor with its output and input types. */
+  call<TOutput, TInput = void>(name: string) {
+    return fromPromise<TOutput, TInput>(() => missing(name));
+  },
+  /** A chart the app provides from its own chunk, named here by its type only. */
+  chart<Logic extends AnyActorLogic>(name: string): Logic {
+    return fromPromise(() => missing(`The ${name} chart`)) as unknown as Logic;
+  },
+  /** A side effect (navigation, the clipboard, a cache), with its params' type. */
+  action<TParams = undefined>() {
+    return (_: unknown, _params: TParams) => {};
+  },
+};

@@ -1,0 +1,9 @@
+import { lazy } from 'react';
+import { stepModule } from '../stepModule';
+
+/** The `after_sale_messages` step. */
+export const afterSaleMessages = stepModule({
+  step: 'after_sale_messages',
+  title: 'Messages from the organiser',
+  Screen: lazy(() => import('./AfterSaleMessagesStep')),
+});

@@ -1,0 +1,9 @@
+import { stepModule } from '../stepModule';
+import { BasketStep } from './BasketStep';
+
+/** The `basket` step. */
+export const basket = stepModule({
+  step: 'basket',
+  title: 'Basket',
+  Screen: BasketStep,
+});

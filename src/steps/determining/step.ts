@@ -1,0 +1,9 @@
+import { stepModule } from '../stepModule';
+import { DeterminingStep } from './DeterminingStep';
+
+/** The `determining` step. */
+export const determining = stepModule({
+  step: 'determining',
+  title: 'Determining checkout progress',
+  Screen: DeterminingStep,
+});

@@ -1,0 +1,48 @@
+/**
+ * What a step of the checkout is to the app: one module per step of the spec, in the step's own
+ * folder (`src/steps/<step in camelCase>/step.ts`; the two ticket-question steps share
+ * `ticketQuestions/`). The registry (`src/steps/steps.ts`) lists them; the screen for a step, its
+ * title, the charts the root invokes and the diagrams in statecharts.md all come from there.
+ */
+import type { ComponentType } from 'react';
+import type { AnyActorLogic, AnyStateMachine } from 'xstate';
+import type { QueryClient } from '@tanstack/react-query';
+import type { Step } from '../../contract/steps';
+import { basketEditableOn } from '../../machines/checkout/checkout.connect';
+
+/** What a step's chart is given when the app loads it. */
+export interface StepChartDeps {
+  queryClient: QueryClient;
+  navigate(url: string): void;
+  userAgent: string;
+}
+
+/** A step's own chart: the name the root chart invokes it by, and how the app loads it. */
+export interface StepChart {
+  /** The `src` (and id, and systemId) of the root chart's invoke on this step. */
+  name: string;
+  /** The chart with the app's calls, from the step's own chunk. */
+  load(deps: StepChartDeps): Promise<AnyActorLogic>;
+  /** The chart as written (for statecharts.md). */
+  definition(): Promise<AnyStateMachine>;
+  /** The chart's source file, from the project's root. */
+  file: string;
+  /** How the chart sits in the flow (statecharts.md). */
+  placement: string;
+}
+
+export interface StepModule<S extends Step = Step> {
+  step: S;
+  /** The step's heading. */
+  title: string;
+  /** 'Edit basket' is offered on this step (the root chart's `basketEditable` tag). */
+  basketEditable: boolean;
+  chart?: StepChart;
+  /** The screen: lazy (its own chunk), except for the steps every visit starts with. */
+  Screen: ComponentType<{ step: S }>;
+}
+
+/** A step's module, with `basketEditable` read from the root chart. */
+export function stepModule<S extends Step>(module: Omit<StepModule<S>, 'basketEditable'>): StepModule<S> {
+  return { ...module, basketEditable: basketEditableOn(module.step) };
+}
