@@ -15,6 +15,7 @@ import { seatSelectionMachine } from '../machines/seatSelection/seatSelection.ma
 import { instalmentMachine } from '../machines/instalment/instalment.machine';
 import { squareMachine } from '../machines/square/square.machine';
 import { stepCharts } from '../src/steps/steps';
+import { staleStatelyFiles, statelyFiles, writeStatelyFiles } from './stately';
 
 interface Chart {
   machine: AnyStateMachine;
@@ -109,13 +110,15 @@ export async function generate(): Promise<string> {
     '',
     '## Opening a machine in the Stately visualiser',
     '',
-    '- Live: run `npm run dev` and open the checkout with `?inspect` in the address',
+    '- Live: in development or demo mode (`npm run dev`, `npm start`) open a page with `?inspect` in the address',
     '  (for example `http://localhost:5173/checkout/?inspect`). `@statelyai/inspect` attaches and',
     '  shows every running machine, its current state and each event as it happens.',
-    "- Static: in development the page has a 'Copy for Stately' button that copies",
-    '  `createMachine(<config>)` of the root machine (made by `machineConfigText` in `machines/charts.ts`).',
-    '  Paste it into a new machine at https://stately.ai/viz. The child machines can be copied the same',
-    '  way with `machineConfigText(basketMachine)` and so on.',
+    '- From the repository: `statecharts/<machine>.stately.ts` is each machine as `createMachine(<config>)`,',
+    "  and `statecharts/all.stately.ts` the root with every child. In Stately, 'Import from code' and paste",
+    '  the file: it opens as it is. `npm run charts` writes them, `npm run charts:check` (in `npm test`)',
+    '  fails when one is stale.',
+    "- From the running app in demo mode: `/dev/statecharts/` lists the same files to copy, and the",
+    "  checkout's 'Copy for Stately' button copies the root with every child.",
     '',
     '## A step and its chart',
     '',
@@ -155,6 +158,7 @@ export async function generate(): Promise<string> {
 }
 
 const target = fileURLToPath(new URL('../statecharts.md', import.meta.url));
+const statelyFolder = fileURLToPath(new URL('../statecharts/', import.meta.url));
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const text = await generate();
@@ -165,13 +169,18 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     } catch {
       current = '';
     }
-    if (current !== text) {
-      console.error('statecharts.md is out of date with the machines: run `npm run charts` and commit the result.');
+    const stale = staleStatelyFiles(statelyFolder, statelyFiles((await allCharts()).map((c) => c.machine)));
+    if (current !== text || stale.length) {
+      console.error(
+        `${[current !== text ? 'statecharts.md' : '', ...stale.map((name) => `statecharts/${name}`)].filter(Boolean).join(', ')} ` +
+          'out of date with the machines: run `npm run charts` and commit the result.',
+      );
       process.exit(1);
     }
-    console.log('statecharts.md is up to date.');
+    console.log('statecharts.md and statecharts/*.stately.ts are up to date.');
   } else {
     writeFileSync(target, text);
-    console.log(`Wrote ${target}`);
+    writeStatelyFiles(statelyFolder, statelyFiles((await allCharts()).map((c) => c.machine)));
+    console.log(`Wrote ${target} and ${statelyFolder}*.stately.ts`);
   }
 }

@@ -5,9 +5,10 @@ import { Header } from './app/Header';
 import { StepScreen } from './app/StepScreen';
 import { useDarkMode } from './app/useDarkMode';
 import { Toasts } from './components/Toasts';
+import { inDemoMode } from './inspector';
 
-// Development tools; `import.meta.env.DEV` is false in a production build, so this is dropped.
-const DevTools = import.meta.env.DEV ? lazy(() => import('./app/DevTools')) : null;
+// Development tools, in development and in demo mode; a production page out of demo mode loads none of them.
+const DevTools = import.meta.env.DEV || inDemoMode() ? lazy(() => import('./app/DevTools')) : null;
 
 export function App() {
   const checkout = useCheckout();

@@ -1,11 +1,12 @@
 import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { createActor, type InspectionEvent, type Observer } from 'xstate';
+import { createActor } from 'xstate';
 import { App } from './App';
 import { createCheckoutMachine } from './app/checkoutActors';
 import { seedInitialData } from './api/initialData';
 import { CheckoutActorContext, type CheckoutActorRef } from './app/checkoutContext';
+import { inspection, startInspector } from './inspector';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -19,13 +20,6 @@ const queryClient = new QueryClient({
   },
 });
 
-/** `?inspect` in development shows the live machines in the Stately inspector. */
-async function developmentInspector(): Promise<Observer<InspectionEvent> | undefined> {
-  if (!import.meta.env.DEV || !new URLSearchParams(window.location.search).has('inspect')) return undefined;
-  const { createBrowserInspector } = await import('@statelyai/inspect');
-  return createBrowserInspector().inspect;
-}
-
 // The chart starts before React renders: with the page's data it is at the basket by the first
 // render, so the app's first commit is the basket the server already painted (no 'Determining'
 // flash). This script runs only after the browser has painted the page's own picture
@@ -38,8 +32,9 @@ export async function startCheckout(nextTask: () => Promise<void>): Promise<void
   await nextTask();
   const checkoutMachine = createCheckoutMachine({ queryClient, navigate: (url: string) => window.location.assign(url) });
   await nextTask();
-  const inspect = await developmentInspector();
-  const actor = createActor(checkoutMachine, { inspect }).start();
+  // `?inspect` in development or demo mode: every actor of the page, children included.
+  await startInspector();
+  const actor = createActor(checkoutMachine, inspection()).start();
   await nextTask();
   startApp(actor);
 }

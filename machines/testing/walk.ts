@@ -2,7 +2,9 @@
  * Model-based walking of a real chart, checked against an oracle that does not come from the chart.
  *
  * Paths come from the chart itself (`xstate/graph`), for coverage: the shortest path to every
- * state, extended by every transition out of it, plus any explicit event sequences. Each path runs
+ * state, extended by every transition out of it; every simple path (a route that never comes back
+ * to a state it has left, each region of a parallel state on its own); plus any explicit event
+ * sequences. Each path runs
  * against a real actor of the machine with fake actors and a simulated clock: actor completions are
  * delivered by settling the fake that was really invoked, `xstate.after.*` by advancing the clock.
  *
@@ -168,6 +170,14 @@ interface WalkBase {
   check?: (step: StepCheck) => void;
   /** Upper bound for the traversal, to fail fast if the serialised state space explodes. */
   limit?: number;
+  /** At most this many maximal simple paths are walked (default 4000); a chart with more fails the walk. */
+  simplePathLimit?: number;
+  /**
+   * What a simple path may not visit twice, one walk of simple paths per entry (default: the state
+   * value; for a parallel machine, each region's value). A root whose steps hold children of their
+   * own gives its step, so its simple paths are the routes through the steps.
+   */
+  simplePathsOver?: Array<(snapshot: Snapshot) => string>;
 }
 
 export interface WalkOptions<V> extends WalkBase {
@@ -193,6 +203,12 @@ export interface UncheckedWalkOptions extends WalkBase {
 export interface WalkResult {
   name: string;
   paths: number;
+  /**
+   * The simple paths (no state value left and come back to), all walked: `total` of them, as
+   * `maximal` paths that are no beginning of another. A chart with more than the walk's
+   * `simplePathLimit` fails the walk.
+   */
+  simplePaths: { total: number; maximal: number };
   states: { covered: number; total: number; missing: string[] };
   transitions: { covered: number; total: number; missing: string[] };
 }
@@ -534,6 +550,19 @@ function generatePaths(options: WalkBase, variant: WalkVariant | undefined) {
       paths.push([...steps, event]);
     }
   }
+  // The regions of a parallel state are walked each on their own: a path over the product of their
+  // states would be every interleaving, not a route a buyer takes.
+  const projections = options.simplePathsOver ?? regionProjections(source.root);
+  const initial = shortest[0]?.steps[0]?.state ?? null;
+  const limit = options.simplePathLimit ?? 4000;
+  const simple = { paths: [] as EventObject[][], total: 0, complete: true };
+  for (const projection of projections) {
+    const found = simplePaths(adjacency as never, initial, serializeState, projection, limit);
+    simple.paths.push(...found.paths);
+    simple.total += found.total;
+    if (!found.complete) simple.complete = false;
+  }
+  paths.push(...simple.paths);
   // A path that is the beginning of a longer one adds nothing.
   const keyed = paths
     .map((steps) => ({ steps, key: steps.map((event) => serializeEvent(event)).join('\n') }))
@@ -546,7 +575,91 @@ function generatePaths(options: WalkBase, variant: WalkVariant | undefined) {
     const parts = path.key.split('\n');
     for (let i = 1; i <= parts.length; i++) prefixes.add(parts.slice(0, i).join('\n'));
   }
-  return kept.map((p) => p.steps);
+  return { paths: kept.map((p) => p.steps), simple: { total: simple.total, maximal: simple.paths.length, complete: simple.complete } };
+}
+
+/** A state value with, under the parallel state at `path`, only the region `region` kept. */
+function keepRegion(value: unknown, path: readonly string[], region: string): unknown {
+  if (!value || typeof value !== 'object') return value;
+  const record = value as Record<string, unknown>;
+  if (path.length === 0) return { [region]: record[region] };
+  const [head, ...rest] = path;
+  return head! in record ? { [head!]: keepRegion(record[head!], rest, region) } : value;
+}
+
+/** One projection of the state value per region of every parallel state; the value itself where there is none. */
+function regionProjections(root: AnyStateNode): Array<(snapshot: Snapshot) => string> {
+  const parallels = [root, ...allStateNodes(root)].filter((node) => node.type === 'parallel');
+  if (!parallels.length) return [(snapshot) => JSON.stringify(snapshot.value)];
+  return parallels.flatMap((node) =>
+    Object.keys(node.states).map((region) => (snapshot: Snapshot) => JSON.stringify(keepRegion(snapshot.value, node.path, region))),
+  );
+}
+
+/**
+ * Every simple path of the chart: a route that never comes back to a state value it has left (with
+ * `over`, the projection of it that matters). Between two such moves the machine may take steps
+ * that stay in its state and change only its context (a quantity, a field): the shortest of those
+ * that leads to each way out is taken, so a route is one per way out (event and next state), and
+ * every route is one the machine really takes, followed from the state the previous event led to.
+ * Only the maximal ones are returned (the others are their beginnings); `complete` is false when
+ * there are more than `limit` of them, and then none is returned.
+ */
+function simplePaths(
+  adjacency: Record<string, { state: Snapshot; transitions: Record<string, { event: EventObject; state: Snapshot }> }>,
+  initial: Snapshot | null,
+  serializeState: (snapshot: Snapshot) => string,
+  over: (snapshot: Snapshot) => string,
+  limit: number,
+): { paths: EventObject[][]; total: number; complete: boolean } {
+  if (!initial) return { paths: [], total: 0, complete: true };
+  const paths: EventObject[][] = [];
+  let total = 0;
+  const left = new Set<string>();
+  const trail: EventObject[] = [];
+  /** The ways out of the state `start` is in, each reached by the shortest steps that stay in it. */
+  const waysOut = (start: Snapshot) => {
+    const here = over(start);
+    const found = new Map<string, { steps: EventObject[]; next: Snapshot }>();
+    const seen = new Set([serializeState(start)]);
+    const queue: Array<{ snapshot: Snapshot; steps: EventObject[] }> = [{ snapshot: start, steps: [] }];
+    while (queue.length) {
+      const { snapshot, steps } = queue.shift()!;
+      for (const { event, state } of Object.values(adjacency[serializeState(snapshot)]?.transitions ?? {})) {
+        const there = over(state);
+        if (there === here) {
+          const key = serializeState(state);
+          if (!seen.has(key)) {
+            seen.add(key);
+            queue.push({ snapshot: state, steps: [...steps, event] });
+          }
+          continue;
+        }
+        const way = `${event.type} ${there}`;
+        if (!found.has(way)) found.set(way, { steps: [...steps, event], next: state });
+      }
+    }
+    return [...found.values()];
+  };
+  const visit = (snapshot: Snapshot): boolean => {
+    const here = over(snapshot);
+    left.add(here);
+    let extended = false;
+    for (const { steps, next } of waysOut(snapshot)) {
+      if (left.has(over(next))) continue;
+      extended = true;
+      total++;
+      trail.push(...steps);
+      const ok = visit(next);
+      trail.splice(trail.length - steps.length, steps.length);
+      if (!ok) return false;
+    }
+    left.delete(here);
+    if (!extended && trail.length) paths.push(trail.slice());
+    return paths.length <= limit;
+  };
+  const complete = visit(initial);
+  return complete ? { paths, total, complete } : { paths: [], total, complete };
 }
 
 /* ---------- the walk ---------- */
@@ -559,10 +672,20 @@ export async function walk<V>(options: WalkOptions<V> | UncheckedWalkOptions): P
   const transitionKeys = allTransitions(options.machine.root);
   const seen = { states: new Set<string>(), transitions: new Set<string>() };
   let count = 0;
+  let simpleTotal = 0;
+  let simpleMaximal = 0;
   const variants: Array<WalkVariant | undefined> = options.variants?.length ? options.variants : [undefined];
   for (const variant of variants) {
     // With no transition to walk, the start alone is still checked.
-    const paths = generatePaths(options, variant);
+    const { paths, simple } = generatePaths(options, variant);
+    simpleTotal += simple.total;
+    simpleMaximal += simple.maximal;
+    if (!simple.complete) {
+      throw new Error(
+        `${options.name}${variant ? ` (${variant.name})` : ''}: more than ${options.simplePathLimit ?? 4000} simple paths, so not all of ` +
+          'them can be walked: give `simplePathsOver` what a route may not visit twice (a step, a region)',
+      );
+    }
     for (const steps of paths.length ? paths : [[]]) {
       await runPath(options, variant, steps, seen, nodes);
       count++;
@@ -577,6 +700,7 @@ export async function walk<V>(options: WalkOptions<V> | UncheckedWalkOptions): P
   const result: WalkResult = {
     name: options.name,
     paths: count,
+    simplePaths: { total: simpleTotal, maximal: simpleMaximal },
     states: {
       covered: stateIds.filter((id) => seen.states.has(id)).length,
       total: stateIds.length,
@@ -590,7 +714,9 @@ export async function walk<V>(options: WalkOptions<V> | UncheckedWalkOptions): P
   };
   console.log(
     `${result.name}: states ${result.states.covered}/${result.states.total}, ` +
-      `transitions ${result.transitions.covered}/${result.transitions.total} (${result.paths} paths)`,
+      `transitions ${result.transitions.covered}/${result.transitions.total}, ` +
+      `simple paths ${result.simplePaths.total} (all walked) ` +
+      `(${result.paths} paths walked)`,
   );
   return result;
 }

@@ -1,10 +1,10 @@
 /**
- * Development only (loaded behind `import.meta.env.DEV`): 'Copy for Stately' puts the root chart on
- * the clipboard as `createMachine(<config>)`, ready to paste into the Stately visualiser.
+ * In development and demo mode: 'Copy for Stately' puts every machine of the checkout on the
+ * clipboard, the root and each child as `createMachine(<config>)` (statecharts/all.stately.ts, which
+ * `npm run charts` writes), ready to import in the Stately editor as it is.
  */
 import { useState } from 'react';
-import { machineConfigText } from '../../machines/charts';
-import { checkoutMachine } from '../../machines/checkout/checkout.machine';
+import allMachines from '../../statecharts/all.stately.ts?raw';
 
 export default function DevTools() {
   const [copied, setCopied] = useState(false);
@@ -13,7 +13,7 @@ export default function DevTools() {
       type="button"
       className="dev-button"
       onClick={async () => {
-        await navigator.clipboard.writeText(`createMachine(${machineConfigText(checkoutMachine)})`);
+        await navigator.clipboard.writeText(allMachines);
         setCopied(true);
         window.setTimeout(() => setCopied(false), 2000);
       }}

@@ -6,6 +6,7 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
+import { inspection } from '../inspector';
 import { Alert } from '../components/Alert';
 import { formatMoney } from '../../contract/money';
 import { mapSeats, seatSelectionSenders, summarise, viewSeatSelection, type EventDateInfo, type MapSeat, type SeatingPlan } from '../../machines/seatSelection/seatSelection.connect';
@@ -47,7 +48,7 @@ export function SeatPage({ eventDateId, machine }: { eventDateId: number; machin
 
 function Seats({ eventDateId, machine, info, plan }: { eventDateId: number; machine: ReturnType<typeof createSeatSelectionMachine>; info: EventDateInfo; plan: SeatingPlan }) {
   // The machine starts with the plan's first reading: a hold still live continues.
-  const actor = useActorRef(machine, { input: { eventDateId, hold: plan.seating_plan_event.hold } });
+  const actor = useActorRef(machine, { input: { eventDateId, hold: plan.seating_plan_event.hold }, ...inspection() });
   const view = useSelector(actor, viewSeatSelection);
   const [mode, setMode] = useState<'map' | 'list'>('map');
   const drawn = useRef(new Map<number, MapSeat>());

@@ -5,6 +5,7 @@
 import '../design';
 import { createRoot } from 'react-dom/client';
 import { QueryClient } from '@tanstack/react-query';
+import { startInspector } from '../inspector';
 import { mountSeatPage } from './mount';
 
 const queryClient = new QueryClient({
@@ -12,4 +13,5 @@ const queryClient = new QueryClient({
 });
 const eventDateId = Number(/^\/events\/book_seats\/([1-9]\d{0,9})\/$/.exec(window.location.pathname)?.[1] ?? 0);
 
-mountSeatPage(createRoot(document.getElementById('root')!), queryClient, eventDateId);
+// `?inspect` in development or demo mode shows the seat page's machine in the Stately inspector.
+void startInspector().then(() => mountSeatPage(createRoot(document.getElementById('root')!), queryClient, eventDateId));

@@ -42,6 +42,8 @@ export function registerCheckoutApp(app: FastifyInstance, { deps, staticDir, all
   const { config } = deps;
   const indexFile = path.join(staticDir, 'index.html');
   const seatsFile = path.join(staticDir, 'seats.html');
+  // In demo mode the page says so: `?inspect` and 'Copy for Stately' are offered then (src/inspector.ts).
+  const demoMeta = config.demo ? '<meta name="demo-mode" content="on">' : '';
 
   async function serve(request: FastifyRequest, reply: FastifyReply) {
     const url = request.url.split('?')[0] ?? '/';
@@ -60,7 +62,7 @@ export function registerCheckoutApp(app: FastifyInstance, { deps, staticDir, all
         const nonce = reply.styleNonce();
         const withStyles = await inlineStylesheets(seatsPage, staticDir, nonce);
         const document = withStyles
-          .replace('<head>', `<head><meta name="csp-nonce" content="${nonce}">`)
+          .replace('<head>', `<head><meta name="csp-nonce" content="${nonce}">${demoMeta}`)
           .replace('<div id="root"></div>', '<div id="root"><p class="page">Loading the seating plan…</p></div>');
         return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(document);
       }
@@ -100,7 +102,7 @@ export function registerCheckoutApp(app: FastifyInstance, { deps, staticDir, all
     const body = `<div id="root">${checkoutShell(config, screen)}</div>${data ? jsonScript(INITIAL_DATA_ID, data) : ''}`;
     // The entry stylesheet comes inside the page, so the first paint waits for no other request.
     const withStyles = await inlineStylesheets(index, staticDir, nonce);
-    const document = withStyles.replace('<head>', `<head><meta name="csp-nonce" content="${nonce}">`).replace('<div id="root"></div>', body);
+    const document = withStyles.replace('<head>', `<head><meta name="csp-nonce" content="${nonce}">${demoMeta}`).replace('<div id="root"></div>', body);
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('vary', 'accept-encoding').compress(document);
   }
 
