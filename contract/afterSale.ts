@@ -2,7 +2,7 @@
  * After the sale (spec 001 §2 "Order completed", §7): the buyer's referral link to share, feedback
  * for the organiser, the subscription to important event updates, and where the accommodation map
  * comes from. The screen's words are the order-completed chart's
- * (machines/orderCompleted/orderCompleted.messages.ts).
+ * (contract/messages/orderCompleted.ts).
  */
 import { z } from 'zod/mini';
 import { call, done, empty, nullableString } from './primitives.ts';

@@ -2,7 +2,7 @@
  * Ticket questions (spec 001 §2 Ticket Questions, §3 Question, §4 Questions, §5, §7, §9): the
  * save_question_answers call, the server's refusals and the answer rules, shared by the screen,
  * the questions machine and the server so each rule is written once. The form's own messages
- * are the questions chart's (machines/questions/questions.messages.ts).
+ * are the questions chart's (contract/messages/questions.ts).
  *
  * Answers are keyed per ticket and question, and per ticket copy unless the question is asked
  * once per checkout: one entry per (ticket_id, question_id, copy), `copy` null for a question

@@ -4,9 +4,10 @@
  */
 import type { SnapshotFrom } from 'xstate';
 import type { GiftVoucherLine, TicketLine } from '../../contract';
-import type { BasketEvent, Checkout } from '../checkout/checkout.types';
+import type { Checkout } from '../../contract';
+import type { BasketEvent } from './basket.types.ts';
 import type { basketMachine } from './basket.machine';
-import { minimumWarning, REQUIRED_TICKETS_MESSAGE } from './basket.messages';
+import { minimumWarning, REQUIRED_TICKETS_MESSAGE } from '../../contract/messages/basket';
 
 export interface BasketView {
   /** A change is with the server or the checkout is being re-read: quantity inputs are disabled. */

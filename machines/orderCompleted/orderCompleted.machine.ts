@@ -9,7 +9,7 @@
  * keeps only what the buyer is doing. Every side effect is a named actor or action the app provides.
  */
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
-import { ORDER_COMPLETED_MESSAGES } from './orderCompleted.messages';
+import { ORDER_COMPLETED_MESSAGES } from '../../contract/messages/orderCompleted';
 
 /** A notification after feedback or subscribing (spec 001 §8). */
 export interface OrderCompletedNotice {

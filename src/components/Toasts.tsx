@@ -1,4 +1,4 @@
-import type { Notice } from '../../machines/checkout/checkout.types';
+import type { Notice } from '../../contract/notice.ts';
 import { Alert } from './Alert';
 
 /** The checkout's notifications: they stay until the buyer dismisses them. */

@@ -6,7 +6,7 @@ import { formatMoney } from '../../../contract/money.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { noticeText } from '../../http/notices.ts';
 import { effectiveMaxPerOrder } from '../../domain/limits.ts';
-import { maximumWarning, minimumWarning } from '../../../machines/basket/basket.messages.ts';
+import { maximumWarning, minimumWarning } from '../../../contract/messages/basket.ts';
 import { Html, html, icon, page } from '../../views/html.ts';
 
 const idParam = (raw: string): number | null => {

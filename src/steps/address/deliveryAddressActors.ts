@@ -1,6 +1,6 @@
 /** The delivery step's address form: the address and the gift voucher names go to set_delivery_address. */
 import type { QueryClient } from '@tanstack/react-query';
-import { ADDRESS_MESSAGES } from '../../../machines/address/address.messages';
+import { ADDRESS_MESSAGES } from '../../../contract/messages/address';
 import type { AddressOutcome } from '../../../machines/address/address.machine';
 import { CallFailed, callApi } from '../../api/client';
 import { appAddressMachine } from '../../components/address/addressActors';

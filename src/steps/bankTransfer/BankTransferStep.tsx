@@ -1,6 +1,6 @@
 import { useSelector } from '@xstate/react';
 import { bankTransferSenders, viewBankTransfer } from '../../../machines/bankTransfer/bankTransfer.connect';
-import { BANK_TRANSFER_MESSAGES } from '../../../machines/bankTransfer/bankTransfer.messages';
+import { BANK_TRANSFER_MESSAGES } from '../../../contract/messages/bankTransfer';
 import { Alert } from '../../components/Alert';
 import { Icon } from '../../components/Icon';
 import { Spinner } from '../../components/Spinner';

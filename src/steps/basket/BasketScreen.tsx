@@ -6,7 +6,7 @@
 import { useEffect, useId, useRef, type Ref } from 'react';
 import type { BasketConnection } from '../../../machines/basket/basket.connect';
 import { basketRules } from '../../../machines/basket/basket.connect';
-import type { BasketEvent } from '../../../machines/checkout/checkout.types';
+import type { BasketEvent } from '../../../machines/basket/basket.types.ts';
 import type { Checkout, User } from '../../../contract';
 import { Alert } from '../../components/Alert';
 import { LoadingButton } from '../../components/LoadingButton';

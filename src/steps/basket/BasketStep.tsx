@@ -1,7 +1,7 @@
 import { useSelector } from '@xstate/react';
 import { useEffect, useRef } from 'react';
 import { connectBasket } from '../../../machines/basket/basket.connect';
-import type { BasketEvent } from '../../../machines/checkout/checkout.types';
+import type { BasketEvent } from '../../../machines/basket/basket.types.ts';
 import { useCheckoutActor, useCheckoutData, useCheckoutView, useUser } from '../../app/checkoutContext';
 import { useHeadingFocus } from '../useHeadingFocus';
 import { BasketScreen, isEmptyBasket } from './BasketScreen';

@@ -4,7 +4,7 @@
  */
 import { fromPromise } from 'xstate';
 import type { RequestOf } from '../../../contract';
-import { DONATION_MESSAGES, GIFT_AID_MESSAGES } from '../../../machines/donation/donation.messages';
+import { DONATION_MESSAGES, GIFT_AID_MESSAGES } from '../../../contract/messages/donation';
 import { donationMachine } from '../../../machines/donation/donation.machine';
 import { giftAidMachine } from '../../../machines/donation/giftAid.machine';
 import { CallFailed, callApi } from '../../api/client';

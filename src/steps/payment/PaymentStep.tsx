@@ -4,7 +4,7 @@ import type { ActorRefFrom } from 'xstate';
 import { formatMoney } from '../../../contract/money';
 import { paymentSenders, viewPayment, type PaymentView } from '../../../machines/payment/payment.connect';
 import type { paymentMachine } from '../../../machines/payment/payment.machine';
-import { PAYMENT_TITLES } from '../../../machines/payment/payment.messages';
+import { PAYMENT_TITLES } from '../../../contract/messages/payment';
 import type { squareMachine } from '../../../machines/square/square.machine';
 import { Alert } from '../../components/Alert';
 import { LoadingButton } from '../../components/LoadingButton';

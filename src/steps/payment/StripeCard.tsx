@@ -10,7 +10,7 @@ import type { Appearance } from '@stripe/stripe-js';
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
 import { LoadingButton } from '../../components/LoadingButton';
 import type { StripeSession } from './stripeSession';
-import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages';
+import { PAYMENT_MESSAGES } from '../../../contract/messages/payment';
 
 /** Where Stripe sends the buyer back after a completed payment or a security check. */
 export const STRIPE_RETURN_PATH = '/do/checkout/stripe_auth/';

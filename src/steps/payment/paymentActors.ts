@@ -7,9 +7,9 @@
 import { fromPromise } from 'xstate';
 import type { QueryClient } from '@tanstack/react-query';
 import { checkCodeRefusalSchema, type RequestOf, type ResponseOf } from '../../../contract';
-import { CHECK_FAILED_NOTICE, SEND_FAILED_NOTICE } from '../../../machines/account/account.messages';
-import { ADDRESS_MESSAGES } from '../../../machines/address/address.messages';
-import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages';
+import { CHECK_FAILED_NOTICE, SEND_FAILED_NOTICE } from '../../../contract/messages/account';
+import { ADDRESS_MESSAGES } from '../../../contract/messages/address';
+import { PAYMENT_MESSAGES } from '../../../contract/messages/payment';
 import { paymentMachine } from '../../../machines/payment/payment.machine';
 import { BUILT_METHODS, paymentSituation } from '../../../machines/payment/payment.rules';
 import { AccountExists, HoldLost, type CardResult, type PaymentSituation } from '../../../machines/payment/payment.types';

@@ -6,7 +6,7 @@
  */
 import { fromPromise } from 'xstate';
 import { SQUARE_SANDBOX_APP_ID, type BillingAddress, type RequestOf } from '../../../contract';
-import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages';
+import { PAYMENT_MESSAGES } from '../../../contract/messages/payment';
 import { instalmentMachine } from '../../../machines/instalment/instalment.machine';
 import type { SavedCard } from '../../../machines/instalment/instalment.types';
 import { HoldLost } from '../../../machines/payment/payment.types';

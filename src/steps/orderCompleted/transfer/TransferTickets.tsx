@@ -9,7 +9,7 @@ import type { ActorRefFrom } from 'xstate';
 import { SEND_GIFT_CHOICES, ukToday, WALLET_PATH, type CalendarDate } from '../../../../contract';
 import { transfersSenders, viewTransfers, type TransferRowView, type TransferSectionView } from '../../../../machines/transfers/transfers.connect';
 import type { transfersMachine } from '../../../../machines/transfers/transfers.machine';
-import { TRANSFER_MESSAGES } from '../../../../machines/transfers/transfers.messages';
+import { TRANSFER_MESSAGES } from '../../../../contract/messages/transfers';
 import { fromDateInput, toDateInput, transferableTickets, type TransferTicket } from '../../../../machines/transfers/transferRows';
 import { Alert } from '../../../components/Alert';
 import { Icon } from '../../../components/Icon';
