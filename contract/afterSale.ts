@@ -11,6 +11,7 @@ import { call, done, empty, nullableString } from './primitives.ts';
 export const FEEDBACK_MAX_LENGTH = 2000;
 
 /** Control characters other than line breaks and tabs, and lone surrogates: a message keeps its lines. */
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
 const UNPRINTABLE_IN_MESSAGE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\p{Cs}]/u;
 
 export const feedbackMessage = z.string().check(

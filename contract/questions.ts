@@ -62,6 +62,7 @@ export const questionCalls = {
 } as const;
 
 /** Everything but a newline is refused in a text answer when it is a control character. */
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
 const UNPRINTABLE_IN_ANSWER = /[\p{Cs}\u0000-\u0009\u000B-\u001F\u007F-\u009F]/u;
 
 export function isMandatory(question: Pick<Question, 'mandatory'>): boolean {

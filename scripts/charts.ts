@@ -219,7 +219,7 @@ const target = fileURLToPath(new URL('../statecharts.md', import.meta.url));
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const text = generate();
   if (process.argv.includes('--check')) {
-    let current = '';
+    let current: string;
     try {
       current = readFileSync(target, 'utf8');
     } catch {

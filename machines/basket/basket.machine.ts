@@ -39,8 +39,7 @@ function without<T>(record: Record<number, T>, id: number): Record<number, T> {
 const reportAndReload = (text: string) =>
   ({ target: '#basket.reloading', actions: { type: 'notify', params: { kind: 'error', text } } }) as const;
 
-const done = { success: true } as const;
-type Done = typeof done;
+type Done = { readonly success: true };
 
 export const basketMachine = setup({
   types: {

@@ -11,7 +11,7 @@ async function setDeliveryAddress(outcome: AddressOutcome) {
     return await callApi('setDeliveryAddress', outcome);
   } catch (err) {
     const explained = err instanceof CallFailed && err.serverMessage && err.status !== null && err.status < 500 && !err.serverMessage.startsWith('Invalid ');
-    throw new Error(explained ? err.serverMessage! : ADDRESS_MESSAGES.unableToSetDelivery);
+    throw new Error(explained ? err.serverMessage! : ADDRESS_MESSAGES.unableToSetDelivery, { cause: err });
   }
 }
 

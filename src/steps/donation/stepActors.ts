@@ -19,7 +19,7 @@ export const appDonationMachine = donationMachine.provide({
       try {
         return await callApi('saveDonation', input);
       } catch (err) {
-        throw new Error(failureText(err, DONATION_MESSAGES.unableToSave));
+        throw new Error(failureText(err, DONATION_MESSAGES.unableToSave), { cause: err });
       }
     }),
   },
@@ -31,7 +31,7 @@ export const appGiftAidMachine = giftAidMachine.provide({
       try {
         return await callApi('updateDonation', input);
       } catch (err) {
-        throw new Error(failureText(err, GIFT_AID_MESSAGES.unableToUpdate));
+        throw new Error(failureText(err, GIFT_AID_MESSAGES.unableToUpdate), { cause: err });
       }
     }),
   },

@@ -95,7 +95,7 @@ export default function StripeCard({ session, payLabel }: { session: StripeSessi
       ),
     [session],
   );
-  const appearance = useMemo(appearanceFromTokens, []);
+  const appearance = useMemo(() => appearanceFromTokens(), []);
   return (
     <Elements stripe={stripe} options={{ clientSecret: session.clientSecret, appearance }}>
       <CardForm session={session} payLabel={payLabel} />

@@ -75,7 +75,7 @@ export function appSquareMachine() {
           if (isHoldLost(err)) throw new HoldLost(err.serverMessage ?? '');
           // The address error rides in the refusal's body (spec 001 §7: response.addressError).
           const body = err instanceof CallFailed ? (err.body as { response?: { addressError?: string | null } } | null) : null;
-          throw new Error(body?.response?.addressError || PAYMENT_MESSAGES.unableToPay);
+          throw new Error(body?.response?.addressError || PAYMENT_MESSAGES.unableToPay, { cause: err });
         }
       }),
     },

@@ -31,7 +31,7 @@ export function appQuestionsMachine(queryClient: QueryClient) {
         try {
           return await callApi('saveQuestionAnswers', input);
         } catch (err) {
-          throw new Error(failureText(err));
+          throw new Error(failureText(err), { cause: err });
         }
       }),
     },

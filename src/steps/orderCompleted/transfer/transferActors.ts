@@ -21,7 +21,7 @@ export function appTransfersMachine() {
         try {
           return await callApi('setTransfers', input);
         } catch (err) {
-          throw new Error(failureText(err));
+          throw new Error(failureText(err), { cause: err });
         }
       }),
     },
