@@ -1,6 +1,6 @@
 import { lazy, Suspense } from 'react';
 import type { Step } from '../../contract';
-import { Spinner } from '../components/Spinner';
+import { Spinner } from '../../ui/Spinner';
 import { BasketStep } from '../steps/basket/BasketStep';
 import { DeterminingStep } from '../steps/DeterminingStep';
 

@@ -6,7 +6,7 @@
 import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
-import { Alert } from '../components/Alert';
+import { Alert } from '../../ui/Alert';
 import { formatMoney } from '../../contract/money';
 import { mapSeats, seatSelectionSenders, summarise, viewSeatSelection, type EventDateInfo, type MapSeat, type SeatingPlan } from '../../machines/seatSelection/seatSelection.connect';
 import { HOLD_EXPIRED_MESSAGE } from '../../machines/seatSelection/seatSelection.machine';

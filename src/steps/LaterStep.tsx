@@ -1,4 +1,4 @@
-import { LoadingButton } from '../components/LoadingButton';
+import { LoadingButton } from '../../ui/LoadingButton';
 import { useCheckoutActor, useCheckoutView } from '../app/checkoutContext';
 import { StepLayout } from './StepLayout';
 import { canEditBasketOn, LATER_STEP_TITLES, type LaterStep as LaterStepName } from './stepTitles';

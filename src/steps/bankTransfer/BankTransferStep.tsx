@@ -1,9 +1,9 @@
 import { useSelector } from '@xstate/react';
 import { bankTransferSenders, viewBankTransfer } from '../../../machines/bankTransfer/bankTransfer.connect';
 import { BANK_TRANSFER_MESSAGES } from '../../../contract/messages/bankTransfer';
-import { Alert } from '../../components/Alert';
-import { Icon } from '../../components/Icon';
-import { Spinner } from '../../components/Spinner';
+import { Alert } from '../../../ui/Alert';
+import { Icon } from '../../../ui/Icon';
+import { Spinner } from '../../../ui/Spinner';
 import { useCheckout } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
 import { LATER_STEP_TITLES } from '../stepTitles';

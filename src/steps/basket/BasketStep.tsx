@@ -4,7 +4,7 @@ import { connectBasket } from '../../../machines/basket/basket.connect';
 import type { BasketEvent } from '../../../machines/basket/basket.types.ts';
 import { useCheckoutActor, useCheckoutData, useCheckoutView, useUser } from '../../app/checkoutContext';
 import { useHeadingFocus } from '../useHeadingFocus';
-import { BasketScreen, isEmptyBasket } from './BasketScreen';
+import { BasketScreen, isEmptyBasket } from '../../../ui/basket/BasketScreen';
 
 type BasketSnapshot = Parameters<typeof connectBasket>[0];
 
@@ -34,7 +34,6 @@ export function BasketStep() {
       basket={basket}
       expiredMessage={view.expiredMessage}
       reserving={view.isReserving}
-      sendBasket={sendBasket}
       onReserve={() => actor.send({ type: 'RESERVE_CLICKED' })}
       headingRef={headingRef}
     />

@@ -1,8 +1,8 @@
 import { useSelector } from '@xstate/react';
 import { deliverySenders, viewDelivery, type StageStatus } from '../../../machines/delivery/delivery.connect';
-import { Alert } from '../../components/Alert';
-import { Icon } from '../../components/Icon';
-import { Spinner } from '../../components/Spinner';
+import { Alert } from '../../../ui/Alert';
+import { Icon } from '../../../ui/Icon';
+import { Spinner } from '../../../ui/Spinner';
 import { useCheckout } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
 import { LATER_STEP_TITLES } from '../stepTitles';

@@ -10,7 +10,7 @@ import { useActorRef, useSelector } from '@xstate/react';
 import { orderCompletedSenders, viewOrderCompleted } from '../../../machines/orderCompleted/orderCompleted.connect';
 import { callApi } from '../../api/client';
 import { useCheckoutData } from '../../app/checkoutContext';
-import { Alert } from '../../components/Alert';
+import { Alert } from '../../../ui/Alert';
 import { StepLayout } from '../StepLayout';
 import { LATER_STEP_TITLES } from '../stepTitles';
 import { FindAPlace } from './FindAPlace';

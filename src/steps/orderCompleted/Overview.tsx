@@ -10,7 +10,7 @@ import { orderCompletedTiles, shareTextOf, type orderCompletedSenders, type Orde
 import { ORDER_COMPLETED_MESSAGES } from '../../../contract/messages/orderCompleted';
 import { canTransfer } from '../../../machines/transfers/transferRows';
 import { useUser } from '../../app/checkoutContext';
-import { Icon } from '../../components/Icon';
+import { Icon } from '../../../ui/Icon';
 import { FeedbackDialog, ShareDialog } from './Dialogs';
 import { TileIcon, type TileIconName } from './TileIcon';
 

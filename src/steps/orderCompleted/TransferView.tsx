@@ -1,6 +1,6 @@
 /** The transfer_tickets sub-view: the transfer form, loaded when first opened, under its own heading. */
 import { lazy, Suspense, useEffect, useRef } from 'react';
-import { Spinner } from '../../components/Spinner';
+import { Spinner } from '../../../ui/Spinner';
 import { BackLink } from './BackLink';
 
 // The transfer form is its own chunk, loaded only when a buyer opens it.

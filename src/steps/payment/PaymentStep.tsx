@@ -6,9 +6,9 @@ import { paymentSenders, viewPayment, type PaymentView } from '../../../machines
 import type { paymentMachine } from '../../../machines/payment/payment.machine';
 import { PAYMENT_TITLES } from '../../../contract/messages/payment';
 import type { squareMachine } from '../../../machines/square/square.machine';
-import { Alert } from '../../components/Alert';
-import { LoadingButton } from '../../components/LoadingButton';
-import { Spinner } from '../../components/Spinner';
+import { Alert } from '../../../ui/Alert';
+import { LoadingButton } from '../../../ui/LoadingButton';
+import { Spinner } from '../../../ui/Spinner';
 import { useCheckout, useCheckoutData } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
 import { BillingAddress } from './BillingAddress';

@@ -8,7 +8,7 @@ import { useMemo, useState } from 'react';
 import { loadStripe } from '@stripe/stripe-js/pure';
 import type { Appearance } from '@stripe/stripe-js';
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
-import { LoadingButton } from '../../components/LoadingButton';
+import { LoadingButton } from '../../../ui/LoadingButton';
 import type { StripeSession } from './stripeSession';
 import { PAYMENT_MESSAGES } from '../../../contract/messages/payment';
 

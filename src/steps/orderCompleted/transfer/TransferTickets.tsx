@@ -11,10 +11,10 @@ import { transfersSenders, viewTransfers, type TransferRowView, type TransferSec
 import type { transfersMachine } from '../../../../machines/transfers/transfers.machine';
 import { TRANSFER_MESSAGES } from '../../../../contract/messages/transfers';
 import { fromDateInput, toDateInput, transferableTickets, type TransferTicket } from '../../../../machines/transfers/transferRows';
-import { Alert } from '../../../components/Alert';
-import { Icon } from '../../../components/Icon';
-import { LoadingButton } from '../../../components/LoadingButton';
-import { Spinner } from '../../../components/Spinner';
+import { Alert } from '../../../../ui/Alert';
+import { Icon } from '../../../../ui/Icon';
+import { LoadingButton } from '../../../../ui/LoadingButton';
+import { Spinner } from '../../../../ui/Spinner';
 import { useCheckoutData } from '../../../app/checkoutContext';
 import { appTransfersMachine } from './transferActors';
 import './transfer.css';
