@@ -29,9 +29,9 @@
 // Survivors looked at in the step folders, left as they are:
 // - instalment.rules `plan.option === null` mutated to `false`: no offered option is null, so the
 //   offer test alone refuses a missing option (the null test narrows the type);
-// - seatSelection's `typeof message === 'string'` mutated to `true`: the app's CallFailed carries
+// - contract/errors messageOf's `typeof serverMessage === 'string'` mutated to `true`: the app's CallFailed carries
 //   the server's words as a string or null, so a truthy one is always a string;
-// - basket.connect `line.min_per_customer > 1` mutated to `true` / `>= 1`: a line's quantity is at
+// - contract/basketRules `line.min_per_customer > 1` mutated to `true` / `>= 1`: a line's quantity is at
 //   least 1 (the server's, and a typed one is raised to 1), so a minimum of 0 or 1 is never broken.
 // Survivors looked at in the root checkout (machines/checkout), left as they are:
 // - `systemId` strings of the basket, reservation and step-saver children: no one looks them up
@@ -50,13 +50,23 @@
 const machine = process.env.MUTATE_MACHINE;
 const folder = machine ? `machines/${machine}` : 'machines';
 
+/** The contract's logic that charts run and only their tests judge: mutated with those charts. */
+const SHARED = {
+  basket: ['contract/basketRules.ts'],
+  payment: ['contract/errors.ts'],
+  instalment: ['contract/errors.ts'],
+  square: ['contract/errors.ts'],
+  seatSelection: ['contract/errors.ts'],
+};
+const shared = machine ? (SHARED[machine] ?? []) : [...new Set(Object.values(SHARED).flat())];
+
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
   vitest: { configFile: 'vitest.machines.config.ts' },
   plugins: ['@stryker-mutator/vitest-runner', './scripts/strykerIgnorers.mjs'],
   ignorers: ['ChartDocumentation'],
-  mutate: [`${folder}/**/*.ts`, '!machines/**/*.test.ts', '!machines/testing/**', '!machines/charts.ts'],
+  mutate: [`${folder}/**/*.ts`, '!machines/**/*.test.ts', '!machines/testing/**', '!machines/charts.ts', ...shared],
   coverageAnalysis: 'perTest',
   concurrency: Number(process.env.MUTATE_CONCURRENCY ?? 2),
   timeoutMS: 60_000,

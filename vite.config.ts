@@ -77,14 +77,14 @@ export default defineConfig({
       // (src/main.tsx); the page's shared layer (XState, React Query, the header, the call client and
       // the small pieces every step uses) in another, shared with the seat page and the lazy steps.
       output: {
-        // The wire contract's chunks (its files and zod) are named contract-*, for resolveDependencies above.
-        chunkFileNames: (chunk) => (chunk.moduleIds.length > 0 && chunk.moduleIds.every((id) => /[\\/](contract|node_modules[\\/]zod)[\\/]/.test(id)) ? 'assets/contract-[name]-[hash].js' : 'assets/[name]-[hash].js'),
+        // The wire contract's chunks (its files and zod; not the spec's words, which go with their screens) are named contract-*, for resolveDependencies above.
+        chunkFileNames: (chunk) => (chunk.moduleIds.length > 0 && chunk.moduleIds.every((id) => /[\\/](contract[\\/](?!messages[\\/])|node_modules[\\/]zod[\\/])/.test(id)) ? 'assets/contract-[name]-[hash].js' : 'assets/[name]-[hash].js'),
         codeSplitting: {
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]|^\0vite\/preload-helper|^\0rolldown\/runtime/ },
             {
               name: 'page',
-              test: /node_modules[\\/](xstate|@xstate[\\/]react|@tanstack[\\/](query-core|react-query)|use-sync-external-store|use-isomorphic-layout-effect)[\\/]|src[\\/]components[\\/](Spinner|Icon|Alert)\.tsx|src[\\/]app[\\/](Header|Footer)\.tsx|src[\\/]api[\\/]client\.ts|src[\\/]design\.ts|src[\\/]styles\.css|contract[\\/](money|steps|giftAidUplift|page)\.ts|machines[\\/]checkout[\\/]checkout\.messages\.ts/,
+              test: /node_modules[\\/](xstate|@xstate[\\/]react|@tanstack[\\/](query-core|react-query)|use-sync-external-store|use-isomorphic-layout-effect)[\\/]|ui[\\/](Spinner|Icon|Alert|SiteHeader|SiteFooter|DeterminingScreen)\.tsx|src[\\/]app[\\/](Header|Footer)\.tsx|src[\\/]api[\\/]client\.ts|src[\\/]design\.ts|src[\\/]styles\.css|contract[\\/](money|steps|giftAidUplift|page|messages[\\/]checkout)\.ts|machines[\\/]checkout[\\/]checkout\.messages\.ts/,
             },
           ],
         },

@@ -12,7 +12,7 @@ export const ONE_TIME_CODE_LIFETIME_MS = 15 * 60 * 1000;
 
 /**
  * The wire's words for a refused e-mail address or one-word name; the server answers them with
- * the account step's own words (machines/account/account.messages.ts).
+ * the account step's own words (contract/messages/account.ts).
  */
 export const NOT_AN_EMAIL = 'must be an e-mail address';
 export const NOT_A_FULL_NAME = 'must give a first and a last name';

@@ -2,7 +2,7 @@
  * Addresses (spec 000 §2 Address screen, §3 Address, §5 Address, §7; spec 001 §2 Delivery Address,
  * §5 Address and Gift voucher, §7): the five calls and the one address form's rules, shared by the
  * address chart, the screens and the server so each rule is written once. The form's words are the
- * address chart's (machines/address/address.messages.ts).
+ * address chart's (contract/messages/address.ts).
  */
 import { z } from 'zod/mini';
 import { call, done, empty, formId, formText, id } from './primitives.ts';
@@ -22,7 +22,7 @@ export type AddressProblemKey = Exclude<AddressField, 'address_2'> | VoucherFiel
 
 /**
  * Why the address form cannot be sent, one name per rule (spec 000 §5; spec 001 §5): the address
- * chart words each one (machines/address/address.messages.ts), and the server answers with them.
+ * chart words each one (contract/messages/address.ts), and the server answers with them.
  */
 export type AddressProblem =
   | 'firstName'

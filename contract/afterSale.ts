@@ -2,7 +2,7 @@
  * After the sale (spec 001 §2 "Order completed", §7): the buyer's referral link to share, feedback
  * for the organiser, the subscription to important event updates, and where the accommodation map
  * comes from. The screen's words are the order-completed chart's
- * (machines/orderCompleted/orderCompleted.messages.ts).
+ * (contract/messages/orderCompleted.ts).
  */
 import { z } from 'zod/mini';
 import { call, done, empty, nullableString } from './primitives.ts';
@@ -11,6 +11,7 @@ import { call, done, empty, nullableString } from './primitives.ts';
 export const FEEDBACK_MAX_LENGTH = 2000;
 
 /** Control characters other than line breaks and tabs, and lone surrogates: a message keeps its lines. */
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
 const UNPRINTABLE_IN_MESSAGE = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f-\u009f\p{Cs}]/u;
 
 export const feedbackMessage = z.string().check(

@@ -2,7 +2,7 @@
  * Instant bank transfer (spec 001 §2 Bank transfer waiting, §4 Bank transfer status, §7, §9): the
  * three TrueLayer calls and the polling constants. Shared by the payment step, the bank-transfer
  * machine and the server, so each number is written once. The waiting screen's words are the
- * bank-transfer chart's (machines/bankTransfer/bankTransfer.messages.ts).
+ * bank-transfer chart's (contract/messages/bankTransfer.ts).
  */
 import { z } from 'zod/mini';
 import { call, done, empty, formText, money, nullableString } from './primitives.ts';

@@ -2,7 +2,7 @@
  * Delivering the tickets (spec 001 §4 Delivery, §7, §9): tickets into the wallet
  * (deliver_to_bitticket), then the wallet by e-mail (deliver_to_wallet); the order-completed
  * screen's simple info; the timings of the delivery screen. Its words are the delivery chart's
- * (machines/delivery/delivery.messages.ts).
+ * (contract/messages/delivery.ts).
  */
 import { z } from 'zod/mini';
 import { call, empty, nullableString } from './primitives.ts';

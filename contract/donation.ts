@@ -2,7 +2,7 @@
  * A donation to the basket's charity and its Gift Aid declaration (spec 000 §4, §5, §7, §9): the
  * two calls, the donation fee and the Gift Aid rules, shared by the screens, the machines and the
  * server so each rule is written once. The steps' words are the donation chart's
- * (machines/donation/donation.messages.ts).
+ * (contract/messages/donation.ts).
  */
 import { z } from 'zod/mini';
 

@@ -2,7 +2,7 @@
  * Paying by instalments (spec 001 §2 Payment, §3 Saved payment method, §4 Instalment result
  * statuses, §5, §7 pay_with_instalment, §9): the call, the buyer's saved cards, the sandbox
  * processor's card tokenisation, and which options a basket offers. The plan's words are the
- * instalment chart's (machines/instalment/instalment.messages.ts).
+ * instalment chart's (contract/messages/instalment.ts).
  */
 import { z } from 'zod/mini';
 import { call, empty, formBool, formText, nullableString } from './primitives.ts';

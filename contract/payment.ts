@@ -2,7 +2,7 @@
  * Paying (spec 001 §2 Payment, §4 Payment method state, §5, §7, §9): the calls of the payment
  * step, the contact-number and express rules, and which methods a basket is offered. Shared by the
  * screen, the payment machine and the server, so each rule is written once. The step's words are
- * the payment chart's (machines/payment/payment.messages.ts).
+ * the payment chart's (contract/messages/payment.ts).
  */
 import { z } from 'zod/mini';
 import { call, done, empty, formBool, formText, nullableString } from './primitives.ts';

@@ -2,7 +2,7 @@
  * Ticket questions (spec 001 §2 Ticket Questions, §3 Question, §4 Questions, §5, §7, §9): the
  * save_question_answers call, the server's refusals and the answer rules, shared by the screen,
  * the questions machine and the server so each rule is written once. The form's own messages
- * are the questions chart's (machines/questions/questions.messages.ts).
+ * are the questions chart's (contract/messages/questions.ts).
  *
  * Answers are keyed per ticket and question, and per ticket copy unless the question is asked
  * once per checkout: one entry per (ticket_id, question_id, copy), `copy` null for a question
@@ -62,6 +62,7 @@ export const questionCalls = {
 } as const;
 
 /** Everything but a newline is refused in a text answer when it is a control character. */
+// eslint-disable-next-line no-control-regex -- control characters are what it finds
 const UNPRINTABLE_IN_ANSWER = /[\p{Cs}\u0000-\u0009\u000B-\u001F\u007F-\u009F]/u;
 
 export function isMandatory(question: Pick<Question, 'mandatory'>): boolean {

@@ -2,7 +2,7 @@
  * Transferring or gifting tickets after the sale (spec 001 §2 Transfer tickets, §3 Transfer row,
  * §5 Transfer row, §7 set_transfers, §9): the rows the buyer sends, the date and time format, and
  * the recipient's acceptance link. Its words are the transfers chart's
- * (machines/transfers/transfers.messages.ts).
+ * (contract/messages/transfers.ts).
  */
 import { z } from 'zod/mini';
 import { EMAIL_PATTERN, MAX_EMAIL_LENGTH, NOT_AN_EMAIL } from './account.ts';

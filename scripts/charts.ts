@@ -163,7 +163,7 @@ const statelyFolder = fileURLToPath(new URL('../statecharts/', import.meta.url))
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const text = await generate();
   if (process.argv.includes('--check')) {
-    let current = '';
+    let current: string;
     try {
       current = readFileSync(target, 'utf8');
     } catch {

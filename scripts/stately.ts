@@ -3,7 +3,7 @@
  * machine, and `statecharts/all.stately.ts` with the root and every child in one file, so one import
  * opens the whole checkout. Written by `npm run charts` next to statecharts.md and checked with it.
  */
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { AnyStateMachine } from 'xstate';
 import { machineConfigText } from '../machines/charts';
@@ -44,21 +44,11 @@ export function statelyFiles(machines: AnyStateMachine[]): Map<string, string> {
 
 /** The files that differ from what is in `folder` (missing, changed or no longer made). */
 export function staleStatelyFiles(folder: string, files: Map<string, string>): string[] {
-  let present: string[] = [];
-  try {
-    present = readdirSync(folder).filter((name) => name.endsWith('.stately.ts'));
-  } catch {
-    present = [];
-  }
+  const present = existsSync(folder) ? readdirSync(folder).filter((name) => name.endsWith('.stately.ts')) : [];
   const stale = present.filter((name) => !files.has(name));
   for (const [name, text] of files) {
-    let current = '';
-    try {
-      current = readFileSync(join(folder, name), 'utf8');
-    } catch {
-      current = '';
-    }
-    if (current !== text) stale.push(name);
+    const file = join(folder, name);
+    if (!existsSync(file) || readFileSync(file, 'utf8') !== text) stale.push(name);
   }
   return stale;
 }

@@ -20,8 +20,8 @@ import { paymentWiring } from './providers/payment.ts';
 import { bankWiring } from './providers/bank.ts';
 import { sandboxBank } from './domain/payment/bank.ts';
 import { settleDueBankDecisions } from './domain/payment/bankTransfer.ts';
-import { BANK_TRANSFER_MESSAGES } from '../machines/bankTransfer/bankTransfer.messages.ts';
-import { PAYMENT_MESSAGES } from '../machines/payment/payment.messages.ts';
+import { BANK_TRANSFER_MESSAGES } from '../contract/messages/bankTransfer.ts';
+import { PAYMENT_MESSAGES } from '../contract/messages/payment.ts';
 
 const CHECKOUT_TIME = 600;
 const GRACE_MINUTES = 10;

@@ -10,7 +10,7 @@ import { and, desc, eq, or } from 'drizzle-orm';
 import { instalmentPlans, mailingList, marketingConsents, organiserPaymentSettings, outbox, sales, savedPaymentMethods, tickets, users } from './db/schema.ts';
 import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
 import { SANDBOX_CARDS } from '../contract/index.ts';
-import { PAYMENT_MESSAGES } from '../machines/payment/payment.messages.ts';
+import { PAYMENT_MESSAGES } from '../contract/messages/payment.ts';
 
 const GUEST_ADDRESS = { address1: '7 Mallory Lane', postcode: 'BS8 1QU' };
 

@@ -28,7 +28,7 @@ import { NOT_COMPLETED_MESSAGE, reconcilePayments, type ProcessorLinks } from '.
 import { sweepExpiredHolds } from './domain/stock.ts';
 import { setRefundProtection, updateTicketQuantity } from './domain/basket.ts';
 import { PAID_SALE_MESSAGE } from './domain/sales.ts';
-import { PAYMENT_MESSAGES } from '../machines/payment/payment.messages.ts';
+import { PAYMENT_MESSAGES } from '../contract/messages/payment.ts';
 import { SANDBOX_CARDS } from '../contract/index.ts';
 
 const HOLD_SECONDS = 600;

@@ -18,8 +18,8 @@ import { hotEvent } from './test/fixtures.ts';
 import { paymentWiring, type PaymentWiring } from './providers/payment.ts';
 import { settlePayment } from './domain/payment/payments.ts';
 import { sweepExpiredHolds } from './domain/stock.ts';
-import { ADDRESS_MESSAGES } from '../machines/address/address.messages.ts';
-import { PAYMENT_MESSAGES } from '../machines/payment/payment.messages.ts';
+import { ADDRESS_MESSAGES } from '../contract/messages/address.ts';
+import { PAYMENT_MESSAGES } from '../contract/messages/payment.ts';
 
 const CHECKOUT_TIME = 600;
 const GRACE_MINUTES = 10;

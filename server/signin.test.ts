@@ -12,7 +12,7 @@ import { LOCKED_CODE_MESSAGE, MAX_WRONG_TRIES, SEND_LIMITS, TOO_MANY_FOR_EMAIL_M
 import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
 import { hotEvent } from './test/fixtures.ts';
 import { WALLET_PATH } from '../contract/index.ts';
-import { FULL_NAME_MESSAGE, INVALID_EMAIL_MESSAGE } from '../machines/account/account.messages.ts';
+import { FULL_NAME_MESSAGE, INVALID_EMAIL_MESSAGE } from '../contract/messages/account.ts';
 
 const HTML = { accept: 'text/html' };
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();

@@ -21,7 +21,7 @@ import { bankWiring } from './providers/bank.ts';
 import { generateKeyPairSync, sign, type JsonWebKey, type KeyObject } from 'node:crypto';
 import * as tlSigning from 'truelayer-signing';
 import { truelayerBank, verifyTruelayerWebhook, wordOfStatus } from './domain/payment/truelayer.ts';
-import { BANK_TRANSFER_MESSAGES } from '../machines/bankTransfer/bankTransfer.messages.ts';
+import { BANK_TRANSFER_MESSAGES } from '../contract/messages/bankTransfer.ts';
 
 const ours = generateKeyPairSync('ec', { namedCurve: 'secp521r1' });
 const PEM = ours.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();

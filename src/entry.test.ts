@@ -84,7 +84,7 @@ describe('the entry script', () => {
   });
 
   it('carries nothing the basket needs only after a tap or a call: the dialog, the form encoder', () => {
-    expect(files).not.toContain('src/components/Modal.tsx');
+    expect(files).not.toContain('ui/Modal.tsx');
     expect(files).not.toContain('src/api/form.ts');
   });
 });

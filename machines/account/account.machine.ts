@@ -12,7 +12,7 @@ import {
   LOGOUT_FAILED_NOTICE,
   SAVE_FAILED_NOTICE,
   SEND_FAILED_NOTICE,
-} from './account.messages';
+} from '../../contract/messages/account';
 import type { AccountCallError, AccountEvent, AccountOutcome, AccountUser } from './account.types';
 
 export interface AccountContext {

@@ -11,7 +11,7 @@ import {
   type VoucherField,
 } from '../../contract';
 import type { AddressEvent, LookupStatus, addressMachine } from './address.machine';
-import { ADDRESS_MESSAGES } from './address.messages';
+import { ADDRESS_MESSAGES } from '../../contract/messages/address';
 
 export interface AddressView {
   /** The lookup status (spec 000 §4), or 'searching' while a lookup is in flight; null while loading. */

@@ -9,7 +9,7 @@
  * Used for the delivery address (the delivery_address step) and for the billing address (the
  * payment step): the `purpose` input picks the rules' words; the app provides `submitAddress`
  * (set_delivery_address for delivery). The rules are the contract's `addressProblems`;
- * their words are in address.messages.ts.
+ * their words are in contract/messages/address.ts.
  */
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import {
@@ -28,7 +28,7 @@ import {
   type SavedAddress,
   type VoucherField,
 } from '../../contract';
-import { ADDRESS_MESSAGES } from './address.messages';
+import { ADDRESS_MESSAGES } from '../../contract/messages/address';
 
 export type LookupStatus = 'new' | 'new_user' | 'found_addresses' | 'address_found' | 'adding_manually';
 

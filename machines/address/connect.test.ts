@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addressSenders } from './address.connect';
-import { ADDRESS_MESSAGES } from './address.messages';
+import { ADDRESS_MESSAGES } from '../../contract/messages/address';
 
 /** The address form's controls, each as the event of the spec's action (spec 000 §2 Delivery address, §4 lookup). */
 describe('address senders', () => {

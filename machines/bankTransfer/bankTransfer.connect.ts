@@ -2,7 +2,7 @@
 import type { SnapshotFrom } from 'xstate';
 import { BANK_RETRY_THRESHOLDS } from '../../contract';
 import { formatMoney } from '../../contract/money';
-import { BANK_TRANSFER_MESSAGES } from './bankTransfer.messages';
+import { BANK_TRANSFER_MESSAGES } from '../../contract/messages/bankTransfer';
 import type { BankTransferEvent, bankTransferMachine } from './bankTransfer.machine';
 
 export interface BankTransferView {

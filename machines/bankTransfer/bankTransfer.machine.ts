@@ -14,7 +14,7 @@ import {
   BANK_RETRY_THRESHOLDS,
   type TruelayerStatus,
 } from '../../contract';
-import { BANK_TRANSFER_MESSAGES } from './bankTransfer.messages';
+import { BANK_TRANSFER_MESSAGES } from '../../contract/messages/bankTransfer';
 
 export type BankTransferEvent = { type: 'CONTINUE_CLICKED' } | { type: 'SWITCH_METHOD_CLICKED' } | { type: 'RETRY_CLICKED' };
 

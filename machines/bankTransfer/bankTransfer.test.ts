@@ -4,7 +4,7 @@ import type { TruelayerStatus } from '../../contract';
 import { walk, type Expectation, type OracleQuestion, type WalkEvent } from '../testing/walk';
 import { bankTransferSenders, viewBankTransfer, type BankTransferView } from './bankTransfer.connect';
 import { bankTransferMachine } from './bankTransfer.machine';
-import { BANK_TRANSFER_MESSAGES } from './bankTransfer.messages';
+import { BANK_TRANSFER_MESSAGES } from '../../contract/messages/bankTransfer';
 
 /** Spec 001 §8 and §4, word for word. */
 const CANCELLED = 'You cancelled the payment in the bank portal.';
@@ -13,7 +13,7 @@ const EXPIRED = 'Your payment was unsuccessful and the checkout time expired. If
 const AFTER_3 = 'Waiting for a response from your bank';
 const AFTER_6 = 'Awaiting confirmation of payment';
 const AFTER_9 = "It's taking longer than usual for confirmation of your payment.";
-/* Our own words where the spec has none (bankTransfer.messages.ts). */
+/* Our own words where the spec has none (contract/messages/bankTransfer.ts). */
 const FIRST_WAIT = 'Checking with your bank';
 const NOT_CONFIRMED =
   'Your payment is not confirmed yet. If your bank confirms it, your tickets will be delivered to your ticket wallet and sent to you by e-mail.';

@@ -5,9 +5,11 @@
  * server's prices. Failures are reported to the root as notices, which keeps one list of toasts.
  */
 import { assertEvent, assign, fromPromise, sendParent, setup } from 'xstate';
-import type { BasketEvent, Checkout, NoticeKind } from '../checkout/checkout.types';
-import { MESSAGES } from '../checkout/checkout.messages';
-import { BASKET_FAILURES, maximumWarning, minimumWarning } from './basket.messages';
+import type { Checkout } from '../../contract';
+import type { NoticeKind } from '../../contract/notice.ts';
+import type { BasketEvent } from './basket.types.ts';
+import { MESSAGES } from '../../contract/messages/checkout';
+import { BASKET_FAILURES, maximumWarning, minimumWarning } from '../../contract/messages/basket';
 
 export type BasketTag = 'updating';
 
@@ -37,8 +39,7 @@ function without<T>(record: Record<number, T>, id: number): Record<number, T> {
 const reportAndReload = (text: string) =>
   ({ target: '#basket.reloading', actions: { type: 'notify', params: { kind: 'error', text } } }) as const;
 
-const done = { success: true } as const;
-type Done = typeof done;
+type Done = { readonly success: true };
 
 export const basketMachine = setup({
   types: {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeCheckout, makeTicketLine } from '../testing/checkoutFixture';
-import { basketRules, viewBasket } from './basket.connect';
+import { basketRules } from '../../contract/basketRules.ts';
+import { viewBasket } from './basket.connect';
 import type { CheckoutEvent as EventLine, GiftVoucherLine } from '../../contract';
 
 const idle = viewBasket(undefined);

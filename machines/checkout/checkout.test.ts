@@ -233,7 +233,7 @@ function checkoutOracle(q: Q): Expectation<View> | undefined {
   const pastBasket = !['determining', 'basket'].includes(view.step) && !view.isEditingBasket;
 
   switch (event.type) {
-    /* global events, on every step */
+    // events on every step
     case 'TAB_VISIBLE':
       return unchanged(q, { sent: { reloadCheckout: [null] } });
     case 'NOTICE_RAISED':

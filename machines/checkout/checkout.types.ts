@@ -3,18 +3,14 @@
  * the app provides with `.provide()`, and what those actors return. Machines import types only
  * from the wire contract; they never import React, ky or React Query.
  */
-import type { Checkout, ResponseOf, Step } from '../../contract';
+import type { Checkout, Step } from '../../contract';
+import type { Notice, NoticeKind } from '../../contract/notice.ts';
+import type { BasketEvent } from '../basket/basket.types.ts';
+import type { ParentCountdownEvent as CountdownEvent } from '../countdown/countdown.machine.ts';
+import type { ReservationOutcome, ReserveReply } from '../reservation/reservation.types.ts';
 
-export type { Checkout, Step };
-
-export type NoticeKind = 'error' | 'warning' | 'success' | 'info';
-
-/** A message shown to the buyer: toasts (persistent until dismissed) and step notices. */
-export interface Notice {
-  id: number;
-  kind: NoticeKind;
-  text: string;
-}
+/* The root's children own their events and outputs; the root names them from here. */
+export type { BasketEvent, Checkout, CountdownEvent, Notice, NoticeKind, ReservationOutcome, ReserveReply, Step };
 
 /* ---------- root machine `checkout` ---------- */
 
@@ -50,17 +46,6 @@ export type CheckoutEvent =
   | { type: 'STEP_SAVED'; state: Step; secondsRemaining: number }
   | { type: 'STEP_SAVE_FAILED' };
 
-/** What the reservation child decides, from the reserve_tickets reply. */
-export type ReservationOutcome =
-  | { type: 'reserved'; saleReference: string; checkoutTime: number; checkout: Checkout }
-  | { type: 'captcha'; sitekey: string }
-  | { type: 'redirect'; url: string }
-  | { type: 'error'; message: string }
-  | { type: 'unknown' }
-  | { type: 'failed' };
-
-export type ReserveReply = ResponseOf<'reserveTickets'>;
-
 /**
  * Actors and actions the app provides (names are the contract):
  * - loadCheckout: fromPromise<Checkout, void>   fetches (or refetches) GET checkout
@@ -89,23 +74,3 @@ export type ProvidedActorName =
   | 'setCode'
   | 'removeFromBasket'
   | 'removeGiftVoucherFromBasket';
-
-/* ---------- basket child (systemId 'basket'), invoked while on the basket step ---------- */
-
-export type BasketEvent =
-  /** The buyer typed a quantity. The line is passed so the rules can be checked against it. */
-  | { type: 'QUANTITY_CHANGED'; ticketId: number; qty: number; maxCanReserve: number; minPerCustomer: number }
-  | { type: 'GIFT_VOUCHER_QUANTITY_CHANGED'; giftVoucherId: number; qty: number; value: number }
-  | { type: 'TICKET_REMOVED'; ticketId: number }
-  | { type: 'GIFT_VOUCHER_REMOVED'; giftVoucherId: number; value: number }
-  | { type: 'REFUND_PROTECTION_CHOSEN'; refundProtection: boolean }
-  | { type: 'CODE_SUBMITTED'; code: string };
-
-/* ---------- countdown child (systemId 'countdown') ---------- */
-
-export type CountdownEvent =
-  /** paymentSecondsRemaining above 0: a payment has started, and the hold is kept that long for it. */
-  | { type: 'START'; secondsRemaining: number; paymentSecondsRemaining?: number }
-  | { type: 'SYNC'; secondsRemaining: number }
-  | { type: 'TICK'; elapsedMs: number }
-  | { type: 'STOP' };

@@ -13,7 +13,6 @@
  * server's figure for the hold's own deadline (SYNC) no longer applies.
  */
 import { assertEvent, assign, fromCallback, fromPromise, sendParent, setup, type EventObject } from 'xstate';
-import type { CountdownEvent as ParentCountdownEvent } from '../checkout/checkout.types';
 import type { ResponseOf } from '../../contract';
 
 /** Spec 000 §4: a one-second timer counts seconds_remaining down. */
@@ -27,6 +26,14 @@ export const MORE_TIME_FAILED = 'More time could not be added. Please try again 
 export function offerThresholdMs(holdMs: number): number {
   return Math.min(MORE_TIME_OFFER_MS, holdMs / 2);
 }
+
+/** What the parent sends the countdown (systemId 'countdown'). */
+export type ParentCountdownEvent =
+  /** paymentSecondsRemaining above 0: a payment has started, and the hold is kept that long for it. */
+  | { type: 'START'; secondsRemaining: number; paymentSecondsRemaining?: number }
+  | { type: 'SYNC'; secondsRemaining: number }
+  | { type: 'TICK'; elapsedMs: number }
+  | { type: 'STOP' };
 
 export type CountdownEvent = ParentCountdownEvent | { type: 'MORE_TIME_CLICKED' };
 export type ExtendHoldReply = ResponseOf<'extendHold'>;

@@ -8,7 +8,7 @@
  */
 import { assign, fromPromise, setup } from 'xstate';
 import { DELIVERY_ADVANCE_DELAY_MS, DELIVERY_START_DELAY_MS, type ResponseOf } from '../../contract';
-import { DELIVERY_FAILED_CODE, DELIVERY_MESSAGES } from './delivery.messages';
+import { DELIVERY_FAILED_CODE, DELIVERY_MESSAGES } from '../../contract/messages/delivery';
 
 export type DeliveryEvent = { type: 'RETRY_CLICKED' };
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { walk, type Expectation, type OracleQuestion } from '../testing/walk';
 import { deliverySenders, viewDelivery, type DeliveryView } from './delivery.connect';
 import { deliveryMachine } from './delivery.machine';
-import { ORDER_COMPLETED_MESSAGES } from './delivery.messages';
+import { ORDER_COMPLETED_MESSAGES } from '../../contract/messages/delivery';
 
 /** Spec 001 §8, the delivery texts, and §4 Delivery's error code. */
 const UNABLE_BITTICKET = 'Unable to deliver to BitTicket. Please try again later';

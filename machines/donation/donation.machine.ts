@@ -6,7 +6,7 @@
  */
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import { MIN_DONATION, parseAmount, type RequestOf, type ResponseOf } from '../../contract';
-import { DONATION_MESSAGES } from './donation.messages';
+import { DONATION_MESSAGES } from '../../contract/messages/donation';
 
 export type DonationEvent =
   | { type: 'PRESET_CHOSEN'; amount: number }

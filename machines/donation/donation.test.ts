@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { walk, type Expectation } from '../testing/walk';
 import { viewDonation, type DonationView } from './donation.connect';
 import { donationMachine } from './donation.machine';
-import { DONATION_MESSAGES, GIFT_AID_MESSAGES } from './donation.messages';
+import { DONATION_MESSAGES, GIFT_AID_MESSAGES } from '../../contract/messages/donation';
 
 const CHARITY_ID = 7;
 

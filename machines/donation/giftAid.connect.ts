@@ -2,7 +2,7 @@
 import type { SnapshotFrom } from 'xstate';
 import { GIFT_AID_ADDRESS_FROM, giftAidProblems, giftAidUplift, type GiftAidField, type GiftAidForm } from '../../contract/donation';
 import type { Confirmation, GiftAidEvent, GiftAidTextField, giftAidMachine } from './giftAid.machine';
-import { GIFT_AID_FIELD_MESSAGES } from './donation.messages';
+import { GIFT_AID_FIELD_MESSAGES } from '../../contract/messages/donation';
 
 export interface GiftAidView {
   form: GiftAidForm;

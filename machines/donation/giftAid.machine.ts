@@ -6,7 +6,7 @@
  */
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
 import { giftAidPayload, giftAidProblems, type GiftAidForm, type RequestOf, type ResponseOf } from '../../contract';
-import { GIFT_AID_MESSAGES } from './donation.messages';
+import { GIFT_AID_MESSAGES } from '../../contract/messages/donation';
 
 export type Confirmation = keyof GiftAidForm['confirmations'];
 export type GiftAidTextField = 'address1' | 'postcode' | 'overseasAddress';

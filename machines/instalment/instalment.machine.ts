@@ -7,8 +7,8 @@
  */
 import { assign, fromPromise, setup } from 'xstate';
 import type { ResponseOf } from '../../contract';
-import { INSTALMENT_MESSAGES } from './instalment.messages';
-import { HoldLost } from '../payment/payment.types';
+import { INSTALMENT_MESSAGES } from '../../contract/messages/instalment';
+import { HoldLost, messageOf } from '../../contract/errors.ts';
 import { NEW_CARD, type InstalmentInput, type InstalmentOutcome, type PayWithInstalmentRequest, type SavedCard } from './instalment.types';
 
 export interface InstalmentContext {
@@ -16,10 +16,6 @@ export interface InstalmentContext {
   newCard: SavedCard | null;
   /** How the plan ended; set on every way into `done`, so null only while it goes on. */
   outcome: InstalmentOutcome | null;
-}
-
-function messageOf(error: unknown, fallback: string): string {
-  return error instanceof Error && error.message ? error.message : fallback;
 }
 
 export const instalmentMachine = setup({

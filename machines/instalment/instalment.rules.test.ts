@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PLAN_COMPLETED_MESSAGES } from './instalment.messages';
+import { PLAN_COMPLETED_MESSAGES } from '../../contract/messages/instalment';
 import { planProblems } from './instalment.rules';
 
 /** Spec 001 §5: a plan is paid only when an option, a valid phone and a payment method are selected. */

@@ -1,7 +1,7 @@
 /** Spec 001 §5: a plan is paid only with an option, a valid phone and a card chosen. */
 import { isValidPhone, PAY_IN_FULL_OPTION } from '../../contract';
-import { INSTALMENT_MESSAGES } from './instalment.messages';
-import { PAYMENT_MESSAGES } from '../payment/payment.messages';
+import { INSTALMENT_MESSAGES } from '../../contract/messages/instalment';
+import { PAYMENT_MESSAGES } from '../../contract/messages/payment';
 import type { PlanChoice } from './instalment.types';
 
 export type PlanProblemField = 'planOption' | 'planCard' | 'contactNumber';

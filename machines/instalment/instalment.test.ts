@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { walk, type Expectation } from '../testing/walk';
-import { HoldLost } from '../payment/payment.types';
+import { HoldLost } from '../../contract/errors.ts';
 import { viewInstalment, type InstalmentView } from './instalment.connect';
 import { instalmentMachine } from './instalment.machine';
 

@@ -4,8 +4,8 @@
  * what the buyer already receives are not shown, and are sent as they are.
  */
 import { assertEvent, assign, fromPromise, setup } from 'xstate';
-import { MARKETING_FAILED_MESSAGE } from './marketing.messages';
-import type { Checkout } from '../checkout/checkout.types';
+import { MARKETING_FAILED_MESSAGE } from '../../contract/messages/marketing';
+import type { Checkout } from '../../contract';
 
 export type MarketingPreferences = NonNullable<Checkout['marketing_preferences']>;
 

@@ -4,11 +4,11 @@
  * functions of the checkout, the user and the referral link.
  */
 import type { ActorRefFrom, SnapshotFrom } from 'xstate';
-import type { Checkout } from '../checkout/checkout.types';
+import type { Checkout } from '../../contract';
 import { ukToday } from '../../contract';
 import { transferableTickets } from '../transfers/transferRows';
 import type { orderCompletedMachine, OrderCompletedNotice } from './orderCompleted.machine';
-import { ORDER_COMPLETED_MESSAGES } from './orderCompleted.messages';
+import { ORDER_COMPLETED_MESSAGES } from '../../contract/messages/orderCompleted';
 
 export type OrderCompletedSubView = 'overview' | 'transfer_tickets' | 'find_a_place';
 

@@ -9,7 +9,7 @@
  * keeps only what the buyer is doing. Every side effect is a named actor or action the app provides.
  */
 import { assertEvent, assign, setup } from 'xstate';
-import { ORDER_COMPLETED_MESSAGES } from './orderCompleted.messages';
+import { ORDER_COMPLETED_MESSAGES } from '../../contract/messages/orderCompleted';
 import { providedByApp } from '../providedByApp';
 import type { transfersMachine, TransfersInput } from '../transfers/transfers.machine';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
-import type { Checkout } from '../checkout/checkout.types';
+import type { Checkout } from '../../contract';
 import { makeCheckout } from '../testing/checkoutFixture';
 import { transferableTickets } from '../transfers/transferRows';
 import { walk, type Expectation, type OracleQuestion, type WalkEvent } from '../testing/walk';

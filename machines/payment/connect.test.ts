@@ -3,7 +3,7 @@ import { createActor, fromPromise } from 'xstate';
 import { paymentSenders, viewPayment } from './payment.connect';
 import { paymentMachine } from './payment.machine';
 import type { PaymentSituation } from './payment.types';
-import { PAYMENT_MESSAGES } from './payment.messages';
+import { PAYMENT_MESSAGES } from '../../contract/messages/payment';
 
 /** The payment screen's controls, each as the event of the spec's action (spec 001 §2 Payment, §4). */
 describe('payment senders', () => {

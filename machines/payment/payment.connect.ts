@@ -1,7 +1,7 @@
 /** What the payment screen shows, and the events it may send. */
 import type { SnapshotFrom } from 'xstate';
 import type { BillingAddress, ChosenMethod, PaymentMethod } from '../../contract';
-import { METHOD_LABELS, PAYMENT_TITLES, saasBlockedMessage } from './payment.messages';
+import { METHOD_LABELS, PAYMENT_TITLES, saasBlockedMessage } from '../../contract/messages/payment';
 import type { paymentMachine } from './payment.machine';
 import type { FormField, PaymentEvent, PaymentForm, PaymentProblemField } from './payment.types';
 import { planProblems } from '../instalment/instalment.rules';

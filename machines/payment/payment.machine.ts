@@ -14,11 +14,12 @@ import {
   type RequestOf,
   type ResponseOf,
 } from '../../contract';
+import { messageOf } from '../../contract/errors.ts';
 import { codeDigits, ONE_TIME_CODE_LENGTH } from '../../contract/account';
-import { ADDRESS_MESSAGES } from '../address/address.messages';
-import { CHECK_FAILED_NOTICE, SEND_FAILED_NOTICE } from '../account/account.messages';
-import { MESSAGES } from '../checkout/checkout.messages';
-import { PAYMENT_MESSAGES } from './payment.messages';
+import { ADDRESS_MESSAGES } from '../../contract/messages/address';
+import { CHECK_FAILED_NOTICE, SEND_FAILED_NOTICE } from '../../contract/messages/account';
+import { MESSAGES } from '../../contract/messages/checkout';
+import { PAYMENT_MESSAGES } from '../../contract/messages/payment';
 import { paymentProblems } from './payment.rules';
 import { instalmentMachine } from '../instalment/instalment.machine';
 import type { InstalmentOutcome } from '../instalment/instalment.types';
@@ -62,10 +63,6 @@ const initialForm: PaymentForm = {
   newsletter: false,
   plan: { option: null, card: null, makeDefault: true },
 };
-
-function messageOf(error: unknown, fallback: string): string {
-  return error instanceof Error && error.message ? error.message : fallback;
-}
 
 export const paymentMachine = setup({
   types: {

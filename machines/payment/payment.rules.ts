@@ -12,8 +12,8 @@ import {
 } from '../../contract';
 import type { PaymentForm, PaymentProblemField, PaymentSituation } from './payment.types';
 import { planOptions } from '../../contract';
-import { ADDRESS_MESSAGES } from '../address/address.messages';
-import { PAYMENT_MESSAGES } from './payment.messages';
+import { ADDRESS_MESSAGES } from '../../contract/messages/address';
+import { PAYMENT_MESSAGES } from '../../contract/messages/payment';
 import { planProblems } from '../instalment/instalment.rules';
 
 /** The methods this build takes; bank transfer, Square and plans join here when they are built. */

@@ -81,11 +81,7 @@ export interface PaymentSignIn {
   error: string | null;
 }
 
-/** A call refused because the hold is gone: the failure body's error becomes the basket's reserving error. */
-export class HoldLost extends Error {
-  // Stryker disable next-line StringLiteral: the name is for logs; every guard tells a lost hold by instanceof.
-  override name = 'HoldLost';
-}
+export { HoldLost } from '../../contract/errors.ts';
 
 /** Express details refused because the e-mail has an account: its one-time code signs the buyer in first. */
 export class AccountExists extends Error {

@@ -9,7 +9,7 @@ import {
   type AnswerValue,
   type Question,
 } from '../../contract';
-import { QUESTION_MESSAGES } from './questions.messages';
+import { QUESTION_MESSAGES } from '../../contract/messages/questions';
 import { allStepsComplete, stepIsComplete, type QuestionsEvent, type questionsMachine } from './questions.machine';
 
 export interface QuestionView {

@@ -13,8 +13,8 @@ import {
   type RequestOf,
   type ResponseOf,
 } from '../../contract';
-import { MESSAGES } from '../checkout/checkout.messages';
-import { QUESTION_MESSAGES } from './questions.messages';
+import { MESSAGES } from '../../contract/messages/checkout';
+import { QUESTION_MESSAGES } from '../../contract/messages/questions';
 import { answerEntries, buildSteps, isMissingAnswers, type QuestionStep, type QuestionsSource } from './questionSteps';
 
 export type QuestionsEvent =

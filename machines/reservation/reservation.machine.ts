@@ -4,7 +4,8 @@
  * root machine decides what each outcome means for the flow.
  */
 import { assign, fromPromise, setup } from 'xstate';
-import type { Checkout, ReservationOutcome, ReserveReply } from '../checkout/checkout.types';
+import type { Checkout } from '../../contract';
+import type { ReservationOutcome, ReserveReply } from './reservation.types.ts';
 
 export interface ReservationInput {
   captchaToken?: string;

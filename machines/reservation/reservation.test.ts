@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { makeCheckout } from '../testing/checkoutFixture';
 import { runningChildren, walk, type Expectation, type OracleQuestion } from '../testing/walk';
-import type { ReservationOutcome } from '../checkout/checkout.types';
+import type { ReservationOutcome } from './reservation.types.ts';
 import { isInAppBrowserUserAgent } from './inAppBrowser';
 import { viewReservation } from './reservation.connect';
 import { reservationMachine } from './reservation.machine';

@@ -12,6 +12,7 @@
  */
 import { assign, fromPromise, setup } from 'xstate';
 import type { RequestOf, ResponseOf, SeatHold } from '../../contract';
+import { messageOf } from '../../contract/errors.ts';
 
 export type AddRequest = RequestOf<'addToBasket'>;
 
@@ -50,12 +51,6 @@ export interface SeatSelectionContext {
 export const ADD_FAILED_FALLBACK = 'Unable to add your seats to the basket. Please try again.';
 export const HOLD_FAILED_FALLBACK = 'Unable to hold that seat. Please try again.';
 export const HOLD_EXPIRED_MESSAGE = 'Your seats were held for you for a limited time, and that time has run out, so they were released. Choose your seats again.';
-
-function messageOf(error: unknown, fallback: string): string {
-  // Stryker disable next-line OptionalChaining: the app's calls reject with an Error, never null; the `?.` is for the type.
-  const message = (error as { serverMessage?: unknown } | null)?.serverMessage;
-  return typeof message === 'string' && message ? message : fallback;
-}
 
 export const seatSelectionMachine = setup({
   types: {

@@ -8,9 +8,9 @@
  */
 import { assign, fromPromise, setup } from 'xstate';
 import type { BillingAddress, ResponseOf } from '../../contract';
-import { PAYMENT_MESSAGES } from '../payment/payment.messages';
-import { SQUARE_MESSAGES } from './square.messages';
-import { HoldLost } from '../payment/payment.types';
+import { PAYMENT_MESSAGES } from '../../contract/messages/payment';
+import { SQUARE_MESSAGES } from '../../contract/messages/square';
+import { HoldLost, messageOf } from '../../contract/errors.ts';
 
 export type SquareCredentials = ResponseOf<'getSquareCredentials'>;
 
@@ -31,10 +31,6 @@ export interface SquareContext {
 }
 
 export type SquareEvent = { type: 'CARD_SUBMITTED' };
-
-function messageOf(error: unknown, fallback: string): string {
-  return error instanceof Error && error.message ? error.message : fallback;
-}
 
 export const squareMachine = setup({
   types: {

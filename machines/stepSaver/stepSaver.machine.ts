@@ -4,7 +4,7 @@
  * always ends on the step the buyer sees.
  */
 import { assign, fromPromise, sendParent, setup } from 'xstate';
-import type { Step } from '../checkout/checkout.types';
+import type { Step } from '../../contract';
 
 export type StepSaverEvent = { type: 'SAVE'; state: Step };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Step } from '../checkout/checkout.types';
+import type { Step } from '../../contract';
 import { walk, type Expectation } from '../testing/walk';
 import { stepSaverMachine } from './stepSaver.machine';
 

@@ -1,5 +1,5 @@
 /** A complete checkout object as the server sends it, for tests to adjust field by field. */
-import type { Checkout } from '../checkout/checkout.types';
+import type { Checkout } from '../../contract';
 import type { TicketLine } from '../../contract';
 import { emptyCheckout } from '../../contract/emptyCheckout';
 

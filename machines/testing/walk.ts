@@ -68,8 +68,11 @@ export type WalkEvent = { type: string } & Record<string, unknown>;
 /** What every path run gets: controllable actors and logs of what the machine did. */
 export interface WalkKit {
   /** A promise actor that stays pending until the walk delivers its done or error event. */
+  // The walk's actors stand in for any actor of the chart, whatever input it is started with.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   controlled: <TOutput = unknown>() => ReturnType<typeof fromPromise<TOutput, any>>;
   /** A callback actor that records every event sent to it under `name`. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   recorder: (name: string) => ReturnType<typeof fromCallback<EventObject, any>>;
   /** An action implementation that records its params under `name`. */
   spy: (name: string) => (args: unknown, params: unknown) => void;
@@ -476,6 +479,7 @@ async function runPath<V>(
     const message = error instanceof Error ? error.message : String(error);
     throw new Error(
       `${options.name}${variant ? ` (${variant.name})` : ''}: ${message}\n  path: ${trail.join('\n     -> ')}`,
+      { cause: error },
     );
   } finally {
     if (parent) parent.stop();

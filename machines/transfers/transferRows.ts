@@ -17,7 +17,7 @@ import {
   type TicketLine,
   type TransferRowInput,
 } from '../../contract';
-import { TRANSFER_MESSAGES } from './transfers.messages';
+import { TRANSFER_MESSAGES } from '../../contract/messages/transfers';
 
 /** What a section needs of a ticket line. */
 export type TransferTicket = Pick<TicketLine, 'ticket_id' | 'event_name' | 'ticket_name' | 'qty'>;

@@ -2,7 +2,7 @@
 import type { SnapshotFrom } from 'xstate';
 import type { SendGift } from '../../contract';
 import { canAddRow, canIncrease, isScheduledGift, rowProblems, rowsOf, rowsToSend, type RowField, type RowProblems } from './transferRows';
-import { TRANSFER_MESSAGES } from './transfers.messages';
+import { TRANSFER_MESSAGES } from '../../contract/messages/transfers';
 import type { RowAddress, TransfersEvent, transfersMachine } from './transfers.machine';
 
 export interface TransferRowView {

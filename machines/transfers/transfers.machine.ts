@@ -22,7 +22,7 @@ import {
   type RowField,
   type TransferTicket,
 } from './transferRows';
-import { TRANSFER_MESSAGES } from './transfers.messages';
+import { TRANSFER_MESSAGES } from '../../contract/messages/transfers';
 
 /** A row is addressed by its ticket and its position among that ticket's rows (0 is the first). */
 export interface RowAddress {

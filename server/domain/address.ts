@@ -13,7 +13,7 @@ import {
   type ParsedRequestOf,
   type SavedAddress,
 } from '../../contract/index.ts';
-import { ADDRESS_MESSAGES } from '../../machines/address/address.messages.ts';
+import { ADDRESS_MESSAGES } from '../../contract/messages/address.ts';
 import type { Database } from '../db/index.ts';
 import { postalDeliveryEvents, saleDeliveryAddresses, sales, saleVouchers, userAddresses } from '../db/schema.ts';
 import { countryName, isCountry, isState } from './addressCountries.ts';

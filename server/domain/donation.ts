@@ -20,7 +20,7 @@ import {
   donationFee,
   type DonationFeeTerms,
 } from '../../contract/index.ts';
-import { DONATION_MESSAGES, GIFT_AID_MESSAGES } from '../../machines/donation/donation.messages.ts';
+import { DONATION_MESSAGES, GIFT_AID_MESSAGES } from '../../contract/messages/donation.ts';
 import { Refusal } from './refusal.ts';
 import { holdIsLive, lockOpenSale, lockSale, type Sale } from './sales.ts';
 import { closeOpenPayments } from './payment/paidFor.ts';

@@ -14,7 +14,7 @@
  * `reserve_claims` under a transaction-scoped advisory lock per key, so two reservations at once
  * from one buyer cannot both squeeze in.
  */
-import { maximumWarning, minimumWarning } from '../../machines/basket/basket.messages.ts';
+import { maximumWarning, minimumWarning } from '../../contract/messages/basket.ts';
 import { Refusal } from './refusal.ts';
 
 export const DEFAULT_MAX_PER_ORDER = 10;

@@ -6,7 +6,7 @@
  */
 import { and, asc, eq, inArray } from 'drizzle-orm';
 import type { Database, Executor } from '../db/index.ts';
-import { questionIntros, saleLines, saleQuestionAnswers, ticketQuestions } from '../db/schema.ts';
+import { type questionIntros, saleLines, saleQuestionAnswers, ticketQuestions } from '../db/schema.ts';
 import {
   QUESTION_REFUSALS,
   answerRefusal,

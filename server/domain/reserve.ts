@@ -11,7 +11,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { rows, type Database, type Executor } from '../db/index.ts';
 import { discountCodes, sales, type RequiredTicketGroup } from '../db/schema.ts';
-import { REQUIRED_TICKETS_MESSAGE } from '../../machines/basket/basket.messages.ts';
+import { REQUIRED_TICKETS_MESSAGE } from '../../contract/messages/basket.ts';
 import { isRefusal, Refusal } from './refusal.ts';
 import { holdIsLive, lockSale, newSaleReference, PAID_SALE_MESSAGE, SALE_NOT_FOUND_MESSAGE, secondsRemaining } from './sales.ts';
 import { reserveBasketAtOnce, reserveClaims, reserveSaleAtOnce, type ReserveClaims, type ReserveVerdict } from './stock.ts';

@@ -3,7 +3,7 @@ import { eq } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { mailingList, users } from '../db/schema.ts';
 import type { User } from '../../contract/index.ts';
-import { INVALID_EMAIL_MESSAGE } from '../../machines/account/account.messages.ts';
+import { INVALID_EMAIL_MESSAGE } from '../../contract/messages/account.ts';
 import { Refusal } from './refusal.ts';
 
 export type UserRow = typeof users.$inferSelect;

@@ -48,7 +48,7 @@ export function seedInitialData(queryClient: QueryClient, doc: Document = docume
 }
 
 async function verify(queryClient: QueryClient, seededCheckout: Checkout | null, seededUser: { user: unknown } | null): Promise<void> {
-  let calls: Awaited<ReturnType<typeof loadCallMachinery>>['contract']['calls'] | null = null;
+  let calls: Awaited<ReturnType<typeof loadCallMachinery>>['contract']['calls'] | null;
   try {
     calls = (await loadCallMachinery()).contract.calls;
   } catch {

@@ -1,36 +1,9 @@
 import type { ReactNode } from 'react';
-import { Icon } from '../components/Icon';
+import { SiteHeader } from '../../ui/SiteHeader';
 
 const BRAND = import.meta.env.VITE_BRAND_NAME ?? 'Holdfast';
 
-/**
- * The site header, the same as the catalogue pages' (server/views/html.ts renders its twin from
- * the same classes in design/components.css): the brand, All events, Basket.
- */
+/** The checkout's header: the site's (ui/SiteHeader.tsx, the catalogue's too) at the basket, secure. */
 export function Header({ extra }: { extra?: ReactNode }) {
-  return (
-    <header className="site-header">
-      <div className="site-header__inner">
-        <a className="brand" href="/all-events/">
-          <svg className="brand__mark" viewBox="0 0 32 32" aria-hidden="true" focusable="false">
-            <rect width="32" height="32" rx="9" fill="currentColor" />
-            <path d="M10 9v14M22 9v14M10 16h12" stroke="#fff" strokeWidth="3.2" strokeLinecap="round" />
-          </svg>
-          <span className="brand__name">{BRAND}</span>
-        </a>
-        <nav className="site-header__nav" aria-label="Site">
-          {extra}
-          <a href="/all-events/">All events</a>
-          <a href="/checkout/" aria-current="page">
-            <Icon name="basket" />
-            Basket
-          </a>
-        </nav>
-        <span className="site-header__secure">
-          <Icon name="lock" />
-          <span>Secure checkout</span>
-        </span>
-      </div>
-    </header>
-  );
+  return <SiteHeader brand={BRAND} current="basket" secure extra={extra} />;
 }

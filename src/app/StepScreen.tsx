@@ -1,6 +1,6 @@
 import { Suspense, type ComponentType } from 'react';
 import type { Step } from '../../contract';
-import { Spinner } from '../components/Spinner';
+import { Spinner } from '../../ui/Spinner';
 import { STEP_MODULES } from '../steps/steps';
 
 /**

@@ -38,7 +38,7 @@ const extendHold = fromPromise<ExtendHoldReply, void>(async () => {
   try {
     return await callApi('extendHold');
   } catch (err) {
-    throw new Error(err instanceof CallFailed && err.serverMessage ? err.serverMessage : MORE_TIME_FAILED);
+    throw new Error(err instanceof CallFailed && err.serverMessage ? err.serverMessage : MORE_TIME_FAILED, { cause: err });
   }
 });
 

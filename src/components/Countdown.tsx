@@ -4,8 +4,8 @@ import type { AnyActorRef } from 'xstate';
 import { connectCountdown } from '../../machines/countdown/countdown.connect';
 import { formatClock } from '../format/clock';
 import { formatDuration } from '../format/duration';
-import { Icon } from './Icon';
-import { Spinner } from './Spinner';
+import { Icon } from '../../ui/Icon';
+import { Spinner } from '../../ui/Spinner';
 
 type CountdownSnapshot = Parameters<typeof connectCountdown>[0];
 

@@ -3,9 +3,9 @@ import type { AnyActorRef } from 'xstate';
 import type { Checkout } from '../../contract';
 import { formatMoney } from '../../contract/money';
 import { Countdown } from './Countdown';
-import { Icon } from './Icon';
-import { Modal } from './Modal';
-import { OrderSummary } from './OrderSummary';
+import { Icon } from '../../ui/Icon';
+import { Modal } from '../../ui/Modal';
+import { OrderSummary } from '../../ui/OrderSummary';
 
 /** The basket's lines in brief: what the buyer is paying for on the steps after the basket. */
 function BasketLines({ checkout }: { checkout: Checkout }) {

@@ -1,5 +1,5 @@
-import type { Notice } from '../../machines/checkout/checkout.types';
-import { Alert } from './Alert';
+import type { Notice } from '../../contract/notice.ts';
+import { Alert } from '../../ui/Alert';
 
 /** The checkout's notifications: they stay until the buyer dismisses them. */
 export function Toasts({ notices, onDismiss }: { notices: readonly Notice[]; onDismiss: (id: number) => void }) {

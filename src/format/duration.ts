@@ -1,4 +1,4 @@
-import { plural } from './plural';
+import { plural } from '../../ui/plural';
 
 const UNITS: ReadonlyArray<readonly [seconds: number, word: string]> = [
   [7 * 24 * 3600, 'week'],

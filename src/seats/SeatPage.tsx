@@ -3,11 +3,11 @@
  * table; why a press was refused, in words, next to the chart; 'Selected Seats:' with each seat's
  * section-row-number, price and ticket type, the total, and 'Add To Basket!'.
  */
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
 import { inspection } from '../inspector';
-import { Alert } from '../components/Alert';
+import { Alert } from '../../ui/Alert';
 import { formatMoney } from '../../contract/money';
 import { mapSeats, seatSelectionSenders, summarise, viewSeatSelection, type EventDateInfo, type MapSeat, type SeatingPlan } from '../../machines/seatSelection/seatSelection.connect';
 import { HOLD_EXPIRED_MESSAGE } from '../../machines/seatSelection/seatSelection.machine';
@@ -51,12 +51,16 @@ function Seats({ eventDateId, machine, info, plan }: { eventDateId: number; mach
   const actor = useActorRef(machine, { input: { eventDateId, hold: plan.seating_plan_event.hold }, ...inspection() });
   const view = useSelector(actor, viewSeatSelection);
   const [mode, setMode] = useState<'map' | 'list'>('map');
+  // The seats drawn last time are a cache: an unchanged seat keeps its object, so the map redraws
+  // only the seats that changed. What is drawn never depends on it, only which objects are reused.
   const drawn = useRef(new Map<number, MapSeat>());
+  /* eslint-disable react-hooks/refs -- a cache of objects, not a value the render shows */
   const seats = useMemo(() => {
     const next = mapSeats(plan, view.selected, drawn.current);
     drawn.current = new Map(next.map((s) => [s.id, s]));
     return next;
   }, [plan, view.selected]);
+  /* eslint-enable react-hooks/refs */
   const colours = useMemo(() => new Map(plan.seating_plan_event.pricing.map((p, i) => [p.ticket_type_id, PALETTE[i % PALETTE.length]!])), [plan]);
   const sections = useMemo(() => sectionLabels(mapSeats(plan, [])), [plan]);
   const links = useMemo(() => neighbours(mapSeats(plan, [])), [plan]);
@@ -65,7 +69,9 @@ function Seats({ eventDateId, machine, info, plan }: { eventDateId: number; mach
   const { width, height } = plan.seating_plan_layout;
   // One press handler for the life of the page, so the map redraws only when its seats change.
   const pressRef = useRef(senders.press);
-  pressRef.current = senders.press;
+  useLayoutEffect(() => {
+    pressRef.current = senders.press;
+  });
   const press = useCallback((seatId: number) => pressRef.current(seatId), []);
 
   return (

@@ -19,8 +19,8 @@ import {
   type Checkout,
   type SavedPaymentMethod,
 } from '../../../contract/index.ts';
-import { INSTALMENT_MESSAGES } from '../../../machines/instalment/instalment.messages.ts';
-import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages.ts';
+import { INSTALMENT_MESSAGES } from '../../../contract/messages/instalment.ts';
+import { PAYMENT_MESSAGES } from '../../../contract/messages/payment.ts';
 import { completeSale } from '../completeSale.ts';
 import { Refusal } from '../refusal.ts';
 import { ALREADY_PAID_MESSAGE, noLongerHeld, totalUnderLock } from '../payment/payments.ts';

@@ -13,7 +13,7 @@ import { holds, paymentRefunds, payments, salePaymentDetails, sales } from '../.
 import { buildCheckout } from '../checkout.ts';
 import { closeOpenPayments, OPEN_STATUSES, paidForNow, stillPaysFor, type PaidFor } from './paidFor.ts';
 import { STEPS, type Step } from '../../../contract/index.ts';
-import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages.ts';
+import { PAYMENT_MESSAGES } from '../../../contract/messages/payment.ts';
 import { completeSale } from '../completeSale.ts';
 import { Refusal } from '../refusal.ts';
 import { holdIsLive, lockSale, newSaleReference, type Sale } from '../sales.ts';

@@ -10,7 +10,7 @@ import { createPrivateKey, type JsonWebKey } from 'node:crypto';
 import * as tlSigning from 'truelayer-signing';
 import { z } from 'zod/mini';
 import type { BankProvider, BankWord } from './bank.ts';
-import { BANK_TRANSFER_MESSAGES } from '../../../machines/bankTransfer/bankTransfer.messages.ts';
+import { BANK_TRANSFER_MESSAGES } from '../../../contract/messages/bankTransfer.ts';
 
 export interface TruelayerSettings {
   clientId: string;

@@ -1,7 +1,7 @@
 /** The account and marketing calls (spec 000 §7), each a thin mapping onto one domain function. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NOT_AN_EMAIL, NOT_A_FULL_NAME } from '../../../contract/index.ts';
-import { FULL_NAME_MESSAGE, INVALID_EMAIL_MESSAGE } from '../../../machines/account/account.messages.ts';
+import { FULL_NAME_MESSAGE, INVALID_EMAIL_MESSAGE } from '../../../contract/messages/account.ts';
 import { logoutOfSale, saveGuestToSale, sendSignInCode, signInWithCode } from '../../domain/account.ts';
 import { isRefusal, Refusal } from '../../domain/refusal.ts';
 import { SEND_LIMITS } from '../../domain/oneTimeCode.ts';

@@ -1,6 +1,6 @@
 /** The address calls: thin mappings onto the address domain and the address finder. */
 import { FIND_MIN_CHARACTERS } from '../../../contract/index.ts';
-import { ADDRESS_MESSAGES } from '../../../machines/address/address.messages.ts';
+import { ADDRESS_MESSAGES } from '../../../contract/messages/address.ts';
 import { deleteSavedAddress, listSavedAddresses, setDeliveryAddress } from '../../domain/address.ts';
 import { COUNTRIES, STATES } from '../../domain/addressCountries.ts';
 import { Refusal } from '../../domain/refusal.ts';

@@ -6,7 +6,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { BANK_RETURN_PATH, offeredMethods, saasBlockingOrganiser, type Checkout } from '../../../contract/index.ts';
-import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages.ts';
+import { PAYMENT_MESSAGES } from '../../../contract/messages/payment.ts';
 import { buildCheckout } from '../../domain/checkout.ts';
 import { Refusal } from '../../domain/refusal.ts';
 import { bankTransferStatus, createBankPayment, returnFromBank, startBankPayment } from '../../domain/payment/bankTransfer.ts';

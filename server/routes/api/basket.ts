@@ -99,30 +99,30 @@ export function basketHandlers(deps: AppDeps): Pick<Handlers, BasketCalls> {
       if (await hasSale(request)) await destroySale(db, await openSaleFor(request));
       return { success: true };
     },
-    updateTicketQuantity: async ({ input, request, reply }) => {
+    updateTicketQuantity: async ({ input, request }) => {
       await updateTicketQuantity(db, await openSaleFor(request), input.ticket_id, input.quantity, { maxPerOrder: config.maxPerOrder });
       return { success: true };
     },
-    updateGiftVoucherQuantity: async ({ input, request, reply }) => {
+    updateGiftVoucherQuantity: async ({ input, request }) => {
       await updateGiftVoucherQuantity(db, await openSaleFor(request), input.gift_voucher_id, input.value, input.qty);
       return { success: true };
     },
-    updateRefundProtection: async ({ input, request, reply }) => {
+    updateRefundProtection: async ({ input, request }) => {
       await setRefundProtection(db, await openSaleFor(request), input.refund_protection);
       return { success: true };
     },
     setCode: async ({ input, request }) => ({
       code_applied: (await hasSale(request)) && (await setCode(db, await openSaleFor(request), input.code, clock())),
     }),
-    removeFromBasket: async ({ input, request, reply }) => {
+    removeFromBasket: async ({ input, request }) => {
       await removeFromBasket(db, await openSaleFor(request), input.ticket_id);
       return { success: true };
     },
-    removeGiftVoucherFromBasket: async ({ input, request, reply }) => {
+    removeGiftVoucherFromBasket: async ({ input, request }) => {
       await removeGiftVoucher(db, await openSaleFor(request), input.gift_voucher_id, input.value);
       return { success: true };
     },
-    reserveTickets: async ({ input, request, reply }) => {
+    reserveTickets: async ({ input, request }) => {
       // The reservation reads the sale itself (a paid one is refused with 409 there).
       const saleId = saleIdOf(request);
       if (!saleId) return { reserved: false, error: 'Your basket is empty' };
@@ -150,7 +150,7 @@ export function basketHandlers(deps: AppDeps): Pick<Handlers, BasketCalls> {
           }
         : { reserved: false, error: result.error };
     },
-    extendHold: async ({ request, reply }) => {
+    extendHold: async ({ request }) => {
       if (!(await hasSale(request))) throw new Refusal('hold-expired', NOT_HELD_MESSAGE);
       const extended = await extendHold(db, await openSaleFor(request), clock(), config.checkoutTimeSeconds);
       return { seconds_remaining: extended.secondsRemaining, extensions_left: extended.extensionsLeft };

@@ -1,6 +1,6 @@
 /** deliver_to_bitticket, deliver_to_wallet and get_simple_info: thin mappings onto the delivery domain. */
 import type { FastifyRequest } from 'fastify';
-import { DELIVERY_MESSAGES } from '../../../machines/delivery/delivery.messages.ts';
+import { DELIVERY_MESSAGES } from '../../../contract/messages/delivery.ts';
 import { Refusal } from '../../domain/refusal.ts';
 import { deliverToAccount, deliverToWallet } from '../../domain/delivery.ts';
 import { simpleInfo } from '../../domain/wallet.ts';

@@ -1,6 +1,6 @@
 /** save_donation and update_donation: thin mappings onto the donation domain. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { DONATION_MESSAGES, GIFT_AID_MESSAGES } from '../../../machines/donation/donation.messages.ts';
+import { DONATION_MESSAGES, GIFT_AID_MESSAGES } from '../../../contract/messages/donation.ts';
 import { saveDonation, updateDonation } from '../../domain/donation.ts';
 import { Refusal } from '../../domain/refusal.ts';
 import type { Handlers, InvalidHandler } from '../../http/calls.ts';

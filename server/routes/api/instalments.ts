@@ -6,8 +6,8 @@
 import { isRefusal } from '../../domain/refusal.ts';
 import { savedMethodsOf, sendScheduleToBuyer, setUpPlan } from '../../domain/instalments/plans.ts';
 import { PLAN_AUTHENTICATION_PATH } from '../../domain/instalments/sandboxCards.ts';
-import { INSTALMENT_MESSAGES } from '../../../machines/instalment/instalment.messages.ts';
-import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages.ts';
+import { INSTALMENT_MESSAGES } from '../../../contract/messages/instalment.ts';
+import { PAYMENT_MESSAGES } from '../../../contract/messages/payment.ts';
 import type { Handlers, InvalidHandler } from '../../http/calls.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { heldSaleCalls } from '../../http/heldSale.ts';

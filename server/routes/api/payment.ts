@@ -5,8 +5,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { saasBlockingOrganiser, type Checkout } from '../../../contract/index.ts';
-import { ADDRESS_MESSAGES } from '../../../machines/address/address.messages.ts';
-import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages.ts';
+import { ADDRESS_MESSAGES } from '../../../contract/messages/address.ts';
+import { PAYMENT_MESSAGES } from '../../../contract/messages/payment.ts';
 import { buildCheckout } from '../../domain/checkout.ts';
 import { isRefusal, Refusal } from '../../domain/refusal.ts';
 import { findUser } from '../../domain/users.ts';

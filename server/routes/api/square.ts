@@ -8,9 +8,9 @@ import { payWithSquare } from '../../domain/payment/square.ts';
 import type { Handlers, InvalidHandler } from '../../http/calls.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { heldSaleCalls } from '../../http/heldSale.ts';
-import { ADDRESS_MESSAGES } from '../../../machines/address/address.messages.ts';
-import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages.ts';
-import { SQUARE_MESSAGES } from '../../../machines/square/square.messages.ts';
+import { ADDRESS_MESSAGES } from '../../../contract/messages/address.ts';
+import { PAYMENT_MESSAGES } from '../../../contract/messages/payment.ts';
+import { SQUARE_MESSAGES } from '../../../contract/messages/square.ts';
 
 type SquareCalls = 'getSquareCredentials' | 'payWithSquare';
 

@@ -6,7 +6,7 @@ import { formatMoney } from '../../../contract/money.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { noticeText } from '../../http/notices.ts';
 import { effectiveMaxPerOrder } from '../../domain/limits.ts';
-import { maximumWarning, minimumWarning } from '../../../machines/basket/basket.messages.ts';
+import { maximumWarning, minimumWarning } from '../../../contract/messages/basket.ts';
 import { Html, html, icon, page } from '../../views/html.ts';
 
 const idParam = (raw: string): number | null => {
@@ -124,7 +124,7 @@ export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
 }
 
 /**
- * The basket's − / + stepper (the classes of src/steps/basket/QuantityStepper.tsx) around a plain
+ * The basket's − / + stepper (the classes of ui/QuantityStepper.tsx) around a plain
  * number input, so the form posts without script. 0 means none; otherwise the quantity runs from
  * the type's minimum to what one order may hold, each limit with the basket's warning for it. The
  * buttons appear once the script runs.

@@ -7,7 +7,7 @@ import { refusalStatus } from '../../http/refusals.ts';
 import { signOut, userIdOf } from '../../http/session.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { formText } from '../../../contract/index.ts';
-import { INVALID_EMAIL_MESSAGE } from '../../../machines/account/account.messages.ts';
+import { INVALID_EMAIL_MESSAGE } from '../../../contract/messages/account.ts';
 import { html, page, type Html } from '../../views/html.ts';
 
 const subscribeForm = z.object({ email: formText(254) });

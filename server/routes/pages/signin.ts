@@ -9,7 +9,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod/mini';
 import { calls, codeDigits, formId, WALLET_PATH } from '../../../contract/index.ts';
-import { FULL_NAME_MESSAGE, INVALID_EMAIL_MESSAGE } from '../../../machines/account/account.messages.ts';
+import { FULL_NAME_MESSAGE, INVALID_EMAIL_MESSAGE } from '../../../contract/messages/account.ts';
 import { saveGuestToSale, sendSignInCode, signInOnPage, VERIFY_FIRST_MESSAGE, type SignedIn } from '../../domain/account.ts';
 import { Refusal } from '../../domain/refusal.ts';
 import { LOCKED_CODE_MESSAGE, SEND_LIMITS, WRONG_CODE_MESSAGE } from '../../domain/oneTimeCode.ts';

@@ -8,7 +8,7 @@ import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod/mini';
 import { formatMoney } from '../../../contract/money.ts';
 import { BANK_RETURN_PATH, formText } from '../../../contract/index.ts';
-import { BANK_TRANSFER_MESSAGES } from '../../../machines/bankTransfer/bankTransfer.messages.ts';
+import { BANK_TRANSFER_MESSAGES } from '../../../contract/messages/bankTransfer.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { SANDBOX_BANK_PATH } from '../../domain/payment/bank.ts';
 import { decideLater, findBankPaymentByToken, settleBankPayment } from '../../domain/payment/bankTransfer.ts';

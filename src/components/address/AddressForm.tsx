@@ -7,10 +7,10 @@ import { COUNTRY_USA, type AddressField, type AddressProblemKey, type SavedAddre
 import { addressSenders, viewAddress } from '../../../machines/address/address.connect';
 import type { addressMachine } from '../../../machines/address/address.machine';
 import { useUser } from '../../app/checkoutContext';
-import { Alert } from '../Alert';
-import { Icon } from '../Icon';
-import { LoadingButton } from '../LoadingButton';
-import { Spinner } from '../Spinner';
+import { Alert } from '../../../ui/Alert';
+import { Icon } from '../../../ui/Icon';
+import { LoadingButton } from '../../../ui/LoadingButton';
+import { Spinner } from '../../../ui/Spinner';
 import { countriesStatesQuery, savedAddressesQuery } from './addressQueries';
 import './address.css';
 

@@ -1,5 +1,5 @@
 /** After sale messages (spec 001 §2): each organiser message with its event, date and time, then Continue. */
-import { LoadingButton } from '../../components/LoadingButton';
+import { LoadingButton } from '../../../ui/LoadingButton';
 import { useCheckout, useCheckoutData } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
 import { stepTitle } from '../steps';

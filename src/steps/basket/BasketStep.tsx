@@ -3,10 +3,10 @@ import { useStepChild } from '../useStepChild';
 import { useSelector } from '@xstate/react';
 import { useEffect, useRef } from 'react';
 import { connectBasket } from '../../../machines/basket/basket.connect';
-import type { BasketEvent } from '../../../machines/checkout/checkout.types';
+import type { BasketEvent } from '../../../machines/basket/basket.types.ts';
 import { useCheckout, useCheckoutData, useUser } from '../../app/checkoutContext';
 import { useHeadingFocus } from '../useHeadingFocus';
-import { BasketScreen, isEmptyBasket } from './BasketScreen';
+import { BasketScreen, isEmptyBasket } from '../../../ui/basket/BasketScreen';
 
 type BasketSnapshot = Parameters<typeof connectBasket>[0];
 
@@ -36,7 +36,6 @@ export function BasketStep() {
       basket={basket}
       expiredMessage={view.expiredMessage}
       reserving={view.isReserving}
-      sendBasket={sendBasket}
       onReserve={view.reserve}
       headingRef={headingRef}
     />

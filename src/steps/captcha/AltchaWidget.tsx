@@ -5,7 +5,7 @@
  */
 import 'altcha';
 import type {} from 'altcha/types/react';
-import { useEffect, useRef } from 'react';
+import { useEffect, useEffectEvent, useRef } from 'react';
 import { appCalls as calls } from '../../../contract';
 import type { CaptchaWidgetProps } from './widgetProps';
 
@@ -30,8 +30,10 @@ function widgetErrorText(): string {
 
 export default function AltchaWidget({ onPassed, onExpired, onErrored }: CaptchaWidgetProps) {
   const ref = useRef<HTMLElement>(null);
-  const handlers = useRef({ onPassed, onExpired, onErrored });
-  handlers.current = { onPassed, onExpired, onErrored };
+  // The widget's events reach the latest handlers without remounting it.
+  const passed = useEffectEvent(onPassed);
+  const expired = useEffectEvent(onExpired);
+  const errored = useEffectEvent(onErrored);
 
   // Mounting a third-party widget: listen to its DOM events and forward them to the machine.
   useEffect(() => {
@@ -39,9 +41,9 @@ export default function AltchaWidget({ onPassed, onExpired, onErrored }: Captcha
     if (!widget) return;
     const onStateChange = (event: Event) => {
       const detail = (event as CustomEvent<AltchaStateDetail>).detail;
-      if (detail.state === 'verified' && detail.payload) handlers.current.onPassed(detail.payload);
-      else if (detail.state === 'expired') handlers.current.onExpired();
-      else if (detail.state === 'error') handlers.current.onErrored(widgetErrorText());
+      if (detail.state === 'verified' && detail.payload) passed(detail.payload);
+      else if (detail.state === 'expired') expired();
+      else if (detail.state === 'error') errored(widgetErrorText());
     };
     widget.addEventListener('statechange', onStateChange);
     return () => widget.removeEventListener('statechange', onStateChange);

@@ -1,8 +1,8 @@
 import { lazy, Suspense } from 'react';
 import { LOCAL_CAPTCHA_SITEKEY } from '../../../contract';
-import { Alert } from '../../components/Alert';
-import { LoadingButton } from '../../components/LoadingButton';
-import { Spinner } from '../../components/Spinner';
+import { Alert } from '../../../ui/Alert';
+import { LoadingButton } from '../../../ui/LoadingButton';
+import { Spinner } from '../../../ui/Spinner';
 import { useCheckout } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
 import type { CaptchaWidgetProps } from './widgetProps';

@@ -1,6 +1,6 @@
 /** The delivery step's address form: the address and the gift voucher names go to set_delivery_address. */
 import type { QueryClient } from '@tanstack/react-query';
-import { ADDRESS_MESSAGES } from '../../../machines/address/address.messages';
+import { ADDRESS_MESSAGES } from '../../../contract/messages/address';
 import type { AddressOutcome } from '../../../machines/address/address.machine';
 import { CallFailed, callApi } from '../../api/client';
 import { appAddressMachine } from '../../components/address/addressActors';
@@ -11,7 +11,7 @@ async function setDeliveryAddress(outcome: AddressOutcome) {
     return await callApi('setDeliveryAddress', outcome);
   } catch (err) {
     const explained = err instanceof CallFailed && err.serverMessage && err.status !== null && err.status < 500 && !err.serverMessage.startsWith('Invalid ');
-    throw new Error(explained ? err.serverMessage! : ADDRESS_MESSAGES.unableToSetDelivery);
+    throw new Error(explained ? err.serverMessage! : ADDRESS_MESSAGES.unableToSetDelivery, { cause: err });
   }
 }
 

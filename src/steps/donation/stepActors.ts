@@ -4,7 +4,7 @@
  */
 import { fromPromise } from 'xstate';
 import type { RequestOf } from '../../../contract';
-import { DONATION_MESSAGES, GIFT_AID_MESSAGES } from '../../../machines/donation/donation.messages';
+import { DONATION_MESSAGES, GIFT_AID_MESSAGES } from '../../../contract/messages/donation';
 import { donationMachine } from '../../../machines/donation/donation.machine';
 import { giftAidMachine } from '../../../machines/donation/giftAid.machine';
 import { CallFailed, callApi } from '../../api/client';
@@ -19,7 +19,7 @@ export const appDonationMachine = donationMachine.provide({
       try {
         return await callApi('saveDonation', input);
       } catch (err) {
-        throw new Error(failureText(err, DONATION_MESSAGES.unableToSave));
+        throw new Error(failureText(err, DONATION_MESSAGES.unableToSave), { cause: err });
       }
     }),
   },
@@ -31,7 +31,7 @@ export const appGiftAidMachine = giftAidMachine.provide({
       try {
         return await callApi('updateDonation', input);
       } catch (err) {
-        throw new Error(failureText(err, GIFT_AID_MESSAGES.unableToUpdate));
+        throw new Error(failureText(err, GIFT_AID_MESSAGES.unableToUpdate), { cause: err });
       }
     }),
   },

@@ -2,9 +2,9 @@
 import { useEffect, useId, useRef } from 'react';
 import { FEEDBACK_MAX_LENGTH } from '../../../contract/afterSale';
 import type { orderCompletedSenders, OrderCompletedView } from '../../../machines/orderCompleted/orderCompleted.connect';
-import { ORDER_COMPLETED_MESSAGES } from '../../../machines/orderCompleted/orderCompleted.messages';
-import { LoadingButton } from '../../components/LoadingButton';
-import { Modal } from '../../components/Modal';
+import { ORDER_COMPLETED_MESSAGES } from '../../../contract/messages/orderCompleted';
+import { LoadingButton } from '../../../ui/LoadingButton';
+import { Modal } from '../../../ui/Modal';
 
 type Senders = ReturnType<typeof orderCompletedSenders>;
 

@@ -5,7 +5,7 @@
 import { useEffect, useRef } from 'react';
 import type { Checkout } from '../../../contract';
 import { hasFullVenue } from '../../../machines/orderCompleted/orderCompleted.connect';
-import { ORDER_COMPLETED_MESSAGES } from '../../../machines/orderCompleted/orderCompleted.messages';
+import { ORDER_COMPLETED_MESSAGES } from '../../../contract/messages/orderCompleted';
 import { accommodationMapUrl, stayFor, type AccommodationMapConfig } from './accommodationMap';
 import { BackLink } from './BackLink';
 

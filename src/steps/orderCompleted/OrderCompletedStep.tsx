@@ -12,11 +12,11 @@ import type { orderCompletedMachine } from '../../../machines/orderCompleted/ord
 import { orderCompletedSenders, viewOrderCompleted } from '../../../machines/orderCompleted/orderCompleted.connect';
 import { callApi } from '../../api/client';
 import { useCheckoutData } from '../../app/checkoutContext';
-import { Alert } from '../../components/Alert';
+import { Alert } from '../../../ui/Alert';
 import { StepLayout } from '../StepLayout';
 import { stepTitle } from '../steps';
 import { useStepChild } from '../useStepChild';
-import { Spinner } from '../../components/Spinner';
+import { Spinner } from '../../../ui/Spinner';
 import { FindAPlace } from './FindAPlace';
 import { Overview } from './Overview';
 import { TransferView } from './TransferView';

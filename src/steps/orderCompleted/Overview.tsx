@@ -4,13 +4,13 @@
  */
 import type { ReactNode } from 'react';
 import { WALLET_PATH, type Checkout } from '../../../contract';
-import { PLAN_COMPLETED_MESSAGES } from '../../../machines/instalment/instalment.messages';
-import { ORDER_COMPLETED_MESSAGES as DELIVERY_MESSAGES } from '../../../machines/delivery/delivery.messages';
+import { PLAN_COMPLETED_MESSAGES } from '../../../contract/messages/instalment';
+import { ORDER_COMPLETED_MESSAGES as DELIVERY_MESSAGES } from '../../../contract/messages/delivery';
 import { orderCompletedTiles, shareTextOf, type orderCompletedSenders, type OrderCompletedView } from '../../../machines/orderCompleted/orderCompleted.connect';
-import { ORDER_COMPLETED_MESSAGES } from '../../../machines/orderCompleted/orderCompleted.messages';
+import { ORDER_COMPLETED_MESSAGES } from '../../../contract/messages/orderCompleted';
 import { canTransfer } from '../../../machines/transfers/transferRows';
 import { useUser } from '../../app/checkoutContext';
-import { Icon } from '../../components/Icon';
+import { Icon } from '../../../ui/Icon';
 import { FeedbackDialog, ShareDialog } from './Dialogs';
 import { TileIcon, type TileIconName } from './TileIcon';
 

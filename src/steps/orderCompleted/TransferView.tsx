@@ -4,7 +4,7 @@ import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import type { orderCompletedMachine } from '../../../machines/orderCompleted/orderCompleted.machine';
 import type { transfersMachine } from '../../../machines/transfers/transfers.machine';
-import { Spinner } from '../../components/Spinner';
+import { Spinner } from '../../../ui/Spinner';
 import { BackLink } from './BackLink';
 
 // The transfer form is its own chunk, loaded only when a buyer opens it.

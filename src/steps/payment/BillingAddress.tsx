@@ -4,7 +4,7 @@
  */
 import { useId } from 'react';
 import type { BillingAddress as Address } from '../../../contract';
-import { Alert } from '../../components/Alert';
+import { Alert } from '../../../ui/Alert';
 
 const FIELDS: { key: keyof Address; label: string; autoComplete: string; wide?: boolean }[] = [
   { key: 'first_name', label: 'First name', autoComplete: 'billing given-name' },

@@ -8,9 +8,9 @@ import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import { squareSenders, viewSquare } from '../../../machines/square/square.connect';
 import type { squareMachine } from '../../../machines/square/square.machine';
-import { Alert } from '../../components/Alert';
-import { LoadingButton } from '../../components/LoadingButton';
-import { Spinner } from '../../components/Spinner';
+import { Alert } from '../../../ui/Alert';
+import { LoadingButton } from '../../../ui/LoadingButton';
+import { Spinner } from '../../../ui/Spinner';
 import { SandboxCardFields } from './SandboxCardFields';
 import { squareCardElement } from './sandboxCardElement';
 

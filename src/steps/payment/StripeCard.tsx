@@ -8,9 +8,9 @@ import { useMemo, useState } from 'react';
 import { loadStripe } from '@stripe/stripe-js/pure';
 import type { Appearance } from '@stripe/stripe-js';
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
-import { LoadingButton } from '../../components/LoadingButton';
+import { LoadingButton } from '../../../ui/LoadingButton';
 import type { StripeSession } from './stripeSession';
-import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages';
+import { PAYMENT_MESSAGES } from '../../../contract/messages/payment';
 
 /** Where Stripe sends the buyer back after a completed payment or a security check. */
 export const STRIPE_RETURN_PATH = '/do/checkout/stripe_auth/';
@@ -95,7 +95,7 @@ export default function StripeCard({ session, payLabel }: { session: StripeSessi
       ),
     [session],
   );
-  const appearance = useMemo(appearanceFromTokens, []);
+  const appearance = useMemo(() => appearanceFromTokens(), []);
   return (
     <Elements stripe={stripe} options={{ clientSecret: session.clientSecret, appearance }}>
       <CardForm session={session} payLabel={payLabel} />

@@ -6,7 +6,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createActor, waitFor, type AnyActorLogic } from 'xstate';
 import { QueryClient } from '@tanstack/react-query';
 import { SANDBOX_PUBLIC_KEY_PREFIX } from '../../../contract/payment';
-import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages';
+import { PAYMENT_MESSAGES } from '../../../contract/messages/payment';
 import { cardUi } from './cardUi';
 import { appPaymentMachine } from './paymentActors';
 import { stripeSessions, takeCardWithStripe } from './stripeSession';

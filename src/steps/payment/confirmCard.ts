@@ -5,7 +5,7 @@
  * payment screen's chunk, so neither path weighs on the checkout's first load.
  */
 import type { ResponseOf } from '../../../contract';
-import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages';
+import { PAYMENT_MESSAGES } from '../../../contract/messages/payment';
 import type { CardResult } from '../../../machines/payment/payment.types';
 import { cardUi } from './cardUi';
 import { takeCardWithStripe } from './stripeSession';

@@ -7,9 +7,9 @@
 import { fromPromise } from 'xstate';
 import type { QueryClient } from '@tanstack/react-query';
 import { checkCodeRefusalSchema, type RequestOf, type ResponseOf } from '../../../contract';
-import { CHECK_FAILED_NOTICE, SEND_FAILED_NOTICE } from '../../../machines/account/account.messages';
-import { ADDRESS_MESSAGES } from '../../../machines/address/address.messages';
-import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages';
+import { CHECK_FAILED_NOTICE, SEND_FAILED_NOTICE } from '../../../contract/messages/account';
+import { ADDRESS_MESSAGES } from '../../../contract/messages/address';
+import { PAYMENT_MESSAGES } from '../../../contract/messages/payment';
 import { paymentMachine } from '../../../machines/payment/payment.machine';
 import { BUILT_METHODS, paymentSituation } from '../../../machines/payment/payment.rules';
 import { AccountExists, HoldLost, type CardResult, type PaymentSituation } from '../../../machines/payment/payment.types';
@@ -61,14 +61,14 @@ export function appPaymentMachine(queryClient: QueryClient, navigate: (url: stri
         } catch (err) {
           if (isHoldLost(err)) throw new HoldLost(err.serverMessage ?? '');
           if (isAccountExists(err)) throw new AccountExists(err.serverMessage ?? PAYMENT_MESSAGES.existingAccount);
-          throw new Error(failureText(err, PAYMENT_MESSAGES.unableToPay));
+          throw new Error(failureText(err, PAYMENT_MESSAGES.unableToPay), { cause: err });
         }
       }),
       sendOneTimeCode: fromPromise(async ({ input }: { input: { email: string } }) => {
         try {
           await callApi('sendOneTimeCode', input);
         } catch (err) {
-          throw new Error(failureText(err, SEND_FAILED_NOTICE));
+          throw new Error(failureText(err, SEND_FAILED_NOTICE), { cause: err });
         }
       }),
       checkOneTimeCode: fromPromise(async ({ input }: { input: { email: string; code: string } }) => {
@@ -80,7 +80,7 @@ export function appPaymentMachine(queryClient: QueryClient, navigate: (url: stri
             const r = refusal.data;
             throw r.type === 'reserving' ? new HoldLost(r.message.error) : new Error(r.message);
           }
-          throw new Error(failureText(err, CHECK_FAILED_NOTICE));
+          throw new Error(failureText(err, CHECK_FAILED_NOTICE), { cause: err });
         }
         // Signed in: the header and the next steps know the buyer.
         await refreshUser(queryClient).catch(() => null);
@@ -90,7 +90,7 @@ export function appPaymentMachine(queryClient: QueryClient, navigate: (url: stri
           return await callApi('setBillingAddress', input);
         } catch (err) {
           if (isHoldLost(err)) throw new HoldLost(err.serverMessage ?? '');
-          throw new Error(ADDRESS_MESSAGES.unableToFindBilling);
+          throw new Error(ADDRESS_MESSAGES.unableToFindBilling, { cause: err });
         }
       }),
       getStripeToken: fromPromise(() => callApi('getStripeToken')),

@@ -6,7 +6,7 @@
  */
 import { fromPromise } from 'xstate';
 import { SQUARE_SANDBOX_APP_ID, type BillingAddress, type RequestOf } from '../../../contract';
-import { PAYMENT_MESSAGES } from '../../../machines/payment/payment.messages';
+import { PAYMENT_MESSAGES } from '../../../contract/messages/payment';
 import { instalmentMachine } from '../../../machines/instalment/instalment.machine';
 import type { SavedCard } from '../../../machines/instalment/instalment.types';
 import { HoldLost } from '../../../machines/payment/payment.types';
@@ -75,7 +75,7 @@ export function appSquareMachine() {
           if (isHoldLost(err)) throw new HoldLost(err.serverMessage ?? '');
           // The address error rides in the refusal's body (spec 001 §7: response.addressError).
           const body = err instanceof CallFailed ? (err.body as { response?: { addressError?: string | null } } | null) : null;
-          throw new Error(body?.response?.addressError || PAYMENT_MESSAGES.unableToPay);
+          throw new Error(body?.response?.addressError || PAYMENT_MESSAGES.unableToPay, { cause: err });
         }
       }),
     },

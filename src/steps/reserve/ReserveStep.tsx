@@ -2,9 +2,9 @@ import type { reservationMachine } from '../../../machines/reservation/reservati
 import { useStepChild } from '../useStepChild';
 import { useSelector } from '@xstate/react';
 import { viewReservation } from '../../../machines/reservation/reservation.connect';
-import { Alert } from '../../components/Alert';
-import { Icon } from '../../components/Icon';
-import { Spinner } from '../../components/Spinner';
+import { Alert } from '../../../ui/Alert';
+import { Icon } from '../../../ui/Icon';
+import { Spinner } from '../../../ui/Spinner';
 import { useCheckout } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
 

@@ -7,7 +7,8 @@ import { fromPromise } from 'xstate';
 import type { QueryClient } from '@tanstack/react-query';
 import { callApi } from '../../api/client';
 import { checkoutQuery } from '../../api/queries';
-import type { Checkout, ReserveReply } from '../../../machines/checkout/checkout.types';
+import type { Checkout } from '../../../contract';
+import type { ReserveReply } from '../../../machines/reservation/reservation.types.ts';
 import { isInAppBrowserUserAgent } from '../../../machines/reservation/inAppBrowser';
 import { reservationMachine } from '../../../machines/reservation/reservation.machine';
 

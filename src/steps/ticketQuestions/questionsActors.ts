@@ -6,7 +6,7 @@
 import { fromPromise } from 'xstate';
 import type { QueryClient } from '@tanstack/react-query';
 import type { RequestOf, ResponseOf } from '../../../contract';
-import { QUESTION_MESSAGES } from '../../../machines/questions/questions.messages';
+import { QUESTION_MESSAGES } from '../../../contract/messages/questions';
 import { questionsMachine, type QuestionsInput } from '../../../machines/questions/questions.machine';
 import type { QuestionsSource } from '../../../machines/questions/questionSteps';
 import { CallFailed, callApi } from '../../api/client';
@@ -31,7 +31,7 @@ export function appQuestionsMachine(queryClient: QueryClient) {
         try {
           return await callApi('saveQuestionAnswers', input);
         } catch (err) {
-          throw new Error(failureText(err));
+          throw new Error(failureText(err), { cause: err });
         }
       }),
     },

@@ -1,4 +1,4 @@
-import { LoadingButton } from '../../components/LoadingButton';
+import { LoadingButton } from '../../../ui/LoadingButton';
 import { useCheckout } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
 import { stepModuleOf } from '../steps';

@@ -11,12 +11,12 @@ import type { ActorRefFrom } from 'xstate';
 import { SEND_GIFT_CHOICES, WALLET_PATH, type CalendarDate } from '../../../../contract';
 import { transfersSenders, viewTransfers, type TransferRowView, type TransferSectionView } from '../../../../machines/transfers/transfers.connect';
 import type { transfersMachine } from '../../../../machines/transfers/transfers.machine';
-import { TRANSFER_MESSAGES } from '../../../../machines/transfers/transfers.messages';
+import { TRANSFER_MESSAGES } from '../../../../contract/messages/transfers';
 import { fromDateInput, toDateInput } from '../../../../machines/transfers/transferRows';
-import { Alert } from '../../../components/Alert';
-import { Icon } from '../../../components/Icon';
-import { LoadingButton } from '../../../components/LoadingButton';
-import { Spinner } from '../../../components/Spinner';
+import { Alert } from '../../../../ui/Alert';
+import { Icon } from '../../../../ui/Icon';
+import { LoadingButton } from '../../../../ui/LoadingButton';
+import { Spinner } from '../../../../ui/Spinner';
 import './transfer.css';
 
 type TransfersActor = ActorRefFrom<typeof transfersMachine>;

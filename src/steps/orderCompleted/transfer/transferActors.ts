@@ -4,7 +4,7 @@
  */
 import { fromPromise } from 'xstate';
 import type { RequestOf, ResponseOf } from '../../../../contract';
-import { TRANSFER_MESSAGES } from '../../../../machines/transfers/transfers.messages';
+import { TRANSFER_MESSAGES } from '../../../../contract/messages/transfers';
 import { transfersMachine } from '../../../../machines/transfers/transfers.machine';
 import { CallFailed, callApi } from '../../../api/client';
 
@@ -21,7 +21,7 @@ export function appTransfersMachine() {
         try {
           return await callApi('setTransfers', input);
         } catch (err) {
-          throw new Error(failureText(err));
+          throw new Error(failureText(err), { cause: err });
         }
       }),
     },

@@ -1,5 +1,5 @@
-import type { GiftVoucherLine } from '../../../contract';
-import { formatMoney } from '../../../contract/money';
+import type { GiftVoucherLine } from '../../contract';
+import { formatMoney } from '../../contract/money';
 import { LineActions } from './LineActions';
 import { Thumbnail } from './Thumbnail';
 

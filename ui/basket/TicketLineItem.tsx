@@ -1,12 +1,12 @@
 import { lazy, Suspense, useState } from 'react';
-import type { TicketLine } from '../../../contract';
-import { Alert } from '../../components/Alert';
-import { formatMoney } from '../../../contract/money';
+import type { TicketLine } from '../../contract';
+import { Alert } from '../Alert';
+import { formatMoney } from '../../contract/money';
 import { LineActions } from './LineActions';
 import { Thumbnail } from './Thumbnail';
 
 /** The policy's dialog loads the first time a buyer opens one; the basket paints without it. */
-const Modal = lazy(() => import('../../components/Modal').then((m) => ({ default: m.Modal })));
+const Modal = lazy(() => import('../Modal').then((m) => ({ default: m.Modal })));
 
 function seatText(seat: TicketLine['seats'][number]): string {
   return `${seat.section}, row ${seat.row}, seat ${seat.number}`;

@@ -3,8 +3,8 @@
  * the basket total and the parts it knows; the booking fee total is what remains once every other
  * part is taken away. Everything is in minor units.
  */
-import type { Checkout } from '../../contract';
-import { giftAidUplift } from '../../contract/giftAidUplift';
+import type { Checkout } from '../contract';
+import { giftAidUplift } from '../contract/giftAidUplift';
 
 export interface DiscountLine {
   code: string;

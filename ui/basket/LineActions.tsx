@@ -1,5 +1,5 @@
-import { Icon } from '../../components/Icon';
-import { QuantityStepper } from './QuantityStepper';
+import { Icon } from '../Icon';
+import { QuantityStepper } from '../QuantityStepper';
 
 /** A basket line's quantity and its remove button, both held while the basket is being updated. */
 export function LineActions({

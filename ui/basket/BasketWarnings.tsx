@@ -1,5 +1,5 @@
-import type { Checkout } from '../../../contract';
-import { Alert } from '../../components/Alert';
+import type { Checkout } from '../../contract';
+import { Alert } from '../Alert';
 
 /** Everything the buyer should read before the basket itself, most important first. */
 export function BasketWarnings({

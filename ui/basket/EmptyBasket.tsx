@@ -1,4 +1,4 @@
-import { Icon } from '../../components/Icon';
+import { Icon } from '../Icon';
 
 /** The empty basket: a way back to the events, and the mailing list for those not yet on it. */
 export function EmptyBasket({ showMailingList }: { showMailingList: boolean }) {

@@ -1,4 +1,4 @@
-import type { Organiser } from '../../../contract';
+import type { Organiser } from '../../contract';
 import { Thumbnail } from './Thumbnail';
 
 /** 'Continue shopping': more events from each organiser in the basket. */

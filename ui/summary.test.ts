@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Checkout, GiftVoucherLine, TicketLine } from '../../contract';
+import type { Checkout, GiftVoucherLine, TicketLine } from '../contract';
 import { orderSummary } from './summary';
 
 type Source = Parameters<typeof orderSummary>[0];

@@ -1,7 +1,7 @@
 import type { ReactNode } from 'react';
-import type { Checkout } from '../../contract';
-import { orderSummary } from '../app/summary';
-import { formatMoney } from '../../contract/money';
+import type { Checkout } from '../contract';
+import { orderSummary } from './summary';
+import { formatMoney } from '../contract/money';
 
 function Row({
   label,

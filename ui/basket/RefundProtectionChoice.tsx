@@ -1,7 +1,7 @@
 import { useId } from 'react';
-import type { Checkout } from '../../../contract';
-import { Icon } from '../../components/Icon';
-import { formatMoney } from '../../../contract/money';
+import type { Checkout } from '../../contract';
+import { Icon } from '../Icon';
+import { formatMoney } from '../../contract/money';
 
 /** Offered only when the basket has coverable lines and protection costs something. */
 export function offersRefundProtection(c: Pick<Checkout, 'has_refund_protection' | 'refund_protection_cost'>): boolean {

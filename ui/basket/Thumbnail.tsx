@@ -1,4 +1,4 @@
-import { Icon, type IconName } from '../../components/Icon';
+import { Icon, type IconName } from '../Icon';
 
 /** A line's picture; a quiet placeholder when the organiser has not uploaded one. */
 export function Thumbnail({ src, fallback }: { src: string; fallback: IconName }) {

@@ -4,17 +4,15 @@
  * markup into the page, so a filled basket is on screen before any script has run.
  */
 import { useEffect, useId, useRef, type Ref } from 'react';
-import type { BasketConnection } from '../../../machines/basket/basket.connect';
-import { basketRules } from '../../../machines/basket/basket.connect';
-import type { BasketEvent } from '../../../machines/checkout/checkout.types';
-import type { Checkout, User } from '../../../contract';
-import { Alert } from '../../components/Alert';
-import { LoadingButton } from '../../components/LoadingButton';
-import { OrderSummary } from '../../components/OrderSummary';
-import { Spinner } from '../../components/Spinner';
-import { formatMoney } from '../../../contract/money';
-import { orderSummary } from '../../app/summary';
-import { plural } from '../../format/plural';
+import type { Checkout, GiftVoucherLine, TicketLine, User } from '../../contract';
+import { basketRules, type BasketView } from '../../contract/basketRules.ts';
+import { Alert } from '../Alert';
+import { LoadingButton } from '../LoadingButton';
+import { OrderSummary } from '../OrderSummary';
+import { Spinner } from '../Spinner';
+import { formatMoney } from '../../contract/money';
+import { orderSummary } from '../summary';
+import { plural } from '../plural';
 import { BasketWarnings } from './BasketWarnings';
 import { CodePanel } from './CodePanel';
 import { ContinueShopping } from './ContinueShopping';
@@ -28,13 +26,36 @@ export function isEmptyBasket(c: Checkout): boolean {
   return c.tickets.length === 0 && c.gift_vouchers.length === 0;
 }
 
+/** What the screen asks of the basket chart (the app's are machines/basket/basket.connect.ts's senders). */
+export interface BasketSenders {
+  changeQuantity(line: TicketLine, qty: number): void;
+  changeVoucherQuantity(line: GiftVoucherLine, qty: number): void;
+  remove(line: TicketLine): void;
+  removeVoucher(line: GiftVoucherLine): void;
+  setRefundProtection(yes: boolean): void;
+  applyCode(code: string): void;
+}
+
+const nothing = () => undefined;
+
+/** The senders of the basket the server paints: inert until the app draws it again. */
+export const PAINTED_SENDERS: BasketSenders = {
+  changeQuantity: nothing,
+  changeVoucherQuantity: nothing,
+  remove: nothing,
+  removeVoucher: nothing,
+  setRefundProtection: nothing,
+  applyCode: nothing,
+};
+
+type BasketControls = BasketView & BasketSenders;
+
 export interface BasketScreenProps {
   checkout: Checkout | null | undefined;
   user: User | null;
-  basket: BasketConnection;
+  basket: BasketControls;
   expiredMessage: string | null;
   reserving: boolean;
-  sendBasket: (event: BasketEvent) => void;
   onReserve: () => void;
   headingRef?: Ref<HTMLHeadingElement>;
   /**
@@ -45,7 +66,7 @@ export interface BasketScreenProps {
 }
 
 /** The basket step: review the lines, apply codes, choose refund protection, reserve. */
-export function BasketScreen({ checkout, user, basket, expiredMessage, reserving, sendBasket, onReserve, headingRef, painted = false }: BasketScreenProps) {
+export function BasketScreen({ checkout, user, basket, expiredMessage, reserving, onReserve, headingRef, painted = false }: BasketScreenProps) {
   return (
     <section className="step" data-step="basket" aria-labelledby="step-title" inert={painted || undefined}>
       <h1 id="step-title" className="step__title" tabIndex={-1} ref={headingRef}>
@@ -65,7 +86,6 @@ export function BasketScreen({ checkout, user, basket, expiredMessage, reserving
           isSignedIn={user !== null}
           expiredMessage={expiredMessage}
           reserving={reserving}
-          sendBasket={sendBasket}
           onReserve={onReserve}
         />
       )}
@@ -79,15 +99,13 @@ function FilledBasket({
   isSignedIn,
   expiredMessage,
   reserving,
-  sendBasket,
   onReserve,
 }: {
   checkout: Checkout;
-  basket: BasketConnection;
+  basket: BasketControls;
   isSignedIn: boolean;
   expiredMessage: string | null;
   reserving: boolean;
-  sendBasket: (event: BasketEvent) => void;
   onReserve: () => void;
 }) {
   const rules = basketRules(checkout, basket, isSignedIn);
@@ -123,9 +141,9 @@ function FilledBasket({
       lines[Math.min(pending.index, lines.length - 1)]?.focus();
     }
   }, [keysText, updating]);
-  const removeLine = (key: string, event: BasketEvent) => {
+  const removeLine = (key: string, remove: () => void) => {
     removal.current = { key, index: lineKeys.indexOf(key) };
-    sendBasket(event);
+    remove();
   };
 
   return (
@@ -144,7 +162,7 @@ function FilledBasket({
               updating={updating}
               onQuantity={(qty) => basket.changeVoucherQuantity(v, qty)}
               onRemove={() =>
-                removeLine(`v${v.id}-${v.value}`, { type: 'GIFT_VOUCHER_REMOVED', giftVoucherId: v.id, value: v.value })
+                removeLine(`v${v.id}-${v.value}`, () => basket.removeVoucher(v))
               }
             />
           ))}
@@ -157,7 +175,7 @@ function FilledBasket({
               warning={rules.lineWarnings[t.ticket_id]}
               updating={updating}
               onQuantity={(qty) => basket.changeQuantity(t, qty)}
-              onRemove={() => removeLine(`t${t.ticket_id}`, { type: 'TICKET_REMOVED', ticketId: t.ticket_id })}
+              onRemove={() => removeLine(`t${t.ticket_id}`, () => basket.remove(t))}
             />
           ))}
         </ul>

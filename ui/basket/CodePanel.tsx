@@ -1,7 +1,7 @@
 import { useId, useState } from 'react';
-import { Alert } from '../../components/Alert';
-import { Icon } from '../../components/Icon';
-import { LoadingButton } from '../../components/LoadingButton';
+import { Alert } from '../Alert';
+import { Icon } from '../Icon';
+import { LoadingButton } from '../LoadingButton';
 
 /** The collapsible 'DISCOUNT OR VOUCHER CODE?' panel. */
 export function CodePanel({

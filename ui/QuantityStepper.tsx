@@ -1,5 +1,5 @@
 import { useId, useState } from 'react';
-import { Icon } from '../../components/Icon';
+import { Icon } from './Icon';
 
 /** Said beside the input while it holds 0, nothing or not a whole number: nothing is sent. */
 export const MINIMUM_ONE_NOTE = 'The minimum is 1, so this is not saved. To take it out of your basket, use Remove.';

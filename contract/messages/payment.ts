@@ -1,5 +1,5 @@
 /** The payment screen's titles, messages, method names and SaaS block (spec 001 §2 Payment, §5, §8). */
-import type { ChosenMethod } from '../../contract';
+import type { ChosenMethod } from '../payment.ts';
 
 export const PAYMENT_TITLES = {
   payment: 'Payment',

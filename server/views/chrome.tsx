@@ -1,0 +1,34 @@
+/**
+ * The pages' shared pieces, drawn from the same components as the checkout app (ui/): the header,
+ * the footer, the icons and the first screen. Each is the same markup for the same arguments, so
+ * it is drawn once and kept.
+ */
+import type { ReactElement } from 'react';
+import { renderToStaticMarkup } from 'react-dom/server';
+import { DeterminingScreen } from '../../ui/DeterminingScreen.tsx';
+import { Icon, type IconName } from '../../ui/Icon.tsx';
+import { SiteFooter } from '../../ui/SiteFooter.tsx';
+import { SiteHeader, type SiteSection } from '../../ui/SiteHeader.tsx';
+
+const drawn = new Map<string, string>();
+
+function once(key: string, element: () => ReactElement): string {
+  let markup = drawn.get(key);
+  if (markup === undefined) {
+    markup = renderToStaticMarkup(element());
+    drawn.set(key, markup);
+  }
+  return markup;
+}
+
+export type { IconName, SiteSection };
+
+export const headerHtml = (brand: string, current: SiteSection, secure: boolean) =>
+  once(`header ${brand} ${current} ${secure}`, () => <SiteHeader brand={brand} current={current} secure={secure} />);
+
+export const footerHtml = (brand: string) => once(`footer ${brand}`, () => <SiteFooter brand={brand} />);
+
+export const iconHtml = (name: IconName) => once(`icon ${name}`, () => <Icon name={name} />);
+
+/** 'Determining checkout progress', the checkout's first screen until the app knows the step. */
+export const determiningHtml = () => once('determining', () => <DeterminingScreen />);

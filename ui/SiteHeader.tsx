@@ -1,0 +1,52 @@
+import type { ReactNode } from 'react';
+import { Icon } from './Icon';
+
+/** Where the buyer is, for the header's `aria-current`. */
+export type SiteSection = 'events' | 'basket' | null;
+
+/**
+ * The site header of every page, the catalogue's (drawn by the server) and the checkout's: the
+ * brand, All events, Basket; the checkout adds 'Secure checkout'.
+ */
+export function SiteHeader({
+  brand,
+  current = null,
+  secure = false,
+  extra,
+}: {
+  brand: string;
+  current?: SiteSection;
+  secure?: boolean;
+  extra?: ReactNode;
+}) {
+  const here = (section: SiteSection) => (section === current ? 'page' : undefined);
+  return (
+    <header className="site-header">
+      <div className="site-header__inner">
+        <a className="brand" href="/all-events/">
+          <svg className="brand__mark" viewBox="0 0 32 32" aria-hidden="true" focusable="false">
+            <rect width="32" height="32" rx="9" fill="currentColor" />
+            <path d="M10 9v14M22 9v14M10 16h12" stroke="#fff" strokeWidth="3.2" strokeLinecap="round" />
+          </svg>
+          <span className="brand__name">{brand}</span>
+        </a>
+        <nav className="site-header__nav" aria-label="Site">
+          {extra}
+          <a href="/all-events/" aria-current={here('events')}>
+            All events
+          </a>
+          <a href="/checkout/" aria-current={here('basket')}>
+            <Icon name="basket" />
+            Basket
+          </a>
+        </nav>
+        {secure ? (
+          <span className="site-header__secure">
+            <Icon name="lock" />
+            <span>Secure checkout</span>
+          </span>
+        ) : null}
+      </div>
+    </header>
+  );
+}
