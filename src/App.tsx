@@ -4,7 +4,7 @@ import { Footer } from './app/Footer';
 import { Header } from './app/Header';
 import { StepScreen } from './app/StepScreen';
 import { useDarkMode } from './app/useDarkMode';
-import { Toasts } from './components/Toasts';
+import { PERSISTENT, Toasts } from './components/Toasts';
 
 // Development tools; `import.meta.env.DEV` is false in a production build, so this is dropped.
 const DevTools = import.meta.env.DEV ? lazy(() => import('./app/DevTools')) : null;
@@ -44,7 +44,7 @@ export function App() {
           ) : null
         }
       />
-      <Toasts notices={checkout.notices} onDismiss={checkout.dismissNotice} />
+      <Toasts notices={checkout.notices} onDismiss={checkout.dismissNotice} timeout={PERSISTENT} />
       <main id="main" className="page">
         <StepScreen step={checkout.step} />
       </main>
