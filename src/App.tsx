@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect } from 'react';
 import { useCheckout, useCheckoutData, useUser } from './app/checkoutContext';
+import { basketCount, publishBasketCount } from './app/basketCount';
 import { Footer } from './app/Footer';
 import { Header } from './app/Header';
 import { StepScreen } from './app/StepScreen';
@@ -29,6 +30,9 @@ export function App() {
   useEffect(() => {
     if (fresh) checkoutReloaded(fresh);
   }, [fresh, checkoutReloaded]);
+
+  // The header's basket count follows the checkout as the server last sent it.
+  useEffect(() => publishBasketCount(basketCount(fresh)), [fresh]);
 
   return (
     <>

@@ -1,13 +1,16 @@
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
+import { onBasketCount } from './basketCount';
 import { Icon } from '../components/Icon';
 
 const BRAND = import.meta.env.VITE_BRAND_NAME ?? 'Holdfast';
 
 /**
  * The site header, the same as the catalogue pages' (server/views/html.ts renders its twin from
- * the same classes in design/components.css): the brand, All events, Basket.
+ * the same classes in design/components.css): the brand, All events, Basket with the basket's count
+ * as the checkout announces it (basketCount.ts).
  */
 export function Header({ extra }: { extra?: ReactNode }) {
+  const count = useBasketCount();
   return (
     <header className="site-header">
       <div className="site-header__inner">
@@ -24,6 +27,12 @@ export function Header({ extra }: { extra?: ReactNode }) {
           <a href="/checkout/" aria-current="page">
             <Icon name="basket" />
             Basket
+            {count > 0 ? (
+              <span className="site-header__count" data-testid="basket-count">
+                <span aria-hidden="true">{count}</span>
+                <span className="visually-hidden">{count === 1 ? ', 1 item' : `, ${count} items`}</span>
+              </span>
+            ) : null}
           </a>
         </nav>
         <span className="site-header__secure">
@@ -33,4 +42,10 @@ export function Header({ extra }: { extra?: ReactNode }) {
       </div>
     </header>
   );
+}
+
+function useBasketCount(): number {
+  const [count, setCount] = useState(0);
+  useEffect(() => onBasketCount(setCount), []);
+  return count;
 }
