@@ -1,4 +1,5 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useMemo } from 'react';
+import { analyticsSettings, hasAnalytics } from './analytics/tracker';
 import { useCheckout, useCheckoutData, useUser } from './app/checkoutContext';
 import { basketCount, publishBasketCount } from './app/basketCount';
 import { Footer } from './app/Footer';
@@ -9,6 +10,8 @@ import { PERSISTENT, Toasts } from './components/Toasts';
 
 // Development tools; `import.meta.env.DEV` is false in a production build, so this is dropped.
 const DevTools = import.meta.env.DEV ? lazy(() => import('./app/DevTools')) : null;
+// Asked only where the basket's organisers have analytics.
+const ConsentBanner = lazy(() => import('./analytics/ConsentBanner'));
 
 export function App() {
   const checkout = useCheckout();
@@ -31,6 +34,7 @@ export function App() {
     if (fresh) checkoutReloaded(fresh);
   }, [fresh, checkoutReloaded]);
 
+  const askConsent = useMemo(() => hasAnalytics(analyticsSettings(fresh)), [fresh]);
   // The header's basket count follows the checkout as the server last sent it.
   useEffect(() => publishBasketCount(basketCount(fresh)), [fresh]);
 
@@ -48,6 +52,11 @@ export function App() {
           ) : null
         }
       />
+      {askConsent ? (
+        <Suspense fallback={null}>
+          <ConsentBanner />
+        </Suspense>
+      ) : null}
       <Toasts notices={checkout.notices} onDismiss={checkout.dismissNotice} timeout={PERSISTENT} />
       <main id="main" className="page">
         <StepScreen step={checkout.step} />

@@ -48,6 +48,8 @@ export async function startCheckout(nextTask: () => Promise<void>): Promise<void
   await nextTask();
   const inspect = await developmentInspector();
   const actor = createActor(checkoutMachine, { inspect }).start();
+  // Page views and the purchase, for analytics the buyer has accepted; from outside the chart.
+  void import('./analytics/trackCheckout').then(({ trackCheckout }) => trackCheckout(actor, queryClient));
   await nextTask();
   startApp(actor);
 }
