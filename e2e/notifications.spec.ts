@@ -8,7 +8,7 @@ const notifications = (page: import('@playwright/test').Page) => page.getByRole(
 
 test('a notification on the seat page goes by itself after 3000 ms @anyWidth', async ({ page }) => {
   await page.clock.install();
-  await page.route('**/do/checkout/add/', (route) => route.fulfill({ status: 400, json: { message: 'Those seats have just gone off sale.' } }));
+  await page.route('**/do/checkout/add/', (route) => route.fulfill({ status: 400, json: { error: 'Those seats have just gone off sale.' } }));
   await page.goto('/all-events/');
   await page.getByRole('link', { name: 'Twelfth Night at the Harbour Playhouse' }).first().click();
   await page.getByRole('link', { name: /^Choose your seats for/ }).click();

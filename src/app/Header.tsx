@@ -30,7 +30,7 @@ export function Header({ extra }: { extra?: ReactNode }) {
             {count > 0 ? (
               <span className="site-header__count" data-testid="basket-count">
                 <span aria-hidden="true">{count}</span>
-                <span className="visually-hidden">{count === 1 ? ', 1 item' : `, ${count} items`}</span>
+                <span className="visually-hidden">{count === 1 ? '1 item' : `${count} items`}</span>
               </span>
             ) : null}
           </a>
