@@ -2,7 +2,7 @@
  * Notifications (spec 001 §9): they go by themselves after 3000 ms by default, while the checkout's
  * own stay until the buyer dismisses them (the checkout host's -1).
  */
-import { addFromEventPage, expect, failCall, test } from './support.ts';
+import { addFromEventPage, expect, failCall, pauseClock, test } from './support.ts';
 
 const notifications = (page: import('@playwright/test').Page) => page.getByRole('region', { name: 'Notifications' });
 
@@ -14,6 +14,8 @@ test('a notification on the seat page goes by itself after 3000 ms @anyWidth', a
   await page.getByRole('link', { name: /^Choose your seats for/ }).click();
   await page.getByRole('checkbox', { name: /^Stalls, row F, seat 5, / }).click();
   await expect(page.getByRole('checkbox', { name: /^Stalls, row F, seat 5, / })).toHaveAttribute('aria-checked', 'true');
+  // The clock stands still from here, so the notice's time is the page's alone.
+  await pauseClock(page);
   await page.getByRole('button', { name: 'Add To Basket!' }).click();
   const notice = notifications(page).getByRole('alert');
   await expect(notice).toHaveText('Those seats have just gone off sale.');
