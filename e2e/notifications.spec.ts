@@ -34,6 +34,6 @@ test('the checkout’s own notifications stay until the buyer dismisses them @an
   await expect(notice).toBeVisible();
   await page.clock.runFor(60_000);
   await expect(notice).toBeVisible();
-  await notifications(page).getByRole('button', { name: 'Dismiss notification' }).click();
+  await notifications(page).getByRole('alert').filter({ hasText: 'Unable to update Refund protection' }).getByRole('button', { name: 'Dismiss notification' }).click();
   await expect(notice).toHaveCount(0);
 });
