@@ -44,6 +44,8 @@ export async function buildApp(deps: {
   /** Demo mode with DEV_CLOCK=1: the clock above, which POST /dev/clock moves forward. */
   movableClock?: MovableClock;
   logger?: boolean;
+  /** Where the log's lines go instead of standard output (tests read what was logged). */
+  logStream?: { write(line: string): void };
   fetch?: typeof fetch;
   /** Tests hand in their own transport; otherwise SMTP when SMTP_URL is set, else the outbox only. */
   mailer?: Mailer;
@@ -60,7 +62,7 @@ export async function buildApp(deps: {
 }): Promise<FastifyInstance> {
   const { db, config } = deps;
   const app = Fastify({
-    logger: deps.logger === false ? false : { level: config.logLevel },
+    logger: deps.logger === false ? false : { level: config.logLevel, ...(deps.logStream ? { stream: deps.logStream } : {}) },
     bodyLimit: BODY_LIMIT,
     // A hop count trusts that many proxies in front, as proxy-addr counts them.
     trustProxy: typeof config.trustProxy === 'number' ? ((_address: string, hop: number) => hop < (config.trustProxy as number)) : config.trustProxy,
@@ -90,6 +92,8 @@ export async function buildApp(deps: {
       square: appDeps.plans.square.credentials.checkout_js !== '',
       accommodationMap: config.accommodationMap,
       publicUrl: config.publicUrl,
+      analytics: config.analytics,
+      sentryDsn: config.sentryDsn,
     },
     inline: { styles: [STYLE], scripts: [STEPPER_SCRIPT, ENTRY_LOADER] },
   });

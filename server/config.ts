@@ -86,6 +86,15 @@ const envSchema = z.object({
   /** Where buyers' feedback goes when none of the order's organisers keeps a contact address. */
   FEEDBACK_EMAIL: z._default(z.string().check(z.regex(/^[^\s@]+@[^\s@]+$/, 'must be an email address')), 'feedback@holdfast.localhost'),
   /** Seconds between runs of the instalment job, which charges plans' instalments as they fall due; 0 turns it off. */
+  /** Sentry's DSN: browser errors go to Sentry (its SDK loaded only on the first error); unset, to this server's log. */
+  SENTRY_DSN: z.optional(z.string().check(z.regex(/^https:\/\/[^@\s/]+@[^/\s?#]+\/\d+$/, 'must be a Sentry DSN, https://key@host/project'))),
+  /**
+   * Where analytics' scripts load from once a buyer accepts analytics cookies: Google's tag and
+   * Meta's pixel, or `none` for no analytics. Demo mode's default is this server's stand-in
+   * (/dev/analytics/), which records the hits instead of sending them anywhere.
+   */
+  ANALYTICS_TAG_URL: z.optional(z.string().check(z.regex(/^(none|https?:\/\/[^\s?#]+|\/[^\s?#]*)$/, 'must be an http(s):// URL or a path, without a query, or none'))),
+  ANALYTICS_PIXEL_URL: z.optional(z.string().check(z.regex(/^(none|https?:\/\/[^\s?#]+|\/[^\s?#]*)$/, 'must be an http(s):// URL or a path, without a query, or none'))),
   INSTALMENT_JOB_INTERVAL: z._default(z.coerce.number().check(z.int('must be a whole number of seconds'), z.minimum(0, 'must be a whole number of seconds')), 600),
 });
 
@@ -206,6 +215,19 @@ export function parseTrustProxy(raw: string): false | number | string[] {
   return list;
 }
 
+/** Google's tag and Meta's pixel, or in demo mode this server's stand-in for both (/dev/analytics/). */
+export const GOOGLE_TAG_URL = 'https://www.googletagmanager.com/gtag/js';
+export const META_PIXEL_URL = 'https://connect.facebook.net/en_US/fbevents.js';
+export const STAND_IN_TAG_URL = '/dev/analytics/gtag/js';
+export const STAND_IN_PIXEL_URL = '/dev/analytics/fbevents.js';
+
+function analyticsOf(tag: string | undefined, pixel: string | undefined, demo: boolean): Config['analytics'] {
+  const tagUrl = tag ?? (demo ? STAND_IN_TAG_URL : GOOGLE_TAG_URL);
+  const pixelUrl = pixel ?? (demo ? STAND_IN_PIXEL_URL : META_PIXEL_URL);
+  if (tagUrl === 'none' && pixelUrl === 'none') return null;
+  return { tagUrl: tagUrl === 'none' ? null : tagUrl, pixelUrl: pixelUrl === 'none' ? null : pixelUrl };
+}
+
 /** Whether HOST is a loopback address: only this machine can reach a server listening there. */
 export function isLoopback(host: string): boolean {
   const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
@@ -268,6 +290,10 @@ export interface Config {
   square: SquareKeys | null;
   /** Milliseconds between runs of the instalment job; null when it is off. */
   instalmentJobIntervalMs: number | null;
+  /** Sentry's DSN for browser errors; null: they go to this server's log. */
+  sentryDsn: string | null;
+  /** Google's tag and Meta's pixel script addresses, loaded after consent; null: no analytics. */
+  analytics: { tagUrl: string | null; pixelUrl: string | null } | null;
 }
 
 export class ConfigError extends Error {}
@@ -338,6 +364,8 @@ export function parseConfig(env: Record<string, string | undefined>, fallbackSec
     bank: bankSettings(env),
     square: squareKeys(env),
     instalmentJobIntervalMs: e.INSTALMENT_JOB_INTERVAL > 0 ? e.INSTALMENT_JOB_INTERVAL * 1000 : null,
+    sentryDsn: e.SENTRY_DSN ?? null,
+    analytics: analyticsOf(e.ANALYTICS_TAG_URL, e.ANALYTICS_PIXEL_URL, demo),
   };
 }
 

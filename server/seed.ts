@@ -397,6 +397,12 @@ export async function seed(db: Database, now = new Date()) {
       name: 'Harbour Folk Club',
       description: 'Acoustic sessions in the back room of the Old Ropewalk, Bristol.',
       paymentProvider: 'truelayer',
+      // Its analytics, fed once a buyer accepts analytics cookies; in demo mode they go to this
+      // server's stand-in for Google's tag and Meta's pixel (/dev/analytics/), not to Google or Meta.
+      gaMeasurementId: 'G-HFOLK00001',
+      gaConversionId: 'AW-100000001/folk-sale',
+      fbPixelId: '100000000000001',
+      gaUaProperties: ['UA-100000-1'],
     });
     const folk = await event({
       organiserId: folkClub.id,

@@ -1,14 +1,18 @@
-import { lazy, Suspense, useEffect } from 'react';
+import { lazy, Suspense, useEffect, useMemo } from 'react';
+import { analyticsSettings, hasAnalytics } from './analytics/tracker';
 import { useCheckout, useCheckoutData, useUser } from './app/checkoutContext';
+import { basketCount, publishBasketCount } from './app/basketCount';
 import { Footer } from './app/Footer';
 import { Header } from './app/Header';
 import { StepScreen } from './app/StepScreen';
 import { useDarkMode } from './app/useDarkMode';
-import { Toasts } from './components/Toasts';
+import { PERSISTENT, Toasts } from './components/Toasts';
 import { inDemoMode } from './inspector';
 
 // Development tools, in development and in demo mode; a production page out of demo mode loads none of them.
 const DevTools = import.meta.env.DEV || inDemoMode() ? lazy(() => import('./app/DevTools')) : null;
+// Asked only where the basket's organisers have analytics.
+const ConsentBanner = lazy(() => import('./analytics/ConsentBanner'));
 
 export function App() {
   const checkout = useCheckout();
@@ -31,6 +35,10 @@ export function App() {
     if (fresh) checkoutReloaded(fresh);
   }, [fresh, checkoutReloaded]);
 
+  const askConsent = useMemo(() => hasAnalytics(analyticsSettings(fresh)), [fresh]);
+  // The header's basket count follows the checkout as the server last sent it.
+  useEffect(() => publishBasketCount(basketCount(fresh)), [fresh]);
+
   return (
     <>
       <a className="skip-link" href="#main">
@@ -45,7 +53,12 @@ export function App() {
           ) : null
         }
       />
-      <Toasts notices={checkout.notices} onDismiss={checkout.dismissNotice} />
+      {askConsent ? (
+        <Suspense fallback={null}>
+          <ConsentBanner />
+        </Suspense>
+      ) : null}
+      <Toasts notices={checkout.notices} onDismiss={checkout.dismissNotice} timeout={PERSISTENT} />
       <main id="main" className="page">
         <StepScreen step={checkout.step} />
       </main>

@@ -7,6 +7,7 @@ import { createCheckoutMachine } from './app/checkoutActors';
 import { seedInitialData } from './api/initialData';
 import { CheckoutActorContext, type CheckoutActorRef } from './app/checkoutContext';
 import { inspection, startInspector } from './inspector';
+import { installErrorReporting, reportError, reportUser } from './telemetry';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -26,6 +27,13 @@ const queryClient = new QueryClient({
 // (scripts/entryAfterPaint.ts), and React's first render is a transition, rendered in slices, so a
 // phone's main thread is never held for long.
 export async function startCheckout(nextTask: () => Promise<void>): Promise<void> {
+  installErrorReporting();
+  // The error reporting is told who the user is whenever the user is read, the page's own included.
+  queryClient.getQueryCache().subscribe((event) => {
+    if (event.type !== 'updated' || event.action.type !== 'success' || event.query.queryKey[0] !== 'user') return;
+    const user = event.query.state.data as { id: number; email: string } | null | undefined;
+    reportUser(user ? { id: user.id, email: user.email } : null);
+  });
   // The page's data fills the cache at once; the contract checks it as soon as it has loaded.
   void seedInitialData(queryClient);
   // Providing the chart's implementations copies the chart: a task of its own.
@@ -35,12 +43,24 @@ export async function startCheckout(nextTask: () => Promise<void>): Promise<void
   // `?inspect` in development or demo mode: every actor of the page, children included.
   await startInspector();
   const actor = createActor(checkoutMachine, inspection()).start();
+  // Page views and the purchase, for analytics the buyer has accepted; from outside the chart.
+  void import('./analytics/trackCheckout').then(({ trackCheckout }) => trackCheckout(actor, queryClient));
   await nextTask();
   startApp(actor);
 }
 
 function startApp(actor: CheckoutActorRef): void {
-  const root = createRoot(document.getElementById('root')!);
+  // Errors React catches (an error boundary) or cannot recover from go to the error reporting too.
+  const root = createRoot(document.getElementById('root')!, {
+    onUncaughtError: (error) => {
+      console.error(error);
+      void reportError(error);
+    },
+    onCaughtError: (error) => {
+      console.error(error);
+      void reportError(error);
+    },
+  });
   startTransition(() => {
     root.render(
       <StrictMode>

@@ -13,11 +13,14 @@ export function SiteHeader({
   current = null,
   secure = false,
   extra,
+  count = 0,
 }: {
   brand: string;
   current?: SiteSection;
   secure?: boolean;
   extra?: ReactNode;
+  /** What the basket holds (tickets and gift vouchers), shown when there is any. */
+  count?: number;
 }) {
   const here = (section: SiteSection) => (section === current ? 'page' : undefined);
   return (
@@ -38,6 +41,12 @@ export function SiteHeader({
           <a href="/checkout/" aria-current={here('basket')}>
             <Icon name="basket" />
             Basket
+            {count > 0 ? (
+              <span className="site-header__count" data-testid="basket-count">
+                <span aria-hidden="true">{count}</span>
+                <span className="visually-hidden">{count === 1 ? '1 item' : `${count} items`}</span>
+              </span>
+            ) : null}
           </a>
         </nav>
         {secure ? (

@@ -49,6 +49,7 @@ export async function buildCheckout(
     gift_vouchers: giftVoucherLines(vouchers, now),
     events: checkoutEvents(basket.events, lines, questions.introOf),
     organisers: checkoutOrganisers(basket.organisers, snapshot.upcoming),
+    ga_ua_properties: [...new Set(basket.organisers.flatMap((o) => o.gaUaProperties ?? []))],
     ...totalsFields(sale, { price: basket.price, total, currency: basket.currency, events: basket.events }),
     charity: checkoutCharity(basket.charity),
     ...donationFields(followUps.donation),

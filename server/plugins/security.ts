@@ -14,6 +14,7 @@ import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 import helmet from 'helmet';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
+import { telemetrySources } from '../http/telemetrySources.ts';
 
 export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()';
 export const HSTS = 'max-age=31536000; includeSubDomains';
@@ -39,6 +40,9 @@ export interface CspProviders extends Pick<Config, 'hcaptcha'> {
   accommodationMap?: { url: string } | null;
   /** The site's own address (PUBLIC_URL): when it is https, every reply carries HSTS. */
   publicUrl?: string;
+  /** Analytics' scripts (loaded after a buyer's consent) and Sentry's DSN: their origins are allowed. */
+  analytics?: Config['analytics'];
+  sentryDsn?: string | null;
 }
 
 export function sha256Source(text: string): string {
@@ -52,14 +56,15 @@ export function cspDirectives(config: CspProviders, inline: { styles: Iterable<s
   const stripe = config.stripe === true;
   const square = config.square === true;
   const accommodation = config.accommodationMap ? [new URL(config.accommodationMap.url).origin] : [];
-  const frames = [...captcha, ...(stripe ? STRIPE_FRAMES : []), ...(square ? SQUARE_FRAMES : []), ...accommodation];
+  const telemetry = telemetrySources(config);
+  const frames = [...captcha, ...(stripe ? STRIPE_FRAMES : []), ...(square ? SQUARE_FRAMES : []), ...accommodation, ...telemetry.frame];
   return {
     'default-src': ["'self'"],
-    'script-src': ["'self'", ...[...inline.scripts].map(sha256Source), ...captcha, ...(stripe ? STRIPE_SCRIPT : []), ...(square ? SQUARE_SCRIPT : [])],
+    'script-src': ["'self'", ...[...inline.scripts].map(sha256Source), ...captcha, ...(stripe ? STRIPE_SCRIPT : []), ...(square ? SQUARE_SCRIPT : []), ...telemetry.script],
     'style-src': ["'self'", ...[...inline.styles].map(sha256Source), ...captcha, ...(square ? SQUARE_STYLES : [])],
-    'img-src': ["'self'", 'data:'],
+    'img-src': ["'self'", 'data:', ...telemetry.img],
     'font-src': ["'self'", 'data:'],
-    'connect-src': ["'self'", ...captcha, ...(stripe ? STRIPE_CONNECT : []), ...(square ? SQUARE_CONNECT : [])],
+    'connect-src': ["'self'", ...captcha, ...(stripe ? STRIPE_CONNECT : []), ...(square ? SQUARE_CONNECT : []), ...telemetry.connect],
     'frame-src': frames.length ? frames : ["'none'"],
     // The local captcha solves its proof of work in web workers started from a blob.
     'worker-src': ["'self'", 'blob:'],

@@ -1,9 +1,20 @@
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { SiteHeader } from '../../ui/SiteHeader';
+import { onBasketCount } from './basketCount';
 
 const BRAND = import.meta.env.VITE_BRAND_NAME ?? 'Holdfast';
 
-/** The checkout's header: the site's (ui/SiteHeader.tsx, the catalogue's too) at the basket, secure. */
+/**
+ * The checkout's header: the site's (ui/SiteHeader.tsx, the catalogue's too) at the basket, secure,
+ * with the basket's count as the checkout announces it (basketCount.ts).
+ */
 export function Header({ extra }: { extra?: ReactNode }) {
-  return <SiteHeader brand={BRAND} current="basket" secure extra={extra} />;
+  const count = useBasketCount();
+  return <SiteHeader brand={BRAND} current="basket" secure extra={extra} count={count} />;
+}
+
+function useBasketCount(): number {
+  const [count, setCount] = useState(0);
+  useEffect(() => onBasketCount(setCount), []);
+  return count;
 }

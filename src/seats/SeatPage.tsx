@@ -8,6 +8,7 @@ import { useQuery } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
 import { inspection } from '../inspector';
 import { Alert } from '../../ui/Alert';
+import { Toasts } from '../components/Toasts';
 import { formatMoney } from '../../contract/money';
 import { mapSeats, seatSelectionSenders, summarise, viewSeatSelection, type EventDateInfo, type MapSeat, type SeatingPlan } from '../../machines/seatSelection/seatSelection.connect';
 import { HOLD_EXPIRED_MESSAGE } from '../../machines/seatSelection/seatSelection.machine';
@@ -82,15 +83,8 @@ function Seats({ eventDateId, machine, info, plan }: { eventDateId: number; mach
           {info.event_date.nice_date} · {info.event.venue}
         </p>
       </header>
-      {view.problem ? (
-        <div className="toasts" aria-label="Notifications" role="region">
-          <div className="toasts__item">
-            <Alert type="error" onDismiss={senders.dismissProblem} dismissLabel="Dismiss notification">
-              {view.problem}
-            </Alert>
-          </div>
-        </div>
-      ) : null}
+      {/* The page's notifications go by themselves after the default 3000 ms (spec 001 §9). */}
+      <Toasts notices={view.problem ? [{ id: 1, kind: 'error', text: view.problem }] : []} onDismiss={senders.dismissProblem} />
       <div className="seat-page__body">
         <section className="seat-page__chart" aria-labelledby="seat-chart-title">
           <div className="seat-page__chart-head">

@@ -33,6 +33,15 @@ export const organisers = pgTable('organisers', {
   marketingSignupMessage: text('marketing_signup_message').notNull().default(''),
   /** Where the organiser is told about its buyers' payment plans (a plan whose charge failed every retry). */
   contactEmail: text('contact_email'),
+  /**
+   * The organiser's analytics, fed only after a buyer accepts analytics cookies: its Google
+   * Analytics measurement id (`ga`), Google Ads conversion id, Meta pixel id, and older Universal
+   * Analytics properties.
+   */
+  gaMeasurementId: text('ga_measurement_id'),
+  gaConversionId: text('ga_conversion_id'),
+  fbPixelId: text('fb_pixel_id'),
+  gaUaProperties: text('ga_ua_properties').array().notNull().default(sql`'{}'::text[]`),
 });
 
 export const events = pgTable('events', {

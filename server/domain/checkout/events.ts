@@ -4,17 +4,19 @@ import type { BasketLine } from './snapshot.ts';
 
 export function checkoutEvents(
   events: BasketLine['event'][],
-  lines: Pick<BasketLine, 'event' | 'date'>[],
+  lines: Pick<BasketLine, 'event' | 'date' | 'organiser'>[],
   questionsIntroOf: (eventId: number) => string | null,
 ): CheckoutEvent[] {
+  // An event's analytics are its organiser's.
+  const organiserOf = (eventId: number) => lines.find((l) => l.event.id === eventId)?.organiser;
   return events.map((e) => ({
     id: e.id,
     title: e.title,
     refund_protection: e.refundProtection,
     warn_customers_about_different_timeslots_message: e.timeslotWarning,
-    ga: null,
-    ga_conversion_id: null,
-    fb_pixel: null,
+    ga: organiserOf(e.id)?.gaMeasurementId ?? null,
+    ga_conversion_id: organiserOf(e.id)?.gaConversionId ?? null,
+    fb_pixel: organiserOf(e.id)?.fbPixelId ?? null,
     venue: { full_address: `${e.venueName}, ${e.venueAddress}`, map_address: e.venueAddress, map_checkin: checkInDate(lines, e.id) },
     has_livestream: e.accessOnline !== null,
     access_online: e.accessOnline,

@@ -14,6 +14,7 @@ import { bankTransferHandlers, registerBankTransferRoutes } from './bankTransfer
 import { basketHandlers, basketInvalid } from './basket.ts';
 import { deliveryHandlers } from './delivery.ts';
 import { donationHandlers, donationInvalid } from './donation.ts';
+import { registerErrorReports } from './errorReports.ts';
 import { planHandlers, planInvalid } from './instalments.ts';
 import { paymentHandlers, paymentInvalid, registerPaymentRoutes } from './payment.ts';
 import { questionHandlers } from './questions.ts';
@@ -47,4 +48,5 @@ export const api: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) 
   });
   registerPaymentRoutes(app, deps, deps.payment);
   registerBankTransferRoutes(app, deps);
+  registerErrorReports(app);
 };

@@ -5,6 +5,7 @@
  */
 import type { FastifyPluginAsync } from 'fastify';
 import type { AppDeps } from '../../http/deps.ts';
+import { registerAnalyticsStandIn } from './analytics.ts';
 import { registerDevClock, type MovableClock } from './clock.ts';
 import { registerInstalmentRun } from './instalments.ts';
 import { registerMailbox } from './mailbox.ts';
@@ -12,6 +13,7 @@ import { registerStatecharts } from './statecharts.ts';
 
 export const dev: FastifyPluginAsync<{ deps: AppDeps; movableClock?: MovableClock }> = async (app, { deps, movableClock }) => {
   registerMailbox(app, deps);
+  registerAnalyticsStandIn(app, deps);
   registerInstalmentRun(app, deps);
   registerStatecharts(app, deps);
   if (deps.config.devClock && movableClock) registerDevClock(app, movableClock);

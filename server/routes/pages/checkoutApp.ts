@@ -15,6 +15,7 @@ import { ENTRY_LOADER } from '../../../contract/page.ts';
 import { hasSeatPlan } from '../../domain/seats.ts';
 import { checkoutPageData } from '../../http/checkoutData.ts';
 import { isDemoPath } from '../../http/demoMode.ts';
+import { telemetryMeta } from '../../http/pageMeta.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { basketScreenHtml } from '../../views/basketScreen.tsx';
 import { checkoutShell, html, jsonScript, page } from '../../views/html.ts';
@@ -62,7 +63,7 @@ export function registerCheckoutApp(app: FastifyInstance, { deps, staticDir, all
         const nonce = reply.styleNonce();
         const withStyles = await inlineStylesheets(seatsPage, staticDir, nonce);
         const document = withStyles
-          .replace('<head>', `<head><meta name="csp-nonce" content="${nonce}">${demoMeta}`)
+          .replace('<head>', `<head><meta name="csp-nonce" content="${nonce}">${demoMeta}${telemetryMeta(config)}`)
           .replace('<div id="root"></div>', '<div id="root"><p class="page">Loading the seating plan…</p></div>');
         return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(document);
       }
@@ -102,7 +103,7 @@ export function registerCheckoutApp(app: FastifyInstance, { deps, staticDir, all
     const body = `<div id="root">${checkoutShell(config, screen)}</div>${data ? jsonScript(INITIAL_DATA_ID, data) : ''}`;
     // The entry stylesheet comes inside the page, so the first paint waits for no other request.
     const withStyles = await inlineStylesheets(index, staticDir, nonce);
-    const document = withStyles.replace('<head>', `<head><meta name="csp-nonce" content="${nonce}">${demoMeta}`).replace('<div id="root"></div>', body);
+    const document = withStyles.replace('<head>', `<head><meta name="csp-nonce" content="${nonce}">${demoMeta}${telemetryMeta(config)}`).replace('<div id="root"></div>', body);
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('vary', 'accept-encoding').compress(document);
   }
 

@@ -1,0 +1,12 @@
+/** The site header's basket count (spec 001 §9): what is in the basket, kept up as it changes. */
+import { addFromEventPage, basketStep, expect, test } from './support.ts';
+
+test('the header counts the tickets and gift vouchers in the basket @anyWidth', async ({ page }) => {
+  await addFromEventPage(page, 'Summer Jazz on the Quay', { tickets: { 'General admission': 2 }, vouchers: { 'Riverside Arts gift voucher': 1 } });
+  const basketLink = page.getByRole('banner').getByRole('link', { name: /^Basket/ });
+  await expect(basketLink).toHaveAccessibleName('Basket 3 items');
+  await expect(basketLink.getByTestId('basket-count')).toHaveText(/^3/);
+
+  await basketStep(page).getByRole('button', { name: /remove riverside arts gift voucher/i }).click();
+  await expect(basketLink).toHaveAccessibleName('Basket 2 items');
+});
