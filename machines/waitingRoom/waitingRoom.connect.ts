@@ -59,7 +59,7 @@ export function viewWaitingRoom(snapshot: SnapshotFrom<typeof waitingRoomMachine
     position: phase === 'waiting' ? (status?.position ?? null) : null,
     progress: phase === 'admitted' ? 1 : (status?.progress ?? 0),
     canRetry: phase === 'join-failed',
-    offerWaitingList: phase === 'sold-out' || list !== 'idle' || listMessage !== null,
+    offerWaitingList: phase === 'sold-out' || list !== 'idle' || listMessage !== null || listFailed,
     ticketTypes: status?.ticket_types ?? [],
     listSending: list === 'sending',
     listJoined: list === 'joined',
