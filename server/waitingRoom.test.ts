@@ -14,10 +14,12 @@ import { hotEvent } from './test/fixtures.ts';
 import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
 import { queueStatus, type QueueStatus } from '../contract/waitingRoom.ts';
 import { QUEUE_FIRST_MESSAGE } from './routes/waitingRoom/index.ts';
-import { offerReleasedTickets, OFFER_ENDED_MESSAGE } from './domain/waitingRoom/waitingList.ts';
+import { offerReleasedTickets, OFFER_ENDED_MESSAGE, waitingListJoinedMessage } from './domain/waitingRoom/waitingList.ts';
+import { draw, join } from './domain/waitingRoom/room.ts';
 import { latestMail } from './mail/index.ts';
 
 const CHECKOUT_SECONDS = 120;
+const types0Name = 'Rush ticket 1';
 
 async function solved(v: Visitor): Promise<string> {
   const res = await v.call('getCaptchaChallenge');
@@ -135,6 +137,42 @@ describe.each(drivers)('the waiting room on %s', (driver) => {
     tick(CHECKOUT_SECONDS * 1000);
     const reopened = await status(waiter);
     expect(['waiting', 'admitted']).toContain(reopened.state);
+  });
+
+  it('draws the early arrivals in a random order at the on-sale, and numbers later ones as they come', async () => {
+    const { db } = world.database;
+    const { types } = await hotEvent(db, { capacity: 5, types: 1 });
+    const date = types[0]!.eventDateId;
+    await db.insert(t.eventDateQueues).values({ eventDateId: date, onSaleAt, maxShoppers: 10, admitPerMinute: 60 });
+    const early = [];
+    for (let i = 0; i < 40; i++) early.push(await join(db, date, world.clock.now));
+    expect(early.every((p) => p.number === 0)).toBe(true);
+    await draw(db, date);
+    await draw(db, date);
+    const numbered = await rows<{ id: number; number: number }>(db, sql`SELECT id, number::int AS number FROM queue_places WHERE event_date_id = ${date} ORDER BY id`);
+    expect(numbered.map((r) => r.number).sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    // 40 places in join order by chance: 1 in 40!.
+    expect(numbered.map((r) => r.number)).not.toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    const late = [];
+    for (let i = 0; i < 5; i++) late.push((await join(db, date, world.clock.now)).number);
+    expect(late).toEqual([41, 42, 43, 44, 45]);
+  });
+
+  it('takes a waiting list entry from the event page’s plain form, and refuses a bad one without a change', async () => {
+    const browser = new Visitor(world.app, { accept: 'text/html' }, '10.9.8.1');
+    const form = await browser.request({ method: 'GET', url: `/waiting-list/${typeId}/` });
+    expect(form.statusCode).toBe(200);
+    expect(form.body).toContain('Join the waiting list');
+    const joined = await browser.request({ method: 'POST', url: '/ajax/queue/waiting-list/', body: new URLSearchParams({ ticket_type_id: String(typeId), email: 'plain@example.test' }).toString() });
+    expect(joined.statusCode).toBe(200);
+    expect(joined.body).toContain(waitingListJoinedMessage(types0Name, CHECKOUT_SECONDS / 60));
+    const again = await browser.request({ method: 'POST', url: '/ajax/queue/waiting-list/', body: new URLSearchParams({ ticket_type_id: String(typeId), email: 'PLAIN@example.test' }).toString() });
+    expect(again.body).toContain('This e-mail address is already on the waiting list for Rush ticket 1.');
+    const unknown = await browser.request({ method: 'POST', url: '/ajax/queue/waiting-list/', body: new URLSearchParams({ ticket_type_id: '999999', email: 'plain@example.test' }).toString() });
+    expect(unknown.statusCode).toBe(404);
+    const [{ n }] = (await rows<{ n: number }>(world.database.db, sql`SELECT count(*)::int AS n FROM waiting_list_entries WHERE lower(email) = 'plain@example.test'`)) as [{ n: number }];
+    expect(n).toBe(1);
+    await world.database.db.delete(t.waitingListEntries);
   });
 
   it('offers released tickets to the waiting list in order, each offer once, held for its buyer', async () => {
