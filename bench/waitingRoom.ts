@@ -8,10 +8,13 @@
  *  3. the admitted rate against the configured one, and how many tickets were sold beyond capacity
  *     (must be 0), simulating a second at a time: 100,000 queued buyers, the queue asked every second,
  *     each admitted buyer reserving through the hold path (most of them), holds running out;
- *  4. 'sold out' once sales and live holds cover the stock, and the queue open again once holds expire.
+ *  4. 'sold out' once sales and live holds cover the stock, and the queue open again once holds expire;
+ *  5. with LIGHTHOUSE_URL (a running demo server, built), Lighthouse mobile on its first queue page
+ *     (LIGHTHOUSE_RUNS runs, 3; the median shown).
  * Uses PostgreSQL for 2–4 when BENCH_DATABASE_URL or TEST_DATABASE_URL is set, else PGlite.
  *
  *   npx tsx bench/waitingRoom.ts
+ *   LIGHTHOUSE_URL=http://127.0.0.1:3000 npx tsx bench/waitingRoom.ts --lighthouse-only
  */
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
@@ -219,6 +222,45 @@ async function admission(db: Database): Promise<void> {
   console.log(`4. Sold out told at ${soldOutAt === null ? 'never' : `${soldOutAt} s`}; the queue opened again at ${reopenedAt === null ? 'never' : `${reopenedAt} s`} (holds last ${CHECKOUT_SECONDS} s)`);
 }
 
+/** Lighthouse mobile (simulated slow 4G) on the demo's first queue page of a running server. */
+async function queueLighthouse(base: string): Promise<void> {
+  const { default: lighthouse } = await import('lighthouse');
+  const chromeLauncher = await import('chrome-launcher');
+  const { chromiumPath, CHROMIUM_ARGS } = await import('./lighthouse.ts');
+  const events = await (await fetch(`${base}/all-events/`)).text();
+  const eventPaths = [...new Set([...events.matchAll(/href="(\/event\/\d+\/)"/g)].map((m) => m[1]!))];
+  let queuePath: string | null = null;
+  for (const eventPath of eventPaths) {
+    const res = await fetch(`${base}${eventPath}`, { redirect: 'manual' });
+    const location = res.headers.get('location');
+    if (res.status === 303 && location && /\/queue\/\d+\//.test(location)) {
+      queuePath = new URL(location, base).pathname;
+      break;
+    }
+  }
+  if (!queuePath) {
+    console.log('5. Lighthouse: no queued event date on that server');
+    return;
+  }
+  const chrome = await chromeLauncher.launch({ chromePath: chromiumPath(), chromeFlags: ['--headless=new', ...CHROMIUM_ARGS], logLevel: 'silent' });
+  try {
+    const scores: number[] = [];
+    for (let run = 0; run < Number(process.env.LIGHTHOUSE_RUNS ?? 3); run++) {
+      const result = await lighthouse(`${base}${queuePath}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices'] });
+      const lhr = result!.lhr;
+      scores.push(Math.round((lhr.categories.performance?.score ?? 0) * 100));
+      if (run === 0) {
+        const a = (id: string) => Math.round(lhr.audits[id]?.numericValue ?? NaN);
+        console.log(`5. Lighthouse mobile on ${queuePath}: accessibility ${Math.round((lhr.categories.accessibility?.score ?? 0) * 100)}, best-practices ${Math.round((lhr.categories['best-practices']?.score ?? 0) * 100)}; LCP ${a('largest-contentful-paint')} ms, TBT ${a('total-blocking-time')} ms, script transferred ${fmt((lhr.audits['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] } | undefined)?.items?.find((i) => i.resourceType === 'script')?.transferSize ?? 0)} bytes`);
+      }
+    }
+    scores.sort((x, y) => x - y);
+    console.log(`  performance ${scores[Math.floor((scores.length - 1) / 2)]} (median of ${scores.join(', ')}; ≥ 95 wanted)`);
+  } finally {
+    await chrome.kill();
+  }
+}
+
 async function freePortCheck(): Promise<void> {
   await new Promise<void>((resolve) => {
     const s = createServer().listen(0, '127.0.0.1', () => s.close(() => resolve()));
@@ -227,12 +269,15 @@ async function freePortCheck(): Promise<void> {
 
 if (process.argv.includes('--serve')) {
   await serve();
+} else if (process.argv.includes('--lighthouse-only')) {
+  await queueLighthouse((process.env.LIGHTHOUSE_URL ?? 'http://127.0.0.1:3000').replace(/\/$/, ''));
 } else {
   await freePortCheck();
   await pollCost();
   const driver = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
   if (process.env.BENCH_DATABASE_URL && !process.env.TEST_DATABASE_URL) process.env.TEST_DATABASE_URL = process.env.BENCH_DATABASE_URL;
   console.log(`(2–4 on ${driver})`);
+  if (process.env.LIGHTHOUSE_URL) await queueLighthouse(process.env.LIGHTHOUSE_URL.replace(/\/$/, ''));
   for (const part of [fifo, admission]) {
     const database = await openTestDatabase(driver, 10);
     try {

@@ -56,11 +56,29 @@ test('a buyer waits in the queue before the on-sale, is let in when it opens, an
   await reserveAfterQueue(page, title, 1);
 });
 
-test('a bare request without the browser check gets no place and cannot reserve a queued date', async ({ request }) => {
-  const queue = await request.get('/all-events/');
-  expect(queue.status()).toBe(200);
-  const refused = await request.post('/ajax/queue/1/join/', { form: { altcha: '' } });
-  expect([403, 404]).toContain(refused.status());
+test('a bare HTTP client without the browser check gets no place, and cannot reserve a queued date', async ({ request }) => {
+  const catalogue = await (await request.get('/all-events/')).text();
+  const eventPath = new RegExp(`href="(/event/\\d+/)">(?:(?!</a>)[\\s\\S])*?event-card__title">${'Harbour Nights Live: the on-sale'}<`).exec(catalogue)![1]!;
+  const event = await request.get(eventPath, { maxRedirects: 0 });
+  expect(event.status()).toBe(303);
+  const queuePath = event.headers().location!;
+  const dateId = Number(/\/queue\/(\d+)\//.exec(queuePath)![1]);
+
+  const join = await request.post(`/ajax/queue/${dateId}/join/`, { form: { altcha: '' } });
+  expect(join.status()).toBe(403);
+  expect(await join.json()).toEqual({ error: 'A place in the queue needs the browser check to be solved first.' });
+  const status = await (await request.get(`/ajax/queue/${dateId}/status/`)).json();
+  expect(status.state).toBe('no-place');
+
+  // Straight to the basket and the reservation: refused without an admission.
+  const typeId = status.ticket_types[0].id as number;
+  const added = await request.post('/do/checkout/add/', { headers: { accept: 'application/json' }, form: { [`ticket[0|0|${typeId}|0][ticket]`]: String(typeId), [`ticket[0|0|${typeId}|0][qty]`]: '1' } });
+  expect(added.status()).toBe(200);
+  const reserve = await request.post('/ajax/checkout/checkout/reserve_tickets/', { form: {} });
+  expect(await reserve.json()).toEqual({
+    reserved: false,
+    error: 'These tickets are sold through a queue. Join it from the event page, and reserve once it is your turn.',
+  });
 });
 
 test('sold out: the queue says so, a buyer joins the waiting list, and released tickets are offered to them by e-mail', async ({ page, browser }) => {
@@ -94,6 +112,10 @@ test('sold out: the queue says so, a buyer joins the waiting list, and released 
   const link = /http:\/\/[^\s]+\/waiting-list\/offer\/[\w-]+\//.exec(body ?? '')![0];
   await mailbox.goto(new URL(link).pathname);
   await expect(mailbox).toHaveURL(/\/checkout\/$/);
+  // The link opens the basket the offer holds; reserving it carries on with that hold.
+  await basketInUse(mailbox);
+  await reserveButton(mailbox).click();
+  await expectStep(mailbox, 'login');
   await expect(mailbox.getByTestId('countdown-clock')).toHaveText(/^(9|10):\d\d$/);
   await other.close();
 });

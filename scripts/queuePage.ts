@@ -1,10 +1,28 @@
 /**
  * A Vite plugin that builds the queue page's script (queue.html, src/queue/main.ts) as a build of
  * its own once the app's build is written: the app's chunking puts XState beside React, which the
- * queue page does not need, so the queue script gets only what it imports.
+ * queue page does not need, so the queue script gets only what it imports. Its files get their
+ * brotli and gzip copies as the app's do (scripts/precompress.ts).
  */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import { build, type Plugin } from 'vite';
-import { precompress } from './precompress.ts';
+
+const MIN_BYTES = 1024;
+
+const compressOwnFiles = (outDir: string): Plugin => ({
+  name: 'holdfast-queue-page-compress',
+  writeBundle(_options, bundle) {
+    for (const file of Object.values(bundle)) {
+      const body = file.type === 'chunk' ? Buffer.from(file.code) : Buffer.from(file.source);
+      if (body.length < MIN_BYTES || !/\.(js|css|html)$/.test(file.fileName)) continue;
+      const full = path.join(outDir, file.fileName);
+      writeFileSync(`${full}.br`, brotliCompressSync(body, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }));
+      writeFileSync(`${full}.gz`, gzipSync(body, { level: 9 }));
+    }
+  },
+});
 
 export function queuePage(): Plugin {
   let outDir = 'dist/client';
@@ -12,13 +30,13 @@ export function queuePage(): Plugin {
     name: 'holdfast-queue-page',
     apply: 'build',
     configResolved(config) {
-      outDir = config.build.outDir;
+      outDir = path.resolve(config.root, config.build.outDir);
     },
     async closeBundle() {
       await build({
         configFile: false,
         logLevel: 'warn',
-        plugins: [precompress()],
+        plugins: [compressOwnFiles(outDir)],
         build: {
           outDir,
           emptyOutDir: false,

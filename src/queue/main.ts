@@ -6,7 +6,7 @@ import { createActor, fromPromise } from 'xstate';
 import { waitingRoomMachine, type WaitingListRequest } from '../../machines/waitingRoom/waitingRoom.machine';
 import { viewWaitingRoom } from '../../machines/waitingRoom/waitingRoom.connect';
 import { QUEUE_CHALLENGE_PATH, queueJoinPath, queueStatus, queueStatusPath, WAITING_LIST_PATH, waitingListAnswer } from '../../contract/waitingRoom';
-import { solve, type Challenge } from './proofOfWork';
+import { solveAside, type Challenge } from './proofOfWork';
 
 const root = document.querySelector<HTMLElement>('[data-queue]')!;
 const dateId = Number(root.dataset.queue);
@@ -33,7 +33,7 @@ const actor = createActor(
       fetchStatus: fromPromise(async () => queueStatus.parse(await json(queueStatusPath(dateId)))),
       join: fromPromise(async () => {
         const challenge = (await json(QUEUE_CHALLENGE_PATH)) as Challenge;
-        return queueStatus.parse(await json(queueJoinPath(dateId), { altcha: await solve(challenge) }));
+        return queueStatus.parse(await json(queueJoinPath(dateId), { altcha: await solveAside(challenge) }));
       }),
       joinWaitingList: fromPromise(async ({ input }: { input: WaitingListRequest }) => {
         const res = await call(WAITING_LIST_PATH, { ticket_type_id: String(input.ticketTypeId), email: input.email, quantity: String(input.quantity) });
