@@ -12,6 +12,8 @@ import type { Page } from '@playwright/test';
 import { basketInUse, expect, expectStep, freshEmail, reserveButton, test } from './support';
 
 test.describe.configure({ mode: 'serial' });
+// Each test walks two or three buyers through the queue, the basket and the mailbox.
+test.setTimeout(180_000);
 
 const SOLD_OUT = 'Sold out: every ticket is sold or held by another buyer. If held tickets are released, the queue opens again.';
 

@@ -11,7 +11,7 @@ import { solveChallenge } from 'altcha-lib/v1';
 import { rows } from './db/index.ts';
 import * as t from './db/schema.ts';
 import { hotEvent } from './test/fixtures.ts';
-import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
+import { appOn, drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
 import { queueStatus, type QueueStatus } from '../contract/waitingRoom.ts';
 import { QUEUE_FIRST_MESSAGE } from './routes/waitingRoom/index.ts';
 import { offerReleasedTickets, OFFER_ENDED_MESSAGE, waitingListJoinedMessage } from './domain/waitingRoom/waitingList.ts';
@@ -227,5 +227,81 @@ describe.each(drivers)('the waiting room on %s', (driver) => {
     expect(await latestMail(db, { recipient: emails[0] })).toHaveLength(1);
     const [{ taken }] = (await rows<{ taken: number }>(db, sql`SELECT (sold + held)::int AS taken FROM capacity_pools p JOIN event_dates d ON d.pool_id = p.id WHERE d.id = ${dateId}`)) as [{ taken: number }];
     expect(taken).toBeLessThanOrEqual(3);
+  });
+});
+
+describe.each(drivers)('one queue shared by two server processes on %s', (driver) => {
+  let world: TestWorld;
+  let other: Awaited<ReturnType<typeof appOn>>;
+  afterAll(async () => {
+    await other?.app.close();
+    await world?.close();
+  });
+
+  it('numbers joins through either process in one line, and admits at the configured rate, not once per process', async () => {
+    world = await openWorld(driver);
+    other = await appOn(world.database);
+    const { db } = world.database;
+    const { types } = await hotEvent(db, { capacity: 500, types: 1 });
+    const dateId = types[0]!.eventDateId;
+    const onSaleAt = new Date(world.clock.now.getTime() - 1000);
+    other.clock.now = world.clock.now;
+    await db.insert(t.eventDateQueues).values({ eventDateId: dateId, onSaleAt, maxShoppers: 100, admitPerMinute: 120, admissionSeconds: 600, pollSeconds: 2 });
+    const apps = [world.app, other.app];
+    const buyers = Array.from({ length: 30 }, (_, i) => new Visitor(apps[i % 2]!, {}, `10.8.0.${i}`));
+    const place = async (v: Visitor) => {
+      const res = await v.request({ method: 'POST', url: `/ajax/queue/${dateId}/join/`, body: new URLSearchParams({ altcha: await solved(v) }).toString() });
+      return queueStatus.parse(res.json());
+    };
+    for (const v of buyers) await place(v);
+    const numbers = await rows<{ number: number }>(db, sql`SELECT number::int AS number FROM queue_places WHERE event_date_id = ${dateId} ORDER BY id`);
+    expect(numbers.map((r) => r.number)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
+
+    // Both processes are asked every second for ten seconds: 120 a minute is 2 a second, 20 in all.
+    const start = world.clock.now.getTime();
+    for (let second = 1; second <= 10; second++) {
+      world.clock.now = new Date(start + second * 1000);
+      other.clock.now = world.clock.now;
+      await Promise.all(buyers.map((v) => v.request({ method: 'GET', url: `/ajax/queue/${dateId}/status/` })));
+    }
+    // One more second, asked of one process and then the other: both tell the same buyer the same place.
+    world.clock.now = new Date(start + 11_000);
+    other.clock.now = world.clock.now;
+    const through = [];
+    for (const app of apps) {
+      const v = new Visitor(app, { cookie: buyers[29]!.cookieHeader }, '10.8.1.1');
+      through.push(queueStatus.parse((await v.request({ method: 'GET', url: `/ajax/queue/${dateId}/status/` })).json()).position);
+    }
+    const [row] = await db.select().from(t.eventDateQueues).where(eq(t.eventDateQueues.eventDateId, dateId));
+    // 12 seconds since the on-sale at 2 a second: 24, whichever process moved admission on.
+    expect(row!.admittedThrough).toBeGreaterThanOrEqual(22);
+    expect(row!.admittedThrough).toBeLessThanOrEqual(24);
+    expect(through[0]).toBe(through[1]);
+    expect(through[0]).toBe(30 - row!.admittedThrough);
+  });
+});
+
+describe.each(drivers)('waiting list offers made at once on %s', (driver) => {
+  let world: TestWorld;
+  afterAll(async () => world?.close());
+
+  it('offers the freed tickets to the first in line, each once, however many offer runs race', async () => {
+    world = await openWorld(driver);
+    const { db } = world.database;
+    const { types, poolId } = await hotEvent(db, { capacity: 3, types: 1 });
+    const typeId = types[0]!.id;
+    const now = world.clock.now;
+    for (let i = 0; i < 6; i++) {
+      await db.insert(t.waitingListEntries).values({ ticketTypeId: typeId, email: `line${i}@example.test`, qty: 1, joinedAt: new Date(now.getTime() + i) });
+    }
+    const mail = { mailer: { transport: null, from: 'tickets@example.test' }, brandName: 'Holdfast', publicUrl: 'http://127.0.0.1:3000' };
+    const made = await Promise.all(Array.from({ length: 4 }, () => offerReleasedTickets(db, mail, now, CHECKOUT_SECONDS)));
+    expect(made.reduce((a, b) => a + b, 0)).toBe(3);
+    const offered = await rows<{ email: string }>(db, sql`SELECT email FROM waiting_list_entries WHERE ticket_type_id = ${typeId} AND offered_at IS NOT NULL ORDER BY id`);
+    expect(offered.map((r) => r.email)).toEqual(['line0@example.test', 'line1@example.test', 'line2@example.test']);
+    const [pool] = await db.select().from(t.capacityPools).where(eq(t.capacityPools.id, poolId));
+    expect(pool!.sold + pool!.held).toBe(3);
+    for (const i of [0, 1, 2]) expect(await latestMail(db, { recipient: `line${i}@example.test` })).toHaveLength(1);
+    expect(await latestMail(db, { recipient: 'line3@example.test' })).toEqual([]);
   });
 });
