@@ -3,6 +3,7 @@ import react from '@vitejs/plugin-react';
 import { precompress } from './scripts/precompress.ts';
 import { stripChartDescriptions } from './scripts/chartDescriptions.ts';
 import { entryAfterPaint } from './scripts/entryAfterPaint.ts';
+import { queuePage } from './scripts/queuePage.ts';
 
 /** The brand has one name, BRAND_NAME, which the server reads too; the app's build takes it as VITE_BRAND_NAME. */
 if (process.env.BRAND_NAME && !process.env.VITE_BRAND_NAME) process.env.VITE_BRAND_NAME = process.env.BRAND_NAME;
@@ -45,7 +46,7 @@ const seatPageInDevelopment: Plugin = {
 };
 
 export default defineConfig({
-  plugins: [noteContractChunks, stripChartDescriptions(), react(), entryAfterPaint(), precompress(), seatPageInDevelopment],
+  plugins: [noteContractChunks, stripChartDescriptions(), react(), entryAfterPaint(), precompress(), seatPageInDevelopment, queuePage()],
   resolve: {
     // @xstate/react imports the shim of useSyncExternalStore written for React before 18; React 19
     // has the hook itself, so the package's own entries (which use React's) serve instead.

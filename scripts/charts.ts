@@ -14,6 +14,7 @@ import { transfersMachine } from '../machines/transfers/transfers.machine';
 import { seatSelectionMachine } from '../machines/seatSelection/seatSelection.machine';
 import { instalmentMachine } from '../machines/instalment/instalment.machine';
 import { squareMachine } from '../machines/square/square.machine';
+import { waitingRoomMachine } from '../machines/waitingRoom/waitingRoom.machine';
 import { stepCharts } from '../src/steps/steps';
 import { staleStatelyFiles, statelyFiles, writeStatelyFiles } from './stately';
 
@@ -70,6 +71,12 @@ const otherCharts: Chart[] = [
     file: 'machines/square/square.machine.ts',
     placement:
       'Invoked by the payment chart in its `square` state once the buyer’s details are saved (input: the billing address); the card form shows while it is `takingCard`; its output (paid, failed with the message, or reserving) decides the payment chart’s next state. `src/steps/payment/planActors.ts` provides its actors.',
+  },
+  {
+    machine: waitingRoomMachine,
+    file: 'machines/waitingRoom/waitingRoom.machine.ts',
+    placement:
+      'Runs the queue page `/queue/{event_date_id}/` of a queued on-sale (its own light script, outside the checkout root): joining with a proof of work, waiting, admitted, sold out and the waiting list.',
   },
 ];
 

@@ -21,6 +21,7 @@ import { api } from './routes/api/index.ts';
 import { dev } from './routes/dev/index.ts';
 import type { MovableClock } from './routes/dev/clock.ts';
 import { pages } from './routes/pages/index.ts';
+import { registerWaitingRoom } from './routes/waitingRoom/index.ts';
 import { STEPPER_SCRIPT } from './routes/pages/catalogue.ts';
 import { sandbox } from './routes/sandbox/index.ts';
 import { STYLE } from './views/html.ts';
@@ -116,6 +117,7 @@ export async function buildApp(deps: {
     return reply.status(500).send({ error: 'Something went wrong on our side. Please try again.' });
   });
 
+  await registerWaitingRoom(app, appDeps, { staticDir: path.resolve(config.staticDir) });
   await app.register(api, { deps: appDeps });
   // Demo mode's routes are not registered outside it, and registerDemoMode answers their paths 404 there.
   if (config.demo) {

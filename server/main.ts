@@ -15,6 +15,7 @@ import { settleDueBankDecisions } from './domain/payment/bankTransfer.ts';
 import { sendDueTransfers } from './domain/transfers.ts';
 import { mailerOf } from './providers/index.ts';
 import { movableClock } from './routes/dev/clock.ts';
+import { startWaitingRoom } from './domain/waitingRoom/start.ts';
 
 /**
  * Without SESSION_SECRET, a random secret is made once and kept beside the embedded database
@@ -79,6 +80,8 @@ async function main() {
     reconcileJob: { intervalMs: Math.min(60_000, config.sweepIntervalMs * 2) },
   });
 
+  const stopWaitingList = await startWaitingRoom(database.db, config, clock, (err) => app.log.error({ err }, 'waiting list offers failed'));
+
   // Scheduled gifts are e-mailed by the sweeper at their delivery date and time.
   const transferMail = { mailer: mailerOf(config), brandName: config.brandName };
   const sweeper = setInterval(() => {
@@ -105,6 +108,7 @@ async function main() {
 
   const shutdown = async () => {
     clearInterval(sweeper);
+    stopWaitingList();
     await app.close();
     await database.close();
     process.exit(0);

@@ -4559,3 +4559,136 @@ export const squareMachine = createMachine({
     }
   }
 });
+
+export const waitingRoomMachine = createMachine({
+  "id": "waitingRoom",
+  "type": "parallel",
+  "context": {
+    "status": null,
+    "listMessage": null,
+    "listFailed": false
+  },
+  "states": {
+    "queue": {
+      "initial": "checking",
+      "states": {
+        "checking": {
+          "invoke": {
+            "id": "fetchStatus",
+            "src": "fetchStatus",
+            "onDone": [
+              {
+                "guard": {
+                  "type": "hasNoPlace"
+                },
+                "target": "joining"
+              },
+              {
+                "guard": {
+                  "type": "isAdmitted"
+                },
+                "target": "admitted"
+              },
+              {
+                "guard": {
+                  "type": "isSoldOut"
+                },
+                "target": "soldOut"
+              },
+              {
+                "target": "waiting"
+              }
+            ],
+            "onError": "offline"
+          }
+        },
+        "joining": {
+          "invoke": {
+            "id": "join",
+            "src": "join",
+            "onDone": [
+              {
+                "guard": {
+                  "type": "hasNoPlace"
+                },
+                "target": "joinFailed"
+              },
+              {
+                "guard": {
+                  "type": "isAdmitted"
+                },
+                "target": "admitted"
+              },
+              {
+                "guard": {
+                  "type": "isSoldOut"
+                },
+                "target": "soldOut"
+              },
+              {
+                "target": "waiting"
+              }
+            ],
+            "onError": "joinFailed"
+          }
+        },
+        "joinFailed": {
+          "on": {
+            "RETRY_CLICKED": "joining"
+          }
+        },
+        "waiting": {
+          "after": {
+            "pollDelay": "checking"
+          }
+        },
+        "soldOut": {
+          "after": {
+            "pollDelay": "checking"
+          }
+        },
+        "offline": {
+          "after": {
+            "retryDelay": "checking"
+          }
+        },
+        "admitted": {
+          "type": "final",
+          "entry": {
+            "type": "enterShop"
+          }
+        }
+      }
+    },
+    "waitingList": {
+      "initial": "idle",
+      "states": {
+        "idle": {
+          "on": {
+            "WAITING_LIST_SUBMITTED": {
+              "target": "sending"
+            }
+          }
+        },
+        "sending": {
+          "invoke": {
+            "id": "joinWaitingList",
+            "src": "joinWaitingList",
+            "onDone": [
+              {
+                "target": "joined"
+              },
+              {
+                "target": "idle"
+              }
+            ],
+            "onError": {
+              "target": "idle"
+            }
+          }
+        },
+        "joined": {}
+      }
+    }
+  }
+});

@@ -18,3 +18,4 @@ export * from './instalments.ts';
 export * from './delivery.ts';
 export * from './ops.ts';
 export * from './relations.ts';
+export * from './waitingRoom.ts';

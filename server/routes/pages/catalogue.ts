@@ -92,7 +92,7 @@ export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
           : available > 0 && max >= min
           ? html`<fieldset class="offer__qty" data-line><input type="hidden" name="ticket[${key}][ticket]" value="${type.id}">
             ${stepper(`ticket[${key}][qty]`, type.name, min, max, `note-t${type.id}`)}</fieldset>`
-          : html`<span class="offer__soldout">Sold out</span>`}</li>`;
+          : html`<span class="offer__soldout">Sold out</span> <a class="inline-link" href="/waiting-list/${type.id}/">Join the waiting list</a>`}</li>`;
     });
     const voucherRows = vouchers.map(
       (v, i) => html`<li class="offer offer--voucher"><div class="offer__info"><h3 class="offer__name">${v.name}</h3>

@@ -1,0 +1,289 @@
+/**
+ * The waiting room at on-sale scale, printed and never gating anything:
+ *  1. server CPU per queue poll against `/health`, over HTTP with 100,000 buyers queued (the server
+ *     in a process of its own, on its own embedded database; each poll carries one of the
+ *     queued buyers' places);
+ *  2. admitted order against join order for buyers joining one after another, concurrently, after
+ *     the on-sale (Kendall tau; 1 is exactly first come, first served);
+ *  3. the admitted rate against the configured one, and how many tickets were sold beyond capacity
+ *     (must be 0), simulating a second at a time: 100,000 queued buyers, the queue asked every second,
+ *     each admitted buyer reserving through the hold path (most of them), holds running out;
+ *  4. 'sold out' once sales and live holds cover the stock, and the queue open again once holds expire;
+ *  5. with LIGHTHOUSE_URL (a running demo server, built), Lighthouse mobile on its first queue page
+ *     (LIGHTHOUSE_RUNS runs, 3; the median shown).
+ * Uses PostgreSQL for 2–4 when BENCH_DATABASE_URL or TEST_DATABASE_URL is set, else PGlite.
+ *
+ *   npx tsx bench/waitingRoom.ts
+ *   LIGHTHOUSE_URL=http://127.0.0.1:3000 npx tsx bench/waitingRoom.ts --lighthouse-only
+ */
+import autocannon from 'autocannon';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { createServer } from 'node:net';
+import { sql } from 'drizzle-orm';
+import { buildApp } from '../server/app.ts';
+import { testConfig } from '../server/config.ts';
+import { rows, type Database } from '../server/db/index.ts';
+import { openTestDatabase } from '../server/db/testing.ts';
+import * as t from '../server/db/schema.ts';
+import { hotEvent, salesWith } from '../server/test/fixtures.ts';
+import { join, WaitingRooms } from '../server/domain/waitingRoom/room.ts';
+import { signer } from '../server/domain/waitingRoom/tokens.ts';
+import { reserveSale } from '../server/domain/reserve.ts';
+
+const QUEUED = Number(process.env.BENCH_QUEUED ?? 100_000);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+const RATE_PER_MINUTE = 600;
+const CAPACITY = 2_000;
+const CHECKOUT_SECONDS = 600;
+const fmt = (n: number, digits = 0) => n.toLocaleString('en-GB', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/** A queued date with `queued` places already taken (numbered 1..queued, joined after the on-sale). */
+async function queuedDate(db: Database, opts: { capacity: number; queued: number; onSaleAt: Date; ratePerMinute: number; maxShoppers: number }) {
+  const { types, poolId } = await hotEvent(db, { capacity: opts.capacity, types: 1 });
+  const type = types[0]!;
+  await db.insert(t.eventDateQueues).values({
+    eventDateId: type.eventDateId,
+    onSaleAt: opts.onSaleAt,
+    maxShoppers: opts.maxShoppers,
+    admitPerMinute: opts.ratePerMinute,
+    admissionSeconds: CHECKOUT_SECONDS,
+    pollSeconds: 5,
+    drawn: true,
+    joined: opts.queued,
+    steppedAt: opts.onSaleAt,
+  });
+  // Joins inserted in bulk, numbered as join() numbers a later arrival.
+  await db.execute(
+    sql`INSERT INTO queue_places (event_date_id, number, draw, joined_at)
+        SELECT ${type.eventDateId}, g, random(), ${opts.onSaleAt.toISOString()}::timestamptz FROM generate_series(1, ${opts.queued}) g`,
+  );
+  return { dateId: type.eventDateId, typeId: type.id, poolId };
+}
+
+/* ---------- 1. the server's side: a process of its own ---------- */
+
+async function serve(): Promise<void> {
+  const secret = process.env.BENCH_SECRET!;
+  const database = await openTestDatabase('pglite', 1);
+  const now = new Date();
+  const { dateId } = await queuedDate(database.db, { capacity: CAPACITY, queued: QUEUED, onSaleAt: new Date(now.getTime() - 1000), ratePerMinute: RATE_PER_MINUTE, maxShoppers: 1000 });
+  const app = await buildApp({ db: database.db, config: testConfig({ sessionSecret: secret, staticDir: '/nonexistent', rateLimitPerMinute: 1_000_000_000 }), logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as { port: number };
+  process.stdout.write(`${JSON.stringify({ port, dateId })}\n`);
+}
+
+function cpuMs(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+  return (Number(f[11]) + Number(f[12])) * 10;
+}
+
+function cannon(opts: autocannon.Options): Promise<autocannon.Result> {
+  return new Promise((resolve, reject) => autocannon(opts, (err, result) => (err ? reject(err) : resolve(result))));
+}
+
+async function pollCost(): Promise<void> {
+  const secret = randomBytes(16).toString('hex');
+  const child = spawn(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname, '--serve'], { env: { ...process.env, BENCH_SECRET: secret }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const ready = await new Promise<{ port: number; dateId: number }>((resolve, reject) => {
+    let out = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.split('\n').find((l) => l.startsWith('{'));
+      if (line) resolve(JSON.parse(line) as { port: number; dateId: number });
+    });
+    child.once('exit', (code) => reject(new Error(`the bench server stopped (${code})`)));
+  });
+  try {
+    const base = `http://127.0.0.1:${ready.port}`;
+    const sign = signer(secret);
+    // Each request a different queued buyer's place, from all over the queue.
+    const requests = Array.from({ length: 2000 }, (_, i) => {
+      const number = 1 + Math.floor(((i * 7919) % 2000) * (QUEUED / 2000));
+      const cookie = `hf_queue_${ready.dateId}=${sign.place({ dateId: ready.dateId, placeId: number, number, startedAt: 0 })}`;
+      return { method: 'GET' as const, path: `/ajax/queue/${ready.dateId}/status/`, headers: { cookie } };
+    });
+    const measure = async (label: string, opts: autocannon.Options) => {
+      await cannon({ ...opts, duration: SECONDS, connections: 16 });
+      const before = cpuMs(child.pid!);
+      const result = await cannon({ ...opts, duration: SECONDS, connections: 16 });
+      const used = cpuMs(child.pid!) - before;
+      const n = result.requests.total;
+      const bad = result.non2xx + result.errors;
+      console.log(`  ${label.padEnd(26)} ${fmt(result.requests.average)} requests/s, server CPU ${fmt((used / n) * 1000, 1)} µs per request${bad ? `, ${bad} failed` : ''}`);
+      return used / n;
+    };
+    console.log(`1. Server CPU per poll against /health (${fmt(QUEUED)} buyers queued; server in its own process; turns alternate)`);
+    const health: number[] = [];
+    const poll: number[] = [];
+    for (const round of [0, 1]) {
+      const order = round === 0 ? (['health', 'poll'] as const) : (['poll', 'health'] as const);
+      for (const which of order) {
+        if (which === 'health') health.push(await measure('GET /health', { url: `${base}/health` }));
+        else poll.push(await measure('GET queue status (poll)', { url: base, requests }));
+      }
+    }
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    console.log(`  poll ÷ /health CPU per request: ${fmt(mean(poll) / mean(health), 2)} (≤ 1 wanted)`);
+  } finally {
+    child.kill('SIGTERM');
+  }
+}
+
+/* ---------- 2–4. the queue's own figures, on the database ---------- */
+
+/** Kendall's tau-b between two rankings of the same items (1: the same order). */
+function kendallTau(a: number[], b: number[]): number {
+  let concordant = 0;
+  let discordant = 0;
+  for (let i = 0; i < a.length; i++) {
+    for (let j = i + 1; j < a.length; j++) {
+      const s = Math.sign(a[i]! - a[j]!) * Math.sign(b[i]! - b[j]!);
+      if (s > 0) concordant++;
+      else if (s < 0) discordant++;
+    }
+  }
+  return (concordant - discordant) / (concordant + discordant);
+}
+
+async function fifo(db: Database): Promise<void> {
+  const onSaleAt = new Date(Date.now() - 1000);
+  const { dateId } = await queuedDate(db, { capacity: CAPACITY, queued: QUEUED, onSaleAt, ratePerMinute: RATE_PER_MINUTE, maxShoppers: 1000 });
+  // Buyers arriving one after another after the on-sale, 8 at a time in flight (as from many browsers).
+  const arrivals = 3000;
+  const joinedAs: { sent: number; number: number }[] = [];
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 8 }, async () => {
+      while (next < arrivals) {
+        const sent = next++;
+        const placed = await join(db, dateId, new Date());
+        joinedAs.push({ sent, number: placed.number });
+      }
+    }),
+  );
+  const tau = kendallTau(
+    joinedAs.map((j) => j.sent),
+    joinedAs.map((j) => j.number),
+  );
+  const first = Math.min(...joinedAs.map((j) => j.number));
+  console.log(`2. Admitted order against join order: ${fmt(arrivals)} buyers joining after ${fmt(QUEUED)} queued, 8 at a time`);
+  console.log(`  numbered from ${fmt(first)} (behind the ${fmt(QUEUED)} already queued); Kendall tau ${fmt(tau, 4)} (≥ 0.99 wanted)`);
+}
+
+async function admission(db: Database): Promise<void> {
+  const onSaleAt = new Date('2026-09-01T10:00:00Z');
+  let now = new Date(onSaleAt);
+  const { dateId, typeId, poolId } = await queuedDate(db, { capacity: CAPACITY, queued: QUEUED, onSaleAt, ratePerMinute: RATE_PER_MINUTE, maxShoppers: 5_000 });
+  const rooms = new WaitingRooms(db, () => now);
+  const reserving = 0.8;
+  let admitted = 0;
+  let reservedTickets = 0;
+  let refused = 0;
+  let soldOutAt: number | null = null;
+  let reopenedAt: number | null = null;
+  let admittedBeforeSoldOut = 0;
+  const started = performance.now();
+  for (let second = 1; second <= 1200; second++) {
+    now = new Date(onSaleAt.getTime() + second * 1000);
+    const date = (await rooms.current()).get(dateId)!;
+    const newly = date.row.admittedThrough - admitted;
+    admitted = date.row.admittedThrough;
+    if (date.row.soldOut && soldOutAt === null) {
+      soldOutAt = second;
+      admittedBeforeSoldOut = admitted;
+    }
+    if (soldOutAt !== null && reopenedAt === null && !date.row.soldOut) reopenedAt = second;
+    // Most admitted buyers reserve one to four tickets through the hold path; the rest look and leave.
+    const buyers = Array.from({ length: newly }, (_, i) => i).filter(() => Math.random() < reserving);
+    if (buyers.length) {
+      const baskets = buyers.map(() => [{ ticketTypeId: typeId, qty: 1 + Math.floor(Math.random() * 4) }]);
+      const pending = await salesWith(db, baskets);
+      const results = await Promise.all(pending.map((id) => reserveSale(db, id, now, CHECKOUT_SECONDS)));
+      results.forEach((r, i) => {
+        if (r.reserved) reservedTickets += baskets[i]![0]!.qty;
+        else refused++;
+      });
+    }
+    if (reopenedAt !== null) break;
+  }
+  const [pool] = await rows<{ sold: number; held: number; capacity: number }>(db, sql`SELECT sold, held, capacity FROM capacity_pools WHERE id = ${poolId}`);
+  const [live] = await rows<{ n: number }>(db, sql`SELECT COALESCE(sum(qty), 0)::int AS n FROM holds WHERE pool_id = ${poolId} AND deadline > ${now.toISOString()}::timestamptz`);
+  const overCapacity = Math.max(0, Number(pool!.sold) + Number(pool!.held) - Number(pool!.capacity));
+  const measuredSeconds = soldOutAt ?? 1200;
+  const rate = ((soldOutAt !== null ? admittedBeforeSoldOut : admitted) / measuredSeconds) * 60;
+  console.log(`3. Admission: ${fmt(QUEUED)} queued, ${fmt(CAPACITY)} tickets, configured ${fmt(RATE_PER_MINUTE)} a minute (simulated a second at a time, ${fmt((performance.now() - started) / 1000, 1)} s of real time)`);
+  console.log(`  admitted ${fmt(rate, 1)} a minute until the sell-out: ${fmt(rate / RATE_PER_MINUTE, 3)} of the configured rate (within 10 % wanted)`);
+  console.log(`  tickets reserved ${fmt(reservedTickets)} for ${fmt(CAPACITY)} in stock (expired holds' tickets reserved again); reservations refused (stock gone) ${fmt(refused)}; oversold ${overCapacity} (0 wanted); live held at the end ${fmt(Number(live!.n))}`);
+  console.log(`4. Sold out told at ${soldOutAt === null ? 'never' : `${soldOutAt} s`}; the queue opened again at ${reopenedAt === null ? 'never' : `${reopenedAt} s`} (holds last ${CHECKOUT_SECONDS} s)`);
+}
+
+/** Lighthouse mobile (simulated slow 4G) on the demo's first queue page of a running server. */
+async function queueLighthouse(base: string): Promise<void> {
+  const { default: lighthouse } = await import('lighthouse');
+  const chromeLauncher = await import('chrome-launcher');
+  const { chromiumPath, CHROMIUM_ARGS } = await import('./lighthouse.ts');
+  const events = await (await fetch(`${base}/all-events/`)).text();
+  const eventPaths = [...new Set([...events.matchAll(/href="(\/event\/\d+\/)"/g)].map((m) => m[1]!))];
+  let queuePath: string | null = null;
+  for (const eventPath of eventPaths) {
+    const res = await fetch(`${base}${eventPath}`, { redirect: 'manual' });
+    const location = res.headers.get('location');
+    if (res.status === 303 && location && /\/queue\/\d+\//.test(location)) {
+      queuePath = new URL(location, base).pathname;
+      break;
+    }
+  }
+  if (!queuePath) {
+    console.log('5. Lighthouse: no queued event date on that server');
+    return;
+  }
+  const chrome = await chromeLauncher.launch({ chromePath: chromiumPath(), chromeFlags: ['--headless=new', ...CHROMIUM_ARGS], logLevel: 'silent' });
+  try {
+    const scores: number[] = [];
+    for (let run = 0; run < Number(process.env.LIGHTHOUSE_RUNS ?? 3); run++) {
+      const result = await lighthouse(`${base}${queuePath}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices'] });
+      const lhr = result!.lhr;
+      scores.push(Math.round((lhr.categories.performance?.score ?? 0) * 100));
+      if (run === 0) {
+        const a = (id: string) => Math.round(lhr.audits[id]?.numericValue ?? NaN);
+        console.log(`5. Lighthouse mobile on ${queuePath}: accessibility ${Math.round((lhr.categories.accessibility?.score ?? 0) * 100)}, best-practices ${Math.round((lhr.categories['best-practices']?.score ?? 0) * 100)}; LCP ${a('largest-contentful-paint')} ms, TBT ${a('total-blocking-time')} ms, script transferred ${fmt((lhr.audits['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] } | undefined)?.items?.find((i) => i.resourceType === 'script')?.transferSize ?? 0)} bytes`);
+      }
+    }
+    scores.sort((x, y) => x - y);
+    console.log(`  performance ${scores[Math.floor((scores.length - 1) / 2)]} (median of ${scores.join(', ')}; ≥ 95 wanted)`);
+  } finally {
+    await chrome.kill();
+  }
+}
+
+async function freePortCheck(): Promise<void> {
+  await new Promise<void>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => s.close(() => resolve()));
+  });
+}
+
+if (process.argv.includes('--serve')) {
+  await serve();
+} else if (process.argv.includes('--lighthouse-only')) {
+  await queueLighthouse((process.env.LIGHTHOUSE_URL ?? 'http://127.0.0.1:3000').replace(/\/$/, ''));
+} else {
+  await freePortCheck();
+  await pollCost();
+  const driver = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
+  if (process.env.BENCH_DATABASE_URL && !process.env.TEST_DATABASE_URL) process.env.TEST_DATABASE_URL = process.env.BENCH_DATABASE_URL;
+  console.log(`(2–4 on ${driver})`);
+  if (process.env.LIGHTHOUSE_URL) await queueLighthouse(process.env.LIGHTHOUSE_URL.replace(/\/$/, ''));
+  for (const part of [fifo, admission]) {
+    const database = await openTestDatabase(driver, 10);
+    try {
+      await part(database.db);
+    } finally {
+      await database.close();
+    }
+  }
+  process.exit(0);
+}

@@ -1,0 +1,46 @@
+/**
+ * The waiting room in front of a queued event date's on-sale, and the waiting list after its
+ * sell-out: the calls of the queue page (server/routes/waitingRoom/) and their answers.
+ */
+import { z } from 'zod/mini';
+
+/** The queue page of an event date; the event page sends a buyer without an admission here. */
+export const queuePagePath = (dateId: number) => `/queue/${dateId}/`;
+/** The buyer's place: GET, answered from a signed cookie without touching the database. */
+export const queueStatusPath = (dateId: number) => `/ajax/queue/${dateId}/status/`;
+/** Joining: POST, form-encoded `altcha` (the solved proof of work of getCaptchaChallenge). */
+export const queueJoinPath = (dateId: number) => `/ajax/queue/${dateId}/join/`;
+/** Joining the waiting list of a sold-out ticket type: POST, form-encoded `ticket_type_id`, `email`, `quantity`. */
+export const WAITING_LIST_PATH = '/ajax/queue/waiting-list/';
+/** The local proof of work's challenge (the same as the reservation's captcha). */
+export const QUEUE_CHALLENGE_PATH = '/ajax/checkout/captcha/challenge/';
+
+const count = z.number().check(z.int(), z.minimum(0));
+
+export const queueStatus = z.object({
+  /** before-sale: the on-sale has not opened; no-place: this browser has not joined (or its place is not valid). */
+  state: z.enum(['before-sale', 'waiting', 'admitted', 'sold-out', 'no-place']),
+  /** Place in line counting this buyer (1 = next), while waiting. */
+  position: z.nullable(count),
+  /** Buyers in front, while waiting. */
+  ahead: z.nullable(count),
+  /** The estimated wait at the rate admission really moves at, while waiting. */
+  wait_seconds: z.nullable(count),
+  /** Share of the line in front of this buyer when it was placed that has been admitted since, 0 to 1. */
+  progress: z.number().check(z.minimum(0), z.maximum(1)),
+  /** Until the on-sale opens, before it. */
+  opens_in_seconds: z.nullable(count),
+  /** When to ask again, set by the server. */
+  poll_ms: z.number().check(z.int(), z.minimum(250)),
+  /** Where an admitted buyer goes: the event page. */
+  event_url: z.string(),
+  event_title: z.string(),
+  /** The date's ticket types, for the waiting list once sold out. */
+  ticket_types: z.array(z.object({ id: z.number().check(z.int()), name: z.string() })),
+});
+export type QueueStatus = z.infer<typeof queueStatus>;
+
+export const waitingListAnswer = z.object({ joined: z.boolean(), message: z.string() });
+export type WaitingListAnswer = z.infer<typeof waitingListAnswer>;
+
+export const errorAnswer = z.object({ error: z.string() });

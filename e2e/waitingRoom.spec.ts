@@ -1,0 +1,123 @@
+/**
+ * The waiting room in a real browser: a buyer who arrives before the on-sale waits on the queue
+ * page (its script solves the proof of work and joins), is let in when the on-sale opens, and
+ * reserves; a buyer who comes once the tickets are all held is told the sale is sold out, leaves an
+ * e-mail address on the waiting list, and when the tickets are released gets an e-mail whose link
+ * opens a checkout holding them.
+ *
+ * Demo mode's two queued dates open a few minutes after the server starts; the tests open them at
+ * once through demo mode's organiser shortcut (POST /dev/waiting-room/<date>/open/).
+ */
+import type { Page } from '@playwright/test';
+import { basketInUse, expect, expectStep, freshEmail, reserveButton, test } from './support';
+
+test.describe.configure({ mode: 'serial' });
+// Each test walks two or three buyers through the queue, the basket and the mailbox.
+test.setTimeout(180_000);
+
+const SOLD_OUT = 'Sold out: every ticket is sold or held by another buyer. If held tickets are released, the queue opens again.';
+
+/** From the catalogue to the event's queue page; answers the queued date's id. */
+async function toQueue(page: Page, title: string): Promise<number> {
+  await page.goto('/all-events/');
+  await page.getByRole('link', { name: title }).first().click();
+  await expect(page).toHaveURL(/\/queue\/\d+\/$/);
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  return Number(/\/queue\/(\d+)\//.exec(page.url())![1]);
+}
+
+async function openOnSale(page: Page, dateId: number): Promise<void> {
+  const res = await page.request.post(`/dev/waiting-room/${dateId}/open/`);
+  expect(res.status()).toBe(200);
+}
+
+/** Admitted: the queue page takes the buyer to the event page, where they add and reserve. */
+async function reserveAfterQueue(page: Page, title: string, quantity: number): Promise<void> {
+  await expect(page).toHaveURL(/\/event\/\d+\/$/, { timeout: 30_000 });
+  await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
+  await page.getByLabel('Quantity of Standing', { exact: true }).fill(String(quantity));
+  await page.getByRole('button', { name: 'Add to basket' }).click();
+  await expect(page).toHaveURL(/\/checkout\/$/);
+  await basketInUse(page);
+  await reserveButton(page).click();
+  await expectStep(page, 'login');
+  await expect(page.getByTestId('countdown-clock')).toHaveText(/^(9|10):\d\d$/);
+}
+
+test('a buyer waits in the queue before the on-sale, is let in when it opens, and reserves', async ({ page }) => {
+  const title = 'Harbour Nights Live: the on-sale';
+  const dateId = await toQueue(page, title);
+  await expect(page.getByRole('status').filter({ hasText: 'The on-sale opens in' })).toContainText(
+    'Everyone here before it opens gets a place in a random order; later arrivals join the end of the line.',
+    { timeout: 20_000 },
+  );
+  // The place is this browser's: a reload keeps it.
+  await page.reload();
+  await expect(page.getByRole('status').filter({ hasText: 'The on-sale opens in' })).toBeVisible({ timeout: 20_000 });
+  await openOnSale(page, dateId);
+  await reserveAfterQueue(page, title, 1);
+});
+
+test('a bare HTTP client without the browser check gets no place, and cannot reserve a queued date', async ({ request }) => {
+  const catalogue = await (await request.get('/all-events/')).text();
+  const eventPath = new RegExp(`href="(/event/\\d+/)">(?:(?!</a>)[\\s\\S])*?event-card__title">${'Harbour Nights Live: the on-sale'}<`).exec(catalogue)![1]!;
+  const event = await request.get(eventPath, { maxRedirects: 0 });
+  expect(event.status()).toBe(303);
+  const queuePath = event.headers().location!;
+  const dateId = Number(/\/queue\/(\d+)\//.exec(queuePath)![1]);
+
+  const join = await request.post(`/ajax/queue/${dateId}/join/`, { form: { altcha: '' } });
+  expect(join.status()).toBe(403);
+  expect(await join.json()).toEqual({ error: 'A place in the queue needs the browser check to be solved first.' });
+  const status = await (await request.get(`/ajax/queue/${dateId}/status/`)).json();
+  expect(status.state).toBe('no-place');
+
+  // Straight to the basket and the reservation: refused without an admission.
+  const typeId = status.ticket_types[0].id as number;
+  const added = await request.post('/do/checkout/add/', { headers: { accept: 'application/json' }, form: { [`ticket[0|0|${typeId}|0][ticket]`]: String(typeId), [`ticket[0|0|${typeId}|0][qty]`]: '1' } });
+  expect(added.status()).toBe(200);
+  const reserve = await request.post('/ajax/checkout/checkout/reserve_tickets/', { form: {} });
+  expect(await reserve.json()).toEqual({
+    reserved: false,
+    error: 'These tickets are sold through a queue. Join it from the event page, and reserve once it is your turn.',
+  });
+});
+
+test('sold out: the queue says so, a buyer joins the waiting list, and released tickets are offered to them by e-mail', async ({ page, browser }) => {
+  const title = 'Harbour Nights Live: the last two tickets';
+  const dateId = await toQueue(page, title);
+  await openOnSale(page, dateId);
+  await reserveAfterQueue(page, title, 2);
+
+  const other = await browser.newContext();
+  const second = await other.newPage();
+  await toQueue(second, title);
+  await expect(second.getByText(SOLD_OUT)).toBeVisible({ timeout: 30_000 });
+  const email = freshEmail('waiting');
+  const list = second.locator('[data-queue-list]');
+  await list.getByLabel('E-mail address').fill(email);
+  await list.getByRole('button', { name: 'Join the waiting list' }).click();
+  await expect(list.getByRole('status')).toHaveText(
+    'You are on the waiting list for Standing. If tickets are released, we will e-mail you a link that holds them for you for 10 minutes.',
+  );
+
+  // The first buyer lets their tickets go.
+  const released = await page.request.post('/ajax/checkout/checkout/destroy_sale/');
+  expect(released.status()).toBe(200);
+
+  const mailbox = await other.newPage();
+  await expect(async () => {
+    await mailbox.goto(`/dev/mailbox?to=${encodeURIComponent(email)}`);
+    await expect(mailbox.getByText(`Tickets for ${title} are held for you`).first()).toBeVisible({ timeout: 1000 });
+  }).toPass({ timeout: 30_000 });
+  const body = await mailbox.locator('pre.mail__body').first().textContent();
+  const link = /http:\/\/[^\s]+\/waiting-list\/offer\/[\w-]+\//.exec(body ?? '')![0];
+  await mailbox.goto(new URL(link).pathname);
+  await expect(mailbox).toHaveURL(/\/checkout\/$/);
+  // The link opens the basket the offer holds; reserving it carries on with that hold.
+  await basketInUse(mailbox);
+  await reserveButton(mailbox).click();
+  await expectStep(mailbox, 'login');
+  await expect(mailbox.getByTestId('countdown-clock')).toHaveText(/^(9|10):\d\d$/);
+  await other.close();
+});

@@ -1,0 +1,68 @@
+/** What the queue page shows, read from the chart's snapshot; the page renders this and nothing else. */
+import type { SnapshotFrom } from 'xstate';
+import type { waitingRoomMachine } from './waitingRoom.machine.ts';
+import {
+  ADMITTED_MESSAGE,
+  beforeSaleMessage,
+  CHECKING_MESSAGE,
+  JOIN_FAILED_MESSAGE,
+  JOINING_MESSAGE,
+  OFFLINE_MESSAGE,
+  SOLD_OUT_MESSAGE,
+  WAITING_LIST_FAILED_MESSAGE,
+  waitingMessage,
+} from './waitingRoom.messages.ts';
+
+export type QueuePhase = 'checking' | 'joining' | 'join-failed' | 'before-sale' | 'waiting' | 'admitted' | 'sold-out' | 'offline';
+
+export interface WaitingRoomView {
+  phase: QueuePhase;
+  message: string;
+  position: number | null;
+  /** 0 to 1. */
+  progress: number;
+  canRetry: boolean;
+  /** The waiting list form is shown once sold out (and stays once used). */
+  offerWaitingList: boolean;
+  ticketTypes: { id: number; name: string }[];
+  listSending: boolean;
+  listJoined: boolean;
+  listMessage: string | null;
+}
+
+export function viewWaitingRoom(snapshot: SnapshotFrom<typeof waitingRoomMachine>): WaitingRoomView {
+  const { status, listMessage, listFailed } = snapshot.context;
+  const queue = (snapshot.value as { queue: string }).queue;
+  const list = (snapshot.value as { waitingList: string }).waitingList;
+  let phase: QueuePhase;
+  if (queue === 'checking') phase = status ? (status.state === 'before-sale' ? 'before-sale' : status.state === 'sold-out' ? 'sold-out' : 'waiting') : 'checking';
+  else if (queue === 'joining') phase = 'joining';
+  else if (queue === 'joinFailed') phase = 'join-failed';
+  else if (queue === 'offline') phase = 'offline';
+  else if (queue === 'admitted') phase = 'admitted';
+  else if (queue === 'soldOut') phase = 'sold-out';
+  else phase = status?.state === 'before-sale' ? 'before-sale' : 'waiting';
+
+  const message = {
+    checking: CHECKING_MESSAGE,
+    joining: JOINING_MESSAGE,
+    'join-failed': JOIN_FAILED_MESSAGE,
+    offline: OFFLINE_MESSAGE,
+    admitted: ADMITTED_MESSAGE,
+    'sold-out': SOLD_OUT_MESSAGE,
+    'before-sale': beforeSaleMessage(status?.opens_in_seconds ?? 0),
+    waiting: waitingMessage(status?.position ?? 0, status?.wait_seconds ?? 0),
+  }[phase];
+  return {
+    phase,
+    message,
+    position: phase === 'waiting' ? (status?.position ?? null) : null,
+    progress: phase === 'admitted' ? 1 : (status?.progress ?? 0),
+    canRetry: phase === 'join-failed',
+    offerWaitingList: phase === 'sold-out' || list !== 'idle' || listMessage !== null || listFailed,
+    ticketTypes: status?.ticket_types ?? [],
+    listSending: list === 'sending',
+    listJoined: list === 'joined',
+    listMessage: listFailed ? (listMessage ?? WAITING_LIST_FAILED_MESSAGE) : listMessage,
+  };
+}

@@ -1,0 +1,136 @@
+/**
+ * The queue page: find this browser's place (joining with a proof of work when it has none), then
+ * ask again when the server says, until admission (go to the tickets) or the sell-out (a waiting
+ * list is offered, and the queue is asked again in case held tickets are released).
+ *
+ * Side effects are named: `fetchStatus`, `join` (proof of work and joining) and `joinWaitingList`
+ * are actors, `enterShop` leaves for the event page, `pollDelay` is the server's interval.
+ */
+import { assign, fromPromise, setup } from 'xstate';
+import type { QueueStatus } from '../../contract/waitingRoom.ts';
+
+export interface WaitingRoomContext {
+  status: QueueStatus | null;
+  /** What the waiting list answered, or why it failed. */
+  listMessage: string | null;
+  listFailed: boolean;
+}
+
+export type WaitingRoomEvent =
+  | { type: 'RETRY_CLICKED' }
+  | { type: 'WAITING_LIST_SUBMITTED'; ticketTypeId: number; email: string; quantity: number };
+
+export interface WaitingListRequest {
+  ticketTypeId: number;
+  email: string;
+  quantity: number;
+}
+
+export const waitingRoomMachine = setup({
+  types: {
+    context: {} as WaitingRoomContext,
+    events: {} as WaitingRoomEvent,
+  },
+  actors: {
+    fetchStatus: fromPromise<QueueStatus>(async () => {
+      throw new Error('fetchStatus not provided');
+    }),
+    join: fromPromise<QueueStatus>(async () => {
+      throw new Error('join not provided');
+    }),
+    joinWaitingList: fromPromise<{ joined: boolean; message: string }, WaitingListRequest>(async () => {
+      throw new Error('joinWaitingList not provided');
+    }),
+  },
+  actions: {
+    enterShop: (_, _params: { url: string }) => {},
+  },
+  delays: {
+    pollDelay: ({ context }) => context.status?.poll_ms ?? 5000,
+    retryDelay: 5000,
+  },
+  guards: {
+    hasNoPlace: (_, params: { status: QueueStatus }) => params.status.state === 'no-place',
+    isAdmitted: (_, params: { status: QueueStatus }) => params.status.state === 'admitted',
+    isSoldOut: (_, params: { status: QueueStatus }) => params.status.state === 'sold-out',
+  },
+}).createMachine({
+  id: 'waitingRoom',
+  type: 'parallel',
+  context: { status: null, listMessage: null, listFailed: false },
+  states: {
+    queue: {
+      initial: 'checking',
+      states: {
+        checking: {
+          invoke: {
+            id: 'fetchStatus',
+            src: 'fetchStatus',
+            onDone: [
+              { guard: { type: 'hasNoPlace', params: ({ event }) => ({ status: event.output }) }, target: 'joining' },
+              { guard: { type: 'isAdmitted', params: ({ event }) => ({ status: event.output }) }, target: 'admitted', actions: assign({ status: ({ event }) => event.output }) },
+              { guard: { type: 'isSoldOut', params: ({ event }) => ({ status: event.output }) }, target: 'soldOut', actions: assign({ status: ({ event }) => event.output }) },
+              { target: 'waiting', actions: assign({ status: ({ event }) => event.output }) },
+            ],
+            onError: 'offline',
+          },
+        },
+        joining: {
+          invoke: {
+            id: 'join',
+            src: 'join',
+            onDone: [
+              { guard: { type: 'hasNoPlace', params: ({ event }) => ({ status: event.output }) }, target: 'joinFailed' },
+              { guard: { type: 'isAdmitted', params: ({ event }) => ({ status: event.output }) }, target: 'admitted', actions: assign({ status: ({ event }) => event.output }) },
+              { guard: { type: 'isSoldOut', params: ({ event }) => ({ status: event.output }) }, target: 'soldOut', actions: assign({ status: ({ event }) => event.output }) },
+              { target: 'waiting', actions: assign({ status: ({ event }) => event.output }) },
+            ],
+            onError: 'joinFailed',
+          },
+        },
+        joinFailed: {
+          on: { RETRY_CLICKED: 'joining' },
+        },
+        waiting: {
+          after: { pollDelay: 'checking' },
+        },
+        soldOut: {
+          after: { pollDelay: 'checking' },
+        },
+        offline: {
+          after: { retryDelay: 'checking' },
+        },
+        admitted: {
+          type: 'final',
+          entry: { type: 'enterShop', params: ({ context }) => ({ url: context.status?.event_url ?? '/' }) },
+        },
+      },
+    },
+    waitingList: {
+      initial: 'idle',
+      states: {
+        idle: {
+          on: {
+            WAITING_LIST_SUBMITTED: { target: 'sending', actions: assign({ listMessage: null, listFailed: false }) },
+          },
+        },
+        sending: {
+          invoke: {
+            id: 'joinWaitingList',
+            src: 'joinWaitingList',
+            input: ({ event }) => {
+              const e = event as Extract<WaitingRoomEvent, { type: 'WAITING_LIST_SUBMITTED' }>;
+              return { ticketTypeId: e.ticketTypeId, email: e.email, quantity: e.quantity };
+            },
+            onDone: [
+              { guard: ({ event }) => event.output.joined, target: 'joined', actions: assign({ listMessage: ({ event }) => event.output.message, listFailed: false }) },
+              { target: 'idle', actions: assign({ listMessage: ({ event }) => event.output.message, listFailed: true }) },
+            ],
+            onError: { target: 'idle', actions: assign({ listMessage: null, listFailed: true }) },
+          },
+        },
+        joined: {},
+      },
+    },
+  },
+});

@@ -1,0 +1,25 @@
+/** What the queue page says. Durations are spoken in whole minutes (or seconds in the last minute). */
+
+export const CHECKING_MESSAGE = 'Finding your place in the queue…';
+export const JOINING_MESSAGE = 'Checking this browser before giving it a place in the queue…';
+export const JOIN_FAILED_MESSAGE = 'This browser could not be given a place in the queue. Please try again.';
+export const OFFLINE_MESSAGE = 'The queue cannot be reached just now. Your place is kept; trying again…';
+export const ADMITTED_MESSAGE = 'It is your turn. Taking you to the tickets…';
+export const SOLD_OUT_MESSAGE = 'Sold out: every ticket is sold or held by another buyer. If held tickets are released, the queue opens again.';
+export const WAITING_LIST_FAILED_MESSAGE = 'You could not be added to the waiting list. Please try again.';
+
+/** 'about 3 minutes', 'about 1 minute', 'less than a minute'. */
+export function aboutDuration(seconds: number): string {
+  if (seconds < 60) return 'less than a minute';
+  const minutes = Math.round(seconds / 60);
+  return `about ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+}
+
+export function beforeSaleMessage(opensInSeconds: number): string {
+  const when = opensInSeconds <= 0 ? 'The on-sale is opening now.' : `The on-sale opens in ${aboutDuration(opensInSeconds).replace('about ', '')}.`;
+  return `${when} Everyone here before it opens gets a place in a random order; later arrivals join the end of the line.`;
+}
+
+export function waitingMessage(position: number, waitSeconds: number): string {
+  return `You are number ${position} in the queue. Estimated wait: ${aboutDuration(waitSeconds)}.`;
+}

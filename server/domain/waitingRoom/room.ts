@@ -1,0 +1,238 @@
+/**
+ * The waiting room of every queued event date, as one process sees it. The shared row of each queue
+ * is read at most once a second per process (however many buyers poll), and whichever process finds
+ * admission due moves it on with one conditional update (`version`), so several processes share one
+ * queue through the database and a poll costs no database work of its own.
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import { rows, type Database, type Executor } from '../../db/index.ts';
+import { eventDateQueues } from '../../db/schema.ts';
+import { poolAvailability } from '../stock.ts';
+import { dueForStep, measuredRate, pollMs, step, STEP_EVERY_MS, type QueueRow } from './admission.ts';
+import type { Place } from './tokens.ts';
+
+export interface QueuedType {
+  id: number;
+  name: string;
+  poolId: number | null;
+}
+
+export interface QueuedDate {
+  row: QueueRow;
+  eventId: number;
+  title: string;
+  poolId: number;
+  types: QueuedType[];
+}
+
+/** What a waiting buyer is told (the wire shape is contract/waitingRoom.ts). */
+export type QueueView =
+  | { state: 'before-sale'; opensInSeconds: number; pollMs: number }
+  | { state: 'waiting'; position: number; ahead: number; waitSeconds: number; progress: number; pollMs: number }
+  | { state: 'admitted'; pollMs: number }
+  | { state: 'sold-out'; pollMs: number };
+
+export class WaitingRooms {
+  private dates = new Map<number, QueuedDate>();
+  private byEvent = new Map<number, number[]>();
+  private readAt = -Infinity;
+  private reading: Promise<void> | null = null;
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: () => Date,
+  ) {}
+
+  /** The queued dates, read again when the last read is a second old (one read shared by every caller). */
+  async current(): Promise<Map<number, QueuedDate>> {
+    const now = this.clock().getTime();
+    if (now - this.readAt >= STEP_EVERY_MS || now < this.readAt) {
+      this.reading ??= this.read().finally(() => {
+        this.reading = null;
+      });
+      await this.reading;
+    }
+    return this.dates;
+  }
+
+  async date(dateId: number): Promise<QueuedDate | null> {
+    return (await this.current()).get(dateId) ?? null;
+  }
+
+  async datesOfEvent(eventId: number): Promise<number[]> {
+    await this.current();
+    return this.byEvent.get(eventId) ?? [];
+  }
+
+  /** Reads every queue's row again now (after a change this process made). */
+  async refresh(): Promise<void> {
+    this.readAt = -Infinity;
+    await this.current();
+  }
+
+  private async read(): Promise<void> {
+    const now = this.clock();
+    let found = await readQueues(this.db);
+    const due = [...found.values()].filter((d) => dueForStep(d.row, now));
+    if (due.length > 0) {
+      await Promise.all(due.map((d) => moveOn(this.db, d, now)));
+      found = await readQueues(this.db);
+    }
+    this.dates = found;
+    this.byEvent = new Map();
+    for (const d of found.values()) this.byEvent.set(d.eventId, [...(this.byEvent.get(d.eventId) ?? []), d.row.eventDateId]);
+    this.readAt = now.getTime();
+  }
+
+  /** What the holder of `place` is told now; `place.number` is 0 only before the draw. */
+  view(date: QueuedDate, place: Pick<Place, 'number' | 'startedAt'>): QueueView {
+    const now = this.clock();
+    const { row } = date;
+    if (now < row.onSaleAt || !row.drawn || place.number === 0) {
+      const opensIn = Math.max(0, Math.ceil((row.onSaleAt.getTime() - now.getTime()) / 1000));
+      return { state: 'before-sale', opensInSeconds: opensIn, pollMs: Math.max(1000, Math.min(opensIn * 1000, row.pollSeconds * 1000 * 3)) };
+    }
+    if (place.number <= row.admittedThrough) return { state: 'admitted', pollMs: row.pollSeconds * 1000 };
+    const perSecond = measuredRate(row, now);
+    if (row.soldOut) return { state: 'sold-out', pollMs: row.pollSeconds * 1000 * 2 };
+    const ahead = place.number - row.admittedThrough - 1;
+    const span = Math.max(1, place.number - place.startedAt);
+    return {
+      state: 'waiting',
+      position: ahead + 1,
+      ahead,
+      waitSeconds: Math.ceil((ahead + 1) / perSecond),
+      progress: Math.min(1, Math.max(0, (place.number - place.startedAt - ahead - 1) / span)),
+      pollMs: pollMs(row.pollSeconds, ahead, perSecond),
+    };
+  }
+}
+
+type QueueDbRow = {
+  event_date_id: number;
+  on_sale_at: string | Date;
+  max_shoppers: number;
+  admit_per_minute: number;
+  admission_seconds: number;
+  poll_seconds: number;
+  joined: string | number;
+  drawn: boolean;
+  admitted_through: string | number;
+  credit: number;
+  sold_out: boolean;
+  marks: QueueRow['marks'] | string;
+  stepped_at: string | Date | null;
+  version: number;
+  event_id: number;
+  title: string;
+  pool_id: number;
+  types: QueuedType[] | string;
+};
+
+async function readQueues(db: Pick<Executor, 'execute'>): Promise<Map<number, QueuedDate>> {
+  const found = await rows<QueueDbRow>(
+    db,
+    sql`SELECT q.*, d.event_id, d.pool_id, e.title,
+          (SELECT COALESCE(json_agg(json_build_object('id', t.id, 'name', t.name, 'poolId', t.pool_id) ORDER BY t.sort_order, t.id), '[]'::json)
+           FROM ticket_types t WHERE t.event_date_id = q.event_date_id) AS types
+        FROM event_date_queues q JOIN event_dates d ON d.id = q.event_date_id JOIN events e ON e.id = d.event_id`,
+  );
+  const json = <T,>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
+  return new Map(
+    found.map((r) => [
+      Number(r.event_date_id),
+      {
+        eventId: Number(r.event_id),
+        title: r.title,
+        poolId: Number(r.pool_id),
+        types: json(r.types),
+        row: {
+          eventDateId: Number(r.event_date_id),
+          onSaleAt: new Date(r.on_sale_at),
+          maxShoppers: Number(r.max_shoppers),
+          admitPerMinute: Number(r.admit_per_minute),
+          admissionSeconds: Number(r.admission_seconds),
+          pollSeconds: Number(r.poll_seconds),
+          joined: Number(r.joined),
+          drawn: r.drawn,
+          admittedThrough: Number(r.admitted_through),
+          credit: Number(r.credit),
+          soldOut: r.sold_out,
+          marks: json(r.marks),
+          steppedAt: r.stepped_at === null ? null : new Date(r.stepped_at),
+          version: Number(r.version),
+        },
+      },
+    ]),
+  );
+}
+
+/** The most tickets one buyer could still get on this date: sales and live holds taken off each pool. */
+export async function ticketsLeft(db: Pick<Executor, 'execute'>, date: Pick<QueuedDate, 'poolId' | 'types'>, now: Date): Promise<number> {
+  const pools = [date.poolId, ...date.types.flatMap((t) => (t.poolId ? [t.poolId] : []))];
+  const left = await poolAvailability(db, pools, now);
+  const dateLeft = left.get(date.poolId) ?? 0;
+  if (date.types.length === 0) return 0;
+  return Math.max(0, ...date.types.map((t) => Math.min(dateLeft, t.poolId ? (left.get(t.poolId) ?? 0) : Infinity)));
+}
+
+/**
+ * One step of admission for a queue, if no other process has taken it: at the on-sale first the
+ * draw, which numbers the early arrivals in a random order, then the admission rule.
+ */
+async function moveOn(db: Database, date: QueuedDate, now: Date): Promise<void> {
+  const { row } = date;
+  if (!row.drawn) await draw(db, row.eventDateId);
+  const available = await ticketsLeft(db, date, now);
+  const [fresh] = await db
+    .select({ joined: eventDateQueues.joined, drawn: eventDateQueues.drawn })
+    .from(eventDateQueues)
+    .where(eq(eventDateQueues.eventDateId, row.eventDateId));
+  if (!fresh) return;
+  const next = step({ ...row, joined: fresh.joined }, available, now);
+  await db
+    .update(eventDateQueues)
+    .set({ ...next, version: sql`${eventDateQueues.version} + 1` })
+    .where(and(eq(eventDateQueues.eventDateId, row.eventDateId), eq(eventDateQueues.version, row.version)));
+}
+
+/**
+ * Numbers the places taken before the on-sale, 1 to n in a random order. Marking the queue drawn
+ * first waits for every join in flight (each holds the queue's row until it commits), so the
+ * second statement sees them all; every later join is numbered in order of arrival.
+ */
+export async function draw(db: Database, dateId: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const [marked] = await rows<{ joined: number }>(
+      tx,
+      sql`UPDATE event_date_queues SET drawn = true WHERE event_date_id = ${dateId} AND NOT drawn RETURNING joined`,
+    );
+    if (!marked) return;
+    await tx.execute(
+      sql`UPDATE queue_places p SET number = r.n
+          FROM (SELECT id, row_number() OVER (ORDER BY draw, id) AS n FROM queue_places WHERE event_date_id = ${dateId} AND number IS NULL) r
+          WHERE p.id = r.id`,
+    );
+  });
+}
+
+/** A new place in a queue: one statement, counted on the queue's row. Numbered at once after the draw. */
+export async function join(db: Pick<Executor, 'execute'>, dateId: number, now: Date): Promise<{ placeId: number; number: number; startedAt: number }> {
+  const [row] = await rows<{ id: number; number: string | number | null; started: string | number }>(
+    db,
+    sql`WITH q AS (
+          UPDATE event_date_queues SET joined = joined + 1 WHERE event_date_id = ${dateId} RETURNING joined, drawn, admitted_through
+        )
+        INSERT INTO queue_places (event_date_id, number, draw, joined_at)
+        SELECT ${dateId}, CASE WHEN q.drawn THEN q.joined END, random(), ${now.toISOString()}::timestamptz FROM q
+        RETURNING id, number, (SELECT admitted_through FROM q) AS started`,
+  );
+  if (!row) throw new Error(`Event date ${dateId} has no queue`);
+  return { placeId: Number(row.id), number: row.number === null ? 0 : Number(row.number), startedAt: row.number === null ? 0 : Number(row.started) };
+}
+
+/** The number the draw gave an early place (0 while it has none). */
+export async function numberOf(db: Pick<Executor, 'execute'>, placeId: number, dateId: number): Promise<number> {
+  const [row] = await rows<{ number: string | number | null }>(db, sql`SELECT number FROM queue_places WHERE id = ${placeId} AND event_date_id = ${dateId}`);
+  return row?.number == null ? 0 : Number(row.number);
+}
