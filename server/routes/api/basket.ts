@@ -22,6 +22,7 @@ import { noticeQuery } from '../../http/notices.ts';
 import { MAX_ID } from '../../../contract/index.ts';
 import { readCheckout, readUser } from '../../http/checkoutData.ts';
 import { saleIdOf, setSaleCookie, userIdOf } from '../../http/session.ts';
+import { offerResumeLinkAfter } from '../../http/resumeLink.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { slots } from '../../http/slots.ts';
 
@@ -141,6 +142,7 @@ export function basketHandlers(deps: AppDeps): Pick<Handlers, BasketCalls> {
         }),
       );
       if (!result.reserved && result.closed) throw new Refusal('already-paid', result.error);
+      if (result.reserved && result.freshReservation && userIdOf(request) !== null) await offerResumeLinkAfter(deps, request, saleId);
       return result.reserved
         ? {
             reserved: true,
