@@ -7,6 +7,7 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod/mini';
 import { latestMail } from '../../mail/index.ts';
+import { phoneForSms } from '../../sms/index.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { Html, html, page } from '../../views/html.ts';
 
@@ -30,7 +31,9 @@ const query = z.object({ to: z.optional(z.string().check(z.maxLength(254))) });
 export function registerMailbox(app: FastifyInstance, deps: AppDeps): void {
   app.get('/dev/mailbox', async (request, reply) => {
     const parsed = query.safeParse(request.query ?? {});
-    const to = parsed.success && parsed.data.to ? parsed.data.to.trim().toLowerCase() : undefined;
+    const asked = parsed.success && parsed.data.to ? parsed.data.to.trim() : '';
+    // An e-mail address as stored (lower case); a phone number as its text messages are addressed.
+    const to = asked === '' ? undefined : asked.includes('@') || !/\d/.test(asked) ? asked.toLowerCase() : phoneForSms(asked);
     const messages = await latestMail(deps.db, to ? { recipient: to } : {});
     reply.header('cache-control', 'no-store');
     return reply.type('text/html; charset=utf-8').send(
