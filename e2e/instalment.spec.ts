@@ -99,6 +99,11 @@ test('a plan is set up, its first instalment taken, and the job charges the seco
   await page.goto(`/dev/mailbox?to=${encodeURIComponent(buyer)}`);
   await expect(page.getByRole('heading', { name: `Instalment 2 paid for order ${checkout.sale_reference}` })).toBeVisible();
   await expect(page.getByRole('heading', { name: new RegExp(`^Reminder: instalment 2 for order ${checkout.sale_reference}`) })).toBeVisible();
+  // The SMS reminder the plan promised, to the contact number given at payment, in the mailbox.
+  await page.goto(`/dev/mailbox?to=${encodeURIComponent('07700 900123')}`);
+  const text = page.locator('.mail[data-channel="sms"]').filter({ hasText: `for order ${checkout.sale_reference} ` });
+  await expect(text.getByRole('heading', { name: 'Text message to +447700900123' })).toBeVisible();
+  await expect(text).toContainText(`instalment 2 of £126.00 for order ${checkout.sale_reference} will be taken from your saved card on`);
   const after = await (await page.request.get('/ajax/checkout/checkout/get/')).json();
   expect(after.payment_plan_remaining).toBe(12_600);
   // £252 of £378 paid: one of the two tickets is fully paid and in the wallet.

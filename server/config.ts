@@ -180,6 +180,29 @@ export function bankSettings(env: Record<string, string | undefined>): BankSetti
   };
 }
 
+/** Twilio's keys for text messages: all three, or none. */
+const smsSchema = z.object({
+  TWILIO_ACCOUNT_SID: z.optional(z.string().check(z.regex(/^AC[0-9a-fA-F]{32}$/, 'must be a Twilio account SID (AC followed by 32 hex digits)'))),
+  TWILIO_AUTH_TOKEN: z.optional(z.string().check(z.minLength(16, 'must be a Twilio auth token'))),
+  TWILIO_FROM: z.optional(z.string().check(z.regex(/^(\+[1-9][0-9]{6,14}|MG[0-9a-fA-F]{32})$/, 'must be a sending number in E.164 form (+447…) or a Messaging Service SID (MG…)'))),
+});
+
+/** Text messages go through Twilio when all three of its variables are set; none keeps them in the outbox. */
+export function smsSettings(env: Record<string, string | undefined>): SmsSettings | null {
+  const e = parseSection(smsSchema, env);
+  const names = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as const;
+  if (names.every((name) => !e[name])) return null;
+  for (const name of names) if (!e[name]) throw new ConfigError(`Invalid configuration. ${name}: required when Twilio is keyed`);
+  return { accountSid: e.TWILIO_ACCOUNT_SID!, authToken: e.TWILIO_AUTH_TOKEN!, from: e.TWILIO_FROM! };
+}
+
+export interface SmsSettings {
+  accountSid: string;
+  authToken: string;
+  /** A sending number (E.164) or a Messaging Service SID. */
+  from: string;
+}
+
 /** The Square keys, when all three are set. */
 export function squareKeys(env: Record<string, string | undefined>): SquareKeys | null {
   const e = parseSection(squareSchema, env);
@@ -266,6 +289,8 @@ export interface Config {
   codeSendsPerAddress: number;
   smtpUrl: string | null;
   mailFrom: string;
+  /** Twilio for text messages (TWILIO_*), or null: they stay in the outbox (/dev/mailbox). */
+  sms: SmsSettings | null;
   /**
    * Demo mode: the demo sign-in page (/signin/), the development routes (/dev/*) and the sandbox
    * payment processors with their pages. Off, none of them is served and a payment method without
@@ -354,6 +379,7 @@ export function parseConfig(env: Record<string, string | undefined>, fallbackSec
     codeSendsPerAddress: e.CODE_SENDS_PER_ADDRESS,
     smtpUrl: e.SMTP_URL ?? null,
     mailFrom: e.MAIL_FROM,
+    sms: smsSettings(env),
     demo,
     devClock: demo && e.DEV_CLOCK === '1',
     addressApiKey: e.ADDRESS_API_KEY ?? null,

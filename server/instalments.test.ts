@@ -108,7 +108,7 @@ describe.each(drivers)('instalment plans on %s', (driver) => {
 
   it('sets a plan up: the first instalment taken, the card saved as default, the schedule kept and e-mailed; the job charges the rest once each', async () => {
     const amelia = w.demo.users.subscribedDark;
-    const { v, saleId } = await planBuyer(2);
+    const { v, saleId, reference } = await planBuyer(2);
     const card = await newCard(v);
     const before = (await mailTo(amelia.email)).length;
     const res = await v.call('payWithInstalment', { instalment_option: '3', contact_number: '07700 900123', new_payment_method: { ...card, make_default_payment_method: 'true' } });
@@ -142,9 +142,19 @@ describe.each(drivers)('instalment plans on %s', (driver) => {
 
     // 27 June: three days before the second instalment, its reminder; nothing charged.
     const june27 = new Date('2026-06-28T12:00:00Z');
-    expect(await runInstalmentJob(job(), june27)).toMatchObject({ reminded: 1, charged: 0 });
-    expect(await runInstalmentJob(job(), june27)).toMatchObject({ reminded: 0, charged: 0 });
+    expect(await runInstalmentJob(job(), june27)).toMatchObject({ reminded: 1, textsSent: 1, charged: 0 });
+    expect(await runInstalmentJob(job(), june27)).toMatchObject({ reminded: 0, textsSent: 0, charged: 0 });
     expect((await mailTo(amelia.email)).at(-1)!.subject).toMatch(/^Reminder: instalment 2 for order .* is due on 01\/07\/2026$/);
+    // The SMS reminder the plan promised, to the contact number given at payment, kept in the outbox
+    // (no SMS provider is keyed here) and shown in the development mailbox under that number.
+    const texts = (await mailTo('+447700900123')).filter((m) => m.body.includes(reference));
+    expect(texts.map((t) => [t.channel, t.body])).toEqual([
+      ['sms', `Holdfast: instalment 2 of £126.00 for order ${reference} will be taken from your saved card on 01/07/2026.`],
+    ]);
+    const mailbox = await v.request({ method: 'GET', url: `/dev/mailbox?to=${encodeURIComponent('07700 900123')}` });
+    expect(mailbox.statusCode).toBe(200);
+    expect(mailbox.body).toContain('Text message to +447700900123');
+    expect(mailbox.body).toContain(`for order ${reference} will be taken from your saved card on 01/07/2026.`);
 
     // 1 July, two runners at once: the second instalment is charged once.
     const july1 = new Date('2026-07-01T12:00:00Z');

@@ -121,6 +121,7 @@ export async function seed(db: Database, now = new Date()) {
       thumbnail: thumbnail('Jazz on the Quay', '#f59e0b', '#b45309', 'waves'),
       rewardText: 'Share Summer Jazz on the Quay: for every friend who books with your link, you get 10% off your next Riverside Arts ticket.',
       rewardShortText: 'get 10% off your next ticket',
+      rewardDiscount: 1000,
     });
     const jazzDate = await date(jazz.id, ahead(now, 45, 17, 30), 300, 'Summer Jazz on the Quay: capacity');
     const jazzGeneral = await ticket({

@@ -61,3 +61,24 @@ export function signIn(request: FastifyRequest, reply: FastifyReply, userId: num
 export function signOut(request: FastifyRequest, reply: FastifyReply): void {
   if (request.cookies[USER_COOKIE] !== undefined) reply.clearCookie(USER_COOKIE, { path: '/' });
 }
+
+export const REFERRER_COOKIE = 'hf_ref';
+const REFERRAL_DAYS = 30;
+
+/** The referrer whose share link this visitor opened (a user id), kept for REFERRAL_DAYS. */
+export function referrerIdOf(request: FastifyRequest): number | null {
+  const id = Number(readSigned(request, REFERRER_COOKIE));
+  return Number.isSafeInteger(id) && id > 0 ? id : null;
+}
+
+export function setReferrerCookie(request: FastifyRequest, reply: FastifyReply, referrerId: number): void {
+  if (referrerIdOf(request) === referrerId) return;
+  reply.setCookie(REFERRER_COOKIE, String(referrerId), {
+    signed: true,
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: request.protocol === 'https',
+    path: '/',
+    maxAge: REFERRAL_DAYS * 24 * 3600,
+  });
+}

@@ -53,6 +53,11 @@ export function instalmentReminderMail({ saleReference, seq, amount, dueAt }: In
   };
 }
 
+/** The reminder as a text message: short enough for one SMS. */
+export function instalmentReminderSms(brandName: string, { saleReference, seq, amount, dueAt }: InstalmentMailData & { dueAt: Date }): string {
+  return `${brandName}: instalment ${seq} of ${money(amount)} for ${orderName(saleReference)} will be taken from your saved card on ${formatUkDate(dueAt)}.`;
+}
+
 export function instalmentPaidMail({ saleReference, seq, amount, schedule }: InstalmentMailData & { schedule: ScheduledInstalment[] }): MailContent {
   return {
     subject: `Instalment ${seq} paid for ${orderName(saleReference)}`,

@@ -8,6 +8,7 @@ import type { Database } from '../db/index.ts';
 import { forgiving, getAddressFinder, localAddressFinder, type AddressFinder } from '../domain/addressLookup.ts';
 import { hcaptcha, localCaptcha, type CaptchaProvider } from '../domain/captcha.ts';
 import { smtpTransport, type Mailer } from '../mail/index.ts';
+import { twilioSender, type SmsSender } from '../sms/index.ts';
 import { bankWiring, type BankWiring } from './bank.ts';
 import { paymentWiring, type PaymentWiring } from './payment.ts';
 import { planWiring, type PlanWiring } from './plans.ts';
@@ -21,6 +22,8 @@ export interface Providers {
   altcha: { challenge(): Promise<object> } | null;
   /** Where the product's mail goes: the outbox, and SMTP when configured. */
   mailer: Mailer;
+  /** Where text messages go besides the outbox: Twilio when keyed, else nowhere (null). */
+  sms: SmsSender | null;
   /** The card processor (Stripe when keyed, else the sandbox) and the payment grace. */
   payment: PaymentWiring;
   /** The bank for instant bank transfer (TrueLayer when keyed, else the sandbox bank) and its poll interval. */
@@ -38,6 +41,7 @@ export function buildProviders(config: Config, db: Database, options: { fetch?: 
     captcha: config.hcaptcha ? hcaptcha(config.hcaptcha, options.fetch) : local,
     altcha: config.hcaptcha ? null : local,
     mailer: mailerOf(config),
+    sms: config.sms ? twilioSender(config.sms) : null,
     payment: paymentWiring(config, options.fetch),
     bank: bankWiring(config, options.fetch),
     plans: planWiring(db, config, options.fetch),

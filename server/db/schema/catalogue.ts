@@ -65,6 +65,12 @@ export const events = pgTable('events', {
   /** The organiser's reward for each friend who books through a buyer's referral link (both or neither). */
   rewardText: text('reward_text'),
   rewardShortText: text('reward_short_text'),
+  /**
+   * When the reward is money off: the basis points a referrer's single-use code takes off the
+   * organiser's events. Null when the organiser gives the reward in person (the e-mail carries its
+   * text and a reference to show).
+   */
+  rewardDiscount: integer('reward_discount'),
   /** The organiser's message to the event's buyers, shown once their order is paid (spec 001 "After sale messages"). */
   afterSaleMessage: text('after_sale_message'),
 }, (t) => [check('events_reward_whole', sql`(${t.rewardText} IS NULL) = (${t.rewardShortText} IS NULL)`)]);

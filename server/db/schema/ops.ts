@@ -23,7 +23,7 @@ export const usedCaptchas = pgTable('used_captchas', {
 });
 
 /**
- * Every message the product sends. Delivered by SMTP when configured (the body is then
+ * Every message the product sends, e-mail and SMS. E-mail is delivered by SMTP when configured (the body is then
  * cleared); otherwise it stays here and the development mailbox shows it.
  */
 export const outbox = pgTable(
@@ -31,6 +31,8 @@ export const outbox = pgTable(
   {
     id: serial('id').primaryKey(),
     recipient: text('recipient').notNull(),
+    /** 'email', or 'sms' for a text message (recipient a phone number, body the text). */
+    channel: text('channel', { enum: ['email', 'sms'] }).notNull().default('email'),
     subject: text('subject').notNull(),
     body: text('body').notNull(),
     createdAt: moment('created_at').notNull(),

@@ -35,6 +35,10 @@ export const sales = pgTable(
     buyerIp: text('buyer_ip'),
     /** When the sale was paid for (or claimed free) and its holds became sold stock; null until then. */
     paidAt: moment('paid_at'),
+    /** The buyer whose share link this sale's tickets were added through, for their reward. */
+    referrerUserId: integer('referrer_user_id').references(() => users.id),
+    /** The reference of the hold whose continue-your-order e-mail went to the buyer, so it goes once a hold. */
+    resumeLinkSentFor: text('resume_link_sent_for'),
     /** When the sale last changed, so the sweeper can purge empty and abandoned ones. */
     touchedAt: timestamptz('touched_at').notNull().defaultNow(),
   },
@@ -42,6 +46,7 @@ export const sales = pgTable(
     index('sales_buyer_ip_hold').on(t.buyerIp, t.holdDeadline),
     index('sales_user_hold').on(t.userId, t.holdDeadline),
     index('sales_code_hold').on(t.discountCodeId, t.holdDeadline),
+    index('sales_reference').on(t.reference),
   ],
 );
 
@@ -92,4 +97,22 @@ export const saleDeliveryAddresses = pgTable('sale_delivery_addresses', {
   giftVoucherFrom: text('gift_voucher_from').notNull().default(''),
   giftVoucherTo: text('gift_voucher_to').notNull().default(''),
   setAt: moment('set_at').notNull(),
+});
+
+/**
+ * A referrer's reward for one referred sale, claimed once when that sale's tickets are delivered:
+ * a single-use discount code when the event's reward is money off, otherwise a reference to show
+ * the organiser. `sentAt` is set once the referrer's e-mail went.
+ */
+export const referralRewards = pgTable('referral_rewards', {
+  saleId: text('sale_id')
+    .primaryKey()
+    .references(() => sales.id, { onDelete: 'cascade' }),
+  referrerUserId: integer('referrer_user_id')
+    .notNull()
+    .references(() => users.id),
+  code: text('code').notNull().unique(),
+  discountCodeId: integer('discount_code_id').references(() => discountCodes.id),
+  createdAt: moment('created_at').notNull(),
+  sentAt: moment('sent_at'),
 });

@@ -32,6 +32,8 @@ import {
   sendMail,
   type MailContent,
 } from '../../mail/index.ts';
+import { instalmentReminderSms } from '../../mail/instalments.ts';
+import { phoneForSms, sendSms, type SmsSender } from '../../sms/index.ts';
 import type { SavedCardProcessor } from './offSession.ts';
 import { deliverPaidTickets, scheduleOf, type PlanMail } from './plans.ts';
 
@@ -46,6 +48,8 @@ export const ERROR_RETRY_MS = 3_600_000;
 
 export interface JobReport {
   reminded: number;
+  /** Reminders sent as text messages as well. */
+  textsSent: number;
   charged: number;
   failed: number;
   retrying: number;
@@ -59,12 +63,16 @@ export interface JobDeps {
   cards: SavedCardProcessor;
   mail: PlanMail;
   walletUrl: string;
+  /** Twilio when keyed; null or absent keeps text messages in the outbox. */
+  sms?: SmsSender | null;
 }
 
 interface Party {
   saleId: string;
   reference: string | null;
   buyerEmail: string;
+  /** The contact number the buyer gave when setting up the plan. */
+  contactNumber: string;
   organiserName: string;
   organiserEmail: string | null;
 }
@@ -73,7 +81,7 @@ async function partiesOf(db: Database, saleId: string): Promise<Party> {
   const plan = await db.query.instalmentPlans.findFirst({ where: eq(instalmentPlans.saleId, saleId), with: { sale: true, user: true } });
   const [line] = plan?.sale ? await linesWithEvents(db, saleId) : [];
   const organiser = line && eventOf(line).organiser;
-  return { saleId, reference: plan?.sale?.reference ?? null, buyerEmail: plan?.user?.email ?? '', organiserName: organiser?.name ?? '', organiserEmail: organiser?.contactEmail ?? null };
+  return { saleId, reference: plan?.sale?.reference ?? null, buyerEmail: plan?.user?.email ?? '', contactNumber: plan?.contactNumber ?? '', organiserName: organiser?.name ?? '', organiserEmail: organiser?.contactEmail ?? null };
 }
 
 /**
@@ -81,7 +89,7 @@ async function partiesOf(db: Database, saleId: string): Promise<Party> {
  * hears of each charge that threw and each e-mail that could not be sent; the run goes on.
  */
 export async function runInstalmentJob(deps: JobDeps, now: Date, onError: (err: unknown) => void = () => {}): Promise<JobReport> {
-  const report: JobReport = { reminded: 0, charged: 0, failed: 0, retrying: 0, completedPlans: 0, errored: 0 };
+  const report: JobReport = { reminded: 0, textsSent: 0, charged: 0, failed: 0, retrying: 0, completedPlans: 0, errored: 0 };
   const { db } = deps;
 
   const remind = await rows<{ id: number; sale_id: string; seq: number; due_at: string; amount: number }>(
@@ -96,6 +104,14 @@ export async function runInstalmentJob(deps: JobDeps, now: Date, onError: (err: 
     const party = await partiesOf(db, r.sale_id);
     const reminder = instalmentReminderMail({ saleReference: party.reference, seq: r.seq, amount: Number(r.amount), dueAt: new Date(r.due_at) });
     await sendMail(db, deps.mail.mailer, deps.mail.brandName, { to: party.buyerEmail, ...reminder }, now);
+    // The plan promised an SMS reminder too; a text that cannot be sent is reported, and the e-mail has gone.
+    if (party.contactNumber) {
+      const text = instalmentReminderSms(deps.mail.brandName, { saleReference: party.reference, seq: r.seq, amount: Number(r.amount), dueAt: new Date(r.due_at) });
+      await sendSms(db, deps.sms ?? null, { to: phoneForSms(party.contactNumber), text }, now).then(
+        () => report.textsSent++,
+        (err: unknown) => onError(err),
+      );
+    }
     report.reminded++;
   }
 

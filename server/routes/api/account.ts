@@ -6,6 +6,7 @@ import { logoutOfSale, saveGuestToSale, sendSignInCode, signInWithCode } from '.
 import { isRefusal, Refusal } from '../../domain/refusal.ts';
 import { SEND_LIMITS } from '../../domain/oneTimeCode.ts';
 import { setMarketingPreferences } from '../../domain/marketing.ts';
+import { offerResumeLinkAfter } from '../../http/resumeLink.ts';
 import type { Handlers, InvalidHandler } from '../../http/calls.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { refusalStatus } from '../../http/refusals.ts';
@@ -48,6 +49,7 @@ export function accountHandlers(deps: AppDeps): Pick<Handlers, AccountCall> {
         });
         if (signedIn.user) signIn(request, reply, signedIn.user.id);
         if (signedIn.saleId) setSaleCookie(request, reply, signedIn.saleId);
+        if (signedIn.user) await offerResumeLinkAfter(deps, request, signedIn.saleId);
         return { has_account: signedIn.hasAccount };
       } catch (err) {
         if (!(err instanceof Refusal) || (err.code !== 'hold-expired' && err.code !== 'wrong-code')) throw err;
@@ -61,8 +63,10 @@ export function accountHandlers(deps: AppDeps): Pick<Handlers, AccountCall> {
     },
     saveGuestToSale: async ({ input, request, reply }) => {
       try {
-        const user = await saveGuestToSale(db, { saleId: await existingSale(request), email: input.email, fullname: input.fullname, now: clock() });
+        const saleId = await existingSale(request);
+        const user = await saveGuestToSale(db, { saleId, email: input.email, fullname: input.fullname, now: clock() });
         signIn(request, reply, user.id);
+        await offerResumeLinkAfter(deps, request, saleId);
         return { success: true };
       } catch (err) {
         if (!isRefusal(err, 'hold-expired')) throw err;

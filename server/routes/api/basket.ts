@@ -21,7 +21,9 @@ import type { Handlers, InvalidHandler } from '../../http/calls.ts';
 import { noticeQuery } from '../../http/notices.ts';
 import { MAX_ID } from '../../../contract/index.ts';
 import { readCheckout, readUser } from '../../http/checkoutData.ts';
-import { saleIdOf, setSaleCookie, userIdOf } from '../../http/session.ts';
+import { referrerIdOf, saleIdOf, setSaleCookie, userIdOf } from '../../http/session.ts';
+import { offerResumeLinkAfter } from '../../http/resumeLink.ts';
+import { recordReferrer } from '../../domain/referrals.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { slots } from '../../http/slots.ts';
 
@@ -141,6 +143,7 @@ export function basketHandlers(deps: AppDeps): Pick<Handlers, BasketCalls> {
         }),
       );
       if (!result.reserved && result.closed) throw new Refusal('already-paid', result.error);
+      if (result.reserved && result.freshReservation && userIdOf(request) !== null) await offerResumeLinkAfter(deps, request, saleId);
       return result.reserved
         ? {
             reserved: true,
@@ -173,6 +176,7 @@ export function basketHandlers(deps: AppDeps): Pick<Handlers, BasketCalls> {
         throw err;
       }
       setSaleCookie(request, reply, saleId);
+      await recordReferrer(db, saleId, referrerIdOf(request), userIdOf(request));
       if (wantsHtml(request)) return reply.redirect('/checkout/', 303);
       return { success: true, redirect: '/checkout/' };
     },

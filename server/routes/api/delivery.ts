@@ -4,6 +4,7 @@ import { DELIVERY_MESSAGES } from '../../../contract/messages/delivery.ts';
 import { Refusal } from '../../domain/refusal.ts';
 import { deliverToAccount, deliverToWallet } from '../../domain/delivery.ts';
 import { simpleInfo } from '../../domain/wallet.ts';
+import { rewardReferrer } from '../../domain/referrals.ts';
 import type { Handlers } from '../../http/calls.ts';
 import { walletUrlOf, type AppDeps } from '../../http/deps.ts';
 import { saleIdOf } from '../../http/session.ts';
@@ -23,7 +24,14 @@ export function deliveryHandlers(deps: AppDeps): Pick<Handlers, 'deliverToBittic
       const saleId = await saleFor(request);
       try {
         // On the site's own address (PUBLIC_URL), never the one a request's Host header names.
-        return { delivery_completed: await deliverToWallet(db, { mailer: deps.mailer, brandName: config.brandName }, saleId, walletUrlOf(config), clock()) };
+        const delivered = await deliverToWallet(db, { mailer: deps.mailer, brandName: config.brandName }, saleId, walletUrlOf(config), clock());
+        // A booking made through a share link has completed: its referrer gets the event's reward, once.
+        if (delivered) {
+          await rewardReferrer(db, { mailer: deps.mailer, brandName: config.brandName, publicUrl: config.publicUrl }, saleId, clock()).catch((err: unknown) =>
+            request.log.error({ err }, 'referral reward not given'),
+          );
+        }
+        return { delivery_completed: delivered };
       } catch (err) {
         if (err instanceof Refusal) throw err;
         // The mail server refused or could not be reached: the buyer may try again.

@@ -5,6 +5,8 @@ import { formatNiceDate } from '../../domain/format.ts';
 import { formatMoney } from '../../../contract/money.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { noticeText } from '../../http/notices.ts';
+import { setReferrerCookie } from '../../http/session.ts';
+import { referrerOf } from '../../domain/referrals.ts';
 import { effectiveMaxPerOrder } from '../../domain/limits.ts';
 import { maximumWarning, minimumWarning } from '../../../contract/messages/basket.ts';
 import { Html, html, icon, page } from '../../views/html.ts';
@@ -57,11 +59,14 @@ export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
     );
   });
 
-  app.get<{ Params: { id: string }; Querystring: { error?: string; ticket?: string } }>('/event/:id/', async (request, reply) => {
+  app.get<{ Params: { id: string }; Querystring: { error?: string; ticket?: string; ref?: string } }>('/event/:id/', async (request, reply) => {
     const id = idParam(request.params.id);
     const row = id ? await eventOrderForm(db, id, deps.clock()) : null;
     reply.type('text/html; charset=utf-8');
     if (!row) return reply.status(404).send(page(config, 'Not found', html`<h1>Event not found</h1><p><a href="/all-events/">See all events</a></p>`));
+    // A share link's referral code: the tickets this visitor adds are booked through its referrer.
+    const referrer = referrerOf(config.sessionSecret, request.query.ref);
+    if (referrer !== null) setReferrerCookie(request, reply, referrer);
     const { event, organiser, offers: types, vouchers, left, seated } = row;
     // Seated ticket types are chosen seat by seat on their date's seat page.
     const seatDates = [...new Map(types.filter(({ type }) => seated.has(type.id)).map(({ date }) => [date.id, date])).values()];

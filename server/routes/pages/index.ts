@@ -10,6 +10,7 @@ import { registerCheckoutApp, type CheckoutAppOptions } from './checkoutApp.ts';
 import { registerGiftAidDownload } from './giftAidCsv.ts';
 import { registerInfoPages } from './info.ts';
 import { registerSignIn } from './signin.ts';
+import { registerSmartCheckout } from './smartCheckout.ts';
 import { registerWallet } from './wallet.ts';
 
 export const pages: FastifyPluginAsync<CheckoutAppOptions> = async (app, options) => {
@@ -21,6 +22,7 @@ export const pages: FastifyPluginAsync<CheckoutAppOptions> = async (app, options
   registerCatalogue(app, deps);
   registerInfoPages(app, deps);
   registerSignIn(app, deps);
+  registerSmartCheckout(app, deps);
   registerGiftAidDownload(app, deps);
   registerWallet(app, deps);
   registerCheckoutApp(app, options);
