@@ -2,7 +2,7 @@
  * A sale and what is in it: ticket lines, gift voucher lines, and where it is posted.
  */
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { bigint, boolean, check, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { money, moment, timestamptz } from './columns.ts';
 import { users, userAddresses } from './accounts.ts';
 import { ticketTypes, giftVouchers, discountCodes } from './catalogue.ts';
@@ -37,6 +37,12 @@ export const sales = pgTable(
     paidAt: moment('paid_at'),
     /** When the sale last changed, so the sweeper can purge empty and abandoned ones. */
     touchedAt: timestamptz('touched_at').notNull().defaultNow(),
+    /**
+     * Moves on with every write to the sale or to what belongs to it (its lines, holds, seats,
+     * payments…), in the writing transaction, by triggers (server/db/functions/bump_sale_version.sql):
+     * GET checkout answers from what it built for this version while it stays the same.
+     */
+    version: bigint('version', { mode: 'number' }).notNull().default(1),
   },
   (t) => [
     index('sales_buyer_ip_hold').on(t.buyerIp, t.holdDeadline),
