@@ -1,4 +1,11 @@
+CREATE TABLE "catalogue_version" (
+	"id" integer PRIMARY KEY DEFAULT 1 NOT NULL,
+	"version" bigint DEFAULT 1 NOT NULL
+);
+--> statement-breakpoint
 ALTER TABLE "sales" ADD COLUMN "version" bigint DEFAULT 1 NOT NULL;
+--> statement-breakpoint
+INSERT INTO "catalogue_version" ("id", "version") VALUES (1, 1);
 --> statement-breakpoint
 -- The trigger on every table whose rows belong to a sale (its lines, vouchers, holds, seats,
 -- payments, donation, answers, address, tickets…): the write moves the sale's version on, in the
@@ -45,6 +52,18 @@ BEGIN
 END
 $fn$;
 --> statement-breakpoint
+-- The trigger on every catalogue table the checkout shows (events, dates, ticket types,
+-- organisers, codes, vouchers, charities, questions, plans…): each statement that writes one moves
+-- the catalogue's version on, in the writing transaction. No buyer's purchase writes these tables
+-- (stock is counted in capacity_pools), so the one row is no hot row.
+CREATE OR REPLACE FUNCTION bump_catalogue_version() RETURNS trigger
+LANGUAGE plpgsql AS $fn$
+BEGIN
+  UPDATE catalogue_version SET version = version + 1 WHERE id = 1;
+  RETURN NULL;
+END
+$fn$;
+--> statement-breakpoint
 CREATE TRIGGER sales_version BEFORE UPDATE ON sales FOR EACH ROW EXECUTE FUNCTION sale_version_on_update();
 --> statement-breakpoint
 CREATE TRIGGER users_sales_version AFTER UPDATE ON users FOR EACH ROW EXECUTE FUNCTION bump_user_sales_version();
@@ -80,3 +99,27 @@ CREATE TRIGGER tickets_sale_version AFTER INSERT OR UPDATE OR DELETE ON tickets 
 CREATE TRIGGER transfers_sale_version AFTER INSERT OR UPDATE OR DELETE ON transfers FOR EACH ROW EXECUTE FUNCTION bump_sale_version();
 --> statement-breakpoint
 CREATE TRIGGER wallet_deliveries_sale_version AFTER INSERT OR UPDATE OR DELETE ON wallet_deliveries FOR EACH ROW EXECUTE FUNCTION bump_sale_version();
+--> statement-breakpoint
+CREATE TRIGGER organisers_catalogue_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON organisers FOR EACH STATEMENT EXECUTE FUNCTION bump_catalogue_version();
+--> statement-breakpoint
+CREATE TRIGGER events_catalogue_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON events FOR EACH STATEMENT EXECUTE FUNCTION bump_catalogue_version();
+--> statement-breakpoint
+CREATE TRIGGER event_dates_catalogue_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON event_dates FOR EACH STATEMENT EXECUTE FUNCTION bump_catalogue_version();
+--> statement-breakpoint
+CREATE TRIGGER ticket_types_catalogue_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ticket_types FOR EACH STATEMENT EXECUTE FUNCTION bump_catalogue_version();
+--> statement-breakpoint
+CREATE TRIGGER gift_vouchers_catalogue_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON gift_vouchers FOR EACH STATEMENT EXECUTE FUNCTION bump_catalogue_version();
+--> statement-breakpoint
+CREATE TRIGGER discount_codes_catalogue_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON discount_codes FOR EACH STATEMENT EXECUTE FUNCTION bump_catalogue_version();
+--> statement-breakpoint
+CREATE TRIGGER charities_catalogue_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON charities FOR EACH STATEMENT EXECUTE FUNCTION bump_catalogue_version();
+--> statement-breakpoint
+CREATE TRIGGER organiser_payment_settings_catalogue_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON organiser_payment_settings FOR EACH STATEMENT EXECUTE FUNCTION bump_catalogue_version();
+--> statement-breakpoint
+CREATE TRIGGER postal_delivery_events_catalogue_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON postal_delivery_events FOR EACH STATEMENT EXECUTE FUNCTION bump_catalogue_version();
+--> statement-breakpoint
+CREATE TRIGGER event_payment_plans_catalogue_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON event_payment_plans FOR EACH STATEMENT EXECUTE FUNCTION bump_catalogue_version();
+--> statement-breakpoint
+CREATE TRIGGER ticket_questions_catalogue_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON ticket_questions FOR EACH STATEMENT EXECUTE FUNCTION bump_catalogue_version();
+--> statement-breakpoint
+CREATE TRIGGER question_intros_catalogue_version AFTER INSERT OR UPDATE OR DELETE OR TRUNCATE ON question_intros FOR EACH STATEMENT EXECUTE FUNCTION bump_catalogue_version();

@@ -51,6 +51,17 @@ export const sales = pgTable(
   ],
 );
 
+/**
+ * One row: a version moved on by every write to the catalogue the checkout shows (events, their
+ * dates and ticket types, organisers, codes, vouchers, questions, plans…), by statement triggers
+ * (server/db/functions/bump_catalogue_version.sql). With a sale's own version it says whether what
+ * GET checkout built for that sale still holds.
+ */
+export const catalogueVersion = pgTable('catalogue_version', {
+  id: integer('id').primaryKey().default(1),
+  version: bigint('version', { mode: 'number' }).notNull().default(1),
+});
+
 export const saleLines = pgTable(
   'sale_lines',
   {
