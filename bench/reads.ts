@@ -12,7 +12,8 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
 import type autocannon from 'autocannon';
-import { fmt, freePort, inTurns, meanOf, run, startServer, target } from './server-throughput.ts';
+import { existsSync } from 'node:fs';
+import { backendsOf, cpuOf, fmt, freePort, inTurns, meanOf, run, startServer, target, type Target } from './server-throughput.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 16;
@@ -52,6 +53,17 @@ async function threeLineBasket(base: string): Promise<string> {
   throw new Error('no demo event has three ticket types');
 }
 
+/**
+ * CPU milliseconds so far of a server process (and the processes it started) and, on PostgreSQL,
+ * of the bench database's backends: what a request costs wherever it runs, whatever else the
+ * machine is doing meanwhile (the rates fall with a busy machine; this does not).
+ */
+async function cpuOfServer(pid: number | undefined, t: Target): Promise<number | null> {
+  if (pid === undefined || !existsSync('/proc/stat')) return null;
+  const backends = t.db ? await backendsOf(t.db) : new Set<number>();
+  return cpuOf((_comm, ppid, p) => p === pid || ppid === pid || backends.has(p));
+}
+
 const statusesOf = (r: autocannon.Result) => {
   const stats = (r as unknown as { statusCodeStats?: Record<string, { count: number }> }).statusCodeStats ?? {};
   return Object.entries(stats)
@@ -75,12 +87,19 @@ export async function benchReads(): Promise<void> {
     const repeat = etag ? await fetch(`${base}/ajax/checkout/checkout/get/`, { headers: { cookie, 'if-none-match': etag } }) : null;
     console.log(`GET checkout: ETag ${etag ?? 'none'}; cache-control ${first.headers.get('cache-control')}; the repeat with If-None-Match answers ${repeat?.status ?? '(no ETag)'}`);
 
+    const measured = (pid: number | undefined, go: (d: number) => Promise<autocannon.Result>) => async (d: number) => {
+      const before = await cpuOfServer(pid, t);
+      const result = await go(d);
+      const after = await cpuOfServer(pid, t);
+      return Object.assign(result, { cpuMs: before === null || after === null ? null : (after - before) / Math.max(1, result.requests.total) });
+    };
     const cases = {
-      bare: (d: number) => run({ url: `http://127.0.0.1:${barePort}/bare`, connections: CONNECTIONS, duration: d }),
-      health: (d: number) => run({ url: `${base}/health`, connections: CONNECTIONS, duration: d }),
-      checkout: (d: number) => run({ url: `${base}/ajax/checkout/checkout/get/`, connections: CONNECTIONS, duration: d, headers: { cookie } }),
-      revalidate: (d: number) =>
+      bare: measured(bare.pid, (d) => run({ url: `http://127.0.0.1:${barePort}/bare`, connections: CONNECTIONS, duration: d })),
+      health: measured(server.pid, (d) => run({ url: `${base}/health`, connections: CONNECTIONS, duration: d })),
+      checkout: measured(server.pid, (d) => run({ url: `${base}/ajax/checkout/checkout/get/`, connections: CONNECTIONS, duration: d, headers: { cookie } })),
+      revalidate: measured(server.pid, (d) =>
         run({ url: `${base}/ajax/checkout/checkout/get/`, connections: CONNECTIONS, duration: d, headers: { cookie, ...(etag ? { 'if-none-match': etag } : {}) } }),
+      ),
     };
     type Case = keyof typeof cases;
     const names = Object.keys(cases) as Case[];
@@ -93,16 +112,26 @@ export async function benchReads(): Promise<void> {
       checkout: 'GET checkout, 3 lines',
       revalidate: 'GET checkout, If-None-Match',
     };
+    const cpu = (name: Case) => {
+      const each = turns.get(name)!.map((r) => (r as typeof r & { cpuMs: number | null }).cpuMs);
+      return each.every((c) => c !== null) ? meanOf(each as number[]) : null;
+    };
+    const cpuLabel = (name: Case) => (cpu(name) === null ? '' : `${(cpu(name)! * 1000).toFixed(0)} µs CPU (server${t.db ? ' + database' : ''}) per request`);
     for (const name of names) {
       const rs = turns.get(name)!;
       console.log(
-        `${label[name].padEnd(30)} ${fmt(rate(name)).padStart(7)} req/s  (turns ${rs.map((r) => `${fmt(r.requests.average)} p99 ${r.latency.p99} ms`).join(', ')}; ${rs.map(statusesOf).join(' / ')})`,
+        `${label[name].padEnd(30)} ${fmt(rate(name)).padStart(7)} req/s, ${cpuLabel(name)}  (turns ${rs.map((r) => `${fmt(r.requests.average)} p99 ${r.latency.p99} ms`).join(', ')}; ${rs.map(statusesOf).join(' / ')})`,
       );
     }
     const ratio = (name: Case) => `${(rate(name) / rate('bare')).toFixed(3)} (turns ${turns.get(name)!.map((r, i) => (r.requests.average / turns.get('bare')![i]!.requests.average).toFixed(3)).join(', ')})`;
     console.log(`  /health ÷ bare:                      ${ratio('health')} (goal ≥ 0.5)`);
     console.log(`  GET checkout ÷ bare:                 ${ratio('checkout')} (goal ≥ 0.12)`);
     console.log(`  GET checkout, If-None-Match ÷ bare:  ${ratio('revalidate')} (goal ≥ 0.12)`);
+    if (cpu('bare') !== null) {
+      const per = (name: Case) => `${(cpu('bare')! / cpu(name)!).toFixed(3)}`;
+      console.log(`  CPU per request, bare's ÷ the route's (what the rates' ratios come to when the server's CPU is what runs out; unlike the rates, not moved by what else the machine runs):`);
+      console.log(`    /health ${per('health')}; GET checkout ${per('checkout')}; GET checkout, If-None-Match ${per('revalidate')}`);
+    }
     console.log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(', ')}`);
   } finally {
     for (const child of [server, bare]) {

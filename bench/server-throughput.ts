@@ -83,7 +83,7 @@ function statFields(pid: string | number): string[] | null {
   }
 }
 /** CPU milliseconds of the processes that pass `wanted` (comm, parent pid, pid). */
-function cpuOf(wanted: (comm: string, ppid: number, pid: number) => boolean): number {
+export function cpuOf(wanted: (comm: string, ppid: number, pid: number) => boolean): number {
   let ticks = 0;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -95,7 +95,7 @@ function cpuOf(wanted: (comm: string, ppid: number, pid: number) => boolean): nu
 }
 interface CpuSplit { database: number; server: number; generator: number }
 /** The backends connected to the bench's database, by process id. */
-async function backendsOf(db: Database): Promise<Set<number>> {
+export async function backendsOf(db: Database): Promise<Set<number>> {
   const found = await rows<{ pid: number }>(db, sql`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`);
   return new Set(found.map((r) => Number(r.pid)));
 }
