@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, sql } from 'drizzle-orm';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { calls, type Checkout } from '../contract/index.ts';
-import { holds, saleLines, sales, ticketTypes } from './db/schema.ts';
+import { holds, saleLines, sales, ticketTypes, users } from './db/schema.ts';
 import { rows } from './db/index.ts';
 import { sweepExpiredHolds } from './domain/stock.ts';
 import { appOn, drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
@@ -165,6 +165,20 @@ describe.each(drivers)('GET checkout revalidated with its ETag on %s', (driver) 
     expect(await w.database.db.select().from(holds).where(eq(holds.saleId, saleId))).toEqual([]);
     const after = await rows<{ version: number }>(w.database.db, sql`SELECT version FROM sales WHERE id = ${saleId}`);
     expect(Number(after[0]!.version)).toBeGreaterThan(Number(before[0]!.version));
+  });
+
+  it('shows a change to the signed-in user at the next read', async () => {
+    const b = new Browser(w.app);
+    await b.request({ method: 'POST', url: '/signin/', body: `user_id=${w.demo.users.notSubscribed.id}` });
+    await b.add({ [w.demo.tickets.jazzGeneral]: 1 });
+    expect((await b.changed()).marketing_preferences?.ct_subscribed).toBe(false);
+    await b.unchanged();
+    try {
+      await w.database.db.update(users).set({ subscribed: true }).where(eq(users.id, w.demo.users.notSubscribed.id));
+      expect((await b.changed()).marketing_preferences?.ct_subscribed).toBe(true);
+    } finally {
+      await w.database.db.update(users).set({ subscribed: false }).where(eq(users.id, w.demo.users.notSubscribed.id));
+    }
   });
 
   it('shows a change made through one process at the next read from another', async () => {

@@ -41,6 +41,8 @@ interface Built {
   saleVersion: number;
   catalogueVersion: number;
   userId: number | null;
+  /** The signed-in user's row as it was (its xmin, which every update moves on). */
+  userRow: string | null;
   /** The clock's span (ms) in which the body is what building it again would give. */
   from: number;
   until: number;
@@ -51,8 +53,9 @@ const replyOf = (json: string): CheckoutReply => ({ json, etag: `"${createHash('
 /**
  * GET checkout, built once per version of what it shows. The sale's version moves on with every
  * write to the sale or what belongs to it, the catalogue's with every write to what the checkout
- * shows of it, both in the writing transaction (triggers; migration 0024): one indexed read of the
- * two says whether the checkout built last still holds, so a change is seen by the next read,
+ * shows of it, both in the writing transaction (triggers; migration 0024), and the signed-in user's
+ * row with every update of it: one indexed read of the three says whether the checkout built last
+ * still holds, so a change is seen by the next read,
  * whichever process wrote it. Time moves the checkout on too: a running hold's countdown changes
  * each second and its end sends the sale back to the basket, so a body is kept only until its
  * countdown would read differently, and at most `keepMs` in any case (what `now` decides beyond the
@@ -66,28 +69,31 @@ export function checkoutReads(deps: AppDeps, { keepMs = 5_000, entries = 5_000 }
   const sitekey = deps.config.captcha === 'never' ? null : deps.captcha.sitekey;
   const empty = replyOf(JSON.stringify(emptyCheckout(sitekey)));
 
-  async function versions(saleId: string) {
-    const [row] = await preparedRows<{ version: string | number; catalogue: string | number; deadline_ms: number | null }>(
+  async function versions(saleId: string, userId: number | null) {
+    const [row] = await preparedRows<{ version: string | number; catalogue: string | number; user_row: string | null; deadline_ms: number | null }>(
       deps.db,
       'checkout_versions',
       `SELECT s.version, (SELECT c.version FROM catalogue_version c WHERE c.id = 1) AS catalogue,
+              (SELECT u.xmin::text FROM users u WHERE u.id = $2::int) AS user_row,
               (extract(epoch FROM s.hold_deadline) * 1000)::float8 AS deadline_ms
          FROM sales s WHERE s.id = $1`,
-      [saleId],
+      [saleId, userId],
     );
-    return row ? { sale: Number(row.version), catalogue: Number(row.catalogue ?? 0), deadlineMs: row.deadline_ms === null ? null : Number(row.deadline_ms) } : null;
+    return row
+      ? { sale: Number(row.version), catalogue: Number(row.catalogue ?? 0), userRow: row.user_row, deadlineMs: row.deadline_ms === null ? null : Number(row.deadline_ms) }
+      : null;
   }
 
   return async function read(request: FastifyRequest): Promise<CheckoutReply> {
     const saleId = saleIdOf(request);
     if (!saleId) return empty;
     const userId = userIdOf(request);
-    const current = await versions(saleId);
+    const current = await versions(saleId, userId);
     if (!current) return empty;
     const now = deps.clock();
     const at = now.getTime();
     const kept = built.get(saleId);
-    if (kept && kept.saleVersion === current.sale && kept.catalogueVersion === current.catalogue && kept.userId === userId && at >= kept.from && at < kept.until) {
+    if (kept && kept.saleVersion === current.sale && kept.catalogueVersion === current.catalogue && kept.userId === userId && kept.userRow === current.userRow && at >= kept.from && at < kept.until) {
       return kept.reply;
     }
     const checkout = await buildCheckout(deps.db, saleId, now, { captchaSitekey: sitekey, userId, maxPerOrder: deps.config.maxPerOrder });
@@ -99,7 +105,7 @@ export function checkoutReads(deps: AppDeps, { keepMs = 5_000, entries = 5_000 }
     else if (checkout.seconds_remaining > 0) until = current.deadlineMs === null ? at : Math.min(until, current.deadlineMs - 1000 * (checkout.seconds_remaining - 1));
     built.delete(saleId);
     if (until > at) {
-      built.set(saleId, { reply, saleVersion: current.sale, catalogueVersion: current.catalogue, userId, from: at, until });
+      built.set(saleId, { reply, saleVersion: current.sale, catalogueVersion: current.catalogue, userId, userRow: current.userRow, from: at, until });
       // The oldest built goes first once there are `entries`.
       if (built.size > entries) built.delete(built.keys().next().value!);
     }
