@@ -4,13 +4,10 @@
  * told the user's id and e-mail). Not a call of the spec's; the app's own.
  */
 import { z } from 'zod/mini';
+import { MAX_ERROR_MESSAGE, MAX_ERROR_STACK } from './errorReportLimits.ts';
 import { formId, formText } from './primitives.ts';
 
-export const ERROR_REPORT_PATH = '/ajax/telemetry/report_error/';
-/** Reports one address may send a minute; more are refused (429) and not logged. */
-export const ERROR_REPORTS_PER_MINUTE = 10;
-export const MAX_ERROR_MESSAGE = 1000;
-export const MAX_ERROR_STACK = 8000;
+export { ERROR_REPORT_PATH, ERROR_REPORTS_PER_MINUTE, MAX_ERROR_MESSAGE, MAX_ERROR_STACK } from './errorReportLimits.ts';
 
 /** A stack trace keeps its line breaks; no other control character is let in. */
 const stack = z.string().check(

@@ -4,7 +4,7 @@
  * page (SENTRY_DSN), Sentry's browser SDK, loaded only when the first error comes; without one, the
  * server's own log (POST ERROR_REPORT_PATH). Telemetry, not product behaviour: it never throws.
  */
-import { ERROR_REPORT_PATH, MAX_ERROR_MESSAGE, MAX_ERROR_STACK } from '../contract/errorReport';
+import { ERROR_REPORT_PATH, MAX_ERROR_MESSAGE, MAX_ERROR_STACK } from '../contract/errorReportLimits';
 
 export interface ReportedUser {
   id: number;
