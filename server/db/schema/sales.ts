@@ -2,7 +2,7 @@
  * A sale and what is in it: ticket lines, gift voucher lines, and where it is posted.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { money, moment, timestamptz } from './columns.ts';
 import { users, userAddresses } from './accounts.ts';
 import { ticketTypes, giftVouchers, discountCodes } from './catalogue.ts';
@@ -41,12 +41,6 @@ export const sales = pgTable(
     resumeLinkSentFor: text('resume_link_sent_for'),
     /** When the sale last changed, so the sweeper can purge empty and abandoned ones. */
     touchedAt: timestamptz('touched_at').notNull().defaultNow(),
-    /**
-     * Moves on with every write to the sale or to what belongs to it (its lines, holds, seats,
-     * payments…), in the writing transaction, by triggers (server/db/functions/bump_sale_version.sql):
-     * GET checkout answers from what it built for this version while it stays the same.
-     */
-    version: bigint('version', { mode: 'number' }).notNull().default(1),
   },
   (t) => [
     index('sales_buyer_ip_hold').on(t.buyerIp, t.holdDeadline),
@@ -55,17 +49,6 @@ export const sales = pgTable(
     index('sales_reference').on(t.reference),
   ],
 );
-
-/**
- * One row: a version moved on by every write to the catalogue the checkout shows (events, their
- * dates and ticket types, organisers, codes, vouchers, questions, plans…), by statement triggers
- * (server/db/functions/bump_catalogue_version.sql). With a sale's own version it says whether what
- * GET checkout built for that sale still holds.
- */
-export const catalogueVersion = pgTable('catalogue_version', {
-  id: integer('id').primaryKey().default(1),
-  version: bigint('version', { mode: 'number' }).notNull().default(1),
-});
 
 export const saleLines = pgTable(
   'sale_lines',
