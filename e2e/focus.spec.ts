@@ -1,7 +1,18 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './support.ts';
 import { expectFocusNotLost, expectFocusOn } from './a11y.ts';
-import { addFromEventPage, basketLine, basketStep, expectStep, holdCalls, reserveButton, urls } from './support.ts';
+import {
+  addFromEventPage,
+  basketLine,
+  basketStep,
+  codeFromMailbox,
+  expectStep,
+  freshEmail,
+  holdCalls,
+  newAccount,
+  reserveButton,
+  urls,
+} from './support.ts';
 
 /** Keyboard focus after each action goes somewhere meaningful, with a ring, and never to the page body. */
 
@@ -54,6 +65,72 @@ test('Remove keeps focus while the basket is saved', async ({ page }) => {
   server.release();
   await expect(basketLine(page, 'General admission')).toHaveCount(0);
   await expectFocusNotLost(page);
+});
+
+/** Signed out on the sign-in step, the e-mail address typed; focus is on its field. */
+async function atSignIn(page: Page, email: string) {
+  await addFromEventPage(page, 'Castleton Trail Run', { tickets: { '10K entry': 1 } });
+  await reserveButton(page).focus();
+  await page.keyboard.press('Enter');
+  await expectStep(page, 'login');
+  await expectFocusOn(page, page.getByRole('heading', { level: 1, name: 'Sign in' }));
+  const field = page.getByRole('textbox', { name: 'Email address' });
+  await field.focus();
+  await page.keyboard.type(email);
+}
+
+/** Tabs forward from the focused element until `target` has the focus, as a keyboard user would. */
+async function tabTo(page: Page, target: ReturnType<Page['getByRole']>) {
+  for (let i = 0; i < 10; i += 1) {
+    if (await target.evaluate((el) => el === document.activeElement)) return;
+    await page.keyboard.press('Tab');
+  }
+  await expect(target).toBeFocused();
+}
+
+test('sign-in: Continue focuses the code field, Verify the name field, and its Continue the next step’s heading', async ({ page }) => {
+  const email = freshEmail('keyboard.new');
+  await atSignIn(page, email);
+  await tabTo(page, page.getByRole('button', { name: 'Continue' }));
+  await page.keyboard.press('Enter');
+
+  const code = page.getByRole('textbox', { name: 'One-time code' });
+  await expect(page.getByText('Code sent to inbox')).toBeVisible();
+  await expectFocusOn(page, code);
+  await page.keyboard.type(await codeFromMailbox(page.request, email));
+  await tabTo(page, page.getByRole('button', { name: 'Verify' }));
+  await page.keyboard.press('Enter');
+
+  const name = page.getByRole('textbox', { name: 'Full name' });
+  await expectFocusOn(page, name);
+  await page.keyboard.type('Kim Keyboard');
+  await tabTo(page, page.getByRole('button', { name: 'Continue' }));
+  await page.keyboard.press('Enter');
+  await expectStep(page, 'marketing_preferences');
+  await expectFocusOn(page, page.locator('[data-step="marketing_preferences"]').getByRole('heading', { level: 1 }));
+});
+
+test('sign-in with an account: Verify focuses the next step’s heading', async ({ page }) => {
+  const email = await newAccount('Kit Keyboard');
+  await atSignIn(page, email);
+  await tabTo(page, page.getByRole('button', { name: 'Continue' }));
+  await page.keyboard.press('Enter');
+  await expectFocusOn(page, page.getByRole('textbox', { name: 'One-time code' }));
+  await page.keyboard.type(await codeFromMailbox(page.request, email));
+  await tabTo(page, page.getByRole('button', { name: 'Verify' }));
+  await page.keyboard.press('Enter');
+  await expectStep(page, 'marketing_preferences');
+  await expectFocusOn(page, page.locator('[data-step="marketing_preferences"]').getByRole('heading', { level: 1 }));
+});
+
+test('sign-in: Check or change email focuses the e-mail field', async ({ page }) => {
+  await atSignIn(page, freshEmail('keyboard.back'));
+  await tabTo(page, page.getByRole('button', { name: 'Continue' }));
+  await page.keyboard.press('Enter');
+  await expectFocusOn(page, page.getByRole('textbox', { name: 'One-time code' }));
+  await tabTo(page, page.getByRole('button', { name: 'Check or change email' }));
+  await page.keyboard.press('Enter');
+  await expectFocusOn(page, page.getByRole('textbox', { name: 'Email address' }));
 });
 
 test.describe('with a captcha', () => {

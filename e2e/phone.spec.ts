@@ -148,3 +148,35 @@ test.describe('with a captcha', () => {
     expect(Math.round(target.width)).toBeGreaterThanOrEqual(MIN_TARGET);
   });
 });
+
+for (const [basket, event, wanted] of [
+  ['ready to reserve', 'Summer Jazz on the Quay', { 'General admission': 1 }],
+  ['with the reason Reserve Basket is disabled', 'Castleton Trail Run', { 'Parking permit': 1 }],
+] as const) {
+  test(`at the bottom of the basket ${basket} the sticky bar leaves every footer link in sight and clickable`, async ({ page }) => {
+    await addFromEventPage(page, event, { tickets: wanted });
+    await expect(page.locator('.reserve-bar__reason')).toHaveCount(basket.startsWith('with') ? 1 : 0);
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    await expect.poll(() => page.evaluate(() => Math.ceil(scrollY + innerHeight) >= document.documentElement.scrollHeight)).toBe(true);
+
+    const bar = await box(page.locator('.reserve-bar'));
+    const links = page.locator('footer.site-footer').getByRole('navigation', { name: 'Policies and more' }).getByRole('link');
+    await expect(links).toHaveCount(4);
+    for (const link of await links.all()) {
+      const name = (await link.textContent()) ?? '';
+      const b = await box(link);
+      expect(overlaps(b, bar), `the bar covers ${name}`).toBe(false);
+      const hit = await link.evaluate((el) => {
+        const r = el.getBoundingClientRect();
+        const at = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+        return at !== null && el.contains(at);
+      });
+      expect(hit, `${name} is what is under its centre`).toBe(true);
+      await link.click({ trial: true });
+    }
+
+    const terms = links.filter({ hasText: 'Purchase terms' });
+    await terms.click();
+    await expect(page).toHaveURL(/\/legal-information\/purchase-terms-and-conditions\/$/);
+  });
+}

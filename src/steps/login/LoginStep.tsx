@@ -27,10 +27,22 @@ function Account({ actor }: { actor: ActorRefFrom<typeof accountMachine> }) {
   const snapshot = useSelector(actor, (s) => s);
   const view = connectAccount(snapshot, actor.send);
   const codeRef = useRef<HTMLInputElement>(null);
+  /** The first field of the mode on screen; it takes the focus when one form replaces another. */
+  const firstFieldRef = useRef<HTMLInputElement>(null);
+  const shownMode = useRef(view.mode);
 
   useEffect(() => {
     if (view.codeFocus > 0) codeRef.current?.focus();
   }, [view.codeFocus]);
+
+  // The button just pressed has gone with its form: the keyboard user carries on in the next form,
+  // not from the top of the page. The first form after loading leaves focus on the step's heading.
+  useEffect(() => {
+    const before = shownMode.current;
+    shownMode.current = view.mode;
+    if (before === view.mode || before === 'loading') return;
+    (view.mode === 'one_time_code_sent' ? codeRef : firstFieldRef).current?.focus();
+  }, [view.mode]);
 
   switch (view.mode) {
     case 'enter_email':
@@ -43,6 +55,7 @@ function Account({ actor }: { actor: ActorRefFrom<typeof accountMachine> }) {
                 {...control}
                 className="input"
                 type="email"
+                ref={firstFieldRef}
                 name="email"
                 autoComplete="email"
                 inputMode="email"
@@ -138,6 +151,7 @@ function Account({ actor }: { actor: ActorRefFrom<typeof accountMachine> }) {
                 {...control}
                 className="input"
                 type="text"
+                ref={firstFieldRef}
                 name="fullname"
                 autoComplete="name"
                 value={view.fullName}
