@@ -113,13 +113,30 @@ export const paymentCalls = {
     request: empty,
     response: z.object({ public_key: z.string(), client_secret: z.string() }),
   }),
-  /** The provider's message for the sale's last failed payment, or a late payment's outcome; null when none. */
+  /**
+   * The provider's message for the sale's last failed payment, or a late payment's outcome; null
+   * when none. With it, the billing address the form starts from (see billingPrefill).
+   */
   getPaymentError: call({
     method: 'POST',
     path: '/ajax/checkout/checkout/get_payment_error/',
     encoding: 'form',
     request: empty,
-    response: z.object({ payment_error: nullableString }),
+    response: z.object({
+      payment_error: nullableString,
+      billing_address: z.optional(
+        z.object({
+          first_name: z.string(),
+          last_name: z.string(),
+          address_1: z.string(),
+          address_2: z.string(),
+          town: z.string(),
+          postcode: z.string(),
+          state: z.string(),
+          country_code: z.string(),
+        }),
+      ),
+    }),
   }),
   setAccountDetails: call({
     method: 'POST',

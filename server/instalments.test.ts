@@ -231,7 +231,7 @@ describe.each(drivers)('instalment plans on %s', (driver) => {
       } else {
         expect(checkout.payment_complete).toBe(false);
         expect(plans).toEqual([]);
-        expect(await v.json('getPaymentError')).toEqual({ payment_error: INSTALMENT_MESSAGES.error });
+        expect(await v.json('getPaymentError')).toMatchObject({ payment_error: INSTALMENT_MESSAGES.error });
       }
       // Nothing is left to confirm.
       expect((await v.request({ method: 'GET', url: '/sandbox/plan/authenticate/' })).statusCode).toBe(404);

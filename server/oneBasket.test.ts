@@ -133,7 +133,7 @@ describe.each(drivers)('a payment is for one basket on %s', (driver) => {
     expect((await saleRow(saleId)).paidAt).toBeNull();
     expect(await sold(poolId)).toBe(0);
     expect(await keptFor(saleId)).toBe(0);
-    expect(await buyer.json('getPaymentError')).toEqual({ payment_error: PAYMENT_MESSAGES.closedRefunded });
+    expect(await buyer.json('getPaymentError')).toMatchObject({ payment_error: PAYMENT_MESSAGES.closedRefunded });
 
     // Reserved again, the ten are paid for at their own price.
     expect(await buyer.json('reserveTickets', {})).toMatchObject({ reserved: true });
@@ -156,7 +156,7 @@ describe.each(drivers)('a payment is for one basket on %s', (driver) => {
     expect(await sold(poolId)).toBe(0);
     expect(await keptFor(saleId)).toBe(0);
     expect((await paymentBySecret(client_secret)).outcome).toBe('refunded');
-    expect(await buyer.json('getPaymentError')).toEqual({ payment_error: PAYMENT_MESSAGES.closedRefunded });
+    expect(await buyer.json('getPaymentError')).toMatchObject({ payment_error: PAYMENT_MESSAGES.closedRefunded });
   });
 
   it('turning refund protection on, or a larger donation, after get_token closes the open payment', async () => {

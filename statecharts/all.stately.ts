@@ -889,6 +889,13 @@ export const checkoutMachine = createMachine({
           "initial": "active",
           "states": {
             "active": {
+              "on": {
+                "CHECKOUT_RELOADED": {
+                  "guard": "paidElsewhere",
+                  "target": "advancing",
+                  "description": "Paid in another tab: the step is left as if paid here, so Pay is no longer offered."
+                }
+              },
               "invoke": {
                 "src": "payment",
                 "id": "payment",
@@ -3104,6 +3111,39 @@ export const paymentMachine = createMachine({
             "type": "keepToken"
           }
         },
+        "onError": {
+          "target": "recheckingPaid",
+          "description": "No token: the sale may have been paid elsewhere (another tab)."
+        }
+      }
+    },
+    "recheckingPaid": {
+      "tags": [
+        "paying"
+      ],
+      "description": "The sale read afresh after a refused token: paid elsewhere goes straight on, otherwise the token error is shown.",
+      "invoke": {
+        "src": "loadPayment",
+        "id": "loadPayment",
+        "onDone": [
+          {
+            "guard": {
+              "type": "isPaid"
+            },
+            "target": "paid",
+            "actions": "keepPaid",
+            "description": "Paid in another tab: on to the paid order."
+          },
+          {
+            "target": "ready",
+            "actions": {
+              "type": "reset",
+              "params": {
+                "message": "Unable to get Stripe token. Please try again later"
+              }
+            }
+          }
+        ],
         "onError": {
           "target": "ready",
           "actions": {

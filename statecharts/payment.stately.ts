@@ -396,6 +396,39 @@ export const paymentMachine = createMachine({
           }
         },
         "onError": {
+          "target": "recheckingPaid",
+          "description": "No token: the sale may have been paid elsewhere (another tab)."
+        }
+      }
+    },
+    "recheckingPaid": {
+      "tags": [
+        "paying"
+      ],
+      "description": "The sale read afresh after a refused token: paid elsewhere goes straight on, otherwise the token error is shown.",
+      "invoke": {
+        "src": "loadPayment",
+        "id": "loadPayment",
+        "onDone": [
+          {
+            "guard": {
+              "type": "isPaid"
+            },
+            "target": "paid",
+            "actions": "keepPaid",
+            "description": "Paid in another tab: on to the paid order."
+          },
+          {
+            "target": "ready",
+            "actions": {
+              "type": "reset",
+              "params": {
+                "message": "Unable to get Stripe token. Please try again later"
+              }
+            }
+          }
+        ],
+        "onError": {
           "target": "ready",
           "actions": {
             "type": "reset",

@@ -434,6 +434,13 @@ export const checkoutMachine = checkoutSetup.createMachine({
         initial: 'active',
         states: {
           active: {
+            on: {
+              CHECKOUT_RELOADED: {
+                guard: 'paidElsewhere',
+                target: 'advancing',
+                description: 'Paid in another tab: the step is left as if paid here, so Pay is no longer offered.',
+              },
+            },
             invoke: {
               src: 'payment',
               id: 'payment',

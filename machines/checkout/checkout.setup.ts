@@ -234,6 +234,11 @@ export const checkoutSetup = setup({
     reservationLost: ({ event }) => outputOf<AccountOutcome | PaymentOutcome | BankTransferOutcome>(event).type === 'reserving',
     /** The bank transfer ended with 'Try a different payment method'. */
     changesMethod: ({ event }) => outputOf<BankTransferOutcome>(event).type === 'changeMethod',
+    /** A fresh read shows the sale paid (in another tab, or by a late payment). */
+    paidElsewhere: ({ event }) => {
+      assertEvent(event, 'CHECKOUT_RELOADED');
+      return event.checkout.payment_complete;
+    },
     saleEndedElsewhere: ({ context, event }) => {
       assertEvent(event, 'CHECKOUT_RELOADED');
       return (

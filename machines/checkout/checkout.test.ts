@@ -69,6 +69,7 @@ const events: Record<string, WalkEvent[]> = {
   CHECKOUT_RELOADED: [
     { type: 'CHECKOUT_RELOADED', checkout: makeCheckout({ state: 'basket', sale_reference: null, seconds_remaining: 0 }) },
     { type: 'CHECKOUT_RELOADED', checkout: makeCheckout({ state: 'login', sale_reference: 'HF-1', seconds_remaining: 300 }) },
+    { type: 'CHECKOUT_RELOADED', checkout: makeCheckout({ state: 'payment', sale_reference: 'HF-1', seconds_remaining: 300, payment_complete: true }) },
   ],
   NOTICE_DISMISSED: [{ type: 'NOTICE_DISMISSED', id: 1 }],
   NOTICE_RAISED: [{ type: 'NOTICE_RAISED', kind: 'error', text: 'Unable to set the Code. Please try again later' }],
@@ -251,6 +252,10 @@ function checkoutOracle(q: Q): Expectation<View> | undefined {
       const checkout = event.checkout as Checkout;
       if (pastBasket && HOLDING.includes(view.step) && checkout.state === 'basket' && checkout.sale_reference === null) {
         return landOn(q, 'basket', { view: { expired: view.expired }, sent: { ...savesOf('basket'), countdown: [{ type: 'STOP' }] } });
+      }
+      // Paid in another tab while this one shows the payment step: the step is left as if paid here.
+      if (view.step === 'payment' && !view.isAdvancing && !view.isEditingBasket && checkout.payment_complete) {
+        return { view: { step: view.step, ...idleFlags, isAdvancing: true }, running: ['loadCheckout'], started: { loadCheckout: [undefined] } };
       }
       return unchanged(q);
     }

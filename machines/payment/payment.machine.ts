@@ -118,7 +118,7 @@ export const paymentMachine = setup({
       situation: params.situation,
       method: params.situation.autoMethod,
       error: params.situation.paymentError,
-      form: { ...initialForm, email: params.situation.email },
+      form: { ...initialForm, email: params.situation.email, address: params.situation.billingAddress ?? initialForm.address },
     })),
     showLoadFailure: assign({ error: MESSAGES.unableToGetCheckout }),
     clearError: assign({ error: null }),
@@ -385,6 +385,24 @@ export const paymentMachine = setup({
         src: 'getStripeToken',
         id: 'getStripeToken',
         onDone: { target: 'confirming', actions: { type: 'keepToken', params: ({ event }) => ({ token: event.output }) } },
+        onError: { target: 'recheckingPaid', description: 'No token: the sale may have been paid elsewhere (another tab).' },
+      },
+    },
+    recheckingPaid: {
+      tags: ['paying'],
+      description: 'The sale read afresh after a refused token: paid elsewhere goes straight on, otherwise the token error is shown.',
+      invoke: {
+        src: 'loadPayment',
+        id: 'loadPayment',
+        onDone: [
+          {
+            guard: { type: 'isPaid', params: ({ event }) => ({ situation: event.output }) },
+            target: 'paid',
+            actions: 'keepPaid',
+            description: 'Paid in another tab: on to the paid order.',
+          },
+          { target: 'ready', actions: { type: 'reset', params: { message: PAYMENT_MESSAGES.stripeToken } } },
+        ],
         onError: { target: 'ready', actions: { type: 'reset', params: { message: PAYMENT_MESSAGES.stripeToken } } },
       },
     },

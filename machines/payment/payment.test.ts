@@ -219,7 +219,11 @@ describe('payment machine', () => {
       view: (snapshot) => viewPayment(snapshot as never),
       initial: () => ({ view: { loading: true, title: TITLE.payment, showForm: false }, running: ['loadPayment'], started: { loadPayment: [undefined] } }),
       oracle: ({ event, view, earlier, unchanged }): Expectation<PaymentView> | undefined => {
-        const loads = earlier.filter((e) => e.event.type === 'xstate.done.actor.loadPayment');
+        // A refused token reads the sale again (was it paid in another tab?): that read is not a new situation.
+        const LOADISH = ['xstate.error.actor.getStripeToken', 'xstate.done.actor.loadPayment', 'xstate.error.actor.loadPayment'];
+        const loadish = earlier.filter((e) => LOADISH.includes(e.event.type));
+        const rechecking = loadish.at(-1)?.event.type === 'xstate.error.actor.getStripeToken';
+        const loads = loadish.filter((e, i) => e.event.type === 'xstate.done.actor.loadPayment' && loadish[i - 1]?.event.type !== 'xstate.error.actor.getStripeToken');
         const s = (loads.at(-1)?.event.output as PaymentSituation | undefined) ?? null;
         const formShown = view.showForm && !view.paying;
         /** A reset (spec 001 §4): every flag and the method cleared (a sole method chosen again), the error shown. */
@@ -232,6 +236,7 @@ describe('payment machine', () => {
           case 'xstate.done.actor.loadPayment': {
             const next = event.output as PaymentSituation;
             if (next.paid) return paid;
+            if (rechecking) return reset(TEXT.token);
             if (next.blockedBy) return { view: { loading: false, blocked: SAAS, showForm: false }, running: [] };
             if (next.free) {
               return {
@@ -261,6 +266,7 @@ describe('payment machine', () => {
             };
           }
           case 'xstate.error.actor.loadPayment':
+            if (rechecking) return reset(TEXT.token);
             return { view: { loading: false, canRetry: true, error: TEXT.checkout, showForm: false }, running: [] };
           case 'RETRY_CLICKED':
             if (!view.canRetry) return unchanged();
@@ -374,7 +380,7 @@ describe('payment machine', () => {
           case 'xstate.done.actor.getStripeToken':
             return { view: { paying: true, title: TITLE.paying }, running: ['confirmCard'], started: { confirmCard: [TOKEN] } };
           case 'xstate.error.actor.getStripeToken':
-            return reset(TEXT.token);
+            return { view: { paying: true, title: TITLE.paying }, running: ['loadPayment'], started: { loadPayment: [undefined] } };
           case 'xstate.done.actor.confirmCard': {
             const output = event.output as { status: string; message?: string | null };
             if (output.status === 'succeeded') return paid;

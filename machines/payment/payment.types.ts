@@ -29,6 +29,11 @@ export interface PaymentSituation {
   paymentError: string | null;
   /** The payment plan options offered (never '1'); empty without a plan. */
   planOptions: string[];
+  /**
+   * The billing address the form starts from: the one last sent for this sale (kept after a
+   * declined card), else the delivery address or the account's name; empty when absent.
+   */
+  billingAddress?: BillingAddress;
 }
 
 export interface PaymentForm {

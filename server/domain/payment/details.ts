@@ -5,8 +5,8 @@
  */
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../db/index.ts';
-import { salePaymentDetails, sales, users } from '../../db/schema.ts';
-import { isFullName, isValidExpressEmail, isValidPhone, type BillingAddress } from '../../../contract/index.ts';
+import { saleDeliveryAddresses, salePaymentDetails, sales, users } from '../../db/schema.ts';
+import { EMPTY_BILLING_ADDRESS, isFullName, isValidExpressEmail, isValidPhone, type BillingAddress } from '../../../contract/index.ts';
 import { ADDRESS_MESSAGES } from '../../../contract/messages/address.ts';
 import { PAYMENT_MESSAGES } from '../../../contract/messages/payment.ts';
 import { Refusal } from '../refusal.ts';
@@ -48,6 +48,36 @@ export async function setBillingAddress(
     // A sale has one billing address, so its id is always 1.
     return { ...address, id: 1 };
   });
+}
+
+/**
+ * The billing address the payment step starts from: the one last saved for this sale (kept after a
+ * declined card), else the sale's delivery address, else the name of the account the sale is for.
+ */
+export async function billingPrefill(db: Pick<Database, 'select'>, saleId: string): Promise<BillingAddress> {
+  const [details] = await db.select({ billing: salePaymentDetails.billingAddress }).from(salePaymentDetails).where(eq(salePaymentDetails.saleId, saleId));
+  if (details?.billing) {
+    const saved = Object.fromEntries(Object.keys(EMPTY_BILLING_ADDRESS).map((k) => [k, details.billing?.[k] ?? ''])) as unknown as BillingAddress;
+    return { ...saved, country_code: saved.country_code || EMPTY_BILLING_ADDRESS.country_code };
+  }
+  const [delivery] = await db.select().from(saleDeliveryAddresses).where(eq(saleDeliveryAddresses.saleId, saleId));
+  if (delivery) {
+    return {
+      ...EMPTY_BILLING_ADDRESS,
+      first_name: delivery.firstName,
+      last_name: delivery.lastName,
+      address_1: delivery.address1,
+      address_2: delivery.address2,
+      town: delivery.town,
+      postcode: delivery.postcode,
+    };
+  }
+  const [account] = await db
+    .select({ firstName: users.firstName, lastName: users.lastName })
+    .from(sales)
+    .innerJoin(users, eq(users.id, sales.userId))
+    .where(eq(sales.id, saleId));
+  return account ? { ...EMPTY_BILLING_ADDRESS, first_name: account.firstName, last_name: account.lastName } : EMPTY_BILLING_ADDRESS;
 }
 
 /**

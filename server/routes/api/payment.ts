@@ -10,7 +10,7 @@ import { PAYMENT_MESSAGES } from '../../../contract/messages/payment.ts';
 import { buildCheckout } from '../../domain/checkout.ts';
 import { isRefusal, Refusal } from '../../domain/refusal.ts';
 import { findUser } from '../../domain/users.ts';
-import { setAccountDetails, setBillingAddress } from '../../domain/payment/details.ts';
+import { billingPrefill, setAccountDetails, setBillingAddress } from '../../domain/payment/details.ts';
 import { claimFreeTickets, noLongerHeld, paymentError, startCardPayment } from '../../domain/payment/payments.ts';
 import { receiveStripeWebhook, returnFromCard } from '../../domain/payment/webhooks.ts';
 import type { PaymentWiring } from '../../providers/index.ts';
@@ -69,7 +69,9 @@ export function paymentHandlers(deps: AppDeps, wiring: PaymentWiring): Pick<Hand
       }),
     getPaymentError: async ({ request }) => {
       const saleId = saleIdOf(request);
-      return { payment_error: saleId ? await paymentError(db, saleId) : null };
+      if (!saleId) return { payment_error: null };
+      const [payment_error, billing_address] = await Promise.all([paymentError(db, saleId), billingPrefill(db, saleId)]);
+      return { payment_error, billing_address };
     },
     setBillingAddress: async ({ input, request, reply }) =>
       guarded(reply, async () => {

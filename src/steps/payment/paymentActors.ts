@@ -38,21 +38,23 @@ export function appPaymentMachine(queryClient: QueryClient, navigate: (url: stri
   return paymentMachine.provide({
     actors: {
       loadPayment: fromPromise<PaymentSituation, void>(async () => {
-        const [checkout, error] = await Promise.all([
+        const [checkout, reply] = await Promise.all([
           queryClient.fetchQuery({ ...checkoutQuery(), staleTime: 0 }),
           callApi('getPaymentError').then(
-            (reply) => reply.payment_error,
+            (r) => r,
             () => null,
           ),
         ]);
-        const situation = paymentSituation(checkout, error);
+        const error = reply?.payment_error ?? null;
+        const billing = reply?.billing_address ? { billingAddress: reply.billing_address } : {};
+        const situation = { ...paymentSituation(checkout, error), ...billing };
         // The bank payment is created as the step loads; if it cannot be, the bank transfer is not offered.
         if (!situation.offered.includes('truelayer') || situation.paid || situation.free || situation.blockedBy) return situation;
         const created = await callApi('createTruelayerPayment', {}).then(
           () => true,
           () => false,
         );
-        return created ? situation : paymentSituation(checkout, error, BUILT_METHODS.filter((m) => m !== 'truelayer'));
+        return created ? situation : { ...paymentSituation(checkout, error, BUILT_METHODS.filter((m) => m !== 'truelayer')), ...billing };
       }),
       claimFreeTickets: fromPromise(({ input }: { input: RequestOf<'claimFreeTickets'> }) => callApi('claimFreeTickets', input)),
       setAccountDetails: fromPromise(async ({ input }: { input: RequestOf<'setAccountDetails'> }) => {
