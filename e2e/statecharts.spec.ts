@@ -28,16 +28,18 @@ test('in demo mode the checkout copies every machine for Stately: the root and e
   }
 });
 
-test('?inspect in demo mode opens the Stately inspector for the checkout and for the seat page', async ({ page }) => {
-  const checkoutInspector = page.waitForEvent('popup');
+test('?inspect in demo mode opens the Stately inspector for the checkout and for the seat page', async ({ page, context }) => {
+  // The inspector opens Stately's page in a window of its own: its request is what shows it opened.
+  const inspector = () => context.waitForEvent('request', { predicate: (request) => request.url().includes('stately.ai'), timeout: 20_000 });
+  const checkoutInspector = inspector();
   await page.goto('/checkout/?inspect');
-  expect((await checkoutInspector).url()).toContain('stately.ai');
+  await checkoutInspector;
   await page.goto('/all-events/');
   await page.getByRole('link', { name: 'Twelfth Night at the Harbour Playhouse' }).first().click();
   const seatsUrl = await page.getByRole('link', { name: /^Choose your seats for/ }).getAttribute('href');
-  const seatInspector = page.waitForEvent('popup');
+  const seatInspector = inspector();
   await page.goto(`${seatsUrl}?inspect`);
-  expect((await seatInspector).url()).toContain('stately.ai');
+  await seatInspector;
 });
 
 test('without ?inspect no inspector is opened', async ({ page }) => {
