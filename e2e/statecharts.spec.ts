@@ -19,7 +19,7 @@ test('/dev/statecharts/ lists every machine as the Stately editor imports it, ea
 
 test('in demo mode the checkout copies every machine for Stately: the root and each child', async ({ page, context, browserName }) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
-  await page.goto('/checkout/');
+  await page.goto('/checkout/?inspect');
   await page.getByRole('button', { name: 'Copy for Stately' }).click();
   await expect(page.getByRole('button', { name: 'Copied' })).toBeVisible();
   const copied = await page.evaluate(() => navigator.clipboard.readText());
@@ -42,10 +42,11 @@ test('?inspect in demo mode opens the Stately inspector for the checkout and for
   await seatInspector;
 });
 
-test('without ?inspect no inspector is opened', async ({ page }) => {
+test('without ?inspect no inspector is opened and the header is the buyer\'s', async ({ page }) => {
   let opened = false;
   page.on('popup', () => (opened = true));
   await page.goto('/checkout/');
-  await expect(page.getByRole('button', { name: 'Copy for Stately' })).toBeVisible();
+  await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Copy for Stately' })).toHaveCount(0);
   expect(opened).toBe(false);
 });

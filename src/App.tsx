@@ -7,10 +7,10 @@ import { Header } from './app/Header';
 import { StepScreen } from './app/StepScreen';
 import { useDarkMode } from './app/useDarkMode';
 import { PERSISTENT, Toasts } from './components/Toasts';
-import { inDemoMode } from './inspector';
+import { inspectorWanted } from './inspector';
 
-// Development tools, in development and in demo mode; a production page out of demo mode loads none of them.
-const DevTools = import.meta.env.DEV || inDemoMode() ? lazy(() => import('./app/DevTools')) : null;
+// Development tools: in development, and in demo mode with `?inspect` (QA's view), so a buyer's header stays the catalogue's.
+const DevTools = import.meta.env.DEV || inspectorWanted() ? lazy(() => import('./app/DevTools')) : null;
 // Asked only where the basket's organisers have analytics.
 const ConsentBanner = lazy(() => import('./analytics/ConsentBanner'));
 
