@@ -125,7 +125,7 @@ export async function generate(): Promise<string> {
     '  the file: it opens as it is. `npm run charts` writes them, `npm run charts:check` (in `npm test`)',
     '  fails when one is stale.',
     "- From the running app in demo mode: `/dev/statecharts/` lists the same files to copy, and the",
-    "  checkout's 'Copy for Stately' button copies the root with every child.",
+    "  checkout's 'Copy for Stately' button (shown with `?inspect`) copies the root with every child.",
     '',
     '## A step and its chart',
     '',
