@@ -11,26 +11,6 @@ if (process.env.BRAND_NAME && !process.env.VITE_BRAND_NAME) process.env.VITE_BRA
 const apiPort = Number(process.env.API_PORT ?? 3000);
 const api = `http://127.0.0.1:${apiPort}`;
 
-/** The wire contract's chunks (its files and zod), named so by chunkFileNames below. */
-const CONTRACT_CHUNK = /(^|\/)assets\/contract-/;
-
-/**
- * Every contract chunk of the build, noted before Vite writes the chunks' preload lists: the first
- * file the contract's loader (src/api/contractSlices.ts) imports preloads them all, so they download
- * together and the loader evaluates each in its own task without a round trip between two.
- */
-const contractChunks: string[] = [];
-const noteContractChunks: Plugin = {
-  name: 'holdfast-contract-chunks',
-  enforce: 'pre',
-  generateBundle: {
-    order: 'pre',
-    handler(_options, bundle) {
-      contractChunks.splice(0, contractChunks.length, ...Object.keys(bundle).filter((file) => CONTRACT_CHUNK.test(file) && file.endsWith('.js')));
-    },
-  },
-};
-
 /** Paths the server answers; in development Vite forwards them so the app talks to the same API. */
 const serverPaths = ['/ajax', '/do', '/all-events', '/event', '/signin', '/mailing-list', '/refund-policy', '/legal-information', '/account', '/dev'];
 
@@ -46,7 +26,7 @@ const seatPageInDevelopment: Plugin = {
 };
 
 export default defineConfig({
-  plugins: [noteContractChunks, stripChartDescriptions(), react(), entryAfterPaint(), precompress(), seatPageInDevelopment, queuePage()],
+  plugins: [stripChartDescriptions(), react(), entryAfterPaint(), precompress(), seatPageInDevelopment, queuePage()],
   resolve: {
     // @xstate/react imports the shim of useSyncExternalStore written for React before 18; React 19
     // has the hook itself, so the package's own entries (which use React's) serve instead.
@@ -62,14 +42,6 @@ export default defineConfig({
     modulePreload: {
       // Every browser the checkout supports preloads modules itself; the polyfill would be dead weight.
       polyfill: false,
-      // The wire contract's files (one chunk each, see src/api/contractSlices.ts) are loaded as the
-      // checkout starts, before any step's chunk; listing them beside every lazy import would only
-      // make the page's scripts longer. The contract's own loader lists them all, with each file.
-      resolveDependencies: (_file, deps, { hostId, hostType }) => {
-        if (hostType !== 'js') return deps;
-        const others = deps.filter((dep) => !CONTRACT_CHUNK.test(dep));
-        return /(^|\/)assets\/contractSlices-/.test(hostId) ? [...others, ...contractChunks] : others;
-      },
     },
     // The seat-selection page is its own entry, so the checkout's entry does not carry it.
     rollupOptions: {
@@ -78,15 +50,17 @@ export default defineConfig({
       // (src/main.tsx); the page's shared layer (XState, React Query, the header, the call client and
       // the small pieces every step uses) in another, shared with the seat page and the lazy steps.
       output: {
-        // The wire contract's chunks (its files and zod; not the spec's words, which go with their screens) are named contract-*, for resolveDependencies above.
+        // The wire contract's chunks (its files and zod; not the spec's words, which go with their screens) are named contract-*.
         chunkFileNames: (chunk) => (chunk.moduleIds.length > 0 && chunk.moduleIds.every((id) => /[\\/](contract[\\/](?!messages[\\/])|node_modules[\\/]zod[\\/])/.test(id)) ? 'assets/contract-[name]-[hash].js' : 'assets/[name]-[hash].js'),
         codeSplitting: {
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]|^\0vite\/preload-helper|^\0rolldown\/runtime/ },
             {
               name: 'page',
-              test: /node_modules[\\/](xstate|@xstate[\\/]react|@tanstack[\\/](query-core|react-query)|use-sync-external-store|use-isomorphic-layout-effect)[\\/]|ui[\\/](Spinner|Icon|Alert|SiteHeader|SiteFooter|DeterminingScreen)\.tsx|src[\\/]app[\\/](Header|Footer)\.tsx|src[\\/]api[\\/]client\.ts|src[\\/]design\.ts|src[\\/]styles\.css|contract[\\/](money|steps|giftAidUplift|page|messages[\\/]checkout)\.ts|machines[\\/]checkout[\\/]checkout\.messages\.ts/,
+              test: /node_modules[\\/](xstate|@xstate[\\/]react|@tanstack[\\/](query-core|react-query)|use-sync-external-store|use-isomorphic-layout-effect)[\\/]|ui[\\/](Spinner|Icon|Alert|SiteHeader|SiteFooter|DeterminingScreen)\.tsx|src[\\/]app[\\/](Header|Footer)\.tsx|src[\\/]api[\\/]client\.ts|src[\\/]design\.ts|src[\\/]styles\.css|contract[\\/](money|steps|giftAidUplift|page|basketRules|errorReportLimits|messages[\\/]checkout)\.ts|machines[\\/]checkout[\\/]checkout\.messages\.ts|machines[\\/]providedByApp\.ts|ui[\\/]plural\.ts|src[\\/]components[\\/]Toasts\.tsx|src[\\/]api[\\/]queries\.ts|src[\\/]inspector\.ts/,
             },
+            // The checkout's own charts that run from the first screen (the root, the basket, the countdown and the step saver), which the lazy steps share.
+            { name: 'checkout', test: /machines[\\/](checkout|basket|countdown|stepSaver)[\\/](?![^\\/]*\.test\.ts$)[^\\/]+\.ts$|ui[\\/]OrderSummary\.tsx|ui[\\/]summary\.ts/ },
           ],
         },
       },

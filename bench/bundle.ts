@@ -40,7 +40,7 @@ createRoot(document.getElementById('root')!).render(<StrictMode><QueryClientProv
 `;
 
 /** The same Vite and React plugin building nothing but the five packages. */
-function floorKb(): number {
+export function floorKb(): number {
   const root = mkdtempSync(join(process.cwd(), 'node_modules', '.bench-floor-'));
   try {
     mkdirSync(join(root, 'src'));

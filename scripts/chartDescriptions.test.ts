@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { withoutDescriptions } from './chartDescriptions';
+import { withoutDescriptions, withoutStepDocumentation } from './chartDescriptions';
 
 const root = path.resolve(import.meta.dirname, '..');
 
@@ -36,5 +36,20 @@ describe('charts without their descriptions (production bundle)', () => {
     expect(source).toMatch(/description: '/);
     expect(out).not.toMatch(/description: '/);
     expect(out.split('\n').filter((l) => l.includes('invoke:')).length).toBe(source.split('\n').filter((l) => l.includes('invoke:')).length);
+  });
+
+  it('takes out of a step module its chart’s documentation, and keeps what the app runs', async () => {
+    const file = path.join(root, 'src/steps/payment/step.ts');
+    const source = readFileSync(file, 'utf8');
+    const out = withoutStepDocumentation(source, file);
+    for (const key of ['file:', 'placement:', 'definition:']) {
+      expect(source).toContain(key);
+      expect(out).not.toContain(key);
+    }
+    expect(out).not.toContain('machines/payment/payment.machine');
+    expect(out).toContain("title: 'Payment'");
+    expect(out).toContain("name: 'payment'");
+    expect(out).toContain("import('./paymentActors')");
+    expect(out).toContain("lazy(() => import('./PaymentStep'))");
   });
 });

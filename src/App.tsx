@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useMemo } from 'react';
-import { analyticsSettings, hasAnalytics } from './analytics/tracker';
+import { analyticsSettings, hasAnalytics } from './analytics/settings';
 import { useCheckout, useCheckoutData, useUser } from './app/checkoutContext';
 import { basketCount, publishBasketCount } from './app/basketCount';
 import { Footer } from './app/Footer';

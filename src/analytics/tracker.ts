@@ -7,14 +7,9 @@
  * and the sale (the Ads conversion).
  */
 import type { Checkout, Step } from '../../contract';
+import { unique, type AnalyticsSettings } from './settings';
 
-export interface AnalyticsSettings {
-  /** Google Analytics measurement ids and Universal Analytics properties: the tag's destinations. */
-  google: string[];
-  /** Google Ads conversions (`AW-…/label`). */
-  conversions: string[];
-  pixels: string[];
-}
+export { analyticsSettings, hasAnalytics, type AnalyticsSettings } from './settings';
 
 type Command = unknown[];
 interface AnalyticsWindow extends Window {
@@ -22,21 +17,6 @@ interface AnalyticsWindow extends Window {
   gtag?: (...args: unknown[]) => void;
   fbq?: ((...args: unknown[]) => void) & { queue?: unknown[]; callMethod?: (...args: unknown[]) => void; loaded?: boolean; version?: string; push?: unknown };
   _fbq?: unknown;
-}
-
-const unique = (list: (string | null | undefined)[]) => [...new Set(list.filter((v): v is string => typeof v === 'string' && v.trim() !== '').map((v) => v.trim()))];
-
-export function analyticsSettings(checkout: Pick<Checkout, 'events' | 'ga_ua_properties'> | null | undefined): AnalyticsSettings {
-  const events = checkout?.events ?? [];
-  return {
-    google: unique([...events.map((e) => e.ga), ...(checkout?.ga_ua_properties ?? [])]),
-    conversions: unique(events.map((e) => e.ga_conversion_id)),
-    pixels: unique(events.map((e) => e.fb_pixel)),
-  };
-}
-
-export function hasAnalytics(settings: AnalyticsSettings): boolean {
-  return settings.google.length + settings.conversions.length + settings.pixels.length > 0;
 }
 
 function metaContent(doc: Document, name: string): string | null {

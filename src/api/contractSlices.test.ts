@@ -1,29 +1,27 @@
 /**
- * The browser evaluates the wire contract a file a task (contractSlices.ts): that holds only if
- * every file the contract's index joins is a slice of its own, evaluated before the index, so the
- * index itself has nothing left to build.
+ * The browser loads the wire contract a file at a time, as far as the call it makes: the basket's
+ * calls load the basket's files only, and every call of the contract is found where the contract
+ * describes it.
  */
 import { describe, expect, it } from 'vitest';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
-import { loadContract } from './contractSlices';
 import * as contract from '../../contract';
+import { findCall, loadedSlices } from './contractSlices';
 
-const read = (file: string) => readFileSync(resolve(import.meta.dirname, file), 'utf8');
-
-describe('the contract, a file a task', () => {
-  it('has a slice for every file the index joins, zod’s shared primitives first', () => {
-    const joined = [...read('../../contract/index.ts').matchAll(/^import\s+(?!type\b).*from\s+'\.\/(\w+)\.ts'/gm)].map((m) => m[1]!);
-    const exported = [...read('../../contract/index.ts').matchAll(/^export \* from '\.\/(\w+)\.ts'/gm)].map((m) => m[1]!);
-    const slices = [...read('./contractSlices.ts').matchAll(/import\('\.\.\/\.\.\/contract\/(\w+)'\)/g)].map((m) => m[1]!);
-    expect(slices[0]).toBe('primitives');
-    expect(new Set(slices).size).toBe(slices.length);
-    expect([...new Set([...joined, ...exported])].filter((file) => !slices.includes(file))).toEqual([]);
+describe('the contract, a file at a time', () => {
+  it('finds the basket’s calls in the basket’s own files, loading nothing of the later steps', async () => {
+    expect(await findCall('getCheckout')).toBe(contract.calls.getCheckout);
+    expect(await findCall('getUser')).toBe(contract.calls.getUser);
+    expect(await findCall('updateTicketQuantity')).toBe(contract.calls.updateTicketQuantity);
+    expect(loadedSlices()).toEqual(['basket', 'checkout', 'primitives', 'reservation', 'user']);
   });
 
-  it('answers the whole contract once every slice has loaded', async () => {
-    const loaded = await loadContract();
-    expect(loaded.calls).toBe(contract.calls);
-    expect(Object.keys(loaded.calls).length).toBeGreaterThan(20);
+  it('finds every call of the contract, each as the contract describes it', async () => {
+    for (const name of Object.keys(contract.calls) as contract.CallName[]) {
+      expect(await findCall(name), name).toBe(contract.calls[name]);
+    }
+  });
+
+  it('says so for a call no file describes', async () => {
+    await expect(findCall('noSuchCall' as contract.CallName)).rejects.toThrow('No file of the contract describes the call noSuchCall');
   });
 });

@@ -1,38 +1,81 @@
 /**
- * The wire contract for the browser, evaluated one file per task. Building all of its schemas at
- * once held a phone's main thread for about 180 ms (4× CPU slowdown); each file alone is a short
- * task, and a tap between two of them is answered at once. Each file is its own chunk, so
- * importing one evaluates only it (and what it imports that is not yet evaluated); the first import
- * preloads them all (vite.config.ts), so they download together and none waits a round trip.
+ * The wire contract for the browser, as far as it is needed: a call's description (its path,
+ * method and schemas) is found in the contract's files, each its own chunk. The first screens'
+ * calls (the checkout, the user, the basket, the reservation) are in the files searched first, so
+ * the basket loads the schemas of its own calls and nothing of the later steps'; a later step's
+ * call loads the rest (by then the buyer has reserved, and the app has loaded the later steps).
+ *
+ * Every file of `contract/` is a candidate (`import.meta.glob`), so a new file of calls needs no
+ * entry here. A file's calls are the objects it exports under a name ending in `Calls`.
  */
-const slices = [
-  () => import('../../contract/primitives'),
-  () => import('../../contract/checkout'),
-  () => import('../../contract/user'),
-  () => import('../../contract/basket'),
-  () => import('../../contract/reservation'),
-  () => import('../../contract/account'),
-  () => import('../../contract/marketing'),
-  () => import('../../contract/donation'),
-  () => import('../../contract/delivery'),
-  () => import('../../contract/transfers'),
-  () => import('../../contract/payment'),
-  () => import('../../contract/instalment'),
-  () => import('../../contract/square'),
-  () => import('../../contract/address'),
-  () => import('../../contract/questions'),
-  () => import('../../contract/bankTransfer'),
-  () => import('../../contract/seats'),
-  () => import('../../contract/afterSale'),
-];
+import type { Call, CallName } from '../../contract';
 
-/** Gives the main thread back to the browser (input, paint) before the next file. */
-const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+type Slice = Record<string, unknown>;
 
-export async function loadContract(): Promise<typeof import('../../contract')> {
-  for (const slice of slices) {
-    await slice();
-    await nextTask();
+/** The files whose calls the first screens make, searched first, in this order. */
+const FIRST = ['primitives', 'checkout', 'user', 'basket', 'reservation'];
+
+/** The shared helpers every screen has already (no calls) are left out. */
+const files = import.meta.glob<Slice>([
+  '../../contract/*.ts',
+  '!../../contract/*.test.ts',
+  '!../../contract/index.ts',
+  '!../../contract/{steps,money,giftAidUplift,page,basketRules,errorReportLimits}.ts',
+]);
+const nameOf = (path: string) => path.replace(/^.*\/(\w+)\.ts$/, '$1');
+const ORDER = Object.keys(files).sort((a, b) => rank(nameOf(a)) - rank(nameOf(b)) || a.localeCompare(b));
+
+function rank(name: string): number {
+  const i = FIRST.indexOf(name);
+  return i === -1 ? FIRST.length : i;
+}
+
+const loaded = new Map<string, Promise<Slice>>();
+
+/** A file of the contract, imported once (a failed import is tried again next time). */
+function slice(path: string): Promise<Slice> {
+  let mod = loaded.get(path);
+  if (!mod) {
+    mod = files[path]!();
+    loaded.set(path, mod);
+    mod.catch(() => loaded.delete(path));
   }
-  return import('../../contract');
+  return mod;
+}
+
+function callIn(mod: Slice, name: CallName): Call | undefined {
+  for (const [exported, value] of Object.entries(mod)) {
+    if (!exported.endsWith('Calls') || typeof value !== 'object' || value === null) continue;
+    const found = (value as Record<string, Call | undefined>)[name];
+    if (found) return found;
+  }
+  return undefined;
+}
+
+/**
+ * The description of the call `name`. The first screens' files are asked for together (one round
+ * trip on a slow network, not one per file); a call none of them has asks for all the others
+ * together.
+ */
+export async function findCall(name: CallName): Promise<Call> {
+  const first = ORDER.filter((path) => rank(nameOf(path)) < FIRST.length);
+  const rest = ORDER.filter((path) => !first.includes(path));
+  for (const group of [first, rest]) {
+    for (const mod of await Promise.all(group.map(slice))) {
+      const found = callIn(mod, name);
+      if (found) return found;
+    }
+  }
+  throw new Error(`No file of the contract describes the call ${name}`);
+}
+
+/** The schema of an error reply (`{ error }`), from the contract's primitives. */
+export async function errorReplySchema(): Promise<Call['response']> {
+  const primitives = await slice(ORDER.find((path) => nameOf(path) === 'primitives')!);
+  return primitives.errorReplySchema as Call['response'];
+}
+
+/** The contract's files loaded so far, by name (for tests and the bench). */
+export function loadedSlices(): string[] {
+  return [...loaded.keys()].map(nameOf).sort();
 }

@@ -6,7 +6,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import type { Checkout } from '../../contract';
 import { INITIAL_DATA_ID } from '../../contract/page';
-import { loadCallMachinery } from './client';
 import { checkoutQuery, userQuery } from './queries';
 
 let firstCheckout: Checkout | null = null;
@@ -22,8 +21,8 @@ function looksLikeUserReply(value: unknown): value is { user: unknown } {
 /**
  * Puts the page's data in the cache before the first render, so the first screen needs neither a
  * call nor the contract's schemas (the server checked the data against the contract before
- * sending it). The contract, loaded beside the first screen with the client's call machinery,
- * then checks it here too: the promise resolves once it has, and anything the contract refuses is
+ * sending it). The contract's schemas of those two calls, loaded beside the first screen, then
+ * check it here too: the promise resolves once it has, and anything the contract refuses is
  * taken out of the cache and asked of the server again.
  */
 export function seedInitialData(queryClient: QueryClient, doc: Document = document): Promise<void> {
@@ -48,20 +47,16 @@ export function seedInitialData(queryClient: QueryClient, doc: Document = docume
 }
 
 async function verify(queryClient: QueryClient, seededCheckout: Checkout | null, seededUser: { user: unknown } | null): Promise<void> {
-  let calls: Awaited<ReturnType<typeof loadCallMachinery>>['contract']['calls'] | null;
-  try {
-    calls = (await loadCallMachinery()).contract.calls;
-  } catch {
-    calls = null;
-  }
-  if (seededCheckout && !calls?.getCheckout.response.safeParse(seededCheckout).success) {
+  const schema = (name: 'getCheckout' | 'getUser') =>
+    import('./contractSlices').then(({ findCall }) => findCall(name)).then((c) => c.response, () => null);
+  if (seededCheckout && !(await schema('getCheckout'))?.safeParse(seededCheckout).success) {
     if (firstCheckout === seededCheckout) firstCheckout = null;
     if (queryClient.getQueryData(checkoutQuery().queryKey) === seededCheckout) {
       queryClient.removeQueries({ queryKey: checkoutQuery().queryKey });
       void queryClient.invalidateQueries({ queryKey: checkoutQuery().queryKey });
     }
   }
-  if (seededUser && !calls?.getUser.response.safeParse(seededUser).success) {
+  if (seededUser && !(await schema('getUser'))?.safeParse(seededUser).success) {
     queryClient.removeQueries({ queryKey: userQuery().queryKey });
   }
 }

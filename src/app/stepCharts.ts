@@ -6,11 +6,12 @@
  * The root machine is given a stand-in for each child, bound to the real chart once its chunk has
  * loaded. Every way into a child step passes through a read of the checkout (`loadCheckout`), and
  * that read waits for the charts unless the checkout is still at the basket, so a child is always
- * bound before it is invoked. At the basket they load once the page is idle.
+ * bound before it is invoked. At the basket only the next step's (the reservation's) loads, once
+ * the page is idle; the rest load when the buyer reserves.
  */
 import type { AnyActorLogic } from 'xstate';
 import type { Checkout } from '../../machines/checkout/checkout.types';
-import { stepCharts } from '../steps/steps';
+import { stepCharts, stepModuleOf } from '../steps/steps';
 import type { StepChartDeps } from '../steps/stepModule';
 
 export type { StepChartDeps };
@@ -75,25 +76,24 @@ export function createStepCharts(deps: StepChartDeps) {
   }
 
   /**
-   * While the buyer is at the basket, each step chart loads in an idle moment of its own, one after
-   * another, so loading them never holds a phone's main thread for long; `loadAll` (a later step,
-   * or Reserve) takes over whatever is left at once.
+   * While the buyer is at the basket, only the next step's chart (the reservation's) loads, in an
+   * idle moment; the later steps' charts load when the buyer reserves (`loadAll`, through the
+   * root's `preparing` state), so the basket downloads nothing of them.
    */
-  async function loadWhenIdle(): Promise<void> {
-    for (const name of names) {
-      await new Promise<void>((resolve) => whenIdle(resolve));
-      if (loading) return;
-      const slot = slots[name]!;
-      const loader = stepChartLoaders[name]!;
-      const real = await loader(deps);
-      if (!slot.isBound()) slot.bind(real);
-    }
+  async function prefetchNext(): Promise<void> {
+    const next = stepModuleOf('reserve').chart?.name;
+    if (!next) return;
+    await new Promise<void>((resolve) => whenIdle(resolve));
+    const slot = slots[next];
+    if (loading || !slot || slot.isBound()) return;
+    const real = await stepChartLoaders[next]!(deps);
+    if (!slot.isBound()) slot.bind(real);
   }
 
   /** Before the flow moves on from a fresh checkout: the basket needs no step chart, every later step may. */
   async function readyFor(checkout: Checkout): Promise<void> {
     if (checkout.state === 'basket' || checkout.state === 'determining') {
-      void loadWhenIdle().catch(() => undefined);
+      void prefetchNext().catch(() => undefined);
       return;
     }
     await loadAll();
