@@ -24,6 +24,7 @@ const slices = [
   () => import('../../contract/bankTransfer'),
   () => import('../../contract/seats'),
   () => import('../../contract/afterSale'),
+  () => import('../../contract/waiver'),
 ];
 
 /** Gives the main thread back to the browser (input, paint) before the next file. */
