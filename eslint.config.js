@@ -29,7 +29,7 @@ const boundary = (files, patterns) => ({
 
 const chartFolders = ['account', 'address', 'bankTransfer', 'basket', 'checkout', 'countdown', 'delivery', 'donation',
   'instalment', 'marketing', 'orderCompleted', 'payment', 'questions', 'reservation', 'seatSelection', 'square',
-  'stepSaver', 'transfers'];
+  'stepSaver', 'transfers', 'waiver'];
 
 /** A chart imports the contract, its own folder, the test helpers, and the charts it invokes. */
 const chartBoundary = (chart) => {

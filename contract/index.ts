@@ -40,6 +40,7 @@ export * from './questions.ts';
 export * from './bankTransfer.ts';
 export * from './seats.ts';
 export * from './afterSale.ts';
+export * from './waiver.ts';
 
 /** The checkout app's calls: what its entry script bundles (the seat page's chunk brings its own). */
 export const appCalls = {

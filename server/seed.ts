@@ -268,6 +268,32 @@ export async function seed(db: Database, now = new Date()) {
     const openDayDate = await date(openDay.id, ahead(now, 25, 10), 400, 'Community Open Day: grounds');
     const freeEntry = await ticket({ eventDateId: openDayDate.id, name: 'Free entry', price: 0, bookingFee: 0 });
 
+    /*
+     * Ashcombe's treetop ropes course: an activity whose organiser asks every participant to read
+     * its terms (the waiver step, and the page at the sale's waiver link). The taster is free.
+     */
+    const ropes = await event({
+      organiserId: ashcombe.id,
+      title: 'Ashcombe Treetop Ropes Course',
+      description: 'Rope bridges, cargo nets and a 200-metre zip line through the oak canopy, with instructors all the way.',
+      currency: 'GBP',
+      venueName: 'Ashcombe Estate: Oak Wood',
+      venueAddress: 'Ashcombe, Cirencester GL7 5HX',
+      city: 'Cirencester',
+      thumbnail: thumbnail('Treetop Ropes', '#15803d', '#422006', 'hills'),
+      refundProtection: false,
+      waiverText: [
+        'Treetop climbing is an adventure activity with risks of injury. By taking part you accept those risks and agree to follow the instructors’ safety briefing and directions at all times.',
+        'Participants must be at least 8 years old and 1.2 m tall, weigh no more than 120 kg, and wear closed-toe shoes. Under-16s must be accompanied by a climbing adult.',
+        'Do not take part if you are pregnant, have a heart condition, or have had recent surgery, and tell the instructors about any condition that may affect your safety.',
+        'You must wear the harness and helmet you are given, correctly fitted and checked by an instructor, and stay clipped to the safety line while off the ground.',
+        'Ashcombe Estate may refuse or end a session, without refund, for anyone who ignores the safety rules or appears to be under the influence of alcohol or drugs.',
+      ].join('\n\n'),
+    });
+    const ropesDate = await date(ropes.id, ahead(now, 28, 10), 60, 'Treetop Ropes Course: morning session');
+    const ropesTaster = await ticket({ eventDateId: ropesDate.id, name: 'Taster climb', price: 0, bookingFee: 0 });
+    const ropesFull = await ticket({ eventDateId: ropesDate.id, name: 'Full course', price: 2400, bookingFee: 150 });
+
     /* Peak Trail Events asks every buyer for a contact number at payment (race-day contact). */
     await tx.insert(t.organiserPaymentSettings).values({ organiserId: peak.id, requirePhoneNumber: true });
     /* Docklands Food Festivals sells by express checkout: a guest gives name and e-mail at payment. */
@@ -450,7 +476,7 @@ export async function seed(db: Database, now = new Date()) {
     return {
       seated,
       organisers: { riverside: riverside.id, peak: peak.id, lantern: lantern.id, popup: popup.id, ashcombe: ashcombe.id, docklands: docklands.id, folkClub: folkClub.id },
-      events: { printed: printed.id, jazz: jazz.id, trail: trail.id, comedyFriday: comedyFriday.id, lanterns: lanterns.id, cinema: cinema.id, food: food.id, openDay: openDay.id, folk: folk.id },
+      events: { printed: printed.id, jazz: jazz.id, trail: trail.id, comedyFriday: comedyFriday.id, lanterns: lanterns.id, cinema: cinema.id, food: food.id, openDay: openDay.id, folk: folk.id, ropes: ropes.id },
       dates: { jazz: jazzDate.id, trail: trailDate.id, lanternEarly: early.id, lanternLate: late.id },
       pools: { jazz: jazzDate.poolId, earlyBird: earlyBirdPool.id, parking: parkingPool.id },
       tickets: {
@@ -469,6 +495,8 @@ export async function seed(db: Database, now = new Date()) {
         comedyCabaret: cabaretId,
         foodDayPass: foodDayPass.id,
         freeEntry: freeEntry.id,
+        ropesTaster: ropesTaster.id,
+        ropesFull: ropesFull.id,
         printedStalls: printedStalls.id,
         folkSeat: folkSeat.id,
       },

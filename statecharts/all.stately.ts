@@ -1225,6 +1225,11 @@ export const checkoutMachine = createMachine({
           "initial": "active",
           "states": {
             "active": {
+              "invoke": {
+                "src": "waiver",
+                "id": "waiver",
+                "systemId": "waiver"
+              },
               "on": {
                 "STEP_COMPLETED": {
                   "target": "advancing"
@@ -3602,6 +3607,44 @@ export const bankTransferMachine = createMachine({
     },
     "expired": {
       "type": "final"
+    }
+  }
+});
+
+export const waiverMachine = createMachine({
+  "id": "waiver",
+  "description": "The waiver link's copy and share buttons; the root's Continue moves on.",
+  "initial": "idle",
+  "on": {
+    "SHARE_CLICKED": {
+      "actions": {
+        "type": "openShareSheet"
+      },
+      "description": "The share sheet is the device’s own: what the buyer does there is not ours to know."
+    }
+  },
+  "states": {
+    "idle": {
+      "on": {
+        "COPY_LINK_CLICKED": {
+          "target": "copying"
+        }
+      }
+    },
+    "copying": {
+      "invoke": {
+        "src": "copyLink",
+        "id": "copyLink",
+        "onDone": {
+          "target": "idle",
+          "actions": "notifyLinkCopied",
+          "description": "The success notification 'Link copied'."
+        },
+        "onError": {
+          "target": "idle",
+          "description": "The browser refused the clipboard: the link stays on screen to copy by hand."
+        }
+      }
     }
   }
 });

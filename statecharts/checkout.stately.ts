@@ -1225,6 +1225,11 @@ export const checkoutMachine = createMachine({
           "initial": "active",
           "states": {
             "active": {
+              "invoke": {
+                "src": "waiver",
+                "id": "waiver",
+                "systemId": "waiver"
+              },
               "on": {
                 "STEP_COMPLETED": {
                   "target": "advancing"

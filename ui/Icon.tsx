@@ -16,6 +16,7 @@ const PATHS = {
   shield: 'M12 2 4 5v6c0 5 3.5 9.5 8 11 4.5-1.5 8-6 8-11V5l-8-3Z',
   lock: 'M6 11h12v10H6zm2 0V7a4 4 0 0 1 8 0v4',
   copy: 'M9 9h11v11H9zM5 15H4V4h11v1',
+  share: 'M4 13v7h16v-7M12 16V3M7 8l5-5 5 5',
 } as const;
 
 export type IconName = keyof typeof PATHS;

@@ -2,6 +2,8 @@ import type { ReactNode } from 'react';
 import type { Checkout } from '../contract';
 import { orderSummary } from './summary';
 import { formatMoney } from '../contract/money';
+import { BOOKING_FEE_NOTE } from './notes';
+import { Tooltip } from './Tooltip';
 
 function Row({
   label,
@@ -43,9 +45,12 @@ export function OrderSummary({ checkout, headingLevel = 2 }: { checkout: Checkou
             label={
               <>
                 Booking fees{' '}
-                <a href="/legal-information/purchase-terms-and-conditions/" className="summary__note">
-                  (non-refundable)
-                </a>
+                <span className="summary__notes">
+                  <a href="/legal-information/purchase-terms-and-conditions/" className="summary__note">
+                    (non-refundable)
+                  </a>{' '}
+                  <Tooltip label="About booking fees">{BOOKING_FEE_NOTE}</Tooltip>
+                </span>
               </>
             }
             className={s.bookingFeesAbsorbed ? 'summary__row--muted' : undefined}

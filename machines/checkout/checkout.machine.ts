@@ -609,7 +609,10 @@ export const checkoutMachine = checkoutSetup.createMachine({
         entry: [{ type: 'rememberStep', params: { step: 'waiver' } }, { type: 'saveStep', params: { step: 'waiver' } }],
         initial: 'active',
         states: {
-          active: { on: { STEP_COMPLETED: { target: 'advancing' } } },
+          active: {
+            invoke: { src: 'waiver', id: 'waiver', systemId: 'waiver' },
+            on: { STEP_COMPLETED: { target: 'advancing' } },
+          },
           advancing: {
             tags: ['advancing'],
             invoke: {

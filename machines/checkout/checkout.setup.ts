@@ -21,6 +21,7 @@ import type { addressMachine } from '../address/address.machine';
 import type { questionsMachine } from '../questions/questions.machine';
 import type { bankTransferMachine, BankTransferOutcome } from '../bankTransfer/bankTransfer.machine';
 import type { orderCompletedMachine } from '../orderCompleted/orderCompleted.machine';
+import type { waiverMachine } from '../waiver/waiver.machine';
 import type { Checkout, CheckoutEvent, Notice, NoticeKind, ReservationOutcome, Step } from './checkout.types';
 import { nextStep } from './nextStep';
 import { STEPS } from '../../contract/steps';
@@ -121,6 +122,7 @@ export const checkoutSetup = setup({
     address: providedByApp.chart<typeof addressMachine>('address'),
     questions: providedByApp.chart<typeof questionsMachine>('questions'),
     bankTransfer: providedByApp.chart<typeof bankTransferMachine>('bankTransfer'),
+    waiver: providedByApp.chart<typeof waiverMachine>('waiver'),
     orderCompleted: providedByApp.chart<typeof orderCompletedMachine>('orderCompleted'),
   },
   actions: {

@@ -123,7 +123,10 @@ const HOLDING: Step[] = STEPS.filter((s) => !['determining', 'basket', 'captcha'
 const NO_EXPIRY: Step[] = ['order_completed', 'after_sale_messages', 'awaiting_truelayer'];
 /** Steps the buyer leaves with 'Continue', the next one chosen by `nextStep` on a fresh checkout. */
 const ADVANCING: Step[] = STEPS.filter((s) => !['determining', 'basket', 'reserve', 'captcha', 'order_completed'].includes(s));
-/** Steps whose screen is a child chart, which completes the step when it finishes (spec 000 §4: donation save or skip, Gift Aid save). */
+/**
+ * Steps whose screen is a child chart, which completes the step when it finishes (spec 000 §4: donation
+ * save or skip, Gift Aid save); the waiver's and order completed's charts never finish (Continue, or nothing).
+ */
 const CHILD_OF: Partial<Record<Step, string>> = {
   login: 'account',
   marketing_preferences: 'marketing',
@@ -135,6 +138,7 @@ const CHILD_OF: Partial<Record<Step, string>> = {
   ticket_questions_before: 'questions',
   ticket_questions_after: 'questions',
   awaiting_truelayer: 'bankTransfer',
+  waiver: 'waiver',
   order_completed: 'orderCompleted',
 };
 /** What a child chart starts with: the address form is the delivery address's; the questions chart is told whether it asks before or after payment (spec 001 §7 before_or_after). */
@@ -481,6 +485,7 @@ describe('checkout machine (root)', () => {
           address: kit.controlled(),
           questions: kit.controlled(),
           bankTransfer: kit.controlled(),
+          waiver: kit.controlled(),
           orderCompleted: kit.controlled(),
         },
         actions: { reloadCheckout: kit.spy('reloadCheckout'), navigate: kit.spy('navigate') },

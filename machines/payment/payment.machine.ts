@@ -118,7 +118,12 @@ export const paymentMachine = setup({
       situation: params.situation,
       method: params.situation.autoMethod,
       error: params.situation.paymentError,
-      form: { ...initialForm, email: params.situation.email, address: params.situation.billingAddress ?? initialForm.address },
+      form: {
+        ...initialForm,
+        fullName: params.situation.fullName ?? initialForm.fullName,
+        email: params.situation.email,
+        address: params.situation.billingAddress ?? initialForm.address,
+      },
     })),
     showLoadFailure: assign({ error: MESSAGES.unableToGetCheckout }),
     clearError: assign({ error: null }),

@@ -34,6 +34,11 @@ export interface PaymentSituation {
    * declined card), else the delivery address or the account's name; empty when absent.
    */
   billingAddress?: BillingAddress;
+  /**
+   * The signed-in buyer's full name (get_opoa_users' full_name), which the express account form
+   * starts from; empty or absent when no one is signed in.
+   */
+  fullName?: string;
 }
 
 export interface PaymentForm {

@@ -18,6 +18,7 @@ import { planFieldsOf, paymentSettingsOf, providerFields } from './checkout/paym
 import { readFollowUps } from './checkout/reads.ts';
 import { readCheckoutSnapshot, type CheckoutSnapshot } from './checkout/snapshot.ts';
 import { basketMessages, stepFields } from './checkout/step.ts';
+import { hasWaivers } from './waivers.ts';
 import { basketTotal, totalsFields } from './checkout/totals.ts';
 
 export { STANDARD_REFUND_POLICY } from './checkout/lines.ts';
@@ -56,6 +57,7 @@ export async function buildCheckout(
     marketing_preferences: marketingPreferences(snapshot, basket.organisers, followUps.subscribedTo),
     before_payment_questions: questions.before,
     after_payment_questions: questions.after,
+    has_waivers: hasWaivers(basket.events),
     require_delivery_address: requiresDeliveryAddress(snapshot),
     ...providerFields(basket.provider),
     truelayer_returned_from: followUps.truelayerReturnedFrom,

@@ -4,6 +4,8 @@ import { Alert } from '../Alert';
 import { formatMoney } from '../../contract/money';
 import { LineActions } from './LineActions';
 import { Thumbnail } from './Thumbnail';
+import { NON_REFUNDABLE_NOTE } from '../notes';
+import { Tooltip } from '../Tooltip';
 
 /** The policy's dialog loads the first time a buyer opens one; the basket paints without it. */
 const Modal = lazy(() => import('../Modal').then((m) => ({ default: m.Modal })));
@@ -61,7 +63,12 @@ export function TicketLineItem({
           )}
         </p>
         <div className="line__tags">
-          {line.non_refundable ? <span className="tag tag--warning">Non-refundable</span> : null}
+          {line.non_refundable ? (
+            <span className="line__tag-with-note">
+              <span className="tag tag--warning">Non-refundable</span>
+              <Tooltip label="About non-refundable tickets">{NON_REFUNDABLE_NOTE}</Tooltip>
+            </span>
+          ) : null}
           <button type="button" className="link-button" onClick={() => {
               setPolicyOpened(true);
               setPolicyOpen(true);

@@ -73,6 +73,11 @@ export const events = pgTable('events', {
   rewardDiscount: integer('reward_discount'),
   /** The organiser's message to the event's buyers, shown once their order is paid (spec 001 "After sale messages"). */
   afterSaleMessage: text('after_sale_message'),
+  /**
+   * The organiser's activity terms and conditions (the waiver) every buyer of the event is asked
+   * to read once paid, at the sale's waiver link (spec 001 "Waiver"); null when the event has none.
+   */
+  waiverText: text('waiver_text'),
 }, (t) => [check('events_reward_whole', sql`(${t.rewardText} IS NULL) = (${t.rewardShortText} IS NULL)`)]);
 
 /**

@@ -1,6 +1,7 @@
 /**
  * The site's pages: the catalogue, signing in and out, the mailing list and policies, the ticket
- * wallet, the charity's Gift Aid download, and the checkout app's page at every other page path.
+ * wallet, the activity terms at a sale's waiver link, the charity's Gift Aid download, and the
+ * checkout app's page at every other page path.
  */
 import type { FastifyPluginAsync } from 'fastify';
 import { compression } from '../../plugins/compression.ts';
@@ -11,6 +12,7 @@ import { registerGiftAidDownload } from './giftAidCsv.ts';
 import { registerInfoPages } from './info.ts';
 import { registerSignIn } from './signin.ts';
 import { registerSmartCheckout } from './smartCheckout.ts';
+import { registerWaiverPage } from './waiver.ts';
 import { registerWallet } from './wallet.ts';
 
 export const pages: FastifyPluginAsync<CheckoutAppOptions> = async (app, options) => {
@@ -25,5 +27,6 @@ export const pages: FastifyPluginAsync<CheckoutAppOptions> = async (app, options
   registerSmartCheckout(app, deps);
   registerGiftAidDownload(app, deps);
   registerWallet(app, deps);
+  registerWaiverPage(app, deps);
   registerCheckoutApp(app, options);
 };

@@ -6,7 +6,7 @@
  */
 import { fromPromise } from 'xstate';
 import type { QueryClient } from '@tanstack/react-query';
-import { checkCodeRefusalSchema, type RequestOf, type ResponseOf } from '../../../contract';
+import { checkCodeRefusalSchema, type BillingAddress, type RequestOf, type ResponseOf } from '../../../contract';
 import { CHECK_FAILED_NOTICE, SEND_FAILED_NOTICE } from '../../../contract/messages/account';
 import { ADDRESS_MESSAGES } from '../../../contract/messages/address';
 import { PAYMENT_MESSAGES } from '../../../contract/messages/payment';
@@ -31,6 +31,16 @@ function failureText(err: unknown, fallback: string): string {
   return err instanceof CallFailed && err.serverMessage && err.status !== null && err.status < 500 ? err.serverMessage : fallback;
 }
 
+/**
+ * The billing address as the sale knows it, named after the signed-in buyer (get_opoa_users'
+ * full_name: the last word the last name) when it carries no name of its own.
+ */
+function withBuyersName(address: BillingAddress, fullName: string): BillingAddress {
+  const words = fullName.split(/\s+/).filter(Boolean);
+  if (address.first_name || address.last_name || words.length < 2) return address;
+  return { ...address, first_name: words.slice(0, -1).join(' '), last_name: words.at(-1)! };
+}
+
 /** The payment step's screen, the chunk the step loads to render, which also confirms the card. */
 const paymentScreen = () => import('./PaymentStep');
 
@@ -38,15 +48,25 @@ export function appPaymentMachine(queryClient: QueryClient, navigate: (url: stri
   return paymentMachine.provide({
     actors: {
       loadPayment: fromPromise<PaymentSituation, void>(async () => {
-        const [checkout, reply] = await Promise.all([
+        const [checkout, reply, opoa] = await Promise.all([
           queryClient.fetchQuery({ ...checkoutQuery(), staleTime: 0 }),
           callApi('getPaymentError').then(
             (r) => r,
             () => null,
           ),
+          // The signed-in buyer's name, which the express account form starts from; without it the
+          // buyer types it, so a failure is silent.
+          callApi('getOpoaUsers', {}).then(
+            (r) => r,
+            () => null,
+          ),
         ]);
         const error = reply?.payment_error ?? null;
-        const billing = reply?.billing_address ? { billingAddress: reply.billing_address } : {};
+        const fullName = opoa?.full_name.trim() ?? '';
+        const billing = {
+          ...(reply?.billing_address ? { billingAddress: withBuyersName(reply.billing_address, fullName) } : {}),
+          ...(fullName ? { fullName } : {}),
+        };
         const situation = { ...paymentSituation(checkout, error), ...billing };
         // The bank payment is created as the step loads; if it cannot be, the bank transfer is not offered.
         if (!situation.offered.includes('truelayer') || situation.paid || situation.free || situation.blockedBy) return situation;

@@ -1,14 +1,73 @@
+/**
+ * The waiver step (spec 001 §2 "Waiver (Activity Terms and Conditions)"): the sale's waiver link,
+ * which opens the organisers' activity terms, with copy-link and share buttons so the buyer can
+ * pass it to everyone taking part, and Continue.
+ */
+import { useId } from 'react';
+import { useSelector } from '@xstate/react';
+import { waiverPath } from '../../../contract';
+import { WAIVER_MESSAGES } from '../../../contract/messages/waiver';
+import { viewWaiver, waiverSenders } from '../../../machines/waiver/waiver.connect';
+import type { waiverMachine } from '../../../machines/waiver/waiver.machine';
+import { Icon } from '../../../ui/Icon';
 import { LoadingButton } from '../../../ui/LoadingButton';
-import { useCheckout } from '../../app/checkoutContext';
+import { useCheckout, useCheckoutData } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
 import { stepModuleOf } from '../steps';
+import { useStepChild } from '../useStepChild';
+import './waiver.css';
 
-/** The activity terms and conditions: the heading, the summary and 'Continue'. */
 export default function WaiverStep() {
   const view = useCheckout();
+  const checkout = useCheckoutData();
   const { title, basketEditable } = stepModuleOf('waiver');
+  const actor = useStepChild<typeof waiverMachine>('waiver');
+  const waiver = viewWaiver(useSelector(actor, (s) => s));
+  const send = waiverSenders(actor);
+  const fieldId = useId();
+  const reference = checkout?.sale_reference ?? null;
+  const link = reference ? new URL(waiverPath(reference), window.location.origin).href : null;
+  const canShare = typeof navigator !== 'undefined' && typeof navigator.share === 'function';
   return (
     <StepLayout step="waiver" title={title} countdownRef={view.countdownRef} onEditBasket={basketEditable ? view.editBasket : undefined}>
+      {link ? (
+        <div className="card stack waiver">
+          <p>
+            The organiser asks everyone taking part to read and accept its activity terms and conditions before the day. Read
+            them now, and send the link to each person in your group.
+          </p>
+          <p>
+            <a className="inline-link waiver__link" href={link} target="_blank" rel="noopener">
+              Read the activity terms and conditions
+              <span className="visually-hidden"> (opens in a new tab)</span>
+            </a>
+          </p>
+          <div className="field">
+            <label className="field__label" htmlFor={fieldId}>
+              Waiver link
+            </label>
+            <input id={fieldId} className="input waiver__url" type="text" readOnly value={link} onFocus={(e) => e.currentTarget.select()} />
+          </div>
+          <div className="waiver__actions">
+            <button type="button" className="button button--secondary" disabled={waiver.copying} onClick={() => send.copyLink(link)}>
+              <Icon name="copy" />
+              {WAIVER_MESSAGES.copyLink}
+            </button>
+            {canShare ? (
+              <button type="button" className="button button--secondary" onClick={() => send.share(link, title)}>
+                <Icon name="share" />
+                {WAIVER_MESSAGES.share}
+              </button>
+            ) : (
+              // Without the device's share sheet the link goes by e-mail.
+              <a className="button button--secondary" href={`mailto:?subject=${encodeURIComponent(title)}&body=${encodeURIComponent(link)}`}>
+                <Icon name="share" />
+                {WAIVER_MESSAGES.shareByEmail}
+              </a>
+            )}
+          </div>
+        </div>
+      ) : null}
       <div className="card">
         <LoadingButton loading={view.isAdvancing} className="button--block" onClick={view.continueStep}>
           Continue
