@@ -32,7 +32,8 @@ describe('confirming the card in the app', () => {
     const navigate = vi.fn();
     const actor = createActor(confirmCardWith(navigate), { input: { public_key: `${SANDBOX_PUBLIC_KEY_PREFIX}holdfast`, client_secret: 'pi_sandbox_1_secret_x' } });
     actor.start();
-    await vi.waitFor(() => expect(navigate).toHaveBeenCalledWith('/sandbox/card/?secret=pi_sandbox_1_secret_x'));
+    // The card page's module loads with the first confirmation.
+    await vi.waitFor(() => expect(navigate).toHaveBeenCalledWith('/sandbox/card/?secret=pi_sandbox_1_secret_x'), { timeout: 10_000 });
     expect(stripeSessions.get()).toBeNull();
     actor.stop();
   });
