@@ -19,6 +19,19 @@ export const providedByApp = {
   chart<Logic extends AnyActorLogic>(name: string): Logic {
     return fromPromise(() => missing(`The ${name} chart`)) as unknown as Logic;
   },
+  /**
+   * The charts the app provides from their own chunks, one stand-in per name (a list such as the
+   * contract's `STEP_CHARTS`, whose values are the names). The parent knows neither their input
+   * nor their output types: it reads an output through its typed guards and actions, and an
+   * `input` mapper names the parent's context type.
+   */
+  charts<const Name extends string>(names: Readonly<Record<string, Name>>): Record<Name, AnyActorLogic> {
+    const unique = new Set(Object.values(names));
+    return Object.fromEntries([...unique].map((name) => [name, providedByApp.chart<AnyActorLogic>(name)])) as Record<
+      Name,
+      AnyActorLogic
+    >;
+  },
   /** A side effect (navigation, the clipboard, a cache), with its params' type. */
   action<TParams = undefined>() {
     return (_: unknown, _params: TParams) => {};

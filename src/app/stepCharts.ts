@@ -9,7 +9,7 @@
  * bound before it is invoked. At the basket they load once the page is idle.
  */
 import type { AnyActorLogic } from 'xstate';
-import type { Checkout } from '../../machines/checkout/checkout.types';
+import type { Checkout } from '../../contract/checkout';
 import { stepCharts } from '../steps/steps';
 import type { StepChartDeps } from '../steps/stepModule';
 
