@@ -4,7 +4,7 @@
  * loudly (or does nothing, for an action) until it is provided, so a chart never calls the network
  * or the browser by itself, and a test that forgets a fake sees which one.
  */
-import { fromPromise, type AnyActorLogic } from 'xstate';
+import { fromCallback, fromPromise, type AnyActorLogic, type EventObject } from 'xstate';
 
 function missing(what: string): Promise<never> {
   return Promise.reject(new Error(`${what} is provided by the app`));
@@ -14,6 +14,12 @@ export const providedByApp = {
   /** A call: a promise actor with its output and input types. */
   call<TOutput, TInput = void>(name: string) {
     return fromPromise<TOutput, TInput>(() => missing(name));
+  },
+  /** A callback actor (a clock, a subscription) with the events it sends back and its input. */
+  callback<TEvent extends EventObject, TInput = void>(name: string) {
+    return fromCallback<TEvent, TInput>(() => {
+      throw new Error(`${name} is provided by the app`);
+    });
   },
   /** A chart the app provides from its own chunk, named here by its type only. */
   chart<Logic extends AnyActorLogic>(name: string): Logic {
