@@ -23,14 +23,17 @@ export interface Failed {
 export type CallFailure = Refused | HoldLost | Failed;
 export type CallOutcome<T> = { kind: 'ok'; value: T } | CallFailure;
 
-export const refused = (message: string, reason?: string): Refused => (reason === undefined ? { kind: 'refused', message } : { kind: 'refused', message, reason });
+export const refused = (message: string, reason?: string): Refused =>
+  reason === undefined ? { kind: 'refused', message } : { kind: 'refused', message, reason };
 export const holdLost = (message: string): HoldLost => ({ kind: 'holdLost', message });
 export const failed = (message: string | null = null): Failed => ({ kind: 'failed', message });
 
 const FAILURE_KINDS: readonly string[] = ['refused', 'holdLost', 'failed'];
 
 export function isCallFailure(error: unknown): error is CallFailure {
-  return typeof error === 'object' && error !== null && FAILURE_KINDS.includes((error as { kind?: unknown }).kind as string);
+  return (
+    typeof error === 'object' && error !== null && FAILURE_KINDS.includes((error as { kind?: unknown }).kind as string)
+  );
 }
 
 /** A call's failure from what its actor rejected with: anything that is not a failure outcome (a crash) failed. */

@@ -15,7 +15,13 @@ describe('the steps index', () => {
   });
 
   it('reaches, after payment, only the steps of a paid order (spec 001 §4)', () => {
-    expect(stepsAfter('payment')).toEqual(['deliver_tickets', 'ticket_questions_after', 'waiver', 'after_sale_messages', 'order_completed']);
+    expect(stepsAfter('payment')).toEqual([
+      'deliver_tickets',
+      'ticket_questions_after',
+      'waiver',
+      'after_sale_messages',
+      'order_completed',
+    ]);
   });
 
   it('names a chart only for steps of the checkout', () => {
