@@ -1,13 +1,9 @@
 /**
- * How a failed call reaches a chart: the app's actors reject with an Error whose message is the
- * buyer's text (a refused call's error carries the server's own as `serverMessage`).
+ * How a failed call's words reach a chart: the app's actors reject with a failure outcome
+ * (`contract/outcome.ts`) or an Error whose message is the buyer's text (a refused call's error
+ * carries the server's own as `serverMessage`).
  */
-
-/** A call refused because the hold is gone: the failure body's error becomes the basket's reserving error. */
-export class HoldLost extends Error {
-  // Stryker disable next-line StringLiteral: the name is for logs; every guard tells a lost hold by instanceof.
-  override name = 'HoldLost';
-}
+import { isCallFailure } from './outcome.ts';
 
 /**
  * The words a failed call gives the buyer: the server's text when the call was refused with one,
@@ -15,6 +11,7 @@ export class HoldLost extends Error {
  * shows the call's name).
  */
 export function messageOf(error: unknown, fallback: string): string {
+  if (isCallFailure(error)) return error.message || fallback;
   if (typeof error === 'object' && error !== null && 'serverMessage' in error) {
     const { serverMessage } = error as { serverMessage: unknown };
     return typeof serverMessage === 'string' && serverMessage ? serverMessage : fallback;

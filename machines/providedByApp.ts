@@ -4,7 +4,7 @@
  * loudly (or does nothing, for an action) until it is provided, so a chart never calls the network
  * or the browser by itself, and a test that forgets a fake sees which one.
  */
-import { fromPromise, type AnyActorLogic } from 'xstate';
+import { fromCallback, fromPromise, type AnyActorLogic, type EventObject } from 'xstate';
 
 function missing(what: string): Promise<never> {
   return Promise.reject(new Error(`${what} is provided by the app`));
@@ -15,9 +15,28 @@ export const providedByApp = {
   call<TOutput, TInput = void>(name: string) {
     return fromPromise<TOutput, TInput>(() => missing(name));
   },
+  /** A callback actor (a clock, a subscription) with the events it sends back and its input. */
+  callback<TEvent extends EventObject, TInput = void>(name: string) {
+    return fromCallback<TEvent, TInput>(() => {
+      throw new Error(`${name} is provided by the app`);
+    });
+  },
   /** A chart the app provides from its own chunk, named here by its type only. */
   chart<Logic extends AnyActorLogic>(name: string): Logic {
     return fromPromise(() => missing(`The ${name} chart`)) as unknown as Logic;
+  },
+  /**
+   * The charts the app provides from their own chunks, one stand-in per name (a list such as the
+   * contract's `STEP_CHARTS`, whose values are the names). The parent knows neither their input
+   * nor their output types: it reads an output through its typed guards and actions, and an
+   * `input` mapper names the parent's context type.
+   */
+  charts<const Name extends string>(names: Readonly<Record<string, Name>>): Record<Name, AnyActorLogic> {
+    const unique = new Set(Object.values(names));
+    return Object.fromEntries([...unique].map((name) => [name, providedByApp.chart<AnyActorLogic>(name)])) as Record<
+      Name,
+      AnyActorLogic
+    >;
   },
   /** A side effect (navigation, the clipboard, a cache), with its params' type. */
   action<TParams = undefined>() {

@@ -3,7 +3,7 @@
  * → confirm_name for a guest, confirm_account for a signed-in buyer. The calls are actors the app
  * provides; the machine ends with an AccountOutcome the root turns into the next step.
  */
-import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, setup } from 'xstate';
 import { codeDigits, isFullName, isValidEmail, ONE_TIME_CODE_LENGTH } from '../../contract/account';
 import {
   CHECK_FAILED_NOTICE,
@@ -13,7 +13,9 @@ import {
   SAVE_FAILED_NOTICE,
   SEND_FAILED_NOTICE,
 } from '../../contract/messages/account';
-import type { AccountCallError, AccountEvent, AccountOutcome, AccountUser } from './account.types';
+import { failed, isCallFailure, type CallFailure } from '../../contract/outcome';
+import type { AccountEvent, AccountOutcome, AccountUser } from './account.types';
+import { providedByApp } from '../providedByApp';
 
 export interface AccountContext {
   user: AccountUser | null;
@@ -33,11 +35,10 @@ export interface AccountContext {
   outcome: AccountOutcome | null;
 }
 
-const reject = (name: string) => () => Promise.reject(new Error(`${name} is provided by the app`));
-const asCallError = (error: unknown): AccountCallError =>
-  typeof error === 'object' && error !== null && 'kind' in error && 'message' in error
-    ? (error as AccountCallError)
-    : { kind: 'network', message: '' };
+/** A call's failure, as the app's actors reject (anything that is not an outcome failed, without words). */
+const failureIn = (error: unknown): CallFailure => (isCallFailure(error) ? error : failed());
+/** The words of a call's failure, or none. */
+const wordsOf = (error: unknown): string => failureIn(error).message ?? '';
 
 export const accountMachine = setup({
   types: {
@@ -56,12 +57,12 @@ export const accountMachine = setup({
   },
   actors: {
     /** The signed-in buyer from the app's user cache, or null. */
-    loadUser: fromPromise<AccountUser | null, void>(reject('loadUser')),
-    sendOneTimeCode: fromPromise<void, { email: string }>(reject('sendOneTimeCode')),
-    checkOneTimeCode: fromPromise<{ has_account: boolean }, { email: string; code: string }>(reject('checkOneTimeCode')),
-    refreshUser: fromPromise<void, void>(reject('refreshUser')),
-    saveGuestToSale: fromPromise<void, { email: string; fullname: string }>(reject('saveGuestToSale')),
-    logoutOfSale: fromPromise<void, void>(reject('logoutOfSale')),
+    loadUser: providedByApp.call<AccountUser | null, void>('loadUser'),
+    sendOneTimeCode: providedByApp.call<void, { email: string }>('sendOneTimeCode'),
+    checkOneTimeCode: providedByApp.call<{ has_account: boolean }, { email: string; code: string }>('checkOneTimeCode'),
+    refreshUser: providedByApp.call<void, void>('refreshUser'),
+    saveGuestToSale: providedByApp.call<void, { email: string; fullname: string }>('saveGuestToSale'),
+    logoutOfSale: providedByApp.call<void, void>('logoutOfSale'),
   },
   actions: {
     keepUser: assign((_, params: { user: AccountUser | null }) => ({ user: params.user })),
@@ -72,7 +73,7 @@ export const accountMachine = setup({
     showEmailError: assign({ emailError: INVALID_EMAIL_MESSAGE }),
     clearSendError: assign({ sendError: null }),
     showSendError: assign((_, params: { error: unknown }) => ({
-      sendError: { notice: SEND_FAILED_NOTICE, detail: asCallError(params.error).message },
+      sendError: { notice: SEND_FAILED_NOTICE, detail: wordsOf(params.error) },
     })),
     setCode: assign(({ event }) => {
       assertEvent(event, 'CODE_CHANGED');
@@ -82,7 +83,7 @@ export const accountMachine = setup({
     forgetCode: assign({ code: '', codeError: null, resent: false, sendError: null }),
     showCodeError: assign(({ context }, params: { error: unknown }) => ({
       code: '',
-      codeError: asCallError(params.error).message || CHECK_FAILED_NOTICE,
+      codeError: wordsOf(params.error) || CHECK_FAILED_NOTICE,
       codeFocus: context.codeFocus + 1,
     })),
     markResent: assign({ resent: true, codeError: null }),
@@ -92,7 +93,7 @@ export const accountMachine = setup({
     }),
     showNameRule: assign({ nameError: FULL_NAME_MESSAGE }),
     showSaveError: assign((_, params: { error: unknown }) => ({
-      nameError: asCallError(params.error).message || SAVE_FAILED_NOTICE,
+      nameError: wordsOf(params.error) || SAVE_FAILED_NOTICE,
     })),
     forgetUser: assign({ user: null, logoutError: null, email: '', code: '' }),
     showLogoutError: assign({ logoutError: LOGOUT_FAILED_NOTICE }),
@@ -104,7 +105,7 @@ export const accountMachine = setup({
     codeIsComplete: ({ context }) => context.code.length === ONE_TIME_CODE_LENGTH,
     nameIsFull: ({ context }) => isFullName(context.fullName),
     hasAccount: (_, params: { reply: { has_account: boolean } }) => params.reply.has_account,
-    isReservingError: (_, params: { error: unknown }) => asCallError(params.error).kind === 'reserving',
+    isReservingError: (_, params: { error: unknown }) => failureIn(params.error).kind === 'holdLost',
   },
 }).createMachine({
   id: 'account',
@@ -200,7 +201,7 @@ export const accountMachine = setup({
                 target: '#account.done',
                 actions: {
                   type: 'decide',
-                  params: ({ event }) => ({ outcome: { type: 'reserving', message: asCallError(event.error).message } }),
+                  params: ({ event }) => ({ outcome: { type: 'reserving', message: wordsOf(event.error) } }),
                 },
               },
               {
@@ -255,7 +256,7 @@ export const accountMachine = setup({
                 target: '#account.done',
                 actions: {
                   type: 'decide',
-                  params: ({ event }) => ({ outcome: { type: 'reserving', message: asCallError(event.error).message } }),
+                  params: ({ event }) => ({ outcome: { type: 'reserving', message: wordsOf(event.error) } }),
                 },
               },
               { target: 'editing', actions: { type: 'showSaveError', params: ({ event }) => ({ error: event.error }) } },

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { codeDigits, isFullName, isValidEmail } from '../../contract/account';
+import { failed as failedCall, holdLost, refused } from '../../contract/outcome';
 import { walk, type Expectation, type OracleQuestion } from '../testing/walk';
 import { viewAccount, type AccountView } from './account.connect';
 import { accountMachine } from './account.machine';
@@ -15,10 +16,10 @@ const FULL_NAME_MESSAGE = 'Please type both your first and last name(s)';
 
 const signedIn = { email: 'amelia@example.co.uk', full_name: 'Amelia Hughes' };
 const refusals = {
-  wrongCode: { kind: 'one_time_code', message: 'That code is not right.' },
-  reserving: { kind: 'reserving', message: 'Your tickets are no longer held for you.' },
-  server: { kind: 'server', message: 'Too many codes have been sent to this email address.' },
-  network: { kind: 'network', message: '' },
+  wrongCode: refused('That code is not right.', 'one_time_code'),
+  reserving: holdLost('Your tickets are no longer held for you.'),
+  server: refused('Too many codes have been sent to this email address.'),
+  network: failedCall(),
 } as const;
 
 /**
@@ -32,7 +33,7 @@ function accountOracle({ event, view }: OracleQuestion<AccountView>): Expectatio
   };
   const idle = (fields: Partial<AccountView>): Expectation<AccountView> => ({ view: screen({ busy: false, ...fields }), running: [] });
   const nothing: Expectation<AccountView> = { view, running: [] };
-  const error = event.error as { kind?: string; message?: string } | undefined;
+  const error = event.error as { kind?: string; message?: string | null } | undefined;
   const finish = (output: unknown): Expectation<AccountView> => ({ view: screen({ mode: 'done', busy: false }), running: [], output });
 
   switch (event.type) {
@@ -72,7 +73,7 @@ function accountOracle({ event, view }: OracleQuestion<AccountView>): Expectatio
       }
       return idle({ mode: 'confirm_name' });
     case 'xstate.error.actor.checkOneTimeCode':
-      if (error?.kind === 'reserving') return finish({ type: 'reserving', message: error.message });
+      if (error?.kind === 'holdLost') return finish({ type: 'reserving', message: error.message });
       // The message inline, the code cleared and the field focused again.
       return idle({ code: '', codeError: error?.message || CHECK_FAILED_NOTICE, codeFocus: view.codeFocus + 1 });
     case 'xstate.done.actor.refreshUser':
@@ -90,7 +91,7 @@ function accountOracle({ event, view }: OracleQuestion<AccountView>): Expectatio
     case 'xstate.done.actor.saveGuestToSale':
       return finish({ type: 'guest_saved' });
     case 'xstate.error.actor.saveGuestToSale':
-      if (error?.kind === 'reserving') return finish({ type: 'reserving', message: error.message });
+      if (error?.kind === 'holdLost') return finish({ type: 'reserving', message: error.message });
       return idle({ nameError: error?.message || SAVE_FAILED_NOTICE });
     case 'CONTINUE_CLICKED':
       return finish({ type: 'confirmed' });

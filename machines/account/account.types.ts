@@ -6,15 +6,6 @@ export interface AccountUser {
   full_name: string;
 }
 
-/**
- * A failed call, as the app's actors reject: `one_time_code` and `reserving` are the spec's
- * kinds of check_one_time_code refusals; `server` carries another server text; `network` none.
- */
-export interface AccountCallError {
-  kind: 'one_time_code' | 'reserving' | 'server' | 'network';
-  message: string;
-}
-
 /** How the step ended, for the root chart. */
 export type AccountOutcome =
   /** The code matched an existing account: the buyer is signed in and the user refreshed. */

@@ -11,7 +11,7 @@
  * (set_delivery_address for delivery). The rules are the contract's `addressProblems`;
  * their words are in contract/messages/address.ts.
  */
-import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, setup } from 'xstate';
 import {
   FIND_MIN_CHARACTERS,
   addressPayload,
@@ -29,6 +29,7 @@ import {
   type VoucherField,
 } from '../../contract';
 import { ADDRESS_MESSAGES } from '../../contract/messages/address';
+import { providedByApp } from '../providedByApp';
 
 export type LookupStatus = 'new' | 'new_user' | 'found_addresses' | 'address_found' | 'adding_manually';
 
@@ -97,12 +98,12 @@ export const addressMachine = setup({
   },
   actors: {
     /** The signed-in buyer's saved addresses (none for anyone else), from the app's query cache. */
-    loadSavedAddresses: fromPromise<SavedAddress[], void>(() => Promise.reject(new Error('loadSavedAddresses is provided by the app'))),
+    loadSavedAddresses: providedByApp.call<SavedAddress[], void>('loadSavedAddresses'),
     /** lookup_address; a failure is an empty list. */
-    lookupAddress: fromPromise<PossibleAddress[], { address: string }>(() => Promise.reject(new Error('lookupAddress is provided by the app'))),
-    deleteAddress: fromPromise<unknown, { address_id: number }>(() => Promise.reject(new Error('deleteAddress is provided by the app'))),
+    lookupAddress: providedByApp.call<PossibleAddress[], { address: string }>('lookupAddress'),
+    deleteAddress: providedByApp.call<unknown, { address_id: number }>('deleteAddress'),
     /** Sends the address (set_delivery_address for delivery); rejects with an Error whose message is the text to show. */
-    submitAddress: fromPromise<unknown, AddressOutcome>(() => Promise.reject(new Error('submitAddress is provided by the app'))),
+    submitAddress: providedByApp.call<unknown, AddressOutcome>('submitAddress'),
   },
   actions: {
     keepSaved: assign((_, params: { saved: SavedAddress[] }) => {

@@ -7,7 +7,7 @@
  * the payment is not yet confirmed. An error with no time left ends at the basket with the spec's
  * text; a completed payment shows the reference and amount, and Continue goes on to delivery.
  */
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import {
   BANK_FIRST_CHECK_MS,
   BANK_POLL_INTERVAL_MS,
@@ -15,6 +15,7 @@ import {
   type TruelayerStatus,
 } from '../../contract';
 import { BANK_TRANSFER_MESSAGES } from '../../contract/messages/bankTransfer';
+import { providedByApp } from '../providedByApp';
 
 export type BankTransferEvent = { type: 'CONTINUE_CLICKED' } | { type: 'SWITCH_METHOD_CLICKED' } | { type: 'RETRY_CLICKED' };
 
@@ -50,8 +51,8 @@ export const bankTransferMachine = setup({
   // Stryker disable next-line ObjectLiteral: the app and every test provide both actors
   actors: {
     /** The checkout's truelayer_returned_from, read afresh. */
-    readReturnedFrom: fromPromise<ReturnedFrom, void>(() => Promise.reject(new Error('readReturnedFrom is provided by the app'))),
-    getTruelayerStatus: fromPromise<TruelayerStatus, void>(() => Promise.reject(new Error('getTruelayerStatus is provided by the app'))),
+    readReturnedFrom: providedByApp.call<ReturnedFrom, void>('readReturnedFrom'),
+    getTruelayerStatus: providedByApp.call<TruelayerStatus, void>('getTruelayerStatus'),
   },
   actions: {
     showCancelled: assign({ problem: BANK_TRANSFER_MESSAGES.cancelled }),

@@ -4,12 +4,13 @@
  * is sent at once. After each round the checkout is fetched afresh so the screens show the
  * server's prices. Failures are reported to the root as notices, which keeps one list of toasts.
  */
-import { assertEvent, assign, fromPromise, sendParent, setup } from 'xstate';
+import { assertEvent, assign, sendParent, setup } from 'xstate';
 import type { Checkout } from '../../contract';
 import type { NoticeKind } from '../../contract/notice.ts';
 import type { BasketEvent } from './basket.types.ts';
 import { MESSAGES } from '../../contract/messages/checkout';
 import { BASKET_FAILURES, maximumWarning, minimumWarning } from '../../contract/messages/basket';
+import { providedByApp } from '../providedByApp';
 
 export type BasketTag = 'updating';
 
@@ -58,26 +59,14 @@ export const basketMachine = setup({
   },
   // Stryker disable next-line ObjectLiteral: the app and every test provide these actors.
   actors: {
-    updateTicketQuantity: fromPromise<Done, { ticket_id: number; quantity: number }>(() =>
-      Promise.reject(new Error('updateTicketQuantity is provided by the app')),
-    ),
-    updateGiftVoucherQuantity: fromPromise<Done, { gift_voucher_id: number; qty: number; value: number }>(() =>
-      Promise.reject(new Error('updateGiftVoucherQuantity is provided by the app')),
-    ),
-    updateRefundProtection: fromPromise<Done, { refund_protection: boolean }>(() =>
-      Promise.reject(new Error('updateRefundProtection is provided by the app')),
-    ),
-    setCode: fromPromise<{ code_applied: boolean }, { code: string }>(() =>
-      Promise.reject(new Error('setCode is provided by the app')),
-    ),
-    removeFromBasket: fromPromise<Done, { ticket_id: number }>(() =>
-      Promise.reject(new Error('removeFromBasket is provided by the app')),
-    ),
-    removeGiftVoucherFromBasket: fromPromise<Done, { gift_voucher_id: number; value: number }>(() =>
-      Promise.reject(new Error('removeGiftVoucherFromBasket is provided by the app')),
-    ),
+    updateTicketQuantity: providedByApp.call<Done, { ticket_id: number; quantity: number }>('updateTicketQuantity'),
+    updateGiftVoucherQuantity: providedByApp.call<Done, { gift_voucher_id: number; qty: number; value: number }>('updateGiftVoucherQuantity'),
+    updateRefundProtection: providedByApp.call<Done, { refund_protection: boolean }>('updateRefundProtection'),
+    setCode: providedByApp.call<{ code_applied: boolean }, { code: string }>('setCode'),
+    removeFromBasket: providedByApp.call<Done, { ticket_id: number }>('removeFromBasket'),
+    removeGiftVoucherFromBasket: providedByApp.call<Done, { gift_voucher_id: number; value: number }>('removeGiftVoucherFromBasket'),
     /** A fresh read of the checkout (not the cache), so the screens show the server's prices. */
-    loadCheckout: fromPromise<Checkout, void>(() => Promise.reject(new Error('loadCheckout is provided by the app'))),
+    loadCheckout: providedByApp.call<Checkout, void>('loadCheckout'),
   },
   actions: {
     holdBelowMinimum: assign(({ context, event: e }) => {

@@ -7,8 +7,11 @@
 import type { AnyActorRef, ActorRefFrom, SnapshotFrom } from 'xstate';
 import type { countdownMachine } from '../countdown/countdown.machine';
 import { checkoutMachine } from './checkout.machine';
-import type { Checkout, CheckoutEvent, Notice, Step } from './checkout.types';
-import { MESSAGES } from './checkout.messages';
+import type { Checkout } from '../../contract/checkout';
+import { MESSAGES } from '../../contract/messages/checkout';
+import type { Notice } from '../../contract/notice';
+import type { Step } from '../../contract/steps';
+import type { CheckoutEvent } from './checkout.types';
 
 export const CAPTCHA_EXPIRED_MESSAGE = MESSAGES.captchaExpired;
 export const CHECKOUT_EXPIRED_MESSAGE = MESSAGES.checkoutExpired;

@@ -1,7 +1,8 @@
 /**
  * The checkout flow (spec 000 §4, spec 001 §4), written out: one state per step of the spec, each
  * invoking its own chart, and one `routing` state that picks the next step with the rules of
- * `nextStep` (the step being left, the checkout just read). Child actors: `countdown` and
+ * `nextStep` (the step being left, the checkout just read; the flow's order and when each step
+ * applies are the contract's `FLOW`). Child actors: `countdown` and
  * `stepSaver` live as long as the checkout; every step's chart (`basket`, `reservation`,
  * `account`, ..., `orderCompleted`) lives while the buyer is on that step.
  *
@@ -12,8 +13,8 @@
  * resumed) shows MESSAGES.unableToReserve; one from the captcha step's 'Continue' button shows the
  * button wording MESSAGES.unableToReserveFromButton.
  */
-import { checkoutSetup, initialCheckoutContext } from './checkout.setup';
-import { MESSAGES } from './checkout.messages';
+import { checkoutSetup, initialCheckoutContext, type CheckoutContext } from './checkout.setup';
+import { MESSAGES } from '../../contract/messages/checkout';
 
 export const checkoutMachine = checkoutSetup.createMachine({
   id: 'checkout',
@@ -139,7 +140,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
                 src: 'reservation',
                 id: 'reservation',
                 systemId: 'reservation',
-                input: ({ context }) => (context.captchaToken ? { captchaToken: context.captchaToken } : {}),
+                input: ({ context }: { context: CheckoutContext }) => (context.captchaToken ? { captchaToken: context.captchaToken } : {}),
                 onDone: [
                 {
                   guard: { type: 'reservationIs', params: { outcome: 'reserved' } },

@@ -1,30 +1,23 @@
 /**
  * The named implementations of the root checkout machine: its context, the actions and guards
- * the chart refers to by name, and the actors the app replaces with `.provide()`. Actions and
- * guards that use an actor's output take it as typed `params`, given by the chart's `onDone`
- * where the output's type is known.
+ * the chart refers to by name, and the actors the app replaces with `.provide()`. The step charts'
+ * stand-ins come from the contract's `STEP_CHARTS`, so a new step adds nothing here; the children
+ * map is inferred from the chart's invokes. Guards and actions read a child's output through
+ * `outputOf`, typed with that child's outcome.
  */
 import { assertEvent, assign, sendTo, setup, spawnChild } from 'xstate';
+import type { Checkout } from '../../contract/checkout';
+import type { Notice, NoticeKind } from '../../contract/notice';
+import { STEP_CHARTS, STEPS, type Step } from '../../contract/steps';
 import { basketMachine } from '../basket/basket.machine';
 import { countdownMachine } from '../countdown/countdown.machine';
-import type { reservationMachine } from '../reservation/reservation.machine';
 import { stepSaverMachine } from '../stepSaver/stepSaver.machine';
-import type { donationMachine } from '../donation/donation.machine';
-import type { giftAidMachine } from '../donation/giftAid.machine';
-import type { accountMachine } from '../account/account.machine';
 import type { AccountOutcome } from '../account/account.types';
 import type { PaymentOutcome } from '../payment/payment.types';
-import type { marketingMachine } from '../marketing/marketing.machine';
-import type { deliveryMachine } from '../delivery/delivery.machine';
-import type { paymentMachine } from '../payment/payment.machine';
-import type { addressMachine } from '../address/address.machine';
-import type { questionsMachine } from '../questions/questions.machine';
-import type { bankTransferMachine, BankTransferOutcome } from '../bankTransfer/bankTransfer.machine';
-import type { orderCompletedMachine } from '../orderCompleted/orderCompleted.machine';
-import type { waiverMachine } from '../waiver/waiver.machine';
-import type { Checkout, CheckoutEvent, Notice, NoticeKind, ReservationOutcome, Step } from './checkout.types';
+import type { BankTransferOutcome } from '../bankTransfer/bankTransfer.machine';
+import type { ReservationOutcome } from '../reservation/reservation.types';
+import type { CheckoutEvent } from './checkout.types';
 import { nextStep } from './nextStep';
-import { STEPS } from '../../contract/steps';
 import { providedByApp } from '../providedByApp';
 
 export interface CheckoutContext {
@@ -82,25 +75,6 @@ export const checkoutSetup = setup({
   types: {
     context: {} as CheckoutContext,
     events: {} as CheckoutEvent,
-    children: {} as {
-      countdown: 'countdown';
-      stepSaver: 'stepSaver';
-      basket: 'basket';
-      reservation: 'reservation';
-      loadCheckout: 'loadCheckout';
-      destroySale: 'destroySale';
-      prepareReservation: 'prepareReservation';
-      donation: 'donation';
-      giftAid: 'giftAid';
-      account: 'account';
-      marketing: 'marketing';
-      delivery: 'delivery';
-      payment: 'payment';
-      address: 'address';
-      questions: 'questions';
-      bankTransfer: 'bankTransfer';
-      orderCompleted: 'orderCompleted';
-    },
     tags: {} as 'determining' | 'reserving' | 'advancing' | 'editingBasket' | 'basketEditable',
   },
   actors: {
@@ -110,20 +84,10 @@ export const checkoutSetup = setup({
     /** Makes the reservation's chart ready before the reserve step invokes it (the app loads its chunk). */
     prepareReservation: providedByApp.call<void, void>('prepareReservation'),
     basket: basketMachine,
-    reservation: providedByApp.chart<typeof reservationMachine>('reservation'),
     countdown: countdownMachine,
     stepSaver: stepSaverMachine,
-    donation: providedByApp.chart<typeof donationMachine>('donation'),
-    giftAid: providedByApp.chart<typeof giftAidMachine>('giftAid'),
-    account: providedByApp.chart<typeof accountMachine>('account'),
-    marketing: providedByApp.chart<typeof marketingMachine>('marketing'),
-    delivery: providedByApp.chart<typeof deliveryMachine>('delivery'),
-    payment: providedByApp.chart<typeof paymentMachine>('payment'),
-    address: providedByApp.chart<typeof addressMachine>('address'),
-    questions: providedByApp.chart<typeof questionsMachine>('questions'),
-    bankTransfer: providedByApp.chart<typeof bankTransferMachine>('bankTransfer'),
-    waiver: providedByApp.chart<typeof waiverMachine>('waiver'),
-    orderCompleted: providedByApp.chart<typeof orderCompletedMachine>('orderCompleted'),
+    /** Every step's chart, by the name the root invokes it by: the app provides each from its step's chunk. */
+    ...providedByApp.charts(STEP_CHARTS),
   },
   actions: {
     spawnCountdown: spawnChild('countdown', { id: 'countdown', systemId: 'countdown' }),

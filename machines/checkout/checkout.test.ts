@@ -10,7 +10,10 @@ import {
 import { runningChildren, walk, type Expectation, type OracleQuestion, type WalkEvent } from '../testing/walk';
 import { viewCheckout } from './checkout.connect';
 import { checkoutMachine } from './checkout.machine';
-import type { Checkout, Notice, NoticeKind, ReservationOutcome, Step } from './checkout.types';
+import type { Checkout } from '../../contract/checkout';
+import type { Notice, NoticeKind } from '../../contract/notice';
+import type { Step } from '../../contract/steps';
+import type { ReservationOutcome } from '../reservation/reservation.types';
 import { nextStep } from './nextStep';
 
 /* ---------- what the walk offers ---------- */

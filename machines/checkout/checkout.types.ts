@@ -1,16 +1,11 @@
 /**
- * The shapes the checkout machines exchange with the app: events the screens send, the actors
- * the app provides with `.provide()`, and what those actors return. Machines import types only
- * from the wire contract; they never import React, ky or React Query.
+ * The events the root checkout machine takes: from the screens, and from its own children (the
+ * countdown, the step saver, the basket). Machines import types only from the wire contract and
+ * their own children; they never import React, ky or React Query.
  */
-import type { Checkout, Step } from '../../contract';
-import type { Notice, NoticeKind } from '../../contract/notice.ts';
-import type { BasketEvent } from '../basket/basket.types.ts';
-import type { ParentCountdownEvent as CountdownEvent } from '../countdown/countdown.machine.ts';
-import type { ReservationOutcome, ReserveReply } from '../reservation/reservation.types.ts';
-
-/* The root's children own their events and outputs; the root names them from here. */
-export type { BasketEvent, Checkout, CountdownEvent, Notice, NoticeKind, ReservationOutcome, ReserveReply, Step };
+import type { Checkout } from '../../contract/checkout.ts';
+import type { NoticeKind } from '../../contract/notice.ts';
+import type { Step } from '../../contract/steps.ts';
 
 /* ---------- root machine `checkout` ---------- */
 
@@ -45,32 +40,3 @@ export type CheckoutEvent =
   /** The server saved `state`; its seconds_remaining is the hold's time only for a step that holds tickets. */
   | { type: 'STEP_SAVED'; state: Step; secondsRemaining: number }
   | { type: 'STEP_SAVE_FAILED' };
-
-/**
- * Actors and actions the app provides (names are the contract):
- * - loadCheckout: fromPromise<Checkout, void>   fetches (or refetches) GET checkout
- * - reloadCheckout: action                      invalidates ['checkout'] so every view refetches
- * - destroySale: fromPromise<void, void>        POST destroy_sale
- * - reserveTickets: fromPromise<ReserveReply, { captchaToken?: string }>
- * - updateBasketState: fromPromise<{ seconds_remaining: number }, { state: Step }>
- * - navigate: action with { url }                browser navigation for a reserve redirect
- * - copyLink: fromPromise<void, void>            writes the page address to the clipboard
- * - ticker: callback actor sending { type: 'TICK', elapsedMs } every second of real time
- * - updateTicketQuantity, updateGiftVoucherQuantity, updateRefundProtection, setCode,
- *   removeFromBasket, removeGiftVoucherFromBasket: fromPromise wrappers of the calls of those names
- * Delays (spec constants, shrinkable in tests): reserveDelay 300, quantityDebounce 2000,
- * tickInterval 1000, linkCopiedFor 2000.
- */
-export type ProvidedActorName =
-  | 'loadCheckout'
-  | 'destroySale'
-  | 'reserveTickets'
-  | 'updateBasketState'
-  | 'copyLink'
-  | 'ticker'
-  | 'updateTicketQuantity'
-  | 'updateGiftVoucherQuantity'
-  | 'updateRefundProtection'
-  | 'setCode'
-  | 'removeFromBasket'
-  | 'removeGiftVoucherFromBasket';

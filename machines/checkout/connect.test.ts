@@ -3,7 +3,7 @@ import { makeCheckout } from '../testing/checkoutFixture';
 import { createActor, fromCallback, fromPromise } from 'xstate';
 import { checkoutSenders, connectCheckout } from './checkout.connect';
 import { checkoutMachine } from './checkout.machine';
-import type { Checkout } from './checkout.types';
+import type { Checkout } from '../../contract/checkout';
 
 /** What the screens ask of the root checkout, each as the event of the spec's action (spec 000 §2, §4). */
 describe('checkout senders', () => {

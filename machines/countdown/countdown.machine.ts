@@ -12,8 +12,9 @@
  * the hold's own; the buyer is told the tickets are held until the payment finishes, and the
  * server's figure for the hold's own deadline (SYNC) no longer applies.
  */
-import { assertEvent, assign, fromCallback, fromPromise, sendParent, setup, type EventObject } from 'xstate';
+import { assertEvent, assign, sendParent, setup, type EventObject } from 'xstate';
 import type { ResponseOf } from '../../contract';
+import { providedByApp } from '../providedByApp';
 
 /** Spec 000 §4: a one-second timer counts seconds_remaining down. */
 export const TICK_INTERVAL_MS = 1000;
@@ -73,11 +74,9 @@ export const countdownMachine = setup({
   // Stryker disable next-line ObjectLiteral: the app and every test provide these actors.
   actors: {
     /** Sends `{ type: 'TICK', elapsedMs }` every `intervalMs`, measured with a monotonic clock. */
-    ticker: fromCallback<EventObject, { intervalMs: number }>(() => {
-      throw new Error('The ticker is provided by the app');
-    }),
+    ticker: providedByApp.callback<EventObject, { intervalMs: number }>('The ticker'),
     /** POST extend_hold; rejects with an Error whose message is the server's refusal. */
-    extendHold: fromPromise<ExtendHoldReply, void>(() => Promise.reject(new Error('extendHold is provided by the app'))),
+    extendHold: providedByApp.call<ExtendHoldReply, void>('extendHold'),
   },
   actions: {
     startHold: assign(({ event }) => {

@@ -6,9 +6,10 @@
  * delivery the server reports as not completed is final: 'Delivery failed. Please contact support'
  * with error code 2961.
  */
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import { DELIVERY_ADVANCE_DELAY_MS, DELIVERY_START_DELAY_MS, type ResponseOf } from '../../contract';
 import { DELIVERY_FAILED_CODE, DELIVERY_MESSAGES } from '../../contract/messages/delivery';
+import { providedByApp } from '../providedByApp';
 
 export type DeliveryEvent = { type: 'RETRY_CLICKED' };
 
@@ -29,10 +30,10 @@ export const deliveryMachine = setup({
   },
   // Stryker disable next-line ObjectLiteral: the app and every test provide all three actors
   actors: {
-    deliverToBitticket: fromPromise<DeliveryReply, void>(() => Promise.reject(new Error('deliverToBitticket is provided by the app'))),
-    deliverToWallet: fromPromise<DeliveryReply, void>(() => Promise.reject(new Error('deliverToWallet is provided by the app'))),
+    deliverToBitticket: providedByApp.call<DeliveryReply, void>('deliverToBitticket'),
+    deliverToWallet: providedByApp.call<DeliveryReply, void>('deliverToWallet'),
     /** Reads the signed-in user afresh, so the app knows the buyer the tickets went to. */
-    fetchUser: fromPromise<unknown, void>(() => Promise.reject(new Error('fetchUser is provided by the app'))),
+    fetchUser: providedByApp.call<unknown, void>('fetchUser'),
   },
   actions: {
     clearProblem: assign({ problem: null, errorCode: null }),

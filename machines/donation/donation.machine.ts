@@ -4,9 +4,10 @@
  * save_donation; or 'Skip donation', which goes straight on without a call. The output says which;
  * the root turns it into the next step (gift_aid after a donation, else login).
  */
-import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, setup } from 'xstate';
 import { MIN_DONATION, parseAmount, type RequestOf, type ResponseOf } from '../../contract';
 import { DONATION_MESSAGES } from '../../contract/messages/donation';
+import { providedByApp } from '../providedByApp';
 
 export type DonationEvent =
   | { type: 'PRESET_CHOSEN'; amount: number }
@@ -45,9 +46,7 @@ export const donationMachine = setup({
   // Stryker disable next-line ObjectLiteral: the app and every test provide saveDonation.
   actors: {
     /** Rejects with an Error whose message is the text to show. */
-    saveDonation: fromPromise<ResponseOf<'saveDonation'>, RequestOf<'saveDonation'>>(() =>
-      Promise.reject(new Error('saveDonation is provided by the app')),
-    ),
+    saveDonation: providedByApp.call<ResponseOf<'saveDonation'>, RequestOf<'saveDonation'>>('saveDonation'),
   },
   actions: {
     choosePreset: assign(({ event }) => {

@@ -4,9 +4,10 @@
  * newsletter box; sent with update_donation. The rules are the contract's `giftAidProblems`;
  * they are shown once the buyer has tried to continue.
  */
-import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, setup } from 'xstate';
 import { giftAidPayload, giftAidProblems, type GiftAidForm, type RequestOf, type ResponseOf } from '../../contract';
 import { GIFT_AID_MESSAGES } from '../../contract/messages/donation';
+import { providedByApp } from '../providedByApp';
 
 export type Confirmation = keyof GiftAidForm['confirmations'];
 export type GiftAidTextField = 'address1' | 'postcode' | 'overseasAddress';
@@ -52,9 +53,7 @@ export const giftAidMachine = setup({
   // Stryker disable next-line ObjectLiteral: the app and every test provide updateDonation.
   actors: {
     /** Rejects with an Error whose message is the text to show. */
-    updateDonation: fromPromise<ResponseOf<'updateDonation'>, RequestOf<'updateDonation'>>(() =>
-      Promise.reject(new Error('updateDonation is provided by the app')),
-    ),
+    updateDonation: providedByApp.call<ResponseOf<'updateDonation'>, RequestOf<'updateDonation'>>('updateDonation'),
   },
   actions: {
     toggleGiftAid: assign(({ context, event }) => {

@@ -5,11 +5,13 @@
  * then pay_with_instalment: success goes on (the plan's remaining amount is set), redirect_to_url
  * takes the browser to the url, unsuccessful or a failed call ends with the spec's error.
  */
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type { ResponseOf } from '../../contract';
 import { INSTALMENT_MESSAGES } from '../../contract/messages/instalment';
-import { HoldLost, messageOf } from '../../contract/errors.ts';
+import { messageOf } from '../../contract/errors.ts';
+import { failureOf } from '../../contract/outcome.ts';
 import { NEW_CARD, type InstalmentInput, type InstalmentOutcome, type PayWithInstalmentRequest, type SavedCard } from './instalment.types';
+import { providedByApp } from '../providedByApp';
 
 export interface InstalmentContext {
   input: InstalmentInput;
@@ -29,10 +31,8 @@ export const instalmentMachine = setup({
   // Stryker disable next-line ObjectLiteral: the app and every test provide both actors.
   actors: {
     /** The processor saves the new card for later payments; rejects with the card form's words. */
-    saveNewCard: fromPromise<SavedCard, void>(() => Promise.reject(new Error('saveNewCard is provided by the app'))),
-    payWithInstalment: fromPromise<ResponseOf<'payWithInstalment'>, PayWithInstalmentRequest>(() =>
-      Promise.reject(new Error('payWithInstalment is provided by the app')),
-    ),
+    saveNewCard: providedByApp.call<SavedCard, void>('saveNewCard'),
+    payWithInstalment: providedByApp.call<ResponseOf<'payWithInstalment'>, PayWithInstalmentRequest>('payWithInstalment'),
   },
   actions: {
     keepCard: assign((_, params: { card: SavedCard }) => ({ newCard: params.card })),
@@ -46,7 +46,7 @@ export const instalmentMachine = setup({
     isNewCard: ({ context }) => context.input.card === NEW_CARD,
     succeeded: (_, params: { reply: ResponseOf<'payWithInstalment'> }) => params.reply.status === 'success',
     redirects: (_, params: { reply: ResponseOf<'payWithInstalment'> }) => params.reply.status === 'redirect_to_url' && !!params.reply.url,
-    holdLost: (_, params: { error: unknown }) => params.error instanceof HoldLost,
+    holdLost: (_, params: { error: unknown }) => failureOf(params.error).kind === 'holdLost',
   },
 }).createMachine({
   // Stryker disable next-line StringLiteral: no target names the instalment chart by its id.

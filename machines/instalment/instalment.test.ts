@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { walk, type Expectation } from '../testing/walk';
-import { HoldLost } from '../../contract/errors.ts';
+import { holdLost, isCallFailure } from '../../contract/outcome.ts';
 import { viewInstalment, type InstalmentView } from './instalment.connect';
 import { instalmentMachine } from './instalment.machine';
 
@@ -39,8 +39,8 @@ describe('instalment machine', () => {
           { type: 'xstate.done.actor.payWithInstalment', output: { status: 'unsuccessful', url: 'https://bank.example/3ds' } },
         ],
         'xstate.error.actor.payWithInstalment': [
-          { type: 'xstate.error.actor.payWithInstalment', error: new HoldLost(HELD) },
-          { type: 'xstate.error.actor.payWithInstalment', error: new HoldLost('') },
+          { type: 'xstate.error.actor.payWithInstalment', error: holdLost(HELD) },
+          { type: 'xstate.error.actor.payWithInstalment', error: holdLost('') },
           { type: 'xstate.error.actor.payWithInstalment', error: new Error('500') },
         ],
       },
@@ -77,7 +77,7 @@ describe('instalment machine', () => {
           }
           case 'xstate.error.actor.payWithInstalment':
             // The basket shows the server's reason, and no words of the chart's own when it gave none.
-            if (event.error instanceof HoldLost) return { view: idle, running: [], output: { type: 'reserving', message: event.error.message } };
+            if (isCallFailure(event.error) && event.error.kind === 'holdLost') return { view: idle, running: [], output: { type: 'reserving', message: event.error.message } };
             return { view: idle, running: [], output: { type: 'failed', message: ERROR } };
         }
         return undefined;

@@ -3,9 +3,10 @@
  * buyer ticks what they want, set_marketing_preferences saves it, and the step is done. Boxes for
  * what the buyer already receives are not shown, and are sent as they are.
  */
-import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, setup } from 'xstate';
 import { MARKETING_FAILED_MESSAGE } from '../../contract/messages/marketing';
 import type { Checkout } from '../../contract';
+import { providedByApp } from '../providedByApp';
 
 export type MarketingPreferences = NonNullable<Checkout['marketing_preferences']>;
 
@@ -47,12 +48,8 @@ export const marketingMachine = setup({
   },
   actors: {
     /** The checkout's marketing_preferences, from the app's query cache. */
-    loadPreferences: fromPromise<MarketingPreferences | null, void>(() =>
-      Promise.reject(new Error('loadPreferences is provided by the app')),
-    ),
-    setMarketingPreferences: fromPromise<void, MarketingPayload>(() =>
-      Promise.reject(new Error('setMarketingPreferences is provided by the app')),
-    ),
+    loadPreferences: providedByApp.call<MarketingPreferences | null, void>('loadPreferences'),
+    setMarketingPreferences: providedByApp.call<void, MarketingPayload>('setMarketingPreferences'),
   },
   actions: {
     keepPreferences: assign((_, params: { preferences: MarketingPreferences | null }) => ({

@@ -6,7 +6,7 @@
  * then the provider's confirmation. Paying sets the method's flag; a reset clears every flag and
  * the method and shows the error. The output tells the root to go on, or back to the basket.
  */
-import { and, assertEvent, assign, fromPromise, not, setup } from 'xstate';
+import { and, assertEvent, assign, not, setup } from 'xstate';
 import {
   EMPTY_BILLING_ADDRESS,
   type ChosenMethod,
@@ -20,13 +20,12 @@ import { ADDRESS_MESSAGES } from '../../contract/messages/address';
 import { CHECK_FAILED_NOTICE, SEND_FAILED_NOTICE } from '../../contract/messages/account';
 import { MESSAGES } from '../../contract/messages/checkout';
 import { PAYMENT_MESSAGES } from '../../contract/messages/payment';
+import { failureOf } from '../../contract/outcome';
 import { paymentProblems } from './payment.rules';
 import { instalmentMachine } from '../instalment/instalment.machine';
 import type { InstalmentOutcome } from '../instalment/instalment.types';
 import { squareMachine, type SquareOutcome } from '../square/square.machine';
 import {
-  AccountExists,
-  HoldLost,
   type CardResult,
   type PaymentEvent,
   type PaymentForm,
@@ -35,6 +34,7 @@ import {
   type PaymentSignIn,
   type PaymentSituation,
 } from './payment.types';
+import { providedByApp } from '../providedByApp';
 
 const NO_FLAGS: Record<ChosenMethod, boolean> = { truelayer: false, stripe: false, square: false, instalment: false };
 
@@ -83,35 +83,27 @@ export const paymentMachine = setup({
   },
   actors: {
     /** Reads the checkout and get_payment_error afresh, as a situation. */
-    loadPayment: fromPromise<PaymentSituation, void>(() => Promise.reject(new Error('loadPayment is provided by the app'))),
-    claimFreeTickets: fromPromise<ResponseOf<'claimFreeTickets'>, RequestOf<'claimFreeTickets'>>(() =>
-      Promise.reject(new Error('claimFreeTickets is provided by the app')),
-    ),
-    setAccountDetails: fromPromise<ResponseOf<'setAccountDetails'>, RequestOf<'setAccountDetails'>>(() =>
-      Promise.reject(new Error('setAccountDetails is provided by the app')),
-    ),
-    /** Rejects with HoldLost when the failure body carries the reservation's error. */
-    setBillingAddress: fromPromise<ResponseOf<'setBillingAddress'>, RequestOf<'setBillingAddress'>>(() =>
-      Promise.reject(new Error('setBillingAddress is provided by the app')),
-    ),
-    getStripeToken: fromPromise<ResponseOf<'getStripeToken'>, void>(() => Promise.reject(new Error('getStripeToken is provided by the app'))),
+    loadPayment: providedByApp.call<PaymentSituation, void>('loadPayment'),
+    claimFreeTickets: providedByApp.call<ResponseOf<'claimFreeTickets'>, RequestOf<'claimFreeTickets'>>('claimFreeTickets'),
+    setAccountDetails: providedByApp.call<ResponseOf<'setAccountDetails'>, RequestOf<'setAccountDetails'>>('setAccountDetails'),
+    /** Rejects with a `holdLost` outcome when the server no longer holds the tickets. */
+    setBillingAddress: providedByApp.call<ResponseOf<'setBillingAddress'>, RequestOf<'setBillingAddress'>>('setBillingAddress'),
+    getStripeToken: providedByApp.call<ResponseOf<'getStripeToken'>, void>('getStripeToken'),
     /**
      * The card provider takes the card and confirms: it may leave the page (a card form or a
      * challenge that returns to /do/checkout/stripe_auth/), or end here with the result.
      */
-    confirmCard: fromPromise<CardResult, ResponseOf<'getStripeToken'>>(() => Promise.reject(new Error('confirmCard is provided by the app'))),
+    confirmCard: providedByApp.call<CardResult, ResponseOf<'getStripeToken'>>('confirmCard'),
     /** pay_with_truelayer: the bank's page for this payment. */
-    payWithTruelayer: fromPromise<ResponseOf<'payWithTruelayer'>, RequestOf<'payWithTruelayer'>>(() =>
-      Promise.reject(new Error('payWithTruelayer is provided by the app')),
-    ),
+    payWithTruelayer: providedByApp.call<ResponseOf<'payWithTruelayer'>, RequestOf<'payWithTruelayer'>>('payWithTruelayer'),
     /** A plan: a new card saved, then pay_with_instalment (machines/instalment). */
     instalment: instalmentMachine,
     /** Square: its credentials, its card form, then pay-with-square (machines/square). */
     square: squareMachine,
     /** send_one_time_code for the account's e-mail; rejects with the words to show. */
-    sendOneTimeCode: fromPromise<void, { email: string }>(() => Promise.reject(new Error('sendOneTimeCode is provided by the app'))),
-    /** check_one_time_code: signs the buyer in and the sale becomes theirs; rejects with the words to show, or HoldLost. */
-    checkOneTimeCode: fromPromise<void, { email: string; code: string }>(() => Promise.reject(new Error('checkOneTimeCode is provided by the app'))),
+    sendOneTimeCode: providedByApp.call<void, { email: string }>('sendOneTimeCode'),
+    /** check_one_time_code: signs the buyer in and the sale becomes theirs; rejects with a refusal in the words to show, or `holdLost`. */
+    checkOneTimeCode: providedByApp.call<void, { email: string; code: string }>('checkOneTimeCode'),
   },
   actions: {
     keepSituation: assign((_, params: { situation: PaymentSituation }) => ({
@@ -198,8 +190,13 @@ export const paymentMachine = setup({
     formIsValid: ({ context }) =>
       context.situation !== null && Object.keys(paymentProblems(context.form, context.situation, context.method)).length === 0,
     isExpress: ({ context }) => context.situation?.express ?? false,
-    holdLost: (_, params: { error: unknown }) => params.error instanceof HoldLost,
-    accountExists: (_, params: { error: unknown }) => params.error instanceof AccountExists,
+    /** The call's outcome: the server no longer holds the tickets. */
+    holdLost: (_, params: { error: unknown }) => failureOf(params.error).kind === 'holdLost',
+    /** The call's outcome: refused because the e-mail has an account ('sign_in'). */
+    accountExists: (_, params: { error: unknown }) => {
+      const failure = failureOf(params.error);
+      return failure.kind === 'refused' && failure.reason === 'sign_in';
+    },
     codeIsComplete: ({ context }) => context.signIn?.code.length === ONE_TIME_CODE_LENGTH,
     cardSucceeded: (_, params: { result: CardResult }) => params.result.status === 'succeeded',
     isMethod: ({ context }, params: { method: PaymentMethod }) => context.method === params.method,

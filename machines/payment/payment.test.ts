@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { exactly, walk, type Expectation, type WalkEvent } from '../testing/walk';
 import { viewPayment, type PaymentView } from './payment.connect';
 import { paymentMachine } from './payment.machine';
-import { AccountExists, HoldLost, type PaymentSituation } from './payment.types';
+import { holdLost, refused, type CallFailure } from '../../contract/outcome';
+import type { PaymentSituation } from './payment.types';
 
 /* ---------- the spec's words (spec 001 §2, §5, §8) ---------- */
 
@@ -177,8 +178,8 @@ describe('payment machine', () => {
         ],
         'xstate.done.actor.setAccountDetails': [{ type: 'xstate.done.actor.setAccountDetails', output: { success: true } }],
         'xstate.error.actor.setAccountDetails': [
-          { type: 'xstate.error.actor.setAccountDetails', error: new HoldLost(HELD) },
-          { type: 'xstate.error.actor.setAccountDetails', error: new AccountExists(SIGN_IN.existing) },
+          { type: 'xstate.error.actor.setAccountDetails', error: holdLost(HELD) },
+          { type: 'xstate.error.actor.setAccountDetails', error: refused(SIGN_IN.existing, 'sign_in') },
           { type: 'xstate.error.actor.setAccountDetails', error: new Error(TEXT.email) },
           { type: 'xstate.error.actor.setAccountDetails', error: new Error('') },
         ],
@@ -186,7 +187,7 @@ describe('payment machine', () => {
           { type: 'xstate.done.actor.setBillingAddress', output: { ...EMPTY_ADDRESS, postcode: 'GL7 1AB', id: 1 } },
         ],
         'xstate.error.actor.setBillingAddress': [
-          { type: 'xstate.error.actor.setBillingAddress', error: new HoldLost(HELD) },
+          { type: 'xstate.error.actor.setBillingAddress', error: holdLost(HELD) },
           { type: 'xstate.error.actor.setBillingAddress', error: new Error(TEXT.address) },
         ],
         'xstate.done.actor.getStripeToken': [{ type: 'xstate.done.actor.getStripeToken', output: TOKEN }],
@@ -211,7 +212,7 @@ describe('payment machine', () => {
         SIGN_IN_CANCELLED: [{ type: 'SIGN_IN_CANCELLED' }],
         'xstate.done.actor.checkOneTimeCode': [{ type: 'xstate.done.actor.checkOneTimeCode', output: undefined }],
         'xstate.error.actor.checkOneTimeCode': [
-          { type: 'xstate.error.actor.checkOneTimeCode', error: new HoldLost(HELD) },
+          { type: 'xstate.error.actor.checkOneTimeCode', error: holdLost(HELD) },
           { type: 'xstate.error.actor.checkOneTimeCode', error: new Error(SIGN_IN.wrong) },
           { type: 'xstate.error.actor.checkOneTimeCode', error: new Error('') },
         ],
@@ -362,11 +363,11 @@ describe('payment machine', () => {
           }
           case 'xstate.error.actor.setAccountDetails':
           case 'xstate.error.actor.setBillingAddress': {
-            const error = event.error as Error;
+            const error = event.error as CallFailure | Error;
             // A failure body with an error: back to the basket with it as the reserving error.
-            if (error instanceof HoldLost) return { view: {}, running: [], output: { type: 'reserving', message: HELD } };
+            if ('kind' in error && error.kind === 'holdLost') return { view: {}, running: [], output: { type: 'reserving', message: HELD } };
             // The e-mail has an account: a reset, and a code is sent to that address for the buyer to type.
-            if (error instanceof AccountExists) {
+            if ('kind' in error && error.kind === 'refused' && error.reason === 'sign_in') {
               const email = view.form.email;
               return {
                 view: { paying: false, showForm: false, payingFlags: NO_FLAGS, method: s!.autoMethod, error: SIGN_IN.existing, signIn: { email, code: '', error: null, busy: true, canVerify: false } },
@@ -426,8 +427,8 @@ describe('payment machine', () => {
             // Signed in: the step is read again, now as the account's (no longer express).
             return { view: { signIn: null, loading: true, showForm: false }, running: ['loadPayment'], started: { loadPayment: [undefined] } };
           case 'xstate.error.actor.checkOneTimeCode': {
-            const error = event.error as Error;
-            if (error instanceof HoldLost) return { view: {}, running: [], output: { type: 'reserving', message: HELD } };
+            const error = event.error as CallFailure | Error;
+            if ('kind' in error && error.kind === 'holdLost') return { view: {}, running: [], output: { type: 'reserving', message: HELD } };
             return { view: { signIn: { ...view.signIn!, code: '', error: error.message || SIGN_IN.checkFailed, busy: false, canVerify: false } }, running: [] };
           }
         }
@@ -526,7 +527,7 @@ describe('payment machine', () => {
             { type: 'FIELD_CHANGED', field: 'fullName', value: 'Ann Lee' },
             { type: 'FIELD_CHANGED', field: 'email', value: 'ann@example.com' },
             { type: 'PAY_CLICKED' },
-            { type: 'xstate.error.actor.setAccountDetails', error: new AccountExists(SIGN_IN.existing) },
+            { type: 'xstate.error.actor.setAccountDetails', error: refused(SIGN_IN.existing, 'sign_in') },
             { type: 'VERIFY_CLICKED' },
             { type: 'xstate.done.actor.sendOneTimeCode', output: undefined },
             { type: 'CODE_CHANGED', value: '12 34a5' },
@@ -547,7 +548,7 @@ describe('payment machine', () => {
             { type: 'FIELD_CHANGED', field: 'fullName', value: 'Ann Lee' },
             { type: 'FIELD_CHANGED', field: 'email', value: 'ann@example.com' },
             { type: 'PAY_CLICKED' },
-            { type: 'xstate.error.actor.setAccountDetails', error: new AccountExists(SIGN_IN.existing) },
+            { type: 'xstate.error.actor.setAccountDetails', error: refused(SIGN_IN.existing, 'sign_in') },
             { type: 'xstate.error.actor.sendOneTimeCode', error: new Error(SIGN_IN.tooMany) },
             { type: 'RESEND_CLICKED' },
             { type: 'xstate.done.actor.sendOneTimeCode', output: undefined },

@@ -91,10 +91,3 @@ export interface PaymentSignIn {
   error: string | null;
 }
 
-export { HoldLost } from '../../contract/errors.ts';
-
-/** Express details refused because the e-mail has an account: its one-time code signs the buyer in first. */
-export class AccountExists extends Error {
-  // Stryker disable next-line StringLiteral: the name is for logs; the guard tells it by instanceof.
-  override name = 'AccountExists';
-}

@@ -5,7 +5,7 @@
  * save_question_answers only once every step is completed. The machine owns the steps; the root
  * turns its output into the next step.
  */
-import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, setup } from 'xstate';
 import {
   ANSWER_MAX_LENGTH,
   type AnswerValue,
@@ -16,6 +16,7 @@ import {
 import { MESSAGES } from '../../contract/messages/checkout';
 import { QUESTION_MESSAGES } from '../../contract/messages/questions';
 import { answerEntries, buildSteps, isMissingAnswers, type QuestionStep, type QuestionsSource } from './questionSteps';
+import { providedByApp } from '../providedByApp';
 
 export type QuestionsEvent =
   /** The buyer typed, ticked or chose an answer on the step shown. */
@@ -71,11 +72,9 @@ export const questionsMachine = setup({
   // Stryker disable next-line ObjectLiteral: the app and every test provide these actors.
   actors: {
     /** The checkout's questions of this phase and its ticket lines, from the app's query cache. */
-    loadQuestions: fromPromise<QuestionsSource, QuestionsInput>(() => Promise.reject(new Error('loadQuestions is provided by the app'))),
+    loadQuestions: providedByApp.call<QuestionsSource, QuestionsInput>('loadQuestions'),
     /** Rejects with an Error whose message is the text to show. */
-    saveQuestionAnswers: fromPromise<ResponseOf<'saveQuestionAnswers'>, RequestOf<'saveQuestionAnswers'>>(() =>
-      Promise.reject(new Error('saveQuestionAnswers is provided by the app')),
-    ),
+    saveQuestionAnswers: providedByApp.call<ResponseOf<'saveQuestionAnswers'>, RequestOf<'saveQuestionAnswers'>>('saveQuestionAnswers'),
   },
   actions: {
     keepQuestions: assign((_, params: { source: QuestionsSource }) => ({

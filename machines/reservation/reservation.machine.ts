@@ -3,9 +3,10 @@
  * server with reserve_tickets, and turns the reply into one ReservationOutcome, its output. The
  * root machine decides what each outcome means for the flow.
  */
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type { Checkout } from '../../contract';
 import type { ReservationOutcome, ReserveReply } from './reservation.types.ts';
+import { providedByApp } from '../providedByApp';
 
 export interface ReservationInput {
   captchaToken?: string;
@@ -30,11 +31,9 @@ export const reservationMachine = setup({
   },
   // Stryker disable next-line ObjectLiteral: the app and every test provide these actors.
   actors: {
-    reserveTickets: fromPromise<ReserveReply, { captchaToken?: string }>(() =>
-      Promise.reject(new Error('reserveTickets is provided by the app')),
-    ),
-    loadCheckout: fromPromise<Checkout, void>(() => Promise.reject(new Error('loadCheckout is provided by the app'))),
-    copyLink: fromPromise<void, void>(() => Promise.reject(new Error('copyLink is provided by the app'))),
+    reserveTickets: providedByApp.call<ReserveReply, { captchaToken?: string }>('reserveTickets'),
+    loadCheckout: providedByApp.call<Checkout, void>('loadCheckout'),
+    copyLink: providedByApp.call<void, void>('copyLink'),
   },
   actions: {
     toggleWhy: assign({ whyOpen: ({ context }) => !context.whyOpen }),

@@ -10,9 +10,11 @@
  * The seating plan itself is server data (React Query); the press event carries the rules' verdict,
  * worked out by the connect layer from the plan and this machine's selection.
  */
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type { RequestOf, ResponseOf, SeatHold } from '../../contract';
 import { messageOf } from '../../contract/errors.ts';
+import { failureOf } from '../../contract/outcome.ts';
+import { providedByApp } from '../providedByApp';
 
 export type AddRequest = RequestOf<'addToBasket'>;
 
@@ -62,9 +64,9 @@ export const seatSelectionMachine = setup({
   },
   // Stryker disable next-line ObjectLiteral: the app and every test provide all three actors
   actors: {
-    holdSeats: fromPromise<SeatHold, RequestOf<'holdSeats'>>(() => Promise.reject(new Error('holdSeats is provided by the app'))),
-    releaseSeats: fromPromise<SeatHold, RequestOf<'releaseSeats'>>(() => Promise.reject(new Error('releaseSeats is provided by the app'))),
-    addToBasket: fromPromise<ResponseOf<'addToBasket'>, AddRequest>(() => Promise.reject(new Error('addToBasket is provided by the app'))),
+    holdSeats: providedByApp.call<SeatHold, RequestOf<'holdSeats'>>('holdSeats'),
+    releaseSeats: providedByApp.call<SeatHold, RequestOf<'releaseSeats'>>('releaseSeats'),
+    addToBasket: providedByApp.call<ResponseOf<'addToBasket'>, AddRequest>('addToBasket'),
   },
   actions: {
     /**
@@ -85,11 +87,9 @@ export const seatSelectionMachine = setup({
       expired: false,
     })),
     explainServerRefusal: assign((_, params: { error: unknown }) => {
-      // Stryker disable next-line OptionalChaining: the app's calls reject with an Error, never null; the `?.` is for the type.
-      const status = (params.error as { status?: unknown } | null)?.status;
       const message = messageOf(params.error, HOLD_FAILED_FALLBACK);
-      // A 409 is a rule or another buyer: said next to the chart. Anything else is a failure: a toast.
-      return status === 409 ? { refusal: message, problem: null } : { refusal: null, problem: message };
+      // A refusal is a rule or another buyer: said next to the chart. Anything else is a failure: a toast.
+      return failureOf(params.error).kind === 'refused' ? { refusal: message, problem: null } : { refusal: null, problem: message };
     }),
     showAddProblem: assign((_, params: { error: unknown }) => ({ problem: messageOf(params.error, ADD_FAILED_FALLBACK) })),
     dismissProblem: assign({ problem: null }),

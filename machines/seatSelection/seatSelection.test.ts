@@ -3,6 +3,7 @@ import { createActor, fromPromise } from 'xstate';
 import { walk, type Expectation, type OracleQuestion } from '../testing/walk';
 import { addRequest, mapSeats, seatSelectionSenders, summarise, viewSeatSelection, type EventDateInfo, type SeatingPlan, type SeatSelectionView } from './seatSelection.connect';
 import { HOLD_EXPIRED_MESSAGE, seatSelectionMachine } from './seatSelection.machine';
+import { failed, refused, type CallFailure } from '../../contract/outcome.ts';
 
 const DATE = 7;
 const RULE_WORDS = 'That would leave Stalls, row A, seat 1 empty on its own. Choose seats that leave no single empty seat.';
@@ -14,7 +15,9 @@ const HOLD_FAILED = 'Unable to hold that seat. Please try again.';
 const REQUEST = { parent_event_id: 'null', ticket: { '3|7|12|0': { ticket: 12, vz_id: '', has_offer: false, qty: 1, seats: [{ section: 'Stalls', row: 'A', number: '1', hold_token: 'tok' }] } } };
 
 const held = (...seat_ids: number[]) => ({ hold_token: 'tok', seconds_remaining: seat_ids.length ? 900 : 0, seat_ids });
-const failure = (status: number | null, serverMessage: string | null) => Object.assign(new Error('call failed'), { status, serverMessage });
+/** A seat call's failure as the app's call layer gives it: a conflict (409) is a refusal, anything else failed. */
+const failure = (status: number | null, serverMessage: string | null) =>
+  status === 409 && serverMessage ? refused(serverMessage) : failed(serverMessage);
 
 type Q = OracleQuestion<SeatSelectionView>;
 
@@ -54,9 +57,9 @@ function oracle(q: Q): Expectation<SeatSelectionView> | undefined {
     }
     case 'xstate.error.actor.holdSeats':
     case 'xstate.error.actor.releaseSeats': {
-      const error = event.error as { status: number | null; serverMessage: string | null };
-      const message = error.serverMessage || HOLD_FAILED;
-      return idle(view.selected, error.status === 409 ? { refusal: message, problem: null } : { refusal: null, problem: message });
+      const error = event.error as CallFailure;
+      const message = error.message || HOLD_FAILED;
+      return idle(view.selected, error.kind === 'refused' ? { refusal: message, problem: null } : { refusal: null, problem: message });
     }
     case 'ADD_CLICKED':
       if (!view.canAdd) return unchanged();
@@ -64,7 +67,7 @@ function oracle(q: Q): Expectation<SeatSelectionView> | undefined {
     case 'xstate.done.actor.addToBasket':
       return { view: { added: true, canAdd: false }, running: [], sent: { goToCheckout: [null] }, output: undefined };
     case 'xstate.error.actor.addToBasket':
-      return idle(view.selected, { problem: (event.error as { serverMessage: string | null }).serverMessage || ADD_FAILED });
+      return idle(view.selected, { problem: (event.error as CallFailure).message || ADD_FAILED });
     case 'PROBLEM_DISMISSED':
       if (view.problem === null) return unchanged();
       return { view: { ...view, problem: null }, running: [] };

@@ -6,11 +6,13 @@
  * refusal keeps the form, with the form's words), then pay-with-square with the billing address:
  * its address error or Square's final message ends the attempt.
  */
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type { BillingAddress, ResponseOf } from '../../contract';
 import { PAYMENT_MESSAGES } from '../../contract/messages/payment';
 import { SQUARE_MESSAGES } from '../../contract/messages/square';
-import { HoldLost, messageOf } from '../../contract/errors.ts';
+import { messageOf } from '../../contract/errors.ts';
+import { failureOf } from '../../contract/outcome.ts';
+import { providedByApp } from '../providedByApp';
 
 export type SquareCredentials = ResponseOf<'getSquareCredentials'>;
 
@@ -43,13 +45,11 @@ export const squareMachine = setup({
   },
   // Stryker disable next-line ObjectLiteral: the app and every test provide all three actors.
   actors: {
-    getSquareCredentials: fromPromise<SquareCredentials, void>(() => Promise.reject(new Error('getSquareCredentials is provided by the app'))),
+    getSquareCredentials: providedByApp.call<SquareCredentials, void>('getSquareCredentials'),
     /** The card form's card as a single-use token; rejects with the form's words. */
-    tokeniseCard: fromPromise<string, SquareCredentials>(() => Promise.reject(new Error('tokeniseCard is provided by the app'))),
-    /** Resolves with Square's answer; rejects with the address error's text, or HoldLost. */
-    payWithSquare: fromPromise<ResponseOf<'payWithSquare'>, { billing_address_data: BillingAddress; source_id: string }>(() =>
-      Promise.reject(new Error('payWithSquare is provided by the app')),
-    ),
+    tokeniseCard: providedByApp.call<string, SquareCredentials>('tokeniseCard'),
+    /** Resolves with Square's answer; rejects with a refusal in the address error's words, or a `holdLost` outcome. */
+    payWithSquare: providedByApp.call<ResponseOf<'payWithSquare'>, { billing_address_data: BillingAddress; source_id: string }>('payWithSquare'),
   },
   actions: {
     keepCredentials: assign((_, params: { credentials: SquareCredentials }) => ({ credentials: params.credentials })),
@@ -61,7 +61,7 @@ export const squareMachine = setup({
   },
   guards: {
     paid: (_, params: { reply: ResponseOf<'payWithSquare'> }) => params.reply.response.success,
-    holdLost: (_, params: { error: unknown }) => params.error instanceof HoldLost,
+    holdLost: (_, params: { error: unknown }) => failureOf(params.error).kind === 'holdLost',
   },
 }).createMachine({
   // Stryker disable next-line StringLiteral: no target names the Square chart by its id.

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { walk, type Expectation } from '../testing/walk';
-import { HoldLost } from '../../contract/errors.ts';
+import { holdLost, type CallFailure } from '../../contract/outcome.ts';
 import { viewSquare, type SquareView } from './square.connect';
 import { squareMachine } from './square.machine';
 
@@ -39,8 +39,8 @@ describe('square machine', () => {
           { type: 'xstate.done.actor.payWithSquare', output: { response: { success: false } } },
         ],
         'xstate.error.actor.payWithSquare': [
-          { type: 'xstate.error.actor.payWithSquare', error: new HoldLost(HELD) },
-          { type: 'xstate.error.actor.payWithSquare', error: new HoldLost('') },
+          { type: 'xstate.error.actor.payWithSquare', error: holdLost(HELD) },
+          { type: 'xstate.error.actor.payWithSquare', error: holdLost('') },
           { type: 'xstate.error.actor.payWithSquare', error: new Error(ADDRESS_ERROR) },
           { type: 'xstate.error.actor.payWithSquare', error: new Error('') },
         ],
@@ -80,9 +80,9 @@ describe('square machine', () => {
             return ended(reply.response.message ?? UNABLE);
           }
           case 'xstate.error.actor.payWithSquare': {
-            const error = event.error as Error;
+            const error = event.error as CallFailure | Error;
             // The basket shows the server's reason, and no words of the chart's own when it gave none.
-            if (error instanceof HoldLost) return { view: { paying: false }, running: [], output: { type: 'reserving', message: error.message } };
+            if ('kind' in error && error.kind === 'holdLost') return { view: { paying: false }, running: [], output: { type: 'reserving', message: error.message } };
             return ended(error.message || UNABLE);
           }
         }

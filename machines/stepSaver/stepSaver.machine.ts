@@ -3,8 +3,9 @@
  * while a save is in flight is kept (the latest wins) and saved right after, so the server
  * always ends on the step the buyer sees.
  */
-import { assign, fromPromise, sendParent, setup } from 'xstate';
+import { assign, sendParent, setup } from 'xstate';
 import type { Step } from '../../contract';
+import { providedByApp } from '../providedByApp';
 
 export type StepSaverEvent = { type: 'SAVE'; state: Step };
 
@@ -20,9 +21,7 @@ export const stepSaverMachine = setup({
   },
   // Stryker disable next-line ObjectLiteral: the app and every test provide updateBasketState.
   actors: {
-    updateBasketState: fromPromise<{ seconds_remaining: number }, { state: Step }>(() =>
-      Promise.reject(new Error('updateBasketState is provided by the app')),
-    ),
+    updateBasketState: providedByApp.call<{ seconds_remaining: number }, { state: Step }>('updateBasketState'),
   },
   actions: {
     startSaving: assign({ saving: ({ event }) => event.state, queued: null }),

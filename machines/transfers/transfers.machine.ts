@@ -6,7 +6,7 @@
  * sends the rest; success ends the chart (tickets_sent, can_transfer_tickets false), a failure
  * shows its text and the buyer may send again.
  */
-import { assertEvent, assign, fromPromise, setup } from 'xstate';
+import { assertEvent, assign, setup } from 'xstate';
 import { ADDED_ROW_QTY, type CalendarDate, type RequestOf, type ResponseOf, type SendGift } from '../../contract';
 import {
   canAddRow,
@@ -23,6 +23,7 @@ import {
   type TransferTicket,
 } from './transferRows';
 import { TRANSFER_MESSAGES } from '../../contract/messages/transfers';
+import { providedByApp } from '../providedByApp';
 
 /** A row is addressed by its ticket and its position among that ticket's rows (0 is the first). */
 export interface RowAddress {
@@ -91,9 +92,7 @@ export const transfersMachine = setup({
   // Stryker disable next-line ObjectLiteral: the app and every test provide this actor.
   actors: {
     /** Rejects with an Error whose message is the text to show. */
-    setTransfers: fromPromise<ResponseOf<'setTransfers'>, RequestOf<'setTransfers'>>(() =>
-      Promise.reject(new Error('setTransfers is provided by the app')),
-    ),
+    setTransfers: providedByApp.call<ResponseOf<'setTransfers'>, RequestOf<'setTransfers'>>('setTransfers'),
   },
   actions: {
     toggleSection: assign(({ context, event }) => {

@@ -6,8 +6,9 @@
  * Side effects are named: `fetchStatus`, `join` (proof of work and joining) and `joinWaitingList`
  * are actors, `enterShop` leaves for the event page, `pollDelay` is the server's interval.
  */
-import { assign, fromPromise, setup } from 'xstate';
+import { assign, setup } from 'xstate';
 import type { QueueStatus } from '../../contract/waitingRoom.ts';
+import { providedByApp } from '../providedByApp';
 
 export interface WaitingRoomContext {
   status: QueueStatus | null;
@@ -32,15 +33,9 @@ export const waitingRoomMachine = setup({
     events: {} as WaitingRoomEvent,
   },
   actors: {
-    fetchStatus: fromPromise<QueueStatus>(async () => {
-      throw new Error('fetchStatus not provided');
-    }),
-    join: fromPromise<QueueStatus>(async () => {
-      throw new Error('join not provided');
-    }),
-    joinWaitingList: fromPromise<{ joined: boolean; message: string }, WaitingListRequest>(async () => {
-      throw new Error('joinWaitingList not provided');
-    }),
+    fetchStatus: providedByApp.call<QueueStatus>('fetchStatus'),
+    join: providedByApp.call<QueueStatus>('join'),
+    joinWaitingList: providedByApp.call<{ joined: boolean; message: string }, WaitingListRequest>('joinWaitingList'),
   },
   actions: {
     enterShop: (_, _params: { url: string }) => {},

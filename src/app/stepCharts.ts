@@ -10,7 +10,7 @@
  * the page is idle; the rest load when the buyer reserves.
  */
 import type { AnyActorLogic } from 'xstate';
-import type { Checkout } from '../../machines/checkout/checkout.types';
+import type { Checkout } from '../../contract/checkout';
 import { stepCharts, stepModuleOf } from '../steps/steps';
 import type { StepChartDeps } from '../steps/stepModule';
 

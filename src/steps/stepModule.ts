@@ -7,7 +7,7 @@
 import type { ComponentType } from 'react';
 import type { AnyActorLogic, AnyStateMachine } from 'xstate';
 import type { QueryClient } from '@tanstack/react-query';
-import type { Step } from '../../contract/steps';
+import type { STEP_CHARTS, Step } from '../../contract/steps';
 import { basketEditableOn } from '../../machines/checkout/checkout.connect';
 
 /** What a step's chart is given when the app loads it. */
@@ -17,10 +17,13 @@ export interface StepChartDeps {
   userAgent: string;
 }
 
+/** The name the root chart invokes a step's chart by (the contract's `STEP_CHARTS`); never for a step without one. */
+export type StepChartNameOf<S extends Step> = S extends keyof typeof STEP_CHARTS ? (typeof STEP_CHARTS)[S] : never;
+
 /** A step's own chart: the name the root chart invokes it by, and how the app loads it. */
-export interface StepChart {
-  /** The `src` (and id, and systemId) of the root chart's invoke on this step. */
-  name: string;
+export interface StepChart<Name extends string = string> {
+  /** The `src` (and id, and systemId) of the root chart's invoke on this step, as the contract's `STEP_CHARTS` names it. */
+  name: Name;
   /** The chart with the app's calls, from the step's own chunk. */
   load(deps: StepChartDeps): Promise<AnyActorLogic>;
   /** The chart as written (for statecharts.md). */
@@ -37,7 +40,7 @@ export interface StepModule<S extends Step = Step> {
   title: string;
   /** 'Edit basket' is offered on this step (the root chart's `basketEditable` tag). */
   basketEditable: boolean;
-  chart?: StepChart;
+  chart?: StepChart<StepChartNameOf<S>>;
   /** The screen: lazy (its own chunk), except for the steps every visit starts with. */
   Screen: ComponentType<{ step: S }>;
 }

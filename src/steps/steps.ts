@@ -2,8 +2,9 @@
  * The registry of the checkout's steps: one module per step of the spec (`./<step>/step.ts`), in
  * the spec's order. The screen for a step (`StepScreen`), its title, the charts the root chart
  * invokes (`src/app/stepCharts.ts`) and the diagrams in statecharts.md all come from this list.
- * A new step adds its module here, its state and routing row to the root chart, and its calls to
- * the contract.
+ * A new step touches three existing files: its row here, its state and routing row in the root
+ * chart (`machines/checkout/checkout.machine.ts`), and its entry in the contract's step index
+ * (`contract/steps.ts`: its name, its place in the flow and when it applies, its chart's name).
  */
 import type { Step } from '../../contract/steps';
 import type { StepChart, StepModule } from './stepModule';

@@ -1,27 +1,29 @@
 /**
- * The account chart's calls in the app: each refusal becomes an AccountCallError, so the chart
- * can tell the spec's kinds apart (a `one_time_code` refusal shown beside the code, a `reserving`
- * one shown on the basket) from any other server text and from a failed request.
+ * The account chart's calls in the app: each failure becomes a call outcome, so the chart tells
+ * the spec's kinds apart (a `one_time_code` refusal shown beside the code, the hold lost shown on
+ * the basket) from any other server text and from a failed request.
  */
 import { fromPromise } from 'xstate';
 import type { QueryClient } from '@tanstack/react-query';
 import { checkCodeRefusalSchema } from '../../../contract';
 import { accountMachine } from '../../../machines/account/account.machine';
-import type { AccountCallError, AccountUser } from '../../../machines/account/account.types';
+import type { AccountUser } from '../../../machines/account/account.types';
+import { failed, holdLost, refused, type CallFailure } from '../../../contract/outcome';
 import { CallFailed, callApi } from '../../api/client';
+import { failureFrom } from '../../api/outcome';
 import { refreshUser, userQuery } from '../../api/queries';
 
-function callError(err: unknown): AccountCallError {
+function callError(err: unknown): CallFailure {
   if (err instanceof CallFailed) {
     const refusal = checkCodeRefusalSchema.safeParse(err.body);
     if (refusal.success) {
       const r = refusal.data;
-      return r.type === 'reserving' ? { kind: 'reserving', message: r.message.error } : { kind: 'one_time_code', message: r.message };
+      return r.type === 'reserving' ? holdLost(r.message.error) : refused(r.message, 'one_time_code');
     }
     // The server's own words are shown beside the spec's notice, whatever the status.
-    if (err.serverMessage) return { kind: 'server', message: err.serverMessage };
+    return failureFrom(err, err.serverMessage);
   }
-  return { kind: 'network', message: '' };
+  return failed();
 }
 
 async function refusedAs<T>(call: () => Promise<T>): Promise<T> {

@@ -12,24 +12,12 @@ import { ADDRESS_MESSAGES } from '../../../contract/messages/address';
 import { PAYMENT_MESSAGES } from '../../../contract/messages/payment';
 import { paymentMachine } from '../../../machines/payment/payment.machine';
 import { BUILT_METHODS, paymentSituation } from '../../../machines/payment/payment.rules';
-import { AccountExists, HoldLost, type CardResult, type PaymentSituation } from '../../../machines/payment/payment.types';
+import type { CardResult, PaymentSituation } from '../../../machines/payment/payment.types';
+import { holdLost, refused } from '../../../contract/outcome';
 import { CallFailed, callApi } from '../../api/client';
+import { settled } from '../../api/outcome';
 import { checkoutQuery, refreshUser } from '../../api/queries';
 import { appInstalmentMachine, appSquareMachine } from './planActors';
-
-function isHoldLost(err: unknown): err is CallFailed {
-  return err instanceof CallFailed && (err.body as { type?: unknown } | null)?.type === 'reserving';
-}
-
-/** Express details naming an existing account: the step asks for its one-time code. */
-function isAccountExists(err: unknown): err is CallFailed {
-  return err instanceof CallFailed && (err.body as { type?: unknown } | null)?.type === 'sign_in';
-}
-
-/** A refusal the server explains (4xx) in its words; anything else in the step's own. */
-function failureText(err: unknown, fallback: string): string {
-  return err instanceof CallFailed && err.serverMessage && err.status !== null && err.status < 500 ? err.serverMessage : fallback;
-}
 
 /**
  * The billing address as the sale knows it, named after the signed-in buyer (get_opoa_users'
@@ -77,21 +65,12 @@ export function appPaymentMachine(queryClient: QueryClient, navigate: (url: stri
         return created ? situation : { ...paymentSituation(checkout, error, BUILT_METHODS.filter((m) => m !== 'truelayer')), ...billing };
       }),
       claimFreeTickets: fromPromise(({ input }: { input: RequestOf<'claimFreeTickets'> }) => callApi('claimFreeTickets', input)),
-      setAccountDetails: fromPromise(async ({ input }: { input: RequestOf<'setAccountDetails'> }) => {
-        try {
-          return await callApi('setAccountDetails', input);
-        } catch (err) {
-          if (isHoldLost(err)) throw new HoldLost(err.serverMessage ?? '');
-          if (isAccountExists(err)) throw new AccountExists(err.serverMessage ?? PAYMENT_MESSAGES.existingAccount);
-          throw new Error(failureText(err, PAYMENT_MESSAGES.unableToPay), { cause: err });
-        }
-      }),
+      /** Refused with 'sign_in' when the e-mail has an account: the step asks for its one-time code. */
+      setAccountDetails: fromPromise(({ input }: { input: RequestOf<'setAccountDetails'> }) =>
+        settled(callApi('setAccountDetails', input), PAYMENT_MESSAGES.unableToPay),
+      ),
       sendOneTimeCode: fromPromise(async ({ input }: { input: { email: string } }) => {
-        try {
-          await callApi('sendOneTimeCode', input);
-        } catch (err) {
-          throw new Error(failureText(err, SEND_FAILED_NOTICE), { cause: err });
-        }
+        await settled(callApi('sendOneTimeCode', input), SEND_FAILED_NOTICE);
       }),
       checkOneTimeCode: fromPromise(async ({ input }: { input: { email: string; code: string } }) => {
         try {
@@ -100,21 +79,16 @@ export function appPaymentMachine(queryClient: QueryClient, navigate: (url: stri
           const refusal = err instanceof CallFailed ? checkCodeRefusalSchema.safeParse(err.body) : null;
           if (refusal?.success) {
             const r = refusal.data;
-            throw r.type === 'reserving' ? new HoldLost(r.message.error) : new Error(r.message);
+            throw r.type === 'reserving' ? holdLost(r.message.error) : refused(r.message);
           }
-          throw new Error(failureText(err, CHECK_FAILED_NOTICE), { cause: err });
+          return settled(Promise.reject(err), CHECK_FAILED_NOTICE);
         }
         // Signed in: the header and the next steps know the buyer.
         await refreshUser(queryClient).catch(() => null);
       }),
-      setBillingAddress: fromPromise(async ({ input }: { input: RequestOf<'setBillingAddress'> }) => {
-        try {
-          return await callApi('setBillingAddress', input);
-        } catch (err) {
-          if (isHoldLost(err)) throw new HoldLost(err.serverMessage ?? '');
-          throw new Error(ADDRESS_MESSAGES.unableToFindBilling, { cause: err });
-        }
-      }),
+      setBillingAddress: fromPromise(({ input }: { input: RequestOf<'setBillingAddress'> }) =>
+        settled(callApi('setBillingAddress', input), ADDRESS_MESSAGES.unableToFindBilling),
+      ),
       getStripeToken: fromPromise(() => callApi('getStripeToken')),
       confirmCard: fromPromise<CardResult, ResponseOf<'getStripeToken'>>(async ({ input, signal }) => (await paymentScreen()).confirmCard(input, navigate, signal)),
       payWithTruelayer: fromPromise(({ input }: { input: RequestOf<'payWithTruelayer'> }) => callApi('payWithTruelayer', input)),

@@ -9,14 +9,11 @@ import { SQUARE_SANDBOX_APP_ID, type BillingAddress, type RequestOf } from '../.
 import { PAYMENT_MESSAGES } from '../../../contract/messages/payment';
 import { instalmentMachine } from '../../../machines/instalment/instalment.machine';
 import type { SavedCard } from '../../../machines/instalment/instalment.types';
-import { HoldLost } from '../../../machines/payment/payment.types';
 import { squareMachine, type SquareCredentials } from '../../../machines/square/square.machine';
+import { failed } from '../../../contract/outcome';
 import { CallFailed, callApi } from '../../api/client';
+import { failureFrom, settled } from '../../api/outcome';
 import { sandboxCardElement, squareCardElement } from './sandboxCardElement';
-
-function isHoldLost(err: unknown): err is CallFailed {
-  return err instanceof CallFailed && (err.body as { type?: unknown } | null)?.type === 'reserving';
-}
 
 /** The card form's refusal in its own words (a 4xx), else the fallback. */
 function refusal(err: unknown, fallback: string): Error {
@@ -35,14 +32,7 @@ export function appInstalmentMachine(navigate: (url: string) => void) {
           throw refusal(err, PAYMENT_MESSAGES.unableToPay);
         }
       }),
-      payWithInstalment: fromPromise(async ({ input }: { input: RequestOf<'payWithInstalment'> }) => {
-        try {
-          return await callApi('payWithInstalment', input);
-        } catch (err) {
-          if (isHoldLost(err)) throw new HoldLost(err.serverMessage ?? '');
-          throw err;
-        }
-      }),
+      payWithInstalment: fromPromise(({ input }: { input: RequestOf<'payWithInstalment'> }) => settled(callApi('payWithInstalment', input))),
     },
     actions: { goToUrl: (_, params: { url: string }) => navigate(params.url) },
   });
@@ -72,10 +62,11 @@ export function appSquareMachine() {
         try {
           return await callApi('payWithSquare', input);
         } catch (err) {
-          if (isHoldLost(err)) throw new HoldLost(err.serverMessage ?? '');
+          const failure = failureFrom(err);
+          if (failure.kind === 'holdLost') throw failure;
           // The address error rides in the refusal's body (spec 001 §7: response.addressError).
           const body = err instanceof CallFailed ? (err.body as { response?: { addressError?: string | null } } | null) : null;
-          throw new Error(body?.response?.addressError || PAYMENT_MESSAGES.unableToPay, { cause: err });
+          throw failed(body?.response?.addressError || PAYMENT_MESSAGES.unableToPay);
         }
       }),
     },

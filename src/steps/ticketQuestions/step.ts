@@ -2,7 +2,7 @@ import { lazy } from 'react';
 import { stepModule, type StepChart } from '../stepModule';
 
 /** One chart and one screen ask the questions before and after payment (the chart's input says which). */
-const chart: StepChart = {
+const chart: StepChart<'questions'> = {
   name: 'questions',
   load: async (deps) => (await import('./questionsActors')).appQuestionsMachine(deps.queryClient),
   definition: async () => (await import('../../../machines/questions/questions.machine')).questionsMachine,

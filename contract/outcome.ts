@@ -1,0 +1,43 @@
+/**
+ * What a call came to, as the charts branch on it: never on error classes or HTTP statuses. The
+ * app's call layer (`src/api/outcome.ts`) turns every call into one of these; an actor whose chart
+ * splits success from failure with `onDone`/`onError` rejects with the failure itself.
+ */
+
+/** The server said no, in its own words (`reason`: the refusal's kind where it names one, such as 'sign_in'). */
+export interface Refused {
+  kind: 'refused';
+  message: string;
+  reason?: string;
+}
+/** The server no longer holds the buyer's tickets: its words become the basket's reserving error. */
+export interface HoldLost {
+  kind: 'holdLost';
+  message: string;
+}
+/** No answer the buyer can act on (the network, a server error, an answer that did not parse). */
+export interface Failed {
+  kind: 'failed';
+  message: string | null;
+}
+export type CallFailure = Refused | HoldLost | Failed;
+export type CallOutcome<T> = { kind: 'ok'; value: T } | CallFailure;
+
+export const refused = (message: string, reason?: string): Refused =>
+  reason === undefined ? { kind: 'refused', message } : { kind: 'refused', message, reason };
+export const holdLost = (message: string): HoldLost => ({ kind: 'holdLost', message });
+export const failed = (message: string | null = null): Failed => ({ kind: 'failed', message });
+
+const FAILURE_KINDS: readonly string[] = ['refused', 'holdLost', 'failed'];
+
+export function isCallFailure(error: unknown): error is CallFailure {
+  return (
+    typeof error === 'object' && error !== null && FAILURE_KINDS.includes((error as { kind?: unknown }).kind as string)
+  );
+}
+
+/** A call's failure from what its actor rejected with: anything that is not a failure outcome (a crash) failed. */
+export function failureOf(error: unknown): CallFailure {
+  if (isCallFailure(error)) return error;
+  return failed(error instanceof Error && error.message ? error.message : null);
+}
