@@ -43,9 +43,10 @@ export default defineConfig({
       // Every browser the checkout supports preloads modules itself; the polyfill would be dead weight.
       polyfill: false,
     },
-    // The seat-selection page is its own entry, so the checkout's entry does not carry it.
+    // The seat-selection page is its own entry, so the checkout's entry does not carry it; so is the
+    // event page's order form (order-form.html), which the server's catalogue names.
     rollupOptions: {
-      input: { main: 'index.html', seats: 'seats.html' },
+      input: { main: 'index.html', seats: 'seats.html', orderForm: 'order-form.html' },
       // React and react-dom in one chunk, which the checkout's entry evaluates in a task of its own
       // (src/main.tsx); the page's shared layer (XState, React Query, the header, the call client and
       // the small pieces every step uses) in another, shared with the seat page and the lazy steps.

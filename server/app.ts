@@ -22,7 +22,6 @@ import { dev } from './routes/dev/index.ts';
 import type { MovableClock } from './routes/dev/clock.ts';
 import { pages } from './routes/pages/index.ts';
 import { registerWaitingRoom } from './routes/waitingRoom/index.ts';
-import { STEPPER_SCRIPT } from './routes/pages/catalogue.ts';
 import { sandbox } from './routes/sandbox/index.ts';
 import { STYLE } from './views/html.ts';
 import type { Mailer } from './mail/index.ts';
@@ -96,7 +95,7 @@ export async function buildApp(deps: {
       analytics: config.analytics,
       sentryDsn: config.sentryDsn,
     },
-    inline: { styles: [STYLE], scripts: [STEPPER_SCRIPT, ENTRY_LOADER] },
+    inline: { styles: [STYLE], scripts: [ENTRY_LOADER] },
   });
   const allowed = allowedMethods(app);
   await app.register(session, { secret: config.sessionSecret });

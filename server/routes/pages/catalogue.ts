@@ -9,7 +9,8 @@ import { setReferrerCookie } from '../../http/session.ts';
 import { referrerOf } from '../../domain/referrals.ts';
 import { effectiveMaxPerOrder } from '../../domain/limits.ts';
 import { maximumWarning, minimumWarning } from '../../../contract/messages/basket.ts';
-import { Html, html, icon, page } from '../../views/html.ts';
+import { type Html, html, icon, page } from '../../views/html.ts';
+import { builtScripts } from '../../views/builtScripts.ts';
 
 const idParam = (raw: string): number | null => {
   const n = Number(raw);
@@ -18,6 +19,8 @@ const idParam = (raw: string): number | null => {
 
 export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
   const { db, config } = deps;
+  /** The order form's script (src/catalogue/orderForm.ts), built by Vite; read once, as the build does not change under a running server. */
+  const orderFormScript = builtScripts(config.staticDir, 'order-form.html');
 
   function eventCards({ list, prices }: EventsWithPrices): Html {
     if (list.length === 0) return html`<p>No events are on sale right now.</p>`;
@@ -122,7 +125,7 @@ export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
       <h2>Tickets</h2><ul class="offer-list" role="list">${ticketRows}</ul>
       ${voucherRows.length ? html`<h2>Gift vouchers</h2><ul class="offer-list" role="list">${voucherRows}</ul>` : ''}
       <div class="add-bar"><p class="offer__note" id="add-note" role="status"></p><button class="button button--large" type="submit">Add to basket</button></div></form>
-      <script>${new Html(STEPPER_SCRIPT)}</script>`,
+      ${orderFormScript}`,
       'events',
     );
   });
@@ -132,7 +135,7 @@ export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
  * The basket's − / + stepper (the classes of ui/QuantityStepper.tsx) around a plain
  * number input, so the form posts without script. 0 means none; otherwise the quantity runs from
  * the type's minimum to what one order may hold, each limit with the basket's warning for it. The
- * buttons appear once the script runs.
+ * buttons appear once the order form's script (src/catalogue/orderForm.ts) runs.
  */
 function stepper(name: string, label: string, min: number, max: number, noteId: string): Html {
   return html`<div class="stepper">
@@ -142,28 +145,3 @@ function stepper(name: string, label: string, min: number, max: number, noteId: 
   </div><p class="offer__note" id="${noteId}" aria-live="polite"></p>`;
 }
 
-/**
- * Progressive enhancement of the order form: − and + step between 0 and the minimum..maximum range,
- * a typed quantity outside it says why (the basket's wording) and stops the form, and lines left at
- * 0 are not sent.
- */
-export const STEPPER_SCRIPT = `(function(){
-var form=document.getElementById('add');
-function limits(q){return{min:Number(q.dataset.min)||1,max:Number(q.max)};}
-function check(q){var l=limits(q),v=q.value.trim()===''?0:Number(q.value),msg='';
-if(!Number.isInteger(v)||v<0)msg='Type a whole number of tickets, or 0 for none';
-else if(v>0&&v<l.min)msg=q.dataset.tooFew;
-else if(v>l.max)msg=q.dataset.tooMany;
-q.setCustomValidity(msg);document.getElementById(q.getAttribute('aria-describedby')).textContent=msg;
-var s=q.parentNode.querySelectorAll('.stepper__button');s[0].disabled=!(v>0);s[1].disabled=v>=l.max;return msg==='';}
-form.querySelectorAll('.stepper').forEach(function(box){var q=box.querySelector('input');
-box.querySelectorAll('.stepper__button').forEach(function(b){b.hidden=false;b.addEventListener('click',function(){
-var l=limits(q),v=Math.max(0,Math.floor(Number(q.value)||0)),n=b.dataset.step==='1'?(v<l.min?l.min:v+1):(v<=l.min?0:v-1);
-q.value=String(Math.min(n,l.max));check(q);});});
-q.addEventListener('input',function(){check(q);});check(q);});
-form.addEventListener('submit',function(e){var ok=true,any=false,first=null;
-form.querySelectorAll('.stepper__input').forEach(function(q){if(!check(q)){ok=false;first=first||q;}if(Number(q.value)>0)any=true;});
-var note=document.getElementById('add-note');note.textContent=ok&&!any?'Choose at least one ticket or gift voucher to add':'';
-if(!ok||!any){e.preventDefault();(first||form.querySelector('.stepper__input')).focus();return;}
-form.querySelectorAll('fieldset[data-line]').forEach(function(f){var q=f.querySelector('.stepper__input');if(!(Number(q.value)>0))f.disabled=true;});});
-})();`;

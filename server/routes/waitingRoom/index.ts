@@ -4,8 +4,6 @@
  * browser, with the proof of work), the waiting list, and the admission the event page and the
  * reservation ask for on a queued event date.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod/mini';
@@ -14,7 +12,8 @@ import { eventDateQueues } from '../../db/schema.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { saleIdOf, setSaleCookie } from '../../http/session.ts';
 import { Refusal } from '../../domain/refusal.ts';
-import { Html, html, page } from '../../views/html.ts';
+import { type Html, html, page } from '../../views/html.ts';
+import { builtScripts } from '../../views/builtScripts.ts';
 import { join, numberOf, WaitingRooms, type QueuedDate, type QueueView } from '../../domain/waitingRoom/room.ts';
 import { admissionCookie, placeCookie, signer, type Place } from '../../domain/waitingRoom/tokens.ts';
 import { joinWaitingList, OFFER_ENDED_MESSAGE, OFFER_UNKNOWN_MESSAGE, openOffer } from '../../domain/waitingRoom/waitingList.ts';
@@ -123,7 +122,7 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
   }
 
   // The queue page: the same shell for every buyer of a date (a CDN may keep it); its script asks for the place.
-  const scripts = queueScripts(opts.staticDir);
+  const scripts = builtScripts(opts.staticDir, 'queue.html');
   app.get<{ Params: { dateId: string } }>('/queue/:dateId/', async (request, reply) => {
     const date = await queuedDate(request.params.dateId);
     reply.type('text/html; charset=utf-8').header('cache-control', 'public, max-age=60');
@@ -208,15 +207,6 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
 
 export const WAITING_LIST_INTRO = 'Leave your e-mail address: if tickets are released, the next buyer on the list is e-mailed a link that holds them for a while.';
 
-/** The built queue script's tags (queue.html of the client build), or none before a build. */
-function queueScripts(staticDir: string): Html {
-  try {
-    const built = readFileSync(path.join(staticDir, 'queue.html'), 'utf8');
-    return new Html((built.match(/<(script|link)\b[^>]*(src|href)="\/assets\/[^"]+"[^>]*>(<\/script>)?/g) ?? []).join(''));
-  } catch {
-    return new Html('');
-  }
-}
 
 export function waitingListFormHtml(types: { id: number; name: string }[], maxQty: number): Html {
   return html`<form class="waiting-list" method="post" action="${WAITING_LIST_PATH}" data-waiting-list>
