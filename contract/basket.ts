@@ -1,13 +1,14 @@
 /** Filling the basket: lines added from an event page, quantities, codes, refund protection, removal. */
 import { z } from 'zod/mini';
-import { call, done, formBool, formId, formMoney, formQty, formText } from './primitives.ts';
+import { call, done, formBool, formId, formMoney, formQty, formQtyOrNone, formText } from './primitives.ts';
 
 const addLineSchema = z.object({
   /** Ticket type id. */
   ticket: formId,
   vz_id: z.optional(formText(64)),
   has_offer: z.optional(formBool),
-  qty: formQty,
+  /** 0: a line of the order form left at none, which is not added. */
+  qty: formQtyOrNone,
   seats: z.optional(
     z
       .array(
@@ -22,7 +23,7 @@ const addLineSchema = z.object({
   ),
 });
 
-const addGiftVoucherSchema = z.object({ id: formId, qty: formQty, value: formMoney });
+const addGiftVoucherSchema = z.object({ id: formId, qty: formQtyOrNone, value: formMoney });
 
 const lineKey = formText(64);
 const MAX_LINES = 50;

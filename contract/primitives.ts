@@ -40,6 +40,8 @@ function wholeNumber(min: number, max: number) {
 export const formId = wholeNumber(1, MAX_ID);
 /** A ticket or voucher quantity sent in a form field. The spec's quantity input has a minimum of 1. */
 export const formQty = wholeNumber(1, MAX_QTY);
+/** A line's quantity on the event page's order form, where 0 means none (a form sent without its script sends every line). */
+export const formQtyOrNone = wholeNumber(0, MAX_QTY);
 /** An amount of money in minor units sent in a form field. */
 export const formMoney = wholeNumber(0, MAX_MONEY);
 /** A boolean sent in a form field: true/false, 1/0, yes/no, on/off. */

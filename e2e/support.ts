@@ -227,14 +227,20 @@ export async function holdCalls(page: Page, path: string): Promise<{ arrived: ()
 
 /**
  * The one-time code in the newest message to `email`, read from the development mailbox's page
- * (/dev/mailbox) as a person would read it there; the page is fetched, not drawn.
+ * (/dev/mailbox) as a person would read it there; the page is fetched, not drawn. As a person
+ * would, it waits a little for the message to arrive (the page may ask for the code a moment after
+ * the test asks the mailbox).
  */
 export async function codeFromMailbox(browser: BrowserContext | APIRequestContext, email: string): Promise<string> {
-  const page = await ('request' in browser ? browser.request : browser).get(`/dev/mailbox?to=${encodeURIComponent(email)}`);
-  const body = /<pre class="mail__body">([\s\S]*?)<\/pre>/.exec(await page.text())?.[1];
-  const code = /code is (\d{6})/.exec(body ?? '')?.[1];
-  if (!code) throw new Error(`no code in the mailbox for ${email}`);
-  return code;
+  const request = 'request' in browser ? browser.request : browser;
+  for (let attempt = 0; attempt < 50; attempt++) {
+    const page = await request.get(`/dev/mailbox?to=${encodeURIComponent(email)}`);
+    const body = /<pre class="mail__body">([\s\S]*?)<\/pre>/.exec(await page.text())?.[1];
+    const code = /code is (\d{6})/.exec(body ?? '')?.[1];
+    if (code) return code;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  throw new Error(`no code in the mailbox for ${email}`);
 }
 
 /** An e-mail address no other test uses. */

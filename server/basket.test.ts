@@ -169,7 +169,7 @@ describe.each(drivers)('basket, reservation and pages on %s', (driver) => {
     const bad = await v.request({
       method: 'POST',
       url: '/do/checkout/add/',
-      body: `parent_event_id=${w.demo.events.jazz}&ticket[${encodeURIComponent(key)}][ticket]=${w.demo.tickets.jazzGeneral}&ticket[${encodeURIComponent(key)}][qty]=0`,
+      body: `parent_event_id=${w.demo.events.jazz}&ticket[${encodeURIComponent(key)}][ticket]=${w.demo.tickets.jazzGeneral}&ticket[${encodeURIComponent(key)}][qty]=two`,
       headers: { accept: 'text/html' },
     });
     expect(bad.statusCode).toBe(303);

@@ -73,6 +73,30 @@ describe.each(drivers)('catalogue and the add path on %s', (driver) => {
     expect(await lines(v)).toEqual([]);
   });
 
+  it('takes the event page’s form as sent without its script: lines left at 0 are not added, and all at 0 asks for a choice', async () => {
+    const v = new Visitor(w.app);
+    const event = w.demo.events.jazz;
+    const form = (await v.request({ method: 'GET', url: `/event/${event}/` })).body;
+    const keys = [...form.matchAll(/name="ticket\[([^\]]+)\]\[ticket\]" value="(\d+)"/g)].map((m) => ({ key: m[1]!, id: m[2]! }));
+    expect(keys.length).toBeGreaterThan(1);
+    const send = async (chosen: number) => {
+      const body = new URLSearchParams({ parent_event_id: String(event) });
+      keys.forEach(({ key, id }, i) => {
+        body.set(`ticket[${key}][ticket]`, id);
+        body.set(`ticket[${key}][qty]`, i === 0 ? String(chosen) : '0');
+      });
+      return v.request({ method: 'POST', url: '/do/checkout/add/', body: body.toString(), headers: { accept: 'text/html' } });
+    };
+    const none = await send(0);
+    expect(none.statusCode).toBe(303);
+    expect(none.headers.location).toBe(`/event/${event}/?error=nothing-chosen`);
+    expect((await v.request({ method: 'GET', url: String(none.headers.location) })).body).toContain('Choose at least one ticket or gift voucher to add');
+    expect(await lines(v)).toEqual([]);
+    const one = await send(1);
+    expect(one.headers.location).toBe('/checkout/');
+    expect(await lines(v)).toEqual([[Number(keys[0]!.id), 1]]);
+  });
+
   it('offers each ticket type between its minimum and its maximum on the event page', async () => {
     const v = new Visitor(w.app);
     const comedy = (await v.request({ method: 'GET', url: `/event/${w.demo.events.comedyFriday}/` })).body;

@@ -47,7 +47,7 @@ export function noticeCodeFor(err: unknown): NoticeCode {
   if (err instanceof Refusal && err.code === 'not-found') return /voucher/i.test(message) ? 'voucher' : 'not-on-sale';
   if (/minimum/i.test(message)) return 'too-few';
   if (/can only|at most|maximum/i.test(message)) return 'too-many';
-  if (/voucher/i.test(message)) return 'voucher';
   if (/Choose at least one/i.test(message)) return 'nothing-chosen';
+  if (/voucher/i.test(message)) return 'voucher';
   return 'not-added';
 }

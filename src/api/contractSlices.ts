@@ -69,6 +69,11 @@ export async function findCall(name: CallName): Promise<Call> {
   throw new Error(`No file of the contract describes the call ${name}`);
 }
 
+/** Every file of the contract, asked for together: the later steps' calls then find theirs at once. */
+export async function loadWholeContract(): Promise<void> {
+  await Promise.all(ORDER.map(slice));
+}
+
 /** The schema of an error reply (`{ error }`), from the contract's primitives. */
 export async function errorReplySchema(): Promise<Call['response']> {
   const primitives = await slice(ORDER.find((path) => nameOf(path) === 'primitives')!);

@@ -2,7 +2,7 @@
  * The app's implementations of everything the checkout machines name: HTTP calls through the
  * one client, the query cache, navigation and a real-time ticker. Child machines keep their own
  * implementations in XState, so each child is provided here as well: the basket's from the entry,
- * the reservation's and every step chart from their own chunks (stepCharts.ts).
+ * the reservation's and every step chart installed from their own chunks (stepCharts.ts).
  */
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import type { QueryClient } from '@tanstack/react-query';
@@ -58,7 +58,7 @@ export function createCheckoutMachine(deps: CheckoutDeps) {
     await stepCharts.readyFor(checkout);
     return checkout;
   });
-  return checkoutMachine.provide({
+  const machine = checkoutMachine.provide({
     actors: {
       loadCheckout,
       destroySale: fromPromise<unknown, void>(() => callApi('destroySale')),
@@ -71,7 +71,6 @@ export function createCheckoutMachine(deps: CheckoutDeps) {
         },
       }),
       prepareReservation: fromPromise<void, void>(() => stepCharts.loadAll()),
-      ...stepCharts.actors,
       basket: basketMachine.provide({
         actors: {
           updateTicketQuantity: fromPromise(({ input }: { input: { ticket_id: number; quantity: number } }) =>
@@ -102,4 +101,7 @@ export function createCheckoutMachine(deps: CheckoutDeps) {
       navigate: (_, params) => deps.navigate(params.url),
     },
   });
+  // Each step's chart takes its stand-in's place in the machine once its chunk has loaded.
+  stepCharts.installIn(machine);
+  return machine;
 }

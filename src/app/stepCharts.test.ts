@@ -1,14 +1,19 @@
 import { describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
-import { createActor, createMachine, type AnyStateNode } from 'xstate';
+import { createActor, type AnyActorLogic, type AnyStateNode } from 'xstate';
 import { checkoutMachine } from '../../machines/checkout/checkout.machine';
 import { makeCheckout } from '../../machines/testing/checkoutFixture';
 import { paymentMachine } from '../../machines/payment/payment.machine';
-import { createStepCharts, lateBound, stepChartLoaders } from './stepCharts';
+import { createStepCharts, stepChartLoaders } from './stepCharts';
 
-/** What an actor of the logic reports when started: an unbound stand-in fails with its reason. */
-function failure(logic: Parameters<typeof createActor>[0]): string | null {
-  const snapshot = createActor(logic).getSnapshot() as { status: string; error?: unknown };
+/** What an actor of the logic reports once started: a stand-in fails with its reason, a chart runs. */
+async function failure(logic: AnyActorLogic): Promise<string | null> {
+  const actor = createActor(logic);
+  actor.subscribe({ error: () => {} });
+  actor.start();
+  await new Promise((resolve) => setTimeout(resolve, 0));
+  const snapshot = actor.getSnapshot() as { status: string; error?: unknown };
+  actor.stop();
   return snapshot.status === 'error' ? String(snapshot.error) : null;
 }
 
@@ -29,24 +34,38 @@ describe('the step charts', () => {
     expect(Object.keys(stepChartLoaders).sort()).toEqual(stepChildren);
   });
 
-  it('binds every stand-in to its step’s chart once loaded, and then is that chart', async () => {
+  it('installs every step’s chart in the root machine once loaded; before, invoking a step’s chart fails loudly', async () => {
     const charts = createStepCharts({ queryClient: new QueryClient(), navigate: () => {}, userAgent: '' });
-    expect(failure(charts.actors.payment!)).toMatch(/payment step's chart was invoked before its chunk loaded/);
+    const root = checkoutMachine.provide({});
+    charts.installIn(root);
+    const payment = () => root.implementations.actors.payment as AnyActorLogic;
+    expect(await failure(payment())).toMatch(/The payment chart is provided by the app/);
     await charts.loadAll();
-    const viaStandIn = createActor(charts.actors.payment!).start();
+    expect(await failure(payment())).toBeNull();
+    const installed = createActor(payment()).start();
     const direct = createActor(paymentMachine).start();
-    expect(viaStandIn.getSnapshot().value).toEqual(direct.getSnapshot().value);
-    expect(viaStandIn.getSnapshot().machine.id).toBe(paymentMachine.id);
-    viaStandIn.stop();
+    expect(installed.getSnapshot().value).toEqual(direct.getSnapshot().value);
+    expect(installed.getSnapshot().machine.id).toBe(paymentMachine.id);
+    installed.stop();
     direct.stop();
+  });
+
+  it('installs charts loaded before the machine was given to it', async () => {
+    const charts = createStepCharts({ queryClient: new QueryClient(), navigate: () => {}, userAgent: '' });
+    await charts.loadAll();
+    const root = checkoutMachine.provide({});
+    charts.installIn(root);
+    expect(await failure(root.implementations.actors.account as AnyActorLogic)).toBeNull();
   });
 
   it('lets the flow on at the basket at once, and waits for the charts anywhere past it', async () => {
     const charts = createStepCharts({ queryClient: new QueryClient(), navigate: () => {}, userAgent: '' });
+    const root = checkoutMachine.provide({});
+    charts.installIn(root);
     await charts.readyFor(makeCheckout({ state: 'basket' }));
-    expect(failure(charts.actors.account!)).toMatch(/before its chunk loaded/);
+    expect(await failure(root.implementations.actors.account as AnyActorLogic)).toMatch(/provided by the app/);
     await charts.readyFor(makeCheckout({ state: 'login', sale_reference: 'HF-1' }));
-    expect(failure(charts.actors.account!)).toBeNull();
+    expect(await failure(root.implementations.actors.account as AnyActorLogic)).toBeNull();
   });
 
   it('at the basket, loads only the next step’s chart (the reservation’s) in an idle moment; Reserve loads the rest', async () => {
@@ -69,17 +88,5 @@ describe('the step charts', () => {
     } finally {
       vi.unstubAllGlobals();
     }
-  });
-
-  it('answers as the bound logic does, whatever is asked of it', () => {
-    const real = createMachine({ id: 'real', initial: 'a', states: { a: { on: { GO: 'b' } }, b: { type: 'final' } } });
-    const slot = lateBound<typeof real>('example');
-    expect(slot.isBound()).toBe(false);
-    slot.bind(real);
-    const actor = createActor(slot.logic).start();
-    actor.send({ type: 'GO' });
-    expect(actor.getSnapshot().status).toBe('done');
-    expect(Object.getPrototypeOf(slot.logic)).toBe(Object.getPrototypeOf(real));
-    expect('transition' in slot.logic).toBe(true);
   });
 });

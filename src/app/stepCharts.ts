@@ -3,11 +3,14 @@
  * none of them. The list comes from the steps' registry (`src/steps/steps.ts`): a step's module
  * names its chart as the root chart invokes it and says how to load it with the app's calls.
  *
- * The root machine is given a stand-in for each child, bound to the real chart once its chunk has
- * loaded. Every way into a child step passes through a read of the checkout (`loadCheckout`), and
- * that read waits for the charts unless the checkout is still at the basket, so a child is always
- * bound before it is invoked. At the basket only the next step's (the reservation's) loads, once
- * the page is idle; the rest load when the buyer reserves.
+ * Until a step's chart has loaded, the root machine has the chart's stand-in (`providedByApp`),
+ * which fails loudly if invoked. Once loaded, the chart is installed in the root machine's own
+ * implementations, where XState looks up a child by name each time a state invokes it. Every way
+ * into a child step passes through a read of the checkout (the root's `determining.loading`,
+ * `basket.preparing` and each step's `advancing` states), and that read waits for the charts unless
+ * the checkout is still at the basket, so a child is always installed before it is invoked. At the
+ * basket only the next step's (the reservation's) loads, once the page is idle; the rest load when
+ * the buyer reserves.
  */
 import type { AnyActorLogic } from 'xstate';
 import type { Checkout } from '../../contract/checkout';
@@ -21,51 +24,41 @@ export const stepChartLoaders: Record<string, (deps: StepChartDeps) => Promise<A
   stepCharts().map((chart) => [chart.name, chart.load]),
 );
 
-export type StepChartName = string;
-
-/**
- * Actor logic that stands in for `real` until it is bound, then is it in every respect (a proxy
- * onto the loaded chart). Used before binding, it fails loudly rather than invoking nothing.
- */
-export function lateBound<Logic extends AnyActorLogic>(name: string): { logic: Logic; bind(real: Logic): void; isBound(): boolean } {
-  let real: Logic | null = null;
-  const target = (): Logic => {
-    if (!real) throw new Error(`The ${name} step's chart was invoked before its chunk loaded`);
-    return real;
-  };
-  const logic = new Proxy({} as Logic, {
-    get: (_, key) => Reflect.get(target(), key),
-    set: (_, key, value) => Reflect.set(target(), key, value),
-    has: (_, key) => Reflect.has(target(), key),
-    ownKeys: () => Reflect.ownKeys(target()),
-    getOwnPropertyDescriptor: (_, key) => {
-      const descriptor = Reflect.getOwnPropertyDescriptor(target(), key);
-      return descriptor ? { ...descriptor, configurable: true } : undefined;
-    },
-    getPrototypeOf: () => Reflect.getPrototypeOf(target()),
-  });
-  return { logic, bind: (r) => (real = r), isBound: () => real !== null };
+/** The machine the charts are installed in: its implementations, looked up by name at each invoke. */
+interface Installable {
+  implementations: { actors: Record<string, unknown> };
 }
 
-/** The stand-ins for the root machine, and the loading that binds them. */
+/** The loading of the step charts, and their installation in the root machine. */
 export function createStepCharts(deps: StepChartDeps) {
   const names = Object.keys(stepChartLoaders);
-  const slots: Record<string, ReturnType<typeof lateBound<AnyActorLogic>>> = Object.fromEntries(
-    names.map((name) => [name, lateBound<AnyActorLogic>(name)]),
-  );
+  const charts = new Map<string, AnyActorLogic>();
+  let machine: Installable | null = null;
   let loading: Promise<void> | null = null;
 
-  /** Loads and binds every step chart (once; a failed load is tried again next time). */
+  function install(name: string, real: AnyActorLogic): void {
+    if (charts.has(name)) return;
+    charts.set(name, real);
+    if (machine) machine.implementations.actors[name] = real;
+  }
+
+  /** The root machine (as provided) whose children these are; charts loaded before are installed at once. */
+  function installIn(root: Installable): void {
+    machine = root;
+    for (const [name, real] of charts) root.implementations.actors[name] = real;
+  }
+
+  /**
+   * Loads and installs every step chart (once; a failed load is tried again next time), with the
+   * rest of the contract's files, so the later steps' first calls do not wait for their schemas.
+   */
   function loadAll(): Promise<void> {
-    loading ??= Promise.all(
-      names.map(async (name) => {
-        const slot = slots[name]!;
-        if (slot.isBound()) return;
-        const loader = stepChartLoaders[name]!;
-        const real = await loader(deps);
-        if (!slot.isBound()) slot.bind(real);
+    loading ??= Promise.all([
+      ...names.map(async (name) => {
+        if (!charts.has(name)) install(name, await stepChartLoaders[name]!(deps));
       }),
-    ).then(
+      import('../api/contractSlices').then(({ loadWholeContract }) => loadWholeContract()),
+    ]).then(
       () => undefined,
       (err: unknown) => {
         loading = null;
@@ -84,10 +77,8 @@ export function createStepCharts(deps: StepChartDeps) {
     const next = stepModuleOf('reserve').chart?.name;
     if (!next) return;
     await new Promise<void>((resolve) => whenIdle(resolve));
-    const slot = slots[next];
-    if (loading || !slot || slot.isBound()) return;
-    const real = await stepChartLoaders[next]!(deps);
-    if (!slot.isBound()) slot.bind(real);
+    if (loading || charts.has(next) || !stepChartLoaders[next]) return;
+    install(next, await stepChartLoaders[next](deps));
   }
 
   /** Before the flow moves on from a fresh checkout: the basket needs no step chart, every later step may. */
@@ -99,10 +90,9 @@ export function createStepCharts(deps: StepChartDeps) {
     await loadAll();
   }
 
-  const actors: Record<string, AnyActorLogic> = Object.fromEntries(names.map((name) => [name, slots[name]!.logic]));
   /** The steps whose charts have loaded. */
-  const loaded = () => names.filter((name) => slots[name]!.isBound());
-  return { actors, loadAll, readyFor, loaded };
+  const loaded = () => names.filter((name) => charts.has(name));
+  return { installIn, loadAll, readyFor, loaded };
 }
 
 function whenIdle(run: () => void): void {

@@ -167,8 +167,13 @@ export function basketHandlers(deps: AppDeps): Pick<Handlers, BasketCalls> {
       // A paid sale is closed: what is added next starts a new basket.
       const current = saleIdOf(request);
       const saleId = current && !(await request.visitorSale())?.paidAt ? current : newSaleId();
-      const tickets = Object.values(input.ticket ?? {}).map((l) => ({ ticketTypeId: l.ticket, qty: l.qty, seats: l.seats }));
-      const vouchers = Object.entries(input.gift_voucher ?? {}).map(([, v]) => ({ giftVoucherId: v.id, qty: v.qty, value: v.value }));
+      // Lines left at 0 (none) on the order form are not added.
+      const tickets = Object.values(input.ticket ?? {})
+        .filter((l) => l.qty > 0)
+        .map((l) => ({ ticketTypeId: l.ticket, qty: l.qty, seats: l.seats }));
+      const vouchers = Object.values(input.gift_voucher ?? {})
+        .filter((v) => v.qty > 0)
+        .map((v) => ({ giftVoucherId: v.id, qty: v.qty, value: v.value }));
       try {
         await addToBasket(db, saleId, { tickets, vouchers }, clock(), { maxPerOrder: config.maxPerOrder, userId: userIdOf(request) });
       } catch (err) {
