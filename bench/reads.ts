@@ -58,9 +58,9 @@ async function threeLineBasket(base: string): Promise<string> {
  * of the bench database's backends: what a request costs wherever it runs, whatever else the
  * machine is doing meanwhile (the rates fall with a busy machine; this does not).
  */
-async function cpuOfServer(pid: number | undefined, t: Target): Promise<number | null> {
+async function cpuOfServer(pid: number | undefined, t: Target | null): Promise<number | null> {
   if (pid === undefined || !existsSync('/proc/stat')) return null;
-  const backends = t.db ? await backendsOf(t.db) : new Set<number>();
+  const backends = t?.db ? await backendsOf(t.db) : new Set<number>();
   return cpuOf((_comm, ppid, p) => p === pid || ppid === pid || backends.has(p));
 }
 
@@ -87,14 +87,15 @@ export async function benchReads(): Promise<void> {
     const repeat = etag ? await fetch(`${base}/ajax/checkout/checkout/get/`, { headers: { cookie, 'if-none-match': etag } }) : null;
     console.log(`GET checkout: ETag ${etag ?? 'none'}; cache-control ${first.headers.get('cache-control')}; the repeat with If-None-Match answers ${repeat?.status ?? '(no ETag)'}`);
 
-    const measured = (pid: number | undefined, go: (d: number) => Promise<autocannon.Result>) => async (d: number) => {
-      const before = await cpuOfServer(pid, t);
+    // The bare server uses no database: its figure is its own process's CPU alone.
+    const measured = (pid: number | undefined, go: (d: number) => Promise<autocannon.Result>, database = true) => async (d: number) => {
+      const before = await cpuOfServer(pid, database ? t : null);
       const result = await go(d);
-      const after = await cpuOfServer(pid, t);
+      const after = await cpuOfServer(pid, database ? t : null);
       return Object.assign(result, { cpuMs: before === null || after === null ? null : (after - before) / Math.max(1, result.requests.total) });
     };
     const cases = {
-      bare: measured(bare.pid, (d) => run({ url: `http://127.0.0.1:${barePort}/bare`, connections: CONNECTIONS, duration: d })),
+      bare: measured(bare.pid, (d) => run({ url: `http://127.0.0.1:${barePort}/bare`, connections: CONNECTIONS, duration: d }), false),
       health: measured(server.pid, (d) => run({ url: `${base}/health`, connections: CONNECTIONS, duration: d })),
       checkout: measured(server.pid, (d) => run({ url: `${base}/ajax/checkout/checkout/get/`, connections: CONNECTIONS, duration: d, headers: { cookie } })),
       revalidate: measured(server.pid, (d) =>
