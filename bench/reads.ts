@@ -58,10 +58,24 @@ async function threeLineBasket(base: string): Promise<string> {
  * of the bench database's backends: what a request costs wherever it runs, whatever else the
  * machine is doing meanwhile (the rates fall with a busy machine; this does not).
  */
-async function cpuOfServer(pid: number | undefined, t: Target | null): Promise<number | null> {
+async function cpuOfServer(pid: number | undefined, t: Target | null): Promise<Map<number, number> | null> {
   if (pid === undefined || !existsSync('/proc/stat')) return null;
   const backends = t?.db ? await backendsOf(t.db) : new Set<number>();
-  return cpuOf((_comm, ppid, p) => p === pid || ppid === pid || backends.has(p));
+  const each = new Map<number, number>();
+  each.set(pid, cpuOf((_comm, ppid, p) => p === pid || ppid === pid));
+  for (const b of backends) each.set(b, cpuOf((_comm, _ppid, p) => p === b));
+  return each;
+}
+
+/**
+ * CPU milliseconds between two readings, by process: a backend the pool opened meanwhile counts
+ * from nothing, one it closed meanwhile (its CPU no longer readable) is left out.
+ */
+function cpuBetween(before: Map<number, number> | null, after: Map<number, number> | null): number | null {
+  if (!before || !after) return null;
+  let sum = 0;
+  for (const [p, ms] of after) sum += ms - (before.get(p) ?? 0);
+  return sum;
 }
 
 const statusesOf = (r: autocannon.Result) => {
@@ -90,9 +104,15 @@ export async function benchReads(): Promise<void> {
     // The bare server uses no database: its figure is its own process's CPU alone.
     const measured = (pid: number | undefined, go: (d: number) => Promise<autocannon.Result>, database = true) => async (d: number) => {
       const before = await cpuOfServer(pid, database ? t : null);
+      const serverBefore = await cpuOfServer(pid, null);
       const result = await go(d);
       const after = await cpuOfServer(pid, database ? t : null);
-      return Object.assign(result, { cpuMs: before === null || after === null ? null : (after - before) / Math.max(1, result.requests.total) });
+      const serverAfter = await cpuOfServer(pid, null);
+      const per = (a: Map<number, number> | null, b: Map<number, number> | null) => {
+        const ms = cpuBetween(a, b);
+        return ms === null ? null : ms / Math.max(1, result.requests.total);
+      };
+      return Object.assign(result, { cpuMs: per(before, after), serverCpuMs: per(serverBefore, serverAfter) });
     };
     const cases = {
       bare: measured(bare.pid, (d) => run({ url: `http://127.0.0.1:${barePort}/bare`, connections: CONNECTIONS, duration: d }), false),
@@ -117,7 +137,12 @@ export async function benchReads(): Promise<void> {
       const each = turns.get(name)!.map((r) => (r as typeof r & { cpuMs: number | null }).cpuMs);
       return each.every((c) => c !== null) ? meanOf(each as number[]) : null;
     };
-    const cpuLabel = (name: Case) => (cpu(name) === null ? '' : `${(cpu(name)! * 1000).toFixed(0)} µs CPU (server${t.db ? ' + database' : ''}) per request`);
+    const serverCpu = (name: Case) => {
+      const each = turns.get(name)!.map((r) => (r as typeof r & { serverCpuMs: number | null }).serverCpuMs);
+      return each.every((c) => c !== null) ? meanOf(each as number[]) : null;
+    };
+    const cpuLabel = (name: Case) =>
+      cpu(name) === null ? '' : `${(cpu(name)! * 1000).toFixed(0)} µs CPU (server${t.db && name !== 'bare' ? ` ${(serverCpu(name)! * 1000).toFixed(0)} + database` : ''}) per request`;
     for (const name of names) {
       const rs = turns.get(name)!;
       console.log(

@@ -51,7 +51,8 @@ const replyOf = (json: string): CheckoutReply => ({ json, etag: `"${createHash('
 
 /**
  * GET checkout, built once per version of what it shows, in this process's memory. Each read asks
- * the database one cheap question first (`checkout_version`, server/db/functions/checkout_version.sql):
+ * the database one cheap question first (`checkout_version`, server/db/functions/checkout_version.sql;
+ * the reads that arrive together ask together, see versionReader):
  * the row versions of the sale's own rows, of the catalogue rows its lines show and of the
  * signed-in user, which every committed write changes, whichever process or database function made
  * it and without any write doing anything for it. While they are what the kept body was built
@@ -73,13 +74,7 @@ export function checkoutReads(deps: AppDeps, { keepMs = 5_000, entries = 5_000 }
   const sitekey = deps.config.captcha === 'never' ? null : deps.captcha.sitekey;
   const empty = replyOf(JSON.stringify(emptyCheckout(sitekey)));
 
-  async function versionOf(saleId: string, userId: number | null) {
-    const [row] = await preparedRows<{ version: string; deadline_ms: number | null }>(deps.db, 'checkout_version', 'SELECT version, deadline_ms FROM checkout_version($1, $2::int)', [
-      saleId,
-      userId,
-    ]);
-    return row ? { version: row.version, deadlineMs: row.deadline_ms === null ? null : Number(row.deadline_ms) } : null;
-  }
+  const versionOf = versionReader(deps.db);
 
   return async function read(request: FastifyRequest): Promise<CheckoutReply> {
     const saleId = saleIdOf(request);
@@ -109,6 +104,67 @@ export function checkoutReads(deps: AppDeps, { keepMs = 5_000, entries = 5_000 }
     }
     return reply;
   };
+}
+
+type Version = { version: string; deadlineMs: number | null } | null;
+
+/** A PostgreSQL array literal of these values (null as NULL), each element quoted. */
+const arrayLiteral = (values: readonly (string | number | null)[]) =>
+  `{${values.map((v) => (v === null ? 'NULL' : `"${String(v).replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`)).join(',')}}`;
+
+/**
+ * The versions of sales' checkouts (checkout_versions), asked for in batches: a question asked
+ * while none is on its way goes at once; those asked while one is on its way wait for it and then go
+ * together, one round trip for all of them (the same sale and user asked for twice, once). Each
+ * question goes in a round trip that starts after it was asked, so it sees every write committed
+ * before it. A quiet server answers each read after one round trip, as without batches; a busy one
+ * makes one round trip for many reads.
+ */
+function versionReader(db: AppDeps['db']) {
+  let waiting = new Map<string, { saleId: string; userId: number | null; answers: { resolve: (v: Version) => void; reject: (err: unknown) => void }[] }>();
+  let sending = false;
+
+  async function send(batch: typeof waiting): Promise<void> {
+    const asked = [...batch.values()];
+    try {
+      const found = await preparedRows<{ sale_id: string; user_id: number | null; version: string; deadline_ms: number | null }>(
+        db,
+        'checkout_versions',
+        'SELECT sale_id, user_id, version, deadline_ms FROM checkout_versions($1::text[], $2::int[])',
+        [arrayLiteral(asked.map((a) => a.saleId)), arrayLiteral(asked.map((a) => a.userId))],
+      );
+      const byKey = new Map(found.map((r) => [`${r.sale_id}|${r.user_id ?? ''}`, r]));
+      for (const a of asked) {
+        const row = byKey.get(`${a.saleId}|${a.userId ?? ''}`);
+        const version: Version = row ? { version: row.version, deadlineMs: row.deadline_ms === null ? null : Number(row.deadline_ms) } : null;
+        for (const answer of a.answers) answer.resolve(version);
+      }
+    } catch (err) {
+      for (const a of asked) for (const answer of a.answers) answer.reject(err);
+    }
+  }
+
+  async function drain(): Promise<void> {
+    sending = true;
+    try {
+      while (waiting.size > 0) {
+        const batch = waiting;
+        waiting = new Map();
+        await send(batch);
+      }
+    } finally {
+      sending = false;
+    }
+  }
+
+  return (saleId: string, userId: number | null): Promise<Version> =>
+    new Promise((resolve, reject) => {
+      const key = `${saleId}|${userId ?? ''}`;
+      let entry = waiting.get(key);
+      if (!entry) waiting.set(key, (entry = { saleId, userId, answers: [] }));
+      entry.answers.push({ resolve, reject });
+      if (!sending) void drain();
+    });
 }
 
 /** Whether the request's If-None-Match names this ETag (weak or strong, in a list, or `*`). */

@@ -14,7 +14,7 @@
 -- settings, other upcoming events) is not in it: the server keeps a body a few seconds at most.
 CREATE OR REPLACE FUNCTION checkout_version(p_sale text, p_user integer)
 RETURNS TABLE (version text, deadline_ms double precision)
-LANGUAGE plpgsql STABLE AS $fn$
+LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $fn$
 BEGIN
   RETURN QUERY
   SELECT concat_ws('/',

@@ -14,7 +14,7 @@
 -- settings, other upcoming events) is not in it: the server keeps a body a few seconds at most.
 CREATE OR REPLACE FUNCTION checkout_version(p_sale text, p_user integer)
 RETURNS TABLE (version text, deadline_ms double precision)
-LANGUAGE plpgsql STABLE AS $fn$
+LANGUAGE plpgsql STABLE SET plan_cache_mode = force_generic_plan AS $fn$
 BEGIN
   RETURN QUERY
   SELECT concat_ws('/',
@@ -40,5 +40,19 @@ BEGIN
                 FROM users u WHERE u.id = p_user), '-')),
     (extract(epoch FROM s.hold_deadline) * 1000)::double precision
   FROM sales s WHERE s.id = p_sale;
+END
+$fn$;
+--> statement-breakpoint
+-- checkout_version for several sales at once, each with its signed-in user (null for none): the
+-- server asks for the versions of every GET checkout that arrived while its last question was on
+-- its way in one round trip. A sale that is gone has no row.
+CREATE OR REPLACE FUNCTION checkout_versions(p_sales text[], p_users integer[])
+RETURNS TABLE (sale_id text, user_id integer, version text, deadline_ms double precision)
+LANGUAGE plpgsql STABLE AS $fn$
+BEGIN
+  RETURN QUERY
+  SELECT x.s, x.u, v.version, v.deadline_ms
+  FROM unnest(p_sales, p_users) AS x(s, u)
+  CROSS JOIN LATERAL checkout_version(x.s, x.u) v;
 END
 $fn$;
