@@ -37,9 +37,9 @@ const SECRET = `bench-${randomBytes(16).toString('hex')}`;
 const WARM_UP_SECONDS = Math.max(2, Math.round(SECONDS / 4));
 
 
-const fmt = (n: number) => n.toLocaleString('en-GB', { maximumFractionDigits: 0 });
+export const fmt = (n: number) => n.toLocaleString('en-GB', { maximumFractionDigits: 0 });
 
-function run(opts: autocannon.Options): Promise<autocannon.Result> {
+export function run(opts: autocannon.Options): Promise<autocannon.Result> {
   return new Promise((resolve, reject) => {
     autocannon(opts, (err, result) => (err ? reject(err) : resolve(result)));
   });
@@ -57,7 +57,7 @@ const buyerAddress = (n: number) => `10.${(n >> 16) & 255}.${(n >> 8) & 255}.${n
  * (a, b, c, c, b, a, …): a case always run later would always meet the database the earlier turns
  * grew and any drift of the machine. Answers each case's turns, round by round.
  */
-async function inTurns<K, R>(cases: readonly K[], measure: (c: K) => Promise<R>): Promise<Map<K, R[]>> {
+export async function inTurns<K, R>(cases: readonly K[], measure: (c: K) => Promise<R>): Promise<Map<K, R[]>> {
   const turns = new Map<K, R[]>(cases.map((c) => [c, []]));
   for (let round = 0; round < ROUNDS; round++) {
     for (const c of round % 2 === 0 ? cases : [...cases].reverse()) turns.get(c)!.push(await measure(c));
@@ -83,7 +83,7 @@ function statFields(pid: string | number): string[] | null {
   }
 }
 /** CPU milliseconds of the processes that pass `wanted` (comm, parent pid, pid). */
-function cpuOf(wanted: (comm: string, ppid: number, pid: number) => boolean): number {
+export function cpuOf(wanted: (comm: string, ppid: number, pid: number) => boolean): number {
   let ticks = 0;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
@@ -95,7 +95,7 @@ function cpuOf(wanted: (comm: string, ppid: number, pid: number) => boolean): nu
 }
 interface CpuSplit { database: number; server: number; generator: number }
 /** The backends connected to the bench's database, by process id. */
-async function backendsOf(db: Database): Promise<Set<number>> {
+export async function backendsOf(db: Database): Promise<Set<number>> {
   const found = await rows<{ pid: number }>(db, sql`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`);
   return new Set(found.map((r) => Number(r.pid)));
 }
@@ -116,9 +116,9 @@ function cpuPer(before: CpuSplit | null, after: CpuSplit | null, requests: numbe
   return `CPU per request: database ${per('database')} ms, server ${per('server')} ms, load generator ${per('generator')} ms`;
 }
 
-const meanOf = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
+export const meanOf = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
 
-async function freePort(): Promise<number> {
+export async function freePort(): Promise<number> {
   return new Promise((resolve) => {
     const s = createServer().listen(0, '127.0.0.1', () => {
       const { port } = s.address() as { port: number };
@@ -127,7 +127,7 @@ async function freePort(): Promise<number> {
   });
 }
 
-async function startServer(env: Record<string, string>): Promise<ChildProcess> {
+export async function startServer(env: Record<string, string>): Promise<ChildProcess> {
   // BENCH_CPU_PROF=<folder> writes the server's CPU profile there when it stops (open it in Chrome's DevTools).
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'server/main.ts'], {
@@ -157,7 +157,7 @@ async function startServer(env: Record<string, string>): Promise<ChildProcess> {
   return child;
 }
 
-interface Target {
+export interface Target {
   driver: 'postgres' | 'pglite';
   env: Record<string, string>;
   /** A direct connection for fixtures; null on PGlite, whose one process is the server. */
@@ -166,7 +166,7 @@ interface Target {
   cleanup(): Promise<void>;
 }
 
-async function target(): Promise<Target> {
+export async function target(): Promise<Target> {
   const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   if (!base) {
     const dir = mkdtempSync(path.join(tmpdir(), 'holdfast-bench-'));

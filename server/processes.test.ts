@@ -2,7 +2,7 @@
  * Several processes on one PostgreSQL, as an operator runs them: started together on an empty
  * database they take turns to migrate and seed; `WORKERS=n` serves one port from n processes that
  * share sessions and the rate limit; buyers spread over two processes never take more than the
- * capacity. Real processes, real HTTP, a database of their own.
+ * capacity; a basket changed through one process reads changed through the other at once. Real processes, real HTTP, a database of their own.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -70,7 +70,8 @@ async function stop(...started: Started[]): Promise<void> {
 /** A buyer over real HTTP, keeping its cookies; every request on a fresh connection. */
 class Buyer {
   private cookies = new Map<string, string>();
-  constructor(private readonly base: string) {}
+  /** The process the next requests go to; the cookies go with them. */
+  constructor(public base: string) {}
   async send(method: 'GET' | 'POST', path: string, body?: Record<string, unknown>, accept = 'application/json') {
     const res = await fetch(this.base + path, {
       method,
@@ -179,6 +180,35 @@ describe.skipIf(!onPostgres)('several processes on one PostgreSQL', () => {
         sql`SELECT p.held, (SELECT COALESCE(sum(qty), 0)::int FROM holds WHERE pool_id = p.id) AS rows FROM capacity_pools p WHERE p.id = ${poolId}`,
       );
       expect(pool).toEqual({ held: CAPACITY, rows: CAPACITY });
+    } finally {
+      await stop(a, b);
+    }
+  });
+
+  it('a basket changed through one process reads changed through the other at once', { timeout: 120_000 }, async () => {
+    const [portA, portB] = [await freePort(), await freePort()];
+    const env = { DATABASE_URL: databaseUrl(name), RATE_LIMIT_PER_MINUTE: '100000' };
+    const a = start({ ...env, PORT: String(portA) });
+    const b = start({ ...env, PORT: String(portB) });
+    try {
+      await Promise.all([a.ready, b.ready]);
+      const { types } = await hotEvent(db, { capacity: 100, types: 1 });
+      const [A, B] = [`http://127.0.0.1:${portA}`, `http://127.0.0.1:${portB}`];
+      const buyer = new Buyer(A);
+      expect((await buyer.add(types[0]!.id, 2)).status).toBeLessThan(400);
+      const qtyVia = async (base: string) => {
+        buyer.base = base;
+        const checkout = (await (await buyer.send('GET', '/ajax/checkout/checkout/get/')).json()) as { tickets: { qty: number }[]; seconds_remaining: number };
+        return { qty: checkout.tickets[0]?.qty, held: checkout.seconds_remaining > 0 };
+      };
+      // Each process has read the basket twice, so each keeps what it built.
+      for (const base of [A, B, A, B]) expect(await qtyVia(base)).toEqual({ qty: 2, held: false });
+      buyer.base = A;
+      expect((await buyer.send('POST', '/ajax/checkout/checkout/update_ticket_quantity/', { ticket_id: types[0]!.id, quantity: 3 })).status).toBe(200);
+      expect(await qtyVia(B)).toEqual({ qty: 3, held: false });
+      buyer.base = B;
+      expect((await buyer.send('POST', '/ajax/checkout/checkout/reserve_tickets/', {})).status).toBe(200);
+      expect(await qtyVia(A)).toEqual({ qty: 3, held: true });
     } finally {
       await stop(a, b);
     }

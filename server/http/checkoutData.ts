@@ -2,7 +2,11 @@
  * The visitor's checkout and user as the calls answer them (GET checkout, GET user), read with the
  * session's sale and user; the checkout page sends both with its first screen.
  */
-import type { FastifyRequest } from 'fastify';
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Checkout } from '../../contract/index.ts';
+import { emptyCheckout } from '../../contract/emptyCheckout.ts';
+import { preparedRows } from '../db/index.ts';
 import { buildCheckout } from '../domain/checkout.ts';
 import { findUser, toWireUser } from '../domain/users.ts';
 import type { AppDeps } from './deps.ts';
@@ -25,4 +29,160 @@ export function readCheckout(deps: AppDeps, request: FastifyRequest) {
 export async function checkoutPageData(deps: AppDeps, request: FastifyRequest) {
   const [checkout, user] = await Promise.all([readCheckout(deps, request), readUser(deps, request)]);
   return { checkout, user };
+}
+
+/** GET checkout's reply as sent: the body's JSON and its ETag (a hash of that JSON). */
+export interface CheckoutReply {
+  json: string;
+  etag: string;
+}
+
+interface Built {
+  reply: CheckoutReply;
+  /** What the body was built from in the database (checkout_version), and for which signed-in user. */
+  version: string;
+  userId: number | null;
+  /** The clock's span (ms) in which building the body again from the same rows would give the same body. */
+  from: number;
+  until: number;
+}
+
+const replyOf = (json: string): CheckoutReply => ({ json, etag: `"${createHash('sha1').update(json).digest('base64url')}"` });
+
+/**
+ * GET checkout, built once per version of what it shows, in this process's memory. Each read asks
+ * the database one cheap question first (`checkout_version`, server/db/functions/checkout_version.sql;
+ * the reads that arrive together ask together, see versionReader):
+ * the row versions of the sale's own rows, of the catalogue rows its lines show and of the
+ * signed-in user, which every committed write changes, whichever process or database function made
+ * it and without any write doing anything for it. While they are what the kept body was built
+ * from, the body is sent again as it was; otherwise it is built anew. So a change is seen by the
+ * very next read, through any process.
+ *
+ * Time moves the checkout on too: a running hold's countdown reads differently each second and its
+ * end sends the sale back to the basket, so a body is kept only until its countdown would change; a
+ * payment in progress (its own countdown) is built on each read; and any body is kept at most
+ * `keepMs`, which bounds how late the rest shows (what the version leaves out: the questions,
+ * plans, charities and payment settings of the basket's events and organisers, their other
+ * upcoming events, what `now` decides beyond the countdown).
+ *
+ * The ETag is a hash of the body: a browser that sends it back (If-None-Match) while it still
+ * matches is answered 304 with no body.
+ */
+export function checkoutReads(deps: AppDeps, { keepMs = 5_000, entries = 5_000 }: { keepMs?: number; entries?: number } = {}) {
+  const built = new Map<string, Built>();
+  const sitekey = deps.config.captcha === 'never' ? null : deps.captcha.sitekey;
+  const empty = replyOf(JSON.stringify(emptyCheckout(sitekey)));
+
+  const versionOf = versionReader(deps.db);
+
+  return async function read(request: FastifyRequest): Promise<CheckoutReply> {
+    const saleId = saleIdOf(request);
+    if (!saleId) return empty;
+    const userId = userIdOf(request);
+    // Read before the body is built: a write landing in between leaves a body newer than its version, built again next time.
+    const current = await versionOf(saleId, userId);
+    if (!current) {
+      built.delete(saleId);
+      return empty;
+    }
+    const now = deps.clock();
+    const at = now.getTime();
+    const kept = built.get(saleId);
+    if (kept && kept.version === current.version && kept.userId === userId && at >= kept.from && at < kept.until) return kept.reply;
+    const checkout: Checkout = await buildCheckout(deps.db, saleId, now, { captchaSitekey: sitekey, userId, maxPerOrder: deps.config.maxPerOrder });
+    const reply = replyOf(JSON.stringify(checkout));
+    let until = at + keepMs;
+    if (checkout.payment_in_progress) until = at;
+    // seconds_remaining = ceil((deadline - now) / 1000) reads one less from deadline - 1000 × (seconds - 1).
+    else if (checkout.seconds_remaining > 0) until = current.deadlineMs === null ? at : Math.min(until, current.deadlineMs - 1000 * (checkout.seconds_remaining - 1));
+    built.delete(saleId);
+    if (until > at) {
+      built.set(saleId, { reply, version: current.version, userId, from: at, until });
+      // The oldest kept goes first once there are `entries`.
+      if (built.size > entries) built.delete(built.keys().next().value!);
+    }
+    return reply;
+  };
+}
+
+type Version = { version: string; deadlineMs: number | null } | null;
+
+/** A PostgreSQL array literal of these values (null as NULL), each element quoted. */
+const arrayLiteral = (values: readonly (string | number | null)[]) =>
+  `{${values.map((v) => (v === null ? 'NULL' : `"${String(v).replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`)).join(',')}}`;
+
+/**
+ * The versions of sales' checkouts (checkout_versions), asked for in batches: a question asked
+ * while none is on its way goes at once; those asked while one is on its way wait for it and then go
+ * together, one round trip for all of them (the same sale and user asked for twice, once). Each
+ * question goes in a round trip that starts after it was asked, so it sees every write committed
+ * before it. A quiet server answers each read after one round trip, as without batches; a busy one
+ * makes one round trip for many reads.
+ */
+function versionReader(db: AppDeps['db']) {
+  let waiting = new Map<string, { saleId: string; userId: number | null; answers: { resolve: (v: Version) => void; reject: (err: unknown) => void }[] }>();
+  let sending = false;
+
+  async function send(batch: typeof waiting): Promise<void> {
+    const asked = [...batch.values()];
+    try {
+      const found = await preparedRows<{ sale_id: string; user_id: number | null; version: string; deadline_ms: number | null }>(
+        db,
+        'checkout_versions',
+        'SELECT sale_id, user_id, version, deadline_ms FROM checkout_versions($1::text[], $2::int[])',
+        [arrayLiteral(asked.map((a) => a.saleId)), arrayLiteral(asked.map((a) => a.userId))],
+      );
+      const byKey = new Map(found.map((r) => [`${r.sale_id}|${r.user_id ?? ''}`, r]));
+      for (const a of asked) {
+        const row = byKey.get(`${a.saleId}|${a.userId ?? ''}`);
+        const version: Version = row ? { version: row.version, deadlineMs: row.deadline_ms === null ? null : Number(row.deadline_ms) } : null;
+        for (const answer of a.answers) answer.resolve(version);
+      }
+    } catch (err) {
+      for (const a of asked) for (const answer of a.answers) answer.reject(err);
+    }
+  }
+
+  async function drain(): Promise<void> {
+    sending = true;
+    try {
+      while (waiting.size > 0) {
+        const batch = waiting;
+        waiting = new Map();
+        await send(batch);
+      }
+    } finally {
+      sending = false;
+    }
+  }
+
+  return (saleId: string, userId: number | null): Promise<Version> =>
+    new Promise((resolve, reject) => {
+      const key = `${saleId}|${userId ?? ''}`;
+      let entry = waiting.get(key);
+      if (!entry) waiting.set(key, (entry = { saleId, userId, answers: [] }));
+      entry.answers.push({ resolve, reject });
+      if (!sending) void drain();
+    });
+}
+
+/** Whether the request's If-None-Match names this ETag (weak or strong, in a list, or `*`). */
+export function matchesEtag(request: FastifyRequest, etag: string): boolean {
+  const header = request.headers['if-none-match'];
+  if (!header) return false;
+  return header.split(',').some((tag) => {
+    const t = tag.trim();
+    return t === '*' || t === etag || t === `W/${etag}`;
+  });
+}
+
+/**
+ * Sends GET checkout: 304 without a body when the browser's copy is current, else the JSON. The
+ * browser keeps the reply but asks again each time (`private, no-cache`), sending the ETag itself.
+ */
+export function sendCheckout(request: FastifyRequest, reply: FastifyReply, checkout: CheckoutReply): FastifyReply {
+  reply.header('cache-control', 'private, no-cache').header('etag', checkout.etag);
+  if (matchesEtag(request, checkout.etag)) return reply.code(304).send();
+  return reply.type('application/json; charset=utf-8').send(checkout.json);
 }

@@ -1,19 +1,21 @@
 /**
  * Requests per minute per address, across all routes (RATE_LIMIT_PER_MINUTE), counted in this
- * process's memory or in the database that every process shares (RATE_LIMIT_STORE).
+ * process's memory or in the database that every process shares (RATE_LIMIT_STORE). The database's
+ * count is taken in leases (leasedRateLimitStore): most requests are counted in memory, and every
+ * process together still lets no more than the limit through.
  */
 import type { FastifyInstance } from 'fastify';
 import rateLimit from '@fastify/rate-limit';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
-import { databaseRateLimitStore } from '../http/rateLimitStore.ts';
+import { leasedRateLimitStore } from '../http/rateLimitStore.ts';
 
 async function requestBudget(app: FastifyInstance, opts: { db: Database; config: Pick<Config, 'rateLimitPerMinute' | 'rateLimitStore' | 'databaseUrl'> }): Promise<void> {
   const { db, config } = opts;
   await app.register(rateLimit, {
     max: config.rateLimitPerMinute,
-    ...(config.rateLimitStore === 'database' ? { store: databaseRateLimitStore(db, { relaxedCommit: config.databaseUrl !== null }) as never } : {}),
+    ...(config.rateLimitStore === 'database' ? { store: leasedRateLimitStore(db, { relaxedCommit: config.databaseUrl !== null }) as never } : {}),
     timeWindow: '1 minute',
     /** A page load fetches a dozen hashed build files; they cost nothing to serve and must not spend a buyer's budget of calls. */
     allowList: (request) => (request.method === 'GET' || request.method === 'HEAD') && request.url.startsWith('/assets/'),

@@ -102,10 +102,11 @@ export interface SecurityOptions {
 }
 
 /**
- * The headers, set by helmet on every reply before any route runs (so a 404 or a 429 carries them
- * too), its middleware built once at start: @fastify/helmet, left to set them, builds it anew for
- * every request, a sixth of what a trivial route costs. @fastify/helmet serves the pages that need a
- * policy of their own (pageStyleNonces).
+ * The headers, on every reply before any route runs (so a 404 or a 429 carries them too): what
+ * helmet sets for these options, worked out once at start, plus the Permissions-Policy and, for an
+ * HTTPS site, HSTS, set from that one list on each request in one synchronous hook. @fastify/helmet
+ * serves the pages that need a policy of their own (pageStyleNonces); its headers, set later on the
+ * same response, replace these.
  */
 async function securityHeaders(app: FastifyInstance, { providers, inline }: SecurityOptions): Promise<void> {
   const directives = cspDirectives(providers, inline);
@@ -117,15 +118,30 @@ async function securityHeaders(app: FastifyInstance, { providers, inline }: Secu
     crossOriginEmbedderPolicy: false,
   } satisfies FastifyHelmetOptions;
   app.decorate('helmetOptions', options);
-  const headers = helmet(options);
-  app.addHook('onRequest', (request, reply, done) => headers(request.raw, reply.raw, (err?: unknown) => done(err as Error | undefined)));
   // Behind a proxy that terminates TLS but is not trusted (no TRUST_PROXY), the request looks like
   // plain HTTP: PUBLIC_URL says the site is HTTPS. A browser heeds the header only over HTTPS.
   const httpsSite = providers.publicUrl?.startsWith('https://') === true;
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('permissions-policy', PERMISSIONS_POLICY);
-    if (httpsSite || request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+  const headers: [string, string][] = [...helmetHeaders(options), ['permissions-policy', PERMISSIONS_POLICY]];
+  if (httpsSite) headers.push(['strict-transport-security', HSTS]);
+  app.addHook('onRequest', (request, reply, done) => {
+    const raw = reply.raw;
+    for (const [name, value] of headers) raw.setHeader(name, value);
+    if (!httpsSite && request.protocol === 'https') raw.setHeader('strict-transport-security', HSTS);
+    done();
   });
+}
+
+/** The headers helmet sets with these options, as it sets them on a response. */
+export function helmetHeaders(options: FastifyHelmetOptions): [string, string][] {
+  const set = new Map<string, string>();
+  const response = {
+    setHeader: (name: string, value: string | number | readonly string[]) => set.set(name.toLowerCase(), String(value)),
+    removeHeader: (name: string) => set.delete(name.toLowerCase()),
+  };
+  let failed: unknown = null;
+  helmet(options as Parameters<typeof helmet>[0])({} as never, response as never, (err?: unknown) => (failed = err ?? null));
+  if (failed) throw failed as Error;
+  return [...set];
 }
 
 export const security = fp(securityHeaders, { name: 'security', fastify: '5.x' });

@@ -20,7 +20,7 @@ import { Refusal } from '../../domain/refusal.ts';
 import type { Handlers, InvalidHandler } from '../../http/calls.ts';
 import { noticeQuery } from '../../http/notices.ts';
 import { MAX_ID } from '../../../contract/index.ts';
-import { readCheckout, readUser } from '../../http/checkoutData.ts';
+import { checkoutReads, readUser, sendCheckout } from '../../http/checkoutData.ts';
 import { referrerIdOf, saleIdOf, setSaleCookie, userIdOf } from '../../http/session.ts';
 import { offerResumeLinkAfter } from '../../http/resumeLink.ts';
 import { recordReferrer } from '../../domain/referrals.ts';
@@ -64,6 +64,7 @@ export function basketHandlers(deps: AppDeps): Pick<Handlers, BasketCalls> {
   const { db, config, clock } = deps;
   /** Reservations in the database at once from this process (RESERVE_CONCURRENCY): see server/http/slots.ts. */
   const reserving = slots(config.reserveConcurrency);
+  const checkouts = checkoutReads(deps);
 
   /**
    * The visitor's existing sale. Only an add writes a sale; every other change needs one already,
@@ -90,10 +91,8 @@ export function basketHandlers(deps: AppDeps): Pick<Handlers, BasketCalls> {
 
   return {
     getUser: async ({ request }) => readUser(deps, request),
-    getCheckout: async ({ request, reply }) => {
-      reply.header('cache-control', 'no-store');
-      return readCheckout(deps, request);
-    },
+    // Sent as built (JSON and ETag), 304 while the browser's copy is current.
+    getCheckout: async ({ request, reply }) => sendCheckout(request, reply, await checkouts(request)) as never,
     updateBasketState: async ({ input, request }) => ({
       seconds_remaining: (await hasSale(request)) ? await updateBasketState(db, await saleFor(request), input.state, clock()) : 0,
     }),
