@@ -2,14 +2,14 @@
  * `npm run mutate [machine …]`: mutation testing of every machine folder (or the ones named), one
  * Stryker run per folder against that folder's own tests, then one table of scores per file.
  * A file scores the share of its mutants that some test noticed (killed or timed out) among those
- * that ran; the goal is 85 % for every file. Figures, not a gate: the exit code is 0 either way.
+ * that ran; the goal is 90 % for every file. Figures, not a gate: the exit code is 0 either way.
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const root = path.resolve(import.meta.dirname, '..');
-const GOAL = 85;
+const GOAL = 90;
 
 const all = readdirSync(path.join(root, 'machines')).filter(
   (name) => name !== 'testing' && statSync(path.join(root, 'machines', name)).isDirectory(),
