@@ -14,6 +14,7 @@
  * Uses PostgreSQL for 2–4 when BENCH_DATABASE_URL or TEST_DATABASE_URL is set, else PGlite.
  *
  *   npx tsx bench/waitingRoom.ts
+ *   npx tsx bench/waitingRoom.ts --poll-only
  *   LIGHTHOUSE_URL=http://127.0.0.1:3000 npx tsx bench/waitingRoom.ts --lighthouse-only
  */
 import autocannon from 'autocannon';
@@ -268,6 +269,8 @@ async function freePortCheck(): Promise<void> {
 
 if (process.argv.includes('--serve')) {
   await serve();
+} else if (process.argv.includes('--poll-only')) {
+  await pollCost();
 } else if (process.argv.includes('--lighthouse-only')) {
   await queueLighthouse((process.env.LIGHTHOUSE_URL ?? 'http://127.0.0.1:3000').replace(/\/$/, ''));
 } else {

@@ -18,7 +18,7 @@ import { Html, html, page } from '../../views/html.ts';
 import { join, numberOf, WaitingRooms, type QueuedDate, type QueueView } from '../../domain/waitingRoom/room.ts';
 import { admissionCookie, placeCookie, signer, type Place } from '../../domain/waitingRoom/tokens.ts';
 import { joinWaitingList, OFFER_ENDED_MESSAGE, OFFER_UNKNOWN_MESSAGE, openOffer } from '../../domain/waitingRoom/waitingList.ts';
-import { queuePagePath, WAITING_LIST_PATH, type QueueStatus } from '../../../contract/waitingRoom.ts';
+import { queuePagePath, WAITING_LIST_PATH } from '../../../contract/waitingRoom.ts';
 import { calls } from '../../../contract/index.ts';
 
 /** Said to a reservation of a queued date that did not come through the queue. */
@@ -45,23 +45,35 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
     reply.setCookie(name, value, { httpOnly: true, sameSite: 'lax', secure: request.protocol === 'https', path: '/', maxAge });
   }
 
-  function wire(date: QueuedDate, view: QueueView | { state: 'no-place' }): QueueStatus {
-    return {
-      state: view.state,
-      position: view.state === 'waiting' ? view.position : null,
-      ahead: view.state === 'waiting' ? view.ahead : null,
-      wait_seconds: view.state === 'waiting' ? view.waitSeconds : null,
-      progress: view.state === 'waiting' ? view.progress : view.state === 'admitted' ? 1 : 0,
-      opens_in_seconds: view.state === 'before-sale' ? view.opensInSeconds : null,
-      poll_ms: view.state === 'no-place' ? 1000 : view.pollMs,
-      event_url: `/event/${date.eventId}/`,
-      event_title: date.title,
-      ticket_types: date.types.map((t) => ({ id: t.id, name: t.name })),
-    };
+  /**
+   * The answer's words, as contract/waitingRoom.ts has them: written out rather than serialised, with
+   * what every buyer of a date is told alike (where to go, the title, the ticket types) made once per
+   * read of the queue, so a poll builds only its own few numbers.
+   */
+  const dateTails = new WeakMap<QueuedDate, string>();
+  function tailOf(date: QueuedDate): string {
+    let tail = dateTails.get(date);
+    if (tail === undefined) {
+      const shared = { event_url: `/event/${date.eventId}/`, event_title: date.title, ticket_types: date.types.map((t) => ({ id: t.id, name: t.name })) };
+      tail = JSON.stringify(shared).slice(1);
+      dateTails.set(date, tail);
+    }
+    return tail;
+  }
+  const orNull = (n: number | null) => (n === null ? 'null' : String(n));
+  function wire(date: QueuedDate, view: QueueView | { state: 'no-place' }): string {
+    const waiting = view.state === 'waiting' ? view : null;
+    const progress = waiting ? waiting.progress : view.state === 'admitted' ? 1 : 0;
+    return (
+      `{"state":"${view.state}","position":${orNull(waiting && waiting.position)},"ahead":${orNull(waiting && waiting.ahead)},` +
+      `"wait_seconds":${orNull(waiting && waiting.waitSeconds)},"progress":${progress},` +
+      `"opens_in_seconds":${orNull(view.state === 'before-sale' ? view.opensInSeconds : null)},"poll_ms":${view.state === 'no-place' ? 1000 : view.pollMs},${tailOf(date)}`
+    );
   }
 
   /** The buyer's place and what it is told now; an early place learns its number from the draw once. */
-  async function statusOf(request: FastifyRequest, reply: FastifyReply, date: QueuedDate, given?: Place): Promise<QueueStatus> {
+  async function statusOf(request: FastifyRequest, reply: FastifyReply, date: QueuedDate, given?: Place): Promise<string> {
+    reply.type('application/json; charset=utf-8');
     const dateId = date.row.eventDateId;
     let place: Place | null = given ?? sign.readPlace(request.cookies[placeCookie(dateId)], dateId);
     if (!place) return wire(date, { state: 'no-place' });
