@@ -118,6 +118,9 @@ describe.each(drivers)('the waiting room on %s', (driver) => {
     expect((await status(late)).state).toBe('waiting');
     tick();
     expect((await status(late)).state).toBe('admitted');
+    // Let in, the queue page sends the buyer on to the tickets.
+    const onward = await late.request({ method: 'GET', url: `/queue/${dateId}/` });
+    expect([onward.statusCode, onward.headers.location]).toEqual([303, `/event/${eventId}/`]);
   });
 
   it('sends a buyer without an admission from the event page to the queue, and refuses their reservation', async () => {

@@ -155,6 +155,8 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
   app.get<{ Params: { dateId: string } }>('/queue/:dateId/', async (request, reply) => {
     const date = await queuedDate(request.params.dateId);
     const view = await placeView(request, reply, date);
+    // Let in (its admission cookie is set): straight on to the tickets.
+    if (view.state === 'admitted') return reply.header('cache-control', 'private, no-store').redirect(`/event/${date.eventId}/`, 303);
     reply.type('text/html; charset=utf-8').header('cache-control', view.state === 'no-place' ? 'public, max-age=60' : 'private, no-store');
     return page(config, `Queue: ${date.title}`, queuePage(date, view.state === 'no-place' ? null : { view, status: wire(date, view) }, scripts, config.maxPerOrder), 'events');
   });
