@@ -4,16 +4,7 @@
  */
 import { z } from 'zod/mini';
 
-/** The queue page of an event date; the event page sends a buyer without an admission here. */
-export const queuePagePath = (dateId: number) => `/queue/${dateId}/`;
-/** The buyer's place: GET, answered from a signed cookie without touching the database. */
-export const queueStatusPath = (dateId: number) => `/ajax/queue/${dateId}/status/`;
-/** Joining: POST, form-encoded `altcha` (the solved proof of work of getCaptchaChallenge). */
-export const queueJoinPath = (dateId: number) => `/ajax/queue/${dateId}/join/`;
-/** Joining the waiting list of a sold-out ticket type: POST, form-encoded `ticket_type_id`, `email`, `quantity`. */
-export const WAITING_LIST_PATH = '/ajax/queue/waiting-list/';
-/** The local proof of work's challenge (the same as the reservation's captcha). */
-export const QUEUE_CHALLENGE_PATH = '/ajax/checkout/captcha/challenge/';
+export * from './queuePage.ts';
 
 const count = z.number().check(z.int(), z.minimum(0));
 

@@ -93,6 +93,17 @@ describe.each(drivers)('the waiting room on %s', (driver) => {
     const late = new Visitor(world.app, {}, '10.9.2.1');
     const lateJoined = await joinQueue(late);
     expect(lateJoined.state).toBe('waiting');
+    // The queue page paints the place at once, as the poll tells it, and no shared cache keeps it;
+    // without a place the page is the same for everyone and may be kept.
+    const painted = await late.request({ method: 'GET', url: `/queue/${dateId}/` });
+    expect(painted.headers['cache-control']).toBe('private, no-store');
+    expect(painted.body).toContain(`You are number ${lateJoined.position} in the queue. Estimated wait: `);
+    const carried = /data-status="([^"]+)"/.exec(painted.body)![1]!.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
+    expect(queueStatus.parse(JSON.parse(carried))).toEqual(await status(late));
+    const shell = await new Visitor(world.app, {}, '10.9.2.2').request({ method: 'GET', url: `/queue/${dateId}/` });
+    expect(shell.headers['cache-control']).toBe('public, max-age=60');
+    expect(shell.body).toContain('Finding your place in the queue…');
+    expect(shell.body).not.toContain('data-status="{');
 
     // 60 a minute: one more every second.
     for (let second = 1; second <= 5; second++) {
@@ -107,6 +118,9 @@ describe.each(drivers)('the waiting room on %s', (driver) => {
     expect((await status(late)).state).toBe('waiting');
     tick();
     expect((await status(late)).state).toBe('admitted');
+    // Let in, the queue page sends the buyer on to the tickets.
+    const onward = await late.request({ method: 'GET', url: `/queue/${dateId}/` });
+    expect([onward.statusCode, onward.headers.location]).toEqual([303, `/event/${eventId}/`]);
   });
 
   it('sends a buyer without an admission from the event page to the queue, and refuses their reservation', async () => {

@@ -11,7 +11,7 @@ import {
   SOLD_OUT_MESSAGE,
   WAITING_LIST_FAILED_MESSAGE,
   waitingMessage,
-} from './waitingRoom.messages.ts';
+} from '../../contract/queuePage.ts';
 
 export type QueuePhase = 'checking' | 'joining' | 'join-failed' | 'before-sale' | 'waiting' | 'admitted' | 'sold-out' | 'offline';
 
@@ -30,7 +30,8 @@ export interface WaitingRoomView {
   listMessage: string | null;
 }
 
-export function viewWaitingRoom(snapshot: SnapshotFrom<typeof waitingRoomMachine>): WaitingRoomView {
+/** Reads only the snapshot's state and context, so the page's own small runner (src/queue/flow.ts) is read the same way. */
+export function viewWaitingRoom(snapshot: Pick<SnapshotFrom<typeof waitingRoomMachine>, 'context' | 'value'>): WaitingRoomView {
   const { status, listMessage, listFailed } = snapshot.context;
   const queue = (snapshot.value as { queue: string }).queue;
   const list = (snapshot.value as { waitingList: string }).waitingList;

@@ -1,11 +1,14 @@
 /**
- * The queue page's script: the waiting room chart (machines/waitingRoom) with its calls, drawn into
- * the server's shell. No framework: the page only updates a sentence, a progress bar and a form.
+ * The queue page's script: the waiting room's flow (./flow.ts, the chart machines/waitingRoom run
+ * without its library) with its calls, drawn into the page the server painted. No framework and no
+ * schema library: the page only updates a sentence, a progress bar and a form, a few kilobytes in all.
+ * The server paints a buyer's place itself (data-status): the script then asks again only when the
+ * server said to.
  */
-import { createActor, fromPromise } from 'xstate';
-import { waitingRoomMachine, type WaitingListRequest } from '../../machines/waitingRoom/waitingRoom.machine';
+import type { QueueStatus } from '../../contract/waitingRoom';
+import { QUEUE_CHALLENGE_PATH, queueJoinPath, queueStatusPath, WAITING_LIST_PATH } from '../../contract/queuePage';
 import { viewWaitingRoom } from '../../machines/waitingRoom/waitingRoom.connect';
-import { QUEUE_CHALLENGE_PATH, queueJoinPath, queueStatus, queueStatusPath, WAITING_LIST_PATH, waitingListAnswer } from '../../contract/waitingRoom';
+import { runQueue } from './flow';
 import { solveAside, type Challenge } from './proofOfWork';
 
 const root = document.querySelector<HTMLElement>('[data-queue]')!;
@@ -27,26 +30,12 @@ async function json(url: string, body?: Record<string, string>): Promise<unknown
   return res.data;
 }
 
-const actor = createActor(
-  waitingRoomMachine.provide({
-    actors: {
-      fetchStatus: fromPromise(async () => queueStatus.parse(await json(queueStatusPath(dateId)))),
-      join: fromPromise(async () => {
-        const challenge = (await json(QUEUE_CHALLENGE_PATH)) as Challenge;
-        return queueStatus.parse(await json(queueJoinPath(dateId), { altcha: await solveAside(challenge) }));
-      }),
-      joinWaitingList: fromPromise(async ({ input }: { input: WaitingListRequest }) => {
-        const res = await call(WAITING_LIST_PATH, { ticket_type_id: String(input.ticketTypeId), email: input.email, quantity: String(input.quantity) });
-        if (res.status === 400) return { joined: false, message: String((res.data as { error?: unknown }).error ?? '') };
-        if (!res.ok) throw new Error(`waiting list answered ${res.status}`);
-        return waitingListAnswer.parse(res.data);
-      }),
-    },
-    actions: {
-      enterShop: (_, params) => window.location.assign(params.url),
-    },
-  }),
-);
+/** An answer the flow can go on from (contract/waitingRoom.ts has the full shape), else an error. */
+function status(data: unknown): QueueStatus {
+  const s = data as QueueStatus | null;
+  if (!s || typeof s.state !== 'string' || typeof s.poll_ms !== 'number' || typeof s.event_url !== 'string') throw new Error('Not a queue status');
+  return s;
+}
 
 const message = $<HTMLElement>('[data-queue-message]');
 const progress = $<HTMLProgressElement>('[data-queue-progress]');
@@ -54,28 +43,45 @@ const retry = $<HTMLElement>('[data-queue-retry]');
 const list = $<HTMLElement>('[data-queue-list]');
 const listForm = $<HTMLFormElement>('[data-waiting-list]');
 const listMessage = $<HTMLElement>('[data-queue-list-message]');
+const listButton = listForm.querySelector('button')!;
 
-actor.subscribe((snapshot) => {
-  const view = viewWaitingRoom(snapshot);
-  if (message.textContent !== view.message) message.textContent = view.message;
-  progress.value = Math.round(view.progress * 100);
-  retry.hidden = !view.canRetry;
-  list.hidden = !view.offerWaitingList;
-  const button = listForm.querySelector('button')!;
-  button.disabled = view.listSending || view.listJoined;
-  listForm.hidden = view.listJoined;
-  listMessage.textContent = view.listMessage ?? '';
-});
+const flow = runQueue(
+  {
+    fetchStatus: async () => status(await json(queueStatusPath(dateId))),
+    join: async () => {
+      const challenge = (await json(QUEUE_CHALLENGE_PATH)) as Challenge;
+      return status(await json(queueJoinPath(dateId), { altcha: await solveAside(challenge) }));
+    },
+    joinWaitingList: async (input) => {
+      const res = await call(WAITING_LIST_PATH, { ticket_type_id: String(input.ticketTypeId), email: input.email, quantity: String(input.quantity) });
+      if (res.status === 400) return { joined: false, message: String((res.data as { error?: unknown }).error ?? '') };
+      if (!res.ok) throw new Error(`waiting list answered ${res.status}`);
+      const answer = res.data as { joined: boolean; message: string };
+      return { joined: answer.joined === true, message: String(answer.message) };
+    },
+    enterShop: (url) => window.location.assign(url),
+    after: (ms, then) => void setTimeout(then, ms),
+  },
+  (snapshot) => {
+    const view = viewWaitingRoom(snapshot);
+    if (message.textContent !== view.message) message.textContent = view.message;
+    progress.value = Math.round(view.progress * 100);
+    retry.hidden = !view.canRetry;
+    list.hidden = !view.offerWaitingList;
+    listButton.disabled = view.listSending || view.listJoined;
+    listForm.hidden = view.listJoined;
+    listMessage.textContent = view.listMessage ?? '';
+  },
+  root.dataset.status ? status(JSON.parse(root.dataset.status)) : null,
+);
 
-retry.querySelector('button')!.addEventListener('click', () => actor.send({ type: 'RETRY_CLICKED' }));
+retry.querySelector('button')!.addEventListener('click', () => flow.retry());
 listForm.addEventListener('submit', (event) => {
   event.preventDefault();
   const data = new FormData(listForm);
-  actor.send({
-    type: 'WAITING_LIST_SUBMITTED',
+  flow.joinWaitingList({
     ticketTypeId: Number(data.get('ticket_type_id')),
     email: String(data.get('email') ?? ''),
     quantity: Number(data.get('quantity') ?? 1) || 1,
   });
 });
-actor.start();

@@ -12,12 +12,20 @@ import { eventDateQueues } from '../../db/schema.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { saleIdOf, setSaleCookie } from '../../http/session.ts';
 import { Refusal } from '../../domain/refusal.ts';
-import { type Html, html, page } from '../../views/html.ts';
+import { Html, html, page } from '../../views/html.ts';
 import { builtScripts } from '../../views/builtScripts.ts';
 import { join, numberOf, WaitingRooms, type QueuedDate, type QueueView } from '../../domain/waitingRoom/room.ts';
 import { admissionCookie, placeCookie, signer, type Place } from '../../domain/waitingRoom/tokens.ts';
 import { joinWaitingList, OFFER_ENDED_MESSAGE, OFFER_UNKNOWN_MESSAGE, openOffer } from '../../domain/waitingRoom/waitingList.ts';
-import { queuePagePath, WAITING_LIST_PATH, type QueueStatus } from '../../../contract/waitingRoom.ts';
+import {
+  ADMITTED_MESSAGE,
+  beforeSaleMessage,
+  CHECKING_MESSAGE,
+  queuePagePath,
+  SOLD_OUT_MESSAGE,
+  WAITING_LIST_PATH,
+  waitingMessage,
+} from '../../../contract/waitingRoom.ts';
 import { calls } from '../../../contract/index.ts';
 
 /** Said to a reservation of a queued date that did not come through the queue. */
@@ -44,26 +52,37 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
     reply.setCookie(name, value, { httpOnly: true, sameSite: 'lax', secure: request.protocol === 'https', path: '/', maxAge });
   }
 
-  function wire(date: QueuedDate, view: QueueView | { state: 'no-place' }): QueueStatus {
-    return {
-      state: view.state,
-      position: view.state === 'waiting' ? view.position : null,
-      ahead: view.state === 'waiting' ? view.ahead : null,
-      wait_seconds: view.state === 'waiting' ? view.waitSeconds : null,
-      progress: view.state === 'waiting' ? view.progress : view.state === 'admitted' ? 1 : 0,
-      opens_in_seconds: view.state === 'before-sale' ? view.opensInSeconds : null,
-      poll_ms: view.state === 'no-place' ? 1000 : view.pollMs,
-      event_url: `/event/${date.eventId}/`,
-      event_title: date.title,
-      ticket_types: date.types.map((t) => ({ id: t.id, name: t.name })),
-    };
+  /**
+   * The answer's words, as contract/waitingRoom.ts has them: written out rather than serialised, with
+   * what every buyer of a date is told alike (where to go, the title, the ticket types) made once per
+   * read of the queue, so a poll builds only its own few numbers.
+   */
+  const dateTails = new WeakMap<QueuedDate, string>();
+  function tailOf(date: QueuedDate): string {
+    let tail = dateTails.get(date);
+    if (tail === undefined) {
+      const shared = { event_url: `/event/${date.eventId}/`, event_title: date.title, ticket_types: date.types.map((t) => ({ id: t.id, name: t.name })) };
+      tail = JSON.stringify(shared).slice(1);
+      dateTails.set(date, tail);
+    }
+    return tail;
+  }
+  const orNull = (n: number | null) => (n === null ? 'null' : String(n));
+  function wire(date: QueuedDate, view: QueueView | { state: 'no-place' }): string {
+    const waiting = view.state === 'waiting' ? view : null;
+    const progress = waiting ? waiting.progress : view.state === 'admitted' ? 1 : 0;
+    return (
+      `{"state":"${view.state}","position":${orNull(waiting && waiting.position)},"ahead":${orNull(waiting && waiting.ahead)},` +
+      `"wait_seconds":${orNull(waiting && waiting.waitSeconds)},"progress":${progress},` +
+      `"opens_in_seconds":${orNull(view.state === 'before-sale' ? view.opensInSeconds : null)},"poll_ms":${view.state === 'no-place' ? 1000 : view.pollMs},${tailOf(date)}`
+    );
   }
 
   /** The buyer's place and what it is told now; an early place learns its number from the draw once. */
-  async function statusOf(request: FastifyRequest, reply: FastifyReply, date: QueuedDate, given?: Place): Promise<QueueStatus> {
+  async function placeView(request: FastifyRequest, reply: FastifyReply, date: QueuedDate, given?: Place): Promise<QueueView | { state: 'no-place' }> {
     const dateId = date.row.eventDateId;
     let place: Place | null = given ?? sign.readPlace(request.cookies[placeCookie(dateId)], dateId);
-    if (!place) return wire(date, { state: 'no-place' });
+    if (!place) return { state: 'no-place' };
     if (place.number === 0 && date.row.drawn) {
       const number = await numberOf(db, place.placeId, dateId);
       if (number > 0) {
@@ -76,6 +95,12 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
       const expiresAt = nowSeconds() + date.row.admissionSeconds;
       setCookie(request, reply, admissionCookie(dateId), sign.admission({ dateId, placeId: place.placeId, expiresAt }), date.row.admissionSeconds);
     }
+    return view;
+  }
+
+  async function statusOf(request: FastifyRequest, reply: FastifyReply, date: QueuedDate, given?: Place): Promise<string> {
+    const view = await placeView(request, reply, date, given);
+    reply.type('application/json; charset=utf-8');
     return wire(date, view);
   }
 
@@ -121,12 +146,18 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
     if (waiting !== undefined) return reply.redirect(queuePagePath(waiting), 303);
   }
 
-  // The queue page: the same shell for every buyer of a date (a CDN may keep it); its script asks for the place.
+  // The queue page. A buyer with a place sees it painted at once (position, wait, progress: what a
+  // poll would answer, as cheap: no database), kept by no one else. Without one, the page is the same
+  // for every buyer of the date and a CDN may keep it; its script then asks for the place. Either is
+  // right for anyone, so a cached copy served to a buyer with a place only costs them one poll.
   const scripts = builtScripts(opts.staticDir, 'queue.html');
   app.get<{ Params: { dateId: string } }>('/queue/:dateId/', async (request, reply) => {
     const date = await queuedDate(request.params.dateId);
-    reply.type('text/html; charset=utf-8').header('cache-control', 'public, max-age=60');
-    return page(config, `Queue: ${date.title}`, queuePage(date, scripts, config.maxPerOrder), 'events');
+    const view = await placeView(request, reply, date);
+    // Let in (its admission cookie is set): straight on to the tickets.
+    if (view.state === 'admitted') return reply.header('cache-control', 'private, no-store').redirect(`/event/${date.eventId}/`, 303);
+    reply.type('text/html; charset=utf-8').header('cache-control', view.state === 'no-place' ? 'public, max-age=60' : 'private, no-store');
+    return page(config, `Queue: ${date.title}`, queuePage(date, view.state === 'no-place' ? null : { view, status: wire(date, view) }, scripts, config.maxPerOrder), 'events');
   });
 
   app.get<{ Params: { dateId: string } }>('/ajax/queue/:dateId/status/', async (request, reply) => {
@@ -216,13 +247,29 @@ export function waitingListFormHtml(types: { id: number; name: string }[], maxQt
     <button class="button" type="submit">Join the waiting list</button></form>`;
 }
 
-function queuePage(date: QueuedDate, scripts: Html, maxQty: number): Html {
-  return html`<section class="queue" data-queue="${date.row.eventDateId}" aria-labelledby="queue-title">
+/** What the page says first: the words the page's script says for the same status (contract/queuePage.ts). */
+function firstWords(view: QueueView): { message: string; progress: number } {
+  switch (view.state) {
+    case 'before-sale':
+      return { message: beforeSaleMessage(view.opensInSeconds), progress: 0 };
+    case 'waiting':
+      return { message: waitingMessage(view.position, view.waitSeconds), progress: view.progress };
+    case 'admitted':
+      return { message: ADMITTED_MESSAGE, progress: 1 };
+    case 'sold-out':
+      return { message: SOLD_OUT_MESSAGE, progress: 0 };
+  }
+}
+
+function queuePage(date: QueuedDate, known: { view: QueueView; status: string } | null, scripts: Html, maxQty: number): Html {
+  const first = known ? firstWords(known.view) : { message: CHECKING_MESSAGE, progress: 0 };
+  const soldOut = known?.view.state === 'sold-out';
+  return html`<section class="queue" data-queue="${date.row.eventDateId}" data-status="${known?.status}" aria-labelledby="queue-title">
     <h1 id="queue-title">${date.title}</h1>
-    <p class="queue__message" data-queue-message role="status" aria-live="polite">Finding your place in the queue…</p>
-    <progress class="queue__progress" data-queue-progress max="100" value="0" aria-label="Progress through the queue"></progress>
+    <p class="queue__message" data-queue-message role="status" aria-live="polite">${first.message}</p>
+    <progress class="queue__progress" data-queue-progress max="100" value="${Math.round(first.progress * 100)}" aria-label="Progress through the queue"></progress>
     <p data-queue-retry hidden><button class="button" type="button">Try again</button></p>
-    <div data-queue-list hidden><h2>Waiting list</h2><p>${WAITING_LIST_INTRO}</p>
+    <div data-queue-list ${soldOut ? '' : new Html('hidden')}><h2>Waiting list</h2><p>${WAITING_LIST_INTRO}</p>
     ${waitingListFormHtml(date.types, maxQty)}<p data-queue-list-message role="status"></p></div>
     <noscript><p>The queue needs JavaScript to keep your place.</p></noscript>
   </section>${scripts}`;

@@ -1,5 +1,21 @@
-/** What the queue page says. Durations are spoken in whole minutes (or seconds in the last minute). */
+/**
+ * What the queue page's own script needs and nothing more (no schema library): the waiting room's
+ * paths and the page's words, which the server paints first and the script says from then on.
+ * contract/waitingRoom.ts has the answers' shapes and passes these on.
+ */
 
+/** The queue page of an event date; the event page sends a buyer without an admission here. */
+export const queuePagePath = (dateId: number) => `/queue/${dateId}/`;
+/** The buyer's place: GET, answered from a signed cookie without touching the database. */
+export const queueStatusPath = (dateId: number) => `/ajax/queue/${dateId}/status/`;
+/** Joining: POST, form-encoded `altcha` (the solved proof of work of getCaptchaChallenge). */
+export const queueJoinPath = (dateId: number) => `/ajax/queue/${dateId}/join/`;
+/** Joining the waiting list of a sold-out ticket type: POST, form-encoded `ticket_type_id`, `email`, `quantity`. */
+export const WAITING_LIST_PATH = '/ajax/queue/waiting-list/';
+/** The local proof of work's challenge (the same as the reservation's captcha). */
+export const QUEUE_CHALLENGE_PATH = '/ajax/checkout/captcha/challenge/';
+
+/* The words. Durations are spoken in whole minutes (or seconds in the last minute). */
 export const CHECKING_MESSAGE = 'Finding your place in the queue…';
 export const JOINING_MESSAGE = 'Checking this browser before giving it a place in the queue…';
 export const JOIN_FAILED_MESSAGE = 'This browser could not be given a place in the queue. Please try again.';
