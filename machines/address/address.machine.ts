@@ -94,10 +94,10 @@ export function outcomeOf(form: AddressForm, giftVouchers: boolean): AddressOutc
 
 export const emptyAddressForm: AddressForm = { selected: 'new', fields: emptyAddressFields, giftVoucherFrom: '', giftVoucherTo: '' };
 
-/** A new address with something already in it (a name at least): the form starts in its fields. */
+/** Fields with something already in them (a name at least): the form starts in its fields. */
 function startsWithAddress(form: AddressForm): boolean {
   const { country: _always, ...given } = form.fields;
-  return form.selected === 'new' && Object.values(given).some((v) => v.trim() !== '');
+  return Object.values(given).some((v) => v.trim() !== '');
 }
 
 /** A new address with more than a name in it (a line or a postcode). */
@@ -136,6 +136,8 @@ export const addressMachine = setup({
       const selected = chosen !== 'new' && ids.includes(chosen) ? chosen : givesAnAddress(context.form) ? ('new' as const) : (ids[0] ?? ('new' as const));
       return { savedIds: ids, form: { ...context.form, selected } };
     }),
+    /** No saved address is offered: a saved one chosen before cannot be. */
+    chooseNew: assign(({ context }) => ({ form: { ...context.form, selected: 'new' as const } })),
     chooseSaved: assign(({ context, event }) => {
       assertEvent(event, 'SAVED_ADDRESS_CHOSEN');
       return { form: { ...context.form, selected: event.selection }, problem: null };
@@ -250,12 +252,17 @@ export const addressMachine = setup({
             actions: { type: 'keepSaved', params: ({ event }) => ({ saved: event.output }) },
             description: 'A signed-in buyer with saved addresses: the one chosen before, else the newest.',
           },
-          { guard: 'startsWithAddress', target: 'editing.lookup.adding_manually', description: 'The address given before, in its fields.' },
-          { target: 'editing.lookup.new_user', description: 'No saved address: a new one is needed.' },
+          {
+            guard: 'startsWithAddress',
+            target: 'editing.lookup.adding_manually',
+            actions: 'chooseNew',
+            description: 'The address given before (a name at least), in its fields.',
+          },
+          { target: 'editing.lookup.new_user', actions: 'chooseNew', description: 'No saved address: a new one is needed.' },
         ],
         onError: [
-          { guard: 'startsWithAddress', target: 'editing.lookup.adding_manually' },
-          { target: 'editing.lookup.new_user', description: 'Without the saved addresses, a new one is still possible.' },
+          { guard: 'startsWithAddress', target: 'editing.lookup.adding_manually', actions: 'chooseNew' },
+          { target: 'editing.lookup.new_user', actions: 'chooseNew', description: 'Without the saved addresses, a new one is still possible.' },
         ],
       },
     },

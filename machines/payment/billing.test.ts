@@ -9,8 +9,8 @@ import { viewAddress } from '../address/address.connect';
 import { addressMachine } from '../address/address.machine';
 import { viewPayment } from './payment.connect';
 import { paymentMachine } from './payment.machine';
-import type { PaymentSituation } from './payment.types';
-import type { AddressFields, RequestOf, SavedAddress } from '../../contract';
+import type { CardResult, PaymentSituation } from './payment.types';
+import type { AddressFields, PossibleAddress, RequestOf, SavedAddress } from '../../contract';
 
 const situation: PaymentSituation = {
   paid: false,
@@ -37,9 +37,9 @@ function start(s: PaymentSituation, saved: SavedAddress[] = [], sent: RequestOf<
   const billingAddress = addressMachine.provide({
     actors: {
       loadSavedAddresses: fromPromise(async () => saved),
-      lookupAddress: fromPromise(async () => []),
-      deleteAddress: fromPromise(async () => undefined),
-      submitAddress: fromPromise(async () => undefined),
+      lookupAddress: fromPromise(async (): Promise<PossibleAddress[]> => []),
+      deleteAddress: fromPromise(async (): Promise<unknown> => undefined),
+      submitAddress: fromPromise(async (): Promise<unknown> => undefined),
     },
   });
   return createActor(
@@ -52,7 +52,7 @@ function start(s: PaymentSituation, saved: SavedAddress[] = [], sent: RequestOf<
           return BILLED;
         }),
         getStripeToken: fromPromise(async () => ({ public_key: 'pk', client_secret: 'cs' })),
-        confirmCard: fromPromise(async () => ({ status: 'failed' as const, message: 'Your card was declined.' })),
+        confirmCard: fromPromise(async (): Promise<CardResult> => ({ status: 'failed', message: 'Your card was declined.' })),
       },
     }),
   ).start();
