@@ -10,7 +10,7 @@ import { tseslint } from 'holdfast-lint';
 const CHILDREN = {
   // The root invokes every step's chart.
   checkout: '*',
-  payment: ['instalment', 'square'],
+  payment: ['instalment', 'square', 'address'],
   orderCompleted: ['transfers'],
 };
 

@@ -63,6 +63,33 @@ export const emptyAddressFields: AddressFields = {
 /** A saved address, or 'new' for the fields. */
 export type AddressSelection = number | 'new';
 
+/**
+ * Where the address form starts: a saved address chosen before, or the fields already given (the
+ * billing address the buyer gave before a declined card, the delivery address, the account's name).
+ */
+export interface AddressStart {
+  selected: AddressSelection;
+  fields: AddressFields;
+}
+
+/** What a buyer gave, as the form that sent it would start again: the payload read back. */
+export function startOf(payload: AddressPayload, previous: AddressFields = emptyAddressFields): AddressStart {
+  if (payload.selected_user_address_id !== 'new') return { selected: Number(payload.selected_user_address_id), fields: previous };
+  return {
+    selected: 'new',
+    fields: {
+      first_name: payload.first_name ?? '',
+      last_name: payload.last_name ?? '',
+      address_1: payload.address_1 ?? '',
+      address_2: payload.address_2 ?? '',
+      town: payload.town ?? '',
+      postcode: payload.postcode ?? '',
+      country: payload.country || emptyAddressFields.country,
+      state: payload.state ?? '',
+    },
+  };
+}
+
 export interface AddressForm {
   selected: AddressSelection;
   fields: AddressFields;

@@ -91,7 +91,14 @@ export const EMPTY_BILLING_ADDRESS: BillingAddress = {
 
 const addressField = (max: number) => z.optional(formText(max));
 
+/**
+ * The billing address as sent: the address form's `address` object (a saved address id, or 'new'
+ * with the fields and the country's id), or the fields with an ISO `country_code` (Square's
+ * billing_address_data, set_account_details).
+ */
 export const billingAddressSchema = z.object({
+  selected_user_address_id: z.optional(z.union([z.literal('new'), z.string().check(z.regex(/^[1-9]\d{0,9}$/, 'must be a saved address id or new'))])),
+  country: addressField(8),
   first_name: addressField(100),
   last_name: addressField(100),
   address_1: addressField(200),
@@ -134,6 +141,10 @@ export const paymentCalls = {
           postcode: z.string(),
           state: z.string(),
           country_code: z.string(),
+          /** The address form's id of the country. */
+          country: z.optional(z.string()),
+          /** The saved address the buyer chose, when they chose one. */
+          selected_user_address_id: z.optional(z.string()),
         }),
       ),
     }),

@@ -3,9 +3,10 @@
  * starts from what the buyer already gave: the delivery address, or the account's name.
  */
 import type { Page } from '@playwright/test';
-import { answerLanternQuestions, expect, expectStep, newBuyerAt, test } from './support.ts';
+import { answerLanternQuestions, expect, expectStep, newBuyerAt, photographBothWidths, test } from './support.ts';
 
 const DECLINED = '4000 0000 0000 0002';
+const APPROVED = '4242 4242 4242 4242';
 
 async function payByCard(page: Page, number: string) {
   await page.getByRole('button', { name: /^Pay £/ }).click();
@@ -54,4 +55,52 @@ test('a buyer who gave a delivery address finds it as the billing address', asyn
   await expect(page.getByLabel('Address line 1')).toHaveValue('12 Quay Street');
   await expect(page.getByLabel('Town or city')).toHaveValue('Bristol');
   await expect(page.getByLabel('Postcode or zip code')).toHaveValue('BS1 4RN');
+});
+
+test('a buyer finds a US address, picks its state, then pays with a saved address: the billing form is the shared address form', async ({ page }, testInfo) => {
+  await newBuyerAt(page, 'Lantern Comedy Gala Night', { tickets: { 'Stalls (posted ticket)': 1 } }, 'delivery_address', 'Ada Lovelace');
+  // The delivery address of a signed-in buyer is saved for next time.
+  await page.getByLabel('Find your address').fill('BS1 4RN');
+  await page.getByRole('button', { name: 'Find', exact: true }).click();
+  await page.getByRole('group', { name: 'Possible addresses' }).getByRole('button').filter({ hasText: '12 Quay Street, Bristol, BS1 4RN' }).click();
+  await page.getByLabel('First name').fill('Ada');
+  await page.getByLabel('Last name').fill('Lovelace');
+  await page.locator('[data-step="delivery_address"]').getByRole('button', { name: 'Continue' }).click();
+  await expectStep(page, 'payment');
+
+  const billing = page.getByRole('group', { name: 'Billing address' });
+  // The saved address is offered; the address just given is the new one, in its fields.
+  await expect(billing.getByRole('radio', { name: /12 Quay Street, Bristol, BS1 4RN/ })).toBeVisible();
+  await expect(billing.getByRole('radio', { name: 'Use a new address' })).toBeChecked();
+  await expect(billing.getByLabel('Address line 1')).toHaveValue('12 Quay Street');
+
+  // The finder, in the USA: the country and its state come with the address.
+  await billing.getByRole('button', { name: 'Find the address instead' }).click();
+  await billing.getByLabel('Find your address').fill('94110');
+  await billing.getByRole('button', { name: 'Find', exact: true }).click();
+  await billing.getByRole('group', { name: 'Possible addresses' }).getByRole('button').filter({ hasText: 'Valencia Street, San Francisco, CA, 94110' }).first().click();
+  await expect(billing.getByLabel('Country')).toHaveValue('2');
+  await expect(billing.getByLabel('State')).toHaveValue('CA');
+  // The USA needs a state.
+  await billing.getByLabel('State').selectOption('');
+  await page.getByRole('button', { name: /^Pay £/ }).click();
+  await expect(billing.getByText('Choose the state')).toBeVisible();
+  await expect(billing.getByText('Please complete your address')).toBeVisible();
+  await billing.getByLabel('State').selectOption({ label: 'California' });
+  await expect(billing.getByText('Please complete your address')).toBeHidden();
+  await photographBothWidths(page, testInfo, 'billing-address-usa');
+
+  // Declined: the form starts again from the US address, its country and state.
+  await payByCard(page, DECLINED);
+  await expectStep(page, 'payment');
+  await expect(page.getByRole('alert').filter({ hasText: 'Your card was declined.' })).toBeVisible();
+  await expect(billing.getByLabel('Address line 1')).toHaveValue(/Valencia Street$/);
+  await expect(billing.getByLabel('Country')).toHaveValue('2');
+  await expect(billing.getByLabel('State')).toHaveValue('CA');
+
+  // The saved address instead, and the card approved.
+  await billing.getByRole('radio', { name: /12 Quay Street, Bristol, BS1 4RN/ }).check();
+  await expect(billing.getByLabel('Address line 1')).toBeHidden();
+  await payByCard(page, APPROVED);
+  await expectStep(page, 'deliver_tickets');
 });

@@ -239,4 +239,28 @@ describe.each(drivers)('addresses on %s', (driver) => {
     rows = await w.database.db.select().from(saleDeliveryAddresses).where(eq(saleDeliveryAddresses.userAddressId, (list as { id: number }[])[0]!.id));
     expect(rows).toEqual([expect.objectContaining({ state: '' })]);
   });
+
+  it('takes the billing address from the address form: a saved address of the buyer’s own, or a country and a US state it offers; the form starts from it again', async () => {
+    const billing = (v: Visitor, address: Record<string, string>) => v.call('setBillingAddress', { address } as never);
+    const amelia = await reserved(await signedIn(w.demo.users.subscribedDark.id), { [w.demo.tickets.jazzGeneral]: 1 });
+    const [saved] = (await amelia.json('getUserAddresses')).existing_addresses as { id: number }[];
+    const chosen = await billing(amelia, { selected_user_address_id: String(saved!.id) });
+    expect([chosen.statusCode, chosen.json()]).toEqual([200, expect.objectContaining({ first_name: 'Amelia', address_1: '14 Quay Street', postcode: 'BS1 4RN', country_code: 'GB' })]);
+    expect((await amelia.json('getPaymentError')).billing_address).toMatchObject({ address_1: '14 Quay Street', country: '1', selected_user_address_id: String(saved!.id) });
+
+    // Another buyer's saved address, a country or a state the form does not offer: refused, nothing kept.
+    const tom = await reserved(await signedIn(w.demo.users.notSubscribed.id), { [w.demo.tickets.jazzGeneral]: 1 });
+    const before = (await tom.json('getPaymentError')).billing_address;
+    const theirs = await billing(tom, { selected_user_address_id: String(saved!.id) });
+    expect([theirs.statusCode, theirs.json()]).toEqual([404, { error: 'That saved address is no longer available. Choose another or enter a new one.' }]);
+    expect((await billing(tom, { ...NEW_ADDRESS, country: '999' })).json()).toEqual({ error: 'Choose the country' });
+    expect((await billing(tom, { ...NEW_ADDRESS, country: '2', state: 'ZZ', postcode: '94110' })).json()).toEqual({ error: 'Choose the state' });
+    expect((await tom.json('getPaymentError')).billing_address).toEqual(before);
+
+    const american = await billing(tom, { ...NEW_ADDRESS, address_1: '310 Valencia Street', town: 'San Francisco', country: '2', state: 'CA', postcode: '94110' });
+    expect([american.statusCode, american.json()]).toEqual([200, expect.objectContaining({ address_1: '310 Valencia Street', state: 'CA', postcode: '94110', country_code: 'US' })]);
+    const again = (await tom.json('getPaymentError')).billing_address;
+    expect(again).toMatchObject({ address_1: '310 Valencia Street', town: 'San Francisco', state: 'CA', country: '2', country_code: 'US' });
+    expect(again).not.toHaveProperty('selected_user_address_id');
+  });
 });

@@ -119,4 +119,19 @@ describe.each(drivers)('catalogue and the add path on %s', (driver) => {
     // The £6.00 parking permit needs an entry ticket, so it is not a price to start from.
     expect(card('Castleton Trail Run')).toContain('from £28.00');
   });
+
+  it('draws the basket count in the header of the catalogue pages, from the buyer’s own basket (spec 001 §9)', async () => {
+    const count = (body: string) => /data-testid="basket-count"><span aria-hidden="true">(\d+)<\/span><span class="visually-hidden">([^<]+)<\/span>/.exec(body)?.slice(1) ?? null;
+    const pages = ['/all-events/', `/event/${w.demo.events.jazz}/`];
+    const v = new Visitor(w.app);
+    for (const url of pages) expect(count((await v.request({ method: 'GET', url })).body)).toBeNull();
+
+    await v.add({ [w.demo.tickets.jazzGeneral]: 2 }, [{ id: w.demo.vouchers.riverside, qty: 1, value: 2500 }]);
+    for (const url of pages) expect(count((await v.request({ method: 'GET', url })).body)).toEqual(['3', '3 items']);
+    const organiser = /href="\/organiser\/(\d+)\/"/.exec((await v.request({ method: 'GET', url: `/event/${w.demo.events.jazz}/` })).body)![1];
+    expect(count((await v.request({ method: 'GET', url: `/organiser/${organiser}/` })).body)).toEqual(['3', '3 items']);
+
+    // Another buyer's page shows their own basket, none here.
+    expect(count((await new Visitor(w.app).request({ method: 'GET', url: '/all-events/' })).body)).toBeNull();
+  });
 });

@@ -19,23 +19,48 @@ export const addressMachine = createMachine({
         "onDone": [
           {
             "guard": {
+              "type": "hasSavedBesideStart"
+            },
+            "target": "editing.lookup.adding_manually",
+            "actions": {
+              "type": "keepSaved"
+            },
+            "description": "Saved addresses, and a new address given before: its fields, beside the saved ones."
+          },
+          {
+            "guard": {
               "type": "hasSaved"
             },
             "target": "editing.lookup.new",
             "actions": {
               "type": "keepSaved"
             },
-            "description": "A signed-in buyer with saved addresses: the newest is chosen."
+            "description": "A signed-in buyer with saved addresses: the one chosen before, else the newest."
+          },
+          {
+            "guard": "startsWithAddress",
+            "target": "editing.lookup.adding_manually",
+            "actions": "chooseNew",
+            "description": "The address given before (a name at least), in its fields."
           },
           {
             "target": "editing.lookup.new_user",
+            "actions": "chooseNew",
             "description": "No saved address: a new one is needed."
           }
         ],
-        "onError": {
-          "target": "editing.lookup.new_user",
-          "description": "Without the saved addresses, a new one is still possible."
-        }
+        "onError": [
+          {
+            "guard": "startsWithAddress",
+            "target": "editing.lookup.adding_manually",
+            "actions": "chooseNew"
+          },
+          {
+            "target": "editing.lookup.new_user",
+            "actions": "chooseNew",
+            "description": "Without the saved addresses, a new one is still possible."
+          }
+        ]
       }
     },
     "editing": {
@@ -171,6 +196,13 @@ export const addressMachine = createMachine({
                   "actions": "keepDeleting"
                 },
                 "CONTINUE_CLICKED": [
+                  {
+                    "actions": [
+                      "keepOutcome",
+                      "giveToPayment"
+                    ],
+                    "description": "A billing address is sent with the payment, by the payment chart; the form stays for another try."
+                  },
                   {
                     "guard": "formIsValid",
                     "target": "submitting",

@@ -2423,23 +2423,48 @@ export const addressMachine = createMachine({
         "onDone": [
           {
             "guard": {
+              "type": "hasSavedBesideStart"
+            },
+            "target": "editing.lookup.adding_manually",
+            "actions": {
+              "type": "keepSaved"
+            },
+            "description": "Saved addresses, and a new address given before: its fields, beside the saved ones."
+          },
+          {
+            "guard": {
               "type": "hasSaved"
             },
             "target": "editing.lookup.new",
             "actions": {
               "type": "keepSaved"
             },
-            "description": "A signed-in buyer with saved addresses: the newest is chosen."
+            "description": "A signed-in buyer with saved addresses: the one chosen before, else the newest."
+          },
+          {
+            "guard": "startsWithAddress",
+            "target": "editing.lookup.adding_manually",
+            "actions": "chooseNew",
+            "description": "The address given before (a name at least), in its fields."
           },
           {
             "target": "editing.lookup.new_user",
+            "actions": "chooseNew",
             "description": "No saved address: a new one is needed."
           }
         ],
-        "onError": {
-          "target": "editing.lookup.new_user",
-          "description": "Without the saved addresses, a new one is still possible."
-        }
+        "onError": [
+          {
+            "guard": "startsWithAddress",
+            "target": "editing.lookup.adding_manually",
+            "actions": "chooseNew"
+          },
+          {
+            "target": "editing.lookup.new_user",
+            "actions": "chooseNew",
+            "description": "Without the saved addresses, a new one is still possible."
+          }
+        ]
       }
     },
     "editing": {
@@ -2575,6 +2600,13 @@ export const addressMachine = createMachine({
                   "actions": "keepDeleting"
                 },
                 "CONTINUE_CLICKED": [
+                  {
+                    "actions": [
+                      "keepOutcome",
+                      "giveToPayment"
+                    ],
+                    "description": "A billing address is sent with the payment, by the payment chart; the form stays for another try."
+                  },
                   {
                     "guard": "formIsValid",
                     "target": "submitting",
@@ -2734,16 +2766,6 @@ export const paymentMachine = createMachine({
       "fullName": "",
       "email": "",
       "contactNumber": "",
-      "address": {
-        "first_name": "",
-        "last_name": "",
-        "address_1": "",
-        "address_2": "",
-        "town": "",
-        "postcode": "",
-        "state": "",
-        "country_code": "GB"
-      },
       "organisers": {},
       "newsletter": false,
       "plan": {
@@ -2751,6 +2773,30 @@ export const paymentMachine = createMachine({
         "card": null,
         "makeDefault": true
       }
+    },
+    "billing": {
+      "selected": "new",
+      "fields": {
+        "first_name": "",
+        "last_name": "",
+        "address_1": "",
+        "address_2": "",
+        "town": "",
+        "postcode": "",
+        "country": "1",
+        "state": ""
+      }
+    },
+    "billingPayload": null,
+    "billedTo": {
+      "first_name": "",
+      "last_name": "",
+      "address_1": "",
+      "address_2": "",
+      "town": "",
+      "postcode": "",
+      "state": "",
+      "country_code": "GB"
     },
     "method": "none",
     "paying": {
@@ -2876,21 +2922,67 @@ export const paymentMachine = createMachine({
         },
         "PLAN_DEFAULT_TOGGLED": {
           "actions": "togglePlanDefault"
+        }
+      },
+      "initial": "details",
+      "states": {
+        "details": {
+          "always": [
+            {
+              "guard": "isExpress",
+              "target": "account"
+            },
+            {
+              "target": "billing"
+            }
+          ]
         },
-        "PAY_CLICKED": [
-          {
-            "target": "savingAccount",
-            "actions": "markPaying"
-          },
-          {
-            "target": "savingBilling",
-            "actions": "markPaying"
-          },
-          {
-            "actions": "showProblems",
-            "description": "Each field says what it needs; nothing is sent."
+        "account": {
+          "description": "Express: the buyer’s name and e-mail make the account the tickets go to.",
+          "on": {
+            "PAY_CLICKED": [
+              {
+                "guard": "formIsValid",
+                "target": "#payment.savingAccount",
+                "actions": "markPaying"
+              },
+              {
+                "actions": "showProblems",
+                "description": "Each field says what it needs; nothing is sent."
+              }
+            ]
           }
-        ]
+        },
+        "billing": {
+          "description": "The billing address form, the shared address chart, starts from what the buyer gave before.",
+          "invoke": {
+            "src": "billingAddress",
+            "id": "billingAddress"
+          },
+          "on": {
+            "PAY_CLICKED": {
+              "actions": [
+                "showProblems",
+                "askBillingAddress"
+              ],
+              "description": "Each field says what it needs; the address form checks itself and gives a valid address back."
+            },
+            "ADDRESS_GIVEN": [
+              {
+                "guard": "formIsValid",
+                "target": "#payment.savingBilling",
+                "actions": [
+                  "keepBillingAddress",
+                  "markPaying"
+                ]
+              },
+              {
+                "actions": "keepBillingAddress",
+                "description": "The rest of the form still needs something: nothing is sent."
+              }
+            ]
+          }
+        }
       }
     },
     "savingAccount": {
@@ -3056,7 +3148,10 @@ export const paymentMachine = createMachine({
                 "method": "truelayer"
               }
             },
-            "target": "payingWithBank"
+            "target": "payingWithBank",
+            "actions": {
+              "type": "keepBilledTo"
+            }
           },
           {
             "guard": {
@@ -3065,7 +3160,10 @@ export const paymentMachine = createMachine({
                 "method": "instalment"
               }
             },
-            "target": "instalment"
+            "target": "instalment",
+            "actions": {
+              "type": "keepBilledTo"
+            }
           },
           {
             "guard": {
@@ -3074,10 +3172,16 @@ export const paymentMachine = createMachine({
                 "method": "square"
               }
             },
-            "target": "square"
+            "target": "square",
+            "actions": {
+              "type": "keepBilledTo"
+            }
           },
           {
-            "target": "gettingToken"
+            "target": "gettingToken",
+            "actions": {
+              "type": "keepBilledTo"
+            }
           }
         ],
         "onError": [

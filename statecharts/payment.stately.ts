@@ -13,16 +13,6 @@ export const paymentMachine = createMachine({
       "fullName": "",
       "email": "",
       "contactNumber": "",
-      "address": {
-        "first_name": "",
-        "last_name": "",
-        "address_1": "",
-        "address_2": "",
-        "town": "",
-        "postcode": "",
-        "state": "",
-        "country_code": "GB"
-      },
       "organisers": {},
       "newsletter": false,
       "plan": {
@@ -30,6 +20,30 @@ export const paymentMachine = createMachine({
         "card": null,
         "makeDefault": true
       }
+    },
+    "billing": {
+      "selected": "new",
+      "fields": {
+        "first_name": "",
+        "last_name": "",
+        "address_1": "",
+        "address_2": "",
+        "town": "",
+        "postcode": "",
+        "country": "1",
+        "state": ""
+      }
+    },
+    "billingPayload": null,
+    "billedTo": {
+      "first_name": "",
+      "last_name": "",
+      "address_1": "",
+      "address_2": "",
+      "town": "",
+      "postcode": "",
+      "state": "",
+      "country_code": "GB"
     },
     "method": "none",
     "paying": {
@@ -155,21 +169,67 @@ export const paymentMachine = createMachine({
         },
         "PLAN_DEFAULT_TOGGLED": {
           "actions": "togglePlanDefault"
+        }
+      },
+      "initial": "details",
+      "states": {
+        "details": {
+          "always": [
+            {
+              "guard": "isExpress",
+              "target": "account"
+            },
+            {
+              "target": "billing"
+            }
+          ]
         },
-        "PAY_CLICKED": [
-          {
-            "target": "savingAccount",
-            "actions": "markPaying"
-          },
-          {
-            "target": "savingBilling",
-            "actions": "markPaying"
-          },
-          {
-            "actions": "showProblems",
-            "description": "Each field says what it needs; nothing is sent."
+        "account": {
+          "description": "Express: the buyer’s name and e-mail make the account the tickets go to.",
+          "on": {
+            "PAY_CLICKED": [
+              {
+                "guard": "formIsValid",
+                "target": "#payment.savingAccount",
+                "actions": "markPaying"
+              },
+              {
+                "actions": "showProblems",
+                "description": "Each field says what it needs; nothing is sent."
+              }
+            ]
           }
-        ]
+        },
+        "billing": {
+          "description": "The billing address form, the shared address chart, starts from what the buyer gave before.",
+          "invoke": {
+            "src": "billingAddress",
+            "id": "billingAddress"
+          },
+          "on": {
+            "PAY_CLICKED": {
+              "actions": [
+                "showProblems",
+                "askBillingAddress"
+              ],
+              "description": "Each field says what it needs; the address form checks itself and gives a valid address back."
+            },
+            "ADDRESS_GIVEN": [
+              {
+                "guard": "formIsValid",
+                "target": "#payment.savingBilling",
+                "actions": [
+                  "keepBillingAddress",
+                  "markPaying"
+                ]
+              },
+              {
+                "actions": "keepBillingAddress",
+                "description": "The rest of the form still needs something: nothing is sent."
+              }
+            ]
+          }
+        }
       }
     },
     "savingAccount": {
@@ -335,7 +395,10 @@ export const paymentMachine = createMachine({
                 "method": "truelayer"
               }
             },
-            "target": "payingWithBank"
+            "target": "payingWithBank",
+            "actions": {
+              "type": "keepBilledTo"
+            }
           },
           {
             "guard": {
@@ -344,7 +407,10 @@ export const paymentMachine = createMachine({
                 "method": "instalment"
               }
             },
-            "target": "instalment"
+            "target": "instalment",
+            "actions": {
+              "type": "keepBilledTo"
+            }
           },
           {
             "guard": {
@@ -353,10 +419,16 @@ export const paymentMachine = createMachine({
                 "method": "square"
               }
             },
-            "target": "square"
+            "target": "square",
+            "actions": {
+              "type": "keepBilledTo"
+            }
           },
           {
-            "target": "gettingToken"
+            "target": "gettingToken",
+            "actions": {
+              "type": "keepBilledTo"
+            }
           }
         ],
         "onError": [

@@ -7,11 +7,14 @@
  * `address_found` and `adding_manually`.
  *
  * Used for the delivery address (the delivery_address step) and for the billing address (the
- * payment step): the `purpose` input picks the rules' words; the app provides `submitAddress`
- * (set_delivery_address for delivery). The rules are the contract's `addressProblems`;
- * their words are in contract/messages/address.ts.
+ * payment step): the `purpose` input picks the rules' words. For delivery the app provides
+ * `submitAddress` (set_delivery_address) and the sent address completes the chart; for billing the
+ * payment chart is the parent, which asks with CONTINUE_CLICKED when Pay is pressed and is given the
+ * valid address back (`ADDRESS_GIVEN`), to send with the payment; the form stays, for another try
+ * after a declined card. The `start` input is where the form starts (what the buyer gave before).
+ * The rules are the contract's `addressProblems`; their words are in contract/messages/address.ts.
  */
-import { assertEvent, assign, setup } from 'xstate';
+import { and, assertEvent, assign, sendParent, setup } from 'xstate';
 import {
   FIND_MIN_CHARACTERS,
   addressPayload,
@@ -24,6 +27,7 @@ import {
   type AddressProblemKey,
   type AddressPurpose,
   type AddressSelection,
+  type AddressStart,
   type PossibleAddress,
   type SavedAddress,
   type VoucherField,
@@ -49,6 +53,14 @@ export type AddressEvent =
 
 export interface AddressInput {
   purpose?: AddressPurpose;
+  /** Where the form starts: a saved address chosen before, or the fields already given. */
+  start?: AddressStart;
+}
+
+/** What the billing form tells the payment chart, its parent, when Pay finds it valid. */
+export interface AddressGivenEvent {
+  type: 'ADDRESS_GIVEN';
+  outcome: AddressOutcome;
 }
 
 /** What the form gives: the `address` object and the gift voucher names, as sent. */
@@ -82,6 +94,17 @@ export function outcomeOf(form: AddressForm, giftVouchers: boolean): AddressOutc
 
 export const emptyAddressForm: AddressForm = { selected: 'new', fields: emptyAddressFields, giftVoucherFrom: '', giftVoucherTo: '' };
 
+/** Fields with something already in them (a name at least): the form starts in its fields. */
+function startsWithAddress(form: AddressForm): boolean {
+  const { country: _always, ...given } = form.fields;
+  return Object.values(given).some((v) => v.trim() !== '');
+}
+
+/** A new address with more than a name in it (a line or a postcode). */
+function givesAnAddress(form: AddressForm): boolean {
+  return form.selected === 'new' && (form.fields.address_1.trim() !== '' || form.fields.postcode.trim() !== '');
+}
+
 export const addressMachine = setup({
   types: {
     context: {} as AddressContext,
@@ -106,10 +129,15 @@ export const addressMachine = setup({
     submitAddress: providedByApp.call<unknown, AddressOutcome>('submitAddress'),
   },
   actions: {
-    keepSaved: assign((_, params: { saved: SavedAddress[] }) => {
+    /** The newest saved address is chosen, unless the buyer had chosen another or given a new one. */
+    keepSaved: assign(({ context }, params: { saved: SavedAddress[] }) => {
       const ids = params.saved.map((a) => a.id);
-      return { savedIds: ids, form: { ...emptyAddressForm, selected: ids[0] ?? ('new' as const) } };
+      const chosen = context.form.selected;
+      const selected = chosen !== 'new' && ids.includes(chosen) ? chosen : givesAnAddress(context.form) ? ('new' as const) : (ids[0] ?? ('new' as const));
+      return { savedIds: ids, form: { ...context.form, selected } };
     }),
+    /** No saved address is offered: a saved one chosen before cannot be. */
+    chooseNew: assign(({ context }) => ({ form: { ...context.form, selected: 'new' as const } })),
     chooseSaved: assign(({ context, event }) => {
       assertEvent(event, 'SAVED_ADDRESS_CHOSEN');
       return { form: { ...context.form, selected: event.selection }, problem: null };
@@ -152,6 +180,7 @@ export const addressMachine = setup({
       assertEvent(event, 'CONTINUE_CLICKED');
       return { outcome: outcomeOf(context.form, event.giftVouchers), problem: null, tried: true };
     }),
+    giveToPayment: sendParent(({ context }): AddressGivenEvent => ({ type: 'ADDRESS_GIVEN', outcome: context.outcome! })),
     showSubmitFailure: assign(({ context }, params: { error: unknown }) => ({
       problem:
         params.error instanceof Error && params.error.message
@@ -163,6 +192,11 @@ export const addressMachine = setup({
   },
   guards: {
     hasSaved: (_, params: { saved: SavedAddress[] }) => params.saved.length > 0,
+    /** The form starts from a new address already given (a name at least): its fields are shown. */
+    startsWithAddress: ({ context }) => startsWithAddress(context.form),
+    /** Saved addresses, and a new address given before (more than a name): the new one stays chosen. */
+    hasSavedBesideStart: ({ context }, params: { saved: SavedAddress[] }) => params.saved.length > 0 && givesAnAddress(context.form),
+    isBilling: ({ context }) => context.purpose === 'billing',
     buyerHasSaved: ({ context }) => context.savedIds.length > 0,
     isOffered: ({ context, event }) => {
       assertEvent(event, 'SAVED_ADDRESS_CHOSEN');
@@ -188,7 +222,7 @@ export const addressMachine = setup({
   context: ({ input }) => ({
     purpose: input?.purpose ?? 'delivery',
     savedIds: [],
-    form: emptyAddressForm,
+    form: input?.start ? { ...emptyAddressForm, ...input.start } : emptyAddressForm,
     query: '',
     possible: [],
     deleting: null,
@@ -207,14 +241,29 @@ export const addressMachine = setup({
         id: 'loadSavedAddresses',
         onDone: [
           {
+            guard: { type: 'hasSavedBesideStart', params: ({ event }) => ({ saved: event.output }) },
+            target: 'editing.lookup.adding_manually',
+            actions: { type: 'keepSaved', params: ({ event }) => ({ saved: event.output }) },
+            description: 'Saved addresses, and a new address given before: its fields, beside the saved ones.',
+          },
+          {
             guard: { type: 'hasSaved', params: ({ event }) => ({ saved: event.output }) },
             target: 'editing.lookup.new',
             actions: { type: 'keepSaved', params: ({ event }) => ({ saved: event.output }) },
-            description: 'A signed-in buyer with saved addresses: the newest is chosen.',
+            description: 'A signed-in buyer with saved addresses: the one chosen before, else the newest.',
           },
-          { target: 'editing.lookup.new_user', description: 'No saved address: a new one is needed.' },
+          {
+            guard: 'startsWithAddress',
+            target: 'editing.lookup.adding_manually',
+            actions: 'chooseNew',
+            description: 'The address given before (a name at least), in its fields.',
+          },
+          { target: 'editing.lookup.new_user', actions: 'chooseNew', description: 'No saved address: a new one is needed.' },
         ],
-        onError: { target: 'editing.lookup.new_user', description: 'Without the saved addresses, a new one is still possible.' },
+        onError: [
+          { guard: 'startsWithAddress', target: 'editing.lookup.adding_manually', actions: 'chooseNew' },
+          { target: 'editing.lookup.new_user', actions: 'chooseNew', description: 'Without the saved addresses, a new one is still possible.' },
+        ],
       },
     },
     editing: {
@@ -287,6 +336,11 @@ export const addressMachine = setup({
               on: {
                 DELETE_CLICKED: { guard: 'isSaved', target: 'deleting', actions: 'keepDeleting' },
                 CONTINUE_CLICKED: [
+                  {
+                    guard: and(['formIsValid', 'isBilling']),
+                    actions: ['keepOutcome', 'giveToPayment'],
+                    description: 'A billing address is sent with the payment, by the payment chart; the form stays for another try.',
+                  },
                   { guard: 'formIsValid', target: 'submitting', actions: 'keepOutcome' },
                   { actions: 'revealProblems', description: 'Every missing part is named beside its field.' },
                 ],

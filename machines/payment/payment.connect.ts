@@ -1,6 +1,6 @@
 /** What the payment screen shows, and the events it may send. */
 import type { SnapshotFrom } from 'xstate';
-import type { BillingAddress, ChosenMethod, PaymentMethod } from '../../contract';
+import type { AddressStart, ChosenMethod, PaymentMethod } from '../../contract';
 import { METHOD_LABELS, PAYMENT_TITLES, saasBlockedMessage } from '../../contract/messages/payment';
 import type { paymentMachine } from './payment.machine';
 import type { FormField, PaymentEvent, PaymentForm, PaymentProblemField } from './payment.types';
@@ -24,6 +24,8 @@ export interface PaymentView {
   express: boolean;
   phoneRequired: boolean;
   form: PaymentForm;
+  /** The billing address as the buyer last gave it (what the form starts from), for a non-express buyer. */
+  billing: AddressStart | null;
   methods: { method: ChosenMethod; label: string; chosen: boolean }[];
   method: PaymentMethod;
   payingFlags: Record<ChosenMethod, boolean>;
@@ -59,6 +61,7 @@ export function viewPayment(snapshot: SnapshotFrom<typeof paymentMachine>): Paym
     express,
     phoneRequired: s?.phoneRequired ?? false,
     form: c.form,
+    billing: express ? null : c.billing,
     methods: (s?.offered ?? []).map((method) => ({ method, label: METHOD_LABELS[method], chosen: c.method === method })),
     method: c.method,
     payingFlags: c.paying,
@@ -81,7 +84,6 @@ export function viewPayment(snapshot: SnapshotFrom<typeof paymentMachine>): Paym
 export function paymentSenders(send: (event: PaymentEvent) => void) {
   return {
     change: (field: FormField, value: string) => send({ type: 'FIELD_CHANGED', field, value }),
-    changeAddress: (field: keyof BillingAddress, value: string) => send({ type: 'FIELD_CHANGED', field, value }),
     toggleOrganiser: (organiserId: number) => send({ type: 'ORGANISER_TOGGLED', organiserId }),
     toggleNewsletter: () => send({ type: 'NEWSLETTER_TOGGLED' }),
     chooseMethod: (method: ChosenMethod) => send({ type: 'METHOD_CHOSEN', method }),

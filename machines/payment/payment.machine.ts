@@ -2,13 +2,19 @@
  * The payment step (spec 001 §2 Payment, §4 Payment method state, §5, §8): the sale's situation
  * first (already paid, blocked for a SaaS organiser without a provider, free, or to pay); a zero
  * total is claimed with claim_free_tickets and goes on by itself; otherwise the buyer's details
- * (set_account_details in express mode, set_billing_address otherwise), then the card: a token,
+ * (set_account_details in express mode; otherwise the billing address, from the shared address
+ * form invoked as this chart's child `billingAddress`, with set_billing_address), then the card: a token,
  * then the provider's confirmation. Paying sets the method's flag; a reset clears every flag and
  * the method and shows the error. The output tells the root to go on, or back to the basket.
  */
-import { and, assertEvent, assign, not, setup } from 'xstate';
+import { assertEvent, assign, sendTo, setup } from 'xstate';
 import {
   EMPTY_BILLING_ADDRESS,
+  emptyAddressFields,
+  startOf,
+  type AddressPayload,
+  type AddressStart,
+  type BillingAddress,
   type ChosenMethod,
   type PaymentMethod,
   type RequestOf,
@@ -25,6 +31,7 @@ import { paymentProblems } from './payment.rules';
 import { instalmentMachine } from '../instalment/instalment.machine';
 import type { InstalmentOutcome } from '../instalment/instalment.types';
 import { squareMachine, type SquareOutcome } from '../square/square.machine';
+import { addressMachine } from '../address/address.machine';
 import {
   type CardResult,
   type PaymentEvent,
@@ -36,11 +43,19 @@ import {
 } from './payment.types';
 import { providedByApp } from '../providedByApp';
 
+const NO_BILLING: AddressStart = { selected: 'new', fields: emptyAddressFields };
+
 const NO_FLAGS: Record<ChosenMethod, boolean> = { truelayer: false, stripe: false, square: false, instalment: false };
 
 export interface PaymentContext {
   situation: PaymentSituation | null;
   form: PaymentForm;
+  /** Where the billing address form starts: what the buyer gave last (or the sale's prefill). */
+  billing: AddressStart;
+  /** The billing address the form gave on Pay, sent with set_billing_address. */
+  billingPayload: AddressPayload | null;
+  /** The billing address as the server took it (set_billing_address's answer), for Square. */
+  billedTo: BillingAddress;
   method: PaymentMethod;
   /** The per-method 'paying' flags of spec 001 §4. */
   paying: Record<ChosenMethod, boolean>;
@@ -58,11 +73,15 @@ const initialForm: PaymentForm = {
   fullName: '',
   email: '',
   contactNumber: '',
-  address: EMPTY_BILLING_ADDRESS,
   organisers: {},
   newsletter: false,
   plan: { option: null, card: null, makeDefault: true },
 };
+
+/** set_billing_address's answer, without its id: the address Square is given. */
+function billedToOf({ id: _id, ...address }: ResponseOf<'setBillingAddress'>): BillingAddress {
+  return address;
+}
 
 export const paymentMachine = setup({
   types: {
@@ -76,6 +95,7 @@ export const paymentMachine = setup({
       setBillingAddress: 'setBillingAddress';
       getStripeToken: 'getStripeToken';
       confirmCard: 'confirmCard';
+      billingAddress: 'billingAddress';
       sendOneTimeCode: 'sendOneTimeCode';
       checkOneTimeCode: 'checkOneTimeCode';
     },
@@ -100,6 +120,8 @@ export const paymentMachine = setup({
     instalment: instalmentMachine,
     /** Square: its credentials, its card form, then pay-with-square (machines/square). */
     square: squareMachine,
+    /** The billing address: the shared address form (machines/address) for the billing purpose. */
+    billingAddress: addressMachine,
     /** send_one_time_code for the account's e-mail; rejects with the words to show. */
     sendOneTimeCode: providedByApp.call<void, { email: string }>('sendOneTimeCode'),
     /** check_one_time_code: signs the buyer in and the sale becomes theirs; rejects with a refusal in the words to show, or `holdLost`. */
@@ -114,8 +136,8 @@ export const paymentMachine = setup({
         ...initialForm,
         fullName: params.situation.fullName ?? initialForm.fullName,
         email: params.situation.email,
-        address: params.situation.billingAddress ?? initialForm.address,
       },
+      billing: params.situation.billingStart ?? NO_BILLING,
     })),
     showLoadFailure: assign({ error: MESSAGES.unableToGetCheckout }),
     clearError: assign({ error: null }),
@@ -123,13 +145,8 @@ export const paymentMachine = setup({
     changeField: assign(({ context, event }) => {
       assertEvent(event, 'FIELD_CHANGED');
       const { field, value } = event;
-      const form =
-        field === 'fullName' || field === 'email' || field === 'contactNumber'
-          ? { ...context.form, [field]: value }
-          : { ...context.form, address: { ...context.form.address, [field]: value } };
-      const cleared = field === 'fullName' || field === 'email' || field === 'contactNumber' ? [field] : field === 'postcode' ? ['postcode', 'address'] : [];
-      const problems = Object.fromEntries(Object.entries(context.problems).filter(([key]) => !cleared.includes(key)));
-      return { form, problems };
+      const { [field]: _gone, ...problems } = context.problems;
+      return { form: { ...context.form, [field]: value }, problems };
     }),
     toggleOrganiser: assign(({ context, event }) => {
       assertEvent(event, 'ORGANISER_TOGGLED');
@@ -156,6 +173,13 @@ export const paymentMachine = setup({
     showProblems: assign(({ context }) => ({
       problems: context.situation ? paymentProblems(context.form, context.situation, context.method) : {},
     })),
+    /** Pay was pressed: the billing form checks itself, and gives the address back when it is valid. */
+    askBillingAddress: sendTo('billingAddress', { type: 'CONTINUE_CLICKED', giftVouchers: false }),
+    keepBillingAddress: assign(({ context, event }) => {
+      assertEvent(event, 'ADDRESS_GIVEN');
+      return { billingPayload: event.outcome.address, billing: startOf(event.outcome.address, context.billing.fields) };
+    }),
+    keepBilledTo: assign((_, params: { address: BillingAddress }) => ({ billedTo: params.address })),
     markPaying: assign(({ context }) => ({
       paying: context.method === 'none' ? NO_FLAGS : { ...NO_FLAGS, [context.method]: true },
       problems: {},
@@ -209,6 +233,9 @@ export const paymentMachine = setup({
   context: {
     situation: null,
     form: initialForm,
+    billing: NO_BILLING,
+    billingPayload: null,
+    billedTo: EMPTY_BILLING_ADDRESS,
     method: 'none',
     paying: NO_FLAGS,
     problems: {},
@@ -271,11 +298,39 @@ export const paymentMachine = setup({
         PLAN_OPTION_CHOSEN: { actions: 'choosePlanOption' },
         PLAN_CARD_CHOSEN: { actions: 'choosePlanCard' },
         PLAN_DEFAULT_TOGGLED: { actions: 'togglePlanDefault' },
-        PAY_CLICKED: [
-          { guard: and(['formIsValid', 'isExpress']), target: 'savingAccount', actions: 'markPaying' },
-          { guard: and(['formIsValid', not('isExpress')]), target: 'savingBilling', actions: 'markPaying' },
-          { actions: 'showProblems', description: 'Each field says what it needs; nothing is sent.' },
-        ],
+      },
+      initial: 'details',
+      states: {
+        details: {
+          always: [{ guard: 'isExpress', target: 'account' }, { target: 'billing' }],
+        },
+        account: {
+          description: 'Express: the buyer’s name and e-mail make the account the tickets go to.',
+          on: {
+            PAY_CLICKED: [
+              { guard: 'formIsValid', target: '#payment.savingAccount', actions: 'markPaying' },
+              { actions: 'showProblems', description: 'Each field says what it needs; nothing is sent.' },
+            ],
+          },
+        },
+        billing: {
+          description: 'The billing address form, the shared address chart, starts from what the buyer gave before.',
+          invoke: {
+            src: 'billingAddress',
+            id: 'billingAddress',
+            input: ({ context }) => ({ purpose: 'billing' as const, start: context.billing }),
+          },
+          on: {
+            PAY_CLICKED: {
+              actions: ['showProblems', 'askBillingAddress'],
+              description: 'Each field says what it needs; the address form checks itself and gives a valid address back.',
+            },
+            ADDRESS_GIVEN: [
+              { guard: 'formIsValid', target: '#payment.savingBilling', actions: ['keepBillingAddress', 'markPaying'] },
+              { actions: 'keepBillingAddress', description: 'The rest of the form still needs something: nothing is sent.' },
+            ],
+          },
+        },
       },
     },
     savingAccount: {
@@ -361,14 +416,26 @@ export const paymentMachine = setup({
         src: 'setBillingAddress',
         id: 'setBillingAddress',
         input: ({ context }) => ({
-          address: Object.fromEntries(Object.entries(context.form.address).map(([k, v]) => [k, v.trim()])),
+          address: context.billingPayload ?? { selected_user_address_id: 'new' },
           ...(context.form.contactNumber.trim() ? { contact_number: context.form.contactNumber.trim() } : {}),
         }),
         onDone: [
-          { guard: { type: 'isMethod', params: { method: 'truelayer' } }, target: 'payingWithBank' },
-          { guard: { type: 'isMethod', params: { method: 'instalment' } }, target: 'instalment' },
-          { guard: { type: 'isMethod', params: { method: 'square' } }, target: 'square' },
-          { target: 'gettingToken' },
+          {
+            guard: { type: 'isMethod', params: { method: 'truelayer' } },
+            target: 'payingWithBank',
+            actions: { type: 'keepBilledTo', params: ({ event }) => ({ address: billedToOf(event.output) }) },
+          },
+          {
+            guard: { type: 'isMethod', params: { method: 'instalment' } },
+            target: 'instalment',
+            actions: { type: 'keepBilledTo', params: ({ event }) => ({ address: billedToOf(event.output) }) },
+          },
+          {
+            guard: { type: 'isMethod', params: { method: 'square' } },
+            target: 'square',
+            actions: { type: 'keepBilledTo', params: ({ event }) => ({ address: billedToOf(event.output) }) },
+          },
+          { target: 'gettingToken', actions: { type: 'keepBilledTo', params: ({ event }) => ({ address: billedToOf(event.output) }) } },
         ],
         onError: [
           {
@@ -478,7 +545,7 @@ export const paymentMachine = setup({
       invoke: {
         src: 'square',
         id: 'square',
-        input: ({ context }) => ({ address: Object.fromEntries(Object.entries(context.form.address).map(([k, v]) => [k, v.trim()])) as PaymentContext['form']['address'] }),
+        input: ({ context }) => ({ address: context.billedTo }),
         onDone: [
           { guard: { type: 'outcomePaid', params: ({ event }) => ({ outcome: event.output }) }, target: 'paid', actions: 'keepPaid' },
           {

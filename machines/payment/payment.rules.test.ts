@@ -51,7 +51,7 @@ describe('payment rules (spec 001 §4, §5, §9)', () => {
   });
 
   it('checks the contact number with the spec’s pattern: optional +code, optional area in brackets, at least 9 digits', () => {
-    const form = { fullName: '', email: '', address: { first_name: '', last_name: '', address_1: '', address_2: '', town: '', postcode: 'GL7 1AB', state: '', country_code: 'GB' }, organisers: {}, newsletter: false, plan: { option: null, card: null, makeDefault: true } };
+    const form = { fullName: '', email: '', organisers: {}, newsletter: false, plan: { option: null, card: null, makeDefault: true } };
     const s = { express: false, phoneRequired: true, offered: ['stripe' as const] };
     const phone = (contactNumber: string) => paymentProblems({ ...form, contactNumber }, s, 'stripe').contactNumber ?? null;
     for (const ok of ['07700 900123', '+44 7700 900123', '+44 (0)1285 555 0100', '020.7946.0018', '020-7946-0018']) expect(phone(ok)).toBeNull();
@@ -59,7 +59,7 @@ describe('payment rules (spec 001 §4, §5, §9)', () => {
   });
 
   it('pays a plan only with an offered option (never 1), a valid phone, even where the organiser asks for none, and a card (spec 001 §5)', () => {
-    const form = { fullName: '', email: '', contactNumber: '', address: { first_name: '', last_name: '', address_1: '', address_2: '', town: '', postcode: 'GL7 1AB', state: '', country_code: 'GB' }, organisers: {}, newsletter: false };
+    const form = { fullName: '', email: '', contactNumber: '', organisers: {}, newsletter: false };
     const s = { express: false, phoneRequired: false, offered: ['stripe' as const, 'instalment' as const], planOptions: ['2', '3'] };
     const problems = (plan: { option: string | null; card: string | null }, contactNumber = '07700 900123') =>
       paymentProblems({ ...form, contactNumber, plan: { ...plan, makeDefault: true } }, s, 'instalment');
@@ -100,19 +100,17 @@ describe('payment rules (spec 001 §4, §5, §9)', () => {
     expect(situation.marketingOrganisers).toEqual([{ id: 9, message: 'Hear about new events from the organiser' }]);
   });
 
-  it('asks for a postcode that is only spaces, ignores a blank phone when none is required, and wants an offered method', () => {
+  it('leaves the billing address to the address form, ignores a blank phone when none is required, and wants an offered method', () => {
     const form = {
       fullName: '',
       email: '',
       contactNumber: '   ',
-      address: { first_name: '', last_name: '', address_1: '', address_2: '', town: '', postcode: '  ', state: '', country_code: 'GB' },
       organisers: {},
       newsletter: false,
       plan: { option: null, card: null, makeDefault: true },
     };
     const s = { express: false, phoneRequired: false, offered: ['stripe' as const] };
-    expect(paymentProblems(form, s, 'stripe')).toEqual({ postcode: 'Type your postcode or zip code', address: 'Please complete your address' });
-    const withPostcode = { ...form, address: { ...form.address, postcode: 'GL7 1AB' } };
+    const withPostcode = form;
     expect(paymentProblems(withPostcode, s, 'none')).toEqual({ method: 'Choose how you would like to pay' });
     expect(paymentProblems(withPostcode, s, 'truelayer')).toEqual({ method: 'Choose how you would like to pay' });
     expect(paymentProblems(withPostcode, s, 'stripe')).toEqual({});

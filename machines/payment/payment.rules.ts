@@ -12,7 +12,6 @@ import {
 } from '../../contract';
 import type { PaymentForm, PaymentProblemField, PaymentSituation } from './payment.types';
 import { planOptions } from '../../contract';
-import { ADDRESS_MESSAGES } from '../../contract/messages/address';
 import { PAYMENT_MESSAGES } from '../../contract/messages/payment';
 import { planProblems } from '../instalment/instalment.rules';
 
@@ -49,10 +48,8 @@ export function paymentProblems(
   if (situation.express) {
     if (!isFullName(form.fullName)) problems.fullName = PAYMENT_MESSAGES.fullName;
     if (!isValidExpressEmail(form.email)) problems.email = PAYMENT_MESSAGES.email;
-  } else if (!form.address.postcode.trim()) {
-    problems.postcode = ADDRESS_MESSAGES.billingPostcode;
-    problems.address = ADDRESS_MESSAGES.completeAddress;
   }
+  // The billing address is the address form's (machines/address), which says what it needs itself.
   const phone = form.contactNumber.trim();
   if ((situation.phoneRequired || phone !== '') && !isValidPhone(phone)) problems.contactNumber = PAYMENT_MESSAGES.phone;
   if (method === 'none' || !situation.offered.includes(method)) problems.method = PAYMENT_MESSAGES.chooseMethod;

@@ -43,6 +43,12 @@ const SIGN_IN = {
 
 const NO_FLAGS = { truelayer: false, stripe: false, square: false, instalment: false };
 const EMPTY_ADDRESS = { first_name: '', last_name: '', address_1: '', address_2: '', town: '', postcode: '', state: '', country_code: 'GB' };
+/** The billing form (the address chart, a child) starts empty, in the UK, when the sale knows no address. */
+const EMPTY_START = { selected: 'new' as const, fields: { first_name: '', last_name: '', address_1: '', address_2: '', town: '', postcode: '', country: '1', state: '' } };
+/** What the billing form gives back when Pay finds it valid. */
+const GIVEN = { address: { selected_user_address_id: 'new', first_name: 'Ann', last_name: 'Lee', address_1: '4 Mill Lane', address_2: '', town: 'Cirencester', postcode: 'GL7 1AB', country: '1', state: '' } };
+const BILLED = { ...EMPTY_ADDRESS, first_name: 'Ann', last_name: 'Lee', address_1: '4 Mill Lane', town: 'Cirencester', postcode: 'GL7 1AB', id: 1 };
+const ASK_ADDRESS = { type: 'CONTINUE_CLICKED', giftVouchers: false };
 
 /* ---------- the sales the walk meets ---------- */
 
@@ -79,12 +85,16 @@ const VALID = {
   fullName: new Set(['Ann Lee']),
   email: new Set(['ann@example.com']),
   contactNumber: new Set(['07700 900123']),
-  postcode: new Set(['GL7 1AB']),
 };
 
 const TOKEN = { public_key: 'pk_sandbox_holdfast', client_secret: 'pi_1_secret_2' };
 
 type Form = PaymentView['form'];
+
+/** set_billing_address's answer without its id. */
+function withoutId({ id: _id, ...address }: typeof BILLED) {
+  return address;
+}
 
 /** The problems of spec 001 §5 for a form, worked out from the table above. */
 function expectedProblems(form: Form, s: PaymentSituation, method: string): Record<string, string> {
@@ -92,9 +102,6 @@ function expectedProblems(form: Form, s: PaymentSituation, method: string): Reco
   if (s.express) {
     if (!VALID.fullName.has(form.fullName)) p.fullName = TEXT.fullName;
     if (!VALID.email.has(form.email)) p.email = TEXT.email;
-  } else if (!VALID.postcode.has(form.address.postcode)) {
-    p.postcode = TEXT.postcode;
-    p.address = TEXT.completeAddress;
   }
   if ((s.phoneRequired || form.contactNumber !== '') && !VALID.contactNumber.has(form.contactNumber)) p.contactNumber = TEXT.phone;
   if (!(s.offered as string[]).includes(method)) p.method = TEXT.chooseMethod;
@@ -125,6 +132,7 @@ describe('payment machine', () => {
           payWithTruelayer: kit.controlled(),
           instalment: kit.controlled(),
           square: kit.controlled(),
+          billingAddress: kit.recorder('billingAddress'),
         },
         actions: { goToBank: kit.spy('goToBank') },
       }),
@@ -148,8 +156,8 @@ describe('payment machine', () => {
         'xstate.error.actor.loadPayment': [{ type: 'xstate.error.actor.loadPayment', error: new Error('offline') }],
         'xstate.done.actor.claimFreeTickets': [{ type: 'xstate.done.actor.claimFreeTickets', output: { success: true } }],
         'xstate.error.actor.claimFreeTickets': [{ type: 'xstate.error.actor.claimFreeTickets', error: new Error('500') }],
+        ADDRESS_GIVEN: [{ type: 'ADDRESS_GIVEN', outcome: GIVEN }],
         FIELD_CHANGED: [
-          { type: 'FIELD_CHANGED', field: 'postcode', value: 'GL7 1AB' },
           { type: 'FIELD_CHANGED', field: 'fullName', value: 'Ann Lee' },
           { type: 'FIELD_CHANGED', field: 'email', value: 'ann@example.com' },
           { type: 'FIELD_CHANGED', field: 'contactNumber', value: '12ab' },
@@ -184,7 +192,7 @@ describe('payment machine', () => {
           { type: 'xstate.error.actor.setAccountDetails', error: new Error('') },
         ],
         'xstate.done.actor.setBillingAddress': [
-          { type: 'xstate.done.actor.setBillingAddress', output: { ...EMPTY_ADDRESS, postcode: 'GL7 1AB', id: 1 } },
+          { type: 'xstate.done.actor.setBillingAddress', output: BILLED },
         ],
         'xstate.error.actor.setBillingAddress': [
           { type: 'xstate.error.actor.setBillingAddress', error: holdLost(HELD) },
@@ -227,10 +235,13 @@ describe('payment machine', () => {
         const loads = loadish.filter((e, i) => e.event.type === 'xstate.done.actor.loadPayment' && loadish[i - 1]?.event.type !== 'xstate.error.actor.getStripeToken');
         const s = (loads.at(-1)?.event.output as PaymentSituation | undefined) ?? null;
         const formShown = view.showForm && !view.paying;
-        /** A reset (spec 001 §4): every flag and the method cleared (a sole method chosen again), the error shown. */
+        /** The billing address form runs beside a non-express buyer's payment form. */
+        const addressForm = s && !s.express ? ['billingAddress'] : [];
+        const here = formShown ? addressForm : [];
+        /** A reset (spec 001 §4): every flag and the method cleared (a sole method chosen again), the error shown; the billing form starts from what was given. */
         const reset = (message: string): Expectation<PaymentView> => ({
-          view: { paying: false, showForm: true, payingFlags: NO_FLAGS, method: s!.autoMethod, error: message, title: s!.express ? TITLE.express : TITLE.payment },
-          running: [],
+          view: { paying: false, showForm: true, payingFlags: NO_FLAGS, method: s!.autoMethod, error: message, title: s!.express ? TITLE.express : TITLE.payment, billing: s!.express ? null : view.billing },
+          running: addressForm,
         });
         const paid: Expectation<PaymentView> = { view: {}, running: [], output: { type: 'paid' } };
         switch (event.type) {
@@ -259,11 +270,12 @@ describe('payment machine', () => {
                 error: next.paymentError,
                 problems: exactly({}),
                 payingFlags: NO_FLAGS,
-                form: { fullName: '', email: next.email, contactNumber: '', address: exactly(EMPTY_ADDRESS), newsletter: false, plan: { option: null, card: null, makeDefault: true } },
+                form: { fullName: '', email: next.email, contactNumber: '', newsletter: false, plan: { option: null, card: null, makeDefault: true } },
+                billing: next.express ? null : EMPTY_START,
                 planOptions: next.planOptions,
                 methods: next.offered.map((method) => ({ method, label: LABELS[method]!, chosen: method === next.autoMethod })),
               },
-              running: [],
+              running: next.express ? [] : ['billingAddress'],
             };
           }
           case 'xstate.error.actor.loadPayment':
@@ -282,17 +294,14 @@ describe('payment machine', () => {
           case 'FIELD_CHANGED': {
             if (!formShown) return unchanged();
             const field = event.field as string;
-            const value = event.value as string;
-            const form =
-              field === 'postcode' ? { ...view.form, address: { ...view.form.address, postcode: value } } : { ...view.form, [field]: value };
-            const cleared = field === 'postcode' ? ['postcode', 'address'] : [field];
-            const problems = Object.fromEntries(Object.entries(view.problems).filter(([k]) => !cleared.includes(k)));
-            return { view: { form, problems: exactly(problems), error: view.error, method: view.method }, running: [] };
+            const form = { ...view.form, [field]: event.value as string };
+            const problems = Object.fromEntries(Object.entries(view.problems).filter(([k]) => k !== field));
+            return { view: { form, problems: exactly(problems), error: view.error, method: view.method }, running: here };
           }
           case 'ORGANISER_TOGGLED': {
             if (!formShown) return unchanged();
             const checked = !(view.form.organisers['3'] ?? false);
-            return { view: { form: { ...view.form, organisers: { ...view.form.organisers, '3': checked } } }, running: [] };
+            return { view: { form: { ...view.form, organisers: { ...view.form.organisers, '3': checked } } }, running: here };
           }
           case 'PLAN_OPTION_CHOSEN':
           case 'PLAN_CARD_CHOSEN': {
@@ -301,44 +310,56 @@ describe('payment machine', () => {
             const field = event.type === 'PLAN_OPTION_CHOSEN' ? 'planOption' : 'planCard';
             const value = (event.type === 'PLAN_OPTION_CHOSEN' ? event.option : event.card) as string;
             const problems = Object.fromEntries(Object.entries(view.problems).filter(([k]) => k !== field));
-            return { view: { form: { ...view.form, plan: { ...view.form.plan, [key]: value } }, problems: exactly(problems) }, running: [] };
+            return { view: { form: { ...view.form, plan: { ...view.form.plan, [key]: value } }, problems: exactly(problems) }, running: here };
           }
           case 'PLAN_DEFAULT_TOGGLED':
             if (!formShown) return unchanged();
-            return { view: { form: { ...view.form, plan: { ...view.form.plan, makeDefault: !view.form.plan.makeDefault } } }, running: [] };
+            return { view: { form: { ...view.form, plan: { ...view.form.plan, makeDefault: !view.form.plan.makeDefault } } }, running: here };
           case 'NEWSLETTER_TOGGLED':
             if (!formShown) return unchanged();
-            return { view: { form: { ...view.form, newsletter: !view.form.newsletter } }, running: [] };
+            return { view: { form: { ...view.form, newsletter: !view.form.newsletter } }, running: here };
           case 'METHOD_CHOSEN': {
             if (!formShown) return unchanged();
             const { method: _gone, ...problems } = view.problems;
-            return { view: { method: event.method as PaymentView['method'], problems: exactly(problems) }, running: [] };
+            return { view: { method: event.method as PaymentView['method'], problems: exactly(problems) }, running: here };
           }
           case 'PAY_CLICKED': {
             if (!formShown) return unchanged();
             const problems = expectedProblems(view.form, s!, view.method);
+            // The billing address form checks itself, whatever the rest needs: it is asked on every Pay.
+            if (!s!.express) return { view: { problems: exactly(problems), paying: false, form: view.form }, running: here, sent: { billingAddress: [ASK_ADDRESS] } };
             if (Object.keys(problems).length > 0) return { view: { problems: exactly(problems), paying: false, form: view.form }, running: [] };
             const flags = { ...NO_FLAGS, [view.method]: true };
             const paying = { paying: true, title: TITLE.paying, payingFlags: flags, problems: exactly({}), error: null };
             const phone = view.form.contactNumber ? { contact_number: view.form.contactNumber } : {};
-            if (s!.express) {
-              return {
-                view: paying,
-                running: ['setAccountDetails'],
-                started: {
-                  setAccountDetails: [
-                    {
-                      fullname: view.form.fullName,
-                      email: view.form.email,
-                      ...phone,
-                      organiser_subscribed_marketing: { '3': String(view.form.organisers['3'] ?? false) },
-                      ct_subscribed: String(view.form.newsletter),
-                    },
-                  ],
-                },
-              };
-            }
-            return { view: paying, running: ['setBillingAddress'], started: { setBillingAddress: [{ address: view.form.address, ...phone }] } };
+            return {
+              view: paying,
+              running: ['setAccountDetails'],
+              started: {
+                setAccountDetails: [
+                  {
+                    fullname: view.form.fullName,
+                    email: view.form.email,
+                    ...phone,
+                    organiser_subscribed_marketing: { '3': String(view.form.organisers['3'] ?? false) },
+                    ct_subscribed: String(view.form.newsletter),
+                  },
+                ],
+              },
+            };
+          }
+          case 'ADDRESS_GIVEN': {
+            // Only the billing form gives an address, and it runs beside a non-express buyer's form.
+            if (!formShown || s!.express) return unchanged();
+            const { selected_user_address_id: _new, ...fields } = GIVEN.address;
+            const problems = expectedProblems(view.form, s!, view.method);
+            if (Object.keys(problems).length > 0) return { view: { paying: false, billing: { selected: 'new', fields } }, running: here };
+            const phone = view.form.contactNumber ? { contact_number: view.form.contactNumber } : {};
+            return {
+              view: { paying: true, title: TITLE.paying, payingFlags: { ...NO_FLAGS, [view.method]: true }, problems: exactly({}), error: null, billing: { selected: 'new', fields } },
+              running: ['setBillingAddress'],
+              started: { setBillingAddress: [{ address: GIVEN.address, ...phone }] },
+            };
           }
           case 'xstate.done.actor.setAccountDetails':
           case 'xstate.done.actor.setBillingAddress':
@@ -352,7 +373,11 @@ describe('payment machine', () => {
               const plan = { option: view.form.plan.option, contactNumber: view.form.contactNumber, card: view.form.plan.card, makeDefault: view.form.plan.makeDefault };
               return { view: { paying: true, title: TITLE.paying }, running: ['instalment'], started: { instalment: [plan] } };
             }
-            if (view.method === 'square') return { view: { paying: true, title: TITLE.paying }, running: ['square'], started: { square: [{ address: view.form.address }] } };
+            // Square is given the billing address as the server took it (none for an express buyer).
+            if (view.method === 'square') {
+              const address = event.type === 'xstate.done.actor.setBillingAddress' ? withoutId(event.output as typeof BILLED) : EMPTY_ADDRESS;
+              return { view: { paying: true, title: TITLE.paying }, running: ['square'], started: { square: [{ address }] } };
+            }
             return { view: { paying: true, title: TITLE.paying }, running: ['getStripeToken'], started: { getStripeToken: [undefined] } };
           case 'xstate.done.actor.instalment':
           case 'xstate.done.actor.square': {
@@ -422,7 +447,7 @@ describe('payment machine', () => {
           case 'SIGN_IN_CANCELLED':
             if (!view.signIn || view.signIn.busy) return unchanged();
             // Back to the details, as typed, to give another e-mail.
-            return { view: { signIn: null, showForm: true, paying: false, error: null, form: view.form }, running: [] };
+            return { view: { signIn: null, showForm: true, paying: false, error: null, form: view.form }, running: addressForm };
           case 'xstate.done.actor.checkOneTimeCode':
             // Signed in: the step is read again, now as the account's (no longer express).
             return { view: { signIn: null, loading: true, showForm: false }, running: ['loadPayment'], started: { loadPayment: [undefined] } };
@@ -448,13 +473,13 @@ describe('payment machine', () => {
           events: [
             { type: 'xstate.done.actor.loadPayment', output: SITUATIONS.plan },
             { type: 'METHOD_CHOSEN', method: 'instalment' },
-            { type: 'FIELD_CHANGED', field: 'postcode', value: 'GL7 1AB' },
             { type: 'PAY_CLICKED' },
             { type: 'PLAN_OPTION_CHOSEN', option: '3' },
             { type: 'FIELD_CHANGED', field: 'contactNumber', value: '07700 900123' },
             { type: 'PLAN_CARD_CHOSEN', card: 'new' },
             { type: 'PLAN_DEFAULT_TOGGLED' },
             { type: 'PAY_CLICKED' },
+            { type: 'ADDRESS_GIVEN', outcome: GIVEN },
             { type: 'xstate.done.actor.setBillingAddress', output: { ...EMPTY_ADDRESS, postcode: 'GL7 1AB', id: 1 } },
             { type: 'xstate.done.actor.instalment', output: { type: 'failed', message: PLAN_TEXT.error } },
           ] as WalkEvent[],
@@ -488,8 +513,8 @@ describe('payment machine', () => {
         {
           events: [
             { type: 'xstate.done.actor.loadPayment', output: SITUATIONS.square },
-            { type: 'FIELD_CHANGED', field: 'postcode', value: 'GL7 1AB' },
             { type: 'PAY_CLICKED' },
+            { type: 'ADDRESS_GIVEN', outcome: GIVEN },
             { type: 'xstate.done.actor.setBillingAddress', output: { ...EMPTY_ADDRESS, postcode: 'GL7 1AB', id: 1 } },
             { type: 'xstate.done.actor.square', output: { type: 'paid' } },
           ] as WalkEvent[],
@@ -560,11 +585,12 @@ describe('payment machine', () => {
         {
           events: [
             { type: 'xstate.done.actor.loadPayment', output: SITUATIONS.choice },
-            { type: 'FIELD_CHANGED', field: 'postcode', value: 'GL7 1AB' },
             { type: 'PAY_CLICKED' },
+            { type: 'ADDRESS_GIVEN', outcome: GIVEN },
             { type: 'METHOD_CHOSEN', method: 'stripe' },
             { type: 'FIELD_CHANGED', field: 'contactNumber', value: '07700 900123' },
             { type: 'PAY_CLICKED' },
+            { type: 'ADDRESS_GIVEN', outcome: GIVEN },
             { type: 'xstate.error.actor.setBillingAddress', error: new Error(TEXT.address) },
           ] as WalkEvent[],
         },

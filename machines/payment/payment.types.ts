@@ -1,5 +1,6 @@
 /** What the payment machine exchanges with the app and with its parent. */
-import type { BillingAddress, ChosenMethod, PaymentMethod } from '../../contract';
+import type { AddressStart, ChosenMethod, PaymentMethod } from '../../contract';
+import type { AddressGivenEvent } from '../address/address.machine';
 import type { PlanChoice } from '../instalment/instalment.types';
 
 /**
@@ -30,10 +31,10 @@ export interface PaymentSituation {
   /** The payment plan options offered (never '1'); empty without a plan. */
   planOptions: string[];
   /**
-   * The billing address the form starts from: the one last sent for this sale (kept after a
+   * Where the billing address form starts: the address last sent for this sale (kept after a
    * declined card), else the delivery address or the account's name; empty when absent.
    */
-  billingAddress?: BillingAddress;
+  billingStart?: AddressStart;
   /**
    * The signed-in buyer's full name (get_opoa_users' full_name), which the express account form
    * starts from; empty or absent when no one is signed in.
@@ -45,7 +46,6 @@ export interface PaymentForm {
   fullName: string;
   email: string;
   contactNumber: string;
-  address: BillingAddress;
   /** Express marketing boxes by organiser id, and the community newsletter. */
   organisers: Record<string, boolean>;
   newsletter: boolean;
@@ -53,9 +53,9 @@ export interface PaymentForm {
   plan: PlanChoice;
 }
 
-export type FormField = 'fullName' | 'email' | 'contactNumber' | keyof BillingAddress;
+export type FormField = 'fullName' | 'email' | 'contactNumber';
 
-export type PaymentProblemField = 'fullName' | 'email' | 'contactNumber' | 'postcode' | 'address' | 'method' | 'planOption' | 'planCard';
+export type PaymentProblemField = 'fullName' | 'email' | 'contactNumber' | 'method' | 'planOption' | 'planCard';
 
 /** What the card provider's confirmation ended with, when it ends in the page (no redirect). */
 export type CardResult = { status: 'succeeded' } | { status: 'failed'; message: string | null };
@@ -80,7 +80,9 @@ export type PaymentEvent =
   | { type: 'CODE_CHANGED'; value: string }
   | { type: 'VERIFY_CLICKED' }
   | { type: 'RESEND_CLICKED' }
-  | { type: 'SIGN_IN_CANCELLED' };
+  | { type: 'SIGN_IN_CANCELLED' }
+  /** The billing address form (the address chart, this chart's child) found the address valid on Pay. */
+  | AddressGivenEvent;
 
 /** The code sign-in an existing account's e-mail asks for, on the payment step itself. */
 export interface PaymentSignIn {

@@ -45,3 +45,8 @@ const stateIds = new Set(STATES.map((s) => s.id));
 export const isCountry = (id: string) => countryIds.has(id);
 export const isState = (id: string) => stateIds.has(id);
 export const countryName = (id: string) => COUNTRIES.find((c) => c.id === id)?.name ?? '';
+
+/** The ISO 3166-1 code of a country id ('GB' for '1'), or '' for none we offer. */
+export const isoOfCountry = (id: string) => COUNTRIES.find((c) => c.id === id)?.iso_code ?? '';
+/** The country id of an ISO 3166-1 code ('1' for 'GB'), or '' for none we offer. */
+export const countryOfIso = (iso: string) => COUNTRIES.find((c) => c.iso_code === iso.toUpperCase())?.id ?? '';

@@ -23,8 +23,9 @@ function once(key: string, element: () => ReactElement): string {
 
 export type { IconName, SiteSection };
 
-export const headerHtml = (brand: string, current: SiteSection, secure: boolean) =>
-  once(`header ${brand} ${current} ${secure}`, () => <SiteHeader brand={brand} current={current} secure={secure} />);
+/** `count`: what the basket holds (spec 001 §9), where the server knows it. */
+export const headerHtml = (brand: string, current: SiteSection, secure: boolean, count = 0) =>
+  once(`header ${brand} ${current} ${secure} ${count}`, () => <SiteHeader brand={brand} current={current} secure={secure} count={count} />);
 
 export const footerHtml = (brand: string) => once(`footer ${brand}`, () => <SiteFooter brand={brand} />);
 

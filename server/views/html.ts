@@ -65,13 +65,16 @@ export function jsonScript(id: string, data: unknown): string {
   return `<script id="${id}" type="application/json">${json}</script>`;
 }
 
-/** The header and footer are the checkout app's (ui/SiteHeader.tsx and SiteFooter.tsx). */
-export function page(site: Site, title: string, body: Html, current: SiteSection = null): string {
+/**
+ * The header and footer are the checkout app's (ui/SiteHeader.tsx and SiteFooter.tsx); the header
+ * shows `basketCount`, what the buyer's basket holds, drawn at first paint.
+ */
+export function page(site: Site, title: string, body: Html, current: SiteSection = null, basketCount = 0): string {
   const brand = brandOf(site);
   return `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${esc(title)} · ${esc(brand)}</title><meta name="description" content="${esc(`${title} · tickets from ${brand}`)}"><style>${STYLE}</style></head><body>
 <a class="skip-link" href="#main">Skip to content</a>
-${headerHtml(brand, current, false)}
+${headerHtml(brand, current, false, basketCount)}
 <main id="main" class="page catalogue">${body.value}</main>
 ${footerHtml(brand)}
 </body></html>`;

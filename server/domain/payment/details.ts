@@ -3,10 +3,11 @@
  * (set_billing_address), or an express buyer's account details (set_account_details), which make
  * the customer account the tickets are delivered to.
  */
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/index.ts';
-import { saleDeliveryAddresses, salePaymentDetails, sales, users } from '../../db/schema.ts';
-import { EMPTY_BILLING_ADDRESS, isFullName, isValidExpressEmail, isValidPhone, type BillingAddress } from '../../../contract/index.ts';
+import { saleDeliveryAddresses, salePaymentDetails, sales, userAddresses, users } from '../../db/schema.ts';
+import { countryOfIso, isCountry, isoOfCountry, isState } from '../addressCountries.ts';
+import { COUNTRY_UK, COUNTRY_USA, EMPTY_BILLING_ADDRESS, isFullName, isValidExpressEmail, isValidPhone, type BillingAddress } from '../../../contract/index.ts';
 import { ADDRESS_MESSAGES } from '../../../contract/messages/address.ts';
 import { PAYMENT_MESSAGES } from '../../../contract/messages/payment.ts';
 import { Refusal } from '../refusal.ts';
@@ -22,43 +23,91 @@ function refusePhone(contactNumber: string | undefined, required: boolean) {
   if ((required || phone !== '') && !isValidPhone(phone)) throw new Refusal('invalid-details', PAYMENT_MESSAGES.phone);
 }
 
-export async function setBillingAddress(
-  db: Database,
-  p: { saleId: string; address: Partial<BillingAddress>; contactNumber?: string; phoneRequired: boolean; now: Date },
-): Promise<BillingAddress & { id: number }> {
-  const postcode = p.address.postcode?.trim() ?? '';
+/** The billing address as sent (see billingAddressSchema): a saved address, or the fields. */
+export type BillingRequest = Partial<BillingAddress> & { selected_user_address_id?: string; country?: string };
+
+/**
+ * The address a billing request names, checked: a saved address only of the signed-in buyer's own,
+ * a country and (for the USA) a state the form offers. The postcode is the one field billing
+ * requires (spec 001 §5); the form asks for the rest.
+ */
+async function billingAddressOf(db: Pick<Database, 'select'>, request: BillingRequest, userId: number | null): Promise<{ address: BillingAddress; country: string; userAddressId: number | null }> {
+  const chosen = request.selected_user_address_id;
+  if (chosen !== undefined && chosen !== 'new') {
+    const [saved] =
+      userId === null
+        ? []
+        : await db
+            .select()
+            .from(userAddresses)
+            .where(and(eq(userAddresses.id, Number(chosen)), eq(userAddresses.userId, userId)))
+            .limit(1);
+    if (!saved) throw new Refusal('not-found', ADDRESS_MESSAGES.savedAddressGone);
+    const address: BillingAddress = {
+      first_name: saved.firstName,
+      last_name: saved.lastName,
+      address_1: saved.address1,
+      address_2: saved.address2,
+      town: saved.town,
+      postcode: saved.postcode.toUpperCase(),
+      state: saved.state,
+      country_code: isoOfCountry(saved.country) || EMPTY_BILLING_ADDRESS.country_code,
+    };
+    return { address, country: saved.country, userAddressId: saved.id };
+  }
+  const postcode = request.postcode?.trim() ?? '';
   if (!postcode) throw new Refusal('invalid-details', ADDRESS_MESSAGES.billingPostcode);
   if (!POSTCODE.test(postcode)) throw new Refusal('invalid-details', ADDRESS_MESSAGES.unableToFindBilling);
-  refusePhone(p.contactNumber, p.phoneRequired);
+  // The form names the country by its id; other senders by its ISO code.
+  const country = request.country?.trim() || countryOfIso(request.country_code?.trim() || EMPTY_BILLING_ADDRESS.country_code);
+  if (!isCountry(country)) throw new Refusal('invalid-details', ADDRESS_MESSAGES.country);
+  const state = request.state?.trim() ?? '';
+  if (country === COUNTRY_USA && request.country !== undefined && !isState(state)) throw new Refusal('invalid-details', ADDRESS_MESSAGES.state);
   const address: BillingAddress = {
-    first_name: p.address.first_name?.trim() ?? '',
-    last_name: p.address.last_name?.trim() ?? '',
-    address_1: p.address.address_1?.trim() ?? '',
-    address_2: p.address.address_2?.trim() ?? '',
-    town: p.address.town?.trim() ?? '',
+    first_name: request.first_name?.trim() ?? '',
+    last_name: request.last_name?.trim() ?? '',
+    address_1: request.address_1?.trim() ?? '',
+    address_2: request.address_2?.trim() ?? '',
+    town: request.town?.trim() ?? '',
     postcode: postcode.toUpperCase(),
-    state: p.address.state?.trim() ?? '',
-    country_code: p.address.country_code?.trim() || 'GB',
+    state: country === COUNTRY_USA ? state : request.country !== undefined ? '' : state,
+    country_code: isoOfCountry(country),
   };
+  return { address, country, userAddressId: null };
+}
+
+export async function setBillingAddress(
+  db: Database,
+  p: { saleId: string; address: BillingRequest; userId?: number | null; contactNumber?: string; phoneRequired: boolean; now: Date },
+): Promise<BillingAddress & { id: number }> {
+  const { address, country, userAddressId } = await billingAddressOf(db, p.address, p.userId ?? null);
+  refusePhone(p.contactNumber, p.phoneRequired);
   return db.transaction(async (tx) => {
     const sale = await lockSale(tx, p.saleId);
     if (!sale.paidAt && !holdIsLive(sale, p.now)) throw noLongerHeld();
-    const values = { billingAddress: { ...address }, contactNumber: p.contactNumber?.trim() || null };
+    // Kept with the form's country id and the saved address chosen, so the form starts from them again.
+    const kept: Record<string, string> = { ...address, country, ...(userAddressId !== null ? { selected_user_address_id: String(userAddressId) } : {}) };
+    const values = { billingAddress: kept, contactNumber: p.contactNumber?.trim() || null };
     await tx.insert(salePaymentDetails).values({ saleId: p.saleId, ...values }).onConflictDoUpdate({ target: salePaymentDetails.saleId, set: values });
     // A sale has one billing address, so its id is always 1.
     return { ...address, id: 1 };
   });
 }
 
+/** The billing address the form starts from, with the form's country id and the saved address chosen. */
+export type BillingPrefill = BillingAddress & { country?: string; selected_user_address_id?: string };
+
 /**
  * The billing address the payment step starts from: the one last saved for this sale (kept after a
  * declined card), else the sale's delivery address, else the name of the account the sale is for.
  */
-export async function billingPrefill(db: Pick<Database, 'select'>, saleId: string): Promise<BillingAddress> {
+export async function billingPrefill(db: Pick<Database, 'select'>, saleId: string): Promise<BillingPrefill> {
   const [details] = await db.select({ billing: salePaymentDetails.billingAddress }).from(salePaymentDetails).where(eq(salePaymentDetails.saleId, saleId));
   if (details?.billing) {
     const saved = Object.fromEntries(Object.keys(EMPTY_BILLING_ADDRESS).map((k) => [k, details.billing?.[k] ?? ''])) as unknown as BillingAddress;
-    return { ...saved, country_code: saved.country_code || EMPTY_BILLING_ADDRESS.country_code };
+    const country_code = saved.country_code || EMPTY_BILLING_ADDRESS.country_code;
+    const chosen = details.billing.selected_user_address_id;
+    return { ...saved, country_code, country: details.billing.country || countryOfIso(country_code) || COUNTRY_UK, ...(chosen ? { selected_user_address_id: chosen } : {}) };
   }
   const [delivery] = await db.select().from(saleDeliveryAddresses).where(eq(saleDeliveryAddresses.saleId, saleId));
   if (delivery) {
@@ -70,6 +119,9 @@ export async function billingPrefill(db: Pick<Database, 'select'>, saleId: strin
       address_2: delivery.address2,
       town: delivery.town,
       postcode: delivery.postcode,
+      state: delivery.state,
+      country_code: isoOfCountry(delivery.country) || EMPTY_BILLING_ADDRESS.country_code,
+      country: delivery.country,
     };
   }
   const [account] = await db

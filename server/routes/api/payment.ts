@@ -81,6 +81,7 @@ export function paymentHandlers(deps: AppDeps, wiring: PaymentWiring): Pick<Hand
         return setBillingAddress(db, {
           saleId,
           address: input.address,
+          userId: userIdOf(request),
           ...(input.contact_number !== undefined ? { contactNumber: input.contact_number } : {}),
           phoneRequired: checkout.has_require_phone_number,
           now,

@@ -1,11 +1,12 @@
 /** The catalogue front: all events, one event (its order form) and an organiser's page. */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { eventOrderForm, eventsWithPrices, organiserPage, type EventsWithPrices } from '../../domain/catalogue.ts';
 import { formatNiceDate } from '../../domain/format.ts';
 import { formatMoney } from '../../../contract/money.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { noticeText } from '../../http/notices.ts';
-import { setReferrerCookie } from '../../http/session.ts';
+import { saleIdOf, setReferrerCookie } from '../../http/session.ts';
+import { basketItemCount } from '../../domain/basketCount.ts';
 import { referrerOf } from '../../domain/referrals.ts';
 import { effectiveMaxPerOrder } from '../../domain/limits.ts';
 import { maximumWarning, minimumWarning } from '../../../contract/messages/basket.ts';
@@ -21,6 +22,8 @@ export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
   const { db, config } = deps;
   /** The order form's script (src/catalogue/orderForm.ts), built by Vite; read once, as the build does not change under a running server. */
   const orderFormScript = builtScripts(config.staticDir, 'order-form.html');
+  /** The header's basket count for this buyer (spec 001 §9). */
+  const countFor = (request: FastifyRequest) => basketItemCount(db, saleIdOf(request));
 
   function eventCards({ list, prices }: EventsWithPrices): Html {
     if (list.length === 0) return html`<p>No events are on sale right now.</p>`;
@@ -44,6 +47,7 @@ export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
       'All events',
       html`${error ? html`<p class="notice error" role="alert">${error}</p>` : ''}<h1>What’s on</h1>${eventCards(await eventsWithPrices(db, null, deps.clock()))}`,
       'events',
+      await countFor(request),
     );
   });
 
@@ -59,6 +63,8 @@ export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
       html`<h1>${organiser.name}</h1><p>${organiser.description}</p>
       ${organiser.customRefundPolicy ? html`<h2>Refund policy</h2><p>${organiser.customRefundPolicy}</p>` : ''}
       <h2>Events</h2>${eventCards(events)}`,
+      null,
+      await countFor(request),
     );
   });
 
@@ -127,6 +133,7 @@ export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
       <div class="add-bar"><p class="offer__note" id="add-note" role="status"></p><button class="button button--large" type="submit">Add to basket</button></div></form>
       ${orderFormScript}`,
       'events',
+      await countFor(request),
     );
   });
 }

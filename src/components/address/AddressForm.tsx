@@ -34,8 +34,22 @@ const TEXT_FIELDS: Array<{ field: Exclude<AddressField, 'country' | 'state'>; la
  * The one address form: saved addresses (signed-in buyers, with delete), the finder and its
  * possible addresses, manual entry with country and state, and the gift voucher names when asked.
  * Every change is an event to the address chart; the screen only shows its view.
+ *
+ * On its own it is a form with its Continue button (the delivery step). `inside` makes it a part of
+ * another form (the payment step's billing address): a fieldset under that legend, without a
+ * button, whose chart is asked by the other form's own button.
  */
-export function AddressForm({ actor, giftVouchers, submitLabel = 'Continue' }: { actor: AddressActor; giftVouchers: boolean; submitLabel?: string }) {
+export function AddressForm({
+  actor,
+  giftVouchers,
+  submitLabel = 'Continue',
+  inside,
+}: {
+  actor: AddressActor;
+  giftVouchers: boolean;
+  submitLabel?: string;
+  inside?: { legend: string; disabled: boolean };
+}) {
   const view = useSelector(actor, (s) => viewAddress(s, { giftVouchers }));
   const send = addressSenders((event) => actor.send(event));
   const user = useUser();
@@ -46,7 +60,7 @@ export function AddressForm({ actor, giftVouchers, submitLabel = 'Continue' }: {
 
   if (view.loading) {
     return (
-      <div className="card address address--loading">
+      <div className={`${inside ? '' : 'card '}address address--loading`}>
         <Spinner size="large" label="Loading your addresses" />
       </div>
     );
@@ -55,15 +69,9 @@ export function AddressForm({ actor, giftVouchers, submitLabel = 'Continue' }: {
   const countries = lists?.countries.length ? lists.countries : [{ id: view.fields.country, name: view.fields.country === '1' ? 'United Kingdom' : view.fields.country, iso_code: '' }];
   const states = (lists?.states ?? []).filter((s) => s.country === COUNTRY_USA);
 
-  return (
-    <form
-      className="card stack address"
-      noValidate
-      onSubmit={(e) => {
-        e.preventDefault();
-        send.continue(giftVouchers);
-      }}
-    >
+  const autoComplete = (token: string) => (inside ? `billing ${token}` : token);
+  const parts = (
+    <>
       {view.voucherNamesShown ? (
         <fieldset className="address__group">
           <legend className="section-title">Gift vouchers</legend>
@@ -191,14 +199,14 @@ export function AddressForm({ actor, giftVouchers, submitLabel = 'Continue' }: {
       {view.fieldsShown ? (
         <fieldset className="address__group address__fields">
           <legend className="section-title">{view.status === 'address_found' ? 'Your address' : 'Address'}</legend>
-          {TEXT_FIELDS.map(({ field, label, autoComplete, optional }) => (
+          {TEXT_FIELDS.map(({ field, label, autoComplete: fieldAutoComplete, optional }) => (
             <Field key={field} label={label} optional={optional} error={field === 'address_2' ? undefined : problem(field)} look={FIELD_LOOKS.address}>
               {(control) => (
                 <input
                   {...control}
                   className="input"
                   value={view.fields[field]}
-                  autoComplete={autoComplete}
+                  autoComplete={autoComplete(fieldAutoComplete)}
                   onKeyDown={blockEnter}
                   onChange={(e) => send.typeField(field, e.target.value)}
                   onBlur={() => field !== 'address_2' && send.leaveField(field)}
@@ -245,6 +253,26 @@ export function AddressForm({ actor, giftVouchers, submitLabel = 'Continue' }: {
 
       {view.problems.form ? <Alert type="error">{view.problems.form}</Alert> : null}
       {view.problem ? <Alert type="error">{view.problem}</Alert> : null}
+    </>
+  );
+  if (inside) {
+    return (
+      <fieldset className="stack address address--inside" disabled={inside.disabled}>
+        <legend className="section-title">{inside.legend}</legend>
+        {parts}
+      </fieldset>
+    );
+  }
+  return (
+    <form
+      className="card stack address"
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        send.continue(giftVouchers);
+      }}
+    >
+      {parts}
       <LoadingButton type="submit" loading={view.saving} disabled={!view.canContinue} className="button--block">
         {submitLabel}
       </LoadingButton>

@@ -1,6 +1,6 @@
 /**
  * The address form's chart with the app's calls. `submitAddress` is the caller's: the delivery
- * step sends set_delivery_address; the payment step gives its own for the billing address.
+ * step sends set_delivery_address; the billing address needs none, as the payment chart sends it.
  */
 import { fromPromise } from 'xstate';
 import type { QueryClient } from '@tanstack/react-query';
@@ -10,7 +10,9 @@ import { callApi } from '../../api/client';
 import { userQuery } from '../../api/queries';
 import { savedAddressesQuery } from './addressQueries';
 
-export function appAddressMachine(queryClient: QueryClient, submitAddress: (outcome: AddressOutcome) => Promise<unknown>) {
+const sentByThePayment = () => Promise.reject(new Error('The billing address is sent with the payment.'));
+
+export function appAddressMachine(queryClient: QueryClient, submitAddress: (outcome: AddressOutcome) => Promise<unknown> = sentByThePayment) {
   return addressMachine.provide({
     actors: {
       /** Saved addresses are loaded only for signed-in buyers (spec 000 §6). */

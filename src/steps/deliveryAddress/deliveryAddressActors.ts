@@ -6,9 +6,12 @@ import { CallFailed, callApi } from '../../api/client';
 import { appAddressMachine } from '../../components/address/addressActors';
 
 /** A refusal the server explains is shown in its words; anything else is the spec's notification. */
-async function setDeliveryAddress(outcome: AddressOutcome) {
+async function setDeliveryAddress(queryClient: QueryClient, outcome: AddressOutcome) {
   try {
-    return await callApi('setDeliveryAddress', outcome);
+    const done = await callApi('setDeliveryAddress', outcome);
+    // A signed-in buyer's new address is saved for next time (the billing form offers it).
+    await queryClient.invalidateQueries({ queryKey: ['addresses'] });
+    return done;
   } catch (err) {
     const explained = err instanceof CallFailed && err.serverMessage && err.status !== null && err.status < 500 && !err.serverMessage.startsWith('Invalid ');
     throw new Error(explained ? err.serverMessage! : ADDRESS_MESSAGES.unableToSetDelivery, { cause: err });
@@ -16,5 +19,5 @@ async function setDeliveryAddress(outcome: AddressOutcome) {
 }
 
 export function appDeliveryAddressMachine(queryClient: QueryClient) {
-  return appAddressMachine(queryClient, setDeliveryAddress);
+  return appAddressMachine(queryClient, (outcome) => setDeliveryAddress(queryClient, outcome));
 }

@@ -1,64 +1,49 @@
 /**
- * The billing address fields of the payment step: plain fields until the shared address form
- * takes their place. Billing requires the postcode (spec 001 §5).
+ * The payment step's billing address: the shared address form (saved addresses, the finder,
+ * country and state), run by the address chart the payment chart invokes as `billingAddress`, and
+ * asked by Pay. While the payment is under way the chart is at rest, so the address given is shown.
  */
-import { useId } from 'react';
-import type { BillingAddress as Address } from '../../../contract';
-import { Alert } from '../../../ui/Alert';
+import { useQuery } from '@tanstack/react-query';
+import type { ActorRefFrom } from 'xstate';
+import { COUNTRY_USA, type AddressStart } from '../../../contract';
+import type { addressMachine } from '../../../machines/address/address.machine';
+import { AddressForm } from '../../components/address/AddressForm';
+import { countriesStatesQuery, savedAddressesQuery } from '../../components/address/addressQueries';
+import { useUser } from '../../app/checkoutContext';
 
-const FIELDS: { key: keyof Address; label: string; autoComplete: string; wide?: boolean }[] = [
-  { key: 'first_name', label: 'First name', autoComplete: 'billing given-name' },
-  { key: 'last_name', label: 'Last name', autoComplete: 'billing family-name' },
-  { key: 'address_1', label: 'Address line 1', autoComplete: 'billing address-line1', wide: true },
-  { key: 'address_2', label: 'Address line 2 (optional)', autoComplete: 'billing address-line2', wide: true },
-  { key: 'town', label: 'Town or city', autoComplete: 'billing address-level2' },
-  { key: 'postcode', label: 'Postcode or zip code', autoComplete: 'billing postal-code' },
-];
+const LEGEND = 'Billing address';
 
-export function BillingAddress({
-  address,
-  problems,
-  disabled,
-  onChange,
-}: {
-  address: Address;
-  problems: { postcode?: string | undefined; address?: string | undefined };
-  disabled: boolean;
-  onChange: (field: keyof Address, value: string) => void;
-}) {
-  const id = useId();
+export function BillingAddress({ actor, given, disabled }: { actor: ActorRefFrom<typeof addressMachine> | undefined; given: AddressStart | null; disabled: boolean }) {
+  if (actor) return <AddressForm actor={actor} giftVouchers={false} inside={{ legend: LEGEND, disabled }} />;
+  return given ? <GivenAddress given={given} /> : null;
+}
+
+/** The address the buyer gave, as lines. */
+function GivenAddress({ given }: { given: AddressStart }) {
+  const user = useUser();
+  const saved = useQuery({ ...savedAddressesQuery(user?.id ?? 0), enabled: user !== null && given.selected !== 'new' }).data ?? [];
+  const lists = useQuery(countriesStatesQuery()).data;
+  let lines: string[];
+  if (given.selected !== 'new') {
+    const chosen = saved.find((a) => a.id === given.selected);
+    lines = chosen ? [`${chosen.first_name} ${chosen.last_name}`, chosen.full_address] : [];
+  } else {
+    const f = given.fields;
+    const country = lists?.countries.find((c) => c.id === f.country)?.name ?? '';
+    const state = f.country === COUNTRY_USA ? f.state : '';
+    lines = [`${f.first_name} ${f.last_name}`.trim(), [f.address_1, f.address_2, f.town, state, f.postcode, country].filter(Boolean).join(', ')];
+  }
   return (
-    <fieldset className="payment__fieldset" disabled={disabled}>
-      <legend className="section-title">Billing address</legend>
-      {problems.address ? <Alert type="error">{problems.address}</Alert> : null}
-      <div className="payment__grid">
-        {FIELDS.map((f) => {
-          const error = f.key === 'postcode' ? problems.postcode : undefined;
-          const inputId = `${id}-${f.key}`;
-          return (
-            <div key={f.key} className={`field${f.wide ? ' payment__wide' : ''}`}>
-              <label className="field__label" htmlFor={inputId}>
-                {f.label}
-              </label>
-              <input
-                id={inputId}
-                className="input"
-                autoComplete={f.autoComplete}
-                value={address[f.key]}
-                required={f.key === 'postcode'}
-                aria-invalid={error ? true : undefined}
-                aria-describedby={error ? `${inputId}-error` : undefined}
-                onChange={(e) => onChange(f.key, e.target.value)}
-              />
-              {error ? (
-                <span className="field__error" id={`${inputId}-error`}>
-                  {error}
-                </span>
-              ) : null}
-            </div>
-          );
-        })}
-      </div>
+    <fieldset className="payment__fieldset" disabled>
+      <legend className="section-title">{LEGEND}</legend>
+      <p className="payment__given">
+        {lines.filter(Boolean).map((line) => (
+          <span key={line}>
+            {line}
+            <br />
+          </span>
+        ))}
+      </p>
     </fieldset>
   );
 }

@@ -8,6 +8,7 @@ import { paymentSenders, viewPayment, type PaymentView } from '../../../machines
 import type { paymentMachine } from '../../../machines/payment/payment.machine';
 import { PAYMENT_TITLES } from '../../../contract/messages/payment';
 import type { squareMachine } from '../../../machines/square/square.machine';
+import type { addressMachine } from '../../../machines/address/address.machine';
 import { Alert } from '../../../ui/Alert';
 import { LoadingButton } from '../../../ui/LoadingButton';
 import { Spinner } from '../../../ui/Spinner';
@@ -161,6 +162,7 @@ function MethodChoice({ view, send }: { view: PaymentView; send: Senders }) {
 function PaymentForm({ actor, total, checkout }: { actor: PaymentActor; total: string | null; checkout: Checkout | undefined }) {
   const view = useSelector(actor, viewPayment);
   const squareRef = useSelector(actor, (s) => s.children.square) as ActorRefFrom<typeof squareMachine> | undefined;
+  const billingRef = useSelector(actor, (s) => s.children.billingAddress) as ActorRefFrom<typeof addressMachine> | undefined;
   const send = paymentSenders((event) => actor.send(event));
   const stripe = useSyncExternalStore(stripeSessions.subscribe, stripeSessions.get);
   const bank = view.method === 'truelayer';
@@ -221,7 +223,7 @@ function PaymentForm({ actor, total, checkout }: { actor: PaymentActor; total: s
         {view.express ? (
           <ExpressDetails view={view} send={send} />
         ) : (
-          <BillingAddress address={view.form.address} problems={view.problems} disabled={view.paying} onChange={send.changeAddress} />
+          <BillingAddress actor={billingRef} given={view.billing} disabled={view.paying} />
         )}
         <fieldset className="payment__fieldset" disabled={view.paying}>
           <TextField

@@ -6,7 +6,7 @@
  */
 import { fromPromise } from 'xstate';
 import type { QueryClient } from '@tanstack/react-query';
-import { checkCodeRefusalSchema, type BillingAddress, type RequestOf, type ResponseOf } from '../../../contract';
+import { COUNTRY_UK, checkCodeRefusalSchema, type AddressStart, type RequestOf, type ResponseOf } from '../../../contract';
 import { CHECK_FAILED_NOTICE, SEND_FAILED_NOTICE } from '../../../contract/messages/account';
 import { ADDRESS_MESSAGES } from '../../../contract/messages/address';
 import { PAYMENT_MESSAGES } from '../../../contract/messages/payment';
@@ -18,15 +18,30 @@ import { CallFailed, callApi } from '../../api/client';
 import { settled } from '../../api/outcome';
 import { checkoutQuery, refreshUser } from '../../api/queries';
 import { appInstalmentMachine, appSquareMachine } from './planActors';
+import { appAddressMachine } from '../../components/address/addressActors';
+
+type Prefill = NonNullable<ResponseOf<'getPaymentError'>['billing_address']>;
 
 /**
- * The billing address as the sale knows it, named after the signed-in buyer (get_opoa_users'
- * full_name: the last word the last name) when it carries no name of its own.
+ * Where the billing form starts: the saved address chosen before, or the billing address as the
+ * sale knows it, named after the signed-in buyer (get_opoa_users' full_name: the last word the
+ * last name) when it carries no name of its own.
  */
-function withBuyersName(address: BillingAddress, fullName: string): BillingAddress {
+export function billingStartOf(prefill: Prefill, fullName: string): AddressStart {
   const words = fullName.split(/\s+/).filter(Boolean);
-  if (address.first_name || address.last_name || words.length < 2) return address;
-  return { ...address, first_name: words.slice(0, -1).join(' '), last_name: words.at(-1)! };
+  const named = prefill.first_name || prefill.last_name || words.length < 2 ? prefill : { ...prefill, first_name: words.slice(0, -1).join(' '), last_name: words.at(-1)! };
+  const fields = {
+    first_name: named.first_name,
+    last_name: named.last_name,
+    address_1: named.address_1,
+    address_2: named.address_2,
+    town: named.town,
+    postcode: named.postcode,
+    country: named.country || COUNTRY_UK,
+    state: named.state,
+  };
+  const chosen = Number(prefill.selected_user_address_id);
+  return { selected: Number.isInteger(chosen) && chosen > 0 ? chosen : 'new', fields };
 }
 
 /** The payment step's screen, the chunk the step loads to render, which also confirms the card. */
@@ -52,7 +67,7 @@ export function appPaymentMachine(queryClient: QueryClient, navigate: (url: stri
         const error = reply?.payment_error ?? null;
         const fullName = opoa?.full_name.trim() ?? '';
         const billing = {
-          ...(reply?.billing_address ? { billingAddress: withBuyersName(reply.billing_address, fullName) } : {}),
+          ...(reply?.billing_address ? { billingStart: billingStartOf(reply.billing_address, fullName) } : {}),
           ...(fullName ? { fullName } : {}),
         };
         const situation = { ...paymentSituation(checkout, error), ...billing };
@@ -94,6 +109,7 @@ export function appPaymentMachine(queryClient: QueryClient, navigate: (url: stri
       payWithTruelayer: fromPromise(({ input }: { input: RequestOf<'payWithTruelayer'> }) => callApi('payWithTruelayer', input)),
       instalment: appInstalmentMachine(navigate),
       square: appSquareMachine(),
+      billingAddress: appAddressMachine(queryClient),
     },
     actions: {
       goToBank: (_, params) => navigate(params.url),
