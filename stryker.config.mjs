@@ -1,6 +1,6 @@
 // Mutation testing of the statecharts: `npm run mutate` (scripts/mutate.ts runs this once per machine
 // folder). Each mutant is a small wrong change to a machine file (a target, a guard, a string); the
-// machine's own tests must notice it. Goal: at least 85 % of mutants killed in every machine file.
+// machine's own tests must notice it. Goal: at least 90 % of mutants killed in every machine file.
 // Not part of `npm test`: it takes minutes.
 //
 // MUTATE_MACHINE names the folder under machines/ being mutated; only that folder's tests run, so a
@@ -70,6 +70,9 @@ export default {
   coverageAnalysis: 'perTest',
   concurrency: Number(process.env.MUTATE_CONCURRENCY ?? 2),
   timeoutMS: 60_000,
+  // Stryker rewrites tsconfig.json for its sandbox with TypeScript's JS API, which the project's
+  // TypeScript (7, native) does not have; Vitest reads no tsconfig, so none is named.
+  tsconfigFile: 'tsconfig.stryker-none.json',
   incremental: true,
   incrementalFile: `reports/mutation/${machine ?? 'all'}.incremental.json`,
   reporters: ['clear-text', 'json', 'html'],

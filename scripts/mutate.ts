@@ -48,7 +48,7 @@ for (const name of machines) {
   }
 }
 
-console.log('\nfile | killed | survived | no coverage | score | goal 85 %');
+console.log(`\nfile | killed | survived | no coverage | score | goal ${GOAL} %`);
 console.log('--- | ---: | ---: | ---: | ---: | ---');
 for (const row of rows.sort((a, b) => a.file.localeCompare(b.file))) {
   const score = row.total ? (100 * row.detected) / row.total : 100;
