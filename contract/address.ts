@@ -102,8 +102,9 @@ const blank = (s: string) => s.trim() === '';
 /**
  * What keeps the address from being valid (spec 000 §5): a saved address id, or 'new' with first
  * name, last name, line 1, town, postcode and country, plus a state for the USA; gift voucher
- * from and to when the basket holds vouchers (spec 001 §5). Billing words the postcode its own way
- * and asks to complete the address (spec 001 §5).
+ * from and to when the basket holds vouchers (spec 001 §5). Billing requires the postcode alone
+ * (with the country, and a state for the USA), words it its own way and asks to complete the
+ * address (spec 001 §5: 'billing requires postcode').
  */
 export function addressProblems(
   form: AddressForm,
@@ -112,10 +113,12 @@ export function addressProblems(
   const problems: Partial<Record<AddressProblemKey, AddressProblem>> = {};
   if (form.selected === 'new') {
     const f = form.fields;
-    if (blank(f.first_name)) problems.first_name = 'firstName';
-    if (blank(f.last_name)) problems.last_name = 'lastName';
-    if (blank(f.address_1)) problems.address_1 = 'address1';
-    if (blank(f.town)) problems.town = 'town';
+    if (options.purpose === 'delivery') {
+      if (blank(f.first_name)) problems.first_name = 'firstName';
+      if (blank(f.last_name)) problems.last_name = 'lastName';
+      if (blank(f.address_1)) problems.address_1 = 'address1';
+      if (blank(f.town)) problems.town = 'town';
+    }
     if (blank(f.postcode)) problems.postcode = options.purpose === 'billing' ? 'billingPostcode' : 'postcode';
     if (blank(f.country)) problems.country = 'country';
     else if (f.country === COUNTRY_USA && blank(f.state)) problems.state = 'state';

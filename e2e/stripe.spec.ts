@@ -100,8 +100,9 @@ test.describe('with Stripe keyed', () => {
     const intent = (await stripeState(request)).intents.find((i) => i.client_secret === before.elementsOptions?.clientSecret);
     expect(intent).toMatchObject({ amount, currency: 'gbp', status: 'requires_payment_method', metadata: { sale_id: expect.any(String) } });
     expect(apiCalls).toEqual(['GET /v1/elements/sessions']);
-    // While Stripe has the card, the details above cannot change.
-    await expect(page.getByLabel('Postcode or zip code')).toBeDisabled();
+    // While Stripe has the card, the details above cannot change: the billing address is shown as given, not as a form.
+    await expect(page.getByLabel('Postcode or zip code')).toHaveCount(0);
+    await expect(page.getByRole('group', { name: 'Billing address' })).toContainText('4 Mill Lane, Cirencester, GL7 1AB');
     await photographBothWidths(page, testInfo, 'stripe-card');
     await expectNoAxeViolations(page, 'the payment step with the Payment Element');
     await page.setViewportSize({ width: 360, height: 740 });

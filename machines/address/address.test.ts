@@ -28,18 +28,21 @@ const STARTS: Record<string, AddressStart> = {
 
 /**
  * Spec 000 §5 and 001 §5: a saved id, or 'new' with first and last name, line 1, town, postcode
- * and country, plus a state for the USA ('2'); from and to for vouchers on delivery; billing asks
- * for the postcode in its own words and to complete the address.
+ * and country, plus a state for the USA ('2'); from and to for vouchers on delivery. Billing
+ * requires the postcode alone (with the country and a US state), asks for it in its own words and
+ * to complete the address ('billing requires postcode').
  */
 function missing(view: Pick<AddressView, 'selected' | 'fields' | 'giftVoucherFrom' | 'giftVoucherTo'>, c: Case): Record<string, string> {
   const out: Record<string, string> = {};
   const blank = (s: string) => s.trim() === '';
   if (view.selected === 'new') {
     const f = view.fields;
-    if (blank(f.first_name)) out.first_name = "Type the recipient's first name";
-    if (blank(f.last_name)) out.last_name = "Type the recipient's last name";
-    if (blank(f.address_1)) out.address_1 = 'Type the first line of the address';
-    if (blank(f.town)) out.town = 'Type the town or city';
+    if (c.purpose === 'delivery') {
+      if (blank(f.first_name)) out.first_name = "Type the recipient's first name";
+      if (blank(f.last_name)) out.last_name = "Type the recipient's last name";
+      if (blank(f.address_1)) out.address_1 = 'Type the first line of the address';
+      if (blank(f.town)) out.town = 'Type the town or city';
+    }
     if (blank(f.postcode)) out.postcode = c.purpose === 'billing' ? 'Type your postcode or zip code' : 'Type the postcode';
     if (blank(f.country)) out.country = 'Choose the country';
     else if (f.country === '2' && blank(f.state)) out.state = 'Choose the state';
