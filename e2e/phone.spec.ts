@@ -180,3 +180,16 @@ for (const [basket, event, wanted] of [
     await expect(page).toHaveURL(/\/legal-information\/purchase-terms-and-conditions\/$/);
   });
 }
+
+test('with tickets in the basket the header fits the phone’s width: no page scrolls sideways', async ({ page }) => {
+  await addFromEventPage(page, 'The Lantern: Friday Late Show', { tickets: { 'Standard seat': 1 } });
+  await expect(page.getByTestId('basket-count')).toBeVisible();
+  for (const path of ['/checkout/', '/all-events/']) {
+    await page.goto(path);
+    await expect(page.getByTestId('basket-count')).toBeVisible();
+    const width = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, screen: innerWidth }));
+    expect(width.page, `${path} is wider than the screen`).toBeLessThanOrEqual(width.screen);
+    const brand = page.getByRole('link', { name: 'Holdfast' }).first();
+    await expect(brand).toBeVisible();
+  }
+});
