@@ -18,17 +18,18 @@ export class CallFailed extends Error {
   }
 }
 
-export async function callApi<N extends CallName>(name: N, body?: RequestOf<N>): Promise<ResponseOf<N>> {
-  const machinery = await import('./call').catch(() => {
+/** The call machinery, loaded once with the first call; a load that fails fails that call. */
+function machineryFor(name: CallName): Promise<typeof import('./call')> {
+  return import('./call').catch(() => {
     throw new CallFailed(name, null, null);
   });
-  return machinery.callApi(name, body);
+}
+
+export async function callApi<N extends CallName>(name: N, body?: RequestOf<N>): Promise<ResponseOf<N>> {
+  return (await machineryFor(name)).callApi(name, body);
 }
 
 /** One call given its description: for chunks loaded later (the seat page) that fill a path parameter in. */
 export async function callWith<N extends CallName>(name: N, c: Call, body?: RequestOf<N>): Promise<ResponseOf<N>> {
-  const machinery = await import('./call').catch(() => {
-    throw new CallFailed(name, null, null);
-  });
-  return machinery.callWith(name, c, body);
+  return (await machineryFor(name)).callWith(name, c, body);
 }
