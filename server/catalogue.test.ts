@@ -134,4 +134,22 @@ describe.each(drivers)('catalogue and the add path on %s', (driver) => {
     // Another buyer's page shows their own basket, none here.
     expect(count((await new Visitor(w.app).request({ method: 'GET', url: '/all-events/' })).body)).toBeNull();
   });
+
+  it('draws the basket count on the server’s other pages too: sign-in, wallet, waiver, smart checkout and the information pages (spec 001 §9)', async () => {
+    const count = (body: string) => /data-testid="basket-count"><span aria-hidden="true">(\d+)<\/span><span class="visually-hidden">([^<]+)<\/span>/.exec(body)?.slice(1) ?? null;
+    const pages = [
+      '/signin/',
+      '/account/wallet/',
+      '/activity-terms-and-conditions/no-such-sale/',
+      '/smartcheckout/?session=nothing',
+      '/signout/',
+      '/mailing-list',
+      '/refund-policy/',
+      '/legal-information/purchase-terms-and-conditions/',
+    ];
+    const v = new Visitor(w.app);
+    for (const url of pages) expect(count((await v.request({ method: 'GET', url })).body), url).toBeNull();
+    await v.add({ [w.demo.tickets.jazzGeneral]: 1 }, [{ id: w.demo.vouchers.riverside, qty: 1, value: 2500 }]);
+    for (const url of pages) expect(count((await v.request({ method: 'GET', url })).body), url).toEqual(['2', '2 items']);
+  });
 });

@@ -92,7 +92,7 @@ describe.each(drivers)('GET checkout kept between changes on %s', (driver) => {
     expect(revalidated.body).toBe('');
   });
 
-  it('does not build an unchanged checkout again: the repeat costs one statement', async () => {
+  it('does not build an unchanged checkout again: the repeat costs one statement, none on the embedded database while nothing was written', async () => {
     const v = await basket();
     await v.call('getCheckout');
     const counted = counting(w.database.db);
@@ -105,7 +105,12 @@ describe.each(drivers)('GET checkout kept between changes on %s', (driver) => {
       expect(afterFirst).toBeGreaterThan(1);
       const repeat = await b.call('getCheckout', undefined, cookie);
       expect(linesOf(repeat.body)).toHaveLength(1);
-      expect(counted.count() - afterFirst).toBe(1);
+      expect(counted.count() - afterFirst).toBe(driver === 'pglite' ? 0 : 1);
+      // A write in between, and the repeat asks again.
+      await w.database.db.execute(sql`UPDATE sale_lines SET qty = qty WHERE id = -1`);
+      const beforeThird = counted.count();
+      await b.call('getCheckout', undefined, cookie);
+      expect(counted.count() - beforeThird).toBe(1);
     } finally {
       await other.app.close();
     }
@@ -165,6 +170,20 @@ describe.each(drivers)('GET checkout kept between changes on %s', (driver) => {
     }
     await w.database.db.execute(sql`DELETE FROM sale_lines WHERE sale_id = ${saleId!.sale_id}`);
     expect(linesOf((await v.call('getCheckout')).body)).toEqual([]);
+  });
+
+  it('shows a reservation, made by a database function called in a SELECT, and a write in a transaction at once', async () => {
+    const v = await basket();
+    const before = JSON.parse((await v.call('getCheckout')).body) as { seconds_remaining: number; tickets: { qty: number }[] };
+    expect(before.seconds_remaining).toBe(0);
+    expect(await v.json('reserveTickets')).toMatchObject({ reserved: true });
+    const reserved = JSON.parse((await v.call('getCheckout')).body) as { seconds_remaining: number };
+    expect(reserved.seconds_remaining).toBeGreaterThan(0);
+    const [line] = await rows<{ id: number }>(w.database.db, sql`SELECT id FROM sale_lines ORDER BY id DESC LIMIT 1`);
+    await w.database.db.transaction(async (tx) => {
+      await tx.execute(sql`UPDATE sale_lines SET qty = 1 WHERE id = ${line!.id}`);
+    });
+    expect(linesOf((await v.call('getCheckout')).body)[0]!.qty).toBe(1);
   });
 
   it("follows a running hold's countdown second by second, and its end", async () => {

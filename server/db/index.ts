@@ -15,6 +15,7 @@ import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql, type SQL } from 'drizzle-orm';
 import pg from 'pg';
 import * as schema from './schema.ts';
+import { watchWrites } from './writeWatch.ts';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A database handle or an open transaction: domain functions accept either. */
@@ -58,6 +59,7 @@ export async function openDatabase(
   const client = await PGlite.create(path.resolve(config.pgliteDir));
   const db = drizzlePglite(client, { schema }) as unknown as Database;
   await migratePglite(db as never, { migrationsFolder });
+  await watchWrites(client);
   await prepare(db);
   return { db, driver: 'pglite', close: () => client.close() };
 }

@@ -16,6 +16,7 @@ import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as schema from './schema.ts';
+import { watchWrites } from './writeWatch.ts';
 import { migrationsFolder, type Database, type OpenDatabase } from './index.ts';
 import { seed, type Demo } from '../seed.ts';
 
@@ -73,6 +74,7 @@ async function open(driver: TestDriver, poolSize: number, kind: 'migrated' | 'se
     const client = file ? await PGlite.create({ loadDataDir: new Blob([readFileSync(file)]) }) : await PGlite.create();
     const db = drizzlePglite(client, { schema }) as unknown as Database;
     if (!file) await migratePglite(db as never, { migrationsFolder });
+    await watchWrites(client);
     return { db, driver, close: () => client.close() };
   }
   const url = process.env.TEST_DATABASE_URL;

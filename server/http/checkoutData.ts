@@ -7,6 +7,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Checkout } from '../../contract/index.ts';
 import { emptyCheckout } from '../../contract/emptyCheckout.ts';
 import { preparedRows } from '../db/index.ts';
+import { writeWatchOf } from '../db/writeWatch.ts';
 import { buildCheckout } from '../domain/checkout.ts';
 import { findUser, toWireUser } from '../domain/users.ts';
 import type { AppDeps } from './deps.ts';
@@ -50,8 +51,9 @@ interface Built {
 const replyOf = (json: string): CheckoutReply => ({ json, etag: `"${createHash('sha1').update(json).digest('base64url')}"` });
 
 /**
- * GET checkout, built once per version of what it shows, in this process's memory. Each read asks
- * the database one cheap question first (`checkout_version`, server/db/functions/checkout_version.sql;
+ * GET checkout, built once per version of what it shows, in this process's memory. On PostgreSQL
+ * each read asks the database one cheap question first; on the embedded database only when a write
+ * has ended since it last asked, since nothing else can write to it (server/db/writeWatch.ts) (`checkout_version`, server/db/functions/checkout_version.sql;
  * the reads that arrive together ask together, see versionReader):
  * the row versions of the sale's own rows, of the catalogue rows its lines show and of the
  * signed-in user, which every committed write changes, whichever process or database function made
@@ -74,7 +76,7 @@ export function checkoutReads(deps: AppDeps, { keepMs = 5_000, entries = 5_000 }
   const sitekey = deps.config.captcha === 'never' ? null : deps.captcha.sitekey;
   const empty = replyOf(JSON.stringify(emptyCheckout(sitekey)));
 
-  const versionOf = versionReader(deps.db);
+  const versionOf = versionReader(deps.db, entries);
 
   return async function read(request: FastifyRequest): Promise<CheckoutReply> {
     const saleId = saleIdOf(request);
@@ -120,13 +122,18 @@ const arrayLiteral = (values: readonly (string | number | null)[]) =>
  * before it. A quiet server answers each read after one round trip, as without batches; a busy one
  * makes one round trip for many reads.
  */
-function versionReader(db: AppDeps['db']) {
+function versionReader(db: AppDeps['db'], entries: number) {
   let waiting = new Map<string, { saleId: string; userId: number | null; answers: { resolve: (v: Version) => void; reject: (err: unknown) => void }[] }>();
   let sending = false;
+  // On the embedded database, the versions last read and the count of its writes they were read at:
+  // while no write has ended since, the database would answer the same (server/db/writeWatch.ts).
+  const watch = writeWatchOf(db);
+  const known = new Map<string, { writes: number; version: Version }>();
 
   async function send(batch: typeof waiting): Promise<void> {
     const asked = [...batch.values()];
     try {
+      const writes = watch?.count;
       const found = await preparedRows<{ sale_id: string; user_id: number | null; version: string; deadline_ms: number | null }>(
         db,
         'checkout_versions',
@@ -137,6 +144,12 @@ function versionReader(db: AppDeps['db']) {
       for (const a of asked) {
         const row = byKey.get(`${a.saleId}|${a.userId ?? ''}`);
         const version: Version = row ? { version: row.version, deadlineMs: row.deadline_ms === null ? null : Number(row.deadline_ms) } : null;
+        if (writes !== undefined) {
+          const key = `${a.saleId}|${a.userId ?? ''}`;
+          known.delete(key);
+          known.set(key, { writes, version });
+          if (known.size > entries) known.delete(known.keys().next().value!);
+        }
         for (const answer of a.answers) answer.resolve(version);
       }
     } catch (err) {
@@ -160,6 +173,8 @@ function versionReader(db: AppDeps['db']) {
   return (saleId: string, userId: number | null): Promise<Version> =>
     new Promise((resolve, reject) => {
       const key = `${saleId}|${userId ?? ''}`;
+      const seen = watch && known.get(key);
+      if (seen && seen.writes === watch!.count) return resolve(seen.version);
       let entry = waiting.get(key);
       if (!entry) waiting.set(key, (entry = { saleId, userId, answers: [] }));
       entry.answers.push({ resolve, reject });

@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import type { Config } from '../config.ts';
 import { determiningHtml, footerHtml, headerHtml, iconHtml, type IconName, type SiteSection } from './chrome.tsx';
+export type { SiteSection };
 
 /** What a page says of the site: its name (the configuration, or the name alone). */
 export type Site = string | Pick<Config, 'brandName'>;

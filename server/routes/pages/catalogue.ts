@@ -1,16 +1,16 @@
 /** The catalogue front: all events, one event (its order form) and an organiser's page. */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { eventOrderForm, eventsWithPrices, organiserPage, type EventsWithPrices } from '../../domain/catalogue.ts';
 import { formatNiceDate } from '../../domain/format.ts';
 import { formatMoney } from '../../../contract/money.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { noticeText } from '../../http/notices.ts';
-import { saleIdOf, setReferrerCookie } from '../../http/session.ts';
-import { basketItemCount } from '../../domain/basketCount.ts';
+import { setReferrerCookie } from '../../http/session.ts';
+import { sitePage } from '../../http/sitePage.ts';
 import { referrerOf } from '../../domain/referrals.ts';
 import { effectiveMaxPerOrder } from '../../domain/limits.ts';
 import { maximumWarning, minimumWarning } from '../../../contract/messages/basket.ts';
-import { type Html, html, icon, page } from '../../views/html.ts';
+import { type Html, html, icon } from '../../views/html.ts';
 import { builtScripts } from '../../views/builtScripts.ts';
 
 const idParam = (raw: string): number | null => {
@@ -22,8 +22,8 @@ export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
   const { db, config } = deps;
   /** The order form's script (src/catalogue/orderForm.ts), built by Vite; read once, as the build does not change under a running server. */
   const orderFormScript = builtScripts(config.staticDir, 'order-form.html');
-  /** The header's basket count for this buyer (spec 001 §9). */
-  const countFor = (request: FastifyRequest) => basketItemCount(db, saleIdOf(request));
+  /** A page with this buyer's basket count in its header (spec 001 §9). */
+  const pageFor = sitePage(deps);
 
   function eventCards({ list, prices }: EventsWithPrices): Html {
     if (list.length === 0) return html`<p>No events are on sale right now.</p>`;
@@ -42,12 +42,11 @@ export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
   app.get('/all-events/', async (request, reply) => {
     const error = noticeText((request.query as { error?: unknown }).error);
     reply.type('text/html; charset=utf-8');
-    return page(
-      config,
+    return pageFor(
+      request,
       'All events',
       html`${error ? html`<p class="notice error" role="alert">${error}</p>` : ''}<h1>What’s on</h1>${eventCards(await eventsWithPrices(db, null, deps.clock()))}`,
       'events',
-      await countFor(request),
     );
   });
 
@@ -55,16 +54,14 @@ export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
     const id = idParam(request.params.id);
     const found = id ? await organiserPage(db, id, deps.clock()) : null;
     reply.type('text/html; charset=utf-8');
-    if (!found) return reply.status(404).send(page(config, 'Not found', html`<h1>Organiser not found</h1>`));
+    if (!found) return reply.status(404).send(await pageFor(request, 'Not found', html`<h1>Organiser not found</h1>`));
     const { organiser, events } = found;
-    return page(
-      config,
+    return pageFor(
+      request,
       organiser.name,
       html`<h1>${organiser.name}</h1><p>${organiser.description}</p>
       ${organiser.customRefundPolicy ? html`<h2>Refund policy</h2><p>${organiser.customRefundPolicy}</p>` : ''}
       <h2>Events</h2>${eventCards(events)}`,
-      null,
-      await countFor(request),
     );
   });
 
@@ -72,7 +69,7 @@ export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
     const id = idParam(request.params.id);
     const row = id ? await eventOrderForm(db, id, deps.clock()) : null;
     reply.type('text/html; charset=utf-8');
-    if (!row) return reply.status(404).send(page(config, 'Not found', html`<h1>Event not found</h1><p><a href="/all-events/">See all events</a></p>`));
+    if (!row) return reply.status(404).send(await pageFor(request, 'Not found', html`<h1>Event not found</h1><p><a href="/all-events/">See all events</a></p>`));
     // A share link's referral code: the tickets this visitor adds are booked through its referrer.
     const referrer = referrerOf(config.sessionSecret, request.query.ref);
     if (referrer !== null) setReferrerCookie(request, reply, referrer);
@@ -118,8 +115,8 @@ export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
         ${stepper(`gift_voucher[${v.id}][qty]`, v.name, 1, config.maxPerOrder, `note-v${i}`)}</fieldset></li>`,
     );
 
-    return page(
-      config,
+    return pageFor(
+      request,
       event.title,
       html`${error ? html`<p class="notice error" role="alert">${error}</p>` : ''}
       <div class="event-hero"><img src="${event.thumbnail}" alt="" width="360" height="225"><div class="event-hero__text"><h1>${event.title}</h1>
@@ -133,7 +130,6 @@ export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
       <div class="add-bar"><p class="offer__note" id="add-note" role="status"></p><button class="button button--large" type="submit">Add to basket</button></div></form>
       ${orderFormScript}`,
       'events',
-      await countFor(request),
     );
   });
 }

@@ -1,5 +1,5 @@
 /** Signing out, the mailing list and the policies. Signing in is its own page (./signin.ts). */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod/mini';
 import { findUser, subscribe } from '../../domain/users.ts';
 import { Refusal } from '../../domain/refusal.ts';
@@ -8,20 +8,23 @@ import { signOut, userIdOf } from '../../http/session.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { formText } from '../../../contract/index.ts';
 import { INVALID_EMAIL_MESSAGE } from '../../../contract/messages/account.ts';
-import { html, page, type Html } from '../../views/html.ts';
+import { html, type Html } from '../../views/html.ts';
+import { sitePage } from '../../http/sitePage.ts';
 
 const subscribeForm = z.object({ email: formText(254) });
 
 export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
   const { db, config } = deps;
-  const send = (reply: FastifyReply, title: string, body: Html, status = 200) =>
-    reply.status(status).type('text/html; charset=utf-8').send(page(config, title, body));
+  const pageFor = sitePage(deps);
+  const send = async (request: FastifyRequest, reply: FastifyReply, title: string, body: Html, status = 200) =>
+    reply.status(status).type('text/html; charset=utf-8').send(await pageFor(request, title, body));
 
   // Signing out changes state, so it is a POST (checked for same-site origin like every change);
   // a link to /signout/ shows the button instead of acting on a foreign page's say-so.
   app.get('/signout/', async (request, reply) => {
     const current = await findUser(db, userIdOf(request));
     return send(
+      request,
       reply,
       'Sign out',
       html`<h1>Sign out</h1>${current ? html`<p>You are signed in as ${current.email}.</p>` : html`<p>You are not signed in.</p>`}
@@ -33,8 +36,9 @@ export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
     return reply.redirect('/all-events/', 303);
   });
 
-  const mailingListPage = (reply: FastifyReply, message: Html | null, status = 200) =>
+  const mailingListPage = (request: FastifyRequest, reply: FastifyReply, message: Html | null, status = 200) =>
     send(
+      request,
       reply,
       'Mailing list',
       html`<h1>Sign up for exclusive event news and discounts!</h1>${message ?? ''}
@@ -42,21 +46,22 @@ export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
       <button class="button" type="submit">Subscribe</button></form>`,
       status,
     );
-  app.get('/mailing-list', async (_request, reply) => mailingListPage(reply, null));
+  app.get('/mailing-list', async (request, reply) => mailingListPage(request, reply, null));
   app.post('/mailing-list', async (request, reply) => {
     const parsed = subscribeForm.safeParse(request.body ?? {});
     try {
       if (!parsed.success) throw new Refusal('invalid-input', INVALID_EMAIL_MESSAGE);
       await subscribe(db, parsed.data.email);
     } catch (err) {
-      if (err instanceof Refusal) return mailingListPage(reply, html`<p class="notice error" role="alert">${err.message}</p>`, refusalStatus(err));
+      if (err instanceof Refusal) return mailingListPage(request, reply, html`<p class="notice error" role="alert">${err.message}</p>`, refusalStatus(err));
       throw err;
     }
-    return mailingListPage(reply, html`<p class="notice ok">Thanks! You are on the list.</p>`);
+    return mailingListPage(request, reply, html`<p class="notice ok">Thanks! You are on the list.</p>`);
   });
 
-  app.get('/refund-policy/', async (_request, reply) =>
+  app.get('/refund-policy/', async (request, reply) =>
     send(
+      request,
       reply,
       'Refund policy',
       html`<div class="prose"><h1>Refund policy</h1>
@@ -67,8 +72,9 @@ export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
     ),
   );
 
-  app.get('/legal-information/purchase-terms-and-conditions/', async (_request, reply) =>
+  app.get('/legal-information/purchase-terms-and-conditions/', async (request, reply) =>
     send(
+      request,
       reply,
       'Purchase terms and conditions',
       html`<div class="prose"><h1>Purchase terms and conditions</h1>

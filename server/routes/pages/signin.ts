@@ -17,7 +17,8 @@ import { findUser, listUsers } from '../../domain/users.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { REFUSAL_STATUS, refusalStatus } from '../../http/refusals.ts';
 import { saleIdOf, setSaleCookie, signIn, userIdOf } from '../../http/session.ts';
-import { html, page, type Html } from '../../views/html.ts';
+import { html, type Html } from '../../views/html.ts';
+import { sitePage } from '../../http/sitePage.ts';
 
 export const SIGN_IN_PATH = '/signin/';
 export const SIGN_IN_CODE_PATH = '/signin/code/';
@@ -53,6 +54,7 @@ const demoForm = z.object({ user_id: formId });
 type Step = { kind: 'email'; email?: string } | { kind: 'code'; email: string; resent?: boolean } | { kind: 'name'; email: string };
 
 export function registerSignIn(app: FastifyInstance, deps: AppDeps): void {
+  const pageFor = sitePage(deps);
   const { db, config, clock, mailer } = deps;
 
   async function show(request: FastifyRequest, reply: FastifyReply, step: Step, next: string | null, error: string | null = null, status = 200) {
@@ -105,8 +107,8 @@ export function registerSignIn(app: FastifyInstance, deps: AppDeps): void {
       .status(status)
       .type('text/html; charset=utf-8')
       .send(
-        page(
-          config,
+        await pageFor(
+          request,
           'Sign in',
           html`<h1>Sign in</h1>
           ${current ? html`<p class="notice ok">Signed in as ${current.firstName} ${current.lastName} (${current.email}).</p><form method="post" action="/signout/"><button class="button button--secondary" type="submit">Sign out</button></form>` : ''}

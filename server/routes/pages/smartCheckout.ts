@@ -5,28 +5,30 @@
  * buyer first (the sign-in page, which comes back here), and a link that is not valid or has
  * expired is refused in words.
  */
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { EXPIRED_LINK_MESSAGE, INVALID_LINK_MESSAGE, OTHER_BUYER_MESSAGE, PROVE_BUYER_MESSAGE, parseSmartLink, SMART_CHECKOUT_PATH, verifySmartLink } from '../../domain/smartCheckout.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { saleIdOf, setSaleCookie, userIdOf } from '../../http/session.ts';
-import { html, page, type Html } from '../../views/html.ts';
+import { html, type Html } from '../../views/html.ts';
+import { sitePage } from '../../http/sitePage.ts';
 import { SIGN_IN_PATH } from './signin.ts';
 
 export function registerSmartCheckout(app: FastifyInstance, deps: AppDeps): void {
   const { db, config, clock } = deps;
 
-  function show(reply: FastifyReply, status: number, body: Html) {
+  const pageFor = sitePage(deps);
+  async function show(request: FastifyRequest, reply: FastifyReply, status: number, body: Html) {
     reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
-    return reply.status(status).type('text/html; charset=utf-8').send(page(config, 'Continue your order', html`<h1>Continue your order</h1>${body}`));
+    return reply.status(status).type('text/html; charset=utf-8').send(await pageFor(request, 'Continue your order', html`<h1>Continue your order</h1>${body}`));
   }
 
   app.get(SMART_CHECKOUT_PATH, async (request, reply) => {
     const verdict = await verifySmartLink(db, config.sessionSecret, parseSmartLink(request.query), clock());
     if (verdict.kind === 'invalid') {
-      return show(reply, 404, html`<p class="notice error" role="alert">${INVALID_LINK_MESSAGE}</p><p><a class="inline-link" href="/checkout/">Go to your basket</a></p>`);
+      return show(request, reply, 404, html`<p class="notice error" role="alert">${INVALID_LINK_MESSAGE}</p><p><a class="inline-link" href="/checkout/">Go to your basket</a></p>`);
     }
     if (verdict.kind === 'expired') {
-      return show(reply, 410, html`<p class="notice error" role="alert">${EXPIRED_LINK_MESSAGE}</p><p><a class="inline-link" href="/checkout/">Go to your basket</a></p>`);
+      return show(request, reply, 410, html`<p class="notice error" role="alert">${EXPIRED_LINK_MESSAGE}</p><p><a class="inline-link" href="/checkout/">Go to your basket</a></p>`);
     }
     const { sale } = verdict;
     const userId = userIdOf(request);
@@ -36,6 +38,7 @@ export function registerSmartCheckout(app: FastifyInstance, deps: AppDeps): void
     }
     if (userId !== null) {
       return show(
+        request,
         reply,
         403,
         html`<p class="notice error" role="alert">${OTHER_BUYER_MESSAGE}</p>
@@ -44,6 +47,7 @@ export function registerSmartCheckout(app: FastifyInstance, deps: AppDeps): void
     }
     const back = request.url;
     return show(
+      request,
       reply,
       200,
       html`<p>Order ${sale.reference}</p><p>${PROVE_BUYER_MESSAGE}</p>

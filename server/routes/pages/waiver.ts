@@ -12,7 +12,8 @@ import { WAIVER_PATH_PREFIX } from '../../../contract/index.ts';
 import { WAIVER_MESSAGES } from '../../../contract/messages/waiver.ts';
 import { waiversOfSale } from '../../domain/waivers.ts';
 import type { AppDeps } from '../../http/deps.ts';
-import { html, page } from '../../views/html.ts';
+import { html } from '../../views/html.ts';
+import { sitePage } from '../../http/sitePage.ts';
 
 const TITLE = 'Activity terms and conditions';
 
@@ -25,7 +26,8 @@ function paragraphs(text: string) {
 }
 
 export function registerWaiverPage(app: FastifyInstance, deps: AppDeps): void {
-  const { db, config } = deps;
+  const { db } = deps;
+  const pageFor = sitePage(deps);
   // A wildcard, not a `:reference` parameter: a path too long for a parameter still gets this
   // route's 404 page rather than the API's.
   app.get<{ Params: { '*': string } }>(`${WAIVER_PATH_PREFIX}*`, async (request, reply) => {
@@ -35,12 +37,12 @@ export function registerWaiverPage(app: FastifyInstance, deps: AppDeps): void {
     const waivers = reference === undefined ? null : await waiversOfSale(db, reference);
     if (!waivers) {
       return reply.status(404).send(
-        page(config, 'Not found', html`<h1>${TITLE}</h1><p class="notice error" role="alert">${WAIVER_MESSAGES.notFound}</p>
+        await pageFor(request, 'Not found', html`<h1>${TITLE}</h1><p class="notice error" role="alert">${WAIVER_MESSAGES.notFound}</p>
         <p><a class="inline-link" href="/all-events/">See all events</a></p>`),
       );
     }
-    return page(
-      config,
+    return pageFor(
+      request,
       TITLE,
       html`<div class="prose waiver"><h1>${TITLE}</h1>
       <p class="muted">Everyone taking part must read and accept these terms, set by the organiser of each activity.</p>

@@ -9,17 +9,19 @@ import { walletOf } from '../../domain/tickets.ts';
 import { findUser } from '../../domain/users.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { userIdOf } from '../../http/session.ts';
-import { Html, html, page } from '../../views/html.ts';
+import { Html, html } from '../../views/html.ts';
+import { sitePage } from '../../http/sitePage.ts';
 import { qrSvg } from '../../views/qrSvg.ts';
 
 export function registerWallet(app: FastifyInstance, deps: AppDeps): void {
-  const { db, config } = deps;
+  const { db } = deps;
+  const pageFor = sitePage(deps);
   app.get(WALLET_PATH, async (request, reply) => {
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
     const user = await findUser(db, userIdOf(request));
     if (!user) {
-      return page(
-        config,
+      return pageFor(
+        request,
         'Ticket wallet',
         html`<h1>Ticket wallet</h1>
           <p>Sign in to see your tickets. We e-mail you a one-time code.</p>
@@ -27,8 +29,8 @@ export function registerWallet(app: FastifyInstance, deps: AppDeps): void {
       );
     }
     const list = await walletOf(db, user.id);
-    return page(
-      config,
+    return pageFor(
+      request,
       'Ticket wallet',
       html`<h1>Ticket wallet</h1>
       <p class="muted">Tickets of ${user.firstName} ${user.lastName} (${user.email}). Show the QR code at the door.</p>
