@@ -34,9 +34,25 @@ describe.each(drivers)('web defences on %s', (driver) => {
   });
   afterAll(async () => w?.close());
 
-  it('sends a strict policy and the other security headers on pages and API replies', async () => {
+  it('sends the API’s JSON replies a policy that allows nothing, no framing and no sniffing, without the headers only documents use', async () => {
     const v = new Visitor(w.app);
-    for (const url of ['/all-events/', `/event/${w.demo.events.jazz}/`, calls.getCheckout.path, '/checkout/', '/nowhere/at/all']) {
+    for (const url of [calls.getCheckout.path, '/health', '/ajax/checkout/checkout/nothing_here/']) {
+      const res = await v.request({ method: 'GET', url });
+      const csp = directives(res.headers['content-security-policy']);
+      expect(csp.get('default-src'), url).toEqual(["'none'"]);
+      expect(csp.get('frame-ancestors'), url).toEqual(["'none'"]);
+      expect(res.headers['x-content-type-options'], url).toBe('nosniff');
+      expect(res.headers['x-frame-options'], url).toBe('DENY');
+      expect(res.headers['cross-origin-resource-policy'], url).toBe('same-origin');
+      expect(res.headers['referrer-policy'], url).toBe('strict-origin-when-cross-origin');
+      expect(res.headers['permissions-policy'], url).toBeUndefined();
+      expect(res.headers['strict-transport-security'], url).toBeUndefined();
+    }
+  });
+
+  it('sends a strict policy and the other security headers on pages, found or not', async () => {
+    const v = new Visitor(w.app);
+    for (const url of ['/all-events/', `/event/${w.demo.events.jazz}/`, '/checkout/', '/nowhere/at/all']) {
       const res = await v.request({ method: 'GET', url });
       const csp = directives(res.headers['content-security-policy']);
       expect(csp.get('default-src'), url).toEqual(["'self'"]);
@@ -97,6 +113,8 @@ describe.each(drivers)('web defences on %s', (driver) => {
       expect(https.headers['strict-transport-security']).toMatch(/max-age=31536000/);
       const plain = await app.inject({ method: 'GET', url: '/all-events/' });
       expect(plain.headers['strict-transport-security']).toBeUndefined();
+      const call = await app.inject({ method: 'GET', url: '/health', headers: { 'x-forwarded-proto': 'https' } });
+      expect(call.headers['strict-transport-security']).toMatch(/max-age=31536000/);
     } finally {
       await app.close();
     }

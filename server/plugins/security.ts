@@ -1,8 +1,14 @@
 /**
- * Security headers on every reply, pages and API alike: a strict Content-Security-Policy (this
- * origin only, widened exactly for the captcha provider and the card processor that are configured), no framing, no
- * MIME sniffing, a referrer policy, a Permissions-Policy, and HSTS when the site is served over HTTPS
- * (the request came over HTTPS, as a trusted proxy tells it, or PUBLIC_URL is https).
+ * Security headers on every reply. Pages (and anything that is not an API call) get a strict
+ * Content-Security-Policy (this origin only, widened exactly for the captcha provider and the card
+ * processor that are configured), no framing, no MIME sniffing, a referrer policy, a
+ * Permissions-Policy and the rest of helmet's document headers. The API's JSON replies (`/ajax/`,
+ * `/health`) get what a reply that is never a document needs, as OWASP's REST cheat sheet lists it:
+ * a policy that allows nothing and no framing (`default-src 'none'; frame-ancestors 'none'`), no
+ * sniffing, no framing for old browsers, same-origin resource policy and the referrer policy;
+ * headers that only steer a document (Permissions-Policy, COOP, DNS prefetching…) would be bytes on
+ * every call for nothing. Both get HSTS when the site is served over HTTPS (the request came over
+ * HTTPS, as a trusted proxy tells it, or PUBLIC_URL is https).
  *
  * Inline code is allowed by hash, computed once at start from the pages' own stylesheet and
  * scripts. The checkout app's page gets a fresh style nonce per response, published in a
@@ -18,6 +24,18 @@ import { telemetrySources } from '../http/telemetrySources.ts';
 
 export const PERMISSIONS_POLICY = 'camera=(), microphone=(), geolocation=(), payment=(), usb=(), browsing-topics=()';
 export const HSTS = 'max-age=31536000; includeSubDomains';
+
+/** The headers of the API's replies, which are JSON and never a document. */
+export const API_HEADERS: readonly [string, string][] = [
+  ['content-security-policy', "default-src 'none'; frame-ancestors 'none'"],
+  ['cross-origin-resource-policy', 'same-origin'],
+  ['referrer-policy', 'strict-origin-when-cross-origin'],
+  ['x-content-type-options', 'nosniff'],
+  ['x-frame-options', 'DENY'],
+];
+
+/** Whether a request's URL is an API call (answered in JSON): the calls under /ajax/ and /health. */
+export const isApiUrl = (url: string) => url.startsWith('/ajax/') || url === '/health' || url.startsWith('/health?');
 
 /** Where each provider's browser code lives, per directive. Only configured providers are added. */
 const HCAPTCHA_SOURCES = ['https://hcaptcha.com', 'https://*.hcaptcha.com'];
@@ -122,10 +140,11 @@ async function securityHeaders(app: FastifyInstance, { providers, inline }: Secu
   // plain HTTP: PUBLIC_URL says the site is HTTPS. A browser heeds the header only over HTTPS.
   const httpsSite = providers.publicUrl?.startsWith('https://') === true;
   const headers: [string, string][] = [...helmetHeaders(options), ['permissions-policy', PERMISSIONS_POLICY]];
-  if (httpsSite) headers.push(['strict-transport-security', HSTS]);
+  const apiHeaders: [string, string][] = [...API_HEADERS];
+  if (httpsSite) for (const list of [headers, apiHeaders]) list.push(['strict-transport-security', HSTS]);
   app.addHook('onRequest', (request, reply, done) => {
     const raw = reply.raw;
-    for (const [name, value] of headers) raw.setHeader(name, value);
+    for (const [name, value] of isApiUrl(request.url) ? apiHeaders : headers) raw.setHeader(name, value);
     if (!httpsSite && request.protocol === 'https') raw.setHeader('strict-transport-security', HSTS);
     done();
   });
