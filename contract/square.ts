@@ -9,6 +9,13 @@ import { call, empty, formText, nullableString } from './primitives.ts';
 import { billingAddressSchema } from './payment.ts';
 import { sandboxCardRequest } from './instalment.ts';
 
+/**
+ * Where the browser loads Square's Web Payments library from (spec 001 §7), once
+ * get_square_credentials has named one and only while `window.Square` is not yet there: the
+ * server sends it on to the library for its environment (sandbox or production).
+ */
+export const SQUARE_SCRIPT_PATH = '/ajax/checkout/checkout/javascript-square/';
+
 /** The application id get_square_credentials hands out when the sandbox takes the card. */
 export const SQUARE_SANDBOX_APP_ID = 'holdfast-square-sandbox';
 

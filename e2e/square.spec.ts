@@ -83,3 +83,47 @@ test('Square’s errors: no credentials, the address error, and the final messag
   await form.getByRole('button', { name: /^Pay £/ }).click();
   await expect(page.getByRole('alert').filter({ hasText: 'Unable to pay. Please try again later' })).toBeVisible();
 });
+
+/**
+ * Square's library in the page, when keyed: a small stand-in for Square's Web Payments library
+ * (window.Square.payments → card → attach/tokenize), served where the spec loads it from.
+ */
+const SQUARE_LIBRARY_STAND_IN = `window.Square = { payments() { return { async card() { let input = null; return {
+  async attach(selector) { input = document.createElement('input'); input.setAttribute('aria-label', 'Square card number'); document.querySelector(selector).append(input); },
+  async tokenize() { const digits = input.value.replace(/\\s/g, ''); return digits.length >= 12 ? { status: 'OK', token: 'cnon:' + digits } : { status: 'Invalid', errors: [{ message: 'Card number is not valid' }] }; },
+  async destroy() { input && input.remove(); return true; } }; } }; } };`;
+
+test('with keys, Square’s library is loaded once from the spec’s path and its card is tokenised for pay-with-square', async ({ page }) => {
+  await toSquarePayment(page);
+  await page.route('**/ajax/checkout/checkout/get_square_credentials/', (route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ app_id: 'sandbox-sq0idb-e2e', location_id: 'L1', checkout_js: 'https://sandbox.web.squarecdn.com/v1/square.js' }) }),
+  );
+  const libraryLoads: string[] = [];
+  await page.route('**/ajax/checkout/checkout/javascript-square/', (route) => {
+    libraryLoads.push(route.request().url());
+    return route.fulfill({ status: 200, contentType: 'text/javascript', body: SQUARE_LIBRARY_STAND_IN });
+  });
+  const sources: string[] = [];
+  await page.route('**/ajax/checkout/checkout/pay-with-square/', (route) => {
+    sources.push(new URLSearchParams(route.request().postData() ?? '').get('source_id') ?? '');
+    return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ response: { success: false, message: 'Square declined this card' } }) });
+  });
+
+  await payButton(page).click();
+  const form = page.getByTestId('square-card');
+  await form.getByLabel('Square card number').fill('123');
+  await form.getByRole('button', { name: /^Pay £/ }).click();
+  // The library's own refusal keeps its form.
+  await expect(form.getByRole('alert').filter({ hasText: 'Card number is not valid' })).toBeVisible();
+  await form.getByLabel('Square card number').fill('4111 1111 1111 1111');
+  await form.getByRole('button', { name: /^Pay £/ }).click();
+  await expect(page.getByRole('alert').filter({ hasText: 'Square declined this card' })).toBeVisible();
+  expect(sources).toEqual(['cnon:4111111111111111']);
+
+  // A second attempt reuses the library already in the page.
+  await payButton(page).click();
+  await page.getByTestId('square-card').getByLabel('Square card number').fill('5555 5555 5555 4444');
+  await page.getByTestId('square-card').getByRole('button', { name: /^Pay £/ }).click();
+  await expect.poll(() => sources).toEqual(['cnon:4111111111111111', 'cnon:5555555555554444']);
+  expect(libraryLoads).toHaveLength(1);
+});

@@ -20,7 +20,7 @@ import type { OpenDatabase } from './db/index.ts';
 import type { Demo } from './seed.ts';
 import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
 import { startFakeSquare, type FakeSquare } from './test/fakeSquare.ts';
-import { SANDBOX_CARDS, SQUARE_SANDBOX_APP_ID } from '../contract/index.ts';
+import { SANDBOX_CARDS, SQUARE_SANDBOX_APP_ID, SQUARE_SCRIPT_PATH } from '../contract/index.ts';
 import { ADDRESS_MESSAGES } from '../contract/messages/address.ts';
 import { PAYMENT_MESSAGES } from '../contract/messages/payment.ts';
 import { SQUARE_MESSAGES } from '../contract/messages/square.ts';
@@ -51,6 +51,12 @@ describe.each(drivers)('Square on %s', (driver) => {
     return { v, saleId: sale!.id };
   }
   const token = async (v: Visitor, number: string = SANDBOX_CARDS.success) => ((await v.json('tokeniseSandboxSquareCard', { number, expiry: '12/34', cvc: '123' })) as { token: string }).token;
+
+  it('has no Square library to send the browser to without keys: the sandbox’s own card form takes the card', async () => {
+    const res = await new Visitor(w.app).request({ method: 'GET', url: SQUARE_SCRIPT_PATH });
+    expect(res.statusCode).toBe(404);
+    expect(res.json().error).toMatch(/own card form/);
+  });
 
   it('chooses Square for the Square organiser and hands out the sandbox credentials; other sales get the spec’s refusal', async () => {
     const { v } = await squareBuyer();
@@ -203,6 +209,12 @@ describe.each(drivers)('Square keyed on %s: Square’s payment id kept, refunds 
   }
   const paymentsOf = (saleId: string) => database.db.select().from(payments).where(eq(payments.saleId, saleId));
   const soldOf = async (poolId: number) => (await database.db.select().from(t.capacityPools).where(eq(t.capacityPools.id, poolId)))[0]!.sold;
+
+  it('sends the browser from the spec’s script path on to Square’s library for the keyed environment', async () => {
+    const res = await new Visitor(app).request({ method: 'GET', url: SQUARE_SCRIPT_PATH });
+    expect(res.statusCode).toBe(302);
+    expect(res.headers.location).toBe('https://sandbox.web.squarecdn.com/v1/square.js');
+  });
 
   it('charges the card through Square, keeps Square’s payment id on the payment and books the sale', async () => {
     const { poolId, typeId } = await squareEvent(4);

@@ -19,7 +19,7 @@ import { planHandlers, planInvalid } from './instalments.ts';
 import { paymentHandlers, paymentInvalid, registerPaymentRoutes } from './payment.ts';
 import { questionHandlers } from './questions.ts';
 import { seatHandlers } from './seats.ts';
-import { squareHandlers, squareInvalid } from './square.ts';
+import { registerSquareScript, squareHandlers, squareInvalid } from './square.ts';
 import { transferHandlers } from './transfers.ts';
 
 export const api: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) => {
@@ -49,4 +49,5 @@ export const api: FastifyPluginAsync<{ deps: AppDeps }> = async (app, { deps }) 
   registerPaymentRoutes(app, deps, deps.payment);
   registerBankTransferRoutes(app, deps);
   registerErrorReports(app);
+  registerSquareScript(app, deps);
 };

@@ -1,8 +1,9 @@
 /**
- * Square as calls (spec 001 §7): get_square_credentials and pay-with-square. Thin mappings onto
+ * Square as calls (spec 001 §7): get_square_credentials, the library's script and pay-with-square. Thin mappings onto
  * server/domain/payment/square.ts. The sandbox's card tokenisation, standing in for Square's SDK,
  * is the sandbox's (server/routes/sandbox/cards.ts).
  */
+import type { FastifyInstance } from 'fastify';
 import { isRefusal, Refusal } from '../../domain/refusal.ts';
 import { payWithSquare } from '../../domain/payment/square.ts';
 import type { Handlers, InvalidHandler } from '../../http/calls.ts';
@@ -11,6 +12,7 @@ import { heldSaleCalls } from '../../http/heldSale.ts';
 import { ADDRESS_MESSAGES } from '../../../contract/messages/address.ts';
 import { PAYMENT_MESSAGES } from '../../../contract/messages/payment.ts';
 import { SQUARE_MESSAGES } from '../../../contract/messages/square.ts';
+import { SQUARE_SCRIPT_PATH } from '../../../contract/square.ts';
 
 type SquareCalls = 'getSquareCredentials' | 'payWithSquare';
 
@@ -77,3 +79,17 @@ export const squareInvalid: Partial<Record<SquareCalls, InvalidHandler>> = {
       ? reply.status(422).send({ error: ADDRESS_MESSAGES.completeAddress, response: { success: false, addressError: ADDRESS_MESSAGES.completeAddress } })
       : reply.status(400).send({ error: PAYMENT_MESSAGES.unableToPay }),
 };
+
+/**
+ * The script get_square_credentials's `checkout_js` names, loaded from our own path as the spec
+ * has it: a redirect to Square's library for the configured environment (the page's policy allows
+ * Square's hosts when keyed). Without keys the sandbox's own card form takes the card, and there is
+ * no library to load.
+ */
+export function registerSquareScript(app: FastifyInstance, deps: Pick<AppDeps, 'plans'>): void {
+  app.get(SQUARE_SCRIPT_PATH, async (_request, reply) => {
+    const script = deps.plans.square.credentials.checkout_js;
+    if (script === '') return reply.status(404).send({ error: 'Square’s library is not used on this site: its own card form takes the card' });
+    return reply.header('cache-control', 'public, max-age=3600').redirect(script, 302);
+  });
+}

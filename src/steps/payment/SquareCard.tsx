@@ -1,11 +1,13 @@
 /**
  * Square's card form, once get_square_credentials has answered: Square's Web Payments SDK
- * (`@square/web-sdk`, imported only here, so it loads only when Square takes a card) when keyed,
+ * (`@square/web-sdk`, imported only here, so it loads only when Square takes a card, with Square's
+ * library from SQUARE_SCRIPT_PATH) when keyed,
  * otherwise the sandbox's card fields. Pay sends the card to be tokenised and charged.
  */
 import { useEffect, useId } from 'react';
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
+import { SQUARE_SCRIPT_PATH } from '../../../contract/square';
 import { squareSenders, viewSquare } from '../../../machines/square/square.connect';
 import type { squareMachine } from '../../../machines/square/square.machine';
 import { Alert } from '../../../ui/Alert';
@@ -18,8 +20,10 @@ function SquareSdkCard({ appId, locationId }: { appId: string; locationId: strin
   const id = useId().replace(/[^a-zA-Z0-9_-]/g, '');
   useEffect(() => {
     let gone = false;
+    // Square's library is loaded from the spec's path (the server sends it on to Square's), and
+    // only while `window.Square` is not there yet: the SDK reuses a library already loaded.
     void import('@square/web-sdk')
-      .then(({ payments }) => payments(appId, locationId))
+      .then(({ payments }) => payments(appId, locationId, { scriptSrc: SQUARE_SCRIPT_PATH }))
       .then(async (p) => {
         if (!p || gone) return;
         const card = await p.card();
