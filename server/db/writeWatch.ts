@@ -36,7 +36,7 @@ const WATCH = Symbol.for('holdfast.writeWatch');
 
 /** The watch on this database's writes, or null when it is not a watched embedded database. */
 export function writeWatchOf(db: Pick<Database, 'execute'>): WriteWatch | null {
-  const client = (db as { $client?: { [WATCH]?: WriteWatch } }).$client;
+  const client = (db as { $client?: { [WATCH]?: WriteWatch } } | null)?.$client;
   return client?.[WATCH] ?? null;
 }
 
