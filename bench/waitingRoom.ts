@@ -76,6 +76,8 @@ async function serve(): Promise<void> {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };
   process.stdout.write(`${JSON.stringify({ port, dateId })}\n`);
+  // Stopping by exiting, so that a CPU profile (BENCH_CPU_PROF) is written.
+  process.once('SIGTERM', () => process.exit(0));
 }
 
 function cpuMs(pid: number): number {
@@ -90,7 +92,9 @@ function cannon(opts: autocannon.Options): Promise<autocannon.Result> {
 
 async function pollCost(): Promise<void> {
   const secret = randomBytes(16).toString('hex');
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname, '--serve'], { env: { ...process.env, BENCH_SECRET: secret }, stdio: ['ignore', 'pipe', 'inherit'] });
+  // BENCH_CPU_PROF=<folder> writes the server's CPU profile there when it stops (open it in Chrome's DevTools).
+  const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', new URL(import.meta.url).pathname, '--serve'], { env: { ...process.env, BENCH_SECRET: secret }, stdio: ['ignore', 'pipe', 'inherit'] });
   const ready = await new Promise<{ port: number; dateId: number }>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
