@@ -52,9 +52,10 @@ const replyOf = (json: string): CheckoutReply => ({ json, etag: `"${createHash('
 
 /**
  * GET checkout, built once per version of what it shows, in this process's memory. On PostgreSQL
- * each read asks the database one cheap question first; on the embedded database only when a write
- * has ended since it last asked, since nothing else can write to it (server/db/writeWatch.ts) (`checkout_version`, server/db/functions/checkout_version.sql;
- * the reads that arrive together ask together, see versionReader):
+ * each read asks the database one cheap question first (`checkout_version`,
+ * server/db/functions/checkout_version.sql; the reads that arrive together ask together, see
+ * versionReader); on the embedded database, which no other process can write to, only when a write
+ * has ended since it last asked (server/db/writeWatch.ts). The question is
  * the row versions of the sale's own rows, of the catalogue rows its lines show and of the
  * signed-in user, which every committed write changes, whichever process or database function made
  * it and without any write doing anything for it. While they are what the kept body was built
