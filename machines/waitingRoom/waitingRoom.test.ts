@@ -6,8 +6,9 @@
  * keeps the place and tries again. The waiting list takes one e-mail address at a time.
  */
 import { describe, expect, it } from 'vitest';
+import { createActor, fromPromise, SimulatedClock } from 'xstate';
 import { walk, type Expectation, type OracleQuestion, type PartialView } from '../testing/walk';
-import { waitingRoomMachine } from './waitingRoom.machine';
+import { waitingRoomMachine, type WaitingListRequest } from './waitingRoom.machine';
 import { viewWaitingRoom, type WaitingRoomView } from './waitingRoom.connect';
 import type { QueueStatus } from '../../contract/waitingRoom';
 
@@ -159,5 +160,129 @@ describe('waitingRoom machine', () => {
     });
     expect(result.states.missing).toEqual([]);
     expect(result.transitions.missing).toEqual([]);
+  });
+});
+
+describe('waitingRoom machine: when it asks again', () => {
+  /** The chart with the server's answers in order (an Error is a failed call), its asks counted, on a clock the test moves. */
+  function started(answers: (QueueStatus | Error)[], listAnswer?: { joined: boolean; message: string } | Error) {
+    const clock = new SimulatedClock();
+    const asked: string[] = [];
+    const entered: string[] = [];
+    const answer = (name: string) =>
+      fromPromise<QueueStatus, void>(async () => {
+        asked.push(name);
+        const next = answers.shift();
+        if (next === undefined) return new Promise<QueueStatus>(() => undefined);
+        if (next instanceof Error) throw next;
+        return next;
+      });
+    const steps: string[] = [];
+    const inspect = (e: { type: string; event?: { type: string } }) => void (e.type === '@xstate.microstep' && e.event && steps.push(e.event.type));
+    const actor = createActor(
+      waitingRoomMachine.provide({
+        actors: {
+          fetchStatus: answer('fetchStatus'),
+          join: answer('join'),
+          joinWaitingList: fromPromise<{ joined: boolean; message: string }, WaitingListRequest>(async () => {
+            if (listAnswer instanceof Error) throw listAnswer;
+            return listAnswer!;
+          }),
+        },
+        actions: { enterShop: (_, params: { url: string }) => void entered.push(params.url) },
+      }),
+      { clock, inspect },
+    ).start();
+    const settle = () => new Promise((resolve) => setTimeout(resolve, 0));
+    return { actor, clock, asked, entered, settle, steps };
+  }
+
+  it('asks again after the poll interval the server gave, not before, while waiting and while sold out', async () => {
+    const { clock, asked, settle } = started([statuses.waiting, { ...statuses['sold-out'], poll_ms: 8000 }, statuses.waiting]);
+    await settle();
+    expect(asked).toEqual(['fetchStatus']);
+    clock.increment(3999);
+    await settle();
+    expect(asked).toHaveLength(1);
+    clock.increment(1);
+    await settle();
+    expect(asked).toHaveLength(2);
+    // Sold out: asked again after its own, longer interval, as held tickets may come back.
+    clock.increment(7999);
+    await settle();
+    expect(asked).toHaveLength(2);
+    clock.increment(1);
+    await settle();
+    expect(asked).toHaveLength(3);
+  });
+
+  it('keeps the place through a lost connection and tries again after 5 seconds', async () => {
+    const { actor, clock, asked, settle } = started([new Error('offline'), statuses.waiting]);
+    await settle();
+    expect(viewWaitingRoom(actor.getSnapshot() as never).phase).toBe('offline');
+    clock.increment(4999);
+    await settle();
+    expect(asked).toHaveLength(1);
+    clock.increment(1);
+    await settle();
+    expect(asked).toHaveLength(2);
+    expect(viewWaitingRoom(actor.getSnapshot() as never).phase).toBe('waiting');
+  });
+
+  it('stops asking once admitted and takes the buyer to the event the server named', async () => {
+    const { actor, clock, asked, entered, settle, steps } = started([{ ...statuses.admitted, event_url: '/event/99/' }]);
+    await settle();
+    expect(entered).toEqual(['/event/99/']);
+    expect(actor.getSnapshot().value).toMatchObject({ queue: 'admitted' });
+    // The queue is over for this buyer (its region is done); the waiting list is not.
+    expect(steps).toContain('xstate.done.state.waitingRoom.queue');
+    clock.increment(60_000);
+    await settle();
+    expect(asked).toHaveLength(1);
+  });
+
+  it('keeps the waiting list offered with the server’s words when it does not take the address, and marks it failed', async () => {
+    const { actor, settle } = started([statuses['sold-out']], { joined: false, message: 'Give a valid e-mail address.' });
+    await settle();
+    actor.send({ type: 'WAITING_LIST_SUBMITTED', ticketTypeId: 7, email: 'x', quantity: 1 });
+    await settle();
+    expect(actor.getSnapshot().context).toMatchObject({ listMessage: 'Give a valid e-mail address.', listFailed: true });
+    expect(actor.getSnapshot().value).toMatchObject({ waitingList: 'idle' });
+  });
+});
+
+describe('waitingRoom machine: what the app must provide', () => {
+  it('names each call it was not given, when it makes it', async () => {
+    const errors: string[] = [];
+    const inspect = (e: { type: string; event?: { type: string; error?: unknown } }) => {
+      if (e.type === '@xstate.event' && e.event?.type.startsWith('xstate.error.actor.')) errors.push(String((e.event.error as Error).message));
+    };
+    const bare = createActor(waitingRoomMachine, { inspect }).start();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const noPlace = createActor(waitingRoomMachine.provide({ actors: { fetchStatus: fromPromise<QueueStatus, void>(async () => statuses['no-place']) } }), { inspect }).start();
+    noPlace.send({ type: 'WAITING_LIST_SUBMITTED', ticketTypeId: 7, email: 'ada@example.test', quantity: 1 });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(errors).toEqual(expect.arrayContaining(['fetchStatus is provided by the app', 'join is provided by the app', 'joinWaitingList is provided by the app']));
+    bare.stop();
+    noPlace.stop();
+  });
+});
+
+describe('waitingRoom machine: the waiting list', () => {
+  it('takes the address once, with the server’s words and nothing marked failed', async () => {
+    const actor = createActor(
+      waitingRoomMachine.provide({
+        actors: {
+          fetchStatus: fromPromise<QueueStatus, void>(async () => statuses['sold-out']),
+          joinWaitingList: fromPromise<{ joined: boolean; message: string }, WaitingListRequest>(async () => ({ joined: true, message: 'You are on the waiting list for Standing.' })),
+        },
+      }),
+    ).start();
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    actor.send({ type: 'WAITING_LIST_SUBMITTED', ticketTypeId: 7, email: 'ada@example.test', quantity: 2 });
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(actor.getSnapshot().context).toMatchObject({ listMessage: 'You are on the waiting list for Standing.', listFailed: false });
+    expect(actor.getSnapshot().value).toMatchObject({ waitingList: 'joined' });
+    actor.stop();
   });
 });
