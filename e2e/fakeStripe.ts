@@ -40,6 +40,9 @@ export interface FakeIntent {
   status: 'requires_payment_method' | 'requires_confirmation' | 'requires_action' | 'processing' | 'requires_capture' | 'canceled' | 'succeeded';
   client_secret: string;
   metadata: Record<string, string>;
+  /** The customer and saved card a server-confirmed PaymentIntent (an instalment) charged, else null. */
+  customer: string | null;
+  payment_method: string | null;
   allowed_payment_method_types: string[];
   payment_method_types: string[];
   last_payment_error: { type: string; code: string; decline_code?: string; message: string } | null;
@@ -393,6 +396,8 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
           status: 'requires_payment_method',
           client_secret: `${id}_secret_${token()}`,
           metadata: (params.metadata as Record<string, string> | undefined) ?? {},
+          customer: form('customer') ?? null,
+          payment_method: form('payment_method') ?? null,
           allowed_payment_method_types: types,
           payment_method_types: types,
           last_payment_error: null,
