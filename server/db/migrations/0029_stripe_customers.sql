@@ -1,3 +1,5 @@
+-- The buyer's customer at Stripe (made on first need, with Stripe keyed), which the cards saved
+-- for their payment plans by SetupIntents belong to; the plan checks a SetupIntent's customer against it.
 CREATE TABLE "stripe_customers" (
 	"user_id" integer PRIMARY KEY NOT NULL,
 	"customer_id" text NOT NULL,
