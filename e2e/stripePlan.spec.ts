@@ -120,4 +120,16 @@ test.describe('with Stripe keyed', () => {
     const cards = await (await page.request.post('/ajax/checkout/checkout/get_saved_payment_methods/', { form: {} })).json();
     expect(cards.payment_methods).toEqual([{ payment_method_id: saved.payment_method, card_type: 'visa', last4digits: '4242', expiry: '12/34', is_default: true }]);
   });
+
+  test('Stripe.js that cannot be reached for a plan’s new card says so, and sets nothing up', async ({ page }) => {
+    await page.route('https://js.stripe.com/**', (route) => route.abort('failed'));
+    await newBuyerAt(page, 'Meadowlands Festival', { tickets: { 'Weekend camping ticket': 2 } });
+    await fillBilling(page);
+    await choosePlan(page);
+    await payButton(page).click();
+    await expect(page.getByRole('alert').filter({ hasText: 'There was an error with taking you to Stripe. Please try again.' })).toBeVisible();
+    await expectStep(page, 'payment');
+    const checkout = await (await page.request.get('/ajax/checkout/checkout/get/')).json();
+    expect(checkout.payment_complete).toBe(false);
+  });
 });
