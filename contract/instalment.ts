@@ -58,8 +58,22 @@ export const instalmentCalls = {
       contact_number: formText(40),
       selected_payment_method_id: z.optional(formText(100)),
       new_payment_method: z.optional(newPaymentMethodSchema),
+      /** Ours (the spec is silent): with Stripe keyed, the new card is the one this SetupIntent saved; the server asks Stripe. */
+      setup_intent: z.optional(z.object({ id: formText(100, 1), make_default_payment_method: z._default(formBool, true) })),
     }),
     response: z.object({ status: z.enum(INSTALMENT_STATUSES), url: z.optional(nullableString) }),
+  }),
+  /**
+   * Ours (the spec shows none): how a new plan card is saved. With Stripe keyed, a SetupIntent for
+   * the buyer's Stripe customer, whose client secret Stripe.js confirms with the card; otherwise the
+   * sandbox's publishable key and no secret (the sandbox's card form saves it).
+   */
+  createPlanSetupIntent: call({
+    method: 'POST',
+    path: '/ajax/checkout/checkout/create_setup_intent/',
+    encoding: 'form',
+    request: empty,
+    response: z.object({ public_key: z.string(), client_secret: nullableString }),
   }),
   /** The signed-in buyer's saved cards (spec 001 §3); the call's path is ours, the spec shows none. */
   getSavedPaymentMethods: call({
@@ -67,7 +81,8 @@ export const instalmentCalls = {
     path: '/ajax/checkout/checkout/get_saved_payment_methods/',
     encoding: 'form',
     request: empty,
-    response: z.object({ payment_methods: z.array(savedPaymentMethodSchema) }),
+    /** `public_key` names the form a new card is typed into: the sandbox's, or Stripe's (see cardUi). */
+    response: z.object({ payment_methods: z.array(savedPaymentMethodSchema), public_key: z.string() }),
   }),
   /** The sandbox processor saves a card for off-session use (Stripe's SetupIntent when keyed). */
   saveSandboxCard: call({

@@ -15,6 +15,11 @@
  * Test cards, as Stripe's: 4000 0000 0000 0002 is declined, 4000 0000 0000 9995 has insufficient
  * funds, a number failing Luhn is incorrect; any other number is approved.
  *
+ * SetupIntents too: the server makes customers and SetupIntents and reads them back; Stripe.js's
+ * confirmSetup saves the card (declined as for a payment) as a PaymentMethod of the customer, which
+ * the server reads and charges with a PaymentIntent confirmed at once (4000 0000 0000 0341 is saved
+ * and then declined); that PaymentIntent's event is sent after the answer.
+ *
  * `npx tsx e2e/fakeStripe.ts` runs it on FAKE_STRIPE_PORT (else the port e2e/servers.ts gives it),
  * delivering events to FAKE_STRIPE_WEBHOOK_URL signed with FAKE_STRIPE_WEBHOOK_SECRET. GET
  * /__fake/state shows what it holds; GET /__fake/health answers once it listens.
@@ -35,12 +40,49 @@ export interface FakeIntent {
   status: 'requires_payment_method' | 'requires_confirmation' | 'requires_action' | 'processing' | 'requires_capture' | 'canceled' | 'succeeded';
   client_secret: string;
   metadata: Record<string, string>;
+  /** The customer and saved card a server-confirmed PaymentIntent (an instalment) charged, else null. */
+  customer: string | null;
+  payment_method: string | null;
   allowed_payment_method_types: string[];
   payment_method_types: string[];
   last_payment_error: { type: string; code: string; decline_code?: string; message: string } | null;
   latest_charge: string | null;
   canceled_at: number | null;
   cancellation_reason: string | null;
+  created: number;
+  livemode: false;
+}
+
+export interface FakeCustomer {
+  id: string;
+  object: 'customer';
+  email: string | null;
+  metadata: Record<string, string>;
+  created: number;
+  livemode: false;
+}
+
+export interface FakeSetupIntent {
+  id: string;
+  object: 'setup_intent';
+  status: 'requires_payment_method' | 'succeeded' | 'canceled';
+  client_secret: string;
+  customer: string | null;
+  payment_method: string | null;
+  usage: string;
+  payment_method_types: string[];
+  metadata: Record<string, string>;
+  last_setup_error: { type: string; code: string; decline_code?: string; message: string } | null;
+  created: number;
+  livemode: false;
+}
+
+export interface FakePaymentMethod {
+  id: string;
+  object: 'payment_method';
+  type: 'card';
+  customer: string | null;
+  card: { brand: string; last4: string; exp_month: number; exp_year: number; funding: string };
   created: number;
   livemode: false;
 }
@@ -87,6 +129,11 @@ export interface FakeStripe {
   url: string;
   port: number;
   intents: Map<string, FakeIntent>;
+  customers: Map<string, FakeCustomer>;
+  setupIntents: Map<string, FakeSetupIntent>;
+  paymentMethods: Map<string, FakePaymentMethod>;
+  /** Saves a card on a SetupIntent as a browser's confirmSetup would. */
+  confirmSetup(id: string, cardNumber?: string): Promise<FakeSetupIntent | { error: StripeError }>;
   refunds: FakeRefund[];
   requests: FakeRequest[];
   deliveries: FakeDelivery[];
@@ -104,6 +151,7 @@ interface StripeError {
   message: string;
   param?: string;
   payment_intent?: FakeIntent;
+  setup_intent?: FakeSetupIntent;
 }
 
 class Refusal extends Error {
@@ -118,6 +166,11 @@ class Refusal extends Error {
 const CARDS: Record<string, { code: string; decline_code?: string; message: string }> = {
   '4000000000000002': { code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' },
   '4000000000009995': { code: 'card_declined', decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.' },
+};
+
+/** Cards a SetupIntent saves whose later charges are declined (as Stripe's 4000 0000 0000 0341). */
+const CHARGE_DECLINES: Record<string, { code: string; decline_code?: string; message: string }> = {
+  '4000000000000341': { code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' },
 };
 
 const CANCELLABLE: FakeIntent['status'][] = ['requires_payment_method', 'requires_confirmation', 'requires_action', 'requires_capture'];
@@ -142,6 +195,11 @@ export function stripeSignature(payload: string, secret: string, timestamp = Mat
 
 export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<FakeStripe> {
   const intents = new Map<string, FakeIntent>();
+  const customers = new Map<string, FakeCustomer>();
+  const setupIntents = new Map<string, FakeSetupIntent>();
+  const paymentMethods = new Map<string, FakePaymentMethod>();
+  /** The number behind each saved card, which Stripe never shows. */
+  const numbers = new Map<string, string>();
   const refunds: FakeRefund[] = [];
   const requests: FakeRequest[] = [];
   const deliveries: FakeDelivery[] = [];
@@ -188,7 +246,9 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     deliveries.push({ type, intent: intent.id, status });
   }
 
-  async function takeCard(intent: FakeIntent, number: string): Promise<FakeIntent> {
+  /** `saved`: the card a SetupIntent saved (its later declines apply); `eventFirst` false: the event goes after the answer. */
+  async function takeCard(intent: FakeIntent, number: string, saved = false, eventFirst = true): Promise<FakeIntent> {
+    const tell = async (type: string) => (eventFirst ? send(type, intent) : void setTimeout(() => void send(type, intent), 0));
     if (intent.status !== 'requires_payment_method' && intent.status !== 'requires_confirmation') {
       throw new Refusal(400, {
         type: 'invalid_request_error',
@@ -199,18 +259,52 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     }
     const digits = number.replace(/[\s-]/g, '');
     if (!luhn(digits)) throw new Refusal(402, { type: 'card_error', code: 'incorrect_number', message: 'Your card number is incorrect.', param: 'number', payment_intent: intent });
-    const decline = CARDS[digits];
+    const decline = CARDS[digits] ?? (saved ? CHARGE_DECLINES[digits] : undefined);
     if (decline) {
       intent.status = 'requires_payment_method';
       intent.last_payment_error = { type: 'card_error', ...decline };
-      await send('payment_intent.payment_failed', intent);
+      await tell('payment_intent.payment_failed');
       throw new Refusal(402, { type: 'card_error', ...decline, payment_intent: intent });
     }
     intent.status = 'succeeded';
     intent.amount_received = intent.amount;
     intent.last_payment_error = null;
     intent.latest_charge = `ch_${token()}`;
-    await send('payment_intent.succeeded', intent);
+    await tell('payment_intent.succeeded');
+    return intent;
+  }
+
+  /** A SetupIntent takes a card: the card is checked as for a payment and, approved, saved to the intent's customer. */
+  function saveCard(intent: FakeSetupIntent, number: string): FakeSetupIntent {
+    if (intent.status !== 'requires_payment_method') {
+      throw new Refusal(400, {
+        type: 'invalid_request_error',
+        code: 'setup_intent_unexpected_state',
+        message: `This SetupIntent's status is ${intent.status}, so it cannot be confirmed.`,
+        setup_intent: intent,
+      });
+    }
+    const digits = number.replace(/[\s-]/g, '');
+    if (!luhn(digits)) throw new Refusal(402, { type: 'card_error', code: 'incorrect_number', message: 'Your card number is incorrect.', param: 'number', setup_intent: intent });
+    const decline = CARDS[digits];
+    if (decline) {
+      intent.last_setup_error = { type: 'card_error', ...decline };
+      throw new Refusal(402, { type: 'card_error', ...decline, setup_intent: intent });
+    }
+    const method: FakePaymentMethod = {
+      id: `pm_${token()}`,
+      object: 'payment_method',
+      type: 'card',
+      customer: intent.customer,
+      card: { brand: digits.startsWith('5') ? 'mastercard' : digits.startsWith('3') ? 'amex' : 'visa', last4: digits.slice(-4), exp_month: 12, exp_year: 2034, funding: 'credit' },
+      created: now(),
+      livemode: false,
+    };
+    paymentMethods.set(method.id, method);
+    numbers.set(method.id, digits);
+    intent.status = 'succeeded';
+    intent.payment_method = method.id;
+    intent.last_setup_error = null;
     return intent;
   }
 
@@ -232,6 +326,20 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     const intent = intents.get(secret.split('_secret_')[0] ?? '');
     if (!intent || intent.client_secret !== secret) {
       throw new Refusal(400, { type: 'invalid_request_error', code: 'resource_missing', param: 'client_secret', message: 'The client_secret provided does not match any associated PaymentIntent on this account.' });
+    }
+    return intent;
+  }
+
+  /** The browser's calls on a SetupIntent: the publishable key and its client secret. */
+  function browserSetupIntent(params: Record<string, unknown>): FakeSetupIntent {
+    const key = typeof params.key === 'string' ? params.key : '';
+    if (!(options.publishableKey ? key === options.publishableKey : /^pk_test_/.test(key))) {
+      throw new Refusal(401, { type: 'invalid_request_error', message: `Invalid API Key provided: ${key || '(none)'}` });
+    }
+    const secret = typeof params.client_secret === 'string' ? params.client_secret : '';
+    const intent = setupIntents.get(secret.split('_secret_')[0] ?? '');
+    if (!intent || intent.client_secret !== secret) {
+      throw new Refusal(400, { type: 'invalid_request_error', code: 'resource_missing', param: 'client_secret', message: 'The client_secret provided does not match any associated SetupIntent on this account.' });
     }
     return intent;
   }
@@ -288,6 +396,8 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
           status: 'requires_payment_method',
           client_secret: `${id}_secret_${token()}`,
           metadata: (params.metadata as Record<string, string> | undefined) ?? {},
+          customer: form('customer') ?? null,
+          payment_method: form('payment_method') ?? null,
           allowed_payment_method_types: types,
           payment_method_types: types,
           last_payment_error: null,
@@ -298,8 +408,84 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
           livemode: false,
         };
         intents.set(id, intent);
+        const method = form('payment_method');
+        if (form('confirm') !== 'true' || !method) return intent;
+        // A saved card charged at once (an instalment): it must be the customer's.
+        const saved = paymentMethods.get(method);
+        if (!saved) throw new Refusal(400, { type: 'invalid_request_error', code: 'resource_missing', param: 'payment_method', message: `No such PaymentMethod: '${method}'` });
+        if (saved.customer !== (form('customer') ?? null)) {
+          throw new Refusal(400, { type: 'invalid_request_error', code: 'payment_method_customer_mismatch', param: 'payment_method', message: `The PaymentMethod ${method} does not belong to the Customer you supplied.` });
+        }
+        // The event goes after the answer, as Stripe's do: the server is still inside its own request.
+        return takeCard(intent, numbers.get(method) ?? '', true, false);
+      });
+    }
+
+    if (method === 'POST' && path === '/v1/customers') {
+      const key = serverKey(headers);
+      return idempotent(key, headers, request, async () => {
+        const customer: FakeCustomer = { id: `cus_${token(14)}`, object: 'customer', email: form('email') ?? null, metadata: (params.metadata as Record<string, string> | undefined) ?? {}, created: now(), livemode: false };
+        customers.set(customer.id, customer);
+        return customer;
+      });
+    }
+
+    if (method === 'POST' && path === '/v1/setup_intents') {
+      const key = serverKey(headers);
+      return idempotent(key, headers, request, async () => {
+        const customer = form('customer') ?? null;
+        if (customer !== null && !customers.has(customer)) throw new Refusal(400, { type: 'invalid_request_error', code: 'resource_missing', param: 'customer', message: `No such customer: '${customer}'` });
+        const id = `seti_${token()}`;
+        const types = (params.payment_method_types ?? ['card']) as string[];
+        const intent: FakeSetupIntent = {
+          id,
+          object: 'setup_intent',
+          status: 'requires_payment_method',
+          client_secret: `${id}_secret_${token()}`,
+          customer,
+          payment_method: null,
+          usage: form('usage') ?? 'off_session',
+          payment_method_types: types,
+          metadata: (params.metadata as Record<string, string> | undefined) ?? {},
+          last_setup_error: null,
+          created: now(),
+          livemode: false,
+        };
+        setupIntents.set(id, intent);
         return intent;
       });
+    }
+
+    const oneSetup = /^\/v1\/setup_intents\/([^/]+)(\/confirm)?$/.exec(path);
+    if (oneSetup) {
+      const id = decodeURIComponent(oneSetup[1]!);
+      const confirm = oneSetup[2] === '/confirm';
+      const cardNumber = (params.payment_method_data as { card?: { number?: string } } | undefined)?.card?.number ?? '';
+      if (headers.authorization) {
+        serverKey(headers);
+        const intent = setupIntents.get(id);
+        if (!intent) throw new Refusal(404, { type: 'invalid_request_error', code: 'resource_missing', param: 'intent', message: `No such setupintent: '${id}'` });
+        if (method === 'GET' && !confirm) return { status: 200, body: intent };
+        if (method === 'POST' && confirm) return { status: 200, body: saveCard(intent, cardNumber) };
+      } else {
+        const intent = browserSetupIntent(params);
+        if (intent.id !== id) throw new Refusal(404, { type: 'invalid_request_error', code: 'resource_missing', param: 'intent', message: `No such setupintent: '${id}'` });
+        const { metadata: _metadata, ...shown } = intent;
+        if (method === 'GET' && !confirm) return { status: 200, body: shown };
+        if (method === 'POST' && confirm) {
+          saveCard(intent, cardNumber);
+          const { metadata: _m, ...after } = intent;
+          return { status: 200, body: after };
+        }
+      }
+    }
+
+    const onePm = /^\/v1\/payment_methods\/([^/]+)$/.exec(path);
+    if (onePm && method === 'GET') {
+      serverKey(headers);
+      const found = paymentMethods.get(decodeURIComponent(onePm[1]!));
+      if (!found) throw new Refusal(404, { type: 'invalid_request_error', code: 'resource_missing', param: 'payment_method', message: `No such PaymentMethod: '${onePm[1]}'` });
+      return { status: 200, body: found };
     }
 
     const one = /^\/v1\/payment_intents\/([^/]+)(\/cancel|\/confirm)?$/.exec(path);
@@ -343,6 +529,20 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       }
     }
 
+    if (method === 'GET' && path === '/v1/elements/sessions' && params.type === 'setup_intent') {
+      const intent = browserSetupIntent(params);
+      const { metadata: _metadata, ...shown } = intent;
+      return {
+        status: 200,
+        body: {
+          object: 'elements_session',
+          id: `elements_session_${token(12)}`,
+          livemode: false,
+          payment_method_preference: { object: 'payment_method_preference', type: 'setup_intent', ordered_payment_method_types: ['card'], setup_intent: shown },
+        },
+      };
+    }
+
     if (method === 'GET' && path === '/v1/elements/sessions') {
       const intent = browserIntent(params);
       return {
@@ -377,7 +577,9 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     }
 
     if (method === 'GET' && path === '/__fake/health') return { status: 200, body: { ok: true } };
-    if (method === 'GET' && path === '/__fake/state') return { status: 200, body: { intents: [...intents.values()], refunds, deliveries } };
+    if (method === 'GET' && path === '/__fake/state') {
+      return { status: 200, body: { intents: [...intents.values()], refunds, deliveries, customers: [...customers.values()], setupIntents: [...setupIntents.values()], paymentMethods: [...paymentMethods.values()] } };
+    }
     if (method === 'GET' && (/^\/[a-z0-9]+\/stripe\.js$/.test(path) || path === '/v3' || path === '/v3/')) return { status: 200, body: STRIPE_JS };
 
     throw new Refusal(404, { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path}).` });
@@ -426,6 +628,19 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     url: `http://127.0.0.1:${port}`,
     port,
     intents,
+    customers,
+    setupIntents,
+    paymentMethods,
+    async confirmSetup(id, cardNumber = '4242424242424242') {
+      const intent = setupIntents.get(id);
+      if (!intent) return { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such setupintent: '${id}'` } };
+      try {
+        return saveCard(intent, cardNumber);
+      } catch (err) {
+        if (err instanceof Refusal) return { error: err.error };
+        throw err;
+      }
+    },
     refunds,
     requests,
     deliveries,
@@ -455,7 +670,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
 }
 
 /**
- * Stripe.js as far as the Payment Element and confirmPayment go, against https://api.stripe.com:
+ * Stripe.js as far as the Payment Element, confirmPayment and confirmSetup go, against https://api.stripe.com:
  * the elements session checks the client secret before the card field is shown; confirmPayment
  * sends the card with the publishable key and the client secret, and on success leaves for the
  * return URL with the PaymentIntent's id, as Stripe.js does. What it was asked is kept on
@@ -463,7 +678,7 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
  */
 export const STRIPE_JS = `(() => {
   const API = 'https://api.stripe.com/v1';
-  const seen = (window.__stripeFake = { keys: [], elementsOptions: null, created: null, confirms: [] });
+  const seen = (window.__stripeFake = { keys: [], elementsOptions: null, created: null, confirms: [], setups: [] });
   async function call(method, path, params) {
     const body = new URLSearchParams(params);
     const response = method === 'GET'
@@ -475,7 +690,8 @@ export const STRIPE_JS = `(() => {
     seen.keys.push(key);
     function elementsFor(options) {
       const clientSecret = options.clientSecret;
-      const session = call('GET', '/elements/sessions', { key, client_secret: clientSecret, type: 'payment_intent' }).catch((e) => ({ error: { type: 'api_connection_error', message: String(e) } }));
+      const type = String(clientSecret).startsWith('seti_') ? 'setup_intent' : 'payment_intent';
+      const session = call('GET', '/elements/sessions', { key, client_secret: clientSecret, type }).catch((e) => ({ error: { type: 'api_connection_error', message: String(e) } }));
       let container = null;
       let ready = false;
       const handlers = {};
@@ -546,6 +762,34 @@ export const STRIPE_JS = `(() => {
           return new Promise(() => {});
         }
         return { error: { type: 'api_error', message: 'This payment needs a step the stand-in does not take.' } };
+      },
+      async confirmSetup(params) {
+        const number = current.numberOf();
+        const returnUrl = params.confirmParams && params.confirmParams.return_url;
+        seen.setups.push({ returnUrl, number, redirect: params.redirect || null, sameElements: params.elements === current.elements });
+        if (!number) return { error: { type: 'validation_error', code: 'incomplete_number', message: 'Your card number is incomplete.' } };
+        const id = current.clientSecret.split('_secret_')[0];
+        let answer;
+        try {
+          answer = await call('POST', '/setup_intents/' + encodeURIComponent(id) + '/confirm', {
+            key,
+            client_secret: current.clientSecret,
+            return_url: returnUrl || '',
+            'payment_method_data[type]': 'card',
+            'payment_method_data[card][number]': number,
+          });
+        } catch (e) {
+          return { error: { type: 'api_connection_error', message: 'We could not reach Stripe. Please try again.' } };
+        }
+        if (answer.error) return { error: answer.error };
+        if (answer.status !== 'succeeded') return { error: { type: 'api_error', message: 'This card needs a step the stand-in does not take.' } };
+        if (params.redirect === 'if_required') return { setupIntent: answer };
+        const back = new URL(returnUrl);
+        back.searchParams.set('setup_intent', answer.id);
+        back.searchParams.set('setup_intent_client_secret', current.clientSecret);
+        back.searchParams.set('redirect_status', 'succeeded');
+        window.location.assign(back.href);
+        return new Promise(() => {});
       },
     };
   }

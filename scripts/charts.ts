@@ -64,7 +64,7 @@ const otherCharts: Chart[] = [
     machine: instalmentMachine,
     file: 'machines/instalment/instalment.machine.ts',
     placement:
-      'Invoked by the payment chart in its `instalment` state once the buyer’s details are saved (input: the option, the contact number, the card and the default flag); its output (paid, failed with the message, or reserving) decides the payment chart’s next state. `src/steps/payment/planActors.ts` provides its actors.',
+      'Invoked by the payment chart in its `instalment` state once the buyer’s details are saved (input: the option, the contact number, the card and the default flag); with Stripe keyed, Stripe’s card form shows while it is `takingCard`; its output (paid, failed with the message, or reserving) decides the payment chart’s next state. `src/steps/payment/planActors.ts` provides its actors.',
   },
   {
     machine: squareMachine,

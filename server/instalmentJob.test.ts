@@ -37,7 +37,7 @@ describe.each(drivers)('the instalment job with a processor that throws on %s', 
         return sandbox.charge(exec, p);
       },
     };
-    app = await buildApp({ db: database.db, config: testConfig(), clock: () => clock.now, logger: false, plans: { cards, square: localSquare(database.db) } });
+    app = await buildApp({ db: database.db, config: testConfig(), clock: () => clock.now, logger: false, plans: { cards, setup: null, square: localSquare(database.db) } });
     await app.ready();
   });
   afterAll(async () => {

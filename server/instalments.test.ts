@@ -240,7 +240,7 @@ describe.each(drivers)('instalment plans on %s', (driver) => {
 
   it('lists only the signed-in buyer’s own saved cards', async () => {
     const guest = new Visitor(w.app);
-    expect(await guest.json('getSavedPaymentMethods')).toEqual({ payment_methods: [] });
+    expect(await guest.json('getSavedPaymentMethods')).toEqual({ payment_methods: [], public_key: 'pk_sandbox_holdfast' });
     const rows = await w.database.db.select().from(savedPaymentMethods);
     expect(rows.length).toBeGreaterThan(0);
   });

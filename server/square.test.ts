@@ -4,8 +4,8 @@
  * address error. Keyed, Square's SDK against a local Square (server/test/fakeSquare.ts, a real
  * HTTP server on an ephemeral port): CreatePayment, GetPayment and RefundPayment in Square's
  * recorded shapes, Square's payment id kept on the payment, and money Square took that cannot be
- * booked (stock gone, another amount) refunded on that id, the buyer told in words. Stripe's
- * off-session instalment requests beside them.
+ * booked (stock gone, another amount) refunded on that id, the buyer told in words. (Stripe's
+ * saved cards for plans are in server/planSetup.test.ts.)
  */
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,7 +27,6 @@ import { SQUARE_MESSAGES } from '../contract/messages/square.ts';
 import { squareApi } from './domain/payment/square.ts';
 import { AMOUNT_MISMATCH_MESSAGE } from './domain/payment/payments.ts';
 import { planWiring } from './providers/plans.ts';
-import { offSessionPaymentRequest, paymentMethodRequest, setupIntentRequest, stripeSavedCards } from './domain/instalments/offSession.ts';
 
 const ACCESS_TOKEN = 'EAAAl1234567890abcdefghijkl';
 const SQUARE_ENV = { SQUARE_APPLICATION_ID: 'sandbox-sq0idb-abc123', SQUARE_ACCESS_TOKEN: ACCESS_TOKEN, SQUARE_LOCATION_ID: 'L8W9XYZ123' };
@@ -287,50 +286,6 @@ describe.each(drivers)('Square keyed on %s: Square’s payment id kept, refunds 
     expect(res.json()).toEqual({ response: { success: false, message: 'Authorization error: \'CARD_DECLINED\'' } });
     expect((await paymentsOf(saleId)).map((p) => p.status)).toEqual(['failed']);
     expect(await soldOf(poolId)).toBe(0);
-  });
-});
-
-describe('Stripe for plans (keyed)', () => {
-  it('builds the SetupIntent and the off-session PaymentIntent as Stripe documents them', () => {
-    expect(setupIntentRequest('sk_test_1', { customer: 'cus_1', idempotencyKey: 'setup:1' })).toEqual({
-      url: 'https://api.stripe.com/v1/setup_intents',
-      method: 'POST',
-      headers: { authorization: 'Bearer sk_test_1', 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': 'setup:1' },
-      body: 'customer=cus_1&usage=off_session&payment_method_types%5B%5D=card',
-    });
-    const charge = offSessionPaymentRequest('sk_test_1', { customer: 'cus_1', paymentMethodId: 'pm_1', amount: 12600, currency: 'GBP', idempotencyKey: 'instalment:7:1', offSession: true, description: 'Instalment 2 of 3' });
-    expect(charge.headers['idempotency-key']).toBe('instalment:7:1');
-    expect(Object.fromEntries(new URLSearchParams(charge.body))).toEqual({
-      amount: '12600',
-      currency: 'gbp',
-      customer: 'cus_1',
-      payment_method: 'pm_1',
-      'payment_method_types[]': 'card',
-      confirm: 'true',
-      description: 'Instalment 2 of 3',
-      off_session: 'true',
-    });
-    expect(paymentMethodRequest('sk_test_1', 'pm_1').url).toBe('https://api.stripe.com/v1/payment_methods/pm_1');
-  });
-
-  it('charges the saved card’s customer and reads a refusal that needs the buyer', async () => {
-    const calls: { url: string; body?: string }[] = [];
-    const answers = [
-      { customer: 'cus_9', card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2034, funding: 'credit' } },
-      { id: 'pi_1', status: 'succeeded' },
-      { customer: 'cus_9', card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2034, funding: 'credit' } },
-      { error: { code: 'authentication_required', message: 'This payment needs the cardholder.' } },
-    ];
-    const fakeFetch = (async (url: string, init: RequestInit) => {
-      calls.push({ url, ...(init.body ? { body: String(init.body) } : {}) });
-      const body = answers.shift()!;
-      return new Response(JSON.stringify(body), { status: 'error' in body ? 402 : 200 });
-    }) as unknown as typeof fetch;
-    const cards = stripeSavedCards('sk_test_1', fakeFetch);
-    const p = { paymentMethodId: 'pm_1', amount: 100, currency: 'gbp', idempotencyKey: 'k', offSession: true, now: new Date(), description: 'd' };
-    expect(await cards.charge({} as never, p)).toEqual({ status: 'succeeded', id: 'pi_1' });
-    expect(await cards.charge({} as never, p)).toEqual({ status: 'requires_action', message: 'This payment needs the cardholder.' });
-    expect(new URLSearchParams(calls[1]!.body).get('customer')).toBe('cus_9');
   });
 });
 

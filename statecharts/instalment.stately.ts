@@ -6,25 +6,121 @@ import { createMachine } from 'xstate';
 
 export const instalmentMachine = createMachine({
   "id": "instalment",
-  "description": "Save a new card if one was entered, then set the plan up with pay_with_instalment.",
+  "description": "Save a new card if one was entered (Stripe’s SetupIntent when keyed, else the sandbox’s form), then set the plan up with pay_with_instalment.",
   "initial": "choosingCard",
   "states": {
     "choosingCard": {
       "always": [
         {
           "guard": "isNewCard",
-          "target": "savingCard"
+          "target": "creatingSetupIntent"
         },
         {
           "target": "paying"
         }
       ]
     },
+    "creatingSetupIntent": {
+      "tags": [
+        "savingCard"
+      ],
+      "description": "create_setup_intent: with Stripe keyed, a SetupIntent for the buyer; otherwise the sandbox’s form saves the card.",
+      "invoke": {
+        "src": "createSetupIntent",
+        "id": "createSetupIntent",
+        "onDone": [
+          {
+            "guard": {
+              "type": "withStripe"
+            },
+            "target": "takingCard",
+            "actions": {
+              "type": "keepStripeSetup"
+            }
+          },
+          {
+            "target": "savingCard"
+          }
+        ],
+        "onError": [
+          {
+            "guard": {
+              "type": "holdLost"
+            },
+            "target": "done",
+            "actions": {
+              "type": "keepHoldLost"
+            }
+          },
+          {
+            "target": "done",
+            "actions": {
+              "type": "keepFailure",
+              "params": {
+                "message": "There was an error with your payment. Please try again."
+              }
+            }
+          }
+        ]
+      }
+    },
+    "takingCard": {
+      "tags": [
+        "savingCard",
+        "takingCard"
+      ],
+      "description": "Stripe’s card form for the SetupIntent is on screen until the buyer pays.",
+      "on": {
+        "CARD_SUBMITTED": "confirmingSetup",
+        "CARD_FORM_FAILED": {
+          "target": "done",
+          "actions": {
+            "type": "keepFailure",
+            "params": {
+              "message": "There was an error with taking you to Stripe. Please try again."
+            }
+          }
+        }
+      }
+    },
+    "confirmingSetup": {
+      "tags": [
+        "savingCard",
+        "takingCard",
+        "confirmingCard"
+      ],
+      "description": "Stripe.js confirms the SetupIntent with the card: saved for off-session use (spec 001 §9: card only).",
+      "invoke": {
+        "src": "confirmSetup",
+        "id": "confirmSetup",
+        "onDone": [
+          {
+            "guard": {
+              "type": "saved"
+            },
+            "target": "paying",
+            "actions": {
+              "type": "keepSetupIntent"
+            }
+          },
+          {
+            "target": "takingCard",
+            "description": "The fields are incomplete: Stripe’s form marks them for the buyer to correct."
+          }
+        ],
+        "onError": {
+          "target": "done",
+          "actions": {
+            "type": "keepFailure"
+          }
+        }
+      }
+    },
     "savingCard": {
       "tags": [
         "savingCard"
       ],
-      "description": "The processor saves the new card for off-session use (spec 001 §9: card only).",
+      "description": "The sandbox processor saves the new card for off-session use (spec 001 §9: card only).",
       "invoke": {
         "src": "saveNewCard",
         "id": "saveNewCard",

@@ -3,6 +3,14 @@ export const INSTALMENT_MESSAGES = {
   error: 'There was an error with your payment. Please try again.',
   chooseOption: 'Choose a payment plan',
   chooseCard: 'Choose a card for your payments',
+  /** With Stripe keyed, a new card comes only through a SetupIntent the server checks with Stripe. */
+  cardThroughStripe: 'A new card is saved with Stripe on this server. Please enter your card again.',
+  /** A SetupIntent Stripe does not know, or one that has not saved a card. */
+  cardNotSaved: 'Your card has not been saved. Please enter your card again.',
+  /** A SetupIntent made for another buyer. */
+  cardNotYours: 'This card was not saved for your account.',
+  /** Without Stripe keys, a new card is saved by the sandbox's card form. */
+  noStripeSetup: 'Cards are saved by the sandbox processor on this server',
 };
 
 /** Spec 001 §2 Order completed, for a sale paid by a plan. */

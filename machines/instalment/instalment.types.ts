@@ -1,5 +1,5 @@
 /** What the instalment chart exchanges with the payment chart and the app. */
-import type { NewPaymentMethod, RequestOf } from '../../contract';
+import type { NewPaymentMethod, RequestOf, ResponseOf } from '../../contract';
 
 /** The plan the buyer chose on the payment form. */
 export interface PlanChoice {
@@ -24,6 +24,24 @@ export interface InstalmentInput {
 export type SavedCard = Omit<NewPaymentMethod, 'make_default_payment_method'>;
 
 export type PayWithInstalmentRequest = RequestOf<'payWithInstalment'>;
+
+/** How a new card is saved, as create_setup_intent answers: with Stripe keyed, the SetupIntent's client secret. */
+export type CardSetup = ResponseOf<'createPlanSetupIntent'>;
+
+/** A SetupIntent Stripe.js is to confirm with the card in Stripe's form. */
+export interface StripeSetup {
+  public_key: string;
+  client_secret: string;
+}
+
+/** Stripe.js's confirmation: the card saved on the SetupIntent, or the form's fields not yet complete (the form marks them). */
+export type SetupConfirmation = { status: 'saved'; setupIntentId: string } | { status: 'incomplete' };
+
+export type InstalmentEvent =
+  /** The buyer pays with the card typed into Stripe's form. */
+  | { type: 'CARD_SUBMITTED' }
+  /** Stripe's form could not be loaded or shown. */
+  | { type: 'CARD_FORM_FAILED' };
 
 export type InstalmentOutcome =
   | { type: 'paid' }

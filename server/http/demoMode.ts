@@ -64,7 +64,7 @@ export function unkeyedMethods(deps: Pick<AppDeps, 'payment' | 'bank' | 'plans'>
     });
   }
   if (deps.plans.cards.name === 'sandbox') {
-    methods.push({ name: 'payment plans', keys: STRIPE_KEYS, message: UNKEYED_MESSAGES.plan, paths: [calls.payWithInstalment.path] });
+    methods.push({ name: 'payment plans', keys: STRIPE_KEYS, message: UNKEYED_MESSAGES.plan, paths: [calls.payWithInstalment.path, calls.createPlanSetupIntent.path] });
   }
   return methods;
 }

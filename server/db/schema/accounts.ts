@@ -110,3 +110,13 @@ export const savedPaymentMethods = pgTable(
   },
   (t) => [uniqueIndex('saved_payment_methods_provider_id').on(t.provider, t.providerMethodId), index('saved_payment_methods_user').on(t.userId)],
 );
+
+/** The buyer's customer at Stripe, which the cards saved for their plans belong to (made on first need). */
+export const stripeCustomers = pgTable('stripe_customers', {
+  userId: integer('user_id')
+    .primaryKey()
+    .references(() => users.id),
+  /** Stripe's id of the customer (cus_…). */
+  customerId: text('customer_id').notNull().unique(),
+  createdAt: moment('created_at').notNull(),
+});

@@ -1,9 +1,13 @@
 /**
  * Charging a saved card without the buyer (instalments after the first): the sandbox processor's
- * vault, or Stripe when keyed (a PaymentIntent with `off_session=true&confirm=true` on the card a
- * SetupIntent saved, under an Idempotency-Key). Either charges once per key.
+ * vault, or Stripe when keyed through its SDK (a PaymentIntent confirmed at once, off-session, on
+ * the card a SetupIntent saved, under an Idempotency-Key). Either charges once per key. Keyed,
+ * a new card is saved by a SetupIntent for the buyer's Stripe customer.
  */
+import Stripe from 'stripe';
 import type { Executor } from '../../db/index.ts';
+import type { StripeSettings } from '../payment/processor.ts';
+import { stripeClient } from '../payment/stripe.ts';
 import { Refusal } from '../refusal.ts';
 import { chargeSandboxCard, findSandboxCard } from './sandboxCards.ts';
 
@@ -54,61 +58,66 @@ export function sandboxSavedCards(): SavedCardProcessor {
   };
 }
 
-const STRIPE_API = 'https://api.stripe.com/v1';
-
-export interface StripeCall {
-  url: string;
-  method: 'GET' | 'POST';
-  headers: Record<string, string>;
-  body?: string;
+/** A SetupIntent as the plan reads it before trusting the card it saved. */
+export interface RetrievedSetup {
+  status: string;
+  customer: string | null;
+  paymentMethod: string | null;
 }
 
-/** Reads a saved card, with the customer it is attached to (off-session charges name both). */
-export function paymentMethodRequest(secretKey: string, paymentMethodId: string): StripeCall {
-  return { url: `${STRIPE_API}/payment_methods/${encodeURIComponent(paymentMethodId)}`, method: 'GET', headers: { authorization: `Bearer ${secretKey}` } };
+/** Stripe's side of saving a new card for a plan (keyed only): the buyer's customer and the SetupIntent. */
+export interface StripeCardSetup {
+  publicKey: string;
+  /** A customer for this buyer, made once per key (the server keeps its id). */
+  createCustomer(p: { userId: number; email: string; idempotencyKey: string }): Promise<string>;
+  /** A SetupIntent saving a card for the customer's later off-session payments (spec 001 §9: card only). */
+  createSetupIntent(p: { customer: string; saleId: string }): Promise<{ id: string; clientSecret: string }>;
+  /** The SetupIntent as Stripe has it, or null when Stripe knows no such SetupIntent. */
+  retrieveSetupIntent(id: string): Promise<RetrievedSetup | null>;
 }
 
-/** A SetupIntent that saves a card for later off-session use (spec 001 §9: card only). */
-export function setupIntentRequest(secretKey: string, p: { customer: string; idempotencyKey: string }): StripeCall {
+const isStripeError = (err: unknown): err is Stripe.errors.StripeError => err instanceof Stripe.errors.StripeError;
+const idOf = (value: string | { id: string } | null | undefined): string | null => (typeof value === 'string' ? value : (value?.id ?? null));
+
+export function stripeCardSetup(settings: Pick<StripeSettings, 'publishableKey' | 'secretKey' | 'apiBase'>, fetchImpl?: typeof fetch): StripeCardSetup {
+  const stripe = stripeClient(settings, fetchImpl);
   return {
-    url: `${STRIPE_API}/setup_intents`,
-    method: 'POST',
-    headers: { authorization: `Bearer ${secretKey}`, 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': p.idempotencyKey },
-    body: new URLSearchParams({ customer: p.customer, usage: 'off_session', 'payment_method_types[]': 'card' }).toString(),
+    publicKey: settings.publishableKey,
+    async createCustomer(p) {
+      const customer = await stripe.customers.create({ email: p.email, metadata: { user_id: String(p.userId) } }, { idempotencyKey: p.idempotencyKey });
+      return customer.id;
+    },
+    async createSetupIntent(p) {
+      const intent = await stripe.setupIntents.create({ customer: p.customer, usage: 'off_session', allowed_payment_method_types: ['card'], metadata: { sale_id: p.saleId } });
+      if (!intent.client_secret) throw new Error(`Stripe gave no client secret for ${intent.id}`);
+      return { id: intent.id, clientSecret: intent.client_secret };
+    },
+    async retrieveSetupIntent(id) {
+      try {
+        const intent = await stripe.setupIntents.retrieve(id);
+        return { status: intent.status, customer: idOf(intent.customer), paymentMethod: idOf(intent.payment_method) };
+      } catch (err) {
+        if (isStripeError(err) && err.statusCode === 404) return null;
+        throw err;
+      }
+    },
   };
 }
 
-/** An instalment charged on a saved card: confirmed at once, off-session unless the buyer is present. */
-export function offSessionPaymentRequest(
-  secretKey: string,
-  p: { customer: string; paymentMethodId: string; amount: number; currency: string; idempotencyKey: string; offSession: boolean; description: string },
-): StripeCall {
-  const body = new URLSearchParams({
-    amount: String(p.amount),
-    currency: p.currency.toLowerCase(),
-    customer: p.customer,
-    payment_method: p.paymentMethodId,
-    'payment_method_types[]': 'card',
-    confirm: 'true',
-    description: p.description,
-  });
-  if (p.offSession) body.set('off_session', 'true');
-  return {
-    url: `${STRIPE_API}/payment_intents`,
-    method: 'POST',
-    headers: { authorization: `Bearer ${secretKey}`, 'content-type': 'application/x-www-form-urlencoded', 'idempotency-key': p.idempotencyKey },
-    body: body.toString(),
-  };
-}
-
-export function stripeSavedCards(secretKey: string, fetchImpl: typeof fetch = fetch): SavedCardProcessor {
-  async function send(call: StripeCall): Promise<{ ok: boolean; json: Record<string, unknown> }> {
-    const response = await fetchImpl(call.url, { method: call.method, headers: call.headers, ...(call.body ? { body: call.body } : {}) });
-    return { ok: response.ok, json: (await response.json()) as Record<string, unknown> };
-  }
-  async function lookUp(id: string) {
-    const { ok, json } = await send(paymentMethodRequest(secretKey, id));
-    return ok ? (json as { customer?: string | null; card?: { brand: string; last4: string; exp_month: number; exp_year: number; funding: string } }) : null;
+/**
+ * Stripe's saved cards through its SDK: a card is read from Stripe (with the customer it is
+ * attached to), and an instalment is a PaymentIntent confirmed at once on it for that customer,
+ * off-session unless the buyer is there, under the instalment's Idempotency-Key.
+ */
+export function stripeSavedCards(settings: Pick<StripeSettings, 'secretKey' | 'apiBase'>, fetchImpl?: typeof fetch): SavedCardProcessor {
+  const stripe = stripeClient(settings, fetchImpl);
+  async function lookUp(id: string): Promise<Stripe.PaymentMethod | null> {
+    try {
+      return await stripe.paymentMethods.retrieve(id);
+    } catch (err) {
+      if (isStripeError(err) && err.statusCode === 404) return null;
+      throw err;
+    }
   }
   return {
     name: 'stripe',
@@ -119,12 +128,30 @@ export function stripeSavedCards(secretKey: string, fetchImpl: typeof fetch = fe
     },
     async charge(_exec, p) {
       const pm = await lookUp(p.paymentMethodId);
-      if (!pm?.customer) throw new Refusal('conflict', 'This card is not saved for later payments.');
-      const { ok, json } = await send(offSessionPaymentRequest(secretKey, { ...p, customer: pm.customer }));
-      if (ok && json.status === 'succeeded') return { status: 'succeeded', id: String(json.id) };
-      const error = json.error as { code?: string; message?: string } | undefined;
-      if (error?.code === 'authentication_required' || json.status === 'requires_action') return { status: 'requires_action', message: error?.message ?? AUTHENTICATION_MESSAGE };
-      return { status: 'failed', message: error?.message ?? 'Your card was declined.' };
+      const customer = idOf(pm?.customer);
+      if (!customer) throw new Refusal('conflict', 'This card is not saved for later payments.');
+      try {
+        const intent = await stripe.paymentIntents.create(
+          {
+            amount: p.amount,
+            currency: p.currency.toLowerCase(),
+            customer,
+            payment_method: p.paymentMethodId,
+            allowed_payment_method_types: ['card'],
+            confirm: true,
+            description: p.description,
+            ...(p.offSession ? { off_session: true } : {}),
+          },
+          { idempotencyKey: p.idempotencyKey },
+        );
+        if (intent.status === 'succeeded') return { status: 'succeeded', id: intent.id };
+        if (intent.status === 'requires_action') return { status: 'requires_action', message: AUTHENTICATION_MESSAGE };
+        return { status: 'failed', message: intent.last_payment_error?.message ?? 'Your card was declined.' };
+      } catch (err) {
+        if (!(err instanceof Stripe.errors.StripeCardError)) throw err;
+        if (err.code === 'authentication_required') return { status: 'requires_action', message: err.message || AUTHENTICATION_MESSAGE };
+        return { status: 'failed', message: err.message || 'Your card was declined.' };
+      }
     },
   };
 }

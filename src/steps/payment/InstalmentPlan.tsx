@@ -1,7 +1,8 @@
 /**
  * The payment plan form (spec 001 §2, §3, §5, §9): the plan options (never '1') each with its
  * schedule, the buyer's saved cards (card type, last 4, expiry, default) or a new card, whose
- * default flag starts on. The chart keeps the choice; the saved cards are server data (a query).
+ * default flag starts on. The chart keeps the choice; the saved cards are server data (a query),
+ * which also names the new card's form: the sandbox's fields here, or Stripe's form when paying.
  */
 import { useQuery } from '@tanstack/react-query';
 import { formatMoney } from '../../../contract/money';
@@ -11,15 +12,20 @@ import type { paymentSenders } from '../../../machines/payment/payment.connect';
 import { NEW_CARD } from '../../../machines/instalment/instalment.types';
 import { callApi } from '../../api/client';
 import { SandboxCardFields } from './SandboxCardFields';
+import { cardUi } from './cardUi';
 
+/** The buyer's saved cards, and the publishable key naming the form a new card is typed into. */
 export function savedPaymentMethodsQuery() {
-  return { queryKey: ['savedPaymentMethods'] as const, queryFn: async () => (await callApi('getSavedPaymentMethods')).payment_methods };
+  return { queryKey: ['savedPaymentMethods'] as const, queryFn: () => callApi('getSavedPaymentMethods') };
 }
 
 const BRAND: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express' };
 
 export function InstalmentPlan({ view, send, checkout }: { view: PaymentView; send: ReturnType<typeof paymentSenders>; checkout: Checkout }) {
-  const saved = useQuery(savedPaymentMethodsQuery()).data ?? [];
+  const cards = useQuery(savedPaymentMethodsQuery());
+  const saved = cards.data?.payment_methods ?? [];
+  // With Stripe keyed the new card goes into Stripe's form when the buyer pays; else the sandbox's fields (also when unknown).
+  const newCardForm = cards.data ? cardUi(cards.data.public_key) : cards.isError ? 'sandbox' : null;
   const options = planOptions(checkout);
   const plan = view.form.plan;
   return (
@@ -67,7 +73,11 @@ export function InstalmentPlan({ view, send, checkout }: { view: PaymentView; se
         </div>
         {plan.card === NEW_CARD ? (
           <>
-            <SandboxCardFields disabled={view.paying} extraCards={[{ number: '4000000000000341', says: 'is approved today and declined for later instalments' }]} />
+            {newCardForm === 'stripe' ? (
+              <p className="muted">You type your card into Stripe’s secure form when you pay.</p>
+            ) : newCardForm === 'sandbox' ? (
+              <SandboxCardFields disabled={view.paying} extraCards={[{ number: '4000000000000341', says: 'is approved today and declined for later instalments' }]} />
+            ) : null}
             <label className="payment__box">
               <input type="checkbox" checked={plan.makeDefault} onChange={send.togglePlanDefault} />
               <span>Make this card my default payment method</span>

@@ -8,6 +8,8 @@ import { paymentSenders, viewPayment, type PaymentView } from '../../../machines
 import type { paymentMachine } from '../../../machines/payment/payment.machine';
 import { PAYMENT_TITLES } from '../../../contract/messages/payment';
 import type { squareMachine } from '../../../machines/square/square.machine';
+import type { instalmentMachine } from '../../../machines/instalment/instalment.machine';
+import { viewInstalment } from '../../../machines/instalment/instalment.connect';
 import type { addressMachine } from '../../../machines/address/address.machine';
 import { Alert } from '../../../ui/Alert';
 import { LoadingButton } from '../../../ui/LoadingButton';
@@ -26,6 +28,8 @@ import './payment.css';
 
 /** Stripe's Payment Element and Stripe.js: fetched only when Stripe takes the card. */
 const StripeCard = lazy(() => import('./StripeCard'));
+/** Stripe's form for a plan's new card: fetched only when Stripe saves the card. */
+const StripeSetupCard = lazy(() => import('./StripeSetupCard'));
 
 type PaymentActor = ActorRefFrom<typeof paymentMachine>;
 type Senders = ReturnType<typeof paymentSenders>;
@@ -163,6 +167,8 @@ function PaymentForm({ actor, total, checkout }: { actor: PaymentActor; total: s
   const view = useSelector(actor, viewPayment);
   const squareRef = useSelector(actor, (s) => s.children.square) as ActorRefFrom<typeof squareMachine> | undefined;
   const billingRef = useSelector(actor, (s) => s.children.billingAddress) as ActorRefFrom<typeof addressMachine> | undefined;
+  const planRef = useSelector(actor, (s) => s.children.instalment) as ActorRefFrom<typeof instalmentMachine> | undefined;
+  const planTakesCard = useSelector(planRef, (s) => (s ? viewInstalment(s).takingCard : false));
   const send = paymentSenders((event) => actor.send(event));
   const stripe = useSyncExternalStore(stripeSessions.subscribe, stripeSessions.get);
   const bank = view.method === 'truelayer';
@@ -242,6 +248,16 @@ function PaymentForm({ actor, total, checkout }: { actor: PaymentActor; total: s
         {view.error ? <Alert type="error">{view.error}</Alert> : null}
         {squareRef ? (
           <SquareCard actor={squareRef} payLabel={payLabel} />
+        ) : planRef && planTakesCard ? (
+          <Suspense
+            fallback={
+              <p className="payment__working">
+                <Spinner size="medium" /> Loading the card form…
+              </p>
+            }
+          >
+            <StripeSetupCard actor={planRef} payLabel={payLabel} />
+          </Suspense>
         ) : stripe && view.paying ? (
           <Suspense
             fallback={

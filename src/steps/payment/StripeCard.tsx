@@ -5,32 +5,14 @@
  * A refusal ends the confirmation with Stripe's message, shown as the payment error.
  */
 import { useMemo, useState } from 'react';
-import { loadStripe } from '@stripe/stripe-js/pure';
-import type { Appearance } from '@stripe/stripe-js';
 import { Elements, PaymentElement, useElements, useStripe } from '@stripe/react-stripe-js';
 import { LoadingButton } from '../../../ui/LoadingButton';
 import type { StripeSession } from './stripeSession';
 import { PAYMENT_MESSAGES } from '../../../contract/messages/payment';
+import { appearanceFromTokens, stripeFor } from './stripeJs';
 
 /** Where Stripe sends the buyer back after a completed payment or a security check. */
 export const STRIPE_RETURN_PATH = '/do/checkout/stripe_auth/';
-
-/** Stripe's frames cannot read the page's styles: the design tokens in force (light or dark) are handed over. */
-function appearanceFromTokens(): Appearance {
-  const style = getComputedStyle(document.body);
-  const token = (name: string) => style.getPropertyValue(name).trim() || undefined;
-  return {
-    theme: document.body.classList.contains('dark') ? 'night' : 'stripe',
-    variables: {
-      colorPrimary: token('--brand'),
-      colorBackground: token('--surface'),
-      colorText: token('--text'),
-      colorDanger: token('--error'),
-      borderRadius: token('--radius-small'),
-      fontSizeBase: '16px',
-    },
-  };
-}
 
 function CardForm({ session, payLabel }: { session: StripeSession; payLabel: string }) {
   const stripe = useStripe();
@@ -61,23 +43,6 @@ function CardForm({ session, payLabel }: { session: StripeSession; payLabel: str
       </LoadingButton>
     </div>
   );
-}
-
-/** Stripe.js is set up once per publishable key, however often the card form renders or remounts; a failed load may be tried again. */
-const stripes = new Map<string, ReturnType<typeof loadStripe>>();
-function stripeFor(publicKey: string): ReturnType<typeof loadStripe> {
-  let loading = stripes.get(publicKey);
-  if (!loading) {
-    loading = loadStripe(publicKey);
-    stripes.set(publicKey, loading);
-    loading.then(
-      (loaded) => {
-        if (!loaded) stripes.delete(publicKey);
-      },
-      () => stripes.delete(publicKey),
-    );
-  }
-  return loading;
 }
 
 export default function StripeCard({ session, payLabel }: { session: StripeSession; payLabel: string }) {

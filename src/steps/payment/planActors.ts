@@ -1,6 +1,8 @@
 /**
- * The instalment and Square charts with the app's calls: a new plan card saved by the sandbox
- * processor (its card form's fields), pay_with_instalment, the redirect it may name; Square's
+ * The instalment and Square charts with the app's calls: how a new plan card is saved
+ * (create_setup_intent), with Stripe keyed the SetupIntent confirmed by Stripe.js with the card in
+ * Stripe's form, else the card saved by the sandbox processor (its card form's fields);
+ * pay_with_instalment, the redirect it may name; Square's
  * credentials, its card tokenised (the sandbox's fields, or Square's SDK card when keyed) and
  * pay-with-square, whose address error and hold loss come back as the charts expect them.
  */
@@ -8,12 +10,32 @@ import { fromPromise } from 'xstate';
 import { SQUARE_SANDBOX_APP_ID, type BillingAddress, type RequestOf } from '../../../contract';
 import { PAYMENT_MESSAGES } from '../../../contract/messages/payment';
 import { instalmentMachine } from '../../../machines/instalment/instalment.machine';
-import type { SavedCard } from '../../../machines/instalment/instalment.types';
+import type { SavedCard, SetupConfirmation, StripeSetup } from '../../../machines/instalment/instalment.types';
+import { INSTALMENT_MESSAGES } from '../../../contract/messages/instalment';
 import { squareMachine, type SquareCredentials } from '../../../machines/square/square.machine';
 import { failed } from '../../../contract/outcome';
 import { CallFailed, callApi } from '../../api/client';
 import { failureFrom, settled } from '../../api/outcome';
 import { sandboxCardElement, squareCardElement } from './sandboxCardElement';
+import { stripeSetupElement } from './stripeSetupElement';
+
+/** Where Stripe would send the buyer back from a bank's check it cannot show in the page: the checkout, to pay again. */
+const SETUP_RETURN_PATH = '/checkout/';
+
+/** Stripe.js confirms the SetupIntent with the card in Stripe's form; rejects with Stripe's words. */
+async function confirmSetupWithStripe(setup: StripeSetup): Promise<SetupConfirmation> {
+  const form = stripeSetupElement.get();
+  if (!form || form.clientSecret !== setup.client_secret) throw new Error(PAYMENT_MESSAGES.stripeRedirect);
+  const { error, setupIntent } = await form.stripe.confirmSetup({
+    elements: form.elements,
+    redirect: 'if_required',
+    confirmParams: { return_url: new URL(SETUP_RETURN_PATH, window.location.origin).href },
+  });
+  // Card fields left incomplete are marked inside the Element itself; the buyer corrects them there.
+  if (error?.type === 'validation_error') return { status: 'incomplete' };
+  if (error || !setupIntent) throw new Error(error?.message ?? INSTALMENT_MESSAGES.error);
+  return { status: 'saved', setupIntentId: setupIntent.id };
+}
 
 /** The card form's refusal in its own words (a 4xx), else the fallback. */
 function refusal(err: unknown, fallback: string): Error {
@@ -23,6 +45,8 @@ function refusal(err: unknown, fallback: string): Error {
 export function appInstalmentMachine(navigate: (url: string) => void) {
   return instalmentMachine.provide({
     actors: {
+      createSetupIntent: fromPromise(() => settled(callApi('createPlanSetupIntent'))),
+      confirmSetup: fromPromise<SetupConfirmation, StripeSetup>(({ input }) => confirmSetupWithStripe(input)),
       saveNewCard: fromPromise<SavedCard, void>(async () => {
         try {
           const saved = await callApi('saveSandboxCard', sandboxCardElement.get());
