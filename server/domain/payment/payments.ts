@@ -15,6 +15,7 @@ import { closeOpenPayments, OPEN_STATUSES, paidForNow, stillPaysFor, type PaidFo
 import { STEPS, type Step } from '../../../contract/index.ts';
 import { PAYMENT_MESSAGES } from '../../../contract/messages/payment.ts';
 import { completeSale } from '../completeSale.ts';
+import { seatingOf } from '../seating/binding.ts';
 import { Refusal } from '../refusal.ts';
 import { holdIsLive, lockSale, newSaleReference, type Sale } from '../sales.ts';
 import type { CardProcessor } from './processor.ts';
@@ -218,7 +219,7 @@ export async function settlePayment(db: Database, processor: Refunder, word: Pro
     if (!paidFor || paidFor.total !== payment.amount || !(await stillPaysFor(tx, payment.saleId, paidFor))) {
       return refundAll('the basket changed after the payment began', PAYMENT_MESSAGES.closedRefunded);
     }
-    const completion = await completeSale(tx, payment.saleId, now);
+    const completion = await completeSale(tx, payment.saleId, now, seatingOf(db));
     const late = details.heldUntil !== null && now.getTime() > details.heldUntil.getTime();
     if (completion.booked) {
       const [updated] = await tx
@@ -315,7 +316,7 @@ export async function claimFreeTickets(db: Database, p: { saleId: string; total:
     if (!holdIsLive(sale, p.now)) throw noLongerHeld();
     // The basket read again under the lock: free it must still be.
     await totalUnderLock(tx, sale, 0, p.now);
-    const completion = await completeSale(tx, p.saleId, p.now);
+    const completion = await completeSale(tx, p.saleId, p.now, seatingOf(db));
     if (!completion.booked) throw new Refusal('sold-out', PAYMENT_MESSAGES.claimFree);
   });
 }
