@@ -11,6 +11,16 @@ const SECRET = 'sk-test-workspace-secret';
 const PUBLIC = 'pk-test-workspace-public';
 const EVENT_KEY = 'harbour-playhouse-seatsio';
 
+function directives(header: unknown): Map<string, string[]> {
+  return new Map(
+    String(header)
+      .split(';')
+      .map((d) => d.trim().split(/\s+/))
+      .filter((parts) => parts[0])
+      .map(([name, ...values]) => [name!, values]),
+  );
+}
+
 /**
  * A seated date whose plan seats.io keeps (spec 001 §2, §3): with seats.io keyed the page is told to
  * draw seats.io's chart for the event key; the seats the chart held for the buyer are checked at
@@ -118,12 +128,22 @@ describe.each(drivers)('seats.io seating on %s', (driver) => {
     expect(res.json()).toEqual({ error: 'The seating plan could not be reached. Please try again.' });
   });
 
-  it('without seats.io keys the same plan is drawn by our own map (provider holdfast)', async () => {
+  it('lets the pages load seats.io’s chart, its frame and its API for the region', async () => {
+    const page = await new Visitor(w.app).request({ method: 'GET', url: `/events/book_seats/${date()}/` });
+    const csp = directives(page.headers['content-security-policy']);
+    expect(csp.get('script-src')).toContain('https://cdn-oc.seatsio.net');
+    expect(csp.get('frame-src')).toEqual(['https://cdn-oc.seatsio.net']);
+    expect(csp.get('connect-src')).toEqual(["'self'", 'https://api-oc.seatsio.net']);
+  });
+
+  it('without seats.io keys the same plan is drawn by our own map (provider holdfast), and the policy names no seats.io host', async () => {
     const { app } = await appOn(w.database, {});
     try {
       const res = await new Visitor(app).call('getSeatingPlan', { event_date_id: date() });
       expect(calls.getSeatingPlan.response.parse(res.json()).seating_plan_layout.seating_plan_provider).toEqual({ provider: 'holdfast', public_key: null, region: null });
       expect(seatingOf(w.database.db)).toBeNull();
+      const page = await new Visitor(app).request({ method: 'GET', url: `/events/book_seats/${date()}/` });
+      expect(String(page.headers['content-security-policy'])).not.toMatch(/seatsio/);
     } finally {
       await app.close();
     }
