@@ -39,7 +39,11 @@ export interface FakeSeatsio {
   close(): Promise<void>;
 }
 
-const refusal = (code: string, message: string) => ({ errors: [{ code, message }], messages: [message], requestId: randomBytes(4).toString('hex') });
+const refusal = (code: string, message: string) => ({
+  errors: [{ code, message }],
+  messages: [message],
+  requestId: randomBytes(4).toString('hex'),
+});
 
 class Refused extends Error {
   constructor(
@@ -56,7 +60,16 @@ export function freeObjects(labels: string[]): Map<string, FakeSeatsioObject> {
   return new Map(labels.map((l) => [l, { status: 'free' as const }]));
 }
 
-export async function startFakeSeatsio(opts: { secretKey: string; events: Record<string, string[]> }): Promise<FakeSeatsio> {
+/**
+ * `events` are the event keys with their objects' labels; with `anyEvent`, any event key and any
+ * `section-row-number` label is known, free until changed (for a whole seeded plan). `port` 0 is any free port.
+ */
+export async function startFakeSeatsio(opts: {
+  secretKey: string;
+  events: Record<string, string[]>;
+  anyEvent?: boolean;
+  port?: number;
+}): Promise<FakeSeatsio> {
   const tokens = new Map<string, Date>();
   const requests: FakeSeatsioRequest[] = [];
   const events = new Map(Object.entries(opts.events).map(([key, labels]) => [key, freeObjects(labels)]));
@@ -80,6 +93,7 @@ export async function startFakeSeatsio(opts: { secretKey: string; events: Record
   };
 
   function eventOf(key: string) {
+    if (opts.anyEvent && !events.has(key)) events.set(key, new Map());
     const event = events.get(key);
     if (!event) throw new Refused(404, 'EVENT_NOT_FOUND', `Event not found: ${key}`);
     return event;
@@ -89,34 +103,44 @@ export async function startFakeSeatsio(opts: { secretKey: string; events: Record
     if (token === undefined) return undefined;
     const expires = tokens.get(token);
     if (!expires) throw new Refused(400, 'HOLD_TOKEN_NOT_FOUND', `Hold token not found: ${token}`);
-    if (expires.getTime() <= fake.now().getTime()) throw new Refused(400, 'HOLD_TOKEN_EXPIRED', 'The hold token has expired');
+    if (expires.getTime() <= fake.now().getTime())
+      throw new Refused(400, 'HOLD_TOKEN_EXPIRED', 'The hold token has expired');
     return token;
   }
 
   /** An object held under a token that has expired is free again, as at seats.io. */
   function current(object: FakeSeatsioObject): FakeSeatsioObject {
-    if (object.status === 'reservedByToken' && (tokens.get(object.holdToken!)?.getTime() ?? 0) <= fake.now().getTime()) return { status: 'free' };
+    if (object.status === 'reservedByToken' && (tokens.get(object.holdToken!)?.getTime() ?? 0) <= fake.now().getTime())
+      return { status: 'free' };
     return object;
   }
 
   /** All or nothing, as seats.io applies a status change. */
-  function change(eventKey: string, labels: string[], r: { type: string; status?: string; holdToken?: string; orderId?: string }) {
+  function change(
+    eventKey: string,
+    labels: string[],
+    r: { type: string; status?: string; holdToken?: string; orderId?: string },
+  ) {
     const event = eventOf(eventKey);
     const token = liveToken(r.holdToken);
     const next = new Map<string, FakeSeatsioObject>();
     for (const label of labels) {
+      if (opts.anyEvent && !event.has(label) && /^[^-]+-[^-]+-[^-]+$/.test(label)) event.set(label, { status: 'free' });
       const found = event.get(label);
       if (!found) throw new Refused(400, 'OBJECT_NOT_FOUND', `Object not found: ${label}`);
       const object = current(found);
       const heldByOther = object.status === 'reservedByToken' && object.holdToken !== token;
       if (r.type === 'RELEASE') {
-        if (object.status === 'free' || heldByOther) throw new Refused(400, 'ILLEGAL_STATUS_CHANGE', `${label} is not held with that hold token`);
+        if (object.status === 'free' || heldByOther)
+          throw new Refused(400, 'ILLEGAL_STATUS_CHANGE', `${label} is not held with that hold token`);
         next.set(label, { status: 'free' });
       } else if (r.status === 'booked') {
-        if (object.status === 'booked' || heldByOther) throw new Refused(400, 'ILLEGAL_STATUS_CHANGE', `${label} is already ${object.status}`);
+        if (object.status === 'booked' || heldByOther)
+          throw new Refused(400, 'ILLEGAL_STATUS_CHANGE', `${label} is already ${object.status}`);
         next.set(label, { status: 'booked', ...(r.orderId ? { orderId: r.orderId } : {}) });
       } else if (r.status === 'reservedByToken') {
-        if (object.status !== 'free') throw new Refused(400, 'ILLEGAL_STATUS_CHANGE', `${label} is already ${object.status}`);
+        if (object.status !== 'free')
+          throw new Refused(400, 'ILLEGAL_STATUS_CHANGE', `${label} is already ${object.status}`);
         next.set(label, { status: 'reservedByToken', holdToken: token! });
       } else {
         throw new Refused(400, 'INVALID', `Unsupported status ${String(r.status)}`);
@@ -149,12 +173,15 @@ export async function startFakeSeatsio(opts: { secretKey: string; events: Record
       res.writeHead(status, { 'content-type': 'application/json' });
       res.end(value === undefined ? '' : JSON.stringify(value));
     };
-    if (req.headers.authorization !== `Basic ${Buffer.from(`${opts.secretKey}:`).toString('base64')}`) return send(401, refusal('UNAUTHORIZED', 'Unauthorized'));
+    if (url.pathname === '/__fake/health') return send(200, { ok: true });
+    if (req.headers.authorization !== `Basic ${Buffer.from(`${opts.secretKey}:`).toString('base64')}`)
+      return send(401, refusal('UNAUTHORIZED', 'Unauthorized'));
     try {
       const objects = /^\/events\/([^/]+)\/objects$/.exec(url.pathname);
       if (req.method === 'GET' && objects) {
         const event = eventOf(decodeURIComponent(objects[1]!));
         const labels = url.searchParams.getAll('label');
+        if (opts.anyEvent) for (const l of labels) if (!event.has(l)) event.set(l, { status: 'free' });
         const unknown = labels.find((l) => !event.has(l));
         if (unknown) throw new Refused(400, 'OBJECT_NOT_FOUND', `Object not found: ${unknown}`);
         return send(200, Object.fromEntries(labels.map((l) => [l, info(l, current(event.get(l)!))])));
@@ -164,8 +191,21 @@ export async function startFakeSeatsio(opts: { secretKey: string; events: Record
         return send(201, { holdToken: token, expiresAt: tokens.get(token)!.toISOString(), expiresInSeconds: 900 });
       }
       if (req.method === 'POST' && url.pathname === '/events/groups/actions/change-object-status') {
-        const r = body as { type: string; status?: string; holdToken?: string; orderId?: string; events: string[]; objects: { objectId: string }[] };
-        const changed = r.events.map((key) => change(key, r.objects.map((o) => o.objectId), r));
+        const r = body as {
+          type: string;
+          status?: string;
+          holdToken?: string;
+          orderId?: string;
+          events: string[];
+          objects: { objectId: string }[];
+        };
+        const changed = r.events.map((key) =>
+          change(
+            key,
+            r.objects.map((o) => o.objectId),
+            r,
+          ),
+        );
         return send(200, { objects: Object.assign({}, ...changed) as object });
       }
       return send(404, refusal('NOT_FOUND', `No route ${req.method} ${url.pathname}`));
@@ -181,7 +221,7 @@ export async function startFakeSeatsio(opts: { secretKey: string; events: Record
       res.end();
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
   fake.base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return fake;
 }

@@ -100,14 +100,16 @@ function Seats({ eventDateId, machine, info, plan }: { eventDateId: number; mach
         <section className="seat-page__chart" aria-labelledby="seat-chart-title">
           <div className="seat-page__chart-head">
             <h2 id="seat-chart-title">Choose your seats</h2>
-            <div className="seat-page__modes" role="group" aria-label="Show the seats as" hidden={seatsio !== null}>
-              <button type="button" className="button button--secondary" aria-pressed={mode === 'map'} onClick={() => setMode('map')}>
-                Map
-              </button>
-              <button type="button" className="button button--secondary" aria-pressed={mode === 'list'} onClick={() => setMode('list')}>
-                List
-              </button>
-            </div>
+            {seatsio ? null : (
+              <div className="seat-page__modes" role="group" aria-label="Show the seats as">
+                <button type="button" className="button button--secondary" aria-pressed={mode === 'map'} onClick={() => setMode('map')}>
+                  Map
+                </button>
+                <button type="button" className="button button--secondary" aria-pressed={mode === 'list'} onClick={() => setMode('list')}>
+                  List
+                </button>
+              </div>
+            )}
           </div>
           <div className="seat-page__notes" aria-live="polite">
             {view.refusal ? (
