@@ -66,6 +66,7 @@ describe.each(drivers)('seats.io seating on %s', (driver) => {
   it('adds only seats seats.io holds under the buyer’s token, reserves them, and books them there when the sale completes', async () => {
     const buyer = new Visitor(w.app);
     const premium = w.demo.seated.tickets.premium;
+    fake.now = () => w.clock.now;
     const token = fake.newHoldToken();
     // The chart holds what the buyer selects, under its hold token.
     fake.hold(EVENT_KEY, ['Stalls-D-1', 'Stalls-D-2'], token);
@@ -79,7 +80,13 @@ describe.each(drivers)('seats.io seating on %s', (driver) => {
     expect((await buyer.checkout()).tickets[0]).toMatchObject({ ticket_id: premium, qty: 2, seats: [seat('D', '1', token), seat('D', '2', token)] });
     expect(fake.requests.filter((r) => r.method === 'GET').at(-1)!.path).toBe(`/events/${EVENT_KEY}/objects?label=Stalls-D-1&label=Stalls-D-2`);
 
+    // The picking hold lasts a minute more; reserving makes it last the countdown, and More time longer still.
+    expect(fake.expiryOf(token)!.getTime()).toBe(w.clock.now.getTime() + 900_000);
+    w.clock.advance(840_000);
     expect(await buyer.json('reserveTickets', {})).toMatchObject({ reserved: true, checkout_time: 600 });
+    expect(fake.expiryOf(token)!.getTime()).toBe(w.clock.now.getTime() + 600_000);
+    expect((await buyer.call('extendHold', {})).statusCode).toBe(200);
+    expect(fake.expiryOf(token)!.getTime()).toBe(w.clock.now.getTime() + 1_200_000);
     const saleId = await saleOf('D', '1');
     const done = await w.database.db.transaction((tx) => completeSale(tx, saleId, w.clock.now, seatingOf(w.database.db)));
     expect(done).toEqual({ booked: true, alreadyBooked: false });

@@ -364,8 +364,12 @@ export async function reserveSaleSeats(tx: Exec, saleId: string, deadline: Date,
     .innerJoin(seatPlans, eq(seatPlans.eventDateId, seats.eventDateId))
     .where(eq(saleSeats.saleId, saleId))
     .orderBy(seats.id)
-    // seats.io's seats stay held under the buyer's seats.io hold token; booking them checks it again.
-    .then((all) => all.filter((c) => !(seating && c.provider === 'seatsio')));
+    .then(async (all) => {
+      // seats.io's seats stay held under the buyer's seats.io hold token, made to last the countdown; booking checks them again.
+      const provided = all.filter((c) => seating && c.provider === 'seatsio');
+      for (const token of new Set(provided.map((c) => c.token))) await seating!.extendHold(token, deadline, now);
+      return all.filter((c) => !provided.includes(c));
+    });
   if (chosen.length === 0) return [];
   const groups = new Map<string, { eventDateId: number; holder: string; ids: number[]; names: string[] }>();
   for (const { seat, token } of chosen) {
@@ -387,9 +391,16 @@ export async function reserveSaleSeats(tx: Exec, saleId: string, deadline: Date,
   return lost;
 }
 
-/** Moves the deadline of the seats a sale's reservation holds (more time, a payment's grace). */
-export async function moveSaleSeatsDeadline(tx: Pick<Executor, 'update'>, saleId: string, deadline: Date): Promise<void> {
+/** Moves the deadline of the seats a sale's reservation holds (more time, a payment's grace), at seats.io too. */
+export async function moveSaleSeatsDeadline(
+  tx: Pick<Executor, 'update' | 'select'>,
+  saleId: string,
+  deadline: Date,
+  seatsio: { seating: SeatingProvider | null; now: Date } = { seating: null, now: deadline },
+): Promise<void> {
   await tx.update(seats).set({ heldUntil: deadline }).where(and(eq(seats.saleId, saleId), sql`${seats.soldSaleId} IS NULL`));
+  if (!seatsio.seating) return;
+  for (const token of new Set((await providerSeatsOf(tx, saleId)).map((s) => s.holdToken))) await seatsio.seating.extendHold(token, deadline, seatsio.now);
 }
 
 /** Gives back the seats a sale's reservation holds; the basket keeps its seats, to reserve again. */

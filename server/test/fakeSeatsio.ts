@@ -36,6 +36,8 @@ export interface FakeSeatsio {
   /** Holds objects as the chart does when the buyer selects them; throws what seats.io would refuse. */
   hold(eventKey: string, labels: string[], holdToken: string): void;
   expire(holdToken: string): void;
+  /** When a hold token ends. */
+  expiryOf(holdToken: string): Date | undefined;
   close(): Promise<void>;
 }
 
@@ -89,6 +91,7 @@ export async function startFakeSeatsio(opts: {
     expire(holdToken) {
       tokens.set(holdToken, new Date(0));
     },
+    expiryOf: (holdToken) => tokens.get(holdToken),
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
 
@@ -189,6 +192,14 @@ export async function startFakeSeatsio(opts: {
       if (req.method === 'POST' && url.pathname === '/hold-tokens') {
         const token = fake.newHoldToken();
         return send(201, { holdToken: token, expiresAt: tokens.get(token)!.toISOString(), expiresInSeconds: 900 });
+      }
+      const extend = /^\/hold-tokens\/([^/]+)$/.exec(url.pathname);
+      if (req.method === 'POST' && extend) {
+        const token = liveToken(decodeURIComponent(extend[1]!))!;
+        const minutes = Number((body as { expiresInMinutes?: unknown } | null)?.expiresInMinutes);
+        if (!Number.isInteger(minutes) || minutes < 0) throw new Refused(400, 'INVALID', 'expiresInMinutes must be a whole number');
+        tokens.set(token, new Date(fake.now().getTime() + minutes * 60_000));
+        return send(200, { holdToken: token, expiresAt: tokens.get(token)!.toISOString(), expiresInSeconds: minutes * 60 });
       }
       if (req.method === 'POST' && url.pathname === '/events/groups/actions/change-object-status') {
         const r = body as {

@@ -72,6 +72,17 @@ describe('seats.io through its SDK, against a local stand-in of its API', () => 
     await seating().release('show', [a('2')], mine);
   });
 
+  it('makes a hold token last until a given moment, in whole minutes; a token that ended stays ended', async () => {
+    const token = fake.newHoldToken(60);
+    const now = new Date();
+    await seating().extendHold(token, new Date(now.getTime() + 10 * 60_000 + 1), now);
+    expect(fake.requests.at(-1)).toMatchObject({ method: 'POST', path: `/hold-tokens/${token}`, body: { expiresInMinutes: 11 } });
+    expect(fake.expiryOf(token)!.getTime() - Date.now()).toBeGreaterThan(10 * 60_000);
+    fake.expire(token);
+    await seating().extendHold(token, new Date(now.getTime() + 60_000), now);
+    expect(fake.expiryOf(token)!.getTime()).toBe(0);
+  });
+
   it('says seats.io cannot be reached, in the buyer’s words when adding, as an error when booking', async () => {
     const offline = seatsioSeats({ secretKey: SECRET, apiBase: 'http://127.0.0.1:1' });
     expect(await refusalOf(offline.checkHeld('show', [a('1')], 't'))).toEqual({ status: 409, message: SEATSIO_UNAVAILABLE });

@@ -8,6 +8,7 @@
  * The SDK's calls used here:
  *   GET  /events/{eventKey}/objects?label=…                       each object's status and hold token
  *   POST /events/groups/actions/change-object-status?expand=objects  book or release, under a hold token
+ *   POST /hold-tokens/{holdToken}                                  { expiresInMinutes }: a hold lasts as long as the reservation
  */
 import type { SeatsioKeys } from '../../config.ts';
 import { seatName } from '../../../contract/seatRules.ts';
@@ -37,6 +38,11 @@ export interface SeatingProvider {
   book(eventKey: string, seats: ChartSeat[], holdToken: string, orderId: string): Promise<boolean>;
   /** Gives back seats held under the token; a hold that already ended is no error. */
   release(eventKey: string, seats: ChartSeat[], holdToken: string): Promise<void>;
+  /**
+   * Makes the hold token last until `until` (a reservation's countdown, a payment's grace). Best
+   * effort: a token that ended already stays ended, and booking checks the seats again.
+   */
+  extendHold(holdToken: string, until: Date, now: Date): Promise<void>;
 }
 
 export const SEATSIO_UNAVAILABLE = 'The seating plan could not be reached. Please try again.';
@@ -110,6 +116,10 @@ export function seatsioSeats(keys: Pick<SeatsioKeys, 'secretKey' | 'apiBase'>, o
       });
       if (labels.every((l) => infos[l]?.status === BOOKED_STATUS && infos[l]?.orderId === orderId)) return true;
       return change((c) => c.events.book(eventKey, labels, null, orderId));
+    },
+    async extendHold(holdToken, until, now) {
+      const minutes = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 60_000));
+      await change((c) => c.holdTokens.expiresInMinutes(holdToken, minutes)).catch(() => false);
     },
     async release(eventKey, seats, holdToken) {
       // Best effort: a hold seats.io could not be told to give back ends by itself at its expiry.
