@@ -63,6 +63,16 @@ describe.each(drivers)('seats.io seating on %s', (driver) => {
     expect(plan.seating_plan_event.pricing.map((p) => p.ticket_name)).toEqual(['Stalls premium', 'Stalls', 'Circle']);
   });
 
+  it('refuses our own seat holds on a plan whose chart holds its seats', async () => {
+    const v = new Visitor(w.app);
+    const [any] = await w.database.db.select().from(seats).where(eq(seats.eventDateId, date()));
+    for (const call of ['holdSeats', 'releaseSeats'] as const) {
+      const res = await v.call(call, { event_date_id: date(), seats: [any!.id] });
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toEqual({ error: 'Seats on this plan are chosen on its seating chart, which holds them.' });
+    }
+  });
+
   it('adds only seats seats.io holds under the buyer’s token, reserves them, and books them there when the sale completes', async () => {
     const buyer = new Visitor(w.app);
     const premium = w.demo.seated.tickets.premium;

@@ -25,6 +25,7 @@ type Seat = typeof seats.$inferSelect;
 
 export const NO_PLAN_MESSAGE = 'This event date has no seating plan.';
 export const NO_DATE_MESSAGE = 'This event date could not be found.';
+export const CHART_HOLDS_MESSAGE = 'Seats on this plan are chosen on its seating chart, which holds them.';
 export const RESERVED_SEAT_MESSAGE = 'That seat is reserved in your basket; remove it from the checkout to choose again.';
 
 export async function hasSeatPlan(db: Pick<Executor, 'select'>, eventDateId: number): Promise<boolean> {
@@ -268,7 +269,7 @@ export async function seatedTypes(tx: Pick<Executor, 'execute'>, typeIds: number
  * The seats.io event key of a date whose seats seats.io holds: its plan's provider is seats.io and
  * seats.io is keyed. Null: our own holds in the database.
  */
-async function seatsioEventOf(tx: Pick<Executor, 'select'>, eventDateId: number, seating: SeatingProvider | null): Promise<string | null> {
+export async function seatsioEventOf(tx: Pick<Executor, 'select'>, eventDateId: number, seating: SeatingProvider | null): Promise<string | null> {
   if (!seating) return null;
   const [plan] = await tx.select().from(seatPlans).where(eq(seatPlans.eventDateId, eventDateId));
   return plan?.provider === 'seatsio' ? plan.providerIdentifier : null;
