@@ -122,6 +122,23 @@ describe.each(drivers)('seats.io seating on %s', (driver) => {
     expect((await seatRow('E', '1')).soldSaleId).toBeNull();
   });
 
+  it('books a sale’s seats all or none: what one hold token booked is given back when another’s seats are gone', async () => {
+    const buyer = new Visitor(w.app);
+    const first = fake.newHoldToken();
+    const second = fake.newHoldToken();
+    fake.hold(EVENT_KEY, ['Stalls-D-5', 'Stalls-D-6'], first);
+    fake.hold(EVENT_KEY, ['Stalls-G-5', 'Stalls-G-6'], second);
+    expect((await addSeats(buyer, w.demo.seated.tickets.premium, [seat('D', '5', first), seat('D', '6', first)])).statusCode).toBe(200);
+    expect((await addSeats(buyer, w.demo.seated.tickets.stalls, [seat('G', '5', second), seat('G', '6', second)])).statusCode).toBe(200);
+    expect(await buyer.json('reserveTickets', {})).toMatchObject({ reserved: true });
+    fake.expire(second);
+    fake.hold(EVENT_KEY, ['Stalls-G-6'], fake.newHoldToken());
+    const saleId = await saleOf('D', '5');
+    expect(await w.database.db.transaction((tx) => completeSale(tx, saleId, w.clock.now, seatingOf(w.database.db)))).toEqual({ booked: false });
+    expect(fake.events.get(EVENT_KEY)!.get('Stalls-D-5')).toEqual({ status: 'free' });
+    expect(fake.events.get(EVENT_KEY)!.get('Stalls-D-6')).toEqual({ status: 'free' });
+  });
+
   it('gives the seats back at seats.io when their line is taken out of the basket', async () => {
     const buyer = new Visitor(w.app);
     const stalls = w.demo.seated.tickets.stalls;

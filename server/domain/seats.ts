@@ -429,8 +429,14 @@ export async function sellSaleSeats(tx: Pick<Executor, 'execute' | 'select'>, sa
     // seats.io's seats are booked there for this sale (the order id), under the buyer's hold token,
     // last: a refusal here undoes the sale's completion with the rest.
     const provided = await providerSeatsOf(tx, saleId);
+    const booked: ProviderSeat[][] = [];
     for (const group of groupBy(provided, (s) => `${s.eventKey}\u0000${s.holdToken}`).values()) {
-      if (!(await seating.book(group[0]!.eventKey, group, group[0]!.holdToken, saleId))) return false;
+      if (!(await seating.book(group[0]!.eventKey, group, group[0]!.holdToken, saleId))) {
+        // All or none: what this sale booked there already is given back.
+        for (const done of booked) await seating.release(done[0]!.eventKey, done, null);
+        return false;
+      }
+      booked.push(group);
     }
   }
   return true;

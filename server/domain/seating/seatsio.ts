@@ -36,8 +36,8 @@ export interface SeatingProvider {
    * answers true. Throws when seats.io cannot be reached (the payment is settled again later).
    */
   book(eventKey: string, seats: ChartSeat[], holdToken: string, orderId: string): Promise<boolean>;
-  /** Gives back seats held under the token; a hold that already ended is no error. */
-  release(eventKey: string, seats: ChartSeat[], holdToken: string): Promise<void>;
+  /** Gives back seats held under the token, or booked seats without one; a hold that already ended is no error. */
+  release(eventKey: string, seats: ChartSeat[], holdToken: string | null): Promise<void>;
   /**
    * Makes the hold token last until `until` (a reservation's countdown, a payment's grace). Best
    * effort: a token that ended already stays ended, and booking checks the seats again.
