@@ -7,7 +7,7 @@
  * chart does), and its API is the local stand-in the server's SDK is keyed against.
  */
 import type { Page } from '@playwright/test';
-import { expect, test } from './support.ts';
+import { expect, test, urls } from './support.ts';
 import { servers } from './servers.ts';
 
 const EVENT = 'Twelfth Night at the Harbour Playhouse';
@@ -158,4 +158,15 @@ test('with seats.io keyed, the seat page draws seats.io’s chart, and what it h
     (await fakeCall('GET', `/events/${eventKey}/objects?label=Stalls-B-1&label=Stalls-B-2`)).body,
   ) as Record<string, { status: string }>;
   expect(Object.values(objects).map((o) => o.status)).toEqual(['reservedByToken', 'reservedByToken']);
+});
+
+test('without seats.io keys the seat page draws our own map, and fetches neither seats.io’s chart component nor anything of seats.io', async ({ page }) => {
+  const fetched: string[] = [];
+  page.on('request', (request) => fetched.push(request.url()));
+  await page.goto(`${urls.main}/all-events/`);
+  await page.getByRole('link', { name: EVENT }).first().click();
+  await page.getByRole('link', { name: /^Choose your seats for/ }).click();
+  await expect(page.getByRole('group', { name: 'Show the seats as' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Zoom in' })).toBeVisible();
+  expect(fetched.filter((url) => /seatsio/i.test(url))).toEqual([]);
 });
