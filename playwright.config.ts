@@ -8,9 +8,10 @@ import { servers } from './e2e/servers.ts';
  * End-to-end tests drive the real app and server in Chromium: Debian's headless shell
  * (chromium-headless-shell, the same engine without the browser's window and UI, as Playwright's own
  * headless runs use; a sixth less work per test than the full browser) or Debian's chromium when
- * present, else Playwright's own browser. Four servers differ only in configuration: the main one,
+ * present, else Playwright's own browser. The servers differ only in configuration: the main one,
  * one that always asks for a captcha, one whose clock the tests move (e2e/later.spec.ts) so holds run
- * out and slow answers come without waiting, and one keyed for Stripe, whose API is a local stand-in (e2e/fakeStripe.ts) started with them.
+ * out and slow answers come without waiting, one keyed for Stripe, whose API is a local stand-in (e2e/fakeStripe.ts) started with them,
+ * and one keyed for seats.io with every plan seats.io's, against its own stand-in (e2e/fakeSeatsio.ts).
  */
 const chromiumPath = ['/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
 
@@ -40,7 +41,9 @@ const STRIPE_WEBHOOK_SECRET = 'whsec_e2e_holdfast';
 /** The run's database, migrated and seeded once; each server starts on its own copy (e2e/serve.ts). */
 const RUN_DATABASE = join(tmpdir(), `holdfast-e2e-database-${process.pid}`);
 
-function server(name: Exclude<keyof typeof servers, 'fakeStripe' | 'ready'>, env: Record<string, string>) {
+const SEATSIO_KEYS = { SEATSIO_PUBLIC_KEY: 'pk-e2e-seatsio-public', SEATSIO_SECRET_KEY: 'sk-e2e-seatsio-secret' };
+
+function server(name: Exclude<keyof typeof servers, 'fakeStripe' | 'fakeSeatsio' | 'ready'>, env: Record<string, string>) {
   const port = servers[name];
   const dir = join(tmpdir(), `holdfast-e2e-${name}-${process.pid}`);
   return {
@@ -116,6 +119,15 @@ export default defineConfig({
         // Stripe keyed (test keys of no account) against the local stand-in for Stripe's API below; the
         // browser's calls to js.stripe.com and api.stripe.com are routed to it by the tests.
         server('stripe', { CAPTCHA: 'never', ...STRIPE_KEYS, STRIPE_WEBHOOK_SECRET: STRIPE_WEBHOOK_SECRET, STRIPE_API_BASE: `http://127.0.0.1:${servers.fakeStripe}` }),
+        // seats.io keyed against the local stand-in for its API below, every plan seats.io's; the browser's
+        // calls to seats.io's CDN and API are routed by the tests (e2e/seatsio.spec.ts).
+        server('seatsio', { CAPTCHA: 'never', ...SEATSIO_KEYS, SEATSIO_API_BASE: `http://127.0.0.1:${servers.fakeSeatsio}`, E2E_SEATSIO_PLANS: '1' }),
+        {
+          name: 'fakeSeatsio',
+          script: 'e2e/fakeSeatsio.ts',
+          url: `http://127.0.0.1:${servers.fakeSeatsio}/__fake/health`,
+          env: { FAKE_SEATSIO_PORT: String(servers.fakeSeatsio), FAKE_SEATSIO_SECRET_KEY: SEATSIO_KEYS.SEATSIO_SECRET_KEY },
+        },
         {
           name: 'fakeStripe',
           script: 'e2e/fakeStripe.ts',

@@ -1,8 +1,10 @@
 /**
  * Seat selection (spec 001 §2, §3 Seat-plan info and Event date info, §7): the event date and its
- * seating plan, read by the seat page, and the seat holds it asks for as seats are picked. Holding
- * and giving back seats are ours (the spec's holds are seats.io's): a seat picked is held under the
- * buyer's hold token until its deadline, and the seat rules (seatRules.ts) are checked again here.
+ * seating plan, read by the seat page, and the seat holds it asks for as seats are picked. On our
+ * own map (provider 'holdfast') holding and giving back seats are ours: a seat picked is held under
+ * the buyer's hold token until its deadline, and the seat rules (seatRules.ts) are checked again
+ * here. On a seats.io plan (provider 'seatsio', when keyed) seats.io's chart holds them under its
+ * own hold token, and these hold calls are refused; the seats it holds are added with that token.
  */
 import { z } from 'zod/mini';
 import { call, formId, id, money, nullableString } from './primitives.ts';

@@ -11,6 +11,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { openDatabase } from '../server/db/index.ts';
 import { seedIfEmpty } from '../server/seed.ts';
+import { seatPlans } from '../server/db/schema.ts';
 
 const { E2E_TEMPLATE_DIR: template, PGLITE_DIR: own } = process.env;
 if (!template || !own) throw new Error('E2E_TEMPLATE_DIR and PGLITE_DIR must be set');
@@ -40,4 +41,10 @@ await runDatabase(template);
 rmSync(own, { recursive: true, force: true });
 mkdirSync(path.dirname(own), { recursive: true });
 cpSync(path.join(template, 'pglite'), own, { recursive: true });
+if (process.env.E2E_SEATSIO_PLANS === '1') {
+  // The seatsio server's plans are seats.io's: the event key is the plan's own identifier.
+  const database = await openDatabase({ databaseUrl: null, pgliteDir: own });
+  await database.db.update(seatPlans).set({ provider: 'seatsio' });
+  await database.close();
+}
 await import('../server/main.ts');

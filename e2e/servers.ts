@@ -14,4 +14,8 @@ export const servers = {
   fakeStripe: base + 4,
   /** Answers once every server above answers (e2e/serveAll.ts). */
   ready: base + 5,
+  /** The server keyed for seats.io, its plans seats.io's (e2e/seatsio.spec.ts alone uses it). */
+  seatsio: base + 6,
+  /** The local stand-in for seats.io's API that the seatsio server is keyed against (e2e/fakeSeatsio.ts). */
+  fakeSeatsio: base + 7,
 } as const;

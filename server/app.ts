@@ -90,6 +90,7 @@ export async function buildApp(deps: {
       hcaptcha: config.hcaptcha,
       stripe: appDeps.payment.processor.name === 'stripe',
       square: appDeps.plans.square.credentials.checkout_js !== '',
+      seatsio: config.seatsio ? { region: config.seatsio.region } : null,
       accommodationMap: config.accommodationMap,
       publicUrl: config.publicUrl,
       analytics: config.analytics,

@@ -25,9 +25,6 @@ const envSchema = z.object({
   CAPTCHA: z._default(z.enum(['auto', 'always', 'never']), 'auto'),
   /** Seconds a seat picked on the seat page stays held for the buyer (each pick renews it). */
   SEAT_HOLD_TIME: z._default(positiveInt, 900),
-  /** seats.io's public workspace key: seated plans whose provider is seats.io use its chart when set. */
-  SEATSIO_PUBLIC_KEY: z.optional(z.string().check(z.minLength(1))),
-  SEATSIO_REGION: z._default(z.enum(['eu', 'na', 'sa', 'oc']), 'eu'),
   HCAPTCHA_SITEKEY: z.optional(z.string().check(z.minLength(1))),
   HCAPTCHA_SECRET: z.optional(z.string().check(z.minLength(1))),
   /** Key that signs the local proof-of-work challenges; defaults to one derived from SESSION_SECRET. */
@@ -128,6 +125,40 @@ const squareSchema = z.object({
   SQUARE_LOCATION_ID: z.optional(z.string().check(z.regex(/^[A-Z0-9]{6,32}$/, 'must be a Square location id'))),
   SQUARE_API_BASE: z.optional(z.string().check(z.regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be http(s)://host[:port] with no path'))),
 });
+
+/**
+ * seats.io's keys: the workspace's public key (the chart in the browser) and its secret key (the
+ * server's SDK), set together; the region; SEATSIO_API_BASE points the SDK at a local stand-in.
+ */
+const seatsioSchema = z.object({
+  SEATSIO_PUBLIC_KEY: z.optional(z.string().check(z.regex(/^[\w-]{8,100}$/, 'must be a seats.io workspace public key'))),
+  SEATSIO_SECRET_KEY: z.optional(z.string().check(z.regex(/^[\w-]{8,100}$/, 'must be a seats.io workspace secret key'))),
+  SEATSIO_REGION: z._default(z.enum(['eu', 'na', 'sa', 'oc']), 'eu'),
+  SEATSIO_API_BASE: z.optional(z.string().check(z.regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be http(s)://host[:port] with no path'))),
+});
+
+export interface SeatsioKeys {
+  publicKey: string;
+  secretKey: string;
+  region: 'eu' | 'na' | 'sa' | 'oc';
+  /** Where the SDK sends its requests: seats.io's API for the region, or a stand-in. */
+  apiBase: string;
+}
+
+/** seats.io is used when its public and secret keys are both set; one without the other is refused. */
+export function seatsioKeys(env: Record<string, string | undefined>): SeatsioKeys | null {
+  const e = parseSection(seatsioSchema, env);
+  if (!e.SEATSIO_PUBLIC_KEY && !e.SEATSIO_SECRET_KEY) return null;
+  for (const name of ['SEATSIO_PUBLIC_KEY', 'SEATSIO_SECRET_KEY'] as const) {
+    if (!e[name]) throw new ConfigError(`Invalid configuration. ${name}: required when seats.io is keyed`);
+  }
+  return {
+    publicKey: e.SEATSIO_PUBLIC_KEY!,
+    secretKey: e.SEATSIO_SECRET_KEY!,
+    region: e.SEATSIO_REGION,
+    apiBase: e.SEATSIO_API_BASE ? e.SEATSIO_API_BASE.replace(/\/$/, '') : `https://api-${e.SEATSIO_REGION}.seatsio.net`,
+  };
+}
 
 /** One provider's variables, or a ConfigError naming the first bad one. */
 function parseSection<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } } }, env: Record<string, string | undefined>): T {
@@ -270,8 +301,8 @@ export interface Config {
   sessionSecret: string;
   checkoutTimeSeconds: number;
   seatHoldSeconds: number;
-  /** seats.io's public key and region, or null for our own seat map. */
-  seatsio: { publicKey: string; region: string } | null;
+  /** seats.io's keys and region (SEATSIO_*), or null: our own seat map and holds. */
+  seatsio: SeatsioKeys | null;
   captcha: 'auto' | 'always' | 'never';
   hcaptcha: { sitekey: string; secret: string } | null;
   altchaHmacKey: string;
@@ -361,7 +392,7 @@ export function parseConfig(env: Record<string, string | undefined>, fallbackSec
     sessionSecret,
     checkoutTimeSeconds: e.CHECKOUT_TIME,
     seatHoldSeconds: e.SEAT_HOLD_TIME,
-    seatsio: e.SEATSIO_PUBLIC_KEY ? { publicKey: e.SEATSIO_PUBLIC_KEY, region: e.SEATSIO_REGION } : null,
+    seatsio: seatsioKeys(env),
     captcha: e.CAPTCHA,
     hcaptcha: e.HCAPTCHA_SITEKEY && e.HCAPTCHA_SECRET ? { sitekey: e.HCAPTCHA_SITEKEY, secret: e.HCAPTCHA_SECRET } : null,
     altchaHmacKey: e.ALTCHA_HMAC_KEY ?? `altcha:${sessionSecret}`,

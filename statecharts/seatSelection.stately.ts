@@ -11,6 +11,11 @@ export const seatSelectionMachine = createMachine({
   "on": {
     "PROBLEM_DISMISSED": {
       "actions": "dismissProblem"
+    },
+    "CHART_VALIDITY": {
+      "actions": {
+        "type": "chartValidity"
+      }
     }
   },
   "states": {
@@ -41,7 +46,28 @@ export const seatSelectionMachine = createMachine({
           {
             "target": "holding"
           }
-        ]
+        ],
+        "CHART_SEAT_SELECTED": {
+          "target": "deciding",
+          "actions": {
+            "type": "chartSelect"
+          }
+        },
+        "CHART_SEAT_DESELECTED": {
+          "target": "deciding",
+          "actions": {
+            "type": "chartDeselect"
+          }
+        },
+        "CHART_HOLD_FAILED": {
+          "target": "deciding",
+          "actions": {
+            "type": "chartHoldFailed"
+          }
+        },
+        "CHART_HOLD_CALLS_STARTED": {
+          "target": "chartHolding"
+        }
       }
     },
     "held": {
@@ -77,7 +103,68 @@ export const seatSelectionMachine = createMachine({
           }
         ],
         "ADD_CLICKED": {
+          "guard": "selectionValid",
           "target": "adding"
+        },
+        "CHART_SEAT_SELECTED": {
+          "target": "deciding",
+          "actions": {
+            "type": "chartSelect"
+          }
+        },
+        "CHART_SEAT_DESELECTED": {
+          "target": "deciding",
+          "actions": {
+            "type": "chartDeselect"
+          }
+        },
+        "CHART_HOLD_FAILED": {
+          "target": "deciding",
+          "actions": {
+            "type": "chartHoldFailed"
+          }
+        },
+        "CHART_HOLD_CALLS_STARTED": {
+          "target": "chartHolding"
+        },
+        "CHART_HOLD_EXPIRED": {
+          "target": "choosing",
+          "actions": [
+            "releaseAll",
+            "planChanged"
+          ],
+          "description": "seats.io’s hold token expired: the seats are released."
+        }
+      }
+    },
+    "chartHolding": {
+      "tags": "pending",
+      "description": "seats.io’s chart is holding or giving back seats: adding waits until its calls end.",
+      "on": {
+        "CHART_SEAT_SELECTED": {
+          "actions": {
+            "type": "chartSelect"
+          }
+        },
+        "CHART_SEAT_DESELECTED": {
+          "actions": {
+            "type": "chartDeselect"
+          }
+        },
+        "CHART_HOLD_FAILED": {
+          "actions": {
+            "type": "chartHoldFailed"
+          }
+        },
+        "CHART_HOLD_CALLS_COMPLETE": {
+          "target": "deciding"
+        },
+        "CHART_HOLD_EXPIRED": {
+          "target": "deciding",
+          "actions": [
+            "releaseAll",
+            "planChanged"
+          ]
         }
       }
     },

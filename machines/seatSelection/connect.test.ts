@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { PlanSeat } from '../../contract';
-import { addRequest, mapSeats, seatSelectionSenders, summarise, type EventDateInfo, type SeatingPlan, type SeatSelectionView } from './seatSelection.connect';
+import { addRequest, chartSenders, CHART_VIOLATION_FALLBACK, mapSeats, seatSelectionSenders, summarise, type EventDateInfo, type SeatingPlan, type SeatSelectionView } from './seatSelection.connect';
 
 /** The seat page's join of the plan with the buyer's selection (spec 001 §2 Seat-selection page, §3, §7). */
 const seat = (id: number, over: Partial<PlanSeat> = {}): PlanSeat => ({
@@ -39,6 +39,7 @@ const view = (selected: number[], over: Partial<SeatSelectionView> = {}): SeatSe
   added: false,
   holdToken: 'tok',
   secondsHeld: 900,
+  violation: null,
   ...over,
 });
 
@@ -106,5 +107,63 @@ describe('seat senders', () => {
     senders.add();
     senders.dismissProblem();
     expect(sent).toEqual([{ type: 'PROBLEM_DISMISSED' }]);
+  });
+});
+
+describe('seats.io chart senders', () => {
+  const seats = mapSeats(plan([seat(1), seat(2), seat(3)]), []);
+  const token = { token: 'chart-token', expiresAt: '2026-07-01T19:15:00.000Z' };
+  const now = () => Date.parse('2026-07-01T19:00:30.000Z');
+  const object = (number: string) => ({ label: `Stalls-A-${number}`, labels: { own: number, parent: 'A', section: 'Stalls' } });
+
+  it('send the chart’s selections as the plan’s seats, under its hold token, with the seconds it has left', () => {
+    const sent: unknown[] = [];
+    const chart = chartSenders((e) => sent.push(e), seats, () => token, now);
+    chart.holdCallsStarted();
+    chart.selected(object('2'));
+    // A chart object known by its parts only, and one the plan does not have (left out).
+    chart.selected({ label: 'x', labels: { own: '3', parent: 'A', section: 'Stalls' } });
+    chart.selected(object('9'));
+    chart.holdCallsComplete();
+    chart.deselected(object('3'));
+    expect(sent).toEqual([
+      { type: 'CHART_HOLD_CALLS_STARTED' },
+      { type: 'CHART_SEAT_SELECTED', seatId: 2, holdToken: 'chart-token', secondsRemaining: 870 },
+      { type: 'CHART_SEAT_SELECTED', seatId: 3, holdToken: 'chart-token', secondsRemaining: 870 },
+      { type: 'CHART_HOLD_CALLS_COMPLETE' },
+      { type: 'CHART_SEAT_DESELECTED', seatId: 3, secondsRemaining: 870 },
+    ]);
+  });
+
+  it('explain a hold the chart could not make and a selection its validators refuse, in words; and its expiry', () => {
+    const sent: unknown[] = [];
+    const chart = chartSenders((e) => sent.push(e), seats, () => token, now);
+    chart.holdFailed([object('1')]);
+    chart.holdFailed([object('1'), object('2')]);
+    chart.holdFailed([object('9')]);
+    chart.validity(['noOrphanSeats']);
+    chart.validity(['consecutiveSeats', 'noOrphanSeats']);
+    chart.validity(['somethingNew']);
+    chart.validity([]);
+    chart.expired();
+    expect(sent).toEqual([
+      { type: 'CHART_HOLD_FAILED', seatIds: [1], message: 'Stalls, row A, seat 1 is taken by another buyer.' },
+      { type: 'CHART_HOLD_FAILED', seatIds: [1, 2], message: 'Stalls, row A, seat 1; Stalls, row A, seat 2 are taken by another buyer.' },
+      { type: 'CHART_VALIDITY', violation: 'Choose seats that leave no single empty seat.' },
+      { type: 'CHART_VALIDITY', violation: 'Your seats in a row must be next to each other, with no gap between them.' },
+      { type: 'CHART_VALIDITY', violation: CHART_VIOLATION_FALLBACK },
+      { type: 'CHART_VALIDITY', violation: null },
+      { type: 'CHART_HOLD_EXPIRED' },
+    ]);
+  });
+
+  it('count no time left once the token has expired, and seats.io’s default hold before the chart named its token', () => {
+    const sent: { secondsRemaining?: number }[] = [];
+    chartSenders((e) => sent.push(e as never), seats, () => token, () => Date.parse('2026-07-01T20:00:00.000Z')).selected(object('1'));
+    chartSenders((e) => sent.push(e as never), seats, () => null, now).selected(object('1'));
+    expect(sent).toEqual([
+      { type: 'CHART_SEAT_SELECTED', seatId: 1, holdToken: 'chart-token', secondsRemaining: 0 },
+      { type: 'CHART_SEAT_SELECTED', seatId: 1, holdToken: null, secondsRemaining: 900 },
+    ]);
   });
 });

@@ -5,7 +5,7 @@
  */
 import type { SnapshotFrom } from 'xstate';
 import { formatMoney, formatSeatTotal } from '../../contract/money';
-import { checkSeatToggle, type RuleSeat } from '../../contract/seatRules';
+import { checkSeatToggle, seatName, type RuleSeat } from '../../contract/seatRules';
 import { seatBasketKey, type PlanSeat, type ResponseOf } from '../../contract';
 import type { AddRequest, SeatSelectionEvent, seatSelectionMachine } from './seatSelection.machine';
 
@@ -17,8 +17,10 @@ export interface SeatSelectionView {
   selected: number[];
   /** A hold, release or add call is in flight. */
   pending: boolean;
-  /** 'Add To Basket!' is offered: at least one seat held and no hold call pending. */
+  /** 'Add To Basket!' is offered: at least one seat held, no hold call pending, and the chart's validators content. */
   canAdd: boolean;
+  /** Why seats.io's chart says the selection cannot be booked as it is; null when it can. */
+  violation: string | null;
   refusal: string | null;
   problem: string | null;
   expired: boolean;
@@ -34,7 +36,8 @@ export function viewSeatSelection(snapshot: SnapshotFrom<typeof seatSelectionMac
   return {
     selected: c.selected,
     pending,
-    canAdd: snapshot.matches('held'),
+    canAdd: snapshot.matches('held') && c.violation === null,
+    violation: c.violation,
     refusal: c.refusal,
     problem: c.problem,
     expired: c.expired,
@@ -165,5 +168,63 @@ export function seatSelectionSenders(send: (event: SeatSelectionEvent) => void, 
       send({ type: 'ADD_CLICKED', request: addRequest(info, seats, view.selected, view.holdToken) });
     },
     dismissProblem: () => send({ type: 'PROBLEM_DISMISSED' }),
+  };
+}
+
+/** A seats.io chart object as its events give it: its label, section-row-number, and its parts. */
+export interface ChartObject {
+  label: string;
+  labels?: { own: string; parent?: string; section?: string };
+}
+
+/** The hold token seats.io's chart started its session with. */
+export interface ChartHoldToken {
+  token: string;
+  expiresAt: string;
+}
+
+/** seats.io's selection validators, in the buyer's words. */
+export const CHART_VIOLATIONS: Record<string, string> = {
+  noOrphanSeats: 'Choose seats that leave no single empty seat.',
+  consecutiveSeats: 'Your seats in a row must be next to each other, with no gap between them.',
+};
+export const CHART_VIOLATION_FALLBACK = 'These seats cannot be booked together. Choose your seats again.';
+/** seats.io's default hold period, for a selection reported before the chart named its token. */
+export const CHART_DEFAULT_HOLD_SECONDS = 900;
+
+/**
+ * seats.io's chart events as the machine's: each chart object is the plan's seat of the same
+ * section, row and number (the chart's label); a seat the plan does not have is left out. The
+ * seconds a hold has left are counted from the chart's hold token, now.
+ */
+export function chartSenders(send: (event: SeatSelectionEvent) => void, seats: MapSeat[], holdToken: () => ChartHoldToken | null, now: () => number) {
+  const byLabel = new Map(seats.map((s) => [`${s.section}-${s.row}-${s.number}`, s]));
+  const seatOf = (o: ChartObject) => byLabel.get(o.label) ?? (o.labels ? byLabel.get(`${o.labels.section ?? ''}-${o.labels.parent ?? ''}-${o.labels.own}`) : undefined);
+  const secondsRemaining = () => {
+    const token = holdToken();
+    return token ? Math.max(0, Math.floor((Date.parse(token.expiresAt) - now()) / 1000)) : CHART_DEFAULT_HOLD_SECONDS;
+  };
+  return {
+    selected(object: ChartObject) {
+      const seat = seatOf(object);
+      if (seat) send({ type: 'CHART_SEAT_SELECTED', seatId: seat.id, holdToken: holdToken()?.token ?? null, secondsRemaining: secondsRemaining() });
+    },
+    deselected(object: ChartObject) {
+      const seat = seatOf(object);
+      if (seat) send({ type: 'CHART_SEAT_DESELECTED', seatId: seat.id, secondsRemaining: secondsRemaining() });
+    },
+    holdCallsStarted: () => send({ type: 'CHART_HOLD_CALLS_STARTED' }),
+    holdCallsComplete: () => send({ type: 'CHART_HOLD_CALLS_COMPLETE' }),
+    holdFailed(objects: ChartObject[]) {
+      const failed = objects.map(seatOf).filter((s): s is MapSeat => s !== undefined);
+      if (failed.length === 0) return;
+      const names = failed.map(seatName).join('; ');
+      send({ type: 'CHART_HOLD_FAILED', seatIds: failed.map((s) => s.id), message: `${names} ${failed.length === 1 ? 'is' : 'are'} taken by another buyer.` });
+    },
+    validity(violations: readonly string[]) {
+      const first = violations[0];
+      send({ type: 'CHART_VALIDITY', violation: first === undefined ? null : (CHART_VIOLATIONS[first] ?? CHART_VIOLATION_FALLBACK) });
+    },
+    expired: () => send({ type: 'CHART_HOLD_EXPIRED' }),
   };
 }

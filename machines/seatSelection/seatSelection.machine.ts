@@ -9,6 +9,13 @@
  *
  * The seating plan itself is server data (React Query); the press event carries the rules' verdict,
  * worked out by the connect layer from the plan and this machine's selection.
+ *
+ * With seats.io (the plan's provider when keyed) the chart is seats.io's: it holds and gives back
+ * seats itself, under its own hold token, and reports what it did. Its events (CHART_*) keep the
+ * same selection here, so 'Selected Seats:', the total and 'Add To Basket!' work as with our map:
+ * a selected seat is held under the chart's token; while its hold calls run, adding waits; a hold
+ * it could not make is explained; a selection its validators refuse (an orphan seat, a gap) cannot
+ * be added; when its token expires the seats are gone.
  */
 import { assign, setup } from 'xstate';
 import type { RequestOf, ResponseOf, SeatHold } from '../../contract';
@@ -26,7 +33,18 @@ export type SeatSelectionEvent =
       refusal: string | null;
     }
   | { type: 'ADD_CLICKED'; request: AddRequest }
-  | { type: 'PROBLEM_DISMISSED' };
+  | { type: 'PROBLEM_DISMISSED' }
+  /** seats.io's chart selected a seat (its hold goes under `holdToken`, which lasts `secondsRemaining`). */
+  | { type: 'CHART_SEAT_SELECTED'; seatId: number; holdToken: string | null; secondsRemaining: number }
+  | { type: 'CHART_SEAT_DESELECTED'; seatId: number; secondsRemaining: number }
+  /** The chart's hold or release calls started, and all of them ended. */
+  | { type: 'CHART_HOLD_CALLS_STARTED' }
+  | { type: 'CHART_HOLD_CALLS_COMPLETE' }
+  /** The chart could not hold these seats (another buyer was quicker): they are not selected. */
+  | { type: 'CHART_HOLD_FAILED'; seatIds: number[]; message: string }
+  /** The chart's selection validators: why the selection cannot be booked as it is, or null. */
+  | { type: 'CHART_VALIDITY'; violation: string | null }
+  | { type: 'CHART_HOLD_EXPIRED' };
 
 export interface SeatSelectionInput {
   eventDateId: number;
@@ -47,6 +65,8 @@ export interface SeatSelectionContext {
   problem: string | null;
   /** The hold ran out and its seats were released. */
   expired: boolean;
+  /** Why seats.io's chart says the selection cannot be booked as it is (an orphan seat…); null when it can. */
+  violation: string | null;
 }
 
 /** Spec 001 §8: add-to-basket errors show the server's message field when present. */
@@ -94,12 +114,30 @@ export const seatSelectionMachine = setup({
     showAddProblem: assign((_, params: { error: unknown }) => ({ problem: messageOf(params.error, ADD_FAILED_FALLBACK) })),
     dismissProblem: assign({ problem: null }),
     clearMessages: assign({ refusal: null, problem: null }),
-    releaseAll: assign({ selected: [], secondsRemaining: 0, refusal: null, expired: true }),
+    releaseAll: assign({ selected: [], secondsRemaining: 0, refusal: null, expired: true, violation: null }),
+    chartSelect: assign(({ context }, params: { seatId: number; holdToken: string | null; secondsRemaining: number }) => ({
+      selected: context.selected.includes(params.seatId) ? context.selected : [...context.selected, params.seatId],
+      holdToken: params.holdToken ?? context.holdToken,
+      secondsRemaining: params.secondsRemaining,
+      refusal: null,
+      expired: false,
+    })),
+    chartDeselect: assign(({ context }, params: { seatId: number; secondsRemaining: number }) => ({
+      selected: context.selected.filter((id) => id !== params.seatId),
+      secondsRemaining: params.secondsRemaining,
+      refusal: null,
+    })),
+    chartHoldFailed: assign(({ context }, params: { seatIds: number[]; message: string }) => ({
+      selected: context.selected.filter((id) => !params.seatIds.includes(id)),
+      refusal: params.message,
+    })),
+    chartValidity: assign((_, params: { violation: string | null }) => ({ violation: params.violation })),
   },
   guards: {
     refused: (_, params: { refusal: string | null }) => params.refusal !== null,
     isSelected: ({ context }, params: { seatId: number }) => context.selected.includes(params.seatId),
     holdsSeats: ({ context }) => context.selected.length > 0,
+    selectionValid: ({ context }) => context.violation === null,
   },
   delays: {
     /** The hold's deadline, from the seconds the server said were left. */
@@ -117,10 +155,12 @@ export const seatSelectionMachine = setup({
     refusal: null,
     problem: null,
     expired: false,
+    violation: null,
   }),
   initial: 'deciding',
   on: {
     PROBLEM_DISMISSED: { actions: 'dismissProblem' },
+    CHART_VALIDITY: { actions: { type: 'chartValidity', params: ({ event }) => ({ violation: event.violation }) } },
   },
   states: {
     deciding: {
@@ -137,6 +177,10 @@ export const seatSelectionMachine = setup({
           },
           { target: 'holding' },
         ],
+        CHART_SEAT_SELECTED: { target: 'deciding', actions: { type: 'chartSelect', params: ({ event }) => event } },
+        CHART_SEAT_DESELECTED: { target: 'deciding', actions: { type: 'chartDeselect', params: ({ event }) => event } },
+        CHART_HOLD_FAILED: { target: 'deciding', actions: { type: 'chartHoldFailed', params: ({ event }) => event } },
+        CHART_HOLD_CALLS_STARTED: { target: 'chartHolding' },
       },
     },
     held: {
@@ -153,7 +197,23 @@ export const seatSelectionMachine = setup({
           { guard: { type: 'isSelected', params: ({ event }) => ({ seatId: event.seatId }) }, target: 'releasing' },
           { target: 'holding' },
         ],
-        ADD_CLICKED: { target: 'adding' },
+        ADD_CLICKED: { guard: 'selectionValid', target: 'adding' },
+        CHART_SEAT_SELECTED: { target: 'deciding', actions: { type: 'chartSelect', params: ({ event }) => event } },
+        CHART_SEAT_DESELECTED: { target: 'deciding', actions: { type: 'chartDeselect', params: ({ event }) => event } },
+        CHART_HOLD_FAILED: { target: 'deciding', actions: { type: 'chartHoldFailed', params: ({ event }) => event } },
+        CHART_HOLD_CALLS_STARTED: { target: 'chartHolding' },
+        CHART_HOLD_EXPIRED: { target: 'choosing', actions: ['releaseAll', 'planChanged'], description: 'seats.io’s hold token expired: the seats are released.' },
+      },
+    },
+    chartHolding: {
+      tags: 'pending',
+      description: 'seats.io’s chart is holding or giving back seats: adding waits until its calls end.',
+      on: {
+        CHART_SEAT_SELECTED: { actions: { type: 'chartSelect', params: ({ event }) => event } },
+        CHART_SEAT_DESELECTED: { actions: { type: 'chartDeselect', params: ({ event }) => event } },
+        CHART_HOLD_FAILED: { actions: { type: 'chartHoldFailed', params: ({ event }) => event } },
+        CHART_HOLD_CALLS_COMPLETE: { target: 'deciding' },
+        CHART_HOLD_EXPIRED: { target: 'deciding', actions: ['releaseAll', 'planChanged'] },
       },
     },
     holding: {

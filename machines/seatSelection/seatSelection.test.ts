@@ -31,13 +31,15 @@ type Q = OracleQuestion<SeatSelectionView>;
 function oracle(q: Q): Expectation<SeatSelectionView> | undefined {
   const { event, view, unchanged } = q;
   const idle = (selected: number[], more: Partial<SeatSelectionView> = {}, planReread = true): Expectation<SeatSelectionView> => ({
-    view: { selected, pending: false, canAdd: selected.length > 0, added: false, ...more },
+    view: { selected, pending: false, canAdd: selected.length > 0 && view.violation === null, added: false, ...more },
     running: [],
     // After a refusal or failure the plan is read again (it may have changed); a success needs no reread.
     sent: planReread ? { planChanged: [null] } : {},
   });
   // Once added, the page is on its way to the checkout: nothing more happens here.
   if (view.added) return { view: { added: true }, running: [], output: undefined };
+  const chart = chartOracle(q);
+  if (chart !== null) return chart;
   switch (event.type) {
     case 'SEAT_PRESSED': {
       if (view.pending) return unchanged();
@@ -80,6 +82,56 @@ function oracle(q: Q): Expectation<SeatSelectionView> | undefined {
   return undefined;
 }
 
+/**
+ * seats.io's chart (spec 001 §2, §5 with seats.io as the chart): it holds and gives back seats itself
+ * and reports it. While one of our own seat or add calls runs, the chart says nothing here; while the
+ * chart's hold calls run, adding waits; a seat it selected is the buyer's under its hold token for
+ * the seconds it says; a hold it could not make is explained and the seat is not the buyer's; a
+ * selection its validators refuse cannot be added; its token's expiry releases every seat.
+ * Answers null for the events that are not the chart's.
+ */
+function chartOracle(q: Q): Expectation<SeatSelectionView> | undefined | null {
+  const { event, view, unchanged, before } = q;
+  if (!event.type.startsWith('CHART_')) return null;
+  const ourCall = ['holdSeats', 'releaseSeats', 'addToBasket'].some((id) => id in before.children);
+  const chartBusy = view.pending && !ourCall;
+  const after = (selected: number[], more: Partial<SeatSelectionView> = {}, pending = chartBusy): Expectation<SeatSelectionView> => {
+    const violation = more.violation === undefined ? view.violation : more.violation;
+    return { view: { ...view, selected, pending, canAdd: !pending && selected.length > 0 && violation === null, ...more }, running: [] };
+  };
+  if (event.type === 'CHART_VALIDITY') {
+    const violation = event.violation as string | null;
+    const same = unchanged();
+    return { ...same, view: { ...view, violation, canAdd: !view.pending && view.selected.length > 0 && violation === null } };
+  }
+  if (ourCall) return unchanged();
+  switch (event.type) {
+    case 'CHART_SEAT_SELECTED': {
+      const seatId = event.seatId as number;
+      const selected = view.selected.includes(seatId) ? view.selected : [...view.selected, seatId];
+      return after(selected, { holdToken: (event.holdToken as string | null) ?? view.holdToken, secondsHeld: event.secondsRemaining as number, refusal: null, expired: false });
+    }
+    case 'CHART_SEAT_DESELECTED':
+      return after(
+        view.selected.filter((id) => id !== event.seatId),
+        { secondsHeld: event.secondsRemaining as number, refusal: null },
+      );
+    case 'CHART_HOLD_FAILED':
+      return after(
+        view.selected.filter((id) => !(event.seatIds as number[]).includes(id)),
+        { refusal: event.message as string },
+      );
+    case 'CHART_HOLD_CALLS_STARTED':
+      return chartBusy ? unchanged() : after(view.selected, {}, true);
+    case 'CHART_HOLD_CALLS_COMPLETE':
+      return chartBusy ? after(view.selected, {}, false) : unchanged();
+    case 'CHART_HOLD_EXPIRED':
+      if (!chartBusy && view.selected.length === 0) return unchanged();
+      return { ...after([], { expired: true, refusal: null, violation: null, secondsHeld: 0 }, false), sent: { planChanged: [null] } };
+  }
+  return undefined;
+}
+
 describe('seat selection machine', () => {
   it('is walked at 100 %, each step checked against spec 001 §2 and §5', async () => {
     const result = await walk<SeatSelectionView>({
@@ -99,6 +151,19 @@ describe('seat selection machine', () => {
         ],
         ADD_CLICKED: [{ type: 'ADD_CLICKED', request: REQUEST }],
         PROBLEM_DISMISSED: [{ type: 'PROBLEM_DISMISSED' }],
+        CHART_SEAT_SELECTED: [
+          { type: 'CHART_SEAT_SELECTED', seatId: 1, holdToken: 'chart-token', secondsRemaining: 600 },
+          { type: 'CHART_SEAT_SELECTED', seatId: 2, holdToken: null, secondsRemaining: 300 },
+        ],
+        CHART_SEAT_DESELECTED: [{ type: 'CHART_SEAT_DESELECTED', seatId: 1, secondsRemaining: 500 }],
+        CHART_HOLD_CALLS_STARTED: [{ type: 'CHART_HOLD_CALLS_STARTED' }],
+        CHART_HOLD_CALLS_COMPLETE: [{ type: 'CHART_HOLD_CALLS_COMPLETE' }],
+        CHART_HOLD_FAILED: [{ type: 'CHART_HOLD_FAILED', seatIds: [1], message: TAKEN_WORDS }],
+        CHART_VALIDITY: [
+          { type: 'CHART_VALIDITY', violation: 'Choose seats that leave no single empty seat.' },
+          { type: 'CHART_VALIDITY', violation: null },
+        ],
+        CHART_HOLD_EXPIRED: [{ type: 'CHART_HOLD_EXPIRED' }],
         'xstate.done.actor.holdSeats': [
           { type: 'xstate.done.actor.holdSeats', output: held(1) },
           { type: 'xstate.done.actor.holdSeats', output: held(1, 2) },
@@ -136,7 +201,7 @@ describe('seat selection machine', () => {
         },
       ],
       view: (snapshot) => viewSeatSelection(snapshot as never),
-      initial: () => ({ view: { selected: [], pending: false, canAdd: false, refusal: null, problem: null, expired: false, added: false }, running: [] }),
+      initial: () => ({ view: { selected: [], pending: false, canAdd: false, refusal: null, problem: null, expired: false, added: false, violation: null }, running: [] }),
       oracle,
     });
     expect(result.states.missing).toEqual([]);
@@ -199,7 +264,7 @@ describe('seat selection machine', () => {
       'Stalls, row A, seat 5, not for sale',
     ]);
     const sent: unknown[] = [];
-    const view = { selected: [1], pending: false, canAdd: true, refusal: null, problem: null, expired: false, added: false, holdToken: 'tok', secondsHeld: 900 };
+    const view = { selected: [1], pending: false, canAdd: true, refusal: null, problem: null, expired: false, added: false, holdToken: 'tok', secondsHeld: 900, violation: null };
     const senders = seatSelectionSenders((e) => sent.push(e), seats, view, info);
     senders.press(3);
     senders.press(2);

@@ -14,7 +14,8 @@ import { formatMoney } from '../../contract/money.ts';
 import { poolAvailability } from './stock.ts';
 import { codeCovers } from './pricing.ts';
 import { eventOf, linesWithEvents } from './saleLines.ts';
-import { addSeatsToSale, removeSaleSeats, seatedTypes, type SeatChoice } from './seats.ts';
+import { addSeatsToSale, releaseProviderSeats, removeSaleSeats, seatedTypes, type SeatChoice } from './seats.ts';
+import { seatingOf } from './seating/binding.ts';
 
 export interface AddRequest {
   /** A seated ticket type's line comes with the seats the buyer holds, as many as its quantity. */
@@ -139,7 +140,7 @@ export async function addToBasket(db: Database, saleId: string, request: AddRequ
       }
       if (seated.has(type.id)) {
         // A seated line is as long as its seats: each one held by the buyer now.
-        const qty = await addSeatsToSale(tx, { saleId, ticketTypeId: type.id, ticketName: type.name, eventDateId: type.eventDateId, seats: line.seats!, now });
+        const qty = await addSeatsToSale(tx, { saleId, ticketTypeId: type.id, ticketName: type.name, eventDateId: type.eventDateId, seats: line.seats!, now, seating: seatingOf(db) });
         currency ??= type.currency;
         existing.set(type.id, qty);
         await tx
@@ -211,7 +212,7 @@ export async function updateTicketQuantity(db: Database, saleId: string, ticketT
 }
 
 export async function removeFromBasket(db: Database, saleId: string, ticketTypeId: number): Promise<void> {
-  await db.transaction(async (tx) => {
+  const removed = await db.transaction(async (tx) => {
     await lockOpenSale(tx, saleId);
     const removed = await tx
       .delete(saleLines)
@@ -219,10 +220,13 @@ export async function removeFromBasket(db: Database, saleId: string, ticketTypeI
       .returning({ id: saleLines.id });
     if (removed.length === 0) throw new Refusal('not-found', 'That ticket is not in your basket');
     await releaseHold(tx, saleId);
-    await removeSaleSeats(tx, saleId, ticketTypeId);
+    const seatsGone = await removeSaleSeats(tx, saleId, ticketTypeId);
     await clearMessages(tx, saleId);
     await resetCurrencyIfEmpty(tx, saleId);
+    return seatsGone;
   });
+  // Once out of the basket, seats seats.io holds for the buyer are given back there.
+  await releaseProviderSeats(seatingOf(db), removed);
 }
 
 export async function updateGiftVoucherQuantity(db: Database, saleId: string, giftVoucherId: number, value: number, qty: number): Promise<void> {

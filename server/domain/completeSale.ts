@@ -12,13 +12,17 @@ import { eventDates, sales, saleLines, ticketTypes } from '../db/schema.ts';
 import { lockSale } from './sales.ts';
 import { lockPools, poolsHeldBy, releaseExpired, releaseSaleHolds } from './stock.ts';
 import { sellSaleSeats } from './seats.ts';
+import type { SeatingProvider } from './seating/seatsio.ts';
 
 export type Completion = { booked: true; alreadyBooked: boolean } | { booked: false };
 
 class StockGone extends Error {}
 
-/** Call inside a transaction (`tx`); the sale's row lock is held until it commits. */
-export async function completeSale(tx: Pick<Executor, 'select' | 'update' | 'execute' | 'transaction'>, saleId: string, now: Date): Promise<Completion> {
+/**
+ * Call inside a transaction (`tx`); the sale's row lock is held until it commits. `seating` is the
+ * seating provider that keeps its own holds (seats.io when keyed): the sale's seats there are booked.
+ */
+export async function completeSale(tx: Pick<Executor, 'select' | 'update' | 'execute' | 'transaction'>, saleId: string, now: Date, seating: SeatingProvider | null = null): Promise<Completion> {
   const sale = await lockSale(tx, saleId);
   if (sale.paidAt) return { booked: true, alreadyBooked: true };
   const lines = await tx
@@ -35,7 +39,7 @@ export async function completeSale(tx: Pick<Executor, 'select' | 'update' | 'exe
     await tx.transaction(async (sp) => {
       await lockPools(sp, [...(await poolsHeldBy(sp, saleId)), ...perPool.keys()]);
       // The sale's seats become sold before its holds go, or nothing does.
-      if (!(await sellSaleSeats(sp, saleId, now))) throw new StockGone();
+      if (!(await sellSaleSeats(sp, saleId, now, seating))) throw new StockGone();
       await releaseSaleHolds(sp, saleId, { poolsLocked: true });
       for (const [poolId, qty] of [...perPool].sort(([a], [b]) => a - b)) {
         await releaseExpired(sp, poolId, now);

@@ -18,12 +18,14 @@ import type { SeatHold, SeatingPlanSection, SeatStatus } from '../../contract/se
 import { currencySymbol } from '../../contract/money.ts';
 import { Refusal } from './refusal.ts';
 import { formatNiceDate } from './format.ts';
+import type { SeatingProvider } from './seating/seatsio.ts';
 
 type Exec = Pick<Executor, 'execute' | 'select' | 'update' | 'insert' | 'delete'>;
 type Seat = typeof seats.$inferSelect;
 
 export const NO_PLAN_MESSAGE = 'This event date has no seating plan.';
 export const NO_DATE_MESSAGE = 'This event date could not be found.';
+export const CHART_HOLDS_MESSAGE = 'Seats on this plan are chosen on its seating chart, which holds them.';
 export const RESERVED_SEAT_MESSAGE = 'That seat is reserved in your basket; remove it from the checkout to choose again.';
 
 export async function hasSeatPlan(db: Pick<Executor, 'select'>, eventDateId: number): Promise<boolean> {
@@ -264,14 +266,26 @@ export async function seatedTypes(tx: Pick<Executor, 'execute'>, typeIds: number
 }
 
 /**
+ * The seats.io event key of a date whose seats seats.io holds: its plan's provider is seats.io and
+ * seats.io is keyed. Null: our own holds in the database.
+ */
+export async function seatsioEventOf(tx: Pick<Executor, 'select'>, eventDateId: number, seating: SeatingProvider | null): Promise<string | null> {
+  if (!seating) return null;
+  const [plan] = await tx.select().from(seatPlans).where(eq(seatPlans.eventDateId, eventDateId));
+  return plan?.provider === 'seatsio' ? plan.providerIdentifier : null;
+}
+
+/**
  * Puts seats the buyer holds into the sale's basket line for their ticket type. Each seat must be
- * held, now, under the hold token sent with it, and sell as that ticket type. Answers the line's
- * quantity: the number of its seats.
+ * held, now, under the hold token sent with it (by us, or by seats.io for its plans), and sell as
+ * that ticket type. Answers the line's quantity: the number of its seats.
  */
 export async function addSeatsToSale(
   tx: Exec,
-  c: { saleId: string; ticketTypeId: number; ticketName: string; eventDateId: number; seats: SeatChoice[]; now: Date },
+  c: { saleId: string; ticketTypeId: number; ticketName: string; eventDateId: number; seats: SeatChoice[]; now: Date; seating?: SeatingProvider | null },
 ): Promise<number> {
+  const eventKey = await seatsioEventOf(tx, c.eventDateId, c.seating ?? null);
+  const found: { seat: Seat; token: string; choice: SeatChoice }[] = [];
   for (const choice of c.seats) {
     const [seat] = await tx
       .select()
@@ -280,17 +294,62 @@ export async function addSeatsToSale(
     const name = seatName(choice);
     if (!seat) throw new Refusal('not-found', `${name} is not on this seating plan.`);
     if (seat.ticketTypeId !== c.ticketTypeId) throw new Refusal('invalid-input', `${name} is not sold as ${c.ticketName}.`);
-    if (!choice.hold_token || !isMine(seat, choice.hold_token, c.now)) {
+    if (!choice.hold_token || (eventKey === null && !isMine(seat, choice.hold_token, c.now))) {
       throw new Refusal('hold-expired', `Your hold on ${name} has ended. Please choose your seats again.`);
     }
-    await tx.insert(saleSeats).values({ saleId: c.saleId, seatId: seat.id, ticketTypeId: c.ticketTypeId, holdToken: choice.hold_token }).onConflictDoNothing();
+    found.push({ seat, token: choice.hold_token, choice });
+  }
+  if (eventKey !== null) {
+    // seats.io keeps these holds: it is asked, per hold token, whether they hold the seats now.
+    for (const [token, group] of groupBy(found, (f) => f.token)) await c.seating!.checkHeld(eventKey, group.map((f) => f.seat), token);
+  }
+  for (const { seat, token } of found) {
+    await tx.insert(saleSeats).values({ saleId: c.saleId, seatId: seat.id, ticketTypeId: c.ticketTypeId, holdToken: token }).onConflictDoNothing();
   }
   const [count] = await rows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM sale_seats WHERE sale_id = ${c.saleId} AND ticket_type_id = ${c.ticketTypeId}`);
   return Number(count?.n ?? 0);
 }
 
-export async function removeSaleSeats(tx: Pick<Executor, 'delete'>, saleId: string, ticketTypeId: number): Promise<void> {
+function groupBy<T>(items: T[], key: (item: T) => string): Map<string, T[]> {
+  const groups = new Map<string, T[]>();
+  for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
+  return groups;
+}
+
+/** A seat of a sale as seats.io knows it: the event key, its place and the hold token it was chosen under. */
+export interface ProviderSeat {
+  eventKey: string;
+  section: string;
+  row: string;
+  number: string;
+  holdToken: string;
+}
+
+/** The seats of a sale (or of one of its lines) whose plans seats.io keeps. */
+async function providerSeatsOf(tx: Pick<Executor, 'select'>, saleId: string, ticketTypeId?: number): Promise<ProviderSeat[]> {
+  const where = ticketTypeId === undefined ? eq(saleSeats.saleId, saleId) : and(eq(saleSeats.saleId, saleId), eq(saleSeats.ticketTypeId, ticketTypeId));
+  return tx
+    .select({ eventKey: seatPlans.providerIdentifier, section: seats.section, row: seats.row, number: seats.number, holdToken: saleSeats.holdToken })
+    .from(saleSeats)
+    .innerJoin(seats, eq(seats.id, saleSeats.seatId))
+    .innerJoin(seatPlans, eq(seatPlans.eventDateId, seats.eventDateId))
+    .where(and(where, eq(seatPlans.provider, 'seatsio')))
+    .orderBy(seats.id);
+}
+
+/** Gives back at seats.io the seats taken out of a basket (their holds would end by themselves; others may have them now). */
+export async function releaseProviderSeats(seating: SeatingProvider | null, removed: ProviderSeat[]): Promise<void> {
+  if (!seating) return;
+  for (const group of groupBy(removed, (s) => `${s.eventKey}\u0000${s.holdToken}`).values()) {
+    await seating.release(group[0]!.eventKey, group, group[0]!.holdToken);
+  }
+}
+
+/** Takes a line's seats out of the sale; answers those seats.io keeps, to give back there once this commits. */
+export async function removeSaleSeats(tx: Pick<Executor, 'delete' | 'select'>, saleId: string, ticketTypeId: number): Promise<ProviderSeat[]> {
+  const provided = await providerSeatsOf(tx, saleId, ticketTypeId);
   await tx.delete(saleSeats).where(and(eq(saleSeats.saleId, saleId), eq(saleSeats.ticketTypeId, ticketTypeId)));
+  return provided;
 }
 
 /**
@@ -298,13 +357,20 @@ export async function removeSaleSeats(tx: Pick<Executor, 'delete'>, saleId: stri
  * buyer's (held under its token, or free again after that hold ended, and leaving no single empty
  * seat); they are then held for the sale until its deadline. Answers the seats it could not take.
  */
-export async function reserveSaleSeats(tx: Exec, saleId: string, deadline: Date, now: Date): Promise<string[]> {
+export async function reserveSaleSeats(tx: Exec, saleId: string, deadline: Date, now: Date, seating: SeatingProvider | null = null): Promise<string[]> {
   const chosen = await tx
-    .select({ seat: seats, token: saleSeats.holdToken })
+    .select({ seat: seats, token: saleSeats.holdToken, provider: seatPlans.provider })
     .from(saleSeats)
     .innerJoin(seats, eq(seats.id, saleSeats.seatId))
+    .innerJoin(seatPlans, eq(seatPlans.eventDateId, seats.eventDateId))
     .where(eq(saleSeats.saleId, saleId))
-    .orderBy(seats.id);
+    .orderBy(seats.id)
+    .then(async (all) => {
+      // seats.io's seats stay held under the buyer's seats.io hold token, made to last the countdown; booking checks them again.
+      const provided = all.filter((c) => seating && c.provider === 'seatsio');
+      for (const token of new Set(provided.map((c) => c.token))) await seating!.extendHold(token, deadline, now);
+      return all.filter((c) => !provided.includes(c));
+    });
   if (chosen.length === 0) return [];
   const groups = new Map<string, { eventDateId: number; holder: string; ids: number[]; names: string[] }>();
   for (const { seat, token } of chosen) {
@@ -326,9 +392,16 @@ export async function reserveSaleSeats(tx: Exec, saleId: string, deadline: Date,
   return lost;
 }
 
-/** Moves the deadline of the seats a sale's reservation holds (more time, a payment's grace). */
-export async function moveSaleSeatsDeadline(tx: Pick<Executor, 'update'>, saleId: string, deadline: Date): Promise<void> {
+/** Moves the deadline of the seats a sale's reservation holds (more time, a payment's grace), at seats.io too. */
+export async function moveSaleSeatsDeadline(
+  tx: Pick<Executor, 'update' | 'select'>,
+  saleId: string,
+  deadline: Date,
+  seatsio: { seating: SeatingProvider | null; now: Date } = { seating: null, now: deadline },
+): Promise<void> {
   await tx.update(seats).set({ heldUntil: deadline }).where(and(eq(seats.saleId, saleId), sql`${seats.soldSaleId} IS NULL`));
+  if (!seatsio.seating) return;
+  for (const token of new Set((await providerSeatsOf(tx, saleId)).map((s) => s.holdToken))) await seatsio.seating.extendHold(token, deadline, seatsio.now);
 }
 
 /** Gives back the seats a sale's reservation holds; the basket keeps its seats, to reserve again. */
@@ -340,7 +413,7 @@ export async function releaseSaleSeats(tx: Pick<Executor, 'execute'>, saleId: st
  * Sells a paid sale's seats: each must still be the sale's (held by its reservation, or by nobody
  * since). Answers false, changing nothing, when any seat went to someone else.
  */
-export async function sellSaleSeats(tx: Pick<Executor, 'execute'>, saleId: string, now: Date): Promise<boolean> {
+export async function sellSaleSeats(tx: Pick<Executor, 'execute' | 'select'>, saleId: string, now: Date, seating: SeatingProvider | null = null): Promise<boolean> {
   const [wanted] = await rows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM sale_seats WHERE sale_id = ${saleId}`);
   if (Number(wanted?.n ?? 0) === 0) return true;
   const sold = await rows<{ id: number }>(
@@ -351,7 +424,22 @@ export async function sellSaleSeats(tx: Pick<Executor, 'execute'>, saleId: strin
           AND (s.sale_id = ${saleId} OR s.held_until IS NULL OR s.held_until <= ${now.toISOString()}::timestamptz OR s.holder = ss.hold_token)
         RETURNING s.id`,
   );
-  return sold.length === Number(wanted?.n ?? 0);
+  if (sold.length !== Number(wanted?.n ?? 0)) return false;
+  if (seating) {
+    // seats.io's seats are booked there for this sale (the order id), under the buyer's hold token,
+    // last: a refusal here undoes the sale's completion with the rest.
+    const provided = await providerSeatsOf(tx, saleId);
+    const booked: ProviderSeat[][] = [];
+    for (const group of groupBy(provided, (s) => `${s.eventKey}\u0000${s.holdToken}`).values()) {
+      if (!(await seating.book(group[0]!.eventKey, group, group[0]!.holdToken, saleId))) {
+        // All or none: what this sale booked there already is given back.
+        for (const done of booked) await seating.release(done[0]!.eventKey, done, null);
+        return false;
+      }
+      booked.push(group);
+    }
+  }
+  return true;
 }
 
 /** A seat of a sale's basket line, as the checkout reads it. */

@@ -49,6 +49,15 @@ const SQUARE_FRAMES = ['https://web.squarecdn.com', 'https://sandbox.web.squarec
 const SQUARE_CONNECT = ['https://pci-connect.squareup.com', 'https://pci-connect.squareupsandbox.com', 'https://web.squarecdn.com', 'https://sandbox.web.squarecdn.com'];
 const SQUARE_STYLES = ['https://web.squarecdn.com', 'https://sandbox.web.squarecdn.com'];
 
+/**
+ * seats.io's chart for the configured region: its chart.js and the frame it draws the chart in
+ * (cdn-{region}.seatsio.net), and its API (api-{region}.seatsio.net).
+ */
+export function seatsioSources(region: string) {
+  const cdn = `https://cdn-${region}.seatsio.net`;
+  return { script: [cdn], frame: [cdn], connect: [`https://api-${region}.seatsio.net`] };
+}
+
 /** The providers the policy is widened for: the captcha when keyed, Stripe when keyed. */
 export interface CspProviders extends Pick<Config, 'hcaptcha'> {
   stripe?: boolean;
@@ -58,6 +67,8 @@ export interface CspProviders extends Pick<Config, 'hcaptcha'> {
   accommodationMap?: { url: string } | null;
   /** The site's own address (PUBLIC_URL): when it is https, every reply carries HSTS. */
   publicUrl?: string;
+  /** seats.io keyed: its chart loads on the seat page of a seats.io plan, from the region's hosts. */
+  seatsio?: { region: string } | null;
   /** Analytics' scripts (loaded after a buyer's consent) and Sentry's DSN: their origins are allowed. */
   analytics?: Config['analytics'];
   sentryDsn?: string | null;
@@ -75,14 +86,15 @@ export function cspDirectives(config: CspProviders, inline: { styles: Iterable<s
   const square = config.square === true;
   const accommodation = config.accommodationMap ? [new URL(config.accommodationMap.url).origin] : [];
   const telemetry = telemetrySources(config);
-  const frames = [...captcha, ...(stripe ? STRIPE_FRAMES : []), ...(square ? SQUARE_FRAMES : []), ...accommodation, ...telemetry.frame];
+  const seatsio = config.seatsio ? seatsioSources(config.seatsio.region) : { script: [], frame: [], connect: [] };
+  const frames = [...captcha, ...(stripe ? STRIPE_FRAMES : []), ...(square ? SQUARE_FRAMES : []), ...seatsio.frame, ...accommodation, ...telemetry.frame];
   return {
     'default-src': ["'self'"],
-    'script-src': ["'self'", ...[...inline.scripts].map(sha256Source), ...captcha, ...(stripe ? STRIPE_SCRIPT : []), ...(square ? SQUARE_SCRIPT : []), ...telemetry.script],
+    'script-src': ["'self'", ...[...inline.scripts].map(sha256Source), ...captcha, ...(stripe ? STRIPE_SCRIPT : []), ...(square ? SQUARE_SCRIPT : []), ...seatsio.script, ...telemetry.script],
     'style-src': ["'self'", ...[...inline.styles].map(sha256Source), ...captcha, ...(square ? SQUARE_STYLES : [])],
     'img-src': ["'self'", 'data:', ...telemetry.img],
     'font-src': ["'self'", 'data:'],
-    'connect-src': ["'self'", ...captcha, ...(stripe ? STRIPE_CONNECT : []), ...(square ? SQUARE_CONNECT : []), ...telemetry.connect],
+    'connect-src': ["'self'", ...captcha, ...(stripe ? STRIPE_CONNECT : []), ...(square ? SQUARE_CONNECT : []), ...seatsio.connect, ...telemetry.connect],
     'frame-src': frames.length ? frames : ["'none'"],
     // The local captcha solves its proof of work in web workers started from a blob.
     'worker-src': ["'self'", 'blob:'],

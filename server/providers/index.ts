@@ -12,6 +12,9 @@ import { twilioSender, type SmsSender } from '../sms/index.ts';
 import { bankWiring, type BankWiring } from './bank.ts';
 import { paymentWiring, type PaymentWiring } from './payment.ts';
 import { planWiring, type PlanWiring } from './plans.ts';
+import { seatingWiring } from './seating.ts';
+import { bindSeating } from '../domain/seating/binding.ts';
+import type { SeatingProvider } from '../domain/seating/seatsio.ts';
 
 export type { BankWiring, PaymentWiring, PlanWiring };
 
@@ -32,11 +35,16 @@ export interface Providers {
   plans: PlanWiring;
   /** The UK address API when keyed, else the local index; its failures are an empty list. */
   addressFinder: AddressFinder;
+  /** seats.io when keyed (its SDK loaded on first use); null: our own seat map and holds. */
+  seating: SeatingProvider | null;
 }
 
 /** `fetch` reaches every provider's API (tests hand in their own). */
 export function buildProviders(config: Config, db: Database, options: { fetch?: typeof fetch } = {}): Providers {
   const local = localCaptcha(db, config.altchaHmacKey, config.altchaMaxNumber);
+  const seating = seatingWiring(config);
+  // The basket, reservation and completion reach the seating provider from the database they run on.
+  bindSeating(db, seating);
   return {
     captcha: config.hcaptcha ? hcaptcha(config.hcaptcha, options.fetch) : local,
     altcha: config.hcaptcha ? null : local,
@@ -46,6 +54,7 @@ export function buildProviders(config: Config, db: Database, options: { fetch?: 
     bank: bankWiring(config, options.fetch),
     plans: planWiring(db, config, options.fetch),
     addressFinder: forgiving(config.addressApiKey ? getAddressFinder(config.addressApiKey, options.fetch) : localAddressFinder(db)),
+    seating,
   };
 }
 

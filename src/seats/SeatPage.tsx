@@ -3,19 +3,22 @@
  * table; why a press was refused, in words, next to the chart; 'Selected Seats:' with each seat's
  * section-row-number, price and ticket type, the total, and 'Add To Basket!'.
  */
-import { useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useLayoutEffect, useMemo, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { useActorRef, useSelector } from '@xstate/react';
 import { inspection } from '../inspector';
 import { Alert } from '../../ui/Alert';
 import { Toasts } from '../components/Toasts';
 import { formatMoney } from '../../contract/money';
-import { mapSeats, seatSelectionSenders, summarise, viewSeatSelection, type EventDateInfo, type MapSeat, type SeatingPlan } from '../../machines/seatSelection/seatSelection.connect';
+import { chartSenders, mapSeats, seatSelectionSenders, summarise, viewSeatSelection, type ChartHoldToken, type EventDateInfo, type MapSeat, type SeatingPlan } from '../../machines/seatSelection/seatSelection.connect';
 import { HOLD_EXPIRED_MESSAGE } from '../../machines/seatSelection/seatSelection.machine';
 import type { createSeatSelectionMachine } from './seatActors';
 import { eventDateQuery, seatingPlanQuery } from './seatQueries';
 import { neighbours, SeatMap } from './SeatMap';
 import { SeatList } from './SeatList';
+
+/** seats.io's chart and its React component, in their own chunk: only a seats.io seat page loads them. */
+const SeatsioChart = lazy(() => import('./SeatsioChart'));
 
 /** Spec 001 §8: seat-plan loading errors show the server's message field when present. */
 const PLAN_FAILED = 'Unable to load the seating plan. Please try again later';
@@ -74,6 +77,14 @@ function Seats({ eventDateId, machine, info, plan }: { eventDateId: number; mach
     pressRef.current = senders.press;
   });
   const press = useCallback((seatId: number) => pressRef.current(seatId), []);
+  // seats.io's chart, when the plan is seats.io's: its events reach the machine through the latest senders.
+  const provider = plan.seating_plan_layout.seating_plan_provider;
+  const seatsio = provider.provider === 'seatsio' && provider.public_key && provider.region ? { publicKey: provider.public_key, region: provider.region } : null;
+  const chartTokenRef = useRef<ChartHoldToken | null>(null);
+  const chartRef = useRef<ReturnType<typeof chartSenders> | null>(null);
+  useLayoutEffect(() => {
+    chartRef.current = chartSenders(actor.send, seats, () => chartTokenRef.current, Date.now);
+  });
 
   return (
     <div className="seat-page">
@@ -89,28 +100,49 @@ function Seats({ eventDateId, machine, info, plan }: { eventDateId: number; mach
         <section className="seat-page__chart" aria-labelledby="seat-chart-title">
           <div className="seat-page__chart-head">
             <h2 id="seat-chart-title">Choose your seats</h2>
-            <div className="seat-page__modes" role="group" aria-label="Show the seats as">
-              <button type="button" className="button button--secondary" aria-pressed={mode === 'map'} onClick={() => setMode('map')}>
-                Map
-              </button>
-              <button type="button" className="button button--secondary" aria-pressed={mode === 'list'} onClick={() => setMode('list')}>
-                List
-              </button>
-            </div>
+            {seatsio ? null : (
+              <div className="seat-page__modes" role="group" aria-label="Show the seats as">
+                <button type="button" className="button button--secondary" aria-pressed={mode === 'map'} onClick={() => setMode('map')}>
+                  Map
+                </button>
+                <button type="button" className="button button--secondary" aria-pressed={mode === 'list'} onClick={() => setMode('list')}>
+                  List
+                </button>
+              </div>
+            )}
           </div>
           <div className="seat-page__notes" aria-live="polite">
             {view.refusal ? (
               <Alert type="warning">{view.refusal}</Alert>
+            ) : view.violation ? (
+              <Alert type="warning">{view.violation}</Alert>
             ) : view.expired ? (
               <Alert type="warning">{HOLD_EXPIRED_MESSAGE}</Alert>
             ) : null}
           </div>
-          {mode === 'map' ? (
+          {seatsio ? (
+            <Suspense
+              fallback={
+                <p className="seat-page__loading" role="status">
+                  Loading the seating chart…
+                </p>
+              }
+            >
+              <SeatsioChart
+                publicKey={seatsio.publicKey}
+                region={seatsio.region}
+                eventKey={plan.seating_plan_event.provider_identifier}
+                pricing={plan.seating_plan_event.pricing}
+                sendersRef={chartRef}
+                holdTokenRef={chartTokenRef}
+              />
+            </Suspense>
+          ) : mode === 'map' ? (
             <SeatMap seats={seats} sections={sections} width={width} height={height} colours={colours} links={links} onPress={press} />
           ) : (
             <SeatList seats={seats} onPress={press} pending={view.pending} />
           )}
-          <Legend plan={plan} colours={colours} />
+          {seatsio ? null : <Legend plan={plan} colours={colours} />}
         </section>
         <aside className="seat-page__summary" aria-labelledby="selected-seats-title">
           <h2 id="selected-seats-title">Selected Seats:</h2>
@@ -131,7 +163,11 @@ function Seats({ eventDateId, machine, info, plan }: { eventDateId: number; mach
             <span>Total</span> <strong>{summary.total}</strong>
           </p>
           {view.selected.length > 0 && view.secondsHeld > 0 ? (
-            <p className="muted seat-page__hold">Your seats are held for you for {Math.round(view.secondsHeld / 60)} minutes after your last choice.</p>
+            <p className="muted seat-page__hold">
+              {seatsio
+                ? `Your seats are held for you for ${Math.round(view.secondsHeld / 60)} minutes.`
+                : `Your seats are held for you for ${Math.round(view.secondsHeld / 60)} minutes after your last choice.`}
+            </p>
           ) : null}
           <button type="button" className="button button--large seat-page__add" disabled={!view.canAdd} aria-busy={view.pending} onClick={senders.add}>
             Add To Basket!

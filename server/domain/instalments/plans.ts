@@ -22,6 +22,7 @@ import {
 import { INSTALMENT_MESSAGES } from '../../../contract/messages/instalment.ts';
 import { PAYMENT_MESSAGES } from '../../../contract/messages/payment.ts';
 import { completeSale } from '../completeSale.ts';
+import { seatingOf } from '../seating/binding.ts';
 import { Refusal } from '../refusal.ts';
 import { ALREADY_PAID_MESSAGE, noLongerHeld, totalUnderLock } from '../payment/payments.ts';
 import { closeOpenPayments } from '../payment/paidFor.ts';
@@ -129,7 +130,7 @@ export async function setUpPlan(
     const authenticating = charge.status === 'requires_action' && !!p.authenticationUrl;
     if (charge.status !== 'succeeded' && !authenticating) return { status: 'unsuccessful', message: charge.message };
     if (!authenticating) {
-      const completion = await completeSale(tx, p.saleId, p.now);
+      const completion = await completeSale(tx, p.saleId, p.now, seatingOf(db));
       if (!completion.booked) return { status: 'unsuccessful', message: INSTALMENT_MESSAGES.error };
     }
     const paidNow = charge.status === 'succeeded';
@@ -258,7 +259,7 @@ export async function confirmPlanAuthentication(db: Database, cards: SavedCardPr
       description: `Instalment 1 of ${Number(count)}`,
     });
     if (charge.status !== 'succeeded') return fail();
-    const completion = await completeSale(tx, p.saleId, p.now);
+    const completion = await completeSale(tx, p.saleId, p.now, seatingOf(db));
     if (!completion.booked) return fail();
     await tx.update(instalments).set({ status: 'paid', attempts: 1, paidAt: p.now, providerPaymentId: charge.id }).where(eq(instalments.id, first!.id));
     const single = Number(count) === 1;

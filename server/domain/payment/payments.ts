@@ -15,6 +15,8 @@ import { closeOpenPayments, OPEN_STATUSES, paidForNow, stillPaysFor, type PaidFo
 import { STEPS, type Step } from '../../../contract/index.ts';
 import { PAYMENT_MESSAGES } from '../../../contract/messages/payment.ts';
 import { completeSale } from '../completeSale.ts';
+import { seatingOf } from '../seating/binding.ts';
+import type { SeatingProvider } from '../seating/seatsio.ts';
 import { Refusal } from '../refusal.ts';
 import { holdIsLive, lockSale, newSaleReference, type Sale } from '../sales.ts';
 import type { CardProcessor } from './processor.ts';
@@ -73,9 +75,9 @@ export async function startCardPayment(
     if (existing) {
       // The basket changed since this attempt began, it ended, or another processor made it: a fresh attempt, so the processor sees a new key.
       await tx.update(salePaymentDetails).set({ attempt: details.attempt + 1 }).where(eq(salePaymentDetails.saleId, p.saleId));
-      return startAttempt(tx, processor, { ...p, total }, paidFor, `${p.saleId}:${details.attempt + 1}`, sale.holdDeadline);
+      return startAttempt(tx, processor, { ...p, total, seating: seatingOf(db) }, paidFor, `${p.saleId}:${details.attempt + 1}`, sale.holdDeadline);
     }
-    return startAttempt(tx, processor, { ...p, total }, paidFor, idempotencyKey, sale.holdDeadline);
+    return startAttempt(tx, processor, { ...p, total, seating: seatingOf(db) }, paidFor, idempotencyKey, sale.holdDeadline);
   });
 }
 
@@ -84,7 +86,7 @@ const isOpen = (payment: Payment) => (OPEN_STATUSES as readonly string[]).includ
 async function startAttempt(
   tx: Pick<Executor, 'insert' | 'select' | 'update'>,
   processor: CardProcessor,
-  p: { saleId: string; total: number; currency: string; now: Date; graceMs: number },
+  p: { saleId: string; total: number; currency: string; now: Date; graceMs: number; seating: SeatingProvider | null },
   paidFor: PaidFor,
   idempotencyKey: string,
   deadline: Date,
@@ -112,7 +114,7 @@ async function startAttempt(
     .onConflictDoNothing();
   // Payment in progress: the holds stay up to the grace past the hold's own deadline.
   await tx.update(holds).set({ deadline: keptUntil }).where(eq(holds.saleId, p.saleId));
-  await moveSaleSeatsDeadline(tx, p.saleId, keptUntil);
+  await moveSaleSeatsDeadline(tx, p.saleId, keptUntil, { seating: p.seating, now: p.now });
   await tx.update(salePaymentDetails).set({ paymentStartedAt: p.now, heldUntil: deadline, notice: null }).where(eq(salePaymentDetails.saleId, p.saleId));
   const [row] = await tx.select().from(payments).where(eq(payments.idempotencyKey, idempotencyKey));
   return row!;
@@ -218,7 +220,7 @@ export async function settlePayment(db: Database, processor: Refunder, word: Pro
     if (!paidFor || paidFor.total !== payment.amount || !(await stillPaysFor(tx, payment.saleId, paidFor))) {
       return refundAll('the basket changed after the payment began', PAYMENT_MESSAGES.closedRefunded);
     }
-    const completion = await completeSale(tx, payment.saleId, now);
+    const completion = await completeSale(tx, payment.saleId, now, seatingOf(db));
     const late = details.heldUntil !== null && now.getTime() > details.heldUntil.getTime();
     if (completion.booked) {
       const [updated] = await tx
@@ -315,7 +317,7 @@ export async function claimFreeTickets(db: Database, p: { saleId: string; total:
     if (!holdIsLive(sale, p.now)) throw noLongerHeld();
     // The basket read again under the lock: free it must still be.
     await totalUnderLock(tx, sale, 0, p.now);
-    const completion = await completeSale(tx, p.saleId, p.now);
+    const completion = await completeSale(tx, p.saleId, p.now, seatingOf(db));
     if (!completion.booked) throw new Refusal('sold-out', PAYMENT_MESSAGES.claimFree);
   });
 }

@@ -1,94 +1,129 @@
 /**
- * seats.io's REST API, for plans whose provider is seats.io (used only when SEATSIO_SECRET_KEY is
- * set): hold tokens, and holding, releasing and booking objects under one. Requests are built apart
- * from sending them, so tests check them against the shapes seats.io documents without a network.
+ * seats.io for plans whose provider is seats.io, when its keys are set (SEATSIO_PUBLIC_KEY and
+ * SEATSIO_SECRET_KEY): the chart in the browser holds the buyer's seats under a seats.io hold
+ * token; the server checks that hold when the seats are added to the basket, books them when the
+ * sale is paid, and releases them when the buyer takes them out of the basket. All through the
+ * official SDK (`seatsio`), imported on first use, so a server without the keys never loads it.
  *
- *   POST https://api-{region}.seatsio.net/hold-tokens                    → { holdToken, expiresAt, expiresInSeconds }
- *   POST https://api-{region}.seatsio.net/events/{eventKey}/actions/hold     { objects, holdToken } → 204
- *   POST https://api-{region}.seatsio.net/events/{eventKey}/actions/release  { objects, holdToken } → 204
- *   POST https://api-{region}.seatsio.net/events/{eventKey}/actions/book     { objects, holdToken } → 200
- *
- * Authentication is HTTP Basic with the workspace secret key as the user name and no password.
+ * The SDK's calls used here:
+ *   GET  /events/{eventKey}/objects?label=…                       each object's status and hold token
+ *   POST /events/groups/actions/change-object-status?expand=objects  book or release, under a hold token
+ *   POST /hold-tokens/{holdToken}                                  { expiresInMinutes }: a hold lasts as long as the reservation
  */
-import { z } from 'zod/mini';
+import type { SeatsioKeys } from '../../config.ts';
+import { seatName } from '../../../contract/seatRules.ts';
 import { Refusal } from '../refusal.ts';
-
-export interface SeatsioSettings {
-  secretKey: string;
-  /** 'eu', 'na', 'sa' or 'oc'. */
-  region: string;
-}
-
-export interface SeatsioRequest {
-  method: 'POST';
-  url: string;
-  headers: Record<string, string>;
-  body: string;
-}
 
 /** A seat's label on a seats.io chart: section, row and number joined by hyphens. */
 export function seatsioLabel(seat: { section: string; row: string; number: string }): string {
   return `${seat.section}-${seat.row}-${seat.number}`;
 }
 
-export function seatsioRequests(settings: SeatsioSettings) {
-  const base = `https://api-${settings.region}.seatsio.net`;
-  const headers = {
-    authorization: `Basic ${Buffer.from(`${settings.secretKey}:`).toString('base64')}`,
-    'content-type': 'application/json',
-    accept: 'application/json',
-  };
-  const action = (eventKey: string, verb: 'hold' | 'release' | 'book', objects: string[], holdToken: string): SeatsioRequest => ({
-    method: 'POST',
-    url: `${base}/events/${encodeURIComponent(eventKey)}/actions/${verb}`,
-    headers,
-    body: JSON.stringify({ objects, holdToken }),
-  });
-  return {
-    createHoldToken: (): SeatsioRequest => ({ method: 'POST', url: `${base}/hold-tokens`, headers, body: '{}' }),
-    hold: (eventKey: string, objects: string[], holdToken: string) => action(eventKey, 'hold', objects, holdToken),
-    release: (eventKey: string, objects: string[], holdToken: string) => action(eventKey, 'release', objects, holdToken),
-    book: (eventKey: string, objects: string[], holdToken: string) => action(eventKey, 'book', objects, holdToken),
-  };
+export interface ChartSeat {
+  section: string;
+  row: string;
+  number: string;
 }
 
-const holdTokenReply = z.object({ holdToken: z.string(), expiresAt: z.string(), expiresInSeconds: z.number() });
-const errorReply = z.object({ messages: z.optional(z.array(z.string())), errors: z.optional(z.array(z.object({ code: z.optional(z.string()), message: z.string() }))) });
+/** What the server asks of a seating provider that keeps its own holds (seats.io). */
+export interface SeatingProvider {
+  readonly name: 'seatsio';
+  /** Refuses, in the buyer's words, unless every seat is held now under `holdToken` on the event. */
+  checkHeld(eventKey: string, seats: ChartSeat[], holdToken: string): Promise<void>;
+  /**
+   * Books the seats for the order: under the hold token while it holds them, else only if they are
+   * free. Answers false when any of them went to someone else. Booking again for the same order
+   * answers true. Throws when seats.io cannot be reached (the payment is settled again later).
+   */
+  book(eventKey: string, seats: ChartSeat[], holdToken: string, orderId: string): Promise<boolean>;
+  /** Gives back seats held under the token, or booked seats without one; a hold that already ended is no error. */
+  release(eventKey: string, seats: ChartSeat[], holdToken: string | null): Promise<void>;
+  /**
+   * Makes the hold token last until `until` (a reservation's countdown, a payment's grace). Best
+   * effort: a token that ended already stays ended, and booking checks the seats again.
+   */
+  extendHold(holdToken: string, until: Date, now: Date): Promise<void>;
+}
 
 export const SEATSIO_UNAVAILABLE = 'The seating plan could not be reached. Please try again.';
+export const HELD_STATUS = 'reservedByToken';
+export const BOOKED_STATUS = 'booked';
 
-/** The client: sends the requests above with an injected fetch, and reads seats.io's replies. */
-export function seatsioClient(settings: SeatsioSettings, fetchImpl: typeof fetch = fetch) {
-  const requests = seatsioRequests(settings);
-  async function send(request: SeatsioRequest): Promise<unknown> {
-    let response: Response;
+/** seats.io could not be reached, or answered what no refusal explains. */
+export class SeatsioUnreachable extends Error {}
+
+type Client = InstanceType<(typeof import('seatsio'))['SeatsioClient']>;
+
+/** An error reply, as the SDK rejects with it: seats.io's JSON body (`errors`, `messages`). */
+function isErrorReply(err: unknown): err is { errors?: { code?: string; message: string }[]; messages?: string[] } {
+  return typeof err === 'object' && err !== null && ('errors' in err || 'messages' in err) && !(err instanceof Error);
+}
+
+export function seatsioSeats(keys: Pick<SeatsioKeys, 'secretKey' | 'apiBase'>, options: { maxRetries?: number } = {}): SeatingProvider {
+  let client: Promise<Client> | null = null;
+  const sdk = () =>
+    (client ??= import('seatsio').then(({ SeatsioClient, Region }) => {
+      const made = new SeatsioClient(new Region(keys.apiBase), keys.secretKey);
+      if (options.maxRetries !== undefined) made.setMaxRetries(options.maxRetries);
+      return made;
+    }));
+
+  async function objectInfos(eventKey: string, labels: string[]) {
     try {
-      response = await fetchImpl(request.url, { method: request.method, headers: request.headers, body: request.body });
-    } catch {
-      throw new Refusal('try-again', SEATSIO_UNAVAILABLE);
+      return await (await sdk()).events.retrieveObjectInfos(eventKey, labels);
+    } catch (err) {
+      throw isErrorReply(err) ? new Refusal('try-again', SEATSIO_UNAVAILABLE) : new SeatsioUnreachable(String(err));
     }
-    const text = await response.text();
-    const json: unknown = text ? JSON.parse(text) : null;
-    if (!response.ok) {
-      // seats.io refuses a seat another buyer holds or booked by naming the objects: told to the buyer as it is.
-      const parsed = errorReply.safeParse(json);
-      const message = parsed.success ? (parsed.data.errors?.[0]?.message ?? parsed.data.messages?.[0]) : undefined;
-      throw message ? new Refusal('sold-out', message) : new Refusal('try-again', SEATSIO_UNAVAILABLE);
-    }
-    return json;
   }
+
+  /** Runs a status change; false when seats.io refuses it (a seat held or booked by someone else). */
+  async function change(run: (c: Client) => Promise<unknown>): Promise<boolean> {
+    try {
+      await run(await sdk());
+      return true;
+    } catch (err) {
+      if (isErrorReply(err)) return false;
+      throw new SeatsioUnreachable(String(err));
+    }
+  }
+
   return {
-    async createHoldToken() {
-      return holdTokenReply.parse(await send(requests.createHoldToken()));
+    name: 'seatsio',
+    async checkHeld(eventKey, seats, holdToken) {
+      const labels = seats.map(seatsioLabel);
+      let infos;
+      try {
+        infos = await objectInfos(eventKey, labels);
+      } catch (err) {
+        if (err instanceof SeatsioUnreachable) throw new Refusal('try-again', SEATSIO_UNAVAILABLE);
+        throw err;
+      }
+      for (const seat of seats) {
+        const info = infos[seatsioLabel(seat)];
+        if (!info) throw new Refusal('not-found', `${seatName(seat)} is not on this seating plan.`);
+        if (info.status !== HELD_STATUS || info.holdToken !== holdToken) {
+          throw new Refusal('hold-expired', `Your hold on ${seatName(seat)} has ended. Please choose your seats again.`);
+        }
+      }
     },
-    async hold(eventKey: string, objects: string[], holdToken: string) {
-      await send(requests.hold(eventKey, objects, holdToken));
+    async book(eventKey, seats, holdToken, orderId) {
+      const labels = seats.map(seatsioLabel);
+      if (await change((c) => c.events.book(eventKey, labels, holdToken, orderId))) return true;
+      // Booked already for this order (a settlement run again), or the hold ended: free seats are still ours to book.
+      const infos: Partial<Record<string, { status: string; orderId?: string }>> = await objectInfos(eventKey, labels).catch((err: unknown) => {
+        if (err instanceof Refusal) return {};
+        throw err;
+      });
+      if (labels.every((l) => infos[l]?.status === BOOKED_STATUS && infos[l]?.orderId === orderId)) return true;
+      return change((c) => c.events.book(eventKey, labels, null, orderId));
     },
-    async release(eventKey: string, objects: string[], holdToken: string) {
-      await send(requests.release(eventKey, objects, holdToken));
+    async extendHold(holdToken, until, now) {
+      const minutes = Math.max(1, Math.ceil((until.getTime() - now.getTime()) / 60_000));
+      await change((c) => c.holdTokens.expiresInMinutes(holdToken, minutes)).catch(() => false);
     },
-    async book(eventKey: string, objects: string[], holdToken: string) {
-      await send(requests.book(eventKey, objects, holdToken));
+    async release(eventKey, seats, holdToken) {
+      // Best effort: a hold seats.io could not be told to give back ends by itself at its expiry.
+      await change((c) => c.events.release(eventKey, seats.map(seatsioLabel), holdToken)).catch(() => false);
     },
   };
 }
