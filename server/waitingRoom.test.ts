@@ -179,6 +179,8 @@ describe.each(drivers)('the waiting room on %s', (driver) => {
     const joined = await browser.request({ method: 'POST', url: '/ajax/queue/waiting-list/', body: new URLSearchParams({ ticket_type_id: String(typeId), email: 'plain@example.test' }).toString() });
     expect(joined.statusCode).toBe(200);
     expect(joined.body).toContain(waitingListJoinedMessage(types0Name, CHECKOUT_SECONDS / 60));
+    // A page, with a page's policy: its own inline stylesheet is allowed, by hash.
+    expect(joined.headers['content-security-policy']).toMatch(/default-src 'self'.*style-src 'self' 'sha256-/);
     const again = await browser.request({ method: 'POST', url: '/ajax/queue/waiting-list/', body: new URLSearchParams({ ticket_type_id: String(typeId), email: 'PLAIN@example.test' }).toString() });
     expect(again.body).toContain('This e-mail address is already on the waiting list for Rush ticket 1.');
     const unknown = await browser.request({ method: 'POST', url: '/ajax/queue/waiting-list/', body: new URLSearchParams({ ticket_type_id: '999999', email: 'plain@example.test' }).toString() });

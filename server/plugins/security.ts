@@ -3,7 +3,7 @@
  * Content-Security-Policy (this origin only, widened exactly for the captcha provider and the card
  * processor that are configured), no framing, no MIME sniffing, a referrer policy, a
  * Permissions-Policy and the rest of helmet's document headers. The API's JSON replies (`/ajax/`,
- * `/health`) get what a reply that is never a document needs, as OWASP's REST cheat sheet lists it:
+ * `/health`, unless a browser asks for a page) get what a reply that is never a document needs, as OWASP's REST cheat sheet lists it:
  * a policy that allows nothing and no framing (`default-src 'none'; frame-ancestors 'none'`), no
  * sniffing, no framing for old browsers, same-origin resource policy and the referrer policy;
  * headers that only steer a document (Permissions-Policy, COOP, DNS prefetching…) would be bytes on
@@ -34,8 +34,16 @@ export const API_HEADERS: readonly [string, string][] = [
   ['x-frame-options', 'DENY'],
 ];
 
-/** Whether a request's URL is an API call (answered in JSON): the calls under /ajax/ and /health. */
-export const isApiUrl = (url: string) => url.startsWith('/ajax/') || url === '/health' || url.startsWith('/health?');
+/**
+ * Whether a request is an API call answered in JSON: a call under /ajax/ or /health, unless a
+ * browser asks for a document (a plain form posted to a call that answers it with a page, such as
+ * the waiting list's), as the routes themselves tell the two apart.
+ */
+export function isApiRequest(url: string, accept: string | undefined): boolean {
+  if (!(url.startsWith('/ajax/') || url === '/health' || url.startsWith('/health?'))) return false;
+  const wanted = accept ?? '';
+  return !(wanted.includes('text/html') && !wanted.includes('application/json'));
+}
 
 /** Where each provider's browser code lives, per directive. Only configured providers are added. */
 const HCAPTCHA_SOURCES = ['https://hcaptcha.com', 'https://*.hcaptcha.com'];
@@ -156,7 +164,7 @@ async function securityHeaders(app: FastifyInstance, { providers, inline }: Secu
   if (httpsSite) for (const list of [headers, apiHeaders]) list.push(['strict-transport-security', HSTS]);
   app.addHook('onRequest', (request, reply, done) => {
     const raw = reply.raw;
-    for (const [name, value] of isApiUrl(request.url) ? apiHeaders : headers) raw.setHeader(name, value);
+    for (const [name, value] of isApiRequest(request.url, request.headers.accept) ? apiHeaders : headers) raw.setHeader(name, value);
     if (!httpsSite && request.protocol === 'https') raw.setHeader('strict-transport-security', HSTS);
     done();
   });
