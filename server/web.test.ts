@@ -229,6 +229,23 @@ describe.each(drivers)('proxy headers on %s', (driver) => {
     }
   });
 
+  it("does not spend an address's budget of calls on a queued buyer's polls, which the server paces itself", async () => {
+    const v = await openWorld(driver, { trustProxy: 1, rateLimitPerMinute: 20 });
+    try {
+      const from = { 'x-forwarded-for': '198.51.100.78' };
+      const polls = [];
+      for (let i = 0; i < 40; i++) polls.push((await v.app.inject({ method: 'GET', url: '/ajax/queue/1/status/', headers: from })).statusCode);
+      expect(polls.every((s) => s !== 429)).toBe(true);
+      // Joining the queue is counted, as is every other call.
+      const calls = [];
+      for (let i = 0; i < 21; i++) calls.push((await v.app.inject({ method: 'POST', url: '/ajax/queue/1/join/', headers: from })).statusCode);
+      expect(calls.slice(0, 20).every((s) => s !== 429)).toBe(true);
+      expect(calls[20]).toBe(429);
+    } finally {
+      await v.close();
+    }
+  });
+
   it("does not spend an address's budget of calls on the build's files", async () => {
     const staticDir = mkdtempSync(path.join(tmpdir(), 'holdfast-assets-'));
     const { mkdirSync } = await import('node:fs');

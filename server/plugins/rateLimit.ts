@@ -11,14 +11,23 @@ import type { Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import { leasedRateLimitStore } from '../http/rateLimitStore.ts';
 
+/** A queued buyer's poll of their place (contract/queuePage.ts `queueStatusPath`). */
+const QUEUE_POLL = /^\/ajax\/queue\/\d{1,9}\/status\/?(\?|$)/;
+
 async function requestBudget(app: FastifyInstance, opts: { db: Database; config: Pick<Config, 'rateLimitPerMinute' | 'rateLimitStore' | 'databaseUrl'> }): Promise<void> {
   const { db, config } = opts;
   await app.register(rateLimit, {
     max: config.rateLimitPerMinute,
     ...(config.rateLimitStore === 'database' ? { store: leasedRateLimitStore(db, { relaxedCommit: config.databaseUrl !== null }) as never } : {}),
     timeWindow: '1 minute',
-    /** A page load fetches a dozen hashed build files; they cost nothing to serve and must not spend a buyer's budget of calls. */
-    allowList: (request) => (request.method === 'GET' || request.method === 'HEAD') && request.url.startsWith('/assets/'),
+    /**
+     * Not counted: the hashed build files a page load fetches (a dozen, costing nothing to serve), and
+     * a queued buyer's polls of their place, which the server paces itself (`poll_ms`) and answers
+     * from a signed cookie without the database. Counted, the polls of many buyers queued behind one
+     * address (a mobile carrier's or a campus's shared address) would spend that address's budget
+     * and lock them all out of the checkout once admitted.
+     */
+    allowList: (request) => (request.method === 'GET' || request.method === 'HEAD') && (request.url.startsWith('/assets/') || QUEUE_POLL.test(request.url)),
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       error: `Too many requests. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`,
