@@ -79,10 +79,25 @@ export function step(row: QueueRow, available: number, now: Date): Pick<QueueCou
 /** The rate is measured over the last two minutes of admission. */
 export const RATE_WINDOW_SECONDS = 120;
 
+/**
+ * The rate last worked out for each row, kept for the second it was worked out in and for the
+ * marks, count and setting it was worked out from: every poll of a queue asks it, and the queue's
+ * row changes at most once a second.
+ */
+const rates = new WeakMap<object, { at: number; marks: AdmissionMarks; through: number; perMinute: number; rate: number }>();
+
 /** Buyers admitted per second lately, or the configured rate before there is enough to measure. */
 export function measuredRate(row: Pick<QueueRow, 'marks' | 'admitPerMinute' | 'admittedThrough' | 'steppedAt'>, now: Date): number {
-  const configured = row.admitPerMinute / 60;
   const nowSeconds = seconds(now);
+  const kept = rates.get(row);
+  if (kept && kept.at === nowSeconds && kept.marks === row.marks && kept.through === row.admittedThrough && kept.perMinute === row.admitPerMinute) return kept.rate;
+  const rate = rateAt(row, nowSeconds);
+  rates.set(row, { at: nowSeconds, marks: row.marks, through: row.admittedThrough, perMinute: row.admitPerMinute, rate });
+  return rate;
+}
+
+function rateAt(row: Pick<QueueRow, 'marks' | 'admitPerMinute' | 'admittedThrough' | 'steppedAt'>, nowSeconds: number): number {
+  const configured = row.admitPerMinute / 60;
   const first = row.marks.find(([t]) => t >= nowSeconds - RATE_WINDOW_SECONDS);
   const last = row.marks.at(-1);
   if (!first || !last || last[0] - first[0] < 10) return configured;

@@ -59,6 +59,16 @@ export class WaitingRooms {
     return (await this.current()).get(dateId) ?? null;
   }
 
+  /**
+   * The queued date as last read, while that read is current (no read is due): what `date` would
+   * answer, without waiting. Undefined when a read is due, so the caller asks `date`.
+   */
+  dateNow(dateId: number): QueuedDate | null | undefined {
+    const now = this.clock().getTime();
+    if (now - this.readAt >= STEP_EVERY_MS || now < this.readAt) return undefined;
+    return this.dates.get(dateId) ?? null;
+  }
+
   async datesOfEvent(eventId: number): Promise<number[]> {
     await this.current();
     return this.byEvent.get(eventId) ?? [];

@@ -90,6 +90,12 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
         setCookie(request, reply, placeCookie(dateId), sign.place(place), PLACE_SECONDS);
       }
     }
+    return viewOf(request, reply, date, place);
+  }
+
+  /** What a place is told now; a place just let in is given its admission. */
+  function viewOf(request: FastifyRequest, reply: FastifyReply, date: QueuedDate, place: Place): QueueView {
+    const dateId = date.row.eventDateId;
     const view = rooms.view(date, place);
     if (view.state === 'admitted' && !sign.readAdmission(request.cookies[admissionCookie(dateId)], dateId, nowSeconds())) {
       const expiresAt = nowSeconds() + date.row.admissionSeconds;
@@ -160,10 +166,22 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
     return page(config, `Queue: ${date.title}`, queuePage(date, view.state === 'no-place' ? null : { view, status: wire(date, view) }, scripts, config.maxPerOrder), 'events');
   });
 
-  app.get<{ Params: { dateId: string } }>('/ajax/queue/:dateId/status/', async (request, reply) => {
-    const date = await queuedDate(request.params.dateId);
+  // The poll every queued buyer repeats. Answered at once, without waiting on anything, while the
+  // process's read of the queue is current and the place needs nothing from the database (the
+  // cases of nearly every poll); otherwise as the queue page's first read.
+  app.get<{ Params: { dateId: string } }>('/ajax/queue/:dateId/status/', (request, reply) => {
     reply.header('cache-control', 'private, no-store');
-    return statusOf(request, reply, date);
+    const id = idParam(request.params.dateId);
+    const date = id === null ? undefined : rooms.dateNow(id);
+    if (date) {
+      const place = sign.readPlace(request.cookies[placeCookie(id!)], id!);
+      if (!place || !(place.number === 0 && date.row.drawn)) {
+        const view = place ? viewOf(request, reply, date, place) : ({ state: 'no-place' } as const);
+        reply.type('application/json; charset=utf-8');
+        return wire(date, view);
+      }
+    }
+    return queuedDate(request.params.dateId).then((found) => statusOf(request, reply, found));
   });
 
   app.post<{ Params: { dateId: string }; Body: { altcha?: unknown } }>('/ajax/queue/:dateId/join/', async (request, reply) => {
