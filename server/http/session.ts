@@ -9,11 +9,28 @@ export const SALE_COOKIE = 'hf_sale';
 export const USER_COOKIE = 'hf_user';
 const YEAR_SECONDS = 365 * 24 * 3600;
 
+/** Signed cookies this process has verified, per app (each its own secret): about one per visitor, a few MB at most. */
+export const REMEMBERED_COOKIES = 50_000;
+const verifiedByApp = new WeakMap<object, Map<string, string>>();
+
+/**
+ * A signed cookie's value when its signature is good. A signature is verified once per process:
+ * the same signed text always verifies the same way under the app's secret, and nearly every call
+ * a visitor makes carries the same cookies.
+ */
 function readSigned(request: FastifyRequest, name: string): string | null {
   const raw = request.cookies[name];
   if (!raw) return null;
+  let verified = verifiedByApp.get(request.unsignCookie);
+  if (!verified) verifiedByApp.set(request.unsignCookie, (verified = new Map()));
+  const known = verified.get(raw);
+  if (known !== undefined) return known;
   const unsigned = request.unsignCookie(raw);
-  return unsigned.valid && unsigned.value ? unsigned.value : null;
+  if (!unsigned.valid || !unsigned.value) return null;
+  verified.set(raw, unsigned.value);
+  // The first remembered goes first once there are too many.
+  if (verified.size > REMEMBERED_COOKIES) verified.delete(verified.keys().next().value!);
+  return unsigned.value;
 }
 
 function setSigned(request: FastifyRequest, reply: FastifyReply, name: string, value: string): void {
