@@ -2,6 +2,7 @@ import { lazy, Suspense, useEffect, useMemo } from 'react';
 import { analyticsSettings, hasAnalytics } from './analytics/settings';
 import { useCheckout, useCheckoutData, useUser } from './app/checkoutContext';
 import { basketCount, publishBasketCount } from './app/basketCount';
+import { firstScreenShown } from './app/firstScreen';
 import { Footer } from './app/Footer';
 import { Header } from './app/Header';
 import { StepScreen } from './app/StepScreen';
@@ -19,6 +20,9 @@ export function App() {
   const { tabVisible, checkoutReloaded } = checkout;
   const fresh = useCheckoutData();
   useDarkMode(useUser());
+
+  // Once the first screen is on the page, what it does not need may load (src/app/firstScreen.ts).
+  useEffect(() => firstScreenShown(), []);
 
   // The one browser event the flow listens to: the tab coming back into view reloads the checkout.
   useEffect(() => {

@@ -5,6 +5,7 @@ import { createActor } from 'xstate';
 import { App } from './App';
 import { createCheckoutMachine } from './app/checkoutActors';
 import { seedInitialData } from './api/initialData';
+import { afterFirstScreen } from './app/firstScreen';
 import { CheckoutActorContext, type CheckoutActorRef } from './app/checkoutContext';
 import { inspection, startInspector } from './inspector';
 import { installErrorReporting, reportError, reportUser } from './telemetry';
@@ -34,8 +35,8 @@ export async function startCheckout(nextTask: () => Promise<void>): Promise<void
     const user = event.query.state.data as { id: number; email: string } | null | undefined;
     reportUser(user ? { id: user.id, email: user.email } : null);
   });
-  // The page's data fills the cache at once; the contract checks it as soon as it has loaded.
-  void seedInitialData(queryClient);
+  // The page's data fills the cache at once; the contract checks it once the first screen is shown.
+  void seedInitialData(queryClient, document, afterFirstScreen);
   // Providing the chart's implementations copies the chart: a task of its own.
   await nextTask();
   const checkoutMachine = createCheckoutMachine({ queryClient, navigate: (url: string) => window.location.assign(url) });
@@ -43,8 +44,9 @@ export async function startCheckout(nextTask: () => Promise<void>): Promise<void
   // `?inspect` in development or demo mode: every actor of the page, children included.
   await startInspector();
   const actor = createActor(checkoutMachine, inspection()).start();
-  // Page views and the purchase, for analytics the buyer has accepted; from outside the chart.
-  void import('./analytics/trackCheckout').then(({ trackCheckout }) => trackCheckout(actor, queryClient));
+  // Page views and the purchase, for analytics the buyer has accepted; from outside the chart, once
+  // the first screen is shown (it tracks the step the chart is at when it starts).
+  afterFirstScreen(() => void import('./analytics/trackCheckout').then(({ trackCheckout }) => trackCheckout(actor, queryClient)));
   await nextTask();
   startApp(actor);
 }

@@ -21,11 +21,11 @@ function looksLikeUserReply(value: unknown): value is { user: unknown } {
 /**
  * Puts the page's data in the cache before the first render, so the first screen needs neither a
  * call nor the contract's schemas (the server checked the data against the contract before
- * sending it). The contract's schemas of those two calls, loaded beside the first screen, then
- * check it here too: the promise resolves once it has, and anything the contract refuses is
+ * sending it). The contract's schemas of those two calls, loaded when `later` says (the app: once
+ * its first screen is shown), then check it here too: the promise resolves once it has, and anything the contract refuses is
  * taken out of the cache and asked of the server again.
  */
-export function seedInitialData(queryClient: QueryClient, doc: Document = document): Promise<void> {
+export function seedInitialData(queryClient: QueryClient, doc: Document = document, later: (check: () => void) => void = (check) => check()): Promise<void> {
   const element = doc.getElementById(INITIAL_DATA_ID);
   if (!element?.textContent) return Promise.resolve();
   element.remove();
@@ -43,7 +43,7 @@ export function seedInitialData(queryClient: QueryClient, doc: Document = docume
   }
   if (seededUser) queryClient.setQueryData(userQuery().queryKey, seededUser.user as never);
   if (!seededCheckout && !seededUser) return Promise.resolve();
-  return verify(queryClient, seededCheckout, seededUser);
+  return new Promise<void>((resolve, reject) => later(() => void verify(queryClient, seededCheckout, seededUser).then(resolve, reject)));
 }
 
 async function verify(queryClient: QueryClient, seededCheckout: Checkout | null, seededUser: { user: unknown } | null): Promise<void> {

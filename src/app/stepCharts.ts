@@ -12,6 +12,7 @@
  * basket only the next step's (the reservation's) loads, once the page is idle; the rest load when
  * the buyer reserves.
  */
+import { afterFirstScreen } from './firstScreen';
 import type { AnyActorLogic } from 'xstate';
 import type { Checkout } from '../../contract/checkout';
 import { stepCharts, stepModuleOf } from '../steps/steps';
@@ -69,14 +70,14 @@ export function createStepCharts(deps: StepChartDeps) {
   }
 
   /**
-   * While the buyer is at the basket, only the next step's chart (the reservation's) loads, in an
-   * idle moment; the later steps' charts load when the buyer reserves (`loadAll`, through the
+   * While the buyer is at the basket, only the next step's chart (the reservation's) loads, in the
+   * first idle moment after the first screen is on the page; the later steps' charts load when the buyer reserves (`loadAll`, through the
    * root's `preparing` state), so the basket downloads nothing of them.
    */
   async function prefetchNext(): Promise<void> {
     const next = stepModuleOf('reserve').chart?.name;
     if (!next) return;
-    await new Promise<void>((resolve) => whenIdle(resolve));
+    await new Promise<void>((resolve) => afterFirstScreen(resolve));
     if (loading || charts.has(next) || !stepChartLoaders[next]) return;
     install(next, await stepChartLoaders[next](deps));
   }
@@ -95,7 +96,3 @@ export function createStepCharts(deps: StepChartDeps) {
   return { installIn, loadAll, readyFor, loaded };
 }
 
-function whenIdle(run: () => void): void {
-  if (typeof window !== 'undefined' && 'requestIdleCallback' in window) window.requestIdleCallback(run, { timeout: 2000 });
-  else setTimeout(run, 0);
-}
