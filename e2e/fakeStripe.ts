@@ -316,33 +316,21 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     return key;
   }
 
-  /** The browser's calls: the publishable key and the intent's client secret. */
-  function browserIntent(params: Record<string, unknown>): FakeIntent {
+  /** The browser's calls: the publishable key, and the client secret of an intent in `kept`. */
+  function browserHeld<T extends { client_secret: string }>(params: Record<string, unknown>, kept: Map<string, T>, kind: string): T {
     const key = typeof params.key === 'string' ? params.key : '';
     if (!(options.publishableKey ? key === options.publishableKey : /^pk_test_/.test(key))) {
       throw new Refusal(401, { type: 'invalid_request_error', message: `Invalid API Key provided: ${key || '(none)'}` });
     }
     const secret = typeof params.client_secret === 'string' ? params.client_secret : '';
-    const intent = intents.get(secret.split('_secret_')[0] ?? '');
+    const intent = kept.get(secret.split('_secret_')[0] ?? '');
     if (!intent || intent.client_secret !== secret) {
-      throw new Refusal(400, { type: 'invalid_request_error', code: 'resource_missing', param: 'client_secret', message: 'The client_secret provided does not match any associated PaymentIntent on this account.' });
+      throw new Refusal(400, { type: 'invalid_request_error', code: 'resource_missing', param: 'client_secret', message: `The client_secret provided does not match any associated ${kind} on this account.` });
     }
     return intent;
   }
-
-  /** The browser's calls on a SetupIntent: the publishable key and its client secret. */
-  function browserSetupIntent(params: Record<string, unknown>): FakeSetupIntent {
-    const key = typeof params.key === 'string' ? params.key : '';
-    if (!(options.publishableKey ? key === options.publishableKey : /^pk_test_/.test(key))) {
-      throw new Refusal(401, { type: 'invalid_request_error', message: `Invalid API Key provided: ${key || '(none)'}` });
-    }
-    const secret = typeof params.client_secret === 'string' ? params.client_secret : '';
-    const intent = setupIntents.get(secret.split('_secret_')[0] ?? '');
-    if (!intent || intent.client_secret !== secret) {
-      throw new Refusal(400, { type: 'invalid_request_error', code: 'resource_missing', param: 'client_secret', message: 'The client_secret provided does not match any associated SetupIntent on this account.' });
-    }
-    return intent;
-  }
+  const browserIntent = (params: Record<string, unknown>): FakeIntent => browserHeld(params, intents, 'PaymentIntent');
+  const browserSetupIntent = (params: Record<string, unknown>): FakeSetupIntent => browserHeld(params, setupIntents, 'SetupIntent');
 
   /** What Stripe shows the browser of an intent (no metadata). */
   const publicView = (intent: FakeIntent) => {

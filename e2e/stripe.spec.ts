@@ -6,36 +6,19 @@
  * it. The stand-in delivers Stripe's signed webhooks to the server. The sandbox server never loads
  * Stripe's code.
  */
-import type { APIRequestContext, Page, Request, Route } from '@playwright/test';
+import type { APIRequestContext, Page, Request } from '@playwright/test';
 import { expectNoAxeViolations, expectTargetSizes } from './a11y.ts';
 import type { FakeDelivery, FakeIntent, FakeRefund } from './fakeStripe.ts';
-import { servers } from './servers.ts';
+import { routeStripe, stripeState } from './stripeRoutes.ts';
 import { answerLanternQuestions, expect, expectStep, photographBothWidths, test, throughDelivery, newBuyerAt, urls } from './support.ts';
 
-const FAKE_STRIPE = `http://127.0.0.1:${servers.fakeStripe}`;
-
-/** Stripe's hosts, answered by the stand-in; the API calls the page makes are kept, in order. */
-async function routeStripe(page: Page): Promise<string[]> {
-  const apiCalls: string[] = [];
-  const forward = async (route: Route) => {
-    const url = new URL(route.request().url());
-    if (url.host === 'api.stripe.com') apiCalls.push(`${route.request().method()} ${url.pathname}`);
-    const response = await route.fetch({ url: `${FAKE_STRIPE}${url.pathname}${url.search}` });
-    await route.fulfill({ response });
-  };
-  await page.route('https://js.stripe.com/**', forward);
-  await page.route('https://api.stripe.com/**', forward);
-  return apiCalls;
-}
 
 interface FakeState {
   intents: FakeIntent[];
   refunds: FakeRefund[];
   deliveries: FakeDelivery[];
 }
-async function stripeState(request: APIRequestContext): Promise<FakeState> {
-  return (await request.get(`${FAKE_STRIPE}/__fake/state`)).json() as Promise<FakeState>;
-}
+const fakeState = (request: APIRequestContext) => stripeState<FakeState>(request);
 
 /** The amount on the Pay button, in pence. */
 async function payAmount(page: Page): Promise<number> {
@@ -97,7 +80,7 @@ test.describe('with Stripe keyed', () => {
     expect(before.keys).toEqual(['pk_test_holdfast']);
     expect(before.created).toBe('payment');
     // The server made the PaymentIntent at Stripe for what the Pay button says; the Element has its client secret.
-    const intent = (await stripeState(request)).intents.find((i) => i.client_secret === before.elementsOptions?.clientSecret);
+    const intent = (await fakeState(request)).intents.find((i) => i.client_secret === before.elementsOptions?.clientSecret);
     expect(intent).toMatchObject({ amount, currency: 'gbp', status: 'requires_payment_method', metadata: { sale_id: expect.any(String) } });
     expect(apiCalls).toEqual(['GET /v1/elements/sessions']);
     // While Stripe has the card, the details above cannot change: the billing address is shown as given, not as a form.
@@ -122,7 +105,7 @@ test.describe('with Stripe keyed', () => {
     expect(after.confirms[1]).toEqual({ returnUrl: `${urls.stripe}/do/checkout/stripe_auth/`, number: '4000000000000002', sameElements: true });
     expect(apiCalls).toEqual(['GET /v1/elements/sessions', `POST /v1/payment_intents/${intent!.id}/confirm`]);
     // Stripe told the server by its signed webhook, which the server took.
-    const told = await stripeState(request);
+    const told = await fakeState(request);
     expect(told.deliveries.filter((d) => d.intent === intent!.id)).toEqual([{ type: 'payment_intent.payment_failed', intent: intent!.id, status: 200 }]);
     expect(told.intents.find((i) => i.id === intent!.id)).toMatchObject({ status: 'requires_payment_method', last_payment_error: { code: 'card_declined' } });
     // The step is ready again: the details can change and Pay starts afresh.
@@ -144,7 +127,7 @@ test.describe('with Stripe keyed', () => {
     const card = page.getByLabel('Card number (Stripe)');
     await expect(card).toBeVisible();
     const clientSecret = (await seen(page)).elementsOptions?.clientSecret;
-    const intent = (await stripeState(request)).intents.find((i) => i.client_secret === clientSecret)!;
+    const intent = (await fakeState(request)).intents.find((i) => i.client_secret === clientSecret)!;
     expect(intent).toMatchObject({ amount, currency: 'gbp', status: 'requires_payment_method' });
 
     await card.fill('4242 4242 4242 4242');
@@ -167,7 +150,7 @@ test.describe('with Stripe keyed', () => {
     const saleReference = (await reference.textContent())!.replace('Your reference is ', '');
 
     expect(apiCalls).toEqual(['GET /v1/elements/sessions', `POST /v1/payment_intents/${intent.id}/confirm`]);
-    const after = await stripeState(request);
+    const after = await fakeState(request);
     expect(after.intents.find((i) => i.id === intent.id)).toMatchObject({ status: 'succeeded', amount_received: amount });
     // Stripe's signed payment_intent.succeeded reached the server and was taken; nothing went back.
     expect(after.deliveries.filter((d) => d.intent === intent.id)).toEqual([{ type: 'payment_intent.succeeded', intent: intent.id, status: 200 }]);

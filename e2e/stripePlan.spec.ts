@@ -5,35 +5,18 @@
  * reaches Stripe: the server's SDK talks to the local stand-in (e2e/fakeStripe.ts), and the
  * browser's requests for js.stripe.com and api.stripe.com are routed to it.
  */
-import type { APIRequestContext, Page, Route } from '@playwright/test';
+import type { APIRequestContext, Page } from '@playwright/test';
 import type { FakeIntent, FakePaymentMethod, FakeSetupIntent } from './fakeStripe.ts';
-import { servers } from './servers.ts';
+import { routeStripe, stripeState } from './stripeRoutes.ts';
 import { expect, expectStep, newBuyerAt, test, throughDelivery, urls } from './support.ts';
 
-const FAKE_STRIPE = `http://127.0.0.1:${servers.fakeStripe}`;
-
-/** Stripe's hosts, answered by the stand-in; the API calls the page makes are kept, in order. */
-async function routeStripe(page: Page): Promise<string[]> {
-  const apiCalls: string[] = [];
-  const forward = async (route: Route) => {
-    const url = new URL(route.request().url());
-    if (url.host === 'api.stripe.com') apiCalls.push(`${route.request().method()} ${url.pathname}`);
-    const response = await route.fetch({ url: `${FAKE_STRIPE}${url.pathname}${url.search}` });
-    await route.fulfill({ response });
-  };
-  await page.route('https://js.stripe.com/**', forward);
-  await page.route('https://api.stripe.com/**', forward);
-  return apiCalls;
-}
 
 interface FakeState {
   intents: FakeIntent[];
   setupIntents: FakeSetupIntent[];
   paymentMethods: FakePaymentMethod[];
 }
-async function stripeState(request: APIRequestContext): Promise<FakeState> {
-  return (await request.get(`${FAKE_STRIPE}/__fake/state`)).json() as Promise<FakeState>;
-}
+const fakeState = (request: APIRequestContext) => stripeState<FakeState>(request);
 
 const setupsSeen = (page: Page) => page.evaluate(() => (window as unknown as { __stripeFake: { elementsOptions: { clientSecret?: string } | null; setups: { number: string; redirect: string | null }[] } }).__stripeFake);
 
@@ -74,7 +57,7 @@ test.describe('with Stripe keyed', () => {
     // The form is for a SetupIntent the server made at Stripe for the buyer's customer, card only, for later payments.
     const firstSecret = (await setupsSeen(page)).elementsOptions?.clientSecret;
     expect(firstSecret).toMatch(/^seti_/);
-    const declined = (await stripeState(request)).setupIntents.find((i) => i.client_secret === firstSecret)!;
+    const declined = (await fakeState(request)).setupIntents.find((i) => i.client_secret === firstSecret)!;
     expect(declined).toMatchObject({ status: 'requires_payment_method', usage: 'off_session', payment_method_types: ['card'], customer: expect.stringMatching(/^cus_/) });
 
     await card.fill('4000 0000 0000 0002');
@@ -101,7 +84,7 @@ test.describe('with Stripe keyed', () => {
     expect(checkout.payment_complete).toBe(true);
     expect(checkout.payment_plan_remaining).toBe(25_200);
 
-    const state = await stripeState(request);
+    const state = await fakeState(request);
     const saved = state.setupIntents.find((i) => i.client_secret === secondSecret)!;
     expect(saved).toMatchObject({ status: 'succeeded', customer: declined.customer, payment_method: expect.stringMatching(/^pm_/) });
     expect(state.paymentMethods.find((m) => m.id === saved.payment_method)).toMatchObject({ customer: declined.customer, card: { last4: '4242' } });
