@@ -6,21 +6,13 @@
  * (redirect_to_url to the sandbox bank's page); then each error text from a failing call.
  */
 import type { Page } from '@playwright/test';
-import { expect, expectStep, failCall, photographBothWidths, test, throughDelivery, newBuyerAt } from './support.ts';
+import { expect, expectStep, failCall, photographBothWidths, test, throughDelivery, newBuyerAt, fillBillingAddress } from './support.ts';
 
 const PLAN_ERROR = 'There was an error with your payment. Please try again.';
 
 /** A new buyer with two camping tickets held, on the payment step; the buyer's e-mail. */
 async function toPlanPayment(page: Page): Promise<string> {
   return newBuyerAt(page, 'Meadowlands Festival', { tickets: { 'Weekend camping ticket': 2 } });
-}
-
-async function fillBilling(page: Page) {
-  await page.getByLabel('First name').fill('Tom');
-  await page.getByLabel('Last name').fill('Okafor');
-  await page.getByLabel('Address line 1').fill('4 Mill Lane');
-  await page.getByLabel('Town or city').fill('Cirencester');
-  await page.getByLabel('Postcode or zip code').fill('GL7 1AB');
 }
 
 async function choosePlan(page: Page, card = '4242 4242 4242 4242') {
@@ -41,7 +33,7 @@ test('a plan is set up, its first instalment taken, and the job charges the seco
   const buyer = await toPlanPayment(page);
   // A plan is on offer beside the card: nothing is chosen for the buyer (spec 001 §4).
   await expect(page.getByRole('radio', { name: 'Set up a payment plan' })).not.toBeChecked();
-  await fillBilling(page);
+  await fillBillingAddress(page);
   await page.getByRole('radio', { name: 'Set up a payment plan' }).check();
   // Options except '1', each with its schedule: £378 in three payments of £126.
   await expect(page.getByRole('radio', { name: /^Pay in full/ })).toHaveCount(0);
@@ -113,7 +105,7 @@ test('a plan is set up, its first instalment taken, and the job charges the seco
 
 test('a plan refused by the server, or failing, shows the spec’s error; redirect_to_url takes the browser there', async ({ page }) => {
   await toPlanPayment(page);
-  await fillBilling(page);
+  await fillBillingAddress(page);
   await choosePlan(page);
   await page.route('**/ajax/checkout/checkout/pay_with_instalment/', (route) =>
     route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ status: 'unsuccessful', url: null }) }),
@@ -124,7 +116,7 @@ test('a plan refused by the server, or failing, shows the spec’s error; redire
 
   await page.unroute('**/ajax/checkout/checkout/pay_with_instalment/');
   await failCall(page, '/ajax/checkout/checkout/pay_with_instalment/');
-  await fillBilling(page);
+  await fillBillingAddress(page);
   await choosePlan(page);
   await payButton(page).click();
   await expect(page.getByRole('alert').filter({ hasText: PLAN_ERROR })).toBeVisible();
@@ -134,7 +126,7 @@ test('a plan refused by the server, or failing, shows the spec’s error; redire
     route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ status: 'redirect_to_url', url: '/sandbox/bank-authentication/' }) }),
   );
   await page.route('**/sandbox/bank-authentication/', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<h1>Your bank</h1>' }));
-  await fillBilling(page);
+  await fillBillingAddress(page);
   await choosePlan(page);
   await payButton(page).click();
   await expect(page).toHaveURL(/\/sandbox\/bank-authentication\/$/);
@@ -143,7 +135,7 @@ test('a plan refused by the server, or failing, shows the spec’s error; redire
 test('a card whose bank must confirm: redirect_to_url takes the buyer to the bank; failed, the step shows the error; approved, the plan is set up', async ({ page }) => {
   await page.clock.install();
   await toPlanPayment(page);
-  await fillBilling(page);
+  await fillBillingAddress(page);
   await choosePlan(page, '4000 0000 0000 3220');
   await payButton(page).click();
   await expect(page).toHaveURL(/\/sandbox\/plan\/authenticate\/$/);
@@ -152,7 +144,7 @@ test('a card whose bank must confirm: redirect_to_url takes the buyer to the ban
   await expectStep(page, 'payment');
   await expect(page.getByRole('alert').filter({ hasText: PLAN_ERROR })).toBeVisible();
 
-  await fillBilling(page);
+  await fillBillingAddress(page);
   await choosePlan(page, '4000 0000 0000 3220');
   await payButton(page).click();
   await page.getByRole('button', { name: 'Approve payment' }).click();
@@ -163,7 +155,7 @@ test('a card whose bank must confirm: redirect_to_url takes the buyer to the ban
 
 test('a declined card sets nothing up and says so', async ({ page }) => {
   await toPlanPayment(page);
-  await fillBilling(page);
+  await fillBillingAddress(page);
   await choosePlan(page, '4000 0000 0000 0002');
   await payButton(page).click();
   await expect(page.getByRole('alert').filter({ hasText: PLAN_ERROR })).toBeVisible();

@@ -4,7 +4,7 @@
  * contact number an organiser requires; and each error text of the step from a failing call.
  */
 import type { Page } from '@playwright/test';
-import { addFromEventPage, answerLanternQuestions, expect, expectStep, failCall, originOf, photographBothWidths, reserveButton, signInAsNewBuyer, test } from './support.ts';
+import { addFromEventPage, answerLanternQuestions, expect, expectStep, failCall, originOf, photographBothWidths, reserveButton, signInAsNewBuyer, test, fillBillingAddress } from './support.ts';
 
 const CARDS = {
   success: '4242 4242 4242 4242',
@@ -32,14 +32,6 @@ async function toPayment(page: Page, event: string, tickets: Record<string, numb
 
 const toLanternPayment = (page: Page) => toPayment(page, 'Ashcombe Winter Lantern Trail', { 'Adult (5pm entry)': 1 });
 
-async function fillBilling(page: Page) {
-  await page.getByLabel('First name').fill('Tom');
-  await page.getByLabel('Last name').fill('Okafor');
-  await page.getByLabel('Address line 1').fill('4 Mill Lane');
-  await page.getByLabel('Town or city').fill('Cirencester');
-  await page.getByLabel('Postcode or zip code').fill('GL7 1AB');
-}
-
 async function payByCard(page: Page, number: string) {
   await page.getByRole('button', { name: /^Pay £/ }).click();
   await expect(page.getByRole('heading', { level: 1, name: /^Pay £\d+\.\d\d by card$/ })).toBeVisible();
@@ -62,7 +54,7 @@ test('a card payment is approved and the flow moves on to delivery', async ({ pa
   await page.getByRole('button', { name: /^Pay £/ }).click();
   await expect(page.getByText('Please complete your address')).toBeVisible();
   await expect(page.getByText('Type your postcode or zip code')).toBeVisible();
-  await fillBilling(page);
+  await fillBillingAddress(page);
   await expect(page.getByText('Type your postcode or zip code')).toBeHidden();
   // An optional contact number must still look like one.
   await page.getByLabel('Contact number (optional)').fill('12ab');
@@ -105,12 +97,12 @@ for (const [name, number, message] of [
 ] as const) {
   test(`a card ${name} shows the processor's message, and another card can pay`, async ({ page }) => {
     await toLanternPayment(page);
-    await fillBilling(page);
+    await fillBillingAddress(page);
     await payByCard(page, number);
     await expectStep(page, 'payment');
     await expect(paymentError(page, message)).toBeVisible();
     // A new attempt: the method is chosen again and the card can be tried once more.
-    await fillBilling(page);
+    await fillBillingAddress(page);
     await payByCard(page, CARDS.success);
     await expectStep(page, 'deliver_tickets');
   });
@@ -118,7 +110,7 @@ for (const [name, number, message] of [
 
 test('a card challenge approved pays; failed, it shows the processor’s message', async ({ page }, testInfo) => {
   await toLanternPayment(page);
-  await fillBilling(page);
+  await fillBillingAddress(page);
   await payByCard(page, CARDS.challenge);
   await expect(page.getByRole('heading', { level: 1, name: 'Security check' })).toBeVisible();
   await photographBothWidths(page, testInfo, 'challenge');
@@ -126,7 +118,7 @@ test('a card challenge approved pays; failed, it shows the processor’s message
   await expectStep(page, 'payment');
   await expect(paymentError(page, 'We are unable to authenticate your payment method.')).toBeVisible();
 
-  await fillBilling(page);
+  await fillBillingAddress(page);
   await payByCard(page, CARDS.challenge);
   await page.getByRole('button', { name: 'Approve payment' }).click();
   await expectStep(page, 'deliver_tickets');
@@ -169,7 +161,7 @@ test('a SaaS organiser without a payment provider blocks payment', async ({ page
 test('an organiser that requires a contact number gets one before paying', async ({ page }) => {
   await toPayment(page, 'Castleton Trail Run', { '10K entry': 1 });
   await expect(page.getByLabel('Contact number', { exact: true })).toBeVisible();
-  await fillBilling(page);
+  await fillBillingAddress(page);
   await page.getByRole('button', { name: /^Pay £/ }).click();
   await expect(page.getByText('Type a valid phone number')).toBeVisible();
   await page.getByLabel('Contact number', { exact: true }).fill('07700 900123');
@@ -179,7 +171,7 @@ test('an organiser that requires a contact number gets one before paying', async
 
 test('each failing call of the step shows the spec’s words', async ({ page }) => {
   await toLanternPayment(page);
-  await fillBilling(page);
+  await fillBillingAddress(page);
 
   await failCall(page, '/ajax/checkout/checkout/set_billing_address/');
   await page.getByRole('button', { name: /^Pay £/ }).click();

@@ -10,7 +10,7 @@ import type { APIRequestContext, Page, Request } from '@playwright/test';
 import { expectNoAxeViolations, expectTargetSizes } from './a11y.ts';
 import type { FakeDelivery, FakeIntent, FakeRefund } from './fakeStripe.ts';
 import { routeStripe, stripeState } from './stripeRoutes.ts';
-import { answerLanternQuestions, expect, expectStep, photographBothWidths, test, throughDelivery, newBuyerAt, urls } from './support.ts';
+import { answerLanternQuestions, expect, expectStep, photographBothWidths, test, throughDelivery, newBuyerAt, urls, fillBillingAddress } from './support.ts';
 
 
 interface FakeState {
@@ -48,14 +48,6 @@ async function toLanternPayment(page: Page) {
   await expectStep(page, 'payment');
 }
 
-async function fillBilling(page: Page) {
-  await page.getByLabel('First name').fill('Tom');
-  await page.getByLabel('Last name').fill('Okafor');
-  await page.getByLabel('Address line 1').fill('4 Mill Lane');
-  await page.getByLabel('Town or city').fill('Cirencester');
-  await page.getByLabel('Postcode or zip code').fill('GL7 1AB');
-}
-
 
 const seen = (page: Page) => page.evaluate(() => (window as unknown as { __stripeFake: Seen }).__stripeFake);
 
@@ -66,7 +58,7 @@ test.describe('with Stripe keyed', () => {
     const loads = watchStripeLoads(page);
     const apiCalls = await routeStripe(page);
     await toLanternPayment(page);
-    await fillBilling(page);
+    await fillBillingAddress(page);
     // Nothing of Stripe is fetched before the card is to be taken.
     expect(loads.map((r) => r.url())).toEqual([]);
 
@@ -121,7 +113,7 @@ test.describe('with Stripe keyed', () => {
     await page.clock.install();
     const apiCalls = await routeStripe(page);
     await toLanternPayment(page);
-    await fillBilling(page);
+    await fillBillingAddress(page);
     const amount = await payAmount(page);
     await page.getByRole('button', { name: /^Pay £/ }).click();
     const card = page.getByLabel('Card number (Stripe)');
@@ -167,7 +159,7 @@ test.describe('with Stripe keyed', () => {
   test('Stripe.js that cannot be reached says so', async ({ page }) => {
     await page.route('https://js.stripe.com/**', (route) => route.abort('failed'));
     await toLanternPayment(page);
-    await fillBilling(page);
+    await fillBillingAddress(page);
     await page.getByRole('button', { name: /^Pay £/ }).click();
     await expect(page.getByRole('alert').filter({ hasText: 'There was an error with taking you to Stripe. Please try again.' })).toBeVisible();
     await expect(page.getByRole('button', { name: /^Pay £/ })).toBeEnabled();
@@ -178,7 +170,7 @@ test.describe('with the sandbox processor', () => {
   test('the card goes to the sandbox card page and nothing of Stripe is loaded', async ({ page }) => {
     const loads = watchStripeLoads(page);
     await toLanternPayment(page);
-    await fillBilling(page);
+    await fillBillingAddress(page);
     await page.getByRole('button', { name: /^Pay £/ }).click();
     await expect(page.getByRole('heading', { level: 1, name: /^Pay £\d+\.\d\d by card$/ })).toBeVisible();
     expect(loads.map((r) => r.url())).toEqual([]);

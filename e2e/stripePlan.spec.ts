@@ -8,7 +8,7 @@
 import type { APIRequestContext, Page } from '@playwright/test';
 import type { FakeIntent, FakePaymentMethod, FakeSetupIntent } from './fakeStripe.ts';
 import { routeStripe, stripeState } from './stripeRoutes.ts';
-import { expect, expectStep, newBuyerAt, test, throughDelivery, urls } from './support.ts';
+import { expect, expectStep, newBuyerAt, test, throughDelivery, urls, fillBillingAddress } from './support.ts';
 
 
 interface FakeState {
@@ -19,14 +19,6 @@ interface FakeState {
 const fakeState = (request: APIRequestContext) => stripeState<FakeState>(request);
 
 const setupsSeen = (page: Page) => page.evaluate(() => (window as unknown as { __stripeFake: { elementsOptions: { clientSecret?: string } | null; setups: { number: string; redirect: string | null }[] } }).__stripeFake);
-
-async function fillBilling(page: Page) {
-  await page.getByLabel('First name').fill('Tom');
-  await page.getByLabel('Last name').fill('Okafor');
-  await page.getByLabel('Address line 1').fill('4 Mill Lane');
-  await page.getByLabel('Town or city').fill('Cirencester');
-  await page.getByLabel('Postcode or zip code').fill('GL7 1AB');
-}
 
 async function choosePlan(page: Page) {
   await page.getByRole('radio', { name: 'Set up a payment plan' }).check();
@@ -44,7 +36,7 @@ test.describe('with Stripe keyed', () => {
     await page.clock.install();
     const apiCalls = await routeStripe(page);
     await newBuyerAt(page, 'Meadowlands Festival', { tickets: { 'Weekend camping ticket': 2 } });
-    await fillBilling(page);
+    await fillBillingAddress(page);
     await choosePlan(page);
     // The card is not typed into this page's own fields: Stripe's form takes it when the buyer pays.
     await expect(page.getByText('You type your card into Stripe’s secure form when you pay.')).toBeVisible();
@@ -68,7 +60,7 @@ test.describe('with Stripe keyed', () => {
     expect((await setupsSeen(page)).setups).toEqual([{ returnUrl: `${urls.stripe}/checkout/`, number: '4000000000000002', redirect: 'if_required', sameElements: true }]);
 
     // Tried again: a new SetupIntent for the same customer, and this card is saved.
-    await fillBilling(page);
+    await fillBillingAddress(page);
     await choosePlan(page);
     await payButton(page).click();
     await expect(card).toBeVisible();
@@ -107,7 +99,7 @@ test.describe('with Stripe keyed', () => {
   test('Stripe.js that cannot be reached for a plan’s new card says so, and sets nothing up', async ({ page }) => {
     await page.route('https://js.stripe.com/**', (route) => route.abort('failed'));
     await newBuyerAt(page, 'Meadowlands Festival', { tickets: { 'Weekend camping ticket': 2 } });
-    await fillBilling(page);
+    await fillBillingAddress(page);
     await choosePlan(page);
     await payButton(page).click();
     await expect(page.getByRole('alert').filter({ hasText: 'There was an error with taking you to Stripe. Please try again.' })).toBeVisible();

@@ -308,3 +308,12 @@ export async function answerLanternQuestions(page: Page): Promise<void> {
   await form.getByLabel('We will keep to the lit paths and follow the rangers’ directions').check();
   await form.getByRole('button', { name: 'Continue' }).click();
 }
+
+/** The billing address of the payment specs' buyer, Tom Okafor of Cirencester, typed into the payment step. */
+export async function fillBillingAddress(page: Page): Promise<void> {
+  await page.getByLabel('First name').fill('Tom');
+  await page.getByLabel('Last name').fill('Okafor');
+  await page.getByLabel('Address line 1').fill('4 Mill Lane');
+  await page.getByLabel('Town or city').fill('Cirencester');
+  await page.getByLabel('Postcode or zip code').fill('GL7 1AB');
+}

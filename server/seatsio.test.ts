@@ -6,20 +6,11 @@ import { completeSale } from './domain/completeSale.ts';
 import { seatingOf } from './domain/seating/binding.ts';
 import { appOn, drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
 import { startFakeSeatsio, type FakeSeatsio } from './test/fakeSeatsio.ts';
+import { directives } from './test/csp.ts';
 
 const SECRET = 'sk-test-workspace-secret';
 const PUBLIC = 'pk-test-workspace-public';
 const EVENT_KEY = 'harbour-playhouse-seatsio';
-
-function directives(header: unknown): Map<string, string[]> {
-  return new Map(
-    String(header)
-      .split(';')
-      .map((d) => d.trim().split(/\s+/))
-      .filter((parts) => parts[0])
-      .map(([name, ...values]) => [name!, values]),
-  );
-}
 
 /**
  * A seated date whose plan seats.io keeps (spec 001 §2, §3): with seats.io keyed the page is told to

@@ -8,16 +8,7 @@ import { buildApp } from './app.ts';
 import { parseConfig, testConfig } from './config.ts';
 import { paymentWiring } from './providers/payment.ts';
 import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
-
-function directives(header: unknown): Map<string, string[]> {
-  return new Map(
-    String(header)
-      .split(';')
-      .map((d) => d.trim().split(/\s+/))
-      .filter((parts) => parts[0])
-      .map(([name, ...values]) => [name!, values]),
-  );
-}
+import { directives } from './test/csp.ts';
 
 /** The documents whose policy names the card processor; the API's JSON replies allow nothing at all (server/web.test.ts). */
 const PAGES = ['/checkout/', '/all-events/'];

@@ -14,16 +14,7 @@ import { sha256Source } from './plugins/security.ts';
 import { STYLE } from './views/html.ts';
 import { ENTRY_LOADER } from '../contract/page.ts';
 import { appOn, drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
-
-function directives(header: unknown): Map<string, string[]> {
-  return new Map(
-    String(header)
-      .split(';')
-      .map((d) => d.trim().split(/\s+/))
-      .filter((parts) => parts[0])
-      .map(([name, ...values]) => [name!, values]),
-  );
-}
+import { directives } from './test/csp.ts';
 
 describe.each(drivers)('web defences on %s', (driver) => {
   let w: TestWorld;
