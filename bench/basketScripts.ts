@@ -33,18 +33,22 @@ export async function benchBasketScripts(): Promise<{ usable: Script[]; idle: Sc
     const scripts: (Script & { requestedAt: number })[] = [];
     const pending: Promise<void>[] = [];
     // The page's own clock when the basket became usable, as the DOM changed.
-    await page.addInitScript(() => {
-      const usableNow = () => {
-        const step = document.querySelector('[data-step="basket"]');
-        const reserve = [...document.querySelectorAll('button')].find((b) => /Reserve Basket/.test(b.textContent ?? ''));
-        return step !== null && !step.hasAttribute('inert') && reserve !== undefined;
-      };
-      const watch = new MutationObserver(() => {
-        if (!usableNow()) return;
-        (window as unknown as { __usableAt: number }).__usableAt = performance.now();
-        watch.disconnect();
-      });
-      watch.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['inert'] });
+    // As a string: a function would be compiled by tsx with helpers the page does not have, and
+    // fail there, leaving no moment at all.
+    await page.addInitScript({
+      content: `(() => {
+        const usableNow = () => {
+          const step = document.querySelector('[data-step="basket"]');
+          const reserve = [...document.querySelectorAll('button')].find((b) => /Reserve Basket/.test(b.textContent || ''));
+          return step !== null && !step.hasAttribute('inert') && reserve !== undefined;
+        };
+        const watch = new MutationObserver(() => {
+          if (!usableNow()) return;
+          window.__usableAt = performance.now();
+          watch.disconnect();
+        });
+        watch.observe(document, { subtree: true, childList: true, attributes: true, attributeFilter: ['inert'] });
+      })()`,
     });
     const calls: string[] = [];
     page.on('request', (request) => {
@@ -73,7 +77,8 @@ export async function benchBasketScripts(): Promise<{ usable: Script[]; idle: Sc
       return step !== null && !step.hasAttribute('inert') && reserve !== undefined;
     });
     await Promise.all(pending);
-    const usableAt = await page.evaluate(() => (window as unknown as { __usableAt?: number }).__usableAt ?? performance.now());
+    const usableAt = await page.evaluate(() => (window as unknown as { __usableAt?: number }).__usableAt);
+    if (usableAt === undefined) throw new Error('The page never noted the moment the basket became usable');
     const callsBeforeUsable = [...calls];
     await page.waitForTimeout(IDLE_MS);
     await Promise.all(pending);

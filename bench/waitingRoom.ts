@@ -113,10 +113,13 @@ async function pollCost(): Promise<void> {
       const cookie = `hf_queue_${ready.dateId}=${sign.place({ dateId: ready.dateId, placeId: number, number, startedAt: 0 })}`;
       return { method: 'GET' as const, path: `/ajax/queue/${ready.dateId}/status/`, headers: { cookie } };
     });
+    // Both turns at the same offered rate (BENCH_POLL_RATE requests/s, below what either reaches), so
+    // the server batches alike in both and the CPU per request compares the work, not the load.
+    const rate = Number(process.env.BENCH_POLL_RATE ?? 0) || undefined;
     const measure = async (label: string, opts: autocannon.Options) => {
-      await cannon({ ...opts, duration: SECONDS, connections: 16 });
+      await cannon({ ...opts, duration: SECONDS, connections: 16, overallRate: rate });
       const before = cpuMs(child.pid!);
-      const result = await cannon({ ...opts, duration: SECONDS, connections: 16 });
+      const result = await cannon({ ...opts, duration: SECONDS, connections: 16, overallRate: rate });
       const used = cpuMs(child.pid!) - before;
       const n = result.requests.total;
       const bad = result.non2xx + result.errors;

@@ -15,10 +15,16 @@ export const stepSaverMachine = createMachine({
   "states": {
     "idle": {
       "on": {
-        "SAVE": {
-          "target": "saving",
-          "actions": "startSaving"
-        }
+        "SAVE": [
+          {
+            "guard": "knownToServer",
+            "description": "The server has just said the buyer is on this step: nothing to save."
+          },
+          {
+            "target": "saving",
+            "actions": "startSaving"
+          }
+        ]
       }
     },
     "saving": {

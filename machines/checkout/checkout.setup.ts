@@ -71,6 +71,11 @@ function outputOf<T>(event: unknown): T {
   return (event as { output: T }).output;
 }
 
+/** The event is the checkout read (`loadCheckout`) answering that the buyer is on `step`. */
+function justRead(event: { type: string }, step: Step): boolean {
+  return event.type === 'xstate.done.actor.loadCheckout' && outputOf<Checkout>(event).state === step;
+}
+
 export const checkoutSetup = setup({
   types: {
     context: {} as CheckoutContext,
@@ -93,8 +98,11 @@ export const checkoutSetup = setup({
     spawnCountdown: spawnChild('countdown', { id: 'countdown', systemId: 'countdown' }),
     spawnStepSaver: spawnChild('stepSaver', { id: 'stepSaver', systemId: 'stepSaver' }),
     rememberStep: assign((_, params: { step: Step }) => ({ step: params.step })),
-    /** Every change of step is saved to the server straight away. */
-    saveStep: sendTo('stepSaver', (_, params: { step: Step }) => ({ type: 'SAVE' as const, state: params.step })),
+    /**
+     * Every change of step is saved to the server straight away. A step the checkout read that led
+     * here names (the server has just said the buyer is on it) goes as known to the server.
+     */
+    saveStep: sendTo('stepSaver', ({ event }, params: { step: Step }) => ({ type: 'SAVE' as const, state: params.step, known: justRead(event, params.step) })),
     notify: assign(({ context }, params: { kind: NoticeKind; text: string }) =>
       pushNotice(context, params.kind, params.text),
     ),

@@ -176,7 +176,8 @@ function withNotice(q: Q, kind: NoticeKind, text: string): Notice[] {
   return [...q.view.notices, { id: q.before.context.nextNoticeId as number, kind, text }];
 }
 
-const savesOf = (step: Step) => ({ stepSaver: [{ type: 'SAVE', state: step }] });
+/** The step saver is told of the step; `known` when the checkout read that led there names it. */
+const savesOf = (step: Step, known = false) => ({ stepSaver: [{ type: 'SAVE', state: step, known }] });
 
 /** Whether the payment is complete after a step, from what the server said along the path. */
 function paidAfter(paid: boolean, event: WalkEvent, view: View): boolean {
@@ -221,7 +222,7 @@ function landOn(q: Q, step: Step, extra: Partial<Expectation<View>> & { captchaT
     started,
     ...extra,
     view: { ...view, ...extra.view },
-    sent: { ...(step !== q.view.step ? savesOf(step) : {}), ...extra.sent },
+    sent: { ...(step !== q.view.step ? savesOf(step, q.event.type === 'xstate.done.actor.loadCheckout' && (q.event.output as Checkout).state === step) : {}), ...extra.sent },
   };
 }
 

@@ -1,13 +1,15 @@
 /**
  * Saves each change of step with update_basket_state, one request at a time. A step entered
  * while a save is in flight is kept (the latest wins) and saved right after, so the server
- * always ends on the step the buyer sees.
+ * always ends on the step the buyer sees. A step the server has just named (`known`: the checkout
+ * read that led to it says the buyer is on it) is no change, and is not saved while nothing is in
+ * flight; behind a save in flight it is, since that save lands after the read.
  */
 import { assign, sendParent, setup } from 'xstate';
 import type { Step } from '../../contract';
 import { providedByApp } from '../providedByApp';
 
-export type StepSaverEvent = { type: 'SAVE'; state: Step };
+export type StepSaverEvent = { type: 'SAVE'; state: Step; known?: boolean };
 
 export interface StepSaverContext {
   saving: Step | null;
@@ -39,6 +41,7 @@ export const stepSaverMachine = setup({
   },
   guards: {
     hasQueued: ({ context }) => context.queued !== null,
+    knownToServer: ({ event }) => event.known === true,
   },
 }).createMachine({
   // Stryker disable next-line StringLiteral: no target names the step saver by its id.
@@ -48,7 +51,12 @@ export const stepSaverMachine = setup({
   initial: 'idle',
   states: {
     idle: {
-      on: { SAVE: { target: 'saving', actions: 'startSaving' } },
+      on: {
+        SAVE: [
+          { guard: 'knownToServer', description: 'The server has just said the buyer is on this step: nothing to save.' },
+          { target: 'saving', actions: 'startSaving' },
+        ],
+      },
     },
     saving: {
       invoke: {

@@ -21,6 +21,7 @@ describe('stepSaver machine', () => {
         SAVE: [
           { type: 'SAVE', state: 'login' },
           { type: 'SAVE', state: 'payment' },
+          { type: 'SAVE', state: 'basket', known: true },
         ],
         'xstate.done.actor.updateBasketState': [
           { type: 'xstate.done.actor.updateBasketState', output: { seconds_remaining: 321 } },
@@ -46,6 +47,8 @@ describe('stepSaver machine', () => {
         switch (event.type) {
           case 'SAVE': {
             const state = event.state as Step;
+            // The server has just said the buyer is on this step: with nothing in flight, no save.
+            if (view.inFlight === null && event.known === true) return { view, running: [] };
             if (view.inFlight === null) {
               return {
                 view: { inFlight: state, waiting: null },
@@ -53,7 +56,8 @@ describe('stepSaver machine', () => {
                 started: { updateBasketState: [{ state }] },
               };
             }
-            // The latest step wins; nothing goes out while a save is in flight.
+            // The latest step wins, known or not (the save in flight lands after the read);
+            // nothing goes out while a save is in flight.
             return { view: { inFlight: view.inFlight, waiting: state }, running: ['updateBasketState'] };
           }
           case 'xstate.done.actor.updateBasketState':
