@@ -5,7 +5,8 @@ import { createActor, type AnyActorLogic, type AnyStateNode } from 'xstate';
 import { checkoutMachine } from '../../machines/checkout/checkout.machine';
 import { makeCheckout } from '../../machines/testing/checkoutFixture';
 import { paymentMachine } from '../../machines/payment/payment.machine';
-import { createStepCharts, stepChartLoaders } from './stepCharts';
+import { stepCharts } from '../steps/steps';
+import { createStepCharts, stepChartNames } from './stepCharts';
 
 /** What an actor of the logic reports once started: a stand-in fails with its reason, a chart runs. */
 async function failure(logic: AnyActorLogic): Promise<string | null> {
@@ -32,7 +33,9 @@ describe('the step charts', () => {
   it('has a loader for every child step chart the root invokes, and for nothing else', () => {
     const stepChildren = [...invokedChildren(checkoutMachine.root)].filter((src) => !FROM_THE_ENTRY.includes(src)).sort();
     expect(stepChildren.length).toBeGreaterThan(0);
-    expect(Object.keys(stepChartLoaders).sort()).toEqual(stepChildren);
+    expect([...stepChartNames].sort()).toEqual(stepChildren);
+    // And the steps' registry says how to load each of them.
+    expect(stepCharts().map((c) => c.name).sort()).toEqual(stepChildren);
   });
 
   it('installs every step’s chart in the root machine once loaded; before, invoking a step’s chart fails loudly', async () => {
@@ -91,7 +94,7 @@ describe('the step charts', () => {
       expect(charts.loaded()).toEqual(['reservation']);
       // Reserve (any step past the basket) loads what is left at once.
       await charts.readyFor(makeCheckout({ state: 'login', sale_reference: 'HF-1' }));
-      expect(charts.loaded().sort()).toEqual(Object.keys(stepChartLoaders).sort());
+      expect(charts.loaded().sort()).toEqual([...stepChartNames].sort());
     } finally {
       vi.unstubAllGlobals();
     }

@@ -1,7 +1,7 @@
 /**
  * The charts of the steps that own one, each in its step's own chunk: the entry script carries
- * none of them. The list comes from the steps' registry (`src/steps/steps.ts`): a step's module
- * names its chart as the root chart invokes it and says how to load it with the app's calls.
+ * none of them. Their names are the contract's (`STEP_CHARTS`); how each loads with the app's calls
+ * comes from the steps' registry (`src/steps/steps.ts`), itself loaded with the first chart.
  *
  * Until a step's chart has loaded, the root machine has the chart's stand-in (`providedByApp`),
  * which fails loudly if invoked. Once loaded, the chart is installed in the root machine's own
@@ -15,15 +15,25 @@
 import { afterFirstScreen } from './firstScreen';
 import type { AnyActorLogic } from 'xstate';
 import type { Checkout } from '../../contract/checkout';
-import { stepCharts, stepModuleOf } from '../steps/steps';
+import { STEP_CHARTS } from '../../contract/steps';
 import type { StepChartDeps } from '../steps/stepModule';
 
 export type { StepChartDeps };
 
-/** Every step chart: the child's name in the root chart, and its loader. */
-export const stepChartLoaders: Record<string, (deps: StepChartDeps) => Promise<AnyActorLogic>> = Object.fromEntries(
-  stepCharts().map((chart) => [chart.name, chart.load]),
-);
+/** Every step chart, by the name the root chart invokes it by (the contract's `STEP_CHARTS`, each once). */
+export const stepChartNames: readonly string[] = [...new Set(Object.values(STEP_CHARTS))];
+
+/**
+ * A step chart's loader, from the steps' registry. The registry is a chunk of its own, asked for
+ * with the first chart (the reservation's, once the basket is idle): the basket's first screen
+ * carries nothing of the later steps, not even their names and loaders.
+ */
+async function loaderOf(name: string): Promise<(deps: StepChartDeps) => Promise<AnyActorLogic>> {
+  const { stepCharts } = await import('../steps/steps');
+  const chart = stepCharts().find((c) => c.name === name);
+  if (!chart) throw new Error(`No step owns the ${name} chart`);
+  return (deps) => chart.load(deps);
+}
 
 /** The machine the charts are installed in: its implementations, looked up by name at each invoke. */
 interface Installable {
@@ -32,7 +42,7 @@ interface Installable {
 
 /** The loading of the step charts, and their installation in the root machine. */
 export function createStepCharts(deps: StepChartDeps) {
-  const names = Object.keys(stepChartLoaders);
+  const names = stepChartNames;
   const charts = new Map<string, AnyActorLogic>();
   let machine: Installable | null = null;
   let loading: Promise<void> | null = null;
@@ -56,7 +66,7 @@ export function createStepCharts(deps: StepChartDeps) {
   function loadAll(): Promise<void> {
     loading ??= Promise.all([
       ...names.map(async (name) => {
-        if (!charts.has(name)) install(name, await stepChartLoaders[name]!(deps));
+        if (!charts.has(name)) install(name, await (await loaderOf(name))(deps));
       }),
       import('../api/contractSlices').then(({ loadWholeContract }) => loadWholeContract()),
     ]).then(
@@ -75,11 +85,10 @@ export function createStepCharts(deps: StepChartDeps) {
    * root's `preparing` state), so the basket downloads nothing of them.
    */
   async function prefetchNext(): Promise<void> {
-    const next = stepModuleOf('reserve').chart?.name;
-    if (!next) return;
+    const next = STEP_CHARTS.reserve;
     await new Promise<void>((resolve) => afterFirstScreen(resolve));
-    if (loading || charts.has(next) || !stepChartLoaders[next]) return;
-    install(next, await stepChartLoaders[next](deps));
+    if (loading || charts.has(next)) return;
+    install(next, await (await loaderOf(next))(deps));
   }
 
   /** Before the flow moves on from a fresh checkout: the basket needs no step chart, every later step may. */
