@@ -1,5 +1,6 @@
 /** Builds the Holdfast HTTP app around a database and a configuration; main.ts only listens. */
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
 import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
@@ -14,14 +15,14 @@ import { isDemoPath, notServed, registerDemoMode } from './http/demoMode.ts';
 import { instalmentJobDeps, type AppDeps } from './http/deps.ts';
 import { refusalStatus } from './http/refusals.ts';
 import { requestRateLimit } from './plugins/rateLimit.ts';
-import { security } from './plugins/security.ts';
+import { apiHeadersFor, security } from './plugins/security.ts';
 import { session } from './plugins/session.ts';
 import { visitorSale } from './plugins/visitorSale.ts';
 import { api } from './routes/api/index.ts';
 import { dev } from './routes/dev/index.ts';
 import type { MovableClock } from './routes/dev/clock.ts';
 import { pages } from './routes/pages/index.ts';
-import { registerWaitingRoom } from './routes/waitingRoom/index.ts';
+import { registerWaitingRoom, type FastPath } from './routes/waitingRoom/index.ts';
 import { sandbox } from './routes/sandbox/index.ts';
 import { STYLE } from './views/html.ts';
 import type { Mailer } from './mail/index.ts';
@@ -61,7 +62,14 @@ export async function buildApp(deps: {
   reconcileJob?: { intervalMs: number };
 }): Promise<FastifyInstance> {
   const { db, config } = deps;
+  // What answers a request before Fastify does (the waiting room's polls), once the routes are in.
+  let fastPath: FastPath | null = null;
   const app = Fastify({
+    serverFactory: (handler) =>
+      createServer((req, res) => {
+        if (fastPath?.(req, res)) return;
+        handler(req, res);
+      }),
     logger: deps.logger === false ? false : { level: config.logLevel, ...(deps.logStream ? { stream: deps.logStream } : {}) },
     bodyLimit: BODY_LIMIT,
     // A hop count trusts that many proxies in front, as proxy-addr counts them.
@@ -117,7 +125,8 @@ export async function buildApp(deps: {
     return reply.status(500).send({ error: 'Something went wrong on our side. Please try again.' });
   });
 
-  await registerWaitingRoom(app, appDeps, { staticDir: path.resolve(config.staticDir) });
+  const waitingRoom = await registerWaitingRoom(app, appDeps, { staticDir: path.resolve(config.staticDir), apiHeaders: apiHeadersFor(config.publicUrl) });
+  fastPath = waitingRoom.pollFastPath;
   await app.register(api, { deps: appDeps });
   // Demo mode's routes are not registered outside it, and registerDemoMode answers their paths 404 there.
   if (config.demo) {

@@ -34,6 +34,13 @@ export const API_HEADERS: readonly [string, string][] = [
   ['x-frame-options', 'DENY'],
 ];
 
+const isHttpsSite = (publicUrl: string | undefined) => publicUrl?.startsWith('https://') === true;
+
+/** The headers of every API reply of a site at `publicUrl` (HSTS too when that is HTTPS). */
+export function apiHeadersFor(publicUrl: string | undefined): [string, string][] {
+  return isHttpsSite(publicUrl) ? [...API_HEADERS, ['strict-transport-security', HSTS]] : [...API_HEADERS];
+}
+
 /**
  * Whether a request is an API call answered in JSON: a call under /ajax/ or /health, unless a
  * browser asks for a document (a plain form posted to a call that answers it with a page, such as
@@ -158,10 +165,10 @@ async function securityHeaders(app: FastifyInstance, { providers, inline }: Secu
   app.decorate('helmetOptions', options);
   // Behind a proxy that terminates TLS but is not trusted (no TRUST_PROXY), the request looks like
   // plain HTTP: PUBLIC_URL says the site is HTTPS. A browser heeds the header only over HTTPS.
-  const httpsSite = providers.publicUrl?.startsWith('https://') === true;
+  const httpsSite = isHttpsSite(providers.publicUrl);
   const headers: [string, string][] = [...helmetHeaders(options), ['permissions-policy', PERMISSIONS_POLICY]];
-  const apiHeaders: [string, string][] = [...API_HEADERS];
-  if (httpsSite) for (const list of [headers, apiHeaders]) list.push(['strict-transport-security', HSTS]);
+  if (httpsSite) headers.push(['strict-transport-security', HSTS]);
+  const apiHeaders = apiHeadersFor(providers.publicUrl);
   app.addHook('onRequest', (request, reply, done) => {
     const raw = reply.raw;
     for (const [name, value] of isApiRequest(request.url, request.headers.accept) ? apiHeaders : headers) raw.setHeader(name, value);

@@ -4,6 +4,7 @@
  * browser, with the proof of work), the waiting list, and the admission the event page and the
  * reservation ask for on a queued event date.
  */
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { eq, sql } from 'drizzle-orm';
 import { z } from 'zod/mini';
@@ -33,6 +34,17 @@ export const QUEUE_FIRST_MESSAGE = 'These tickets are sold through a queue. Join
 export const NO_PLACE_MESSAGE = 'A place in the queue needs the browser check to be solved first.';
 export const WAITING_LIST_INVALID_MESSAGE = 'Give a valid e-mail address and how many tickets you want.';
 const PLACE_SECONDS = 2 * 86400;
+const POLL_ROUTE = '/ajax/queue/:dateId/status/';
+const POLL_CACHE_CONTROL = 'private, no-store';
+const JSON_TYPE = 'application/json; charset=utf-8';
+/** A poll as it comes over HTTP: the route above, spelt as the router takes it (a trailing slash or not, a query or not). */
+const POLL_PATH = /^\/ajax\/queue\/([1-9]\d{0,8})\/status\/?(?:\?|$)/;
+
+/**
+ * Answers a request before Fastify sees it, when it can: true when it has. The server calls it for
+ * every request (server/app.ts); a request it leaves goes to Fastify as usual.
+ */
+export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 const idParam = (raw: string): number | null => (/^[1-9]\d{0,8}$/.test(raw) ? Number(raw) : null);
 
@@ -42,7 +54,7 @@ const waitingListForm = z.object({
   quantity: z.optional(z.string().check(z.regex(/^[1-9]\d?$/))),
 });
 
-export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, opts: { staticDir: string }): Promise<WaitingRooms> {
+export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, opts: { staticDir: string; apiHeaders: readonly (readonly [string, string])[] }): Promise<{ rooms: WaitingRooms; pollFastPath: FastPath }> {
   const { db, config, clock } = deps;
   const rooms = new WaitingRooms(db, clock);
   const sign = signer(config.sessionSecret);
@@ -106,7 +118,7 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
 
   async function statusOf(request: FastifyRequest, reply: FastifyReply, date: QueuedDate, given?: Place): Promise<string> {
     const view = await placeView(request, reply, date, given);
-    reply.type('application/json; charset=utf-8');
+    reply.type(JSON_TYPE);
     return wire(date, view);
   }
 
@@ -166,20 +178,32 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
     return page(config, `Queue: ${date.title}`, queuePage(date, view.state === 'no-place' ? null : { view, status: wire(date, view) }, scripts, config.maxPerOrder), 'events');
   });
 
-  // The poll every queued buyer repeats. Answered at once, without waiting on anything, while the
-  // process's read of the queue is current and the place needs nothing from the database (the
-  // cases of nearly every poll); otherwise as the queue page's first read.
-  app.get<{ Params: { dateId: string } }>('/ajax/queue/:dateId/status/', (request, reply) => {
-    reply.header('cache-control', 'private, no-store');
+  /**
+   * A poll's answer from the process's current read of the queue and the buyer's signed place, with
+   * nothing to wait on or set: nearly every poll. Null when it needs more (a read of the queue is due,
+   * the date has no queue, an early place's number from the draw, an admission to hand out), which
+   * the route then answers as the queue page's first read does.
+   */
+  function answerNow(id: number, placeToken: string | undefined, admissionToken: string | undefined): string | null {
+    const date = rooms.dateNow(id);
+    if (!date) return null;
+    const place = sign.readPlace(placeToken, id);
+    if (!place) return wire(date, { state: 'no-place' });
+    if (place.number === 0 && date.row.drawn) return null;
+    const view = rooms.view(date, place);
+    if (view.state === 'admitted' && !sign.readAdmission(admissionToken, id, nowSeconds())) return null;
+    return wire(date, view);
+  }
+
+  // The poll every queued buyer repeats: at once when it can be (`answerNow`), otherwise as the
+  // queue page's first read. Over HTTP most polls are answered before this route (`pollFastPath`).
+  app.get<{ Params: { dateId: string } }>(POLL_ROUTE, (request, reply) => {
+    reply.header('cache-control', POLL_CACHE_CONTROL);
     const id = idParam(request.params.dateId);
-    const date = id === null ? undefined : rooms.dateNow(id);
-    if (date) {
-      const place = sign.readPlace(request.cookies[placeCookie(id!)], id!);
-      if (!place || !(place.number === 0 && date.row.drawn)) {
-        const view = place ? viewOf(request, reply, date, place) : ({ state: 'no-place' } as const);
-        reply.type('application/json; charset=utf-8');
-        return wire(date, view);
-      }
+    const now = id === null ? null : answerNow(id, request.cookies[placeCookie(id)], request.cookies[admissionCookie(id)]);
+    if (now !== null) {
+      reply.type(JSON_TYPE);
+      return now;
     }
     return queuedDate(request.params.dateId).then((found) => statusOf(request, reply, found));
   });
@@ -251,7 +275,35 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
       return { opened: true };
     });
   }
-  return rooms;
+  /**
+   * Most polls, answered before Fastify: the same answer and headers as the route's (the API's
+   * security headers, no caching, JSON), without the router, the hooks and the reply each request
+   * would otherwise cost. Whatever it cannot answer now, it leaves to Fastify: another method or
+   * path, a poll `answerNow` leaves to the route, and a request over HTTPS that the site's address
+   * does not say is HTTPS (the security hook adds HSTS to it).
+   */
+  const pollHeaders = (length: number): (readonly [string, string])[] => [
+    ...opts.apiHeaders,
+    ['cache-control', POLL_CACHE_CONTROL],
+    ['content-type', JSON_TYPE],
+    ['content-length', String(length)],
+  ];
+  const httpsSite = opts.apiHeaders.some(([name]) => name === 'strict-transport-security');
+  const pollFastPath: FastPath = (req, res) => {
+    if (req.method !== 'GET' || !req.url) return false;
+    const found = POLL_PATH.exec(req.url);
+    if (!found) return false;
+    if (!httpsSite && ((req.socket as { encrypted?: boolean }).encrypted || req.headers['x-forwarded-proto'] !== undefined)) return false;
+    const id = Number(found[1]);
+    const cookies = req.headers.cookie ? app.parseCookie(req.headers.cookie) : {};
+    const body = answerNow(id, cookies[placeCookie(id)], cookies[admissionCookie(id)]);
+    if (body === null) return false;
+    res.writeHead(200, pollHeaders(Buffer.byteLength(body)).flat());
+    res.end(body);
+    return true;
+  };
+
+  return { rooms, pollFastPath };
 }
 
 export const WAITING_LIST_INTRO = 'Leave your e-mail address: if tickets are released, the next buyer on the list is e-mailed a link that holds them for a while.';

@@ -1,0 +1,150 @@
+/**
+ * A queue poll over HTTP: most polls are answered before Fastify (the waiting room's fast path),
+ * and such an answer is the route's own, word for word and header for header. Whatever the fast
+ * path cannot answer at once (an admission to hand out, a date without a queue, another method, a
+ * request over HTTPS the site does not know it serves) Fastify answers as before.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { FastifyInstance } from 'fastify';
+import { buildApp } from './app.ts';
+import { testConfig } from './config.ts';
+import * as t from './db/schema.ts';
+import { openTestDatabase, type OpenDatabase } from './db/testing.ts';
+import { join } from './domain/waitingRoom/room.ts';
+import { signer, type Place } from './domain/waitingRoom/tokens.ts';
+import { hotEvent } from './test/fixtures.ts';
+import { drivers } from './test/harness.ts';
+
+const SECRET = 'a-secret-for-the-poll-tests-0123456789';
+/** Headers that differ between two answers by their moment or the transport, not by what was answered. */
+const TRANSPORT = new Set(['date', 'connection', 'keep-alive', 'transfer-encoding']);
+
+describe.each(drivers)('a queue poll over HTTP on %s', (driver) => {
+  let database: OpenDatabase;
+  const clock = { now: new Date('2026-06-01T12:00:00Z') };
+  const apps: FastifyInstance[] = [];
+  /** Fastify's log of the requests it handled, per app. */
+  const handled = new Map<FastifyInstance, string[]>();
+  let dateId: number;
+  const sign = signer(SECRET);
+  const places: Place[] = [];
+
+  async function start(publicUrl?: string): Promise<{ app: FastifyInstance; base: string }> {
+    const lines: string[] = [];
+    const app = await buildApp({
+      db: database.db,
+      config: testConfig({ sessionSecret: SECRET, logLevel: 'info', ...(publicUrl ? { publicUrl } : {}) }),
+      clock: () => clock.now,
+      logStream: { write: (line) => void lines.push(line) },
+    });
+    await app.listen({ port: 0, host: '127.0.0.1' });
+    apps.push(app);
+    handled.set(app, lines);
+    const { port } = app.server.address() as { port: number };
+    return { app, base: `http://127.0.0.1:${port}` };
+  }
+
+  /** The URLs of the requests Fastify itself logged as coming in. */
+  const reachedFastify = (app: FastifyInstance) =>
+    handled
+      .get(app)!
+      .map((line) => JSON.parse(line) as { msg?: string; req?: { url?: string } })
+      .filter((entry) => entry.msg === 'incoming request')
+      .map((entry) => entry.req?.url);
+
+  beforeAll(async () => {
+    database = await openTestDatabase(driver);
+    const { types } = await hotEvent(database.db, { capacity: 50, types: 1 });
+    dateId = types[0]!.eventDateId;
+    const onSaleAt = new Date(clock.now.getTime() - 10_000);
+    await database.db.insert(t.eventDateQueues).values({
+      eventDateId: dateId,
+      onSaleAt,
+      maxShoppers: 100,
+      admitPerMinute: 60,
+      admissionSeconds: 600,
+      pollSeconds: 2,
+      drawn: true,
+      admittedThrough: 1,
+      steppedAt: clock.now,
+    });
+    // Places 1 (admitted already), 2 and 3 (waiting).
+    for (let i = 0; i < 3; i++) {
+      const place = await join(database.db, dateId, clock.now);
+      places.push({ dateId, placeId: place.placeId, number: place.number, startedAt: place.startedAt });
+    }
+  });
+  afterAll(async () => {
+    for (const app of apps) await app.close();
+    await database?.close();
+  });
+
+  const path = () => `/ajax/queue/${dateId}/status/`;
+  const cookieOf = (place: Place) => `hf_queue_${dateId}=${sign.place(place)}`;
+
+  /** The answer over HTTP, and the route's own through Fastify (inject), side by side. */
+  async function both(app: FastifyInstance, base: string, headers: Record<string, string>, url = path()) {
+    const res = await fetch(`${base}${url}`, { headers });
+    const overHttp = { status: res.status, body: await res.text(), headers: Object.fromEntries([...res.headers].filter(([name]) => !TRANSPORT.has(name))) };
+    const injected = await app.inject({ method: 'GET', url, headers });
+    const viaRoute = {
+      status: injected.statusCode,
+      body: injected.body,
+      headers: Object.fromEntries(Object.entries(injected.headers).filter(([name]) => !TRANSPORT.has(name)).map(([name, value]) => [name, String(value)])),
+    };
+    return { overHttp, viaRoute };
+  }
+
+  it('answers a waiting place, a browser without a place and a forged place before Fastify, as the route would', async () => {
+    const { app, base } = await start();
+    // The process's first read of the queue is Fastify's to make; the polls after it, within the second, are answered at once.
+    await fetch(`${base}${path()}`, { headers: { cookie: cookieOf(places[1]!) } });
+    const before = reachedFastify(app).length;
+    for (const cookie of [cookieOf(places[1]!), cookieOf(places[2]!), '', `hf_queue_${dateId}=q1.${dateId}.9.9.0.AAAA`]) {
+      const { overHttp, viaRoute } = await both(app, base, cookie ? { cookie } : {});
+      expect(overHttp).toEqual(viaRoute);
+      expect(overHttp.status).toBe(200);
+      expect(overHttp.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
+      expect(overHttp.headers['cache-control']).toBe('private, no-store');
+    }
+    const answers = await Promise.all([places[1]!, places[2]!].map(async (p) => (await (await fetch(`${base}${path()}`, { headers: { cookie: cookieOf(p) } })).json()) as { state: string; position: number }));
+    expect(answers.map((a) => [a.state, a.position])).toEqual([
+      ['waiting', 1],
+      ['waiting', 2],
+    ]);
+    // Only the route's own requests (the inject calls) reached Fastify.
+    expect(reachedFastify(app).length - before).toBe(4);
+  });
+
+  it('leaves to Fastify a place just let in (its admission cookie is set there), a date with no queue, another method and HTTPS it was not told of', async () => {
+    const { app, base } = await start();
+    await fetch(`${base}${path()}`);
+    const before = reachedFastify(app).length;
+
+    const letIn = await fetch(`${base}${path()}`, { headers: { cookie: cookieOf(places[0]!) } });
+    expect(letIn.status).toBe(200);
+    expect(((await letIn.json()) as { state: string }).state).toBe('admitted');
+    const admission = letIn.headers.get('set-cookie') ?? '';
+    expect(admission).toMatch(new RegExp(`^hf_admit_${dateId}=a1\\.`));
+    // With its admission, the place's next poll is answered before Fastify again.
+    const next = await both(app, base, { cookie: `${cookieOf(places[0]!)}; ${admission.split(';')[0]}` });
+    expect(next.overHttp).toEqual(next.viaRoute);
+
+    const noQueue = await fetch(`${base}/ajax/queue/999999/status/`);
+    expect([noQueue.status, ((await noQueue.json()) as { error: string }).error]).toEqual([404, 'This event date has no queue.']);
+    const posted = await fetch(`${base}${path()}`, { method: 'POST', headers: { origin: base } });
+    expect(posted.status).toBe(405);
+    const forwarded = await fetch(`${base}${path()}`, { headers: { cookie: cookieOf(places[1]!), 'x-forwarded-proto': 'https' } });
+    expect(forwarded.status).toBe(200);
+
+    expect(reachedFastify(app).slice(before)).toEqual([path(), path(), '/ajax/queue/999999/status/', path(), path()]);
+  });
+
+  it('sends HSTS with the fast answer of a site whose address is HTTPS', async () => {
+    const { app, base } = await start('https://tickets.example');
+    await fetch(`${base}${path()}`);
+    const { overHttp, viaRoute } = await both(app, base, { cookie: cookieOf(places[2]!) });
+    expect(overHttp).toEqual(viaRoute);
+    expect(overHttp.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
+  });
+});
