@@ -1,6 +1,6 @@
 /** Builds the Holdfast HTTP app around a database and a configuration; main.ts only listens. */
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:http';
+import { createServer, type ServerOptions } from 'node:http';
 import path from 'node:path';
 import Fastify, { type FastifyError, type FastifyInstance } from 'fastify';
 import formbody from '@fastify/formbody';
@@ -65,11 +65,20 @@ export async function buildApp(deps: {
   // What answers a request before Fastify does (the waiting room's polls), once the routes are in.
   let fastPath: FastPath | null = null;
   const app = Fastify({
-    serverFactory: (handler) =>
-      createServer((req, res) => {
+    // The HTTP server Fastify would make itself (its timeouts included), with the fast path in front.
+    serverFactory: (handler, given) => {
+      // Fastify gives its options with their defaults filled in.
+      const options = given as { http?: ServerOptions; keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number; maxRequestsPerSocket: number };
+      const server = createServer(options.http ?? {}, (req, res) => {
         if (fastPath?.(req, res)) return;
         handler(req, res);
-      }),
+      });
+      server.keepAliveTimeout = options.keepAliveTimeout;
+      server.requestTimeout = options.requestTimeout;
+      server.setTimeout(options.connectionTimeout);
+      if (options.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
+      return server;
+    },
     logger: deps.logger === false ? false : { level: config.logLevel, ...(deps.logStream ? { stream: deps.logStream } : {}) },
     bodyLimit: BODY_LIMIT,
     // A hop count trusts that many proxies in front, as proxy-addr counts them.
