@@ -29,7 +29,8 @@ const checkouts: Checkout[] = [
     }),
   ),
   ...[
-    { donation_amount: 500 },
+    // A donation is made only to the events' charity: Gift Aid follows it.
+    { charity, donation_amount: 500 },
     { marketing_preferences: pendingMarketing },
     { require_delivery_address: true },
     { before_payment_questions: [question] },
@@ -44,7 +45,8 @@ const outcomes: ReservationOutcome[] = [
   { type: 'reserved', saleReference: 'HF-2', checkoutTime: 600, checkout: makeCheckout({ charity }) },
   { type: 'reserved', saleReference: 'HF-2', checkoutTime: 600, checkout: makeCheckout({ express: true }) },
   { type: 'reserved', saleReference: 'HF-2', checkoutTime: 600, checkout: makeCheckout() },
-  { type: 'captcha', sitekey: 'local-altcha' },
+  // The server may name another sitekey when it asks again: the fresh widget takes it.
+  { type: 'captcha', sitekey: 'altcha-again' },
   { type: 'redirect', url: '/queue/' },
   { type: 'error', message: 'Sold out' },
   { type: 'unknown' },
@@ -63,6 +65,8 @@ const events: Record<string, WalkEvent[]> = {
   'xstate.error.actor.prepareReservation': [{ type: 'xstate.error.actor.prepareReservation', error: new Error('the chunk did not load') }],
   'xstate.done.actor.destroySale': [{ type: 'xstate.done.actor.destroySale', output: { success: true } }],
   'xstate.error.actor.destroySale': [{ type: 'xstate.error.actor.destroySale', error: new Error('500') }],
+  // Offered in every state, so a chart that loses Retry after a failed read fails the walk.
+  RETRY_CLICKED: [{ type: 'RETRY_CLICKED' }],
   CAPTCHA_PASSED: [{ type: 'CAPTCHA_PASSED', token: 'token-1' }],
   CAPTCHA_ERRORED: [{ type: 'CAPTCHA_ERRORED', message: 'Network error in the captcha widget' }],
   STEP_SAVED: [
@@ -272,7 +276,8 @@ function checkoutOracle(q: Q): Expectation<View> | undefined {
 
     /* determining: the server says where the buyer was */
     case 'RETRY_CLICKED':
-      if (!view.determiningFailed) return undefined;
+      // Retry is offered only where the first read failed; anywhere else it changes nothing.
+      if (!view.determiningFailed) return unchanged(q);
       return {
         view: { step: 'determining', ...idleFlags, isDetermining: true },
         running: ['loadCheckout'],
@@ -359,7 +364,7 @@ function checkoutOracle(q: Q): Expectation<View> | undefined {
         });
       case 'captcha':
         return landOn(q, 'captcha', {
-          view: { captcha: { status: 'unsolved', sitekey: 'local-altcha', message: null, canContinue: false, widgetKey: view.captcha.widgetKey + 1 } },
+          view: { captcha: { status: 'unsolved', sitekey: outcome.sitekey, message: null, canContinue: false, widgetKey: view.captcha.widgetKey + 1 } },
         });
       case 'redirect':
         // The browser leaves; the screen stays as it is meanwhile.

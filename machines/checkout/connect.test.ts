@@ -1,9 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { makeCheckout } from '../testing/checkoutFixture';
-import { createActor, fromCallback, fromPromise } from 'xstate';
-import { checkoutSenders, connectCheckout } from './checkout.connect';
+import { createActor, fromCallback, fromPromise, type AnyActorLogic, type EventObject } from 'xstate';
+import { basketEditableOn, checkoutSenders, connectCheckout, viewCheckout } from './checkout.connect';
 import { checkoutMachine } from './checkout.machine';
 import type { Checkout } from '../../contract/checkout';
+import { STEPS, type Step } from '../../contract/steps';
+import type { ReservationOutcome } from '../reservation/reservation.types';
 
 /** What the screens ask of the root checkout, each as the event of the spec's action (spec 000 §2, §4). */
 describe('checkout senders', () => {
@@ -51,6 +53,133 @@ describe('checkout senders', () => {
     expect(checkout).toMatchObject({ step: 'determining', isDetermining: true, determiningFailed: false, canEditBasket: false });
     checkout.reserve();
     expect(sent).toEqual([{ type: 'RESERVE_CLICKED' }]);
+    actor.stop();
+  });
+});
+
+const settle = async () => {
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
+};
+
+/** A call whose replies the test hands out one by one. */
+function callQueue<O, I = void>() {
+  const calls: Array<{ reply: (output: O) => void }> = [];
+  const logic = fromPromise<O, I>(() => new Promise<O>((resolve) => calls.push({ reply: resolve })));
+  return { calls, logic };
+}
+
+/**
+ * The root checkout with the server's calls answered by the test, and each step's chart a stand-in
+ * that keeps what the root sends it (the reservation's may be replaced, to answer it).
+ */
+function startRoot(charts: Record<string, AnyActorLogic> = {}) {
+  const loads = callQueue<Checkout>();
+  const destroys = callQueue<unknown>();
+  const received: Record<string, EventObject[]> = {};
+  const standIn = (name: string) =>
+    fromCallback(({ receive }) => {
+      receive((event) => (received[name] ??= []).push(event));
+    });
+  const actor = createActor(
+    checkoutMachine.provide({
+      actors: {
+        loadCheckout: loads.logic,
+        destroySale: destroys.logic,
+        prepareReservation: fromPromise<void, void>(async () => {}),
+        countdown: fromCallback(() => {}) as never,
+        stepSaver: fromCallback(() => {}) as never,
+        basket: standIn('basket') as never,
+        reservation: standIn('reservation') as never,
+        account: standIn('account') as never,
+        ...(charts as Record<string, never>),
+      },
+      delays: { reserveDelay: 0 },
+    }),
+  ).start();
+  const reserve = async () => {
+    actor.send({ type: 'RESERVE_CLICKED' });
+    await new Promise((resolve) => setTimeout(resolve, 5)); // reserveDelay
+    await settle();
+  };
+  return { actor, loads, destroys, received, reserve, view: () => viewCheckout(actor.getSnapshot()) };
+}
+
+describe('checkout view', () => {
+  it("offers 'Edit basket' on the steps after the reservation up to the payment, none before the hold and none after paying", () => {
+    const offered: Step[] = ['login', 'marketing_preferences', 'donation', 'gift_aid', 'delivery_address', 'ticket_questions_before', 'payment'];
+    for (const step of STEPS) expect([step, basketEditableOn(step)]).toEqual([step, offered.includes(step)]);
+  });
+
+  it("gives a step's screen the chart of the step the buyer is on, never the hold, the step saver or a call", async () => {
+    const { actor, loads, destroys, reserve, view } = startRoot();
+    // Reading where the buyer was: no step's chart yet.
+    expect(view().stepChild).toBeUndefined();
+    await settle();
+    loads.calls[0]!.reply(makeCheckout({ state: 'basket' }));
+    await settle();
+    expect(view()).toMatchObject({ step: 'basket', stepChild: { id: 'basket' } });
+    await reserve();
+    expect(view()).toMatchObject({ step: 'reserve', stepChild: { id: 'reservation' } });
+    // 'Edit basket' destroying the sale: no step's chart until the basket's is back.
+    actor.send({ type: 'EDIT_BASKET_CONFIRMED' });
+    expect(view()).toMatchObject({ isEditingBasket: true, stepChild: undefined });
+    destroys.calls[0]!.reply({ success: true });
+    await settle();
+    expect(view()).toMatchObject({ step: 'basket', stepChild: { id: 'basket' } });
+    actor.stop();
+
+    // Resumed past the reservation: the account's chart, beside the running hold.
+    const resumed = startRoot();
+    await settle();
+    resumed.loads.calls[0]!.reply(makeCheckout({ state: 'login', sale_reference: 'HF-1' }));
+    await settle();
+    expect(resumed.view()).toMatchObject({ step: 'login', stepChild: { id: 'account' } });
+    resumed.actor.stop();
+  });
+
+  it("passes the in-app browser's Copy link and Why? to the reservation, on the reserve step and while the captcha step reserves", async () => {
+    const { actor, loads, received, reserve } = startRoot();
+    await settle();
+    loads.calls[0]!.reply(makeCheckout({ state: 'basket' }));
+    await settle();
+    await reserve();
+    const send = checkoutSenders((event) => actor.send(event));
+    send.copyLink();
+    send.toggleWhy();
+    expect(received.reservation).toEqual([{ type: 'COPY_LINK_CLICKED' }, { type: 'WHY_TOGGLED' }]);
+    actor.stop();
+
+    const atCaptcha = startRoot();
+    await settle();
+    atCaptcha.loads.calls[0]!.reply(makeCheckout({ state: 'captcha', captcha_sitekey: 'local-altcha' }));
+    await settle();
+    const sendHere = checkoutSenders((event) => atCaptcha.actor.send(event));
+    sendHere.captchaPassed('token-1');
+    sendHere.captchaContinue();
+    expect(atCaptcha.view()).toMatchObject({ step: 'captcha', isReserving: true });
+    sendHere.copyLink();
+    sendHere.toggleWhy();
+    expect(atCaptcha.received.reservation).toEqual([{ type: 'COPY_LINK_CLICKED' }, { type: 'WHY_TOGGLED' }]);
+    atCaptcha.actor.stop();
+  });
+
+  it("shows the captcha widget's error only while that widget is in error, not on a fresh widget", async () => {
+    const reservations = callQueue<ReservationOutcome, { captchaToken?: string }>();
+    const { actor, loads, destroys, reserve, view } = startRoot({ reservation: reservations.logic });
+    await settle();
+    loads.calls[0]!.reply(makeCheckout({ state: 'captcha', captcha_sitekey: 'local-altcha' }));
+    await settle();
+    actor.send({ type: 'CAPTCHA_ERRORED', message: 'Network error in the captcha widget' });
+    expect(view().captcha).toMatchObject({ status: 'errored', message: 'Network error in the captcha widget' });
+    // The buyer goes back to the basket and reserves again; the server asks for a captcha again.
+    actor.send({ type: 'EDIT_BASKET_CONFIRMED' });
+    destroys.calls[0]!.reply({ success: true });
+    await settle();
+    expect(view()).toMatchObject({ step: 'basket', captcha: { status: 'unsolved', message: null } });
+    await reserve();
+    reservations.calls[0]!.reply({ type: 'captcha', sitekey: 'local-altcha' });
+    await settle();
+    expect(view()).toMatchObject({ step: 'captcha', captcha: { status: 'unsolved', message: null, canContinue: false } });
     actor.stop();
   });
 });
