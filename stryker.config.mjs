@@ -42,7 +42,20 @@
 // - the `history: 'deep'` / `type: 'history'` strings of the captcha region: a captcha step is
 //   only re-entered fresh, so shallow and deep history restore the same state;
 // - `forgetCaptchaToken` mutated to `{}`: the expired and errored widget states refuse Continue,
-//   and every way out of them either passes a new token or clears it.
+//   and every way out of them either passes a new token or clears it;
+// - the names given to `providedByApp.call` (`loadCheckout`, `destroySale`, `prepareReservation`,
+//   the step saver's `updateBasketState`): they only word the stand-in's error, which the app and
+//   every test replace;
+// - the `systemId` strings of the step charts (account to orderCompleted): nothing looks them up;
+// - `keepCheckout` on leaving gift_aid, ticket_questions_before, payment, awaiting_truelayer and
+//   after_sale_messages mutated away: the step that follows there always applies, so the checkout
+//   kept before routes the same;
+// - ternaries on the reservation's outcome behind a guard that already fixes its type, the
+//   `?? ''` of a refusal's message (always present), `checkout !== null` in routing (entered only
+//   with a checkout kept) and a notice's `kind` comparison (no text is raised with two kinds);
+// - in checkout.connect: the captcha's 'unsolved' fallback (the token is always null there),
+//   `prepareReservation`'s place in the root's own children (the basket's chart precedes it) and
+//   `?.` on `pastBasket` (the state always exists).
 //
 // Mutants of a chart that stop its module from loading (an `initial` naming no state) count as
 // killed through scripts/loadFailureReporter.ts (vitest.machines.config.ts): Stryker's vitest runner

@@ -145,10 +145,6 @@ export const checkoutSetup = setup({
     }),
     /** Reserved: a new sale, whose hold starts now with the server's checkout_time. */
     acceptReservation: assign({ expired: false, paymentComplete: false, captchaToken: null }),
-    startCountdown: sendTo('countdown', (_, params: { secondsRemaining: number }) => ({
-      type: 'START' as const,
-      secondsRemaining: params.secondsRemaining,
-    })),
     /** Resuming a step past the reservation: the hold goes on from the server's figure, unless paid. */
     resumeHold: assign(({ event }) => ({ paymentComplete: outputOf<Checkout>(event).payment_complete })),
     resumeCountdown: sendTo('countdown', ({ event }) => {
