@@ -21,17 +21,7 @@ import { giftAidMachine } from '../donation/giftAid.machine';
 import { marketingMachine } from '../marketing/marketing.machine';
 import { paymentMachine } from '../payment/payment.machine';
 import { questionsMachine } from '../questions/questions.machine';
-
-const settle = async () => {
-  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
-};
-
-/** A call whose replies the test hands out one by one, in the order it chooses. */
-function callQueue<I, O>() {
-  const calls: Array<{ input: I; reply: (output: O) => void }> = [];
-  const logic = fromPromise<O, I>(({ input }) => new Promise<O>((resolve) => calls.push({ input, reply: resolve })));
-  return { calls, logic };
-}
+import { callQueue, settle } from '../testing/calls';
 
 function startCheckout() {
   const saves = callQueue<{ state: Step }, { seconds_remaining: number }>();

@@ -6,6 +6,7 @@ import { checkoutMachine } from './checkout.machine';
 import type { Checkout } from '../../contract/checkout';
 import { STEPS, type Step } from '../../contract/steps';
 import type { ReservationOutcome } from '../reservation/reservation.types';
+import { callQueue, settle } from '../testing/calls';
 
 /** What the screens ask of the root checkout, each as the event of the spec's action (spec 000 §2, §4). */
 describe('checkout senders', () => {
@@ -57,24 +58,13 @@ describe('checkout senders', () => {
   });
 });
 
-const settle = async () => {
-  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve));
-};
-
-/** A call whose replies the test hands out one by one. */
-function callQueue<O, I = void>() {
-  const calls: Array<{ reply: (output: O) => void }> = [];
-  const logic = fromPromise<O, I>(() => new Promise<O>((resolve) => calls.push({ reply: resolve })));
-  return { calls, logic };
-}
-
 /**
  * The root checkout with the server's calls answered by the test, and each step's chart a stand-in
  * that keeps what the root sends it (the reservation's may be replaced, to answer it).
  */
 function startRoot(charts: Record<string, AnyActorLogic> = {}) {
-  const loads = callQueue<Checkout>();
-  const destroys = callQueue<unknown>();
+  const loads = callQueue<void, Checkout>();
+  const destroys = callQueue<void, unknown>();
   const received: Record<string, EventObject[]> = {};
   const standIn = (name: string) =>
     fromCallback(({ receive }) => {
@@ -164,7 +154,7 @@ describe('checkout view', () => {
   });
 
   it("shows the captcha widget's error only while that widget is in error, not on a fresh widget", async () => {
-    const reservations = callQueue<ReservationOutcome, { captchaToken?: string }>();
+    const reservations = callQueue<{ captchaToken?: string }, ReservationOutcome>();
     const { actor, loads, destroys, reserve, view } = startRoot({ reservation: reservations.logic });
     await settle();
     loads.calls[0]!.reply(makeCheckout({ state: 'captcha', captcha_sitekey: 'local-altcha' }));
