@@ -282,12 +282,7 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
    * path, a poll `answerNow` leaves to the route, and a request over HTTPS that the site's address
    * does not say is HTTPS (the security hook adds HSTS to it).
    */
-  const pollHeaders = (length: number): (readonly [string, string])[] => [
-    ...opts.apiHeaders,
-    ['cache-control', POLL_CACHE_CONTROL],
-    ['content-type', JSON_TYPE],
-    ['content-length', String(length)],
-  ];
+  const pollHeaders: string[] = [...opts.apiHeaders, ['cache-control', POLL_CACHE_CONTROL], ['content-type', JSON_TYPE]].flat();
   const httpsSite = opts.apiHeaders.some(([name]) => name === 'strict-transport-security');
   const pollFastPath: FastPath = (req, res) => {
     if (req.method !== 'GET' || !req.url) return false;
@@ -298,7 +293,7 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
     const cookies = req.headers.cookie ? app.parseCookie(req.headers.cookie) : {};
     const body = answerNow(id, cookies[placeCookie(id)], cookies[admissionCookie(id)]);
     if (body === null) return false;
-    res.writeHead(200, pollHeaders(Buffer.byteLength(body)).flat());
+    res.writeHead(200, [...pollHeaders, 'content-length', String(Buffer.byteLength(body))]);
     res.end(body);
     return true;
   };
