@@ -25,8 +25,22 @@ const seatPageInDevelopment: Plugin = {
   },
 };
 
+/**
+ * In development the checkout page gets the server's header and footer around the app's root
+ * (server/views/html.ts `checkoutShell`), as the server gives it in production: the app draws neither.
+ */
+const checkoutShellInDevelopment: Plugin = {
+  name: 'holdfast-checkout-shell',
+  apply: 'serve',
+  async transformIndexHtml(page, ctx) {
+    if (!ctx.server || !ctx.filename.endsWith('index.html')) return page;
+    const { checkoutShell } = (await ctx.server.ssrLoadModule('/server/views/html.ts')) as typeof import('./server/views/html.ts');
+    return page.replace('<div id="root"></div>', checkoutShell(process.env.VITE_BRAND_NAME ?? 'Holdfast'));
+  },
+};
+
 export default defineConfig({
-  plugins: [stripChartDescriptions(), react(), entryAfterPaint(), precompress(), seatPageInDevelopment, queuePage()],
+  plugins: [stripChartDescriptions(), react(), entryAfterPaint(), precompress(), seatPageInDevelopment, checkoutShellInDevelopment, queuePage()],
   resolve: {
     // @xstate/react imports the shim of useSyncExternalStore written for React before 18; React 19
     // has the hook itself, so the package's own entries (which use React's) serve instead.
@@ -48,7 +62,7 @@ export default defineConfig({
     rollupOptions: {
       input: { main: 'index.html', seats: 'seats.html', orderForm: 'order-form.html' },
       // React and react-dom in one chunk, which the checkout's entry evaluates in a task of its own
-      // (src/main.tsx); the page's shared layer (XState, React Query, the header, the call client and
+      // (src/main.tsx); the page's shared layer (XState, React Query, the call client and
       // the small pieces every step uses) in another, shared with the seat page and the lazy steps.
       output: {
         // The wire contract's chunks (its files and zod; not the spec's words, which go with their screens) are named contract-*.
@@ -58,10 +72,14 @@ export default defineConfig({
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]|^\0vite\/preload-helper|^\0rolldown\/runtime/ },
             {
               name: 'page',
-              test: /node_modules[\\/](xstate|@xstate[\\/]react|@tanstack[\\/](query-core|react-query)|use-sync-external-store|use-isomorphic-layout-effect)[\\/]|ui[\\/](Spinner|Icon|Alert|SiteHeader|SiteFooter|DeterminingScreen)\.tsx|src[\\/]app[\\/](Header|Footer)\.tsx|src[\\/]api[\\/]client\.ts|src[\\/]design\.ts|src[\\/]styles\.css|contract[\\/](money|steps|giftAidUplift|page|basketRules|messages[\\/]checkout)\.ts|machines[\\/]checkout[\\/]checkout\.messages\.ts|machines[\\/]providedByApp\.ts|ui[\\/]plural\.ts|src[\\/]components[\\/]Toasts\.tsx|src[\\/]api[\\/]queries\.ts|src[\\/]inspector\.ts/,
+              test: /node_modules[\\/](xstate|@xstate[\\/]react|@tanstack[\\/](query-core|react-query)|use-sync-external-store|use-isomorphic-layout-effect)[\\/]|ui[\\/](Spinner|Icon|Alert|DeterminingScreen)\.tsx|src[\\/]api[\\/]client\.ts|src[\\/]design\.ts|src[\\/]styles\.css|contract[\\/](money|steps|giftAidUplift|page|basketRules|messages[\\/]checkout)\.ts|machines[\\/]checkout[\\/]checkout\.messages\.ts|machines[\\/]providedByApp\.ts|ui[\\/]plural\.ts|src[\\/]components[\\/]Toasts\.tsx|src[\\/]app[\\/](basketCount|headerCount)\.ts|src[\\/]api[\\/]queries\.ts|src[\\/]inspector\.ts/,
             },
-            // The checkout's own charts that run from the first screen (the root, the basket, the countdown and the step saver), and what else of it the lazy steps share; not the countdown's view, which only the steps after the basket show.
-            { name: 'checkout', test: /machines[\\/](checkout|basket|countdown|stepSaver)[\\/](?![^\\/]*\.test\.ts$)(?!countdown\.connect\.ts$)[^\\/]+\.ts$|ui[\\/]OrderSummary\.tsx|ui[\\/]summary\.ts|src[\\/]steps[\\/]useHeadingFocus\.ts|src[\\/]app[\\/]checkoutContext\.ts/ },
+            // The checkout's first screen in one chunk: the app's start (src/boot.tsx, the basket's screen and
+            // whatever else it imports), the charts that run from the first screen (the root, the basket, the
+            // countdown and the step saver) and what else of it the lazy steps share; not the countdown's
+            // view, which only the steps after the basket show. One file, not two: one request, and gzip
+            // finds the screen's and the charts' shared words in one window.
+            { name: 'checkout', test: /machines[\\/](checkout|basket|countdown|stepSaver)[\\/](?![^\\/]*\.test\.ts$)(?!countdown\.connect\.ts$)[^\\/]+\.ts$|ui[\\/]OrderSummary\.tsx|ui[\\/]summary\.ts|src[\\/]steps[\\/]useHeadingFocus\.ts|src[\\/]app[\\/]checkoutContext\.ts|src[\\/]boot\.tsx/ },
           ],
         },
       },

@@ -5,6 +5,12 @@
 import type { Checkout } from './checkout.ts';
 import { minimumWarning, REQUIRED_TICKETS_MESSAGE } from './messages/basket.ts';
 
+/** What the basket holds for the site header's count (spec 001 §9): its tickets and gift vouchers. */
+export function basketCount(checkout: Pick<Checkout, 'tickets' | 'gift_vouchers'> | undefined | null): number {
+  if (!checkout) return 0;
+  return checkout.tickets.reduce((n, t) => n + t.qty, 0) + checkout.gift_vouchers.reduce((n, v) => n + v.qty, 0);
+}
+
 export interface BasketView {
   /** A change is with the server or the checkout is being re-read: quantity inputs are disabled. */
   isUpdating: boolean;

@@ -9,6 +9,11 @@ test('the header counts the tickets and gift vouchers in the basket @anyWidth', 
 
   await basketStep(page).getByRole('button', { name: /remove riverside arts gift voucher/i }).click();
   await expect(basketLink).toHaveAccessibleName('Basket 2 items');
+
+  // An empty basket shows no count.
+  await basketStep(page).getByRole('button', { name: /remove general admission/i }).click();
+  await expect(basketLink).toHaveAccessibleName('Basket');
+  await expect(basketLink.getByTestId('basket-count')).toHaveCount(0);
 });
 
 test('the catalogue and the seat page show the basket count too', async ({ page }) => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ENTRY_LOADER } from '../contract/page';
+import { ENTRY_LOADER } from '../contract/entryLoader';
 import { entryAfterPaint } from './entryAfterPaint';
 
 const BUILT = '<head><title>Checkout</title><script type="module" crossorigin src="/assets/main-abc.js"></script><link rel="modulepreload" crossorigin href="/assets/x.js"></head><body><div id="root"></div></body>';

@@ -1,7 +1,7 @@
 /**
  * A Vite plugin for the production checkout page (index.html): its entry script and every chunk
  * that starts the app are fetched and run only after the first paint (see ENTRY_LOADER in
- * contract/page.ts), so the page's own picture (the painted basket) is on screen before any script
+ * contract/entryLoader.ts), so the page's own picture (the painted basket) is on screen before any script
  * is downloaded or runs, and no script download competes with the page for a phone's bandwidth.
  * The entry starts the app through dynamic imports, one task each (src/main.tsx); the loader
  * preloads the chunks those load along with the entry's static imports, so they all download at
@@ -21,7 +21,7 @@ export function startChunks(bundle: Record<string, { type: string; imports?: str
   for (const file of bundle[entry]?.dynamicImports ?? []) add(file);
   return [...found];
 }
-import { ENTRY_LOADER } from '../contract/page.ts';
+import { ENTRY_LOADER } from '../contract/entryLoader.ts';
 
 const ENTRY = /<script type="module" crossorigin src="([^"]+)"><\/script>/;
 const PRELOAD = /\s*<link rel="modulepreload" crossorigin href="([^"]+)">/g;

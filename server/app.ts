@@ -26,7 +26,7 @@ import { registerWaitingRoom, type FastPath } from './routes/waitingRoom/index.t
 import { sandbox } from './routes/sandbox/index.ts';
 import { STYLE } from './views/html.ts';
 import type { Mailer } from './mail/index.ts';
-import { ENTRY_LOADER } from '../contract/page.ts';
+import { ENTRY_LOADER } from '../contract/entryLoader.ts';
 import { startReconcileJob } from './domain/payment/reconcile.ts';
 import { buildProviders, type BankWiring, type PaymentWiring, type PlanWiring } from './providers/index.ts';
 import { processorLinks } from './providers/processorLinks.ts';

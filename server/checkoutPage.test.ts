@@ -8,7 +8,7 @@ import { gunzipSync } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { calls, INITIAL_DATA_ID } from '../contract/index.ts';
-import { ENTRY_LOADER } from '../contract/page.ts';
+import { ENTRY_LOADER } from '../contract/entryLoader.ts';
 import { jsonScript } from './views/html.ts';
 import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
 
@@ -21,6 +21,9 @@ function initialData(html: string): { checkout: unknown; user: unknown } {
   if (!match) throw new Error('no initial data in the page');
   return JSON.parse(match[1]!) as { checkout: unknown; user: unknown };
 }
+
+/** What the page puts in the app's root, which the app draws again: its first screen. */
+const rootOf = (body: string) => /<div id="root">(<main id="main" class="page">[\s\S]*?<\/main>)<\/div>/.exec(body)?.[1] ?? '';
 
 describe.each(drivers)('the checkout page on %s', (driver) => {
   let w: TestWorld;
@@ -40,7 +43,7 @@ describe.each(drivers)('the checkout page on %s', (driver) => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-store');
     // At the basket the page paints the basket itself: its line, quantity, total and Reserve Basket.
-    const root = /<div id="root">(.*?)<\/div><script id=/s.exec(res.body)?.[1] ?? '';
+    const root = rootOf(res.body);
     expect(root).toContain('data-step="basket"');
     // Inert until the app draws it again: nothing on it can be pressed before its controls work.
     expect(root).toMatch(/<section[^>]*data-step="basket"[^>]*inert=""/);
@@ -50,7 +53,11 @@ describe.each(drivers)('the checkout page on %s', (driver) => {
     expect(root).toContain('£48.00');
     expect(root).toContain('Reserve Basket');
     expect(root).not.toContain('Determining checkout progress');
-    expect(root).toContain('Skip to content');
+    // The header and footer are the server's, around the app's root: the header counts the basket.
+    const [before, after] = res.body.split(/<div id="root">[\s\S]*?<\/main><\/div>/);
+    expect(before).toContain('Skip to content');
+    expect(before).toMatch(/<header class="site-header">[\s\S]*Basket<span class="site-header__count" data-testid="basket-count"><span aria-hidden="true">2<\/span><span class="visually-hidden">2 items<\/span>/);
+    expect(after).toMatch(/^\s*<footer class="site-footer">/);
 
     const data = initialData(res.body);
     const checkout = calls.getCheckout.response.parse(data.checkout);
@@ -82,7 +89,7 @@ describe.each(drivers)('the checkout page on %s', (driver) => {
     expect(await v.json('reserveTickets', {})).toMatchObject({ reserved: true });
     await v.json('updateBasketState', { state: 'login' });
     const res = await v.request({ method: 'GET', url: '/checkout/' });
-    const root = /<div id="root">(.*?)<\/div><script id=/s.exec(res.body)?.[1] ?? '';
+    const root = rootOf(res.body);
     expect(root).toContain('<h1 class="step__title">Determining checkout progress</h1>');
     expect(root).not.toContain('Reserve Basket');
   });

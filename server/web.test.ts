@@ -12,7 +12,7 @@ import { parseConfig } from './config.ts';
 import { CROSS_SITE_MESSAGE } from './http/crossSite.ts';
 import { sha256Source } from './plugins/security.ts';
 import { STYLE } from './views/html.ts';
-import { ENTRY_LOADER } from '../contract/page.ts';
+import { ENTRY_LOADER } from '../contract/entryLoader.ts';
 import { appOn, drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
 import { directives } from './test/csp.ts';
 

@@ -3,14 +3,13 @@ import { analyticsSettings, hasAnalytics } from './analytics/settings';
 import { useCheckout, useCheckoutData, useUser } from './app/checkoutContext';
 import { basketCount, publishBasketCount } from './app/basketCount';
 import { firstScreenShown } from './app/firstScreen';
-import { Footer } from './app/Footer';
-import { Header } from './app/Header';
 import { StepScreen } from './app/StepScreen';
 import { useDarkMode } from './app/useDarkMode';
 import { PERSISTENT, Toasts } from './components/Toasts';
 import { inspectorWanted } from './inspector';
 
 // Development tools: in development, and in demo mode with `?inspect` (QA's view), so a buyer's header stays the catalogue's.
+// They go first in the server's header (src/app/DevTools.tsx).
 const DevTools = import.meta.env.DEV || inspectorWanted() ? lazy(() => import('./app/DevTools')) : null;
 // Asked only where the basket's organisers have analytics.
 const ConsentBanner = lazy(() => import('./analytics/ConsentBanner'));
@@ -45,18 +44,11 @@ export function App() {
 
   return (
     <>
-      <a className="skip-link" href="#main">
-        Skip to content
-      </a>
-      <Header
-        extra={
-          DevTools ? (
-            <Suspense fallback={null}>
-              <DevTools />
-            </Suspense>
-          ) : null
-        }
-      />
+      {DevTools ? (
+        <Suspense fallback={null}>
+          <DevTools />
+        </Suspense>
+      ) : null}
       {askConsent ? (
         <Suspense fallback={null}>
           <ConsentBanner />
@@ -66,7 +58,6 @@ export function App() {
       <main id="main" className="page">
         <StepScreen step={checkout.step} />
       </main>
-      <Footer />
     </>
   );
 }

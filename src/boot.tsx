@@ -6,6 +6,7 @@ import { App } from './App';
 import { createCheckoutMachine } from './app/checkoutActors';
 import { seedInitialData } from './api/initialData';
 import { afterFirstScreen } from './app/firstScreen';
+import { followBasketCount } from './app/headerCount';
 import { CheckoutActorContext, type CheckoutActorRef } from './app/checkoutContext';
 import { inspection, startInspector } from './inspector';
 import { installErrorReporting, reportError, reportUser } from './telemetry';
@@ -29,6 +30,8 @@ const queryClient = new QueryClient({
 // phone's main thread is never held for long.
 export async function startCheckout(nextTask: () => Promise<void>): Promise<void> {
   installErrorReporting();
+  // The header and footer are the server's; the app keeps the header's basket count.
+  followBasketCount();
   // The error reporting is told who the user is whenever the user is read, the page's own included.
   queryClient.getQueryCache().subscribe((event) => {
     if (event.type !== 'updated' || event.action.type !== 'success' || event.query.queryKey[0] !== 'user') return;

@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Icon } from './Icon';
+import { itemCount } from './plural';
 
 /** Where the buyer is, for the header's `aria-current`. */
 export type SiteSection = 'events' | 'basket' | null;
@@ -44,7 +45,7 @@ export function SiteHeader({
             {count > 0 ? (
               <span className="site-header__count" data-testid="basket-count">
                 <span aria-hidden="true">{count}</span>
-                <span className="visually-hidden">{count === 1 ? '1 item' : `${count} items`}</span>
+                <span className="visually-hidden">{itemCount(count)}</span>
               </span>
             ) : null}
           </a>

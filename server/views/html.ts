@@ -48,15 +48,16 @@ export function icon(name: IconName): Html {
 }
 
 /**
- * The checkout page before its script runs: the app's header, its first screen and footer, class
- * for class (src/App.tsx), so the page paints at once and the app replaces it with the same picture.
- * The first screen is 'Determining checkout progress' unless the page knows it (the basket).
+ * The checkout page before its script runs: the site's header (with `count`, what the basket holds)
+ * and footer, which stay the server's, and between them the app's root holding its first screen,
+ * class for class (src/App.tsx), so the page paints at once and the app replaces the root with the
+ * same picture. The first screen is 'Determining checkout progress' unless the page knows it (the basket).
  */
-export function checkoutShell(site: Site, screen: string = determiningHtml()): string {
+export function checkoutShell(site: Site, screen: string = determiningHtml(), count = 0): string {
   const brand = brandOf(site);
   return `<a class="skip-link" href="#main">Skip to content</a>
-${headerHtml(brand, 'basket', true)}
-<main id="main" class="page">${screen}</main>
+${headerHtml(brand, 'basket', true, count)}
+<div id="root"><main id="main" class="page">${screen}</main></div>
 ${footerHtml(brand)}`;
 }
 

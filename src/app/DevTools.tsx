@@ -4,9 +4,25 @@
  * `npm run charts` writes), ready to import in the Stately editor as it is.
  */
 import { useState } from 'react';
+import { createPortal } from 'react-dom';
 import allMachines from '../../statecharts/all.stately.ts?raw';
 
+/** The tools' place: first in the header's navigation, which the server draws (server/views/html.ts `checkoutShell`). */
+function headerSlot(): HTMLElement | null {
+  const nav = document.querySelector('.site-header__nav');
+  if (!nav) return null;
+  const slot = document.createElement('span');
+  slot.className = 'site-header__extra';
+  nav.prepend(slot);
+  return slot;
+}
+const slot = headerSlot();
+
 export default function DevTools() {
+  return slot ? createPortal(<CopyForStately />, slot) : null;
+}
+
+function CopyForStately() {
   const [copied, setCopied] = useState(false);
   return (
     <button

@@ -5,8 +5,9 @@ import { onBasketCount } from './basketCount';
 const BRAND = import.meta.env.VITE_BRAND_NAME ?? 'Holdfast';
 
 /**
- * The checkout's header: the site's (ui/SiteHeader.tsx, the catalogue's too) at the basket, secure,
- * with the basket's count as the checkout announces it (basketCount.ts).
+ * The seat page's header: the site's (ui/SiteHeader.tsx, the catalogue's too) at the basket, secure,
+ * with the basket's count as it is announced (basketCount.ts). The checkout's own is the server's
+ * (server/views/html.ts `checkoutShell`), whose count the app keeps (headerCount.ts).
  */
 export function Header({ extra }: { extra?: ReactNode }) {
   const count = useBasketCount();

@@ -3,19 +3,13 @@
  * browser event; until the site has finished loading it announces it again every 10 ms, so a
  * header that starts listening later (the page's own, or a host page's) still hears it.
  */
-import type { Checkout } from '../../contract';
+export { basketCount } from '../../contract/basketRules';
 
 export const BASKET_COUNT_EVENT = 'basket-count';
 /** How often the count is announced again until the site has loaded (spec 001 §9). */
 export const BASKET_COUNT_POLL_MS = 10;
 
 export type BasketCountEvent = CustomEvent<{ count: number }>;
-
-/** Tickets and gift vouchers in the basket. */
-export function basketCount(checkout: Pick<Checkout, 'tickets' | 'gift_vouchers'> | undefined | null): number {
-  if (!checkout) return 0;
-  return checkout.tickets.reduce((n, t) => n + t.qty, 0) + checkout.gift_vouchers.reduce((n, v) => n + v.qty, 0);
-}
 
 let latest = 0;
 let poll: number | undefined;

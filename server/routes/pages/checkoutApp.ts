@@ -11,7 +11,8 @@ import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { calls, INITIAL_DATA_ID, MAX_ID } from '../../../contract/index.ts';
-import { ENTRY_LOADER } from '../../../contract/page.ts';
+import { basketCount } from '../../../contract/basketRules.ts';
+import { ENTRY_LOADER } from '../../../contract/entryLoader.ts';
 import { hasSeatPlan } from '../../domain/seats.ts';
 import { checkoutPageData } from '../../http/checkoutData.ts';
 import { isDemoPath } from '../../http/demoMode.ts';
@@ -100,7 +101,7 @@ export function registerCheckoutApp(app: FastifyInstance, { deps, staticDir, all
     // At the basket the first paint is the basket itself, drawn by the app's own screen; elsewhere the
     // app first determines the step.
     const screen = data?.checkout.state === 'basket' ? basketScreenHtml(data.checkout, data.user.user) : undefined;
-    const body = `<div id="root">${checkoutShell(config, screen)}</div>${data ? jsonScript(INITIAL_DATA_ID, data) : ''}`;
+    const body = `${checkoutShell(config, screen, basketCount(data?.checkout))}${data ? jsonScript(INITIAL_DATA_ID, data) : ''}`;
     // The entry stylesheet comes inside the page, so the first paint waits for no other request.
     const withStyles = await inlineStylesheets(index, staticDir, nonce);
     const document = withStyles.replace('<head>', `<head><meta name="csp-nonce" content="${nonce}">${demoMeta}${telemetryMeta(config)}`).replace('<div id="root"></div>', body);
