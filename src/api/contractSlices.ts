@@ -20,7 +20,7 @@ const files = import.meta.glob<Slice>([
   '../../contract/*.ts',
   '!../../contract/*.test.ts',
   '!../../contract/index.ts',
-  '!../../contract/{steps,money,giftAidUplift,page,basketRules,errorReportLimits}.ts',
+  '!../../contract/{steps,money,giftAidUplift,page,entryLoader,basketRules,errorReportLimits}.ts',
 ]);
 const nameOf = (path: string) => path.replace(/^.*\/(\w+)\.ts$/, '$1');
 const ORDER = Object.keys(files).sort((a, b) => rank(nameOf(a)) - rank(nameOf(b)) || a.localeCompare(b));
