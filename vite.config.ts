@@ -75,11 +75,11 @@ export default defineConfig({
               test: /node_modules[\\/](xstate|@xstate[\\/]react|@tanstack[\\/](query-core|react-query)|use-sync-external-store|use-isomorphic-layout-effect)[\\/]|ui[\\/](Spinner|Icon|Alert|DeterminingScreen)\.tsx|src[\\/]api[\\/]client\.ts|src[\\/]design\.ts|src[\\/]styles\.css|contract[\\/](money|steps|giftAidUplift|page|basketRules|messages[\\/]checkout)\.ts|machines[\\/]checkout[\\/]checkout\.messages\.ts|machines[\\/]providedByApp\.ts|ui[\\/]plural\.ts|src[\\/]components[\\/]Toasts\.tsx|src[\\/]app[\\/](basketCount|headerCount)\.ts|src[\\/]api[\\/]queries\.ts|src[\\/]inspector\.ts/,
             },
             // The checkout's first screen in one chunk: the app's start (src/boot.tsx, the basket's screen and
-            // whatever else it imports), the charts that run from the first screen (the root, the basket, the
-            // countdown and the step saver) and what else of it the lazy steps share; not the countdown's
-            // view, which only the steps after the basket show. One file, not two: one request, and gzip
+            // whatever else it imports), the charts that run from the first screen (the root, the basket and
+            // the step saver) and what else of it the lazy steps share; not the hold's clock, which starts
+            // with the first hold and loads with the later steps. One file, not two: one request, and gzip
             // finds the screen's and the charts' shared words in one window.
-            { name: 'checkout', test: /machines[\\/](checkout|basket|countdown|stepSaver)[\\/](?![^\\/]*\.test\.ts$)(?!countdown\.connect\.ts$)[^\\/]+\.ts$|ui[\\/]OrderSummary\.tsx|ui[\\/]summary\.ts|src[\\/]steps[\\/]useHeadingFocus\.ts|src[\\/]app[\\/]checkoutContext\.ts|src[\\/]boot\.tsx/ },
+            { name: 'checkout', test: /machines[\\/](checkout|basket|stepSaver)[\\/](?![^\\/]*\.test\.ts$)[^\\/]+\.ts$|ui[\\/]OrderSummary\.tsx|ui[\\/]summary\.ts|src[\\/]steps[\\/]useHeadingFocus\.ts|src[\\/]app[\\/]checkoutContext\.ts|src[\\/]boot\.tsx/ },
           ],
         },
       },

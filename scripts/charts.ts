@@ -41,7 +41,7 @@ const otherCharts: Chart[] = [
   {
     machine: countdownMachine,
     file: 'machines/countdown/countdown.machine.ts',
-    placement: 'Spawned by the root at start (systemId `countdown`); sends `COUNTDOWN_EXPIRED` to the root.',
+    placement: 'Spawned by the root with the first hold (a reservation made, or a sale resumed past it; action `startClock`), as `countdown`; sends `COUNTDOWN_EXPIRED` to the root.',
   },
   {
     machine: stepSaverMachine,

@@ -17,10 +17,10 @@ export const checkoutMachine = createMachine({
     "captchaToken": null,
     "captchaMessage": null,
     "captchaWidget": 0,
-    "checkout": null
+    "checkout": null,
+    "clockStarted": false
   },
   "entry": [
-    "spawnCountdown",
     "spawnStepSaver"
   ],
   "initial": "determining",
@@ -101,6 +101,7 @@ export const checkoutMachine = createMachine({
                 "actions": [
                   "keepCheckout",
                   "resumeHold",
+                  "startClock",
                   "resumeCountdown"
                 ],
                 "description": "Resumed past the reservation: the hold goes on from the server’s figure, unless paid."
@@ -283,6 +284,7 @@ export const checkoutMachine = createMachine({
                     "actions": [
                       "keepReservedCheckout",
                       "acceptReservation",
+                      "startClock",
                       "startReservedCountdown"
                     ],
                     "description": "Reserved: the hold starts, and the next step follows from the reserved checkout."
@@ -422,6 +424,7 @@ export const checkoutMachine = createMachine({
                 "actions": [
                   "keepReservedCheckout",
                   "acceptReservation",
+                  "startClock",
                   "startReservedCountdown"
                 ],
                 "description": "Reserved: the hold starts, and the next step follows from the reserved checkout."

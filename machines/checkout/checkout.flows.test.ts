@@ -53,7 +53,7 @@ function startCheckout() {
     }),
   ).start();
   /** What the buyer's countdown shows. */
-  const hold = () => viewCountdown((actor.system.get('countdown') as AnyActorRef).getSnapshot());
+  const hold = () => viewCountdown((actor.getSnapshot().children.countdown as AnyActorRef).getSnapshot());
   return { actor, saves, loads, reservations, destroys, hold, view: () => viewCheckout(actor.getSnapshot()) };
 }
 

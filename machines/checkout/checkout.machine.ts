@@ -2,8 +2,8 @@
  * The checkout flow (spec 000 §4, spec 001 §4), written out: one state per step of the spec, each
  * invoking its own chart, and one `routing` state that picks the next step with the rules of
  * `nextStep` (the step being left, the checkout just read; the flow's order and when each step
- * applies are the contract's `FLOW`). Child actors: `countdown` and
- * `stepSaver` live as long as the checkout; every step's chart (`basket`, `reservation`,
+ * applies are the contract's `FLOW`). Child actors: `stepSaver` lives as long as the checkout, and
+ * `countdown` (the hold's clock) from the first hold on; every step's chart (`basket`, `reservation`,
  * `account`, ..., `orderCompleted`) lives while the buyer is on that step.
  *
  * A step the buyer completes reads the checkout afresh in its own `advancing` state (a failed read
@@ -20,7 +20,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
   id: 'checkout',
   description: 'The ticket checkout, from the basket to the completed order.',
   context: initialCheckoutContext,
-  entry: ['spawnCountdown', 'spawnStepSaver'],
+  entry: ['spawnStepSaver'],
   initial: 'determining',
   on: {
     TAB_VISIBLE: { actions: 'reloadCheckout', description: 'The tab is visible again: re-read the checkout.' },
@@ -58,7 +58,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
               },
               {
                 target: '#checkout.routing',
-                actions: ['keepCheckout', 'resumeHold', 'resumeCountdown'],
+                actions: ['keepCheckout', 'resumeHold', 'startClock', 'resumeCountdown'],
                 description: 'Resumed past the reservation: the hold goes on from the server’s figure, unless paid.',
               },
             ],
@@ -145,7 +145,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
                 {
                   guard: { type: 'reservationIs', params: { outcome: 'reserved' } },
                   target: '#checkout.routing',
-                  actions: ['keepReservedCheckout', 'acceptReservation', 'startReservedCountdown'],
+                  actions: ['keepReservedCheckout', 'acceptReservation', 'startClock', 'startReservedCountdown'],
                   description: 'Reserved: the hold starts, and the next step follows from the reserved checkout.',
                 },
                 {
@@ -207,7 +207,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
                 {
                   guard: { type: 'reservationIs', params: { outcome: 'reserved' } },
                   target: '#checkout.routing',
-                  actions: ['keepReservedCheckout', 'acceptReservation', 'startReservedCountdown'],
+                  actions: ['keepReservedCheckout', 'acceptReservation', 'startClock', 'startReservedCountdown'],
                   description: 'Reserved: the hold starts, and the next step follows from the reserved checkout.',
                 },
                 {

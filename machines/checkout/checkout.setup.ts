@@ -5,12 +5,12 @@
  * map is inferred from the chart's invokes. Guards and actions read a child's output through
  * `outputOf`, typed with that child's outcome.
  */
-import { assertEvent, assign, sendTo, setup, spawnChild } from 'xstate';
+import { assertEvent, assign, enqueueActions, sendTo, setup, spawnChild } from 'xstate';
 import type { Checkout } from '../../contract/checkout';
 import type { Notice, NoticeKind } from '../../contract/notice';
 import { STEP_CHARTS, STEPS, type Step } from '../../contract/steps';
 import { basketMachine } from '../basket/basket.machine';
-import { countdownMachine } from '../countdown/countdown.machine';
+import type { countdownMachine } from '../countdown/countdown.machine';
 import { stepSaverMachine } from '../stepSaver/stepSaver.machine';
 import type { AccountOutcome } from '../account/account.types';
 import type { PaymentOutcome } from '../payment/payment.types';
@@ -37,6 +37,8 @@ export interface CheckoutContext {
   captchaWidget: number;
   /** The checkout last read (or the reservation's), from which `routing` picks the next step. */
   checkout: Checkout | null;
+  /** The hold's clock (the `countdown` child) has started: it starts with the first hold, and stays. */
+  clockStarted: boolean;
 }
 
 export const initialCheckoutContext: CheckoutContext = {
@@ -50,6 +52,7 @@ export const initialCheckoutContext: CheckoutContext = {
   captchaMessage: null,
   captchaWidget: 0,
   checkout: null,
+  clockStarted: false,
 };
 
 export type Reserved = Extract<ReservationOutcome, { type: 'reserved' }>;
@@ -89,14 +92,23 @@ export const checkoutSetup = setup({
     /** Makes the reservation's chart ready before the reserve step invokes it (the app loads its chunk). */
     prepareReservation: providedByApp.call<void, void>('prepareReservation'),
     basket: basketMachine,
-    countdown: countdownMachine,
+    /** The hold's clock: the app provides it from the later steps' chunk, loaded before any hold starts. */
+    countdown: providedByApp.chart<typeof countdownMachine>('countdown'),
     stepSaver: stepSaverMachine,
     /** Every step's chart, by the name the root invokes it by: the app provides each from its step's chunk. */
     ...providedByApp.charts(STEP_CHARTS),
   },
   actions: {
-    spawnCountdown: spawnChild('countdown', { id: 'countdown', systemId: 'countdown' }),
     spawnStepSaver: spawnChild('stepSaver', { id: 'stepSaver', systemId: 'stepSaver' }),
+    /**
+     * The hold's clock (the `countdown` child) starts with the first hold, a reservation made or a
+     * sale resumed past it, as its chart comes with the later steps; it then lives as long as the checkout.
+     */
+    startClock: enqueueActions(({ context, enqueue }) => {
+      if (context.clockStarted) return;
+      enqueue.spawnChild('countdown', { id: 'countdown' });
+      enqueue.assign({ clockStarted: true });
+    }),
     rememberStep: assign((_, params: { step: Step }) => ({ step: params.step })),
     /**
      * Every change of step is saved to the server straight away. A step the checkout read that led
@@ -115,7 +127,7 @@ export const checkoutSetup = setup({
       return { notices: context.notices.filter((n) => n.id !== event.id) };
     }),
     /** Invalidates the cached checkout so every screen re-reads it. Provided by the app. */
-    reloadCheckout: () => {},
+    reloadCheckout: providedByApp.action(),
     /** Browser navigation for a reservation redirect. Provided by the app. */
     navigate: (_, _params: { url: string }) => {},
     markExpired: assign({ expired: true }),
@@ -158,10 +170,13 @@ export const checkoutSetup = setup({
           } as const);
     }),
     markPaid: assign({ paymentComplete: true }),
-    stopCountdown: sendTo('countdown', { type: 'STOP' }),
-    syncCountdown: sendTo('countdown', ({ event }) => {
+    /** The hold's clock stops (paid, or the hold gone); before the first hold there is no clock to stop. */
+    stopCountdown: enqueueActions(({ context, enqueue }) => {
+      if (context.clockStarted) enqueue.sendTo('countdown', { type: 'STOP' });
+    }),
+    syncCountdown: enqueueActions(({ context, event, enqueue }) => {
       assertEvent(event, 'STEP_SAVED');
-      return { type: 'SYNC' as const, secondsRemaining: event.secondsRemaining };
+      if (context.clockStarted) enqueue.sendTo('countdown', { type: 'SYNC', secondsRemaining: event.secondsRemaining });
     }),
     /** The server asked for a captcha (again): a fresh widget, to be solved anew. */
     freshCaptchaWidget: assign(({ context }) => ({ captchaWidget: context.captchaWidget + 1, captchaToken: null })),

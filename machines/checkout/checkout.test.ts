@@ -194,6 +194,18 @@ function paidAfter(paid: boolean, event: WalkEvent, view: View): boolean {
   return paid;
 }
 
+/** The event starts the hold's clock (the countdown child): a reservation made, or a sale resumed past it. */
+function startsClock(event: WalkEvent, view: View): boolean {
+  if (event.type === 'xstate.done.actor.reservation') return view.isReserving && (event.output as ReservationOutcome).type === 'reserved';
+  if (event.type === 'xstate.done.actor.loadCheckout' && view.isDetermining) return HOLDING.includes(nextStep('determining', event.output as Checkout));
+  return false;
+}
+
+/** What the hold's clock is told: nothing before the first hold, when there is no clock yet. */
+function toClock(q: Q, ...events: Array<Record<string, unknown>>): { countdown?: Array<Record<string, unknown>> } {
+  return q.earlier.some((step) => startsClock(step.event, step.view)) ? { countdown: events } : {};
+}
+
 function paidNow(q: Q): boolean {
   const before = q.earlier.reduce((paid, step) => paidAfter(paid, step.event, step.view), false);
   return paidAfter(before, q.event, q.view);
@@ -256,14 +268,14 @@ function checkoutOracle(q: Q): Expectation<View> | undefined {
     case 'STEP_SAVED':
       // Only the save of the step the buyer is on, one that holds tickets, says how long is left.
       if (event.state === view.step && HOLDING.includes(view.step)) {
-        return unchanged(q, { sent: { countdown: [{ type: 'SYNC', secondsRemaining: event.secondsRemaining }] } });
+        return unchanged(q, { sent: toClock(q, { type: 'SYNC', secondsRemaining: event.secondsRemaining }) });
       }
       return unchanged(q);
     case 'CHECKOUT_RELOADED': {
       // The sale ended elsewhere (another tab): the flow follows the server, with no expiry message.
       const checkout = event.checkout as Checkout;
       if (pastBasket && HOLDING.includes(view.step) && checkout.state === 'basket' && checkout.sale_reference === null) {
-        return landOn(q, 'basket', { view: { expired: view.expired }, sent: { ...savesOf('basket'), countdown: [{ type: 'STOP' }] } });
+        return landOn(q, 'basket', { view: { expired: view.expired }, sent: { ...savesOf('basket'), ...toClock(q, { type: 'STOP' }) } });
       }
       // Paid in another tab while this one shows the payment step: the step is left as if paid here.
       if (view.step === 'payment' && !view.isAdvancing && !view.isEditingBasket && checkout.payment_complete) {
@@ -327,7 +339,7 @@ function checkoutOracle(q: Q): Expectation<View> | undefined {
       if (view.isAdvancing) {
         const step = nextStep(view.step, checkout);
         const paid = PAYING.includes(view.step) && checkout.payment_complete;
-        return landOn(q, step, paid ? { sent: { countdown: [{ type: 'STOP' }] } } : {});
+        return landOn(q, step, paid ? { sent: toClock(q, { type: 'STOP' }) } : {});
       }
       return undefined;
     }
@@ -412,7 +424,7 @@ function checkoutOracle(q: Q): Expectation<View> | undefined {
   if (event.type === lostFrom[view.step] && (output as { type: string }).type === 'reserving') {
     return landOn(q, 'basket', {
       view: { notices: withNotice(q, 'warning', (output as { message: string }).message) },
-      sent: { countdown: [{ type: 'STOP' }], reloadCheckout: [null] },
+      sent: { ...toClock(q, { type: 'STOP' }), reloadCheckout: [null] },
     });
   }
 
@@ -451,7 +463,7 @@ function checkoutOracle(q: Q): Expectation<View> | undefined {
     };
   }
   if (event.type === 'xstate.done.actor.destroySale' && view.isEditingBasket) {
-    return landOn(q, 'basket', { sent: { ...savesOf('basket'), reloadCheckout: [null], countdown: [{ type: 'STOP' }] } });
+    return landOn(q, 'basket', { sent: { ...savesOf('basket'), reloadCheckout: [null], ...toClock(q, { type: 'STOP' }) } });
   }
   if (event.type === 'xstate.error.actor.destroySale' && view.isEditingBasket) {
     // Back where the buyer was, as they saw it; the step is saved again.

@@ -28,7 +28,7 @@ export function offerThresholdMs(holdMs: number): number {
   return Math.min(MORE_TIME_OFFER_MS, holdMs / 2);
 }
 
-/** What the parent sends the countdown (systemId 'countdown'). */
+/** What the parent sends the countdown (its child 'countdown'). */
 export type ParentCountdownEvent =
   /** paymentSecondsRemaining above 0: a payment has started, and the hold is kept that long for it. */
   | { type: 'START'; secondsRemaining: number; paymentSecondsRemaining?: number }

@@ -1,19 +1,18 @@
 /**
  * The app's implementations of everything the checkout machines name: HTTP calls through the
- * one client, the query cache, navigation and a real-time ticker. Child machines keep their own
- * implementations in XState, so each child is provided here as well: the basket's from the entry,
- * the reservation's and every step chart installed from their own chunks (stepCharts.ts).
+ * one client, the query cache and navigation. Child machines keep their own implementations in
+ * XState, so each child is provided here as well: the basket's from the entry, the reservation's,
+ * every step chart's and the hold's clock installed from their own chunks (stepCharts.ts).
  */
-import { fromCallback, fromPromise, type EventObject } from 'xstate';
+import { fromPromise } from 'xstate';
 import type { QueryClient } from '@tanstack/react-query';
-import { CallFailed, callApi } from '../api/client';
+import { callApi } from '../api/client';
 import { checkoutQuery } from '../api/queries';
 import { takeInitialCheckout } from '../api/initialData';
 import { basketMachine } from '../../machines/basket/basket.machine';
 import { checkoutMachine } from '../../machines/checkout/checkout.machine';
 import type { Checkout } from '../../contract/checkout';
 import type { Step } from '../../contract/steps';
-import { countdownMachine, MORE_TIME_FAILED, type ExtendHoldReply } from '../../machines/countdown/countdown.machine';
 import { stepSaverMachine } from '../../machines/stepSaver/stepSaver.machine';
 import { createStepCharts } from './stepCharts';
 
@@ -22,26 +21,6 @@ export interface CheckoutDeps {
   navigate(url: string): void;
   userAgent?: string;
 }
-
-/** Sends TICK with the milliseconds that really passed, so a throttled tab catches up. */
-const ticker = fromCallback<EventObject, { intervalMs: number }>(({ sendBack, input }) => {
-  let last = performance.now();
-  const id = setInterval(() => {
-    const now = performance.now();
-    sendBack({ type: 'TICK', elapsedMs: now - last });
-    last = now;
-  }, input.intervalMs);
-  return () => clearInterval(id);
-});
-
-/** POST extend_hold; a refusal rejects with the server's own words for the buyer. */
-const extendHold = fromPromise<ExtendHoldReply, void>(async () => {
-  try {
-    return await callApi('extendHold');
-  } catch (err) {
-    throw new Error(err instanceof CallFailed && err.serverMessage ? err.serverMessage : MORE_TIME_FAILED, { cause: err });
-  }
-});
 
 export function createCheckoutMachine(deps: CheckoutDeps) {
   const { queryClient } = deps;
@@ -62,7 +41,6 @@ export function createCheckoutMachine(deps: CheckoutDeps) {
     actors: {
       loadCheckout,
       destroySale: fromPromise<unknown, void>(() => callApi('destroySale')),
-      countdown: countdownMachine.provide({ actors: { ticker, extendHold } }),
       stepSaver: stepSaverMachine.provide({
         actors: {
           updateBasketState: fromPromise<{ seconds_remaining: number }, { state: Step }>(({ input }) =>

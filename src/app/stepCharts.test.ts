@@ -5,6 +5,7 @@ import { createActor, type AnyActorLogic, type AnyStateNode } from 'xstate';
 import { checkoutMachine } from '../../machines/checkout/checkout.machine';
 import { makeCheckout } from '../../machines/testing/checkoutFixture';
 import { paymentMachine } from '../../machines/payment/payment.machine';
+import { countdownMachine } from '../../machines/countdown/countdown.machine';
 import { stepCharts } from '../steps/steps';
 import { createStepCharts, stepChartNames } from './stepCharts';
 
@@ -26,8 +27,8 @@ function invokedChildren(node: AnyStateNode, found = new Set<string>()): Set<str
   return found;
 }
 
-/** Read from the entry: the calls, the reservation's preparation, the basket and the always-running children. */
-const FROM_THE_ENTRY = ['loadCheckout', 'destroySale', 'prepareReservation', 'basket', 'countdown', 'stepSaver'];
+/** Read from the entry: the calls, the reservation's preparation and the basket (the step saver and the hold's clock are spawned, not invoked). */
+const FROM_THE_ENTRY = ['loadCheckout', 'destroySale', 'prepareReservation', 'basket'];
 
 describe('the step charts', () => {
   it('has a loader for every child step chart the root invokes, and for nothing else', () => {
@@ -52,6 +53,21 @@ describe('the step charts', () => {
     expect(installed.getSnapshot().machine.id).toBe(paymentMachine.id);
     installed.stop();
     direct.stop();
+  });
+
+  it('installs the hold’s clock with the later steps’ charts, not at the basket', async () => {
+    const charts = createStepCharts({ queryClient: new QueryClient(), navigate: () => {}, userAgent: '' });
+    const root = checkoutMachine.provide({});
+    charts.installIn(root);
+    const clock = () => root.implementations.actors.countdown as AnyActorLogic;
+    await charts.readyFor(makeCheckout({ state: 'basket' }));
+    expect(await failure(clock())).toMatch(/The countdown chart is provided by the app/);
+    await charts.readyFor(makeCheckout({ state: 'payment', sale_reference: 'HF-1' }));
+    const installed = clock() as typeof countdownMachine;
+    expect(installed.id).toBe(countdownMachine.id);
+    // With the app's ticker and call for more time, not the chart's stand-ins.
+    expect(installed.implementations.actors.ticker).not.toBe(countdownMachine.implementations.actors.ticker);
+    expect(installed.implementations.actors.extendHold).not.toBe(countdownMachine.implementations.actors.extendHold);
   });
 
   it('installs charts loaded before the machine was given to it', async () => {

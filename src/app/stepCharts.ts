@@ -11,6 +11,9 @@
  * the checkout is still at the basket, so a child is always installed before it is invoked. At the
  * basket only the next step's (the reservation's) loads, once the page is idle; the rest load when
  * the buyer reserves.
+ *
+ * The hold's clock (`countdown`, which the root spawns with the first hold: a reservation made, or a
+ * sale resumed past it) loads with the rest: both ways to a hold pass through `loadAll` first.
  */
 import { afterFirstScreen } from './firstScreen';
 import type { AnyActorLogic } from 'xstate';
@@ -34,6 +37,9 @@ async function loaderOf(name: string): Promise<(deps: StepChartDeps) => Promise<
   if (!chart) throw new Error(`No step owns the ${name} chart`);
   return (deps) => chart.load(deps);
 }
+
+/** The hold's clock, by the name the root spawns it by. */
+const CLOCK = 'countdown';
 
 /** The machine the charts are installed in: its implementations, looked up by name at each invoke. */
 interface Installable {
@@ -68,6 +74,7 @@ export function createStepCharts(deps: StepChartDeps) {
       ...names.map(async (name) => {
         if (!charts.has(name)) install(name, await (await loaderOf(name))(deps));
       }),
+      import('./countdownChart').then(({ countdownChart }) => install(CLOCK, countdownChart())),
       import('../api/contractSlices').then(({ loadWholeContract }) => loadWholeContract()),
     ]).then(
       () => undefined,
