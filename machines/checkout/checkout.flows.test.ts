@@ -84,6 +84,34 @@ describe('checkout flows', () => {
     expect(hold()).toMatchObject({ running: true, secondsRemaining: 590 });
   });
 
+  it('has no clock at the basket; the first hold starts one, which Edit basket stops and the next hold starts again', async () => {
+    const { actor, loads, reservations, destroys, hold } = startCheckout();
+    await settle();
+    loads.calls[0]!.reply(makeCheckout({ state: 'basket' }));
+    await settle();
+    expect(actor.getSnapshot().children.countdown).toBeUndefined();
+    const reserve = async (checkoutTime: number) => {
+      actor.send({ type: 'RESERVE_CLICKED' });
+      await new Promise((resolve) => setTimeout(resolve, 5)); // reserveDelay
+      await settle();
+      reservations.calls.at(-1)!.reply({ type: 'reserved', saleReference: 'HF-2', checkoutTime, checkout: makeCheckout() });
+      await settle();
+    };
+    await reserve(600);
+    const clock = actor.getSnapshot().children.countdown;
+    expect(hold()).toMatchObject({ running: true, secondsRemaining: 600 });
+    actor.send({ type: 'EDIT_BASKET_CONFIRMED' });
+    await settle();
+    destroys.calls[0]!.reply(undefined);
+    await settle();
+    expect(hold()).toMatchObject({ running: false });
+    // The same clock, started again: the checkout never has two.
+    await reserve(300);
+    expect(actor.getSnapshot().children.countdown).toBe(clock);
+    expect(hold()).toMatchObject({ running: true, secondsRemaining: 300 });
+    actor.stop();
+  });
+
   it('refuses Edit basket once the payment is complete', async () => {
     const { actor, loads, destroys, view } = startCheckout();
     await settle();

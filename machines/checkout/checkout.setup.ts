@@ -174,9 +174,10 @@ export const checkoutSetup = setup({
     stopCountdown: enqueueActions(({ context, enqueue }) => {
       if (context.clockStarted) enqueue.sendTo('countdown', { type: 'STOP' });
     }),
-    syncCountdown: enqueueActions(({ context, event, enqueue }) => {
+    /** A save of a step that holds tickets (the `replyHoldsTickets` guard) comes after the first hold: the clock is there. */
+    syncCountdown: sendTo('countdown', ({ event }) => {
       assertEvent(event, 'STEP_SAVED');
-      if (context.clockStarted) enqueue.sendTo('countdown', { type: 'SYNC', secondsRemaining: event.secondsRemaining });
+      return { type: 'SYNC' as const, secondsRemaining: event.secondsRemaining };
     }),
     /** The server asked for a captcha (again): a fresh widget, to be solved anew. */
     freshCaptchaWidget: assign(({ context }) => ({ captchaWidget: context.captchaWidget + 1, captchaToken: null })),
