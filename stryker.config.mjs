@@ -34,8 +34,8 @@
 // - contract/basketRules `line.min_per_customer > 1` mutated to `true` / `>= 1`: a line's quantity is at
 //   least 1 (the server's, and a typed one is raised to 1), so a minimum of 0 or 1 is never broken.
 // Survivors looked at in the root checkout (machines/checkout), left as they are:
-// - `systemId` strings of the basket, reservation and step-saver children: no one looks them up
-//   (only the countdown's is read, by the flows test), so renaming them changes nothing observable;
+// - `systemId` strings of the basket, reservation and step-saver children: no one looks them up,
+//   so renaming them changes nothing observable (the hold's clock has none);
 // - `nextNoticeId + 1` mutated to `- 1`: ids stay unique, which is all the screens rely on;
 // - `{ description }`-only transitions (CHECKOUT_RELOADED while determining, captcha events ignored
 //   while reserving) mutated to `{}`: the same no-op;
@@ -43,9 +43,9 @@
 //   only re-entered fresh, so shallow and deep history restore the same state;
 // - `forgetCaptchaToken` mutated to `{}`: the expired and errored widget states refuse Continue,
 //   and every way out of them either passes a new token or clears it;
-// - the names given to `providedByApp.call` (`loadCheckout`, `destroySale`, `prepareReservation`,
-//   the step saver's `updateBasketState`): they only word the stand-in's error, which the app and
-//   every test replace;
+// - the names given to `providedByApp.call` and `.chart` (`loadCheckout`, `destroySale`,
+//   `prepareReservation`, the hold's clock `countdown`, the step saver's `updateBasketState`): they
+//   only word the stand-in's error, which the app and every test replace;
 // - the `systemId` strings of the step charts (account to orderCompleted): nothing looks them up;
 // - `keepCheckout` on leaving gift_aid, ticket_questions_before, payment, awaiting_truelayer and
 //   after_sale_messages mutated away: the step that follows there always applies, so the checkout
