@@ -19,6 +19,26 @@ function recordAnalytics(page: Page): Request[] {
 
 const hits = (seen: Request[], path: string) => seen.map((r) => new URL(r.url())).filter((u) => u.pathname === path).map((u) => Object.fromEntries(u.searchParams));
 
+test('the analytics question comes with the app’s first screen: the basket never moves once it can be pressed', async ({ page }) => {
+  await addFromEventPage(page, 'Folk at the Ropewalk', { tickets: { 'Session seat': 1 } });
+  // Where Reserve Basket is at each frame from the moment the app's basket can be pressed.
+  await page.addInitScript(() => {
+    const tops: number[] = [];
+    (window as unknown as { reserveTops: number[] }).reserveTops = tops;
+    const frame = () => {
+      const button = document.querySelector('[data-step="basket"]:not([inert]) .reserve-button');
+      if (button) tops.push(Math.round(button.getBoundingClientRect().top + window.scrollY));
+      if (tops.length < 60) requestAnimationFrame(frame);
+    };
+    requestAnimationFrame(frame);
+  });
+  await page.reload();
+  await expect(page.getByRole('region', { name: 'Analytics cookies' })).toBeVisible();
+  await expect.poll(() => page.evaluate(() => (window as unknown as { reserveTops: number[] }).reserveTops.length)).toBe(60);
+  const tops = await page.evaluate(() => (window as unknown as { reserveTops: number[] }).reserveTops);
+  expect(new Set(tops).size, `Reserve Basket moved: ${tops.join(', ')}`).toBe(1);
+});
+
 test('nothing of the tag or the pixel loads before consent; then page views and the purchase @anyWidth', async ({ page }) => {
   await page.clock.install();
   const seen = recordAnalytics(page);

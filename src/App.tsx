@@ -1,4 +1,5 @@
-import { lazy, Suspense, useEffect, useMemo } from 'react';
+import { lazy, Suspense, useEffect, useMemo, type ComponentType } from 'react';
+import type { Checkout } from '../contract/checkout';
 import { analyticsSettings, hasAnalytics } from './analytics/settings';
 import { useCheckout, useCheckoutData, useUser } from './app/checkoutContext';
 import { basketCount, publishBasketCount } from './app/basketCount';
@@ -12,7 +13,18 @@ import { inspectorWanted } from './inspector';
 // They go first in the server's header (src/app/DevTools.tsx).
 const DevTools = import.meta.env.DEV || inspectorWanted() ? lazy(() => import('./app/DevTools')) : null;
 // Asked only where the basket's organisers have analytics.
-const ConsentBanner = lazy(() => import('./analytics/ConsentBanner'));
+const loadConsentBanner = () => import('./analytics/ConsentBanner');
+let ConsentBanner: ComponentType = lazy(loadConsentBanner);
+
+/**
+ * Where the page's own checkout asks the analytics question, the question is drawn with the app's
+ * first screen rather than after it: arriving later, it would push the basket down under a buyer's
+ * finger (a press on Reserve Basket landing beside it).
+ */
+export async function prepareConsentBanner(checkout: Checkout | undefined): Promise<void> {
+  if (!hasAnalytics(analyticsSettings(checkout))) return;
+  ConsentBanner = (await loadConsentBanner()).default;
+}
 
 export function App() {
   const checkout = useCheckout();

@@ -2,7 +2,9 @@ import { StrictMode, startTransition } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createActor } from 'xstate';
-import { App } from './App';
+import { App, prepareConsentBanner } from './App';
+import { checkoutQuery } from './api/queries';
+import type { Checkout } from '../contract/checkout';
 import { createCheckoutMachine } from './app/checkoutActors';
 import { seedInitialData } from './api/initialData';
 import { afterFirstScreen } from './app/firstScreen';
@@ -50,6 +52,8 @@ export async function startCheckout(nextTask: () => Promise<void>): Promise<void
   // Page views and the purchase, for analytics the buyer has accepted; from outside the chart, once
   // the first screen is shown (it tracks the step the chart is at when it starts).
   afterFirstScreen(() => void import('./analytics/trackCheckout').then(({ trackCheckout }) => trackCheckout(actor, queryClient)));
+  // The analytics question, where the page's checkout asks it, comes with the first screen.
+  await prepareConsentBanner(queryClient.getQueryData<Checkout>(checkoutQuery().queryKey));
   await nextTask();
   startApp(actor);
 }
