@@ -14,19 +14,20 @@ import { inspectorWanted } from './inspector';
 const DevTools = import.meta.env.DEV || inspectorWanted() ? lazy(() => import('./app/DevTools')) : null;
 // Asked only where the basket's organisers have analytics.
 const loadConsentBanner = () => import('./analytics/ConsentBanner');
-let ConsentBanner: ComponentType = lazy(loadConsentBanner);
+const LazyConsentBanner = lazy(loadConsentBanner);
 
 /**
  * Where the page's own checkout asks the analytics question, the question is drawn with the app's
  * first screen rather than after it: arriving later, it would push the basket down under a buyer's
  * finger (a press on Reserve Basket landing beside it).
  */
-export async function prepareConsentBanner(checkout: Checkout | undefined): Promise<void> {
-  if (!hasAnalytics(analyticsSettings(checkout))) return;
-  ConsentBanner = (await loadConsentBanner()).default;
+export async function prepareConsentBanner(checkout: Checkout | undefined): Promise<ComponentType | undefined> {
+  if (!hasAnalytics(analyticsSettings(checkout))) return undefined;
+  return (await loadConsentBanner()).default;
 }
 
-export function App() {
+/** `consentBanner`: the analytics question already loaded (`prepareConsentBanner`); else it loads when asked. */
+export function App({ consentBanner: ConsentBanner = LazyConsentBanner }: { consentBanner?: ComponentType }) {
   const checkout = useCheckout();
   const { tabVisible, checkoutReloaded } = checkout;
   const fresh = useCheckoutData();

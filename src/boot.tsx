@@ -1,4 +1,4 @@
-import { StrictMode, startTransition } from 'react';
+import { StrictMode, startTransition, type ComponentType } from 'react';
 import { createRoot } from 'react-dom/client';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { createActor } from 'xstate';
@@ -53,12 +53,12 @@ export async function startCheckout(nextTask: () => Promise<void>): Promise<void
   // the first screen is shown (it tracks the step the chart is at when it starts).
   afterFirstScreen(() => void import('./analytics/trackCheckout').then(({ trackCheckout }) => trackCheckout(actor, queryClient)));
   // The analytics question, where the page's checkout asks it, comes with the first screen.
-  await prepareConsentBanner(queryClient.getQueryData<Checkout>(checkoutQuery().queryKey));
+  const consentBanner = await prepareConsentBanner(queryClient.getQueryData<Checkout>(checkoutQuery().queryKey));
   await nextTask();
-  startApp(actor);
+  startApp(actor, consentBanner);
 }
 
-function startApp(actor: CheckoutActorRef): void {
+function startApp(actor: CheckoutActorRef, consentBanner: ComponentType | undefined): void {
   // Errors React catches (an error boundary) or cannot recover from go to the error reporting too.
   const root = createRoot(document.getElementById('root')!, {
     onUncaughtError: (error) => {
@@ -75,7 +75,7 @@ function startApp(actor: CheckoutActorRef): void {
       <StrictMode>
         <QueryClientProvider client={queryClient}>
           <CheckoutActorContext.Provider value={actor}>
-            <App />
+            <App consentBanner={consentBanner} />
           </CheckoutActorContext.Provider>
         </QueryClientProvider>
       </StrictMode>,
