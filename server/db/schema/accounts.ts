@@ -120,3 +120,23 @@ export const stripeCustomers = pgTable('stripe_customers', {
   customerId: text('customer_id').notNull().unique(),
   createdAt: moment('created_at').notNull(),
 });
+
+/**
+ * A signed-in browser: the SHA-256 of its session id (the cookie holds the id, the database never
+ * does), whose user, and its ends. Signing out deletes the row; signing out everywhere deletes the
+ * user's rows. An anonymous visitor has no row.
+ */
+export const sessions = pgTable(
+  'sessions',
+  {
+    idHash: text('id_hash').primaryKey(),
+    userId: integer('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: moment('created_at').notNull(),
+    lastSeenAt: moment('last_seen_at').notNull(),
+    /** The absolute end, however active the session. */
+    expiresAt: moment('expires_at').notNull(),
+  },
+  (t) => [index('sessions_user').on(t.userId)],
+);
