@@ -116,7 +116,7 @@ export async function buildApp(deps: {
     inline: { styles: [STYLE], scripts: [ENTRY_LOADER] },
   });
   const allowed = allowedMethods(app);
-  await app.register(session, { secret: config.sessionSecret });
+  await app.register(session, { secret: config.sessionSecret, db, clock: appDeps.clock });
   await app.register(visitorSale, { db });
   await app.register(formbody, { parser: (body) => qs.parse(body, QS_OPTIONS) });
   await app.register(requestRateLimit, { db, config });

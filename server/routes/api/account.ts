@@ -47,7 +47,7 @@ export function accountHandlers(deps: AppDeps): Pick<Handlers, AccountCall> {
           now: clock(),
           secret: config.sessionSecret,
         });
-        if (signedIn.user) signIn(request, reply, signedIn.user.id);
+        if (signedIn.user) await signIn(request, reply, signedIn.user.id);
         if (signedIn.saleId) setSaleCookie(request, reply, signedIn.saleId);
         if (signedIn.user) await offerResumeLinkAfter(deps, request, signedIn.saleId);
         return { has_account: signedIn.hasAccount };
@@ -65,7 +65,7 @@ export function accountHandlers(deps: AppDeps): Pick<Handlers, AccountCall> {
       try {
         const saleId = await existingSale(request);
         const user = await saveGuestToSale(db, { saleId, email: input.email, fullname: input.fullname, now: clock() });
-        signIn(request, reply, user.id);
+        await signIn(request, reply, user.id);
         await offerResumeLinkAfter(deps, request, saleId);
         return { success: true };
       } catch (err) {
@@ -76,7 +76,7 @@ export function accountHandlers(deps: AppDeps): Pick<Handlers, AccountCall> {
     },
     logoutOfSale: async ({ request, reply }) => {
       await logoutOfSale(db, saleIdOf(request));
-      signOut(request, reply);
+      await signOut(request, reply);
       return { success: true };
     },
     setMarketingPreferences: async ({ input, request }) => {

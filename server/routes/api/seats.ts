@@ -23,7 +23,7 @@ export function seatHandlers(deps: AppDeps): Pick<Handlers, 'getEventDate' | 'ge
       // The hold token is issued with the first hold and kept in a signed cookie: the session continues.
       const holder = holdTokenOf(request) ?? newHoldToken();
       const hold = await holdSeats(db, { eventDateId: input.event_date_id, seatIds: input.seats, holder, now: clock(), holdSeconds: config.seatHoldSeconds });
-      setHoldTokenCookie(request, reply, holder);
+      setHoldTokenCookie(request, reply, holder, config.seatHoldSeconds);
       return hold;
     },
     releaseSeats: async ({ input, request }) => {

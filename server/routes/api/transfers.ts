@@ -75,7 +75,7 @@ export function transferHandlers(deps: AppDeps): Pick<Handlers, 'setTransfers' |
       if (!(await transferOffer(db, input.token))) return notFound(request, reply, config.brandName);
       const { userId, alreadyAccepted } = await acceptTransfer(db, input.token, clock());
       // The link came to the recipient's inbox: accepting proves the address, as a code would, once.
-      if (!alreadyAccepted) signIn(request, reply, userId);
+      if (!alreadyAccepted) await signIn(request, reply, userId);
       if (wantsHtml(request)) {
         reply.redirect(WALLET_PATH, 303);
         return undefined;

@@ -32,7 +32,7 @@ export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
     );
   });
   app.post('/signout/', async (request, reply) => {
-    signOut(request, reply);
+    await signOut(request, reply);
     return reply.redirect('/all-events/', 303);
   });
 

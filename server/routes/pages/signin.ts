@@ -136,7 +136,7 @@ export function registerSignIn(app: FastifyInstance, deps: AppDeps): void {
       if (!parsed.success) return show(request, reply, { kind: 'email' }, next, CHOOSE_DEMO_ACCOUNT_MESSAGE, 400);
       const user = await findUser(db, parsed.data.user_id);
       if (!user) return show(request, reply, { kind: 'email' }, next, NO_DEMO_ACCOUNT_MESSAGE, 400);
-      signIn(request, reply, user.id);
+      await signIn(request, reply, user.id);
       return reply.redirect(next ?? '/checkout/', 303);
     }
     const parsed = calls.sendOneTimeCode.request.safeParse({ email: body.email });
@@ -181,9 +181,12 @@ export function registerSignIn(app: FastifyInstance, deps: AppDeps): void {
       if (!refused) throw err;
       return show(request, reply, { kind: 'code', email }, next, refused.message, refused.status);
     }
+    if (!signedIn.user) {
+      if (signedIn.saleId) setSaleCookie(request, reply, signedIn.saleId);
+      return show(request, reply, { kind: 'name', email }, next);
+    }
+    await signIn(request, reply, signedIn.user.id);
     if (signedIn.saleId) setSaleCookie(request, reply, signedIn.saleId);
-    if (!signedIn.user) return show(request, reply, { kind: 'name', email }, next);
-    signIn(request, reply, signedIn.user.id);
     return reply.redirect(next ?? WALLET_PATH, 303);
   });
 
@@ -200,7 +203,7 @@ export function registerSignIn(app: FastifyInstance, deps: AppDeps): void {
     if (!saleId) return show(request, reply, { kind: 'email', email: parsed.data.email }, next, VERIFY_FIRST_MESSAGE, 403);
     try {
       const user = await saveGuestToSale(db, { saleId, email: parsed.data.email, fullname: parsed.data.fullname, now: clock() });
-      signIn(request, reply, user.id);
+      await signIn(request, reply, user.id);
     } catch (err) {
       const refused = refusal(err);
       if (!refused) throw err;
