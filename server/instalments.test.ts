@@ -6,8 +6,9 @@
  * organiser told, and the tickets delivered as they are paid for.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { asc, eq } from 'drizzle-orm';
-import { instalmentPlans, instalments, outbox, sales, sandboxCharges, savedPaymentMethods, tickets } from './db/schema.ts';
+import { randomUUID } from 'node:crypto';
+import { and, asc, eq } from 'drizzle-orm';
+import { discountCodes, instalmentPlans, instalments, outbox, paymentRefunds, payments, sales, sandboxCharges, savedPaymentMethods, tickets } from './db/schema.ts';
 import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
 import { planOptions, SANDBOX_CARDS } from '../contract/index.ts';
 import { INSTALMENT_MESSAGES } from '../contract/messages/instalment.ts';
@@ -236,6 +237,55 @@ describe.each(drivers)('instalment plans on %s', (driver) => {
       // Nothing is left to confirm.
       expect((await v.request({ method: 'GET', url: '/sandbox/plan/authenticate/' })).statusCode).toBe(404);
     }
+  });
+
+  it('refunds a first instalment in full when the booking fails after the charge, and sets no plan up', async () => {
+    const code = `ONCE${randomUUID().slice(0, 6).toUpperCase()}`;
+    await w.database.db.insert(discountCodes).values({ code, kind: 'percent', amount: 1000, usageLimit: 1 });
+    // Tom holds the code's one use and begins a card payment, then lets his hold and its grace lapse.
+    const tom = new Visitor(w.app);
+    expect((await tom.request({ method: 'POST', url: '/signin/', body: `user_id=${w.demo.users.notSubscribed.id}` })).statusCode).toBe(303);
+    await tom.add({ [w.demo.plans.weekend]: 1 });
+    expect(await tom.json('setCode', { code })).toEqual({ code_applied: true });
+    expect((await tom.json('reserveTickets')).reserved).toBe(true);
+    await tom.json('updateBasketState', { state: 'payment' });
+    const secret = String((await tom.json('getStripeToken')).client_secret);
+    w.clock.advance(3 * 3600_000);
+    // Amelia takes the use that came free, and reserves with it.
+    const amelia = new Visitor(w.app);
+    expect((await amelia.request({ method: 'POST', url: '/signin/', body: `user_id=${w.demo.users.subscribedDark.id}` })).statusCode).toBe(303);
+    await amelia.add({ [w.demo.plans.weekend]: 1 });
+    expect(await amelia.json('setCode', { code })).toEqual({ code_applied: true });
+    expect((await amelia.json('reserveTickets')).reserved).toBe(true);
+    await amelia.json('updateBasketState', { state: 'payment' });
+    const reference = (await amelia.checkout()).sale_reference!;
+    const [sale] = await w.database.db.select({ id: sales.id }).from(sales).where(eq(sales.reference, reference));
+    // Tom's late payment arrives: the stock is still free, so it is booked, spending the code's use.
+    const paid = await tom.request({ method: 'POST', url: '/sandbox/card/', body: new URLSearchParams({ secret, number: SANDBOX_CARDS.success, expiry: '12/34', cvc: '123' }).toString() });
+    expect(paid.statusCode).toBe(303);
+    expect((await tom.checkout()).payment_complete).toBe(true);
+
+    // Amelia's plan: her card is charged, then the booking fails on the spent code.
+    const card = await newCard(amelia);
+    const res = await amelia.call('payWithInstalment', { instalment_option: '2', contact_number: '07700 900123', new_payment_method: card });
+    expect(res.json()).toEqual({ status: 'unsuccessful', url: null });
+    expect(await w.database.db.select().from(instalmentPlans).where(eq(instalmentPlans.saleId, sale!.id))).toEqual([]);
+    expect((await amelia.checkout()).payment_complete).toBe(false);
+    // What her card was charged is given back in full, and she is told so.
+    const charged = await w.database.db.select().from(sandboxCharges).where(eq(sandboxCharges.cardId, card.id));
+    expect(charged.map((c) => c.status)).toEqual(['refunded']);
+    const [refund] = await w.database.db
+      .select({ amount: paymentRefunds.amount, status: paymentRefunds.status, paid: payments.amount })
+      .from(paymentRefunds)
+      .innerJoin(payments, eq(payments.id, paymentRefunds.paymentId))
+      .where(and(eq(payments.saleId, sale!.id), eq(payments.providerPaymentId, charged[0]!.id)));
+    expect(refund).toEqual({ amount: charged[0]!.amount, status: 'done', paid: charged[0]!.amount });
+    expect(await amelia.json('getPaymentError')).toMatchObject({ payment_error: INSTALMENT_MESSAGES.refunded });
+    // Asking again sets nothing up either, and keeps nothing of what it charges.
+    expect((await amelia.call('payWithInstalment', { instalment_option: '2', contact_number: '07700 900123', new_payment_method: card })).json()).toEqual({ status: 'unsuccessful', url: null });
+    const again = await w.database.db.select().from(sandboxCharges).where(eq(sandboxCharges.cardId, card.id));
+    expect(again.map((c) => c.status)).toEqual(['refunded', 'refunded']);
+    expect((await amelia.checkout()).payment_complete).toBe(false);
   });
 
   it('lists only the signed-in buyer’s own saved cards', async () => {

@@ -11,6 +11,8 @@ export const INSTALMENT_MESSAGES = {
   cardNotYours: 'This card was not saved for your account.',
   /** Without Stripe keys, a new card is saved by the sandbox's card form. */
   noStripeSetup: 'Cards are saved by the sandbox processor on this server',
+  /** The first instalment was taken but the tickets could not be booked (taken meanwhile, or the code used up). */
+  refunded: 'Your tickets could not be booked, so we have refunded your first payment in full. Please check your basket and try again.',
 };
 
 /** Spec 001 §2 Order completed, for a sale paid by a plan. */

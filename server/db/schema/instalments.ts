@@ -85,7 +85,11 @@ export const sandboxCharges = pgTable('sandbox_charges', {
     .references(() => sandboxCards.id),
   amount: money('amount').notNull(),
   currency: text('currency').notNull(),
-  status: text('status', { enum: ['succeeded', 'failed'] }).notNull(),
+  /**
+   * A charge taken at once is succeeded; a Square-style charge not completed at once is approved
+   * until completed (succeeded) or cancelled; a succeeded charge given back is refunded.
+   */
+  status: text('status', { enum: ['succeeded', 'failed', 'approved', 'cancelled', 'refunded'] }).notNull(),
   failureMessage: text('failure_message'),
   createdAt: moment('created_at').notNull(),
 });

@@ -9,7 +9,7 @@ import type { Executor } from '../../db/index.ts';
 import type { StripeSettings } from '../payment/processor.ts';
 import { stripeClient } from '../payment/stripe.ts';
 import { Refusal } from '../refusal.ts';
-import { chargeSandboxCard, findSandboxCard } from './sandboxCards.ts';
+import { chargeSandboxCard, findSandboxCard, refundSandboxCharge } from './sandboxCards.ts';
 
 export type OffSessionCharge = { status: 'succeeded'; id: string } | { status: 'failed'; message: string } | { status: 'requires_action'; message: string };
 
@@ -32,6 +32,8 @@ export interface SavedCardProcessor {
     exec: Pick<Executor, 'select' | 'insert' | 'update'>,
     p: { paymentMethodId: string; amount: number; currency: string; idempotencyKey: string; offSession: boolean; now: Date; description: string; authenticated?: boolean },
   ): Promise<OffSessionCharge>;
+  /** Gives a succeeded charge back in full, once per key (a charge whose booking failed). */
+  refund(exec: Pick<Executor, 'select' | 'update'>, p: { chargeId: string; amount: number; idempotencyKey: string }): Promise<void>;
 }
 
 export function sandboxSavedCards(): SavedCardProcessor {
@@ -54,6 +56,9 @@ export function sandboxSavedCards(): SavedCardProcessor {
       });
       if (charged.status === 'requires_action') return { status: 'requires_action', message: AUTHENTICATION_MESSAGE };
       return charged.status === 'succeeded' ? charged : { status: 'failed', message: charged.message };
+    },
+    async refund(exec, p) {
+      await refundSandboxCharge(exec, p.chargeId);
     },
   };
 }
@@ -152,6 +157,9 @@ export function stripeSavedCards(settings: Pick<StripeSettings, 'secretKey' | 'a
         if (err.code === 'authentication_required') return { status: 'requires_action', message: err.message || AUTHENTICATION_MESSAGE };
         return { status: 'failed', message: err.message || 'Your card was declined.' };
       }
+    },
+    async refund(_exec, p) {
+      await stripe.refunds.create({ payment_intent: p.chargeId, amount: p.amount }, { idempotencyKey: p.idempotencyKey });
     },
   };
 }

@@ -24,7 +24,7 @@ import { PAYMENT_MESSAGES } from '../../../contract/messages/payment.ts';
 import { completeSale } from '../completeSale.ts';
 import { seatingOf } from '../seating/binding.ts';
 import { Refusal } from '../refusal.ts';
-import { ALREADY_PAID_MESSAGE, noLongerHeld, totalUnderLock } from '../payment/payments.ts';
+import { ALREADY_PAID_MESSAGE, noLongerHeld, refundUnbooked, totalUnderLock, unbookedRefundsOf } from '../payment/payments.ts';
 import { closeOpenPayments } from '../payment/paidFor.ts';
 import { findSale, holdIsLive, lockSale } from '../sales.ts';
 import { findUser } from '../users.ts';
@@ -44,6 +44,30 @@ export async function savedMethodsOf(db: Pick<Executor, 'select'>, userId: numbe
     expiry: `${String(m.expMonth).padStart(2, '0')}/${String(m.expYear % 100).padStart(2, '0')}`,
     is_default: m.isDefault,
   }));
+}
+
+/**
+ * The first instalment's idempotency key. A first instalment taken and then refunded because the
+ * booking failed used its key up: the processor would answer that refunded charge again, so each
+ * later try has a key of its own.
+ */
+async function firstInstalmentKey(tx: Pick<Executor, 'select'>, saleId: string, paymentMethodId: string): Promise<string> {
+  const base = `plan:${saleId}:1:`;
+  const refunded = await unbookedRefundsOf(tx, saleId, base);
+  return `${base}${paymentMethodId}${refunded === 0 ? '' : `:${refunded + 1}`}`;
+}
+
+/** Gives back a first instalment taken for a sale whose booking then failed, and tells the buyer. */
+async function refundFirstInstalment(
+  tx: Pick<Executor, 'insert' | 'select' | 'update'>,
+  cards: SavedCardProcessor,
+  p: { saleId: string; chargeId: string; idempotencyKey: string; amount: number; currency: string; now: Date },
+): Promise<void> {
+  await refundUnbooked(
+    tx,
+    { refund: (r) => cards.refund(tx, { chargeId: r.paymentId, amount: r.amount, idempotencyKey: r.idempotencyKey }) },
+    { ...p, provider: cards.name, reason: 'the booking failed after the first instalment was taken', message: INSTALMENT_MESSAGES.refunded },
+  );
 }
 
 /** `created` is false when the plan was set up by an earlier request (a double click). */
@@ -118,11 +142,12 @@ export async function setUpPlan(
     if (!plan) throw new Refusal('invalid-input', INSTALMENT_MESSAGES.chooseOption);
     const schedule = computeSchedule(p.checkout.basket_total, plan.instalments, plan.intervalDays, p.now);
     const first = schedule[0]!;
+    const idempotencyKey = await firstInstalmentKey(tx, p.saleId, method.providerMethodId);
     const charge = await cards.charge(tx, {
       paymentMethodId: method.providerMethodId,
       amount: first.amount,
       currency: PLAN_CURRENCY,
-      idempotencyKey: `plan:${p.saleId}:1:${method.providerMethodId}`,
+      idempotencyKey,
       offSession: false,
       now: p.now,
       description: `Instalment 1 of ${schedule.length}`,
@@ -131,7 +156,13 @@ export async function setUpPlan(
     if (charge.status !== 'succeeded' && !authenticating) return { status: 'unsuccessful', message: charge.message };
     if (!authenticating) {
       const completion = await completeSale(tx, p.saleId, p.now, seatingOf(db));
-      if (!completion.booked) return { status: 'unsuccessful', message: INSTALMENT_MESSAGES.error };
+      if (!completion.booked) {
+        // Taken, but the tickets are gone (or the code used up) meanwhile: the money goes back.
+        if (charge.status === 'succeeded') {
+          await refundFirstInstalment(tx, cards, { saleId: p.saleId, chargeId: charge.id, idempotencyKey, amount: first.amount, currency: PLAN_CURRENCY, now: p.now });
+        }
+        return { status: 'unsuccessful', message: INSTALMENT_MESSAGES.refunded };
+      }
     }
     const paidNow = charge.status === 'succeeded';
     await tx.insert(instalmentPlans).values({
@@ -248,11 +279,12 @@ export async function confirmPlanAuthentication(db: Database, cards: SavedCardPr
     const [card] = await tx.select().from(savedPaymentMethods).where(eq(savedPaymentMethods.id, plan.paymentMethodId));
     const [first] = await tx.select().from(instalments).where(and(eq(instalments.saleId, p.saleId), eq(instalments.seq, 1)));
     const [{ count }] = (await tx.select({ count: sql<number>`count(*)::int` }).from(instalments).where(eq(instalments.saleId, p.saleId))) as [{ count: number }];
+    const idempotencyKey = await firstInstalmentKey(tx, p.saleId, card!.providerMethodId);
     const charge = await cards.charge(tx, {
       paymentMethodId: card!.providerMethodId,
       amount: first!.amount,
       currency: plan.currency,
-      idempotencyKey: `plan:${p.saleId}:1:${card!.providerMethodId}`,
+      idempotencyKey,
       offSession: false,
       authenticated: true,
       now: p.now,
@@ -260,7 +292,11 @@ export async function confirmPlanAuthentication(db: Database, cards: SavedCardPr
     });
     if (charge.status !== 'succeeded') return fail();
     const completion = await completeSale(tx, p.saleId, p.now, seatingOf(db));
-    if (!completion.booked) return fail();
+    if (!completion.booked) {
+      const failed = await fail();
+      await refundFirstInstalment(tx, cards, { saleId: p.saleId, chargeId: charge.id, idempotencyKey, amount: first!.amount, currency: plan.currency, now: p.now });
+      return failed;
+    }
     await tx.update(instalments).set({ status: 'paid', attempts: 1, paidAt: p.now, providerPaymentId: charge.id }).where(eq(instalments.id, first!.id));
     const single = Number(count) === 1;
     await tx.update(instalmentPlans).set({ status: single ? 'completed' : 'active', completedAt: single ? p.now : null }).where(eq(instalmentPlans.saleId, p.saleId));

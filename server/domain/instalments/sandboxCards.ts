@@ -109,3 +109,12 @@ export async function chargeSandboxCard(
   if (card.kind === 'nonce' && !spent) await db.update(sandboxCards).set({ usedAt: p.now }).where(eq(sandboxCards.id, card.id));
   return message ? { status: 'failed', id, message } : { status: 'succeeded', id };
 }
+
+/** Gives a succeeded charge back in full; refunding one already refunded is done. */
+export async function refundSandboxCharge(db: Pick<Executor, 'select' | 'update'>, chargeId: string): Promise<void> {
+  const [charge] = await db.select().from(sandboxCharges).where(eq(sandboxCharges.id, chargeId));
+  if (!charge) throw new Refusal('not-found', 'No such charge');
+  if (charge.status === 'refunded') return;
+  if (charge.status !== 'succeeded') throw new Refusal('conflict', 'Only a charge taken can be refunded');
+  await db.update(sandboxCharges).set({ status: 'refunded' }).where(eq(sandboxCharges.id, chargeId));
+}

@@ -7,7 +7,8 @@
  * deadline, so a payment the buyer began in time can finish. A payment settled after that is
  * booked if the stock is still free, otherwise refunded at once; the buyer is told which.
  */
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { randomBytes } from 'node:crypto';
+import { and, desc, eq, like, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/index.ts';
 import { holds, paymentRefunds, payments, salePaymentDetails, sales } from '../../db/schema.ts';
 import { buildCheckout } from '../checkout.ts';
@@ -237,6 +238,49 @@ export async function settlePayment(db: Database, processor: Refunder, word: Pro
     }
     return refundAll('stock gone after the hold ended', PAYMENT_MESSAGES.lateRefunded);
   });
+}
+
+/**
+ * Money taken for a sale outside a card payment (a plan's first instalment) whose booking then
+ * failed: it goes into the ledger as a payment taken and refunded, its refund is asked for at once
+ * (and retried by the reconciliation job like any other), and the payment step tells the buyer.
+ */
+export async function refundUnbooked(
+  tx: Pick<Executor, 'insert' | 'select' | 'update'>,
+  refunder: Refunder,
+  p: { saleId: string; provider: 'sandbox' | 'stripe'; chargeId: string; idempotencyKey: string; amount: number; currency: string; reason: string; message: string; now: Date },
+): Promise<void> {
+  await tx
+    .insert(payments)
+    .values({
+      saleId: p.saleId,
+      provider: p.provider,
+      providerPaymentId: p.chargeId,
+      idempotencyKey: p.idempotencyKey,
+      // Never a card page's: the payment is settled from the start.
+      clientSecret: `settled_${randomBytes(16).toString('hex')}`,
+      amount: p.amount,
+      currency: p.currency,
+      status: 'succeeded',
+      outcome: 'refunded',
+      createdAt: p.now,
+      settledAt: p.now,
+      paidFor: null,
+      checkAfter: null,
+    })
+    .onConflictDoNothing();
+  const [payment] = await tx.select().from(payments).where(and(eq(payments.provider, p.provider), eq(payments.providerPaymentId, p.chargeId)));
+  await refund(tx, refunder, payment!, p.amount, p.reason, p.now);
+  await tx.insert(salePaymentDetails).values({ saleId: p.saleId, notice: p.message }).onConflictDoUpdate({ target: salePaymentDetails.saleId, set: { notice: p.message } });
+}
+
+/** How many charges outside card payments a sale has had refunded (each later one needs a key of its own). */
+export async function unbookedRefundsOf(tx: Pick<Executor, 'select'>, saleId: string, prefix: string): Promise<number> {
+  const [row] = await tx
+    .select({ n: sql<number>`count(*)::int` })
+    .from(payments)
+    .where(and(eq(payments.saleId, saleId), like(payments.idempotencyKey, `${prefix}%`)));
+  return Number(row?.n ?? 0);
 }
 
 async function tell(tx: Pick<Executor, 'update'>, saleId: string, message: string) {
