@@ -50,7 +50,7 @@ function server(name: Exclude<keyof typeof servers, 'fakeStripe' | 'fakeSeatsio'
     name,
     script: 'e2e/serve.ts',
     url: `http://127.0.0.1:${port}/ajax/checkout/checkout/get/`,
-    env: { PORT: String(port), HOST: '127.0.0.1', PGLITE_DIR: dir, E2E_TEMPLATE_DIR: RUN_DATABASE, LOG_LEVEL: 'warn', DEMO_ON_SALE_DELAY_SECONDS: '86400', ...ONE_ADDRESS_MANY_BUYERS, ...env },
+    env: { DEMO: '1', PORT: String(port), HOST: '127.0.0.1', PGLITE_DIR: dir, E2E_TEMPLATE_DIR: RUN_DATABASE, LOG_LEVEL: 'warn', DEMO_ON_SALE_DELAY_SECONDS: '86400', ...ONE_ADDRESS_MANY_BUYERS, ...env },
   };
 }
 

@@ -133,6 +133,8 @@ export async function startServer(env: Record<string, string>): Promise<ChildPro
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', 'server/main.ts'], {
     env: {
       ...process.env,
+      // As npm start: the demo catalogue is seeded in demo mode only.
+      DEMO: '1',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       SESSION_SECRET: SECRET,

@@ -17,6 +17,8 @@ function startOne(url: string): { child: ChildProcess; ready: Promise<void>; out
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     env: {
       ...process.env,
+      // As npm start: the demo catalogue is seeded in demo mode only.
+      DEMO: '1',
       DATABASE_URL: url,
       PORT: '0',
       HOST: '127.0.0.1',

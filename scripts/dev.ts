@@ -8,7 +8,7 @@ const apiPort = process.env.API_PORT ?? '3000';
 const children: ChildProcess[] = [
   spawn('npx', ['tsx', 'watch', 'server/main.ts'], {
     stdio: 'inherit',
-    env: { ...process.env, PORT: apiPort, HOST: '127.0.0.1' },
+    env: { DEMO: '1', ...process.env, PORT: apiPort, HOST: '127.0.0.1' },
   }),
   spawn('npx', ['vite', '--port', process.env.PORT ?? '5173'], {
     stdio: 'inherit',

@@ -55,22 +55,17 @@ describe('configuration', () => {
   });
 
   describe('demo mode', () => {
-    it('is on for the README\'s npm start: loopback, NODE_ENV unset', () => {
-      expect(parseConfig({}).demo).toBe(true);
-      for (const HOST of ['127.0.0.1', 'localhost', '::1', '[::1]', '127.0.1.1']) expect(parseConfig({ HOST }).demo, HOST).toBe(true);
-      expect(parseConfig({ HOST: '127.0.0.1', NODE_ENV: 'development' }).demo).toBe(true);
-    });
-
-    it('is off on any other address, or with NODE_ENV=production', () => {
-      for (const HOST of ['0.0.0.0', '::', '192.168.1.20', '10.0.0.5', 'tickets.example.com', '128.0.0.1']) expect(parseConfig({ HOST }).demo, HOST).toBe(false);
-      expect(parseConfig({ HOST: '127.0.0.1', NODE_ENV: 'production' }).demo).toBe(false);
-      expect(parseConfig({ NODE_ENV: 'production' }).demo).toBe(false);
-    });
-
-    it('follows DEMO when it is set: 1 on, 0 off, whatever the address', () => {
-      expect(parseConfig({ HOST: '0.0.0.0', DEMO: '1' }).demo).toBe(true);
+    it('is on only when DEMO=1 asks for it, as npm start does', () => {
+      expect(parseConfig({ DEMO: '1' }).demo).toBe(true);
       expect(parseConfig({ HOST: '0.0.0.0', NODE_ENV: 'production', DEMO: '1' }).demo).toBe(true);
-      expect(parseConfig({ HOST: '127.0.0.1', DEMO: '0' }).demo).toBe(false);
+    });
+
+    it('is off without DEMO=1, whatever the address, proxy, site address or NODE_ENV', () => {
+      expect(parseConfig({}).demo).toBe(false);
+      for (const HOST of ['127.0.0.1', 'localhost', '::1', '0.0.0.0', 'tickets.example.com']) expect(parseConfig({ HOST }).demo, HOST).toBe(false);
+      for (const NODE_ENV of ['prod', 'development', 'test', 'production']) expect(parseConfig({ NODE_ENV }).demo, NODE_ENV).toBe(false);
+      // nginx in front on the same host: loopback, a trusted proxy and an https site address.
+      expect(parseConfig({ NODE_ENV: 'prod', HOST: '127.0.0.1', TRUST_PROXY: '1', PUBLIC_URL: 'https://tickets.example.com' }).demo).toBe(false);
       expect(parseConfig({ DEMO: '0' }).demo).toBe(false);
     });
 
@@ -79,13 +74,12 @@ describe('configuration', () => {
       expect(() => parseConfig({ DEMO: value })).toThrow(new RegExp(`DEMO.*${value}`));
     });
 
-    it('is told in the start log: on with what it serves and how to turn it off, or off', () => {
-      const line = (env: Record<string, string>) => demoModeLine(parseConfig(env), env);
-      expect(line({})).toBe('Demo mode: on (sandbox payments, demo sign-in at /signin/, /dev/mailbox). Set DEMO=0 or NODE_ENV=production to turn it off.');
-      expect(line({ HOST: '0.0.0.0' })).toBe('Demo mode: off.');
-      expect(line({ NODE_ENV: 'production' })).toBe('Demo mode: off.');
+    it('is told in the start log: on with what it serves and how to turn it off, or off and how to turn it on', () => {
+      const line = (env: Record<string, string>) => demoModeLine(parseConfig(env));
+      expect(line({ DEMO: '1' })).toBe('Demo mode: on, as DEMO=1 asks (sandbox payments, demo sign-in at /signin/, /dev/mailbox); remove DEMO=1 to turn it off.');
+      expect(line({})).toBe('Demo mode: off (DEMO=1 turns it on).');
       expect(line({ HOST: '0.0.0.0', DEMO: '1' })).toBe(
-        'Demo mode: on (sandbox payments, demo sign-in at /signin/, /dev/mailbox). DEMO=1 turns it on; remove it to turn it off. Anyone who can reach 0.0.0.0 can sign in as any account.',
+        'Demo mode: on, as DEMO=1 asks (sandbox payments, demo sign-in at /signin/, /dev/mailbox); remove DEMO=1 to turn it off. Anyone who can reach 0.0.0.0 can sign in as any account.',
       );
     });
 

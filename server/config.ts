@@ -49,9 +49,9 @@ const envSchema = z.object({
   MAIL_FROM: z._default(z.string().check(z.regex(/^[^\s@]+@[^\s@]+$/, 'must be an email address')), 'no-reply@holdfast.localhost'),
   NODE_ENV: z.optional(z.string()),
   /**
-   * Demo mode (the demo sign-in page, /dev/*, the sandbox payment processors): `1` forces it on,
-   * `0` off. Unset, it is on when the server listens on a loopback address and NODE_ENV is not
-   * production.
+   * Demo mode (the demo sign-in page, /dev/*, the sandbox payment processors): on only with `1`,
+   * as `npm start` asks for it. Unset or `0`, it is off, whatever the address, proxy, site address
+   * or NODE_ENV.
    */
   DEMO: z.optional(z.enum(['0', '1'])),
   /**
@@ -372,7 +372,7 @@ export function parseConfig(env: Record<string, string | undefined>, fallbackSec
     throw new ConfigError(`Invalid configuration. ${messages.join('; ')}`);
   }
   const e = parsed.data;
-  const demo = e.DEMO === undefined ? isLoopback(e.HOST) && e.NODE_ENV !== 'production' : e.DEMO === '1';
+  const demo = e.DEMO === '1';
   if (Boolean(e.HCAPTCHA_SITEKEY) !== Boolean(e.HCAPTCHA_SECRET)) {
     throw new ConfigError('Invalid configuration. HCAPTCHA_SITEKEY and HCAPTCHA_SECRET must be set together');
   }
@@ -426,17 +426,15 @@ export function parseConfig(env: Record<string, string | undefined>, fallbackSec
   };
 }
 
-/** The start log's word on demo mode: whether it is on, what that serves, and how to turn it off. */
-export function demoModeLine(config: Pick<Config, 'demo' | 'host'>, env: Record<string, string | undefined>): string {
-  if (!config.demo) return 'Demo mode: off.';
-  const served = 'Demo mode: on (sandbox payments, demo sign-in at /signin/, /dev/mailbox).';
-  if (env.DEMO !== '1') return `${served} Set DEMO=0 or NODE_ENV=production to turn it off.`;
+/** The start log's first word: whether demo mode is on, what that serves, and how to turn it off. */
+export function demoModeLine(config: Pick<Config, 'demo' | 'host'>): string {
+  if (!config.demo) return 'Demo mode: off (DEMO=1 turns it on).';
   const exposed = isLoopback(config.host) ? '' : ` Anyone who can reach ${config.host} can sign in as any account.`;
-  return `${served} DEMO=1 turns it on; remove it to turn it off.${exposed}`;
+  return `Demo mode: on, as DEMO=1 asks (sandbox payments, demo sign-in at /signin/, /dev/mailbox); remove DEMO=1 to turn it off.${exposed}`;
 }
 
-/** A configuration for tests: defaults plus overrides. */
+/** A configuration for tests: defaults plus overrides, in demo mode unless a test turns it off. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   // Without the accommodation map, as a test's page policy names no third party unless it asks for one.
-  return { ...parseConfig({ CAPTCHA: 'never', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '100000', ALTCHA_MAX_NUMBER: '1000', ACCOMMODATION_MAP_URL: 'none' }), ...overrides };
+  return { ...parseConfig({ DEMO: '1', CAPTCHA: 'never', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '100000', ALTCHA_MAX_NUMBER: '1000', ACCOMMODATION_MAP_URL: 'none' }), ...overrides };
 }

@@ -44,6 +44,9 @@ async function main() {
     throw err;
   }
 
+  // The first line says whether demo mode is on: only DEMO=1 turns it on.
+  if (cluster.isPrimary) console.log(demoModeLine(config));
+
   if (config.workers > 1 && cluster.isPrimary) {
     // The workers share the port and, through SESSION_SECRET, the sessions' signing key.
     const env = { SESSION_SECRET: config.sessionSecret };
@@ -119,7 +122,6 @@ async function main() {
   await app.listen({ port: config.port, host: config.host });
   const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
   console.log(`Holdfast checkout running at http://${shownHost}:${app.server.address() && typeof app.server.address() === 'object' ? (app.server.address() as { port: number }).port : config.port}/all-events/`);
-  console.log(demoModeLine(config, process.env));
 }
 
 await main();
