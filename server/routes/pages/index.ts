@@ -11,6 +11,7 @@ import { registerCheckoutApp, type CheckoutAppOptions } from './checkoutApp.ts';
 import { registerGiftAidDownload } from './giftAidCsv.ts';
 import { registerInfoPages } from './info.ts';
 import { registerSignIn } from './signin.ts';
+import { registerSignOutEverywhere } from './signOutEverywhere.ts';
 import { registerSmartCheckout } from './smartCheckout.ts';
 import { registerWaiverPage } from './waiver.ts';
 import { registerWallet } from './wallet.ts';
@@ -24,6 +25,7 @@ export const pages: FastifyPluginAsync<CheckoutAppOptions> = async (app, options
   registerCatalogue(app, deps);
   registerInfoPages(app, deps);
   registerSignIn(app, deps);
+  registerSignOutEverywhere(app, deps);
   registerSmartCheckout(app, deps);
   registerGiftAidDownload(app, deps);
   registerWallet(app, deps);

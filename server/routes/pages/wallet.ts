@@ -9,6 +9,7 @@ import { walletOf } from '../../domain/tickets.ts';
 import { findUser } from '../../domain/users.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { userIdOf } from '../../http/session.ts';
+import { SIGN_OUT_EVERYWHERE_PATH } from './signOutEverywhere.ts';
 import { Html, html } from '../../views/html.ts';
 import { sitePage } from '../../http/sitePage.ts';
 import { qrSvg } from '../../views/qrSvg.ts';
@@ -34,6 +35,10 @@ export function registerWallet(app: FastifyInstance, deps: AppDeps): void {
       'Ticket wallet',
       html`<h1>Ticket wallet</h1>
       <p class="muted">Tickets of ${user.firstName} ${user.lastName} (${user.email}). Show the QR code at the door.</p>
+      <div class="form-row">
+        <form method="post" action="/signout/"><button class="button button--secondary" type="submit">Sign out</button></form>
+        <form method="post" action="${SIGN_OUT_EVERYWHERE_PATH}"><button class="button button--secondary" type="submit">Sign out everywhere</button></form>
+      </div>
       ${list.length === 0
         ? html`<p>You have no tickets yet. <a class="inline-link" href="/all-events/">Find an event</a></p>`
         : html`<ul class="wallet" role="list">${list.map(
