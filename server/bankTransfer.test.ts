@@ -15,7 +15,7 @@ import type { OpenDatabase } from './db/index.ts';
 import { capacityPools, paymentRefunds, payments, sales } from './db/schema.ts';
 import type { Demo } from './seed.ts';
 import { drivers, Visitor } from './test/harness.ts';
-import { hotEvent } from './test/fixtures.ts';
+import { hotEvent, signedInVisitor } from './test/fixtures.ts';
 import { paymentWiring } from './providers/payment.ts';
 import { bankWiring } from './providers/bank.ts';
 import { sandboxBank } from './domain/payment/bank.ts';
@@ -50,7 +50,7 @@ describe.each(drivers)('instant bank transfer on %s', (driver) => {
     await database?.close();
   });
 
-  async function reservedBuyer(tickets: Record<number, number>, signedIn = false): Promise<Visitor> {
+  async function reservedBuyer(tickets: Record<number, number>, signedIn = true): Promise<Visitor> {
     const buyer = new Visitor(app);
     if (signedIn) expect((await buyer.request({ method: 'POST', url: '/signin/', body: `user_id=${demo.users.notSubscribed.id}` })).statusCode).toBe(303);
     expect((await buyer.add(tickets)).statusCode).toBe(200);
@@ -185,13 +185,13 @@ describe.each(drivers)('instant bank transfer on %s', (driver) => {
   });
 
   it('is not offered for an organiser whose provider is Stripe; the demo folk club offers it', async () => {
-    const stripeBuyer = new Visitor(app);
+    const stripeBuyer = await signedInVisitor(app, database.db);
     await stripeBuyer.add({ [demo.tickets.jazzGeneral]: 1 });
     await stripeBuyer.json('reserveTickets', {});
     const refused = await stripeBuyer.call('createTruelayerPayment');
     expect(refused.statusCode).toBe(409);
     expect(refused.json()).toEqual({ error: PAYMENT_MESSAGES.truelayerRedirect });
-    const folk = new Visitor(app);
+    const folk = await signedInVisitor(app, database.db);
     await folk.add({ [demo.tickets.folkSeat]: 1 });
     await folk.json('reserveTickets', {});
     expect((await folk.checkout()).sagepay_or_stripe).toBe('truelayer');

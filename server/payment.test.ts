@@ -14,7 +14,7 @@ import { rows, type OpenDatabase } from './db/index.ts';
 import { capacityPools, paymentRefunds, payments, sales, ticketTypes } from './db/schema.ts';
 import type { Demo } from './seed.ts';
 import { drivers, Visitor } from './test/harness.ts';
-import { hotEvent } from './test/fixtures.ts';
+import { hotEvent, signedInVisitor } from './test/fixtures.ts';
 import { paymentWiring, type PaymentWiring } from './providers/payment.ts';
 import { settlePayment } from './domain/payment/payments.ts';
 import { sweepExpiredHolds } from './domain/stock.ts';
@@ -44,8 +44,9 @@ describe.each(drivers)('paying on %s', (driver) => {
   });
 
   /** A buyer with `tickets` reserved, and the billing address set. */
-  async function reservedBuyer(tickets: Record<number, number>): Promise<Visitor> {
+  async function reservedBuyer(tickets: Record<number, number>, signedIn = true): Promise<Visitor> {
     const buyer = new Visitor(app);
+    if (signedIn) expect((await buyer.request({ method: 'POST', url: '/signin/', body: `user_id=${demo.users.notSubscribed.id}` })).statusCode).toBe(303);
     expect((await buyer.add(tickets)).statusCode).toBe(200);
     expect(await buyer.json('reserveTickets', {})).toMatchObject({ reserved: true });
     await buyer.json('updateBasketState', { state: 'payment' });
@@ -123,7 +124,7 @@ describe.each(drivers)('paying on %s', (driver) => {
   });
 
   it('the checkout names the payment provider (opoa, sagepay_or_stripe); get_opoa_users answers', async () => {
-    const card = await reservedBuyer({ [demo.tickets.lanternEarlyAdult]: 1 });
+    const card = await reservedBuyer({ [demo.tickets.lanternEarlyAdult]: 1 }, false);
     const paying = await card.checkout();
     expect(paying.opoa).toEqual({ provider: 'stripe', merchant_id: null, overridden: false });
     expect(paying.sagepay_or_stripe).toBe('stripe');
@@ -319,10 +320,38 @@ describe.each(drivers)('paying on %s', (driver) => {
     });
   });
 
+  it('no payment starts for a sale without a buyer: card and bank transfer are refused with a 409 in words, and nothing is made', async () => {
+    const { types } = await hotEvent(database.db, { capacity: 10, types: 1 });
+    const guest = await reservedBuyer({ [types[0]!.id]: 1 }, false);
+    for (const call of ['getStripeToken', 'payWithTruelayer', 'createTruelayerPayment'] as const) {
+      const res = await guest.call(call, (call === 'payWithTruelayer' ? { contact_number: '07700 900123' } : {}) as never);
+      expect(res.statusCode, call).toBe(409);
+      expect(res.json(), call).toMatchObject({ error: PAYMENT_MESSAGES.noBuyer });
+    }
+    expect(await paymentsOf(guest)).toEqual([]);
+    expect((await guest.checkout()).payment_complete).toBe(false);
+  });
+
+  it('get_token refuses a card where the checkout offers none: a Square organiser’s basket, and a card basket of £2000 or more', async () => {
+    const square = await reservedBuyer({ [demo.square.stalls]: 1 });
+    const { types } = await hotEvent(database.db, { capacity: 10, types: 1 });
+    await database.db.update(ticketTypes).set({ price: 200_000 }).where(eq(ticketTypes.id, types[0]!.id));
+    const dear = await reservedBuyer({ [types[0]!.id]: 1 });
+    for (const buyer of [square, dear]) {
+      const res = await buyer.call('getStripeToken');
+      expect(res.statusCode).toBe(409);
+      expect(res.json()).toMatchObject({ error: PAYMENT_MESSAGES.cardNotOffered });
+      expect(await paymentsOf(buyer)).toEqual([]);
+    }
+    // A basket under the limit on a card organiser is offered the card.
+    const { types: cheap } = await hotEvent(database.db, { capacity: 10, types: 1 });
+    expect((await (await reservedBuyer({ [cheap[0]!.id]: 1 })).call('getStripeToken')).statusCode).toBe(200);
+  });
+
   it('every ticket sold is paid or free: payments kept equal the totals of the paid sales', async () => {
     const { poolId, types } = await hotEvent(database.db, { capacity: 3, types: 1 });
     const buyers = await Promise.all(Array.from({ length: 5 }, async () => {
-      const buyer = new Visitor(app);
+      const buyer = await signedInVisitor(app, database.db);
       await buyer.add({ [types[0]!.id]: 1 });
       return buyer;
     }));

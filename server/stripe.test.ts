@@ -14,7 +14,7 @@ import { openTestDatabase } from './db/testing.ts';
 import type { OpenDatabase } from './db/index.ts';
 import { capacityPools, payments } from './db/schema.ts';
 import { drivers, Visitor } from './test/harness.ts';
-import { hotEvent } from './test/fixtures.ts';
+import { hotEvent, signedInVisitor } from './test/fixtures.ts';
 import { paymentWiring } from './providers/payment.ts';
 import { signWebhook, stripeProcessor, verifyWebhook, WEBHOOK_MESSAGES, WEBHOOK_TOLERANCE_SECONDS } from './domain/payment/stripe.ts';
 import { startFakeStripe, type FakeIntent, type FakeStripe } from '../e2e/fakeStripe.ts';
@@ -185,7 +185,7 @@ describe.each(drivers)('paying with Stripe on %s', (driver) => {
 
   async function reserved(qty: number) {
     const { poolId, types } = await hotEvent(database.db, { capacity: 5, types: 1 });
-    const buyer = new Visitor(app);
+    const buyer = await signedInVisitor(app, database.db);
     await buyer.add({ [types[0]!.id]: qty });
     await buyer.json('reserveTickets', {});
     return { buyer, poolId, price: types[0]!.price };

@@ -16,12 +16,13 @@ import { openTestDatabase } from './db/testing.ts';
 import type { OpenDatabase } from './db/index.ts';
 import { capacityPools, paymentWebhookEvents, payments } from './db/schema.ts';
 import { drivers, Visitor } from './test/harness.ts';
-import { hotEvent } from './test/fixtures.ts';
+import { hotEvent, signedInVisitor } from './test/fixtures.ts';
 import { bankWiring } from './providers/bank.ts';
 import { generateKeyPairSync, sign, type JsonWebKey, type KeyObject } from 'node:crypto';
 import * as tlSigning from 'truelayer-signing';
 import { truelayerBank, verifyTruelayerWebhook, wordOfStatus } from './domain/payment/truelayer.ts';
 import { BANK_TRANSFER_MESSAGES } from '../contract/messages/bankTransfer.ts';
+import { TRUELAYER_WEBHOOK_MESSAGES } from './domain/payment/webhooks.ts';
 
 const ours = generateKeyPairSync('ec', { namedCurve: 'secp521r1' });
 const PEM = ours.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
@@ -238,7 +239,7 @@ describe.each(drivers)('TrueLayer keyed on %s', (driver) => {
 
   async function payingBuyer(poolTickets: number) {
     const { poolId, types } = await hotEvent(database.db, { capacity: 10, types: 1 });
-    const buyer = new Visitor(app);
+    const buyer = await signedInVisitor(app, database.db);
     await buyer.add({ [types[0]!.id]: poolTickets });
     await buyer.json('reserveTickets', {});
     const { auth_url } = (await buyer.json('payWithTruelayer', {})) as { auth_url: string };
@@ -246,15 +247,18 @@ describe.each(drivers)('TrueLayer keyed on %s', (driver) => {
     return { buyer, poolId, id, auth_url };
   }
 
-  const webhook = (body: string, signature: string) =>
+  /** The time TrueLayer says it sent a webhook: now, unless given. */
+  const sentAt = (ms = Date.now()) => new Date(ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const webhook = (body: string, signature: string, timestamp = sentAt()) =>
     app.inject({
       method: 'POST',
       url: '/ajax/checkout/truelayer/webhook/',
       payload: body,
-      headers: { 'content-type': 'application/json', 'x-tl-webhook-timestamp': '2026-06-01T12:00:00Z', 'tl-signature': signature },
+      headers: { 'content-type': 'application/json', 'x-tl-webhook-timestamp': timestamp, 'tl-signature': signature },
     });
-  const signWith = (key: KeyObject, kid: string, body: string) => signAsTruelayer(key, kid, JKU, '/ajax/checkout/truelayer/webhook', [['X-Tl-Webhook-Timestamp', '2026-06-01T12:00:00Z']], body);
-  const sign = (body: string) => signWith(theirs.privateKey, 'tl-key-1', body);
+  const signWith = (key: KeyObject, kid: string, body: string, timestamp = sentAt()) =>
+    signAsTruelayer(key, kid, JKU, '/ajax/checkout/truelayer/webhook', [['X-Tl-Webhook-Timestamp', timestamp]], body);
+  const sign = (body: string, timestamp = sentAt()) => signWith(theirs.privateKey, 'tl-key-1', body, timestamp);
 
   it('sends the buyer to TrueLayer’s hosted page; the signed webhook settles the payment once, a forged one is refused', async () => {
     const { buyer, poolId, id, auth_url } = await payingBuyer(2);
@@ -290,6 +294,24 @@ describe.each(drivers)('TrueLayer keyed on %s', (driver) => {
     expect((await buyer.checkout()).payment_complete).toBe(false);
     // The same event signed by TrueLayer's published key is taken.
     expect((await webhook(body, sign(body))).statusCode).toBe(200);
+    expect((await buyer.checkout()).payment_complete).toBe(true);
+  });
+
+  it('refuses a signed webhook sent more than five minutes ago (or dated ahead), or without its time, with a 400 and changes nothing', async () => {
+    const { buyer, poolId, id } = await payingBuyer(1);
+    const body = JSON.stringify({ type: 'payment_executed', event_id: `ev-old-${id}`, payment_id: id });
+    for (const timestamp of [sentAt(Date.now() - 6 * 60_000), sentAt(Date.now() + 6 * 60_000), 'yesterday']) {
+      const res = await webhook(body, sign(body, timestamp), timestamp);
+      expect(res.statusCode, timestamp).toBe(400);
+      expect(res.json(), timestamp).toEqual({ error: TRUELAYER_WEBHOOK_MESSAGES.stale });
+    }
+    const [pool] = await database.db.select().from(capacityPools).where(eq(capacityPools.id, poolId));
+    expect(pool!.sold).toBe(0);
+    expect(await database.db.select().from(paymentWebhookEvents).where(eq(paymentWebhookEvents.eventId, `truelayer:ev-old-${id}`))).toEqual([]);
+    expect((await buyer.checkout()).payment_complete).toBe(false);
+    // Sent four minutes ago: taken.
+    const recent = sentAt(Date.now() - 4 * 60_000);
+    expect((await webhook(body, sign(body, recent), recent)).statusCode).toBe(200);
     expect((await buyer.checkout()).payment_complete).toBe(true);
   });
 

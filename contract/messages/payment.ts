@@ -25,6 +25,9 @@ export const PAYMENT_MESSAGES = {
   /* Not in the spec: money that arrived for a basket that is no longer the one paid for, or a second time. */
   closedRefunded: 'Your basket changed after that payment began, so we have refunded it in full. Please pay again for your basket as it is now.',
   paidTwiceRefunded: 'This order was already paid for, so we have refunded your second payment in full.',
+  /* Not in the spec: a payment asked for with no buyer named, or by a method the basket is not offered. */
+  noBuyer: 'Please sign in or give your details before paying, so we know whose tickets these are.',
+  cardNotOffered: 'Card payment is not offered for this basket. Please choose another way to pay.',
   /* Not in the spec: express details naming an account the buyer has not signed in to. */
   existingAccount: 'There is already an account with this email address. To buy with it, sign in with the one-time code we email to it.',
 };

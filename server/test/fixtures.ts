@@ -1,7 +1,9 @@
 /** Stock fixtures for the concurrency tests: a fresh event whose ticket types share one pool. */
 import { randomUUID } from 'node:crypto';
 import { sql } from 'drizzle-orm';
+import type { FastifyInstance } from 'fastify';
 import type { Database } from '../db/index.ts';
+import { Visitor } from './harness.ts';
 import { rows } from '../db/index.ts';
 import * as t from '../db/schema.ts';
 
@@ -59,4 +61,14 @@ export function seededRandom(seed: number): () => number {
     r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
     return ((r ^ (r >>> 14)) >>> 0) / 4_294_967_296;
   };
+}
+
+/** A visitor signed in as a new account of their own: a buyer the payment step knows. */
+export async function signedInVisitor(app: FastifyInstance, db: Database): Promise<Visitor> {
+  const tag = randomUUID().slice(0, 8);
+  const [user] = await db.insert(t.users).values({ email: `buyer-${tag}@fixtures.example`, firstName: 'Pat', lastName: `Buyer${tag}` }).returning();
+  const visitor = new Visitor(app);
+  const res = await visitor.request({ method: 'POST', url: '/signin/', body: `user_id=${user!.id}` });
+  if (res.statusCode !== 303) throw new Error(`signing in answered ${res.statusCode}`);
+  return visitor;
 }

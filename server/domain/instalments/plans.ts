@@ -106,6 +106,8 @@ export async function setUpPlan(
     else if (existing) return { status: 'success', created: false };
     if (sale.paidAt) throw new Refusal('already-paid', ALREADY_PAID_MESSAGE);
     if (!holdIsLive(sale, p.now)) throw noLongerHeld();
+    // A plan's card is saved for its buyer's account: a signed-in buyer only.
+    if (sale.userId === null) throw new Refusal('no-account', PAYMENT_MESSAGES.noBuyer);
     // The plan is for the total the buyer was shown, read again under the sale's lock.
     await totalUnderLock(tx, sale, p.checkout.basket_total, p.now);
     // The plan pays for the sale: a card or bank payment still open for it can no longer be paid.
@@ -113,7 +115,6 @@ export async function setUpPlan(
     const option = p.option === PAY_IN_FULL_OPTION ? undefined : p.checkout.payment_plan_schedule_options[p.option];
     if (!option) throw new Refusal('invalid-input', INSTALMENT_MESSAGES.chooseOption);
     if (!isValidPhone(p.contactNumber)) throw new Refusal('invalid-input', PAYMENT_MESSAGES.phone);
-    if (sale.userId === null) throw new Refusal('no-account', INSTALMENT_MESSAGES.error);
     const userId = sale.userId;
 
     let method: typeof savedPaymentMethods.$inferSelect | undefined;

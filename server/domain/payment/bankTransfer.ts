@@ -13,10 +13,10 @@ import type { TruelayerStatus } from '../../../contract/index.ts';
 import { BANK_TRANSFER_MESSAGES } from '../../../contract/messages/bankTransfer.ts';
 import { PAYMENT_MESSAGES } from '../../../contract/messages/payment.ts';
 import { Refusal } from '../refusal.ts';
-import { holdIsLive, lockSale } from '../sales.ts';
+import { findSale, holdIsLive, lockSale } from '../sales.ts';
 import { paymentKeptUntil } from '../checkout/reads.ts';
 import type { BankProvider, BankWord } from './bank.ts';
-import { ALREADY_PAID_MESSAGE, noLongerHeld, REPLACED_MESSAGE, settlePayment, totalUnderLock, type Payment } from './payments.ts';
+import { ALREADY_PAID_MESSAGE, noLongerHeld, REPLACED_MESSAGE, requireBuyer, settlePayment, totalUnderLock, type Payment } from './payments.ts';
 import { paidForNow } from './paidFor.ts';
 
 /** A bank payment is asked about an hour past its hold's deadline (the grace is at most that). */
@@ -45,6 +45,7 @@ export async function createBankPayment(
     const sale = await lockSale(tx, p.saleId);
     if (sale.paidAt) throw new Refusal('already-paid', ALREADY_PAID_MESSAGE);
     if (!holdIsLive(sale, p.now)) throw noLongerHeld();
+    requireBuyer(sale);
     if (p.total <= 0) throw new Refusal('conflict', PAYMENT_MESSAGES.unableToPay);
     const total = await totalUnderLock(tx, sale, p.total, p.now);
     const paidFor = await paidForNow(tx, p.saleId, sale.reference, total);
@@ -94,6 +95,9 @@ export async function startBankPayment(
   bank: BankProvider,
   p: { saleId: string; total: number; currency: string; now: Date; graceMs: number; contactNumber?: string; returnUri: string },
 ): Promise<{ authUrl: string; payment: Payment }> {
+  // Refused before the contact number is kept: a refused payment changes nothing.
+  const sale = await findSale(db, p.saleId);
+  if (sale) requireBuyer(sale);
   if (p.contactNumber !== undefined) {
     await detailsFor(db, p.saleId);
     await db.update(salePaymentDetails).set({ contactNumber: p.contactNumber }).where(eq(salePaymentDetails.saleId, p.saleId));

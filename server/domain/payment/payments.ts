@@ -31,6 +31,14 @@ export { REPLACED_MESSAGE } from './paidFor.ts';
 export const BASKET_CHANGED_MESSAGE = 'Your basket has changed. Please check your total and pay again.';
 export const NOT_HELD_MESSAGE = 'Your tickets are no longer held for you. Please reserve them again.';
 
+/**
+ * Money is taken only for a sale whose buyer is known: signed in, or named at the login step with a
+ * proven address. A client that skips both is refused before anything is made.
+ */
+export function requireBuyer(sale: Pick<Sale, 'userId' | 'verifiedEmail'>): void {
+  if (sale.userId === null && sale.verifiedEmail === null) throw new Refusal('no-account', PAYMENT_MESSAGES.noBuyer);
+}
+
 /** The refusal that tells a payment step the hold is gone (spec 001 §8: back to the basket). */
 export function noLongerHeld(): Refusal {
   return new Refusal('hold-expired', NOT_HELD_MESSAGE);
@@ -66,6 +74,7 @@ export async function startCardPayment(
     const sale = await lockSale(tx, p.saleId);
     if (sale.paidAt) throw new Refusal('already-paid', ALREADY_PAID_MESSAGE);
     if (!holdIsLive(sale, p.now) || !sale.holdDeadline) throw noLongerHeld();
+    requireBuyer(sale);
     if (p.total <= 0) throw new Refusal('conflict', PAYMENT_MESSAGES.unableToPay);
     const total = await totalUnderLock(tx, sale, p.total, p.now);
     const paidFor = await paidForNow(tx, p.saleId, sale.reference, total);

@@ -61,7 +61,20 @@ export async function receiveStripeWebhook(
 export const TRUELAYER_WEBHOOK_MESSAGES = {
   signature: 'The webhook signature does not match',
   notJson: 'The webhook body is not JSON',
+  stale: 'The webhook was not sent within the last five minutes (X-Tl-Webhook-Timestamp)',
 } as const;
+
+/** How far a TrueLayer webhook's signed time may be from ours, either way: a replayed old one is refused. */
+export const TRUELAYER_WEBHOOK_TOLERANCE_MS = 5 * 60_000;
+
+/** Whether the signed X-Tl-Webhook-Timestamp (RFC 3339) is within the tolerance of `now`. */
+export function truelayerWebhookIsFresh(headers: Record<string, string | string[] | undefined>, now: Date): boolean {
+  const raw = Object.entries(headers).find(([name]) => name.toLowerCase() === 'x-tl-webhook-timestamp')?.[1];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (!value || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(value)) return false;
+  const sent = Date.parse(value);
+  return Number.isFinite(sent) && Math.abs(now.getTime() - sent) <= TRUELAYER_WEBHOOK_TOLERANCE_MS;
+}
 
 /** TrueLayer's webhook: signed over its path, headers and raw body; each event is taken once, and an executed or failed payment settles. */
 export async function receiveTruelayerWebhook(
@@ -77,6 +90,8 @@ export async function receiveTruelayerWebhook(
     verification.fetchJwks,
   );
   if (!valid) return { kind: 'refused', message: TRUELAYER_WEBHOOK_MESSAGES.signature };
+  // The signature covers the timestamp: an old delivery replayed is refused by its age.
+  if (!truelayerWebhookIsFresh(delivery.headers, now())) return { kind: 'refused', message: TRUELAYER_WEBHOOK_MESSAGES.stale };
   let event: { event_id?: string; type?: string; payment_id?: string; failure_reason?: string };
   try {
     event = JSON.parse(delivery.raw) as typeof event;

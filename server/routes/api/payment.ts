@@ -4,7 +4,7 @@
  * sandbox processor this server serves (server/routes/sandbox/card.ts).
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { saasBlockingOrganiser, type Checkout } from '../../../contract/index.ts';
+import { offeredMethods, saasBlockingOrganiser, type Checkout } from '../../../contract/index.ts';
 import { ADDRESS_MESSAGES } from '../../../contract/messages/address.ts';
 import { PAYMENT_MESSAGES } from '../../../contract/messages/payment.ts';
 import { buildCheckout } from '../../domain/checkout.ts';
@@ -17,7 +17,7 @@ import type { PaymentWiring } from '../../providers/index.ts';
 import type { Handlers, InvalidHandler } from '../../http/calls.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { refusalStatus } from '../../http/refusals.ts';
-import { saleIdOf, userIdOf } from '../../http/session.ts';
+import { saleIdOf, setSaleCookie, signIn, userIdOf } from '../../http/session.ts';
 
 type PaymentCalls = 'getStripeToken' | 'getPaymentError' | 'setAccountDetails' | 'setBillingAddress' | 'getOpoaUsers' | 'claimFreeTickets';
 
@@ -58,6 +58,8 @@ export function paymentHandlers(deps: AppDeps, wiring: PaymentWiring): Pick<Hand
         const checkout = await checkoutOf(request, saleId, now);
         const blockedBy = saasBlockingOrganiser(checkout);
         if (blockedBy) throw new Refusal('not-offered', PAYMENT_MESSAGES.stripeToken);
+        // Only a method the checkout offers this basket (Square's organisers take cards through Square).
+        if (!offeredMethods(checkout, ['stripe']).includes('stripe')) throw new Refusal('not-offered', PAYMENT_MESSAGES.cardNotOffered);
         const payment = await startCardPayment(db, wiring.processor, {
           saleId,
           total: checkout.basket_total,
@@ -92,8 +94,9 @@ export function paymentHandlers(deps: AppDeps, wiring: PaymentWiring): Pick<Hand
         const saleId = await saleOf(request);
         const now = clock();
         const checkout = await checkoutOf(request, saleId, now);
+        const signedInUserId = userIdOf(request);
         try {
-          await setAccountDetails(db, {
+          const outcome = await setAccountDetails(db, {
             saleId,
             fullname: input.fullname,
             email: input.email,
@@ -101,11 +104,17 @@ export function paymentHandlers(deps: AppDeps, wiring: PaymentWiring): Pick<Hand
             phoneRequired: checkout.has_require_phone_number,
             organiserSubscribed: input.organiser_subscribed_marketing ?? {},
             ctSubscribed: input.ct_subscribed ?? false,
-            signedInUserId: userIdOf(request),
+            signedInUserId,
+            express: checkout.express,
             now,
           });
+          // The sale is now the account of an address proven on it: this browser is signed in as that account.
+          if (outcome.account && outcome.userId !== signedInUserId) {
+            await signIn(request, reply, outcome.userId);
+            setSaleCookie(request, reply, saleId);
+          }
         } catch (err) {
-          if (!isRefusal(err, 'account-exists')) throw err;
+          if (!isRefusal(err, 'account-exists') && !isRefusal(err, 'sign-in-needed')) throw err;
           // `type: 'sign_in'`: the step offers the code sign-in for that address.
           reply.status(refusalStatus(err)).send({ error: err.message, type: 'sign_in' });
           return undefined;
