@@ -15,7 +15,7 @@ import { bankSettings, parseConfig, testConfig } from './config.ts';
 import { openTestDatabase } from './db/testing.ts';
 import type { OpenDatabase } from './db/index.ts';
 import { capacityPools, paymentWebhookEvents, payments } from './db/schema.ts';
-import { drivers, Visitor } from './test/harness.ts';
+import { drivers } from './test/harness.ts';
 import { hotEvent, signedInVisitor } from './test/fixtures.ts';
 import { bankWiring } from './providers/bank.ts';
 import { generateKeyPairSync, sign, type JsonWebKey, type KeyObject } from 'node:crypto';
