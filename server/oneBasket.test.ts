@@ -17,7 +17,7 @@ import { rows, type OpenDatabase } from './db/index.ts';
 import { capacityPools, discountCodes, paymentRefunds, payments, sales, sandboxCharges } from './db/schema.ts';
 import type { Demo } from './seed.ts';
 import { drivers, Visitor } from './test/harness.ts';
-import { hotEvent } from './test/fixtures.ts';
+import { hotEvent, signedInVisitor } from './test/fixtures.ts';
 import { refusalOf } from './test/refusals.ts';
 import { paymentWiring, type PaymentWiring } from './providers/payment.ts';
 import { bankWiring } from './providers/bank.ts';
@@ -79,7 +79,7 @@ describe.each(drivers)('a payment is for one basket on %s', (driver) => {
   });
 
   async function reservedBuyer(tickets: Record<number, number>, userId?: number): Promise<Visitor> {
-    const buyer = new Visitor(app);
+    const buyer = userId === undefined ? await signedInVisitor(app, database.db) : new Visitor(app);
     if (userId !== undefined) expect((await buyer.request({ method: 'POST', url: '/signin/', body: `user_id=${userId}` })).statusCode).toBe(303);
     expect((await buyer.add(tickets)).statusCode).toBe(200);
     expect(await buyer.json('reserveTickets', {})).toMatchObject({ reserved: true });
@@ -239,7 +239,7 @@ describe.each(drivers)('a payment is for one basket on %s', (driver) => {
     const code = `ONCE${randomUUID().slice(0, 6).toUpperCase()}`;
     await database.db.insert(discountCodes).values({ code, kind: 'percent', amount: 1000, usageLimit: 1 });
     const jazz = demo.tickets.jazzGeneral;
-    const a = new Visitor(app);
+    const a = await signedInVisitor(app, database.db);
     await a.add({ [jazz]: 1 });
     expect(await a.json('setCode', { code })).toEqual({ code_applied: true });
     expect(await a.json('reserveTickets', {})).toMatchObject({ reserved: true });
@@ -268,7 +268,7 @@ describe.each(drivers)('a payment is for one basket on %s', (driver) => {
   it('a payment whose code was used up meanwhile is refunded, so paid uses stay within the limit', async () => {
     const code = `GONE${randomUUID().slice(0, 6).toUpperCase()}`;
     await database.db.insert(discountCodes).values({ code, kind: 'percent', amount: 1000, usageLimit: 1 });
-    const a = new Visitor(app);
+    const a = await signedInVisitor(app, database.db);
     await a.add({ [demo.tickets.jazzGeneral]: 1 });
     expect(await a.json('setCode', { code })).toEqual({ code_applied: true });
     expect(await a.json('reserveTickets', {})).toMatchObject({ reserved: true });
