@@ -32,11 +32,12 @@ export const BASKET_CHANGED_MESSAGE = 'Your basket has changed. Please check you
 export const NOT_HELD_MESSAGE = 'Your tickets are no longer held for you. Please reserve them again.';
 
 /**
- * Money is taken only for a sale whose buyer is known: signed in, or named at the login step with a
- * proven address. A client that skips both is refused before anything is made.
+ * Money is taken only for a sale whose buyer is known: signed in, a proven address, or the address
+ * express details gave for delivery (`buyer_email`). A client that skips the login step and express
+ * is refused before anything is made.
  */
-export function requireBuyer(sale: Pick<Sale, 'userId' | 'verifiedEmail'>): void {
-  if (sale.userId === null && sale.verifiedEmail === null) throw new Refusal('no-account', PAYMENT_MESSAGES.noBuyer);
+export function requireBuyer(sale: Pick<Sale, 'userId' | 'verifiedEmail'> & { buyerEmail?: string | null }): void {
+  if (sale.userId === null && !sale.verifiedEmail && !sale.buyerEmail) throw new Refusal('no-account', PAYMENT_MESSAGES.noBuyer);
 }
 
 /** The refusal that tells a payment step the hold is gone (spec 001 §8: back to the basket). */
