@@ -46,6 +46,8 @@ describe.each(drivers)('demo mode on %s', (driver) => {
 
   async function reservedBuyer(app: FastifyInstance, headers: Record<string, string> = {}) {
     const v = new Visitor(app, headers);
+    // A buyer the payment step knows: signed in where demo sign-in is served.
+    if (app !== live) expect((await v.request({ method: 'POST', url: '/signin/', body: `user_id=${w.demo.users.notSubscribed.id}` })).statusCode).toBe(303);
     expect((await v.add({ [ticket]: 1 })).statusCode).toBe(200);
     expect(await v.json('reserveTickets', {})).toMatchObject({ reserved: true });
     await v.json('updateBasketState', { state: 'payment' });
