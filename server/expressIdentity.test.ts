@@ -3,7 +3,9 @@
  * e-mail of an existing account is refused until they sign in with that account's one-time code,
  * so nothing of theirs (the sale and its tickets, marketing consent, a Gift Aid declaration in the
  * account's name, a saved card) reaches the account; the holder who signs in with the code buys
- * with it as before; a new e-mail makes its account as before.
+ * with it as before. A new e-mail makes no account until its one-time code is proven: the sale
+ * carries it for delivery only, the tickets are e-mailed to it, and the first sign-in with its code
+ * makes the account, which then holds the paid purchase, its tickets and the choices made at express.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, desc, eq, or } from 'drizzle-orm';
@@ -11,6 +13,7 @@ import { instalmentPlans, mailingList, marketingConsents, organiserPaymentSettin
 import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
 import { SANDBOX_CARDS } from '../contract/index.ts';
 import { PAYMENT_MESSAGES } from '../contract/messages/payment.ts';
+import { PROVE_ADDRESS_FIRST_MESSAGE } from './domain/payment/details.ts';
 
 const GUEST_ADDRESS = { address1: '7 Mallory Lane', postcode: 'BS8 1QU' };
 
@@ -102,8 +105,10 @@ describe.each(drivers)('express details and existing accounts on %s', (driver) =
     const { v: guest, saleId } = await expressGuest({ [w.demo.tickets.jazzGeneral]: 1 });
     await donateWithGiftAid(guest, 2500, GUEST_ADDRESS);
     const refused = await accountDetails(guest, 'Mallory Guest', ` ${victim.email.toUpperCase()} `);
-    // The guest carries on over HTTP regardless: pays and takes delivery.
-    await payByCard(guest);
+    // The guest carries on over HTTP regardless: no payment starts for a sale that names no buyer, and nothing is delivered.
+    expect((await guest.call('getStripeToken')).statusCode).toBe(409);
+    await guest.call('deliverToBitticket');
+    await guest.call('deliverToWallet');
 
     const [sale] = await db().select().from(sales).where(eq(sales.id, saleId));
     const [account] = await db().select().from(users).where(eq(users.id, victim.id));
@@ -195,23 +200,76 @@ describe.each(drivers)('express details and existing accounts on %s', (driver) =
     for (const code of codes) expect(wallet).toContain(code);
   });
 
-  it('a new e-mail makes its account and the sale is theirs, as before; saving the details again is accepted', async () => {
+  it('a new e-mail makes no account until its code is proven; the tickets go to the address, and the first sign-in makes the account with the sale, tickets, consent and Gift Aid', async () => {
     const email = 'first.time@example.com';
     const { v, saleId } = await expressGuest({ [w.demo.tickets.jazzGeneral]: 1 });
     await donateWithGiftAid(v, 2500, { address1: '3 New Street', postcode: 'BS1 5TT' });
     expect((await accountDetails(v, 'Fran Newcombe', email)).statusCode).toBe(200);
     // A second Pay click (after a declined card, say) sends the same details again.
     expect((await accountDetails(v, 'Fran Newcombe', email)).statusCode).toBe(200);
+    expect(await db().select().from(users).where(eq(users.email, email)), 'no account for an unproven address').toEqual([]);
+    expect(await db().select().from(mailingList).where(eq(mailingList.email, email)), 'not on the mailing list yet').toEqual([]);
+    await payByCard(v);
+
+    // Delivered to the address all the same: the wallet e-mail carries the ticket's code.
+    const [pending] = await db().select().from(sales).where(eq(sales.id, saleId));
+    expect(pending).toMatchObject({ userId: null, buyerEmail: email, buyerName: 'Fran Newcombe' });
+    const [issued] = await db().select().from(tickets).where(eq(tickets.saleId, saleId));
+    expect(issued).toMatchObject({ userId: null, holderName: 'Fran Newcombe' });
+    const wallets = (await db().select().from(outbox).where(eq(outbox.recipient, email))).filter((m) => m.body.includes(issued!.code));
+    expect(wallets).toHaveLength(1);
+    expect(await v.json('getSimpleInfo')).toMatchObject({ sale_email: email });
+
+    // The first sign-in with the address's code, on any device, makes the account from the name given.
+    const later = new Visitor(w.app);
+    await signInWithCode(later, email);
     const [made] = await db().select().from(users).where(eq(users.email, email));
     expect(made).toMatchObject({ firstName: 'Fran', lastName: 'Newcombe', subscribed: true });
-    await payByCard(v);
     const [sale] = await db().select().from(sales).where(eq(sales.id, saleId));
-    expect(sale!.userId).toBe(made!.id);
+    expect(sale).toMatchObject({ userId: made!.id, buyerEmail: null });
     const consents = await db().select().from(marketingConsents).where(eq(marketingConsents.saleId, saleId));
     expect(consents.find((c) => c.topic === 'organiser')).toMatchObject({ userId: made!.id, organiserId: w.demo.organisers.riverside, subscribed: true });
+    expect(await db().select().from(mailingList).where(eq(mailingList.email, email))).toHaveLength(1);
     expect(await schedule()).toContain(',Fran,Newcombe,3,BS1 5TT,,,');
-    expect(await codesOf(saleId)).toHaveLength(1);
     const [ticket] = await db().select().from(tickets).where(eq(tickets.saleId, saleId));
     expect(ticket!.userId).toBe(made!.id);
+    const wallet = await later.request({ method: 'GET', url: '/account/wallet/' });
+    expect(wallet.body).toContain(ticket!.code);
+  });
+
+  it('an address someone else gives at express gets no account, and their unpaid basket never becomes the address’s', async () => {
+    const email = 'not.yet.theirs@example.com';
+    const { v: stranger, saleId } = await expressGuest({ [w.demo.tickets.jazzGeneral]: 1 });
+    expect((await accountDetails(stranger, 'Mallory Guest', email)).statusCode).toBe(200);
+    expect(await db().select().from(users).where(eq(users.email, email))).toEqual([]);
+
+    // The address's holder signs in on their own device: their account is theirs alone.
+    const holder = new Visitor(w.app);
+    expect((await holder.call('sendOneTimeCode', { email })).statusCode).toBe(200);
+    expect(await holder.json('checkOneTimeCode', { email, code: await codeSentTo(email) })).toEqual({ has_account: false });
+    const [sale] = await db().select().from(sales).where(eq(sales.id, saleId));
+    expect(sale!.userId).toBeNull();
+    expect(await db().select().from(users).where(eq(users.email, email))).toEqual([]);
+  });
+
+  it('where the checkout offers no express checkout, details for a new address are refused with 403 and make nothing', async () => {
+    const email = 'no.express@example.com';
+    const v = new Visitor(w.app);
+    expect((await v.add({ [w.demo.tickets.trail10k]: 1 })).statusCode).toBe(200);
+    expect((await v.json('reserveTickets')).reserved).toBe(true);
+    expect((await v.checkout()).express).toBe(false);
+    const refused = await v.call('setAccountDetails', {
+      fullname: 'Nora Express',
+      email,
+      contact_number: '07700 900123',
+      organiser_subscribed_marketing: { [String(w.demo.organisers.peak)]: 'true' },
+      ct_subscribed: 'true',
+    } as never);
+    expect([refused.statusCode, refused.json()]).toEqual([403, { error: PROVE_ADDRESS_FIRST_MESSAGE, type: 'sign_in' }]);
+    const reference = (await v.checkout()).sale_reference!;
+    const [sale] = await db().select().from(sales).where(eq(sales.reference, reference));
+    expect(sale).toMatchObject({ userId: null, buyerEmail: null, buyerName: null });
+    expect(await db().select().from(users).where(eq(users.email, email))).toEqual([]);
+    expect(await db().select().from(marketingConsents).where(eq(marketingConsents.email, email))).toEqual([]);
   });
 });

@@ -2,10 +2,18 @@
  * Who is buying (spec 000 §4 "Account modes", §6): a verified one-time code signs the buyer in,
  * a buyer without an account is saved to the sale with a full name (which makes their account),
  * and the sale follows the buyer: signing in elsewhere resumes the same sale, hold and step.
+ *
+ * An account exists only for an address whose one-time code was proven. An express buyer with a
+ * new address buys without one: their sale carries the address and name for delivery only
+ * (payment/details.ts), the tickets are issued to no account and e-mailed to that address, and the
+ * account is made the first time the address's code is proven here, from the name they gave. Then
+ * their paid purchases (and this browser's own sale) become the account's, tickets and all, with
+ * the marketing choices they made at express.
  */
-import { and, desc, eq, gt, isNotNull } from 'drizzle-orm';
-import type { Database } from '../db/index.ts';
-import { sales, users } from '../db/schema.ts';
+import { and, desc, eq, gt, isNotNull, isNull, or } from 'drizzle-orm';
+import type { Database, Executor } from '../db/index.ts';
+import { sales, tickets, users } from '../db/schema.ts';
+import { setMarketingPreferences } from './marketing.ts';
 import { Refusal } from './refusal.ts';
 import { createSaleIfMissing, holdIsLive, lockSale, newSaleId, type Sale } from './sales.ts';
 import { checkCode, CODE_CHECK_MESSAGES, issueCode, normaliseEmail, type SEND_LIMITS } from './oneTimeCode.ts';
@@ -47,6 +55,44 @@ async function liveSaleOf(db: Database, userId: number, now: Date): Promise<stri
   return found?.id ?? null;
 }
 
+type PendingPurchase = Pick<Sale, 'id' | 'buyerName' | 'buyerMarketing'>;
+
+/**
+ * The purchases an express buyer made with this address before proving it: its paid sales from
+ * any browser, and this browser's own sale. An unpaid sale elsewhere stays as it is: a basket some
+ * other browser gave this address to is never attached to the account (nor could pay with its cards).
+ */
+async function pendingPurchases(db: Pick<Executor, 'select'>, email: string, currentSaleId: string | null): Promise<PendingPurchase[]> {
+  const mine = currentSaleId === null ? isNotNull(sales.paidAt) : or(isNotNull(sales.paidAt), eq(sales.id, currentSaleId));
+  return db
+    .select({ id: sales.id, buyerName: sales.buyerName, buyerMarketing: sales.buyerMarketing })
+    .from(sales)
+    .where(and(eq(sales.buyerEmail, email), isNull(sales.userId), mine))
+    .orderBy(desc(sales.createdAt));
+}
+
+/** The pending purchases become the account's, with their tickets; then the marketing choices made at express are recorded. */
+async function claimPurchases(db: Database, userId: number, pending: PendingPurchase[], now: Date): Promise<void> {
+  for (const sale of pending) {
+    const claimed = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(sales)
+        .set({ userId, buyerEmail: null, buyerName: null, buyerMarketing: null })
+        .where(and(eq(sales.id, sale.id), isNull(sales.userId)))
+        .returning({ id: sales.id });
+      if (!row) return false;
+      await tx.update(tickets).set({ userId }).where(and(eq(tickets.saleId, sale.id), isNull(tickets.userId)));
+      return true;
+    });
+    if (!claimed || !sale.buyerMarketing) continue;
+    const choice = { ...sale.buyerMarketing, event_subscribed: false };
+    // A choice the basket no longer bears out (its organiser's tickets gone) is not recorded; signing in goes on.
+    await setMarketingPreferences(db, sale.id, choice, now).catch((err: unknown) => {
+      if (!(err instanceof Refusal)) throw err;
+    });
+  }
+}
+
 export interface SignedIn {
   hasAccount: boolean;
   /** Set when the buyer is now signed in. */
@@ -70,12 +116,25 @@ export async function signInWithCode(
   const result = await checkCode(db, { email, code: opts.code, now: opts.now, secret: opts.secret });
   if (result !== 'accepted') throw new Refusal('wrong-code', CODE_CHECK_MESSAGES[result]);
 
-  const user = await findUserByEmail(db, email);
+  let user = await findUserByEmail(db, email);
   const holdsHere = current !== null && holdIsLive(current, opts.now);
+  const pending = await pendingPurchases(db, email, current?.id ?? null);
+  if (!user && pending.length > 0) {
+    // The address is proven now: the express buyer's account is made from the name they gave.
+    const name = pending.find((p) => p.buyerName)?.buyerName ?? email.split('@')[0]!;
+    const [made] = await db
+      .insert(users)
+      .values({ email, ...splitName(name), viewType: 'customer' })
+      .onConflictDoNothing({ target: users.email })
+      .returning();
+    user = made ?? (await findUserByEmail(db, email));
+  }
   if (!user) {
     if (current) await db.update(sales).set({ verifiedEmail: email }).where(eq(sales.id, current.id));
     return { hasAccount: false, user: null, saleId: current?.id ?? null };
   }
+  await claimPurchases(db, user.id, pending, opts.now);
+  if (current && pending.some((p) => p.id === current.id)) current.userId = user.id;
   if (current && (holdsHere || current.userId === null || current.userId === user.id)) {
     const elsewhere = holdsHere ? null : await liveSaleOf(db, user.id, opts.now);
     if (elsewhere && elsewhere !== current.id) return { hasAccount: true, user, saleId: elsewhere };
@@ -125,7 +184,7 @@ export async function saveGuestToSale(
   opts: { saleId: string; email: string; fullname: string; now: Date },
 ): Promise<UserRow> {
   const email = normaliseEmail(opts.email);
-  return db.transaction(async (tx) => {
+  const saved = await db.transaction(async (tx) => {
     const sale = await lockSale(tx, opts.saleId);
     refuseIfExpired(sale, opts.now);
     if (sale.verifiedEmail !== email) throw new Refusal('sign-in-needed', VERIFY_FIRST_MESSAGE);
@@ -138,10 +197,16 @@ export async function saveGuestToSale(
     await tx.update(sales).set({ userId: user.id, verifiedEmail: null }).where(eq(sales.id, sale.id));
     return user;
   });
+  // Express purchases paid with this address before it was proven are this account's too.
+  await claimPurchases(db, saved.id, await pendingPurchases(db, email, null), opts.now);
+  return saved;
 }
 
 /** 'Not you? Sign out': the sale keeps its basket and hold but no longer names a buyer. */
 export async function logoutOfSale(db: Database, saleId: string | null): Promise<void> {
   if (!saleId) return;
-  await db.update(sales).set({ userId: null, verifiedEmail: null, marketingSetAt: null }).where(eq(sales.id, saleId));
+  await db
+    .update(sales)
+    .set({ userId: null, verifiedEmail: null, marketingSetAt: null, buyerEmail: null, buyerName: null, buyerMarketing: null })
+    .where(eq(sales.id, saleId));
 }

@@ -7,10 +7,11 @@
  *   flood an organiser's inbox.
  * - Subscribing to important event updates sets the buyer's flag and records the consent, as the
  *   Keep updated step does.
- * - The referral link is the sale's event page carrying the buyer's referral code: a signature of
- *   their account, so no table is needed to give it and the event page can check it.
+ * - The referral link is the sale's event page, on the site's own address (PUBLIC_URL), carrying the
+ *   buyer's referral code: a signature of its purpose, the buyer's account and its last day, so no
+ *   table is needed to give it and the event page can check all three.
  */
-import { createHmac } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { and, count, eq } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { marketingConsents, outbox, sales, users } from '../db/schema.ts';
@@ -84,25 +85,55 @@ export async function subscribeToEvents(db: Database, p: { saleId: string | null
   });
 }
 
-/** The buyer's referral code: the same for every link they share, and no one else can make it. */
-export function referralCode(secret: string, userId: number): string {
-  return `${userId.toString(36)}-${createHmac('sha256', secret).update(`referrer:${userId}`).digest('base64url').slice(0, 12)}`;
+/** How long a share link sets the referral cookie for those who open it. */
+export const REFERRAL_LINK_DAYS = 90;
+const DAY_MS = 24 * 3600 * 1000;
+const REFERRAL_PURPOSE = 'referral-link';
+
+function referralMac(secret: string, userId: number, lastDay: number): string {
+  // A key of its own, derived from the site's secret, so no other signature can stand in for it.
+  const key = createHmac('sha256', secret).update(`key:${REFERRAL_PURPOSE}`).digest();
+  return createHmac('sha256', key).update(`${REFERRAL_PURPOSE}\n${userId}\n${lastDay}`).digest('base64url').slice(0, 16);
 }
 
-export function isReferralCode(secret: string, code: string): boolean {
-  const userId = Number.parseInt(code.split('-')[0] ?? '', 36);
-  return Number.isSafeInteger(userId) && userId > 0 && referralCode(secret, userId) === code;
+/**
+ * The buyer's referral code: `<user id>-<last day>-<signature>`, in base 36 but the signature. Its
+ * purpose (a referral link), subject (the buyer's account) and end (the last day, counted in days
+ * since 1970, REFERRAL_LINK_DAYS ahead) are all signed. Every link a buyer shares on one day
+ * carries the same code, and no one else can make it.
+ */
+export function referralCode(secret: string, userId: number, now: Date): string {
+  const lastDay = Math.floor(now.getTime() / DAY_MS) + REFERRAL_LINK_DAYS;
+  return `${userId.toString(36)}-${lastDay.toString(36)}-${referralMac(secret, userId, lastDay)}`;
 }
 
-/** The sale's (first) event page with the buyer's referral code, absolute on this site. */
+/** The referrer a referral code names, when its signature is ours and its last day has not passed; else null. */
+export function referrerOfCode(secret: string, code: unknown, now: Date): number | null {
+  if (typeof code !== 'string') return null;
+  const parts = /^([0-9a-z]{1,10})-([0-9a-z]{1,6})-([A-Za-z0-9_-]{16})$/.exec(code);
+  if (!parts) return null;
+  const userId = Number.parseInt(parts[1]!, 36);
+  const lastDay = Number.parseInt(parts[2]!, 36);
+  if (!Number.isSafeInteger(userId) || userId <= 0 || userId.toString(36) !== parts[1] || lastDay.toString(36) !== parts[2]) return null;
+  if (lastDay < Math.floor(now.getTime() / DAY_MS)) return null;
+  const expected = Buffer.from(referralMac(secret, userId, lastDay));
+  const given = Buffer.from(parts[3]!);
+  return given.length === expected.length && timingSafeEqual(given, expected) ? userId : null;
+}
+
+export function isReferralCode(secret: string, code: string, now: Date): boolean {
+  return referrerOfCode(secret, code, now) !== null;
+}
+
+/** The sale's (first) event page with the buyer's referral code, on the site's own address (`publicUrl`). */
 export async function rewardReferrerLink(
   db: Database,
-  p: { saleId: string | null; userId: number | null; origin: string; secret: string },
+  p: { saleId: string | null; userId: number | null; publicUrl: string; secret: string; now: Date },
 ): Promise<string> {
   const sale = await paidSale(db, p.saleId);
   const buyerId = sale.userId ?? p.userId;
   if (buyerId === null) throw new Refusal('not-found', NO_REFERRAL_MESSAGE);
   const [first] = await eventsOfSale(db, sale.id);
   if (!first) throw new Refusal('not-found', NO_REFERRAL_MESSAGE);
-  return `${p.origin}/event/${first.eventId}/?ref=${encodeURIComponent(referralCode(p.secret, buyerId))}`;
+  return `${p.publicUrl.replace(/\/+$/, '')}/event/${first.eventId}/?ref=${encodeURIComponent(referralCode(p.secret, buyerId, p.now))}`;
 }

@@ -1,9 +1,18 @@
 /**
  * Referral rewards (spec 001 §2 share tile, "Share & {short reward text}"). A buyer's share link is
  * an event page carrying their referral code (afterSale.ts); a visitor who opens it carries the
- * referrer in a signed cookie, and the sale they add tickets to records that referrer (never the
- * buyer themselves). When that sale is paid and its tickets delivered, the referrer gets the
- * reward its event states, once per referred sale:
+ * referrer in a cookie, and the sale they add tickets to records that referrer (never the buyer
+ * themselves). When that sale's tickets are delivered, the referrer gets the reward its event
+ * states only when all of these hold:
+ *
+ * - money was taken for it: a card or bank payment that succeeded, booked the sale and was not
+ *   refunded, or a paid instalment (free tickets earn nothing);
+ * - the buyer is a different person with a proven address: the sale belongs to an account (made
+ *   only once its address's one-time code was proven), not the referrer's own;
+ * - the referrer has not been rewarded for this buyer before: once per referrer and referred
+ *   address, which a unique index on `referral_rewards` enforces however many purchases race.
+ *
+ * The reward:
  *
  * - an event whose reward is money off (`reward_discount`, basis points) gives a single-use
  *   discount code for the organiser's events, redeemed at checkout like any code (its one use is
@@ -13,17 +22,47 @@
  * Either is e-mailed to the referrer with the organiser's reward text.
  */
 import { randomBytes } from 'node:crypto';
-import { and, asc, eq, isNotNull, isNull } from 'drizzle-orm';
+import { and, asc, eq, gte, isNotNull, isNull, notExists } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
-import { discountCodes, events, organisers, referralRewards, saleLines, sales, ticketTypes, eventDates, users } from '../db/schema.ts';
+import {
+  discountCodes,
+  eventDates,
+  events,
+  instalments,
+  organisers,
+  paymentRefunds,
+  payments,
+  referralRewards,
+  saleLines,
+  sales,
+  ticketTypes,
+  users,
+} from '../db/schema.ts';
 import { sendMail, type Mailer } from '../mail/index.ts';
 import { referralRewardMail } from '../mail/referralReward.ts';
-import { isReferralCode } from './afterSale.ts';
 
-/** The referrer a share link's code names, or null for a code that is not one of ours. */
-export function referrerOf(secret: string, code: unknown): number | null {
-  if (typeof code !== 'string' || code.length > 40 || !isReferralCode(secret, code)) return null;
-  return Number.parseInt(code.split('-')[0]!, 36);
+/** Whether money was actually taken for the sale and kept: a booked payment not refunded, or a paid instalment. */
+async function moneyTaken(db: Pick<Database, 'select'>, saleId: string): Promise<boolean> {
+  const [paid] = await db
+    .select({ id: payments.id })
+    .from(payments)
+    .where(
+      and(
+        eq(payments.saleId, saleId),
+        eq(payments.status, 'succeeded'),
+        eq(payments.outcome, 'booked'),
+        gte(payments.amount, 1),
+        notExists(db.select({ id: paymentRefunds.id }).from(paymentRefunds).where(eq(paymentRefunds.paymentId, payments.id))),
+      ),
+    )
+    .limit(1);
+  if (paid) return true;
+  const [instalment] = await db
+    .select({ id: instalments.id })
+    .from(instalments)
+    .where(and(eq(instalments.saleId, saleId), eq(instalments.status, 'paid'), gte(instalments.amount, 1)))
+    .limit(1);
+  return instalment !== undefined;
 }
 
 /**
@@ -48,8 +87,10 @@ function rewardCode(prefix: string): string {
 export type RewardOutcome = { rewarded: false } | { rewarded: true; code: string; discount: boolean };
 
 /**
- * Gives the referrer of a paid sale the reward its event states, once, and e-mails it. Nothing for
- * a sale without a referrer, one the referrer bought themselves, or one whose events offer no reward.
+ * Gives the referrer of a paid sale the reward its event states, once per referred buyer, and
+ * e-mails it. Nothing for a sale without a referrer, one the referrer bought themselves, one whose
+ * buyer has no proven account, one nothing was paid for, a buyer already rewarded for, or one whose
+ * events offer no reward.
  */
 export async function rewardReferrer(
   db: Database,
@@ -57,11 +98,14 @@ export async function rewardReferrer(
   saleId: string,
   now: Date,
 ): Promise<RewardOutcome> {
+  // The buyer is an account, and an account exists only for an address proven by its one-time code.
   const [sale] = await db
-    .select({ referrerId: sales.referrerUserId, buyerId: sales.userId })
+    .select({ referrerId: sales.referrerUserId, buyerId: sales.userId, buyerEmail: users.email })
     .from(sales)
+    .innerJoin(users, eq(users.id, sales.userId))
     .where(and(eq(sales.id, saleId), isNotNull(sales.paidAt), isNotNull(sales.referrerUserId)));
   if (!sale || sale.referrerId === null || sale.referrerId === sale.buyerId) return { rewarded: false };
+  if (!(await moneyTaken(db, saleId))) return { rewarded: false };
   const [event] = await db
     .select({
       title: events.title,
@@ -80,14 +124,15 @@ export async function rewardReferrer(
     .limit(1);
   if (!event?.rewardText) return { rewarded: false };
   const [referrer] = await db.select({ email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, sale.referrerId));
-  if (!referrer) return { rewarded: false };
+  if (!referrer || referrer.email === sale.buyerEmail) return { rewarded: false };
 
   const discount = event.rewardDiscount !== null;
   const claimed = await db.transaction(async (tx) => {
     const code = rewardCode(discount ? 'THANKS' : 'REWARD');
     const inserted = await tx
       .insert(referralRewards)
-      .values({ saleId, referrerUserId: sale.referrerId!, code, createdAt: now })
+      .values({ saleId, referrerUserId: sale.referrerId!, referredEmail: sale.buyerEmail, code, createdAt: now })
+      // Once per referred sale and once per referrer and referred address: either key taken, nothing is given.
       .onConflictDoNothing()
       .returning({ code: referralRewards.code });
     if (inserted.length === 0) return null;

@@ -26,14 +26,24 @@ export type Issue = { issued: true; count: number } | { issued: false; reason: '
 
 /**
  * Issues the tickets of a paid sale to its buyer. Refuses a sale that is not paid; answers
- * `issued: false` when there is no buyer account to hold them or nothing was bought.
+ * `issued: false` when the sale names no buyer (neither an account nor an express buyer's name)
+ * or nothing was bought.
  */
 export async function issueTickets(db: Database, saleId: string, now: Date, opts: { limit?: number } = {}): Promise<Issue> {
-  const [sale] = await db.select({ paidAt: sales.paidAt, userId: sales.userId, reference: sales.reference }).from(sales).where(eq(sales.id, saleId));
+  const [sale] = await db
+    .select({ paidAt: sales.paidAt, userId: sales.userId, reference: sales.reference, buyerName: sales.buyerName })
+    .from(sales)
+    .where(eq(sales.id, saleId));
   if (!sale) throw new Refusal('not-found', 'Your basket could not be found. Please add your tickets again.');
   if (!sale.paidAt) throw new Refusal('not-paid', NOT_PAID_MESSAGE);
-  if (sale.userId === null) return { issued: false, reason: 'no-buyer' };
-  const [buyer] = await db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, sale.userId));
+  // An express buyer whose address is not proven yet: the tickets are theirs by name and go to no
+  // account until the address's code is proven (account.ts), when they become the new account's.
+  const [buyer] =
+    sale.userId !== null
+      ? await db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, sale.userId))
+      : sale.buyerName !== null
+        ? [{ firstName: sale.buyerName, lastName: '' }]
+        : [];
   if (!buyer) return { issued: false, reason: 'no-buyer' };
   const lines = await db
     .select({ ticketTypeId: saleLines.ticketTypeId, qty: saleLines.qty })
@@ -50,7 +60,7 @@ export async function issueTickets(db: Database, saleId: string, now: Date, opts
       saleReference: sale.reference,
       ticketTypeId: line.ticketTypeId,
       copy: i + 1,
-      userId: sale.userId!,
+      userId: sale.userId,
       holderName,
       // A seated line's copies are its seats, in row order: 'Section Row Number'.
       seat: ((s) => (s ? `${s.section} ${s.row} ${s.number}` : null))(seatsByType.get(line.ticketTypeId)?.[i]),

@@ -20,11 +20,19 @@ export async function deliverWallet(
   walletUrl: string,
   now: Date,
 ): Promise<WalletDelivery> {
-  const [sale] = await db.select({ paidAt: sales.paidAt, userId: sales.userId, reference: sales.reference }).from(sales).where(eq(sales.id, saleId));
+  const [sale] = await db
+    .select({ paidAt: sales.paidAt, userId: sales.userId, reference: sales.reference, buyerEmail: sales.buyerEmail })
+    .from(sales)
+    .where(eq(sales.id, saleId));
   if (!sale) throw new Refusal('not-found', 'Your basket could not be found. Please add your tickets again.');
   if (!sale.paidAt) throw new Refusal('not-paid', NOT_PAID_MESSAGE);
-  if (sale.userId === null) return { delivered: false, reason: 'no-buyer' };
-  const [buyer] = await db.select({ email: users.email }).from(users).where(eq(users.id, sale.userId));
+  // The account's address, or an express buyer's address not proven yet (the tickets go there all the same).
+  const [buyer] =
+    sale.userId !== null
+      ? await db.select({ email: users.email }).from(users).where(eq(users.id, sale.userId))
+      : sale.buyerEmail !== null
+        ? [{ email: sale.buyerEmail }]
+        : [];
   if (!buyer) return { delivered: false, reason: 'no-buyer' };
   const list = await ticketsOfSale(db, saleId);
   if (list.length === 0) return { delivered: false, reason: 'no-tickets' };
@@ -48,10 +56,10 @@ export async function deliverWallet(
 export async function simpleInfo(db: Database, saleId: string | null): Promise<{ sale_email: string | null; sale_reference: string | null }> {
   if (!saleId) return { sale_email: null, sale_reference: null };
   const [row] = await db
-    .select({ reference: sales.reference, email: users.email, verifiedEmail: sales.verifiedEmail })
+    .select({ reference: sales.reference, email: users.email, buyerEmail: sales.buyerEmail, verifiedEmail: sales.verifiedEmail })
     .from(sales)
     .leftJoin(users, eq(users.id, sales.userId))
     .where(eq(sales.id, saleId));
   if (!row) return { sale_email: null, sale_reference: null };
-  return { sale_email: row.email ?? row.verifiedEmail, sale_reference: row.reference };
+  return { sale_email: row.email ?? row.buyerEmail ?? row.verifiedEmail, sale_reference: row.reference };
 }

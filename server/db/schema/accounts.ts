@@ -23,6 +23,22 @@ export const mailingList = pgTable('mailing_list', {
 });
 
 /**
+ * A mailing-list sign-up waiting for its address to confirm it (double opt-in): only the hash of
+ * the e-mailed link's token is kept, bound to its purpose; the link works once, before `expiresAt`.
+ */
+export const mailingListConfirmations = pgTable(
+  'mailing_list_confirmations',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    email: text('email').notNull(),
+    expiresAt: moment('expires_at').notNull(),
+    usedAt: moment('used_at'),
+    createdAt: moment('created_at').notNull(),
+  },
+  (t) => [index('mailing_list_confirmations_email').on(t.email, t.createdAt)],
+);
+
+/**
  * The live one-time code of an address: only its HMAC is kept. A resend replaces it (and its
  * tries); a right guess deletes it, so it works once.
  */

@@ -26,9 +26,8 @@ export const tickets = pgTable(
       .references(() => ticketTypes.id),
     /** 1 to the line's quantity. */
     copy: integer('copy').notNull(),
-    userId: integer('user_id')
-      .notNull()
-      .references(() => users.id),
+    /** The holder's account; null while the buyer's address is unproven (an express sale), until they sign in with its code. */
+    userId: integer('user_id').references(() => users.id),
     holderName: text('holder_name').notNull(),
     /** 'Section Row Number' for a seated ticket; null for general admission. */
     seat: text('seat'),

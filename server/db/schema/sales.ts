@@ -29,6 +29,14 @@ export const sales = pgTable(
     editBasketClicked: boolean('edit_basket_clicked').notNull().default(false),
     /** The e-mail address whose one-time code this sale's visitor proved, until the buyer is saved. */
     verifiedEmail: text('verified_email'),
+    /**
+     * An express buyer's details for an address no one has proven yet: where the tickets are
+     * delivered, and nothing more. The account is made (and these choices applied) only when the
+     * address's one-time code is proven; until then the sale names no account.
+     */
+    buyerEmail: text('buyer_email'),
+    buyerName: text('buyer_name'),
+    buyerMarketing: jsonb('buyer_marketing').$type<{ ct_subscribed: boolean; organiser_subscribed_marketing: Record<string, boolean> }>(),
     /** When the buyer chose their marketing preferences for this sale; null while still to ask. */
     marketingSetAt: timestamptz('marketing_set_at'),
     /** The client address that last reserved the sale, for the per-buyer cap on held tickets. */
@@ -47,6 +55,7 @@ export const sales = pgTable(
     index('sales_user_hold').on(t.userId, t.holdDeadline),
     index('sales_code_hold').on(t.discountCodeId, t.holdDeadline),
     index('sales_reference').on(t.reference),
+    index('sales_buyer_email').on(t.buyerEmail).where(sql`${t.buyerEmail} IS NOT NULL`),
   ],
 );
 
@@ -104,15 +113,21 @@ export const saleDeliveryAddresses = pgTable('sale_delivery_addresses', {
  * a single-use discount code when the event's reward is money off, otherwise a reference to show
  * the organiser. `sentAt` is set once the referrer's e-mail went.
  */
-export const referralRewards = pgTable('referral_rewards', {
-  saleId: text('sale_id')
-    .primaryKey()
-    .references(() => sales.id, { onDelete: 'cascade' }),
-  referrerUserId: integer('referrer_user_id')
-    .notNull()
-    .references(() => users.id),
-  code: text('code').notNull().unique(),
-  discountCodeId: integer('discount_code_id').references(() => discountCodes.id),
-  createdAt: moment('created_at').notNull(),
-  sentAt: moment('sent_at'),
-});
+export const referralRewards = pgTable(
+  'referral_rewards',
+  {
+    saleId: text('sale_id')
+      .primaryKey()
+      .references(() => sales.id, { onDelete: 'cascade' }),
+    referrerUserId: integer('referrer_user_id')
+      .notNull()
+      .references(() => users.id),
+    /** The referred buyer's (proven) address: one reward per referrer and referred buyer. */
+    referredEmail: text('referred_email'),
+    code: text('code').notNull().unique(),
+    discountCodeId: integer('discount_code_id').references(() => discountCodes.id),
+    createdAt: moment('created_at').notNull(),
+    sentAt: moment('sent_at'),
+  },
+  (t) => [uniqueIndex('referral_rewards_referrer_referred').on(t.referrerUserId, t.referredEmail)],
+);

@@ -1,7 +1,8 @@
 /**
  * What the payment step saves before the card is taken: the billing address and contact number
- * (set_billing_address), or an express buyer's account details (set_account_details), which make
- * the customer account the tickets are delivered to.
+ * (set_billing_address), or an express buyer's details (set_account_details). An express buyer's
+ * address becomes an account only once it is proven with its one-time code; until then the sale
+ * carries the address and name for delivery only (account.ts makes the account at that proof).
  */
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../db/index.ts';
@@ -140,20 +141,34 @@ function existingAccount(): Refusal {
   return new Refusal('account-exists', PAYMENT_MESSAGES.existingAccount);
 }
 
+/** Not in the spec: account details for an address no one proved, where the checkout offers no express checkout. */
+export const PROVE_ADDRESS_FIRST_MESSAGE = 'Please sign in with the one-time code we email to your address before paying.';
+
 /**
  * Whether this buyer has proved they hold the account: signed in to it with its code, the sale
- * already theirs (made theirs by that sign-in, or by these details when they made the account),
- * or the address proved with its code on this sale.
+ * already theirs (made theirs by that sign-in), or the address proved with its code on this sale.
  */
 function holdsAccount(account: { id: number; email: string }, sale: Sale, signedInUserId: number | null): boolean {
   return account.id === signedInUserId || account.id === sale.userId || account.email === sale.verifiedEmail;
 }
 
+/** Whether a sale names who its tickets are for: an account, or an express buyer's address (not yet proven). */
+export function saleHasBuyer(sale: Pick<Sale, 'userId' | 'buyerEmail'>): boolean {
+  return sale.userId !== null || sale.buyerEmail !== null;
+}
+
+/** What set_account_details did: the sale is now an account's (sign the browser in as it), or carries an unproven address. */
+export type AccountDetailsOutcome = { account: true; userId: number } | { account: false };
+
 /**
- * set_account_details: a new e-mail makes the account the sale and its tickets are delivered to,
- * with the buyer's marketing choices. An e-mail that already has an account is refused
- * ('account-exists') unless the buyer holds that account, so a sale, consent, a Gift Aid declaration
- * in the account's name or a saved card can never be attached to somebody else's account.
+ * set_account_details. An address with an account the buyer holds (signed in, or proved with its
+ * code on this sale) makes the sale that account's, with the buyer's marketing choices. An address
+ * with an account the buyer does not hold is refused ('account-exists'), so a sale, consent, a Gift
+ * Aid declaration in the account's name or a saved card can never be attached to somebody else's
+ * account. A new address proved on this sale makes its account now. A new address no one proved
+ * makes no account: where the checkout is express the sale carries it, with the name and the
+ * marketing choices, for delivery only, and the account is made when the address's code is proven
+ * (signInWithCode); where it is not, the buyer is asked to sign in with the code first.
  */
 export async function setAccountDetails(
   db: Database,
@@ -167,36 +182,59 @@ export async function setAccountDetails(
     ctSubscribed: boolean;
     /** The account this browser is signed in to, if any. */
     signedInUserId: number | null;
+    /** Whether the checkout offers express checkout to this buyer. */
+    express: boolean;
     now: Date;
   },
-): Promise<void> {
+): Promise<AccountDetailsOutcome> {
   if (!isFullName(p.fullname)) throw new Refusal('invalid-details', PAYMENT_MESSAGES.fullName);
   const email = p.email.trim().toLowerCase();
   if (!isValidExpressEmail(email)) throw new Refusal('invalid-details', PAYMENT_MESSAGES.email);
   refusePhone(p.contactNumber, p.phoneRequired);
-  const [first, ...rest] = p.fullname.trim().split(/\s+/);
-  await db.transaction(async (tx) => {
+  const fullname = p.fullname.trim().replace(/\s+/g, ' ');
+  const [first, ...rest] = fullname.split(' ');
+  const outcome = await db.transaction(async (tx): Promise<AccountDetailsOutcome> => {
     const sale = await lockSale(tx, p.saleId);
     if (!holdIsLive(sale, p.now)) throw noLongerHeld();
     const [existing] = await tx.select().from(users).where(eq(users.email, email));
     if (existing && !holdsAccount(existing, sale, p.signedInUserId)) throw existingAccount();
-    const [made] = existing
-      ? [existing]
-      : await tx
-          .insert(users)
-          .values({ email, firstName: first!, lastName: rest.join(' '), viewType: 'customer' })
-          .onConflictDoNothing({ target: users.email })
-          .returning();
-    // Made by another request a moment ago: an account this buyer has not proved is theirs.
-    if (!made) throw existingAccount();
-    await tx.update(sales).set({ userId: made.id }).where(eq(sales.id, sale.id));
     const values = { contactNumber: p.contactNumber?.trim() || null };
     await tx.insert(salePaymentDetails).values({ saleId: p.saleId, ...values }).onConflictDoUpdate({ target: salePaymentDetails.saleId, set: values });
+    const noPendingBuyer = { buyerEmail: null, buyerName: null, buyerMarketing: null };
+    if (existing) {
+      await tx.update(sales).set({ userId: existing.id, ...noPendingBuyer }).where(eq(sales.id, sale.id));
+      return { account: true, userId: existing.id };
+    }
+    if (sale.verifiedEmail === email) {
+      // Proved with its code on this sale a moment ago: the account is made now, as saving the guest's name does.
+      const [made] = await tx
+        .insert(users)
+        .values({ email, firstName: first!, lastName: rest.join(' '), viewType: 'customer' })
+        .onConflictDoNothing({ target: users.email })
+        .returning();
+      if (!made) throw existingAccount();
+      await tx.update(sales).set({ userId: made.id, verifiedEmail: null, ...noPendingBuyer }).where(eq(sales.id, sale.id));
+      return { account: true, userId: made.id };
+    }
+    if (!p.express || sale.userId !== null) throw new Refusal('sign-in-needed', PROVE_ADDRESS_FIRST_MESSAGE);
+    await tx
+      .update(sales)
+      .set({
+        buyerEmail: email,
+        buyerName: fullname,
+        buyerMarketing: { ct_subscribed: p.ctSubscribed, organiser_subscribed_marketing: p.organiserSubscribed },
+        marketingSetAt: p.now,
+      })
+      .where(eq(sales.id, sale.id));
+    return { account: false };
   });
-  await setMarketingPreferences(
-    db,
-    p.saleId,
-    { ct_subscribed: p.ctSubscribed, event_subscribed: false, organiser_subscribed_marketing: p.organiserSubscribed },
-    p.now,
-  );
+  if (outcome.account) {
+    await setMarketingPreferences(
+      db,
+      p.saleId,
+      { ct_subscribed: p.ctSubscribed, event_subscribed: false, organiser_subscribed_marketing: p.organiserSubscribed },
+      p.now,
+    );
+  }
+  return outcome;
 }

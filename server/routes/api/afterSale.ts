@@ -13,8 +13,10 @@ export function afterSaleHandlers(
       const link = await rewardReferrerLink(db, {
         saleId: saleIdOf(request),
         userId: userIdOf(request),
-        origin: `${request.protocol}://${request.host}`,
+        // On the site's own address (PUBLIC_URL), never the one a request's Host header names.
+        publicUrl: config.publicUrl,
         secret: config.sessionSecret,
+        now: clock(),
       });
       // The spec's answer is the link itself: a JSON string, which Fastify would otherwise send as plain text.
       reply.header('cache-control', 'no-store').type('application/json; charset=utf-8').send(JSON.stringify(link));

@@ -7,7 +7,7 @@ import type { AppDeps } from '../../http/deps.ts';
 import { noticeText } from '../../http/notices.ts';
 import { setReferrerCookie } from '../../http/session.ts';
 import { sitePage } from '../../http/sitePage.ts';
-import { referrerOf } from '../../domain/referrals.ts';
+import { referrerOfCode } from '../../domain/afterSale.ts';
 import { effectiveMaxPerOrder } from '../../domain/limits.ts';
 import { maximumWarning, minimumWarning } from '../../../contract/messages/basket.ts';
 import { type Html, html, icon } from '../../views/html.ts';
@@ -70,8 +70,8 @@ export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
     const row = id ? await eventOrderForm(db, id, deps.clock()) : null;
     reply.type('text/html; charset=utf-8');
     if (!row) return reply.status(404).send(await pageFor(request, 'Not found', html`<h1>Event not found</h1><p><a href="/all-events/">See all events</a></p>`));
-    // A share link's referral code: the tickets this visitor adds are booked through its referrer.
-    const referrer = referrerOf(config.sessionSecret, request.query.ref);
+    // A share link's referral code, checked (purpose, referrer, last day): the tickets this visitor adds are booked through its referrer.
+    const referrer = referrerOfCode(config.sessionSecret, request.query.ref, deps.clock());
     if (referrer !== null) setReferrerCookie(request, reply, referrer);
     const { event, organiser, offers: types, vouchers, left, seated } = row;
     // Seated ticket types are chosen seat by seat on their date's seat page.
