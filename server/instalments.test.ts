@@ -288,6 +288,29 @@ describe.each(drivers)('instalment plans on %s', (driver) => {
     expect((await amelia.checkout()).payment_complete).toBe(false);
   });
 
+  it('a plan that replaces a card payment begun earlier reports no payment error for the paid sale', async () => {
+    const { v } = await planBuyer(1);
+    expect((await v.call('getStripeToken')).statusCode).toBe(200);
+    const card = await newCard(v);
+    expect((await v.call('payWithInstalment', { instalment_option: '2', contact_number: '07700 900123', new_payment_method: card })).json()).toEqual({ status: 'success', url: null });
+    expect((await v.checkout()).payment_complete).toBe(true);
+    expect(await v.json('getPaymentError')).toMatchObject({ payment_error: null });
+  });
+
+  it('the sandbox processor refuses a key used before for another amount, as Stripe does, and answers the same charge for the same one', async () => {
+    const { v } = await planBuyer(1);
+    const card = await newCard(v);
+    const key = `test:${randomUUID()}`;
+    const charge = (amount: number) =>
+      sandboxSavedCards().charge(w.database.db, { paymentMethodId: card.id, amount, currency: 'gbp', idempotencyKey: key, offSession: true, now: w.clock.now, description: 'test' });
+    const first = await charge(1000);
+    expect(first).toMatchObject({ status: 'succeeded' });
+    expect(await charge(1000)).toEqual(first);
+    await expect(charge(2500)).rejects.toThrow(/same parameters/);
+    const taken = await w.database.db.select().from(sandboxCharges).where(eq(sandboxCharges.idempotencyKey, key));
+    expect(taken.map((c) => [c.amount, c.status])).toEqual([[1000, 'succeeded']]);
+  });
+
   it('lists only the signed-in buyer’s own saved cards', async () => {
     const guest = new Visitor(w.app);
     expect(await guest.json('getSavedPaymentMethods')).toEqual({ payment_methods: [], public_key: 'pk_sandbox_holdfast' });

@@ -71,6 +71,9 @@ export async function findSandboxCard(db: Pick<Executor, 'select'>, id: string):
   return row ?? null;
 }
 
+/** Stripe's words for a key reused with other parameters. */
+export const IDEMPOTENCY_MISMATCH_MESSAGE = 'Keys for idempotent requests can only be used with the same parameters they were first used with.';
+
 export type SandboxCharge = { status: 'succeeded'; id: string } | { status: 'failed'; id: string; message: string } | { status: 'requires_action' };
 
 /**
@@ -82,6 +85,10 @@ export async function chargeSandboxCard(
   p: { cardId: string; amount: number; currency: string; idempotencyKey: string; offSession: boolean; now: Date; authenticated?: boolean },
 ): Promise<SandboxCharge> {
   const [earlier] = await db.select().from(sandboxCharges).where(eq(sandboxCharges.idempotencyKey, p.idempotencyKey));
+  // A key answers only the request it was first used for: another amount, currency or card is refused.
+  if (earlier && (earlier.amount !== p.amount || earlier.currency !== p.currency.toLowerCase() || earlier.cardId !== p.cardId)) {
+    throw new Refusal('conflict', IDEMPOTENCY_MISMATCH_MESSAGE);
+  }
   if (earlier) return earlier.status === 'succeeded' ? { status: 'succeeded', id: earlier.id } : { status: 'failed', id: earlier.id, message: earlier.failureMessage ?? SANDBOX_MESSAGES.declined };
   const card = await findSandboxCard(db, p.cardId);
   if (!card) throw new Refusal('not-found', 'No such card');

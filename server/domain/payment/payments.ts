@@ -10,7 +10,7 @@
 import { randomBytes } from 'node:crypto';
 import { and, desc, eq, like, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/index.ts';
-import { holds, paymentRefunds, payments, salePaymentDetails, sales } from '../../db/schema.ts';
+import { holds, instalmentPlans, paymentRefunds, payments, salePaymentDetails, sales } from '../../db/schema.ts';
 import { buildCheckout } from '../checkout.ts';
 import { closeOpenPayments, OPEN_STATUSES, paidForNow, stillPaysFor, type PaidFor } from './paidFor.ts';
 import { STEPS, type Step } from '../../../contract/index.ts';
@@ -349,10 +349,17 @@ export async function askForRefund(
   return true;
 }
 
-/** What the payment step tells the buyer: a late payment's outcome, else the last failed payment's message. */
+/**
+ * What the payment step tells the buyer: a late payment's outcome, else the last failed payment's
+ * message; nothing for a sale that is paid or has a plan (a card payment a plan replaced is not an error).
+ */
 export async function paymentError(db: Pick<Executor, 'select'>, saleId: string): Promise<string | null> {
   const [details] = await db.select().from(salePaymentDetails).where(eq(salePaymentDetails.saleId, saleId));
   if (details?.notice) return details.notice;
+  const [sale] = await db.select({ paidAt: sales.paidAt }).from(sales).where(eq(sales.id, saleId));
+  if (sale?.paidAt) return null;
+  const [plan] = await db.select({ status: instalmentPlans.status }).from(instalmentPlans).where(eq(instalmentPlans.saleId, saleId));
+  if (plan) return null;
   const [last] = await db.select().from(payments).where(eq(payments.saleId, saleId)).orderBy(desc(payments.id)).limit(1);
   return last?.status === 'failed' ? last.failureMessage : null;
 }

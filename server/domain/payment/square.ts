@@ -19,6 +19,7 @@ import { ADDRESS_MESSAGES } from '../../../contract/messages/address.ts';
 import { PAYMENT_MESSAGES } from '../../../contract/messages/payment.ts';
 import { chargeSandboxCard, findSandboxCard } from '../instalments/sandboxCards.ts';
 import type { CardProcessor, RetrievedPayment } from './processor.ts';
+import { isRefusal } from '../refusal.ts';
 import { paymentError, settlePayment, startCardPayment, type Settlement } from './payments.ts';
 
 export interface SquareKeys {
@@ -174,7 +175,14 @@ export function localSquare(db: Database): SquareGateway {
     async charge(p) {
       const card = await findSandboxCard(db, p.sourceId);
       if (!card || card.kind !== 'nonce') return { status: 'failed', message: 'This card token is not valid. Please enter your card again.' };
-      const charged = await chargeSandboxCard(db, { cardId: card.id, amount: p.amount, currency: p.currency, idempotencyKey: p.idempotencyKey, offSession: false, now: p.now });
+      const charged = await chargeSandboxCard(db, { cardId: card.id, amount: p.amount, currency: p.currency, idempotencyKey: p.idempotencyKey, offSession: false, now: p.now }).catch(
+        (err: unknown) => {
+          // A key used before for another charge: Square's IDEMPOTENCY_KEY_REUSED, no verdict on this one.
+          if (isRefusal(err, 'conflict')) return null;
+          throw err;
+        },
+      );
+      if (!charged) return { status: 'unknown', message: PAYMENT_MESSAGES.unableToPay };
       if (charged.status === 'requires_action') return { status: 'failed', message: PAYMENT_MESSAGES.unableToPay };
       return charged.status === 'succeeded' ? { status: 'succeeded', id: charged.id, amount: p.amount, currency: p.currency.toUpperCase() } : { status: 'failed', message: charged.message };
     },
