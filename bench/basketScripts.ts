@@ -12,7 +12,7 @@
 import { gzipSync } from 'node:zlib';
 import { chromium, type Response } from 'playwright';
 import { floorKb } from './bundle.ts';
-import { CHROMIUM_ARGS, chromiumPath, filledBasketCookie, startLocalServer } from './lighthouse.ts';
+import { CHROMIUM_ARGS, chromiumPath, filledBasketCookies, startLocalServer } from './lighthouse.ts';
 
 const IDLE_MS = Number(process.env.IDLE_MS ?? 4000);
 
@@ -25,10 +25,9 @@ export async function benchBasketScripts(): Promise<{ usable: Script[]; idle: Sc
   const server = await startLocalServer();
   const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
   try {
-    const cookie = await filledBasketCookie(server.base, `/event/${server.eventId}/`);
+    const cookies = await filledBasketCookies(server.base, `/event/${server.eventId}/`);
     const context = await browser.newContext({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
-    const [name, value] = cookie.split('=');
-    await context.addCookies([{ name: name!, value: value!, url: server.base }]);
+    await context.addCookies(cookies.map((c) => ({ ...c, url: server.base })));
     const page = await context.newPage();
     const scripts: (Script & { requestedAt: number })[] = [];
     const pending: Promise<void>[] = [];

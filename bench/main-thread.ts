@@ -8,7 +8,7 @@
  * MAIN_THREAD_RUNS runs (5), the median printed with every run; gates nothing.
  */
 import { chromium, type Page } from '@playwright/test';
-import { CHROMIUM_ARGS, chromiumPath, filledBasketCookie, startLocalServer } from './lighthouse.ts';
+import { CHROMIUM_ARGS, chromiumPath, filledBasketCookies, startLocalServer } from './lighthouse.ts';
 
 const RUNS = Math.max(1, Number(process.env.MAIN_THREAD_RUNS ?? 5));
 const SLOWDOWN = 4;
@@ -73,13 +73,11 @@ export async function benchMainThread(): Promise<void> {
   const local = await startLocalServer();
   const browser = await chromium.launch({ ...(executablePath ? { executablePath } : {}), args: CHROMIUM_ARGS });
   try {
-    const cookie = await filledBasketCookie(local.base, `/event/${local.eventId}/`);
-    const name = cookie.slice(0, cookie.indexOf('='));
-    const value = cookie.slice(cookie.indexOf('=') + 1);
+    const cookies = await filledBasketCookies(local.base, `/event/${local.eventId}/`);
     const runs: Run[] = [];
     for (let i = 0; i < RUNS; i++) {
       const context = await browser.newContext({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true });
-      await context.addCookies([{ name, value, url: local.base }]);
+      await context.addCookies(cookies.map((c) => ({ ...c, url: local.base })));
       runs.push(await traceOnce(await context.newPage(), `${local.base}/checkout/`));
       await context.close();
     }

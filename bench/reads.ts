@@ -45,7 +45,7 @@ async function threeLineBasket(base: string): Promise<string> {
       .join('&');
     const add = await fetch(`${base}/do/checkout/add/`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body });
     if (!add.ok) throw new Error(`adding three lines failed: ${add.status} ${await add.text()}`);
-    const cookie = (add.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const cookie = add.headers.getSetCookie().map((c) => c.split(';')[0]!).join('; ');
     const checkout = (await (await fetch(`${base}/ajax/checkout/checkout/get/`, { headers: { cookie } })).json()) as { tickets: unknown[] };
     if (checkout.tickets.length !== 3) throw new Error(`the basket has ${checkout.tickets.length} lines, not 3`);
     return cookie;

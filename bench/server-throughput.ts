@@ -21,11 +21,9 @@ import { randomBytes } from 'node:crypto';
 import { sql } from 'drizzle-orm';
 import { drizzle } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
-import { buildApp } from '../server/app.ts';
-import { testConfig } from '../server/config.ts';
 import { rows, type Database } from '../server/db/index.ts';
 import * as schema from '../server/db/schema.ts';
-import { SALE_COOKIE } from '../server/http/session.ts';
+import { bindingOf, SALE_COOKIE, SESSION_COOKIE, signToken, tokenKey } from '../server/http/session.ts';
 import { hotEvent, salesWith } from '../server/test/fixtures.ts';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -296,9 +294,12 @@ export async function benchServer(): Promise<void> {
   const workers: Record<string, string> = t.driver === 'postgres' && process.env.BENCH_WORKERS ? { WORKERS: process.env.BENCH_WORKERS } : {};
   const server = await startServer({ ...t.env, ...workers, PORT: String(port) });
   const base = `http://127.0.0.1:${port}`;
-  // Signs sale cookies the way the server does (same secret), to hand each request its own sale.
-  const signer = await buildApp({ db: null as never, config: testConfig({ sessionSecret: SECRET }), logger: false });
-  const cookieFor = (saleId: string) => `${SALE_COOKIE}=${signer.signCookie(saleId)}`;
+  // Signs sale cookies the way the server does (same secret), each bound to a session of its own, to hand each request its own sale.
+  const key = tokenKey(SECRET);
+  const cookieFor = (saleId: string) => {
+    const session = `a${randomBytes(32).toString('base64url')}`;
+    return `${SESSION_COOKIE}=${session}; ${SALE_COOKIE}=${signToken(key, SALE_COOKIE, bindingOf(session), saleId, Math.floor(Date.now() / 1000) + 86_400)}`;
+  };
   console.log(`\n## Server throughput (${t.driver}; the server in its own process${workers.WORKERS ? ` (${workers.WORKERS} workers)` : ''}${t.driver === 'postgres' ? ` (settings as shipped: DATABASE_POOL_SIZE ${process.env.DATABASE_POOL_SIZE ?? 10}, RESERVE_CONCURRENCY ${process.env.RESERVE_CONCURRENCY ?? 4})` : ''}; ${CONNECTIONS} connections, ${SECONDS} s per run)`);
 
   try {
@@ -309,7 +310,7 @@ export async function benchServer(): Promise<void> {
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
       body: `ticket[a][ticket]=${ticketId}&ticket[a][qty]=2`,
     });
-    const cookie = (add.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const cookie = add.headers.getSetCookie().map((c) => c.split(';')[0]!).join('; ');
     const getCheckout = (duration: number) => run({ url: `${base}/ajax/checkout/checkout/get/`, connections: CONNECTIONS, duration, headers: { cookie } });
     const getTrivial = (duration: number) => run({ url: `${base}/health`, connections: CONNECTIONS, duration });
     // As with the live-holds cases below: both routes warm up unmeasured (the server's compiled
@@ -426,7 +427,6 @@ export async function benchServer(): Promise<void> {
   } finally {
     server.kill('SIGTERM');
     await new Promise((r) => server.once('exit', r));
-    await signer.close();
     await t.cleanup();
   }
 }

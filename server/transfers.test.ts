@@ -10,7 +10,7 @@ import { eq } from 'drizzle-orm';
 import type { RequestOf } from '../contract/index.ts';
 import { outbox, sales, tickets, transfers, users } from './db/schema.ts';
 import { completeSale } from './domain/completeSale.ts';
-import { sendDueTransfers, setTransfers, TRANSFER_REFUSALS } from './domain/transfers.ts';
+import { sendDueTransfers, setTransfers, TRANSFER_LINK_DAYS, TRANSFER_REFUSALS } from './domain/transfers.ts';
 import { databaseDigest } from './test/digest.ts';
 import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
 
@@ -134,6 +134,26 @@ describe.each(drivers)('ticket transfers on %s', (driver) => {
     expect(again.json()).toEqual({ accepted: true, wallet: '/account/wallet/' });
     expect(again.cookies).toHaveLength(0);
     expect((await ticketsOf(saleId)).map((t) => t.userId)).toEqual(after.map((t) => t.userId));
+  });
+
+  it('ends a link not accepted within its days: it is refused in words, moves nothing and signs no one in', async () => {
+    const tom = w.demo.users.notSubscribed;
+    const { v, saleId } = await buyer({ [w.demo.tickets.jazzGeneral]: 1 });
+    const email = recipient();
+    expect((await v.call('setTransfers', { transfers: [row({ ticket_id: w.demo.tickets.jazzGeneral, name: 'Grace Hopper', email })] })).statusCode).toBe(200);
+    const link = acceptPath((await mailTo(email))[0]!.body)!;
+    w.clock.advance(TRANSFER_LINK_DAYS * 86_400_000 - 60_000);
+    expect((await new Visitor(w.app).request({ method: 'GET', url: link })).statusCode).toBe(200);
+    w.clock.advance(60_000);
+    const late = new Visitor(w.app);
+    const offer = await late.request({ method: 'GET', url: link });
+    expect(offer.statusCode).toBe(410);
+    expect(offer.json()).toEqual({ error: TRANSFER_REFUSALS.linkExpired });
+    const accept = await late.request({ method: 'POST', url: link, body: '', headers: { accept: 'text/html' } });
+    expect(accept.statusCode).toBe(410);
+    expect(accept.body).toContain(TRANSFER_REFUSALS.linkExpired);
+    expect(accept.cookies).toHaveLength(0);
+    expect((await ticketsOf(saleId)).map((t) => t.userId)).toEqual([tom.id]);
   });
 
   it('puts the accept link on the site’s own address, whatever Host the request names', async () => {

@@ -34,7 +34,13 @@ export const TRANSFER_REFUSALS = {
       ? `Every ${ticketName} ticket of this order has already been transferred.`
       : `Only ${left} ${ticketName} ${left === 1 ? 'ticket is' : 'tickets are'} left to transfer.`,
   linkNotFound: 'This transfer link is not valid. Ask the sender to send the tickets again.',
+  linkExpired: 'This transfer link has expired. Ask the sender to send the tickets again.',
 } as const;
+
+/** Days a transfer's link can be accepted after its e-mail went; after that the sender keeps the tickets. */
+export const TRANSFER_LINK_DAYS = 30;
+const linkEnded = (t: { sentAt: Date | null; acceptedAt: Date | null }, now: Date) =>
+  t.acceptedAt === null && t.sentAt !== null && t.sentAt.getTime() + TRANSFER_LINK_DAYS * 86_400_000 <= now.getTime();
 
 export interface TransferMail {
   mailer: Mailer;
@@ -226,9 +232,10 @@ export interface TransferOffer {
 }
 
 /** What a sent transfer offers its recipient; null for an unknown link or a gift not yet delivered. */
-export async function transferOffer(db: Database, token: string): Promise<TransferOffer | null> {
+export async function transferOffer(db: Database, token: string, now: Date): Promise<TransferOffer | 'expired' | null> {
   const [t] = await detailsQuery(db).where(eq(transfers.token, token));
   if (!t || t.sentAt === null) return null;
+  if (linkEnded(t, now)) return 'expired';
   return {
     from: senderOf(t),
     tickets: [{ event_name: t.eventTitle, ticket_name: t.ticketName, qty: t.qty }],
@@ -252,6 +259,7 @@ export async function acceptTransfer(db: Database, token: string, now: Date): Pr
     const [t] = await tx.select().from(transfers).where(eq(transfers.token, token)).for('update');
     if (!t || t.sentAt === null) throw new Refusal('not-found', TRANSFER_REFUSALS.linkNotFound);
     if (t.acceptedAt !== null && t.recipientUserId !== null) return { userId: t.recipientUserId, alreadyAccepted: true };
+    if (linkEnded(t, now)) throw new Refusal('not-found', TRANSFER_REFUSALS.linkExpired);
     const [made] = await tx
       .insert(users)
       .values({ email: t.recipientEmail, ...splitName(t.recipientName), viewType: 'customer' })

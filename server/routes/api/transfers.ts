@@ -37,12 +37,17 @@ function offerPage(brand: string, token: string, offer: TransferOffer): string {
   );
 }
 
-function notFound(request: FastifyRequest, reply: FastifyReply, brand: string) {
-  if (!wantsHtml(request)) throw new Refusal('not-found', TRANSFER_REFUSALS.linkNotFound);
+/** An unknown link answers 404, one past its end 410, each in words. */
+function notFound(request: FastifyRequest, reply: FastifyReply, brand: string, expired = false) {
+  const message = expired ? TRANSFER_REFUSALS.linkExpired : TRANSFER_REFUSALS.linkNotFound;
+  if (!wantsHtml(request)) {
+    reply.status(expired ? 410 : 404);
+    return { error: message } as never;
+  }
   reply
-    .status(404)
+    .status(expired ? 410 : 404)
     .type('text/html; charset=utf-8')
-    .send(page(brand, 'Transfer not found', html`<h1>This link is not valid</h1><p>${TRANSFER_REFUSALS.linkNotFound}</p>`));
+    .send(page(brand, 'Transfer not found', html`<h1>This link is not valid</h1><p>${message}</p>`));
   return undefined;
 }
 
@@ -65,14 +70,15 @@ export function transferHandlers(deps: AppDeps): Pick<Handlers, 'setTransfers' |
     },
     getTransferOffer: async ({ input, request, reply }) => {
       reply.header('cache-control', 'no-store');
-      const offer = await transferOffer(db, input.token);
-      if (!offer) return notFound(request, reply, config.brandName);
+      const offer = await transferOffer(db, input.token, clock());
+      if (!offer || offer === 'expired') return notFound(request, reply, config.brandName, offer === 'expired');
       if (!wantsHtml(request)) return offer;
       reply.type('text/html; charset=utf-8').send(offerPage(config.brandName, input.token, offer));
       return undefined;
     },
     acceptTransfer: async ({ input, request, reply }) => {
-      if (!(await transferOffer(db, input.token))) return notFound(request, reply, config.brandName);
+      const offer = await transferOffer(db, input.token, clock());
+      if (!offer || offer === 'expired') return notFound(request, reply, config.brandName, offer === 'expired');
       const { userId, alreadyAccepted } = await acceptTransfer(db, input.token, clock());
       // The link came to the recipient's inbox: accepting proves the address, as a code would, once.
       if (!alreadyAccepted) await signIn(request, reply, userId);
