@@ -22,7 +22,7 @@
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { createServer } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../server/app.ts';
@@ -33,6 +33,7 @@ import * as t from '../server/db/schema.ts';
 import { hotEvent, salesWith } from '../server/test/fixtures.ts';
 import { join, WaitingRooms } from '../server/domain/waitingRoom/room.ts';
 import { signer } from '../server/domain/waitingRoom/tokens.ts';
+import { bindingOf } from '../server/http/session.ts';
 import { reserveSale } from '../server/domain/reserve.ts';
 
 const QUEUED = Number(process.env.BENCH_QUEUED ?? 100_000);
@@ -110,7 +111,10 @@ async function pollCost(): Promise<void> {
     // Each request a different queued buyer's place, from all over the queue.
     const requests = Array.from({ length: 2000 }, (_, i) => {
       const number = 1 + Math.floor(((i * 7919) % 2000) * (QUEUED / 2000));
-      const cookie = `hf_queue_${ready.dateId}=${sign.place({ dateId: ready.dateId, placeId: number, number, startedAt: 0 })}`;
+      // Each buyer's place is bound to their own session.
+      const session = `a${createHash('sha256').update(`bench ${i}`).digest('base64url')}`;
+      const place = sign.place({ dateId: ready.dateId, placeId: number, number, startedAt: 0, admittedUntil: 0, expiresAt: 4_000_000_000 }, bindingOf(session));
+      const cookie = `hf_session=${session}; hf_queue_${ready.dateId}=${place}`;
       return { method: 'GET' as const, path: `/ajax/queue/${ready.dateId}/status/`, headers: { cookie } };
     });
     // Both turns at the same offered rate (BENCH_POLL_RATE requests/s, below what either reaches), so

@@ -24,6 +24,12 @@ export const ADMITTED_MESSAGE = 'It is your turn. Taking you to the tickets…';
 export const SOLD_OUT_MESSAGE = 'Sold out: every ticket is sold or held by another buyer. If held tickets are released, the queue opens again.';
 export const WAITING_LIST_FAILED_MESSAGE = 'You could not be added to the waiting list. Please try again.';
 
+/** Once a place's time to buy has ended: the queue page says it, and a reservation is refused with it. */
+export function admissionEndedMessage(minutes: number | null): string {
+  const lasted = minutes === null ? '' : `: your turn in the queue lasted ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+  return `Your time to buy has ended${lasted}. You can join the queue again, at the back of the line.`;
+}
+
 /** 'about 3 minutes', 'about 1 minute', 'less than a minute'. */
 export function aboutDuration(seconds: number): string {
   if (seconds < 60) return 'less than a minute';

@@ -9,8 +9,11 @@ export * from './queuePage.ts';
 const count = z.number().check(z.int(), z.minimum(0));
 
 export const queueStatus = z.object({
-  /** before-sale: the on-sale has not opened; no-place: this browser has not joined (or its place is not valid). */
-  state: z.enum(['before-sale', 'waiting', 'admitted', 'sold-out', 'no-place']),
+  /**
+   * before-sale: the on-sale has not opened; no-place: this browser has not joined (or its place is
+   * not valid); ended: the place's time to buy has ended (the queue page says so and offers a new place).
+   */
+  state: z.enum(['before-sale', 'waiting', 'admitted', 'sold-out', 'no-place', 'ended']),
   /** Place in line counting this buyer (1 = next), while waiting. */
   position: z.nullable(count),
   /** Buyers in front, while waiting. */

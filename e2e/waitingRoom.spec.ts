@@ -2,8 +2,8 @@
  * The waiting room in a real browser: a buyer who arrives before the on-sale waits on the queue
  * page (its script solves the proof of work and joins), is let in when the on-sale opens, and
  * reserves; a buyer who comes once the tickets are all held is told the sale is sold out, leaves an
- * e-mail address on the waiting list, and when the tickets are released gets an e-mail whose link
- * opens a checkout holding them.
+ * e-mail address on the waiting list, and when the tickets are released gets an e-mail whose link,
+ * with the one-time code sent to that address, opens a checkout holding them.
  *
  * Demo mode's two queued dates open a few minutes after the server starts; the tests open them at
  * once through demo mode's organiser shortcut (POST /dev/waiting-room/<date>/open/).
@@ -112,9 +112,18 @@ test('sold out: the queue says so, a buyer joins the waiting list, and released 
   }).toPass({ timeout: 30_000 });
   const body = await mailbox.locator('pre.mail__body').first().textContent();
   const link = /http:\/\/[^\s]+\/waiting-list\/offer\/[\w-]+\//.exec(body ?? '')![0];
+  // The link asks for the code sent to the listed address, then hands this browser the basket the offer holds.
   await mailbox.goto(new URL(link).pathname);
+  await expect(mailbox.getByText(/for w•+@/)).toBeVisible();
+  await mailbox.getByRole('button', { name: 'E-mail me a code' }).click();
+  await expect(mailbox.getByRole('status')).toContainText('We e-mailed a one-time code to w');
+  const codePage = await other.newPage();
+  await codePage.goto(`/dev/mailbox?to=${encodeURIComponent(email)}`);
+  const code = /Your one-time sign in or registration code is (\d{6})/.exec((await codePage.locator('pre.mail__body').first().textContent()) ?? '')![1]!;
+  await mailbox.getByLabel('One-time code').fill(code);
+  await mailbox.getByRole('button', { name: 'Claim the tickets' }).click();
   await expect(mailbox).toHaveURL(/\/checkout\/$/);
-  // The link opens the basket the offer holds; reserving it carries on with that hold.
+  // Reserving the offer's basket carries on with its hold.
   await basketInUse(mailbox);
   await reserveButton(mailbox).click();
   await expectStep(mailbox, 'login');

@@ -4,6 +4,7 @@
  * path cannot answer at once (an admission to hand out, a date without a queue, another method, a
  * request over HTTPS the site does not know it serves) Fastify answers as before.
  */
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FastifyInstance } from 'fastify';
 import { buildApp } from './app.ts';
@@ -13,6 +14,7 @@ import type { OpenDatabase } from './db/index.ts';
 import { openTestDatabase } from './db/testing.ts';
 import { join } from './domain/waitingRoom/room.ts';
 import { signer, type Place } from './domain/waitingRoom/tokens.ts';
+import { bindingOf } from './http/session.ts';
 import { hotEvent } from './test/fixtures.ts';
 import { drivers } from './test/harness.ts';
 
@@ -72,7 +74,7 @@ describe.each(drivers)('a queue poll over HTTP on %s', (driver) => {
     // Places 1 (admitted already), 2 and 3 (waiting).
     for (let i = 0; i < 3; i++) {
       const place = await join(database.db, dateId, clock.now);
-      places.push({ dateId, placeId: place.placeId, number: place.number, startedAt: place.startedAt });
+      places.push({ dateId, placeId: place.placeId, number: place.number, startedAt: place.startedAt, admittedUntil: 0, expiresAt: clock.now.getTime() / 1000 + 86400 });
     }
   });
   afterAll(async () => {
@@ -81,7 +83,10 @@ describe.each(drivers)('a queue poll over HTTP on %s', (driver) => {
   });
 
   const path = () => `/ajax/queue/${dateId}/status/`;
-  const cookieOf = (place: Place) => `hf_queue_${dateId}=${sign.place(place)}`;
+  /** A browser's session id (anonymous), one per place unless said otherwise. */
+  const sessionOf = (name: string | number) => `a${createHash('sha256').update(`poll ${name}`).digest('base64url')}`;
+  /** The cookies of the browser that holds `place`: its session and its place, bound to that session. */
+  const cookieOf = (place: Place, session = sessionOf(place.placeId)) => `hf_session=${session}; hf_queue_${dateId}=${sign.place(place, bindingOf(session))}`;
 
   /** The answer over HTTP, and the route's own through Fastify (inject), side by side. */
   async function both(app: FastifyInstance, base: string, headers: Record<string, string>, url = path()) {
@@ -125,11 +130,14 @@ describe.each(drivers)('a queue poll over HTTP on %s', (driver) => {
     const letIn = await fetch(`${base}${path()}`, { headers: { cookie: cookieOf(places[0]!) } });
     expect(letIn.status).toBe(200);
     expect(((await letIn.json()) as { state: string }).state).toBe('admitted');
-    const admission = letIn.headers.get('set-cookie') ?? '';
-    expect(admission).toMatch(new RegExp(`^hf_admit_${dateId}=a1\\.`));
+    // The place notes when its admission ends, and the admission is set: both for this browser's session.
+    const set = letIn.headers.getSetCookie().map((c) => c.split(';')[0]!);
+    expect(set.map((c) => c.split('=')[0])).toEqual([`hf_queue_${dateId}`, `hf_admit_${dateId}`]);
+    expect(set[1]).toMatch(new RegExp(`^hf_admit_${dateId}=a2\\.`));
     // With its admission, the place's next poll is answered before Fastify again.
-    const next = await both(app, base, { cookie: `${cookieOf(places[0]!)}; ${admission.split(';')[0]}` });
+    const next = await both(app, base, { cookie: `hf_session=${sessionOf(places[0]!.placeId)}; ${set.join('; ')}` });
     expect(next.overHttp).toEqual(next.viaRoute);
+    expect((JSON.parse(next.overHttp.body) as { state: string }).state).toBe('admitted');
 
     const noQueue = await fetch(`${base}/ajax/queue/999999/status/`);
     expect([noQueue.status, ((await noQueue.json()) as { error: string }).error]).toEqual([404, 'This event date has no queue.']);
@@ -139,6 +147,23 @@ describe.each(drivers)('a queue poll over HTTP on %s', (driver) => {
     expect(forwarded.status).toBe(200);
 
     expect(reachedFastify(app).slice(before)).toEqual([path(), path(), '/ajax/queue/999999/status/', path(), path()]);
+  });
+
+  it('refuses, before Fastify and as the route would, a place copied into another browser or kept past its end', async () => {
+    const { app, base } = await start();
+    await fetch(`${base}${path()}`);
+    const before = reachedFastify(app).length;
+    // The place's cookie as its own browser holds it, then in another browser's jar and in a jar without a session.
+    const placeCookie = `hf_queue_${dateId}=${sign.place(places[2]!, bindingOf(sessionOf(places[2]!.placeId)))}`;
+    const copied = `hf_session=${sessionOf('another browser')}; ${placeCookie}`;
+    const bare = placeCookie;
+    const ended = cookieOf({ ...places[2]!, expiresAt: clock.now.getTime() / 1000 - 1 });
+    for (const cookie of [copied, bare, ended]) {
+      const { overHttp, viaRoute } = await both(app, base, { cookie });
+      expect(overHttp).toEqual(viaRoute);
+      expect((JSON.parse(overHttp.body) as { state: string }).state).toBe('no-place');
+    }
+    expect(reachedFastify(app).length - before).toBe(3);
   });
 
   it('sends HSTS with the fast answer of a site whose address is HTTPS', async () => {

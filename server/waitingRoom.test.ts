@@ -13,13 +13,53 @@ import * as t from './db/schema.ts';
 import { hotEvent } from './test/fixtures.ts';
 import { appOn, drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
 import { queueStatus, type QueueStatus } from '../contract/waitingRoom.ts';
-import { QUEUE_FIRST_MESSAGE } from './routes/waitingRoom/index.ts';
-import { offerReleasedTickets, OFFER_ENDED_MESSAGE, waitingListJoinedMessage } from './domain/waitingRoom/waitingList.ts';
+import { ADMISSION_USED_MESSAGE, JOIN_AGAIN_LABEL, QUEUE_FIRST_MESSAGE } from './routes/waitingRoom/index.ts';
+import { OFFER_OTHER_ACCOUNT_MESSAGE, OFFER_REPLACE_QUESTION, OFFER_SEND_CODE_LABEL } from './routes/waitingRoom/offer.ts';
+import { admissionEndedMessage } from '../contract/queuePage.ts';
+import {
+  offerReleasedTickets,
+  OFFER_ENDED_MESSAGE,
+  OFFER_TAKEN_MESSAGE,
+  OFFER_UNKNOWN_MESSAGE,
+  waitingListJoinedMessage,
+} from './domain/waitingRoom/waitingList.ts';
 import { draw, join } from './domain/waitingRoom/room.ts';
 import { latestMail } from './mail/index.ts';
 
 const CHECKOUT_SECONDS = 120;
 const types0Name = 'Rush ticket 1';
+
+/** A visitor's cookie jar, to copy a cookie into another browser's as an attacker would. */
+const jar = (v: Visitor) => (v as unknown as { cookies: Map<string, string> }).cookies;
+function copyCookies(from: Visitor, to: Visitor, names: string[]): void {
+  for (const name of names) {
+    const value = jar(from).get(name);
+    if (value === undefined) throw new Error(`no ${name} to copy`);
+    jar(to).set(name, value);
+  }
+}
+const MAIL = { mailer: { transport: null, from: 'tickets@example.test' }, brandName: 'Holdfast', publicUrl: 'http://127.0.0.1:3000' };
+
+/** The newest sign-in code sent to an address, as its owner reads it. */
+async function codeSentTo(db: TestWorld['database']['db'], email: string): Promise<string> {
+  const [mail] = await latestMail(db, { recipient: email });
+  const code = /Your one-time sign in or registration code is (\d{6})/.exec(mail?.body ?? '')?.[1];
+  if (!code) throw new Error(`no code sent to ${email}`);
+  return code;
+}
+
+/** Signs a visitor in on the sign-in page with the code sent to `email` (an account's address). */
+async function signInAs(world: TestWorld, v: Visitor, email: string): Promise<void> {
+  expect((await v.request({ method: 'POST', url: '/signin/', body: new URLSearchParams({ email }).toString() })).statusCode).toBe(200);
+  const code = await codeSentTo(world.database.db, email);
+  const res = await v.request({ method: 'POST', url: '/signin/code/', body: new URLSearchParams({ email, code }).toString() });
+  expect(res.statusCode).toBe(303);
+}
+
+async function accountFor(world: TestWorld, email: string): Promise<number> {
+  const [user] = await world.database.db.insert(t.users).values({ email, firstName: 'Listed', lastName: 'Buyer', viewType: 'customer' }).returning();
+  return user!.id;
+}
 
 async function solved(v: Visitor): Promise<string> {
   const res = await v.call('getCaptchaChallenge');
@@ -225,7 +265,10 @@ describe.each(drivers)('the waiting room on %s', (driver) => {
 
     const link = /\/waiting-list\/offer\/[\w-]+\//.exec(offer!.body)![0];
     const buyer = new Visitor(world.app, {}, '10.9.7.1');
-    const opened = await buyer.request({ method: 'GET', url: link });
+    // The link asks for the code sent to the listed address; the code hands the held sale to this browser.
+    expect((await buyer.request({ method: 'GET', url: link })).statusCode).toBe(200);
+    expect((await buyer.request({ method: 'POST', url: `${link}code/`, body: '' })).statusCode).toBe(200);
+    const opened = await buyer.request({ method: 'POST', url: `${link}claim/`, body: new URLSearchParams({ code: await codeSentTo(db, emails[0]!) }).toString() });
     expect(opened.statusCode).toBe(303);
     expect(opened.headers.location).toBe('/checkout/');
     const checkout = await buyer.checkout();
@@ -238,8 +281,9 @@ describe.each(drivers)('the waiting room on %s', (driver) => {
     expect(ended.statusCode).toBe(410);
     expect(ended.body).toContain(OFFER_ENDED_MESSAGE);
     expect(await offerReleasedTickets(db, mail, world.clock.now, CHECKOUT_SECONDS)).toBe(1);
-    expect(await latestMail(db, { recipient: emails[1] })).toHaveLength(1);
-    expect(await latestMail(db, { recipient: emails[0] })).toHaveLength(1);
+    const offers = async (email: string) => (await latestMail(db, { recipient: email })).filter((m) => m.subject.startsWith('Tickets for'));
+    expect(await offers(emails[1]!)).toHaveLength(1);
+    expect(await offers(emails[0]!)).toHaveLength(1);
     const [{ taken }] = (await rows<{ taken: number }>(db, sql`SELECT (sold + held)::int AS taken FROM capacity_pools p JOIN event_dates d ON d.pool_id = p.id WHERE d.id = ${dateId}`)) as [{ taken: number }];
     expect(taken).toBeLessThanOrEqual(3);
   });
@@ -318,5 +362,279 @@ describe.each(drivers)('waiting list offers made at once on %s', (driver) => {
     expect(pool!.sold + pool!.held).toBe(3);
     for (const i of [0, 1, 2]) expect(await latestMail(db, { recipient: `line${i}@example.test` })).toHaveLength(1);
     expect(await latestMail(db, { recipient: 'line3@example.test' })).toEqual([]);
+  });
+});
+
+describe.each(drivers)('a turn in the queue belongs to its browser, reserves one sale and ends, on %s', (driver) => {
+  let world: TestWorld;
+  let dateId: number;
+  let eventId: number;
+  let typeId: number;
+  const ADMISSION_SECONDS = 300;
+
+  beforeAll(async () => {
+    world = await openWorld(driver, { checkoutTimeSeconds: CHECKOUT_SECONDS, maxHeldPerBuyer: 1000 });
+    const { db } = world.database;
+    const { types } = await hotEvent(db, { capacity: 20, types: 1 });
+    typeId = types[0]!.id;
+    dateId = types[0]!.eventDateId;
+    const [date] = await db.select().from(t.eventDates).where(eq(t.eventDates.id, dateId));
+    eventId = date!.eventId;
+    await db.insert(t.eventDateQueues).values({ eventDateId: dateId, onSaleAt: new Date(world.clock.now.getTime() - 1000), maxShoppers: 100, admitPerMinute: 60, admissionSeconds: ADMISSION_SECONDS, pollSeconds: 2 });
+  });
+  afterAll(async () => world?.close());
+
+  let ip = 0;
+  const visitor = () => new Visitor(world.app, { accept: 'application/json' }, `10.7.0.${++ip}`);
+  const status = async (v: Visitor): Promise<QueueStatus> => queueStatus.parse((await v.request({ method: 'GET', url: `/ajax/queue/${dateId}/status/` })).json());
+  const joinQueue = async (v: Visitor): Promise<QueueStatus> => {
+    const res = await v.request({ method: 'POST', url: `/ajax/queue/${dateId}/join/`, body: new URLSearchParams({ altcha: await solved(v) }).toString() });
+    expect(res.statusCode).toBe(200);
+    return queueStatus.parse(res.json());
+  };
+  /** Joins and waits, a second at a time, until let in. */
+  async function letIn(v: Visitor): Promise<void> {
+    await joinQueue(v);
+    for (let i = 0; i < 60 && (await status(v)).state !== 'admitted'; i++) world.clock.advance(1000);
+    expect((await status(v)).state).toBe('admitted');
+  }
+  const eventPage = (v: Visitor) => v.request({ method: 'GET', url: `/event/${eventId}/`, headers: { accept: 'text/html' } });
+  const reserve = async (v: Visitor) => {
+    await v.add({ [typeId]: 1 });
+    return v.json('reserveTickets', {});
+  };
+  const placeRow = async (v: Visitor) => {
+    const token = jar(v).get(`hf_queue_${dateId}`)!;
+    const placeId = Number(token.split('.')[2]);
+    const [row] = await world.database.db.select().from(t.queuePlaces).where(eq(t.queuePlaces.id, placeId));
+    return row!;
+  };
+
+  it('refuses a place or an admission copied into another browser: the copy is told of no place, sent to the queue and refused the tickets', async () => {
+    const buyer = visitor();
+    await joinQueue(buyer);
+    // A place copied before its turn: no place there, and no admission when the turn comes.
+    const early = visitor();
+    copyCookies(buyer, early, [`hf_queue_${dateId}`]);
+    expect((await status(early)).state).toBe('no-place');
+    await letIn(buyer);
+    expect((await status(early)).state).toBe('no-place');
+    expect(jar(early).has(`hf_admit_${dateId}`)).toBe(false);
+
+    // The admission and the place copied once the turn came, into a browser without a session and one with its own.
+    for (const thief of [visitor(), visitor()]) {
+      if (ip % 2 === 0) await thief.request({ method: 'GET', url: `/queue/${dateId}/` });
+      copyCookies(buyer, thief, [`hf_queue_${dateId}`, `hf_admit_${dateId}`]);
+      const page = await eventPage(thief);
+      expect([page.statusCode, page.headers.location]).toEqual([303, `/queue/${dateId}/`]);
+      expect((await status(thief)).state).toBe('no-place');
+      expect(await reserve(thief)).toEqual({ reserved: false, error: QUEUE_FIRST_MESSAGE });
+    }
+    // The buyer whose turn it is carries on.
+    expect((await eventPage(buyer)).statusCode).toBe(200);
+    expect(await reserve(buyer)).toMatchObject({ reserved: true });
+  });
+
+  it('lets an admission reserve one basket only, however many copies of the turn there are', async () => {
+    const buyer = visitor();
+    await letIn(buyer);
+    expect(await reserve(buyer)).toMatchObject({ reserved: true });
+    const saleId = (await placeRow(buyer)).saleId;
+    expect(saleId).not.toBeNull();
+    // The whole browser copied, all but its basket: the copy is the same session, so it may look, but its basket is another.
+    const twin = visitor();
+    copyCookies(buyer, twin, ['hf_session', `hf_queue_${dateId}`, `hf_admit_${dateId}`]);
+    expect((await eventPage(twin)).statusCode).toBe(200);
+    expect(await reserve(twin)).toEqual({ reserved: false, error: ADMISSION_USED_MESSAGE });
+    expect((await placeRow(buyer)).saleId).toBe(saleId);
+    // The buyer's own basket reserves again with it.
+    expect(await buyer.json('reserveTickets', {})).toMatchObject({ reserved: true });
+  });
+
+  it('ends a turn admission_seconds after it was first handed out, never hands it out again, and offers a new place at the back', async () => {
+    const buyer = visitor();
+    await joinQueue(buyer);
+    const before = jar(buyer).get(`hf_queue_${dateId}`)!;
+    await letIn(buyer);
+    const first = (await placeRow(buyer)).admittedAt;
+    expect(first).not.toBeNull();
+    // Polls and a lost admission cookie within the turn: the turn keeps its first start, and ends then.
+    for (let i = 0; i < 3; i++) expect((await status(buyer)).state).toBe('admitted');
+    jar(buyer).delete(`hf_admit_${dateId}`);
+    world.clock.advance(60_000);
+    expect((await status(buyer)).state).toBe('admitted');
+    expect(Number(jar(buyer).get(`hf_admit_${dateId}`)!.split('.')[3])).toBe(first!.getTime() / 1000 + ADMISSION_SECONDS);
+    expect((await placeRow(buyer)).admittedAt).toEqual(first);
+
+    world.clock.advance((ADMISSION_SECONDS - 60) * 1000);
+    const page = await eventPage(buyer);
+    expect([page.statusCode, page.headers.location]).toEqual([303, `/queue/${dateId}/`]);
+    const queuePage = await buyer.request({ method: 'GET', url: `/queue/${dateId}/` });
+    expect(queuePage.statusCode).toBe(200);
+    expect(queuePage.body).toContain(admissionEndedMessage(ADMISSION_SECONDS / 60));
+    expect(queuePage.body).toContain(JOIN_AGAIN_LABEL);
+    expect((queuePage.cookies as { name: string }[]).map((c) => c.name)).not.toContain(`hf_admit_${dateId}`);
+    expect((await status(buyer)).state).toBe('ended');
+    expect(await reserve(buyer)).toEqual({ reserved: false, error: admissionEndedMessage(ADMISSION_SECONDS / 60) });
+    // The place's cookie from before its turn, kept back and shown again, is spent too (the database says so).
+    jar(buyer).set(`hf_queue_${dateId}`, before);
+    jar(buyer).delete(`hf_admit_${dateId}`);
+    expect((await status(buyer)).state).toBe('ended');
+    expect(jar(buyer).has(`hf_admit_${dateId}`)).toBe(false);
+
+    // Joining again: a new place, at the back of the line.
+    const again = await buyer.request({ method: 'POST', url: `/queue/${dateId}/again/`, body: '' });
+    expect([again.statusCode, again.headers.location]).toEqual([303, `/queue/${dateId}/`]);
+    const rejoined = await joinQueue(buyer);
+    expect(['waiting', 'admitted']).toContain(rejoined.state);
+    const [{ last }] = (await rows<{ last: number }>(world.database.db, sql`SELECT max(number)::int AS last FROM queue_places WHERE event_date_id = ${dateId}`)) as [{ last: number }];
+    expect((await placeRow(buyer)).number).toBe(last);
+  });
+
+  it('keeps a turn across signing in and out in the same browser', async () => {
+    const email = 'queued-buyer@example.test';
+    await accountFor(world, email);
+    const buyer = visitor();
+    await letIn(buyer);
+    await signInAs(world, buyer, email);
+    expect((await eventPage(buyer)).statusCode).toBe(200);
+    expect((await status(buyer)).state).toBe('admitted');
+    expect(await reserve(buyer)).toMatchObject({ reserved: true });
+    expect((await buyer.request({ method: 'POST', url: '/signout/', body: '' })).statusCode).toBeLessThan(400);
+    expect((await eventPage(buyer)).statusCode).toBe(200);
+    expect((await status(buyer)).state).toBe('admitted');
+  });
+});
+
+describe.each(drivers)('a waiting list offer link on %s', (driver) => {
+  let world: TestWorld;
+  beforeAll(async () => {
+    world = await openWorld(driver, { checkoutTimeSeconds: CHECKOUT_SECONDS });
+  });
+  afterAll(async () => world?.close());
+
+  let ip = 0;
+  const visitor = () => new Visitor(world.app, {}, `10.6.0.${++ip}`);
+  /** An offer made to `email`: its link, its ticket type and its sale. */
+  async function offerTo(email: string): Promise<{ link: string; typeId: number; saleId: string }> {
+    const { db } = world.database;
+    const { types } = await hotEvent(db, { capacity: 2, types: 1 });
+    const typeId = types[0]!.id;
+    await db.insert(t.waitingListEntries).values({ ticketTypeId: typeId, email, qty: 1, joinedAt: world.clock.now });
+    expect(await offerReleasedTickets(db, MAIL, world.clock.now, CHECKOUT_SECONDS)).toBe(1);
+    const [mail] = await latestMail(db, { recipient: email });
+    const [entry] = await db.select().from(t.waitingListEntries).where(eq(t.waitingListEntries.ticketTypeId, typeId));
+    return { link: /\/waiting-list\/offer\/[\w-]+\//.exec(mail!.body)![0], typeId, saleId: entry!.offerSaleId! };
+  }
+  const sendCode = (v: Visitor, link: string, replace = false) => v.request({ method: 'POST', url: `${link}code/`, body: replace ? 'replace=1' : '' });
+  const claim = (v: Visitor, link: string, code: string, replace = false) =>
+    v.request({ method: 'POST', url: `${link}claim/`, body: new URLSearchParams({ code, ...(replace ? { replace: '1' } : {}) }).toString() });
+  const heldTypes = async (v: Visitor) => (await v.checkout()).tickets.map((line) => line.ticket_id);
+
+  it('asks whoever opens the link for the code sent to the listed address, and hands the sale to no one before it', async () => {
+    const email = 'forwarded-from@example.test';
+    const { link, typeId } = await offerTo(email);
+    const forwarded = visitor();
+    const opened = await forwarded.request({ method: 'GET', url: link });
+    expect(opened.statusCode).toBe(200);
+    expect(opened.body).toContain(OFFER_SEND_CODE_LABEL);
+    expect(opened.body).toContain('f••••••••@example.test');
+    expect(opened.body).not.toContain(email);
+    expect(jar(forwarded).has('hf_sale')).toBe(false);
+    // The code goes to the listed address, whatever the opener asks.
+    expect((await sendCode(forwarded, link)).statusCode).toBe(200);
+    const code = await codeSentTo(world.database.db, email);
+    const wrong = await claim(forwarded, link, code === '000000' ? '111111' : '000000');
+    expect(wrong.statusCode).toBe(400);
+    expect((await claim(forwarded, link, 'abc')).statusCode).toBe(400);
+    expect(await heldTypes(forwarded)).not.toContain(typeId);
+
+    // A different buyer, signed in with their own code, is refused the offer, even holding the listed address's code.
+    const other = visitor();
+    await accountFor(world, 'someone-else@example.test');
+    await signInAs(world, other, 'someone-else@example.test');
+    const refused = await other.request({ method: 'GET', url: link });
+    expect([refused.statusCode, refused.body.includes(OFFER_OTHER_ACCOUNT_MESSAGE)]).toEqual([403, true]);
+    expect((await claim(other, link, code)).statusCode).toBe(403);
+    expect(await heldTypes(other)).not.toContain(typeId);
+    // Not a link at all.
+    const unknown = await forwarded.request({ method: 'GET', url: '/waiting-list/offer/not-a-real-offer-token-at-all/' });
+    expect([unknown.statusCode, unknown.body.includes(OFFER_UNKNOWN_MESSAGE)]).toEqual([404, true]);
+  });
+
+  it('hands the sale to the browser that proves the listed address, once: a second browser is refused it, even with a right code', async () => {
+    const email = 'no-account@example.test';
+    const { link, typeId, saleId } = await offerTo(email);
+    const buyer = visitor();
+    await sendCode(buyer, link);
+    const claimed = await claim(buyer, link, await codeSentTo(world.database.db, email));
+    expect([claimed.statusCode, claimed.headers.location]).toEqual([303, '/checkout/']);
+    expect(await heldTypes(buyer)).toEqual([typeId]);
+    expect((await buyer.checkout()).seconds_remaining).toBeGreaterThan(0);
+    expect(await buyer.json('reserveTickets', {})).toMatchObject({ reserved: true, fresh_reservation: false });
+    // Without an account the sale carries the proved address, as the checkout's login step leaves it.
+    const [sale] = await world.database.db.select().from(t.sales).where(eq(t.sales.id, saleId));
+    expect([sale!.userId, sale!.verifiedEmail]).toEqual([null, email]);
+    // The same browser opening the link again goes back to its checkout.
+    const reopened = await buyer.request({ method: 'GET', url: link });
+    expect([reopened.statusCode, reopened.headers.location]).toEqual([303, '/checkout/']);
+
+    const second = visitor();
+    await sendCode(second, link);
+    const refused = await claim(second, link, await codeSentTo(world.database.db, email));
+    expect([refused.statusCode, refused.body.includes(OFFER_TAKEN_MESSAGE)]).toEqual([409, true]);
+    expect(await heldTypes(second)).toEqual([]);
+  });
+
+  it('signs the listed address’s account in, and lets that account carry on in another browser: the sale follows the account', async () => {
+    const email = 'has-account@example.test';
+    const userId = await accountFor(world, email);
+    const { link, typeId, saleId } = await offerTo(email);
+    const phone = visitor();
+    await sendCode(phone, link);
+    expect((await claim(phone, link, await codeSentTo(world.database.db, email))).statusCode).toBe(303);
+    expect(jar(phone).get('hf_session')?.[0]).toBe('s');
+    const [sale] = await world.database.db.select().from(t.sales).where(eq(t.sales.id, saleId));
+    expect(sale!.userId).toBe(userId);
+    const laptop = visitor();
+    await sendCode(laptop, link);
+    expect((await claim(laptop, link, await codeSentTo(world.database.db, email))).statusCode).toBe(303);
+    expect(await heldTypes(laptop)).toEqual([typeId]);
+  });
+
+  it('never replaces a basket with tickets in it without asking, and replaces it once the buyer says so', async () => {
+    const email = 'has-a-basket@example.test';
+    const { link, typeId } = await offerTo(email);
+    const { types } = await hotEvent(world.database.db, { capacity: 10, types: 1 });
+    const buyer = visitor();
+    await buyer.add({ [types[0]!.id]: 1 });
+    expect(await heldTypes(buyer)).toEqual([types[0]!.id]);
+    const asked = await buyer.request({ method: 'GET', url: link });
+    expect(asked.statusCode).toBe(200);
+    expect(asked.body).toContain(OFFER_REPLACE_QUESTION);
+    expect(asked.body).toContain('Keep my basket');
+    // A claim that did not say so is asked again, and the basket is kept.
+    await sendCode(buyer, link);
+    const code = await codeSentTo(world.database.db, email);
+    const notYet = await claim(buyer, link, code);
+    expect(notYet.statusCode).toBe(409);
+    expect(notYet.body).toContain(OFFER_REPLACE_QUESTION);
+    expect(await heldTypes(buyer)).toEqual([types[0]!.id]);
+    // Said so: the offer's tickets are the basket now.
+    expect((await claim(buyer, link, code, true)).statusCode).toBe(303);
+    expect(await heldTypes(buyer)).toEqual([typeId]);
+  });
+
+  it('ends when it says it ends: a right code after the offer’s end claims nothing', async () => {
+    const email = 'too-late@example.test';
+    const { link, typeId } = await offerTo(email);
+    const buyer = visitor();
+    await sendCode(buyer, link);
+    const code = await codeSentTo(world.database.db, email);
+    world.clock.advance(CHECKOUT_SECONDS * 1000 + 1000);
+    for (const res of [await claim(buyer, link, code), await buyer.request({ method: 'GET', url: link }), await sendCode(buyer, link)]) {
+      expect([res.statusCode, res.body.includes(OFFER_ENDED_MESSAGE)]).toEqual([410, true]);
+    }
+    expect(await heldTypes(buyer)).not.toContain(typeId);
   });
 });

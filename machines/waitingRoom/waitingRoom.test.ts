@@ -14,7 +14,8 @@ import type { QueueStatus } from '../../contract/waitingRoom';
 
 const types = [{ id: 7, name: 'Standing' }];
 const base = { position: null, ahead: null, wait_seconds: null, progress: 0, opens_in_seconds: null, poll_ms: 4000, event_url: '/event/3/', event_title: 'Harbour Nights', ticket_types: types };
-const statuses: Record<QueueStatus['state'], QueueStatus> = {
+/** 'ended' never reaches the chart: the page's script takes a spent place to the server's page, which says so. */
+const statuses: Record<Exclude<QueueStatus['state'], 'ended'>, QueueStatus> = {
   'no-place': { ...base, state: 'no-place', poll_ms: 1000 },
   'before-sale': { ...base, state: 'before-sale', opens_in_seconds: 150 },
   waiting: { ...base, state: 'waiting', position: 12, ahead: 11, wait_seconds: 130, progress: 0.25 },

@@ -6,7 +6,7 @@
  * server said to.
  */
 import type { QueueStatus } from '../../contract/waitingRoom';
-import { QUEUE_CHALLENGE_PATH, queueJoinPath, queueStatusPath, WAITING_LIST_PATH } from '../../contract/queuePage';
+import { QUEUE_CHALLENGE_PATH, queueJoinPath, queuePagePath, queueStatusPath, WAITING_LIST_PATH } from '../../contract/queuePage';
 import { viewWaitingRoom } from '../../machines/waitingRoom/waitingRoom.connect';
 import { runQueue } from './flow';
 import { solveAside, type Challenge } from './proofOfWork';
@@ -37,6 +37,13 @@ function status(data: unknown): QueueStatus {
   return s;
 }
 
+/** A place whose time to buy has ended: the server's page says so (and offers a new place), so it is loaded again. */
+function unlessEnded(s: QueueStatus): Promise<QueueStatus> {
+  if (s.state !== 'ended') return Promise.resolve(s);
+  window.location.replace(queuePagePath(dateId));
+  return new Promise(() => {});
+}
+
 const message = $<HTMLElement>('[data-queue-message]');
 const progress = $<HTMLProgressElement>('[data-queue-progress]');
 const retry = $<HTMLElement>('[data-queue-retry]');
@@ -47,10 +54,10 @@ const listButton = listForm.querySelector('button')!;
 
 const flow = runQueue(
   {
-    fetchStatus: async () => status(await json(queueStatusPath(dateId))),
+    fetchStatus: async () => unlessEnded(status(await json(queueStatusPath(dateId)))),
     join: async () => {
       const challenge = (await json(QUEUE_CHALLENGE_PATH)) as Challenge;
-      return status(await json(queueJoinPath(dateId), { altcha: await solveAside(challenge) }));
+      return unlessEnded(status(await json(queueJoinPath(dateId), { altcha: await solveAside(challenge) })));
     },
     joinWaitingList: async (input) => {
       const res = await call(WAITING_LIST_PATH, { ticket_type_id: String(input.ticketTypeId), email: input.email, quantity: String(input.quantity) });

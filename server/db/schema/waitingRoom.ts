@@ -4,7 +4,8 @@
  * `event_date_queues` is the organiser's setting per event date and, beside it, the shared state of
  * its queue that every process reads (once a second, not once per poll): how many have joined, how
  * far admission has got (`admitted_through`, the last queue number let in) and whether the date is
- * sold out. A place in the queue is one row of `queue_places`, written once when a browser joins.
+ * sold out. A place in the queue is one row of `queue_places`, written when a browser joins, once
+ * when its admission is first handed out, and once when that admission reserves a sale.
  */
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, check, doublePrecision, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
@@ -59,13 +60,18 @@ export const queuePlaces = pgTable(
     /** The early arrivals' order at the draw. */
     draw: doublePrecision('draw').notNull(),
     joinedAt: moment('joined_at').notNull(),
+    /** When the place's admission was first handed out: it ends `admission_seconds` later, and the place is spent. Set once. */
+    admittedAt: moment('admitted_at'),
+    /** The one sale the place's admission reserved; another sale is refused it. */
+    saleId: text('sale_id'),
   },
   (t) => [uniqueIndex('queue_places_date_number').on(t.eventDateId, t.number), index('queue_places_unnumbered').on(t.eventDateId).where(sql`${t.number} IS NULL`)],
 );
 
 /**
  * A buyer waiting for a sold-out ticket type. Offered once, in order of joining: the offer holds the
- * tickets in a sale of its own until `offer_expires_at`, and its link (by `offer_token`) opens that sale.
+ * tickets in a sale of its own until `offer_expires_at`; its link (by `offer_token`) hands that sale to the
+ * browser that proves the listed address with its one-time code.
  */
 export const waitingListEntries = pgTable(
   'waiting_list_entries',
@@ -82,6 +88,8 @@ export const waitingListEntries = pgTable(
     offerExpiresAt: moment('offer_expires_at'),
     offerToken: text('offer_token').unique(),
     openedAt: moment('opened_at'),
+    /** When the listed address's one-time code claimed the offer for a browser: a second browser is refused it. */
+    claimedAt: moment('claimed_at'),
   },
   (t) => [
     uniqueIndex('waiting_list_entries_type_email').on(t.ticketTypeId, sql`lower(${t.email})`),

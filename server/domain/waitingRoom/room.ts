@@ -30,7 +30,9 @@ export type QueueView =
   | { state: 'before-sale'; opensInSeconds: number; pollMs: number }
   | { state: 'waiting'; position: number; ahead: number; waitSeconds: number; progress: number; pollMs: number }
   | { state: 'admitted'; pollMs: number }
-  | { state: 'sold-out'; pollMs: number };
+  | { state: 'sold-out'; pollMs: number }
+  /** The place's admission has ended: the place is spent. */
+  | { state: 'ended'; pollMs: number };
 
 export class WaitingRooms {
   private dates = new Map<number, QueuedDate>();
@@ -95,9 +97,10 @@ export class WaitingRooms {
   }
 
   /** What the holder of `place` is told now; `place.number` is 0 only before the draw. */
-  view(date: QueuedDate, place: Pick<Place, 'number' | 'startedAt'>): QueueView {
+  view(date: QueuedDate, place: Pick<Place, 'number' | 'startedAt' | 'admittedUntil'>): QueueView {
     const now = this.clock();
     const { row } = date;
+    if (place.admittedUntil > 0 && place.admittedUntil * 1000 <= now.getTime()) return { state: 'ended', pollMs: 60_000 };
     if (now < row.onSaleAt || !row.drawn || place.number === 0) {
       const opensIn = Math.max(0, Math.ceil((row.onSaleAt.getTime() - now.getTime()) / 1000));
       return { state: 'before-sale', opensInSeconds: opensIn, pollMs: Math.max(1000, Math.min(opensIn * 1000, row.pollSeconds * 1000 * 3)) };
@@ -245,4 +248,33 @@ export async function join(db: Pick<Executor, 'execute'>, dateId: number, now: D
 export async function numberOf(db: Pick<Executor, 'execute'>, placeId: number, dateId: number): Promise<number> {
   const [row] = await rows<{ number: string | number | null }>(db, sql`SELECT number FROM queue_places WHERE id = ${placeId} AND event_date_id = ${dateId}`);
   return row?.number == null ? 0 : Number(row.number);
+}
+
+/**
+ * When the place's admission was first handed out: set now if it never was (one conditional
+ * statement, so two requests racing for it agree), otherwise the time set then. Null when the place
+ * is gone (a queue started again).
+ */
+export async function admitOnce(db: Pick<Executor, 'execute'>, placeId: number, dateId: number, now: Date): Promise<Date | null> {
+  const [set] = await rows<{ admitted_at: string | Date }>(
+    db,
+    sql`UPDATE queue_places SET admitted_at = ${now.toISOString()}::timestamptz WHERE id = ${placeId} AND event_date_id = ${dateId} AND admitted_at IS NULL RETURNING admitted_at`,
+  );
+  if (set) return new Date(set.admitted_at);
+  const [found] = await rows<{ admitted_at: string | Date | null }>(db, sql`SELECT admitted_at FROM queue_places WHERE id = ${placeId} AND event_date_id = ${dateId}`);
+  return found?.admitted_at ? new Date(found.admitted_at) : null;
+}
+
+/**
+ * Records that the place's admission reserves `saleId`: true when it does (the first sale to ask, or
+ * the same one again), false when another sale has it already. One conditional statement.
+ */
+export async function useAdmissionFor(db: Pick<Executor, 'execute'>, placeId: number, dateId: number, saleId: string): Promise<boolean> {
+  const [used] = await rows<{ id: number }>(
+    db,
+    sql`UPDATE queue_places SET sale_id = ${saleId}
+        WHERE id = ${placeId} AND event_date_id = ${dateId} AND admitted_at IS NOT NULL AND (sale_id IS NULL OR sale_id = ${saleId})
+        RETURNING id`,
+  );
+  return used !== undefined;
 }

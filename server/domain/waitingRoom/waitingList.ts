@@ -2,9 +2,10 @@
  * The waiting list of a sold-out ticket type. Whenever tickets come free (holds expire, a sale is
  * refunded, capacity grows), the next buyer in line is offered them: the offer is a sale of its own
  * whose tickets are reserved through the same hold path as any basket (so nothing is ever
- * oversold) for the checkout time, and an e-mail carries the link that opens it. Each entry is
- * offered once, in the order buyers joined; a type's offers are made under its advisory lock, so
- * two processes never offer out of order or twice.
+ * oversold) for the checkout time, and an e-mail carries its link. The link hands the sale only to a
+ * browser that proves the listed address with a one-time code sent to it, and only until the offer
+ * ends. Each entry is offered once, in the order buyers joined; a type's offers are made under its
+ * advisory lock, so two processes never offer out of order or twice.
  */
 import { randomBytes } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
@@ -88,6 +89,7 @@ export function offerMail(brandName: string, o: { title: string; typeName: strin
 }
 
 class NoTickets extends Error {}
+class Taken extends Error {}
 
 /** Offers released tickets to the waiting lists, in order; answers how many offers were made. */
 export async function offerReleasedTickets(db: Database, mail: OfferMail, now: Date, holdSeconds: number): Promise<number> {
@@ -149,16 +151,90 @@ async function offerNext(db: Database, ticketTypeId: number, now: Date, holdSeco
   });
 }
 
-/** The sale an offer link opens, while its hold lasts. */
-export async function openOffer(db: Database, token: string, now: Date): Promise<{ saleId: string } | { ended: true } | null> {
-  if (!/^[A-Za-z0-9_-]{20,64}$/.test(token)) return null;
+export const OFFER_BOUGHT_MESSAGE = 'The tickets of this offer have been bought. They are in the wallet of the account that bought them.';
+export const OFFER_TAKEN_MESSAGE =
+  'This offer has already been claimed in another browser. Carry on there; or, once the address has an account, sign in with it and the tickets follow you.';
+
+/** An offer as its link finds it: unknown, ended, bought, or live for its listed address until its end. */
+export type OfferLookup =
+  | { kind: 'unknown' }
+  | { kind: 'ended' }
+  | { kind: 'bought' }
+  | { kind: 'live'; entryId: number; email: string; saleId: string; until: Date; claimed: boolean; qty: number; typeName: string; title: string };
+
+/**
+ * The offer a link names, checked on every use: its token's shape, the entry, the offer's end
+ * (`offer_expires_at`) and its sale's hold. Nothing is changed.
+ */
+export async function findOffer(db: Database, token: string, now: Date): Promise<OfferLookup> {
+  if (!/^[A-Za-z0-9_-]{20,64}$/.test(token)) return { kind: 'unknown' };
   const [entry] = await db.select().from(waitingListEntries).where(eq(waitingListEntries.offerToken, token));
-  if (!entry || !entry.offerSaleId || !entry.offerExpiresAt) return null;
-  if (entry.offerExpiresAt <= now) return { ended: true };
-  const [sale] = await db.select({ holdDeadline: sales.holdDeadline }).from(sales).where(eq(sales.id, entry.offerSaleId));
-  if (!sale?.holdDeadline || sale.holdDeadline <= now) return { ended: true };
-  if (!entry.openedAt) await db.update(waitingListEntries).set({ openedAt: now }).where(eq(waitingListEntries.id, entry.id));
-  return { saleId: entry.offerSaleId };
+  if (!entry || !entry.offerSaleId || !entry.offerExpiresAt) return { kind: 'unknown' };
+  const [sale] = await db.select({ holdDeadline: sales.holdDeadline, paidAt: sales.paidAt }).from(sales).where(eq(sales.id, entry.offerSaleId));
+  if (sale?.paidAt) return { kind: 'bought' };
+  if (entry.offerExpiresAt <= now || !sale?.holdDeadline || sale.holdDeadline <= now) return { kind: 'ended' };
+  const type = await typeRow(db, entry.ticketTypeId);
+  return {
+    kind: 'live',
+    entryId: entry.id,
+    email: entry.email,
+    saleId: entry.offerSaleId,
+    until: new Date(Math.min(entry.offerExpiresAt.getTime(), sale.holdDeadline.getTime())),
+    claimed: entry.claimedAt !== null,
+    qty: entry.qty,
+    typeName: type?.name ?? '',
+    title: type?.title ?? '',
+  };
+}
+
+/** Notes that the offer's link was opened, the first time only. */
+export async function markOfferOpened(db: Database, entryId: number, now: Date): Promise<void> {
+  await db
+    .update(waitingListEntries)
+    .set({ openedAt: now })
+    .where(and(eq(waitingListEntries.id, entryId), sql`${waitingListEntries.openedAt} IS NULL`));
+}
+
+/**
+ * Claims a live offer for the browser that proved its listed address (the code was checked first).
+ * With an account (`userId`), the sale becomes the account's: any browser signed in as it may carry
+ * on, as a sale follows its buyer. Without one, the sale carries the proved address (as the
+ * checkout's login step does) and goes to the first browser that claims it only. False when the
+ * offer was claimed already by another browser, or its sale is another account's or paid.
+ */
+export async function claimOffer(db: Database, offer: { entryId: number; saleId: string; email: string }, userId: number | null, now: Date): Promise<boolean> {
+  return db.transaction(async (tx) => {
+    if (userId !== null) {
+      const taken = await tx
+        .update(sales)
+        .set({ userId, verifiedEmail: null })
+        .where(and(eq(sales.id, offer.saleId), sql`(${sales.userId} IS NULL OR ${sales.userId} = ${userId})`, sql`${sales.paidAt} IS NULL`))
+        .returning({ id: sales.id });
+      if (taken.length === 0) return false;
+      await tx
+        .update(waitingListEntries)
+        .set({ claimedAt: now })
+        .where(and(eq(waitingListEntries.id, offer.entryId), sql`${waitingListEntries.claimedAt} IS NULL`));
+      return true;
+    }
+    const first = await tx
+      .update(waitingListEntries)
+      .set({ claimedAt: now })
+      .where(and(eq(waitingListEntries.id, offer.entryId), sql`${waitingListEntries.claimedAt} IS NULL`))
+      .returning({ id: waitingListEntries.id });
+    if (first.length === 0) return false;
+    const held = await tx
+      .update(sales)
+      .set({ verifiedEmail: offer.email })
+      .where(and(eq(sales.id, offer.saleId), sql`${sales.userId} IS NULL`, sql`${sales.paidAt} IS NULL`))
+      .returning({ id: sales.id });
+    // Another account's or paid: the claim is undone.
+    if (held.length === 0) throw new Taken();
+    return true;
+  }).catch((err: unknown) => {
+    if (err instanceof Taken) return false;
+    throw err;
+  });
 }
 
 export function startWaitingListJob(db: Database, mail: OfferMail, clock: () => Date, holdSeconds: number, intervalMs: number, onError: (err: unknown) => void): () => void {

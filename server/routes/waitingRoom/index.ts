@@ -11,14 +11,16 @@ import { z } from 'zod/mini';
 import { rows } from '../../db/index.ts';
 import { eventDateQueues } from '../../db/schema.ts';
 import type { AppDeps } from '../../http/deps.ts';
-import { saleIdOf, setSaleCookie } from '../../http/session.ts';
+import { bindingOf, ensureSessionBinding, onSessionReplaced, saleIdOf, sessionBindingOf, sessionIdOfHeader } from '../../http/session.ts';
 import { Refusal } from '../../domain/refusal.ts';
 import { Html, html, page } from '../../views/html.ts';
 import { builtScripts } from '../../views/builtScripts.ts';
-import { join, numberOf, WaitingRooms, type QueuedDate, type QueueView } from '../../domain/waitingRoom/room.ts';
-import { admissionCookie, placeCookie, signer, type Place } from '../../domain/waitingRoom/tokens.ts';
-import { joinWaitingList, OFFER_ENDED_MESSAGE, OFFER_UNKNOWN_MESSAGE, openOffer } from '../../domain/waitingRoom/waitingList.ts';
+import { admitOnce, join, numberOf, useAdmissionFor, WaitingRooms, type QueuedDate, type QueueView } from '../../domain/waitingRoom/room.ts';
+import { admissionCookie, placeCookie, QUEUE_COOKIE, signer, type Admission, type Place } from '../../domain/waitingRoom/tokens.ts';
+import { joinWaitingList } from '../../domain/waitingRoom/waitingList.ts';
+import { registerOffers } from './offer.ts';
 import {
+  admissionEndedMessage,
   ADMITTED_MESSAGE,
   beforeSaleMessage,
   CHECKING_MESSAGE,
@@ -32,6 +34,10 @@ import { calls } from '../../../contract/index.ts';
 /** Said to a reservation of a queued date that did not come through the queue. */
 export const QUEUE_FIRST_MESSAGE = 'These tickets are sold through a queue. Join it from the event page, and reserve once it is your turn.';
 export const NO_PLACE_MESSAGE = 'A place in the queue needs the browser check to be solved first.';
+/** Said to a second sale reserving with an admission another sale has used. */
+export const ADMISSION_USED_MESSAGE =
+  'Your turn in the queue has already been used to reserve another basket. Each turn reserves one basket: to buy more, join the queue again from the event page.';
+export const JOIN_AGAIN_LABEL = 'Join the queue again';
 export const WAITING_LIST_INVALID_MESSAGE = 'Give a valid e-mail address and how many tickets you want.';
 const PLACE_SECONDS = 2 * 86400;
 const POLL_ROUTE = '/ajax/queue/:dateId/status/';
@@ -61,8 +67,36 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
   const nowSeconds = () => Math.floor(clock().getTime() / 1000);
 
   function setCookie(request: FastifyRequest, reply: FastifyReply, name: string, value: string, maxAge: number) {
-    reply.setCookie(name, value, { httpOnly: true, sameSite: 'lax', secure: request.protocol === 'https', path: '/', maxAge });
+    reply.setCookie(name, value, { httpOnly: true, sameSite: 'lax', secure: request.protocol === 'https', path: '/', maxAge: Math.max(1, maxAge) });
   }
+
+  // A place and an admission belong to the session they were given to: read with its binding, set
+  // for it, and signed again for the new session when signing in or out replaces it.
+  const placeOf = (request: FastifyRequest, dateId: number) => sign.readPlace(request.cookies[placeCookie(dateId)], dateId, sessionBindingOf(request), nowSeconds());
+  const admissionOf = (request: FastifyRequest, dateId: number) =>
+    sign.readAdmission(request.cookies[admissionCookie(dateId)], dateId, sessionBindingOf(request), nowSeconds());
+  function setPlace(request: FastifyRequest, reply: FastifyReply, place: Place, binding = ensureSessionBinding(request, reply)) {
+    setCookie(request, reply, placeCookie(place.dateId), sign.place(place, binding), place.expiresAt - nowSeconds());
+  }
+  function setAdmission(request: FastifyRequest, reply: FastifyReply, admission: Admission, binding = ensureSessionBinding(request, reply)) {
+    setCookie(request, reply, admissionCookie(admission.dateId), sign.admission(admission, binding), admission.expiresAt - nowSeconds());
+  }
+  onSessionReplaced(app, (request, reply, from, to) => {
+    if (from === null) return;
+    const now = nowSeconds();
+    for (const [name, value] of Object.entries(request.cookies)) {
+      const found = QUEUE_COOKIE.exec(name);
+      if (!found) continue;
+      const dateId = Number(found[2]);
+      if (found[1] === 'queue') {
+        const place = sign.readPlace(value, dateId, from, now);
+        if (place) setPlace(request, reply, place, to);
+      } else {
+        const admission = sign.readAdmission(value, dateId, from, now);
+        if (admission) setAdmission(request, reply, admission, to);
+      }
+    }
+  });
 
   /**
    * The answer's words, as contract/waitingRoom.ts has them: written out rather than serialised, with
@@ -82,7 +116,7 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
   const orNull = (n: number | null) => (n === null ? 'null' : String(n));
   function wire(date: QueuedDate, view: QueueView | { state: 'no-place' }): string {
     const waiting = view.state === 'waiting' ? view : null;
-    const progress = waiting ? waiting.progress : view.state === 'admitted' ? 1 : 0;
+    const progress = waiting ? waiting.progress : view.state === 'admitted' || view.state === 'ended' ? 1 : 0;
     return (
       `{"state":"${view.state}","position":${orNull(waiting && waiting.position)},"ahead":${orNull(waiting && waiting.ahead)},` +
       `"wait_seconds":${orNull(waiting && waiting.waitSeconds)},"progress":${progress},` +
@@ -93,26 +127,36 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
   /** The buyer's place and what it is told now; an early place learns its number from the draw once. */
   async function placeView(request: FastifyRequest, reply: FastifyReply, date: QueuedDate, given?: Place): Promise<QueueView | { state: 'no-place' }> {
     const dateId = date.row.eventDateId;
-    let place: Place | null = given ?? sign.readPlace(request.cookies[placeCookie(dateId)], dateId);
+    let place: Place | null = given ?? placeOf(request, dateId);
     if (!place) return { state: 'no-place' };
     if (place.number === 0 && date.row.drawn) {
       const number = await numberOf(db, place.placeId, dateId);
       if (number > 0) {
         place = { ...place, number, startedAt: 0 };
-        setCookie(request, reply, placeCookie(dateId), sign.place(place), PLACE_SECONDS);
+        setPlace(request, reply, place);
       }
     }
     return viewOf(request, reply, date, place);
   }
 
-  /** What a place is told now; a place just let in is given its admission. */
-  function viewOf(request: FastifyRequest, reply: FastifyReply, date: QueuedDate, place: Place): QueueView {
-    const dateId = date.row.eventDateId;
+  /**
+   * What a place is told now; a place let in is given its admission. The admission ends
+   * `admission_seconds` after it was first handed out (recorded once per place, in the database, and
+   * in the place's cookie): within that time a lost admission cookie is given again, after it never.
+   */
+  async function viewOf(request: FastifyRequest, reply: FastifyReply, date: QueuedDate, place: Place): Promise<QueueView | { state: 'no-place' }> {
     const view = rooms.view(date, place);
-    if (view.state === 'admitted' && !sign.readAdmission(request.cookies[admissionCookie(dateId)], dateId, nowSeconds())) {
-      const expiresAt = nowSeconds() + date.row.admissionSeconds;
-      setCookie(request, reply, admissionCookie(dateId), sign.admission({ dateId, placeId: place.placeId, expiresAt }), date.row.admissionSeconds);
+    if (view.state !== 'admitted' || admissionOf(request, place.dateId)) return view;
+    let until = place.admittedUntil;
+    if (until === 0) {
+      const first = await admitOnce(db, place.placeId, place.dateId, clock());
+      if (!first) return { state: 'no-place' };
+      until = Math.floor(first.getTime() / 1000) + date.row.admissionSeconds;
+      place = { ...place, admittedUntil: until };
+      setPlace(request, reply, place);
     }
+    if (until <= nowSeconds()) return rooms.view(date, place);
+    setAdmission(request, reply, { dateId: place.dateId, placeId: place.placeId, expiresAt: until });
     return view;
   }
 
@@ -149,18 +193,25 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
           FROM sale_lines l JOIN ticket_types t ON t.id = l.ticket_type_id JOIN sales s ON s.id = l.sale_id
           WHERE l.sale_id = ${saleId} AND t.event_date_id IN (${sql.join([...dates.keys()].map((id) => sql`${id}`), sql`, `)})`,
     );
-    const now = nowSeconds();
     // A sale already held (a waiting list offer, a reservation made while admitted) carries on.
-    const refused = found.some((r) => !r.held && !sign.readAdmission(request.cookies[admissionCookie(Number(r.event_date_id))], Number(r.event_date_id), now));
-    if (refused) return reply.send({ reserved: false, error: QUEUE_FIRST_MESSAGE });
+    for (const dateId of found.filter((r) => !r.held).map((r) => Number(r.event_date_id))) {
+      const admission = admissionOf(request, dateId);
+      if (!admission) {
+        const place = placeOf(request, dateId);
+        const ended = place !== null && place.admittedUntil > 0 && place.admittedUntil <= nowSeconds();
+        const minutes = Math.round((dates.get(dateId)?.row.admissionSeconds ?? 0) / 60) || null;
+        return reply.send({ reserved: false, error: ended ? admissionEndedMessage(minutes) : QUEUE_FIRST_MESSAGE });
+      }
+      // An admission reserves one sale, however many copies of it there are.
+      if (!(await useAdmissionFor(db, admission.placeId, dateId, saleId))) return reply.send({ reserved: false, error: ADMISSION_USED_MESSAGE });
+    }
   }
 
   async function eventGate(request: FastifyRequest, reply: FastifyReply) {
     const id = idParam((request.params as { id?: string }).id ?? '');
     if (!id) return;
     const queued = await rooms.datesOfEvent(id);
-    const now = nowSeconds();
-    const waiting = queued.find((dateId) => !sign.readAdmission(request.cookies[admissionCookie(dateId)], dateId, now));
+    const waiting = queued.find((dateId) => !admissionOf(request, dateId));
     if (waiting !== undefined) return reply.redirect(queuePagePath(waiting), 303);
   }
 
@@ -174,6 +225,11 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
     const view = await placeView(request, reply, date);
     // Let in (its admission cookie is set): straight on to the tickets.
     if (view.state === 'admitted') return reply.header('cache-control', 'private, no-store').redirect(`/event/${date.eventId}/`, 303);
+    // Spent: the time to buy has ended, and is not given again; the buyer may join again at the back.
+    if (view.state === 'ended') {
+      reply.type('text/html; charset=utf-8').header('cache-control', 'private, no-store');
+      return page(config, `Queue: ${date.title}`, endedPage(date), 'events');
+    }
     reply.type('text/html; charset=utf-8').header('cache-control', view.state === 'no-place' ? 'public, max-age=60' : 'private, no-store');
     return page(config, `Queue: ${date.title}`, queuePage(date, view.state === 'no-place' ? null : { view, status: wire(date, view) }, scripts, config.maxPerOrder), 'events');
   });
@@ -184,14 +240,15 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
    * the date has no queue, an early place's number from the draw, an admission to hand out), which
    * the route then answers as the queue page's first read does.
    */
-  function answerNow(id: number, placeToken: string | undefined, admissionToken: string | undefined): string | null {
+  function answerNow(id: number, binding: string | null, placeToken: string | undefined, admissionToken: string | undefined): string | null {
     const date = rooms.dateNow(id);
     if (!date) return null;
-    const place = sign.readPlace(placeToken, id);
+    const now = nowSeconds();
+    const place = sign.readPlace(placeToken, id, binding, now);
     if (!place) return wire(date, { state: 'no-place' });
     if (place.number === 0 && date.row.drawn) return null;
     const view = rooms.view(date, place);
-    if (view.state === 'admitted' && !sign.readAdmission(admissionToken, id, nowSeconds())) return null;
+    if (view.state === 'admitted' && !sign.readAdmission(admissionToken, id, binding, now)) return null;
     return wire(date, view);
   }
 
@@ -200,7 +257,7 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
   app.get<{ Params: { dateId: string } }>(POLL_ROUTE, (request, reply) => {
     reply.header('cache-control', POLL_CACHE_CONTROL);
     const id = idParam(request.params.dateId);
-    const now = id === null ? null : answerNow(id, request.cookies[placeCookie(id)], request.cookies[admissionCookie(id)]);
+    const now = id === null ? null : answerNow(id, sessionBindingOf(request), request.cookies[placeCookie(id)], request.cookies[admissionCookie(id)]);
     if (now !== null) {
       reply.type(JSON_TYPE);
       return now;
@@ -212,8 +269,9 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
     const date = await queuedDate(request.params.dateId);
     const dateId = date.row.eventDateId;
     reply.header('cache-control', 'no-store');
-    // One place per browser: a browser with a place keeps it.
-    if (sign.readPlace(request.cookies[placeCookie(dateId)], dateId)) return statusOf(request, reply, date);
+    // One place per browser: a browser with a place keeps it, until its time to buy has ended.
+    const held = placeOf(request, dateId);
+    if (held && rooms.view(date, held).state !== 'ended') return statusOf(request, reply, date);
     const body = (request.body ?? {}) as { altcha?: unknown };
     const token = typeof body.altcha === 'string' && body.altcha.length <= 20_000 ? body.altcha : '';
     if (!token || !(await deps.captcha.verify(token, request.ip))) return reply.status(403).send({ error: NO_PLACE_MESSAGE });
@@ -221,9 +279,22 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
     // The join may have come just before this process saw the draw: read the queue again first.
     await rooms.refresh();
     const fresh = (await rooms.date(dateId)) ?? date;
-    const place: Place = { dateId, placeId: placed.placeId, number: placed.number, startedAt: placed.startedAt };
-    setCookie(request, reply, placeCookie(dateId), sign.place(place), PLACE_SECONDS);
+    const place: Place = { dateId, placeId: placed.placeId, number: placed.number, startedAt: placed.startedAt, admittedUntil: 0, expiresAt: nowSeconds() + PLACE_SECONDS };
+    setPlace(request, reply, place);
     return statusOf(request, reply, fresh, place);
+  });
+
+  // Joining again once the time to buy has ended: the spent place and its admission go, and the
+  // queue page (its script solving the browser check again) gives a new place at the back.
+  app.post<{ Params: { dateId: string } }>('/queue/:dateId/again/', async (request, reply) => {
+    const date = await queuedDate(request.params.dateId);
+    const dateId = date.row.eventDateId;
+    const held = placeOf(request, dateId);
+    if (held && rooms.view(date, held).state === 'ended') {
+      reply.clearCookie(placeCookie(dateId), { path: '/' });
+      reply.clearCookie(admissionCookie(dateId), { path: '/' });
+    }
+    return reply.header('cache-control', 'no-store').redirect(queuePagePath(dateId), 303);
   });
 
   // The waiting list: JSON for the queue page's script, a page for the event page's plain form.
@@ -255,16 +326,7 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
     return page(config, 'Waiting list', html`<h1>${type.title}: ${type.name}</h1><p>${WAITING_LIST_INTRO}</p>${waitingListFormHtml([{ id: Number(type.id), name: type.name }], config.maxPerOrder)}`);
   });
 
-  app.get<{ Params: { token: string } }>('/waiting-list/offer/:token/', async (request, reply) => {
-    const found = await openOffer(db, request.params.token, clock());
-    if (found && 'saleId' in found) {
-      setSaleCookie(request, reply, found.saleId);
-      return reply.redirect('/checkout/', 303);
-    }
-    reply.type('text/html; charset=utf-8');
-    const message = found ? OFFER_ENDED_MESSAGE : OFFER_UNKNOWN_MESSAGE;
-    return reply.status(found ? 410 : 404).send(page(config, 'Waiting list', html`<h1>Waiting list</h1><p class="notice error" role="alert">${message}</p>`));
-  });
+  registerOffers(app, deps);
 
   if (config.demo) {
     /** Demo mode: opens a queued date's on-sale now, as its organiser would by setting the time. */
@@ -284,14 +346,31 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
    */
   const pollHeaders: string[] = [...opts.apiHeaders, ['cache-control', POLL_CACHE_CONTROL], ['content-type', JSON_TYPE]].flat();
   const httpsSite = opts.apiHeaders.some(([name]) => name === 'strict-transport-security');
+  /**
+   * Whether Fastify would take the request as HTTPS (and so read the `__Host-` session cookie): the
+   * socket's, or a trusted proxy's `X-Forwarded-Proto`. Null when only Fastify can tell (proxies
+   * trusted by address): the route answers then.
+   */
+  const trust = config.trustProxy;
+  function httpsOf(req: IncomingMessage): boolean | null {
+    const forwarded = req.headers['x-forwarded-proto'];
+    if (forwarded !== undefined && trust !== false) {
+      if (typeof trust !== 'number') return null;
+      if (trust > 0) return [forwarded].flat().join(',').split(',').at(-1)!.trim() === 'https';
+    }
+    return (req.socket as { encrypted?: boolean }).encrypted === true;
+  }
   const pollFastPath: FastPath = (req, res) => {
     if (req.method !== 'GET' || !req.url) return false;
     const found = POLL_PATH.exec(req.url);
     if (!found) return false;
     if (!httpsSite && ((req.socket as { encrypted?: boolean }).encrypted || req.headers['x-forwarded-proto'] !== undefined)) return false;
     const id = Number(found[1]);
+    const https = httpsOf(req);
+    if (https === null) return false;
     const cookies = req.headers.cookie ? app.parseCookie(req.headers.cookie) : {};
-    const body = answerNow(id, cookies[placeCookie(id)], cookies[admissionCookie(id)]);
+    const sessionId = sessionIdOfHeader(cookies, https);
+    const body = answerNow(id, sessionId ? bindingOf(sessionId) : null, cookies[placeCookie(id)], cookies[admissionCookie(id)]);
     if (body === null) return false;
     res.writeHead(200, [...pollHeaders, 'content-length', String(Buffer.byteLength(body))]);
     res.end(body);
@@ -323,7 +402,17 @@ function firstWords(view: QueueView): { message: string; progress: number } {
       return { message: ADMITTED_MESSAGE, progress: 1 };
     case 'sold-out':
       return { message: SOLD_OUT_MESSAGE, progress: 0 };
+    case 'ended':
+      return { message: admissionEndedMessage(null), progress: 1 };
   }
+}
+
+function endedPage(date: QueuedDate): Html {
+  return html`<section class="queue" aria-labelledby="queue-title">
+    <h1 id="queue-title">${date.title}</h1>
+    <p class="notice" role="status">${admissionEndedMessage(Math.round(date.row.admissionSeconds / 60))}</p>
+    <form method="post" action="/queue/${date.row.eventDateId}/again/"><button class="button" type="submit">${JOIN_AGAIN_LABEL}</button></form>
+  </section>`;
 }
 
 function queuePage(date: QueuedDate, known: { view: QueueView; status: string } | null, scripts: Html, maxQty: number): Html {
