@@ -36,7 +36,7 @@ export const OFFER_SEND_CODE_LABEL = 'E-mail me a code';
 export const OFFER_REPLACE_LABEL = 'Replace my basket and e-mail me a code';
 export const OFFER_CLAIM_LABEL = 'Claim the tickets';
 export const OFFER_REPLACE_QUESTION =
-  'Your basket already has tickets in it. Claiming this offer replaces that basket with the tickets held for you; your basket’s tickets are then released.';
+  'Your basket already has tickets in it. Claiming this offer replaces that basket, in this browser, with the tickets held for you.';
 export const OFFER_OTHER_ACCOUNT_MESSAGE =
   'This offer was made to another e-mail address than the account you are signed in with. Sign out, then open the link again and claim it with the code sent to the listed address.';
 export const OFFER_CODE_SHAPE_MESSAGE = 'Type the 6 digits of the code we e-mailed to the listed address.';
