@@ -300,6 +300,60 @@ class ClaimFree extends Step {
   }
 }
 
+/**
+ * The organiser changes how it is paid: Square (card by Square, bank transfer, plans) or its own card
+ * processor (card, bank transfer, plans). Payments begun the other way stay as they are.
+ */
+class SwitchProvider extends Step {
+  constructor(readonly provider: 'square' | 'card') {
+    super();
+  }
+  async act(_m: LedgerModel, r: Ledger) {
+    await r.world.database.db
+      .update(t.organisers)
+      .set({ paymentProvider: this.provider === 'square' ? 'square' : null })
+      .where(eq(t.organisers.id, r.event.organiserId));
+  }
+  toString() {
+    return `organiserTakes(${this.provider})`;
+  }
+}
+
+/**
+ * A single-use code changes hands while a payment is still out: the buyer applies it, reserves and
+ * begins paying (by card, or at the bank with a slow approval); the hold and its grace pass; the other
+ * buyer applies the freed code and reserves; then the first buyer's money arrives late and its booking
+ * spends the code's one use. The other buyer then pays (a plan or a card), or leaves it to the
+ * commands that follow: whatever they are charged cannot book, and must come back.
+ */
+class CodeChangesHands extends Step {
+  constructor(
+    readonly b: number,
+    readonly how: 'card' | 'bank',
+    readonly then: 'plan' | 'card' | 'nothing',
+  ) {
+    super();
+  }
+  async act(m: LedgerModel, r: Ledger) {
+    const o = (this.b + 1) % r.buyers.length;
+    const code = r.event.codes.half.code;
+    await r.buyers[this.b]!.call('setCode', { code });
+    if (this.how === 'card') await new GetToken(this.b, true).act(m, r);
+    else await new PayBank(this.b, true, true).act(m, r);
+    r.handle.clock.advance(HOLD_SECONDS * 1000 + r.graceMs + 1000);
+    await sweepExpiredHolds(r.world.database.db, r.handle.now());
+    await r.buyers[o]!.call('setCode', { code });
+    await reserve(r.buyers[o]!);
+    if (this.how === 'card') await new PayCard(this.b, 0, false).act(m, r);
+    else await new BankDecisionsDue().act(m, r);
+    if (this.then === 'plan') await new SetUpPlan(o, false).act(m, r);
+    if (this.then === 'card') await new PayCard(o, 0, true).act(m, r);
+  }
+  toString() {
+    return `codeChangesHands(${B(this.b)} paid late by ${this.how}, then ${this.then === 'nothing' ? 'nothing' : `the other pays by ${this.then}`})`;
+  }
+}
+
 class Deliver extends Step {
   constructor(readonly b: number) {
     super();
@@ -422,7 +476,8 @@ async function tally(seen: Record<string, number>, m: LedgerModel, r: Ledger) {
   if (ids.length === 0) return;
   const found = await rows<{ what: string; n: number }>(
     r.world.database.db,
-    sql`SELECT p.provider || ' ' || p.status || ' ' || COALESCE(p.outcome, '-') || CASE WHEN r.id IS NULL THEN '' ELSE ' refund ' || r.status END AS what, count(*)::int AS n
+    sql`SELECT CASE WHEN p.idempotency_key LIKE 'plan:%' THEN 'plan first instalment' ELSE p.provider END || ' ' || p.status || ' ' || COALESCE(p.outcome, '-')
+               || CASE WHEN r.id IS NULL THEN '' ELSE ' refund ' || r.status || ' (' || r.reason || ')' END AS what, count(*)::int AS n
           FROM payments p LEFT JOIN payment_refunds r ON r.payment_id = p.id
          WHERE p.sale_id IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)}) GROUP BY 1
         UNION ALL SELECT 'plan ' || status, count(*)::int FROM instalment_plans WHERE sale_id IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)}) GROUP BY 1
@@ -457,6 +512,13 @@ const steps: fc.Arbitrary<Cmd>[] = [
   ...weighted(1, fc.constant(new BankDecisionsDue())),
   ...weighted(1, fc.constantFrom(0, 31, 61).map((d) => new InstalmentJob(d))),
   ...weighted(1, fc.constant(new Restart())),
+  ...weighted(1, fc.constantFrom<'square' | 'card'>('square', 'card').map((p) => new SwitchProvider(p))),
+  ...weighted(
+    2,
+    fc
+      .tuple(buyer, fc.constantFrom<'card' | 'bank'>('card', 'bank'), fc.constantFrom<'plan' | 'card' | 'nothing'>('plan', 'card', 'nothing'))
+      .map(([b, how, then]) => new CodeChangesHands(b, how, then)),
+  ),
 ];
 const commands = fc.commands(steps, { maxCommands: MAX_COMMANDS, size: 'max', ...(process.env.LEDGER_PATH ? { replayPath: process.env.LEDGER_PATH } : {}) });
 

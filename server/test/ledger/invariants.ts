@@ -9,7 +9,8 @@
  * 4. sold plus live holds never exceed a pool's capacity;
  * 5. every captured payment is booked, or refunded (done, or pending with a retry time);
  * 6. a code's paid uses stay within its limit;
- * 7. every charge the sandbox card processor took for these buyers' cards is in the ledger.
+ * 7. every charge the sandbox card processor took for these buyers' cards is in the ledger, and every
+ *    one it gave back is a payment the ledger refunded.
  *
  * "As paid" is what the test saw when the payment began: the total the checkout showed and the
  * basket in the database at that moment (`Snapshot`), taken before each command that starts one.
@@ -225,8 +226,16 @@ export async function ledgerViolations(db: Database, event: LedgerEvent, model: 
       .select({ charge: t.sandboxCharges, kind: t.sandboxCards.kind })
       .from(t.sandboxCharges)
       .innerJoin(t.sandboxCards, eq(t.sandboxCards.id, t.sandboxCharges.cardId))
-      .where(and(inArray(t.sandboxCharges.cardId, cards), eq(t.sandboxCharges.status, 'succeeded')));
+      .where(and(inArray(t.sandboxCharges.cardId, cards), inArray(t.sandboxCharges.status, ['succeeded', 'refunded'])));
     for (const { charge, kind } of charges) {
+      if (charge.status === 'refunded') {
+        // Given back: it is a payment of the ledger, taken and refunded in full.
+        const p = paymentRows.find((x) => x.provider === 'sandbox' && x.idempotency_key === charge.idempotencyKey);
+        if (!p || p.outcome !== 'refunded' || p.refund_status !== 'done' || Number(p.refund_amount) !== charge.amount) {
+          problems.push(`a card's charge of ${money(charge.amount)} (${charge.idempotencyKey}) was refunded but the ledger has ${p ? `payment #${p.id} ${p.outcome ?? 'not settled'}, refund ${p.refund_status ?? 'none'}` : 'no payment for it'}`);
+        }
+        continue;
+      }
       if (kind === 'nonce') {
         const p = paymentRows.find((x) => x.provider === 'square' && x.idempotency_key === charge.idempotencyKey);
         if (!p || p.status !== 'succeeded' || Number(p.amount) !== charge.amount) {

@@ -1,6 +1,6 @@
 /**
- * The money ledger property test's world: one small-capacity event whose organiser takes card,
- * bank, Square and plan payments, two single-use codes, buyers signed in as their own accounts,
+ * The money ledger property test's world: one small-capacity event whose organiser takes card (its
+ * own processor or Square's), bank and plan payments, two single-use codes, buyers signed in as their own accounts,
  * and an app that can be restarted on the same database while the buyers keep their cookies.
  */
 import { randomUUID } from 'node:crypto';
@@ -28,7 +28,8 @@ export async function ledgerEvent(db: Database, demo: Demo, opts: { capacity: nu
   const tag = randomUUID().slice(0, 8).toUpperCase();
   const [org] = await db
     .insert(t.organisers)
-    .values({ slug: `ledger-${tag.toLowerCase()}`, name: `Ledger Hall ${tag}`, paymentProvider: 'square', charityId: demo.charity.id, contactEmail: `box-${tag.toLowerCase()}@ledger.example` })
+    // Its own card processor to begin with; a run may switch it to Square and back.
+    .values({ slug: `ledger-${tag.toLowerCase()}`, name: `Ledger Hall ${tag}`, paymentProvider: null, charityId: demo.charity.id, contactEmail: `box-${tag.toLowerCase()}@ledger.example` })
     .returning();
   const [event] = await db
     .insert(t.events)
