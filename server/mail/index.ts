@@ -14,6 +14,7 @@ export {
   type InstalmentMailData,
   type ScheduledInstalment,
 } from './instalments.ts';
+export { mailingListConfirmationMail } from './mailingList.ts';
 export { signInCodeMail } from './signInCode.ts';
 export { transferMail, type TransferMailData } from './transfer.ts';
 export {

@@ -1,7 +1,7 @@
 /** Signing out, the mailing list and the policies. Signing in is its own page (./signin.ts). */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod/mini';
-import { findUser, subscribe } from '../../domain/users.ts';
+import { confirmMailingList, findUser, MAILING_LIST_CONFIRM_PATH, mailingListConfirmation, requestMailingList } from '../../domain/users.ts';
 import { Refusal } from '../../domain/refusal.ts';
 import { refusalStatus } from '../../http/refusals.ts';
 import { signOut, userIdOf } from '../../http/session.ts';
@@ -12,9 +12,10 @@ import { html, type Html } from '../../views/html.ts';
 import { sitePage } from '../../http/sitePage.ts';
 
 const subscribeForm = z.object({ email: formText(254) });
+const confirmForm = z.object({ token: formText(64) });
 
 export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
-  const { db, config } = deps;
+  const { db, config, clock, mailer } = deps;
   const pageFor = sitePage(deps);
   const send = async (request: FastifyRequest, reply: FastifyReply, title: string, body: Html, status = 200) =>
     reply.status(status).type('text/html; charset=utf-8').send(await pageFor(request, title, body));
@@ -47,16 +48,56 @@ export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
       status,
     );
   app.get('/mailing-list', async (request, reply) => mailingListPage(request, reply, null));
+  // Double opt-in: the form only e-mails the address a confirmation link; following it subscribes.
   app.post('/mailing-list', async (request, reply) => {
     const parsed = subscribeForm.safeParse(request.body ?? {});
     try {
       if (!parsed.success) throw new Refusal('invalid-input', INVALID_EMAIL_MESSAGE);
-      await subscribe(db, parsed.data.email);
+      await requestMailingList(db, { mailer, brandName: config.brandName, publicUrl: config.publicUrl }, parsed.data.email, clock());
     } catch (err) {
       if (err instanceof Refusal) return mailingListPage(request, reply, html`<p class="notice error" role="alert">${err.message}</p>`, refusalStatus(err));
       throw err;
     }
-    return mailingListPage(request, reply, html`<p class="notice ok">Thanks! You are on the list.</p>`);
+    return mailingListPage(
+      request,
+      reply,
+      html`<p class="notice ok" role="status">Almost there: we have e-mailed you a link. Open it to confirm your sign-up; until then you are not on the list.</p>`,
+    );
+  });
+
+  const confirmPage = (request: FastifyRequest, reply: FastifyReply, body: Html, status = 200) => {
+    // The token is in the address: never cached, never passed on as a referrer.
+    reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
+    return send(request, reply, 'Confirm your sign-up', html`<h1>Confirm your sign-up</h1>${body}`, status);
+  };
+  const refusedConfirmation = (request: FastifyRequest, reply: FastifyReply, err: unknown) => {
+    if (!(err instanceof Refusal)) throw err;
+    return confirmPage(request, reply, html`<p class="notice error" role="alert">${err.message}</p><p><a class="inline-link" href="/mailing-list">Sign up again</a></p>`, refusalStatus(err));
+  };
+  // Opening the link shows what it would do; only pressing Confirm subscribes, so a mail scanner
+  // that fetches every link in an e-mail subscribes no one.
+  app.get<{ Querystring: { token?: string } }>(MAILING_LIST_CONFIRM_PATH, async (request, reply) => {
+    try {
+      const email = await mailingListConfirmation(db, request.query.token, clock());
+      return confirmPage(
+        request,
+        reply,
+        html`<p>Subscribe ${email} to event news and discounts?</p>
+        <form method="post" action="${MAILING_LIST_CONFIRM_PATH}"><input type="hidden" name="token" value="${request.query.token ?? ''}">
+        <button class="button" type="submit">Confirm</button></form>`,
+      );
+    } catch (err) {
+      return refusedConfirmation(request, reply, err);
+    }
+  });
+  app.post(MAILING_LIST_CONFIRM_PATH, async (request, reply) => {
+    const parsed = confirmForm.safeParse(request.body ?? {});
+    try {
+      const email = await confirmMailingList(db, parsed.success ? parsed.data.token : null, clock());
+      return confirmPage(request, reply, html`<p class="notice ok" role="status">Thanks! ${email} is on the list.</p>`);
+    } catch (err) {
+      return refusedConfirmation(request, reply, err);
+    }
   });
 
   app.get('/refund-policy/', async (request, reply) =>
