@@ -220,9 +220,10 @@ describe.each(drivers)('express details and existing accounts on %s', (driver) =
     expect(wallets).toHaveLength(1);
     expect(await v.json('getSimpleInfo')).toMatchObject({ sale_email: email });
 
-    // The first sign-in with the address's code, on any device, makes the account from the name given.
-    const later = new Visitor(w.app);
-    await signInWithCode(later, email);
+    // The first sign-in with the address's code, in the browser that bought (its hold long over), makes the account from the name given there.
+    w.clock.advance(3600 * 1000);
+    await signInWithCode(v, email);
+    const later = v;
     const [made] = await db().select().from(users).where(eq(users.email, email));
     expect(made).toMatchObject({ firstName: 'Fran', lastName: 'Newcombe', subscribed: true });
     const [sale] = await db().select().from(sales).where(eq(sales.id, saleId));
@@ -235,6 +236,30 @@ describe.each(drivers)('express details and existing accounts on %s', (driver) =
     expect(ticket!.userId).toBe(made!.id);
     const wallet = await later.request({ method: 'GET', url: '/account/wallet/' });
     expect(wallet.body).toContain(ticket!.code);
+  });
+
+  it('proven on another device, the holder gives their own name; the paid purchase and its tickets become theirs, the choices typed at express do not', async () => {
+    const email = 'other.device@example.com';
+    const { v, saleId } = await expressGuest({ [w.demo.tickets.jazzGeneral]: 1 });
+    expect((await accountDetails(v, 'Typed By Someone', email)).statusCode).toBe(200);
+    await payByCard(v);
+
+    const holder = new Visitor(w.app);
+    expect((await holder.request({ method: 'POST', url: '/signin/', body: new URLSearchParams({ email }).toString() })).statusCode).toBe(200);
+    const asked = await holder.request({ method: 'POST', url: '/signin/code/', body: new URLSearchParams({ email, code: await codeSentTo(email) }).toString() });
+    expect(asked.statusCode).toBe(200);
+    expect(await db().select().from(users).where(eq(users.email, email)), 'no account before the holder gives their name').toEqual([]);
+    const named = await holder.request({ method: 'POST', url: '/signin/name/', body: new URLSearchParams({ email, fullname: 'Olive Holder' }).toString() });
+    expect(named.statusCode).toBe(303);
+
+    const [made] = await db().select().from(users).where(eq(users.email, email));
+    expect(made).toMatchObject({ firstName: 'Olive', lastName: 'Holder', subscribed: false });
+    expect((await db().select().from(sales).where(eq(sales.id, saleId)))[0]!.userId).toBe(made!.id);
+    const [ticket] = await db().select().from(tickets).where(eq(tickets.saleId, saleId));
+    expect(ticket!.userId).toBe(made!.id);
+    expect(await db().select().from(marketingConsents).where(eq(marketingConsents.email, email))).toEqual([]);
+    expect(await db().select().from(mailingList).where(eq(mailingList.email, email))).toEqual([]);
+    expect((await holder.request({ method: 'GET', url: '/account/wallet/' })).body).toContain(ticket!.code);
   });
 
   it('an address someone else gives at express gets no account, and their unpaid basket never becomes the address’s', async () => {

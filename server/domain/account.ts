@@ -6,9 +6,11 @@
  * An account exists only for an address whose one-time code was proven. An express buyer with a
  * new address buys without one: their sale carries the address and name for delivery only
  * (payment/details.ts), the tickets are issued to no account and e-mailed to that address, and the
- * account is made the first time the address's code is proven here, from the name they gave. Then
- * their paid purchases (and this browser's own sale) become the account's, tickets and all, with
- * the marketing choices they made at express.
+ * account is made the first time the address's code is proven. Proven in the browser that made
+ * the purchase, the account takes the name and marketing choices given there; proven anywhere
+ * else, the buyer gives their name as any new buyer does (the name and choices someone else typed
+ * for the address are never taken as theirs). Either way the address's paid purchases become the
+ * account's, tickets and all.
  */
 import { and, desc, eq, gt, isNotNull, isNull, or } from 'drizzle-orm';
 import type { Database, Executor } from '../db/index.ts';
@@ -24,9 +26,9 @@ export const RESERVATION_EXPIRED_MESSAGE = 'Your tickets are no longer held for 
 export const VERIFY_FIRST_MESSAGE = 'Please confirm your email address with the code we sent you first.';
 export const SEND_FAILED_MESSAGE = 'We could not send the email just now.';
 
-/** A sale that went past the basket but whose hold has run out cannot take a buyer any more. */
+/** A sale that went past the basket but whose hold has run out (unpaid) cannot take a buyer any more. */
 function refuseIfExpired(sale: Sale | null, now: Date): void {
-  if (sale && sale.state !== 'basket' && sale.reference !== null && !holdIsLive(sale, now)) {
+  if (sale && sale.paidAt === null && sale.state !== 'basket' && sale.reference !== null && !holdIsLive(sale, now)) {
     throw new Refusal('hold-expired', RESERVATION_EXPIRED_MESSAGE);
   }
 }
@@ -71,8 +73,11 @@ async function pendingPurchases(db: Pick<Executor, 'select'>, email: string, cur
     .orderBy(desc(sales.createdAt));
 }
 
-/** The pending purchases become the account's, with their tickets; then the marketing choices made at express are recorded. */
-async function claimPurchases(db: Database, userId: number, pending: PendingPurchase[], now: Date): Promise<void> {
+/**
+ * The pending purchases become the account's, with their tickets; the marketing choices made at
+ * express are recorded only for `choicesOf`, the sale of the browser that proved the address.
+ */
+async function claimPurchases(db: Database, userId: number, pending: PendingPurchase[], now: Date, choicesOf: string | null): Promise<void> {
   for (const sale of pending) {
     const claimed = await db.transaction(async (tx) => {
       const [row] = await tx
@@ -84,7 +89,7 @@ async function claimPurchases(db: Database, userId: number, pending: PendingPurc
       await tx.update(tickets).set({ userId }).where(and(eq(tickets.saleId, sale.id), isNull(tickets.userId)));
       return true;
     });
-    if (!claimed || !sale.buyerMarketing) continue;
+    if (!claimed || !sale.buyerMarketing || sale.id !== choicesOf) continue;
     const choice = { ...sale.buyerMarketing, event_subscribed: false };
     // A choice the basket no longer bears out (its organiser's tickets gone) is not recorded; signing in goes on.
     await setMarketingPreferences(db, sale.id, choice, now).catch((err: unknown) => {
@@ -119,12 +124,12 @@ export async function signInWithCode(
   let user = await findUserByEmail(db, email);
   const holdsHere = current !== null && holdIsLive(current, opts.now);
   const pending = await pendingPurchases(db, email, current?.id ?? null);
-  if (!user && pending.length > 0) {
-    // The address is proven now: the express buyer's account is made from the name they gave.
-    const name = pending.find((p) => p.buyerName)?.buyerName ?? email.split('@')[0]!;
+  const here = pending.find((p) => p.id === current?.id && p.buyerName !== null);
+  if (!user && here) {
+    // Proven in the browser that bought with it: the express buyer's account is made from the name they gave.
     const [made] = await db
       .insert(users)
-      .values({ email, ...splitName(name), viewType: 'customer' })
+      .values({ email, ...splitName(here.buyerName!), viewType: 'customer' })
       .onConflictDoNothing({ target: users.email })
       .returning();
     user = made ?? (await findUserByEmail(db, email));
@@ -133,7 +138,7 @@ export async function signInWithCode(
     if (current) await db.update(sales).set({ verifiedEmail: email }).where(eq(sales.id, current.id));
     return { hasAccount: false, user: null, saleId: current?.id ?? null };
   }
-  await claimPurchases(db, user.id, pending, opts.now);
+  await claimPurchases(db, user.id, pending, opts.now, here?.id ?? null);
   if (current && pending.some((p) => p.id === current.id)) current.userId = user.id;
   if (current && (holdsHere || current.userId === null || current.userId === user.id)) {
     const elsewhere = holdsHere ? null : await liveSaleOf(db, user.id, opts.now);
@@ -198,7 +203,7 @@ export async function saveGuestToSale(
     return user;
   });
   // Express purchases paid with this address before it was proven are this account's too.
-  await claimPurchases(db, saved.id, await pendingPurchases(db, email, null), opts.now);
+  await claimPurchases(db, saved.id, await pendingPurchases(db, email, null), opts.now, null);
   return saved;
 }
 
