@@ -87,7 +87,7 @@ describe.each(drivers)('every cookie the server sets, on %s', (driver) => {
   }
 
   beforeAll(async () => {
-    w = await openWorld(driver, { maxHeldPerBuyer: 1000 });
+    w = await openWorld(driver, { maxHeldPerBuyer: 1000, trustProxy: 1 });
     const { db } = w.database;
     const { types } = await hotEvent(db, { capacity: 50, types: 1 });
     queuedDate = types[0]!.eventDateId;
@@ -128,7 +128,7 @@ describe.each(drivers)('every cookie the server sets, on %s', (driver) => {
    * What each slot grants, asked of a browser with the given cookies: null when it grants nothing.
    * Each is what the victim is given with their own cookies (checked first).
    */
-  const slots: Record<string, (v: Visitor) => Promise<unknown>> = {
+  const slots: Record<string, (v: Visitor, cookie: string) => Promise<unknown>> = {
     hf_session: async (v) => /Tickets of [^(]+\(([^)]+)\)/.exec((await v.request({ method: 'GET', url: '/account/wallet/', headers: HTML })).body)?.[1] ?? null,
     hf_sale: async (v) => {
       const tickets = (await v.checkout()).tickets;
@@ -138,10 +138,11 @@ describe.each(drivers)('every cookie the server sets, on %s', (driver) => {
       const plan = (await v.call('getSeatingPlan', { event_date_id: w.demo.seated.date })).json() as { seating_plan_event: { hold: { seat_ids: number[] } } };
       return plan.seating_plan_event.hold.seat_ids.length > 0 ? plan.seating_plan_event.hold.seat_ids : null;
     },
-    hf_ref: async (v) => {
-      // A basket started with it records its referrer.
+    hf_ref: async (v, cookie) => {
+      // A basket filled with it records its referrer.
       const added = await v.add({ [w.demo.tickets.jazzGeneral]: 1 });
-      const saleId = (added.cookies as { name: string; value: string }[]).find((c) => c.name === 'hf_sale')?.value.slice(0, 36);
+      const saleCookie = (added.cookies as { name: string; value: string }[]).find((c) => c.name === 'hf_sale')?.value ?? /(?:^|; )hf_sale=([^;]+)/.exec(cookie)?.[1];
+      const saleId = saleCookie?.slice(0, 36);
       if (!saleId) return null;
       const [sale] = await w.database.db.select({ referrer: t.sales.referrerUserId }).from(t.sales).where(eq(t.sales.id, saleId));
       return sale?.referrer ?? null;
@@ -164,7 +165,7 @@ describe.each(drivers)('every cookie the server sets, on %s', (driver) => {
   it('grants its purpose to the browser it was given to', async () => {
     const [date] = await w.database.db.select().from(t.eventDates).where(eq(t.eventDates.id, queuedDate));
     eventOfQueue = date!.eventId;
-    for (const [slot, grants] of Object.entries(slots)) expect(await grants(new Visitor(w.app, { cookie: victim.cookieHeader })), slot).not.toBeNull();
+    for (const [slot, grants] of Object.entries(slots)) expect(await grants(new Visitor(w.app, { cookie: victim.cookieHeader }), victim.cookieHeader), slot).not.toBeNull();
   });
 
   it('is refused in every other cookie’s slot, with the victim’s own session', async () => {
@@ -174,7 +175,7 @@ describe.each(drivers)('every cookie the server sets, on %s', (driver) => {
         if (slot === slotOf(name)) continue;
         // The victim's session, with this token where the slot's cookie goes (and nothing else).
         const cookie = slot === 'hf_session' ? `${SESSION_COOKIE}=${value}` : `${SESSION_COOKIE}=${session}; ${cookieFor(slot)}=${value}`;
-        expect(await slots[slot]!(new Visitor(w.app, { cookie })), `${name} in the ${slot} slot`).toBeNull();
+        expect(await slots[slot]!(new Visitor(w.app, { cookie }), cookie), `${name} in the ${slot} slot`).toBeNull();
       }
     }
   });
@@ -190,7 +191,7 @@ describe.each(drivers)('every cookie the server sets, on %s', (driver) => {
         if (name === SESSION_COOKIE) continue;
         const slot = slotOf(name);
         const cookie = `${SESSION_COOKIE}=${theirs}; ${cookieFor(slot)}=${value}`;
-        expect(await slots[slot]!(new Visitor(w.app, { cookie })), `${name} under another session`).toBeNull();
+        expect(await slots[slot]!(new Visitor(w.app, { cookie }), cookie), `${name} under another session`).toBeNull();
       }
     }
   });
