@@ -76,7 +76,7 @@ test('every tile of a free Open Day order, the share text with its reward and th
   await tiles(page).getByRole('button', { name: 'Share & get a free cream tea' }).click();
   const share = page.getByRole('dialog', { name: 'Share & get a free cream tea' });
   const text = share.getByLabel('Message to share');
-  await expect(text).toHaveValue(new RegExp(`^${escape(OPEN_DAY_REWARD)} ${escape(baseURL!)}/event/\\d+/\\?ref=[0-9a-z]+-[\\w-]{12}$`));
+  await expect(text).toHaveValue(new RegExp(`^${escape(OPEN_DAY_REWARD)} ${escape(baseURL!)}/event/\\d+/\\?ref=[0-9a-z]+-[0-9a-z]+-[\\w-]{16}$`));
   await pauseClock(page);
   await share.getByRole('button', { name: 'Copy' }).click();
   await expect(share.getByRole('button', { name: 'Copied' })).toBeVisible();
