@@ -323,14 +323,15 @@ class SwitchProvider extends Step {
  * A single-use code changes hands while a payment is still out: the buyer applies it, reserves and
  * begins paying (by card, or at the bank with a slow approval); the hold and its grace pass; the other
  * buyer applies the freed code and reserves; then the first buyer's money arrives late and its booking
- * spends the code's one use. The other buyer then pays (a plan or a card), or leaves it to the
+ * spends the code's one use. The other buyer then pays (a plan, a card, or Square's card once the
+ * organiser has moved to Square), or leaves it to the
  * commands that follow: whatever they are charged cannot book, and must come back.
  */
 class CodeChangesHands extends Step {
   constructor(
     readonly b: number,
     readonly how: 'card' | 'bank',
-    readonly then: 'plan' | 'card' | 'nothing',
+    readonly then: 'plan' | 'card' | 'square' | 'nothing',
   ) {
     super();
   }
@@ -348,6 +349,10 @@ class CodeChangesHands extends Step {
     else await new BankDecisionsDue().act(m, r);
     if (this.then === 'plan') await new SetUpPlan(o, false).act(m, r);
     if (this.then === 'card') await new PayCard(o, 0, true).act(m, r);
+    if (this.then === 'square') {
+      await new SwitchProvider('square').act(m, r);
+      await new PaySquare(o, false).act(m, r);
+    }
   }
   toString() {
     return `codeChangesHands(${B(this.b)} paid late by ${this.how}, then ${this.then === 'nothing' ? 'nothing' : `the other pays by ${this.then}`})`;
@@ -516,7 +521,7 @@ const steps: fc.Arbitrary<Cmd>[] = [
   ...weighted(
     2,
     fc
-      .tuple(buyer, fc.constantFrom<'card' | 'bank'>('card', 'bank'), fc.constantFrom<'plan' | 'card' | 'nothing'>('plan', 'card', 'nothing'))
+      .tuple(buyer, fc.constantFrom<'card' | 'bank'>('card', 'bank'), fc.constantFrom<'plan' | 'card' | 'square' | 'nothing'>('plan', 'card', 'square', 'nothing'))
       .map(([b, how, then]) => new CodeChangesHands(b, how, then)),
   ),
 ];

@@ -27,6 +27,10 @@ import { SQUARE_MESSAGES } from '../contract/messages/square.ts';
 import { squareApi } from './domain/payment/square.ts';
 import { AMOUNT_MISMATCH_MESSAGE } from './domain/payment/payments.ts';
 import { planWiring } from './providers/plans.ts';
+import { paymentWiring } from './providers/payment.ts';
+import { bankWiring } from './providers/bank.ts';
+import { processorLinks } from './providers/processorLinks.ts';
+import { NOT_COMPLETED_MESSAGE, reconcilePayments } from './domain/payment/reconcile.ts';
 
 const ACCESS_TOKEN = 'EAAAl1234567890abcdefghijkl';
 const SQUARE_ENV = { SQUARE_APPLICATION_ID: 'sandbox-sq0idb-abc123', SQUARE_ACCESS_TOKEN: ACCESS_TOKEN, SQUARE_LOCATION_ID: 'L8W9XYZ123' };
@@ -112,6 +116,8 @@ describe('the real Square adapter, through Square’s SDK against a local Square
     const taken = await charge('cnon:card-nonce-ok', '0b6e3f9a-6f3c-4f55-9a0e-2f1e5d7c9b11:1');
     const [payment] = [...fake.payments.values()];
     expect(taken).toEqual({ status: 'succeeded', id: payment!.id, amount: 5100, currency: 'GBP' });
+    // Approved, not completed: the payment is completed once the booking is made, or cancelled.
+    expect(payment!.status).toBe('APPROVED');
     const request = fake.requests.at(-1)!;
     expect(request).toMatchObject({ method: 'POST', path: '/v2/payments' });
     expect(request.headers).toMatchObject({ authorization: `Bearer ${ACCESS_TOKEN}`, 'content-type': 'application/json' });
@@ -122,8 +128,10 @@ describe('the real Square adapter, through Square’s SDK against a local Square
       source_id: 'cnon:card-nonce-ok',
       amount_money: { amount: 5100, currency: 'GBP' },
       location_id: 'L8W9XYZ123',
-      autocomplete: true,
+      autocomplete: false,
+      delay_action: 'COMPLETE',
       reference_id: 'HF-ABC',
+      note: 'Holdfast 0b6e3f9a-6f3c-4f55-9a0e-2f1e5d7c9b11:1',
       billing_address: { first_name: 'Ann', last_name: 'Lee', address_line_1: '1 Quay St', locality: 'Plymouth', postal_code: 'PL1 2LD', country: 'GB' },
     });
     await api().charge({ sourceId: 'cnon:card-nonce-ok', amount: 1, currency: 'GBP', idempotencyKey: 'x'.repeat(80), reference: null, address: ADDRESS, now: new Date() });
@@ -142,6 +150,8 @@ describe('the real Square adapter, through Square’s SDK against a local Square
   it('refunds with RefundPayment on Square’s payment id, reads a payment back with GetPayment, and knows none it did not take', async () => {
     const taken = await charge('cnon:card-nonce-ok', 'k-refund');
     if (taken.status !== 'succeeded') throw new Error('not taken');
+    await api().complete(taken.id);
+    expect(fake.payments.get(taken.id)!.status).toBe('COMPLETED');
     await api().refund({ paymentId: taken.id, amount: 5100, currency: 'gbp', idempotencyKey: 'refund:k-refund' });
     expect(fake.requests.at(-1)).toMatchObject({ method: 'POST', path: '/v2/refunds' });
     expect(fake.requests.at(-1)!.body).toEqual({ idempotency_key: 'refund:k-refund', payment_id: taken.id, amount_money: { amount: 5100, currency: 'GBP' } });
@@ -149,7 +159,7 @@ describe('the real Square adapter, through Square’s SDK against a local Square
     // A refund Square refuses is an error in Square's words (the ledger keeps it owed).
     await expect(api().refund({ paymentId: 'NOPE', amount: 1, currency: 'GBP', idempotencyKey: 'refund:nope' })).rejects.toThrow(/Could not find payment/);
 
-    expect(await api().retrieve(taken.id)).toEqual({ status: 'succeeded', amount: 5100, currency: 'GBP', failureMessage: null });
+    expect(await api().retrieve(taken.id)).toEqual({ id: taken.id, status: 'succeeded', amount: 5100, currency: 'GBP', failureMessage: null });
     expect(fake.requests.at(-1)).toMatchObject({ method: 'GET', path: `/v2/payments/${taken.id}` });
     expect(await api().retrieve('UNKNOWN123')).toBeNull();
   });
@@ -226,7 +236,10 @@ describe.each(drivers)('Square keyed on %s: Square’s payment id kept, refunds 
     expect(square).toMatchObject({ status: 'COMPLETED', amount_money: { amount: total, currency: 'GBP' }, reference_id: reference });
     expect(res.json()).toEqual({ response: { success: true, payment: { id: square!.id, status: 'COMPLETED' } } });
     expect(row).toMatchObject({ provider: 'square', status: 'succeeded', outcome: 'booked', amount: total });
-    expect(fake.requests.at(-1)!.body).toMatchObject({ idempotency_key: row!.idempotencyKey, source_id: 'cnon:card-nonce-ok', amount_money: { amount: total, currency: 'GBP' } });
+    const create = fake.requests.filter((r) => r.method === 'POST' && r.path === '/v2/payments').at(-1)!;
+    expect(create.body).toMatchObject({ idempotency_key: row!.idempotencyKey, source_id: 'cnon:card-nonce-ok', amount_money: { amount: total, currency: 'GBP' }, autocomplete: false });
+    // Completed only after the booking.
+    expect(fake.requests.at(-1)).toMatchObject({ method: 'POST', path: `/v2/payments/${square!.id}/complete` });
     expect(await soldOf(poolId)).toBe(2);
     expect((await v.checkout()).payment_complete).toBe(true);
   });
@@ -249,11 +262,10 @@ describe.each(drivers)('Square keyed on %s: Square’s payment id kept, refunds 
       fake.onCreate = null;
     }
     const [row] = await paymentsOf(saleId);
-    expect(fake.payments.has(row!.providerPaymentId)).toBe(true);
+    // Never completed: Square's payment is cancelled, so the card is never charged.
+    expect(fake.payments.get(row!.providerPaymentId)).toMatchObject({ status: 'CANCELED', amount_money: { amount: total, currency: 'GBP' } });
     expect(row).toMatchObject({ status: 'succeeded', outcome: 'refunded' });
-    const refund = fake.refunds.find((r) => r.payment_id === row!.providerPaymentId);
-    expect(refund).toMatchObject({ amount_money: { amount: total, currency: 'GBP' } });
-    expect(refund!.idempotency_key.length).toBeLessThanOrEqual(45);
+    expect(fake.refunds.find((r) => r.payment_id === row!.providerPaymentId)).toBeUndefined();
     expect(await database.db.select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, row!.id))).toEqual([expect.objectContaining({ amount: total, status: 'done' })]);
     expect(await soldOf(poolId)).toBe(0);
     expect((await v.checkout()).payment_complete).toBe(false);
@@ -272,10 +284,39 @@ describe.each(drivers)('Square keyed on %s: Square’s payment id kept, refunds 
     }
     const [row] = await paymentsOf(saleId);
     expect(row).toMatchObject({ status: 'failed', failureMessage: AMOUNT_MISMATCH_MESSAGE, amount: total });
-    expect(fake.refunds.find((r) => r.payment_id === row!.providerPaymentId)).toMatchObject({ amount_money: { amount: total - 100, currency: 'GBP' } });
+    expect(fake.payments.get(row!.providerPaymentId)).toMatchObject({ status: 'CANCELED', amount_money: { amount: total - 100, currency: 'GBP' } });
     expect(await database.db.select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, row!.id))).toEqual([expect.objectContaining({ amount: total - 100, status: 'done' })]);
     expect(await soldOf(poolId)).toBe(0);
     expect((await v.checkout()).payment_complete).toBe(false);
+  });
+
+  it('a payment whose answer from Square was lost is found by its key: money Square took is booked and completed, never closed as nothing taken', async () => {
+    const { poolId, typeId } = await squareEvent(4);
+    const { v, saleId, total } = await buyer(typeId, 1);
+    fake.loseCreateAnswers = true;
+    try {
+      const res = await v.call('payWithSquare', { billing_address_data: ADDRESS, source_id: 'cnon:card-nonce-ok' });
+      expect(res.json()).toEqual({ response: { success: false, message: PAYMENT_MESSAGES.unableToPay } });
+    } finally {
+      fake.loseCreateAnswers = false;
+    }
+    // Square took the card; the ledger never heard its payment id.
+    const [open] = await paymentsOf(saleId);
+    expect(open).toMatchObject({ status: 'requires_payment_method', outcome: null });
+    const taken = [...fake.payments.values()].find((p) => p.note === `Holdfast ${open!.idempotencyKey}`);
+    expect(taken).toMatchObject({ status: 'APPROVED', amount_money: { amount: total, currency: 'GBP' } });
+    // Past the grace the job asks Square, by the payment's key.
+    clock.now = new Date(open!.checkAfter!.getTime() + 1000);
+    const wiring = planWiring(database.db, parseConfig({ ...SQUARE_ENV, SQUARE_API_BASE: fake.base }));
+    const links = processorLinks({ payment: paymentWiring(parseConfig({})), bank: bankWiring(parseConfig({})), plans: wiring });
+    const report = await reconcilePayments(database.db, links, clock.now);
+    expect(report).toMatchObject({ booked: 1, closed: 0 });
+    const [row] = await paymentsOf(saleId);
+    expect(row).toMatchObject({ providerPaymentId: taken!.id, status: 'succeeded', outcome: 'booked' });
+    expect(row!.failureMessage).not.toBe(NOT_COMPLETED_MESSAGE);
+    expect(fake.payments.get(taken!.id)!.status).toBe('COMPLETED');
+    expect(await soldOf(poolId)).toBe(1);
+    expect((await v.checkout()).payment_complete).toBe(true);
   });
 
   it('shows a declined card’s words and books nothing', async () => {

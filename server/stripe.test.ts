@@ -13,7 +13,7 @@ import { parseConfig, paymentSettings, testConfig } from './config.ts';
 import { openTestDatabase } from './db/testing.ts';
 import type { OpenDatabase } from './db/index.ts';
 import { capacityPools, payments } from './db/schema.ts';
-import { drivers, Visitor } from './test/harness.ts';
+import { drivers } from './test/harness.ts';
 import { hotEvent, signedInVisitor } from './test/fixtures.ts';
 import { paymentWiring } from './providers/payment.ts';
 import { signWebhook, stripeProcessor, verifyWebhook, WEBHOOK_MESSAGES, WEBHOOK_TOLERANCE_SECONDS } from './domain/payment/stripe.ts';

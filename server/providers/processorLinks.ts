@@ -48,6 +48,7 @@ export function processorLinks(deps: Pick<Providers, 'payment' | 'bank' | 'plans
             return { ...found, status: found.status === 'requires_action' ? 'processing' : found.status };
           },
           cancel: (id) => square.cancel(id),
+          complete: (id) => square.complete(id),
         };
       }
     }

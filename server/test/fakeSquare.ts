@@ -4,6 +4,9 @@
  * payments and refunds once per idempotency key, answers in Square's shapes (snake_case,
  * `errors: [{ category, code, detail }]`) and records every request it was sent.
  *
+ * A payment created with `autocomplete: false` is APPROVED until CompletePayment or CancelPayment;
+ * ListPayments answers the location's payments, newest first.
+ *
  * Square's sandbox test nonces decide a charge: `cnon:card-nonce-declined` is declined,
  * `cnon:card-nonce-rejected-postalcode` fails address verification, any other nonce is taken.
  */
@@ -30,6 +33,8 @@ export interface FakeSquarePayment {
   location_id: string;
   source_id: string;
   reference_id?: string;
+  note?: string;
+  delay_action?: string;
   created_at: string;
 }
 
@@ -51,6 +56,8 @@ export interface FakeSquare {
   onCreate: (() => Promise<void>) | null;
   /** The amount Square takes for a requested one; by default what was asked. */
   takes: (requested: number) => number;
+  /** When set, CreatePayment takes the card and then answers 500 (the answer is lost to the caller). */
+  loseCreateAnswers: boolean;
   close(): Promise<void>;
 }
 
@@ -66,6 +73,7 @@ export async function startFakeSquare(opts: { accessToken: string }): Promise<Fa
     refunds: [],
     onCreate: null,
     takes: (requested) => requested,
+    loseCreateAnswers: false,
     close: () =>
       new Promise((resolve) => {
         server.close(() => resolve());
@@ -80,17 +88,20 @@ export async function startFakeSquare(opts: { accessToken: string }): Promise<Fa
       const key = String(body?.idempotency_key ?? '');
       const fingerprint = JSON.stringify({ ...body, idempotency_key: undefined });
       const earlier = byKey.get(`payment:${key}`);
+      if (earlier && fake.loseCreateAnswers) return { status: 500, body: error('API_ERROR', 'INTERNAL_SERVER_ERROR', 'An internal error has occurred.') };
       if (earlier) return earlier.fingerprint === fingerprint ? earlier : { status: 400, body: error('INVALID_REQUEST_ERROR', 'IDEMPOTENCY_KEY_REUSED', 'The idempotency key can only be retried with the same request data.') };
       if (fake.onCreate) await fake.onCreate();
       const money = body?.amount_money as Money;
       const source = String(body?.source_id ?? '');
       const payment: FakeSquarePayment = {
         id: randomBytes(14).toString('base64url').replace(/[-_]/g, 'Z'),
-        status: 'COMPLETED',
+        status: body?.autocomplete === false ? 'APPROVED' : 'COMPLETED',
         amount_money: { amount: fake.takes(money.amount), currency: money.currency },
         location_id: String(body?.location_id ?? ''),
         source_id: source,
         ...(body?.reference_id ? { reference_id: String(body.reference_id) } : {}),
+        ...(body?.note ? { note: String(body.note) } : {}),
+        ...(body?.delay_action ? { delay_action: String(body.delay_action) } : {}),
         created_at: new Date().toISOString(),
       };
       let reply: { status: number; body: unknown };
@@ -105,7 +116,25 @@ export async function startFakeSquare(opts: { accessToken: string }): Promise<Fa
       }
       fake.payments.set(payment.id, payment);
       byKey.set(`payment:${key}`, { fingerprint, ...reply });
+      if (fake.loseCreateAnswers) return { status: 500, body: error('API_ERROR', 'INTERNAL_SERVER_ERROR', 'An internal error has occurred.') };
       return reply;
+    }
+    if (req.method === 'GET' && path === '/v2/payments') {
+      const query = new URL(req.url ?? '/', 'http://fake').searchParams;
+      const since = query.get('begin_time') ? Date.parse(query.get('begin_time')!) : 0;
+      const found = [...fake.payments.values()]
+        .filter((p) => (!query.get('location_id') || p.location_id === query.get('location_id')) && Date.parse(p.created_at) >= since)
+        .reverse();
+      return { status: 200, body: found.length ? { payments: found } : {} };
+    }
+    const done = /^\/v2\/payments\/([^/]+)\/complete$/.exec(path);
+    if (req.method === 'POST' && done) {
+      const payment = fake.payments.get(decodeURIComponent(done[1]!));
+      if (!payment) return { status: 404, body: error('INVALID_REQUEST_ERROR', 'NOT_FOUND', `Could not find payment with id: ${done[1]}`) };
+      if (payment.status === 'COMPLETED') return { status: 200, body: { payment } };
+      if (payment.status !== 'APPROVED') return { status: 400, body: error('INVALID_REQUEST_ERROR', 'BAD_REQUEST', `Payment ${payment.id} is in status ${payment.status} and cannot be completed.`) };
+      payment.status = 'COMPLETED';
+      return { status: 200, body: { payment } };
     }
     const one = /^\/v2\/payments\/([^/]+)(\/cancel)?$/.exec(path);
     if (one) {

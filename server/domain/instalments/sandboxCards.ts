@@ -82,14 +82,14 @@ export type SandboxCharge = { status: 'succeeded'; id: string } | { status: 'fai
  */
 export async function chargeSandboxCard(
   db: Pick<Executor, 'select' | 'insert' | 'update'>,
-  p: { cardId: string; amount: number; currency: string; idempotencyKey: string; offSession: boolean; now: Date; authenticated?: boolean },
+  p: { cardId: string; amount: number; currency: string; idempotencyKey: string; offSession: boolean; now: Date; authenticated?: boolean; autocomplete?: boolean },
 ): Promise<SandboxCharge> {
   const [earlier] = await db.select().from(sandboxCharges).where(eq(sandboxCharges.idempotencyKey, p.idempotencyKey));
   // A key answers only the request it was first used for: another amount, currency or card is refused.
   if (earlier && (earlier.amount !== p.amount || earlier.currency !== p.currency.toLowerCase() || earlier.cardId !== p.cardId)) {
     throw new Refusal('conflict', IDEMPOTENCY_MISMATCH_MESSAGE);
   }
-  if (earlier) return earlier.status === 'succeeded' ? { status: 'succeeded', id: earlier.id } : { status: 'failed', id: earlier.id, message: earlier.failureMessage ?? SANDBOX_MESSAGES.declined };
+  if (earlier) return earlier.status === 'succeeded' || earlier.status === 'approved' ? { status: 'succeeded', id: earlier.id } : { status: 'failed', id: earlier.id, message: earlier.failureMessage ?? SANDBOX_MESSAGES.declined };
   const card = await findSandboxCard(db, p.cardId);
   if (!card) throw new Refusal('not-found', 'No such card');
   // The challenge card asks the buyer's bank to confirm a charge taken with the buyer present.
@@ -109,7 +109,8 @@ export async function chargeSandboxCard(
     cardId: card.id,
     amount: p.amount,
     currency: p.currency.toLowerCase(),
-    status: message ? 'failed' : 'succeeded',
+    // Not completed at once (Square's autocomplete: false): approved until completed or cancelled.
+    status: message ? 'failed' : p.autocomplete === false ? 'approved' : 'succeeded',
     failureMessage: message,
     createdAt: p.now,
   });
@@ -124,4 +125,29 @@ export async function refundSandboxCharge(db: Pick<Executor, 'select' | 'update'
   if (charge.status === 'refunded') return;
   if (charge.status !== 'succeeded') throw new Refusal('conflict', 'Only a charge taken can be refunded');
   await db.update(sandboxCharges).set({ status: 'refunded' }).where(eq(sandboxCharges.id, chargeId));
+}
+
+export async function findSandboxCharge(db: Pick<Executor, 'select'>, by: { id: string } | { idempotencyKey: string }) {
+  const [row] = await db
+    .select()
+    .from(sandboxCharges)
+    .where('id' in by ? eq(sandboxCharges.id, by.id) : eq(sandboxCharges.idempotencyKey, by.idempotencyKey));
+  return row ?? null;
+}
+
+/** Completes an approved charge (taken now); one completed already is done. */
+export async function completeSandboxCharge(db: Pick<Executor, 'select' | 'update'>, chargeId: string): Promise<void> {
+  const charge = await findSandboxCharge(db, { id: chargeId });
+  if (!charge) throw new Refusal('not-found', 'No such charge');
+  if (charge.status === 'succeeded') return;
+  if (charge.status !== 'approved') throw new Refusal('conflict', `A charge ${charge.status} cannot be completed`);
+  await db.update(sandboxCharges).set({ status: 'succeeded' }).where(eq(sandboxCharges.id, chargeId));
+}
+
+/** Gives a charge back: an approved one is cancelled (never taken), a taken one refunded. */
+export async function voidOrRefundSandboxCharge(db: Pick<Executor, 'select' | 'update'>, chargeId: string): Promise<void> {
+  const charge = await findSandboxCharge(db, { id: chargeId });
+  if (!charge) throw new Refusal('not-found', 'No such charge');
+  if (charge.status === 'approved') await db.update(sandboxCharges).set({ status: 'cancelled' }).where(eq(sandboxCharges.id, chargeId));
+  else if (charge.status === 'succeeded') await refundSandboxCharge(db, chargeId);
 }

@@ -26,6 +26,8 @@ export interface CardProcessor {
 }
 
 export interface RetrievedPayment {
+  /** The processor's id of the payment, when it was found another way than by the id asked for (Square's by its key). */
+  id?: string;
   status: 'succeeded' | 'failed' | 'requires_action';
   amount: number;
   currency: string;

@@ -19,6 +19,8 @@ import { askForRefund, settlePayment, type Payment, type Refunder } from './paym
 
 /** What a processor says of one of its payments. */
 export interface ProcessorRecord {
+  /** The processor's own id for the payment, when the ledger's row does not carry it yet (found by its key). */
+  id?: string;
   status: 'succeeded' | 'failed' | 'processing';
   amount: number;
   currency: string;
@@ -32,6 +34,8 @@ export interface ProcessorLink {
   retrieve(providerPaymentId: string): Promise<ProcessorRecord | null>;
   /** Stops a payment nobody can finish here any more; nothing to do where the processor keeps no open payment. */
   cancel(providerPaymentId: string): Promise<void>;
+  /** Takes a payment the processor only approved, once it is booked (Square's CompletePayment). */
+  complete?(providerPaymentId: string): Promise<void>;
 }
 
 export type ProcessorLinks = (payment: Payment) => ProcessorLink;
@@ -76,16 +80,26 @@ export async function reconcilePayments(db: Database, links: ProcessorLinks, now
       continue;
     }
     if (record && record.status !== 'processing') {
+      // Found by its key: from now on the payment is known by the processor's own id.
+      let providerPaymentId = payment.providerPaymentId;
+      if (record.id && record.id !== providerPaymentId) {
+        await db.update(payments).set({ providerPaymentId: record.id }).where(eq(payments.id, id));
+        providerPaymentId = record.id;
+      }
       const settled = await settlePayment(
         db,
         link.refunder,
-        { provider: payment.provider, providerPaymentId: payment.providerPaymentId, status: record.status, amount: record.amount, currency: record.currency, failureMessage: record.failureMessage },
+        { provider: payment.provider, providerPaymentId, status: record.status, amount: record.amount, currency: record.currency, failureMessage: record.failureMessage },
         now,
       ).catch((err: unknown) => {
         if (err instanceof Refusal) return null;
         throw err;
       });
-      if (settled?.effect === 'booked') report.booked++;
+      if (settled?.effect === 'booked') {
+        report.booked++;
+        // Not taken until completed; left alone, the processor completes it itself at the end of its delay.
+        await link.complete?.(providerPaymentId).catch(() => undefined);
+      }
       if (settled?.effect === 'refunded' || settled?.effect === 'refused') report.refunded++;
       await db.update(payments).set({ checkAfter: null }).where(eq(payments.id, id));
       continue;

@@ -3,7 +3,9 @@
  * provider is Square is paid through Square. Keyed (SQUARE_APPLICATION_ID, SQUARE_ACCESS_TOKEN,
  * SQUARE_LOCATION_ID), the card is tokenised by Square's Web Payments SDK in the browser and
  * charged through Square's own SDK (`square`): CreatePayment under an idempotency key per sale and
- * attempt, GetPayment, RefundPayment; SQUARE_API_BASE points the SDK elsewhere than Square's API (a
+ * attempt with `autocomplete: false` (approved, then CompletePayment once the tickets are booked, or
+ * CancelPayment when they cannot be), GetPayment, ListPayments (a payment whose id never reached the
+ * ledger is found by the key in its note), RefundPayment; SQUARE_API_BASE points the SDK elsewhere than Square's API (a
  * local stand-in in tests). Otherwise the sandbox processor tokenises the card and charges it here.
  * Either way the payment is a row of `payments` (provider 'square') that carries the id of the
  * payment Square took, settled like every other card payment from Square's word on what it took:
@@ -17,7 +19,7 @@ import { payments } from '../../db/schema.ts';
 import { SQUARE_SANDBOX_APP_ID, type BillingAddress } from '../../../contract/index.ts';
 import { ADDRESS_MESSAGES } from '../../../contract/messages/address.ts';
 import { PAYMENT_MESSAGES } from '../../../contract/messages/payment.ts';
-import { chargeSandboxCard, findSandboxCard } from '../instalments/sandboxCards.ts';
+import { chargeSandboxCard, completeSandboxCharge, findSandboxCard, findSandboxCharge, voidOrRefundSandboxCharge } from '../instalments/sandboxCards.ts';
 import type { CardProcessor, RetrievedPayment } from './processor.ts';
 import { isRefusal } from '../refusal.ts';
 import { paymentError, settlePayment, startCardPayment, type Settlement } from './payments.ts';
@@ -58,6 +60,8 @@ export interface SquareGateway {
   retrieve(paymentId: string): Promise<RetrievedPayment | null>;
   /** Voids a payment Square has approved and not completed (CancelPayment); nothing to do for any other. */
   cancel(paymentId: string): Promise<void>;
+  /** Takes an approved payment once its tickets are booked (CompletePayment); one completed already is done. */
+  complete(paymentId: string): Promise<void>;
 }
 
 /** Square's card and address error codes, as the buyer is told them. */
@@ -68,6 +72,11 @@ const PLACEHOLDER_PREFIX = 'sq_';
 const isPlaceholder = (paymentId: string) => paymentId.startsWith(PLACEHOLDER_PREFIX);
 
 const minor = (amount: bigint | null | undefined) => Number(amount ?? 0n);
+
+/** The note a payment carries at Square: the ledger's key, by which a payment whose id never came back is found. */
+const noteOf = (idempotencyKey: string) => `Holdfast ${squareKey(idempotencyKey)}`;
+/** How many of the location's latest payments are looked through for one found by its key. */
+const KEY_SEARCH_LIMIT = 1000;
 
 /** A payment's status at Square as the ledger reads it. */
 function statusOf(payment: Square.Payment): RetrievedPayment['status'] {
@@ -96,17 +105,41 @@ export function squareApi(keys: SquareKeys, fetchImpl?: typeof fetch): SquareGat
     return err instanceof SquareError ? err.errors : null;
   };
 
-  async function retrieve(paymentId: string): Promise<RetrievedPayment | null> {
-    if (isPlaceholder(paymentId)) return null;
+  const recordOf = (payment: Square.Payment): RetrievedPayment => ({
+    id: payment.id!,
+    status: statusOf(payment),
+    amount: minor(payment.amountMoney?.amount),
+    currency: payment.amountMoney?.currency ?? '',
+    failureMessage: null,
+  });
+
+  /** The payment Square made under a ledger key (ListPayments, newest first, matched on its note); null when none. */
+  async function findByKey(idempotencyKey: string): Promise<Square.Payment | null> {
+    const { client } = await square();
+    const note = noteOf(idempotencyKey);
+    let seen = 0;
+    for await (const payment of await client.payments.list({ locationId: keys.locationId, sortOrder: 'DESC', limit: 100 })) {
+      if (payment.note === note && payment.id) return payment;
+      if (++seen >= KEY_SEARCH_LIMIT) break;
+    }
+    return null;
+  }
+
+  /** Square's payment for an id of the ledger: read by id, or found by key for a placeholder. */
+  async function lookUp(paymentId: string): Promise<Square.Payment | null> {
+    if (isPlaceholder(paymentId)) return findByKey(paymentId.slice(PLACEHOLDER_PREFIX.length));
     const { client, SquareError } = await square();
     try {
-      const { payment } = await client.payments.get({ paymentId });
-      if (!payment) return null;
-      return { status: statusOf(payment), amount: minor(payment.amountMoney?.amount), currency: payment.amountMoney?.currency ?? '', failureMessage: null };
+      return (await client.payments.get({ paymentId })).payment ?? null;
     } catch (err) {
       if (err instanceof SquareError && err.statusCode === 404) return null;
       throw err;
     }
+  }
+
+  async function retrieve(paymentId: string): Promise<RetrievedPayment | null> {
+    const payment = await lookUp(paymentId);
+    return payment?.id ? recordOf(payment) : null;
   }
 
   return {
@@ -129,8 +162,11 @@ export function squareApi(keys: SquareKeys, fetchImpl?: typeof fetch): SquareGat
           sourceId: p.sourceId,
           amountMoney: { amount: BigInt(p.amount), currency: p.currency.toUpperCase() as Square.Currency },
           locationId: keys.locationId,
-          autocomplete: true,
+          // Approved now, completed once the tickets are booked; left alone, Square completes it at the end of its delay.
+          autocomplete: false,
+          delayAction: 'COMPLETE',
           ...(p.reference ? { referenceId: p.reference } : {}),
+          note: noteOf(p.idempotencyKey),
           billingAddress: billing,
         });
         if (payment?.id && statusOf(payment) === 'succeeded') {
@@ -141,6 +177,8 @@ export function squareApi(keys: SquareKeys, fetchImpl?: typeof fetch): SquareGat
         const errors = await errorsOf(err);
         if (!errors || errors.length === 0) return { status: 'unknown', message: PAYMENT_MESSAGES.unableToPay };
         const error = errors[0]!;
+        // Square's own failure says nothing of whether it took the card: the payment is looked up by its key later.
+        if (error.category === 'API_ERROR' || error.category === 'RATE_LIMIT_ERROR') return { status: 'unknown', message: PAYMENT_MESSAGES.unableToPay };
         if (error.code === 'IDEMPOTENCY_KEY_REUSED') return { status: 'unknown', message: PAYMENT_MESSAGES.unableToPay };
         if (ADDRESS_CODES.has(error.code)) return { status: 'address', message: ADDRESS_MESSAGES.unableToFindBilling };
         return { status: 'failed', message: error.detail ?? PAYMENT_MESSAGES.unableToPay };
@@ -148,10 +186,17 @@ export function squareApi(keys: SquareKeys, fetchImpl?: typeof fetch): SquareGat
     },
     async refund(p) {
       const { client } = await square();
+      // An approved payment was never taken: it is cancelled. One cancelled or failed took nothing.
+      const payment = await lookUp(p.paymentId).catch(() => null);
+      if (payment?.status === 'APPROVED') {
+        await client.payments.cancel({ paymentId: payment.id! });
+        return;
+      }
+      if (payment?.status === 'CANCELED' || payment?.status === 'FAILED') return;
       try {
         await client.refunds.refundPayment({
           idempotencyKey: squareKey(p.idempotencyKey),
-          paymentId: p.paymentId,
+          paymentId: payment?.id ?? p.paymentId,
           amountMoney: { amount: BigInt(p.amount), currency: p.currency.toUpperCase() as Square.Currency },
         });
       } catch (err) {
@@ -160,22 +205,30 @@ export function squareApi(keys: SquareKeys, fetchImpl?: typeof fetch): SquareGat
     },
     retrieve,
     async cancel(paymentId) {
-      if (isPlaceholder(paymentId)) return;
+      const payment = await lookUp(paymentId);
       const { client } = await square();
-      const { payment } = await client.payments.get({ paymentId });
-      if (payment?.status === 'APPROVED') await client.payments.cancel({ paymentId });
+      if (payment?.status === 'APPROVED') await client.payments.cancel({ paymentId: payment.id! });
+    },
+    async complete(paymentId) {
+      const payment = await lookUp(paymentId);
+      if (!payment?.id) throw new Error(`Square knows no payment ${paymentId}`);
+      if (payment.status === 'COMPLETED') return;
+      const { client } = await square();
+      await client.payments.complete({ paymentId: payment.id });
     },
   };
 }
 
-/** Square's sandbox on this server: tokens are the sandbox processor's nonces. */
+/** Square's sandbox on this server: tokens are the sandbox processor's nonces, and its payments the sandbox's charges. */
 export function localSquare(db: Database): SquareGateway {
+  const chargeOf = (paymentId: string) =>
+    findSandboxCharge(db, isPlaceholder(paymentId) ? { idempotencyKey: paymentId.slice(PLACEHOLDER_PREFIX.length) } : { id: paymentId });
   return {
     credentials: { app_id: SQUARE_SANDBOX_APP_ID, location_id: 'holdfast-sandbox-location', checkout_js: '' },
     async charge(p) {
       const card = await findSandboxCard(db, p.sourceId);
       if (!card || card.kind !== 'nonce') return { status: 'failed', message: 'This card token is not valid. Please enter your card again.' };
-      const charged = await chargeSandboxCard(db, { cardId: card.id, amount: p.amount, currency: p.currency, idempotencyKey: p.idempotencyKey, offSession: false, now: p.now }).catch(
+      const charged = await chargeSandboxCard(db, { cardId: card.id, amount: p.amount, currency: p.currency, idempotencyKey: p.idempotencyKey, offSession: false, now: p.now, autocomplete: false }).catch(
         (err: unknown) => {
           // A key used before for another charge: Square's IDEMPOTENCY_KEY_REUSED, no verdict on this one.
           if (isRefusal(err, 'conflict')) return null;
@@ -186,13 +239,25 @@ export function localSquare(db: Database): SquareGateway {
       if (charged.status === 'requires_action') return { status: 'failed', message: PAYMENT_MESSAGES.unableToPay };
       return charged.status === 'succeeded' ? { status: 'succeeded', id: charged.id, amount: p.amount, currency: p.currency.toUpperCase() } : { status: 'failed', message: charged.message };
     },
-    // A refund is its row in payment_refunds, written by the caller in the same transaction.
-    async refund() {},
-    // Its payments are settled here, on the spot.
-    async retrieve() {
-      return null;
+    async refund(p) {
+      const charge = await chargeOf(p.paymentId);
+      if (charge) await voidOrRefundSandboxCharge(db, charge.id);
     },
-    async cancel() {},
+    async retrieve(paymentId) {
+      const charge = await chargeOf(paymentId);
+      if (!charge) return null;
+      const taken = charge.status === 'approved' || charge.status === 'succeeded' || charge.status === 'refunded';
+      return { id: charge.id, status: taken ? 'succeeded' : 'failed', amount: charge.amount, currency: charge.currency.toUpperCase(), failureMessage: charge.failureMessage };
+    },
+    async cancel(paymentId) {
+      const charge = await chargeOf(paymentId);
+      if (charge?.status === 'approved') await voidOrRefundSandboxCharge(db, charge.id);
+    },
+    async complete(paymentId) {
+      const charge = await chargeOf(paymentId);
+      if (!charge) throw new Error(`The sandbox knows no payment ${paymentId}`);
+      await completeSandboxCharge(db, charge.id);
+    },
   };
 }
 
@@ -252,8 +317,15 @@ export async function payWithSquare(
       : { provider: 'square', providerPaymentId, status: 'failed', amount: payment.amount, currency: payment.currency, failureMessage: charge.message },
     p.now,
   );
-  if (settled.effect === 'booked') return { kind: 'paid', paymentId: providerPaymentId };
-  if (settled.effect === 'none' && settled.payment.status === 'succeeded' && settled.payment.outcome !== 'refunded') return { kind: 'paid', paymentId: providerPaymentId };
+  if (settled.effect === 'booked') {
+    // Booked: now Square takes the money. Should this fail, Square completes it at the end of its delay.
+    await gateway.complete(providerPaymentId).catch(() => undefined);
+    return { kind: 'paid', paymentId: providerPaymentId };
+  }
+  if (settled.effect === 'none' && settled.payment.status === 'succeeded' && settled.payment.outcome !== 'refunded') {
+    await gateway.complete(providerPaymentId).catch(() => undefined);
+    return { kind: 'paid', paymentId: providerPaymentId };
+  }
   // Taken and refunded (the stock went, the basket changed, the sale was paid already): the buyer is told why.
   if (settled.payment.outcome === 'refunded') return { kind: 'failed', message: (await paymentError(db, p.saleId)) ?? PAYMENT_MESSAGES.unableToPay };
   if (settled.payment.failureMessage) return { kind: 'failed', message: settled.payment.failureMessage };

@@ -226,8 +226,17 @@ export async function ledgerViolations(db: Database, event: LedgerEvent, model: 
       .select({ charge: t.sandboxCharges, kind: t.sandboxCards.kind })
       .from(t.sandboxCharges)
       .innerJoin(t.sandboxCards, eq(t.sandboxCards.id, t.sandboxCharges.cardId))
-      .where(and(inArray(t.sandboxCharges.cardId, cards), inArray(t.sandboxCharges.status, ['succeeded', 'refunded'])));
+      .where(and(inArray(t.sandboxCharges.cardId, cards), inArray(t.sandboxCharges.status, ['succeeded', 'approved', 'refunded', 'cancelled'])));
     for (const { charge, kind } of charges) {
+      if (kind === 'nonce' && (charge.status === 'cancelled' || charge.status === 'refunded')) {
+        // Square's payment voided (or refunded): the ledger's Square payment for its key gave it back.
+        const p = paymentRows.find((x) => x.provider === 'square' && x.idempotency_key === charge.idempotencyKey);
+        if (!p || p.refund_status !== 'done' || Number(p.refund_amount) !== charge.amount) {
+          problems.push(`Square's payment of ${money(charge.amount)} under key ${charge.idempotencyKey} was ${charge.status} but the ledger has ${p ? `payment #${p.id} with refund ${p.refund_status ?? 'none'}` : 'no Square payment for it'}`);
+        }
+        continue;
+      }
+      if (charge.status === 'cancelled') continue;
       if (charge.status === 'refunded') {
         // Given back: it is a payment of the ledger, taken and refunded in full.
         const p = paymentRows.find((x) => x.provider === 'sandbox' && x.idempotency_key === charge.idempotencyKey);
