@@ -152,11 +152,6 @@ function holdsAccount(account: { id: number; email: string }, sale: Sale, signed
   return account.id === signedInUserId || account.id === sale.userId || account.email === sale.verifiedEmail;
 }
 
-/** Whether a sale names who its tickets are for: an account, or an express buyer's address (not yet proven). */
-export function saleHasBuyer(sale: Pick<Sale, 'userId' | 'buyerEmail'>): boolean {
-  return sale.userId !== null || sale.buyerEmail !== null;
-}
-
 /** What set_account_details did: the sale is now an account's (sign the browser in as it), or carries an unproven address. */
 export type AccountDetailsOutcome = { account: true; userId: number } | { account: false };
 
