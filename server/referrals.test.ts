@@ -177,6 +177,22 @@ describe.each(drivers)('referral rewards on %s', (driver) => {
     expect(await w.database.db.select().from(referralRewards).where(eq(referralRewards.saleId, paidSale))).toEqual([]);
   });
 
+  it('an express friend who pays through the link earns the reward only once they prove their address', async () => {
+    const amelia = w.demo.users.subscribedDark;
+    const email = 'express.friend@example.com';
+    const friend = new Visitor(w.app);
+    await openLink(friend, w.demo.events.jazz, shareCode(amelia.id));
+    const before = (await rewardMails(amelia.email)).length;
+    const saleId = await buyThrough(friend, w.demo.tickets.jazzGeneral, { express: { fullname: 'Ezra Express', email } });
+    expect((await rewardMails(amelia.email)).slice(before), 'nothing for an address no one proved').toEqual([]);
+
+    // The friend proves the address with its code, in the browser that bought: now a proven buyer who paid.
+    expect((await friend.call('sendOneTimeCode', { email })).statusCode).toBe(200);
+    expect(await friend.json('checkOneTimeCode', { email, code: await codeSentTo(email) })).toEqual({ has_account: true });
+    expect((await rewardMails(amelia.email)).slice(before)).toHaveLength(1);
+    expect(await w.database.db.select().from(referralRewards).where(eq(referralRewards.saleId, saleId))).toMatchObject([{ referrerUserId: amelia.id, referredEmail: email }]);
+  });
+
   it('rewards a friend once, however many times they pay through the link', async () => {
     const amelia = w.demo.users.subscribedDark;
     const friend = await registered('twice.friend@example.com', 'Tess Twice');

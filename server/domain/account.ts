@@ -10,12 +10,14 @@
  * the purchase, the account takes the name and marketing choices given there; proven anywhere
  * else, the buyer gives their name as any new buyer does (the name and choices someone else typed
  * for the address are never taken as theirs). Either way the address's paid purchases become the
- * account's, tickets and all.
+ * account's, tickets and all, and a purchase made through a share link now rewards its referrer
+ * (referrals.ts), its buyer being proven at last.
  */
 import { and, desc, eq, gt, isNotNull, isNull, or } from 'drizzle-orm';
 import type { Database, Executor } from '../db/index.ts';
 import { sales, tickets, users } from '../db/schema.ts';
 import { setMarketingPreferences } from './marketing.ts';
+import { rewardReferrer } from './referrals.ts';
 import { Refusal } from './refusal.ts';
 import { createSaleIfMissing, holdIsLive, lockSale, newSaleId, type Sale } from './sales.ts';
 import { checkCode, CODE_CHECK_MESSAGES, issueCode, normaliseEmail, type SEND_LIMITS } from './oneTimeCode.ts';
@@ -73,11 +75,26 @@ async function pendingPurchases(db: Pick<Executor, 'select'>, email: string, cur
     .orderBy(desc(sales.createdAt));
 }
 
+/** What a referrer's reward e-mail needs, when a claimed purchase earns one. */
+export interface RewardMail {
+  mailer: Mailer;
+  brandName: string;
+  publicUrl: string;
+}
+
 /**
  * The pending purchases become the account's, with their tickets; the marketing choices made at
- * express are recorded only for `choicesOf`, the sale of the browser that proved the address.
+ * express are recorded only for `choicesOf`, the sale of the browser that proved the address; a
+ * paid one bought through a share link rewards its referrer.
  */
-async function claimPurchases(db: Database, userId: number, pending: PendingPurchase[], now: Date, choicesOf: string | null): Promise<void> {
+async function claimPurchases(
+  db: Database,
+  userId: number,
+  pending: PendingPurchase[],
+  now: Date,
+  choicesOf: string | null,
+  rewards: RewardMail | undefined,
+): Promise<void> {
   for (const sale of pending) {
     const claimed = await db.transaction(async (tx) => {
       const [row] = await tx
@@ -89,7 +106,10 @@ async function claimPurchases(db: Database, userId: number, pending: PendingPurc
       await tx.update(tickets).set({ userId }).where(and(eq(tickets.saleId, sale.id), isNull(tickets.userId)));
       return true;
     });
-    if (!claimed || !sale.buyerMarketing || sale.id !== choicesOf) continue;
+    if (!claimed) continue;
+    // The reward is kept once given; an e-mail that cannot go now does not stop the buyer signing in.
+    if (rewards) await rewardReferrer(db, rewards, sale.id, now).catch(() => undefined);
+    if (!sale.buyerMarketing || sale.id !== choicesOf) continue;
     const choice = { ...sale.buyerMarketing, event_subscribed: false };
     // A choice the basket no longer bears out (its organiser's tickets gone) is not recorded; signing in goes on.
     await setMarketingPreferences(db, sale.id, choice, now).catch((err: unknown) => {
@@ -113,7 +133,7 @@ export interface SignedIn {
  */
 export async function signInWithCode(
   db: Database,
-  opts: { saleId: string | null; email: string; code: string; now: Date; secret: string },
+  opts: { saleId: string | null; email: string; code: string; now: Date; secret: string; rewards?: RewardMail },
 ): Promise<SignedIn> {
   const email = normaliseEmail(opts.email);
   const current = opts.saleId ? ((await db.select().from(sales).where(eq(sales.id, opts.saleId)))[0] ?? null) : null;
@@ -138,7 +158,7 @@ export async function signInWithCode(
     if (current) await db.update(sales).set({ verifiedEmail: email }).where(eq(sales.id, current.id));
     return { hasAccount: false, user: null, saleId: current?.id ?? null };
   }
-  await claimPurchases(db, user.id, pending, opts.now, here?.id ?? null);
+  await claimPurchases(db, user.id, pending, opts.now, here?.id ?? null, opts.rewards);
   if (current && pending.some((p) => p.id === current.id)) current.userId = user.id;
   if (current && (holdsHere || current.userId === null || current.userId === user.id)) {
     const elsewhere = holdsHere ? null : await liveSaleOf(db, user.id, opts.now);
@@ -156,9 +176,9 @@ export async function signInWithCode(
  */
 export async function signInOnPage(
   db: Database,
-  opts: { saleId: string | null; email: string; code: string; now: Date; secret: string },
+  opts: { saleId: string | null; email: string; code: string; now: Date; secret: string; rewards?: RewardMail },
 ): Promise<SignedIn> {
-  const check = (saleId: string | null) => signInWithCode(db, { saleId, email: opts.email, code: opts.code, now: opts.now, secret: opts.secret });
+  const check = (saleId: string | null) => signInWithCode(db, { ...opts, saleId });
   const saleForRegistration = async (): Promise<string | null> => {
     if (await findUserByEmail(db, opts.email)) return null;
     const id = newSaleId();
@@ -186,7 +206,7 @@ function splitName(fullname: string): { firstName: string; lastName: string } {
  */
 export async function saveGuestToSale(
   db: Database,
-  opts: { saleId: string; email: string; fullname: string; now: Date },
+  opts: { saleId: string; email: string; fullname: string; now: Date; rewards?: RewardMail },
 ): Promise<UserRow> {
   const email = normaliseEmail(opts.email);
   const saved = await db.transaction(async (tx) => {
@@ -203,7 +223,7 @@ export async function saveGuestToSale(
     return user;
   });
   // Express purchases paid with this address before it was proven are this account's too.
-  await claimPurchases(db, saved.id, await pendingPurchases(db, email, null), opts.now, null);
+  await claimPurchases(db, saved.id, await pendingPurchases(db, email, null), opts.now, null, opts.rewards);
   return saved;
 }
 

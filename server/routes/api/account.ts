@@ -18,6 +18,8 @@ type AccountCall = 'sendOneTimeCode' | 'checkOneTimeCode' | 'saveGuestToSale' | 
 
 export function accountHandlers(deps: AppDeps): Pick<Handlers, AccountCall> {
   const { db, config, clock, mailer } = deps;
+  // A share link's reward, for an express purchase whose buyer proves their address at last.
+  const rewards = { mailer, brandName: config.brandName, publicUrl: config.publicUrl };
 
   async function existingSale(request: FastifyRequest): Promise<string> {
     const sale = await request.visitorSale();
@@ -46,6 +48,7 @@ export function accountHandlers(deps: AppDeps): Pick<Handlers, AccountCall> {
           code: input.code,
           now: clock(),
           secret: config.sessionSecret,
+          rewards,
         });
         if (signedIn.user) await signIn(request, reply, signedIn.user.id);
         if (signedIn.saleId) setSaleCookie(request, reply, signedIn.saleId);
@@ -64,7 +67,7 @@ export function accountHandlers(deps: AppDeps): Pick<Handlers, AccountCall> {
     saveGuestToSale: async ({ input, request, reply }) => {
       try {
         const saleId = await existingSale(request);
-        const user = await saveGuestToSale(db, { saleId, email: input.email, fullname: input.fullname, now: clock() });
+        const user = await saveGuestToSale(db, { saleId, email: input.email, fullname: input.fullname, now: clock(), rewards });
         await signIn(request, reply, user.id);
         await offerResumeLinkAfter(deps, request, saleId);
         return { success: true };

@@ -56,6 +56,8 @@ type Step = { kind: 'email'; email?: string } | { kind: 'code'; email: string; r
 export function registerSignIn(app: FastifyInstance, deps: AppDeps): void {
   const pageFor = sitePage(deps);
   const { db, config, clock, mailer } = deps;
+  // A share link's reward, for an express purchase whose buyer proves their address at last.
+  const rewards = { mailer, brandName: config.brandName, publicUrl: config.publicUrl };
 
   async function show(request: FastifyRequest, reply: FastifyReply, step: Step, next: string | null, error: string | null = null, status = 200) {
     const current = await findUser(db, userIdOf(request));
@@ -175,7 +177,7 @@ export function registerSignIn(app: FastifyInstance, deps: AppDeps): void {
     let signedIn: SignedIn;
     try {
       const saleId = (await request.visitorSale())?.id ?? null;
-      signedIn = await signInOnPage(db, { saleId, email, code: typed.data.code, now: clock(), secret: config.sessionSecret });
+      signedIn = await signInOnPage(db, { saleId, email, code: typed.data.code, now: clock(), secret: config.sessionSecret, rewards });
     } catch (err) {
       const refused = refusal(err);
       if (!refused) throw err;
@@ -202,7 +204,7 @@ export function registerSignIn(app: FastifyInstance, deps: AppDeps): void {
     const saleId = saleIdOf(request);
     if (!saleId) return show(request, reply, { kind: 'email', email: parsed.data.email }, next, VERIFY_FIRST_MESSAGE, 403);
     try {
-      const user = await saveGuestToSale(db, { saleId, email: parsed.data.email, fullname: parsed.data.fullname, now: clock() });
+      const user = await saveGuestToSale(db, { saleId, email: parsed.data.email, fullname: parsed.data.fullname, now: clock(), rewards });
       await signIn(request, reply, user.id);
     } catch (err) {
       const refused = refusal(err);
