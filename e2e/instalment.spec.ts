@@ -71,7 +71,7 @@ test('a plan is set up, its first instalment taken, and the job charges the seco
     'We have sent you an e-mail with your payment schedule.',
     'We will send you an SMS and an e-mail reminder before each payment is taken.',
     'You can update your payment method at any time in your account settings.',
-    'Your tickets will be delivered to your ticket wallet after the final payment. Fully paid tickets are already delivered.',
+    'Your tickets will be delivered to your ticket wallet after the final payment.',
   ]) {
     await expect(page.getByRole('listitem').filter({ hasText: point })).toBeVisible();
   }

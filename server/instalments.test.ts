@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
-import { discountCodes, instalmentPlans, instalments, outbox, paymentRefunds, payments, sales, sandboxCharges, savedPaymentMethods, tickets } from './db/schema.ts';
+import { discountCodes, organisers, instalmentPlans, instalments, outbox, paymentRefunds, payments, sales, sandboxCharges, savedPaymentMethods, tickets } from './db/schema.ts';
 import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
 import { planOptions, SANDBOX_CARDS } from '../contract/index.ts';
 import { INSTALMENT_MESSAGES } from '../contract/messages/instalment.ts';
@@ -17,6 +17,7 @@ import { runInstalmentJob, type JobDeps } from './domain/instalments/job.ts';
 import { sandboxSavedCards } from './domain/instalments/offSession.ts';
 import { SANDBOX_FAIL_LATER_CARD } from './domain/instalments/sandboxCards.ts';
 import { computeSchedule } from './domain/instalments/schedule.ts';
+import { giftAidSchedule } from './domain/giftAid.ts';
 
 const DAY = 86_400_000;
 /** A weekend ticket: £180 and a £9 booking fee. */
@@ -163,8 +164,9 @@ describe.each(drivers)('instalment plans on %s', (driver) => {
     expect(a.charged + b.charged).toBe(1);
     expect(await chargesOf()).toHaveLength(2);
     expect((await v.checkout()).payment_plan_remaining).toBe(12_600);
-    // £252 of £378 covers one ticket: it is delivered.
-    expect(await w.database.db.select().from(tickets).where(eq(tickets.saleId, saleId))).toHaveLength(1);
+    // Two of three instalments paid: no ticket is issued before the plan is paid in full.
+    expect((await v.json('deliverToBitticket')).delivery_completed).toBe(true);
+    expect(await w.database.db.select().from(tickets).where(eq(tickets.saleId, saleId))).toHaveLength(0);
 
     // A restart (a new runner, nothing in memory) on 31 July, twice at once again: the final one, once.
     const july31 = new Date('2026-07-31T12:00:00Z');
@@ -202,6 +204,9 @@ describe.each(drivers)('instalment plans on %s', (driver) => {
     expect(await runInstalmentJob(job(), new Date(due.getTime() + 4 * DAY))).toMatchObject({ failed: 1 });
     const [plan] = await w.database.db.select().from(instalmentPlans).where(eq(instalmentPlans.saleId, saleId));
     expect(plan!.status).toBe('failed');
+    // A plan that failed was never paid in full: it has no ticket, whatever delivery is asked for.
+    expect((await v.json('deliverToBitticket')).delivery_completed).toBe(true);
+    expect(await w.database.db.select().from(tickets).where(eq(tickets.saleId, saleId))).toHaveLength(0);
     expect((await mailTo(tom.email)).map((m) => m.subject)).toEqual(
       expect.arrayContaining([expect.stringMatching(/^We could not take instalment 2/), expect.stringMatching(/^Your payment plan for order .* has stopped$/)]),
     );
@@ -316,5 +321,28 @@ describe.each(drivers)('instalment plans on %s', (driver) => {
     expect(await guest.json('getSavedPaymentMethods')).toEqual({ payment_methods: [], public_key: 'pk_sandbox_holdfast' });
     const rows = await w.database.db.select().from(savedPaymentMethods);
     expect(rows.length).toBeGreaterThan(0);
+  });
+
+  it('a plan’s Gift Aid donation enters the charity’s schedule only once the plan is paid in full, dated that day', async () => {
+    const charityId = w.demo.charity.id;
+    await w.database.db.update(organisers).set({ charityId }).where(eq(organisers.id, w.demo.plans.organiser));
+    try {
+      const { v, saleId } = await planBuyer(1);
+      expect((await v.call('saveDonation', { amount_before_booking_fee: '2500' as never, charity_id: String(charityId) as never })).statusCode).toBe(200);
+      expect((await v.call('updateDonation', { is_gift_aid: 'true', uk_based: 'true', address1: '7 Levels Lane', postcode: 'TA7 0AA' } as never)).statusCode).toBe(200);
+      const card = await newCard(v);
+      expect((await v.call('payWithInstalment', { instalment_option: '2', contact_number: '07700 900123', new_payment_method: card })).json()).toEqual({ status: 'success', url: null });
+      const ours = async () => (await giftAidSchedule(w.database.db, charityId)).filter((r) => r.postcode === 'TA7 0AA');
+      // Half the plan is paid: the donation is not yet received in full.
+      expect(await ours()).toEqual([]);
+      const [second] = await w.database.db.select().from(instalments).where(and(eq(instalments.saleId, saleId), eq(instalments.seq, 2)));
+      const final = second!.dueAt;
+      await runInstalmentJob(job(), final);
+      const [plan] = await w.database.db.select().from(instalmentPlans).where(eq(instalmentPlans.saleId, saleId));
+      expect(plan!.status).toBe('completed');
+      expect((await ours()).map((r) => [r.house, r.amount, r.date.toISOString()])).toEqual([['7', 2500, final.toISOString()]]);
+    } finally {
+      await w.database.db.update(organisers).set({ charityId: null }).where(eq(organisers.id, w.demo.plans.organiser));
+    }
   });
 });

@@ -22,6 +22,6 @@ export const PLAN_COMPLETED_MESSAGES = {
     'We have sent you an e-mail with your payment schedule.',
     'We will send you an SMS and an e-mail reminder before each payment is taken.',
     'You can update your payment method at any time in your account settings.',
-    'Your tickets will be delivered to your ticket wallet after the final payment. Fully paid tickets are already delivered.',
+    'Your tickets will be delivered to your ticket wallet after the final payment.',
   ],
 };

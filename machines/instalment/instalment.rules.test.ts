@@ -50,6 +50,6 @@ describe('order completed for a plan (spec 001 §2 Order completed)', () => {
     expect(schedule).toMatch(/e-mail with your payment schedule/);
     expect(reminders).toMatch(/SMS and an e-mail reminder before each payment/);
     expect(settings).toMatch(/update your payment method .* account settings/);
-    expect(delivery).toMatch(/delivered to your ticket wallet after the final payment\. Fully paid tickets are already delivered\./);
+    expect(delivery).toBe('Your tickets will be delivered to your ticket wallet after the final payment.');
   });
 });

@@ -1,6 +1,6 @@
 /**
  * The delivery step's two ways: tickets issued to the buyer's account (BitTicket), or the wallet
- * e-mailed. A payment plan's sale gets its fully paid tickets now, the rest after the final payment.
+ * e-mailed. A payment plan's sale gets its tickets once the plan is paid in full.
  */
 import type { Database } from '../db/index.ts';
 import type { Mailer } from '../mail/index.ts';

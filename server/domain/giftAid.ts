@@ -9,9 +9,9 @@
  * them is aggregated when small enough, and left out otherwise (the donor never identified).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { and, asc, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/index.ts';
-import { charities, charityDownloadTokens, giftAidDeclarations, saleDonations, sales, users } from '../db/schema.ts';
+import { charities, charityDownloadTokens, giftAidDeclarations, instalmentPlans, saleDonations, sales, users } from '../db/schema.ts';
 import { GIFT_AID_ADDRESS_FROM } from '../../contract/index.ts';
 
 /** HMRC's limit on one aggregated row, in pence. */
@@ -114,7 +114,7 @@ export function scheduleRows(declarations: Declaration[]): ScheduleRow[] {
 
 /**
  * The charity's declarations whose donation was paid with its sale (the reservation it was given
- * in, paid), in pounds only (Gift Aid is a UK tax relief), dated the day it was paid. The donor's name comes from the declaration, or from the
+ * in, paid; by a plan, paid in full), in pounds only (Gift Aid is a UK tax relief), dated the day it was paid. The donor's name comes from the declaration, or from the
  * sale's buyer once identified.
  */
 export async function giftAidSchedule(db: Pick<Executor, 'select'>, charityId: number): Promise<ScheduleRow[]> {
@@ -126,14 +126,22 @@ export async function giftAidSchedule(db: Pick<Executor, 'select'>, charityId: n
       address1: giftAidDeclarations.address1,
       postcode: giftAidDeclarations.postcode,
       amount: giftAidDeclarations.amount,
-      // The donation date is the day it was paid.
-      declaredAt: sql<Date>`${sales.paidAt}`.mapWith(sales.paidAt),
+      // The donation date is the day it was paid: a plan's, the day its final instalment was.
+      declaredAt: sql<Date>`coalesce(${instalmentPlans.completedAt}, ${sales.paidAt})`.mapWith(sales.paidAt),
     })
     .from(giftAidDeclarations)
     .innerJoin(saleDonations, eq(saleDonations.saleId, giftAidDeclarations.saleId))
     .innerJoin(sales, and(eq(sales.id, saleDonations.saleId), eq(sales.reference, saleDonations.saleReference), isNotNull(sales.paidAt)))
+    .leftJoin(instalmentPlans, eq(instalmentPlans.saleId, sales.id))
     .leftJoin(users, eq(users.id, sql`coalesce(${giftAidDeclarations.userId}, ${sales.userId})`))
-    .where(and(eq(giftAidDeclarations.charityId, charityId), eq(giftAidDeclarations.currency, 'GBP')))
+    // A plan's donation is received only when the plan is paid in full; a plan that fails never gives it.
+    .where(
+      and(
+        eq(giftAidDeclarations.charityId, charityId),
+        eq(giftAidDeclarations.currency, 'GBP'),
+        or(isNull(instalmentPlans.saleId), eq(instalmentPlans.status, 'completed')),
+      ),
+    )
     .orderBy(asc(giftAidDeclarations.declaredAt), asc(giftAidDeclarations.id));
   return scheduleRows(found);
 }

@@ -5,9 +5,9 @@
  * already delivered.
  *
  * Which tickets are delivered when: a plan's sale is booked (its stock sold) when the plan is set
- * up, and its admissions are delivered as they are paid for: a ticket counts as fully paid once the
- * instalments paid cover its share of the total (total ÷ admissions), first tickets first in line
- * order. The final payment delivers every remaining ticket and e-mails the wallet.
+ * up, and its tickets are issued once the plan is paid in full: the final payment issues every
+ * ticket and e-mails the wallet. Before that no ticket exists, so a plan that fails has issued none
+ * (and a ticket can never be one whose price the instalments paid so far do not cover).
  */
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../../db/index.ts';
@@ -222,21 +222,16 @@ export async function sendScheduleToBuyer(db: Database, mail: PlanMail, saleId: 
   await sendScheduleMail(db, mail, saleId, buyer.email, reference === undefined ? (sale?.reference ?? null) : reference, now);
 }
 
-/** How many of the sale's admissions the instalments paid so far cover (all once the plan is complete). */
+/** How many of the sale's admissions a plan has paid for: all once it is complete, none before (null without a plan). */
 export async function paidAdmissions(db: Pick<Executor, 'select'>, saleId: string): Promise<number | null> {
   const [plan] = await db.select().from(instalmentPlans).where(eq(instalmentPlans.saleId, saleId));
   if (!plan) return null;
+  if (plan.status !== 'completed') return 0;
   const [lines] = await db.select({ qty: sql<number>`COALESCE(sum(${saleLines.qty}), 0)::int` }).from(saleLines).where(eq(saleLines.saleId, saleId));
-  const admissions = Number(lines?.qty ?? 0);
-  if (plan.status === 'completed') return admissions;
-  const [paid] = await db
-    .select({ paid: sql<number>`COALESCE(sum(${instalments.amount}) FILTER (WHERE ${instalments.status} = 'paid'), 0)::int` })
-    .from(instalments)
-    .where(eq(instalments.saleId, saleId));
-  return plan.total <= 0 ? admissions : Math.floor((Number(paid?.paid ?? 0) * admissions) / plan.total);
+  return Number(lines?.qty ?? 0);
 }
 
-/** Issues a plan's fully paid tickets (all of a sale without a plan); answers null for a sale without a plan. */
+/** Issues a plan's tickets once it is paid in full; answers null for a sale without a plan. */
 export async function deliverPaidTickets(db: Database, saleId: string, now: Date): Promise<{ count: number } | null> {
   const limit = await paidAdmissions(db, saleId);
   if (limit === null) return null;
