@@ -193,6 +193,23 @@ describe.each(drivers)('referral rewards on %s', (driver) => {
     expect(await w.database.db.select().from(referralRewards).where(eq(referralRewards.saleId, saleId))).toMatchObject([{ referrerUserId: amelia.id, referredEmail: email }]);
   });
 
+  it('a friend whose account never proved its address (one from before proof was kept) earns nothing until they sign in with its code', async () => {
+    const amelia = w.demo.users.subscribedDark;
+    const email = 'old.account@example.com';
+    const [old] = await w.database.db.insert(users).values({ email, firstName: 'Olga', lastName: 'Older', viewType: 'customer' }).returning();
+    const friend = await signedIn(old!.id);
+    const before = (await rewardMails(amelia.email)).length;
+    await openLink(friend, w.demo.events.jazz, shareCode(amelia.id));
+    await buyThrough(friend, w.demo.tickets.jazzGeneral);
+    expect((await rewardMails(amelia.email)).slice(before)).toEqual([]);
+
+    expect((await friend.call('sendOneTimeCode', { email })).statusCode).toBe(200);
+    expect(await friend.json('checkOneTimeCode', { email, code: await codeSentTo(email) })).toEqual({ has_account: true });
+    await openLink(friend, w.demo.events.jazz, shareCode(amelia.id));
+    await buyThrough(friend, w.demo.tickets.jazzGeneral);
+    expect((await rewardMails(amelia.email)).slice(before)).toHaveLength(1);
+  });
+
   it('rewards a friend once, however many times they pay through the link', async () => {
     const amelia = w.demo.users.subscribedDark;
     const friend = await registered('twice.friend@example.com', 'Tess Twice');

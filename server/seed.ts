@@ -446,11 +446,11 @@ export async function seed(db: Database, now = new Date()) {
 
     const [amelia] = await tx
       .insert(t.users)
-      .values({ email: 'amelia.hughes@example.co.uk', firstName: 'Amelia', lastName: 'Hughes', subscribed: true, isEventSubscribed: true, isDarkMode: true })
+      .values({ email: 'amelia.hughes@example.co.uk', firstName: 'Amelia', lastName: 'Hughes', subscribed: true, isEventSubscribed: true, isDarkMode: true, emailProvenAt: now })
       .returning();
     const [tom] = await tx
       .insert(t.users)
-      .values({ email: 'tom.okafor@example.com', firstName: 'Tom', lastName: 'Okafor', subscribed: false })
+      .values({ email: 'tom.okafor@example.com', firstName: 'Tom', lastName: 'Okafor', subscribed: false, emailProvenAt: now })
       .returning();
 
     // A saved address for the signed-in demo buyer, and the local address finder's index.

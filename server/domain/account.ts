@@ -149,7 +149,7 @@ export async function signInWithCode(
     // Proven in the browser that bought with it: the express buyer's account is made from the name they gave.
     const [made] = await db
       .insert(users)
-      .values({ email, ...splitName(here.buyerName!), viewType: 'customer' })
+      .values({ email, ...splitName(here.buyerName!), viewType: 'customer', emailProvenAt: opts.now })
       .onConflictDoNothing({ target: users.email })
       .returning();
     user = made ?? (await findUserByEmail(db, email));
@@ -158,6 +158,8 @@ export async function signInWithCode(
     if (current) await db.update(sales).set({ verifiedEmail: email }).where(eq(sales.id, current.id));
     return { hasAccount: false, user: null, saleId: current?.id ?? null };
   }
+  // The code was just typed back: the address is the account holder's, proven now.
+  await db.update(users).set({ emailProvenAt: opts.now }).where(eq(users.id, user.id));
   await claimPurchases(db, user.id, pending, opts.now, here?.id ?? null, opts.rewards);
   if (current && pending.some((p) => p.id === current.id)) current.userId = user.id;
   if (current && (holdsHere || current.userId === null || current.userId === user.id)) {
@@ -215,7 +217,7 @@ export async function saveGuestToSale(
     if (sale.verifiedEmail !== email) throw new Refusal('sign-in-needed', VERIFY_FIRST_MESSAGE);
     const [made] = await tx
       .insert(users)
-      .values({ email, ...splitName(opts.fullname), viewType: 'customer' })
+      .values({ email, ...splitName(opts.fullname), viewType: 'customer', emailProvenAt: opts.now })
       .onConflictDoNothing({ target: users.email })
       .returning();
     const user = made ?? (await tx.select().from(users).where(eq(users.email, email)))[0]!;

@@ -7,8 +7,8 @@
  *
  * - money was taken for it: a card or bank payment that succeeded, booked the sale and was not
  *   refunded, or a paid instalment (free tickets earn nothing);
- * - the buyer is a different person with a proven address: the sale belongs to an account (made
- *   only once its address's one-time code was proven), not the referrer's own;
+ * - the buyer is a different person with a proven address: the sale belongs to an account whose
+ *   address's one-time code was proven (`email_proven_at`), not the referrer's own;
  * - the referrer has not been rewarded for this buyer before: once per referrer and referred
  *   address, which a unique index on `referral_rewards` enforces however many purchases race.
  *
@@ -98,12 +98,12 @@ export async function rewardReferrer(
   saleId: string,
   now: Date,
 ): Promise<RewardOutcome> {
-  // The buyer is an account, and an account exists only for an address proven by its one-time code.
+  // The buyer is an account whose address was proven by its one-time code.
   const [sale] = await db
     .select({ referrerId: sales.referrerUserId, buyerId: sales.userId, buyerEmail: users.email })
     .from(sales)
     .innerJoin(users, eq(users.id, sales.userId))
-    .where(and(eq(sales.id, saleId), isNotNull(sales.paidAt), isNotNull(sales.referrerUserId)));
+    .where(and(eq(sales.id, saleId), isNotNull(sales.paidAt), isNotNull(sales.referrerUserId), isNotNull(users.emailProvenAt)));
   if (!sale || sale.referrerId === null || sale.referrerId === sale.buyerId) return { rewarded: false };
   if (!(await moneyTaken(db, saleId))) return { rewarded: false };
   const [event] = await db

@@ -14,6 +14,11 @@ export const users = pgTable('users', {
   subscribed: boolean('subscribed').notNull().default(false),
   isEventSubscribed: boolean('is_event_subscribed').notNull().default(false),
   viewType: text('view_type', { enum: ['organiser', 'customer'] }).notNull().default('organiser'),
+  /**
+   * When the address was last proven to be the account holder's (its one-time code typed back);
+   * null for an account from before proof was kept, until its next sign-in with a code.
+   */
+  emailProvenAt: moment('email_proven_at'),
 });
 
 export const mailingList = pgTable('mailing_list', {

@@ -204,7 +204,7 @@ export async function setAccountDetails(
       // Proved with its code on this sale a moment ago: the account is made now, as saving the guest's name does.
       const [made] = await tx
         .insert(users)
-        .values({ email, firstName: first!, lastName: rest.join(' '), viewType: 'customer' })
+        .values({ email, firstName: first!, lastName: rest.join(' '), viewType: 'customer', emailProvenAt: p.now })
         .onConflictDoNothing({ target: users.email })
         .returning();
       if (!made) throw existingAccount();
