@@ -12,7 +12,7 @@ import { buildApp } from './app.ts';
 import { parseConfig, testConfig } from './config.ts';
 import { openSeededTestDatabase } from './db/testing.ts';
 import type { OpenDatabase } from './db/index.ts';
-import { instalmentPlans, instalments, sales, savedPaymentMethods, stripeCustomers } from './db/schema.ts';
+import { discountCodes, instalmentPlans, instalments, sales, savedPaymentMethods, stripeCustomers } from './db/schema.ts';
 import type { Demo } from './seed.ts';
 import { drivers, openWorld, Visitor } from './test/harness.ts';
 import { planWiring } from './providers/plans.ts';
@@ -120,6 +120,31 @@ describe.each(drivers)('a new plan card saved by a Stripe SetupIntent on %s', (d
       ['Instalment 2 of 3', 'true', intent.customer],
     ]);
     expect((await v.checkout()).payment_plan_remaining).toBe(12_600);
+  });
+
+  it('refunds the first instalment at Stripe, in full, when the booking fails after the charge, and sets no plan up', async () => {
+    const code = `ONCE${Date.now().toString(36).toUpperCase()}`;
+    await database.db.insert(discountCodes).values({ code, kind: 'percent', amount: 1000, usageLimit: 1 });
+    const v = new Visitor(app);
+    expect((await v.request({ method: 'POST', url: '/signin/', body: `user_id=${demo.users.subscribedDark.id}` })).statusCode).toBe(303);
+    expect((await v.add({ [demo.plans.weekend]: 1 })).statusCode).toBe(200);
+    expect(await v.json('setCode', { code })).toEqual({ code_applied: true });
+    expect((await v.json('reserveTickets')).reserved).toBe(true);
+    await v.json('updateBasketState', { state: 'payment' });
+    const [sale] = await database.db.select({ id: sales.id }).from(sales).where(eq(sales.reference, (await v.checkout()).sale_reference!));
+    const { intent } = await setupIntentFor(v);
+    expect(await fake.confirmSetup(intent.id, '4242 4242 4242 4242')).toMatchObject({ status: 'succeeded' });
+    // Meanwhile the code's one use is spent by another sale's payment.
+    await database.db.update(discountCodes).set({ used: 1 }).where(eq(discountCodes.code, code));
+
+    const res = await v.call('payWithInstalment', { instalment_option: '2', contact_number: PHONE, setup_intent: { id: intent.id, make_default_payment_method: 'false' } });
+    expect(res.json()).toEqual({ status: 'unsuccessful', url: null });
+    expect(await planOf(sale!.id)).toEqual([]);
+    const charged = [...fake.intents.values()].filter((i) => i.payment_method === intent.payment_method && i.status === 'succeeded');
+    expect(charged).toHaveLength(1);
+    expect(fake.refunds.filter((r) => r.payment_intent === charged[0]!.id)).toEqual([expect.objectContaining({ amount: charged[0]!.amount, status: 'succeeded' })]);
+    expect(await v.json('getPaymentError')).toMatchObject({ payment_error: INSTALMENT_MESSAGES.refunded });
+    expect((await v.checkout()).payment_complete).toBe(false);
   });
 
   it('refuses a SetupIntent of another buyer, one not succeeded, a declined or unknown one, and a bare card id, in words, setting nothing up', async () => {
