@@ -319,6 +319,21 @@ describe.each(drivers)('Square keyed on %s: Square’s payment id kept, refunds 
     expect((await v.checkout()).payment_complete).toBe(true);
   });
 
+  it('takes no Square payment for a sale without a buyer: a 409 in words, and nothing is asked of Square', async () => {
+    const { typeId } = await squareEvent(4);
+    const guest = new Visitor(app);
+    expect((await guest.add({ [typeId]: 1 })).statusCode).toBe(200);
+    expect((await guest.json('reserveTickets')).reserved).toBe(true);
+    await guest.json('updateBasketState', { state: 'payment' });
+    const asked = fake.requests.length;
+    const res = await guest.call('payWithSquare', { billing_address_data: ADDRESS, source_id: 'cnon:card-nonce-ok' });
+    expect(res.statusCode).toBe(409);
+    expect(res.json()).toMatchObject({ error: PAYMENT_MESSAGES.noBuyer });
+    expect(fake.requests.length).toBe(asked);
+    const [sale] = await database.db.select({ id: sales.id }).from(sales).where(eq(sales.reference, (await guest.checkout()).sale_reference!));
+    expect(await paymentsOf(sale!.id)).toEqual([]);
+  });
+
   it('shows a declined card’s words and books nothing', async () => {
     const { poolId, typeId } = await squareEvent(4);
     const { v, saleId } = await buyer(typeId, 1);
