@@ -120,6 +120,8 @@ describe.each(drivers)('ticket transfers on %s', (driver) => {
     expect(accepted.headers.location).toBe('/account/wallet/');
     const [grace] = await w.database.db.select().from(users).where(eq(users.email, email));
     expect(grace).toMatchObject({ firstName: 'Grace', lastName: 'Hopper' });
+    // The link came to Grace's inbox alone: accepting proves her address.
+    expect(grace!.emailProvenAt).toEqual(w.clock.now);
     const after = await ticketsOf(saleId);
     expect(after.map((t) => t.userId).sort()).toEqual([tom.id, grace!.id].sort());
     expect(after.find((t) => t.userId === grace!.id)!.holderName).toBe('Grace Hopper');

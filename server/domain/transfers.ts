@@ -262,10 +262,12 @@ export async function acceptTransfer(db: Database, token: string, now: Date): Pr
     if (linkEnded(t, now)) throw new Refusal('not-found', TRANSFER_REFUSALS.linkExpired);
     const [made] = await tx
       .insert(users)
-      .values({ email: t.recipientEmail, ...splitName(t.recipientName), viewType: 'customer' })
+      .values({ email: t.recipientEmail, ...splitName(t.recipientName), viewType: 'customer', emailProvenAt: now })
       .onConflictDoNothing({ target: users.email })
       .returning({ id: users.id });
     const recipientId = made?.id ?? (await tx.select({ id: users.id }).from(users).where(eq(users.email, t.recipientEmail)))[0]!.id;
+    // The link came only to this address: following it proves the address, as its one-time code would.
+    await tx.update(users).set({ emailProvenAt: now }).where(and(eq(users.id, recipientId), isNull(users.emailProvenAt)));
     const given = await tx.select({ ticketId: transferTickets.ticketId }).from(transferTickets).where(eq(transferTickets.transferId, t.id));
     if (given.length > 0) {
       await tx
