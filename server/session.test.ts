@@ -119,6 +119,20 @@ describe.each(drivers)('the session on %s', (driver) => {
     expect(await walletOwner(someoneElse)).toBe(w.demo.users.subscribedDark.email);
   });
 
+  it('over HTTPS clears an ended session with a Secure __Host- cookie, which a browser takes', async () => {
+    const https = { 'x-forwarded-proto': 'https' };
+    const phone = new Visitor(w.app, https);
+    const laptop = new Visitor(w.app, https);
+    await signInAs(phone, w.demo.users.notSubscribed.id);
+    await signInAs(laptop, w.demo.users.notSubscribed.id);
+    await phone.request({ method: 'POST', url: SIGN_OUT_EVERYWHERE_PATH, headers: HTML });
+    const next = await laptop.request({ method: 'GET', url: '/account/wallet/', headers: HTML });
+    const cleared = [next.headers['set-cookie']].flat().map(String).find((c) => c.startsWith(`${SECURE_SESSION_COOKIE}=;`));
+    expect(cleared).toMatch(/Secure/);
+    expect(cleared).toMatch(/Path=\//);
+    expect(next.body).toContain('Sign in to see your tickets.');
+  });
+
   it('ends after a week unused, and a month after sign-in however often it is used', async () => {
     const idle = new Visitor(w.app);
     await signInAs(idle, w.demo.users.notSubscribed.id);

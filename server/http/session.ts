@@ -115,7 +115,8 @@ export async function resolveSession(request: FastifyRequest, reply: FastifyRepl
     // Signed out here: the browser starts again, anonymous, and what was bound to the old id is not carried over.
     state.id = null;
     state.ended = true;
-    reply.clearCookie(sessionCookieName(isHttps(request)), { path: '/' });
+    // A __Host- cookie is cleared only by a Set-Cookie that is Secure too.
+    reply.clearCookie(sessionCookieName(isHttps(request)), { path: '/', secure: isHttps(request), httpOnly: true, sameSite: 'lax' });
     return;
   }
   state.userId = row.userId;
