@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import type { FastifyInstance } from 'fastify';
 import * as t from './db/schema.ts';
-import { paymentRefunds, payments, sales } from './db/schema.ts';
+import { paymentRefunds, payments, sales, sandboxCharges } from './db/schema.ts';
 import { buildApp } from './app.ts';
 import { parseConfig, squareKeys, testConfig } from './config.ts';
 import { openSeededTestDatabase } from './db/testing.ts';
@@ -24,7 +24,7 @@ import { SANDBOX_CARDS, SQUARE_SANDBOX_APP_ID, SQUARE_SCRIPT_PATH } from '../con
 import { ADDRESS_MESSAGES } from '../contract/messages/address.ts';
 import { PAYMENT_MESSAGES } from '../contract/messages/payment.ts';
 import { SQUARE_MESSAGES } from '../contract/messages/square.ts';
-import { squareApi } from './domain/payment/square.ts';
+import { localSquare, squareApi } from './domain/payment/square.ts';
 import { AMOUNT_MISMATCH_MESSAGE } from './domain/payment/payments.ts';
 import { planWiring } from './providers/plans.ts';
 import { paymentWiring } from './providers/payment.ts';
@@ -100,6 +100,24 @@ describe.each(drivers)('Square on %s', (driver) => {
     // The token is single-use, and a paid sale is not paid twice.
     const again = await v.call('payWithSquare', { billing_address_data: ADDRESS, source_id: source });
     expect(again.statusCode).toBe(409);
+    // Square's sandbox completed the charge once the sale was booked.
+    const taken = await w.database.db.select().from(sandboxCharges).where(eq(sandboxCharges.id, rows[1]!.providerPaymentId));
+    expect(taken.map((c) => c.status)).toEqual(['succeeded']);
+  });
+
+  it('finds by its key a charge whose id the ledger never kept, and cancels one approved and never completed', async () => {
+    const { v } = await squareBuyer();
+    const square = localSquare(w.database.db);
+    const key = `${randomUUID()}:1`;
+    const charged = await square.charge({ sourceId: await token(v), amount: 5100, currency: 'gbp', idempotencyKey: key, reference: null, address: ADDRESS, now: w.clock.now });
+    if (charged.status !== 'succeeded') throw new Error('not approved');
+    // Known only by the ledger's placeholder: found by the key, with Square's own id.
+    expect(await square.retrieve(`sq_${key}`)).toEqual({ id: charged.id, status: 'succeeded', amount: 5100, currency: 'GBP', failureMessage: null });
+    await square.cancel(`sq_${key}`);
+    expect((await w.database.db.select().from(sandboxCharges).where(eq(sandboxCharges.id, charged.id)))[0]!.status).toBe('cancelled');
+    expect(await square.retrieve(`sq_${key}`)).toMatchObject({ id: charged.id, status: 'failed' });
+    // A key nothing was charged under is nothing taken.
+    expect(await square.retrieve(`sq_${randomUUID()}:1`)).toBeNull();
   });
 });
 
