@@ -22,7 +22,7 @@ function documented(): { name: string; kind: string; purpose: string; subject: s
   const text = readFileSync(new URL('../docs/security.md', import.meta.url), 'utf8');
   return text
     .split('\n')
-    .filter((line) => /^\| (`[^`]+`|[a-z][^|]*) \| (cookie|e-mail|link|form) \|/.test(line))
+    .filter((line) => /^\| (`[^`]+`|[a-z][^|]*) \| (cookie|e-mail|link|form|header) \|/.test(line))
     .map((line) => {
       const [name, kind, purpose, subject, lifetime, checked] = line.split('|').slice(1).map((cell) => cell.trim());
       return { name: name!.replace(/`/g, ''), kind: kind!, purpose: purpose!, subject: subject!, lifetime: lifetime!, checked: checked! };
