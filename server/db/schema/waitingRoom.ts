@@ -31,6 +31,10 @@ export const eventDateQueues = pgTable(
     admissionSeconds: integer('admission_seconds').notNull().default(900),
     /** How often a waiting page asks, at the front of the queue; further back it asks less often. */
     pollSeconds: integer('poll_seconds').notNull().default(5),
+    /** How many places one client address may take in this queue: a household behind one router, not a crowd of scripts. */
+    placesPerAddress: integer('places_per_address').notNull().default(4),
+    /** Only signed-in buyers may join, one place per account (the place follows the account to another browser). */
+    signInToQueue: boolean('sign_in_to_queue').notNull().default(false),
     joined: bigint('joined', { mode: 'number' }).notNull().default(0),
     /** Whether the early arrivals have been numbered (in a random order) at the on-sale. */
     drawn: boolean('drawn').notNull().default(false),
@@ -45,6 +49,7 @@ export const eventDateQueues = pgTable(
   },
   (t) => [
     check('event_date_queues_positive', sql`${t.maxShoppers} > 0 AND ${t.admitPerMinute} > 0 AND ${t.admissionSeconds} > 0 AND ${t.pollSeconds} > 0`),
+    check('event_date_queues_places_per_address', sql`${t.placesPerAddress} > 0`),
   ],
 );
 
@@ -64,8 +69,19 @@ export const queuePlaces = pgTable(
     admittedAt: moment('admitted_at'),
     /** The one sale the place's admission reserved; another sale is refused it. */
     saleId: text('sale_id'),
+    /** The client address that joined, for the queue's cap of places per address. */
+    clientIp: text('client_ip'),
+    /** The account that joined, when the queue asks buyers to sign in: one place per account. */
+    userId: integer('user_id'),
   },
-  (t) => [uniqueIndex('queue_places_date_number').on(t.eventDateId, t.number), index('queue_places_unnumbered').on(t.eventDateId).where(sql`${t.number} IS NULL`)],
+  (t) => [
+    uniqueIndex('queue_places_date_number').on(t.eventDateId, t.number),
+    index('queue_places_unnumbered').on(t.eventDateId).where(sql`${t.number} IS NULL`),
+    index('queue_places_address').on(t.eventDateId, t.clientIp),
+    index('queue_places_account').on(t.eventDateId, t.userId).where(sql`${t.userId} IS NOT NULL`),
+    /** Admitted places that have not reserved: the buyers still shopping, counted at every step. */
+    index('queue_places_shopping').on(t.eventDateId, t.admittedAt).where(sql`${t.saleId} IS NULL`),
+  ],
 );
 
 /**
