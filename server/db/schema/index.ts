@@ -19,3 +19,4 @@ export * from './delivery.ts';
 export * from './ops.ts';
 export * from './relations.ts';
 export * from './waitingRoom.ts';
+export * from './organiser.ts';

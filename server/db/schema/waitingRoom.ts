@@ -46,6 +46,10 @@ export const eventDateQueues = pgTable(
     /** When admission last moved on; the processes take turns by this column. */
     steppedAt: moment('stepped_at'),
     version: integer('version').notNull().default(0),
+    /** Set by the organiser: while paused nobody more is let in; the queue keeps its order. */
+    paused: boolean('paused').notNull().default(false),
+    /** The organiser's message, shown on every waiting page of the date; null for none. */
+    message: text('message'),
   },
   (t) => [
     check('event_date_queues_positive', sql`${t.maxShoppers} > 0 AND ${t.admitPerMinute} > 0 AND ${t.admissionSeconds} > 0 AND ${t.pollSeconds} > 0`),
