@@ -7,7 +7,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { eq, sql } from 'drizzle-orm';
-import { z } from 'zod/mini';
 import { rows } from '../../db/index.ts';
 import { eventDateQueues } from '../../db/schema.ts';
 import type { AppDeps } from '../../http/deps.ts';
@@ -17,7 +16,7 @@ import { Html, html, page } from '../../views/html.ts';
 import { builtScripts } from '../../views/builtScripts.ts';
 import { admitOnce, join, numberOf, useAdmissionFor, WaitingRooms, type QueuedDate, type QueueView } from '../../domain/waitingRoom/room.ts';
 import { admissionCookie, placeCookie, QUEUE_COOKIE, signer, type Admission, type Place } from '../../domain/waitingRoom/tokens.ts';
-import { joinWaitingList } from '../../domain/waitingRoom/waitingList.ts';
+import { registerWaitingList, WAITING_LIST_INTRO, waitingListFormHtml } from './waitingList.ts';
 import { registerOffers } from './offer.ts';
 import {
   admissionEndedMessage,
@@ -26,7 +25,6 @@ import {
   CHECKING_MESSAGE,
   queuePagePath,
   SOLD_OUT_MESSAGE,
-  WAITING_LIST_PATH,
   waitingMessage,
 } from '../../../contract/waitingRoom.ts';
 import { calls } from '../../../contract/index.ts';
@@ -38,7 +36,6 @@ export const NO_PLACE_MESSAGE = 'A place in the queue needs the browser check to
 export const ADMISSION_USED_MESSAGE =
   'Your turn in the queue has already been used to reserve another basket. Each turn reserves one basket: to buy more, join the queue again from the event page.';
 export const JOIN_AGAIN_LABEL = 'Join the queue again';
-export const WAITING_LIST_INVALID_MESSAGE = 'Give a valid e-mail address and how many tickets you want.';
 const PLACE_SECONDS = 2 * 86400;
 const POLL_ROUTE = '/ajax/queue/:dateId/status/';
 const POLL_CACHE_CONTROL = 'private, no-store';
@@ -53,12 +50,6 @@ const POLL_PATH = /^\/ajax\/queue\/([1-9]\d{0,8})\/status\/?(?:\?|$)/;
 export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 const idParam = (raw: string): number | null => (/^[1-9]\d{0,8}$/.test(raw) ? Number(raw) : null);
-
-const waitingListForm = z.object({
-  ticket_type_id: z.string().check(z.regex(/^[1-9]\d{0,8}$/)),
-  email: z.string().check(z.maxLength(254), z.email()),
-  quantity: z.optional(z.string().check(z.regex(/^[1-9]\d?$/))),
-});
 
 export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, opts: { staticDir: string; apiHeaders: readonly (readonly [string, string])[] }): Promise<{ rooms: WaitingRooms; pollFastPath: FastPath }> {
   const { db, config, clock } = deps;
@@ -297,35 +288,7 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
     return reply.header('cache-control', 'no-store').redirect(queuePagePath(dateId), 303);
   });
 
-  // The waiting list: JSON for the queue page's script, a page for the event page's plain form.
-  app.post(WAITING_LIST_PATH, async (request, reply) => {
-    const parsed = waitingListForm.safeParse(request.body);
-    const browser = (request.headers.accept ?? '').includes('text/html');
-    if (!parsed.success) {
-      if (!browser) return reply.status(400).send({ error: WAITING_LIST_INVALID_MESSAGE });
-      reply.status(400).type('text/html; charset=utf-8');
-      return page(config, 'Waiting list', html`<h1>Waiting list</h1><p class="notice error" role="alert">${WAITING_LIST_INVALID_MESSAGE}</p>`);
-    }
-    const qty = Math.min(Number(parsed.data.quantity ?? '1'), config.maxPerOrder);
-    const answer = await joinWaitingList(db, { ticketTypeId: Number(parsed.data.ticket_type_id), email: parsed.data.email.trim(), qty }, clock(), config.checkoutTimeSeconds);
-    if (!browser) return answer;
-    reply.type('text/html; charset=utf-8');
-    return page(config, 'Waiting list', html`<h1>Waiting list</h1><p class="notice" role="status">${answer.message}</p><p><a class="inline-link" href="/all-events/">See all events</a></p>`);
-  });
-
-  app.get<{ Params: { typeId: string } }>('/waiting-list/:typeId/', async (request, reply) => {
-    const id = idParam(request.params.typeId);
-    const [type] = id
-      ? await rows<{ id: number; name: string; title: string }>(
-          db,
-          sql`SELECT t.id, t.name, e.title FROM ticket_types t JOIN event_dates d ON d.id = t.event_date_id JOIN events e ON e.id = d.event_id WHERE t.id = ${id}`,
-        )
-      : [];
-    reply.type('text/html; charset=utf-8');
-    if (!type) return reply.status(404).send(page(config, 'Not found', html`<h1>These tickets could not be found</h1>`));
-    return page(config, 'Waiting list', html`<h1>${type.title}: ${type.name}</h1><p>${WAITING_LIST_INTRO}</p>${waitingListFormHtml([{ id: Number(type.id), name: type.name }], config.maxPerOrder)}`);
-  });
-
+  registerWaitingList(app, deps);
   registerOffers(app, deps);
 
   if (config.demo) {
@@ -378,17 +341,6 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
   };
 
   return { rooms, pollFastPath };
-}
-
-export const WAITING_LIST_INTRO = 'Leave your e-mail address: if tickets are released, the next buyer on the list is e-mailed a link that holds them for a while.';
-
-
-export function waitingListFormHtml(types: { id: number; name: string }[], maxQty: number): Html {
-  return html`<form class="waiting-list" method="post" action="${WAITING_LIST_PATH}" data-waiting-list>
-    <p><label for="wl-type">Tickets</label> <select id="wl-type" name="ticket_type_id">${types.map((t) => html`<option value="${t.id}">${t.name}</option>`)}</select></p>
-    <p><label for="wl-qty">How many</label> <input id="wl-qty" name="quantity" type="number" inputmode="numeric" min="1" max="${maxQty}" value="1"></p>
-    <p><label for="wl-email">E-mail address</label> <input id="wl-email" name="email" type="email" autocomplete="email" required></p>
-    <button class="button" type="submit">Join the waiting list</button></form>`;
 }
 
 /** What the page says first: the words the page's script says for the same status (contract/queuePage.ts). */
