@@ -12,6 +12,8 @@ export interface QueueSettings {
   admitPerMinute: number;
   admissionSeconds: number;
   pollSeconds: number;
+  /** Paused by the organiser: nobody more is let in until it resumes. */
+  paused?: boolean;
 }
 
 export interface QueueCounters {
@@ -50,21 +52,37 @@ export function dueForStep(row: Pick<QueueRow, 'onSaleAt' | 'steppedAt'>, now: D
   return row.steppedAt === null || now.getTime() - row.steppedAt.getTime() >= STEP_EVERY_MS;
 }
 
-/** The counters after one step at `now`, given how many tickets one buyer could still get (`available`). */
-export function step(row: QueueRow, available: number, now: Date): Pick<QueueCounters, 'admittedThrough' | 'credit' | 'soldOut' | 'marks' | 'steppedAt'> {
+/**
+ * Who has been let in and may still take tickets: admitted, not yet reserved, and their turn not
+ * ended. They count against the shoppers allowed, and each against the tickets left (one each: a
+ * buyer may take more, but counting each at the most an order may hold would let one in at a time).
+ */
+export interface Shopping {
+  /** Admitted buyers still shopping. */
+  shoppers: number;
+}
+
+/**
+ * The counters after one step at `now`, given how many tickets one buyer could still get
+ * (`available`) and who is still shopping (by default, everyone let in within the last
+ * `admission_seconds`, by the marks).
+ */
+export function step(row: QueueRow, available: number, now: Date, shopping?: Shopping): Pick<QueueCounters, 'admittedThrough' | 'credit' | 'soldOut' | 'marks' | 'steppedAt'> {
   const from = row.steppedAt && row.steppedAt > row.onSaleAt ? row.steppedAt : row.onSaleAt;
   const elapsed = Math.min(MAX_STEP_SECONDS, Math.max(0, (now.getTime() - from.getTime()) / 1000));
   const perSecond = row.admitPerMinute / 60;
   const soldOut = available <= 0;
   const nowSeconds = seconds(now);
   const credit = row.credit + perSecond * elapsed;
-  const shopping = row.admittedThrough - admittedAt(row.marks, nowSeconds - row.admissionSeconds);
-  const room = Math.max(0, row.maxShoppers - shopping);
+  const shoppers = shopping ? shopping.shoppers : row.admittedThrough - admittedAt(row.marks, nowSeconds - row.admissionSeconds);
+  const room = Math.max(0, row.maxShoppers - shoppers);
   const waiting = Math.max(0, row.joined - row.admittedThrough);
-  const admit = soldOut ? 0 : Math.max(0, Math.min(Math.floor(credit), room, waiting, available));
+  // Tickets already promised to buyers let in who have not reserved are not there for the next.
+  const servable = shopping ? available - shopping.shoppers : available;
+  const admit = soldOut || row.paused ? 0 : Math.max(0, Math.min(Math.floor(credit), room, waiting, servable));
   const admittedThrough = row.admittedThrough + admit;
   // What was not used carries over, up to a second's worth: no burst after a quiet spell.
-  const carried = soldOut ? 0 : Math.min(credit - admit, Math.max(1, perSecond));
+  const carried = soldOut || row.paused ? 0 : Math.min(credit - admit, Math.max(1, perSecond));
 
   const marks: AdmissionMarks = [...row.marks];
   const last = marks.at(-1);

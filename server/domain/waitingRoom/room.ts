@@ -8,7 +8,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { rows, type Database, type Executor } from '../../db/index.ts';
 import { eventDateQueues } from '../../db/schema.ts';
 import { poolAvailability } from '../stock.ts';
-import { dueForStep, measuredRate, pollMs, step, STEP_EVERY_MS, type QueueRow } from './admission.ts';
+import { admittedAt, dueForStep, measuredRate, pollMs, step, STEP_EVERY_MS, type QueueRow } from './admission.ts';
 import type { Place } from './tokens.ts';
 
 export interface QueuedType {
@@ -22,7 +22,13 @@ export interface QueuedDate {
   eventId: number;
   title: string;
   poolId: number;
+  /** How many places one client address may take. */
+  placesPerAddress: number;
+  /** Whether only signed-in buyers may join, one place per account. */
+  signInToQueue: boolean;
   types: QueuedType[];
+  /** The organiser's message to every waiting buyer, or null. */
+  message: string | null;
 }
 
 /** What a waiting buyer is told (the wire shape is contract/waitingRoom.ts). */
@@ -128,6 +134,8 @@ type QueueDbRow = {
   admit_per_minute: number;
   admission_seconds: number;
   poll_seconds: number;
+  places_per_address: number;
+  sign_in_to_queue: boolean;
   joined: string | number;
   drawn: boolean;
   admitted_through: string | number;
@@ -136,6 +144,8 @@ type QueueDbRow = {
   marks: QueueRow['marks'] | string;
   stepped_at: string | Date | null;
   version: number;
+  paused: boolean;
+  message: string | null;
   event_id: number;
   title: string;
   pool_id: number;
@@ -158,7 +168,10 @@ async function readQueues(db: Pick<Executor, 'execute'>): Promise<Map<number, Qu
         eventId: Number(r.event_id),
         title: r.title,
         poolId: Number(r.pool_id),
+        placesPerAddress: Number(r.places_per_address),
+        signInToQueue: r.sign_in_to_queue === true,
         types: json(r.types),
+        message: r.message ?? null,
         row: {
           eventDateId: Number(r.event_date_id),
           onSaleAt: new Date(r.on_sale_at),
@@ -174,6 +187,7 @@ async function readQueues(db: Pick<Executor, 'execute'>): Promise<Map<number, Qu
           marks: json(r.marks),
           steppedAt: r.stepped_at === null ? null : new Date(r.stepped_at),
           version: Number(r.version),
+          paused: r.paused === true,
         },
       },
     ]),
@@ -202,11 +216,28 @@ async function moveOn(db: Database, date: QueuedDate, now: Date): Promise<void> 
     .from(eventDateQueues)
     .where(eq(eventDateQueues.eventDateId, row.eventDateId));
   if (!fresh) return;
-  const next = step({ ...row, joined: fresh.joined }, available, now);
+  const next = step({ ...row, joined: fresh.joined }, available, now, { shoppers: await stillShopping(db, row, now) });
   await db
     .update(eventDateQueues)
     .set({ ...next, version: sql`${eventDateQueues.version} + 1` })
     .where(and(eq(eventDateQueues.eventDateId, row.eventDateId), eq(eventDateQueues.version, row.version)));
+}
+
+/**
+ * How many buyers let in may still take tickets: admitted (by number), not reserved, and their turn
+ * not ended. A turn ends `admission_seconds` after it was first handed out; one never handed out (the
+ * buyer has not come back to the page) counts for `admission_seconds` after admission reached it.
+ */
+export async function stillShopping(db: Pick<Executor, 'execute'>, row: Pick<QueueRow, 'eventDateId' | 'admittedThrough' | 'admissionSeconds' | 'marks'>, now: Date): Promise<number> {
+  const windowStart = admittedAt(row.marks, Math.floor(now.getTime() / 1000) - row.admissionSeconds);
+  const since = new Date(now.getTime() - row.admissionSeconds * 1000).toISOString();
+  const [found] = await rows<{ n: number | string }>(
+    db,
+    sql`SELECT count(*) AS n FROM queue_places
+        WHERE event_date_id = ${row.eventDateId} AND sale_id IS NULL AND number <= ${row.admittedThrough}
+          AND (admitted_at > ${since}::timestamptz OR (admitted_at IS NULL AND number > ${windowStart}))`,
+  );
+  return Number(found?.n ?? 0);
 }
 
 /**
@@ -229,19 +260,40 @@ export async function draw(db: Database, dateId: number): Promise<void> {
   });
 }
 
-/** A new place in a queue: one statement, counted on the queue's row. Numbered at once after the draw. */
-export async function join(db: Pick<Executor, 'execute'>, dateId: number, now: Date): Promise<{ placeId: number; number: number; startedAt: number }> {
+/**
+ * A new place in a queue: one statement, counted on the queue's row. Numbered at once after the draw.
+ * Null when the client address already has as many places as the queue allows (`places_per_address`).
+ */
+export async function join(
+  db: Pick<Executor, 'execute'>,
+  dateId: number,
+  now: Date,
+  by: { ip?: string | null; userId?: number | null } = {},
+): Promise<{ placeId: number; number: number; startedAt: number } | null> {
+  const ip = by.ip ?? null;
   const [row] = await rows<{ id: number; number: string | number | null; started: string | number }>(
     db,
     sql`WITH q AS (
-          UPDATE event_date_queues SET joined = joined + 1 WHERE event_date_id = ${dateId} RETURNING joined, drawn, admitted_through
+          UPDATE event_date_queues SET joined = joined + 1 WHERE event_date_id = ${dateId}
+            AND (${ip}::text IS NULL OR (SELECT count(*) FROM queue_places WHERE event_date_id = ${dateId} AND client_ip = ${ip}::text) < places_per_address)
+          RETURNING joined, drawn, admitted_through
         )
-        INSERT INTO queue_places (event_date_id, number, draw, joined_at)
-        SELECT ${dateId}, CASE WHEN q.drawn THEN q.joined END, random(), ${now.toISOString()}::timestamptz FROM q
+        INSERT INTO queue_places (event_date_id, number, draw, joined_at, client_ip, user_id)
+        SELECT ${dateId}, CASE WHEN q.drawn THEN q.joined END, random(), ${now.toISOString()}::timestamptz, ${ip}::text, ${by.userId ?? null}::int FROM q
         RETURNING id, number, (SELECT admitted_through FROM q) AS started`,
   );
-  if (!row) throw new Error(`Event date ${dateId} has no queue`);
+  if (!row) return null;
   return { placeId: Number(row.id), number: row.number === null ? 0 : Number(row.number), startedAt: row.number === null ? 0 : Number(row.started) };
+}
+
+/** The account's latest place in a queue (when the queue gives one place per account): its id, number and first admission. */
+export async function placeOfAccount(db: Pick<Executor, 'execute'>, dateId: number, userId: number): Promise<{ placeId: number; number: number; admittedAt: Date | null } | null> {
+  const [row] = await rows<{ id: number; number: string | number | null; admitted_at: string | Date | null }>(
+    db,
+    sql`SELECT id, number, admitted_at FROM queue_places WHERE event_date_id = ${dateId} AND user_id = ${userId} ORDER BY id DESC LIMIT 1`,
+  );
+  if (!row) return null;
+  return { placeId: Number(row.id), number: row.number === null ? 0 : Number(row.number), admittedAt: row.admitted_at ? new Date(row.admitted_at) : null };
 }
 
 /** The number the draw gave an early place (0 while it has none). */
