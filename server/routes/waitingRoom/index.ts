@@ -372,6 +372,7 @@ function queuePage(date: QueuedDate, known: { view: QueueView; status: string } 
   const soldOut = known?.view.state === 'sold-out';
   return html`<section class="queue" data-queue="${date.row.eventDateId}" data-status="${known?.status}" aria-labelledby="queue-title">
     <h1 id="queue-title">${date.title}</h1>
+    ${date.message ? html`<p class="notice" data-organiser-message><strong>From the organiser:</strong> ${date.message}</p>` : ''}
     <p class="queue__message" data-queue-message role="status" aria-live="polite">${first.message}</p>
     <progress class="queue__progress" data-queue-progress max="100" value="${Math.round(first.progress * 100)}" aria-label="Progress through the queue"></progress>
     <p data-queue-retry hidden><button class="button" type="button">Try again</button></p>
