@@ -28,7 +28,7 @@ async function choosePlan(page: Page, card = '4242 4242 4242 4242') {
 
 const payButton = (page: Page) => page.getByRole('button', { name: /^Pay £/ });
 
-test('a plan is set up, its first instalment taken, and the job charges the second on its date', async ({ page }, testInfo) => {
+test('a plan is set up, its first instalment taken, and the job charges the later ones on their dates; the tickets come with the last', async ({ page }, testInfo) => {
   await page.clock.install();
   const buyer = await toPlanPayment(page);
   // A plan is on offer beside the card: nothing is chosen for the buyer (spec 001 §4).
@@ -98,7 +98,15 @@ test('a plan is set up, its first instalment taken, and the job charges the seco
   await expect(text).toContainText(`instalment 2 of £126.00 for order ${checkout.sale_reference} will be taken from your saved card on`);
   const after = await (await page.request.get('/ajax/checkout/checkout/get/')).json();
   expect(after.payment_plan_remaining).toBe(12_600);
-  // £252 of £378 paid: one of the two tickets is fully paid and in the wallet.
+  // £252 of £378 paid: the tickets come with the final payment, not before.
+  await page.goto('/account/wallet/');
+  await expect(page.getByText('You have no tickets yet.')).toBeVisible();
+
+  // The job, run as of the third instalment's date, takes it: the plan is paid and the tickets are in the wallet.
+  const last = new Date(Date.now() + 62 * 86_400_000).toISOString();
+  const final = await page.request.post(`/dev/instalments/run?as_of=${encodeURIComponent(last)}`);
+  expect(final.status()).toBe(200);
+  expect((await (await page.request.get('/ajax/checkout/checkout/get/')).json()).payment_plan_remaining).toBe(0);
   await page.goto('/account/wallet/');
   await expect(page.getByText('Meadowlands Festival').first()).toBeVisible();
 });
