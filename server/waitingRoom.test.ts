@@ -3,7 +3,7 @@
  * the proof of work, early arrivals drawn at random at the on-sale and later ones in order,
  * admission at the configured rate, the reservation and event page closed to buyers the queue has
  * not let in, 'sold out' when sales and live holds cover the stock and again open when holds
- * expire, and the waiting list offered released tickets in order, each once.
+ * expire (the waiting list is server/waitingList.test.ts's).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
@@ -14,20 +14,11 @@ import { hotEvent } from './test/fixtures.ts';
 import { appOn, drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
 import { queueStatus, type QueueStatus } from '../contract/waitingRoom.ts';
 import { ADMISSION_USED_MESSAGE, JOIN_AGAIN_LABEL, QUEUE_FIRST_MESSAGE } from './routes/waitingRoom/index.ts';
-import { OFFER_OTHER_ACCOUNT_MESSAGE, OFFER_REPLACE_QUESTION, OFFER_SEND_CODE_LABEL } from './routes/waitingRoom/offer.ts';
 import { admissionEndedMessage } from '../contract/queuePage.ts';
-import {
-  offerReleasedTickets,
-  OFFER_ENDED_MESSAGE,
-  OFFER_TAKEN_MESSAGE,
-  OFFER_UNKNOWN_MESSAGE,
-  waitingListJoinedMessage,
-} from './domain/waitingRoom/waitingList.ts';
 import { draw, join } from './domain/waitingRoom/room.ts';
 import { latestMail } from './mail/index.ts';
 
 const CHECKOUT_SECONDS = 120;
-const types0Name = 'Rush ticket 1';
 
 /** A visitor's cookie jar, to copy a cookie into another browser's as an attacker would. */
 const jar = (v: Visitor) => (v as unknown as { cookies: Map<string, string> }).cookies;
@@ -38,7 +29,6 @@ function copyCookies(from: Visitor, to: Visitor, names: string[]): void {
     jar(to).set(name, value);
   }
 }
-const MAIL = { mailer: { transport: null, from: 'tickets@example.test' }, brandName: 'Holdfast', publicUrl: 'http://127.0.0.1:3000' };
 
 /** The newest sign-in code sent to an address, as its owner reads it. */
 async function codeSentTo(db: TestWorld['database']['db'], email: string): Promise<string> {
@@ -74,11 +64,15 @@ describe.each(drivers)('the waiting room on %s', (driver) => {
   let eventId: number;
   let typeId: number;
   let onSaleAt: Date;
+  let poolId: number;
+  /** Sets the date's stock: admission lets in no more buyers than it can serve. */
+  const stock = (capacity: number) => world.database.db.update(t.capacityPools).set({ capacity }).where(eq(t.capacityPools.id, poolId));
 
   beforeAll(async () => {
     world = await openWorld(driver, { checkoutTimeSeconds: CHECKOUT_SECONDS, maxHeldPerBuyer: 1000 });
     const { db } = world.database;
-    const { types } = await hotEvent(db, { capacity: 3, types: 1 });
+    const { types, poolId: pool } = await hotEvent(db, { capacity: 3, types: 1 });
+    poolId = pool;
     typeId = types[0]!.id;
     dateId = types[0]!.eventDateId;
     const [date] = await db.select().from(t.eventDates).where(eq(t.eventDates.id, dateId));
@@ -123,6 +117,8 @@ describe.each(drivers)('the waiting room on %s', (driver) => {
     const [{ n }] = (await rows<{ n: number }>(world.database.db, sql`SELECT count(*)::int AS n FROM queue_places WHERE event_date_id = ${dateId}`)) as [{ n: number }];
     expect(n).toBe(5);
 
+    // Six tickets for the six buyers of this test, so that only the rate holds them back.
+    await stock(6);
     world.clock.now = new Date(onSaleAt.getTime());
     const first = await Promise.all(early.map(status));
     // The draw has numbered the five 1..5 in some order; none is admitted at the very start.
@@ -161,6 +157,7 @@ describe.each(drivers)('the waiting room on %s', (driver) => {
     // Let in, the queue page sends the buyer on to the tickets.
     const onward = await late.request({ method: 'GET', url: `/queue/${dateId}/` });
     expect([onward.statusCode, onward.headers.location]).toEqual([303, `/event/${eventId}/`]);
+    await stock(3);
   });
 
   it('sends a buyer without an admission from the event page to the queue, and refuses their reservation', async () => {
@@ -168,9 +165,9 @@ describe.each(drivers)('the waiting room on %s', (driver) => {
     const page = await outsider.request({ method: 'GET', url: `/event/${eventId}/` });
     expect(page.statusCode).toBe(303);
     expect(page.headers.location).toBe(`/queue/${dateId}/`);
-    await outsider.add({ [typeId]: 1 });
-    const reserve = await outsider.json('reserveTickets', {});
-    expect(reserve).toEqual({ reserved: false, error: QUEUE_FIRST_MESSAGE });
+    const added = await outsider.add({ [typeId]: 1 });
+    expect([added.statusCode, added.json()]).toEqual([403, { error: QUEUE_FIRST_MESSAGE, redirect: `/queue/${dateId}/` }]);
+    expect(await outsider.json('reserveTickets', {})).toMatchObject({ reserved: false });
 
     const admitted = early[0]!;
     const eventPage = await admitted.request({ method: 'GET', url: `/event/${eventId}/` });
@@ -211,82 +208,6 @@ describe.each(drivers)('the waiting room on %s', (driver) => {
     expect(late).toEqual([41, 42, 43, 44, 45]);
   });
 
-  it('takes a waiting list entry from the event page’s plain form, and refuses a bad one without a change', async () => {
-    const browser = new Visitor(world.app, { accept: 'text/html' }, '10.9.8.1');
-    const form = await browser.request({ method: 'GET', url: `/waiting-list/${typeId}/` });
-    expect(form.statusCode).toBe(200);
-    expect(form.body).toContain('Join the waiting list');
-    const joined = await browser.request({ method: 'POST', url: '/ajax/queue/waiting-list/', body: new URLSearchParams({ ticket_type_id: String(typeId), email: 'plain@example.test' }).toString() });
-    expect(joined.statusCode).toBe(200);
-    expect(joined.body).toContain(waitingListJoinedMessage(types0Name, CHECKOUT_SECONDS / 60));
-    // A page, with a page's policy: its own inline stylesheet is allowed, by hash.
-    expect(joined.headers['content-security-policy']).toMatch(/default-src 'self'.*style-src 'self' 'sha256-/);
-    const again = await browser.request({ method: 'POST', url: '/ajax/queue/waiting-list/', body: new URLSearchParams({ ticket_type_id: String(typeId), email: 'PLAIN@example.test' }).toString() });
-    expect(again.body).toContain('This e-mail address is already on the waiting list for Rush ticket 1.');
-    const unknown = await browser.request({ method: 'POST', url: '/ajax/queue/waiting-list/', body: new URLSearchParams({ ticket_type_id: '999999', email: 'plain@example.test' }).toString() });
-    expect(unknown.statusCode).toBe(404);
-    const [{ n }] = (await rows<{ n: number }>(world.database.db, sql`SELECT count(*)::int AS n FROM waiting_list_entries WHERE lower(email) = 'plain@example.test'`)) as [{ n: number }];
-    expect(n).toBe(1);
-    await world.database.db.delete(t.waitingListEntries);
-  });
-
-  it('offers released tickets to the waiting list in order, each offer once, held for its buyer', async () => {
-    const { db } = world.database;
-    const mail = { mailer: { transport: null, from: 'tickets@example.test' }, brandName: 'Holdfast', publicUrl: 'http://127.0.0.1:3000' };
-    const lister = (n: number) => new Visitor(world.app, { accept: 'application/json' }, `10.9.5.${n}`);
-    const emails = ['first@example.test', 'second@example.test'];
-    for (const [i, email] of emails.entries()) {
-      const res = await lister(i).request({ method: 'POST', url: '/ajax/queue/waiting-list/', body: new URLSearchParams({ ticket_type_id: String(typeId), email, quantity: '2' }).toString() });
-      expect(res.statusCode).toBe(200);
-      expect(res.json()).toMatchObject({ joined: true });
-    }
-    const invalid = await lister(9).request({ method: 'POST', url: '/ajax/queue/waiting-list/', body: 'ticket_type_id=1&email=nope' });
-    expect(invalid.statusCode).toBe(400);
-
-    // Three buyers hold all three tickets: nothing to offer.
-    const holders = [new Visitor(world.app, {}, '10.9.6.1'), new Visitor(world.app, {}, '10.9.6.2'), new Visitor(world.app, {}, '10.9.6.3')];
-    for (const v of holders) await v.add({ [typeId]: 1 });
-    // (they reserve straight through the hold path: admission is not what this proves)
-    const { reserveSale } = await import('./domain/reserve.ts');
-    const holdAll = await rows<{ id: string }>(db, sql`SELECT s.id FROM sales s JOIN sale_lines l ON l.sale_id = s.id WHERE l.ticket_type_id = ${typeId} AND s.hold_deadline IS NULL ORDER BY s.created_at DESC LIMIT 3`);
-    for (const s of holdAll) expect((await reserveSale(db, s.id, world.clock.now, CHECKOUT_SECONDS)).reserved).toBe(true);
-    expect(await offerReleasedTickets(db, mail, world.clock.now, CHECKOUT_SECONDS)).toBe(0);
-
-    // One hold ends: one ticket is not enough for the first in line (two), so no one is offered out of turn.
-    await db.execute(sql`UPDATE holds SET deadline = ${world.clock.now.toISOString()}::timestamptz WHERE sale_id = ${holdAll[0]!.id}`);
-    expect(await offerReleasedTickets(db, mail, world.clock.now, CHECKOUT_SECONDS)).toBe(0);
-    // A second ends: the first in line is offered two, held for them.
-    await db.execute(sql`UPDATE holds SET deadline = ${world.clock.now.toISOString()}::timestamptz WHERE sale_id = ${holdAll[1]!.id}`);
-    expect(await offerReleasedTickets(db, mail, world.clock.now, CHECKOUT_SECONDS)).toBe(1);
-    expect(await offerReleasedTickets(db, mail, world.clock.now, CHECKOUT_SECONDS)).toBe(0);
-    const [offer] = await latestMail(db, { recipient: emails[0] });
-    expect(offer?.subject).toBe('Tickets for Rush Night are held for you');
-    expect(await latestMail(db, { recipient: emails[1] })).toEqual([]);
-
-    const link = /\/waiting-list\/offer\/[\w-]+\//.exec(offer!.body)![0];
-    const buyer = new Visitor(world.app, {}, '10.9.7.1');
-    // The link asks for the code sent to the listed address; the code hands the held sale to this browser.
-    expect((await buyer.request({ method: 'GET', url: link })).statusCode).toBe(200);
-    expect((await buyer.request({ method: 'POST', url: `${link}code/`, body: '' })).statusCode).toBe(200);
-    const opened = await buyer.request({ method: 'POST', url: `${link}claim/`, body: new URLSearchParams({ code: await codeSentTo(db, emails[0]!) }).toString() });
-    expect(opened.statusCode).toBe(303);
-    expect(opened.headers.location).toBe('/checkout/');
-    const checkout = await buyer.checkout();
-    expect(checkout.seconds_remaining).toBeGreaterThan(0);
-    expect(await buyer.json('reserveTickets', {})).toMatchObject({ reserved: true, fresh_reservation: false });
-
-    // The offer runs out unused: its tickets go to the next in line, and the first is not offered again.
-    tick(CHECKOUT_SECONDS * 1000 + 1000);
-    const ended = await buyer.request({ method: 'GET', url: link });
-    expect(ended.statusCode).toBe(410);
-    expect(ended.body).toContain(OFFER_ENDED_MESSAGE);
-    expect(await offerReleasedTickets(db, mail, world.clock.now, CHECKOUT_SECONDS)).toBe(1);
-    const offers = async (email: string) => (await latestMail(db, { recipient: email })).filter((m) => m.subject.startsWith('Tickets for'));
-    expect(await offers(emails[1]!)).toHaveLength(1);
-    expect(await offers(emails[0]!)).toHaveLength(1);
-    const [{ taken }] = (await rows<{ taken: number }>(db, sql`SELECT (sold + held)::int AS taken FROM capacity_pools p JOIN event_dates d ON d.pool_id = p.id WHERE d.id = ${dateId}`)) as [{ taken: number }];
-    expect(taken).toBeLessThanOrEqual(3);
-  });
 });
 
 describe.each(drivers)('one queue shared by two server processes on %s', (driver) => {
@@ -339,32 +260,6 @@ describe.each(drivers)('one queue shared by two server processes on %s', (driver
     expect(through[0]).toBe(30 - row!.admittedThrough);
   });
 });
-
-describe.each(drivers)('waiting list offers made at once on %s', (driver) => {
-  let world: TestWorld;
-  afterAll(async () => world?.close());
-
-  it('offers the freed tickets to the first in line, each once, however many offer runs race', async () => {
-    world = await openWorld(driver);
-    const { db } = world.database;
-    const { types, poolId } = await hotEvent(db, { capacity: 3, types: 1 });
-    const typeId = types[0]!.id;
-    const now = world.clock.now;
-    for (let i = 0; i < 6; i++) {
-      await db.insert(t.waitingListEntries).values({ ticketTypeId: typeId, email: `line${i}@example.test`, qty: 1, joinedAt: new Date(now.getTime() + i) });
-    }
-    const mail = { mailer: { transport: null, from: 'tickets@example.test' }, brandName: 'Holdfast', publicUrl: 'http://127.0.0.1:3000' };
-    const made = await Promise.all(Array.from({ length: 4 }, () => offerReleasedTickets(db, mail, now, CHECKOUT_SECONDS)));
-    expect(made.reduce((a, b) => a + b, 0)).toBe(3);
-    const offered = await rows<{ email: string }>(db, sql`SELECT email FROM waiting_list_entries WHERE ticket_type_id = ${typeId} AND offered_at IS NOT NULL ORDER BY id`);
-    expect(offered.map((r) => r.email)).toEqual(['line0@example.test', 'line1@example.test', 'line2@example.test']);
-    const [pool] = await db.select().from(t.capacityPools).where(eq(t.capacityPools.id, poolId));
-    expect(pool!.sold + pool!.held).toBe(3);
-    for (const i of [0, 1, 2]) expect(await latestMail(db, { recipient: `line${i}@example.test` })).toHaveLength(1);
-    expect(await latestMail(db, { recipient: 'line3@example.test' })).toEqual([]);
-  });
-});
-
 describe.each(drivers)('a turn in the queue belongs to its browser, reserves one sale and ends, on %s', (driver) => {
   let world: TestWorld;
   let dateId: number;
@@ -399,8 +294,10 @@ describe.each(drivers)('a turn in the queue belongs to its browser, reserves one
     expect((await status(v)).state).toBe('admitted');
   }
   const eventPage = (v: Visitor) => v.request({ method: 'GET', url: `/event/${eventId}/`, headers: { accept: 'text/html' } });
+  /** Adds a ticket and reserves: what the add or the reservation answers. */
   const reserve = async (v: Visitor) => {
-    await v.add({ [typeId]: 1 });
+    const added = await v.add({ [typeId]: 1 });
+    if (added.statusCode !== 200) return added.json() as Record<string, unknown>;
     return v.json('reserveTickets', {});
   };
   const placeRow = async (v: Visitor) => {
@@ -428,7 +325,7 @@ describe.each(drivers)('a turn in the queue belongs to its browser, reserves one
       const page = await eventPage(thief);
       expect([page.statusCode, page.headers.location]).toEqual([303, `/queue/${dateId}/`]);
       expect((await status(thief)).state).toBe('no-place');
-      expect(await reserve(thief)).toEqual({ reserved: false, error: QUEUE_FIRST_MESSAGE });
+      expect(await reserve(thief)).toEqual({ error: QUEUE_FIRST_MESSAGE, redirect: `/queue/${dateId}/` });
     }
     // The buyer whose turn it is carries on.
     expect((await eventPage(buyer)).statusCode).toBe(200);
@@ -475,7 +372,7 @@ describe.each(drivers)('a turn in the queue belongs to its browser, reserves one
     expect(queuePage.body).toContain(JOIN_AGAIN_LABEL);
     expect((queuePage.cookies as { name: string }[]).map((c) => c.name)).not.toContain(`hf_admit_${dateId}`);
     expect((await status(buyer)).state).toBe('ended');
-    expect(await reserve(buyer)).toEqual({ reserved: false, error: admissionEndedMessage(ADMISSION_SECONDS / 60) });
+    expect(await reserve(buyer)).toEqual({ error: admissionEndedMessage(ADMISSION_SECONDS / 60), redirect: `/queue/${dateId}/` });
     // The place's cookie from before its turn, kept back and shown again, is spent too (the database says so).
     jar(buyer).set(`hf_queue_${dateId}`, before);
     jar(buyer).delete(`hf_admit_${dateId}`);
@@ -503,138 +400,5 @@ describe.each(drivers)('a turn in the queue belongs to its browser, reserves one
     expect((await buyer.request({ method: 'POST', url: '/signout/', body: '' })).statusCode).toBeLessThan(400);
     expect((await eventPage(buyer)).statusCode).toBe(200);
     expect((await status(buyer)).state).toBe('admitted');
-  });
-});
-
-describe.each(drivers)('a waiting list offer link on %s', (driver) => {
-  let world: TestWorld;
-  beforeAll(async () => {
-    world = await openWorld(driver, { checkoutTimeSeconds: CHECKOUT_SECONDS });
-  });
-  afterAll(async () => world?.close());
-
-  let ip = 0;
-  const visitor = () => new Visitor(world.app, {}, `10.6.0.${++ip}`);
-  /** An offer made to `email`: its link, its ticket type and its sale. */
-  async function offerTo(email: string): Promise<{ link: string; typeId: number; saleId: string }> {
-    const { db } = world.database;
-    const { types } = await hotEvent(db, { capacity: 2, types: 1 });
-    const typeId = types[0]!.id;
-    await db.insert(t.waitingListEntries).values({ ticketTypeId: typeId, email, qty: 1, joinedAt: world.clock.now });
-    expect(await offerReleasedTickets(db, MAIL, world.clock.now, CHECKOUT_SECONDS)).toBe(1);
-    const [mail] = await latestMail(db, { recipient: email });
-    const [entry] = await db.select().from(t.waitingListEntries).where(eq(t.waitingListEntries.ticketTypeId, typeId));
-    return { link: /\/waiting-list\/offer\/[\w-]+\//.exec(mail!.body)![0], typeId, saleId: entry!.offerSaleId! };
-  }
-  const sendCode = (v: Visitor, link: string, replace = false) => v.request({ method: 'POST', url: `${link}code/`, body: replace ? 'replace=1' : '' });
-  const claim = (v: Visitor, link: string, code: string, replace = false) =>
-    v.request({ method: 'POST', url: `${link}claim/`, body: new URLSearchParams({ code, ...(replace ? { replace: '1' } : {}) }).toString() });
-  const heldTypes = async (v: Visitor) => (await v.checkout()).tickets.map((line) => line.ticket_id);
-
-  it('asks whoever opens the link for the code sent to the listed address, and hands the sale to no one before it', async () => {
-    const email = 'forwarded-from@example.test';
-    const { link, typeId } = await offerTo(email);
-    const forwarded = visitor();
-    const opened = await forwarded.request({ method: 'GET', url: link });
-    expect(opened.statusCode).toBe(200);
-    expect(opened.body).toContain(OFFER_SEND_CODE_LABEL);
-    expect(opened.body).toContain('f••••••••@example.test');
-    expect(opened.body).not.toContain(email);
-    expect(jar(forwarded).has('hf_sale')).toBe(false);
-    // The code goes to the listed address, whatever the opener asks.
-    expect((await sendCode(forwarded, link)).statusCode).toBe(200);
-    const code = await codeSentTo(world.database.db, email);
-    const wrong = await claim(forwarded, link, code === '000000' ? '111111' : '000000');
-    expect(wrong.statusCode).toBe(400);
-    expect((await claim(forwarded, link, 'abc')).statusCode).toBe(400);
-    expect(await heldTypes(forwarded)).not.toContain(typeId);
-
-    // A different buyer, signed in with their own code, is refused the offer, even holding the listed address's code.
-    const other = visitor();
-    await accountFor(world, 'someone-else@example.test');
-    await signInAs(world, other, 'someone-else@example.test');
-    const refused = await other.request({ method: 'GET', url: link });
-    expect([refused.statusCode, refused.body.includes(OFFER_OTHER_ACCOUNT_MESSAGE)]).toEqual([403, true]);
-    expect((await claim(other, link, code)).statusCode).toBe(403);
-    expect(await heldTypes(other)).not.toContain(typeId);
-    // Not a link at all.
-    const unknown = await forwarded.request({ method: 'GET', url: '/waiting-list/offer/not-a-real-offer-token-at-all/' });
-    expect([unknown.statusCode, unknown.body.includes(OFFER_UNKNOWN_MESSAGE)]).toEqual([404, true]);
-  });
-
-  it('hands the sale to the browser that proves the listed address, once: a second browser is refused it, even with a right code', async () => {
-    const email = 'no-account@example.test';
-    const { link, typeId, saleId } = await offerTo(email);
-    const buyer = visitor();
-    await sendCode(buyer, link);
-    const claimed = await claim(buyer, link, await codeSentTo(world.database.db, email));
-    expect([claimed.statusCode, claimed.headers.location]).toEqual([303, '/checkout/']);
-    expect(await heldTypes(buyer)).toEqual([typeId]);
-    expect((await buyer.checkout()).seconds_remaining).toBeGreaterThan(0);
-    expect(await buyer.json('reserveTickets', {})).toMatchObject({ reserved: true, fresh_reservation: false });
-    // Without an account the sale carries the proved address, as the checkout's login step leaves it.
-    const [sale] = await world.database.db.select().from(t.sales).where(eq(t.sales.id, saleId));
-    expect([sale!.userId, sale!.verifiedEmail]).toEqual([null, email]);
-    // The same browser opening the link again goes back to its checkout.
-    const reopened = await buyer.request({ method: 'GET', url: link });
-    expect([reopened.statusCode, reopened.headers.location]).toEqual([303, '/checkout/']);
-
-    const second = visitor();
-    await sendCode(second, link);
-    const refused = await claim(second, link, await codeSentTo(world.database.db, email));
-    expect([refused.statusCode, refused.body.includes(OFFER_TAKEN_MESSAGE)]).toEqual([409, true]);
-    expect(await heldTypes(second)).toEqual([]);
-  });
-
-  it('signs the listed address’s account in, and lets that account carry on in another browser: the sale follows the account', async () => {
-    const email = 'has-account@example.test';
-    const userId = await accountFor(world, email);
-    const { link, typeId, saleId } = await offerTo(email);
-    const phone = visitor();
-    await sendCode(phone, link);
-    expect((await claim(phone, link, await codeSentTo(world.database.db, email))).statusCode).toBe(303);
-    expect(jar(phone).get('hf_session')?.[0]).toBe('s');
-    const [sale] = await world.database.db.select().from(t.sales).where(eq(t.sales.id, saleId));
-    expect(sale!.userId).toBe(userId);
-    const laptop = visitor();
-    await sendCode(laptop, link);
-    expect((await claim(laptop, link, await codeSentTo(world.database.db, email))).statusCode).toBe(303);
-    expect(await heldTypes(laptop)).toEqual([typeId]);
-  });
-
-  it('never replaces a basket with tickets in it without asking, and replaces it once the buyer says so', async () => {
-    const email = 'has-a-basket@example.test';
-    const { link, typeId } = await offerTo(email);
-    const { types } = await hotEvent(world.database.db, { capacity: 10, types: 1 });
-    const buyer = visitor();
-    await buyer.add({ [types[0]!.id]: 1 });
-    expect(await heldTypes(buyer)).toEqual([types[0]!.id]);
-    const asked = await buyer.request({ method: 'GET', url: link });
-    expect(asked.statusCode).toBe(200);
-    expect(asked.body).toContain(OFFER_REPLACE_QUESTION);
-    expect(asked.body).toContain('Keep my basket');
-    // A claim that did not say so is asked again, and the basket is kept.
-    await sendCode(buyer, link);
-    const code = await codeSentTo(world.database.db, email);
-    const notYet = await claim(buyer, link, code);
-    expect(notYet.statusCode).toBe(409);
-    expect(notYet.body).toContain(OFFER_REPLACE_QUESTION);
-    expect(await heldTypes(buyer)).toEqual([types[0]!.id]);
-    // Said so: the offer's tickets are the basket now.
-    expect((await claim(buyer, link, code, true)).statusCode).toBe(303);
-    expect(await heldTypes(buyer)).toEqual([typeId]);
-  });
-
-  it('ends when it says it ends: a right code after the offer’s end claims nothing', async () => {
-    const email = 'too-late@example.test';
-    const { link, typeId } = await offerTo(email);
-    const buyer = visitor();
-    await sendCode(buyer, link);
-    const code = await codeSentTo(world.database.db, email);
-    world.clock.advance(CHECKOUT_SECONDS * 1000 + 1000);
-    for (const res of [await claim(buyer, link, code), await buyer.request({ method: 'GET', url: link }), await sendCode(buyer, link)]) {
-      expect([res.statusCode, res.body.includes(OFFER_ENDED_MESSAGE)]).toEqual([410, true]);
-    }
-    expect(await heldTypes(buyer)).not.toContain(typeId);
   });
 });

@@ -60,6 +60,8 @@ export const events = pgTable('events', {
   timeslotWarning: text('timeslot_warning'),
   /** Tickets of one type one order may hold when the type sets no maximum of its own; null for the site's default. */
   maxPerOrder: integer('max_per_order'),
+  /** How long a waiting-list offer holds its tickets for the buyer it is made to (never past the date's start). */
+  waitingListOfferSeconds: integer('waiting_list_offer_seconds').notNull().default(172800),
   /** Where a ticket holder watches the event online; null when it has no livestream. */
   accessOnline: text('access_online'),
   /** The organiser's reward for each friend who books through a buyer's referral link (both or neither). */

@@ -110,10 +110,17 @@ export const waitingListEntries = pgTable(
     openedAt: moment('opened_at'),
     /** When the listed address's one-time code claimed the offer for a browser: a second browser is refused it. */
     claimedAt: moment('claimed_at'),
+    /** The client address that joined, for the cap of entries one address may make per date. */
+    clientIp: text('client_ip'),
+    /** When the buyer left the list by the link in their confirmation: never offered after. */
+    leftAt: moment('left_at'),
+    /** When the organiser took the entry off the list: never offered after. */
+    removedAt: moment('removed_at'),
   },
   (t) => [
-    uniqueIndex('waiting_list_entries_type_email').on(t.ticketTypeId, sql`lower(${t.email})`),
-    index('waiting_list_entries_next').on(t.ticketTypeId, t.id).where(sql`${t.offeredAt} IS NULL`),
+    uniqueIndex('waiting_list_entries_type_email').on(t.ticketTypeId, sql`lower(${t.email})`).where(sql`${t.leftAt} IS NULL AND ${t.removedAt} IS NULL`),
+    index('waiting_list_entries_next').on(t.ticketTypeId, t.id).where(sql`${t.offeredAt} IS NULL AND ${t.leftAt} IS NULL AND ${t.removedAt} IS NULL`),
+    index('waiting_list_entries_address').on(t.clientIp),
     check('waiting_list_entries_qty', sql`${t.qty} > 0`),
   ],
 );

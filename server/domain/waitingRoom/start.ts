@@ -1,14 +1,22 @@
-/** What a server process starts for the waiting room: demo mode's on-sales, and the waiting list's offers every few seconds. */
+/**
+ * What a server process starts for the waiting room: demo mode's on-sales, and the waiting list's
+ * offers every few seconds for stock freed by no buyer's request (a refund, a hold left to expire);
+ * every route that takes stock makes the list's offers first itself.
+ */
 import type { Config } from '../../config.ts';
 import type { Database } from '../../db/index.ts';
 import { mailerOf } from '../../providers/index.ts';
 import { seedDemoOnSales } from './demo.ts';
-import { startWaitingListJob } from './waitingList.ts';
+import { startWaitingListJob, type WaitingListMail } from './waitingList.ts';
 
 export const WAITING_LIST_INTERVAL_MS = 3000;
 
 export async function startWaitingRoom(db: Database, config: Config, clock: () => Date, onError: (err: unknown) => void): Promise<() => void> {
   if (config.demo) await seedDemoOnSales(db, clock());
-  const mail = { mailer: mailerOf(config), brandName: config.brandName, publicUrl: config.publicUrl };
-  return startWaitingListJob(db, mail, clock, config.checkoutTimeSeconds, WAITING_LIST_INTERVAL_MS, onError);
+  return startWaitingListJob(db, waitingListMailOf(config), clock, WAITING_LIST_INTERVAL_MS, onError);
+}
+
+/** What the waiting list's offers and e-mails need from the configuration. */
+export function waitingListMailOf(config: Config): WaitingListMail {
+  return { mailer: mailerOf(config), brandName: config.brandName, publicUrl: config.publicUrl, secret: config.sessionSecret, maxPerOrder: config.maxPerOrder };
 }

@@ -27,6 +27,7 @@ import {
   type OfferLookup,
 } from '../../domain/waitingRoom/waitingList.ts';
 import type { AppDeps } from '../../http/deps.ts';
+import { formatDeadline } from '../../mail/waitingList.ts';
 import { REFUSAL_STATUS, refusalStatus } from '../../http/refusals.ts';
 import { setSaleCookie, signIn, userIdOf } from '../../http/session.ts';
 import { html, page, type Html } from '../../views/html.ts';
@@ -48,7 +49,7 @@ export function maskedAddress(email: string): string {
   return `${local.slice(0, 1)}${'•'.repeat(Math.max(3, Math.min(local.length - 1, 8)))}${email.slice(at)}`;
 }
 
-const time = (d: Date) => `${d.toISOString().slice(11, 16)} UTC`;
+const time = (d: Date) => formatDeadline(d);
 
 type Live = Extract<OfferLookup, { kind: 'live' }>;
 

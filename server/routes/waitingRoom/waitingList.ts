@@ -1,43 +1,106 @@
 /**
  * The waiting list's routes: joining (JSON for the queue page's script, a page for the event page's
- * plain form) and a ticket type's own waiting-list page. An offer is claimed in ./offer.ts.
+ * plain form), with the proof of work; a ticket type's own waiting-list page; leaving by the link in
+ * the confirmation. Every route that takes stock (adding, reserving) first gives stock freed while
+ * buyers wait to the lists (`offerFreedStock`), so no buyer off the list claims it before them. An
+ * offer is claimed in ./offer.ts.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { sql } from 'drizzle-orm';
 import { z } from 'zod/mini';
 import { rows } from '../../db/index.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { html, page, type Html } from '../../views/html.ts';
-import { joinWaitingList } from '../../domain/waitingRoom/waitingList.ts';
+import {
+  entryForLeaving,
+  entryOfLeaveToken,
+  joinWaitingList,
+  leavePath,
+  leaveWaitingList,
+  LEAVE_UNKNOWN_MESSAGE,
+  LEFT_MESSAGE,
+  offerFreedStock,
+} from '../../domain/waitingRoom/waitingList.ts';
+import { waitingListMailOf } from '../../domain/waitingRoom/start.ts';
+import { Refusal } from '../../domain/refusal.ts';
+import { refusalStatus } from '../../http/refusals.ts';
+import { saleIdOf } from '../../http/session.ts';
+import { calls } from '../../../contract/index.ts';
 import { WAITING_LIST_PATH } from '../../../contract/waitingRoom.ts';
 
 export const WAITING_LIST_INVALID_MESSAGE = 'Give a valid e-mail address and how many tickets you want.';
+/** Said to a join without the solved browser check (the proof of work the queue's join asks for too). */
+export const WAITING_LIST_NO_PROOF_MESSAGE = 'Joining the waiting list needs the browser check to be solved first.';
+export const LEAVE_LABEL = 'Leave the waiting list';
 
 const idParam = (raw: string): number | null => (/^[1-9]\d{0,8}$/.test(raw) ? Number(raw) : null);
 
 const waitingListForm = z.object({
   ticket_type_id: z.string().check(z.regex(/^[1-9]\d{0,8}$/)),
   email: z.string().check(z.maxLength(254), z.email()),
-  quantity: z.optional(z.string().check(z.regex(/^[1-9]\d?$/))),
+  quantity: z.optional(z.string().check(z.regex(/^[1-9]\d{0,3}$/))),
+  altcha: z.optional(z.string().check(z.maxLength(20_000))),
 });
 
 export function registerWaitingList(app: FastifyInstance, deps: AppDeps): void {
   const { db, config, clock } = deps;
 
+  const mail = waitingListMailOf(config);
+  const show = (reply: FastifyReply, body: Html, status = 200) =>
+    reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page(config, 'Waiting list', html`<h1>Waiting list</h1>${body}`));
+
+  // Stock freed while buyers wait goes to the lists first: before adding or reserving takes any.
+  const stockTaking = new Set([calls.addToBasket.path, calls.reserveTickets.path]);
+  app.addHook('onRoute', (route) => {
+    if (!stockTaking.has(route.url) || ![route.method].flat().includes('POST')) return;
+    route.preHandler = [listFirst, ...[route.preHandler ?? []].flat()];
+  });
+  async function listFirst(request: FastifyRequest) {
+    const body = (request.body ?? {}) as { ticket?: unknown };
+    const lines = body.ticket && typeof body.ticket === 'object' ? Object.values(body.ticket as Record<string, { ticket?: unknown }>) : [];
+    const ticketTypeIds = lines.map((l) => Number(l?.ticket)).filter((id) => Number.isSafeInteger(id) && id > 0).slice(0, 50);
+    await offerFreedStock(db, mail, clock(), { saleId: saleIdOf(request), ticketTypeIds });
+  }
+
   // The waiting list: JSON for the queue page's script, a page for the event page's plain form.
   app.post(WAITING_LIST_PATH, async (request, reply) => {
     const parsed = waitingListForm.safeParse(request.body);
     const browser = (request.headers.accept ?? '').includes('text/html');
-    if (!parsed.success) {
-      if (!browser) return reply.status(400).send({ error: WAITING_LIST_INVALID_MESSAGE });
-      reply.status(400).type('text/html; charset=utf-8');
-      return page(config, 'Waiting list', html`<h1>Waiting list</h1><p class="notice error" role="alert">${WAITING_LIST_INVALID_MESSAGE}</p>`);
+    const refuse = (message: string, status: number) =>
+      browser ? show(reply, html`<p class="notice error" role="alert">${message}</p>`, status) : reply.status(status).send({ error: message });
+    if (!parsed.success) return refuse(WAITING_LIST_INVALID_MESSAGE, 400);
+    const token = parsed.data.altcha ?? '';
+    if (!token || !(await deps.captcha.verify(token, request.ip))) return refuse(WAITING_LIST_NO_PROOF_MESSAGE, 403);
+    try {
+      const answer = await joinWaitingList(
+        db,
+        { ticketTypeId: Number(parsed.data.ticket_type_id), email: parsed.data.email.trim(), qty: Number(parsed.data.quantity ?? '1'), ip: request.ip ?? null },
+        clock(),
+        { ...mail, maxHeldPerBuyer: config.maxHeldPerBuyer },
+      );
+      if (!browser) return answer;
+      return show(reply, html`<p class="notice" role="status">${answer.message}</p><p><a class="inline-link" href="/all-events/">See all events</a></p>`);
+    } catch (err) {
+      if (!(err instanceof Refusal)) throw err;
+      return refuse(err.message, refusalStatus(err));
     }
-    const qty = Math.min(Number(parsed.data.quantity ?? '1'), config.maxPerOrder);
-    const answer = await joinWaitingList(db, { ticketTypeId: Number(parsed.data.ticket_type_id), email: parsed.data.email.trim(), qty }, clock(), config.checkoutTimeSeconds);
-    if (!browser) return answer;
-    reply.type('text/html; charset=utf-8');
-    return page(config, 'Waiting list', html`<h1>Waiting list</h1><p class="notice" role="status">${answer.message}</p><p><a class="inline-link" href="/all-events/">See all events</a></p>`);
+  });
+
+  // Leaving: the link shows what it leaves and asks (a mail scanner opening it changes nothing); the button leaves.
+  app.get<{ Params: { token: string } }>('/waiting-list/leave/:token/', async (request, reply) => {
+    const entryId = entryOfLeaveToken(config.sessionSecret, request.params.token, clock());
+    const entry = entryId === null ? null : await entryForLeaving(db, entryId);
+    if (!entry) return show(reply, html`<p class="notice error" role="alert">${LEAVE_UNKNOWN_MESSAGE}</p>`, 404);
+    return show(
+      reply,
+      html`<p>You are on the waiting list for ${entry.typeName} at ${entry.title}.</p>
+      <form method="post" action="${leavePath(request.params.token)}"><button class="button" type="submit">${LEAVE_LABEL}</button></form>`,
+    );
+  });
+  app.post<{ Params: { token: string } }>('/waiting-list/leave/:token/', async (request, reply) => {
+    const entryId = entryOfLeaveToken(config.sessionSecret, request.params.token, clock());
+    if (entryId === null || !(await leaveWaitingList(db, entryId, clock(), mail))) return show(reply, html`<p class="notice error" role="alert">${LEAVE_UNKNOWN_MESSAGE}</p>`, 404);
+    return show(reply, html`<p class="notice" role="status">${LEFT_MESSAGE}</p><p><a class="inline-link" href="/all-events/">See all events</a></p>`);
   });
 
   app.get<{ Params: { typeId: string } }>('/waiting-list/:typeId/', async (request, reply) => {

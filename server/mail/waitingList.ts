@@ -1,0 +1,52 @@
+/** The waiting list's e-mails: the confirmation of joining (with the place in line and a leave link), and an offer. */
+import type { MailContent } from './transport.ts';
+
+const deadline = new Intl.DateTimeFormat('en-GB', {
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  hour12: true,
+  timeZone: 'Europe/London',
+  timeZoneName: 'short',
+});
+
+/** A deadline in the event's time zone (UK time, as every event's dates are shown), with the zone named: 'Tue, 1 Dec 2026, 7:00 pm GMT'. */
+export function formatDeadline(d: Date): string {
+  return deadline.format(d);
+}
+
+export function waitingListJoinedMail(
+  brandName: string,
+  j: { title: string; typeName: string; qty: number; position: number; offerHours: number; leaveLink: string },
+): MailContent {
+  return {
+    subject: `You are on the waiting list for ${j.title}`,
+    text: [
+      `You are number ${j.position} on the waiting list for ${j.qty} × ${j.typeName} at ${j.title}.`,
+      '',
+      `If tickets are released, we will e-mail you a link that holds them for you for up to ${j.offerHours} hours (never past the event's start).`,
+      '',
+      'To leave the waiting list, open this link:',
+      j.leaveLink,
+      '',
+      brandName,
+    ].join('\n'),
+  };
+}
+
+export function waitingListOfferMail(brandName: string, o: { title: string; typeName: string; qty: number; startsAt: Date; link: string; until: Date }): MailContent {
+  return {
+    subject: `Tickets for ${o.title} are held for you`,
+    text: [
+      `Tickets have been released for ${o.title} (${formatDeadline(o.startsAt)}), and you are next on the waiting list.`,
+      '',
+      `We are holding ${o.qty} × ${o.typeName} for you until ${formatDeadline(o.until)}. Open this link to buy them:`,
+      o.link,
+      '',
+      `If you do not want them, do nothing: they go to the next buyer on the list. This offer is made once. ${brandName}`,
+    ].join('\n'),
+  };
+}
