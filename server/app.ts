@@ -23,6 +23,7 @@ import { dev } from './routes/dev/index.ts';
 import type { MovableClock } from './routes/dev/clock.ts';
 import { pages } from './routes/pages/index.ts';
 import { registerWaitingRoom, type FastPath } from './routes/waitingRoom/index.ts';
+import { registerOrganiserConsole } from './routes/organiser/index.ts';
 import { sandbox } from './routes/sandbox/index.ts';
 import { STYLE } from './views/html.ts';
 import type { Mailer } from './mail/index.ts';
@@ -136,6 +137,7 @@ export async function buildApp(deps: {
 
   const waitingRoom = await registerWaitingRoom(app, appDeps, { staticDir: path.resolve(config.staticDir), apiHeaders: apiHeadersFor(config.publicUrl) });
   fastPath = waitingRoom.pollFastPath;
+  await registerOrganiserConsole(app, appDeps, waitingRoom.rooms);
   await app.register(api, { deps: appDeps });
   // Demo mode's routes are not registered outside it, and registerDemoMode answers their paths 404 there.
   if (config.demo) {

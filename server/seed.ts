@@ -453,6 +453,23 @@ export async function seed(db: Database, now = new Date()) {
       .values({ email: 'tom.okafor@example.com', firstName: 'Tom', lastName: 'Okafor', subscribed: false, emailProvenAt: now })
       .returning();
 
+    /*
+     * Harbour Nights Promotions runs demo mode's queued on-sales (server/domain/waitingRoom/demo.ts
+     * adds their events at each start); Olivia Organiser has its organiser's role, so the
+     * organiser's console (/organiser/) shows her those dates.
+     */
+    const harbourNights = await org({
+      slug: 'harbour-nights',
+      name: 'Harbour Nights Promotions',
+      description: 'Big nights on the harbour, sold through a fair queue.',
+      paymentProvider: 'stripe',
+    });
+    const [olivia] = await tx
+      .insert(t.users)
+      .values({ email: 'olivia.organiser@example.com', firstName: 'Olivia', lastName: 'Organiser', viewType: 'organiser', emailProvenAt: now })
+      .returning();
+    await tx.insert(t.organiserMembers).values({ organiserId: harbourNights.id, userId: olivia!.id, createdAt: now });
+
     // A saved address for the signed-in demo buyer, and the local address finder's index.
     await tx.insert(t.userAddresses).values({
       userId: amelia!.id,
@@ -502,7 +519,8 @@ export async function seed(db: Database, now = new Date()) {
       },
       vouchers: { riverside: riversideVoucher!.id, lantern: lanternVoucher!.id },
       codes: { summer10: summer10.code, fiveOff: fiveOff.code, laugh20: laugh20.code, exhausted: spring.code },
-      users: { subscribedDark: amelia!, notSubscribed: tom! },
+      users: { subscribedDark: amelia!, notSubscribed: tom!, organiser: olivia! },
+      harbourNights: harbourNights.id,
       charity: { id: charity!.id, downloadToken: DEMO_GIFT_AID_TOKEN },
       questions,
       plans: { organiser: meadow.id, event: festival.id, weekend: festivalWeekend.id, day: festivalDay.id },
