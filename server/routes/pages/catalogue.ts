@@ -12,6 +12,7 @@ import { effectiveMaxPerOrder } from '../../domain/limits.ts';
 import { maximumWarning, minimumWarning } from '../../../contract/messages/basket.ts';
 import { type Html, html, icon } from '../../views/html.ts';
 import { builtScripts } from '../../views/builtScripts.ts';
+import { admissionNoticeOf } from '../waitingRoom/gates.ts';
 
 const idParam = (raw: string): number | null => {
   const n = Number(raw);
@@ -74,6 +75,8 @@ export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
     const referrer = referrerOfCode(config.sessionSecret, request.query.ref, deps.clock());
     if (referrer !== null) setReferrerCookie(request, reply, referrer);
     const { event, organiser, offers: types, vouchers, left, seated } = row;
+    // A buyer let in by a queue is told until when their turn lasts.
+    const admission = admissionNoticeOf(request);
     // Seated ticket types are chosen seat by seat on their date's seat page.
     const seatDates = [...new Map(types.filter(({ type }) => seated.has(type.id)).map(({ date }) => [date.id, date])).values()];
     const about = types.find(({ type }) => String(type.id) === request.query.ticket)?.type;
@@ -119,6 +122,7 @@ export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
       request,
       event.title,
       html`${error ? html`<p class="notice error" role="alert">${error}</p>` : ''}
+      ${admission ? html`<p class="notice" role="status" data-admission-until="${admission.until}">${admission.message}</p>` : ''}
       <div class="event-hero"><img src="${event.thumbnail}" alt="" width="360" height="225"><div class="event-hero__text"><h1>${event.title}</h1>
       <p>${event.description}</p><p class="muted">${event.venueName}, ${event.venueAddress}</p>
       <p class="muted">By <a class="inline-link" href="/organiser/${organiser.id}/">${organiser.name}</a></p></div></div>

@@ -6,15 +6,15 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { eq, sql } from 'drizzle-orm';
-import { rows } from '../../db/index.ts';
+import { eq } from 'drizzle-orm';
 import { eventDateQueues } from '../../db/schema.ts';
 import type { AppDeps } from '../../http/deps.ts';
-import { bindingOf, ensureSessionBinding, onSessionReplaced, saleIdOf, sessionBindingOf, sessionIdOfHeader } from '../../http/session.ts';
+import { bindingOf, ensureSessionBinding, onSessionReplaced, sessionBindingOf, sessionIdOfHeader, userIdOf } from '../../http/session.ts';
 import { Refusal } from '../../domain/refusal.ts';
 import { Html, html, page } from '../../views/html.ts';
 import { builtScripts } from '../../views/builtScripts.ts';
-import { admitOnce, join, numberOf, useAdmissionFor, WaitingRooms, type QueuedDate, type QueueView } from '../../domain/waitingRoom/room.ts';
+import { admitOnce, joinAs, numberOf, placeOfAccount, WaitingRooms, type QueuedDate, type QueueView } from '../../domain/waitingRoom/room.ts';
+import { placesPerAddressMessage, registerGates, SIGN_IN_TO_QUEUE_MESSAGE } from './gates.ts';
 import { admissionCookie, placeCookie, QUEUE_COOKIE, signer, type Admission, type Place } from '../../domain/waitingRoom/tokens.ts';
 import { registerWaitingList, WAITING_LIST_INTRO, waitingListFormHtml } from './waitingList.ts';
 import { registerOffers } from './offer.ts';
@@ -27,14 +27,9 @@ import {
   SOLD_OUT_MESSAGE,
   waitingMessage,
 } from '../../../contract/waitingRoom.ts';
-import { calls } from '../../../contract/index.ts';
 
-/** Said to a reservation of a queued date that did not come through the queue. */
-export const QUEUE_FIRST_MESSAGE = 'These tickets are sold through a queue. Join it from the event page, and reserve once it is your turn.';
+export { ADMISSION_USED_MESSAGE, QUEUE_FIRST_MESSAGE } from './gates.ts';
 export const NO_PLACE_MESSAGE = 'A place in the queue needs the browser check to be solved first.';
-/** Said to a second sale reserving with an admission another sale has used. */
-export const ADMISSION_USED_MESSAGE =
-  'Your turn in the queue has already been used to reserve another basket. Each turn reserves one basket: to buy more, join the queue again from the event page.';
 export const JOIN_AGAIN_LABEL = 'Join the queue again';
 const PLACE_SECONDS = 2 * 86400;
 const POLL_ROUTE = '/ajax/queue/:dateId/status/';
@@ -164,47 +159,8 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
     return date;
   }
 
-  // The gates: a queued date's event page and reservation want an admission. Attached to those two
-  // routes as they are registered, so no other route pays for them.
-  const reservePath = calls.reserveTickets.path;
-  app.addHook('onRoute', (route) => {
-    const methods = [route.method].flat();
-    if (route.url === reservePath && methods.includes('POST')) route.preHandler = [...[route.preHandler ?? []].flat(), reserveGate];
-    if (route.url === '/event/:id/' && methods.includes('GET')) route.preHandler = [...[route.preHandler ?? []].flat(), eventGate];
-  });
-
-  async function reserveGate(request: FastifyRequest, reply: FastifyReply) {
-    const dates = await rooms.current();
-    if (dates.size === 0) return;
-    const saleId = saleIdOf(request);
-    if (!saleId) return;
-    const found = await rows<{ event_date_id: number; held: boolean }>(
-      db,
-      sql`SELECT DISTINCT t.event_date_id, COALESCE(s.hold_deadline > ${clock().toISOString()}::timestamptz, false) AS held
-          FROM sale_lines l JOIN ticket_types t ON t.id = l.ticket_type_id JOIN sales s ON s.id = l.sale_id
-          WHERE l.sale_id = ${saleId} AND t.event_date_id IN (${sql.join([...dates.keys()].map((id) => sql`${id}`), sql`, `)})`,
-    );
-    // A sale already held (a waiting list offer, a reservation made while admitted) carries on.
-    for (const dateId of found.filter((r) => !r.held).map((r) => Number(r.event_date_id))) {
-      const admission = admissionOf(request, dateId);
-      if (!admission) {
-        const place = placeOf(request, dateId);
-        const ended = place !== null && place.admittedUntil > 0 && place.admittedUntil <= nowSeconds();
-        const minutes = Math.round((dates.get(dateId)?.row.admissionSeconds ?? 0) / 60) || null;
-        return reply.send({ reserved: false, error: ended ? admissionEndedMessage(minutes) : QUEUE_FIRST_MESSAGE });
-      }
-      // An admission reserves one sale, however many copies of it there are.
-      if (!(await useAdmissionFor(db, admission.placeId, dateId, saleId))) return reply.send({ reserved: false, error: ADMISSION_USED_MESSAGE });
-    }
-  }
-
-  async function eventGate(request: FastifyRequest, reply: FastifyReply) {
-    const id = idParam((request.params as { id?: string }).id ?? '');
-    if (!id) return;
-    const queued = await rooms.datesOfEvent(id);
-    const waiting = queued.find((dateId) => !admissionOf(request, dateId));
-    if (waiting !== undefined) return reply.redirect(queuePagePath(waiting), 303);
-  }
+  // The doors behind the queue: adding, holding seats, reserving and the event page (./gates.ts).
+  registerGates(app, { db, clock, rooms, admissionOf, placeOf });
 
   // The queue page. A buyer with a place sees it painted at once (position, wait, progress: what a
   // poll would answer, as cheap: no database), kept by no one else. Without one, the page is the same
@@ -220,6 +176,11 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
     if (view.state === 'ended') {
       reply.type('text/html; charset=utf-8').header('cache-control', 'private, no-store');
       return page(config, `Queue: ${date.title}`, endedPage(date), 'events');
+    }
+    // A queue of one place per account asks an anonymous browser to sign in first.
+    if (view.state === 'no-place' && date.signInToQueue && userIdOf(request) === null) {
+      reply.type('text/html; charset=utf-8').header('cache-control', 'private, no-store');
+      return page(config, `Queue: ${date.title}`, signInPage(date), 'events');
     }
     reply.type('text/html; charset=utf-8').header('cache-control', view.state === 'no-place' ? 'public, max-age=60' : 'private, no-store');
     return page(config, `Queue: ${date.title}`, queuePage(date, view.state === 'no-place' ? null : { view, status: wire(date, view) }, scripts, config.maxPerOrder), 'events');
@@ -263,10 +224,23 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
     // One place per browser: a browser with a place keeps it, until its time to buy has ended.
     const held = placeOf(request, dateId);
     if (held && rooms.view(date, held).state !== 'ended') return statusOf(request, reply, date);
+    // One place per account, when the organiser asks for it: an account's place follows it to another browser.
+    const userId = userIdOf(request);
+    if (date.signInToQueue) {
+      if (userId === null) return reply.status(403).send({ error: SIGN_IN_TO_QUEUE_MESSAGE, sign_in_url: signInPath(dateId) });
+      const own = await placeOfAccount(db, dateId, userId);
+      const until = own?.admittedAt ? Math.floor(own.admittedAt.getTime() / 1000) + date.row.admissionSeconds : 0;
+      if (own && (until === 0 || until > nowSeconds())) {
+        const place: Place = { dateId, placeId: own.placeId, number: own.number, startedAt: 0, admittedUntil: until, expiresAt: nowSeconds() + PLACE_SECONDS };
+        setPlace(request, reply, place);
+        return statusOf(request, reply, date, place);
+      }
+    }
     const body = (request.body ?? {}) as { altcha?: unknown };
     const token = typeof body.altcha === 'string' && body.altcha.length <= 20_000 ? body.altcha : '';
     if (!token || !(await deps.captcha.verify(token, request.ip))) return reply.status(403).send({ error: NO_PLACE_MESSAGE });
-    const placed = await join(db, dateId, clock());
+    const placed = await joinAs(db, dateId, clock(), { ip: request.ip, userId: date.signInToQueue ? userId : null });
+    if (!placed) return reply.status(429).send({ error: placesPerAddressMessage(date.placesPerAddress) });
     // The join may have come just before this process saw the draw: read the queue again first.
     await rooms.refresh();
     const fresh = (await rooms.date(dateId)) ?? date;
@@ -357,6 +331,16 @@ function firstWords(view: QueueView): { message: string; progress: number } {
     case 'ended':
       return { message: admissionEndedMessage(null), progress: 1 };
   }
+}
+
+const signInPath = (dateId: number) => `/signin/?next=${encodeURIComponent(queuePagePath(dateId))}`;
+
+function signInPage(date: QueuedDate): Html {
+  return html`<section class="queue" aria-labelledby="queue-title">
+    <h1 id="queue-title">${date.title}</h1>
+    <p class="notice" role="status">${SIGN_IN_TO_QUEUE_MESSAGE}</p>
+    <p><a class="button" href="${signInPath(date.row.eventDateId)}">Sign in to join the queue</a></p>
+  </section>`;
 }
 
 function endedPage(date: QueuedDate): Html {

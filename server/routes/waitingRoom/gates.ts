@@ -1,0 +1,149 @@
+/**
+ * The doors behind a queue. On a queued event date every route that takes stock wants that date's
+ * admission: adding its tickets to a basket, holding its seats, and reserving (where the admission is
+ * also spent on the one sale it reserves). The event page shows an event of several dates, so that
+ * a buyer chooses one and is queued for that one; an event of a single queued date sends a buyer
+ * without its admission straight to its queue. Each gate is attached to its route as the route is
+ * registered, so no other route pays for it, and a date without a queue costs a map look-up.
+ */
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { sql } from 'drizzle-orm';
+import { rows, type Database } from '../../db/index.ts';
+import { saleIdOf } from '../../http/session.ts';
+import { useAdmissionFor, type WaitingRooms } from '../../domain/waitingRoom/room.ts';
+import type { Admission, Place } from '../../domain/waitingRoom/tokens.ts';
+import { admissionEndedMessage, queuePagePath } from '../../../contract/queuePage.ts';
+import { calls } from '../../../contract/index.ts';
+
+/** Said to a buyer taking a queued date's tickets or seats without having come through its queue. */
+export const QUEUE_FIRST_MESSAGE = 'These tickets are sold through a queue. Join it from the event page, and reserve once it is your turn.';
+/** Said to a second sale reserving with an admission another sale has used. */
+export const ADMISSION_USED_MESSAGE =
+  'Your turn in the queue has already been used to reserve another basket. Each turn reserves one basket: to buy more, join the queue again from the event page.';
+/** Said to an anonymous browser joining a queue that gives one place per account. */
+export const SIGN_IN_TO_QUEUE_MESSAGE = 'This queue gives one place per person: sign in to your account (or create one with your e-mail address) to join it.';
+
+export const placesPerAddressMessage = (cap: number) =>
+  `This internet connection already has ${cap} ${cap === 1 ? 'place' : 'places'} in this queue, as many as one connection may have. Each buyer can keep their place in one browser.`;
+
+/** Events are held, and their times given, in the UK. */
+const EVENT_TIME_ZONE = 'Europe/London';
+const clockTime = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: EVENT_TIME_ZONE });
+
+/** What an admitted buyer is told on the event page: when their turn ends, in the event's time zone. */
+export const admissionClockMessage = (until: Date) => `It is your turn: you have until ${clockTime.format(until)} to reserve your tickets.`;
+
+const notices = new WeakMap<FastifyRequest, { message: string; until: number }>();
+/** The admitted buyer's clock for the event page being served, if the buyer holds a turn for one of its dates. */
+export const admissionNoticeOf = (request: FastifyRequest) => notices.get(request) ?? null;
+
+interface GateDeps {
+  db: Database;
+  clock: () => Date;
+  rooms: WaitingRooms;
+  admissionOf(request: FastifyRequest, dateId: number): Admission | null;
+  placeOf(request: FastifyRequest, dateId: number): Place | null;
+}
+
+const ADD_PATH = calls.addToBasket.path;
+const HOLD_SEATS_PATH = calls.holdSeats.path;
+const RESERVE_PATH = calls.reserveTickets.path;
+
+function wantsHtml(request: FastifyRequest): boolean {
+  const accept = request.headers.accept ?? '';
+  return accept.includes('text/html') && !accept.includes('application/json');
+}
+
+export function registerGates(app: FastifyInstance, { db, clock, rooms, admissionOf, placeOf }: GateDeps): void {
+  const nowSeconds = () => Math.floor(clock().getTime() / 1000);
+  app.addHook('onRoute', (route) => {
+    const methods = [route.method].flat();
+    const gate =
+      route.url === RESERVE_PATH && methods.includes('POST')
+        ? reserveGate
+        : route.url === ADD_PATH && methods.includes('POST')
+          ? addGate
+          : route.url === HOLD_SEATS_PATH && methods.includes('POST')
+            ? seatGate
+            : route.url === '/event/:id/' && methods.includes('GET')
+              ? eventGate
+              : null;
+    if (gate) route.preHandler = [...[route.preHandler ?? []].flat(), gate];
+  });
+
+  /** Why a buyer without the date's admission is refused: never queued, or their turn has ended. */
+  function refusalOf(request: FastifyRequest, dateId: number, admissionSeconds: number): string {
+    const place = placeOf(request, dateId);
+    const ended = place !== null && place.admittedUntil > 0 && place.admittedUntil <= nowSeconds();
+    return ended ? admissionEndedMessage(Math.round(admissionSeconds / 60) || null) : QUEUE_FIRST_MESSAGE;
+  }
+
+  /** Sends a buyer without the date's admission to its queue: a page goes there, a script is told in words and where. */
+  async function toQueue(request: FastifyRequest, reply: FastifyReply, dateId: number) {
+    if (wantsHtml(request)) return reply.header('cache-control', 'no-store').redirect(queuePagePath(dateId), 303);
+    const date = await rooms.date(dateId);
+    return reply.status(403).send({ error: refusalOf(request, dateId, date?.row.admissionSeconds ?? 0), redirect: queuePagePath(dateId) });
+  }
+
+  /** The order form's lines: each queued date whose tickets it adds wants its admission. */
+  async function addGate(request: FastifyRequest, reply: FastifyReply) {
+    const dates = await rooms.current();
+    if (dates.size === 0) return;
+    const lines = (request.body as { ticket?: unknown } | undefined)?.ticket;
+    if (!lines || typeof lines !== 'object') return;
+    const dateOfType = new Map<number, number>();
+    for (const [dateId, date] of dates) for (const type of date.types) dateOfType.set(type.id, dateId);
+    for (const line of Object.values(lines as Record<string, unknown>)) {
+      const { ticket, qty } = (line ?? {}) as { ticket?: unknown; qty?: unknown };
+      if (Number(qty) === 0) continue;
+      const dateId = dateOfType.get(Number(ticket));
+      if (dateId !== undefined && !admissionOf(request, dateId)) return toQueue(request, reply, dateId);
+    }
+  }
+
+  async function seatGate(request: FastifyRequest, reply: FastifyReply) {
+    const dateId = Number((request.body as { event_date_id?: unknown } | undefined)?.event_date_id);
+    if (!Number.isSafeInteger(dateId) || dateId <= 0) return;
+    const date = rooms.dateNow(dateId) === undefined ? await rooms.date(dateId) : rooms.dateNow(dateId);
+    if (date && !admissionOf(request, dateId)) return toQueue(request, reply, dateId);
+  }
+
+  async function reserveGate(request: FastifyRequest, reply: FastifyReply) {
+    const dates = await rooms.current();
+    if (dates.size === 0) return;
+    const saleId = saleIdOf(request);
+    if (!saleId) return;
+    const found = await rows<{ event_date_id: number; held: boolean }>(
+      db,
+      sql`SELECT DISTINCT t.event_date_id, COALESCE(s.hold_deadline > ${clock().toISOString()}::timestamptz, false) AS held
+          FROM sale_lines l JOIN ticket_types t ON t.id = l.ticket_type_id JOIN sales s ON s.id = l.sale_id
+          WHERE l.sale_id = ${saleId} AND t.event_date_id IN (${sql.join([...dates.keys()].map((id) => sql`${id}`), sql`, `)})`,
+    );
+    // A sale already held (a waiting list offer, a reservation made while admitted) carries on.
+    for (const dateId of found.filter((r) => !r.held).map((r) => Number(r.event_date_id))) {
+      const admission = admissionOf(request, dateId);
+      if (!admission) return reply.send({ reserved: false, error: refusalOf(request, dateId, dates.get(dateId)?.row.admissionSeconds ?? 0) });
+      // An admission reserves one sale, however many copies of it there are.
+      if (!(await useAdmissionFor(db, admission.placeId, dateId, saleId))) return reply.send({ reserved: false, error: ADMISSION_USED_MESSAGE });
+    }
+  }
+
+  /**
+   * An event whose one date is queued sends a buyer without its admission to the queue. An event of
+   * several dates is shown: the buyer chooses a date, and its tickets (the add's gate) send them to
+   * that date's queue. A buyer holding a turn is told when it ends.
+   */
+  async function eventGate(request: FastifyRequest, reply: FastifyReply) {
+    const raw = (request.params as { id?: string }).id ?? '';
+    if (!/^[1-9]\d{0,8}$/.test(raw)) return;
+    const queued = await rooms.datesOfEvent(Number(raw));
+    if (queued.length === 0) return;
+    const admissions = queued.map((dateId) => admissionOf(request, dateId)).filter((a) => a !== null);
+    if (admissions.length === 0 && queued.length === 1) {
+      const [dates] = await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM event_dates WHERE event_id = ${Number(raw)}`);
+      if (Number(dates?.n ?? 0) <= 1) return reply.redirect(queuePagePath(queued[0]!), 303);
+    }
+    const until = Math.min(...admissions.map((a) => a.expiresAt));
+    if (admissions.length > 0) notices.set(request, { message: admissionClockMessage(new Date(until * 1000)), until });
+  }
+}
