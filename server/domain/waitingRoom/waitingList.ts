@@ -487,11 +487,12 @@ async function offerNext(db: Database, ticketTypeId: number, now: Date, siteMaxP
     const seconds = Math.floor((until.getTime() - now.getTime()) / 1000);
     if (seconds <= 0) throw new Started();
     const saleId = newSaleId();
-    // No more time is added to an offer: it holds for the whole window its e-mail states, and no longer.
-    await tx.insert(sales).values({ id: saleId, currency: type.currency, holdExtensions: MAX_HOLD_EXTENSIONS });
+    await tx.insert(sales).values({ id: saleId, currency: type.currency });
     await tx.insert(saleLines).values({ saleId, ticketTypeId, qty: entry.qty });
     const reserved = await reserveSale(tx as unknown as Database, saleId, now, seconds, { maxPerOrder: Math.max(perOrder, entry.qty) });
     if (!reserved.reserved) throw new NoTickets();
+    // No more time is added to an offer: it holds for the whole window its e-mail states, and no longer.
+    await tx.update(sales).set({ holdExtensions: MAX_HOLD_EXTENSIONS }).where(eq(sales.id, saleId));
     const token = randomBytes(24).toString('base64url');
     const offerUntil = new Date(now.getTime() + seconds * 1000);
     await tx
