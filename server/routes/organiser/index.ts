@@ -148,7 +148,7 @@ export async function registerOrganiserConsole(app: FastifyInstance, deps: AppDe
         ${new Html(chartKey())}
         <p class="muted" data-live-status role="status">Updated ${zoned(now)}.</p>
       </section>
-      ${q ? controls(date, q) : ''}
+      ${q ? controls(date, q, now) : ''}
       <section class="panel" aria-labelledby="setup-title">
         <h2 id="setup-title">${q ? 'On-sale settings' : 'Set up the on-sale'}</h2>
         <form method="post" action="${datePath(date.dateId)}on-sale/" class="console-form">
@@ -327,14 +327,14 @@ export function tiles(f: Figures): Html {
   </dl>`;
 }
 
-function controls(date: ConsoleDate, q: NonNullable<ConsoleDate['queue']>): Html {
+function controls(date: ConsoleDate, q: NonNullable<ConsoleDate['queue']>, now: Date): Html {
   const base = datePath(date.dateId);
   const action = (path: string, label: string, secondary = false) =>
     html`<form method="post" action="${base}${path}"><button class="button${secondary ? ' button--secondary' : ''}" type="submit">${label}</button></form>`;
   return html`<section class="panel" aria-labelledby="run-title">
     <h2 id="run-title">Run the on-sale</h2>
     <div class="form-row">
-      ${q.onSaleAt.getTime() > Date.now() || !q.drawn ? action('open/', 'Open now') : ''}
+      ${q.onSaleAt > now ? action('open/', 'Open now') : ''}
       ${q.paused ? action('resume/', 'Resume admission') : action('pause/', 'Pause admission', true)}
     </div>
     <form method="post" action="${base}rate/" class="console-form console-inline">
