@@ -102,4 +102,6 @@ test('an organiser sets up an on-sale, watches buyers queue, opens, pauses and r
   await photographBothWidths(page, testInfo, 'organiser-console', 'docs/screenshots');
   await page.setViewportSize({ width: 360, height: 740 });
   await expectNoAxeViolations(page, 'the organiser console on a phone');
+  // Nothing wider than the phone: the page scrolls only downwards.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
 });

@@ -8,7 +8,7 @@ import { esc } from './html.ts';
 
 export const SERIES = [
   { key: 'waiting', label: 'Queue length', colour: '#1d4ed8' },
-  { key: 'admitted', label: 'Admitted a minute', colour: '#b45309' },
+  { key: 'admitted', label: 'Admitted in the last minute', colour: '#b45309' },
   { key: 'shoppers', label: 'Shoppers in', colour: '#047857' },
   { key: 'sold', label: 'Sold', colour: '#6d28d9' },
 ] as const;
@@ -17,17 +17,22 @@ const W = 600;
 const H = 200;
 const PAD = { left: 40, right: 8, top: 10, bottom: 22 };
 
-/** Each sample's figures, with admitted a minute worked out from the admissions between samples. */
+/** Each sample's figures, with how many were let in during the minute before it (as the tile counts them). */
 function pointsOf(samples: Sample[]): Record<(typeof SERIES)[number]['key'], number>[] {
-  return samples.map((s, i) => {
-    const before = samples.findLast((b, j) => j < i && s.at.getTime() - b.at.getTime() >= 50_000) ?? samples[Math.max(0, i - 1)]!;
-    const minutes = Math.max(1 / 60, (s.at.getTime() - before.at.getTime()) / 60_000);
-    const admitted = i === 0 ? 0 : Math.round(Math.max(0, s.admittedThrough - before.admittedThrough) / minutes);
-    return { waiting: s.waiting, admitted, shoppers: s.shoppers, sold: s.sold };
+  return samples.map((s) => {
+    const before = samples.findLast((b) => s.at.getTime() - b.at.getTime() >= 60_000) ?? samples[0]!;
+    return { waiting: s.waiting, admitted: Math.max(0, s.admittedThrough - before.admittedThrough), shoppers: s.shoppers, sold: s.sold };
   });
 }
 
-export function chartSvg(samples: Sample[], now: Date, spanMs: number): string {
+/** The span the chart shows: since its first sample, from two minutes up to `maxMs`. */
+export function spanOf(samples: Sample[], now: Date, maxMs: number): number {
+  const first = samples[0];
+  return Math.min(maxMs, Math.max(2 * 60_000, first ? now.getTime() - first.at.getTime() : 0));
+}
+
+export function chartSvg(samples: Sample[], now: Date, maxMs: number): string {
+  const spanMs = spanOf(samples, now, maxMs);
   const points = pointsOf(samples);
   const max = Math.max(4, ...points.flatMap((p) => SERIES.map((s) => p[s.key])));
   const top = Math.ceil(max / 4) * 4;
