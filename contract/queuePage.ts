@@ -8,6 +8,12 @@
 export const queuePagePath = (dateId: number) => `/queue/${dateId}/`;
 /** The buyer's place: GET, answered from a signed cookie without touching the database. */
 export const queueStatusPath = (dateId: number) => `/ajax/queue/${dateId}/status/`;
+/**
+ * What the server pushes to a queue page with a place: GET, server-sent events. `status` carries a
+ * queue status ('sold out'), `nudge` asks the page to ask for its status now, within the milliseconds
+ * it gives. 204 when the server pushes nothing to this browser (no place, or too many listening).
+ */
+export const queueEventsPath = (dateId: number) => `/ajax/queue/${dateId}/events/`;
 /** Joining: POST, form-encoded `altcha` (the solved proof of work of getCaptchaChallenge). */
 export const queueJoinPath = (dateId: number) => `/ajax/queue/${dateId}/join/`;
 /** Joining the waiting list of a sold-out ticket type: POST, form-encoded `ticket_type_id`, `email`, `quantity`. */

@@ -5019,11 +5019,40 @@ export const waitingRoomMachine = createMachine({
         "waiting": {
           "after": {
             "pollDelay": "checking"
+          },
+          "on": {
+            "NUDGED": "checking",
+            "STATUS_PUSHED": [
+              {
+                "guard": {
+                  "type": "isSoldOut"
+                },
+                "target": "soldOut"
+              },
+              {
+                "target": "checking"
+              }
+            ]
           }
         },
         "soldOut": {
           "after": {
             "pollDelay": "checking"
+          },
+          "on": {
+            "NUDGED": "checking",
+            "STATUS_PUSHED": [
+              {
+                "guard": {
+                  "type": "isSoldOut"
+                },
+                "target": "soldOut",
+                "reenter": true
+              },
+              {
+                "target": "checking"
+              }
+            ]
           }
         },
         "offline": {

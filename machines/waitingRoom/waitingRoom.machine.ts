@@ -1,7 +1,9 @@
 /**
  * The queue page: find this browser's place (joining with a proof of work when it has none), then
  * ask again when the server says, until admission (go to the tickets) or the sell-out (a waiting
- * list is offered, and the queue is asked again in case held tickets are released).
+ * list is offered, and the queue is asked again in case held tickets are released). The server also
+ * pushes: 'sold out' comes as a status (`STATUS_PUSHED`), and 'ask now' (`NUDGED`: it may be this
+ * buyer's turn, or the queue opened again) ends the wait for the next poll.
  *
  * Side effects are named: `fetchStatus`, `join` (proof of work and joining) and `joinWaitingList`
  * are actors, `enterShop` leaves for the event page, `pollDelay` is the server's interval.
@@ -19,6 +21,8 @@ export interface WaitingRoomContext {
 
 export type WaitingRoomEvent =
   | { type: 'RETRY_CLICKED' }
+  | { type: 'NUDGED' }
+  | { type: 'STATUS_PUSHED'; status: QueueStatus }
   | { type: 'WAITING_LIST_SUBMITTED'; ticketTypeId: number; email: string; quantity: number };
 
 export interface WaitingListRequest {
@@ -91,9 +95,23 @@ export const waitingRoomMachine = setup({
         },
         waiting: {
           after: { pollDelay: 'checking' },
+          on: {
+            NUDGED: 'checking',
+            STATUS_PUSHED: [
+              { guard: { type: 'isSoldOut', params: ({ event }) => ({ status: event.status }) }, target: 'soldOut', actions: assign({ status: ({ event }) => event.status }) },
+              { target: 'checking' },
+            ],
+          },
         },
         soldOut: {
           after: { pollDelay: 'checking' },
+          on: {
+            NUDGED: 'checking',
+            STATUS_PUSHED: [
+              { guard: { type: 'isSoldOut', params: ({ event }) => ({ status: event.status }) }, target: 'soldOut', reenter: true, actions: assign({ status: ({ event }) => event.status }) },
+              { target: 'checking' },
+            ],
+          },
         },
         offline: {
           after: { retryDelay: 'checking' },

@@ -99,6 +99,17 @@ function oracle({ event, view, earlier, unchanged }: OracleQuestion<View>): Expe
       // The page asks again, still showing what it last heard.
       if (!waitingAfterStatus) return undefined;
       return then({ phase: view.phase, message: view.message, asking: true }, { started: { fetchStatus: [undefined] } });
+    case 'NUDGED':
+      // The server says to ask now: heard while the page waits to ask again, and only then.
+      if (!waitingAfterStatus) return unchanged();
+      return then({ phase: view.phase, message: view.message, asking: true }, { started: { fetchStatus: [undefined] } });
+    case 'STATUS_PUSHED': {
+      if (!waitingAfterStatus) return unchanged();
+      const pushed = (event as unknown as { status: QueueStatus }).status;
+      // 'Sold out' is shown as a poll's answer would be; anything else pushed is asked for.
+      if (pushed.state === 'sold-out') return then(shown(pushed));
+      return then({ phase: view.phase, message: view.message, asking: true }, { started: { fetchStatus: [undefined] } });
+    }
     case 'xstate.after.retryDelay.waitingRoom.queue.offline':
       if (view.phase !== 'offline') return undefined;
       return then(lastHeard ? { ...shown(lastHeard), asking: true } : { phase: 'checking', message: SAID.checking, asking: true }, { started: { fetchStatus: [undefined] } });
@@ -144,6 +155,11 @@ describe('waitingRoom machine', () => {
         'xstate.done.actor.join': Object.values(statuses).map((s) => ({ type: 'xstate.done.actor.join', ...done(s) })),
         'xstate.error.actor.join': [{ type: 'xstate.error.actor.join', error: new Error('403') }],
         RETRY_CLICKED: [{ type: 'RETRY_CLICKED' }],
+        NUDGED: [{ type: 'NUDGED' }],
+        STATUS_PUSHED: [
+          { type: 'STATUS_PUSHED', status: statuses['sold-out'] },
+          { type: 'STATUS_PUSHED', status: statuses.waiting },
+        ],
         WAITING_LIST_SUBMITTED: [{ type: 'WAITING_LIST_SUBMITTED', ticketTypeId: 7, email: 'ada@example.test', quantity: 2 }],
         'xstate.done.actor.joinWaitingList': [
           { type: 'xstate.done.actor.joinWaitingList', output: { joined: true, message: 'You are on the waiting list for Standing.' } },

@@ -87,6 +87,8 @@ function chart(first: QueueStatus | null) {
     },
     retry: () => actor.send({ type: 'RETRY_CLICKED' }),
     submit: () => actor.send({ type: 'WAITING_LIST_SUBMITTED', ...REQUEST }),
+    nudge: () => actor.send({ type: 'NUDGED' }),
+    push: (status: QueueStatus) => actor.send({ type: 'STATUS_PUSHED', status }),
   };
 }
 
@@ -97,7 +99,10 @@ function page(first: QueueStatus | null) {
     join: () => world.call('join'),
     joinWaitingList: () => world.call('joinWaitingList'),
     enterShop: (url) => void world.shops.push(url),
-    after: (ms, then) => void world.setTimer(ms, then),
+    after: (ms, then) => {
+      const id = world.setTimer(ms, then);
+      return () => void world.timers.delete(id);
+    },
   };
   const flow = runQueue(effects, () => {}, first);
   return {
@@ -108,6 +113,8 @@ function page(first: QueueStatus | null) {
     },
     retry: () => flow.retry(),
     submit: () => flow.joinWaitingList(REQUEST),
+    nudge: () => flow.nudge(),
+    push: (status: QueueStatus) => flow.pushed(status),
   };
 }
 
@@ -119,6 +126,10 @@ function steps(side: Side): Step[] {
   const out: Step[] = [
     { label: 'retry clicked', run: (s) => s.retry() },
     { label: 'waiting list sent', run: (s) => s.submit() },
+    { label: 'the server nudges', run: (s) => s.nudge() },
+    // The server pushes only 'sold out'; anything else pushed is asked for again.
+    { label: 'the server pushes sold out', run: (s) => s.push(STATUSES[4]!) },
+    { label: 'the server pushes waiting', run: (s) => s.push(STATUSES[2]!) },
   ];
   const { calls, timers } = side.world.seen();
   for (const name of calls) {

@@ -23,8 +23,8 @@ export interface QueueEffects {
   join(): Promise<QueueStatus>;
   joinWaitingList(request: WaitingListRequest): Promise<{ joined: boolean; message: string }>;
   enterShop(url: string): void;
-  /** Calls `then` once `ms` have passed. */
-  after(ms: number, then: () => void): void;
+  /** Calls `then` once `ms` have passed, unless the returned function is called first. */
+  after(ms: number, then: () => void): () => void;
 }
 
 /** The chart's retryDelay. */
@@ -36,7 +36,19 @@ export const RETRY_MS = 5000;
  */
 export function runQueue(effects: QueueEffects, show: (snapshot: QueueSnapshot) => void, first: QueueStatus | null = null) {
   let snapshot: QueueSnapshot = { value: { queue: 'checking', waitingList: 'idle' }, context: { status: null, listMessage: null, listFailed: false } };
+  /** The chart's one delayed transition of the state it is in; leaving the state cancels it. */
+  let cancelTimer: (() => void) | null = null;
+  const wait = (ms: number, then: () => void) => {
+    cancelTimer = effects.after(ms, () => {
+      cancelTimer = null;
+      then();
+    });
+  };
   const to = (queue: QueueState | null, waitingList: ListState | null, context: Partial<WaitingRoomContext> = {}) => {
+    if (queue !== null && cancelTimer) {
+      cancelTimer();
+      cancelTimer = null;
+    }
     snapshot = {
       value: { queue: queue ?? snapshot.value.queue, waitingList: waitingList ?? snapshot.value.waitingList },
       context: { ...snapshot.context, ...context },
@@ -51,7 +63,7 @@ export function runQueue(effects: QueueEffects, show: (snapshot: QueueSnapshot) 
       return effects.enterShop(status.event_url);
     }
     to(status.state === 'sold-out' ? 'soldOut' : 'waiting', null, { status });
-    effects.after(status.poll_ms, checking);
+    wait(status.poll_ms, checking);
   }
   function checking() {
     to('checking', null);
@@ -59,7 +71,7 @@ export function runQueue(effects: QueueEffects, show: (snapshot: QueueSnapshot) 
       (status) => heard(status, false),
       () => {
         to('offline', null);
-        effects.after(RETRY_MS, checking);
+        wait(RETRY_MS, checking);
       },
     );
   }
@@ -78,6 +90,16 @@ export function runQueue(effects: QueueEffects, show: (snapshot: QueueSnapshot) 
     snapshot: () => snapshot,
     retry() {
       if (snapshot.value.queue === 'joinFailed') joining();
+    },
+    /** The server said to ask now (it may be this buyer's turn): heard only while waiting or sold out. */
+    nudge() {
+      if (snapshot.value.queue === 'waiting' || snapshot.value.queue === 'soldOut') checking();
+    },
+    /** A status the server pushed ('sold out'), heard as a poll's answer while waiting or sold out; any other asks now. */
+    pushed(status: QueueStatus) {
+      if (snapshot.value.queue !== 'waiting' && snapshot.value.queue !== 'soldOut') return;
+      if (status.state === 'sold-out') heard(status, false);
+      else checking();
     },
     joinWaitingList(request: WaitingListRequest) {
       if (snapshot.value.waitingList !== 'idle') return;

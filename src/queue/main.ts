@@ -6,7 +6,7 @@
  * server said to.
  */
 import type { QueueStatus } from '../../contract/waitingRoom';
-import { QUEUE_CHALLENGE_PATH, queueJoinPath, queuePagePath, queueStatusPath, WAITING_LIST_PATH } from '../../contract/queuePage';
+import { QUEUE_CHALLENGE_PATH, queueEventsPath, queueJoinPath, queuePagePath, queueStatusPath, WAITING_LIST_PATH } from '../../contract/queuePage';
 import { viewWaitingRoom } from '../../machines/waitingRoom/waitingRoom.connect';
 import { runQueue } from './flow';
 import { solveAside, type Challenge } from './proofOfWork';
@@ -67,9 +67,13 @@ const flow = runQueue(
       return { joined: answer.joined === true, message: String(answer.message) };
     },
     enterShop: (url) => window.location.assign(url),
-    after: (ms, then) => void setTimeout(then, ms),
+    after: (ms, then) => {
+      const timer = setTimeout(then, ms);
+      return () => clearTimeout(timer);
+    },
   },
   (snapshot) => {
+    if (snapshot.value.queue === 'waiting' || snapshot.value.queue === 'soldOut') listen();
     const view = viewWaitingRoom(snapshot);
     if (message.textContent !== view.message) message.textContent = view.message;
     progress.value = Math.round(view.progress * 100);
@@ -81,6 +85,28 @@ const flow = runQueue(
   },
   root.dataset.status ? status(JSON.parse(root.dataset.status)) : null,
 );
+
+/**
+ * What the server pushes to a page with a place (server-sent events; EventSource reconnects by
+ * itself, and a server that will not push answers 204, which ends it): 'sold out' as a status, and a
+ * nudge to ask now, spread over the milliseconds it gives so that a crowd does not ask at once.
+ */
+let source: EventSource | null = null;
+function listen() {
+  if (source || typeof EventSource === 'undefined') return;
+  source = new EventSource(queueEventsPath(dateId));
+  source.addEventListener('status', (event) => {
+    try {
+      flow.pushed(status(JSON.parse((event as MessageEvent<string>).data)));
+    } catch {
+      // Not a status: the next poll answers instead.
+    }
+  });
+  source.addEventListener('nudge', (event) => {
+    const spread = Math.min(60_000, Number((event as MessageEvent<string>).data) || 0);
+    setTimeout(() => flow.nudge(), Math.random() * spread);
+  });
+}
 
 retry.querySelector('button')!.addEventListener('click', () => flow.retry());
 listForm.addEventListener('submit', (event) => {

@@ -15,6 +15,7 @@ import { Html, html, page } from '../../views/html.ts';
 import { builtScripts } from '../../views/builtScripts.ts';
 import { admitOnce, joinAs, numberOf, placeOfAccount, WaitingRooms, type QueuedDate, type QueueView } from '../../domain/waitingRoom/room.ts';
 import { placesPerAddressMessage, registerGates, SIGN_IN_TO_QUEUE_MESSAGE } from './gates.ts';
+import { QueuePush } from './push.ts';
 import { admissionCookie, placeCookie, QUEUE_COOKIE, signer, type Admission, type Place } from '../../domain/waitingRoom/tokens.ts';
 import { registerWaitingList, WAITING_LIST_INTRO, waitingListFormHtml } from './waitingList.ts';
 import { registerOffers } from './offer.ts';
@@ -46,7 +47,7 @@ export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 const idParam = (raw: string): number | null => (/^[1-9]\d{0,8}$/.test(raw) ? Number(raw) : null);
 
-export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, opts: { staticDir: string; apiHeaders: readonly (readonly [string, string])[] }): Promise<{ rooms: WaitingRooms; pollFastPath: FastPath }> {
+export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, opts: { staticDir: string; apiHeaders: readonly (readonly [string, string])[] }): Promise<{ rooms: WaitingRooms; pollFastPath: FastPath; push: QueuePush }> {
   const { db, config, clock } = deps;
   const rooms = new WaitingRooms(db, clock);
   const sign = signer(config.sessionSecret);
@@ -204,6 +205,20 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
     return wire(date, view);
   }
 
+  // What the server pushes to an open queue page with a place (./push.ts): 'sold out' and 'your turn'
+  // within a second of the queue's read finding them. A page without a place is answered 204 (which
+  // ends its EventSource), as is one past the process's listeners: both poll as before.
+  const push = new QueuePush(db, rooms, (date) => wire(date, { state: 'sold-out', pollMs: date.row.pollSeconds * 1000 * 2 }));
+  app.addHook('preClose', async () => push.close());
+  const streamHeaders = [...opts.apiHeaders, ['cache-control', 'no-store'], ['content-type', 'text/event-stream; charset=utf-8'], ['x-accel-buffering', 'no']].flat();
+  app.get<{ Params: { dateId: string } }>('/ajax/queue/:dateId/events/', async (request, reply) => {
+    const date = await queuedDate(request.params.dateId);
+    const place = placeOf(request, date.row.eventDateId);
+    if (!place || rooms.view(date, place).state === 'ended') return reply.status(204).header('cache-control', 'no-store').send();
+    reply.hijack();
+    if (!push.listen(date, place, reply.raw, streamHeaders)) reply.raw.writeHead(204, [...opts.apiHeaders.flat(), 'cache-control', 'no-store']).end();
+  });
+
   // The poll every queued buyer repeats: at once when it can be (`answerNow`), otherwise as the
   // queue page's first read. Over HTTP most polls are answered before this route (`pollFastPath`).
   app.get<{ Params: { dateId: string } }>(POLL_ROUTE, (request, reply) => {
@@ -314,7 +329,7 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
     return true;
   };
 
-  return { rooms, pollFastPath };
+  return { rooms, pollFastPath, push };
 }
 
 /** What the page says first: the words the page's script says for the same status (contract/queuePage.ts). */
