@@ -44,7 +44,8 @@ interface Started {
 
 function start(env: Record<string, string>): Started {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
-    env: { ...process.env, HOST: '127.0.0.1', LOG_LEVEL: 'warn', SESSION_SECRET: SECRET, CAPTCHA: 'never', STATIC_DIR: 'no-such-dir', ...env },
+    // DEMO=1 as npm start: an empty database is seeded with the demo catalogue in demo mode only.
+    env: { ...process.env, DEMO: '1', HOST: '127.0.0.1', LOG_LEVEL: 'warn', SESSION_SECRET: SECRET, CAPTCHA: 'never', STATIC_DIR: 'no-such-dir', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
