@@ -9,6 +9,10 @@
  *     (must be 0), simulating a second at a time: 100,000 queued buyers, the queue asked every second,
  *     each admitted buyer reserving through the hold path (most of them), holds running out;
  *  4. 'sold out' once sales and live holds cover the stock, and the queue open again once holds expire;
+ *  6. 'your turn' and 'sold out' pushed to open queue pages: BENCH_LISTENERS pages (5,000) listening
+ *     over real sockets with 100,000 queued, the p95 and worst time from admission reaching a page's
+ *     number to that page knowing it is admitted (the push, then its poll), and from the last ticket
+ *     going to every waiting page showing 'sold out';
  *  5. with LIGHTHOUSE_URL (a running demo server, built), Lighthouse mobile on its first queue page
  *     (LIGHTHOUSE_RUNS runs, 3; the median shown). The page is measured as a waiting buyer sees it:
  *     before the demo's on-sale opens (its first three minutes, or DEMO_ON_SALE_DELAY_SECONDS), as
@@ -17,13 +21,14 @@
  *
  *   npx tsx bench/waitingRoom.ts
  *   npx tsx bench/waitingRoom.ts --poll-only
+ *   npx tsx bench/waitingRoom.ts --push-only
  *   LIGHTHOUSE_URL=http://127.0.0.1:3000 npx tsx bench/waitingRoom.ts --lighthouse-only
  */
 import autocannon from 'autocannon';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createHash, randomBytes } from 'node:crypto';
-import { createServer } from 'node:net';
+import { connect, createServer } from 'node:net';
 import { sql } from 'drizzle-orm';
 import { buildApp } from '../server/app.ts';
 import { testConfig } from '../server/config.ts';
@@ -248,6 +253,110 @@ async function admission(db: Database): Promise<void> {
   console.log(`4. Sold out told at ${soldOutAt === null ? 'never' : `${soldOutAt} s`}; the queue opened again at ${reopenedAt === null ? 'never' : `${reopenedAt} s`} (holds last ${CHECKOUT_SECONDS} s)`);
 }
 
+/* ---------- 6. pushed to open pages ---------- */
+
+const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))] ?? NaN;
+
+/** One open queue page: its event stream on a socket of its own, and what it heard when. */
+function openPage(port: number, path: string, cookie: string, onEvent: (event: string, data: string) => void): Promise<() => void> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1');
+    let buffer = '';
+    let ready = false;
+    socket.setEncoding('utf8');
+    socket.on('connect', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\nCookie: ${cookie}\r\n\r\n`));
+    socket.on('data', (chunk: string) => {
+      buffer += chunk;
+      if (!ready) {
+        const head = buffer.indexOf('\r\n\r\n');
+        if (head < 0) return;
+        if (!buffer.startsWith('HTTP/1.1 200')) return reject(new Error(buffer.slice(0, 40)));
+        buffer = buffer.slice(head + 4);
+        ready = true;
+        resolve(() => socket.destroy());
+      }
+      let end;
+      while ((end = buffer.indexOf('\n\n')) >= 0) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const event = /event: (.*)/.exec(block)?.[1];
+        if (event) onEvent(event, /data: (.*)/.exec(block)?.[1] ?? '');
+      }
+    });
+    socket.on('error', reject);
+  });
+}
+
+async function pushed(): Promise<void> {
+  const listeners = Number(process.env.BENCH_LISTENERS ?? 5000);
+  const secret = randomBytes(16).toString('hex');
+  const database = await openTestDatabase(process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite', 11);
+  const admitPerMinute = 6000;
+  const capacity = 1000;
+  // The pages open before the on-sale, which then opens.
+  const { dateId, poolId } = await queuedDate(database.db, { capacity, queued: QUEUED, onSaleAt: new Date(Date.now() + 3_600_000), ratePerMinute: admitPerMinute, maxShoppers: 100_000 });
+  const app = await buildApp({ db: database.db, config: testConfig({ sessionSecret: secret, staticDir: '/nonexistent', rateLimitPerMinute: 1_000_000_000 }), logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const { port } = app.server.address() as { port: number };
+  const sign = signer(secret);
+  // The first 300 in line, to be let in at 100 a second; the rest spread over the queue, to hear 'sold out'.
+  const numbers = Array.from({ length: listeners }, (_, i) => (i < 300 ? i + 1 : 301 + Math.floor(((i - 300) * (QUEUED - 301)) / Math.max(1, listeners - 300))));
+  const admittedAt = new Map<number, number>();
+  const turnTimes: number[] = [];
+  const soldOutHeard: number[] = [];
+  let soldOutAt = 0;
+  const closers: (() => void)[] = [];
+  const cookieOf = (n: number) => {
+    const session = `a${createHash('sha256').update(`push ${n}`).digest('base64url')}`;
+    const place = sign.place({ dateId, placeId: n, number: n, startedAt: 0, admittedUntil: 0, expiresAt: 4_000_000_000 }, bindingOf(session));
+    return `hf_session=${session}; hf_queue_${dateId}=${place}`;
+  };
+  const opened = performance.now();
+  for (let i = 0; i < numbers.length; i += 500) {
+    closers.push(
+      ...(await Promise.all(
+        numbers.slice(i, i + 500).map((n) =>
+          openPage(port, `/ajax/queue/${dateId}/events/`, cookieOf(n), (event) => {
+            if (event === 'nudge' && n <= 300) {
+              // The page asks at once, and knows it is let in when its poll says so.
+              void fetch(`http://127.0.0.1:${port}/ajax/queue/${dateId}/status/`, { headers: { cookie: cookieOf(n) } })
+                .then((r) => r.json() as Promise<{ state: string }>)
+                .then((s) => {
+                  if (s.state === 'admitted' && admittedAt.has(n)) turnTimes.push(performance.now() - admittedAt.get(n)!);
+                });
+            }
+            if (event === 'status' && soldOutAt > 0) soldOutHeard.push(performance.now() - soldOutAt);
+          }),
+        ),
+      )),
+    );
+  }
+  console.log(`6. Pushed to open pages: ${fmt(listeners)} pages listening (opened in ${fmt((performance.now() - opened) / 1000, 1)} s), ${fmt(QUEUED)} queued, ${fmt(admitPerMinute)} let in a minute`);
+  await database.db.execute(sql`UPDATE event_date_queues SET on_sale_at = ${new Date().toISOString()}::timestamptz, stepped_at = NULL WHERE event_date_id = ${dateId}`);
+  // When admission reached each number, by the queue's row, read every 20 ms (as the server's own read finds it).
+  let through = 0;
+  const started = performance.now();
+  while (through < 300 && performance.now() - started < 30_000) {
+    const [row] = await rows<{ admitted_through: number }>(database.db, sql`SELECT admitted_through::int FROM event_date_queues WHERE event_date_id = ${dateId}`);
+    const now = performance.now();
+    for (let n = through + 1; n <= Math.min(300, Number(row!.admitted_through)); n++) admittedAt.set(n, now);
+    through = Number(row!.admitted_through);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  await new Promise((resolve) => setTimeout(resolve, 2000));
+  // The last ticket goes: every page still waiting should show 'sold out'.
+  soldOutAt = performance.now();
+  await database.db.execute(sql`UPDATE capacity_pools SET sold = capacity - held WHERE id = ${poolId}`);
+  const [row] = await rows<{ through: number }>(database.db, sql`SELECT admitted_through::int AS through FROM event_date_queues WHERE event_date_id = ${dateId}`);
+  const waiting = numbers.filter((n) => n > Number(row!.through)).length;
+  for (let i = 0; i < 100 && soldOutHeard.length < waiting; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+  console.log(`  'your turn': ${fmt(turnTimes.length)} of 300 pages let in; from admission to the page knowing it: p95 ${fmt(p95(turnTimes))} ms, worst ${fmt(Math.max(...turnTimes))} ms (≤ 5,000 wanted)`);
+  console.log(`  'sold out': heard by ${fmt(soldOutHeard.length)} of ${fmt(waiting)} waiting pages; from the last ticket going: p95 ${fmt(p95(soldOutHeard))} ms, worst ${fmt(Math.max(...soldOutHeard))} ms (≤ 5,000 wanted)`);
+  for (const close of closers) close();
+  await app.close();
+  await database.close();
+}
+
 /** Lighthouse mobile (simulated slow 4G) on the demo's first queue page of a running server. */
 async function queueLighthouse(base: string): Promise<void> {
   const { default: lighthouse } = await import('lighthouse');
@@ -303,6 +412,9 @@ if (process.argv.includes('--serve')) {
   await serve();
 } else if (process.argv.includes('--poll-only')) {
   await pollCost();
+} else if (process.argv.includes('--push-only')) {
+  await pushed();
+  process.exit(0);
 } else if (process.argv.includes('--lighthouse-only')) {
   await queueLighthouse((process.env.LIGHTHOUSE_URL ?? 'http://127.0.0.1:3000').replace(/\/$/, ''));
 } else {
@@ -320,5 +432,6 @@ if (process.argv.includes('--serve')) {
       await database.close();
     }
   }
+  await pushed();
   process.exit(0);
 }
