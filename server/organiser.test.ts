@@ -193,31 +193,46 @@ describe.each(drivers)('the organiser console on %s', (driver) => {
     expect((await auditActions()).at(-1)).toBe('Added a presale code');
   });
 
-  it('shows, exports and removes waiting-list entries', async () => {
+  it('shows, exports, removes and offers by hand the waiting list’s entries', async () => {
     const { db } = world.database;
     const now = world.clock.now;
     const [first] = await db.insert(t.waitingListEntries).values({ ticketTypeId: typeId, email: 'first@example.com', qty: 2, joinedAt: now }).returning();
-    await db.insert(t.waitingListEntries).values({ ticketTypeId: typeId, email: '=cmd@example.com', qty: 1, joinedAt: now });
+    const [second] = await db.insert(t.waitingListEntries).values({ ticketTypeId: typeId, email: '=cmd@example.com', qty: 1, joinedAt: now }).returning();
     const page = await organiser.request({ method: 'GET', url: `/organiser/dates/${dateId}/` });
     expect(words(page.body)).toContain('Rush ticket 1: 2 waiting');
     const csv = await organiser.request({ method: 'GET', url: `/organiser/dates/${dateId}/waiting-list/${typeId}/export.csv` });
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(csv.headers['content-disposition']).toBe(`attachment; filename="waiting-list-${dateId}-${typeId}.csv"`);
     expect(csv.body.split('\r\n')).toEqual([
-      'position,email,quantity,joined_at,offered_at,offer_ends_at,claimed_at',
-      `"1","first@example.com","2","${now.toISOString()}","","",""`,
-      `"2","'=cmd@example.com","1","${now.toISOString()}","","",""`,
+      'position,email,quantity,joined,status,offered,offer ends',
+      `1,first@example.com,2,${now.toISOString()},waiting,,`,
+      `2,'=cmd@example.com,1,${now.toISOString()},waiting,,`,
       '',
     ]);
     expect((await rival.request({ method: 'GET', url: `/organiser/dates/${dateId}/waiting-list/${typeId}/export.csv` })).statusCode).toBe(403);
     expect((await act(rival, `waiting-list/${first!.id}/remove/`)).statusCode).toBe(403);
+    expect((await act(rival, `waiting-list/${second!.id}/offer/`)).statusCode).toBe(403);
+
+    // Out of turn: the second in line is offered before the first.
+    expect((await act(organiser, `waiting-list/${second!.id}/offer/`)).statusCode).toBe(303);
+    const [offered] = await db.select().from(t.waitingListEntries).where(eq(t.waitingListEntries.id, second!.id));
+    expect(offered!.offeredAt).toEqual(now);
+    expect((await act(organiser, `waiting-list/${second!.id}/offer/`)).statusCode).toBe(409);
+
     expect((await act(organiser, `waiting-list/${first!.id}/remove/`)).statusCode).toBe(303);
-    expect((await act(organiser, `waiting-list/${first!.id}/remove/`)).statusCode).toBe(404);
-    expect((await db.select().from(t.waitingListEntries).where(eq(t.waitingListEntries.ticketTypeId, typeId))).map((e) => e.email)).toEqual(['=cmd@example.com']);
-    const trail = await db.select().from(t.organiserAudit).where(eq(t.organiserAudit.eventDateId, dateId));
-    expect(trail.at(-1)).toMatchObject({ action: 'Removed a waiting-list entry', detail: 'first@example.com, 2 × Rush ticket 1' });
-    const shown = await organiser.request({ method: 'GET', url: `/organiser/dates/${dateId}/` });
-    expect(words(shown.body)).toContain('Removed a waiting-list entry: first@example.com, 2 × Rush ticket 1');
+    const again = await act(organiser, `waiting-list/${first!.id}/remove/`);
+    expect(again.statusCode).toBe(409);
+    expect(words(again.body)).toContain('This entry is off the list already.');
+    expect((await act(organiser, 'waiting-list/999999/remove/')).statusCode).toBe(404);
+
+    const trail = await db.select().from(t.organiserAudit).where(eq(t.organiserAudit.eventDateId, dateId)).orderBy(t.organiserAudit.id);
+    expect(trail.slice(-2).map((r) => [r.action, r.detail.split(', held')[0]])).toEqual([
+      ['Offered tickets by hand', '=cmd@example.com, 1 × Rush ticket 1'],
+      ['Removed a waiting-list entry', 'first@example.com, 2 × Rush ticket 1'],
+    ]);
+    const shown = words((await organiser.request({ method: 'GET', url: `/organiser/dates/${dateId}/` })).body);
+    expect(shown).toContain('Removed a waiting-list entry: first@example.com, 2 × Rush ticket 1');
+    expect(shown).toContain('Rush ticket 1: 0 waiting');
   });
 
   it('refuses a change posted from another website', async () => {

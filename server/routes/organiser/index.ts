@@ -39,7 +39,9 @@ import {
   type ConsoleDate,
 } from '../../domain/organiser/console.ts';
 import { figuresOf, HISTORY_MS, sampleAndHistory, type Figures } from '../../domain/organiser/dashboard.ts';
-import { entryOf, listCsv, listsOf, removeEntry, type TypeList } from '../../domain/organiser/waitingLists.ts';
+import { entryOf, listsOf, type TypeList } from '../../domain/organiser/waitingLists.ts';
+import { entriesCsv, offerByHand, removeEntry } from '../../domain/waitingRoom/waitingList.ts';
+import { waitingListMailOf } from '../../domain/waitingRoom/start.ts';
 import { EVENT_TIME_ZONE, fromZonedInput, toZonedInput, zoned } from '../../domain/organiser/time.ts';
 import { chartKey, chartSvg } from '../../views/organiserChart.ts';
 import type { WaitingRooms } from '../../domain/waitingRoom/room.ts';
@@ -85,6 +87,7 @@ const DONE: Record<string, string> = {
   code: 'The presale code is added.',
   'code-removed': 'The presale code is removed.',
   removed: 'The entry is removed from the waiting list.',
+  offered: 'The tickets are offered: the buyer is e-mailed a link that holds them.',
 };
 
 export async function registerOrganiserConsole(app: FastifyInstance, deps: AppDeps, rooms: WaitingRooms): Promise<void> {
@@ -133,7 +136,7 @@ export async function registerOrganiserConsole(app: FastifyInstance, deps: AppDe
 
   async function datePage(request: FastifyRequest<{ Params: { dateId: string } }>, reply: FastifyReply, date: ConsoleDate, notice: { ok: boolean; text: string } | null, status = 200) {
     const now = clock();
-    const [figures, codes, lists, trail] = await Promise.all([figuresOf(db, date, now), presaleCodesOf(db, date.dateId), listsOf(db, date.dateId), auditOf(db, date.organiserId, 30)]);
+    const [figures, codes, lists, trail] = await Promise.all([figuresOf(db, date, now), presaleCodesOf(db, date.dateId), listsOf(db, date.dateId, now), auditOf(db, date.organiserId, 30)]);
     const samples = await sampleAndHistory(db, date, figures, now);
     const q = date.queue;
     const onSale = q ? toZonedInput(q.onSaleAt) : toZonedInput(new Date(now.getTime() + 86400_000));
@@ -233,14 +236,23 @@ export async function registerOrganiserConsole(app: FastifyInstance, deps: AppDe
   });
   post('presale-codes/', codeForm, CODE_INVALID, async (date, body, who) => (await addPresaleCode(db, date, who, body.code.toUpperCase(), body.max_uses), 'code'));
   post('presale-codes/:itemId/remove/', null, '', async (date, _b, who, itemId) => (await removePresaleCode(db, date, who, itemId), 'code-removed'));
-  post('waiting-list/:itemId/remove/', null, '', async (date, _b, who, itemId) => {
+  const listMail = waitingListMailOf(config);
+  const listEntry = async (date: ConsoleDate, itemId: number) => {
     const entry = await entryOf(db, date.dateId, itemId);
     if (!entry) throw new Refusal('not-found', 'This entry is not on one of this date’s waiting lists.');
-    await db.transaction(async (tx) => {
-      await removeEntry(tx, entry.id);
-      await audit(tx, { organiserId: date.organiserId, eventDateId: date.dateId, userId: who.userId, at: who.now, action: ACTIONS.removeEntry, detail: `${entry.email}, ${entry.qty} × ${entry.typeName}` });
-    });
+    return entry;
+  };
+  post('waiting-list/:itemId/remove/', null, '', async (date, _b, who, itemId) => {
+    const entry = await listEntry(date, itemId);
+    if (!(await removeEntry(db, entry.id, who.now, listMail))) throw new Refusal('conflict', 'This entry is off the list already.');
+    await audit(db, { organiserId: date.organiserId, eventDateId: date.dateId, userId: who.userId, at: who.now, action: ACTIONS.removeEntry, detail: `${entry.email}, ${entry.qty} × ${entry.typeName}` });
     return 'removed';
+  });
+  post('waiting-list/:itemId/offer/', null, '', async (date, _b, who, itemId) => {
+    const entry = await listEntry(date, itemId);
+    const { until } = await offerByHand(db, entry.id, who.now, listMail);
+    await audit(db, { organiserId: date.organiserId, eventDateId: date.dateId, userId: who.userId, at: who.now, action: ACTIONS.offer, detail: `${entry.email}, ${entry.qty} × ${entry.typeName}, held until ${zoned(until)}` });
+    return 'offered';
   });
 
   app.get<{ Params: { dateId: string; typeId: string } }>('/organiser/dates/:dateId/waiting-list/:typeId/export.csv', async (request, reply) => {
@@ -250,10 +262,11 @@ export async function registerOrganiserConsole(app: FastifyInstance, deps: AppDe
     } catch (err) {
       return refused(reply, err);
     }
-    const list = (await listsOf(db, date.dateId)).find((l) => String(l.typeId) === request.params.typeId);
+    const list = (await listsOf(db, date.dateId, clock())).find((l) => String(l.typeId) === request.params.typeId);
     if (!list) return refused(reply, new Refusal('not-found', 'These tickets are not one of this date’s.'));
     const name = `waiting-list-${date.dateId}-${list.typeId}.csv`;
-    return reply.type('text/csv; charset=utf-8').header('cache-control', 'no-store').header('content-disposition', `attachment; filename="${name}"`).send(listCsv(list));
+    const csv = await entriesCsv(db, list.typeId, clock());
+    return reply.type('text/csv; charset=utf-8').header('cache-control', 'no-store').header('content-disposition', `attachment; filename="${name}"`).send(csv);
   });
 
   // The presale page: a code the organiser gave out lets its buyer straight in, past the queue.
@@ -374,9 +387,10 @@ function listSection(date: ConsoleDate, l: TypeList): Html {
     <p><a class="inline-link" href="${base}waiting-list/${l.typeId}/export.csv" download>Export the ${l.name} waiting list (CSV)</a></p>
     ${l.entries.length === 0
       ? html`<p class="muted">Nobody is on this list.</p>`
-      : html`<table class="console-table"><caption class="visually-hidden">${l.name} waiting list</caption><thead><tr><th scope="col">#</th><th scope="col">E-mail</th><th scope="col">Tickets</th><th scope="col">Joined</th><th scope="col">Offer</th><th scope="col"><span class="visually-hidden">Remove</span></th></tr></thead><tbody>${l.entries.map(
-          (e, i) => html`<tr><td>${i + 1}</td><td>${e.email}</td><td>${e.qty}</td><td>${zoned(e.joinedAt)}</td><td>${e.claimedAt ? 'claimed' : e.offeredAt ? `offered, ends ${zoned(e.offerExpiresAt ?? e.offeredAt)}` : 'waiting'}</td>
-            <td><form method="post" action="${base}waiting-list/${e.id}/remove/"><button class="button button--secondary" type="submit" aria-label="Remove ${e.email}">Remove</button></form></td></tr>`,
+      : html`<table class="console-table"><caption class="visually-hidden">${l.name} waiting list</caption><thead><tr><th scope="col">Place</th><th scope="col">E-mail</th><th scope="col">Tickets</th><th scope="col">Joined</th><th scope="col">Where it stands</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead><tbody>${l.entries.map(
+          (e) => html`<tr><td>${e.position ?? '–'}</td><td>${e.email}</td><td>${e.qty}</td><td>${zoned(e.joinedAt)}</td><td>${e.status}${e.status === 'offered' && e.offerExpiresAt ? `, until ${zoned(e.offerExpiresAt)}` : ''}</td>
+            <td><div class="console-actions">${e.status === 'waiting' ? html`<form method="post" action="${base}waiting-list/${e.id}/offer/"><button class="button button--secondary" type="submit" aria-label="Offer ${e.email} their tickets now">Offer now</button></form>` : ''}
+            ${e.status === 'waiting' || e.status === 'offered' ? html`<form method="post" action="${base}waiting-list/${e.id}/remove/"><button class="button button--secondary" type="submit" aria-label="Remove ${e.email}">Remove</button></form>` : ''}</div></td></tr>`,
         )}</tbody></table>`}
   </section>`;
 }
