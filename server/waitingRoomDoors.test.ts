@@ -12,7 +12,7 @@ import * as t from './db/schema.ts';
 import { hotEvent } from './test/fixtures.ts';
 import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
 import { queueStatus, type QueueStatus } from '../contract/waitingRoom.ts';
-import { admissionClockMessage, placesPerAddressMessage, QUEUE_FIRST_MESSAGE, SIGN_IN_TO_QUEUE_MESSAGE } from './routes/waitingRoom/gates.ts';
+import { admissionClockMessage, LEAVE_TURN_LABEL, placesPerAddressMessage, QUEUE_FIRST_MESSAGE, SIGN_IN_TO_QUEUE_MESSAGE } from './routes/waitingRoom/gates.ts';
 import { latestMail } from './mail/index.ts';
 
 const CHECKOUT_SECONDS = 120;
@@ -234,11 +234,13 @@ describe.each(drivers)('admission against what can be served on %s', (driver) =>
     expect(row!.admittedThrough).toBeLessThanOrEqual(24);
   });
 
-  it('counts a turn against the shoppers allowed until it ends or reserves, not for a fixed time after admission moved', async () => {
+  it('counts a turn against the shoppers allowed until it ends, reserves or leaves, not for a fixed time after admission moved', async () => {
     const { db } = world.database;
     const { types } = await hotEvent(db, { capacity: 100, types: 1 });
     const dateId = types[0]!.eventDateId;
     const typeId = types[0]!.id;
+    const [date] = await db.select().from(t.eventDates).where(eq(t.eventDates.id, dateId));
+    const eventId = date!.eventId;
     await db.insert(t.eventDateQueues).values({ eventDateId: dateId, onSaleAt: new Date(world.clock.now.getTime() - 1000), maxShoppers: 2, admitPerMinute: 600, admissionSeconds: 300 });
     world.clock.advance(1000);
     const buyers = Array.from({ length: 5 }, (_, i) => new Visitor(world.app, {}, `10.2.0.${i}`));
@@ -257,6 +259,20 @@ describe.each(drivers)('admission against what can be served on %s', (driver) =>
     world.clock.advance(1000);
     await states();
     world.clock.advance(1000);
+    const after = await states();
+    expect(after.filter((s) => s === 'admitted')).toHaveLength(3);
+    // Another is done without buying and says so on the event page: the next in line is let in.
+    const leaver = buyers.find((v, i) => after[i] === 'admitted' && v !== shopper)!;
+    const eventPage = await leaver.request({ method: 'GET', url: `/event/${eventId}/`, headers: { accept: 'text/html' } });
+    expect(eventPage.body).toContain(LEAVE_TURN_LABEL);
+    const left = await leaver.request({ method: 'POST', url: `/queue/${dateId}/leave/`, body: '', headers: { accept: 'text/html' } });
+    expect([left.statusCode, left.headers.location]).toEqual([303, `/event/${eventId}/?left=1`]);
+    expect((await leaver.request({ method: 'GET', url: `/event/${eventId}/`, headers: { accept: 'text/html' } })).headers.location).toBe(`/queue/${dateId}/`);
+    world.clock.advance(1000);
+    await states();
+    world.clock.advance(1000);
     expect((await states()).filter((s) => s === 'admitted')).toHaveLength(3);
+    const [row] = await db.select().from(t.eventDateQueues).where(eq(t.eventDateQueues.eventDateId, dateId));
+    expect(row!.admittedThrough).toBe(4);
   });
 });

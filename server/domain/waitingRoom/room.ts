@@ -324,6 +324,12 @@ export async function admitOnce(db: Pick<Executor, 'execute'>, placeId: number, 
   return found?.admitted_at ? new Date(found.admitted_at) : null;
 }
 
+/** Ends a place's turn now (the buyer left): it counts among the shoppers no more, and is spent. */
+export async function endTurn(db: Pick<Executor, 'execute'>, placeId: number, dateId: number, now: Date, admissionSeconds: number): Promise<void> {
+  const ended = new Date(now.getTime() - admissionSeconds * 1000).toISOString();
+  await db.execute(sql`UPDATE queue_places SET admitted_at = LEAST(COALESCE(admitted_at, ${ended}::timestamptz), ${ended}::timestamptz) WHERE id = ${placeId} AND event_date_id = ${dateId}`);
+}
+
 /**
  * Records that the place's admission reserves `saleId`: true when it does (the first sale to ask, or
  * the same one again), false when another sale has it already. One conditional statement.

@@ -12,7 +12,7 @@ import { effectiveMaxPerOrder } from '../../domain/limits.ts';
 import { maximumWarning, minimumWarning } from '../../../contract/messages/basket.ts';
 import { type Html, html, icon } from '../../views/html.ts';
 import { builtScripts } from '../../views/builtScripts.ts';
-import { admissionNoticeOf } from '../waitingRoom/gates.ts';
+import { admissionNoticeOf, LEAVE_TURN_LABEL } from '../waitingRoom/gates.ts';
 
 const idParam = (raw: string): number | null => {
   const n = Number(raw);
@@ -122,7 +122,10 @@ export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
       request,
       event.title,
       html`${error ? html`<p class="notice error" role="alert">${error}</p>` : ''}
-      ${admission ? html`<p class="notice" role="status" data-admission-until="${admission.until}">${admission.message}</p>` : ''}
+      ${admission
+        ? html`<div class="notice" data-admission-until="${admission.until}"><p role="status">${admission.message}</p>
+          <form method="post" action="${admission.leavePath}"><button class="button button--secondary" type="submit">${LEAVE_TURN_LABEL}</button></form></div>`
+        : ''}
       <div class="event-hero"><img src="${event.thumbnail}" alt="" width="360" height="225"><div class="event-hero__text"><h1>${event.title}</h1>
       <p>${event.description}</p><p class="muted">${event.venueName}, ${event.venueAddress}</p>
       <p class="muted">By <a class="inline-link" href="/organiser/${organiser.id}/">${organiser.name}</a></p></div></div>

@@ -33,7 +33,10 @@ const clockTime = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2
 /** What an admitted buyer is told on the event page: when their turn ends, in the event's time zone. */
 export const admissionClockMessage = (until: Date) => `It is your turn: you have until ${clockTime.format(until)} to reserve your tickets.`;
 
-const notices = new WeakMap<FastifyRequest, { message: string; until: number }>();
+/** The button on the event page that ends a turn early, for the next buyer. */
+export const LEAVE_TURN_LABEL = 'I am done: let the next buyer in';
+
+const notices = new WeakMap<FastifyRequest, { message: string; until: number; leavePath: string }>();
 /** The admitted buyer's clock for the event page being served, if the buyer holds a turn for one of its dates. */
 export const admissionNoticeOf = (request: FastifyRequest) => notices.get(request) ?? null;
 
@@ -143,7 +146,7 @@ export function registerGates(app: FastifyInstance, { db, clock, rooms, admissio
       const [dates] = await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM event_dates WHERE event_id = ${Number(raw)}`);
       if (Number(dates?.n ?? 0) <= 1) return reply.redirect(queuePagePath(queued[0]!), 303);
     }
-    const until = Math.min(...admissions.map((a) => a.expiresAt));
-    if (admissions.length > 0) notices.set(request, { message: admissionClockMessage(new Date(until * 1000)), until });
+    const first = admissions.reduce<Admission | null>((a, b) => (a === null || b.expiresAt < a.expiresAt ? b : a), null);
+    if (first) notices.set(request, { message: admissionClockMessage(new Date(first.expiresAt * 1000)), until: first.expiresAt, leavePath: `/queue/${first.dateId}/leave/` });
   }
 }

@@ -13,7 +13,7 @@ import { bindingOf, ensureSessionBinding, onSessionReplaced, sessionBindingOf, s
 import { Refusal } from '../../domain/refusal.ts';
 import { Html, html, page } from '../../views/html.ts';
 import { builtScripts } from '../../views/builtScripts.ts';
-import { admitOnce, joinAs, numberOf, placeOfAccount, WaitingRooms, type QueuedDate, type QueueView } from '../../domain/waitingRoom/room.ts';
+import { admitOnce, endTurn, joinAs, numberOf, placeOfAccount, WaitingRooms, type QueuedDate, type QueueView } from '../../domain/waitingRoom/room.ts';
 import { placesPerAddressMessage, registerGates, SIGN_IN_TO_QUEUE_MESSAGE } from './gates.ts';
 import { QueuePush } from './push.ts';
 import { admissionCookie, placeCookie, QUEUE_COOKIE, signer, type Admission, type Place } from '../../domain/waitingRoom/tokens.ts';
@@ -275,6 +275,18 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
       reply.clearCookie(admissionCookie(dateId), { path: '/' });
     }
     return reply.header('cache-control', 'no-store').redirect(queuePagePath(dateId), 303);
+  });
+
+  // Leaving: a buyer let in who is done (or has changed their mind) ends their turn now, and their
+  // place among the shoppers goes to the next in line at the next step. The place is spent.
+  app.post<{ Params: { dateId: string } }>('/queue/:dateId/leave/', async (request, reply) => {
+    const date = await queuedDate(request.params.dateId);
+    const dateId = date.row.eventDateId;
+    const admission = admissionOf(request, dateId);
+    if (admission) await endTurn(db, admission.placeId, dateId, clock(), date.row.admissionSeconds);
+    reply.clearCookie(placeCookie(dateId), { path: '/' });
+    reply.clearCookie(admissionCookie(dateId), { path: '/' });
+    return reply.header('cache-control', 'no-store').redirect(`/event/${date.eventId}/?left=1`, 303);
   });
 
   registerWaitingList(app, deps);
