@@ -69,13 +69,13 @@ const setUpForm = z.object({
 });
 const rateForm = z.object({ admit_per_minute: whole(1, 100_000) });
 const messageForm = z.object({ message: z.string().check(z.maxLength(MESSAGE_MAX)) });
-const codeForm = z.object({ code: z.string().check(z.regex(/^[A-Za-z0-9-]{4,32}$/)), max_uses: whole(1, 100_000) });
+const codeForm = z.object({ code: z.string().check(z.regex(/^[A-Za-z0-9-]{6,32}$/)), max_uses: whole(1, 100_000) });
 const presaleForm = z.object({ code: z.string().check(z.maxLength(64)) });
 
 const SET_UP_INVALID = `Give the on-sale time as a date and time, admissions a minute and shoppers at once as whole numbers from 1 to 100,000, and the time to buy as 1 to 240 minutes.`;
 const RATE_INVALID = 'Give the rate as a whole number of admissions a minute, from 1 to 100,000.';
 const MESSAGE_INVALID = `A message to waiting buyers is at most ${MESSAGE_MAX} characters.`;
-const CODE_INVALID = 'A presale code is 4 to 32 letters, digits or hyphens, with how many buyers may use it (1 to 100,000).';
+const CODE_INVALID = 'A presale code is 6 to 32 letters, digits or hyphens, with how many buyers may use it (1 to 100,000).';
 
 const DONE: Record<string, string> = {
   'set-up': 'The on-sale is set up.',
@@ -373,7 +373,7 @@ function presaleSection(date: ConsoleDate, codes: Awaited<ReturnType<typeof pres
           (c) => html`<tr><td>${c.code}</td><td>${c.uses} of ${c.maxUses}</td><td><form method="post" action="${base}presale-codes/${c.id}/remove/"><button class="button button--secondary" type="submit" aria-label="Remove the code ${c.code}">Remove</button></form></td></tr>`,
         )}</tbody></table>`}
     <form method="post" action="${base}presale-codes/" class="console-form console-inline">
-      <p><label for="code">New code</label> <input id="code" name="code" pattern="[A-Za-z0-9\\-]{4,32}" maxlength="32" required></p>
+      <p><label for="code">New code</label> <input id="code" name="code" pattern="[A-Za-z0-9\\-]{6,32}" maxlength="32" required></p>
       <p><label for="max_uses">Buyers who may use it</label> <input id="max_uses" name="max_uses" type="number" inputmode="numeric" min="1" max="100000" value="50" required></p>
       <button class="button button--secondary" type="submit">Add the code</button>
     </form>
