@@ -60,8 +60,13 @@ const flow = runQueue(
       return unlessEnded(status(await json(queueJoinPath(dateId), { altcha: await solveAside(challenge) })));
     },
     joinWaitingList: async (input) => {
-      const res = await call(WAITING_LIST_PATH, { ticket_type_id: String(input.ticketTypeId), email: input.email, quantity: String(input.quantity) });
-      if (res.status === 400) return { joined: false, message: String((res.data as { error?: unknown }).error ?? '') };
+      // The waiting list asks for the same browser check as the queue's join.
+      const challenge = (await json(QUEUE_CHALLENGE_PATH)) as Challenge;
+      const altcha = await solveAside(challenge);
+      const res = await call(WAITING_LIST_PATH, { ticket_type_id: String(input.ticketTypeId), email: input.email, quantity: String(input.quantity), altcha });
+      // A refusal in words (a bad address, too many, not sold out yet): the page says them.
+      const refusal = (res.data as { error?: unknown } | null)?.error;
+      if (res.status >= 400 && res.status < 500 && typeof refusal === 'string') return { joined: false, message: refusal };
       if (!res.ok) throw new Error(`waiting list answered ${res.status}`);
       const answer = res.data as { joined: boolean; message: string };
       return { joined: answer.joined === true, message: String(answer.message) };
