@@ -120,8 +120,10 @@ describe.each(drivers)('the seat page behind the queue on %s', (driver) => {
   });
   afterAll(async () => world?.close());
 
-  it('holds no seat of a queued date for a buyer without its admission, and holds them once the buyer is let in', async () => {
+  it('sends a buyer without the date’s admission from the seat page to its queue and holds them no seat, and holds them once let in', async () => {
     const buyer = new Visitor(world.app, { accept: 'application/json' }, '10.5.9.1');
+    const seatPage = await buyer.request({ method: 'GET', url: `/events/book_seats/${dateId}/`, headers: { accept: 'text/html' } });
+    expect([seatPage.statusCode, seatPage.headers.location]).toEqual([303, `/queue/${dateId}/`]);
     const refused = await buyer.call('holdSeats', { event_date_id: dateId, seats: seatIds } as never);
     expect(refused.statusCode).toBe(403);
     expect(refused.json()).toEqual({ error: QUEUE_FIRST_MESSAGE, redirect: `/queue/${dateId}/` });
@@ -135,6 +137,8 @@ describe.each(drivers)('the seat page behind the queue on %s', (driver) => {
     }
     const held = await buyer.call('holdSeats', { event_date_id: dateId, seats: seatIds } as never);
     expect(held.statusCode).toBe(200);
+    const letIn = await buyer.request({ method: 'GET', url: `/events/book_seats/${dateId}/`, headers: { accept: 'text/html' } });
+    expect(letIn.statusCode).not.toBe(303);
   });
 });
 

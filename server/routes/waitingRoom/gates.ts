@@ -74,6 +74,17 @@ export function registerGates(app: FastifyInstance, { db, clock, rooms, admissio
     if (gate) route.preHandler = [...[route.preHandler ?? []].flat(), gate];
   });
 
+  // The seat page of a queued date (served by the app's catch-all, so found here by its path) sends
+  // a buyer without the date's admission to its queue, as the event page does.
+  const SEAT_PAGE = /^\/events\/book_seats\/([1-9]\d{0,8})\/(?:\?|$)/;
+  app.addHook('onRequest', async (request, reply) => {
+    if (request.method !== 'GET' || !request.url.startsWith('/events/book_seats/')) return;
+    const found = SEAT_PAGE.exec(request.url);
+    if (!found) return;
+    const dateId = Number(found[1]);
+    if ((await rooms.date(dateId)) && !admissionOf(request, dateId)) return reply.header('cache-control', 'no-store').redirect(queuePagePath(dateId), 303);
+  });
+
   /** Why a buyer without the date's admission is refused: never queued, or their turn has ended. */
   function refusalOf(request: FastifyRequest, dateId: number, admissionSeconds: number): string {
     const place = placeOf(request, dateId);
