@@ -22,6 +22,7 @@
  *   npx tsx bench/waitingRoom.ts
  *   npx tsx bench/waitingRoom.ts --poll-only
  *   npx tsx bench/waitingRoom.ts --push-only
+ *   npx tsx bench/waitingRoom.ts --release-only
  *   LIGHTHOUSE_URL=http://127.0.0.1:3000 npx tsx bench/waitingRoom.ts --lighthouse-only
  */
 import autocannon from 'autocannon';
@@ -253,6 +254,31 @@ async function admission(db: Database): Promise<void> {
   console.log(`4. Sold out told at ${soldOutAt === null ? 'never' : `${soldOutAt} s`}; the queue opened again at ${reopenedAt === null ? 'never' : `${reopenedAt} s`} (holds last ${CHECKOUT_SECONDS} s)`);
 }
 
+/**
+ * A release: every ticket held, the holds run out together, and the queue (QUEUED waiting, let in
+ * at 100 a second) lets in buyers for them. Nobody reserves, so every buyer let in is still
+ * shopping: no more should be let in than the released tickets can serve.
+ */
+async function release(db: Database): Promise<void> {
+  const onSaleAt = new Date('2026-09-01T10:00:00Z');
+  let now = new Date(onSaleAt);
+  const released = 10;
+  const { dateId, typeId } = await queuedDate(db, { capacity: released, queued: QUEUED, onSaleAt, ratePerMinute: 6000, maxShoppers: 100_000 });
+  const rooms = new WaitingRooms(db, () => now);
+  const [sale] = await salesWith(db, [[{ ticketTypeId: typeId, qty: released }]]);
+  // Every ticket held, for 5 seconds: sold out until the holds run out together.
+  const held = await reserveSale(db, sale!, now, 5, { maxPerOrder: released, maxHeldPerBuyer: released, buyer: { userId: null, ip: '10.0.0.1' } });
+  if (!held.reserved) throw new Error(`the release's hold was refused: ${held.error}`);
+  const step = async () => (await rooms.current()).get(dateId)!.row;
+  const before = (await step()).admittedThrough;
+  for (let second = 1; second <= 30; second++) {
+    now = new Date(onSaleAt.getTime() + second * 1000);
+    await step();
+  }
+  const admitted = (await step()).admittedThrough - before;
+  console.log(`5b. A release of ${released} tickets to ${fmt(QUEUED)} queued (let in at 100 a second, nobody reserving, 30 s): ${admitted} let in, ${fmt(admitted / released, 2)} × what it can serve (≤ 1.2 wanted)`);
+}
+
 /* ---------- 6. pushed to open pages ---------- */
 
 const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))] ?? NaN;
@@ -412,6 +438,11 @@ if (process.argv.includes('--serve')) {
   await serve();
 } else if (process.argv.includes('--poll-only')) {
   await pollCost();
+} else if (process.argv.includes('--release-only')) {
+  const database = await openTestDatabase(process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite', 10);
+  await release(database.db);
+  await database.close();
+  process.exit(0);
 } else if (process.argv.includes('--push-only')) {
   await pushed();
   process.exit(0);
@@ -424,7 +455,7 @@ if (process.argv.includes('--serve')) {
   if (process.env.BENCH_DATABASE_URL && !process.env.TEST_DATABASE_URL) process.env.TEST_DATABASE_URL = process.env.BENCH_DATABASE_URL;
   console.log(`(2–4 on ${driver})`);
   if (process.env.LIGHTHOUSE_URL) await queueLighthouse(process.env.LIGHTHOUSE_URL.replace(/\/$/, ''));
-  for (const part of [fifo, admission]) {
+  for (const part of [fifo, admission, release]) {
     const database = await openTestDatabase(driver, 10);
     try {
       await part(database.db);
