@@ -6,12 +6,11 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { solveChallenge } from 'altcha-lib/v1';
 import * as t from './db/schema.ts';
 import { bindingOf, readToken, signToken, tokenKey, SESSION_COOKIE } from './http/session.ts';
 import { referralCode } from './domain/afterSale.ts';
 import { hotEvent } from './test/fixtures.ts';
-import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
+import { drivers, openWorld, solvedChallenge, type TestWorld, Visitor } from './test/harness.ts';
 import { testConfig } from './config.ts';
 import { queueStatus } from '../contract/waitingRoom.ts';
 
@@ -31,12 +30,6 @@ function documented(): { name: string; kind: string; purpose: string; subject: s
 
 /** A cookie's name as the table writes it: a date's cookies with `<date>` for the date. */
 const tableName = (cookie: string) => cookie.replace(/_\d+$/, '_<date>');
-
-async function solved(v: Visitor): Promise<string> {
-  const c = (await v.call('getCaptchaChallenge')).json() as { algorithm: 'SHA-256'; challenge: string; salt: string; signature: string; maxnumber: number };
-  const solution = await solveChallenge(c.challenge, c.salt, c.algorithm, c.maxnumber).promise;
-  return Buffer.from(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: solution!.number, salt: c.salt, signature: c.signature })).toString('base64');
-}
 
 describe('the table of tokens', () => {
   it('gives every token a purpose, a subject, a lifetime and where it is checked', () => {
@@ -103,7 +96,7 @@ describe.each(drivers)('every cookie the server sets, on %s', (driver) => {
     const plan = (await victim.call('getSeatingPlan', { event_date_id: w.demo.seated.date })).json() as { seating_plan_layout: { sections: { rows: { seats: { id: number; status: string; ticket_type_id: number | null }[] }[] }[] } };
     const free = plan.seating_plan_layout.sections.flatMap((s) => s.rows.flatMap((r) => r.seats)).find((s) => s.status === 'available' && s.ticket_type_id !== null)!;
     await record(victim, victim.call('holdSeats', { event_date_id: w.demo.seated.date, seats: [free.id] }));
-    await record(victim, victim.request({ method: 'POST', url: `/ajax/queue/${queuedDate}/join/`, body: new URLSearchParams({ altcha: await solved(victim) }).toString() }));
+    await record(victim, victim.request({ method: 'POST', url: `/ajax/queue/${queuedDate}/join/`, body: new URLSearchParams({ altcha: await solvedChallenge(victim) }).toString() }));
     for (let i = 0; i < 5 && !given.has(`hf_admit_${queuedDate}`); i++) {
       w.clock.advance(2000);
       await record(victim, victim.request({ method: 'GET', url: `/ajax/queue/${queuedDate}/status/` }));

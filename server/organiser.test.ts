@@ -6,23 +6,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { solveChallenge } from 'altcha-lib/v1';
 import * as t from './db/schema.ts';
 import { hotEvent } from './test/fixtures.ts';
-import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
+import { drivers, openWorld, solvedChallenge, type TestWorld, Visitor } from './test/harness.ts';
 import { queueStatus, type QueueStatus } from '../contract/waitingRoom.ts';
 import { NOT_ORGANISER_MESSAGE, NOT_SIGNED_IN_MESSAGE, NOT_YOUR_DATE_MESSAGE } from './domain/organiser/console.ts';
 import { PRESALE_WRONG_MESSAGE } from './routes/organiser/index.ts';
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 const words = (body: string) => body.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
-
-async function solved(v: Visitor): Promise<string> {
-  const res = await v.call('getCaptchaChallenge');
-  const c = res.json() as { algorithm: 'SHA-256'; challenge: string; salt: string; signature: string; maxnumber: number };
-  const solution = await solveChallenge(c.challenge, c.salt, c.algorithm, c.maxnumber).promise;
-  return Buffer.from(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: solution!.number, salt: c.salt, signature: c.signature })).toString('base64');
-}
 
 describe.each(drivers)('the organiser console on %s', (driver) => {
   let world: TestWorld;
@@ -50,7 +42,7 @@ describe.each(drivers)('the organiser console on %s', (driver) => {
   const auditActions = async () => (await world.database.db.select().from(t.organiserAudit).where(eq(t.organiserAudit.eventDateId, dateId)).orderBy(t.organiserAudit.id)).map((r) => r.action);
   const status = async (v: Visitor): Promise<QueueStatus> => queueStatus.parse((await v.request({ method: 'GET', url: `/ajax/queue/${dateId}/status/` })).json());
   const joinQueue = async (v: Visitor) => {
-    const res = await v.request({ method: 'POST', url: `/ajax/queue/${dateId}/join/`, body: form({ altcha: await solved(v) }) });
+    const res = await v.request({ method: 'POST', url: `/ajax/queue/${dateId}/join/`, body: form({ altcha: await solvedChallenge(v) }) });
     expect(res.statusCode, res.body).toBe(200);
   };
   const tick = (ms = 1000) => world.clock.advance(ms);

@@ -7,11 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { solveChallenge } from 'altcha-lib/v1';
 import { rows, type Database } from './db/index.ts';
 import * as t from './db/schema.ts';
 import { hotEvent } from './test/fixtures.ts';
-import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
+import { drivers, openWorld, solvedChallenge, type TestWorld, Visitor } from './test/harness.ts';
 import { OFFER_OTHER_ACCOUNT_MESSAGE, OFFER_REPLACE_QUESTION, OFFER_SEND_CODE_LABEL } from './routes/waitingRoom/offer.ts';
 import { LEAVE_LABEL, WAITING_LIST_NO_PROOF_MESSAGE } from './routes/waitingRoom/waitingList.ts';
 import {
@@ -27,7 +26,7 @@ import {
   waitingListOverOrderMessage,
   WAITING_LIST_ON_SALE_MESSAGE,
 } from './domain/waitingRoom/waitingList.ts';
-import { formatDeadline } from './mail/waitingList.ts';
+import { formatDeadline } from './domain/format.ts';
 import { latestMail } from './mail/index.ts';
 
 const CHECKOUT_SECONDS = 120;
@@ -61,16 +60,9 @@ async function accountFor(world: TestWorld, email: string): Promise<number> {
   return user!.id;
 }
 
-async function solved(v: Visitor): Promise<string> {
-  const res = await v.call('getCaptchaChallenge');
-  const c = res.json() as { algorithm: 'SHA-256'; challenge: string; salt: string; signature: string; maxnumber: number };
-  const solution = await solveChallenge(c.challenge, c.salt, c.algorithm, c.maxnumber).promise;
-  return Buffer.from(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: solution!.number, salt: c.salt, signature: c.signature })).toString('base64');
-}
-
 /** Joins a type's waiting list as the queue page's script does (JSON), with the proof of work unless told not to. */
 async function joinList(v: Visitor, typeId: number, email: string, qty = 1, proof = true) {
-  const body = new URLSearchParams({ ticket_type_id: String(typeId), email, quantity: String(qty), ...(proof ? { altcha: await solved(v) } : {}) });
+  const body = new URLSearchParams({ ticket_type_id: String(typeId), email, quantity: String(qty), ...(proof ? { altcha: await solvedChallenge(v) } : {}) });
   return v.request({ method: 'POST', url: '/ajax/queue/waiting-list/', body: body.toString(), headers: { accept: 'application/json' } });
 }
 

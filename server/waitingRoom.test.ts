@@ -7,11 +7,10 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, sql } from 'drizzle-orm';
-import { solveChallenge } from 'altcha-lib/v1';
 import { rows } from './db/index.ts';
 import * as t from './db/schema.ts';
 import { hotEvent } from './test/fixtures.ts';
-import { appOn, drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
+import { appOn, drivers, openWorld, solvedChallenge, type TestWorld, Visitor } from './test/harness.ts';
 import { queueStatus, type QueueStatus } from '../contract/waitingRoom.ts';
 import { ADMISSION_USED_MESSAGE, JOIN_AGAIN_LABEL, QUEUE_FIRST_MESSAGE } from './routes/waitingRoom/index.ts';
 import { admissionEndedMessage } from '../contract/queuePage.ts';
@@ -51,13 +50,6 @@ async function accountFor(world: TestWorld, email: string): Promise<number> {
   return user!.id;
 }
 
-async function solved(v: Visitor): Promise<string> {
-  const res = await v.call('getCaptchaChallenge');
-  const c = res.json() as { algorithm: 'SHA-256'; challenge: string; salt: string; signature: string; maxnumber: number };
-  const solution = await solveChallenge(c.challenge, c.salt, c.algorithm, c.maxnumber).promise;
-  return Buffer.from(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: solution!.number, salt: c.salt, signature: c.signature })).toString('base64');
-}
-
 describe.each(drivers)('the waiting room on %s', (driver) => {
   let world: TestWorld;
   let dateId: number;
@@ -88,7 +80,7 @@ describe.each(drivers)('the waiting room on %s', (driver) => {
     return queueStatus.parse(res.json());
   };
   const joinQueue = async (v: Visitor): Promise<QueueStatus> => {
-    const res = await v.request({ method: 'POST', url: `/ajax/queue/${dateId}/join/`, body: new URLSearchParams({ altcha: await solved(v) }).toString() });
+    const res = await v.request({ method: 'POST', url: `/ajax/queue/${dateId}/join/`, body: new URLSearchParams({ altcha: await solvedChallenge(v) }).toString() });
     expect(res.statusCode).toBe(200);
     return queueStatus.parse(res.json());
   };
@@ -230,7 +222,7 @@ describe.each(drivers)('one queue shared by two server processes on %s', (driver
     const apps = [world.app, other.app];
     const buyers = Array.from({ length: 30 }, (_, i) => new Visitor(apps[i % 2]!, {}, `10.8.0.${i}`));
     const place = async (v: Visitor) => {
-      const res = await v.request({ method: 'POST', url: `/ajax/queue/${dateId}/join/`, body: new URLSearchParams({ altcha: await solved(v) }).toString() });
+      const res = await v.request({ method: 'POST', url: `/ajax/queue/${dateId}/join/`, body: new URLSearchParams({ altcha: await solvedChallenge(v) }).toString() });
       return queueStatus.parse(res.json());
     };
     for (const v of buyers) await place(v);
@@ -283,7 +275,7 @@ describe.each(drivers)('a turn in the queue belongs to its browser, reserves one
   const visitor = () => new Visitor(world.app, { accept: 'application/json' }, `10.7.0.${++ip}`);
   const status = async (v: Visitor): Promise<QueueStatus> => queueStatus.parse((await v.request({ method: 'GET', url: `/ajax/queue/${dateId}/status/` })).json());
   const joinQueue = async (v: Visitor): Promise<QueueStatus> => {
-    const res = await v.request({ method: 'POST', url: `/ajax/queue/${dateId}/join/`, body: new URLSearchParams({ altcha: await solved(v) }).toString() });
+    const res = await v.request({ method: 'POST', url: `/ajax/queue/${dateId}/join/`, body: new URLSearchParams({ altcha: await solvedChallenge(v) }).toString() });
     expect(res.statusCode).toBe(200);
     return queueStatus.parse(res.json());
   };

@@ -7,23 +7,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, isNotNull } from 'drizzle-orm';
-import { solveChallenge } from 'altcha-lib/v1';
 import * as t from './db/schema.ts';
 import { hotEvent } from './test/fixtures.ts';
-import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
+import { drivers, openWorld, solvedChallenge, type TestWorld, Visitor } from './test/harness.ts';
 import { queueStatus, type QueueStatus } from '../contract/waitingRoom.ts';
 import { admissionClockMessage, LEAVE_TURN_LABEL, placesPerAddressMessage, QUEUE_FIRST_MESSAGE, SIGN_IN_TO_QUEUE_MESSAGE } from './routes/waitingRoom/gates.ts';
 import { latestMail } from './mail/index.ts';
 
 const CHECKOUT_SECONDS = 120;
 const jar = (v: Visitor) => (v as unknown as { cookies: Map<string, string> }).cookies;
-
-async function solved(v: Visitor): Promise<string> {
-  const res = await v.call('getCaptchaChallenge');
-  const c = res.json() as { algorithm: 'SHA-256'; challenge: string; salt: string; signature: string; maxnumber: number };
-  const solution = await solveChallenge(c.challenge, c.salt, c.algorithm, c.maxnumber).promise;
-  return Buffer.from(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: solution!.number, salt: c.salt, signature: c.signature })).toString('base64');
-}
 
 describe.each(drivers)('every door behind the queue on %s', (driver) => {
   let world: TestWorld;
@@ -52,7 +44,7 @@ describe.each(drivers)('every door behind the queue on %s', (driver) => {
   const status = async (v: Visitor, dateId: number): Promise<QueueStatus> =>
     queueStatus.parse((await v.request({ method: 'GET', url: `/ajax/queue/${dateId}/status/`, headers: { accept: 'application/json' } })).json());
   async function letIn(v: Visitor, dateId: number): Promise<void> {
-    const joined = await v.request({ method: 'POST', url: `/ajax/queue/${dateId}/join/`, body: new URLSearchParams({ altcha: await solved(v) }).toString(), headers: { accept: 'application/json' } });
+    const joined = await v.request({ method: 'POST', url: `/ajax/queue/${dateId}/join/`, body: new URLSearchParams({ altcha: await solvedChallenge(v) }).toString(), headers: { accept: 'application/json' } });
     expect(joined.statusCode).toBe(200);
     for (let i = 0; i < 60 && (await status(v, dateId)).state !== 'admitted'; i++) world.clock.advance(1000);
     expect((await status(v, dateId)).state).toBe('admitted');
@@ -130,7 +122,7 @@ describe.each(drivers)('the seat page behind the queue on %s', (driver) => {
     const [seat] = await world.database.db.select().from(t.seats).where(eq(t.seats.id, seatIds[0]!));
     expect(seat!.heldUntil).toBeNull();
 
-    await buyer.request({ method: 'POST', url: `/ajax/queue/${dateId}/join/`, body: new URLSearchParams({ altcha: await solved(buyer) }).toString() });
+    await buyer.request({ method: 'POST', url: `/ajax/queue/${dateId}/join/`, body: new URLSearchParams({ altcha: await solvedChallenge(buyer) }).toString() });
     for (let i = 0; i < 10; i++) {
       world.clock.advance(1000);
       await buyer.request({ method: 'GET', url: `/ajax/queue/${dateId}/status/` });
@@ -156,7 +148,7 @@ describe.each(drivers)('a place per person on %s', (driver) => {
   afterAll(async () => world?.close());
 
   const join = async (v: Visitor, date = dateId) =>
-    v.request({ method: 'POST', url: `/ajax/queue/${date}/join/`, body: new URLSearchParams({ altcha: await solved(v) }).toString(), headers: { accept: 'application/json' } });
+    v.request({ method: 'POST', url: `/ajax/queue/${date}/join/`, body: new URLSearchParams({ altcha: await solvedChallenge(v) }).toString(), headers: { accept: 'application/json' } });
 
   it('gives one client address only as many places as the on-sale allows, and says why to the next', async () => {
     const fromOneAddress = Array.from({ length: 4 }, () => new Visitor(world.app, {}, '10.4.0.1'));
@@ -215,7 +207,7 @@ describe.each(drivers)('admission against what can be served on %s', (driver) =>
     await db.insert(t.eventDateQueues).values({ eventDateId: dateId, onSaleAt: new Date(world.clock.now.getTime() - 1000), maxShoppers: 1000, admitPerMinute: 6000, admissionSeconds: 600 });
     const buyers = Array.from({ length: 50 }, (_, i) => new Visitor(world.app, {}, `10.3.${Math.floor(i / 3)}.${i % 3}`));
     for (const v of buyers) {
-      const res = await v.request({ method: 'POST', url: `/ajax/queue/${dateId}/join/`, body: new URLSearchParams({ altcha: await solved(v) }).toString() });
+      const res = await v.request({ method: 'POST', url: `/ajax/queue/${dateId}/join/`, body: new URLSearchParams({ altcha: await solvedChallenge(v) }).toString() });
       expect(res.statusCode).toBe(200);
     }
     const admitted = async () => (await Promise.all(buyers.map(async (v) => queueStatus.parse((await v.request({ method: 'GET', url: `/ajax/queue/${dateId}/status/` })).json()).state))).filter((s) => s === 'admitted').length;
@@ -248,7 +240,7 @@ describe.each(drivers)('admission against what can be served on %s', (driver) =>
     await db.insert(t.eventDateQueues).values({ eventDateId: dateId, onSaleAt: new Date(world.clock.now.getTime() - 1000), maxShoppers: 2, admitPerMinute: 600, admissionSeconds: 300 });
     world.clock.advance(1000);
     const buyers = Array.from({ length: 5 }, (_, i) => new Visitor(world.app, {}, `10.2.0.${i}`));
-    for (const v of buyers) await v.request({ method: 'POST', url: `/ajax/queue/${dateId}/join/`, body: new URLSearchParams({ altcha: await solved(v) }).toString() });
+    for (const v of buyers) await v.request({ method: 'POST', url: `/ajax/queue/${dateId}/join/`, body: new URLSearchParams({ altcha: await solvedChallenge(v) }).toString() });
     const states = async () => Promise.all(buyers.map(async (v) => queueStatus.parse((await v.request({ method: 'GET', url: `/ajax/queue/${dateId}/status/` })).json()).state));
     for (let i = 0; i < 3; i++) {
       world.clock.advance(1000);

@@ -4,19 +4,11 @@
  * page's next poll.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { solveChallenge } from 'altcha-lib/v1';
 import * as t from './db/schema.ts';
 import { hotEvent } from './test/fixtures.ts';
-import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
+import { drivers, openWorld, solvedChallenge, type TestWorld, Visitor } from './test/harness.ts';
 import { queueStatus } from '../contract/waitingRoom.ts';
 import { queueEventsPath } from '../contract/queuePage.ts';
-
-async function solved(v: Visitor): Promise<string> {
-  const res = await v.call('getCaptchaChallenge');
-  const c = res.json() as { algorithm: 'SHA-256'; challenge: string; salt: string; signature: string; maxnumber: number };
-  const solution = await solveChallenge(c.challenge, c.salt, c.algorithm, c.maxnumber).promise;
-  return Buffer.from(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: solution!.number, salt: c.salt, signature: c.signature })).toString('base64');
-}
 
 /** An open page's event stream: the events it has heard, each with when it came. */
 async function listen(base: string, v: Visitor, dateId: number) {
@@ -81,7 +73,7 @@ describe.each(drivers)('the queue pushed to open pages on %s', (driver) => {
     world.clock.advance(1000);
     const buyers = [1, 2, 3].map((i) => new Visitor(world.app, { accept: 'application/json' }, `10.1.0.${i}`));
     for (const v of buyers) {
-      const joined = await v.request({ method: 'POST', url: `/ajax/queue/${dateId}/join/`, body: new URLSearchParams({ altcha: await solved(v) }).toString() });
+      const joined = await v.request({ method: 'POST', url: `/ajax/queue/${dateId}/join/`, body: new URLSearchParams({ altcha: await solvedChallenge(v) }).toString() });
       expect(queueStatus.parse(joined.json()).state).toBe('waiting');
     }
     const pages = await Promise.all(buyers.map((v) => listen(base, v, dateId)));

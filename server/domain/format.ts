@@ -1,5 +1,5 @@
 /** Dates as the UK buyer reads them, always in UK time whatever the server's zone. */
-const niceDate = new Intl.DateTimeFormat('en-GB', {
+const NICE_DATE = {
   weekday: 'short',
   day: 'numeric',
   month: 'short',
@@ -8,7 +8,14 @@ const niceDate = new Intl.DateTimeFormat('en-GB', {
   minute: '2-digit',
   hour12: true,
   timeZone: 'Europe/London',
-});
+} as const satisfies Intl.DateTimeFormatOptions;
+const niceDate = new Intl.DateTimeFormat('en-GB', NICE_DATE);
+const deadline = new Intl.DateTimeFormat('en-GB', { ...NICE_DATE, timeZoneName: 'short' });
+
+/** A deadline in the event's time zone (UK time, as every event's dates are shown), with the zone named: 'Tue, 1 Dec 2026, 7:00 pm GMT'. */
+export function formatDeadline(d: Date): string {
+  return deadline.format(d);
+}
 const ukDate = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: '2-digit', year: 'numeric', timeZone: 'Europe/London' });
 
 export function formatNiceDate(d: Date): string {

@@ -1,22 +1,6 @@
 /** The waiting list's e-mails: the confirmation of joining (with the place in line and a leave link), and an offer. */
 import type { MailContent } from './transport.ts';
-
-const deadline = new Intl.DateTimeFormat('en-GB', {
-  weekday: 'short',
-  day: 'numeric',
-  month: 'short',
-  year: 'numeric',
-  hour: 'numeric',
-  minute: '2-digit',
-  hour12: true,
-  timeZone: 'Europe/London',
-  timeZoneName: 'short',
-});
-
-/** A deadline in the event's time zone (UK time, as every event's dates are shown), with the zone named: 'Tue, 1 Dec 2026, 7:00 pm GMT'. */
-export function formatDeadline(d: Date): string {
-  return deadline.format(d);
-}
+import { formatDeadline } from '../domain/format.ts';
 
 export function waitingListJoinedMail(
   brandName: string,

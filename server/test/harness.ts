@@ -1,6 +1,7 @@
 /** Shared test set-up: a seeded database per driver, an app with a controllable clock, a cookie jar. */
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import qs from 'qs';
+import { solveChallenge } from 'altcha-lib/v1';
 import { buildApp } from '../app.ts';
 import { testConfig, type Config } from '../config.ts';
 import { openSeededTestDatabase, testDrivers, type TestDriver } from '../db/testing.ts';
@@ -109,4 +110,12 @@ export class Visitor {
     const gift_voucher = Object.fromEntries(vouchers.map((v) => [String(v.id), v]));
     return this.call('addToBasket', { ticket, gift_voucher } as RequestOf<'addToBasket'>, { accept: 'application/json' });
   }
+}
+
+/** A solution of the site's proof of work, as a browser's widget sends it: what the queue's join and the waiting list ask for. */
+export async function solvedChallenge(v: Visitor): Promise<string> {
+  const c = (await v.call('getCaptchaChallenge')).json() as { algorithm: 'SHA-256'; challenge: string; salt: string; signature: string; maxnumber: number };
+  const solution = await solveChallenge(c.challenge, c.salt, c.algorithm, c.maxnumber).promise;
+  if (!solution) throw new Error('the proof of work could not be solved');
+  return Buffer.from(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: solution.number, salt: c.salt, signature: c.signature })).toString('base64');
 }

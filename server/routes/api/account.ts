@@ -2,13 +2,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NOT_AN_EMAIL, NOT_A_FULL_NAME } from '../../../contract/index.ts';
 import { FULL_NAME_MESSAGE, INVALID_EMAIL_MESSAGE } from '../../../contract/messages/account.ts';
-import { logoutOfSale, saveGuestToSale, sendSignInCode, signInWithCode } from '../../domain/account.ts';
+import { logoutOfSale, saveGuestToSale, signInWithCode } from '../../domain/account.ts';
 import { isRefusal, Refusal } from '../../domain/refusal.ts';
-import { SEND_LIMITS } from '../../domain/oneTimeCode.ts';
 import { setMarketingPreferences } from '../../domain/marketing.ts';
 import { offerResumeLinkAfter } from '../../http/resumeLink.ts';
 import type { Handlers, InvalidHandler } from '../../http/calls.ts';
 import type { AppDeps } from '../../http/deps.ts';
+import { sendCodeFrom } from '../../http/signInCode.ts';
 import { refusalStatus } from '../../http/refusals.ts';
 import { saleIdOf, setSaleCookie, signIn, signOut } from '../../http/session.ts';
 
@@ -29,15 +29,7 @@ export function accountHandlers(deps: AppDeps): Pick<Handlers, AccountCall> {
 
   return {
     sendOneTimeCode: async ({ input, request }) => {
-      await sendSignInCode(db, {
-        email: input.email,
-        ip: request.ip,
-        now: clock(),
-        secret: config.sessionSecret,
-        mailer,
-        brandName: config.brandName,
-        limits: { ...SEND_LIMITS, perIp: config.codeSendsPerAddress },
-      });
+      await sendCodeFrom(deps, request, input.email);
       return { success: true };
     },
     checkOneTimeCode: async ({ input, request, reply }) => {

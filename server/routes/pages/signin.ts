@@ -10,11 +10,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod/mini';
 import { calls, codeDigits, formId, WALLET_PATH } from '../../../contract/index.ts';
 import { FULL_NAME_MESSAGE, INVALID_EMAIL_MESSAGE } from '../../../contract/messages/account.ts';
-import { saveGuestToSale, sendSignInCode, signInOnPage, VERIFY_FIRST_MESSAGE, type SignedIn } from '../../domain/account.ts';
+import { saveGuestToSale, signInOnPage, VERIFY_FIRST_MESSAGE, type SignedIn } from '../../domain/account.ts';
 import { Refusal } from '../../domain/refusal.ts';
-import { LOCKED_CODE_MESSAGE, SEND_LIMITS, WRONG_CODE_MESSAGE } from '../../domain/oneTimeCode.ts';
+import { LOCKED_CODE_MESSAGE, WRONG_CODE_MESSAGE } from '../../domain/oneTimeCode.ts';
 import { findUser, listUsers } from '../../domain/users.ts';
 import type { AppDeps } from '../../http/deps.ts';
+import { sendCodeFrom } from '../../http/signInCode.ts';
 import { REFUSAL_STATUS, refusalStatus } from '../../http/refusals.ts';
 import { saleIdOf, setSaleCookie, signIn, userIdOf } from '../../http/session.ts';
 import { html, type Html } from '../../views/html.ts';
@@ -147,15 +148,7 @@ export function registerSignIn(app: FastifyInstance, deps: AppDeps): void {
     }
     const { email } = parsed.data;
     try {
-      await sendSignInCode(db, {
-        email,
-        ip: request.ip,
-        now: clock(),
-        secret: config.sessionSecret,
-        mailer,
-        brandName: config.brandName,
-        limits: { ...SEND_LIMITS, perIp: config.codeSendsPerAddress },
-      });
+      await sendCodeFrom(deps, request, email);
     } catch (err) {
       const refused = refusal(err);
       if (!refused) throw err;

@@ -10,9 +10,8 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { codeDigits } from '../../../contract/index.ts';
-import { sendSignInCode } from '../../domain/account.ts';
 import { basketItemCount } from '../../domain/basketCount.ts';
-import { checkCode, CODE_CHECK_MESSAGES, LOCKED_CODE_MESSAGE, SEND_LIMITS } from '../../domain/oneTimeCode.ts';
+import { checkCode, CODE_CHECK_MESSAGES, LOCKED_CODE_MESSAGE } from '../../domain/oneTimeCode.ts';
 import { Refusal } from '../../domain/refusal.ts';
 import { holdIsLive } from '../../domain/sales.ts';
 import { findUserByEmail } from '../../domain/users.ts';
@@ -27,7 +26,8 @@ import {
   type OfferLookup,
 } from '../../domain/waitingRoom/waitingList.ts';
 import type { AppDeps } from '../../http/deps.ts';
-import { formatDeadline } from '../../mail/waitingList.ts';
+import { sendCodeFrom } from '../../http/signInCode.ts';
+import { formatDeadline } from '../../domain/format.ts';
 import { REFUSAL_STATUS, refusalStatus } from '../../http/refusals.ts';
 import { setSaleCookie, signIn, userIdOf } from '../../http/session.ts';
 import { html, page, type Html } from '../../views/html.ts';
@@ -54,7 +54,7 @@ const time = (d: Date) => formatDeadline(d);
 type Live = Extract<OfferLookup, { kind: 'live' }>;
 
 export function registerOffers(app: FastifyInstance, deps: AppDeps): void {
-  const { db, config, clock, mailer } = deps;
+  const { db, config, clock } = deps;
 
   function show(reply: FastifyReply, body: Html, status = 200) {
     return reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page(config, 'Waiting list', html`<h1>Waiting list</h1>${body}`));
@@ -125,15 +125,7 @@ export function registerOffers(app: FastifyInstance, deps: AppDeps): void {
     if (await otherAccount(request, offer)) return refused(reply, OFFER_OTHER_ACCOUNT_MESSAGE, 403);
     const replace = (request.body as { replace?: unknown } | undefined)?.replace === '1';
     try {
-      await sendSignInCode(db, {
-        email: offer.email,
-        ip: request.ip,
-        now: clock(),
-        secret: config.sessionSecret,
-        mailer,
-        brandName: config.brandName,
-        limits: { ...SEND_LIMITS, perIp: config.codeSendsPerAddress },
-      });
+      await sendCodeFrom(deps, request, offer.email);
     } catch (err) {
       if (!(err instanceof Refusal)) throw err;
       return refused(reply, err.message, refusalStatus(err));
