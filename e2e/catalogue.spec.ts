@@ -82,6 +82,17 @@ test('the event page’s stepper keeps a ‘minimum 2’ ticket at 0 or at least
   await expect(reserveButton(page)).toBeEnabled();
 });
 
+test('before its script runs the event page offers no − and + buttons that would do nothing, and the typed quantity still goes to the basket', { tag: '@anyWidth' }, async ({ page }) => {
+  await page.route('**/assets/orderForm-*.js', (route) => route.abort());
+  await openEvent(page, 'Summer Jazz on the Quay');
+  await expect(page.getByRole('button', { name: 'One more Riverside table seat' })).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'One fewer Riverside table seat' })).toHaveCount(0);
+  await page.getByLabel('Quantity of Riverside table seat', { exact: true }).fill('2');
+  await page.getByRole('button', { name: 'Add to basket' }).click();
+  await expect(page).toHaveURL(/\/checkout\/$/);
+  await expect(basketLine(page, 'Riverside table seat')).toBeVisible();
+});
+
 test('the event page’s stepper stops at a ticket’s maximum, and a typed excess is refused before it is sent', { tag: '@anyWidth' }, async ({ page }) => {
   await openEvent(page, 'Summer Jazz on the Quay');
   const quantity = page.getByLabel('Quantity of Riverside table seat', { exact: true });
