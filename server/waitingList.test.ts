@@ -11,6 +11,7 @@ import { rows, type Database } from './db/index.ts';
 import * as t from './db/schema.ts';
 import { hotEvent } from './test/fixtures.ts';
 import { drivers, openWorld, solvedChallenge, type TestWorld, Visitor } from './test/harness.ts';
+import { accountFor, codeSentTo, signInAs } from './test/accounts.ts';
 import { OFFER_OTHER_ACCOUNT_MESSAGE, OFFER_REPLACE_QUESTION, OFFER_SEND_CODE_LABEL } from './routes/waitingRoom/offer.ts';
 import { LEAVE_LABEL, WAITING_LIST_NO_PROOF_MESSAGE } from './routes/waitingRoom/waitingList.ts';
 import {
@@ -40,25 +41,6 @@ async function offerWindow(db: Database, typeId: number, seconds: number): Promi
 }
 
 /** The newest sign-in code sent to an address, as its owner reads it. */
-async function codeSentTo(db: TestWorld['database']['db'], email: string): Promise<string> {
-  const [mail] = await latestMail(db, { recipient: email });
-  const code = /Your one-time sign in or registration code is (\d{6})/.exec(mail?.body ?? '')?.[1];
-  if (!code) throw new Error(`no code sent to ${email}`);
-  return code;
-}
-
-/** Signs a visitor in on the sign-in page with the code sent to `email` (an account's address). */
-async function signInAs(world: TestWorld, v: Visitor, email: string): Promise<void> {
-  expect((await v.request({ method: 'POST', url: '/signin/', body: new URLSearchParams({ email }).toString() })).statusCode).toBe(200);
-  const code = await codeSentTo(world.database.db, email);
-  const res = await v.request({ method: 'POST', url: '/signin/code/', body: new URLSearchParams({ email, code }).toString() });
-  expect(res.statusCode).toBe(303);
-}
-
-async function accountFor(world: TestWorld, email: string): Promise<number> {
-  const [user] = await world.database.db.insert(t.users).values({ email, firstName: 'Listed', lastName: 'Buyer', viewType: 'customer' }).returning();
-  return user!.id;
-}
 
 /** Joins a type's waiting list as the queue page's script does (JSON), with the proof of work unless told not to. */
 async function joinList(v: Visitor, typeId: number, email: string, qty = 1, proof = true) {

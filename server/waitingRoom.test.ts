@@ -11,11 +11,11 @@ import { rows } from './db/index.ts';
 import * as t from './db/schema.ts';
 import { hotEvent } from './test/fixtures.ts';
 import { appOn, drivers, openWorld, solvedChallenge, type TestWorld, Visitor } from './test/harness.ts';
+import { accountFor, signInAs } from './test/accounts.ts';
 import { queueStatus, type QueueStatus } from '../contract/waitingRoom.ts';
 import { ADMISSION_USED_MESSAGE, JOIN_AGAIN_LABEL, QUEUE_FIRST_MESSAGE } from './routes/waitingRoom/index.ts';
 import { admissionEndedMessage } from '../contract/queuePage.ts';
 import { draw, join } from './domain/waitingRoom/room.ts';
-import { latestMail } from './mail/index.ts';
 
 const CHECKOUT_SECONDS = 120;
 
@@ -30,25 +30,6 @@ function copyCookies(from: Visitor, to: Visitor, names: string[]): void {
 }
 
 /** The newest sign-in code sent to an address, as its owner reads it. */
-async function codeSentTo(db: TestWorld['database']['db'], email: string): Promise<string> {
-  const [mail] = await latestMail(db, { recipient: email });
-  const code = /Your one-time sign in or registration code is (\d{6})/.exec(mail?.body ?? '')?.[1];
-  if (!code) throw new Error(`no code sent to ${email}`);
-  return code;
-}
-
-/** Signs a visitor in on the sign-in page with the code sent to `email` (an account's address). */
-async function signInAs(world: TestWorld, v: Visitor, email: string): Promise<void> {
-  expect((await v.request({ method: 'POST', url: '/signin/', body: new URLSearchParams({ email }).toString() })).statusCode).toBe(200);
-  const code = await codeSentTo(world.database.db, email);
-  const res = await v.request({ method: 'POST', url: '/signin/code/', body: new URLSearchParams({ email, code }).toString() });
-  expect(res.statusCode).toBe(303);
-}
-
-async function accountFor(world: TestWorld, email: string): Promise<number> {
-  const [user] = await world.database.db.insert(t.users).values({ email, firstName: 'Listed', lastName: 'Buyer', viewType: 'customer' }).returning();
-  return user!.id;
-}
 
 describe.each(drivers)('the waiting room on %s', (driver) => {
   let world: TestWorld;
