@@ -133,7 +133,8 @@ describe.each(drivers)('ticket transfers on %s', (driver) => {
     // Accepting again moves nothing and signs no one in.
     const stranger = new Visitor(w.app);
     const again = await stranger.request({ method: 'POST', url: link, body: '', headers: { accept: 'application/json' } });
-    expect(again.json()).toEqual({ accepted: true, wallet: '/account/wallet/' });
+    expect(again.statusCode).toBe(410);
+    expect(again.json()).toEqual({ error: TRANSFER_REFUSALS.linkUsed });
     expect(again.cookies).toHaveLength(0);
     expect((await ticketsOf(saleId)).map((t) => t.userId)).toEqual(after.map((t) => t.userId));
   });
@@ -162,6 +163,32 @@ describe.each(drivers)('ticket transfers on %s', (driver) => {
     expect((await v.call('setTransfers', { transfers: [row({ ticket_id: w.demo.tickets.jazzGeneral, qty: 1 }), row({ ticket_id: w.demo.tickets.jazzTable, qty: 1 })] })).statusCode).toBe(200);
     await expectRefused(v, [row({ ticket_id: w.demo.tickets.jazzTable })], 409, 'Every Riverside table seat ticket of this order has already been transferred.');
     await expectRefused(v, [row({ ticket_id: w.demo.tickets.cinema })], 409, TRANSFER_REFUSALS.notInOrder);
+  });
+
+  it('a link already accepted tells another browser only that it was used: no tickets, no sender', async () => {
+    const { v } = await buyer({ [w.demo.tickets.jazzGeneral]: 1 });
+    const email = recipient();
+    expect((await v.call('setTransfers', { transfers: [row({ ticket_id: w.demo.tickets.jazzGeneral, email })] })).statusCode).toBe(200);
+    const link = acceptPath((await mailTo(email))[0]!.body)!;
+    const friend = new Visitor(w.app);
+    expect((await friend.request({ method: 'POST', url: link, body: '', headers: { accept: 'text/html' } })).statusCode).toBe(303);
+    // The recipient, signed in by accepting, still sees the tickets are theirs.
+    const own = await friend.request({ method: 'GET', url: link, headers: { accept: 'text/html' } });
+    expect(own.body).toContain('These tickets are yours');
+
+    const stranger = new Visitor(w.app);
+    const page = await stranger.request({ method: 'GET', url: link, headers: { accept: 'text/html' } });
+    expect(page.statusCode).toBe(410);
+    expect(page.body).toContain(TRANSFER_REFUSALS.linkUsed);
+    for (const secret of ['These tickets are yours', 'Tom Okafor', 'General admission', 'Summer Jazz on the Quay', 'Accept tickets']) expect(page.body).not.toContain(secret);
+    const json = await stranger.request({ method: 'GET', url: link });
+    expect(json.statusCode).toBe(410);
+    expect(json.json()).toEqual({ error: TRANSFER_REFUSALS.linkUsed });
+    const posted = await stranger.request({ method: 'POST', url: link, body: '', headers: { accept: 'text/html' } });
+    expect(posted.statusCode).toBe(410);
+    expect(posted.body).toContain(TRANSFER_REFUSALS.linkUsed);
+    expect(posted.body).not.toContain('Tom Okafor');
+    expect(posted.cookies).toHaveLength(0);
   });
 
   it('refuses seated tickets, tickets not yet delivered, a date in the past and sending to yourself', async () => {

@@ -35,6 +35,7 @@ export const TRANSFER_REFUSALS = {
       : `Only ${left} ${ticketName} ${left === 1 ? 'ticket is' : 'tickets are'} left to transfer.`,
   linkNotFound: 'This transfer link is not valid. Ask the sender to send the tickets again.',
   linkExpired: 'This transfer link has expired. Ask the sender to send the tickets again.',
+  linkUsed: 'This transfer link has already been used.',
 } as const;
 
 /** Days a transfer's link can be accepted after its e-mail went; after that the sender keeps the tickets. */
@@ -174,6 +175,7 @@ function detailsQuery(db: Pick<Executor, 'select'>) {
       acceptUrl: transfers.acceptUrl,
       sentAt: transfers.sentAt,
       acceptedAt: transfers.acceptedAt,
+      recipientUserId: transfers.recipientUserId,
       senderFirstName: users.firstName,
       senderLastName: users.lastName,
       ticketName: ticketTypes.name,
@@ -229,6 +231,8 @@ export interface TransferOffer {
   tickets: { event_name: string; ticket_name: string; qty: number }[];
   message: string;
   accepted: boolean;
+  /** Who accepted the tickets, once accepted: only they are told what the link gave. */
+  recipientUserId: number | null;
 }
 
 /** What a sent transfer offers its recipient; null for an unknown link or a gift not yet delivered. */
@@ -241,6 +245,7 @@ export async function transferOffer(db: Database, token: string, now: Date): Pro
     tickets: [{ event_name: t.eventTitle, ticket_name: t.ticketName, qty: t.qty }],
     message: t.message,
     accepted: t.acceptedAt !== null,
+    recipientUserId: t.recipientUserId,
   };
 }
 

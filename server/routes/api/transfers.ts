@@ -10,7 +10,7 @@ import { acceptTransfer, setTransfers, TRANSFER_REFUSALS, transferOffer, type Tr
 import { html, page } from '../../views/html.ts';
 import type { Handlers } from '../../http/calls.ts';
 import type { AppDeps } from '../../http/deps.ts';
-import { signIn } from '../../http/session.ts';
+import { signIn, userIdOf } from '../../http/session.ts';
 
 function wantsHtml(request: FastifyRequest): boolean {
   const accept = request.headers.accept ?? '';
@@ -37,19 +37,32 @@ function offerPage(brand: string, token: string, offer: TransferOffer): string {
   );
 }
 
-/** An unknown link answers 404, one past its end 410, each in words. */
-function notFound(request: FastifyRequest, reply: FastifyReply, brand: string, expired = false) {
-  const message = expired ? TRANSFER_REFUSALS.linkExpired : TRANSFER_REFUSALS.linkNotFound;
+type LinkEnd = 'unknown' | 'expired' | 'used';
+
+/**
+ * An unknown link answers 404; one past its end, or already used by someone else, 410: each in
+ * words, and nothing of what the link gave (no tickets, no sender).
+ */
+function notFound(request: FastifyRequest, reply: FastifyReply, brand: string, end: LinkEnd = 'unknown') {
+  const message = end === 'used' ? TRANSFER_REFUSALS.linkUsed : end === 'expired' ? TRANSFER_REFUSALS.linkExpired : TRANSFER_REFUSALS.linkNotFound;
+  const status = end === 'unknown' ? 404 : 410;
   if (!wantsHtml(request)) {
-    reply.status(expired ? 410 : 404);
+    reply.status(status);
     return { error: message } as never;
   }
   reply
-    .status(expired ? 410 : 404)
+    .status(status)
     .type('text/html; charset=utf-8')
-    .send(page(brand, 'Transfer not found', html`<h1>This link is not valid</h1><p>${message}</p>`));
+    .send(
+      end === 'used'
+        ? page(brand, 'Link already used', html`<h1>This link has already been used</h1><p>${message}</p>`)
+        : page(brand, 'Transfer not found', html`<h1>This link is not valid</h1><p>${message}</p>`),
+    );
   return undefined;
 }
+
+/** Accepted tickets are told about only to the browser of the account that accepted them. */
+const usedByAnother = (request: FastifyRequest, offer: TransferOffer) => offer.accepted && offer.recipientUserId !== userIdOf(request);
 
 export function transferHandlers(deps: AppDeps): Pick<Handlers, 'setTransfers' | 'getTransferOffer' | 'acceptTransfer'> {
   const { db, clock, config } = deps;
@@ -71,14 +84,17 @@ export function transferHandlers(deps: AppDeps): Pick<Handlers, 'setTransfers' |
     getTransferOffer: async ({ input, request, reply }) => {
       reply.header('cache-control', 'no-store');
       const offer = await transferOffer(db, input.token, clock());
-      if (!offer || offer === 'expired') return notFound(request, reply, config.brandName, offer === 'expired');
-      if (!wantsHtml(request)) return offer;
+      if (!offer || offer === 'expired') return notFound(request, reply, config.brandName, offer ? 'expired' : 'unknown');
+      if (usedByAnother(request, offer)) return notFound(request, reply, config.brandName, 'used');
+      const { recipientUserId: _who, ...shown } = offer;
+      if (!wantsHtml(request)) return shown;
       reply.type('text/html; charset=utf-8').send(offerPage(config.brandName, input.token, offer));
       return undefined;
     },
     acceptTransfer: async ({ input, request, reply }) => {
       const offer = await transferOffer(db, input.token, clock());
-      if (!offer || offer === 'expired') return notFound(request, reply, config.brandName, offer === 'expired');
+      if (!offer || offer === 'expired') return notFound(request, reply, config.brandName, offer ? 'expired' : 'unknown');
+      if (usedByAnother(request, offer)) return notFound(request, reply, config.brandName, 'used');
       const { userId, alreadyAccepted } = await acceptTransfer(db, input.token, clock());
       // The link came to the recipient's inbox: accepting proves the address, as a code would, once.
       if (!alreadyAccepted) await signIn(request, reply, userId);
