@@ -197,6 +197,8 @@ export const addressMachine = setup({
     /** Saved addresses, and a new address given before (more than a name): the new one stays chosen. */
     hasSavedBesideStart: ({ context }, params: { saved: SavedAddress[] }) => params.saved.length > 0 && givesAnAddress(context.form),
     isBilling: ({ context }) => context.purpose === 'billing',
+    /** A valid form on the payment step: the address goes to the payment chart. */
+    validBilling: and(['formIsValid', 'isBilling']),
     buyerHasSaved: ({ context }) => context.savedIds.length > 0,
     isOffered: ({ context, event }) => {
       assertEvent(event, 'SAVED_ADDRESS_CHOSEN');
@@ -337,7 +339,7 @@ export const addressMachine = setup({
                 DELETE_CLICKED: { guard: 'isSaved', target: 'deleting', actions: 'keepDeleting' },
                 CONTINUE_CLICKED: [
                   {
-                    guard: and(['formIsValid', 'isBilling']),
+                    guard: 'validBilling',
                     actions: ['keepOutcome', 'giveToPayment'],
                     description: 'A billing address is sent with the payment, by the payment chart; the form stays for another try.',
                   },

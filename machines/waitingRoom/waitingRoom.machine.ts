@@ -45,6 +45,12 @@ export const waitingRoomMachine = setup({
   // Stryker disable next-line ObjectLiteral: the app and every test provide the navigation.
   actions: {
     enterShop: (_, _params: { url: string }) => {},
+    /** The status the server answered (a place, the sell-out, the admission). */
+    keepStatus: assign((_, params: { status: QueueStatus }) => ({ status: params.status })),
+    clearListAnswer: assign({ listMessage: null, listFailed: false }),
+    keepListJoined: assign((_, params: { message: string }) => ({ listMessage: params.message, listFailed: false })),
+    keepListRefused: assign((_, params: { message: string }) => ({ listMessage: params.message, listFailed: true })),
+    showListFailed: assign({ listMessage: null, listFailed: true }),
   },
   delays: {
     // Stryker disable next-line OptionalChaining: waiting and sold out are only entered with the status that named them.
@@ -55,6 +61,8 @@ export const waitingRoomMachine = setup({
     hasNoPlace: (_, params: { status: QueueStatus }) => params.status.state === 'no-place',
     isAdmitted: (_, params: { status: QueueStatus }) => params.status.state === 'admitted',
     isSoldOut: (_, params: { status: QueueStatus }) => params.status.state === 'sold-out',
+    /** The waiting list took the buyer's address. */
+    isOnList: (_, params: { reply: { joined: boolean } }) => params.reply.joined,
   },
 }).createMachine({
   id: 'waitingRoom',
@@ -70,9 +78,9 @@ export const waitingRoomMachine = setup({
             src: 'fetchStatus',
             onDone: [
               { guard: { type: 'hasNoPlace', params: ({ event }) => ({ status: event.output }) }, target: 'joining' },
-              { guard: { type: 'isAdmitted', params: ({ event }) => ({ status: event.output }) }, target: 'admitted', actions: assign({ status: ({ event }) => event.output }) },
-              { guard: { type: 'isSoldOut', params: ({ event }) => ({ status: event.output }) }, target: 'soldOut', actions: assign({ status: ({ event }) => event.output }) },
-              { target: 'waiting', actions: assign({ status: ({ event }) => event.output }) },
+              { guard: { type: 'isAdmitted', params: ({ event }) => ({ status: event.output }) }, target: 'admitted', actions: { type: 'keepStatus', params: ({ event }) => ({ status: event.output }) } },
+              { guard: { type: 'isSoldOut', params: ({ event }) => ({ status: event.output }) }, target: 'soldOut', actions: { type: 'keepStatus', params: ({ event }) => ({ status: event.output }) } },
+              { target: 'waiting', actions: { type: 'keepStatus', params: ({ event }) => ({ status: event.output }) } },
             ],
             onError: 'offline',
           },
@@ -83,9 +91,9 @@ export const waitingRoomMachine = setup({
             src: 'join',
             onDone: [
               { guard: { type: 'hasNoPlace', params: ({ event }) => ({ status: event.output }) }, target: 'joinFailed' },
-              { guard: { type: 'isAdmitted', params: ({ event }) => ({ status: event.output }) }, target: 'admitted', actions: assign({ status: ({ event }) => event.output }) },
-              { guard: { type: 'isSoldOut', params: ({ event }) => ({ status: event.output }) }, target: 'soldOut', actions: assign({ status: ({ event }) => event.output }) },
-              { target: 'waiting', actions: assign({ status: ({ event }) => event.output }) },
+              { guard: { type: 'isAdmitted', params: ({ event }) => ({ status: event.output }) }, target: 'admitted', actions: { type: 'keepStatus', params: ({ event }) => ({ status: event.output }) } },
+              { guard: { type: 'isSoldOut', params: ({ event }) => ({ status: event.output }) }, target: 'soldOut', actions: { type: 'keepStatus', params: ({ event }) => ({ status: event.output }) } },
+              { target: 'waiting', actions: { type: 'keepStatus', params: ({ event }) => ({ status: event.output }) } },
             ],
             onError: 'joinFailed',
           },
@@ -98,7 +106,7 @@ export const waitingRoomMachine = setup({
           on: {
             NUDGED: 'checking',
             STATUS_PUSHED: [
-              { guard: { type: 'isSoldOut', params: ({ event }) => ({ status: event.status }) }, target: 'soldOut', actions: assign({ status: ({ event }) => event.status }) },
+              { guard: { type: 'isSoldOut', params: ({ event }) => ({ status: event.status }) }, target: 'soldOut', actions: { type: 'keepStatus', params: ({ event }) => ({ status: event.status }) } },
               { target: 'checking' },
             ],
           },
@@ -108,7 +116,7 @@ export const waitingRoomMachine = setup({
           on: {
             NUDGED: 'checking',
             STATUS_PUSHED: [
-              { guard: { type: 'isSoldOut', params: ({ event }) => ({ status: event.status }) }, target: 'soldOut', reenter: true, actions: assign({ status: ({ event }) => event.status }) },
+              { guard: { type: 'isSoldOut', params: ({ event }) => ({ status: event.status }) }, target: 'soldOut', reenter: true, actions: { type: 'keepStatus', params: ({ event }) => ({ status: event.status }) } },
               { target: 'checking' },
             ],
           },
@@ -128,7 +136,7 @@ export const waitingRoomMachine = setup({
       states: {
         idle: {
           on: {
-            WAITING_LIST_SUBMITTED: { target: 'sending', actions: assign({ listMessage: null, listFailed: false }) },
+            WAITING_LIST_SUBMITTED: { target: 'sending', actions: 'clearListAnswer' },
           },
         },
         sending: {
@@ -140,10 +148,14 @@ export const waitingRoomMachine = setup({
               return { ticketTypeId: e.ticketTypeId, email: e.email, quantity: e.quantity };
             },
             onDone: [
-              { guard: ({ event }) => event.output.joined, target: 'joined', actions: assign({ listMessage: ({ event }) => event.output.message, listFailed: false }) },
-              { target: 'idle', actions: assign({ listMessage: ({ event }) => event.output.message, listFailed: true }) },
+              {
+                guard: { type: 'isOnList', params: ({ event }) => ({ reply: event.output }) },
+                target: 'joined',
+                actions: { type: 'keepListJoined', params: ({ event }) => ({ message: event.output.message }) },
+              },
+              { target: 'idle', actions: { type: 'keepListRefused', params: ({ event }) => ({ message: event.output.message }) } },
             ],
-            onError: { target: 'idle', actions: assign({ listMessage: null, listFailed: true }) },
+            onError: { target: 'idle', actions: 'showListFailed' },
           },
         },
         joined: {},
