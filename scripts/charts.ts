@@ -95,7 +95,7 @@ function section({ machine, file, placement }: Chart): string {
 }
 
 /** Every chart: the root first, then each step's own chart (from the steps' registry), then the rest. */
-async function allCharts(): Promise<Chart[]> {
+export async function allCharts(): Promise<Chart[]> {
   const [root, basket, ...rest] = otherCharts;
   const steps = await Promise.all(
     stepCharts().map(async (chart) => ({ machine: await chart.definition(), file: chart.file, placement: chart.placement })),

@@ -1,52 +1,160 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import type { AnyStateMachine, AnyStateNode } from 'xstate';
+import { createActor, createMachine, type AnyStateMachine, type AnyStateNode, type AnyTransitionDefinition } from 'xstate';
+import { getAdjacencyMap } from 'xstate/graph';
 import { checkoutMachine } from '../machines/checkout/checkout.machine';
-import { countdownMachine } from '../machines/countdown/countdown.machine';
-import { orderCompletedMachine } from '../machines/orderCompleted/orderCompleted.machine';
-import { statelyFiles } from './stately';
+import { allCharts } from './charts';
+import { CONTEXT_DELAYS, delayValue, namesUsed, spawnedBy, statelyFiles } from './stately';
 
-/** Every state node's id and every transition as `source event -> targets`: the shape Stately draws. */
-function shape(machine: AnyStateMachine) {
+const machines: AnyStateMachine[] = (await allCharts()).map((chart) => chart.machine);
+const files = statelyFiles(machines);
+
+function nodesOf(machine: AnyStateMachine): AnyStateNode[] {
   const nodes: AnyStateNode[] = [];
   const visit = (node: AnyStateNode) => {
     nodes.push(node);
     for (const child of Object.values(node.states) as AnyStateNode[]) visit(child);
   };
   visit(machine.root);
+  return nodes;
+}
+
+/** A guard as QA reads it: its name, and its params when they are fixed (params computed from the event are left out of the export). */
+function guardKey(guard: unknown): string {
+  if (!guard) return '';
+  if (typeof guard === 'string') return guard;
+  if (typeof guard === 'function') return `inline ${guard.name}`;
+  const { type, params } = guard as { type: string; params?: unknown };
+  return params && typeof params === 'object' ? `${type} ${JSON.stringify(params)}` : type;
+}
+
+/** A delay as the chart runs it: its name and, for a named one, its value in ms. */
+function delayKey(machine: AnyStateMachine, t: AnyTransitionDefinition, delayOf: (name: string) => number): string {
+  if (!t.eventType.startsWith('xstate.after.')) return '';
+  const name = t.eventType.slice('xstate.after.'.length).split('.')[0]!;
+  return Number.isNaN(Number(name)) ? `${name}=${delayOf(name)}` : name;
+}
+
+/** Every state node, and every transition with its guard, targets and delay: what Stately draws and what decides. */
+function shape(machine: AnyStateMachine, delayOf: (name: string) => number) {
+  const nodes = nodesOf(machine);
   const transitions = nodes.flatMap((node) =>
     [...node.transitions.values(), node.always ?? []].flat().map(
-      (t) => `${node.id} ${t.eventType || 'always'} -> ${(t.target ?? []).map((target: AnyStateNode) => target.id).join(',')}`,
+      (t: AnyTransitionDefinition, index) =>
+        `${node.id} ${t.eventType || 'always'} #${index} [${guardKey(t.guard)}] ${delayKey(machine, t, delayOf)} -> ${(t.target ?? [])
+          .map((target: AnyStateNode) => target.id)
+          .join(',')}`,
     ),
   );
-  return { states: nodes.map((node) => node.id), transitions: transitions.sort() };
+  return { states: nodes.map((node) => `${node.id} ${node.type}`), transitions: transitions.sort() };
+}
+
+/** What the editor does with a pasted file: run its createMachine calls (the file is plain JavaScript besides its import). */
+function open(text: string): Record<string, AnyStateMachine> {
+  const script = text.replace(/^import .*$/m, '').replace(/export const (\w+) = /g, 'exports.$1 = ');
+  const exports: Record<string, AnyStateMachine> = {};
+  new Function('createMachine', 'exports', script)(createMachine, exports);
+  return exports;
+}
+
+const opened = open(files.get('all.stately.ts')!);
+
+/** Every event the chart names, done and error events of its calls and its delays included. */
+function eventTypes(machine: AnyStateMachine): string[] {
+  return [...new Set(nodesOf(machine).flatMap((node) => [...node.transitions.keys()]))];
 }
 
 describe('the files for the Stately editor', () => {
-  const machines = [checkoutMachine, countdownMachine, orderCompletedMachine];
-  const files = statelyFiles(machines);
-
-  it('hold each machine, and all of them in one file, as createMachine calls of their own config', () => {
-    expect([...files.keys()]).toEqual(['checkout.stately.ts', 'countdown.stately.ts', 'orderCompleted.stately.ts', 'all.stately.ts']);
-    expect(files.get('all.stately.ts')).toContain('export const checkoutMachine = createMachine(');
-    expect(files.get('all.stately.ts')).toContain('export const orderCompletedMachine = createMachine(');
+  it('hold each of the 21 machines, and all of them in one file, as createMachine calls of their own config', () => {
+    expect(machines).toHaveLength(21);
+    expect([...files.keys()]).toEqual([...machines.map((m) => `${m.id}.stately.ts`), 'all.stately.ts']);
+    for (const machine of machines) {
+      expect(Object.keys(open(files.get(`${machine.id}.stately.ts`)!))).toEqual([`${machine.id}Machine`]);
+    }
   });
 
-  it('open as the same machines: every state and transition, read back by XState from the generated file', async () => {
-    // What the editor does with a pasted file: run its createMachine calls.
-    const { createMachine } = await import('xstate');
-    const text = files.get('all.stately.ts')!.replace(/^import .*$/m, '').replace(/export const (\w+) = /g, 'exports.$1 = ');
-    const exports: Record<string, AnyStateMachine> = {};
-    new Function('createMachine', 'exports', text)(createMachine, exports);
-    for (const machine of machines) {
-      const opened = exports[`${machine.id}Machine`];
-      expect(opened, machine.id).toBeDefined();
-      expect(shape(opened!)).toEqual(shape(machine));
+  describe.each(machines.map((machine) => [machine.id, machine] as const))('%s, read back from the generated file', (id, machine) => {
+    const exported = () => opened[`${id}Machine`]!;
+
+    it('has the same states, transitions, guards and delays as the machine', () => {
+      const real = (machine.implementations.delays ?? {}) as Record<string, unknown>;
+      const realDelay = (name: string) => (typeof real[name] === 'number' ? (real[name] as number) : delayValue(machine, name));
+      const exportedDelay = (name: string) => (exported().implementations.delays as Record<string, number>)[name]!;
+      expect(shape(exported(), exportedDelay)).toEqual(shape(machine, realDelay));
+      for (const [name, value] of Object.entries(real)) {
+        if (typeof value === 'number') expect(exportedDelay(name), `${id} delay ${name}`).toBe(value);
+        else expect(exportedDelay(name), `${id} delay ${name}`).toBeGreaterThan(0);
+      }
+    });
+
+    it('names every guard and implements every name it uses', () => {
+      const used = namesUsed(exported().config);
+      const implemented = exported().implementations as unknown as Record<string, Record<string, unknown>>;
+      for (const kind of ['guards', 'actions', 'actors', 'delays'] as const) {
+        for (const name of used[kind]) expect(implemented[kind]?.[name], `${id}: ${kind} ${name}`).toBeDefined();
+      }
+      for (const node of nodesOf(machine)) {
+        for (const t of [...node.transitions.values(), node.always ?? []].flat()) {
+          expect(typeof t.guard, `${node.id} ${t.eventType}`).not.toBe('function');
+        }
+      }
+    });
+
+    it('starts bare and takes every event it names without a missing implementation', () => {
+      const actor = createActor(exported());
+      const errors: unknown[] = [];
+      actor.subscribe({ error: (error) => errors.push(error) });
+      actor.start();
+      expect(actor.getSnapshot().status).not.toBe('error');
+      actor.stop();
+      const events = eventTypes(machine).map((type) => ({ type }));
+      // Every state reachable bare (guards answering no), each given every event the chart names.
+      // (Without system ids: the traversal keeps every actor it makes in one system.)
+      const bare = createMachine(withoutSystemIds(exported().config) as never, exported().implementations as never);
+      const map = getAdjacencyMap(bare, {
+        events: events as never,
+        serializeState: (s: { value: unknown }) => JSON.stringify(s.value),
+        limit: 5000,
+      } as never);
+      expect(Object.keys(map).length).toBeGreaterThan(0);
+      expect(errors).toEqual([]);
+      for (const { state } of Object.values(map) as Array<{ state: { status: string; error?: unknown } }>) {
+        expect(state.status, show(state.error)).not.toBe('error');
+      }
+    });
+  });
+
+  it("show the root's spawned children where they start: the step saver at the start, the hold's clock with the first hold", () => {
+    const actions = checkoutMachine.implementations.actions as Record<string, unknown>;
+    expect(spawnedBy(actions.spawnStepSaver)).toEqual([{ src: 'stepSaver', id: 'stepSaver', systemId: 'stepSaver' }]);
+    expect(spawnedBy(actions.startClock)).toEqual([{ src: 'countdown', id: 'countdown' }]);
+    const root = opened.checkoutMachine!;
+    expect(root.config.entry).toEqual([{ type: 'spawnStepSaver', params: { spawns: 'stepSaver', id: 'stepSaver', systemId: 'stepSaver' } }]);
+    expect(files.get('checkout.stately.ts')!.match(/"spawns": "countdown"/g)?.length).toBe(
+      JSON.stringify(checkoutMachine.config).match(/"startClock"/g)?.length,
+    );
+  });
+
+  it('keeps a context-computed delay at a stated value only where the starting context has none', () => {
+    for (const [id, delays] of Object.entries(CONTEXT_DELAYS)) {
+      const machine = machines.find((m) => m.id === id)!;
+      for (const name of Object.keys(delays)) expect(typeof (machine.implementations.delays as Record<string, unknown>)[name]).toBe('function');
     }
   });
 
   it('are the ones in the repository (npm run charts writes them; charts:check fails on a stale one)', () => {
-    const committed = readFileSync(new URL('../statecharts/countdown.stately.ts', import.meta.url), 'utf8');
-    expect(committed).toBe(files.get('countdown.stately.ts'));
+    for (const [name, text] of files) {
+      expect(readFileSync(new URL(`../statecharts/${name}`, import.meta.url), 'utf8'), name).toBe(text);
+    }
   });
 });
+
+function withoutSystemIds(config: unknown): unknown {
+  if (Array.isArray(config)) return config.map(withoutSystemIds);
+  if (!config || typeof config !== 'object') return config;
+  return Object.fromEntries(Object.entries(config).filter(([key]) => key !== 'systemId').map(([key, value]) => [key, withoutSystemIds(value)]));
+}
+
+function show(value: unknown): string {
+  return value instanceof Error ? value.message : JSON.stringify(value) ?? '';
+}
