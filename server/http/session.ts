@@ -81,8 +81,22 @@ interface Settings extends SessionSettings {
 export const REMEMBERED_TOKENS = 50_000;
 
 export const hashOf = (id: string): string => createHash('sha256').update(id).digest('base64url');
-/** What a token is bound to: derived from the session id, which it never shows. */
-export const bindingOf = (id: string): string => createHash('sha256').update(`binding\n${id}`).digest('base64url').slice(0, 22);
+/** Bindings remembered per process: about one per browser polling a queue, a few MB at most. */
+const REMEMBERED_BINDINGS = 100_000;
+const bindings = new Map<string, string>();
+/**
+ * What a token is bound to: derived from the session id, which it never shows. A queue's polls ask
+ * for the same session's binding every few seconds, so it is remembered rather than hashed again.
+ */
+export function bindingOf(id: string): string {
+  const known = bindings.get(id);
+  if (known !== undefined) return known;
+  const binding = createHash('sha256').update(`binding\n${id}`).digest('base64url').slice(0, 22);
+  // The oldest remembered goes first once the map is full (a Map keeps insertion order).
+  if (bindings.size >= REMEMBERED_BINDINGS) bindings.delete(bindings.keys().next().value!);
+  bindings.set(id, binding);
+  return binding;
+}
 
 function settingsOf(request: FastifyRequest): Settings {
   const found = (request.server as WithSettings)[SETTINGS];
