@@ -9,6 +9,7 @@ import qs from 'qs';
 import { z } from 'zod/mini';
 import type { Config } from './config.ts';
 import type { Database } from './db/index.ts';
+import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from './db/unavailable.ts';
 import { Refusal } from './domain/refusal.ts';
 import { refuseCrossSite } from './http/crossSite.ts';
 import { isDemoPath, notServed, registerDemoMode } from './http/demoMode.ts';
@@ -61,6 +62,8 @@ export async function buildApp(deps: {
   instalmentJob?: { intervalMs: number };
   /** Runs the payments' reconciliation job every `intervalMs` while the app is open (the server's main only). */
   reconcileJob?: { intervalMs: number };
+  /** Whether this process runs the scheduled jobs now (one process at a time: see db/jobLease.ts); always when not given. */
+  jobsTurn?: () => Promise<boolean>;
 }): Promise<FastifyInstance> {
   const { db, config } = deps;
   // What answers a request before Fastify does (the waiting room's polls), once the routes are in.
@@ -131,6 +134,10 @@ export async function buildApp(deps: {
       const message = typeof (err as { error?: unknown }).error === 'string' ? (err as unknown as { error: string }).error : err.message;
       return reply.status(status).send({ error: message || 'The request could not be understood' });
     }
+    if (isDatabaseUnavailable(err)) {
+      request.log.warn({ err }, 'database unavailable');
+      return reply.status(503).header('retry-after', '1').send({ error: DATABASE_UNAVAILABLE, retry: true });
+    }
     request.log.error({ err }, 'request failed');
     return reply.status(500).send({ error: 'Something went wrong on our side. Please try again.' });
   });
@@ -145,11 +152,11 @@ export async function buildApp(deps: {
     await app.register(dev, { deps: appDeps, ...(deps.movableClock ? { movableClock: deps.movableClock } : {}) });
   }
   if (deps.instalmentJob) {
-    const stop = startInstalmentJob(instalmentJobDeps(appDeps), appDeps.clock, deps.instalmentJob.intervalMs, (err) => app.log.error({ err }, 'instalment job failed'));
+    const stop = startInstalmentJob(instalmentJobDeps(appDeps), appDeps.clock, deps.instalmentJob.intervalMs, (err) => app.log.error({ err }, 'instalment job failed'), deps.jobsTurn);
     app.addHook('onClose', async () => stop());
   }
   if (deps.reconcileJob) {
-    const stop = startReconcileJob(db, processorLinks(appDeps), appDeps.clock, deps.reconcileJob.intervalMs, (err) => app.log.error({ err }, 'payment reconciliation failed'));
+    const stop = startReconcileJob(db, processorLinks(appDeps), appDeps.clock, deps.reconcileJob.intervalMs, (err) => app.log.error({ err }, 'payment reconciliation failed'), deps.jobsTurn);
     app.addHook('onClose', async () => stop());
   }
   app.get('/health', async () => ({ ok: true }));

@@ -81,14 +81,14 @@ async function main() {
     ...(movable ? { movableClock: movable } : {}),
     ...(config.instalmentJobIntervalMs !== null ? { instalmentJob: { intervalMs: config.instalmentJobIntervalMs } } : {}),
     reconcileJob: { intervalMs: Math.min(60_000, config.sweepIntervalMs * 2) },
+    jobsTurn: database.jobsTurn,
   });
 
-  const stopWaitingList = await startWaitingRoom(database.db, config, clock, (err) => app.log.error({ err }, 'waiting list offers failed'));
+  const stopWaitingList = await startWaitingRoom(database.db, config, clock, (err) => app.log.error({ err }, 'waiting list offers failed'), database.jobsTurn);
 
   // Scheduled gifts are e-mailed by the sweeper at their delivery date and time.
   const transferMail = { mailer: mailerOf(config), brandName: config.brandName };
-  const sweeper = setInterval(() => {
-    const now = clock();
+  const sweep = (now: Date) =>
     // The sandbox bank's slow approvals arrive even when no buyer is watching.
     settleDueBankDecisions(database.db, sandboxBank(), now)
       .then(() =>
@@ -104,8 +104,19 @@ async function main() {
         if (config.rateLimitStore === 'database') await purgeRateLimits(database.db);
         return n;
       })
-      .then((n) => n > 0 && app.log.info({ purged: n }, 'purged empty and abandoned sales'))
-      .catch((err: unknown) => app.log.error({ err }, 'hold sweep failed'));
+      .then((n) => n > 0 && app.log.info({ purged: n }, 'purged empty and abandoned sales'));
+
+  // One process at a time sweeps, however many share the database (db/jobLease.ts).
+  let sweeping = false;
+  const sweeper = setInterval(() => {
+    if (sweeping) return;
+    sweeping = true;
+    const now = clock();
+    database
+      .jobsTurn()
+      .then((mine) => (mine ? sweep(now) : undefined))
+      .catch((err: unknown) => app.log.error({ err }, 'hold sweep failed'))
+      .finally(() => (sweeping = false));
   }, config.sweepIntervalMs);
   sweeper.unref();
 

@@ -16,6 +16,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import pg from 'pg';
 import * as schema from './schema.ts';
 import { watchWrites } from './writeWatch.ts';
+import { jobLease } from './jobLease.ts';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A database handle or an open transaction: domain functions accept either. */
@@ -24,10 +25,15 @@ export type Executor = Pick<Database, 'select' | 'selectDistinctOn' | 'insert' |
 export interface OpenDatabase {
   db: Database;
   driver: 'pglite' | 'postgres';
+  /** Whether this process runs the scheduled jobs now (see jobLease.ts): always on PGlite, one process at a time on PostgreSQL. */
+  jobsTurn: () => Promise<boolean>;
   close: () => Promise<void>;
 }
 
 export const migrationsFolder = fileURLToPath(new URL('./migrations', import.meta.url));
+
+/** How long a new connection may take before the query is told the database is unavailable. */
+const CONNECT_TIMEOUT_MS = 10_000;
 
 /** The advisory lock under which a starting process migrates and seeds (any number may start at once). */
 export const STARTUP_LOCK = 724_110_001;
@@ -42,7 +48,13 @@ export async function openDatabase(
   prepare: (db: Database) => Promise<unknown> = async () => undefined,
 ): Promise<OpenDatabase> {
   if (config.databaseUrl) {
-    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.databasePoolSize ?? 10 });
+    // A connection the server drops (a failover, a restart) is left out of the pool and a new one is
+    // made on the next query, through DATABASE_URL again: to the new leader behind the balancer.
+    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.databasePoolSize ?? 10, keepAlive: true, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    pool.on('error', (err) => console.error(`A database connection was lost (${err.message}); the next query opens a new one.`));
+    // A connection lost while checked out between two statements (inside a transaction) tells its
+    // client, not the pool: heard here, it fails that request (503) instead of the process.
+    pool.on('connect', (client) => client.on('error', () => undefined));
     const db = drizzlePg(pool, { schema }) as unknown as Database;
     const lock = await pool.connect();
     try {
@@ -53,7 +65,16 @@ export async function openDatabase(
       await lock.query('SELECT pg_advisory_unlock($1)', [STARTUP_LOCK]).catch(() => undefined);
       lock.release();
     }
-    return { db, driver: 'postgres', close: () => pool.end() };
+    const lease = jobLease(config.databaseUrl, (holding) => console.log(holding ? 'This process runs the scheduled jobs.' : 'This process no longer runs the scheduled jobs.'));
+    return {
+      db,
+      driver: 'postgres',
+      jobsTurn: lease.turn,
+      close: async () => {
+        await lease.close();
+        await pool.end();
+      },
+    };
   }
   mkdirSync(path.resolve(config.pgliteDir), { recursive: true });
   const client = await PGlite.create(path.resolve(config.pgliteDir));
@@ -61,7 +82,7 @@ export async function openDatabase(
   await migratePglite(db as never, { migrationsFolder });
   await watchWrites(client);
   await prepare(db);
-  return { db, driver: 'pglite', close: () => client.close() };
+  return { db, driver: 'pglite', jobsTurn: async () => true, close: () => client.close() };
 }
 
 /**

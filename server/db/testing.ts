@@ -75,7 +75,7 @@ async function open(driver: TestDriver, poolSize: number, kind: 'migrated' | 'se
     const db = drizzlePglite(client, { schema }) as unknown as Database;
     if (!file) await migratePglite(db as never, { migrationsFolder });
     await watchWrites(client);
-    return { db, driver, close: () => client.close() };
+    return { db, driver, jobsTurn: async () => true, close: () => client.close() };
   }
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('TEST_DATABASE_URL must be set to run the PostgreSQL tests (CI is set)');
@@ -109,6 +109,7 @@ async function cloneDatabase(url: string, template: string, poolSize: number): P
   return {
     db,
     driver: 'postgres',
+    jobsTurn: async () => true,
     close: async () => {
       // Dropping the database ends any connection still open on it; that is the point, not an error.
       pool.on('error', () => undefined);
@@ -131,6 +132,7 @@ async function migratedSchema(url: string, poolSize: number): Promise<OpenDataba
   return {
     db,
     driver: 'postgres',
+    jobsTurn: async () => true,
     close: async () => {
       await pool.end();
       await admin(url, (c) => c.query(`DROP SCHEMA "${schemaName}" CASCADE`));

@@ -246,13 +246,22 @@ async function tell(deps: JobDeps, o: ChargeOutcome, now: Date): Promise<void> {
   if (party.organiserEmail) await send(party.organiserEmail, planFailedMail({ ...stopped, buyerEmail: party.buyerEmail }));
 }
 
-/** The job's own loop for a running server: every `intervalMs`, as of `clock()`. */
-export function startInstalmentJob(deps: JobDeps, clock: () => Date, intervalMs: number, onError: (err: unknown) => void): () => void {
+/** The job's own loop for a running server: every `intervalMs`, as of `clock()`, in the process whose `turn` it is (db/jobLease.ts). */
+export function startInstalmentJob(
+  deps: JobDeps,
+  clock: () => Date,
+  intervalMs: number,
+  onError: (err: unknown) => void,
+  turn: () => Promise<boolean> = async () => true,
+): () => void {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    runInstalmentJob(deps, clock(), onError)
+    turn()
+      .then(async (mine) => {
+        if (mine) await runInstalmentJob(deps, clock(), onError);
+      })
       .catch(onError)
       .finally(() => {
         running = false;

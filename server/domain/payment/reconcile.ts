@@ -136,13 +136,23 @@ export async function reconcilePayments(db: Database, links: ProcessorLinks, now
   return report;
 }
 
-/** Runs the job every `intervalMs` (one run at a time in this process) until stopped. */
-export function startReconcileJob(db: Database, links: ProcessorLinks, clock: () => Date, intervalMs: number, onError: (err: unknown) => void): () => void {
+/** Runs the job every `intervalMs` (one run at a time, in the process whose `turn` it is: see db/jobLease.ts) until stopped. */
+export function startReconcileJob(
+  db: Database,
+  links: ProcessorLinks,
+  clock: () => Date,
+  intervalMs: number,
+  onError: (err: unknown) => void,
+  turn: () => Promise<boolean> = async () => true,
+): () => void {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    reconcilePayments(db, links, clock())
+    turn()
+      .then(async (mine) => {
+        if (mine) await reconcilePayments(db, links, clock());
+      })
       .catch(onError)
       .finally(() => {
         running = false;

@@ -11,9 +11,15 @@ import { startWaitingListJob, type WaitingListMail } from './waitingList.ts';
 
 export const WAITING_LIST_INTERVAL_MS = 3000;
 
-export async function startWaitingRoom(db: Database, config: Config, clock: () => Date, onError: (err: unknown) => void): Promise<() => void> {
+export async function startWaitingRoom(
+  db: Database,
+  config: Config,
+  clock: () => Date,
+  onError: (err: unknown) => void,
+  turn: () => Promise<boolean> = async () => true,
+): Promise<() => void> {
   if (config.demo) await seedDemoOnSales(db, clock());
-  return startWaitingListJob(db, waitingListMailOf(config), clock, WAITING_LIST_INTERVAL_MS, onError);
+  return startWaitingListJob(db, waitingListMailOf(config), clock, WAITING_LIST_INTERVAL_MS, onError, turn);
 }
 
 /** What the waiting list's offers and e-mails need from the configuration. */

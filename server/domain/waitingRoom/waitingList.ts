@@ -591,12 +591,23 @@ export async function claimOffer(db: Database, offer: { entryId: number; saleId:
   });
 }
 
-export function startWaitingListJob(db: Database, mail: WaitingListMail, clock: () => Date, intervalMs: number, onError: (err: unknown) => void): () => void {
+/** Runs the offers every `intervalMs` while this process has the jobs' turn (`turn`, see db/jobLease.ts). */
+export function startWaitingListJob(
+  db: Database,
+  mail: WaitingListMail,
+  clock: () => Date,
+  intervalMs: number,
+  onError: (err: unknown) => void,
+  turn: () => Promise<boolean> = async () => true,
+): () => void {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    offerReleasedTickets(db, mail, clock())
+    turn()
+      .then(async (mine) => {
+        if (mine) await offerReleasedTickets(db, mail, clock());
+      })
       .catch(onError)
       .finally(() => {
         running = false;

@@ -1,0 +1,163 @@
+/**
+ * Buyers over real HTTP through the balancer, as browsers in demo mode: add tickets, reserve, then
+ * pay by the sandbox card (its card page settles the payment as the processor's webhook would) or
+ * by bank transfer (the sandbox bank's approval, then the status polled until complete). Every
+ * answer is counted by kind, and what each buyer was told (reserved, booked) is kept to be checked
+ * against the database afterwards. A request the cluster could not finish (a 503, a cut connection)
+ * is tried again, as the page's own client does.
+ */
+import qs from 'qs';
+import { calls, type CallName } from '../contract/index.ts';
+
+export interface Told {
+  /** The sale's reference when the buyer was told the tickets were reserved. */
+  reserved: string | null;
+  reservedAt: number | null;
+  /** The buyer was told the payment completed and the tickets are theirs. */
+  booked: boolean;
+  method: 'card' | 'bank';
+  qty: number;
+}
+
+export class Counters {
+  byKind = new Map<string, number>();
+  holds: number[] = [];
+  bookings: number[] = [];
+  count(kind: string) {
+    this.byKind.set(kind, (this.byKind.get(kind) ?? 0) + 1);
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** How long a buyer keeps trying one step the cluster could not finish. */
+const RETRY_FOR_MS = 30_000;
+
+export class Buyer {
+  private cookies = new Map<string, string>();
+  constructor(
+    private base: string,
+    private counters: Counters,
+  ) {}
+
+  /** One request, tried again while the answer says to (503) or the connection was cut. */
+  async send(method: 'GET' | 'POST', path: string, body?: Record<string, unknown> | string): Promise<{ status: number; json: unknown; location: string | null }> {
+    const until = Date.now() + RETRY_FOR_MS;
+    for (;;) {
+      let kind: string;
+      try {
+        const res = await fetch(this.base + path, {
+          method,
+          headers: {
+            accept: 'application/json',
+            'sec-fetch-site': 'same-origin',
+            ...(body !== undefined ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+            ...(this.cookies.size ? { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') } : {}),
+          },
+          body: body === undefined ? undefined : typeof body === 'string' ? body : qs.stringify(body),
+          redirect: 'manual',
+          signal: AbortSignal.timeout(20_000),
+        });
+        for (const c of res.headers.getSetCookie()) {
+          const [pair] = c.split(';');
+          const at = pair!.indexOf('=');
+          this.cookies.set(pair!.slice(0, at), pair!.slice(at + 1));
+        }
+        const text = await res.text();
+        let json: unknown = null;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          /* a page or a redirect */
+        }
+        if (res.status !== 503) {
+          this.counters.count(res.status >= 500 ? `${res.status}` : res.status >= 400 ? `${res.status}` : 'ok');
+          return { status: res.status, json, location: res.headers.get('location') };
+        }
+        // The app's own 'try again' (its database went away) or the balancer's (no app host answered).
+        kind = (json as { error?: string } | null)?.error?.includes('database') ? '503 database unavailable' : '503 from the balancer';
+      } catch (err) {
+        kind = (err as Error).name === 'TimeoutError' ? 'timed out' : 'connection cut';
+      }
+      this.counters.count(kind);
+      if (Date.now() > until) throw new Error(`gave up on ${method} ${path} after ${kind}`);
+      await sleep(250);
+    }
+  }
+
+  async call(name: CallName, body: Record<string, unknown> = {}) {
+    const c = calls[name];
+    return c.method === 'GET' ? this.send('GET', Object.keys(body).length ? `${c.path}?${qs.stringify(body)}` : c.path) : this.send('POST', c.path, body);
+  }
+}
+
+/** One buyer's whole journey: what they were told is written into `told` as it happens. */
+export async function journey(base: string, counters: Counters, ticketTypeId: number, userId: number, told: Told): Promise<void> {
+  const buyer = new Buyer(base, counters);
+  // Demo mode's one-click sign-in: each journey is its own account, as each has its own basket.
+  const signedIn = await buyer.send('POST', '/signin/', `user_id=${userId}`);
+  if (signedIn.status !== 303) throw new Error(`signing in answered ${signedIn.status}`);
+  const added = await buyer.send('POST', '/do/checkout/add/', { ticket: { [`0|0|${ticketTypeId}|0`]: { ticket: ticketTypeId, qty: told.qty } } });
+  if (added.status >= 400) return;
+  const reserved = await buyer.call('reserveTickets', {});
+  if ((reserved.json as { reserved?: boolean } | null)?.reserved !== true) return;
+  const checkout = (await buyer.call('getCheckout')).json as { sale_reference?: string | null };
+  told.reserved = checkout.sale_reference ?? null;
+  told.reservedAt = Date.now();
+  counters.holds.push(told.reservedAt);
+  await buyer.call('updateBasketState', { state: 'payment' });
+  await buyer.call('setBillingAddress', { address: { postcode: 'LS1 4AP' } });
+
+  if (told.method === 'card') {
+    const token = (await buyer.call('getStripeToken')).json as { client_secret?: string };
+    if (!token.client_secret) throw new Error(`no card payment: ${JSON.stringify(token)}`);
+    const paid = await buyer.send('POST', '/sandbox/card/', { secret: token.client_secret, number: '4242424242424242', expiry: '12/34', cvc: '123' });
+    // A retried card form whose first try went through finds the payment taken (404): the checkout says which.
+    if (paid.status === 303 && paid.location) await buyer.send('GET', paid.location.replace(/^https?:\/\/[^/]+/, ''));
+  } else {
+    const bank = (await buyer.call('payWithTruelayer', { contact_number: '07700 900123' })).json as { auth_url?: string };
+    if (!bank.auth_url) throw new Error(`no bank payment: ${JSON.stringify(bank)}`);
+    const token = new URL(bank.auth_url, 'http://x').searchParams.get('token')!;
+    const decided = await buyer.send('POST', '/sandbox/bank/', new URLSearchParams({ token, decision: 'approve' }).toString());
+    if (decided.status === 303 && decided.location) await buyer.send('GET', decided.location.replace(/^https?:\/\/[^/]+/, ''));
+    // The page polls the payment's status until the bank's word is in.
+    for (let i = 0; i < 60; i++) {
+      const s = (await buyer.call('getTruelayerStatus')).json as { truelayer_status?: { status?: string } };
+      const status = s.truelayer_status?.status;
+      if (status === 'completed' || status === 'failed' || status === 'cancelled') break;
+      await sleep(300);
+    }
+  }
+  const after = (await buyer.call('getCheckout')).json as { payment_complete?: boolean; sale_reference?: string | null };
+  if (after.payment_complete === true) {
+    told.booked = true;
+    if (after.sale_reference) told.reserved = after.sale_reference;
+    counters.bookings.push(Date.now());
+  }
+}
+
+/** `concurrency` buyers at a time until `until()`, each starting a new journey when one ends. */
+export async function rush(opts: {
+  base: string;
+  concurrency: number;
+  ticketTypeIds: number[];
+  /** One account per journey, taken in turn. */
+  userIds: number[];
+  until: () => boolean;
+  counters: Counters;
+  told: Told[];
+  failures: string[];
+}): Promise<void> {
+  let n = 0;
+  await Promise.all(
+    Array.from({ length: opts.concurrency }, async () => {
+      while (!opts.until()) {
+        const i = n++;
+        const told: Told = { reserved: null, reservedAt: null, booked: false, method: i % 2 === 0 ? 'card' : 'bank', qty: 1 + (i % 2) };
+        opts.told.push(told);
+        const userId = opts.userIds[i];
+        if (userId === undefined) throw new Error('more journeys than accounts');
+        await journey(opts.base, opts.counters, opts.ticketTypeIds[i % opts.ticketTypeIds.length]!, userId, told).catch((err: unknown) => opts.failures.push((err as Error).message));
+      }
+    }),
+  );
+}
