@@ -22,6 +22,8 @@ export const WAITING_LIST_PATH = '/ajax/queue/waiting-list/';
 export const QUEUE_CHALLENGE_PATH = '/ajax/checkout/captcha/challenge/';
 
 /* The words. Durations are spoken in whole minutes (or seconds in the last minute). */
+/** What introduces the organiser's message on the queue page. */
+export const ORGANISER_MESSAGE_LABEL = 'From the organiser:';
 export const CHECKING_MESSAGE = 'Finding your place in the queue…';
 export const JOINING_MESSAGE = 'Checking this browser before giving it a place in the queue…';
 export const JOIN_FAILED_MESSAGE = 'This browser could not be given a place in the queue. Please try again.';

@@ -31,6 +31,8 @@ export const queueStatus = z.object({
   event_title: z.string(),
   /** The date's ticket types, for the waiting list once sold out. */
   ticket_types: z.array(z.object({ id: z.number().check(z.int()), name: z.string() })),
+  /** The organiser's message to everyone waiting for the date, or null; it may change while they wait. */
+  organiser_message: z.optional(z.nullable(z.string())),
 });
 export type QueueStatus = z.infer<typeof queueStatus>;
 

@@ -78,12 +78,15 @@ test('an organiser sets up an on-sale, watches buyers queue, opens, pauses and r
   await page.getByRole('button', { name: 'Pause admission' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Admission is paused.' })).toBeVisible();
   await expect(figure(page, 'state')).toHaveText('Paused');
+  // A buyer waiting while admission is paused sees the organiser's message arrive on their open page.
+  const late = await browser.newPage({ baseURL: urls.stripe });
+  await late.goto(`/queue/${dateId}/`);
+  await expect(late.getByRole('status').filter({ hasText: /in the queue/ })).toBeVisible({ timeout: 30_000 });
+  await expect(late.getByText('From the organiser:')).toBeHidden();
   await page.getByLabel('Message on every waiting page (empty for none)').fill('We are checking the doors: your place is kept.');
   await page.getByRole('button', { name: 'Send the message' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'The message to waiting buyers is changed.' })).toBeVisible();
-  const late = await browser.newPage({ baseURL: urls.stripe });
-  await late.goto(`/queue/${dateId}/`);
-  await expect(late.getByText('From the organiser: We are checking the doors: your place is kept.')).toBeVisible();
+  await expect(late.getByText('From the organiser: We are checking the doors: your place is kept.')).toBeVisible({ timeout: 10_000 });
   await late.close();
 
   await page.getByRole('button', { name: 'Resume admission' }).click();

@@ -4,6 +4,7 @@
  * page's next poll.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
 import * as t from './db/schema.ts';
 import { hotEvent } from './test/fixtures.ts';
 import { drivers, openWorld, solvedChallenge, type TestWorld, Visitor } from './test/harness.ts';
@@ -101,6 +102,36 @@ describe.each(drivers)('the queue pushed to open pages on %s', (driver) => {
         expect(queueStatus.parse(JSON.parse(told.data)).state).toBe('sold-out');
       }
       expect(pages[0]!.heard.filter((e) => e.event === 'status')).toEqual([]);
+    } finally {
+      for (const p of pages) p.close();
+    }
+  });
+
+  it('shows every open page the organiser’s new message within a second or two, and the poll carries it', async () => {
+    const { db } = world.database;
+    const { types } = await hotEvent(db, { capacity: 50, types: 1 });
+    const dateId = types[0]!.eventDateId;
+    await db.insert(t.eventDateQueues).values({ eventDateId: dateId, onSaleAt: new Date(world.clock.now.getTime() - 1000), maxShoppers: 1, admitPerMinute: 1, pollSeconds: 30 });
+    world.clock.advance(1000);
+    const buyers = [1, 2, 3].map((i) => new Visitor(world.app, { accept: 'application/json' }, `10.1.2.${i}`));
+    for (const v of buyers) {
+      const joined = await v.request({ method: 'POST', url: `/ajax/queue/${dateId}/join/`, body: new URLSearchParams({ altcha: await solvedChallenge(v) }).toString() });
+      expect(queueStatus.parse(joined.json()).organiser_message).toBeNull();
+    }
+    const pages = await Promise.all(buyers.slice(1).map((v) => listen(base, v, dateId)));
+    try {
+      await db.update(t.eventDateQueues).set({ message: 'Doors open at 7pm; the queue is moving.' }).where(eq(t.eventDateQueues.eventDateId, dateId));
+      world.clock.advance(1000);
+      const saidAt = performance.now();
+      for (const page of pages) {
+        const nudge = await until(() => page.heard.find((e) => e.event === 'nudge'));
+        expect(nudge.at - saidAt).toBeLessThan(2000);
+      }
+      const polled = queueStatus.parse((await buyers[2]!.request({ method: 'GET', url: `/ajax/queue/${dateId}/status/` })).json());
+      expect(polled.state).toBe('waiting');
+      expect(polled.organiser_message).toBe('Doors open at 7pm; the queue is moving.');
+      const shown = await buyers[2]!.request({ method: 'GET', url: `/queue/${dateId}/`, headers: { accept: 'text/html' } });
+      expect(shown.body).toContain('Doors open at 7pm; the queue is moving.');
     } finally {
       for (const p of pages) p.close();
     }

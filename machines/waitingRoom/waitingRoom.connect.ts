@@ -28,6 +28,8 @@ export interface WaitingRoomView {
   listSending: boolean;
   listJoined: boolean;
   listMessage: string | null;
+  /** What the organiser tells everyone waiting, as the last status had it (undefined before any status). */
+  organiserMessage: string | null | undefined;
 }
 
 /** Reads only the snapshot's state and context, so the page's own small runner (src/queue/flow.ts) is read the same way. */
@@ -65,5 +67,6 @@ export function viewWaitingRoom(snapshot: Pick<SnapshotFrom<typeof waitingRoomMa
     listSending: list === 'sending',
     listJoined: list === 'joined',
     listMessage: listFailed ? (listMessage ?? WAITING_LIST_FAILED_MESSAGE) : listMessage,
+    organiserMessage: status ? (status.organiser_message ?? null) : undefined,
   };
 }

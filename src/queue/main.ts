@@ -50,6 +50,8 @@ const retry = $<HTMLElement>('[data-queue-retry]');
 const list = $<HTMLElement>('[data-queue-list]');
 const listForm = $<HTMLFormElement>('[data-waiting-list]');
 const listMessage = $<HTMLElement>('[data-queue-list-message]');
+const organiser = $<HTMLElement>('[data-organiser-message]');
+const organiserWords = organiser.querySelector('span')!;
 const listButton = listForm.querySelector('button')!;
 
 const flow = runQueue(
@@ -87,6 +89,11 @@ const flow = runQueue(
     listButton.disabled = view.listSending || view.listJoined;
     listForm.hidden = view.listJoined;
     listMessage.textContent = view.listMessage ?? '';
+    // The organiser's message as the last status had it: a change reaches open pages with the push's nudge.
+    if (view.organiserMessage !== undefined) {
+      organiser.hidden = !view.organiserMessage;
+      if (organiserWords.textContent !== (view.organiserMessage ?? '')) organiserWords.textContent = view.organiserMessage ?? '';
+    }
   },
   root.dataset.status ? status(JSON.parse(root.dataset.status)) : null,
 );

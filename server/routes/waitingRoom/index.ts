@@ -24,6 +24,7 @@ import {
   ADMITTED_MESSAGE,
   beforeSaleMessage,
   CHECKING_MESSAGE,
+  ORGANISER_MESSAGE_LABEL,
   queuePagePath,
   SOLD_OUT_MESSAGE,
   waitingMessage,
@@ -94,7 +95,7 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
   function tailOf(date: QueuedDate): string {
     let tail = dateTails.get(date);
     if (tail === undefined) {
-      const shared = { event_url: `/event/${date.eventId}/`, event_title: date.title, ticket_types: date.types.map((t) => ({ id: t.id, name: t.name })) };
+      const shared = { event_url: `/event/${date.eventId}/`, event_title: date.title, ticket_types: date.types.map((t) => ({ id: t.id, name: t.name })), organiser_message: date.message };
       tail = JSON.stringify(shared).slice(1);
       dateTails.set(date, tail);
     }
@@ -383,7 +384,7 @@ function queuePage(date: QueuedDate, known: { view: QueueView; status: string } 
   const soldOut = known?.view.state === 'sold-out';
   return html`<section class="queue" data-queue="${date.row.eventDateId}" data-status="${known?.status}" aria-labelledby="queue-title">
     <h1 id="queue-title">${date.title}</h1>
-    ${date.message ? html`<p class="notice" data-organiser-message><strong>From the organiser:</strong> ${date.message}</p>` : ''}
+    <p class="notice" data-organiser-message ${date.message ? '' : new Html('hidden')}><strong>${ORGANISER_MESSAGE_LABEL}</strong> <span>${date.message ?? ''}</span></p>
     <p class="queue__message" data-queue-message role="status" aria-live="polite">${first.message}</p>
     <progress class="queue__progress" data-queue-progress max="100" value="${Math.round(first.progress * 100)}" aria-label="Progress through the queue"></progress>
     <p data-queue-retry hidden><button class="button" type="button">Try again</button></p>

@@ -7,8 +7,9 @@
  *  - 'Your turn' goes as a nudge to the listeners whose numbers admission has just passed: their
  *    page asks for its status at once (the poll hands out the admission cookie), a few requests a
  *    second.
- *  - The queue opening again after a sell-out, and the draw at the on-sale, nudge every listener,
- *    each asking within a spread of seconds so that the crowd does not ask in the same instant.
+ *  - The queue opening again after a sell-out, the draw at the on-sale, and a new message from the
+ *    organiser nudge every listener, each asking within a spread of seconds so that the crowd does
+ *    not ask in the same instant.
  *
  * A page keeps polling at the server's cadence besides (its position and wait), so a lost stream
  * costs nothing but speed. Each listener costs a socket and a few hundred bytes; past
@@ -39,7 +40,7 @@ interface DateListeners {
   byNumber: Map<number, Set<Listener>>;
   early: Set<Listener>;
   /** What the listeners were last told about the queue. */
-  seen: { through: number; soldOut: boolean; drawn: boolean } | null;
+  seen: { through: number; soldOut: boolean; drawn: boolean; message: string | null } | null;
 }
 
 export class QueuePush {
@@ -67,7 +68,7 @@ export class QueuePush {
     let of = this.dates.get(dateId);
     if (!of) {
       // What the first listener is told about the queue now: every change from here on is pushed.
-      of = { all: new Set(), byNumber: new Map(), early: new Set(), seen: { through: date.row.admittedThrough, soldOut: date.row.soldOut, drawn: date.row.drawn } };
+      of = { all: new Set(), byNumber: new Map(), early: new Set(), seen: { through: date.row.admittedThrough, soldOut: date.row.soldOut, drawn: date.row.drawn, message: date.message } };
       this.dates.set(dateId, of);
     }
     const listener: Listener = { res, placeId: place.placeId, number: place.number };
@@ -141,7 +142,7 @@ export class QueuePush {
 
   private async tell(date: QueuedDate, of: DateListeners): Promise<void> {
     const { row } = date;
-    const now = { through: row.admittedThrough, soldOut: row.soldOut, drawn: row.drawn };
+    const now = { through: row.admittedThrough, soldOut: row.soldOut, drawn: row.drawn, message: date.message };
     const was = of.seen;
     of.seen = now;
     if (!was) return;
@@ -152,7 +153,7 @@ export class QueuePush {
     if (now.soldOut && !was.soldOut) {
       const status = `event: status\ndata: ${this.soldOutStatus(date)}\n\n`;
       for (const l of of.all) if (l.number > now.through || l.number === 0) l.res.write(status);
-    } else if ((!now.soldOut && was.soldOut) || (now.drawn && !was.drawn)) {
+    } else if ((!now.soldOut && was.soldOut) || (now.drawn && !was.drawn) || now.message !== was.message) {
       for (const l of of.all) if (l.number > now.through || l.number === 0) l.res.write(`event: nudge\ndata: ${CROWD_SPREAD_MS}\n\n`);
     }
   }
