@@ -84,6 +84,7 @@ export function viewPayment(snapshot: SnapshotFrom<typeof paymentMachine>): Paym
 export function paymentSenders(send: (event: PaymentEvent) => void) {
   return {
     change: (field: FormField, value: string) => send({ type: 'FIELD_CHANGED', field, value }),
+    leave: (field: FormField) => send({ type: 'FIELD_LEFT', field }),
     toggleOrganiser: (organiserId: number) => send({ type: 'ORGANISER_TOGGLED', organiserId }),
     toggleNewsletter: () => send({ type: 'NEWSLETTER_TOGGLED' }),
     chooseMethod: (method: ChosenMethod) => send({ type: 'METHOD_CHOSEN', method }),

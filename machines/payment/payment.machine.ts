@@ -148,6 +148,13 @@ export const paymentMachine = setup({
       const { [field]: _gone, ...problems } = context.problems;
       return { form: { ...context.form, [field]: value }, problems };
     }),
+    /** A field left with something typed in it says at once what is wrong with it (spec 001 §5); an empty one waits for Pay. */
+    checkLeftField: assign(({ context, event }) => {
+      assertEvent(event, 'FIELD_LEFT');
+      if (!context.situation || context.form[event.field].trim() === '') return {};
+      const problem = paymentProblems(context.form, context.situation, context.method)[event.field];
+      return problem ? { problems: { ...context.problems, [event.field]: problem } } : {};
+    }),
     toggleOrganiser: assign(({ context, event }) => {
       assertEvent(event, 'ORGANISER_TOGGLED');
       const key = String(event.organiserId);
@@ -292,6 +299,7 @@ export const paymentMachine = setup({
     ready: {
       on: {
         FIELD_CHANGED: { actions: 'changeField' },
+        FIELD_LEFT: { actions: 'checkLeftField', description: 'What was typed in the field just left is checked, so a disabled Pay is explained.' },
         ORGANISER_TOGGLED: { actions: 'toggleOrganiser' },
         NEWSLETTER_TOGGLED: { actions: 'toggleNewsletter' },
         METHOD_CHOSEN: { actions: 'chooseMethod' },

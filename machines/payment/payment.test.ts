@@ -163,6 +163,10 @@ describe('payment machine', () => {
           { type: 'FIELD_CHANGED', field: 'contactNumber', value: '12ab' },
           { type: 'FIELD_CHANGED', field: 'contactNumber', value: '07700 900123' },
         ],
+        FIELD_LEFT: [
+          { type: 'FIELD_LEFT', field: 'contactNumber' },
+          { type: 'FIELD_LEFT', field: 'email' },
+        ],
         ORGANISER_TOGGLED: [{ type: 'ORGANISER_TOGGLED', organiserId: 3 }],
         METHOD_CHOSEN: [
           { type: 'METHOD_CHOSEN', method: 'stripe' },
@@ -291,6 +295,15 @@ describe('payment machine', () => {
             return paid;
           case 'xstate.error.actor.claimFreeTickets':
             return { view: { claiming: false, canRetry: true, error: TEXT.claim, title: TITLE.free }, running: [] };
+          case 'FIELD_LEFT': {
+            // Spec 001 §5's message for what was typed shows when the field is left; an empty field waits for Pay.
+            if (!formShown) return unchanged();
+            const field = event.field as keyof Form & string;
+            const typed = String(view.form[field as 'email' | 'contactNumber']).trim();
+            const problem = typed === '' ? undefined : expectedProblems(view.form, s!, view.method)[field];
+            if (!problem) return unchanged();
+            return { view: { problems: exactly({ ...view.problems, [field]: problem }), form: view.form }, running: here };
+          }
           case 'FIELD_CHANGED': {
             if (!formShown) return unchanged();
             const field = event.field as string;

@@ -68,6 +68,8 @@ export type PaymentOutcome =
 
 export type PaymentEvent =
   | { type: 'FIELD_CHANGED'; field: FormField; value: string }
+  /** The buyer left a field (blur): what they typed is checked now, not only on Pay. */
+  | { type: 'FIELD_LEFT'; field: FormField }
   | { type: 'ORGANISER_TOGGLED'; organiserId: number }
   | { type: 'NEWSLETTER_TOGGLED' }
   | { type: 'METHOD_CHOSEN'; method: ChosenMethod }

@@ -39,6 +39,7 @@ function TextField({
   value,
   error,
   onChange,
+  onLeave,
   type = 'text',
   autoComplete,
   hint,
@@ -48,6 +49,8 @@ function TextField({
   value: string;
   error: string | undefined;
   onChange: (value: string) => void;
+  /** The buyer left the field: the chart checks what was typed. */
+  onLeave?: () => void;
   type?: 'text' | 'email' | 'tel';
   autoComplete: string;
   hint?: string;
@@ -56,7 +59,7 @@ function TextField({
   return (
     <Field label={label} hint={hint} error={error}>
       {(control) => (
-        <input {...control} className="input" type={type} autoComplete={autoComplete} value={value} required={required} onChange={(e) => onChange(e.target.value)} />
+        <input {...control} className="input" type={type} autoComplete={autoComplete} value={value} required={required} onChange={(e) => onChange(e.target.value)} onBlur={onLeave} />
       )}
     </Field>
   );
@@ -66,8 +69,8 @@ function ExpressDetails({ view, send }: { view: PaymentView; send: Senders }) {
   return (
     <fieldset className="payment__fieldset" disabled={view.paying}>
       <legend className="section-title">Your details</legend>
-      <TextField label="Full name" autoComplete="name" value={view.form.fullName} error={view.problems.fullName} onChange={(v) => send.change('fullName', v)} required />
-      <TextField label="Email" type="email" autoComplete="email" value={view.form.email} error={view.problems.email} onChange={(v) => send.change('email', v)} required />
+      <TextField label="Full name" autoComplete="name" value={view.form.fullName} error={view.problems.fullName} onChange={(v) => send.change('fullName', v)} onLeave={() => send.leave('fullName')} required />
+      <TextField label="Email" type="email" autoComplete="email" value={view.form.email} error={view.problems.email} onChange={(v) => send.change('email', v)} onLeave={() => send.leave('email')} required />
       <div className="payment__boxes">
         {view.organisers.map((o) => (
           <label key={o.id} className="payment__box">
@@ -240,6 +243,7 @@ function PaymentForm({ actor, total, checkout }: { actor: PaymentActor; total: s
             value={view.form.contactNumber}
             error={view.problems.contactNumber}
             onChange={(v) => send.change('contactNumber', v)}
+            onLeave={() => send.leave('contactNumber')}
             required={view.phoneRequired || view.method === 'instalment'}
           />
         </fieldset>
