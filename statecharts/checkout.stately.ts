@@ -928,11 +928,18 @@ export const checkoutMachine = createMachine({
           "states": {
             "active": {
               "on": {
-                "CHECKOUT_RELOADED": {
-                  "guard": "paidElsewhere",
-                  "target": "advancing",
-                  "description": "Paid in another tab: the step is left as if paid here, so Pay is no longer offered."
-                }
+                "CHECKOUT_RELOADED": [
+                  {
+                    "guard": "paidElsewhere",
+                    "target": "advancing",
+                    "description": "Paid in another tab: the step is left as if paid here, so Pay is no longer offered."
+                  },
+                  {
+                    "guard": "payingElsewhere",
+                    "actions": "holdForPayment",
+                    "description": "A payment started in another tab: the clock says the tickets are held until it finishes, as a reload would."
+                  }
+                ]
               },
               "invoke": {
                 "src": "payment",
@@ -1512,6 +1519,7 @@ export const checkoutMachine = createMachine({
     "nextStepIs": () => false,
     "notPaid": () => false,
     "paidElsewhere": () => false,
+    "payingElsewhere": () => false,
     "paymentComplete": () => false,
     "replyHoldsTickets": () => false,
     "reservationIs": () => false,
@@ -1525,6 +1533,7 @@ export const checkoutMachine = createMachine({
     "forgetCaptchaToken": () => {},
     "forwardToReservation": () => {},
     "freshCaptchaWidget": () => {},
+    "holdForPayment": () => {},
     "keepCaptchaError": () => {},
     "keepCaptchaToken": () => {},
     "keepCheckout": () => {},

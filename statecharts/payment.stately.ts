@@ -162,6 +162,10 @@ export const paymentMachine = createMachine({
         "FIELD_CHANGED": {
           "actions": "changeField"
         },
+        "FIELD_LEFT": {
+          "actions": "checkLeftField",
+          "description": "What was typed in the field just left is checked, so a disabled Pay is explained."
+        },
         "ORGANISER_TOGGLED": {
           "actions": "toggleOrganiser"
         },
@@ -680,6 +684,7 @@ export const paymentMachine = createMachine({
   actions: {
     "askBillingAddress": () => {},
     "changeField": () => {},
+    "checkLeftField": () => {},
     "chooseMethod": () => {},
     "choosePlanCard": () => {},
     "choosePlanOption": () => {},

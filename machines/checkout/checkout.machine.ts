@@ -436,11 +436,18 @@ export const checkoutMachine = checkoutSetup.createMachine({
         states: {
           active: {
             on: {
-              CHECKOUT_RELOADED: {
-                guard: 'paidElsewhere',
-                target: 'advancing',
-                description: 'Paid in another tab: the step is left as if paid here, so Pay is no longer offered.',
-              },
+              CHECKOUT_RELOADED: [
+                {
+                  guard: 'paidElsewhere',
+                  target: 'advancing',
+                  description: 'Paid in another tab: the step is left as if paid here, so Pay is no longer offered.',
+                },
+                {
+                  guard: 'payingElsewhere',
+                  actions: 'holdForPayment',
+                  description: 'A payment started in another tab: the clock says the tickets are held until it finishes, as a reload would.',
+                },
+              ],
             },
             invoke: {
               src: 'payment',

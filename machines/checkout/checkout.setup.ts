@@ -169,6 +169,15 @@ export const checkoutSetup = setup({
             paymentSecondsRemaining: checkout.payment_in_progress ? checkout.payment_seconds_remaining : 0,
           } as const);
     }),
+    /** A fresh read shows a payment under way (another tab): the clock holds the tickets for it, as on a reload. */
+    holdForPayment: sendTo('countdown', ({ event }) => {
+      assertEvent(event, 'CHECKOUT_RELOADED');
+      return {
+        type: 'START' as const,
+        secondsRemaining: event.checkout.seconds_remaining,
+        paymentSecondsRemaining: event.checkout.payment_seconds_remaining,
+      };
+    }),
     markPaid: assign({ paymentComplete: true }),
     /** The hold's clock stops (paid, or the hold gone); before the first hold there is no clock to stop. */
     stopCountdown: enqueueActions(({ context, enqueue }) => {
@@ -224,6 +233,11 @@ export const checkoutSetup = setup({
     paidElsewhere: ({ event }) => {
       assertEvent(event, 'CHECKOUT_RELOADED');
       return event.checkout.payment_complete;
+    },
+    /** A fresh read shows a payment started (in another tab) and not yet finished. */
+    payingElsewhere: ({ event }) => {
+      assertEvent(event, 'CHECKOUT_RELOADED');
+      return event.checkout.payment_in_progress && !event.checkout.payment_complete && event.checkout.payment_seconds_remaining > 0;
     },
     saleEndedElsewhere: ({ context, event }) => {
       assertEvent(event, 'CHECKOUT_RELOADED');

@@ -77,6 +77,7 @@ const events: Record<string, WalkEvent[]> = {
     { type: 'CHECKOUT_RELOADED', checkout: makeCheckout({ state: 'basket', sale_reference: null, seconds_remaining: 0 }) },
     { type: 'CHECKOUT_RELOADED', checkout: makeCheckout({ state: 'login', sale_reference: 'HF-1', seconds_remaining: 300 }) },
     { type: 'CHECKOUT_RELOADED', checkout: makeCheckout({ state: 'payment', sale_reference: 'HF-1', seconds_remaining: 300, payment_complete: true }) },
+    { type: 'CHECKOUT_RELOADED', checkout: makeCheckout({ state: 'payment', sale_reference: 'HF-1', seconds_remaining: 300, payment_in_progress: true, payment_seconds_remaining: 1200 }) },
   ],
   NOTICE_DISMISSED: [{ type: 'NOTICE_DISMISSED', id: 1 }],
   NOTICE_RAISED: [{ type: 'NOTICE_RAISED', kind: 'error', text: 'Unable to set the Code. Please try again later' }],
@@ -280,6 +281,12 @@ function checkoutOracle(q: Q): Expectation<View> | undefined {
       // Paid in another tab while this one shows the payment step: the step is left as if paid here.
       if (view.step === 'payment' && !view.isAdvancing && !view.isEditingBasket && checkout.payment_complete) {
         return { view: { step: view.step, ...idleFlags, isAdvancing: true }, running: ['loadCheckout'], started: { loadCheckout: [undefined] } };
+      }
+      // A payment started in another tab: the clock says the tickets are held until it finishes, as a reload would.
+      if (view.step === 'payment' && !view.isAdvancing && !view.isEditingBasket && checkout.payment_in_progress && !checkout.payment_complete) {
+        return unchanged(q, {
+          sent: toClock(q, { type: 'START', secondsRemaining: checkout.seconds_remaining, paymentSecondsRemaining: checkout.payment_seconds_remaining }),
+        });
       }
       return unchanged(q);
     }
