@@ -62,6 +62,23 @@ export const presaleCodes = pgTable(
 );
 
 /**
+ * A wrong presale code typed for a date, by address: a few wrong tries a quarter of an hour, so the
+ * codes cannot be guessed by trying many.
+ */
+export const presaleTries = pgTable(
+  'presale_tries',
+  {
+    id: serial('id').primaryKey(),
+    eventDateId: integer('event_date_id')
+      .notNull()
+      .references(() => eventDates.id, { onDelete: 'cascade' }),
+    ip: text('ip').notNull(),
+    at: moment('at').notNull(),
+  },
+  (t) => [index('presale_tries_date_ip_at').on(t.eventDateId, t.ip, t.at)],
+);
+
+/**
  * What the console's dashboard saw of one date's on-sale, at most one row every few seconds while
  * someone watches it: the chart's history, shared by every process.
  */
