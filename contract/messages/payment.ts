@@ -1,5 +1,6 @@
 /** The payment screen's titles, messages, method names and SaaS block (spec 001 §2 Payment, §5, §8). */
-import type { ChosenMethod } from '../payment.ts';
+import { CARD_LIMIT_GBP, type ChosenMethod } from '../payment.ts';
+import { formatMoney } from '../money.ts';
 
 export const PAYMENT_TITLES = {
   payment: 'Payment',
@@ -31,6 +32,16 @@ export const PAYMENT_MESSAGES = {
   /* Not in the spec: express details naming an account the buyer has not signed in to. */
   existingAccount: 'There is already an account with this email address. To buy with it, sign in with the one-time code we email to it.',
 };
+
+/**
+ * Not in the spec: a GBP basket at the card limit or above whose organiser takes payments through
+ * Stripe and offers no plan is offered no method by spec 001 §9's rules (card only below the limit,
+ * bank transfer only when the provider is not Stripe). The buyer is told so, and what they can do.
+ */
+export function noMethodMessage(): string {
+  const limit = formatMoney(CARD_LIMIT_GBP, 'GBP');
+  return `A basket of ${limit} or more from this organiser cannot be paid online. Edit your basket to bring the total under ${limit}, or buy the tickets as two or more smaller orders.`;
+}
 
 /** 'We currently are unable to take payments … configured by {organiser name}' (spec 001 §2). */
 export function saasBlockedMessage(organiserName: string): string {

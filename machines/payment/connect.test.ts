@@ -102,6 +102,17 @@ describe('payment view', () => {
     expect(viewPayment(actor.getSnapshot()).canPay).toBe(true);
   });
 
+  it('says in words that no method can take the basket, with what the buyer can do, and offers no Pay', async () => {
+    const actor = await start(situation({ offered: [], autoMethod: 'none' }));
+    expect(viewPayment(actor.getSnapshot())).toMatchObject({
+      noMethod:
+        'A basket of £2,000.00 or more from this organiser cannot be paid online. Edit your basket to bring the total under £2,000.00, or buy the tickets as two or more smaller orders.',
+      canPay: false,
+    });
+    const open = await start(situation({}));
+    expect(viewPayment(open.getSnapshot())).toMatchObject({ noMethod: null, canPay: true });
+  });
+
   it('offers nothing before the sale is read', () => {
     const actor = createActor(paymentMachine.provide({ actors: { loadPayment: fromPromise<PaymentSituation, void>(() => new Promise<PaymentSituation>(() => {})) } })).start();
     expect(viewPayment(actor.getSnapshot())).toMatchObject({

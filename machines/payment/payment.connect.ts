@@ -1,7 +1,7 @@
 /** What the payment screen shows, and the events it may send. */
 import type { SnapshotFrom } from 'xstate';
 import type { AddressStart, ChosenMethod, PaymentMethod } from '../../contract';
-import { METHOD_LABELS, PAYMENT_TITLES, saasBlockedMessage } from '../../contract/messages/payment';
+import { METHOD_LABELS, noMethodMessage, PAYMENT_TITLES, saasBlockedMessage } from '../../contract/messages/payment';
 import type { paymentMachine } from './payment.machine';
 import type { FormField, PaymentEvent, PaymentForm, PaymentProblemField } from './payment.types';
 import { planProblems } from '../instalment/instalment.rules';
@@ -32,6 +32,8 @@ export interface PaymentView {
   organisers: { id: number; message: string; checked: boolean }[];
   problems: Partial<Record<PaymentProblemField, string>>;
   error: string | null;
+  /** No method can take this basket: why, and what the buyer can do; else null. */
+  noMethod: string | null;
   /** Pay can be pressed: always, except for a plan without an option, a valid phone and a card (spec 001 §5). */
   canPay: boolean;
   /** The plan's options on offer (never '1'). */
@@ -48,6 +50,7 @@ export function viewPayment(snapshot: SnapshotFrom<typeof paymentMachine>): Paym
   const s = c.situation;
   const paying = snapshot.hasTag('paying');
   const express = s?.express ?? false;
+  const noMethod = snapshot.matches('ready') && s !== null && s.offered.length === 0 ? noMethodMessage() : null;
   return {
     // Only a free sale is claimed, so claiming and its failure keep the free title.
     title: (s?.free ?? false) ? PAYMENT_TITLES.free : paying ? PAYMENT_TITLES.paying : express ? PAYMENT_TITLES.express : PAYMENT_TITLES.payment,
@@ -68,7 +71,8 @@ export function viewPayment(snapshot: SnapshotFrom<typeof paymentMachine>): Paym
     organisers: (s?.marketingOrganisers ?? []).map((o) => ({ id: o.id, message: o.message, checked: c.form.organisers[String(o.id)] ?? false })),
     problems: c.problems,
     error: c.error,
-    canPay: c.method !== 'instalment' || Object.keys(planProblems(c.form.plan, c.form.contactNumber.trim(), s?.planOptions ?? [])).length === 0,
+    noMethod,
+    canPay: noMethod === null && (c.method !== 'instalment' || Object.keys(planProblems(c.form.plan, c.form.contactNumber.trim(), s?.planOptions ?? [])).length === 0),
     planOptions: s?.planOptions ?? [],
     signIn:
       snapshot.matches('signIn') && c.signIn

@@ -145,6 +145,7 @@ function AccountSignIn({ view, send }: { view: PaymentView; send: Senders }) {
 }
 
 function MethodChoice({ view, send }: { view: PaymentView; send: Senders }) {
+  if (view.noMethod) return <Alert type="warning">{view.noMethod}</Alert>;
   if (view.methods.length === 0) return null;
   return (
     <fieldset className="payment__fieldset" disabled={view.paying}>
