@@ -11,7 +11,7 @@ import { hotEvent } from './test/fixtures.ts';
 import { drivers, openWorld, solvedChallenge, type TestWorld, Visitor } from './test/harness.ts';
 import { queueStatus, type QueueStatus } from '../contract/waitingRoom.ts';
 import { NOT_ORGANISER_MESSAGE, NOT_SIGNED_IN_MESSAGE, NOT_YOUR_DATE_MESSAGE } from './domain/organiser/console.ts';
-import { PRESALE_WRONG_MESSAGE } from './routes/organiser/index.ts';
+import { PRESALE_TOO_MANY_MESSAGE, PRESALE_WRONG_MESSAGE, PRESALE_WRONG_TRIES } from './routes/organiser/index.ts';
 
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
 const words = (body: string) => body.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
@@ -159,7 +159,7 @@ describe.each(drivers)('the organiser console on %s', (driver) => {
     await joinQueue(late);
     expect((await status(late)).state).toBe('waiting');
     const page = await late.request({ method: 'GET', url: `/queue/${dateId}/` });
-    expect(words(page.body)).toContain(`From the organiser:</strong> ${text}`);
+    expect(words(page.body)).toContain(`From the organiser:</strong> <span>${text}</span>`);
     expect((await act(organiser, 'resume/')).statusCode).toBe(303);
     const fresh = await new Visitor(world.app).request({ method: 'GET', url: `/queue/${dateId}/` });
     expect(words(fresh.body)).toContain(text);
@@ -183,6 +183,22 @@ describe.each(drivers)('the organiser console on %s', (driver) => {
     const second = new Visitor(world.app, {}, '10.8.2.2');
     expect((await second.request({ method: 'POST', url: `/presale/${dateId}/`, body: form({ code: 'FANCLUB-1' }) })).statusCode).toBe(400);
     expect((await auditActions()).at(-1)).toBe('Added a presale code');
+  });
+
+  it('refuses presale codes from an address after a few wrong ones, even the right code, until a quarter of an hour has passed', async () => {
+    expect((await act(organiser, 'presale-codes/', { code: 'GUESSME-7', max_uses: '5' })).statusCode).toBe(303);
+    const guesser = new Visitor(world.app, { accept: 'text/html' }, '10.8.3.1');
+    for (let i = 0; i < PRESALE_WRONG_TRIES; i++) {
+      expect((await guesser.request({ method: 'POST', url: `/presale/${dateId}/`, body: form({ code: `GUESS-${i}` }) })).statusCode).toBe(400);
+    }
+    const stopped = await guesser.request({ method: 'POST', url: `/presale/${dateId}/`, body: form({ code: 'GUESSME-7' }) });
+    expect(stopped.statusCode).toBe(429);
+    expect(words(stopped.body)).toContain(PRESALE_TOO_MANY_MESSAGE);
+    // Nothing was spent, and another address is not held back.
+    const other = new Visitor(world.app, { accept: 'text/html' }, '10.8.3.2');
+    expect((await other.request({ method: 'POST', url: `/presale/${dateId}/`, body: form({ code: 'GUESSME-7' }) })).statusCode).toBe(303);
+    world.clock.advance(15 * 60_000 + 1000);
+    expect((await guesser.request({ method: 'POST', url: `/presale/${dateId}/`, body: form({ code: 'GUESSME-7' }) })).statusCode).toBe(303);
   });
 
   it('shows, exports, removes and offers by hand the waiting list’s entries', async () => {

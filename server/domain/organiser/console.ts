@@ -3,7 +3,7 @@
  * and every change made to an on-sale, each written with its audit row in one transaction. Only a
  * member of the date's organiser (`organiser_members`) gets past `dateFor`.
  */
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, lt, sql } from 'drizzle-orm';
 import { rows, type Database, type Executor } from '../../db/index.ts';
 import * as t from '../../db/schema.ts';
 import { Refusal } from '../refusal.ts';
@@ -215,6 +215,18 @@ export async function removePresaleCode(db: Database, date: ConsoleDate, who: Wh
   await change(db, date, who, ACTIONS.removeCode, found.code, async (tx) => {
     await tx.delete(t.presaleCodes).where(eq(t.presaleCodes.id, codeId));
   });
+}
+
+/** Wrong presale codes typed for the date from the address since `since`. */
+export async function wrongPresaleTries(db: Database, dateId: number, ip: string, since: Date): Promise<number> {
+  const [found] = await rows<{ n: number | string }>(db, sql`SELECT count(*) AS n FROM presale_tries WHERE event_date_id = ${dateId} AND ip = ${ip} AND at > ${since}`);
+  return Number(found?.n ?? 0);
+}
+
+/** Keeps a wrong presale code typed for the date from the address, and forgets those of a day ago. */
+export async function recordWrongPresaleTry(db: Database, dateId: number, ip: string, now: Date): Promise<void> {
+  await db.insert(t.presaleTries).values({ eventDateId: dateId, ip, at: now });
+  await db.delete(t.presaleTries).where(and(eq(t.presaleTries.eventDateId, dateId), eq(t.presaleTries.ip, ip), lt(t.presaleTries.at, new Date(now.getTime() - 86_400_000))));
 }
 
 /**

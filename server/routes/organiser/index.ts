@@ -35,6 +35,8 @@ import {
   setRate,
   setUpOnSale,
   usePresaleCode,
+  wrongPresaleTries,
+  recordWrongPresaleTry,
   type AuditRow,
   type ConsoleDate,
 } from '../../domain/organiser/console.ts';
@@ -56,6 +58,10 @@ const CONSOLE_JS = readFileSync(new URL('../../views/organiserConsole.js', impor
 
 export const PRESALE_WRONG_MESSAGE = 'This presale code is not right for this date, or it has been used as many times as it can be.';
 export const PRESALE_NO_QUEUE_MESSAGE = 'This date has no presale.';
+/** Wrong presale codes an address may type for a date in `PRESALE_TRY_WINDOW_MS`; past them every code is refused. */
+export const PRESALE_WRONG_TRIES = 5;
+const PRESALE_TRY_WINDOW_MS = 15 * 60_000;
+export const PRESALE_TOO_MANY_MESSAGE = 'Too many wrong presale codes have been typed from this connection. Please try again in 15 minutes, or join the queue.';
 export const MESSAGE_MAX = 280;
 
 const id = z.string().check(z.regex(/^[1-9]\d{0,8}$/));
@@ -283,10 +289,17 @@ export async function registerOrganiserConsole(app: FastifyInstance, deps: AppDe
     const parsed = presaleForm.safeParse(request.body ?? {});
     const code = parsed.success ? parsed.data.code.trim() : '';
     const now = clock();
+    // Checked before the code, so that a guesser past the limit learns nothing from trying, even the right one.
+    if ((await wrongPresaleTries(db, date.row.eventDateId, request.ip, new Date(now.getTime() - PRESALE_TRY_WINDOW_MS))) >= PRESALE_WRONG_TRIES) {
+      return send(reply, 429, `Presale: ${date.title}`, presalePage(date.row.eventDateId, date.title, PRESALE_TOO_MANY_MESSAGE));
+    }
     const placeId = code
       ? await db.transaction(async (tx) => ((await usePresaleCode(tx, date.row.eventDateId, code)) ? presalePlace(tx, date.row.eventDateId, now) : null))
       : null;
-    if (placeId === null) return send(reply, 400, `Presale: ${date.title}`, presalePage(date.row.eventDateId, date.title, PRESALE_WRONG_MESSAGE));
+    if (placeId === null) {
+      await recordWrongPresaleTry(db, date.row.eventDateId, request.ip, now);
+      return send(reply, 400, `Presale: ${date.title}`, presalePage(date.row.eventDateId, date.title, PRESALE_WRONG_MESSAGE));
+    }
     const expiresAt = Math.floor(now.getTime() / 1000) + date.row.admissionSeconds;
     const binding = ensureSessionBinding(request, reply);
     reply.setCookie(admissionCookie(date.row.eventDateId), sign.admission({ dateId: date.row.eventDateId, placeId, expiresAt }, binding), {
