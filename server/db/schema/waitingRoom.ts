@@ -77,6 +77,10 @@ export const queuePlaces = pgTable(
     clientIp: text('client_ip'),
     /** The account that joined, when the queue asks buyers to sign in: one place per account. */
     userId: integer('user_id'),
+    /** Where to e-mail 'it is your turn', when the buyer asked for it: for one who has left the page. */
+    notifyEmail: text('notify_email'),
+    /** When that e-mail was sent: once. */
+    notifiedAt: moment('notified_at'),
   },
   (t) => [
     uniqueIndex('queue_places_date_number').on(t.eventDateId, t.number),
@@ -85,6 +89,8 @@ export const queuePlaces = pgTable(
     index('queue_places_account').on(t.eventDateId, t.userId).where(sql`${t.userId} IS NOT NULL`),
     /** Admitted places that have not reserved: the buyers still shopping, counted at every step. */
     index('queue_places_shopping').on(t.eventDateId, t.admittedAt).where(sql`${t.saleId} IS NULL`),
+    /** Places whose 'your turn' e-mail is still to send. */
+    index('queue_places_to_notify').on(t.eventDateId, t.number).where(sql`${t.notifyEmail} IS NOT NULL AND ${t.notifiedAt} IS NULL`),
   ],
 );
 
