@@ -4,6 +4,7 @@ import { createActor, createMachine, type AnyStateMachine, type AnyStateNode, ty
 import { getAdjacencyMap } from 'xstate/graph';
 import { checkoutMachine } from '../machines/checkout/checkout.machine';
 import { allCharts } from './charts';
+import { readPaths } from '../machines/testing/paths';
 import { CONTEXT_DELAYS, delayValue, namesUsed, spawnedBy, statelyFiles } from './stately';
 
 const machines: AnyStateMachine[] = (await allCharts()).map((chart) => chart.machine);
@@ -158,3 +159,16 @@ function withoutSystemIds(config: unknown): unknown {
 function show(value: unknown): string {
   return value instanceof Error ? value.message : JSON.stringify(value) ?? '';
 }
+
+describe('reports/paths.json (written and checked by the walks)', () => {
+  it('keeps every machine: its chart’s simple paths, the bound its walk must take, and how many it took', () => {
+    const kept = readPaths();
+    expect(Object.keys(kept).sort()).toEqual(machines.map((machine) => machine.id).sort());
+    for (const [name, entry] of Object.entries(kept)) {
+      expect(entry.walked, name).toBeGreaterThan(0);
+      expect(entry.walked, name).toBeLessThanOrEqual(entry.bound);
+      // Over the chart's own states, the bound is the chart's count; a smaller one states its projection.
+      if (entry.projection === 'the state value' || entry.projection === 'each region of the state value') expect(entry.bound, name).toBe(entry.chartPaths);
+    }
+  });
+});

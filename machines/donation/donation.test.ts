@@ -31,7 +31,10 @@ describe('donation machine', () => {
       },
       view: (snapshot) => viewDonation(snapshot as never),
       initial: () => ({ view: { preset: null, custom: '', amount: null, problem: null, saving: false }, running: [] }),
-      oracle: ({ event, view }): Expectation<DonationView> | undefined => {
+      askIgnored: true,
+      oracle: ({ event, view, unchanged }): Expectation<DonationView> | undefined => {
+        // While the donation is sent, the buyer's choices and buttons do nothing.
+        if (view.saving && !event.type.startsWith('xstate.')) return unchanged();
         const choosing = (v: Partial<DonationView>): Expectation<DonationView> => ({ view: { ...v, saving: false }, running: [] });
         switch (event.type) {
           case 'PRESET_CHOSEN':

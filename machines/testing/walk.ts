@@ -59,6 +59,8 @@ import {
 } from 'xstate';
 import { isDeepStrictEqual } from 'node:util';
 import { getAdjacencyMap, getShortestPaths, type StatePath } from 'xstate/graph';
+import { chartGraph, chartSimplePaths, regionProjections as chartRegions, unsafeMerges, walkedSimplePaths, type Projection } from './chartPaths';
+import { keepPaths } from './paths';
 
 type Snapshot = SnapshotFrom<AnyStateMachine>;
 
@@ -181,6 +183,24 @@ interface WalkBase {
    * own gives its step, so its simple paths are the routes through the steps.
    */
   simplePathsOver?: Array<(snapshot: Snapshot) => string>;
+  /**
+   * The walk's entry in reports/paths.json (`paths.ts`): the simple paths of the chart (every guard
+   * free) and how many of them the walk took, checked against the file. `false` for a walk whose
+   * paths another test keeps (the root's routes).
+   */
+  paths?:
+    | false
+    | {
+        /** The entry's name (default: the machine's id). */
+        name?: string;
+        /** Another walk of the machine follows in this file: the paths are counted together and checked with the last. */
+        follow?: boolean;
+        /**
+         * With `simplePathsOver`: what it merges and why those states behave alike. The walk proves it
+         * on the chart (every two merged states lead, by the same events, to the same merged states).
+         */
+        merge?: string;
+      };
 }
 
 export interface WalkOptions<V> extends WalkBase {
@@ -212,6 +232,8 @@ export interface WalkResult {
    * `simplePathLimit` fails the walk.
    */
   simplePaths: { total: number; maximal: number };
+  /** The chart's simple paths (every guard free, over the walk's projection) and the ones the walks of this machine took so far. */
+  chartPaths?: { bound: number; walked: number; missing: string[] };
   states: { covered: number; total: number; missing: string[] };
   transitions: { covered: number; total: number; missing: string[] };
 }
@@ -392,6 +414,7 @@ async function runPath<V>(
   events: EventObject[],
   seen: { states: Set<string>; transitions: Set<string> },
   nodes: AnyStateNode[],
+  trace: Array<{ type: string; snapshot: Snapshot }> = [],
 ) {
   const { kit, pending, starts } = makeKit();
   const fakes = options.fakes(kit);
@@ -433,6 +456,7 @@ async function runPath<V>(
     actor.start();
     await flush();
     assertAlive();
+    trace.push({ type: '(start)', snapshot: actor.getSnapshot() });
     for (const id of activeNodeIds(actor.getSnapshot(), nodes)) seen.states.add(id);
     if (options.oracle && options.initial) {
       assertExpectation(options, options.initial(variant?.name), actor.getSnapshot(), kit.log.slice(), starts.slice());
@@ -470,6 +494,7 @@ async function runPath<V>(
       await flush();
       assertAlive();
       const after = actor.getSnapshot();
+      trace.push({ type: event.type, snapshot: after });
       for (const id of activeNodeIds(after, nodes)) seen.states.add(id);
       const produced = kit.log.slice(mark);
       if (options.oracle && expectation) assertExpectation(options, expectation, after, produced, starts.slice(startMark));
@@ -678,6 +703,7 @@ export async function walk<V>(options: WalkOptions<V> | UncheckedWalkOptions): P
   let count = 0;
   let simpleTotal = 0;
   let simpleMaximal = 0;
+  const traces: Array<Array<{ type: string; snapshot: Snapshot }>> = [];
   const variants: Array<WalkVariant | undefined> = options.variants?.length ? options.variants : [undefined];
   for (const variant of variants) {
     // With no transition to walk, the start alone is still checked.
@@ -691,20 +717,26 @@ export async function walk<V>(options: WalkOptions<V> | UncheckedWalkOptions): P
       );
     }
     for (const steps of paths.length ? paths : [[]]) {
-      await runPath(options, variant, steps, seen, nodes);
+      const trace: Array<{ type: string; snapshot: Snapshot }> = [];
+      await runPath(options, variant, steps, seen, nodes, trace);
+      traces.push(trace);
       count++;
     }
   }
   for (const extra of options.extraPaths ?? []) {
     const variant = options.variants?.find((v) => v.name === extra.variant);
-    await runPath(options, variant, extra.events, seen, nodes);
+    const trace: Array<{ type: string; snapshot: Snapshot }> = [];
+    await runPath(options, variant, extra.events, seen, nodes, trace);
+    traces.push(trace);
     count++;
   }
+  const chartPaths = options.paths === false ? undefined : keepChartPaths(options, traces);
   const stateIds = nodes.map((node) => node.id);
   const result: WalkResult = {
     name: options.name,
     paths: count,
     simplePaths: { total: simpleTotal, maximal: simpleMaximal },
+    ...(chartPaths ? { chartPaths } : {}),
     states: {
       covered: stateIds.filter((id) => seen.states.has(id)).length,
       total: stateIds.length,
@@ -720,7 +752,47 @@ export async function walk<V>(options: WalkOptions<V> | UncheckedWalkOptions): P
     `${result.name}: states ${result.states.covered}/${result.states.total}, ` +
       `transitions ${result.transitions.covered}/${result.transitions.total}, ` +
       `simple paths ${result.simplePaths.total} (all walked) ` +
-      `(${result.paths} paths walked)`,
+      `(${result.paths} paths walked)` +
+      (chartPaths ? `; chart simple paths walked ${chartPaths.walked}/${chartPaths.bound}` : ''),
   );
   return result;
+}
+
+/* ---------- the chart's simple paths, kept in reports/paths.json ---------- */
+
+const chartPathsWalked = new Map<string, Set<string>>();
+
+/**
+ * The chart's simple paths the walk took, added to the earlier walks of the machine in this file,
+ * and checked against reports/paths.json (unless another walk of it follows).
+ */
+function keepChartPaths(options: WalkBase, traces: Array<Array<{ type: string; snapshot: Snapshot }>>) {
+  const settings = options.paths || {};
+  const name = settings.name ?? options.machine.id;
+  const graph = chartGraph(options.machine);
+  const regions = chartRegions(options.machine);
+  const over: Projection[] = options.simplePathsOver ?? regions;
+  if (options.simplePathsOver) {
+    if (!settings.merge) throw new Error(`${options.name}: say in \`paths.merge\` what \`simplePathsOver\` merges and why those states behave alike`);
+    for (const projection of over) {
+      const unsafe = unsafeMerges(graph, projection);
+      if (unsafe.length) throw new Error(`${options.name}: the projection merges states that behave differently: ${unsafe.slice(0, 5).join('; ')}`);
+    }
+  }
+  const all = chartSimplePaths(graph, regions);
+  const bound = options.simplePathsOver ? chartSimplePaths(graph, over) : all;
+  const walked = chartPathsWalked.get(name) ?? new Set<string>();
+  chartPathsWalked.set(name, walked);
+  for (const trace of traces) for (const key of walkedSimplePaths(trace, over)) walked.add(key);
+  const outside = [...walked].filter((key) => !bound.keys.has(key));
+  if (outside.length) throw new Error(`${options.name}: walked simple paths the chart does not have:\n${outside.slice(0, 3).join('\n---\n')}`);
+  const missing = [...bound.keys].filter((key) => !walked.has(key));
+  const entry = {
+    chartPaths: all.complete ? all.keys.size : null,
+    bound: bound.keys.size,
+    projection: settings.merge ?? (over.length > 1 ? 'each region of the state value' : 'the state value'),
+    walked: walked.size,
+  };
+  if (!settings.follow) keepPaths(name, entry);
+  return { bound: entry.bound, walked: entry.walked, missing };
 }
