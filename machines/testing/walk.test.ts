@@ -43,6 +43,7 @@ describe('walk', () => {
     const result = await walk({
       name: 'small',
       machine: chart,
+      paths: { keep: false },
       fakes: () => ({}),
       events: {},
       askIgnored: true,
@@ -51,6 +52,8 @@ describe('walk', () => {
     });
     // a→b, a→b→c, a→c: three simple paths, two of them maximal (a→b is the beginning of a→b→c).
     expect(result.simplePaths).toEqual({ total: 3, maximal: 2 });
+    // Counted on the chart itself (every guard free), the same three, all walked.
+    expect(result.chartPaths).toEqual({ bound: 3, walked: 3, missing: [] });
     expect(result.states.missing).toEqual([]);
     expect(result.transitions.missing).toEqual([]);
   });

@@ -195,6 +195,8 @@ interface WalkBase {
         name?: string;
         /** Another walk of the machine follows in this file: the paths are counted together and checked with the last. */
         follow?: boolean;
+        /** Counted and returned only, not kept in the file (a chart made up for a test of the walker). */
+        keep?: false;
         /**
          * With `simplePathsOver`: what it merges and why those states behave alike. The walk proves it
          * on the chart (every two merged states lead, by the same events, to the same merged states).
@@ -793,6 +795,6 @@ function keepChartPaths(options: WalkBase, traces: Array<Array<{ type: string; s
     projection: settings.merge ?? (over.length > 1 ? 'each region of the state value' : 'the state value'),
     walked: walked.size,
   };
-  if (!settings.follow) keepPaths(name, entry);
+  if (!settings.follow && settings.keep !== false) keepPaths(name, entry);
   return { bound: entry.bound, walked: entry.walked, missing };
 }
