@@ -34,3 +34,18 @@ export function waitingListOfferMail(brandName: string, o: { title: string; type
     ].join('\n'),
   };
 }
+
+/** 'It is your turn', for a buyer in the queue who asked to be told by e-mail. */
+export function turnMail(brandName: string, t: { title: string; startsAt: Date; minutes: number; link: string }): MailContent {
+  return {
+    subject: `It is your turn to buy tickets for ${t.title}`,
+    text: [
+      `It is your turn in the queue for ${t.title} (${formatDeadline(t.startsAt)}).`,
+      '',
+      `Go back to your place within ${t.minutes} minutes, in the browser where you joined the queue, and you will be taken to the tickets:`,
+      t.link,
+      '',
+      `After that your turn ends and the place goes to the next buyer. ${brandName}`,
+    ].join('\n'),
+  };
+}

@@ -20,6 +20,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { rows, type Database } from '../../db/index.ts';
 import { saleLines, sales, waitingListEntries } from '../../db/schema.ts';
 import { sendMail, type Mailer } from '../../mail/index.ts';
+import { mailTurns } from './turnMail.ts';
 import { waitingListJoinedMail, waitingListOfferMail } from '../../mail/waitingList.ts';
 import { formatDeadline } from '../format.ts';
 import { MAX_HOLD_EXTENSIONS } from '../../../contract/index.ts';
@@ -591,7 +592,7 @@ export async function claimOffer(db: Database, offer: { entryId: number; saleId:
   });
 }
 
-/** Runs the offers every `intervalMs` while this process has the jobs' turn (`turn`, see db/jobLease.ts). */
+/** Runs the offers, then the 'your turn' e-mails, every `intervalMs` while this process has the jobs' turn (`turn`, see db/jobLease.ts). */
 export function startWaitingListJob(
   db: Database,
   mail: WaitingListMail,
@@ -606,7 +607,9 @@ export function startWaitingListJob(
     running = true;
     turn()
       .then(async (mine) => {
-        if (mine) await offerReleasedTickets(db, mail, clock());
+        if (!mine) return;
+        await offerReleasedTickets(db, mail, clock());
+        await mailTurns(db, mail, clock());
       })
       .catch(onError)
       .finally(() => {

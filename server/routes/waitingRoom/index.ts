@@ -7,12 +7,14 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { eq } from 'drizzle-orm';
+import { z } from 'zod/mini';
 import { eventDateQueues } from '../../db/schema.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { bindingOf, ensureSessionBinding, onSessionReplaced, sessionBindingOf, sessionIdOfHeader, userIdOf } from '../../http/session.ts';
 import { Refusal } from '../../domain/refusal.ts';
 import { Html, html, page } from '../../views/html.ts';
 import { builtScripts } from '../../views/builtScripts.ts';
+import { askForTurnMail } from '../../domain/waitingRoom/turnMail.ts';
 import { admitOnce, endTurn, joinAs, numberOf, placeOfAccount, WaitingRooms, type QueuedDate, type QueueView } from '../../domain/waitingRoom/room.ts';
 import { placesPerAddressMessage, registerGates, SIGN_IN_TO_QUEUE_MESSAGE } from './gates.ts';
 import { QueuePush } from './push.ts';
@@ -33,6 +35,11 @@ import {
 export { ADMISSION_USED_MESSAGE, QUEUE_FIRST_MESSAGE } from './gates.ts';
 export const NO_PLACE_MESSAGE = 'A place in the queue needs the browser check to be solved first.';
 export const JOIN_AGAIN_LABEL = 'Join the queue again';
+export const TURN_MAIL_LABEL = 'E-mail me when it is my turn';
+export const TURN_MAIL_SENT_MESSAGE = 'We will e-mail you when it is your turn. You can close this page: the link in the e-mail brings you back to your place in this browser.';
+export const TURN_MAIL_INVALID_MESSAGE = 'Give a valid e-mail address to be told when it is your turn.';
+export const TURN_MAIL_NOT_WAITING_MESSAGE = 'Only a buyer still waiting in the queue can ask to be e-mailed when it is their turn.';
+const notifyForm = z.object({ email: z.string().check(z.trim(), z.minLength(3), z.maxLength(254), z.email()) });
 const PLACE_SECONDS = 2 * 86400;
 const POLL_ROUTE = '/ajax/queue/:dateId/status/';
 const POLL_CACHE_CONTROL = 'private, no-store';
@@ -185,7 +192,8 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
       return page(config, `Queue: ${date.title}`, signInPage(date), 'events');
     }
     reply.type('text/html; charset=utf-8').header('cache-control', view.state === 'no-place' ? 'public, max-age=60' : 'private, no-store');
-    return page(config, `Queue: ${date.title}`, queuePage(date, view.state === 'no-place' ? null : { view, status: wire(date, view) }, scripts, config.maxPerOrder), 'events');
+    const told = view.state !== 'no-place' && (request.query as { notify?: unknown }).notify === 'sent';
+    return page(config, `Queue: ${date.title}`, queuePage(date, view.state === 'no-place' ? null : { view, status: wire(date, view) }, scripts, config.maxPerOrder, told), 'events');
   });
 
   /**
@@ -290,6 +298,24 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
     return reply.header('cache-control', 'no-store').redirect(`/event/${date.eventId}/?left=1`, 303);
   });
 
+  // 'E-mail me when it is my turn': a waiting buyer leaves an address for the job that sends it (turnMail.ts).
+  app.post<{ Params: { dateId: string } }>('/queue/:dateId/notify/', async (request, reply) => {
+    const date = await queuedDate(request.params.dateId);
+    const dateId = date.row.eventDateId;
+    const back = html`<p><a class="inline-link" href="${queuePagePath(dateId)}">Back to your place in the queue</a></p>`;
+    const show = (status: number, text: string) =>
+      reply
+        .status(status)
+        .type('text/html; charset=utf-8')
+        .header('cache-control', 'no-store')
+        .send(page(config, `Queue: ${date.title}`, html`<h1>${date.title}</h1><p class="notice error" role="alert">${text}</p>${back}`, 'events'));
+    const parsed = notifyForm.safeParse(request.body ?? {});
+    if (!parsed.success) return show(400, TURN_MAIL_INVALID_MESSAGE);
+    const place = placeOf(request, dateId);
+    if (!place || !(await askForTurnMail(db, dateId, place.placeId, parsed.data.email.trim()))) return show(409, TURN_MAIL_NOT_WAITING_MESSAGE);
+    return reply.header('cache-control', 'no-store').redirect(`${queuePagePath(dateId)}?notify=sent`, 303);
+  });
+
   registerWaitingList(app, deps);
   registerOffers(app, deps);
 
@@ -379,15 +405,21 @@ function endedPage(date: QueuedDate): Html {
   </section>`;
 }
 
-function queuePage(date: QueuedDate, known: { view: QueueView; status: string } | null, scripts: Html, maxQty: number): Html {
+function queuePage(date: QueuedDate, known: { view: QueueView; status: string } | null, scripts: Html, maxQty: number, turnMailAsked: boolean): Html {
   const first = known ? firstWords(known.view) : { message: CHECKING_MESSAGE, progress: 0 };
   const soldOut = known?.view.state === 'sold-out';
+  const mayAsk = !known || known.view.state === 'waiting' || known.view.state === 'before-sale';
   return html`<section class="queue" data-queue="${date.row.eventDateId}" data-status="${known?.status}" aria-labelledby="queue-title">
     <h1 id="queue-title">${date.title}</h1>
     <p class="notice" data-organiser-message ${date.message ? '' : new Html('hidden')}><strong>${ORGANISER_MESSAGE_LABEL}</strong> <span>${date.message ?? ''}</span></p>
     <p class="queue__message" data-queue-message role="status" aria-live="polite">${first.message}</p>
     <progress class="queue__progress" data-queue-progress max="100" value="${Math.round(first.progress * 100)}" aria-label="Progress through the queue"></progress>
     <p data-queue-retry hidden><button class="button" type="button">Try again</button></p>
+    ${turnMailAsked ? html`<p class="notice" role="status">${TURN_MAIL_SENT_MESSAGE}</p>` : ''}
+    <form method="post" action="/queue/${date.row.eventDateId}/notify/" data-queue-notify ${mayAsk && !turnMailAsked ? '' : new Html('hidden')}>
+      <p><label for="queue-notify-email">${TURN_MAIL_LABEL}</label> <input id="queue-notify-email" name="email" type="email" autocomplete="email" maxlength="254" required></p>
+      <button class="button button--secondary" type="submit">E-mail me</button>
+    </form>
     <div data-queue-list ${soldOut ? '' : new Html('hidden')}><h2>Waiting list</h2><p>${WAITING_LIST_INTRO}</p>
     ${waitingListFormHtml(date.types, maxQty)}<p data-queue-list-message role="status"></p></div>
     <noscript><p>The queue needs JavaScript to keep your place.</p></noscript>
