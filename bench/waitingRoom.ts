@@ -9,7 +9,8 @@
  *     (must be 0), simulating a second at a time: 100,000 queued buyers, the queue asked every second,
  *     each admitted buyer reserving through the hold path (most of them), holds running out;
  *  4. 'sold out' once sales and live holds cover the stock, and the queue open again once holds expire;
- *  6. 'your turn' and 'sold out' pushed to open queue pages: BENCH_LISTENERS pages (5,000) listening
+ *  6. 'your turn' and 'sold out' pushed to open queue pages: BENCH_LISTENERS pages (5,000; the pages
+ *     and the server share one process's open-file limit, so 20,000 files allow about 9,500) listening
  *     over real sockets with 100,000 queued, the p95 and worst time from admission reaching a page's
  *     number to that page knowing it is admitted (the push, then its poll), and from the last ticket
  *     going to every waiting page showing 'sold out';
@@ -317,9 +318,11 @@ async function release(db: Database): Promise<void> {
 const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))] ?? NaN;
 
 /** One open queue page: its event stream on a socket of its own, and what it heard when. */
-function openPage(port: number, path: string, cookie: string, onEvent: (event: string, data: string) => void): Promise<() => void> {
+function openPage(port: number, path: string, cookie: string, onEvent: (event: string, data: string) => void, index = 0): Promise<() => void> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1');
+    // Pages come from several loopback addresses, as a crowd comes from many: one address has about
+    // 28,000 ports to connect from.
+    const socket = connect({ port, host: '127.0.0.1', localAddress: `127.0.0.${2 + (index % 16)}` });
     let buffer = '';
     let ready = false;
     socket.setEncoding('utf8');
@@ -374,7 +377,7 @@ async function pushed(): Promise<void> {
   for (let i = 0; i < numbers.length; i += 500) {
     closers.push(
       ...(await Promise.all(
-        numbers.slice(i, i + 500).map((n) =>
+        numbers.slice(i, i + 500).map((n, j) =>
           openPage(port, `/ajax/queue/${dateId}/events/`, cookieOf(n), (event) => {
             if (event === 'nudge' && n <= 300) {
               // The page asks at once, and knows it is let in when its poll says so.
@@ -385,7 +388,7 @@ async function pushed(): Promise<void> {
                 });
             }
             if (event === 'status' && soldOutAt > 0) soldOutHeard.push(performance.now() - soldOutAt);
-          }),
+          }, i + j),
         ),
       )),
     );
