@@ -14,6 +14,14 @@ export const DELIVERY_ADVANCE_DELAY_MS = 3000;
 /** Where the signed-in buyer finds delivered tickets. */
 export const WALLET_PATH = '/account/wallet/';
 
+/** The signed-in buyer's own account: orders, payment plans, transfers, marketing, saved cards. */
+export const ACCOUNT_PATH = '/account/';
+
+/** Where a plan's card is changed (and a stopped plan resumed): the account-settings link of the plan's e-mails. */
+export function planCardPath(saleReference: string): string {
+  return `${ACCOUNT_PATH}plans/${encodeURIComponent(saleReference)}/card/`;
+}
+
 const deliveryReply = z.object({ delivery_completed: z.boolean() });
 
 export const deliveryCalls = {

@@ -39,7 +39,7 @@ describe.each(drivers)('instalment plans on %s', (driver) => {
   });
   afterAll(async () => w?.close());
 
-  const job = (): JobDeps => ({ db: w.database.db, cards: sandboxSavedCards(), mail: { mailer: { transport: null, from: 'test@holdfast.test' }, brandName: 'Holdfast' }, walletUrl: 'http://holdfast.test/account/wallet/' });
+  const job = (): JobDeps => ({ db: w.database.db, cards: sandboxSavedCards(), mail: { mailer: { transport: null, from: 'test@holdfast.test' }, brandName: 'Holdfast', publicUrl: 'http://holdfast.test' }, walletUrl: 'http://holdfast.test/account/wallet/' });
   const mailTo = (email: string) => w.database.db.select().from(outbox).where(eq(outbox.recipient, email)).orderBy(asc(outbox.id));
 
   /** Amelia (or another seeded user) with `qty` weekend tickets reserved; the sale's id. */

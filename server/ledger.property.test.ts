@@ -456,7 +456,7 @@ class InstalmentJob extends Step {
   async act(_m: LedgerModel, r: Ledger) {
     const { db } = r.world.database;
     await runInstalmentJob(
-      { db, cards: sandboxSavedCards(), mail: { mailer: { transport: null, from: 'test@holdfast.test' }, brandName: 'Holdfast' }, walletUrl: 'http://holdfast.test/account/wallet/' },
+      { db, cards: sandboxSavedCards(), mail: { mailer: { transport: null, from: 'test@holdfast.test' }, brandName: 'Holdfast', publicUrl: 'http://holdfast.test' }, walletUrl: 'http://holdfast.test/account/wallet/' },
       new Date(r.handle.now().getTime() + this.days * DAY),
     );
   }

@@ -112,7 +112,7 @@ describe.each(drivers)('a new plan card saved by a Stripe SetupIntent on %s', (d
     ]);
 
     // 1 July: the job charges the second instalment on the saved card, off-session, once.
-    const job = { db: database.db, cards: wiring().cards, mail: { mailer: { transport: null, from: 'test@holdfast.test' }, brandName: 'Holdfast' }, walletUrl: 'http://holdfast.test/account/wallet/' };
+    const job = { db: database.db, cards: wiring().cards, mail: { mailer: { transport: null, from: 'test@holdfast.test' }, brandName: 'Holdfast', publicUrl: 'http://holdfast.test' }, walletUrl: 'http://holdfast.test/account/wallet/' };
     expect((await runInstalmentJob(job, new Date('2026-07-01T12:00:00Z'))).charged).toBe(1);
     expect((await runInstalmentJob(job, new Date('2026-07-01T12:00:00Z'))).charged).toBe(0);
     expect(charges().map((r) => [r.params.description, r.params.off_session, r.params.customer])).toEqual([

@@ -4,6 +4,7 @@
  * (to the buyer and to the organiser). Amounts are in pence.
  */
 import { formatMoney } from '../../contract/money.ts';
+import { ACCOUNT_PATH, planCardPath } from '../../contract/delivery.ts';
 import { formatUkDate } from '../domain/format.ts';
 import type { MailContent } from './transport.ts';
 
@@ -22,6 +23,12 @@ export interface InstalmentMailData {
 }
 
 const orderName = (saleReference: string | null) => (saleReference ? `order ${saleReference}` : 'your order');
+
+/** The account-settings page where this plan's card is changed, on the site's own address. */
+export function accountSettingsUrl(publicUrl: string, saleReference: string | null): string {
+  return `${publicUrl}${saleReference ? planCardPath(saleReference) : ACCOUNT_PATH}`;
+}
+const updateCard = (url: string) => `You can update your payment method in your account settings: ${url}`;
 const money = (amount: number) => formatMoney(amount, 'GBP');
 
 /** The schedule as the buyer's e-mails list it, one instalment a line. */
@@ -31,7 +38,7 @@ function scheduleLines(schedule: ScheduledInstalment[]): string {
     .join('\n');
 }
 
-export function paymentScheduleMail({ saleReference, schedule }: { saleReference: string | null; schedule: ScheduledInstalment[] }): MailContent {
+export function paymentScheduleMail({ saleReference, schedule, settingsUrl }: { saleReference: string | null; schedule: ScheduledInstalment[]; settingsUrl: string }): MailContent {
   return {
     subject: `Your payment schedule${saleReference ? ` for order ${saleReference}` : ''}`,
     text: [
@@ -39,17 +46,18 @@ export function paymentScheduleMail({ saleReference, schedule }: { saleReference
       '',
       scheduleLines(schedule),
       '',
-      'We will remind you by SMS and e-mail before each payment. You can update your payment method in your account settings.',
+      'We will remind you by SMS and e-mail before each payment.',
+      updateCard(settingsUrl),
       'Your tickets are delivered to your ticket wallet as they are paid for, and all of them after the final payment.',
     ].join('\n'),
   };
 }
 
-export function instalmentReminderMail({ saleReference, seq, amount, dueAt }: InstalmentMailData & { dueAt: Date }): MailContent {
+export function instalmentReminderMail({ saleReference, seq, amount, dueAt, settingsUrl }: InstalmentMailData & { dueAt: Date; settingsUrl: string }): MailContent {
   const order = orderName(saleReference);
   return {
     subject: `Reminder: instalment ${seq} for ${order} is due on ${formatUkDate(dueAt)}`,
-    text: `Your instalment of ${money(amount)} for ${order} will be taken from your saved card on ${formatUkDate(dueAt)}.\nYou can update your payment method in your account settings.`,
+    text: `Your instalment of ${money(amount)} for ${order} will be taken from your saved card on ${formatUkDate(dueAt)}.\n${updateCard(settingsUrl)}`,
   };
 }
 
@@ -73,18 +81,18 @@ export function finalInstalmentPaidMail({ saleReference, amount, walletUrl }: Om
   };
 }
 
-export function instalmentRetryMail({ saleReference, seq, amount, reason, retryAt }: InstalmentMailData & { reason: string; retryAt: Date }): MailContent {
+export function instalmentRetryMail({ saleReference, seq, amount, reason, retryAt, settingsUrl }: InstalmentMailData & { reason: string; retryAt: Date; settingsUrl: string }): MailContent {
   return {
     subject: `We could not take instalment ${seq} for ${orderName(saleReference)}`,
-    text: `Your card was not charged ${money(amount)}: ${reason}\nWe will try again on ${formatUkDate(retryAt)}. You can update your payment method in your account settings.`,
+    text: `Your card was not charged ${money(amount)}: ${reason}\nWe will try again on ${formatUkDate(retryAt)}, or as soon as you give a new card.\n${updateCard(settingsUrl)}`,
   };
 }
 
 /** To the buyer, when the last try at an instalment failed and the plan has stopped. */
-export function planStoppedMail({ saleReference, seq, amount, reason, attempts, organiserName }: InstalmentMailData & { reason: string; attempts: number; organiserName: string }): MailContent {
+export function planStoppedMail({ saleReference, seq, amount, reason, attempts, organiserName, settingsUrl }: InstalmentMailData & { reason: string; attempts: number; organiserName: string; settingsUrl: string }): MailContent {
   return {
     subject: `Your payment plan for ${orderName(saleReference)} has stopped`,
-    text: `We tried ${attempts} times to take instalment ${seq} of ${money(amount)} and your card was refused each time (${reason}). ${organiserName} has been told and will be in touch about your tickets.`,
+    text: `We tried ${attempts} times to take instalment ${seq} of ${money(amount)} and your card was refused each time (${reason}). ${organiserName} has been told and will be in touch about your tickets.\nUntil the event starts you can resume the plan with a new card in your account settings: ${settingsUrl}`,
   };
 }
 

@@ -89,9 +89,11 @@ describe('mail templates', () => {
       { seq: 2, dueAt: new Date('2026-07-01T12:00:00Z'), amount: 3333, status: 'failed' as const },
       { seq: 3, dueAt: new Date('2026-07-31T23:30:00Z'), amount: 3333, status: 'scheduled' as const },
     ];
-    const mail = paymentScheduleMail({ saleReference: 'HF123', schedule });
+    const mail = paymentScheduleMail({ saleReference: 'HF123', schedule, settingsUrl: 'http://holdfast.test/account/plans/HF123/card/' });
     expect(mail.subject).toBe('Your payment schedule for order HF123');
     expect(mail.text).toContain('01/06/2026: £33.34 (paid)\n2. 01/07/2026: £33.33 (failed)\n3. 01/08/2026: £33.33\n');
-    expect(paymentScheduleMail({ saleReference: null, schedule }).subject).toBe('Your payment schedule');
+    // The account-settings link goes to the page where this plan's card is changed.
+    expect(mail.text).toContain('You can update your payment method in your account settings: http://holdfast.test/account/plans/HF123/card/');
+    expect(paymentScheduleMail({ saleReference: null, schedule, settingsUrl: 'http://holdfast.test/account/' }).subject).toBe('Your payment schedule');
   });
 });

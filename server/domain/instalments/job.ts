@@ -32,7 +32,7 @@ import {
   sendMail,
   type MailContent,
 } from '../../mail/index.ts';
-import { instalmentReminderSms } from '../../mail/instalments.ts';
+import { accountSettingsUrl, instalmentReminderSms } from '../../mail/instalments.ts';
 import { phoneForSms, sendSms, type SmsSender } from '../../sms/index.ts';
 import type { SavedCardProcessor } from './offSession.ts';
 import { deliverPaidTickets, scheduleOf, type PlanMail } from './plans.ts';
@@ -102,7 +102,13 @@ export async function runInstalmentJob(deps: JobDeps, now: Date, onError: (err: 
   );
   for (const r of remind) {
     const party = await partiesOf(db, r.sale_id);
-    const reminder = instalmentReminderMail({ saleReference: party.reference, seq: r.seq, amount: Number(r.amount), dueAt: new Date(r.due_at) });
+    const reminder = instalmentReminderMail({
+      saleReference: party.reference,
+      seq: r.seq,
+      amount: Number(r.amount),
+      dueAt: new Date(r.due_at),
+      settingsUrl: accountSettingsUrl(deps.mail.publicUrl, party.reference),
+    });
     await sendMail(db, deps.mail.mailer, deps.mail.brandName, { to: party.buyerEmail, ...reminder }, now);
     // The plan promised an SMS reminder too; a text that cannot be sent is reported, and the e-mail has gone.
     if (party.contactNumber) {
@@ -226,6 +232,7 @@ async function tell(deps: JobDeps, o: ChargeOutcome, now: Date): Promise<void> {
   const party = await partiesOf(db, o.saleId);
   const send = (to: string, message: MailContent) => sendMail(db, mail.mailer, mail.brandName, { to, ...message }, now);
   const instalment = { saleReference: party.reference, seq: o.seq, amount: o.amount };
+  const settingsUrl = accountSettingsUrl(mail.publicUrl, party.reference);
   if (o.kind === 'paid') {
     await deliverPaidTickets(db, o.saleId, now);
     if (o.final) {
@@ -238,11 +245,11 @@ async function tell(deps: JobDeps, o: ChargeOutcome, now: Date): Promise<void> {
   }
   if (o.kind === 'retrying') {
     if (o.message === 'An earlier instalment is unpaid.') return;
-    await send(party.buyerEmail, instalmentRetryMail({ ...instalment, reason: o.message, retryAt: o.nextAt }));
+    await send(party.buyerEmail, instalmentRetryMail({ ...instalment, reason: o.message, retryAt: o.nextAt, settingsUrl }));
     return;
   }
   const stopped = { ...instalment, reason: o.message, attempts: MAX_ATTEMPTS };
-  await send(party.buyerEmail, planStoppedMail({ ...stopped, organiserName: party.organiserName }));
+  await send(party.buyerEmail, planStoppedMail({ ...stopped, organiserName: party.organiserName, settingsUrl }));
   if (party.organiserEmail) await send(party.organiserEmail, planFailedMail({ ...stopped, buyerEmail: party.buyerEmail }));
 }
 

@@ -30,6 +30,7 @@ import { findSale, holdIsLive, lockSale } from '../sales.ts';
 import { findUser } from '../users.ts';
 import { issueTickets } from '../tickets.ts';
 import { paymentScheduleMail, sendMail, type Mailer, type ScheduledInstalment } from '../../mail/index.ts';
+import { accountSettingsUrl } from '../../mail/instalments.ts';
 import type { SavedCardProcessor } from './offSession.ts';
 import { commonPlans, computeSchedule } from './schedule.ts';
 
@@ -76,6 +77,8 @@ export type PlanSetup = { status: 'success'; created: boolean } | { status: 'uns
 export interface PlanMail {
   mailer: Mailer;
   brandName: string;
+  /** The site's own address, for the account-settings link of the plan's e-mails. */
+  publicUrl: string;
 }
 
 /**
@@ -208,7 +211,7 @@ export async function scheduleOf(db: Pick<Executor, 'select'>, saleId: string): 
 /** The e-mail with the payment schedule, sent once the plan is set up. */
 export async function sendScheduleMail(db: Database, mail: PlanMail, saleId: string, to: string, reference: string | null, now: Date): Promise<void> {
   const schedule = await scheduleOf(db, saleId);
-  await sendMail(db, mail.mailer, mail.brandName, { to, ...paymentScheduleMail({ saleReference: reference, schedule }) }, now);
+  await sendMail(db, mail.mailer, mail.brandName, { to, ...paymentScheduleMail({ saleReference: reference, schedule, settingsUrl: accountSettingsUrl(mail.publicUrl, reference) }) }, now);
 }
 
 /**

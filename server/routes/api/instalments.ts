@@ -63,7 +63,7 @@ export function planHandlers(deps: AppDeps): Pick<Handlers, PlanCalls> {
           return { status: 'unsuccessful' as const, url: null };
         }
         if (result.created) {
-          await sendScheduleToBuyer(db, { mailer: deps.mailer, brandName: deps.config.brandName }, sale.id, now, checkout.sale_reference).catch((err: unknown) =>
+          await sendScheduleToBuyer(db, { mailer: deps.mailer, brandName: deps.config.brandName, publicUrl: deps.config.publicUrl }, sale.id, now, checkout.sale_reference).catch((err: unknown) =>
             request.log.error({ err }, 'payment schedule e-mail not sent'),
           );
         }

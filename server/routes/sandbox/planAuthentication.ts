@@ -49,7 +49,7 @@ export function registerPlanAuthentication(app: FastifyInstance, deps: AppDeps):
       const now = clock();
       const outcome = await confirmPlanAuthentication(db, deps.plans.cards, { saleId, approved: parsed.data.decision === 'approve', now });
       if (outcome === 'paid') {
-        await sendScheduleToBuyer(db, { mailer: deps.mailer, brandName: config.brandName }, saleId, now).catch((err: unknown) =>
+        await sendScheduleToBuyer(db, { mailer: deps.mailer, brandName: config.brandName, publicUrl: config.publicUrl }, saleId, now).catch((err: unknown) =>
           request.log.error({ err }, 'payment schedule e-mail not sent'),
         );
       }

@@ -5,6 +5,7 @@
 import type { ReactNode } from 'react';
 import { WALLET_PATH, type Checkout } from '../../../contract';
 import { PLAN_COMPLETED_MESSAGES } from '../../../contract/messages/instalment';
+import { ACCOUNT_PATH, planCardPath } from '../../../contract/delivery';
 import { ORDER_COMPLETED_MESSAGES as DELIVERY_MESSAGES } from '../../../contract/messages/delivery';
 import { orderCompletedTiles, shareTextOf, type orderCompletedSenders, type OrderCompletedView } from '../../../machines/orderCompleted/orderCompleted.connect';
 import { ORDER_COMPLETED_MESSAGES } from '../../../contract/messages/orderCompleted';
@@ -65,7 +66,20 @@ export function Overview({
               </h3>
               <ul>
                 {PLAN_COMPLETED_MESSAGES.important.map((point) => (
-                  <li key={point}>{point}</li>
+                  <li key={point}>
+                    {point.endsWith('in your account settings.') ? (
+                      // The spec's words, with 'account settings' leading to where this plan's card is changed.
+                      <>
+                        {point.slice(0, -'account settings.'.length)}
+                        <a className="inline-link" href={reference ? planCardPath(reference) : ACCOUNT_PATH}>
+                          account settings
+                        </a>
+                        .
+                      </>
+                    ) : (
+                      point
+                    )}
+                  </li>
                 ))}
               </ul>
             </section>

@@ -1,0 +1,418 @@
+/**
+ * My account (/account/), for the signed-in buyer, as plain server forms: orders with their
+ * receipts, each payment plan with its schedule and its card (changed on its own page: the sandbox
+ * processor's card form, or Stripe's when keyed), transfers and gifts not yet accepted
+ * (cancellable), marketing choices, saved addresses and cards, and signing out of every other
+ * device. A browser not signed in is asked to sign in and comes back to the page it asked for.
+ *
+ * Every change is a POST (checked for same-site origin, as every change is) that answers 303 to
+ * the account with a fixed notice named in the query, or the page again with the refusal's words.
+ */
+import { and, desc, eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { formatMoney } from '../../../contract/money.ts';
+import { ACCOUNT_PATH, planCardPath, WALLET_PATH } from '../../../contract/delivery.ts';
+import { marketingConsents, organisers, users } from '../../db/schema.ts';
+import { buildCheckout } from '../../domain/checkout.ts';
+import { formatNiceDate, formatUkDate } from '../../domain/format.ts';
+import { deleteSavedAddress, listSavedAddresses } from '../../domain/address.ts';
+import { tokeniseSandboxCard } from '../../domain/instalments/sandboxCards.ts';
+import {
+  ACCOUNT_MESSAGES,
+  cancelTransfer,
+  cardsOf,
+  changePlanCard,
+  makeDefaultCard,
+  orderOf,
+  ordersOf,
+  pendingTransfersOf,
+  plansOf,
+  removeCard,
+  type AccountPlan,
+} from '../../domain/myAccount.ts';
+import { isRefusal, Refusal } from '../../domain/refusal.ts';
+import { findUser, type UserRow } from '../../domain/users.ts';
+import type { AppDeps } from '../../http/deps.ts';
+import { refusalStatus } from '../../http/refusals.ts';
+import { signIn, signOutEverywhere, userIdOf } from '../../http/session.ts';
+import { sitePage } from '../../http/sitePage.ts';
+import { html, type Html } from '../../views/html.ts';
+
+export const SIGN_OUT_OTHERS_PATH = `${ACCOUNT_PATH}signout-others/`;
+
+/** The notices a change comes back with: fixed words, named in the query, never the query's own text. */
+const NOTICES = {
+  'card-changed': ACCOUNT_MESSAGES.cardChanged,
+  'plan-resumed': ACCOUNT_MESSAGES.planResumed,
+  'card-removed': ACCOUNT_MESSAGES.cardRemoved,
+  'card-default': ACCOUNT_MESSAGES.cardDefault,
+  'transfer-cancelled': ACCOUNT_MESSAGES.transferCancelled,
+  'address-removed': 'The address was removed.',
+  'marketing-saved': 'Your choices are saved.',
+  'others-signed-out': 'Every other device is signed out. This one stays signed in.',
+} as const;
+type NoticeKey = keyof typeof NOTICES;
+
+const REFERENCE = /^[A-Za-z0-9-]{1,40}$/;
+const ID = /^[1-9][0-9]{0,9}$/;
+
+function idOf(raw: string | undefined): number {
+  if (!raw || !ID.test(raw)) throw new Refusal('invalid-input', 'That is not one of yours.');
+  return Number(raw);
+}
+
+function referenceOf(raw: string | undefined): string {
+  if (!raw || !REFERENCE.test(raw)) throw new Refusal('not-found', ACCOUNT_MESSAGES.planNotFound);
+  return raw;
+}
+
+const field = (body: unknown, name: string): string => {
+  const value = (body as Record<string, unknown> | null | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+};
+
+const statusWords: Record<AccountPlan['schedule'][number]['status'], string> = { paid: 'Paid', scheduled: 'Due', failed: 'Refused' };
+const planWords: Record<AccountPlan['status'], string> = {
+  active: 'Running',
+  completed: 'Paid in full',
+  failed: 'Stopped: a payment was refused',
+  authenticating: 'Waiting for your bank',
+};
+
+function planSection(plan: AccountPlan, now: Date): Html {
+  const refused = plan.schedule.find((s) => s.status === 'failed' || (s.status === 'scheduled' && s.attempts > 0));
+  const canResume = plan.status === 'failed' && (plan.deadline === null || plan.deadline.getTime() > now.getTime());
+  const canChange = plan.status === 'active' || canResume;
+  const paid = plan.schedule.filter((s) => s.status === 'paid').reduce((sum, s) => sum + s.amount, 0);
+  return html`<li class="panel account-plan" id="plan-${plan.reference}">
+    <h3>Order ${plan.reference}</h3>
+    <p><strong>${planWords[plan.status]}</strong>. ${formatMoney(paid, plan.currency)} of ${formatMoney(plan.total, plan.currency)} paid.</p>
+    ${refused?.lastError ? html`<p class="notice error">Payment ${refused.seq} was refused: ${refused.lastError}</p>` : ''}
+    <table class="account-table">
+      <caption class="visually-hidden">Payments of order ${plan.reference}</caption>
+      <thead><tr><th scope="col">Payment</th><th scope="col">Date</th><th scope="col">Amount</th><th scope="col">Status</th></tr></thead>
+      <tbody>${plan.schedule.map(
+        (s) => html`<tr><td>${s.seq}</td><td>${formatUkDate(s.dueAt)}</td><td>${formatMoney(s.amount, plan.currency)}</td><td>${statusWords[s.status]}</td></tr>`,
+      )}</tbody>
+    </table>
+    <p>Paid with ${plan.card.brand} card ending ${plan.card.last4} (expires ${plan.card.expiry}).</p>
+    ${plan.status === 'failed' && plan.deadline ? html`<p class="muted">A stopped plan can be resumed with a new card until ${formatNiceDate(plan.deadline)}.</p>` : ''}
+    ${canChange ? html`<p><a class="button button--secondary" href="${planCardPath(plan.reference)}">${canResume ? 'Resume with a new card' : 'Change card'}</a></p>` : ''}
+  </li>`;
+}
+
+export function registerAccount(app: FastifyInstance, deps: AppDeps): void {
+  const { db, clock, config } = deps;
+  const pageFor = sitePage(deps);
+  const cards = () => deps.plans.cards;
+
+  const signInPage = (request: FastifyRequest, reply: FastifyReply, next: string) => {
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
+    return pageFor(
+      request,
+      'My account',
+      html`<div class="account"><h1>My account</h1>
+        <p>Sign in to see your orders, payment plans and settings. We e-mail you a one-time code.</p>
+        <p><a class="button" href="/signin/?next=${encodeURIComponent(next)}">Sign in</a></p></div>`,
+    );
+  };
+
+  async function overview(request: FastifyRequest, reply: FastifyReply, user: UserRow, message: { kind: 'ok' | 'error'; text: string } | null, status = 200) {
+    const now = clock();
+    const [orders, plans, transfers, cardList, addresses, organiserConsents] = await Promise.all([
+      ordersOf(db, user.id),
+      plansOf(db, user.id),
+      pendingTransfersOf(db, user.id),
+      cardsOf(db, user.id),
+      listSavedAddresses(db, user.id),
+      db.select().from(marketingConsents).where(and(eq(marketingConsents.userId, user.id), eq(marketingConsents.topic, 'organiser'))).orderBy(desc(marketingConsents.at)),
+    ]);
+    reply.status(status).type('text/html; charset=utf-8').header('cache-control', 'no-store');
+    const latestByOrganiser = new Map<number, boolean>();
+    for (const c of organiserConsents) if (c.organiserId !== null && !latestByOrganiser.has(c.organiserId)) latestByOrganiser.set(c.organiserId, c.subscribed);
+    const subscribedOrganisers = [...latestByOrganiser].filter(([, on]) => on).map(([id]) => id);
+    return pageFor(
+      request,
+      'My account',
+      html`<div class="account">
+      <h1>My account</h1>
+      <p class="muted">${user.firstName} ${user.lastName} (${user.email})</p>
+      ${message ? html`<p class="notice ${message.kind === 'ok' ? 'ok' : 'error'}" role="${message.kind === 'ok' ? 'status' : 'alert'}">${message.text}</p>` : ''}
+      <nav class="account-nav" aria-label="Sections of my account"><ul>
+        <li><a class="account-nav__link" href="#orders">Orders</a></li>
+        <li><a class="account-nav__link" href="#plans">Payment plans</a></li>
+        <li><a class="account-nav__link" href="#transfers">Transfers</a></li>
+        <li><a class="account-nav__link" href="#marketing">Marketing</a></li>
+        <li><a class="account-nav__link" href="#saved">Addresses and cards</a></li>
+        <li><a class="account-nav__link" href="#devices">Devices</a></li>
+      </ul></nav>
+
+      <section aria-labelledby="orders"><h2 id="orders">Orders</h2>
+        ${orders.length === 0
+          ? html`<p>No orders yet. <a class="inline-link" href="/all-events/">Find an event</a></p>`
+          : html`<ul class="account-list-plain">${orders.map(
+              (o) => html`<li class="panel account-order">
+                <h3>Order ${o.reference}</h3>
+                <p>${o.events.join(', ')}</p>
+                <p class="muted">${o.tickets} ${o.tickets === 1 ? 'ticket' : 'tickets'}, ordered ${formatNiceDate(o.paidAt)}</p>
+                <p class="account-actions"><a class="button button--secondary" href="${ACCOUNT_PATH}orders/${encodeURIComponent(o.reference)}/">Receipt for ${o.reference}</a>
+                <a class="button button--secondary" href="${WALLET_PATH}">Tickets</a></p>
+              </li>`,
+            )}</ul>`}
+      </section>
+
+      <section aria-labelledby="plans"><h2 id="plans">Payment plans</h2>
+        ${plans.length === 0 ? html`<p>You have no payment plans.</p>` : html`<ul class="account-list-plain">${plans.map((p) => planSection(p, now))}</ul>`}
+      </section>
+
+      <section aria-labelledby="transfers"><h2 id="transfers">Transfers and gifts not yet accepted</h2>
+        ${transfers.length === 0
+          ? html`<p>Nothing is waiting to be accepted.</p>`
+          : html`<ul class="account-list-plain">${transfers.map(
+              (t) => html`<li class="panel">
+                <p><strong>${t.qty} ${t.ticketName} ${t.qty === 1 ? 'ticket' : 'tickets'}</strong> for ${t.eventTitle}</p>
+                <p>${t.isGift ? 'Gift' : 'Transfer'} to ${t.recipientName} (${t.recipientEmail}), ${t.sent ? 'sent' : `to be sent ${formatNiceDate(t.sendAt)}`}</p>
+                <form method="post" action="${ACCOUNT_PATH}transfers/${t.id}/cancel/"><button class="button button--secondary" type="submit">Cancel the ${t.isGift ? 'gift' : 'transfer'} to ${t.recipientName}</button></form>
+              </li>`,
+            )}</ul>`}
+      </section>
+
+      <section aria-labelledby="marketing"><h2 id="marketing">Marketing</h2>
+        <form method="post" action="${ACCOUNT_PATH}marketing/" class="panel account-form">
+          <label class="account-check"><input type="checkbox" name="ct_subscribed" value="true"${user.subscribed ? html` checked` : ''}> Send me the community newsletter</label>
+          <label class="account-check"><input type="checkbox" name="events_subscribed" value="true"${user.isEventSubscribed ? html` checked` : ''}> Tell me about new events</label>
+          ${subscribedOrganisers.length > 0
+            ? html`<p class="muted">You also hear from ${subscribedOrganisers.length} ${subscribedOrganisers.length === 1 ? 'organiser' : 'organisers'}. Untick to stop.</p>
+              ${subscribedOrganisers.map((id) => html`<label class="account-check"><input type="checkbox" name="organiser" value="${id}" checked> Organiser news (${organiserName(id)})</label>`)}`
+            : ''}
+          <button class="button" type="submit">Save my choices</button>
+        </form>
+      </section>
+
+      <section aria-labelledby="saved"><h2 id="saved">Addresses and cards</h2>
+        <h3>Addresses</h3>
+        ${addresses.length === 0
+          ? html`<p>No saved addresses.</p>`
+          : html`<ul class="account-list-plain">${addresses.map(
+              (a) => html`<li class="panel account-row"><span>${a.full_address}</span>
+                <form method="post" action="${ACCOUNT_PATH}addresses/${a.id}/remove/"><button class="button button--secondary" type="submit" aria-label="Remove the address ${a.full_address}">Remove</button></form></li>`,
+            )}</ul>`}
+        <h3>Cards</h3>
+        ${cardList.length === 0
+          ? html`<p>No saved cards.</p>`
+          : html`<ul class="account-list-plain">${cardList.map(
+              (c) => html`<li class="panel account-row"><span>${c.brand} ending ${c.last4}, expires ${c.expiry}${c.isDefault ? html` <strong>(default)</strong>` : ''}${
+                c.plans.length > 0 ? html`<br><span class="muted">Pays the plan of order ${c.plans.join(', ')}</span>` : ''
+              }</span>
+                <span class="account-actions">
+                ${c.isDefault ? '' : html`<form method="post" action="${ACCOUNT_PATH}cards/${c.id}/default/"><button class="button button--secondary" type="submit" aria-label="Make the card ending ${c.last4} my default">Make default</button></form>`}
+                ${c.plans.length > 0 ? '' : html`<form method="post" action="${ACCOUNT_PATH}cards/${c.id}/remove/"><button class="button button--secondary" type="submit" aria-label="Remove the card ending ${c.last4}">Remove</button></form>`}
+                </span></li>`,
+            )}</ul>`}
+      </section>
+
+      <section aria-labelledby="devices"><h2 id="devices">Devices</h2>
+        <p>Signed in somewhere you no longer use? Sign out of every other device; this one stays signed in.</p>
+        <div class="account-actions">
+          <form method="post" action="${SIGN_OUT_OTHERS_PATH}"><button class="button button--secondary" type="submit">Sign out of every other device</button></form>
+          <form method="post" action="/signout/"><button class="button button--secondary" type="submit">Sign out</button></form>
+        </div>
+      </section>
+      </div>`,
+    );
+  }
+
+  // The organisers' names, for the marketing choices (read once per page).
+  let organiserNames = new Map<number, string>();
+  const organiserName = (id: number) => organiserNames.get(id) ?? `organiser ${id}`;
+  async function loadOrganiserNames() {
+    const all = await db.select({ id: organisers.id, name: organisers.name }).from(organisers);
+    organiserNames = new Map(all.map((o) => [o.id, o.name]));
+  }
+
+  async function signedIn(request: FastifyRequest): Promise<UserRow | null> {
+    return findUser(db, userIdOf(request));
+  }
+
+  app.get<{ Querystring: { done?: string } }>(ACCOUNT_PATH, async (request, reply) => {
+    const user = await signedIn(request);
+    if (!user) return signInPage(request, reply, ACCOUNT_PATH);
+    await loadOrganiserNames();
+    const done = request.query.done;
+    const notice = done && Object.hasOwn(NOTICES, done) ? { kind: 'ok' as const, text: NOTICES[done as NoticeKey] } : null;
+    return overview(request, reply, user, notice);
+  });
+
+  /** A change by the signed-in buyer: 303 back to the account with its notice, or the refusal's words. */
+  function change<P>(path: string, run: (user: UserRow, params: P, request: FastifyRequest) => Promise<NoticeKey>, anchor = '') {
+    app.post<{ Params: P }>(path, async (request, reply) => {
+      const user = await signedIn(request);
+      if (!user) {
+        reply.status(401);
+        return signInPage(request, reply, ACCOUNT_PATH);
+      }
+      try {
+        const notice = await run(user, request.params as P, request);
+        return reply.redirect(`${ACCOUNT_PATH}?done=${notice}${anchor}`, 303);
+      } catch (err) {
+        if (!isRefusal(err)) throw err;
+        await loadOrganiserNames();
+        return overview(request, reply, user, { kind: 'error', text: err.message }, refusalStatus(err));
+      }
+    });
+  }
+
+  change<{ id: string }>(`${ACCOUNT_PATH}transfers/:id/cancel/`, async (user, params) => {
+    await cancelTransfer(db, user.id, idOf(params.id));
+    return 'transfer-cancelled';
+  });
+  change<{ id: string }>(`${ACCOUNT_PATH}cards/:id/remove/`, async (user, params) => {
+    await removeCard(db, user.id, idOf(params.id));
+    return 'card-removed';
+  });
+  change<{ id: string }>(`${ACCOUNT_PATH}cards/:id/default/`, async (user, params) => {
+    await makeDefaultCard(db, user.id, idOf(params.id));
+    return 'card-default';
+  });
+  change<{ id: string }>(`${ACCOUNT_PATH}addresses/:id/remove/`, async (user, params) => {
+    const id = idOf(params.id);
+    const own = await listSavedAddresses(db, user.id);
+    if (!own.some((a) => a.id === id)) throw new Refusal('not-found', 'That address is not one of yours.');
+    await deleteSavedAddress(db, user.id, id);
+    return 'address-removed';
+  });
+  change<Record<string, never>>(`${ACCOUNT_PATH}marketing/`, async (user, _params, request) => {
+    const body = request.body as Record<string, unknown> | undefined;
+    const community = field(body, 'ct_subscribed') === 'true';
+    const eventNews = field(body, 'events_subscribed') === 'true';
+    const raw = body?.organiser;
+    const kept = new Set((Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map(String).filter((v) => ID.test(v)).map(Number));
+    const now = clock();
+    const previous = await db.select().from(marketingConsents).where(and(eq(marketingConsents.userId, user.id), eq(marketingConsents.topic, 'organiser'))).orderBy(desc(marketingConsents.at));
+    const latest = new Map<number, boolean>();
+    for (const c of previous) if (c.organiserId !== null && !latest.has(c.organiserId)) latest.set(c.organiserId, c.subscribed);
+    const base = { userId: user.id, email: user.email, source: 'account', saleId: null, at: now };
+    await db.transaction(async (tx) => {
+      await tx.update(users).set({ subscribed: community, isEventSubscribed: eventNews }).where(eq(users.id, user.id));
+      const rows = [];
+      if (community !== user.subscribed) rows.push({ ...base, topic: 'community' as const, subscribed: community, organiserId: null });
+      if (eventNews !== user.isEventSubscribed) rows.push({ ...base, topic: 'events' as const, subscribed: eventNews, organiserId: null });
+      // Only ever a stop from here: an organiser's news is started by buying from them.
+      for (const [id, on] of latest) if (on && !kept.has(id)) rows.push({ ...base, topic: 'organiser' as const, subscribed: false, organiserId: id });
+      if (rows.length > 0) await tx.insert(marketingConsents).values(rows);
+    });
+    return 'marketing-saved';
+  });
+  app.post(SIGN_OUT_OTHERS_PATH, async (request, reply) => {
+    const user = await signedIn(request);
+    if (!user) {
+      reply.status(401);
+      return signInPage(request, reply, ACCOUNT_PATH);
+    }
+    // Every session of the buyer ends, this one too; this browser then signs in again as the same
+    // buyer under a new session id, so only the other devices are signed out.
+    await signOutEverywhere(request, reply);
+    await signIn(request, reply, user.id);
+    return reply.redirect(`${ACCOUNT_PATH}?done=others-signed-out#devices`, 303);
+  });
+
+  /* ---------- a receipt ---------- */
+
+  app.get<{ Params: { reference: string } }>(`${ACCOUNT_PATH}orders/:reference/`, async (request, reply) => {
+    const user = await signedIn(request);
+    const path = `${ACCOUNT_PATH}orders/${encodeURIComponent(request.params.reference)}/`;
+    if (!user) return signInPage(request, reply, path);
+    const order = REFERENCE.test(request.params.reference) ? await orderOf(db, user.id, request.params.reference) : null;
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
+    if (!order) {
+      return reply.status(404).send(await pageFor(request, 'Order not found', html`<div class="account"><h1>Order not found</h1><p>There is no order of yours with that reference.</p><p><a class="inline-link" href="${ACCOUNT_PATH}">Back to my account</a></p></div>`));
+    }
+    const c = await buildCheckout(db, order.saleId, clock(), { captchaSitekey: null, userId: user.id });
+    const money = (minor: number) => formatMoney(minor, c.currency.code);
+    const rows: Html[] = [
+      ...c.tickets.map((t) => html`<tr><th scope="row">${t.qty} × ${t.ticket_name}<br><span class="muted">${t.event_name}, ${t.nice_date}</span></th><td>${money(t.qty * t.price)}</td></tr>`),
+      ...c.gift_vouchers.map((v) => html`<tr><th scope="row">${v.qty} × ${v.name}</th><td>${money(v.qty * v.value)}</td></tr>`),
+    ];
+    const extras: [string, number][] = [
+      ['Booking fees', c.tickets.reduce((s, t) => s + t.qty * t.booking_fee, 0)],
+      ['Refund protection', c.refund_protection ? c.refund_protection_cost : 0],
+      ['Donation', c.donation_amount],
+      ['Delivery', c.delivery_cost],
+      ['Gift vouchers applied', -c.gift_vouchers_applied_total],
+      ['Offers applied', -c.offers_applied_total],
+    ];
+    return pageFor(
+      request,
+      `Receipt for ${order.reference}`,
+      html`<div class="account"><h1>Receipt for order ${order.reference}</h1>
+      <p class="muted">Ordered ${formatNiceDate(order.paidAt)} by ${user.firstName} ${user.lastName} (${user.email}) from ${config.brandName}.</p>
+      <table class="account-table receipt">
+        <caption class="visually-hidden">What order ${order.reference} paid for</caption>
+        <thead><tr><th scope="col">Item</th><th scope="col">Price</th></tr></thead>
+        <tbody>${rows}${extras.filter(([, v]) => v !== 0).map(([label, v]) => html`<tr><th scope="row">${label}</th><td>${money(v)}</td></tr>`)}</tbody>
+        <tfoot><tr><th scope="row">Total</th><td><strong>${money(c.basket_total)}</strong></td></tr></tfoot>
+      </table>
+      <p class="account-actions"><a class="button button--secondary" href="${WALLET_PATH}">Tickets</a> <a class="button button--secondary" href="${ACCOUNT_PATH}">Back to my account</a></p></div>`,
+    );
+  });
+
+  /* ---------- a plan's card ---------- */
+
+  app.get<{ Params: { reference: string } }>(`${ACCOUNT_PATH}plans/:reference/card/`, async (request, reply) => {
+    const user = await signedIn(request);
+    const reference = request.params.reference;
+    if (!user) return signInPage(request, reply, planCardPath(reference));
+    return cardPage(request, reply, user, reference, null);
+  });
+
+  async function cardPage(request: FastifyRequest, reply: FastifyReply, user: UserRow, reference: string, problem: string | null, status = 200) {
+    const [plan] = REFERENCE.test(reference) ? await plansOf(db, user.id, reference) : [];
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
+    if (!plan) {
+      return reply.status(404).send(await pageFor(request, 'Plan not found', html`<div class="account"><h1>Plan not found</h1><p>${ACCOUNT_MESSAGES.planNotFound}</p><p><a class="inline-link" href="${ACCOUNT_PATH}">Back to my account</a></p></div>`));
+    }
+    const due = plan.schedule.find((s) => s.status !== 'paid');
+    reply.status(status);
+    return pageFor(
+      request,
+      'Change card',
+      html`<div class="account"><h1>Change the card for order ${plan.reference}</h1>
+      <p>Now paid with ${plan.card.brand} card ending ${plan.card.last4}.${due ? html` Next payment: ${formatMoney(due.amount, plan.currency)}${due.attempts > 0 || due.status === 'failed' ? ', taken from the new card as soon as it is saved' : html` on ${formatUkDate(due.dueAt)}`}.` : ''}</p>
+      ${cards().name === 'sandbox'
+        ? html`<form method="post" action="${planCardPath(plan.reference)}" class="panel sandbox-card" novalidate>
+        <label class="field">Card number <input class="input" name="number" inputmode="numeric" autocomplete="cc-number" required${problem ? html` aria-invalid="true" aria-describedby="card-problem"` : ''}></label>
+        <div class="form-row">
+          <label class="field">Expiry (MM/YY) <input class="input" name="expiry" autocomplete="cc-exp" placeholder="MM/YY" required></label>
+          <label class="field">CVC <input class="input" name="cvc" inputmode="numeric" autocomplete="cc-csc" required></label>
+        </div>
+        <label class="account-check"><input type="checkbox" name="make_default" value="true" checked> Make this card my default payment method</label>
+        ${problem ? html`<p class="notice error" id="card-problem" role="alert">${problem}</p>` : ''}
+        <button class="button button--large" type="submit">Save the new card</button>
+      </form>
+      <p class="muted">This is the sandbox card processor: no real money moves. 4242 4242 4242 4242 is approved; 4000 0000 0000 0002 is declined.</p>`
+        : html`<p class="notice error" role="alert">Cards are changed with Stripe on this server: ${problem ?? 'the card form is not available here yet.'}</p>`}
+      <p><a class="inline-link" href="${ACCOUNT_PATH}#plan-${plan.reference}">Back to my account</a></p></div>`,
+    );
+  }
+
+  app.post<{ Params: { reference: string } }>(`${ACCOUNT_PATH}plans/:reference/card/`, async (request, reply) => {
+    const user = await signedIn(request);
+    const reference = request.params.reference;
+    if (!user) {
+      reply.status(401);
+      return signInPage(request, reply, planCardPath(reference));
+    }
+    try {
+      const ref = referenceOf(reference);
+      if (cards().name !== 'sandbox' || !config.demo) throw new Refusal('not-found', 'Cards are saved by Stripe on this server.');
+      const body = request.body;
+      const now = clock();
+      const card = await tokeniseSandboxCard(db, { number: field(body, 'number'), expiry: field(body, 'expiry'), cvc: field(body, 'cvc') }, 'payment_method', now);
+      const { resumed } = await changePlanCard(db, cards(), { userId: user.id, reference: ref, providerMethodId: card.id, makeDefault: field(body, 'make_default') === 'true', now });
+      return reply.redirect(`${ACCOUNT_PATH}?done=${resumed ? 'plan-resumed' : 'card-changed'}#plan-${ref}`, 303);
+    } catch (err) {
+      if (!isRefusal(err)) throw err;
+      return cardPage(request, reply, user, reference, err.message, refusalStatus(err));
+    }
+  });
+}
