@@ -144,6 +144,17 @@ describe.each(drivers)('the leased rate limit store on %s', (driver) => {
     expect(p.statements()).toBeLessThanOrEqual(4);
   });
 
+  it("takes a key's lease at its first request, so the requests after it are counted without the database", async () => {
+    const p = process_();
+    const key = randomUUID();
+    expect((await p.incr(key, 600)).current).toBe(1);
+    expect(p.statements()).toBe(1);
+    const next: number[] = [];
+    for (let i = 0; i < 20; i++) next.push((await p.incr(key, 600)).current);
+    expect(next).toEqual(Array.from({ length: 20 }, (_, i) => i + 2));
+    expect(p.statements()).toBe(1);
+  });
+
   it('lets no more than the limit through two processes, counting one by one near it', async () => {
     const [a, b] = [process_(), process_()];
     const key = randomUUID();

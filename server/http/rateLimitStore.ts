@@ -159,14 +159,21 @@ export async function purgeRateLimits(db: Pick<Database, 'execute'>): Promise<vo
  * The database store with most requests answered from this process's memory, the limit still one
  * count for every process. A key's count is taken from the database in leases: a request that
  * finds no places left here asks for its own place plus spare ones, an eighth of what the limit
- * still allows as last seen, and the spares are handed out here, one per request, until they run
- * out or the window ends. Every place is counted in the database before it is given, so all the
- * processes together never let more than the limit through; spares left unused in a process are the
- * price (fewer let through, never more), an eighth of an eighth… as the count nears the limit.
- * Close to it (an eighth under MIN_SPARE), every request counts in the database, one by one, as
- * without leases. Once the database's count passes the limit, the key is refused here until its
- * window ends without asking again: a flood from one address costs the database one write per
- * process.
+ * still allows as last seen (an eighth of the limit for a key not seen yet in this window), and the
+ * spares are handed out here, one per request, until they run out or the window ends. So a buyer's
+ * first request takes their address's lease and the requests after it (the basket, the
+ * reservation, the checkout's reads) are counted here, without a round trip each. Every place is
+ * counted in the database before it is given, so all the processes together never let more than
+ * the limit through; spares left unused in a process are the price (fewer let through, never more),
+ * an eighth of an eighth… as the count nears the limit. Close to it (an eighth under MIN_SPARE),
+ * every request counts in the database, one by one, as without leases. Once the database's count
+ * passes the limit, the key is refused here until its window ends without asking again: a flood
+ * from one address costs the database one write per process.
+ *
+ * A process keeps at most MAX_LEASES keys. Past that, the ended windows are cleared out and, if
+ * that is not enough, the keys least recently counted in the database, down to three quarters of
+ * it: the work is done once per quarter of MAX_LEASES new keys, never on every request, however many
+ * addresses an on-sale brings in one window. A key cleared out early only asks the database again.
  */
 export function leasedRateLimitStore(db: Pick<Database, 'execute'>, { relaxedCommit }: { relaxedCommit: boolean } = { relaxedCommit: false }, count = countBatcher(db, relaxedCommit), leases = new Map<string, Lease>()) {
   return class LeasedRateLimitStore {
@@ -178,7 +185,7 @@ export function leasedRateLimitStore(db: Pick<Database, 'execute'>, { relaxedCom
     incr(key: string, cb: Callback, timeWindow: number, max?: number): void {
       const k = this.prefix + key;
       const now = Date.now();
-      if (leases.size > MAX_LEASES) for (const [old, l] of leases) if (now >= l.until) leases.delete(old);
+      if (leases.size > MAX_LEASES) clearOut(leases, now);
       let lease = leases.get(k);
       if (lease && now >= lease.until) {
         leases.delete(k);
@@ -193,9 +200,16 @@ export function leasedRateLimitStore(db: Pick<Database, 'execute'>, { relaxedCom
         cb(null, { current: ++lease.highest, ttl: lease.until - now });
         return;
       }
-      const spare = lease && max !== undefined && !lease.asking ? Math.floor((max - lease.highest) / 8) : 0;
+      const spare = max !== undefined && !lease?.asking ? Math.floor((max - (lease?.highest ?? 0)) / 8) : 0;
       const n = spare >= MIN_SPARE ? 1 + spare : 1;
-      if (lease && n > 1) lease.asking = true;
+      if (n > 1) {
+        // The requests of this key that come meanwhile count one by one rather than each asking for spares.
+        if (!lease) {
+          lease = { next: 1, end: 0, highest: 0, until: now + timeWindow, asking: false };
+          leases.set(k, lease);
+        }
+        lease.asking = true;
+      }
       count(
         k,
         timeWindow / 1000,
@@ -219,6 +233,9 @@ export function leasedRateLimitStore(db: Pick<Database, 'execute'>, { relaxedCom
           }
           held.highest = Math.max(held.highest, last);
           held.until = at + res.ttl;
+          // Kept in the order the keys were last counted in the database: the oldest are cleared out first.
+          leases.delete(k);
+          leases.set(k, held);
           cb(null, res);
         },
         n,
@@ -237,8 +254,18 @@ export function leasedRateLimitStore(db: Pick<Database, 'execute'>, { relaxedCom
   };
 }
 
-/** Keys kept before the ended windows are cleared out. */
-const MAX_LEASES = 20_000;
+/** Keys kept before the ended windows (and then the oldest) are cleared out. */
+const MAX_LEASES = 50_000;
+
+/** Clears ended windows out of a process's leases, then the keys least recently counted, down to three quarters of MAX_LEASES. */
+function clearOut(leases: Map<string, Lease>, now: number): void {
+  for (const [key, l] of leases) if (now >= l.until && !l.asking) leases.delete(key);
+  const keep = Math.floor((MAX_LEASES * 3) / 4);
+  for (const [key, l] of leases) {
+    if (leases.size <= keep) break;
+    if (!l.asking) leases.delete(key);
+  }
+}
 
 /** Fewer spare places than this are not worth a lease: the request counts in the database alone. */
 export const MIN_SPARE = 16;
