@@ -9,9 +9,9 @@
  * Providers: hCaptcha (siteverify) when HCAPTCHA_SITEKEY and HCAPTCHA_SECRET are set, otherwise
  * the self-hosted ALTCHA proof of work, whose solved challenges are accepted once each.
  */
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { createChallenge, verifySolution } from 'altcha-lib/v1';
-import type { Database } from '../db/index.ts';
+import { rows, type Database } from '../db/index.ts';
 import { reservationAttempts, usedCaptchas } from '../db/schema.ts';
 import { LOCAL_CAPTCHA_SITEKEY } from '../../contract/index.ts';
 
@@ -27,17 +27,26 @@ export interface CaptchaProvider {
   verify(token: string, remoteIp: string): Promise<boolean>;
 }
 
-/** Records this attempt and answers whether it must carry a solved captcha. */
+/**
+ * Records this attempt and answers whether it must carry a solved captcha: one statement, which
+ * counts the address's attempts before this one and records this one, so every reservation pays
+ * one round trip for it.
+ */
 export async function captchaRequired(db: Database, mode: CaptchaMode, ip: string, now: Date): Promise<boolean> {
   if (mode === 'never') return false;
   const since = new Date(now.getTime() - CAPTCHA_WINDOW_MS);
-  const [prior] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(reservationAttempts)
-    .where(and(eq(reservationAttempts.ip, ip), gt(reservationAttempts.at, since)));
-  await db.insert(reservationAttempts).values({ ip, at: now });
+  // A statement's parts all read the table as it was before the statement: the count leaves this attempt out.
+  const [prior] = await rows<{ n: number }>(
+    db,
+    sql`WITH prior AS (
+          SELECT count(*)::int AS n FROM ${reservationAttempts} WHERE ${reservationAttempts.ip} = ${ip} AND ${reservationAttempts.at} > ${since.toISOString()}::timestamptz
+        ), recorded AS (
+          INSERT INTO ${reservationAttempts} (ip, at) VALUES (${ip}, ${now.toISOString()}::timestamptz)
+        )
+        SELECT n FROM prior`,
+  );
   if (mode === 'always') return true;
-  return (prior?.n ?? 0) >= CAPTCHA_FREE_ATTEMPTS;
+  return Number(prior?.n ?? 0) >= CAPTCHA_FREE_ATTEMPTS;
 }
 
 /** `maxNumber` sets the work: a browser does it in well under a second, a script must redo it for every hold. */
