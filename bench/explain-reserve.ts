@@ -37,7 +37,17 @@ try {
   await db.execute(sql`ANALYZE`);
 
   const recorded: { query: string; params: unknown[] }[] = [];
-  const logging = drizzle(client, { schema, logger: { logQuery: (query, params) => recorded.push({ query, params }) } }) as unknown as Database;
+  // The reservation's own statement is sent prepared, straight to the pool (preparedRows), past the
+  // ORM's logger: the pool is wrapped to record it too.
+  const recording = Object.create(client) as pg.Pool;
+  recording.query = ((config: unknown, values?: unknown[]) => {
+    if (config && typeof config === 'object' && 'name' in config) {
+      const c = config as unknown as { text: string; values?: unknown[] };
+      recorded.push({ query: c.text, params: c.values ?? [] });
+    }
+    return (client.query as (c: unknown, v?: unknown[]) => unknown)(config, values);
+  }) as pg.Pool['query'];
+  const logging = drizzle(recording, { schema, logger: { logQuery: (query, params) => recorded.push({ query, params }) } }) as unknown as Database;
   const [sale] = await salesWith(db, [[{ ticketTypeId: type, qty: 1 }]]);
   const result = await reserveSale(logging, sale!, new Date(), 600, { maxHeldPerBuyer: 100_000, buyer: { userId: null, ip: IP } });
   console.log(`one reservation (${result.reserved ? 'reserved' : 'refused'}) with ${LIVE_HOLDS.toLocaleString('en-GB')} live holds in the pool and ${BUYER_SALES} earlier sales from ${IP}: ${recorded.length} statements`);
