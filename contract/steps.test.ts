@@ -1,7 +1,87 @@
 import { describe, expect, it } from 'vitest';
-import { FLOW, IN_PLACE_OF, STEP_CHARTS, STEPS, stepsAfter, type Step } from './steps.ts';
+import { FLOW, IN_PLACE_OF, STEP_CHARTS, STEP_TABLE, STEPS, stepRow, stepsAfter, stepsWhere, type Step, type StepRow } from './steps.ts';
 
-describe('the steps index', () => {
+/**
+ * The order a buyer meets the steps in, written out from the specification (spec 000 §4 "Step
+ * order", spec 001 §4 "Next-step rules"), with a step that takes another's place right after it.
+ */
+const SPEC_ORDER: Step[] = [
+  'determining',
+  'basket',
+  'reserve',
+  'captcha',
+  'donation',
+  'gift_aid',
+  'login',
+  'marketing_preferences',
+  'delivery_address',
+  'ticket_questions_before',
+  'payment',
+  'awaiting_truelayer',
+  'deliver_tickets',
+  'ticket_questions_after',
+  'waiver',
+  'after_sale_messages',
+  'order_completed',
+];
+
+/**
+ * What is wrong with a step table: its order against the specification's, and each row's flags
+ * against its place (a step in another's place stands where that one does). Empty for a sound table.
+ */
+function misplacements(table: readonly StepRow[]): string[] {
+  const problems: string[] = [];
+  const order = table.map((row) => row.step);
+  if (order.join() !== SPEC_ORDER.join()) problems.push(`order ${order.join(' ')}`);
+  const flow = table.filter((row) => !row.outsideFlow && !row.inPlaceOf).map((row) => row.step);
+  const place = (row: StepRow) => (row.outsideFlow ? -1 : flow.indexOf(row.inPlaceOf ?? row.step));
+  for (const row of table) {
+    const at = place(row);
+    const expected = {
+      holdsTickets: at > flow.indexOf('reserve'),
+      beforePayment: at < flow.indexOf('payment'),
+      afterPayment: at > flow.indexOf('payment'),
+    };
+    for (const flag of ['holdsTickets', 'beforePayment', 'afterPayment'] as const) {
+      if (row[flag] !== expected[flag]) problems.push(`${row.step}: ${flag} is ${row[flag]}`);
+    }
+    if (row.inPlaceOf && table[table.indexOf(row) - 1]?.step !== row.inPlaceOf) problems.push(`${row.step}: not right after ${row.inPlaceOf}`);
+  }
+  return problems;
+}
+
+/** The table with `step`'s row moved to stand before `before`'s. */
+function moved(step: Step, before: Step): StepRow[] {
+  const rows = STEP_TABLE.filter((row) => row.step !== step);
+  rows.splice(
+    rows.findIndex((row) => row.step === before),
+    0,
+    stepRow(step)!,
+  );
+  return rows;
+}
+
+describe('the step table', () => {
+  it('lists every step once, in the order the specification gives, each flag agreeing with the step’s place', () => {
+    expect(new Set(STEPS).size).toBe(STEPS.length);
+    expect(misplacements(STEP_TABLE)).toEqual([]);
+  });
+
+  it('tells a misplaced step: a row moved, or a flag that disagrees with its place', () => {
+    expect(misplacements(moved('deliver_tickets', 'payment'))).toContain('deliver_tickets: afterPayment is true');
+    expect(misplacements(moved('login', 'reserve'))).toContain('login: holdsTickets is true');
+    expect(misplacements(moved('captcha', 'basket'))).toContain('captcha: not right after reserve');
+    expect(misplacements(moved('after_sale_messages', 'waiver'))).toEqual([expect.stringMatching(/^order /)]);
+    const paidTooSoon = STEP_TABLE.map((row) => (row.step === 'payment' ? { ...row, afterPayment: true } : row));
+    expect(misplacements(paidTooSoon)).toEqual(['payment: afterPayment is true']);
+  });
+
+  it('holds tickets on every step past the reservation (spec 000 §4 "Countdown")', () => {
+    expect(stepsWhere('holdsTickets').sort()).toEqual(
+      STEPS.filter((step) => !['determining', 'basket', 'captcha', 'reserve'].includes(step)).sort(),
+    );
+  });
+
   it('places every step in the flow once, but determining and the steps that take another’s place', () => {
     const placed = FLOW.map((row) => row.step);
     expect(new Set(placed).size).toBe(placed.length);
@@ -10,21 +90,21 @@ describe('the steps index', () => {
   });
 
   it('goes on after a step in another’s place as after that step (captcha as reserve, back from the bank as payment)', () => {
+    expect(IN_PLACE_OF).toEqual({ captcha: 'reserve', awaiting_truelayer: 'payment' });
     expect(stepsAfter('captcha')).toEqual(stepsAfter('reserve'));
     expect(stepsAfter('awaiting_truelayer')).toEqual(stepsAfter('payment'));
   });
 
   it('reaches, after payment, only the steps of a paid order (spec 001 §4)', () => {
-    expect(stepsAfter('payment')).toEqual([
-      'deliver_tickets',
-      'ticket_questions_after',
-      'waiver',
-      'after_sale_messages',
-      'order_completed',
-    ]);
+    const paid = ['deliver_tickets', 'ticket_questions_after', 'waiver', 'after_sale_messages', 'order_completed'];
+    expect(stepsAfter('payment')).toEqual(paid);
+    expect(stepsWhere('afterPayment')).toEqual(paid);
   });
 
   it('names a chart only for steps of the checkout', () => {
     for (const step of Object.keys(STEP_CHARTS)) expect(STEPS).toContain(step);
+    expect(STEP_CHARTS).toMatchObject({ captcha: 'reservation', reserve: 'reservation', awaiting_truelayer: 'bankTransfer' });
+    expect(Object.keys(STEP_CHARTS)).not.toContain('basket');
+    expect(Object.keys(STEP_CHARTS)).not.toContain('after_sale_messages');
   });
 });

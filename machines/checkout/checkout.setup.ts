@@ -8,7 +8,7 @@
 import { assertEvent, assign, enqueueActions, sendTo, setup, spawnChild } from 'xstate';
 import type { Checkout } from '../../contract/checkout';
 import type { Notice, NoticeKind } from '../../contract/notice';
-import { STEP_CHARTS, STEPS, type Step } from '../../contract/steps';
+import { STEP_CHARTS, stepsWhere, type Step } from '../../contract/steps';
 import { basketMachine } from '../basket/basket.machine';
 import type { countdownMachine } from '../countdown/countdown.machine';
 import { stepSaverMachine } from '../stepSaver/stepSaver.machine';
@@ -57,8 +57,8 @@ export const initialCheckoutContext: CheckoutContext = {
 
 export type Reserved = Extract<ReservationOutcome, { type: 'reserved' }>;
 
-/** Steps that hold tickets (every step after reserve): only a step save from one of them carries the hold's time. */
-export const HOLDING_STEPS: readonly Step[] = STEPS.slice(STEPS.indexOf('reserve') + 1);
+/** Steps that hold tickets (the step table's `holdsTickets`): only a step save from one of them carries the hold's time. */
+export const HOLDING_STEPS: readonly Step[] = stepsWhere('holdsTickets');
 
 /** A notice joins the list once: the same failure again (a second step save refused) is already on screen. */
 function pushNotice(context: CheckoutContext, kind: NoticeKind, text: string) {

@@ -4,7 +4,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Database, Executor } from '../db/index.ts';
 import { sales } from '../db/schema.ts';
 import { STEPS, type Step } from '../../contract/index.ts';
-import { stepsAfter } from '../../contract/steps.ts';
+import { stepsWhere } from '../../contract/steps.ts';
 import { Refusal } from './refusal.ts';
 import { releaseSaleHolds } from './stock.ts';
 import { closeOpenPayments } from './payment/paidFor.ts';
@@ -104,8 +104,8 @@ export const saleCount = sql<number>`count(*)::int`;
 export const EMPTY_SALE_RETENTION_MS = 60 * 60_000;
 /** An unpaid sale untouched this long is abandoned. */
 export const ABANDONED_SALE_RETENTION_MS = 30 * 24 * 60 * 60_000;
-/** Steps a sale reaches only once paid: such sales are the buyer's record and never purged here. */
-const PAID_STEPS = stepsAfter('payment');
+/** Steps a sale reaches only once paid (the step table's `afterPayment`): such sales are the buyer's record and never purged here. */
+const PAID_STEPS = stepsWhere('afterPayment');
 
 /**
  * Deletes sales with nothing in them and unpaid sales long abandoned, never a paid one nor one

@@ -13,7 +13,7 @@ import type { Database, Executor } from '../../db/index.ts';
 import { holds, instalmentPlans, paymentRefunds, payments, salePaymentDetails, sales } from '../../db/schema.ts';
 import { buildCheckout } from '../checkout.ts';
 import { closeOpenPayments, OPEN_STATUSES, paidForNow, stillPaysFor, type PaidFor } from './paidFor.ts';
-import { STEPS, type Step } from '../../../contract/index.ts';
+import { stepRow } from '../../../contract/steps.ts';
 import { PAYMENT_MESSAGES } from '../../../contract/messages/payment.ts';
 import { completeSale } from '../completeSale.ts';
 import { seatingOf } from '../seating/binding.ts';
@@ -304,7 +304,8 @@ async function tell(tx: Pick<Executor, 'update'>, saleId: string, message: strin
  */
 async function keepLateSaleOnPayment(tx: Pick<Executor, 'select' | 'update'>, saleId: string, paidReference: string | null) {
   const [sale] = await tx.select({ reference: sales.reference, state: sales.state }).from(sales).where(eq(sales.id, saleId));
-  const beforePayment = STEPS.indexOf(sale!.state as Step) < STEPS.indexOf('payment');
+  // A name that is no step (none is stored) counts as before the payment, as the sale has not reached it.
+  const beforePayment = stepRow(sale!.state)?.beforePayment ?? true;
   await tx
     .update(sales)
     .set({ reference: sale!.reference ?? paidReference ?? newSaleReference(), ...(beforePayment ? { state: 'payment' } : {}), reservingError: null })
