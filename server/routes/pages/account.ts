@@ -195,7 +195,7 @@ export function registerAccount(app: FastifyInstance, deps: AppDeps): void {
           ? html`<p>No saved addresses.</p>`
           : html`<ul class="account-list-plain">${addresses.map(
               (a) => html`<li class="panel account-row"><span>${a.full_address}</span>
-                <form method="post" action="${ACCOUNT_PATH}addresses/${a.id}/remove/"><button class="button button--secondary" type="submit" aria-label="Remove the address ${a.full_address}">Remove</button></form></li>`,
+                <form method="post" action="${ACCOUNT_PATH}addresses/${a.id}/remove/"><button class="button button--secondary" type="submit">Remove<span class="visually-hidden"> the address ${a.full_address}</span></button></form></li>`,
             )}</ul>`}
         <h3>Cards</h3>
         ${cardList.length === 0
@@ -205,8 +205,8 @@ export function registerAccount(app: FastifyInstance, deps: AppDeps): void {
                 c.plans.length > 0 ? html`<br><span class="muted">Pays the plan of order ${c.plans.join(', ')}</span>` : ''
               }</span>
                 <span class="account-actions">
-                ${c.isDefault ? '' : html`<form method="post" action="${ACCOUNT_PATH}cards/${c.id}/default/"><button class="button button--secondary" type="submit" aria-label="Make the card ending ${c.last4} my default">Make default</button></form>`}
-                ${c.plans.length > 0 ? '' : html`<form method="post" action="${ACCOUNT_PATH}cards/${c.id}/remove/"><button class="button button--secondary" type="submit" aria-label="Remove the card ending ${c.last4}">Remove</button></form>`}
+                ${c.isDefault ? '' : html`<form method="post" action="${ACCOUNT_PATH}cards/${c.id}/default/"><button class="button button--secondary" type="submit">Make default<span class="visually-hidden"> the card ending ${c.last4}</span></button></form>`}
+                ${c.plans.length > 0 ? '' : html`<form method="post" action="${ACCOUNT_PATH}cards/${c.id}/remove/"><button class="button button--secondary" type="submit">Remove<span class="visually-hidden"> the card ending ${c.last4}</span></button></form>`}
                 </span></li>`,
             )}</ul>`}
       </section>
