@@ -78,16 +78,17 @@ function countdownOracle({ event, view, earlier, unchanged }: OracleQuestion<Cou
     running: [],
     sent: { parent: [{ type: 'COUNTDOWN_EXPIRED' }] },
   };
+  // A hold resumed at its very deadline (0 left) is within its own threshold: more time is offered at once.
   const fresh = (seconds: number): Expectation<CountdownView> => ({
     view: {
       running: true,
       expired: false,
       paymentInProgress: false,
       secondsRemaining: seconds,
-      offeringMoreTime: false,
+      offeringMoreTime: seconds <= offerFrom,
       extending: false,
       refusal: null,
-      announcement: spoken(seconds),
+      announcement: seconds <= offerFrom ? MORE_TIME_ANNOUNCEMENT : spoken(seconds),
     },
     running: ['ticker'],
     // A new hold restarts the one-second ticker, so its first tick counts from the new deadline.
@@ -166,18 +167,39 @@ describe('countdown machine', () => {
       }),
       parentActions: ['reportExpired'],
       serializeState: (s) => JSON.stringify([s.value, s.context.remainingMs, s.context.holdMs, s.context.refusal !== null]),
+      simplePathsOver: [(s) => (s.value === 'expired' || s.value === 'stopped' ? 'ended' : JSON.stringify(s.value))],
+      paths: {
+        merge:
+          'expired and stopped as one, ended: both only wait for a new START, which leads from either to the same states ' +
+          '(the expiry is reported on the way into expired, not after)',
+        unreachable: [
+          {
+            why:
+              'a tick only takes time away, and more time stops being offered only when the time left rises above the offer ' +
+              '(the server’s figure, an extension)',
+            matches: ({ moves }) =>
+              moves.some((move, i) => i > 0 && move.type === 'TICK' && moves[i - 1]!.to === '{"running":"offering"}' && move.to === '{"running":"counting"}'),
+          },
+        ],
+      },
       events: {
         START: [
           { type: 'START', secondsRemaining: 100 },
           // Back on the checkout after the hold's deadline, with a payment started within its grace.
           { type: 'START', secondsRemaining: 0, paymentSecondsRemaining: 50 },
+          // A checkout resumed at the hold's very deadline, with no payment started.
+          { type: 'START', secondsRemaining: 0 },
         ],
         SYNC: [
           { type: 'SYNC', secondsRemaining: 90 },
           { type: 'SYNC', secondsRemaining: 30 },
           { type: 'SYNC', secondsRemaining: 0 },
         ],
-        TICK: [{ type: 'TICK', elapsedMs: 30_000 }],
+        TICK: [
+          { type: 'TICK', elapsedMs: 30_000 },
+          // A throttled background tab waking long after: the clock jumps past the whole offer to zero.
+          { type: 'TICK', elapsedMs: 200_000 },
+        ],
         'xstate.done.actor.extendHold': [
           { type: 'xstate.done.actor.extendHold', output: { seconds_remaining: 130, extensions_left: 1 } },
         ],

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
-import { walk, type Expectation, type OracleQuestion } from '../testing/walk';
+import { walk, type ChartRoute, type Expectation, type OracleQuestion } from '../testing/walk';
 import { addRequest, mapSeats, seatSelectionSenders, summarise, viewSeatSelection, type EventDateInfo, type SeatingPlan, type SeatSelectionView } from './seatSelection.connect';
 import { HOLD_EXPIRED_MESSAGE, seatSelectionMachine } from './seatSelection.machine';
 import { failed, refused, type CallFailure } from '../../contract/outcome.ts';
@@ -132,12 +132,47 @@ function chartOracle(q: Q): Expectation<SeatSelectionView> | undefined | null {
   return undefined;
 }
 
+/**
+ * Whether a chart route asks the seats held to change in a way no step can (spec 001 §5): the
+ * machine decides between `held` and `choosing` by whether any seat is held. A call that fails
+ * keeps the seats held before it (nothing changes them while it runs); a hold the server makes
+ * holds at least the seat pressed; seats.io's selection adds a seat, its deselection and failed
+ * hold only take some away; an expired hold releases them all. While seats.io's hold calls run, it
+ * may select and deselect at will, so after them either may follow.
+ */
+function seatsCannotChangeSo({ start, moves }: ChartRoute): boolean {
+  let held: boolean | 'either' = start === '"held"';
+  for (const { type, to } of moves) {
+    if (to === '"chartHolding"') held = 'either';
+    if (to !== '"held"' && to !== '"choosing"') continue;
+    const now = to === '"held"';
+    const may: boolean[] =
+      type.startsWith('xstate.error.actor.')
+        ? [held === true]
+        : type === 'xstate.done.actor.holdSeats' || type === 'CHART_SEAT_SELECTED'
+          ? [true]
+          : type === 'CHART_SEAT_DESELECTED' || type === 'CHART_HOLD_FAILED'
+            ? held === false ? [false] : [true, false]
+            : type === 'CHART_HOLD_EXPIRED' || type.startsWith('xstate.after.holdTimeout')
+              ? [false]
+              : [true, false];
+    if (!may.includes(now)) return true;
+    held = now;
+  }
+  return false;
+}
+
 describe('seat selection machine', () => {
   it('is walked at 100 %, each step checked against spec 001 §2 and §5', async () => {
     const result = await walk<SeatSelectionView>({
       name: 'seatSelection',
       machine: seatSelectionMachine,
       input: { eventDateId: DATE, hold: held() },
+      variants: [
+        { name: 'no hold' },
+        // The page opened with a hold still live: the routes that start with seats held.
+        { name: 'live hold', input: { eventDateId: DATE, hold: held(1) }, routesOnly: true },
+      ],
       fakes: (kit) => ({
         actors: { holdSeats: kit.controlled(), releaseSeats: kit.controlled(), addToBasket: kit.controlled() },
         actions: { planChanged: kit.spy('planChanged'), goToCheckout: kit.spy('goToCheckout') },
@@ -201,8 +236,24 @@ describe('seat selection machine', () => {
         },
       ],
       view: (snapshot) => viewSeatSelection(snapshot as never),
-      initial: () => ({ view: { selected: [], pending: false, canAdd: false, refusal: null, problem: null, expired: false, added: false, violation: null }, running: [] }),
+      initial: (variant) => {
+        const selected = variant === 'live hold' ? [1] : [];
+        return {
+          view: { selected, pending: false, canAdd: selected.length > 0, refusal: null, problem: null, expired: false, added: false, violation: null },
+          running: [],
+        };
+      },
       oracle,
+      paths: {
+        unreachable: [
+          {
+            why:
+              'whether seats are held changes only as the steps allow: a failed call keeps them, a hold or seats.io selection adds one, ' +
+              'a deselection or failed hold only takes some away, an expiry releases all',
+            matches: seatsCannotChangeSo,
+          },
+        ],
+      },
     });
     expect(result.states.missing).toEqual([]);
     expect(result.transitions.missing).toEqual([]);

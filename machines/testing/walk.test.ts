@@ -71,3 +71,75 @@ describe('walk', () => {
     );
   });
 });
+
+/**
+ * A reply that ends the wait only the third time (after two pauses), and a start decided by the
+ * input: a chart path (REPLY straight to done) that no simple route of the real machine takes, and
+ * one (from `paused`) that only another input starts.
+ */
+const retries = setup({
+  types: { context: {} as { replies: number } },
+  // Where the page opens is decided outside the chart: a variant gives the other answer.
+  guards: { third: ({ context }) => context.replies >= 2, startsPaused: () => false },
+}).createMachine({
+  id: 'retries',
+  context: { replies: 0 },
+  initial: 'deciding',
+  states: {
+    deciding: { always: [{ guard: 'startsPaused', target: 'paused' }, { target: 'waiting' }] },
+    waiting: { on: { REPLY: [{ guard: 'third', target: 'done' }, { target: 'paused', actions: assign({ replies: ({ context }) => context.replies + 1 }) }] } },
+    paused: { on: { AGAIN: 'waiting' } },
+    done: { type: 'final' },
+  },
+});
+
+const retriesView = (snapshot: { value: unknown; context: { replies: number } }) => ({ at: snapshot.value as string, replies: snapshot.context.replies });
+
+function retriesOracle({ event, view: before, unchanged }: { event: { type: string }; view: { at: string; replies: number }; unchanged: () => never }) {
+  if (before.at === 'waiting' && event.type === 'REPLY') {
+    return before.replies >= 2 ? { view: { at: 'done' }, running: [], output: undefined } : { view: { at: 'paused', replies: before.replies + 1 }, running: [] };
+  }
+  if (before.at === 'paused' && event.type === 'AGAIN') return { view: { at: 'waiting' }, running: [] };
+  return unchanged();
+}
+
+/** The chart's paths the real machine cannot take: REPLY straight on to done, from either start. */
+const straightToDone = { why: 'the third reply comes only after two pauses', matches: ({ moves }: { moves: Array<{ to: string }> }) => moves.some((m) => m.to === '"done"') };
+
+describe('walk: chart paths a guard rules out, and starts another input gives', () => {
+  const base = {
+    name: 'retries',
+    fakes: () => ({}),
+    events: {},
+    askIgnored: true,
+    view: retriesView,
+    oracle: retriesOracle as never,
+  };
+
+  it('fails while a chart path no state of the walk takes is not stated unreachable', async () => {
+    await expect(walk({ ...base, machine: retries, paths: { keep: false } })).rejects.toThrow(/no state of the walk takes/);
+  });
+
+  it('walks the start only another input gives, and leaves out of the bound only the paths stated and tested unreachable', async () => {
+    const result = await walk({
+      ...base,
+      machine: retries,
+      variants: [{ name: 'fresh' }, { name: 'paused', routesOnly: true, provide: { guards: { startsPaused: () => true } } }],
+      paths: { keep: false, unreachable: [straightToDone] },
+    });
+    // Of the chart's five paths the three that reach done are ruled out; waiting→paused, and paused→waiting from the other start, are walked.
+    expect(result.chartPaths).toEqual({ bound: 2, walked: 2, missing: [] });
+  });
+
+  it('fails a path stated unreachable that the walk takes', async () => {
+    const anyMove = { why: 'wrongly', matches: () => true };
+    await expect(
+      walk({
+        ...base,
+        machine: retries,
+        variants: [{ name: 'fresh' }, { name: 'paused', routesOnly: true, provide: { guards: { startsPaused: () => true } } }],
+        paths: { keep: false, unreachable: [anyMove] },
+      }),
+    ).rejects.toThrow(/stated unreachable \(wrongly\) but walked/);
+  });
+});

@@ -60,7 +60,7 @@ import {
 import { isDeepStrictEqual } from 'node:util';
 import { getAdjacencyMap, getShortestPaths, type StatePath } from 'xstate/graph';
 import { chartGraph, chartSimplePaths, regionProjections as chartRegions, unsafeMerges, walkedSimplePaths, type Projection } from './chartPaths';
-import { keepPaths } from './paths';
+import { keepPaths, type PathsEntry } from './paths';
 
 type Snapshot = SnapshotFrom<AnyStateMachine>;
 
@@ -139,6 +139,11 @@ export interface WalkVariant {
   provide?: Parameters<AnyStateMachine['provide']>[0];
   /** The machine's input for this variant, instead of the walk's. */
   input?: unknown;
+  /**
+   * Walk from this variant only the chart's simple paths the others do not take (a start the
+   * others never have, a page opened on a live hold), not every transition of it again.
+   */
+  routesOnly?: boolean;
 }
 
 interface WalkBase {
@@ -202,7 +207,21 @@ interface WalkBase {
          * on the chart (every two merged states lead, by the same events, to the same merged states).
          */
         merge?: string;
+        /**
+         * Simple paths of the chart (every guard free) that the real machine cannot take, each group
+         * with why: a guard that asks for what only a way round a loop gives (nine retries, a second
+         * try), which a simple path never takes. The walk searches the real machine's states for each
+         * path it has not walked (and walks the ones it finds); a path it cannot find must be in a
+         * group here, and every path of a group must be one it cannot find, so the bound is tested.
+         */
+        unreachable?: Array<{ why: string; matches: (route: ChartRoute) => boolean }>;
       };
+}
+
+/** A simple path of the chart: its projected start and each move's event and projected state. */
+export interface ChartRoute {
+  start: string;
+  moves: Array<{ type: string; to: string }>;
 }
 
 export interface WalkOptions<V> extends WalkBase {
@@ -606,7 +625,70 @@ function generatePaths(options: WalkBase, variant: WalkVariant | undefined) {
     const parts = path.key.split('\n');
     for (let i = 1; i <= parts.length; i++) prefixes.add(parts.slice(0, i).join('\n'));
   }
-  return { paths: kept.map((p) => p.steps), simple: { total: simple.total, maximal: simple.paths.length, complete: simple.complete } };
+  return {
+    paths: kept.map((p) => p.steps),
+    simple: { total: simple.total, maximal: simple.paths.length, complete: simple.complete },
+    space: { adjacency: adjacency as unknown as Adjacency, initial, serializeState },
+  };
+}
+
+type Adjacency = Record<string, { state: Snapshot; transitions: Record<string, { event: EventObject; state: Snapshot }> }>;
+
+/** The real machine's states a walk's traversal reached (with its events), from its start. */
+interface StateSpace {
+  adjacency: Adjacency;
+  initial: Snapshot | null;
+  serializeState: (snapshot: Snapshot) => string;
+}
+
+/** A chart path's key (`pathKey`) read back: the projection's index, its start and its moves. */
+function readPathKey(key: string): { index: number; route: ChartRoute } {
+  const [head, ...lines] = key.split('\n');
+  const space = head!.indexOf(' ');
+  return {
+    index: Number(head!.slice(0, space)),
+    route: {
+      start: head!.slice(space + 1),
+      moves: lines.map((line) => {
+        const at = line.indexOf(' -> ');
+        return { type: line.slice(0, at), to: line.slice(at + 4) };
+      }),
+    },
+  };
+}
+
+/**
+ * Events that take the real machine along a chart route: from its start, each move of the route in
+ * turn, with any steps between them that keep the projected state. Null when no state the walk's
+ * traversal reached takes it (a guard that asks for what the route does not give).
+ */
+function findRoute(space: StateSpace, over: (snapshot: Snapshot) => string, route: ChartRoute): EventObject[] | null {
+  const { adjacency, initial, serializeState } = space;
+  if (!initial || over(initial) !== route.start) return null;
+  const at = (key: string, i: number) => `${i} ${key}`;
+  const back = new Map<string, { from: string; event: EventObject } | null>();
+  const start = serializeState(initial);
+  back.set(at(start, 0), null);
+  const queue: Array<{ key: string; i: number; here: string }> = [{ key: start, i: 0, here: route.start }];
+  while (queue.length) {
+    const { key, i, here } = queue.shift()!;
+    if (i === route.moves.length) {
+      const events: EventObject[] = [];
+      for (let step = back.get(at(key, i)); step; step = back.get(step.from)) events.unshift(step.event);
+      return events;
+    }
+    const move = route.moves[i]!;
+    for (const { event, state } of Object.values(adjacency[key]?.transitions ?? {})) {
+      const there = over(state);
+      const next = there === here ? i : event.type === move.type && there === move.to ? i + 1 : -1;
+      if (next < 0) continue;
+      const nextKey = serializeState(state);
+      if (back.has(at(nextKey, next))) continue;
+      back.set(at(nextKey, next), { from: at(key, i), event });
+      queue.push({ key: nextKey, i: next, here: next === i ? here : move.to });
+    }
+  }
+  return null;
 }
 
 /** A state value with, under the parallel state at `path`, only the region `region` kept. */
@@ -707,9 +789,12 @@ export async function walk<V>(options: WalkOptions<V> | UncheckedWalkOptions): P
   let simpleMaximal = 0;
   const traces: Array<Array<{ type: string; snapshot: Snapshot }>> = [];
   const variants: Array<WalkVariant | undefined> = options.variants?.length ? options.variants : [undefined];
+  const spaces: Array<{ variant: WalkVariant | undefined; space: StateSpace }> = [];
   for (const variant of variants) {
     // With no transition to walk, the start alone is still checked.
-    const { paths, simple } = generatePaths(options, variant);
+    const { paths, simple, space } = generatePaths(options, variant);
+    spaces.push({ variant, space });
+    if (variant?.routesOnly) continue;
     simpleTotal += simple.total;
     simpleMaximal += simple.maximal;
     if (!simple.complete) {
@@ -732,7 +817,15 @@ export async function walk<V>(options: WalkOptions<V> | UncheckedWalkOptions): P
     traces.push(trace);
     count++;
   }
-  const chartPaths = options.paths === false ? undefined : keepChartPaths(options, traces);
+  const chartPaths =
+    options.paths === false
+      ? undefined
+      : await keepChartPaths(options, traces, spaces, async (variant, events) => {
+          const trace: Array<{ type: string; snapshot: Snapshot }> = [];
+          await runPath(options, variant, events, seen, nodes, trace);
+          count++;
+          return trace;
+        });
   const stateIds = nodes.map((node) => node.id);
   const result: WalkResult = {
     name: options.name,
@@ -768,7 +861,12 @@ const chartPathsWalked = new Map<string, Set<string>>();
  * The chart's simple paths the walk took, added to the earlier walks of the machine in this file,
  * and checked against reports/paths.json (unless another walk of it follows).
  */
-function keepChartPaths(options: WalkBase, traces: Array<Array<{ type: string; snapshot: Snapshot }>>) {
+async function keepChartPaths(
+  options: WalkBase,
+  traces: Array<Array<{ type: string; snapshot: Snapshot }>>,
+  spaces: Array<{ variant: WalkVariant | undefined; space: StateSpace }>,
+  run: (variant: WalkVariant | undefined, events: EventObject[]) => Promise<Array<{ type: string; snapshot: Snapshot }>>,
+) {
   const settings = options.paths || {};
   const name = settings.name ?? options.machine.id;
   const graph = chartGraph(options.machine);
@@ -786,14 +884,54 @@ function keepChartPaths(options: WalkBase, traces: Array<Array<{ type: string; s
   const walked = chartPathsWalked.get(name) ?? new Set<string>();
   chartPathsWalked.set(name, walked);
   for (const trace of traces) for (const key of walkedSimplePaths(trace, over)) walked.add(key);
+  // Each chart path not walked yet is looked for among the real machine's states: walked if found.
+  for (const key of [...bound.keys].filter((k) => !walked.has(k)).sort()) {
+    if (walked.has(key)) continue;
+    const { index, route } = readPathKey(key);
+    for (const { variant, space } of spaces) {
+      const events = findRoute(space, over[index]!, route);
+      if (!events) continue;
+      for (const k of walkedSimplePaths(await run(variant, events), over)) walked.add(k);
+      if (!walked.has(key)) throw new Error(`${options.name}: the route found for this chart path did not take it:\n${key}`);
+      break;
+    }
+  }
   const outside = [...walked].filter((key) => !bound.keys.has(key));
   if (outside.length) throw new Error(`${options.name}: walked simple paths the chart does not have:\n${outside.slice(0, 3).join('\n---\n')}`);
-  const missing = [...bound.keys].filter((key) => !walked.has(key));
-  const entry = {
+  let missing = [...bound.keys].filter((key) => !walked.has(key));
+  // The paths stated unreachable: each group must hold paths, and none of them walked.
+  const unreachable = (settings.unreachable ?? []).map(({ why, matches }) => ({
+    why,
+    keys: [...bound.keys].filter((key) => matches(readPathKey(key).route)),
+  }));
+  const stated = new Set(unreachable.flatMap((group) => group.keys));
+  const lastWalk = !settings.follow;
+  if (lastWalk) {
+    for (const group of unreachable) {
+      const taken = group.keys.filter((key) => walked.has(key));
+      if (taken.length) throw new Error(`${options.name}: stated unreachable (${group.why}) but walked:\n${taken.slice(0, 3).join('\n---\n')}`);
+      if (!group.keys.length) throw new Error(`${options.name}: no chart path is stated unreachable by '${group.why}'`);
+    }
+    const unexplained = missing.filter((key) => !stated.has(key));
+    // PATHS_MISSING=1 prints them all, to see what a walk lacks.
+    if (process.env.PATHS_MISSING === '1' && unexplained.length) {
+      console.log(`${name}: ${unexplained.length} simple paths not walked:\n${unexplained.join('\n---\n')}`);
+    }
+    if (unexplained.length) {
+      throw new Error(
+        `${options.name}: ${unexplained.length} simple paths of the chart no state of the walk takes; walk them (an event, a variant) ` +
+          `or state in \`paths.unreachable\` why the machine cannot:\n${unexplained.slice(0, 3).join('\n---\n')}`,
+      );
+    }
+    missing = unexplained;
+  }
+  const bounded = bound.keys.size - stated.size;
+  const entry: PathsEntry = {
     chartPaths: all.complete ? all.keys.size : null,
-    bound: bound.keys.size,
+    bound: bounded,
     projection: settings.merge ?? (over.length > 1 ? 'each region of the state value' : 'the state value'),
-    walked: walked.size,
+    ...(unreachable.length ? { unreachable: unreachable.map(({ why, keys }) => ({ why, paths: keys.length })) } : {}),
+    walked: [...walked].filter((key) => !stated.has(key)).length,
   };
   if (!settings.follow && settings.keep !== false) keepPaths(name, entry);
   return { bound: entry.bound, walked: entry.walked, missing };

@@ -32,7 +32,7 @@ export const ACCOUNT_MESSAGES = {
   cardChanged: 'Your new card will be used for the next payment of this plan.',
   planResumed: 'Your plan is running again: the payment that was missed will be taken from your new card.',
   cardNotFound: 'That card is not one of your saved cards.',
-  cardInUse: (reference: string) => `This card pays for the plan of order ${reference}. Change that plan’s card first.`,
+  cardInUse: (reference: string) => `This card is kept with the payment plan of order ${reference}. A running plan's card can be changed first.`,
   cardRemoved: 'The card was removed.',
   cardDefault: 'The card is now your default card.',
   transferNotFound: 'That transfer is not one of yours, or it was already accepted.',
@@ -195,7 +195,7 @@ export interface AccountCard {
   last4: string;
   expiry: string;
   isDefault: boolean;
-  /** The references of the running plans this card pays. */
+  /** The references of the plans this card pays or paid: the plan's record keeps the card. */
   plans: string[];
 }
 
@@ -205,7 +205,7 @@ export async function cardsOf(db: Pick<Executor, 'select'>, userId: number): Pro
     .select({ methodId: instalmentPlans.paymentMethodId, reference: sales.reference })
     .from(instalmentPlans)
     .innerJoin(sales, eq(sales.id, instalmentPlans.saleId))
-    .where(and(eq(instalmentPlans.userId, userId), inArray(instalmentPlans.status, ['active', 'authenticating', 'failed'])));
+    .where(eq(instalmentPlans.userId, userId));
   return found.map((m) => ({
     id: m.id,
     brand: m.brand,

@@ -202,7 +202,7 @@ export function registerAccount(app: FastifyInstance, deps: AppDeps): void {
           ? html`<p>No saved cards.</p>`
           : html`<ul class="account-list-plain">${cardList.map(
               (c) => html`<li class="panel account-row"><span>${c.brand} ending ${c.last4}, expires ${c.expiry}${c.isDefault ? html` <strong>(default)</strong>` : ''}${
-                c.plans.length > 0 ? html`<br><span class="muted">Pays the plan of order ${c.plans.join(', ')}</span>` : ''
+                c.plans.length > 0 ? html`<br><span class="muted">Kept with the payment plan of order ${c.plans.join(', ')}</span>` : ''
               }</span>
                 <span class="account-actions">
                 ${c.isDefault ? '' : html`<form method="post" action="${ACCOUNT_PATH}cards/${c.id}/default/"><button class="button button--secondary" type="submit">Make default<span class="visually-hidden"> the card ending ${c.last4}</span></button></form>`}
