@@ -85,7 +85,12 @@ const statusesOf = (r: autocannon.Result) => {
     .join(' ');
 };
 
-export async function benchReads(): Promise<void> {
+/** Figures of a run: each case's requests a second. */
+export type ReadCase = 'bare' | 'health' | 'checkout' | 'revalidate';
+
+export async function benchReads(only?: { cases: ReadCase[]; seconds: number; rounds: number }): Promise<Map<ReadCase, number>> {
+  const seconds = only?.seconds ?? SECONDS;
+  const warmUp = only ? Math.max(1, Math.round(seconds / 2)) : WARM_UP_SECONDS;
   const t = await target();
   const [port, barePort] = [await freePort(), await freePort()];
   const server = await startServer({ ...t.env, PORT: String(port) });
@@ -123,9 +128,9 @@ export async function benchReads(): Promise<void> {
       ),
     };
     type Case = keyof typeof cases;
-    const names = Object.keys(cases) as Case[];
-    for (const name of names) await cases[name](WARM_UP_SECONDS);
-    const turns = await inTurns(names, (name) => cases[name](SECONDS));
+    const names = (Object.keys(cases) as Case[]).filter((name) => !only || only.cases.includes(name));
+    for (const name of names) await cases[name](warmUp);
+    const turns = await inTurns(names, (name) => cases[name](seconds), only?.rounds);
     const rate = (name: Case) => meanOf(turns.get(name)!.map((r) => r.requests.average));
     const label: Record<Case, string> = {
       bare: 'bare Fastify { ok: true }',
@@ -150,15 +155,19 @@ export async function benchReads(): Promise<void> {
       );
     }
     const ratio = (name: Case) => `${(rate(name) / rate('bare')).toFixed(3)} (turns ${turns.get(name)!.map((r, i) => (r.requests.average / turns.get('bare')![i]!.requests.average).toFixed(3)).join(', ')})`;
-    console.log(`  /health ÷ bare:                      ${ratio('health')} (goal ≥ 0.5)`);
-    console.log(`  GET checkout ÷ bare:                 ${ratio('checkout')} (goal ≥ 0.12)`);
-    console.log(`  GET checkout, If-None-Match ÷ bare:  ${ratio('revalidate')} (goal ≥ 0.12)`);
-    if (cpu('bare') !== null) {
+    const goals: Record<Exclude<Case, 'bare'>, string> = {
+      health: '  /health ÷ bare:                      ',
+      checkout: '  GET checkout ÷ bare:                 ',
+      revalidate: '  GET checkout, If-None-Match ÷ bare:  ',
+    };
+    for (const name of names) if (name !== 'bare') console.log(`${goals[name]}${ratio(name)} (goal ≥ ${name === 'health' ? '0.5' : '0.12'})`);
+    if (cpu('bare') !== null && names.length === 4) {
       const per = (name: Case) => `${(cpu('bare')! / cpu(name)!).toFixed(3)}`;
       console.log(`  CPU per request, bare's ÷ the route's (what the rates' ratios come to when the server's CPU is what runs out; unlike the rates, not moved by what else the machine runs):`);
       console.log(`    /health ${per('health')}; GET checkout ${per('checkout')}; GET checkout, If-None-Match ${per('revalidate')}`);
     }
     console.log(`load average after: ${loadavg().map((l) => l.toFixed(2)).join(', ')}`);
+    return new Map(names.map((name) => [name, rate(name)]));
   } finally {
     for (const child of [server, bare]) {
       child.kill('SIGTERM');

@@ -1,0 +1,100 @@
+/**
+ * `npm run bench:check`: the ratio benches at a small size, each figure printed beside its floor,
+ * failing (exit 1) when one falls past it. Every ratio is of two figures measured in the same run,
+ * never a wall time:
+ *  - holds a second over HTTP with 20,000 live holds ÷ with none (≥ 0.8), and over HTTP ÷
+ *    pgbench's hot-row claim on the same server (≥ 0.4): bench/server-throughput.ts, on PostgreSQL;
+ *  - GET checkout ÷ a bare Fastify route (≥ 0.2): bench/reads.ts;
+ *  - a queue poll's server CPU ÷ /health's (≤ 1): bench/waitingRoom.ts --poll-only;
+ *  - the JavaScript to a usable basket ÷ the stack's floor (≤ 1.25) in at most 8 scripts:
+ *    bench/basketScripts.ts.
+ * The hold figures need PostgreSQL (TEST_DATABASE_URL or BENCH_DATABASE_URL) and pgbench; without
+ * them the check fails, saying so: a gate that could not measure does not pass.
+ *
+ *   TEST_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:check
+ */
+import { spawn } from 'node:child_process';
+import { benchReads } from './reads.ts';
+import { benchServer } from './server-throughput.ts';
+
+interface Gate {
+  name: string;
+  value: number | null;
+  /** The floor (at least) or the ceiling (at most) the value must keep to. */
+  bound: number;
+  atMost?: true;
+  /** Why there is no value. */
+  missing?: string;
+}
+
+const gates: Gate[] = [];
+const started = performance.now();
+
+/** A bench run as a process of its own (its output shown as it comes), and what it printed. */
+function child(args: string[], env: Record<string, string>): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    proc.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      process.stdout.write(chunk);
+    });
+    proc.once('error', reject);
+    proc.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${args.join(' ')} stopped with ${code}`))));
+  });
+}
+
+const number = (text: string, pattern: RegExp): number | null => {
+  const found = pattern.exec(text)?.[1];
+  return found === undefined ? null : Number(found.replaceAll(',', ''));
+};
+
+// The JavaScript's weight is counted in bytes, which the machine's load does not move: it runs
+// beside the poll's CPU figure, itself a CPU time per request rather than a rate.
+const scripts = child(['bench/basketScripts.ts'], { IDLE_MS: '500' }).then(
+  (out) => {
+    const ratio = number(out, /ratio ÷ floor ([\d.]+)/);
+    const count = number(out, /usable: [\d.]+ KB in (\d+) scripts/);
+    gates.push({ name: 'JS to a usable basket ÷ the stack floor', value: ratio, bound: 1.25, atMost: true, ...(ratio === null ? { missing: 'not printed' } : {}) });
+    gates.push({ name: 'scripts to a usable basket', value: count, bound: 8, atMost: true, ...(count === null ? { missing: 'not printed' } : {}) });
+  },
+  (err: Error) => {
+    gates.push({ name: 'JS to a usable basket ÷ the stack floor', value: null, bound: 1.25, atMost: true, missing: err.message });
+  },
+);
+const poll = await child(['bench/waitingRoom.ts', '--poll-only'], { BENCH_QUEUED: '10000', BENCH_SECONDS: '2' }).catch((err: Error) => err);
+const pollRatio = typeof poll === 'string' ? number(poll, /poll ÷ \/health CPU per request: ([\d.]+)/) : null;
+gates.push({ name: "a queue poll's server CPU ÷ /health's", value: pollRatio, bound: 1, atMost: true, ...(pollRatio === null ? { missing: poll instanceof Error ? poll.message : 'not printed' } : {}) });
+await scripts;
+
+const reads = await benchReads({ cases: ['bare', 'checkout'], seconds: 2, rounds: 2 });
+gates.push({ name: 'GET checkout ÷ bare Fastify', value: reads.get('checkout')! / reads.get('bare')!, bound: 0.2 });
+
+const LIVE = 20_000;
+const server = await benchServer({ live: [0, LIVE], seconds: 3, rounds: 1, reads: false, extras: false });
+const none = server.holds.get(0);
+const live = server.holds.get(LIVE);
+const noPostgres = server.driver !== 'postgres' ? 'needs PostgreSQL (TEST_DATABASE_URL)' : undefined;
+gates.push({
+  name: `holds at ${LIVE.toLocaleString('en-GB')} live ÷ at none`,
+  value: none && live ? live / none : null,
+  bound: 0.8,
+  ...(noPostgres ? { missing: noPostgres } : {}),
+});
+gates.push({
+  name: 'HTTP holds ÷ pgbench hot-row claim',
+  value: none && server.ceiling ? none / server.ceiling : null,
+  bound: 0.4,
+  ...(noPostgres || server.ceiling === null ? { missing: noPostgres ?? 'pgbench could not run (apt-get install postgresql-client)' } : {}),
+});
+
+console.log(`\n## bench:check (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+let failed = 0;
+for (const gate of gates) {
+  const pass = gate.value !== null && (gate.atMost ? gate.value <= gate.bound : gate.value >= gate.bound);
+  if (!pass) failed++;
+  const shown = gate.value === null ? `not measured (${gate.missing})` : Number.isInteger(gate.value) ? String(gate.value) : gate.value.toFixed(3);
+  console.log(`${pass ? 'ok  ' : 'FAIL'} ${gate.name}: ${shown} (${gate.atMost ? '≤' : '≥'} ${gate.bound})`);
+}
+if (failed > 0) console.log(`${failed} of ${gates.length} figures past their floor`);
+process.exit(failed > 0 ? 1 : 0);
