@@ -3,6 +3,7 @@
  * code sent by e-mail signs the buyer in; a buyer without an account gives a full name.
  */
 import { z } from 'zod/mini';
+import { HOLD_LOST_ON_THE_WIRE } from './outcome.ts';
 import { call, done, empty } from './primitives.ts';
 
 /** Digits in a one-time code (spec 000 §9). */
@@ -51,12 +52,12 @@ const fullNameField = z.string().check(
 
 /**
  * A refused code check (spec 000 §7): `one_time_code` carries the message shown beside the
- * code; `reserving` carries the reservation's error, shown on the basket. `error` repeats the
+ * code; `reserving` (`HOLD_LOST_ON_THE_WIRE`: the hold is lost) carries the reservation's error, shown on the basket. `error` repeats the
  * text, as every refusal on our wire does.
  */
 export const checkCodeRefusalSchema = z.union([
   z.object({ error: z.string(), type: z.literal('one_time_code'), message: z.string() }),
-  z.object({ error: z.string(), type: z.literal('reserving'), message: z.object({ error: z.string() }) }),
+  z.object({ error: z.string(), type: z.literal(HOLD_LOST_ON_THE_WIRE), message: z.object({ error: z.string() }) }),
 ]);
 export type CheckCodeRefusal = z.infer<typeof checkCodeRefusalSchema>;
 

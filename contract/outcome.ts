@@ -10,11 +10,28 @@ export interface Refused {
   message: string;
   reason?: string;
 }
-/** The server no longer holds the buyer's tickets: its words become the basket's reserving error. */
+/**
+ * The server no longer holds the buyer's tickets: its words become the basket's reserving error.
+ * `holdLost` is the one name of this at every layer: the domain refuses with `hold-lost`, the call
+ * ends in this outcome and a step's chart ends with `{ type: 'holdLost' }` (`HoldLostOutput`). Only
+ * the wire says it otherwise, as the specification fixes it (`HOLD_LOST_ON_THE_WIRE`).
+ */
 export interface HoldLost {
   kind: 'holdLost';
   message: string;
 }
+
+/** A step chart's output when the server no longer holds the tickets: the root goes back to the basket with `message`. */
+export interface HoldLostOutput {
+  type: 'holdLost';
+  message: string;
+}
+
+/**
+ * The `type` of a refusal body that says the hold is lost: the specification's word (spec 000,
+ * check_one_time_code: errors carry type 'reserving'). The server sends it and the app's call layer reads it.
+ */
+export const HOLD_LOST_ON_THE_WIRE = 'reserving';
 /** No answer the buyer can act on (the network, a server error, an answer that did not parse). */
 export interface Failed {
   kind: 'failed';

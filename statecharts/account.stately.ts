@@ -147,7 +147,7 @@ export const accountMachine = createMachine({
             "onError": [
               {
                 "guard": {
-                  "type": "isReservingError"
+                  "type": "holdLost"
                 },
                 "target": "#account.done",
                 "actions": {
@@ -254,7 +254,7 @@ export const accountMachine = createMachine({
             "onError": [
               {
                 "guard": {
-                  "type": "isReservingError"
+                  "type": "holdLost"
                 },
                 "target": "#account.done",
                 "actions": {
@@ -320,7 +320,7 @@ export const accountMachine = createMachine({
     "codeIsComplete": () => false,
     "emailIsValid": () => false,
     "hasAccount": () => false,
-    "isReservingError": () => false,
+    "holdLost": () => false,
     "isSignedIn": () => false,
     "nameIsFull": () => false,
   },

@@ -579,7 +579,7 @@ export const checkoutMachine = createMachine({
                 "systemId": "account",
                 "onDone": [
                   {
-                    "guard": "reservationLost",
+                    "guard": "holdLost",
                     "target": "#checkout.basket",
                     "actions": [
                       "notifyServerReason",
@@ -947,7 +947,7 @@ export const checkoutMachine = createMachine({
                 "systemId": "payment",
                 "onDone": [
                   {
-                    "guard": "reservationLost",
+                    "guard": "holdLost",
                     "target": "#checkout.basket",
                     "actions": [
                       "notifyServerReason",
@@ -1083,7 +1083,7 @@ export const checkoutMachine = createMachine({
                 "systemId": "bankTransfer",
                 "onDone": [
                   {
-                    "guard": "reservationLost",
+                    "guard": "holdLost",
                     "target": "#checkout.basket",
                     "actions": [
                       "notifyServerReason",
@@ -1516,6 +1516,7 @@ export const checkoutMachine = createMachine({
 }, {
   guards: {
     "changesMethod": () => false,
+    "holdLost": () => false,
     "nextStepIs": () => false,
     "notPaid": () => false,
     "paidElsewhere": () => false,
@@ -1523,7 +1524,6 @@ export const checkoutMachine = createMachine({
     "paymentComplete": () => false,
     "replyHoldsTickets": () => false,
     "reservationIs": () => false,
-    "reservationLost": () => false,
     "resumesAt": () => false,
     "saleEndedElsewhere": () => false,
   },
@@ -2189,7 +2189,7 @@ export const accountMachine = createMachine({
             "onError": [
               {
                 "guard": {
-                  "type": "isReservingError"
+                  "type": "holdLost"
                 },
                 "target": "#account.done",
                 "actions": {
@@ -2296,7 +2296,7 @@ export const accountMachine = createMachine({
             "onError": [
               {
                 "guard": {
-                  "type": "isReservingError"
+                  "type": "holdLost"
                 },
                 "target": "#account.done",
                 "actions": {
@@ -2362,7 +2362,7 @@ export const accountMachine = createMachine({
     "codeIsComplete": () => false,
     "emailIsValid": () => false,
     "hasAccount": () => false,
-    "isReservingError": () => false,
+    "holdLost": () => false,
     "isSignedIn": () => false,
     "nameIsFull": () => false,
   },

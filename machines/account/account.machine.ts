@@ -105,7 +105,7 @@ export const accountMachine = setup({
     codeIsComplete: ({ context }) => context.code.length === ONE_TIME_CODE_LENGTH,
     nameIsFull: ({ context }) => isFullName(context.fullName),
     hasAccount: (_, params: { reply: { has_account: boolean } }) => params.reply.has_account,
-    isReservingError: (_, params: { error: unknown }) => failureIn(params.error).kind === 'holdLost',
+    holdLost: (_, params: { error: unknown }) => failureIn(params.error).kind === 'holdLost',
   },
 }).createMachine({
   id: 'account',
@@ -197,11 +197,11 @@ export const accountMachine = setup({
             ],
             onError: [
               {
-                guard: { type: 'isReservingError', params: ({ event }) => ({ error: event.error }) },
+                guard: { type: 'holdLost', params: ({ event }) => ({ error: event.error }) },
                 target: '#account.done',
                 actions: {
                   type: 'decide',
-                  params: ({ event }) => ({ outcome: { type: 'reserving', message: wordsOf(event.error) } }),
+                  params: ({ event }) => ({ outcome: { type: 'holdLost', message: wordsOf(event.error) } }),
                 },
               },
               {
@@ -252,11 +252,11 @@ export const accountMachine = setup({
             onDone: { target: '#account.done', actions: { type: 'decide', params: { outcome: { type: 'guest_saved' } } } },
             onError: [
               {
-                guard: { type: 'isReservingError', params: ({ event }) => ({ error: event.error }) },
+                guard: { type: 'holdLost', params: ({ event }) => ({ error: event.error }) },
                 target: '#account.done',
                 actions: {
                   type: 'decide',
-                  params: ({ event }) => ({ outcome: { type: 'reserving', message: wordsOf(event.error) } }),
+                  params: ({ event }) => ({ outcome: { type: 'holdLost', message: wordsOf(event.error) } }),
                 },
               },
               { target: 'editing', actions: { type: 'showSaveError', params: ({ event }) => ({ error: event.error }) } },

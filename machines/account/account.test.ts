@@ -84,7 +84,7 @@ function accountOracle({ event, view, unchanged }: OracleQuestion<AccountView>):
       }
       return idle({ mode: 'confirm_name' });
     case 'xstate.error.actor.checkOneTimeCode':
-      if (error?.kind === 'holdLost') return finish({ type: 'reserving', message: error.message });
+      if (error?.kind === 'holdLost') return finish({ type: 'holdLost', message: error.message });
       // The message inline, the code cleared and the field focused again.
       return idle({ code: '', codeError: error?.message || CHECK_FAILED_NOTICE, codeFocus: view.codeFocus + 1 });
     case 'xstate.done.actor.refreshUser':
@@ -102,7 +102,7 @@ function accountOracle({ event, view, unchanged }: OracleQuestion<AccountView>):
     case 'xstate.done.actor.saveGuestToSale':
       return finish({ type: 'guest_saved' });
     case 'xstate.error.actor.saveGuestToSale':
-      if (error?.kind === 'holdLost') return finish({ type: 'reserving', message: error.message });
+      if (error?.kind === 'holdLost') return finish({ type: 'holdLost', message: error.message });
       return idle({ nameError: error?.message || SAVE_FAILED_NOTICE });
     case 'CONTINUE_CLICKED':
       return finish({ type: 'confirmed' });

@@ -1,4 +1,5 @@
 /** What the account machine exchanges with the app and with its parent. */
+import type { HoldLostOutput } from '../../contract/outcome';
 
 /** A signed-in buyer as the account step shows them. */
 export interface AccountUser {
@@ -15,7 +16,7 @@ export type AccountOutcome =
   /** The signed-in buyer confirmed the account. */
   | { type: 'confirmed' }
   /** The server says the reservation is gone: shown on the basket. */
-  | { type: 'reserving'; message: string };
+  | HoldLostOutput;
 
 export type AccountEvent =
   | { type: 'EMAIL_CHANGED'; value: string }

@@ -15,6 +15,7 @@ import {
   type TruelayerStatus,
 } from '../../contract';
 import { BANK_TRANSFER_MESSAGES } from '../../contract/messages/bankTransfer';
+import type { HoldLostOutput } from '../../contract/outcome';
 import { providedByApp } from '../providedByApp';
 
 export type BankTransferEvent = { type: 'CONTINUE_CLICKED' } | { type: 'SWITCH_METHOD_CLICKED' } | { type: 'RETRY_CLICKED' };
@@ -25,7 +26,7 @@ export type BankTransferOutcome =
   /** The buyer will try a different payment method: back to the payment step. */
   | { type: 'changeMethod' }
   /** The payment failed and the hold is gone: the basket shows the reason. */
-  | { type: 'reserving'; message: string };
+  | HoldLostOutput;
 
 export interface BankTransferContext {
   /** Status replies that said the payment is still processing. */
@@ -71,7 +72,7 @@ export const bankTransferMachine = setup({
     keepStatus: assign((_, params: { status: TruelayerStatus }) => ({ status: params.status })),
     keepPaid: assign({ outcome: { type: 'paid' as const } }),
     keepChangeMethod: assign({ outcome: { type: 'changeMethod' as const } }),
-    keepExpired: assign({ outcome: { type: 'reserving' as const, message: BANK_TRANSFER_MESSAGES.expired } }),
+    keepExpired: assign({ outcome: { type: 'holdLost' as const, message: BANK_TRANSFER_MESSAGES.expired } }),
   },
   guards: {
     cancelledAtBank: (_, params: { returnedFrom: ReturnedFrom }) => params.returnedFrom === 0,

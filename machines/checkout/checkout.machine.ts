@@ -263,7 +263,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
               systemId: 'account',
               onDone: [
                 {
-                  guard: 'reservationLost',
+                  guard: 'holdLost',
                   target: '#checkout.basket',
                   actions: ['notifyServerReason', 'stopCountdown', 'reloadCheckout'],
                   description: 'The server no longer holds the tickets: back to the basket with its reason.',
@@ -455,7 +455,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
               systemId: 'payment',
               onDone: [
                 {
-                  guard: 'reservationLost',
+                  guard: 'holdLost',
                   target: '#checkout.basket',
                   actions: ['notifyServerReason', 'stopCountdown', 'reloadCheckout'],
                   description: 'The server no longer holds the tickets: back to the basket with its reason.',
@@ -527,7 +527,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
               systemId: 'bankTransfer',
               onDone: [
                 {
-                  guard: 'reservationLost',
+                  guard: 'holdLost',
                   target: '#checkout.basket',
                   actions: ['notifyServerReason', 'stopCountdown', 'reloadCheckout'],
                   description: 'The payment failed and the checkout time expired: back to the basket with the reason.',

@@ -225,8 +225,8 @@ export const checkoutSetup = setup({
      * the sale was ended elsewhere (another tab). Before the hold exists (reserve, captcha) the
      * server is at the basket anyway.
      */
-    /** A child chart ended because the server no longer holds the tickets (a `reserving` outcome). */
-    reservationLost: ({ event }) => outputOf<AccountOutcome | PaymentOutcome | BankTransferOutcome>(event).type === 'reserving',
+    /** A child chart ended because the server no longer holds the tickets (a `holdLost` output). */
+    holdLost: ({ event }) => outputOf<AccountOutcome | PaymentOutcome | BankTransferOutcome>(event).type === 'holdLost',
     /** The bank transfer ended with 'Try a different payment method'. */
     changesMethod: ({ event }) => outputOf<BankTransferOutcome>(event).type === 'changeMethod',
     /** A fresh read shows the sale paid (in another tab, or by a late payment). */

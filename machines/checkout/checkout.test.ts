@@ -87,12 +87,12 @@ const events: Record<string, WalkEvent[]> = {
   ],
   'xstate.done.actor.account': [
     { type: 'xstate.done.actor.account', output: { type: 'signed_in' } },
-    { type: 'xstate.done.actor.account', output: { type: 'reserving', message: 'Your tickets are no longer held for you.' } },
+    { type: 'xstate.done.actor.account', output: { type: 'holdLost', message: 'Your tickets are no longer held for you.' } },
   ],
   'xstate.done.actor.marketing': [{ type: 'xstate.done.actor.marketing', output: undefined }],
   'xstate.done.actor.payment': [
     { type: 'xstate.done.actor.payment', output: { type: 'paid' } },
-    { type: 'xstate.done.actor.payment', output: { type: 'reserving', message: 'Your tickets are no longer held for you. Please reserve them again.' } },
+    { type: 'xstate.done.actor.payment', output: { type: 'holdLost', message: 'Your tickets are no longer held for you. Please reserve them again.' } },
   ],
   'xstate.done.actor.giftAid': [{ type: 'xstate.done.actor.giftAid', output: { isGiftAid: true } }],
   'xstate.done.actor.delivery': [{ type: 'xstate.done.actor.delivery', output: undefined }],
@@ -103,7 +103,7 @@ const events: Record<string, WalkEvent[]> = {
   'xstate.done.actor.bankTransfer': [
     { type: 'xstate.done.actor.bankTransfer', output: { type: 'paid' } },
     { type: 'xstate.done.actor.bankTransfer', output: { type: 'changeMethod' } },
-    { type: 'xstate.done.actor.bankTransfer', output: { type: 'reserving', message: BANK_EXPIRED } },
+    { type: 'xstate.done.actor.bankTransfer', output: { type: 'holdLost', message: BANK_EXPIRED } },
   ],
 };
 
@@ -422,13 +422,13 @@ function checkoutOracle(q: Q): Expectation<View> | undefined {
   /* the reserve step: the in-app browser's buttons belong to the reservation */
   if (view.step === 'reserve' && ['COPY_LINK_CLICKED', 'WHY_TOGGLED'].includes(event.type)) return unchanged(q);
 
-  /* the account or payment chart ends with the reservation gone (a 'reserving' error): its text is shown on the basket */
+  /* the account or payment chart ends with the reservation gone (a 'holdLost' output): its text is shown on the basket */
   const lostFrom = {
     login: 'xstate.done.actor.account',
     payment: 'xstate.done.actor.payment',
     awaiting_truelayer: 'xstate.done.actor.bankTransfer',
   } as Partial<Record<Step, string>>;
-  if (event.type === lostFrom[view.step] && (output as { type: string }).type === 'reserving') {
+  if (event.type === lostFrom[view.step] && (output as { type: string }).type === 'holdLost') {
     return landOn(q, 'basket', {
       view: { notices: withNotice(q, 'warning', (output as { message: string }).message) },
       sent: { ...toClock(q, { type: 'STOP' }), reloadCheckout: [null] },

@@ -72,7 +72,7 @@ export const instalmentMachine = setup({
     goToUrl: (_, _params: { url: string }) => {},
     keepPaid: assign({ outcome: { type: 'paid' as const } }),
     keepFailure: assign((_, params: { message: string }) => ({ outcome: { type: 'failed' as const, message: params.message } })),
-    keepHoldLost: assign((_, params: { message: string }) => ({ outcome: { type: 'reserving' as const, message: params.message } })),
+    keepHoldLost: assign((_, params: { message: string }) => ({ outcome: { type: 'holdLost' as const, message: params.message } })),
   },
   guards: {
     isNewCard: ({ context }) => context.input.card === NEW_CARD,

@@ -96,7 +96,7 @@ describe('instalment machine', () => {
             // Otherwise the sandbox's form saves the card, as before.
             return { view: { ...idle, savingCard: true }, running: ['saveNewCard'], started: { saveNewCard: [undefined] } };
           case 'xstate.error.actor.createSetupIntent':
-            if (isCallFailure(event.error) && event.error.kind === 'holdLost') return { view: idle, running: [], output: { type: 'reserving', message: event.error.message } };
+            if (isCallFailure(event.error) && event.error.kind === 'holdLost') return { view: idle, running: [], output: { type: 'holdLost', message: event.error.message } };
             return failed(ERROR);
           case 'CARD_SUBMITTED':
             if (!view.takingCard || view.confirmingCard) return unchanged();
@@ -142,7 +142,7 @@ describe('instalment machine', () => {
           }
           case 'xstate.error.actor.payWithInstalment':
             // The basket shows the server's reason, and no words of the chart's own when it gave none.
-            if (isCallFailure(event.error) && event.error.kind === 'holdLost') return { view: idle, running: [], output: { type: 'reserving', message: event.error.message } };
+            if (isCallFailure(event.error) && event.error.kind === 'holdLost') return { view: idle, running: [], output: { type: 'holdLost', message: event.error.message } };
             return failed(ERROR);
         }
         return undefined;

@@ -1,5 +1,6 @@
 /** What the instalment chart exchanges with the payment chart and the app. */
 import type { NewPaymentMethod, RequestOf, ResponseOf } from '../../contract';
+import type { HoldLostOutput } from '../../contract/outcome';
 
 /** The plan the buyer chose on the payment form. */
 export interface PlanChoice {
@@ -47,4 +48,4 @@ export type InstalmentOutcome =
   | { type: 'paid' }
   | { type: 'failed'; message: string }
   /** The hold is gone: the basket shows the reason. */
-  | { type: 'reserving'; message: string };
+  | HoldLostOutput;

@@ -203,7 +203,7 @@ export const paymentMachine = setup({
     keepPaid: assign({ outcome: { type: 'paid' as const } }),
     /** The browser goes to the bank's page (auth_url). Provided by the app. */
     goToBank: (_, _params: { url: string }) => {},
-    keepHoldLost: assign((_, params: { message: string }) => ({ outcome: { type: 'reserving' as const, message: params.message } })),
+    keepHoldLost: assign((_, params: { message: string }) => ({ outcome: { type: 'holdLost' as const, message: params.message } })),
     startSignIn: assign(({ context }) => ({ signIn: { email: context.form.email.trim(), code: '', error: null } })),
     forgetSignIn: assign({ signIn: null }),
     setCode: assign(({ context, event }) => {
@@ -232,7 +232,7 @@ export const paymentMachine = setup({
     cardSucceeded: (_, params: { result: CardResult }) => params.result.status === 'succeeded',
     isMethod: ({ context }, params: { method: PaymentMethod }) => context.method === params.method,
     outcomePaid: (_, params: { outcome: InstalmentOutcome | SquareOutcome }) => params.outcome.type === 'paid',
-    outcomeHoldLost: (_, params: { outcome: InstalmentOutcome | SquareOutcome }) => params.outcome.type === 'reserving',
+    outcomeHoldLost: (_, params: { outcome: InstalmentOutcome | SquareOutcome }) => params.outcome.type === 'holdLost',
   },
 }).createMachine({
   id: 'payment',
@@ -541,7 +541,7 @@ export const paymentMachine = setup({
           {
             guard: { type: 'outcomeHoldLost', params: ({ event }) => ({ outcome: event.output }) },
             target: 'holdLost',
-            actions: { type: 'keepHoldLost', params: ({ event }) => ({ message: event.output.type === 'reserving' ? event.output.message : '' }) },
+            actions: { type: 'keepHoldLost', params: ({ event }) => ({ message: event.output.type === 'holdLost' ? event.output.message : '' }) },
           },
           { target: 'ready', actions: { type: 'reset', params: ({ event }) => ({ message: event.output.type === 'failed' ? event.output.message : PAYMENT_MESSAGES.unableToPay }) } },
         ],
@@ -559,7 +559,7 @@ export const paymentMachine = setup({
           {
             guard: { type: 'outcomeHoldLost', params: ({ event }) => ({ outcome: event.output }) },
             target: 'holdLost',
-            actions: { type: 'keepHoldLost', params: ({ event }) => ({ message: event.output.type === 'reserving' ? event.output.message : '' }) },
+            actions: { type: 'keepHoldLost', params: ({ event }) => ({ message: event.output.type === 'holdLost' ? event.output.message : '' }) },
           },
           { target: 'ready', actions: { type: 'reset', params: ({ event }) => ({ message: event.output.type === 'failed' ? event.output.message : PAYMENT_MESSAGES.unableToPay }) } },
         ],

@@ -181,12 +181,12 @@ describe('payment machine', () => {
         'xstate.done.actor.instalment': [
           { type: 'xstate.done.actor.instalment', output: { type: 'paid' } },
           { type: 'xstate.done.actor.instalment', output: { type: 'failed', message: PLAN_TEXT.error } },
-          { type: 'xstate.done.actor.instalment', output: { type: 'reserving', message: HELD } },
+          { type: 'xstate.done.actor.instalment', output: { type: 'holdLost', message: HELD } },
         ],
         'xstate.done.actor.square': [
           { type: 'xstate.done.actor.square', output: { type: 'paid' } },
           { type: 'xstate.done.actor.square', output: { type: 'failed', message: SQUARE_CREDENTIALS } },
-          { type: 'xstate.done.actor.square', output: { type: 'reserving', message: HELD } },
+          { type: 'xstate.done.actor.square', output: { type: 'holdLost', message: HELD } },
         ],
         'xstate.done.actor.setAccountDetails': [{ type: 'xstate.done.actor.setAccountDetails', output: { success: true } }],
         'xstate.error.actor.setAccountDetails': [
@@ -396,14 +396,14 @@ describe('payment machine', () => {
           case 'xstate.done.actor.square': {
             const output = event.output as { type: string; message?: string };
             if (output.type === 'paid') return paid;
-            if (output.type === 'reserving') return { view: {}, running: [], output: { type: 'reserving', message: HELD } };
+            if (output.type === 'holdLost') return { view: {}, running: [], output: { type: 'holdLost', message: HELD } };
             return reset(output.message!);
           }
           case 'xstate.error.actor.setAccountDetails':
           case 'xstate.error.actor.setBillingAddress': {
             const error = event.error as CallFailure | Error;
             // A failure body with an error: back to the basket with it as the reserving error.
-            if ('kind' in error && error.kind === 'holdLost') return { view: {}, running: [], output: { type: 'reserving', message: HELD } };
+            if ('kind' in error && error.kind === 'holdLost') return { view: {}, running: [], output: { type: 'holdLost', message: HELD } };
             // The e-mail has an account: a reset, and a code is sent to that address for the buyer to type.
             if ('kind' in error && error.kind === 'refused' && error.reason === 'sign_in') {
               const email = view.form.email;
@@ -466,7 +466,7 @@ describe('payment machine', () => {
             return { view: { signIn: null, loading: true, showForm: false }, running: ['loadPayment'], started: { loadPayment: [undefined] } };
           case 'xstate.error.actor.checkOneTimeCode': {
             const error = event.error as CallFailure | Error;
-            if ('kind' in error && error.kind === 'holdLost') return { view: {}, running: [], output: { type: 'reserving', message: HELD } };
+            if ('kind' in error && error.kind === 'holdLost') return { view: {}, running: [], output: { type: 'holdLost', message: HELD } };
             return { view: { signIn: { ...view.signIn!, code: '', error: error.message || SIGN_IN.checkFailed, busy: false, canVerify: false } }, running: [] };
           }
         }
@@ -519,7 +519,7 @@ describe('payment machine', () => {
             { type: 'FIELD_CHANGED', field: 'email', value: 'ann@example.com' },
             { type: 'PAY_CLICKED' },
             { type: 'xstate.done.actor.setAccountDetails', output: { success: true } },
-            { type: 'xstate.done.actor.square', output: { type: 'reserving', message: HELD } },
+            { type: 'xstate.done.actor.square', output: { type: 'holdLost', message: HELD } },
           ] as WalkEvent[],
         },
         // Square chosen for the buyer: details, then Square's chart.

@@ -1,5 +1,6 @@
 /** What the payment machine exchanges with the app and with its parent. */
 import type { AddressStart, ChosenMethod, PaymentMethod } from '../../contract';
+import type { HoldLostOutput } from '../../contract/outcome';
 import type { AddressGivenEvent } from '../address/address.machine';
 import type { PlanChoice } from '../instalment/instalment.types';
 
@@ -64,7 +65,7 @@ export type PaymentOutcome =
   /** The sale is paid (or its free tickets claimed): the root goes on to delivery. */
   | { type: 'paid' }
   /** The server no longer holds the tickets: the basket shows the reason. */
-  | { type: 'reserving'; message: string };
+  | HoldLostOutput;
 
 export type PaymentEvent =
   | { type: 'FIELD_CHANGED'; field: FormField; value: string }

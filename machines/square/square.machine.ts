@@ -11,7 +11,7 @@ import type { BillingAddress, ResponseOf } from '../../contract';
 import { PAYMENT_MESSAGES } from '../../contract/messages/payment';
 import { SQUARE_MESSAGES } from '../../contract/messages/square';
 import { messageOf } from '../../contract/errors.ts';
-import { failureOf } from '../../contract/outcome.ts';
+import { failureOf, type HoldLostOutput } from '../../contract/outcome.ts';
 import { providedByApp } from '../providedByApp';
 
 export type SquareCredentials = ResponseOf<'getSquareCredentials'>;
@@ -20,7 +20,7 @@ export interface SquareInput {
   address: BillingAddress;
 }
 
-export type SquareOutcome = { type: 'paid' } | { type: 'failed'; message: string } | { type: 'reserving'; message: string };
+export type SquareOutcome = { type: 'paid' } | { type: 'failed'; message: string } | HoldLostOutput;
 
 export interface SquareContext {
   address: BillingAddress;
@@ -57,7 +57,7 @@ export const squareMachine = setup({
     showCardError: assign((_, params: { message: string }) => ({ cardError: params.message })),
     keepPaid: assign({ outcome: { type: 'paid' as const } }),
     keepFailure: assign((_, params: { message: string }) => ({ outcome: { type: 'failed' as const, message: params.message } })),
-    keepHoldLost: assign((_, params: { message: string }) => ({ outcome: { type: 'reserving' as const, message: params.message } })),
+    keepHoldLost: assign((_, params: { message: string }) => ({ outcome: { type: 'holdLost' as const, message: params.message } })),
   },
   guards: {
     paid: (_, params: { reply: ResponseOf<'payWithSquare'> }) => params.reply.response.success,

@@ -82,7 +82,7 @@ describe('square machine', () => {
           case 'xstate.error.actor.payWithSquare': {
             const error = event.error as CallFailure | Error;
             // The basket shows the server's reason, and no words of the chart's own when it gave none.
-            if ('kind' in error && error.kind === 'holdLost') return { view: { paying: false }, running: [], output: { type: 'reserving', message: error.message } };
+            if ('kind' in error && error.kind === 'holdLost') return { view: { paying: false }, running: [], output: { type: 'holdLost', message: error.message } };
             return ended(error.message || UNABLE);
           }
         }

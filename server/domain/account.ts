@@ -31,7 +31,7 @@ export const SEND_FAILED_MESSAGE = 'We could not send the email just now.';
 /** A sale that went past the basket but whose hold has run out (unpaid) cannot take a buyer any more. */
 function refuseIfExpired(sale: Sale | null, now: Date): void {
   if (sale && sale.paidAt === null && sale.state !== 'basket' && sale.reference !== null && !holdIsLive(sale, now)) {
-    throw new Refusal('hold-expired', RESERVATION_EXPIRED_MESSAGE);
+    throw new Refusal('hold-lost', RESERVATION_EXPIRED_MESSAGE);
   }
 }
 
@@ -192,7 +192,7 @@ export async function signInOnPage(
   } catch (err) {
     // A sale whose hold ran out cannot take a buyer, but signing in does not need it: the code
     // was not checked, so it is checked once more without it.
-    if (!(err instanceof Refusal) || err.code !== 'hold-expired') throw err;
+    if (!(err instanceof Refusal) || err.code !== 'hold-lost') throw err;
     return check(await saleForRegistration());
   }
 }

@@ -93,7 +93,7 @@ export async function setDeliveryAddress(
   now: Date,
 ): Promise<void> {
   const [sale] = await db.select().from(sales).where(eq(sales.id, saleId)).limit(1);
-  if (!sale || !holdIsLive(sale, now)) throw new Refusal('hold-expired', ADDRESS_MESSAGES.unableToSetDelivery);
+  if (!sale || !holdIsLive(sale, now)) throw new Refusal('hold-lost', ADDRESS_MESSAGES.unableToSetDelivery);
   const [vouchers] = await db
     .select({ n: sql<number>`count(*)::int` })
     .from(saleVouchers)

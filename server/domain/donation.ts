@@ -75,7 +75,7 @@ export async function saveDonation(
   if (input.amount < MIN_DONATION) throw new Refusal('invalid-input', DONATION_MESSAGES.selectAnAmount);
   return db.transaction(async (tx) => {
     const sale = await lockOpenSale(tx, saleId);
-    if (!holdIsLive(sale, now) || sale.reference === null) throw new Refusal('hold-expired', DONATION_MESSAGES.problemSettingAmount);
+    if (!holdIsLive(sale, now) || sale.reference === null) throw new Refusal('hold-lost', DONATION_MESSAGES.problemSettingAmount);
     if (!(await basketCharityIds(tx, saleId)).includes(input.charityId)) {
       throw new Refusal('invalid-input', DONATION_MESSAGES.problemSettingAmount);
     }

@@ -24,7 +24,7 @@ export interface Extended {
 export async function extendHold(db: Database, saleId: string, now: Date, checkoutTimeSeconds: number): Promise<Extended> {
   return db.transaction(async (tx) => {
     const sale = await lockSale(tx, saleId);
-    if (!sale.reference || !sale.holdDeadline || !holdIsLive(sale, now)) throw new Refusal('hold-expired', NOT_HELD_MESSAGE);
+    if (!sale.reference || !sale.holdDeadline || !holdIsLive(sale, now)) throw new Refusal('hold-lost', NOT_HELD_MESSAGE);
     if (sale.holdExtensions >= MAX_HOLD_EXTENSIONS) throw new Refusal('limit-reached', NO_MORE_TIME_MESSAGE);
     const deadline = new Date(sale.holdDeadline.getTime() + checkoutTimeSeconds * 1000);
     await tx

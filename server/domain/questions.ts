@@ -80,7 +80,7 @@ export async function saveQuestionAnswers(
   return db.transaction(async (tx) => {
     const sale = await lockSale(tx, saleId);
     if (input.beforeOrAfter === 'before' && (sale.paidAt !== null || !holdIsLive(sale, now))) {
-      throw new Refusal('hold-expired', QUESTION_REFUSALS.notHeld);
+      throw new Refusal('hold-lost', QUESTION_REFUSALS.notHeld);
     }
     if (input.beforeOrAfter === 'after' && sale.paidAt === null) throw new Refusal('not-paid', QUESTION_REFUSALS.notPaid);
 

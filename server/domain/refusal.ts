@@ -14,7 +14,7 @@ export type RefusalCode =
   /** What the call names does not exist, or is not served by this server. */
   | 'not-found'
   /** The sale holds no tickets any more: the buyer goes back to the basket. */
-  | 'hold-expired'
+  | 'hold-lost'
   /** The sale is paid for, so its basket and payment are closed. */
   | 'already-paid'
   /** The call needs a sale that is paid for, and this one is not yet. */

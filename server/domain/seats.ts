@@ -295,7 +295,7 @@ export async function addSeatsToSale(
     if (!seat) throw new Refusal('not-found', `${name} is not on this seating plan.`);
     if (seat.ticketTypeId !== c.ticketTypeId) throw new Refusal('invalid-input', `${name} is not sold as ${c.ticketName}.`);
     if (!choice.hold_token || (eventKey === null && !isMine(seat, choice.hold_token, c.now))) {
-      throw new Refusal('hold-expired', `Your hold on ${name} has ended. Please choose your seats again.`);
+      throw new Refusal('hold-lost', `Your hold on ${name} has ended. Please choose your seats again.`);
     }
     found.push({ seat, token: choice.hold_token, choice });
   }

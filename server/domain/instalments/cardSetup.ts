@@ -9,7 +9,7 @@ import type { Database, Executor } from '../../db/index.ts';
 import { stripeCustomers } from '../../db/schema.ts';
 import { INSTALMENT_MESSAGES } from '../../../contract/messages/instalment.ts';
 import { Refusal } from '../refusal.ts';
-import { ALREADY_PAID_MESSAGE, noLongerHeld } from '../payment/payments.ts';
+import { ALREADY_PAID_MESSAGE, holdLost } from '../payment/payments.ts';
 import { findSale, holdIsLive } from '../sales.ts';
 import { findUser } from '../users.ts';
 import type { StripeCardSetup } from './offSession.ts';
@@ -34,9 +34,9 @@ async function ensureCustomer(db: Database, setup: StripeCardSetup, userId: numb
 /** A SetupIntent for the sale's buyer, whose client secret Stripe.js confirms with the new card. */
 export async function startCardSetup(db: Database, setup: StripeCardSetup, p: { saleId: string; now: Date }): Promise<{ publicKey: string; clientSecret: string }> {
   const sale = await findSale(db, p.saleId);
-  if (!sale) throw noLongerHeld();
+  if (!sale) throw holdLost();
   if (sale.paidAt) throw new Refusal('already-paid', ALREADY_PAID_MESSAGE);
-  if (!holdIsLive(sale, p.now)) throw noLongerHeld();
+  if (!holdIsLive(sale, p.now)) throw holdLost();
   if (sale.userId === null) throw new Refusal('no-account', INSTALMENT_MESSAGES.error);
   const customer = await ensureCustomer(db, setup, sale.userId, p.now);
   const intent = await setup.createSetupIntent({ customer, saleId: p.saleId });

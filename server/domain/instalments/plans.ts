@@ -24,7 +24,7 @@ import { PAYMENT_MESSAGES } from '../../../contract/messages/payment.ts';
 import { completeSale } from '../completeSale.ts';
 import { seatingOf } from '../seating/binding.ts';
 import { Refusal } from '../refusal.ts';
-import { ALREADY_PAID_MESSAGE, noLongerHeld, refundUnbooked, totalUnderLock, unbookedRefundsOf } from '../payment/payments.ts';
+import { ALREADY_PAID_MESSAGE, holdLost, refundUnbooked, totalUnderLock, unbookedRefundsOf } from '../payment/payments.ts';
 import { closeOpenPayments } from '../payment/paidFor.ts';
 import { findSale, holdIsLive, lockSale } from '../sales.ts';
 import { findUser } from '../users.ts';
@@ -108,7 +108,7 @@ export async function setUpPlan(
     if (existing?.status === 'authenticating') await dropPlan(tx, p.saleId);
     else if (existing) return { status: 'success', created: false };
     if (sale.paidAt) throw new Refusal('already-paid', ALREADY_PAID_MESSAGE);
-    if (!holdIsLive(sale, p.now)) throw noLongerHeld();
+    if (!holdIsLive(sale, p.now)) throw holdLost();
     // A plan's card is saved for its buyer's account: a signed-in buyer only.
     if (sale.userId === null) throw new Refusal('no-account', PAYMENT_MESSAGES.noBuyer);
     // The plan is for the total the buyer was shown, read again under the sale's lock.

@@ -16,7 +16,7 @@ import { Refusal } from '../refusal.ts';
 import { findSale, holdIsLive, lockSale } from '../sales.ts';
 import { paymentKeptUntil } from '../checkout/reads.ts';
 import type { BankProvider, BankWord } from './bank.ts';
-import { ALREADY_PAID_MESSAGE, noLongerHeld, REPLACED_MESSAGE, requireBuyer, settlePayment, totalUnderLock, type Payment } from './payments.ts';
+import { ALREADY_PAID_MESSAGE, holdLost, REPLACED_MESSAGE, requireBuyer, settlePayment, totalUnderLock, type Payment } from './payments.ts';
 import { paidForNow } from './paidFor.ts';
 
 /** A bank payment is asked about an hour past its hold's deadline (the grace is at most that). */
@@ -44,7 +44,7 @@ export async function createBankPayment(
   return db.transaction(async (tx) => {
     const sale = await lockSale(tx, p.saleId);
     if (sale.paidAt) throw new Refusal('already-paid', ALREADY_PAID_MESSAGE);
-    if (!holdIsLive(sale, p.now)) throw noLongerHeld();
+    if (!holdIsLive(sale, p.now)) throw holdLost();
     requireBuyer(sale);
     if (p.total <= 0) throw new Refusal('conflict', PAYMENT_MESSAGES.unableToPay);
     const total = await totalUnderLock(tx, sale, p.total, p.now);
@@ -105,7 +105,7 @@ export async function startBankPayment(
   const payment = await createBankPayment(db, bank, p);
   await db.transaction(async (tx) => {
     const sale = await lockSale(tx, p.saleId);
-    if (!holdIsLive(sale, p.now) || !sale.holdDeadline) throw noLongerHeld();
+    if (!holdIsLive(sale, p.now) || !sale.holdDeadline) throw holdLost();
     // Any other payment of the sale still open (a card started earlier) can no longer be paid.
     await tx
       .update(payments)

@@ -14,7 +14,7 @@ import { PAYMENT_MESSAGES } from '../../../contract/messages/payment.ts';
 import { Refusal } from '../refusal.ts';
 import { holdIsLive, lockSale, type Sale } from '../sales.ts';
 import { setMarketingPreferences } from '../marketing.ts';
-import { noLongerHeld } from './payments.ts';
+import { holdLost } from './payments.ts';
 
 /** A postcode or zip code as the address lookup knows them: letters and digits, at least one digit. */
 const POSTCODE = /^(?=.*\d)[A-Za-z0-9][A-Za-z0-9 -]{1,9}$/;
@@ -85,7 +85,7 @@ export async function setBillingAddress(
   refusePhone(p.contactNumber, p.phoneRequired);
   return db.transaction(async (tx) => {
     const sale = await lockSale(tx, p.saleId);
-    if (!sale.paidAt && !holdIsLive(sale, p.now)) throw noLongerHeld();
+    if (!sale.paidAt && !holdIsLive(sale, p.now)) throw holdLost();
     // Kept with the form's country id and the saved address chosen, so the form starts from them again.
     const kept: Record<string, string> = { ...address, country, ...(userAddressId !== null ? { selected_user_address_id: String(userAddressId) } : {}) };
     const values = { billingAddress: kept, contactNumber: p.contactNumber?.trim() || null };
@@ -190,7 +190,7 @@ export async function setAccountDetails(
   const [first, ...rest] = fullname.split(' ');
   const outcome = await db.transaction(async (tx): Promise<AccountDetailsOutcome> => {
     const sale = await lockSale(tx, p.saleId);
-    if (!holdIsLive(sale, p.now)) throw noLongerHeld();
+    if (!holdIsLive(sale, p.now)) throw holdLost();
     const [existing] = await tx.select().from(users).where(eq(users.email, email));
     if (existing && !holdsAccount(existing, sale, p.signedInUserId)) throw existingAccount();
     const values = { contactNumber: p.contactNumber?.trim() || null };

@@ -41,8 +41,8 @@ export function requireBuyer(sale: Pick<Sale, 'userId' | 'verifiedEmail'> & { bu
 }
 
 /** The refusal that tells a payment step the hold is gone (spec 001 §8: back to the basket). */
-export function noLongerHeld(): Refusal {
-  return new Refusal('hold-expired', NOT_HELD_MESSAGE);
+export function holdLost(): Refusal {
+  return new Refusal('hold-lost', NOT_HELD_MESSAGE);
 }
 
 async function detailsFor(tx: Pick<Executor, 'insert' | 'select'>, saleId: string) {
@@ -74,7 +74,7 @@ export async function startCardPayment(
   return db.transaction(async (tx) => {
     const sale = await lockSale(tx, p.saleId);
     if (sale.paidAt) throw new Refusal('already-paid', ALREADY_PAID_MESSAGE);
-    if (!holdIsLive(sale, p.now) || !sale.holdDeadline) throw noLongerHeld();
+    if (!holdIsLive(sale, p.now) || !sale.holdDeadline) throw holdLost();
     requireBuyer(sale);
     if (p.total <= 0) throw new Refusal('conflict', PAYMENT_MESSAGES.unableToPay);
     const total = await totalUnderLock(tx, sale, p.total, p.now);
@@ -376,7 +376,7 @@ export async function claimFreeTickets(db: Database, p: { saleId: string; total:
     const sale = await lockSale(tx, p.saleId);
     if (sale.paidAt) return;
     if (p.total !== 0) throw new Refusal('conflict', PAYMENT_MESSAGES.claimFree);
-    if (!holdIsLive(sale, p.now)) throw noLongerHeld();
+    if (!holdIsLive(sale, p.now)) throw holdLost();
     // The basket read again under the lock: free it must still be.
     await totalUnderLock(tx, sale, 0, p.now);
     const completion = await completeSale(tx, p.saleId, p.now, seatingOf(db));

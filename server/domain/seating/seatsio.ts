@@ -102,7 +102,7 @@ export function seatsioSeats(keys: Pick<SeatsioKeys, 'secretKey' | 'apiBase'>, o
         const info = infos[seatsioLabel(seat)];
         if (!info) throw new Refusal('not-found', `${seatName(seat)} is not on this seating plan.`);
         if (info.status !== HELD_STATUS || info.holdToken !== holdToken) {
-          throw new Refusal('hold-expired', `Your hold on ${seatName(seat)} has ended. Please choose your seats again.`);
+          throw new Refusal('hold-lost', `Your hold on ${seatName(seat)} has ended. Please choose your seats again.`);
         }
       }
     },

@@ -9,7 +9,7 @@ import { offerResumeLinkAfter } from '../../http/resumeLink.ts';
 import type { Handlers, InvalidHandler } from '../../http/calls.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { sendCodeFrom } from '../../http/signInCode.ts';
-import { refusalStatus } from '../../http/refusals.ts';
+import { holdLostBody, refusalStatus } from '../../http/refusals.ts';
 import { saleIdOf, setSaleCookie, signIn, signOut } from '../../http/session.ts';
 
 const NO_SALE_MESSAGE = 'Your basket could not be found. Please add your tickets again.';
@@ -47,11 +47,11 @@ export function accountHandlers(deps: AppDeps): Pick<Handlers, AccountCall> {
         if (signedIn.user) await offerResumeLinkAfter(deps, request, signedIn.saleId);
         return { has_account: signedIn.hasAccount };
       } catch (err) {
-        if (!(err instanceof Refusal) || (err.code !== 'hold-expired' && err.code !== 'wrong-code')) throw err;
+        if (!(err instanceof Refusal) || (err.code !== 'hold-lost' && err.code !== 'wrong-code')) throw err;
         reply.status(refusalStatus(err));
         return (
-          err.code === 'hold-expired'
-            ? { error: err.message, type: 'reserving', message: { error: err.message } }
+          err.code === 'hold-lost'
+            ? { ...holdLostBody(err), message: { error: err.message } }
             : { error: err.message, type: 'one_time_code', message: err.message }
         ) as never;
       }
@@ -64,9 +64,9 @@ export function accountHandlers(deps: AppDeps): Pick<Handlers, AccountCall> {
         await offerResumeLinkAfter(deps, request, saleId);
         return { success: true };
       } catch (err) {
-        if (!isRefusal(err, 'hold-expired')) throw err;
+        if (!isRefusal(err, 'hold-lost')) throw err;
         reply.status(refusalStatus(err));
-        return { error: err.message, type: 'reserving', message: { error: err.message } } as never;
+        return { ...holdLostBody(err), message: { error: err.message } } as never;
       }
     },
     logoutOfSale: async ({ request, reply }) => {

@@ -34,7 +34,7 @@ export function addressHandlers(deps: AppDeps): Pick<Handlers, AddressCalls> {
     },
     setDeliveryAddress: async ({ input, request }) => {
       const saleId = saleIdOf(request);
-      if (!saleId) throw new Refusal('hold-expired', ADDRESS_MESSAGES.unableToSetDelivery);
+      if (!saleId) throw new Refusal('hold-lost', ADDRESS_MESSAGES.unableToSetDelivery);
       await setDeliveryAddress(db, saleId, userIdOf(request), input, clock());
       return { success: true };
     },

@@ -10,7 +10,7 @@ import { PAYMENT_MESSAGES } from '../../../contract/messages/payment.ts';
 import { buildCheckout } from '../../domain/checkout.ts';
 import { Refusal } from '../../domain/refusal.ts';
 import { bankTransferStatus, createBankPayment, returnFromBank, startBankPayment } from '../../domain/payment/bankTransfer.ts';
-import { noLongerHeld } from '../../domain/payment/payments.ts';
+import { holdLost } from '../../domain/payment/payments.ts';
 import { receiveTruelayerWebhook } from '../../domain/payment/webhooks.ts';
 import type { Handlers } from '../../http/calls.ts';
 import type { AppDeps } from '../../http/deps.ts';
@@ -25,7 +25,7 @@ export function bankTransferHandlers(deps: AppDeps): Pick<Handlers, BankCalls> {
   /** The sale, held and offered the bank transfer (GBP or EUR, provider not Stripe, not blocked). */
   async function payableSale(request: FastifyRequest, failure: string): Promise<{ saleId: string; checkout: Checkout; now: Date }> {
     const sale = await request.visitorSale();
-    if (!sale) throw noLongerHeld();
+    if (!sale) throw holdLost();
     const saleId = sale.id;
     const now = clock();
     const checkout = await buildCheckout(db, saleId, now, { captchaSitekey: null, userId: userIdOf(request) });

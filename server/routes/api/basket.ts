@@ -153,7 +153,7 @@ export function basketHandlers(deps: AppDeps): Pick<Handlers, BasketCalls> {
         : { reserved: false, error: result.error };
     },
     extendHold: async ({ request }) => {
-      if (!(await hasSale(request))) throw new Refusal('hold-expired', NOT_HELD_MESSAGE);
+      if (!(await hasSale(request))) throw new Refusal('hold-lost', NOT_HELD_MESSAGE);
       const extended = await extendHold(db, await openSaleFor(request), clock(), config.checkoutTimeSeconds);
       return { seconds_remaining: extended.secondsRemaining, extensions_left: extended.extensionsLeft };
     },

@@ -11,7 +11,7 @@ export function donationHandlers(deps: AppDeps): Pick<Handlers, 'saveDonation' |
   const { db, clock } = deps;
   async function saleFor(request: FastifyRequest, refusal: string): Promise<string> {
     const sale = await request.visitorSale();
-    if (!sale) throw new Refusal('hold-expired', refusal);
+    if (!sale) throw new Refusal('hold-lost', refusal);
     return sale.id;
   }
   return {

@@ -22,7 +22,7 @@ export function planHandlers(deps: AppDeps): Pick<Handlers, PlanCalls> {
   const { db, clock } = deps;
   const wiring = deps.plans;
 
-  const { heldSale, checkoutOf, holdGone } = heldSaleCalls(deps);
+  const { heldSale, checkoutOf, replyHoldLost } = heldSaleCalls(deps);
 
   /**
    * The new card: keyed, only one a SetupIntent saved for this buyer, as Stripe says (a card id
@@ -69,8 +69,8 @@ export function planHandlers(deps: AppDeps): Pick<Handlers, PlanCalls> {
         }
         return { status: 'success' as const, url: null };
       } catch (err) {
-        if (isRefusal(err, 'hold-expired')) {
-          await holdGone(reply, err);
+        if (isRefusal(err, 'hold-lost')) {
+          await replyHoldLost(reply, err);
           return undefined;
         }
         throw err;
@@ -90,8 +90,8 @@ export function planHandlers(deps: AppDeps): Pick<Handlers, PlanCalls> {
         const started = await startCardSetup(db, setup, { saleId: sale.id, now: clock() });
         return { public_key: started.publicKey, client_secret: started.clientSecret };
       } catch (err) {
-        if (isRefusal(err, 'hold-expired')) {
-          await holdGone(reply, err);
+        if (isRefusal(err, 'hold-lost')) {
+          await replyHoldLost(reply, err);
           return undefined;
         }
         throw err;

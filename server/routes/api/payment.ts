@@ -11,27 +11,22 @@ import { buildCheckout } from '../../domain/checkout.ts';
 import { isRefusal, Refusal } from '../../domain/refusal.ts';
 import { findUser } from '../../domain/users.ts';
 import { billingPrefill, setAccountDetails, setBillingAddress } from '../../domain/payment/details.ts';
-import { claimFreeTickets, noLongerHeld, paymentError, startCardPayment } from '../../domain/payment/payments.ts';
+import { claimFreeTickets, holdLost, paymentError, startCardPayment } from '../../domain/payment/payments.ts';
 import { receiveStripeWebhook, returnFromCard } from '../../domain/payment/webhooks.ts';
 import type { PaymentWiring } from '../../providers/index.ts';
 import type { Handlers, InvalidHandler } from '../../http/calls.ts';
 import type { AppDeps } from '../../http/deps.ts';
-import { refusalStatus } from '../../http/refusals.ts';
+import { refusalStatus, replyHoldLost } from '../../http/refusals.ts';
 import { saleIdOf, setSaleCookie, signIn, userIdOf } from '../../http/session.ts';
 
 type PaymentCalls = 'getStripeToken' | 'getPaymentError' | 'setAccountDetails' | 'setBillingAddress' | 'getOpoaUsers' | 'claimFreeTickets';
-
-/** A refusal because the hold is gone carries `type: 'reserving'`, so the step returns to the basket with it. */
-function holdGoneReply(reply: FastifyReply, err: Refusal) {
-  return reply.status(refusalStatus(err)).send({ error: err.message, type: 'reserving' });
-}
 
 export function paymentHandlers(deps: AppDeps, wiring: PaymentWiring): Pick<Handlers, PaymentCalls> {
   const { db, clock } = deps;
 
   async function saleOf(request: FastifyRequest): Promise<string> {
     const sale = await request.visitorSale();
-    if (!sale) throw noLongerHeld();
+    if (!sale) throw holdLost();
     return sale.id;
   }
   const checkoutOf = (request: FastifyRequest, saleId: string, now: Date): Promise<Checkout> =>
@@ -42,8 +37,8 @@ export function paymentHandlers(deps: AppDeps, wiring: PaymentWiring): Pick<Hand
     try {
       return await work();
     } catch (err) {
-      if (isRefusal(err, 'hold-expired')) {
-        await holdGoneReply(reply, err);
+      if (isRefusal(err, 'hold-lost')) {
+        await replyHoldLost(reply, err);
         return undefined;
       }
       throw err;

@@ -10,7 +10,7 @@ export function questionHandlers(deps: AppDeps): Pick<Handlers, 'saveQuestionAns
   return {
     saveQuestionAnswers: async ({ input, request }) => {
       const sale = await request.visitorSale();
-      if (!sale) throw new Refusal('hold-expired', QUESTION_REFUSALS.notHeld);
+      if (!sale) throw new Refusal('hold-lost', QUESTION_REFUSALS.notHeld);
       await saveQuestionAnswers(db, sale.id, { answers: input.answers, beforeOrAfter: input.before_or_after }, clock());
       return { questions_set: true };
     },

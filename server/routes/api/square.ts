@@ -19,12 +19,12 @@ type SquareCalls = 'getSquareCredentials' | 'payWithSquare';
 export function squareHandlers(deps: AppDeps): Pick<Handlers, SquareCalls> {
   const { db, clock } = deps;
   const wiring = deps.plans;
-  const { heldSale, checkoutOf, holdGone } = heldSaleCalls(deps);
+  const { heldSale, checkoutOf, replyHoldLost } = heldSaleCalls(deps);
 
   return {
     getSquareCredentials: async ({ request }) => {
       const sale = await heldSale(request).catch(() => null);
-      if (!sale) throw new Refusal('hold-expired', SQUARE_MESSAGES.credentials);
+      if (!sale) throw new Refusal('hold-lost', SQUARE_MESSAGES.credentials);
       const checkout = await checkoutOf(request, sale.id, clock());
       if (checkout.sagepay_or_stripe?.toLowerCase() !== 'square') throw new Refusal('not-offered', SQUARE_MESSAGES.credentials);
       return wiring.square.credentials;
@@ -62,8 +62,8 @@ export function squareHandlers(deps: AppDeps): Pick<Handlers, SquareCalls> {
         if (result.kind === 'failed') return { response: { success: false, message: result.message } };
         return { response: { success: true, payment: { id: result.paymentId, status: 'COMPLETED' } } };
       } catch (err) {
-        if (isRefusal(err, 'hold-expired')) {
-          await holdGone(reply, err);
+        if (isRefusal(err, 'hold-lost')) {
+          await replyHoldLost(reply, err);
           return undefined;
         }
         throw err;

@@ -8,7 +8,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { checkCodeRefusalSchema } from '../../../contract';
 import { accountMachine } from '../../../machines/account/account.machine';
 import type { AccountUser } from '../../../machines/account/account.types';
-import { failed, holdLost, refused, type CallFailure } from '../../../contract/outcome';
+import { failed, HOLD_LOST_ON_THE_WIRE, holdLost, refused, type CallFailure } from '../../../contract/outcome';
 import { CallFailed, callApi } from '../../api/client';
 import { failureFrom } from '../../api/outcome';
 import { refreshUser, userQuery } from '../../api/queries';
@@ -18,7 +18,7 @@ function callError(err: unknown): CallFailure {
     const refusal = checkCodeRefusalSchema.safeParse(err.body);
     if (refusal.success) {
       const r = refusal.data;
-      return r.type === 'reserving' ? holdLost(r.message.error) : refused(r.message, 'one_time_code');
+      return r.type === HOLD_LOST_ON_THE_WIRE ? holdLost(r.message.error) : refused(r.message, 'one_time_code');
     }
     // The server's own words are shown beside the spec's notice, whatever the status.
     return failureFrom(err, err.serverMessage);

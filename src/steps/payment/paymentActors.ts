@@ -13,7 +13,7 @@ import { PAYMENT_MESSAGES } from '../../../contract/messages/payment';
 import { paymentMachine } from '../../../machines/payment/payment.machine';
 import { BUILT_METHODS, paymentSituation } from '../../../machines/payment/payment.rules';
 import type { CardResult, PaymentSituation } from '../../../machines/payment/payment.types';
-import { holdLost, refused } from '../../../contract/outcome';
+import { HOLD_LOST_ON_THE_WIRE, holdLost, refused } from '../../../contract/outcome';
 import { CallFailed, callApi } from '../../api/client';
 import { settled } from '../../api/outcome';
 import { checkoutQuery, refreshUser } from '../../api/queries';
@@ -94,7 +94,7 @@ export function appPaymentMachine(queryClient: QueryClient, navigate: (url: stri
           const refusal = err instanceof CallFailed ? checkCodeRefusalSchema.safeParse(err.body) : null;
           if (refusal?.success) {
             const r = refusal.data;
-            throw r.type === 'reserving' ? holdLost(r.message.error) : refused(r.message);
+            throw r.type === HOLD_LOST_ON_THE_WIRE ? holdLost(r.message.error) : refused(r.message);
           }
           return settled(Promise.reject(err), CHECK_FAILED_NOTICE);
         }
