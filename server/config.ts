@@ -234,6 +234,57 @@ export interface SmsSettings {
   from: string;
 }
 
+const PEM = (what: string) => z.string().check(z.regex(/-----BEGIN [A-Z ]+-----[\s\S]+-----END [A-Z ]+-----/, `must be ${what} in PEM form`));
+
+/**
+ * Apple Wallet passes: the pass type, the team, the pass type's certificate and key, and Apple's
+ * WWDR intermediate certificate (PEM text; `\n` may stand for a line break). Google Wallet: the
+ * issuer id and the service account that signs the save links.
+ */
+const walletSchema = z.object({
+  APPLE_PASS_TYPE_ID: z.optional(z.string().check(z.regex(/^pass\.[A-Za-z0-9.-]{1,200}$/, 'must be a pass type identifier (pass.…)'))),
+  APPLE_TEAM_ID: z.optional(z.string().check(z.regex(/^[A-Z0-9]{10}$/, 'must be a ten-character Apple team identifier'))),
+  APPLE_PASS_CERT: z.optional(PEM('a certificate')),
+  APPLE_PASS_KEY: z.optional(PEM('a private key')),
+  APPLE_PASS_KEY_PASSPHRASE: z.optional(z.string()),
+  APPLE_WWDR_CERT: z.optional(PEM('a certificate')),
+  GOOGLE_WALLET_ISSUER_ID: z.optional(z.string().check(z.regex(/^\d{6,25}$/, 'must be a Google Wallet issuer id (digits)'))),
+  GOOGLE_WALLET_SERVICE_ACCOUNT: z.optional(z.string().check(z.regex(/^[^@\s]+@[^@\s]+\.[a-z]{2,}$/i, 'must be a service account e-mail address'))),
+  GOOGLE_WALLET_PRIVATE_KEY: z.optional(PEM('a private key')),
+});
+
+export interface WalletPassSettings {
+  apple: { passTypeIdentifier: string; teamIdentifier: string; signerCert: string; signerKey: string; signerKeyPassphrase: string | null; wwdr: string } | null;
+  google: { issuerId: string; serviceAccount: string; privateKey: string } | null;
+}
+
+const pemText = (value: string) => value.replace(/\\n/g, '\n');
+
+/** Each wallet is keyed when all its variables are set; some without the others are refused. */
+export function walletPassSettings(env: Record<string, string | undefined>): WalletPassSettings {
+  const e = parseSection(walletSchema, env);
+  const need = <K extends keyof typeof e>(names: readonly K[], what: string) => {
+    if (names.every((n) => !e[n])) return false;
+    for (const n of names) if (!e[n]) throw new ConfigError(`Invalid configuration. ${String(n)}: required when ${what} is keyed`);
+    return true;
+  };
+  const apple = need(['APPLE_PASS_TYPE_ID', 'APPLE_TEAM_ID', 'APPLE_PASS_CERT', 'APPLE_PASS_KEY', 'APPLE_WWDR_CERT'] as const, 'Apple Wallet');
+  const google = need(['GOOGLE_WALLET_ISSUER_ID', 'GOOGLE_WALLET_SERVICE_ACCOUNT', 'GOOGLE_WALLET_PRIVATE_KEY'] as const, 'Google Wallet');
+  return {
+    apple: apple
+      ? {
+          passTypeIdentifier: e.APPLE_PASS_TYPE_ID!,
+          teamIdentifier: e.APPLE_TEAM_ID!,
+          signerCert: pemText(e.APPLE_PASS_CERT!),
+          signerKey: pemText(e.APPLE_PASS_KEY!),
+          signerKeyPassphrase: e.APPLE_PASS_KEY_PASSPHRASE ?? null,
+          wwdr: pemText(e.APPLE_WWDR_CERT!),
+        }
+      : null,
+    google: google ? { issuerId: e.GOOGLE_WALLET_ISSUER_ID!, serviceAccount: e.GOOGLE_WALLET_SERVICE_ACCOUNT!, privateKey: pemText(e.GOOGLE_WALLET_PRIVATE_KEY!) } : null,
+  };
+}
+
 /** The Square keys, when all three are set. */
 export function squareKeys(env: Record<string, string | undefined>): SquareKeys | null {
   const e = parseSection(squareSchema, env);
@@ -344,6 +395,8 @@ export interface Config {
   bank: BankSettings;
   /** Square's keys; null: Square's sandbox on this server. */
   square: SquareKeys | null;
+  /** Apple Wallet and Google Wallet keys; without them demo mode makes its own, clearly labelled. */
+  walletPasses: WalletPassSettings;
   /** Milliseconds between runs of the instalment job; null when it is off. */
   instalmentJobIntervalMs: number | null;
   /** Sentry's DSN for browser errors; null: they go to this server's log. */
@@ -420,6 +473,7 @@ export function parseConfig(env: Record<string, string | undefined>, fallbackSec
     payment: paymentSettings(env),
     bank: bankSettings(env),
     square: squareKeys(env),
+    walletPasses: walletPassSettings(env),
     instalmentJobIntervalMs: e.INSTALMENT_JOB_INTERVAL > 0 ? e.INSTALMENT_JOB_INTERVAL * 1000 : null,
     sentryDsn: e.SENTRY_DSN ?? null,
     analytics: analyticsOf(e.ANALYTICS_TAG_URL, e.ANALYTICS_PIXEL_URL, demo),

@@ -7,6 +7,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import { compression } from '../../plugins/compression.ts';
 import { pageStyleNonces } from '../../plugins/security.ts';
 import { registerAccount } from './account.ts';
+import { registerPasses } from './passes.ts';
 import { registerCatalogue } from './catalogue.ts';
 import { registerCheckoutApp, type CheckoutAppOptions } from './checkoutApp.ts';
 import { registerGiftAidDownload } from './giftAidCsv.ts';
@@ -31,6 +32,7 @@ export const pages: FastifyPluginAsync<CheckoutAppOptions> = async (app, options
   registerGiftAidDownload(app, deps);
   registerWallet(app, deps);
   registerAccount(app, deps);
+  registerPasses(app, deps);
   registerWaiverPage(app, deps);
   registerCheckoutApp(app, options);
 };
