@@ -45,6 +45,8 @@ export class WaitingRooms {
   private byEvent = new Map<number, number[]>();
   private readAt = -Infinity;
   private reading: Promise<void> | null = null;
+  /** Whether any waiting list has an entry still to offer, as of the last read (or a join since in this process). */
+  private listed = false;
 
   constructor(
     private readonly db: Database,
@@ -88,8 +90,28 @@ export class WaitingRooms {
     await this.current();
   }
 
+  /**
+   * Whether any waiting list may have an entry still to offer: read with the queues once a second,
+   * and true at once in the process that takes a join. Stock-taking routes give freed stock to the
+   * lists first only then, so a checkout with no one waiting pays nothing for it.
+   */
+  async waitingListed(): Promise<boolean> {
+    await this.current();
+    return this.listed;
+  }
+
+  /** A join was taken here: the lists have an entry, whatever the last read found. */
+  markListed(): void {
+    this.listed = true;
+  }
+
   private async read(): Promise<void> {
     const now = this.clock();
+    const [listed] = await rows<{ pending: boolean }>(
+      this.db,
+      sql`SELECT EXISTS (SELECT 1 FROM waiting_list_entries WHERE offered_at IS NULL AND left_at IS NULL AND removed_at IS NULL) AS pending`,
+    );
+    this.listed = listed?.pending === true;
     let found = await readQueues(this.db);
     const due = [...found.values()].filter((d) => dueForStep(d.row, now));
     if (due.length > 0) {

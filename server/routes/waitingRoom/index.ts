@@ -316,7 +316,7 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
     return reply.header('cache-control', 'no-store').redirect(`${queuePagePath(dateId)}?notify=sent`, 303);
   });
 
-  registerWaitingList(app, deps);
+  registerWaitingList(app, deps, rooms);
   registerOffers(app, deps);
 
   if (config.demo) {

@@ -10,6 +10,7 @@ import { sql } from 'drizzle-orm';
 import { z } from 'zod/mini';
 import { rows } from '../../db/index.ts';
 import type { AppDeps } from '../../http/deps.ts';
+import type { WaitingRooms } from '../../domain/waitingRoom/room.ts';
 import { html, page, type Html } from '../../views/html.ts';
 import {
   entryForLeaving,
@@ -42,10 +43,10 @@ const waitingListForm = z.object({
   altcha: z.optional(z.string().check(z.maxLength(20_000))),
 });
 
-export function registerWaitingList(app: FastifyInstance, deps: AppDeps): void {
+export function registerWaitingList(app: FastifyInstance, deps: AppDeps, rooms: WaitingRooms): void {
   const { db, config, clock } = deps;
 
-  const mail = waitingListMailOf(config);
+  const mail = waitingListMailOf(config, deps.mailer);
   const show = (reply: FastifyReply, body: Html, status = 200) =>
     reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page(config, 'Waiting list', html`<h1>Waiting list</h1>${body}`));
 
@@ -59,6 +60,7 @@ export function registerWaitingList(app: FastifyInstance, deps: AppDeps): void {
     const body = (request.body ?? {}) as { ticket?: unknown };
     const lines = body.ticket && typeof body.ticket === 'object' ? Object.values(body.ticket as Record<string, { ticket?: unknown }>) : [];
     const ticketTypeIds = lines.map((l) => Number(l?.ticket)).filter((id) => Number.isSafeInteger(id) && id > 0).slice(0, 50);
+    if (!(await rooms.waitingListed())) return;
     await offerFreedStock(db, mail, clock(), { saleId: saleIdOf(request), ticketTypeIds });
   }
 
@@ -78,6 +80,7 @@ export function registerWaitingList(app: FastifyInstance, deps: AppDeps): void {
         clock(),
         { ...mail, maxHeldPerBuyer: config.maxHeldPerBuyer },
       );
+      rooms.markListed();
       if (!browser) return answer;
       return show(reply, html`<p class="notice" role="status">${answer.message}</p><p><a class="inline-link" href="/all-events/">See all events</a></p>`);
     } catch (err) {
