@@ -78,6 +78,20 @@ test('a refused instalment: the e-mail’s link, a new card in my account, and t
   await expect(page.getByRole('heading', { level: 1, name: `Receipt for order ${reference}` })).toBeVisible();
   await expect(page.getByRole('row', { name: /Total/ })).toContainText('£189.00');
   await expectNoAxeViolations(page, 'a receipt');
+
+  // The tickets, now paid for, go into the phone's wallet.
+  await page.getByRole('link', { name: 'Tickets' }).click();
+  const ticket = page.locator('.wallet-ticket').first();
+  const code = (await ticket.getAttribute('data-code'))!;
+  await expectNoAxeViolations(page, 'the wallet with its pass buttons');
+  await expectTargetSizes(page, 'the wallet with its pass buttons');
+  await photograph(page, 'docs/screenshots/phone-wallet-passes.png', { fullPage: true });
+  const pass = await page.request.get((await ticket.getByRole('link', { name: /^Add to Apple Wallet/ }).getAttribute('href'))!);
+  expect(pass.headers()['content-type']).toBe('application/vnd.apple.pkpass');
+  await ticket.getByRole('link', { name: /^Save to Google Wallet/ }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Saved to Google Wallet (demo stand-in)' })).toBeVisible();
+  await expect(page.getByText(code, { exact: true })).toBeVisible();
+  await expectNoAxeViolations(page, 'the Google Wallet stand-in');
 });
 
 test('a buyer signs a second browser out from their account and stays signed in here', async ({ page, browser, baseURL }) => {
