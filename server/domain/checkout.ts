@@ -60,6 +60,9 @@ export async function buildCheckout(
     has_waivers: hasWaivers(basket.events),
     require_delivery_address: requiresDeliveryAddress(snapshot),
     ...providerFields(basket.provider),
+    // The e-mail this sale already knows for a buyer no one has signed in as (the express details
+    // given before, or an address proven with its code here), which the express form starts from.
+    init_guest_email: sale.userId === null ? (sale.buyerEmail ?? sale.verifiedEmail ?? null) : null,
     truelayer_returned_from: followUps.truelayerReturnedFrom,
     ...paymentSettingsOf(snapshot.paymentSettings, basket.organisers.length, opts.userId),
     ...planFieldsOf(snapshot.plans, followUps.planRemaining, { eventIds: basket.events.map((e) => e.id), total, currency: basket.currency, now, paid }),
