@@ -1,5 +1,19 @@
-// The linter: typescript-eslint's recommended rules, React's hooks rules, and the layers' import
-// boundaries (README, "How it is built"). Syntax only, no type information, so it stays fast.
+// The linter. What it holds:
+// - typescript-eslint's recommended rules and React's hooks rules;
+// - the layers' import boundaries (README, "How it is built"): the contract imports none of our
+//   folders; a chart imports the contract, its own folder, the test helpers and the charts it
+//   invokes (every folder of machines/ is a chart's, read from the directory, so a new chart is
+//   under the rule at once); ui/ and machines/ import no other layer; src/ no server; server/ no
+//   src/ or machines/;
+// - libraries where they do not belong: no React, ky or TanStack in machines/ (a chart reaches the
+//   app only through what it is provided); no Fastify, nor the server's http/, routes/ or
+//   providers/, in server/domain/ (the domain is handed what it needs);
+// - `as unknown as` nowhere in production code but the one seam, contract/unchecked.ts (tests may
+//   build fakes with it);
+// - with type information, on production code only: no floating promise
+//   (@typescript-eslint/no-floating-promises: await it, return it, or mark it `void` on purpose)
+//   and every case of a union handled in a switch (@typescript-eslint/switch-exhaustiveness-check).
+import { readdirSync } from 'node:fs';
 import js from '@eslint/js';
 import { defineConfig } from 'eslint/config';
 import reactHooks from 'eslint-plugin-react-hooks';
@@ -27,14 +41,37 @@ const boundary = (files, patterns) => ({
   rules: { 'no-restricted-imports': ['error', { patterns }] },
 });
 
-const chartFolders = ['account', 'address', 'bankTransfer', 'basket', 'checkout', 'countdown', 'delivery', 'donation',
-  'instalment', 'marketing', 'orderCompleted', 'payment', 'questions', 'reservation', 'seatSelection', 'square',
-  'stepSaver', 'transfers', 'waiver'];
+/** Every chart's folder: each folder of machines/ but the test helpers'. */
+const chartFolders = readdirSync(new URL('./machines/', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory() && entry.name !== 'testing')
+  .map((entry) => entry.name);
+
+/** Libraries a chart never imports: the UI's and the HTTP client's. */
+const NOT_IN_CHARTS = {
+  group: ['react', 'react/*', 'react-dom', 'react-dom/*', '@xstate/react', 'ky', 'ky/*', '@tanstack/*'],
+  message: 'A chart does not import React, ky or TanStack: the app provides what a chart calls (machines/providedByApp.ts).',
+};
+
+/** What the domain never imports: HTTP (Fastify, the web layer, the routes) and the providers' wiring. */
+const NOT_IN_DOMAIN = [
+  {
+    group: ['fastify', 'fastify-plugin', '@fastify/*'],
+    message: 'The domain knows nothing of HTTP: the routes (server/routes/) call it.',
+  },
+  {
+    regex: '^(\\.\\./)+(http|routes|providers)(/|$)',
+    message: 'The domain imports neither the web layer (http/, routes/) nor the providers\' wiring: it is handed what it needs.',
+  },
+];
+
+/** Production code: every file of the layers but tests and their helpers. */
+const PRODUCTION = ['contract/**/*.{ts,tsx}', 'ui/**/*.{ts,tsx}', 'src/**/*.{ts,tsx}', 'machines/**/*.{ts,tsx}', 'server/**/*.{ts,tsx}'];
+const TESTS = ['**/*.test.{ts,tsx}', 'machines/testing/**', 'server/test/**', 'server/db/testing.ts'];
 
 /** A chart imports the contract, its own folder, the test helpers, and the charts it invokes. */
 const chartBoundary = (chart) => {
   const children = CHILDREN[chart] ?? [];
-  const patterns = [reaching(OUR_FOLDERS.filter((f) => f !== 'contract'))];
+  const patterns = [reaching(OUR_FOLDERS.filter((f) => f !== 'contract')), NOT_IN_CHARTS];
   if (children !== '*') {
     const allowed = [chart, 'testing', ...children].join('|');
     patterns.push({
@@ -67,10 +104,41 @@ export default defineConfig(
   // Layers.
   boundary(['contract/**'], [reaching(OUR_FOLDERS)]),
   ...chartFolders.map(chartBoundary),
-  boundary(['machines/testing/**', 'machines/*.ts'], [reaching(OUR_FOLDERS.filter((f) => f !== 'contract'))]),
+  boundary(['machines/testing/**', 'machines/*.ts'], [reaching(OUR_FOLDERS.filter((f) => f !== 'contract')), NOT_IN_CHARTS]),
   boundary(['ui/**'], [reaching(OUR_FOLDERS.filter((f) => f !== 'contract'))]),
   boundary(['src/**'], [reaching(['server', 'scripts', 'bench', 'e2e', 'tools'])]),
   boundary(['server/**'], [reaching(['src', 'machines', 'scripts', 'bench', 'e2e', 'tools'])]),
   // The server's tests may start the end-to-end tests' stand-ins (the local Stripe).
   boundary(['server/**/*.test.ts', 'server/test/**'], [reaching(['src', 'machines', 'scripts', 'bench', 'tools'])]),
+  {
+    files: ['server/domain/**'],
+    ignores: ['server/domain/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [reaching(['src', 'machines', 'scripts', 'bench', 'e2e', 'tools']), ...NOT_IN_DOMAIN] }] },
+  },
+
+  // `as unknown as` only in the seam.
+  {
+    files: PRODUCTION,
+    ignores: [...TESTS, 'contract/unchecked.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: 'TSAsExpression[expression.type="TSAsExpression"][expression.typeAnnotation.type="TSUnknownKeyword"]',
+          message: 'No `as unknown as` outside the seam: call unchecked<T>() (contract/unchecked.ts) and say what vouches for the type.',
+        },
+      ],
+    },
+  },
+
+  // Type-aware rules, on production code.
+  {
+    files: PRODUCTION,
+    ignores: TESTS,
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/switch-exhaustiveness-check': ['error', { considerDefaultExhaustiveForUnions: true }],
+    },
+  },
 );

@@ -131,7 +131,8 @@ export async function buildApp(deps: {
     if (err instanceof Refusal) return reply.status(refusalStatus(err)).send({ error: err.message });
     const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
     if (status >= 400 && status < 500) {
-      const message = typeof (err as { error?: unknown }).error === 'string' ? (err as unknown as { error: string }).error : err.message;
+      const { error } = err as { error?: unknown };
+      const message = typeof error === 'string' ? error : err.message;
       return reply.status(status).send({ error: message || 'The request could not be understood' });
     }
     if (isDatabaseUnavailable(err)) {

@@ -84,7 +84,7 @@ async function main() {
     jobsTurn: database.jobsTurn,
   });
 
-  const stopWaitingList = await startWaitingRoom(database.db, config, clock, (err) => app.log.error({ err }, 'waiting list offers failed'), database.jobsTurn);
+  const stopWaitingList = await startWaitingRoom(database.db, config, mailerOf(config), clock, (err) => app.log.error({ err }, 'waiting list offers failed'), database.jobsTurn);
 
   // Scheduled gifts are e-mailed by the sweeper at their delivery date and time.
   const transferMail = { mailer: mailerOf(config), brandName: config.brandName };

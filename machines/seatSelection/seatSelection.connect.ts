@@ -7,6 +7,7 @@ import type { SnapshotFrom } from 'xstate';
 import { formatMoney, formatSeatTotal } from '../../contract/money';
 import { checkSeatToggle, seatName, type RuleSeat } from '../../contract/seatRules';
 import { seatBasketKey, type PlanSeat, type ResponseOf } from '../../contract';
+import { unchecked } from '../../contract/unchecked';
 import type { AddRequest, SeatSelectionEvent, seatSelectionMachine } from './seatSelection.machine';
 
 export type SeatingPlan = ResponseOf<'getSeatingPlan'>;
@@ -153,7 +154,8 @@ export function addRequest(info: EventDateInfo, seats: MapSeat[], selected: read
     // Stryker disable next-line StringLiteral: seats are added only while held, and a hold always comes with its token; the fallback is for the type.
     entry.seats.push({ section: s.section, row: s.row, number: s.number, hold_token: holdToken ?? '' });
   }
-  return { parent_event_id: 'null', ticket } as unknown as AddRequest;
+  // The basket's add call as the seat map sends it: `parent_event_id` is the text 'null' on this wire.
+  return unchecked<AddRequest>({ parent_event_id: 'null', ticket });
 }
 
 export function seatSelectionSenders(send: (event: SeatSelectionEvent) => void, seats: MapSeat[], view: SeatSelectionView, info: EventDateInfo | undefined) {

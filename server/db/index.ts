@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
+import { unchecked } from '../../contract/unchecked.ts';
 import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
@@ -55,7 +56,8 @@ export async function openDatabase(
     // A connection lost while checked out between two statements (inside a transaction) tells its
     // client, not the pool: heard here, it fails that request (503) instead of the process.
     pool.on('connect', (client) => client.on('error', () => undefined));
-    const db = drizzlePg(pool, { schema }) as unknown as Database;
+    // Both drivers answer every query `Database` names; drizzle types each by its own driver.
+    const db = unchecked<Database>(drizzlePg(pool, { schema }));
     const lock = await pool.connect();
     try {
       await lock.query('SELECT pg_advisory_lock($1)', [STARTUP_LOCK]);
@@ -78,7 +80,7 @@ export async function openDatabase(
   }
   mkdirSync(path.resolve(config.pgliteDir), { recursive: true });
   const client = await PGlite.create(path.resolve(config.pgliteDir));
-  const db = drizzlePglite(client, { schema }) as unknown as Database;
+  const db = unchecked<Database>(drizzlePglite(client, { schema }));
   await migratePglite(db as never, { migrationsFolder });
   await watchWrites(client);
   await prepare(db);
@@ -101,6 +103,7 @@ export async function preparedRows<T>(db: Pick<Database, 'execute'>, name: strin
 
 /** Rows of a raw statement, the same on both drivers. */
 export async function rows<T>(db: Pick<Database, 'execute'>, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows: T[] };
+  // Both drivers answer a raw statement with its rows under `rows`.
+  const result = unchecked<{ rows: T[] }>(await db.execute(query));
   return result.rows;
 }

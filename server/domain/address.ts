@@ -77,7 +77,7 @@ function fieldsOf(address: DeliveryAddressRequest['address']): AddressFields {
 }
 
 const trimmed = (f: AddressFields): AddressFields =>
-  Object.fromEntries(Object.entries(f).map(([k, v]) => [k, v.trim()])) as unknown as AddressFields;
+  Object.fromEntries(Object.entries(f).map(([k, v]) => [k, v.trim()])) as AddressFields;
 
 /**
  * set_delivery_address: the same rules as the form (spec 000 §5, spec 001 §5) checked again, the

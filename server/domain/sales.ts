@@ -1,6 +1,7 @@
 /** A visitor's sale: created lazily, locked while it changes, its hold released on edits. */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { eq, sql } from 'drizzle-orm';
+import { unchecked } from '../../contract/unchecked.ts';
 import type { Database, Executor } from '../db/index.ts';
 import { sales } from '../db/schema.ts';
 import { STEPS, type Step } from '../../contract/index.ts';
@@ -130,5 +131,6 @@ export async function purgeSales(db: Pick<Executor, 'execute'>, now: Date): Prom
           )
         RETURNING s.id`,
   );
-  return (deleted as unknown as { rows: unknown[] }).rows.length;
+  // Both drivers answer a raw statement with its rows under `rows`.
+  return unchecked<{ rows: unknown[] }>(deleted).rows.length;
 }

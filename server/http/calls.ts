@@ -5,6 +5,7 @@
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { calls, type CallName, type ParsedRequestOf, type ResponseOf } from '../../contract/index.ts';
+import { unchecked } from '../../contract/unchecked.ts';
 
 export interface CallContext<N extends CallName> {
   input: ParsedRequestOf<N>;
@@ -85,7 +86,7 @@ export function registerCalls<N extends CallName>(app: FastifyInstance, handlers
         const raw = params && Object.keys(params).length > 0 && fields !== null && typeof fields === 'object' && !Array.isArray(fields) ? { ...fields, ...params } : fields;
         const parsed =
           raw !== null && typeof raw === 'object' && !Array.isArray(raw)
-            ? call.request.safeParse(shapeForSchema(raw, (call.request as unknown as { _zod: { def: SchemaDef } })._zod.def))
+            ? call.request.safeParse(shapeForSchema(raw, unchecked<{ _zod: { def: SchemaDef } }>(call.request)._zod.def)) // zod's own definition, which its public types leave out
             : ({ success: false, error: { issues: [{ path: [], message: 'expected an object of fields' }] } } as const);
         if (!parsed.success) {
           const message = describeIssue(parsed.error.issues[0]);

@@ -5,6 +5,7 @@
  * delivered e-mail's is.
  */
 import { eq } from 'drizzle-orm';
+import { unchecked } from '../../contract/unchecked.ts';
 import type { Database } from '../db/index.ts';
 import { outbox } from '../db/schema.ts';
 import type { SmsSettings } from '../config.ts';
@@ -30,7 +31,8 @@ export function twilioSender(settings: SmsSettings, options: TwilioClientOptions
   let client: Promise<import('twilio').Twilio> | null = null;
   const load = () =>
     (client ??= import('twilio').then((m) => {
-      const twilio = (m.default ?? m) as unknown as (sid: string, token: string, opts: object) => import('twilio').Twilio;
+      // The module's callable export, which its types describe only as a namespace.
+      const twilio = unchecked<(sid: string, token: string, opts: object) => import('twilio').Twilio>(m.default ?? m);
       return twilio(settings.accountSid, settings.authToken, { ...options, autoRetry: true, maxRetries: 2 });
     }));
   return {

@@ -4,6 +4,7 @@
  * member of the date's organiser (`organiser_members`) gets past `dateFor`.
  */
 import { and, desc, eq, lt, sql } from 'drizzle-orm';
+import { unchecked } from '../../../contract/unchecked.ts';
 import { rows, type Database, type Executor } from '../../db/index.ts';
 import * as t from '../../db/schema.ts';
 import { Refusal } from '../refusal.ts';
@@ -124,7 +125,8 @@ type Who = { userId: number; now: Date };
 
 async function change(db: Database, date: ConsoleDate, who: Who, action: string, detail: string, write: (tx: Database) => Promise<void>): Promise<void> {
   await db.transaction(async (tx) => {
-    await write(tx as unknown as Database);
+    // A transaction answers every query the database does.
+    await write(unchecked<Database>(tx));
     await audit(tx, { organiserId: date.organiserId, eventDateId: date.dateId, userId: who.userId, at: who.now, action, detail });
   });
 }

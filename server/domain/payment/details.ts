@@ -5,6 +5,7 @@
  * carries the address and name for delivery only (account.ts makes the account at that proof).
  */
 import { and, eq } from 'drizzle-orm';
+import { unchecked } from '../../../contract/unchecked.ts';
 import type { Database } from '../../db/index.ts';
 import { saleDeliveryAddresses, salePaymentDetails, sales, userAddresses, users } from '../../db/schema.ts';
 import { countryOfIso, isCountry, isoOfCountry, isState } from '../addressCountries.ts';
@@ -105,7 +106,8 @@ export type BillingPrefill = BillingAddress & { country?: string; selected_user_
 export async function billingPrefill(db: Pick<Database, 'select'>, saleId: string): Promise<BillingPrefill> {
   const [details] = await db.select({ billing: salePaymentDetails.billingAddress }).from(salePaymentDetails).where(eq(salePaymentDetails.saleId, saleId));
   if (details?.billing) {
-    const saved = Object.fromEntries(Object.keys(EMPTY_BILLING_ADDRESS).map((k) => [k, details.billing?.[k] ?? ''])) as unknown as BillingAddress;
+    // Built field by field from the empty billing address's keys.
+    const saved = unchecked<BillingAddress>(Object.fromEntries(Object.keys(EMPTY_BILLING_ADDRESS).map((k) => [k, details.billing?.[k] ?? ''])));
     const country_code = saved.country_code || EMPTY_BILLING_ADDRESS.country_code;
     const chosen = details.billing.selected_user_address_id;
     return { ...saved, country_code, country: details.billing.country || countryOfIso(country_code) || COUNTRY_UK, ...(chosen ? { selected_user_address_id: chosen } : {}) };

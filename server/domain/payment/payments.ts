@@ -9,6 +9,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { and, desc, eq, like, sql } from 'drizzle-orm';
+import { unchecked } from '../../../contract/unchecked.ts';
 import type { Database, Executor } from '../../db/index.ts';
 import { holds, instalmentPlans, paymentRefunds, payments, salePaymentDetails, sales } from '../../db/schema.ts';
 import { buildCheckout } from '../checkout.ts';
@@ -386,9 +387,12 @@ export async function claimFreeTickets(db: Database, p: { saleId: string; total:
 
 /** Sums for the money-safety checks: what was taken and not refunded, and what sold sales total. */
 export async function keptPayments(db: Pick<Executor, 'execute'>): Promise<number> {
-  const result = (await db.execute(
-    sql`SELECT COALESCE(sum(p.amount), 0)::int AS kept FROM payments p
-        WHERE p.status = 'succeeded' AND NOT EXISTS (SELECT 1 FROM payment_refunds r WHERE r.payment_id = p.id)`,
-  )) as unknown as { rows: { kept: number }[] };
+  // Both drivers answer a raw statement with its rows under `rows`.
+  const result = unchecked<{ rows: { kept: number }[] }>(
+    await db.execute(
+      sql`SELECT COALESCE(sum(p.amount), 0)::int AS kept FROM payments p
+          WHERE p.status = 'succeeded' AND NOT EXISTS (SELECT 1 FROM payment_refunds r WHERE r.payment_id = p.id)`,
+    ),
+  );
   return Number(result.rows[0]!.kept);
 }

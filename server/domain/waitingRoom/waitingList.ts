@@ -17,6 +17,7 @@
  */
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
+import { unchecked } from '../../../contract/unchecked.ts';
 import { rows, type Database } from '../../db/index.ts';
 import { saleLines, sales, waitingListEntries } from '../../db/schema.ts';
 import { sendMail, type Mailer } from '../../mail/index.ts';
@@ -491,7 +492,8 @@ async function offerNext(db: Database, ticketTypeId: number, now: Date, siteMaxP
     const saleId = newSaleId();
     await tx.insert(sales).values({ id: saleId, currency: type.currency });
     await tx.insert(saleLines).values({ saleId, ticketTypeId, qty: entry.qty });
-    const reserved = await reserveSale(tx as unknown as Database, saleId, now, seconds, { maxPerOrder: Math.max(perOrder, entry.qty) });
+    // A transaction answers every query the database does.
+    const reserved = await reserveSale(unchecked<Database>(tx), saleId, now, seconds, { maxPerOrder: Math.max(perOrder, entry.qty) });
     if (!reserved.reserved) throw new NoTickets();
     // No more time is added to an offer: it holds for the whole window its e-mail states, and no longer.
     await tx.update(sales).set({ holdExtensions: MAX_HOLD_EXTENSIONS }).where(eq(sales.id, saleId));

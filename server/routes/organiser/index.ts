@@ -242,7 +242,7 @@ export async function registerOrganiserConsole(app: FastifyInstance, deps: AppDe
   });
   post('presale-codes/', codeForm, CODE_INVALID, async (date, body, who) => (await addPresaleCode(db, date, who, body.code.toUpperCase(), body.max_uses), 'code'));
   post('presale-codes/:itemId/remove/', null, '', async (date, _b, who, itemId) => (await removePresaleCode(db, date, who, itemId), 'code-removed'));
-  const listMail = waitingListMailOf(config);
+  const listMail = waitingListMailOf(config, deps.mailer);
   const listEntry = async (date: ConsoleDate, itemId: number) => {
     const entry = await entryOf(db, date.dateId, itemId);
     if (!entry) throw new Refusal('not-found', 'This entry is not on one of this date’s waiting lists.');
