@@ -43,6 +43,16 @@ export async function startCardSetup(db: Database, setup: StripeCardSetup, p: { 
   return { publicKey: setup.publicKey, clientSecret: intent.clientSecret };
 }
 
+/**
+ * A SetupIntent for a buyer's new card outside a checkout (a plan's card changed in their account):
+ * for the buyer's own Stripe customer, made once and kept; `saleId` names the plan's sale.
+ */
+export async function startAccountCardSetup(db: Database, setup: StripeCardSetup, p: { userId: number; saleId: string; now: Date }): Promise<{ publicKey: string; clientSecret: string }> {
+  const customer = await ensureCustomer(db, setup, p.userId, p.now);
+  const intent = await setup.createSetupIntent({ customer, saleId: p.saleId });
+  return { publicKey: setup.publicKey, clientSecret: intent.clientSecret };
+}
+
 /** The card a SetupIntent saved for this buyer, as Stripe says; anything else is refused in words. */
 export async function cardSavedBySetup(db: Pick<Executor, 'select'>, setup: StripeCardSetup, p: { userId: number | null; setupIntentId: string }): Promise<string> {
   if (!/^seti_[A-Za-z0-9_]{1,200}$/.test(p.setupIntentId)) throw new Refusal('invalid-input', INSTALMENT_MESSAGES.cardNotSaved);

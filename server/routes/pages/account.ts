@@ -17,6 +17,7 @@ import { buildCheckout } from '../../domain/checkout.ts';
 import { formatNiceDate, formatUkDate } from '../../domain/format.ts';
 import { deleteSavedAddress, listSavedAddresses } from '../../domain/address.ts';
 import { tokeniseSandboxCard } from '../../domain/instalments/sandboxCards.ts';
+import { cardSavedBySetup, startAccountCardSetup } from '../../domain/instalments/cardSetup.ts';
 import {
   ACCOUNT_MESSAGES,
   cancelTransfer,
@@ -39,6 +40,39 @@ import { sitePage } from '../../http/sitePage.ts';
 import { html, type Html } from '../../views/html.ts';
 
 export const SIGN_OUT_OTHERS_PATH = `${ACCOUNT_PATH}signout-others/`;
+const CARD_SETUP_SCRIPT_PATH = `${ACCOUNT_PATH}card-setup.js`;
+
+/** Mounts Stripe's Payment Element for the page's SetupIntent and confirms it on submit. */
+const CARD_SETUP_SCRIPT = `const form = document.getElementById('card-setup');
+if (form) {
+  const { publicKey, clientSecret, returnUrl } = form.dataset;
+  const error = document.getElementById('card-setup-error');
+  const button = form.querySelector('button');
+  const script = document.createElement('script');
+  script.src = 'https://js.stripe.com/v3/';
+  script.onload = () => {
+    const stripe = window.Stripe(publicKey);
+    const elements = stripe.elements({ clientSecret });
+    elements.create('payment').mount('#card-setup-element');
+    button.disabled = false;
+    form.addEventListener('submit', async (event) => {
+      event.preventDefault();
+      button.disabled = true;
+      const result = await stripe.confirmSetup({ elements, confirmParams: { return_url: returnUrl } });
+      if (result.error) {
+        error.textContent = result.error.message || 'The card could not be saved. Please try again.';
+        error.hidden = false;
+        button.disabled = false;
+      }
+    });
+  };
+  script.onerror = () => {
+    error.textContent = 'The card form could not be loaded. Please try again later.';
+    error.hidden = false;
+  };
+  document.head.append(script);
+}
+`;
 
 /** The notices a change comes back with: fixed words, named in the query, never the query's own text. */
 const NOTICES = {
@@ -365,6 +399,44 @@ export function registerAccount(app: FastifyInstance, deps: AppDeps): void {
     return cardPage(request, reply, user, reference, null);
   });
 
+  /**
+   * Keyed: Stripe's Payment Element, for a SetupIntent of the buyer's own customer; Stripe.js
+   * confirms it and sends the browser back to the return path, where the server reads the
+   * SetupIntent from Stripe before the plan trusts the card.
+   */
+  async function stripeCardForm(user: UserRow, plan: AccountPlan, problem: string | null): Promise<Html> {
+    const setup = deps.plans.setup;
+    if (!setup) return html`<p class="notice error" role="alert">Cards cannot be changed on this server.</p>`;
+    const started = await startAccountCardSetup(db, setup, { userId: user.id, saleId: plan.saleId, now: clock() });
+    return html`<form class="panel sandbox-card" id="card-setup" data-public-key="${started.publicKey}" data-client-secret="${started.clientSecret}" data-return-url="${config.publicUrl}${planCardPath(plan.reference)}stripe/">
+        <div id="card-setup-element"></div>
+        ${problem ? html`<p class="notice error" role="alert">${problem}</p>` : ''}
+        <p class="notice error" id="card-setup-error" role="alert" hidden></p>
+        <button class="button button--large" type="submit" disabled>Save the new card</button>
+      </form>
+      <script type="module" src="${CARD_SETUP_SCRIPT_PATH}"></script>`;
+  }
+
+  // The page's one script: Stripe.js takes the card and confirms the SetupIntent (keyed only).
+  app.get(CARD_SETUP_SCRIPT_PATH, async (_request, reply) => reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-cache').send(CARD_SETUP_SCRIPT));
+
+  app.get<{ Params: { reference: string }; Querystring: { setup_intent?: string } }>(`${ACCOUNT_PATH}plans/:reference/card/stripe/`, async (request, reply) => {
+    const user = await signedIn(request);
+    const reference = request.params.reference;
+    if (!user) return signInPage(request, reply, planCardPath(reference));
+    try {
+      const ref = referenceOf(reference);
+      const setup = deps.plans.setup;
+      if (!setup) throw new Refusal('not-found', 'Cards are not saved by Stripe on this server.');
+      const paymentMethod = await cardSavedBySetup(db, setup, { userId: user.id, setupIntentId: String(request.query.setup_intent ?? '') });
+      const { resumed } = await changePlanCard(db, cards(), { userId: user.id, reference: ref, providerMethodId: paymentMethod, makeDefault: true, now: clock() });
+      return reply.redirect(`${ACCOUNT_PATH}?done=${resumed ? 'plan-resumed' : 'card-changed'}#plan-${ref}`, 303);
+    } catch (err) {
+      if (!isRefusal(err)) throw err;
+      return cardPage(request, reply, user, reference, err.message, refusalStatus(err));
+    }
+  });
+
   async function cardPage(request: FastifyRequest, reply: FastifyReply, user: UserRow, reference: string, problem: string | null, status = 200) {
     const [plan] = REFERENCE.test(reference) ? await plansOf(db, user.id, reference) : [];
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
@@ -372,13 +444,24 @@ export function registerAccount(app: FastifyInstance, deps: AppDeps): void {
       return reply.status(404).send(await pageFor(request, 'Plan not found', html`<div class="account"><h1>Plan not found</h1><p>${ACCOUNT_MESSAGES.planNotFound}</p><p><a class="inline-link" href="${ACCOUNT_PATH}">Back to my account</a></p></div>`));
     }
     const due = plan.schedule.find((s) => s.status !== 'paid');
+    const now = clock();
+    const closed =
+      plan.status === 'completed'
+        ? ACCOUNT_MESSAGES.planPaid
+        : plan.status === 'authenticating'
+          ? ACCOUNT_MESSAGES.planNotStarted
+          : plan.status === 'failed' && plan.deadline && plan.deadline.getTime() <= now.getTime()
+            ? ACCOUNT_MESSAGES.planPastDeadline
+            : null;
     reply.status(status);
     return pageFor(
       request,
       'Change card',
       html`<div class="account"><h1>Change the card for order ${plan.reference}</h1>
       <p>Now paid with ${plan.card.brand} card ending ${plan.card.last4}.${due ? html` Next payment: ${formatMoney(due.amount, plan.currency)}${due.attempts > 0 || due.status === 'failed' ? ', taken from the new card as soon as it is saved' : html` on ${formatUkDate(due.dueAt)}`}.` : ''}</p>
-      ${cards().name === 'sandbox'
+      ${closed
+        ? html`<p class="notice" role="status">${closed}</p>`
+        : cards().name === 'sandbox'
         ? html`<form method="post" action="${planCardPath(plan.reference)}" class="panel sandbox-card" novalidate>
         <label class="field">Card number <input class="input" name="number" inputmode="numeric" autocomplete="cc-number" required${problem ? html` aria-invalid="true" aria-describedby="card-problem"` : ''}></label>
         <div class="form-row">
@@ -390,7 +473,7 @@ export function registerAccount(app: FastifyInstance, deps: AppDeps): void {
         <button class="button button--large" type="submit">Save the new card</button>
       </form>
       <p class="muted">This is the sandbox card processor: no real money moves. 4242 4242 4242 4242 is approved; 4000 0000 0000 0002 is declined.</p>`
-        : html`<p class="notice error" role="alert">Cards are changed with Stripe on this server: ${problem ?? 'the card form is not available here yet.'}</p>`}
+        : await stripeCardForm(user, plan, problem)}
       <p><a class="inline-link" href="${ACCOUNT_PATH}#plan-${plan.reference}">Back to my account</a></p></div>`,
     );
   }
