@@ -7,7 +7,9 @@
  * `account`, ..., `orderCompleted`) lives while the buyer is on that step.
  *
  * A step the buyer completes reads the checkout afresh in its own `advancing` state (a failed read
- * keeps the buyer on the step), then goes to `routing`.
+ * keeps the buyer on the step), then goes to `routing`: each is `ADVANCING` (`ADVANCING_TO_PAID` on
+ * the payment steps); the reserve and captcha steps share the reservation's outcomes
+ * (`reservationOutcomes`).
  *
  * Reservation failures: a failed request from the reserve step (reached with 'Reserve Basket', or
  * resumed) shows MESSAGES.unableToReserve; one from the captcha step's 'Continue' button shows the
@@ -15,6 +17,89 @@
  */
 import { checkoutSetup, initialCheckoutContext, type CheckoutContext } from './checkout.setup';
 import { MESSAGES } from '../../contract/messages/checkout';
+import type { ReservationOutcome } from '../reservation/reservation.types';
+
+/** A failed read of the checkout after a step: the buyer stays on the step (its `active` state). */
+const STAY_ON_FAILED_READ = {
+  target: 'active',
+  actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToGetCheckout } },
+  description: 'The buyer stays on the step and may press Continue again.',
+} as const;
+
+/** A completed step reads the checkout afresh, then goes to `routing`. */
+const ADVANCING = {
+  tags: ['advancing'],
+  invoke: {
+    src: 'loadCheckout',
+    id: 'loadCheckout',
+    onDone: { target: '#checkout.routing', actions: 'keepCheckout' },
+    onError: STAY_ON_FAILED_READ,
+  },
+} as const;
+
+/** A payment step's fresh read: as `ADVANCING`, and a complete payment stops the countdown. */
+const ADVANCING_TO_PAID = {
+  tags: ['advancing'],
+  invoke: {
+    src: 'loadCheckout',
+    id: 'loadCheckout',
+    onDone: [
+      {
+        guard: 'paymentComplete',
+        target: '#checkout.routing',
+        actions: ['keepCheckout', 'markPaid', 'stopCountdown'],
+        description: 'Payment is complete: the countdown stops.',
+      },
+      { target: '#checkout.routing', actions: 'keepCheckout' },
+    ],
+    onError: STAY_ON_FAILED_READ,
+  },
+} as const;
+
+/**
+ * What the reservation's chart decided, from the reserve step or the captcha's 'Continue': the two
+ * differ only in the words of a failed request (`failedText`).
+ */
+function reservationOutcomes(failedText: string) {
+  return [
+    {
+      guard: { type: 'reservationIs', params: { outcome: 'reserved' } },
+      target: '#checkout.routing',
+      actions: ['keepReservedCheckout', 'acceptReservation', 'startClock', 'startReservedCountdown'],
+      description: 'Reserved: the hold starts, and the next step follows from the reserved checkout.',
+    },
+    {
+      guard: { type: 'reservationIs', params: { outcome: 'captcha' } },
+      target: '#checkout.pastBasket.captcha.unsolved',
+      actions: ['keepReservationSitekey', 'freshCaptchaWidget'],
+      description: 'The server wants a captcha (again): a fresh widget to solve.',
+    },
+    {
+      guard: { type: 'reservationIs', params: { outcome: 'redirect' } },
+      actions: {
+        type: 'navigate',
+        params: ({ event }: { event: { output: ReservationOutcome } }) => ({ url: event.output.type === 'redirect' ? event.output.url : '/' }),
+      },
+      description: 'The browser leaves for the address the server gave.',
+    },
+    {
+      guard: { type: 'reservationIs', params: { outcome: 'error' } },
+      target: '#checkout.basket',
+      actions: ['notifyServerReason', 'reloadCheckout'],
+      description: 'The server’s reason is shown as a warning and the basket is reloaded.',
+    },
+    {
+      guard: { type: 'reservationIs', params: { outcome: 'unknown' } },
+      target: '#checkout.basket',
+      actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unknownReservationError } },
+    },
+    {
+      target: '#checkout.basket',
+      actions: { type: 'notify', params: { kind: 'error', text: failedText } },
+      description: 'The request failed.',
+    },
+  ] as const;
+}
 
 export const checkoutMachine = checkoutSetup.createMachine({
   id: 'checkout',
@@ -141,44 +226,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
                 id: 'reservation',
                 systemId: 'reservation',
                 input: ({ context }: { context: CheckoutContext }) => (context.captchaToken ? { captchaToken: context.captchaToken } : {}),
-                onDone: [
-                {
-                  guard: { type: 'reservationIs', params: { outcome: 'reserved' } },
-                  target: '#checkout.routing',
-                  actions: ['keepReservedCheckout', 'acceptReservation', 'startClock', 'startReservedCountdown'],
-                  description: 'Reserved: the hold starts, and the next step follows from the reserved checkout.',
-                },
-                {
-                  guard: { type: 'reservationIs', params: { outcome: 'captcha' } },
-                  target: '#checkout.pastBasket.captcha.unsolved',
-                  actions: ['keepReservationSitekey', 'freshCaptchaWidget'],
-                  description: 'The server wants a captcha (again): a fresh widget to solve.',
-                },
-                {
-                  guard: { type: 'reservationIs', params: { outcome: 'redirect' } },
-                  actions: {
-                    type: 'navigate',
-                    params: ({ event }) => ({ url: event.output.type === 'redirect' ? event.output.url : '/' }),
-                  },
-                  description: 'The browser leaves for the address the server gave.',
-                },
-                {
-                  guard: { type: 'reservationIs', params: { outcome: 'error' } },
-                  target: '#checkout.basket',
-                  actions: ['notifyServerReason', 'reloadCheckout'],
-                  description: 'The server’s reason is shown as a warning and the basket is reloaded.',
-                },
-                {
-                  guard: { type: 'reservationIs', params: { outcome: 'unknown' } },
-                  target: '#checkout.basket',
-                  actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unknownReservationError } },
-                },
-                {
-                  target: '#checkout.basket',
-                  actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToReserveFromButton } },
-                  description: 'The request failed.',
-                },
-              ],
+                onDone: reservationOutcomes(MESSAGES.unableToReserveFromButton),
                 onError: {
                   target: '#checkout.basket',
                   actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToReserveFromButton } },
@@ -203,44 +251,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
             id: 'reservation',
             systemId: 'reservation',
             input: {},
-            onDone: [
-                {
-                  guard: { type: 'reservationIs', params: { outcome: 'reserved' } },
-                  target: '#checkout.routing',
-                  actions: ['keepReservedCheckout', 'acceptReservation', 'startClock', 'startReservedCountdown'],
-                  description: 'Reserved: the hold starts, and the next step follows from the reserved checkout.',
-                },
-                {
-                  guard: { type: 'reservationIs', params: { outcome: 'captcha' } },
-                  target: '#checkout.pastBasket.captcha.unsolved',
-                  actions: ['keepReservationSitekey', 'freshCaptchaWidget'],
-                  description: 'The server wants a captcha (again): a fresh widget to solve.',
-                },
-                {
-                  guard: { type: 'reservationIs', params: { outcome: 'redirect' } },
-                  actions: {
-                    type: 'navigate',
-                    params: ({ event }) => ({ url: event.output.type === 'redirect' ? event.output.url : '/' }),
-                  },
-                  description: 'The browser leaves for the address the server gave.',
-                },
-                {
-                  guard: { type: 'reservationIs', params: { outcome: 'error' } },
-                  target: '#checkout.basket',
-                  actions: ['notifyServerReason', 'reloadCheckout'],
-                  description: 'The server’s reason is shown as a warning and the basket is reloaded.',
-                },
-                {
-                  guard: { type: 'reservationIs', params: { outcome: 'unknown' } },
-                  target: '#checkout.basket',
-                  actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unknownReservationError } },
-                },
-                {
-                  target: '#checkout.basket',
-                  actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToReserve } },
-                  description: 'The request failed.',
-                },
-              ],
+            onDone: reservationOutcomes(MESSAGES.unableToReserve),
             onError: {
               target: '#checkout.basket',
               actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToReserve } },
@@ -272,19 +283,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
               ],
             },
           },
-          advancing: {
-            tags: ['advancing'],
-            invoke: {
-              src: 'loadCheckout',
-              id: 'loadCheckout',
-              onDone: { target: '#checkout.routing', actions: 'keepCheckout' },
-              onError: {
-                target: 'active',
-                actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToGetCheckout } },
-                description: 'The buyer stays on the step and may press Continue again.',
-              },
-            },
-          },
+          advancing: ADVANCING,
         },
       },
       marketing_preferences: {
@@ -300,19 +299,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
               onDone: { target: 'advancing' },
             },
           },
-          advancing: {
-            tags: ['advancing'],
-            invoke: {
-              src: 'loadCheckout',
-              id: 'loadCheckout',
-              onDone: { target: '#checkout.routing', actions: 'keepCheckout' },
-              onError: {
-                target: 'active',
-                actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToGetCheckout } },
-                description: 'The buyer stays on the step and may press Continue again.',
-              },
-            },
-          },
+          advancing: ADVANCING,
         },
       },
       donation: {
@@ -328,19 +315,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
               onDone: { target: 'advancing' },
             },
           },
-          advancing: {
-            tags: ['advancing'],
-            invoke: {
-              src: 'loadCheckout',
-              id: 'loadCheckout',
-              onDone: { target: '#checkout.routing', actions: 'keepCheckout' },
-              onError: {
-                target: 'active',
-                actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToGetCheckout } },
-                description: 'The buyer stays on the step and may press Continue again.',
-              },
-            },
-          },
+          advancing: ADVANCING,
         },
       },
       gift_aid: {
@@ -356,19 +331,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
               onDone: { target: 'advancing' },
             },
           },
-          advancing: {
-            tags: ['advancing'],
-            invoke: {
-              src: 'loadCheckout',
-              id: 'loadCheckout',
-              onDone: { target: '#checkout.routing', actions: 'keepCheckout' },
-              onError: {
-                target: 'active',
-                actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToGetCheckout } },
-                description: 'The buyer stays on the step and may press Continue again.',
-              },
-            },
-          },
+          advancing: ADVANCING,
         },
       },
       delivery_address: {
@@ -385,19 +348,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
               onDone: { target: 'advancing' },
             },
           },
-          advancing: {
-            tags: ['advancing'],
-            invoke: {
-              src: 'loadCheckout',
-              id: 'loadCheckout',
-              onDone: { target: '#checkout.routing', actions: 'keepCheckout' },
-              onError: {
-                target: 'active',
-                actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToGetCheckout } },
-                description: 'The buyer stays on the step and may press Continue again.',
-              },
-            },
-          },
+          advancing: ADVANCING,
         },
       },
       ticket_questions_before: {
@@ -414,19 +365,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
               onDone: { target: 'advancing' },
             },
           },
-          advancing: {
-            tags: ['advancing'],
-            invoke: {
-              src: 'loadCheckout',
-              id: 'loadCheckout',
-              onDone: { target: '#checkout.routing', actions: 'keepCheckout' },
-              onError: {
-                target: 'active',
-                actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToGetCheckout } },
-                description: 'The buyer stays on the step and may press Continue again.',
-              },
-            },
-          },
+          advancing: ADVANCING,
         },
       },
       payment: {
@@ -464,27 +403,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
               ],
             },
           },
-          advancing: {
-            tags: ['advancing'],
-            invoke: {
-              src: 'loadCheckout',
-              id: 'loadCheckout',
-              onDone: [
-                {
-                  guard: 'paymentComplete',
-                  target: '#checkout.routing',
-                  actions: ['keepCheckout', 'markPaid', 'stopCountdown'],
-                  description: 'Payment is complete: the countdown stops.',
-                },
-                { target: '#checkout.routing', actions: 'keepCheckout' },
-              ],
-              onError: {
-                target: 'active',
-                actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToGetCheckout } },
-                description: 'The buyer stays on the step and may press Continue again.',
-              },
-            },
-          },
+          advancing: ADVANCING_TO_PAID,
         },
       },
       deliver_tickets: {
@@ -499,19 +418,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
               onDone: { target: 'advancing' },
             },
           },
-          advancing: {
-            tags: ['advancing'],
-            invoke: {
-              src: 'loadCheckout',
-              id: 'loadCheckout',
-              onDone: { target: '#checkout.routing', actions: 'keepCheckout' },
-              onError: {
-                target: 'active',
-                actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToGetCheckout } },
-                description: 'The buyer stays on the step and may press Continue again.',
-              },
-            },
-          },
+          advancing: ADVANCING,
         },
       },
       awaiting_truelayer: {
@@ -541,27 +448,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
               ],
             },
           },
-          advancing: {
-            tags: ['advancing'],
-            invoke: {
-              src: 'loadCheckout',
-              id: 'loadCheckout',
-              onDone: [
-                {
-                  guard: 'paymentComplete',
-                  target: '#checkout.routing',
-                  actions: ['keepCheckout', 'markPaid', 'stopCountdown'],
-                  description: 'Payment is complete: the countdown stops.',
-                },
-                { target: '#checkout.routing', actions: 'keepCheckout' },
-              ],
-              onError: {
-                target: 'active',
-                actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToGetCheckout } },
-                description: 'The buyer stays on the step and may press Continue again.',
-              },
-            },
-          },
+          advancing: ADVANCING_TO_PAID,
         },
       },
       ticket_questions_after: {
@@ -577,19 +464,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
               onDone: { target: 'advancing' },
             },
           },
-          advancing: {
-            tags: ['advancing'],
-            invoke: {
-              src: 'loadCheckout',
-              id: 'loadCheckout',
-              onDone: { target: '#checkout.routing', actions: 'keepCheckout' },
-              onError: {
-                target: 'active',
-                actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToGetCheckout } },
-                description: 'The buyer stays on the step and may press Continue again.',
-              },
-            },
-          },
+          advancing: ADVANCING,
         },
       },
       after_sale_messages: {
@@ -598,19 +473,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
         on: { COUNTDOWN_EXPIRED: { description: 'The hold no longer matters on this step.' } },
         states: {
           active: { on: { STEP_COMPLETED: { target: 'advancing' } } },
-          advancing: {
-            tags: ['advancing'],
-            invoke: {
-              src: 'loadCheckout',
-              id: 'loadCheckout',
-              onDone: { target: '#checkout.routing', actions: 'keepCheckout' },
-              onError: {
-                target: 'active',
-                actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToGetCheckout } },
-                description: 'The buyer stays on the step and may press Continue again.',
-              },
-            },
-          },
+          advancing: ADVANCING,
         },
       },
       waiver: {
@@ -621,19 +484,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
             invoke: { src: 'waiver', id: 'waiver', systemId: 'waiver' },
             on: { STEP_COMPLETED: { target: 'advancing' } },
           },
-          advancing: {
-            tags: ['advancing'],
-            invoke: {
-              src: 'loadCheckout',
-              id: 'loadCheckout',
-              onDone: { target: '#checkout.routing', actions: 'keepCheckout' },
-              onError: {
-                target: 'active',
-                actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToGetCheckout } },
-                description: 'The buyer stays on the step and may press Continue again.',
-              },
-            },
-          },
+          advancing: ADVANCING,
         },
       },
       order_completed: {
