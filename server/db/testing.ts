@@ -15,6 +15,7 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
+import { unchecked } from '../../contract/unchecked.ts';
 import * as schema from './schema.ts';
 import { watchWrites } from './writeWatch.ts';
 import { migrationsFolder, type Database, type OpenDatabase } from './index.ts';
@@ -72,7 +73,7 @@ async function open(driver: TestDriver, poolSize: number, kind: 'migrated' | 'se
   if (driver === 'pglite') {
     const file = snap?.pglite[kind];
     const client = file ? await PGlite.create({ loadDataDir: new Blob([readFileSync(file)]) }) : await PGlite.create();
-    const db = drizzlePglite(client, { schema }) as unknown as Database;
+    const db = unchecked<Database>(drizzlePglite(client, { schema }));
     if (!file) await migratePglite(db as never, { migrationsFolder });
     await watchWrites(client);
     return { db, driver, jobsTurn: async () => true, close: () => client.close() };
@@ -105,7 +106,7 @@ async function cloneDatabase(url: string, template: string, poolSize: number): P
   const name = `holdfast_test_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   await admin(url, (c) => c.query(`CREATE DATABASE "${name}" TEMPLATE "${template}"`));
   const pool = new pg.Pool({ connectionString: databaseUrl(url, name), max: poolSize });
-  const db = drizzlePg(pool, { schema }) as unknown as Database;
+  const db = unchecked<Database>(drizzlePg(pool, { schema }));
   return {
     db,
     driver: 'postgres',
@@ -128,7 +129,7 @@ async function migratedSchema(url: string, poolSize: number): Promise<OpenDataba
     for (const statement of migrationStatements()) await c.query(statement);
   });
   const pool = new pg.Pool({ connectionString: url, max: poolSize, options: `-c search_path=${schemaName}` });
-  const db = drizzlePg(pool, { schema }) as unknown as Database;
+  const db = unchecked<Database>(drizzlePg(pool, { schema }));
   return {
     db,
     driver: 'postgres',
