@@ -2,9 +2,10 @@
  * The checkout flow (spec 000 §4, spec 001 §4), written out: one state per step of the spec, each
  * invoking its own chart, and one `routing` state that picks the next step with the rules of
  * `nextStep` (the step being left, the checkout just read; the flow's order and when each step
- * applies are the contract's `FLOW`). Child actors: `stepSaver` lives as long as the checkout, and
- * `countdown` (the hold's clock) from the first hold on; every step's chart (`basket`, `reservation`,
- * `account`, ..., `orderCompleted`) lives while the buyer is on that step.
+ * applies are the contract's step table, `contract/steps.ts`). Child actors: `stepSaver` lives as
+ * long as the checkout, and `countdown` (the hold's clock) from the first hold on; every step's
+ * chart (`basket`, `reservation`, `account`, ..., `orderCompleted`) lives while the buyer is on
+ * that step.
  *
  * A step the buyer completes reads the checkout afresh in its own `advancing` state (a failed read
  * keeps the buyer on the step), then goes to `routing`: each is `ADVANCING` (`ADVANCING_TO_PAID` on

@@ -1,8 +1,8 @@
 /**
  * The next-step rules of the checkout (spec 000 §4 "Step order", spec 001 §4 "Next-step rules"),
  * as one pure function of the step being left and the checkout the server just returned. The
- * steps, their order and when each applies are data in the contract (`FLOW`); this file adds the
- * rules' exceptions.
+ * steps, their order and when each applies are data in the contract's step table
+ * (`contract/steps.ts`, read through `FLOW`); this file adds the rules' exceptions.
  */
 import type { Checkout } from '../../contract/checkout.ts';
 import { FLOW, stepsAfter, type Step } from '../../contract/steps.ts';

@@ -4,7 +4,7 @@
  * invokes (`src/app/stepCharts.ts`) and the diagrams in statecharts.md all come from this list.
  * A new step touches three existing files: its row here, its state and routing row in the root
  * chart (`machines/checkout/checkout.machine.ts`), and its entry in the contract's step index
- * (`contract/steps.ts`: its name, its place in the flow and when it applies, its chart's name).
+ * (`contract/steps.ts`: its row in the step table, with its place, when it applies, its chart's name and its flags).
  */
 import type { Step } from '../../contract/steps';
 import type { StepChart, StepModule } from './stepModule';
