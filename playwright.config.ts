@@ -41,9 +41,12 @@ const STRIPE_WEBHOOK_SECRET = 'whsec_e2e_holdfast';
 /** The run's database, migrated and seeded once; each server starts on its own copy (e2e/serve.ts). */
 const RUN_DATABASE = join(tmpdir(), `holdfast-e2e-database-${process.pid}`);
 
+/** hCaptcha's published test sitekey and secret: keys of no account, checked here by the stand-in. */
+const HCAPTCHA_KEYS = { HCAPTCHA_SITEKEY: '10000000-ffff-ffff-ffff-000000000001', HCAPTCHA_SECRET: '0x0000000000000000000000000000000000000000' };
+
 const SEATSIO_KEYS = { SEATSIO_PUBLIC_KEY: 'pk-e2e-seatsio-public', SEATSIO_SECRET_KEY: 'sk-e2e-seatsio-secret' };
 
-function server(name: Exclude<keyof typeof servers, 'fakeStripe' | 'fakeSeatsio' | 'ready'>, env: Record<string, string>) {
+function server(name: Exclude<keyof typeof servers, 'fakeStripe' | 'fakeSeatsio' | 'fakeHcaptcha' | 'ready'>, env: Record<string, string>) {
   const port = servers[name];
   const dir = join(tmpdir(), `holdfast-e2e-${name}-${process.pid}`);
   return {
@@ -122,6 +125,15 @@ export default defineConfig({
         // seats.io keyed against the local stand-in for its API below, every plan seats.io's; the browser's
         // calls to seats.io's CDN and API are routed by the tests (e2e/seatsio.spec.ts).
         server('seatsio', { CAPTCHA: 'never', ...SEATSIO_KEYS, SEATSIO_API_BASE: `http://127.0.0.1:${servers.fakeSeatsio}`, E2E_SEATSIO_PLANS: '1' }),
+        // hCaptcha keyed, always asked for, against the local stand-in for its siteverify; the browser's
+        // request for hCaptcha's widget script is routed to the stand-in's by the test (e2e/hcaptcha.spec.ts).
+        server('hcaptcha', { CAPTCHA: 'always', ...HCAPTCHA_KEYS, HCAPTCHA_API_BASE: `http://127.0.0.1:${servers.fakeHcaptcha}` }),
+        {
+          name: 'fakeHcaptcha',
+          script: 'e2e/fakeHcaptcha.ts',
+          url: `http://127.0.0.1:${servers.fakeHcaptcha}/__fake/health`,
+          env: { FAKE_HCAPTCHA_PORT: String(servers.fakeHcaptcha), FAKE_HCAPTCHA_SECRET: HCAPTCHA_KEYS.HCAPTCHA_SECRET, FAKE_HCAPTCHA_SITEKEY: HCAPTCHA_KEYS.HCAPTCHA_SITEKEY },
+        },
         {
           name: 'fakeSeatsio',
           script: 'e2e/fakeSeatsio.ts',

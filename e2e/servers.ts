@@ -18,4 +18,8 @@ export const servers = {
   seatsio: base + 6,
   /** The local stand-in for seats.io's API that the seatsio server is keyed against (e2e/fakeSeatsio.ts). */
   fakeSeatsio: base + 7,
+  /** The server keyed for hCaptcha, always asking for it (e2e/hcaptcha.spec.ts alone uses it). */
+  hcaptcha: base + 8,
+  /** The local stand-in for hCaptcha's widget script and siteverify (e2e/fakeHcaptcha.ts). */
+  fakeHcaptcha: base + 9,
 } as const;

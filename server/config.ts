@@ -27,6 +27,8 @@ const envSchema = z.object({
   SEAT_HOLD_TIME: z._default(positiveInt, 900),
   HCAPTCHA_SITEKEY: z.optional(z.string().check(z.minLength(1))),
   HCAPTCHA_SECRET: z.optional(z.string().check(z.minLength(1))),
+  /** Where hCaptcha's siteverify is asked (default https://api.hcaptcha.com; a local stand-in for tests). */
+  HCAPTCHA_API_BASE: z.optional(z.string().check(z.regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be http(s)://host[:port] with no path'))),
   /** Key that signs the local proof-of-work challenges; defaults to one derived from SESSION_SECRET. */
   ALTCHA_HMAC_KEY: z.optional(z.string().check(z.minLength(16))),
   /** Proof-of-work difficulty of the local captcha: the largest number a browser may have to try. */
@@ -355,7 +357,7 @@ export interface Config {
   /** seats.io's keys and region (SEATSIO_*), or null: our own seat map and holds. */
   seatsio: SeatsioKeys | null;
   captcha: 'auto' | 'always' | 'never';
-  hcaptcha: { sitekey: string; secret: string } | null;
+  hcaptcha: { sitekey: string; secret: string; apiBase?: string } | null;
   altchaHmacKey: string;
   altchaMaxNumber: number;
   brandName: string;
@@ -447,7 +449,10 @@ export function parseConfig(env: Record<string, string | undefined>, fallbackSec
     seatHoldSeconds: e.SEAT_HOLD_TIME,
     seatsio: seatsioKeys(env),
     captcha: e.CAPTCHA,
-    hcaptcha: e.HCAPTCHA_SITEKEY && e.HCAPTCHA_SECRET ? { sitekey: e.HCAPTCHA_SITEKEY, secret: e.HCAPTCHA_SECRET } : null,
+    hcaptcha:
+      e.HCAPTCHA_SITEKEY && e.HCAPTCHA_SECRET
+        ? { sitekey: e.HCAPTCHA_SITEKEY, secret: e.HCAPTCHA_SECRET, apiBase: (e.HCAPTCHA_API_BASE ?? 'https://api.hcaptcha.com').replace(/\/$/, '') }
+        : null,
     altchaHmacKey: e.ALTCHA_HMAC_KEY ?? `altcha:${sessionSecret}`,
     altchaMaxNumber: e.ALTCHA_MAX_NUMBER,
     brandName: e.BRAND_NAME,
