@@ -10,6 +10,7 @@
  */
 import type { Page } from '@playwright/test';
 import { basketInUse, expect, expectStep, freshEmail, reserveButton, test } from './support';
+import { expectNoAxeViolations } from './a11y';
 
 test.describe.configure({ mode: 'serial' });
 // Each test walks two or three buyers through the queue, the basket and the mailbox.
@@ -52,9 +53,14 @@ test('a buyer waits in the queue before the on-sale, is let in when it opens, an
     'Everyone here before it opens gets a place in a random order; later arrivals join the end of the line.',
     { timeout: 20_000 },
   );
-  // The place is this browser's: a reload keeps it.
-  await page.reload();
+  await expectNoAxeViolations(page, 'the queue page before the on-sale');
+  // A buyer who may leave the page asks to be e-mailed when it is their turn; the page, reloaded, keeps the place.
+  await page.getByLabel('E-mail me when it is my turn').fill(freshEmail('turn'));
+  await page.getByRole('button', { name: 'E-mail me', exact: true }).click();
+  await expect(page).toHaveURL(new RegExp(`/queue/${dateId}/\\?notify=sent$`));
+  await expect(page.getByRole('status').filter({ hasText: 'We will e-mail you when it is your turn.' })).toBeVisible();
   await expect(page.getByRole('status').filter({ hasText: 'The on-sale opens in' })).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByLabel('E-mail me when it is my turn')).toBeHidden();
   // The server pushes the opening and the turn to the open page: no waiting for its next poll.
   await openOnSale(page, dateId);
   await reserveAfterQueue(page, title, 1, 10_000);
