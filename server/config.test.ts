@@ -21,7 +21,20 @@ describe('configuration', () => {
 
   it('needs both hCaptcha keys or neither', () => {
     expect(() => parseConfig({ HCAPTCHA_SITEKEY: 'site' })).toThrow(/HCAPTCHA_SITEKEY and HCAPTCHA_SECRET/);
-    expect(parseConfig({ HCAPTCHA_SITEKEY: 'site', HCAPTCHA_SECRET: 'secret' }).hcaptcha).toEqual({ sitekey: 'site', secret: 'secret' });
+    expect(parseConfig({ HCAPTCHA_SITEKEY: 'site', HCAPTCHA_SECRET: 'secret' }).hcaptcha).toEqual({ sitekey: 'site', secret: 'secret', apiBase: 'https://api.hcaptcha.com' });
+    // A local stand-in for siteverify, for tests; a path is refused.
+    expect(parseConfig({ HCAPTCHA_SITEKEY: 'site', HCAPTCHA_SECRET: 'secret', HCAPTCHA_API_BASE: 'http://127.0.0.1:4319/' }).hcaptcha?.apiBase).toBe('http://127.0.0.1:4319');
+    expect(() => parseConfig({ HCAPTCHA_SITEKEY: 'site', HCAPTCHA_SECRET: 'secret', HCAPTCHA_API_BASE: 'http://127.0.0.1:4319/siteverify' })).toThrow(/HCAPTCHA_API_BASE/);
+  });
+
+  it('keys each wallet with all its variables or none', () => {
+    expect(parseConfig({}).walletPasses).toEqual({ apple: null, google: null });
+    expect(() => parseConfig({ GOOGLE_WALLET_ISSUER_ID: '3388000000012345678' })).toThrow(/GOOGLE_WALLET_SERVICE_ACCOUNT: required when Google Wallet is keyed/);
+    expect(() => parseConfig({ APPLE_PASS_TYPE_ID: 'pass.com.example.tickets' })).toThrow(/APPLE_TEAM_ID: required when Apple Wallet is keyed/);
+    expect(() => parseConfig({ APPLE_PASS_TYPE_ID: 'com.example' })).toThrow(/APPLE_PASS_TYPE_ID/);
+    const key = '-----BEGIN PRIVATE KEY-----\\nabc\\n-----END PRIVATE KEY-----';
+    const google = parseConfig({ GOOGLE_WALLET_ISSUER_ID: '3388000000012345678', GOOGLE_WALLET_SERVICE_ACCOUNT: 'w@p.iam.gserviceaccount.com', GOOGLE_WALLET_PRIVATE_KEY: key }).walletPasses.google;
+    expect(google?.privateKey).toBe('-----BEGIN PRIVATE KEY-----\nabc\n-----END PRIVATE KEY-----');
   });
 
   it('reads numbers and the database URL', () => {
