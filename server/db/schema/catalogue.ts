@@ -28,6 +28,13 @@ export const organisers = pgTable('organisers', {
   isSaas: boolean('is_saas').notNull().default(false),
   /** Null when the organiser has not connected a payment provider yet. */
   paymentProvider: text('payment_provider'),
+  /** The organiser's own account at its payment provider (a Stripe account `acct_…`); null until connected. */
+  paymentMerchantId: text('payment_merchant_id'),
+  /**
+   * The provider was set for the organiser by the platform, in place of the one the organiser chose
+   * (the checkout's opoa.overridden).
+   */
+  paymentProviderOverridden: boolean('payment_provider_overridden').notNull().default(false),
   customRefundPolicy: text('custom_refund_policy'),
   charityId: integer('charity_id').references(() => charities.id),
   marketingSignupMessage: text('marketing_signup_message').notNull().default(''),
