@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { addressProblems, type AddressFields, type AddressStart, type PossibleAddress, type SavedAddress } from '../../contract';
-import { walk, type Expectation, type OracleQuestion, type WalkEvent } from '../testing/walk';
+import { walk, type ChartRoute, type Expectation, type OracleQuestion, type WalkEvent } from '../testing/walk';
 import { viewAddress, type AddressView } from './address.connect';
 import { addressMachine } from './address.machine';
 
@@ -313,16 +313,85 @@ function oracleFor(c: Case) {
   };
 }
 
+const LOOKUP = (status: string) => `{"editing":{"lookup":"${status}"}}`;
+const REQUEST = (status: string) => `{"editing":{"request":"${status}"}}`;
+
+/** The rest of an address, typed by hand. */
+const WHOLE_ADDRESS: WalkEvent[] = [
+  { type: 'FIELD_TYPED', field: 'address_1', value: '14 Quay Street' },
+  { type: 'FIELD_TYPED', field: 'town', value: 'Bristol' },
+  { type: 'FIELD_TYPED', field: 'postcode', value: 'BS1 4RN' },
+];
+
+/** A parallel state's region on its own, as the chart counts it; the value itself outside it. */
+function region(name: 'lookup' | 'request', snapshot: { value: unknown }): string {
+  const value = snapshot.value as string | { editing: Record<string, string> };
+  if (typeof value === 'string') return JSON.stringify(value);
+  const status = value.editing[name]!;
+  // The finder with saved addresses beside it and a new buyer's finder offer the same steps (spec 000 §4): one state.
+  return name === 'lookup' && (status === 'new' || status === 'new_user') ? LOOKUP('finder') : JSON.stringify({ editing: { [name]: status } });
+}
+
+const MERGE =
+  'each region of the state value, the lookup’s new and new_user as one (the finder): both take the same events to the same states ' +
+  '(find, enter manually, a field typed); which one shows depends only on whether the buyer has saved addresses';
+
+/**
+ * The chart paths the form cannot take (spec 000 §4), each why. Every one is checked: the walk
+ * finds none of them among the machine's states, and takes every other.
+ */
+const UNREACHABLE: Array<{ why: string; matches: (route: ChartRoute) => boolean }> = [
+  {
+    why: 'a lookup that failed leaves no address to pick',
+    matches: ({ moves }) =>
+      moves.some((m, i) => m.type === 'ADDRESS_PICKED' && i > 0 && moves[i - 1]!.type === 'xstate.error.actor.lookupAddress'),
+  },
+  {
+    why:
+      'with the saved addresses unread, the finder opens only on an empty form (an address given before opens its fields), ' +
+      'which is complete only once typed by hand: a picked address has no names',
+    matches: ({ moves }) =>
+      moves[0]?.type === 'xstate.error.actor.loadSavedAddresses' &&
+      moves[0].to === LOOKUP('finder') &&
+      moves.some((m) => m.to === '"submitted"') &&
+      !moves.some((m) => m.to === LOOKUP('adding_manually')),
+  },
+  {
+    why: 'with the saved addresses unread there is none to delete',
+    matches: ({ moves }) => moves[0]?.type === 'xstate.error.actor.loadSavedAddresses' && moves[0].to === REQUEST('idle') && moves[1]?.type === 'DELETE_CLICKED',
+  },
+];
+
 async function walkFor(c: Case) {
   return walk<AddressView>({
     name: `address (${c.purpose}${c.giftVouchers ? ', gift vouchers' : ''})`,
     machine: addressMachine,
     // The chart's simple paths are counted over the three walks together, and kept with the last (billing).
-    paths: { follow: c.purpose === 'delivery' },
+    paths: { follow: c.purpose === 'delivery', merge: MERGE, unreachable: UNREACHABLE },
+    simplePathsOver: [(snapshot) => region('lookup', snapshot), (snapshot) => region('request', snapshot)],
     input: c.purpose === 'delivery' ? undefined : { purpose: c.purpose },
     variants: [
       { name: 'nothing given', input: c.purpose === 'delivery' ? undefined : { purpose: c.purpose } },
       ...Object.entries(STARTS).map(([name, start]) => ({ name, input: { purpose: c.purpose, start } })),
+      // A buyer who types the whole address by hand: the routes that end in sending it, from wherever the finder was.
+      {
+        name: 'a whole address typed',
+        input: c.purpose === 'delivery' ? undefined : { purpose: c.purpose },
+        routesOnly: true,
+        events: { FIELD_TYPED: [...events.FIELD_TYPED!.slice(0, 2), ...WHOLE_ADDRESS] },
+        // Told apart by which parts are still missing, so typing one more part is a step of its own.
+        serializeState: (snapshot) => {
+          const ctx = snapshot.context as Parameters<typeof viewAddress>[0]['context'];
+          return JSON.stringify([
+            snapshot.value,
+            ctx.form.selected,
+            ctx.savedIds.length,
+            Object.keys(addressProblems(ctx.form, { purpose: ctx.purpose, giftVouchers: c.giftVouchers })).sort(),
+            ctx.query.trim().length >= 3,
+            ctx.possible.length,
+          ]);
+        },
+      },
     ],
     // Only the payment chart's billing form has a parent it reports to.
     ...(c.purpose === 'billing' ? { parentActions: ['giveToPayment'] } : {}),

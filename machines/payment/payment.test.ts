@@ -480,6 +480,16 @@ describe('payment machine', () => {
         const planReady = !!v.form.plan.option && s.planOptions.includes(v.form.plan.option) && VALID.contactNumber.has(v.form.contactNumber) && !!v.form.plan.card;
         expect(v.canPay).toBe(v.method !== 'instalment' || planReady);
       },
+      paths: {
+        unreachable: [
+          {
+            why:
+              'whether the buyer gives an express buyer’s details or a billing address is the checkout’s, read as the step loads; ' +
+              'a route loads once (a sign-in reads the step again only by going back to loading), so it never meets both',
+            matches: ({ moves }) => moves.some((m) => m.to === '{"ready":"account"}') && moves.some((m) => m.to === '{"ready":"billing"}'),
+          },
+        ],
+      },
       extraPaths: [
         // A plan: Pay waits for an option, a phone and a card, then the plan's chart takes over.
         {
@@ -510,6 +520,30 @@ describe('payment machine', () => {
             { type: 'PAY_CLICKED' },
             { type: 'xstate.done.actor.setAccountDetails', output: { success: true } },
             { type: 'xstate.done.actor.instalment', output: { type: 'paid' } },
+          ] as WalkEvent[],
+        },
+        {
+          events: [
+            { type: 'xstate.done.actor.loadPayment', output: { ...SITUATIONS.plan, express: true, marketingOrganisers: SITUATIONS.express!.marketingOrganisers } },
+            { type: 'FIELD_CHANGED', field: 'fullName', value: 'Ann Lee' },
+            { type: 'FIELD_CHANGED', field: 'email', value: 'ann@example.com' },
+            { type: 'FIELD_CHANGED', field: 'contactNumber', value: '07700 900123' },
+            { type: 'METHOD_CHOSEN', method: 'instalment' },
+            { type: 'PLAN_OPTION_CHOSEN', option: '3' },
+            { type: 'PLAN_CARD_CHOSEN', card: 'new' },
+            { type: 'PAY_CLICKED' },
+            { type: 'xstate.done.actor.setAccountDetails', output: { success: true } },
+            { type: 'xstate.done.actor.instalment', output: { type: 'holdLost', message: HELD } },
+          ] as WalkEvent[],
+        },
+        {
+          events: [
+            { type: 'xstate.done.actor.loadPayment', output: { ...SITUATIONS.square, express: true, marketingOrganisers: SITUATIONS.express!.marketingOrganisers } },
+            { type: 'FIELD_CHANGED', field: 'fullName', value: 'Ann Lee' },
+            { type: 'FIELD_CHANGED', field: 'email', value: 'ann@example.com' },
+            { type: 'PAY_CLICKED' },
+            { type: 'xstate.done.actor.setAccountDetails', output: { success: true } },
+            { type: 'xstate.done.actor.square', output: { type: 'paid' } },
           ] as WalkEvent[],
         },
         {

@@ -239,21 +239,32 @@ export function chartSimplePaths(graph: ChartGraph, projections: Projection[], l
  * The states a projection merges that do not behave alike: two states with the same projection
  * whose moves (event, merged state led to) differ. Empty when the merge is safe: then the merged
  * chart takes the same routes as the chart, each once.
+ *
+ * With `base` (the projection the merge is made from, such as one region of a parallel state), the
+ * states are compared as `base` sees them: each state of `base` by all its moves together (whatever
+ * the other regions are doing), and two merged ones must have the same.
  */
-export function unsafeMerges(graph: ChartGraph, over: Projection): string[] {
+export function unsafeMerges(graph: ChartGraph, over: Projection, base?: Projection): string[] {
   const projected = new Map([...graph.states].map(([k, { snapshot }]) => [k, over(snapshot)]));
-  const behaviour = (k: string) =>
-    [...new Set(graph.states.get(k)!.moves.map(({ event, to }) => `${event.type} -> ${projected.get(to)}`))].sort().join('\n');
+  const classOf = new Map([...graph.states].map(([k, { snapshot }]) => [k, base ? base(snapshot) : k]));
+  const moves = new Map<string, Set<string>>();
+  for (const [k, { moves: list }] of graph.states) {
+    const c = classOf.get(k)!;
+    const set = moves.get(c) ?? moves.set(c, new Set()).get(c)!;
+    for (const { event, to } of list) set.add(`${event.type} -> ${projected.get(to)}`);
+  }
+  const behaviour = (c: string) => [...moves.get(c)!].sort().join('\n');
   const byProjection = new Map<string, { state: string; behaviour: string }>();
   const unsafe: string[] = [];
-  for (const k of graph.states.keys()) {
+  for (const [k, c] of classOf) {
+    if (byProjection.has(projected.get(k)!) && byProjection.get(projected.get(k)!)!.state === c) continue;
     const p = projected.get(k)!;
-    const b = behaviour(k);
+    const b = behaviour(c);
     const other = byProjection.get(p);
-    if (!other) byProjection.set(p, { state: k, behaviour: b });
-    else if (other.behaviour !== b) unsafe.push(`${other.state} and ${k} (as ${p})`);
+    if (!other) byProjection.set(p, { state: c, behaviour: b });
+    else if (other.behaviour !== b) unsafe.push(`${other.state} and ${c} (as ${p})`);
   }
-  return unsafe;
+  return [...new Set(unsafe)];
 }
 
 /**

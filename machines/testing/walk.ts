@@ -48,7 +48,9 @@ import {
   createMachine,
   fromCallback,
   fromPromise,
+  initialTransition,
   SimulatedClock,
+  transition,
   type AnyActorRef,
   type AnyStateMachine,
   type AnyStateNode,
@@ -144,6 +146,10 @@ export interface WalkVariant {
    * others never have, a page opened on a live hold), not every transition of it again.
    */
   routesOnly?: boolean;
+  /** Events this variant offers beside (or instead of) the walk's, by type. */
+  events?: Record<string, WalkEvent[]>;
+  /** What tells this variant's states apart, instead of the walk's `serializeState` (a finer one finds more routes). */
+  serializeState?: (snapshot: Snapshot) => string;
 }
 
 interface WalkBase {
@@ -560,7 +566,8 @@ function generatePaths(options: WalkBase, variant: WalkVariant | undefined) {
     actions: noOps,
   }) as AnyStateMachine;
   if (variant?.provide) logic = logic.provide(variant.provide);
-  const serializeState = options.serializeState ?? defaultSerialize;
+  const serializeState = variant?.serializeState ?? options.serializeState ?? defaultSerialize;
+  const table = { ...options.events, ...variant?.events };
   // The events a state ignores are asked about once per state value (the first time the traversal
   // meets it), not once per context: what a chart ignores does not depend on its context.
   const askedIgnored = new Map<string, string>();
@@ -571,13 +578,18 @@ function generatePaths(options: WalkBase, variant: WalkVariant | undefined) {
     if (!askedIgnored.has(value)) askedIgnored.set(value, key);
     // A finished machine takes no more events: nothing to ask.
     if (options.askIgnored && snapshot.status === 'active' && askedIgnored.get(value) === key) {
-      for (const type of Object.keys(options.events)) {
+      for (const type of Object.keys(table)) {
         const call = replyOf(type);
         if (call !== undefined ? snapshot.children[call] !== undefined : !type.startsWith('xstate.after.')) types.add(type);
       }
     }
-    return [...types].flatMap((type) => (options.events[type] ?? [{ type }]) as EventObject[]);
+    return [...types].flatMap((type) => (table[type] ?? [{ type }]) as EventObject[]);
   };
+  if (variant?.routesOnly) {
+    // Only searched for routes (`findRoute`), from its start: no traversal of its own.
+    const [initial] = initialTransition(logic, variant.input ?? options.input) as [Snapshot, unknown];
+    return { paths: [], simple: { total: 0, maximal: 0, complete: true }, space: { logic, events, initial, serializeState } };
+  }
   const traversal = {
     events,
     serializeState: (s: Snapshot) => serializeState(s),
@@ -628,15 +640,14 @@ function generatePaths(options: WalkBase, variant: WalkVariant | undefined) {
   return {
     paths: kept.map((p) => p.steps),
     simple: { total: simple.total, maximal: simple.paths.length, complete: simple.complete },
-    space: { adjacency: adjacency as unknown as Adjacency, initial, serializeState },
+    space: { logic, events, initial, serializeState },
   };
 }
 
-type Adjacency = Record<string, { state: Snapshot; transitions: Record<string, { event: EventObject; state: Snapshot }> }>;
-
-/** The real machine's states a walk's traversal reached (with its events), from its start. */
+/** The real machine as a walk's traversal sees it: its start, the events it offers, what tells states apart. */
 interface StateSpace {
-  adjacency: Adjacency;
+  logic: AnyStateMachine;
+  events: (snapshot: Snapshot) => EventObject[];
   initial: Snapshot | null;
   serializeState: (snapshot: Snapshot) => string;
 }
@@ -659,33 +670,37 @@ function readPathKey(key: string): { index: number; route: ChartRoute } {
 
 /**
  * Events that take the real machine along a chart route: from its start, each move of the route in
- * turn, with any steps between them that keep the projected state. Null when no state the walk's
- * traversal reached takes it (a guard that asks for what the route does not give).
+ * turn, with any steps between them that keep the projected state. Each step is worked out from the
+ * state the one before led to, so the events found take the machine there when walked. Null when
+ * no state the walk's traversal can tell apart takes it (a guard that asks for what the route does
+ * not give).
  */
 function findRoute(space: StateSpace, over: (snapshot: Snapshot) => string, route: ChartRoute): EventObject[] | null {
-  const { adjacency, initial, serializeState } = space;
+  const { logic, events: offered, initial, serializeState } = space;
   if (!initial || over(initial) !== route.start) return null;
   const at = (key: string, i: number) => `${i} ${key}`;
   const back = new Map<string, { from: string; event: EventObject } | null>();
   const start = serializeState(initial);
   back.set(at(start, 0), null);
-  const queue: Array<{ key: string; i: number; here: string }> = [{ key: start, i: 0, here: route.start }];
+  const queue: Array<{ key: string; i: number; here: string; snapshot: Snapshot }> = [{ key: start, i: 0, here: route.start, snapshot: initial }];
   while (queue.length) {
-    const { key, i, here } = queue.shift()!;
+    const { key, i, here, snapshot } = queue.shift()!;
     if (i === route.moves.length) {
       const events: EventObject[] = [];
       for (let step = back.get(at(key, i)); step; step = back.get(step.from)) events.unshift(step.event);
       return events;
     }
     const move = route.moves[i]!;
-    for (const { event, state } of Object.values(adjacency[key]?.transitions ?? {})) {
+    if (snapshot.status !== 'active') continue;
+    for (const event of offered(snapshot)) {
+      const [state] = transition(logic, snapshot, event) as [Snapshot, unknown];
       const there = over(state);
       const next = there === here ? i : event.type === move.type && there === move.to ? i + 1 : -1;
       if (next < 0) continue;
       const nextKey = serializeState(state);
       if (back.has(at(nextKey, next))) continue;
       back.set(at(nextKey, next), { from: at(key, i), event });
-      queue.push({ key: nextKey, i: next, here: next === i ? here : move.to });
+      queue.push({ key: nextKey, i: next, here: next === i ? here : move.to, snapshot: state });
     }
   }
   return null;
@@ -874,8 +889,9 @@ async function keepChartPaths(
   const over: Projection[] = options.simplePathsOver ?? regions;
   if (options.simplePathsOver) {
     if (!settings.merge) throw new Error(`${options.name}: say in \`paths.merge\` what \`simplePathsOver\` merges and why those states behave alike`);
-    for (const projection of over) {
-      const unsafe = unsafeMerges(graph, projection);
+    for (const [i, projection] of over.entries()) {
+      // A region's states are compared as the region sees them (a parallel chart has one projection per region).
+      const unsafe = unsafeMerges(graph, projection, over.length === regions.length && regions.length > 1 ? regions[i] : undefined);
       if (unsafe.length) throw new Error(`${options.name}: the projection merges states that behave differently: ${unsafe.slice(0, 5).join('; ')}`);
     }
   }
