@@ -126,7 +126,7 @@ describe.each(drivers)('paying on %s', (driver) => {
   it('the checkout names the payment provider (opoa, sagepay_or_stripe); get_opoa_users answers', async () => {
     const card = await reservedBuyer({ [demo.tickets.lanternEarlyAdult]: 1 }, false);
     const paying = await card.checkout();
-    expect(paying.opoa).toEqual({ provider: 'stripe', merchant_id: null, overridden: false });
+    expect(paying.opoa).toEqual({ provider: 'stripe', merchant_id: 'acct_demo_ashcombe_estate', overridden: false });
     expect(paying.sagepay_or_stripe).toBe('stripe');
     expect(paying.payment_complete).toBe(false);
 

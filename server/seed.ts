@@ -431,6 +431,8 @@ export async function seed(db: Database, now = new Date()) {
       fbPixelId: '100000000000001',
       gaUaProperties: ['UA-100000-1'],
     });
+    // Each organiser with a provider has its own (demo) account there: the checkout's opoa.merchant_id.
+    await tx.execute(sql`UPDATE organisers SET payment_merchant_id = 'acct_demo_' || replace(slug, '-', '_') WHERE payment_provider IS NOT NULL`);
     const folk = await event({
       organiserId: folkClub.id,
       title: 'Folk at the Ropewalk',

@@ -59,7 +59,7 @@ export async function buildCheckout(
     after_payment_questions: questions.after,
     has_waivers: hasWaivers(basket.events),
     require_delivery_address: requiresDeliveryAddress(snapshot),
-    ...providerFields(basket.provider),
+    ...providerFields(basket.paymentAccount),
     // The e-mail this sale already knows for a buyer no one has signed in as (the express details
     // given before, or an address proven with its code here), which the express form starts from.
     init_guest_email: sale.userId === null ? (sale.buyerEmail ?? sale.verifiedEmail ?? null) : null,

@@ -12,8 +12,8 @@ export interface CheckoutBasket {
   /** The first basket organiser's charity, when one of them has one. */
   charity: CheckoutSnapshot['charities'][number] | null;
   currency: string;
-  /** The first basket organiser's payment provider. */
-  provider: Organiser['paymentProvider'] | null;
+  /** The payment account of the first basket organiser with a provider: the provider, its own account there, and whether the platform set it. */
+  paymentAccount: { provider: string; merchantId: string | null; overridden: boolean } | null;
   price: BasketPrice;
 }
 
@@ -26,7 +26,9 @@ export function basketOf(snapshot: CheckoutSnapshot): CheckoutBasket {
     organisers,
     charity: charityId === null ? null : (snapshot.charities.find((c) => c.id === charityId) ?? null),
     currency: sale.currency ?? lines[0]?.event.currency ?? vouchers[0]?.voucher.currency ?? 'GBP',
-    provider: organisers.find((o) => o.paymentProvider)?.paymentProvider ?? null,
+    paymentAccount: ((o) => (o?.paymentProvider ? { provider: o.paymentProvider, merchantId: o.paymentMerchantId ?? null, overridden: o.paymentProviderOverridden ?? false } : null))(
+      organisers.find((o) => o.paymentProvider),
+    ),
     price: priceOf(snapshot),
   };
 }

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { basketOf } from './basket.ts';
 import { checkInDate } from './events.ts';
 import { afterSaleMessages } from './lines.ts';
-import { paymentSettingsOf } from './payment.ts';
+import { paymentSettingsOf, providerFields } from './payment.ts';
 import { snapshotOf, type SnapshotJson } from './snapshot.ts';
 import { stepFields } from './step.ts';
 
@@ -57,7 +57,7 @@ describe('the checkout snapshot', () => {
 describe('the basket the checkout shows', () => {
   it('lists each organiser once, those of the tickets before those of the vouchers, with the first charity among them', () => {
     const plain = organiser(1);
-    const giving = organiser(2, { charity_id: 7, payment_provider: 'stripe' });
+    const giving = organiser(2, { charity_id: 7, payment_provider: 'stripe', payment_merchant_id: 'acct_giving', payment_provider_overridden: true });
     const snapshot = snapshotOf(
       snapshotJson({
         lines: [ticketLine(1, plain), ticketLine(2, giving), ticketLine(3, plain)],
@@ -69,7 +69,10 @@ describe('the basket the checkout shows', () => {
     expect(basket.organisers.map((o) => o.id)).toEqual([1, 2, 3]);
     expect(basket.events.map((e) => e.id)).toEqual([100, 200, 300]);
     expect(basket.charity).toMatchObject({ id: 7, name: 'Lifeboats' });
-    expect(basket.provider).toBe('stripe');
+    // The payment account is the first organiser with a provider's: its own account there, and whether the platform set it.
+    expect(basket.paymentAccount).toEqual({ provider: 'stripe', merchantId: 'acct_giving', overridden: true });
+    expect(providerFields(basket.paymentAccount)).toEqual({ sagepay_or_stripe: 'stripe', opoa: { provider: 'stripe', merchant_id: 'acct_giving', overridden: true } });
+    expect(providerFields(null)).toEqual({ sagepay_or_stripe: null, opoa: null });
     expect(basket.price.basketTotal).toBe(3 * 1100 + 2500);
   });
 

@@ -3,11 +3,14 @@ import type { Checkout } from '../../../contract/index.ts';
 import type { eventPaymentPlans, organiserPaymentSettings } from '../../db/schema.ts';
 import { planScheduleOptions } from '../instalments/schedule.ts';
 
-/** The basket organisers' payment provider: the first one any of them has. */
-export function providerFields(provider: string | null): Pick<Checkout, 'sagepay_or_stripe' | 'opoa'> {
+/**
+ * The basket organisers' payment provider: the first one any of them has, with that organiser's own
+ * account there (merchant_id) and whether the platform set the provider for it (overridden).
+ */
+export function providerFields(account: { provider: string; merchantId: string | null; overridden: boolean } | null): Pick<Checkout, 'sagepay_or_stripe' | 'opoa'> {
   return {
-    sagepay_or_stripe: provider,
-    opoa: provider ? { provider, merchant_id: null, overridden: false } : null,
+    sagepay_or_stripe: account?.provider ?? null,
+    opoa: account ? { provider: account.provider, merchant_id: account.merchantId, overridden: account.overridden } : null,
   };
 }
 
