@@ -41,4 +41,36 @@ describe('the simple paths of a chart, every guard free', () => {
     const all = (s: { value: unknown }) => (s.value === 'done' ? 'done' : 'ticking');
     expect(unsafeMerges(graph, all as never)).not.toEqual([]);
   });
+
+  it('compares a region’s merged states by what that region does, whatever the other region is doing', () => {
+    // A finder shown with saved addresses or without: the same steps out; a sending region beside it.
+    const form = createMachine({
+      id: 'form',
+      type: 'parallel',
+      states: {
+        lookup: {
+          initial: 'withSaved',
+          states: {
+            withSaved: { on: { FIND: 'searching' } },
+            withoutSaved: { on: { FIND: 'searching' } },
+            searching: { on: { FOUND: [{ guard: 'saved', target: 'withSaved' }, { target: 'withoutSaved' }] } },
+          },
+        },
+        request: { initial: 'idle', states: { idle: { on: { SEND: 'sending' } }, sending: { on: { SENT: 'idle' } } } },
+      },
+    });
+    const graph = chartGraph(form);
+    const [lookup] = regionProjections(form);
+    const finder = (s: { value: unknown }) => {
+      const at = (s.value as { lookup: string }).lookup;
+      return at === 'searching' ? at : 'finder';
+    };
+    // Whole states are told apart by the other region too: as whole states they never behave alike.
+    expect(unsafeMerges(graph, finder as never)).not.toEqual([]);
+    // As the lookup sees them, FIND searches from either, and the other region's steps keep either: alike.
+    expect(unsafeMerges(graph, finder as never, lookup)).toEqual([]);
+    // Searching merged with the finder is not: FOUND is taken only while searching, FIND only before.
+    const searchingAsFinder = (s: { value: unknown }) => ((s.value as { lookup: string }).lookup === 'withoutSaved' ? 'without' : 'other');
+    expect(unsafeMerges(graph, searchingAsFinder as never, lookup)).not.toEqual([]);
+  });
 });
