@@ -668,42 +668,65 @@ function readPathKey(key: string): { index: number; route: ChartRoute } {
   };
 }
 
+type Frontier = Map<string, { snapshot: Snapshot; events: EventObject[] }>;
+
 /**
- * Events that take the real machine along a chart route: from its start, each move of the route in
- * turn, with any steps between them that keep the projected state. Each step is worked out from the
- * state the one before led to, so the events found take the machine there when walked. Null when
- * no state the walk's traversal can tell apart takes it (a guard that asks for what the route does
- * not give).
+ * A search of the real machine for chart routes over one projection: for a route, the events that
+ * take the machine from its start through each move of the route in turn, with any steps between
+ * them that keep the projected state. Each step is worked out from the state the one before led
+ * to, so the events found take the machine there when walked. Null when no state the walk's
+ * traversal can tell apart takes it (a guard that asks for what the route does not give). Routes
+ * share their beginnings, so what each beginning reaches is worked out once.
  */
-function findRoute(space: StateSpace, over: (snapshot: Snapshot) => string, route: ChartRoute): EventObject[] | null {
+function routeSearch(space: StateSpace, over: (snapshot: Snapshot) => string): (route: ChartRoute) => EventObject[] | null {
   const { logic, events: offered, initial, serializeState } = space;
-  if (!initial || over(initial) !== route.start) return null;
-  const at = (key: string, i: number) => `${i} ${key}`;
-  const back = new Map<string, { from: string; event: EventObject } | null>();
-  const start = serializeState(initial);
-  back.set(at(start, 0), null);
-  const queue: Array<{ key: string; i: number; here: string; snapshot: Snapshot }> = [{ key: start, i: 0, here: route.start, snapshot: initial }];
-  while (queue.length) {
-    const { key, i, here, snapshot } = queue.shift()!;
-    if (i === route.moves.length) {
-      const events: EventObject[] = [];
-      for (let step = back.get(at(key, i)); step; step = back.get(step.from)) events.unshift(step.event);
-      return events;
+  const reached = new Map<string, { arrived: Frontier; closed: Frontier }>();
+  /** The states reached and every state reached from them by steps that keep the projected state `here`. */
+  const close = (arrived: Frontier, here: string): Frontier => {
+    const closed: Frontier = new Map(arrived);
+    const queue = [...arrived.values()];
+    while (queue.length) {
+      const { snapshot, events } = queue.shift()!;
+      if (snapshot.status !== 'active') continue;
+      for (const event of offered(snapshot)) {
+        const [state] = transition(logic, snapshot, event) as [Snapshot, unknown];
+        if (over(state) !== here) continue;
+        const key = serializeState(state);
+        if (closed.has(key)) continue;
+        const step = { snapshot: state, events: [...events, event] };
+        closed.set(key, step);
+        queue.push(step);
+      }
     }
-    const move = route.moves[i]!;
-    if (snapshot.status !== 'active') continue;
-    for (const event of offered(snapshot)) {
-      const [state] = transition(logic, snapshot, event) as [Snapshot, unknown];
-      const there = over(state);
-      const next = there === here ? i : event.type === move.type && there === move.to ? i + 1 : -1;
-      if (next < 0) continue;
-      const nextKey = serializeState(state);
-      if (back.has(at(nextKey, next))) continue;
-      back.set(at(nextKey, next), { from: at(key, i), event });
-      queue.push({ key: nextKey, i: next, here: next === i ? here : move.to, snapshot: state });
+    return closed;
+  };
+  const beginning = (route: ChartRoute, n: number): { arrived: Frontier; closed: Frontier } => {
+    const key = JSON.stringify([route.start, route.moves.slice(0, n)]);
+    const known = reached.get(key);
+    if (known) return known;
+    const arrived: Frontier = new Map();
+    if (n === 0) {
+      if (initial && over(initial) === route.start) arrived.set(serializeState(initial), { snapshot: initial, events: [] });
+    } else {
+      const move = route.moves[n - 1]!;
+      for (const { snapshot, events } of beginning(route, n - 1).closed.values()) {
+        if (snapshot.status !== 'active') continue;
+        for (const event of offered(snapshot)) {
+          if (event.type !== move.type) continue;
+          const [state] = transition(logic, snapshot, event) as [Snapshot, unknown];
+          const at = serializeState(state);
+          if (over(state) === move.to && !arrived.has(at)) arrived.set(at, { snapshot: state, events: [...events, event] });
+        }
+      }
     }
-  }
-  return null;
+    const result = { arrived, closed: close(arrived, n === 0 ? route.start : route.moves[n - 1]!.to) };
+    reached.set(key, result);
+    return result;
+  };
+  return (route) => {
+    const found = beginning(route, route.moves.length).arrived.values().next();
+    return found.done ? null : found.value.events;
+  };
 }
 
 /** A state value with, under the parallel state at `path`, only the region `region` kept. */
@@ -901,11 +924,12 @@ async function keepChartPaths(
   chartPathsWalked.set(name, walked);
   for (const trace of traces) for (const key of walkedSimplePaths(trace, over)) walked.add(key);
   // Each chart path not walked yet is looked for among the real machine's states: walked if found.
+  const searches = spaces.map(({ variant, space }) => ({ variant, find: over.map((projection) => routeSearch(space, projection)) }));
   for (const key of [...bound.keys].filter((k) => !walked.has(k)).sort()) {
     if (walked.has(key)) continue;
     const { index, route } = readPathKey(key);
-    for (const { variant, space } of spaces) {
-      const events = findRoute(space, over[index]!, route);
+    for (const { variant, find } of searches) {
+      const events = find[index]!(route);
       if (!events) continue;
       for (const k of walkedSimplePaths(await run(variant, events), over)) walked.add(k);
       if (!walked.has(key)) throw new Error(`${options.name}: the route found for this chart path did not take it:\n${key}`);
