@@ -3,7 +3,19 @@
  * the caller, with the ids to wire) and its error, tied together with `aria-describedby` and
  * `aria-invalid`. `look` keeps each form's own class names.
  */
-import { useId, type ReactNode } from 'react';
+import { useId, type FocusEvent, type ReactNode } from 'react';
+
+/**
+ * A field's blur handler that tells its chart the buyer left the field, unless they left it for the
+ * form's own submit button: that press checks every field itself, and a message drawn on the way
+ * would move the button from under the pointer before the press ends, losing it.
+ */
+export function onLeaving(leave: () => void): (event: FocusEvent) => void {
+  return (event) => {
+    const to = event.relatedTarget;
+    if (!(to instanceof HTMLButtonElement && to.type === 'submit')) leave();
+  };
+}
 
 export interface FieldLook {
   field: string;

@@ -1,5 +1,5 @@
 import { useId, type KeyboardEvent } from 'react';
-import { Field, FIELD_LOOKS } from '../Field';
+import { Field, FIELD_LOOKS, onLeaving } from '../Field';
 import { useQuery } from '@tanstack/react-query';
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
@@ -84,7 +84,7 @@ export function AddressForm({
                 autoComplete="name"
                 onKeyDown={blockEnter}
                 onChange={(e) => send.typeVoucherName('gift_voucher_from', e.target.value)}
-                onBlur={() => send.leaveField('gift_voucher_from')}
+                onBlur={onLeaving(() => send.leaveField('gift_voucher_from'))}
               />
             )}
           </Field>
@@ -96,7 +96,7 @@ export function AddressForm({
                 value={view.giftVoucherTo}
                 onKeyDown={blockEnter}
                 onChange={(e) => send.typeVoucherName('gift_voucher_to', e.target.value)}
-                onBlur={() => send.leaveField('gift_voucher_to')}
+                onBlur={onLeaving(() => send.leaveField('gift_voucher_to'))}
               />
             )}
           </Field>
@@ -209,7 +209,7 @@ export function AddressForm({
                   autoComplete={autoComplete(fieldAutoComplete)}
                   onKeyDown={blockEnter}
                   onChange={(e) => send.typeField(field, e.target.value)}
-                  onBlur={() => field !== 'address_2' && send.leaveField(field)}
+                  onBlur={onLeaving(() => field !== 'address_2' && send.leaveField(field))}
                 />
               )}
             </Field>
@@ -233,7 +233,7 @@ export function AddressForm({
                   className="input"
                   value={view.fields.state}
                   onChange={(e) => send.typeField('state', e.target.value)}
-                  onBlur={() => send.leaveField('state')}
+                  onBlur={onLeaving(() => send.leaveField('state'))}
                 >
                   <option value="">Choose a state</option>
                   {states.map((s) => (

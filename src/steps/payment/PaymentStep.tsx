@@ -1,5 +1,5 @@
 import { useStepChild } from '../useStepChild';
-import { Field } from '../../components/Field';
+import { Field, onLeaving } from '../../components/Field';
 import { lazy, Suspense, useId, useSyncExternalStore, type FormEvent, type ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
@@ -59,7 +59,16 @@ function TextField({
   return (
     <Field label={label} hint={hint} error={error}>
       {(control) => (
-        <input {...control} className="input" type={type} autoComplete={autoComplete} value={value} required={required} onChange={(e) => onChange(e.target.value)} onBlur={onLeave} />
+        <input
+          {...control}
+          className="input"
+          type={type}
+          autoComplete={autoComplete}
+          value={value}
+          required={required}
+          onChange={(e) => onChange(e.target.value)}
+          onBlur={onLeave ? onLeaving(onLeave) : undefined}
+        />
       )}
     </Field>
   );
