@@ -28,6 +28,8 @@ export interface WaitingRoomView {
   listSending: boolean;
   listJoined: boolean;
   listMessage: string | null;
+  /** 'E-mail me when it is my turn' is offered to a buyer still waiting (or about to be). */
+  offerTurnMail: boolean;
   /** What the organiser tells everyone waiting, as the last status had it (undefined before any status). */
   organiserMessage: string | null | undefined;
 }
@@ -67,6 +69,7 @@ export function viewWaitingRoom(snapshot: Pick<SnapshotFrom<typeof waitingRoomMa
     listSending: list === 'sending',
     listJoined: list === 'joined',
     listMessage: listFailed ? (listMessage ?? WAITING_LIST_FAILED_MESSAGE) : listMessage,
+    offerTurnMail: phase === 'waiting' || phase === 'before-sale' || phase === 'checking' || phase === 'joining',
     organiserMessage: status ? (status.organiser_message ?? null) : undefined,
   };
 }

@@ -42,13 +42,13 @@ type View = WaitingRoomView & { asking: boolean; joining: boolean };
 function shown(status: QueueStatus): PartialView<View> {
   switch (status.state) {
     case 'before-sale':
-      return { phase: 'before-sale', message: SAID.beforeSale, position: null, canRetry: false };
+      return { phase: 'before-sale', message: SAID.beforeSale, position: null, canRetry: false, offerTurnMail: true };
     case 'waiting':
-      return { phase: 'waiting', message: SAID.waiting, position: 12, progress: 0.25, canRetry: false };
+      return { phase: 'waiting', message: SAID.waiting, position: 12, progress: 0.25, canRetry: false, offerTurnMail: true };
     case 'admitted':
-      return { phase: 'admitted', message: SAID.admitted, position: null, progress: 1, canRetry: false };
+      return { phase: 'admitted', message: SAID.admitted, position: null, progress: 1, canRetry: false, offerTurnMail: false };
     case 'sold-out':
-      return { phase: 'sold-out', message: SAID.soldOut, position: null, offerWaitingList: true, ticketTypes: types, canRetry: false };
+      return { phase: 'sold-out', message: SAID.soldOut, position: null, offerWaitingList: true, ticketTypes: types, canRetry: false, offerTurnMail: false };
     default:
       throw new Error('no-place is not shown');
   }

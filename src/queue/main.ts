@@ -52,8 +52,8 @@ const listForm = $<HTMLFormElement>('[data-waiting-list]');
 const listMessage = $<HTMLElement>('[data-queue-list-message]');
 const organiser = $<HTMLElement>('[data-organiser-message]');
 const notify = $<HTMLFormElement>('[data-queue-notify]');
-/** Once asked (the server's page says so by hiding the form), the form stays away. */
-const notifyAsked = notify.hidden && root.dataset.status !== undefined && /[?&]notify=sent/.test(location.search);
+/** Once asked (the server's page marks the form), the form stays away. */
+const notifyAsked = notify.dataset.asked !== undefined;
 const organiserWords = organiser.querySelector('span')!;
 const listButton = listForm.querySelector('button')!;
 
@@ -92,8 +92,7 @@ const flow = runQueue(
     listButton.disabled = view.listSending || view.listJoined;
     listForm.hidden = view.listJoined;
     listMessage.textContent = view.listMessage ?? '';
-    // 'E-mail me when it is my turn' is for a buyer still waiting.
-    notify.hidden = notifyAsked || !(view.phase === 'waiting' || view.phase === 'before-sale' || view.phase === 'checking' || view.phase === 'joining');
+    notify.hidden = notifyAsked || !view.offerTurnMail;
     // The organiser's message as the last status had it: a change reaches open pages with the push's nudge.
     if (view.organiserMessage !== undefined) {
       organiser.hidden = !view.organiserMessage;

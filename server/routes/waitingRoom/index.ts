@@ -312,7 +312,7 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
     const parsed = notifyForm.safeParse(request.body ?? {});
     if (!parsed.success) return show(400, TURN_MAIL_INVALID_MESSAGE);
     const place = placeOf(request, dateId);
-    if (!place || !(await askForTurnMail(db, dateId, place.placeId, parsed.data.email.trim()))) return show(409, TURN_MAIL_NOT_WAITING_MESSAGE);
+    if (!place || !(await askForTurnMail(db, dateId, place.placeId, parsed.data.email))) return show(409, TURN_MAIL_NOT_WAITING_MESSAGE);
     return reply.header('cache-control', 'no-store').redirect(`${queuePagePath(dateId)}?notify=sent`, 303);
   });
 
@@ -416,7 +416,7 @@ function queuePage(date: QueuedDate, known: { view: QueueView; status: string } 
     <progress class="queue__progress" data-queue-progress max="100" value="${Math.round(first.progress * 100)}" aria-label="Progress through the queue"></progress>
     <p data-queue-retry hidden><button class="button" type="button">Try again</button></p>
     ${turnMailAsked ? html`<p class="notice" role="status">${TURN_MAIL_SENT_MESSAGE}</p>` : ''}
-    <form method="post" action="/queue/${date.row.eventDateId}/notify/" data-queue-notify ${mayAsk && !turnMailAsked ? '' : new Html('hidden')}>
+    <form method="post" action="/queue/${date.row.eventDateId}/notify/" data-queue-notify ${turnMailAsked ? new Html('data-asked hidden') : mayAsk ? '' : new Html('hidden')}>
       <p><label for="queue-notify-email">${TURN_MAIL_LABEL}</label> <input id="queue-notify-email" name="email" type="email" autocomplete="email" maxlength="254" required></p>
       <button class="button button--secondary" type="submit">E-mail me</button>
     </form>
