@@ -1,12 +1,15 @@
 /**
- * `npm run test:cluster`: brings the cluster up afresh, runs a rush of buyers reserving and paying
- * through the balancer, and meanwhile SIGKILLs the leader's postmaster, then kills one app host (the
- * one running the scheduled jobs), then cuts a replica off the network. Then it checks, from the
- * database and from what every buyer was told: nothing oversold, every captured payment booked or
- * refunded, no sale paid twice, every booking a buyer was told of present, every hold a buyer was
- * told of kept; the jobs ran in one app host at a time and moved on when it died; no answer was a
- * 500. It prints the write-unavailability window, holds/s before, during and after, and the buyers'
- * answers by kind. Exits non-zero on any failed check. `KEEP=1` leaves the cluster up.
+ * `npm run test:cluster`: brings the cluster up afresh, runs a rush of buyers through the balancer
+ * (each takes a place in a queued on-sale's waiting room, is let in, reserves and pays), and
+ * meanwhile SIGKILLs the leader's postmaster, then kills one app host (the one running the scheduled
+ * jobs) and restarts it as its supervisor would, then cuts a replica off the network. Then it
+ * checks, from the database and from what every buyer was told: nothing oversold, every captured
+ * payment booked or refunded, no sale paid twice, every booking a buyer was told of present, every
+ * hold a buyer was told of kept; every admission a buyer was given kept, no buyer let in twice, no
+ * queue let in more than its rate allows; the jobs ran in one app host at a time and moved on when
+ * it died; the restarted host came back and served; no answer was a 500. It prints the
+ * write-unavailability window, holds/s before, during and after, and the buyers' answers by kind.
+ * Exits non-zero on any failed check. `KEEP=1` leaves the cluster up.
  *
  * `tsx cluster/chaos.ts bench` instead measures holds/s through one app host and through three.
  */
@@ -17,8 +20,9 @@ import * as schema from '../server/db/schema.ts';
 import { rows, type Database } from '../server/db/index.ts';
 import { JOBS_LOCK } from '../server/db/jobLease.ts';
 import { hotEvent } from '../server/test/fixtures.ts';
-import { down, leaderOf, nodeStatuses, readState, setLink, status, up } from './cluster.ts';
-import { APP_HOSTS, APP_URL, DB_HOSTS, WRITE_URL } from './topology.ts';
+import * as t from '../server/db/schema.ts';
+import { balancerServers, down, killAppHost, leaderOf, nodeStatuses, restartApp, setLink, status, up } from './cluster.ts';
+import { APP_HOSTS, APP_PORT, APP_URL, DB_HOSTS, WRITE_URL } from './topology.ts';
 import { Counters, rush, type Told } from './rush.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -27,10 +31,21 @@ const say = (line: string) => console.log(line);
 /** When each fault strikes, seconds into the rush, and how long the rush lasts. */
 const KILL_LEADER_AT = 12;
 const KILL_APP_AT = 30;
+/** The killed app host's supervisor starts it again this long after it died. */
+const RESTART_APP_AFTER_S = 3;
 const CUT_REPLICA_AT = 44;
 const RUSH_SECONDS = 68;
-const CONCURRENCY = 16;
+/** Buyers at once: some wait in the queue while the others shop. */
+const CONCURRENCY = 20;
 const WINDOW_GOAL_S = 10;
+/** How long the restarted app host may take to answer its health check and serve through the balancer again. */
+const RESTART_CEILING_S = 40;
+/** The queues: the on-sale opens a few seconds into the rush (the first buyers wait for it), admitting so many a minute. */
+const ON_SALE_AFTER_S = 4;
+const BIG_ADMIT_PER_MINUTE = 300;
+const SMALL_ADMIT_PER_MINUTE = 120;
+const SMALL_CAPACITY = 100;
+const ADMISSION_SECONDS = 600;
 
 /** Writes to the leader through the balancer every 50 ms, remembering when each one landed. */
 function writeProbe() {
@@ -109,12 +124,57 @@ function perSecond(times: number[], from: number, to: number) {
   return times.filter((t) => t >= from && t < to).length / ((to - from) / 1000);
 }
 
-function killAppHost(name: string) {
-  const pid = readState()!.pids[name]!;
-  try {
-    process.kill(-pid, 'SIGKILL');
-  } catch {
-    process.kill(pid, 'SIGKILL');
+/** A queued on-sale for a date: the whole rush goes through its waiting room. */
+async function queueFor(db: Database, eventDateId: number, onSaleAt: Date, admitPerMinute: number) {
+  await db.insert(t.eventDateQueues).values({
+    eventDateId,
+    onSaleAt,
+    admitPerMinute,
+    maxShoppers: 40,
+    admissionSeconds: ADMISSION_SECONDS,
+    pollSeconds: 1,
+    // One place per account; every buyer of the test comes from the one address.
+    signInToQueue: true,
+    placesPerAddress: 1_000_000,
+  });
+  return { eventDateId, admitPerMinute };
+}
+
+/**
+ * The queues against what buyers were told: every admission given is in the database as given (the
+ * place, its account, its first admission, within the line let in), and the sale it reserved is the
+ * one the buyer was told of; no account let in twice and no sale reserved by two admissions; no
+ * place admitted beyond the line, and the line never past what the queue's rate allowed since the
+ * on-sale.
+ */
+async function checkQueues(db: Database, told: Told[], queues: { eventDateId: number; admitPerMinute: number }[]) {
+  const failures: string[] = [];
+  const figures: string[] = [];
+  const dateIds = sql.join(
+    queues.map((q) => sql`${q.eventDateId}`),
+    sql`, `,
+  );
+  const states = await rows<{
+    event_date_id: number;
+    joined: number;
+    admitted_through: number;
+    on_sale_at: string;
+    stepped_at: string | null;
+    admit_per_minute: number;
+    admitted: number;
+  }>(
+    db,
+    sql`SELECT q.event_date_id, q.joined::int, q.admitted_through::int, q.on_sale_at, q.stepped_at, q.admit_per_minute,
+               (SELECT count(*) FROM queue_places p WHERE p.event_date_id = q.event_date_id AND p.admitted_at IS NOT NULL)::int AS admitted
+          FROM event_date_queues q WHERE q.event_date_id IN (${dateIds}) ORDER BY q.event_date_id`,
+  );
+  for (const q of states) {
+    const opened = new Date(q.on_sale_at).getTime();
+    const stepped = q.stepped_at ? new Date(q.stepped_at).getTime() : opened;
+    // Each step credits the rate for the time since the last; a step may start a second before the one it follows commits.
+    const allowed = Math.floor((q.admit_per_minute / 60) * ((stepped - opened) / 1000 + 1)) + 1;
+    if (q.admitted_through > allowed) failures.push(`queue ${q.event_date_id} let in ${q.admitted_through}, more than its rate allows (${allowed})`);
+    figures.push(`queue ${q.event_date_id}: ${q.joined} places, line let in to ${q.admitted_through} (rate allows ${allowed}), ${q.admitted} admissions handed out`);
   }
 }
 
@@ -122,6 +182,44 @@ async function openCluster() {
   const pool = new pg.Pool({ connectionString: WRITE_URL, max: 4, connectionTimeoutMillis: 3000 });
   pool.on('error', () => undefined);
   return { pool, db: drizzle(pool, { schema }) as unknown as Database };
+  const [beyond] = await rows<{ n: number }>(
+    db,
+    sql`SELECT count(*)::int AS n FROM queue_places p JOIN event_date_queues q ON q.event_date_id = p.event_date_id
+         WHERE p.event_date_id IN (${dateIds}) AND p.admitted_at IS NOT NULL AND (p.number IS NULL OR p.number > q.admitted_through)`,
+  );
+  if (beyond!.n > 0) failures.push(`${beyond!.n} places admitted beyond the line the queue let in`);
+  const [twice] = await rows<{ accounts: number; sales: number }>(
+    db,
+    sql`SELECT (SELECT count(*) FROM (SELECT 1 FROM queue_places WHERE event_date_id IN (${dateIds}) AND admitted_at IS NOT NULL GROUP BY event_date_id, user_id HAVING count(*) > 1) x)::int AS accounts,
+               (SELECT count(*) FROM (SELECT 1 FROM queue_places WHERE event_date_id IN (${dateIds}) AND sale_id IS NOT NULL GROUP BY sale_id HAVING count(*) > 1) x)::int AS sales`,
+  );
+  if (twice!.accounts > 0) failures.push(`${twice!.accounts} accounts let in twice`);
+  if (twice!.sales > 0) failures.push(`${twice!.sales} sales reserved by more than one admission`);
+
+  const admitted = told.filter((x) => x.admitted);
+  type PlaceRow = { id: number; user_id: number | null; admitted_through: number; number: number | null; admitted_at: string | null; reference: string | null };
+  const places = new Map<number, PlaceRow>();
+  for (let i = 0; i < admitted.length; i += 500) {
+    const ids = admitted.slice(i, i + 500).map((x) => sql`${x.placeId}`);
+    const found = await rows<PlaceRow>(
+      db,
+      sql`SELECT p.id, p.user_id, p.number::int, p.admitted_at, q.admitted_through::int, s.reference
+            FROM queue_places p JOIN event_date_queues q ON q.event_date_id = p.event_date_id LEFT JOIN sales s ON s.id = p.sale_id
+           WHERE p.id IN (${sql.join(ids, sql`, `)})`,
+    );
+    for (const f of found) places.set(Number(f.id), f);
+  }
+  const lost = admitted.filter((x) => {
+    const p = places.get(x.placeId!);
+    if (!p || p.user_id !== x.userId || p.admitted_at === null || p.number === null || p.number > p.admitted_through) return true;
+    // The admission the buyer holds ends when the one recorded does: the first, not one given again later.
+    const ends = Math.floor(new Date(p.admitted_at).getTime() / 1000) + ADMISSION_SECONDS;
+    if (ends !== x.admissionEnds) return true;
+    return x.reserved !== null && p.reference !== x.reserved;
+  });
+  if (lost.length > 0) failures.push(`${lost.length} of ${admitted.length} admissions buyers were given are lost or changed (place ${lost[0]!.placeId})`);
+  figures.push(`${admitted.length} buyers told it was their turn, ${told.filter((x) => x.soldOutInQueue).length} told the date sold out while waiting`);
+  return { failures, figures };
 }
 
 /** Accounts for the rush's buyers, one per journey. */
@@ -215,9 +313,9 @@ async function chaos() {
   const failures: string[] = [];
   const journeyFailures: string[] = [];
   try {
-    // Two dates: one with plenty for the throughput, one small enough to sell out under the rush.
+    // Two queued dates: one with plenty for the throughput, one small enough to sell out under the rush.
     const big = await hotEvent(db, { capacity: 100_000, types: 1 });
-    const small = await hotEvent(db, { capacity: 150, types: 1 });
+    const small = await hotEvent(db, { capacity: SMALL_CAPACITY, types: 1 });
     const userIds = await accounts(db, 20_000);
     const counters = new Counters();
     const told: Told[] = [];
@@ -230,7 +328,7 @@ async function chaos() {
     const running = rush({
       base: APP_URL,
       concurrency: CONCURRENCY,
-      ticketTypeIds: [big.types[0]!.id, big.types[0]!.id, small.types[0]!.id],
+      targets: [bigTarget, bigTarget, { ticketTypeId: small.types[0]!.id, queuedDateId: small.types[0]!.eventDateId }],
       userIds,
       until: () => Date.now() > at(RUSH_SECONDS),
       counters,
@@ -238,18 +336,46 @@ async function chaos() {
       failures: journeyFailures,
     });
 
+    const onSaleAt = new Date(Date.now() + 1000 + ON_SALE_AFTER_S * 1000);
+    const queues = [await queueFor(db, big.types[0]!.eventDateId, onSaleAt, BIG_ADMIT_PER_MINUTE), await queueFor(db, small.types[0]!.eventDateId, onSaleAt, SMALL_ADMIT_PER_MINUTE)];
     const events: { name: string; at: number; detail: string }[] = [];
     await sleep(at(KILL_LEADER_AT) - Date.now());
     const leader = await leaderOf();
     if (!leader?.postmasterPid) throw new Error('no leader to kill');
+    const bigTarget = { ticketTypeId: big.types[0]!.id, queuedDateId: big.types[0]!.eventDateId };
     process.kill(leader.postmasterPid, 'SIGKILL');
     events.push({ name: 'leader postmaster SIGKILLed', at: Date.now(), detail: `${leader.name} pid ${leader.postmasterPid}` });
 
     await sleep(at(KILL_APP_AT) - Date.now());
     const holder = [...jobs.seen].reverse().find((s) => s.holders.length === 1)?.holders[0];
     const victim = APP_HOSTS.find((a) => a.name === holder) ?? APP_HOSTS[0]!;
-    killAppHost(victim.name);
+    const sessionsBefore = (await balancerServers()).find((x) => x.proxy === 'app' && x.server === victim.name)?.sessions ?? 0;
+    killAppHost(victim);
     events.push({ name: 'app host killed', at: Date.now(), detail: `${victim.name}${holder === victim.name ? ' (running the jobs)' : ''}` });
+    // Its supervisor starts it again; it is back once it answers its health check and the balancer sends it buyers.
+    await sleep(RESTART_APP_AFTER_S * 1000);
+    restartApp(victim);
+    events.push({ name: 'app host restarted', at: Date.now(), detail: victim.name });
+    const back = (async () => {
+      const restartedAt = Date.now();
+      let healthyAt: number | null = null;
+      while (Date.now() < restartedAt + RESTART_CEILING_S * 1000) {
+        if (healthyAt === null) {
+          const ok = await fetch(`http://${victim.ip}:${APP_PORT}/health`, { signal: AbortSignal.timeout(1000) }).then(
+            (r) => r.status === 200,
+            () => false,
+          );
+          if (ok) healthyAt = Date.now();
+        }
+        if (healthyAt !== null) {
+          const row = (await balancerServers().catch(() => [])).find((x) => x.proxy === 'app' && x.server === victim.name);
+          if (row?.status === 'UP' && row.sessions > sessionsBefore)
+            return { healthyAfter: (healthyAt - restartedAt) / 1000, servingAfter: (Date.now() - restartedAt) / 1000, sessions: row.sessions - sessionsBefore };
+        }
+        await sleep(250);
+      }
+      return { healthyAfter: healthyAt === null ? null : (healthyAt - restartedAt) / 1000, servingAfter: null, sessions: 0 };
+    })();
 
     await sleep(at(CUT_REPLICA_AT) - Date.now());
     const nodes = await nodeStatuses();
@@ -268,7 +394,7 @@ async function chaos() {
     setLink(replicaHost, true);
 
     const killAt = events[0]!.at;
-    const cutAt = events[2]!.at;
+    const cutAt = events.find((e) => e.name.startsWith('replica cut'))!.at;
     const failoverWindow = probe.window(killAt, killAt + 15_000);
     const cutWindow = probe.window(cutAt, cutAt + 12_000);
     const during = { from: killAt, to: Math.min(end, cutAt + 12_000) };
@@ -280,6 +406,7 @@ async function chaos() {
 
     // The jobs: never two holders at once, and a holder again after the host running them died.
     const doubled = jobs.seen.filter((s) => s.holders.length > 1);
+    const restarted = await back;
     if (doubled.length > 0) failures.push(`the jobs' lock was seen held by ${doubled[0]!.holders.join(' and ')} at once`);
     const appKilledAt = events[1]!.at;
     const takeover = jobs.seen.find((s) => s.at > appKilledAt && s.holders.length === 1 && s.holders[0] !== victim.name);
@@ -305,11 +432,25 @@ async function chaos() {
     say(`  longest write stall after the replica was cut off: ${cutWindow.toFixed(1)} s`);
     say(`  new leader: ${after.nodes.find((n) => n.role === 'leader')?.name ?? 'none'}; nodes: ${after.nodes.map((n) => `${n.name} ${n.role}`).join(', ')}`);
     say(`  holds/s before ${rates.before.toFixed(1)}, during ${rates.during.toFixed(1)}, after ${rates.after.toFixed(1)}`);
-    say(`  buyers: ${told.length} journeys, ${result.figures.told_reserved} told reserved, ${result.figures.told_booked} told booked; the small date sold or held ${sold!.small} of 150`);
+    say(`  buyers: ${told.length} journeys, ${result.figures.told_reserved} told reserved, ${result.figures.told_booked} told booked; the small date sold or held ${sold!.small} of ${SMALL_CAPACITY}`);
+    for (const line of queued.figures) say(`  ${line}`);
+    say(
+      `  ${victim.name} restarted: ${restarted.healthyAfter === null ? 'never healthy' : `healthy after ${restarted.healthyAfter.toFixed(1)} s`}${restarted.servingAfter === null ? '' : `, serving through the balancer after ${restarted.servingAfter.toFixed(1)} s (${restarted.sessions} requests by the end)`}`,
+    );
     say(`  answers by kind: ${JSON.stringify(errors)}`);
+    const queued = await checkQueues(db, told, queues);
+    failures.push(...queued.failures);
+    if (restarted.servingAfter === null)
+      failures.push(
+        `${victim.name}, restarted, ${restarted.healthyAfter === null ? 'never answered its health check' : 'answered its health check but the balancer sent it nobody'} within ${RESTART_CEILING_S} s`,
+      );
     say(`  jobs' lock held by: ${holders.join(', ') || 'nobody'}; after ${victim.name} died, ${takeover ? `${takeover.holders[0]} took over in ${((takeover.at - appKilledAt) / 1000).toFixed(1)} s` : 'nobody took over'}`);
     say(`  wall time ${((Date.now() - t0) / 1000).toFixed(0)} s (bring-up ${broughtUp.toFixed(0)} s)`);
-    say(failures.length === 0 ? '  all checks passed: nothing oversold, every captured payment booked or refunded, no sale paid twice, every booking and hold buyers were told of kept' : '');
+    say(
+      failures.length === 0
+        ? '  all checks passed: nothing oversold, every captured payment booked or refunded, no sale paid twice, every booking and hold buyers were told of kept, every admission kept, nobody let in twice or past the rate'
+        : '',
+    );
     for (const f of failures) say(`  FAILED: ${f}`);
   } finally {
     await pool.end().catch(() => undefined);
@@ -331,14 +472,15 @@ async function bench() {
       const counters = new Counters();
       const told: Told[] = [];
       const start = Date.now();
-      await rush({ base: APP_URL, concurrency: 24, ticketTypeIds: [big.types[0]!.id], userIds: userIds.slice(used), until: () => Date.now() > start + 20_000, counters, told, failures: [] });
+      const targets = [{ ticketTypeId: big.types[0]!.id, queuedDateId: null }];
+      await rush({ base: APP_URL, concurrency: 24, targets, userIds: userIds.slice(used), until: () => Date.now() > start + 20_000, counters, told, failures: [] });
       used += told.length;
       const end = Date.now();
       say(`${label}: ${perSecond(counters.holds, start, end).toFixed(1)} holds/s, ${perSecond(counters.bookings, start, end).toFixed(1)} paid sales/s (${JSON.stringify(Object.fromEntries(counters.byKind))})`);
     };
     await measure('three app hosts');
     // Two hosts stopped: the balancer's health checks take them out within a second.
-    for (const a of APP_HOSTS.slice(1)) killAppHost(a.name);
+    for (const a of APP_HOSTS.slice(1)) killAppHost(a);
     await sleep(3000);
     await measure('one app host');
   } finally {

@@ -317,6 +317,8 @@ export function appEnv(extra: Record<string, string> = {}): Record<string, strin
     SWEEP_INTERVAL_MS: '2000',
     TRUELAYER_POLL_INTERVAL_MS: '500',
     STATIC_DIR: path.join(REPO, 'dist/client'),
+    // The queue's proof of work at its smallest: the rush's buyers solve one each, on the test's own cores.
+    ALTCHA_MAX_NUMBER: '1000',
     ...extra,
   };
 }
@@ -331,6 +333,41 @@ export function startApp(a: Host, extra: Record<string, string> = {}): number {
 async function httpJson(url: string, timeoutMs = 1000): Promise<{ status: number; body: unknown }> {
   const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
   const text = await res.text();
+/**
+ * Kills an app host: every process of its server at once (SIGKILL), as a machine that dies takes
+ * them. What it had in flight is cut; the balancer's health checks take it out of the rotation.
+ */
+export function killAppHost(a: Host): void {
+  killGroup(readState()?.pids[a.name], 'SIGKILL');
+}
+
+/**
+ * Starts an app host's server again, as its supervisor does after the host died: its network joined
+ * again, its server started, the new process id recorded for `status` and `down`. The balancer puts
+ * it back in the rotation once its health check answers.
+ */
+export function restartApp(a: Host): number {
+  setLink(a, true);
+  const state = readState();
+  if (!state) throw new Error('the cluster is not up');
+  const pid = startApp(a);
+  state.pids[a.name] = pid;
+  writeState(state);
+  return pid;
+}
+
+/** HAProxy's own figures, one row per server: its state (UP, DOWN, …) and the sessions it has taken. */
+export async function balancerServers(): Promise<{ proxy: string; server: string; status: string; sessions: number; downs: number }[]> {
+  const res = await fetch(`http://${LB_HOST.ip}:${LB_STATS_PORT}/;csv`, { signal: AbortSignal.timeout(1000) });
+  const [header, ...lines] = (await res.text()).trim().split('\n');
+  const names = header!.replace(/^# /, '').split(',');
+  const at = (name: string) => names.indexOf(name);
+  return lines
+    .map((l) => l.split(','))
+    .filter((f) => f[at('svname')] !== 'FRONTEND' && f[at('svname')] !== 'BACKEND')
+    .map((f) => ({ proxy: f[at('pxname')]!, server: f[at('svname')]!, status: f[at('status')]!, sessions: Number(f[at('stot')]), downs: Number(f[at('chkdown')] || 0) }));
+}
+
   let body: unknown = text;
   try {
     body = JSON.parse(text);

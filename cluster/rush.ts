@@ -1,15 +1,34 @@
 /**
- * Buyers over real HTTP through the balancer, as browsers in demo mode: add tickets, reserve, then
- * pay by the sandbox card (its card page settles the payment as the processor's webhook would) or
- * by bank transfer (the sandbox bank's approval, then the status polled until complete). Every
- * answer is counted by kind, and what each buyer was told (reserved, booked) is kept to be checked
- * against the database afterwards. A request the cluster could not finish (a 503, a cut connection)
- * is tried again, as the page's own client does.
+ * Buyers over real HTTP through the balancer, as browsers in demo mode: on a queued date, sign in,
+ * solve the proof of work and take a place in the waiting room, poll it until let in; then add
+ * tickets, reserve, and pay by the sandbox card (its card page settles the payment as the
+ * processor's webhook would) or by bank transfer (the sandbox bank's approval, then the status
+ * polled until complete). Every answer is counted by kind, and what each buyer was told (their
+ * place, admitted, reserved, booked) is kept to be checked against the database afterwards. A
+ * request the cluster could not finish (a 503, a cut connection) is tried again, as the page's own
+ * client does.
  */
 import qs from 'qs';
+import { solveChallenge } from 'altcha-lib/v1';
 import { calls, type CallName } from '../contract/index.ts';
+import { queueJoinPath, queueStatusPath } from '../contract/queuePage.ts';
+
+/** What a journey buys: a ticket type, and its date's queue when the date is queued. */
+export interface Target {
+  ticketTypeId: number;
+  /** The queued date to wait in line for first; null when the date has no queue. */
+  queuedDateId: number | null;
+}
 
 export interface Told {
+  userId: number;
+  /** The queued date's place (its id, from the place's cookie), once the buyer was given one. */
+  placeId: number | null;
+  /** The buyer was told it is their turn and given the admission, which ends at `admissionEnds` (epoch seconds). */
+  admitted: boolean;
+  admissionEnds: number | null;
+  /** The queue said the date was sold out, so the buyer went no further. */
+  soldOutInQueue: boolean;
   /** The sale's reference when the buyer was told the tickets were reserved. */
   reserved: string | null;
   reservedAt: number | null;
@@ -84,19 +103,102 @@ export class Buyer {
     }
   }
 
+  /** A cookie the server set, as the browser keeps it. */
+  cookie(name: string): string | undefined {
+    return this.cookies.get(name);
+  }
+
   async call(name: CallName, body: Record<string, unknown> = {}) {
     const c = calls[name];
     return c.method === 'GET' ? this.send('GET', Object.keys(body).length ? `${c.path}?${qs.stringify(body)}` : c.path) : this.send('POST', c.path, body);
   }
 }
 
+/** How often a waiting buyer asks for news at most: the queue's poll_ms, never slower than this. */
+const POLL_AT_MOST_MS = 1000;
+
+/** The solved proof of work the queue asks of a new place, as the queue page's script sends it. */
+async function solved(buyer: Buyer): Promise<string> {
+  const c = (await buyer.call('getCaptchaChallenge')).json as {
+    algorithm: 'SHA-256';
+    challenge: string;
+    salt: string;
+    signature: string;
+    maxnumber: number;
+  };
+  const solution = await solveChallenge(c.challenge, c.salt, c.algorithm, c.maxnumber).promise;
+  if (!solution) throw new Error('the proof of work could not be solved');
+  return Buffer.from(
+    JSON.stringify({
+      algorithm: c.algorithm,
+      challenge: c.challenge,
+      number: solution.number,
+      salt: c.salt,
+      signature: c.signature,
+    }),
+  ).toString('base64');
+}
+
+type QueueAnswer = { state?: string; poll_ms?: number; error?: string };
+
+/**
+ * Takes a place in the date's queue and waits in it, as the queue page does, until the buyer is let
+ * in (true), the date sells out or the rush ends (false). A join cut off mid-way is sent again with a
+ * new proof of work (each is accepted once); the queue gives one place per account, so the account's
+ * place is found again rather than a second taken.
+ */
+async function waitInQueue(buyer: Buyer, dateId: number, told: Told, until: () => boolean): Promise<boolean> {
+  const join = async (): Promise<QueueAnswer> => {
+    for (let tries = 0; ; tries++) {
+      const res = await buyer.send('POST', queueJoinPath(dateId), { altcha: await solved(buyer) });
+      if (res.status === 200) return res.json as QueueAnswer;
+      // A proof of work the cluster took before the cut is spent: another one, as the page would.
+      if (res.status !== 403 || tries >= 5) throw new Error(`joining the queue answered ${res.status}: ${JSON.stringify(res.json)}`);
+    }
+  };
+  let answer = await join();
+  for (;;) {
+    const place = buyer.cookie(`hf_queue_${dateId}`);
+    if (place) told.placeId = Number(place.split('.')[2]);
+    switch (answer.state) {
+      case 'admitted': {
+        const admission = buyer.cookie(`hf_admit_${dateId}`);
+        if (!admission) throw new Error('let in without an admission');
+        told.admitted = true;
+        told.admissionEnds = Number(admission.split('.')[3]);
+        return true;
+      }
+      case 'sold-out':
+        told.soldOutInQueue = true;
+        return false;
+      case 'no-place':
+        answer = await join();
+        continue;
+      case 'before-sale':
+      case 'waiting':
+        break;
+      default:
+        throw new Error(`the queue answered ${JSON.stringify(answer)}`);
+    }
+    if (until()) return false;
+    await sleep(Math.max(250, Math.min(POLL_AT_MOST_MS, answer.poll_ms ?? POLL_AT_MOST_MS)));
+    const polled = await buyer.send('GET', queueStatusPath(dateId));
+    if (polled.status !== 200) throw new Error(`the queue's poll answered ${polled.status}`);
+    answer = polled.json as QueueAnswer;
+  }
+}
+
 /** One buyer's whole journey: what they were told is written into `told` as it happens. */
-export async function journey(base: string, counters: Counters, ticketTypeId: number, userId: number, told: Told): Promise<void> {
+export async function journey(base: string, counters: Counters, target: Target, told: Told, until: () => boolean = () => false): Promise<void> {
   const buyer = new Buyer(base, counters);
+  const ticketTypeId = target.ticketTypeId;
   // Demo mode's one-click sign-in: each journey is its own account, as each has its own basket.
-  const signedIn = await buyer.send('POST', '/signin/', `user_id=${userId}`);
+  const signedIn = await buyer.send('POST', '/signin/', `user_id=${told.userId}`);
   if (signedIn.status !== 303) throw new Error(`signing in answered ${signedIn.status}`);
-  const added = await buyer.send('POST', '/do/checkout/add/', { ticket: { [`0|0|${ticketTypeId}|0`]: { ticket: ticketTypeId, qty: told.qty } } });
+  if (target.queuedDateId !== null && !(await waitInQueue(buyer, target.queuedDateId, told, until))) return;
+  const added = await buyer.send('POST', '/do/checkout/add/', {
+    ticket: { [`0|0|${ticketTypeId}|0`]: { ticket: ticketTypeId, qty: told.qty } },
+  });
   if (added.status >= 400) return;
   const reserved = await buyer.call('reserveTickets', {});
   if ((reserved.json as { reserved?: boolean } | null)?.reserved !== true) return;
@@ -139,7 +241,7 @@ export async function journey(base: string, counters: Counters, ticketTypeId: nu
 export async function rush(opts: {
   base: string;
   concurrency: number;
-  ticketTypeIds: number[];
+  targets: Target[];
   /** One account per journey, taken in turn. */
   userIds: number[];
   until: () => boolean;
@@ -152,11 +254,22 @@ export async function rush(opts: {
     Array.from({ length: opts.concurrency }, async () => {
       while (!opts.until()) {
         const i = n++;
-        const told: Told = { reserved: null, reservedAt: null, booked: false, method: i % 2 === 0 ? 'card' : 'bank', qty: 1 + (i % 2) };
-        opts.told.push(told);
         const userId = opts.userIds[i];
         if (userId === undefined) throw new Error('more journeys than accounts');
-        await journey(opts.base, opts.counters, opts.ticketTypeIds[i % opts.ticketTypeIds.length]!, userId, told).catch((err: unknown) => opts.failures.push((err as Error).message));
+        const told: Told = {
+          userId,
+          placeId: null,
+          admitted: false,
+          admissionEnds: null,
+          soldOutInQueue: false,
+          reserved: null,
+          reservedAt: null,
+          booked: false,
+          method: i % 2 === 0 ? 'card' : 'bank',
+          qty: 1 + (i % 2),
+        };
+        opts.told.push(told);
+        await journey(opts.base, opts.counters, opts.targets[i % opts.targets.length]!, told, opts.until).catch((err: unknown) => opts.failures.push((err as Error).message));
       }
     }),
   );
