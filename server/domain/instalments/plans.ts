@@ -23,8 +23,8 @@ import { INSTALMENT_MESSAGES } from '../../../contract/messages/instalment.ts';
 import { PAYMENT_MESSAGES } from '../../../contract/messages/payment.ts';
 import { completeSale } from '../completeSale.ts';
 import { seatingOf } from '../seating/binding.ts';
-import { Refusal } from '../refusal.ts';
-import { ALREADY_PAID_MESSAGE, holdLost, refundUnbooked, totalUnderLock, unbookedRefundsOf } from '../payment/payments.ts';
+import { isRefusal, Refusal } from '../refusal.ts';
+import { ALREADY_PAID_MESSAGE, BASKET_CHANGED_MESSAGE, holdLost, refundUnbooked, totalUnderLock, unbookedRefundsOf } from '../payment/payments.ts';
 import { closeOpenPayments } from '../payment/paidFor.ts';
 import { findSale, holdIsLive, lockSale } from '../sales.ts';
 import { findUser } from '../users.ts';
@@ -261,20 +261,29 @@ export type Authentication = 'paid' | 'failed' | 'none';
 
 /**
  * The buyer's bank answered for a first instalment that asked to be confirmed: approved, it is
- * charged and the sale booked as at setup; refused (or the card then declines, or the stock is
- * gone), the plan is dropped and the payment step shows the spec's error on return.
+ * charged and the sale booked as at setup; refused (or the basket changed since, the card then
+ * declines, or the stock is gone), the plan is dropped and the payment step says why on return.
  */
 export async function confirmPlanAuthentication(db: Database, cards: SavedCardProcessor, p: { saleId: string; approved: boolean; now: Date }): Promise<Authentication> {
   return db.transaction(async (tx) => {
     const sale = await lockSale(tx, p.saleId);
     const [plan] = await tx.select().from(instalmentPlans).where(and(eq(instalmentPlans.saleId, p.saleId), eq(instalmentPlans.status, 'authenticating')));
     if (!plan) return 'none';
-    const fail = async (): Promise<Authentication> => {
+    const fail = async (notice: string = INSTALMENT_MESSAGES.error): Promise<Authentication> => {
       await dropPlan(tx, p.saleId);
-      await tx.insert(salePaymentDetails).values({ saleId: p.saleId, notice: INSTALMENT_MESSAGES.error }).onConflictDoUpdate({ target: salePaymentDetails.saleId, set: { notice: INSTALMENT_MESSAGES.error } });
+      await tx.insert(salePaymentDetails).values({ saleId: p.saleId, notice }).onConflictDoUpdate({ target: salePaymentDetails.saleId, set: { notice } });
       return 'failed';
     };
     if (!p.approved || sale.paidAt || !holdIsLive(sale, p.now)) return fail();
+    // The plan is for the total the buyer was shown when it was set up: a basket changed since is not charged or booked on it.
+    const changed = await totalUnderLock(tx, sale, plan.total, p.now).then(
+      () => false,
+      (err: unknown) => {
+        if (isRefusal(err, 'basket-changed')) return true;
+        throw err;
+      },
+    );
+    if (changed) return fail(BASKET_CHANGED_MESSAGE);
     const [card] = await tx.select().from(savedPaymentMethods).where(eq(savedPaymentMethods.id, plan.paymentMethodId));
     const [first] = await tx.select().from(instalments).where(and(eq(instalments.saleId, p.saleId), eq(instalments.seq, 1)));
     const [{ count }] = (await tx.select({ count: sql<number>`count(*)::int` }).from(instalments).where(eq(instalments.saleId, p.saleId))) as [{ count: number }];
