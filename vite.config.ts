@@ -72,7 +72,7 @@ export default defineConfig({
             { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]|^\0vite\/preload-helper|^\0rolldown\/runtime/ },
             {
               name: 'page',
-              test: /node_modules[\\/](xstate|@xstate[\\/]react|@tanstack[\\/](query-core|react-query)|use-sync-external-store|use-isomorphic-layout-effect)[\\/]|ui[\\/](Spinner|Icon|Alert|DeterminingScreen)\.tsx|src[\\/]api[\\/]client\.ts|src[\\/]design\.ts|src[\\/]styles\.css|contract[\\/](money|steps|giftAidUplift|page|basketRules|messages[\\/]checkout)\.ts|machines[\\/]checkout[\\/]checkout\.messages\.ts|machines[\\/]providedByApp\.ts|ui[\\/]plural\.ts|src[\\/]components[\\/]Toasts\.tsx|src[\\/]app[\\/](basketCount|headerCount)\.ts|src[\\/]api[\\/]queries\.ts|src[\\/]inspector\.ts/,
+              test: /node_modules[\\/](xstate|@xstate[\\/]react|@tanstack[\\/](query-core|react-query)|use-sync-external-store|use-isomorphic-layout-effect)[\\/]|ui[\\/](Spinner|Icon|Alert|DeterminingScreen)\.tsx|src[\\/]api[\\/]client\.ts|src[\\/]design\.ts|src[\\/]styles\.css|contract[\\/](money|steps|giftAidUplift|page|basketRules|messages[\\/]checkout)\.ts|machines[\\/]checkout[\\/]checkout\.messages\.ts|machines[\\/]providedByApp\.ts|ui[\\/]plural\.ts|src[\\/]components[\\/]Toasts\.tsx|src[\\/]app[\\/](basketCount|headerCount)\.ts|src[\\/]api[\\/]queries\.ts|src[\\/]inspector\.ts|i18n[\\/](runtime|lazy|locales)\.ts|ui[\\/]rich\.tsx/,
             },
             // The checkout's first screen in one chunk: the app's start (src/boot.tsx, the basket's screen and
             // whatever else it imports), the charts that run from the first screen (the root, the basket and

@@ -3,7 +3,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['contract/**/*.test.ts', 'ui/**/*.test.{ts,tsx}', 'machines/**/*.test.ts', 'src/**/*.test.{ts,tsx}', 'server/**/*.test.ts', 'scripts/**/*.test.ts'],
+    include: ['i18n/**/*.test.ts', 'contract/**/*.test.ts', 'ui/**/*.test.{ts,tsx}', 'machines/**/*.test.ts', 'src/**/*.test.{ts,tsx}', 'server/**/*.test.ts', 'scripts/**/*.test.ts'],
     exclude: ['node_modules', 'dist', 'e2e'],
     testTimeout: 60_000,
     hookTimeout: 60_000,
@@ -17,5 +17,7 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism()),
     // Migrates and seeds once for the whole run; each server test file starts from a copy.
     globalSetup: ['server/test/globalSetup.ts'],
+    // Every test reads the messages in en-GB, the spec's English (i18n/).
+    setupFiles: ['i18n/testSetup.ts'],
   },
 });

@@ -12,6 +12,7 @@ export default defineConfig({
     include: [machine ? `machines/${machine}/**/*.test.ts` : 'machines/**/*.test.ts'],
     testTimeout: 120_000,
     pool: 'forks',
+    setupFiles: ['i18n/testSetup.ts'],
     // A test file that cannot load counts as a failed test, so a mutant that breaks a chart's import is killed.
     reporters: ['default', new LoadFailureReporter()],
   },

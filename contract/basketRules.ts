@@ -3,7 +3,7 @@
  * chart's view, shared by the basket chart's screen in the app and the basket the server paints.
  */
 import type { Checkout } from './checkout.ts';
-import { minimumWarning, REQUIRED_TICKETS_MESSAGE } from './messages/basket.ts';
+import { minimumWarning, requiredTicketsMessage } from './messages/basket.ts';
 
 /** What the basket holds for the site header's count (spec 001 §9): its tickets and gift vouchers. */
 export function basketCount(checkout: Pick<Checkout, 'tickets' | 'gift_vouchers'> | undefined | null): number {
@@ -38,7 +38,7 @@ export const IDLE_BASKET: BasketView = {
 
 export interface BasketRules {
   missingRequiredTitles: string[];
-  requiredMessage: typeof REQUIRED_TICKETS_MESSAGE | null;
+  requiredMessage: string | null;
   showLoginHint: boolean;
   timeslotWarnings: string[];
   /**
@@ -93,7 +93,7 @@ export function basketRules(
 
   return {
     missingRequiredTitles,
-    requiredMessage: missingRequiredTitles.length > 0 ? REQUIRED_TICKETS_MESSAGE : null,
+    requiredMessage: missingRequiredTitles.length > 0 ? requiredTicketsMessage() : null,
     showLoginHint: missingRequiredTitles.length > 0 && !isSignedIn,
     timeslotWarnings,
     lineWarnings,

@@ -5,7 +5,10 @@
  * and goes with Escape, a second tap or a tap elsewhere, staying inside a phone's screen.
  */
 import type { Page } from '@playwright/test';
-import { BOOKING_FEE_NOTE, NON_REFUNDABLE_NOTE } from '../ui/notes.ts';
+import { sourceText } from '../i18n/catalogues.ts';
+
+const BOOKING_FEE_NOTE = sourceText('summary.bookingFeeNote');
+const NON_REFUNDABLE_NOTE = sourceText('basket.nonRefundableNote');
 import { addFromEventPage, basketLine, basketStep, expect, photographBothWidths, test } from './support.ts';
 
 const EVENT = 'Castleton Trail Run';

@@ -33,6 +33,7 @@ import { startReconcileJob } from './domain/payment/reconcile.ts';
 import { buildProviders, type BankWiring, type PaymentWiring, type PlanWiring } from './providers/index.ts';
 import { processorLinks } from './providers/processorLinks.ts';
 import { startInstalmentJob } from './domain/instalments/job.ts';
+import { registerLocale } from './http/locale.ts';
 
 z.config(z.locales.en());
 
@@ -125,6 +126,7 @@ export async function buildApp(deps: {
   await app.register(formbody, { parser: (body) => qs.parse(body, QS_OPTIONS) });
   await app.register(requestRateLimit, { db, config });
   app.addHook('onRequest', refuseCrossSite);
+  registerLocale(app, { db, demo: config.demo });
   registerDemoMode(app, appDeps);
 
   app.setErrorHandler((err: FastifyError | Refusal, request, reply) => {

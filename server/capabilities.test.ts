@@ -16,6 +16,9 @@ import { queueStatus } from '../contract/waitingRoom.ts';
 
 const HTML = { accept: 'text/html' };
 
+/** Cookies that hold a preference, not a capability: their table row says they grant nothing. */
+const PREFERENCES = new Set(['hf_lang']);
+
 /** The table's rows: a token's name, and whether it is a cookie. */
 function documented(): { name: string; kind: string; purpose: string; subject: string; lifetime: string; checked: string }[] {
   const text = readFileSync(new URL('../docs/security.md', import.meta.url), 'utf8');
@@ -101,6 +104,8 @@ describe.each(drivers)('every cookie the server sets, on %s', (driver) => {
       w.clock.advance(2000);
       await record(victim, victim.request({ method: 'GET', url: `/ajax/queue/${queuedDate}/status/` }));
     }
+    // The language picker's choice (English, so the pages read below keep their words).
+    await record(victim, victim.request({ method: 'POST', url: '/language/', body: 'language=en-GB' }));
     // Signed in last, so every token above is carried over to the signed-in session.
     await record(victim, victim.request({ method: 'POST', url: '/signin/', body: `user_id=${buyer.id}` }));
     // Over HTTPS too, and signed out.
@@ -113,7 +118,7 @@ describe.each(drivers)('every cookie the server sets, on %s', (driver) => {
   it('is in the table, and the victim holds one of each', () => {
     const listed = new Set(documented().filter((r) => r.kind === 'cookie').map((r) => r.name));
     for (const name of names) expect(listed.has(tableName(name)), `${name} is set but not in docs/security.md`).toBe(true);
-    for (const name of ['hf_session', 'hf_sale', 'hf_seats', 'hf_ref', `hf_queue_${queuedDate}`, `hf_admit_${queuedDate}`]) expect(given.has(name), name).toBe(true);
+    for (const name of ['hf_session', 'hf_sale', 'hf_seats', 'hf_ref', `hf_queue_${queuedDate}`, `hf_admit_${queuedDate}`, 'hf_lang']) expect(given.has(name), name).toBe(true);
     expect(names.has('__Host-hf_session')).toBe(true);
   });
 
@@ -173,6 +178,10 @@ describe.each(drivers)('every cookie the server sets, on %s', (driver) => {
     }
   });
 
+  it('holds no more than a language’s name when it is a preference, which any browser may choose for itself', () => {
+    for (const name of PREFERENCES) expect(given.get(name), name).toMatch(/^[a-z]{2}(-[A-Z]{2})?$/);
+  });
+
   it('is refused under another browser’s session, signed in or not', async () => {
     const anonymous = new Visitor(w.app);
     await anonymous.add({ [w.demo.tickets.jazzGeneral]: 1 });
@@ -181,7 +190,7 @@ describe.each(drivers)('every cookie the server sets, on %s', (driver) => {
     for (const other of [anonymous, someoneElse]) {
       const theirs = /hf_session=([^;]*)/.exec(other.cookieHeader)![1]!;
       for (const [name, value] of given) {
-        if (name === SESSION_COOKIE) continue;
+        if (name === SESSION_COOKIE || PREFERENCES.has(name)) continue;
         const slot = slotOf(name);
         const cookie = `${SESSION_COOKIE}=${theirs}; ${cookieFor(slot)}=${value}`;
         expect(await slots[slot]!(new Visitor(w.app, { cookie }), cookie), `${name} under another session`).toBeNull();

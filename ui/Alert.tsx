@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { Icon } from './Icon';
+import { t } from '../i18n/runtime.ts';
 
 export type AlertType = 'error' | 'warning' | 'success' | 'info';
 
@@ -13,7 +14,7 @@ export function Alert({
   type,
   children,
   onDismiss,
-  dismissLabel = 'Dismiss',
+  dismissLabel = t('ui.dismiss'),
 }: {
   type: AlertType;
   children: ReactNode;

@@ -1,4 +1,5 @@
 import { Spinner } from './Spinner';
+import { t } from '../i18n/runtime.ts';
 
 /**
  * The first screen: the checkout is loading and the chart is choosing the step to show (drawn by
@@ -7,10 +8,10 @@ import { Spinner } from './Spinner';
 export function DeterminingScreen({ onRetry }: { onRetry?: (() => void) | null }) {
   return (
     <section className="step step--centred" data-step="determining" aria-busy={!onRetry}>
-      <h1 className="step__title">Determining checkout progress</h1>
+      <h1 className="step__title">{t('ui.determining')}</h1>
       {onRetry ? (
         <button type="button" className="button" onClick={onRetry}>
-          Retry
+          {t('ui.retry')}
         </button>
       ) : (
         <Spinner size="large" />

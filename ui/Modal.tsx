@@ -1,5 +1,6 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react';
 import { Icon } from './Icon';
+import { t } from '../i18n/runtime.ts';
 
 /**
  * A modal dialog with a title, a body and a button area, built on <dialog> so focus trapping,
@@ -47,7 +48,7 @@ export function Modal({
             <h2 id={titleId} className="modal__title">
               {title}
             </h2>
-            <button type="button" className="icon-button" onClick={onClose} aria-label="Close">
+            <button type="button" className="icon-button" onClick={onClose} aria-label={t('ui.close')}>
               <Icon name="close" />
             </button>
           </header>

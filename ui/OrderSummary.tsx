@@ -2,8 +2,10 @@ import type { ReactNode } from 'react';
 import type { Checkout } from '../contract';
 import { orderSummary } from './summary';
 import { formatMoney } from '../contract/money';
-import { BOOKING_FEE_NOTE } from './notes';
+import { bookingFeeNote } from './notes';
 import { Tooltip } from './Tooltip';
+import { t } from '../i18n/runtime.ts';
+import { rich } from './rich';
 
 function Row({
   label,
@@ -35,21 +37,21 @@ export function OrderSummary({ checkout, headingLevel = 2 }: { checkout: Checkou
   return (
     <section className="summary" aria-labelledby="order-summary-title">
       <Heading id="order-summary-title" className="summary__title">
-        Order summary
+        {t('summary.title')}
       </Heading>
       <dl className="summary__rows">
-        <Row label="Subtotal">{money(s.subtotal)}</Row>
-        {s.shipping > 0 ? <Row label="Shipping">{money(s.shipping)}</Row> : null}
+        <Row label={t('summary.subtotal')}>{money(s.subtotal)}</Row>
+        {s.shipping > 0 ? <Row label={t('summary.shipping')}>{money(s.shipping)}</Row> : null}
         {s.bookingFees !== 0 ? (
           <Row
             label={
               <>
-                Booking fees{' '}
+                {t('summary.bookingFees')}{' '}
                 <span className="summary__notes">
                   <a href="/legal-information/purchase-terms-and-conditions/" className="summary__note">
-                    (non-refundable)
+                    {t('summary.nonRefundable')}
                   </a>{' '}
-                  <Tooltip label="About booking fees">{BOOKING_FEE_NOTE}</Tooltip>
+                  <Tooltip label={t('summary.aboutBookingFees')}>{bookingFeeNote()}</Tooltip>
                 </span>
               </>
             }
@@ -59,31 +61,31 @@ export function OrderSummary({ checkout, headingLevel = 2 }: { checkout: Checkou
           </Row>
         ) : null}
         {s.discounts.map((d) => (
-          <Row key={d.code} label={<>Discount <span className="code-chip">{d.code}</span></>} className="summary__row--saving">
+          <Row key={d.code} label={<>{rich('summary.discount', { code: d.code }, { chip: (code) => <span className="code-chip">{code}</span> })}</>} className="summary__row--saving">
             − {money(d.amount)}
           </Row>
         ))}
         {s.offers > 0 ? (
-          <Row label="Offers" className="summary__row--saving">
+          <Row label={t('summary.offers')} className="summary__row--saving">
             − {money(s.offers)}
           </Row>
         ) : null}
         {s.giftVoucher > 0 ? (
-          <Row label="Gift voucher" className="summary__row--saving">
+          <Row label={t('summary.giftVoucher')} className="summary__row--saving">
             − {money(s.giftVoucher)}
           </Row>
         ) : null}
-        {s.refundProtection !== null ? <Row label="Refund protection">+ {money(s.refundProtection)}</Row> : null}
+        {s.refundProtection !== null ? <Row label={t('summary.refundProtection')}>+ {money(s.refundProtection)}</Row> : null}
         {s.donation !== null ? (
-          <Row label={s.charityName ? <>Donation to {s.charityName}</> : 'Donation'}>+ {money(s.donation)}</Row>
+          <Row label={s.charityName ? t('summary.donationTo', { charity: s.charityName }) : t('summary.donation')}>+ {money(s.donation)}</Row>
         ) : null}
-        {s.donationFee !== null ? <Row label="Donation fee">+ {money(s.donationFee)}</Row> : null}
+        {s.donationFee !== null ? <Row label={t('summary.donationFee')}>+ {money(s.donationFee)}</Row> : null}
         {s.giftAid !== null ? (
-          <Row label="Gift Aid (claimed by the charity)" className="summary__row--muted">
+          <Row label={t('summary.giftAid')} className="summary__row--muted">
             {money(s.giftAid)}
           </Row>
         ) : null}
-        <Row label="Total" className="summary__row--total" testId="summary-total">
+        <Row label={t('summary.total')} className="summary__row--total" testId="summary-total">
           {money(s.total)}
         </Row>
       </dl>

@@ -1,8 +1,9 @@
 import { useId, useState } from 'react';
 import { Icon } from './Icon';
+import { t } from '../i18n/runtime.ts';
 
 /** Said beside the input while it holds 0, nothing or not a whole number: nothing is sent. */
-export const MINIMUM_ONE_NOTE = 'The minimum is 1, so this is not saved. To take it out of your basket, use Remove.';
+export const minimumOneNote = () => t('ui.minimumOne');
 
 /**
  * A quantity input (minimum 1) with − and + buttons for thumbs. While the buyer is mid-edit (an
@@ -46,13 +47,13 @@ export function QuantityStepper({
     <div className="stepper-field">
       <div className={`stepper${readOnly ? ' stepper--readonly' : ''}`}>
         <label htmlFor={id} className="visually-hidden">
-          Quantity of {label}
+          {t('ui.quantityOf', { name: label })}
         </label>
         {readOnly ? null : (
           <button
             type="button"
             className="stepper__button"
-            aria-label={`One fewer ${label}`}
+            aria-label={t('ui.oneFewer', { name: label })}
             aria-disabled={disabled || value <= 1 || undefined}
             onClick={() => {
               if (!disabled && value > 1) commit(String(value - 1));
@@ -89,7 +90,7 @@ export function QuantityStepper({
           <button
             type="button"
             className="stepper__button"
-            aria-label={`One more ${label}`}
+            aria-label={t('ui.oneMore', { name: label })}
             aria-disabled={disabled || undefined}
             onClick={() => {
               if (!disabled) commit(String(value + 1));
@@ -101,7 +102,7 @@ export function QuantityStepper({
       </div>
       {readOnly ? null : (
         <p id={noteId} className="stepper__note" role="status">
-          {invalid ? MINIMUM_ONE_NOTE : null}
+          {invalid ? minimumOneNote() : null}
         </p>
       )}
     </div>

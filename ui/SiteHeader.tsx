@@ -1,6 +1,7 @@
 import type { ReactNode } from 'react';
 import { Icon } from './Icon';
 import { itemCount } from './plural';
+import { t } from '../i18n/runtime.ts';
 
 /** Where the buyer is, for the header's `aria-current`. */
 export type SiteSection = 'events' | 'basket' | null;
@@ -34,14 +35,14 @@ export function SiteHeader({
           </svg>
           <span className="brand__name">{brand}</span>
         </a>
-        <nav className="site-header__nav" aria-label="Site">
+        <nav className="site-header__nav" aria-label={t('site.nav')}>
           {extra}
           <a href="/all-events/" aria-current={here('events')}>
-            All events
+            {t('site.allEvents')}
           </a>
           <a href="/checkout/" aria-current={here('basket')}>
             <Icon name="basket" />
-            Basket
+            {t('site.basket')}
             {count > 0 ? (
               <span className="site-header__count" data-testid="basket-count">
                 <span aria-hidden="true">{count}</span>
@@ -53,7 +54,7 @@ export function SiteHeader({
         {secure ? (
           <span className="site-header__secure">
             <Icon name="lock" />
-            <span>Secure checkout</span>
+            <span>{t('site.secureCheckout')}</span>
           </span>
         ) : null}
       </div>

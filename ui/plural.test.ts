@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { plural } from './plural';
+import { itemCount } from './plural';
 
-describe('plural', () => {
+describe('itemCount', () => {
   it("adds an 's' unless the count is 1", () => {
-    expect(plural(1, 'ticket')).toBe('ticket');
-    expect(plural(0, 'ticket')).toBe('tickets');
-    expect(plural(2, 'ticket')).toBe('tickets');
+    expect(itemCount(1)).toBe('1 item');
+    expect(itemCount(0)).toBe('0 items');
+    expect(itemCount(2)).toBe('2 items');
   });
 });

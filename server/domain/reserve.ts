@@ -11,7 +11,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { rows, type Database, type Executor } from '../db/index.ts';
 import { discountCodes, sales, type RequiredTicketGroup } from '../db/schema.ts';
-import { REQUIRED_TICKETS_MESSAGE } from '../../contract/messages/basket.ts';
+import { requiredTicketsMessage } from '../../contract/messages/basket.ts';
 import { isRefusal, Refusal } from './refusal.ts';
 import { holdIsLive, lockSale, newSaleReference, PAID_SALE_MESSAGE, SALE_NOT_FOUND_MESSAGE, secondsRemaining } from './sales.ts';
 import { reserveBasketAtOnce, reserveClaims, reserveSaleAtOnce, type ReserveClaims, type ReserveVerdict } from './stock.ts';
@@ -106,7 +106,7 @@ export function checkBasket(basket: Basket, limits: ReserveLimits): void {
   if (tooMany) throw new Refusal('invalid-input', maximumMessage(tooMany.name, effectiveMaxPerOrder(tooMany.maxCanReserve, tooMany.eventMax, limits.maxPerOrder)));
   const inBasket = new Set(lines.map((l) => l.ticketTypeId));
   const missing = lines.flatMap((l) => l.requiredTickets.filter((group) => !group.ids.some((id) => inBasket.has(id))).map((g) => g.title));
-  if (missing.length) throw new Refusal('invalid-input', `${REQUIRED_TICKETS_MESSAGE} ${[...new Set(missing)].join(', ')}`);
+  if (missing.length) throw new Refusal('invalid-input', `${requiredTicketsMessage()} ${[...new Set(missing)].join(', ')}`);
 }
 
 /** The claims of a basket (each line from its date's pool and its type's own pool, if any) and what the buyer asks of each date. */

@@ -5,6 +5,7 @@
  */
 import type { ReactElement } from 'react';
 import { renderToStaticMarkup } from 'react-dom/server';
+import { activeLocale } from '../../i18n/runtime.ts';
 import { DeterminingScreen } from '../../ui/DeterminingScreen.tsx';
 import { Icon, type IconName } from '../../ui/Icon.tsx';
 import { SiteFooter } from '../../ui/SiteFooter.tsx';
@@ -12,11 +13,13 @@ import { SiteHeader, type SiteSection } from '../../ui/SiteHeader.tsx';
 
 const drawn = new Map<string, string>();
 
+/** Drawn once per language: the key names the request's locale. */
 function once(key: string, element: () => ReactElement): string {
-  let markup = drawn.get(key);
+  const id = `${activeLocale()} ${key}`;
+  let markup = drawn.get(id);
   if (markup === undefined) {
     markup = renderToStaticMarkup(element());
-    drawn.set(key, markup);
+    drawn.set(id, markup);
   }
   return markup;
 }

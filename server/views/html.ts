@@ -1,5 +1,7 @@
 /** Plain server-rendered pages: one inline stylesheet (the app's design files), no external assets. */
 import { readFileSync } from 'node:fs';
+import { dirOf } from '../../i18n/locales.ts';
+import { activeLocale, t } from '../../i18n/runtime.ts';
 import type { Config } from '../config.ts';
 import { determiningHtml, footerHtml, headerHtml, iconHtml, type IconName, type SiteSection } from './chrome.tsx';
 export type { SiteSection };
@@ -55,10 +57,16 @@ export function icon(name: IconName): Html {
  */
 export function checkoutShell(site: Site, screen: string = determiningHtml(), count = 0): string {
   const brand = brandOf(site);
-  return `<a class="skip-link" href="#main">Skip to content</a>
+  return `<a class="skip-link" href="#main">${esc(t('site.skipToContent'))}</a>
 ${headerHtml(brand, 'basket', true, count)}
 <div id="root"><main id="main" class="page">${screen}</main></div>
 ${footerHtml(brand)}`;
+}
+
+/** The html element's `lang` and `dir`: the language the page is written in, and its direction. */
+export function htmlLangDir(): string {
+  const locale = activeLocale();
+  return `lang="${locale}" dir="${dirOf(locale)}"`;
 }
 
 /** Data for a page's script, safe inside a script element (no `<` can close it). */
@@ -73,9 +81,9 @@ export function jsonScript(id: string, data: unknown): string {
  */
 export function page(site: Site, title: string, body: Html, current: SiteSection = null, basketCount = 0): string {
   const brand = brandOf(site);
-  return `<!doctype html><html lang="en-GB"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${esc(title)} · ${esc(brand)}</title><meta name="description" content="${esc(`${title} · tickets from ${brand}`)}"><style>${STYLE}</style></head><body>
-<a class="skip-link" href="#main">Skip to content</a>
+  return `<!doctype html><html ${htmlLangDir()}><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${esc(title)} · ${esc(brand)}</title><meta name="description" content="${esc(t('page.metaDescription', { title, brand }))}"><style>${STYLE}</style></head><body>
+<a class="skip-link" href="#main">${esc(t('site.skipToContent'))}</a>
 ${headerHtml(brand, current, false, basketCount)}
 <main id="main" class="page catalogue">${body.value}</main>
 ${footerHtml(brand)}

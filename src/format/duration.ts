@@ -1,12 +1,12 @@
-import { plural } from '../../ui/plural';
+import { t } from '../../i18n/runtime.ts';
 
-const UNITS: ReadonlyArray<readonly [seconds: number, word: string]> = [
-  [7 * 24 * 3600, 'week'],
-  [24 * 3600, 'day'],
-  [3600, 'hour'],
-  [60, 'minute'],
-  [1, 'second'],
-];
+const UNITS = [
+  [7 * 24 * 3600, 'time.week'],
+  [24 * 3600, 'time.day'],
+  [3600, 'time.hour'],
+  [60, 'time.minute'],
+  [1, 'time.second'],
+] as const;
 
 /**
  * A duration in words, largest unit first, zero parts left out: 599 is '9 minutes 59 seconds'.
@@ -14,11 +14,11 @@ const UNITS: ReadonlyArray<readonly [seconds: number, word: string]> = [
  */
 export function formatDuration(totalSeconds: number): string {
   let rest = Math.max(0, Math.floor(totalSeconds));
-  if (rest === 0) return '0 seconds';
+  if (rest === 0) return t('time.second', { count: 0 });
   const parts: string[] = [];
-  for (const [size, word] of UNITS) {
+  for (const [size, key] of UNITS) {
     const count = Math.floor(rest / size);
-    if (count > 0) parts.push(`${count} ${plural(count, word)}`);
+    if (count > 0) parts.push(t(key, { count }));
     rest -= count * size;
   }
   return parts.join(' ');

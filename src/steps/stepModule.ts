@@ -36,8 +36,6 @@ export interface StepChart<Name extends string = string> {
 
 export interface StepModule<S extends Step = Step> {
   step: S;
-  /** The step's heading. */
-  title: string;
   /** 'Edit basket' is offered on this step (the root chart's `basketEditable` tag). */
   basketEditable: boolean;
   chart?: StepChart<StepChartNameOf<S>>;

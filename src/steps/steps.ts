@@ -24,6 +24,7 @@ import { awaitingTruelayer } from './awaitingTruelayer/step';
 import { afterSaleMessages } from './afterSaleMessages/step';
 import { waiver } from './waiver/step';
 import { orderCompleted } from './orderCompleted/step';
+import { t } from '../../i18n/runtime.ts';
 
 /** Every step, by its name in the spec. */
 export const STEP_MODULES: { [S in Step]: StepModule<S> } = {
@@ -52,7 +53,7 @@ export function stepModuleOf<S extends Step>(step: S): StepModule<S> {
 
 /** A step's heading. */
 export function stepTitle(step: Step): string {
-  return STEP_MODULES[step].title;
+  return t(`step.${step}`);
 }
 
 /** The charts the steps own, each once (two steps may share one), by the name the root invokes them by. */

@@ -12,7 +12,6 @@ import { OrderSummary } from '../OrderSummary';
 import { Spinner } from '../Spinner';
 import { formatMoney } from '../../contract/money';
 import { orderSummary } from '../summary';
-import { plural } from '../plural';
 import { BasketWarnings } from './BasketWarnings';
 import { CodePanel } from './CodePanel';
 import { ContinueShopping } from './ContinueShopping';
@@ -21,6 +20,8 @@ import { GiftVoucherLineItem } from './GiftVoucherLineItem';
 import { offersRefundProtection, RefundProtectionChoice } from './RefundProtectionChoice';
 import { reserveBlockedReason } from './reserveBlocked';
 import { TicketLineItem } from './TicketLineItem';
+import { t } from '../../i18n/runtime.ts';
+import { rich } from '../rich';
 
 export function isEmptyBasket(c: Checkout): boolean {
   return c.tickets.length === 0 && c.gift_vouchers.length === 0;
@@ -70,7 +71,7 @@ export function BasketScreen({ checkout, user, basket, expiredMessage, reserving
   return (
     <section className="step" data-step="basket" aria-labelledby="step-title" inert={painted || undefined}>
       <h1 id="step-title" className="step__title" tabIndex={-1} ref={headingRef}>
-        Basket
+        {t('basket.title')}
       </h1>
       {!checkout ? (
         <Spinner size="large" />
@@ -153,7 +154,7 @@ function FilledBasket({
       </div>
 
       <div className="basket__lines">
-        <ul className="card lines" aria-label="Items in your basket" aria-busy={updating} ref={listRef}>
+        <ul className="card lines" aria-label={t('basket.lines')} aria-busy={updating} ref={listRef}>
           {checkout.gift_vouchers.map((v) => (
             <GiftVoucherLineItem
               key={`${v.id}-${v.value}`}
@@ -189,9 +190,7 @@ function FilledBasket({
               ))}
             </ul>
             {rules.showLoginHint ? (
-              <p>
-                Already bought them? <a href="/signin/">Sign in</a> so we can find them.
-              </p>
+              <p>{rich('basket.alreadyBought', {}, { a: (text) => <a href="/signin/">{text}</a> })}</p>
             ) : null}
           </Alert>
         ) : null}
@@ -224,7 +223,7 @@ function FilledBasket({
               </p>
             ) : null}
             <p className="reserve-bar__total" aria-hidden="true">
-              <span>Total</span>
+              <span>{t('basket.total')}</span>
               <strong>{total}</strong>
             </p>
             <LoadingButton
@@ -234,10 +233,10 @@ function FilledBasket({
               className="button--block button--large reserve-button"
               onClick={onReserve}
             >
-              Reserve Basket
+              {t('basket.reserve')}
               <span className="badge">
                 {rules.itemCount}
-                <span className="visually-hidden"> {plural(rules.itemCount, 'item')}</span>
+                <span className="visually-hidden"> {t('basket.itemWord', { count: rules.itemCount })}</span>
               </span>
             </LoadingButton>
           </div>

@@ -1,5 +1,6 @@
 import type { Checkout } from '../../contract';
 import { Alert } from '../Alert';
+import { t } from '../../i18n/runtime.ts';
 
 /** Everything the buyer should read before the basket itself, most important first. */
 export function BasketWarnings({
@@ -25,10 +26,7 @@ export function BasketWarnings({
       {expiredMessage ? <Alert type="warning">{expiredMessage}</Alert> : null}
       {checkout.reserving_error ? <Alert type="warning">{checkout.reserving_error}</Alert> : null}
       {checkout.had_mismatching_currencies ? (
-        <Alert type="warning">
-          Unfortunately, some tickets had to be removed because they are being sold using a different currency from
-          tickets already in the basket. Please purchase them separately
-        </Alert>
+        <Alert type="warning">{t('basket.mismatchingCurrencies')}</Alert>
       ) : null}
       {checkout.basket_errors.map((text) => (
         <Alert key={`e:${text}`} type="warning">

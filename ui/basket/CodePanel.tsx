@@ -2,6 +2,7 @@ import { useId, useState } from 'react';
 import { Alert } from '../Alert';
 import { Icon } from '../Icon';
 import { LoadingButton } from '../LoadingButton';
+import { t } from '../../i18n/runtime.ts';
 
 /** The collapsible 'DISCOUNT OR VOUCHER CODE?' panel. */
 export function CodePanel({
@@ -23,7 +24,7 @@ export function CodePanel({
   return (
     <details className="card code-panel" open={open} onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary className="code-panel__summary">
-        <span>DISCOUNT OR VOUCHER CODE?</span>
+        <span>{t('basket.codeQuestion')}</span>
         <Icon name="chevron" className="code-panel__chevron" />
       </summary>
       <form
@@ -35,7 +36,7 @@ export function CodePanel({
         }}
       >
         <label htmlFor={inputId} className="visually-hidden">
-          Discount or voucher code
+          {t('basket.codeLabel')}
         </label>
         <input
           id={inputId}
@@ -46,14 +47,14 @@ export function CodePanel({
           autoComplete="off"
           spellCheck={false}
           maxLength={64}
-          placeholder="Enter code"
+          placeholder={t('basket.codePlaceholder')}
         />
         <LoadingButton type="submit" loading={busy} disabled={code.trim() === ''} className="button--secondary">
-          Apply
+          {t('basket.codeApply')}
         </LoadingButton>
       </form>
-      {result === 'invalid' ? <Alert type="error">Invalid code</Alert> : null}
-      {result !== 'invalid' && applied ? <Alert type="success">Code applied</Alert> : null}
+      {result === 'invalid' ? <Alert type="error">{t('basket.codeInvalid')}</Alert> : null}
+      {result !== 'invalid' && applied ? <Alert type="success">{t('basket.codeApplied')}</Alert> : null}
     </details>
   );
 }

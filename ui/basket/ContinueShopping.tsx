@@ -1,5 +1,7 @@
 import type { Organiser } from '../../contract';
 import { Thumbnail } from './Thumbnail';
+import { t } from '../../i18n/runtime.ts';
+import { rich } from '../rich';
 
 /** 'Continue shopping': more events from each organiser in the basket. */
 export function ContinueShopping({ organisers }: { organisers: readonly Organiser[] }) {
@@ -9,10 +11,10 @@ export function ContinueShopping({ organisers }: { organisers: readonly Organise
       {withEvents.map((organiser) => (
         <section key={organiser.id} className="more-events" aria-labelledby={`more-${organiser.id}`}>
           <h2 id={`more-${organiser.id}`} className="section-title">
-            Continue shopping
+            {t('basket.continueShopping')}
           </h2>
           <p className="muted">
-            More from <a href={organiser.full_url}>{organiser.name}</a>
+            {rich('basket.moreFrom', { name: organiser.name }, { a: (name) => <a href={organiser.full_url}>{name}</a> })}
           </p>
           <ul className="more-events__list">
             {organiser.upcoming_events.map((e) => (

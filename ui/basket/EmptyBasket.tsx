@@ -1,4 +1,5 @@
 import { Icon } from '../Icon';
+import { t } from '../../i18n/runtime.ts';
 
 /** The empty basket: a way back to the events, and the mailing list for those not yet on it. */
 export function EmptyBasket({ showMailingList }: { showMailingList: boolean }) {
@@ -7,13 +8,13 @@ export function EmptyBasket({ showMailingList }: { showMailingList: boolean }) {
       <span className="empty-basket__icon">
         <Icon name="basket" />
       </span>
-      <p className="lead">Looking for something to put in your basket?</p>
+      <p className="lead">{t('basket.emptyLead')}</p>
       <a className="button" href="/all-events/">
-        Browse all events
+        {t('basket.browseEvents')}
       </a>
       {showMailingList ? (
         <p>
-          <a href="/mailing-list">Sign up for exclusive event news and discounts!</a>
+          <a href="/mailing-list">{t('basket.mailingList')}</a>
         </p>
       ) : null}
     </div>

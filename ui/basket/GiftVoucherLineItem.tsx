@@ -2,6 +2,8 @@ import type { GiftVoucherLine } from '../../contract';
 import { formatMoney } from '../../contract/money';
 import { LineActions } from './LineActions';
 import { Thumbnail } from './Thumbnail';
+import { t } from '../../i18n/runtime.ts';
+import { rich } from '../rich';
 
 /** A gift voucher in the basket: a product with a value, sold by an organiser. */
 export function GiftVoucherLineItem({
@@ -23,9 +25,9 @@ export function GiftVoucherLineItem({
       <div className="line__main">
         <p className="line__event">{line.name}</p>
         <p className="line__name">
-          from <a href={line.o_url}>{line.o_name}</a>
+          {rich('basket.voucherFrom', { name: line.o_name }, { a: (name) => <a href={line.o_url}>{name}</a> })}
         </p>
-        <p className="line__meta">Expires {line.uk_expiry_date}</p>
+        <p className="line__meta">{t('basket.voucherExpires', { date: line.uk_expiry_date })}</p>
         <p className="line__price">
           <strong>{formatMoney(line.value, currencyCode)}</strong>
         </p>

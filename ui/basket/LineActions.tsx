@@ -1,5 +1,6 @@
 import { Icon } from '../Icon';
 import { QuantityStepper } from '../QuantityStepper';
+import { rich } from '../rich';
 
 /** A basket line's quantity and its remove button, both held while the basket is being updated. */
 export function LineActions({
@@ -39,7 +40,7 @@ export function LineActions({
         }}
       >
         <Icon name="trash" />
-        Remove<span className="visually-hidden"> {name}</span>
+        {rich('basket.remove', { name }, { hidden: (text) => <span className="visually-hidden">{text}</span> })}
       </button>
     </div>
   );

@@ -2,6 +2,8 @@ import { useId } from 'react';
 import type { Checkout } from '../../contract';
 import { Icon } from '../Icon';
 import { formatMoney } from '../../contract/money';
+import { t } from '../../i18n/runtime.ts';
+import { rich } from '../rich';
 
 /** Offered only when the basket has coverable lines and protection costs something. */
 export function offersRefundProtection(c: Pick<Checkout, 'has_refund_protection' | 'refund_protection_cost'>): boolean {
@@ -43,27 +45,24 @@ export function RefundProtectionChoice({
     <fieldset className="card refund" aria-disabled={disabled || undefined}>
       <legend className="refund__legend">
         <Icon name="shield" />
-        Refund protection
+        {t('basket.refundProtection')}
       </legend>
-      <p className="muted">
-        Get a full refund of your tickets if you cannot attend for a reason covered by the policy, such as illness,
-        travel disruption or a family emergency.
-      </p>
+      <p className="muted">{t('basket.refundProtectionAbout')}</p>
       <div className="choice-group">
         <label className={`choice${chosen ? ' choice--selected' : ''}`}>
           <input type="radio" name={name} checked={chosen} aria-disabled={disabled || undefined} onChange={() => choose(true)} />
           <span>
-            Yes, protect my order for <strong>{formatMoney(checkout.refund_protection_cost, checkout.currency.code)}</strong>
+            {rich('basket.refundProtectionYes', { amount: formatMoney(checkout.refund_protection_cost, checkout.currency.code) }, { strong: (amount) => <strong>{amount}</strong> })}
           </span>
         </label>
         <label className={`choice${!chosen ? ' choice--selected' : ''}`}>
           <input type="radio" name={name} checked={!chosen} aria-disabled={disabled || undefined} onChange={() => choose(false)} />
-          <span>No, I do not want refund protection</span>
+          <span>{t('basket.refundProtectionNo')}</span>
         </label>
       </div>
       {uncovered.length > 0 ? (
         <div className="refund__uncovered">
-          <p>Not covered by refund protection:</p>
+          <p>{t('basket.notCovered')}</p>
           <ul>
             {uncovered.map((title) => (
               <li key={title}>{title}</li>

@@ -4,14 +4,15 @@ import { Alert } from '../Alert';
 import { formatMoney } from '../../contract/money';
 import { LineActions } from './LineActions';
 import { Thumbnail } from './Thumbnail';
-import { NON_REFUNDABLE_NOTE } from '../notes';
+import { nonRefundableNote } from '../notes';
 import { Tooltip } from '../Tooltip';
+import { t } from '../../i18n/runtime.ts';
 
 /** The policy's dialog loads the first time a buyer opens one; the basket paints without it. */
 const Modal = lazy(() => import('../Modal').then((m) => ({ default: m.Modal })));
 
 function seatText(seat: TicketLine['seats'][number]): string {
-  return `${seat.section}, row ${seat.row}, seat ${seat.number}`;
+  return t('basket.seat', { section: seat.section, row: seat.row, number: seat.number });
 }
 
 /** One ticket type in the basket, with its quantity, removal and refund policy. */
@@ -57,23 +58,23 @@ export function TicketLineItem({
           {/* An absorbed fee is part of what the buyer pays: the line price is the organiser's share. */}
           <strong>{money(line.absorb_fee ? line.price + line.booking_fee : line.price)}</strong>
           {line.event_hide_booking_fee || line.booking_fee === 0 ? null : line.absorb_fee ? (
-            <span className="line__fee"> incl. {money(line.booking_fee)} booking fee</span>
+            <span className="line__fee"> {t('basket.feeIncluded', { fee: money(line.booking_fee) })}</span>
           ) : (
-            <span className="line__fee"> + {money(line.booking_fee)} booking fee</span>
+            <span className="line__fee"> {t('basket.feeAdded', { fee: money(line.booking_fee) })}</span>
           )}
         </p>
         <div className="line__tags">
           {line.non_refundable ? (
             <span className="line__tag-with-note">
-              <span className="tag tag--warning">Non-refundable</span>
-              <Tooltip label="About non-refundable tickets">{NON_REFUNDABLE_NOTE}</Tooltip>
+              <span className="tag tag--warning">{t('basket.nonRefundable')}</span>
+              <Tooltip label={t('basket.aboutNonRefundable')}>{nonRefundableNote()}</Tooltip>
             </span>
           ) : null}
           <button type="button" className="link-button" onClick={() => {
               setPolicyOpened(true);
               setPolicyOpen(true);
             }}>
-            Refund policy
+            {t('basket.refundPolicy')}
           </button>
         </div>
       </div>

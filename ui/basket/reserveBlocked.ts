@@ -1,3 +1,4 @@
+import { t } from '../../i18n/runtime.ts';
 /** Why 'Reserve Basket' is disabled, written next to it; null when it is enabled. */
 export function reserveBlockedReason({
   canReserve,
@@ -11,8 +12,8 @@ export function reserveBlockedReason({
   saving: boolean;
 }): string | null {
   if (canReserve) return null;
-  if (missingRequired) return 'Add the tickets listed above to reserve.';
-  if (belowMinimum) return 'Some tickets are below their minimum quantity.';
-  if (saving) return 'Saving your changes…';
+  if (missingRequired) return t('basket.blockedRequired');
+  if (belowMinimum) return t('basket.blockedMinimum');
+  if (saving) return t('basket.blockedSaving');
   return null;
 }

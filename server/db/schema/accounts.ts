@@ -19,6 +19,8 @@ export const users = pgTable('users', {
    * null for an account from before proof was kept, until its next sign-in with a code.
    */
   emailProvenAt: moment('email_proven_at'),
+  /** The language the buyer chose (i18n/locales.ts), for pages and e-mails; null until they choose one. */
+  language: text('language'),
 });
 
 export const mailingList = pgTable('mailing_list', {

@@ -35,6 +35,8 @@ export const organisers = pgTable('organisers', {
    * (the checkout's opoa.overridden).
    */
   paymentProviderOverridden: boolean('payment_provider_overridden').notNull().default(false),
+  /** The language its pages and e-mails are in for a buyer who has not asked for one we have (i18n/locales.ts). */
+  defaultLanguage: text('default_language').notNull().default('en-GB'),
   customRefundPolicy: text('custom_refund_policy'),
   charityId: integer('charity_id').references(() => charities.id),
   marketingSignupMessage: text('marketing_signup_message').notNull().default(''),

@@ -19,7 +19,12 @@ import { isDemoPath } from '../../http/demoMode.ts';
 import { telemetryMeta } from '../../http/pageMeta.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { basketScreenHtml } from '../../views/basketScreen.tsx';
-import { checkoutShell, html, jsonScript, page } from '../../views/html.ts';
+import { checkoutShell, html, htmlLangDir, jsonScript, page } from '../../views/html.ts';
+import { appCatalogue } from '../../../i18n/catalogues.ts';
+import { CATALOGUE_ID } from '../../../i18n/locales.ts';
+import { organiserLanguage, requestLocale } from '../../http/locale.ts';
+import { organisers } from '../../db/schema.ts';
+import { eq } from 'drizzle-orm';
 
 export const CHECKOUT_PATH = '/checkout/';
 
@@ -63,7 +68,7 @@ export function registerCheckoutApp(app: FastifyInstance, { deps, staticDir, all
       if (seatsPage !== null) {
         const nonce = reply.styleNonce();
         const withStyles = await inlineStylesheets(seatsPage, staticDir, nonce);
-        const document = withStyles
+        const document = withLanguage(withStyles)
           .replace('<head>', `<head><meta name="csp-nonce" content="${nonce}">${demoMeta}${telemetryMeta(config)}`)
           .replace('<div id="root"></div>', '<div id="root"><p class="page">Loading the seating plan…</p></div>');
         return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(document);
@@ -100,17 +105,33 @@ export function registerCheckoutApp(app: FastifyInstance, { deps, staticDir, all
       });
     // At the basket the first paint is the basket itself, drawn by the app's own screen; elsewhere the
     // app first determines the step.
+    // A buyer who has not asked for a language we have gets the basket's organiser's.
+    const organiserId = data?.checkout.organisers[0]?.id;
+    if (organiserId !== undefined) {
+      const [organiser] = await deps.db.select({ language: organisers.defaultLanguage }).from(organisers).where(eq(organisers.id, organiserId));
+      organiserLanguage(organiser?.language);
+    }
     const screen = data?.checkout.state === 'basket' ? basketScreenHtml(data.checkout, data.user.user) : undefined;
     const body = `${checkoutShell(config, screen, basketCount(data?.checkout))}${data ? jsonScript(INITIAL_DATA_ID, data) : ''}`;
     // The entry stylesheet comes inside the page, so the first paint waits for no other request.
     const withStyles = await inlineStylesheets(index, staticDir, nonce);
-    const document = withStyles.replace('<head>', `<head><meta name="csp-nonce" content="${nonce}">${demoMeta}${telemetryMeta(config)}`).replace('<div id="root"></div>', body);
+    const document = withLanguage(withStyles).replace('<head>', `<head><meta name="csp-nonce" content="${nonce}">${demoMeta}${telemetryMeta(config)}`).replace('<div id="root"></div>', body);
     return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('vary', 'accept-encoding').compress(document);
   }
 
   // HEAD is not answered with the page, as no page path is served for HEAD.
   app.get(CHECKOUT_PATH, { exposeHeadRoute: false, config: EVERY_PATH }, serve);
   app.get('/*', { exposeHeadRoute: false, config: EVERY_PATH }, serve);
+}
+
+/**
+ * The page in the request's language: its html element's `lang` and `dir`, and the active
+ * locale's messages for the app (only those: the app downloads no other language).
+ */
+function withLanguage(index: string): string {
+  return index
+    .replace(/<html lang="[^"]*">/, `<html ${htmlLangDir()}>`)
+    .replace('</head>', `${jsonScript(CATALOGUE_ID, appCatalogue(requestLocale()))}</head>`);
 }
 
 const stylesheets = new Map<string, string>();

@@ -12,6 +12,7 @@ import { registerCatalogue } from './catalogue.ts';
 import { registerCheckoutApp, type CheckoutAppOptions } from './checkoutApp.ts';
 import { registerGiftAidDownload } from './giftAidCsv.ts';
 import { registerInfoPages } from './info.ts';
+import { registerLanguage } from './language.ts';
 import { registerSignIn } from './signin.ts';
 import { registerSignOutEverywhere } from './signOutEverywhere.ts';
 import { registerSmartCheckout } from './smartCheckout.ts';
@@ -26,6 +27,7 @@ export const pages: FastifyPluginAsync<CheckoutAppOptions> = async (app, options
   await app.register(pageStyleNonces);
   registerCatalogue(app, deps);
   registerInfoPages(app, deps);
+  registerLanguage(app, deps);
   registerSignIn(app, deps);
   registerSignOutEverywhere(app, deps);
   registerSmartCheckout(app, deps);

@@ -4,6 +4,5 @@ import { stepModule } from '../stepModule';
 /** The `after_sale_messages` step. */
 export const afterSaleMessages = stepModule({
   step: 'after_sale_messages',
-  title: 'Messages from the organiser',
   Screen: lazy(() => import('./AfterSaleMessagesStep')),
 });

@@ -4,7 +4,6 @@ import { stepModule } from '../stepModule';
 /** The `awaiting_truelayer` step. */
 export const awaitingTruelayer = stepModule({
   step: 'awaiting_truelayer',
-  title: 'Waiting for your bank',
   chart: {
     name: 'bankTransfer',
     load: async (deps) => (await import('./bankTransferActors')).appBankTransferMachine(deps.queryClient),

@@ -4,6 +4,5 @@ import { BasketStep } from './BasketStep';
 /** The `basket` step. */
 export const basket = stepModule({
   step: 'basket',
-  title: 'Basket',
   Screen: BasketStep,
 });

@@ -4,7 +4,6 @@ import { stepModule } from '../stepModule';
 /** The `deliver_tickets` step. */
 export const deliverTickets = stepModule({
   step: 'deliver_tickets',
-  title: 'Delivering tickets',
   chart: {
     name: 'delivery',
     load: async (deps) => (await import('./deliveryActors')).appDeliveryMachine(deps.queryClient),

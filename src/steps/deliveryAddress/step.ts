@@ -4,7 +4,6 @@ import { stepModule } from '../stepModule';
 /** The `delivery_address` step. */
 export const deliveryAddress = stepModule({
   step: 'delivery_address',
-  title: 'Delivery address',
   chart: {
     name: 'address',
     load: async (deps) => (await import('./deliveryAddressActors')).appDeliveryAddressMachine(deps.queryClient),

@@ -4,6 +4,5 @@ import { DeterminingStep } from './DeterminingStep';
 /** The `determining` step. */
 export const determining = stepModule({
   step: 'determining',
-  title: 'Determining checkout progress',
   Screen: DeterminingStep,
 });

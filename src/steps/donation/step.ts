@@ -4,7 +4,6 @@ import { stepModule } from '../stepModule';
 /** The `donation` step. */
 export const donation = stepModule({
   step: 'donation',
-  title: 'Donation',
   chart: {
     name: 'donation',
     load: async () => (await import('./stepActors')).appDonationMachine,

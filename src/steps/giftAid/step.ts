@@ -4,7 +4,6 @@ import { stepModule } from '../stepModule';
 /** The `gift_aid` step. */
 export const giftAid = stepModule({
   step: 'gift_aid',
-  title: 'Gift Aid',
   chart: {
     name: 'giftAid',
     load: async () => (await import('../donation/stepActors')).appGiftAidMachine,

@@ -14,7 +14,7 @@ import { LoadingButton } from '../../../ui/LoadingButton';
 import { Spinner } from '../../../ui/Spinner';
 import { useCheckout } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
-import { stepModuleOf } from '../steps';
+import { stepModuleOf, stepTitle } from '../steps';
 import { useStepChild } from '../useStepChild';
 import './login.css';
 
@@ -200,7 +200,7 @@ export default function LoginStep() {
   return (
     <StepLayout
       step="login"
-      title={stepModuleOf('login').title}
+      title={stepTitle('login')}
       countdownRef={view.countdownRef}
       onEditBasket={stepModuleOf('login').basketEditable ? view.editBasket : undefined}
     >

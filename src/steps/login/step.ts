@@ -4,7 +4,6 @@ import { stepModule } from '../stepModule';
 /** The `login` step. */
 export const login = stepModule({
   step: 'login',
-  title: 'Sign in',
   chart: {
     name: 'account',
     load: async (deps) => (await import('./accountActors')).appAccountMachine(deps.queryClient),

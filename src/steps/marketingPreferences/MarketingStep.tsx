@@ -9,7 +9,7 @@ import { LoadingButton } from '../../../ui/LoadingButton';
 import { Spinner } from '../../../ui/Spinner';
 import { useCheckout } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
-import { stepModuleOf } from '../steps';
+import { stepModuleOf, stepTitle } from '../steps';
 import { useStepChild } from '../useStepChild';
 import './marketing.css';
 
@@ -62,7 +62,7 @@ export default function MarketingStep() {
   return (
     <StepLayout
       step="marketing_preferences"
-      title={stepModuleOf('marketing_preferences').title}
+      title={stepTitle('marketing_preferences')}
       countdownRef={view.countdownRef}
       onEditBasket={stepModuleOf('marketing_preferences').basketEditable ? view.editBasket : undefined}
     >

@@ -4,7 +4,6 @@ import { stepModule } from '../stepModule';
 /** The `marketing_preferences` step. */
 export const marketingPreferences = stepModule({
   step: 'marketing_preferences',
-  title: 'Keep updated',
   chart: {
     name: 'marketing',
     load: async (deps) => (await import('./marketingActors')).appMarketingMachine(deps.queryClient),

@@ -4,7 +4,6 @@ import { stepModule } from '../stepModule';
 /** The `order_completed` step. */
 export const orderCompleted = stepModule({
   step: 'order_completed',
-  title: 'Order complete',
   chart: {
     name: 'orderCompleted',
     load: async (deps) => (await import('./orderCompletedActors')).appOrderCompletedMachine(deps.queryClient),

@@ -4,7 +4,6 @@ import { stepModule } from '../stepModule';
 /** The `payment` step. */
 export const payment = stepModule({
   step: 'payment',
-  title: 'Payment',
   chart: {
     name: 'payment',
     load: async (deps) => (await import('./paymentActors')).appPaymentMachine(deps.queryClient, deps.navigate),

@@ -4,7 +4,6 @@ import { stepModule } from '../stepModule';
 /** The `reserve` step. */
 export const reserve = stepModule({
   step: 'reserve',
-  title: 'Checkout',
   chart: {
     name: 'reservation',
     load: async (deps) => (await import('./reservationActors')).appReservationMachine(deps.queryClient, deps.userAgent),

@@ -14,7 +14,7 @@ import { LoadingButton } from '../../../ui/LoadingButton';
 import { Spinner } from '../../../ui/Spinner';
 import { useCheckout } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
-import { stepModuleOf } from '../steps';
+import { stepModuleOf, stepTitle } from '../steps';
 import { useStepChild } from '../useStepChild';
 import './questions.css';
 
@@ -217,7 +217,7 @@ export default function QuestionsStep({ step }: { step: 'ticket_questions_before
   return (
     <StepLayout
       step={step}
-      title={stepModuleOf(step).title}
+      title={stepTitle(step)}
       countdownRef={root.countdownRef}
       onEditBasket={stepModuleOf(step).basketEditable && root.canEditBasket ? root.editBasket : undefined}
     >

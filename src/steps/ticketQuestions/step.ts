@@ -13,7 +13,7 @@ const chart: StepChart<'questions'> = {
 const Screen = lazy(() => import('./QuestionsStep'));
 
 /** The `ticket_questions_before` step. */
-export const ticketQuestionsBefore = stepModule({ step: 'ticket_questions_before', title: 'Ticket questions', chart, Screen });
+export const ticketQuestionsBefore = stepModule({ step: 'ticket_questions_before', chart, Screen });
 
 /** The `ticket_questions_after` step. */
-export const ticketQuestionsAfter = stepModule({ step: 'ticket_questions_after', title: 'Ticket questions', chart, Screen });
+export const ticketQuestionsAfter = stepModule({ step: 'ticket_questions_after', chart, Screen });

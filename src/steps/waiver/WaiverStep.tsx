@@ -13,14 +13,15 @@ import { Icon } from '../../../ui/Icon';
 import { LoadingButton } from '../../../ui/LoadingButton';
 import { useCheckout, useCheckoutData } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
-import { stepModuleOf } from '../steps';
+import { stepModuleOf, stepTitle } from '../steps';
 import { useStepChild } from '../useStepChild';
 import './waiver.css';
 
 export default function WaiverStep() {
   const view = useCheckout();
   const checkout = useCheckoutData();
-  const { title, basketEditable } = stepModuleOf('waiver');
+  const { basketEditable } = stepModuleOf('waiver');
+  const title = stepTitle('waiver');
   const actor = useStepChild<typeof waiverMachine>('waiver');
   const waiver = viewWaiver(useSelector(actor, (s) => s));
   const send = waiverSenders(actor);

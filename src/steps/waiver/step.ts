@@ -4,7 +4,6 @@ import { stepModule } from '../stepModule';
 /** The `waiver` step. */
 export const waiver = stepModule({
   step: 'waiver',
-  title: 'Activity terms and conditions',
   chart: {
     name: 'waiver',
     load: async () => (await import('./waiverActors')).appWaiverMachine(),

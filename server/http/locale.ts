@@ -1,0 +1,92 @@
+/**
+ * The language of each request (docs/i18n.md). In order: the buyer's choice (the `hf_lang`
+ * cookie, set by the footer's picker, which also keeps it on their account); a signed-in buyer's
+ * account; the browser's Accept-Language; the organiser's default language, where a page knows its
+ * organiser; en-GB. The request's catalogue is what every message read during it is written in
+ * (i18n/runtime.ts `t`), the server's pages, its answers and the checkout's page alike.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { eq } from 'drizzle-orm';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { catalogueFor, installSourceCatalogue } from '../../i18n/catalogues.ts';
+import { dirOf, isLanguage, isLocale, LOCALE_COOKIE, negotiate, SOURCE_LOCALE, type Locale } from '../../i18n/locales.ts';
+import { setCatalogueSource } from '../../i18n/runtime.ts';
+import type { Database as Db } from '../db/index.ts';
+import { users } from '../db/schema.ts';
+import { userIdOf } from './session.ts';
+
+type Source = 'cookie' | 'account' | 'browser' | 'organiser' | 'default';
+interface RequestLocale {
+  locale: Locale;
+  from: Source;
+}
+
+const store = new AsyncLocalStorage<RequestLocale>();
+installSourceCatalogue();
+setCatalogueSource(() => {
+  const current = store.getStore();
+  return current ? catalogueFor(current.locale) : undefined;
+});
+
+/** The chosen language lasts a year. */
+const COOKIE_SECONDS = 365 * 24 * 3600;
+
+/** A locale a cookie or an account may name: a language, or in demo mode a pseudo-locale too (for tests). */
+function acceptable(value: unknown, demo: boolean): Locale | undefined {
+  if (isLanguage(value)) return value;
+  return demo && isLocale(value) ? value : undefined;
+}
+
+export function registerLocale(app: FastifyInstance, { db, demo }: { db: Db; demo: boolean }): void {
+  app.addHook('onRequest', (request, _reply, done) => {
+    const chosen = acceptable(request.cookies[LOCALE_COOKIE], demo);
+    const browser = negotiate(request.headers['accept-language']);
+    const current: RequestLocale = chosen ? { locale: chosen, from: 'cookie' } : browser ? { locale: browser, from: 'browser' } : { locale: SOURCE_LOCALE, from: 'default' };
+    store.run(current, done);
+  });
+  // A signed-in buyer who has not chosen in this browser gets their account's language, on the pages they open.
+  app.addHook('preHandler', async (request) => {
+    const current = store.getStore();
+    if (!current || current.from === 'cookie' || request.method !== 'GET' || request.url.startsWith('/ajax/')) return;
+    const userId = userIdOf(request);
+    if (userId === null) return;
+    const [row] = await db.select({ language: users.language }).from(users).where(eq(users.id, userId));
+    const saved = acceptable(row?.language, demo);
+    if (saved) Object.assign(current, { locale: saved, from: 'account' });
+  });
+}
+
+/** The request's locale. */
+export function requestLocale(): Locale {
+  return store.getStore()?.locale ?? SOURCE_LOCALE;
+}
+
+/** The request's writing direction. */
+export function requestDir(): 'ltr' | 'rtl' {
+  return dirOf(requestLocale());
+}
+
+/** Where the request's locale came from: the organiser's default applies only when nothing else chose. */
+export function organiserLanguage(language: string | null | undefined): void {
+  const current = store.getStore();
+  if (current && current.from === 'default' && isLanguage(language)) Object.assign(current, { locale: language, from: 'organiser' });
+}
+
+/** Runs `f` with messages in `locale` (an e-mail in its recipient's language, say). */
+export function inLocale<T>(locale: Locale, f: () => T): T {
+  return store.run({ locale, from: 'cookie' }, f);
+}
+
+/** The buyer's choice: kept in the cookie, and on their account when they are signed in. */
+export async function chooseLanguage(request: FastifyRequest, reply: FastifyReply, db: Db, locale: Locale): Promise<void> {
+  reply.setCookie(LOCALE_COOKIE, locale, { path: '/', sameSite: 'lax', httpOnly: true, secure: request.protocol === 'https', maxAge: COOKIE_SECONDS });
+  const userId = userIdOf(request);
+  if (userId !== null) await db.update(users).set({ language: locale }).where(eq(users.id, userId));
+}
+
+/** The `lang` and `dir` attributes of a page's html element. */
+export function htmlAttributes(): string {
+  return `lang="${requestLocale()}" dir="${requestDir()}"`;
+}
+
+export { acceptable as acceptableLocale };
