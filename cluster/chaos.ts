@@ -154,15 +154,7 @@ async function checkQueues(db: Database, told: Told[], queues: { eventDateId: nu
     queues.map((q) => sql`${q.eventDateId}`),
     sql`, `,
   );
-  const states = await rows<{
-    event_date_id: number;
-    joined: number;
-    admitted_through: number;
-    on_sale_at: string;
-    stepped_at: string | null;
-    admit_per_minute: number;
-    admitted: number;
-  }>(
+  const states = await rows<{ event_date_id: number; joined: number; admitted_through: number; on_sale_at: string; stepped_at: string | null; admit_per_minute: number; admitted: number }>(
     db,
     sql`SELECT q.event_date_id, q.joined::int, q.admitted_through::int, q.on_sale_at, q.stepped_at, q.admit_per_minute,
                (SELECT count(*) FROM queue_places p WHERE p.event_date_id = q.event_date_id AND p.admitted_at IS NOT NULL)::int AS admitted
@@ -176,12 +168,6 @@ async function checkQueues(db: Database, told: Told[], queues: { eventDateId: nu
     if (q.admitted_through > allowed) failures.push(`queue ${q.event_date_id} let in ${q.admitted_through}, more than its rate allows (${allowed})`);
     figures.push(`queue ${q.event_date_id}: ${q.joined} places, line let in to ${q.admitted_through} (rate allows ${allowed}), ${q.admitted} admissions handed out`);
   }
-}
-
-async function openCluster() {
-  const pool = new pg.Pool({ connectionString: WRITE_URL, max: 4, connectionTimeoutMillis: 3000 });
-  pool.on('error', () => undefined);
-  return { pool, db: drizzle(pool, { schema }) as unknown as Database };
   const [beyond] = await rows<{ n: number }>(
     db,
     sql`SELECT count(*)::int AS n FROM queue_places p JOIN event_date_queues q ON q.event_date_id = p.event_date_id
@@ -220,6 +206,12 @@ async function openCluster() {
   if (lost.length > 0) failures.push(`${lost.length} of ${admitted.length} admissions buyers were given are lost or changed (place ${lost[0]!.placeId})`);
   figures.push(`${admitted.length} buyers told it was their turn, ${told.filter((x) => x.soldOutInQueue).length} told the date sold out while waiting`);
   return { failures, figures };
+}
+
+async function openCluster() {
+  const pool = new pg.Pool({ connectionString: WRITE_URL, max: 4, connectionTimeoutMillis: 3000 });
+  pool.on('error', () => undefined);
+  return { pool, db: drizzle(pool, { schema }) as unknown as Database };
 }
 
 /** Accounts for the rush's buyers, one per journey. */
@@ -321,10 +313,13 @@ async function chaos() {
     const told: Told[] = [];
     const probe = writeProbe();
     const jobs = jobsWatch();
+    const onSaleAt = new Date(Date.now() + 1000 + ON_SALE_AFTER_S * 1000);
+    const queues = [await queueFor(db, big.types[0]!.eventDateId, onSaleAt, BIG_ADMIT_PER_MINUTE), await queueFor(db, small.types[0]!.eventDateId, onSaleAt, SMALL_ADMIT_PER_MINUTE)];
     await sleep(1000);
 
     const start = Date.now();
     const at = (s: number) => start + s * 1000;
+    const bigTarget = { ticketTypeId: big.types[0]!.id, queuedDateId: big.types[0]!.eventDateId };
     const running = rush({
       base: APP_URL,
       concurrency: CONCURRENCY,
@@ -336,13 +331,10 @@ async function chaos() {
       failures: journeyFailures,
     });
 
-    const onSaleAt = new Date(Date.now() + 1000 + ON_SALE_AFTER_S * 1000);
-    const queues = [await queueFor(db, big.types[0]!.eventDateId, onSaleAt, BIG_ADMIT_PER_MINUTE), await queueFor(db, small.types[0]!.eventDateId, onSaleAt, SMALL_ADMIT_PER_MINUTE)];
     const events: { name: string; at: number; detail: string }[] = [];
     await sleep(at(KILL_LEADER_AT) - Date.now());
     const leader = await leaderOf();
     if (!leader?.postmasterPid) throw new Error('no leader to kill');
-    const bigTarget = { ticketTypeId: big.types[0]!.id, queuedDateId: big.types[0]!.eventDateId };
     process.kill(leader.postmasterPid, 'SIGKILL');
     events.push({ name: 'leader postmaster SIGKILLed', at: Date.now(), detail: `${leader.name} pid ${leader.postmasterPid}` });
 
@@ -387,6 +379,7 @@ async function chaos() {
 
     await running;
     const end = Date.now();
+    const restarted = await back;
     // Pending bank approvals and settlements finish; then the replica comes back.
     await sleep(3000);
     await probe.stop();
@@ -406,7 +399,6 @@ async function chaos() {
 
     // The jobs: never two holders at once, and a holder again after the host running them died.
     const doubled = jobs.seen.filter((s) => s.holders.length > 1);
-    const restarted = await back;
     if (doubled.length > 0) failures.push(`the jobs' lock was seen held by ${doubled[0]!.holders.join(' and ')} at once`);
     const appKilledAt = events[1]!.at;
     const takeover = jobs.seen.find((s) => s.at > appKilledAt && s.holders.length === 1 && s.holders[0] !== victim.name);
@@ -415,6 +407,12 @@ async function chaos() {
 
     const result = await check(db, told, [big.poolId, small.poolId]);
     failures.push(...result.failures);
+    const queued = await checkQueues(db, told, queues);
+    failures.push(...queued.failures);
+    if (restarted.servingAfter === null)
+      failures.push(
+        `${victim.name}, restarted, ${restarted.healthyAfter === null ? 'never answered its health check' : 'answered its health check but the balancer sent it nobody'} within ${RESTART_CEILING_S} s`,
+      );
     const errors = Object.fromEntries([...counters.byKind].sort((a, b) => b[1] - a[1]));
     for (const kind of Object.keys(errors)) if (/^5\d\d$/.test(kind)) failures.push(`${errors[kind]} answers were ${kind}`);
     if (journeyFailures.length > 0) failures.push(`${journeyFailures.length} journeys gave up: ${journeyFailures.slice(0, 3).join('; ')}`);
@@ -438,12 +436,6 @@ async function chaos() {
       `  ${victim.name} restarted: ${restarted.healthyAfter === null ? 'never healthy' : `healthy after ${restarted.healthyAfter.toFixed(1)} s`}${restarted.servingAfter === null ? '' : `, serving through the balancer after ${restarted.servingAfter.toFixed(1)} s (${restarted.sessions} requests by the end)`}`,
     );
     say(`  answers by kind: ${JSON.stringify(errors)}`);
-    const queued = await checkQueues(db, told, queues);
-    failures.push(...queued.failures);
-    if (restarted.servingAfter === null)
-      failures.push(
-        `${victim.name}, restarted, ${restarted.healthyAfter === null ? 'never answered its health check' : 'answered its health check but the balancer sent it nobody'} within ${RESTART_CEILING_S} s`,
-      );
     say(`  jobs' lock held by: ${holders.join(', ') || 'nobody'}; after ${victim.name} died, ${takeover ? `${takeover.holders[0]} took over in ${((takeover.at - appKilledAt) / 1000).toFixed(1)} s` : 'nobody took over'}`);
     say(`  wall time ${((Date.now() - t0) / 1000).toFixed(0)} s (bring-up ${broughtUp.toFixed(0)} s)`);
     say(

@@ -312,13 +312,13 @@ export function appEnv(extra: Record<string, string> = {}): Record<string, strin
     TRUST_PROXY: LB_HOST.ip,
     LOG_LEVEL: 'warn',
     CAPTCHA: 'never',
+    // The queue's proof of work at its smallest: the rush's buyers solve one each, on the test's own cores.
+    ALTCHA_MAX_NUMBER: '1000',
     RATE_LIMIT_PER_MINUTE: '1000000',
     MAX_HELD_PER_BUYER: '100000',
     SWEEP_INTERVAL_MS: '2000',
     TRUELAYER_POLL_INTERVAL_MS: '500',
     STATIC_DIR: path.join(REPO, 'dist/client'),
-    // The queue's proof of work at its smallest: the rush's buyers solve one each, on the test's own cores.
-    ALTCHA_MAX_NUMBER: '1000',
     ...extra,
   };
 }
@@ -328,11 +328,6 @@ export function startApp(a: Host, extra: Record<string, string> = {}): number {
   return startIn(a, a.name, [process.execPath, '--import', 'tsx', 'server/main.ts'], appEnv({ DATABASE_URL: `${WRITE_URL}?application_name=${a.name}`, ...extra }), REPO);
 }
 
-// ---------------------------------------------------------------- health
-
-async function httpJson(url: string, timeoutMs = 1000): Promise<{ status: number; body: unknown }> {
-  const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
-  const text = await res.text();
 /**
  * Kills an app host: every process of its server at once (SIGKILL), as a machine that dies takes
  * them. What it had in flight is cut; the balancer's health checks take it out of the rotation.
@@ -368,6 +363,11 @@ export async function balancerServers(): Promise<{ proxy: string; server: string
     .map((f) => ({ proxy: f[at('pxname')]!, server: f[at('svname')]!, status: f[at('status')]!, sessions: Number(f[at('stot')]), downs: Number(f[at('chkdown')] || 0) }));
 }
 
+// ---------------------------------------------------------------- health
+
+async function httpJson(url: string, timeoutMs = 1000): Promise<{ status: number; body: unknown }> {
+  const res = await fetch(url, { signal: AbortSignal.timeout(timeoutMs) });
+  const text = await res.text();
   let body: unknown = text;
   try {
     body = JSON.parse(text);

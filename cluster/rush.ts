@@ -119,24 +119,10 @@ const POLL_AT_MOST_MS = 1000;
 
 /** The solved proof of work the queue asks of a new place, as the queue page's script sends it. */
 async function solved(buyer: Buyer): Promise<string> {
-  const c = (await buyer.call('getCaptchaChallenge')).json as {
-    algorithm: 'SHA-256';
-    challenge: string;
-    salt: string;
-    signature: string;
-    maxnumber: number;
-  };
+  const c = (await buyer.call('getCaptchaChallenge')).json as { algorithm: 'SHA-256'; challenge: string; salt: string; signature: string; maxnumber: number };
   const solution = await solveChallenge(c.challenge, c.salt, c.algorithm, c.maxnumber).promise;
   if (!solution) throw new Error('the proof of work could not be solved');
-  return Buffer.from(
-    JSON.stringify({
-      algorithm: c.algorithm,
-      challenge: c.challenge,
-      number: solution.number,
-      salt: c.salt,
-      signature: c.signature,
-    }),
-  ).toString('base64');
+  return Buffer.from(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: solution.number, salt: c.salt, signature: c.signature })).toString('base64');
 }
 
 type QueueAnswer = { state?: string; poll_ms?: number; error?: string };
@@ -196,9 +182,7 @@ export async function journey(base: string, counters: Counters, target: Target, 
   const signedIn = await buyer.send('POST', '/signin/', `user_id=${told.userId}`);
   if (signedIn.status !== 303) throw new Error(`signing in answered ${signedIn.status}`);
   if (target.queuedDateId !== null && !(await waitInQueue(buyer, target.queuedDateId, told, until))) return;
-  const added = await buyer.send('POST', '/do/checkout/add/', {
-    ticket: { [`0|0|${ticketTypeId}|0`]: { ticket: ticketTypeId, qty: told.qty } },
-  });
+  const added = await buyer.send('POST', '/do/checkout/add/', { ticket: { [`0|0|${ticketTypeId}|0`]: { ticket: ticketTypeId, qty: told.qty } } });
   if (added.status >= 400) return;
   const reserved = await buyer.call('reserveTickets', {});
   if ((reserved.json as { reserved?: boolean } | null)?.reserved !== true) return;
