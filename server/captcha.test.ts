@@ -64,6 +64,22 @@ describe.each(drivers)('captcha on %s', (driver) => {
     expect((await (await buyer(w, '203.0.113.7')).json('reserveTickets')).reserved).toBe(true);
   });
 
+  it('auto: an attempt the reservation refuses counts as one, and the refusal is worded', async () => {
+    const w = await start({ captcha: 'auto', maxHeldPerBuyer: 2 });
+    expect((await (await buyer(w, '203.0.113.20')).json('reserveTickets')).reserved).toBe(true);
+    // Two more tickets from an address the buyer cap allows two in all: refused under the
+    // reservation's locks, in words, and counted.
+    const v = new Visitor(w.app, {}, '203.0.113.20');
+    await v.add({ [w.demo.tickets.jazzGeneral]: 2 });
+    for (let i = 0; i < 2; i++) {
+      const refused = await v.json('reserveTickets');
+      expect(refused.reserved).toBe(false);
+      expect(refused.error).toEqual(expect.any(String));
+      expect(refused.captcha).toBeUndefined();
+    }
+    expect(await v.json('reserveTickets')).toEqual({ reserved: false, captcha: true, captcha_sitekey: LOCAL_CAPTCHA_SITEKEY });
+  });
+
   it('always: every reservation needs a solved challenge, and each solution works once', async () => {
     const w = await start({ captcha: 'always' });
     const v = await buyer(w, '203.0.113.8');

@@ -9,10 +9,10 @@
  * Providers: hCaptcha (siteverify) when HCAPTCHA_SITEKEY and HCAPTCHA_SECRET are set, otherwise
  * the self-hosted ALTCHA proof of work, whose solved challenges are accepted once each.
  */
-import { sql } from 'drizzle-orm';
 import { createChallenge, verifySolution } from 'altcha-lib/v1';
-import { rows, type Database } from '../db/index.ts';
-import { reservationAttempts, usedCaptchas } from '../db/schema.ts';
+import type { Database } from '../db/index.ts';
+import type { ReserveAttempt } from './stock.ts';
+import { usedCaptchas } from '../db/schema.ts';
 import { LOCAL_CAPTCHA_SITEKEY } from '../../contract/index.ts';
 
 export const CAPTCHA_WINDOW_MS = 10 * 60_000;
@@ -28,25 +28,12 @@ export interface CaptchaProvider {
 }
 
 /**
- * Records this attempt and answers whether it must carry a solved captcha: one statement, which
- * counts the address's attempts before this one and records this one, so every reservation pays
- * one round trip for it.
+ * A buyer's reservation attempt as the rule counts it (mode 'auto' or 'always'): the reservation
+ * records it and counts the address's attempts before it in its own round trip and commit
+ * (`reserve_attempt`, server/db/functions/reserve_attempt.sql).
  */
-export async function captchaRequired(db: Database, mode: CaptchaMode, ip: string, now: Date): Promise<boolean> {
-  if (mode === 'never') return false;
-  const since = new Date(now.getTime() - CAPTCHA_WINDOW_MS);
-  // A statement's parts all read the table as it was before the statement: the count leaves this attempt out.
-  const [prior] = await rows<{ n: number }>(
-    db,
-    sql`WITH prior AS (
-          SELECT count(*)::int AS n FROM ${reservationAttempts} WHERE ${reservationAttempts.ip} = ${ip} AND ${reservationAttempts.at} > ${since.toISOString()}::timestamptz
-        ), recorded AS (
-          INSERT INTO ${reservationAttempts} (ip, at) VALUES (${ip}, ${now.toISOString()}::timestamptz)
-        )
-        SELECT n FROM prior`,
-  );
-  if (mode === 'always') return true;
-  return Number(prior?.n ?? 0) >= CAPTCHA_FREE_ATTEMPTS;
+export function captchaAttempt(mode: Exclude<CaptchaMode, 'never'>, ip: string, now: Date, solved: boolean): ReserveAttempt {
+  return { ip, since: new Date(now.getTime() - CAPTCHA_WINDOW_MS), free: mode === 'always' ? 0 : CAPTCHA_FREE_ATTEMPTS, solved };
 }
 
 /** `maxNumber` sets the work: a browser does it in well under a second, a script must redo it for every hold. */

@@ -14,7 +14,7 @@ import { discountCodes, sales, type RequiredTicketGroup } from '../db/schema.ts'
 import { requiredTicketsMessage } from '../../contract/messages/basket.ts';
 import { isRefusal, Refusal } from './refusal.ts';
 import { holdIsLive, lockSale, newSaleReference, PAID_SALE_MESSAGE, SALE_NOT_FOUND_MESSAGE, secondsRemaining } from './sales.ts';
-import { reserveBasketAtOnce, reserveClaims, reserveSaleAtOnce, type ReserveClaims, type ReserveVerdict } from './stock.ts';
+import { reserveBasketAtOnce, reserveClaims, reserveSaleAtOnce, type ReserveAttempt, type ReserveClaims, type ReserveVerdict } from './stock.ts';
 import { reserveSaleSeats } from './seats.ts';
 import { seatingOf } from './seating/binding.ts';
 import { BUYER_LIMIT_MESSAGE, buyerKeys, DEFAULT_MAX_PER_ORDER, effectiveMaxPerOrder, maximumMessage, minimumMessage, refuseOverCapAlone, type Buyer } from './limits.ts';
@@ -22,6 +22,9 @@ import { BUYER_LIMIT_MESSAGE, buyerKeys, DEFAULT_MAX_PER_ORDER, effectiveMaxPerO
 export type ReserveResult =
   | { reserved: true; saleReference: string; freshReservation: boolean; checkoutTime: number }
   | { reserved: false; error: string; /** The sale is paid for: its basket is closed. */ closed?: true };
+
+/** A buyer's reservation attempt: reserved or refused as any reservation, or in need of a solved captcha, nothing reserved. */
+export type AttemptResult = ReserveResult | { reserved: false; captcha: true };
 
 /** How long a reservation waits for a busy pool before telling the buyer to try again. */
 const LOCK_TIMEOUT = '5s';
@@ -149,6 +152,21 @@ const refusedAny = (verdict: ReserveVerdict) => verdict.refused !== null || verd
 const READS = 3;
 
 export async function reserveSale(db: Database, saleId: string, now: Date, checkoutTimeSeconds: number, limits: ReserveLimits = {}): Promise<ReserveResult> {
+  const result = await reserveOrAsk(db, saleId, now, checkoutTimeSeconds, limits, null);
+  if ('captcha' in result) throw new Error('a reservation without an attempt never asks for a captcha');
+  return result;
+}
+
+/**
+ * A buyer's own reservation: the address's attempt is counted and recorded for the captcha's rule
+ * in the reservation's own round trip and commit, and one that needs a solved captcha without one
+ * reserves nothing.
+ */
+export function reserveAttempt(db: Database, saleId: string, now: Date, checkoutTimeSeconds: number, limits: ReserveLimits, attempt: ReserveAttempt): Promise<AttemptResult> {
+  return reserveOrAsk(db, saleId, now, checkoutTimeSeconds, limits, attempt);
+}
+
+async function reserveOrAsk(db: Database, saleId: string, now: Date, checkoutTimeSeconds: number, limits: ReserveLimits, attempt: ReserveAttempt | null): Promise<AttemptResult> {
   try {
     // The usual basket (rules plainly met, no seats) is reserved in one round trip, read included.
     const reference = newSaleReference();
@@ -162,7 +180,9 @@ export async function reserveSale(db: Database, saleId: string, now: Date, check
       reference,
       buyerIp: limits.buyer?.ip ?? null,
       userId: limits.buyer?.userId ?? null,
+      attempt,
     });
+    if (quick.outcome === 'captcha') return { reserved: false, captcha: true };
     if (quick.outcome === 'reserved') return { reserved: true, saleReference: reference, freshReservation: true, checkoutTime: checkoutTimeSeconds };
     if (quick.outcome === 'held') {
       return { reserved: true, saleReference: quick.reference, freshReservation: false, checkoutTime: secondsRemaining({ holdDeadline: quick.deadline }, now) };

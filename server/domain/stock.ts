@@ -127,31 +127,59 @@ export async function reserveSaleAtOnce(db: Exec, r: ReserveClaims & { basket: s
   }
 }
 
-export type BasketOutcome = ReserveOutcome | { outcome: 'check' };
+export type BasketOutcome = ReserveOutcome | { outcome: 'check' } | { outcome: 'captcha' };
+
+/**
+ * A buyer's attempt as the captcha's rule counts it: the address, the start of its window, how many
+ * attempts it makes there before a captcha is asked for (0: every one), and whether this one
+ * carries a solved captcha.
+ */
+export interface ReserveAttempt {
+  ip: string;
+  since: Date;
+  free: number;
+  solved: boolean;
+}
 
 /**
  * The whole reservation in one round trip, basket read included (the database function
  * `reserve_basket`, server/db/functions/reserve_basket.sql): under the sale's row lock it reads the
  * basket and, when it plainly passes the basket rules and has no seats, makes the claims as
  * `reserveSaleAtOnce` does. 'check' means it did nothing: the caller reads the basket and goes the
- * longer way.
+ * longer way. With an attempt (`reserve_attempt`), the address's attempt is counted and recorded in
+ * the same round trip and commit first, and 'captcha' means it needs a solved captcha and reserved
+ * nothing.
  */
 export async function reserveBasketAtOnce(
   db: Exec,
-  r: { saleId: string; now: Date; deadline: Date; lockTimeout: string; maxPerOrder: number; cap: number | null; reference: string; buyerIp: string | null; userId: number | null },
+  r: { saleId: string; now: Date; deadline: Date; lockTimeout: string; maxPerOrder: number; cap: number | null; reference: string; buyerIp: string | null; userId: number | null; attempt?: ReserveAttempt | null },
 ): Promise<BasketOutcome> {
+  const values = [r.saleId, r.now.toISOString(), r.deadline.toISOString(), r.lockTimeout, r.maxPerOrder, r.cap, r.reference, r.buyerIp, r.userId];
   try {
     // The statement an on-sale runs for every buyer: prepared once per connection (preparedRows).
-    const [row] = await preparedRows<{ outcome: unknown }>(
-      db,
-      'reserve_basket',
-      'SELECT reserve_basket($1, $2::timestamptz, $3::timestamptz, $4, $5::int, $6::int, $7, $8::text, $9::int) AS outcome',
-      [r.saleId, r.now.toISOString(), r.deadline.toISOString(), r.lockTimeout, r.maxPerOrder, r.cap, r.reference, r.buyerIp, r.userId],
-    );
+    const [row] = r.attempt
+      ? await preparedRows<{ outcome: unknown }>(
+          db,
+          'reserve_attempt',
+          'SELECT reserve_attempt($1, $2::timestamptz, $3::int, $4::boolean, $5, $6::timestamptz, $7::timestamptz, $8, $9::int, $10::int, $11, $12::text, $13::int) AS outcome',
+          [r.attempt.ip, r.attempt.since.toISOString(), r.attempt.free, r.attempt.solved, ...values],
+        )
+      : await preparedRows<{ outcome: unknown }>(
+          db,
+          'reserve_basket',
+          'SELECT reserve_basket($1, $2::timestamptz, $3::timestamptz, $4, $5::int, $6::int, $7, $8::text, $9::int) AS outcome',
+          values,
+        );
     const value = row!.outcome;
-    const outcome = (typeof value === 'string' ? JSON.parse(value) : value) as { outcome: 'reserved' | 'held' | 'check'; reference?: string; deadline?: string };
+    const outcome = (typeof value === 'string' ? JSON.parse(value) : value) as {
+      outcome: 'reserved' | 'held' | 'check' | 'captcha' | 'refused';
+      reference?: string;
+      deadline?: string;
+      verdict?: unknown;
+    };
     if (outcome.outcome === 'held') return { outcome: 'held', reference: outcome.reference!, deadline: new Date(outcome.deadline!) };
-    return { outcome: outcome.outcome } as BasketOutcome;
+    if (outcome.outcome === 'refused') return { outcome: 'refused', verdict: verdictOf(outcome.verdict) };
+    return { outcome: outcome.outcome };
   } catch (err) {
     const refusal = databaseError(err);
     if (refusal?.code !== 'HF001' || !refusal.detail) throw err;

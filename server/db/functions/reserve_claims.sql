@@ -56,13 +56,13 @@ BEGIN
           WHERE buyer_key = v_key AND event_date_id = v_date.id AND deadline <= p_now
           RETURNING qty
         )
-        INSERT INTO buyer_held AS b (buyer_key, event_date_id, held) VALUES (v_key, v_date.id, 0)
-        ON CONFLICT (buyer_key, event_date_id) DO UPDATE SET held = b.held - (SELECT COALESCE(sum(qty), 0)::int FROM gone)
+        INSERT INTO buyer_held AS b (buyer_key, event_date_id, held) VALUES (v_key, v_date.id, v_date.qty)
+        ON CONFLICT (buyer_key, event_date_id) DO UPDATE SET held = b.held - (SELECT COALESCE(sum(qty), 0)::int FROM gone) + v_date.qty
         RETURNING held INTO v_held;
-        IF v_held + v_date.qty > p_cap THEN
+        -- Counted with this claim already: a refusal's caller rolls the count back with the rest.
+        IF v_held > p_cap THEN
           RETURN jsonb_build_object('refused', 'buyer-limit', 'unavailable', '[]'::jsonb);
         END IF;
-        UPDATE buyer_held SET held = held + v_date.qty WHERE buyer_key = v_key AND event_date_id = v_date.id;
         INSERT INTO buyer_holds (sale_id, buyer_key, event_date_id, qty, deadline)
         VALUES (p_sale, v_key, v_date.id, v_date.qty, p_deadline);
       END LOOP;

@@ -51,7 +51,6 @@ export const sales = pgTable(
     touchedAt: timestamptz('touched_at').notNull().defaultNow(),
   },
   (t) => [
-    index('sales_buyer_ip_hold').on(t.buyerIp, t.holdDeadline),
     index('sales_user_hold').on(t.userId, t.holdDeadline),
     index('sales_code_hold').on(t.discountCodeId, t.holdDeadline),
     index('sales_reference').on(t.reference),

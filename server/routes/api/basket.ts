@@ -13,9 +13,9 @@ import {
   updateGiftVoucherQuantity,
   updateTicketQuantity,
 } from '../../domain/basket.ts';
-import { reserveSale } from '../../domain/reserve.ts';
+import { reserveAttempt, reserveSale } from '../../domain/reserve.ts';
 import { extendHold, NOT_HELD_MESSAGE } from '../../domain/hold.ts';
-import { captchaRequired } from '../../domain/captcha.ts';
+import { captchaAttempt } from '../../domain/captcha.ts';
 import { Refusal } from '../../domain/refusal.ts';
 import type { Handlers, InvalidHandler } from '../../http/calls.ts';
 import { noticeQuery } from '../../http/notices.ts';
@@ -128,19 +128,18 @@ export function basketHandlers(deps: AppDeps): Pick<Handlers, BasketCalls> {
       const saleId = saleIdOf(request);
       if (!saleId) return { reserved: false, error: 'Your basket is empty' };
       const now = clock();
-      if (await captchaRequired(db, config.captcha, request.ip, now)) {
-        const token = input['h-captcha-response'];
-        if (!token || !(await deps.captcha.verify(token, request.ip))) {
-          return { reserved: false, captcha: true, captcha_sitekey: deps.captcha.sitekey };
-        }
-      }
+      const limits = { maxPerOrder: config.maxPerOrder, maxHeldPerBuyer: config.maxHeldPerBuyer, buyer: { userId: userIdOf(request), ip: request.ip } };
+      const mode = config.captcha;
+      // A solved captcha sent with the attempt is checked (and used up) first; whether the attempt
+      // needs one is counted in the reservation's own round trip (reserve_attempt).
+      const token = mode === 'never' ? undefined : input['h-captcha-response'];
+      const solved = token ? await deps.captcha.verify(token, request.ip) : false;
       const result = await reserving.run(() =>
-        reserveSale(db, saleId, now, config.checkoutTimeSeconds, {
-          maxPerOrder: config.maxPerOrder,
-          maxHeldPerBuyer: config.maxHeldPerBuyer,
-          buyer: { userId: userIdOf(request), ip: request.ip },
-        }),
+        mode === 'never'
+          ? reserveSale(db, saleId, now, config.checkoutTimeSeconds, limits)
+          : reserveAttempt(db, saleId, now, config.checkoutTimeSeconds, limits, captchaAttempt(mode, request.ip, now, solved)),
       );
+      if ('captcha' in result) return { reserved: false, captcha: true, captcha_sitekey: deps.captcha.sitekey };
       if (!result.reserved && result.closed) throw new Refusal('already-paid', result.error);
       if (result.reserved && result.freshReservation && userIdOf(request) !== null) await offerResumeLinkAfter(deps, request, saleId);
       return result.reserved
