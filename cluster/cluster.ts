@@ -26,6 +26,7 @@ import {
   PATRONI_PORT,
   PG_BIN,
   PG_PORT,
+  READ_URL,
   REPLICATION_PASSWORD,
   ROOT,
   SCOPE,
@@ -235,7 +236,8 @@ tags:
 /**
  * HAProxy: PostgreSQL's writes go to whichever node Patroni's REST API calls the primary (checked
  * every half second; a node marked down has its sessions cut, so no pool keeps talking to a
- * demoted leader), stale reads to the replicas, and HTTP to the app hosts that answer /health.
+ * demoted leader), stale reads to the replicas (to the primary while no replica is up), and HTTP to
+ * the app hosts that answer /health.
  * A request the app never answered (its host gone) is told to try again, as JSON, with a 503.
  */
 function haproxyCfg(): string {
@@ -259,8 +261,13 @@ listen primary
   mode tcp
   default-server inter 500ms fastinter 250ms fall 2 rise 2 on-marked-down shutdown-sessions
 ${db('/primary')}
-listen replicas
+frontend stale_reads
   bind ${lb.ip}:${LB_READ_PORT}
+  mode tcp
+  use_backend replicas if { nbsrv(replicas) gt 0 }
+  default_backend primary
+
+backend replicas
   mode tcp
   balance roundrobin
   default-server inter 1s fall 2 rise 2 on-marked-down shutdown-sessions
@@ -304,6 +311,7 @@ function tryAgainHttp(): string {
 export function appEnv(extra: Record<string, string> = {}): Record<string, string> {
   return {
     DATABASE_URL: WRITE_URL,
+    DATABASE_READ_URL: READ_URL,
     DATABASE_POOL_SIZE: '20',
     DEMO: '1',
     HOST: '0.0.0.0',
@@ -325,7 +333,8 @@ export function appEnv(extra: Record<string, string> = {}): Record<string, strin
 
 export function startApp(a: Host, extra: Record<string, string> = {}): number {
   // Each host names itself to the database, so the leader shows which host holds what.
-  return startIn(a, a.name, [process.execPath, '--import', 'tsx', 'server/main.ts'], appEnv({ DATABASE_URL: `${WRITE_URL}?application_name=${a.name}`, ...extra }), REPO);
+  const env = appEnv({ DATABASE_URL: `${WRITE_URL}?application_name=${a.name}`, DATABASE_READ_URL: `${READ_URL}?application_name=${a.name}-reads`, ...extra });
+  return startIn(a, a.name, [process.execPath, '--import', 'tsx', 'server/main.ts'], env, REPO);
 }
 
 /**

@@ -14,6 +14,11 @@ const envSchema = z.object({
   PORT: z._default(port, 3000),
   HOST: z._default(z.string().check(z.minLength(1)), '127.0.0.1'),
   DATABASE_URL: z.optional(z.string().check(z.regex(/^postgres(ql)?:\/\//, 'must start with postgres://'))),
+  /**
+   * Where reads that may be a moment stale go (the catalogue's event lists): a replica, or a balancer
+   * port in front of the replicas. Unset, they go to DATABASE_URL with everything else.
+   */
+  DATABASE_READ_URL: z.optional(z.string().check(z.regex(/^postgres(ql)?:\/\//, 'must start with postgres://'))),
   PGLITE_DIR: z._default(z.string().check(z.minLength(1)), 'data/pglite'),
   /** Connections each process keeps to PostgreSQL. */
   DATABASE_POOL_SIZE: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(200)), 10),
@@ -347,6 +352,8 @@ export interface Config {
   port: number;
   host: string;
   databaseUrl: string | null;
+  /** DATABASE_READ_URL: the pool for reads that may be a moment stale; null, they use the one pool. */
+  databaseReadUrl: string | null;
   pgliteDir: string;
   databasePoolSize: number;
   reserveConcurrency: number;
@@ -436,11 +443,15 @@ export function parseConfig(env: Record<string, string | undefined>, fallbackSec
       `Invalid configuration. WORKERS: more than one process needs DATABASE_URL; the embedded PGlite database serves one process (got ${e.WORKERS})`,
     );
   }
+  if (e.DATABASE_READ_URL && !e.DATABASE_URL) {
+    throw new ConfigError('Invalid configuration. DATABASE_READ_URL: needs DATABASE_URL; the embedded PGlite database has no replicas to read from');
+  }
   const sessionSecret = e.SESSION_SECRET ?? fallbackSecret;
   return {
     port: e.PORT,
     host: e.HOST,
     databaseUrl: e.DATABASE_URL ?? null,
+    databaseReadUrl: e.DATABASE_READ_URL ?? null,
     pgliteDir: e.PGLITE_DIR,
     databasePoolSize: e.DATABASE_POOL_SIZE,
     reserveConcurrency: e.RESERVE_CONCURRENCY,

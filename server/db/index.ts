@@ -1,5 +1,6 @@
 /**
- * One schema, two drivers: embedded PGlite by default, PostgreSQL when DATABASE_URL is set.
+ * One schema, two drivers: embedded PGlite by default, PostgreSQL when DATABASE_URL is set (and a
+ * second pool for reads that may be a moment stale when DATABASE_READ_URL is: staleReads.ts).
  * Each driver gets its own Drizzle adapter; the node-postgres adapter is never run on top of
  * PGlite (its parameterised queries fail there and the single connection hangs).
  */
@@ -18,6 +19,7 @@ import pg from 'pg';
 import * as schema from './schema.ts';
 import { watchWrites } from './writeWatch.ts';
 import { jobLease } from './jobLease.ts';
+import { openStaleReads, readStaleFrom } from './staleReads.ts';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A database handle or an open transaction: domain functions accept either. */
@@ -45,7 +47,7 @@ export const STARTUP_LOCK = 724_110_001;
  * find it done.
  */
 export async function openDatabase(
-  config: { databaseUrl: string | null; pgliteDir: string; databasePoolSize?: number },
+  config: { databaseUrl: string | null; databaseReadUrl?: string | null; pgliteDir: string; databasePoolSize?: number },
   prepare: (db: Database) => Promise<unknown> = async () => undefined,
 ): Promise<OpenDatabase> {
   if (config.databaseUrl) {
@@ -68,12 +70,15 @@ export async function openDatabase(
       lock.release();
     }
     const lease = jobLease(config.databaseUrl, (holding) => console.log(holding ? 'This process runs the scheduled jobs.' : 'This process no longer runs the scheduled jobs.'));
+    const reads = config.databaseReadUrl ? openStaleReads(config.databaseReadUrl, config.databasePoolSize ?? 10, pool) : null;
+    if (reads) readStaleFrom(db, reads.db);
     return {
       db,
       driver: 'postgres',
       jobsTurn: lease.turn,
       close: async () => {
         await lease.close();
+        await reads?.pool.end();
         await pool.end();
       },
     };

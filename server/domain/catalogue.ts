@@ -1,13 +1,17 @@
 /** What the catalogue front shows: the events on sale, an organiser, and one event's order form. */
 import { asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
+import { staleReads } from '../db/staleReads.ts';
 import { eventDates, events, giftVouchers, organisers, ticketTypes } from '../db/schema.ts';
 import { seatedTypes } from './seats.ts';
 import { poolAvailability } from './stock.ts';
 
-/** The events with dates, each with its organiser and first date, soonest first; one organiser's when given. */
+/**
+ * The events with dates, each with its organiser and first date, soonest first; one organiser's when
+ * given. A list a moment stale is fine: read from a replica when there is one (db/staleReads.ts).
+ */
 export async function eventsOnSale(db: Database, organiserId: number | null) {
-  return db
+  return staleReads(db)
     .select({
       event: events,
       organiser: organisers,
@@ -21,7 +25,7 @@ export async function eventsOnSale(db: Database, organiserId: number | null) {
     .orderBy(sql`min(${eventDates.startsAt})`);
 }
 
-/** The cheapest ticket of each event that a buyer can buy on its own: not sold out, not an add-on needing another ticket. */
+/** The cheapest ticket of each event that a buyer can buy on its own: not sold out, not an add-on needing another ticket (prices and stock: read from the leader). */
 export async function cheapestPrices(db: Database, eventIds: number[], now: Date): Promise<Map<number, number>> {
   if (eventIds.length === 0) return new Map();
   const rows = await db
@@ -39,8 +43,9 @@ export async function cheapestPrices(db: Database, eventIds: number[], now: Date
   return cheapest;
 }
 
+/** An organiser, for its page: read from a replica when there is one, as its events are. */
 export async function findOrganiser(db: Database, id: number) {
-  return (await db.query.organisers.findFirst({ where: eq(organisers.id, id) })) ?? null;
+  return (await staleReads(db).query.organisers.findFirst({ where: eq(organisers.id, id) })) ?? null;
 }
 
 /**
