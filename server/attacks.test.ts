@@ -210,8 +210,11 @@ describe.each(cases)('attacks from outside on %s, on a %s server', (driver, kind
       `hf_user=${ref}`,
       `hf_session=${ref}; __Host-hf_session=${ref}; hf_user=${ref}; hf_ref=${ref}`,
       `${sessionCookie}=${own}; hf_user=${ref}; hf_ref=${ref}`,
-      // The victim's id as the referral code names it, bare.
+      // The victim's id as the referral code names it, bare, and ids of a session's shape that no one was given.
       `hf_session=${victim.id}; hf_user=${victim.id}`,
+      `hf_session=s${'A'.repeat(43)}; __Host-hf_session=s${'A'.repeat(43)}`,
+      `hf_session=${'s'.repeat(5000)}; hf_ref=${'x.'.repeat(2000)}`,
+      `hf_session=%00%ff; __Host-hf_session=%E0%A4%A; hf_ref=..`,
     ];
     for (const cookie of forged) {
       // Each request carries the forged cookies as they were typed in.
@@ -266,6 +269,13 @@ describe.each(cases)('attacks from outside on %s, on a %s server', (driver, kind
       const claimed = await forwarded.request({ method: 'POST', url: `${link}claim/`, body: new URLSearchParams({ code: guess }).toString() });
       expect(claimed.statusCode, guess).toBe(400);
       expect(cookieOf(forwarded, 'hf_sale'), guess).toBeUndefined();
+    }
+    // Links that are no offer at all, or the offer's with its token altered, answer 404.
+    for (const bad of ['/waiting-list/offer/not-a-real-offer-token-at-all/', `${link.slice(0, -3)}xx/`, `/waiting-list/offer/${'%00'.repeat(50)}/`]) {
+      for (const [method, url] of [['GET', bad], ['POST', `${bad}code/`], ['POST', `${bad}claim/`]] as const) {
+        const res = await forwarded.request({ method, url, ...(method === 'POST' ? { body: new URLSearchParams({ code }).toString() } : {}) });
+        expect(res.statusCode, `${method} ${url}`).toBe(404);
+      }
     }
     // Another buyer, signed in with their own code, is refused it, even holding the listed address's code.
     const other = await signedInBuyer('other-account');
@@ -603,6 +613,17 @@ describe.each(cases)('attacks from outside on %s, on a %s server', (driver, kind
     for (const timestamp of [at(-6 * 60_000), at(-24 * 3600_000), at(6 * 60_000), 'yesterday']) {
       const res = await webhook(timestamp);
       expect([res.statusCode, res.json()], timestamp).toEqual([400, { error: TRUELAYER_WEBHOOK_MESSAGES.stale }]);
+    }
+    // A fresh time with the old signature, or no signature that parses, is refused as not TrueLayer's.
+    const old = at(-6 * 60_000);
+    for (const signature of [signAsTruelayer(theirs.privateKey, old, body), 'not-a-signature', '']) {
+      const res = await browser().request({
+        method: 'POST',
+        url: `${WEBHOOK_PATH}/`,
+        body,
+        headers: { 'content-type': 'application/json', 'x-tl-webhook-timestamp': at(0), 'tl-signature': signature },
+      });
+      expect([res.statusCode, res.json()], signature).toEqual([400, { error: TRUELAYER_WEBHOOK_MESSAGES.signature }]);
     }
     expect((await db().select().from(t.capacityPools).where(eq(t.capacityPools.id, poolId)))[0]!.sold).toBe(0);
     expect(await db().select().from(t.paymentWebhookEvents).where(like(t.paymentWebhookEvents.eventId, `%ev-attack-${paymentId}-${kind}`))).toEqual([]);
