@@ -206,6 +206,7 @@ bootstrap:
         tcp_keepalives_idle: 2
         tcp_keepalives_interval: 1
         tcp_keepalives_count: 3
+        tcp_user_timeout: 5000
   initdb:
     - encoding: UTF8
     - locale: C.UTF-8
@@ -237,7 +238,10 @@ tags:
  * HAProxy: PostgreSQL's writes go to whichever node Patroni's REST API calls the primary (checked
  * every half second; a node marked down has its sessions cut, so no pool keeps talking to a
  * demoted leader), stale reads to the replicas (to the primary while no replica is up), and HTTP to
- * the app hosts that answer /health.
+ * the app hosts that answer /health (a host marked down has its requests cut, to be tried again).
+ * An app host that dies is found by TCP keepalives within about 3 s, and its database sessions
+ * closed: without them a host that vanished without closing its connections (a machine lost, a
+ * network cut) kept its sessions, and the jobs' lock, for `timeout client`, 30 minutes.
  * A request the app never answered (its host gone) is told to try again, as JSON, with a 503.
  */
 function haproxyCfg(): string {
@@ -255,14 +259,21 @@ defaults
   timeout client 30m
   timeout server 30m
   timeout check 1s
+  # A client host that dies closes nothing: idle, it is asked after 1 s and given up after two
+  # unanswered probes a second apart, and its sessions on the database end with it (and so the
+  # jobs' lock it held). Data it never acknowledges is given up after 3 s (tcp-ut on the binds).
+  option clitcpka
+  clitcpka-idle 1s
+  clitcpka-intvl 1s
+  clitcpka-cnt 2
 
 listen primary
-  bind ${lb.ip}:${LB_WRITE_PORT}
+  bind ${lb.ip}:${LB_WRITE_PORT} tcp-ut 3s
   mode tcp
   default-server inter 500ms fastinter 250ms fall 2 rise 2 on-marked-down shutdown-sessions
 ${db('/primary')}
 frontend stale_reads
-  bind ${lb.ip}:${LB_READ_PORT}
+  bind ${lb.ip}:${LB_READ_PORT} tcp-ut 3s
   mode tcp
   use_backend replicas if { nbsrv(replicas) gt 0 }
   default_backend primary
@@ -286,7 +297,7 @@ listen app
   retry-on conn-failure
   option httpchk GET /health
   http-check expect status 200
-  default-server inter 500ms fastinter 250ms fall 2 rise 2
+  default-server inter 500ms fastinter 250ms fall 2 rise 2 on-marked-down shutdown-sessions
   errorfile 502 ${path.join(dir, 'try-again.http')}
   errorfile 503 ${path.join(dir, 'try-again.http')}
   errorfile 504 ${path.join(dir, 'try-again.http')}
@@ -338,10 +349,13 @@ export function startApp(a: Host, extra: Record<string, string> = {}): number {
 }
 
 /**
- * Kills an app host: every process of its server at once (SIGKILL), as a machine that dies takes
- * them. What it had in flight is cut; the balancer's health checks take it out of the rotation.
+ * Kills an app host as a machine dies: its network goes first, then every process of its server at
+ * once (SIGKILL), so nothing it had open is closed in good order, not even its connections through
+ * the balancer to the database. The balancer's health checks take it out of the rotation; its
+ * database sessions end when the balancer's keepalives find it gone (haproxyCfg).
  */
 export function killAppHost(a: Host): void {
+  setLink(a, false);
   killGroup(readState()?.pids[a.name], 'SIGKILL');
 }
 

@@ -1,5 +1,6 @@
 /**
- * Buyers over real HTTP through the balancer, as browsers in demo mode: on a queued date, sign in,
+ * Buyers over real HTTP through the balancer, as browsers in demo mode: from the catalogue's list of
+ * events, on a queued date, sign in,
  * solve the proof of work and take a place in the waiting room, poll it until let in; then add
  * tickets, reserve, and pay by the sandbox card (its card page settles the payment as the
  * processor's webhook would) or by bank transfer (the sandbox bank's approval, then the status
@@ -178,6 +179,8 @@ async function waitInQueue(buyer: Buyer, dateId: number, told: Told, until: () =
 export async function journey(base: string, counters: Counters, target: Target, told: Told, until: () => boolean = () => false): Promise<void> {
   const buyer = new Buyer(base, counters);
   const ticketTypeId = target.ticketTypeId;
+  // A buyer lands on the catalogue first (read from a replica, a moment stale at most).
+  await buyer.send('GET', '/all-events/');
   // Demo mode's one-click sign-in: each journey is its own account, as each has its own basket.
   const signedIn = await buyer.send('POST', '/signin/', `user_id=${told.userId}`);
   if (signedIn.status !== 303) throw new Error(`signing in answered ${signedIn.status}`);

@@ -2,10 +2,13 @@
  * The scheduled jobs (the hold sweeper with its bank decisions, transfers and purges, payment
  * reconciliation, instalment charges, the waiting list's offers) run in one process at a time
  * however many processes and hosts share the database: the one holding the jobs' session-level
- * advisory lock, on a connection of its own. The lock lives as long as that connection: a process
- * or host that dies, or a failover that cuts the connection, frees it, and the next process to ask
- * takes it over, on the new leader. Each job is also safe to run twice at once (they were written
- * for WORKERS=n); the lease makes each run happen once, not n times.
+ * advisory lock, on a connection of its own. The lock lives as long as that connection's session
+ * on the database: a process that dies closes it at once, a failover cuts it, and a host that dies
+ * without closing it (a machine lost, its network cut) is found gone by whatever sits between (the
+ * cluster's balancer probes its clients with TCP keepalives; PostgreSQL's own tcp_keepalives_* do
+ * the same for a direct connection); then the next process to ask takes the jobs over, on the new
+ * leader. Each job is also safe to run twice at once (they were written for WORKERS=n); the lease
+ * makes each run happen once, not n times.
  */
 import pg from 'pg';
 
@@ -20,6 +23,12 @@ export interface JobLease {
 
 /** How long asking for the lock may take before this round is left to another process. */
 const ASK_TIMEOUT_MS = 3000;
+/**
+ * The lease's connection is probed after this long idle, so a holder whose path to the database
+ * died (its network cut, the balancer gone) hears of it and stops running the jobs, whether or not
+ * a job asks meanwhile.
+ */
+const KEEPALIVE_IDLE_MS = 1000;
 
 export function jobLease(connectionString: string, onChange: (holding: boolean) => void = () => undefined): JobLease {
   let client: pg.Client | null = null;
@@ -40,7 +49,7 @@ export function jobLease(connectionString: string, onChange: (holding: boolean) 
     let c = client;
     try {
       if (!c) {
-        c = new pg.Client({ connectionString, keepAlive: true, connectionTimeoutMillis: ASK_TIMEOUT_MS, query_timeout: ASK_TIMEOUT_MS });
+        c = new pg.Client({ connectionString, keepAlive: true, keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS, connectionTimeoutMillis: ASK_TIMEOUT_MS, query_timeout: ASK_TIMEOUT_MS });
         const mine = c;
         mine.on('error', () => drop(mine));
         mine.on('end', () => drop(mine));
