@@ -29,6 +29,8 @@ const CHILDREN = {
 };
 
 const OUR_FOLDERS = ['contract', 'machines', 'ui', 'src', 'server', 'scripts', 'bench', 'e2e', 'tools'];
+/** The message catalogue is below every layer: any may import it, it imports none. */
+const CATALOGUE_FOLDER = 'i18n';
 
 /** An import of one of our top-level folders, at any depth of `../`. */
 const reaching = (folders) => ({
@@ -61,6 +63,28 @@ const NOT_IN_DOMAIN = [
   {
     regex: '^(\\.\\./)+(http|routes|providers)(/|$)',
     message: 'The domain imports neither the web layer (http/, routes/) nor the providers\' wiring: it is handed what it needs.',
+  },
+];
+
+/** `as unknown as` is refused outside the seam (contract/unchecked.ts). */
+const NO_AS_UNKNOWN_AS = {
+  selector: 'TSAsExpression[expression.type="TSAsExpression"][expression.typeAnnotation.type="TSUnknownKeyword"]',
+  message: 'No `as unknown as` outside the seam: call unchecked<T>() (contract/unchecked.ts) and say what vouches for the type.',
+};
+
+/**
+ * The folders whose every word comes from the message catalogue (i18n/, docs/i18n.md): no text
+ * written in JSX, and no words in the attributes a buyer reads or hears.
+ */
+const TRANSLATED = ['ui/**/*.tsx', 'src/steps/basket/**/*.tsx', 'src/components/Toasts.tsx'];
+const NO_LITERAL_TEXT = [
+  {
+    selector: 'JSXText[value=/[A-Za-z]/]',
+    message: 'Words on screen come from the message catalogue: t(\'key\') or rich() (i18n/, docs/i18n.md).',
+  },
+  {
+    selector: 'JSXAttribute[name.name=/^(aria-label|aria-description|label|placeholder|title|alt|dismissLabel)$/] > Literal[value=/[A-Za-z]/]',
+    message: 'Words a buyer reads or hears come from the message catalogue: t(\'key\') (i18n/, docs/i18n.md).',
   },
 ];
 
@@ -103,6 +127,7 @@ export default defineConfig(
 
   // Layers.
   boundary(['contract/**'], [reaching(OUR_FOLDERS)]),
+  boundary([`${CATALOGUE_FOLDER}/**`], [reaching(OUR_FOLDERS)]),
   ...chartFolders.map(chartBoundary),
   boundary(['machines/testing/**', 'machines/*.ts'], [reaching(OUR_FOLDERS.filter((f) => f !== 'contract')), NOT_IN_CHARTS]),
   boundary(['ui/**'], [reaching(OUR_FOLDERS.filter((f) => f !== 'contract'))]),
@@ -120,15 +145,14 @@ export default defineConfig(
   {
     files: [...PRODUCTION, 'server/db/testing.ts'],
     ignores: ['**/*.test.{ts,tsx}', 'machines/testing/**', 'server/test/**', 'contract/unchecked.ts'],
-    rules: {
-      'no-restricted-syntax': [
-        'error',
-        {
-          selector: 'TSAsExpression[expression.type="TSAsExpression"][expression.typeAnnotation.type="TSUnknownKeyword"]',
-          message: 'No `as unknown as` outside the seam: call unchecked<T>() (contract/unchecked.ts) and say what vouches for the type.',
-        },
-      ],
-    },
+    rules: { 'no-restricted-syntax': ['error', NO_AS_UNKNOWN_AS] },
+  },
+
+  // No words written into the translated folders' screens.
+  {
+    files: TRANSLATED,
+    ignores: ['**/*.test.{ts,tsx}'],
+    rules: { 'no-restricted-syntax': ['error', NO_AS_UNKNOWN_AS, ...NO_LITERAL_TEXT] },
   },
 
   // Type-aware rules, on production code.

@@ -1,5 +1,6 @@
 import { useEffect, useEffectEvent } from 'react';
 import { Alert, type AlertType } from '../../ui/Alert';
+import { t } from '../../i18n/runtime.ts';
 
 /** How long a notification stays by default (spec 001 §9), in milliseconds. */
 export const NOTIFICATION_TIMEOUT_MS = 3000;
@@ -18,7 +19,7 @@ export interface Toast {
  */
 export function Toasts({ notices, onDismiss, timeout = NOTIFICATION_TIMEOUT_MS }: { notices: readonly Toast[]; onDismiss: (id: number) => void; timeout?: number }) {
   return (
-    <div className="toasts" aria-label="Notifications" role="region">
+    <div className="toasts" aria-label={t('ui.notifications')} role="region">
       {notices.map((n) => (
         <div key={n.id} className="toasts__item">
           <TimedAlert notice={n} timeout={timeout} onDismiss={onDismiss} />
@@ -38,7 +39,7 @@ function TimedAlert({ notice, timeout, onDismiss }: { notice: Toast; timeout: nu
     return () => window.clearTimeout(timer);
   }, [id, timeout]);
   return (
-    <Alert type={notice.kind} onDismiss={() => onDismiss(id)} dismissLabel="Dismiss notification">
+    <Alert type={notice.kind} onDismiss={() => onDismiss(id)} dismissLabel={t('ui.dismissNotification')}>
       {notice.text}
     </Alert>
   );
