@@ -321,6 +321,17 @@ describe.each(drivers)('a turn in the queue belongs to its browser, reserves one
     expect(await buyer.json('reserveTickets', {})).toMatchObject({ reserved: true });
   });
 
+  it('refuses the reservation of a basket filled during a turn that has ended, in words, holding nothing', async () => {
+    const buyer = visitor();
+    await letIn(buyer);
+    expect((await buyer.add({ [typeId]: 2 })).statusCode).toBe(200);
+    const [pool] = await world.database.db.select({ held: t.capacityPools.held }).from(t.capacityPools).innerJoin(t.eventDates, eq(t.eventDates.poolId, t.capacityPools.id)).where(eq(t.eventDates.id, dateId));
+    world.clock.advance((ADMISSION_SECONDS + 1) * 1000);
+    expect(await buyer.json('reserveTickets', {})).toEqual({ reserved: false, error: admissionEndedMessage(ADMISSION_SECONDS / 60) });
+    const [after] = await world.database.db.select({ held: t.capacityPools.held }).from(t.capacityPools).innerJoin(t.eventDates, eq(t.eventDates.poolId, t.capacityPools.id)).where(eq(t.eventDates.id, dateId));
+    expect(after!.held).toBe(pool!.held);
+  });
+
   it('ends a turn admission_seconds after it was first handed out, never hands it out again, and offers a new place at the back', async () => {
     const buyer = visitor();
     await joinQueue(buyer);

@@ -28,11 +28,12 @@ export interface CaptchaProvider {
 }
 
 /**
- * A buyer's reservation attempt as the rule counts it (mode 'auto' or 'always'): the reservation
- * records it and counts the address's attempts before it in its own round trip and commit
+ * A buyer's reservation attempt as the rule counts it (null: no captcha): the reservation records
+ * it and counts the address's attempts before it in its own round trip and commit
  * (`reserve_attempt`, server/db/functions/reserve_attempt.sql).
  */
-export function captchaAttempt(mode: Exclude<CaptchaMode, 'never'>, ip: string, now: Date, solved: boolean): ReserveAttempt {
+export function captchaAttempt(mode: CaptchaMode, ip: string, now: Date, solved: boolean): ReserveAttempt['captcha'] {
+  if (mode === 'never') return null;
   return { ip, since: new Date(now.getTime() - CAPTCHA_WINDOW_MS), free: mode === 'always' ? 0 : CAPTCHA_FREE_ATTEMPTS, solved };
 }
 

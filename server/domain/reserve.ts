@@ -23,8 +23,11 @@ export type ReserveResult =
   | { reserved: true; saleReference: string; freshReservation: boolean; checkoutTime: number }
   | { reserved: false; error: string; /** The sale is paid for: its basket is closed. */ closed?: true };
 
-/** A buyer's reservation attempt: reserved or refused as any reservation, or in need of a solved captcha, nothing reserved. */
-export type AttemptResult = ReserveResult | { reserved: false; captcha: true };
+/**
+ * A buyer's reservation attempt: reserved or refused as any reservation, or, nothing reserved, in
+ * need of a solved captcha or of a turn in the queue of the date given.
+ */
+export type AttemptResult = ReserveResult | { reserved: false; captcha: true } | { reserved: false; queued: number };
 
 /** How long a reservation waits for a busy pool before telling the buyer to try again. */
 const LOCK_TIMEOUT = '5s';
@@ -153,14 +156,14 @@ const READS = 3;
 
 export async function reserveSale(db: Database, saleId: string, now: Date, checkoutTimeSeconds: number, limits: ReserveLimits = {}): Promise<ReserveResult> {
   const result = await reserveOrAsk(db, saleId, now, checkoutTimeSeconds, limits, null);
-  if ('captcha' in result) throw new Error('a reservation without an attempt never asks for a captcha');
+  if ('captcha' in result || 'queued' in result) throw new Error('a reservation without an attempt asks for no captcha and no turn');
   return result;
 }
 
 /**
- * A buyer's own reservation: the address's attempt is counted and recorded for the captcha's rule
- * in the reservation's own round trip and commit, and one that needs a solved captcha without one
- * reserves nothing.
+ * A buyer's own reservation: in the reservation's own round trip and commit, a basket of a queued
+ * date the request has no turn for is sent to its queue, and the address's attempt is counted and
+ * recorded for the captcha's rule; one that needs a solved captcha without one reserves nothing.
  */
 export function reserveAttempt(db: Database, saleId: string, now: Date, checkoutTimeSeconds: number, limits: ReserveLimits, attempt: ReserveAttempt): Promise<AttemptResult> {
   return reserveOrAsk(db, saleId, now, checkoutTimeSeconds, limits, attempt);
@@ -183,6 +186,7 @@ async function reserveOrAsk(db: Database, saleId: string, now: Date, checkoutTim
       attempt,
     });
     if (quick.outcome === 'captcha') return { reserved: false, captcha: true };
+    if (quick.outcome === 'queued') return { reserved: false, queued: quick.dateId };
     if (quick.outcome === 'reserved') return { reserved: true, saleReference: reference, freshReservation: true, checkoutTime: checkoutTimeSeconds };
     if (quick.outcome === 'held') {
       return { reserved: true, saleReference: quick.reference, freshReservation: false, checkoutTime: secondsRemaining({ holdDeadline: quick.deadline }, now) };

@@ -127,18 +127,17 @@ export async function reserveSaleAtOnce(db: Exec, r: ReserveClaims & { basket: s
   }
 }
 
-export type BasketOutcome = ReserveOutcome | { outcome: 'check' } | { outcome: 'captcha' };
+export type BasketOutcome = ReserveOutcome | { outcome: 'check' } | { outcome: 'captcha' } | { outcome: 'queued'; dateId: number };
 
 /**
- * A buyer's attempt as the captcha's rule counts it: the address, the start of its window, how many
- * attempts it makes there before a captcha is asked for (0: every one), and whether this one
- * carries a solved captcha.
+ * A buyer's own attempt: the queued dates the request holds no turn for, and the attempt as the
+ * captcha's rule counts it (null where there is no captcha): the address, the start of its window,
+ * how many attempts it makes there before a captcha is asked for (0: every one), and whether this
+ * one carries a solved captcha.
  */
 export interface ReserveAttempt {
-  ip: string;
-  since: Date;
-  free: number;
-  solved: boolean;
+  queued: readonly number[];
+  captcha: { ip: string; since: Date; free: number; solved: boolean } | null;
 }
 
 /**
@@ -146,9 +145,9 @@ export interface ReserveAttempt {
  * `reserve_basket`, server/db/functions/reserve_basket.sql): under the sale's row lock it reads the
  * basket and, when it plainly passes the basket rules and has no seats, makes the claims as
  * `reserveSaleAtOnce` does. 'check' means it did nothing: the caller reads the basket and goes the
- * longer way. With an attempt (`reserve_attempt`), the address's attempt is counted and recorded in
- * the same round trip and commit first, and 'captcha' means it needs a solved captcha and reserved
- * nothing.
+ * longer way. With an attempt (`reserve_attempt`), a basket of a queued date without its turn
+ * answers 'queued', and the address's attempt is counted and recorded in the same round trip and
+ * commit first: 'captcha' means it needs a solved captcha. Either reserved nothing.
  */
 export async function reserveBasketAtOnce(
   db: Exec,
@@ -157,12 +156,19 @@ export async function reserveBasketAtOnce(
   const values = [r.saleId, r.now.toISOString(), r.deadline.toISOString(), r.lockTimeout, r.maxPerOrder, r.cap, r.reference, r.buyerIp, r.userId];
   try {
     // The statement an on-sale runs for every buyer: prepared once per connection (preparedRows).
-    const [row] = r.attempt
+    const [row] = r.attempt && (r.attempt.queued.length > 0 || r.attempt.captcha)
       ? await preparedRows<{ outcome: unknown }>(
           db,
           'reserve_attempt',
-          'SELECT reserve_attempt($1, $2::timestamptz, $3::int, $4::boolean, $5, $6::timestamptz, $7::timestamptz, $8, $9::int, $10::int, $11, $12::text, $13::int) AS outcome',
-          [r.attempt.ip, r.attempt.since.toISOString(), r.attempt.free, r.attempt.solved, ...values],
+          'SELECT reserve_attempt($1::int[], $2, $3::timestamptz, $4::int, $5::boolean, $6, $7::timestamptz, $8::timestamptz, $9, $10::int, $11::int, $12, $13::text, $14::int) AS outcome',
+          [
+            `{${r.attempt.queued.map(Number).join(',')}}`,
+            r.attempt.captcha?.ip ?? null,
+            r.attempt.captcha?.since.toISOString() ?? null,
+            r.attempt.captcha?.free ?? null,
+            r.attempt.captcha?.solved ?? false,
+            ...values,
+          ],
         )
       : await preparedRows<{ outcome: unknown }>(
           db,
@@ -172,11 +178,13 @@ export async function reserveBasketAtOnce(
         );
     const value = row!.outcome;
     const outcome = (typeof value === 'string' ? JSON.parse(value) : value) as {
-      outcome: 'reserved' | 'held' | 'check' | 'captcha' | 'refused';
+      outcome: 'reserved' | 'held' | 'check' | 'captcha' | 'refused' | 'queued';
       reference?: string;
       deadline?: string;
       verdict?: unknown;
+      date?: number;
     };
+    if (outcome.outcome === 'queued') return { outcome: 'queued', dateId: Number(outcome.date) };
     if (outcome.outcome === 'held') return { outcome: 'held', reference: outcome.reference!, deadline: new Date(outcome.deadline!) };
     if (outcome.outcome === 'refused') return { outcome: 'refused', verdict: verdictOf(outcome.verdict) };
     return { outcome: outcome.outcome };

@@ -13,7 +13,8 @@ import {
   updateGiftVoucherQuantity,
   updateTicketQuantity,
 } from '../../domain/basket.ts';
-import { reserveAttempt, reserveSale } from '../../domain/reserve.ts';
+import { reserveAttempt } from '../../domain/reserve.ts';
+import { queuedDatesOf } from '../waitingRoom/gates.ts';
 import { extendHold, NOT_HELD_MESSAGE } from '../../domain/hold.ts';
 import { captchaAttempt } from '../../domain/captcha.ts';
 import { Refusal } from '../../domain/refusal.ts';
@@ -131,15 +132,16 @@ export function basketHandlers(deps: AppDeps): Pick<Handlers, BasketCalls> {
       const limits = { maxPerOrder: config.maxPerOrder, maxHeldPerBuyer: config.maxHeldPerBuyer, buyer: { userId: userIdOf(request), ip: request.ip } };
       const mode = config.captcha;
       // A solved captcha sent with the attempt is checked (and used up) first; whether the attempt
-      // needs one is counted in the reservation's own round trip (reserve_attempt).
+      // needs one, and whether its basket needs a turn in a queue this request does not hold, is
+      // found in the reservation's own round trip (reserve_attempt).
       const token = mode === 'never' ? undefined : input['h-captcha-response'];
       const solved = token ? await deps.captcha.verify(token, request.ip) : false;
+      const queue = queuedDatesOf(request);
       const result = await reserving.run(() =>
-        mode === 'never'
-          ? reserveSale(db, saleId, now, config.checkoutTimeSeconds, limits)
-          : reserveAttempt(db, saleId, now, config.checkoutTimeSeconds, limits, captchaAttempt(mode, request.ip, now, solved)),
+        reserveAttempt(db, saleId, now, config.checkoutTimeSeconds, limits, { queued: queue?.dates ?? [], captcha: captchaAttempt(mode, request.ip, now, solved) }),
       );
       if ('captcha' in result) return { reserved: false, captcha: true, captcha_sitekey: deps.captcha.sitekey };
+      if ('queued' in result) return { reserved: false, error: queue!.refusal(result.queued) };
       if (!result.reserved && result.closed) throw new Refusal('already-paid', result.error);
       if (result.reserved && result.freshReservation && userIdOf(request) !== null) await offerResumeLinkAfter(deps, request, saleId);
       return result.reserved

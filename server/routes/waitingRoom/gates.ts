@@ -40,6 +40,14 @@ const notices = new WeakMap<FastifyRequest, { message: string; until: number; le
 /** The admitted buyer's clock for the event page being served, if the buyer holds a turn for one of its dates. */
 export const admissionNoticeOf = (request: FastifyRequest) => notices.get(request) ?? null;
 
+const queuedForReservation = new WeakMap<FastifyRequest, { dates: number[]; refusal: (dateId: number) => string }>();
+/**
+ * The queued dates a reservation request holds no turn for, and what a buyer whose basket has
+ * tickets of one is told: the reservation itself finds whether the basket has any, in its own round
+ * trip (reserve_attempt). Null: no date is queued, or the request holds a turn and was checked here.
+ */
+export const queuedDatesOf = (request: FastifyRequest) => queuedForReservation.get(request) ?? null;
+
 interface GateDeps {
   db: Database;
   clock: () => Date;
@@ -127,11 +135,18 @@ export function registerGates(app: FastifyInstance, { db, clock, rooms, admissio
     if (dates.size === 0) return;
     const saleId = saleIdOf(request);
     if (!saleId) return;
+    const queued = [...dates.keys()];
+    // A request holding no turn for any queued date: the reservation finds, in its own round trip,
+    // whether the basket has tickets of one (and refuses it then).
+    if (queued.every((dateId) => !admissionOf(request, dateId))) {
+      queuedForReservation.set(request, { dates: queued, refusal: (dateId) => refusalOf(request, dateId, dates.get(dateId)?.row.admissionSeconds ?? 0) });
+      return;
+    }
     const found = await rows<{ event_date_id: number; held: boolean }>(
       db,
       sql`SELECT DISTINCT t.event_date_id, COALESCE(s.hold_deadline > ${clock().toISOString()}::timestamptz, false) AS held
           FROM sale_lines l JOIN ticket_types t ON t.id = l.ticket_type_id JOIN sales s ON s.id = l.sale_id
-          WHERE l.sale_id = ${saleId} AND t.event_date_id IN (${sql.join([...dates.keys()].map((id) => sql`${id}`), sql`, `)})`,
+          WHERE l.sale_id = ${saleId} AND t.event_date_id IN (${sql.join(queued.map((id) => sql`${id}`), sql`, `)})`,
     );
     // A sale already held (a waiting list offer, a reservation made while admitted) carries on.
     for (const dateId of found.filter((r) => !r.held).map((r) => Number(r.event_date_id))) {
