@@ -297,16 +297,21 @@ async function check(db: Database, told: Told[], poolIds: number[]): Promise<{ f
   }
   const booked = told.filter((t) => t.booked);
   const missingBookings = booked.filter((t) => !found.get(t.reserved!)?.paid || found.get(t.reserved!)!.qty !== t.qty);
-  if (missingBookings.length > 0) failures.push(`${missingBookings.length} bookings buyers were told of are missing or changed`);
+  const described = (t: Told) => {
+    const f = found.get(t.reserved!);
+    return `${t.reserved} (${t.method}, told ${t.qty}${t.booked ? ' booked' : ' held'}; ${f ? `${f.paid ? 'paid' : 'unpaid'}, ${f.qty} on the sale, ${f.held} held until ${f.deadline?.toISOString() ?? 'never'}` : 'no such sale'})`;
+  };
+  if (missingBookings.length > 0) failures.push(`${missingBookings.length} bookings buyers were told of are missing or changed: ${missingBookings.slice(0, 3).map(described).join('; ')}`);
+  // Nothing in the rush lets a hold go before its time (CHECKOUT_TIME, 10 minutes): every one told and not paid is still held, in full.
   const now = new Date();
   const heldOnly = told.filter((t) => t.reserved && !t.booked);
   const lostHolds = heldOnly.filter((t) => {
     const s = found.get(t.reserved!);
     if (!s) return true;
     if (s.paid) return false;
-    return s.deadline !== null && s.deadline > now && s.held !== t.qty;
+    return s.deadline === null || s.deadline <= now || s.held !== t.qty;
   });
-  if (lostHolds.length > 0) failures.push(`${lostHolds.length} holds buyers were told of are gone before their time`);
+  if (lostHolds.length > 0) failures.push(`${lostHolds.length} holds buyers were told of are gone before their time: ${lostHolds.slice(0, 3).map(described).join('; ')}`);
   return {
     failures,
     figures: { told_reserved: refs.length, told_booked: booked.length, held_unpaid: heldOnly.length, oversold: over!.n, lost: missingBookings.length + lostHolds.length },
@@ -465,6 +470,7 @@ async function chaos() {
       `  ${victim.name} restarted: ${restarted.healthyAfter === null ? 'never healthy' : `healthy after ${restarted.healthyAfter.toFixed(1)} s`}${restarted.servingAfter === null ? '' : `, serving through the balancer after ${restarted.servingAfter.toFixed(1)} s (${restarted.sessions} requests by the end)`}`,
     );
     say(`  answers by kind: ${JSON.stringify(errors)}`);
+    if (counters.refused.size > 0) say(`  refusals: ${JSON.stringify(Object.fromEntries(counters.refused))}`);
     say(`  the balancer: a node of the write port marked down ${primaryDowns} times during the rush (the leader killed: 1), ${staleReads} connections for stale reads to the replicas`);
     say(
       `  jobs' lock held by: ${holders.join(', ') || 'nobody'}; after ${victim.name} died its session let go in ${released ? `${((released.at - appKilledAt) / 1000).toFixed(1)} s` : '?'}, ${takeover && takeoverS !== null ? `${takeover.holders[0]!.app} took over in ${takeoverS.toFixed(1)} s (ceiling ${TAKEOVER_CEILING_S} s)` : 'nobody took over'}`,

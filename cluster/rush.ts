@@ -41,6 +41,8 @@ export interface Told {
 
 export class Counters {
   byKind = new Map<string, number>();
+  /** Answers 4xx, by status and what was asked (ids left out). */
+  refused = new Map<string, number>();
   holds: number[] = [];
   bookings: number[] = [];
   count(kind: string) {
@@ -91,6 +93,10 @@ export class Buyer {
         }
         if (res.status !== 503) {
           this.counters.count(res.status >= 500 ? `${res.status}` : res.status >= 400 ? `${res.status}` : 'ok');
+          if (res.status >= 400 && res.status < 500) {
+            const what = `${res.status} ${method} ${path.split('?')[0]!.replace(/\d+/g, ':id')}`;
+            this.counters.refused.set(what, (this.counters.refused.get(what) ?? 0) + 1);
+          }
           return { status: res.status, json, location: res.headers.get('location') };
         }
         // The app's own 'try again' (its database went away) or the balancer's (no app host answered).
