@@ -16,6 +16,8 @@
  */
 import { drizzle } from 'drizzle-orm/node-postgres';
 import { sql } from 'drizzle-orm';
+import { cpSync } from 'node:fs';
+import path from 'node:path';
 import pg from 'pg';
 import * as schema from '../server/db/schema.ts';
 import { rows, type Database } from '../server/db/index.ts';
@@ -23,7 +25,7 @@ import { JOBS_LOCK } from '../server/db/jobLease.ts';
 import { hotEvent } from '../server/test/fixtures.ts';
 import * as t from '../server/db/schema.ts';
 import { balancerServers, down, killAppHost, leaderOf, nodeStatuses, restartApp, setLink, status, up } from './cluster.ts';
-import { APP_HOSTS, APP_PORT, APP_URL, DB_HOSTS, WRITE_URL } from './topology.ts';
+import { APP_HOSTS, APP_PORT, APP_URL, DB_HOSTS, ROOT, WRITE_URL } from './topology.ts';
 import { Counters, rush, type Told } from './rush.ts';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -487,6 +489,12 @@ async function chaos() {
     for (const f of failures) say(`  FAILED: ${f}`);
   } finally {
     await pool.end().catch(() => undefined);
+    if (failures.length > 0 || journeyFailures.length > 0) {
+      // The hosts' logs outlive the cluster when a check failed.
+      const kept = `${ROOT}-logs-${new Date().toISOString().replace(/[:.]/g, '-')}`;
+      cpSync(path.join(ROOT, 'logs'), kept, { recursive: true });
+      say(`  the hosts' logs: ${kept}`);
+    }
     if (process.env.KEEP !== '1') await down();
   }
   return failures.length === 0;

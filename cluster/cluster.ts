@@ -342,10 +342,18 @@ export function appEnv(extra: Record<string, string> = {}): Record<string, strin
   };
 }
 
+/**
+ * Starts an app host's server under its supervisor, a loop in the host's namespace that starts the
+ * server again a second after it exits (a server that could not reach its database while starting
+ * gives up and is started again), as systemd's Restart=always would. Killing the host's process
+ * group stops both.
+ */
 export function startApp(a: Host, extra: Record<string, string> = {}): number {
   // Each host names itself to the database, so the leader shows which host holds what.
   const env = appEnv({ DATABASE_URL: `${WRITE_URL}?application_name=${a.name}`, DATABASE_READ_URL: `${READ_URL}?application_name=${a.name}-reads`, ...extra });
-  return startIn(a, a.name, [process.execPath, '--import', 'tsx', 'server/main.ts'], env, REPO);
+  const server = `${JSON.stringify(process.execPath)} --import tsx server/main.ts`;
+  const supervisor = `while :; do ${server}; echo "$(date -Is) supervisor: the server stopped ($?); starting it again"; sleep 1; done`;
+  return startIn(a, a.name, ['sh', '-c', supervisor], env, REPO);
 }
 
 /**
