@@ -59,7 +59,10 @@ const ADMISSION_SECONDS = 600;
 /** Writes to the leader through the balancer every 50 ms, remembering when each one landed. */
 function writeProbe() {
   const landed: number[] = [];
+  /** Why writes did not land, by the error's words, with when each was first and last seen. */
+  const refused = new Map<string, { first: number; last: number; n: number }>();
   let stopped = false;
+  let stoppedAt = 0;
   const pool = new pg.Pool({ connectionString: WRITE_URL.replace(/\/[^/]+$/, '/postgres'), max: 2, connectionTimeoutMillis: 1000, query_timeout: 2000, keepAlive: true });
   pool.on('error', () => undefined);
   const done = (async () => {
@@ -68,8 +71,11 @@ function writeProbe() {
       try {
         await pool.query('INSERT INTO write_probe DEFAULT VALUES');
         landed.push(Date.now());
-      } catch {
-        /* not taking writes just now */
+      } catch (err) {
+        // Not taking writes just now.
+        const why = (err as Error).message.slice(0, 80);
+        const seen = refused.get(why) ?? { first: Date.now(), last: 0, n: 0 };
+        refused.set(why, { ...seen, last: Date.now(), n: seen.n + 1 });
       }
       await sleep(50);
     }
@@ -80,19 +86,23 @@ function writeProbe() {
     stop: async () => {
       stopped = true;
       await done;
+      stoppedAt = Date.now();
     },
-    /** The longest time without a write landing, from `from` on. */
+    /** The longest time without a write landing from `from` to `to`, counting the wait for the first write after `to`. */
     window: (from: number, to: number) => {
       let last = from;
       let worst = 0;
       for (const t of landed) {
         if (t < from) continue;
-        if (t > to) break;
         worst = Math.max(worst, t - last);
         last = t;
+        if (t > to) return worst / 1000;
       }
-      return worst / 1000;
+      // No write landed after `to`: the stall lasted at least until the probe stopped.
+      return Math.max(worst, (stoppedAt || Date.now()) - last) / 1000;
     },
+    /** The errors seen from `from` to `to`. */
+    refusedBetween: (from: number, to: number) => [...refused].filter(([, r]) => r.last >= from && r.first <= to).map(([why, r]) => `${why} (${r.n}×)`),
   };
 }
 
@@ -463,6 +473,7 @@ async function chaos() {
     say('The chaos test');
     for (const e of events) say(`  ${((e.at - start) / 1000).toFixed(1).padStart(5)} s  ${e.name}: ${e.detail}`);
     say(`  write-unavailability window after the leader's postmaster died: ${failoverWindow.toFixed(1)} s (goal ≤ ${WINDOW_GOAL_S} s)`);
+    if (failoverWindow > WINDOW_GOAL_S) say(`    the probe's writes failed with: ${probe.refusedBetween(killAt, killAt + 15_000).join('; ') || 'nothing (they waited)'}`);
     say(`  longest write stall after the replica was cut off: ${cutWindow.toFixed(1)} s`);
     say(`  new leader: ${after.nodes.find((n) => n.role === 'leader')?.name ?? 'none'}; nodes: ${after.nodes.map((n) => `${n.name} ${n.role}`).join(', ')}`);
     say(`  holds/s from the on-sale to the leader's kill ${rates.before.toFixed(1)}, during the faults ${rates.during.toFixed(1)}, after ${rates.after.toFixed(1)}`);
