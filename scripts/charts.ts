@@ -2,6 +2,7 @@
  * Generates statecharts.md from the machine definitions: per machine its purpose, a Mermaid
  * diagram and how to open it in the Stately visualiser. `--check` fails when the file is stale.
  */
+import '../i18n/sourceLanguage.ts';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { AnyStateMachine } from 'xstate';
