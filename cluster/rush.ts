@@ -36,6 +36,7 @@ export interface Told {
   /** The buyer was told the payment completed and the tickets are theirs. */
   booked: boolean;
   method: 'card' | 'bank';
+  /** Tickets asked for, then the tickets the checkout said were held (the last of a sold-out date may be fewer), then booked. */
   qty: number;
 }
 
@@ -181,6 +182,9 @@ async function waitInQueue(buyer: Buyer, dateId: number, told: Told, until: () =
   }
 }
 
+/** The tickets the checkout shows. */
+const ticketsOf = (checkout: { tickets?: { qty: number }[] }) => (checkout.tickets ?? []).reduce((n, t) => n + t.qty, 0);
+
 /** One buyer's whole journey: what they were told is written into `told` as it happens. */
 export async function journey(base: string, counters: Counters, target: Target, told: Told, until: () => boolean = () => false): Promise<void> {
   const buyer = new Buyer(base, counters);
@@ -195,8 +199,9 @@ export async function journey(base: string, counters: Counters, target: Target, 
   if (added.status >= 400) return;
   const reserved = await buyer.call('reserveTickets', {});
   if ((reserved.json as { reserved?: boolean } | null)?.reserved !== true) return;
-  const checkout = (await buyer.call('getCheckout')).json as { sale_reference?: string | null };
+  const checkout = (await buyer.call('getCheckout')).json as { sale_reference?: string | null; tickets?: { qty: number }[] };
   told.reserved = checkout.sale_reference ?? null;
+  told.qty = ticketsOf(checkout);
   told.reservedAt = Date.now();
   counters.holds.push(told.reservedAt);
   await buyer.call('updateBasketState', { state: 'payment' });
@@ -222,8 +227,10 @@ export async function journey(base: string, counters: Counters, target: Target, 
       await sleep(300);
     }
   }
-  const after = (await buyer.call('getCheckout')).json as { payment_complete?: boolean; sale_reference?: string | null };
+  const after = (await buyer.call('getCheckout')).json as { payment_complete?: boolean; sale_reference?: string | null; tickets?: { qty: number }[] };
   if (after.payment_complete === true) {
+    // The confirmation shows the tickets booked (when it shows the lines at all).
+    told.qty = ticketsOf(after) || told.qty;
     told.booked = true;
     if (after.sale_reference) told.reserved = after.sale_reference;
     counters.bookings.push(Date.now());
