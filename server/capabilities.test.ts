@@ -18,6 +18,7 @@ import { latestMail } from './mail/index.ts';
 import { accountFor, codeSentTo } from './test/accounts.ts';
 import { hotEvent, signedInVisitor } from './test/fixtures.ts';
 import { appOn, drivers, openWorld, solvedChallenge, type TestWorld, Visitor } from './test/harness.ts';
+import { startFakeStripe, type FakeStripe } from '../e2e/fakeStripe.ts';
 import { bankSettings, paymentSettings, testConfig } from './config.ts';
 import { signWebhook, WEBHOOK_MESSAGES } from './domain/payment/stripe.ts';
 import { TRUELAYER_WEBHOOK_MESSAGES } from './domain/payment/webhooks.ts';
@@ -67,6 +68,7 @@ const LINK_ROWS = [
   'waiting-list leave link',
   'waiver link',
   'bank return',
+  'card return',
   'Gift Aid download token',
   'wallet link',
   'Apple Wallet pass link',
@@ -371,6 +373,13 @@ describe.each(drivers)('every link, e-mail and form token, on %s', (driver) => {
   let bankPayer: Visitor;
   /** A buyer paying by plan, whose plan's card the account-settings link changes. */
   let planPayer: Visitor;
+  /** Stripe's local stand-in (it sends no webhook), and an app on the same database that takes cards through it. */
+  let stripe: FakeStripe;
+  let keyed: Awaited<ReturnType<typeof appOn>>;
+  /** A buyer whose card Stripe has taken, before the browser comes back from it: its sale, and the pool it sells from. */
+  let cardPayer: Visitor;
+  let cardSale: string;
+  let cardPool: number;
   /** A browser with a place in the queue of the presale's date. */
   let queuer: Visitor;
   let tomId: number;
@@ -485,6 +494,22 @@ describe.each(drivers)('every link, e-mail and form token, on %s', (driver) => {
     await bankPayer.json('payWithTruelayer', { contact_number: '07700 900123' });
     bankSale = (await saleOf(bankPayer)).id;
     token['bank return'] = (await db().select().from(t.payments).where(eq(t.payments.saleId, bankSale)))[0]!.providerPaymentId;
+    // A buyer paying by card at Stripe: the card is taken there, and Stripe's webhook has not arrived.
+    stripe = await startFakeStripe({ secretKey: 'sk_test_capabilities' });
+    keyed = await appOn(w.database, { ...config, payment: paymentSettings({ STRIPE_PUBLISHABLE_KEY: 'pk_test_capabilities', STRIPE_SECRET_KEY: 'sk_test_capabilities', STRIPE_API_BASE: stripe.url }) });
+    keyed.clock.now = w.clock.now;
+    cardPayer = await signedInVisitor(keyed.app, db());
+    const carded = await hotEvent(db(), { capacity: 10, types: 1 });
+    cardPool = carded.poolId;
+    expect((await cardPayer.add({ [carded.types[0]!.id]: 1 })).statusCode).toBe(200);
+    expect(await cardPayer.json('reserveTickets', {})).toMatchObject({ reserved: true });
+    await cardPayer.json('updateBasketState', { state: 'payment' });
+    await cardPayer.json('setBillingAddress', { address: { postcode: 'BS1 4QH' } });
+    const secret = (await cardPayer.json('getStripeToken')).client_secret;
+    const intent = [...stripe.intents.values()].find((i) => i.client_secret === secret)!;
+    expect(await stripe.confirm(intent.id, SANDBOX_CARDS.success, { deliver: false })).toMatchObject({ status: 'succeeded' });
+    token['card return'] = intent.id;
+    cardSale = (await saleOf(cardPayer)).id;
     planPayer = await signedInVisitor(w.app, db());
     expect((await planPayer.add({ [w.demo.plans.weekend]: 1 })).statusCode).toBe(200);
     expect(await planPayer.json('reserveTickets', {})).toMatchObject({ reserved: true });
@@ -507,7 +532,12 @@ describe.each(drivers)('every link, e-mail and form token, on %s', (driver) => {
     }
     token['one-time code'] = await codeSentTo(db(), codeAddress);
   }, 120_000);
-  afterAll(async () => w?.close());
+  afterAll(async () => {
+    await keyed?.app.close();
+    await stripe?.close();
+    await w?.close();
+  });
+  const cardSold = async () => (await db().select({ sold: t.capacityPools.sold }).from(t.capacityPools).where(eq(t.capacityPools.id, cardPool)))[0]!.sold;
 
   interface Answer {
     /** Every status the slot's pages and forms answered. */
@@ -615,6 +645,17 @@ describe.each(drivers)('every link, e-mail and form token, on %s', (driver) => {
       refused: (status) => status === 303,
       spends: true,
     },
+    'card return': {
+      async present(value) {
+        const res = await cardPayer.request({ method: 'GET', url: `/do/checkout/stripe_auth/?payment_intent=${enc(value)}&redirect_status=succeeded` });
+        expect(res.headers.location).toBe('/checkout/');
+        const { payment_complete } = await cardPayer.checkout();
+        return { statuses: [res.statusCode], granted: payment_complete ? 'paid' : null };
+      },
+      // The browser is sent back to its checkout whatever it carries; only the payment it names, as Stripe records it, is settled.
+      refused: (status) => status === 303,
+      spends: true,
+    },
     'Gift Aid download token': {
       async present(value) {
         const posted = await browser().request({ method: 'POST', url: '/charity/gift-aid/declarations.csv', body: form({ token: value }) });
@@ -694,13 +735,15 @@ describe.each(drivers)('every link, e-mail and form token, on %s', (driver) => {
         for (const status of answer.statuses) expect.soft(slot.refused(status), `the ${other} in the ${row}'s slot answered ${status}`).toBe(true);
       }
     }
-    expect(tried).toBe(15 * 14);
+    expect(tried).toBe(16 * 15);
     // Nothing was taken, left, accepted, confirmed or moved.
     expect(await presaleUses()).toBe(0);
     expect(await entry(tomEntry)).toMatchObject({ leftAt: null, claimedAt: null });
     expect((await db().select().from(t.transfers).where(eq(t.transfers.id, transferId)))[0]!.acceptedAt).toBeNull();
     expect(await db().select().from(t.mailingList).where(eq(t.mailingList.email, mailingAddress))).toEqual([]);
     expect((await db().select().from(t.sales).where(eq(t.sales.id, bankSale)))[0]!.state).toBe('payment');
+    expect((await db().select().from(t.payments).where(eq(t.payments.saleId, cardSale)))[0]!.status).toBe('requires_payment_method');
+    expect(await cardSold()).toBe(0);
     expect(await db().select().from(t.sessions).where(eq(t.sessions.userId, (await db().select().from(t.users).where(eq(t.users.email, codeAddress)))[0]!.id))).toEqual([]);
   });
 
@@ -771,6 +814,33 @@ describe.each(drivers)('every link, e-mail and form token, on %s', (driver) => {
       }
       expect((await db().select().from(t.sales).where(eq(t.sales.id, bankSale)))[0]!.state).toBe('payment');
       expect((await db().select().from(t.sales).where(eq(t.sales.id, ameliaSale.id)))[0]!.state).not.toBe('awaiting_truelayer');
+    },
+    'card return': async () => {
+      const cardPayment = async () => (await db().select().from(t.payments).where(eq(t.payments.saleId, cardSale)))[0]!;
+      const hers = async () => ({
+        sale: (await db().select().from(t.sales).where(eq(t.sales.id, ameliaSale.id)))[0]!,
+        payments: await db().select().from(t.payments).where(eq(t.payments.saleId, ameliaSale.id)),
+      });
+      const before = await hers();
+      const reference = (await db().select().from(t.sales).where(eq(t.sales.id, cardSale)))[0]!.reference;
+      // Amelia's browser (with an order of its own) and one with none, at the app that takes cards through Stripe.
+      const others = [new Visitor(keyed.app, { cookie: amelia.cookieHeader }), new Visitor(keyed.app)];
+      const back = (v: Visitor, id: string) => v.request({ method: 'GET', url: `/do/checkout/stripe_auth/?payment_intent=${enc(id)}&redirect_status=succeeded` });
+      // A payment id Stripe does not know moves nothing.
+      for (const v of others) expect((await back(v, 'pi_madeUp0000000000000000')).statusCode).toBe(303);
+      expect(await cardPayment()).toMatchObject({ status: 'requires_payment_method', outcome: null });
+      expect(await cardSold()).toBe(0);
+      // The buyer's payment id, brought back by each twice: that payment is settled as Stripe records it, once, and nothing else moves.
+      for (const v of [...others, ...others]) {
+        const res = await back(v, token['card return']!);
+        expect([res.statusCode, res.headers.location]).toEqual([303, '/checkout/']);
+      }
+      expect(await cardPayment()).toMatchObject({ status: 'succeeded', outcome: 'booked' });
+      expect(await cardSold()).toBe(1);
+      expect(stripe.refunds).toEqual([]);
+      expect(await hers()).toEqual(before);
+      // Neither browser is given the buyer's order.
+      for (const v of others) expect((await v.checkout()).sale_reference).not.toBe(reference);
     },
     'Gift Aid download token': 'the token alone names its charity: the download asks for no other',
     'wallet link': async () => {
@@ -920,6 +990,8 @@ describe.each(drivers)('every link, e-mail and form token, on %s', (driver) => {
       for (const status of again.statuses) expect(is4xx(status), `${row}, again, answered ${status}`).toBe(true);
     }
     expect(await presaleUses()).toBe(1);
+    // The card return settled its payment once, whichever browser brought it back first.
+    expect(await cardSold()).toBe(1);
     expect((await entry(tomEntry)).leftAt).not.toBeNull();
     expect(await db().select().from(t.mailingList).where(eq(t.mailingList.email, mailingAddress))).toHaveLength(1);
   });
