@@ -6,9 +6,8 @@ import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Checkout } from '../../contract/index.ts';
 import { emptyCheckout } from '../../contract/emptyCheckout.ts';
-import { preparedRows } from '../db/index.ts';
-import { writeWatchOf } from '../db/writeWatch.ts';
 import { buildCheckout } from '../domain/checkout.ts';
+import { versionReader } from '../domain/checkoutVersions.ts';
 import { findUser, toWireUser } from '../domain/users.ts';
 import type { AppDeps } from './deps.ts';
 import { saleIdOf, userIdOf } from './session.ts';
@@ -54,11 +53,11 @@ const replyOf = (json: string): CheckoutReply => ({ json, etag: `"${createHash('
  * GET checkout, built once per version of what it shows, in this process's memory. On PostgreSQL
  * each read asks the database one cheap question first (`checkout_version`,
  * server/db/functions/checkout_version.sql; the reads that arrive together ask together, see
- * versionReader); on the embedded database, which no other process can write to, only when a write
- * has ended since it last asked (server/db/writeWatch.ts). The question is
- * the row versions of the sale's own rows, of the catalogue rows its lines show and of the
- * signed-in user, which every committed write changes, whichever process or database function made
- * it and without any write doing anything for it. While they are what the kept body was built
+ * versionReader in server/domain/checkoutVersions.ts); on the embedded database, which no other
+ * process can write to, only when a write has ended since it last asked (server/db/writeWatch.ts).
+ * The question is the row versions of the sale's own rows, of the catalogue rows its lines show
+ * and of the signed-in user, which every committed write changes, whichever process or database
+ * function made it and without any write doing anything for it. While they are what the kept body was built
  * from, the body is sent again as it was; otherwise it is built anew. So a change is seen by the
  * very next read, through any process.
  *
@@ -107,80 +106,6 @@ export function checkoutReads(deps: AppDeps, { keepMs = 5_000, entries = 5_000 }
     }
     return reply;
   };
-}
-
-type Version = { version: string; deadlineMs: number | null } | null;
-
-/** A PostgreSQL array literal of these values (null as NULL), each element quoted. */
-const arrayLiteral = (values: readonly (string | number | null)[]) =>
-  `{${values.map((v) => (v === null ? 'NULL' : `"${String(v).replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`)).join(',')}}`;
-
-/**
- * The versions of sales' checkouts (checkout_versions), asked for in batches: a question asked
- * while none is on its way goes at once; those asked while one is on its way wait for it and then go
- * together, one round trip for all of them (the same sale and user asked for twice, once). Each
- * question goes in a round trip that starts after it was asked, so it sees every write committed
- * before it. A quiet server answers each read after one round trip, as without batches; a busy one
- * makes one round trip for many reads.
- */
-function versionReader(db: AppDeps['db'], entries: number) {
-  let waiting = new Map<string, { saleId: string; userId: number | null; answers: { resolve: (v: Version) => void; reject: (err: unknown) => void }[] }>();
-  let sending = false;
-  // On the embedded database, the versions last read and the count of its writes they were read at:
-  // while no write has ended since, the database would answer the same (server/db/writeWatch.ts).
-  const watch = writeWatchOf(db);
-  const known = new Map<string, { writes: number; version: Version }>();
-
-  async function send(batch: typeof waiting): Promise<void> {
-    const asked = [...batch.values()];
-    try {
-      const writes = watch?.count;
-      const found = await preparedRows<{ sale_id: string; user_id: number | null; version: string; deadline_ms: number | null }>(
-        db,
-        'checkout_versions',
-        'SELECT sale_id, user_id, version, deadline_ms FROM checkout_versions($1::text[], $2::int[])',
-        [arrayLiteral(asked.map((a) => a.saleId)), arrayLiteral(asked.map((a) => a.userId))],
-      );
-      const byKey = new Map(found.map((r) => [`${r.sale_id}|${r.user_id ?? ''}`, r]));
-      for (const a of asked) {
-        const row = byKey.get(`${a.saleId}|${a.userId ?? ''}`);
-        const version: Version = row ? { version: row.version, deadlineMs: row.deadline_ms === null ? null : Number(row.deadline_ms) } : null;
-        if (writes !== undefined) {
-          const key = `${a.saleId}|${a.userId ?? ''}`;
-          known.delete(key);
-          known.set(key, { writes, version });
-          if (known.size > entries) known.delete(known.keys().next().value!);
-        }
-        for (const answer of a.answers) answer.resolve(version);
-      }
-    } catch (err) {
-      for (const a of asked) for (const answer of a.answers) answer.reject(err);
-    }
-  }
-
-  async function drain(): Promise<void> {
-    sending = true;
-    try {
-      while (waiting.size > 0) {
-        const batch = waiting;
-        waiting = new Map();
-        await send(batch);
-      }
-    } finally {
-      sending = false;
-    }
-  }
-
-  return (saleId: string, userId: number | null): Promise<Version> =>
-    new Promise((resolve, reject) => {
-      const key = `${saleId}|${userId ?? ''}`;
-      const seen = watch && known.get(key);
-      if (seen && seen.writes === watch!.count) return resolve(seen.version);
-      let entry = waiting.get(key);
-      if (!entry) waiting.set(key, (entry = { saleId, userId, answers: [] }));
-      entry.answers.push({ resolve, reject });
-      if (!sending) void drain();
-    });
 }
 
 /** Whether the request's If-None-Match names this ETag (weak or strong, in a list, or `*`). */
