@@ -155,8 +155,11 @@ export type Country = z.infer<typeof countrySchema>;
 export const stateSchema = z.object({ id: z.string(), name: z.string(), country: z.string() });
 export type CountryState = z.infer<typeof stateSchema>;
 
-/** Spec 001 §3: a saved address has id, first_name, last_name and full_address. */
-export const savedAddressSchema = z.object({ id: id, first_name: z.string(), last_name: z.string(), full_address: z.string() });
+/**
+ * Spec 001 §3: a saved address has id, first_name, last_name and full_address; `is_default` marks
+ * the one the buyer made their default (in My account), which the address steps start from.
+ */
+export const savedAddressSchema = z.object({ id: id, first_name: z.string(), last_name: z.string(), full_address: z.string(), is_default: z.optional(z.boolean()) });
 export type SavedAddress = z.infer<typeof savedAddressSchema>;
 
 /**

@@ -1,12 +1,13 @@
 /**
  * My account on a phone: a plan buyer whose second instalment is refused follows the e-mail's
  * account-settings link, gives a new card in their account, and the next charge takes it; another
- * buyer signs a second browser out from their account and stays signed in. Each new page is
- * scanned by axe and its targets measured.
+ * buyer signs a second browser out from their account and stays signed in; a saved address made
+ * the default there is where the next checkout's address step starts. Each new page is scanned by
+ * axe and its targets measured.
  */
 import type { Page } from '@playwright/test';
 import { expectNoAxeViolations, expectTargetSizes } from './a11y.ts';
-import { codeFromMailbox, expect, expectStep, fillBillingAddress, newAccount, newBuyerAt, photograph, test, throughDelivery } from './support.ts';
+import { addFromEventPage, codeFromMailbox, expect, expectStep, fillBillingAddress, newAccount, newBuyerAt, photograph, reserveButton, test, throughDelivery } from './support.ts';
 
 const payButton = (page: Page) => page.getByRole('button', { name: /^Pay £/ });
 const DAY = 86_400_000;
@@ -120,4 +121,47 @@ test('a buyer signs a second browser out from their account and stays signed in 
   } finally {
     await otherContext.close();
   }
+});
+
+test('a saved address made the default in my account is where the checkout’s address step starts', async ({ page }) => {
+  const GALA = 'Lantern Comedy Gala Night';
+  const POSTED = { tickets: { 'Stalls (posted ticket)': 1 } };
+  await newBuyerAt(page, GALA, POSTED, 'delivery_address', 'Ada Lovelace');
+  await expect(page.getByRole('radio')).toHaveCount(0);
+  // Two addresses given for this sale are saved for next time, the second the newest.
+  for (const [line, postcode] of [
+    ['2 Briggate', 'LS1 6HD'],
+    ['9 Call Lane', 'LS1 7DH'],
+  ] as const) {
+    const address = { selected_user_address_id: 'new', first_name: 'Ada', last_name: 'Lovelace', address_1: line, address_2: '', town: 'Leeds', postcode, country: '1', state: '' };
+    const form = Object.fromEntries(Object.entries(address).map(([k, v]) => [`address[${k}]`, v]));
+    expect((await page.request.post('/ajax/checkout/checkout/set_delivery_address/', { form })).status()).toBe(200);
+  }
+  expect((await page.request.post('/ajax/checkout/checkout/destroy_sale/', { form: {} })).status()).toBe(200);
+
+  await page.goto('/account/');
+  const saved = page.locator('#saved').locator('..');
+  await expect(saved.getByText('9 Call Lane, Leeds, LS1 7DH, United Kingdom', { exact: true })).toBeVisible();
+  await saved.getByRole('button', { name: 'Make default the address 2 Briggate, Leeds, LS1 6HD, United Kingdom' }).click();
+  await expect(page).toHaveURL(/\/account\/\?done=address-default#saved$/);
+  await expect(page.getByRole('status')).toHaveText('The address is now your default: the checkout starts from it.');
+  await expect(saved.locator('li').filter({ hasText: '2 Briggate' })).toContainText('(default)');
+  await expect(saved.getByRole('button', { name: /^Make default the address 2 Briggate/ })).toHaveCount(0);
+  await expect(saved.getByRole('button', { name: /^Make default the address 9 Call Lane/ })).toBeVisible();
+  await expectNoAxeViolations(page, 'my account with a default address');
+  await expectTargetSizes(page, 'my account with a default address');
+
+  // The next purchase's address step starts from the default, not the newest.
+  await addFromEventPage(page, GALA, POSTED);
+  await reserveButton(page).click();
+  await expectStep(page, 'login');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  // Keep updated is asked once an organiser; the buyer answered it for this one before.
+  const address = page.locator('[data-step="delivery_address"]');
+  const marketing = page.locator('[data-step="marketing_preferences"]');
+  await expect(marketing.or(address).first()).toBeVisible();
+  if (await marketing.isVisible()) await marketing.getByRole('button', { name: 'Continue' }).click();
+  await expectStep(page, 'delivery_address');
+  await expect(page.getByRole('radio', { name: /2 Briggate/ })).toBeChecked();
+  await expect(page.getByRole('radio', { name: /9 Call Lane/ })).not.toBeChecked();
 });

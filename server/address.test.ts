@@ -131,7 +131,7 @@ describe.each(drivers)('addresses on %s', (driver) => {
     const amelia = await signedIn(w.demo.users.subscribedDark.id);
     const listed = (await amelia.json('getUserAddresses')).existing_addresses as { id: number; full_address: string }[];
     expect(listed).toEqual([
-      { id: expect.any(Number), first_name: 'Amelia', last_name: 'Hughes', full_address: '14 Quay Street, Bristol, BS1 4RN, United Kingdom' },
+      { id: expect.any(Number), first_name: 'Amelia', last_name: 'Hughes', full_address: '14 Quay Street, Bristol, BS1 4RN, United Kingdom', is_default: false },
     ]);
     const id = listed[0]!.id;
 
@@ -235,7 +235,7 @@ describe.each(drivers)('addresses on %s', (driver) => {
     // Twice: the same address is saved once.
     expect((await setAddress(tom, { address: NEW_ADDRESS })).statusCode).toBe(200);
     const list = (await tom.json('getUserAddresses')).existing_addresses;
-    expect(list).toEqual([{ id: expect.any(Number), first_name: 'Ada', last_name: 'Lovelace', full_address: '12 Quay Street, Bristol, BS1 4RN, United Kingdom' }]);
+    expect(list).toEqual([{ id: expect.any(Number), first_name: 'Ada', last_name: 'Lovelace', full_address: '12 Quay Street, Bristol, BS1 4RN, United Kingdom', is_default: false }]);
     rows = await w.database.db.select().from(saleDeliveryAddresses).where(eq(saleDeliveryAddresses.userAddressId, (list as { id: number }[])[0]!.id));
     expect(rows).toEqual([expect.objectContaining({ state: '' })]);
   });

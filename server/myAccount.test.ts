@@ -2,11 +2,12 @@
  * My account through the real app: a buyer whose instalment was refused follows the e-mail's
  * account-settings link, gives a new card there, and the next run of the job charges it; a plan
  * stopped after its retries is resumed by a new card; another buyer cannot touch the plan; the
- * receipt, a cancelled transfer, saved cards, and signing out of every other device.
+ * receipt, a cancelled transfer, saved cards, a saved address made the default, and signing out
+ * of every other device.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
-import { instalmentPlans, instalments, outbox, sales, savedPaymentMethods, transfers } from './db/schema.ts';
+import { instalmentPlans, instalments, outbox, sales, savedPaymentMethods, transfers, userAddresses } from './db/schema.ts';
 import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
 import { SANDBOX_CARDS } from '../contract/index.ts';
 import { runInstalmentJob, type JobDeps } from './domain/instalments/job.ts';
@@ -159,6 +160,64 @@ describe.each(drivers)('my account on %s', (driver) => {
     expect(await w.database.db.select().from(transfers).where(eq(transfers.id, t!.id))).toHaveLength(0);
     // Its link no longer gives the tickets.
     expect((await new Visitor(w.app).request({ method: 'GET', url: `/transfers/accept/${t!.token}/` })).statusCode).toBe(404);
+  });
+
+  it('makes one of the buyer’s saved addresses their default, one at a time, and no one else’s', async () => {
+    const tom = w.demo.users.notSubscribed;
+    const base = { userId: tom.id, firstName: 'Tom', lastName: 'Okafor', town: 'Leeds', country: '1' };
+    const [older, newer] = await w.database.db
+      .insert(userAddresses)
+      .values([
+        { ...base, address1: '2 Briggate', postcode: 'LS1 6HD', createdAt: new Date(w.clock.now.getTime() - DAY) },
+        { ...base, address1: '9 Call Lane', postcode: 'LS1 7DH', createdAt: w.clock.now },
+      ])
+      .returning();
+    const v = await signedIn(tom.id);
+    const listed = async () => ((await v.json('getUserAddresses')).existing_addresses as { id: number; is_default: boolean }[]).map((a) => [a.id, a.is_default]);
+    // None is the default until the buyer makes one so; the newest comes first.
+    expect(await listed()).toEqual([
+      [newer!.id, false],
+      [older!.id, false],
+    ]);
+    const page = (await v.request({ method: 'GET', url: '/account/', headers: HTML })).body;
+    expect(page).toContain(`action="/account/addresses/${older!.id}/default/"`);
+    expect(page).toContain(`action="/account/addresses/${newer!.id}/default/"`);
+
+    const made = await v.request({ method: 'POST', url: `/account/addresses/${older!.id}/default/`, body: '', headers: HTML });
+    expect(made.statusCode).toBe(303);
+    expect(made.headers.location).toBe('/account/?done=address-default#saved');
+    expect(await listed()).toEqual([
+      [newer!.id, false],
+      [older!.id, true],
+    ]);
+    const after = (await v.request({ method: 'GET', url: made.headers.location as string, headers: HTML })).body;
+    expect(after).toContain('The address is now your default: the checkout starts from it.');
+    expect(after).toContain('2 Briggate, Leeds, LS1 6HD, United Kingdom <strong>(default)</strong>');
+    expect(after).not.toContain(`action="/account/addresses/${older!.id}/default/"`);
+
+    // Another made the default: the first no longer is.
+    expect((await v.request({ method: 'POST', url: `/account/addresses/${newer!.id}/default/`, body: '', headers: HTML })).statusCode).toBe(303);
+    expect(await listed()).toEqual([
+      [newer!.id, true],
+      [older!.id, false],
+    ]);
+
+    // Another buyer's address, or no address at all, is refused in words and changes nothing.
+    const amelia = await signedIn(w.demo.users.subscribedDark.id);
+    const theirs = await amelia.request({ method: 'POST', url: `/account/addresses/${older!.id}/default/`, body: '', headers: HTML });
+    expect(theirs.statusCode).toBe(404);
+    expect(theirs.body).toContain('That saved address is no longer available.');
+    const nonsense = await v.request({ method: 'POST', url: '/account/addresses/first/default/', body: '', headers: HTML });
+    expect(nonsense.statusCode).toBe(400);
+    expect(nonsense.body).toContain('That is not one of yours.');
+    expect(await listed()).toEqual([
+      [newer!.id, true],
+      [older!.id, false],
+    ]);
+
+    // The default removed: none is, and the newest left is where the checkout starts.
+    expect((await v.request({ method: 'POST', url: `/account/addresses/${newer!.id}/remove/`, body: '', headers: HTML })).statusCode).toBe(303);
+    expect(await listed()).toEqual([[older!.id, false]]);
   });
 
   it('signs out every other device and keeps this one signed in', async () => {

@@ -129,11 +129,15 @@ export const addressMachine = setup({
     submitAddress: providedByApp.call<unknown, AddressOutcome>('submitAddress'),
   },
   actions: {
-    /** The newest saved address is chosen, unless the buyer had chosen another or given a new one. */
+    /**
+     * The buyer's default saved address is chosen, else the newest, unless the buyer had chosen
+     * another or given a new one.
+     */
     keepSaved: assign(({ context }, params: { saved: SavedAddress[] }) => {
       const ids = params.saved.map((a) => a.id);
       const chosen = context.form.selected;
-      const selected = chosen !== 'new' && ids.includes(chosen) ? chosen : givesAnAddress(context.form) ? ('new' as const) : (ids[0] ?? ('new' as const));
+      const preferred = params.saved.find((a) => a.is_default)?.id ?? ids[0] ?? ('new' as const);
+      const selected = chosen !== 'new' && ids.includes(chosen) ? chosen : givesAnAddress(context.form) ? ('new' as const) : preferred;
       return { savedIds: ids, form: { ...context.form, selected } };
     }),
     /** No saved address is offered: a saved one chosen before cannot be. */

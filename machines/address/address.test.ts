@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createActor, fromPromise, waitFor } from 'xstate';
 import { addressProblems, type AddressFields, type AddressStart, type PossibleAddress, type SavedAddress } from '../../contract';
 import { walk, type ChartRoute, type Expectation, type OracleQuestion, type WalkEvent } from '../testing/walk';
 import { viewAddress, type AddressView } from './address.connect';
@@ -238,7 +239,8 @@ function oracleFor(c: Case) {
       const saved = event.output as SavedAddress[];
       if (!saved.length) return withoutSaved();
       const ids = saved.map((a) => a.id);
-      const chosen = given && given.selected !== 'new' && ids.includes(given.selected) ? given.selected : addressGiven ? 'new' : ids[0]!;
+      const preferred = saved.find((a) => a.is_default)?.id ?? ids[0]!;
+      const chosen = given && given.selected !== 'new' && ids.includes(given.selected) ? given.selected : addressGiven ? 'new' : preferred;
       return to({ status: addressGiven ? 'adding_manually' : 'new', savedIds: ids, selected: chosen });
     }
     if (event.type === 'xstate.error.actor.loadSavedAddresses') return withoutSaved();
@@ -488,5 +490,22 @@ describe('address machine', () => {
     // Delivery sends the address itself; billing gives it to the payment chart, which sends it.
     expect(result.states.missing).toEqual(c.purpose === 'billing' ? BILLING_NEVER.states : []);
     expect(result.transitions.missing).toEqual(c.purpose === 'billing' ? BILLING_NEVER.transitions : ['address.editing.request.idle CONTINUE_CLICKED #0']);
+  });
+});
+
+describe('the address a signed-in buyer starts from', () => {
+  const started = async (saved: SavedAddress[], start?: AddressStart) => {
+    const actor = createActor(addressMachine.provide({ actors: { loadSavedAddresses: fromPromise(async () => saved) } }), { input: { purpose: 'delivery', ...(start ? { start } : {}) } });
+    actor.start();
+    await waitFor(actor, (s) => !s.hasTag('loading'));
+    const selected = actor.getSnapshot().context.form.selected;
+    actor.stop();
+    return selected;
+  };
+
+  it('is the default the buyer made in My account, else the newest, unless another was chosen before', async () => {
+    expect(await started(SAVED)).toBe(7);
+    expect(await started(SAVED.map((a) => ({ ...a, is_default: a.id === 8 })))).toBe(8);
+    expect(await started(SAVED.map((a) => ({ ...a, is_default: a.id === 8 })), { selected: 7, fields: fields({}) })).toBe(7);
   });
 });

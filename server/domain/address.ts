@@ -27,14 +27,29 @@ export function fullAddressOf(a: Pick<UserAddressRow, 'address1' | 'address2' | 
   return formatAddress([a.address1, a.address2, a.town, a.state, a.postcode, countryName(a.country)]);
 }
 
-/** The buyer's saved addresses, newest first. */
+/** The buyer's saved addresses, newest first; the default one, if the buyer made one so, says so. */
 export async function listSavedAddresses(db: Database, userId: number): Promise<SavedAddress[]> {
   const found = await db
     .select()
     .from(userAddresses)
     .where(eq(userAddresses.userId, userId))
     .orderBy(desc(userAddresses.createdAt), desc(userAddresses.id));
-  return found.map((a) => ({ id: a.id, first_name: a.firstName, last_name: a.lastName, full_address: fullAddressOf(a) }));
+  return found.map((a) => ({ id: a.id, first_name: a.firstName, last_name: a.lastName, full_address: fullAddressOf(a), is_default: a.isDefault }));
+}
+
+/**
+ * Makes one of the buyer's own saved addresses their default, the one the checkout's address steps
+ * start from; the one that was the default before no longer is. Anyone else's is refused.
+ */
+export async function makeDefaultAddress(db: Database, userId: number, addressId: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    // The buyer's addresses are locked first, so two changes at once take turns.
+    const own = await tx.select({ id: userAddresses.id }).from(userAddresses).where(eq(userAddresses.userId, userId)).for('update');
+    if (!own.some((a) => a.id === addressId)) throw new Refusal('not-found', ADDRESS_MESSAGES.savedAddressGone);
+    // Cleared, then set: at most one default a buyer, which the index checks row by row.
+    await tx.update(userAddresses).set({ isDefault: false }).where(and(eq(userAddresses.userId, userId), eq(userAddresses.isDefault, true)));
+    await tx.update(userAddresses).set({ isDefault: true }).where(eq(userAddresses.id, addressId));
+  });
 }
 
 /** Deletes one of the buyer's own saved addresses; anyone else's is refused and left alone. */

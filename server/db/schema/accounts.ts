@@ -1,6 +1,7 @@
 /**
  * Buyers: their accounts, sign-in codes, marketing consents, saved addresses and saved cards.
  */
+import { sql } from 'drizzle-orm';
 import { boolean, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { moment, timestamptz } from './columns.ts';
 import { organisers } from './catalogue.ts';
@@ -107,9 +108,14 @@ export const userAddresses = pgTable(
     country: text('country').notNull(),
     /** A US state's code; empty elsewhere. */
     state: text('state').notNull().default(''),
+    /** The address the checkout's address steps start from; at most one per buyer, none until the buyer makes one so. */
+    isDefault: boolean('is_default').notNull().default(false),
     createdAt: moment('created_at').notNull(),
   },
-  (t) => [index('user_addresses_user').on(t.userId, t.createdAt)],
+  (t) => [
+    index('user_addresses_user').on(t.userId, t.createdAt),
+    uniqueIndex('user_addresses_one_default').on(t.userId).where(sql`${t.isDefault}`),
+  ],
 );
 
 /** A buyer's card kept for off-session charges (spec 001 §3 Saved payment method). */

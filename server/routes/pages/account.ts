@@ -15,7 +15,7 @@ import { ACCOUNT_PATH, planCardPath, WALLET_PATH } from '../../../contract/deliv
 import { marketingConsents, organisers, users } from '../../db/schema.ts';
 import { buildCheckout } from '../../domain/checkout.ts';
 import { formatNiceDate, formatUkDate } from '../../domain/format.ts';
-import { deleteSavedAddress, listSavedAddresses } from '../../domain/address.ts';
+import { deleteSavedAddress, listSavedAddresses, makeDefaultAddress } from '../../domain/address.ts';
 import { tokeniseSandboxCard } from '../../domain/instalments/sandboxCards.ts';
 import { cardSavedBySetup, startAccountCardSetup } from '../../domain/instalments/cardSetup.ts';
 import {
@@ -82,6 +82,7 @@ const NOTICES = {
   'card-default': ACCOUNT_MESSAGES.cardDefault,
   'transfer-cancelled': ACCOUNT_MESSAGES.transferCancelled,
   'address-removed': 'The address was removed.',
+  'address-default': 'The address is now your default: the checkout starts from it.',
   'marketing-saved': 'Your choices are saved.',
   'others-signed-out': 'Every other device is signed out. This one stays signed in.',
 } as const;
@@ -228,8 +229,11 @@ export function registerAccount(app: FastifyInstance, deps: AppDeps): void {
         ${addresses.length === 0
           ? html`<p>No saved addresses.</p>`
           : html`<ul class="account-list-plain">${addresses.map(
-              (a) => html`<li class="panel account-row"><span>${a.full_address}</span>
-                <form method="post" action="${ACCOUNT_PATH}addresses/${a.id}/remove/"><button class="button button--secondary" type="submit">Remove<span class="visually-hidden"> the address ${a.full_address}</span></button></form></li>`,
+              (a) => html`<li class="panel account-row"><span>${a.full_address}${a.is_default ? html` <strong>(default)</strong>` : ''}</span>
+                <span class="account-actions">
+                ${a.is_default ? '' : html`<form method="post" action="${ACCOUNT_PATH}addresses/${a.id}/default/"><button class="button button--secondary" type="submit">Make default<span class="visually-hidden"> the address ${a.full_address}</span></button></form>`}
+                <form method="post" action="${ACCOUNT_PATH}addresses/${a.id}/remove/"><button class="button button--secondary" type="submit">Remove<span class="visually-hidden"> the address ${a.full_address}</span></button></form>
+                </span></li>`,
             )}</ul>`}
         <h3>Cards</h3>
         ${cardList.length === 0
@@ -315,6 +319,10 @@ export function registerAccount(app: FastifyInstance, deps: AppDeps): void {
     await deleteSavedAddress(db, user.id, id);
     return 'address-removed';
   });
+  change<{ id: string }>(`${ACCOUNT_PATH}addresses/:id/default/`, async (user, params) => {
+    await makeDefaultAddress(db, user.id, idOf(params.id));
+    return 'address-default';
+  }, '#saved');
   change<Record<string, never>>(`${ACCOUNT_PATH}marketing/`, async (user, _params, request) => {
     const body = request.body as Record<string, unknown> | undefined;
     const community = field(body, 'ct_subscribed') === 'true';
