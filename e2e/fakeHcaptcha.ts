@@ -4,8 +4,10 @@
  * siteverify (`POST /siteverify`, which the hcaptcha server is pointed at with HCAPTCHA_API_BASE).
  *
  * The widget draws a checkbox 'I am human'; ticking it hands the page a token, as hCaptcha's own
- * widget does after its challenge; 'Let the check expire' calls the page's expiry callback.
- * siteverify answers success for a token the widget made, once, with the right secret and sitekey.
+ * widget does after its challenge; 'Let the check expire' calls the page's expiry callback; 'Pass
+ * with a token siteverify refuses' hands the page a token as ticking does, one that siteverify
+ * then refuses (as hCaptcha refuses a token it finds suspect or stale). siteverify answers success
+ * for a token the box's tick made, once, with the right secret and sitekey.
  *
  * `npx tsx e2e/fakeHcaptcha.ts` runs it on FAKE_HCAPTCHA_PORT (else the port e2e/servers.ts gives
  * it) with FAKE_HCAPTCHA_SECRET and FAKE_HCAPTCHA_SITEKEY; GET /__fake/health answers once it listens.
@@ -34,13 +36,21 @@ export const WIDGET_SCRIPT = `(() => {
       const expire = document.createElement('button');
       expire.type = 'button';
       expire.textContent = 'Let the check expire';
-      box.append(label, expire);
+      const refused = document.createElement('button');
+      refused.type = 'button';
+      refused.textContent = 'Pass with a token siteverify refuses';
+      box.append(label, expire, refused);
       container.append(box);
       const widget = { options, response: '', box };
       widgets.set(id, widget);
       tick.addEventListener('change', () => {
         if (!tick.checked) return;
         widget.response = 'e2e-pass-' + Math.random().toString(36).slice(2) + Date.now().toString(36);
+        options.callback && options.callback(widget.response);
+      });
+      refused.addEventListener('click', () => {
+        widget.response = 'e2e-refused-' + Math.random().toString(36).slice(2);
+        tick.checked = true;
         options.callback && options.callback(widget.response);
       });
       expire.addEventListener('click', () => {
