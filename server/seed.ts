@@ -472,6 +472,19 @@ export async function seed(db: Database, now = new Date()) {
       .returning();
     await tx.insert(t.organiserMembers).values({ organiserId: harbourNights.id, userId: olivia!.id, createdAt: now });
 
+    /*
+     * Harbour Folk Club's box office: two members of its team, who sell at the door into the club's
+     * own payment account; the payment step names the team to them (get_opoa_users).
+     */
+    const boxOffice = await tx
+      .insert(t.users)
+      .values([
+        { email: 'gareth.price@example.org', firstName: 'Gareth', lastName: 'Price', viewType: 'organiser', emailProvenAt: now },
+        { email: 'sian.morgan@example.org', firstName: 'Siân', lastName: 'Morgan', viewType: 'organiser', emailProvenAt: now },
+      ])
+      .returning();
+    await tx.insert(t.organiserMembers).values(boxOffice.map((u) => ({ organiserId: folkClub.id, userId: u.id, createdAt: now })));
+
     // A saved address for the signed-in demo buyer, and the local address finder's index.
     await tx.insert(t.userAddresses).values({
       userId: amelia!.id,
@@ -521,7 +534,7 @@ export async function seed(db: Database, now = new Date()) {
       },
       vouchers: { riverside: riversideVoucher!.id, lantern: lanternVoucher!.id },
       codes: { summer10: summer10.code, fiveOff: fiveOff.code, laugh20: laugh20.code, exhausted: spring.code },
-      users: { subscribedDark: amelia!, notSubscribed: tom!, organiser: olivia! },
+      users: { subscribedDark: amelia!, notSubscribed: tom!, organiser: olivia!, boxOffice: boxOffice[0]!, boxOfficeToo: boxOffice[1]! },
       harbourNights: harbourNights.id,
       charity: { id: charity!.id, downloadToken: DEMO_GIFT_AID_TOKEN },
       questions,

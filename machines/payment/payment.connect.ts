@@ -38,6 +38,8 @@ export interface PaymentView {
   canPay: boolean;
   /** The plan's options on offer (never '1'). */
   planOptions: string[];
+  /** The paying organiser's team, when the signed-in buyer is one of them; else empty. */
+  opoaTeam: string[];
   /**
    * The e-mail has an account: the code sent to it, typed here, signs the buyer in (`error` above
    * says why); null otherwise.
@@ -74,6 +76,7 @@ export function viewPayment(snapshot: SnapshotFrom<typeof paymentMachine>): Paym
     noMethod,
     canPay: noMethod === null && (c.method !== 'instalment' || Object.keys(planProblems(c.form.plan, c.form.contactNumber.trim(), s?.planOptions ?? [])).length === 0),
     planOptions: s?.planOptions ?? [],
+    opoaTeam: s?.opoaTeam ?? [],
     signIn:
       snapshot.matches('signIn') && c.signIn
         ? {

@@ -41,6 +41,11 @@ export interface PaymentSituation {
    * starts from; empty or absent when no one is signed in.
    */
   fullName?: string;
+  /**
+   * The team of the organiser whose own account takes this payment (get_opoa_users' opoa_users),
+   * named only to one of them signed in: their box office; empty or absent for anyone else.
+   */
+  opoaTeam?: string[];
 }
 
 export interface PaymentForm {

@@ -12,6 +12,7 @@ import { isRefusal, Refusal } from '../../domain/refusal.ts';
 import { findUser } from '../../domain/users.ts';
 import { billingPrefill, setAccountDetails, setBillingAddress } from '../../domain/payment/details.ts';
 import { claimFreeTickets, holdLost, paymentError, startCardPayment } from '../../domain/payment/payments.ts';
+import { opoaUsersOf } from '../../domain/payment/opoaUsers.ts';
 import { receiveStripeWebhook, returnFromCard } from '../../domain/payment/webhooks.ts';
 import type { PaymentWiring } from '../../providers/index.ts';
 import type { Handlers, InvalidHandler } from '../../http/calls.ts';
@@ -117,8 +118,9 @@ export function paymentHandlers(deps: AppDeps, wiring: PaymentWiring): Pick<Hand
         return { success: true as const };
       }),
     getOpoaUsers: async ({ request }) => {
-      const user = await findUser(db, userIdOf(request));
-      return { opoa_users: [], full_name: user ? `${user.firstName} ${user.lastName}` : '' };
+      const userId = userIdOf(request);
+      const [user, opoa_users] = await Promise.all([findUser(db, userId), opoaUsersOf(db, { saleId: saleIdOf(request), userId, now: clock() })]);
+      return { opoa_users, full_name: user ? `${user.firstName} ${user.lastName}` : '' };
     },
     claimFreeTickets: async ({ request, reply }) =>
       guarded(reply, async () => {

@@ -12,6 +12,7 @@ import type { instalmentMachine } from '../../../machines/instalment/instalment.
 import { viewInstalment } from '../../../machines/instalment/instalment.connect';
 import type { addressMachine } from '../../../machines/address/address.machine';
 import { Alert } from '../../../ui/Alert';
+import { activeIntlLocale, t } from '../../../i18n/runtime.ts';
 import { LoadingButton } from '../../../ui/LoadingButton';
 import { Spinner } from '../../../ui/Spinner';
 import { useCheckout, useCheckoutData } from '../../app/checkoutContext';
@@ -239,6 +240,9 @@ function PaymentForm({ actor, total, checkout }: { actor: PaymentActor; total: s
   } else {
     body = (
       <form className="card stack payment" onSubmit={onSubmit} noValidate>
+        {view.opoaTeam.length > 0 ? (
+          <Alert type="info">{t('payment.opoaTeam', { names: new Intl.ListFormat(activeIntlLocale(), { type: 'conjunction' }).format(view.opoaTeam) })}</Alert>
+        ) : null}
         {view.express ? (
           <ExpressDetails view={view} send={send} />
         ) : (

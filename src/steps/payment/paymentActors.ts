@@ -57,8 +57,9 @@ export function appPaymentMachine(queryClient: QueryClient, navigate: (url: stri
             (r) => r,
             () => null,
           ),
-          // The signed-in buyer's name, which the express account form starts from; without it the
-          // buyer types it, so a failure is silent.
+          // The signed-in buyer's name, which the express account form starts from, and the paying
+          // organiser's team when the buyer is one of them; without it the buyer types the name and
+          // no team is named, so a failure is silent.
           callApi('getOpoaUsers', {}).then(
             (r) => r,
             () => null,
@@ -66,9 +67,11 @@ export function appPaymentMachine(queryClient: QueryClient, navigate: (url: stri
         ]);
         const error = reply?.payment_error ?? null;
         const fullName = opoa?.full_name.trim() ?? '';
+        const opoaTeam = opoa?.opoa_users.map((u) => u.full_name) ?? [];
         const billing = {
           ...(reply?.billing_address ? { billingStart: billingStartOf(reply.billing_address, fullName) } : {}),
           ...(fullName ? { fullName } : {}),
+          ...(opoaTeam.length > 0 ? { opoaTeam } : {}),
         };
         const situation = { ...paymentSituation(checkout, error), ...billing };
         // The bank payment is created as the step loads; if it cannot be, the bank transfer is not offered.
