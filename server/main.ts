@@ -9,7 +9,7 @@ import { seedIfEmpty } from './seed.ts';
 import { buildApp } from './app.ts';
 import { sweepExpiredHolds } from './domain/stock.ts';
 import { purgeSales } from './domain/sales.ts';
-import { purgeRateLimits } from './http/rateLimitStore.ts';
+import { purgeRateLimits } from './db/rateLimits.ts';
 import { sandboxBank } from './domain/payment/bank.ts';
 import { settleDueBankDecisions } from './domain/payment/bankTransfer.ts';
 import { sendDueTransfers } from './domain/transfers.ts';

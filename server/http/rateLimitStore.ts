@@ -15,36 +15,13 @@
  * (`synchronous_commit = off` for that transaction alone, sent with it as one query). A count is
  * worth less than the flush: a crash can lose at most the last fraction of a second of counts,
  * and the address's row is not held locked through a disk flush, which would make every request
- * from one address (all of a venue's Wi-Fi, a proxy) wait in line for the disk.
+ * from one address (all of a venue's Wi-Fi, a proxy) wait in line for the disk. The statements
+ * are server/db/rateLimits.ts's.
  */
-import { sql } from 'drizzle-orm';
-import { rows, type Database } from '../db/index.ts';
+import type { Database } from '../db/index.ts';
+import { countRequests, readCount, type Counted } from '../db/rateLimits.ts';
 
 type Callback = (err: Error | null, res?: { current: number; ttl: number }) => void;
-
-/** A string as an SQL literal (standard_conforming_strings is on in every supported PostgreSQL). */
-const literal = (s: string) => `'${s.replaceAll('\0', '').replaceAll("'", "''")}'`;
-
-/** The upsert's text for several keys (each with how many requests it counts) and one window, values written in (a query of several statements takes no parameters). */
-export function upsertText(counts: ReadonlyMap<string, number>, seconds: number): string {
-  const window = `make_interval(secs => ${Number(seconds)})`;
-  const values = [...counts.keys()]
-    .sort()
-    .map((key) => `(${literal(key)}, ${Number(counts.get(key))})`)
-    .join(', ');
-  return `INSERT INTO rate_limits AS r (key, hits, started_at)
-    SELECT k, n, now() FROM (VALUES ${values}) AS t(k, n) ORDER BY k
-    ON CONFLICT (key) DO UPDATE SET
-      hits = CASE WHEN r.started_at + ${window} <= now() THEN EXCLUDED.hits ELSE r.hits + EXCLUDED.hits END,
-      started_at = CASE WHEN r.started_at + ${window} <= now() THEN now() ELSE r.started_at END
-    RETURNING key, hits, GREATEST(0, ceil(extract(epoch FROM (started_at + ${window} - now())) * 1000))::int AS ttl`;
-}
-
-/** The rows of the last statement of a query of several (node-postgres answers one result per statement). */
-function lastRows<T>(result: unknown): T[] {
-  const last = (Array.isArray(result) ? result.at(-1) : result) as { rows: T[] };
-  return last.rows;
-}
 
 interface Waiting {
   key: string;
@@ -54,19 +31,10 @@ interface Waiting {
   n: number;
 }
 
-type Counted = { key: string; hits: number; ttl: number };
-
 /** The batches of counts of one database: the stores of every route share it. */
 function countBatcher(db: Pick<Database, 'execute'>, relaxedCommit: boolean) {
   let waiting: Waiting[] = [];
   let sending = false;
-
-  async function upsert(counts: Map<string, number>, seconds: number): Promise<Counted[]> {
-    const text = upsertText(counts, seconds);
-    return relaxedCommit
-      ? lastRows<Counted>(await db.execute(sql.raw(`SET LOCAL synchronous_commit = off; ${text}`)))
-      : rows<Counted>(db, sql.raw(text));
-  }
 
   /** One window's requests: one upsert, then each request its own place in its key's count. */
   async function send(batch: Waiting[], seconds: number): Promise<void> {
@@ -74,7 +42,7 @@ function countBatcher(db: Pick<Database, 'execute'>, relaxedCommit: boolean) {
     for (const w of batch) counts.set(w.key, (counts.get(w.key) ?? 0) + w.n);
     let counted: Counted[];
     try {
-      counted = await upsert(counts, seconds);
+      counted = await countRequests(db, counts, seconds, relaxedCommit);
     } catch (err) {
       for (const w of batch) w.cb(err as Error);
       return;
@@ -133,11 +101,7 @@ export function databaseRateLimitStore(
 
     read(key: string, cb: Callback, timeWindow: number): void {
       const seconds = timeWindow / 1000;
-      rows<{ hits: number; ttl: number }>(
-        db,
-        sql`SELECT hits, GREATEST(0, ceil(extract(epoch FROM (started_at + make_interval(secs => ${seconds}) - now())) * 1000))::int AS ttl
-            FROM rate_limits WHERE key = ${this.prefix + key} AND started_at + make_interval(secs => ${seconds}) > now()`,
-      ).then(
+      readCount(db, this.prefix + key, seconds).then(
         ([row]) => cb(null, row ? { current: Number(row.hits), ttl: Number(row.ttl) } : { current: 0, ttl: 0 }),
         (err: Error) => cb(err),
       );
@@ -148,11 +112,6 @@ export function databaseRateLimitStore(
       return new Store({ keyPrefix: `${this.prefix}${routeOptions.routeInfo?.method ?? ''}${routeOptions.routeInfo?.url ?? ''}:` });
     }
   };
-}
-
-/** Forgets windows long past, from the sweeper. */
-export async function purgeRateLimits(db: Pick<Database, 'execute'>): Promise<void> {
-  await db.execute(sql`DELETE FROM rate_limits WHERE started_at < now() - interval '1 hour'`);
 }
 
 /**
