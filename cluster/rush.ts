@@ -28,6 +28,8 @@ export interface Told {
   /** The buyer was told it is their turn and given the admission, which ends at `admissionEnds` (epoch seconds). */
   admitted: boolean;
   admissionEnds: number | null;
+  /** How long the buyer waited in the queue for it, in ms, from taking the place. */
+  waitedMs: number | null;
   /** The queue said the date was sold out, so the buyer went no further. */
   soldOutInQueue: boolean;
   /** The sale's reference when the buyer was told the tickets were reserved. */
@@ -150,6 +152,7 @@ async function waitInQueue(buyer: Buyer, dateId: number, told: Told, until: () =
       if (res.status !== 403 || tries >= 5) throw new Error(`joining the queue answered ${res.status}: ${JSON.stringify(res.json)}`);
     }
   };
+  const joinedAt = Date.now();
   let answer = await join();
   for (;;) {
     const place = buyer.cookie(`hf_queue_${dateId}`);
@@ -159,6 +162,7 @@ async function waitInQueue(buyer: Buyer, dateId: number, told: Told, until: () =
         const admission = buyer.cookie(`hf_admit_${dateId}`);
         if (!admission) throw new Error('let in without an admission');
         told.admitted = true;
+        told.waitedMs = Date.now() - joinedAt;
         told.admissionEnds = Number(admission.split('.')[3]);
         return true;
       }
@@ -261,6 +265,7 @@ export async function rush(opts: {
           placeId: null,
           admitted: false,
           admissionEnds: null,
+          waitedMs: null,
           soldOutInQueue: false,
           reserved: null,
           reservedAt: null,
