@@ -16,6 +16,7 @@
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import '@fastify/cookie';
+import type { SessionStore } from '../db/sessions.ts';
 
 export const SESSION_COOKIE = 'hf_session';
 /** The session cookie's name over HTTPS: a `__Host-` cookie cannot be set by a sibling domain or over HTTP. */
@@ -40,15 +41,7 @@ const REFERRAL_SECONDS = 30 * DAY;
 /** A signed-in session id starts with `s`, an anonymous one with `a`: an anonymous request reads no row. */
 const SESSION_ID = /^[as][A-Za-z0-9_-]{43}$/;
 
-export interface SessionStore {
-  /** The user and ends of a signed-in session, by the hash of its id; null when there is none. */
-  find(idHash: string): Promise<{ userId: number; expiresAt: Date; lastSeenAt: Date } | null>;
-  create(row: { idHash: string; userId: number; createdAt: Date; lastSeenAt: Date; expiresAt: Date }): Promise<void>;
-  seen(idHash: string, at: Date): Promise<void>;
-  remove(idHash: string): Promise<void>;
-  /** Ends every session of the user; returns how many there were. */
-  removeAllOf(userId: number): Promise<number>;
-}
+export type { SessionStore };
 
 interface SessionState {
   /** The session id, or null for a visitor without one. */
