@@ -67,3 +67,8 @@ export async function seedDemoOnSales(db: Database, now: Date): Promise<number[]
     return dateIds;
   });
 }
+
+/** Opens a queued date's on-sale now, as its organiser would by setting the time. */
+export async function openOnSaleNow(db: Database, dateId: number, now: Date): Promise<void> {
+  await db.update(t.eventDateQueues).set({ onSaleAt: now }).where(eq(t.eventDateQueues.eventDateId, dateId));
+}

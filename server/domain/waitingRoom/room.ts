@@ -365,3 +365,33 @@ export async function useAdmissionFor(db: Pick<Executor, 'execute'>, placeId: nu
   );
   return used !== undefined;
 }
+
+/**
+ * The queued dates among `dateIds` whose tickets the sale has, each with whether the sale is held
+ * at `now` (a sale already held carries on without spending an admission).
+ */
+export function queuedDatesOfSale(db: Pick<Executor, 'execute'>, saleId: string, dateIds: number[], now: Date): Promise<{ event_date_id: number; held: boolean }[]> {
+  return rows<{ event_date_id: number; held: boolean }>(
+    db,
+    sql`SELECT DISTINCT t.event_date_id, COALESCE(s.hold_deadline > ${now.toISOString()}::timestamptz, false) AS held
+        FROM sale_lines l JOIN ticket_types t ON t.id = l.ticket_type_id JOIN sales s ON s.id = l.sale_id
+        WHERE l.sale_id = ${saleId} AND t.event_date_id IN (${sql.join(dateIds.map((id) => sql`${id}`), sql`, `)})`,
+  );
+}
+
+/** How many dates the event has, queued or not. */
+export async function eventDateCount(db: Pick<Executor, 'execute'>, eventId: number): Promise<number> {
+  const [dates] = await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM event_dates WHERE event_id = ${eventId}`);
+  return Number(dates?.n ?? 0);
+}
+
+/** The numbers the draw gave these places of the date (null for one it has not numbered), in one read. */
+export function numbersOfPlaces(db: Pick<Executor, 'execute'>, dateId: number, placeIds: number[]): Promise<{ id: number; number: string | number | null }[]> {
+  return rows<{ id: number; number: string | number | null }>(
+    db,
+    sql`SELECT id, number FROM queue_places WHERE event_date_id = ${dateId} AND id IN (${sql.join(
+      placeIds.map((id) => sql`${id}`),
+      sql`, `,
+    )})`,
+  );
+}

@@ -215,6 +215,15 @@ export function entryOfLeaveToken(secret: string, token: unknown, now: Date): nu
   return given.length === expected.length && timingSafeEqual(given, expected) ? entryId : null;
 }
 
+/** A ticket type's own waiting-list page: its id, its name and its event's title; null when there is no such type. */
+export async function ticketTypeForWaitingList(db: Database, typeId: number): Promise<{ id: number; name: string; title: string } | null> {
+  const [type] = await rows<{ id: number; name: string; title: string }>(
+    db,
+    sql`SELECT t.id, t.name, e.title FROM ticket_types t JOIN event_dates d ON d.id = t.event_date_id JOIN events e ON e.id = d.event_id WHERE t.id = ${typeId}`,
+  );
+  return type ?? null;
+}
+
 /** What a leave link's page shows: the entry's type and event, while the entry is still on the list. */
 export async function entryForLeaving(db: Database, entryId: number): Promise<{ typeName: string; title: string; email: string } | null> {
   const [row] = await rows<{ name: string; title: string; email: string }>(

@@ -7,10 +7,9 @@
  * registered, so no other route pays for it, and a date without a queue costs a map look-up.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sql } from 'drizzle-orm';
-import { rows, type Database } from '../../db/index.ts';
+import type { Database } from '../../db/index.ts';
 import { saleIdOf } from '../../http/session.ts';
-import { useAdmissionFor, type WaitingRooms } from '../../domain/waitingRoom/room.ts';
+import { eventDateCount, queuedDatesOfSale, useAdmissionFor, type WaitingRooms } from '../../domain/waitingRoom/room.ts';
 import type { Admission, Place } from '../../domain/waitingRoom/tokens.ts';
 import { admissionEndedMessage, queuePagePath } from '../../../contract/queuePage.ts';
 import { calls } from '../../../contract/index.ts';
@@ -142,12 +141,7 @@ export function registerGates(app: FastifyInstance, { db, clock, rooms, admissio
       queuedForReservation.set(request, { dates: queued, refusal: (dateId) => refusalOf(request, dateId, dates.get(dateId)?.row.admissionSeconds ?? 0) });
       return;
     }
-    const found = await rows<{ event_date_id: number; held: boolean }>(
-      db,
-      sql`SELECT DISTINCT t.event_date_id, COALESCE(s.hold_deadline > ${clock().toISOString()}::timestamptz, false) AS held
-          FROM sale_lines l JOIN ticket_types t ON t.id = l.ticket_type_id JOIN sales s ON s.id = l.sale_id
-          WHERE l.sale_id = ${saleId} AND t.event_date_id IN (${sql.join(queued.map((id) => sql`${id}`), sql`, `)})`,
-    );
+    const found = await queuedDatesOfSale(db, saleId, queued, clock());
     // A sale already held (a waiting list offer, a reservation made while admitted) carries on.
     for (const dateId of found.filter((r) => !r.held).map((r) => Number(r.event_date_id))) {
       const admission = admissionOf(request, dateId);
@@ -169,8 +163,7 @@ export function registerGates(app: FastifyInstance, { db, clock, rooms, admissio
     if (queued.length === 0) return;
     const admissions = queued.map((dateId) => admissionOf(request, dateId)).filter((a) => a !== null);
     if (admissions.length === 0 && queued.length === 1) {
-      const [dates] = await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM event_dates WHERE event_id = ${Number(raw)}`);
-      if (Number(dates?.n ?? 0) <= 1) return reply.redirect(queuePagePath(queued[0]!), 303);
+      if ((await eventDateCount(db, Number(raw))) <= 1) return reply.redirect(queuePagePath(queued[0]!), 303);
     }
     const first = admissions.reduce<Admission | null>((a, b) => (a === null || b.expiresAt < a.expiresAt ? b : a), null);
     if (first) notices.set(request, { message: admissionClockMessage(new Date(first.expiresAt * 1000)), until: first.expiresAt, leavePath: `/queue/${first.dateId}/leave/` });

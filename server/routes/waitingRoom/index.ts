@@ -6,15 +6,14 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { eq } from 'drizzle-orm';
 import { z } from 'zod/mini';
-import { eventDateQueues } from '../../db/schema.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { bindingOf, ensureSessionBinding, onSessionReplaced, sessionBindingOf, sessionIdOfHeader, userIdOf } from '../../http/session.ts';
 import { Refusal } from '../../domain/refusal.ts';
 import { Html, html, page } from '../../views/html.ts';
 import { builtScripts } from '../../views/builtScripts.ts';
 import { askForTurnMail } from '../../domain/waitingRoom/turnMail.ts';
+import { openOnSaleNow } from '../../domain/waitingRoom/demo.ts';
 import { admitOnce, endTurn, joinAs, numberOf, placeOfAccount, WaitingRooms, type QueuedDate, type QueueView } from '../../domain/waitingRoom/room.ts';
 import { placesPerAddressMessage, registerGates, SIGN_IN_TO_QUEUE_MESSAGE } from './gates.ts';
 import { QueuePush } from './push.ts';
@@ -323,7 +322,7 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
     /** Demo mode: opens a queued date's on-sale now, as its organiser would by setting the time. */
     app.post<{ Params: { dateId: string } }>('/dev/waiting-room/:dateId/open/', async (request) => {
       const date = await queuedDate(request.params.dateId);
-      await db.update(eventDateQueues).set({ onSaleAt: clock() }).where(eq(eventDateQueues.eventDateId, date.row.eventDateId));
+      await openOnSaleNow(db, date.row.eventDateId, clock());
       await rooms.refresh();
       return { opened: true };
     });

@@ -16,9 +16,8 @@
  * `MAX_LISTENERS` a page is answered 204 and polls alone.
  */
 import type { ServerResponse } from 'node:http';
-import { sql } from 'drizzle-orm';
-import { rows, type Database } from '../../db/index.ts';
-import type { QueuedDate, WaitingRooms } from '../../domain/waitingRoom/room.ts';
+import type { Database } from '../../db/index.ts';
+import { numbersOfPlaces, type QueuedDate, type WaitingRooms } from '../../domain/waitingRoom/room.ts';
 import type { Place } from '../../domain/waitingRoom/tokens.ts';
 
 /** Listeners one process keeps at once. */
@@ -163,13 +162,7 @@ export class QueuePush {
     const early = [...of.early];
     for (let i = 0; i < early.length; i += 10_000) {
       const batch = early.slice(i, i + 10_000);
-      const found = await rows<{ id: number; number: string | number | null }>(
-        this.db,
-        sql`SELECT id, number FROM queue_places WHERE event_date_id = ${dateId} AND id IN (${sql.join(
-          batch.map((l) => sql`${l.placeId}`),
-          sql`, `,
-        )})`,
-      );
+      const found = await numbersOfPlaces(this.db, dateId, batch.map((l) => l.placeId));
       const numbers = new Map(found.map((r) => [Number(r.id), r.number === null ? 0 : Number(r.number)]));
       for (const l of batch) {
         const number = numbers.get(l.placeId) ?? 0;

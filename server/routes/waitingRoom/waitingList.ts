@@ -6,9 +6,7 @@
  * offer is claimed in ./offer.ts.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { sql } from 'drizzle-orm';
 import { z } from 'zod/mini';
-import { rows } from '../../db/index.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import type { WaitingRooms } from '../../domain/waitingRoom/room.ts';
 import { html, page, type Html } from '../../views/html.ts';
@@ -18,6 +16,7 @@ import {
   joinWaitingList,
   leavePath,
   leaveWaitingList,
+  ticketTypeForWaitingList,
   LEAVE_UNKNOWN_MESSAGE,
   LEFT_MESSAGE,
   offerFreedStock,
@@ -108,12 +107,7 @@ export function registerWaitingList(app: FastifyInstance, deps: AppDeps, rooms: 
 
   app.get<{ Params: { typeId: string } }>('/waiting-list/:typeId/', async (request, reply) => {
     const id = idParam(request.params.typeId);
-    const [type] = id
-      ? await rows<{ id: number; name: string; title: string }>(
-          db,
-          sql`SELECT t.id, t.name, e.title FROM ticket_types t JOIN event_dates d ON d.id = t.event_date_id JOIN events e ON e.id = d.event_id WHERE t.id = ${id}`,
-        )
-      : [];
+    const type = id ? await ticketTypeForWaitingList(db, id) : null;
     reply.type('text/html; charset=utf-8');
     if (!type) return reply.status(404).send(page(config, 'Not found', html`<h1>These tickets could not be found</h1>`));
     return page(config, 'Waiting list', html`<h1>${type.title}: ${type.name}</h1><p>${WAITING_LIST_INTRO}</p>${waitingListFormHtml([{ id: Number(type.id), name: type.name }], config.maxPerOrder)}`);
