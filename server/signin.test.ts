@@ -12,7 +12,7 @@ import { LOCKED_CODE_MESSAGE, MAX_WRONG_TRIES, SEND_LIMITS, TOO_MANY_FOR_EMAIL_M
 import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
 import { hotEvent } from './test/fixtures.ts';
 import { WALLET_PATH } from '../contract/index.ts';
-import { FULL_NAME_MESSAGE, INVALID_EMAIL_MESSAGE } from '../contract/messages/account.ts';
+import { ACCOUNT_MESSAGES } from '../contract/messages/account.ts';
 
 const HTML = { accept: 'text/html' };
 const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
@@ -167,11 +167,11 @@ describe.each(drivers)('the sign-in page on %s', (driver) => {
       const res = await v.request({ method: 'POST', url: '/signin/', body, headers: HTML });
       expect(res.statusCode, body).toBe(400);
       expect(res.headers['content-type'], body).toMatch(/text\/html/);
-      expect(res.body, body).toContain(INVALID_EMAIL_MESSAGE);
+      expect(res.body, body).toContain(ACCOUNT_MESSAGES.invalidEmail);
     }
     const code = await v.request({ method: 'POST', url: '/signin/code/', body: 'email=nope&code=123456', headers: HTML });
     expect(code.statusCode).toBe(400);
-    expect(code.body).toContain(INVALID_EMAIL_MESSAGE);
+    expect(code.body).toContain(ACCOUNT_MESSAGES.invalidEmail);
     expect(await mailsTo(w, 'not-an-email')).toBe(0);
   });
 
@@ -203,7 +203,7 @@ describe.each(drivers)('the sign-in page on %s', (driver) => {
 
     const oneWord = await v.request({ method: 'POST', url: '/signin/name/', body: form({ email, fullname: 'Fan', next: '/all-events/' }), headers: HTML });
     expect(oneWord.statusCode).toBe(400);
-    expect(oneWord.body).toContain(FULL_NAME_MESSAGE);
+    expect(oneWord.body).toContain(ACCOUNT_MESSAGES.fullName);
     // Another browser, and another address on this one, cannot use the proof.
     const stranger = await new Visitor(w.app).request({ method: 'POST', url: '/signin/name/', body: form({ email, fullname: 'Not Them' }), headers: HTML });
     expect(stranger.statusCode).toBe(403);

@@ -1,2 +1,4 @@
 /** The keep-updated step's failure notice (spec 000 §8). */
-export const MARKETING_FAILED_MESSAGE = 'Unable to set the marketing preferences. Please try again later';
+import { messages } from '../../i18n/lazy.ts';
+
+export const MARKETING_MESSAGES = messages({ failed: 'marketing.failed' });

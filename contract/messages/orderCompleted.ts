@@ -1,20 +1,28 @@
 /** The order-completed screen's words (spec 001 §2 "Order completed", "Find a place to stay", §4, §8, §9). */
-export const ORDER_COMPLETED_MESSAGES = {
-  feedbackSent: 'Your feedback has been sent. Thanks!',
-  feedbackFailed: 'Unable to send feedback. Please try again',
-  subscribed: 'You have been subscribed to important event updates',
-  subscribeFailed: 'Unable to add to subscription. Please try again later',
-  subscribeLink: 'Subscribe to important updates',
-  feedbackTitle: 'How did we do?',
-  copy: 'Copy',
-  copied: 'Copied',
-  /** The share tile: with a reward for every event, its short text. */
-  shareWithReward: (shortRewardText: string) => `Share & ${shortRewardText}`,
-  shareWithFriends: 'Share with friends & family',
-  browseMoreEvents: 'Browse more events',
-  findAPlaceNear: (title: string) => `Find a place to stay near the ${title} event`,
-  /** The share text without a reward; the spec's "the product" is our brand name. */
-  shareText: (brand: string, title: string, shareableLink: string) => `I bought tickets with ${brand} for ${title} (${shareableLink})`,
-  /** With a reward, the reward text followed by the referrer link. */
-  rewardShareText: (rewardText: string, referrerLink: string) => `${rewardText} ${referrerLink}`,
-} as const;
+import { messages } from '../../i18n/lazy.ts';
+import { t } from '../../i18n/runtime.ts';
+
+export const ORDER_COMPLETED_MESSAGES = Object.assign(
+  messages({
+    feedbackSent: 'completed.feedbackSent',
+    feedbackFailed: 'completed.feedbackFailed',
+    subscribed: 'completed.subscribed',
+    subscribeFailed: 'completed.subscribeFailed',
+    subscribeLink: 'completed.subscribeLink',
+    feedbackTitle: 'completed.feedbackTitle',
+    copy: 'completed.copy',
+    copied: 'completed.copied',
+    shareWithFriends: 'completed.shareWithFriends',
+    browseMoreEvents: 'completed.browseMoreEvents',
+  }),
+  {
+    /** The share tile: with a reward for every event, its short text. */
+    shareWithReward: (shortRewardText: string) => t('completed.shareWithReward', { shortRewardText }),
+    findAPlaceNear: (title: string) => t('completed.findAPlaceNear', { title }),
+    /** The share text without a reward; the spec's "the product" is our brand name. */
+    shareText: (brand: string, title: string, shareableLink: string) =>
+      t('completed.shareText', { brand, title, shareableLink }),
+    /** With a reward, the reward text followed by the referrer link. */
+    rewardShareText: (rewardText: string, referrerLink: string) => `${rewardText} ${referrerLink}`,
+  },
+);

@@ -1,5 +1,7 @@
 /** The ticket questions form's messages (spec 001 §5 Questions, §8). */
-export const QUESTION_MESSAGES = {
-  enterAnswer: 'Please enter your answer',
-  unableToSave: 'Unable to save your answers. Please try again',
-};
+import { messages } from '../../i18n/lazy.ts';
+
+export const QUESTION_MESSAGES = messages({
+  enterAnswer: 'questions.enterAnswer',
+  unableToSave: 'questions.unableToSave',
+});

@@ -1,20 +1,22 @@
 /** The transfer screen's words (spec 001 §2 Transfer tickets, §5 Transfer row, §8). */
-export const TRANSFER_MESSAGES = {
-  isGift: 'This ticket is a gift',
-  sendNow: 'Send now',
-  schedule: 'Schedule',
-  message: 'Message (optional)',
-  sendTickets: 'Send tickets',
-  transferred: 'Your tickets have been transferred',
-  enterName: 'Please enter a name',
-  enterEmail: 'Please enter an email',
-  enterDate: 'Please enter a date',
-  enterTime: 'Please enter a time',
+import { messages } from '../../i18n/lazy.ts';
+
+export const TRANSFER_MESSAGES = messages({
+  isGift: 'transfers.isGift',
+  sendNow: 'transfers.sendNow',
+  schedule: 'transfers.schedule',
+  message: 'transfers.message',
+  sendTickets: 'transfers.sendTickets',
+  transferred: 'transfers.transferred',
+  enterName: 'transfers.enterName',
+  enterEmail: 'transfers.enterEmail',
+  enterDate: 'transfers.enterDate',
+  enterTime: 'transfers.enterTime',
   /** Spec 001 §5 says a delivery date cannot be in the past; its words for that are not shown. */
-  pastDate: 'Please choose today or a later date',
-  unableToSend: 'Unable to send tickets. Please try again later',
-  fullName: 'Full name',
-  email: 'Email',
-  deliveryDate: 'Delivery date',
-  deliveryTime: 'Delivery time',
-} as const;
+  pastDate: 'transfers.pastDate',
+  unableToSend: 'transfers.unableToSend',
+  fullName: 'transfers.fullName',
+  email: 'transfers.email',
+  deliveryDate: 'transfers.deliveryDate',
+  deliveryTime: 'transfers.deliveryTime',
+});

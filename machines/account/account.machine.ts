@@ -5,14 +5,7 @@
  */
 import { assertEvent, assign, setup } from 'xstate';
 import { codeDigits, isFullName, isValidEmail, ONE_TIME_CODE_LENGTH } from '../../contract/account';
-import {
-  CHECK_FAILED_NOTICE,
-  FULL_NAME_MESSAGE,
-  INVALID_EMAIL_MESSAGE,
-  LOGOUT_FAILED_NOTICE,
-  SAVE_FAILED_NOTICE,
-  SEND_FAILED_NOTICE,
-} from '../../contract/messages/account';
+import { ACCOUNT_MESSAGES } from '../../contract/messages/account';
 import { failed, isCallFailure, type CallFailure } from '../../contract/outcome';
 import type { AccountEvent, AccountOutcome, AccountUser } from './account.types';
 import { providedByApp } from '../providedByApp';
@@ -70,10 +63,10 @@ export const accountMachine = setup({
       assertEvent(event, 'EMAIL_CHANGED');
       return { email: event.value, emailError: null };
     }),
-    showEmailError: assign({ emailError: INVALID_EMAIL_MESSAGE }),
+    showEmailError: assign({ emailError: ACCOUNT_MESSAGES.invalidEmail }),
     clearSendError: assign({ sendError: null }),
     showSendError: assign((_, params: { error: unknown }) => ({
-      sendError: { notice: SEND_FAILED_NOTICE, detail: wordsOf(params.error) },
+      sendError: { notice: ACCOUNT_MESSAGES.sendFailed, detail: wordsOf(params.error) },
     })),
     setCode: assign(({ event }) => {
       assertEvent(event, 'CODE_CHANGED');
@@ -83,7 +76,7 @@ export const accountMachine = setup({
     forgetCode: assign({ code: '', codeError: null, resent: false, sendError: null }),
     showCodeError: assign(({ context }, params: { error: unknown }) => ({
       code: '',
-      codeError: wordsOf(params.error) || CHECK_FAILED_NOTICE,
+      codeError: wordsOf(params.error) || ACCOUNT_MESSAGES.checkFailed,
       codeFocus: context.codeFocus + 1,
     })),
     markResent: assign({ resent: true, codeError: null }),
@@ -91,12 +84,12 @@ export const accountMachine = setup({
       assertEvent(event, 'NAME_CHANGED');
       return { fullName: event.value, nameError: null };
     }),
-    showNameRule: assign({ nameError: FULL_NAME_MESSAGE }),
+    showNameRule: assign({ nameError: ACCOUNT_MESSAGES.fullName }),
     showSaveError: assign((_, params: { error: unknown }) => ({
-      nameError: wordsOf(params.error) || SAVE_FAILED_NOTICE,
+      nameError: wordsOf(params.error) || ACCOUNT_MESSAGES.saveFailed,
     })),
     forgetUser: assign({ user: null, logoutError: null, email: '', code: '' }),
-    showLogoutError: assign({ logoutError: LOGOUT_FAILED_NOTICE }),
+    showLogoutError: assign({ logoutError: ACCOUNT_MESSAGES.logoutFailed }),
     decide: assign((_, params: { outcome: AccountOutcome }) => ({ outcome: params.outcome })),
   },
   guards: {

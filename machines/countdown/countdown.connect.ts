@@ -6,14 +6,10 @@
  */
 import type { SnapshotFrom } from 'xstate';
 import type { countdownMachine } from './countdown.machine';
+import { COUNTDOWN_MESSAGES, minutesLeftMessage } from '../../contract/messages/countdown';
 
 type CountdownSnapshot = SnapshotFrom<typeof countdownMachine>;
 
-export const TIME_UP_ANNOUNCEMENT = 'Your reservation time is up.';
-export const LAST_MINUTE_ANNOUNCEMENT = 'Less than a minute left to complete your order.';
-export const MORE_TIME_ANNOUNCEMENT = 'Your tickets are held for less than a minute. Choose More time to keep them longer.';
-/** Shown and said while a started payment keeps the hold (up to the grace past its deadline). */
-export const PAYMENT_IN_PROGRESS = 'Payment in progress: your tickets are held until the payment finishes.';
 
 export interface CountdownView {
   running: boolean;
@@ -33,13 +29,12 @@ export interface CountdownView {
 }
 
 /**
- * While the clock runs: at zero the hold has ended (TIME_UP_ANNOUNCEMENT) or, in the last moments,
+ * While the clock runs: at zero the hold has ended (COUNTDOWN_MESSAGES.timeUp) or, in the last moments,
  * more time is offered, so this never speaks of zero.
  */
 function minutesLeft(seconds: number): string {
-  if (seconds < 60) return LAST_MINUTE_ANNOUNCEMENT;
-  const minutes = Math.floor(seconds / 60);
-  return `${minutes} ${minutes === 1 ? 'minute' : 'minutes'} left to complete your order.`;
+  if (seconds < 60) return COUNTDOWN_MESSAGES.lastMinute;
+  return minutesLeftMessage(Math.floor(seconds / 60));
 }
 
 export function viewCountdown(snapshot: CountdownSnapshot | undefined): CountdownView {
@@ -70,11 +65,11 @@ export function viewCountdown(snapshot: CountdownSnapshot | undefined): Countdow
     extending: snapshot.hasTag('extending'),
     refusal,
     announcement: expired
-      ? TIME_UP_ANNOUNCEMENT
+      ? COUNTDOWN_MESSAGES.timeUp
       : paymentInProgress
-        ? PAYMENT_IN_PROGRESS
+        ? COUNTDOWN_MESSAGES.paymentInProgress
         : offeringMoreTime || snapshot.hasTag('extending')
-        ? MORE_TIME_ANNOUNCEMENT
+        ? COUNTDOWN_MESSAGES.moreTimeOffer
         : refusal ?? minutesLeft(secondsRemaining),
   };
 }

@@ -15,13 +15,13 @@
 import { assertEvent, assign, sendParent, setup, type EventObject } from 'xstate';
 import type { ResponseOf } from '../../contract';
 import { providedByApp } from '../providedByApp';
+import { MORE_TIME_MESSAGES } from '../../contract/messages/moreTime';
 
 /** Spec 000 §4: a one-second timer counts seconds_remaining down. */
 export const TICK_INTERVAL_MS = 1000;
 /** 'More time' is offered this long before the hold ends (or at half a shorter hold). */
 export const MORE_TIME_OFFER_MS = 60_000;
 /** Shown when the call for more time failed without a reason from the server. */
-export const MORE_TIME_FAILED = 'More time could not be added. Please try again later';
 
 /** How long before the end 'More time' is offered: a minute, or half the hold when it is shorter. */
 export function offerThresholdMs(holdMs: number): number {
@@ -99,7 +99,7 @@ export const countdownMachine = setup({
       remainingMs: Math.max(0, params.reply.seconds_remaining * 1000),
     })),
     keepRefusal: assign((_, params: { error: unknown }) => ({
-      refusal: params.error instanceof Error && params.error.message ? params.error.message : MORE_TIME_FAILED,
+      refusal: params.error instanceof Error && params.error.message ? params.error.message : MORE_TIME_MESSAGES.failed,
     })),
     clearRemaining: assign({ remainingMs: 0 }),
     reportExpired: sendParent({ type: 'COUNTDOWN_EXPIRED' }),

@@ -4,7 +4,7 @@
  * what the buyer already receives are not shown, and are sent as they are.
  */
 import { assertEvent, assign, setup } from 'xstate';
-import { MARKETING_FAILED_MESSAGE } from '../../contract/messages/marketing';
+import { MARKETING_MESSAGES } from '../../contract/messages/marketing';
 import type { Checkout } from '../../contract';
 import { providedByApp } from '../providedByApp';
 
@@ -66,7 +66,7 @@ export const marketingMachine = setup({
       },
     }),
     clearError: assign({ error: null }),
-    showError: assign({ error: MARKETING_FAILED_MESSAGE }),
+    showError: assign({ error: MARKETING_MESSAGES.failed }),
   },
 }).createMachine({
   id: 'marketing',

@@ -23,7 +23,7 @@ import {
 import { messageOf } from '../../contract/errors.ts';
 import { codeDigits, ONE_TIME_CODE_LENGTH } from '../../contract/account';
 import { ADDRESS_MESSAGES } from '../../contract/messages/address';
-import { CHECK_FAILED_NOTICE, SEND_FAILED_NOTICE } from '../../contract/messages/account';
+import { ACCOUNT_MESSAGES } from '../../contract/messages/account';
 import { MESSAGES } from '../../contract/messages/checkout';
 import { PAYMENT_MESSAGES } from '../../contract/messages/payment';
 import { failureOf } from '../../contract/outcome';
@@ -388,7 +388,7 @@ export const paymentMachine = setup({
             id: 'sendOneTimeCode',
             input: ({ context }) => ({ email: context.signIn?.email ?? '' }),
             onDone: { target: 'codeSent' },
-            onError: { target: 'codeSent', actions: { type: 'showSignInError', params: ({ event }) => ({ message: messageOf(event.error, SEND_FAILED_NOTICE) }) } },
+            onError: { target: 'codeSent', actions: { type: 'showSignInError', params: ({ event }) => ({ message: messageOf(event.error, ACCOUNT_MESSAGES.sendFailed) }) } },
           },
         },
         codeSent: {
@@ -412,7 +412,7 @@ export const paymentMachine = setup({
                 target: '#payment.holdLost',
                 actions: { type: 'keepHoldLost', params: ({ event }) => ({ message: messageOf(event.error, '') }) },
               },
-              { target: 'codeSent', actions: { type: 'showSignInError', params: ({ event }) => ({ message: messageOf(event.error, CHECK_FAILED_NOTICE) }) } },
+              { target: 'codeSent', actions: { type: 'showSignInError', params: ({ event }) => ({ message: messageOf(event.error, ACCOUNT_MESSAGES.checkFailed) }) } },
             ],
           },
         },

@@ -5,7 +5,7 @@ import type { Database } from '../db/index.ts';
 import { mailingList, mailingListConfirmations, marketingConsents, users } from '../db/schema.ts';
 import { mailingListConfirmationMail, sendMail, type Mailer } from '../mail/index.ts';
 import type { User } from '../../contract/index.ts';
-import { INVALID_EMAIL_MESSAGE } from '../../contract/messages/account.ts';
+import { ACCOUNT_MESSAGES } from '../../contract/messages/account.ts';
 import { Refusal } from './refusal.ts';
 
 export type UserRow = typeof users.$inferSelect;
@@ -62,7 +62,7 @@ const TOKEN = /^[A-Za-z0-9_-]{43}$/;
 
 export function normaliseListEmail(rawEmail: string): string {
   const email = rawEmail.trim().toLowerCase();
-  if (email.length > 254 || !EMAIL.test(email)) throw new Refusal('invalid-input', INVALID_EMAIL_MESSAGE);
+  if (email.length > 254 || !EMAIL.test(email)) throw new Refusal('invalid-input', ACCOUNT_MESSAGES.invalidEmail);
   return email;
 }
 

@@ -28,6 +28,7 @@ function CopyForStately() {
     <button
       type="button"
       className="dev-button"
+      lang="en"
       onClick={async () => {
         await navigator.clipboard.writeText(allMachines);
         setCopied(true);

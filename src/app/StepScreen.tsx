@@ -3,6 +3,7 @@ import type { Step } from '../../contract';
 import { Spinner } from '../../ui/Spinner';
 import { basket } from '../steps/basket/step';
 import { determining } from '../steps/determining/step';
+import { t } from '../../i18n/runtime.ts';
 
 /**
  * A later step's screen, from the steps' registry (`src/steps/steps.ts`), which is a chunk of its
@@ -26,7 +27,7 @@ export function StepScreen({ step }: { step: Step }) {
     <Suspense
       fallback={
         <div className="step step--centred">
-          <Spinner size="large" label="Loading" />
+          <Spinner size="large" label={t('ui.loading')} />
         </div>
       }
     >

@@ -5,7 +5,8 @@
  */
 import { fromCallback, fromPromise, type EventObject } from 'xstate';
 import { CallFailed, callApi } from '../api/client';
-import { countdownMachine, MORE_TIME_FAILED, type ExtendHoldReply } from '../../machines/countdown/countdown.machine';
+import { countdownMachine, type ExtendHoldReply } from '../../machines/countdown/countdown.machine';
+import { MORE_TIME_MESSAGES } from '../../contract/messages/moreTime';
 
 /** Sends TICK with the milliseconds that really passed, so a throttled tab catches up. */
 const ticker = fromCallback<EventObject, { intervalMs: number }>(({ sendBack, input }) => {
@@ -23,7 +24,7 @@ const extendHold = fromPromise<ExtendHoldReply, void>(async () => {
   try {
     return await callApi('extendHold');
   } catch (err) {
-    throw new Error(err instanceof CallFailed && err.serverMessage ? err.serverMessage : MORE_TIME_FAILED, { cause: err });
+    throw new Error(err instanceof CallFailed && err.serverMessage ? err.serverMessage : MORE_TIME_MESSAGES.failed, { cause: err });
   }
 });
 

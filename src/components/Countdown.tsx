@@ -6,6 +6,7 @@ import { formatClock } from '../format/clock';
 import { formatDuration } from '../format/duration';
 import { Icon } from '../../ui/Icon';
 import { Spinner } from '../../ui/Spinner';
+import { t } from '../../i18n/runtime.ts';
 
 type CountdownSnapshot = Parameters<typeof connectCountdown>[0];
 
@@ -28,7 +29,7 @@ export function Countdown({ countdownRef }: { countdownRef: AnyActorRef | undefi
   }, [buttonShown]);
   if (countdown.paymentInProgress) {
     return (
-      <div ref={box} tabIndex={-1} className="countdown countdown--paying" role="group" aria-label="Payment in progress">
+      <div ref={box} tabIndex={-1} className="countdown countdown--paying" role="group" aria-label={t('countdown.paying')}>
         <Icon name="clock" className="countdown__icon" />
         <p className="countdown__paying" data-testid="countdown-paying" role="status">
           {countdown.announcement}
@@ -44,12 +45,12 @@ export function Countdown({ countdownRef }: { countdownRef: AnyActorRef | undefi
       ref={box}
       tabIndex={-1}
       className={`countdown${urgent ? ' countdown--urgent' : ''}`}
-      aria-label="Time left to complete your order"
+      aria-label={t('countdown.timeLeft')}
       role="group"
     >
       <Icon name="clock" className="countdown__icon" />
       <div className="countdown__text" aria-hidden="true">
-        <span className="countdown__label">Tickets held for</span>
+        <span className="countdown__label">{t('countdown.heldFor')}</span>
         <span className="countdown__clock" data-testid="countdown-clock">
           {formatClock(seconds)}
         </span>
@@ -67,7 +68,7 @@ export function Countdown({ countdownRef }: { countdownRef: AnyActorRef | undefi
             onClick={() => countdown.moreTime()}
           >
             {countdown.extending ? <Spinner size="small" /> : null}
-            More time
+            {t('countdown.moreTime')}
           </button>
         </div>
       ) : null}

@@ -4,6 +4,7 @@
  * `aria-invalid`. `look` keeps each form's own class names.
  */
 import { useId, type FocusEvent, type ReactNode } from 'react';
+import { t } from '../../i18n/runtime.ts';
 
 /**
  * A field's blur handler that tells its chart the buyer left the field, unless they left it for the
@@ -69,7 +70,7 @@ export function Field({
     <div className={look.field}>
       <label className={look.label} htmlFor={id}>
         {label}
-        {optional ? <span className="muted"> (optional)</span> : null}
+        {optional ? <span className="muted">{t('ui.optional')}</span> : null}
       </label>
       {hint ? (
         <span className={look.hint} id={hintId}>

@@ -6,6 +6,7 @@ import { Countdown } from './Countdown';
 import { Icon } from '../../ui/Icon';
 import { Modal } from '../../ui/Modal';
 import { OrderSummary } from '../../ui/OrderSummary';
+import { t } from '../../i18n/runtime.ts';
 
 /** The basket's lines in brief: what the buyer is paying for on the steps after the basket. */
 function BasketLines({ checkout }: { checkout: Checkout }) {
@@ -66,7 +67,7 @@ export function OrderSummaryPanel({
         onClick={() => setExpanded((e) => !e)}
       >
         <Icon name="basket" />
-        <span>{expanded ? 'Hide summary' : 'Show summary'}</span>
+        <span>{expanded ? t('panel.hideSummary') : t('panel.showSummary')}</span>
         <strong className="panel__toggle-total">{formatMoney(checkout.basket_total, checkout.currency.code)}</strong>
         <Icon name="chevron" className="panel__chevron" />
       </button>
@@ -75,19 +76,19 @@ export function OrderSummaryPanel({
         <OrderSummary checkout={checkout} />
         {onEditBasket ? (
           <button type="button" className="link-button panel__edit" onClick={() => setConfirming(true)}>
-            Edit basket
+            {t('panel.editBasket')}
           </button>
         ) : null}
       </div>
       {onEditBasket ? (
         <Modal
           open={confirming}
-          title="Are you sure?"
+          title={t('panel.areYouSure')}
           onClose={() => setConfirming(false)}
           buttons={
             <>
               <button type="button" className="button button--secondary" onClick={() => setConfirming(false)}>
-                Keep my reservation
+                {t('panel.keepReservation')}
               </button>
               <button
                 type="button"
@@ -97,12 +98,12 @@ export function OrderSummaryPanel({
                   onEditBasket();
                 }}
               >
-                Yes, change my basket
+                {t('panel.changeBasket')}
               </button>
             </>
           }
         >
-          <p>Changing your basket releases the tickets held for you. You can reserve them again if they are still available.</p>
+          <p>{t('panel.releases')}</p>
         </Modal>
       ) : null}
     </aside>

@@ -1,7 +1,7 @@
 /** The account and marketing calls (spec 000 §7), each a thin mapping onto one domain function. */
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { NOT_AN_EMAIL, NOT_A_FULL_NAME } from '../../../contract/index.ts';
-import { FULL_NAME_MESSAGE, INVALID_EMAIL_MESSAGE } from '../../../contract/messages/account.ts';
+import { ACCOUNT_MESSAGES } from '../../../contract/messages/account.ts';
 import { logoutOfSale, saveGuestToSale, signInWithCode } from '../../domain/account.ts';
 import { isRefusal, Refusal } from '../../domain/refusal.ts';
 import { setMarketingPreferences } from '../../domain/marketing.ts';
@@ -83,7 +83,7 @@ export function accountHandlers(deps: AppDeps): Pick<Handlers, AccountCall> {
 
 /** A refused e-mail address or one-word name is answered with the account step's words (spec 000 §5). */
 async function accountRefused(_request: FastifyRequest, reply: FastifyReply, message: string) {
-  return reply.status(400).send({ error: message.replace(NOT_AN_EMAIL, INVALID_EMAIL_MESSAGE).replace(NOT_A_FULL_NAME, FULL_NAME_MESSAGE) });
+  return reply.status(400).send({ error: message.replace(NOT_AN_EMAIL, ACCOUNT_MESSAGES.invalidEmail).replace(NOT_A_FULL_NAME, ACCOUNT_MESSAGES.fullName) });
 }
 
 export const accountInvalid: Partial<Record<'sendOneTimeCode' | 'checkOneTimeCode' | 'saveGuestToSale', InvalidHandler>> = {

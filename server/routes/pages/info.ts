@@ -7,7 +7,7 @@ import { refusalStatus } from '../../http/refusals.ts';
 import { signOut, userIdOf } from '../../http/session.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { formText } from '../../../contract/index.ts';
-import { INVALID_EMAIL_MESSAGE } from '../../../contract/messages/account.ts';
+import { ACCOUNT_MESSAGES } from '../../../contract/messages/account.ts';
 import { html, type Html } from '../../views/html.ts';
 import { sitePage } from '../../http/sitePage.ts';
 
@@ -52,7 +52,7 @@ export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
   app.post('/mailing-list', async (request, reply) => {
     const parsed = subscribeForm.safeParse(request.body ?? {});
     try {
-      if (!parsed.success) throw new Refusal('invalid-input', INVALID_EMAIL_MESSAGE);
+      if (!parsed.success) throw new Refusal('invalid-input', ACCOUNT_MESSAGES.invalidEmail);
       await requestMailingList(db, { mailer, brandName: config.brandName, publicUrl: config.publicUrl }, parsed.data.email, clock());
     } catch (err) {
       if (err instanceof Refusal) return mailingListPage(request, reply, html`<p class="notice error" role="alert">${err.message}</p>`, refusalStatus(err));

@@ -9,7 +9,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod/mini';
 import { calls, codeDigits, formId, WALLET_PATH } from '../../../contract/index.ts';
-import { FULL_NAME_MESSAGE, INVALID_EMAIL_MESSAGE } from '../../../contract/messages/account.ts';
+import { ACCOUNT_MESSAGES } from '../../../contract/messages/account.ts';
 import { saveGuestToSale, signInOnPage, VERIFY_FIRST_MESSAGE, type SignedIn } from '../../domain/account.ts';
 import { Refusal } from '../../domain/refusal.ts';
 import { LOCKED_CODE_MESSAGE, WRONG_CODE_MESSAGE } from '../../domain/oneTimeCode.ts';
@@ -47,7 +47,7 @@ function nextOf(source: unknown): string | null {
 
 /** A refused form in the login step's words: the full name's when only the name is wrong, else the address's. */
 function refusalMessage(error: { issues: { path: PropertyKey[] }[] }): string {
-  return error.issues.every((issue) => issue.path[0] === 'fullname') ? FULL_NAME_MESSAGE : INVALID_EMAIL_MESSAGE;
+  return error.issues.every((issue) => issue.path[0] === 'fullname') ? ACCOUNT_MESSAGES.fullName : ACCOUNT_MESSAGES.invalidEmail;
 }
 
 const demoForm = z.object({ user_id: formId });

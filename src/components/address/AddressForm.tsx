@@ -13,6 +13,7 @@ import { LoadingButton } from '../../../ui/LoadingButton';
 import { Spinner } from '../../../ui/Spinner';
 import { countriesStatesQuery, savedAddressesQuery } from './addressQueries';
 import './address.css';
+import { t, type MessageKey } from '../../../i18n/runtime.ts';
 
 export type AddressActor = ActorRefFrom<typeof addressMachine>;
 
@@ -21,13 +22,13 @@ const blockEnter = (e: KeyboardEvent) => {
   if (e.key === 'Enter') e.preventDefault();
 };
 
-const TEXT_FIELDS: Array<{ field: Exclude<AddressField, 'country' | 'state'>; label: string; autoComplete: string; optional?: boolean }> = [
-  { field: 'first_name', label: 'First name', autoComplete: 'given-name' },
-  { field: 'last_name', label: 'Last name', autoComplete: 'family-name' },
-  { field: 'address_1', label: 'Address line 1', autoComplete: 'address-line1' },
-  { field: 'address_2', label: 'Address line 2', autoComplete: 'address-line2', optional: true },
-  { field: 'town', label: 'Town or city', autoComplete: 'address-level2' },
-  { field: 'postcode', label: 'Postcode or ZIP code', autoComplete: 'postal-code' },
+const TEXT_FIELDS: Array<{ field: Exclude<AddressField, 'country' | 'state'>; label: MessageKey; autoComplete: string; optional?: boolean }> = [
+  { field: 'first_name', label: 'address.field.firstName', autoComplete: 'given-name' },
+  { field: 'last_name', label: 'address.field.lastName', autoComplete: 'family-name' },
+  { field: 'address_1', label: 'address.field.address1', autoComplete: 'address-line1' },
+  { field: 'address_2', label: 'address.field.address2', autoComplete: 'address-line2', optional: true },
+  { field: 'town', label: 'address.field.town', autoComplete: 'address-level2' },
+  { field: 'postcode', label: 'address.field.postcode', autoComplete: 'postal-code' },
 ];
 
 /**
@@ -42,7 +43,7 @@ const TEXT_FIELDS: Array<{ field: Exclude<AddressField, 'country' | 'state'>; la
 export function AddressForm({
   actor,
   giftVouchers,
-  submitLabel = 'Continue',
+  submitLabel = t('ui.continue'),
   inside,
 }: {
   actor: AddressActor;
@@ -61,12 +62,12 @@ export function AddressForm({
   if (view.loading) {
     return (
       <div className={`${inside ? '' : 'card '}address address--loading`}>
-        <Spinner size="large" label="Loading your addresses" />
+        <Spinner size="large" label={t('address.loading')} />
       </div>
     );
   }
   const offered: SavedAddress[] = saved.filter((a) => view.savedIds.includes(a.id));
-  const countries = lists?.countries.length ? lists.countries : [{ id: view.fields.country, name: view.fields.country === '1' ? 'United Kingdom' : view.fields.country, iso_code: '' }];
+  const countries = lists?.countries.length ? lists.countries : [{ id: view.fields.country, name: view.fields.country === '1' ? t('address.unitedKingdom') : view.fields.country, iso_code: '' }];
   const states = (lists?.states ?? []).filter((s) => s.country === COUNTRY_USA);
 
   const autoComplete = (token: string) => (inside ? `billing ${token}` : token);
@@ -74,8 +75,8 @@ export function AddressForm({
     <>
       {view.voucherNamesShown ? (
         <fieldset className="address__group">
-          <legend className="section-title">Gift vouchers</legend>
-          <Field label="Gift voucher from" error={problem('gift_voucher_from')} look={FIELD_LOOKS.address}>
+          <legend className="section-title">{t('address.giftVouchers')}</legend>
+          <Field label={t('address.giftVoucherFrom')} error={problem('gift_voucher_from')} look={FIELD_LOOKS.address}>
             {(control) => (
               <input
                 {...control}
@@ -88,7 +89,7 @@ export function AddressForm({
               />
             )}
           </Field>
-          <Field label="Gift voucher to" error={problem('gift_voucher_to')} look={FIELD_LOOKS.address}>
+          <Field label={t('address.giftVoucherTo')} error={problem('gift_voucher_to')} look={FIELD_LOOKS.address}>
             {(control) => (
               <input
                 {...control}
@@ -105,7 +106,7 @@ export function AddressForm({
 
       {offered.length ? (
         <fieldset className="address__group">
-          <legend className="section-title">Your saved addresses</legend>
+          <legend className="section-title">{t('address.saved')}</legend>
           <div className="choice-group">
             {offered.map((a) => (
               <div key={a.id} className="address__saved">
@@ -121,7 +122,7 @@ export function AddressForm({
                 <button
                   type="button"
                   className="icon-button address__delete"
-                  aria-label={`Delete the address ${a.full_address}`}
+                  aria-label={t('address.delete', { address: a.full_address })}
                   disabled={view.deleting !== null}
                   onClick={() => send.deleteSaved(a.id)}
                 >
@@ -131,7 +132,7 @@ export function AddressForm({
             ))}
             <label className={`choice${view.newAddress ? ' choice--selected' : ''}`}>
               <input type="radio" name="saved-address" checked={view.newAddress} onChange={() => send.chooseSaved('new')} />
-              <span>Use a new address</span>
+              <span>{t('address.useNew')}</span>
             </label>
           </div>
         </fieldset>
@@ -141,10 +142,10 @@ export function AddressForm({
         <div className="address__group stack">
           <div className="address-field">
             <label className="address-field__label" htmlFor={finderId}>
-              Find your address
+              {t('address.find')}
             </label>
             <span className="muted" id={`${finderId}-hint`}>
-              Type a postcode or the first line of the address
+              {t('address.findHint')}
             </span>
             <div className="address__finder">
               <input
@@ -162,15 +163,15 @@ export function AddressForm({
                 }}
               />
               <LoadingButton loading={view.searching} disabled={!view.canFind} className="button--secondary address__find" onClick={send.find}>
-                Find
+                {t('address.findButton')}
               </LoadingButton>
             </div>
           </div>
           {view.possible !== null ? (
             view.possible.length ? (
-              <div className="address__possible" role="group" aria-label="Possible addresses">
+              <div className="address__possible" role="group" aria-label={t('address.possible')}>
                 <p className="muted" role="status">
-                  {view.possible.length === 1 ? '1 address found' : `${view.possible.length} addresses found`}: choose yours.
+                  {t('address.found', { count: view.possible.length })}
                 </p>
                 <ul className="address__possible-list">
                   {view.possible.map((p, index) => (
@@ -184,13 +185,13 @@ export function AddressForm({
               </div>
             ) : (
               <p className="muted" role="status">
-                No addresses match. Try a postcode, or enter the address manually.
+                {t('address.noMatch')}
               </p>
             )
           ) : null}
           {!view.fieldsShown ? (
             <button type="button" className="link-button address__manual" onClick={send.enterManually}>
-              Enter the address manually
+              {t('address.enterManually')}
             </button>
           ) : null}
         </div>
@@ -198,9 +199,9 @@ export function AddressForm({
 
       {view.fieldsShown ? (
         <fieldset className="address__group address__fields">
-          <legend className="section-title">{view.status === 'address_found' ? 'Your address' : 'Address'}</legend>
+          <legend className="section-title">{view.status === 'address_found' ? t('address.yourAddress') : t('address.address')}</legend>
           {TEXT_FIELDS.map(({ field, label, autoComplete: fieldAutoComplete, optional }) => (
-            <Field key={field} label={label} optional={optional} error={field === 'address_2' ? undefined : problem(field)} look={FIELD_LOOKS.address}>
+            <Field key={field} label={t(label)} optional={optional} error={field === 'address_2' ? undefined : problem(field)} look={FIELD_LOOKS.address}>
               {(control) => (
                 <input
                   {...control}
@@ -214,7 +215,7 @@ export function AddressForm({
               )}
             </Field>
           ))}
-          <Field label="Country" error={problem('country')} look={FIELD_LOOKS.address}>
+          <Field label={t('address.field.country')} error={problem('country')} look={FIELD_LOOKS.address}>
             {(control) => (
               <select {...control} className="input" value={view.fields.country} onChange={(e) => send.typeField('country', e.target.value)}>
                 {countries.map((c) => (
@@ -226,7 +227,7 @@ export function AddressForm({
             )}
           </Field>
           {view.fields.country === COUNTRY_USA ? (
-            <Field label="State" error={problem('state')} look={FIELD_LOOKS.address}>
+            <Field label={t('address.field.state')} error={problem('state')} look={FIELD_LOOKS.address}>
               {(control) => (
                 <select
                   {...control}
@@ -235,7 +236,7 @@ export function AddressForm({
                   onChange={(e) => send.typeField('state', e.target.value)}
                   onBlur={onLeaving(() => send.leaveField('state'))}
                 >
-                  <option value="">Choose a state</option>
+                  <option value="">{t('address.chooseState')}</option>
                   {states.map((s) => (
                     <option key={s.id} value={s.id}>
                       {s.name}
@@ -246,7 +247,7 @@ export function AddressForm({
             </Field>
           ) : null}
           <button type="button" className="link-button address__manual" onClick={send.findAgain}>
-            Find the address instead
+            {t('address.findInstead')}
           </button>
         </fieldset>
       ) : null}

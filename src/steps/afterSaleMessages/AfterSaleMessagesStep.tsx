@@ -4,6 +4,7 @@ import { useCheckout, useCheckoutData } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
 import { stepTitle } from '../steps';
 import '../orderCompleted/orderCompleted.css';
+import { t } from '../../../i18n/runtime.ts';
 
 export default function AfterSaleMessagesStep() {
   const view = useCheckout();
@@ -16,9 +17,7 @@ export default function AfterSaleMessagesStep() {
             <h2 className="after-sale__organiser">{m.organiser_name}</h2>
             <p className="after-sale__event">
               <span className="after-sale__title">{m.event_title}</span>
-              <span className="muted">
-                {m.date} at {m.time}
-              </span>
+              <span className="muted">{t('afterSale.when', { date: m.date, time: m.time })}</span>
             </p>
             <p className="after-sale__body">{m.message}</p>
           </li>
@@ -26,7 +25,7 @@ export default function AfterSaleMessagesStep() {
       </ul>
       <div className="card">
         <LoadingButton loading={view.isAdvancing} className="button--block" onClick={view.continueStep}>
-          Continue
+          {t('ui.continue')}
         </LoadingButton>
       </div>
     </StepLayout>

@@ -11,6 +11,7 @@ import { StepLayout } from '../StepLayout';
 import { stepTitle } from '../steps';
 import { useStepChild } from '../useStepChild';
 import './bankTransfer.css';
+import { t } from '../../../i18n/runtime.ts';
 
 type BankTransferActor = ActorRefFrom<typeof bankTransferMachine>;
 
@@ -32,11 +33,11 @@ function BankTransferStatus({ actor }: { actor: BankTransferActor }) {
           <h2 className="section-title">{view.succeeded.title}</h2>
           <dl className="bank-transfer__facts">
             <div>
-              <dt>Reference</dt>
+              <dt>{t('bankTransfer.reference')}</dt>
               <dd>{view.succeeded.reference}</dd>
             </div>
             <div>
-              <dt>Amount</dt>
+              <dt>{t('bankTransfer.amount')}</dt>
               <dd>{view.succeeded.amount}</dd>
             </div>
           </dl>
@@ -46,12 +47,12 @@ function BankTransferStatus({ actor }: { actor: BankTransferActor }) {
       {view.notYetConfirmed ? <Alert type="warning">{view.notYetConfirmed}</Alert> : null}
       {view.canContinue ? (
         <button type="button" className="button button--block button--large" onClick={send.continue}>
-          Continue
+          {t('ui.continue')}
         </button>
       ) : null}
       {view.canRetry ? (
         <button type="button" className="button button--block" onClick={send.retry}>
-          Check again
+          {t('bankTransfer.checkAgain')}
         </button>
       ) : null}
       {view.canSwitchMethod ? (
@@ -73,7 +74,7 @@ export default function BankTransferStep() {
         <BankTransferStatus actor={child} />
       ) : (
         <div className="card step--centred">
-          <Spinner size="large" label="Loading" />
+          <Spinner size="large" label={t('ui.loading')} />
         </div>
       )}
     </StepLayout>

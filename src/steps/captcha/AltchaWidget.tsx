@@ -8,6 +8,7 @@ import type {} from 'altcha/types/react';
 import { useEffect, useEffectEvent, useRef } from 'react';
 import { appCalls as calls } from '../../../contract';
 import type { CaptchaWidgetProps } from './widgetProps';
+import { t } from '../../../i18n/runtime.ts';
 
 const CONFIGURATION = JSON.stringify({
   hideFooter: true,
@@ -21,12 +22,33 @@ interface AltchaStateDetail {
   payload?: string | null;
 }
 
-/** ALTCHA's state event does not carry the error text; its own English label is what it shows. */
-function widgetErrorText(): string {
-  const strings = (globalThis as { $altcha?: { i18n: { get: (lang: string) => Record<string, string> | undefined } } })
-    .$altcha?.i18n.get('en');
-  return strings?.error ?? 'Verification failed. Try again later.';
+interface AltchaRegistry {
+  i18n: { get: (lang: string) => Record<string, string> | undefined; set: (lang: string, strings: Record<string, string>) => void };
 }
+
+/**
+ * ALTCHA's words in the buyer's language: its English strings, with those a buyer sees or hears
+ * taken from the catalogue, registered under the page's language (`<html lang>`), which the
+ * widget is told to use.
+ */
+function registerStrings(): string {
+  const registry = (globalThis as { $altcha?: AltchaRegistry }).$altcha;
+  const language = document.documentElement.lang || 'en-GB';
+  registry?.i18n.set(language, {
+    ...registry.i18n.get('en'),
+    label: t('captcha.label'),
+    verifying: t('captcha.verifying'),
+    verified: t('captcha.verified'),
+    verify: t('captcha.verify'),
+    error: t('captcha.error'),
+    expired: t('captcha.expired'),
+    verificationRequired: t('captcha.required'),
+    waitAlert: t('captcha.wait'),
+    loading: t('ui.loading'),
+  });
+  return language;
+}
+const LANGUAGE = registerStrings();
 
 export default function AltchaWidget({ onPassed, onExpired, onErrored }: CaptchaWidgetProps) {
   const ref = useRef<HTMLElement>(null);
@@ -43,7 +65,7 @@ export default function AltchaWidget({ onPassed, onExpired, onErrored }: Captcha
       const detail = (event as CustomEvent<AltchaStateDetail>).detail;
       if (detail.state === 'verified' && detail.payload) passed(detail.payload);
       else if (detail.state === 'expired') expired();
-      else if (detail.state === 'error') errored(widgetErrorText());
+      else if (detail.state === 'error') errored(t('captcha.error'));
     };
     widget.addEventListener('statechange', onStateChange);
     return () => widget.removeEventListener('statechange', onStateChange);
@@ -54,6 +76,7 @@ export default function AltchaWidget({ onPassed, onExpired, onErrored }: Captcha
       ref={ref}
       challenge={calls.getCaptchaChallenge.path}
       name="h-captcha-response"
+      language={LANGUAGE}
       configuration={CONFIGURATION}
       style={{ '--altcha-max-width': '100%' }}
     />

@@ -6,6 +6,7 @@ import { Spinner } from '../../../ui/Spinner';
 import { useCheckout } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
 import type { CaptchaWidgetProps } from './widgetProps';
+import { t } from '../../../i18n/runtime.ts';
 
 // Each widget is its own chunk: a buyer downloads only the one the server asked for.
 const AltchaWidget = lazy(() => import('./AltchaWidget'));
@@ -21,9 +22,9 @@ export default function CaptchaStep() {
     onErrored: view.captchaErrored,
   };
   return (
-    <StepLayout step="captcha" title="Checkout">
+    <StepLayout step="captcha" title={t('step.captcha')}>
       <div className="card stack">
-        <p className="lead">Please prove you‘re a human being completing the CAPTCHA challenge.</p>
+        <p className="lead">{t('captcha.lead')}</p>
         <div className="captcha">
           <Suspense fallback={<Spinner />}>
             {captcha.sitekey === null || captcha.sitekey === LOCAL_CAPTCHA_SITEKEY ? (
@@ -42,7 +43,7 @@ export default function CaptchaStep() {
           className="button--block"
           onClick={view.captchaContinue}
         >
-          Continue
+          {t('ui.continue')}
         </LoadingButton>
       </div>
     </StepLayout>

@@ -5,11 +5,15 @@
 import HCaptcha from '@hcaptcha/react-hcaptcha';
 import type { CaptchaWidgetProps } from './widgetProps';
 
+/** hCaptcha's own words in the page's language (`<html lang>`; hCaptcha knows Welsh). */
+const intlLanguage = () => (document.documentElement.lang || 'en').split('-')[0];
+
 export default function HCaptchaWidget({ sitekey, onPassed, onExpired, onErrored }: CaptchaWidgetProps & { sitekey: string }) {
   return (
     <HCaptcha
       sitekey={sitekey}
       sentry={false}
+      languageOverride={intlLanguage()}
       onVerify={(token) => onPassed(token)}
       onExpire={onExpired}
       onChalExpired={onExpired}

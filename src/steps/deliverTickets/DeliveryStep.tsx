@@ -10,14 +10,15 @@ import { StepLayout } from '../StepLayout';
 import { stepTitle } from '../steps';
 import { useStepChild } from '../useStepChild';
 import './delivery.css';
+import { t, type MessageKey } from '../../../i18n/runtime.ts';
 
 type DeliveryActor = ActorRefFrom<typeof deliveryMachine>;
 
-const STATE_TEXT: Record<StageStatus, string> = {
-  waiting: 'Waiting',
-  delivering: 'In progress',
-  delivered: 'Done',
-  failed: 'Not delivered',
+const STATE_TEXT: Record<StageStatus, MessageKey> = {
+  waiting: 'delivery.state.waiting',
+  delivering: 'delivery.state.delivering',
+  delivered: 'delivery.state.delivered',
+  failed: 'delivery.state.failed',
 };
 
 function Stage({ label, status }: { label: string; status: StageStatus }) {
@@ -35,7 +36,7 @@ function Stage({ label, status }: { label: string; status: StageStatus }) {
         )}
       </span>
       <span>{label}</span>
-      <span className="delivery__state">{STATE_TEXT[status]}</span>
+      <span className="delivery__state">{t(STATE_TEXT[status])}</span>
     </li>
   );
 }
@@ -46,19 +47,19 @@ function DeliveryProgress({ actor }: { actor: DeliveryActor }) {
   return (
     <div className="card stack delivery">
       <ol className="delivery__stages" aria-live="polite">
-        <Stage label="Delivering your tickets to your ticket wallet" status={view.tickets} />
-        <Stage label="Sending your ticket wallet by e-mail" status={view.wallet} />
+        <Stage label={t('delivery.stage.tickets')} status={view.tickets} />
+        <Stage label={t('delivery.stage.wallet')} status={view.wallet} />
       </ol>
-      {view.complete ? <p className="muted">Your tickets are delivered. Taking you on…</p> : null}
+      {view.complete ? <p className="muted">{t('delivery.takingYouOn')}</p> : null}
       {view.problem ? (
         <Alert type="error">
           {view.problem}
-          {view.errorCode !== null ? <p className="delivery__code">Error code {view.errorCode}</p> : null}
+          {view.errorCode !== null ? <p className="delivery__code">{t('delivery.errorCode', { code: view.errorCode })}</p> : null}
         </Alert>
       ) : null}
       {view.canRetry ? (
         <button type="button" className="button button--block" onClick={send.retry}>
-          Try again
+          {t('delivery.tryAgain')}
         </button>
       ) : null}
     </div>
@@ -75,7 +76,7 @@ export default function DeliveryStep() {
         <DeliveryProgress actor={child} />
       ) : (
         <div className="card">
-          <Spinner label="Loading" />
+          <Spinner label={t('ui.loading')} />
         </div>
       )}
     </StepLayout>

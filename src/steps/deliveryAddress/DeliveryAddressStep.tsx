@@ -3,6 +3,7 @@ import { useStepChild } from '../useStepChild';
 import { useCheckout, useCheckoutData } from '../../app/checkoutContext';
 import { AddressForm } from '../../components/address/AddressForm';
 import { StepLayout } from '../StepLayout';
+import { t } from '../../../i18n/runtime.ts';
 
 /**
  * The delivery_address step (spec 001 §2 Delivery Address): where posted tickets and gift vouchers
@@ -15,10 +16,10 @@ export default function DeliveryAddressStep() {
   const actor = useStepChild<typeof addressMachine>('address');
   const giftVouchers = (checkout?.gift_vouchers.length ?? 0) > 0;
   const tickets = (checkout?.tickets.length ?? 0) > 0;
-  const what = giftVouchers && tickets ? 'gift vouchers and tickets' : giftVouchers ? 'gift vouchers' : 'tickets';
+  const what = giftVouchers && tickets ? 'both' : giftVouchers ? 'vouchers' : 'tickets';
   return (
-    <StepLayout step="delivery_address" title="Delivery Address" countdownRef={root.countdownRef} onEditBasket={root.canEditBasket ? root.editBasket : undefined}>
-      <p className="lead">Where should we post your {what}?</p>
+    <StepLayout step="delivery_address" title={t('deliveryAddress.title')} countdownRef={root.countdownRef} onEditBasket={root.canEditBasket ? root.editBasket : undefined}>
+      <p className="lead">{t('deliveryAddress.lead', { what })}</p>
       {actor && checkout ? <AddressForm actor={actor} giftVouchers={giftVouchers} /> : null}
     </StepLayout>
   );

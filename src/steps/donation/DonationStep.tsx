@@ -11,6 +11,7 @@ import { useCheckout, useCheckoutData } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
 import { useStepChild } from '../useStepChild';
 import './donation.css';
+import { t } from '../../../i18n/runtime.ts';
 
 type DonationActor = ActorRefFrom<typeof donationMachine>;
 
@@ -21,9 +22,8 @@ function plainText(html: string): string {
 
 /** Spec 000 §9: the base fee is shown in pence; the percentage as the charity set it. */
 function feeNote(charity: Charity): string {
-  const percent = new Intl.NumberFormat('en-GB', { maximumFractionDigits: 2 }).format(charity.booking_fee);
-  const vat = charity.booking_fee_includes_vat ? ' plus VAT' : '';
-  return `A processing fee of ${charity.base_fee}p + ${percent}%${vat} is added to your donation, so the charity receives the whole amount you give.`;
+  const percent = Math.round(charity.booking_fee * 100) / 100;
+  return t('donation.feeNote', { baseFee: charity.base_fee, percent, vat: charity.booking_fee_includes_vat ? 'yes' : 'no' });
 }
 
 function DonationForm({ actor, charity, currency }: { actor: DonationActor; charity: Charity; currency: string }) {
@@ -47,7 +47,7 @@ function DonationForm({ actor, charity, currency }: { actor: DonationActor; char
         </div>
       </div>
       <fieldset className="donation__amounts">
-        <legend className="section-title">Choose an amount</legend>
+        <legend className="section-title">{t('donation.chooseAmountLegend')}</legend>
         <div className="donation__presets">
           {charity.donation_options.map((amount) => (
             <button
@@ -62,7 +62,7 @@ function DonationForm({ actor, charity, currency }: { actor: DonationActor; char
           ))}
         </div>
         <label className="donation__custom" htmlFor={customId}>
-          <span>Other amount</span>
+          <span>{t('donation.otherAmount')}</span>
           <span className="donation__custom-input">
             <span aria-hidden="true">{money(0).replace(/[\d.,\s]/g, '')}</span>
             <input
@@ -82,7 +82,7 @@ function DonationForm({ actor, charity, currency }: { actor: DonationActor; char
       </fieldset>
       <p className="muted donation__fee">
         {feeNote(charity)}
-        {fee !== null ? <> Fee for this donation: {money(fee)}.</> : null}
+        {fee !== null ? t('donation.feeForThis', { fee: money(fee) }) : null}
       </p>
       {view.problem ? (
         <div id={problemId}>
@@ -90,10 +90,10 @@ function DonationForm({ actor, charity, currency }: { actor: DonationActor; char
         </div>
       ) : null}
       <LoadingButton type="submit" loading={view.saving} className="button--block">
-        {view.amount !== null && view.amount > 0 ? `Donate ${money(view.amount)}` : 'Donate'}
+        {view.amount !== null && view.amount > 0 ? t('donation.donateAmount', { amount: money(view.amount) }) : t('donation.donate')}
       </LoadingButton>
       <button type="button" className="link-button donation__skip" disabled={view.saving} onClick={send.skip}>
-        Skip donation
+        {t('donation.skip')}
       </button>
     </form>
   );
@@ -108,7 +108,7 @@ export default function DonationStep() {
   return (
     <StepLayout
       step="donation"
-      title={charity?.donation_checkout_title || 'Donation'}
+      title={charity?.donation_checkout_title || t('step.donation')}
       countdownRef={root.countdownRef}
       onEditBasket={root.canEditBasket ? root.editBasket : undefined}
     >

@@ -14,17 +14,15 @@ import { stepTitle } from '../steps';
 import { StepLayout } from '../StepLayout';
 import { useStepChild } from '../useStepChild';
 import '../donation/donation.css';
+import { t, type MessageKey } from '../../../i18n/runtime.ts';
 
 type GiftAidActor = ActorRefFrom<typeof giftAidMachine>;
 
 /** HMRC's model declaration, one statement per confirmation. */
-const CONFIRMATIONS: { which: Confirmation; text: string }[] = [
-  {
-    which: 'taxpayer',
-    text: 'I am a UK taxpayer and understand that if I pay less Income Tax and/or Capital Gains Tax than the amount of Gift Aid claimed on all my donations in that tax year it is my responsibility to pay any difference.',
-  },
-  { which: 'ownMoney', text: 'This is my own money. It is not money collected from others, a company donation or a donation on someone else’s behalf.' },
-  { which: 'notSweepstake', text: 'I am not getting anything in return for this donation, such as a raffle, auction or sweepstake entry.' },
+const CONFIRMATIONS: { which: Confirmation; key: MessageKey }[] = [
+  { which: 'taxpayer', key: 'giftAid.taxpayer' },
+  { which: 'ownMoney', key: 'giftAid.ownMoney' },
+  { which: 'notSweepstake', key: 'giftAid.notSweepstake' },
 ];
 
 function FieldProblem({ id, text }: { id: string; text: string | undefined }) {
@@ -81,22 +79,19 @@ function GiftAidForm({ actor, charity, amount, currency }: { actor: GiftAidActor
   );
   return (
     <form className="card stack gift-aid" onSubmit={onSubmit} noValidate>
-      <p className="lead">
-        Gift Aid adds 25% to your donation at no extra cost to you: {charity.name} can claim {money(view.uplift)} on your{' '}
-        {money(amount)} donation.
-      </p>
+      <p className="lead">{t('giftAid.lead', { charity: charity.name, uplift: money(view.uplift), amount: money(amount) })}</p>
       <label className="choice gift-aid__toggle">
         <input type="checkbox" role="switch" checked={form.isGiftAid} onChange={(e) => send.toggleGiftAid(e.target.checked)} />
-        <span>I'd like to add Gift Aid</span>
+        <span>{t('giftAid.add')}</span>
       </label>
       {form.isGiftAid ? (
         <>
           <fieldset className="gift-aid__group" aria-describedby={problems.confirmations ? confirmProblemId : undefined}>
-            <legend className="section-title">Please confirm</legend>
+            <legend className="section-title">{t('giftAid.pleaseConfirm')}</legend>
             <div className="choice-group">
-              {CONFIRMATIONS.map(({ which, text }) => (
+              {CONFIRMATIONS.map(({ which, key }) => (
                 <div key={which}>
-                  {box(form.confirmations[which], (checked) => send.toggleConfirmation(which, checked), text, {
+                  {box(form.confirmations[which], (checked) => send.toggleConfirmation(which, checked), t(key), {
                     'aria-invalid': problems.confirmations && !form.confirmations[which] ? true : undefined,
                   })}
                 </div>
@@ -106,28 +101,28 @@ function GiftAidForm({ actor, charity, amount, currency }: { actor: GiftAidActor
           </fieldset>
           {view.addressNeeded ? (
             <fieldset className="gift-aid__group">
-              <legend className="section-title">Your home address</legend>
+              <legend className="section-title">{t('giftAid.homeAddress')}</legend>
               <div className="choice-group gift-aid__residence">
                 <label className="choice">
                   <input type="radio" name="gift-aid-residence" checked={form.ukBased} onChange={() => send.chooseResidence(true)} />
-                  <span>I live in the UK</span>
+                  <span>{t('giftAid.liveInUk')}</span>
                 </label>
                 <label className="choice">
                   <input type="radio" name="gift-aid-residence" checked={!form.ukBased} onChange={() => send.chooseResidence(false)} />
-                  <span>I pay UK tax but live overseas</span>
+                  <span>{t('giftAid.liveOverseas')}</span>
                 </label>
               </div>
               {form.ukBased ? (
                 <>
                   <TextField
-                    label="Address line 1"
+                    label={t('giftAid.address1Label')}
                     value={form.address1}
                     problem={problems.address1}
                     autoComplete="address-line1"
                     onChange={(value) => send.typeField('address1', value)}
                   />
                   <TextField
-                    label="Postcode"
+                    label={t('giftAid.postcodeLabel')}
                     value={form.postcode}
                     problem={problems.postcode}
                     autoComplete="postal-code"
@@ -136,7 +131,7 @@ function GiftAidForm({ actor, charity, amount, currency }: { actor: GiftAidActor
                 </>
               ) : (
                 <TextField
-                  label="Overseas address"
+                  label={t('giftAid.overseasLabel')}
                   value={form.overseasAddress}
                   problem={problems.overseasAddress}
                   autoComplete="street-address"
@@ -148,10 +143,10 @@ function GiftAidForm({ actor, charity, amount, currency }: { actor: GiftAidActor
           ) : null}
         </>
       ) : null}
-      {box(form.subscribe, send.toggleSubscribe, <>Keep me updated by email about {charity.name}’s work</>)}
+      {box(form.subscribe, send.toggleSubscribe, t('giftAid.subscribe', { charity: charity.name }))}
       {view.problem ? <Alert type="error">{view.problem}</Alert> : null}
       <LoadingButton type="submit" loading={view.saving} className="button--block">
-        Continue
+        {t('ui.continue')}
       </LoadingButton>
     </form>
   );

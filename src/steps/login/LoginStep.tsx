@@ -17,6 +17,8 @@ import { StepLayout } from '../StepLayout';
 import { stepModuleOf, stepTitle } from '../steps';
 import { useStepChild } from '../useStepChild';
 import './login.css';
+import { t } from '../../../i18n/runtime.ts';
+import { rich } from '../../../ui/rich.tsx';
 
 const blockEnter = (e: KeyboardEvent<HTMLInputElement>) => {
   if (e.key === 'Enter') e.preventDefault();
@@ -48,8 +50,8 @@ function Account({ actor }: { actor: ActorRefFrom<typeof accountMachine> }) {
     case 'enter_email':
       return (
         <form className="card stack login" noValidate onSubmit={(e) => e.preventDefault()}>
-          <p className="lead">We'll email you a one-time sign in or registration code.</p>
-          <Field label="Email address" hint="Type your email address" error={view.emailError} alert>
+          <p className="lead">{t('login.lead')}</p>
+          <Field label={t('login.email')} hint={t('login.emailHint')} error={view.emailError} alert>
             {(control) => (
               <input
                 {...control}
@@ -72,15 +74,9 @@ function Account({ actor }: { actor: ActorRefFrom<typeof accountMachine> }) {
               {view.sendError.detail ? <span className="login__detail">. {view.sendError.detail}</span> : null}
             </Alert>
           ) : null}
-          <p className="muted">
-            By continuing you agree to the{' '}
-            <a href="/legal-information/purchase-terms-and-conditions/">
-              terms of sale
-            </a>
-            .
-          </p>
+          <p className="muted">{rich('login.terms', {}, { a: (text) => <a href="/legal-information/purchase-terms-and-conditions/">{text}</a> })}</p>
           <LoadingButton loading={view.busy} className="button--block" onClick={view.submitEmail}>
-            Continue
+            {t('ui.continue')}
           </LoadingButton>
         </form>
       );
@@ -88,10 +84,10 @@ function Account({ actor }: { actor: ActorRefFrom<typeof accountMachine> }) {
       return (
         <form className="card stack login" noValidate onSubmit={(e) => e.preventDefault()}>
           <Alert type="success">
-            Code sent to inbox
+            {t('login.codeSent')}
             <span className="login__who"> {view.email.trim()}</span>
           </Alert>
-          <Field label="One-time code" hint="The 6 digits in the email we sent you" error={view.codeError} alert>
+          <Field label={t('login.code')} hint={t('login.codeHint')} error={view.codeError} alert>
             {(control) => (
               <div className="code-field">
                 <input
@@ -109,7 +105,7 @@ function Account({ actor }: { actor: ActorRefFrom<typeof accountMachine> }) {
                   onChange={(e) => view.changeCode(e.target.value)}
                   onKeyDown={blockEnter}
                 />
-                <button type="button" className="icon-button" aria-label="Clear the code" onClick={view.clearCode} disabled={view.busy || view.code === ''}>
+                <button type="button" className="icon-button" aria-label={t('login.clearCode')} onClick={view.clearCode} disabled={view.busy || view.code === ''}>
                   <Icon name="close" />
                 </button>
               </div>
@@ -122,19 +118,19 @@ function Account({ actor }: { actor: ActorRefFrom<typeof accountMachine> }) {
             </Alert>
           ) : null}
           <LoadingButton loading={view.busy} disabled={!view.canVerify} className="button--block" onClick={view.verify}>
-            Verify
+            {t('login.verify')}
           </LoadingButton>
           <div className="login__links">
             <button type="button" className="link-button" onClick={view.changeAddress} disabled={view.busy}>
-              Check or change email
+              {t('login.changeEmail')}
             </button>
             <button type="button" className="link-button" onClick={view.resend} disabled={view.busy}>
-              Resend code
+              {t('login.resend')}
             </button>
           </div>
           {view.resent ? (
             <p className="muted" role="status">
-              A new code is on its way; the earlier one no longer works.
+              {t('login.resent')}
             </p>
           ) : null}
         </form>
@@ -142,10 +138,8 @@ function Account({ actor }: { actor: ActorRefFrom<typeof accountMachine> }) {
     case 'confirm_name':
       return (
         <form className="card stack login" noValidate onSubmit={(e) => e.preventDefault()}>
-          <p className="lead">
-            Welcome! Tell us who is buying: your tickets will be in the name of <span className="login__who">{view.email.trim()}</span>.
-          </p>
-          <Field label="Full name" hint="Type your full name" error={view.nameError} alert>
+          <p className="lead">{rich('login.welcome', { email: view.email.trim() }, { who: (text) => <span className="login__who">{text}</span> })}</p>
+          <Field label={t('login.fullName')} hint={t('login.fullNameHint')} error={view.nameError} alert>
             {(control) => (
               <input
                 {...control}
@@ -162,14 +156,14 @@ function Account({ actor }: { actor: ActorRefFrom<typeof accountMachine> }) {
             )}
           </Field>
           <LoadingButton loading={view.busy} className="button--block" onClick={view.submitName}>
-            Continue
+            {t('ui.continue')}
           </LoadingButton>
         </form>
       );
     case 'confirm_account':
       return (
         <div className="card stack login">
-          <p className="lead">You are buying as</p>
+          <p className="lead">{t('login.buyingAs')}</p>
           <p className="login__who">
             <strong>{view.user?.full_name}</strong>
             <br />
@@ -177,17 +171,17 @@ function Account({ actor }: { actor: ActorRefFrom<typeof accountMachine> }) {
           </p>
           {view.logoutError ? <Alert type="error">{view.logoutError}</Alert> : null}
           <button type="button" className="link-button" onClick={view.signOut} disabled={view.busy}>
-            Not you? Sign out
+            {t('login.signOut')}
           </button>
           <LoadingButton loading={view.busy} className="button--block" onClick={view.continueAsUser}>
-            Continue
+            {t('ui.continue')}
           </LoadingButton>
         </div>
       );
     default:
       return (
         <div className="card step--centred">
-          <Spinner label="Loading" />
+          <Spinner label={t('ui.loading')} />
         </div>
       );
   }
@@ -208,7 +202,7 @@ export default function LoginStep() {
         <Account actor={child} />
       ) : (
         <div className="card step--centred">
-          <Spinner label="Loading" />
+          <Spinner label={t('ui.loading')} />
         </div>
       )}
     </StepLayout>

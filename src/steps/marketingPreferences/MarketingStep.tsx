@@ -12,6 +12,8 @@ import { StepLayout } from '../StepLayout';
 import { stepModuleOf, stepTitle } from '../steps';
 import { useStepChild } from '../useStepChild';
 import './marketing.css';
+import { t } from '../../../i18n/runtime.ts';
+import { rich } from '../../../ui/rich.tsx';
 
 function Preferences({ actor }: { actor: ActorRefFrom<typeof marketingMachine> }) {
   const snapshot = useSelector(actor, (s) => s);
@@ -19,20 +21,18 @@ function Preferences({ actor }: { actor: ActorRefFrom<typeof marketingMachine> }
   if (view.loading) {
     return (
       <div className="card step--centred">
-        <Spinner label="Loading" />
+        <Spinner label={t('ui.loading')} />
       </div>
     );
   }
   return (
     <form className="card stack marketing" noValidate onSubmit={(e) => e.preventDefault()}>
       <fieldset className="marketing__boxes" disabled={view.saving}>
-        <legend className="visually-hidden">What may we send you?</legend>
+        <legend className="visually-hidden">{t('marketing.legend')}</legend>
         {view.eventUpdates.shown ? (
           <label className="marketing__box">
             <input type="checkbox" checked={view.eventUpdates.checked} onChange={view.toggleEventUpdates} />
-            <span>
-              Updates about the events in your basket <span className="tag">Strongly Recommended</span>
-            </span>
+            <span>{rich('marketing.eventUpdates', {}, { tag: (text) => <span className="tag">{text}</span> })}</span>
           </label>
         ) : null}
         {view.organisers.map((o) => (
@@ -44,13 +44,13 @@ function Preferences({ actor }: { actor: ActorRefFrom<typeof marketingMachine> }
         {view.newsletter.shown ? (
           <label className="marketing__box">
             <input type="checkbox" checked={view.newsletter.checked} onChange={view.toggleNewsletter} />
-            <span>Our community newsletter: exclusive event news and discounts</span>
+            <span>{t('marketing.newsletter')}</span>
           </label>
         ) : null}
       </fieldset>
       {view.error ? <Alert type="error">{view.error}</Alert> : null}
       <LoadingButton loading={view.saving} className="button--block" onClick={view.save}>
-        Continue
+        {t('ui.continue')}
       </LoadingButton>
     </form>
   );
@@ -70,7 +70,7 @@ export default function MarketingStep() {
         <Preferences actor={child} />
       ) : (
         <div className="card step--centred">
-          <Spinner label="Loading" />
+          <Spinner label={t('ui.loading')} />
         </div>
       )}
     </StepLayout>

@@ -5,6 +5,7 @@ import type { orderCompletedSenders, OrderCompletedView } from '../../../machine
 import { ORDER_COMPLETED_MESSAGES } from '../../../contract/messages/orderCompleted';
 import { LoadingButton } from '../../../ui/LoadingButton';
 import { Modal } from '../../../ui/Modal';
+import { t } from '../../../i18n/runtime.ts';
 
 type Senders = ReturnType<typeof orderCompletedSenders>;
 
@@ -23,17 +24,17 @@ export function FeedbackDialog({ view, send }: { view: OrderCompletedView['feedb
       buttons={
         <>
           <button type="button" className="button button--secondary" onClick={send.closeDialog} disabled={view.sending}>
-            Cancel
+            {t('completed.cancel')}
           </button>
           <LoadingButton loading={view.sending} disabled={!view.canSend} onClick={send.sendFeedback}>
-            Send
+            {t('completed.send')}
           </LoadingButton>
         </>
       }
     >
       <div className="field">
         <label className="field__label" htmlFor={id}>
-          Tell the organiser about your booking
+          {t('completed.feedbackLabel')}
         </label>
         <textarea
           id={id}
@@ -62,7 +63,7 @@ export function ShareDialog({ title, text, view, send }: { title: string; text: 
         <>
           {canShareNatively ? (
             <button type="button" className="button button--secondary" onClick={() => send.shareSheet(text)}>
-              Share…
+              {t('completed.shareNative')}
             </button>
           ) : null}
           <button type="button" className="button" onClick={() => send.copy(text)} disabled={view.copying}>
@@ -73,7 +74,7 @@ export function ShareDialog({ title, text, view, send }: { title: string; text: 
     >
       <div className="field">
         <label className="field__label" htmlFor={id}>
-          Message to share
+          {t('completed.shareMessage')}
         </label>
         <textarea id={id} className="input share__text" rows={4} readOnly value={text} onFocus={(e) => e.currentTarget.select()} />
       </div>

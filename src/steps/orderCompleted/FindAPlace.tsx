@@ -8,6 +8,7 @@ import { hasFullVenue } from '../../../machines/orderCompleted/orderCompleted.co
 import { ORDER_COMPLETED_MESSAGES } from '../../../contract/messages/orderCompleted';
 import { accommodationMapUrl, stayFor, type AccommodationMapConfig } from './accommodationMap';
 import { BackLink } from './BackLink';
+import { t } from '../../../i18n/runtime.ts';
 
 /** The map's main colour: the brand's. */
 const MAP_COLOUR = '#0f766e';
@@ -34,10 +35,10 @@ export function FindAPlace({
     <section className="order-subview" aria-labelledby="stay-title">
       <BackLink onBack={onBack} />
       <h2 id="stay-title" className="order-subview__title" tabIndex={-1} ref={heading}>
-        Find a place to stay
+        {t('completed.findAPlace')}
       </h2>
       {events.length > 1 ? (
-        <ul className="stay-events" role="list" aria-label="Events in your order">
+        <ul className="stay-events" role="list" aria-label={t('completed.eventsInOrder')}>
           {events.map((e) => (
             <li key={e.id}>
               <button type="button" className="link-button" aria-current={e.id === shown?.id ? 'true' : undefined} onClick={() => onChoose(e.id)}>
@@ -49,11 +50,11 @@ export function FindAPlace({
       ) : null}
       {shown && stay ? (
         <div className="card stack stay-map">
-          <p className="muted">Places to stay near {shown.venue.full_address}.</p>
+          <p className="muted">{t('completed.placesNear', { address: shown.venue.full_address })}</p>
           <iframe
             key={shown.id}
             className="stay-map__frame"
-            title={`Map of places to stay near ${shown.title}`}
+            title={t('completed.mapTitle', { title: shown.title })}
             src={accommodationMapUrl(config, stay)}
             loading="lazy"
             referrerPolicy="strict-origin-when-cross-origin"

@@ -23,6 +23,7 @@ import { TransferView } from './TransferView';
 import { accommodationMapQuery } from './orderCompletedActors';
 import '../deliverTickets/delivery.css';
 import './orderCompleted.css';
+import { t } from '../../../i18n/runtime.ts';
 
 /** The sale's e-mail and reference (get_simple_info); a failure is silent (spec 001 §8). */
 function useSimpleInfo() {
@@ -35,7 +36,7 @@ export default function OrderCompletedStep() {
   const actor = useStepChild<typeof orderCompletedMachine>('orderCompleted');
   return (
     <StepLayout step="order_completed" title={stepTitle('order_completed')}>
-      {actor ? <OrderCompleted actor={actor} /> : <Spinner label="Loading" />}
+      {actor ? <OrderCompleted actor={actor} /> : <Spinner label={t('ui.loading')} />}
     </StepLayout>
   );
 }
@@ -68,7 +69,7 @@ function OrderCompleted({ actor }: { actor: OrderCompletedActor }) {
         // Shown where the checkout's notifications are (the page's one notifications region is the checkout's own).
         <div className="toasts order-notice">
           <div className="toasts__item">
-            <Alert type={view.notice.kind} onDismiss={send.dismissNotice} dismissLabel="Dismiss notification">
+            <Alert type={view.notice.kind} onDismiss={send.dismissNotice} dismissLabel={t('ui.dismissNotification')}>
               {view.notice.text}
             </Alert>
           </div>

@@ -14,6 +14,8 @@ import { useUser } from '../../app/checkoutContext';
 import { Icon } from '../../../ui/Icon';
 import { FeedbackDialog, ShareDialog } from './Dialogs';
 import { TileIcon, type TileIconName } from './TileIcon';
+import { t } from '../../../i18n/runtime.ts';
+import { rich } from '../../../ui/rich.tsx';
 
 const BRAND = import.meta.env.VITE_BRAND_NAME ?? 'Holdfast';
 
@@ -62,23 +64,21 @@ export function Overview({
             <p className="order-complete__headline">{PLAN_COMPLETED_MESSAGES.title}</p>
             <section className="order-complete__important" aria-labelledby="plan-important">
               <h3 id="plan-important" className="section-title">
-                Important information
+                {t('plan.importantTitle')}
               </h3>
               <ul>
-                {PLAN_COMPLETED_MESSAGES.important.map((point) => (
+                {PLAN_COMPLETED_MESSAGES.important.map((point, index) => (
                   <li key={point}>
-                    {point.endsWith('in your account settings.') ? (
-                      // The spec's words, with 'account settings' leading to where this plan's card is changed.
-                      <>
-                        {point.slice(0, -'account settings.'.length)}
-                        <a className="inline-link" href={reference ? planCardPath(reference) : ACCOUNT_PATH}>
-                          account settings
-                        </a>
-                        .
-                      </>
-                    ) : (
-                      point
-                    )}
+                    {index === 2
+                      ? // The spec's words, with 'account settings' leading to where this plan's card is changed.
+                        rich('plan.important3Linked', {}, {
+                          a: (text) => (
+                            <a className="inline-link" href={reference ? planCardPath(reference) : ACCOUNT_PATH}>
+                              {text}
+                            </a>
+                          ),
+                        })
+                      : point}
                   </li>
                 ))}
               </ul>
@@ -96,26 +96,26 @@ export function Overview({
           </>
         )}
       </div>
-      <ul className="order-tiles" role="list" aria-label="What next">
+      <ul className="order-tiles" role="list" aria-label={t('completed.whatNext')}>
         {tiles?.livestream ? (
           <Tile icon="live" href={tiles.livestream.href} hint={tiles.livestream.title}>
-            How to watch the livestream
+            {t('completed.livestream')}
           </Tile>
         ) : null}
         <Tile icon="wallet" href={WALLET_PATH}>
-          Go to ticket wallet
+          {t('completed.wallet')}
         </Tile>
         <Tile icon="feedback" onClick={send.openFeedback} dialog>
           {ORDER_COMPLETED_MESSAGES.feedbackTitle}
         </Tile>
         {tiles?.transfer ? (
-          <Tile icon="transfer" onClick={() => checkout && send.openTransfer(checkout, new Date())} disabled={tiles.transfer.disabled} hint={tiles.transfer.disabled ? 'Seated tickets cannot be transferred' : undefined}>
-            Transfer tickets
+          <Tile icon="transfer" onClick={() => checkout && send.openTransfer(checkout, new Date())} disabled={tiles.transfer.disabled} hint={tiles.transfer.disabled ? t('completed.seatedNoTransfer') : undefined}>
+            {t('completed.transfer')}
           </Tile>
         ) : null}
         {tiles?.findAPlace ? (
           <Tile icon="bed" onClick={send.openFindAPlace}>
-            Find a place to stay
+            {t('completed.findAPlace')}
           </Tile>
         ) : null}
         {tiles?.share ? (
@@ -131,7 +131,7 @@ export function Overview({
           </h2>
           {organisers.map((o) => (
             <div key={o.id} className="browse-events__organiser">
-              <p className="muted">From {o.name}</p>
+              <p className="muted">{t('completed.fromOrganiser', { name: o.name })}</p>
               <ul className="browse-events__list" role="list">
                 {o.upcoming_events.map((e) => (
                   <li key={e.url}>

@@ -6,6 +6,7 @@ import type { orderCompletedMachine } from '../../../machines/orderCompleted/ord
 import type { transfersMachine } from '../../../machines/transfers/transfers.machine';
 import { Spinner } from '../../../ui/Spinner';
 import { BackLink } from './BackLink';
+import { t } from '../../../i18n/runtime.ts';
 
 // The transfer form is its own chunk, loaded only when a buyer opens it.
 const TransferTickets = lazy(() => import('./transfer/TransferTickets'));
@@ -30,9 +31,9 @@ export function TransferView({
     <section className="order-subview" aria-labelledby="transfer-title">
       <BackLink onBack={onBack} />
       <h2 id="transfer-title" className="order-subview__title" tabIndex={-1} ref={heading}>
-        Transfer tickets
+        {t('completed.transfer')}
       </h2>
-      <Suspense fallback={<Spinner label="Loading" />}>
+      <Suspense fallback={<Spinner label={t('ui.loading')} />}>
         <TransferTickets form={form} transferred={transferred} onBack={onBack} />
       </Suspense>
     </section>

@@ -10,11 +10,12 @@ import type { addressMachine } from '../../../machines/address/address.machine';
 import { AddressForm } from '../../components/address/AddressForm';
 import { countriesStatesQuery, savedAddressesQuery } from '../../components/address/addressQueries';
 import { useUser } from '../../app/checkoutContext';
+import { t } from '../../../i18n/runtime.ts';
 
-const LEGEND = 'Billing address';
+const legend = () => t('payment.billingAddress');
 
 export function BillingAddress({ actor, given, disabled }: { actor: ActorRefFrom<typeof addressMachine> | undefined; given: AddressStart | null; disabled: boolean }) {
-  if (actor) return <AddressForm actor={actor} giftVouchers={false} inside={{ legend: LEGEND, disabled }} />;
+  if (actor) return <AddressForm actor={actor} giftVouchers={false} inside={{ legend: legend(), disabled }} />;
   return given ? <GivenAddress given={given} /> : null;
 }
 
@@ -35,7 +36,7 @@ function GivenAddress({ given }: { given: AddressStart }) {
   }
   return (
     <fieldset className="payment__fieldset" disabled>
-      <legend className="section-title">{LEGEND}</legend>
+      <legend className="section-title">{legend()}</legend>
       <p className="payment__given">
         {lines.filter(Boolean).map((line) => (
           <span key={line}>

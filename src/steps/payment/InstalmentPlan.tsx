@@ -13,6 +13,7 @@ import { NEW_CARD } from '../../../machines/instalment/instalment.types';
 import { callApi } from '../../api/client';
 import { SandboxCardFields } from './SandboxCardFields';
 import { cardUi } from './cardUi';
+import { t } from '../../../i18n/runtime.ts';
 
 /** The buyer's saved cards, and the publishable key naming the form a new card is typed into. */
 export function savedPaymentMethodsQuery() {
@@ -31,16 +32,16 @@ export function InstalmentPlan({ view, send, checkout }: { view: PaymentView; se
   return (
     <div className="plan stack">
       <fieldset className="payment__fieldset" disabled={view.paying}>
-        <legend className="section-title">Choose your payment plan</legend>
+        <legend className="section-title">{t('plan.choose')}</legend>
         <div className="choice-group plan__options">
           {options.map((o) => (
             <label key={o.option} className={`choice plan__option${plan.option === o.option ? ' choice--selected' : ''}`}>
               <input type="radio" name="plan-option" checked={plan.option === o.option} onChange={() => send.choosePlanOption(o.option)} />
               <span className="plan__label">{o.label}</span>
-              <ol className="plan__schedule" aria-label={`${o.label}: schedule`}>
+              <ol className="plan__schedule" aria-label={t('plan.schedule', { label: o.label })}>
                 {o.schedule.map((s, i) => (
                   <li key={i}>
-                    <span>{i === 0 ? `Today (${s.uk_due})` : s.uk_due}</span>
+                    <span>{i === 0 ? t('plan.today', { date: s.uk_due }) : s.uk_due}</span>
                     <span>{formatMoney(s.value, checkout.currency.code)}</span>
                   </li>
                 ))}
@@ -55,32 +56,31 @@ export function InstalmentPlan({ view, send, checkout }: { view: PaymentView; se
         ) : null}
       </fieldset>
       <fieldset className="payment__fieldset" disabled={view.paying}>
-        <legend className="section-title">Card for your payments</legend>
+        <legend className="section-title">{t('plan.cardLegend')}</legend>
         <div className="choice-group">
           {saved.map((m) => (
             <label key={m.payment_method_id} className={`choice${plan.card === m.payment_method_id ? ' choice--selected' : ''}`}>
               <input type="radio" name="plan-card" checked={plan.card === m.payment_method_id} onChange={() => send.choosePlanCard(m.payment_method_id)} />
               <span>
-                {BRAND[m.card_type] ?? m.card_type} ending {m.last4digits}, expires {m.expiry}
-                {m.is_default ? ' (default)' : ''}
+                {t('plan.savedCard', { brand: BRAND[m.card_type] ?? m.card_type, last4: m.last4digits, expiry: m.expiry, isDefault: m.is_default ? 'yes' : 'no' })}
               </span>
             </label>
           ))}
           <label className={`choice${plan.card === NEW_CARD ? ' choice--selected' : ''}`}>
             <input type="radio" name="plan-card" checked={plan.card === NEW_CARD} onChange={() => send.choosePlanCard(NEW_CARD)} />
-            <span>A new card</span>
+            <span>{t('plan.newCard')}</span>
           </label>
         </div>
         {plan.card === NEW_CARD ? (
           <>
             {newCardForm === 'stripe' ? (
-              <p className="muted">You type your card into Stripe’s secure form when you pay.</p>
+              <p className="muted">{t('plan.stripeForm')}</p>
             ) : newCardForm === 'sandbox' ? (
-              <SandboxCardFields disabled={view.paying} extraCards={[{ number: '4000000000000341', says: 'is approved today and declined for later instalments' }]} />
+              <SandboxCardFields disabled={view.paying} extraCards={[{ number: '4000000000000341', says: t('plan.declinedLater') }]} />
             ) : null}
             <label className="payment__box">
               <input type="checkbox" checked={plan.makeDefault} onChange={send.togglePlanDefault} />
-              <span>Make this card my default payment method</span>
+              <span>{t('plan.makeDefault')}</span>
             </label>
           </>
         ) : null}
@@ -90,7 +90,7 @@ export function InstalmentPlan({ view, send, checkout }: { view: PaymentView; se
           </span>
         ) : null}
       </fieldset>
-      <p className="muted">Your card is saved so that each later instalment is taken on its date; we remind you before each one.</p>
+      <p className="muted">{t('plan.savedNote')}</p>
     </div>
   );
 }

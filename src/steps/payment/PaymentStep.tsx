@@ -26,6 +26,7 @@ import type { Checkout } from '../../../contract';
 /** For the payment chart's confirmation, which this screen's chunk carries (see paymentActors.ts). */
 export { confirmCard } from './confirmCard';
 import './payment.css';
+import { rich } from '../../../ui/rich.tsx';
 
 /** Stripe's Payment Element and Stripe.js: fetched only when Stripe takes the card. */
 const StripeCard = lazy(() => import('./StripeCard'));
@@ -78,9 +79,9 @@ function TextField({
 function ExpressDetails({ view, send }: { view: PaymentView; send: Senders }) {
   return (
     <fieldset className="payment__fieldset" disabled={view.paying}>
-      <legend className="section-title">Your details</legend>
-      <TextField label="Full name" autoComplete="name" value={view.form.fullName} error={view.problems.fullName} onChange={(v) => send.change('fullName', v)} onLeave={() => send.leave('fullName')} required />
-      <TextField label="Email" type="email" autoComplete="email" value={view.form.email} error={view.problems.email} onChange={(v) => send.change('email', v)} onLeave={() => send.leave('email')} required />
+      <legend className="section-title">{t('payment.yourDetails')}</legend>
+      <TextField label={t('payment.fullNameLabel')} autoComplete="name" value={view.form.fullName} error={view.problems.fullName} onChange={(v) => send.change('fullName', v)} onLeave={() => send.leave('fullName')} required />
+      <TextField label={t('payment.emailLabel')} type="email" autoComplete="email" value={view.form.email} error={view.problems.email} onChange={(v) => send.change('email', v)} onLeave={() => send.leave('email')} required />
       <div className="payment__boxes">
         {view.organisers.map((o) => (
           <label key={o.id} className="payment__box">
@@ -90,7 +91,7 @@ function ExpressDetails({ view, send }: { view: PaymentView; send: Senders }) {
         ))}
         <label className="payment__box">
           <input type="checkbox" checked={view.form.newsletter} onChange={send.toggleNewsletter} />
-          <span>Send me the community newsletter</span>
+          <span>{t('payment.newsletter')}</span>
         </label>
       </div>
     </fieldset>
@@ -108,16 +109,13 @@ function AccountSignIn({ view, send }: { view: PaymentView; send: Senders }) {
   return (
     <form className="card stack payment" onSubmit={onSubmit} noValidate>
       {view.error ? <Alert type="info">{view.error}</Alert> : null}
-      <p>
-        {signIn.busy && !signIn.code ? 'Sending a code to ' : 'Code sent to '}
-        <strong>{signIn.email}</strong>
-      </p>
+      <p>{rich(signIn.busy && !signIn.code ? 'payment.sendingCodeTo' : 'payment.codeSentTo', { email: signIn.email }, { strong: (text) => <strong>{text}</strong> })}</p>
       <div className="field">
         <label className="field__label" htmlFor={id}>
-          One-time code
+          {t('login.code')}
         </label>
         <span className="field__hint" id={`${id}-hint`}>
-          The 6 digits in the email we sent you
+          {t('login.codeHint')}
         </span>
         <input
           id={id}
@@ -140,14 +138,14 @@ function AccountSignIn({ view, send }: { view: PaymentView; send: Senders }) {
         ) : null}
       </div>
       <LoadingButton type="submit" loading={signIn.busy} disabled={!signIn.canVerify} className="button--block">
-        Verify
+        {t('login.verify')}
       </LoadingButton>
       <div className="payment__signin-links">
         <button type="button" className="link-button" onClick={send.useAnotherEmail} disabled={signIn.busy}>
-          Use another email
+          {t('payment.useAnotherEmail')}
         </button>
         <button type="button" className="link-button" onClick={send.resend} disabled={signIn.busy}>
-          Resend code
+          {t('login.resend')}
         </button>
       </div>
     </form>
@@ -159,7 +157,7 @@ function MethodChoice({ view, send }: { view: PaymentView; send: Senders }) {
   if (view.methods.length === 0) return null;
   return (
     <fieldset className="payment__fieldset" disabled={view.paying}>
-      <legend className="section-title">How would you like to pay?</legend>
+      <legend className="section-title">{t('payment.howToPay')}</legend>
       <div className="choice-group">
         {view.methods.map((m) => (
           <label key={m.method} className={`choice${m.chosen ? ' choice--selected' : ''}`}>
@@ -190,8 +188,8 @@ function PaymentForm({ actor, total, checkout }: { actor: PaymentActor; total: s
   const firstInstalment = view.method === 'instalment' && view.form.plan.option ? checkout?.payment_plan_schedule_options[view.form.plan.option]?.schedule[0] : undefined;
   const payLabel =
     firstInstalment && checkout
-      ? `Pay ${formatMoney(firstInstalment.value, checkout.currency.code)} today`
-      : `${total ? `Pay ${total}` : 'Pay'}${bank ? ' by bank transfer' : ''}`;
+      ? t('payment.payToday', { amount: formatMoney(firstInstalment.value, checkout.currency.code) })
+      : t('payment.pay', { amount: total ?? 'none', bank: bank ? 'yes' : 'no' });
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     send.pay();
@@ -200,7 +198,7 @@ function PaymentForm({ actor, total, checkout }: { actor: PaymentActor; total: s
   if (view.loading) {
     body = (
       <div className="card step--centred">
-        <Spinner size="large" label="Loading" />
+        <Spinner size="large" label={t('ui.loading')} />
       </div>
     );
   } else if (view.blocked) {
@@ -216,12 +214,12 @@ function PaymentForm({ actor, total, checkout }: { actor: PaymentActor; total: s
           <>
             <Alert type="error">{view.error}</Alert>
             <button type="button" className="button button--block" onClick={send.retry}>
-              Try again
+              {t('payment.tryAgain')}
             </button>
           </>
         ) : (
           <p className="payment__working">
-            <Spinner size="medium" /> Your free tickets are being claimed…
+            <Spinner size="medium" /> {t('payment.freeClaiming')}
           </p>
         )}
       </div>
@@ -233,7 +231,7 @@ function PaymentForm({ actor, total, checkout }: { actor: PaymentActor; total: s
       <div className="card stack">
         {view.error ? <Alert type="error">{view.error}</Alert> : null}
         <button type="button" className="button button--block" onClick={send.retry}>
-          Try again
+          {t('payment.tryAgain')}
         </button>
       </div>
     );
@@ -250,10 +248,10 @@ function PaymentForm({ actor, total, checkout }: { actor: PaymentActor; total: s
         )}
         <fieldset className="payment__fieldset" disabled={view.paying}>
           <TextField
-            label={view.phoneRequired || view.method === 'instalment' ? 'Contact number' : 'Contact number (optional)'}
+            label={view.phoneRequired || view.method === 'instalment' ? t('payment.contactNumber') : t('payment.contactNumberOptional')}
             type="tel"
             autoComplete="tel"
-            hint="For the organiser to reach you about your booking"
+            hint={t('payment.contactNumberHint')}
             value={view.form.contactNumber}
             error={view.problems.contactNumber}
             onChange={(v) => send.change('contactNumber', v)}
@@ -270,7 +268,7 @@ function PaymentForm({ actor, total, checkout }: { actor: PaymentActor; total: s
           <Suspense
             fallback={
               <p className="payment__working">
-                <Spinner size="medium" /> Loading the card form…
+                <Spinner size="medium" /> {t('payment.loadingCardForm')}
               </p>
             }
           >
@@ -280,7 +278,7 @@ function PaymentForm({ actor, total, checkout }: { actor: PaymentActor; total: s
           <Suspense
             fallback={
               <p className="payment__working">
-                <Spinner size="medium" /> Loading the card form…
+                <Spinner size="medium" /> {t('payment.loadingCardForm')}
               </p>
             }
           >
@@ -288,11 +286,11 @@ function PaymentForm({ actor, total, checkout }: { actor: PaymentActor; total: s
           </Suspense>
         ) : (
           <LoadingButton type="submit" loading={view.paying} disabled={!view.canPay} className="button--block button--large">
-            {view.paying ? 'Confirming payment' : payLabel}
+            {view.paying ? t('payment.confirming') : payLabel}
           </LoadingButton>
         )}
         <p className="muted payment__secure">
-          {bank ? 'You approve the payment in your own bank’s app or website, then come back here.' : 'Your card details are taken by our card processor and never stored here.'}
+          {bank ? t('payment.bankNote') : t('payment.cardNote')}
         </p>
       </form>
     );
@@ -318,7 +316,7 @@ export default function PaymentStep() {
         <PaymentForm actor={actor} total={total} checkout={checkout} />
       ) : (
         <div className="card step--centred">
-          <Spinner size="large" label="Loading" />
+          <Spinner size="large" label={t('ui.loading')} />
         </div>
       )}
     </StepLayout>

@@ -6,6 +6,10 @@
 import { useEffect, useId, useState } from 'react';
 import { SANDBOX_CARDS } from '../../../contract';
 import { sandboxCardElement, type SandboxCard } from './sandboxCardElement';
+import { t } from '../../../i18n/runtime.ts';
+import { rich } from '../../../ui/rich.tsx';
+
+const CODE = { code: (text: string) => <code>{text}</code> };
 
 export function SandboxCardFields({ disabled, extraCards = [] }: { disabled: boolean; extraCards?: { number: string; says: string }[] }) {
   const id = useId();
@@ -19,36 +23,30 @@ export function SandboxCardFields({ disabled, extraCards = [] }: { disabled: boo
     <div className="sandbox-fields stack" data-testid="sandbox-card-fields">
       <div className="field">
         <label className="field__label" htmlFor={`${id}-number`}>
-          Card number
+          {t('sandbox.cardNumber')}
         </label>
         <input id={`${id}-number`} className="input" inputMode="numeric" autoComplete="cc-number" value={card.number} disabled={disabled} onChange={(e) => change('number', e.target.value)} />
       </div>
       <div className="payment__grid">
         <div className="field">
           <label className="field__label" htmlFor={`${id}-expiry`}>
-            Expiry (MM/YY)
+            {t('sandbox.expiry')}
           </label>
-          <input id={`${id}-expiry`} className="input" autoComplete="cc-exp" placeholder="MM/YY" value={card.expiry} disabled={disabled} onChange={(e) => change('expiry', e.target.value)} />
+          <input id={`${id}-expiry`} className="input" autoComplete="cc-exp" placeholder={t('sandbox.expiryPlaceholder')} value={card.expiry} disabled={disabled} onChange={(e) => change('expiry', e.target.value)} />
         </div>
         <div className="field">
           <label className="field__label" htmlFor={`${id}-cvc`}>
-            CVC
+            {t('sandbox.cvc')}
           </label>
           <input id={`${id}-cvc`} className="input" inputMode="numeric" autoComplete="cc-csc" value={card.cvc} disabled={disabled} onChange={(e) => change('cvc', e.target.value)} />
         </div>
       </div>
       <details className="muted sandbox-fields__cards">
-        <summary>Sandbox test cards (no real money moves)</summary>
+        <summary>{t('sandbox.testCards')}</summary>
         <ul>
-          <li>
-            <code>{SANDBOX_CARDS.success}</code> is approved
-          </li>
-          <li>
-            <code>{SANDBOX_CARDS.decline}</code> is declined
-          </li>
-          <li>
-            <code>{SANDBOX_CARDS.insufficientFunds}</code> has insufficient funds
-          </li>
+          <li>{rich('sandbox.approved', { number: SANDBOX_CARDS.success }, CODE)}</li>
+          <li>{rich('sandbox.declined', { number: SANDBOX_CARDS.decline }, CODE)}</li>
+          <li>{rich('sandbox.insufficient', { number: SANDBOX_CARDS.insufficientFunds }, CODE)}</li>
           {extraCards.map((c) => (
             <li key={c.number}>
               <code>{c.number}</code> {c.says}

@@ -15,6 +15,7 @@ import { LoadingButton } from '../../../ui/LoadingButton';
 import { Spinner } from '../../../ui/Spinner';
 import { SandboxCardFields } from './SandboxCardFields';
 import { squareCardElement } from './sandboxCardElement';
+import { t } from '../../../i18n/runtime.ts';
 
 function SquareSdkCard({ appId, locationId }: { appId: string; locationId: string }) {
   const id = useId().replace(/[^a-zA-Z0-9_-]/g, '');
@@ -46,24 +47,24 @@ export function SquareCard({ actor, payLabel }: { actor: ActorRefFrom<typeof squ
   if (view.loading) {
     return (
       <p className="payment__working">
-        <Spinner size="medium" /> Loading the card form…
+        <Spinner size="medium" /> {t('payment.loadingCardForm')}
       </p>
     );
   }
   if (!view.showCard || !view.credentials) {
     return (
       <p className="payment__working">
-        <Spinner size="medium" /> Confirming payment…
+        <Spinner size="medium" /> {t('payment.confirmingEllipsis')}
       </p>
     );
   }
   return (
     <div className="stack square-card" data-testid="square-card">
-      <h3 className="section-title">Card details</h3>
+      <h3 className="section-title">{t('payment.cardDetails')}</h3>
       {view.form === 'square' ? <SquareSdkCard appId={view.credentials.app_id} locationId={view.credentials.location_id} /> : <SandboxCardFields disabled={view.paying} />}
       {view.cardError ? <Alert type="error">{view.cardError}</Alert> : null}
       <LoadingButton type="button" loading={view.paying} className="button--block button--large" onClick={send.submitCard}>
-        {view.paying ? 'Confirming payment' : payLabel}
+        {view.paying ? t('payment.confirming') : payLabel}
       </LoadingButton>
     </div>
   );

@@ -10,6 +10,7 @@ import { LoadingButton } from '../../../ui/LoadingButton';
 import type { StripeSession } from './stripeSession';
 import { PAYMENT_MESSAGES } from '../../../contract/messages/payment';
 import { appearanceFromTokens, stripeFor } from './stripeJs';
+import { t } from '../../../i18n/runtime.ts';
 
 /** Where Stripe sends the buyer back after a completed payment or a security check. */
 export const STRIPE_RETURN_PATH = '/do/checkout/stripe_auth/';
@@ -39,7 +40,7 @@ function CardForm({ session, payLabel }: { session: StripeSession; payLabel: str
         options={{ layout: 'tabs' }}
       />
       <LoadingButton loading={busy || !shown} onClick={() => void confirm()} className="button--block button--large">
-        {busy ? 'Confirming payment' : payLabel}
+        {busy ? t('payment.confirming') : payLabel}
       </LoadingButton>
     </div>
   );

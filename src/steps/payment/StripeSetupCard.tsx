@@ -14,6 +14,7 @@ import type { StripeSetup } from '../../../machines/instalment/instalment.types'
 import { LoadingButton } from '../../../ui/LoadingButton';
 import { appearanceFromTokens, stripeFor } from './stripeJs';
 import { stripeSetupElement } from './stripeSetupElement';
+import { t } from '../../../i18n/runtime.ts';
 
 type Senders = ReturnType<typeof instalmentSenders>;
 
@@ -30,7 +31,7 @@ function SetupForm({ clientSecret, confirming, payLabel, send }: { clientSecret:
     <div className="stack payment__stripe">
       <PaymentElement onReady={() => setShown(true)} onLoadError={send.cardFormFailed} options={{ layout: 'tabs' }} />
       <LoadingButton loading={confirming || !shown} onClick={send.submitCard} className="button--block button--large">
-        {confirming ? 'Saving your card' : payLabel}
+        {confirming ? t('payment.savingCard') : payLabel}
       </LoadingButton>
     </div>
   );

@@ -7,7 +7,7 @@
 import { fromPromise } from 'xstate';
 import type { QueryClient } from '@tanstack/react-query';
 import { COUNTRY_UK, checkCodeRefusalSchema, type AddressStart, type RequestOf, type ResponseOf } from '../../../contract';
-import { CHECK_FAILED_NOTICE, SEND_FAILED_NOTICE } from '../../../contract/messages/account';
+import { ACCOUNT_MESSAGES } from '../../../contract/messages/account';
 import { ADDRESS_MESSAGES } from '../../../contract/messages/address';
 import { PAYMENT_MESSAGES } from '../../../contract/messages/payment';
 import { paymentMachine } from '../../../machines/payment/payment.machine';
@@ -88,7 +88,7 @@ export function appPaymentMachine(queryClient: QueryClient, navigate: (url: stri
         settled(callApi('setAccountDetails', input), PAYMENT_MESSAGES.unableToPay),
       ),
       sendOneTimeCode: fromPromise(async ({ input }: { input: { email: string } }) => {
-        await settled(callApi('sendOneTimeCode', input), SEND_FAILED_NOTICE);
+        await settled(callApi('sendOneTimeCode', input), ACCOUNT_MESSAGES.sendFailed);
       }),
       checkOneTimeCode: fromPromise(async ({ input }: { input: { email: string; code: string } }) => {
         try {
@@ -99,7 +99,7 @@ export function appPaymentMachine(queryClient: QueryClient, navigate: (url: stri
             const r = refusal.data;
             throw r.type === HOLD_LOST_ON_THE_WIRE ? holdLost(r.message.error) : refused(r.message);
           }
-          return settled(Promise.reject(err), CHECK_FAILED_NOTICE);
+          return settled(Promise.reject(err), ACCOUNT_MESSAGES.checkFailed);
         }
         // Signed in: the header and the next steps know the buyer.
         await refreshUser(queryClient).catch(() => null);

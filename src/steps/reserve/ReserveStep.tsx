@@ -7,6 +7,7 @@ import { Icon } from '../../../ui/Icon';
 import { Spinner } from '../../../ui/Spinner';
 import { useCheckout } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
+import { t } from '../../../i18n/runtime.ts';
 
 type ReservationSnapshot = Parameters<typeof viewReservation>[0];
 
@@ -16,16 +17,16 @@ export default function ReserveStep() {
   const reservationSnapshot = useSelector(useStepChild<typeof reservationMachine>('reservation'), (s) => s as ReservationSnapshot);
   const reservation = viewReservation(reservationSnapshot);
   return (
-    <StepLayout step="reserve" title="Checkout">
+    <StepLayout step="reserve" title={t('step.reserve')}>
       {reservation.incompatibleBrowser ? (
         <div className="card stack">
-          <Alert type="error">You are using an incompatible browser.</Alert>
+          <Alert type="error">{t('reserve.incompatibleBrowser')}</Alert>
           <button type="button" className="button" onClick={view.copyLink}>
             <Icon name="copy" />
-            Copy link
+            {t('reserve.copyLink')}
           </button>
           <p className="copy-status" aria-live="polite">
-            {reservation.linkCopied ? 'Link copied' : ''}
+            {reservation.linkCopied ? t('reserve.linkCopied') : ''}
           </p>
           <button
             type="button"
@@ -34,13 +35,11 @@ export default function ReserveStep() {
             aria-controls="why-incompatible"
             onClick={view.toggleWhy}
           >
-            Why am I seeing this?
+            {t('reserve.why')}
           </button>
           {reservation.whyOpen ? (
             <p id="why-incompatible" className="muted">
-              Apps such as Facebook, Instagram and TikTok open links in their own built-in browser. Those browsers can
-              block the security checks your card issuer runs when you pay, and your reservation can be lost. Copy
-              the link and open this page in your phone&rsquo;s own browser, such as Safari or Chrome.
+              {t('reserve.whyText')}
             </p>
           ) : null}
         </div>
@@ -48,7 +47,7 @@ export default function ReserveStep() {
         <div className="card reserving" aria-busy="true">
           <Spinner size="large" />
           <p className="reserving__text" role="status">
-            Reserving tickets
+            {t('reserve.reserving')}
           </p>
         </div>
       )}

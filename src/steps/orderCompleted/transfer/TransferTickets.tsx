@@ -18,12 +18,11 @@ import { Icon } from '../../../../ui/Icon';
 import { LoadingButton } from '../../../../ui/LoadingButton';
 import { Spinner } from '../../../../ui/Spinner';
 import './transfer.css';
+import { t } from '../../../../i18n/runtime.ts';
 
 type TransfersActor = ActorRefFrom<typeof transfersMachine>;
 type Senders = ReturnType<typeof transfersSenders>;
 
-const INTRO =
-  'Send tickets to someone else. They get an e-mail to accept them; once they accept, the tickets move to their account. Until then, the tickets stay in your wallet.';
 
 const isoOf = (d: CalendarDate) => `${d.year}-${String(d.month).padStart(2, '0')}-${String(d.day).padStart(2, '0')}`;
 
@@ -55,30 +54,30 @@ function TextField({
 
 function RowForm({ section, row, send, todayIso, disabled }: { section: TransferSectionView; row: TransferRowView; send: Senders; todayIso: string; disabled: boolean }) {
   const at = { ticketId: section.ticketId, index: row.index };
-  const who = `recipient ${row.index + 1} of ${section.title}`;
+  const who = t('transfers.who', { n: row.index + 1, title: section.title });
   const qtyId = useId();
   return (
     <fieldset className="transfer-row" disabled={disabled} data-testid="transfer-row">
-      <legend className="transfer-row__legend">Recipient {row.index + 1}</legend>
+      <legend className="transfer-row__legend">{t('transfers.recipient', { n: row.index + 1 })}</legend>
       <div className="transfer-row__top">
         <div className="transfer__field">
           <label className="transfer__label" htmlFor={qtyId}>
-            Tickets to send
+            {t('transfers.ticketsToSend')}
           </label>
           <div className="stepper">
-            <button type="button" className="stepper__button" aria-label={`One fewer ticket for ${who}`} disabled={!row.canDecrease} onClick={() => send.decrease(at)}>
+            <button type="button" className="stepper__button" aria-label={t('transfers.oneFewer', { who })} disabled={!row.canDecrease} onClick={() => send.decrease(at)}>
               <Icon name="minus" />
             </button>
             <input id={qtyId} className="stepper__input" type="text" inputMode="numeric" readOnly value={row.qty} />
-            <button type="button" className="stepper__button" aria-label={`One more ticket for ${who}`} disabled={!row.canIncrease} onClick={() => send.increase(at)}>
+            <button type="button" className="stepper__button" aria-label={t('transfers.oneMore', { who })} disabled={!row.canIncrease} onClick={() => send.increase(at)}>
               <Icon name="plus" />
             </button>
           </div>
         </div>
         {row.removable ? (
-          <button type="button" className="button button--secondary transfer-row__remove" aria-label={`Remove ${who}`} onClick={() => send.removeRow(at)}>
+          <button type="button" className="button button--secondary transfer-row__remove" aria-label={t('transfers.removeWho', { who })} onClick={() => send.removeRow(at)}>
             <Icon name="trash" />
-            Remove
+            {t('transfers.remove')}
           </button>
         ) : null}
       </div>
@@ -92,7 +91,7 @@ function RowForm({ section, row, send, todayIso, disabled }: { section: Transfer
       </div>
       {row.isGift ? (
         <>
-          <div className="transfer-row__when" role="radiogroup" aria-label={`When to send the gift to ${who}`}>
+          <div className="transfer-row__when" role="radiogroup" aria-label={t('transfers.whenToSend', { who })}>
             {SEND_GIFT_CHOICES.map((choice) => (
               <label key={choice} className={`transfer-pill${row.sendGift === choice ? ' transfer-pill--on' : ''}`}>
                 <input type="radio" name={`when-${row.key}`} checked={row.sendGift === choice} onChange={() => send.chooseDelivery(at, choice)} />
@@ -135,7 +134,7 @@ function Section({ section, send, todayIso, disabled }: { section: TransferSecti
       <h3 className="transfer-section__heading">
         <button type="button" className="transfer-section__toggle" aria-expanded={section.open} aria-controls={panelId} onClick={() => send.toggleSection(section.ticketId)}>
           <span>{section.title}</span>
-          <span className="muted transfer-section__count">{section.qty === 1 ? '1 ticket' : `${section.qty} tickets`}</span>
+          <span className="muted transfer-section__count">{t('transfers.ticketCount', { count: section.qty })}</span>
           <Icon name="chevron" className="transfer-section__chevron" />
         </button>
       </h3>
@@ -147,11 +146,11 @@ function Section({ section, send, todayIso, disabled }: { section: TransferSecti
           type="button"
           className="button button--secondary transfer-section__add"
           disabled={disabled || !section.canAddRow}
-          aria-label={`Add a recipient for ${section.title}`}
+          aria-label={t('transfers.addRecipientFor', { title: section.title })}
           onClick={() => send.addRow(section.ticketId)}
         >
           <Icon name="plus" />
-          Add a recipient
+          {t('transfers.addRecipient')}
         </button>
       </div>
     </section>
@@ -165,13 +164,13 @@ function TicketsSent({ onBack }: { onBack: () => void }) {
   return (
     <div className="card stack transfer" ref={done} tabIndex={-1}>
       <Alert type="success">{TRANSFER_MESSAGES.transferred}</Alert>
-      <p>Each recipient gets an e-mail to accept their tickets. Until they do, the tickets stay in your wallet.</p>
+      <p>{t('transfers.eachRecipient')}</p>
       <div className="transfer__actions">
         <button type="button" className="button button--secondary" onClick={onBack}>
-          Back
+          {t('transfers.back')}
         </button>
         <a className="button" href={WALLET_PATH}>
-          Go to ticket wallet
+          {t('completed.wallet')}
         </a>
       </div>
     </div>
@@ -188,17 +187,17 @@ function TransferForm({ actor, onBack, todayIso }: { actor: TransfersActor; onBa
     send.sendTickets();
   };
   return (
-    <form className="stack transfer" noValidate onSubmit={onSubmit} aria-label="Transfer tickets">
-      <p className="transfer__intro">{INTRO}</p>
+    <form className="stack transfer" noValidate onSubmit={onSubmit} aria-label={t('transfers.formLabel')}>
+      <p className="transfer__intro">{t('transfers.intro')}</p>
       {view.sections.length === 0 ? (
-        <p className="card">Tickets with seats cannot be transferred, and every ticket of this order has a seat.</p>
+        <p className="card">{t('transfers.allSeated')}</p>
       ) : (
         view.sections.map((section) => <Section key={section.ticketId} section={section} send={send} todayIso={todayIso} disabled={view.sendingTickets} />)
       )}
       {view.problem ? <Alert type="error">{view.problem}</Alert> : null}
       <div className="transfer__actions">
         <button type="button" className="button button--secondary" onClick={onBack}>
-          Back
+          {t('transfers.back')}
         </button>
         <LoadingButton type="submit" loading={view.sendingTickets} disabled={!view.canSend}>
           {TRANSFER_MESSAGES.sendTickets}
@@ -215,7 +214,7 @@ function TransferForm({ actor, onBack, todayIso }: { actor: TransfersActor; onBa
 export default function TransferTickets({ form, transferred, onBack }: { form: TransfersActor | undefined; transferred: boolean; onBack: () => void }) {
   if (form) return <TransferForm actor={form} onBack={onBack} todayIso={isoOfToday(form)} />;
   if (transferred) return <TicketsSent onBack={onBack} />;
-  return <Spinner label="Loading" />;
+  return <Spinner label={t('ui.loading')} />;
 }
 
 function isoOfToday(form: TransfersActor): string {
