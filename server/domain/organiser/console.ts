@@ -257,3 +257,11 @@ export async function presalePlace(db: Pick<Executor, 'execute'>, dateId: number
   );
   return Number(row!.id);
 }
+
+/**
+ * A presale code's buyer let in: one use of the code spent and a place admitted past the queue, in
+ * one transaction. Null when the code has no use left (and nothing is written).
+ */
+export async function admitWithPresaleCode(db: Database, dateId: number, code: string, now: Date): Promise<number | null> {
+  return db.transaction(async (tx) => ((await usePresaleCode(tx, dateId, code)) ? presalePlace(tx, dateId, now) : null));
+}

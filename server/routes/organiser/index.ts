@@ -18,6 +18,7 @@ import { isRefusal, Refusal } from '../../domain/refusal.ts';
 import { Html, html, page } from '../../views/html.ts';
 import {
   addPresaleCode,
+  admitWithPresaleCode,
   audit,
   ACTIONS,
   auditOf,
@@ -28,13 +29,11 @@ import {
   openNow,
   organisersOf,
   presaleCodesOf,
-  presalePlace,
   removePresaleCode,
   setMessage,
   setPaused,
   setRate,
   setUpOnSale,
-  usePresaleCode,
   wrongPresaleTries,
   recordWrongPresaleTry,
   type AuditRow,
@@ -294,7 +293,7 @@ export async function registerOrganiserConsole(app: FastifyInstance, deps: AppDe
       return send(reply, 429, `Presale: ${date.title}`, presalePage(date.row.eventDateId, date.title, PRESALE_TOO_MANY_MESSAGE));
     }
     const placeId = code
-      ? await db.transaction(async (tx) => ((await usePresaleCode(tx, date.row.eventDateId, code)) ? presalePlace(tx, date.row.eventDateId, now) : null))
+      ? await admitWithPresaleCode(db, date.row.eventDateId, code, now)
       : null;
     if (placeId === null) {
       await recordWrongPresaleTry(db, date.row.eventDateId, request.ip, now);
