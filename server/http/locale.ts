@@ -6,13 +6,12 @@
  * (i18n/runtime.ts `t`), the server's pages, its answers and the checkout's page alike.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import { eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { catalogueFor, installSourceCatalogue } from '../../i18n/catalogues.ts';
 import { dirOf, isLanguage, isLocale, LOCALE_COOKIE, negotiate, SOURCE_LOCALE, type Locale } from '../../i18n/locales.ts';
 import { setCatalogueSource } from '../../i18n/runtime.ts';
 import type { Database as Db } from '../db/index.ts';
-import { users } from '../db/schema.ts';
+import { accountLanguage, saveAccountLanguage } from '../domain/accountLanguage.ts';
 import { userIdOf } from './session.ts';
 
 type Source = 'cookie' | 'account' | 'browser' | 'organiser' | 'default';
@@ -71,15 +70,12 @@ export function registerLocale(app: FastifyInstance, { db, demo }: { db: Db; dem
     const userId = page && current.from !== 'cookie' ? userIdOf(request) : null;
     if (userId === null) return current.locale !== SOURCE_LOCALE || (page && current.from === 'default') ? run() : done();
     // A signed-in buyer who has not chosen in this browser gets their account's language on the pages they open.
-    db.select({ language: users.language })
-      .from(users)
-      .where(eq(users.id, userId))
-      .then(([row]) => {
-        const saved = acceptable(row?.language, demo);
-        if (saved) Object.assign(current, { locale: saved, from: 'account' });
-        if (current.locale !== SOURCE_LOCALE || current.from === 'default') run();
-        else done();
-      }, done);
+    accountLanguage(db, userId).then((language) => {
+      const saved = acceptable(language, demo);
+      if (saved) Object.assign(current, { locale: saved, from: 'account' });
+      if (current.locale !== SOURCE_LOCALE || current.from === 'default') run();
+      else done();
+    }, done);
   });
   const ended = (request: FastifyRequest) => {
     if (scopedRequests.delete(request)) leave();
@@ -123,7 +119,7 @@ export function inLocale<T>(locale: Locale, f: () => T): T {
 export async function chooseLanguage(request: FastifyRequest, reply: FastifyReply, db: Db, locale: Locale): Promise<void> {
   reply.setCookie(LOCALE_COOKIE, locale, { path: '/', sameSite: 'lax', httpOnly: true, secure: request.protocol === 'https', maxAge: COOKIE_SECONDS });
   const userId = userIdOf(request);
-  if (userId !== null) await db.update(users).set({ language: locale }).where(eq(users.id, userId));
+  if (userId !== null) await saveAccountLanguage(db, userId, locale);
 }
 
 /** The `lang` and `dir` attributes of a page's html element. */
