@@ -1,15 +1,19 @@
 /**
  * The one money formatter, used by the app and by the server's pages. Amounts travel in integer
  * minor units (pence, cents); the screen shows the currency's own decimals (two for pounds and
- * euros, as spec 000 §9 shows them), thousands separators and the currency prefix.
+ * euros, as spec 000 §9 shows them), thousands separators and the currency prefix, as the active
+ * locale writes them (i18n/runtime.ts: the page's, or on the server the request's).
  */
+import { activeIntlLocale } from '../i18n/runtime.ts';
+
 const formatters = new Map<string, Intl.NumberFormat>();
 
 function formatterFor(code: string): Intl.NumberFormat {
-  let formatter = formatters.get(code);
+  const locale = activeIntlLocale();
+  let formatter = formatters.get(locale + code);
   if (!formatter) {
-    formatter = new Intl.NumberFormat('en-GB', { style: 'currency', currency: code });
-    formatters.set(code, formatter);
+    formatter = new Intl.NumberFormat(locale, { style: 'currency', currency: code });
+    formatters.set(locale + code, formatter);
   }
   return formatter;
 }
@@ -22,15 +26,12 @@ export function formatMoney(minorUnits: number, currencyCode: string): string {
 }
 
 /** The sign the formatter puts before amounts: '£' for GBP, '€' for EUR. */
-const symbols = new Map<string, string>();
-
 export function currencySymbol(currencyCode: string): string {
-  let symbol = symbols.get(currencyCode);
-  if (symbol === undefined) {
-    symbol = formatterFor(currencyCode).formatToParts(0).find((part) => part.type === 'currency')?.value ?? currencyCode;
-    symbols.set(currencyCode, symbol);
-  }
-  return symbol;
+  return (
+    formatterFor(currencyCode)
+      .formatToParts(0)
+      .find((part) => part.type === 'currency')?.value ?? currencyCode
+  );
 }
 
 /**
@@ -39,5 +40,10 @@ export function currencySymbol(currencyCode: string): string {
  */
 export function formatSeatTotal(minorUnits: number): string {
   const whole = minorUnits % 100 === 0;
-  return new Intl.NumberFormat('en-GB', { style: 'currency', currency: 'GBP', minimumFractionDigits: whole ? 0 : 2, maximumFractionDigits: whole ? 0 : 2 }).format(minorUnits / 100);
+  return new Intl.NumberFormat(activeIntlLocale(), {
+    style: 'currency',
+    currency: 'GBP',
+    minimumFractionDigits: whole ? 0 : 2,
+    maximumFractionDigits: whole ? 0 : 2,
+  }).format(minorUnits / 100);
 }
