@@ -8,6 +8,10 @@
 // - libraries where they do not belong: no React, ky or TanStack in machines/ (a chart reaches the
 //   app only through what it is provided); no Fastify, nor the server's http/, routes/ or
 //   providers/, in server/domain/ (the domain is handed what it needs);
+// - no SQL in the server's web layer (server/http/, routes/, plugins/, views/; tests may): no
+//   drizzle-orm, no tables from server/db/schema, no query helpers from server/db/index.ts. SQL
+//   lives in server/domain/, and in server/db/ for generic storage (sessions, rate limits); the web
+//   layer calls their named functions (the two pages of WEB_LAYER_WITH_SQL still read tables);
 // - `as unknown as` nowhere in production code but the one seam, contract/unchecked.ts (tests may
 //   build fakes with it);
 // - with type information, on production code only: no floating promise
@@ -64,6 +68,17 @@ const NOT_IN_DOMAIN = [
     regex: '^(\\.\\./)+(http|routes|providers)(/|$)',
     message: 'The domain imports neither the web layer (http/, routes/) nor the providers\' wiring: it is handed what it needs.',
   },
+];
+
+/** The server's web layer: it calls the domain, and writes no SQL of its own. */
+const WEB_LAYER = ['server/http/**', 'server/routes/**', 'server/plugins/**', 'server/views/**'];
+/** Pages not yet through the domain: they still read tables themselves. */
+const WEB_LAYER_WITH_SQL = ['server/routes/pages/account.ts', 'server/routes/pages/checkoutApp.ts'];
+const NO_SQL_HERE = 'SQL lives in server/domain/ (and server/db/ for generic storage such as sessions and rate limits): call a named function from there.';
+const NOT_IN_WEB_LAYER = [
+  { group: ['drizzle-orm', 'drizzle-orm/*'], message: `The web layer writes no SQL. ${NO_SQL_HERE}` },
+  { regex: '^(\\.\\./)+db/schema(\\.ts)?(/|$)', message: `The web layer reads no tables. ${NO_SQL_HERE}` },
+  { regex: '^(\\.\\./)+db/index(\\.ts)?$', importNames: ['rows', 'preparedRows'], message: `The web layer runs no queries. ${NO_SQL_HERE}` },
 ];
 
 /** `as unknown as` is refused outside the seam (contract/unchecked.ts). */
@@ -147,6 +162,11 @@ export default defineConfig(
     files: ['server/domain/**'],
     ignores: ['server/domain/**/*.test.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [reaching(['src', 'machines', 'scripts', 'bench', 'e2e', 'tools']), ...NOT_IN_DOMAIN] }] },
+  },
+  {
+    files: WEB_LAYER,
+    ignores: ['server/**/*.test.ts', ...WEB_LAYER_WITH_SQL],
+    rules: { 'no-restricted-imports': ['error', { patterns: [reaching(['src', 'machines', 'scripts', 'bench', 'e2e', 'tools']), ...NOT_IN_WEB_LAYER] }] },
   },
 
   // `as unknown as` only in the seam.
