@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { currencySymbol, formatMoney, formatSeatTotal } from './money';
+import { currencySymbol, formatMoney } from './money';
+import { formatSeatTotal } from './seatMoney';
 
 describe('formatMoney', () => {
   it('shows pence as pounds with two decimals and the currency prefix', () => {

@@ -8,8 +8,14 @@ import { activeIntlLocale } from '../i18n/runtime.ts';
 
 const formatters = new Map<string, Intl.NumberFormat>();
 
+/**
+ * The locale money is written in: Welsh writes it as UK English does ('£1,234.56'), which some
+ * browsers' Intl, lacking Welsh's money pattern, would write '£ 1,234.56'.
+ */
+const moneyLocale = (locale = activeIntlLocale()) => (locale == 'cy' ? 'en-GB' : locale);
+
 function formatterFor(code: string): Intl.NumberFormat {
-  const locale = activeIntlLocale();
+  const locale = moneyLocale();
   let formatter = formatters.get(locale + code);
   if (!formatter) {
     formatter = new Intl.NumberFormat(locale, { style: 'currency', currency: code });
@@ -32,18 +38,4 @@ export function currencySymbol(currencyCode: string): string {
       .formatToParts(0)
       .find((part) => part.type === 'currency')?.value ?? currencyCode
   );
-}
-
-/**
- * The seat page's total (spec 001 §2, §9): a pound sign, and two decimals unless the amount is a
- * whole number of pounds: '£50', '£32.50'.
- */
-export function formatSeatTotal(minorUnits: number): string {
-  const whole = minorUnits % 100 === 0;
-  return new Intl.NumberFormat(activeIntlLocale(), {
-    style: 'currency',
-    currency: 'GBP',
-    minimumFractionDigits: whole ? 0 : 2,
-    maximumFractionDigits: whole ? 0 : 2,
-  }).format(minorUnits / 100);
 }

@@ -4,7 +4,8 @@
  * list, the total, and the rules' verdict carried by a press.
  */
 import type { SnapshotFrom } from 'xstate';
-import { formatMoney, formatSeatTotal } from '../../contract/money';
+import { formatMoney } from '../../contract/money';
+import { formatSeatTotal } from '../../contract/seatMoney';
 import { checkSeatToggle, seatName, type RuleSeat } from '../../contract/seatRules';
 import { seatBasketKey, type PlanSeat, type ResponseOf } from '../../contract';
 import { unchecked } from '../../contract/unchecked';

@@ -8,7 +8,7 @@
  */
 import { useMemo } from 'react';
 import { SeatsioSeatingChart, type Region } from '@seatsio/seatsio-react';
-import { formatSeatTotal } from '../../contract/money';
+import { formatSeatTotal } from '../../contract/seatMoney';
 import type { SeatPricing } from '../../contract';
 import type { ChartHoldToken, chartSenders } from '../../machines/seatSelection/seatSelection.connect';
 
