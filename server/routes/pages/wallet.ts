@@ -18,6 +18,7 @@ import { googleSaveJwt, googleSaveUrl, googleWalletSigner } from '../../domain/p
 import { passTicketOf } from '../../domain/passes/ticket.ts';
 import { applePassPath } from './passes.ts';
 import { ACCOUNT_PATH } from '../../../contract/delivery.ts';
+import { t } from '../../../i18n/runtime.ts';
 
 export function registerWallet(app: FastifyInstance, deps: AppDeps): void {
   const { db } = deps;
@@ -31,51 +32,51 @@ export function registerWallet(app: FastifyInstance, deps: AppDeps): void {
     if (!user) {
       return pageFor(
         request,
-        'Ticket wallet',
-        html`<h1>Ticket wallet</h1>
-          <p>Sign in to see your tickets. We e-mail you a one-time code.</p>
-          <p><a class="button" href="/signin/?next=${encodeURIComponent(WALLET_PATH)}">Sign in</a></p>`,
+        t('page.wallet.title'),
+        html`<h1>${t('page.wallet.title')}</h1>
+          <p>${t('page.wallet.signInLead')}</p>
+          <p><a class="button" href="/signin/?next=${encodeURIComponent(WALLET_PATH)}">${t('page.wallet.signIn')}</a></p>`,
       );
     }
     const list = await walletOf(db, user.id);
     // A save link per ticket, signed afresh for this page (it holds the ticket, for Google to keep).
     const googleLinks = new Map<string, string>();
     if (google) {
-      for (const t of list) {
-        const ticket = await passTicketOf(db, user.id, t.code);
-        if (ticket) googleLinks.set(t.code, googleSaveUrl(google, googleSaveJwt(google, ticket, { origin, brandName: deps.config.brandName })));
+      for (const { code } of list) {
+        const ticket = await passTicketOf(db, user.id, code);
+        if (ticket) googleLinks.set(code, googleSaveUrl(google, googleSaveJwt(google, ticket, { origin, brandName: deps.config.brandName })));
       }
     }
     return pageFor(
       request,
-      'Ticket wallet',
-      html`<h1>Ticket wallet</h1>
-      <p class="muted">Tickets of ${user.firstName} ${user.lastName} (${user.email}). Show the QR code at the door, or add a ticket to your phone’s wallet.${apple?.demo ? ' In demo mode the passes are signed by a demo authority that phones do not accept.' : ''}</p>
-      <p><a class="inline-link" href="${ACCOUNT_PATH}">My account</a>: orders, payment plans and settings.</p>
+      t('page.wallet.title'),
+      html`<h1>${t('page.wallet.title')}</h1>
+      <p class="muted">${t('page.wallet.ticketsOf', { name: `${user.firstName} ${user.lastName}`, email: user.email })}${apple?.demo ? t('page.wallet.demoPasses') : ''}</p>
+      <p><a class="inline-link" href="${ACCOUNT_PATH}">${t('page.wallet.myAccount')}</a>${t('page.wallet.myAccountRest')}</p>
       <div class="form-row">
-        <form method="post" action="/signout/"><button class="button button--secondary" type="submit">Sign out</button></form>
-        <form method="post" action="${SIGN_OUT_EVERYWHERE_PATH}"><button class="button button--secondary" type="submit">Sign out everywhere</button></form>
+        <form method="post" action="/signout/"><button class="button button--secondary" type="submit">${t('page.wallet.signOut')}</button></form>
+        <form method="post" action="${SIGN_OUT_EVERYWHERE_PATH}"><button class="button button--secondary" type="submit">${t('page.wallet.signOutEverywhere')}</button></form>
       </div>
       ${list.length === 0
-        ? html`<p>You have no tickets yet. <a class="inline-link" href="/all-events/">Find an event</a></p>`
+        ? html`<p>${t('page.wallet.noTickets')} <a class="inline-link" href="/all-events/">${t('page.wallet.findEvent')}</a></p>`
         : html`<ul class="wallet" role="list">${list.map(
-            (t) => html`<li class="panel wallet-ticket" data-code="${t.code}">
-              <div class="wallet-ticket__qr">${new Html(qrSvg(t.code, `QR code of ticket ${t.code}`))}</div>
+            (ticket) => html`<li class="panel wallet-ticket" data-code="${ticket.code}">
+              <div class="wallet-ticket__qr">${new Html(qrSvg(ticket.code, t('page.wallet.qr', { code: ticket.code })))}</div>
               <div class="wallet-ticket__info">
-                <h2 class="wallet-ticket__event">${t.eventTitle}</h2>
+                <h2 class="wallet-ticket__event">${ticket.eventTitle}</h2>
                 <dl class="wallet-ticket__facts">
-                  <dt>Date</dt><dd>${formatNiceDate(t.startsAt)}</dd>
-                  <dt>Venue</dt><dd>${t.venue}</dd>
-                  <dt>Ticket</dt><dd>${t.ticketName}</dd>
-                  <dt>Seat</dt><dd>${t.seat ?? 'General admission'}</dd>
-                  <dt>Holder</dt><dd>${t.holderName}</dd>
-                  <dt>Code</dt><dd class="wallet-ticket__code">${t.code}</dd>
-                  ${t.saleReference ? html`<dt>Order</dt><dd>${t.saleReference}</dd>` : ''}
+                  <dt>${t('page.wallet.date')}</dt><dd>${formatNiceDate(ticket.startsAt)}</dd>
+                  <dt>${t('page.wallet.venue')}</dt><dd>${ticket.venue}</dd>
+                  <dt>${t('page.wallet.ticket')}</dt><dd>${ticket.ticketName}</dd>
+                  <dt>${t('page.wallet.seat')}</dt><dd>${ticket.seat ?? t('mail.wallet.generalAdmission')}</dd>
+                  <dt>${t('page.wallet.holder')}</dt><dd>${ticket.holderName}</dd>
+                  <dt>${t('page.wallet.code')}</dt><dd class="wallet-ticket__code">${ticket.code}</dd>
+                  ${ticket.saleReference ? html`<dt>${t('page.wallet.order')}</dt><dd>${ticket.saleReference}</dd>` : ''}
                 </dl>
-                ${apple || googleLinks.has(t.code)
+                ${apple || googleLinks.has(ticket.code)
                   ? html`<div class="wallet-ticket__passes">
-                  ${apple ? html`<a class="button button--secondary" href="${applePassPath(t.code)}" download>Add to Apple Wallet<span class="visually-hidden">: ticket ${t.code}</span></a>` : ''}
-                  ${googleLinks.has(t.code) ? html`<a class="button button--secondary" href="${googleLinks.get(t.code)}">Save to Google Wallet<span class="visually-hidden">: ticket ${t.code}</span></a>` : ''}
+                  ${apple ? html`<a class="button button--secondary" href="${applePassPath(ticket.code)}" download>${t('page.wallet.apple')}<span class="visually-hidden">${t('page.wallet.passOf', { code: ticket.code })}</span></a>` : ''}
+                  ${googleLinks.has(ticket.code) ? html`<a class="button button--secondary" href="${googleLinks.get(ticket.code)}">${t('page.wallet.google')}<span class="visually-hidden">${t('page.wallet.passOf', { code: ticket.code })}</span></a>` : ''}
                 </div>`
                   : ''}
               </div>
