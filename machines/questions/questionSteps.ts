@@ -14,6 +14,7 @@ import {
   type Question,
   type TicketLine,
 } from '../../contract';
+import { QUESTION_STEP_WORDS } from '../../contract/messages/questions';
 
 /** What the form needs of a ticket line. */
 export type QuestionTicket = Pick<TicketLine, 'ticket_id' | 'qty' | 'event_name' | 'ticket_name'>;
@@ -47,7 +48,6 @@ export interface QuestionsSource {
   intro: string | null;
 }
 
-export const BASKET_STEP_LABEL = 'Basket';
 
 export function buildSteps(source: Pick<QuestionsSource, 'questions' | 'tickets'>): QuestionStep[] {
   const steps: QuestionStep[] = [];
@@ -59,8 +59,8 @@ export function buildSteps(source: Pick<QuestionsSource, 'questions' | 'tickets'
     for (let copy = 0; copy < ticket.qty; copy++) {
       steps.push({
         kind: 'ticket',
-        label: `Ticket ${steps.length + 1}`,
-        heading: `${ticket.event_name}: ${ticket.ticket_name}${ticket.qty > 1 ? `, ticket ${copy + 1} of ${ticket.qty}` : ''}`,
+        label: QUESTION_STEP_WORDS.ticketLabel(steps.length + 1),
+        heading: QUESTION_STEP_WORDS.ticketHeading(ticket.event_name, ticket.ticket_name, ticket.qty > 1 ? { n: copy + 1, qty: ticket.qty } : null),
         questions: own.map((q) => ({
           key: `t${ticket.ticket_id}-q${q.id}-c${copy}`,
           question: q,
@@ -79,7 +79,7 @@ export function buildSteps(source: Pick<QuestionsSource, 'questions' | 'tickets'
     else groups.set(key, { key: `basket-${key}`, question: q, targets: [target] });
   }
   if (groups.size > 0) {
-    steps.push({ kind: 'basket', label: BASKET_STEP_LABEL, heading: 'Your whole order', questions: [...groups.values()] });
+    steps.push({ kind: 'basket', label: QUESTION_STEP_WORDS.basketLabel, heading: QUESTION_STEP_WORDS.basketHeading, questions: [...groups.values()] });
   }
   return steps;
 }

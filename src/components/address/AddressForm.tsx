@@ -17,6 +17,20 @@ import { t, type MessageKey } from '../../../i18n/runtime.ts';
 
 export type AddressActor = ActorRefFrom<typeof addressMachine>;
 
+/**
+ * A country's name in the page's language (`<html lang>`), where the browser's Intl knows it;
+ * English pages keep the names the server gives.
+ */
+function countryName(country: { name: string; iso_code: string }): string {
+  const language = document.documentElement.lang;
+  if (!country.iso_code || language.startsWith('en') || language.endsWith('-XB')) return country.name;
+  try {
+    return new Intl.DisplayNames([language], { type: 'region', fallback: 'none' }).of(country.iso_code) ?? country.name;
+  } catch {
+    return country.name;
+  }
+}
+
 /** The Enter key does not submit from a text input. */
 const blockEnter = (e: KeyboardEvent) => {
   if (e.key === 'Enter') e.preventDefault();
@@ -220,7 +234,7 @@ export function AddressForm({
               <select {...control} className="input" value={view.fields.country} onChange={(e) => send.typeField('country', e.target.value)}>
                 {countries.map((c) => (
                   <option key={c.id} value={c.id}>
-                    {c.name}
+                    {countryName(c)}
                   </option>
                 ))}
               </select>

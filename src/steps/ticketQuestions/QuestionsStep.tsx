@@ -17,12 +17,14 @@ import { StepLayout } from '../StepLayout';
 import { stepModuleOf, stepTitle } from '../steps';
 import { useStepChild } from '../useStepChild';
 import './questions.css';
+import { t } from '../../../i18n/runtime.ts';
+import { rich } from '../../../ui/rich.tsx';
 
 type QuestionsActor = ActorRefFrom<typeof questionsMachine>;
 type Senders = ReturnType<typeof questionsSenders>;
 
 /** The Basket step's intro when neither the event nor its organiser has one of their own. */
-const STANDARD_BASKET_INTRO = 'These questions are asked once for your whole order.';
+const standardBasketIntro = () => t('questions.basketIntro');
 
 function Asterisk({ mandatory }: { mandatory: boolean }) {
   return mandatory ? (
@@ -31,7 +33,7 @@ function Asterisk({ mandatory }: { mandatory: boolean }) {
         {' '}
         *
       </span>
-      <span className="visually-hidden"> (required)</span>
+      <span className="visually-hidden">{t('questions.required')}</span>
     </>
   ) : null;
 }
@@ -85,7 +87,7 @@ function QuestionField({ q, answer }: { q: QuestionView; answer: Senders['answer
           aria-describedby={q.problem ? problemId : undefined}
           onChange={(e) => answer(q.key, e.target.value)}
         >
-          <option value="">Choose an answer</option>
+          <option value="">{t('questions.chooseAnswer')}</option>
           {q.options.map((option) => (
             <option key={option} value={option}>
               {option}
@@ -143,7 +145,7 @@ function QuestionsForm({ actor }: { actor: QuestionsActor }) {
   if (view.loading) {
     return (
       <div className="card step--centred">
-        <Spinner label="Loading" />
+        <Spinner label={t('ui.loading')} />
       </div>
     );
   }
@@ -152,7 +154,7 @@ function QuestionsForm({ actor }: { actor: QuestionsActor }) {
       <div className="card stack">
         {view.problem ? <Alert type="error">{view.problem}</Alert> : null}
         <button type="button" className="button button--secondary" onClick={send.retry}>
-          Try again
+          {t('questions.tryAgain')}
         </button>
       </div>
     );
@@ -163,7 +165,7 @@ function QuestionsForm({ actor }: { actor: QuestionsActor }) {
   };
   return (
     <form className="card stack questions" noValidate onSubmit={onSubmit} aria-labelledby={headingId}>
-      <nav aria-label="Question steps">
+      <nav aria-label={t('questions.steps')}>
         <ol className="questions__pills">
           {view.steps.map((s, index) => (
             <li key={s.label}>
@@ -176,7 +178,7 @@ function QuestionsForm({ actor }: { actor: QuestionsActor }) {
               >
                 {s.complete ? <Icon name="check" /> : null}
                 {s.label}
-                <span className="visually-hidden">{s.complete ? ' (completed)' : ' (not completed)'}</span>
+                <span className="visually-hidden">{s.complete ? t('questions.completed') : t('questions.notCompleted')}</span>
               </button>
             </li>
           ))}
@@ -187,10 +189,8 @@ function QuestionsForm({ actor }: { actor: QuestionsActor }) {
           <h2 id={headingId} className="section-title questions__heading" tabIndex={-1} ref={stepHeading}>
             {view.step.heading}
           </h2>
-          {view.step.isBasket ? <p className="muted questions__intro">{view.step.intro ?? STANDARD_BASKET_INTRO}</p> : null}
-          <p className="muted questions__legend">
-            <span aria-hidden="true">*</span> marks a question that needs an answer
-          </p>
+          {view.step.isBasket ? <p className="muted questions__intro">{view.step.intro ?? standardBasketIntro()}</p> : null}
+          <p className="muted questions__legend">{rich('questions.legend', {}, { mark: (text) => <span aria-hidden="true">{text}</span> })}</p>
           <fieldset className="questions__fields" disabled={view.saving}>
             <legend className="visually-hidden">{view.step.heading}</legend>
             {view.questions.map((q) => (
@@ -200,11 +200,11 @@ function QuestionsForm({ actor }: { actor: QuestionsActor }) {
         </div>
       ) : null}
       {view.isLastStep && !view.canSubmit ? (
-        <p className="muted questions__blocked">Complete every step to send your answers.</p>
+        <p className="muted questions__blocked">{t('questions.blocked')}</p>
       ) : null}
       {view.problem ? <Alert type="error">{view.problem}</Alert> : null}
       <LoadingButton type="submit" loading={view.saving} className="button--block">
-        Continue
+        {t('ui.continue')}
       </LoadingButton>
     </form>
   );
@@ -225,7 +225,7 @@ export default function QuestionsStep({ step }: { step: 'ticket_questions_before
         <QuestionsForm actor={child} />
       ) : (
         <div className="card step--centred">
-          <Spinner label="Loading" />
+          <Spinner label={t('ui.loading')} />
         </div>
       )}
     </StepLayout>

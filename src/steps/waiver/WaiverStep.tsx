@@ -16,6 +16,7 @@ import { StepLayout } from '../StepLayout';
 import { stepModuleOf, stepTitle } from '../steps';
 import { useStepChild } from '../useStepChild';
 import './waiver.css';
+import { t } from '../../../i18n/runtime.ts';
 
 export default function WaiverStep() {
   const view = useCheckout();
@@ -33,19 +34,16 @@ export default function WaiverStep() {
     <StepLayout step="waiver" title={title} countdownRef={view.countdownRef} onEditBasket={basketEditable ? view.editBasket : undefined}>
       {link ? (
         <div className="card stack waiver">
-          <p>
-            The organiser asks everyone taking part to read and accept its activity terms and conditions before the day. Read
-            them now, and send the link to each person in your group.
-          </p>
+          <p>{t('waiver.lead')}</p>
           <p>
             <a className="inline-link waiver__link" href={link} target="_blank" rel="noopener">
-              Read the activity terms and conditions
-              <span className="visually-hidden"> (opens in a new tab)</span>
+              {t('waiver.read')}
+              <span className="visually-hidden">{t('waiver.newTab')}</span>
             </a>
           </p>
           <div className="field">
             <label className="field__label" htmlFor={fieldId}>
-              Waiver link
+              {t('waiver.linkLabel')}
             </label>
             <input id={fieldId} className="input waiver__url" type="text" readOnly value={link} onFocus={(e) => e.currentTarget.select()} />
           </div>
@@ -71,7 +69,7 @@ export default function WaiverStep() {
       ) : null}
       <div className="card">
         <LoadingButton loading={view.isAdvancing} className="button--block" onClick={view.continueStep}>
-          Continue
+          {t('ui.continue')}
         </LoadingButton>
       </div>
     </StepLayout>
