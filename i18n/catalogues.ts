@@ -15,7 +15,7 @@ export type Sources = Record<string, string>;
 export function sources(locale: Locale): Sources {
   if (locale === 'en-XA') return mapValues(sources(SOURCE_LOCALE), accented);
   if (locale === 'ar-XB') return mapValues(sources(SOURCE_LOCALE), mirrored);
-  return JSON.parse(readFileSync(new URL(`./${locale}.json`, import.meta.url), 'utf8')) as Sources;
+  return JSON.parse(readFileSync(new URL(`../contract/messages/locales/${locale}.json`, import.meta.url), 'utf8')) as Sources;
 }
 
 function mapValues(from: Sources, f: (s: string) => string): Sources {

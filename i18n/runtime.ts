@@ -20,7 +20,7 @@ export interface Catalogue {
 }
 
 /** The source catalogue's keys. */
-export type MessageKey = keyof typeof import('./en-GB.json');
+export type MessageKey = keyof typeof import('../contract/messages/locales/en-GB.json');
 
 const pluralRules = new Map<string, Intl.PluralRules>();
 const numberFormats = new Map<string, Intl.NumberFormat>();
