@@ -47,7 +47,7 @@ describe('charts without their descriptions (production bundle)', () => {
       expect(out).not.toContain(key);
     }
     expect(out).not.toContain('machines/payment/payment.machine');
-    expect(out).toContain("title: 'Payment'");
+    expect(out).toContain("step: 'payment'");
     expect(out).toContain("name: 'payment'");
     expect(out).toContain("import('./paymentActors')");
     expect(out).toContain("lazy(() => import('./PaymentStep'))");
