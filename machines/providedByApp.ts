@@ -29,16 +29,14 @@ export const providedByApp = {
   },
   /**
    * The charts the app provides from their own chunks, one stand-in per name (a list such as the
-   * contract's `STEP_CHARTS`, whose values are the names). The parent knows neither their input
-   * nor their output types: it reads an output through its typed guards and actions, and an
-   * `input` mapper names the parent's context type.
+   * contract's `STEP_CHARTS`, whose values are the names), each typed as the chart the app will
+   * provide under that name (`Charts`, from type-only imports of the charts), so the parent's
+   * `onDone` and the done events its guards and actions read carry each chart's own output.
    */
-  charts<const Name extends string>(names: Readonly<Record<string, Name>>): Record<Name, AnyActorLogic> {
+  charts<Charts extends Record<string, AnyActorLogic>>(names: Readonly<Record<string, keyof Charts & string>>): Charts {
     const unique = new Set(Object.values(names));
-    return Object.fromEntries([...unique].map((name) => [name, providedByApp.chart<AnyActorLogic>(name)])) as Record<
-      Name,
-      AnyActorLogic
-    >;
+    // Every name has its stand-in, each typed by `chart` as the chart `Charts` names for it.
+    return unchecked<Charts>(Object.fromEntries([...unique].map((name) => [name, providedByApp.chart(name)])));
   },
   /** A side effect (navigation, the clipboard, a cache), with its params' type. */
   action<TParams = undefined>() {

@@ -1,24 +1,69 @@
 /**
  * The named implementations of the root checkout machine: its context, the actions and guards
  * the chart refers to by name, and the actors the app replaces with `.provide()`. The step charts'
- * stand-ins come from the contract's `STEP_CHARTS`, so a new step adds nothing here; the children
- * map is inferred from the chart's invokes. Guards and actions read a child's output through
- * `outputOf`, typed with that child's outcome.
+ * stand-ins come from the contract's `STEP_CHARTS`, each typed as the real chart by a type-only
+ * import (`StepChartLogic`), so the root's chunk carries none of them while each invoke's `onDone`
+ * and the done events the guards and actions read (`CheckoutDoneEvent`) carry the chart's own output.
  */
-import { assertEvent, assign, enqueueActions, sendTo, setup, spawnChild } from 'xstate';
+import { assertEvent, assign, enqueueActions, sendTo, setup, spawnChild, type DoneActorEvent, type OutputFrom } from 'xstate';
 import type { Checkout } from '../../contract/checkout';
 import type { Notice, NoticeKind } from '../../contract/notice';
-import { STEP_CHARTS, stepsWhere, type Step } from '../../contract/steps';
+import { STEP_CHARTS, stepsWhere, type Step, type StepChartName } from '../../contract/steps';
 import { basketMachine } from '../basket/basket.machine';
 import type { countdownMachine } from '../countdown/countdown.machine';
 import { stepSaverMachine } from '../stepSaver/stepSaver.machine';
-import type { AccountOutcome } from '../account/account.types';
-import type { PaymentOutcome } from '../payment/payment.types';
-import type { BankTransferOutcome } from '../bankTransfer/bankTransfer.machine';
+import type { accountMachine } from '../account/account.machine';
+import type { addressMachine } from '../address/address.machine';
+import type { bankTransferMachine } from '../bankTransfer/bankTransfer.machine';
+import type { deliveryMachine } from '../delivery/delivery.machine';
+import type { donationMachine } from '../donation/donation.machine';
+import type { giftAidMachine } from '../donation/giftAid.machine';
+import type { marketingMachine } from '../marketing/marketing.machine';
+import type { orderCompletedMachine } from '../orderCompleted/orderCompleted.machine';
+import type { paymentMachine } from '../payment/payment.machine';
+import type { questionsMachine } from '../questions/questions.machine';
+import type { reservationMachine } from '../reservation/reservation.machine';
+import type { waiverMachine } from '../waiver/waiver.machine';
 import type { ReservationOutcome } from '../reservation/reservation.types';
 import type { CheckoutEvent } from './checkout.types';
 import { nextStep } from './nextStep';
 import { providedByApp } from '../providedByApp';
+
+/** Each step chart's type, by the name the root invokes it by. */
+interface StepChartsByName {
+  reservation: typeof reservationMachine;
+  donation: typeof donationMachine;
+  giftAid: typeof giftAidMachine;
+  account: typeof accountMachine;
+  marketing: typeof marketingMachine;
+  address: typeof addressMachine;
+  questions: typeof questionsMachine;
+  payment: typeof paymentMachine;
+  bankTransfer: typeof bankTransferMachine;
+  delivery: typeof deliveryMachine;
+  waiver: typeof waiverMachine;
+  orderCompleted: typeof orderCompletedMachine;
+}
+
+/**
+ * The step charts the root invokes, one per name in the step table's `chart` column: a name the
+ * table adds without its type in `StepChartsByName` fails the type check here.
+ */
+type StepChartLogic = { [Name in StepChartName]: StepChartsByName[Name] };
+
+/** The call that reads the checkout afresh (GET checkout). */
+const loadCheckout = providedByApp.call<Checkout, void>('loadCheckout');
+
+/** The done event of a call or a step chart the root invokes under the same id as its name. */
+type DoneOf<Id extends string, Logic> = DoneActorEvent<OutputFrom<Logic>, Id>;
+
+/**
+ * The done events the named guards and actions read, typed by what each child really outputs (the
+ * chart's `onDone` is typed the same way by XState itself).
+ */
+export type CheckoutDoneEvent =
+  | DoneOf<'loadCheckout', typeof loadCheckout>
+  | { [Name in StepChartName]: DoneOf<Name, StepChartLogic[Name]> }[StepChartName];
 
 export interface CheckoutContext {
   /** The step the buyer is on (kept while the basket is being edited, for the screens). */
@@ -69,25 +114,43 @@ function pushNotice(context: CheckoutContext, kind: NoticeKind, text: string) {
   };
 }
 
-/** The output of the call whose done event this is (the chart reads it only in that call's `onDone`). */
-function outputOf<T>(event: unknown): T {
-  return (event as { output: T }).output;
+const CHECKOUT_READ = 'xstate.done.actor.loadCheckout';
+
+/** The checkout a read (`loadCheckout`) answered, from its done event. */
+function checkoutRead(event: CheckoutEvent | CheckoutDoneEvent): Checkout {
+  assertEvent(event, CHECKOUT_READ);
+  return event.output;
 }
 
-/** The event is the checkout read (`loadCheckout`) answering that the buyer is on `step`. */
-function justRead(event: { type: string }, step: Step): boolean {
-  return event.type === 'xstate.done.actor.loadCheckout' && outputOf<Checkout>(event).state === step;
+/** What the reservation's chart decided, from its done event. */
+function reservationOutcome(event: CheckoutEvent | CheckoutDoneEvent): ReservationOutcome {
+  assertEvent(event, 'xstate.done.actor.reservation');
+  return event.output;
 }
+
+/** The step charts that end with `holdLost` when the server no longer holds the tickets. */
+const HOLD_LOSERS = ['xstate.done.actor.account', 'xstate.done.actor.payment', 'xstate.done.actor.bankTransfer'] as const;
+
+/** The event is the checkout read (`loadCheckout`) answering that the buyer is on `step`. */
+function justRead(event: CheckoutEvent | CheckoutDoneEvent, step: Step): boolean {
+  return event.type === CHECKOUT_READ && event.output.state === step;
+}
+
+/** The root's children, each by the id it is invoked or spawned under: always its actor's own name. */
+type CheckoutChildren = {
+  [Id in 'loadCheckout' | 'destroySale' | 'prepareReservation' | 'basket' | 'countdown' | 'stepSaver' | StepChartName]: Id;
+};
 
 export const checkoutSetup = setup({
   types: {
     context: {} as CheckoutContext,
-    events: {} as CheckoutEvent,
+    events: {} as CheckoutEvent | CheckoutDoneEvent,
+    children: {} as CheckoutChildren,
     tags: {} as 'determining' | 'reserving' | 'advancing' | 'editingBasket' | 'basketEditable',
   },
   actors: {
     /** GET checkout, read afresh. */
-    loadCheckout: providedByApp.call<Checkout, void>('loadCheckout'),
+    loadCheckout,
     destroySale: providedByApp.call<unknown, void>('destroySale'),
     /** Makes the reservation's chart ready before the reserve step invokes it (the app loads its chunk). */
     prepareReservation: providedByApp.call<void, void>('prepareReservation'),
@@ -96,7 +159,7 @@ export const checkoutSetup = setup({
     countdown: providedByApp.chart<typeof countdownMachine>('countdown'),
     stepSaver: stepSaverMachine,
     /** Every step's chart, by the name the root invokes it by: the app provides each from its step's chunk. */
-    ...providedByApp.charts(STEP_CHARTS),
+    ...providedByApp.charts<StepChartLogic>(STEP_CHARTS),
   },
   actions: {
     spawnStepSaver: spawnChild('stepSaver', { id: 'stepSaver', systemId: 'stepSaver' }),
@@ -132,35 +195,38 @@ export const checkoutSetup = setup({
     navigate: (_, _params: { url: string }) => {},
     markExpired: assign({ expired: true }),
     /** The checkout just read, kept for `routing`. */
-    keepCheckout: assign(({ event }) => ({ checkout: outputOf<Checkout>(event) })),
+    keepCheckout: assign(({ event }) => {
+      assertEvent(event, CHECKOUT_READ);
+      return { checkout: event.output };
+    }),
     /** The checkout the reservation returned, kept for `routing`. */
     keepReservedCheckout: assign(({ event }) => {
-      const outcome = outputOf<ReservationOutcome>(event);
+      const outcome = reservationOutcome(event);
       return { checkout: outcome.type === 'reserved' ? outcome.checkout : null };
     }),
     /** The hold starts with the reservation's checkout time. */
     startReservedCountdown: sendTo('countdown', ({ event }) => {
-      const outcome = outputOf<ReservationOutcome>(event);
+      const outcome = reservationOutcome(event);
       return { type: 'START' as const, secondsRemaining: outcome.type === 'reserved' ? outcome.checkoutTime : 0 };
     }),
     /** The server asked for a captcha: its sitekey. */
     keepReservationSitekey: assign(({ event }) => {
-      const outcome = outputOf<ReservationOutcome>(event);
+      const outcome = reservationOutcome(event);
       return { captchaSitekey: outcome.type === 'captcha' ? outcome.sitekey : null, captchaToken: null };
     }),
     /** Resumed at the captcha step: the checkout's sitekey. */
-    keepCheckoutSitekey: assign(({ event }) => ({ captchaSitekey: outputOf<Checkout>(event).captcha_sitekey, captchaToken: null })),
+    keepCheckoutSitekey: assign(({ event }) => ({ captchaSitekey: checkoutRead(event).captcha_sitekey, captchaToken: null })),
     /** The server's reason (a reservation refused, or a child that found the hold gone), as a warning. */
     notifyServerReason: assign(({ context, event }) => {
-      const outcome = outputOf<{ type: string; message?: string }>(event);
-      return pushNotice(context, 'warning', outcome.message ?? '');
+      assertEvent(event, [...HOLD_LOSERS, 'xstate.done.actor.reservation']);
+      return pushNotice(context, 'warning', 'message' in event.output ? event.output.message : '');
     }),
     /** Reserved: a new sale, whose hold starts now with the server's checkout_time. */
     acceptReservation: assign({ expired: false, paymentComplete: false, captchaToken: null }),
     /** Resuming a step past the reservation: the hold goes on from the server's figure, unless paid. */
-    resumeHold: assign(({ event }) => ({ paymentComplete: outputOf<Checkout>(event).payment_complete })),
+    resumeHold: assign(({ event }) => ({ paymentComplete: checkoutRead(event).payment_complete })),
     resumeCountdown: sendTo('countdown', ({ event }) => {
-      const checkout = outputOf<Checkout>(event);
+      const checkout = checkoutRead(event);
       return checkout.payment_complete
         ? ({ type: 'STOP' } as const)
         : ({
@@ -209,11 +275,11 @@ export const checkoutSetup = setup({
     /** The next-step rules (`nextStep`), from the step being left, on the checkout just read. */
     nextStepIs: ({ context }, params: { step: Step }) => context.checkout !== null && nextStep(context.step, context.checkout) === params.step,
     /** Where the server says the buyer was, when determining. */
-    resumesAt: ({ event }, params: { steps: readonly Step[] }) => params.steps.includes(nextStep('determining', outputOf<Checkout>(event))),
+    resumesAt: ({ event }, params: { steps: readonly Step[] }) => params.steps.includes(nextStep('determining', checkoutRead(event))),
     /** Leaving a payment step with the payment complete: the hold no longer runs out. */
-    paymentComplete: ({ event }) => outputOf<Checkout>(event).payment_complete,
+    paymentComplete: ({ event }) => checkoutRead(event).payment_complete,
     /** What the reservation child decided. */
-    reservationIs: ({ event }, params: { outcome: ReservationOutcome['type'] }) => outputOf<ReservationOutcome>(event).type === params.outcome,
+    reservationIs: ({ event }, params: { outcome: ReservationOutcome['type'] }) => reservationOutcome(event).type === params.outcome,
     /** Only a save of the step the buyer is on, and one that holds tickets, says how long the hold has left. */
     replyHoldsTickets: ({ context, event }) => {
       assertEvent(event, 'STEP_SAVED');
@@ -226,9 +292,15 @@ export const checkoutSetup = setup({
      * server is at the basket anyway.
      */
     /** A child chart ended because the server no longer holds the tickets (a `holdLost` output). */
-    holdLost: ({ event }) => outputOf<AccountOutcome | PaymentOutcome | BankTransferOutcome>(event).type === 'holdLost',
+    holdLost: ({ event }) => {
+      assertEvent(event, HOLD_LOSERS);
+      return event.output.type === 'holdLost';
+    },
     /** The bank transfer ended with 'Try a different payment method'. */
-    changesMethod: ({ event }) => outputOf<BankTransferOutcome>(event).type === 'changeMethod',
+    changesMethod: ({ event }) => {
+      assertEvent(event, 'xstate.done.actor.bankTransfer');
+      return event.output.type === 'changeMethod';
+    },
     /** A fresh read shows the sale paid (in another tab, or by a late payment). */
     paidElsewhere: ({ event }) => {
       assertEvent(event, 'CHECKOUT_RELOADED');
