@@ -19,7 +19,7 @@ import { sendMail, latestMail } from './mail/index.ts';
 import { TRANSFER_REFUSALS } from './domain/transfers.ts';
 import { PROVE_ADDRESS_FIRST_MESSAGE } from './domain/payment/details.ts';
 import { BASKET_CHANGED_MESSAGE } from './domain/payment/payments.ts';
-import { TRUELAYER_WEBHOOK_MESSAGES } from './domain/payment/webhooks.ts';
+import { TRUELAYER_WEBHOOK_MESSAGES } from './providers/truelayer.ts';
 import { UNKEYED_MESSAGES } from './http/demoMode.ts';
 import { offerReleasedTickets, OFFER_BOUGHT_MESSAGE } from './domain/waitingRoom/waitingList.ts';
 import { waitingListMailOf } from './domain/waitingRoom/start.ts';

@@ -20,8 +20,8 @@ import { hotEvent, signedInVisitor } from './test/fixtures.ts';
 import { appOn, drivers, openWorld, solvedChallenge, type TestWorld, Visitor } from './test/harness.ts';
 import { startFakeStripe, type FakeStripe } from '../e2e/fakeStripe.ts';
 import { bankSettings, paymentSettings, testConfig } from './config.ts';
-import { signWebhook, WEBHOOK_MESSAGES } from './domain/payment/stripe.ts';
-import { TRUELAYER_WEBHOOK_MESSAGES } from './domain/payment/webhooks.ts';
+import { signWebhook, WEBHOOK_MESSAGES } from './providers/stripe.ts';
+import { TRUELAYER_WEBHOOK_MESSAGES } from './providers/truelayer.ts';
 import { queueStatus } from '../contract/waitingRoom.ts';
 import { SANDBOX_CARDS } from '../contract/index.ts';
 

@@ -3,9 +3,6 @@
  * server with a message naming the variable, rather than surfacing later as odd behaviour.
  */
 import { z } from 'zod/mini';
-import type { PaymentSettings, StripeApiBase } from './domain/payment/processor.ts';
-import type { SquareKeys } from './domain/payment/square.ts';
-import type { BankSettings } from './domain/payment/truelayer.ts';
 
 const port = z.coerce.number().check(z.int(), z.minimum(0), z.maximum(65_535));
 const positiveInt = z.coerce.number().check(z.int(), z.minimum(1));
@@ -177,6 +174,50 @@ function parseSection<T>(schema: { safeParse(value: unknown): { success: true; d
     throw new ConfigError(`Invalid configuration. ${name}: ${issue.message} (got ${JSON.stringify(present[name] ?? null)})`);
   }
   return parsed.data;
+}
+
+/** Where the Stripe SDK sends its requests. */
+export interface StripeApiBase {
+  protocol: 'http' | 'https';
+  host: string;
+  port: number;
+}
+
+export interface StripeSettings {
+  publishableKey: string;
+  secretKey: string;
+  webhookSecret: string | null;
+  /** Null: Stripe's own API. */
+  apiBase: StripeApiBase | null;
+}
+
+export interface PaymentSettings {
+  /** How long past its deadline a hold is kept while a payment started in time is finishing. */
+  graceMs: number;
+  stripe: StripeSettings | null;
+}
+
+export interface TruelayerSettings {
+  clientId: string;
+  clientSecret: string;
+  signingKeyId: string;
+  signingPrivateKey: string;
+  merchantAccountId: string;
+  environment: 'sandbox' | 'production';
+}
+
+export interface BankSettings {
+  truelayer: TruelayerSettings | null;
+  /** Spec 001 §9's 1.5 s, unless configured (the end-to-end server polls faster). */
+  pollIntervalMs: number;
+}
+
+export interface SquareKeys {
+  applicationId: string;
+  accessToken: string;
+  locationId: string;
+  /** Where Square's SDK sends its requests; null: Square's own API for the application's environment. */
+  apiBase: string | null;
 }
 
 function apiBaseOf(value: string | undefined): StripeApiBase | null {

@@ -50,7 +50,7 @@ describe.each(drivers)('a payment is for one basket on %s', (driver) => {
     ({ database, demo } = await openSeededTestDatabase(driver, 8));
     const base = paymentWiring(parseConfig({ PAYMENT_GRACE: String(GRACE_MINUTES) }));
     wiring = {
-      settings: base.settings,
+      ...base,
       processor: {
         ...base.processor,
         async refund(request) {

@@ -24,7 +24,8 @@ import { SANDBOX_CARDS, SQUARE_SANDBOX_APP_ID, SQUARE_SCRIPT_PATH } from '../con
 import { ADDRESS_MESSAGES } from '../contract/messages/address.ts';
 import { PAYMENT_MESSAGES } from '../contract/messages/payment.ts';
 import { SQUARE_MESSAGES } from '../contract/messages/square.ts';
-import { localSquare, squareApi } from './domain/payment/square.ts';
+import { localSquare } from './domain/payment/square.ts';
+import { squareApi } from './providers/square.ts';
 import { AMOUNT_MISMATCH_MESSAGE } from './domain/payment/payments.ts';
 import { planWiring } from './providers/plans.ts';
 import { paymentWiring } from './providers/payment.ts';

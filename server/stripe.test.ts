@@ -16,7 +16,7 @@ import { capacityPools, payments } from './db/schema.ts';
 import { drivers } from './test/harness.ts';
 import { hotEvent, signedInVisitor } from './test/fixtures.ts';
 import { paymentWiring } from './providers/payment.ts';
-import { signWebhook, stripeProcessor, verifyWebhook, WEBHOOK_MESSAGES, WEBHOOK_TOLERANCE_SECONDS } from './domain/payment/stripe.ts';
+import { signWebhook, stripeProcessor, verifyWebhook, WEBHOOK_MESSAGES, WEBHOOK_TOLERANCE_SECONDS } from './providers/stripe.ts';
 import { startFakeStripe, type FakeIntent, type FakeStripe } from '../e2e/fakeStripe.ts';
 
 const SECRET = 'whsec_test_holdfast';

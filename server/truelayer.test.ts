@@ -20,9 +20,8 @@ import { hotEvent, signedInVisitor } from './test/fixtures.ts';
 import { bankWiring } from './providers/bank.ts';
 import { generateKeyPairSync, sign, type JsonWebKey, type KeyObject } from 'node:crypto';
 import * as tlSigning from 'truelayer-signing';
-import { truelayerBank, verifyTruelayerWebhook, wordOfStatus } from './domain/payment/truelayer.ts';
+import { TRUELAYER_WEBHOOK_MESSAGES, truelayerBank, verifyTruelayerWebhook, wordOfStatus } from './providers/truelayer.ts';
 import { BANK_TRANSFER_MESSAGES } from '../contract/messages/bankTransfer.ts';
-import { TRUELAYER_WEBHOOK_MESSAGES } from './domain/payment/webhooks.ts';
 
 const ours = generateKeyPairSync('ec', { namedCurve: 'secp521r1' });
 const PEM = ours.privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();

@@ -12,7 +12,7 @@ import { eventDates, sales, saleLines, ticketTypes } from '../db/schema.ts';
 import { lockSale } from './sales.ts';
 import { lockPools, poolsHeldBy, releaseExpired, releaseSaleHolds } from './stock.ts';
 import { sellSaleSeats } from './seats.ts';
-import type { SeatingProvider } from './seating/seatsio.ts';
+import type { SeatingProvider } from './seating/provider.ts';
 
 export type Completion = { booked: true; alreadyBooked: boolean } | { booked: false };
 

@@ -18,7 +18,7 @@ import type { SeatHold, SeatingPlanSection, SeatStatus } from '../../contract/se
 import { currencySymbol } from '../../contract/money.ts';
 import { Refusal } from './refusal.ts';
 import { formatNiceDate } from './format.ts';
-import type { SeatingProvider } from './seating/seatsio.ts';
+import type { SeatingProvider } from './seating/provider.ts';
 
 type Exec = Pick<Executor, 'execute' | 'select' | 'update' | 'insert' | 'delete'>;
 type Seat = typeof seats.$inferSelect;

@@ -14,7 +14,7 @@ import { paymentWiring, type PaymentWiring } from './payment.ts';
 import { planWiring, type PlanWiring } from './plans.ts';
 import { seatingWiring } from './seating.ts';
 import { bindSeating } from '../domain/seating/binding.ts';
-import type { SeatingProvider } from '../domain/seating/seatsio.ts';
+import type { SeatingProvider } from '../domain/seating/provider.ts';
 
 export type { BankWiring, PaymentWiring, PlanWiring };
 

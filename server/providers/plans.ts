@@ -1,8 +1,10 @@
 /** Saved cards for instalment plans, and Square: each real when keyed, the sandbox on this server otherwise. */
 import type { Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
-import { sandboxSavedCards, stripeCardSetup, stripeSavedCards, type SavedCardProcessor, type StripeCardSetup } from '../domain/instalments/offSession.ts';
-import { localSquare, squareApi, type SquareGateway } from '../domain/payment/square.ts';
+import { sandboxSavedCards, type SavedCardProcessor, type StripeCardSetup } from '../domain/instalments/offSession.ts';
+import { localSquare, type SquareGateway } from '../domain/payment/square.ts';
+import { squareApi } from './square.ts';
+import { stripeCardSetup, stripeSavedCards } from './stripeCards.ts';
 
 export interface PlanWiring {
   /** Saves and charges cards for plans: Stripe when keyed, else the sandbox processor. */

@@ -2,7 +2,7 @@
  * A bank for instant bank transfer as the payment domain sees it: it creates a payment for an
  * amount under an idempotency key, names the page where the buyer approves it, tells its status,
  * and refunds. Two implementations: the sandbox bank served by this server (its page is
- * server/routes/sandbox/bank.ts) and TrueLayer when keyed (./truelayer.ts).
+ * server/routes/sandbox/bank.ts) and TrueLayer when keyed (server/providers/truelayer.ts).
  */
 import { randomBytes } from 'node:crypto';
 
@@ -33,6 +33,24 @@ export interface BankProvider {
   /** The bank's own record (null when it keeps none apart from ours: the sandbox's settle here). */
   retrieve(paymentId: string): Promise<BankWord | null>;
   refund(request: { paymentId: string; amount: number; idempotencyKey: string }): Promise<void>;
+}
+
+/**
+ * A bank's webhook as its provider read it: signed, fresh and naming a payment the bank has decided
+ * (settle, with the event's id when it has one, so a second delivery is taken once), signed and
+ * naming nothing to settle (ignored), or refused with why.
+ */
+export type BankWebhook =
+  | { kind: 'settle'; eventId: string | null; paymentId: string; word: BankWord }
+  | { kind: 'ignored' }
+  | { kind: 'refused'; message: string };
+
+/** A webhook as it arrived: the raw body, its signature header, the path it was posted to and its headers. */
+export interface BankWebhookDelivery {
+  raw: string;
+  signature: string | undefined;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
 }
 
 export const SANDBOX_BANK_PATH = '/sandbox/bank/';

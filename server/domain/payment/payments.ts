@@ -18,7 +18,7 @@ import { stepRow } from '../../../contract/steps.ts';
 import { PAYMENT_MESSAGES } from '../../../contract/messages/payment.ts';
 import { completeSale } from '../completeSale.ts';
 import { seatingOf } from '../seating/binding.ts';
-import type { SeatingProvider } from '../seating/seatsio.ts';
+import type { SeatingProvider } from '../seating/provider.ts';
 import { Refusal } from '../refusal.ts';
 import { holdIsLive, lockSale, newSaleReference, type Sale } from '../sales.ts';
 import type { CardProcessor } from './processor.ts';

@@ -1,7 +1,7 @@
 /**
  * A card processor as the payment domain sees it: it creates a payment for an amount under an
  * idempotency key, and refunds one. Two implementations: the sandbox processor served by this
- * server (payments are rows here) and Stripe, through its SDK, when keyed (see config.ts).
+ * server (payments are rows here) and Stripe, through its SDK, when keyed (server/providers/stripe.ts).
  */
 import { SANDBOX_PUBLIC_KEY_PREFIX } from '../../../contract/index.ts';
 
@@ -34,25 +34,13 @@ export interface RetrievedPayment {
   failureMessage: string | null;
 }
 
-/** Where the Stripe SDK sends its requests. */
-export interface StripeApiBase {
-  protocol: 'http' | 'https';
-  host: string;
-  port: number;
-}
-
-export interface PaymentSettings {
-  /** How long past its deadline a hold is kept while a payment started in time is finishing. */
-  graceMs: number;
-  stripe: StripeSettings | null;
-}
-
-export interface StripeSettings {
-  publishableKey: string;
-  secretKey: string;
-  webhookSecret: string | null;
-  /** Null: Stripe's own API. */
-  apiBase: StripeApiBase | null;
-}
+/**
+ * A card processor's webhook as its provider read it: signed and naming a payment that succeeded or
+ * failed (settle), signed and naming nothing to settle (ignored), or refused with why.
+ */
+export type CardWebhook =
+  | { kind: 'settle'; id: string; status: 'succeeded' | 'failed'; amount: number; currency: string; failureMessage: string | null }
+  | { kind: 'ignored' }
+  | { kind: 'refused'; message: string };
 
 export const SANDBOX_PUBLIC_KEY = `${SANDBOX_PUBLIC_KEY_PREFIX}holdfast`;

@@ -4,7 +4,7 @@
  * domain's basket, reservation and completion, which all start from the same database handle.
  */
 import type { Database } from '../../db/index.ts';
-import type { SeatingProvider } from './seatsio.ts';
+import type { SeatingProvider } from './provider.ts';
 
 const bound = new WeakMap<Database, SeatingProvider>();
 

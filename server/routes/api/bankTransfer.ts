@@ -11,7 +11,7 @@ import { buildCheckout } from '../../domain/checkout.ts';
 import { Refusal } from '../../domain/refusal.ts';
 import { bankTransferStatus, createBankPayment, returnFromBank, startBankPayment } from '../../domain/payment/bankTransfer.ts';
 import { holdLost } from '../../domain/payment/payments.ts';
-import { receiveTruelayerWebhook } from '../../domain/payment/webhooks.ts';
+import { receiveBankWebhook } from '../../domain/payment/webhooks.ts';
 import type { Handlers } from '../../http/calls.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { saleIdOf, userIdOf } from '../../http/session.ts';
@@ -66,7 +66,7 @@ export function bankTransferHandlers(deps: AppDeps): Pick<Handlers, BankCalls> {
  * bank returns the same way.
  */
 export function registerBankTransferRoutes(app: FastifyInstance, deps: AppDeps): void {
-  const { bank, settings, fetchJwks } = deps.bank;
+  const { bank, webhook: readWebhook } = deps.bank;
 
   app.get(BANK_RETURN_PATH, async (request: FastifyRequest, reply: FastifyReply) => {
     const query = (request.query ?? {}) as { payment_id?: unknown; error?: unknown };
@@ -75,8 +75,7 @@ export function registerBankTransferRoutes(app: FastifyInstance, deps: AppDeps):
     return reply.header('cache-control', 'no-store').redirect('/checkout/', 303);
   });
 
-  if (!settings.truelayer) return;
-  const environment = settings.truelayer.environment;
+  if (!readWebhook) return;
   const webhookPath = '/ajax/checkout/truelayer/webhook/';
   void app.register(async (scope) => {
     // The signature covers the raw body, so this route reads it as a string.
@@ -84,13 +83,8 @@ export function registerBankTransferRoutes(app: FastifyInstance, deps: AppDeps):
     scope.post(webhookPath, async (request, reply) => {
       const raw = typeof request.body === 'string' ? request.body : '';
       const signature = request.headers['tl-signature'];
-      const receipt = await receiveTruelayerWebhook(
-        deps.db,
-        bank,
-        { raw, signature: typeof signature === 'string' ? signature : undefined, path: webhookPath.replace(/\/$/, ''), headers: request.headers },
-        { environment, fetchJwks },
-        deps.clock,
-      );
+      const delivery = { raw, signature: typeof signature === 'string' ? signature : undefined, path: webhookPath.replace(/\/$/, ''), headers: request.headers };
+      const receipt = await receiveBankWebhook(deps.db, bank, await readWebhook(delivery, deps.clock()), deps.clock);
       if (receipt.kind === 'refused') return reply.status(400).send({ error: receipt.message });
       return { received: true };
     });

@@ -166,20 +166,16 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: AppDeps, wirin
     return reply.redirect('/checkout/', 303);
   });
 
-  const webhookSecret = wiring.settings.stripe?.webhookSecret ?? null;
-  if (!webhookSecret) return;
+  const readWebhook = wiring.webhook;
+  if (!readWebhook) return;
   void app.register(async (scope) => {
     // The signature covers the raw body, so this route reads it as a string.
     scope.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => done(null, body));
     scope.post('/ajax/checkout/stripe/webhook/', async (request, reply) => {
       const raw = typeof request.body === 'string' ? request.body : '';
       const signature = request.headers['stripe-signature'];
-      const receipt = await receiveStripeWebhook(
-        deps.db,
-        wiring.processor,
-        { raw, signature: typeof signature === 'string' ? signature : undefined, secret: webhookSecret },
-        deps.clock,
-      );
+      const webhook = readWebhook(raw, typeof signature === 'string' ? signature : undefined, deps.clock());
+      const receipt = await receiveStripeWebhook(deps.db, wiring.processor, webhook, deps.clock);
       if (receipt.kind === 'refused') return reply.status(400).send({ error: receipt.message });
       return { received: true };
     });

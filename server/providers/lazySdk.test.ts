@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startFakeSeatsio, type FakeSeatsio } from '../../test/fakeSeatsio.ts';
+import { startFakeSeatsio, type FakeSeatsio } from '../test/fakeSeatsio.ts';
 
 /** Counts the times the `seatsio` SDK is loaded, and loads the real one. */
 const sdk = vi.hoisted(() => ({ loads: 0 }));
@@ -19,9 +19,9 @@ describe('the seats.io SDK is loaded only when seats.io is keyed, on its first c
 
   it('is not in the server’s modules, nor loaded by wiring it', async () => {
     // The whole server, as main.ts starts it: nothing in it imports the SDK statically.
-    await import('../../app.ts');
-    const { seatingWiring } = await import('../../providers/seating.ts');
-    const { parseConfig } = await import('../../config.ts');
+    await import('../app.ts');
+    const { seatingWiring } = await import('./seating.ts');
+    const { parseConfig } = await import('../config.ts');
     expect(seatingWiring(parseConfig({}))).toBeNull();
     const keyed = seatingWiring(parseConfig({ SEATSIO_PUBLIC_KEY: 'pk-0123456789', SEATSIO_SECRET_KEY: SECRET, SEATSIO_API_BASE: fake.base }));
     expect(keyed).not.toBeNull();

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { seatsioLabel, seatsioSeats, SEATSIO_UNAVAILABLE, SeatsioUnreachable } from './seatsio.ts';
-import { seatingWiring } from '../../providers/seating.ts';
-import { parseConfig } from '../../config.ts';
-import { refusalOf } from '../../test/refusals.ts';
-import { startFakeSeatsio, type FakeSeatsio } from '../../test/fakeSeatsio.ts';
+import { seatingWiring } from './seating.ts';
+import { parseConfig } from '../config.ts';
+import { refusalOf } from '../test/refusals.ts';
+import { startFakeSeatsio, type FakeSeatsio } from '../test/fakeSeatsio.ts';
 
 const SECRET = 'sk-test-workspace-secret';
 const a = (number: string) => ({ section: 'Stalls', row: 'A', number });

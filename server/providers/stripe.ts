@@ -6,7 +6,8 @@
  * local stand-in, in tests).
  */
 import Stripe from 'stripe';
-import type { CardProcessor, RetrievedPayment, StripeSettings } from './processor.ts';
+import type { StripeSettings } from '../config.ts';
+import type { CardProcessor, CardWebhook, RetrievedPayment } from '../domain/payment/processor.ts';
 
 /** How old a signed webhook may be (Stripe's libraries default to five minutes). */
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
@@ -105,12 +106,8 @@ export function verifyWebhook(payload: string, header: string | undefined, secre
   return readWebhook(payload, header, secret, now).kind !== 'unsigned';
 }
 
-/** The PaymentIntent a signed event settles, or why it settles none. */
-export type IntentEvent =
-  | { kind: 'settle'; id: string; status: 'succeeded' | 'failed'; amount: number; currency: string; failureMessage: string | null }
-  /** A payment_intent event that settles nothing (created, processing, …). */
-  | { kind: 'ignored' }
-  | { kind: 'invalid'; message: string };
+/** The PaymentIntent a signed event settles, or why it settles none (a payment_intent event that settles nothing, such as created or processing, is ignored). */
+export type IntentEvent = Exclude<CardWebhook, { kind: 'refused' }> | { kind: 'invalid'; message: string };
 
 export const WEBHOOK_MESSAGES = {
   signature: 'The webhook signature does not match',
@@ -138,5 +135,16 @@ export function intentEvent(event: Stripe.Event): IntentEvent {
     amount: amount as number,
     currency,
     failureMessage: typeof error?.message === 'string' ? error.message : null,
+  };
+}
+
+/** Stripe's webhook for an endpoint secret: the signature checked over the raw body, then the PaymentIntent it settles read. */
+export function stripeWebhookReader(secret: string): (raw: string, signature: string | undefined, now: Date) => CardWebhook {
+  return (raw, signature, now) => {
+    const reading = readWebhook(raw, signature, secret, now);
+    if (reading.kind === 'unsigned') return { kind: 'refused', message: WEBHOOK_MESSAGES.signature };
+    if (reading.kind === 'malformed') return { kind: 'refused', message: WEBHOOK_MESSAGES.notJson };
+    const intent = intentEvent(reading.event);
+    return intent.kind === 'invalid' ? { kind: 'refused', message: intent.message } : intent;
   };
 }

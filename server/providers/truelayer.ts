@@ -9,17 +9,9 @@
 import { createPrivateKey, type JsonWebKey } from 'node:crypto';
 import * as tlSigning from 'truelayer-signing';
 import { z } from 'zod/mini';
-import type { BankProvider, BankWord } from './bank.ts';
-import { BANK_TRANSFER_MESSAGES } from '../../../contract/messages/bankTransfer.ts';
-
-export interface TruelayerSettings {
-  clientId: string;
-  clientSecret: string;
-  signingKeyId: string;
-  signingPrivateKey: string;
-  merchantAccountId: string;
-  environment: 'sandbox' | 'production';
-}
+import type { TruelayerSettings } from '../config.ts';
+import type { BankProvider, BankWebhook, BankWebhookDelivery, BankWord } from '../domain/payment/bank.ts';
+import { BANK_TRANSFER_MESSAGES } from '../../contract/messages/bankTransfer.ts';
 
 const HOSTS = {
   sandbox: {
@@ -37,12 +29,6 @@ const HOSTS = {
 } as const;
 
 export const truelayerHosts = (environment: TruelayerSettings['environment']) => HOSTS[environment];
-
-export interface BankSettings {
-  truelayer: TruelayerSettings | null;
-  /** Spec 001 §9's 1.5 s, unless configured (the end-to-end server polls faster). */
-  pollIntervalMs: number;
-}
 
 /** TrueLayer signs the time it sent a webhook: a signature that does not cover it is refused. */
 const WEBHOOK_SIGNED_HEADERS = ['X-Tl-Webhook-Timestamp'];
@@ -86,6 +72,52 @@ export async function verifyTruelayerWebhook(
   } catch {
     return false;
   }
+}
+
+export const TRUELAYER_WEBHOOK_MESSAGES = {
+  signature: 'The webhook signature does not match',
+  notJson: 'The webhook body is not JSON',
+  stale: 'The webhook was not sent within the last five minutes (X-Tl-Webhook-Timestamp)',
+} as const;
+
+/** How far a TrueLayer webhook's signed time may be from ours, either way: a replayed old one is refused. */
+export const TRUELAYER_WEBHOOK_TOLERANCE_MS = 5 * 60_000;
+
+/** Whether the signed X-Tl-Webhook-Timestamp (RFC 3339) is within the tolerance of `now`. */
+export function truelayerWebhookIsFresh(headers: Record<string, string | string[] | undefined>, now: Date): boolean {
+  const raw = Object.entries(headers).find(([name]) => name.toLowerCase() === 'x-tl-webhook-timestamp')?.[1];
+  const value = Array.isArray(raw) ? raw[0] : raw;
+  if (!value || !/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/.test(value)) return false;
+  const sent = Date.parse(value);
+  return Number.isFinite(sent) && Math.abs(now.getTime() - sent) <= TRUELAYER_WEBHOOK_TOLERANCE_MS;
+}
+
+/**
+ * TrueLayer's webhook for the environment: signed over its path, headers and raw body (the keys
+ * read with `fetchJwks`), sent within the tolerance, and an executed, settled or failed payment
+ * read as the bank's word on it.
+ */
+export function truelayerWebhookReader(
+  environment: TruelayerSettings['environment'],
+  fetchJwks: (url: string) => Promise<{ keys: JsonWebKey[] }>,
+): (delivery: BankWebhookDelivery, now: Date) => Promise<BankWebhook> {
+  return async (delivery, now) => {
+    const valid = await verifyTruelayerWebhook({ signature: delivery.signature, path: delivery.path, headers: delivery.headers, body: delivery.raw }, environment, fetchJwks);
+    if (!valid) return { kind: 'refused', message: TRUELAYER_WEBHOOK_MESSAGES.signature };
+    // The signature covers the timestamp: an old delivery replayed is refused by its age.
+    if (!truelayerWebhookIsFresh(delivery.headers, now)) return { kind: 'refused', message: TRUELAYER_WEBHOOK_MESSAGES.stale };
+    let event: { event_id?: unknown; type?: unknown; payment_id?: unknown; failure_reason?: unknown };
+    try {
+      event = JSON.parse(delivery.raw) as typeof event;
+    } catch {
+      return { kind: 'refused', message: TRUELAYER_WEBHOOK_MESSAGES.notJson };
+    }
+    if (typeof event !== 'object' || event === null) return { kind: 'ignored' };
+    const { event_id: eventId, type, payment_id: paymentId, failure_reason: reason } = event;
+    if (typeof paymentId !== 'string' || !paymentId || typeof type !== 'string' || !['payment_executed', 'payment_settled', 'payment_failed'].includes(type)) return { kind: 'ignored' };
+    const word = type === 'payment_failed' ? wordOfStatus('failed', typeof reason === 'string' ? reason : undefined) : wordOfStatus('executed');
+    return { kind: 'settle', eventId: typeof eventId === 'string' && eventId ? eventId : null, paymentId, word };
+  };
 }
 
 const tokenReply = z.object({ access_token: z.string(), expires_in: z.number() });
