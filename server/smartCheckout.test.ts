@@ -9,7 +9,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, desc, eq, like } from 'drizzle-orm';
 import { outbox, sales } from './db/schema.ts';
-import { EXPIRED_LINK_MESSAGE, INVALID_LINK_MESSAGE, OTHER_BUYER_MESSAGE, PROVE_BUYER_MESSAGE, SMART_LINK_HOURS } from './domain/smartCheckout.ts';
+import { SMART_LINK_HOURS, SMART_LINK_MESSAGES } from './domain/smartCheckout.ts';
 import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
 
 const HTML = { accept: 'text/html' };
@@ -67,7 +67,7 @@ describe.each(drivers)('the smart-checkout link on %s', (driver) => {
     const laptop = new Visitor(w.app, {}, '10.9.0.3');
     const asked = await laptop.request({ method: 'GET', url: link, headers: HTML });
     expect(asked.statusCode).toBe(200);
-    expect(text(asked.body)).toContain(PROVE_BUYER_MESSAGE);
+    expect(text(asked.body)).toContain(SMART_LINK_MESSAGES.proveBuyer);
     expect(asked.headers['set-cookie']).toBeUndefined();
     // Nothing of the sale reached this browser yet.
     expect((await laptop.checkout()).tickets).toEqual([]);
@@ -98,7 +98,7 @@ describe.each(drivers)('the smart-checkout link on %s', (driver) => {
     expect(((await stranger.json('getUser')) as { user: { email: string } | null }).user).toMatchObject({ email: other });
     const res = await stranger.request({ method: 'GET', url: link, headers: HTML });
     expect(res.statusCode).toBe(403);
-    expect(text(res.body)).toContain(OTHER_BUYER_MESSAGE);
+    expect(text(res.body)).toContain(SMART_LINK_MESSAGES.otherBuyer);
     expect((await stranger.checkout()).tickets).toEqual([]);
   });
 
@@ -123,7 +123,7 @@ describe.each(drivers)('the smart-checkout link on %s', (driver) => {
       const v = new Visitor(w.app);
       const res = await v.request({ method: 'GET', url, headers: HTML });
       expect(res.statusCode, url).toBe(404);
-      expect(text(res.body), url).toContain(INVALID_LINK_MESSAGE);
+      expect(text(res.body), url).toContain(SMART_LINK_MESSAGES.invalidLink);
       expect(res.body, url).not.toContain('<script>');
       expect(res.headers['set-cookie'], url).toBeUndefined();
       expect((await v.checkout()).tickets, url).toEqual([]);
@@ -133,7 +133,7 @@ describe.each(drivers)('the smart-checkout link on %s', (driver) => {
     const late = new Visitor(w.app);
     const res = await late.request({ method: 'GET', url: link, headers: HTML });
     expect(res.statusCode).toBe(410);
-    expect(text(res.body)).toContain(EXPIRED_LINK_MESSAGE);
+    expect(text(res.body)).toContain(SMART_LINK_MESSAGES.expiredLink);
     expect(res.headers['set-cookie']).toBeUndefined();
   });
 });

@@ -23,21 +23,26 @@ import {
 import { INSTALMENT_MESSAGES } from '../../contract/messages/instalment.ts';
 import type { SavedCardProcessor } from './instalments/offSession.ts';
 import { Refusal } from './refusal.ts';
+import { messages } from '../../i18n/lazy.ts';
+import { t } from '../../i18n/runtime.ts';
 
-export const ACCOUNT_MESSAGES = {
-  planNotFound: 'There is no payment plan of yours with that order reference.',
-  planPaid: 'This plan is paid in full: there is nothing left to charge.',
-  planNotStarted: 'This plan’s first payment is still being confirmed by your bank.',
-  planPastDeadline: 'This plan stopped and its event has started, so it can no longer be resumed. Please contact the organiser.',
-  cardChanged: 'Your new card will be used for the next payment of this plan.',
-  planResumed: 'Your plan is running again: the payment that was missed will be taken from your new card.',
-  cardNotFound: 'That card is not one of your saved cards.',
-  cardInUse: (reference: string) => `This card is kept with the payment plan of order ${reference}. A running plan's card can be changed first.`,
-  cardRemoved: 'The card was removed.',
-  cardDefault: 'The card is now your default card.',
-  transferNotFound: 'That transfer is not one of yours, or it was already accepted.',
-  transferCancelled: 'The transfer was cancelled: the tickets stay in your wallet and the link no longer works.',
-} as const;
+/** The account's refusals and notices, each read in the request's language. */
+export const ACCOUNT_MESSAGES = Object.assign(
+  messages({
+    planNotFound: 'page.account.planNotFound',
+    planPaid: 'page.account.planPaid',
+    planNotStarted: 'page.account.planNotStarted',
+    planPastDeadline: 'page.account.planPastDeadline',
+    cardChanged: 'page.account.cardChanged',
+    planResumed: 'page.account.planResumed',
+    cardNotFound: 'page.account.cardNotFound',
+    cardRemoved: 'page.account.cardRemoved',
+    cardDefault: 'page.account.cardDefault',
+    transferNotFound: 'page.account.transferNotFound',
+    transferCancelled: 'page.account.transferCancelled',
+  }),
+  { cardInUse: (reference: string) => t('page.account.cardInUse', { reference }) },
+);
 
 export interface AccountOrder {
   saleId: string;

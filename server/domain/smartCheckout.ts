@@ -17,15 +17,19 @@ import { sales, users } from '../db/schema.ts';
 import { sendMail, type Mailer } from '../mail/index.ts';
 import { resumeLinkMail } from '../mail/resumeLink.ts';
 import { holdIsLive } from './sales.ts';
+import { messages } from '../../i18n/lazy.ts';
 
 export const SMART_CHECKOUT_PATH = '/smartcheckout/';
 /** How long an e-mailed link works: past any hold, so a late click still reaches the order's own page. */
 export const SMART_LINK_HOURS = 24;
 
-export const INVALID_LINK_MESSAGE = 'This checkout link is not valid. Please use the link exactly as it was e-mailed to you.';
-export const EXPIRED_LINK_MESSAGE = 'This checkout link has expired. Please start again from your basket.';
-export const OTHER_BUYER_MESSAGE = 'This order belongs to another account. Sign out, then sign in with the e-mail address the link was sent to.';
-export const PROVE_BUYER_MESSAGE = 'To continue this order on this device, sign in with the e-mail address the link was sent to. We will e-mail you a one-time code.';
+/** The link's refusals and its request to sign in, each read in the request's language. */
+export const SMART_LINK_MESSAGES = messages({
+  invalidLink: 'page.smart.invalidLink',
+  expiredLink: 'page.smart.expiredLink',
+  otherBuyer: 'page.smart.otherBuyer',
+  proveBuyer: 'page.smart.proveBuyer',
+});
 
 const REFERENCE = /^HF-[A-Z2-9]{8}$/;
 const SIGNATURE = /^[A-Za-z0-9_-]{43}$/;

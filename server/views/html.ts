@@ -1,7 +1,7 @@
 /** Plain server-rendered pages: one inline stylesheet (the app's design files), no external assets. */
 import { readFileSync } from 'node:fs';
 import { dirOf } from '../../i18n/locales.ts';
-import { activeLocale, t } from '../../i18n/runtime.ts';
+import { activeLocale, t, type MessageKey, type Values } from '../../i18n/runtime.ts';
 import type { Config } from '../config.ts';
 import { determiningHtml, footerHtml, headerHtml, iconHtml, type IconName, type SiteSection } from './chrome.tsx';
 export type { SiteSection };
@@ -43,6 +43,25 @@ export const STYLE = ['../../design/tokens.css', '../../design/components.css', 
   // Comments and indentation are for people reading the files, not for every page view.
   .replace(/\/\*[\s\S]*?\*\//g, '')
   .replace(/\s*\n\s*/g, '\n');
+
+/**
+ * A message whose words wrap elements, as HTML: the catalogue writes them as tags (`By <a>{name}</a>`)
+ * and the page says what each tag draws (ui/rich.tsx does the same for the app), so a translation
+ * can move the link within its sentence. Every piece of text, the values too, is escaped.
+ */
+export function richHtml(key: MessageKey, values: Values, tags: Record<string, (chunk: string) => Html>): Html {
+  const text = t(key, values);
+  let out = '';
+  const tag = /<(\w+)>([\s\S]*?)<\/\1>/g;
+  let last = 0;
+  for (let match = tag.exec(text); match; match = tag.exec(text)) {
+    out += esc(text.slice(last, match.index));
+    const draw = tags[match[1]!];
+    out += draw ? draw(match[2]!).value : esc(match[2]!);
+    last = tag.lastIndex;
+  }
+  return new Html(out + esc(text.slice(last)));
+}
 
 /** An icon of the app's set (ui/Icon.tsx). */
 export function icon(name: IconName): Html {

@@ -37,15 +37,16 @@ import type { AppDeps } from '../../http/deps.ts';
 import { refusalStatus } from '../../http/refusals.ts';
 import { signIn, signOutEverywhere, userIdOf } from '../../http/session.ts';
 import { sitePage } from '../../http/sitePage.ts';
-import { html, type Html } from '../../views/html.ts';
+import { html, richHtml, type Html } from '../../views/html.ts';
+import { t as say, type MessageKey } from '../../../i18n/runtime.ts';
 
 export const SIGN_OUT_OTHERS_PATH = `${ACCOUNT_PATH}signout-others/`;
 const CARD_SETUP_SCRIPT_PATH = `${ACCOUNT_PATH}card-setup.js`;
 
-/** Mounts Stripe's Payment Element for the page's SetupIntent and confirms it on submit. */
+/** Mounts Stripe's Payment Element for the page's SetupIntent and confirms it on submit; its two messages are the page's, in its language (data attributes). */
 const CARD_SETUP_SCRIPT = `const form = document.getElementById('card-setup');
 if (form) {
-  const { publicKey, clientSecret, returnUrl } = form.dataset;
+  const { publicKey, clientSecret, returnUrl, notSaved, notLoaded } = form.dataset;
   const error = document.getElementById('card-setup-error');
   const button = form.querySelector('button');
   const script = document.createElement('script');
@@ -60,14 +61,14 @@ if (form) {
       button.disabled = true;
       const result = await stripe.confirmSetup({ elements, confirmParams: { return_url: returnUrl } });
       if (result.error) {
-        error.textContent = result.error.message || 'The card could not be saved. Please try again.';
+        error.textContent = result.error.message || notSaved;
         error.hidden = false;
         button.disabled = false;
       }
     });
   };
   script.onerror = () => {
-    error.textContent = 'The card form could not be loaded. Please try again later.';
+    error.textContent = notLoaded;
     error.hidden = false;
   };
   document.head.append(script);
@@ -76,23 +77,23 @@ if (form) {
 
 /** The notices a change comes back with: fixed words, named in the query, never the query's own text. */
 const NOTICES = {
-  'card-changed': ACCOUNT_MESSAGES.cardChanged,
-  'plan-resumed': ACCOUNT_MESSAGES.planResumed,
-  'card-removed': ACCOUNT_MESSAGES.cardRemoved,
-  'card-default': ACCOUNT_MESSAGES.cardDefault,
-  'transfer-cancelled': ACCOUNT_MESSAGES.transferCancelled,
-  'address-removed': 'The address was removed.',
-  'address-default': 'The address is now your default: the checkout starts from it.',
-  'marketing-saved': 'Your choices are saved.',
-  'others-signed-out': 'Every other device is signed out. This one stays signed in.',
-} as const;
+  'card-changed': 'page.account.cardChanged',
+  'plan-resumed': 'page.account.planResumed',
+  'card-removed': 'page.account.cardRemoved',
+  'card-default': 'page.account.cardDefault',
+  'transfer-cancelled': 'page.account.transferCancelled',
+  'address-removed': 'page.account.addressRemoved',
+  'address-default': 'page.account.addressDefault',
+  'marketing-saved': 'page.account.marketingSaved',
+  'others-signed-out': 'page.account.othersSignedOut',
+} as const satisfies Record<string, MessageKey>;
 type NoticeKey = keyof typeof NOTICES;
 
 const REFERENCE = /^[A-Za-z0-9-]{1,40}$/;
 const ID = /^[1-9][0-9]{0,9}$/;
 
 function idOf(raw: string | undefined): number {
-  if (!raw || !ID.test(raw)) throw new Refusal('invalid-input', 'That is not one of yours.');
+  if (!raw || !ID.test(raw)) throw new Refusal('invalid-input', say('page.account.notYours'));
   return Number(raw);
 }
 
@@ -106,13 +107,14 @@ const field = (body: unknown, name: string): string => {
   return typeof value === 'string' ? value : '';
 };
 
-const statusWords: Record<AccountPlan['schedule'][number]['status'], string> = { paid: 'Paid', scheduled: 'Due', failed: 'Refused' };
-const planWords: Record<AccountPlan['status'], string> = {
-  active: 'Running',
-  completed: 'Paid in full',
-  failed: 'Stopped: a payment was refused',
-  authenticating: 'Waiting for your bank',
+const statusWords: Record<AccountPlan['schedule'][number]['status'], MessageKey> = { paid: 'page.account.paymentPaid', scheduled: 'page.account.paymentDue', failed: 'page.account.paymentRefused' };
+const planWords: Record<AccountPlan['status'], MessageKey> = {
+  active: 'page.account.planRunning',
+  completed: 'page.account.planCompleted',
+  failed: 'page.account.planFailed',
+  authenticating: 'page.account.planAuthenticating',
 };
+const strong = (words: string) => html`<strong>${words}</strong>`;
 
 function planSection(plan: AccountPlan, now: Date): Html {
   const refused = plan.schedule.find((s) => s.status === 'failed' || (s.status === 'scheduled' && s.attempts > 0));
@@ -120,19 +122,19 @@ function planSection(plan: AccountPlan, now: Date): Html {
   const canChange = plan.status === 'active' || canResume;
   const paid = plan.schedule.filter((s) => s.status === 'paid').reduce((sum, s) => sum + s.amount, 0);
   return html`<li class="panel account-plan" id="plan-${plan.reference}">
-    <h3>Order ${plan.reference}</h3>
-    <p><strong>${planWords[plan.status]}</strong>. ${formatMoney(paid, plan.currency)} of ${formatMoney(plan.total, plan.currency)} paid.</p>
-    ${refused?.lastError ? html`<p class="notice error">Payment ${refused.seq} was refused: ${refused.lastError}</p>` : ''}
+    <h3>${say('page.account.order', { reference: plan.reference })}</h3>
+    <p>${richHtml('page.account.planPaidSoFar', { status: say(planWords[plan.status]), paid: formatMoney(paid, plan.currency), total: formatMoney(plan.total, plan.currency) }, { b: strong })}</p>
+    ${refused?.lastError ? html`<p class="notice error">${say('page.account.paymentRefusedWhy', { n: refused.seq, reason: refused.lastError })}</p>` : ''}
     <table class="account-table">
-      <caption class="visually-hidden">Payments of order ${plan.reference}</caption>
-      <thead><tr><th scope="col">Payment</th><th scope="col">Date</th><th scope="col">Amount</th><th scope="col">Status</th></tr></thead>
+      <caption class="visually-hidden">${say('page.account.paymentsOf', { reference: plan.reference })}</caption>
+      <thead><tr><th scope="col">${say('page.account.payment')}</th><th scope="col">${say('page.account.date')}</th><th scope="col">${say('page.account.amount')}</th><th scope="col">${say('page.account.status')}</th></tr></thead>
       <tbody>${plan.schedule.map(
-        (s) => html`<tr><td>${s.seq}</td><td>${formatUkDate(s.dueAt)}</td><td>${formatMoney(s.amount, plan.currency)}</td><td>${statusWords[s.status]}</td></tr>`,
+        (s) => html`<tr><td>${s.seq}</td><td>${formatUkDate(s.dueAt)}</td><td>${formatMoney(s.amount, plan.currency)}</td><td>${say(statusWords[s.status])}</td></tr>`,
       )}</tbody>
     </table>
-    <p>Paid with ${plan.card.brand} card ending ${plan.card.last4} (expires ${plan.card.expiry}).</p>
-    ${plan.status === 'failed' && plan.deadline ? html`<p class="muted">A stopped plan can be resumed with a new card until ${formatNiceDate(plan.deadline)}.</p>` : ''}
-    ${canChange ? html`<p><a class="button button--secondary" href="${planCardPath(plan.reference)}">${canResume ? 'Resume with a new card' : 'Change card'}</a></p>` : ''}
+    <p>${say('page.account.paidWith', { brand: plan.card.brand, last4: plan.card.last4, expiry: plan.card.expiry })}</p>
+    ${plan.status === 'failed' && plan.deadline ? html`<p class="muted">${say('page.account.resumeUntil', { date: formatNiceDate(plan.deadline) })}</p>` : ''}
+    ${canChange ? html`<p><a class="button button--secondary" href="${planCardPath(plan.reference)}">${say(canResume ? 'page.account.resumeWithCard' : 'page.account.changeCard')}</a></p>` : ''}
   </li>`;
 }
 
@@ -145,10 +147,10 @@ export function registerAccount(app: FastifyInstance, deps: AppDeps): void {
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
     return pageFor(
       request,
-      'My account',
-      html`<div class="account"><h1>My account</h1>
-        <p>Sign in to see your orders, payment plans and settings. We e-mail you a one-time code.</p>
-        <p><a class="button" href="/signin/?next=${encodeURIComponent(next)}">Sign in</a></p></div>`,
+      say('page.account.title'),
+      html`<div class="account"><h1>${say('page.account.title')}</h1>
+        <p>${say('page.account.signInLead')}</p>
+        <p><a class="button" href="/signin/?next=${encodeURIComponent(next)}">${say('site.signIn')}</a></p></div>`,
     );
   };
 
@@ -168,92 +170,92 @@ export function registerAccount(app: FastifyInstance, deps: AppDeps): void {
     const subscribedOrganisers = [...latestByOrganiser].filter(([, on]) => on).map(([id]) => id);
     return pageFor(
       request,
-      'My account',
+      say('page.account.title'),
       html`<div class="account">
-      <h1>My account</h1>
+      <h1>${say('page.account.title')}</h1>
       <p class="muted">${user.firstName} ${user.lastName} (${user.email})</p>
       ${message ? html`<p class="notice ${message.kind === 'ok' ? 'ok' : 'error'}" role="${message.kind === 'ok' ? 'status' : 'alert'}">${message.text}</p>` : ''}
-      <nav class="account-nav" aria-label="Sections of my account"><ul>
-        <li><a class="account-nav__link" href="#orders">Orders</a></li>
-        <li><a class="account-nav__link" href="#plans">Payment plans</a></li>
-        <li><a class="account-nav__link" href="#transfers">Transfers</a></li>
-        <li><a class="account-nav__link" href="#marketing">Marketing</a></li>
-        <li><a class="account-nav__link" href="#saved">Addresses and cards</a></li>
-        <li><a class="account-nav__link" href="#devices">Devices</a></li>
+      <nav class="account-nav" aria-label="${say('page.account.sections')}"><ul>
+        <li><a class="account-nav__link" href="#orders">${say('page.account.orders')}</a></li>
+        <li><a class="account-nav__link" href="#plans">${say('page.account.plans')}</a></li>
+        <li><a class="account-nav__link" href="#transfers">${say('page.account.transfers')}</a></li>
+        <li><a class="account-nav__link" href="#marketing">${say('page.account.marketing')}</a></li>
+        <li><a class="account-nav__link" href="#saved">${say('page.account.saved')}</a></li>
+        <li><a class="account-nav__link" href="#devices">${say('page.account.devices')}</a></li>
       </ul></nav>
 
-      <section aria-labelledby="orders"><h2 id="orders">Orders</h2>
+      <section aria-labelledby="orders"><h2 id="orders">${say('page.account.orders')}</h2>
         ${orders.length === 0
-          ? html`<p>No orders yet. <a class="inline-link" href="/all-events/">Find an event</a></p>`
+          ? html`<p>${richHtml('page.account.noOrders', {}, { a: (words) => html`<a class="inline-link" href="/all-events/">${words}</a>` })}</p>`
           : html`<ul class="account-list-plain">${orders.map(
               (o) => html`<li class="panel account-order">
-                <h3>Order ${o.reference}</h3>
+                <h3>${say('page.account.order', { reference: o.reference })}</h3>
                 <p>${o.events.join(', ')}</p>
-                <p class="muted">${o.tickets} ${o.tickets === 1 ? 'ticket' : 'tickets'}, ordered ${formatNiceDate(o.paidAt)}</p>
-                <p class="account-actions"><a class="button button--secondary" href="${ACCOUNT_PATH}orders/${encodeURIComponent(o.reference)}/">Receipt for ${o.reference}</a>
-                <a class="button button--secondary" href="${WALLET_PATH}">Tickets</a></p>
+                <p class="muted">${say('page.account.orderedTickets', { count: o.tickets, date: formatNiceDate(o.paidAt) })}</p>
+                <p class="account-actions"><a class="button button--secondary" href="${ACCOUNT_PATH}orders/${encodeURIComponent(o.reference)}/">${say('page.account.receiptFor', { reference: o.reference })}</a>
+                <a class="button button--secondary" href="${WALLET_PATH}">${say('page.account.tickets')}</a></p>
               </li>`,
             )}</ul>`}
       </section>
 
-      <section aria-labelledby="plans"><h2 id="plans">Payment plans</h2>
-        ${plans.length === 0 ? html`<p>You have no payment plans.</p>` : html`<ul class="account-list-plain">${plans.map((p) => planSection(p, now))}</ul>`}
+      <section aria-labelledby="plans"><h2 id="plans">${say('page.account.plans')}</h2>
+        ${plans.length === 0 ? html`<p>${say('page.account.noPlans')}</p>` : html`<ul class="account-list-plain">${plans.map((p) => planSection(p, now))}</ul>`}
       </section>
 
-      <section aria-labelledby="transfers"><h2 id="transfers">Transfers and gifts not yet accepted</h2>
+      <section aria-labelledby="transfers"><h2 id="transfers">${say('page.account.transfersHeading')}</h2>
         ${transfers.length === 0
-          ? html`<p>Nothing is waiting to be accepted.</p>`
+          ? html`<p>${say('page.account.nothingWaiting')}</p>`
           : html`<ul class="account-list-plain">${transfers.map(
               (t) => html`<li class="panel">
-                <p><strong>${t.qty} ${t.ticketName} ${t.qty === 1 ? 'ticket' : 'tickets'}</strong> for ${t.eventTitle}</p>
-                <p>${t.isGift ? 'Gift' : 'Transfer'} to ${t.recipientName} (${t.recipientEmail}), ${t.sent ? 'sent' : `to be sent ${formatNiceDate(t.sendAt)}`}</p>
-                <form method="post" action="${ACCOUNT_PATH}transfers/${t.id}/cancel/"><button class="button button--secondary" type="submit">Cancel the ${t.isGift ? 'gift' : 'transfer'} to ${t.recipientName}</button></form>
+                <p>${richHtml('page.account.transferTickets', { count: t.qty, ticketName: t.ticketName, event: t.eventTitle }, { b: strong })}</p>
+                <p>${say('page.account.transferTo', { kind: t.isGift ? 'gift' : 'transfer', name: t.recipientName, email: t.recipientEmail, sent: t.sent ? 'yes' : 'no', date: formatNiceDate(t.sendAt) })}</p>
+                <form method="post" action="${ACCOUNT_PATH}transfers/${t.id}/cancel/"><button class="button button--secondary" type="submit">${say('page.account.cancelTransfer', { kind: t.isGift ? 'gift' : 'transfer', name: t.recipientName })}</button></form>
               </li>`,
             )}</ul>`}
       </section>
 
-      <section aria-labelledby="marketing"><h2 id="marketing">Marketing</h2>
+      <section aria-labelledby="marketing"><h2 id="marketing">${say('page.account.marketing')}</h2>
         <form method="post" action="${ACCOUNT_PATH}marketing/" class="panel account-form">
-          <label class="account-check"><input type="checkbox" name="ct_subscribed" value="true"${user.subscribed ? html` checked` : ''}> Send me the community newsletter</label>
-          <label class="account-check"><input type="checkbox" name="events_subscribed" value="true"${user.isEventSubscribed ? html` checked` : ''}> Tell me about new events</label>
+          <label class="account-check"><input type="checkbox" name="ct_subscribed" value="true"${user.subscribed ? html` checked` : ''}> ${say('page.account.newsletter')}</label>
+          <label class="account-check"><input type="checkbox" name="events_subscribed" value="true"${user.isEventSubscribed ? html` checked` : ''}> ${say('page.account.newEvents')}</label>
           ${subscribedOrganisers.length > 0
-            ? html`<p class="muted">You also hear from ${subscribedOrganisers.length} ${subscribedOrganisers.length === 1 ? 'organiser' : 'organisers'}. Untick to stop.</p>
-              ${subscribedOrganisers.map((id) => html`<label class="account-check"><input type="checkbox" name="organiser" value="${id}" checked> Organiser news (${organiserName(id)})</label>`)}`
+            ? html`<p class="muted">${say('page.account.organisersHeard', { count: subscribedOrganisers.length })}</p>
+              ${subscribedOrganisers.map((id) => html`<label class="account-check"><input type="checkbox" name="organiser" value="${id}" checked> ${say('page.account.organiserNews', { name: organiserName(id) })}</label>`)}`
             : ''}
-          <button class="button" type="submit">Save my choices</button>
+          <button class="button" type="submit">${say('page.account.saveChoices')}</button>
         </form>
       </section>
 
-      <section aria-labelledby="saved"><h2 id="saved">Addresses and cards</h2>
-        <h3>Addresses</h3>
+      <section aria-labelledby="saved"><h2 id="saved">${say('page.account.saved')}</h2>
+        <h3>${say('page.account.addresses')}</h3>
         ${addresses.length === 0
-          ? html`<p>No saved addresses.</p>`
+          ? html`<p>${say('page.account.noAddresses')}</p>`
           : html`<ul class="account-list-plain">${addresses.map(
-              (a) => html`<li class="panel account-row"><span>${a.full_address}${a.is_default ? html` <strong>(default)</strong>` : ''}</span>
+              (a) => html`<li class="panel account-row"><span>${a.full_address}${a.is_default ? html` <strong>${say('page.account.default')}</strong>` : ''}</span>
                 <span class="account-actions">
-                ${a.is_default ? '' : html`<form method="post" action="${ACCOUNT_PATH}addresses/${a.id}/default/"><button class="button button--secondary" type="submit">Make default<span class="visually-hidden"> the address ${a.full_address}</span></button></form>`}
-                <form method="post" action="${ACCOUNT_PATH}addresses/${a.id}/remove/"><button class="button button--secondary" type="submit">Remove<span class="visually-hidden"> the address ${a.full_address}</span></button></form>
+                ${a.is_default ? '' : html`<form method="post" action="${ACCOUNT_PATH}addresses/${a.id}/default/"><button class="button button--secondary" type="submit">${say('page.account.makeDefault')}<span class="visually-hidden">${say('page.account.theAddress', { address: a.full_address })}</span></button></form>`}
+                <form method="post" action="${ACCOUNT_PATH}addresses/${a.id}/remove/"><button class="button button--secondary" type="submit">${say('page.account.remove')}<span class="visually-hidden">${say('page.account.theAddress', { address: a.full_address })}</span></button></form>
                 </span></li>`,
             )}</ul>`}
-        <h3>Cards</h3>
+        <h3>${say('page.account.cards')}</h3>
         ${cardList.length === 0
-          ? html`<p>No saved cards.</p>`
+          ? html`<p>${say('page.account.noCards')}</p>`
           : html`<ul class="account-list-plain">${cardList.map(
-              (c) => html`<li class="panel account-row"><span>${c.brand} ending ${c.last4}, expires ${c.expiry}${c.isDefault ? html` <strong>(default)</strong>` : ''}${
-                c.plans.length > 0 ? html`<br><span class="muted">Kept with the payment plan of order ${c.plans.join(', ')}</span>` : ''
+              (c) => html`<li class="panel account-row"><span>${say('page.account.card', { brand: c.brand, last4: c.last4, expiry: c.expiry })}${c.isDefault ? html` <strong>${say('page.account.default')}</strong>` : ''}${
+                c.plans.length > 0 ? html`<br><span class="muted">${say('page.account.keptWithPlan', { references: c.plans.join(', ') })}</span>` : ''
               }</span>
                 <span class="account-actions">
-                ${c.isDefault ? '' : html`<form method="post" action="${ACCOUNT_PATH}cards/${c.id}/default/"><button class="button button--secondary" type="submit">Make default<span class="visually-hidden"> the card ending ${c.last4}</span></button></form>`}
-                ${c.plans.length > 0 ? '' : html`<form method="post" action="${ACCOUNT_PATH}cards/${c.id}/remove/"><button class="button button--secondary" type="submit">Remove<span class="visually-hidden"> the card ending ${c.last4}</span></button></form>`}
+                ${c.isDefault ? '' : html`<form method="post" action="${ACCOUNT_PATH}cards/${c.id}/default/"><button class="button button--secondary" type="submit">${say('page.account.makeDefault')}<span class="visually-hidden">${say('page.account.theCard', { last4: c.last4 })}</span></button></form>`}
+                ${c.plans.length > 0 ? '' : html`<form method="post" action="${ACCOUNT_PATH}cards/${c.id}/remove/"><button class="button button--secondary" type="submit">${say('page.account.remove')}<span class="visually-hidden">${say('page.account.theCard', { last4: c.last4 })}</span></button></form>`}
                 </span></li>`,
             )}</ul>`}
       </section>
 
-      <section aria-labelledby="devices"><h2 id="devices">Devices</h2>
-        <p>Signed in somewhere you no longer use? Sign out of every other device; this one stays signed in.</p>
+      <section aria-labelledby="devices"><h2 id="devices">${say('page.account.devices')}</h2>
+        <p>${say('page.account.devicesLead')}</p>
         <div class="account-actions">
-          <form method="post" action="${SIGN_OUT_OTHERS_PATH}"><button class="button button--secondary" type="submit">Sign out of every other device</button></form>
-          <form method="post" action="/signout/"><button class="button button--secondary" type="submit">Sign out</button></form>
+          <form method="post" action="${SIGN_OUT_OTHERS_PATH}"><button class="button button--secondary" type="submit">${say('page.account.signOutOthers')}</button></form>
+          <form method="post" action="/signout/"><button class="button button--secondary" type="submit">${say('page.signOut.button')}</button></form>
         </div>
       </section>
       </div>`,
@@ -262,7 +264,7 @@ export function registerAccount(app: FastifyInstance, deps: AppDeps): void {
 
   // The organisers' names, for the marketing choices (read once per page).
   let organiserNames = new Map<number, string>();
-  const organiserName = (id: number) => organiserNames.get(id) ?? `organiser ${id}`;
+  const organiserName = (id: number) => organiserNames.get(id) ?? say('page.account.organiserNumber', { id });
   async function loadOrganiserNames() {
     const all = await db.select({ id: organisers.id, name: organisers.name }).from(organisers);
     organiserNames = new Map(all.map((o) => [o.id, o.name]));
@@ -277,7 +279,7 @@ export function registerAccount(app: FastifyInstance, deps: AppDeps): void {
     if (!user) return signInPage(request, reply, ACCOUNT_PATH);
     await loadOrganiserNames();
     const done = request.query.done;
-    const notice = done && Object.hasOwn(NOTICES, done) ? { kind: 'ok' as const, text: NOTICES[done as NoticeKey] } : null;
+    const notice = done && Object.hasOwn(NOTICES, done) ? { kind: 'ok' as const, text: say(NOTICES[done as NoticeKey]) } : null;
     return overview(request, reply, user, notice);
   });
 
@@ -315,7 +317,7 @@ export function registerAccount(app: FastifyInstance, deps: AppDeps): void {
   change<{ id: string }>(`${ACCOUNT_PATH}addresses/:id/remove/`, async (user, params) => {
     const id = idOf(params.id);
     const own = await listSavedAddresses(db, user.id);
-    if (!own.some((a) => a.id === id)) throw new Refusal('not-found', 'That address is not one of yours.');
+    if (!own.some((a) => a.id === id)) throw new Refusal('not-found', say('page.account.addressNotYours'));
     await deleteSavedAddress(db, user.id, id);
     return 'address-removed';
   });
@@ -367,7 +369,11 @@ export function registerAccount(app: FastifyInstance, deps: AppDeps): void {
     const order = REFERENCE.test(request.params.reference) ? await orderOf(db, user.id, request.params.reference) : null;
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
     if (!order) {
-      return reply.status(404).send(await pageFor(request, 'Order not found', html`<div class="account"><h1>Order not found</h1><p>There is no order of yours with that reference.</p><p><a class="inline-link" href="${ACCOUNT_PATH}">Back to my account</a></p></div>`));
+      return reply.status(404).send(await pageFor(
+          request,
+          say('page.account.orderNotFound'),
+          html`<div class="account"><h1>${say('page.account.orderNotFound')}</h1><p>${say('page.account.noSuchOrder')}</p><p><a class="inline-link" href="${ACCOUNT_PATH}">${say('page.account.back')}</a></p></div>`,
+        ));
     }
     const c = await buildCheckout(db, order.saleId, clock(), { captchaSitekey: null, userId: user.id });
     const money = (minor: number) => formatMoney(minor, c.currency.code);
@@ -375,26 +381,26 @@ export function registerAccount(app: FastifyInstance, deps: AppDeps): void {
       ...c.tickets.map((t) => html`<tr><th scope="row">${t.qty} × ${t.ticket_name}<br><span class="muted">${t.event_name}, ${t.nice_date}</span></th><td>${money(t.qty * t.price)}</td></tr>`),
       ...c.gift_vouchers.map((v) => html`<tr><th scope="row">${v.qty} × ${v.name}</th><td>${money(v.qty * v.value)}</td></tr>`),
     ];
-    const extras: [string, number][] = [
-      ['Booking fees', c.tickets.reduce((s, t) => s + t.qty * t.booking_fee, 0)],
-      ['Refund protection', c.refund_protection ? c.refund_protection_cost : 0],
-      ['Donation', c.donation_amount],
-      ['Delivery', c.delivery_cost],
-      ['Gift vouchers applied', -c.gift_vouchers_applied_total],
-      ['Offers applied', -c.offers_applied_total],
+    const extras: [MessageKey, number][] = [
+      ['page.account.bookingFees', c.tickets.reduce((s, t) => s + t.qty * t.booking_fee, 0)],
+      ['page.account.refundProtection', c.refund_protection ? c.refund_protection_cost : 0],
+      ['page.account.donation', c.donation_amount],
+      ['page.account.delivery', c.delivery_cost],
+      ['page.account.vouchersApplied', -c.gift_vouchers_applied_total],
+      ['page.account.offersApplied', -c.offers_applied_total],
     ];
     return pageFor(
       request,
-      `Receipt for ${order.reference}`,
-      html`<div class="account"><h1>Receipt for order ${order.reference}</h1>
-      <p class="muted">Ordered ${formatNiceDate(order.paidAt)} by ${user.firstName} ${user.lastName} (${user.email}) from ${config.brandName}.</p>
+      say('page.account.receiptFor', { reference: order.reference }),
+      html`<div class="account"><h1>${say('page.account.receiptForOrder', { reference: order.reference })}</h1>
+      <p class="muted">${say('page.account.orderedBy', { date: formatNiceDate(order.paidAt), name: `${user.firstName} ${user.lastName}`, email: user.email, brand: config.brandName })}</p>
       <table class="account-table receipt">
-        <caption class="visually-hidden">What order ${order.reference} paid for</caption>
-        <thead><tr><th scope="col">Item</th><th scope="col">Price</th></tr></thead>
-        <tbody>${rows}${extras.filter(([, v]) => v !== 0).map(([label, v]) => html`<tr><th scope="row">${label}</th><td>${money(v)}</td></tr>`)}</tbody>
-        <tfoot><tr><th scope="row">Total</th><td><strong>${money(c.basket_total)}</strong></td></tr></tfoot>
+        <caption class="visually-hidden">${say('page.account.paidFor', { reference: order.reference })}</caption>
+        <thead><tr><th scope="col">${say('page.account.item')}</th><th scope="col">${say('page.account.price')}</th></tr></thead>
+        <tbody>${rows}${extras.filter(([, v]) => v !== 0).map(([label, v]) => html`<tr><th scope="row">${say(label)}</th><td>${money(v)}</td></tr>`)}</tbody>
+        <tfoot><tr><th scope="row">${say('page.account.total')}</th><td><strong>${money(c.basket_total)}</strong></td></tr></tfoot>
       </table>
-      <p class="account-actions"><a class="button button--secondary" href="${WALLET_PATH}">Tickets</a> <a class="button button--secondary" href="${ACCOUNT_PATH}">Back to my account</a></p></div>`,
+      <p class="account-actions"><a class="button button--secondary" href="${WALLET_PATH}">${say('page.account.tickets')}</a> <a class="button button--secondary" href="${ACCOUNT_PATH}">${say('page.account.back')}</a></p></div>`,
     );
   });
 
@@ -414,13 +420,13 @@ export function registerAccount(app: FastifyInstance, deps: AppDeps): void {
    */
   async function stripeCardForm(user: UserRow, plan: AccountPlan, problem: string | null): Promise<Html> {
     const setup = deps.plans.setup;
-    if (!setup) return html`<p class="notice error" role="alert">Cards cannot be changed on this server.</p>`;
+    if (!setup) return html`<p class="notice error" role="alert">${say('page.account.cardsNotHere')}</p>`;
     const started = await startAccountCardSetup(db, setup, { userId: user.id, saleId: plan.saleId, now: clock() });
-    return html`<form class="panel sandbox-card" id="card-setup" data-public-key="${started.publicKey}" data-client-secret="${started.clientSecret}" data-return-url="${config.publicUrl}${planCardPath(plan.reference)}stripe/">
+    return html`<form class="panel sandbox-card" id="card-setup" data-public-key="${started.publicKey}" data-client-secret="${started.clientSecret}" data-return-url="${config.publicUrl}${planCardPath(plan.reference)}stripe/" data-not-saved="${say('page.account.cardNotSaved')}" data-not-loaded="${say('page.account.cardFormFailed')}">
         <div id="card-setup-element"></div>
         ${problem ? html`<p class="notice error" role="alert">${problem}</p>` : ''}
         <p class="notice error" id="card-setup-error" role="alert" hidden></p>
-        <button class="button button--large" type="submit" disabled>Save the new card</button>
+        <button class="button button--large" type="submit" disabled>${say('page.account.saveCard')}</button>
       </form>
       <script type="module" src="${CARD_SETUP_SCRIPT_PATH}"></script>`;
   }
@@ -435,7 +441,7 @@ export function registerAccount(app: FastifyInstance, deps: AppDeps): void {
     try {
       const ref = referenceOf(reference);
       const setup = deps.plans.setup;
-      if (!setup) throw new Refusal('not-found', 'Cards are not saved by Stripe on this server.');
+      if (!setup) throw new Refusal('not-found', say('page.account.noStripe'));
       const paymentMethod = await cardSavedBySetup(db, setup, { userId: user.id, setupIntentId: String(request.query.setup_intent ?? '') });
       const { resumed } = await changePlanCard(db, cards(), { userId: user.id, reference: ref, providerMethodId: paymentMethod, makeDefault: true, now: clock() });
       return reply.redirect(`${ACCOUNT_PATH}?done=${resumed ? 'plan-resumed' : 'card-changed'}#plan-${ref}`, 303);
@@ -449,7 +455,11 @@ export function registerAccount(app: FastifyInstance, deps: AppDeps): void {
     const [plan] = REFERENCE.test(reference) ? await plansOf(db, user.id, reference) : [];
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
     if (!plan) {
-      return reply.status(404).send(await pageFor(request, 'Plan not found', html`<div class="account"><h1>Plan not found</h1><p>${ACCOUNT_MESSAGES.planNotFound}</p><p><a class="inline-link" href="${ACCOUNT_PATH}">Back to my account</a></p></div>`));
+      return reply.status(404).send(await pageFor(
+          request,
+          say('page.account.planNotFoundTitle'),
+          html`<div class="account"><h1>${say('page.account.planNotFoundTitle')}</h1><p>${ACCOUNT_MESSAGES.planNotFound}</p><p><a class="inline-link" href="${ACCOUNT_PATH}">${say('page.account.back')}</a></p></div>`,
+        ));
     }
     const due = plan.schedule.find((s) => s.status !== 'paid');
     const now = clock();
@@ -464,25 +474,31 @@ export function registerAccount(app: FastifyInstance, deps: AppDeps): void {
     reply.status(status);
     return pageFor(
       request,
-      'Change card',
-      html`<div class="account"><h1>Change the card for order ${plan.reference}</h1>
-      <p>Now paid with ${plan.card.brand} card ending ${plan.card.last4}.${due ? html` Next payment: ${formatMoney(due.amount, plan.currency)}${due.attempts > 0 || due.status === 'failed' ? ', taken from the new card as soon as it is saved' : html` on ${formatUkDate(due.dueAt)}`}.` : ''}</p>
+      say('page.account.changeCard'),
+      html`<div class="account"><h1>${say('page.account.changeCardFor', { reference: plan.reference })}</h1>
+      <p>${say('page.account.nowPaidWith', { brand: plan.card.brand, last4: plan.card.last4 })}${
+        due
+          ? due.attempts > 0 || due.status === 'failed'
+            ? say('page.account.nextPaymentNow', { amount: formatMoney(due.amount, plan.currency) })
+            : say('page.account.nextPaymentOn', { amount: formatMoney(due.amount, plan.currency), date: formatUkDate(due.dueAt) })
+          : ''
+      }</p>
       ${closed
         ? html`<p class="notice" role="status">${closed}</p>`
         : cards().name === 'sandbox'
         ? html`<form method="post" action="${planCardPath(plan.reference)}" class="panel sandbox-card" novalidate>
-        <label class="field">Card number <input class="input" name="number" inputmode="numeric" autocomplete="cc-number" required${problem ? html` aria-invalid="true" aria-describedby="card-problem"` : ''}></label>
+        <label class="field">${say('page.account.cardNumber')} <input class="input" name="number" inputmode="numeric" autocomplete="cc-number" required${problem ? html` aria-invalid="true" aria-describedby="card-problem"` : ''}></label>
         <div class="form-row">
-          <label class="field">Expiry (MM/YY) <input class="input" name="expiry" autocomplete="cc-exp" placeholder="MM/YY" required></label>
-          <label class="field">CVC <input class="input" name="cvc" inputmode="numeric" autocomplete="cc-csc" required></label>
+          <label class="field">${say('page.account.expiry')} <input class="input" name="expiry" autocomplete="cc-exp" placeholder="${say('page.account.expiryPlaceholder')}" required></label>
+          <label class="field">${say('page.account.cvc')} <input class="input" name="cvc" inputmode="numeric" autocomplete="cc-csc" required></label>
         </div>
-        <label class="account-check"><input type="checkbox" name="make_default" value="true" checked> Make this card my default payment method</label>
+        <label class="account-check"><input type="checkbox" name="make_default" value="true" checked> ${say('page.account.makeCardDefault')}</label>
         ${problem ? html`<p class="notice error" id="card-problem" role="alert">${problem}</p>` : ''}
-        <button class="button button--large" type="submit">Save the new card</button>
+        <button class="button button--large" type="submit">${say('page.account.saveCard')}</button>
       </form>
-      <p class="muted">This is the sandbox card processor: no real money moves. 4242 4242 4242 4242 is approved; 4000 0000 0000 0002 is declined.</p>`
+      <p class="muted">${say('page.account.sandboxNote')}</p>`
         : await stripeCardForm(user, plan, problem)}
-      <p><a class="inline-link" href="${ACCOUNT_PATH}#plan-${plan.reference}">Back to my account</a></p></div>`,
+      <p><a class="inline-link" href="${ACCOUNT_PATH}#plan-${plan.reference}">${say('page.account.back')}</a></p></div>`,
     );
   }
 
@@ -495,7 +511,7 @@ export function registerAccount(app: FastifyInstance, deps: AppDeps): void {
     }
     try {
       const ref = referenceOf(reference);
-      if (cards().name !== 'sandbox' || !config.demo) throw new Refusal('not-found', 'Cards are saved by Stripe on this server.');
+      if (cards().name !== 'sandbox' || !config.demo) throw new Refusal('not-found', say('page.account.stripeOnly'));
       const body = request.body;
       const now = clock();
       const card = await tokeniseSandboxCard(db, { number: field(body, 'number'), expiry: field(body, 'expiry'), cvc: field(body, 'cvc') }, 'payment_method', now);

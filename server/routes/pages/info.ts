@@ -10,6 +10,7 @@ import { formText } from '../../../contract/index.ts';
 import { ACCOUNT_MESSAGES } from '../../../contract/messages/account.ts';
 import { html, type Html } from '../../views/html.ts';
 import { sitePage } from '../../http/sitePage.ts';
+import { t } from '../../../i18n/runtime.ts';
 
 const subscribeForm = z.object({ email: formText(254) });
 const confirmForm = z.object({ token: formText(64) });
@@ -27,9 +28,9 @@ export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
     return send(
       request,
       reply,
-      'Sign out',
-      html`<h1>Sign out</h1>${current ? html`<p>You are signed in as ${current.email}.</p>` : html`<p>You are not signed in.</p>`}
-      <form method="post" action="/signout/"><button class="button" type="submit">Sign out</button></form>`,
+      t('page.signOut.title'),
+      html`<h1>${t('page.signOut.title')}</h1>${current ? html`<p>${t('page.signOut.signedInAs', { email: current.email })}</p>` : html`<p>${t('page.signOut.notSignedIn')}</p>`}
+      <form method="post" action="/signout/"><button class="button" type="submit">${t('page.signOut.button')}</button></form>`,
     );
   });
   app.post('/signout/', async (request, reply) => {
@@ -41,10 +42,10 @@ export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
     send(
       request,
       reply,
-      'Mailing list',
-      html`<h1>Sign up for exclusive event news and discounts!</h1>${message ?? ''}
-      <form method="post" action="/mailing-list" class="form-row"><label class="field">E-mail address <input class="input" type="email" name="email" required autocomplete="email"></label>
-      <button class="button" type="submit">Subscribe</button></form>`,
+      t('site.mailingList'),
+      html`<h1>${t('page.mailingList.heading')}</h1>${message ?? ''}
+      <form method="post" action="/mailing-list" class="form-row"><label class="field">${t('page.mailingList.email')} <input class="input" type="email" name="email" required autocomplete="email"></label>
+      <button class="button" type="submit">${t('page.mailingList.subscribe')}</button></form>`,
       status,
     );
   app.get('/mailing-list', async (request, reply) => mailingListPage(request, reply, null));
@@ -61,18 +62,18 @@ export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
     return mailingListPage(
       request,
       reply,
-      html`<p class="notice ok" role="status">Almost there: we have e-mailed you a link. Open it to confirm your sign-up; until then you are not on the list.</p>`,
+      html`<p class="notice ok" role="status">${t('page.mailingList.sent')}</p>`,
     );
   });
 
   const confirmPage = (request: FastifyRequest, reply: FastifyReply, body: Html, status = 200) => {
     // The token is in the address: never cached, never passed on as a referrer.
     reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
-    return send(request, reply, 'Confirm your sign-up', html`<h1>Confirm your sign-up</h1>${body}`, status);
+    return send(request, reply, t('page.mailingList.confirmTitle'), html`<h1>${t('page.mailingList.confirmTitle')}</h1>${body}`, status);
   };
   const refusedConfirmation = (request: FastifyRequest, reply: FastifyReply, err: unknown) => {
     if (!(err instanceof Refusal)) throw err;
-    return confirmPage(request, reply, html`<p class="notice error" role="alert">${err.message}</p><p><a class="inline-link" href="/mailing-list">Sign up again</a></p>`, refusalStatus(err));
+    return confirmPage(request, reply, html`<p class="notice error" role="alert">${err.message}</p><p><a class="inline-link" href="/mailing-list">${t('page.mailingList.again')}</a></p>`, refusalStatus(err));
   };
   // Opening the link shows what it would do; only pressing Confirm subscribes, so a mail scanner
   // that fetches every link in an e-mail subscribes no one.
@@ -82,9 +83,9 @@ export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
       return confirmPage(
         request,
         reply,
-        html`<p>Subscribe ${email} to event news and discounts?</p>
+        html`<p>${t('page.mailingList.question', { email })}</p>
         <form method="post" action="${MAILING_LIST_CONFIRM_PATH}"><input type="hidden" name="token" value="${request.query.token ?? ''}">
-        <button class="button" type="submit">Confirm</button></form>`,
+        <button class="button" type="submit">${t('page.mailingList.confirm')}</button></form>`,
       );
     } catch (err) {
       return refusedConfirmation(request, reply, err);
@@ -94,7 +95,7 @@ export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
     const parsed = confirmForm.safeParse(request.body ?? {});
     try {
       const email = await confirmMailingList(db, parsed.success ? parsed.data.token : null, clock());
-      return confirmPage(request, reply, html`<p class="notice ok" role="status">Thanks! ${email} is on the list.</p>`);
+      return confirmPage(request, reply, html`<p class="notice ok" role="status">${t('page.mailingList.thanks', { email })}</p>`);
     } catch (err) {
       return refusedConfirmation(request, reply, err);
     }
@@ -104,12 +105,11 @@ export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
     send(
       request,
       reply,
-      'Refund policy',
-      html`<div class="prose"><h1>Refund policy</h1>
-      <p>Unless the organiser sets its own policy (shown with each ticket), you can ask for a refund up to 7 days before the event.
-      Tickets marked non-refundable cannot be refunded unless the event is cancelled.</p>
-      <p>Refund protection, when you choose it in the basket, covers the ticket price if you cannot attend for a reason listed in its terms.</p>
-      <p>Booking fees generally cannot be refunded; your statutory rights are unaffected.</p></div>`,
+      t('site.refundPolicy'),
+      html`<div class="prose"><h1>${t('site.refundPolicy')}</h1>
+      <p>${t('page.refund.p1')}</p>
+      <p>${t('page.refund.p2')}</p>
+      <p>${t('page.refund.p3')}</p></div>`,
     ),
   );
 
@@ -117,14 +117,14 @@ export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
     send(
       request,
       reply,
-      'Purchase terms and conditions',
-      html`<div class="prose"><h1>Purchase terms and conditions</h1>
-      <h2>1. Who sells your tickets</h2><p>${config.brandName} sells tickets as agent for the event organiser, who is responsible for the event.</p>
-      <h2>2. Reservations</h2><p>Reserving a basket holds its tickets for a limited time shown by the countdown. When the time runs out the tickets are released.</p>
-      <h2>3. Prices</h2><p>Prices include VAT where applicable. Booking fees are shown in the basket before you pay.</p>
-      <h2>4. Refunds</h2>
-      <p>4.1 Refunds follow the organiser’s refund policy shown with each ticket.</p>
-      <p>4.10 Booking fees generally cannot be refunded; your statutory rights are unaffected.</p></div>`,
+      t('page.terms.title'),
+      html`<div class="prose"><h1>${t('page.terms.title')}</h1>
+      <h2>${t('page.terms.h1')}</h2><p>${t('page.terms.p1', { brand: config.brandName })}</p>
+      <h2>${t('page.terms.h2')}</h2><p>${t('page.terms.p2')}</p>
+      <h2>${t('page.terms.h3')}</h2><p>${t('page.terms.p3')}</p>
+      <h2>${t('page.terms.h4')}</h2>
+      <p>${t('page.terms.p41')}</p>
+      <p>${t('page.terms.p410')}</p></div>`,
     ),
   );
 }

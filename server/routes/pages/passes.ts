@@ -15,6 +15,7 @@ import { userIdOf } from '../../http/session.ts';
 import { sitePage } from '../../http/sitePage.ts';
 import { html, Html } from '../../views/html.ts';
 import { qrSvg } from '../../views/qrSvg.ts';
+import { t } from '../../../i18n/runtime.ts';
 
 export const PASS_PATH_PREFIX = `${WALLET_PATH}passes/`;
 export const applePassPath = (code: string) => `${PASS_PATH_PREFIX}${encodeURIComponent(code)}.pkpass`;
@@ -33,9 +34,9 @@ export function registerPasses(app: FastifyInstance, deps: AppDeps): void {
       return reply.status(404).type('text/html; charset=utf-8').send(
         await pageFor(
           request,
-          'Pass not found',
-          html`<h1>Pass not found</h1><p>${signer ? 'There is no ticket of yours with that code. Sign in as the ticket’s holder to add it to your wallet.' : 'Apple Wallet passes are not set up on this server.'}</p>
-          <p><a class="inline-link" href="${WALLET_PATH}">Go to ticket wallet</a></p>`,
+          t('page.passes.notFound'),
+          html`<h1>${t('page.passes.notFound')}</h1><p>${signer ? t('page.passes.notYours') : t('page.passes.notSetUp')}</p>
+          <p><a class="inline-link" href="${WALLET_PATH}">${t('page.passes.goToWallet')}</a></p>`,
         ),
       );
     }
@@ -56,28 +57,28 @@ export function registerPasses(app: FastifyInstance, deps: AppDeps): void {
     if (!object || !eventClass) {
       return reply
         .status(400)
-        .send(await pageFor(request, 'Not saved', html`<h1>This link cannot be saved</h1><p class="notice error" role="alert">The save link is not signed by this server’s demo issuer, or has ended.</p>`));
+        .send(await pageFor(request, t('page.passes.notSaved'), html`<h1>${t('page.passes.cannotSave')}</h1><p class="notice error" role="alert">${t('page.passes.badLink')}</p>`));
     }
     return pageFor(
       request,
-      'Google Wallet stand-in',
-      html`<h1>Saved to Google Wallet (demo stand-in)</h1>
-      <p class="notice ok" role="status">Demo mode: this page stands in for Google Wallet. The link’s signature was checked with the demo issuer’s key; a real phone is sent to Google once Google Wallet is keyed.</p>
+      t('page.passes.standInTitle'),
+      html`<h1>${t('page.passes.saved')}</h1>
+      <p class="notice ok" role="status">${t('page.passes.standInNote')}</p>
       <ul class="wallet" role="list"><li class="panel wallet-ticket">
-        <div class="wallet-ticket__qr">${new Html(qrSvg(object.barcode.value, `QR code of ticket ${object.barcode.value}`))}</div>
+        <div class="wallet-ticket__qr">${new Html(qrSvg(object.barcode.value, t('page.wallet.qr', { code: object.barcode.value })))}</div>
         <div class="wallet-ticket__info">
           <h2 class="wallet-ticket__event">${eventClass.eventName.defaultValue.value}</h2>
           <dl class="wallet-ticket__facts">
-            <dt>Date</dt><dd>${formatNiceDate(new Date(eventClass.dateTime.start))}</dd>
-            <dt>Venue</dt><dd>${eventClass.venue.name.defaultValue.value}</dd>
-            <dt>Ticket</dt><dd>${object.ticketType.defaultValue.value}</dd>
-            <dt>Seat</dt><dd>${'seatInfo' in object && object.seatInfo ? object.seatInfo.seat.defaultValue.value : 'General admission'}</dd>
-            <dt>Holder</dt><dd>${object.ticketHolderName}</dd>
-            <dt>Code</dt><dd class="wallet-ticket__code">${object.barcode.value}</dd>
+            <dt>${t('page.wallet.date')}</dt><dd>${formatNiceDate(new Date(eventClass.dateTime.start))}</dd>
+            <dt>${t('page.wallet.venue')}</dt><dd>${eventClass.venue.name.defaultValue.value}</dd>
+            <dt>${t('page.wallet.ticket')}</dt><dd>${object.ticketType.defaultValue.value}</dd>
+            <dt>${t('page.wallet.seat')}</dt><dd>${'seatInfo' in object && object.seatInfo ? object.seatInfo.seat.defaultValue.value : t('mail.wallet.generalAdmission')}</dd>
+            <dt>${t('page.wallet.holder')}</dt><dd>${object.ticketHolderName}</dd>
+            <dt>${t('page.wallet.code')}</dt><dd class="wallet-ticket__code">${object.barcode.value}</dd>
           </dl>
         </div>
       </li></ul>
-      <p><a class="inline-link" href="${WALLET_PATH}">Back to ticket wallet</a></p>`,
+      <p><a class="inline-link" href="${WALLET_PATH}">${t('page.passes.backToWallet')}</a></p>`,
     );
   });
 }

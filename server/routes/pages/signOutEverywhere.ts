@@ -7,9 +7,9 @@ import { signOutEverywhere } from '../../http/session.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { html } from '../../views/html.ts';
 import { sitePage } from '../../http/sitePage.ts';
+import { t } from '../../../i18n/runtime.ts';
 
 export const SIGN_OUT_EVERYWHERE_PATH = '/signout/everywhere/';
-export const SIGNED_OUT_EVERYWHERE_MESSAGE = 'You are signed out on every device. Sign in again with a one-time code.';
 
 export function registerSignOutEverywhere(app: FastifyInstance, deps: AppDeps): void {
   const pageFor = sitePage(deps);
@@ -17,6 +17,10 @@ export function registerSignOutEverywhere(app: FastifyInstance, deps: AppDeps): 
   app.post(SIGN_OUT_EVERYWHERE_PATH, async (request, reply) => {
     await signOutEverywhere(request, reply);
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
-    return pageFor(request, 'Signed out', html`<h1>Signed out</h1><p class="notice" role="status">${SIGNED_OUT_EVERYWHERE_MESSAGE}</p><p><a class="inline-link" href="/all-events/">See all events</a></p>`);
+    return pageFor(
+      request,
+      t('page.signedOut.title'),
+      html`<h1>${t('page.signedOut.title')}</h1><p class="notice" role="status">${t('page.signedOut.everywhere')}</p><p><a class="inline-link" href="/all-events/">${t('page.seeAllEvents')}</a></p>`,
+    );
   });
 }

@@ -20,14 +20,15 @@ import { REFUSAL_STATUS, refusalStatus } from '../../http/refusals.ts';
 import { saleIdOf, setSaleCookie, signIn, userIdOf } from '../../http/session.ts';
 import { html, type Html } from '../../views/html.ts';
 import { sitePage } from '../../http/sitePage.ts';
+import { t } from '../../../i18n/runtime.ts';
 
 export const SIGN_IN_PATH = '/signin/';
 export const SIGN_IN_CODE_PATH = '/signin/code/';
 export const SIGN_IN_NAME_PATH = '/signin/name/';
-/** The checkout login step's words for what the code is for. */
-export const CODE_LEAD = "We'll email you a one-time sign in or registration code.";
-export const CHOOSE_DEMO_ACCOUNT_MESSAGE = 'Please choose one of the demo accounts.';
-export const NO_DEMO_ACCOUNT_MESSAGE = 'There is no demo account with that number.';
+/** The checkout login step's words for what the code is for (read in the request's language). */
+export const codeLead = () => t('login.lead');
+export const chooseDemoAccountMessage = () => t('page.signIn.chooseDemoAccount');
+export const noDemoAccountMessage = () => t('page.signIn.noDemoAccount');
 
 /**
  * Where to go once signed in: a path on this site only. Anything else (another site, `//host`,
@@ -67,42 +68,42 @@ export function registerSignIn(app: FastifyInstance, deps: AppDeps): void {
     let form: Html;
     if (step.kind === 'email') {
       form = html`<form method="post" action="${SIGN_IN_PATH}" class="panel">
-        <p>${CODE_LEAD}</p>${notice}
-        <label class="field">Email address <input class="input" type="email" name="email" value="${step.email ?? ''}" required autocomplete="email" inputmode="email"></label>
+        <p>${codeLead()}</p>${notice}
+        <label class="field">${t('login.email')} <input class="input" type="email" name="email" value="${step.email ?? ''}" required autocomplete="email" inputmode="email"></label>
         ${nextField}
-        <p><button class="button" type="submit">Send code</button></p>
+        <p><button class="button" type="submit">${t('page.signIn.sendCode')}</button></p>
       </form>`;
     } else if (step.kind === 'code') {
       form = html`<div class="panel">
-        <p class="notice ok" role="status">Code sent to inbox ${step.email}${step.resent ? '. The earlier code no longer works.' : ''}</p>${notice}
+        <p class="notice ok" role="status">${t(step.resent ? 'page.signIn.resentTo' : 'page.signIn.codeSentTo', { email: step.email })}</p>${notice}
         <form method="post" action="${SIGN_IN_CODE_PATH}">
           <input type="hidden" name="email" value="${step.email}">${nextField}
-          <label class="field">One-time code <span class="muted">The 6 digits in the email we sent you</span>
+          <label class="field">${t('login.code')} <span class="muted">${t('login.codeHint')}</span>
           <input class="input" type="text" name="code" required inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]{6,7}" maxlength="7"></label>
-          <p><button class="button" type="submit">Verify</button></p>
+          <p><button class="button" type="submit">${t('login.verify')}</button></p>
         </form>
         <form method="post" action="${SIGN_IN_PATH}" class="form-row">
           <input type="hidden" name="email" value="${step.email}"><input type="hidden" name="resend" value="1">${nextField}
-          <button class="button button--secondary" type="submit">Resend code</button>
-          <a class="inline-link" href="${next === null ? SIGN_IN_PATH : `${SIGN_IN_PATH}?next=${encodeURIComponent(next)}`}">Check or change email</a>
+          <button class="button button--secondary" type="submit">${t('login.resend')}</button>
+          <a class="inline-link" href="${next === null ? SIGN_IN_PATH : `${SIGN_IN_PATH}?next=${encodeURIComponent(next)}`}">${t('login.changeEmail')}</a>
         </form>
       </div>`;
     } else {
       form = html`<form method="post" action="${SIGN_IN_NAME_PATH}" class="panel">
-        <p>Welcome! There is no account for ${step.email} yet. Tell us your name and we will make one.</p>${notice}
+        <p>${t('page.signIn.welcome', { email: step.email })}</p>${notice}
         <input type="hidden" name="email" value="${step.email}">${nextField}
-        <label class="field">Full name <input class="input" type="text" name="fullname" required autocomplete="name"></label>
-        <p><button class="button" type="submit">Continue</button></p>
+        <label class="field">${t('login.fullName')} <input class="input" type="text" name="fullname" required autocomplete="name"></label>
+        <p><button class="button" type="submit">${t('page.signIn.continue')}</button></p>
       </form>`;
     }
     let demo: Html | string = '';
     if (config.demo) {
       const users = await listUsers(db);
-      demo = html`<h2>Demo accounts</h2>
-      <p>This demo site also lets you continue as one of its accounts without a code.</p>
+      demo = html`<h2>${t('page.signIn.demoAccounts')}</h2>
+      <p>${t('page.signIn.demoLead')}</p>
       <form method="post" action="${SIGN_IN_PATH}" class="panel">${nextField}<ul class="account-list" role="list">${users.map(
-        (u) => html`<li><button class="button button--secondary" type="submit" name="user_id" value="${u.id}">Continue as ${u.firstName} ${u.lastName}</button>
-        <span class="muted">${u.email}${u.subscribed ? ' · subscribed' : ''}${u.isDarkMode ? ' · dark mode' : ''}</span></li>`,
+        (u) => html`<li><button class="button button--secondary" type="submit" name="user_id" value="${u.id}">${t('page.signIn.continueAs', { name: `${u.firstName} ${u.lastName}` })}</button>
+        <span class="muted">${u.email}${u.subscribed ? t('page.signIn.subscribed') : ''}${u.isDarkMode ? t('page.signIn.darkMode') : ''}</span></li>`,
       )}</ul></form>`;
     }
     reply.header('cache-control', 'no-store');
@@ -112,11 +113,11 @@ export function registerSignIn(app: FastifyInstance, deps: AppDeps): void {
       .send(
         await pageFor(
           request,
-          'Sign in',
-          html`<h1>Sign in</h1>
-          ${current ? html`<p class="notice ok">Signed in as ${current.firstName} ${current.lastName} (${current.email}).</p><form method="post" action="/signout/"><button class="button button--secondary" type="submit">Sign out</button></form>` : ''}
+          t('site.signIn'),
+          html`<h1>${t('site.signIn')}</h1>
+          ${current ? html`<p class="notice ok">${t('page.signIn.signedInAs', { name: `${current.firstName} ${current.lastName}`, email: current.email })}</p><form method="post" action="/signout/"><button class="button button--secondary" type="submit">${t('page.signOut.button')}</button></form>` : ''}
           ${form}${demo}
-          <p><a class="inline-link" href="/checkout/">Back to the basket</a></p>`,
+          <p><a class="inline-link" href="/checkout/">${t('page.signIn.backToBasket')}</a></p>`,
         ),
       );
   }
@@ -136,9 +137,9 @@ export function registerSignIn(app: FastifyInstance, deps: AppDeps): void {
     // One click on a demo account: demo mode only. Elsewhere a user_id proves nothing and is ignored.
     if (config.demo && body.user_id !== undefined && body.email === undefined) {
       const parsed = demoForm.safeParse(body);
-      if (!parsed.success) return show(request, reply, { kind: 'email' }, next, CHOOSE_DEMO_ACCOUNT_MESSAGE, 400);
+      if (!parsed.success) return show(request, reply, { kind: 'email' }, next, chooseDemoAccountMessage(), 400);
       const user = await findUser(db, parsed.data.user_id);
-      if (!user) return show(request, reply, { kind: 'email' }, next, NO_DEMO_ACCOUNT_MESSAGE, 400);
+      if (!user) return show(request, reply, { kind: 'email' }, next, noDemoAccountMessage(), 400);
       await signIn(request, reply, user.id);
       return reply.redirect(next ?? '/checkout/', 303);
     }

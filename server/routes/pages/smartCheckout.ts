@@ -6,11 +6,12 @@
  * expired is refused in words.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { EXPIRED_LINK_MESSAGE, INVALID_LINK_MESSAGE, OTHER_BUYER_MESSAGE, PROVE_BUYER_MESSAGE, parseSmartLink, SMART_CHECKOUT_PATH, verifySmartLink } from '../../domain/smartCheckout.ts';
+import { parseSmartLink, SMART_LINK_MESSAGES, SMART_CHECKOUT_PATH, verifySmartLink } from '../../domain/smartCheckout.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { saleIdOf, setSaleCookie, userIdOf } from '../../http/session.ts';
 import { html, type Html } from '../../views/html.ts';
 import { sitePage } from '../../http/sitePage.ts';
+import { t } from '../../../i18n/runtime.ts';
 import { SIGN_IN_PATH } from './signin.ts';
 
 export function registerSmartCheckout(app: FastifyInstance, deps: AppDeps): void {
@@ -19,16 +20,16 @@ export function registerSmartCheckout(app: FastifyInstance, deps: AppDeps): void
   const pageFor = sitePage(deps);
   async function show(request: FastifyRequest, reply: FastifyReply, status: number, body: Html) {
     reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
-    return reply.status(status).type('text/html; charset=utf-8').send(await pageFor(request, 'Continue your order', html`<h1>Continue your order</h1>${body}`));
+    return reply.status(status).type('text/html; charset=utf-8').send(await pageFor(request, t('page.smart.title'), html`<h1>${t('page.smart.title')}</h1>${body}`));
   }
 
   app.get(SMART_CHECKOUT_PATH, async (request, reply) => {
     const verdict = await verifySmartLink(db, config.sessionSecret, parseSmartLink(request.query), clock());
     if (verdict.kind === 'invalid') {
-      return show(request, reply, 404, html`<p class="notice error" role="alert">${INVALID_LINK_MESSAGE}</p><p><a class="inline-link" href="/checkout/">Go to your basket</a></p>`);
+      return show(request, reply, 404, html`<p class="notice error" role="alert">${SMART_LINK_MESSAGES.invalidLink}</p><p><a class="inline-link" href="/checkout/">${t('page.smart.goToBasket')}</a></p>`);
     }
     if (verdict.kind === 'expired') {
-      return show(request, reply, 410, html`<p class="notice error" role="alert">${EXPIRED_LINK_MESSAGE}</p><p><a class="inline-link" href="/checkout/">Go to your basket</a></p>`);
+      return show(request, reply, 410, html`<p class="notice error" role="alert">${SMART_LINK_MESSAGES.expiredLink}</p><p><a class="inline-link" href="/checkout/">${t('page.smart.goToBasket')}</a></p>`);
     }
     const { sale } = verdict;
     const userId = userIdOf(request);
@@ -41,8 +42,8 @@ export function registerSmartCheckout(app: FastifyInstance, deps: AppDeps): void
         request,
         reply,
         403,
-        html`<p class="notice error" role="alert">${OTHER_BUYER_MESSAGE}</p>
-        <form method="post" action="/signout/"><button class="button button--secondary" type="submit">Sign out</button></form>`,
+        html`<p class="notice error" role="alert">${SMART_LINK_MESSAGES.otherBuyer}</p>
+        <form method="post" action="/signout/"><button class="button button--secondary" type="submit">${t('page.signOut.button')}</button></form>`,
       );
     }
     const back = request.url;
@@ -50,8 +51,8 @@ export function registerSmartCheckout(app: FastifyInstance, deps: AppDeps): void
       request,
       reply,
       200,
-      html`<p>Order ${sale.reference}</p><p>${PROVE_BUYER_MESSAGE}</p>
-      <p><a class="button" href="${`${SIGN_IN_PATH}?next=${encodeURIComponent(back)}`}">Sign in to continue</a></p>`,
+      html`<p>${t('page.smart.order', { reference: sale.reference })}</p><p>${SMART_LINK_MESSAGES.proveBuyer}</p>
+      <p><a class="button" href="${`${SIGN_IN_PATH}?next=${encodeURIComponent(back)}`}">${t('page.smart.signIn')}</a></p>`,
     );
   });
 }
