@@ -12,18 +12,14 @@ export interface Refused {
 }
 /**
  * The server no longer holds the buyer's tickets: its words become the basket's reserving error.
- * `holdLost` is the one name of this at every layer: the domain refuses with `hold-lost`, the call
- * ends in this outcome and a step's chart ends with `{ type: 'holdLost' }` (`HoldLostOutput`). Only
- * the wire says it otherwise, as the specification fixes it (`HOLD_LOST_ON_THE_WIRE`).
+ * `holdLost` is the one name of this at every layer, and `kind` its one discriminant: the domain
+ * refuses with `hold-lost`, a call ends in this outcome, and a step's chart whose call ended so
+ * ends with this same value as its output (every chart's outcome is told by its `kind`, as a call's
+ * is, while events are told by their `type`). Only the wire says it otherwise, as the specification
+ * fixes it (`HOLD_LOST_ON_THE_WIRE`).
  */
 export interface HoldLost {
   kind: 'holdLost';
-  message: string;
-}
-
-/** A step chart's output when the server no longer holds the tickets: the root goes back to the basket with `message`. */
-export interface HoldLostOutput {
-  type: 'holdLost';
   message: string;
 }
 

@@ -176,7 +176,7 @@ export const accountMachine = createMachine({
                 "type": "decide",
                 "params": {
                   "outcome": {
-                    "type": "signed_in"
+                    "kind": "signed_in"
                   }
                 }
               }
@@ -187,7 +187,7 @@ export const accountMachine = createMachine({
                 "type": "decide",
                 "params": {
                   "outcome": {
-                    "type": "signed_in"
+                    "kind": "signed_in"
                   }
                 }
               }
@@ -246,7 +246,7 @@ export const accountMachine = createMachine({
                 "type": "decide",
                 "params": {
                   "outcome": {
-                    "type": "guest_saved"
+                    "kind": "guest_saved"
                   }
                 }
               }
@@ -283,7 +283,7 @@ export const accountMachine = createMachine({
                 "type": "decide",
                 "params": {
                   "outcome": {
-                    "type": "confirmed"
+                    "kind": "confirmed"
                   }
                 }
               }

@@ -1981,7 +1981,7 @@ export const reservationMachine = createMachine({
             "type": "decide",
             "params": {
               "outcome": {
-                "type": "failed"
+                "kind": "failed"
               }
             }
           }
@@ -2005,7 +2005,7 @@ export const reservationMachine = createMachine({
             "type": "decide",
             "params": {
               "outcome": {
-                "type": "failed"
+                "kind": "failed"
               }
             }
           }
@@ -2218,7 +2218,7 @@ export const accountMachine = createMachine({
                 "type": "decide",
                 "params": {
                   "outcome": {
-                    "type": "signed_in"
+                    "kind": "signed_in"
                   }
                 }
               }
@@ -2229,7 +2229,7 @@ export const accountMachine = createMachine({
                 "type": "decide",
                 "params": {
                   "outcome": {
-                    "type": "signed_in"
+                    "kind": "signed_in"
                   }
                 }
               }
@@ -2288,7 +2288,7 @@ export const accountMachine = createMachine({
                 "type": "decide",
                 "params": {
                   "outcome": {
-                    "type": "guest_saved"
+                    "kind": "guest_saved"
                   }
                 }
               }
@@ -2325,7 +2325,7 @@ export const accountMachine = createMachine({
                 "type": "decide",
                 "params": {
                   "outcome": {
-                    "type": "confirmed"
+                    "kind": "confirmed"
                   }
                 }
               }
@@ -3114,7 +3114,7 @@ export const paymentMachine = createMachine({
     "token": null,
     "signIn": null,
     "outcome": {
-      "type": "paid"
+      "kind": "paid"
     }
   },
   "initial": "loading",
@@ -3930,7 +3930,7 @@ export const bankTransferMachine = createMachine({
     "status": null,
     "problem": null,
     "outcome": {
-      "type": "paid"
+      "kind": "paid"
     }
   },
   "initial": "starting",

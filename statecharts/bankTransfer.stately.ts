@@ -23,7 +23,7 @@ export const bankTransferMachine = createMachine({
     "status": null,
     "problem": null,
     "outcome": {
-      "type": "paid"
+      "kind": "paid"
     }
   },
   "initial": "starting",

@@ -67,7 +67,7 @@ export const paymentMachine = createMachine({
     "token": null,
     "signIn": null,
     "outcome": {
-      "type": "paid"
+      "kind": "paid"
     }
   },
   "initial": "loading",

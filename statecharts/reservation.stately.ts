@@ -118,7 +118,7 @@ export const reservationMachine = createMachine({
             "type": "decide",
             "params": {
               "outcome": {
-                "type": "failed"
+                "kind": "failed"
               }
             }
           }
@@ -142,7 +142,7 @@ export const reservationMachine = createMachine({
             "type": "decide",
             "params": {
               "outcome": {
-                "type": "failed"
+                "kind": "failed"
               }
             }
           }

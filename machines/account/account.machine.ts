@@ -117,7 +117,7 @@ export const accountMachine = setup({
     resent: false,
     outcome: null,
   },
-  output: ({ context }) => context.outcome ?? { type: 'confirmed' },
+  output: ({ context }) => context.outcome ?? { kind: 'confirmed' },
   initial: 'loadingUser',
   states: {
     loadingUser: {
@@ -194,7 +194,7 @@ export const accountMachine = setup({
                 target: '#account.done',
                 actions: {
                   type: 'decide',
-                  params: ({ event }) => ({ outcome: { type: 'holdLost', message: wordsOf(event.error) } }),
+                  params: ({ event }) => ({ outcome: { kind: 'holdLost', message: wordsOf(event.error) } }),
                 },
               },
               {
@@ -211,8 +211,8 @@ export const accountMachine = setup({
           invoke: {
             src: 'refreshUser',
             id: 'refreshUser',
-            onDone: { target: '#account.done', actions: { type: 'decide', params: { outcome: { type: 'signed_in' } } } },
-            onError: { target: '#account.done', actions: { type: 'decide', params: { outcome: { type: 'signed_in' } } } },
+            onDone: { target: '#account.done', actions: { type: 'decide', params: { outcome: { kind: 'signed_in' } } } },
+            onError: { target: '#account.done', actions: { type: 'decide', params: { outcome: { kind: 'signed_in' } } } },
           },
         },
         resending: {
@@ -242,14 +242,14 @@ export const accountMachine = setup({
             src: 'saveGuestToSale',
             id: 'saveGuestToSale',
             input: ({ context }) => ({ email: context.email.trim(), fullname: context.fullName.trim() }),
-            onDone: { target: '#account.done', actions: { type: 'decide', params: { outcome: { type: 'guest_saved' } } } },
+            onDone: { target: '#account.done', actions: { type: 'decide', params: { outcome: { kind: 'guest_saved' } } } },
             onError: [
               {
                 guard: { type: 'holdLost', params: ({ event }) => ({ error: event.error }) },
                 target: '#account.done',
                 actions: {
                   type: 'decide',
-                  params: ({ event }) => ({ outcome: { type: 'holdLost', message: wordsOf(event.error) } }),
+                  params: ({ event }) => ({ outcome: { kind: 'holdLost', message: wordsOf(event.error) } }),
                 },
               },
               { target: 'editing', actions: { type: 'showSaveError', params: ({ event }) => ({ error: event.error }) } },
@@ -265,7 +265,7 @@ export const accountMachine = setup({
           on: {
             CONTINUE_CLICKED: {
               target: '#account.done',
-              actions: { type: 'decide', params: { outcome: { type: 'confirmed' } } },
+              actions: { type: 'decide', params: { outcome: { kind: 'confirmed' } } },
             },
             SIGN_OUT_CLICKED: { target: 'loggingOut' },
           },

@@ -84,12 +84,12 @@ function accountOracle({ event, view, unchanged }: OracleQuestion<AccountView>):
       }
       return idle({ mode: 'confirm_name' });
     case 'xstate.error.actor.checkOneTimeCode':
-      if (error?.kind === 'holdLost') return finish({ type: 'holdLost', message: error.message });
+      if (error?.kind === 'holdLost') return finish({ kind: 'holdLost', message: error.message });
       // The message inline, the code cleared and the field focused again.
       return idle({ code: '', codeError: error?.message || CHECK_FAILED_NOTICE, codeFocus: view.codeFocus + 1 });
     case 'xstate.done.actor.refreshUser':
     case 'xstate.error.actor.refreshUser':
-      return finish({ type: 'signed_in' });
+      return finish({ kind: 'signed_in' });
     case 'NAME_CHANGED':
       return idle({ fullName: event.value as string, nameError: null });
     case 'NAME_SUBMITTED':
@@ -100,12 +100,12 @@ function accountOracle({ event, view, unchanged }: OracleQuestion<AccountView>):
         started: { saveGuestToSale: [{ email: view.email.trim(), fullname: view.fullName.trim() }] },
       };
     case 'xstate.done.actor.saveGuestToSale':
-      return finish({ type: 'guest_saved' });
+      return finish({ kind: 'guest_saved' });
     case 'xstate.error.actor.saveGuestToSale':
-      if (error?.kind === 'holdLost') return finish({ type: 'holdLost', message: error.message });
+      if (error?.kind === 'holdLost') return finish({ kind: 'holdLost', message: error.message });
       return idle({ nameError: error?.message || SAVE_FAILED_NOTICE });
     case 'CONTINUE_CLICKED':
-      return finish({ type: 'confirmed' });
+      return finish({ kind: 'confirmed' });
     case 'SIGN_OUT_CLICKED':
       return { view: screen({ busy: true }), running: ['logoutOfSale'], started: { logoutOfSale: [undefined] } };
     case 'xstate.done.actor.logoutOfSale':

@@ -1,5 +1,5 @@
 /** What the account machine exchanges with the app and with its parent. */
-import type { HoldLostOutput } from '../../contract/outcome';
+import type { HoldLost } from '../../contract/outcome';
 
 /** A signed-in buyer as the account step shows them. */
 export interface AccountUser {
@@ -10,13 +10,13 @@ export interface AccountUser {
 /** How the step ended, for the root chart. */
 export type AccountOutcome =
   /** The code matched an existing account: the buyer is signed in and the user refreshed. */
-  | { type: 'signed_in' }
+  | { kind: 'signed_in' }
   /** A new buyer's name was saved to the sale. */
-  | { type: 'guest_saved' }
+  | { kind: 'guest_saved' }
   /** The signed-in buyer confirmed the account. */
-  | { type: 'confirmed' }
+  | { kind: 'confirmed' }
   /** The server says the reservation is gone: shown on the basket. */
-  | HoldLostOutput;
+  | HoldLost;
 
 export type AccountEvent =
   | { type: 'EMAIL_CHANGED'; value: string }

@@ -15,18 +15,18 @@ import {
   type TruelayerStatus,
 } from '../../contract';
 import { BANK_TRANSFER_MESSAGES } from '../../contract/messages/bankTransfer';
-import type { HoldLostOutput } from '../../contract/outcome';
+import type { HoldLost } from '../../contract/outcome';
 import { providedByApp } from '../providedByApp';
 
 export type BankTransferEvent = { type: 'CONTINUE_CLICKED' } | { type: 'SWITCH_METHOD_CLICKED' } | { type: 'RETRY_CLICKED' };
 
 export type BankTransferOutcome =
   /** The bank paid: the root goes on to delivery. */
-  | { type: 'paid' }
+  | { kind: 'paid' }
   /** The buyer will try a different payment method: back to the payment step. */
-  | { type: 'changeMethod' }
+  | { kind: 'changeMethod' }
   /** The payment failed and the hold is gone: the basket shows the reason. */
-  | HoldLostOutput;
+  | HoldLost;
 
 export interface BankTransferContext {
   /** Status replies that said the payment is still processing. */
@@ -70,9 +70,9 @@ export const bankTransferMachine = setup({
       pollIntervalMs: params.status.poll_interval_ms ?? context.pollIntervalMs,
     })),
     keepStatus: assign((_, params: { status: TruelayerStatus }) => ({ status: params.status })),
-    keepPaid: assign({ outcome: { type: 'paid' as const } }),
-    keepChangeMethod: assign({ outcome: { type: 'changeMethod' as const } }),
-    keepExpired: assign({ outcome: { type: 'holdLost' as const, message: BANK_TRANSFER_MESSAGES.expired } }),
+    keepPaid: assign({ outcome: { kind: 'paid' as const } }),
+    keepChangeMethod: assign({ outcome: { kind: 'changeMethod' as const } }),
+    keepExpired: assign({ outcome: { kind: 'holdLost' as const, message: BANK_TRANSFER_MESSAGES.expired } }),
   },
   guards: {
     cancelledAtBank: (_, params: { returnedFrom: ReturnedFrom }) => params.returnedFrom === 0,
@@ -91,7 +91,7 @@ export const bankTransferMachine = setup({
 }).createMachine({
   id: 'bankTransfer',
   description: 'Waiting for the bank: the return flag, then the status polled until it settles.',
-  context: { retries: 0, pollIntervalMs: BANK_POLL_INTERVAL_MS, status: null, problem: null, outcome: { type: 'paid' } },
+  context: { retries: 0, pollIntervalMs: BANK_POLL_INTERVAL_MS, status: null, problem: null, outcome: { kind: 'paid' } },
   output: ({ context }) => context.outcome,
   initial: 'starting',
   states: {

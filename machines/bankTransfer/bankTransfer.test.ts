@@ -82,7 +82,7 @@ function oracle(q: Q): Expectation<BankTransferView> | undefined {
       if (s.payment_completed) {
         return { view: { waiting: false, waitMessage: null, problem: null, succeeded: { title: RECEIVED, reference: 'HF-7Q2K9', amount: '£15.00' }, canContinue: true, canSwitchMethod: false }, running: [] };
       }
-      if (s.status === 'error' && s.checkout_expires_in <= 0) return { view: {}, running: [], output: { type: 'holdLost', message: EXPIRED } };
+      if (s.status === 'error' && s.checkout_expires_in <= 0) return { view: {}, running: [], output: { kind: 'holdLost', message: EXPIRED } };
       if (s.status === 'error') return failureView(s.truelayer_status_error ?? BANK_FAILED);
       const now = retries + 1;
       if (now >= GIVE_UP) {
@@ -93,11 +93,11 @@ function oracle(q: Q): Expectation<BankTransferView> | undefined {
     case 'xstate.after.pollInterval.bankTransfer.polling.waiting':
       return checking;
     case 'CONTINUE_CLICKED':
-      return view.succeeded ? { view: {}, running: [], output: { type: 'paid' } } : unchanged();
+      return view.succeeded ? { view: {}, running: [], output: { kind: 'paid' } } : unchanged();
     case 'SWITCH_METHOD_CLICKED': {
       // Offered on every failure view, after 60, and while waiting from 9 retries on.
       const offered = view.problem !== null || view.notYetConfirmed !== null || (view.waiting && retries >= 9);
-      return offered ? { view: {}, running: [], output: { type: 'changeMethod' } } : unchanged();
+      return offered ? { view: {}, running: [], output: { kind: 'changeMethod' } } : unchanged();
     }
     case 'RETRY_CLICKED':
       return view.problem === UNABLE ? { ...checking, view: { ...checking.view, problem: null } } : unchanged();

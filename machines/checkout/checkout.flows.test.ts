@@ -69,7 +69,7 @@ describe('checkout flows', () => {
     await new Promise((resolve) => setTimeout(resolve, 5)); // reserveDelay
     await settle();
     expect(saves.calls[0]!.input).toEqual({ state: 'reserve' }); // goes out before the hold exists
-    reservations.calls[0]!.reply({ type: 'reserved', saleReference: 'HF-2', checkoutTime: 600, checkout: makeCheckout() });
+    reservations.calls[0]!.reply({ kind: 'reserved', saleReference: 'HF-2', checkoutTime: 600, checkout: makeCheckout() });
     await settle();
     expect(view().step).toBe('login');
     // The server answers the reserve step's save with 0: it had no hold when it read the step.
@@ -94,7 +94,7 @@ describe('checkout flows', () => {
       actor.send({ type: 'RESERVE_CLICKED' });
       await new Promise((resolve) => setTimeout(resolve, 5)); // reserveDelay
       await settle();
-      reservations.calls.at(-1)!.reply({ type: 'reserved', saleReference: 'HF-2', checkoutTime, checkout: makeCheckout() });
+      reservations.calls.at(-1)!.reply({ kind: 'reserved', saleReference: 'HF-2', checkoutTime, checkout: makeCheckout() });
       await settle();
     };
     await reserve(600);

@@ -79,7 +79,7 @@ function reservationOutcomes(failedText: string) {
       guard: { type: 'reservationIs', params: { outcome: 'redirect' } },
       actions: {
         type: 'navigate',
-        params: ({ event }: { event: { output: ReservationOutcome } }) => ({ url: event.output.type === 'redirect' ? event.output.url : '/' }),
+        params: ({ event }: { event: { output: ReservationOutcome } }) => ({ url: event.output.kind === 'redirect' ? event.output.url : '/' }),
       },
       description: 'The browser leaves for the address the server gave.',
     },

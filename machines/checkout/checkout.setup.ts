@@ -100,8 +100,6 @@ export const initialCheckoutContext: CheckoutContext = {
   clockStarted: false,
 };
 
-export type Reserved = Extract<ReservationOutcome, { type: 'reserved' }>;
-
 /** Steps that hold tickets (the step table's `holdsTickets`): only a step save from one of them carries the hold's time. */
 export const HOLDING_STEPS: readonly Step[] = stepsWhere('holdsTickets');
 
@@ -202,17 +200,17 @@ export const checkoutSetup = setup({
     /** The checkout the reservation returned, kept for `routing`. */
     keepReservedCheckout: assign(({ event }) => {
       const outcome = reservationOutcome(event);
-      return { checkout: outcome.type === 'reserved' ? outcome.checkout : null };
+      return { checkout: outcome.kind === 'reserved' ? outcome.checkout : null };
     }),
     /** The hold starts with the reservation's checkout time. */
     startReservedCountdown: sendTo('countdown', ({ event }) => {
       const outcome = reservationOutcome(event);
-      return { type: 'START' as const, secondsRemaining: outcome.type === 'reserved' ? outcome.checkoutTime : 0 };
+      return { type: 'START' as const, secondsRemaining: outcome.kind === 'reserved' ? outcome.checkoutTime : 0 };
     }),
     /** The server asked for a captcha: its sitekey. */
     keepReservationSitekey: assign(({ event }) => {
       const outcome = reservationOutcome(event);
-      return { captchaSitekey: outcome.type === 'captcha' ? outcome.sitekey : null, captchaToken: null };
+      return { captchaSitekey: outcome.kind === 'captcha' ? outcome.sitekey : null, captchaToken: null };
     }),
     /** Resumed at the captcha step: the checkout's sitekey. */
     keepCheckoutSitekey: assign(({ event }) => ({ captchaSitekey: checkoutRead(event).captcha_sitekey, captchaToken: null })),
@@ -279,7 +277,7 @@ export const checkoutSetup = setup({
     /** Leaving a payment step with the payment complete: the hold no longer runs out. */
     paymentComplete: ({ event }) => checkoutRead(event).payment_complete,
     /** What the reservation child decided. */
-    reservationIs: ({ event }, params: { outcome: ReservationOutcome['type'] }) => reservationOutcome(event).type === params.outcome,
+    reservationIs: ({ event }, params: { outcome: ReservationOutcome['kind'] }) => reservationOutcome(event).kind === params.outcome,
     /** Only a save of the step the buyer is on, and one that holds tickets, says how long the hold has left. */
     replyHoldsTickets: ({ context, event }) => {
       assertEvent(event, 'STEP_SAVED');
@@ -294,12 +292,12 @@ export const checkoutSetup = setup({
     /** A child chart ended because the server no longer holds the tickets (a `holdLost` output). */
     holdLost: ({ event }) => {
       assertEvent(event, HOLD_LOSERS);
-      return event.output.type === 'holdLost';
+      return event.output.kind === 'holdLost';
     },
     /** The bank transfer ended with 'Try a different payment method'. */
     changesMethod: ({ event }) => {
       assertEvent(event, 'xstate.done.actor.bankTransfer');
-      return event.output.type === 'changeMethod';
+      return event.output.kind === 'changeMethod';
     },
     /** A fresh read shows the sale paid (in another tab, or by a late payment). */
     paidElsewhere: ({ event }) => {

@@ -42,15 +42,15 @@ const checkouts: Checkout[] = [
 ];
 
 const outcomes: ReservationOutcome[] = [
-  { type: 'reserved', saleReference: 'HF-2', checkoutTime: 600, checkout: makeCheckout({ charity }) },
-  { type: 'reserved', saleReference: 'HF-2', checkoutTime: 600, checkout: makeCheckout({ express: true }) },
-  { type: 'reserved', saleReference: 'HF-2', checkoutTime: 600, checkout: makeCheckout() },
+  { kind: 'reserved', saleReference: 'HF-2', checkoutTime: 600, checkout: makeCheckout({ charity }) },
+  { kind: 'reserved', saleReference: 'HF-2', checkoutTime: 600, checkout: makeCheckout({ express: true }) },
+  { kind: 'reserved', saleReference: 'HF-2', checkoutTime: 600, checkout: makeCheckout() },
   // The server may name another sitekey when it asks again: the fresh widget takes it.
-  { type: 'captcha', sitekey: 'altcha-again' },
-  { type: 'redirect', url: '/queue/' },
-  { type: 'error', message: 'Sold out' },
-  { type: 'unknown' },
-  { type: 'failed' },
+  { kind: 'captcha', sitekey: 'altcha-again' },
+  { kind: 'redirect', url: '/queue/' },
+  { kind: 'error', message: 'Sold out' },
+  { kind: 'unknown' },
+  { kind: 'failed' },
 ];
 
 /** Spec 001 §8: an error from the bank with no time left. */
@@ -82,17 +82,17 @@ const events: Record<string, WalkEvent[]> = {
   NOTICE_DISMISSED: [{ type: 'NOTICE_DISMISSED', id: 1 }],
   NOTICE_RAISED: [{ type: 'NOTICE_RAISED', kind: 'error', text: 'Unable to set the Code. Please try again later' }],
   'xstate.done.actor.donation': [
-    { type: 'xstate.done.actor.donation', output: { type: 'donated', amount: 500 } },
-    { type: 'xstate.done.actor.donation', output: { type: 'skipped' } },
+    { type: 'xstate.done.actor.donation', output: { kind: 'donated', amount: 500 } },
+    { type: 'xstate.done.actor.donation', output: { kind: 'skipped' } },
   ],
   'xstate.done.actor.account': [
-    { type: 'xstate.done.actor.account', output: { type: 'signed_in' } },
-    { type: 'xstate.done.actor.account', output: { type: 'holdLost', message: 'Your tickets are no longer held for you.' } },
+    { type: 'xstate.done.actor.account', output: { kind: 'signed_in' } },
+    { type: 'xstate.done.actor.account', output: { kind: 'holdLost', message: 'Your tickets are no longer held for you.' } },
   ],
   'xstate.done.actor.marketing': [{ type: 'xstate.done.actor.marketing', output: undefined }],
   'xstate.done.actor.payment': [
-    { type: 'xstate.done.actor.payment', output: { type: 'paid' } },
-    { type: 'xstate.done.actor.payment', output: { type: 'holdLost', message: 'Your tickets are no longer held for you. Please reserve them again.' } },
+    { type: 'xstate.done.actor.payment', output: { kind: 'paid' } },
+    { type: 'xstate.done.actor.payment', output: { kind: 'holdLost', message: 'Your tickets are no longer held for you. Please reserve them again.' } },
   ],
   'xstate.done.actor.giftAid': [{ type: 'xstate.done.actor.giftAid', output: { isGiftAid: true } }],
   'xstate.done.actor.delivery': [{ type: 'xstate.done.actor.delivery', output: undefined }],
@@ -101,9 +101,9 @@ const events: Record<string, WalkEvent[]> = {
   ],
   'xstate.done.actor.questions': [{ type: 'xstate.done.actor.questions', output: { type: 'saved', beforeOrAfter: 'before' } }],
   'xstate.done.actor.bankTransfer': [
-    { type: 'xstate.done.actor.bankTransfer', output: { type: 'paid' } },
-    { type: 'xstate.done.actor.bankTransfer', output: { type: 'changeMethod' } },
-    { type: 'xstate.done.actor.bankTransfer', output: { type: 'holdLost', message: BANK_EXPIRED } },
+    { type: 'xstate.done.actor.bankTransfer', output: { kind: 'paid' } },
+    { type: 'xstate.done.actor.bankTransfer', output: { kind: 'changeMethod' } },
+    { type: 'xstate.done.actor.bankTransfer', output: { kind: 'holdLost', message: BANK_EXPIRED } },
   ],
 };
 
@@ -191,13 +191,13 @@ function paidAfter(paid: boolean, event: WalkEvent, view: View): boolean {
     if (view.isDetermining) return HOLDING.includes(nextStep('determining', checkout)) && checkout.payment_complete;
     if (view.isAdvancing && PAYING.includes(view.step)) return paid || checkout.payment_complete;
   }
-  if (event.type === 'xstate.done.actor.reservation' && (event.output as ReservationOutcome).type === 'reserved') return false;
+  if (event.type === 'xstate.done.actor.reservation' && (event.output as ReservationOutcome).kind === 'reserved') return false;
   return paid;
 }
 
 /** The event starts the hold's clock (the countdown child): a reservation made, or a sale resumed past it. */
 function startsClock(event: WalkEvent, view: View): boolean {
-  if (event.type === 'xstate.done.actor.reservation') return view.isReserving && (event.output as ReservationOutcome).type === 'reserved';
+  if (event.type === 'xstate.done.actor.reservation') return view.isReserving && (event.output as ReservationOutcome).kind === 'reserved';
   if (event.type === 'xstate.done.actor.loadCheckout' && view.isDetermining) return HOLDING.includes(nextStep('determining', event.output as Checkout));
   return false;
 }
@@ -371,11 +371,11 @@ function checkoutOracle(q: Q): Expectation<View> | undefined {
 
   if (event.type === 'xstate.done.actor.reservation' || event.type === 'xstate.error.actor.reservation') {
     if (!view.isReserving || !['reserve', 'captcha'].includes(view.step)) return undefined;
-    const outcome = (output as ReservationOutcome | undefined) ?? { type: 'failed' };
+    const outcome = (output as ReservationOutcome | undefined) ?? { kind: 'failed' };
     const failedText = view.step === 'captcha' ? TEXT.reserveFailedFromButton : TEXT.reserveFailed;
     const backToBasket = (kind: NoticeKind, text: string, extra: Partial<Expectation<View>> = {}) =>
       landOn(q, 'basket', { ...extra, view: { notices: withNotice(q, kind, text) } });
-    switch (outcome.type) {
+    switch (outcome.kind) {
       case 'reserved':
         return landOn(q, nextStep(view.step, outcome.checkout), {
           view: { expired: false, expiredMessage: null },
@@ -428,7 +428,7 @@ function checkoutOracle(q: Q): Expectation<View> | undefined {
     payment: 'xstate.done.actor.payment',
     awaiting_truelayer: 'xstate.done.actor.bankTransfer',
   } as Partial<Record<Step, string>>;
-  if (event.type === lostFrom[view.step] && (output as { type: string }).type === 'holdLost') {
+  if (event.type === lostFrom[view.step] && (output as { kind: string }).kind === 'holdLost') {
     return landOn(q, 'basket', {
       view: { notices: withNotice(q, 'warning', (output as { message: string }).message) },
       sent: { ...toClock(q, { type: 'STOP' }), reloadCheckout: [null] },
@@ -436,7 +436,7 @@ function checkoutOracle(q: Q): Expectation<View> | undefined {
   }
 
   /* waiting for the bank, the buyer chose 'Try a different payment method': back to the payment step (spec 001 §2) */
-  if (event.type === 'xstate.done.actor.bankTransfer' && view.step === 'awaiting_truelayer' && (output as { type: string }).type === 'changeMethod') {
+  if (event.type === 'xstate.done.actor.bankTransfer' && view.step === 'awaiting_truelayer' && (output as { kind: string }).kind === 'changeMethod') {
     return landOn(q, 'payment');
   }
 
@@ -532,7 +532,7 @@ describe('checkout machine (root)', () => {
         {
           events: [
             resume(makeCheckout({ state: 'payment', sale_reference: 'HF-1' })),
-            { type: 'xstate.done.actor.payment', output: { type: 'paid' } },
+            { type: 'xstate.done.actor.payment', output: { kind: 'paid' } },
             { type: 'xstate.done.actor.loadCheckout', output: paidCheckout },
             { type: 'EDIT_BASKET_CONFIRMED' },
             { type: 'COUNTDOWN_EXPIRED' },

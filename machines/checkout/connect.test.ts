@@ -167,7 +167,7 @@ describe('checkout view', () => {
     await settle();
     expect(view()).toMatchObject({ step: 'basket', captcha: { status: 'unsolved', message: null } });
     await reserve();
-    reservations.calls[0]!.reply({ type: 'captcha', sitekey: 'local-altcha' });
+    reservations.calls[0]!.reply({ kind: 'captcha', sitekey: 'local-altcha' });
     await settle();
     expect(view()).toMatchObject({ step: 'captcha', captcha: { status: 'unsolved', message: null, canContinue: false } });
     actor.stop();

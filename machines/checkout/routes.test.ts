@@ -99,7 +99,7 @@ const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 const server = { c: undefined as unknown as Conditions, state: 'basket' as Step, paid: false, reserved: false };
 const read = () =>
   checkoutFor(server.c, { state: server.state, payment_complete: server.paid, sale_reference: server.reserved ? 'HF-1' : null });
-const ended = fromPromise(async () => ({ type: 'done' }));
+const ended = fromPromise(async () => ({ kind: 'done' }));
 
 /** The root with its step charts standing in, each ending as it ordinarily does (made once: making a machine is slow). */
 const root = checkoutMachine.provide({
@@ -108,9 +108,9 @@ const root = checkoutMachine.provide({
     prepareReservation: fromPromise(async () => undefined) as never,
     destroySale: fromPromise(async () => undefined) as never,
     reservation: fromPromise(async ({ input }: { input: { captchaToken?: string } }) => {
-      if (server.c.captcha && !input.captchaToken) return { type: 'captcha', sitekey: 'site-key' };
+      if (server.c.captcha && !input.captchaToken) return { kind: 'captcha', sitekey: 'site-key' };
       server.reserved = true;
-      return { type: 'reserved', saleReference: 'HF-1', checkoutTime: 600, checkout: read() };
+      return { kind: 'reserved', saleReference: 'HF-1', checkoutTime: 600, checkout: read() };
     }) as never,
     basket: fromCallback(() => {}) as never,
     countdown: fromCallback(() => {}) as never,
@@ -125,11 +125,11 @@ const root = checkoutMachine.provide({
     payment: fromPromise(async () => {
       if (server.c.payment === 'bank') return new Promise(() => {});
       server.paid = true;
-      return { type: 'paid' };
+      return { kind: 'paid' };
     }) as never,
     bankTransfer: fromPromise(async () => {
       server.paid = true;
-      return { type: 'paid' };
+      return { kind: 'paid' };
     }) as never,
     delivery: ended as never,
     waiver: fromCallback(() => {}) as never,

@@ -16,7 +16,7 @@ export type DonationEvent =
   | { type: 'DONATE_CLICKED'; charityId: number }
   | { type: 'SKIP_CLICKED' };
 
-export type DonationOutcome = { type: 'donated'; amount: number } | { type: 'skipped' };
+export type DonationOutcome = { kind: 'donated'; amount: number } | { kind: 'skipped' };
 
 export interface DonationContext {
   /** The charity of the last Donate click. */
@@ -65,8 +65,8 @@ export const donationMachine = setup({
     showSaveFailure: assign((_, params: { error: unknown }) => ({
       problem: params.error instanceof Error && params.error.message ? params.error.message : DONATION_MESSAGES.unableToSave,
     })),
-    keepDonation: assign(({ context }) => ({ outcome: { type: 'donated' as const, amount: chosenAmount(context) ?? 0 } })),
-    keepSkipped: assign({ outcome: { type: 'skipped' as const } }),
+    keepDonation: assign(({ context }) => ({ outcome: { kind: 'donated' as const, amount: chosenAmount(context) ?? 0 } })),
+    keepSkipped: assign({ outcome: { kind: 'skipped' as const } }),
   },
   guards: {
     amountIsEnough: ({ context }) => (chosenAmount(context) ?? 0) >= MIN_DONATION,

@@ -56,9 +56,9 @@ describe('donation machine', () => {
             return choosing({ preset: view.preset, custom: view.custom, problem: 'Choose an amount or click Skip donation' });
           case 'SKIP_CLICKED':
             // Straight to the next step, and nothing is sent.
-            return { view: { saving: false }, running: [], output: { type: 'skipped' } };
+            return { view: { saving: false }, running: [], output: { kind: 'skipped' } };
           case 'xstate.done.actor.saveDonation':
-            return { view: {}, running: [], output: { type: 'donated', amount: view.amount } };
+            return { view: {}, running: [], output: { kind: 'donated', amount: view.amount } };
           case 'xstate.error.actor.saveDonation': {
             const message = (event.error as Error).message;
             // The buyer keeps the amount and is told why, in the server's words when it gave some.

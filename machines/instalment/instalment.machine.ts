@@ -70,9 +70,9 @@ export const instalmentMachine = setup({
     keepCard: assign((_, params: { card: SavedCard }) => ({ newCard: params.card })),
     /** The browser leaves for the url the server named (the app provides the navigation). */
     goToUrl: (_, _params: { url: string }) => {},
-    keepPaid: assign({ outcome: { type: 'paid' as const } }),
-    keepFailure: assign((_, params: { message: string }) => ({ outcome: { type: 'failed' as const, message: params.message } })),
-    keepHoldLost: assign((_, params: { message: string }) => ({ outcome: { type: 'holdLost' as const, message: params.message } })),
+    keepPaid: assign({ outcome: { kind: 'paid' as const } }),
+    keepFailure: assign((_, params: { message: string }) => ({ outcome: { kind: 'failed' as const, message: params.message } })),
+    keepHoldLost: assign((_, params: { message: string }) => ({ outcome: { kind: 'holdLost' as const, message: params.message } })),
   },
   guards: {
     isNewCard: ({ context }) => context.input.card === NEW_CARD,

@@ -88,7 +88,7 @@ describe('instalment machine', () => {
       oracle: ({ event, view, unchanged }, variant): Expectation<InstalmentView> | undefined => {
         // Spec 001 §9: the new card is the default unless the buyer said otherwise.
         const makeDefault = variant === 'new card, not the default' ? 'false' : 'true';
-        const failed = (message: string): Expectation<InstalmentView> => ({ view: idle, running: [], output: { type: 'failed', message } });
+        const failed = (message: string): Expectation<InstalmentView> => ({ view: idle, running: [], output: { kind: 'failed', message } });
         switch (event.type) {
           case 'xstate.done.actor.createSetupIntent':
             // Keyed: Stripe's form for this SetupIntent is shown; nothing is called until the buyer pays.
@@ -96,7 +96,7 @@ describe('instalment machine', () => {
             // Otherwise the sandbox's form saves the card, as before.
             return { view: { ...idle, savingCard: true }, running: ['saveNewCard'], started: { saveNewCard: [undefined] } };
           case 'xstate.error.actor.createSetupIntent':
-            if (isCallFailure(event.error) && event.error.kind === 'holdLost') return { view: idle, running: [], output: { type: 'holdLost', message: event.error.message } };
+            if (isCallFailure(event.error) && event.error.kind === 'holdLost') return { view: idle, running: [], output: { kind: 'holdLost', message: event.error.message } };
             return failed(ERROR);
           case 'CARD_SUBMITTED':
             if (!view.takingCard || view.confirmingCard) return unchanged();
@@ -135,14 +135,14 @@ describe('instalment machine', () => {
           }
           case 'xstate.done.actor.payWithInstalment': {
             const reply = event.output as { status: string; url: string | null };
-            if (reply.status === 'success') return { view: idle, running: [], output: { type: 'paid' } };
+            if (reply.status === 'success') return { view: idle, running: [], output: { kind: 'paid' } };
             // A redirect with nowhere to go is as good as unsuccessful; any other status is unsuccessful, url or not.
             if (reply.status === 'redirect_to_url' && reply.url) return { view: { ...idle, redirecting: true }, running: [], sent: { goToUrl: [{ url: reply.url }] } };
             return failed(ERROR);
           }
           case 'xstate.error.actor.payWithInstalment':
             // The basket shows the server's reason, and no words of the chart's own when it gave none.
-            if (isCallFailure(event.error) && event.error.kind === 'holdLost') return { view: idle, running: [], output: { type: 'holdLost', message: event.error.message } };
+            if (isCallFailure(event.error) && event.error.kind === 'holdLost') return { view: idle, running: [], output: { kind: 'holdLost', message: event.error.message } };
             return failed(ERROR);
         }
         return undefined;

@@ -1,6 +1,6 @@
 /** What the instalment chart exchanges with the payment chart and the app. */
 import type { NewPaymentMethod, RequestOf, ResponseOf } from '../../contract';
-import type { HoldLostOutput } from '../../contract/outcome';
+import type { HoldLost } from '../../contract/outcome';
 
 /** The plan the buyer chose on the payment form. */
 export interface PlanChoice {
@@ -45,7 +45,7 @@ export type InstalmentEvent =
   | { type: 'CARD_FORM_FAILED' };
 
 export type InstalmentOutcome =
-  | { type: 'paid' }
-  | { type: 'failed'; message: string }
+  | { kind: 'paid' }
+  | { kind: 'failed'; message: string }
   /** The hold is gone: the basket shows the reason. */
-  | HoldLostOutput;
+  | HoldLost;

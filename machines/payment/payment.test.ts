@@ -179,14 +179,14 @@ describe('payment machine', () => {
         PLAN_CARD_CHOSEN: [{ type: 'PLAN_CARD_CHOSEN', card: 'new' }],
         PLAN_DEFAULT_TOGGLED: [{ type: 'PLAN_DEFAULT_TOGGLED' }],
         'xstate.done.actor.instalment': [
-          { type: 'xstate.done.actor.instalment', output: { type: 'paid' } },
-          { type: 'xstate.done.actor.instalment', output: { type: 'failed', message: PLAN_TEXT.error } },
-          { type: 'xstate.done.actor.instalment', output: { type: 'holdLost', message: HELD } },
+          { type: 'xstate.done.actor.instalment', output: { kind: 'paid' } },
+          { type: 'xstate.done.actor.instalment', output: { kind: 'failed', message: PLAN_TEXT.error } },
+          { type: 'xstate.done.actor.instalment', output: { kind: 'holdLost', message: HELD } },
         ],
         'xstate.done.actor.square': [
-          { type: 'xstate.done.actor.square', output: { type: 'paid' } },
-          { type: 'xstate.done.actor.square', output: { type: 'failed', message: SQUARE_CREDENTIALS } },
-          { type: 'xstate.done.actor.square', output: { type: 'holdLost', message: HELD } },
+          { type: 'xstate.done.actor.square', output: { kind: 'paid' } },
+          { type: 'xstate.done.actor.square', output: { kind: 'failed', message: SQUARE_CREDENTIALS } },
+          { type: 'xstate.done.actor.square', output: { kind: 'holdLost', message: HELD } },
         ],
         'xstate.done.actor.setAccountDetails': [{ type: 'xstate.done.actor.setAccountDetails', output: { success: true } }],
         'xstate.error.actor.setAccountDetails': [
@@ -247,7 +247,7 @@ describe('payment machine', () => {
           view: { paying: false, showForm: true, payingFlags: NO_FLAGS, method: s!.autoMethod, error: message, title: s!.express ? TITLE.express : TITLE.payment, billing: s!.express ? null : view.billing },
           running: addressForm,
         });
-        const paid: Expectation<PaymentView> = { view: {}, running: [], output: { type: 'paid' } };
+        const paid: Expectation<PaymentView> = { view: {}, running: [], output: { kind: 'paid' } };
         switch (event.type) {
           case 'xstate.done.actor.loadPayment': {
             const next = event.output as PaymentSituation;
@@ -394,16 +394,16 @@ describe('payment machine', () => {
             return { view: { paying: true, title: TITLE.paying }, running: ['getStripeToken'], started: { getStripeToken: [undefined] } };
           case 'xstate.done.actor.instalment':
           case 'xstate.done.actor.square': {
-            const output = event.output as { type: string; message?: string };
-            if (output.type === 'paid') return paid;
-            if (output.type === 'holdLost') return { view: {}, running: [], output: { type: 'holdLost', message: HELD } };
+            const output = event.output as { kind: string; message?: string };
+            if (output.kind === 'paid') return paid;
+            if (output.kind === 'holdLost') return { view: {}, running: [], output: { kind: 'holdLost', message: HELD } };
             return reset(output.message!);
           }
           case 'xstate.error.actor.setAccountDetails':
           case 'xstate.error.actor.setBillingAddress': {
             const error = event.error as CallFailure | Error;
             // A failure body with an error: back to the basket with it as the reserving error.
-            if ('kind' in error && error.kind === 'holdLost') return { view: {}, running: [], output: { type: 'holdLost', message: HELD } };
+            if ('kind' in error && error.kind === 'holdLost') return { view: {}, running: [], output: { kind: 'holdLost', message: HELD } };
             // The e-mail has an account: a reset, and a code is sent to that address for the buyer to type.
             if ('kind' in error && error.kind === 'refused' && error.reason === 'sign_in') {
               const email = view.form.email;
@@ -466,7 +466,7 @@ describe('payment machine', () => {
             return { view: { signIn: null, loading: true, showForm: false }, running: ['loadPayment'], started: { loadPayment: [undefined] } };
           case 'xstate.error.actor.checkOneTimeCode': {
             const error = event.error as CallFailure | Error;
-            if ('kind' in error && error.kind === 'holdLost') return { view: {}, running: [], output: { type: 'holdLost', message: HELD } };
+            if ('kind' in error && error.kind === 'holdLost') return { view: {}, running: [], output: { kind: 'holdLost', message: HELD } };
             return { view: { signIn: { ...view.signIn!, code: '', error: error.message || SIGN_IN.checkFailed, busy: false, canVerify: false } }, running: [] };
           }
         }
@@ -504,7 +504,7 @@ describe('payment machine', () => {
             { type: 'PAY_CLICKED' },
             { type: 'ADDRESS_GIVEN', outcome: GIVEN },
             { type: 'xstate.done.actor.setBillingAddress', output: { ...EMPTY_ADDRESS, postcode: 'GL7 1AB', id: 1 } },
-            { type: 'xstate.done.actor.instalment', output: { type: 'failed', message: PLAN_TEXT.error } },
+            { type: 'xstate.done.actor.instalment', output: { kind: 'failed', message: PLAN_TEXT.error } },
           ] as WalkEvent[],
         },
         // An express buyer's plan and an express buyer's Square payment: their details first.
@@ -519,7 +519,7 @@ describe('payment machine', () => {
             { type: 'PLAN_CARD_CHOSEN', card: 'new' },
             { type: 'PAY_CLICKED' },
             { type: 'xstate.done.actor.setAccountDetails', output: { success: true } },
-            { type: 'xstate.done.actor.instalment', output: { type: 'paid' } },
+            { type: 'xstate.done.actor.instalment', output: { kind: 'paid' } },
           ] as WalkEvent[],
         },
         {
@@ -533,7 +533,7 @@ describe('payment machine', () => {
             { type: 'PLAN_CARD_CHOSEN', card: 'new' },
             { type: 'PAY_CLICKED' },
             { type: 'xstate.done.actor.setAccountDetails', output: { success: true } },
-            { type: 'xstate.done.actor.instalment', output: { type: 'holdLost', message: HELD } },
+            { type: 'xstate.done.actor.instalment', output: { kind: 'holdLost', message: HELD } },
           ] as WalkEvent[],
         },
         {
@@ -543,7 +543,7 @@ describe('payment machine', () => {
             { type: 'FIELD_CHANGED', field: 'email', value: 'ann@example.com' },
             { type: 'PAY_CLICKED' },
             { type: 'xstate.done.actor.setAccountDetails', output: { success: true } },
-            { type: 'xstate.done.actor.square', output: { type: 'paid' } },
+            { type: 'xstate.done.actor.square', output: { kind: 'paid' } },
           ] as WalkEvent[],
         },
         {
@@ -553,7 +553,7 @@ describe('payment machine', () => {
             { type: 'FIELD_CHANGED', field: 'email', value: 'ann@example.com' },
             { type: 'PAY_CLICKED' },
             { type: 'xstate.done.actor.setAccountDetails', output: { success: true } },
-            { type: 'xstate.done.actor.square', output: { type: 'holdLost', message: HELD } },
+            { type: 'xstate.done.actor.square', output: { kind: 'holdLost', message: HELD } },
           ] as WalkEvent[],
         },
         // Square chosen for the buyer: details, then Square's chart.
@@ -563,7 +563,7 @@ describe('payment machine', () => {
             { type: 'PAY_CLICKED' },
             { type: 'ADDRESS_GIVEN', outcome: GIVEN },
             { type: 'xstate.done.actor.setBillingAddress', output: { ...EMPTY_ADDRESS, postcode: 'GL7 1AB', id: 1 } },
-            { type: 'xstate.done.actor.square', output: { type: 'paid' } },
+            { type: 'xstate.done.actor.square', output: { kind: 'paid' } },
           ] as WalkEvent[],
         },
         // The express buyer's full journey: name, e-mail, a marketing box, then the card.

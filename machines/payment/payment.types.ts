@@ -1,6 +1,6 @@
 /** What the payment machine exchanges with the app and with its parent. */
 import type { AddressStart, ChosenMethod, PaymentMethod } from '../../contract';
-import type { HoldLostOutput } from '../../contract/outcome';
+import type { HoldLost } from '../../contract/outcome';
 import type { AddressGivenEvent } from '../address/address.machine';
 import type { PlanChoice } from '../instalment/instalment.types';
 
@@ -68,9 +68,9 @@ export type CardResult = { status: 'succeeded' } | { status: 'failed'; message: 
 
 export type PaymentOutcome =
   /** The sale is paid (or its free tickets claimed): the root goes on to delivery. */
-  | { type: 'paid' }
+  | { kind: 'paid' }
   /** The server no longer holds the tickets: the basket shows the reason. */
-  | HoldLostOutput;
+  | HoldLost;
 
 export type PaymentEvent =
   | { type: 'FIELD_CHANGED'; field: FormField; value: string }

@@ -67,7 +67,7 @@ export const reservationMachine = setup({
     saleReference: null,
     checkoutTime: null,
     /** Until a reply says otherwise, and also when none of the known replies came. */
-    outcome: { type: 'unknown' },
+    outcome: { kind: 'unknown' },
   }),
   output: ({ context }) => context.outcome,
   initial: 'checkingBrowser',
@@ -116,7 +116,7 @@ export const reservationMachine = setup({
             actions: {
               type: 'decide',
               // Stryker disable next-line StringLiteral: needsCaptcha guarantees the sitekey; the fallback is for the type.
-              params: ({ event }) => ({ outcome: { type: 'captcha', sitekey: event.output.captcha_sitekey ?? '' } }),
+              params: ({ event }) => ({ outcome: { kind: 'captcha', sitekey: event.output.captcha_sitekey ?? '' } }),
             },
           },
           {
@@ -125,7 +125,7 @@ export const reservationMachine = setup({
             actions: {
               type: 'decide',
               // Stryker disable next-line StringLiteral: isRedirect guarantees the url; the fallback is for the type.
-              params: ({ event }) => ({ outcome: { type: 'redirect', url: event.output.redirect ?? '' } }),
+              params: ({ event }) => ({ outcome: { kind: 'redirect', url: event.output.redirect ?? '' } }),
             },
           },
           {
@@ -134,14 +134,14 @@ export const reservationMachine = setup({
             actions: {
               type: 'decide',
               // Stryker disable next-line StringLiteral: isRefused guarantees the message; the fallback is for the type.
-              params: ({ event }) => ({ outcome: { type: 'error', message: event.output.error ?? '' } }),
+              params: ({ event }) => ({ outcome: { kind: 'error', message: event.output.error ?? '' } }),
             },
           },
           { target: 'unknownReply', description: 'The outcome stays unknown.' },
         ],
         onError: {
           target: 'failed',
-          actions: { type: 'decide', params: { outcome: { type: 'failed' } } },
+          actions: { type: 'decide', params: { outcome: { kind: 'failed' } } },
         },
       },
     },
@@ -156,7 +156,7 @@ export const reservationMachine = setup({
             type: 'decide',
             params: ({ context, event }) => ({
               outcome: {
-                type: 'reserved',
+                kind: 'reserved',
                 // Stryker disable next-line StringLiteral: isReserved guarantees the reference; the fallback is for the type.
                 saleReference: context.saleReference ?? '',
                 checkoutTime: context.checkoutTime ?? 0,
@@ -167,7 +167,7 @@ export const reservationMachine = setup({
         },
         onError: {
           target: 'failed',
-          actions: { type: 'decide', params: { outcome: { type: 'failed' } } },
+          actions: { type: 'decide', params: { outcome: { kind: 'failed' } } },
         },
       },
     },

@@ -21,14 +21,14 @@ const replies = {
 
 const OUTCOME_OF_REPLY: Record<keyof typeof replies, ReservationOutcome | 'fetch'> = {
   reserved: 'fetch',
-  reservedWithoutReference: { type: 'unknown' },
-  reservedWithoutTime: { type: 'unknown' },
-  captcha: { type: 'captcha', sitekey: 'local-altcha' },
-  captchaWithoutSitekey: { type: 'unknown' },
-  sitekeyWithoutCaptcha: { type: 'unknown' },
-  redirect: { type: 'redirect', url: '/queue/' },
-  error: { type: 'error', message: 'Sold out' },
-  nothing: { type: 'unknown' },
+  reservedWithoutReference: { kind: 'unknown' },
+  reservedWithoutTime: { kind: 'unknown' },
+  captcha: { kind: 'captcha', sitekey: 'local-altcha' },
+  captchaWithoutSitekey: { kind: 'unknown' },
+  sitekeyWithoutCaptcha: { kind: 'unknown' },
+  redirect: { kind: 'redirect', url: '/queue/' },
+  error: { kind: 'error', message: 'Sold out' },
+  nothing: { kind: 'unknown' },
 };
 
 type View = ReturnType<typeof viewReservation>;
@@ -46,12 +46,12 @@ function reservationOracle({ event, view, before, unchanged }: OracleQuestion<Vi
     }
     case 'xstate.error.actor.reserveTickets':
     case 'xstate.error.actor.loadCheckout':
-      return { view: screen({}), running: [], output: { type: 'failed' } };
+      return { view: screen({}), running: [], output: { kind: 'failed' } };
     case 'xstate.done.actor.loadCheckout':
       return {
         view: screen({}),
         running: [],
-        output: { type: 'reserved', saleReference: 'HF-1', checkoutTime: 600, checkout: event.output },
+        output: { kind: 'reserved', saleReference: 'HF-1', checkoutTime: 600, checkout: event.output },
       };
   }
   // Anywhere but the incompatible-browser screen there is no link to copy and no explanation to open.
@@ -151,7 +151,7 @@ describe('reservation machine', () => {
       { input: {} },
     ).start();
     await new Promise((r) => setTimeout(r, 0));
-    expect(actor.getSnapshot().output).toEqual({ type: 'unknown' });
+    expect(actor.getSnapshot().output).toEqual({ kind: 'unknown' });
   });
 });
 

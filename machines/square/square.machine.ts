@@ -11,7 +11,7 @@ import type { BillingAddress, ResponseOf } from '../../contract';
 import { PAYMENT_MESSAGES } from '../../contract/messages/payment';
 import { SQUARE_MESSAGES } from '../../contract/messages/square';
 import { messageOf } from '../../contract/errors.ts';
-import { failureOf, type HoldLostOutput } from '../../contract/outcome.ts';
+import { failureOf, type HoldLost } from '../../contract/outcome.ts';
 import { providedByApp } from '../providedByApp';
 
 export type SquareCredentials = ResponseOf<'getSquareCredentials'>;
@@ -20,7 +20,7 @@ export interface SquareInput {
   address: BillingAddress;
 }
 
-export type SquareOutcome = { type: 'paid' } | { type: 'failed'; message: string } | HoldLostOutput;
+export type SquareOutcome = { kind: 'paid' } | { kind: 'failed'; message: string } | HoldLost;
 
 export interface SquareContext {
   address: BillingAddress;
@@ -55,9 +55,9 @@ export const squareMachine = setup({
     keepCredentials: assign((_, params: { credentials: SquareCredentials }) => ({ credentials: params.credentials })),
     keepToken: assign((_, params: { token: string }) => ({ token: params.token, cardError: null })),
     showCardError: assign((_, params: { message: string }) => ({ cardError: params.message })),
-    keepPaid: assign({ outcome: { type: 'paid' as const } }),
-    keepFailure: assign((_, params: { message: string }) => ({ outcome: { type: 'failed' as const, message: params.message } })),
-    keepHoldLost: assign((_, params: { message: string }) => ({ outcome: { type: 'holdLost' as const, message: params.message } })),
+    keepPaid: assign({ outcome: { kind: 'paid' as const } }),
+    keepFailure: assign((_, params: { message: string }) => ({ outcome: { kind: 'failed' as const, message: params.message } })),
+    keepHoldLost: assign((_, params: { message: string }) => ({ outcome: { kind: 'holdLost' as const, message: params.message } })),
   },
   guards: {
     paid: (_, params: { reply: ResponseOf<'payWithSquare'> }) => params.reply.response.success,

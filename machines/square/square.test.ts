@@ -48,7 +48,7 @@ describe('square machine', () => {
       view: (snapshot) => viewSquare(snapshot as never),
       initial: () => ({ view: { loading: true, showCard: false, paying: false, form: null }, running: ['getSquareCredentials'], started: { getSquareCredentials: [undefined] } }),
       oracle: ({ event, view, unchanged }): Expectation<SquareView> | undefined => {
-        const ended = (message: string): Expectation<SquareView> => ({ view: { showCard: false, paying: false }, running: [], output: { type: 'failed', message } });
+        const ended = (message: string): Expectation<SquareView> => ({ view: { showCard: false, paying: false }, running: [], output: { kind: 'failed', message } });
         switch (event.type) {
           case 'xstate.done.actor.getSquareCredentials': {
             const c = event.output as typeof SANDBOX;
@@ -75,14 +75,14 @@ describe('square machine', () => {
             };
           case 'xstate.done.actor.payWithSquare': {
             const reply = event.output as { response: { success: boolean; message?: string } };
-            if (reply.response.success) return { view: { paying: false }, running: [], output: { type: 'paid' } };
+            if (reply.response.success) return { view: { paying: false }, running: [], output: { kind: 'paid' } };
             // Square's final message, else the spec's.
             return ended(reply.response.message ?? UNABLE);
           }
           case 'xstate.error.actor.payWithSquare': {
             const error = event.error as CallFailure | Error;
             // The basket shows the server's reason, and no words of the chart's own when it gave none.
-            if ('kind' in error && error.kind === 'holdLost') return { view: { paying: false }, running: [], output: { type: 'holdLost', message: error.message } };
+            if ('kind' in error && error.kind === 'holdLost') return { view: { paying: false }, running: [], output: { kind: 'holdLost', message: error.message } };
             return ended(error.message || UNABLE);
           }
         }

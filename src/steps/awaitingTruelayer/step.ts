@@ -10,7 +10,7 @@ export const awaitingTruelayer = stepModule({
     definition: async () => (await import('../../../machines/bankTransfer/bankTransfer.machine')).bankTransferMachine,
     file: 'machines/bankTransfer/bankTransfer.machine.ts',
     placement:
-      'Invoked by the root on the `awaiting_truelayer` step (systemId `bankTransfer`), where the bank returns the buyer; paid completes the step (on to `deliver_tickets`), `changeMethod` returns to `payment`, a `reserving` outcome (an error with no time left) returns to the basket. The poll interval is the server’s (`poll_interval_ms`, 1.5 s unless `TRUELAYER_POLL_INTERVAL_MS` says otherwise).',
+      'Invoked by the root on the `awaiting_truelayer` step (systemId `bankTransfer`), where the bank returns the buyer; paid completes the step (on to `deliver_tickets`), `changeMethod` returns to `payment`, a `holdLost` outcome (an error with no time left) returns to the basket. The poll interval is the server’s (`poll_interval_ms`, 1.5 s unless `TRUELAYER_POLL_INTERVAL_MS` says otherwise).',
   },
   Screen: lazy(() => import('./BankTransferStep')),
 });

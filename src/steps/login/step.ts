@@ -10,7 +10,7 @@ export const login = stepModule({
     definition: async () => (await import('../../../machines/account/account.machine')).accountMachine,
     file: 'machines/account/account.machine.ts',
     placement:
-      'Invoked by the root on the `login` step (systemId `account`); signed in, saved as a guest or confirmed completes the step, a `reserving` outcome returns to the basket.',
+      'Invoked by the root on the `login` step (systemId `account`); signed in, saved as a guest or confirmed completes the step, a `holdLost` outcome returns to the basket.',
   },
   Screen: lazy(() => import('./LoginStep')),
 });

@@ -10,7 +10,7 @@ export const payment = stepModule({
     definition: async () => (await import('../../../machines/payment/payment.machine')).paymentMachine,
     file: 'machines/payment/payment.machine.ts',
     placement:
-      'Invoked by the root on the `payment` step (systemId `payment`); paid or free tickets claimed completes the step (the fresh checkout shows `payment_complete` and the root moves on to `deliver_tickets`), a `reserving` outcome returns to the basket.',
+      'Invoked by the root on the `payment` step (systemId `payment`); paid or free tickets claimed completes the step (the fresh checkout shows `payment_complete` and the root moves on to `deliver_tickets`), a `holdLost` outcome returns to the basket.',
   },
   Screen: lazy(() => import('./PaymentStep')),
 });
