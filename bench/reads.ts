@@ -18,6 +18,8 @@ import { backendsOf, cpuOf, fmt, freePort, inTurns, meanOf, run, startServer, ta
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const CONNECTIONS = 16;
 const WARM_UP_SECONDS = Math.max(2, Math.round(SECONDS / 4));
+/** Every request says what a browser's says of the encodings it reads (Chromium's): the replies are what a browser gets. */
+const BROWSER = { 'accept-encoding': 'gzip, deflate, br, zstd' };
 
 async function startBare(port: number): Promise<ChildProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'bench/bare-fastify.ts'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'inherit'] });
@@ -100,11 +102,13 @@ export async function benchReads(only?: { cases: ReadCase[]; seconds: number; ro
   console.log(`load average before: ${loadavg().map((l) => l.toFixed(2)).join(', ')}`);
   try {
     const cookie = await threeLineBasket(base);
-    const first = await fetch(`${base}/ajax/checkout/checkout/get/`, { headers: { cookie } });
+    const first = await fetch(`${base}/ajax/checkout/checkout/get/`, { headers: { ...BROWSER, cookie } });
     const etag = first.headers.get('etag');
     await first.arrayBuffer();
-    const repeat = etag ? await fetch(`${base}/ajax/checkout/checkout/get/`, { headers: { cookie, 'if-none-match': etag } }) : null;
-    console.log(`GET checkout: ETag ${etag ?? 'none'}; cache-control ${first.headers.get('cache-control')}; the repeat with If-None-Match answers ${repeat?.status ?? '(no ETag)'}`);
+    const repeat = etag ? await fetch(`${base}/ajax/checkout/checkout/get/`, { headers: { ...BROWSER, cookie, 'if-none-match': etag } }) : null;
+    console.log(
+      `GET checkout: ETag ${etag ?? 'none'}; cache-control ${first.headers.get('cache-control')}; content-encoding ${first.headers.get('content-encoding') ?? 'none'}; the repeat with If-None-Match answers ${repeat?.status ?? '(no ETag)'}`,
+    );
 
     // The bare server uses no database: its figure is its own process's CPU alone.
     const measured = (pid: number | undefined, go: (d: number) => Promise<autocannon.Result>, database = true) => async (d: number) => {
@@ -120,11 +124,11 @@ export async function benchReads(only?: { cases: ReadCase[]; seconds: number; ro
       return Object.assign(result, { cpuMs: per(before, after), serverCpuMs: per(serverBefore, serverAfter) });
     };
     const cases = {
-      bare: measured(bare.pid, (d) => run({ url: `http://127.0.0.1:${barePort}/bare`, connections: CONNECTIONS, duration: d }), false),
-      health: measured(server.pid, (d) => run({ url: `${base}/health`, connections: CONNECTIONS, duration: d })),
-      checkout: measured(server.pid, (d) => run({ url: `${base}/ajax/checkout/checkout/get/`, connections: CONNECTIONS, duration: d, headers: { cookie } })),
+      bare: measured(bare.pid, (d) => run({ url: `http://127.0.0.1:${barePort}/bare`, connections: CONNECTIONS, duration: d, headers: BROWSER }), false),
+      health: measured(server.pid, (d) => run({ url: `${base}/health`, connections: CONNECTIONS, duration: d, headers: BROWSER })),
+      checkout: measured(server.pid, (d) => run({ url: `${base}/ajax/checkout/checkout/get/`, connections: CONNECTIONS, duration: d, headers: { ...BROWSER, cookie } })),
       revalidate: measured(server.pid, (d) =>
-        run({ url: `${base}/ajax/checkout/checkout/get/`, connections: CONNECTIONS, duration: d, headers: { cookie, ...(etag ? { 'if-none-match': etag } : {}) } }),
+        run({ url: `${base}/ajax/checkout/checkout/get/`, connections: CONNECTIONS, duration: d, headers: { ...BROWSER, cookie, ...(etag ? { 'if-none-match': etag } : {}) } }),
       ),
     };
     type Case = keyof typeof cases;

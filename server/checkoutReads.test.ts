@@ -4,6 +4,7 @@
  * trip (`checkout_snapshot`), so a new field of the checkout object does not quietly add a read;
  * and while nothing it shows has changed, a repeat read is answered from what was built before.
  */
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { rows, type Database } from './db/index.ts';
@@ -90,6 +91,35 @@ describe.each(drivers)('GET checkout kept between changes on %s', (driver) => {
     const revalidated = await v.call('getCheckout', undefined, { 'if-none-match': etag });
     expect(revalidated.statusCode).toBe(304);
     expect(revalidated.body).toBe('');
+  });
+
+  it('sends the kept body compressed to a browser that accepts it (brotli, else gzip), the same JSON once decoded, and 304 for its ETag', async () => {
+    const v = await basket();
+    const plain = await v.call('getCheckout');
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const chrome = 'gzip, deflate, br, zstd';
+    const br = await v.call('getCheckout', undefined, { 'accept-encoding': chrome });
+    expect(br.statusCode).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(br.headers.vary).toBe('accept-encoding');
+    expect(br.rawPayload.length).toBeLessThan(plain.rawPayload.length / 3);
+    expect(brotliDecompressSync(br.rawPayload).toString()).toBe(plain.body);
+    expect(br.headers.etag).not.toBe(plain.headers.etag);
+
+    const gzip = await v.call('getCheckout', undefined, { 'accept-encoding': 'gzip, deflate' });
+    expect(gzip.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
+    // A browser that refuses brotli with q=0 gets gzip; one that refuses both gets the JSON as it is.
+    expect((await v.call('getCheckout', undefined, { 'accept-encoding': 'br;q=0, gzip' })).headers['content-encoding']).toBe('gzip');
+    expect((await v.call('getCheckout', undefined, { 'accept-encoding': 'br;q=0, gzip;q=0.0' })).headers['content-encoding']).toBeUndefined();
+
+    const revalidated = await v.call('getCheckout', undefined, { 'accept-encoding': chrome, 'if-none-match': br.headers.etag as string });
+    expect(revalidated.statusCode).toBe(304);
+    // A change is sent in full, compressed again.
+    expect((await v.call('updateTicketQuantity', { ticket_id: w.demo.tickets.lanternEarlyAdult, quantity: 3 })).statusCode).toBe(200);
+    const changed = await v.call('getCheckout', undefined, { 'accept-encoding': chrome, 'if-none-match': br.headers.etag as string });
+    expect(changed.statusCode).toBe(200);
+    expect(linesOf(brotliDecompressSync(changed.rawPayload).toString())[0]!.qty).toBe(3);
   });
 
   it('does not build an unchanged checkout again: the repeat costs one statement, none on the embedded database while nothing was written', async () => {

@@ -3,6 +3,7 @@
  * session's sale and user; the checkout page sends both with its first screen.
  */
 import { createHash } from 'node:crypto';
+import { brotliCompressSync, constants as zlib, gzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Checkout } from '../../contract/index.ts';
 import { emptyCheckout } from '../../contract/emptyCheckout.ts';
@@ -35,7 +36,17 @@ export async function checkoutPageData(deps: AppDeps, request: FastifyRequest) {
 export interface CheckoutReply {
   json: string;
   etag: string;
+  /**
+   * The body compressed, made at the first read that accepts each encoding and kept with the body:
+   * only for a body kept for later reads (`keep`), so a body is compressed at most once per version.
+   */
+  encoded?: Partial<Record<Encoding, Buffer>>;
 }
+
+type Encoding = 'br' | 'gzip';
+
+/** Below this a body goes as it is: compressing it saves less than its headers weigh. */
+const COMPRESS_FROM = 1024;
 
 interface Built {
   reply: CheckoutReply;
@@ -47,7 +58,36 @@ interface Built {
   until: number;
 }
 
-const replyOf = (json: string): CheckoutReply => ({ json, etag: `"${createHash('sha1').update(json).digest('base64url')}"` });
+const replyOf = (json: string, keep = false): CheckoutReply => ({
+  json,
+  etag: `"${createHash('sha1').update(json).digest('base64url')}"`,
+  ...(keep && Buffer.byteLength(json) >= COMPRESS_FROM ? { encoded: {} } : {}),
+});
+
+/** The encoding to send in, from the request's Accept-Encoding: brotli, else gzip, else none (q=0 refuses one). */
+export function encodingFor(acceptEncoding: string | undefined): Encoding | null {
+  if (!acceptEncoding) return null;
+  const accepted = new Set<string>();
+  for (const part of acceptEncoding.toLowerCase().split(',')) {
+    const [name, ...params] = part.trim().split(';');
+    if (params.some((p) => /^\s*q\s*=\s*0(\.0*)?\s*$/.test(p))) continue;
+    accepted.add(name!.trim());
+  }
+  if (accepted.has('br')) return 'br';
+  if (accepted.has('gzip') || accepted.has('*')) return 'gzip';
+  return null;
+}
+
+function compressed(checkout: CheckoutReply, encoding: Encoding): Buffer {
+  const kept = checkout.encoded![encoding];
+  if (kept) return kept;
+  const body =
+    encoding === 'br'
+      ? brotliCompressSync(checkout.json, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT } })
+      : gzipSync(checkout.json, { level: 6 });
+  checkout.encoded![encoding] = body;
+  return body;
+}
 
 /**
  * GET checkout, built once per version of what it shows, in this process's memory. On PostgreSQL
@@ -93,11 +133,11 @@ export function checkoutReads(deps: AppDeps, { keepMs = 5_000, entries = 5_000 }
     const kept = built.get(saleId);
     if (kept && kept.version === current.version && kept.userId === userId && at >= kept.from && at < kept.until) return kept.reply;
     const checkout: Checkout = await buildCheckout(deps.db, saleId, now, { captchaSitekey: sitekey, userId, maxPerOrder: deps.config.maxPerOrder });
-    const reply = replyOf(JSON.stringify(checkout));
     let until = at + keepMs;
     if (checkout.payment_in_progress) until = at;
     // seconds_remaining = ceil((deadline - now) / 1000) reads one less from deadline - 1000 × (seconds - 1).
     else if (checkout.seconds_remaining > 0) until = current.deadlineMs === null ? at : Math.min(until, current.deadlineMs - 1000 * (checkout.seconds_remaining - 1));
+    const reply = replyOf(JSON.stringify(checkout), until > at);
     built.delete(saleId);
     if (until > at) {
       built.set(saleId, { reply, version: current.version, userId, from: at, until });
@@ -108,22 +148,35 @@ export function checkoutReads(deps: AppDeps, { keepMs = 5_000, entries = 5_000 }
   };
 }
 
-/** Whether the request's If-None-Match names this ETag (weak or strong, in a list, or `*`). */
+/** The ETag of the body sent in an encoding: the JSON's own, marked with the encoding. */
+const taggedFor = (etag: string, encoding: Encoding | null) => (encoding ? `${etag.slice(0, -1)}-${encoding}"` : etag);
+
+/**
+ * Whether the request's If-None-Match names this ETag (weak or strong, in a list, or `*`), in any
+ * encoding: a copy kept compressed is the same JSON once decoded.
+ */
 export function matchesEtag(request: FastifyRequest, etag: string): boolean {
   const header = request.headers['if-none-match'];
   if (!header) return false;
+  const names = new Set([etag, taggedFor(etag, 'br'), taggedFor(etag, 'gzip')]);
   return header.split(',').some((tag) => {
     const t = tag.trim();
-    return t === '*' || t === etag || t === `W/${etag}`;
+    return t === '*' || names.has(t.startsWith('W/') ? t.slice(2) : t);
   });
 }
 
 /**
- * Sends GET checkout: 304 without a body when the browser's copy is current, else the JSON. The
- * browser keeps the reply but asks again each time (`private, no-cache`), sending the ETag itself.
+ * Sends GET checkout: 304 without a body when the browser's copy is current, else the JSON,
+ * compressed when the browser accepts it and the body is kept (compressed once, sent many times).
+ * The browser keeps the reply but asks again each time (`private, no-cache`), sending the ETag
+ * itself.
  */
 export function sendCheckout(request: FastifyRequest, reply: FastifyReply, checkout: CheckoutReply): FastifyReply {
-  reply.header('cache-control', 'private, no-cache').header('etag', checkout.etag);
+  const encoding = checkout.encoded ? encodingFor(request.headers['accept-encoding']) : null;
+  reply.header('cache-control', 'private, no-cache').header('etag', taggedFor(checkout.etag, encoding));
+  if (checkout.encoded) reply.header('vary', 'accept-encoding');
   if (matchesEtag(request, checkout.etag)) return reply.code(304).send();
-  return reply.type('application/json; charset=utf-8').send(checkout.json);
+  reply.type('application/json; charset=utf-8');
+  if (!encoding) return reply.send(checkout.json);
+  return reply.header('content-encoding', encoding).send(compressed(checkout, encoding));
 }
