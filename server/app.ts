@@ -1,4 +1,9 @@
-/** Builds the Holdfast HTTP app around a database and a configuration; main.ts only listens. */
+/**
+ * Builds the Holdfast HTTP app around a database, a configuration and the outside services
+ * (server/providers/). main.ts builds the providers once and hands the same ones to the app and to
+ * the jobs (jobs.ts); a test may hand in some of its own, and the rest are built here from the
+ * configuration.
+ */
 import { existsSync } from 'node:fs';
 import { createServer, type ServerOptions } from 'node:http';
 import path from 'node:path';
@@ -13,7 +18,7 @@ import { DATABASE_UNAVAILABLE, isDatabaseUnavailable } from './db/unavailable.ts
 import { Refusal } from './domain/refusal.ts';
 import { refuseCrossSite } from './http/crossSite.ts';
 import { isDemoPath, notServed, registerDemoMode } from './http/demoMode.ts';
-import { instalmentJobDeps, type AppDeps } from './http/deps.ts';
+import type { AppDeps } from './http/deps.ts';
 import { refusalStatus } from './http/refusals.ts';
 import { requestRateLimit } from './plugins/rateLimit.ts';
 import { apiHeadersFor, security } from './plugins/security.ts';
@@ -29,10 +34,7 @@ import { sandbox } from './routes/sandbox/index.ts';
 import { STYLE } from './views/html.ts';
 import type { Mailer } from './mail/index.ts';
 import { ENTRY_LOADER } from '../contract/entryLoader.ts';
-import { startReconcileJob } from './domain/payment/reconcile.ts';
-import { buildProviders, type BankWiring, type PaymentWiring, type PlanWiring } from './providers/index.ts';
-import { processorLinks } from './providers/processorLinks.ts';
-import { startInstalmentJob } from './domain/instalments/job.ts';
+import { buildProviders, type BankWiring, type PaymentWiring, type PlanWiring, type Providers } from './providers/index.ts';
 import { registerLocale } from './http/locale.ts';
 
 z.config(z.locales.en());
@@ -51,6 +53,8 @@ export async function buildApp(deps: {
   /** Where the log's lines go instead of standard output (tests read what was logged). */
   logStream?: { write(line: string): void };
   fetch?: typeof fetch;
+  /** Every outside service, built once by the caller (main.ts); built here from the configuration when not given. */
+  providers?: Providers;
   /** Tests hand in their own transport; otherwise SMTP when SMTP_URL is set, else the outbox only. */
   mailer?: Mailer;
   /** The card processor and payment grace; from the configuration when not given. */
@@ -59,12 +63,6 @@ export async function buildApp(deps: {
   bank?: BankWiring;
   /** Saved cards for plans and Square; from the configuration when not given. */
   plans?: PlanWiring;
-  /** Runs the instalment job every `intervalMs` while the app is open (the server's main only). */
-  instalmentJob?: { intervalMs: number };
-  /** Runs the payments' reconciliation job every `intervalMs` while the app is open (the server's main only). */
-  reconcileJob?: { intervalMs: number };
-  /** Whether this process runs the scheduled jobs now (one process at a time: see db/jobLease.ts); always when not given. */
-  jobsTurn?: () => Promise<boolean>;
 }): Promise<FastifyInstance> {
   const { db, config } = deps;
   // What answers a request before Fastify does (the waiting room's polls), once the routes are in.
@@ -95,7 +93,7 @@ export async function buildApp(deps: {
     },
   });
 
-  const providers = buildProviders(config, db, deps.fetch ? { fetch: deps.fetch } : {});
+  const providers = deps.providers ?? buildProviders(config, db, deps.fetch ? { fetch: deps.fetch } : {});
   const appDeps: AppDeps = {
     ...providers,
     db,
@@ -153,14 +151,6 @@ export async function buildApp(deps: {
   if (config.demo) {
     await app.register(sandbox, { deps: appDeps });
     await app.register(dev, { deps: appDeps, ...(deps.movableClock ? { movableClock: deps.movableClock } : {}) });
-  }
-  if (deps.instalmentJob) {
-    const stop = startInstalmentJob(instalmentJobDeps(appDeps), appDeps.clock, deps.instalmentJob.intervalMs, (err) => app.log.error({ err }, 'instalment job failed'), deps.jobsTurn);
-    app.addHook('onClose', async () => stop());
-  }
-  if (deps.reconcileJob) {
-    const stop = startReconcileJob(db, processorLinks(appDeps), appDeps.clock, deps.reconcileJob.intervalMs, (err) => app.log.error({ err }, 'payment reconciliation failed'), deps.jobsTurn);
-    app.addHook('onClose', async () => stop());
   }
   app.get('/health', async () => ({ ok: true }));
 

@@ -1,4 +1,4 @@
-/** Starts Holdfast: configuration, database (migrated, seeded when empty), HTTP, hold sweeper. */
+/** Starts Holdfast: configuration, database (migrated, seeded when empty), the outside services, HTTP and the jobs. */
 import cluster from 'node:cluster';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
@@ -7,15 +7,9 @@ import { ConfigError, demoModeLine, parseConfig } from './config.ts';
 import { openDatabase } from './db/index.ts';
 import { seedIfEmpty } from './seed.ts';
 import { buildApp } from './app.ts';
-import { sweepExpiredHolds } from './domain/stock.ts';
-import { purgeSales } from './domain/sales.ts';
-import { purgeRateLimits } from './db/rateLimits.ts';
-import { sandboxBank } from './domain/payment/bank.ts';
-import { settleDueBankDecisions } from './domain/payment/bankTransfer.ts';
-import { sendDueTransfers } from './domain/transfers.ts';
-import { mailerOf } from './providers/index.ts';
+import { startJobs } from './jobs.ts';
+import { buildProviders } from './providers/index.ts';
 import { movableClock } from './routes/dev/clock.ts';
-import { startWaitingRoom } from './domain/waitingRoom/start.ts';
 
 /**
  * Without SESSION_SECRET, a random secret is made once and kept beside the embedded database
@@ -70,59 +64,16 @@ async function main() {
   const database = await openDatabase(config, async (db) => {
     if (config.demo && (await seedIfEmpty(db))) console.log('Seeded the demo catalogue.');
   });
-  // Payments left open are asked about at their processor once a minute, with the sweeper's rhythm at most.
-  // One clock for the app and the sweeper; in demo mode with DEV_CLOCK=1 it can be moved forward.
+  // The one place the outside services are built: the app answers with them and the jobs run with them.
+  // One clock for the app and the jobs; in demo mode with DEV_CLOCK=1 it can be moved forward.
   const movable = config.devClock ? movableClock() : null;
   const clock = movable ? movable.now : () => new Date();
-  const app = await buildApp({
-    db: database.db,
-    config,
-    clock,
-    ...(movable ? { movableClock: movable } : {}),
-    ...(config.instalmentJobIntervalMs !== null ? { instalmentJob: { intervalMs: config.instalmentJobIntervalMs } } : {}),
-    reconcileJob: { intervalMs: Math.min(60_000, config.sweepIntervalMs * 2) },
-    jobsTurn: database.jobsTurn,
-  });
-
-  const stopWaitingList = await startWaitingRoom(database.db, config, mailerOf(config), clock, (err) => app.log.error({ err }, 'waiting list offers failed'), database.jobsTurn);
-
-  // Scheduled gifts are e-mailed by the sweeper at their delivery date and time.
-  const transferMail = { mailer: mailerOf(config), brandName: config.brandName };
-  const sweep = (now: Date) =>
-    // The sandbox bank's slow approvals arrive even when no buyer is watching.
-    settleDueBankDecisions(database.db, sandboxBank(), now)
-      .then(() =>
-        sendDueTransfers(database.db, transferMail, now).then(
-          (n) => n > 0 && app.log.info({ sent: n }, 'sent scheduled ticket transfers'),
-          (err: unknown) => app.log.error({ err }, 'ticket transfer sweep failed'),
-        ),
-      )
-      .then(() => sweepExpiredHolds(database.db, now))
-      .then((n) => n > 0 && app.log.info({ released: n }, 'released expired holds'))
-      .then(() => purgeSales(database.db, now))
-      .then(async (n) => {
-        if (config.rateLimitStore === 'database') await purgeRateLimits(database.db);
-        return n;
-      })
-      .then((n) => n > 0 && app.log.info({ purged: n }, 'purged empty and abandoned sales'));
-
-  // One process at a time sweeps, however many share the database (db/jobLease.ts).
-  let sweeping = false;
-  const sweeper = setInterval(() => {
-    if (sweeping) return;
-    sweeping = true;
-    const now = clock();
-    database
-      .jobsTurn()
-      .then((mine) => (mine ? sweep(now) : undefined))
-      .catch((err: unknown) => app.log.error({ err }, 'hold sweep failed'))
-      .finally(() => (sweeping = false));
-  }, config.sweepIntervalMs);
-  sweeper.unref();
+  const providers = buildProviders(config, database.db);
+  const app = await buildApp({ db: database.db, config, clock, providers, ...(movable ? { movableClock: movable } : {}) });
+  const stopJobs = await startJobs({ ...providers, db: database.db, config, clock }, { turn: database.jobsTurn, log: app.log });
 
   const shutdown = async () => {
-    clearInterval(sweeper);
-    stopWaitingList();
+    stopJobs();
     await app.close();
     await database.close();
     process.exit(0);

@@ -3,7 +3,9 @@ import { eq } from 'drizzle-orm';
 import { calls, seatBasketKey, type RequestOf } from '../contract/index.ts';
 import { saleSeats, seatPlans, seats } from './db/schema.ts';
 import { completeSale } from './domain/completeSale.ts';
-import { seatingOf } from './domain/seating/binding.ts';
+import { parseConfig } from './config.ts';
+import { seatsioSeats } from './providers/seatsio.ts';
+import { seatingWiring } from './providers/seating.ts';
 import { appOn, drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
 import { startFakeSeatsio, type FakeSeatsio } from './test/fakeSeatsio.ts';
 import { directives } from './test/csp.ts';
@@ -21,6 +23,8 @@ describe.each(drivers)('seats.io seating on %s', (driver) => {
   let w: TestWorld;
   let fake: FakeSeatsio;
   const date = () => w.demo.seated.date;
+  // The provider the app books with, as the app builds it from the same keys.
+  const seating = () => seatsioSeats({ secretKey: SECRET, apiBase: fake.base });
   beforeAll(async () => {
     fake = await startFakeSeatsio({ secretKey: SECRET, events: {} });
     w = await openWorld(driver, { seatsio: { publicKey: PUBLIC, secretKey: SECRET, region: 'oc', apiBase: fake.base } });
@@ -89,7 +93,7 @@ describe.each(drivers)('seats.io seating on %s', (driver) => {
     expect((await buyer.call('extendHold', {})).statusCode).toBe(200);
     expect(fake.expiryOf(token)!.getTime()).toBe(w.clock.now.getTime() + 1_200_000);
     const saleId = await saleOf('D', '1');
-    const done = await w.database.db.transaction((tx) => completeSale(tx, saleId, w.clock.now, seatingOf(w.database.db)));
+    const done = await w.database.db.transaction((tx) => completeSale(tx, saleId, w.clock.now, seating()));
     expect(done).toEqual({ booked: true, alreadyBooked: false });
     expect(fake.events.get(EVENT_KEY)!.get('Stalls-D-1')).toEqual({ status: 'booked', orderId: saleId });
     expect(fake.events.get(EVENT_KEY)!.get('Stalls-D-2')).toEqual({ status: 'booked', orderId: saleId });
@@ -107,7 +111,7 @@ describe.each(drivers)('seats.io seating on %s', (driver) => {
     fake.expire(token);
     fake.hold(EVENT_KEY, ['Stalls-E-2'], fake.newHoldToken());
     const saleId = await saleOf('E', '1');
-    expect(await w.database.db.transaction((tx) => completeSale(tx, saleId, w.clock.now, seatingOf(w.database.db)))).toEqual({ booked: false });
+    expect(await w.database.db.transaction((tx) => completeSale(tx, saleId, w.clock.now, seating()))).toEqual({ booked: false });
     // Nothing is booked at seats.io nor here: the caller refunds.
     expect(fake.events.get(EVENT_KEY)!.get('Stalls-E-1')!.status).not.toBe('booked');
     expect((await seatRow('E', '1')).soldSaleId).toBeNull();
@@ -125,7 +129,7 @@ describe.each(drivers)('seats.io seating on %s', (driver) => {
     fake.expire(second);
     fake.hold(EVENT_KEY, ['Stalls-G-6'], fake.newHoldToken());
     const saleId = await saleOf('D', '5');
-    expect(await w.database.db.transaction((tx) => completeSale(tx, saleId, w.clock.now, seatingOf(w.database.db)))).toEqual({ booked: false });
+    expect(await w.database.db.transaction((tx) => completeSale(tx, saleId, w.clock.now, seating()))).toEqual({ booked: false });
     expect(fake.events.get(EVENT_KEY)!.get('Stalls-D-5')).toEqual({ status: 'free' });
     expect(fake.events.get(EVENT_KEY)!.get('Stalls-D-6')).toEqual({ status: 'free' });
   });
@@ -166,7 +170,7 @@ describe.each(drivers)('seats.io seating on %s', (driver) => {
     try {
       const res = await new Visitor(app).call('getSeatingPlan', { event_date_id: date() });
       expect(calls.getSeatingPlan.response.parse(res.json()).seating_plan_layout.seating_plan_provider).toEqual({ provider: 'holdfast', public_key: null, region: null });
-      expect(seatingOf(w.database.db)).toBeNull();
+      expect(seatingWiring(parseConfig({}))).toBeNull();
       const page = await new Visitor(app).request({ method: 'GET', url: `/events/book_seats/${date()}/` });
       expect(String(page.headers['content-security-policy'])).not.toMatch(/seatsio/);
     } finally {

@@ -15,7 +15,7 @@ import { poolAvailability } from './stock.ts';
 import { codeCovers } from './pricing.ts';
 import { eventOf, linesWithEvents } from './saleLines.ts';
 import { addSeatsToSale, releaseProviderSeats, removeSaleSeats, seatedTypes, type SeatChoice } from './seats.ts';
-import { seatingOf } from './seating/binding.ts';
+import type { SeatingProvider } from './seating/provider.ts';
 
 export interface AddRequest {
   /** A seated ticket type's line comes with the seats the buyer holds, as many as its quantity. */
@@ -31,6 +31,8 @@ export interface BasketOptions {
   maxPerOrder?: number;
   /** The signed-in buyer, recorded on a sale this add creates. */
   userId?: number | null;
+  /** The seating provider whose holds seats come under (seats.io when keyed); none: our own holds. */
+  seating?: SeatingProvider | null;
 }
 
 /**
@@ -140,7 +142,7 @@ export async function addToBasket(db: Database, saleId: string, request: AddRequ
       }
       if (seated.has(type.id)) {
         // A seated line is as long as its seats: each one held by the buyer now.
-        const qty = await addSeatsToSale(tx, { saleId, ticketTypeId: type.id, ticketName: type.name, eventDateId: type.eventDateId, seats: line.seats!, now, seating: seatingOf(db) });
+        const qty = await addSeatsToSale(tx, { saleId, ticketTypeId: type.id, ticketName: type.name, eventDateId: type.eventDateId, seats: line.seats!, now, seating: opts.seating ?? null });
         currency ??= type.currency;
         existing.set(type.id, qty);
         await tx
@@ -211,7 +213,7 @@ export async function updateTicketQuantity(db: Database, saleId: string, ticketT
   });
 }
 
-export async function removeFromBasket(db: Database, saleId: string, ticketTypeId: number): Promise<void> {
+export async function removeFromBasket(db: Database, saleId: string, ticketTypeId: number, seating: SeatingProvider | null = null): Promise<void> {
   const removed = await db.transaction(async (tx) => {
     await lockOpenSale(tx, saleId);
     const removed = await tx
@@ -226,7 +228,7 @@ export async function removeFromBasket(db: Database, saleId: string, ticketTypeI
     return seatsGone;
   });
   // Once out of the basket, seats seats.io holds for the buyer are given back there.
-  await releaseProviderSeats(seatingOf(db), removed);
+  await releaseProviderSeats(seating, removed);
 }
 
 export async function updateGiftVoucherQuantity(db: Database, saleId: string, giftVoucherId: number, value: number, qty: number): Promise<void> {

@@ -11,7 +11,7 @@ import { MAX_HOLD_EXTENSIONS } from '../../contract/index.ts';
 import { Refusal } from './refusal.ts';
 import { holdIsLive, lockSale, secondsRemaining } from './sales.ts';
 import { moveSaleSeatsDeadline } from './seats.ts';
-import { seatingOf } from './seating/binding.ts';
+import type { SeatingProvider } from './seating/provider.ts';
 
 export const NOT_HELD_MESSAGE = 'Your tickets are no longer held, so no more time can be added.';
 export const NO_MORE_TIME_MESSAGE = 'No more time can be added to this reservation.';
@@ -21,7 +21,7 @@ export interface Extended {
   extensionsLeft: number;
 }
 
-export async function extendHold(db: Database, saleId: string, now: Date, checkoutTimeSeconds: number): Promise<Extended> {
+export async function extendHold(db: Database, saleId: string, now: Date, checkoutTimeSeconds: number, seating: SeatingProvider | null = null): Promise<Extended> {
   return db.transaction(async (tx) => {
     const sale = await lockSale(tx, saleId);
     if (!sale.reference || !sale.holdDeadline || !holdIsLive(sale, now)) throw new Refusal('hold-lost', NOT_HELD_MESSAGE);
@@ -32,7 +32,7 @@ export async function extendHold(db: Database, saleId: string, now: Date, checko
       .set({ holdDeadline: deadline, holdExtensions: sql`${sales.holdExtensions} + 1` })
       .where(eq(sales.id, saleId));
     await tx.update(holds).set({ deadline }).where(eq(holds.saleId, saleId));
-    await moveSaleSeatsDeadline(tx, saleId, deadline, { seating: seatingOf(db), now });
+    await moveSaleSeatsDeadline(tx, saleId, deadline, { seating, now });
     // The sale's rows in its buyers' counts follow (not rows an earlier reservation ended).
     await tx.update(buyerHolds).set({ deadline }).where(and(eq(buyerHolds.saleId, saleId), gt(buyerHolds.deadline, now)));
     return {

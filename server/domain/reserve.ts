@@ -16,7 +16,7 @@ import { isRefusal, Refusal } from './refusal.ts';
 import { holdIsLive, lockSale, newSaleReference, PAID_SALE_MESSAGE, SALE_NOT_FOUND_MESSAGE, secondsRemaining } from './sales.ts';
 import { reserveBasketAtOnce, reserveClaims, reserveSaleAtOnce, type ReserveAttempt, type ReserveClaims, type ReserveVerdict } from './stock.ts';
 import { reserveSaleSeats } from './seats.ts';
-import { seatingOf } from './seating/binding.ts';
+import type { SeatingProvider } from './seating/provider.ts';
 import { BUYER_LIMIT_MESSAGE, buyerKeys, DEFAULT_MAX_PER_ORDER, effectiveMaxPerOrder, maximumMessage, minimumMessage, refuseOverCapAlone, type Buyer } from './limits.ts';
 
 export type ReserveResult =
@@ -37,6 +37,8 @@ export interface ReserveLimits {
   maxPerOrder?: number;
   maxHeldPerBuyer?: number;
   buyer?: Buyer;
+  /** The seating provider whose holds the sale's seats are under (seats.io when keyed); none: our own holds. */
+  seating?: SeatingProvider | null;
 }
 
 
@@ -244,7 +246,7 @@ async function reserveInTransaction(db: Database, saleId: string, now: Date, che
     const verdict = await reserveClaims(tx, claims);
     if (refusedAny(verdict)) await refuse(tx, verdict, basket, limits);
     // The basket's seats are held for the sale under the same deadline, after the pools.
-    const lostSeats = await reserveSaleSeats(tx, saleId, claims.deadline, now, seatingOf(db));
+    const lostSeats = await reserveSaleSeats(tx, saleId, claims.deadline, now, limits.seating ?? null);
     if (lostSeats.length) throw new Refusal('sold-out', `Sorry, these seats are no longer available: ${lostSeats.join('; ')}. Please choose your seats again.`);
     return { reserved: true as const, saleReference: claims.reference, freshReservation: true, checkoutTime: checkoutTimeSeconds };
   });

@@ -13,7 +13,6 @@ import { bankWiring, type BankWiring } from './bank.ts';
 import { paymentWiring, type PaymentWiring } from './payment.ts';
 import { planWiring, type PlanWiring } from './plans.ts';
 import { seatingWiring } from './seating.ts';
-import { bindSeating } from '../domain/seating/binding.ts';
 import type { SeatingProvider } from '../domain/seating/provider.ts';
 
 export type { BankWiring, PaymentWiring, PlanWiring };
@@ -43,8 +42,6 @@ export interface Providers {
 export function buildProviders(config: Config, db: Database, options: { fetch?: typeof fetch } = {}): Providers {
   const local = localCaptcha(db, config.altchaHmacKey, config.altchaMaxNumber);
   const seating = seatingWiring(config);
-  // The basket, reservation and completion reach the seating provider from the database they run on.
-  bindSeating(db, seating);
   return {
     captcha: config.hcaptcha ? hcaptcha(config.hcaptcha, options.fetch) : local,
     altcha: config.hcaptcha ? null : local,

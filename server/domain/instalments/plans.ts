@@ -22,7 +22,7 @@ import {
 import { INSTALMENT_MESSAGES } from '../../../contract/messages/instalment.ts';
 import { PAYMENT_MESSAGES } from '../../../contract/messages/payment.ts';
 import { completeSale } from '../completeSale.ts';
-import { seatingOf } from '../seating/binding.ts';
+import type { SeatingProvider } from '../seating/provider.ts';
 import { isRefusal, Refusal } from '../refusal.ts';
 import { ALREADY_PAID_MESSAGE, BASKET_CHANGED_MESSAGE, holdLost, refundUnbooked, totalUnderLock, unbookedRefundsOf } from '../payment/payments.ts';
 import { closeOpenPayments } from '../payment/paidFor.ts';
@@ -97,6 +97,8 @@ export async function setUpPlan(
     selectedPaymentMethodId?: string | undefined;
     newPaymentMethod?: { id: string; make_default_payment_method: boolean } | undefined;
     now: Date;
+    /** The seating provider the sale's seats are booked with (seats.io when keyed). */
+    seating?: SeatingProvider | null;
     /** Where the buyer's bank confirms a first instalment that asks for it (the sandbox's page); null: such a card is refused. */
     authenticationUrl?: string | null;
   },
@@ -159,7 +161,7 @@ export async function setUpPlan(
     const authenticating = charge.status === 'requires_action' && !!p.authenticationUrl;
     if (charge.status !== 'succeeded' && !authenticating) return { status: 'unsuccessful', message: charge.message };
     if (!authenticating) {
-      const completion = await completeSale(tx, p.saleId, p.now, seatingOf(db));
+      const completion = await completeSale(tx, p.saleId, p.now, p.seating ?? null);
       if (!completion.booked) {
         // Taken, but the tickets are gone (or the code used up) meanwhile: the money goes back.
         if (charge.status === 'succeeded') {
@@ -264,7 +266,7 @@ export type Authentication = 'paid' | 'failed' | 'none';
  * charged and the sale booked as at setup; refused (or the basket changed since, the card then
  * declines, or the stock is gone), the plan is dropped and the payment step says why on return.
  */
-export async function confirmPlanAuthentication(db: Database, cards: SavedCardProcessor, p: { saleId: string; approved: boolean; now: Date }): Promise<Authentication> {
+export async function confirmPlanAuthentication(db: Database, cards: SavedCardProcessor, p: { saleId: string; approved: boolean; now: Date; seating?: SeatingProvider | null }): Promise<Authentication> {
   return db.transaction(async (tx) => {
     const sale = await lockSale(tx, p.saleId);
     const [plan] = await tx.select().from(instalmentPlans).where(and(eq(instalmentPlans.saleId, p.saleId), eq(instalmentPlans.status, 'authenticating')));
@@ -299,7 +301,7 @@ export async function confirmPlanAuthentication(db: Database, cards: SavedCardPr
       description: `Instalment 1 of ${Number(count)}`,
     });
     if (charge.status !== 'succeeded') return fail();
-    const completion = await completeSale(tx, p.saleId, p.now, seatingOf(db));
+    const completion = await completeSale(tx, p.saleId, p.now, p.seating ?? null);
     if (!completion.booked) {
       const failed = await fail();
       await refundFirstInstalment(tx, cards, { saleId: p.saleId, chargeId: charge.id, idempotencyKey, amount: first!.amount, currency: plan.currency, now: p.now });

@@ -18,6 +18,7 @@ import { paymentKeptUntil } from '../checkout/reads.ts';
 import type { BankProvider, BankWord } from './bank.ts';
 import { ALREADY_PAID_MESSAGE, holdLost, REPLACED_MESSAGE, requireBuyer, settlePayment, totalUnderLock, type Payment } from './payments.ts';
 import { paidForNow } from './paidFor.ts';
+import type { SeatingProvider } from '../seating/provider.ts';
 
 /** A bank payment is asked about an hour past its hold's deadline (the grace is at most that). */
 const BANK_RECONCILE_AFTER_MS = 65 * 60_000;
@@ -134,7 +135,7 @@ export async function findBankPaymentByToken(db: Pick<Executor, 'select'>, token
 }
 
 /** Settles a bank payment from the bank's word (a webhook, a poll of the bank, or the sandbox's decision). */
-export async function settleBankPayment(db: Database, bank: BankProvider, payment: Payment, word: BankWord, now: Date) {
+export async function settleBankPayment(db: Database, bank: BankProvider, payment: Payment, word: BankWord, now: Date, seating: SeatingProvider | null = null) {
   if (word.status === 'processing') return null;
   return settlePayment(
     db,
@@ -148,6 +149,7 @@ export async function settleBankPayment(db: Database, bank: BankProvider, paymen
       failureMessage: word.failureMessage,
     },
     now,
+    seating,
   ).catch((err: unknown) => {
     if (!(err instanceof Refusal)) throw err;
     return null;
@@ -162,11 +164,11 @@ export async function settleBankPayment(db: Database, bank: BankProvider, paymen
 export async function returnFromBank(
   db: Database,
   bank: BankProvider,
-  p: { saleId: string | null; providerPaymentId: string; cancelled: boolean; now: Date },
+  p: { saleId: string | null; providerPaymentId: string; cancelled: boolean; now: Date; seating?: SeatingProvider | null },
 ): Promise<boolean> {
   const payment = await findBankPayment(db, bank, p.providerPaymentId);
   if (!payment || payment.saleId !== p.saleId) return false;
-  if (p.cancelled) await settleBankPayment(db, bank, payment, { status: 'failed', failureMessage: BANK_TRANSFER_MESSAGES.cancelled }, p.now);
+  if (p.cancelled) await settleBankPayment(db, bank, payment, { status: 'failed', failureMessage: BANK_TRANSFER_MESSAGES.cancelled }, p.now, p.seating ?? null);
   await detailsFor(db, payment.saleId);
   await db.update(salePaymentDetails).set({ truelayerReturnedFrom: p.cancelled ? 0 : 1 }).where(eq(salePaymentDetails.saleId, payment.saleId));
   await db.update(sales).set({ state: 'awaiting_truelayer' }).where(eq(sales.id, payment.saleId));
@@ -174,7 +176,7 @@ export async function returnFromBank(
 }
 
 /** The sandbox bank's slow approvals whose time has come: settled by whoever looks first. */
-export async function settleDueBankDecisions(db: Database, bank: BankProvider, now: Date, saleId?: string): Promise<number> {
+export async function settleDueBankDecisions(db: Database, bank: BankProvider, now: Date, seating: SeatingProvider | null = null, saleId?: string): Promise<number> {
   const due = await db
     .select({ payment: payments, outcome: sandboxBankDecisions.outcome })
     .from(sandboxBankDecisions)
@@ -187,6 +189,7 @@ export async function settleDueBankDecisions(db: Database, bank: BankProvider, n
       payment,
       outcome === 'approved' ? { status: 'succeeded', failureMessage: null } : { status: 'failed', failureMessage: BANK_TRANSFER_MESSAGES.failed },
       now,
+      seating,
     );
   }
   return due.length;
@@ -209,7 +212,7 @@ export async function decideLater(db: Database, payment: Payment, outcome: 'appr
 export async function bankTransferStatus(
   db: Database,
   bank: BankProvider,
-  p: { saleId: string | null; now: Date; pollIntervalMs: number },
+  p: { saleId: string | null; now: Date; pollIntervalMs: number; seating?: SeatingProvider | null },
 ): Promise<TruelayerStatus> {
   const gone: TruelayerStatus = {
     checkout_expires_in: 0,
@@ -227,10 +230,10 @@ export async function bankTransferStatus(
   let payment = await latest();
   if (!payment) throw new Refusal('not-found', NO_BANK_PAYMENT_MESSAGE);
   if (OPEN.includes(payment.status)) {
-    if (bank.name === 'sandbox_bank') await settleDueBankDecisions(db, bank, p.now, p.saleId);
+    if (bank.name === 'sandbox_bank') await settleDueBankDecisions(db, bank, p.now, p.seating ?? null, p.saleId);
     else {
       const word = await bank.retrieve(payment.providerPaymentId).catch(() => null);
-      if (word) await settleBankPayment(db, bank, payment, word, p.now);
+      if (word) await settleBankPayment(db, bank, payment, word, p.now, p.seating ?? null);
     }
     payment = (await latest())!;
   }

@@ -17,7 +17,6 @@ import { closeOpenPayments, OPEN_STATUSES, paidForNow, stillPaysFor, type PaidFo
 import { stepRow } from '../../../contract/steps.ts';
 import { PAYMENT_MESSAGES } from '../../../contract/messages/payment.ts';
 import { completeSale } from '../completeSale.ts';
-import { seatingOf } from '../seating/binding.ts';
 import type { SeatingProvider } from '../seating/provider.ts';
 import { Refusal } from '../refusal.ts';
 import { holdIsLive, lockSale, newSaleReference, type Sale } from '../sales.ts';
@@ -70,7 +69,7 @@ export async function totalUnderLock(tx: Executor, sale: Sale, shown: number, no
 export async function startCardPayment(
   db: Database,
   processor: CardProcessor,
-  p: { saleId: string; total: number; currency: string; now: Date; graceMs: number },
+  p: { saleId: string; total: number; currency: string; now: Date; graceMs: number; seating?: SeatingProvider | null },
 ): Promise<Payment> {
   return db.transaction(async (tx) => {
     const sale = await lockSale(tx, p.saleId);
@@ -87,9 +86,9 @@ export async function startCardPayment(
     if (existing) {
       // The basket changed since this attempt began, it ended, or another processor made it: a fresh attempt, so the processor sees a new key.
       await tx.update(salePaymentDetails).set({ attempt: details.attempt + 1 }).where(eq(salePaymentDetails.saleId, p.saleId));
-      return startAttempt(tx, processor, { ...p, total, seating: seatingOf(db) }, paidFor, `${p.saleId}:${details.attempt + 1}`, sale.holdDeadline);
+      return startAttempt(tx, processor, { ...p, total, seating: p.seating ?? null }, paidFor, `${p.saleId}:${details.attempt + 1}`, sale.holdDeadline);
     }
-    return startAttempt(tx, processor, { ...p, total, seating: seatingOf(db) }, paidFor, idempotencyKey, sale.holdDeadline);
+    return startAttempt(tx, processor, { ...p, total, seating: p.seating ?? null }, paidFor, idempotencyKey, sale.holdDeadline);
   });
 }
 
@@ -161,7 +160,7 @@ export type Refunder = Pick<CardProcessor, 'refund'>;
  * when it is for this sale's basket as it is now and the sale is not paid already; any other money
  * that arrives is refunded in full and the buyer told why.
  */
-export async function settlePayment(db: Database, processor: Refunder, word: ProcessorWord, now: Date): Promise<Settlement> {
+export async function settlePayment(db: Database, processor: Refunder, word: ProcessorWord, now: Date, seating: SeatingProvider | null = null): Promise<Settlement> {
   const [found] = await db
     .select({ saleId: payments.saleId })
     .from(payments)
@@ -232,7 +231,7 @@ export async function settlePayment(db: Database, processor: Refunder, word: Pro
     if (!paidFor || paidFor.total !== payment.amount || !(await stillPaysFor(tx, payment.saleId, paidFor))) {
       return refundAll('the basket changed after the payment began', PAYMENT_MESSAGES.closedRefunded);
     }
-    const completion = await completeSale(tx, payment.saleId, now, seatingOf(db));
+    const completion = await completeSale(tx, payment.saleId, now, seating);
     const late = details.heldUntil !== null && now.getTime() > details.heldUntil.getTime();
     if (completion.booked) {
       const [updated] = await tx
@@ -372,7 +371,7 @@ export async function findPaymentBySecret(db: Pick<Executor, 'select'>, clientSe
 }
 
 /** Claims a zero-total sale's tickets: its holds become sold stock, no money changes hands. */
-export async function claimFreeTickets(db: Database, p: { saleId: string; total: number; now: Date }): Promise<void> {
+export async function claimFreeTickets(db: Database, p: { saleId: string; total: number; now: Date; seating?: SeatingProvider | null }): Promise<void> {
   await db.transaction(async (tx) => {
     const sale = await lockSale(tx, p.saleId);
     if (sale.paidAt) return;
@@ -380,7 +379,7 @@ export async function claimFreeTickets(db: Database, p: { saleId: string; total:
     if (!holdIsLive(sale, p.now)) throw holdLost();
     // The basket read again under the lock: free it must still be.
     await totalUnderLock(tx, sale, 0, p.now);
-    const completion = await completeSale(tx, p.saleId, p.now, seatingOf(db));
+    const completion = await completeSale(tx, p.saleId, p.now, p.seating ?? null);
     if (!completion.booked) throw new Refusal('sold-out', PAYMENT_MESSAGES.claimFree);
   });
 }

@@ -16,6 +16,7 @@ import { paymentRefunds, payments } from '../../db/schema.ts';
 import { Refusal } from '../refusal.ts';
 import { OPEN_STATUSES } from './paidFor.ts';
 import { askForRefund, settlePayment, type Payment, type Refunder } from './payments.ts';
+import type { SeatingProvider } from '../seating/provider.ts';
 
 /** What a processor says of one of its payments. */
 export interface ProcessorRecord {
@@ -56,7 +57,7 @@ export interface ReconcileReport {
   refundsPending: number;
 }
 
-export async function reconcilePayments(db: Database, links: ProcessorLinks, now: Date, batch = 50): Promise<ReconcileReport> {
+export async function reconcilePayments(db: Database, links: ProcessorLinks, now: Date, seating: SeatingProvider | null = null, batch = 50): Promise<ReconcileReport> {
   const report: ReconcileReport = { asked: 0, booked: 0, refunded: 0, closed: 0, refundsDone: 0, refundsPending: 0 };
   const at = now.toISOString();
   const lease = new Date(now.getTime() + LEASE_MS).toISOString();
@@ -91,6 +92,7 @@ export async function reconcilePayments(db: Database, links: ProcessorLinks, now
         link.refunder,
         { provider: payment.provider, providerPaymentId, status: record.status, amount: record.amount, currency: record.currency, failureMessage: record.failureMessage },
         now,
+        seating,
       ).catch((err: unknown) => {
         if (err instanceof Refusal) return null;
         throw err;
@@ -140,6 +142,7 @@ export async function reconcilePayments(db: Database, links: ProcessorLinks, now
 export function startReconcileJob(
   db: Database,
   links: ProcessorLinks,
+  seating: SeatingProvider | null,
   clock: () => Date,
   intervalMs: number,
   onError: (err: unknown) => void,
@@ -151,7 +154,7 @@ export function startReconcileJob(
     running = true;
     turn()
       .then(async (mine) => {
-        if (mine) await reconcilePayments(db, links, clock());
+        if (mine) await reconcilePayments(db, links, clock(), seating);
       })
       .catch(onError)
       .finally(() => {

@@ -20,6 +20,7 @@ import { chargeSandboxCard, completeSandboxCharge, findSandboxCard, findSandboxC
 import type { CardProcessor, RetrievedPayment } from './processor.ts';
 import { isRefusal } from '../refusal.ts';
 import { paymentError, settlePayment, startCardPayment, type Settlement } from './payments.ts';
+import type { SeatingProvider } from '../seating/provider.ts';
 
 /** Square caps idempotency keys at 45 characters: a long key is hashed down, keeping it stable. */
 export function squareKey(key: string): string {
@@ -131,12 +132,12 @@ export type SquareResult = { kind: 'paid'; paymentId: string } | { kind: 'addres
 export async function payWithSquare(
   db: Database,
   gateway: SquareGateway,
-  p: { saleId: string; total: number; currency: string; reference: string | null; sourceId: string; address: BillingAddress; now: Date; graceMs: number },
+  p: { saleId: string; total: number; currency: string; reference: string | null; sourceId: string; address: BillingAddress; now: Date; graceMs: number; seating?: SeatingProvider | null },
 ): Promise<SquareResult> {
   const problem = squareAddressProblem(p.address);
   if (problem) return { kind: 'address', message: problem };
   const ledger = ledgerProcessor(gateway, p.currency);
-  const payment = await startCardPayment(db, ledger, { saleId: p.saleId, total: p.total, currency: p.currency, now: p.now, graceMs: p.graceMs });
+  const payment = await startCardPayment(db, ledger, { saleId: p.saleId, total: p.total, currency: p.currency, now: p.now, graceMs: p.graceMs, seating: p.seating ?? null });
   const charge = await gateway.charge({ sourceId: p.sourceId, amount: payment.amount, currency: payment.currency, idempotencyKey: payment.idempotencyKey, reference: p.reference, address: p.address, now: p.now });
   if (charge.status === 'address') return { kind: 'address', message: charge.message };
   if (charge.status === 'unknown') return { kind: 'failed', message: charge.message };
@@ -150,6 +151,7 @@ export async function payWithSquare(
         { provider: 'square', providerPaymentId, status: 'succeeded', amount: charge.amount, currency: charge.currency }
       : { provider: 'square', providerPaymentId, status: 'failed', amount: payment.amount, currency: payment.currency, failureMessage: charge.message },
     p.now,
+    p.seating ?? null,
   );
   if (settled.effect === 'booked') {
     // Booked: now Square takes the money. Should this fail, Square completes it at the end of its delay.

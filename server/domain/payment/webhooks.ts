@@ -11,6 +11,7 @@ import { findBankPayment, settleBankPayment } from './bankTransfer.ts';
 import { settlePayment } from './payments.ts';
 import type { CardProcessor, CardWebhook } from './processor.ts';
 import { firstDeliveryOf } from './webhookEvents.ts';
+import type { SeatingProvider } from '../seating/provider.ts';
 
 /** A webhook taken (whether or not it settled anything), or refused with why. */
 export type WebhookReceipt = { kind: 'received' } | { kind: 'refused'; message: string };
@@ -25,15 +26,15 @@ async function settleQuietly(settle: Promise<unknown>): Promise<void> {
 }
 
 /** The card return: when Stripe keeps the payment's record and its webhook has not arrived yet, the record is read and settled. */
-export async function returnFromCard(db: Database, processor: CardProcessor, paymentIntentId: string | null, now: Date): Promise<void> {
+export async function returnFromCard(db: Database, processor: CardProcessor, paymentIntentId: string | null, now: Date, seating: SeatingProvider | null): Promise<void> {
   if (!paymentIntentId || processor.name !== 'stripe') return;
   const found = await processor.retrieve(paymentIntentId).catch(() => null);
   if (!found) return;
-  await settleQuietly(settlePayment(db, processor, { provider: 'stripe', providerPaymentId: paymentIntentId, ...found }, now));
+  await settleQuietly(settlePayment(db, processor, { provider: 'stripe', providerPaymentId: paymentIntentId, ...found }, now, seating));
 }
 
 /** Stripe's webhook, as its provider read it: a payment_intent event that succeeded or failed settles its payment. */
-export async function receiveStripeWebhook(db: Database, processor: CardProcessor, webhook: CardWebhook, now: () => Date): Promise<WebhookReceipt> {
+export async function receiveStripeWebhook(db: Database, processor: CardProcessor, webhook: CardWebhook, now: () => Date, seating: SeatingProvider | null): Promise<WebhookReceipt> {
   if (webhook.kind === 'refused') return webhook;
   if (webhook.kind === 'ignored') return RECEIVED;
   await settleQuietly(
@@ -42,18 +43,19 @@ export async function receiveStripeWebhook(db: Database, processor: CardProcesso
       processor,
       { provider: 'stripe', providerPaymentId: webhook.id, status: webhook.status, amount: webhook.amount, currency: webhook.currency, failureMessage: webhook.failureMessage },
       now(),
+      seating,
     ),
   );
   return RECEIVED;
 }
 
 /** TrueLayer's webhook, as its provider read it: each event is taken once, and an executed or failed payment settles. */
-export async function receiveBankWebhook(db: Database, bank: BankProvider, webhook: BankWebhook, now: () => Date): Promise<WebhookReceipt> {
+export async function receiveBankWebhook(db: Database, bank: BankProvider, webhook: BankWebhook, now: () => Date, seating: SeatingProvider | null): Promise<WebhookReceipt> {
   if (webhook.kind === 'refused') return webhook;
   if (webhook.kind === 'ignored') return RECEIVED;
   if (webhook.eventId && !(await firstDeliveryOf(db, `truelayer:${webhook.eventId}`, now()))) return RECEIVED;
   const payment = await findBankPayment(db, bank, webhook.paymentId);
   if (!payment) return RECEIVED;
-  await settleBankPayment(db, bank, payment, webhook.word, now());
+  await settleBankPayment(db, bank, payment, webhook.word, now(), seating);
   return RECEIVED;
 }

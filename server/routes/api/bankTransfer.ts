@@ -55,7 +55,7 @@ export function bankTransferHandlers(deps: AppDeps): Pick<Handlers, BankCalls> {
     },
     getTruelayerStatus: async ({ request, reply }) => {
       reply.header('cache-control', 'no-store');
-      return { truelayer_status: await bankTransferStatus(db, bank, { saleId: saleIdOf(request), now: clock(), pollIntervalMs: settings.pollIntervalMs }) };
+      return { truelayer_status: await bankTransferStatus(db, bank, { saleId: saleIdOf(request), now: clock(), pollIntervalMs: settings.pollIntervalMs, seating: deps.seating }) };
     },
   };
 }
@@ -71,7 +71,7 @@ export function registerBankTransferRoutes(app: FastifyInstance, deps: AppDeps):
   app.get(BANK_RETURN_PATH, async (request: FastifyRequest, reply: FastifyReply) => {
     const query = (request.query ?? {}) as { payment_id?: unknown; error?: unknown };
     const id = typeof query.payment_id === 'string' && /^[A-Za-z0-9_-]{1,200}$/.test(query.payment_id) ? query.payment_id : null;
-    if (id) await returnFromBank(deps.db, bank, { saleId: saleIdOf(request), providerPaymentId: id, cancelled: query.error !== undefined, now: deps.clock() });
+    if (id) await returnFromBank(deps.db, bank, { saleId: saleIdOf(request), providerPaymentId: id, cancelled: query.error !== undefined, now: deps.clock(), seating: deps.seating });
     return reply.header('cache-control', 'no-store').redirect('/checkout/', 303);
   });
 
@@ -84,7 +84,7 @@ export function registerBankTransferRoutes(app: FastifyInstance, deps: AppDeps):
       const raw = typeof request.body === 'string' ? request.body : '';
       const signature = request.headers['tl-signature'];
       const delivery = { raw, signature: typeof signature === 'string' ? signature : undefined, path: webhookPath.replace(/\/$/, ''), headers: request.headers };
-      const receipt = await receiveBankWebhook(deps.db, bank, await readWebhook(delivery, deps.clock()), deps.clock);
+      const receipt = await receiveBankWebhook(deps.db, bank, await readWebhook(delivery, deps.clock()), deps.clock, deps.seating);
       if (receipt.kind === 'refused') return reply.status(400).send({ error: receipt.message });
       return { received: true };
     });

@@ -117,7 +117,7 @@ export function basketHandlers(deps: AppDeps): Pick<Handlers, BasketCalls> {
       code_applied: (await hasSale(request)) && (await setCode(db, await openSaleFor(request), input.code, clock())),
     }),
     removeFromBasket: async ({ input, request }) => {
-      await removeFromBasket(db, await openSaleFor(request), input.ticket_id);
+      await removeFromBasket(db, await openSaleFor(request), input.ticket_id, deps.seating);
       return { success: true };
     },
     removeGiftVoucherFromBasket: async ({ input, request }) => {
@@ -129,7 +129,7 @@ export function basketHandlers(deps: AppDeps): Pick<Handlers, BasketCalls> {
       const saleId = saleIdOf(request);
       if (!saleId) return { reserved: false, error: 'Your basket is empty' };
       const now = clock();
-      const limits = { maxPerOrder: config.maxPerOrder, maxHeldPerBuyer: config.maxHeldPerBuyer, buyer: { userId: userIdOf(request), ip: request.ip } };
+      const limits = { maxPerOrder: config.maxPerOrder, maxHeldPerBuyer: config.maxHeldPerBuyer, buyer: { userId: userIdOf(request), ip: request.ip }, seating: deps.seating };
       const mode = config.captcha;
       // A solved captcha sent with the attempt is checked (and used up) first; whether the attempt
       // needs one, and whether its basket needs a turn in a queue this request does not hold, is
@@ -155,7 +155,7 @@ export function basketHandlers(deps: AppDeps): Pick<Handlers, BasketCalls> {
     },
     extendHold: async ({ request }) => {
       if (!(await hasSale(request))) throw new Refusal('hold-lost', NOT_HELD_MESSAGE);
-      const extended = await extendHold(db, await openSaleFor(request), clock(), config.checkoutTimeSeconds);
+      const extended = await extendHold(db, await openSaleFor(request), clock(), config.checkoutTimeSeconds, deps.seating);
       return { seconds_remaining: extended.secondsRemaining, extensions_left: extended.extensionsLeft };
     },
     getCaptchaChallenge: async ({ reply }) => {
@@ -175,7 +175,7 @@ export function basketHandlers(deps: AppDeps): Pick<Handlers, BasketCalls> {
         .filter((v) => v.qty > 0)
         .map((v) => ({ giftVoucherId: v.id, qty: v.qty, value: v.value }));
       try {
-        await addToBasket(db, saleId, { tickets, vouchers }, clock(), { maxPerOrder: config.maxPerOrder, userId: userIdOf(request) });
+        await addToBasket(db, saleId, { tickets, vouchers }, clock(), { maxPerOrder: config.maxPerOrder, userId: userIdOf(request), seating: deps.seating });
       } catch (err) {
         if (err instanceof Refusal && wantsHtml(request)) return backToEvent(request, reply, noticeQuery(err));
         throw err;

@@ -54,6 +54,7 @@ export function planHandlers(deps: AppDeps): Pick<Handlers, PlanCalls> {
           selectedPaymentMethodId: input.selected_payment_method_id || undefined,
           newPaymentMethod,
           now,
+          seating: deps.seating,
           // The sandbox's bank confirms a first instalment that asks for it on its own page.
           authenticationUrl: wiring.cards.name === 'sandbox' ? PLAN_AUTHENTICATION_PATH : null,
         });

@@ -62,6 +62,7 @@ export function paymentHandlers(deps: AppDeps, wiring: PaymentWiring): Pick<Hand
           currency: checkout.currency.code,
           now,
           graceMs: wiring.settings.graceMs,
+          seating: deps.seating,
         });
         return { public_key: wiring.processor.publicKey, client_secret: payment.clientSecret };
       }),
@@ -128,7 +129,7 @@ export function paymentHandlers(deps: AppDeps, wiring: PaymentWiring): Pick<Hand
         const now = clock();
         const checkout = await checkoutOf(request, saleId, now);
         if (checkout.payment_complete) return { success: true as const };
-        await claimFreeTickets(db, { saleId, total: checkout.basket_total, now });
+        await claimFreeTickets(db, { saleId, total: checkout.basket_total, now, seating: deps.seating });
         return { success: true as const };
       }),
   };
@@ -162,7 +163,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: AppDeps, wirin
   app.get('/do/checkout/stripe_auth/', async (request, reply) => {
     const query = (request.query ?? {}) as { payment_intent?: unknown };
     const id = typeof query.payment_intent === 'string' && /^pi_[A-Za-z0-9_]{1,200}$/.test(query.payment_intent) ? query.payment_intent : null;
-    await returnFromCard(deps.db, wiring.processor, id, deps.clock());
+    await returnFromCard(deps.db, wiring.processor, id, deps.clock(), deps.seating);
     return reply.redirect('/checkout/', 303);
   });
 
@@ -175,7 +176,7 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: AppDeps, wirin
       const raw = typeof request.body === 'string' ? request.body : '';
       const signature = request.headers['stripe-signature'];
       const webhook = readWebhook(raw, typeof signature === 'string' ? signature : undefined, deps.clock());
-      const receipt = await receiveStripeWebhook(deps.db, wiring.processor, webhook, deps.clock);
+      const receipt = await receiveStripeWebhook(deps.db, wiring.processor, webhook, deps.clock, deps.seating);
       if (receipt.kind === 'refused') return reply.status(400).send({ error: receipt.message });
       return { received: true };
     });

@@ -54,6 +54,7 @@ export function squareHandlers(deps: AppDeps): Pick<Handlers, SquareCalls> {
           address,
           now,
           graceMs: deps.payment.settings.graceMs,
+          seating: deps.seating,
         });
         if (result.kind === 'address') {
           reply.status(422).send({ error: result.message, response: { success: false, addressError: result.message } });

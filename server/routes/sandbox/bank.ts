@@ -82,13 +82,13 @@ export function registerSandboxBank(app: FastifyInstance, deps: AppDeps): void {
     const now = clock();
     switch (parsed.data.decision) {
       case 'approve':
-        await settleBankPayment(db, bank, payment, { status: 'succeeded', failureMessage: null }, now);
+        await settleBankPayment(db, bank, payment, { status: 'succeeded', failureMessage: null }, now, deps.seating);
         return reply.redirect(returnUrl(payment, false), 303);
       case 'slow':
         await decideLater(db, payment, 'approved', new Date(now.getTime() + delay * 1000));
         return reply.redirect(returnUrl(payment, false), 303);
       case 'cancel':
-        await settleBankPayment(db, bank, payment, { status: 'failed', failureMessage: BANK_TRANSFER_MESSAGES.cancelled }, now);
+        await settleBankPayment(db, bank, payment, { status: 'failed', failureMessage: BANK_TRANSFER_MESSAGES.cancelled }, now, deps.seating);
         return reply.redirect(returnUrl(payment, true), 303);
     }
   });

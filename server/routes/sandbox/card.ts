@@ -62,6 +62,7 @@ export function registerSandboxCard(app: FastifyInstance, deps: AppDeps, wiring:
       wiring.processor,
       { provider: 'sandbox', providerPaymentId: payment.providerPaymentId, status, amount: payment.amount, currency: payment.currency, failureMessage },
       clock(),
+      deps.seating,
     );
   }
 
@@ -85,7 +86,7 @@ export function registerSandboxCard(app: FastifyInstance, deps: AppDeps, wiring:
         await settle(payment, 'failed', check.message);
         return reply.redirect(returnUrl(payment, 'failed'), 303);
       case 'challenge':
-        await settlePayment(db, wiring.processor, { provider: 'sandbox', providerPaymentId: payment.providerPaymentId, status: 'requires_action', amount: payment.amount, currency: payment.currency }, clock());
+        await settlePayment(db, wiring.processor, { provider: 'sandbox', providerPaymentId: payment.providerPaymentId, status: 'requires_action', amount: payment.amount, currency: payment.currency }, clock(), deps.seating);
         return reply.redirect(`/sandbox/card/challenge/?secret=${encodeURIComponent(payment.clientSecret)}`, 303);
       case 'approved':
         await settle(payment, 'succeeded', null);

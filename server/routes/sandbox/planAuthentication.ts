@@ -47,7 +47,7 @@ export function registerPlanAuthentication(app: FastifyInstance, deps: AppDeps):
     const saleId = saleIdOf(request);
     if (saleId) {
       const now = clock();
-      const outcome = await confirmPlanAuthentication(db, deps.plans.cards, { saleId, approved: parsed.data.decision === 'approve', now });
+      const outcome = await confirmPlanAuthentication(db, deps.plans.cards, { saleId, approved: parsed.data.decision === 'approve', now, seating: deps.seating });
       if (outcome === 'paid') {
         await sendScheduleToBuyer(db, { mailer: deps.mailer, brandName: config.brandName, publicUrl: config.publicUrl }, saleId, now).catch((err: unknown) =>
           request.log.error({ err }, 'payment schedule e-mail not sent'),
