@@ -19,6 +19,23 @@
 import { checkoutSetup, initialCheckoutContext, type CheckoutContext } from './checkout.setup';
 import { MESSAGES } from '../../contract/messages/checkout';
 import type { ReservationOutcome } from '../reservation/reservation.types';
+import type { Step } from '../../contract/steps';
+
+/** Entering a step: the buyer is on it, and the server is told straight away. */
+function enterStep<const S extends Step>(step: S) {
+  return [
+    { type: 'rememberStep', params: { step } },
+    { type: 'saveStep', params: { step } },
+  ] as const;
+}
+
+/** A step's chart ended because the server no longer holds the tickets (its `holdLost` output). */
+const HOLD_LOST = {
+  guard: 'holdLost',
+  target: '#checkout.basket',
+  actions: ['notifyServerReason', 'stopCountdown', 'reloadCheckout'],
+  description: 'The server no longer holds the tickets: back to the basket with its reason.',
+} as const;
 
 /** A failed read of the checkout after a step: the buyer stays on the step (its `active` state). */
 const STAY_ON_FAILED_READ = {
@@ -79,7 +96,9 @@ function reservationOutcomes(failedText: string) {
       guard: { type: 'reservationIs', params: { outcome: 'redirect' } },
       actions: {
         type: 'navigate',
-        params: ({ event }: { event: { output: ReservationOutcome } }) => ({ url: event.output.kind === 'redirect' ? event.output.url : '/' }),
+        params: ({ event }: { event: { output: ReservationOutcome } }) => ({
+          url: event.output.kind === 'redirect' ? event.output.url : '/',
+        }),
       },
       description: 'The browser leaves for the address the server gave.',
     },
@@ -158,7 +177,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
       },
     },
     basket: {
-      entry: [{ type: 'rememberStep', params: { step: 'basket' } }, { type: 'saveStep', params: { step: 'basket' } }],
+      entry: enterStep('basket'),
       invoke: { src: 'basket', id: 'basket', systemId: 'basket' },
       initial: 'idle',
       states: {
@@ -170,7 +189,8 @@ export const checkoutMachine = checkoutSetup.createMachine({
         },
         preparing: {
           tags: ['reserving'],
-          description: 'The reservation’s chart is made ready (the app loads it, with the later steps’ charts, if it has not yet).',
+          description:
+            'The reservation’s chart is made ready (the app loads it, with the later steps’ charts, if it has not yet).',
           invoke: {
             src: 'prepareReservation',
             id: 'prepareReservation',
@@ -196,7 +216,8 @@ export const checkoutMachine = checkoutSetup.createMachine({
           guard: 'saleEndedElsewhere',
           target: '#checkout.basket',
           actions: 'stopCountdown',
-          description: 'The sale was ended elsewhere (another tab): the flow follows the server, without the expiry message.',
+          description:
+            'The sale was ended elsewhere (another tab): the flow follows the server, without the expiry message.',
         },
         COUNTDOWN_EXPIRED: {
           target: '#checkout.basket',
@@ -207,7 +228,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
       states: {
         history: { type: 'history', history: 'deep' },
         captcha: {
-          entry: [{ type: 'rememberStep', params: { step: 'captcha' } }, { type: 'saveStep', params: { step: 'captcha' } }],
+          entry: enterStep('captcha'),
           initial: 'unsolved',
           on: {
             CAPTCHA_PASSED: { target: '.passed', actions: 'keepCaptchaToken' },
@@ -226,7 +247,8 @@ export const checkoutMachine = checkoutSetup.createMachine({
                 src: 'reservation',
                 id: 'reservation',
                 systemId: 'reservation',
-                input: ({ context }: { context: CheckoutContext }) => (context.captchaToken ? { captchaToken: context.captchaToken } : {}),
+                input: ({ context }: { context: CheckoutContext }) =>
+                  context.captchaToken ? { captchaToken: context.captchaToken } : {},
                 onDone: reservationOutcomes(MESSAGES.unableToReserveFromButton),
                 onError: {
                   target: '#checkout.basket',
@@ -246,7 +268,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
         reserve: {
           description: 'Reserving tickets.',
           tags: ['reserving'],
-          entry: [{ type: 'rememberStep', params: { step: 'reserve' } }, { type: 'saveStep', params: { step: 'reserve' } }],
+          entry: enterStep('reserve'),
           invoke: {
             src: 'reservation',
             id: 'reservation',
@@ -263,236 +285,220 @@ export const checkoutMachine = checkoutSetup.createMachine({
             WHY_TOGGLED: { actions: 'forwardToReservation' },
           },
         },
-      login: {
-        tags: ['basketEditable'],
-        entry: [{ type: 'rememberStep', params: { step: 'login' } }, { type: 'saveStep', params: { step: 'login' } }],
-        initial: 'active',
-        states: {
-          active: {
-            invoke: {
-              src: 'account',
-              id: 'account',
-              systemId: 'account',
-              onDone: [
-                {
-                  guard: 'holdLost',
-                  target: '#checkout.basket',
-                  actions: ['notifyServerReason', 'stopCountdown', 'reloadCheckout'],
-                  description: 'The server no longer holds the tickets: back to the basket with its reason.',
-                },
-                { target: 'advancing' },
-              ],
+        login: {
+          tags: ['basketEditable'],
+          entry: enterStep('login'),
+          initial: 'active',
+          states: {
+            active: {
+              invoke: {
+                src: 'account',
+                id: 'account',
+                systemId: 'account',
+                onDone: [HOLD_LOST, { target: 'advancing' }],
+              },
             },
+            advancing: ADVANCING,
           },
-          advancing: ADVANCING,
         },
-      },
-      marketing_preferences: {
-        tags: ['basketEditable'],
-        entry: [{ type: 'rememberStep', params: { step: 'marketing_preferences' } }, { type: 'saveStep', params: { step: 'marketing_preferences' } }],
-        initial: 'active',
-        states: {
-          active: {
-            invoke: {
-              src: 'marketing',
-              id: 'marketing',
-              systemId: 'marketing',
-              onDone: { target: 'advancing' },
+        marketing_preferences: {
+          tags: ['basketEditable'],
+          entry: enterStep('marketing_preferences'),
+          initial: 'active',
+          states: {
+            active: {
+              invoke: {
+                src: 'marketing',
+                id: 'marketing',
+                systemId: 'marketing',
+                onDone: { target: 'advancing' },
+              },
             },
+            advancing: ADVANCING,
           },
-          advancing: ADVANCING,
         },
-      },
-      donation: {
-        tags: ['basketEditable'],
-        entry: [{ type: 'rememberStep', params: { step: 'donation' } }, { type: 'saveStep', params: { step: 'donation' } }],
-        initial: 'active',
-        states: {
-          active: {
-            invoke: {
-              src: 'donation',
-              id: 'donation',
-              systemId: 'donation',
-              onDone: { target: 'advancing' },
+        donation: {
+          tags: ['basketEditable'],
+          entry: enterStep('donation'),
+          initial: 'active',
+          states: {
+            active: {
+              invoke: {
+                src: 'donation',
+                id: 'donation',
+                systemId: 'donation',
+                onDone: { target: 'advancing' },
+              },
             },
+            advancing: ADVANCING,
           },
-          advancing: ADVANCING,
         },
-      },
-      gift_aid: {
-        tags: ['basketEditable'],
-        entry: [{ type: 'rememberStep', params: { step: 'gift_aid' } }, { type: 'saveStep', params: { step: 'gift_aid' } }],
-        initial: 'active',
-        states: {
-          active: {
-            invoke: {
-              src: 'giftAid',
-              id: 'giftAid',
-              systemId: 'giftAid',
-              onDone: { target: 'advancing' },
+        gift_aid: {
+          tags: ['basketEditable'],
+          entry: enterStep('gift_aid'),
+          initial: 'active',
+          states: {
+            active: {
+              invoke: {
+                src: 'giftAid',
+                id: 'giftAid',
+                systemId: 'giftAid',
+                onDone: { target: 'advancing' },
+              },
             },
+            advancing: ADVANCING,
           },
-          advancing: ADVANCING,
         },
-      },
-      delivery_address: {
-        tags: ['basketEditable'],
-        entry: [{ type: 'rememberStep', params: { step: 'delivery_address' } }, { type: 'saveStep', params: { step: 'delivery_address' } }],
-        initial: 'active',
-        states: {
-          active: {
-            invoke: {
-              src: 'address',
-              id: 'address',
-              systemId: 'address',
-              input: { purpose: 'delivery' },
-              onDone: { target: 'advancing' },
+        delivery_address: {
+          tags: ['basketEditable'],
+          entry: enterStep('delivery_address'),
+          initial: 'active',
+          states: {
+            active: {
+              invoke: {
+                src: 'address',
+                id: 'address',
+                systemId: 'address',
+                input: { purpose: 'delivery' },
+                onDone: { target: 'advancing' },
+              },
             },
+            advancing: ADVANCING,
           },
-          advancing: ADVANCING,
         },
-      },
-      ticket_questions_before: {
-        tags: ['basketEditable'],
-        entry: [{ type: 'rememberStep', params: { step: 'ticket_questions_before' } }, { type: 'saveStep', params: { step: 'ticket_questions_before' } }],
-        initial: 'active',
-        states: {
-          active: {
-            invoke: {
-              src: 'questions',
-              id: 'questions',
-              systemId: 'questions',
-              input: { beforeOrAfter: 'before' },
-              onDone: { target: 'advancing' },
+        ticket_questions_before: {
+          tags: ['basketEditable'],
+          entry: enterStep('ticket_questions_before'),
+          initial: 'active',
+          states: {
+            active: {
+              invoke: {
+                src: 'questions',
+                id: 'questions',
+                systemId: 'questions',
+                input: { beforeOrAfter: 'before' },
+                onDone: { target: 'advancing' },
+              },
             },
+            advancing: ADVANCING,
           },
-          advancing: ADVANCING,
         },
-      },
-      payment: {
-        tags: ['basketEditable'],
-        entry: [{ type: 'rememberStep', params: { step: 'payment' } }, { type: 'saveStep', params: { step: 'payment' } }],
-        initial: 'active',
-        states: {
-          active: {
-            on: {
-              CHECKOUT_RELOADED: [
-                {
-                  guard: 'paidElsewhere',
-                  target: 'advancing',
-                  description: 'Paid in another tab: the step is left as if paid here, so Pay is no longer offered.',
-                },
-                {
-                  guard: 'payingElsewhere',
-                  actions: 'holdForPayment',
-                  description: 'A payment started in another tab: the clock says the tickets are held until it finishes, as a reload would.',
-                },
-              ],
+        payment: {
+          tags: ['basketEditable'],
+          entry: enterStep('payment'),
+          initial: 'active',
+          states: {
+            active: {
+              on: {
+                CHECKOUT_RELOADED: [
+                  {
+                    guard: 'paidElsewhere',
+                    target: 'advancing',
+                    description: 'Paid in another tab: the step is left as if paid here, so Pay is no longer offered.',
+                  },
+                  {
+                    guard: 'payingElsewhere',
+                    actions: 'holdForPayment',
+                    description:
+                      'A payment started in another tab: the clock says the tickets are held until it finishes, as a reload would.',
+                  },
+                ],
+              },
+              invoke: {
+                src: 'payment',
+                id: 'payment',
+                systemId: 'payment',
+                onDone: [HOLD_LOST, { target: 'advancing' }],
+              },
             },
-            invoke: {
-              src: 'payment',
-              id: 'payment',
-              systemId: 'payment',
-              onDone: [
-                {
-                  guard: 'holdLost',
-                  target: '#checkout.basket',
-                  actions: ['notifyServerReason', 'stopCountdown', 'reloadCheckout'],
-                  description: 'The server no longer holds the tickets: back to the basket with its reason.',
-                },
-                { target: 'advancing' },
-              ],
+            advancing: ADVANCING_TO_PAID,
+          },
+        },
+        deliver_tickets: {
+          entry: enterStep('deliver_tickets'),
+          initial: 'active',
+          states: {
+            active: {
+              invoke: {
+                src: 'delivery',
+                id: 'delivery',
+                systemId: 'delivery',
+                onDone: { target: 'advancing' },
+              },
             },
+            advancing: ADVANCING,
           },
-          advancing: ADVANCING_TO_PAID,
         },
-      },
-      deliver_tickets: {
-        entry: [{ type: 'rememberStep', params: { step: 'deliver_tickets' } }, { type: 'saveStep', params: { step: 'deliver_tickets' } }],
-        initial: 'active',
-        states: {
-          active: {
-            invoke: {
-              src: 'delivery',
-              id: 'delivery',
-              systemId: 'delivery',
-              onDone: { target: 'advancing' },
+        awaiting_truelayer: {
+          description: 'Back from the bank: its chart polls the status.',
+          entry: enterStep('awaiting_truelayer'),
+          initial: 'active',
+          on: { COUNTDOWN_EXPIRED: { description: 'The hold no longer matters on this step.' } },
+          states: {
+            active: {
+              invoke: {
+                src: 'bankTransfer',
+                id: 'bankTransfer',
+                systemId: 'bankTransfer',
+                onDone: [
+                  {
+                    ...HOLD_LOST,
+                    description:
+                      'The payment failed and the checkout time expired: back to the basket with the reason.',
+                  },
+                  {
+                    guard: 'changesMethod',
+                    target: '#checkout.pastBasket.payment',
+                    description: 'Try a different payment method.',
+                  },
+                  { target: 'advancing' },
+                ],
+              },
             },
+            advancing: ADVANCING_TO_PAID,
           },
-          advancing: ADVANCING,
         },
-      },
-      awaiting_truelayer: {
-        description: 'Back from the bank: its chart polls the status.',
-        entry: [{ type: 'rememberStep', params: { step: 'awaiting_truelayer' } }, { type: 'saveStep', params: { step: 'awaiting_truelayer' } }],
-        initial: 'active',
-        on: { COUNTDOWN_EXPIRED: { description: 'The hold no longer matters on this step.' } },
-        states: {
-          active: {
-            invoke: {
-              src: 'bankTransfer',
-              id: 'bankTransfer',
-              systemId: 'bankTransfer',
-              onDone: [
-                {
-                  guard: 'holdLost',
-                  target: '#checkout.basket',
-                  actions: ['notifyServerReason', 'stopCountdown', 'reloadCheckout'],
-                  description: 'The payment failed and the checkout time expired: back to the basket with the reason.',
-                },
-                {
-                  guard: 'changesMethod',
-                  target: '#checkout.pastBasket.payment',
-                  description: 'Try a different payment method.',
-                },
-                { target: 'advancing' },
-              ],
+        ticket_questions_after: {
+          entry: enterStep('ticket_questions_after'),
+          initial: 'active',
+          states: {
+            active: {
+              invoke: {
+                src: 'questions',
+                id: 'questions',
+                systemId: 'questions',
+                input: { beforeOrAfter: 'after' },
+                onDone: { target: 'advancing' },
+              },
             },
+            advancing: ADVANCING,
           },
-          advancing: ADVANCING_TO_PAID,
         },
-      },
-      ticket_questions_after: {
-        entry: [{ type: 'rememberStep', params: { step: 'ticket_questions_after' } }, { type: 'saveStep', params: { step: 'ticket_questions_after' } }],
-        initial: 'active',
-        states: {
-          active: {
-            invoke: {
-              src: 'questions',
-              id: 'questions',
-              systemId: 'questions',
-              input: { beforeOrAfter: 'after' },
-              onDone: { target: 'advancing' },
+        after_sale_messages: {
+          entry: enterStep('after_sale_messages'),
+          initial: 'active',
+          on: { COUNTDOWN_EXPIRED: { description: 'The hold no longer matters on this step.' } },
+          states: {
+            active: { on: { STEP_COMPLETED: { target: 'advancing' } } },
+            advancing: ADVANCING,
+          },
+        },
+        waiver: {
+          entry: enterStep('waiver'),
+          initial: 'active',
+          states: {
+            active: {
+              invoke: { src: 'waiver', id: 'waiver', systemId: 'waiver' },
+              on: { STEP_COMPLETED: { target: 'advancing' } },
             },
+            advancing: ADVANCING,
           },
-          advancing: ADVANCING,
         },
-      },
-      after_sale_messages: {
-        entry: [{ type: 'rememberStep', params: { step: 'after_sale_messages' } }, { type: 'saveStep', params: { step: 'after_sale_messages' } }],
-        initial: 'active',
-        on: { COUNTDOWN_EXPIRED: { description: 'The hold no longer matters on this step.' } },
-        states: {
-          active: { on: { STEP_COMPLETED: { target: 'advancing' } } },
-          advancing: ADVANCING,
+        order_completed: {
+          entry: enterStep('order_completed'),
+          invoke: { src: 'orderCompleted', id: 'orderCompleted', systemId: 'orderCompleted' },
+          on: { COUNTDOWN_EXPIRED: { description: 'The hold no longer matters on this step.' } },
         },
-      },
-      waiver: {
-        entry: [{ type: 'rememberStep', params: { step: 'waiver' } }, { type: 'saveStep', params: { step: 'waiver' } }],
-        initial: 'active',
-        states: {
-          active: {
-            invoke: { src: 'waiver', id: 'waiver', systemId: 'waiver' },
-            on: { STEP_COMPLETED: { target: 'advancing' } },
-          },
-          advancing: ADVANCING,
-        },
-      },
-      order_completed: {
-        entry: [{ type: 'rememberStep', params: { step: 'order_completed' } }, { type: 'saveStep', params: { step: 'order_completed' } }],
-        invoke: { src: 'orderCompleted', id: 'orderCompleted', systemId: 'orderCompleted' },
-        on: { COUNTDOWN_EXPIRED: { description: 'The hold no longer matters on this step.' } },
-      },
       },
     },
     routing: {
@@ -502,18 +508,42 @@ export const checkoutMachine = checkoutSetup.createMachine({
         { guard: { type: 'nextStepIs', params: { step: 'reserve' } }, target: '#checkout.pastBasket.reserve' },
         { guard: { type: 'nextStepIs', params: { step: 'captcha' } }, target: '#checkout.pastBasket.captcha' },
         { guard: { type: 'nextStepIs', params: { step: 'login' } }, target: '#checkout.pastBasket.login' },
-        { guard: { type: 'nextStepIs', params: { step: 'marketing_preferences' } }, target: '#checkout.pastBasket.marketing_preferences' },
+        {
+          guard: { type: 'nextStepIs', params: { step: 'marketing_preferences' } },
+          target: '#checkout.pastBasket.marketing_preferences',
+        },
         { guard: { type: 'nextStepIs', params: { step: 'donation' } }, target: '#checkout.pastBasket.donation' },
         { guard: { type: 'nextStepIs', params: { step: 'gift_aid' } }, target: '#checkout.pastBasket.gift_aid' },
-        { guard: { type: 'nextStepIs', params: { step: 'delivery_address' } }, target: '#checkout.pastBasket.delivery_address' },
-        { guard: { type: 'nextStepIs', params: { step: 'ticket_questions_before' } }, target: '#checkout.pastBasket.ticket_questions_before' },
+        {
+          guard: { type: 'nextStepIs', params: { step: 'delivery_address' } },
+          target: '#checkout.pastBasket.delivery_address',
+        },
+        {
+          guard: { type: 'nextStepIs', params: { step: 'ticket_questions_before' } },
+          target: '#checkout.pastBasket.ticket_questions_before',
+        },
         { guard: { type: 'nextStepIs', params: { step: 'payment' } }, target: '#checkout.pastBasket.payment' },
-        { guard: { type: 'nextStepIs', params: { step: 'deliver_tickets' } }, target: '#checkout.pastBasket.deliver_tickets' },
-        { guard: { type: 'nextStepIs', params: { step: 'awaiting_truelayer' } }, target: '#checkout.pastBasket.awaiting_truelayer' },
-        { guard: { type: 'nextStepIs', params: { step: 'ticket_questions_after' } }, target: '#checkout.pastBasket.ticket_questions_after' },
-        { guard: { type: 'nextStepIs', params: { step: 'after_sale_messages' } }, target: '#checkout.pastBasket.after_sale_messages' },
+        {
+          guard: { type: 'nextStepIs', params: { step: 'deliver_tickets' } },
+          target: '#checkout.pastBasket.deliver_tickets',
+        },
+        {
+          guard: { type: 'nextStepIs', params: { step: 'awaiting_truelayer' } },
+          target: '#checkout.pastBasket.awaiting_truelayer',
+        },
+        {
+          guard: { type: 'nextStepIs', params: { step: 'ticket_questions_after' } },
+          target: '#checkout.pastBasket.ticket_questions_after',
+        },
+        {
+          guard: { type: 'nextStepIs', params: { step: 'after_sale_messages' } },
+          target: '#checkout.pastBasket.after_sale_messages',
+        },
         { guard: { type: 'nextStepIs', params: { step: 'waiver' } }, target: '#checkout.pastBasket.waiver' },
-        { guard: { type: 'nextStepIs', params: { step: 'order_completed' } }, target: '#checkout.pastBasket.order_completed' },
+        {
+          guard: { type: 'nextStepIs', params: { step: 'order_completed' } },
+          target: '#checkout.pastBasket.order_completed',
+        },
       ],
     },
     editingBasket: {

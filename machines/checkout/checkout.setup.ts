@@ -5,7 +5,16 @@
  * import (`StepChartLogic`), so the root's chunk carries none of them while each invoke's `onDone`
  * and the done events the guards and actions read (`CheckoutDoneEvent`) carry the chart's own output.
  */
-import { assertEvent, assign, enqueueActions, sendTo, setup, spawnChild, type DoneActorEvent, type OutputFrom } from 'xstate';
+import {
+  assertEvent,
+  assign,
+  enqueueActions,
+  sendTo,
+  setup,
+  spawnChild,
+  type DoneActorEvent,
+  type OutputFrom,
+} from 'xstate';
 import type { Checkout } from '../../contract/checkout';
 import type { Notice, NoticeKind } from '../../contract/notice';
 import { STEP_CHARTS, stepsWhere, type Step, type StepChartName } from '../../contract/steps';
@@ -127,7 +136,11 @@ function reservationOutcome(event: CheckoutEvent | CheckoutDoneEvent): Reservati
 }
 
 /** The step charts that end with `holdLost` when the server no longer holds the tickets. */
-const HOLD_LOSERS = ['xstate.done.actor.account', 'xstate.done.actor.payment', 'xstate.done.actor.bankTransfer'] as const;
+const HOLD_LOSERS = [
+  'xstate.done.actor.account',
+  'xstate.done.actor.payment',
+  'xstate.done.actor.bankTransfer',
+] as const;
 
 /** The event is the checkout read (`loadCheckout`) answering that the buyer is on `step`. */
 function justRead(event: CheckoutEvent | CheckoutDoneEvent, step: Step): boolean {
@@ -136,7 +149,9 @@ function justRead(event: CheckoutEvent | CheckoutDoneEvent, step: Step): boolean
 
 /** The root's children, each by the id it is invoked or spawned under: always its actor's own name. */
 type CheckoutChildren = {
-  [Id in 'loadCheckout' | 'destroySale' | 'prepareReservation' | 'basket' | 'countdown' | 'stepSaver' | StepChartName]: Id;
+  [
+    Id in 'loadCheckout' | 'destroySale' | 'prepareReservation' | 'basket' | 'countdown' | 'stepSaver' | StepChartName
+  ]: Id;
 };
 
 export const checkoutSetup = setup({
@@ -175,7 +190,11 @@ export const checkoutSetup = setup({
      * Every change of step is saved to the server straight away. A step the checkout read that led
      * here names (the server has just said the buyer is on it) goes as known to the server.
      */
-    saveStep: sendTo('stepSaver', ({ event }, params: { step: Step }) => ({ type: 'SAVE' as const, state: params.step, known: justRead(event, params.step) })),
+    saveStep: sendTo('stepSaver', ({ event }, params: { step: Step }) => ({
+      type: 'SAVE' as const,
+      state: params.step,
+      known: justRead(event, params.step),
+    })),
     notify: assign(({ context }, params: { kind: NoticeKind; text: string }) =>
       pushNotice(context, params.kind, params.text),
     ),
@@ -213,7 +232,10 @@ export const checkoutSetup = setup({
       return { captchaSitekey: outcome.kind === 'captcha' ? outcome.sitekey : null, captchaToken: null };
     }),
     /** Resumed at the captcha step: the checkout's sitekey. */
-    keepCheckoutSitekey: assign(({ event }) => ({ captchaSitekey: checkoutRead(event).captcha_sitekey, captchaToken: null })),
+    keepCheckoutSitekey: assign(({ event }) => ({
+      captchaSitekey: checkoutRead(event).captcha_sitekey,
+      captchaToken: null,
+    })),
     /** The server's reason (a reservation refused, or a child that found the hold gone), as a warning. */
     notifyServerReason: assign(({ context, event }) => {
       assertEvent(event, [...HOLD_LOSERS, 'xstate.done.actor.reservation']);
@@ -271,13 +293,16 @@ export const checkoutSetup = setup({
   },
   guards: {
     /** The next-step rules (`nextStep`), from the step being left, on the checkout just read. */
-    nextStepIs: ({ context }, params: { step: Step }) => context.checkout !== null && nextStep(context.step, context.checkout) === params.step,
+    nextStepIs: ({ context }, params: { step: Step }) =>
+      context.checkout !== null && nextStep(context.step, context.checkout) === params.step,
     /** Where the server says the buyer was, when determining. */
-    resumesAt: ({ event }, params: { steps: readonly Step[] }) => params.steps.includes(nextStep('determining', checkoutRead(event))),
+    resumesAt: ({ event }, params: { steps: readonly Step[] }) =>
+      params.steps.includes(nextStep('determining', checkoutRead(event))),
     /** Leaving a payment step with the payment complete: the hold no longer runs out. */
     paymentComplete: ({ event }) => checkoutRead(event).payment_complete,
     /** What the reservation child decided. */
-    reservationIs: ({ event }, params: { outcome: ReservationOutcome['kind'] }) => reservationOutcome(event).kind === params.outcome,
+    reservationIs: ({ event }, params: { outcome: ReservationOutcome['kind'] }) =>
+      reservationOutcome(event).kind === params.outcome,
     /** Only a save of the step the buyer is on, and one that holds tickets, says how long the hold has left. */
     replyHoldsTickets: ({ context, event }) => {
       assertEvent(event, 'STEP_SAVED');
@@ -307,12 +332,18 @@ export const checkoutSetup = setup({
     /** A fresh read shows a payment started (in another tab) and not yet finished. */
     payingElsewhere: ({ event }) => {
       assertEvent(event, 'CHECKOUT_RELOADED');
-      return event.checkout.payment_in_progress && !event.checkout.payment_complete && event.checkout.payment_seconds_remaining > 0;
+      return (
+        event.checkout.payment_in_progress &&
+        !event.checkout.payment_complete &&
+        event.checkout.payment_seconds_remaining > 0
+      );
     },
     saleEndedElsewhere: ({ context, event }) => {
       assertEvent(event, 'CHECKOUT_RELOADED');
       return (
-        HOLDING_STEPS.includes(context.step) && event.checkout.state === 'basket' && event.checkout.sale_reference === null
+        HOLDING_STEPS.includes(context.step) &&
+        event.checkout.state === 'basket' &&
+        event.checkout.sale_reference === null
       );
     },
   },
