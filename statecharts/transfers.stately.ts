@@ -18,7 +18,7 @@ export const transfersMachine = createMachine({
   "id": "transfers",
   "description": "Transfer tickets: rows per ticket type, validated on submit and sent with set_transfers.",
   "output": {
-    "type": "transferred"
+    "kind": "transferred"
   },
   "initial": "editing",
   "states": {

@@ -99,7 +99,7 @@ const events: Record<string, WalkEvent[]> = {
   'xstate.done.actor.address': [
     { type: 'xstate.done.actor.address', output: { address: { selected_user_address_id: '7' } } },
   ],
-  'xstate.done.actor.questions': [{ type: 'xstate.done.actor.questions', output: { type: 'saved', beforeOrAfter: 'before' } }],
+  'xstate.done.actor.questions': [{ type: 'xstate.done.actor.questions', output: { kind: 'saved', beforeOrAfter: 'before' } }],
   'xstate.done.actor.bankTransfer': [
     { type: 'xstate.done.actor.bankTransfer', output: { kind: 'paid' } },
     { type: 'xstate.done.actor.bankTransfer', output: { kind: 'changeMethod' } },

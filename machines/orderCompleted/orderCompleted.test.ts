@@ -171,7 +171,7 @@ describe('order completed machine', () => {
       // Every event the screen can send, so each state is also asked about the ones it must ignore.
       events: {
         TRANSFER_OPENED: [{ type: 'TRANSFER_OPENED', tickets: TRANSFERABLE, today: TODAY }],
-        'xstate.done.actor.transfers': [{ type: 'xstate.done.actor.transfers', output: { type: 'transferred' } }],
+        'xstate.done.actor.transfers': [{ type: 'xstate.done.actor.transfers', output: { kind: 'transferred' } }],
         TICKETS_TRANSFERRED: [{ type: 'TICKETS_TRANSFERRED' }],
         BACK_CLICKED: [{ type: 'BACK_CLICKED' }],
         FEEDBACK_OPENED: [{ type: 'FEEDBACK_OPENED' }],

@@ -27,7 +27,7 @@ export type QuestionsEvent =
   /** After 'Unable to get Checkout data'. */
   | { type: 'RETRY_CLICKED' };
 
-export type QuestionsOutput = { type: 'saved'; beforeOrAfter: BeforeOrAfter };
+export type QuestionsOutput = { kind: 'saved'; beforeOrAfter: BeforeOrAfter };
 
 export interface QuestionsInput {
   beforeOrAfter: BeforeOrAfter;
@@ -144,7 +144,7 @@ export const questionsMachine = setup({
     checked: [],
     problem: null,
   }),
-  output: ({ context }) => ({ type: 'saved', beforeOrAfter: context.beforeOrAfter }),
+  output: ({ context }) => ({ kind: 'saved', beforeOrAfter: context.beforeOrAfter }),
   initial: 'loading',
   states: {
     loading: {

@@ -221,7 +221,7 @@ describe('questions machine', () => {
         const expectation: Expectation<QuestionsView> = { view: expectedView(after), running: running(after) };
         if (after.phase === 'loading' && before.phase !== 'loading') expectation.started = { loadQuestions: [{ beforeOrAfter: 'before' }] };
         if (after.phase === 'saving' && before.phase !== 'saving') expectation.started = { saveQuestionAnswers: [payload(after)] };
-        if (after.phase === 'saved') expectation.output = { type: 'saved', beforeOrAfter: 'before' };
+        if (after.phase === 'saved') expectation.output = { kind: 'saved', beforeOrAfter: 'before' };
         return expectation;
       },
     });
@@ -249,7 +249,7 @@ describe('questions machine', () => {
     actor.send({ type: 'CONTINUE_CLICKED' });
     await waitFor(actor, (s) => s.status === 'done');
     expect(sent).toEqual([{ before_or_after: 'after', answers: [{ ticket_id: 11, question_id: 2, copy: 0, answer: false }] }]);
-    expect(actor.getSnapshot().output).toEqual({ type: 'saved', beforeOrAfter: 'after' });
+    expect(actor.getSnapshot().output).toEqual({ kind: 'saved', beforeOrAfter: 'after' });
   });
 });
 

@@ -49,7 +49,7 @@ export interface TransfersInput {
   today: CalendarDate;
 }
 
-export type TransfersOutput = { type: 'transferred' };
+export type TransfersOutput = { kind: 'transferred' };
 
 export interface TransfersContext {
   tickets: TransferTicket[];
@@ -190,7 +190,7 @@ export const transfersMachine = setup({
     canTransferTickets: true,
     problem: null,
   }),
-  output: { type: 'transferred' },
+  output: { kind: 'transferred' },
   initial: 'editing',
   states: {
     editing: {

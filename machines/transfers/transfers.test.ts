@@ -237,7 +237,7 @@ describe('transfers machine', () => {
         const after = step(before, event);
         const expectation: Expectation<TransfersView> = { view: expectedView(after), running: after.phase === 'sending' ? ['setTransfers'] : [] };
         if (after.phase === 'sending' && before.phase !== 'sending') expectation.started = { setTransfers: [payload(after)] };
-        if (after.phase === 'sent') expectation.output = { type: 'transferred' };
+        if (after.phase === 'sent') expectation.output = { kind: 'transferred' };
         return expectation;
       },
       extraPaths: [
