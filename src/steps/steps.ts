@@ -4,7 +4,10 @@
  * invokes (`src/app/stepCharts.ts`) and the diagrams in statecharts.md all come from this list.
  * A new step touches three existing files: its row here, its state and routing row in the root
  * chart (`machines/checkout/checkout.machine.ts`), and its entry in the contract's step index
- * (`contract/steps.ts`: its row in the step table, with its place, when it applies, its chart's name and its flags).
+ * (`contract/steps.ts`: its row in the step table, with its place, when it applies, its chart's name and its flags);
+ * a step with a chart of its own also names the chart's type in the root's stand-ins
+ * (`StepChartsByName`, `machines/checkout/checkout.setup.ts`). Its title and words go in the
+ * message catalogue (`contract/messages/locales/`).
  */
 import type { Step } from '../../contract/steps';
 import type { StepChart, StepModule } from './stepModule';
