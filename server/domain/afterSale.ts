@@ -18,6 +18,7 @@ import { marketingConsents, outbox, sales, users } from '../db/schema.ts';
 import { Refusal } from './refusal.ts';
 import { feedbackMail, feedbackSubject, sendMail, type Mailer } from '../mail/index.ts';
 import { eventOf, linesWithEvents } from './saleLines.ts';
+import { writtenFor } from './accountLanguage.ts';
 
 export const NO_ORDER_MESSAGE = 'There is no order in this browser.';
 export const NOT_PAID_YET_MESSAGE = 'This order is not complete yet.';
@@ -59,17 +60,21 @@ export async function sendCustomerFeedback(
   const sale = await paidSale(db, p.saleId);
   const buyerId = sale.userId ?? p.userId;
   const [buyer] = buyerId ? await db.select().from(users).where(eq(users.id, buyerId)) : [];
-  const subject = feedbackSubject(sale.reference);
   const saleEvents = await eventsOfSale(db, sale.id);
   const recipients = [...new Set(saleEvents.map((e) => e.contactEmail).filter((e): e is string => !!e))];
   if (recipients.length === 0) recipients.push(mail.fallbackTo);
+  // To the organiser: in the language of the account of its address, else the organiser's default.
+  const to = (email: string) => ({ email, organiserId: (saleEvents.find((e) => e.contactEmail === email) ?? saleEvents[0])?.organiserId ?? null });
+  const subject = await writtenFor(db, to(recipients[0]!), () => feedbackSubject(sale.reference));
   const [sent] = await db
     .select({ n: count() })
     .from(outbox)
     .where(and(eq(outbox.recipient, recipients[0]!), eq(outbox.subject, subject)));
   if ((sent?.n ?? 0) >= FEEDBACK_PER_ORDER) throw new Refusal('limit-reached', TOO_MUCH_FEEDBACK_MESSAGE);
-  const message = feedbackMail(mail.brandName, { saleReference: sale.reference, buyer: buyer ?? null, events: saleEvents, message: p.message });
-  for (const to of recipients) await sendMail(db, mail.mailer, mail.brandName, { to, ...message }, now);
+  for (const recipient of recipients) {
+    const message = await writtenFor(db, to(recipient), () => feedbackMail(mail.brandName, { saleReference: sale.reference, buyer: buyer ?? null, events: saleEvents, message: p.message }));
+    await sendMail(db, mail.mailer, mail.brandName, { to: recipient, ...message }, now);
+  }
   return { recipients };
 }
 

@@ -40,6 +40,7 @@ import {
 } from '../db/schema.ts';
 import { sendMail, type Mailer } from '../mail/index.ts';
 import { referralRewardMail } from '../mail/referralReward.ts';
+import { writtenFor } from './accountLanguage.ts';
 
 /** Whether money was actually taken for the sale and kept: a booked payment not refunded, or a paid instalment. */
 async function moneyTaken(db: Pick<Database, 'select'>, saleId: string): Promise<boolean> {
@@ -146,22 +147,25 @@ export async function rewardReferrer(
     return code;
   });
   if (claimed === null) return { rewarded: false };
+  const given: string = claimed;
+  const rewardText: string = event.rewardText;
+  // To the referrer, not the buyer of the request: in the referrer's language (their account's, else the organiser's).
+  const content = await writtenFor(db, { email: referrer.email, organiserId: event.organiserId }, () =>
+    referralRewardMail({
+      firstName: referrer.firstName,
+      eventTitle: event.title,
+      organiserName: event.organiserName,
+      rewardText,
+      code: given,
+      discountPercent: discount ? event.rewardDiscount! / 100 : null,
+      allEventsUrl: `${mail.publicUrl}/organiser/${event.organiserId}/`,
+    }),
+  );
   await sendMail(
     db,
     mail.mailer,
     mail.brandName,
-    {
-      to: referrer.email,
-      ...referralRewardMail({
-        firstName: referrer.firstName,
-        eventTitle: event.title,
-        organiserName: event.organiserName,
-        rewardText: event.rewardText,
-        code: claimed,
-        discountPercent: discount ? event.rewardDiscount! / 100 : null,
-        allEventsUrl: `${mail.publicUrl}/organiser/${event.organiserId}/`,
-      }),
-    },
+    { to: referrer.email, ...content },
     now,
   );
   await db.update(referralRewards).set({ sentAt: now }).where(eq(referralRewards.saleId, saleId));

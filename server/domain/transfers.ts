@@ -20,6 +20,7 @@ import { eventDates, events, saleLines, tickets, ticketTypes, transfers, transfe
 import { Refusal } from './refusal.ts';
 import { lockSale } from './sales.ts';
 import { sendMail, transferMail, type Mailer } from '../mail/index.ts';
+import { writtenFor } from './accountLanguage.ts';
 
 export const TRANSFER_REFUSALS = {
   noOrder: 'There is no order to transfer tickets from in this browser.',
@@ -205,7 +206,9 @@ export async function sendTransfer(db: Database, mail: TransferMail, transferId:
   if (claimed.length === 0) return false;
   const [details] = await detailsQuery(db).where(eq(transfers.id, transferId));
   try {
-    await sendMail(db, mail.mailer, mail.brandName, { to: details!.recipientEmail, ...transferMail(mail.brandName, { ...details!, senderName: senderOf(details!) }) }, now);
+    // To the recipient, from the sender's request or a sweep: in the recipient's language (their account's, else English).
+    const content = await writtenFor(db, { email: details!.recipientEmail }, () => transferMail(mail.brandName, { ...details!, senderName: senderOf(details!) }));
+    await sendMail(db, mail.mailer, mail.brandName, { to: details!.recipientEmail, ...content }, now);
   } catch {
     await db.update(transfers).set({ sentAt: null }).where(eq(transfers.id, transferId));
     return false;

@@ -10,6 +10,7 @@ import { sales, users, walletDeliveries } from '../db/schema.ts';
 import { Refusal } from './refusal.ts';
 import { NOT_PAID_MESSAGE, ticketsOfSale } from './tickets.ts';
 import { sendMail, walletMail, type Mailer } from '../mail/index.ts';
+import { writtenForBuyer } from './accountLanguage.ts';
 
 export type WalletDelivery = { delivered: true; alreadySent: boolean } | { delivered: false; reason: 'no-tickets' | 'no-buyer' };
 
@@ -44,7 +45,9 @@ export async function deliverWallet(
     .returning({ saleId: walletDeliveries.saleId });
   if (claimed.length === 0) return { delivered: true, alreadySent: true };
   try {
-    await sendMail(db, mail.mailer, mail.brandName, { to: buyer.email, ...walletMail(mail.brandName, { saleReference: sale.reference, tickets: list, walletUrl }) }, now);
+    // In the buyer's request, its language; from a job (a plan's final instalment), the buyer's own.
+    const content = await writtenForBuyer(db, { email: buyer.email }, () => walletMail(mail.brandName, { saleReference: sale.reference, tickets: list, walletUrl }));
+    await sendMail(db, mail.mailer, mail.brandName, { to: buyer.email, ...content }, now);
   } catch (err) {
     await db.delete(walletDeliveries).where(eq(walletDeliveries.saleId, saleId));
     throw err;

@@ -5,27 +5,12 @@
  * organiser; en-GB. The request's catalogue is what every message read during it is written in
  * (i18n/runtime.ts `t`), the server's pages, its answers and the checkout's page alike.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { catalogueFor, installSourceCatalogue } from '../../i18n/catalogues.ts';
 import { dirOf, isLanguage, isLocale, LOCALE_COOKIE, negotiate, SOURCE_LOCALE, type Locale } from '../../i18n/locales.ts';
-import { setCatalogueSource } from '../../i18n/runtime.ts';
 import type { Database as Db } from '../db/index.ts';
 import { accountLanguage, saveAccountLanguage } from '../domain/accountLanguage.ts';
+import { currentScope, enterScope, leaveScope, type ScopeLanguage } from '../languageScope.ts';
 import { userIdOf } from './session.ts';
-
-type Source = 'cookie' | 'account' | 'browser' | 'organiser' | 'default';
-interface RequestLocale {
-  locale: Locale;
-  from: Source;
-}
-
-const store = new AsyncLocalStorage<RequestLocale>();
-installSourceCatalogue();
-setCatalogueSource(() => {
-  const current = store.getStore();
-  return current ? catalogueFor(current.locale) : undefined;
-});
 
 /** The chosen language lasts a year. */
 const COOKIE_SECONDS = 365 * 24 * 3600;
@@ -37,22 +22,10 @@ function acceptable(value: unknown, demo: boolean): Locale | undefined {
 }
 
 /**
- * Work running in a locale's scope: requests answered in another language than the source, pages
- * whose language their organiser or account may still choose, and inLocale's work until it ends.
- * The scope is Node's AsyncLocalStorage, whose hooks slow every promise of the process while they
- * are on (about 80 µs more for each read of a checkout), so they are on only while such work runs:
- * a request in the source language that nothing else can change answers outside any scope (where
- * every message is the source's), and the hooks go off as the last scoped work ends.
+ * Requests answered in another language than the source, and pages whose language their organiser
+ * or account may still choose, run in a language scope (server/languageScope.ts); a request in the
+ * source language that nothing else can change answers outside any.
  */
-let scoped = 0;
-function enter(): void {
-  scoped++;
-}
-function leave(): void {
-  scoped--;
-  if (scoped === 0) store.disable();
-}
-
 const isPage = (request: FastifyRequest) => request.method === 'GET' && !request.url.startsWith('/ajax/');
 const scopedRequests = new WeakSet<FastifyRequest>();
 
@@ -60,11 +33,10 @@ export function registerLocale(app: FastifyInstance, { db, demo }: { db: Db; dem
   app.addHook('onRequest', (request, _reply, done) => {
     const chosen = acceptable(request.cookies[LOCALE_COOKIE], demo);
     const browser = negotiate(request.headers['accept-language']);
-    const current: RequestLocale = chosen ? { locale: chosen, from: 'cookie' } : browser ? { locale: browser, from: 'browser' } : { locale: SOURCE_LOCALE, from: 'default' };
+    const current: ScopeLanguage = chosen ? { locale: chosen, from: 'cookie' } : browser ? { locale: browser, from: 'browser' } : { locale: SOURCE_LOCALE, from: 'default' };
     const run = () => {
-      enter();
       scopedRequests.add(request);
-      store.run(current, done);
+      enterScope(current, done);
     };
     const page = isPage(request);
     const userId = page && current.from !== 'cookie' ? userIdOf(request) : null;
@@ -78,7 +50,7 @@ export function registerLocale(app: FastifyInstance, { db, demo }: { db: Db; dem
     }, done);
   });
   const ended = (request: FastifyRequest) => {
-    if (scopedRequests.delete(request)) leave();
+    if (scopedRequests.delete(request)) leaveScope();
   };
   app.addHook('onResponse', async (request) => ended(request));
   app.addHook('onRequestAbort', async (request) => ended(request));
@@ -86,7 +58,7 @@ export function registerLocale(app: FastifyInstance, { db, demo }: { db: Db; dem
 
 /** The request's locale. */
 export function requestLocale(): Locale {
-  return store.getStore()?.locale ?? SOURCE_LOCALE;
+  return currentScope()?.locale ?? SOURCE_LOCALE;
 }
 
 /** The request's writing direction. */
@@ -96,23 +68,8 @@ export function requestDir(): 'ltr' | 'rtl' {
 
 /** Where the request's locale came from: the organiser's default applies only when nothing else chose. */
 export function organiserLanguage(language: string | null | undefined): void {
-  const current = store.getStore();
+  const current = currentScope();
   if (current && current.from === 'default' && isLanguage(language)) Object.assign(current, { locale: language, from: 'organiser' });
-}
-
-/** Runs `f` with messages in `locale` (an e-mail in its recipient's language, say), until what it returns has settled. */
-export function inLocale<T>(locale: Locale, f: () => T): T {
-  enter();
-  let result: T;
-  try {
-    result = store.run({ locale, from: 'cookie' }, f);
-  } catch (err) {
-    leave();
-    throw err;
-  }
-  if (result instanceof Promise) return result.finally(leave) as T;
-  leave();
-  return result;
 }
 
 /** The buyer's choice: kept in the cookie, and on their account when they are signed in. */

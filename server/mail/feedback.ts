@@ -1,5 +1,6 @@
 /** A buyer's feedback on a paid order, as the organiser (or the site's feedback address) receives it. */
 import type { MailContent } from './transport.ts';
+import { t } from '../../i18n/runtime.ts';
 
 export interface FeedbackMailData {
   saleReference: string | null;
@@ -11,18 +12,18 @@ export interface FeedbackMailData {
 
 /** One subject per order, so the messages an order has sent can be counted by it. */
 export function feedbackSubject(saleReference: string | null): string {
-  return `Feedback on order ${saleReference ?? 'without a reference'}`;
+  return saleReference === null ? t('mail.feedback.subjectNoReference') : t('mail.feedback.subject', { reference: saleReference });
 }
 
 export function feedbackMail(brandName: string, { saleReference, buyer, events, message }: FeedbackMailData): MailContent {
-  const from = buyer ? `${buyer.firstName} ${buyer.lastName} <${buyer.email}>` : 'A buyer who did not sign in';
+  const from = buyer ? `${buyer.firstName} ${buyer.lastName} <${buyer.email}>` : t('mail.feedback.anonymous');
   const text = [
-    `${from} sent feedback on order ${saleReference ?? ''} through ${brandName}.`,
-    `Events: ${events.map((e) => `${e.title} (${e.organiser})`).join('; ')}`,
+    t('mail.feedback.sent', { from, reference: saleReference ?? '', brand: brandName }),
+    t('mail.feedback.events', { events: events.map((e) => `${e.title} (${e.organiser})`).join('; ') }),
     '',
     message.trim(),
     '',
-    buyer ? `Reply to ${buyer.email} to answer them.` : '',
+    buyer ? t('mail.feedback.reply', { email: buyer.email }) : '',
   ].join('\n');
   return { subject: feedbackSubject(saleReference), text };
 }

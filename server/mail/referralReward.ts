@@ -1,5 +1,6 @@
 /** The referrer's reward e-mail: a friend booked through their share link. */
 import type { MailContent } from './transport.ts';
+import { t } from '../../i18n/runtime.ts';
 
 export interface ReferralRewardMailData {
   firstName: string;
@@ -16,15 +17,15 @@ export interface ReferralRewardMailData {
 export function referralRewardMail(d: ReferralRewardMailData): MailContent {
   const how =
     d.discountPercent === null
-      ? [`Your reward reference is ${d.code}. Show this e-mail to ${d.organiserName} to claim it.`]
+      ? [t('mail.referral.inPerson', { code: d.code, organiser: d.organiserName })]
       : [
-          `Your code ${d.code} takes ${d.discountPercent}% off your next ${d.organiserName} ticket.`,
-          'Type it under DISCOUNT OR VOUCHER CODE? in your basket. It works once.',
+          t('mail.referral.discount', { code: d.code, percent: d.discountPercent, organiser: d.organiserName }),
+          t('mail.referral.typeIt'),
           '',
-          `${d.organiserName}'s events: ${d.allEventsUrl}`,
+          t('mail.referral.events', { organiser: d.organiserName, url: d.allEventsUrl }),
         ];
   return {
-    subject: `A friend booked ${d.eventTitle}: here is your reward`,
-    text: [`Hello ${d.firstName},`, '', `A friend booked ${d.eventTitle} with your share link. Thank you!`, '', d.rewardText, '', ...how].join('\n'),
+    subject: t('mail.referral.subject', { event: d.eventTitle }),
+    text: [t('mail.hello', { name: d.firstName }), '', t('mail.referral.thanks', { event: d.eventTitle }), '', d.rewardText, '', ...how].join('\n'),
   };
 }

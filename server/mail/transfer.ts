@@ -1,6 +1,7 @@
 /** The e-mail that offers transferred or gifted tickets to their recipient, with the link to accept them. */
 import { formatNiceDate } from '../domain/format.ts';
 import type { MailContent } from './transport.ts';
+import { t as say } from '../../i18n/runtime.ts';
 
 export interface TransferMailData {
   recipientName: string;
@@ -15,23 +16,16 @@ export interface TransferMailData {
   acceptUrl: string;
 }
 
-const ticketsText = (qty: number, ticketName: string) => `${qty} ${ticketName} ${qty === 1 ? 'ticket' : 'tickets'}`;
-
 export function transferMail(brandName: string, t: TransferMailData): MailContent {
   const lines = [
-    `Hello ${t.recipientName},`,
+    say('mail.hello', { name: t.recipientName }),
     '',
-    `${t.senderName} has sent you ${ticketsText(t.qty, t.ticketName)} for ${t.eventTitle}, ${formatNiceDate(t.startsAt)}, through ${brandName}.`,
+    say('mail.transfer.sent', { sender: t.senderName, count: t.qty, ticketName: t.ticketName, event: t.eventTitle, date: formatNiceDate(t.startsAt), brand: brandName }),
   ];
-  if (t.message) lines.push('', 'Their message:', t.message);
-  lines.push(
-    '',
-    `Accept them here and they move to your ticket wallet: ${t.acceptUrl}`,
-    '',
-    `Until you accept, the tickets stay with ${t.senderName}.`,
-  );
+  if (t.message) lines.push('', say('mail.transfer.theirMessage'), t.message);
+  lines.push('', say('mail.transfer.accept', { url: t.acceptUrl }), '', say('mail.transfer.until', { sender: t.senderName }));
   return {
-    subject: t.isGift ? `${t.senderName} sent you a gift: tickets for ${t.eventTitle}` : `${t.senderName} sent you tickets for ${t.eventTitle}`,
+    subject: say(t.isGift ? 'mail.transfer.giftSubject' : 'mail.transfer.subject', { sender: t.senderName, event: t.eventTitle }),
     text: lines.join('\n'),
   };
 }

@@ -1,19 +1,20 @@
 /** The waiting list's e-mails: the confirmation of joining (with the place in line and a leave link), and an offer. */
 import type { MailContent } from './transport.ts';
 import { formatDeadline } from '../domain/format.ts';
+import { t as say } from '../../i18n/runtime.ts';
 
 export function waitingListJoinedMail(
   brandName: string,
   j: { title: string; typeName: string; qty: number; position: number; offerHours: number; leaveLink: string },
 ): MailContent {
   return {
-    subject: `You are on the waiting list for ${j.title}`,
+    subject: say('mail.waitingList.joinedSubject', { title: j.title }),
     text: [
-      `You are number ${j.position} on the waiting list for ${j.qty} × ${j.typeName} at ${j.title}.`,
+      say('mail.waitingList.number', { position: j.position, qty: j.qty, typeName: j.typeName, title: j.title }),
       '',
-      `If tickets are released, we will e-mail you a link that holds them for you for up to ${j.offerHours} hours (never past the event's start).`,
+      say('mail.waitingList.ifReleased', { hours: j.offerHours }),
       '',
-      'To leave the waiting list, open this link:',
+      say('mail.waitingList.leave'),
       j.leaveLink,
       '',
       brandName,
@@ -23,14 +24,14 @@ export function waitingListJoinedMail(
 
 export function waitingListOfferMail(brandName: string, o: { title: string; typeName: string; qty: number; startsAt: Date; link: string; until: Date }): MailContent {
   return {
-    subject: `Tickets for ${o.title} are held for you`,
+    subject: say('mail.waitingList.offerSubject', { title: o.title }),
     text: [
-      `Tickets have been released for ${o.title} (${formatDeadline(o.startsAt)}), and you are next on the waiting list.`,
+      say('mail.waitingList.released', { title: o.title, date: formatDeadline(o.startsAt) }),
       '',
-      `We are holding ${o.qty} × ${o.typeName} for you until ${formatDeadline(o.until)}. Open this link to buy them:`,
+      say('mail.waitingList.holding', { qty: o.qty, typeName: o.typeName, until: formatDeadline(o.until) }),
       o.link,
       '',
-      `If you do not want them, do nothing: they go to the next buyer on the list. This offer is made once. ${brandName}`,
+      say('mail.waitingList.once', { brand: brandName }),
     ].join('\n'),
   };
 }
@@ -38,14 +39,14 @@ export function waitingListOfferMail(brandName: string, o: { title: string; type
 /** 'It is your turn', for a buyer in the queue who asked to be told by e-mail. */
 export function turnMail(brandName: string, t: { title: string; startsAt: Date; minutes: number; link: string }): MailContent {
   return {
-    subject: `It is your turn to buy tickets for ${t.title}`,
+    subject: say('mail.turn.subject', { title: t.title }),
     text: [
-      `It is your turn in the queue for ${t.title} (${formatDeadline(t.startsAt)}).`,
+      say('mail.turn.lead', { title: t.title, date: formatDeadline(t.startsAt) }),
       '',
-      `Go back to your place within ${t.minutes} minutes, in the browser where you joined the queue, and you will be taken to the tickets:`,
+      say('mail.turn.goBack', { minutes: t.minutes }),
       t.link,
       '',
-      `After that your turn ends and the place goes to the next buyer. ${brandName}`,
+      say('mail.turn.after', { brand: brandName }),
     ].join('\n'),
   };
 }

@@ -36,6 +36,7 @@ import { accountSettingsUrl, instalmentReminderSms } from '../../mail/instalment
 import { phoneForSms, sendSms, type SmsSender } from '../../sms/index.ts';
 import type { SavedCardProcessor } from './offSession.ts';
 import { deliverPaidTickets, scheduleOf, type PlanMail } from './plans.ts';
+import { writtenFor } from '../accountLanguage.ts';
 
 const DAY_MS = 86_400_000;
 /** Days before an instalment's due date its reminder is sent. */
@@ -75,13 +76,14 @@ interface Party {
   contactNumber: string;
   organiserName: string;
   organiserEmail: string | null;
+  organiserId: number | null;
 }
 
 async function partiesOf(db: Database, saleId: string): Promise<Party> {
   const plan = await db.query.instalmentPlans.findFirst({ where: eq(instalmentPlans.saleId, saleId), with: { sale: true, user: true } });
   const [line] = plan?.sale ? await linesWithEvents(db, saleId) : [];
   const organiser = line && eventOf(line).organiser;
-  return { saleId, reference: plan?.sale?.reference ?? null, buyerEmail: plan?.user?.email ?? '', contactNumber: plan?.contactNumber ?? '', organiserName: organiser?.name ?? '', organiserEmail: organiser?.contactEmail ?? null };
+  return { saleId, reference: plan?.sale?.reference ?? null, buyerEmail: plan?.user?.email ?? '', contactNumber: plan?.contactNumber ?? '', organiserName: organiser?.name ?? '', organiserEmail: organiser?.contactEmail ?? null, organiserId: organiser?.id ?? null };
 }
 
 /**
@@ -102,17 +104,23 @@ export async function runInstalmentJob(deps: JobDeps, now: Date, onError: (err: 
   );
   for (const r of remind) {
     const party = await partiesOf(db, r.sale_id);
-    const reminder = instalmentReminderMail({
-      saleReference: party.reference,
-      seq: r.seq,
-      amount: Number(r.amount),
-      dueAt: new Date(r.due_at),
-      settingsUrl: accountSettingsUrl(deps.mail.publicUrl, party.reference),
-    });
+    // Written in the buyer's language (their account's, else the organiser's), as every message of the job is.
+    const buyer = { email: party.buyerEmail, organiserId: party.organiserId };
+    const reminder = await writtenFor(db, buyer, () =>
+      instalmentReminderMail({
+        saleReference: party.reference,
+        seq: r.seq,
+        amount: Number(r.amount),
+        dueAt: new Date(r.due_at),
+        settingsUrl: accountSettingsUrl(deps.mail.publicUrl, party.reference),
+      }),
+    );
     await sendMail(db, deps.mail.mailer, deps.mail.brandName, { to: party.buyerEmail, ...reminder }, now);
     // The plan promised an SMS reminder too; a text that cannot be sent is reported, and the e-mail has gone.
     if (party.contactNumber) {
-      const text = instalmentReminderSms(deps.mail.brandName, { saleReference: party.reference, seq: r.seq, amount: Number(r.amount), dueAt: new Date(r.due_at) });
+      const text = await writtenFor(db, buyer, () =>
+        instalmentReminderSms(deps.mail.brandName, { saleReference: party.reference, seq: r.seq, amount: Number(r.amount), dueAt: new Date(r.due_at) }),
+      );
       await sendSms(db, deps.sms ?? null, { to: phoneForSms(party.contactNumber), text }, now).then(
         () => report.textsSent++,
         (err: unknown) => onError(err),
@@ -230,27 +238,30 @@ async function chargeNextDue(deps: JobDeps, now: Date): Promise<ChargeOutcome | 
 async function tell(deps: JobDeps, o: ChargeOutcome, now: Date): Promise<void> {
   const { db, mail } = deps;
   const party = await partiesOf(db, o.saleId);
-  const send = (to: string, message: MailContent) => sendMail(db, mail.mailer, mail.brandName, { to, ...message }, now);
+  // Each message in its recipient's language: the account's, else the organiser's default.
+  const send = async (to: string, write: () => MailContent | Promise<MailContent>) =>
+    sendMail(db, mail.mailer, mail.brandName, { to, ...(await writtenFor(db, { email: to, organiserId: party.organiserId }, write)) }, now);
   const instalment = { saleReference: party.reference, seq: o.seq, amount: o.amount };
   const settingsUrl = accountSettingsUrl(mail.publicUrl, party.reference);
   if (o.kind === 'paid') {
     await deliverPaidTickets(db, o.saleId, now);
     if (o.final) {
       await deliverWallet(db, mail, o.saleId, deps.walletUrl, now);
-      await send(party.buyerEmail, finalInstalmentPaidMail({ ...instalment, walletUrl: deps.walletUrl }));
+      await send(party.buyerEmail, () => finalInstalmentPaidMail({ ...instalment, walletUrl: deps.walletUrl }));
     } else {
-      await send(party.buyerEmail, instalmentPaidMail({ ...instalment, schedule: await scheduleOf(db, o.saleId) }));
+      const schedule = await scheduleOf(db, o.saleId);
+      await send(party.buyerEmail, () => instalmentPaidMail({ ...instalment, schedule }));
     }
     return;
   }
   if (o.kind === 'retrying') {
     if (o.message === 'An earlier instalment is unpaid.') return;
-    await send(party.buyerEmail, instalmentRetryMail({ ...instalment, reason: o.message, retryAt: o.nextAt, settingsUrl }));
+    await send(party.buyerEmail, () => instalmentRetryMail({ ...instalment, reason: o.message, retryAt: o.nextAt, settingsUrl }));
     return;
   }
   const stopped = { ...instalment, reason: o.message, attempts: MAX_ATTEMPTS };
-  await send(party.buyerEmail, planStoppedMail({ ...stopped, organiserName: party.organiserName, settingsUrl }));
-  if (party.organiserEmail) await send(party.organiserEmail, planFailedMail({ ...stopped, buyerEmail: party.buyerEmail }));
+  await send(party.buyerEmail, () => planStoppedMail({ ...stopped, organiserName: party.organiserName, settingsUrl }));
+  if (party.organiserEmail) await send(party.organiserEmail, () => planFailedMail({ ...stopped, buyerEmail: party.buyerEmail }));
 }
 
 /** The job's own loop for a running server: every `intervalMs`, as of `clock()`, in the process whose `turn` it is (db/jobLease.ts). */

@@ -33,6 +33,7 @@ import { paymentScheduleMail, sendMail, type Mailer, type ScheduledInstalment } 
 import { accountSettingsUrl } from '../../mail/instalments.ts';
 import type { SavedCardProcessor } from './offSession.ts';
 import { commonPlans, computeSchedule } from './schedule.ts';
+import { writtenForBuyer } from '../accountLanguage.ts';
 
 /** The buyer's saved cards as the plan form lists them (spec 001 §3). */
 export async function savedMethodsOf(db: Pick<Executor, 'select'>, userId: number | null): Promise<SavedPaymentMethod[]> {
@@ -213,7 +214,8 @@ export async function scheduleOf(db: Pick<Executor, 'select'>, saleId: string): 
 /** The e-mail with the payment schedule, sent once the plan is set up. */
 export async function sendScheduleMail(db: Database, mail: PlanMail, saleId: string, to: string, reference: string | null, now: Date): Promise<void> {
   const schedule = await scheduleOf(db, saleId);
-  await sendMail(db, mail.mailer, mail.brandName, { to, ...paymentScheduleMail({ saleReference: reference, schedule, settingsUrl: accountSettingsUrl(mail.publicUrl, reference) }) }, now);
+  const content = await writtenForBuyer(db, { email: to }, () => paymentScheduleMail({ saleReference: reference, schedule, settingsUrl: accountSettingsUrl(mail.publicUrl, reference) }));
+  await sendMail(db, mail.mailer, mail.brandName, { to, ...content }, now);
 }
 
 /**

@@ -10,6 +10,7 @@ import { sendMail } from '../../mail/index.ts';
 import { turnMail } from '../../mail/waitingList.ts';
 import { queuePagePath } from '../../../contract/queuePage.ts';
 import type { WaitingListMail } from './waitingList.ts';
+import { writtenFor } from '../accountLanguage.ts';
 
 /** Places e-mailed in one go; the rest wait for the job's next round, a few seconds on. */
 const TURN_MAILS_AT_ONCE = 500;
@@ -31,7 +32,7 @@ export async function askForTurnMail(db: Pick<Executor, 'execute'>, dateId: numb
 
 /** E-mails every buyer whose turn has come and who asked to be told: each once. Returns how many were sent. */
 export async function mailTurns(db: Database, mail: WaitingListMail, now: Date): Promise<number> {
-  const due = await rows<{ email: string; event_date_id: number; title: string; starts_at: string | Date; admission_seconds: number }>(
+  const due = await rows<{ email: string; event_date_id: number; title: string; starts_at: string | Date; admission_seconds: number; organiser_id: number }>(
     db,
     sql`WITH due AS (
           SELECT p.id FROM queue_places p JOIN event_date_queues q ON q.event_date_id = p.event_date_id
@@ -41,18 +42,21 @@ export async function mailTurns(db: Database, mail: WaitingListMail, now: Date):
           UPDATE queue_places p SET notified_at = ${now} FROM due WHERE p.id = due.id AND p.notified_at IS NULL
           RETURNING p.notify_email, p.event_date_id
         )
-        SELECT told.notify_email AS email, told.event_date_id, e.title, d.starts_at, q.admission_seconds
+        SELECT told.notify_email AS email, told.event_date_id, e.title, d.starts_at, q.admission_seconds, e.organiser_id
         FROM told JOIN event_dates d ON d.id = told.event_date_id JOIN events e ON e.id = d.event_id
           JOIN event_date_queues q ON q.event_date_id = told.event_date_id`,
   );
   const site = mail.publicUrl.replace(/\/$/, '');
   for (const d of due) {
-    const content = turnMail(mail.brandName, {
-      title: d.title,
-      startsAt: new Date(d.starts_at),
-      minutes: Math.round(Number(d.admission_seconds) / 60),
-      link: `${site}${queuePagePath(Number(d.event_date_id))}`,
-    });
+    // Sent by a job: in the buyer's language (their account's, else the organiser's).
+    const content = await writtenFor(db, { email: d.email, organiserId: Number(d.organiser_id) }, () =>
+      turnMail(mail.brandName, {
+        title: d.title,
+        startsAt: new Date(d.starts_at),
+        minutes: Math.round(Number(d.admission_seconds) / 60),
+        link: `${site}${queuePagePath(Number(d.event_date_id))}`,
+      }),
+    );
     await sendMail(db, mail.mailer, mail.brandName, { to: d.email, ...content }, now);
   }
   return due.length;

@@ -30,6 +30,7 @@ import { newSaleId } from '../sales.ts';
 import { reserveSale } from '../reserve.ts';
 import { poolAvailability, releaseSaleHolds } from '../stock.ts';
 import { DEFAULT_MAX_PER_ORDER, effectiveMaxPerOrder } from '../limits.ts';
+import { writtenFor } from '../accountLanguage.ts';
 
 export const WAITING_LIST_UNKNOWN_TYPE = 'These tickets could not be found.';
 /** How many entries one client address may have on the lists of one event date. */
@@ -395,13 +396,11 @@ interface Offer {
 
 async function sendOffer(db: Database, mail: WaitingListMail, offer: Offer, now: Date): Promise<void> {
   const link = `${mail.publicUrl.replace(/\/$/, '')}/waiting-list/offer/${offer.token}/`;
-  await sendMail(
-    db,
-    mail.mailer,
-    mail.brandName,
-    { to: offer.email, ...waitingListOfferMail(mail.brandName, { title: offer.type.title, typeName: offer.type.name, qty: offer.qty, startsAt: new Date(offer.type.starts_at), link, until: offer.until }) },
-    now,
+  // Made by a job or another buyer's release: in the buyer's language (their account's, else English).
+  const content = await writtenFor(db, { email: offer.email }, () =>
+    waitingListOfferMail(mail.brandName, { title: offer.type.title, typeName: offer.type.name, qty: offer.qty, startsAt: new Date(offer.type.starts_at), link, until: offer.until }),
   );
+  await sendMail(db, mail.mailer, mail.brandName, { to: offer.email, ...content }, now);
 }
 
 /** Makes every offer a type's free stock allows now, in order; answers how many. */
