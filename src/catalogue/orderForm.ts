@@ -1,7 +1,8 @@
 /**
  * The event page's order form (server/routes/pages/catalogue.ts), made livelier once this script
  * runs: − and + step between 0 and the line's minimum..maximum range, a typed quantity outside it
- * says why (the basket's own wording, carried by the input's data attributes) and stops the form,
+ * says why (the basket's own wording in the page's language, carried by the form's and the input's
+ * data attributes) and stops the form,
  * and lines left at 0 are not sent. Without the script the form posts as it is, and the server
  * checks the same rules.
  */
@@ -19,7 +20,8 @@ function typedQuantity(input: HTMLInputElement): number {
 function check(input: HTMLInputElement): boolean {
   const limits = limitsOf(input);
   const quantity = typedQuantity(input);
-  const problem = quantityProblem(quantity, limits, { tooFew: input.dataset.tooFew ?? '', tooMany: input.dataset.tooMany ?? '' });
+  const notAQuantity = input.form?.dataset.notAQuantity ?? '';
+  const problem = quantityProblem(quantity, limits, { tooFew: input.dataset.tooFew ?? '', tooMany: input.dataset.tooMany ?? '', notAQuantity });
   input.setCustomValidity(problem);
   const note = document.getElementById(input.getAttribute('aria-describedby') ?? '');
   if (note) note.textContent = problem;
@@ -48,7 +50,7 @@ export function enhanceOrderForm(form: HTMLFormElement): void {
     const invalid = inputs.filter((input) => !check(input));
     const anyChosen = inputs.some((input) => Number(input.value) > 0);
     const note = document.getElementById('add-note');
-    if (note) note.textContent = orderFormNote(invalid.length === 0, anyChosen);
+    if (note) note.textContent = orderFormNote(invalid.length === 0, anyChosen, form.dataset.nothingChosen ?? '');
     if (invalid.length > 0 || !anyChosen) {
       event.preventDefault();
       (invalid[0] ?? inputs[0])?.focus();

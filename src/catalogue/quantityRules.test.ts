@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { NOT_A_QUANTITY, NOTHING_CHOSEN, orderFormNote, quantityProblem, stepQuantity } from './quantityRules';
+import { orderFormNote, quantityProblem, stepQuantity } from './quantityRules';
 
-const words = { tooFew: 'You must purchase a minimum of 2 tickets of this type', tooMany: 'You can buy at most 10 of these' };
+const NOT_A_QUANTITY = 'Type a whole number of tickets, or 0 for none';
+const NOTHING_CHOSEN = 'Choose at least one ticket or gift voucher to add';
+const words = { tooFew: 'You must purchase a minimum of 2 tickets of this type', tooMany: 'You can buy at most 10 of these', notAQuantity: NOT_A_QUANTITY };
 const pairs = { min: 2, max: 10 };
 
 describe('the order form’s quantity rules', () => {
@@ -30,8 +32,8 @@ describe('the order form’s quantity rules', () => {
   });
 
   it('asks for a choice only when every line is valid and none is chosen', () => {
-    expect(orderFormNote(true, false)).toBe(NOTHING_CHOSEN);
-    expect(orderFormNote(true, true)).toBe('');
-    expect(orderFormNote(false, false)).toBe('');
+    expect(orderFormNote(true, false, NOTHING_CHOSEN)).toBe(NOTHING_CHOSEN);
+    expect(orderFormNote(true, true, NOTHING_CHOSEN)).toBe('');
+    expect(orderFormNote(false, false, NOTHING_CHOSEN)).toBe('');
   });
 });

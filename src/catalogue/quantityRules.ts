@@ -1,6 +1,7 @@
 /**
  * The order form's quantity rules, as the basket has them: 0 means none; otherwise a quantity runs
- * from the line's minimum to what one order may hold.
+ * from the line's minimum to what one order may hold. The words are the page's, in its language
+ * (the event page writes them into the form's and each input's data attributes).
  */
 
 export interface Limits {
@@ -8,12 +9,16 @@ export interface Limits {
   max: number;
 }
 
-export const NOT_A_QUANTITY = 'Type a whole number of tickets, or 0 for none';
-export const NOTHING_CHOSEN = 'Choose at least one ticket or gift voucher to add';
+/** What the form says of a line out of its range, and of a quantity that is not one. */
+export interface QuantityWords {
+  tooFew: string;
+  tooMany: string;
+  notAQuantity: string;
+}
 
 /** What is wrong with a typed quantity, in the basket's words ('' when nothing is). */
-export function quantityProblem(quantity: number, limits: Limits, words: { tooFew: string; tooMany: string }): string {
-  if (!Number.isInteger(quantity) || quantity < 0) return NOT_A_QUANTITY;
+export function quantityProblem(quantity: number, limits: Limits, words: QuantityWords): string {
+  if (!Number.isInteger(quantity) || quantity < 0) return words.notAQuantity;
   if (quantity > 0 && quantity < limits.min) return words.tooFew;
   if (quantity > limits.max) return words.tooMany;
   return '';
@@ -26,7 +31,7 @@ export function stepQuantity(current: number, direction: 1 | -1, limits: Limits)
   return Math.min(next, limits.max);
 }
 
-/** The note beside 'Add to basket' when the form is sent. */
-export function orderFormNote(allValid: boolean, anyChosen: boolean): string {
-  return allValid && !anyChosen ? NOTHING_CHOSEN : '';
+/** The note beside 'Add to basket' when the form is sent: `nothingChosen` when every line is valid and none is chosen. */
+export function orderFormNote(allValid: boolean, anyChosen: boolean, nothingChosen: string): string {
+  return allValid && !anyChosen ? nothingChosen : '';
 }

@@ -130,7 +130,7 @@ export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
       <div class="event-hero"><img src="${event.thumbnail}" alt="" width="360" height="225"><div class="event-hero__text"><h1>${event.title}</h1>
       <p>${event.description}</p><p class="muted">${event.venueName}, ${event.venueAddress}</p>
       <p class="muted">${richHtml('page.event.by', { name: organiser.name }, { a: (name) => html`<a class="inline-link" href="/organiser/${organiser.id}/">${name}</a>` })}</p></div></div>
-      <form method="post" action="/do/checkout/add/" id="add" class="add-form" novalidate>
+      <form method="post" action="/do/checkout/add/" id="add" class="add-form" data-not-a-quantity="${t('page.event.notAQuantity')}" data-nothing-chosen="${t('page.event.nothingChosen')}" novalidate>
       <input type="hidden" name="parent_event_id" value="${event.id}">
       ${seatDates.map((d) => html`<p class="seat-plan-link"><a class="button button--large" href="/events/book_seats/${d.id}/">${t('page.event.chooseSeatsFor', { date: formatNiceDate(d.startsAt) })}</a></p>`)}
       <h2>${t('page.event.tickets')}</h2><ul class="offer-list" role="list">${ticketRows}</ul>
