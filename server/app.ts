@@ -28,7 +28,9 @@ import { api } from './routes/api/index.ts';
 import { dev } from './routes/dev/index.ts';
 import type { MovableClock } from './routes/dev/clock.ts';
 import { pages } from './routes/pages/index.ts';
-import { registerWaitingRoom, type FastPath } from './routes/waitingRoom/index.ts';
+import { waitingRoom, type FastPath } from './routes/waitingRoom/index.ts';
+import { queueGates } from './routes/waitingRoom/gates.ts';
+import { WaitingRooms } from './domain/waitingRoom/room.ts';
 import { registerOrganiserConsole } from './routes/organiser/index.ts';
 import { sandbox } from './routes/sandbox/index.ts';
 import { STYLE } from './views/html.ts';
@@ -65,7 +67,9 @@ export async function buildApp(deps: {
   plans?: PlanWiring;
 }): Promise<FastifyInstance> {
   const { db, config } = deps;
-  // What answers a request before Fastify does (the waiting room's polls), once the routes are in.
+  // What answers a request before Fastify does, once the routes are in: the waiting room's polls, the
+  // one exception to every request going through Fastify, for the cost of the poll every queued
+  // buyer repeats (routes/waitingRoom/index.ts says how it is measured; docs/scale.md).
   let fastPath: FastPath | null = null;
   const app = Fastify({
     // The HTTP server Fastify would make itself (its timeouts included), with the fast path in front.
@@ -143,9 +147,17 @@ export async function buildApp(deps: {
     return reply.status(500).send({ error: 'Something went wrong on our side. Please try again.' });
   });
 
-  const waitingRoom = await registerWaitingRoom(app, appDeps, { staticDir: path.resolve(config.staticDir), apiHeaders: apiHeadersFor(config.publicUrl) });
-  fastPath = waitingRoom.pollFastPath;
-  await registerOrganiserConsole(app, appDeps, waitingRoom.rooms);
+  // The process's view of the queues: the waiting room's routes, the doors behind them and the organiser's console read it.
+  const rooms = new WaitingRooms(db, appDeps.clock);
+  await app.register(queueGates, { deps: appDeps, rooms });
+  await app.register(waitingRoom, {
+    deps: appDeps,
+    rooms,
+    staticDir: path.resolve(config.staticDir),
+    apiHeaders: apiHeadersFor(config.publicUrl),
+    fastPath: (answer) => (fastPath = answer),
+  });
+  await registerOrganiserConsole(app, appDeps, rooms);
   await app.register(api, { deps: appDeps });
   // Demo mode's routes are not registered outside it, and registerDemoMode answers their paths 404 there.
   if (config.demo) {

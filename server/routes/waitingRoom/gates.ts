@@ -7,10 +7,14 @@
  * registered, so no other route pays for it, and a date without a queue costs a map look-up.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { Database } from '../../db/index.ts';
+import fp from 'fastify-plugin';
+import type { AppDeps } from '../../http/deps.ts';
 import { saleIdOf } from '../../http/session.ts';
 import { eventDateCount, queuedDatesOfSale, useAdmissionFor, type WaitingRooms } from '../../domain/waitingRoom/room.ts';
-import type { Admission, Place } from '../../domain/waitingRoom/tokens.ts';
+import { waitingListMailOf } from '../../domain/waitingRoom/start.ts';
+import { offerFreedStock } from '../../domain/waitingRoom/waitingList.ts';
+import type { Admission } from '../../domain/waitingRoom/tokens.ts';
+import { queueCookies } from './cookies.ts';
 import { admissionEndedMessage, queuePagePath } from '../../../contract/queuePage.ts';
 import { calls } from '../../../contract/index.ts';
 
@@ -47,12 +51,9 @@ const queuedForReservation = new WeakMap<FastifyRequest, { dates: number[]; refu
  */
 export const queuedDatesOf = (request: FastifyRequest) => queuedForReservation.get(request) ?? null;
 
-interface GateDeps {
-  db: Database;
-  clock: () => Date;
+export interface GateOptions {
+  deps: Pick<AppDeps, 'db' | 'clock' | 'config' | 'mailer'>;
   rooms: WaitingRooms;
-  admissionOf(request: FastifyRequest, dateId: number): Admission | null;
-  placeOf(request: FastifyRequest, dateId: number): Place | null;
 }
 
 const ADD_PATH = calls.addToBasket.path;
@@ -64,8 +65,9 @@ function wantsHtml(request: FastifyRequest): boolean {
   return accept.includes('text/html') && !accept.includes('application/json');
 }
 
-export function registerGates(app: FastifyInstance, { db, clock, rooms, admissionOf, placeOf }: GateDeps): void {
-  const nowSeconds = () => Math.floor(clock().getTime() / 1000);
+async function gates(app: FastifyInstance, { deps, rooms }: GateOptions): Promise<void> {
+  const { db, clock, config } = deps;
+  const { admissionOf, placeOf, nowSeconds } = queueCookies(config, clock);
   app.addHook('onRoute', (route) => {
     const methods = [route.method].flat();
     const gate =
@@ -80,6 +82,22 @@ export function registerGates(app: FastifyInstance, { db, clock, rooms, admissio
               : null;
     if (gate) route.preHandler = [...[route.preHandler ?? []].flat(), gate];
   });
+
+  // Stock freed while buyers wait goes to the lists first, before adding or reserving takes any (and
+  // before the doors above): the lists' offers (waitingList.ts), made by the route itself.
+  const mail = waitingListMailOf(config, deps.mailer);
+  const stockTaking = new Set([calls.addToBasket.path, calls.reserveTickets.path]);
+  app.addHook('onRoute', (route) => {
+    if (!stockTaking.has(route.url) || ![route.method].flat().includes('POST')) return;
+    route.preHandler = [listFirst, ...[route.preHandler ?? []].flat()];
+  });
+  async function listFirst(request: FastifyRequest) {
+    const body = (request.body ?? {}) as { ticket?: unknown };
+    const lines = body.ticket && typeof body.ticket === 'object' ? Object.values(body.ticket as Record<string, { ticket?: unknown }>) : [];
+    const ticketTypeIds = lines.map((l) => Number(l?.ticket)).filter((id) => Number.isSafeInteger(id) && id > 0).slice(0, 50);
+    if (!(await rooms.waitingListed())) return;
+    await offerFreedStock(db, mail, clock(), { saleId: saleIdOf(request), ticketTypeIds });
+  }
 
   // The seat page of a queued date (served by the app's catch-all, so found here by its path) sends
   // a buyer without the date's admission to its queue, as the event page does.
@@ -169,3 +187,9 @@ export function registerGates(app: FastifyInstance, { db, clock, rooms, admissio
     if (first) notices.set(request, { message: admissionClockMessage(new Date(first.expiresAt * 1000)), until: first.expiresAt, leavePath: `/queue/${first.dateId}/leave/` });
   }
 }
+
+/**
+ * The doors, on the whole app (not encapsulated): they attach to the basket's, the seats', the
+ * reservation's and the event page's routes registered after them, wherever those are registered.
+ */
+export const queueGates = fp(gates, { name: 'queue-gates', fastify: '5.x', dependencies: ['session'] });

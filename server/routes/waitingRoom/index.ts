@@ -5,19 +5,20 @@
  * reservation ask for on a queued event date.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod/mini';
 import type { AppDeps } from '../../http/deps.ts';
-import { bindingOf, ensureSessionBinding, onSessionReplaced, sessionBindingOf, sessionIdOfHeader, userIdOf } from '../../http/session.ts';
+import { bindingOf, onSessionReplaced, sessionBindingOf, sessionIdOfHeader, userIdOf } from '../../http/session.ts';
 import { Refusal } from '../../domain/refusal.ts';
 import { Html, html, page } from '../../views/html.ts';
 import { builtScripts } from '../../views/builtScripts.ts';
 import { askForTurnMail } from '../../domain/waitingRoom/turnMail.ts';
 import { openOnSaleNow } from '../../domain/waitingRoom/demo.ts';
-import { admitOnce, endTurn, joinAs, numberOf, placeOfAccount, WaitingRooms, type QueuedDate, type QueueView } from '../../domain/waitingRoom/room.ts';
-import { placesPerAddressMessage, registerGates, SIGN_IN_TO_QUEUE_MESSAGE } from './gates.ts';
+import { admitOnce, endTurn, joinAs, numberOf, placeOfAccount, type QueuedDate, type QueueView, type WaitingRooms } from '../../domain/waitingRoom/room.ts';
+import { placesPerAddressMessage, SIGN_IN_TO_QUEUE_MESSAGE } from './gates.ts';
 import { QueuePush } from './push.ts';
-import { admissionCookie, placeCookie, QUEUE_COOKIE, signer, type Admission, type Place } from '../../domain/waitingRoom/tokens.ts';
+import { admissionCookie, placeCookie, QUEUE_COOKIE, type Place } from '../../domain/waitingRoom/tokens.ts';
+import { queueCookies } from './cookies.ts';
 import { registerWaitingList, WAITING_LIST_INTRO, waitingListFormHtml } from './waitingList.ts';
 import { registerOffers } from './offer.ts';
 import {
@@ -48,33 +49,33 @@ const POLL_PATH = /^\/ajax\/queue\/([1-9]\d{0,8})\/status\/?(?:\?|$)/;
 
 /**
  * Answers a request before Fastify sees it, when it can: true when it has. The server calls it for
- * every request (server/app.ts); a request it leaves goes to Fastify as usual.
+ * every request (server/app.ts); a request it leaves goes to Fastify as usual. The poll's is the
+ * one such path (see `pollFastPath` below and docs/scale.md).
  */
 export type FastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
 
+export interface WaitingRoomOptions {
+  deps: AppDeps;
+  /** The process's view of the queues, shared with the doors (./gates.ts) and the organiser's console. */
+  rooms: WaitingRooms;
+  staticDir: string;
+  /** The API's security headers (plugins/security.ts), which the poll's fast path sets itself. */
+  apiHeaders: readonly (readonly [string, string])[];
+  /** Receives the poll's fast path once the routes are in, for the HTTP server to put in front of Fastify. */
+  fastPath(answer: FastPath): void;
+}
+
 const idParam = (raw: string): number | null => (/^[1-9]\d{0,8}$/.test(raw) ? Number(raw) : null);
 
-export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, opts: { staticDir: string; apiHeaders: readonly (readonly [string, string])[] }): Promise<{ rooms: WaitingRooms; pollFastPath: FastPath; push: QueuePush }> {
+/**
+ * The waiting room's routes, registered like the other route plugins. The doors behind the queue
+ * (adding, holding seats, reserving, the event page) are the app-wide plugin ./gates.ts.
+ */
+export const waitingRoom: FastifyPluginAsync<WaitingRoomOptions> = async (app, opts) => {
+  const { deps, rooms } = opts;
   const { db, config, clock } = deps;
-  const rooms = new WaitingRooms(db, clock);
-  const sign = signer(config.sessionSecret);
-  const nowSeconds = () => Math.floor(clock().getTime() / 1000);
-
-  function setCookie(request: FastifyRequest, reply: FastifyReply, name: string, value: string, maxAge: number) {
-    reply.setCookie(name, value, { httpOnly: true, sameSite: 'lax', secure: request.protocol === 'https', path: '/', maxAge: Math.max(1, maxAge) });
-  }
-
-  // A place and an admission belong to the session they were given to: read with its binding, set
-  // for it, and signed again for the new session when signing in or out replaces it.
-  const placeOf = (request: FastifyRequest, dateId: number) => sign.readPlace(request.cookies[placeCookie(dateId)], dateId, sessionBindingOf(request), nowSeconds());
-  const admissionOf = (request: FastifyRequest, dateId: number) =>
-    sign.readAdmission(request.cookies[admissionCookie(dateId)], dateId, sessionBindingOf(request), nowSeconds());
-  function setPlace(request: FastifyRequest, reply: FastifyReply, place: Place, binding = ensureSessionBinding(request, reply)) {
-    setCookie(request, reply, placeCookie(place.dateId), sign.place(place, binding), place.expiresAt - nowSeconds());
-  }
-  function setAdmission(request: FastifyRequest, reply: FastifyReply, admission: Admission, binding = ensureSessionBinding(request, reply)) {
-    setCookie(request, reply, admissionCookie(admission.dateId), sign.admission(admission, binding), admission.expiresAt - nowSeconds());
-  }
+  // A place and an admission belong to the session they were given to (./cookies.ts).
+  const { sign, nowSeconds, placeOf, admissionOf, setPlace, setAdmission } = queueCookies(config, clock);
   onSessionReplaced(app, (request, reply, from, to) => {
     if (from === null) return;
     const now = nowSeconds();
@@ -166,9 +167,6 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
     if (!date) throw new Refusal('not-found', 'This event date has no queue.');
     return date;
   }
-
-  // The doors behind the queue: adding, holding seats, reserving and the event page (./gates.ts).
-  registerGates(app, { db, clock, rooms, admissionOf, placeOf });
 
   // The queue page. A buyer with a place sees it painted at once (position, wait, progress: what a
   // poll would answer, as cheap: no database), kept by no one else. Without one, the page is the same
@@ -333,6 +331,12 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
    * would otherwise cost. Whatever it cannot answer now, it leaves to Fastify: another method or
    * path, a poll `answerNow` leaves to the route, and a request over HTTPS that the site's address
    * does not say is HTTPS (the security hook adds HSTS to it).
+   *
+   * The one exception to "every request goes through Fastify" (server/app.ts puts it in front): the
+   * poll is what every queued buyer repeats every few seconds, and through Fastify it costs several
+   * times a /health request; answered here it costs no more than one (bench/waitingRoom.ts measures
+   * the ratio, which bench:check keeps at or under 1). Its body is written by hand (`wire` above) for
+   * the same reason; docs/scale.md says so too.
    */
   const pollHeaders: string[] = [...opts.apiHeaders, ['cache-control', POLL_CACHE_CONTROL], ['content-type', JSON_TYPE]].flat();
   const httpsSite = opts.apiHeaders.some(([name]) => name === 'strict-transport-security');
@@ -367,8 +371,8 @@ export async function registerWaitingRoom(app: FastifyInstance, deps: AppDeps, o
     return true;
   };
 
-  return { rooms, pollFastPath, push };
-}
+  opts.fastPath(pollFastPath);
+};
 
 /** What the page says first: the words the page's script says for the same status (contract/queuePage.ts). */
 function firstWords(view: QueueView): { message: string; progress: number } {

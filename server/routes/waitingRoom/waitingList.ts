@@ -2,10 +2,10 @@
  * The waiting list's routes: joining (JSON for the queue page's script, a page for the event page's
  * plain form), with the proof of work; a ticket type's own waiting-list page; leaving by the link in
  * the confirmation. Every route that takes stock (adding, reserving) first gives stock freed while
- * buyers wait to the lists (`offerFreedStock`), so no buyer off the list claims it before them. An
- * offer is claimed in ./offer.ts.
+ * buyers wait to the lists (`offerFreedStock`, attached to those routes by ./gates.ts), so no buyer
+ * off the list claims it before them. An offer is claimed in ./offer.ts.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply } from 'fastify';
 import { z } from 'zod/mini';
 import type { AppDeps } from '../../http/deps.ts';
 import type { WaitingRooms } from '../../domain/waitingRoom/room.ts';
@@ -19,13 +19,10 @@ import {
   ticketTypeForWaitingList,
   LEAVE_UNKNOWN_MESSAGE,
   LEFT_MESSAGE,
-  offerFreedStock,
 } from '../../domain/waitingRoom/waitingList.ts';
 import { waitingListMailOf } from '../../domain/waitingRoom/start.ts';
 import { Refusal } from '../../domain/refusal.ts';
 import { refusalStatus } from '../../http/refusals.ts';
-import { saleIdOf } from '../../http/session.ts';
-import { calls } from '../../../contract/index.ts';
 import { WAITING_LIST_PATH } from '../../../contract/waitingRoom.ts';
 
 export const WAITING_LIST_INVALID_MESSAGE = 'Give a valid e-mail address and how many tickets you want.';
@@ -48,20 +45,6 @@ export function registerWaitingList(app: FastifyInstance, deps: AppDeps, rooms: 
   const mail = waitingListMailOf(config, deps.mailer);
   const show = (reply: FastifyReply, body: Html, status = 200) =>
     reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page(config, 'Waiting list', html`<h1>Waiting list</h1>${body}`));
-
-  // Stock freed while buyers wait goes to the lists first: before adding or reserving takes any.
-  const stockTaking = new Set([calls.addToBasket.path, calls.reserveTickets.path]);
-  app.addHook('onRoute', (route) => {
-    if (!stockTaking.has(route.url) || ![route.method].flat().includes('POST')) return;
-    route.preHandler = [listFirst, ...[route.preHandler ?? []].flat()];
-  });
-  async function listFirst(request: FastifyRequest) {
-    const body = (request.body ?? {}) as { ticket?: unknown };
-    const lines = body.ticket && typeof body.ticket === 'object' ? Object.values(body.ticket as Record<string, { ticket?: unknown }>) : [];
-    const ticketTypeIds = lines.map((l) => Number(l?.ticket)).filter((id) => Number.isSafeInteger(id) && id > 0).slice(0, 50);
-    if (!(await rooms.waitingListed())) return;
-    await offerFreedStock(db, mail, clock(), { saleId: saleIdOf(request), ticketTypeIds });
-  }
 
   // The waiting list: JSON for the queue page's script, a page for the event page's plain form.
   app.post(WAITING_LIST_PATH, async (request, reply) => {
