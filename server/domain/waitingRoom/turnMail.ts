@@ -9,7 +9,7 @@ import { rows, type Database, type Executor } from '../../db/index.ts';
 import { sendMail } from '../../mail/index.ts';
 import { turnMail } from '../../mail/waitingList.ts';
 import { queuePagePath } from '../../../contract/queuePage.ts';
-import type { WaitingListMail } from './waitingList.ts';
+import type { WaitingListMail } from './mail.ts';
 import { writtenFor } from '../accountLanguage.ts';
 
 /** Places e-mailed in one go; the rest wait for the job's next round, a few seconds on. */

@@ -20,7 +20,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import { unchecked } from '../../../contract/unchecked.ts';
 import { rows, type Database } from '../../db/index.ts';
 import { saleLines, sales, waitingListEntries } from '../../db/schema.ts';
-import { sendMail, type Mailer } from '../../mail/index.ts';
+import { sendMail } from '../../mail/index.ts';
+import type { WaitingListMail } from './mail.ts';
 import { mailTurns } from './turnMail.ts';
 import { waitingListJoinedMail, waitingListOfferMail } from '../../mail/waitingList.ts';
 import { formatDeadline } from '../format.ts';
@@ -94,16 +95,8 @@ async function freeNow(db: Pick<Database, 'execute'>, type: TypeRow, now: Date):
   return Math.min(left.get(type.date_pool) ?? 0, type.pool_id ? (left.get(type.pool_id) ?? 0) : Infinity);
 }
 
-/** What the list's jobs and routes need to make offers and send their e-mails. */
-export interface WaitingListMail {
-  mailer: Mailer;
-  brandName: string;
-  publicUrl: string;
-  /** The site's secret: the leave link is signed under a key derived from it. */
-  secret: string;
-  /** The site's default per-order maximum (MAX_PER_ORDER), when neither the type nor its event sets one. */
-  maxPerOrder?: number;
-}
+/** What the list's jobs and routes need to make offers and send their e-mails (./mail.ts). */
+export type { WaitingListMail };
 /** The older name of the same. */
 export type OfferMail = WaitingListMail;
 
