@@ -7,6 +7,7 @@
  */
 import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type WheelEvent } from 'react';
 import type { MapSeat } from '../../machines/seatSelection/seatSelection.connect';
+import { t } from '../../i18n/runtime';
 
 export const SEAT_RADIUS = 10;
 
@@ -179,15 +180,15 @@ export const SeatMap = memo(function SeatMap({ seats, sections, width, height, c
   const zoomed = box.w < full.w - 0.5;
   return (
     <div className="seat-map">
-      <div className="seat-map__tools" role="group" aria-label="Zoom">
+      <div className="seat-map__tools" role="group" aria-label={t('seats.zoom')}>
         <button type="button" className="button button--secondary seat-map__tool" onClick={() => zoom(1.5)} disabled={box.w <= full.w / 8 + 0.5}>
-          Zoom in
+          {t('seats.zoomIn')}
         </button>
         <button type="button" className="button button--secondary seat-map__tool" onClick={() => zoom(1 / 1.5)} disabled={!zoomed}>
-          Zoom out
+          {t('seats.zoomOut')}
         </button>
         <button type="button" className="button button--secondary seat-map__tool" onClick={() => setBox(full)} disabled={!zoomed}>
-          Whole plan
+          {t('seats.wholePlan')}
         </button>
       </div>
       <svg
@@ -195,7 +196,7 @@ export const SeatMap = memo(function SeatMap({ seats, sections, width, height, c
         className="seat-map__svg"
         viewBox={`${box.x} ${box.y} ${box.w} ${box.h}`}
         role="group"
-        aria-label="Seating chart. Use the arrow keys to move between seats, and Space or Enter to choose one."
+        aria-label={t('seats.chart')}
         onKeyDown={onKeyDown}
         onFocus={(e) => {
           const id = Number((e.target as Element).getAttribute?.('data-seat'));
@@ -210,7 +211,7 @@ export const SeatMap = memo(function SeatMap({ seats, sections, width, height, c
       >
         <rect className="seat-map__stage" x={width / 2 - 140} y={12} width={280} height={32} rx={6} />
         <text className="seat-map__label" x={width / 2} y={33} textAnchor="middle" aria-hidden="true">
-          Stage
+          {t('seats.stage')}
         </text>
         {sections.map((s) => (
           <text key={s.name} className="seat-map__label" x={s.x} y={s.y} textAnchor="middle" aria-hidden="true">

@@ -16,12 +16,12 @@ import type { createSeatSelectionMachine } from './seatActors';
 import { eventDateQuery, seatingPlanQuery } from './seatQueries';
 import { neighbours, SeatMap } from './SeatMap';
 import { SeatList } from './SeatList';
+import { t } from '../../i18n/runtime';
 
 /** seats.io's chart and its React component, in their own chunk: only a seats.io seat page loads them. */
 const SeatsioChart = lazy(() => import('./SeatsioChart'));
 
-/** Spec 001 §8: seat-plan loading errors show the server's message field when present. */
-const PLAN_FAILED = 'Unable to load the seating plan. Please try again later';
+/** Spec 001 §8: seat-plan loading errors show the server's message field when present, else seats.planFailed. */
 const PALETTE = ['#1d4ed8', '#7e22ce', '#0f766e', '#b45309', '#be123c'];
 
 export function SeatPage({ eventDateId, machine }: { eventDateId: number; machine: ReturnType<typeof createSeatSelectionMachine> }) {
@@ -31,19 +31,19 @@ export function SeatPage({ eventDateId, machine }: { eventDateId: number; machin
   return (
     <>
       {failure ? (
-        <div className="toasts" aria-label="Notifications" role="region">
+        <div className="toasts" aria-label={t('ui.notifications')} role="region">
           <div className="toasts__item">
-            <Alert type="error">{(failure as { serverMessage?: string | null }).serverMessage ?? PLAN_FAILED}</Alert>
+            <Alert type="error">{(failure as { serverMessage?: string | null }).serverMessage ?? t('seats.planFailed')}</Alert>
           </div>
         </div>
       ) : null}
       {info.data && plan.data ? (
         <Seats eventDateId={eventDateId} machine={machine} info={info.data} plan={plan.data} />
       ) : failure ? (
-        <h1 className="seat-page__title">Seat selection</h1>
+        <h1 className="seat-page__title">{t('seats.selection')}</h1>
       ) : (
         <p className="seat-page__loading" role="status">
-          Loading the seating plan…
+          {t('seats.loadingPlan')}
         </p>
       )}
     </>
@@ -99,14 +99,14 @@ function Seats({ eventDateId, machine, info, plan }: { eventDateId: number; mach
       <div className="seat-page__body">
         <section className="seat-page__chart" aria-labelledby="seat-chart-title">
           <div className="seat-page__chart-head">
-            <h2 id="seat-chart-title">Choose your seats</h2>
+            <h2 id="seat-chart-title">{t('seats.title')}</h2>
             {seatsio ? null : (
-              <div className="seat-page__modes" role="group" aria-label="Show the seats as">
+              <div className="seat-page__modes" role="group" aria-label={t('seats.showAs')}>
                 <button type="button" className="button button--secondary" aria-pressed={mode === 'map'} onClick={() => setMode('map')}>
-                  Map
+                  {t('seats.map')}
                 </button>
                 <button type="button" className="button button--secondary" aria-pressed={mode === 'list'} onClick={() => setMode('list')}>
-                  List
+                  {t('seats.list')}
                 </button>
               </div>
             )}
@@ -124,7 +124,7 @@ function Seats({ eventDateId, machine, info, plan }: { eventDateId: number; mach
             <Suspense
               fallback={
                 <p className="seat-page__loading" role="status">
-                  Loading the seating chart…
+                  {t('seats.loadingChart')}
                 </p>
               }
             >
@@ -145,9 +145,9 @@ function Seats({ eventDateId, machine, info, plan }: { eventDateId: number; mach
           {seatsio ? null : <Legend plan={plan} colours={colours} />}
         </section>
         <aside className="seat-page__summary" aria-labelledby="selected-seats-title">
-          <h2 id="selected-seats-title">Selected Seats:</h2>
+          <h2 id="selected-seats-title">{t('seats.selected')}</h2>
           {summary.seats.length === 0 ? (
-            <p className="muted">No seats chosen yet. Choose a seat on the chart.</p>
+            <p className="muted">{t('seats.noneChosen')}</p>
           ) : (
             <ul className="seat-page__selected" role="list">
               {summary.seats.map((s) => (
@@ -160,17 +160,15 @@ function Seats({ eventDateId, machine, info, plan }: { eventDateId: number; mach
             </ul>
           )}
           <p className="seat-page__total">
-            <span>Total</span> <strong>{summary.total}</strong>
+            <span>{t('seats.total')}</span> <strong>{summary.total}</strong>
           </p>
           {view.selected.length > 0 && view.secondsHeld > 0 ? (
             <p className="muted seat-page__hold">
-              {seatsio
-                ? `Your seats are held for you for ${Math.round(view.secondsHeld / 60)} minutes.`
-                : `Your seats are held for you for ${Math.round(view.secondsHeld / 60)} minutes after your last choice.`}
+              {t(seatsio ? 'seats.heldFor' : 'seats.heldAfterChoice', { minutes: Math.round(view.secondsHeld / 60) })}
             </p>
           ) : null}
           <button type="button" className="button button--large seat-page__add" disabled={!view.canAdd} aria-busy={view.pending} onClick={senders.add}>
-            Add To Basket!
+            {t('seats.add')}
           </button>
         </aside>
       </div>
@@ -181,7 +179,7 @@ function Seats({ eventDateId, machine, info, plan }: { eventDateId: number; mach
 function Legend({ plan, colours }: { plan: SeatingPlan; colours: Map<number, string> }) {
   return (
     <div className="seat-legend">
-      <h3 className="seat-legend__title">Key</h3>
+      <h3 className="seat-legend__title">{t('seats.key')}</h3>
       <ul className="seat-legend__list" role="list">
         {plan.seating_plan_event.pricing.map((p) => (
           <li key={p.ticket_type_id}>
@@ -196,20 +194,20 @@ function Legend({ plan, colours }: { plan: SeatingPlan; colours: Map<number, str
             <circle r="10" fill="#1d4ed8" />
             <path className="seat__mark" d="M-5 0l3.5 3.5 6.5-7" />
           </svg>
-          Selected (ticked)
+          {t('seats.keySelected')}
         </li>
         <li>
           <svg viewBox="-12 -12 24 24" className="seat-legend__swatch seat seat--taken" aria-hidden="true">
             <circle r="10" />
             <path className="seat__mark" d="M-4 -4l8 8m0-8l-8 8" />
           </svg>
-          Unavailable (crossed)
+          {t('seats.keyTaken')}
         </li>
         <li>
           <svg viewBox="-12 -12 24 24" className="seat-legend__swatch seat seat--unpriced" aria-hidden="true">
             <circle r="10" />
           </svg>
-          Not for sale (outlined)
+          {t('seats.keyUnpriced')}
         </li>
       </ul>
     </div>

@@ -9,6 +9,7 @@ import { Footer } from '../app/Footer';
 import { createSeatSelectionMachine } from './seatActors';
 import { SeatPage } from './SeatPage';
 import './seats.css';
+import { t } from '../../i18n/runtime';
 
 /**
  * The header's basket count (spec 001 §9): the basket as the checkout reads it, announced as the
@@ -24,12 +25,12 @@ function BasketCount() {
 
 export function mountSeatPage(root: Root, queryClient: QueryClient, eventDateId: number): void {
   const machine = createSeatSelectionMachine({ queryClient, eventDateId, navigate: (url) => window.location.assign(url) });
-  document.title = 'Choose your seats';
+  document.title = t('seats.title');
   root.render(
     <StrictMode>
       <QueryClientProvider client={queryClient}>
         <a className="skip-link" href="#main">
-          Skip to content
+          {t('site.skipToContent')}
         </a>
         <Header />
         <BasketCount />

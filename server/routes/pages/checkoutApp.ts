@@ -19,7 +19,8 @@ import { isDemoPath } from '../../http/demoMode.ts';
 import { telemetryMeta } from '../../http/pageMeta.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { basketScreenHtml } from '../../views/basketScreen.tsx';
-import { checkoutShell, html, htmlLangDir, jsonScript, page } from '../../views/html.ts';
+import { checkoutShell, esc, html, htmlLangDir, jsonScript, page, richHtml } from '../../views/html.ts';
+import { t } from '../../../i18n/runtime.ts';
 import { appCatalogue } from '../../../i18n/catalogues.ts';
 import { CATALOGUE_ID } from '../../../i18n/locales.ts';
 import { organiserLanguage, requestLocale } from '../../http/locale.ts';
@@ -60,7 +61,7 @@ export function registerCheckoutApp(app: FastifyInstance, { deps, staticDir, all
     const seatDate = /^\/events\/book_seats\/([1-9]\d{0,9})\/$/.exec(url)?.[1];
     const seated = seatDate !== undefined && Number(seatDate) <= MAX_ID && (await hasSeatPlan(deps.db, Number(seatDate)));
     if (url.startsWith('/events/book_seats/') && !seated) {
-      return reply.status(404).type('text/html; charset=utf-8').send(page(config, 'Seat selection', html`<h1>Seat selection is not available for this event</h1>`));
+      return reply.status(404).type('text/html; charset=utf-8').send(page(config, t('seats.selection'), html`<h1>${t('page.seats.unavailable')}</h1>`));
     }
     if (seated) {
       // The seat page is the app's own entry (seats.html): it reads its event date and plan itself.
@@ -70,7 +71,7 @@ export function registerCheckoutApp(app: FastifyInstance, { deps, staticDir, all
         const withStyles = await inlineStylesheets(seatsPage, staticDir, nonce);
         const document = withLanguage(withStyles)
           .replace('<head>', `<head><meta name="csp-nonce" content="${nonce}">${demoMeta}${telemetryMeta(config)}`)
-          .replace('<div id="root"></div>', '<div id="root"><p class="page">Loading the seating plan…</p></div>');
+          .replace('<div id="root"></div>', `<div id="root"><p class="page">${esc(t('seats.loadingPlan'))}</p></div>`);
         return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').send(document);
       }
     }
@@ -79,7 +80,7 @@ export function registerCheckoutApp(app: FastifyInstance, { deps, staticDir, all
       return reply
         .status(503)
         .type('text/html; charset=utf-8')
-        .send(page(config, 'Checkout not built', html`<h1>The checkout app has not been built yet</h1><p>Run <code>npm run build</code>, then reload this page.</p>`));
+        .send(page(config, t('page.checkout.notBuiltTitle'), html`<h1>${t('page.checkout.notBuilt')}</h1><p>${runBuild()}</p>`));
     }
     // A build from another version of the app carries another loader, which the page's policy (the
     // hash of this version's loader) would block: the page would paint and never come alive.
@@ -88,7 +89,7 @@ export function registerCheckoutApp(app: FastifyInstance, { deps, staticDir, all
       return reply
         .status(503)
         .type('text/html; charset=utf-8')
-        .send(page(config, 'Checkout out of date', html`<h1>The checkout app was built from another version</h1><p>Run <code>npm run build</code>, then reload this page.</p>`));
+        .send(page(config, t('page.checkout.outOfDateTitle'), html`<h1>${t('page.checkout.outOfDate')}</h1><p>${runBuild()}</p>`));
     }
     const nonce = reply.styleNonce();
     // The first checkout and user come with the page, and the first screen paints before any script runs.
@@ -128,6 +129,9 @@ export function registerCheckoutApp(app: FastifyInstance, { deps, staticDir, all
  * The page in the request's language: its html element's `lang` and `dir`, and the active
  * locale's messages for the app (only those: the app downloads no other language).
  */
+/** 'Run npm run build, then reload this page.', the command in a code element. */
+const runBuild = () => richHtml('page.checkout.run', {}, { code: (command) => html`<code>${command}</code>` });
+
 function withLanguage(index: string): string {
   return index
     .replace(/<html lang="[^"]*">/, `<html ${htmlLangDir()}>`)
