@@ -245,6 +245,141 @@ export const checkoutMachine = createMachine({
           "type": "history",
           "history": "deep"
         },
+        "reserve": {
+          "description": "Reserving tickets.",
+          "tags": [
+            "reserving"
+          ],
+          "entry": [
+            {
+              "type": "rememberStep",
+              "params": {
+                "step": "reserve"
+              }
+            },
+            {
+              "type": "saveStep",
+              "params": {
+                "step": "reserve"
+              }
+            }
+          ],
+          "invoke": {
+            "src": "reservation",
+            "id": "reservation",
+            "systemId": "reservation",
+            "input": {},
+            "onDone": [
+              {
+                "guard": {
+                  "type": "reservationIs",
+                  "params": {
+                    "outcome": "reserved"
+                  }
+                },
+                "target": "#checkout.routing",
+                "actions": [
+                  "keepReservedCheckout",
+                  "acceptReservation",
+                  {
+                    "type": "startClock",
+                    "params": {
+                      "spawns": "countdown",
+                      "id": "countdown"
+                    }
+                  },
+                  "startReservedCountdown"
+                ],
+                "description": "Reserved: the hold starts, and the next step follows from the reserved checkout."
+              },
+              {
+                "guard": {
+                  "type": "reservationIs",
+                  "params": {
+                    "outcome": "captcha"
+                  }
+                },
+                "target": "#checkout.pastBasket.captcha.unsolved",
+                "actions": [
+                  "keepReservationSitekey",
+                  "freshCaptchaWidget"
+                ],
+                "description": "The server wants a captcha (again): a fresh widget to solve."
+              },
+              {
+                "guard": {
+                  "type": "reservationIs",
+                  "params": {
+                    "outcome": "redirect"
+                  }
+                },
+                "actions": {
+                  "type": "navigate"
+                },
+                "description": "The browser leaves for the address the server gave."
+              },
+              {
+                "guard": {
+                  "type": "reservationIs",
+                  "params": {
+                    "outcome": "error"
+                  }
+                },
+                "target": "#checkout.basket",
+                "actions": [
+                  "notifyServerReason",
+                  "reloadCheckout"
+                ],
+                "description": "The server’s reason is shown as a warning and the basket is reloaded."
+              },
+              {
+                "guard": {
+                  "type": "reservationIs",
+                  "params": {
+                    "outcome": "unknown"
+                  }
+                },
+                "target": "#checkout.basket",
+                "actions": {
+                  "type": "notify",
+                  "params": {
+                    "kind": "error",
+                    "text": "An unknown error occured. Please try again, or contact support."
+                  }
+                }
+              },
+              {
+                "target": "#checkout.basket",
+                "actions": {
+                  "type": "notify",
+                  "params": {
+                    "kind": "error",
+                    "text": "Unable to reserve tickets. Please try again later"
+                  }
+                },
+                "description": "The request failed."
+              }
+            ],
+            "onError": {
+              "target": "#checkout.basket",
+              "actions": {
+                "type": "notify",
+                "params": {
+                  "kind": "error",
+                  "text": "Unable to reserve tickets. Please try again later"
+                }
+              }
+            }
+          },
+          "on": {
+            "COPY_LINK_CLICKED": {
+              "actions": "forwardToReservation"
+            },
+            "WHY_TOGGLED": {
+              "actions": "forwardToReservation"
+            }
+          }
+        },
         "captcha": {
           "entry": [
             {
@@ -417,138 +552,115 @@ export const checkoutMachine = createMachine({
             }
           }
         },
-        "reserve": {
-          "description": "Reserving tickets.",
+        "donation": {
           "tags": [
-            "reserving"
+            "basketEditable"
           ],
           "entry": [
             {
               "type": "rememberStep",
               "params": {
-                "step": "reserve"
+                "step": "donation"
               }
             },
             {
               "type": "saveStep",
               "params": {
-                "step": "reserve"
+                "step": "donation"
               }
             }
           ],
-          "invoke": {
-            "src": "reservation",
-            "id": "reservation",
-            "systemId": "reservation",
-            "input": {},
-            "onDone": [
-              {
-                "guard": {
-                  "type": "reservationIs",
-                  "params": {
-                    "outcome": "reserved"
-                  }
+          "initial": "active",
+          "states": {
+            "active": {
+              "invoke": {
+                "src": "donation",
+                "id": "donation",
+                "systemId": "donation",
+                "onDone": {
+                  "target": "advancing"
+                }
+              }
+            },
+            "advancing": {
+              "tags": [
+                "advancing"
+              ],
+              "invoke": {
+                "src": "loadCheckout",
+                "id": "loadCheckout",
+                "onDone": {
+                  "target": "#checkout.routing",
+                  "actions": "keepCheckout"
                 },
-                "target": "#checkout.routing",
-                "actions": [
-                  "keepReservedCheckout",
-                  "acceptReservation",
-                  {
-                    "type": "startClock",
+                "onError": {
+                  "target": "active",
+                  "actions": {
+                    "type": "notify",
                     "params": {
-                      "spawns": "countdown",
-                      "id": "countdown"
+                      "kind": "error",
+                      "text": "Unable to get Checkout data. Please try again later"
                     }
                   },
-                  "startReservedCountdown"
-                ],
-                "description": "Reserved: the hold starts, and the next step follows from the reserved checkout."
-              },
-              {
-                "guard": {
-                  "type": "reservationIs",
-                  "params": {
-                    "outcome": "captcha"
-                  }
-                },
-                "target": "#checkout.pastBasket.captcha.unsolved",
-                "actions": [
-                  "keepReservationSitekey",
-                  "freshCaptchaWidget"
-                ],
-                "description": "The server wants a captcha (again): a fresh widget to solve."
-              },
-              {
-                "guard": {
-                  "type": "reservationIs",
-                  "params": {
-                    "outcome": "redirect"
-                  }
-                },
-                "actions": {
-                  "type": "navigate"
-                },
-                "description": "The browser leaves for the address the server gave."
-              },
-              {
-                "guard": {
-                  "type": "reservationIs",
-                  "params": {
-                    "outcome": "error"
-                  }
-                },
-                "target": "#checkout.basket",
-                "actions": [
-                  "notifyServerReason",
-                  "reloadCheckout"
-                ],
-                "description": "The server’s reason is shown as a warning and the basket is reloaded."
-              },
-              {
-                "guard": {
-                  "type": "reservationIs",
-                  "params": {
-                    "outcome": "unknown"
-                  }
-                },
-                "target": "#checkout.basket",
-                "actions": {
-                  "type": "notify",
-                  "params": {
-                    "kind": "error",
-                    "text": "An unknown error occured. Please try again, or contact support."
-                  }
-                }
-              },
-              {
-                "target": "#checkout.basket",
-                "actions": {
-                  "type": "notify",
-                  "params": {
-                    "kind": "error",
-                    "text": "Unable to reserve tickets. Please try again later"
-                  }
-                },
-                "description": "The request failed."
-              }
-            ],
-            "onError": {
-              "target": "#checkout.basket",
-              "actions": {
-                "type": "notify",
-                "params": {
-                  "kind": "error",
-                  "text": "Unable to reserve tickets. Please try again later"
+                  "description": "The buyer stays on the step and may press Continue again."
                 }
               }
             }
-          },
-          "on": {
-            "COPY_LINK_CLICKED": {
-              "actions": "forwardToReservation"
+          }
+        },
+        "gift_aid": {
+          "tags": [
+            "basketEditable"
+          ],
+          "entry": [
+            {
+              "type": "rememberStep",
+              "params": {
+                "step": "gift_aid"
+              }
             },
-            "WHY_TOGGLED": {
-              "actions": "forwardToReservation"
+            {
+              "type": "saveStep",
+              "params": {
+                "step": "gift_aid"
+              }
+            }
+          ],
+          "initial": "active",
+          "states": {
+            "active": {
+              "invoke": {
+                "src": "giftAid",
+                "id": "giftAid",
+                "systemId": "giftAid",
+                "onDone": {
+                  "target": "advancing"
+                }
+              }
+            },
+            "advancing": {
+              "tags": [
+                "advancing"
+              ],
+              "invoke": {
+                "src": "loadCheckout",
+                "id": "loadCheckout",
+                "onDone": {
+                  "target": "#checkout.routing",
+                  "actions": "keepCheckout"
+                },
+                "onError": {
+                  "target": "active",
+                  "actions": {
+                    "type": "notify",
+                    "params": {
+                      "kind": "error",
+                      "text": "Unable to get Checkout data. Please try again later"
+                    }
+                  },
+                  "description": "The buyer stays on the step and may press Continue again."
+                }
+              }
             }
           }
         },
@@ -645,118 +757,6 @@ export const checkoutMachine = createMachine({
                 "src": "marketing",
                 "id": "marketing",
                 "systemId": "marketing",
-                "onDone": {
-                  "target": "advancing"
-                }
-              }
-            },
-            "advancing": {
-              "tags": [
-                "advancing"
-              ],
-              "invoke": {
-                "src": "loadCheckout",
-                "id": "loadCheckout",
-                "onDone": {
-                  "target": "#checkout.routing",
-                  "actions": "keepCheckout"
-                },
-                "onError": {
-                  "target": "active",
-                  "actions": {
-                    "type": "notify",
-                    "params": {
-                      "kind": "error",
-                      "text": "Unable to get Checkout data. Please try again later"
-                    }
-                  },
-                  "description": "The buyer stays on the step and may press Continue again."
-                }
-              }
-            }
-          }
-        },
-        "donation": {
-          "tags": [
-            "basketEditable"
-          ],
-          "entry": [
-            {
-              "type": "rememberStep",
-              "params": {
-                "step": "donation"
-              }
-            },
-            {
-              "type": "saveStep",
-              "params": {
-                "step": "donation"
-              }
-            }
-          ],
-          "initial": "active",
-          "states": {
-            "active": {
-              "invoke": {
-                "src": "donation",
-                "id": "donation",
-                "systemId": "donation",
-                "onDone": {
-                  "target": "advancing"
-                }
-              }
-            },
-            "advancing": {
-              "tags": [
-                "advancing"
-              ],
-              "invoke": {
-                "src": "loadCheckout",
-                "id": "loadCheckout",
-                "onDone": {
-                  "target": "#checkout.routing",
-                  "actions": "keepCheckout"
-                },
-                "onError": {
-                  "target": "active",
-                  "actions": {
-                    "type": "notify",
-                    "params": {
-                      "kind": "error",
-                      "text": "Unable to get Checkout data. Please try again later"
-                    }
-                  },
-                  "description": "The buyer stays on the step and may press Continue again."
-                }
-              }
-            }
-          }
-        },
-        "gift_aid": {
-          "tags": [
-            "basketEditable"
-          ],
-          "entry": [
-            {
-              "type": "rememberStep",
-              "params": {
-                "step": "gift_aid"
-              }
-            },
-            {
-              "type": "saveStep",
-              "params": {
-                "step": "gift_aid"
-              }
-            }
-          ],
-          "initial": "active",
-          "states": {
-            "active": {
-              "invoke": {
-                "src": "giftAid",
-                "id": "giftAid",
-                "systemId": "giftAid",
                 "onDone": {
                   "target": "advancing"
                 }
@@ -1000,59 +1000,6 @@ export const checkoutMachine = createMachine({
             }
           }
         },
-        "deliver_tickets": {
-          "entry": [
-            {
-              "type": "rememberStep",
-              "params": {
-                "step": "deliver_tickets"
-              }
-            },
-            {
-              "type": "saveStep",
-              "params": {
-                "step": "deliver_tickets"
-              }
-            }
-          ],
-          "initial": "active",
-          "states": {
-            "active": {
-              "invoke": {
-                "src": "delivery",
-                "id": "delivery",
-                "systemId": "delivery",
-                "onDone": {
-                  "target": "advancing"
-                }
-              }
-            },
-            "advancing": {
-              "tags": [
-                "advancing"
-              ],
-              "invoke": {
-                "src": "loadCheckout",
-                "id": "loadCheckout",
-                "onDone": {
-                  "target": "#checkout.routing",
-                  "actions": "keepCheckout"
-                },
-                "onError": {
-                  "target": "active",
-                  "actions": {
-                    "type": "notify",
-                    "params": {
-                      "kind": "error",
-                      "text": "Unable to get Checkout data. Please try again later"
-                    }
-                  },
-                  "description": "The buyer stays on the step and may press Continue again."
-                }
-              }
-            }
-          }
-        },
         "awaiting_truelayer": {
           "description": "Back from the bank: its chart polls the status.",
           "entry": [
@@ -1141,6 +1088,59 @@ export const checkoutMachine = createMachine({
             }
           }
         },
+        "deliver_tickets": {
+          "entry": [
+            {
+              "type": "rememberStep",
+              "params": {
+                "step": "deliver_tickets"
+              }
+            },
+            {
+              "type": "saveStep",
+              "params": {
+                "step": "deliver_tickets"
+              }
+            }
+          ],
+          "initial": "active",
+          "states": {
+            "active": {
+              "invoke": {
+                "src": "delivery",
+                "id": "delivery",
+                "systemId": "delivery",
+                "onDone": {
+                  "target": "advancing"
+                }
+              }
+            },
+            "advancing": {
+              "tags": [
+                "advancing"
+              ],
+              "invoke": {
+                "src": "loadCheckout",
+                "id": "loadCheckout",
+                "onDone": {
+                  "target": "#checkout.routing",
+                  "actions": "keepCheckout"
+                },
+                "onError": {
+                  "target": "active",
+                  "actions": {
+                    "type": "notify",
+                    "params": {
+                      "kind": "error",
+                      "text": "Unable to get Checkout data. Please try again later"
+                    }
+                  },
+                  "description": "The buyer stays on the step and may press Continue again."
+                }
+              }
+            }
+          }
+        },
         "ticket_questions_after": {
           "entry": [
             {
@@ -1197,29 +1197,29 @@ export const checkoutMachine = createMachine({
             }
           }
         },
-        "after_sale_messages": {
+        "waiver": {
           "entry": [
             {
               "type": "rememberStep",
               "params": {
-                "step": "after_sale_messages"
+                "step": "waiver"
               }
             },
             {
               "type": "saveStep",
               "params": {
-                "step": "after_sale_messages"
+                "step": "waiver"
               }
             }
           ],
           "initial": "active",
-          "on": {
-            "COUNTDOWN_EXPIRED": {
-              "description": "The hold no longer matters on this step."
-            }
-          },
           "states": {
             "active": {
+              "invoke": {
+                "src": "waiver",
+                "id": "waiver",
+                "systemId": "waiver"
+              },
               "on": {
                 "STEP_COMPLETED": {
                   "target": "advancing"
@@ -1252,29 +1252,29 @@ export const checkoutMachine = createMachine({
             }
           }
         },
-        "waiver": {
+        "after_sale_messages": {
           "entry": [
             {
               "type": "rememberStep",
               "params": {
-                "step": "waiver"
+                "step": "after_sale_messages"
               }
             },
             {
               "type": "saveStep",
               "params": {
-                "step": "waiver"
+                "step": "after_sale_messages"
               }
             }
           ],
           "initial": "active",
+          "on": {
+            "COUNTDOWN_EXPIRED": {
+              "description": "The hold no longer matters on this step."
+            }
+          },
           "states": {
             "active": {
-              "invoke": {
-                "src": "waiver",
-                "id": "waiver",
-                "systemId": "waiver"
-              },
               "on": {
                 "STEP_COMPLETED": {
                   "target": "advancing"
@@ -1369,24 +1369,6 @@ export const checkoutMachine = createMachine({
           "guard": {
             "type": "nextStepIs",
             "params": {
-              "step": "login"
-            }
-          },
-          "target": "#checkout.pastBasket.login"
-        },
-        {
-          "guard": {
-            "type": "nextStepIs",
-            "params": {
-              "step": "marketing_preferences"
-            }
-          },
-          "target": "#checkout.pastBasket.marketing_preferences"
-        },
-        {
-          "guard": {
-            "type": "nextStepIs",
-            "params": {
               "step": "donation"
             }
           },
@@ -1400,6 +1382,24 @@ export const checkoutMachine = createMachine({
             }
           },
           "target": "#checkout.pastBasket.gift_aid"
+        },
+        {
+          "guard": {
+            "type": "nextStepIs",
+            "params": {
+              "step": "login"
+            }
+          },
+          "target": "#checkout.pastBasket.login"
+        },
+        {
+          "guard": {
+            "type": "nextStepIs",
+            "params": {
+              "step": "marketing_preferences"
+            }
+          },
+          "target": "#checkout.pastBasket.marketing_preferences"
         },
         {
           "guard": {
@@ -1432,19 +1432,19 @@ export const checkoutMachine = createMachine({
           "guard": {
             "type": "nextStepIs",
             "params": {
-              "step": "deliver_tickets"
+              "step": "awaiting_truelayer"
             }
           },
-          "target": "#checkout.pastBasket.deliver_tickets"
+          "target": "#checkout.pastBasket.awaiting_truelayer"
         },
         {
           "guard": {
             "type": "nextStepIs",
             "params": {
-              "step": "awaiting_truelayer"
+              "step": "deliver_tickets"
             }
           },
-          "target": "#checkout.pastBasket.awaiting_truelayer"
+          "target": "#checkout.pastBasket.deliver_tickets"
         },
         {
           "guard": {
@@ -1459,19 +1459,19 @@ export const checkoutMachine = createMachine({
           "guard": {
             "type": "nextStepIs",
             "params": {
-              "step": "after_sale_messages"
+              "step": "waiver"
             }
           },
-          "target": "#checkout.pastBasket.after_sale_messages"
+          "target": "#checkout.pastBasket.waiver"
         },
         {
           "guard": {
             "type": "nextStepIs",
             "params": {
-              "step": "waiver"
+              "step": "after_sale_messages"
             }
           },
-          "target": "#checkout.pastBasket.waiver"
+          "target": "#checkout.pastBasket.after_sale_messages"
         },
         {
           "guard": {

@@ -1,8 +1,9 @@
 /**
- * The checkout flow (spec 000 §4, spec 001 §4), written out: one state per step of the spec, each
- * invoking its own chart, and one `routing` state that picks the next step with the rules of
- * `nextStep` (the step being left, the checkout just read; the flow's order and when each step
- * applies are the contract's step table, `contract/steps.ts`). Child actors: `stepSaver` lives as
+ * The checkout flow (spec 000 §4, spec 001 §4): one state per step of the contract's step table
+ * (`contract/steps.ts`), each invoking its own chart, and one `routing` state, a row per step, that
+ * picks the next step with the rules of `nextStep` (the step being left, the checkout just read;
+ * the flow's order and when each step applies are the table's). A step whose chart finishing
+ * completes it is made from its row (`stepState`); the steps with more to them are written out. Child actors: `stepSaver` lives as
  * long as the checkout, and `countdown` (the hold's clock) from the first hold on; every step's
  * chart (`basket`, `reservation`, `account`, ..., `orderCompleted`) lives while the buyer is on
  * that step.
@@ -19,7 +20,7 @@
 import { checkoutSetup, initialCheckoutContext, type CheckoutContext } from './checkout.setup';
 import { MESSAGES } from '../../contract/messages/checkout';
 import type { ReservationOutcome } from '../reservation/reservation.types';
-import type { Step } from '../../contract/steps';
+import { STEP_CHARTS, STEP_TABLE, stepRow, type Step, type StepCharts } from '../../contract/steps';
 
 /** Entering a step: the buyer is on it, and the server is told straight away. */
 function enterStep<const S extends Step>(step: S) {
@@ -119,6 +120,62 @@ function reservationOutcomes(failedText: string) {
       description: 'The request failed.',
     },
   ] as const;
+}
+
+/** A step with a chart of its own (the step table's `chart` column). */
+type ChartedStep = keyof StepCharts;
+
+/**
+ * A step's state made from its row of the step table: the buyer enters it (`enterStep`), its chart
+ * runs (invoked by the table's name for it, with `input` if the chart takes one), and its chart
+ * finishing completes the step, read afresh in `advancing` and on to `routing`. A step before the
+ * payment offers 'Edit basket' (the `basketEditable` tag).
+ */
+function stepState<const S extends ChartedStep, const I = undefined>(step: S, input?: I) {
+  const chart = STEP_CHARTS[step];
+  const row = stepRow(step)!;
+  return {
+    ...(row.holdsTickets && row.beforePayment ? { tags: ['basketEditable'] as const } : {}),
+    entry: enterStep(step),
+    initial: 'active',
+    states: {
+      active: {
+        invoke: {
+          src: chart,
+          id: chart,
+          systemId: chart,
+          // A chart without input is invoked without one (typed as its `undefined`).
+          ...((input === undefined ? {} : { input }) as { input: I }),
+          onDone: { target: 'advancing' },
+        },
+      },
+      advancing: ADVANCING,
+    },
+  } as const;
+}
+
+/**
+ * The states of the steps past the basket, in the step table's order: each step written out in
+ * `written`, and every other step with a chart of its own made from its row (`stepState`), so a
+ * step whose chart finishing completes it is its row in the table alone.
+ */
+function pastBasketSteps<const W extends Partial<Record<Step, object>>>(written: W) {
+  const made = STEP_TABLE.filter((row) => !row.outsideFlow && row.step !== 'basket').map((row) => {
+    const state = (written as Partial<Record<Step, object>>)[row.step] ?? stepState(row.step as ChartedStep);
+    return [row.step, state] as const;
+  });
+  return Object.fromEntries(made) as W & { [S in Exclude<ChartedStep, keyof W>]: ReturnType<typeof stepState<S>> };
+}
+
+/**
+ * The `routing` state's rows: one per step of the table (but determining), each to the step's own
+ * state when `nextStep` picks it.
+ */
+function routingRows() {
+  return STEP_TABLE.filter((row) => !row.outsideFlow).map((row) => ({
+    guard: { type: 'nextStepIs', params: { step: row.step } } as const,
+    target: row.step === 'basket' ? '#checkout.basket' : `#checkout.pastBasket.${row.step}`,
+  }));
 }
 
 export const checkoutMachine = checkoutSetup.createMachine({
@@ -227,324 +284,176 @@ export const checkoutMachine = checkoutSetup.createMachine({
       },
       states: {
         history: { type: 'history', history: 'deep' },
-        captcha: {
-          entry: enterStep('captcha'),
-          initial: 'unsolved',
-          on: {
-            CAPTCHA_PASSED: { target: '.passed', actions: 'keepCaptchaToken' },
-            CAPTCHA_EXPIRED: { target: '.expired', actions: 'forgetCaptchaToken' },
-            CAPTCHA_ERRORED: { target: '.errored', actions: 'keepCaptchaError' },
-          },
-          states: {
-            unsolved: {},
-            passed: { on: { CAPTCHA_CONTINUE_CLICKED: { target: 'reserving' } } },
-            expired: {},
-            errored: {},
-            reserving: {
-              tags: ['reserving'],
-              description: 'Reserving with the captcha token; the widget is ignored until the answer.',
-              invoke: {
-                src: 'reservation',
-                id: 'reservation',
-                systemId: 'reservation',
-                input: ({ context }: { context: CheckoutContext }) =>
-                  context.captchaToken ? { captchaToken: context.captchaToken } : {},
-                onDone: reservationOutcomes(MESSAGES.unableToReserveFromButton),
-                onError: {
-                  target: '#checkout.basket',
-                  actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToReserveFromButton } },
+        ...pastBasketSteps({
+          captcha: {
+            entry: enterStep('captcha'),
+            initial: 'unsolved',
+            on: {
+              CAPTCHA_PASSED: { target: '.passed', actions: 'keepCaptchaToken' },
+              CAPTCHA_EXPIRED: { target: '.expired', actions: 'forgetCaptchaToken' },
+              CAPTCHA_ERRORED: { target: '.errored', actions: 'keepCaptchaError' },
+            },
+            states: {
+              unsolved: {},
+              passed: { on: { CAPTCHA_CONTINUE_CLICKED: { target: 'reserving' } } },
+              expired: {},
+              errored: {},
+              reserving: {
+                tags: ['reserving'],
+                description: 'Reserving with the captcha token; the widget is ignored until the answer.',
+                invoke: {
+                  src: 'reservation',
+                  id: 'reservation',
+                  systemId: 'reservation',
+                  input: ({ context }: { context: CheckoutContext }) =>
+                    context.captchaToken ? { captchaToken: context.captchaToken } : {},
+                  onDone: reservationOutcomes(MESSAGES.unableToReserveFromButton),
+                  onError: {
+                    target: '#checkout.basket',
+                    actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToReserveFromButton } },
+                  },
+                },
+                on: {
+                  CAPTCHA_PASSED: { description: 'Ignored while reserving.' },
+                  CAPTCHA_EXPIRED: { description: 'Ignored while reserving.' },
+                  CAPTCHA_ERRORED: { description: 'Ignored while reserving.' },
+                  COPY_LINK_CLICKED: { actions: 'forwardToReservation' },
+                  WHY_TOGGLED: { actions: 'forwardToReservation' },
                 },
               },
-              on: {
-                CAPTCHA_PASSED: { description: 'Ignored while reserving.' },
-                CAPTCHA_EXPIRED: { description: 'Ignored while reserving.' },
-                CAPTCHA_ERRORED: { description: 'Ignored while reserving.' },
-                COPY_LINK_CLICKED: { actions: 'forwardToReservation' },
-                WHY_TOGGLED: { actions: 'forwardToReservation' },
+            },
+          },
+          reserve: {
+            description: 'Reserving tickets.',
+            tags: ['reserving'],
+            entry: enterStep('reserve'),
+            invoke: {
+              src: 'reservation',
+              id: 'reservation',
+              systemId: 'reservation',
+              input: {},
+              onDone: reservationOutcomes(MESSAGES.unableToReserve),
+              onError: {
+                target: '#checkout.basket',
+                actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToReserve } },
               },
             },
-          },
-        },
-        reserve: {
-          description: 'Reserving tickets.',
-          tags: ['reserving'],
-          entry: enterStep('reserve'),
-          invoke: {
-            src: 'reservation',
-            id: 'reservation',
-            systemId: 'reservation',
-            input: {},
-            onDone: reservationOutcomes(MESSAGES.unableToReserve),
-            onError: {
-              target: '#checkout.basket',
-              actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToReserve } },
+            on: {
+              COPY_LINK_CLICKED: { actions: 'forwardToReservation' },
+              WHY_TOGGLED: { actions: 'forwardToReservation' },
             },
           },
-          on: {
-            COPY_LINK_CLICKED: { actions: 'forwardToReservation' },
-            WHY_TOGGLED: { actions: 'forwardToReservation' },
-          },
-        },
-        login: {
-          tags: ['basketEditable'],
-          entry: enterStep('login'),
-          initial: 'active',
-          states: {
-            active: {
-              invoke: {
-                src: 'account',
-                id: 'account',
-                systemId: 'account',
-                onDone: [HOLD_LOST, { target: 'advancing' }],
+          login: {
+            tags: ['basketEditable'],
+            entry: enterStep('login'),
+            initial: 'active',
+            states: {
+              active: {
+                invoke: {
+                  src: 'account',
+                  id: 'account',
+                  systemId: 'account',
+                  onDone: [HOLD_LOST, { target: 'advancing' }],
+                },
               },
+              advancing: ADVANCING,
             },
-            advancing: ADVANCING,
           },
-        },
-        marketing_preferences: {
-          tags: ['basketEditable'],
-          entry: enterStep('marketing_preferences'),
-          initial: 'active',
-          states: {
-            active: {
-              invoke: {
-                src: 'marketing',
-                id: 'marketing',
-                systemId: 'marketing',
-                onDone: { target: 'advancing' },
+          delivery_address: stepState('delivery_address', { purpose: 'delivery' }),
+          ticket_questions_before: stepState('ticket_questions_before', { beforeOrAfter: 'before' }),
+          payment: {
+            tags: ['basketEditable'],
+            entry: enterStep('payment'),
+            initial: 'active',
+            states: {
+              active: {
+                on: {
+                  CHECKOUT_RELOADED: [
+                    {
+                      guard: 'paidElsewhere',
+                      target: 'advancing',
+                      description:
+                        'Paid in another tab: the step is left as if paid here, so Pay is no longer offered.',
+                    },
+                    {
+                      guard: 'payingElsewhere',
+                      actions: 'holdForPayment',
+                      description:
+                        'A payment started in another tab: the clock says the tickets are held until it finishes, as a reload would.',
+                    },
+                  ],
+                },
+                invoke: {
+                  src: 'payment',
+                  id: 'payment',
+                  systemId: 'payment',
+                  onDone: [HOLD_LOST, { target: 'advancing' }],
+                },
               },
+              advancing: ADVANCING_TO_PAID,
             },
-            advancing: ADVANCING,
           },
-        },
-        donation: {
-          tags: ['basketEditable'],
-          entry: enterStep('donation'),
-          initial: 'active',
-          states: {
-            active: {
-              invoke: {
-                src: 'donation',
-                id: 'donation',
-                systemId: 'donation',
-                onDone: { target: 'advancing' },
+          awaiting_truelayer: {
+            description: 'Back from the bank: its chart polls the status.',
+            entry: enterStep('awaiting_truelayer'),
+            initial: 'active',
+            on: { COUNTDOWN_EXPIRED: { description: 'The hold no longer matters on this step.' } },
+            states: {
+              active: {
+                invoke: {
+                  src: 'bankTransfer',
+                  id: 'bankTransfer',
+                  systemId: 'bankTransfer',
+                  onDone: [
+                    {
+                      ...HOLD_LOST,
+                      description:
+                        'The payment failed and the checkout time expired: back to the basket with the reason.',
+                    },
+                    {
+                      guard: 'changesMethod',
+                      target: '#checkout.pastBasket.payment',
+                      description: 'Try a different payment method.',
+                    },
+                    { target: 'advancing' },
+                  ],
+                },
               },
+              advancing: ADVANCING_TO_PAID,
             },
-            advancing: ADVANCING,
           },
-        },
-        gift_aid: {
-          tags: ['basketEditable'],
-          entry: enterStep('gift_aid'),
-          initial: 'active',
-          states: {
-            active: {
-              invoke: {
-                src: 'giftAid',
-                id: 'giftAid',
-                systemId: 'giftAid',
-                onDone: { target: 'advancing' },
+          ticket_questions_after: stepState('ticket_questions_after', { beforeOrAfter: 'after' }),
+          after_sale_messages: {
+            entry: enterStep('after_sale_messages'),
+            initial: 'active',
+            on: { COUNTDOWN_EXPIRED: { description: 'The hold no longer matters on this step.' } },
+            states: {
+              active: { on: { STEP_COMPLETED: { target: 'advancing' } } },
+              advancing: ADVANCING,
+            },
+          },
+          waiver: {
+            entry: enterStep('waiver'),
+            initial: 'active',
+            states: {
+              active: {
+                invoke: { src: 'waiver', id: 'waiver', systemId: 'waiver' },
+                on: { STEP_COMPLETED: { target: 'advancing' } },
               },
+              advancing: ADVANCING,
             },
-            advancing: ADVANCING,
           },
-        },
-        delivery_address: {
-          tags: ['basketEditable'],
-          entry: enterStep('delivery_address'),
-          initial: 'active',
-          states: {
-            active: {
-              invoke: {
-                src: 'address',
-                id: 'address',
-                systemId: 'address',
-                input: { purpose: 'delivery' },
-                onDone: { target: 'advancing' },
-              },
-            },
-            advancing: ADVANCING,
+          order_completed: {
+            entry: enterStep('order_completed'),
+            invoke: { src: 'orderCompleted', id: 'orderCompleted', systemId: 'orderCompleted' },
+            on: { COUNTDOWN_EXPIRED: { description: 'The hold no longer matters on this step.' } },
           },
-        },
-        ticket_questions_before: {
-          tags: ['basketEditable'],
-          entry: enterStep('ticket_questions_before'),
-          initial: 'active',
-          states: {
-            active: {
-              invoke: {
-                src: 'questions',
-                id: 'questions',
-                systemId: 'questions',
-                input: { beforeOrAfter: 'before' },
-                onDone: { target: 'advancing' },
-              },
-            },
-            advancing: ADVANCING,
-          },
-        },
-        payment: {
-          tags: ['basketEditable'],
-          entry: enterStep('payment'),
-          initial: 'active',
-          states: {
-            active: {
-              on: {
-                CHECKOUT_RELOADED: [
-                  {
-                    guard: 'paidElsewhere',
-                    target: 'advancing',
-                    description: 'Paid in another tab: the step is left as if paid here, so Pay is no longer offered.',
-                  },
-                  {
-                    guard: 'payingElsewhere',
-                    actions: 'holdForPayment',
-                    description:
-                      'A payment started in another tab: the clock says the tickets are held until it finishes, as a reload would.',
-                  },
-                ],
-              },
-              invoke: {
-                src: 'payment',
-                id: 'payment',
-                systemId: 'payment',
-                onDone: [HOLD_LOST, { target: 'advancing' }],
-              },
-            },
-            advancing: ADVANCING_TO_PAID,
-          },
-        },
-        deliver_tickets: {
-          entry: enterStep('deliver_tickets'),
-          initial: 'active',
-          states: {
-            active: {
-              invoke: {
-                src: 'delivery',
-                id: 'delivery',
-                systemId: 'delivery',
-                onDone: { target: 'advancing' },
-              },
-            },
-            advancing: ADVANCING,
-          },
-        },
-        awaiting_truelayer: {
-          description: 'Back from the bank: its chart polls the status.',
-          entry: enterStep('awaiting_truelayer'),
-          initial: 'active',
-          on: { COUNTDOWN_EXPIRED: { description: 'The hold no longer matters on this step.' } },
-          states: {
-            active: {
-              invoke: {
-                src: 'bankTransfer',
-                id: 'bankTransfer',
-                systemId: 'bankTransfer',
-                onDone: [
-                  {
-                    ...HOLD_LOST,
-                    description:
-                      'The payment failed and the checkout time expired: back to the basket with the reason.',
-                  },
-                  {
-                    guard: 'changesMethod',
-                    target: '#checkout.pastBasket.payment',
-                    description: 'Try a different payment method.',
-                  },
-                  { target: 'advancing' },
-                ],
-              },
-            },
-            advancing: ADVANCING_TO_PAID,
-          },
-        },
-        ticket_questions_after: {
-          entry: enterStep('ticket_questions_after'),
-          initial: 'active',
-          states: {
-            active: {
-              invoke: {
-                src: 'questions',
-                id: 'questions',
-                systemId: 'questions',
-                input: { beforeOrAfter: 'after' },
-                onDone: { target: 'advancing' },
-              },
-            },
-            advancing: ADVANCING,
-          },
-        },
-        after_sale_messages: {
-          entry: enterStep('after_sale_messages'),
-          initial: 'active',
-          on: { COUNTDOWN_EXPIRED: { description: 'The hold no longer matters on this step.' } },
-          states: {
-            active: { on: { STEP_COMPLETED: { target: 'advancing' } } },
-            advancing: ADVANCING,
-          },
-        },
-        waiver: {
-          entry: enterStep('waiver'),
-          initial: 'active',
-          states: {
-            active: {
-              invoke: { src: 'waiver', id: 'waiver', systemId: 'waiver' },
-              on: { STEP_COMPLETED: { target: 'advancing' } },
-            },
-            advancing: ADVANCING,
-          },
-        },
-        order_completed: {
-          entry: enterStep('order_completed'),
-          invoke: { src: 'orderCompleted', id: 'orderCompleted', systemId: 'orderCompleted' },
-          on: { COUNTDOWN_EXPIRED: { description: 'The hold no longer matters on this step.' } },
-        },
+        }),
       },
     },
     routing: {
       description: 'The next step, by the rules of nextStep: from the step being left, on the checkout just read.',
-      always: [
-        { guard: { type: 'nextStepIs', params: { step: 'basket' } }, target: '#checkout.basket' },
-        { guard: { type: 'nextStepIs', params: { step: 'reserve' } }, target: '#checkout.pastBasket.reserve' },
-        { guard: { type: 'nextStepIs', params: { step: 'captcha' } }, target: '#checkout.pastBasket.captcha' },
-        { guard: { type: 'nextStepIs', params: { step: 'login' } }, target: '#checkout.pastBasket.login' },
-        {
-          guard: { type: 'nextStepIs', params: { step: 'marketing_preferences' } },
-          target: '#checkout.pastBasket.marketing_preferences',
-        },
-        { guard: { type: 'nextStepIs', params: { step: 'donation' } }, target: '#checkout.pastBasket.donation' },
-        { guard: { type: 'nextStepIs', params: { step: 'gift_aid' } }, target: '#checkout.pastBasket.gift_aid' },
-        {
-          guard: { type: 'nextStepIs', params: { step: 'delivery_address' } },
-          target: '#checkout.pastBasket.delivery_address',
-        },
-        {
-          guard: { type: 'nextStepIs', params: { step: 'ticket_questions_before' } },
-          target: '#checkout.pastBasket.ticket_questions_before',
-        },
-        { guard: { type: 'nextStepIs', params: { step: 'payment' } }, target: '#checkout.pastBasket.payment' },
-        {
-          guard: { type: 'nextStepIs', params: { step: 'deliver_tickets' } },
-          target: '#checkout.pastBasket.deliver_tickets',
-        },
-        {
-          guard: { type: 'nextStepIs', params: { step: 'awaiting_truelayer' } },
-          target: '#checkout.pastBasket.awaiting_truelayer',
-        },
-        {
-          guard: { type: 'nextStepIs', params: { step: 'ticket_questions_after' } },
-          target: '#checkout.pastBasket.ticket_questions_after',
-        },
-        {
-          guard: { type: 'nextStepIs', params: { step: 'after_sale_messages' } },
-          target: '#checkout.pastBasket.after_sale_messages',
-        },
-        { guard: { type: 'nextStepIs', params: { step: 'waiver' } }, target: '#checkout.pastBasket.waiver' },
-        {
-          guard: { type: 'nextStepIs', params: { step: 'order_completed' } },
-          target: '#checkout.pastBasket.order_completed',
-        },
-      ],
+      always: routingRows(),
     },
     editingBasket: {
       tags: ['editingBasket'],

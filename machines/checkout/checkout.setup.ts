@@ -2,8 +2,9 @@
  * The named implementations of the root checkout machine: its context, the actions and guards
  * the chart refers to by name, and the actors the app replaces with `.provide()`. The step charts'
  * stand-ins come from the contract's `STEP_CHARTS`, each typed as the real chart by a type-only
- * import (`StepChartLogic`), so the root's chunk carries none of them while each invoke's `onDone`
- * and the done events the guards and actions read (`CheckoutDoneEvent`) carry the chart's own output.
+ * import or from the chart's own file (`StepChartsByName`), so the root's chunk carries none of
+ * them while each invoke's `onDone` and the done events the guards and actions read
+ * (`CheckoutDoneEvent`) carry the chart's own output.
  */
 import {
   assertEvent,
@@ -38,8 +39,19 @@ import type { CheckoutEvent } from './checkout.types';
 import { nextStep } from './nextStep';
 import { providedByApp } from '../providedByApp';
 
-/** Each step chart's type, by the name the root invokes it by. */
-interface StepChartsByName {
+/**
+ * Each step chart's type, by the name the root invokes it by. A new step's chart adds its own from
+ * its chart's file, by declaration merging, so this file needs no edit:
+ *
+ * ```ts
+ * declare module '../checkout/checkout.setup.ts' {
+ *   interface StepChartsByName {
+ *     myChart: typeof myChartMachine;
+ *   }
+ * }
+ * ```
+ */
+export interface StepChartsByName {
   reservation: typeof reservationMachine;
   donation: typeof donationMachine;
   giftAid: typeof giftAidMachine;
@@ -56,7 +68,8 @@ interface StepChartsByName {
 
 /**
  * The step charts the root invokes, one per name in the step table's `chart` column: a name the
- * table adds without its type in `StepChartsByName` fails the type check here.
+ * table adds without its type in `StepChartsByName` (here or from its chart's file) fails the type
+ * check here.
  */
 type StepChartLogic = { [Name in StepChartName]: StepChartsByName[Name] };
 
