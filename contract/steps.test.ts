@@ -1,38 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import { inSpec, SPEC_STEPS } from './specSteps.ts';
 import { FLOW, IN_PLACE_OF, STEP_CHARTS, STEP_TABLE, STEPS, stepRow, stepsAfter, stepsWhere, type Step, type StepRow } from './steps.ts';
 
 /**
- * The order a buyer meets the steps in, written out from the specification (spec 000 §4 "Step
- * order", spec 001 §4 "Next-step rules"), with a step that takes another's place right after it.
- */
-const SPEC_ORDER: Step[] = [
-  'determining',
-  'basket',
-  'reserve',
-  'captcha',
-  'donation',
-  'gift_aid',
-  'login',
-  'marketing_preferences',
-  'delivery_address',
-  'ticket_questions_before',
-  'payment',
-  'awaiting_truelayer',
-  'deliver_tickets',
-  'ticket_questions_after',
-  'waiver',
-  'after_sale_messages',
-  'order_completed',
-];
-
-/**
- * What is wrong with a step table: its order against the specification's, and each row's flags
- * against its place (a step in another's place stands where that one does). Empty for a sound table.
+ * What is wrong with a step table: the order of the specification's steps against the
+ * specification's (`SPEC_STEPS`), and each row's flags against its place (a step in another's place
+ * stands where that one does), the product's own steps too. Empty for a sound table.
  */
 function misplacements(table: readonly StepRow[]): string[] {
   const problems: string[] = [];
-  const order = table.map((row) => row.step);
-  if (order.join() !== SPEC_ORDER.join()) problems.push(`order ${order.join(' ')}`);
+  const order = table.map((row) => row.step).filter(inSpec);
+  if (order.join() !== SPEC_STEPS.join()) problems.push(`order ${order.join(' ')}`);
   const flow = table.filter((row) => !row.outsideFlow && !row.inPlaceOf).map((row) => row.step);
   const place = (row: StepRow) => (row.outsideFlow ? -1 : flow.indexOf(row.inPlaceOf ?? row.step));
   for (const row of table) {
@@ -76,6 +54,13 @@ describe('the step table', () => {
     expect(misplacements(paidTooSoon)).toEqual(['payment: afterPayment is true']);
   });
 
+  it('tells a step of the product’s own misplaced: a step before the payment placed after it', () => {
+    const own = { step: 'own_step' as Step, holdsTickets: true, beforePayment: true, afterPayment: false };
+    const withOwn = (after: Step) => STEP_TABLE.flatMap((row) => (row.step === after ? [row, own] : [row]));
+    expect(misplacements(withOwn('marketing_preferences'))).toEqual([]);
+    expect(misplacements(withOwn('awaiting_truelayer'))).toEqual(['own_step: beforePayment is true', 'own_step: afterPayment is false']);
+  });
+
   it('holds tickets on every step past the reservation (spec 000 §4 "Countdown")', () => {
     expect(stepsWhere('holdsTickets').sort()).toEqual(
       STEPS.filter((step) => !['determining', 'basket', 'captcha', 'reserve'].includes(step)).sort(),
@@ -97,8 +82,8 @@ describe('the step table', () => {
 
   it('reaches, after payment, only the steps of a paid order (spec 001 §4)', () => {
     const paid = ['deliver_tickets', 'ticket_questions_after', 'waiver', 'after_sale_messages', 'order_completed'];
-    expect(stepsAfter('payment')).toEqual(paid);
-    expect(stepsWhere('afterPayment')).toEqual(paid);
+    expect(stepsAfter('payment').filter(inSpec)).toEqual(paid);
+    expect(stepsWhere('afterPayment')).toEqual(stepsAfter('payment'));
   });
 
   it('names a chart only for steps of the checkout', () => {
