@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { compileMessage } from './compile.ts';
 import { LANGUAGES, PSEUDO_LOCALES, SOURCE_LOCALE, type Locale } from './locales.ts';
 import { accented, mirrored } from './pseudo.ts';
-import { installCatalogue, type Catalogue, type Message, type MessageKey } from './runtime.ts';
+import { installCatalogue, t, type Catalogue, type Message, type MessageKey } from './runtime.ts';
 
 export type Sources = Record<string, string>;
 
@@ -64,4 +64,23 @@ export function installSourceCatalogue(): void {
 /** A message of the source catalogue as written: for tests that assert the spec's English. */
 export function sourceText(key: MessageKey): string {
   return sources(SOURCE_LOCALE)[key]!;
+}
+
+/** Keys of the domain's refusals, whose English the domain writes itself (server/domain/*: `…_MESSAGE`). */
+const REFUSALS = 'page.refusal.';
+let refusalKeys: Map<string, MessageKey> | undefined;
+
+/**
+ * A refusal the server's domain wrote in the source's English, in the active language: the
+ * catalogue's `page.refusal.*` message whose en-GB text it is, else the text as written. The pages
+ * show a refusal through it, so the domain's constants stay what its callers compare.
+ */
+export function inActiveLanguage(text: string): string {
+  refusalKeys ??= new Map(
+    Object.entries(sources(SOURCE_LOCALE))
+      .filter(([key]) => key.startsWith(REFUSALS))
+      .map(([key, english]) => [english, key as MessageKey]),
+  );
+  const key = refusalKeys.get(text);
+  return key ? t(key) : text;
 }

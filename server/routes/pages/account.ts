@@ -39,6 +39,7 @@ import { signIn, signOutEverywhere, userIdOf } from '../../http/session.ts';
 import { sitePage } from '../../http/sitePage.ts';
 import { html, richHtml, type Html } from '../../views/html.ts';
 import { t as say, type MessageKey } from '../../../i18n/runtime.ts';
+import { inActiveLanguage } from '../../../i18n/catalogues.ts';
 
 export const SIGN_OUT_OTHERS_PATH = `${ACCOUNT_PATH}signout-others/`;
 const CARD_SETUP_SCRIPT_PATH = `${ACCOUNT_PATH}card-setup.js`;
@@ -297,7 +298,7 @@ export function registerAccount(app: FastifyInstance, deps: AppDeps): void {
       } catch (err) {
         if (!isRefusal(err)) throw err;
         await loadOrganiserNames();
-        return overview(request, reply, user, { kind: 'error', text: err.message }, refusalStatus(err));
+        return overview(request, reply, user, { kind: 'error', text: inActiveLanguage(err.message) }, refusalStatus(err));
       }
     });
   }
@@ -447,7 +448,7 @@ export function registerAccount(app: FastifyInstance, deps: AppDeps): void {
       return reply.redirect(`${ACCOUNT_PATH}?done=${resumed ? 'plan-resumed' : 'card-changed'}#plan-${ref}`, 303);
     } catch (err) {
       if (!isRefusal(err)) throw err;
-      return cardPage(request, reply, user, reference, err.message, refusalStatus(err));
+      return cardPage(request, reply, user, reference, inActiveLanguage(err.message), refusalStatus(err));
     }
   });
 
@@ -519,7 +520,7 @@ export function registerAccount(app: FastifyInstance, deps: AppDeps): void {
       return reply.redirect(`${ACCOUNT_PATH}?done=${resumed ? 'plan-resumed' : 'card-changed'}#plan-${ref}`, 303);
     } catch (err) {
       if (!isRefusal(err)) throw err;
-      return cardPage(request, reply, user, reference, err.message, refusalStatus(err));
+      return cardPage(request, reply, user, reference, inActiveLanguage(err.message), refusalStatus(err));
     }
   });
 }

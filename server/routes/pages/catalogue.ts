@@ -12,6 +12,7 @@ import { effectiveMaxPerOrder } from '../../domain/limits.ts';
 import { maximumWarning, minimumWarning } from '../../../contract/messages/basket.ts';
 import { type Html, html, icon, richHtml } from '../../views/html.ts';
 import { t } from '../../../i18n/runtime.ts';
+import { inActiveLanguage } from '../../../i18n/catalogues.ts';
 import { builtScripts } from '../../views/builtScripts.ts';
 import { admissionNoticeOf, LEAVE_TURN_LABEL } from '../waitingRoom/gates.ts';
 
@@ -47,7 +48,7 @@ export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
     return pageFor(
       request,
       t('site.allEvents'),
-      html`${error ? html`<p class="notice error" role="alert">${error}</p>` : ''}<h1>${t('page.events.heading')}</h1>${eventCards(await eventsWithPrices(db, null, deps.clock()))}`,
+      html`${error ? html`<p class="notice error" role="alert">${inActiveLanguage(error)}</p>` : ''}<h1>${t('page.events.heading')}</h1>${eventCards(await eventsWithPrices(db, null, deps.clock()))}`,
       'events',
     );
   });
@@ -122,7 +123,7 @@ export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
     return pageFor(
       request,
       event.title,
-      html`${error ? html`<p class="notice error" role="alert">${error}</p>` : ''}
+      html`${error ? html`<p class="notice error" role="alert">${inActiveLanguage(error)}</p>` : ''}
       ${admission
         ? html`<div class="notice" data-admission-until="${admission.until}"><p role="status">${admission.message}</p>
           <form method="post" action="${admission.leavePath}"><button class="button button--secondary" type="submit">${LEAVE_TURN_LABEL}</button></form></div>`

@@ -11,6 +11,7 @@ import { ACCOUNT_MESSAGES } from '../../../contract/messages/account.ts';
 import { html, type Html } from '../../views/html.ts';
 import { sitePage } from '../../http/sitePage.ts';
 import { t } from '../../../i18n/runtime.ts';
+import { inActiveLanguage } from '../../../i18n/catalogues.ts';
 
 const subscribeForm = z.object({ email: formText(254) });
 const confirmForm = z.object({ token: formText(64) });
@@ -56,7 +57,7 @@ export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
       if (!parsed.success) throw new Refusal('invalid-input', ACCOUNT_MESSAGES.invalidEmail);
       await requestMailingList(db, { mailer, brandName: config.brandName, publicUrl: config.publicUrl }, parsed.data.email, clock());
     } catch (err) {
-      if (err instanceof Refusal) return mailingListPage(request, reply, html`<p class="notice error" role="alert">${err.message}</p>`, refusalStatus(err));
+      if (err instanceof Refusal) return mailingListPage(request, reply, html`<p class="notice error" role="alert">${inActiveLanguage(err.message)}</p>`, refusalStatus(err));
       throw err;
     }
     return mailingListPage(
@@ -73,7 +74,7 @@ export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
   };
   const refusedConfirmation = (request: FastifyRequest, reply: FastifyReply, err: unknown) => {
     if (!(err instanceof Refusal)) throw err;
-    return confirmPage(request, reply, html`<p class="notice error" role="alert">${err.message}</p><p><a class="inline-link" href="/mailing-list">${t('page.mailingList.again')}</a></p>`, refusalStatus(err));
+    return confirmPage(request, reply, html`<p class="notice error" role="alert">${inActiveLanguage(err.message)}</p><p><a class="inline-link" href="/mailing-list">${t('page.mailingList.again')}</a></p>`, refusalStatus(err));
   };
   // Opening the link shows what it would do; only pressing Confirm subscribes, so a mail scanner
   // that fetches every link in an e-mail subscribes no one.

@@ -21,6 +21,7 @@ import { saleIdOf, setSaleCookie, signIn, userIdOf } from '../../http/session.ts
 import { html, type Html } from '../../views/html.ts';
 import { sitePage } from '../../http/sitePage.ts';
 import { t } from '../../../i18n/runtime.ts';
+import { inActiveLanguage } from '../../../i18n/catalogues.ts';
 
 export const SIGN_IN_PATH = '/signin/';
 export const SIGN_IN_CODE_PATH = '/signin/code/';
@@ -63,7 +64,7 @@ export function registerSignIn(app: FastifyInstance, deps: AppDeps): void {
 
   async function show(request: FastifyRequest, reply: FastifyReply, step: Step, next: string | null, error: string | null = null, status = 200) {
     const current = await findUser(db, userIdOf(request));
-    const notice = error ? html`<p class="notice error" role="alert">${error}</p>` : '';
+    const notice = error ? html`<p class="notice error" role="alert">${inActiveLanguage(error)}</p>` : '';
     const nextField = next === null ? '' : html`<input type="hidden" name="next" value="${next}">`;
     let form: Html;
     if (step.kind === 'email') {
