@@ -17,7 +17,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import fastifyHelmet, { type FastifyHelmetOptions } from '@fastify/helmet';
-import helmet from 'helmet';
 import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
 import { telemetrySources } from '../http/telemetrySources.ts';
@@ -147,11 +146,11 @@ export interface SecurityOptions {
 }
 
 /**
- * The headers, on every reply before any route runs (so a 404 or a 429 carries them too): what
- * helmet sets for these options, worked out once at start, plus the Permissions-Policy and, for an
- * HTTPS site, HSTS, set from that one list on each request in one synchronous hook. @fastify/helmet
- * serves the pages that need a policy of their own (pageStyleNonces); its headers, set later on the
- * same response, replace these.
+ * The headers, on every reply before any route runs (so a 404 or a 429 carries them too), from
+ * @fastify/helmet registered with these options and `global: false`: a page (anything that is not
+ * an API call) gets `reply.helmet()`'s headers and the Permissions-Policy; an API call gets the
+ * short list above, set as they are. Both get HSTS on an HTTPS site. A page that needs a policy of
+ * its own calls `reply.helmet()` again with its options (pageStyleNonces), replacing these.
  */
 async function securityHeaders(app: FastifyInstance, { providers, inline }: SecurityOptions): Promise<void> {
   const directives = cspDirectives(providers, inline);
@@ -163,31 +162,24 @@ async function securityHeaders(app: FastifyInstance, { providers, inline }: Secu
     crossOriginEmbedderPolicy: false,
   } satisfies FastifyHelmetOptions;
   app.decorate('helmetOptions', options);
+  await app.register(fastifyHelmet, { ...options, global: false });
   // Behind a proxy that terminates TLS but is not trusted (no TRUST_PROXY), the request looks like
   // plain HTTP: PUBLIC_URL says the site is HTTPS. A browser heeds the header only over HTTPS.
   const httpsSite = isHttpsSite(providers.publicUrl);
-  const headers: [string, string][] = [...helmetHeaders(options), ['permissions-policy', PERMISSIONS_POLICY]];
-  if (httpsSite) headers.push(['strict-transport-security', HSTS]);
   const apiHeaders = apiHeadersFor(providers.publicUrl);
+  // Helmet's middleware sets its headers at once (it calls back before returning): the hook needs no promise.
   app.addHook('onRequest', (request, reply, done) => {
     const raw = reply.raw;
-    for (const [name, value] of isApiRequest(request.url, request.headers.accept) ? apiHeaders : headers) raw.setHeader(name, value);
+    if (isApiRequest(request.url, request.headers.accept)) {
+      for (const [name, value] of apiHeaders) raw.setHeader(name, value);
+    } else {
+      void reply.helmet();
+      raw.setHeader('permissions-policy', PERMISSIONS_POLICY);
+      if (httpsSite) raw.setHeader('strict-transport-security', HSTS);
+    }
     if (!httpsSite && request.protocol === 'https') raw.setHeader('strict-transport-security', HSTS);
     done();
   });
-}
-
-/** The headers helmet sets with these options, as it sets them on a response. */
-export function helmetHeaders(options: FastifyHelmetOptions): [string, string][] {
-  const set = new Map<string, string>();
-  const response = {
-    setHeader: (name: string, value: string | number | readonly string[]) => set.set(name.toLowerCase(), String(value)),
-    removeHeader: (name: string) => set.delete(name.toLowerCase()),
-  };
-  let failed: unknown = null;
-  helmet(options as Parameters<typeof helmet>[0])({} as never, response as never, (err?: unknown) => (failed = err ?? null));
-  if (failed) throw failed as Error;
-  return [...set];
 }
 
 export const security = fp(securityHeaders, { name: 'security', fastify: '5.x' });
@@ -198,9 +190,7 @@ export const security = fp(securityHeaders, { name: 'security', fastify: '5.x' }
  * which would add a script nonce as well: the pages' scripts are allowed by hash only.
  */
 async function styleNonces(app: FastifyInstance): Promise<void> {
-  const options = app.helmetOptions;
-  await app.register(fastifyHelmet, { ...options, global: false });
-  const policy = options.contentSecurityPolicy;
+  const policy = app.helmetOptions.contentSecurityPolicy;
   const directives = (typeof policy === 'object' ? policy.directives : undefined) as Directives;
   app.decorateReply('styleNonce', function (this: FastifyReply) {
     const nonce = randomBytes(16).toString('base64');
