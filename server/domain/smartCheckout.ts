@@ -18,6 +18,7 @@ import { sendMail, type Mailer } from '../mail/index.ts';
 import { resumeLinkMail } from '../mail/resumeLink.ts';
 import { holdIsLive } from './sales.ts';
 import { messages } from '../../i18n/lazy.ts';
+import { writtenForBuyer } from './accountLanguage.ts';
 
 export const SMART_CHECKOUT_PATH = '/smartcheckout/';
 /** How long an e-mailed link works: past any hold, so a late click still reaches the order's own page. */
@@ -112,6 +113,9 @@ export async function offerResumeLink(
     .returning({ id: sales.id });
   if (claimed.length === 0) return false;
   const link = `${deps.publicUrl}${smartCheckoutPath(deps.secret, { id: sale.id, reference: sale.reference, userId: sale.userId }, now)}`;
-  await sendMail(db, deps.mailer, deps.brandName, { to: sale.email, ...resumeLinkMail(deps.brandName, { saleReference: sale.reference, heldUntil: sale.holdDeadline!, link }) }, now);
+  const reference = sale.reference;
+  // In the language the buyer's request chose, else the one their account keeps.
+  const content = await writtenForBuyer(db, { userId: sale.userId }, () => resumeLinkMail(deps.brandName, { saleReference: reference, heldUntil: sale.holdDeadline!, link }));
+  await sendMail(db, deps.mailer, deps.brandName, { to: sale.email, ...content }, now);
   return true;
 }
