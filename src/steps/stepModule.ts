@@ -1,14 +1,13 @@
 /**
  * What a step of the checkout is to the app: one module per step of the spec, in the step's own
  * folder (`src/steps/<step in camelCase>/step.ts`; the two ticket-question steps share
- * `ticketQuestions/`). The registry (`src/steps/steps.ts`) lists them; the screen for a step, its
- * title, the charts the root invokes and the diagrams in statecharts.md all come from there.
+ * `ticketQuestions/`). The registry (`src/steps/steps.ts`) lists them; the screen for a step, the
+ * charts the root invokes and the diagrams in statecharts.md all come from there.
  */
 import type { ComponentType } from 'react';
 import type { AnyActorLogic, AnyStateMachine } from 'xstate';
 import type { QueryClient } from '@tanstack/react-query';
 import type { STEP_CHARTS, Step } from '../../contract/steps';
-import { basketEditableOn } from '../../machines/checkout/checkout.connect';
 
 /** What a step's chart is given when the app loads it. */
 export interface StepChartDeps {
@@ -36,14 +35,12 @@ export interface StepChart<Name extends string = string> {
 
 export interface StepModule<S extends Step = Step> {
   step: S;
-  /** 'Edit basket' is offered on this step (the root chart's `basketEditable` tag). */
-  basketEditable: boolean;
   chart?: StepChart<StepChartNameOf<S>>;
   /** The screen: lazy (its own chunk), except for the steps every visit starts with. */
   Screen: ComponentType<{ step: S }>;
 }
 
-/** A step's module, with `basketEditable` read from the root chart. */
-export function stepModule<S extends Step>(module: Omit<StepModule<S>, 'basketEditable'>): StepModule<S> {
-  return { ...module, basketEditable: basketEditableOn(module.step) };
+/** A step's module, typed by its step. */
+export function stepModule<S extends Step>(module: StepModule<S>): StepModule<S> {
+  return module;
 }

@@ -1,13 +1,17 @@
 /**
- * The registry of the checkout's steps: one module per step of the spec (`./<step>/step.ts`), in
- * the spec's order. The screen for a step (`StepScreen`), its title, the charts the root chart
- * invokes (`src/app/stepCharts.ts`) and the diagrams in statecharts.md all come from this list.
- * A new step touches three existing files: its row here, its state and routing row in the root
- * chart (`machines/checkout/checkout.machine.ts`), and its entry in the contract's step index
- * (`contract/steps.ts`: its row in the step table, with its place, when it applies, its chart's name and its flags);
- * a step with a chart of its own also names the chart's type in the root's stand-ins
- * (`StepChartsByName`, `machines/checkout/checkout.setup.ts`). Its title and words go in the
- * message catalogue (`contract/messages/locales/`).
+ * The registry of the checkout's steps: one module per step of the step table (`./<step>/step.ts`),
+ * in the table's order. The screen for a step (`StepScreen`), the charts the root chart invokes
+ * (`src/app/stepCharts.ts`) and the diagrams in statecharts.md all come from this list; a screen
+ * finds its title, countdown and 'Edit basket' through `StepLayout`, from its step alone.
+ *
+ * A new step whose chart finishing completes it touches four existing files: its row in the step
+ * table (`contract/steps.ts`: its place, when it applies, its chart's name and its flags; the root
+ * chart makes its state and routing row from it), its row here, and its title and words in the two
+ * message catalogues (`contract/messages/locales/`). Its chart is a new `machines/<chart>/` folder,
+ * whose machine file names its type for the root's stand-in (`StepChartsByName`,
+ * `machines/checkout/checkout.setup.ts`, by declaration merging), and its module and screen a new
+ * `src/steps/<step>/` folder. A step with more to it (other outcomes, input, Continue) is written
+ * out in the root chart (`machines/checkout/checkout.machine.ts`).
  */
 import type { Step } from '../../contract/steps';
 import type { StepChart, StepModule } from './stepModule';
@@ -27,7 +31,6 @@ import { awaitingTruelayer } from './awaitingTruelayer/step';
 import { afterSaleMessages } from './afterSaleMessages/step';
 import { waiver } from './waiver/step';
 import { orderCompleted } from './orderCompleted/step';
-import { t } from '../../i18n/runtime.ts';
 
 /** Every step, by its name in the spec. */
 export const STEP_MODULES: { [S in Step]: StepModule<S> } = {
@@ -49,15 +52,6 @@ export const STEP_MODULES: { [S in Step]: StepModule<S> } = {
   waiver,
   order_completed: orderCompleted,
 };
-
-export function stepModuleOf<S extends Step>(step: S): StepModule<S> {
-  return STEP_MODULES[step];
-}
-
-/** A step's heading. */
-export function stepTitle(step: Step): string {
-  return t(`step.${step}`);
-}
 
 /** The charts the steps own, each once (two steps may share one), by the name the root invokes them by. */
 export function stepCharts(): StepChart[] {

@@ -2,7 +2,6 @@
 import { LoadingButton } from '../../../ui/LoadingButton';
 import { useCheckout, useCheckoutData } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
-import { stepTitle } from '../steps';
 import '../orderCompleted/orderCompleted.css';
 import { t } from '../../../i18n/runtime.ts';
 
@@ -10,7 +9,7 @@ export default function AfterSaleMessagesStep() {
   const view = useCheckout();
   const messages = useCheckoutData()?.after_sale_messages ?? [];
   return (
-    <StepLayout step="after_sale_messages" title={stepTitle('after_sale_messages')} countdownRef={view.countdownRef}>
+    <StepLayout step="after_sale_messages">
       <ul className="after-sale" role="list">
         {messages.map((m, i) => (
           <li key={i} className="card stack after-sale__message">

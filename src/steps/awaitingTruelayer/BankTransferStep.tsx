@@ -6,9 +6,7 @@ import { BANK_TRANSFER_MESSAGES } from '../../../contract/messages/bankTransfer'
 import { Alert } from '../../../ui/Alert';
 import { Icon } from '../../../ui/Icon';
 import { Spinner } from '../../../ui/Spinner';
-import { useCheckout } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
-import { stepTitle } from '../steps';
 import { useStepChild } from '../useStepChild';
 import './bankTransfer.css';
 import { t } from '../../../i18n/runtime.ts';
@@ -66,10 +64,9 @@ function BankTransferStatus({ actor }: { actor: BankTransferActor }) {
 
 /** Waiting for the bank (spec 001 §2 Bank transfer waiting): the spinner, then success or failure. */
 export default function BankTransferStep() {
-  const root = useCheckout();
   const child = useStepChild<typeof bankTransferMachine>('bankTransfer');
   return (
-    <StepLayout step="awaiting_truelayer" title={stepTitle('awaiting_truelayer')} countdownRef={root.countdownRef}>
+    <StepLayout step="awaiting_truelayer">
       {child ? (
         <BankTransferStatus actor={child} />
       ) : (

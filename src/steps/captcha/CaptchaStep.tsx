@@ -22,7 +22,7 @@ export default function CaptchaStep() {
     onErrored: view.captchaErrored,
   };
   return (
-    <StepLayout step="captcha" title={t('step.captcha')}>
+    <StepLayout step="captcha">
       <div className="card stack">
         <p className="lead">{t('captcha.lead')}</p>
         <div className="captcha">

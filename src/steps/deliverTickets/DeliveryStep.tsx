@@ -5,9 +5,7 @@ import { deliverySenders, viewDelivery, type StageStatus } from '../../../machin
 import { Alert } from '../../../ui/Alert';
 import { Icon } from '../../../ui/Icon';
 import { Spinner } from '../../../ui/Spinner';
-import { useCheckout } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
-import { stepTitle } from '../steps';
 import { useStepChild } from '../useStepChild';
 import './delivery.css';
 import { t, type MessageKey } from '../../../i18n/runtime.ts';
@@ -68,10 +66,9 @@ function DeliveryProgress({ actor }: { actor: DeliveryActor }) {
 
 /** Delivering tickets: into the ticket wallet, then the wallet by e-mail (spec 001 §2 Delivery progress). */
 export default function DeliveryStep() {
-  const root = useCheckout();
   const child = useStepChild<typeof deliveryMachine>('delivery');
   return (
-    <StepLayout step="deliver_tickets" title={stepTitle('deliver_tickets')} countdownRef={root.countdownRef}>
+    <StepLayout step="deliver_tickets">
       {child ? (
         <DeliveryProgress actor={child} />
       ) : (

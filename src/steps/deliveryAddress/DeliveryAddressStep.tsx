@@ -1,6 +1,6 @@
 import type { addressMachine } from '../../../machines/address/address.machine';
 import { useStepChild } from '../useStepChild';
-import { useCheckout, useCheckoutData } from '../../app/checkoutContext';
+import { useCheckoutData } from '../../app/checkoutContext';
 import { AddressForm } from '../../components/address/AddressForm';
 import { StepLayout } from '../StepLayout';
 import { t } from '../../../i18n/runtime.ts';
@@ -11,14 +11,13 @@ import { t } from '../../../i18n/runtime.ts';
  * `address` child; the sent address completes the step.
  */
 export default function DeliveryAddressStep() {
-  const root = useCheckout();
   const checkout = useCheckoutData();
   const actor = useStepChild<typeof addressMachine>('address');
   const giftVouchers = (checkout?.gift_vouchers.length ?? 0) > 0;
   const tickets = (checkout?.tickets.length ?? 0) > 0;
   const what = giftVouchers && tickets ? 'both' : giftVouchers ? 'vouchers' : 'tickets';
   return (
-    <StepLayout step="delivery_address" title={t('deliveryAddress.title')} countdownRef={root.countdownRef} onEditBasket={root.canEditBasket ? root.editBasket : undefined}>
+    <StepLayout step="delivery_address" title={t('deliveryAddress.title')}>
       <p className="lead">{t('deliveryAddress.lead', { what })}</p>
       {actor && checkout ? <AddressForm actor={actor} giftVouchers={giftVouchers} /> : null}
     </StepLayout>

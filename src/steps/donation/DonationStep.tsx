@@ -7,7 +7,7 @@ import { formatMoney } from '../../../contract/money';
 import { donationSenders, viewDonation } from '../../../machines/donation/donation.connect';
 import { Alert } from '../../../ui/Alert';
 import { LoadingButton } from '../../../ui/LoadingButton';
-import { useCheckout, useCheckoutData } from '../../app/checkoutContext';
+import { useCheckoutData } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
 import { useStepChild } from '../useStepChild';
 import './donation.css';
@@ -102,16 +102,10 @@ function DonationForm({ actor, charity, currency }: { actor: DonationActor; char
 /** The donation step: a preset or custom amount for the basket's charity, or 'Skip donation'. */
 export default function DonationStep() {
   const checkout = useCheckoutData();
-  const root = useCheckout();
   const charity = checkout?.charity ?? null;
   const actor = useStepChild<typeof donationMachine>('donation');
   return (
-    <StepLayout
-      step="donation"
-      title={charity?.donation_checkout_title || t('step.donation')}
-      countdownRef={root.countdownRef}
-      onEditBasket={root.canEditBasket ? root.editBasket : undefined}
-    >
+    <StepLayout step="donation" title={charity?.donation_checkout_title || undefined}>
       {charity && checkout && actor ? <DonationForm actor={actor} charity={charity} currency={checkout.currency.code} /> : null}
     </StepLayout>
   );

@@ -9,8 +9,7 @@ import { giftAidSenders, viewGiftAid } from '../../../machines/donation/giftAid.
 import type { Confirmation } from '../../../machines/donation/giftAid.machine';
 import { Alert } from '../../../ui/Alert';
 import { LoadingButton } from '../../../ui/LoadingButton';
-import { useCheckout, useCheckoutData } from '../../app/checkoutContext';
-import { stepTitle } from '../steps';
+import { useCheckoutData } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
 import { useStepChild } from '../useStepChild';
 import '../donation/donation.css';
@@ -155,16 +154,10 @@ function GiftAidForm({ actor, charity, amount, currency }: { actor: GiftAidActor
 /** The Gift Aid step: the toggle, the declaration it needs, and the charity's newsletter. */
 export default function GiftAidStep() {
   const checkout = useCheckoutData();
-  const root = useCheckout();
   const amount = checkout?.donation?.amount_before_booking_fee ?? checkout?.donation_amount ?? 0;
   const actor = useStepChild<typeof giftAidMachine>('giftAid');
   return (
-    <StepLayout
-      step="gift_aid"
-      title={stepTitle('gift_aid')}
-      countdownRef={root.countdownRef}
-      onEditBasket={root.canEditBasket ? root.editBasket : undefined}
-    >
+    <StepLayout step="gift_aid">
       {checkout?.charity && actor ? (
         <GiftAidForm actor={actor} charity={checkout.charity} amount={amount} currency={checkout.currency.code} />
       ) : null}

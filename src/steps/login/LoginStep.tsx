@@ -12,9 +12,7 @@ import { Alert } from '../../../ui/Alert';
 import { Icon } from '../../../ui/Icon';
 import { LoadingButton } from '../../../ui/LoadingButton';
 import { Spinner } from '../../../ui/Spinner';
-import { useCheckout } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
-import { stepModuleOf, stepTitle } from '../steps';
 import { useStepChild } from '../useStepChild';
 import './login.css';
 import { t } from '../../../i18n/runtime.ts';
@@ -189,15 +187,9 @@ function Account({ actor }: { actor: ActorRefFrom<typeof accountMachine> }) {
 
 /** The login step: the screen of the account chart the root runs on this step. */
 export default function LoginStep() {
-  const view = useCheckout();
   const child = useStepChild<typeof accountMachine>('account');
   return (
-    <StepLayout
-      step="login"
-      title={stepTitle('login')}
-      countdownRef={view.countdownRef}
-      onEditBasket={stepModuleOf('login').basketEditable ? view.editBasket : undefined}
-    >
+    <StepLayout step="login">
       {child ? (
         <Account actor={child} />
       ) : (

@@ -7,9 +7,7 @@ import type { marketingMachine } from '../../../machines/marketing/marketing.mac
 import { Alert } from '../../../ui/Alert';
 import { LoadingButton } from '../../../ui/LoadingButton';
 import { Spinner } from '../../../ui/Spinner';
-import { useCheckout } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
-import { stepModuleOf, stepTitle } from '../steps';
 import { useStepChild } from '../useStepChild';
 import './marketing.css';
 import { t } from '../../../i18n/runtime.ts';
@@ -57,15 +55,9 @@ function Preferences({ actor }: { actor: ActorRefFrom<typeof marketingMachine> }
 }
 
 export default function MarketingStep() {
-  const view = useCheckout();
   const child = useStepChild<typeof marketingMachine>('marketing');
   return (
-    <StepLayout
-      step="marketing_preferences"
-      title={stepTitle('marketing_preferences')}
-      countdownRef={view.countdownRef}
-      onEditBasket={stepModuleOf('marketing_preferences').basketEditable ? view.editBasket : undefined}
-    >
+    <StepLayout step="marketing_preferences">
       {child ? (
         <Preferences actor={child} />
       ) : (

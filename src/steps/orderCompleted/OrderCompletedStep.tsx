@@ -14,7 +14,6 @@ import { callApi } from '../../api/client';
 import { useCheckoutData } from '../../app/checkoutContext';
 import { Alert } from '../../../ui/Alert';
 import { StepLayout } from '../StepLayout';
-import { stepTitle } from '../steps';
 import { useStepChild } from '../useStepChild';
 import { Spinner } from '../../../ui/Spinner';
 import { FindAPlace } from './FindAPlace';
@@ -35,7 +34,7 @@ type OrderCompletedActor = ActorRefFrom<typeof orderCompletedMachine>;
 export default function OrderCompletedStep() {
   const actor = useStepChild<typeof orderCompletedMachine>('orderCompleted');
   return (
-    <StepLayout step="order_completed" title={stepTitle('order_completed')}>
+    <StepLayout step="order_completed">
       {actor ? <OrderCompleted actor={actor} /> : <Spinner label={t('ui.loading')} />}
     </StepLayout>
   );

@@ -15,7 +15,7 @@ import { Alert } from '../../../ui/Alert';
 import { activeIntlLocale, t } from '../../../i18n/runtime.ts';
 import { LoadingButton } from '../../../ui/LoadingButton';
 import { Spinner } from '../../../ui/Spinner';
-import { useCheckout, useCheckoutData } from '../../app/checkoutContext';
+import { useCheckoutData } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
 import { BillingAddress } from './BillingAddress';
 import { stripeSessions } from './stripeSession';
@@ -306,12 +306,11 @@ function usePaymentTitle(actor: PaymentActor | undefined, express: boolean): str
 /** The payment step: details, the method and the card; or the free tickets claimed; or the SaaS block. */
 export default function PaymentStep() {
   const checkout = useCheckoutData();
-  const root = useCheckout();
   const actor = useStepChild<typeof paymentMachine>('payment');
   const title = usePaymentTitle(actor, checkout?.express ?? false);
   const total = checkout ? formatMoney(checkout.basket_total, checkout.currency.code) : null;
   return (
-    <StepLayout step="payment" title={title} countdownRef={root.countdownRef} onEditBasket={root.canEditBasket ? root.editBasket : undefined}>
+    <StepLayout step="payment" title={title}>
       {actor ? (
         <PaymentForm actor={actor} total={total} checkout={checkout} />
       ) : (

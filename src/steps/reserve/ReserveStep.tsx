@@ -17,7 +17,7 @@ export default function ReserveStep() {
   const reservationSnapshot = useSelector(useStepChild<typeof reservationMachine>('reservation'), (s) => s as ReservationSnapshot);
   const reservation = viewReservation(reservationSnapshot);
   return (
-    <StepLayout step="reserve" title={t('step.reserve')}>
+    <StepLayout step="reserve">
       {reservation.incompatibleBrowser ? (
         <div className="card stack">
           <Alert type="error">{t('reserve.incompatibleBrowser')}</Alert>

@@ -12,9 +12,7 @@ import { Alert } from '../../../ui/Alert';
 import { Icon } from '../../../ui/Icon';
 import { LoadingButton } from '../../../ui/LoadingButton';
 import { Spinner } from '../../../ui/Spinner';
-import { useCheckout } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
-import { stepModuleOf, stepTitle } from '../steps';
 import { useStepChild } from '../useStepChild';
 import './questions.css';
 import { t } from '../../../i18n/runtime.ts';
@@ -212,15 +210,9 @@ function QuestionsForm({ actor }: { actor: QuestionsActor }) {
 
 /** The ticket questions step, before payment (ticket_questions_before) or after it (ticket_questions_after). */
 export default function QuestionsStep({ step }: { step: 'ticket_questions_before' | 'ticket_questions_after' }) {
-  const root = useCheckout();
   const child = useStepChild<typeof questionsMachine>('questions');
   return (
-    <StepLayout
-      step={step}
-      title={stepTitle(step)}
-      countdownRef={root.countdownRef}
-      onEditBasket={stepModuleOf(step).basketEditable && root.canEditBasket ? root.editBasket : undefined}
-    >
+    <StepLayout step={step}>
       {child ? (
         <QuestionsForm actor={child} />
       ) : (

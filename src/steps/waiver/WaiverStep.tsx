@@ -13,7 +13,6 @@ import { Icon } from '../../../ui/Icon';
 import { LoadingButton } from '../../../ui/LoadingButton';
 import { useCheckout, useCheckoutData } from '../../app/checkoutContext';
 import { StepLayout } from '../StepLayout';
-import { stepModuleOf, stepTitle } from '../steps';
 import { useStepChild } from '../useStepChild';
 import './waiver.css';
 import { t } from '../../../i18n/runtime.ts';
@@ -21,8 +20,7 @@ import { t } from '../../../i18n/runtime.ts';
 export default function WaiverStep() {
   const view = useCheckout();
   const checkout = useCheckoutData();
-  const { basketEditable } = stepModuleOf('waiver');
-  const title = stepTitle('waiver');
+  const title = t('step.waiver');
   const actor = useStepChild<typeof waiverMachine>('waiver');
   const waiver = viewWaiver(useSelector(actor, (s) => s));
   const send = waiverSenders(actor);
@@ -31,7 +29,7 @@ export default function WaiverStep() {
   const link = reference ? new URL(waiverPath(reference), window.location.origin).href : null;
   const canShare = typeof navigator !== 'undefined' && typeof navigator.share === 'function';
   return (
-    <StepLayout step="waiver" title={title} countdownRef={view.countdownRef} onEditBasket={basketEditable ? view.editBasket : undefined}>
+    <StepLayout step="waiver">
       {link ? (
         <div className="card stack waiver">
           <p>{t('waiver.lead')}</p>
