@@ -19,7 +19,7 @@ import { Refusal } from './domain/refusal.ts';
 import { refuseCrossSite } from './http/crossSite.ts';
 import { isDemoPath, notServed, registerDemoMode } from './http/demoMode.ts';
 import type { AppDeps } from './http/deps.ts';
-import { refusalStatus } from './http/refusals.ts';
+import { replyRefusal } from './http/refusals.ts';
 import { requestRateLimit } from './plugins/rateLimit.ts';
 import { apiHeadersFor, security } from './plugins/security.ts';
 import { session } from './plugins/session.ts';
@@ -132,7 +132,7 @@ export async function buildApp(deps: {
   registerDemoMode(app, appDeps);
 
   app.setErrorHandler((err: FastifyError | Refusal, request, reply) => {
-    if (err instanceof Refusal) return reply.status(refusalStatus(err)).send({ error: err.message });
+    if (err instanceof Refusal) return replyRefusal(reply, err);
     const status = typeof err.statusCode === 'number' ? err.statusCode : 500;
     if (status >= 400 && status < 500) {
       const { error } = err as { error?: unknown };

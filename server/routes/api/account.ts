@@ -9,7 +9,7 @@ import { offerResumeLinkAfter } from '../../http/resumeLink.ts';
 import type { Handlers, InvalidHandler } from '../../http/calls.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { sendCodeFrom } from '../../http/signInCode.ts';
-import { holdLostBody, refusalStatus } from '../../http/refusals.ts';
+import { holdLostBody, refusalBody, refusalStatus } from '../../http/refusals.ts';
 import { saleIdOf, setSaleCookie, signIn, signOut } from '../../http/session.ts';
 
 const NO_SALE_MESSAGE = 'Your basket could not be found. Please add your tickets again.';
@@ -52,7 +52,7 @@ export function accountHandlers(deps: AppDeps): Pick<Handlers, AccountCall> {
         return (
           err.code === 'hold-lost'
             ? { ...holdLostBody(err), message: { error: err.message } }
-            : { error: err.message, type: 'one_time_code', message: err.message }
+            : { ...refusalBody(err, true), message: err.message }
         ) as never;
       }
     },

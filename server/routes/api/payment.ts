@@ -17,7 +17,7 @@ import { receiveStripeWebhook, returnFromCard } from '../../domain/payment/webho
 import type { PaymentWiring } from '../../providers/index.ts';
 import type { Handlers, InvalidHandler } from '../../http/calls.ts';
 import type { AppDeps } from '../../http/deps.ts';
-import { refusalStatus, replyHoldLost } from '../../http/refusals.ts';
+import { replyHoldLost, replyRefusal } from '../../http/refusals.ts';
 import { saleIdOf, setSaleCookie, signIn, userIdOf } from '../../http/session.ts';
 
 type PaymentCalls = 'getStripeToken' | 'getPaymentError' | 'setAccountDetails' | 'setBillingAddress' | 'getOpoaUsers' | 'claimFreeTickets';
@@ -112,8 +112,8 @@ export function paymentHandlers(deps: AppDeps, wiring: PaymentWiring): Pick<Hand
           }
         } catch (err) {
           if (!isRefusal(err, 'account-exists') && !isRefusal(err, 'sign-in-needed')) throw err;
-          // `type: 'sign_in'`: the step offers the code sign-in for that address.
-          reply.status(refusalStatus(err)).send({ error: err.message, type: 'sign_in' });
+          // `type: 'sign_in'` (the refusal table's word): the step offers the code sign-in for that address.
+          replyRefusal(reply, err, true);
           return undefined;
         }
         return { success: true as const };
