@@ -94,3 +94,15 @@ export async function eventOrderForm(db: Database, id: number, now: Date) {
   const seated = await seatedTypes(db, row.offers.map(({ type }) => type.id));
   return { ...row, left, seated };
 }
+
+/** Every organiser's name, by id (the account's marketing choices name them). */
+export async function organiserNames(db: Database): Promise<Map<number, string>> {
+  const all = await db.select({ id: organisers.id, name: organisers.name }).from(organisers);
+  return new Map(all.map((o) => [o.id, o.name]));
+}
+
+/** The language an organiser's pages default to for a buyer who has not chosen one (null: the site's). */
+export async function organiserDefaultLanguage(db: Database, organiserId: number): Promise<string | null> {
+  const [organiser] = await db.select({ language: organisers.defaultLanguage }).from(organisers).where(eq(organisers.id, organiserId));
+  return organiser?.language ?? null;
+}

@@ -3,7 +3,7 @@
  * as a consent row with its time and source, the record an organiser needs; ticking a box
  * subscribes, and an unticked box never unsubscribes someone who subscribed elsewhere.
  */
-import { eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
 import { giftVouchers, mailingList, marketingConsents, sales, saleVouchers, users } from '../db/schema.ts';
 import { Refusal } from './refusal.ts';
@@ -53,5 +53,40 @@ export async function setMarketingPreferences(db: Database, saleId: string, choi
       .set({ subscribed: user.subscribed || choice.ct_subscribed, isEventSubscribed: user.isEventSubscribed || choice.event_subscribed })
       .where(eq(users.id, user.id));
     await tx.update(sales).set({ marketingSetAt: now }).where(eq(sales.id, saleId));
+  });
+}
+
+/** A buyer's latest word on each organiser's news, as their account shows it: organiser id → subscribed. */
+export async function organiserSubscriptionsOf(db: Pick<Database, 'select'>, userId: number): Promise<Map<number, boolean>> {
+  const consents = await db
+    .select()
+    .from(marketingConsents)
+    .where(and(eq(marketingConsents.userId, userId), eq(marketingConsents.topic, 'organiser')))
+    .orderBy(desc(marketingConsents.at));
+  const latest = new Map<number, boolean>();
+  for (const c of consents) if (c.organiserId !== null && !latest.has(c.organiserId)) latest.set(c.organiserId, c.subscribed);
+  return latest;
+}
+
+/**
+ * The account's marketing choices saved: the community and event news as chosen, and a stop for each
+ * organiser whose news was on and is no longer kept (an organiser's news is only ever started by
+ * buying from them). Each change is recorded as a consent from the account.
+ */
+export async function saveAccountMarketing(
+  db: Database,
+  user: { id: number; email: string; subscribed: boolean; isEventSubscribed: boolean },
+  choice: { community: boolean; eventNews: boolean; keptOrganisers: ReadonlySet<number> },
+  now: Date,
+): Promise<void> {
+  const latest = await organiserSubscriptionsOf(db, user.id);
+  const base = { userId: user.id, email: user.email, source: 'account', saleId: null, at: now };
+  await db.transaction(async (tx) => {
+    await tx.update(users).set({ subscribed: choice.community, isEventSubscribed: choice.eventNews }).where(eq(users.id, user.id));
+    const rows = [];
+    if (choice.community !== user.subscribed) rows.push({ ...base, topic: 'community' as const, subscribed: choice.community, organiserId: null });
+    if (choice.eventNews !== user.isEventSubscribed) rows.push({ ...base, topic: 'events' as const, subscribed: choice.eventNews, organiserId: null });
+    for (const [id, on] of latest) if (on && !choice.keptOrganisers.has(id)) rows.push({ ...base, topic: 'organiser' as const, subscribed: false, organiserId: id });
+    if (rows.length > 0) await tx.insert(marketingConsents).values(rows);
   });
 }

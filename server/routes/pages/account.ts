@@ -8,11 +8,9 @@
  * Every change is a POST (checked for same-site origin, as every change is) that answers 303 to
  * the account with a fixed notice named in the query, or the page again with the refusal's words.
  */
-import { and, desc, eq } from 'drizzle-orm';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { formatMoney } from '../../../contract/money.ts';
 import { ACCOUNT_PATH, planCardPath, WALLET_PATH } from '../../../contract/delivery.ts';
-import { marketingConsents, organisers, users } from '../../db/schema.ts';
 import { buildCheckout } from '../../domain/checkout.ts';
 import { formatNiceDate, formatUkDate } from '../../domain/format.ts';
 import { deleteSavedAddress, listSavedAddresses, makeDefaultAddress } from '../../domain/address.ts';
@@ -33,6 +31,8 @@ import {
 } from '../../domain/myAccount.ts';
 import { isRefusal, Refusal } from '../../domain/refusal.ts';
 import { findUser, type UserRow } from '../../domain/users.ts';
+import { organiserSubscriptionsOf, saveAccountMarketing } from '../../domain/marketing.ts';
+import { organiserNames as organiserNamesOf } from '../../domain/catalogue.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { refusalStatus } from '../../http/refusals.ts';
 import { signIn, signOutEverywhere, userIdOf } from '../../http/session.ts';
@@ -163,12 +163,10 @@ export function registerAccount(app: FastifyInstance, deps: AppDeps): void {
       pendingTransfersOf(db, user.id),
       cardsOf(db, user.id),
       listSavedAddresses(db, user.id),
-      db.select().from(marketingConsents).where(and(eq(marketingConsents.userId, user.id), eq(marketingConsents.topic, 'organiser'))).orderBy(desc(marketingConsents.at)),
+      organiserSubscriptionsOf(db, user.id),
     ]);
     reply.status(status).type('text/html; charset=utf-8').header('cache-control', 'no-store');
-    const latestByOrganiser = new Map<number, boolean>();
-    for (const c of organiserConsents) if (c.organiserId !== null && !latestByOrganiser.has(c.organiserId)) latestByOrganiser.set(c.organiserId, c.subscribed);
-    const subscribedOrganisers = [...latestByOrganiser].filter(([, on]) => on).map(([id]) => id);
+    const subscribedOrganisers = [...organiserConsents].filter(([, on]) => on).map(([id]) => id);
     return pageFor(
       request,
       say('page.account.title'),
@@ -267,8 +265,7 @@ export function registerAccount(app: FastifyInstance, deps: AppDeps): void {
   let organiserNames = new Map<number, string>();
   const organiserName = (id: number) => organiserNames.get(id) ?? say('page.account.organiserNumber', { id });
   async function loadOrganiserNames() {
-    const all = await db.select({ id: organisers.id, name: organisers.name }).from(organisers);
-    organiserNames = new Map(all.map((o) => [o.id, o.name]));
+    organiserNames = await organiserNamesOf(db);
   }
 
   async function signedIn(request: FastifyRequest): Promise<UserRow | null> {
@@ -332,20 +329,8 @@ export function registerAccount(app: FastifyInstance, deps: AppDeps): void {
     const eventNews = field(body, 'events_subscribed') === 'true';
     const raw = body?.organiser;
     const kept = new Set((Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map(String).filter((v) => ID.test(v)).map(Number));
-    const now = clock();
-    const previous = await db.select().from(marketingConsents).where(and(eq(marketingConsents.userId, user.id), eq(marketingConsents.topic, 'organiser'))).orderBy(desc(marketingConsents.at));
-    const latest = new Map<number, boolean>();
-    for (const c of previous) if (c.organiserId !== null && !latest.has(c.organiserId)) latest.set(c.organiserId, c.subscribed);
-    const base = { userId: user.id, email: user.email, source: 'account', saleId: null, at: now };
-    await db.transaction(async (tx) => {
-      await tx.update(users).set({ subscribed: community, isEventSubscribed: eventNews }).where(eq(users.id, user.id));
-      const rows = [];
-      if (community !== user.subscribed) rows.push({ ...base, topic: 'community' as const, subscribed: community, organiserId: null });
-      if (eventNews !== user.isEventSubscribed) rows.push({ ...base, topic: 'events' as const, subscribed: eventNews, organiserId: null });
-      // Only ever a stop from here: an organiser's news is started by buying from them.
-      for (const [id, on] of latest) if (on && !kept.has(id)) rows.push({ ...base, topic: 'organiser' as const, subscribed: false, organiserId: id });
-      if (rows.length > 0) await tx.insert(marketingConsents).values(rows);
-    });
+    // Only ever a stop from here: an organiser's news is started by buying from them.
+    await saveAccountMarketing(db, user, { community, eventNews, keptOrganisers: kept }, clock());
     return 'marketing-saved';
   });
   app.post(SIGN_OUT_OTHERS_PATH, async (request, reply) => {

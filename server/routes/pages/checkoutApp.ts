@@ -24,8 +24,7 @@ import { t } from '../../../i18n/runtime.ts';
 import { appCatalogue } from '../../../i18n/catalogues.ts';
 import { CATALOGUE_ID } from '../../../i18n/locales.ts';
 import { organiserLanguage, requestLocale } from '../../http/locale.ts';
-import { organisers } from '../../db/schema.ts';
-import { eq } from 'drizzle-orm';
+import { organiserDefaultLanguage } from '../../domain/catalogue.ts';
 
 export const CHECKOUT_PATH = '/checkout/';
 
@@ -109,8 +108,7 @@ export function registerCheckoutApp(app: FastifyInstance, { deps, staticDir, all
     // A buyer who has not asked for a language we have gets the basket's organiser's.
     const organiserId = data?.checkout.organisers[0]?.id;
     if (organiserId !== undefined) {
-      const [organiser] = await deps.db.select({ language: organisers.defaultLanguage }).from(organisers).where(eq(organisers.id, organiserId));
-      organiserLanguage(organiser?.language);
+      organiserLanguage(await organiserDefaultLanguage(deps.db, organiserId));
     }
     const screen = data?.checkout.state === 'basket' ? basketScreenHtml(data.checkout, data.user.user) : undefined;
     const body = `${checkoutShell(config, screen, basketCount(data?.checkout))}${data ? jsonScript(INITIAL_DATA_ID, data) : ''}`;
