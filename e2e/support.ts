@@ -52,18 +52,19 @@ export interface Wanted {
   vouchers?: Record<string, number>;
 }
 
-/** Adds tickets the way a buyer does: from the catalogue, through the event page's form. */
+/**
+ * Adds tickets the way a buyer does: from the catalogue, through the event page's form. Each line's
+ * quantity is found by its ticket's name and the form's button by what it is, so the page may be in
+ * any language.
+ */
 export async function addFromEventPage(page: Page, eventTitle: string, wanted: Wanted, base = ''): Promise<void> {
   await page.goto(`${base}/all-events/`);
   await page.getByRole('link', { name: eventTitle }).first().click();
   await expect(page.getByRole('heading', { level: 1, name: eventTitle })).toBeVisible();
-  for (const [name, qty] of Object.entries(wanted.tickets ?? {})) {
-    await page.getByLabel(`Quantity of ${name}`, { exact: true }).fill(String(qty));
-  }
-  for (const [name, qty] of Object.entries(wanted.vouchers ?? {})) {
-    await page.getByLabel(`Quantity of ${name}`, { exact: true }).fill(String(qty));
-  }
-  await page.getByRole('button', { name: 'Add to basket' }).click();
+  const quantityOf = (name: string) =>
+    page.locator('li.offer').filter({ has: page.getByRole('heading', { level: 3, name, exact: true }) }).getByRole('spinbutton');
+  for (const [name, qty] of Object.entries({ ...wanted.tickets, ...wanted.vouchers })) await quantityOf(name).fill(String(qty));
+  await page.locator('form#add button[type="submit"]').click();
   await expect(page).toHaveURL(/\/checkout\/$/);
   await basketInUse(page);
 }
