@@ -7,13 +7,11 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { transformSync } from 'esbuild';
 import { init, parse } from 'es-module-lexer';
 
 const root = resolve(import.meta.dirname, '..');
-const args = process.argv.slice(2);
-const staticOnly = args.includes('--static');
-const folders = args.filter((a) => !a.startsWith('--'));
 
 function filesUnder(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -31,11 +29,17 @@ function resolveSpecifier(from: string, specifier: string): string | undefined {
   return candidates.find((c) => /\.tsx?$/.test(c) && existsSync(c) && statSync(c).isFile());
 }
 
-function importsOf(file: string): string[] {
-  const { code } = transformSync(readFileSync(file, 'utf8'), { loader: file.endsWith('x') ? 'tsx' : 'ts', jsx: 'automatic', format: 'esm' });
+function importsOf(file: string, staticOnly: boolean): string[] {
+  const { code } = transformSync(readFileSync(file, 'utf8'), {
+    loader: file.endsWith('x') ? 'tsx' : 'ts',
+    jsx: 'automatic',
+    format: 'esm',
+  });
   const [imports] = parse(code);
   // `d` is -1 for a static import or re-export, the position of `import(` for a dynamic one, -2 for import.meta.
-  return imports.flatMap((i) => (i.d === -2 || (staticOnly && i.d >= 0) || !i.n ? [] : (resolveSpecifier(file, i.n) ?? [])));
+  return imports.flatMap((i) =>
+    i.d === -2 || (staticOnly && i.d >= 0) || !i.n ? [] : (resolveSpecifier(file, i.n) ?? []),
+  );
 }
 
 /** Tarjan's strongly connected components of the graph, those with more than one file (or a file importing itself). */
@@ -72,18 +76,40 @@ function circles(graph: Map<string, string[]>): string[][] {
   return found;
 }
 
-await init;
+const found = new Map<boolean, string[][]>();
 
-// The whole project's graph, so a circle through another folder is found too; reported by the folders asked for.
-const all = ['src', 'server', 'contract', 'machines', 'i18n', 'ui'].flatMap((f) => (existsSync(join(root, f)) ? filesUnder(join(root, f)) : []));
-const graph = new Map(all.map((file) => [file, importsOf(file)]));
-let failed = false;
-for (const folder of folders.length ? folders : ['src']) {
-  const inFolder = circles(graph).filter((c) => c.some((file) => relative(root, file).startsWith(`${folder}/`)));
-  console.log(`${folder}/: ${inFolder.length} import circle(s)${staticOnly ? ' (static imports)' : ''}`);
-  for (const c of inFolder) {
-    failed = true;
-    console.log(`  ${c.length} files: ${c.map((f) => relative(root, f)).join(', ')}`);
+/** Every import circle of the project's own files (read once). */
+function circlesOfProject(staticOnly: boolean): string[][] {
+  if (!found.has(staticOnly)) {
+    const all = ['src', 'server', 'contract', 'machines', 'i18n', 'ui'].flatMap((f) =>
+      existsSync(join(root, f)) ? filesUnder(join(root, f)) : [],
+    );
+    found.set(staticOnly, circles(new Map(all.map((file) => [file, importsOf(file, staticOnly)]))));
   }
+  return found.get(staticOnly)!;
 }
-process.exit(failed ? 1 : 0);
+
+/** The import circles that take in a file of `folder` (relative to the project's root). */
+export async function importCirclesIn(folder: string, options: { staticOnly?: boolean } = {}): Promise<string[][]> {
+  await init;
+  const staticOnly = options.staticOnly ?? false;
+  return circlesOfProject(staticOnly)
+    .map((c) => c.map((file) => relative(root, file)))
+    .filter((c) => c.some((file) => file.startsWith(`${folder}/`)));
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const args = process.argv.slice(2);
+  const staticOnly = args.includes('--static');
+  const folders = args.filter((a) => !a.startsWith('--'));
+  let failed = false;
+  for (const folder of folders.length ? folders : ['src']) {
+    const inFolder = await importCirclesIn(folder, { staticOnly });
+    console.log(`${folder}/: ${inFolder.length} import circle(s)${staticOnly ? ' (static imports)' : ''}`);
+    for (const c of inFolder) {
+      failed = true;
+      console.log(`  ${c.length} files: ${c.join(', ')}`);
+    }
+  }
+  process.exit(failed ? 1 : 0);
+}
