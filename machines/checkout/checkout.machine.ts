@@ -161,8 +161,9 @@ function stepState<const S extends ChartedStep, const I = undefined>(step: S, in
  */
 function pastBasketSteps<const W extends Partial<Record<Step, object>>>(written: W) {
   const made = STEP_TABLE.filter((row) => !row.outsideFlow && row.step !== 'basket').map((row) => {
-    const state = (written as Partial<Record<Step, object>>)[row.step] ?? stepState(row.step as ChartedStep);
-    return [row.step, state] as const;
+    const state = (written as Partial<Record<Step, object>>)[row.step];
+    if (!state && !row.chart) throw new Error(`The ${row.step} step has no chart of its own: its state is written out`);
+    return [row.step, state ?? stepState(row.step as ChartedStep)] as const;
   });
   return Object.fromEntries(made) as W & { [S in Exclude<ChartedStep, keyof W>]: ReturnType<typeof stepState<S>> };
 }
