@@ -6,13 +6,9 @@
  * error, so the first screen carries only this. Telemetry, not product behaviour: it never throws.
  */
 
-export interface ReportedUser {
-  id: number;
-  email: string;
-}
+import type { ReportedUser } from './reportedUser';
 
-/** The page's meta tag that carries Sentry's DSN when one is keyed. */
-export const SENTRY_DSN_META = 'sentry-dsn';
+export { SENTRY_DSN_META, type ReportedUser } from './reportedUser';
 
 let currentUser: ReportedUser | null = null;
 let sender: Promise<typeof import('./telemetrySend')> | null = null;

@@ -4,7 +4,7 @@
  * server's own log (POST ERROR_REPORT_PATH).
  */
 import { ERROR_REPORT_PATH, MAX_ERROR_MESSAGE, MAX_ERROR_STACK } from '../contract/errorReportLimits';
-import { SENTRY_DSN_META, type ReportedUser } from './telemetry';
+import { SENTRY_DSN_META, type ReportedUser } from './reportedUser';
 
 const sentryUser = (user: ReportedUser | null) => (user ? { id: String(user.id), email: user.email } : null);
 type Sentry = typeof import('@sentry/browser');

@@ -5,7 +5,7 @@
  * (contractSlices.ts), so the basket loads only its own calls' schemas.
  */
 import type { Call, CallName, RequestOf, ResponseOf } from '../../contract';
-import { CallFailed } from './client';
+import { CallFailed } from './callFailed';
 import { errorReplySchema, findCall } from './contractSlices';
 
 interface Transport {

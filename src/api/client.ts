@@ -4,19 +4,9 @@
  * call.ts) loads with the first call; the first screen's data comes with the page.
  */
 import type { Call, CallName, RequestOf, ResponseOf } from '../../contract';
+import { CallFailed } from './callFailed';
 
-/** A call that failed: `message` is the server's own text when it sent one. */
-export class CallFailed extends Error {
-  constructor(
-    readonly call: CallName,
-    readonly status: number | null,
-    readonly serverMessage: string | null,
-    /** The refusal's whole JSON body, for calls whose refusals carry more than `error`. */
-    readonly body: unknown = null,
-  ) {
-    super(serverMessage ?? `${call} failed`);
-  }
-}
+export { CallFailed };
 
 /** The call machinery, loaded once with the first call; a load that fails fails that call. */
 function machineryFor(name: CallName): Promise<typeof import('./call')> {
