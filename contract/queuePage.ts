@@ -3,6 +3,8 @@
  * paths and the page's words, which the server paints first and the script says from then on.
  * contract/waitingRoom.ts has the answers' shapes and passes these on.
  */
+import { messages } from '../i18n/lazy.ts';
+import { t } from '../i18n/runtime.ts';
 
 /** The queue page of an event date; the event page sends a buyer without an admission here. */
 export const queuePagePath = (dateId: number) => `/queue/${dateId}/`;
@@ -21,35 +23,32 @@ export const WAITING_LIST_PATH = '/ajax/queue/waiting-list/';
 /** The local proof of work's challenge (the same as the reservation's captcha). */
 export const QUEUE_CHALLENGE_PATH = '/ajax/checkout/captcha/challenge/';
 
-/* The words. Durations are spoken in whole minutes (or seconds in the last minute). */
-/** What introduces the organiser's message on the queue page. */
-export const ORGANISER_MESSAGE_LABEL = 'From the organiser:';
-export const CHECKING_MESSAGE = 'Finding your place in the queue…';
-export const JOINING_MESSAGE = 'Checking this browser before giving it a place in the queue…';
-export const JOIN_FAILED_MESSAGE = 'This browser could not be given a place in the queue. Please try again.';
-export const OFFLINE_MESSAGE = 'The queue cannot be reached just now. Your place is kept; trying again…';
-export const ADMITTED_MESSAGE = 'It is your turn. Taking you to the tickets…';
-export const SOLD_OUT_MESSAGE = 'Sold out: every ticket is sold or held by another buyer. If held tickets are released, the queue opens again.';
-export const WAITING_LIST_FAILED_MESSAGE = 'You could not be added to the waiting list. Please try again.';
+/*
+ * The words, in the buyer's language: each is looked up when it is read (i18n/lazy.ts). The server
+ * writes the page in the request's language and carries the `queue.*` messages in the page for its
+ * script (i18n/catalogues.ts `queueCatalogue`). Durations are spoken in whole minutes (or "less than
+ * a minute" in the last one).
+ */
+export const QUEUE_MESSAGES = messages({
+  checking: 'queue.checking',
+  joining: 'queue.joining',
+  joinFailed: 'queue.joinFailed',
+  offline: 'queue.offline',
+  admitted: 'queue.admitted',
+  soldOut: 'queue.soldOut',
+  waitingListFailed: 'queue.waitingListFailed',
+});
 
-/** Once a place's time to buy has ended: the queue page says it, and a reservation is refused with it. */
+/** Once a place's time to buy has ended: the queue page says it, and a reservation is refused with it (the server's words). */
 export function admissionEndedMessage(minutes: number | null): string {
-  const lasted = minutes === null ? '' : `: your turn in the queue lasted ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
-  return `Your time to buy has ended${lasted}. You can join the queue again, at the back of the line.`;
-}
-
-/** 'about 3 minutes', 'about 1 minute', 'less than a minute'. */
-export function aboutDuration(seconds: number): string {
-  if (seconds < 60) return 'less than a minute';
-  const minutes = Math.round(seconds / 60);
-  return `about ${minutes} ${minutes === 1 ? 'minute' : 'minutes'}`;
+  return minutes === null ? t('page.queue.ended') : t('page.queue.endedAfter', { minutes });
 }
 
 export function beforeSaleMessage(opensInSeconds: number): string {
-  const when = opensInSeconds <= 0 ? 'The on-sale is opening now.' : `The on-sale opens in ${aboutDuration(opensInSeconds).replace('about ', '')}.`;
-  return `${when} Everyone here before it opens gets a place in a random order; later arrivals join the end of the line.`;
+  if (opensInSeconds <= 0) return t('queue.opening');
+  return opensInSeconds < 60 ? t('queue.opensSoon') : t('queue.opensIn', { minutes: Math.round(opensInSeconds / 60) });
 }
 
 export function waitingMessage(position: number, waitSeconds: number): string {
-  return `You are number ${position} in the queue. Estimated wait: ${aboutDuration(waitSeconds)}.`;
+  return waitSeconds < 60 ? t('queue.waitingSoon', { position }) : t('queue.waiting', { position, minutes: Math.round(waitSeconds / 60) });
 }

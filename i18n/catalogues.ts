@@ -52,7 +52,19 @@ export function appCatalogue(locale: Locale): Catalogue {
   return app;
 }
 const appCatalogues = new Map<string, Catalogue>();
-const SERVER_ONLY = /^(mail|page|sms)\./;
+/** The server's own messages, and the queue page's, which only the queue page carries (`queueCatalogue`). */
+const SERVER_ONLY = /^(mail|page|sms|queue)\./;
+
+/** The part of a catalogue the queue page carries for its script: the `queue.*` messages alone. */
+export function queueCatalogue(locale: Locale): Catalogue {
+  let queue = queueCatalogues.get(locale);
+  if (!queue) {
+    queue = { locale, messages: Object.fromEntries(Object.entries(catalogueFor(locale).messages).filter(([k]) => k.startsWith('queue.'))) };
+    queueCatalogues.set(locale, queue);
+  }
+  return queue;
+}
+const queueCatalogues = new Map<Locale, Catalogue>();
 
 export type { MessageKey };
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PlanSeat } from '../../contract';
-import { addRequest, chartSenders, CHART_VIOLATION_FALLBACK, mapSeats, seatSelectionSenders, summarise, type EventDateInfo, type SeatingPlan, type SeatSelectionView } from './seatSelection.connect';
+import { SEAT_MESSAGES } from '../../contract/messages/seats';
+import { addRequest, chartSenders, mapSeats, seatSelectionSenders, summarise, type EventDateInfo, type SeatingPlan, type SeatSelectionView } from './seatSelection.connect';
 
 /** The seat page's join of the plan with the buyer's selection (spec 001 §2 Seat-selection page, §3, §7). */
 const seat = (id: number, over: Partial<PlanSeat> = {}): PlanSeat => ({
@@ -151,7 +152,7 @@ describe('seats.io chart senders', () => {
       { type: 'CHART_HOLD_FAILED', seatIds: [1, 2], message: 'Stalls, row A, seat 1; Stalls, row A, seat 2 are taken by another buyer.' },
       { type: 'CHART_VALIDITY', violation: 'Choose seats that leave no single empty seat.' },
       { type: 'CHART_VALIDITY', violation: 'Your seats in a row must be next to each other, with no gap between them.' },
-      { type: 'CHART_VALIDITY', violation: CHART_VIOLATION_FALLBACK },
+      { type: 'CHART_VALIDITY', violation: SEAT_MESSAGES.violationFallback },
       { type: 'CHART_VALIDITY', violation: null },
       { type: 'CHART_HOLD_EXPIRED' },
     ]);

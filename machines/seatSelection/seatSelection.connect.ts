@@ -6,7 +6,8 @@
 import type { SnapshotFrom } from 'xstate';
 import { formatMoney } from '../../contract/money';
 import { formatSeatTotal } from '../../contract/seatMoney';
-import { checkSeatToggle, seatName, type RuleSeat } from '../../contract/seatRules';
+import { checkSeatToggle, type RuleSeat } from '../../contract/seatRules';
+import { CHART_VIOLATIONS, SEAT_MESSAGES, seatLabelMessage, seatNameMessage, takenByOtherMessage } from '../../contract/messages/seats';
 import { seatBasketKey, type PlanSeat, type ResponseOf } from '../../contract';
 import { unchecked } from '../../contract/unchecked';
 import type { AddRequest, SeatSelectionEvent, seatSelectionMachine } from './seatSelection.machine';
@@ -68,13 +69,6 @@ export interface MapSeat {
   label: string;
 }
 
-const STATE_WORDS: Record<SeatState, string> = {
-  available: 'available',
-  selected: 'selected',
-  taken: 'unavailable',
-  unpriced: 'not for sale',
-};
-
 /**
  * Every seat of the plan as the buyer sees it now. A seat that looks as it did in `previous` is that
  * same object, so a map of thousands of seats redraws only the seats that changed.
@@ -111,7 +105,7 @@ function toMapSeat(section: string, row: string, s: PlanSeat, pricing: Map<numbe
     ticketTypeId: s.ticket_type_id,
     price: price?.price ?? null,
     ticketName: price?.ticket_name ?? null,
-    label: [section, `row ${row}`, `seat ${s.number}`, ...(price ? [price.text] : []), STATE_WORDS[state]].join(', '),
+    label: seatLabelMessage(seatNameMessage(section, row, s.number), price?.text ?? null, state),
   };
 }
 
@@ -186,12 +180,13 @@ export interface ChartHoldToken {
   expiresAt: string;
 }
 
-/** seats.io's selection validators, in the buyer's words. */
-export const CHART_VIOLATIONS: Record<string, string> = {
-  noOrphanSeats: 'Choose seats that leave no single empty seat.',
-  consecutiveSeats: 'Your seats in a row must be next to each other, with no gap between them.',
-};
-export const CHART_VIOLATION_FALLBACK = 'These seats cannot be booked together. Choose your seats again.';
+/** What the buyer is told of one of seats.io's validators, in their language. */
+function violationMessage(validator: string): string {
+  if (validator === 'noOrphanSeats') return CHART_VIOLATIONS.noOrphanSeats;
+  if (validator === 'consecutiveSeats') return CHART_VIOLATIONS.consecutiveSeats;
+  return SEAT_MESSAGES.violationFallback;
+}
+
 /** seats.io's default hold period, for a selection reported before the chart named its token. */
 export const CHART_DEFAULT_HOLD_SECONDS = 900;
 
@@ -221,12 +216,11 @@ export function chartSenders(send: (event: SeatSelectionEvent) => void, seats: M
     holdFailed(objects: ChartObject[]) {
       const failed = objects.map(seatOf).filter((s): s is MapSeat => s !== undefined);
       if (failed.length === 0) return;
-      const names = failed.map(seatName).join('; ');
-      send({ type: 'CHART_HOLD_FAILED', seatIds: failed.map((s) => s.id), message: `${names} ${failed.length === 1 ? 'is' : 'are'} taken by another buyer.` });
+      send({ type: 'CHART_HOLD_FAILED', seatIds: failed.map((s) => s.id), message: takenByOtherMessage(failed.map((s) => seatNameMessage(s.section, s.row, s.number))) });
     },
     validity(violations: readonly string[]) {
       const first = violations[0];
-      send({ type: 'CHART_VALIDITY', violation: first === undefined ? null : (CHART_VIOLATIONS[first] ?? CHART_VIOLATION_FALLBACK) });
+      send({ type: 'CHART_VALIDITY', violation: first === undefined ? null : (violationMessage(first)) });
     },
     expired: () => send({ type: 'CHART_HOLD_EXPIRED' }),
   };

@@ -21,6 +21,7 @@ import { assign, setup } from 'xstate';
 import type { RequestOf, ResponseOf, SeatHold } from '../../contract';
 import { messageOf } from '../../contract/errors.ts';
 import { failureOf } from '../../contract/outcome.ts';
+import { SEAT_MESSAGES } from '../../contract/messages/seats.ts';
 import { providedByApp } from '../providedByApp';
 
 export type AddRequest = RequestOf<'addToBasket'>;
@@ -69,10 +70,6 @@ export interface SeatSelectionContext {
   violation: string | null;
 }
 
-/** Spec 001 §8: add-to-basket errors show the server's message field when present. */
-export const ADD_FAILED_FALLBACK = 'Unable to add your seats to the basket. Please try again.';
-export const HOLD_FAILED_FALLBACK = 'Unable to hold that seat. Please try again.';
-export const HOLD_EXPIRED_MESSAGE = 'Your seats were held for you for a limited time, and that time has run out, so they were released. Choose your seats again.';
 
 export const seatSelectionMachine = setup({
   types: {
@@ -107,11 +104,11 @@ export const seatSelectionMachine = setup({
       expired: false,
     })),
     explainServerRefusal: assign((_, params: { error: unknown }) => {
-      const message = messageOf(params.error, HOLD_FAILED_FALLBACK);
+      const message = messageOf(params.error, SEAT_MESSAGES.holdFailed);
       // A refusal is a rule or another buyer: said next to the chart. Anything else is a failure: a toast.
       return failureOf(params.error).kind === 'refused' ? { refusal: message, problem: null } : { refusal: null, problem: message };
     }),
-    showAddProblem: assign((_, params: { error: unknown }) => ({ problem: messageOf(params.error, ADD_FAILED_FALLBACK) })),
+    showAddProblem: assign((_, params: { error: unknown }) => ({ problem: messageOf(params.error, SEAT_MESSAGES.addFailed) })),
     dismissProblem: assign({ problem: null }),
     clearMessages: assign({ refusal: null, problem: null }),
     releaseAll: assign({ selected: [], secondsRemaining: 0, refusal: null, expired: true, violation: null }),

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { walk, type ChartRoute, type Expectation, type OracleQuestion } from '../testing/walk';
 import { addRequest, mapSeats, seatSelectionSenders, summarise, viewSeatSelection, type EventDateInfo, type SeatingPlan, type SeatSelectionView } from './seatSelection.connect';
-import { HOLD_EXPIRED_MESSAGE, seatSelectionMachine } from './seatSelection.machine';
+import { seatSelectionMachine } from './seatSelection.machine';
+import { SEAT_MESSAGES } from '../../contract/messages/seats';
 import { failed, refused, type CallFailure } from '../../contract/outcome.ts';
 
 const DATE = 7;
@@ -268,7 +269,7 @@ describe('seat selection machine', () => {
     expect(viewSeatSelection(actor.getSnapshot()).selected).toEqual([4, 5]);
     clock.increment(1);
     expect(viewSeatSelection(actor.getSnapshot())).toMatchObject({ selected: [], canAdd: false, expired: true });
-    expect(HOLD_EXPIRED_MESSAGE).toMatch(/run out/);
+    expect(SEAT_MESSAGES.holdExpired).toMatch(/run out/);
   });
 
   it('shows no seats held when the page opens on a hold whose time is up', () => {

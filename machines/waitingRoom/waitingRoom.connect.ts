@@ -1,17 +1,7 @@
 /** What the queue page shows, read from the chart's snapshot; the page renders this and nothing else. */
 import type { SnapshotFrom } from 'xstate';
 import type { waitingRoomMachine } from './waitingRoom.machine.ts';
-import {
-  ADMITTED_MESSAGE,
-  beforeSaleMessage,
-  CHECKING_MESSAGE,
-  JOIN_FAILED_MESSAGE,
-  JOINING_MESSAGE,
-  OFFLINE_MESSAGE,
-  SOLD_OUT_MESSAGE,
-  WAITING_LIST_FAILED_MESSAGE,
-  waitingMessage,
-} from '../../contract/queuePage.ts';
+import { beforeSaleMessage, QUEUE_MESSAGES, waitingMessage } from '../../contract/queuePage.ts';
 
 export type QueuePhase = 'checking' | 'joining' | 'join-failed' | 'before-sale' | 'waiting' | 'admitted' | 'sold-out' | 'offline';
 
@@ -34,6 +24,16 @@ export interface WaitingRoomView {
   organiserMessage: string | null | undefined;
 }
 
+/** The message of each phase that says the same whatever the status, read in the buyer's language. */
+const PHASE_MESSAGES = {
+  checking: 'checking',
+  joining: 'joining',
+  'join-failed': 'joinFailed',
+  offline: 'offline',
+  admitted: 'admitted',
+  'sold-out': 'soldOut',
+} as const satisfies Record<Exclude<QueuePhase, 'before-sale' | 'waiting'>, keyof typeof QUEUE_MESSAGES>;
+
 /** Reads only the snapshot's state and context, so the page's own small runner (src/queue/flow.ts) is read the same way. */
 export function viewWaitingRoom(snapshot: Pick<SnapshotFrom<typeof waitingRoomMachine>, 'context' | 'value'>): WaitingRoomView {
   const { status, listMessage, listFailed } = snapshot.context;
@@ -48,16 +48,12 @@ export function viewWaitingRoom(snapshot: Pick<SnapshotFrom<typeof waitingRoomMa
   else if (queue === 'soldOut') phase = 'sold-out';
   else phase = status?.state === 'before-sale' ? 'before-sale' : 'waiting';
 
-  const message = {
-    checking: CHECKING_MESSAGE,
-    joining: JOINING_MESSAGE,
-    'join-failed': JOIN_FAILED_MESSAGE,
-    offline: OFFLINE_MESSAGE,
-    admitted: ADMITTED_MESSAGE,
-    'sold-out': SOLD_OUT_MESSAGE,
-    'before-sale': beforeSaleMessage(status?.opens_in_seconds ?? 0),
-    waiting: waitingMessage(status?.position ?? 0, status?.wait_seconds ?? 0),
-  }[phase];
+  const message =
+    phase === 'before-sale'
+      ? beforeSaleMessage(status?.opens_in_seconds ?? 0)
+      : phase === 'waiting'
+        ? waitingMessage(status?.position ?? 0, status?.wait_seconds ?? 0)
+        : QUEUE_MESSAGES[PHASE_MESSAGES[phase]];
   return {
     phase,
     message,
@@ -68,7 +64,7 @@ export function viewWaitingRoom(snapshot: Pick<SnapshotFrom<typeof waitingRoomMa
     ticketTypes: status?.ticket_types ?? [],
     listSending: list === 'sending',
     listJoined: list === 'joined',
-    listMessage: listFailed ? (listMessage ?? WAITING_LIST_FAILED_MESSAGE) : listMessage,
+    listMessage: listFailed ? (listMessage ?? QUEUE_MESSAGES.waitingListFailed) : listMessage,
     offerTurnMail: phase === 'waiting' || phase === 'before-sale' || phase === 'checking' || phase === 'joining',
     organiserMessage: status ? (status.organiser_message ?? null) : undefined,
   };

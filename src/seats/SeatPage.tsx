@@ -11,7 +11,7 @@ import { Alert } from '../../ui/Alert';
 import { Toasts } from '../components/Toasts';
 import { formatMoney } from '../../contract/money';
 import { chartSenders, mapSeats, seatSelectionSenders, summarise, viewSeatSelection, type ChartHoldToken, type EventDateInfo, type MapSeat, type SeatingPlan } from '../../machines/seatSelection/seatSelection.connect';
-import { HOLD_EXPIRED_MESSAGE } from '../../machines/seatSelection/seatSelection.machine';
+import { SEAT_MESSAGES } from '../../contract/messages/seats';
 import type { createSeatSelectionMachine } from './seatActors';
 import { eventDateQuery, seatingPlanQuery } from './seatQueries';
 import { neighbours, SeatMap } from './SeatMap';
@@ -117,7 +117,7 @@ function Seats({ eventDateId, machine, info, plan }: { eventDateId: number; mach
             ) : view.violation ? (
               <Alert type="warning">{view.violation}</Alert>
             ) : view.expired ? (
-              <Alert type="warning">{HOLD_EXPIRED_MESSAGE}</Alert>
+              <Alert type="warning">{SEAT_MESSAGES.holdExpired}</Alert>
             ) : null}
           </div>
           {seatsio ? (

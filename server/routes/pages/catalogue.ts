@@ -14,7 +14,7 @@ import { type Html, html, icon, richHtml } from '../../views/html.ts';
 import { t } from '../../../i18n/runtime.ts';
 import { inActiveLanguage } from '../../../i18n/catalogues.ts';
 import { builtScripts } from '../../views/builtScripts.ts';
-import { admissionNoticeOf, LEAVE_TURN_LABEL } from '../waitingRoom/gates.ts';
+import { admissionNoticeOf } from '../waitingRoom/gates.ts';
 
 const idParam = (raw: string): number | null => {
   const n = Number(raw);
@@ -126,7 +126,7 @@ export function registerCatalogue(app: FastifyInstance, deps: AppDeps): void {
       html`${error ? html`<p class="notice error" role="alert">${inActiveLanguage(error)}</p>` : ''}
       ${admission
         ? html`<div class="notice" data-admission-until="${admission.until}"><p role="status">${admission.message}</p>
-          <form method="post" action="${admission.leavePath}"><button class="button button--secondary" type="submit">${LEAVE_TURN_LABEL}</button></form></div>`
+          <form method="post" action="${admission.leavePath}"><button class="button button--secondary" type="submit">${admission.leaveLabel}</button></form></div>`
         : ''}
       <div class="event-hero"><img src="${event.thumbnail}" alt="" width="360" height="225"><div class="event-hero__text"><h1>${event.title}</h1>
       <p>${event.description}</p><p class="muted">${event.venueName}, ${event.venueAddress}</p>

@@ -17,6 +17,8 @@ import type { Admission } from '../../domain/waitingRoom/tokens.ts';
 import { queueCookies } from './cookies.ts';
 import { admissionEndedMessage, queuePagePath } from '../../../contract/queuePage.ts';
 import { calls } from '../../../contract/index.ts';
+import { sourceText } from '../../../i18n/catalogues.ts';
+import { t } from '../../../i18n/runtime.ts';
 
 /** Said to a buyer taking a queued date's tickets or seats without having come through its queue. */
 export const QUEUE_FIRST_MESSAGE = 'These tickets are sold through a queue. Join it from the event page, and reserve once it is your turn.';
@@ -33,13 +35,13 @@ export const placesPerAddressMessage = (cap: number) =>
 const EVENT_TIME_ZONE = 'Europe/London';
 const clockTime = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: EVENT_TIME_ZONE });
 
-/** What an admitted buyer is told on the event page: when their turn ends, in the event's time zone. */
-export const admissionClockMessage = (until: Date) => `It is your turn: you have until ${clockTime.format(until)} to reserve your tickets.`;
+/** What an admitted buyer is told on the event page, in the page's language: when their turn ends, in the event's time zone. */
+export const admissionClockMessage = (until: Date) => t('page.queue.turnNotice', { time: clockTime.format(until) });
 
-/** The button on the event page that ends a turn early, for the next buyer. */
-export const LEAVE_TURN_LABEL = 'I am done: let the next buyer in';
+/** The button on the event page that ends a turn early, for the next buyer, in the source's English (the page writes `leaveLabel`). */
+export const LEAVE_TURN_LABEL = sourceText('page.queue.leaveTurn');
 
-const notices = new WeakMap<FastifyRequest, { message: string; until: number; leavePath: string }>();
+const notices = new WeakMap<FastifyRequest, { message: string; until: number; leavePath: string; leaveLabel: string }>();
 /** The admitted buyer's clock for the event page being served, if the buyer holds a turn for one of its dates. */
 export const admissionNoticeOf = (request: FastifyRequest) => notices.get(request) ?? null;
 
@@ -184,7 +186,19 @@ async function gates(app: FastifyInstance, { deps, rooms }: GateOptions): Promis
       if ((await eventDateCount(db, Number(raw))) <= 1) return reply.redirect(queuePagePath(queued[0]!), 303);
     }
     const first = admissions.reduce<Admission | null>((a, b) => (a === null || b.expiresAt < a.expiresAt ? b : a), null);
-    if (first) notices.set(request, { message: admissionClockMessage(new Date(first.expiresAt * 1000)), until: first.expiresAt, leavePath: `/queue/${first.dateId}/leave/` });
+    // Its words are written when the page reads them, in the language the page settles on (its organiser's, perhaps).
+    if (first) {
+      notices.set(request, {
+        get message() {
+          return admissionClockMessage(new Date(first.expiresAt * 1000));
+        },
+        until: first.expiresAt,
+        leavePath: `/queue/${first.dateId}/leave/`,
+        get leaveLabel() {
+          return t('page.queue.leaveTurn');
+        },
+      });
+    }
   }
 }
 

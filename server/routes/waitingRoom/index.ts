@@ -19,24 +19,21 @@ import { placesPerAddressMessage, SIGN_IN_TO_QUEUE_MESSAGE } from './gates.ts';
 import { QueuePush } from './push.ts';
 import { admissionCookie, placeCookie, QUEUE_COOKIE, type Place } from '../../domain/waitingRoom/tokens.ts';
 import { queueCookies } from './cookies.ts';
-import { registerWaitingList, WAITING_LIST_INTRO, waitingListFormHtml } from './waitingList.ts';
+import { registerWaitingList, waitingListFormHtml } from './waitingList.ts';
 import { registerOffers } from './offer.ts';
-import {
-  admissionEndedMessage,
-  ADMITTED_MESSAGE,
-  beforeSaleMessage,
-  CHECKING_MESSAGE,
-  ORGANISER_MESSAGE_LABEL,
-  queuePagePath,
-  SOLD_OUT_MESSAGE,
-  waitingMessage,
-} from '../../../contract/waitingRoom.ts';
+import { admissionEndedMessage, beforeSaleMessage, QUEUE_MESSAGES, queuePagePath, waitingMessage } from '../../../contract/waitingRoom.ts';
+import { inActiveLanguage, queueCatalogue, sourceText } from '../../../i18n/catalogues.ts';
+import { t } from '../../../i18n/runtime.ts';
+import { requestLocale } from '../../http/locale.ts';
+import { CATALOGUE_ID, type Locale } from '../../../i18n/locales.ts';
 
 export { ADMISSION_USED_MESSAGE, QUEUE_FIRST_MESSAGE } from './gates.ts';
 export const NO_PLACE_MESSAGE = 'A place in the queue needs the browser check to be solved first.';
-export const JOIN_AGAIN_LABEL = 'Join the queue again';
-export const TURN_MAIL_LABEL = 'E-mail me when it is my turn';
-export const TURN_MAIL_SENT_MESSAGE = 'We will e-mail you when it is your turn. You can close this page: the link in the e-mail brings you back to your place in this browser.';
+/** The page's words in the source's English, as the tests read them; a page writes them in its own language. */
+export const JOIN_AGAIN_LABEL = sourceText('page.queue.joinAgain');
+export const TURN_MAIL_LABEL = sourceText('page.queue.turnMailLabel');
+export const TURN_MAIL_SENT_MESSAGE = sourceText('page.queue.turnMailSent');
+/** Refusals of 'E-mail me when it is my turn', in English; the page shows them in its language (`inActiveLanguage`). */
 export const TURN_MAIL_INVALID_MESSAGE = 'Give a valid e-mail address to be told when it is your turn.';
 export const TURN_MAIL_NOT_WAITING_MESSAGE = 'Only a buyer still waiting in the queue can ask to be e-mailed when it is their turn.';
 const notifyForm = z.object({ email: z.string().check(z.trim(), z.minLength(3), z.maxLength(254), z.email()) });
@@ -170,7 +167,7 @@ export const waitingRoom: FastifyPluginAsync<WaitingRoomOptions> = async (app, o
 
   // The queue page. A buyer with a place sees it painted at once (position, wait, progress: what a
   // poll would answer, as cheap: no database), kept by no one else. Without one, the page is the same
-  // for every buyer of the date and a CDN may keep it; its script then asks for the place. Either is
+  // for every buyer of the date in one language and a CDN may keep it; its script then asks for the place. Either is
   // right for anyone, so a cached copy served to a buyer with a place only costs them one poll.
   const scripts = builtScripts(opts.staticDir, 'queue.html');
   app.get<{ Params: { dateId: string } }>('/queue/:dateId/', async (request, reply) => {
@@ -181,16 +178,18 @@ export const waitingRoom: FastifyPluginAsync<WaitingRoomOptions> = async (app, o
     // Spent: the time to buy has ended, and is not given again; the buyer may join again at the back.
     if (view.state === 'ended') {
       reply.type('text/html; charset=utf-8').header('cache-control', 'private, no-store');
-      return page(config, `Queue: ${date.title}`, endedPage(date), 'events');
+      return page(config, t('page.queue.title', { title: date.title }), endedPage(date), 'events');
     }
     // A queue of one place per account asks an anonymous browser to sign in first.
     if (view.state === 'no-place' && date.signInToQueue && userIdOf(request) === null) {
       reply.type('text/html; charset=utf-8').header('cache-control', 'private, no-store');
-      return page(config, `Queue: ${date.title}`, signInPage(date), 'events');
+      return page(config, t('page.queue.title', { title: date.title }), signInPage(date), 'events');
     }
     reply.type('text/html; charset=utf-8').header('cache-control', view.state === 'no-place' ? 'public, max-age=60' : 'private, no-store');
+    // The page is written in the request's language (server/http/locale.ts): a kept copy is one language's.
+    if (view.state === 'no-place') reply.header('vary', 'accept-language, cookie');
     const told = view.state !== 'no-place' && (request.query as { notify?: unknown }).notify === 'sent';
-    return page(config, `Queue: ${date.title}`, queuePage(date, view.state === 'no-place' ? null : { view, status: wire(date, view) }, scripts, config.maxPerOrder, told), 'events');
+    return page(config, t('page.queue.title', { title: date.title }), queuePage(date, view.state === 'no-place' ? null : { view, status: wire(date, view) }, scripts, config.maxPerOrder, told), 'events');
   });
 
   /**
@@ -299,13 +298,13 @@ export const waitingRoom: FastifyPluginAsync<WaitingRoomOptions> = async (app, o
   app.post<{ Params: { dateId: string } }>('/queue/:dateId/notify/', async (request, reply) => {
     const date = await queuedDate(request.params.dateId);
     const dateId = date.row.eventDateId;
-    const back = html`<p><a class="inline-link" href="${queuePagePath(dateId)}">Back to your place in the queue</a></p>`;
+    const back = html`<p><a class="inline-link" href="${queuePagePath(dateId)}">${t('page.queue.backToPlace')}</a></p>`;
     const show = (status: number, text: string) =>
       reply
         .status(status)
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-store')
-        .send(page(config, `Queue: ${date.title}`, html`<h1>${date.title}</h1><p class="notice error" role="alert">${text}</p>${back}`, 'events'));
+        .send(page(config, t('page.queue.title', { title: date.title }), html`<h1>${date.title}</h1><p class="notice error" role="alert">${inActiveLanguage(text)}</p>${back}`, 'events'));
     const parsed = notifyForm.safeParse(request.body ?? {});
     if (!parsed.success) return show(400, TURN_MAIL_INVALID_MESSAGE);
     const place = placeOf(request, dateId);
@@ -382,12 +381,24 @@ function firstWords(view: QueueView): { message: string; progress: number } {
     case 'waiting':
       return { message: waitingMessage(view.position, view.waitSeconds), progress: view.progress };
     case 'admitted':
-      return { message: ADMITTED_MESSAGE, progress: 1 };
+      return { message: QUEUE_MESSAGES.admitted, progress: 1 };
     case 'sold-out':
-      return { message: SOLD_OUT_MESSAGE, progress: 0 };
+      return { message: QUEUE_MESSAGES.soldOut, progress: 0 };
     case 'ended':
       return { message: admissionEndedMessage(null), progress: 1 };
   }
+}
+
+/** The page's script's words (`queue.*`) in the page's language, as the checkout's page carries its own (i18n/runtime.ts reads them). */
+const queueMessagesHtml = new Map<Locale, Html>();
+function queueMessages(locale: Locale): Html {
+  let found = queueMessagesHtml.get(locale);
+  if (!found) {
+    const json = JSON.stringify(queueCatalogue(locale)).replace(/</g, '\\u003c');
+    found = new Html(`<script type="application/json" id="${CATALOGUE_ID}">${json}</script>`);
+    queueMessagesHtml.set(locale, found);
+  }
+  return found;
 }
 
 const signInPath = (dateId: number) => `/signin/?next=${encodeURIComponent(queuePagePath(dateId))}`;
@@ -395,8 +406,8 @@ const signInPath = (dateId: number) => `/signin/?next=${encodeURIComponent(queue
 function signInPage(date: QueuedDate): Html {
   return html`<section class="queue" aria-labelledby="queue-title">
     <h1 id="queue-title">${date.title}</h1>
-    <p class="notice" role="status">${SIGN_IN_TO_QUEUE_MESSAGE}</p>
-    <p><a class="button" href="${signInPath(date.row.eventDateId)}">Sign in to join the queue</a></p>
+    <p class="notice" role="status">${inActiveLanguage(SIGN_IN_TO_QUEUE_MESSAGE)}</p>
+    <p><a class="button" href="${signInPath(date.row.eventDateId)}">${t('page.queue.signIn')}</a></p>
   </section>`;
 }
 
@@ -404,27 +415,27 @@ function endedPage(date: QueuedDate): Html {
   return html`<section class="queue" aria-labelledby="queue-title">
     <h1 id="queue-title">${date.title}</h1>
     <p class="notice" role="status">${admissionEndedMessage(Math.round(date.row.admissionSeconds / 60))}</p>
-    <form method="post" action="/queue/${date.row.eventDateId}/again/"><button class="button" type="submit">${JOIN_AGAIN_LABEL}</button></form>
+    <form method="post" action="/queue/${date.row.eventDateId}/again/"><button class="button" type="submit">${t('page.queue.joinAgain')}</button></form>
   </section>`;
 }
 
 function queuePage(date: QueuedDate, known: { view: QueueView; status: string } | null, scripts: Html, maxQty: number, turnMailAsked: boolean): Html {
-  const first = known ? firstWords(known.view) : { message: CHECKING_MESSAGE, progress: 0 };
+  const first = known ? firstWords(known.view) : { message: QUEUE_MESSAGES.checking, progress: 0 };
   const soldOut = known?.view.state === 'sold-out';
   const mayAsk = !known || known.view.state === 'waiting' || known.view.state === 'before-sale';
   return html`<section class="queue" data-queue="${date.row.eventDateId}" data-status="${known?.status}" aria-labelledby="queue-title">
     <h1 id="queue-title">${date.title}</h1>
-    <p class="notice" data-organiser-message ${date.message ? '' : new Html('hidden')}><strong>${ORGANISER_MESSAGE_LABEL}</strong> <span>${date.message ?? ''}</span></p>
+    <p class="notice" data-organiser-message ${date.message ? '' : new Html('hidden')}><strong>${t('page.queue.organiserLabel')}</strong> <span>${date.message ?? ''}</span></p>
     <p class="queue__message" data-queue-message role="status" aria-live="polite">${first.message}</p>
-    <progress class="queue__progress" data-queue-progress max="100" value="${Math.round(first.progress * 100)}" aria-label="Progress through the queue"></progress>
-    <p data-queue-retry hidden><button class="button" type="button">Try again</button></p>
-    ${turnMailAsked ? html`<p class="notice" role="status">${TURN_MAIL_SENT_MESSAGE}</p>` : ''}
+    <progress class="queue__progress" data-queue-progress max="100" value="${Math.round(first.progress * 100)}" aria-label="${t('page.queue.progress')}"></progress>
+    <p data-queue-retry hidden><button class="button" type="button">${t('page.queue.tryAgain')}</button></p>
+    ${turnMailAsked ? html`<p class="notice" role="status">${t('page.queue.turnMailSent')}</p>` : ''}
     <form method="post" action="/queue/${date.row.eventDateId}/notify/" data-queue-notify ${turnMailAsked ? new Html('data-asked hidden') : mayAsk ? '' : new Html('hidden')}>
-      <p><label for="queue-notify-email">${TURN_MAIL_LABEL}</label> <input id="queue-notify-email" name="email" type="email" autocomplete="email" maxlength="254" required></p>
-      <button class="button button--secondary" type="submit">E-mail me</button>
+      <p><label for="queue-notify-email">${t('page.queue.turnMailLabel')}</label> <input id="queue-notify-email" name="email" type="email" autocomplete="email" maxlength="254" required></p>
+      <button class="button button--secondary" type="submit">${t('page.queue.turnMailButton')}</button>
     </form>
-    <div data-queue-list ${soldOut ? '' : new Html('hidden')}><h2>Waiting list</h2><p>${WAITING_LIST_INTRO}</p>
+    <div data-queue-list ${soldOut ? '' : new Html('hidden')}><h2>${t('page.queue.waitingList')}</h2><p>${t('page.waitingList.intro')}</p>
     ${waitingListFormHtml(date.types, maxQty)}<p data-queue-list-message role="status"></p></div>
-    <noscript><p>The queue needs JavaScript to keep your place.</p></noscript>
-  </section>${scripts}`;
+    <noscript><p>${t('page.queue.noScript')}</p></noscript>
+  </section>${queueMessages(requestLocale())}${scripts}`;
 }

@@ -24,6 +24,7 @@ import { waitingListMailOf } from '../../domain/waitingRoom/start.ts';
 import { Refusal } from '../../domain/refusal.ts';
 import { refusalStatus } from '../../http/refusals.ts';
 import { WAITING_LIST_PATH } from '../../../contract/waitingRoom.ts';
+import { t } from '../../../i18n/runtime.ts';
 
 export const WAITING_LIST_INVALID_MESSAGE = 'Give a valid e-mail address and how many tickets you want.';
 /** Said to a join without the solved browser check (the proof of work the queue's join asks for too). */
@@ -93,18 +94,17 @@ export function registerWaitingList(app: FastifyInstance, deps: AppDeps, rooms: 
     const type = id ? await ticketTypeForWaitingList(db, id) : null;
     reply.type('text/html; charset=utf-8');
     if (!type) return reply.status(404).send(page(config, 'Not found', html`<h1>These tickets could not be found</h1>`));
-    return page(config, 'Waiting list', html`<h1>${type.title}: ${type.name}</h1><p>${WAITING_LIST_INTRO}</p>${waitingListFormHtml([{ id: Number(type.id), name: type.name }], config.maxPerOrder)}`);
+    return page(config, 'Waiting list', html`<h1>${type.title}: ${type.name}</h1><p>${t('page.waitingList.intro')}</p>${waitingListFormHtml([{ id: Number(type.id), name: type.name }], config.maxPerOrder)}`);
   });
 }
 
-export const WAITING_LIST_INTRO = 'Leave your e-mail address: if tickets are released, the next buyer on the list is e-mailed a link that holds them for a while.';
 
 
 export function waitingListFormHtml(types: { id: number; name: string }[], maxQty: number): Html {
   return html`<form class="waiting-list" method="post" action="${WAITING_LIST_PATH}" data-waiting-list>
-    <p><label for="wl-type">Tickets</label> <select id="wl-type" name="ticket_type_id">${types.map((t) => html`<option value="${t.id}">${t.name}</option>`)}</select></p>
-    <p><label for="wl-qty">How many</label> <input id="wl-qty" name="quantity" type="number" inputmode="numeric" min="1" max="${maxQty}" value="1"></p>
-    <p><label for="wl-email">E-mail address</label> <input id="wl-email" name="email" type="email" autocomplete="email" required></p>
-    <button class="button" type="submit">Join the waiting list</button></form>`;
+    <p><label for="wl-type">${t('page.waitingList.tickets')}</label> <select id="wl-type" name="ticket_type_id">${types.map((t) => html`<option value="${t.id}">${t.name}</option>`)}</select></p>
+    <p><label for="wl-qty">${t('page.waitingList.howMany')}</label> <input id="wl-qty" name="quantity" type="number" inputmode="numeric" min="1" max="${maxQty}" value="1"></p>
+    <p><label for="wl-email">${t('page.waitingList.email')}</label> <input id="wl-email" name="email" type="email" autocomplete="email" required></p>
+    <button class="button" type="submit">${t('page.waitingList.join')}</button></form>`;
 }
 
