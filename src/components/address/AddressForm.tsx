@@ -1,4 +1,4 @@
-import { useId, type KeyboardEvent } from 'react';
+import { type KeyboardEvent } from 'react';
 import { Field, FIELD_LOOKS, onLeaving } from '../Field';
 import { useQuery } from '@tanstack/react-query';
 import { useSelector } from '@xstate/react';
@@ -68,9 +68,8 @@ export function AddressForm({
   const view = useSelector(actor, (s) => viewAddress(s, { giftVouchers }));
   const send = addressSenders((event) => actor.send(event));
   const user = useUser();
-  const saved = useQuery({ ...savedAddressesQuery(user?.id ?? 0), enabled: user !== null && view.savedIds.length > 0 }).data ?? [];
+  const saved = useQuery(savedAddressesQuery(user !== null && view.savedIds.length > 0 ? user.id : null)).data ?? [];
   const lists = useQuery(countriesStatesQuery()).data;
-  const finderId = useId();
   const problem = (key: AddressProblemKey) => view.problems[key];
 
   if (view.loading) {
@@ -154,33 +153,28 @@ export function AddressForm({
 
       {view.finderShown ? (
         <div className="address__group stack">
-          <div className="address-field">
-            <label className="address-field__label" htmlFor={finderId}>
-              {t('address.find')}
-            </label>
-            <span className="muted" id={`${finderId}-hint`}>
-              {t('address.findHint')}
-            </span>
-            <div className="address__finder">
-              <input
-                id={finderId}
-                className="input"
-                type="search"
-                value={view.query}
-                autoComplete="off"
-                aria-describedby={`${finderId}-hint`}
-                onChange={(e) => send.typeQuery(e.target.value)}
-                onKeyDown={(e) => {
-                  if (e.key !== 'Enter') return;
-                  e.preventDefault();
-                  if (view.canFind) send.find();
-                }}
-              />
-              <LoadingButton loading={view.searching} disabled={!view.canFind} className="button--secondary address__find" onClick={send.find}>
-                {t('address.findButton')}
-              </LoadingButton>
-            </div>
-          </div>
+          <Field label={t('address.find')} hint={t('address.findHint')} look={FIELD_LOOKS.address}>
+            {(control) => (
+              <div className="address__finder">
+                <input
+                  {...control}
+                  className="input"
+                  type="search"
+                  value={view.query}
+                  autoComplete="off"
+                  onChange={(e) => send.typeQuery(e.target.value)}
+                  onKeyDown={(e) => {
+                    if (e.key !== 'Enter') return;
+                    e.preventDefault();
+                    if (view.canFind) send.find();
+                  }}
+                />
+                <LoadingButton loading={view.searching} disabled={!view.canFind} className="button--secondary address__find" onClick={send.find}>
+                  {t('address.findButton')}
+                </LoadingButton>
+              </div>
+            )}
+          </Field>
           {view.possible !== null ? (
             view.possible.length ? (
               <div className="address__possible" role="group" aria-label={t('address.possible')}>

@@ -1,8 +1,9 @@
 /** The overview's dialogs: 'How did we do?' feedback, and sharing with its copy button. */
-import { useEffect, useId, useRef } from 'react';
+import { useEffect, useRef } from 'react';
 import { FEEDBACK_MAX_LENGTH } from '../../../contract/afterSale';
 import type { orderCompletedSenders, OrderCompletedView } from '../../../machines/orderCompleted/orderCompleted.connect';
 import { ORDER_COMPLETED_MESSAGES } from '../../../contract/messages/orderCompleted';
+import { Field } from '../../components/Field';
 import { LoadingButton } from '../../../ui/LoadingButton';
 import { Modal } from '../../../ui/Modal';
 import { t } from '../../../i18n/runtime.ts';
@@ -10,7 +11,6 @@ import { t } from '../../../i18n/runtime.ts';
 type Senders = ReturnType<typeof orderCompletedSenders>;
 
 export function FeedbackDialog({ view, send }: { view: OrderCompletedView['feedback']; send: Senders }) {
-  const id = useId();
   const field = useRef<HTMLTextAreaElement>(null);
   // Runs after the dialog has opened (and focused its first control): the buyer starts writing at once.
   useEffect(() => {
@@ -32,27 +32,25 @@ export function FeedbackDialog({ view, send }: { view: OrderCompletedView['feedb
         </>
       }
     >
-      <div className="field">
-        <label className="field__label" htmlFor={id}>
-          {t('completed.feedbackLabel')}
-        </label>
-        <textarea
-          id={id}
-          ref={field}
-          className="input feedback__message"
-          rows={5}
-          maxLength={FEEDBACK_MAX_LENGTH}
-          value={view.message}
-          readOnly={view.sending}
-          onChange={(e) => send.changeFeedback(e.target.value)}
-        />
-      </div>
+      <Field label={t('completed.feedbackLabel')}>
+        {(control) => (
+          <textarea
+            {...control}
+            ref={field}
+            className="input feedback__message"
+            rows={5}
+            maxLength={FEEDBACK_MAX_LENGTH}
+            value={view.message}
+            readOnly={view.sending}
+            onChange={(e) => send.changeFeedback(e.target.value)}
+          />
+        )}
+      </Field>
     </Modal>
   );
 }
 
 export function ShareDialog({ title, text, view, send }: { title: string; text: string; view: OrderCompletedView['share']; send: Senders }) {
-  const id = useId();
   const canShareNatively = typeof navigator !== 'undefined' && typeof navigator.share === 'function';
   return (
     <Modal
@@ -72,12 +70,9 @@ export function ShareDialog({ title, text, view, send }: { title: string; text: 
         </>
       }
     >
-      <div className="field">
-        <label className="field__label" htmlFor={id}>
-          {t('completed.shareMessage')}
-        </label>
-        <textarea id={id} className="input share__text" rows={4} readOnly value={text} onFocus={(e) => e.currentTarget.select()} />
-      </div>
+      <Field label={t('completed.shareMessage')}>
+        {(control) => <textarea {...control} className="input share__text" rows={4} readOnly value={text} onFocus={(e) => e.currentTarget.select()} />}
+      </Field>
     </Modal>
   );
 }

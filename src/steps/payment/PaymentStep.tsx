@@ -1,6 +1,6 @@
 import { useStepChild } from '../useStepChild';
 import { Field, onLeaving } from '../../components/Field';
-import { lazy, Suspense, useId, useSyncExternalStore, type FormEvent, type ReactNode } from 'react';
+import { lazy, Suspense, useSyncExternalStore, type FormEvent, type ReactNode } from 'react';
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import { formatMoney } from '../../../contract/money';
@@ -101,7 +101,6 @@ function ExpressDetails({ view, send }: { view: PaymentView; send: Senders }) {
 /** The e-mail has an account: the code sent to it signs the buyer in, right here. */
 function AccountSignIn({ view, send }: { view: PaymentView; send: Senders }) {
   const signIn = view.signIn!;
-  const id = useId();
   const onSubmit = (e: FormEvent) => {
     e.preventDefault();
     if (signIn.canVerify) send.verify();
@@ -110,33 +109,22 @@ function AccountSignIn({ view, send }: { view: PaymentView; send: Senders }) {
     <form className="card stack payment" onSubmit={onSubmit} noValidate>
       {view.error ? <Alert type="info">{view.error}</Alert> : null}
       <p>{rich(signIn.busy && !signIn.code ? 'payment.sendingCodeTo' : 'payment.codeSentTo', { email: signIn.email }, { strong: (text) => <strong>{text}</strong> })}</p>
-      <div className="field">
-        <label className="field__label" htmlFor={id}>
-          {t('login.code')}
-        </label>
-        <span className="field__hint" id={`${id}-hint`}>
-          {t('login.codeHint')}
-        </span>
-        <input
-          id={id}
-          className="input"
-          type="text"
-          name="code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          pattern="[0-9]{6}"
-          value={signIn.code}
-          readOnly={signIn.busy}
-          aria-invalid={signIn.error ? true : undefined}
-          aria-describedby={`${id}-hint${signIn.error ? ` ${id}-error` : ''}`}
-          onChange={(e) => send.changeCode(e.target.value)}
-        />
-        {signIn.error ? (
-          <span className="field__error" id={`${id}-error`} role="alert">
-            {signIn.error}
-          </span>
-        ) : null}
-      </div>
+      <Field label={t('login.code')} hint={t('login.codeHint')} error={signIn.error} alert>
+        {(control) => (
+          <input
+            {...control}
+            className="input"
+            type="text"
+            name="code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            pattern="[0-9]{6}"
+            value={signIn.code}
+            readOnly={signIn.busy}
+            onChange={(e) => send.changeCode(e.target.value)}
+          />
+        )}
+      </Field>
       <LoadingButton type="submit" loading={signIn.busy} disabled={!signIn.canVerify} className="button--block">
         {t('login.verify')}
       </LoadingButton>

@@ -3,8 +3,9 @@
  * expiry and CVC, kept in the card element (never in a chart) until the chart's actor sends them
  * to the sandbox to be saved or tokenised. Test cards are listed beside the fields.
  */
-import { useEffect, useId, useState } from 'react';
+import { useEffect, useState } from 'react';
 import { SANDBOX_CARDS } from '../../../contract';
+import { Field } from '../../components/Field';
 import { sandboxCardElement, type SandboxCard } from './sandboxCardElement';
 import { t } from '../../../i18n/runtime.ts';
 import { rich } from '../../../ui/rich.tsx';
@@ -12,7 +13,6 @@ import { rich } from '../../../ui/rich.tsx';
 const CODE = { code: (text: string) => <code>{text}</code> };
 
 export function SandboxCardFields({ disabled, extraCards = [] }: { disabled: boolean; extraCards?: { number: string; says: string }[] }) {
-  const id = useId();
   const [card, setCard] = useState<SandboxCard>(() => sandboxCardElement.get());
   useEffect(() => () => sandboxCardElement.clear(), []);
   const change = (field: keyof SandboxCard, value: string) => {
@@ -21,25 +21,16 @@ export function SandboxCardFields({ disabled, extraCards = [] }: { disabled: boo
   };
   return (
     <div className="sandbox-fields stack" data-testid="sandbox-card-fields">
-      <div className="field">
-        <label className="field__label" htmlFor={`${id}-number`}>
-          {t('sandbox.cardNumber')}
-        </label>
-        <input id={`${id}-number`} className="input" inputMode="numeric" autoComplete="cc-number" value={card.number} disabled={disabled} onChange={(e) => change('number', e.target.value)} />
-      </div>
+      <Field label={t('sandbox.cardNumber')}>
+        {(control) => <input {...control} className="input" inputMode="numeric" autoComplete="cc-number" value={card.number} disabled={disabled} onChange={(e) => change('number', e.target.value)} />}
+      </Field>
       <div className="payment__grid">
-        <div className="field">
-          <label className="field__label" htmlFor={`${id}-expiry`}>
-            {t('sandbox.expiry')}
-          </label>
-          <input id={`${id}-expiry`} className="input" autoComplete="cc-exp" placeholder={t('sandbox.expiryPlaceholder')} value={card.expiry} disabled={disabled} onChange={(e) => change('expiry', e.target.value)} />
-        </div>
-        <div className="field">
-          <label className="field__label" htmlFor={`${id}-cvc`}>
-            {t('sandbox.cvc')}
-          </label>
-          <input id={`${id}-cvc`} className="input" inputMode="numeric" autoComplete="cc-csc" value={card.cvc} disabled={disabled} onChange={(e) => change('cvc', e.target.value)} />
-        </div>
+        <Field label={t('sandbox.expiry')}>
+          {(control) => <input {...control} className="input" autoComplete="cc-exp" placeholder={t('sandbox.expiryPlaceholder')} value={card.expiry} disabled={disabled} onChange={(e) => change('expiry', e.target.value)} />}
+        </Field>
+        <Field label={t('sandbox.cvc')}>
+          {(control) => <input {...control} className="input" inputMode="numeric" autoComplete="cc-csc" value={card.cvc} disabled={disabled} onChange={(e) => change('cvc', e.target.value)} />}
+        </Field>
       </div>
       <details className="muted sandbox-fields__cards">
         <summary>{t('sandbox.testCards')}</summary>

@@ -3,7 +3,6 @@
  * which opens the organisers' activity terms, with copy-link and share buttons so the buyer can
  * pass it to everyone taking part, and Continue.
  */
-import { useId } from 'react';
 import { useSelector } from '@xstate/react';
 import { waiverPath } from '../../../contract';
 import { WAIVER_MESSAGES } from '../../../contract/messages/waiver';
@@ -12,6 +11,7 @@ import type { waiverMachine } from '../../../machines/waiver/waiver.machine';
 import { Icon } from '../../../ui/Icon';
 import { LoadingButton } from '../../../ui/LoadingButton';
 import { useCheckout, useCheckoutData } from '../../app/checkoutContext';
+import { Field } from '../../components/Field';
 import { StepLayout } from '../StepLayout';
 import { useStepChild } from '../useStepChild';
 import './waiver.css';
@@ -24,7 +24,6 @@ export default function WaiverStep() {
   const actor = useStepChild<typeof waiverMachine>('waiver');
   const waiver = viewWaiver(useSelector(actor, (s) => s));
   const send = waiverSenders(actor);
-  const fieldId = useId();
   const reference = checkout?.sale_reference ?? null;
   const link = reference ? new URL(waiverPath(reference), window.location.origin).href : null;
   const canShare = typeof navigator !== 'undefined' && typeof navigator.share === 'function';
@@ -39,12 +38,9 @@ export default function WaiverStep() {
               <span className="visually-hidden">{t('waiver.newTab')}</span>
             </a>
           </p>
-          <div className="field">
-            <label className="field__label" htmlFor={fieldId}>
-              {t('waiver.linkLabel')}
-            </label>
-            <input id={fieldId} className="input waiver__url" type="text" readOnly value={link} onFocus={(e) => e.currentTarget.select()} />
-          </div>
+          <Field label={t('waiver.linkLabel')}>
+            {(control) => <input {...control} className="input waiver__url" type="text" readOnly value={link} onFocus={(e) => e.currentTarget.select()} />}
+          </Field>
           <div className="waiver__actions">
             <button type="button" className="button button--secondary" disabled={waiver.copying} onClick={() => send.copyLink(link)}>
               <Icon name="copy" />
