@@ -1,14 +1,31 @@
 /**
- * Server data on the client: one `queryOptions` factory per resource, keys from general to
- * specific. Machines never hold a second copy of this data; their actors read it from the cache.
+ * Server data on the client: one `queryOptions` factory per resource, every key from `queryKeys`,
+ * general to specific. Machines never hold a second copy of this data; their actors read it from
+ * the cache.
  */
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { callApi } from './client';
 import { reportUser } from '../telemetry';
 
+/**
+ * Every query's key. A key is a prefix of the keys below it: invalidating `addresses` reaches each
+ * buyer's saved addresses.
+ */
+export const queryKeys = {
+  checkout: ['checkout'],
+  user: ['user'],
+  countriesStates: ['countriesStates'],
+  addresses: ['addresses'],
+  /** A buyer's saved addresses (`null` while there is no buyer to ask for). */
+  savedAddresses: (userId: number | null) => ['addresses', userId] as const,
+  savedPaymentMethods: ['savedPaymentMethods'],
+  simpleInfo: ['simpleInfo'],
+  accommodationMap: ['accommodationMap'],
+} as const;
+
 export function checkoutQuery() {
   return queryOptions({
-    queryKey: ['checkout'] as const,
+    queryKey: queryKeys.checkout,
     queryFn: () => callApi('getCheckout'),
   });
 }
@@ -16,7 +33,7 @@ export function checkoutQuery() {
 /** The user is fetched once and kept; `refreshUser` is the only way to fetch it again. */
 export function userQuery() {
   return queryOptions({
-    queryKey: ['user'] as const,
+    queryKey: queryKeys.user,
     queryFn: async () => {
       const { user } = await callApi('getUser');
       reportUser(user ? { id: user.id, email: user.email } : null);

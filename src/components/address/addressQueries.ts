@@ -1,22 +1,25 @@
 /**
  * Address data on the client: the server's countries and states (cached for the visit), and a
- * signed-in buyer's saved addresses (`['addresses', userId]`), invalidated when one is deleted.
+ * signed-in buyer's saved addresses (`queryKeys.savedAddresses`), invalidated when one is deleted
+ * or added.
  */
-import { queryOptions } from '@tanstack/react-query';
+import { queryOptions, skipToken } from '@tanstack/react-query';
 import { callApi } from '../../api/client';
+import { queryKeys } from '../../api/queries';
 
 export function countriesStatesQuery() {
   return queryOptions({
-    queryKey: ['countriesStates'] as const,
+    queryKey: queryKeys.countriesStates,
     // A failed read of the lists yields empty lists (spec 000 §8).
     queryFn: () => callApi('getAddressAllCountriesStates').catch(() => ({ countries: [], states: [] })),
     staleTime: Infinity,
   });
 }
 
-export function savedAddressesQuery(userId: number) {
+/** A buyer's saved addresses; with `null` (no buyer, or none to show) the query waits. */
+export function savedAddressesQuery(userId: number | null) {
   return queryOptions({
-    queryKey: ['addresses', userId] as const,
-    queryFn: async () => (await callApi('getUserAddresses')).existing_addresses,
+    queryKey: queryKeys.savedAddresses(userId),
+    queryFn: userId === null ? skipToken : async () => (await callApi('getUserAddresses')).existing_addresses,
   });
 }

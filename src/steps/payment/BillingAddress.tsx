@@ -22,7 +22,7 @@ export function BillingAddress({ actor, given, disabled }: { actor: ActorRefFrom
 /** The address the buyer gave, as lines. */
 function GivenAddress({ given }: { given: AddressStart }) {
   const user = useUser();
-  const saved = useQuery({ ...savedAddressesQuery(user?.id ?? 0), enabled: user !== null && given.selected !== 'new' }).data ?? [];
+  const saved = useQuery(savedAddressesQuery(user !== null && given.selected !== 'new' ? user.id : null)).data ?? [];
   const lists = useQuery(countriesStatesQuery()).data;
   let lines: string[];
   if (given.selected !== 'new') {
