@@ -90,7 +90,7 @@ const NO_AS_UNKNOWN_AS = {
  * The folders whose every word comes from the message catalogue (i18n/, docs/i18n.md): no text
  * written in JSX, and no words in the attributes a buyer reads or hears.
  */
-const TRANSLATED = ['ui/**/*.tsx', 'src/steps/**/*.tsx', 'src/components/**/*.tsx', 'src/app/**/*.tsx', 'src/seats/**/*.tsx', 'server/views/**/*.tsx'];
+const TRANSLATED = ['ui/**/*.tsx', 'src/steps/**/*.tsx', 'src/components/**/*.tsx', 'src/app/**/*.tsx', 'src/seats/**/*.tsx', 'src/queue/**/*.{ts,tsx}', 'server/views/**/*.tsx'];
 const NO_LITERAL_TEXT = [
   {
     selector: 'JSXText[value=/[A-Za-z]/]',

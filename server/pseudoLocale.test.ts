@@ -21,6 +21,8 @@ import * as users from './domain/users.ts';
 import * as oneTimeCode from './domain/oneTimeCode.ts';
 import * as account from './domain/account.ts';
 import { NOTICES } from './http/notices.ts';
+import { TURN_MAIL_INVALID_MESSAGE, TURN_MAIL_NOT_WAITING_MESSAGE } from './routes/waitingRoom/index.ts';
+import { SIGN_IN_TO_QUEUE_MESSAGE } from './routes/waitingRoom/gates.ts';
 import { inLocale } from './languageScope.ts';
 import * as feedback from './mail/feedback.ts';
 import * as instalments from './mail/instalments.ts';
@@ -33,7 +35,9 @@ import type { MailContent } from './mail/transport.ts';
 import * as waitingList from './mail/waitingList.ts';
 import * as wallet from './mail/wallet.ts';
 import { SANDBOX_CARDS } from '../contract/index.ts';
-import { drivers, openWorld, Visitor, type TestWorld } from './test/harness.ts';
+import { drivers, openWorld, solvedChallenge, Visitor, type TestWorld } from './test/harness.ts';
+import { hotEvent } from './test/fixtures.ts';
+import { queueStatus } from '../contract/waitingRoom.ts';
 
 const HTML = { accept: 'text/html' };
 
@@ -120,7 +124,8 @@ describe('the rule', () => {
 describe('the refusals a page shows', () => {
   it('are each in the catalogue word for word, so a page shows them in its language', () => {
     const refusals = [users, oneTimeCode, account].flatMap((module) => Object.entries(module).filter(([name, value]) => name.endsWith('_MESSAGE') && typeof value === 'string').map(([, value]) => value as string));
-    const untranslatedRefusals = [...refusals, ...Object.values(NOTICES)].filter((english) => !ACCENTED.test(inLocale('en-XA', () => inActiveLanguage(english))));
+    const queueRefusals = [TURN_MAIL_INVALID_MESSAGE, TURN_MAIL_NOT_WAITING_MESSAGE, SIGN_IN_TO_QUEUE_MESSAGE];
+    const untranslatedRefusals = [...refusals, ...Object.values(NOTICES), ...queueRefusals].filter((english) => !ACCENTED.test(inLocale('en-XA', () => inActiveLanguage(english))));
     expect(untranslatedRefusals).toEqual([]);
   });
 });
@@ -255,6 +260,76 @@ describe.each(drivers)('the server’s pages in the accented pseudo-locale on %s
       signout: await check(v, { url: '/signout/' }, 200),
       'signed out everywhere': await check(v, { method: 'POST', url: '/signout/everywhere/', body: '' }, 200),
     };
+    expect(Object.entries(found).filter(([, texts]) => texts.length > 0)).toEqual([]);
+  });
+  /**
+   * The queue page at each of its states (finding a place, before the on-sale, waiting, sold out with
+   * its waiting list, the time to buy ended, signing in first), the turn mail's answers, and the event
+   * page of a buyer whose turn it is, with its notice and its Leave button.
+   */
+  it('draws the queue page at each state and the event page of a buyer’s turn with no unaccented word', async () => {
+    const { db } = w.database;
+    const now = w.clock.now.getTime();
+    let ip = 0;
+    const queued = async (opts: { capacity: number; onSaleAt: Date; maxShoppers?: number; signInToQueue?: boolean }) => {
+      const { types } = await hotEvent(db, { capacity: opts.capacity, types: 2 });
+      const dateId = types[0]!.eventDateId;
+      await db.insert(schema.eventDateQueues).values({
+        eventDateId: dateId, onSaleAt: opts.onSaleAt, maxShoppers: opts.maxShoppers ?? 100, admitPerMinute: 60, admissionSeconds: 600, pollSeconds: 2, signInToQueue: opts.signInToQueue ?? false,
+      });
+      const [date] = await db.select({ eventId: schema.eventDates.eventId }).from(schema.eventDates).where(eq(schema.eventDates.id, dateId));
+      // The process reads its queues once a second; the new event's strings are data.
+      w.clock.advance(1000);
+      isData = dataOnly([...(await dataOfDatabase()), ...own]);
+      return { dateId, eventId: date!.eventId };
+    };
+    const buyer = async () => accented(new Visitor(w.app, HTML, `10.77.0.${++ip}`));
+    const join = async (v: Visitor, dateId: number) => {
+      const res = await v.request({ method: 'POST', url: `/ajax/queue/${dateId}/join/`, body: new URLSearchParams({ altcha: await solvedChallenge(v) }).toString(), headers: { accept: 'application/json' } });
+      expect(res.statusCode).toBe(200);
+      return queueStatus.parse(res.json());
+    };
+    const status = async (v: Visitor, dateId: number) =>
+      queueStatus.parse((await v.request({ method: 'GET', url: `/ajax/queue/${dateId}/status/`, headers: { accept: 'application/json' } })).json());
+    const found: Record<string, string[]> = {};
+
+    // Before the on-sale: the page without a place, and with one.
+    const later = await queued({ capacity: 10, onSaleAt: new Date(now + 30 * 60_000) });
+    const early = await buyer();
+    found['finding a place'] = await check(early, { url: `/queue/${later.dateId}/` }, 200);
+    expect((await join(early, later.dateId)).state).toBe('before-sale');
+    found['before the on-sale'] = await check(early, { url: `/queue/${later.dateId}/` }, 200);
+    found['turn mail asked'] = await check(early, { url: `/queue/${later.dateId}/?notify=sent` }, 200);
+    found['turn mail bad address'] = await check(early, { method: 'POST', url: `/queue/${later.dateId}/notify/`, body: 'email=nope' }, 400);
+    found['turn mail without a place'] = await check(await buyer(), { method: 'POST', url: `/queue/${later.dateId}/notify/`, body: `email=queue-${driver}@example.com` }, 409);
+
+    // Open, one shopper at a time: the first is let in, the second waits.
+    const open = await queued({ capacity: 10, onSaleAt: new Date(now - 1000), maxShoppers: 1 });
+    const first = await buyer();
+    const second = await buyer();
+    await join(first, open.dateId);
+    for (let i = 0; i < 10 && (await status(first, open.dateId)).state !== 'admitted'; i++) w.clock.advance(1000);
+    expect((await status(first, open.dateId)).state).toBe('admitted');
+    expect((await join(second, open.dateId)).state).toBe('waiting');
+    found.waiting = await check(second, { url: `/queue/${open.dateId}/` }, 200);
+    const turn = await first.request({ method: 'GET', url: `/event/${open.eventId}/` });
+    expect(turn.statusCode).toBe(200);
+    expect(turn.body).toContain('data-admission-until');
+    found['event page of a turn'] = unaccented(turn.body, isData);
+
+    // Sold out, with its waiting list.
+    const soldOut = await queued({ capacity: 0, onSaleAt: new Date(now - 1000) });
+    const late = await buyer();
+    await join(late, soldOut.dateId);
+    for (let i = 0; i < 5 && (await status(late, soldOut.dateId)).state !== 'sold-out'; i++) w.clock.advance(1000);
+    expect((await status(late, soldOut.dateId)).state).toBe('sold-out');
+    found['sold out'] = await check(late, { url: `/queue/${soldOut.dateId}/` }, 200);
+
+    // The time to buy ended, and a queue of one place per account.
+    w.clock.advance(601_000);
+    found.ended = await check(first, { url: `/queue/${open.dateId}/` }, 200);
+    const accounts = await queued({ capacity: 10, onSaleAt: new Date(w.clock.now.getTime() - 1000), signInToQueue: true });
+    found['sign in first'] = await check(await buyer(), { url: `/queue/${accounts.dateId}/` }, 200);
     expect(Object.entries(found).filter(([, texts]) => texts.length > 0)).toEqual([]);
   });
 });
