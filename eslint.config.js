@@ -102,6 +102,12 @@ const NO_LITERAL_TEXT = [
   },
 ];
 
+/** A labelled field on the screens is drawn by the Field kit; a label wrapping its own checkbox or radio (a choice) is not a field. */
+const LABEL_THROUGH_FIELD = {
+  selector: "JSXOpeningElement[name.name='label']:has(JSXAttribute[name.name='htmlFor'])",
+  message: 'A labelled field is drawn by Field (src/components/Field.tsx): it wires the label, the hint and the error to the control.',
+};
+
 /** Production code: every file of the layers but tests and their helpers. */
 const PRODUCTION = ['contract/**/*.{ts,tsx}', 'ui/**/*.{ts,tsx}', 'src/**/*.{ts,tsx}', 'machines/**/*.{ts,tsx}', 'server/**/*.{ts,tsx}'];
 const TESTS = ['**/*.test.{ts,tsx}', 'machines/testing/**', 'server/test/**', 'server/db/testing.ts'];
@@ -172,6 +178,14 @@ export default defineConfig(
     files: TRANSLATED,
     ignores: ['**/*.test.{ts,tsx}'],
     rules: { 'no-restricted-syntax': ['error', NO_AS_UNKNOWN_AS, ...NO_LITERAL_TEXT] },
+  },
+
+  // The screens' labelled fields go through the Field kit. The donation's Other amount label wraps
+  // the currency sign and its input, a layout the kit does not draw.
+  {
+    files: ['src/steps/**/*.tsx', 'src/components/**/*.tsx'],
+    ignores: ['**/*.test.{ts,tsx}', 'src/components/Field.tsx', 'src/steps/donation/DonationStep.tsx'],
+    rules: { 'no-restricted-syntax': ['error', NO_AS_UNKNOWN_AS, ...NO_LITERAL_TEXT, LABEL_THROUGH_FIELD] },
   },
 
   // Type-aware rules, on production code.

@@ -33,6 +33,7 @@ export const FIELD_LOOKS = {
   address: { field: 'address-field', label: 'address-field__label', hint: 'muted', error: 'address-field__error', errorTag: 'span' },
   giftAid: { field: 'gift-aid__field', error: 'field-problem', errorTag: 'p' },
   transfer: { field: 'transfer__field', label: 'transfer__label', error: 'transfer__problem', errorTag: 'p' },
+  questions: { field: 'questions__field', label: 'questions__label', error: 'questions__problem', errorTag: 'p' },
 } as const satisfies Record<string, FieldLook>;
 
 /** What the control is given: its id and the ARIA attributes that tie it to the hint and the error. */
@@ -49,11 +50,14 @@ export function Field({
   optional = false,
   alert = false,
   look = FIELD_LOOKS.form,
+  notes,
   children,
 }: {
   label: ReactNode;
   hint?: string | undefined;
   error?: string | null | undefined;
+  /** The id of a note the caller draws beside the control (a counter), read after the hint. */
+  notes?: string;
   /** Says '(optional)' after the label. */
   optional?: boolean;
   /** The error is announced as soon as it appears. */
@@ -64,7 +68,7 @@ export function Field({
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
-  const describedBy = [hint ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
+  const describedBy = [hint ? hintId : '', notes ?? '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
   const ErrorTag = look.errorTag;
   return (
     <div className={look.field}>

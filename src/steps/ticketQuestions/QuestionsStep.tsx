@@ -8,6 +8,7 @@ import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import { questionsSenders, viewQuestions, type QuestionView } from '../../../machines/questions/questions.connect';
 import type { questionsMachine } from '../../../machines/questions/questions.machine';
+import { Field, FIELD_LOOKS } from '../../components/Field';
 import { Alert } from '../../../ui/Alert';
 import { Icon } from '../../../ui/Icon';
 import { LoadingButton } from '../../../ui/LoadingButton';
@@ -46,6 +47,12 @@ function QuestionField({ q, answer }: { q: QuestionView; answer: Senders['answer
     </p>
   ) : null;
   const invalid = q.problem ? true : undefined;
+  const label = (
+    <>
+      {q.label}
+      <Asterisk mandatory={q.mandatory} />
+    </>
+  );
 
   if (q.type === 'checkbox') {
     return (
@@ -71,55 +78,33 @@ function QuestionField({ q, answer }: { q: QuestionView; answer: Senders['answer
 
   if (q.type === 'dropdown') {
     return (
-      <div className="questions__field">
-        <label className="questions__label" htmlFor={id}>
-          {q.label}
-          <Asterisk mandatory={q.mandatory} />
-        </label>
-        <select
-          id={id}
-          className="input questions__select"
-          value={String(q.value)}
-          aria-required={q.mandatory || undefined}
-          aria-invalid={invalid}
-          aria-describedby={q.problem ? problemId : undefined}
-          onChange={(e) => answer(q.key, e.target.value)}
-        >
-          <option value="">{t('questions.chooseAnswer')}</option>
-          {q.options.map((option) => (
-            <option key={option} value={option}>
-              {option}
-            </option>
-          ))}
-        </select>
-        {problem}
-      </div>
+      <Field label={label} error={q.problem} look={FIELD_LOOKS.questions}>
+        {(control) => (
+          <select {...control} className="input questions__select" value={String(q.value)} aria-required={q.mandatory || undefined} onChange={(e) => answer(q.key, e.target.value)}>
+            <option value="">{t('questions.chooseAnswer')}</option>
+            {q.options.map((option) => (
+              <option key={option} value={option}>
+                {option}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
     );
   }
 
   return (
-    <div className="questions__field">
-      <label className="questions__label" htmlFor={id}>
-        {q.label}
-        <Asterisk mandatory={q.mandatory} />
-      </label>
-      <textarea
-        id={id}
-        className="input questions__text"
-        rows={2}
-        maxLength={300}
-        value={String(q.value)}
-        aria-required={q.mandatory || undefined}
-        aria-invalid={invalid}
-        aria-describedby={[counterId, q.problem ? problemId : ''].filter(Boolean).join(' ')}
-        onChange={(e) => answer(q.key, e.target.value)}
-      />
-      <p id={counterId} className={`questions__counter${q.warning ? ' questions__counter--warning' : ''}`} data-testid="answer-counter">
-        {q.warning ? <Icon name="warning" /> : null}
-        {q.remaining === 1 ? '1 character remaining' : `${q.remaining} characters remaining`}
-      </p>
-      {problem}
-    </div>
+    <Field label={label} error={q.problem} look={FIELD_LOOKS.questions} notes={counterId}>
+      {(control) => (
+        <>
+          <textarea {...control} className="input questions__text" rows={2} maxLength={300} value={String(q.value)} aria-required={q.mandatory || undefined} onChange={(e) => answer(q.key, e.target.value)} />
+          <p id={counterId} className={`questions__counter${q.warning ? ' questions__counter--warning' : ''}`} data-testid="answer-counter">
+            {q.warning ? <Icon name="warning" /> : null}
+            {q.remaining === 1 ? '1 character remaining' : `${q.remaining} characters remaining`}
+          </p>
+        </>
+      )}
+    </Field>
   );
 }
 

@@ -55,25 +55,23 @@ function TextField({
 function RowForm({ section, row, send, todayIso, disabled }: { section: TransferSectionView; row: TransferRowView; send: Senders; todayIso: string; disabled: boolean }) {
   const at = { ticketId: section.ticketId, index: row.index };
   const who = t('transfers.who', { n: row.index + 1, title: section.title });
-  const qtyId = useId();
   return (
     <fieldset className="transfer-row" disabled={disabled} data-testid="transfer-row">
       <legend className="transfer-row__legend">{t('transfers.recipient', { n: row.index + 1 })}</legend>
       <div className="transfer-row__top">
-        <div className="transfer__field">
-          <label className="transfer__label" htmlFor={qtyId}>
-            {t('transfers.ticketsToSend')}
-          </label>
-          <div className="stepper">
-            <button type="button" className="stepper__button" aria-label={t('transfers.oneFewer', { who })} disabled={!row.canDecrease} onClick={() => send.decrease(at)}>
-              <Icon name="minus" />
-            </button>
-            <input id={qtyId} className="stepper__input" type="text" inputMode="numeric" readOnly value={row.qty} />
-            <button type="button" className="stepper__button" aria-label={t('transfers.oneMore', { who })} disabled={!row.canIncrease} onClick={() => send.increase(at)}>
-              <Icon name="plus" />
-            </button>
-          </div>
-        </div>
+        <Field label={t('transfers.ticketsToSend')} look={FIELD_LOOKS.transfer}>
+          {(control) => (
+            <div className="stepper">
+              <button type="button" className="stepper__button" aria-label={t('transfers.oneFewer', { who })} disabled={!row.canDecrease} onClick={() => send.decrease(at)}>
+                <Icon name="minus" />
+              </button>
+              <input {...control} className="stepper__input" type="text" inputMode="numeric" readOnly value={row.qty} />
+              <button type="button" className="stepper__button" aria-label={t('transfers.oneMore', { who })} disabled={!row.canIncrease} onClick={() => send.increase(at)}>
+                <Icon name="plus" />
+              </button>
+            </div>
+          )}
+        </Field>
         {row.removable ? (
           <button type="button" className="button button--secondary transfer-row__remove" aria-label={t('transfers.removeWho', { who })} onClick={() => send.removeRow(at)}>
             <Icon name="trash" />
