@@ -23,6 +23,7 @@ import * as account from './domain/account.ts';
 import { NOTICES } from './http/notices.ts';
 import { TURN_MAIL_INVALID_MESSAGE, TURN_MAIL_NOT_WAITING_MESSAGE } from './routes/waitingRoom/index.ts';
 import { SIGN_IN_TO_QUEUE_MESSAGE } from './routes/waitingRoom/gates.ts';
+import { WAITING_LIST_INVALID_MESSAGE, WAITING_LIST_NO_PROOF_MESSAGE } from './routes/waitingRoom/waitingList.ts';
 import { inLocale } from './languageScope.ts';
 import * as feedback from './mail/feedback.ts';
 import * as instalments from './mail/instalments.ts';
@@ -37,7 +38,7 @@ import * as wallet from './mail/wallet.ts';
 import { SANDBOX_CARDS } from '../contract/index.ts';
 import { drivers, openWorld, solvedChallenge, Visitor, type TestWorld } from './test/harness.ts';
 import { hotEvent } from './test/fixtures.ts';
-import { queueStatus } from '../contract/waitingRoom.ts';
+import { queueStatus, WAITING_LIST_PATH } from '../contract/waitingRoom.ts';
 
 const HTML = { accept: 'text/html' };
 
@@ -124,7 +125,7 @@ describe('the rule', () => {
 describe('the refusals a page shows', () => {
   it('are each in the catalogue word for word, so a page shows them in its language', () => {
     const refusals = [users, oneTimeCode, account].flatMap((module) => Object.entries(module).filter(([name, value]) => name.endsWith('_MESSAGE') && typeof value === 'string').map(([, value]) => value as string));
-    const queueRefusals = [TURN_MAIL_INVALID_MESSAGE, TURN_MAIL_NOT_WAITING_MESSAGE, SIGN_IN_TO_QUEUE_MESSAGE];
+    const queueRefusals = [TURN_MAIL_INVALID_MESSAGE, TURN_MAIL_NOT_WAITING_MESSAGE, SIGN_IN_TO_QUEUE_MESSAGE, WAITING_LIST_INVALID_MESSAGE, WAITING_LIST_NO_PROOF_MESSAGE];
     const untranslatedRefusals = [...refusals, ...Object.values(NOTICES), ...queueRefusals].filter((english) => !ACCENTED.test(inLocale('en-XA', () => inActiveLanguage(english))));
     expect(untranslatedRefusals).toEqual([]);
   });
@@ -281,7 +282,7 @@ describe.each(drivers)('the server’s pages in the accented pseudo-locale on %s
       // The process reads its queues once a second; the new event's strings are data.
       w.clock.advance(1000);
       isData = dataOnly([...(await dataOfDatabase()), ...own]);
-      return { dateId, eventId: date!.eventId };
+      return { dateId, eventId: date!.eventId, typeId: types[0]!.id };
     };
     const buyer = async () => accented(new Visitor(w.app, HTML, `10.77.0.${++ip}`));
     const join = async (v: Visitor, dateId: number) => {
@@ -324,6 +325,8 @@ describe.each(drivers)('the server’s pages in the accented pseudo-locale on %s
     for (let i = 0; i < 5 && (await status(late, soldOut.dateId)).state !== 'sold-out'; i++) w.clock.advance(1000);
     expect((await status(late, soldOut.dateId)).state).toBe('sold-out');
     found['sold out'] = await check(late, { url: `/queue/${soldOut.dateId}/` }, 200);
+    found['a ticket type’s waiting list'] = await check(late, { url: `/waiting-list/${soldOut.typeId}/` }, 200);
+    found['waiting list refused'] = await check(late, { method: 'POST', url: WAITING_LIST_PATH, body: 'email=nope' }, 400);
 
     // The time to buy ended, and a queue of one place per account.
     w.clock.advance(601_000);

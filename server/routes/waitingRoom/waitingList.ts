@@ -25,11 +25,13 @@ import { Refusal } from '../../domain/refusal.ts';
 import { refusalStatus } from '../../http/refusals.ts';
 import { WAITING_LIST_PATH } from '../../../contract/waitingRoom.ts';
 import { t } from '../../../i18n/runtime.ts';
+import { inActiveLanguage, sourceText } from '../../../i18n/catalogues.ts';
 
 export const WAITING_LIST_INVALID_MESSAGE = 'Give a valid e-mail address and how many tickets you want.';
 /** Said to a join without the solved browser check (the proof of work the queue's join asks for too). */
 export const WAITING_LIST_NO_PROOF_MESSAGE = 'Joining the waiting list needs the browser check to be solved first.';
-export const LEAVE_LABEL = 'Leave the waiting list';
+/** The leave page's button in the source's English, as the tests read it; the page writes it in its language. */
+export const LEAVE_LABEL = sourceText('page.waitingList.leave');
 
 const idParam = (raw: string): number | null => (/^[1-9]\d{0,8}$/.test(raw) ? Number(raw) : null);
 
@@ -45,14 +47,14 @@ export function registerWaitingList(app: FastifyInstance, deps: AppDeps, rooms: 
 
   const mail = waitingListMailOf(config, deps.mailer);
   const show = (reply: FastifyReply, body: Html, status = 200) =>
-    reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page(config, 'Waiting list', html`<h1>Waiting list</h1>${body}`));
+    reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page(config, t('page.queue.waitingList'), html`<h1>${t('page.queue.waitingList')}</h1>${body}`));
 
   // The waiting list: JSON for the queue page's script, a page for the event page's plain form.
   app.post(WAITING_LIST_PATH, async (request, reply) => {
     const parsed = waitingListForm.safeParse(request.body);
     const browser = (request.headers.accept ?? '').includes('text/html');
     const refuse = (message: string, status: number) =>
-      browser ? show(reply, html`<p class="notice error" role="alert">${message}</p>`, status) : reply.status(status).send({ error: message });
+      browser ? show(reply, html`<p class="notice error" role="alert">${inActiveLanguage(message)}</p>`, status) : reply.status(status).send({ error: inActiveLanguage(message) });
     if (!parsed.success) return refuse(WAITING_LIST_INVALID_MESSAGE, 400);
     const token = parsed.data.altcha ?? '';
     if (!token || !(await deps.captcha.verify(token, request.ip))) return refuse(WAITING_LIST_NO_PROOF_MESSAGE, 403);
@@ -65,7 +67,7 @@ export function registerWaitingList(app: FastifyInstance, deps: AppDeps, rooms: 
       );
       rooms.markListed();
       if (!browser) return answer;
-      return show(reply, html`<p class="notice" role="status">${answer.message}</p><p><a class="inline-link" href="/all-events/">See all events</a></p>`);
+      return show(reply, html`<p class="notice" role="status">${answer.message}</p><p><a class="inline-link" href="/all-events/">${t('page.seeAllEvents')}</a></p>`);
     } catch (err) {
       if (!(err instanceof Refusal)) throw err;
       return refuse(err.message, refusalStatus(err));
@@ -79,22 +81,22 @@ export function registerWaitingList(app: FastifyInstance, deps: AppDeps, rooms: 
     if (!entry) return show(reply, html`<p class="notice error" role="alert">${LEAVE_UNKNOWN_MESSAGE}</p>`, 404);
     return show(
       reply,
-      html`<p>You are on the waiting list for ${entry.typeName} at ${entry.title}.</p>
-      <form method="post" action="${leavePath(request.params.token)}"><button class="button" type="submit">${LEAVE_LABEL}</button></form>`,
+      html`<p>${t('page.waitingList.onList', { typeName: entry.typeName, title: entry.title })}</p>
+      <form method="post" action="${leavePath(request.params.token)}"><button class="button" type="submit">${t('page.waitingList.leave')}</button></form>`,
     );
   });
   app.post<{ Params: { token: string } }>('/waiting-list/leave/:token/', async (request, reply) => {
     const entryId = entryOfLeaveToken(config.sessionSecret, request.params.token, clock());
     if (entryId === null || !(await leaveWaitingList(db, entryId, clock(), mail))) return show(reply, html`<p class="notice error" role="alert">${LEAVE_UNKNOWN_MESSAGE}</p>`, 404);
-    return show(reply, html`<p class="notice" role="status">${LEFT_MESSAGE}</p><p><a class="inline-link" href="/all-events/">See all events</a></p>`);
+    return show(reply, html`<p class="notice" role="status">${LEFT_MESSAGE}</p><p><a class="inline-link" href="/all-events/">${t('page.seeAllEvents')}</a></p>`);
   });
 
   app.get<{ Params: { typeId: string } }>('/waiting-list/:typeId/', async (request, reply) => {
     const id = idParam(request.params.typeId);
     const type = id ? await ticketTypeForWaitingList(db, id) : null;
     reply.type('text/html; charset=utf-8');
-    if (!type) return reply.status(404).send(page(config, 'Not found', html`<h1>These tickets could not be found</h1>`));
-    return page(config, 'Waiting list', html`<h1>${type.title}: ${type.name}</h1><p>${t('page.waitingList.intro')}</p>${waitingListFormHtml([{ id: Number(type.id), name: type.name }], config.maxPerOrder)}`);
+    if (!type) return reply.status(404).send(page(config, t('page.notFound'), html`<h1>${t('page.waitingList.notFound')}</h1>`));
+    return page(config, t('page.queue.waitingList'), html`<h1>${type.title}: ${type.name}</h1><p>${t('page.waitingList.intro')}</p>${waitingListFormHtml([{ id: Number(type.id), name: type.name }], config.maxPerOrder)}`);
   });
 }
 
