@@ -7,7 +7,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import type { PossibleAddress, SavedAddress } from '../../../contract';
 import { addressMachine, type AddressOutcome } from '../../../machines/address/address.machine';
 import { callApi } from '../../api/client';
-import { queryKeys, userQuery } from '../../api/queries';
+import { queryKey, userQuery } from '../../api/queries';
 import { savedAddressesQuery } from './addressQueries';
 
 const sentByThePayment = () => Promise.reject(new Error('The billing address is sent with the payment.'));
@@ -30,7 +30,7 @@ export function appAddressMachine(queryClient: QueryClient, submitAddress: (outc
       }),
       deleteAddress: fromPromise<unknown, { address_id: number }>(async ({ input }) => {
         const done = await callApi('deleteAddress', input);
-        await queryClient.invalidateQueries({ queryKey: queryKeys.addresses });
+        await queryClient.invalidateQueries({ queryKey: queryKey('addresses') });
         return done;
       }),
       submitAddress: fromPromise<unknown, AddressOutcome>(({ input }) => submitAddress(input)),

@@ -3,7 +3,7 @@ import type { QueryClient } from '@tanstack/react-query';
 import { ADDRESS_MESSAGES } from '../../../contract/messages/address';
 import type { AddressOutcome } from '../../../machines/address/address.machine';
 import { CallFailed, callApi } from '../../api/client';
-import { queryKeys } from '../../api/queries';
+import { queryKey } from '../../api/queries';
 import { appAddressMachine } from '../../components/address/addressActors';
 
 /** A refusal the server explains is shown in its words; anything else is the spec's notification. */
@@ -11,7 +11,7 @@ async function setDeliveryAddress(queryClient: QueryClient, outcome: AddressOutc
   try {
     const done = await callApi('setDeliveryAddress', outcome);
     // A signed-in buyer's new address is saved for next time (the billing form offers it).
-    await queryClient.invalidateQueries({ queryKey: queryKeys.addresses });
+    await queryClient.invalidateQueries({ queryKey: queryKey('addresses') });
     return done;
   } catch (err) {
     const explained = err instanceof CallFailed && err.serverMessage && err.status !== null && err.status < 500 && !err.serverMessage.startsWith('Invalid ');

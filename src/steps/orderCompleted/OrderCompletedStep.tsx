@@ -11,7 +11,7 @@ import { useSelector } from '@xstate/react';
 import type { orderCompletedMachine } from '../../../machines/orderCompleted/orderCompleted.machine';
 import { orderCompletedSenders, viewOrderCompleted } from '../../../machines/orderCompleted/orderCompleted.connect';
 import { callApi } from '../../api/client';
-import { queryKeys } from '../../api/queries';
+import { queryKey } from '../../api/queries';
 import { useCheckoutData } from '../../app/checkoutContext';
 import { Alert } from '../../../ui/Alert';
 import { StepLayout } from '../StepLayout';
@@ -27,7 +27,7 @@ import { t } from '../../../i18n/runtime.ts';
 
 /** The sale's e-mail and reference (get_simple_info); a failure is silent (spec 001 §8). */
 function useSimpleInfo() {
-  return useQuery({ queryKey: queryKeys.simpleInfo, queryFn: () => callApi('getSimpleInfo'), retry: false }).data;
+  return useQuery({ queryKey: queryKey('simpleInfo'), queryFn: () => callApi('getSimpleInfo'), retry: false }).data;
 }
 
 type OrderCompletedActor = ActorRefFrom<typeof orderCompletedMachine>;

@@ -7,7 +7,7 @@ import { fromPromise } from 'xstate';
 import { queryOptions, type QueryClient } from '@tanstack/react-query';
 import { orderCompletedMachine } from '../../../machines/orderCompleted/orderCompleted.machine';
 import { callApi } from '../../api/client';
-import { queryKeys, userQuery } from '../../api/queries';
+import { queryKey, userQuery } from '../../api/queries';
 import { appTransfersMachine } from './transfer/transferActors';
 
 export function appOrderCompletedMachine(queryClient: QueryClient) {
@@ -36,7 +36,7 @@ export function appOrderCompletedMachine(queryClient: QueryClient) {
 /** The accommodation map the site embeds (its configuration does not change while the page is open). */
 export function accommodationMapQuery() {
   return queryOptions({
-    queryKey: queryKeys.accommodationMap,
+    queryKey: queryKey('accommodationMap'),
     queryFn: () => callApi('getAccommodationMap'),
     staleTime: Infinity,
     retry: false,

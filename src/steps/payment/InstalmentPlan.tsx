@@ -11,14 +11,14 @@ import type { PaymentView } from '../../../machines/payment/payment.connect';
 import type { paymentSenders } from '../../../machines/payment/payment.connect';
 import { NEW_CARD } from '../../../machines/instalment/instalment.types';
 import { callApi } from '../../api/client';
-import { queryKeys } from '../../api/queries';
+import { queryKey } from '../../api/queries';
 import { SandboxCardFields } from './SandboxCardFields';
 import { cardUi } from './cardUi';
 import { t } from '../../../i18n/runtime.ts';
 
 /** The buyer's saved cards, and the publishable key naming the form a new card is typed into. */
 export function savedPaymentMethodsQuery() {
-  return { queryKey: queryKeys.savedPaymentMethods, queryFn: () => callApi('getSavedPaymentMethods') };
+  return { queryKey: queryKey('savedPaymentMethods'), queryFn: () => callApi('getSavedPaymentMethods') };
 }
 
 const BRAND: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express' };
