@@ -10,7 +10,7 @@ import type { BrowserContext, Page } from '@playwright/test';
 import { DELIVERY_ADVANCE_DELAY_MS, DELIVERY_START_DELAY_MS } from '../contract/delivery.ts';
 import { animationsFinished, DESKTOP_VIEWPORT, expectNoAxeViolations, PHONE_VIEWPORT } from './a11y.ts';
 import { FREE_EVENT, FREE_TICKET, newBuyer } from './freeOrder.ts';
-import { addFromEventPage, expect, expectStep, signInAsNewBuyer, test, urls, type Wanted } from './support.ts';
+import { addFromEventPage, expect, expectStep, photograph, signInAsNewBuyer, test, urls, type Wanted } from './support.ts';
 
 /** Tickets of an event whose charity asks for a donation; no gift voucher, which would ask for a postal address. */
 const JAZZ = { tickets: { 'General admission': 2, 'Riverside table seat': 1 } };
@@ -71,7 +71,8 @@ async function pastTheEdges(page: Page): Promise<string[]> {
 
 /**
  * The page as it is now, right to left at 360 px and at 1280 px: `dir="rtl"`, no sideways scroll,
- * nothing past either edge, and no axe violations. Each width's picture goes into the test's output.
+ * nothing past either edge, and no axe violations. When photographs are asked for, each width's
+ * picture goes into the test's output.
  */
 async function expectRightToLeft(page: Page, screen: string): Promise<void> {
   await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
@@ -87,7 +88,7 @@ async function expectRightToLeft(page: Page, screen: string): Promise<void> {
     expect.soft(scroll.scrollWidth, `sideways scroll on ${at}`).toBeLessThanOrEqual(scroll.clientWidth + 1);
     const offenders = await pastTheEdges(page);
     expect.soft(offenders, `past the screen's edges on ${at}:\n${offenders.join('\n')}`).toEqual([]);
-    await page.screenshot({ path: test.info().outputPath(`${screen.replace(/\W+/g, '-')}-${viewport.width}.png`), fullPage: true });
+    await photograph(page, test.info().outputPath(`${screen.replace(/\W+/g, '-')}-${viewport.width}.png`), { fullPage: true });
     await expectNoAxeViolations(page, `${screen}, right to left, at ${viewport.width} px`);
   }
   await page.setViewportSize(PHONE_VIEWPORT);
@@ -181,6 +182,8 @@ test.describe('right to left', () => {
     await expectStep(page, 'payment');
     await expect(page.locator('[data-step="payment"] input[autocomplete="billing given-name"]')).toBeVisible();
     await expectRightToLeft(page, 'payment');
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await photograph(page, 'docs/screenshots/rtl-payment-form-phone.png');
   });
 
   test('ticket questions', async ({ page }) => {
