@@ -3,7 +3,7 @@
  * general to specific. Machines never hold a second copy of this data; their actors read it from
  * the cache.
  */
-import { queryOptions, type QueryClient } from '@tanstack/react-query';
+import { queryOptions } from '@tanstack/react-query';
 import { callApi } from './client';
 import { reportUser } from '../telemetry';
 
@@ -44,10 +44,4 @@ export function userQuery() {
     },
     staleTime: Infinity,
   });
-}
-
-/** Clears the cached user and fetches it again (after signing in or out). */
-export async function refreshUser(queryClient: QueryClient) {
-  queryClient.removeQueries({ queryKey: userQuery().queryKey });
-  return queryClient.fetchQuery(userQuery());
 }

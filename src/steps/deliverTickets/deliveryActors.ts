@@ -1,13 +1,14 @@
 /**
  * The delivery chart with the app's calls: deliver_to_bitticket and deliver_to_wallet, the user
- * read afresh (refreshUser) and whether one is known already (the ['user'] cache).
+ * read afresh (refreshUser) and whether one is known already (the user's cache, queryKey('user')).
  */
 import { fromPromise } from 'xstate';
 import type { QueryClient } from '@tanstack/react-query';
 import type { ResponseOf } from '../../../contract';
 import { deliveryMachine } from '../../../machines/delivery/delivery.machine';
 import { callApi } from '../../api/client';
-import { refreshUser, userQuery } from '../../api/queries';
+import { userQuery } from '../../api/queries';
+import { refreshUser } from '../refreshUser';
 
 type DeliveryReply = ResponseOf<'deliverToBitticket'>;
 

@@ -11,7 +11,8 @@ import type { AccountUser } from '../../../machines/account/account.types';
 import { failed, HOLD_LOST_ON_THE_WIRE, holdLost, refused, type CallFailure } from '../../../contract/outcome';
 import { CallFailed, callApi } from '../../api/client';
 import { failureFrom } from '../../api/outcome';
-import { refreshUser, userQuery } from '../../api/queries';
+import { userQuery } from '../../api/queries';
+import { refreshUser } from '../refreshUser';
 
 function callError(err: unknown): CallFailure {
   if (err instanceof CallFailed) {

@@ -16,7 +16,8 @@ import type { CardResult, PaymentSituation } from '../../../machines/payment/pay
 import { HOLD_LOST_ON_THE_WIRE, holdLost, refused } from '../../../contract/outcome';
 import { CallFailed, callApi } from '../../api/client';
 import { settled } from '../../api/outcome';
-import { checkoutQuery, refreshUser } from '../../api/queries';
+import { checkoutQuery } from '../../api/queries';
+import { refreshUser } from '../refreshUser';
 import { appInstalmentMachine, appSquareMachine } from './planActors';
 import { appAddressMachine } from '../../components/address/addressActors';
 
