@@ -1,7 +1,7 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from './support.ts';
+import { advanceTo, expect, test } from './support.ts';
 import { expectAccessibleAtBothWidths } from './a11y.ts';
-import { addFromEventPage, answerLanternQuestions, basketLine, basketStep, expectStep, failCall, reserveButton, signInAsNewBuyer, throughDelivery, urls, withoutPageData } from './support.ts';
+import { addFromEventPage, basketLine, basketStep, expectStep, failCall, reserveButton, signInAsNewBuyer, throughDelivery, urls, withoutPageData } from './support.ts';
 import { freeOrderOnDelivery } from './freeOrder.ts';
 
 /**
@@ -37,14 +37,7 @@ async function toPayment(page: Page, event: string, tickets: Record<string, numb
   await signInAsNewBuyer(page);
   await addFromEventPage(page, event, { tickets });
   await reserveButton(page).click();
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expectStep(page, 'marketing_preferences');
-  await page.getByRole('button', { name: 'Continue' }).click();
-  if (event === 'Ashcombe Winter Lantern Trail') {
-    await expectStep(page, 'ticket_questions_before');
-    await answerLanternQuestions(page);
-  }
-  await expectStep(page, 'payment');
+  await advanceTo(page, 'payment');
 }
 
 async function heldBasket(page: Page) {
@@ -60,11 +53,7 @@ async function deliveryAddressAs(page: Page, buyer: string) {
   await page.getByRole('button', { name: `Continue as ${buyer}` }).click();
   await addFromEventPage(page, 'Lantern Comedy Gala Night', { tickets: { 'Stalls (posted ticket)': 1 } });
   await reserveButton(page).click();
-  await expectStep(page, 'login');
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expectStep(page, 'marketing_preferences');
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expectStep(page, 'delivery_address');
+  await advanceTo(page, 'delivery_address');
   await expect(page.getByRole('button', { name: 'Continue' })).toBeVisible();
 }
 
@@ -213,8 +202,7 @@ const SCREENS: Screen[] = [
       await page.goto('/signin/');
       await page.getByRole('button', { name: 'Continue as Tom Okafor' }).click();
       await heldBasket(page);
-      await page.getByRole('button', { name: 'Continue' }).click();
-      await expectStep(page, 'marketing_preferences');
+      await advanceTo(page, 'marketing_preferences');
       await expect(page.getByText('Strongly Recommended')).toBeVisible();
     },
   },
@@ -333,11 +321,7 @@ const SCREENS: Screen[] = [
       await signInAsNewBuyer(page);
       await addFromEventPage(page, 'Ashcombe Winter Lantern Trail', { tickets: { 'Adult (5pm entry)': 1, 'Child (5pm entry)': 1 } });
       await reserveButton(page).click();
-      await expectStep(page, 'login');
-      await page.getByRole('button', { name: 'Continue' }).click();
-      await expectStep(page, 'marketing_preferences');
-      await page.getByRole('button', { name: 'Continue' }).click();
-      await expectStep(page, 'ticket_questions_before');
+      await advanceTo(page, 'ticket_questions_before');
       await page.getByLabel('Name of the person using this ticket').fill('x'.repeat(295));
       await page.locator('[data-step="ticket_questions_before"] form').getByRole('button', { name: 'Continue' }).click();
       await expect(page.getByText('Please enter your answer')).toBeVisible();

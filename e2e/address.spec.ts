@@ -4,8 +4,8 @@
  * saved address, manual entry with a US state, the failure text of set_delivery_address, and who
  * a gift voucher is from and for.
  */
-import type { BrowserContext, Page } from '@playwright/test';
-import { addFromEventPage, codeFromMailbox, demoBuyerAt, expect, expectStep, failCall, freshEmail, photograph, photographBothWidths, reserveButton, test, type Wanted } from './support.ts';
+import type { Page } from '@playwright/test';
+import { advanceTo, addFromEventPage, demoBuyerAt, expect, expectStep, failCall, freshEmail, photograph, photographBothWidths, reserveButton, test, type Wanted } from './support.ts';
 
 const GALA = 'Lantern Comedy Gala Night';
 const POSTED = { tickets: { 'Stalls (posted ticket)': 1 } };
@@ -13,24 +13,13 @@ const POSTED = { tickets: { 'Stalls (posted ticket)': 1 } };
 
 
 /** A guest reserves, signs in with the mailed code, gives a name, keeps updated, and reaches the address. */
-async function guestToDeliveryAddress(page: Page, context: BrowserContext, wanted: Wanted = POSTED) {
+async function guestToDeliveryAddress(page: Page, wanted: Wanted = POSTED) {
   await addFromEventPage(page, GALA, wanted);
   await reserveButton(page).click();
-  await expectStep(page, 'login');
-  const email = freshEmail('buyer');
-  await page.getByLabel('Email address').fill(email);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page.getByText('Code sent to inbox')).toBeVisible();
-  await page.getByLabel('One-time code').fill(await codeFromMailbox(context, email));
-  await page.getByRole('button', { name: 'Verify' }).click();
-  await page.getByLabel('Full name').fill('Ada Lovelace');
-  await page.getByRole('button', { name: 'Continue' }).click();
+  const buyer = { email: freshEmail('buyer'), fullName: 'Ada Lovelace' };
   // Keep updated is asked about a basket with tickets; vouchers alone go straight on.
-  if (wanted.tickets) {
-    await expectStep(page, 'marketing_preferences');
-    await page.getByRole('button', { name: 'Continue' }).click();
-  }
-  await expectStep(page, 'delivery_address');
+  if (wanted.tickets) await advanceTo(page, 'marketing_preferences', { buyer });
+  await advanceTo(page, 'delivery_address', { buyer });
   await expect(page.getByRole('heading', { level: 1, name: 'Delivery Address' })).toBeVisible();
 }
 
@@ -39,9 +28,9 @@ const findButton = (page: Page) => page.getByRole('button', { name: 'Find', exac
 
 const screenshots = (page: Page) => photographBothWidths(page, test.info(), 'delivery-address', 'docs/screenshots');
 
-test('a buyer of posted tickets finds the address with the lookup, completes it and goes on', async ({ page, context }) => {
+test('a buyer of posted tickets finds the address with the lookup, completes it and goes on', async ({ page }) => {
   test.slow();
-  await guestToDeliveryAddress(page, context);
+  await guestToDeliveryAddress(page);
   await expect(page.getByRole('radio')).toHaveCount(0);
 
   // Find waits for 3 characters.
@@ -100,9 +89,9 @@ test('a signed-in buyer picks a saved address', async ({ page }) => {
   await expectStep(page, 'payment');
 });
 
-test('manual entry in the USA needs a state', async ({ page, context }) => {
+test('manual entry in the USA needs a state', async ({ page }) => {
   test.slow();
-  await guestToDeliveryAddress(page, context);
+  await guestToDeliveryAddress(page);
   await page.getByRole('button', { name: 'Enter the address manually' }).click();
   await page.getByLabel('First name').fill('Grace');
   await page.getByLabel('Last name').fill('Hopper');
@@ -122,9 +111,9 @@ test('manual entry in the USA needs a state', async ({ page, context }) => {
   await expectStep(page, 'payment');
 });
 
-test('a failed set_delivery_address says so in the spec’s words, and the buyer can try again', async ({ page, context }) => {
+test('a failed set_delivery_address says so in the spec’s words, and the buyer can try again', async ({ page }) => {
   test.slow();
-  await guestToDeliveryAddress(page, context);
+  await guestToDeliveryAddress(page);
   await page.getByLabel('Find your address').fill('310 valencia');
   await findButton(page).click();
   await page.getByRole('button', { name: '310 Valencia Street, San Francisco, CA, 94110' }).click();
@@ -143,9 +132,9 @@ test('a failed set_delivery_address says so in the spec’s words, and the buyer
   await expectStep(page, 'payment');
 });
 
-test('a basket with a gift voucher asks who it is from and for', async ({ page, context }, testInfo) => {
+test('a basket with a gift voucher asks who it is from and for', async ({ page }, testInfo) => {
   test.slow();
-  await guestToDeliveryAddress(page, context, { vouchers: { 'Lantern Comedy gift card': 1 } });
+  await guestToDeliveryAddress(page, { vouchers: { 'Lantern Comedy gift card': 1 } });
   await page.getByRole('button', { name: 'Enter the address manually' }).click();
   for (const [label, value] of [
     ['First name', 'Grace'],
@@ -183,11 +172,7 @@ test('a new address of a signed-in buyer is saved for the next checkout, where i
     await page.getByRole('button', { name: 'Continue as Tom Okafor' }).click();
     await addFromEventPage(page, GALA, POSTED);
     await reserveButton(page).click();
-    await expectStep(page, 'login');
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await expectStep(page, 'marketing_preferences');
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await expectStep(page, 'delivery_address');
+    await advanceTo(page, 'delivery_address');
     await expect(continueButton(page)).toBeVisible();
     return { context, page };
   };

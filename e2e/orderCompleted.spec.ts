@@ -9,7 +9,7 @@ import type { Page, Route } from '@playwright/test';
 import type { Checkout } from '../contract';
 import { expectNoAxeViolations, findSmallTargets } from './a11y.ts';
 import { FREE_EVENT, freeOrderOnDelivery, newBuyer, type Buyer } from './freeOrder.ts';
-import { addFromEventPage, codeFromMailbox, expect, expectStep, failCall, pauseClock, photograph, reserveButton, test, throughDelivery, withoutPageData } from './support.ts';
+import { advanceTo, addFromEventPage, expect, expectStep, failCall, pauseClock, photograph, reserveButton, test, throughDelivery, withoutPageData } from './support.ts';
 
 const FEEDBACK = '/ajax/checkout/checkout/send_customer_feedback/';
 const SUBSCRIBE = '/ajax/checkout/checkout/subscribe_to_events/';
@@ -313,23 +313,14 @@ test('organiser messages after the sale, each with its event, date and time, the
   await expectStep(page, 'order_completed');
 });
 
-test('a buyer of the Improv Jam pays by card, reads its organiser’s message, then reaches order completed with the livestream', async ({ page, context }) => {
+test('a buyer of the Improv Jam pays by card, reads its organiser’s message, then reaches order completed with the livestream', async ({ page }) => {
   test.setTimeout(120_000);
   const buyer = newBuyer();
   await page.clock.install();
   await stubMapProvider(page);
   await addFromEventPage(page, 'The Lantern: Improv Jam', { tickets: { 'Standard seat': 1 } });
   await reserveButton(page).click();
-  await expectStep(page, 'login');
-  await page.getByLabel('Email address').fill(buyer.email);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await page.getByLabel('One-time code').fill(await codeFromMailbox(context, buyer.email));
-  await page.getByRole('button', { name: 'Verify' }).click();
-  await page.getByLabel('Full name').fill(buyer.fullName);
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expectStep(page, 'marketing_preferences');
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expectStep(page, 'ticket_questions_before');
+  await advanceTo(page, 'ticket_questions_before', { buyer });
   const questions = page.locator('[data-step="ticket_questions_before"] form');
   await questions.getByLabel(/Your suggestion for the cast/).first().fill('A lighthouse keeper');
   await questions.getByRole('button', { name: 'Continue' }).click();

@@ -4,7 +4,7 @@
  * contact number an organiser requires; and each error text of the step from a failing call.
  */
 import type { Page } from '@playwright/test';
-import { addFromEventPage, answerLanternQuestions, expect, expectStep, failCall, originOf, photographBothWidths, reserveButton, signInAsNewBuyer, test, fillBillingAddress } from './support.ts';
+import { advanceTo, addFromEventPage, expect, expectStep, failCall, originOf, photographBothWidths, reserveButton, signInAsNewBuyer, test, fillBillingAddress } from './support.ts';
 
 const CARDS = {
   success: '4242 4242 4242 4242',
@@ -18,16 +18,11 @@ async function toPayment(page: Page, event: string, tickets: Record<string, numb
   await signInAsNewBuyer(page);
   await addFromEventPage(page, event, { tickets });
   await reserveButton(page).click();
-  await expectStep(page, 'login');
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expectStep(page, 'marketing_preferences');
-  await page.getByRole('button', { name: 'Continue' }).click();
-  if (event === 'Ashcombe Winter Lantern Trail') {
-    await expectStep(page, 'ticket_questions_before');
-    await answerLanternQuestions(page);
-  }
-  // A free basket is claimed and passes the step by itself.
-  if (!free) await expectStep(page, 'payment');
+  // A free basket is claimed and passes the payment step by itself, at once.
+  if (free) {
+    await advanceTo(page, 'marketing_preferences');
+    await page.getByRole('button', { name: 'Continue' }).click();
+  } else await advanceTo(page, 'payment');
 }
 
 const toLanternPayment = (page: Page) => toPayment(page, 'Ashcombe Winter Lantern Trail', { 'Adult (5pm entry)': 1 });
@@ -258,12 +253,7 @@ test('the payment screen is its own chunk, loaded on the payment step only, and 
   await expect(page.locator('[data-step="basket"]')).toBeVisible();
   expect(scripts.filter((url) => url.includes('PaymentStep'))).toEqual([]);
   await reserveButton(page).click();
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expectStep(page, 'marketing_preferences');
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expectStep(page, 'ticket_questions_before');
-  await answerLanternQuestions(page);
-  await expectStep(page, 'payment');
+  await advanceTo(page, 'payment');
   expect(scripts.filter((url) => url.includes('PaymentStep'))).toHaveLength(1);
   const origin = new URL(page.url()).origin;
   expect(scripts.filter((url) => originOf(url) !== origin)).toEqual([]);

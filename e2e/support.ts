@@ -1,7 +1,8 @@
-import { expect, request, test as base, type APIRequestContext, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
+import { expect, request, test as base, type APIRequestContext, type BrowserContext, type Locator, type Page, type TestInfo } from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DELIVERY_ADVANCE_DELAY_MS, DELIVERY_START_DELAY_MS } from '../contract/delivery.ts';
+import { STEPS, type Step } from '../contract/steps.ts';
 import { servers } from './servers.ts';
 
 export { expect };
@@ -164,9 +165,192 @@ async function reservedThroughSignIn(page: Page, eventTitle: string, wanted: Wan
   await addFromEventPage(page, eventTitle, wanted);
   await reserveButton(page).click();
   await expectStep(page, 'login');
-  await page.getByRole('button', { name: 'Continue' }).click();
-  await expectStep(page, 'marketing_preferences');
-  await page.getByRole('button', { name: 'Continue' }).click();
+  await advanceTo(page, step as Step);
+}
+
+export interface AdvanceOptions {
+  /** Who signs in on the sign-in step when the browser is signed out: the address gets the mailed code, a new one the name too. */
+  buyer?: { email: string; fullName: string };
+}
+
+type Passer = (page: Page, step: Step, options: AdvanceOptions) => Promise<void>;
+
+/** The step shown, once one is drawn and the app has taken it over (a painted basket is inert until then). */
+async function shownStep(page: Page): Promise<Step> {
+  const shown = page.locator('[data-step]:not([inert])').first();
+  await expect(shown).toBeVisible();
+  return (await shown.getAttribute('data-step')) as Step;
+}
+
+async function left(page: Page, step: Step): Promise<void> {
+  await expect(page.locator(`[data-step="${step}"]`)).toHaveCount(0, { timeout: 15_000 });
+}
+
+function within(page: Page, step: Step) {
+  return page.locator(`[data-step="${step}"]`);
+}
+
+/** Any step but `step`: the one that follows it, once drawn. */
+function elsewhere(page: Page, step: Step) {
+  return page.locator(`[data-step]:not([data-step="${step}"])`);
+}
+
+/**
+ * A button that moves the step on, pressed, and the step left; a button already busy (pressed by
+ * the test just before) is waited for, not pressed again.
+ */
+async function pressToLeave(page: Page, step: Step, button: Locator): Promise<void> {
+  await expect(button.or(elsewhere(page, step)).first()).toBeVisible();
+  const pressed = await button.evaluateAll((found) => found.length === 0 || found.some((b) => b.getAttribute('aria-busy') === 'true'));
+  if (!pressed) await button.click();
+  await left(page, step);
+}
+
+/** The step's own Continue, pressed, and the step left. */
+const pressContinue: Passer = (page, step) => pressToLeave(page, step, within(page, step).getByRole('button', { name: 'Continue', exact: true }).last());
+
+/** A step that moves on by itself (the checkout finding its place, the reservation, a free payment). */
+const movesOnItsOwn: Passer = (page, step) => left(page, step);
+
+/** A step a test takes itself: there is no one simplest way through it. */
+const noWay =
+  (why: string): Passer =>
+  async (_page, step) => {
+    throw new Error(`advanceTo does not pass the ${step} step: ${why}`);
+  };
+
+/**
+ * Signed in, the step asks only to confirm the account; signed out, `options.buyer` signs in with
+ * the mailed code (and names a new account).
+ */
+const signIn: Passer = async (page, step, { buyer }) => {
+  const form = within(page, step);
+  const email = form.getByLabel('Email address');
+  const name = form.getByLabel('Full name');
+  const signedIn = form.getByRole('button', { name: 'Not you? Sign out' });
+  const needBuyer = () => {
+    if (!buyer) throw new Error('advanceTo reached the sign-in step signed out: give it options.buyer to sign in with');
+    return buyer;
+  };
+  const next = elsewhere(page, step);
+  await expect(email.or(name).or(signedIn).or(next).first()).toBeVisible();
+  if (await email.isVisible()) {
+    const { email: address } = needBuyer();
+    await email.fill(address);
+    await form.getByRole('button', { name: 'Continue' }).click();
+    await form.getByLabel('One-time code').fill(await codeFromMailbox(page.request, address));
+    await form.getByRole('button', { name: 'Verify' }).click();
+    await expect(name.or(next).first()).toBeVisible();
+  }
+  if (await name.isVisible()) {
+    await name.fill(needBuyer().fullName);
+    await form.getByRole('button', { name: 'Continue' }).click();
+  } else if (await signedIn.isVisible()) return pressContinue(page, step, {});
+  await left(page, step);
+};
+
+/**
+ * Each page of questions (a ticket's, then the order's), its required answers given: a text, the
+ * first choice of a list, a box ticked; then Continue, until the step is left.
+ */
+const answerQuestions: Passer = async (page, step) => {
+  const form = within(page, step).locator('form');
+  const current = form.locator('[aria-current="step"]');
+  for (let pageOfQuestions = 0; ; pageOfQuestions++) {
+    if (pageOfQuestions > 50) throw new Error(`advanceTo could not answer the questions of ${step}`);
+    await expect(form.or(elsewhere(page, step)).first()).toBeVisible();
+    if ((await within(page, step).count()) === 0) return;
+    const shown = await current.textContent();
+    const required = form.locator('[aria-required="true"]');
+    for (const field of await required.all()) {
+      if (!(await field.isVisible())) continue;
+      const kind = await field.evaluate((e) => (e instanceof HTMLInputElement ? e.type : e.tagName.toLowerCase()));
+      if (kind === 'checkbox') await field.check();
+      else if (kind === 'select') {
+        if ((await field.inputValue()) === '') await field.selectOption({ index: 1 });
+      } else if ((await field.inputValue()) === '') await field.fill('Ada Lovelace');
+    }
+    await form.getByRole('button', { name: 'Continue' }).click();
+    await expect(async () => {
+      const gone = (await within(page, step).count()) === 0;
+      expect(gone || (await current.textContent()) !== shown).toBe(true);
+    }).toPass();
+  }
+};
+
+/** A saved address when the buyer has one (it comes chosen), else one typed in by hand. */
+const chooseAddress: Passer = async (page, step) => {
+  const form = within(page, step);
+  const saved = form.getByRole('radio', { name: /^(?!Use a new address$)/ });
+  const finder = form.getByLabel('Find your address');
+  await expect(saved.first().or(finder).first()).toBeVisible();
+  if ((await saved.count()) > 0) await saved.first().check();
+  else {
+    await form.getByRole('button', { name: 'Enter the address manually' }).click();
+    await form.getByLabel('First name').fill('Ada');
+    await form.getByLabel('Last name').fill('Lovelace');
+    await form.getByLabel('Address line 1').fill('4 Mill Lane');
+    await form.getByLabel('Town or city').fill('Cirencester');
+    await form.getByLabel('Postcode or ZIP code').fill('GL7 1AB');
+  }
+  await form.getByRole('button', { name: 'Continue' }).click();
+  await left(page, step);
+};
+
+/** A free basket is claimed by itself; else a card that the test provider approves, with a billing address where none is filled in. */
+const payByCard: Passer = async (page, step) => {
+  const pay = page.getByRole('button', { name: /^Pay £/ });
+  await expect(pay.or(elsewhere(page, step)).first()).toBeVisible();
+  if ((await within(page, step).count()) === 0) return;
+  if ((await page.getByLabel('Postcode or zip code').inputValue()) === '') await fillBillingAddress(page);
+  await pay.click();
+  await page.getByLabel('Card number').fill('4242 4242 4242 4242');
+  await page.getByLabel('Expiry (MM/YY)').fill('12/34');
+  await page.getByLabel('CVC').fill('123');
+  await pay.click();
+  await left(page, step);
+};
+
+/**
+ * How advanceTo passes each step of the table (contract/steps.ts), the simplest valid way. A new
+ * step of the table needs its row here: the type asks for one, and so does advanceTo when it meets
+ * a step with none.
+ */
+const PASSERS: Record<Step, Passer> = {
+  determining: movesOnItsOwn,
+  basket: (page, step) => pressToLeave(page, step, reserveButton(page)),
+  reserve: movesOnItsOwn,
+  captcha: noWay('the test answers the challenge it sets up'),
+  donation: (page, step) => pressToLeave(page, step, within(page, step).getByRole('button', { name: 'Skip donation' })),
+  gift_aid: pressContinue,
+  login: signIn,
+  marketing_preferences: pressContinue,
+  delivery_address: chooseAddress,
+  ticket_questions_before: answerQuestions,
+  payment: payByCard,
+  awaiting_truelayer: noWay('the bank is answered by the test'),
+  deliver_tickets: (page) => throughDelivery(page),
+  ticket_questions_after: answerQuestions,
+  waiver: pressContinue,
+  after_sale_messages: pressContinue,
+  order_completed: noWay('it is the last step'),
+};
+
+/**
+ * From the checkout step shown, each step passed the simplest valid way (see PASSERS) until `step`
+ * shows: signed in, Continue; Keep updated as it is; the required answers to questions given; a
+ * saved or typed-in address; a donation skipped; the tickets delivered; the waiver and messages
+ * read. Fails naming the step when it comes to one it has no way through, or goes past `step`.
+ */
+export async function advanceTo(page: Page, step: Step, options: AdvanceOptions = {}): Promise<void> {
+  for (let passed = 0; passed <= STEPS.length; passed++) {
+    const shown = await shownStep(page);
+    if (shown === step) return;
+    const passer = PASSERS[shown] as Passer | undefined;
+    if (!passer) throw new Error(`advanceTo has no way through the step "${shown}": add it to PASSERS in e2e/support.ts`);
+    if (STEPS.indexOf(shown) > STEPS.indexOf(step)) throw new Error(`advanceTo(${step}) is on ${shown}, which comes after it`);
+    await passer(page, shown, options);
+  }
   await expectStep(page, step);
 }
 
