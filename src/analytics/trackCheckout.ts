@@ -10,12 +10,13 @@ import { viewCheckout } from '../../machines/checkout/checkout.connect';
 import type { CheckoutActorRef } from '../app/checkoutContext';
 import { onConsent, readConsent } from './consent';
 import { analyticsSettings, hasAnalytics, Tracker } from './tracker';
+import { queryKey } from '../api/queries';
 
 const PURCHASE_SENT = 'analytics-purchase-sent';
 
 export function trackCheckout(actor: CheckoutActorRef, queryClient: QueryClient, tracker = new Tracker()): () => void {
   let lastStep: Step | null = null;
-  const checkout = () => queryClient.getQueryData<Checkout>(['checkout']);
+  const checkout = () => queryClient.getQueryData<Checkout>(queryKey('checkout'));
 
   const track = (step: Step) => {
     const data = checkout();

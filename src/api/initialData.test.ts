@@ -3,6 +3,7 @@ import { QueryClient } from '@tanstack/react-query';
 import { emptyCheckout } from '../../contract/emptyCheckout';
 import { INITIAL_DATA_ID } from '../../contract/page';
 import { seedInitialData, takeInitialCheckout } from './initialData';
+import { queryKey } from './queries';
 
 function pageWith(text: string | null) {
   let removed = false;
@@ -17,7 +18,7 @@ describe('the data sent with the page', () => {
     const page = pageWith(JSON.stringify({ checkout, user: { user: null } }));
     await seedInitialData(queryClient, page.doc);
     expect(page.removed()).toBe(true);
-    expect(queryClient.getQueryData(['checkout'])).toEqual(checkout);
+    expect(queryClient.getQueryData(queryKey('checkout'))).toEqual(checkout);
     expect(queryClient.getQueryData(['user'])).toBeNull();
     expect(takeInitialCheckout()).toEqual(checkout);
     expect(takeInitialCheckout()).toBeNull();
@@ -27,7 +28,7 @@ describe('the data sent with the page', () => {
     for (const text of [null, 'not json', JSON.stringify({ checkout: { state: 42 }, user: 'nobody' })]) {
       const queryClient = new QueryClient();
       await seedInitialData(queryClient, pageWith(text).doc);
-      expect(queryClient.getQueryData(['checkout'])).toBeUndefined();
+      expect(queryClient.getQueryData(queryKey('checkout'))).toBeUndefined();
       expect(queryClient.getQueryData(['user'])).toBeUndefined();
       expect(takeInitialCheckout()).toBeNull();
     }
@@ -38,7 +39,7 @@ describe('the data sent with the page', () => {
     const checkout = { ...emptyCheckout(null), seconds_remaining: 'soon' };
     const seeded = seedInitialData(queryClient, pageWith(JSON.stringify({ checkout, user: { user: 'nobody' } })).doc);
     await seeded;
-    expect(queryClient.getQueryData(['checkout'])).toBeUndefined();
+    expect(queryClient.getQueryData(queryKey('checkout'))).toBeUndefined();
     expect(queryClient.getQueryData(['user'])).toBeUndefined();
     expect(takeInitialCheckout()).toBeNull();
   });

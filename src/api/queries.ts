@@ -21,6 +21,8 @@ interface QueryKeys {
   savedPaymentMethods: [];
   simpleInfo: [];
   accommodationMap: [];
+  /** The seat page's data of one date: the date itself, or its seating plan. */
+  seats: [eventDateId: number, part: 'eventDate' | 'plan'];
 }
 
 /** The one key factory: `queryKey('addresses', userId)` is `['addresses', userId]`. */

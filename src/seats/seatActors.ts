@@ -6,6 +6,7 @@ import { failed, refused } from '../../contract/outcome';
 import { CallFailed, callApi } from '../api/client';
 import { seatSelectionMachine, type AddRequest } from '../../machines/seatSelection/seatSelection.machine';
 import { callSeats, seatingPlanQuery } from './seatQueries';
+import { queryKey } from '../api/queries';
 
 /**
  * A seat call as the chart takes it: a conflict (409: a rule of the plan, or another buyer was
@@ -29,7 +30,7 @@ export function createSeatSelectionMachine(deps: { queryClient: QueryClient; eve
       addToBasket: fromPromise(async ({ input }: { input: AddRequest }) => {
         const reply = await callApi('addToBasket', input);
         // The basket changed: the checkout is read afresh where it is shown.
-        await deps.queryClient.invalidateQueries({ queryKey: ['checkout'] });
+        await deps.queryClient.invalidateQueries({ queryKey: queryKey('checkout') });
         return reply;
       }),
     },

@@ -3,6 +3,7 @@ import { queryOptions } from '@tanstack/react-query';
 import { seatCalls } from '../../contract/seats';
 import type { RequestOf, ResponseOf } from '../../contract';
 import { callWith } from '../api/client';
+import { queryKey } from '../api/queries';
 
 type SeatCallName = keyof typeof seatCalls;
 
@@ -19,7 +20,7 @@ export function callSeats<N extends SeatCallName>(name: N, body: RequestOf<N>): 
 
 export function eventDateQuery(eventDateId: number) {
   return queryOptions({
-    queryKey: ['seats', eventDateId, 'eventDate'] as const,
+    queryKey: queryKey('seats', eventDateId, 'eventDate'),
     queryFn: () => callSeats('getEventDate', { event_date_id: eventDateId }),
     staleTime: Infinity,
   });
@@ -27,7 +28,7 @@ export function eventDateQuery(eventDateId: number) {
 
 export function seatingPlanQuery(eventDateId: number) {
   return queryOptions({
-    queryKey: ['seats', eventDateId, 'plan'] as const,
+    queryKey: queryKey('seats', eventDateId, 'plan'),
     queryFn: () => callSeats('getSeatingPlan', { event_date_id: eventDateId }),
   });
 }
