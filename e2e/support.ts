@@ -259,21 +259,24 @@ const answerQuestions: Passer = async (page, step) => {
   for (let pageOfQuestions = 0; ; pageOfQuestions++) {
     if (pageOfQuestions > 50) throw new Error(`advanceTo could not answer the questions of ${step}`);
     await expect(form.or(elsewhere(page, step)).first()).toBeVisible();
-    if ((await within(page, step).count()) === 0) return;
+    if (!(await form.isVisible())) return left(page, step);
     const shown = await current.textContent();
-    const required = form.locator('[aria-required="true"]');
-    for (const field of await required.all()) {
-      if (!(await field.isVisible())) continue;
-      const kind = await field.evaluate((e) => (e instanceof HTMLInputElement ? e.type : e.tagName.toLowerCase()));
-      if (kind === 'checkbox') await field.check();
-      else if (kind === 'select') {
-        if ((await field.inputValue()) === '') await field.selectOption({ index: 1 });
-      } else if ((await field.inputValue()) === '') await field.fill('Ada Lovelace');
-    }
+    // The page's fields are drawn anew as it settles: answered again until none is left unanswered.
+    await expect(async () => {
+      const required = form.locator('[aria-required="true"]');
+      for (const field of await required.all()) {
+        if (!(await field.isVisible())) continue;
+        const kind = await field.evaluate((e) => (e instanceof HTMLInputElement ? e.type : e.tagName.toLowerCase()), undefined, { timeout: 1_000 });
+        if (kind === 'checkbox') await field.check({ timeout: 1_000 });
+        else if (kind === 'select') {
+          if ((await field.inputValue({ timeout: 1_000 })) === '') await field.selectOption({ index: 1 }, { timeout: 1_000 });
+        } else if ((await field.inputValue({ timeout: 1_000 })) === '') await field.fill('Ada Lovelace', { timeout: 1_000 });
+      }
+    }).toPass();
     await form.getByRole('button', { name: 'Continue' }).click();
     await expect(async () => {
-      const gone = (await within(page, step).count()) === 0;
-      expect(gone || (await current.textContent()) !== shown).toBe(true);
+      const gone = !(await form.isVisible());
+      expect(gone || (await current.textContent({ timeout: 1_000 })) !== shown).toBe(true);
     }).toPass();
   }
 };
