@@ -1,6 +1,6 @@
 /**
  * Many processes started at the same moment on an empty PostgreSQL database, as an operator scaling
- * out would start them (STARTS, 20 by default; `server/processes.test.ts` proves 5 on every run).
+ * out would start them (STARTS, 20 by default; `server/db/processes.test.ts` proves 5 on every run).
  * Prints how many reached listening, how many seeded the demo catalogue (exactly one should) and
  * whether the catalogue came out whole; gates nothing. Needs BENCH_DATABASE_URL or TEST_DATABASE_URL.
  *

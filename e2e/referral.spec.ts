@@ -4,7 +4,7 @@
  * proven by its code) opens that link in a browser of their own, pays for a ticket, and once the
  * friend's tickets are delivered the buyer's mailbox holds the reward the booked event states:
  * for *Summer Jazz on the Quay* a single-use 10 % code. (Free tickets, addresses no one proved and
- * a friend's second purchase earn nothing: server/referrals.test.ts.)
+ * a friend's second purchase earn nothing: server/domain/referrals.test.ts.)
  */
 import type { Page } from '@playwright/test';
 import { freeOrderOnDelivery } from './freeOrder.ts';

@@ -1,0 +1,50 @@
+/**
+ * Each request is answered in its own language (server/http/locale.ts): the picker's cookie, a
+ * signed-in buyer's account, the browser's Accept-Language, else the source's English; requests
+ * in different languages at once never take each other's.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import * as t from '../db/schema.ts';
+import { drivers, openWorld, Visitor, type TestWorld } from '../test/harness.ts';
+import { signedInVisitor } from '../test/fixtures.ts';
+
+const HTML = { accept: 'text/html' };
+const langOf = (body: string) => /<html[^>]* lang="([^"]+)"/.exec(body)?.[1];
+
+describe.each(drivers)('the language of each request on %s', (driver) => {
+  let world: TestWorld;
+  beforeAll(async () => {
+    world = await openWorld(driver);
+  });
+  afterAll(async () => world?.close());
+
+  const page = (headers: Record<string, string>, v = new Visitor(world.app, HTML)) => v.request({ method: 'GET', url: '/all-events/', headers });
+
+  it('answers in English without a choice, and in Welsh for a browser asking for it', async () => {
+    const english = await page({});
+    expect(langOf(english.body)).toBe('en-GB');
+    expect(english.body).toContain('All events');
+    const welsh = await page({ 'accept-language': 'cy-GB,cy;q=0.9,en;q=0.5' });
+    expect(langOf(welsh.body)).toBe('cy');
+    expect(welsh.body).toContain('Pob digwyddiad');
+  });
+
+  it('keeps each of many requests at once in its own language', async () => {
+    const asked = Array.from({ length: 24 }, (_, i) => (i % 3 === 0 ? 'cy' : i % 3 === 1 ? 'en-GB' : ''));
+    const answers = await Promise.all(asked.map((lang) => page(lang ? { 'accept-language': lang } : {})));
+    expect(answers.map((a) => langOf(a.body))).toEqual(asked.map((lang) => (lang === 'cy' ? 'cy' : 'en-GB')));
+    // And afterwards, a request with no choice is English again.
+    expect(langOf((await page({})).body)).toBe('en-GB');
+  });
+
+  it('gives a signed-in buyer their account’s language over the browser’s, and the picker’s cookie over both', async () => {
+    const v = await signedInVisitor(world.app, world.database.db);
+    const me = await v.json('getUser');
+    const userId = (me.user as { id: number }).id;
+    await world.database.db.update(t.users).set({ language: 'cy' }).where(eq(t.users.id, userId));
+    expect(langOf((await v.request({ method: 'GET', url: '/all-events/', headers: { ...HTML, 'accept-language': 'en-GB' } })).body)).toBe('cy');
+    const chosen = await world.app.inject({ method: 'GET', url: '/all-events/', headers: { ...HTML, 'accept-language': 'cy', cookie: `${v.cookieHeader}; hf_lang=en-GB` } });
+    expect(langOf(chosen.body)).toBe('en-GB');
+  });
+});
