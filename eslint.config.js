@@ -55,7 +55,8 @@ const chartFolders = readdirSync(new URL('./machines/', import.meta.url), { with
 /** Libraries a chart never imports: the UI's and the HTTP client's. */
 const NOT_IN_CHARTS = {
   group: ['react', 'react/*', 'react-dom', 'react-dom/*', '@xstate/react', 'ky', 'ky/*', '@tanstack/*'],
-  message: 'A chart does not import React, ky or TanStack: the app provides what a chart calls (machines/providedByApp.ts).',
+  message:
+    'A chart does not import React, ky or TanStack: the app provides what a chart calls (machines/providedByApp.ts).',
 };
 
 /** What the domain never imports: HTTP (Fastify, the web layer, the routes) and the providers' wiring. */
@@ -66,50 +67,73 @@ const NOT_IN_DOMAIN = [
   },
   {
     regex: '^(\\.\\./)+(http|routes|providers)(/|$)',
-    message: 'The domain imports neither the web layer (http/, routes/) nor the providers\' wiring: it is handed what it needs.',
+    message:
+      "The domain imports neither the web layer (http/, routes/) nor the providers' wiring: it is handed what it needs.",
   },
 ];
 
 /** The server's web layer: it calls the domain, and writes no SQL of its own. */
 const WEB_LAYER = ['server/http/**', 'server/routes/**', 'server/plugins/**', 'server/views/**'];
 /** Pages not yet through the domain: they still read tables themselves. */
-const NO_SQL_HERE = 'SQL lives in server/domain/ (and server/db/ for generic storage such as sessions and rate limits): call a named function from there.';
+const NO_SQL_HERE =
+  'SQL lives in server/domain/ (and server/db/ for generic storage such as sessions and rate limits): call a named function from there.';
 const NOT_IN_WEB_LAYER = [
   { group: ['drizzle-orm', 'drizzle-orm/*'], message: `The web layer writes no SQL. ${NO_SQL_HERE}` },
   { regex: '^(\\.\\./)+db/schema(\\.ts)?(/|$)', message: `The web layer reads no tables. ${NO_SQL_HERE}` },
-  { regex: '^(\\.\\./)+db/index(\\.ts)?$', importNames: ['rows', 'preparedRows'], message: `The web layer runs no queries. ${NO_SQL_HERE}` },
+  {
+    regex: '^(\\.\\./)+db/index(\\.ts)?$',
+    importNames: ['rows', 'preparedRows'],
+    message: `The web layer runs no queries. ${NO_SQL_HERE}`,
+  },
 ];
 
 /** `as unknown as` is refused outside the seam (contract/unchecked.ts). */
 const NO_AS_UNKNOWN_AS = {
   selector: 'TSAsExpression[expression.type="TSAsExpression"][expression.typeAnnotation.type="TSUnknownKeyword"]',
-  message: 'No `as unknown as` outside the seam: call unchecked<T>() (contract/unchecked.ts) and say what vouches for the type.',
+  message:
+    'No `as unknown as` outside the seam: call unchecked<T>() (contract/unchecked.ts) and say what vouches for the type.',
 };
 
 /**
  * The folders whose every word comes from the message catalogue (i18n/, docs/i18n.md): no text
  * written in JSX, and no words in the attributes a buyer reads or hears.
  */
-const TRANSLATED = ['ui/**/*.tsx', 'src/steps/**/*.tsx', 'src/components/**/*.tsx', 'src/app/**/*.tsx', 'src/seats/**/*.tsx', 'src/queue/**/*.{ts,tsx}', 'server/views/**/*.tsx'];
+const TRANSLATED = [
+  'ui/**/*.tsx',
+  'src/steps/**/*.tsx',
+  'src/components/**/*.tsx',
+  'src/app/**/*.tsx',
+  'src/seats/**/*.tsx',
+  'src/queue/**/*.{ts,tsx}',
+  'server/views/**/*.tsx',
+];
 const NO_LITERAL_TEXT = [
   {
     selector: 'JSXText[value=/[A-Za-z]/]',
-    message: 'Words on screen come from the message catalogue: t(\'key\') or rich() (i18n/, docs/i18n.md).',
+    message: "Words on screen come from the message catalogue: t('key') or rich() (i18n/, docs/i18n.md).",
   },
   {
-    selector: 'JSXAttribute[name.name=/^(aria-label|aria-description|label|placeholder|title|alt|dismissLabel)$/] > Literal[value=/[A-Za-z]/]',
-    message: 'Words a buyer reads or hears come from the message catalogue: t(\'key\') (i18n/, docs/i18n.md).',
+    selector:
+      'JSXAttribute[name.name=/^(aria-label|aria-description|label|placeholder|title|alt|dismissLabel)$/] > Literal[value=/[A-Za-z]/]',
+    message: "Words a buyer reads or hears come from the message catalogue: t('key') (i18n/, docs/i18n.md).",
   },
 ];
 
 /** A labelled field on the screens is drawn by the Field kit; a label wrapping its own checkbox or radio (a choice) is not a field. */
 const LABEL_THROUGH_FIELD = {
   selector: "JSXOpeningElement[name.name='label']:has(JSXAttribute[name.name='htmlFor'])",
-  message: 'A labelled field is drawn by Field (src/components/Field.tsx): it wires the label, the hint and the error to the control.',
+  message:
+    'A labelled field is drawn by Field (src/components/Field.tsx): it wires the label, the hint and the error to the control.',
 };
 
 /** Production code: every file of the layers but tests and their helpers. */
-const PRODUCTION = ['contract/**/*.{ts,tsx}', 'ui/**/*.{ts,tsx}', 'src/**/*.{ts,tsx}', 'machines/**/*.{ts,tsx}', 'server/**/*.{ts,tsx}'];
+const PRODUCTION = [
+  'contract/**/*.{ts,tsx}',
+  'ui/**/*.{ts,tsx}',
+  'src/**/*.{ts,tsx}',
+  'machines/**/*.{ts,tsx}',
+  'server/**/*.{ts,tsx}',
+];
 const TESTS = ['**/*.test.{ts,tsx}', 'machines/testing/**', 'server/test/**', 'server/db/testing.ts'];
 
 /** A chart imports the contract, its own folder, the test helpers, and the charts it invokes. */
@@ -128,7 +152,17 @@ const chartBoundary = (chart) => {
 
 export default defineConfig(
   {
-    ignores: ['dist/', 'dist-*/', 'data/', 'reports/', '.stryker-tmp/', 'test-results*/', 'playwright-report/', 'docs/', 'server/db/migrations/'],
+    ignores: [
+      'dist/',
+      'dist-*/',
+      'data/',
+      'reports/',
+      '.stryker-tmp/',
+      'test-results*/',
+      'playwright-report/',
+      'docs/',
+      'server/db/migrations/',
+    ],
   },
   js.configs.recommended,
   tseslint.configs.recommended,
@@ -136,8 +170,14 @@ export default defineConfig(
     languageOptions: { globals: { ...globals.browser, ...globals.node } },
     linterOptions: { reportUnusedDisableDirectives: 'error' },
     rules: {
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
-      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
+      '@typescript-eslint/consistent-type-imports': [
+        'error',
+        { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false },
+      ],
     },
   },
   {
@@ -149,7 +189,10 @@ export default defineConfig(
   boundary(['contract/**'], [reaching(OUR_FOLDERS)]),
   boundary([`${CATALOGUE_FOLDER}/**`], [reaching(OUR_FOLDERS)]),
   ...chartFolders.map(chartBoundary),
-  boundary(['machines/testing/**', 'machines/*.ts'], [reaching(OUR_FOLDERS.filter((f) => f !== 'contract')), NOT_IN_CHARTS]),
+  boundary(
+    ['machines/testing/**', 'machines/*.ts'],
+    [reaching(OUR_FOLDERS.filter((f) => f !== 'contract')), NOT_IN_CHARTS],
+  ),
   boundary(['ui/**'], [reaching(OUR_FOLDERS.filter((f) => f !== 'contract'))]),
   boundary(['src/**'], [reaching(['server', 'scripts', 'bench', 'e2e', 'tools'])]),
   boundary(['server/**'], [reaching(['src', 'machines', 'scripts', 'bench', 'e2e', 'tools'])]),
@@ -158,12 +201,22 @@ export default defineConfig(
   {
     files: ['server/domain/**'],
     ignores: ['server/domain/**/*.test.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [reaching(['src', 'machines', 'scripts', 'bench', 'e2e', 'tools']), ...NOT_IN_DOMAIN] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [reaching(['src', 'machines', 'scripts', 'bench', 'e2e', 'tools']), ...NOT_IN_DOMAIN] },
+      ],
+    },
   },
   {
     files: WEB_LAYER,
     ignores: ['server/**/*.test.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [reaching(['src', 'machines', 'scripts', 'bench', 'e2e', 'tools']), ...NOT_IN_WEB_LAYER] }] },
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [reaching(['src', 'machines', 'scripts', 'bench', 'e2e', 'tools']), ...NOT_IN_WEB_LAYER] },
+      ],
+    },
   },
 
   // `as unknown as` only in the seam.

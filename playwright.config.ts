@@ -13,7 +13,11 @@ import { servers } from './e2e/servers.ts';
  * out and slow answers come without waiting, one keyed for Stripe, whose API is a local stand-in (e2e/fakeStripe.ts) started with them,
  * and one keyed for seats.io with every plan seats.io's, against its own stand-in (e2e/fakeSeatsio.ts).
  */
-const chromiumPath = ['/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
+const chromiumPath = [
+  '/usr/lib/chromium/chromium-headless-shell',
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+].find((p) => existsSync(p));
 
 /**
  * Every simulated buyer of the suite comes from 127.0.0.1, so the per-buyer cap on held tickets,
@@ -21,7 +25,11 @@ const chromiumPath = ['/usr/lib/chromium/chromium-headless-shell', '/usr/bin/chr
  * address) would soon refuse unrelated tests' calls. Each is proven by the server tests; here each
  * test is a different buyer.
  */
-const ONE_ADDRESS_MANY_BUYERS = { MAX_HELD_PER_BUYER: '100000', RATE_LIMIT_PER_MINUTE: '100000', CODE_SENDS_PER_ADDRESS: '100000' };
+const ONE_ADDRESS_MANY_BUYERS = {
+  MAX_HELD_PER_BUYER: '100000',
+  RATE_LIMIT_PER_MINUTE: '100000',
+  CODE_SENDS_PER_ADDRESS: '100000',
+};
 
 /**
  * Chromium's own features turned off: those Playwright turns off (the last --disable-features wins,
@@ -29,10 +37,23 @@ const ONE_ADDRESS_MANY_BUYERS = { MAX_HELD_PER_BUYER: '100000', RATE_LIMIT_PER_M
  * renderer of their own for every page a test opens, where no one can see them.
  */
 const DISABLED_FEATURES = `--disable-features=${[
-  'AvoidUnnecessaryBeforeUnloadCheckSync', 'DestroyProfileOnBrowserClose', 'HttpsUpgrades', 'HttpsFirstBalancedModeAutoEnable', 'LensOverlay',
-  'MediaRouter', 'PaintHolding', 'ThirdPartyStoragePartitioning', 'AvoidCorsURLLoaderRestartOnRedirect', 'TcpPortRandomizationWin',
-  'OptimizationHints', 'NetworkTimeServiceQuerying', 'AimEnabled', 'PreconnectToSearch',
-  'WebUIOmniboxPopup', 'WebUIOmniboxFullPopup', 'WebUIOmniboxAimPopup',
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'WebUIOmniboxPopup',
+  'WebUIOmniboxFullPopup',
+  'WebUIOmniboxAimPopup',
 ].join(',')}`;
 
 const STRIPE_KEYS = { STRIPE_PUBLISHABLE_KEY: 'pk_test_holdfast', STRIPE_SECRET_KEY: 'sk_test_holdfast' };
@@ -42,18 +63,34 @@ const STRIPE_WEBHOOK_SECRET = 'whsec_e2e_holdfast';
 const RUN_DATABASE = join(tmpdir(), `holdfast-e2e-database-${process.pid}`);
 
 /** hCaptcha's published test sitekey and secret: keys of no account, checked here by the stand-in. */
-const HCAPTCHA_KEYS = { HCAPTCHA_SITEKEY: '10000000-ffff-ffff-ffff-000000000001', HCAPTCHA_SECRET: '0x0000000000000000000000000000000000000000' };
+const HCAPTCHA_KEYS = {
+  HCAPTCHA_SITEKEY: '10000000-ffff-ffff-ffff-000000000001',
+  HCAPTCHA_SECRET: '0x0000000000000000000000000000000000000000',
+};
 
 const SEATSIO_KEYS = { SEATSIO_PUBLIC_KEY: 'pk-e2e-seatsio-public', SEATSIO_SECRET_KEY: 'sk-e2e-seatsio-secret' };
 
-function server(name: Exclude<keyof typeof servers, 'fakeStripe' | 'fakeSeatsio' | 'fakeHcaptcha' | 'ready'>, env: Record<string, string>) {
+function server(
+  name: Exclude<keyof typeof servers, 'fakeStripe' | 'fakeSeatsio' | 'fakeHcaptcha' | 'ready'>,
+  env: Record<string, string>,
+) {
   const port = servers[name];
   const dir = join(tmpdir(), `holdfast-e2e-${name}-${process.pid}`);
   return {
     name,
     script: 'e2e/serve.ts',
     url: `http://127.0.0.1:${port}/ajax/checkout/checkout/get/`,
-    env: { DEMO: '1', PORT: String(port), HOST: '127.0.0.1', PGLITE_DIR: dir, E2E_TEMPLATE_DIR: RUN_DATABASE, LOG_LEVEL: 'warn', DEMO_ON_SALE_DELAY_SECONDS: '86400', ...ONE_ADDRESS_MANY_BUYERS, ...env },
+    env: {
+      DEMO: '1',
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      PGLITE_DIR: dir,
+      E2E_TEMPLATE_DIR: RUN_DATABASE,
+      LOG_LEVEL: 'warn',
+      DEMO_ON_SALE_DELAY_SECONDS: '86400',
+      ...ONE_ADDRESS_MANY_BUYERS,
+      ...env,
+    },
   };
 }
 
@@ -76,7 +113,13 @@ export default defineConfig({
     screenshot: 'only-on-failure',
     launchOptions: {
       ...(chromiumPath ? { executablePath: chromiumPath } : {}),
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', DISABLED_FEATURES],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        DISABLED_FEATURES,
+      ],
     },
   },
   /**
@@ -121,24 +164,45 @@ export default defineConfig({
         server('clock', { CAPTCHA: 'never', TRUELAYER_POLL_INTERVAL_MS: '300', DEV_CLOCK: '1' }),
         // Stripe keyed (test keys of no account) against the local stand-in for Stripe's API below; the
         // browser's calls to js.stripe.com and api.stripe.com are routed to it by the tests.
-        server('stripe', { CAPTCHA: 'never', ...STRIPE_KEYS, STRIPE_WEBHOOK_SECRET: STRIPE_WEBHOOK_SECRET, STRIPE_API_BASE: `http://127.0.0.1:${servers.fakeStripe}` }),
+        server('stripe', {
+          CAPTCHA: 'never',
+          ...STRIPE_KEYS,
+          STRIPE_WEBHOOK_SECRET: STRIPE_WEBHOOK_SECRET,
+          STRIPE_API_BASE: `http://127.0.0.1:${servers.fakeStripe}`,
+        }),
         // seats.io keyed against the local stand-in for its API below, every plan seats.io's; the browser's
         // calls to seats.io's CDN and API are routed by the tests (e2e/seatsio.spec.ts).
-        server('seatsio', { CAPTCHA: 'never', ...SEATSIO_KEYS, SEATSIO_API_BASE: `http://127.0.0.1:${servers.fakeSeatsio}`, E2E_SEATSIO_PLANS: '1' }),
+        server('seatsio', {
+          CAPTCHA: 'never',
+          ...SEATSIO_KEYS,
+          SEATSIO_API_BASE: `http://127.0.0.1:${servers.fakeSeatsio}`,
+          E2E_SEATSIO_PLANS: '1',
+        }),
         // hCaptcha keyed, always asked for, against the local stand-in for its siteverify; the browser's
         // request for hCaptcha's widget script is routed to the stand-in's by the test (e2e/hcaptcha.spec.ts).
-        server('hcaptcha', { CAPTCHA: 'always', ...HCAPTCHA_KEYS, HCAPTCHA_API_BASE: `http://127.0.0.1:${servers.fakeHcaptcha}` }),
+        server('hcaptcha', {
+          CAPTCHA: 'always',
+          ...HCAPTCHA_KEYS,
+          HCAPTCHA_API_BASE: `http://127.0.0.1:${servers.fakeHcaptcha}`,
+        }),
         {
           name: 'fakeHcaptcha',
           script: 'e2e/fakeHcaptcha.ts',
           url: `http://127.0.0.1:${servers.fakeHcaptcha}/__fake/health`,
-          env: { FAKE_HCAPTCHA_PORT: String(servers.fakeHcaptcha), FAKE_HCAPTCHA_SECRET: HCAPTCHA_KEYS.HCAPTCHA_SECRET, FAKE_HCAPTCHA_SITEKEY: HCAPTCHA_KEYS.HCAPTCHA_SITEKEY },
+          env: {
+            FAKE_HCAPTCHA_PORT: String(servers.fakeHcaptcha),
+            FAKE_HCAPTCHA_SECRET: HCAPTCHA_KEYS.HCAPTCHA_SECRET,
+            FAKE_HCAPTCHA_SITEKEY: HCAPTCHA_KEYS.HCAPTCHA_SITEKEY,
+          },
         },
         {
           name: 'fakeSeatsio',
           script: 'e2e/fakeSeatsio.ts',
           url: `http://127.0.0.1:${servers.fakeSeatsio}/__fake/health`,
-          env: { FAKE_SEATSIO_PORT: String(servers.fakeSeatsio), FAKE_SEATSIO_SECRET_KEY: SEATSIO_KEYS.SEATSIO_SECRET_KEY },
+          env: {
+            FAKE_SEATSIO_PORT: String(servers.fakeSeatsio),
+            FAKE_SEATSIO_SECRET_KEY: SEATSIO_KEYS.SEATSIO_SECRET_KEY,
+          },
         },
         {
           name: 'fakeStripe',

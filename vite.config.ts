@@ -12,7 +12,18 @@ const apiPort = Number(process.env.API_PORT ?? 3000);
 const api = `http://127.0.0.1:${apiPort}`;
 
 /** Paths the server answers; in development Vite forwards them so the app talks to the same API. */
-const serverPaths = ['/ajax', '/do', '/all-events', '/event', '/signin', '/mailing-list', '/refund-policy', '/legal-information', '/account', '/dev'];
+const serverPaths = [
+  '/ajax',
+  '/do',
+  '/all-events',
+  '/event',
+  '/signin',
+  '/mailing-list',
+  '/refund-policy',
+  '/legal-information',
+  '/account',
+  '/dev',
+];
 
 /** In development the seat page's paths get its own entry, as the server gives them in production. */
 const seatPageInDevelopment: Plugin = {
@@ -34,18 +45,31 @@ const checkoutShellInDevelopment: Plugin = {
   apply: 'serve',
   async transformIndexHtml(page, ctx) {
     if (!ctx.server || !ctx.filename.endsWith('index.html')) return page;
-    const { checkoutShell } = (await ctx.server.ssrLoadModule('/server/views/html.ts')) as typeof import('./server/views/html.ts');
+    const { checkoutShell } = (await ctx.server.ssrLoadModule(
+      '/server/views/html.ts',
+    )) as typeof import('./server/views/html.ts');
     return page.replace('<div id="root"></div>', checkoutShell(process.env.VITE_BRAND_NAME ?? 'Holdfast'));
   },
 };
 
 export default defineConfig({
-  plugins: [stripChartDescriptions(), react(), entryAfterPaint(), precompress(), seatPageInDevelopment, checkoutShellInDevelopment, queuePage()],
+  plugins: [
+    stripChartDescriptions(),
+    react(),
+    entryAfterPaint(),
+    precompress(),
+    seatPageInDevelopment,
+    checkoutShellInDevelopment,
+    queuePage(),
+  ],
   resolve: {
     // @xstate/react imports the shim of useSyncExternalStore written for React before 18; React 19
     // has the hook itself, so the package's own entries (which use React's) serve instead.
     alias: [
-      { find: /^use-sync-external-store\/shim\/with-selector(\.js)?$/, replacement: 'use-sync-external-store/with-selector.js' },
+      {
+        find: /^use-sync-external-store\/shim\/with-selector(\.js)?$/,
+        replacement: 'use-sync-external-store/with-selector.js',
+      },
       { find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: 'use-sync-external-store' },
     ],
   },
@@ -66,10 +90,17 @@ export default defineConfig({
       // the small pieces every step uses) in another, shared with the seat page and the lazy steps.
       output: {
         // The wire contract's chunks (its files and zod; not the spec's words, which go with their screens) are named contract-*.
-        chunkFileNames: (chunk) => (chunk.moduleIds.length > 0 && chunk.moduleIds.every((id) => /[\\/](contract[\\/](?!messages[\\/])|node_modules[\\/]zod[\\/])/.test(id)) ? 'assets/contract-[name]-[hash].js' : 'assets/[name]-[hash].js'),
+        chunkFileNames: (chunk) =>
+          chunk.moduleIds.length > 0 &&
+          chunk.moduleIds.every((id) => /[\\/](contract[\\/](?!messages[\\/])|node_modules[\\/]zod[\\/])/.test(id))
+            ? 'assets/contract-[name]-[hash].js'
+            : 'assets/[name]-[hash].js',
         codeSplitting: {
           groups: [
-            { name: 'react', test: /node_modules[\\/](react|react-dom|scheduler)[\\/]|^\0vite\/preload-helper|^\0rolldown\/runtime/ },
+            {
+              name: 'react',
+              test: /node_modules[\\/](react|react-dom|scheduler)[\\/]|^\0vite\/preload-helper|^\0rolldown\/runtime/,
+            },
             {
               name: 'page',
               test: /node_modules[\\/](xstate|@xstate[\\/]react|@tanstack[\\/](query-core|react-query)|use-sync-external-store|use-isomorphic-layout-effect)[\\/]|ui[\\/](Spinner|Icon|Alert|DeterminingScreen)\.tsx|src[\\/]api[\\/]client\.ts|src[\\/]design\.ts|src[\\/]styles\.css|contract[\\/](money|steps|giftAidUplift|page|basketRules|messages[\\/]checkout)\.ts|machines[\\/]checkout[\\/]checkout\.messages\.ts|machines[\\/]providedByApp\.ts|ui[\\/]plural\.ts|src[\\/]components[\\/]Toasts\.tsx|src[\\/]app[\\/](basketCount|headerCount)\.ts|src[\\/]api[\\/]queries\.ts|src[\\/]inspector\.ts|i18n[\\/](runtime|lazy|locales)\.ts|ui[\\/]rich\.tsx/,
@@ -79,7 +110,10 @@ export default defineConfig({
             // the step saver) and what else of it the lazy steps share; not the hold's clock, which starts
             // with the first hold and loads with the later steps. One file, not two: one request, and gzip
             // finds the screen's and the charts' shared words in one window.
-            { name: 'checkout', test: /machines[\\/](checkout|basket|stepSaver)[\\/](?![^\\/]*\.test\.ts$)[^\\/]+\.ts$|ui[\\/]OrderSummary\.tsx|ui[\\/]summary\.ts|src[\\/]steps[\\/]useHeadingFocus\.ts|src[\\/]app[\\/]checkoutContext\.ts|src[\\/]boot\.tsx/ },
+            {
+              name: 'checkout',
+              test: /machines[\\/](checkout|basket|stepSaver)[\\/](?![^\\/]*\.test\.ts$)[^\\/]+\.ts$|ui[\\/]OrderSummary\.tsx|ui[\\/]summary\.ts|src[\\/]steps[\\/]useHeadingFocus\.ts|src[\\/]app[\\/]checkoutContext\.ts|src[\\/]boot\.tsx/,
+            },
           ],
         },
       },

@@ -3,7 +3,15 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['i18n/**/*.test.ts', 'contract/**/*.test.ts', 'ui/**/*.test.{ts,tsx}', 'machines/**/*.test.ts', 'src/**/*.test.{ts,tsx}', 'server/**/*.test.ts', 'scripts/**/*.test.ts'],
+    include: [
+      'i18n/**/*.test.ts',
+      'contract/**/*.test.ts',
+      'ui/**/*.test.{ts,tsx}',
+      'machines/**/*.test.ts',
+      'src/**/*.test.{ts,tsx}',
+      'server/**/*.test.ts',
+      'scripts/**/*.test.ts',
+    ],
     exclude: ['node_modules', 'dist', 'e2e'],
     testTimeout: 60_000,
     hookTimeout: 60_000,

@@ -21,7 +21,12 @@ interface Script {
   kb: number;
 }
 
-export async function benchBasketScripts(): Promise<{ usable: Script[]; idle: Script[]; calls: { beforeUsable: string[]; idle: string[] }; floorKb: number }> {
+export async function benchBasketScripts(): Promise<{
+  usable: Script[];
+  idle: Script[];
+  calls: { beforeUsable: string[]; idle: string[] };
+  floorKb: number;
+}> {
   const server = await startLocalServer();
   const browser = await chromium.launch({ executablePath: chromiumPath(), args: CHROMIUM_ARGS });
   try {
@@ -51,7 +56,8 @@ export async function benchBasketScripts(): Promise<{ usable: Script[]; idle: Sc
     });
     const calls: string[] = [];
     page.on('request', (request) => {
-      if (['fetch', 'xhr'].includes(request.resourceType())) calls.push(`${request.method()} ${new URL(request.url()).pathname}`);
+      if (['fetch', 'xhr'].includes(request.resourceType()))
+        calls.push(`${request.method()} ${new URL(request.url()).pathname}`);
     });
     page.on('response', (response: Response) => {
       if (response.request().resourceType() !== 'script') return;
@@ -60,7 +66,9 @@ export async function benchBasketScripts(): Promise<{ usable: Script[]; idle: Sc
         response.body().then(
           async (body) => {
             // When the page asked for it, on the page's clock.
-            const requestedAt = await page.evaluate((u) => performance.getEntriesByName(u)[0]?.startTime ?? 0, url).catch(() => 0);
+            const requestedAt = await page
+              .evaluate((u) => performance.getEntriesByName(u)[0]?.startTime ?? 0, url)
+              .catch(() => 0);
             scripts.push({ url: new URL(url).pathname, kb: gzipSync(body, { level: 9 }).length / 1024, requestedAt });
           },
           () => undefined,
@@ -99,11 +107,17 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const { usable, idle, calls, floorKb: floor } = await benchBasketScripts();
   console.log('\n## JavaScript to a usable filled basket (Chromium, 360 px, gzip level 9)');
   console.log(`floor (React, react-dom, XState, @xstate/react, React Query alone): ${floor.toFixed(1)} KB`);
-  console.log(`usable: ${total(usable).toFixed(1)} KB in ${usable.length} scripts; ratio ÷ floor ${(total(usable) / floor).toFixed(3)} (goal ≤ 1.25, ≤ 8 scripts)`);
+  console.log(
+    `usable: ${total(usable).toFixed(1)} KB in ${usable.length} scripts; ratio ÷ floor ${(total(usable) / floor).toFixed(3)} (goal ≤ 1.25, ≤ 8 scripts)`,
+  );
   for (const s of usable) console.log(`  ${s.kb.toFixed(1).padStart(6)} KB  ${s.url}`);
   const later = idle.slice(usable.length);
-  console.log(`after ${IDLE_MS} ms idle on the basket: ${total(idle).toFixed(1)} KB in ${idle.length} scripts (${later.length} more)`);
+  console.log(
+    `after ${IDLE_MS} ms idle on the basket: ${total(idle).toFixed(1)} KB in ${idle.length} scripts (${later.length} more)`,
+  );
   for (const s of later) console.log(`  ${s.kb.toFixed(1).padStart(6)} KB  ${s.url}`);
-  console.log(`calls before usable: ${calls.beforeUsable.join(', ') || 'none'}; by the end of the idle time: ${calls.idle.join(', ') || 'none'}`);
+  console.log(
+    `calls before usable: ${calls.beforeUsable.join(', ') || 'none'}; by the end of the idle time: ${calls.idle.join(', ') || 'none'}`,
+  );
   process.exit(0);
 }

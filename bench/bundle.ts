@@ -44,7 +44,10 @@ export function floorKb(): number {
   const root = mkdtempSync(join(process.cwd(), 'node_modules', '.bench-floor-'));
   try {
     mkdirSync(join(root, 'src'));
-    writeFileSync(join(root, 'index.html'), '<!doctype html><html><body><div id="root"></div><script type="module" src="/src/main.tsx"></script></body></html>');
+    writeFileSync(
+      join(root, 'index.html'),
+      '<!doctype html><html><body><div id="root"></div><script type="module" src="/src/main.tsx"></script></body></html>',
+    );
     writeFileSync(join(root, 'src', 'main.tsx'), FLOOR_APP);
     writeFileSync(
       join(root, 'vite.config.mjs'),
@@ -67,14 +70,17 @@ export function benchBundle(): { initialKb: number; floorKb: number } {
   const floor = floorKb();
 
   console.log('\n## Browser bundle (gzip, level 9)');
-  console.log(`initial checkout JS: ${initialKb.toFixed(1)} KB in ${initial.length} file(s); CSS ${cssKb.toFixed(1)} KB`);
+  console.log(
+    `initial checkout JS: ${initialKb.toFixed(1)} KB in ${initial.length} file(s); CSS ${cssKb.toFixed(1)} KB`,
+  );
   console.log(`floor (React, react-dom, XState, @xstate/react, React Query alone, same Vite): ${floor.toFixed(1)} KB`);
   console.log(`  ratio entry ÷ floor: ${(initialKb / floor).toFixed(3)} (goal ≤ 1.25)`);
   const chunks = readdirSync(join(outDir, 'assets'))
     .filter((f) => f.endsWith('.js'))
     .map((f) => ({ f, kb: gzipKb(join(outDir, 'assets', f)), initial: initial.includes(`assets/${f}`) }))
     .sort((a, b) => b.kb - a.kb);
-  for (const c of chunks) console.log(`  ${c.kb.toFixed(1).padStart(7)} KB  ${c.initial ? 'initial' : 'lazy   '}  ${c.f}`);
+  for (const c of chunks)
+    console.log(`  ${c.kb.toFixed(1).padStart(7)} KB  ${c.initial ? 'initial' : 'lazy   '}  ${c.f}`);
   return { initialKb, floorKb: floor };
 }
 

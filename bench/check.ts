@@ -39,14 +39,19 @@ const started = performance.now();
 /** A bench run as a process of its own (its output shown as it comes), and what it printed. */
 function child(args: string[], env: Record<string, string>): Promise<string> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const proc = spawn(process.execPath, ['--import', 'tsx', ...args], {
+      env: { ...process.env, ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let out = '';
     proc.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       process.stdout.write(chunk);
     });
     proc.once('error', reject);
-    proc.once('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${args.join(' ')} stopped with ${code}`))));
+    proc.once('exit', (code) =>
+      code === 0 ? resolve(out) : reject(new Error(`${args.join(' ')} stopped with ${code}`)),
+    );
   });
 }
 
@@ -61,16 +66,42 @@ await child(['bench/basketScripts.ts'], { IDLE_MS: '500' }).then(
   (out) => {
     const ratio = number(out, /ratio ÷ floor ([\d.]+)/);
     const count = number(out, /usable: [\d.]+ KB in (\d+) scripts/);
-    gates.push({ name: 'JS to a usable basket ÷ the stack floor', value: ratio, bound: 1.25, atMost: true, ...(ratio === null ? { missing: 'not printed' } : {}) });
-    gates.push({ name: 'scripts to a usable basket', value: count, bound: 8, atMost: true, ...(count === null ? { missing: 'not printed' } : {}) });
+    gates.push({
+      name: 'JS to a usable basket ÷ the stack floor',
+      value: ratio,
+      bound: 1.25,
+      atMost: true,
+      ...(ratio === null ? { missing: 'not printed' } : {}),
+    });
+    gates.push({
+      name: 'scripts to a usable basket',
+      value: count,
+      bound: 8,
+      atMost: true,
+      ...(count === null ? { missing: 'not printed' } : {}),
+    });
   },
   (err: Error) => {
-    gates.push({ name: 'JS to a usable basket ÷ the stack floor', value: null, bound: 1.25, atMost: true, missing: err.message });
+    gates.push({
+      name: 'JS to a usable basket ÷ the stack floor',
+      value: null,
+      bound: 1.25,
+      atMost: true,
+      missing: err.message,
+    });
   },
 );
-const poll = await child(['bench/waitingRoom.ts', '--poll-only'], { BENCH_QUEUED: '10000', BENCH_SECONDS: '2' }).catch((err: Error) => err);
+const poll = await child(['bench/waitingRoom.ts', '--poll-only'], { BENCH_QUEUED: '10000', BENCH_SECONDS: '2' }).catch(
+  (err: Error) => err,
+);
 const pollRatio = typeof poll === 'string' ? number(poll, /poll ÷ \/health CPU per request: ([\d.]+)/) : null;
-gates.push({ name: "a queue poll's server CPU ÷ /health's", value: pollRatio, bound: 1, atMost: true, ...(pollRatio === null ? { missing: poll instanceof Error ? poll.message : 'not printed' } : {}) });
+gates.push({
+  name: "a queue poll's server CPU ÷ /health's",
+  value: pollRatio,
+  bound: 1,
+  atMost: true,
+  ...(pollRatio === null ? { missing: poll instanceof Error ? poll.message : 'not printed' } : {}),
+});
 
 const reads = await benchReads({ cases: ['bare', 'checkout'], seconds: 2, rounds: 2 });
 gates.push({
@@ -99,7 +130,9 @@ gates.push({
   name: 'HTTP holds ÷ pgbench hot-row claim',
   value: none && server.ceiling ? none / server.ceiling : null,
   bound: 0.4,
-  ...(noPostgres || server.ceiling === null ? { missing: noPostgres ?? 'pgbench could not run (apt-get install postgresql-client)' } : {}),
+  ...(noPostgres || server.ceiling === null
+    ? { missing: noPostgres ?? 'pgbench could not run (apt-get install postgresql-client)' }
+    : {}),
 });
 
 console.log(`\n## bench:check (${((performance.now() - started) / 1000).toFixed(0)} s)`);
@@ -107,9 +140,16 @@ let failed = 0;
 for (const gate of gates) {
   const pass = gate.value !== null && (gate.atMost ? gate.value <= gate.bound : gate.value >= gate.bound);
   if (!pass && !gate.notGated) failed++;
-  const shown = gate.value === null ? `not measured (${gate.missing})` : Number.isInteger(gate.value) ? String(gate.value) : gate.value.toFixed(3);
+  const shown =
+    gate.value === null
+      ? `not measured (${gate.missing})`
+      : Number.isInteger(gate.value)
+        ? String(gate.value)
+        : gate.value.toFixed(3);
   const mark = pass ? 'ok  ' : gate.notGated ? 'LOW ' : 'FAIL';
-  console.log(`${mark} ${gate.name}: ${shown} (${gate.atMost ? '≤' : '≥'} ${gate.bound})${!pass && gate.notGated ? ` below, not gated: ${gate.notGated}` : ''}`);
+  console.log(
+    `${mark} ${gate.name}: ${shown} (${gate.atMost ? '≤' : '≥'} ${gate.bound})${!pass && gate.notGated ? ` below, not gated: ${gate.notGated}` : ''}`,
+  );
 }
 if (failed > 0) console.log(`${failed} of ${gates.length} figures past their floor`);
 process.exit(failed > 0 ? 1 : 0);

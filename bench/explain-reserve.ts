@@ -31,9 +31,13 @@ try {
     INSERT INTO holds (sale_id, pool_id, ticket_type_id, qty, deadline)
     SELECT ${holder}, ${hot.poolId}, ${type}, 1, now() + interval '1 hour' FROM generate_series(1, ${LIVE_HOLDS})`);
   await db.execute(sql`UPDATE capacity_pools SET held = held + ${LIVE_HOLDS} WHERE id = ${hot.poolId}`);
-  const earlier = await salesWith(db, Array.from({ length: BUYER_SALES }, () => [{ ticketTypeId: type, qty: 1 }]));
+  const earlier = await salesWith(
+    db,
+    Array.from({ length: BUYER_SALES }, () => [{ ticketTypeId: type, qty: 1 }]),
+  );
   const now = new Date();
-  for (const id of earlier) await reserveSale(db, id, now, 600, { maxHeldPerBuyer: 100_000, buyer: { userId: null, ip: IP } });
+  for (const id of earlier)
+    await reserveSale(db, id, now, 600, { maxHeldPerBuyer: 100_000, buyer: { userId: null, ip: IP } });
   await db.execute(sql`ANALYZE`);
 
   const recorded: { query: string; params: unknown[] }[] = [];
@@ -47,13 +51,23 @@ try {
     }
     return (client.query as (c: unknown, v?: unknown[]) => unknown)(config, values);
   }) as pg.Pool['query'];
-  const logging = drizzle(recording, { schema, logger: { logQuery: (query, params) => recorded.push({ query, params }) } }) as unknown as Database;
+  const logging = drizzle(recording, {
+    schema,
+    logger: { logQuery: (query, params) => recorded.push({ query, params }) },
+  }) as unknown as Database;
   const [sale] = await salesWith(db, [[{ ticketTypeId: type, qty: 1 }]]);
-  const result = await reserveSale(logging, sale!, new Date(), 600, { maxHeldPerBuyer: 100_000, buyer: { userId: null, ip: IP } });
-  console.log(`one reservation (${result.reserved ? 'reserved' : 'refused'}) with ${LIVE_HOLDS.toLocaleString('en-GB')} live holds in the pool and ${BUYER_SALES} earlier sales from ${IP}: ${recorded.length} statements`);
+  const result = await reserveSale(logging, sale!, new Date(), 600, {
+    maxHeldPerBuyer: 100_000,
+    buyer: { userId: null, ip: IP },
+  });
+  console.log(
+    `one reservation (${result.reserved ? 'reserved' : 'refused'}) with ${LIVE_HOLDS.toLocaleString('en-GB')} live holds in the pool and ${BUYER_SALES} earlier sales from ${IP}: ${recorded.length} statements`,
+  );
 
   // Undo it, then replay each statement explained, in order, in one transaction.
-  await db.execute(sql`WITH gone AS (DELETE FROM holds WHERE sale_id = ${sale} RETURNING qty) UPDATE capacity_pools SET held = held - (SELECT COALESCE(sum(qty), 0) FROM gone) WHERE id = ${hot.poolId}`);
+  await db.execute(
+    sql`WITH gone AS (DELETE FROM holds WHERE sale_id = ${sale} RETURNING qty) UPDATE capacity_pools SET held = held - (SELECT COALESCE(sum(qty), 0) FROM gone) WHERE id = ${hot.poolId}`,
+  );
   await db.execute(sql`UPDATE sales SET reference = NULL, hold_deadline = NULL WHERE id = ${sale}`);
   const conn = await client.connect();
   const report: { ms: number; text: string }[] = [];
@@ -63,7 +77,9 @@ try {
     if (/duration:/.test(n.message ?? '')) nested.push(n.message!);
   });
   await conn.query(`LOAD 'auto_explain'`);
-  await conn.query(`SET auto_explain.log_min_duration = 0; SET auto_explain.log_analyze = on; SET auto_explain.log_nested_statements = on; SET client_min_messages = log`);
+  await conn.query(
+    `SET auto_explain.log_min_duration = 0; SET auto_explain.log_analyze = on; SET auto_explain.log_nested_statements = on; SET client_min_messages = log`,
+  );
   try {
     for (const { query, params } of recorded) {
       if (/^(begin|commit|rollback)/i.test(query.trim())) {
@@ -80,8 +96,13 @@ try {
       const ms = Number(/Execution Time: ([\d.]+)/.exec(lines.join('\n'))?.[1] ?? 0);
       // The statement itself is logged last; what comes before it ran inside it.
       const inner = nested.filter((m) => !m.includes('EXPLAIN (ANALYZE'));
-      const innerText = inner.length ? `\n  statements inside, explained:\n${inner.map((m) => m.replace(/^/gm, '    ')).join('\n')}` : '';
-      report.push({ ms, text: `--- ${ms.toFixed(3)} ms\n${query.replace(/\s+/g, ' ').slice(0, 300)}\n${lines.join('\n')}${innerText}` });
+      const innerText = inner.length
+        ? `\n  statements inside, explained:\n${inner.map((m) => m.replace(/^/gm, '    ')).join('\n')}`
+        : '';
+      report.push({
+        ms,
+        text: `--- ${ms.toFixed(3)} ms\n${query.replace(/\s+/g, ' ').slice(0, 300)}\n${lines.join('\n')}${innerText}`,
+      });
     }
   } finally {
     await conn.query('ROLLBACK');

@@ -24,7 +24,12 @@ const GOALS = { lcp: 1500, tbt: 100, cls: 0.02, accessibility: 100 };
 const RUNS = Math.max(1, Number(process.env.LIGHTHOUSE_RUNS ?? 5));
 
 /** Chromium's switches for a headless run on this kind of machine (no sandbox, no GPU, no background fetches). */
-export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update'];
+export const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+];
 const CHROME_FLAGS = ['--headless=new', ...CHROMIUM_ARGS];
 
 /** CHROME_PATH, else Debian's Chromium where installed. */
@@ -34,7 +39,9 @@ export function chromiumPath(): string | undefined {
 
 /** The run with the median performance score (a failed run counts as lowest). */
 function medianRun(results: RunnerResult[]): RunnerResult {
-  const ranked = [...results].sort((a, b) => (a.lhr.categories.performance?.score ?? -1) - (b.lhr.categories.performance?.score ?? -1));
+  const ranked = [...results].sort(
+    (a, b) => (a.lhr.categories.performance?.score ?? -1) - (b.lhr.categories.performance?.score ?? -1),
+  );
   return ranked[Math.floor((ranked.length - 1) / 2)]!;
 }
 
@@ -56,7 +63,11 @@ export async function startLocalServer(): Promise<{ base: string; eventId: numbe
   await build({ logLevel: 'warn', build: { outDir: staticDir, emptyOutDir: true } });
   const database = await openTestDatabase('pglite');
   const demo = await seed(database.db);
-  const app = await buildApp({ db: database.db, config: testConfig({ captcha: 'never', checkoutTimeSeconds: 600, staticDir }), logger: false });
+  const app = await buildApp({
+    db: database.db,
+    config: testConfig({ captcha: 'never', checkoutTimeSeconds: 600, staticDir }),
+    logger: false,
+  });
   await app.listen({ host: '127.0.0.1', port: 0 });
   const address = app.server.address();
   const base = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
@@ -102,34 +113,68 @@ export async function filledBasketCookies(base: string, eventPath: string): Prom
   return cookies;
 }
 
-const ms = (n: number | undefined) => (n === undefined ? '   n/a' : `${Math.round(n).toLocaleString('en-GB').padStart(5)} ms`);
-const score = (n: number | null | undefined) => (n === null || n === undefined ? 'n/a' : String(Math.round(n * 100)).padStart(3));
+const ms = (n: number | undefined) =>
+  n === undefined ? '   n/a' : `${Math.round(n).toLocaleString('en-GB').padStart(5)} ms`;
+const score = (n: number | null | undefined) =>
+  n === null || n === undefined ? 'n/a' : String(Math.round(n * 100)).padStart(3);
 const mark = (ok: boolean) => (ok ? '✓' : '✗');
 
 function report(target: Target, lhr: Result): void {
-  if (lhr.runtimeError) console.log(`  ${target.name.padEnd(16)} Lighthouse failed: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+  if (lhr.runtimeError)
+    console.log(`  ${target.name.padEnd(16)} Lighthouse failed: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
   const metric = (id: string) => lhr.audits[id]?.numericValue;
   const lcp = metric('largest-contentful-paint');
   const tbt = metric('total-blocking-time');
   const cls = metric('cumulative-layout-shift');
   const a11y = lhr.categories.accessibility?.score;
-  console.log(`  ${target.name.padEnd(16)} performance ${score(lhr.categories.performance?.score)}  accessibility ${score(a11y)} ${mark((a11y ?? 0) * 100 >= GOALS.accessibility)}  best-practices ${score(lhr.categories['best-practices']?.score)}`);
+  console.log(
+    `  ${target.name.padEnd(16)} performance ${score(lhr.categories.performance?.score)}  accessibility ${score(a11y)} ${mark((a11y ?? 0) * 100 >= GOALS.accessibility)}  best-practices ${score(lhr.categories['best-practices']?.score)}`,
+  );
   console.log(
     `  ${''.padEnd(16)} LCP ${ms(lcp)} ${mark((lcp ?? Infinity) <= GOALS.lcp)}  TBT ${ms(tbt)} ${mark((tbt ?? Infinity) <= GOALS.tbt)}  CLS ${(cls ?? NaN).toFixed(3)} ${mark((cls ?? Infinity) <= GOALS.cls)}  FCP ${ms(metric('first-contentful-paint'))}`,
   );
   if ((tbt ?? 0) > GOALS.tbt) {
-    const work = (lhr.audits['mainthread-work-breakdown']?.details as { items?: { groupLabel: string; duration: number }[] } | undefined)?.items ?? [];
-    console.log(`  ${''.padEnd(16)} main thread: ${work.slice(0, 4).map((w) => `${w.groupLabel} ${Math.round(w.duration)} ms`).join(', ')}`);
-    const tasks = (lhr.audits['long-tasks']?.details as { items?: { url: string; duration: number }[] } | undefined)?.items ?? [];
-    if (tasks.length) console.log(`  ${''.padEnd(16)} long tasks: ${tasks.slice(0, 4).map((t) => `${Math.round(t.duration)} ms ${t.url.replace(/^https?:\/\/[^/]+/, '') || '(page)'}`).join(', ')}`);
+    const work =
+      (
+        lhr.audits['mainthread-work-breakdown']?.details as
+          { items?: { groupLabel: string; duration: number }[] } | undefined
+      )?.items ?? [];
+    console.log(
+      `  ${''.padEnd(16)} main thread: ${work
+        .slice(0, 4)
+        .map((w) => `${w.groupLabel} ${Math.round(w.duration)} ms`)
+        .join(', ')}`,
+    );
+    const tasks =
+      (lhr.audits['long-tasks']?.details as { items?: { url: string; duration: number }[] } | undefined)?.items ?? [];
+    if (tasks.length)
+      console.log(
+        `  ${''.padEnd(16)} long tasks: ${tasks
+          .slice(0, 4)
+          .map((t) => `${Math.round(t.duration)} ms ${t.url.replace(/^https?:\/\/[^/]+/, '') || '(page)'}`)
+          .join(', ')}`,
+      );
   }
   if ((lcp ?? 0) > GOALS.lcp) {
-    const element = (lhr.audits['largest-contentful-paint-element']?.details as { items?: { items?: { node?: { selector?: string; snippet?: string } }[] }[] } | undefined)?.items?.[0]?.items?.[0]?.node;
-    if (element) console.log(`  ${''.padEnd(16)} LCP element: ${element.selector ?? ''} ${(element.snippet ?? '').slice(0, 80)}`);
+    const element = (
+      lhr.audits['largest-contentful-paint-element']?.details as
+        { items?: { items?: { node?: { selector?: string; snippet?: string } }[] }[] } | undefined
+    )?.items?.[0]?.items?.[0]?.node;
+    if (element)
+      console.log(`  ${''.padEnd(16)} LCP element: ${element.selector ?? ''} ${(element.snippet ?? '').slice(0, 80)}`);
   }
   if ((cls ?? 0) > GOALS.cls) {
-    const shifts = (lhr.audits['layout-shifts']?.details as { items?: { node?: { selector?: string; snippet?: string }; score: number }[] } | undefined)?.items ?? [];
-    console.log(`  ${''.padEnd(16)} layout shifts: ${shifts.slice(0, 4).map((x) => `${x.score.toFixed(3)} ${x.node?.selector ?? x.node?.snippet ?? '?'}`).join(', ')}`);
+    const shifts =
+      (
+        lhr.audits['layout-shifts']?.details as
+          { items?: { node?: { selector?: string; snippet?: string }; score: number }[] } | undefined
+      )?.items ?? [];
+    console.log(
+      `  ${''.padEnd(16)} layout shifts: ${shifts
+        .slice(0, 4)
+        .map((x) => `${x.score.toFixed(3)} ${x.node?.selector ?? x.node?.snippet ?? '?'}`)
+        .join(', ')}`,
+    );
   }
   for (const id of ['accessibility', 'best-practices'] as const) {
     const failed = (lhr.categories[id]?.auditRefs ?? [])
@@ -154,22 +199,28 @@ export async function benchLighthouse(): Promise<void> {
     const targets: Target[] = [
       { name: 'all events', path: '/all-events/' },
       { name: 'event page', path: eventPath },
-      { name: 'filled basket', path: '/checkout/', cookie: (await filledBasketCookies(base, eventPath)).map((c) => `${c.name}=${c.value}`).join('; ') },
-    ].filter((t) => !process.env.LIGHTHOUSE_PAGES || process.env.LIGHTHOUSE_PAGES.split(',').some((name) => t.name.includes(name)));
-    console.log(`\nLighthouse 12 on ${base} (mobile emulation, simulated slow 4G; goals: LCP ≤ ${GOALS.lcp} ms, TBT ≤ ${GOALS.tbt} ms, CLS ≤ ${GOALS.cls}, accessibility ${GOALS.accessibility}; load average ${loadavg()[0]!.toFixed(1)}: TBT grows with a busy machine)`);
+      {
+        name: 'filled basket',
+        path: '/checkout/',
+        cookie: (await filledBasketCookies(base, eventPath)).map((c) => `${c.name}=${c.value}`).join('; '),
+      },
+    ].filter(
+      (t) =>
+        !process.env.LIGHTHOUSE_PAGES || process.env.LIGHTHOUSE_PAGES.split(',').some((name) => t.name.includes(name)),
+    );
+    console.log(
+      `\nLighthouse 12 on ${base} (mobile emulation, simulated slow 4G; goals: LCP ≤ ${GOALS.lcp} ms, TBT ≤ ${GOALS.tbt} ms, CLS ≤ ${GOALS.cls}, accessibility ${GOALS.accessibility}; load average ${loadavg()[0]!.toFixed(1)}: TBT grows with a busy machine)`,
+    );
     for (const target of targets) {
       const results: RunnerResult[] = [];
       for (let run = 0; run < RUNS; run++) {
-        const result = await lighthouse(
-          `${base}${target.path}`,
-          {
-            port: chrome.port,
-            output: 'json',
-            logLevel: 'error',
-            onlyCategories: ['performance', 'accessibility', 'best-practices'],
-            ...(target.cookie ? { extraHeaders: { Cookie: target.cookie } } : {}),
-          },
-        );
+        const result = await lighthouse(`${base}${target.path}`, {
+          port: chrome.port,
+          output: 'json',
+          logLevel: 'error',
+          onlyCategories: ['performance', 'accessibility', 'best-practices'],
+          ...(target.cookie ? { extraHeaders: { Cookie: target.cookie } } : {}),
+        });
         if (!result) throw new Error(`Lighthouse returned nothing for ${target.path}`);
         results.push(result);
       }
@@ -177,14 +228,20 @@ export async function benchLighthouse(): Promise<void> {
       report(target, result.lhr);
       if (results.length > 1) {
         const each = results.map((r) =>
-          r.lhr.runtimeError ? `failed (${r.lhr.runtimeError.code})` : `${score(r.lhr.categories.performance?.score).trim()} (LCP ${Math.round(r.lhr.audits['largest-contentful-paint']?.numericValue ?? NaN)}, TBT ${Math.round(r.lhr.audits['total-blocking-time']?.numericValue ?? NaN)} ms)`,
+          r.lhr.runtimeError
+            ? `failed (${r.lhr.runtimeError.code})`
+            : `${score(r.lhr.categories.performance?.score).trim()} (LCP ${Math.round(r.lhr.audits['largest-contentful-paint']?.numericValue ?? NaN)}, TBT ${Math.round(r.lhr.audits['total-blocking-time']?.numericValue ?? NaN)} ms)`,
         );
         console.log(`  ${''.padEnd(16)} ${results.length} runs, the median shown: performance ${each.join(', ')}`);
       }
       if (process.env.LIGHTHOUSE_SAVE) {
         const stem = path.join(process.env.LIGHTHOUSE_SAVE, target.name.replace(/\W+/g, '-'));
         writeFileSync(`${stem}.json`, JSON.stringify(result.lhr));
-        if (process.env.LIGHTHOUSE_TRACE) writeFileSync(`${stem}.trace.json`, JSON.stringify((result.artifacts as unknown as { Trace: unknown }).Trace));
+        if (process.env.LIGHTHOUSE_TRACE)
+          writeFileSync(
+            `${stem}.trace.json`,
+            JSON.stringify((result.artifacts as unknown as { Trace: unknown }).Trace),
+          );
       }
     }
   } finally {

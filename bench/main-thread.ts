@@ -35,12 +35,28 @@ interface Run {
 function describe(task: TraceEvent, events: TraceEvent[]): string {
   const end = task.ts + task.dur!;
   return events
-    .filter((e) => e !== task && e.ts >= task.ts && e.ts < end && (e.dur ?? 0) >= 2000 && !/^(v8\.callFunction|V8\.GC_|ThreadControllerImpl)/.test(e.name))
+    .filter(
+      (e) =>
+        e !== task &&
+        e.ts >= task.ts &&
+        e.ts < end &&
+        (e.dur ?? 0) >= 2000 &&
+        !/^(v8\.callFunction|V8\.GC_|ThreadControllerImpl)/.test(e.name),
+    )
     .sort((a, b) => b.dur! - a.dur!)
     .slice(0, 4)
     .map((e) => {
       const data = e.args?.data;
-      const where = [data?.url?.split('/').pop()?.replace(/-[\w-]{8}\.js$/, '.js').slice(0, 40), data?.functionName].filter(Boolean).join(' ');
+      const where = [
+        data?.url
+          ?.split('/')
+          .pop()
+          ?.replace(/-[\w-]{8}\.js$/, '.js')
+          .slice(0, 40),
+        data?.functionName,
+      ]
+        .filter(Boolean)
+        .join(' ');
       return `${e.name}${where ? ` (${where})` : ''} ${Math.round(e.dur! / 1000)}`;
     })
     .join(', ');
@@ -50,15 +66,30 @@ async function traceOnce(page: Page, url: string): Promise<Run> {
   const browser = page.context().browser()!;
   // A page already open, so the trace holds the whole navigation in the renderer that paints it.
   await page.goto('about:blank');
-  await browser.startTracing(page, { categories: ['devtools.timeline', 'v8.execute', 'disabled-by-default-devtools.timeline', 'blink.user_timing', 'loading'] });
+  await browser.startTracing(page, {
+    categories: [
+      'devtools.timeline',
+      'v8.execute',
+      'disabled-by-default-devtools.timeline',
+      'blink.user_timing',
+      'loading',
+    ],
+  });
   await page.goto(url);
   await page.locator('[data-step="basket"]:not([inert])').waitFor();
   await page.waitForTimeout(2500);
   const { traceEvents } = JSON.parse((await browser.stopTracing()).toString()) as { traceEvents: TraceEvent[] };
   const fcp = traceEvents.find((e) => e.name === 'firstContentfulPaint');
-  const navigation = traceEvents.filter((e) => e.name === 'navigationStart' && e.pid === fcp?.pid && e.ts <= fcp.ts).at(-1);
-  const main = traceEvents.find((e) => e.name === 'thread_name' && e.pid === fcp?.pid && e.args?.name === 'CrRendererMain');
-  if (!fcp || !navigation || !main) throw new Error(`The trace has no first paint on a page’s main thread (${[fcp ? '' : 'paint', navigation ? '' : 'navigation', main ? '' : 'thread'].join(' ')})`);
+  const navigation = traceEvents
+    .filter((e) => e.name === 'navigationStart' && e.pid === fcp?.pid && e.ts <= fcp.ts)
+    .at(-1);
+  const main = traceEvents.find(
+    (e) => e.name === 'thread_name' && e.pid === fcp?.pid && e.args?.name === 'CrRendererMain',
+  );
+  if (!fcp || !navigation || !main)
+    throw new Error(
+      `The trace has no first paint on a page’s main thread (${[fcp ? '' : 'paint', navigation ? '' : 'navigation', main ? '' : 'thread'].join(' ')})`,
+    );
   const mine = traceEvents.filter((e) => e.pid === main.pid && e.tid === main.tid && e.ph === 'X');
   const tasks = mine.filter((e) => e.name === 'RunTask' && e.ts >= fcp.ts && (e.dur ?? 0) >= SHOWN_MS * 1000);
   return {
@@ -76,16 +107,28 @@ export async function benchMainThread(): Promise<void> {
     const cookies = await filledBasketCookies(local.base, `/event/${local.eventId}/`);
     const runs: Run[] = [];
     for (let i = 0; i < RUNS; i++) {
-      const context = await browser.newContext({ viewport: { width: 412, height: 823 }, deviceScaleFactor: 1.75, isMobile: true, hasTouch: true });
+      const context = await browser.newContext({
+        viewport: { width: 412, height: 823 },
+        deviceScaleFactor: 1.75,
+        isMobile: true,
+        hasTouch: true,
+      });
       await context.addCookies(cookies.map((c) => ({ ...c, url: local.base })));
       runs.push(await traceOnce(await context.newPage(), `${local.base}/checkout/`));
       await context.close();
     }
     const ranked = [...runs].sort((a, b) => a.blocking - b.blocking);
     const median = ranked[Math.floor((ranked.length - 1) / 2)]!;
-    console.log(`\nMain thread of the filled basket after its first paint (Chromium trace, ${RUNS} runs; blocking time is Σ(${SLOWDOWN} × task − ${LONG_MS} ms), a phone ${SLOWDOWN}× slower)`);
-    console.log(`  median run: blocking ${Math.round(median.blocking)} ms, first paint ${Math.round(median.fcp)} ms, tasks ≥ ${SHOWN_MS} ms:`);
-    for (const task of median.tasks) console.log(`    +${String(Math.round(task.at)).padStart(4)} ms  ${task.ms.toFixed(1).padStart(5)} ms  ${task.what}`);
+    console.log(
+      `\nMain thread of the filled basket after its first paint (Chromium trace, ${RUNS} runs; blocking time is Σ(${SLOWDOWN} × task − ${LONG_MS} ms), a phone ${SLOWDOWN}× slower)`,
+    );
+    console.log(
+      `  median run: blocking ${Math.round(median.blocking)} ms, first paint ${Math.round(median.fcp)} ms, tasks ≥ ${SHOWN_MS} ms:`,
+    );
+    for (const task of median.tasks)
+      console.log(
+        `    +${String(Math.round(task.at)).padStart(4)} ms  ${task.ms.toFixed(1).padStart(5)} ms  ${task.what}`,
+      );
     console.log(`  every run: ${runs.map((r) => `${Math.round(r.blocking)} ms`).join(', ')}`);
   } finally {
     await browser.close();

@@ -55,7 +55,12 @@ function plan() {
   };
 }
 
-const TYPES: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript', '.css': 'text/css', '.svg': 'image/svg+xml' };
+const TYPES: Record<string, string> = {
+  '.html': 'text/html',
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.svg': 'image/svg+xml',
+};
 
 function staticServer(): Promise<Server> {
   const server = createServer((req, res) => {
@@ -81,19 +86,35 @@ export async function benchSeatMap(): Promise<void> {
   const server = await staticServer();
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const executablePath = ['/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p) => existsSync(p));
-  const browser = await chromium.launch({ ...(executablePath ? { executablePath } : {}), args: ['--no-sandbox', '--disable-gpu'] });
+  const browser = await chromium.launch({
+    ...(executablePath ? { executablePath } : {}),
+    args: ['--no-sandbox', '--disable-gpu'],
+  });
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
     const body = JSON.stringify(plan());
     await page.route('**/get_event_date/**', (route) =>
       route.fulfill({
         json: {
-          event_date: { id: 1, event_id: 1, starts_at: '2026-12-21T19:30:00.000Z', nice_date: 'Mon, 21 Dec 2026, 7:30 pm' },
-          event: { id: 1, title: 'A 5,000-seat arena', venue: 'Bench Arena', currency: { symbol: '£', code: 'GBP' }, url: '/event/1/' },
+          event_date: {
+            id: 1,
+            event_id: 1,
+            starts_at: '2026-12-21T19:30:00.000Z',
+            nice_date: 'Mon, 21 Dec 2026, 7:30 pm',
+          },
+          event: {
+            id: 1,
+            title: 'A 5,000-seat arena',
+            venue: 'Bench Arena',
+            currency: { symbol: '£', code: 'GBP' },
+            url: '/event/1/',
+          },
         },
       }),
     );
-    await page.route('**/get_current_seating_plan/**', (route) => route.fulfill({ body, contentType: 'application/json' }));
+    await page.route('**/get_current_seating_plan/**', (route) =>
+      route.fulfill({ body, contentType: 'application/json' }),
+    );
     // The hold is answered inside the page, at once: the figure is the page's own work, not the bench's plumbing.
     await page.addInitScript(() => {
       const held: number[] = [];
@@ -102,14 +123,24 @@ export async function benchSeatMap(): Promise<void> {
         const request = input instanceof Request ? input : new Request(input, init);
         if (!request.url.includes('/hold_seats/')) return real(input, init);
         held.push(Number(new URLSearchParams(await request.text()).get('seats[0]')));
-        return new Response(JSON.stringify({ hold_token: 'b'.repeat(32), seconds_remaining: 900, seat_ids: [...held] }), { headers: { 'content-type': 'application/json' } });
+        return new Response(
+          JSON.stringify({ hold_token: 'b'.repeat(32), seconds_remaining: 900, seat_ids: [...held] }),
+          { headers: { 'content-type': 'application/json' } },
+        );
       };
     });
     await page.goto(`${base}/events/book_seats/1/`);
-    await page.waitForFunction((n) => document.querySelectorAll('[data-seat]').length === n, SECTIONS * ROWS * PER_ROW, { timeout: 60_000 });
+    await page.waitForFunction(
+      (n) => document.querySelectorAll('[data-seat]').length === n,
+      SECTIONS * ROWS * PER_ROW,
+      { timeout: 60_000 },
+    );
     // Two frames later the map is painted.
     const firstRender = await page.evaluate(
-      () => new Promise<number>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now())))),
+      () =>
+        new Promise<number>((resolve) =>
+          requestAnimationFrame(() => requestAnimationFrame(() => resolve(performance.now()))),
+        ),
     );
 
     const presses: number[] = [];
@@ -159,8 +190,12 @@ export async function benchSeatMap(): Promise<void> {
 
     console.log('\n## Seat map, 5,000 seats (headless Chromium)');
     console.log(`time to first render (navigation to the whole map drawn): ${firstRender.toFixed(0)} ms`);
-    console.log(`seat press to its selected state: median ${median(presses).toFixed(1)} ms, worst ${Math.max(...presses).toFixed(1)} ms (${PRESSES} presses)`);
-    console.log(`floor (5,000 plain SVG circles by a script, same browser): ${floor.toFixed(0)} ms; press-to-selected ÷ 16.7 ms frame: ${(median(presses) / 16.7).toFixed(2)}`);
+    console.log(
+      `seat press to its selected state: median ${median(presses).toFixed(1)} ms, worst ${Math.max(...presses).toFixed(1)} ms (${PRESSES} presses)`,
+    );
+    console.log(
+      `floor (5,000 plain SVG circles by a script, same browser): ${floor.toFixed(0)} ms; press-to-selected ÷ 16.7 ms frame: ${(median(presses) / 16.7).toFixed(2)}`,
+    );
   } finally {
     await browser.close();
     server.close();

@@ -37,7 +37,6 @@ const CONNECTIONS = 16;
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 2));
 const SECRET = `bench-${randomBytes(16).toString('hex')}`;
 
-
 export const fmt = (n: number) => n.toLocaleString('en-GB', { maximumFractionDigits: 0 });
 
 export function run(opts: autocannon.Options): Promise<autocannon.Result> {
@@ -65,7 +64,11 @@ const newAddress = () => buyerAddress(++addressesGiven);
  * (a, b, c, c, b, a, …): a case always run later would always meet the database the earlier turns
  * grew and any drift of the machine. Answers each case's turns, round by round.
  */
-export async function inTurns<K, R>(cases: readonly K[], measure: (c: K) => Promise<R>, rounds = ROUNDS): Promise<Map<K, R[]>> {
+export async function inTurns<K, R>(
+  cases: readonly K[],
+  measure: (c: K) => Promise<R>,
+  rounds = ROUNDS,
+): Promise<Map<K, R[]>> {
   const turns = new Map<K, R[]>(cases.map((c) => [c, []]));
   for (let round = 0; round < rounds; round++) {
     for (const c of round % 2 === 0 ? cases : [...cases].reverse()) turns.get(c)!.push(await measure(c));
@@ -101,10 +104,17 @@ export function cpuOf(wanted: (comm: string, ppid: number, pid: number) => boole
   }
   return ticks * TICK_MS;
 }
-interface CpuSplit { database: number; server: number; generator: number }
+interface CpuSplit {
+  database: number;
+  server: number;
+  generator: number;
+}
 /** The backends connected to the bench's database, by process id. */
 export async function backendsOf(db: Database): Promise<Set<number>> {
-  const found = await rows<{ pid: number }>(db, sql`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`);
+  const found = await rows<{ pid: number }>(
+    db,
+    sql`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`,
+  );
   return new Set(found.map((r) => Number(r.pid)));
 }
 async function cpuNow(serverPid: number | undefined, db: Database): Promise<CpuSplit | null> {
@@ -181,7 +191,13 @@ export async function target(): Promise<Target> {
   const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   if (!base) {
     const dir = mkdtempSync(path.join(tmpdir(), 'holdfast-bench-'));
-    return { driver: 'pglite', env: { PGLITE_DIR: path.join(dir, 'db') }, db: null, url: null, cleanup: async () => rmSync(dir, { recursive: true, force: true }) };
+    return {
+      driver: 'pglite',
+      env: { PGLITE_DIR: path.join(dir, 'db') },
+      db: null,
+      url: null,
+      cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+    };
   }
   const name = `holdfast_bench_${randomBytes(4).toString('hex')}`;
   const admin = new pg.Client({ connectionString: base });
@@ -235,7 +251,9 @@ COMMIT;
  */
 async function reservationScript(db: Database, saleIds: string[]): Promise<string> {
   await db.execute(sql`CREATE TABLE bench_sales (n integer PRIMARY KEY, id text NOT NULL)`);
-  await db.execute(sql`INSERT INTO bench_sales SELECT ordinality, id FROM unnest(string_to_array(${saleIds.join(',')}, ',')) WITH ORDINALITY id`);
+  await db.execute(
+    sql`INSERT INTO bench_sales SELECT ordinality, id FROM unnest(string_to_array(${saleIds.join(',')}, ',')) WITH ORDINALITY id`,
+  );
   await db.execute(sql`CREATE SEQUENCE bench_next`);
   return `WITH k AS MATERIALIZED (SELECT nextval('bench_next') AS n)
 SELECT reserve_basket((SELECT s.id FROM bench_sales s, k WHERE s.n = k.n), now(), now() + interval '10 minutes', '5s', 10, 100000,
@@ -248,12 +266,21 @@ SELECT reserve_basket((SELECT s.id FROM bench_sales s, k WHERE s.n = k.n), now()
  * transaction, read between its first and last progress reports (its connections' processes end
  * with it).
  */
-async function pgbench(db: Database, url: string, scriptText: string, seconds = SECONDS): Promise<{ tps: number; databaseMs: number | null } | null> {
+async function pgbench(
+  db: Database,
+  url: string,
+  scriptText: string,
+  seconds = SECONDS,
+): Promise<{ tps: number; databaseMs: number | null } | null> {
   const dir = mkdtempSync(path.join(tmpdir(), 'holdfast-pgbench-'));
   const script = path.join(dir, 'script.sql');
   writeFileSync(script, scriptText);
   try {
-    const child = spawn('pgbench', ['-n', '-c', String(CONNECTIONS), '-j', '2', '-T', String(seconds), '-P', '1', '-f', script, url], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      'pgbench',
+      ['-n', '-c', String(CONNECTIONS), '-j', '2', '-T', String(seconds), '-P', '1', '-f', script, url],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let out = '';
     const readings: { at: number; database: number }[] = [];
     const reads: Promise<unknown>[] = [];
@@ -265,7 +292,11 @@ async function pgbench(db: Database, url: string, scriptText: string, seconds = 
         progress.push(Number(m[2]));
         if (existsSync('/proc/stat')) {
           const at = progress.length;
-          reads.push(backendsOf(db).then((backends) => readings.push({ at, database: cpuOf((_comm, _ppid, pid) => backends.has(pid)) })));
+          reads.push(
+            backendsOf(db).then((backends) =>
+              readings.push({ at, database: cpuOf((_comm, _ppid, pid) => backends.has(pid)) }),
+            ),
+          );
         }
       }
     };
@@ -282,8 +313,12 @@ async function pgbench(db: Database, url: string, scriptText: string, seconds = 
     // Each progress line's rate is that of the second before it.
     const first = readings[0];
     const last = readings.at(-1);
-    const transactions = first && last && last.at > first.at ? progress.slice(first.at, last.at).reduce((sum, v) => sum + v, 0) : 0;
-    return { tps: Number(tps[1]), databaseMs: transactions > 0 ? (last!.database - first!.database) / transactions : null };
+    const transactions =
+      first && last && last.at > first.at ? progress.slice(first.at, last.at).reduce((sum, v) => sum + v, 0) : 0;
+    return {
+      tps: Number(tps[1]),
+      databaseMs: transactions > 0 ? (last!.database - first!.database) / transactions : null,
+    };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
@@ -293,7 +328,12 @@ async function pgbench(db: Database, url: string, scriptText: string, seconds = 
 async function oneTicketSales(db: Database, ticketTypeId: number, count: number): Promise<string[]> {
   const ids: string[] = [];
   for (let done = 0; done < count; done += 5_000) {
-    ids.push(...(await salesWith(db, Array.from({ length: Math.min(5_000, count - done) }, () => [{ ticketTypeId, qty: 1 }]))));
+    ids.push(
+      ...(await salesWith(
+        db,
+        Array.from({ length: Math.min(5_000, count - done) }, () => [{ ticketTypeId, qty: 1 }]),
+      )),
+    );
   }
   return ids;
 }
@@ -331,12 +371,19 @@ async function makeBuyers(base: string, ticketTypeId: number, count: number): Pr
         onResponse: (status, body, context, headers) => {
           const set = [(headers as Record<string, string | string[] | undefined>)['set-cookie'] ?? []].flat();
           if (status !== 200 || set.length === 0) failed.push(`${status} ${body.slice(0, 200)}`);
-          else made.push({ address: (context as { address: string }).address, cookie: set.map((c) => c.split(';')[0]!).join('; ') });
+          else
+            made.push({
+              address: (context as { address: string }).address,
+              cookie: set.map((c) => c.split(';')[0]!).join('; '),
+            });
         },
       },
     ],
   });
-  if (made.length < count * 0.99) throw new Error(`${failed.length} of ${count} buyers could not add to their basket: ${failed.slice(0, 3).join(' | ')}`);
+  if (made.length < count * 0.99)
+    throw new Error(
+      `${failed.length} of ${count} buyers could not add to their basket: ${failed.slice(0, 3).join(' | ')}`,
+    );
   return made;
 }
 
@@ -346,7 +393,13 @@ async function seenAddresses(base: string, count: number): Promise<void> {
     url: base,
     connections: CONNECTIONS,
     amount: count,
-    requests: [{ method: 'GET', path: '/health', setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'x-forwarded-for': newAddress() } }) }],
+    requests: [
+      {
+        method: 'GET',
+        path: '/health',
+        setupRequest: (req) => ({ ...req, headers: { ...req.headers, 'x-forwarded-for': newAddress() } }),
+      },
+    ],
   });
 }
 
@@ -354,7 +407,10 @@ async function seenAddresses(base: string, count: number): Promise<void> {
  * Each buyer reserving their basket once over HTTP, 16 at once: holds a second over the whole run
  * (every reservation answered), and how many were not holds.
  */
-async function reserveAll(base: string, buyers: Buyer[]): Promise<{ rate: number; p99: number; notHeld: number; sample: string; total: number }> {
+async function reserveAll(
+  base: string,
+  buyers: Buyer[],
+): Promise<{ rate: number; p99: number; notHeld: number; sample: string; total: number }> {
   let next = 0;
   let notHeld = 0;
   let sample = '';
@@ -386,7 +442,13 @@ async function reserveAll(base: string, buyers: Buyer[]): Promise<{ rate: number
     ],
   });
   const seconds = (lastAnswer - started) / 1000;
-  return { rate: (buyers.length - notHeld) / seconds, p99: result.latency.p99, notHeld, sample, total: result.requests.total };
+  return {
+    rate: (buyers.length - notHeld) / seconds,
+    p99: result.latency.p99,
+    notHeld,
+    sample,
+    total: result.requests.total,
+  };
 }
 
 export interface ServerOptions {
@@ -409,7 +471,13 @@ export interface ServerFigures {
   ceiling: number | null;
 }
 
-const DEFAULTS: ServerOptions = { live: [0, 10_000, 50_000], seconds: SECONDS, rounds: ROUNDS, reads: true, extras: true };
+const DEFAULTS: ServerOptions = {
+  live: [0, 10_000, 50_000],
+  seconds: SECONDS,
+  rounds: ROUNDS,
+  reads: true,
+  extras: true,
+};
 
 export async function benchServer(options: Partial<ServerOptions> = {}): Promise<ServerFigures> {
   const opts = { ...DEFAULTS, ...options };
@@ -417,7 +485,8 @@ export async function benchServer(options: Partial<ServerOptions> = {}): Promise
   const t = await target();
   const port = await freePort();
   // BENCH_WORKERS=n runs the server as n processes sharing the port (PostgreSQL only), as WORKERS does in production.
-  const workers: Record<string, string> = t.driver === 'postgres' && process.env.BENCH_WORKERS ? { WORKERS: process.env.BENCH_WORKERS } : {};
+  const workers: Record<string, string> =
+    t.driver === 'postgres' && process.env.BENCH_WORKERS ? { WORKERS: process.env.BENCH_WORKERS } : {};
   const server = await startServer({ ...t.env, ...workers, PORT: String(port) });
   const base = `http://127.0.0.1:${port}`;
   const figures: ServerFigures = { driver: t.driver, holds: new Map(), ceiling: null };
@@ -428,20 +497,32 @@ export async function benchServer(options: Partial<ServerOptions> = {}): Promise
   try {
     if (opts.reads) {
       const demo = await (await fetch(`${base}/all-events/`)).text();
-      const ticketId = Number(/name="ticket\[[^\]]+\]\[ticket\]" value="(\d+)"/.exec(await (await fetch(`${base}${/href="(\/event\/[^"]+)"/.exec(demo)![1]}`)).text())?.[1]);
+      const ticketId = Number(
+        /name="ticket\[[^\]]+\]\[ticket\]" value="(\d+)"/.exec(
+          await (await fetch(`${base}${/href="(\/event\/[^"]+)"/.exec(demo)![1]}`)).text(),
+        )?.[1],
+      );
       const add = await fetch(`${base}/do/checkout/add/`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
         body: `ticket[a][ticket]=${ticketId}&ticket[a][qty]=2`,
       });
-      const cookie = add.headers.getSetCookie().map((c) => c.split(';')[0]!).join('; ');
-      const getCheckout = (duration: number) => run({ url: `${base}/ajax/checkout/checkout/get/`, connections: CONNECTIONS, duration, headers: { cookie } });
+      const cookie = add.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0]!)
+        .join('; ');
+      const getCheckout = (duration: number) =>
+        run({ url: `${base}/ajax/checkout/checkout/get/`, connections: CONNECTIONS, duration, headers: { cookie } });
       const getTrivial = (duration: number) => run({ url: `${base}/health`, connections: CONNECTIONS, duration });
       // As with the live-holds cases below: both routes warm up unmeasured (the server's compiled
       // code, the database's plans), then run in turns, so drift over the run falls on both alike.
       await getCheckout(warmUp);
       await getTrivial(warmUp);
-      const routes = await inTurns(['checkout', 'trivial'] as const, (route) => (route === 'checkout' ? getCheckout(opts.seconds) : getTrivial(opts.seconds)), opts.rounds);
+      const routes = await inTurns(
+        ['checkout', 'trivial'] as const,
+        (route) => (route === 'checkout' ? getCheckout(opts.seconds) : getTrivial(opts.seconds)),
+        opts.rounds,
+      );
       const checkoutTurns = routes.get('checkout')!;
       const trivialTurns = routes.get('trivial')!;
       const checkoutRate = meanOf(checkoutTurns.map((r) => r.requests.average));
@@ -449,14 +530,18 @@ export async function benchServer(options: Partial<ServerOptions> = {}): Promise
       console.log(
         `GET checkout (filled basket): ${fmt(checkoutRate)} req/s (turns ${checkoutTurns.map((r) => `${fmt(r.requests.average)} (p99 ${r.latency.p99} ms)`).join(', ')}; non-2xx ${checkoutTurns.reduce((sum, r) => sum + r.non2xx, 0)})`,
       );
-      console.log(`GET /health (trivial route):  ${fmt(trivialRate)} req/s (turns ${trivialTurns.map((r) => fmt(r.requests.average)).join(', ')})`);
+      console.log(
+        `GET /health (trivial route):  ${fmt(trivialRate)} req/s (turns ${trivialTurns.map((r) => fmt(r.requests.average)).join(', ')})`,
+      );
       console.log(
         `  ratio checkout ÷ trivial: ${(checkoutRate / trivialRate).toFixed(3)} (turns ${checkoutTurns.map((r, i) => (r.requests.average / trivialTurns[i]!.requests.average).toFixed(3)).join(', ')}) (goal ≥ 0.12)`,
       );
     }
 
     if (!t.db || !t.url) {
-      console.log('Hot-ticket figures need PostgreSQL (BENCH_DATABASE_URL or TEST_DATABASE_URL): PGlite serves one process, so the bench cannot reach its database beside the server.');
+      console.log(
+        'Hot-ticket figures need PostgreSQL (BENCH_DATABASE_URL or TEST_DATABASE_URL): PGlite serves one process, so the bench cannot reach its database beside the server.',
+      );
       return figures;
     }
     const db = t.db;
@@ -475,7 +560,8 @@ export async function benchServer(options: Partial<ServerOptions> = {}): Promise
       const before = await cpuNow(server.pid, db);
       const result = await reserveAll(base, buyers);
       const cpu = cpuPer(before, await cpuNow(server.pid, db), result.total);
-      if (result.notHeld > 0) console.log(`  ${result.notHeld} of ${buyers.length} reservations were not holds, e.g. ${result.sample}`);
+      if (result.notHeld > 0)
+        console.log(`  ${result.notHeld} of ${buyers.length} reservations were not holds, e.g. ${result.sample}`);
       return { ...result, cpu };
     };
     // A short unmeasured run first (the server's and the database's caches warm), then the cases
@@ -486,32 +572,56 @@ export async function benchServer(options: Partial<ServerOptions> = {}): Promise
     const results = await inTurns(opts.live, (live) => reserveAt(live, perTurn), opts.rounds);
     const rate = (live: number) => meanOf(results.get(live)!.map((r) => r.rate));
     for (const live of opts.live) figures.holds.set(live, rate(live));
-    const turns = (live: number) => `turns ${results.get(live)!.map((r) => `${fmt(r.rate)} (p99 ${r.p99} ms)`).join(', ')}; not held ${results.get(live)!.reduce((sum, r) => sum + r.notHeld, 0)}`;
+    const turns = (live: number) =>
+      `turns ${results
+        .get(live)!
+        .map((r) => `${fmt(r.rate)} (p99 ${r.p99} ms)`)
+        .join(', ')}; not held ${results.get(live)!.reduce((sum, r) => sum + r.notHeld, 0)}`;
     const [first, ...others] = opts.live;
     const none = rate(first!);
-    console.log(`reserve one hot ticket over HTTP (${fmt(perTurn)} new buyers a turn, each from their own address, basket made over HTTP), ${first ? `${fmt(first)} live holds` : 'no other live holds'}: ${fmt(none)} holds/s (${turns(first!)})`);
+    console.log(
+      `reserve one hot ticket over HTTP (${fmt(perTurn)} new buyers a turn, each from their own address, basket made over HTTP), ${first ? `${fmt(first)} live holds` : 'no other live holds'}: ${fmt(none)} holds/s (${turns(first!)})`,
+    );
     for (const { cpu } of results.get(first!)!) if (cpu) console.log(`  ${cpu}`);
     for (const live of others) {
-      console.log(`  with ${fmt(live)} live holds: ${fmt(rate(live))} holds/s (${turns(live)}); ratio to ${first ? fmt(first) : 'none'} ${(rate(live) / none).toFixed(2)} (goal ≥ 0.9 at 50,000)`);
+      console.log(
+        `  with ${fmt(live)} live holds: ${fmt(rate(live))} holds/s (${turns(live)}); ratio to ${first ? fmt(first) : 'none'} ${(rate(live) / none).toFixed(2)} (goal ≥ 0.9 at 50,000)`,
+      );
       for (const { cpu } of results.get(live)!) if (cpu) console.log(`    ${cpu}`);
     }
 
     const ceilingPool = await hotEvent(db, { capacity: 10_000_000, types: 1 });
     const [holder] = await salesWith(db, [[]]);
-    const ceiling = await pgbench(db, t.url, claimScript(ceilingPool.poolId, ceilingPool.types[0]!.id, holder!), opts.seconds);
-    if (ceiling === null) console.log('pgbench could not run (is it installed? `which pgbench`; Debian: apt-get install postgresql-client): no database ceiling this run.');
+    const ceiling = await pgbench(
+      db,
+      t.url,
+      claimScript(ceilingPool.poolId, ceilingPool.types[0]!.id, holder!),
+      opts.seconds,
+    );
+    if (ceiling === null)
+      console.log(
+        'pgbench could not run (is it installed? `which pgbench`; Debian: apt-get install postgresql-client): no database ceiling this run.',
+      );
     else {
       figures.ceiling = ceiling.tps;
       console.log(`pgbench hot-row claim (UPDATE + INSERT, ${CONNECTIONS} clients): ${fmt(ceiling.tps)} tps`);
-      if (ceiling.databaseMs !== null) console.log(`  CPU per transaction: database ${ceiling.databaseMs.toFixed(2)} ms`);
+      if (ceiling.databaseMs !== null)
+        console.log(`  CPU per transaction: database ${ceiling.databaseMs.toFixed(2)} ms`);
       console.log(`  ratio reserve over HTTP ÷ pgbench: ${(none / ceiling.tps).toFixed(2)} (goal ≥ 0.6)`);
       if (opts.extras) {
         // The same reservation as the server's, from pgbench: what the database allows our reservation
         // (its rules: the sale's state and basket, the buyer cap, the pool), so the rest is HTTP's share.
         const pool = await hotEvent(db, { capacity: 10_000_000, types: 1 });
-        const own = await pgbench(db, t.url, await reservationScript(db, await oneTicketSales(db, pool.types[0]!.id, 40_000)), opts.seconds);
+        const own = await pgbench(
+          db,
+          t.url,
+          await reservationScript(db, await oneTicketSales(db, pool.types[0]!.id, 40_000)),
+          opts.seconds,
+        );
         if (own) {
-          console.log(`pgbench calling reserve_basket (the server's one statement, ${CONNECTIONS} clients): ${fmt(own.tps)} tps`);
+          console.log(
+            `pgbench calling reserve_basket (the server's one statement, ${CONNECTIONS} clients): ${fmt(own.tps)} tps`,
+          );
           if (own.databaseMs !== null) console.log(`  CPU per transaction: database ${own.databaseMs.toFixed(2)} ms`);
           console.log(`  ratio reserve over HTTP ÷ this: ${(none / own.tps).toFixed(2)}`);
         }
@@ -523,8 +633,13 @@ export async function benchServer(options: Partial<ServerOptions> = {}): Promise
       const small = await hotEvent(db, { capacity: 100, types: 1 });
       const buyers = await makeBuyers(base, small.types[0]!.id, 600);
       const result = await reserveAll(base, buyers);
-      const [counted] = await rows<{ held: number }>(db, sql`SELECT held FROM capacity_pools WHERE id = ${small.poolId}`);
-      console.log(`600 buyers for 100 tickets over HTTP: ${buyers.length - result.notHeld} holds, ${counted!.held} held in the pool, oversold ${Math.max(0, counted!.held - 100)}`);
+      const [counted] = await rows<{ held: number }>(
+        db,
+        sql`SELECT held FROM capacity_pools WHERE id = ${small.poolId}`,
+      );
+      console.log(
+        `600 buyers for 100 tickets over HTTP: ${buyers.length - result.notHeld} holds, ${counted!.held} held in the pool, oversold ${Math.max(0, counted!.held - 100)}`,
+      );
     }
     return figures;
   } finally {

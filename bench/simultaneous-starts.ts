@@ -56,18 +56,26 @@ export async function benchStarts(): Promise<void> {
   try {
     const outcomes = await Promise.allSettled(started.map((s) => s.ready));
     const seconds = ((Date.now() - began) / 1000).toFixed(1);
-    const failed = outcomes.flatMap((o, i) => (o.status === 'rejected' ? [started[i]!.output().trim().split('\n').slice(-3).join(' | ')] : []));
+    const failed = outcomes.flatMap((o, i) =>
+      o.status === 'rejected' ? [started[i]!.output().trim().split('\n').slice(-3).join(' | ')] : [],
+    );
     const seeded = started.filter((s) => /Seeded the demo catalogue/.test(s.output())).length;
     const check = new pg.Client({ connectionString: url.toString() });
     await check.connect();
-    const { rows } = await check.query<{ all: number; distinct: number }>('SELECT count(*)::int AS all, count(DISTINCT slug)::int AS distinct FROM organisers');
+    const { rows } = await check.query<{ all: number; distinct: number }>(
+      'SELECT count(*)::int AS all, count(DISTINCT slug)::int AS distinct FROM organisers',
+    );
     await check.end();
     console.log(`\n## ${STARTS} processes started at once on an empty database (${seconds} s until all answered)`);
-    console.log(`listening: ${STARTS - failed.length} of ${STARTS}; crashed: ${failed.length}; seeded the catalogue: ${seeded} (exactly 1 expected); organisers ${rows[0]!.all}, distinct ${rows[0]!.distinct}`);
+    console.log(
+      `listening: ${STARTS - failed.length} of ${STARTS}; crashed: ${failed.length}; seeded the catalogue: ${seeded} (exactly 1 expected); organisers ${rows[0]!.all}, distinct ${rows[0]!.distinct}`,
+    );
     for (const f of failed) console.log(`  crashed: ${f}`);
   } finally {
     for (const s of started) if (s.child.exitCode === null) s.child.kill('SIGTERM');
-    await Promise.all(started.map((s) => (s.child.exitCode === null ? new Promise((r) => s.child.once('exit', r)) : null)));
+    await Promise.all(
+      started.map((s) => (s.child.exitCode === null ? new Promise((r) => s.child.once('exit', r)) : null)),
+    );
     await admin.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin.end();
   }

@@ -49,10 +49,14 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
 const RATE_PER_MINUTE = 600;
 const CAPACITY = 2_000;
 const CHECKOUT_SECONDS = 600;
-const fmt = (n: number, digits = 0) => n.toLocaleString('en-GB', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (n: number, digits = 0) =>
+  n.toLocaleString('en-GB', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 /** A queued date with `queued` places already taken (numbered 1..queued, joined after the on-sale). */
-async function queuedDate(db: Database, opts: { capacity: number; queued: number; onSaleAt: Date; ratePerMinute: number; maxShoppers: number }) {
+async function queuedDate(
+  db: Database,
+  opts: { capacity: number; queued: number; onSaleAt: Date; ratePerMinute: number; maxShoppers: number },
+) {
   const { types, poolId } = await hotEvent(db, { capacity: opts.capacity, types: 1 });
   const type = types[0]!;
   await db.insert(t.eventDateQueues).values({
@@ -80,8 +84,18 @@ async function serve(): Promise<void> {
   const secret = process.env.BENCH_SECRET!;
   const database = await openTestDatabase('pglite', 1);
   const now = new Date();
-  const { dateId } = await queuedDate(database.db, { capacity: CAPACITY, queued: QUEUED, onSaleAt: new Date(now.getTime() - 1000), ratePerMinute: RATE_PER_MINUTE, maxShoppers: 1000 });
-  const app = await buildApp({ db: database.db, config: testConfig({ sessionSecret: secret, staticDir: '/nonexistent', rateLimitPerMinute: 1_000_000_000 }), logger: false });
+  const { dateId } = await queuedDate(database.db, {
+    capacity: CAPACITY,
+    queued: QUEUED,
+    onSaleAt: new Date(now.getTime() - 1000),
+    ratePerMinute: RATE_PER_MINUTE,
+    maxShoppers: 1000,
+  });
+  const app = await buildApp({
+    db: database.db,
+    config: testConfig({ sessionSecret: secret, staticDir: '/nonexistent', rateLimitPerMinute: 1_000_000_000 }),
+    logger: false,
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };
   process.stdout.write(`${JSON.stringify({ port, dateId })}\n`);
@@ -103,7 +117,10 @@ async function pollCost(): Promise<void> {
   const secret = randomBytes(16).toString('hex');
   // BENCH_CPU_PROF=<folder> writes the server's CPU profile there when it stops (open it in Chrome's DevTools).
   const profile = process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir', process.env.BENCH_CPU_PROF] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', new URL(import.meta.url).pathname, '--serve'], { env: { ...process.env, BENCH_SECRET: secret }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...profile, '--import', 'tsx', new URL(import.meta.url).pathname, '--serve'], {
+    env: { ...process.env, BENCH_SECRET: secret },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   const ready = await new Promise<{ port: number; dateId: number }>((resolve, reject) => {
     let out = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -123,7 +140,10 @@ async function pollCost(): Promise<void> {
       const number = Math.ceil(QUEUED / 2) + Math.floor(((i * 7919) % 2000) * (QUEUED / 2 / 2000));
       // Each buyer's place is bound to their own session.
       const session = `a${createHash('sha256').update(`bench ${i}`).digest('base64url')}`;
-      const place = sign.place({ dateId: ready.dateId, placeId: number, number, startedAt: 0, admittedUntil: 0, expiresAt: 4_000_000_000 }, bindingOf(session));
+      const place = sign.place(
+        { dateId: ready.dateId, placeId: number, number, startedAt: 0, admittedUntil: 0, expiresAt: 4_000_000_000 },
+        bindingOf(session),
+      );
       const cookie = `hf_session=${session}; hf_queue_${ready.dateId}=${place}`;
       return { method: 'GET' as const, path: `/ajax/queue/${ready.dateId}/status/`, headers: { cookie } };
     });
@@ -148,20 +168,29 @@ async function pollCost(): Promise<void> {
       const used = cpuMs(child.pid!) - before - idle * ((performance.now() - started) / 1000);
       const n = result.requests.total;
       const bad = result.non2xx + result.errors;
-      console.log(`  ${label.padEnd(26)} ${fmt(result.requests.average)} requests/s, server CPU ${fmt((used / n) * 1000, 1)} µs per request${bad ? `, ${bad} failed` : ''}`);
+      console.log(
+        `  ${label.padEnd(26)} ${fmt(result.requests.average)} requests/s, server CPU ${fmt((used / n) * 1000, 1)} µs per request${bad ? `, ${bad} failed` : ''}`,
+      );
       return used / n;
     };
-    console.log(`1. Server CPU per poll against /health (${fmt(QUEUED)} buyers queued; server in its own process; turns alternate)`);
+    console.log(
+      `1. Server CPU per poll against /health (${fmt(QUEUED)} buyers queued; server in its own process; turns alternate)`,
+    );
     // A live on-sale steps its queue once a second (admission, the draw, what is left), whoever
     // polls and however often: one buyer's poll a second keeps it stepping through every turn,
     // /health's too, so the turns compare what one more request costs. The step's own cost is
     // measured first, on its own.
-    const ticker = setInterval(() => void fetch(`${base}${requests[0]!.path}`, { headers: requests[0]!.headers }).then((r) => r.arrayBuffer()), 1000);
+    const ticker = setInterval(
+      () => void fetch(`${base}${requests[0]!.path}`, { headers: requests[0]!.headers }).then((r) => r.arrayBuffer()),
+      1000,
+    );
     try {
       await new Promise((resolve) => setTimeout(resolve, 2000));
       const stepBefore = cpuMs(child.pid!);
       await new Promise((resolve) => setTimeout(resolve, SECONDS * 1000));
-      console.log(`  the queue stepping with one poll a second: ${fmt((cpuMs(child.pid!) - stepBefore) / SECONDS, 1)} ms of server CPU a second`);
+      console.log(
+        `  the queue stepping with one poll a second: ${fmt((cpuMs(child.pid!) - stepBefore) / SECONDS, 1)} ms of server CPU a second`,
+      );
       const health: number[] = [];
       const poll: number[] = [];
       for (const round of [0, 1, 2, 3]) {
@@ -203,7 +232,13 @@ function kendallTau(a: number[], b: number[]): number {
 
 async function fifo(db: Database): Promise<void> {
   const onSaleAt = new Date(Date.now() - 1000);
-  const { dateId } = await queuedDate(db, { capacity: CAPACITY, queued: QUEUED, onSaleAt, ratePerMinute: RATE_PER_MINUTE, maxShoppers: 1000 });
+  const { dateId } = await queuedDate(db, {
+    capacity: CAPACITY,
+    queued: QUEUED,
+    onSaleAt,
+    ratePerMinute: RATE_PER_MINUTE,
+    maxShoppers: 1000,
+  });
   // Buyers arriving one after another after the on-sale, 8 at a time in flight (as from many browsers).
   const arrivals = 3000;
   const joinedAs: { sent: number; number: number }[] = [];
@@ -222,14 +257,24 @@ async function fifo(db: Database): Promise<void> {
     joinedAs.map((j) => j.number),
   );
   const first = Math.min(...joinedAs.map((j) => j.number));
-  console.log(`2. Admitted order against join order: ${fmt(arrivals)} buyers joining after ${fmt(QUEUED)} queued, 8 at a time`);
-  console.log(`  numbered from ${fmt(first)} (behind the ${fmt(QUEUED)} already queued); Kendall tau ${fmt(tau, 4)} (≥ 0.99 wanted)`);
+  console.log(
+    `2. Admitted order against join order: ${fmt(arrivals)} buyers joining after ${fmt(QUEUED)} queued, 8 at a time`,
+  );
+  console.log(
+    `  numbered from ${fmt(first)} (behind the ${fmt(QUEUED)} already queued); Kendall tau ${fmt(tau, 4)} (≥ 0.99 wanted)`,
+  );
 }
 
 async function admission(db: Database): Promise<void> {
   const onSaleAt = new Date('2026-09-01T10:00:00Z');
   let now = new Date(onSaleAt);
-  const { dateId, typeId, poolId } = await queuedDate(db, { capacity: CAPACITY, queued: QUEUED, onSaleAt, ratePerMinute: RATE_PER_MINUTE, maxShoppers: 5_000 });
+  const { dateId, typeId, poolId } = await queuedDate(db, {
+    capacity: CAPACITY,
+    queued: QUEUED,
+    onSaleAt,
+    ratePerMinute: RATE_PER_MINUTE,
+    maxShoppers: 5_000,
+  });
   const rooms = new WaitingRooms(db, () => now);
   const reserving = 0.8;
   let admitted = 0;
@@ -278,16 +323,32 @@ async function admission(db: Database): Promise<void> {
     }
     if (reopenedAt !== null) break;
   }
-  const [pool] = await rows<{ sold: number; held: number; capacity: number }>(db, sql`SELECT sold, held, capacity FROM capacity_pools WHERE id = ${poolId}`);
-  const [live] = await rows<{ n: number }>(db, sql`SELECT COALESCE(sum(qty), 0)::int AS n FROM holds WHERE pool_id = ${poolId} AND deadline > ${now.toISOString()}::timestamptz`);
+  const [pool] = await rows<{ sold: number; held: number; capacity: number }>(
+    db,
+    sql`SELECT sold, held, capacity FROM capacity_pools WHERE id = ${poolId}`,
+  );
+  const [live] = await rows<{ n: number }>(
+    db,
+    sql`SELECT COALESCE(sum(qty), 0)::int AS n FROM holds WHERE pool_id = ${poolId} AND deadline > ${now.toISOString()}::timestamptz`,
+  );
   const overCapacity = Math.max(0, Number(pool!.sold) + Number(pool!.held) - Number(pool!.capacity));
   const measuredSeconds = soldOutAt ?? 1200;
   const rate = ((soldOutAt !== null ? admittedBeforeSoldOut : admitted) / measuredSeconds) * 60;
-  console.log(`3. Admission: ${fmt(QUEUED)} queued, ${fmt(CAPACITY)} tickets, configured ${fmt(RATE_PER_MINUTE)} a minute (simulated a second at a time, ${fmt((performance.now() - started) / 1000, 1)} s of real time)`);
-  console.log(`  admitted ${fmt(admittedInFirstMinute)} in the first minute, while tickets are plentiful: ${fmt(admittedInFirstMinute / RATE_PER_MINUTE, 3)} of the configured rate (within 10 % wanted)`);
-  console.log(`  admitted ${fmt(rate, 1)} a minute until the sell-out: ${fmt(rate / RATE_PER_MINUTE, 3)} of the configured rate (lower once the tickets left, less live holds and the turns still shopping, are fewer than the rate would let in)`);
-  console.log(`  tickets reserved ${fmt(reservedTickets)} for ${fmt(CAPACITY)} in stock (expired holds' tickets reserved again); reservations refused (stock gone) ${fmt(refused)}; oversold ${overCapacity} (0 wanted); live held at the end ${fmt(Number(live!.n))}`);
-  console.log(`4. Sold out told at ${soldOutAt === null ? 'never' : `${soldOutAt} s`}; the queue opened again at ${reopenedAt === null ? 'never' : `${reopenedAt} s`} (holds last ${CHECKOUT_SECONDS} s)`);
+  console.log(
+    `3. Admission: ${fmt(QUEUED)} queued, ${fmt(CAPACITY)} tickets, configured ${fmt(RATE_PER_MINUTE)} a minute (simulated a second at a time, ${fmt((performance.now() - started) / 1000, 1)} s of real time)`,
+  );
+  console.log(
+    `  admitted ${fmt(admittedInFirstMinute)} in the first minute, while tickets are plentiful: ${fmt(admittedInFirstMinute / RATE_PER_MINUTE, 3)} of the configured rate (within 10 % wanted)`,
+  );
+  console.log(
+    `  admitted ${fmt(rate, 1)} a minute until the sell-out: ${fmt(rate / RATE_PER_MINUTE, 3)} of the configured rate (lower once the tickets left, less live holds and the turns still shopping, are fewer than the rate would let in)`,
+  );
+  console.log(
+    `  tickets reserved ${fmt(reservedTickets)} for ${fmt(CAPACITY)} in stock (expired holds' tickets reserved again); reservations refused (stock gone) ${fmt(refused)}; oversold ${overCapacity} (0 wanted); live held at the end ${fmt(Number(live!.n))}`,
+  );
+  console.log(
+    `4. Sold out told at ${soldOutAt === null ? 'never' : `${soldOutAt} s`}; the queue opened again at ${reopenedAt === null ? 'never' : `${reopenedAt} s`} (holds last ${CHECKOUT_SECONDS} s)`,
+  );
 }
 
 /**
@@ -299,11 +360,21 @@ async function release(db: Database): Promise<void> {
   const onSaleAt = new Date('2026-09-01T10:00:00Z');
   let now = new Date(onSaleAt);
   const released = 10;
-  const { dateId, typeId } = await queuedDate(db, { capacity: released, queued: QUEUED, onSaleAt, ratePerMinute: 6000, maxShoppers: 100_000 });
+  const { dateId, typeId } = await queuedDate(db, {
+    capacity: released,
+    queued: QUEUED,
+    onSaleAt,
+    ratePerMinute: 6000,
+    maxShoppers: 100_000,
+  });
   const rooms = new WaitingRooms(db, () => now);
   const [sale] = await salesWith(db, [[{ ticketTypeId: typeId, qty: released }]]);
   // Every ticket held, for 5 seconds: sold out until the holds run out together.
-  const held = await reserveSale(db, sale!, now, 5, { maxPerOrder: released, maxHeldPerBuyer: released, buyer: { userId: null, ip: '10.0.0.1' } });
+  const held = await reserveSale(db, sale!, now, 5, {
+    maxPerOrder: released,
+    maxHeldPerBuyer: released,
+    buyer: { userId: null, ip: '10.0.0.1' },
+  });
   if (!held.reserved) throw new Error(`the release's hold was refused: ${held.error}`);
   const step = async () => (await rooms.current()).get(dateId)!.row;
   const before = (await step()).admittedThrough;
@@ -312,15 +383,24 @@ async function release(db: Database): Promise<void> {
     await step();
   }
   const admitted = (await step()).admittedThrough - before;
-  console.log(`5b. A release of ${released} tickets to ${fmt(QUEUED)} queued (let in at 100 a second, nobody reserving, 30 s): ${admitted} let in, ${fmt(admitted / released, 2)} × what it can serve (≤ 1.2 wanted)`);
+  console.log(
+    `5b. A release of ${released} tickets to ${fmt(QUEUED)} queued (let in at 100 a second, nobody reserving, 30 s): ${admitted} let in, ${fmt(admitted / released, 2)} × what it can serve (≤ 1.2 wanted)`,
+  );
 }
 
 /* ---------- 6. pushed to open pages ---------- */
 
-const p95 = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))] ?? NaN;
+const p95 = (xs: number[]) =>
+  [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(xs.length * 0.95))] ?? NaN;
 
 /** One open queue page: its event stream on a socket of its own, and what it heard when. */
-function openPage(port: number, path: string, cookie: string, onEvent: (event: string, data: string) => void, index = 0): Promise<() => void> {
+function openPage(
+  port: number,
+  path: string,
+  cookie: string,
+  onEvent: (event: string, data: string) => void,
+  index = 0,
+): Promise<() => void> {
   return new Promise((resolve, reject) => {
     // Pages come from several loopback addresses, as a crowd comes from many: one address has about
     // 28,000 ports to connect from.
@@ -328,7 +408,9 @@ function openPage(port: number, path: string, cookie: string, onEvent: (event: s
     let buffer = '';
     let ready = false;
     socket.setEncoding('utf8');
-    socket.on('connect', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\nCookie: ${cookie}\r\n\r\n`));
+    socket.on('connect', () =>
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\nAccept: text/event-stream\r\nCookie: ${cookie}\r\n\r\n`),
+    );
     socket.on('data', (chunk: string) => {
       buffer += chunk;
       if (!ready) {
@@ -358,13 +440,25 @@ async function pushed(): Promise<void> {
   const admitPerMinute = 6000;
   const capacity = 1000;
   // The pages open before the on-sale, which then opens.
-  const { dateId, poolId } = await queuedDate(database.db, { capacity, queued: QUEUED, onSaleAt: new Date(Date.now() + 3_600_000), ratePerMinute: admitPerMinute, maxShoppers: 100_000 });
-  const app = await buildApp({ db: database.db, config: testConfig({ sessionSecret: secret, staticDir: '/nonexistent', rateLimitPerMinute: 1_000_000_000 }), logger: false });
+  const { dateId, poolId } = await queuedDate(database.db, {
+    capacity,
+    queued: QUEUED,
+    onSaleAt: new Date(Date.now() + 3_600_000),
+    ratePerMinute: admitPerMinute,
+    maxShoppers: 100_000,
+  });
+  const app = await buildApp({
+    db: database.db,
+    config: testConfig({ sessionSecret: secret, staticDir: '/nonexistent', rateLimitPerMinute: 1_000_000_000 }),
+    logger: false,
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = app.server.address() as { port: number };
   const sign = signer(secret);
   // The first 300 in line, to be let in at 100 a second; the rest spread over the queue, to hear 'sold out'.
-  const numbers = Array.from({ length: listeners }, (_, i) => (i < 300 ? i + 1 : 301 + Math.floor(((i - 300) * (QUEUED - 301)) / Math.max(1, listeners - 300))));
+  const numbers = Array.from({ length: listeners }, (_, i) =>
+    i < 300 ? i + 1 : 301 + Math.floor(((i - 300) * (QUEUED - 301)) / Math.max(1, listeners - 300)),
+  );
   const admittedAt = new Map<number, number>();
   const turnTimes: number[] = [];
   const soldOutHeard: number[] = [];
@@ -372,7 +466,10 @@ async function pushed(): Promise<void> {
   const closers: (() => void)[] = [];
   const cookieOf = (n: number) => {
     const session = `a${createHash('sha256').update(`push ${n}`).digest('base64url')}`;
-    const place = sign.place({ dateId, placeId: n, number: n, startedAt: 0, admittedUntil: 0, expiresAt: 4_000_000_000 }, bindingOf(session));
+    const place = sign.place(
+      { dateId, placeId: n, number: n, startedAt: 0, admittedUntil: 0, expiresAt: 4_000_000_000 },
+      bindingOf(session),
+    );
     return `hf_session=${session}; hf_queue_${dateId}=${place}`;
   };
   const opened = performance.now();
@@ -380,28 +477,44 @@ async function pushed(): Promise<void> {
     closers.push(
       ...(await Promise.all(
         numbers.slice(i, i + 500).map((n, j) =>
-          openPage(port, `/ajax/queue/${dateId}/events/`, cookieOf(n), (event) => {
-            if (event === 'nudge' && n <= 300) {
-              // The page asks at once, and knows it is let in when its poll says so.
-              void fetch(`http://127.0.0.1:${port}/ajax/queue/${dateId}/status/`, { headers: { cookie: cookieOf(n) } })
-                .then((r) => r.json() as Promise<{ state: string }>)
-                .then((s) => {
-                  if (s.state === 'admitted' && admittedAt.has(n)) turnTimes.push(performance.now() - admittedAt.get(n)!);
-                });
-            }
-            if (event === 'status' && soldOutAt > 0) soldOutHeard.push(performance.now() - soldOutAt);
-          }, i + j),
+          openPage(
+            port,
+            `/ajax/queue/${dateId}/events/`,
+            cookieOf(n),
+            (event) => {
+              if (event === 'nudge' && n <= 300) {
+                // The page asks at once, and knows it is let in when its poll says so.
+                void fetch(`http://127.0.0.1:${port}/ajax/queue/${dateId}/status/`, {
+                  headers: { cookie: cookieOf(n) },
+                })
+                  .then((r) => r.json() as Promise<{ state: string }>)
+                  .then((s) => {
+                    if (s.state === 'admitted' && admittedAt.has(n))
+                      turnTimes.push(performance.now() - admittedAt.get(n)!);
+                  });
+              }
+              if (event === 'status' && soldOutAt > 0) soldOutHeard.push(performance.now() - soldOutAt);
+            },
+            i + j,
+          ),
         ),
       )),
     );
   }
-  console.log(`6. Pushed to open pages: ${fmt(listeners)} pages listening (opened in ${fmt((performance.now() - opened) / 1000, 1)} s), ${fmt(QUEUED)} queued, ${fmt(admitPerMinute)} let in a minute`);
-  await database.db.execute(sql`UPDATE event_date_queues SET on_sale_at = ${new Date().toISOString()}::timestamptz, stepped_at = NULL WHERE event_date_id = ${dateId}`);
+  console.log(
+    `6. Pushed to open pages: ${fmt(listeners)} pages listening (opened in ${fmt((performance.now() - opened) / 1000, 1)} s), ${fmt(QUEUED)} queued, ${fmt(admitPerMinute)} let in a minute`,
+  );
+  await database.db.execute(
+    sql`UPDATE event_date_queues SET on_sale_at = ${new Date().toISOString()}::timestamptz, stepped_at = NULL WHERE event_date_id = ${dateId}`,
+  );
   // When admission reached each number, by the queue's row, read every 20 ms (as the server's own read finds it).
   let through = 0;
   const started = performance.now();
   while (through < 300 && performance.now() - started < 30_000) {
-    const [row] = await rows<{ admitted_through: number }>(database.db, sql`SELECT admitted_through::int FROM event_date_queues WHERE event_date_id = ${dateId}`);
+    const [row] = await rows<{ admitted_through: number }>(
+      database.db,
+      sql`SELECT admitted_through::int FROM event_date_queues WHERE event_date_id = ${dateId}`,
+    );
     const now = performance.now();
     for (let n = through + 1; n <= Math.min(300, Number(row!.admitted_through)); n++) admittedAt.set(n, now);
     through = Number(row!.admitted_through);
@@ -411,11 +524,19 @@ async function pushed(): Promise<void> {
   // The last ticket goes: every page still waiting should show 'sold out'.
   soldOutAt = performance.now();
   await database.db.execute(sql`UPDATE capacity_pools SET sold = capacity - held WHERE id = ${poolId}`);
-  const [row] = await rows<{ through: number }>(database.db, sql`SELECT admitted_through::int AS through FROM event_date_queues WHERE event_date_id = ${dateId}`);
+  const [row] = await rows<{ through: number }>(
+    database.db,
+    sql`SELECT admitted_through::int AS through FROM event_date_queues WHERE event_date_id = ${dateId}`,
+  );
   const waiting = numbers.filter((n) => n > Number(row!.through)).length;
-  for (let i = 0; i < 100 && soldOutHeard.length < waiting; i++) await new Promise((resolve) => setTimeout(resolve, 100));
-  console.log(`  'your turn': ${fmt(turnTimes.length)} of 300 pages let in; from admission to the page knowing it: p95 ${fmt(p95(turnTimes))} ms, worst ${fmt(Math.max(...turnTimes))} ms (≤ 5,000 wanted)`);
-  console.log(`  'sold out': heard by ${fmt(soldOutHeard.length)} of ${fmt(waiting)} waiting pages; from the last ticket going: p95 ${fmt(p95(soldOutHeard))} ms, worst ${fmt(Math.max(...soldOutHeard))} ms (≤ 5,000 wanted)`);
+  for (let i = 0; i < 100 && soldOutHeard.length < waiting; i++)
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  console.log(
+    `  'your turn': ${fmt(turnTimes.length)} of 300 pages let in; from admission to the page knowing it: p95 ${fmt(p95(turnTimes))} ms, worst ${fmt(Math.max(...turnTimes))} ms (≤ 5,000 wanted)`,
+  );
+  console.log(
+    `  'sold out': heard by ${fmt(soldOutHeard.length)} of ${fmt(waiting)} waiting pages; from the last ticket going: p95 ${fmt(p95(soldOutHeard))} ms, worst ${fmt(Math.max(...soldOutHeard))} ms (≤ 5,000 wanted)`,
+  );
   for (const close of closers) close();
   await app.close();
   await database.close();
@@ -441,26 +562,41 @@ async function queueLighthouse(base: string): Promise<void> {
     console.log('5. Lighthouse: no queued event date on that server');
     return;
   }
-  const chrome = await chromeLauncher.launch({ chromePath: chromiumPath(), chromeFlags: ['--headless=new', ...CHROMIUM_ARGS], logLevel: 'silent' });
+  const chrome = await chromeLauncher.launch({
+    chromePath: chromiumPath(),
+    chromeFlags: ['--headless=new', ...CHROMIUM_ARGS],
+    logLevel: 'silent',
+  });
   try {
     const scores: number[] = [];
     for (let run = 0; run < Number(process.env.LIGHTHOUSE_RUNS ?? 3); run++) {
-      const result = await lighthouse(`${base}${queuePath}`, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: ['performance', 'accessibility', 'best-practices'] });
+      const result = await lighthouse(`${base}${queuePath}`, {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: ['performance', 'accessibility', 'best-practices'],
+      });
       const lhr = result!.lhr;
       // A buyer let in leaves the queue page for the tickets: that run measured another page.
       if (lhr.runtimeError || new URL(lhr.finalDisplayedUrl).pathname !== queuePath) {
-        console.log(`  run ${run + 1} left the queue page (${lhr.runtimeError?.code ?? new URL(lhr.finalDisplayedUrl).pathname}: the buyer was let in), not counted`);
+        console.log(
+          `  run ${run + 1} left the queue page (${lhr.runtimeError?.code ?? new URL(lhr.finalDisplayedUrl).pathname}: the buyer was let in), not counted`,
+        );
         continue;
       }
       scores.push(Math.round((lhr.categories.performance?.score ?? 0) * 100));
       if (scores.length === 1) {
         const a = (id: string) => Math.round(lhr.audits[id]?.numericValue ?? NaN);
-        console.log(`5. Lighthouse mobile on ${queuePath}: accessibility ${Math.round((lhr.categories.accessibility?.score ?? 0) * 100)}, best-practices ${Math.round((lhr.categories['best-practices']?.score ?? 0) * 100)}; LCP ${a('largest-contentful-paint')} ms, TBT ${a('total-blocking-time')} ms, script transferred ${fmt((lhr.audits['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] } | undefined)?.items?.find((i) => i.resourceType === 'script')?.transferSize ?? 0)} bytes`);
+        console.log(
+          `5. Lighthouse mobile on ${queuePath}: accessibility ${Math.round((lhr.categories.accessibility?.score ?? 0) * 100)}, best-practices ${Math.round((lhr.categories['best-practices']?.score ?? 0) * 100)}; LCP ${a('largest-contentful-paint')} ms, TBT ${a('total-blocking-time')} ms, script transferred ${fmt((lhr.audits['resource-summary']?.details as { items?: { resourceType: string; transferSize: number }[] } | undefined)?.items?.find((i) => i.resourceType === 'script')?.transferSize ?? 0)} bytes`,
+        );
       }
     }
     scores.sort((x, y) => x - y);
     if (scores.length === 0) return console.log('  no run stayed on the queue page: measure before the on-sale opens');
-    console.log(`  performance ${scores[Math.floor((scores.length - 1) / 2)]} (median of ${scores.join(', ')}; ≥ 95 wanted)`);
+    console.log(
+      `  performance ${scores[Math.floor((scores.length - 1) / 2)]} (median of ${scores.join(', ')}; ≥ 95 wanted)`,
+    );
   } finally {
     await chrome.kill();
   }
@@ -495,7 +631,8 @@ if (process.argv.includes('--serve')) {
   await freePortCheck();
   await pollCost();
   const driver = process.env.BENCH_DATABASE_URL || process.env.TEST_DATABASE_URL ? 'postgres' : 'pglite';
-  if (process.env.BENCH_DATABASE_URL && !process.env.TEST_DATABASE_URL) process.env.TEST_DATABASE_URL = process.env.BENCH_DATABASE_URL;
+  if (process.env.BENCH_DATABASE_URL && !process.env.TEST_DATABASE_URL)
+    process.env.TEST_DATABASE_URL = process.env.BENCH_DATABASE_URL;
   console.log(`(2–4 on ${driver})`);
   if (process.env.LIGHTHOUSE_URL) await queueLighthouse(process.env.LIGHTHOUSE_URL.replace(/\/$/, ''));
   for (const part of [fifo, admission, release]) {

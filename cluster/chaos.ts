@@ -24,7 +24,17 @@ import { rows, type Database } from '../server/db/index.ts';
 import { JOBS_LOCK } from '../server/db/jobLease.ts';
 import { hotEvent } from '../server/test/fixtures.ts';
 import * as t from '../server/db/schema.ts';
-import { balancerServers, down, killAppHost, leaderOf, nodeStatuses, restartApp, setLink, status, up } from './cluster.ts';
+import {
+  balancerServers,
+  down,
+  killAppHost,
+  leaderOf,
+  nodeStatuses,
+  restartApp,
+  setLink,
+  status,
+  up,
+} from './cluster.ts';
 import { APP_HOSTS, APP_PORT, APP_URL, DB_HOSTS, ROOT, WRITE_URL } from './topology.ts';
 import { Counters, rush, type Told } from './rush.ts';
 
@@ -67,7 +77,13 @@ function writeProbe() {
   const refused = new Map<string, { first: number; last: number; n: number }>();
   let stopped = false;
   let stoppedAt = 0;
-  const pool = new pg.Pool({ connectionString: WRITE_URL.replace(/\/[^/]+$/, '/postgres'), max: 2, connectionTimeoutMillis: 1000, query_timeout: 2000, keepAlive: true });
+  const pool = new pg.Pool({
+    connectionString: WRITE_URL.replace(/\/[^/]+$/, '/postgres'),
+    max: 2,
+    connectionTimeoutMillis: 1000,
+    query_timeout: 2000,
+    keepAlive: true,
+  });
   pool.on('error', () => undefined);
   const done = (async () => {
     await pool.query('CREATE TABLE IF NOT EXISTS write_probe (at timestamptz NOT NULL DEFAULT now())');
@@ -106,7 +122,8 @@ function writeProbe() {
       return Math.max(worst, (stoppedAt || Date.now()) - last) / 1000;
     },
     /** The errors seen from `from` to `to`. */
-    refusedBetween: (from: number, to: number) => [...refused].filter(([, r]) => r.last >= from && r.first <= to).map(([why, r]) => `${why} (${r.n}×)`),
+    refusedBetween: (from: number, to: number) =>
+      [...refused].filter(([, r]) => r.last >= from && r.first <= to).map(([why, r]) => `${why} (${r.n}×)`),
   };
 }
 
@@ -122,7 +139,12 @@ function jobsWatch() {
     while (!stopped) {
       try {
         if (!client) {
-          const c = new pg.Client({ connectionString: WRITE_URL, connectionTimeoutMillis: 1000, query_timeout: 1000, application_name: 'jobs-watch' });
+          const c = new pg.Client({
+            connectionString: WRITE_URL,
+            connectionTimeoutMillis: 1000,
+            query_timeout: 1000,
+            application_name: 'jobs-watch',
+          });
           c.on('error', () => undefined);
           client = c;
           await c.connect();
@@ -185,7 +207,15 @@ async function checkQueues(db: Database, told: Told[], queues: { eventDateId: nu
     queues.map((q) => sql`${q.eventDateId}`),
     sql`, `,
   );
-  const states = await rows<{ event_date_id: number; joined: number; admitted_through: number; on_sale_at: string; stepped_at: string | null; admit_per_minute: number; admitted: number }>(
+  const states = await rows<{
+    event_date_id: number;
+    joined: number;
+    admitted_through: number;
+    on_sale_at: string;
+    stepped_at: string | null;
+    admit_per_minute: number;
+    admitted: number;
+  }>(
     db,
     sql`SELECT q.event_date_id, q.joined::int, q.admitted_through::int, q.on_sale_at, q.stepped_at, q.admit_per_minute,
                (SELECT count(*) FROM queue_places p WHERE p.event_date_id = q.event_date_id AND p.admitted_at IS NOT NULL)::int AS admitted
@@ -196,8 +226,11 @@ async function checkQueues(db: Database, told: Told[], queues: { eventDateId: nu
     const stepped = q.stepped_at ? new Date(q.stepped_at).getTime() : opened;
     // Each step credits the rate for the time since the last; a step may start a second before the one it follows commits.
     const allowed = Math.floor((q.admit_per_minute / 60) * ((stepped - opened) / 1000 + 1)) + 1;
-    if (q.admitted_through > allowed) failures.push(`queue ${q.event_date_id} let in ${q.admitted_through}, more than its rate allows (${allowed})`);
-    figures.push(`queue ${q.event_date_id}: ${q.joined} places, line let in to ${q.admitted_through} (rate allows ${allowed}), ${q.admitted} admissions handed out`);
+    if (q.admitted_through > allowed)
+      failures.push(`queue ${q.event_date_id} let in ${q.admitted_through}, more than its rate allows (${allowed})`);
+    figures.push(
+      `queue ${q.event_date_id}: ${q.joined} places, line let in to ${q.admitted_through} (rate allows ${allowed}), ${q.admitted} admissions handed out`,
+    );
   }
   const [beyond] = await rows<{ n: number }>(
     db,
@@ -214,7 +247,14 @@ async function checkQueues(db: Database, told: Told[], queues: { eventDateId: nu
   if (twice!.sales > 0) failures.push(`${twice!.sales} sales reserved by more than one admission`);
 
   const admitted = told.filter((x) => x.admitted);
-  type PlaceRow = { id: number; user_id: number | null; admitted_through: number; number: number | null; admitted_at: string | null; reference: string | null };
+  type PlaceRow = {
+    id: number;
+    user_id: number | null;
+    admitted_through: number;
+    number: number | null;
+    admitted_at: string | null;
+    reference: string | null;
+  };
   const places = new Map<number, PlaceRow>();
   for (let i = 0; i < admitted.length; i += 500) {
     const ids = admitted.slice(i, i + 500).map((x) => sql`${x.placeId}`);
@@ -228,13 +268,17 @@ async function checkQueues(db: Database, told: Told[], queues: { eventDateId: nu
   }
   const lost = admitted.filter((x) => {
     const p = places.get(x.placeId!);
-    if (!p || p.user_id !== x.userId || p.admitted_at === null || p.number === null || p.number > p.admitted_through) return true;
+    if (!p || p.user_id !== x.userId || p.admitted_at === null || p.number === null || p.number > p.admitted_through)
+      return true;
     // The admission the buyer holds ends when the one recorded does: the first, not one given again later.
     const ends = Math.floor(new Date(p.admitted_at).getTime() / 1000) + ADMISSION_SECONDS;
     if (ends !== x.admissionEnds) return true;
     return x.reserved !== null && p.reference !== x.reserved;
   });
-  if (lost.length > 0) failures.push(`${lost.length} of ${admitted.length} admissions buyers were given are lost or changed (place ${lost[0]!.placeId})`);
+  if (lost.length > 0)
+    failures.push(
+      `${lost.length} of ${admitted.length} admissions buyers were given are lost or changed (place ${lost[0]!.placeId})`,
+    );
   const waits = admitted.map((x) => x.waitedMs! / 1000).sort((a, b) => a - b);
   const median = waits[Math.floor(waits.length / 2)] ?? 0;
   figures.push(
@@ -261,7 +305,14 @@ async function accounts(db: Database, n: number): Promise<number[]> {
 }
 
 /** The checks after the rush; each failure is one line. */
-async function check(db: Database, told: Told[], poolIds: number[]): Promise<{ failures: string[]; figures: { told_reserved: number; told_booked: number; held_unpaid: number; oversold: number; lost: number } }> {
+async function check(
+  db: Database,
+  told: Told[],
+  poolIds: number[],
+): Promise<{
+  failures: string[];
+  figures: { told_reserved: number; told_booked: number; held_unpaid: number; oversold: number; lost: number };
+}> {
   const failures: string[] = [];
   const [over] = await rows<{ n: number }>(
     db,
@@ -276,8 +327,12 @@ async function check(db: Database, told: Told[], poolIds: number[]): Promise<{ f
                (SELECT COALESCE(sum(l.qty), 0) FROM sale_lines l JOIN sales s ON s.id = l.sale_id JOIN ticket_types t ON t.id = l.ticket_type_id
                  JOIN event_dates d ON d.id = t.event_date_id WHERE s.paid_at IS NOT NULL AND d.pool_id IN (${sql.join(poolIds, sql`, `)}))::int AS lines`,
   );
-  if (soldVsLines!.sold !== soldVsLines!.lines) failures.push(`sold ${soldVsLines!.sold} but paid sales' lines say ${soldVsLines!.lines}`);
-  const [unbooked] = await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM payments WHERE status = 'succeeded' AND outcome IS NULL`);
+  if (soldVsLines!.sold !== soldVsLines!.lines)
+    failures.push(`sold ${soldVsLines!.sold} but paid sales' lines say ${soldVsLines!.lines}`);
+  const [unbooked] = await rows<{ n: number }>(
+    db,
+    sql`SELECT count(*)::int AS n FROM payments WHERE status = 'succeeded' AND outcome IS NULL`,
+  );
   if (unbooked!.n > 0) failures.push(`${unbooked!.n} captured payments neither booked nor refunded`);
   const [refundless] = await rows<{ n: number }>(
     db,
@@ -313,7 +368,13 @@ async function check(db: Database, told: Told[], poolIds: number[]): Promise<{ f
               sql`, `,
             )})`,
     );
-    for (const x of r) found.set(x.reference, { paid: x.paid, qty: x.qty, held: x.held, deadline: x.deadline ? new Date(x.deadline) : null });
+    for (const x of r)
+      found.set(x.reference, {
+        paid: x.paid,
+        qty: x.qty,
+        held: x.held,
+        deadline: x.deadline ? new Date(x.deadline) : null,
+      });
   }
   const booked = told.filter((t) => t.booked);
   const missingBookings = booked.filter((t) => !found.get(t.reserved!)?.paid || found.get(t.reserved!)!.qty !== t.qty);
@@ -321,7 +382,10 @@ async function check(db: Database, told: Told[], poolIds: number[]): Promise<{ f
     const f = found.get(t.reserved!);
     return `${t.reserved} (${t.method}, told ${t.qty}${t.booked ? ' booked' : ' held'}; ${f ? `${f.paid ? 'paid' : 'unpaid'}, ${f.qty} on the sale, ${f.held} held until ${f.deadline?.toISOString() ?? 'never'}` : 'no such sale'})`;
   };
-  if (missingBookings.length > 0) failures.push(`${missingBookings.length} bookings buyers were told of are missing or changed: ${missingBookings.slice(0, 3).map(described).join('; ')}`);
+  if (missingBookings.length > 0)
+    failures.push(
+      `${missingBookings.length} bookings buyers were told of are missing or changed: ${missingBookings.slice(0, 3).map(described).join('; ')}`,
+    );
   // Nothing in the rush lets a hold go before its time (CHECKOUT_TIME, 10 minutes): every one told and not paid is still held, in full.
   const now = new Date();
   const heldOnly = told.filter((t) => t.reserved && !t.booked);
@@ -331,10 +395,19 @@ async function check(db: Database, told: Told[], poolIds: number[]): Promise<{ f
     if (s.paid) return false;
     return s.deadline === null || s.deadline <= now || s.held !== t.qty;
   });
-  if (lostHolds.length > 0) failures.push(`${lostHolds.length} holds buyers were told of are gone before their time: ${lostHolds.slice(0, 3).map(described).join('; ')}`);
+  if (lostHolds.length > 0)
+    failures.push(
+      `${lostHolds.length} holds buyers were told of are gone before their time: ${lostHolds.slice(0, 3).map(described).join('; ')}`,
+    );
   return {
     failures,
-    figures: { told_reserved: refs.length, told_booked: booked.length, held_unpaid: heldOnly.length, oversold: over!.n, lost: missingBookings.length + lostHolds.length },
+    figures: {
+      told_reserved: refs.length,
+      told_booked: booked.length,
+      held_unpaid: heldOnly.length,
+      oversold: over!.n,
+      lost: missingBookings.length + lostHolds.length,
+    },
   };
 }
 
@@ -357,10 +430,15 @@ async function chaos() {
     const probe = writeProbe();
     const jobs = jobsWatch();
     const onSaleAt = new Date(Date.now() + 1000 + ON_SALE_AFTER_S * 1000);
-    const queues = [await queueFor(db, big.types[0]!.eventDateId, onSaleAt, BIG_ADMIT_PER_MINUTE), await queueFor(db, small.types[0]!.eventDateId, onSaleAt, SMALL_ADMIT_PER_MINUTE)];
+    const queues = [
+      await queueFor(db, big.types[0]!.eventDateId, onSaleAt, BIG_ADMIT_PER_MINUTE),
+      await queueFor(db, small.types[0]!.eventDateId, onSaleAt, SMALL_ADMIT_PER_MINUTE),
+    ];
     await sleep(1000);
 
-    const primaryDownsBefore = (await balancerServers()).filter((b) => b.proxy === 'primary').reduce((n, b) => n + b.downs, 0);
+    const primaryDownsBefore = (await balancerServers())
+      .filter((b) => b.proxy === 'primary')
+      .reduce((n, b) => n + b.downs, 0);
     const start = Date.now();
     const at = (s: number) => start + s * 1000;
     const bigTarget = { ticketTypeId: big.types[0]!.id, queuedDateId: big.types[0]!.eventDateId };
@@ -380,15 +458,24 @@ async function chaos() {
     const leader = await leaderOf();
     if (!leader?.postmasterPid) throw new Error('no leader to kill');
     process.kill(leader.postmasterPid, 'SIGKILL');
-    events.push({ name: 'leader postmaster SIGKILLed', at: Date.now(), detail: `${leader.name} pid ${leader.postmasterPid}` });
+    events.push({
+      name: 'leader postmaster SIGKILLed',
+      at: Date.now(),
+      detail: `${leader.name} pid ${leader.postmasterPid}`,
+    });
 
     await sleep(at(KILL_APP_AT) - Date.now());
     const holding = [...jobs.seen].reverse().find((s) => s.holders.length === 1)?.holders[0];
     const holder = holding?.app;
     const victim = APP_HOSTS.find((a) => a.name === holder) ?? APP_HOSTS[0]!;
-    const sessionsBefore = (await balancerServers()).find((x) => x.proxy === 'app' && x.server === victim.name)?.sessions ?? 0;
+    const sessionsBefore =
+      (await balancerServers()).find((x) => x.proxy === 'app' && x.server === victim.name)?.sessions ?? 0;
     killAppHost(victim);
-    events.push({ name: 'app host killed', at: Date.now(), detail: `${victim.name}${holder === victim.name ? ' (running the jobs)' : ''}` });
+    events.push({
+      name: 'app host killed',
+      at: Date.now(),
+      detail: `${victim.name}${holder === victim.name ? ' (running the jobs)' : ''}`,
+    });
     // Its supervisor starts it again; it is back once it answers its health check and the balancer sends it buyers.
     await sleep(RESTART_APP_AFTER_S * 1000);
     restartApp(victim);
@@ -405,13 +492,23 @@ async function chaos() {
           if (ok) healthyAt = Date.now();
         }
         if (healthyAt !== null) {
-          const row = (await balancerServers().catch(() => [])).find((x) => x.proxy === 'app' && x.server === victim.name);
+          const row = (await balancerServers().catch(() => [])).find(
+            (x) => x.proxy === 'app' && x.server === victim.name,
+          );
           if (row?.status === 'UP' && row.sessions > sessionsBefore)
-            return { healthyAfter: (healthyAt - restartedAt) / 1000, servingAfter: (Date.now() - restartedAt) / 1000, sessions: row.sessions - sessionsBefore };
+            return {
+              healthyAfter: (healthyAt - restartedAt) / 1000,
+              servingAfter: (Date.now() - restartedAt) / 1000,
+              sessions: row.sessions - sessionsBefore,
+            };
         }
         await sleep(250);
       }
-      return { healthyAfter: healthyAt === null ? null : (healthyAt - restartedAt) / 1000, servingAfter: null, sessions: 0 };
+      return {
+        healthyAfter: healthyAt === null ? null : (healthyAt - restartedAt) / 1000,
+        servingAfter: null,
+        sessions: 0,
+      };
     })();
 
     await sleep(at(CUT_REPLICA_AT) - Date.now());
@@ -445,13 +542,19 @@ async function chaos() {
     // The jobs: never two holders at once, and a holder again after the host running them died.
     // The dead host's session holds the lock until the balancer finds the host gone; then the next host to ask takes it.
     const doubled = jobs.seen.filter((s) => s.holders.length > 1);
-    if (doubled.length > 0) failures.push(`the jobs' lock was seen held by ${doubled[0]!.holders.map((h) => h.app).join(' and ')} at once`);
+    if (doubled.length > 0)
+      failures.push(`the jobs' lock was seen held by ${doubled[0]!.holders.map((h) => h.app).join(' and ')} at once`);
     const appKilledAt = events[1]!.at;
     const released = jobs.seen.find((s) => s.at > appKilledAt && !s.holders.some((h) => h.pid === holding?.pid));
-    const takeover = jobs.seen.find((s) => s.at > appKilledAt && s.holders.length === 1 && s.holders[0]!.pid !== holding?.pid);
+    const takeover = jobs.seen.find(
+      (s) => s.at > appKilledAt && s.holders.length === 1 && s.holders[0]!.pid !== holding?.pid,
+    );
     const takeoverS = takeover ? (takeover.at - appKilledAt) / 1000 : null;
     if (takeoverS === null) failures.push('no other app host took the jobs over after the one running them died');
-    else if (takeoverS > TAKEOVER_CEILING_S) failures.push(`the jobs were taken over ${takeoverS.toFixed(1)} s after their host died (ceiling ${TAKEOVER_CEILING_S} s)`);
+    else if (takeoverS > TAKEOVER_CEILING_S)
+      failures.push(
+        `the jobs were taken over ${takeoverS.toFixed(1)} s after their host died (ceiling ${TAKEOVER_CEILING_S} s)`,
+      );
     const holders = [...new Set(jobs.seen.flatMap((s) => s.holders.map((h) => h.app)))];
 
     const result = await check(db, told, [big.poolId, small.poolId]);
@@ -463,9 +566,14 @@ async function chaos() {
         `${victim.name}, restarted, ${restarted.healthyAfter === null ? 'never answered its health check' : 'answered its health check but the balancer sent it nobody'} within ${RESTART_CEILING_S} s`,
       );
     const errors = Object.fromEntries([...counters.byKind].sort((a, b) => b[1] - a[1]));
-    for (const kind of Object.keys(errors)) if (/^5\d\d$/.test(kind)) failures.push(`${errors[kind]} answers were ${kind}`);
-    if (journeyFailures.length > 0) failures.push(`${journeyFailures.length} journeys gave up: ${journeyFailures.slice(0, 3).join('; ')}`);
-    if (failoverWindow > WINDOW_GOAL_S) failures.push(`writes were unavailable for ${failoverWindow.toFixed(1)} s after the leader died (goal ≤ ${WINDOW_GOAL_S} s)`);
+    for (const kind of Object.keys(errors))
+      if (/^5\d\d$/.test(kind)) failures.push(`${errors[kind]} answers were ${kind}`);
+    if (journeyFailures.length > 0)
+      failures.push(`${journeyFailures.length} journeys gave up: ${journeyFailures.slice(0, 3).join('; ')}`);
+    if (failoverWindow > WINDOW_GOAL_S)
+      failures.push(
+        `writes were unavailable for ${failoverWindow.toFixed(1)} s after the leader died (goal ≤ ${WINDOW_GOAL_S} s)`,
+      );
     const [sold] = await rows<{ big: number; small: number }>(
       db,
       sql`SELECT (SELECT sold FROM capacity_pools WHERE id = ${big.poolId}) AS big, (SELECT sold + held FROM capacity_pools WHERE id = ${small.poolId}) AS small`,
@@ -475,24 +583,38 @@ async function chaos() {
     const balancer = await balancerServers().catch(() => []);
     const staleReads = balancer.filter((b) => b.proxy === 'replicas').reduce((n, b) => n + b.sessions, 0);
     // The leader killed is marked down once; more would be the health check flapping under load.
-    const primaryDowns = balancer.filter((b) => b.proxy === 'primary').reduce((n, b) => n + b.downs, 0) - primaryDownsBefore;
+    const primaryDowns =
+      balancer.filter((b) => b.proxy === 'primary').reduce((n, b) => n + b.downs, 0) - primaryDownsBefore;
     const count = (re: RegExp) => Object.entries(errors).reduce((n, [kind, k]) => (re.test(kind) ? n + k : n), 0);
     say('');
     say('The chaos test');
     for (const e of events) say(`  ${((e.at - start) / 1000).toFixed(1).padStart(5)} s  ${e.name}: ${e.detail}`);
-    say(`  write-unavailability window after the leader's postmaster died: ${failoverWindow.toFixed(1)} s (goal ≤ ${WINDOW_GOAL_S} s)`);
-    if (failoverWindow > WINDOW_GOAL_S) say(`    the probe's writes failed with: ${probe.refusedBetween(killAt, killAt + 15_000).join('; ') || 'nothing (they waited)'}`);
+    say(
+      `  write-unavailability window after the leader's postmaster died: ${failoverWindow.toFixed(1)} s (goal ≤ ${WINDOW_GOAL_S} s)`,
+    );
+    if (failoverWindow > WINDOW_GOAL_S)
+      say(
+        `    the probe's writes failed with: ${probe.refusedBetween(killAt, killAt + 15_000).join('; ') || 'nothing (they waited)'}`,
+      );
     say(`  longest write stall after the replica was cut off: ${cutWindow.toFixed(1)} s`);
-    say(`  new leader: ${after.nodes.find((n) => n.role === 'leader')?.name ?? 'none'}; nodes: ${after.nodes.map((n) => `${n.name} ${n.role}`).join(', ')}`);
-    say(`  holds/s from the on-sale to the leader's kill ${rates.before.toFixed(1)}, during the faults ${rates.during.toFixed(1)}, after ${rates.after.toFixed(1)}`);
-    say(`  buyers: ${told.length} journeys, ${result.figures.told_reserved} told reserved, ${result.figures.told_booked} told booked; the small date sold or held ${sold!.small} of ${SMALL_CAPACITY}`);
+    say(
+      `  new leader: ${after.nodes.find((n) => n.role === 'leader')?.name ?? 'none'}; nodes: ${after.nodes.map((n) => `${n.name} ${n.role}`).join(', ')}`,
+    );
+    say(
+      `  holds/s from the on-sale to the leader's kill ${rates.before.toFixed(1)}, during the faults ${rates.during.toFixed(1)}, after ${rates.after.toFixed(1)}`,
+    );
+    say(
+      `  buyers: ${told.length} journeys, ${result.figures.told_reserved} told reserved, ${result.figures.told_booked} told booked; the small date sold or held ${sold!.small} of ${SMALL_CAPACITY}`,
+    );
     for (const line of queued.figures) say(`  ${line}`);
     say(
       `  ${victim.name} restarted: ${restarted.healthyAfter === null ? 'never healthy' : `healthy after ${restarted.healthyAfter.toFixed(1)} s`}${restarted.servingAfter === null ? '' : `, serving through the balancer after ${restarted.servingAfter.toFixed(1)} s (${restarted.sessions} requests by the end)`}`,
     );
     say(`  answers by kind: ${JSON.stringify(errors)}`);
     if (counters.refused.size > 0) say(`  refusals: ${JSON.stringify(Object.fromEntries(counters.refused))}`);
-    say(`  the balancer: a node of the write port marked down ${primaryDowns} times during the rush (the leader killed: 1), ${staleReads} connections for stale reads to the replicas`);
+    say(
+      `  the balancer: a node of the write port marked down ${primaryDowns} times during the rush (the leader killed: 1), ${staleReads} connections for stale reads to the replicas`,
+    );
     say(
       `  jobs' lock held by: ${holders.join(', ') || 'nobody'}; after ${victim.name} died its session let go in ${released ? `${((released.at - appKilledAt) / 1000).toFixed(1)} s` : '?'}, ${takeover && takeoverS !== null ? `${takeover.holders[0]!.app} took over in ${takeoverS.toFixed(1)} s (ceiling ${TAKEOVER_CEILING_S} s)` : 'nobody took over'}`,
     );
@@ -533,10 +655,21 @@ async function bench() {
       const told: Told[] = [];
       const start = Date.now();
       const targets = [{ ticketTypeId: big.types[0]!.id, queuedDateId: null }];
-      await rush({ base: APP_URL, concurrency: 24, targets, userIds: userIds.slice(used), until: () => Date.now() > start + 20_000, counters, told, failures: [] });
+      await rush({
+        base: APP_URL,
+        concurrency: 24,
+        targets,
+        userIds: userIds.slice(used),
+        until: () => Date.now() > start + 20_000,
+        counters,
+        told,
+        failures: [],
+      });
       used += told.length;
       const end = Date.now();
-      say(`${label}: ${perSecond(counters.holds, start, end).toFixed(1)} holds/s, ${perSecond(counters.bookings, start, end).toFixed(1)} paid sales/s (${JSON.stringify(Object.fromEntries(counters.byKind))})`);
+      say(
+        `${label}: ${perSecond(counters.holds, start, end).toFixed(1)} holds/s, ${perSecond(counters.bookings, start, end).toFixed(1)} paid sales/s (${JSON.stringify(Object.fromEntries(counters.byKind))})`,
+      );
     };
     await measure('three app hosts');
     // Two hosts stopped: the balancer's health checks take them out within a second.

@@ -72,17 +72,21 @@ function alive(pid: number | undefined): boolean {
 // ---------------------------------------------------------------- packages
 
 function installed(pkg: string): boolean {
-  return spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' }).stdout.includes('install ok installed');
+  return spawnSync('dpkg-query', ['-W', '-f=${Status}', pkg], { encoding: 'utf8' }).stdout.includes(
+    'install ok installed',
+  );
 }
 
 function ensurePackages() {
-  if (!existsSync(path.join(PG_BIN, 'postgres'))) throw new Error(`PostgreSQL 15's server is not at ${PG_BIN} (apt-get install postgresql-15)`);
+  if (!existsSync(path.join(PG_BIN, 'postgres')))
+    throw new Error(`PostgreSQL 15's server is not at ${PG_BIN} (apt-get install postgresql-15)`);
   const missing = PACKAGES.filter((p) => !installed(p));
   if (missing.length === 0) return;
   log(`installing ${missing.join(' ')}`);
   // Debian's packages start their services on install unless told not to; the cluster starts its own.
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive', RUNLEVEL: '1' };
-  const install = () => spawnSync('apt-get', ['install', '-y', '-qq', ...missing], { stdio: 'inherit', env }).status === 0;
+  const install = () =>
+    spawnSync('apt-get', ['install', '-y', '-qq', ...missing], { stdio: 'inherit', env }).status === 0;
   if (!install()) {
     spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
     if (!install()) throw new Error(`could not install ${missing.join(' ')}`);
@@ -99,10 +103,12 @@ function netUp() {
   run('ip', ['link', 'set', BRIDGE, 'up']);
   for (const h of ALL_HOSTS) {
     if (!tryRun('ip', ['netns', 'exec', h.ns, 'true'])) run('ip', ['netns', 'add', h.ns]);
-    if (!tryRun('ip', ['link', 'show', h.veth])) run('ip', ['link', 'add', h.veth, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', h.ns]);
+    if (!tryRun('ip', ['link', 'show', h.veth]))
+      run('ip', ['link', 'add', h.veth, 'type', 'veth', 'peer', 'name', 'eth0', 'netns', h.ns]);
     run('ip', ['link', 'set', h.veth, 'master', BRIDGE, 'up']);
     run('ip', ['netns', 'exec', h.ns, 'ip', 'link', 'set', 'lo', 'up']);
-    if (!run('ip', ['-n', h.ns, 'addr', 'show', 'eth0']).includes(`${h.ip}/24`)) run('ip', ['-n', h.ns, 'addr', 'add', `${h.ip}/24`, 'dev', 'eth0']);
+    if (!run('ip', ['-n', h.ns, 'addr', 'show', 'eth0']).includes(`${h.ip}/24`))
+      run('ip', ['-n', h.ns, 'addr', 'add', `${h.ip}/24`, 'dev', 'eth0']);
     run('ip', ['-n', h.ns, 'link', 'set', 'eth0', 'up']);
   }
 }
@@ -135,12 +141,24 @@ function netDown() {
 /** Starts a command inside a host's namespace, in its own process group, its output in `logFile`. */
 function startIn(h: Host, name: string, args: string[], env: Record<string, string> = {}, cwd = ROOT): number {
   const out = openSync(path.join(ROOT, 'logs', `${name}.log`), 'a');
-  const child = spawn('ip', ['netns', 'exec', h.ns, ...args], { detached: true, stdio: ['ignore', out, out], env: { ...process.env, ...env }, cwd });
+  const child = spawn('ip', ['netns', 'exec', h.ns, ...args], {
+    detached: true,
+    stdio: ['ignore', out, out],
+    env: { ...process.env, ...env },
+    cwd,
+  });
   child.unref();
   return child.pid!;
 }
 
-const asPostgres = (args: string[]) => ['setpriv', `--reuid=postgres`, `--regid=postgres`, '--init-groups', '--reset-env', ...args];
+const asPostgres = (args: string[]) => [
+  'setpriv',
+  `--reuid=postgres`,
+  `--regid=postgres`,
+  '--init-groups',
+  '--reset-env',
+  ...args,
+];
 
 function etcdArgs(h: Host): string[] {
   const cluster = DB_HOSTS.map((d) => `${d.name}=http://${d.ip}:${ETCD_PEER_PORT}`).join(',');
@@ -248,7 +266,8 @@ function haproxyCfg(): string {
   const lb = LB_HOST;
   const dir = lb.dir;
   const db = (check: string) =>
-    DB_HOSTS.map((d) => `  server ${d.name} ${d.ip}:${PG_PORT} maxconn 250 check port ${PATRONI_PORT}`).join('\n') + `\n  option httpchk OPTIONS ${check}\n  http-check expect status 200\n`;
+    DB_HOSTS.map((d) => `  server ${d.name} ${d.ip}:${PG_PORT} maxconn 250 check port ${PATRONI_PORT}`).join('\n') +
+    `\n  option httpchk OPTIONS ${check}\n  http-check expect status 200\n`;
   return `global
   maxconn 4000
   pidfile ${path.join(dir, 'haproxy.pid')}
@@ -350,7 +369,11 @@ export function appEnv(extra: Record<string, string> = {}): Record<string, strin
  */
 export function startApp(a: Host, extra: Record<string, string> = {}): number {
   // Each host names itself to the database, so the leader shows which host holds what.
-  const env = appEnv({ DATABASE_URL: `${WRITE_URL}?application_name=${a.name}`, DATABASE_READ_URL: `${READ_URL}?application_name=${a.name}-reads`, ...extra });
+  const env = appEnv({
+    DATABASE_URL: `${WRITE_URL}?application_name=${a.name}`,
+    DATABASE_READ_URL: `${READ_URL}?application_name=${a.name}-reads`,
+    ...extra,
+  });
   const server = `${JSON.stringify(process.execPath)} --import tsx server/main.ts`;
   const supervisor = `while :; do ${server}; echo "$(date -Is) supervisor: the server stopped ($?); starting it again"; sleep 1; done`;
   return startIn(a, a.name, ['sh', '-c', supervisor], env, REPO);
@@ -383,7 +406,9 @@ export function restartApp(a: Host): number {
 }
 
 /** HAProxy's own figures, one row per server: its state (UP, DOWN, …) and the sessions it has taken. */
-export async function balancerServers(): Promise<{ proxy: string; server: string; status: string; sessions: number; downs: number }[]> {
+export async function balancerServers(): Promise<
+  { proxy: string; server: string; status: string; sessions: number; downs: number }[]
+> {
   const res = await fetch(`http://${LB_HOST.ip}:${LB_STATS_PORT}/;csv`, { signal: AbortSignal.timeout(1000) });
   const [header, ...lines] = (await res.text()).trim().split('\n');
   const names = header!.replace(/^# /, '').split(',');
@@ -391,7 +416,13 @@ export async function balancerServers(): Promise<{ proxy: string; server: string
   return lines
     .map((l) => l.split(','))
     .filter((f) => f[at('svname')] !== 'FRONTEND' && f[at('svname')] !== 'BACKEND')
-    .map((f) => ({ proxy: f[at('pxname')]!, server: f[at('svname')]!, status: f[at('status')]!, sessions: Number(f[at('stot')]), downs: Number(f[at('chkdown')] || 0) }));
+    .map((f) => ({
+      proxy: f[at('pxname')]!,
+      server: f[at('svname')]!,
+      status: f[at('status')]!,
+      sessions: Number(f[at('stot')]),
+      downs: Number(f[at('chkdown')] || 0),
+    }));
 }
 
 // ---------------------------------------------------------------- health
@@ -487,7 +518,11 @@ export async function status() {
     up: state !== null,
     appUrl: `${APP_URL}/all-events/`,
     database: { writes: `${LB_HOST.ip}:${LB_WRITE_PORT}`, staleReads: `${LB_HOST.ip}:${LB_READ_PORT}`, url: WRITE_URL },
-    balancer: { address: LB_HOST.ip, stats: `http://${LB_HOST.ip}:${LB_STATS_PORT}/`, pid: alive(state?.pids.haproxy) ? state!.pids.haproxy! : null },
+    balancer: {
+      address: LB_HOST.ip,
+      stats: `http://${LB_HOST.ip}:${LB_STATS_PORT}/`,
+      pid: alive(state?.pids.haproxy) ? state!.pids.haproxy! : null,
+    },
     nodes: await nodeStatuses(),
     apps,
   };
@@ -500,11 +535,17 @@ async function databaseReady(): Promise<boolean> {
   const nodes = await nodeStatuses();
   if (!nodes.some((n) => n.role === 'leader' && n.state === 'running')) return false;
   if (!nodes.some((n) => n.role === 'sync_standby' && (n.state === 'streaming' || n.state === 'running'))) return false;
-  const client = new pg.Client({ connectionString: WRITE_URL.replace(`/${DATABASE}`, '/postgres'), connectionTimeoutMillis: 1000 });
+  const client = new pg.Client({
+    connectionString: WRITE_URL.replace(`/${DATABASE}`, '/postgres'),
+    connectionTimeoutMillis: 1000,
+  });
   client.on('error', () => undefined);
   try {
     await client.connect();
-    const { rows } = await client.query<{ exists: boolean }>(`SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1) AS exists`, [DATABASE]);
+    const { rows } = await client.query<{ exists: boolean }>(
+      `SELECT EXISTS (SELECT 1 FROM pg_database WHERE datname = $1) AS exists`,
+      [DATABASE],
+    );
     if (!rows[0]!.exists) await client.query(`CREATE DATABASE ${DATABASE}`);
     return true;
   } finally {
@@ -548,17 +589,32 @@ export async function up(opts: { apps?: number } = {}): Promise<void> {
   log(`etcd up (${((Date.now() - t0) / 1000).toFixed(1)} s)`);
 
   // The first node bootstraps alone; the others then copy it, rather than race for the bootstrap.
-  const startPatroni = (h: Host) => (state.pids[`patroni-${h.name}`] = startIn(h, `patroni-${h.name}`, asPostgres(['patroni', path.join(h.dir, 'patroni.yml')])));
+  const startPatroni = (h: Host) =>
+    (state.pids[`patroni-${h.name}`] = startIn(
+      h,
+      `patroni-${h.name}`,
+      asPostgres(['patroni', path.join(h.dir, 'patroni.yml')]),
+    ));
   startPatroni(DB_HOSTS[0]!);
   writeState(state);
-  await waitFor('the first PostgreSQL node', async () => (await nodeStatuses()).some((n) => n.role === 'leader' && n.state === 'running'), 60_000);
+  await waitFor(
+    'the first PostgreSQL node',
+    async () => (await nodeStatuses()).some((n) => n.role === 'leader' && n.state === 'running'),
+    60_000,
+  );
   for (const h of DB_HOSTS.slice(1)) startPatroni(h);
   writeState(state);
 
   mkdirSync(LB_HOST.dir, { recursive: true });
   writeFileSync(path.join(LB_HOST.dir, 'haproxy.cfg'), haproxyCfg());
   writeFileSync(path.join(LB_HOST.dir, 'try-again.http'), tryAgainHttp());
-  state.pids.haproxy = startIn(LB_HOST, 'haproxy', ['haproxy', '-W', '-db', '-f', path.join(LB_HOST.dir, 'haproxy.cfg')]);
+  state.pids.haproxy = startIn(LB_HOST, 'haproxy', [
+    'haproxy',
+    '-W',
+    '-db',
+    '-f',
+    path.join(LB_HOST.dir, 'haproxy.cfg'),
+  ]);
   writeState(state);
 
   await waitFor('PostgreSQL with a synchronous replica behind HAProxy', databaseReady, 90_000);
@@ -567,13 +623,21 @@ export async function up(opts: { apps?: number } = {}): Promise<void> {
   // The app hosts: the first migrates and seeds, the others wait on its lock (server/db/index.ts).
   for (const a of APP_HOSTS.slice(0, opts.apps ?? APP_HOSTS.length)) state.pids[a.name] = startApp(a);
   writeState(state);
-  await waitFor('the app through HAProxy', async () => (await fetch(`${APP_URL}/health`, { signal: AbortSignal.timeout(1000) })).status === 200, 120_000);
+  await waitFor(
+    'the app through HAProxy',
+    async () => (await fetch(`${APP_URL}/health`, { signal: AbortSignal.timeout(1000) })).status === 200,
+    120_000,
+  );
   await waitFor(
     'every app host',
     async () => (await status()).apps.every((a, i) => i >= (opts.apps ?? APP_HOSTS.length) || a.healthy),
     120_000,
   );
-  await waitFor('every replica streaming', async () => (await nodeStatuses()).every((n) => n.state === 'running' || n.state === 'streaming'), 60_000);
+  await waitFor(
+    'every replica streaming',
+    async () => (await nodeStatuses()).every((n) => n.state === 'running' || n.state === 'streaming'),
+    60_000,
+  );
   log(`up in ${((Date.now() - t0) / 1000).toFixed(1)} s: ${APP_URL}/all-events/`);
 }
 

@@ -65,7 +65,11 @@ export class Buyer {
   ) {}
 
   /** One request, tried again while the answer says to (503) or the connection was cut. */
-  async send(method: 'GET' | 'POST', path: string, body?: Record<string, unknown> | string): Promise<{ status: number; json: unknown; location: string | null }> {
+  async send(
+    method: 'GET' | 'POST',
+    path: string,
+    body?: Record<string, unknown> | string,
+  ): Promise<{ status: number; json: unknown; location: string | null }> {
     const until = Date.now() + RETRY_FOR_MS;
     for (;;) {
       let kind: string;
@@ -103,7 +107,9 @@ export class Buyer {
           return { status: res.status, json, location: res.headers.get('location') };
         }
         // The app's own 'try again' (its database went away) or the balancer's (no app host answered).
-        kind = (json as { error?: string } | null)?.error?.includes('database') ? '503 database unavailable' : '503 from the balancer';
+        kind = (json as { error?: string } | null)?.error?.includes('database')
+          ? '503 database unavailable'
+          : '503 from the balancer';
       } catch (err) {
         kind = (err as Error).name === 'TimeoutError' ? 'timed out' : 'connection cut';
       }
@@ -120,7 +126,9 @@ export class Buyer {
 
   async call(name: CallName, body: Record<string, unknown> = {}) {
     const c = calls[name];
-    return c.method === 'GET' ? this.send('GET', Object.keys(body).length ? `${c.path}?${qs.stringify(body)}` : c.path) : this.send('POST', c.path, body);
+    return c.method === 'GET'
+      ? this.send('GET', Object.keys(body).length ? `${c.path}?${qs.stringify(body)}` : c.path)
+      : this.send('POST', c.path, body);
   }
 }
 
@@ -129,10 +137,24 @@ const POLL_AT_MOST_MS = 1000;
 
 /** The solved proof of work the queue asks of a new place, as the queue page's script sends it. */
 async function solved(buyer: Buyer): Promise<string> {
-  const c = (await buyer.call('getCaptchaChallenge')).json as { algorithm: 'SHA-256'; challenge: string; salt: string; signature: string; maxnumber: number };
+  const c = (await buyer.call('getCaptchaChallenge')).json as {
+    algorithm: 'SHA-256';
+    challenge: string;
+    salt: string;
+    signature: string;
+    maxnumber: number;
+  };
   const solution = await solveChallenge(c.challenge, c.salt, c.algorithm, c.maxnumber).promise;
   if (!solution) throw new Error('the proof of work could not be solved');
-  return Buffer.from(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: solution.number, salt: c.salt, signature: c.signature })).toString('base64');
+  return Buffer.from(
+    JSON.stringify({
+      algorithm: c.algorithm,
+      challenge: c.challenge,
+      number: solution.number,
+      salt: c.salt,
+      signature: c.signature,
+    }),
+  ).toString('base64');
 }
 
 type QueueAnswer = { state?: string; poll_ms?: number; error?: string };
@@ -149,7 +171,8 @@ async function waitInQueue(buyer: Buyer, dateId: number, told: Told, until: () =
       const res = await buyer.send('POST', queueJoinPath(dateId), { altcha: await solved(buyer) });
       if (res.status === 200) return res.json as QueueAnswer;
       // A proof of work the cluster took before the cut is spent: another one, as the page would.
-      if (res.status !== 403 || tries >= 5) throw new Error(`joining the queue answered ${res.status}: ${JSON.stringify(res.json)}`);
+      if (res.status !== 403 || tries >= 5)
+        throw new Error(`joining the queue answered ${res.status}: ${JSON.stringify(res.json)}`);
     }
   };
   const joinedAt = Date.now();
@@ -187,10 +210,17 @@ async function waitInQueue(buyer: Buyer, dateId: number, told: Told, until: () =
 }
 
 /** The tickets the checkout shows. */
-const ticketsOf = (checkout: { tickets?: { qty: number }[] }) => (checkout.tickets ?? []).reduce((n, t) => n + t.qty, 0);
+const ticketsOf = (checkout: { tickets?: { qty: number }[] }) =>
+  (checkout.tickets ?? []).reduce((n, t) => n + t.qty, 0);
 
 /** One buyer's whole journey: what they were told is written into `told` as it happens. */
-export async function journey(base: string, counters: Counters, target: Target, told: Told, until: () => boolean = () => false): Promise<void> {
+export async function journey(
+  base: string,
+  counters: Counters,
+  target: Target,
+  told: Told,
+  until: () => boolean = () => false,
+): Promise<void> {
   const buyer = new Buyer(base, counters);
   const ticketTypeId = target.ticketTypeId;
   // A buyer lands on the catalogue first (read from a replica, a moment stale at most).
@@ -199,11 +229,16 @@ export async function journey(base: string, counters: Counters, target: Target, 
   const signedIn = await buyer.send('POST', '/signin/', `user_id=${told.userId}`);
   if (signedIn.status !== 303) throw new Error(`signing in answered ${signedIn.status}`);
   if (target.queuedDateId !== null && !(await waitInQueue(buyer, target.queuedDateId, told, until))) return;
-  const added = await buyer.send('POST', '/do/checkout/add/', { ticket: { [`0|0|${ticketTypeId}|0`]: { ticket: ticketTypeId, qty: told.qty } } });
+  const added = await buyer.send('POST', '/do/checkout/add/', {
+    ticket: { [`0|0|${ticketTypeId}|0`]: { ticket: ticketTypeId, qty: told.qty } },
+  });
   if (added.status >= 400) return;
   const reserved = await buyer.call('reserveTickets', {});
   if ((reserved.json as { reserved?: boolean } | null)?.reserved !== true) return;
-  const checkout = (await buyer.call('getCheckout')).json as { sale_reference?: string | null; tickets?: { qty: number }[] };
+  const checkout = (await buyer.call('getCheckout')).json as {
+    sale_reference?: string | null;
+    tickets?: { qty: number }[];
+  };
   told.reserved = checkout.sale_reference ?? null;
   told.qty = ticketsOf(checkout);
   told.reservedAt = Date.now();
@@ -214,15 +249,27 @@ export async function journey(base: string, counters: Counters, target: Target, 
   if (told.method === 'card') {
     const token = (await buyer.call('getStripeToken')).json as { client_secret?: string };
     if (!token.client_secret) throw new Error(`no card payment: ${JSON.stringify(token)}`);
-    const paid = await buyer.send('POST', '/sandbox/card/', { secret: token.client_secret, number: '4242424242424242', expiry: '12/34', cvc: '123' });
+    const paid = await buyer.send('POST', '/sandbox/card/', {
+      secret: token.client_secret,
+      number: '4242424242424242',
+      expiry: '12/34',
+      cvc: '123',
+    });
     // A retried card form whose first try went through finds the payment taken (404): the checkout says which.
     if (paid.status === 303 && paid.location) await buyer.send('GET', paid.location.replace(/^https?:\/\/[^/]+/, ''));
   } else {
-    const bank = (await buyer.call('payWithTruelayer', { contact_number: '07700 900123' })).json as { auth_url?: string };
+    const bank = (await buyer.call('payWithTruelayer', { contact_number: '07700 900123' })).json as {
+      auth_url?: string;
+    };
     if (!bank.auth_url) throw new Error(`no bank payment: ${JSON.stringify(bank)}`);
     const token = new URL(bank.auth_url, 'http://x').searchParams.get('token')!;
-    const decided = await buyer.send('POST', '/sandbox/bank/', new URLSearchParams({ token, decision: 'approve' }).toString());
-    if (decided.status === 303 && decided.location) await buyer.send('GET', decided.location.replace(/^https?:\/\/[^/]+/, ''));
+    const decided = await buyer.send(
+      'POST',
+      '/sandbox/bank/',
+      new URLSearchParams({ token, decision: 'approve' }).toString(),
+    );
+    if (decided.status === 303 && decided.location)
+      await buyer.send('GET', decided.location.replace(/^https?:\/\/[^/]+/, ''));
     // The page polls the payment's status until the bank's word is in.
     for (let i = 0; i < 60; i++) {
       const s = (await buyer.call('getTruelayerStatus')).json as { truelayer_status?: { status?: string } };
@@ -231,7 +278,11 @@ export async function journey(base: string, counters: Counters, target: Target, 
       await sleep(300);
     }
   }
-  const after = (await buyer.call('getCheckout')).json as { payment_complete?: boolean; sale_reference?: string | null; tickets?: { qty: number }[] };
+  const after = (await buyer.call('getCheckout')).json as {
+    payment_complete?: boolean;
+    sale_reference?: string | null;
+    tickets?: { qty: number }[];
+  };
   if (after.payment_complete === true) {
     // The confirmation shows the tickets booked (when it shows the lines at all).
     told.qty = ticketsOf(after) || told.qty;
@@ -274,7 +325,9 @@ export async function rush(opts: {
           qty: 1 + (i % 2),
         };
         opts.told.push(told);
-        await journey(opts.base, opts.counters, opts.targets[i % opts.targets.length]!, told, opts.until).catch((err: unknown) => opts.failures.push((err as Error).message));
+        await journey(opts.base, opts.counters, opts.targets[i % opts.targets.length]!, told, opts.until).catch(
+          (err: unknown) => opts.failures.push((err as Error).message),
+        );
       }
     }),
   );

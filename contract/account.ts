@@ -37,11 +37,9 @@ export function codeDigits(typed: string): string {
   return typed.replace(/\D/g, '').slice(0, ONE_TIME_CODE_LENGTH);
 }
 
-const emailField = z.string().check(
-  z.trim(),
-  z.maxLength(MAX_EMAIL_LENGTH, NOT_AN_EMAIL),
-  z.regex(EMAIL_PATTERN, NOT_AN_EMAIL),
-);
+const emailField = z
+  .string()
+  .check(z.trim(), z.maxLength(MAX_EMAIL_LENGTH, NOT_AN_EMAIL), z.regex(EMAIL_PATTERN, NOT_AN_EMAIL));
 const codeField = z.string().check(z.regex(/^\d{6}$/, `must be ${ONE_TIME_CODE_LENGTH} digits`));
 const fullNameField = z.string().check(
   z.trim(),

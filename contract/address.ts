@@ -16,7 +16,8 @@ export const FIND_MIN_CHARACTERS = 3;
 /** Whose address the form asks for: the delivery step's recipients, or the payer's billing address. */
 export type AddressPurpose = 'delivery' | 'billing';
 
-export type AddressField = 'first_name' | 'last_name' | 'address_1' | 'address_2' | 'town' | 'postcode' | 'country' | 'state';
+export type AddressField =
+  'first_name' | 'last_name' | 'address_1' | 'address_2' | 'town' | 'postcode' | 'country' | 'state';
 export type VoucherField = 'gift_voucher_from' | 'gift_voucher_to';
 export type AddressProblemKey = Exclude<AddressField, 'address_2'> | VoucherField | 'form';
 
@@ -74,7 +75,8 @@ export interface AddressStart {
 
 /** What a buyer gave, as the form that sent it would start again: the payload read back. */
 export function startOf(payload: AddressPayload, previous: AddressFields = emptyAddressFields): AddressStart {
-  if (payload.selected_user_address_id !== 'new') return { selected: Number(payload.selected_user_address_id), fields: previous };
+  if (payload.selected_user_address_id !== 'new')
+    return { selected: Number(payload.selected_user_address_id), fields: previous };
   return {
     selected: 'new',
     fields: {
@@ -159,7 +161,13 @@ export type CountryState = z.infer<typeof stateSchema>;
  * Spec 001 §3: a saved address has id, first_name, last_name and full_address; `is_default` marks
  * the one the buyer made their default (in My account), which the address steps start from.
  */
-export const savedAddressSchema = z.object({ id: id, first_name: z.string(), last_name: z.string(), full_address: z.string(), is_default: z.optional(z.boolean()) });
+export const savedAddressSchema = z.object({
+  id: id,
+  first_name: z.string(),
+  last_name: z.string(),
+  full_address: z.string(),
+  is_default: z.optional(z.boolean()),
+});
 export type SavedAddress = z.infer<typeof savedAddressSchema>;
 
 /**
@@ -194,7 +202,10 @@ const addressText = (max: number) => formText(max);
 
 /** The `address` object: a saved id, or 'new' with the fields. */
 export const addressRequestSchema = z.object({
-  selected_user_address_id: z.union([z.literal('new'), z.string().check(z.regex(/^[1-9]\d{0,9}$/, 'must be a saved address id or new'))]),
+  selected_user_address_id: z.union([
+    z.literal('new'),
+    z.string().check(z.regex(/^[1-9]\d{0,9}$/, 'must be a saved address id or new')),
+  ]),
   first_name: z.optional(addressText(100)),
   last_name: z.optional(addressText(100)),
   address_1: z.optional(addressText(200)),

@@ -61,9 +61,7 @@ export const eventSchema = z.object({
   ga: nullableString,
   ga_conversion_id: nullableString,
   fb_pixel: nullableString,
-  venue: z.nullable(
-    z.object({ full_address: z.string(), map_address: z.string(), map_checkin: z.string() }),
-  ),
+  venue: z.nullable(z.object({ full_address: z.string(), map_address: z.string(), map_checkin: z.string() })),
   has_livestream: z.boolean(),
   access_online: nullableString,
   reward_referrers: z.nullable(z.object({ text: z.string(), short_text: z.string() })),
@@ -172,9 +170,7 @@ export const checkoutSchema = z.object({
   had_mismatching_currencies: z.boolean(),
   all_booking_fees_are_absorbed: z.boolean(),
   express: z.boolean(),
-  donation: z.nullable(
-    z.object({ amount_before_booking_fee: money, booking_fee: money, is_gift_aid: z.boolean() }),
-  ),
+  donation: z.nullable(z.object({ amount_before_booking_fee: money, booking_fee: money, is_gift_aid: z.boolean() })),
   donation_amount: money,
   charity: z.nullable(charitySchema),
   is_gift_aid: z.boolean(),
@@ -189,9 +185,7 @@ export const checkoutSchema = z.object({
   after_sale_messages: z.array(afterSaleMessageSchema),
   payment_complete: z.boolean(),
   payment_plan_remaining: z.nullable(money),
-  opoa: z.nullable(
-    z.object({ provider: z.string(), merchant_id: nullableString, overridden: z.boolean() }),
-  ),
+  opoa: z.nullable(z.object({ provider: z.string(), merchant_id: nullableString, overridden: z.boolean() })),
   sagepay_or_stripe: nullableString,
   payment_plan_schedule_options: z.record(z.string(), paymentPlanOptionSchema),
   has_require_phone_number: z.boolean(),

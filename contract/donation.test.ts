@@ -11,7 +11,13 @@ import {
 } from './donation.ts';
 
 /** The demo charity's terms: 20p + 1.5 %, VAT of 20 % on the fee, capped at £5. */
-const harbour: DonationFeeTerms = { baseFee: 20, bookingFeeBp: 150, bookingFeeIncludesVat: true, bookingFeeVatBp: 2000, bookingFeeCap: 500 };
+const harbour: DonationFeeTerms = {
+  baseFee: 20,
+  bookingFeeBp: 150,
+  bookingFeeIncludesVat: true,
+  bookingFeeVatBp: 2000,
+  bookingFeeCap: 500,
+};
 
 describe('donation fee (spec 000 §9: base + percent of the amount, plus VAT on that fee, capped)', () => {
   it.each([
@@ -26,7 +32,11 @@ describe('donation fee (spec 000 §9: base + percent of the amount, plus VAT on 
     [100, { ...harbour, baseFee: 100, bookingFeeBp: 0 }, 120], // VAT applies to the base fee too
     [50, { baseFee: 0, bookingFeeBp: 100, bookingFeeIncludesVat: false, bookingFeeVatBp: 0, bookingFeeCap: null }, 1], // 0.5 rounds up
     [149, { baseFee: 0, bookingFeeBp: 100, bookingFeeIncludesVat: false, bookingFeeVatBp: 0, bookingFeeCap: null }, 1], // 1.49 rounds down
-    [100_000_000, { baseFee: 0, bookingFeeBp: 10_000, bookingFeeIncludesVat: true, bookingFeeVatBp: 2000, bookingFeeCap: null }, 120_000_000],
+    [
+      100_000_000,
+      { baseFee: 0, bookingFeeBp: 10_000, bookingFeeIncludesVat: true, bookingFeeVatBp: 2000, bookingFeeCap: null },
+      120_000_000,
+    ],
     [0, harbour, 0],
   ])('a donation of %i pence costs a fee of the worked figure', (amount, terms, fee) => {
     expect(donationFee(amount, terms)).toBe(fee);
@@ -69,7 +79,12 @@ describe('Gift Aid', () => {
   });
 
   it('may always continue with Gift Aid off', () => {
-    expect(giftAidProblems(form({ isGiftAid: false, confirmations: { taxpayer: false, ownMoney: false, notSweepstake: false } }), 5000)).toEqual([]);
+    expect(
+      giftAidProblems(
+        form({ isGiftAid: false, confirmations: { taxpayer: false, ownMoney: false, notSweepstake: false } }),
+        5000,
+      ),
+    ).toEqual([]);
   });
 
   it('needs all three confirmations when on', () => {
@@ -84,7 +99,9 @@ describe('Gift Aid', () => {
     expect(giftAidProblems(form(), 2000)).toEqual(['address1', 'postcode']);
     expect(giftAidProblems(form({ address1: '12 Quay St', postcode: ' ' }), 2000)).toEqual(['postcode']);
     expect(giftAidProblems(form({ address1: '12 Quay St', postcode: 'BS1 4RN' }), 2000)).toEqual([]);
-    expect(giftAidProblems(form({ ukBased: false, address1: '12 Quay St', postcode: 'BS1 4RN' }), 2000)).toEqual(['overseasAddress']);
+    expect(giftAidProblems(form({ ukBased: false, address1: '12 Quay St', postcode: 'BS1 4RN' }), 2000)).toEqual([
+      'overseasAddress',
+    ]);
     expect(giftAidProblems(form({ ukBased: false, overseasAddress: '4 Rue X, Paris' }), 2000)).toEqual([]);
   });
 
@@ -96,7 +113,10 @@ describe('Gift Aid', () => {
       address1: '4 Rue X, Paris',
       postcode: '',
     });
-    expect(giftAidPayload(form({ isGiftAid: false, subscribe: true }))).toEqual({ is_gift_aid: 'false', subscribe: 'true' });
+    expect(giftAidPayload(form({ isGiftAid: false, subscribe: true }))).toEqual({
+      is_gift_aid: 'false',
+      subscribe: 'true',
+    });
   });
 });
 
@@ -110,5 +130,7 @@ describe('custom amounts', () => {
     ['12,5', 1250],
   ])('%s is %i pence', (typed, pence) => expect(parseAmount(typed)).toBe(pence));
 
-  it.each(['', 'abc', '1.234', '-5', '1e3', '12.5.0'])('%s is not an amount', (typed) => expect(parseAmount(typed)).toBeNull());
+  it.each(['', 'abc', '1.234', '-5', '1e3', '12.5.0'])('%s is not an amount', (typed) =>
+    expect(parseAmount(typed)).toBeNull(),
+  );
 });

@@ -78,12 +78,13 @@ export function donationFee(amount: number, terms: DonationFeeTerms): number {
   const TEN_THOUSAND = 10_000n;
   // The fee in 1/10,000 of a minor unit, then VAT in 1/10,000 of that.
   const fee = BigInt(terms.baseFee) * TEN_THOUSAND + BigInt(amount) * BigInt(terms.bookingFeeBp);
-  const scaled = terms.bookingFeeIncludesVat ? fee * (TEN_THOUSAND + BigInt(terms.bookingFeeVatBp)) : fee * TEN_THOUSAND;
+  const scaled = terms.bookingFeeIncludesVat
+    ? fee * (TEN_THOUSAND + BigInt(terms.bookingFeeVatBp))
+    : fee * TEN_THOUSAND;
   const unit = TEN_THOUSAND * TEN_THOUSAND;
   const rounded = Number((scaled + unit / 2n) / unit);
   return terms.bookingFeeCap === null ? rounded : Math.min(rounded, terms.bookingFeeCap);
 }
-
 
 /** A typed custom amount ('12.5', '12.50') in minor units, or null when it is not an amount. */
 export function parseAmount(typed: string): number | null {

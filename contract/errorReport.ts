@@ -7,13 +7,21 @@ import { z } from 'zod/mini';
 import { MAX_ERROR_MESSAGE, MAX_ERROR_STACK } from './errorReportLimits.ts';
 import { formId, formText } from './primitives.ts';
 
-export { ERROR_REPORT_PATH, ERROR_REPORTS_PER_MINUTE, MAX_ERROR_MESSAGE, MAX_ERROR_STACK } from './errorReportLimits.ts';
+export {
+  ERROR_REPORT_PATH,
+  ERROR_REPORTS_PER_MINUTE,
+  MAX_ERROR_MESSAGE,
+  MAX_ERROR_STACK,
+} from './errorReportLimits.ts';
 
 /** A stack trace keeps its line breaks; no other control character is let in. */
 const stack = z.string().check(
   z.maxLength(MAX_ERROR_STACK),
-  // eslint-disable-next-line no-control-regex -- control characters are what it finds
-  z.refine((s) => !/[\u0000-\u0009\u000b-\u001f\u007f]/.test(s), 'must not contain control characters other than line breaks'),
+  z.refine(
+    // eslint-disable-next-line no-control-regex -- control characters are what it finds
+    (s) => !/[\u0000-\u0009\u000b-\u001f\u007f]/.test(s),
+    'must not contain control characters other than line breaks',
+  ),
 );
 
 export const errorReportSchema = z.object({

@@ -36,8 +36,14 @@ export const newPaymentMethodSchema = z.object({
   id: formText(100, 1),
   brand: formText(40),
   last4: z.string().check(z.regex(/^\d{4}$/, 'must be the last four digits')),
-  month: z.pipe(z.union([z.string().check(z.regex(/^\d{1,2}$/)), z.number()]), z.transform((v: string | number) => Number(v))),
-  year: z.pipe(z.union([z.string().check(z.regex(/^\d{4}$/)), z.number()]), z.transform((v: string | number) => Number(v))),
+  month: z.pipe(
+    z.union([z.string().check(z.regex(/^\d{1,2}$/)), z.number()]),
+    z.transform((v: string | number) => Number(v)),
+  ),
+  year: z.pipe(
+    z.union([z.string().check(z.regex(/^\d{4}$/)), z.number()]),
+    z.transform((v: string | number) => Number(v)),
+  ),
   funding: formText(20),
   make_default_payment_method: z._default(formBool, true),
 });
@@ -59,7 +65,9 @@ export const instalmentCalls = {
       selected_payment_method_id: z.optional(formText(100)),
       new_payment_method: z.optional(newPaymentMethodSchema),
       /** Ours (the spec is silent): with Stripe keyed, the new card is the one this SetupIntent saved; the server asks Stripe. */
-      setup_intent: z.optional(z.object({ id: formText(100, 1), make_default_payment_method: z._default(formBool, true) })),
+      setup_intent: z.optional(
+        z.object({ id: formText(100, 1), make_default_payment_method: z._default(formBool, true) }),
+      ),
     }),
     response: z.object({ status: z.enum(INSTALMENT_STATUSES), url: z.optional(nullableString) }),
   }),
@@ -90,6 +98,13 @@ export const instalmentCalls = {
     path: '/sandbox/payment_methods/',
     encoding: 'form',
     request: sandboxCardRequest,
-    response: z.object({ id: z.string(), brand: z.string(), last4: z.string(), month: z.number(), year: z.number(), funding: z.string() }),
+    response: z.object({
+      id: z.string(),
+      brand: z.string(),
+      last4: z.string(),
+      month: z.number(),
+      year: z.number(),
+      funding: z.string(),
+    }),
   }),
 } as const;

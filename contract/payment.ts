@@ -30,8 +30,10 @@ export function offeredMethods(checkout: OfferFacts, built: readonly ChosenMetho
   const provider = checkout.sagepay_or_stripe?.toLowerCase() ?? null;
   const methods: ChosenMethod[] = [];
   if ((code === 'GBP' || code === 'EUR') && provider !== 'stripe') methods.push('truelayer');
-  if (checkout.basket_total < CARD_LIMIT_GBP || code !== 'GBP') methods.push(provider === 'square' ? 'square' : 'stripe');
-  if (Object.keys(checkout.payment_plan_schedule_options).filter((k) => k !== '1').length > 0) methods.push('instalment');
+  if (checkout.basket_total < CARD_LIMIT_GBP || code !== 'GBP')
+    methods.push(provider === 'square' ? 'square' : 'stripe');
+  if (Object.keys(checkout.payment_plan_schedule_options).filter((k) => k !== '1').length > 0)
+    methods.push('instalment');
   return methods.filter((m) => built.includes(m));
 }
 
@@ -65,7 +67,6 @@ export function isValidExpressEmail(email: string): boolean {
   return trimmed.length <= MAX_EMAIL_LENGTH && EMAIL_PATTERN.test(trimmed);
 }
 
-
 /** The buyer's address for billing as the screen collects it; postcode is the one field billing requires. */
 export interface BillingAddress {
   first_name: string;
@@ -97,7 +98,9 @@ const addressField = (max: number) => z.optional(formText(max));
  * billing_address_data, set_account_details).
  */
 export const billingAddressSchema = z.object({
-  selected_user_address_id: z.optional(z.union([z.literal('new'), z.string().check(z.regex(/^[1-9]\d{0,9}$/, 'must be a saved address id or new'))])),
+  selected_user_address_id: z.optional(
+    z.union([z.literal('new'), z.string().check(z.regex(/^[1-9]\d{0,9}$/, 'must be a saved address id or new'))]),
+  ),
   country: addressField(8),
   first_name: addressField(100),
   last_name: addressField(100),
@@ -185,7 +188,10 @@ export const paymentCalls = {
     path: '/ajax/checkout/checkout/get_opoa_users/',
     encoding: 'form',
     request: empty,
-    response: z.object({ opoa_users: z.array(z.object({ id: z.number(), full_name: z.string() })), full_name: z.string() }),
+    response: z.object({
+      opoa_users: z.array(z.object({ id: z.number(), full_name: z.string() })),
+      full_name: z.string(),
+    }),
   }),
   claimFreeTickets: call({
     method: 'POST',

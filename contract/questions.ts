@@ -77,7 +77,10 @@ export function isOncePerCheckout(question: Pick<Question, 'once_per_checkout'>)
  * Whether a value counts as an answer: text that is not blank, one of a dropdown's options, a
  * ticked checkbox (a mandatory checkbox is a statement the buyer must accept).
  */
-export function isAnswered(question: Pick<Question, 'type' | 'prepopulated_array'>, value: AnswerValue | undefined): boolean {
+export function isAnswered(
+  question: Pick<Question, 'type' | 'prepopulated_array'>,
+  value: AnswerValue | undefined,
+): boolean {
   switch (question.type) {
     case 'text':
       return typeof value === 'string' && value.trim() !== '';
@@ -99,9 +102,13 @@ export function remainingCharacters(value: string): number {
 }
 
 /** Why the server refuses one answer, or null when it is acceptable (mandatory ones answered). */
-export function answerRefusal(question: Pick<Question, 'question' | 'type' | 'prepopulated_array' | 'mandatory'>, value: AnswerValue): string | null {
+export function answerRefusal(
+  question: Pick<Question, 'question' | 'type' | 'prepopulated_array' | 'mandatory'>,
+  value: AnswerValue,
+): string | null {
   const name = question.question;
-  if (question.type === 'checkbox' ? typeof value !== 'boolean' : typeof value !== 'string') return QUESTION_REFUSALS.wrongKind(name);
+  if (question.type === 'checkbox' ? typeof value !== 'boolean' : typeof value !== 'string')
+    return QUESTION_REFUSALS.wrongKind(name);
   if (question.type === 'text' && typeof value === 'string') {
     if (remainingCharacters(value) < 0) return QUESTION_REFUSALS.tooLong(name);
     if (UNPRINTABLE_IN_ANSWER.test(value)) return QUESTION_REFUSALS.controlCharacters(name);

@@ -50,5 +50,7 @@ export function beforeSaleMessage(opensInSeconds: number): string {
 }
 
 export function waitingMessage(position: number, waitSeconds: number): string {
-  return waitSeconds < 60 ? t('queue.waitingSoon', { position }) : t('queue.waiting', { position, minutes: Math.round(waitSeconds / 60) });
+  return waitSeconds < 60
+    ? t('queue.waitingSoon', { position })
+    : t('queue.waiting', { position, minutes: Math.round(waitSeconds / 60) });
 }

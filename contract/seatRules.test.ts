@@ -14,7 +14,15 @@ function row(drawing: string, name = 'A', rowIndex = 1): { seats: RuleSeat[]; mi
     if (c === '_') return;
     number += 1;
     const id = rowIndex * 100 + number;
-    seats.push({ id, section: 'Stalls', row: name, number: String(number), position, priced: c !== 'u', taken: c === 'x' });
+    seats.push({
+      id,
+      section: 'Stalls',
+      row: name,
+      number: String(number),
+      position,
+      priced: c !== 'u',
+      taken: c === 'x',
+    });
     if (c === 'm') mine.add(id);
   });
   return { seats, mine };
@@ -34,7 +42,11 @@ function pick(drawing: string, ...numbers: number[]) {
 
 describe('seats without pricing', () => {
   it('cannot be chosen, and the refusal names the seat in words', () => {
-    expect(pick('..u..', 3)).toEqual({ rule: 'unpriced', seatIds: [103], message: 'Stalls, row A, seat 3 has no price yet, so it cannot be chosen.' });
+    expect(pick('..u..', 3)).toEqual({
+      rule: 'unpriced',
+      seatIds: [103],
+      message: 'Stalls, row A, seat 3 has no price yet, so it cannot be chosen.',
+    });
   });
   it('block a row like a taken seat: a free seat between one and a selected seat is an orphan', () => {
     expect(pick('u....', 3)?.rule).toBe('orphan');
@@ -44,7 +56,10 @@ describe('seats without pricing', () => {
 
 describe('taken seats', () => {
   it('cannot be chosen', () => {
-    expect(pick('..x..', 3)).toMatchObject({ rule: 'taken', message: 'Stalls, row A, seat 3 is taken by another buyer.' });
+    expect(pick('..x..', 3)).toMatchObject({
+      rule: 'taken',
+      message: 'Stalls, row A, seat 3 is taken by another buyer.',
+    });
   });
   it('a seat unknown to the plan is refused', () => {
     const { seats } = row('...');
@@ -54,7 +69,11 @@ describe('taken seats', () => {
 
 describe('no orphan seats', () => {
   it('refuses the second seat of a row, which leaves the first alone at the row end', () => {
-    expect(pick('......', 2)).toMatchObject({ rule: 'orphan', seatIds: [101], message: 'That would leave Stalls, row A, seat 1 empty on its own. Choose seats that leave no single empty seat.' });
+    expect(pick('......', 2)).toMatchObject({
+      rule: 'orphan',
+      seatIds: [101],
+      message: 'That would leave Stalls, row A, seat 1 empty on its own. Choose seats that leave no single empty seat.',
+    });
   });
   it('accepts the first seat of a row, or a seat with two free seats on each side', () => {
     expect(pick('......', 1)).toBeNull();
@@ -106,7 +125,10 @@ describe('no orphan seats', () => {
     const b = row('......', 'B', 2);
     const seats = [...a.seats, ...b.seats];
     expect(checkSeatChange(seats, new Set(), new Set([101, 102, 201, 202]))).toBeNull();
-    expect(checkSeatChange(seats, new Set(), new Set([101, 102, 202, 203]))).toMatchObject({ rule: 'orphan', seatIds: [201] });
+    expect(checkSeatChange(seats, new Set(), new Set([101, 102, 202, 203]))).toMatchObject({
+      rule: 'orphan',
+      seatIds: [201],
+    });
   });
 });
 

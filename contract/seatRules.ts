@@ -64,7 +64,11 @@ function consecutive(row: RuleSeat[], mine: ReadonlySet<number>): boolean {
  * Whether going from the selection `before` to `after` keeps the rules, given every seat of the rows
  * concerned (other seats may be passed too). Answers the first refusal, or null.
  */
-export function checkSeatChange(seats: readonly RuleSeat[], before: ReadonlySet<number>, after: ReadonlySet<number>): SeatRefusal | null {
+export function checkSeatChange(
+  seats: readonly RuleSeat[],
+  before: ReadonlySet<number>,
+  after: ReadonlySet<number>,
+): SeatRefusal | null {
   const byId = new Map(seats.map((s) => [s.id, s]));
   const added = [...after].filter((id) => !before.has(id));
   const removed = [...before].filter((id) => !after.has(id));
@@ -73,7 +77,12 @@ export function checkSeatChange(seats: readonly RuleSeat[], before: ReadonlySet<
   }
   for (const id of added) {
     const seat = byId.get(id)!;
-    if (!seat.priced) return { rule: 'unpriced', seatIds: [id], message: `${seatName(seat)} has no price yet, so it cannot be chosen.` };
+    if (!seat.priced)
+      return {
+        rule: 'unpriced',
+        seatIds: [id],
+        message: `${seatName(seat)} has no price yet, so it cannot be chosen.`,
+      };
   }
   for (const id of added) {
     const seat = byId.get(id)!;
@@ -111,7 +120,11 @@ export function checkSeatChange(seats: readonly RuleSeat[], before: ReadonlySet<
 }
 
 /** The same check for one seat pressed: chosen when not yet selected, given back when it is. */
-export function checkSeatToggle(seats: readonly RuleSeat[], selection: ReadonlySet<number>, seatId: number): SeatRefusal | null {
+export function checkSeatToggle(
+  seats: readonly RuleSeat[],
+  selection: ReadonlySet<number>,
+  seatId: number,
+): SeatRefusal | null {
   const after = new Set(selection);
   if (after.has(seatId)) after.delete(seatId);
   else after.add(seatId);

@@ -59,7 +59,13 @@ export const seatCalls = {
     request: eventDatePath,
     response: z.object({
       event_date: z.object({ id, event_id: id, starts_at: z.string(), nice_date: z.string() }),
-      event: z.object({ id, title: z.string(), venue: z.string(), currency: z.object({ symbol: z.string(), code: z.string() }), url: z.string() }),
+      event: z.object({
+        id,
+        title: z.string(),
+        venue: z.string(),
+        currency: z.object({ symbol: z.string(), code: z.string() }),
+        url: z.string(),
+      }),
     }),
   }),
   getSeatingPlan: call({
@@ -69,7 +75,11 @@ export const seatCalls = {
     request: eventDatePath,
     response: z.object({
       seating_plan_layout: z.object({
-        seating_plan_provider: z.object({ provider: z.enum(['holdfast', 'seatsio']), public_key: nullableString, region: nullableString }),
+        seating_plan_provider: z.object({
+          provider: z.enum(['holdfast', 'seatsio']),
+          public_key: nullableString,
+          region: nullableString,
+        }),
         width: id,
         height: id,
         sections: z.array(seatingPlanSectionSchema),

@@ -1,6 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import { inSpec, SPEC_STEPS } from './specSteps.ts';
-import { FLOW, IN_PLACE_OF, STEP_CHARTS, STEP_TABLE, STEPS, stepRow, stepsAfter, stepsWhere, type Step, type StepRow } from './steps.ts';
+import {
+  FLOW,
+  IN_PLACE_OF,
+  STEP_CHARTS,
+  STEP_TABLE,
+  STEPS,
+  stepRow,
+  stepsAfter,
+  stepsWhere,
+  type Step,
+  type StepRow,
+} from './steps.ts';
 
 /**
  * What is wrong with a step table: the order of the specification's steps against the
@@ -23,7 +34,8 @@ function misplacements(table: readonly StepRow[]): string[] {
     for (const flag of ['holdsTickets', 'beforePayment', 'afterPayment'] as const) {
       if (row[flag] !== expected[flag]) problems.push(`${row.step}: ${flag} is ${row[flag]}`);
     }
-    if (row.inPlaceOf && table[table.indexOf(row) - 1]?.step !== row.inPlaceOf) problems.push(`${row.step}: not right after ${row.inPlaceOf}`);
+    if (row.inPlaceOf && table[table.indexOf(row) - 1]?.step !== row.inPlaceOf)
+      problems.push(`${row.step}: not right after ${row.inPlaceOf}`);
   }
   return problems;
 }
@@ -58,7 +70,10 @@ describe('the step table', () => {
     const own = { step: 'own_step' as Step, holdsTickets: true, beforePayment: true, afterPayment: false };
     const withOwn = (after: Step) => STEP_TABLE.flatMap((row) => (row.step === after ? [row, own] : [row]));
     expect(misplacements(withOwn('marketing_preferences'))).toEqual([]);
-    expect(misplacements(withOwn('awaiting_truelayer'))).toEqual(['own_step: beforePayment is true', 'own_step: afterPayment is false']);
+    expect(misplacements(withOwn('awaiting_truelayer'))).toEqual([
+      'own_step: beforePayment is true',
+      'own_step: afterPayment is false',
+    ]);
   });
 
   it('holds tickets on every step past the reservation (spec 000 §4 "Countdown")', () => {
@@ -88,7 +103,11 @@ describe('the step table', () => {
 
   it('names a chart only for steps of the checkout', () => {
     for (const step of Object.keys(STEP_CHARTS)) expect(STEPS).toContain(step);
-    expect(STEP_CHARTS).toMatchObject({ captcha: 'reservation', reserve: 'reservation', awaiting_truelayer: 'bankTransfer' });
+    expect(STEP_CHARTS).toMatchObject({
+      captcha: 'reservation',
+      reserve: 'reservation',
+      awaiting_truelayer: 'bankTransfer',
+    });
     expect(Object.keys(STEP_CHARTS)).not.toContain('basket');
     expect(Object.keys(STEP_CHARTS)).not.toContain('after_sale_messages');
   });

@@ -54,7 +54,14 @@ const ROWS = [
   { step: 'determining', outsideFlow: true, holdsTickets: false, beforePayment: true, afterPayment: false },
   { step: 'basket', holdsTickets: false, beforePayment: true, afterPayment: false },
   { step: 'reserve', chart: 'reservation', holdsTickets: false, beforePayment: true, afterPayment: false },
-  { step: 'captcha', inPlaceOf: 'reserve', chart: 'reservation', holdsTickets: false, beforePayment: true, afterPayment: false },
+  {
+    step: 'captcha',
+    inPlaceOf: 'reserve',
+    chart: 'reservation',
+    holdsTickets: false,
+    beforePayment: true,
+    afterPayment: false,
+  },
   {
     step: 'donation',
     appliesWhen: (checkout: StepFacts) => checkout.charity !== null,
@@ -181,7 +188,9 @@ export function stepsAfter(step: Step): Step[] {
 }
 
 /** The chart each step with one has, by step: the table's `chart` column, typed by its names. */
-export type StepCharts = { [R in Row as R extends { chart: string } ? R['step'] : never]: R extends { chart: infer C } ? C : never };
+export type StepCharts = {
+  [R in Row as R extends { chart: string } ? R['step'] : never]: R extends { chart: infer C } ? C : never;
+};
 
 /** The chart the root chart invokes on each step that has one, by step (the table's `chart` column). */
 export const STEP_CHARTS = Object.fromEntries(

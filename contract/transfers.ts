@@ -40,7 +40,8 @@ export function parseTransferDate(text: string): CalendarDate | null {
   if (!m) return null;
   const [day, month, year] = [Number(m[1]), Number(m[2]), Number(m[3])];
   const probe = new Date(Date.UTC(year, month - 1, day));
-  if (year < 2000 || probe.getUTCFullYear() !== year || probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day) return null;
+  if (year < 2000 || probe.getUTCFullYear() !== year || probe.getUTCMonth() !== month - 1 || probe.getUTCDate() !== day)
+    return null;
   return { year, month, day };
 }
 
@@ -59,7 +60,12 @@ export function compareDates(a: CalendarDate, b: CalendarDate): number {
 
 /** The calendar date at `now` in the UK. */
 export function ukToday(now: Date): CalendarDate {
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: TRANSFER_TIME_ZONE, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(now);
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone: TRANSFER_TIME_ZONE,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(now);
   const get = (type: string) => Number(parts.find((p) => p.type === type)!.value);
   return { year: get('year'), month: get('month'), day: get('day') };
 }
@@ -97,21 +103,38 @@ export const transferRowSchema = z
       z.maxLength(MAX_TRANSFER_NAME),
       z.refine((s) => !/[\p{Cc}\p{Cs}]/u.test(s), { message: 'must not contain control characters' }),
     ),
-    email: z.string().check(z.trim(), z.toLowerCase(), z.maxLength(MAX_EMAIL_LENGTH, NOT_AN_EMAIL), z.regex(EMAIL_PATTERN, NOT_AN_EMAIL)),
+    email: z
+      .string()
+      .check(
+        z.trim(),
+        z.toLowerCase(),
+        z.maxLength(MAX_EMAIL_LENGTH, NOT_AN_EMAIL),
+        z.regex(EMAIL_PATTERN, NOT_AN_EMAIL),
+      ),
     qty: formQty,
     is_gift: z._default(formBool, false),
     send_gift: z._default(z.enum(SEND_GIFT_CHOICES), DEFAULT_SEND_GIFT),
     delivery_date: z._default(
-      z.string().check(z.refine((s) => s === '' || parseTransferDate(s) !== null, { message: `must be a date written ${TRANSFER_DATE_FORMAT}` })),
+      z.string().check(
+        z.refine((s) => s === '' || parseTransferDate(s) !== null, {
+          message: `must be a date written ${TRANSFER_DATE_FORMAT}`,
+        }),
+      ),
       '',
     ),
-    delivery_time: z._default(z.string().check(z.refine((s) => s === '' || isTransferTime(s), { message: 'must be a time written HH:mm' })), ''),
+    delivery_time: z._default(
+      z.string().check(z.refine((s) => s === '' || isTransferTime(s), { message: 'must be a time written HH:mm' })),
+      '',
+    ),
     message: z._default(formText(MAX_TRANSFER_MESSAGE), ''),
   })
   .check(
-    z.refine((row) => !(row.is_gift && row.send_gift === 'Schedule') || (row.delivery_date !== '' && row.delivery_time !== ''), {
-      message: 'a scheduled gift needs a delivery date and time',
-    }),
+    z.refine(
+      (row) => !(row.is_gift && row.send_gift === 'Schedule') || (row.delivery_date !== '' && row.delivery_time !== ''),
+      {
+        message: 'a scheduled gift needs a delivery date and time',
+      },
+    ),
   );
 export type TransferRow = z.infer<typeof transferRowSchema>;
 export type TransferRowInput = z.input<typeof transferRowSchema>;
@@ -127,7 +150,9 @@ export const transferCalls = {
     path: '/ajax/checkout/checkout/set_transfers/',
     encoding: 'form',
     request: z.object({
-      transfers: z.array(transferRowSchema).check(z.minLength(1, 'must list at least one ticket to send'), z.maxLength(MAX_TRANSFER_ROWS)),
+      transfers: z
+        .array(transferRowSchema)
+        .check(z.minLength(1, 'must list at least one ticket to send'), z.maxLength(MAX_TRANSFER_ROWS)),
     }),
     response: done,
   }),

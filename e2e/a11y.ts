@@ -20,7 +20,10 @@ export async function expectNoAxeViolations(page: Page, label: string): Promise<
     `${v.id} (${v.impact ?? 'unknown'}): ${v.help} — ${v.helpUrl}`,
     ...v.nodes.map((n) => `    ${n.target.join(' ')}\n      ${n.failureSummary?.replace(/\n/g, '\n      ') ?? ''}`),
   ]);
-  expect(lines, `axe found ${results.violations.length} kind(s) of violation on ${label}:\n${lines.join('\n')}`).toEqual([]);
+  expect(
+    lines,
+    `axe found ${results.violations.length} kind(s) of violation on ${label}:\n${lines.join('\n')}`,
+  ).toEqual([]);
 }
 
 const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
@@ -33,10 +36,16 @@ const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core
 async function axeResults(page: Page): Promise<AxeResults> {
   if (page.frames().length > 1) return new AxeBuilder({ page }).options(AXE_OPTIONS).analyze();
   if (!(await page.evaluate(() => 'axe' in window))) {
-    await page.evaluate(`${AXE_SOURCE};axe.configure({ allowedOrigins: ['<same_origin>'], branding: { application: 'playwright' } });`);
+    await page.evaluate(
+      `${AXE_SOURCE};axe.configure({ allowedOrigins: ['<same_origin>'], branding: { application: 'playwright' } });`,
+    );
   }
   return page.evaluate(
-    (options) => (window as unknown as { axe: { run(context: Document, options: object): Promise<AxeResults> } }).axe.run(document, options),
+    (options) =>
+      (window as unknown as { axe: { run(context: Document, options: object): Promise<AxeResults> } }).axe.run(
+        document,
+        options,
+      ),
     AXE_OPTIONS,
   );
 }
@@ -118,7 +127,11 @@ export async function findSmallTargets(page: Page, min = MIN_TARGET): Promise<Ta
       const aria = el.getAttribute('aria-label');
       if (aria) return aria;
       const by = el.getAttribute('aria-labelledby');
-      if (by) return by.split(/\s+/).map((id) => textOf((el.getRootNode() as Document).getElementById?.(id) ?? null)).join(' ');
+      if (by)
+        return by
+          .split(/\s+/)
+          .map((id) => textOf((el.getRootNode() as Document).getElementById?.(id) ?? null))
+          .join(' ');
       const labels = (el as HTMLInputElement).labels;
       if (labels && labels.length > 0) return [...labels].map(textOf).join(' ');
       return textOf(el) || el.getAttribute('title') || (el as HTMLInputElement).value || el.tagName.toLowerCase();
@@ -140,12 +153,17 @@ export async function findSmallTargets(page: Page, min = MIN_TARGET): Promise<Ta
     };
     const rectOf = (el: Element) => {
       let r = el.getBoundingClientRect();
-      let left = r.left, top = r.top, right = r.right, bottom = r.bottom;
+      let left = r.left,
+        top = r.top,
+        right = r.right,
+        bottom = r.bottom;
       for (const label of (el as HTMLInputElement).labels ?? []) {
         if (!shown(label)) continue;
         r = label.getBoundingClientRect();
-        left = Math.min(left, r.left); top = Math.min(top, r.top);
-        right = Math.max(right, r.right); bottom = Math.max(bottom, r.bottom);
+        left = Math.min(left, r.left);
+        top = Math.min(top, r.top);
+        right = Math.max(right, r.right);
+        bottom = Math.max(bottom, r.bottom);
       }
       return { left, top, right, bottom, width: right - left, height: bottom - top };
     };
@@ -155,10 +173,13 @@ export async function findSmallTargets(page: Page, min = MIN_TARGET): Promise<Ta
     /** Under another element (a notification over the header): not a target until uncovered. */
     const covered = (el: Element) => {
       const r = el.getBoundingClientRect();
-      const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
+      const x = (r.left + r.right) / 2,
+        y = (r.top + r.bottom) / 2;
       if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return false;
       const hit = (el.getRootNode() as Document | ShadowRoot).elementFromPoint(x, y);
-      return hit !== null && !el.contains(hit) && !hit.contains(el) && !(el as HTMLInputElement).labels?.[0]?.contains(hit);
+      return (
+        hit !== null && !el.contains(hit) && !hit.contains(el) && !(el as HTMLInputElement).labels?.[0]?.contains(hit)
+      );
     };
     const targets = all
       .filter((el) => shown(el) && !inSentence(el) && (!modal || modal.contains(el)) && !covered(el))
@@ -221,7 +242,8 @@ async function focusState(page: Page) {
     };
     // A composite control (the quantity stepper) may draw the ring on its frame instead.
     let ring = visible(el);
-    for (let p = el.parentElement, i = 0; !ring && p && i < 2; p = p.parentElement, i++) ring = visible(p) && p.matches(':has(:focus-visible)');
+    for (let p = el.parentElement, i = 0; !ring && p && i < 2; p = p.parentElement, i++)
+      ring = visible(p) && p.matches(':has(:focus-visible)');
     const name = el.getAttribute('aria-label') ?? (el.textContent ?? '').trim().slice(0, 60);
     return { lost: false, description: `${el.tagName.toLowerCase()} "${name}"`, ring };
   });
@@ -231,7 +253,9 @@ async function focusState(page: Page) {
 export async function expectFocusNotLost(page: Page): Promise<void> {
   const state = await focusState(page);
   expect(state.lost, `focus fell back to ${state.description}`).toBe(false);
-  expect(state.ring, `${state.description} has focus but no visible focus indicator (outline or box-shadow)`).toBe(true);
+  expect(state.ring, `${state.description} has focus but no visible focus indicator (outline or box-shadow)`).toBe(
+    true,
+  );
 }
 
 /** Focus is on this element, with a visible focus indicator. */

@@ -1,7 +1,18 @@
 import type { Page } from '@playwright/test';
 import { advanceTo, expect, test } from './support.ts';
 import { expectAccessibleAtBothWidths } from './a11y.ts';
-import { addFromEventPage, basketLine, basketStep, expectStep, failCall, reserveButton, signInAsNewBuyer, throughDelivery, urls, withoutPageData } from './support.ts';
+import {
+  addFromEventPage,
+  basketLine,
+  basketStep,
+  expectStep,
+  failCall,
+  reserveButton,
+  signInAsNewBuyer,
+  throughDelivery,
+  urls,
+  withoutPageData,
+} from './support.ts';
 import { freeOrderOnDelivery } from './freeOrder.ts';
 
 /**
@@ -101,7 +112,9 @@ const SCREENS: Screen[] = [
       await quantity.fill('1');
       await quantity.blur();
       await expect(basketStep(page).getByText('You must purchase a minimum of 2 tickets of this type')).toBeVisible();
-      await expect(basketStep(page).getByText('You must also purchase the following tickets to continue the checkout.')).toBeVisible();
+      await expect(
+        basketStep(page).getByText('You must also purchase the following tickets to continue the checkout.'),
+      ).toBeVisible();
     },
   },
   {
@@ -109,7 +122,9 @@ const SCREENS: Screen[] = [
     reach: async (page) => {
       await filledBasket(page);
       await failCall(page, '/remove_from_basket/');
-      await basketStep(page).getByRole('button', { name: /remove general admission/i }).click();
+      await basketStep(page)
+        .getByRole('button', { name: /remove general admission/i })
+        .click();
       await expect(page.getByText('Unable to remove the Ticket from the basket. Please try again later')).toBeVisible();
     },
   },
@@ -253,7 +268,9 @@ const SCREENS: Screen[] = [
     name: 'Payment blocked for a SaaS organiser',
     reach: async (page) => {
       await toPayment(page, 'Open-Air Cinema: Jaws', { 'Blanket spot': 1 });
-      await expect(page.getByText(/payment integration has not yet been configured by Moonlight Screenings/)).toBeVisible();
+      await expect(
+        page.getByText(/payment integration has not yet been configured by Moonlight Screenings/),
+      ).toBeVisible();
     },
   },
   {
@@ -288,7 +305,9 @@ const SCREENS: Screen[] = [
       await page.getByRole('button', { name: /^Pay £/ }).click();
       await expect(page.getByLabel('Card number')).toBeVisible();
       await page.goto('/checkout/');
-      await expect(page.getByTestId('countdown-paying')).toHaveText('Payment in progress: your tickets are held until the payment finishes.');
+      await expect(page.getByTestId('countdown-paying')).toHaveText(
+        'Payment in progress: your tickets are held until the payment finishes.',
+      );
     },
   },
   {
@@ -319,11 +338,16 @@ const SCREENS: Screen[] = [
     name: 'Ticket questions, a missing answer pointed out',
     reach: async (page) => {
       await signInAsNewBuyer(page);
-      await addFromEventPage(page, 'Ashcombe Winter Lantern Trail', { tickets: { 'Adult (5pm entry)': 1, 'Child (5pm entry)': 1 } });
+      await addFromEventPage(page, 'Ashcombe Winter Lantern Trail', {
+        tickets: { 'Adult (5pm entry)': 1, 'Child (5pm entry)': 1 },
+      });
       await reserveButton(page).click();
       await advanceTo(page, 'ticket_questions_before');
       await page.getByLabel('Name of the person using this ticket').fill('x'.repeat(295));
-      await page.locator('[data-step="ticket_questions_before"] form').getByRole('button', { name: 'Continue' }).click();
+      await page
+        .locator('[data-step="ticket_questions_before"] form')
+        .getByRole('button', { name: 'Continue' })
+        .click();
       await expect(page.getByText('Please enter your answer')).toBeVisible();
     },
   },

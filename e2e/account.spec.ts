@@ -4,7 +4,17 @@
  * browser, and each failure text of the account and marketing steps.
  */
 import type { Page } from '@playwright/test';
-import { addFromEventPage, codeFromMailbox, expect, expectStep, failCall, freshEmail, photographBothWidths, reserveButton, test } from './support.ts';
+import {
+  addFromEventPage,
+  codeFromMailbox,
+  expect,
+  expectStep,
+  failCall,
+  freshEmail,
+  photographBothWidths,
+  reserveButton,
+  test,
+} from './support.ts';
 
 const PEAK_SIGNUP = 'Get race news from Peak Trail Events';
 
@@ -14,16 +24,16 @@ async function reserveTrailRun(page: Page) {
   await expectStep(page, 'login');
 }
 
-
 async function askForCode(page: Page, email: string) {
   await page.getByLabel('Email address').fill(email);
   await page.getByRole('button', { name: 'Continue' }).click();
   await expect(page.getByText('Code sent to inbox')).toBeVisible();
 }
 
-
-
-test('a guest signs in with the code from the mailbox, gives a name, chooses updates and goes on', async ({ page, context }, testInfo) => {
+test('a guest signs in with the code from the mailbox, gives a name, chooses updates and goes on', async ({
+  page,
+  context,
+}, testInfo) => {
   test.slow();
   await reserveTrailRun(page);
   await expect(page.getByText("We'll email you a one-time sign in or registration code.")).toBeVisible();
@@ -93,7 +103,10 @@ test('a signed-in buyer continues to Keep updated', async ({ page }) => {
   await expect(page.getByLabel(PEAK_SIGNUP)).toBeVisible();
 });
 
-test('a buyer with an account signs in with a code, and is asked only what they have not chosen', async ({ page, context }) => {
+test('a buyer with an account signs in with a code, and is asked only what they have not chosen', async ({
+  page,
+  context,
+}) => {
   await reserveTrailRun(page);
   const email = 'amelia.hughes@example.co.uk';
   await askForCode(page, email);
@@ -106,7 +119,12 @@ test('a buyer with an account signs in with a code, and is asked only what they 
   await expect(page.getByLabel(/community newsletter/)).toHaveCount(0);
 });
 
-test('signing in on a second browser resumes the same sale, hold and step', async ({ page, context, browser, baseURL }) => {
+test('signing in on a second browser resumes the same sale, hold and step', async ({
+  page,
+  context,
+  browser,
+  baseURL,
+}) => {
   test.slow();
   await reserveTrailRun(page);
   // A buyer of this test alone: the sale resumed is the account's newest live one, and the seeded
@@ -133,9 +151,14 @@ test('signing in on a second browser resumes the same sale, hold and step', asyn
     await other.waitForLoadState('networkidle');
     expect(saves).toEqual([]);
     const headers = { origin: baseURL!, accept: 'application/json' };
-    expect((await other.request.post('/ajax/user/user/send_one_time_code/', { form: { email }, headers })).ok()).toBe(true);
+    expect((await other.request.post('/ajax/user/user/send_one_time_code/', { form: { email }, headers })).ok()).toBe(
+      true,
+    );
     const code = await codeFromMailbox(laptop, email);
-    const checked = await other.request.post('/ajax/user/user/check_one_time_code/', { form: { email, code }, headers });
+    const checked = await other.request.post('/ajax/user/user/check_one_time_code/', {
+      form: { email, code },
+      headers,
+    });
     expect(await checked.json()).toEqual({ has_account: true });
     await other.goto('/checkout/');
     await expectStep(other, 'marketing_preferences');
@@ -192,13 +215,20 @@ test('a failed sign-out says to refresh the page', async ({ page }) => {
   await expect(page.getByText('Unable to log out. Please refresh the page')).toBeVisible();
 });
 
-test('a code check that finds the reservation gone shows the server’s text on the basket', async ({ page, context }) => {
+test('a code check that finds the reservation gone shows the server’s text on the basket', async ({
+  page,
+  context,
+}) => {
   await reserveTrailRun(page);
   const email = freshEmail('late');
   await askForCode(page, email);
   const gone = 'Your tickets are no longer held for you. Please reserve them again.';
   await page.route('**/check_one_time_code/', (route) =>
-    route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ error: gone, type: 'reserving', message: { error: gone } }) }),
+    route.fulfill({
+      status: 409,
+      contentType: 'application/json',
+      body: JSON.stringify({ error: gone, type: 'reserving', message: { error: gone } }),
+    }),
   );
   await page.getByLabel('One-time code').fill(await codeFromMailbox(context, email));
   await page.getByRole('button', { name: 'Verify' }).click();

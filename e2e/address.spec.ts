@@ -5,12 +5,23 @@
  * a gift voucher is from and for.
  */
 import type { Page } from '@playwright/test';
-import { advanceTo, addFromEventPage, demoBuyerAt, expect, expectStep, failCall, freshEmail, photograph, photographBothWidths, reserveButton, test, type Wanted } from './support.ts';
+import {
+  advanceTo,
+  addFromEventPage,
+  demoBuyerAt,
+  expect,
+  expectStep,
+  failCall,
+  freshEmail,
+  photograph,
+  photographBothWidths,
+  reserveButton,
+  test,
+  type Wanted,
+} from './support.ts';
 
 const GALA = 'Lantern Comedy Gala Night';
 const POSTED = { tickets: { 'Stalls (posted ticket)': 1 } };
-
-
 
 /** A guest reserves, signs in with the mailed code, gives a name, keeps updated, and reaches the address. */
 async function guestToDeliveryAddress(page: Page, wanted: Wanted = POSTED) {
@@ -23,7 +34,8 @@ async function guestToDeliveryAddress(page: Page, wanted: Wanted = POSTED) {
   await expect(page.getByRole('heading', { level: 1, name: 'Delivery Address' })).toBeVisible();
 }
 
-const continueButton = (page: Page) => page.locator('[data-step="delivery_address"]').getByRole('button', { name: 'Continue' });
+const continueButton = (page: Page) =>
+  page.locator('[data-step="delivery_address"]').getByRole('button', { name: 'Continue' });
 const findButton = (page: Page) => page.getByRole('button', { name: 'Find', exact: true });
 
 const screenshots = (page: Page) => photographBothWidths(page, test.info(), 'delivery-address', 'docs/screenshots');
@@ -77,7 +89,9 @@ test('a signed-in buyer picks a saved address', async ({ page }) => {
 
   const saved = page.getByRole('radio', { name: /14 Quay Street, Bristol, BS1 4RN, United Kingdom/ });
   await expect(saved).toBeChecked();
-  await expect(page.getByRole('button', { name: 'Delete the address 14 Quay Street, Bristol, BS1 4RN, United Kingdom' })).toBeVisible();
+  await expect(
+    page.getByRole('button', { name: 'Delete the address 14 Quay Street, Bristol, BS1 4RN, United Kingdom' }),
+  ).toBeVisible();
   // A new address shows the finder; the saved one hides it again.
   await page.getByRole('radio', { name: 'Use a new address' }).check();
   await expect(page.getByLabel('Find your address')).toBeVisible();
@@ -124,7 +138,9 @@ test('a failed set_delivery_address says so in the spec’s words, and the buyer
 
   await failCall(page, '/ajax/checkout/checkout/set_delivery_address/');
   await continueButton(page).click();
-  await expect(page.getByRole('alert').filter({ hasText: 'Unable to set the delivery Address. Please try again later' })).toBeVisible();
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'Unable to set the delivery Address. Please try again later' }),
+  ).toBeVisible();
   await expectStep(page, 'delivery_address');
 
   await page.unroute('**/ajax/checkout/checkout/set_delivery_address/');
@@ -163,7 +179,9 @@ test('a basket with a gift voucher asks who it is from and for', async ({ page }
   await expectStep(page, 'payment');
 });
 
-test('a new address of a signed-in buyer is saved for the next checkout, where it can be deleted', async ({ browser }) => {
+test('a new address of a signed-in buyer is saved for the next checkout, where it can be deleted', async ({
+  browser,
+}) => {
   test.slow();
   const atDeliveryAsTom = async () => {
     const context = await browser.newContext();
@@ -197,14 +215,18 @@ test('a new address of a signed-in buyer is saved for the next checkout, where i
   const saved = page.getByRole('radio', { name: /8 Oldham Street, Manchester, M1 1JQ, United Kingdom/ });
   await expect(saved).toBeChecked();
   await expect(continueButton(page)).toBeEnabled();
-  await page.getByRole('button', { name: 'Delete the address 8 Oldham Street, Manchester, M1 1JQ, United Kingdom' }).click();
+  await page
+    .getByRole('button', { name: 'Delete the address 8 Oldham Street, Manchester, M1 1JQ, United Kingdom' })
+    .click();
   await expect(saved).toHaveCount(0);
   await expect(page.getByLabel('Find your address')).toBeVisible();
   await expect(continueButton(page)).toBeDisabled();
   // Gone on the server too.
   const listed = await page.request.post('/ajax/user/user/get_user_addresses/', { form: {} });
-  expect(((await listed.json()) as { existing_addresses: { full_address: string }[] }).existing_addresses.map((a) => a.full_address)).not.toContain(
-    '8 Oldham Street, Manchester, M1 1JQ, United Kingdom',
-  );
+  expect(
+    ((await listed.json()) as { existing_addresses: { full_address: string }[] }).existing_addresses.map(
+      (a) => a.full_address,
+    ),
+  ).not.toContain('8 Oldham Street, Manchester, M1 1JQ, United Kingdom');
   await second.context.close();
 });

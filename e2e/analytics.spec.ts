@@ -5,7 +5,16 @@
  * the completed order sends the purchase, the Ads conversion (the sale) and Meta's Purchase.
  */
 import type { Page, Request } from '@playwright/test';
-import { advanceTo, addFromEventPage, expect, expectStep, reserveButton, signInAsNewBuyer, test, throughDelivery } from './support.ts';
+import {
+  advanceTo,
+  addFromEventPage,
+  expect,
+  expectStep,
+  reserveButton,
+  signInAsNewBuyer,
+  test,
+  throughDelivery,
+} from './support.ts';
 import { atBank, payByBank } from './bank.ts';
 
 /** What the page asked of the tag, the pixel or their hosts, in order. */
@@ -17,9 +26,15 @@ function recordAnalytics(page: Page): Request[] {
   return seen;
 }
 
-const hits = (seen: Request[], path: string) => seen.map((r) => new URL(r.url())).filter((u) => u.pathname === path).map((u) => Object.fromEntries(u.searchParams));
+const hits = (seen: Request[], path: string) =>
+  seen
+    .map((r) => new URL(r.url()))
+    .filter((u) => u.pathname === path)
+    .map((u) => Object.fromEntries(u.searchParams));
 
-test('the analytics question comes with the app’s first screen: the basket never moves once it can be pressed', async ({ page }) => {
+test('the analytics question comes with the app’s first screen: the basket never moves once it can be pressed', async ({
+  page,
+}) => {
   await addFromEventPage(page, 'Folk at the Ropewalk', { tickets: { 'Session seat': 1 } });
   // Where Reserve Basket is at each frame from the moment the app's basket can be pressed.
   await page.addInitScript(() => {
@@ -34,12 +49,16 @@ test('the analytics question comes with the app’s first screen: the basket nev
   });
   await page.reload();
   await expect(page.getByRole('region', { name: 'Analytics cookies' })).toBeVisible();
-  await expect.poll(() => page.evaluate(() => (window as unknown as { reserveTops: number[] }).reserveTops.length)).toBe(60);
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { reserveTops: number[] }).reserveTops.length))
+    .toBe(60);
   const tops = await page.evaluate(() => (window as unknown as { reserveTops: number[] }).reserveTops);
   expect(new Set(tops).size, `Reserve Basket moved: ${tops.join(', ')}`).toBe(1);
 });
 
-test('nothing of the tag or the pixel loads before consent; then page views and the purchase @anyWidth', async ({ page }) => {
+test('nothing of the tag or the pixel loads before consent; then page views and the purchase @anyWidth', async ({
+  page,
+}) => {
   await page.clock.install();
   const seen = recordAnalytics(page);
   await signInAsNewBuyer(page);
@@ -48,18 +67,35 @@ test('nothing of the tag or the pixel loads before consent; then page views and 
   await expect(banner).toBeVisible();
   await page.clock.runFor(2_000);
   expect(seen.map((r) => r.url())).toEqual([]);
-  expect(await page.evaluate(() => ({ gtag: typeof (window as { gtag?: unknown }).gtag, fbq: typeof (window as { fbq?: unknown }).fbq }))).toEqual({ gtag: 'undefined', fbq: 'undefined' });
+  expect(
+    await page.evaluate(() => ({
+      gtag: typeof (window as { gtag?: unknown }).gtag,
+      fbq: typeof (window as { fbq?: unknown }).fbq,
+    })),
+  ).toEqual({ gtag: 'undefined', fbq: 'undefined' });
 
   await banner.getByRole('button', { name: 'Accept analytics cookies' }).click();
   await expect(banner).toHaveCount(0);
   // The state the buyer is on counts from now: the basket.
-  await expect.poll(() => hits(seen, '/dev/analytics/collect').filter((h) => h.en === 'page_view').map((h) => `${h.tid} ${h.dt}`)).toEqual(['G-HFOLK00001 basket', 'UA-100000-1 basket']);
-  await expect.poll(() => hits(seen, '/dev/analytics/tr').map((h) => `${h.id} ${h.ev}`)).toEqual(['100000000000001 PageView']);
+  await expect
+    .poll(() =>
+      hits(seen, '/dev/analytics/collect')
+        .filter((h) => h.en === 'page_view')
+        .map((h) => `${h.tid} ${h.dt}`),
+    )
+    .toEqual(['G-HFOLK00001 basket', 'UA-100000-1 basket']);
+  await expect
+    .poll(() => hits(seen, '/dev/analytics/tr').map((h) => `${h.id} ${h.ev}`))
+    .toEqual(['100000000000001 PageView']);
 
   await reserveButton(page).click();
   await advanceTo(page, 'payment');
   await expect
-    .poll(() => hits(seen, '/dev/analytics/collect').filter((h) => h.en === 'page_view' && h.tid === 'G-HFOLK00001').map((h) => h.dt))
+    .poll(() =>
+      hits(seen, '/dev/analytics/collect')
+        .filter((h) => h.en === 'page_view' && h.tid === 'G-HFOLK00001')
+        .map((h) => h.dt),
+    )
     .toEqual(expect.arrayContaining(['basket', 'login', 'marketing_preferences', 'payment']));
   expect(hits(seen, '/dev/analytics/collect').find((h) => h.dt === 'payment')?.dl).toMatch(/\/checkout\/payment\/$/);
 
@@ -71,14 +107,36 @@ test('nothing of the tag or the pixel loads before consent; then page views and 
   await throughDelivery(page);
   await expectStep(page, 'order_completed');
 
-  const checkout = (await (await page.request.get('/ajax/checkout/checkout/get/')).json()) as { sale_reference: string };
-  await expect.poll(() => hits(seen, '/dev/analytics/collect').filter((h) => h.en === 'purchase').map((h) => [h.tid, h['ep.transaction_id'], h['epn.value'], h['ep.currency']])).toEqual([
-    ['G-HFOLK00001', checkout.sale_reference, '15', 'GBP'],
-    ['UA-100000-1', checkout.sale_reference, '15', 'GBP'],
-  ]);
-  expect(hits(seen, '/dev/analytics/collect').filter((h) => h.en === 'conversion').map((h) => [h.tid, h['ep.transaction_id']])).toEqual([['AW-100000001/folk-sale', checkout.sale_reference]]);
-  await expect.poll(() => hits(seen, '/dev/analytics/tr').filter((h) => h.ev === 'Purchase').map((h) => [h.id, h['cd[value]'], h['cd[currency]']])).toEqual([['100000000000001', '15', 'GBP']]);
-  expect(hits(seen, '/dev/analytics/collect').filter((h) => h.en === 'page_view' && h.tid === 'G-HFOLK00001').map((h) => h.dt)).toContain('order_completed');
+  const checkout = (await (await page.request.get('/ajax/checkout/checkout/get/')).json()) as {
+    sale_reference: string;
+  };
+  await expect
+    .poll(() =>
+      hits(seen, '/dev/analytics/collect')
+        .filter((h) => h.en === 'purchase')
+        .map((h) => [h.tid, h['ep.transaction_id'], h['epn.value'], h['ep.currency']]),
+    )
+    .toEqual([
+      ['G-HFOLK00001', checkout.sale_reference, '15', 'GBP'],
+      ['UA-100000-1', checkout.sale_reference, '15', 'GBP'],
+    ]);
+  expect(
+    hits(seen, '/dev/analytics/collect')
+      .filter((h) => h.en === 'conversion')
+      .map((h) => [h.tid, h['ep.transaction_id']]),
+  ).toEqual([['AW-100000001/folk-sale', checkout.sale_reference]]);
+  await expect
+    .poll(() =>
+      hits(seen, '/dev/analytics/tr')
+        .filter((h) => h.ev === 'Purchase')
+        .map((h) => [h.id, h['cd[value]'], h['cd[currency]']]),
+    )
+    .toEqual([['100000000000001', '15', 'GBP']]);
+  expect(
+    hits(seen, '/dev/analytics/collect')
+      .filter((h) => h.en === 'page_view' && h.tid === 'G-HFOLK00001')
+      .map((h) => h.dt),
+  ).toContain('order_completed');
 });
 
 test('a buyer who says no thanks is not tracked @anyWidth', async ({ page }) => {

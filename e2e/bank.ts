@@ -10,14 +10,16 @@ export const TEXT = {
   redirectFailed: 'There was an error with taking you to Truelayer. Please try again.',
   cancelled: 'You cancelled the payment in the bank portal.',
   unableToGetStatus: 'Unable to get Truelayer status. Please try again later',
-  expired: 'Your payment was unsuccessful and the checkout time expired. If the tickets are still available, you can try to reserve them again',
+  expired:
+    'Your payment was unsuccessful and the checkout time expired. If the tickets are still available, you can try to reserve them again',
   after3: 'Waiting for a response from your bank',
   after6: 'Awaiting confirmation of payment',
   after9: "It's taking longer than usual for confirmation of your payment.",
   switch: 'Try a different payment method',
 };
 export const FIRST_WAIT = 'Checking with your bank';
-export const NOT_CONFIRMED = /Your payment is not confirmed yet\. If your bank confirms it, your tickets will be delivered/;
+export const NOT_CONFIRMED =
+  /Your payment is not confirmed yet\. If your bank confirms it, your tickets will be delivered/;
 
 /** A new buyer, signed in, with one seat of the folk club's night held, on the payment step. */
 export async function toFolkPayment(page: Page) {
@@ -31,7 +33,11 @@ export async function payByBank(page: Page) {
   await page.getByRole('button', { name: 'Pay £15.00 by bank transfer' }).click();
 }
 
-export async function atBank(page: Page, decision: 'Approve payment' | 'Approve slowly' | 'Cancel payment', delaySeconds?: number) {
+export async function atBank(
+  page: Page,
+  decision: 'Approve payment' | 'Approve slowly' | 'Cancel payment',
+  delaySeconds?: number,
+) {
   await expect(page).toHaveURL(/\/sandbox\/bank\/\?token=/);
   await expect(page.getByRole('heading', { level: 1, name: 'Approve a payment of £15.00' })).toBeVisible();
   if (delaySeconds !== undefined) await page.getByLabel('Bank answers after (seconds)').fill(String(delaySeconds));
@@ -52,4 +58,3 @@ export async function recordWaitMessages(page: Page) {
   });
   return () => page.evaluate(() => (window as unknown as { bankMessages: string[] }).bankMessages);
 }
-

@@ -8,7 +8,9 @@
 import { expect, expectStep, failCall, pauseClock, photographBothWidths, test, throughDelivery } from './support.ts';
 import { atBank, NOT_CONFIRMED, payByBank, TEXT, toFolkPayment } from './bank.ts';
 
-test('approved at the bank: the reference and amount, Continue, and the tickets are delivered', async ({ page }, testInfo) => {
+test('approved at the bank: the reference and amount, Continue, and the tickets are delivered', async ({
+  page,
+}, testInfo) => {
   await page.clock.install();
   await toFolkPayment(page);
   // The folk club's provider is not Stripe and the basket is in pounds: both methods, none chosen.
@@ -44,7 +46,9 @@ test('cancelled at the bank: the flag 0 says so, and another method can be tried
   await expect(page.getByRole('radio', { name: 'Credit or Debit Card' })).toBeVisible();
 });
 
-test('never confirmed: after 60 retries the polling stops with the not-yet-confirmed message', async ({ page }, testInfo) => {
+test('never confirmed: after 60 retries the polling stops with the not-yet-confirmed message', async ({
+  page,
+}, testInfo) => {
   test.setTimeout(90_000);
   await page.clock.install();
   // Counted in the page as each call is made, so no call can still be on its way when they are read.
@@ -70,7 +74,9 @@ test('never confirmed: after 60 retries the polling stops with the not-yet-confi
   expect(await polls()).toBe(60);
 });
 
-test('a bank payment that cannot be created removes the method; a failed pay_with_truelayer says so', async ({ page }) => {
+test('a bank payment that cannot be created removes the method; a failed pay_with_truelayer says so', async ({
+  page,
+}) => {
   await failCall(page, '/ajax/checkout/checkout/create_truelayer_payment/');
   await toFolkPayment(page);
   // Only the card is left, and chosen for the buyer.
@@ -103,7 +109,15 @@ test('an error with no time left returns to the basket with the spec’s message
       status: 200,
       contentType: 'application/json',
       body: JSON.stringify({
-        truelayer_status: { checkout_expires_in: 0, payment_completed: false, reference: null, total: 1500, currency: 'GBP', truelayer_status_error: 'Gone', status: 'error' },
+        truelayer_status: {
+          checkout_expires_in: 0,
+          payment_completed: false,
+          reference: null,
+          total: 1500,
+          currency: 'GBP',
+          truelayer_status_error: 'Gone',
+          status: 'error',
+        },
       }),
     }),
   );

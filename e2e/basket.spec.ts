@@ -1,16 +1,34 @@
 import { expect, test } from './support.ts';
-import { addFromEventPage, basketLine, basketStep, clientLoaded, failCall, holdCalls, pauseClock, reserveButton, withoutPageData } from './support.ts';
+import {
+  addFromEventPage,
+  basketLine,
+  basketStep,
+  clientLoaded,
+  failCall,
+  holdCalls,
+  pauseClock,
+  reserveButton,
+  withoutPageData,
+} from './support.ts';
 
 test.describe('empty basket', () => {
   test('prompts to browse, and offers the mailing list to visitors who are not signed in', async ({ page }) => {
     await page.goto('/checkout/');
     const basket = basketStep(page);
     await expect(basket.getByText('Looking for something to put in your basket?')).toBeVisible();
-    await expect(basket.getByRole('link', { name: /all events|browse/i }).first()).toHaveAttribute('href', '/all-events/');
-    await expect(basket.getByRole('link', { name: 'Sign up for exclusive event news and discounts!' })).toHaveAttribute('href', '/mailing-list');
+    await expect(basket.getByRole('link', { name: /all events|browse/i }).first()).toHaveAttribute(
+      'href',
+      '/all-events/',
+    );
+    await expect(basket.getByRole('link', { name: 'Sign up for exclusive event news and discounts!' })).toHaveAttribute(
+      'href',
+      '/mailing-list',
+    );
   });
 
-  test('hides the mailing list from a signed-in subscriber, shows it to one who is not subscribed', async ({ page }) => {
+  test('hides the mailing list from a signed-in subscriber, shows it to one who is not subscribed', async ({
+    page,
+  }) => {
     await page.goto('/signin/');
     await page.getByRole('button', { name: 'Continue as Amelia Hughes' }).click();
     await page.goto('/checkout/');
@@ -79,21 +97,29 @@ test('a quantity below the minimum per customer warns, is not sent, and blocks r
 test('a ticket that needs another lists what is missing, with a login hint, and blocks reserving', async ({ page }) => {
   await addFromEventPage(page, 'Castleton Trail Run', { tickets: { 'Parking permit': 1 } });
   const basket = basketStep(page);
-  await expect(basket.getByText('You must also purchase the following tickets to continue the checkout.')).toBeVisible();
+  await expect(
+    basket.getByText('You must also purchase the following tickets to continue the checkout.'),
+  ).toBeVisible();
   await expect(basket.getByText('10K or half marathon entry')).toBeVisible();
   await expect(basket.getByRole('link', { name: /sign in|log in/i }).first()).toHaveAttribute('href', /\/signin\//);
   await expect(reserveButton(page)).toBeDisabled();
   await expect(basket.getByText(/Non-refundable/i).first()).toBeVisible();
 
   await addFromEventPage(page, 'Castleton Trail Run', { tickets: { '10K entry': 1 } });
-  await expect(basketStep(page).getByText('You must also purchase the following tickets to continue the checkout.')).toHaveCount(0);
+  await expect(
+    basketStep(page).getByText('You must also purchase the following tickets to continue the checkout.'),
+  ).toHaveCount(0);
   await expect(reserveButton(page)).toBeEnabled();
 });
 
 test('tickets of one event at different times show the event’s timeslot warning', async ({ page }) => {
-  await addFromEventPage(page, 'Ashcombe Winter Lantern Trail', { tickets: { 'Adult (5pm entry)': 1, 'Adult (7pm entry)': 1 } });
+  await addFromEventPage(page, 'Ashcombe Winter Lantern Trail', {
+    tickets: { 'Adult (5pm entry)': 1, 'Adult (7pm entry)': 1 },
+  });
   await expect(
-    basketStep(page).getByText('Your tickets are for different entry times. Everyone in your group must arrive at the time on their own ticket.'),
+    basketStep(page).getByText(
+      'Your tickets are for different entry times. Everyone in your group must arrive at the time on their own ticket.',
+    ),
   ).toBeVisible();
 });
 
@@ -163,7 +189,10 @@ test('the refund policy opens in a modal and lines can be removed', async ({ pag
   await expect(dialog).toHaveCount(0);
   await expect(policyButton).toBeFocused();
 
-  await basket.getByRole('button', { name: /remove/i }).first().click();
+  await basket
+    .getByRole('button', { name: /remove/i })
+    .first()
+    .click();
   await expect(reserveButton(page)).toContainText('1');
 });
 
@@ -205,12 +234,18 @@ test.describe('failed basket calls show their notifications', () => {
     [
       '/remove_from_basket/',
       'Unable to remove the Ticket from the basket. Please try again later',
-      async (page) => basketStep(page).getByRole('button', { name: /remove general admission/i }).click(),
+      async (page) =>
+        basketStep(page)
+          .getByRole('button', { name: /remove general admission/i })
+          .click(),
     ],
     [
       '/remove_gift_voucher_from_basket/',
       'Unable to remove the Gift Voucher from the basket. Please try again later',
-      async (page) => basketStep(page).getByRole('button', { name: /remove riverside arts gift voucher/i }).click(),
+      async (page) =>
+        basketStep(page)
+          .getByRole('button', { name: /remove riverside arts gift voucher/i })
+          .click(),
     ],
   ];
   for (const [path, message, act] of cases) {
@@ -254,10 +289,15 @@ test('Continue shopping offers the organiser’s other upcoming events', async (
 test('a ticket whose quantity cannot change shows it read-only', async ({ page }) => {
   await addFromEventPage(page, 'Summer Jazz on the Quay', { tickets: { 'Patron package': 1, 'General admission': 1 } });
   await expect(basketStep(page).getByRole('spinbutton', { name: /Patron package/ })).toHaveAttribute('readonly', '');
-  await expect(basketStep(page).getByRole('spinbutton', { name: /General admission/ })).not.toHaveAttribute('readonly', '');
+  await expect(basketStep(page).getByRole('spinbutton', { name: /General admission/ })).not.toHaveAttribute(
+    'readonly',
+    '',
+  );
 });
 
-test('booking fees the organiser absorbs are shown in brackets inside the subtotal; others with a plus', async ({ page }) => {
+test('booking fees the organiser absorbs are shown in brackets inside the subtotal; others with a plus', async ({
+  page,
+}) => {
   await addFromEventPage(page, 'Castleton Trail Run', { tickets: { '10K entry': 2 } });
   const summary = basketStep(page).getByRole('region', { name: 'Order summary' });
   await expect(summary).toContainText(/Subtotal\s*£56\.00/);

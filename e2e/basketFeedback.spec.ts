@@ -1,6 +1,15 @@
 import type { Page } from '@playwright/test';
 import { expect, test } from './support.ts';
-import { addFromEventPage, basketLine, basketStep, clientLoaded, holdCalls, keepScreenshot, pauseClock, reserveButton } from './support.ts';
+import {
+  addFromEventPage,
+  basketLine,
+  basketStep,
+  clientLoaded,
+  holdCalls,
+  keepScreenshot,
+  pauseClock,
+  reserveButton,
+} from './support.ts';
 
 const MINIMUM_WARNING = 'You must purchase a minimum of 2 tickets of this type';
 const MINIMUM_ONE_NOTE = 'The minimum is 1, so this is not saved. To take it out of your basket, use Remove.';
@@ -19,16 +28,24 @@ async function focused(page: Page): Promise<string> {
   return page.evaluate(() => {
     const el = document.activeElement;
     if (!el || el === document.body) return 'body';
-    const label = el.getAttribute('aria-label') ?? (el.id ? document.querySelector(`label[for="${el.id}"]`)?.textContent : null) ?? el.closest('label')?.textContent ?? '';
+    const label =
+      el.getAttribute('aria-label') ??
+      (el.id ? document.querySelector(`label[for="${el.id}"]`)?.textContent : null) ??
+      el.closest('label')?.textContent ??
+      '';
     return `${el.tagName.toLowerCase()}${el.getAttribute('type') ? `[${el.getAttribute('type')}]` : ''}: ${label.trim()}`;
   });
 }
 
-test('a line below its minimum warns and blocks Reserve Basket, even when the server’s basket holds it so', async ({ page }, testInfo) => {
+test('a line below its minimum warns and blocks Reserve Basket, even when the server’s basket holds it so', async ({
+  page,
+}, testInfo) => {
   await addFromEventPage(page, 'The Lantern: Friday Late Show', { tickets: { 'Cabaret table (pairs)': 2 } });
   // The line reaches 1 without the basket's own input (another tab, an older page, the API).
   const status = await page.evaluate(async () => {
-    const checkout = await (await fetch('/ajax/checkout/checkout/get/', { headers: { accept: 'application/json' } })).json();
+    const checkout = await (
+      await fetch('/ajax/checkout/checkout/get/', { headers: { accept: 'application/json' } })
+    ).json();
     const line = checkout.tickets.find((t: { ticket_name: string }) => t.ticket_name === 'Cabaret table (pairs)');
     const response = await fetch('/ajax/checkout/checkout/update_ticket_quantity/', {
       method: 'POST',
@@ -75,14 +92,18 @@ test('clearing a quantity or typing 0 says what will happen, and sends nothing',
   await expect
     .poll(() =>
       page.evaluate(async () => {
-        const checkout = await (await fetch('/ajax/checkout/checkout/get/', { headers: { accept: 'application/json' } })).json();
+        const checkout = await (
+          await fetch('/ajax/checkout/checkout/get/', { headers: { accept: 'application/json' } })
+        ).json();
         return checkout.tickets[0].qty;
       }),
     )
     .toBe(3);
 });
 
-test('refund protection moves at once, and rolls back with the spec’s notification when the call fails', async ({ page }) => {
+test('refund protection moves at once, and rolls back with the spec’s notification when the call fails', async ({
+  page,
+}) => {
   await addFromEventPage(page, 'Summer Jazz on the Quay', { tickets: { 'General admission': 1 } });
   const basket = basketStep(page);
   const yes = basket.getByRole('radio', { name: /^yes/i });
@@ -104,7 +125,9 @@ test('refund protection moves at once, and rolls back with the spec’s notifica
   await expect(yes).not.toBeChecked();
 });
 
-test('keyboard focus stays on the control after choosing refund protection with the arrow keys, and after a quantity is sent', async ({ page }) => {
+test('keyboard focus stays on the control after choosing refund protection with the arrow keys, and after a quantity is sent', async ({
+  page,
+}) => {
   await addFromEventPage(page, 'Summer Jazz on the Quay', { tickets: { 'General admission': 2 } });
   // Each change is held at the network, so the test can look at focus while it is with the server.
   const protection = await holdCalls(page, '/update_refund_protection/');

@@ -18,7 +18,13 @@ async function payByCard(page: Page, number: string) {
 }
 
 test('after a declined card the billing address still holds what the buyer typed', async ({ page }) => {
-  await newBuyerAt(page, 'Ashcombe Winter Lantern Trail', { tickets: { 'Adult (5pm entry)': 1 } }, 'ticket_questions_before', 'Nia Newbuyer');
+  await newBuyerAt(
+    page,
+    'Ashcombe Winter Lantern Trail',
+    { tickets: { 'Adult (5pm entry)': 1 } },
+    'ticket_questions_before',
+    'Nia Newbuyer',
+  );
   await answerLanternQuestions(page);
   await expectStep(page, 'payment');
   // The account's name is already given.
@@ -42,10 +48,20 @@ test('after a declined card the billing address still holds what the buyer typed
 });
 
 test('a buyer who gave a delivery address finds it as the billing address', async ({ page }) => {
-  await newBuyerAt(page, 'Lantern Comedy Gala Night', { tickets: { 'Stalls (posted ticket)': 1 } }, 'delivery_address', 'Ada Lovelace');
+  await newBuyerAt(
+    page,
+    'Lantern Comedy Gala Night',
+    { tickets: { 'Stalls (posted ticket)': 1 } },
+    'delivery_address',
+    'Ada Lovelace',
+  );
   await page.getByLabel('Find your address').fill('BS1 4RN');
   await page.getByRole('button', { name: 'Find', exact: true }).click();
-  await page.getByRole('group', { name: 'Possible addresses' }).getByRole('button').filter({ hasText: '12 Quay Street, Bristol, BS1 4RN' }).click();
+  await page
+    .getByRole('group', { name: 'Possible addresses' })
+    .getByRole('button')
+    .filter({ hasText: '12 Quay Street, Bristol, BS1 4RN' })
+    .click();
   await page.getByLabel('First name').fill('Grace');
   await page.getByLabel('Last name').fill('Hopper');
   await page.locator('[data-step="delivery_address"]').getByRole('button', { name: 'Continue' }).click();
@@ -57,12 +73,24 @@ test('a buyer who gave a delivery address finds it as the billing address', asyn
   await expect(page.getByLabel('Postcode or zip code')).toHaveValue('BS1 4RN');
 });
 
-test('a buyer finds a US address, picks its state, then pays with a saved address: the billing form is the shared address form', async ({ page }, testInfo) => {
-  await newBuyerAt(page, 'Lantern Comedy Gala Night', { tickets: { 'Stalls (posted ticket)': 1 } }, 'delivery_address', 'Ada Lovelace');
+test('a buyer finds a US address, picks its state, then pays with a saved address: the billing form is the shared address form', async ({
+  page,
+}, testInfo) => {
+  await newBuyerAt(
+    page,
+    'Lantern Comedy Gala Night',
+    { tickets: { 'Stalls (posted ticket)': 1 } },
+    'delivery_address',
+    'Ada Lovelace',
+  );
   // The delivery address of a signed-in buyer is saved for next time.
   await page.getByLabel('Find your address').fill('BS1 4RN');
   await page.getByRole('button', { name: 'Find', exact: true }).click();
-  await page.getByRole('group', { name: 'Possible addresses' }).getByRole('button').filter({ hasText: '12 Quay Street, Bristol, BS1 4RN' }).click();
+  await page
+    .getByRole('group', { name: 'Possible addresses' })
+    .getByRole('button')
+    .filter({ hasText: '12 Quay Street, Bristol, BS1 4RN' })
+    .click();
   await page.getByLabel('First name').fill('Ada');
   await page.getByLabel('Last name').fill('Lovelace');
   await page.locator('[data-step="delivery_address"]').getByRole('button', { name: 'Continue' }).click();
@@ -78,7 +106,12 @@ test('a buyer finds a US address, picks its state, then pays with a saved addres
   await billing.getByRole('button', { name: 'Find the address instead' }).click();
   await billing.getByLabel('Find your address').fill('94110');
   await billing.getByRole('button', { name: 'Find', exact: true }).click();
-  await billing.getByRole('group', { name: 'Possible addresses' }).getByRole('button').filter({ hasText: 'Valencia Street, San Francisco, CA, 94110' }).first().click();
+  await billing
+    .getByRole('group', { name: 'Possible addresses' })
+    .getByRole('button')
+    .filter({ hasText: 'Valencia Street, San Francisco, CA, 94110' })
+    .first()
+    .click();
   await expect(billing.getByLabel('Country')).toHaveValue('2');
   await expect(billing.getByLabel('State')).toHaveValue('CA');
   // The USA needs a state.

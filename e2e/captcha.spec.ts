@@ -27,9 +27,11 @@ test('an expired challenge asks to be completed again', async ({ page }) => {
   await reachCaptcha(page);
   await solve(page);
   // The widget reports expiry through the same event it uses for every state change.
-  await page.locator('altcha-widget').evaluate((el) =>
-    el.dispatchEvent(new CustomEvent('statechange', { detail: { state: 'expired', payload: null } })),
-  );
+  await page
+    .locator('altcha-widget')
+    .evaluate((el) =>
+      el.dispatchEvent(new CustomEvent('statechange', { detail: { state: 'expired', payload: null } })),
+    );
   await expect(page.getByText('The captcha challenge has expired. Please complete the challenge again.')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Continue' })).toBeDisabled();
 });
@@ -44,11 +46,14 @@ test('a reservation that fails after the captcha says so', async ({ page }) => {
 
 test('a widget error is shown as the widget gives it', async ({ page }) => {
   await reachCaptcha(page);
-  await page.locator('altcha-widget').evaluate((el) =>
-    el.dispatchEvent(new CustomEvent('statechange', { detail: { state: 'error', payload: null } })),
-  );
+  await page
+    .locator('altcha-widget')
+    .evaluate((el) => el.dispatchEvent(new CustomEvent('statechange', { detail: { state: 'error', payload: null } })));
   const shown = await page.evaluate(
-    () => (globalThis as { $altcha?: { i18n: { get: (l: string) => Record<string, string> | undefined } } }).$altcha?.i18n.get('en')?.error,
+    () =>
+      (
+        globalThis as { $altcha?: { i18n: { get: (l: string) => Record<string, string> | undefined } } }
+      ).$altcha?.i18n.get('en')?.error,
   );
   expect(shown).toBeTruthy();
   await expect(page.getByText(shown!)).toBeVisible();

@@ -31,92 +31,117 @@ const PAGES: { name: string; open: (page: Page) => Promise<void> }[] = [
   { name: 'sign in', open: (page) => page.goto('/signin/').then(() => undefined) },
   { name: 'mailing list', open: (page) => page.goto('/mailing-list').then(() => undefined) },
   { name: 'refund policy', open: (page) => page.goto('/refund-policy/').then(() => undefined) },
-  { name: 'purchase terms', open: (page) => page.goto('/legal-information/purchase-terms-and-conditions/').then(() => undefined) },
+  {
+    name: 'purchase terms',
+    open: (page) => page.goto('/legal-information/purchase-terms-and-conditions/').then(() => undefined),
+  },
 ];
 
 for (const { name, open } of PAGES) {
-  test(`${name}: no accessibility violations and every target at least 44 × 44 px or spaced to that`, { tag: '@bothWidths' }, async ({ page }) => {
-    await open(page);
-    await expectAccessibleAtBothWidths(page, name, true);
-  });
+  test(
+    `${name}: no accessibility violations and every target at least 44 × 44 px or spaced to that`,
+    { tag: '@bothWidths' },
+    async ({ page }) => {
+      await open(page);
+      await expectAccessibleAtBothWidths(page, name, true);
+    },
+  );
 }
 
 test('an event page shows an error notice accessibly', { tag: '@bothWidths' }, async ({ page }) => {
   await openEvent(page, 'The Lantern: Friday Late Show');
   await page.goto(`${new URL(page.url()).pathname}?error=not-added`);
-  await expect(page.getByRole('alert')).toHaveText('Your tickets could not be added. Please check the quantities and try again.');
+  await expect(page.getByRole('alert')).toHaveText(
+    'Your tickets could not be added. Please check the quantities and try again.',
+  );
   await expectAccessibleAtBothWidths(page, 'an event page with an error', true);
 });
 
-test('the event page’s stepper keeps a ‘minimum 2’ ticket at 0 or at least 2', { tag: '@anyWidth' }, async ({ page }) => {
-  await openEvent(page, 'The Lantern: Friday Late Show');
-  const quantity = page.getByLabel('Quantity of Cabaret table (pairs)', { exact: true });
-  const more = page.getByRole('button', { name: 'One more Cabaret table (pairs)' });
-  const fewer = page.getByRole('button', { name: 'One fewer Cabaret table (pairs)' });
-  await expect(quantity).toHaveValue('0');
-  await expect(fewer).toBeDisabled();
+test(
+  'the event page’s stepper keeps a ‘minimum 2’ ticket at 0 or at least 2',
+  { tag: '@anyWidth' },
+  async ({ page }) => {
+    await openEvent(page, 'The Lantern: Friday Late Show');
+    const quantity = page.getByLabel('Quantity of Cabaret table (pairs)', { exact: true });
+    const more = page.getByRole('button', { name: 'One more Cabaret table (pairs)' });
+    const fewer = page.getByRole('button', { name: 'One fewer Cabaret table (pairs)' });
+    await expect(quantity).toHaveValue('0');
+    await expect(fewer).toBeDisabled();
 
-  await more.click();
-  await expect(quantity).toHaveValue('2');
-  await more.click();
-  await expect(quantity).toHaveValue('3');
-  await fewer.click();
-  await fewer.click();
-  await expect(quantity).toHaveValue('0');
+    await more.click();
+    await expect(quantity).toHaveValue('2');
+    await more.click();
+    await expect(quantity).toHaveValue('3');
+    await fewer.click();
+    await fewer.click();
+    await expect(quantity).toHaveValue('0');
 
-  // Typed below the minimum: the basket's wording, and the form is not sent.
-  await quantity.fill('1');
-  await expect(page.getByText('You must purchase a minimum of 2 tickets of this type')).toBeVisible();
-  await page.getByRole('button', { name: 'Add to basket' }).click();
-  await expect(page).toHaveURL(/\/event\/\d+\/$/);
-  await expect(quantity).toBeFocused();
+    // Typed below the minimum: the basket's wording, and the form is not sent.
+    await quantity.fill('1');
+    await expect(page.getByText('You must purchase a minimum of 2 tickets of this type')).toBeVisible();
+    await page.getByRole('button', { name: 'Add to basket' }).click();
+    await expect(page).toHaveURL(/\/event\/\d+\/$/);
+    await expect(quantity).toBeFocused();
 
-  await more.click();
-  await expect(quantity).toHaveValue('2');
-  await expect(page.getByText('You must purchase a minimum of 2 tickets of this type')).toHaveCount(0);
-  await page.getByRole('button', { name: 'Add to basket' }).click();
-  await expect(page).toHaveURL(/\/checkout\/$/);
-  await expect(basketLine(page, 'Cabaret table (pairs)')).toBeVisible();
-  await expect(basketStep(page).getByRole('spinbutton', { name: /Cabaret table/ })).toHaveValue('2');
-  await expect(basketStep(page).getByText('You must purchase a minimum of 2 tickets of this type')).toHaveCount(0);
-  await expect(reserveButton(page)).toBeEnabled();
-});
+    await more.click();
+    await expect(quantity).toHaveValue('2');
+    await expect(page.getByText('You must purchase a minimum of 2 tickets of this type')).toHaveCount(0);
+    await page.getByRole('button', { name: 'Add to basket' }).click();
+    await expect(page).toHaveURL(/\/checkout\/$/);
+    await expect(basketLine(page, 'Cabaret table (pairs)')).toBeVisible();
+    await expect(basketStep(page).getByRole('spinbutton', { name: /Cabaret table/ })).toHaveValue('2');
+    await expect(basketStep(page).getByText('You must purchase a minimum of 2 tickets of this type')).toHaveCount(0);
+    await expect(reserveButton(page)).toBeEnabled();
+  },
+);
 
-test('before its script runs the event page offers no − and + buttons that would do nothing, and the typed quantity still goes to the basket', { tag: '@anyWidth' }, async ({ page }) => {
-  await page.route('**/assets/orderForm-*.js', (route) => route.abort());
-  await openEvent(page, 'Summer Jazz on the Quay');
-  await expect(page.getByRole('button', { name: 'One more Riverside table seat' })).toHaveCount(0);
-  await expect(page.getByRole('button', { name: 'One fewer Riverside table seat' })).toHaveCount(0);
-  await page.getByLabel('Quantity of Riverside table seat', { exact: true }).fill('2');
-  await page.getByRole('button', { name: 'Add to basket' }).click();
-  await expect(page).toHaveURL(/\/checkout\/$/);
-  await expect(basketLine(page, 'Riverside table seat')).toBeVisible();
-});
+test(
+  'before its script runs the event page offers no − and + buttons that would do nothing, and the typed quantity still goes to the basket',
+  { tag: '@anyWidth' },
+  async ({ page }) => {
+    await page.route('**/assets/orderForm-*.js', (route) => route.abort());
+    await openEvent(page, 'Summer Jazz on the Quay');
+    await expect(page.getByRole('button', { name: 'One more Riverside table seat' })).toHaveCount(0);
+    await expect(page.getByRole('button', { name: 'One fewer Riverside table seat' })).toHaveCount(0);
+    await page.getByLabel('Quantity of Riverside table seat', { exact: true }).fill('2');
+    await page.getByRole('button', { name: 'Add to basket' }).click();
+    await expect(page).toHaveURL(/\/checkout\/$/);
+    await expect(basketLine(page, 'Riverside table seat')).toBeVisible();
+  },
+);
 
-test('the event page’s stepper stops at a ticket’s maximum, and a typed excess is refused before it is sent', { tag: '@anyWidth' }, async ({ page }) => {
-  await openEvent(page, 'Summer Jazz on the Quay');
-  const quantity = page.getByLabel('Quantity of Riverside table seat', { exact: true });
-  const more = page.getByRole('button', { name: 'One more Riverside table seat' });
-  for (let i = 0; i < 4; i++) await more.click();
-  await expect(quantity).toHaveValue('4');
-  await expect(more).toBeDisabled();
+test(
+  'the event page’s stepper stops at a ticket’s maximum, and a typed excess is refused before it is sent',
+  { tag: '@anyWidth' },
+  async ({ page }) => {
+    await openEvent(page, 'Summer Jazz on the Quay');
+    const quantity = page.getByLabel('Quantity of Riverside table seat', { exact: true });
+    const more = page.getByRole('button', { name: 'One more Riverside table seat' });
+    for (let i = 0; i < 4; i++) await more.click();
+    await expect(quantity).toHaveValue('4');
+    await expect(more).toBeDisabled();
 
-  await quantity.fill('6');
-  await expect(page.getByText('You can only reserve 4 tickets of this type')).toBeVisible();
-  await page.getByRole('button', { name: 'Add to basket' }).click();
-  await expect(page).toHaveURL(/\/event\/\d+\/$/);
-});
+    await quantity.fill('6');
+    await expect(page.getByText('You can only reserve 4 tickets of this type')).toBeVisible();
+    await page.getByRole('button', { name: 'Add to basket' }).click();
+    await expect(page).toHaveURL(/\/event\/\d+\/$/);
+  },
+);
 
-test('a gift voucher’s value is a choice of cards, and the chosen one goes to the basket', { tag: '@anyWidth' }, async ({ page }) => {
-  await openEvent(page, 'Summer Jazz on the Quay');
-  const values = page.getByRole('group', { name: 'Value of Riverside Arts gift voucher' });
-  await expect(values.getByRole('radio').first()).toBeChecked();
-  await values.getByRole('radio', { name: '£50.00' }).check();
-  await page.getByRole('button', { name: 'One more Riverside Arts gift voucher' }).click();
-  await page.getByRole('button', { name: 'Add to basket' }).click();
-  await expect(page).toHaveURL(/\/checkout\/$/);
-  await expect(basketLine(page, 'Riverside Arts gift voucher')).toContainText('£50.00');
-});
+test(
+  'a gift voucher’s value is a choice of cards, and the chosen one goes to the basket',
+  { tag: '@anyWidth' },
+  async ({ page }) => {
+    await openEvent(page, 'Summer Jazz on the Quay');
+    const values = page.getByRole('group', { name: 'Value of Riverside Arts gift voucher' });
+    await expect(values.getByRole('radio').first()).toBeChecked();
+    await values.getByRole('radio', { name: '£50.00' }).check();
+    await page.getByRole('button', { name: 'One more Riverside Arts gift voucher' }).click();
+    await page.getByRole('button', { name: 'Add to basket' }).click();
+    await expect(page).toHaveURL(/\/checkout\/$/);
+    await expect(basketLine(page, 'Riverside Arts gift voucher')).toContainText('£50.00');
+  },
+);
 
 test('catalogue and checkout share one header, one footer and one stepper', async ({ page }) => {
   const look = async () => {
@@ -127,7 +152,12 @@ test('catalogue and checkout share one header, one footer and one stepper', asyn
       brand: await header.locator('.brand').innerText(),
       // The basket's count (shown once something is in it) aside, the links read the same.
       headerLinks: await header.getByRole('link').evaluateAll((links) =>
-        links.map((a) => [...a.childNodes].filter((n) => !(n instanceof Element && n.classList.contains('site-header__count'))).map((n) => n.textContent).join('')),
+        links.map((a) =>
+          [...a.childNodes]
+            .filter((n) => !(n instanceof Element && n.classList.contains('site-header__count')))
+            .map((n) => n.textContent)
+            .join(''),
+        ),
       ),
       footerLinks: await footer.getByRole('link').allInnerTexts(),
       headerHeight: Math.round(box?.height ?? 0),

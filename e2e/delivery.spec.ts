@@ -11,12 +11,14 @@ import { FREE_EVENT, FREE_TICKET, freeOrderOnDelivery, reachDelivery } from './f
 const BITTICKET = '/ajax/checkout/checkout/deliver_to_bitticket/';
 const WALLET = '/ajax/checkout/checkout/deliver_to_wallet/';
 
-
 const stage = (page: Page, name: string) => page.locator('.delivery__stage').filter({ hasText: name });
 const TICKETS_STAGE = 'Delivering your tickets to your ticket wallet';
 const WALLET_STAGE = 'Sending your ticket wallet by e-mail';
 
-test('free tickets go into the wallet page with a QR code each, and the wallet e-mail is in the mailbox', async ({ page, context }, testInfo) => {
+test('free tickets go into the wallet page with a QR code each, and the wallet e-mail is in the mailbox', async ({
+  page,
+  context,
+}, testInfo) => {
   test.slow();
   // The wallet stage is held back while the screen is photographed in progress.
   let releaseWallet: () => void = () => {};
@@ -68,7 +70,9 @@ test('free tickets go into the wallet page with a QR code each, and the wallet e
   await expect(mail.getByText(/\/account\/wallet\//)).toBeVisible();
 });
 
-test('a failed delivery call is told in the spec’s words and can be tried again, stage by stage', async ({ page }, testInfo) => {
+test('a failed delivery call is told in the spec’s words and can be tried again, stage by stage', async ({
+  page,
+}, testInfo) => {
   test.slow();
   await failCall(page, BITTICKET);
   await failCall(page, WALLET, 'abort');
@@ -91,9 +95,13 @@ test('a failed delivery call is told in the spec’s words and can be tried agai
   await expect(page.getByText('Order complete! Your tickets are on their way.')).toBeVisible();
 });
 
-test('a delivery the server reports as not completed asks the buyer to contact support, with code 2961', async ({ page }, testInfo) => {
+test('a delivery the server reports as not completed asks the buyer to contact support, with code 2961', async ({
+  page,
+}, testInfo) => {
   test.slow();
-  await page.route(`**${BITTICKET}`, (route) => route.fulfill({ status: 200, contentType: 'application/json', body: '{"delivery_completed":false}' }));
+  await page.route(`**${BITTICKET}`, (route) =>
+    route.fulfill({ status: 200, contentType: 'application/json', body: '{"delivery_completed":false}' }),
+  );
   await freeOrderOnDelivery(page, 1);
   await expect(page.getByText('Delivery failed. Please contact support')).toBeVisible();
   await expect(page.getByText('Error code 2961')).toBeVisible();

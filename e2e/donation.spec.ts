@@ -4,7 +4,16 @@
  * update_donation, and the declaration in the charity's download.
  */
 import type { Page } from '@playwright/test';
-import { advanceTo, addFromEventPage, expect, expectStep, failCall, photographBothWidths, reserveButton, test } from './support.ts';
+import {
+  advanceTo,
+  addFromEventPage,
+  expect,
+  expectStep,
+  failCall,
+  photographBothWidths,
+  reserveButton,
+  test,
+} from './support.ts';
 
 const TITLE = 'Would you like to support Harbour Lights Trust?';
 const DEMO_TOKEN = 'harbour-lights-gift-aid-demo-token';
@@ -21,12 +30,13 @@ async function reserveJazzAs(page: Page, buyer: string | null) {
   await expect(page.getByRole('heading', { level: 1, name: TITLE })).toBeVisible();
 }
 
-
 const summary = (page: Page) => page.locator('.summary').first();
 const preset = (page: Page, text: string) => page.getByRole('button', { name: text, exact: true });
 const otherAmount = (page: Page) => page.getByLabel('Other amount');
 
-test('a donation of £25 with Gift Aid and a UK address, on through sign-in to payment, and into the charity’s schedule once paid', async ({ page }, testInfo) => {
+test('a donation of £25 with Gift Aid and a UK address, on through sign-in to payment, and into the charity’s schedule once paid', async ({
+  page,
+}, testInfo) => {
   // A house number of this test's own, so its declaration is told apart from any other of Tom's.
   const house = String(100 + Math.floor(Math.random() * 99_900));
   const declared = `,Tom,Okafor,${house},BS1 4RN,,,`;
@@ -56,7 +66,9 @@ test('a donation of £25 with Gift Aid and a UK address, on through sign-in to p
   await expectStep(page, 'gift_aid');
   await expect(summary(page).getByText('Donation to Harbour Lights Trust')).toBeVisible();
   await expect(summary(page).locator('.summary__row', { hasText: 'Donation fee' })).toContainText('£0.69');
-  await expect(page.getByText('Harbour Lights Trust can claim £6.25 on your £25.00 donation.', { exact: false })).toBeVisible();
+  await expect(
+    page.getByText('Harbour Lights Trust can claim £6.25 on your £25.00 donation.', { exact: false }),
+  ).toBeVisible();
 
   // Gift Aid on: the three confirmations and, at 20 or more, line 1 and postcode.
   await page.getByRole('switch', { name: "I'd like to add Gift Aid" }).check();
@@ -95,7 +107,9 @@ test('a donation of £25 with Gift Aid and a UK address, on through sign-in to p
   await page.getByLabel('Expiry (MM/YY)').fill('12/34');
   await page.getByLabel('CVC').fill('123');
   await page.getByRole('button', { name: /^Pay £/ }).click();
-  await expect(page.locator('[data-step="deliver_tickets"], [data-step="order_completed"]')).toBeVisible({ timeout: 20_000 });
+  await expect(page.locator('[data-step="deliver_tickets"], [data-step="order_completed"]')).toBeVisible({
+    timeout: 20_000,
+  });
   expect(await schedule()).toContain(declared);
 });
 
@@ -117,9 +131,14 @@ test('each failure of save_donation and update_donation is told in the spec’s 
 
   await failCall(page, '/ajax/checkout/checkout/save_donation/', 'abort');
   await page.getByRole('button', { name: 'Donate £5.00' }).click();
-  await expect(page.getByRole('alert').filter({ hasText: 'Unable to save Donation. Please try again later' })).toBeVisible();
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'Unable to save Donation. Please try again later' }),
+  ).toBeVisible();
 
-  for (const text of ['There was a problem setting your donation amount. Please try again.', 'Please select an amount.']) {
+  for (const text of [
+    'There was a problem setting your donation amount. Please try again.',
+    'Please select an amount.',
+  ]) {
     await page.unroute('**/ajax/checkout/checkout/save_donation/');
     await page.route('**/ajax/checkout/checkout/save_donation/', (route) =>
       route.fulfill({ status: 400, contentType: 'application/json', body: JSON.stringify({ error: text }) }),
@@ -142,7 +161,9 @@ test('each failure of save_donation and update_donation is told in the spec’s 
 
   await failCall(page, '/ajax/checkout/checkout/update_donation/');
   await page.getByRole('button', { name: 'Continue' }).click();
-  await expect(page.getByRole('alert').filter({ hasText: 'Unable to update Donation. Please try again later' })).toBeVisible();
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'Unable to update Donation. Please try again later' }),
+  ).toBeVisible();
 
   await page.unroute('**/ajax/checkout/checkout/update_donation/');
   const refusal = 'There was a problem setting your gift aid status. Please try again.';

@@ -7,7 +7,9 @@ import { addFromEventPage, expect, signInAsNewBuyer, test } from './support.ts';
 test('an error in the app is reported to the server with the signed-in user @anyWidth', async ({ page }) => {
   const email = await signInAsNewBuyer(page);
   await addFromEventPage(page, 'Summer Jazz on the Quay', { tickets: { 'General admission': 1 } });
-  const { user } = (await (await page.request.get('/ajax/user/user/get_user/')).json()) as { user: { id: number; email: string } };
+  const { user } = (await (await page.request.get('/ajax/user/user/get_user/')).json()) as {
+    user: { id: number; email: string };
+  };
   expect(user.email).toBe(email);
 
   const reported = page.waitForRequest('**/ajax/telemetry/report_error/');

@@ -6,10 +6,13 @@
 import { expectNoAxeViolations, expectTargetSizes } from './a11y.ts';
 import { addFromEventPage, codeFromMailbox, expect, expectStep, newAccount, reserveButton, test } from './support.ts';
 
-const EXISTING_ACCOUNT = 'There is already an account with this email address. To buy with it, sign in with the one-time code we email to it.';
+const EXISTING_ACCOUNT =
+  'There is already an account with this email address. To buy with it, sign in with the one-time code we email to it.';
 
-
-test('express details with an existing account’s e-mail ask for its code, which signs the buyer in to pay as that account', async ({ page, context }) => {
+test('express details with an existing account’s e-mail ask for its code, which signs the buyer in to pay as that account', async ({
+  page,
+  context,
+}) => {
   // An account of this test's own: its mailbox holds only this test's codes.
   const email = await newAccount('Esme Express');
   await addFromEventPage(page, 'Docklands Street Food Weekend', { tickets: { 'Day pass': 1 } });

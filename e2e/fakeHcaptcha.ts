@@ -87,10 +87,23 @@ const server = createServer((req, res) => {
     req.on('end', () => {
       const form = new URLSearchParams(body);
       const token = form.get('response') ?? '';
-      const ok = form.get('secret') === secret && form.get('sitekey') === sitekey && token.startsWith('e2e-pass-') && !used.has(token);
+      const ok =
+        form.get('secret') === secret &&
+        form.get('sitekey') === sitekey &&
+        token.startsWith('e2e-pass-') &&
+        !used.has(token);
       if (ok) used.add(token);
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(ok ? { success: true, hostname: '127.0.0.1' } : { success: false, 'error-codes': [used.has(token) ? 'invalid-or-already-seen-response' : 'invalid-input-response'] }));
+      res.end(
+        JSON.stringify(
+          ok
+            ? { success: true, hostname: '127.0.0.1' }
+            : {
+                success: false,
+                'error-codes': [used.has(token) ? 'invalid-or-already-seen-response' : 'invalid-input-response'],
+              },
+        ),
+      );
     });
     return;
   }

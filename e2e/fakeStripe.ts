@@ -37,7 +37,14 @@ export interface FakeIntent {
   amount: number;
   amount_received: number;
   currency: string;
-  status: 'requires_payment_method' | 'requires_confirmation' | 'requires_action' | 'processing' | 'requires_capture' | 'canceled' | 'succeeded';
+  status:
+    | 'requires_payment_method'
+    | 'requires_confirmation'
+    | 'requires_action'
+    | 'processing'
+    | 'requires_capture'
+    | 'canceled'
+    | 'succeeded';
   client_secret: string;
   metadata: Record<string, string>;
   /** The customer and saved card a server-confirmed PaymentIntent (an instalment) charged, else null. */
@@ -165,7 +172,11 @@ class Refusal extends Error {
 
 const CARDS: Record<string, { code: string; decline_code?: string; message: string }> = {
   '4000000000000002': { code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' },
-  '4000000000009995': { code: 'card_declined', decline_code: 'insufficient_funds', message: 'Your card has insufficient funds.' },
+  '4000000000009995': {
+    code: 'card_declined',
+    decline_code: 'insufficient_funds',
+    message: 'Your card has insufficient funds.',
+  },
 };
 
 /** Cards a SetupIntent saves whose later charges are declined (as Stripe's 4000 0000 0000 0341). */
@@ -173,7 +184,12 @@ const CHARGE_DECLINES: Record<string, { code: string; decline_code?: string; mes
   '4000000000000341': { code: 'card_declined', decline_code: 'generic_decline', message: 'Your card was declined.' },
 };
 
-const CANCELLABLE: FakeIntent['status'][] = ['requires_payment_method', 'requires_confirmation', 'requires_action', 'requires_capture'];
+const CANCELLABLE: FakeIntent['status'][] = [
+  'requires_payment_method',
+  'requires_confirmation',
+  'requires_action',
+  'requires_capture',
+];
 
 function luhn(digits: string): boolean {
   if (!/^\d{12,19}$/.test(digits)) return false;
@@ -186,7 +202,11 @@ function luhn(digits: string): boolean {
   return sum % 10 === 0;
 }
 
-const token = (n = 24) => randomBytes(n).toString('base64url').replace(/[^A-Za-z0-9]/g, '').slice(0, n);
+const token = (n = 24) =>
+  randomBytes(n)
+    .toString('base64url')
+    .replace(/[^A-Za-z0-9]/g, '')
+    .slice(0, n);
 
 /** Stripe's `Stripe-Signature` scheme: t=<unix seconds>,v1=<hex HMAC-SHA256 of "<t>.<payload>">. */
 export function stripeSignature(payload: string, secret: string, timestamp = Math.floor(Date.now() / 1000)): string {
@@ -211,7 +231,13 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   /** While false, events are kept back (a webhook that has not arrived yet). */
   let delivering = true;
 
-  const missing = (id: string) => new Refusal(404, { type: 'invalid_request_error', code: 'resource_missing', param: 'intent', message: `No such payment_intent: '${id}'` });
+  const missing = (id: string) =>
+    new Refusal(404, {
+      type: 'invalid_request_error',
+      code: 'resource_missing',
+      param: 'intent',
+      message: `No such payment_intent: '${id}'`,
+    });
   const intentOf = (id: string): FakeIntent => {
     const intent = intents.get(id);
     if (!intent) throw missing(id);
@@ -237,7 +263,11 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     try {
       if (hook.deliver) status = await hook.deliver(payload, signature);
       else if (hook.url) {
-        const response = await fetch(hook.url, { method: 'POST', headers: { 'content-type': 'application/json', 'stripe-signature': signature }, body: payload });
+        const response = await fetch(hook.url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'stripe-signature': signature },
+          body: payload,
+        });
         status = response.status;
       }
     } catch {
@@ -248,7 +278,8 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
 
   /** `saved`: the card a SetupIntent saved (its later declines apply); `eventFirst` false: the event goes after the answer. */
   async function takeCard(intent: FakeIntent, number: string, saved = false, eventFirst = true): Promise<FakeIntent> {
-    const tell = async (type: string) => (eventFirst ? send(type, intent) : void setTimeout(() => void send(type, intent), 0));
+    const tell = async (type: string) =>
+      eventFirst ? send(type, intent) : void setTimeout(() => void send(type, intent), 0);
     if (intent.status !== 'requires_payment_method' && intent.status !== 'requires_confirmation') {
       throw new Refusal(400, {
         type: 'invalid_request_error',
@@ -258,7 +289,14 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       });
     }
     const digits = number.replace(/[\s-]/g, '');
-    if (!luhn(digits)) throw new Refusal(402, { type: 'card_error', code: 'incorrect_number', message: 'Your card number is incorrect.', param: 'number', payment_intent: intent });
+    if (!luhn(digits))
+      throw new Refusal(402, {
+        type: 'card_error',
+        code: 'incorrect_number',
+        message: 'Your card number is incorrect.',
+        param: 'number',
+        payment_intent: intent,
+      });
     const decline = CARDS[digits] ?? (saved ? CHARGE_DECLINES[digits] : undefined);
     if (decline) {
       intent.status = 'requires_payment_method';
@@ -285,7 +323,14 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       });
     }
     const digits = number.replace(/[\s-]/g, '');
-    if (!luhn(digits)) throw new Refusal(402, { type: 'card_error', code: 'incorrect_number', message: 'Your card number is incorrect.', param: 'number', setup_intent: intent });
+    if (!luhn(digits))
+      throw new Refusal(402, {
+        type: 'card_error',
+        code: 'incorrect_number',
+        message: 'Your card number is incorrect.',
+        param: 'number',
+        setup_intent: intent,
+      });
     const decline = CARDS[digits];
     if (decline) {
       intent.last_setup_error = { type: 'card_error', ...decline };
@@ -296,7 +341,13 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       object: 'payment_method',
       type: 'card',
       customer: intent.customer,
-      card: { brand: digits.startsWith('5') ? 'mastercard' : digits.startsWith('3') ? 'amex' : 'visa', last4: digits.slice(-4), exp_month: 12, exp_year: 2034, funding: 'credit' },
+      card: {
+        brand: digits.startsWith('5') ? 'mastercard' : digits.startsWith('3') ? 'amex' : 'visa',
+        last4: digits.slice(-4),
+        exp_month: 12,
+        exp_year: 2034,
+        funding: 'credit',
+      },
       created: now(),
       livemode: false,
     };
@@ -312,25 +363,42 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
   function serverKey(headers: Record<string, string>): string {
     const key = /^Bearer (\S+)$/.exec(headers.authorization ?? '')?.[1];
     const accepted = key && (options.secretKey ? key === options.secretKey : /^(sk|rk)_test_/.test(key));
-    if (!accepted) throw new Refusal(401, { type: 'invalid_request_error', message: `Invalid API Key provided: ${key ?? '(none)'}` });
+    if (!accepted)
+      throw new Refusal(401, {
+        type: 'invalid_request_error',
+        message: `Invalid API Key provided: ${key ?? '(none)'}`,
+      });
     return key;
   }
 
   /** The browser's calls: the publishable key, and the client secret of an intent in `kept`. */
-  function browserHeld<T extends { client_secret: string }>(params: Record<string, unknown>, kept: Map<string, T>, kind: string): T {
+  function browserHeld<T extends { client_secret: string }>(
+    params: Record<string, unknown>,
+    kept: Map<string, T>,
+    kind: string,
+  ): T {
     const key = typeof params.key === 'string' ? params.key : '';
     if (!(options.publishableKey ? key === options.publishableKey : /^pk_test_/.test(key))) {
-      throw new Refusal(401, { type: 'invalid_request_error', message: `Invalid API Key provided: ${key || '(none)'}` });
+      throw new Refusal(401, {
+        type: 'invalid_request_error',
+        message: `Invalid API Key provided: ${key || '(none)'}`,
+      });
     }
     const secret = typeof params.client_secret === 'string' ? params.client_secret : '';
     const intent = kept.get(secret.split('_secret_')[0] ?? '');
     if (!intent || intent.client_secret !== secret) {
-      throw new Refusal(400, { type: 'invalid_request_error', code: 'resource_missing', param: 'client_secret', message: `The client_secret provided does not match any associated ${kind} on this account.` });
+      throw new Refusal(400, {
+        type: 'invalid_request_error',
+        code: 'resource_missing',
+        param: 'client_secret',
+        message: `The client_secret provided does not match any associated ${kind} on this account.`,
+      });
     }
     return intent;
   }
   const browserIntent = (params: Record<string, unknown>): FakeIntent => browserHeld(params, intents, 'PaymentIntent');
-  const browserSetupIntent = (params: Record<string, unknown>): FakeSetupIntent => browserHeld(params, setupIntents, 'SetupIntent');
+  const browserSetupIntent = (params: Record<string, unknown>): FakeSetupIntent =>
+    browserHeld(params, setupIntents, 'SetupIntent');
 
   /** What Stripe shows the browser of an intent (no metadata). */
   const publicView = (intent: FakeIntent) => {
@@ -338,7 +406,12 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     return rest;
   };
 
-  async function idempotent(key: string, headers: Record<string, string>, request: string, work: () => Promise<unknown>): Promise<{ status: number; body: unknown; replayed: boolean }> {
+  async function idempotent(
+    key: string,
+    headers: Record<string, string>,
+    request: string,
+    work: () => Promise<unknown>,
+  ): Promise<{ status: number; body: unknown; replayed: boolean }> {
     const idempotencyKey = headers['idempotency-key'];
     if (!idempotencyKey) return { status: 200, body: await work(), replayed: false };
     const slot = `${key}:${idempotencyKey}`;
@@ -362,7 +435,12 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     }
   }
 
-  async function route(method: string, path: string, headers: Record<string, string>, params: Record<string, unknown>): Promise<{ status: number; body: unknown; replayed?: boolean }> {
+  async function route(
+    method: string,
+    path: string,
+    headers: Record<string, string>,
+    params: Record<string, unknown>,
+  ): Promise<{ status: number; body: unknown; replayed?: boolean }> {
     const form = (name: string) => (typeof params[name] === 'string' ? (params[name] as string) : undefined);
     const request = `${method} ${path} ${JSON.stringify(params)}`;
 
@@ -371,8 +449,20 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       return idempotent(key, headers, request, async () => {
         const amount = Number(form('amount'));
         const currency = form('currency');
-        if (!Number.isSafeInteger(amount) || amount < 1) throw new Refusal(400, { type: 'invalid_request_error', code: 'parameter_invalid_integer', param: 'amount', message: 'Invalid integer: amount' });
-        if (!currency || !/^[a-z]{3}$/.test(currency)) throw new Refusal(400, { type: 'invalid_request_error', code: 'parameter_missing', param: 'currency', message: 'Missing required param: currency.' });
+        if (!Number.isSafeInteger(amount) || amount < 1)
+          throw new Refusal(400, {
+            type: 'invalid_request_error',
+            code: 'parameter_invalid_integer',
+            param: 'amount',
+            message: 'Invalid integer: amount',
+          });
+        if (!currency || !/^[a-z]{3}$/.test(currency))
+          throw new Refusal(400, {
+            type: 'invalid_request_error',
+            code: 'parameter_missing',
+            param: 'currency',
+            message: 'Missing required param: currency.',
+          });
         const types = (params.allowed_payment_method_types ?? params.payment_method_types ?? ['card']) as string[];
         const id = `pi_${token()}`;
         const intent: FakeIntent = {
@@ -400,9 +490,20 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
         if (form('confirm') !== 'true' || !method) return intent;
         // A saved card charged at once (an instalment): it must be the customer's.
         const saved = paymentMethods.get(method);
-        if (!saved) throw new Refusal(400, { type: 'invalid_request_error', code: 'resource_missing', param: 'payment_method', message: `No such PaymentMethod: '${method}'` });
+        if (!saved)
+          throw new Refusal(400, {
+            type: 'invalid_request_error',
+            code: 'resource_missing',
+            param: 'payment_method',
+            message: `No such PaymentMethod: '${method}'`,
+          });
         if (saved.customer !== (form('customer') ?? null)) {
-          throw new Refusal(400, { type: 'invalid_request_error', code: 'payment_method_customer_mismatch', param: 'payment_method', message: `The PaymentMethod ${method} does not belong to the Customer you supplied.` });
+          throw new Refusal(400, {
+            type: 'invalid_request_error',
+            code: 'payment_method_customer_mismatch',
+            param: 'payment_method',
+            message: `The PaymentMethod ${method} does not belong to the Customer you supplied.`,
+          });
         }
         // The event goes after the answer, as Stripe's do: the server is still inside its own request.
         return takeCard(intent, numbers.get(method) ?? '', true, false);
@@ -412,7 +513,14 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     if (method === 'POST' && path === '/v1/customers') {
       const key = serverKey(headers);
       return idempotent(key, headers, request, async () => {
-        const customer: FakeCustomer = { id: `cus_${token(14)}`, object: 'customer', email: form('email') ?? null, metadata: (params.metadata as Record<string, string> | undefined) ?? {}, created: now(), livemode: false };
+        const customer: FakeCustomer = {
+          id: `cus_${token(14)}`,
+          object: 'customer',
+          email: form('email') ?? null,
+          metadata: (params.metadata as Record<string, string> | undefined) ?? {},
+          created: now(),
+          livemode: false,
+        };
         customers.set(customer.id, customer);
         return customer;
       });
@@ -422,7 +530,13 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       const key = serverKey(headers);
       return idempotent(key, headers, request, async () => {
         const customer = form('customer') ?? null;
-        if (customer !== null && !customers.has(customer)) throw new Refusal(400, { type: 'invalid_request_error', code: 'resource_missing', param: 'customer', message: `No such customer: '${customer}'` });
+        if (customer !== null && !customers.has(customer))
+          throw new Refusal(400, {
+            type: 'invalid_request_error',
+            code: 'resource_missing',
+            param: 'customer',
+            message: `No such customer: '${customer}'`,
+          });
         const id = `seti_${token()}`;
         const types = (params.payment_method_types ?? ['card']) as string[];
         const intent: FakeSetupIntent = {
@@ -452,12 +566,24 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
       if (headers.authorization) {
         serverKey(headers);
         const intent = setupIntents.get(id);
-        if (!intent) throw new Refusal(404, { type: 'invalid_request_error', code: 'resource_missing', param: 'intent', message: `No such setupintent: '${id}'` });
+        if (!intent)
+          throw new Refusal(404, {
+            type: 'invalid_request_error',
+            code: 'resource_missing',
+            param: 'intent',
+            message: `No such setupintent: '${id}'`,
+          });
         if (method === 'GET' && !confirm) return { status: 200, body: intent };
         if (method === 'POST' && confirm) return { status: 200, body: saveCard(intent, cardNumber) };
       } else {
         const intent = browserSetupIntent(params);
-        if (intent.id !== id) throw new Refusal(404, { type: 'invalid_request_error', code: 'resource_missing', param: 'intent', message: `No such setupintent: '${id}'` });
+        if (intent.id !== id)
+          throw new Refusal(404, {
+            type: 'invalid_request_error',
+            code: 'resource_missing',
+            param: 'intent',
+            message: `No such setupintent: '${id}'`,
+          });
         const { metadata: _metadata, ...shown } = intent;
         if (method === 'GET' && !confirm) return { status: 200, body: shown };
         if (method === 'POST' && confirm) {
@@ -472,7 +598,13 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     if (onePm && method === 'GET') {
       serverKey(headers);
       const found = paymentMethods.get(decodeURIComponent(onePm[1]!));
-      if (!found) throw new Refusal(404, { type: 'invalid_request_error', code: 'resource_missing', param: 'payment_method', message: `No such PaymentMethod: '${onePm[1]}'` });
+      if (!found)
+        throw new Refusal(404, {
+          type: 'invalid_request_error',
+          code: 'resource_missing',
+          param: 'payment_method',
+          message: `No such PaymentMethod: '${onePm[1]}'`,
+        });
       return { status: 200, body: found };
     }
 
@@ -503,7 +635,10 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
         }
         if (method === 'POST' && action === '/confirm') {
           const intent = intentOf(id);
-          const number = (params.payment_method_data as { card?: { number?: string } } | undefined)?.card?.number ?? form('payment_method') ?? '';
+          const number =
+            (params.payment_method_data as { card?: { number?: string } } | undefined)?.card?.number ??
+            form('payment_method') ??
+            '';
           return { status: 200, body: await takeCard(intent, number === 'pm_card_visa' ? '4242424242424242' : number) };
         }
       } else {
@@ -526,7 +661,12 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
           object: 'elements_session',
           id: `elements_session_${token(12)}`,
           livemode: false,
-          payment_method_preference: { object: 'payment_method_preference', type: 'setup_intent', ordered_payment_method_types: ['card'], setup_intent: shown },
+          payment_method_preference: {
+            object: 'payment_method_preference',
+            type: 'setup_intent',
+            ordered_payment_method_types: ['card'],
+            setup_intent: shown,
+          },
         },
       };
     }
@@ -539,7 +679,12 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
           object: 'elements_session',
           id: `elements_session_${token(12)}`,
           livemode: false,
-          payment_method_preference: { object: 'payment_method_preference', type: 'payment_intent', ordered_payment_method_types: ['card'], payment_intent: publicView(intent) },
+          payment_method_preference: {
+            object: 'payment_method_preference',
+            type: 'payment_intent',
+            ordered_payment_method_types: ['card'],
+            payment_intent: publicView(intent),
+          },
         },
       };
     }
@@ -551,14 +696,36 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
         const intent = intentOf(id);
         const already = refunds.filter((r) => r.payment_intent === id).reduce((sum, r) => sum + r.amount, 0);
         const amount = form('amount') === undefined ? intent.amount_received - already : Number(form('amount'));
-        if (refuse.now) throw new Refusal(400, { type: 'invalid_request_error', code: 'charge_disputed', message: `Charge ${intent.latest_charge ?? id} has been disputed; it cannot be refunded.` });
+        if (refuse.now)
+          throw new Refusal(400, {
+            type: 'invalid_request_error',
+            code: 'charge_disputed',
+            message: `Charge ${intent.latest_charge ?? id} has been disputed; it cannot be refunded.`,
+          });
         if (intent.status !== 'succeeded') {
-          throw new Refusal(400, { type: 'invalid_request_error', code: 'charge_not_refundable', message: `This PaymentIntent (${id}) does not have a successful charge to refund.` });
+          throw new Refusal(400, {
+            type: 'invalid_request_error',
+            code: 'charge_not_refundable',
+            message: `This PaymentIntent (${id}) does not have a successful charge to refund.`,
+          });
         }
         if (!Number.isSafeInteger(amount) || amount < 1 || amount > intent.amount_received - already) {
-          throw new Refusal(400, { type: 'invalid_request_error', code: 'amount_too_large', param: 'amount', message: `Refund amount (${amount}) is greater than unrefunded amount on charge (${intent.amount_received - already})` });
+          throw new Refusal(400, {
+            type: 'invalid_request_error',
+            code: 'amount_too_large',
+            param: 'amount',
+            message: `Refund amount (${amount}) is greater than unrefunded amount on charge (${intent.amount_received - already})`,
+          });
         }
-        const refund: FakeRefund = { id: `re_${token()}`, object: 'refund', amount, currency: intent.currency, payment_intent: id, status: 'succeeded', created: now() };
+        const refund: FakeRefund = {
+          id: `re_${token()}`,
+          object: 'refund',
+          amount,
+          currency: intent.currency,
+          payment_intent: id,
+          status: 'succeeded',
+          created: now(),
+        };
         refunds.push(refund);
         return refund;
       });
@@ -566,11 +733,25 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
 
     if (method === 'GET' && path === '/__fake/health') return { status: 200, body: { ok: true } };
     if (method === 'GET' && path === '/__fake/state') {
-      return { status: 200, body: { intents: [...intents.values()], refunds, deliveries, customers: [...customers.values()], setupIntents: [...setupIntents.values()], paymentMethods: [...paymentMethods.values()] } };
+      return {
+        status: 200,
+        body: {
+          intents: [...intents.values()],
+          refunds,
+          deliveries,
+          customers: [...customers.values()],
+          setupIntents: [...setupIntents.values()],
+          paymentMethods: [...paymentMethods.values()],
+        },
+      };
     }
-    if (method === 'GET' && (/^\/[a-z0-9]+\/stripe\.js$/.test(path) || path === '/v3' || path === '/v3/')) return { status: 200, body: STRIPE_JS };
+    if (method === 'GET' && (/^\/[a-z0-9]+\/stripe\.js$/.test(path) || path === '/v3' || path === '/v3/'))
+      return { status: 200, body: STRIPE_JS };
 
-    throw new Refusal(404, { type: 'invalid_request_error', message: `Unrecognized request URL (${method}: ${path}).` });
+    throw new Refusal(404, {
+      type: 'invalid_request_error',
+      message: `Unrecognized request URL (${method}: ${path}).`,
+    });
   }
 
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
@@ -579,8 +760,14 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     req.on('end', () => {
       const url = new URL(req.url ?? '/', 'http://fake');
       const method = req.method ?? 'GET';
-      const headers = Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(', ') : (v ?? '')]));
-      const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': 'content-type, authorization, stripe-version', 'access-control-allow-methods': 'GET, POST' };
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).map(([k, v]) => [k.toLowerCase(), Array.isArray(v) ? v.join(', ') : (v ?? '')]),
+      );
+      const cors = {
+        'access-control-allow-origin': '*',
+        'access-control-allow-headers': 'content-type, authorization, stripe-version',
+        'access-control-allow-methods': 'GET, POST',
+      };
       if (method === 'OPTIONS') {
         res.writeHead(204, cors).end();
         return;
@@ -621,7 +808,10 @@ export async function startFakeStripe(options: FakeStripeOptions = {}): Promise<
     paymentMethods,
     async confirmSetup(id, cardNumber = '4242424242424242') {
       const intent = setupIntents.get(id);
-      if (!intent) return { error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such setupintent: '${id}'` } };
+      if (!intent)
+        return {
+          error: { type: 'invalid_request_error', code: 'resource_missing', message: `No such setupintent: '${id}'` },
+        };
       try {
         return saveCard(intent, cardNumber);
       } catch (err) {

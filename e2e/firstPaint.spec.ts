@@ -30,7 +30,11 @@ test('with no basket, the page paints the empty basket before any script runs', 
   await close();
 });
 
-test('a filled basket paints with the page before any script runs: its lines, total and Reserve Basket', async ({ page, browser, baseURL }) => {
+test('a filled basket paints with the page before any script runs: its lines, total and Reserve Basket', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   await addFromEventPage(page, 'Summer Jazz on the Quay', { tickets: { 'General admission': 2 } });
   const { page: before, close } = await withoutScripts(browser, baseURL, page);
   const painted = basketStep(before);
@@ -42,7 +46,11 @@ test('a filled basket paints with the page before any script runs: its lines, to
   await close();
 });
 
-test('a held sale paints Determining checkout progress until the app knows its step', async ({ page, browser, baseURL }) => {
+test('a held sale paints Determining checkout progress until the app knows its step', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   await addFromEventPage(page, 'Castleton Trail Run', { tickets: { '10K entry': 1 } });
   await reserveButton(page).click();
   await expectStep(page, 'login');
@@ -58,7 +66,8 @@ test('the app takes over the painted basket without a Determining flash, and it 
     const seen: string[] = [];
     (window as unknown as { headingsSeen: string[] }).headingsSeen = seen;
     new MutationObserver(() => {
-      for (const h of document.querySelectorAll('h1')) if (!seen.includes(h.textContent ?? '')) seen.push(h.textContent ?? '');
+      for (const h of document.querySelectorAll('h1'))
+        if (!seen.includes(h.textContent ?? '')) seen.push(h.textContent ?? '');
     }).observe(document, { childList: true, subtree: true, characterData: true });
   });
   await page.reload();
@@ -66,7 +75,9 @@ test('the app takes over the painted basket without a Determining flash, and it 
   await expect(basketStep(page)).not.toHaveAttribute('inert', '');
   const stepper = basketStep(page).getByRole('spinbutton', { name: /General admission/ });
   await expect(stepper).toHaveValue('2');
-  await basketLine(page, 'General admission').getByRole('button', { name: /One more/ }).click();
+  await basketLine(page, 'General admission')
+    .getByRole('button', { name: /One more/ })
+    .click();
   await expect(stepper).toHaveValue('3');
   await expect(page.locator('.reserve-bar__total')).toContainText('£72.00');
   expect(await page.evaluate(() => (window as unknown as { headingsSeen: string[] }).headingsSeen)).toEqual(['Basket']);
@@ -76,14 +87,19 @@ test('a filled basket shows with the page, without asking the server for the che
   await addFromEventPage(page, 'Summer Jazz on the Quay', { tickets: { 'General admission': 2 } });
   const reads: string[] = [];
   page.on('request', (request) => {
-    if (request.url().includes('/ajax/checkout/checkout/get/') || request.url().includes('/ajax/user/user/get_user/')) reads.push(request.url());
+    if (request.url().includes('/ajax/checkout/checkout/get/') || request.url().includes('/ajax/user/user/get_user/'))
+      reads.push(request.url());
   });
   await page.reload();
   await expect(basketStep(page).getByRole('spinbutton', { name: /General admission/ })).toHaveValue('2');
   expect(reads).toEqual([]);
 });
 
-test('no script is fetched until the page is parsed; then the entry and the chunks that start the app are fetched together, each once', async ({ page, browser, baseURL }) => {
+test('no script is fetched until the page is parsed; then the entry and the chunks that start the app are fetched together, each once', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   await addFromEventPage(page, 'Summer Jazz on the Quay', { tickets: { 'General admission': 2 } });
   const painted = await withoutScripts(browser, baseURL, page);
   await expect(painted.page.locator('link[rel="modulepreload"], script[src], link[rel="preload"]')).toHaveCount(0);
@@ -95,8 +111,17 @@ test('no script is fetched until the page is parsed; then the entry and the chun
   await expect(basketStep(page)).not.toHaveAttribute('inert', '');
   const { parsed, scripts } = await page.evaluate(() => {
     const nav = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
-    const named = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((entry) => new URL(entry.name).pathname.endsWith('.js'));
-    return { parsed: nav.domContentLoadedEventEnd, scripts: named.map((entry) => ({ path: new URL(entry.name).pathname, start: entry.startTime, end: entry.responseEnd })) };
+    const named = (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).filter((entry) =>
+      new URL(entry.name).pathname.endsWith('.js'),
+    );
+    return {
+      parsed: nav.domContentLoadedEventEnd,
+      scripts: named.map((entry) => ({
+        path: new URL(entry.name).pathname,
+        start: entry.startTime,
+        end: entry.responseEnd,
+      })),
+    };
   });
   const preload = (await page.locator('meta[name="app-entry"]').getAttribute('data-preload'))!.split(' ');
   const entry = (await page.locator('meta[name="app-entry"]').getAttribute('content'))!;
@@ -106,7 +131,8 @@ test('no script is fetched until the page is parsed; then the entry and the chun
   expect(new Set(paths).size).toBe(paths.length);
   // Preloaded beside the entry: each asked for before the entry had arrived, not found one import at a time after it.
   const entryArrived = scripts.find((script) => script.path === entry)!.end;
-  for (const path of preload) expect(scripts.find((script) => script.path === path)!.start, path).toBeLessThan(entryArrived);
+  for (const path of preload)
+    expect(scripts.find((script) => script.path === path)!.start, path).toBeLessThan(entryArrived);
 });
 
 test('no script is asked for until the browser has shown the page’s first content', async ({ page }) => {
@@ -121,11 +147,14 @@ test('no script is asked for until the browser has shown the page’s first cont
         .map((entry) => ({ path: new URL(entry.name).pathname, start: entry.startTime })),
     }));
     expect(scripts.length).toBeGreaterThan(0);
-    for (const script of scripts) expect(script.start, `${script.path}, load ${load + 1}`).toBeGreaterThanOrEqual(painted);
+    for (const script of scripts)
+      expect(script.start, `${script.path}, load ${load + 1}`).toBeGreaterThanOrEqual(painted);
   }
 });
 
-test('the page’s stylesheet comes inside it and is never fetched, not even when the app loads its steps', async ({ page }) => {
+test('the page’s stylesheet comes inside it and is never fetched, not even when the app loads its steps', async ({
+  page,
+}) => {
   await addFromEventPage(page, 'Summer Jazz on the Quay', { tickets: { 'General admission': 2 } });
   await expect(basketStep(page)).not.toHaveAttribute('inert', '');
   const stylesheet = await page.locator('link[rel="stylesheet"][disabled]').first().getAttribute('href');
@@ -133,12 +162,18 @@ test('the page’s stylesheet comes inside it and is never fetched, not even whe
   // Reserving loads the reservation's and the steps' chunks, which name the page's stylesheet among what they need.
   await reserveButton(page).click();
   await expectStep(page, 'donation');
-  const fetched = await page.evaluate(() => (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((entry) => new URL(entry.name).pathname));
+  const fetched = await page.evaluate(() =>
+    (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map(
+      (entry) => new URL(entry.name).pathname,
+    ),
+  );
   expect(fetched).not.toContain(stylesheet);
   expect(await page.locator(`link[rel="stylesheet"][href="${stylesheet}"]:not([disabled])`).count()).toBe(0);
 });
 
-test('the wire contract’s files download together, so a change made as the basket comes alive is sent without waiting for them one by one', async ({ page }) => {
+test('the wire contract’s files download together, so a change made as the basket comes alive is sent without waiting for them one by one', async ({
+  page,
+}) => {
   // A slow network for the contract's files: fetched one after another, the last would be asked for
   // seconds after the first had arrived.
   await slowly(page, /\/assets\/contract-[^/]+\.js$/);
@@ -160,9 +195,13 @@ test('the wire contract’s files download together, so a change made as the bas
   await expect(basketStep(page).getByRole('radio', { name: /^yes/i })).toBeChecked();
 });
 
-test('the browser’s formatting is set up in a worker as the page starts, which the page’s policy allows and which then ends', async ({ page }) => {
+test('the browser’s formatting is set up in a worker as the page starts, which the page’s policy allows and which then ends', async ({
+  page,
+}) => {
   await addFromEventPage(page, 'Summer Jazz on the Quay', { tickets: { 'General admission': 2 } });
-  const ended = new Promise<string>((resolve) => page.once('worker', (worker) => worker.once('close', () => resolve(worker.url()))));
+  const ended = new Promise<string>((resolve) =>
+    page.once('worker', (worker) => worker.once('close', () => resolve(worker.url()))),
+  );
   await page.reload();
   // Made by the page itself (the test's fixture fails it on any policy violation).
   const url = await ended;

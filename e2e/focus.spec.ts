@@ -27,7 +27,9 @@ test('loading the checkout leaves focus where the browser puts it', async ({ pag
   await expect(page.getByRole('heading', { level: 1, name: 'Basket' })).not.toBeFocused();
 });
 
-test('after Remove, focus goes to the line that took its place, then the one before, then the heading', async ({ page }) => {
+test('after Remove, focus goes to the line that took its place, then the one before, then the heading', async ({
+  page,
+}) => {
   await addFromEventPage(page, 'Summer Jazz on the Quay', {
     tickets: { 'General admission': 1, 'Riverside table seat': 1 },
     vouchers: { 'Riverside Arts gift voucher': 1 },
@@ -56,7 +58,9 @@ test('after Remove, focus goes to the line that took its place, then the one bef
 });
 
 test('Remove keeps focus while the basket is saved', async ({ page }) => {
-  await addFromEventPage(page, 'Summer Jazz on the Quay', { tickets: { 'General admission': 1, 'Riverside table seat': 1 } });
+  await addFromEventPage(page, 'Summer Jazz on the Quay', {
+    tickets: { 'General admission': 1, 'Riverside table seat': 1 },
+  });
   const server = await holdCalls(page, '/remove_from_basket/');
   await press(page, /remove general admission/i);
   await server.arrived();
@@ -88,7 +92,9 @@ async function tabTo(page: Page, target: ReturnType<Page['getByRole']>) {
   await expect(target).toBeFocused();
 }
 
-test('sign-in: Continue focuses the code field, Verify the name field, and its Continue the next step’s heading', async ({ page }) => {
+test('sign-in: Continue focuses the code field, Verify the name field, and its Continue the next step’s heading', async ({
+  page,
+}) => {
   const email = freshEmail('keyboard.new');
   await atSignIn(page, email);
   await tabTo(page, page.getByRole('button', { name: 'Continue' }));

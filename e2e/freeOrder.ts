@@ -25,7 +25,6 @@ export const newBuyer = (): Buyer => ({
   fullName: 'Ada Lovelace',
 });
 
-
 async function stepOf(page: Page): Promise<string | null> {
   return page.locator('[data-step]').first().getAttribute('data-step', { timeout: 10_000 });
 }
@@ -59,7 +58,9 @@ export async function continueUntil(page: Page, context: BrowserContext, buyer: 
         await leaves(page, step);
       } else {
         // The step is drawing its next part: one of the fields, or the next step.
-        await expect(emailField.or(nameField).or(page.locator('[data-step]:not([data-step="login"])')).first()).toBeVisible();
+        await expect(
+          emailField.or(nameField).or(page.locator('[data-step]:not([data-step="login"])')).first(),
+        ).toBeVisible();
       }
     } else if (step === 'deliver_tickets') {
       await throughDelivery(page);
@@ -109,18 +110,25 @@ export async function freeOrderOnDelivery(page: Page, qty = 2): Promise<Buyer> {
   await page.goto('/all-events/');
   await page.getByRole('link', { name: FREE_EVENT }).first().click();
   await page.getByLabel(`Quantity of ${FREE_TICKET}`, { exact: true }).fill(String(qty));
-  const order = await page.locator('form#add').evaluate((form) =>
-    Object.fromEntries([...new FormData(form as HTMLFormElement)].map(([name, value]) => [name, String(value)])),
-  );
+  const order = await page
+    .locator('form#add')
+    .evaluate((form) =>
+      Object.fromEntries([...new FormData(form as HTMLFormElement)].map(([name, value]) => [name, String(value)])),
+    );
   await call(page, '/do/checkout/add/', order);
   expect(await call(page, '/ajax/checkout/checkout/reserve_tickets/')).toMatchObject({ reserved: true });
   await saveStep(page, 'login');
   await call(page, '/ajax/user/user/send_one_time_code/', { email: buyer.email });
   const code = await codeFromMailbox(page.context(), buyer.email);
-  expect(await call(page, '/ajax/user/user/check_one_time_code/', { email: buyer.email, code })).toEqual({ has_account: false });
+  expect(await call(page, '/ajax/user/user/check_one_time_code/', { email: buyer.email, code })).toEqual({
+    has_account: false,
+  });
   await call(page, '/ajax/checkout/checkout/save_guest_to_sale/', { email: buyer.email, fullname: buyer.fullName });
   await saveStep(page, 'marketing_preferences');
-  await call(page, '/ajax/checkout/checkout/set_marketing_preferences/', { ct_subscribed: 'false', event_subscribed: 'false' });
+  await call(page, '/ajax/checkout/checkout/set_marketing_preferences/', {
+    ct_subscribed: 'false',
+    event_subscribed: 'false',
+  });
   await saveStep(page, 'payment');
   await call(page, '/ajax/checkout/checkout/claim_free_tickets/');
   await saveStep(page, 'deliver_tickets');

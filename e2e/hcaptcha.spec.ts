@@ -28,7 +28,9 @@ async function reachCaptcha(page: Page) {
   await expect(page.getByText('Please prove you‘re a human being completing the CAPTCHA challenge.')).toBeVisible();
 }
 
-test('hCaptcha’s widget is passed in the browser and its token, verified by the server, lets the reservation on', async ({ page }) => {
+test('hCaptcha’s widget is passed in the browser and its token, verified by the server, lets the reservation on', async ({
+  page,
+}) => {
   const scripts: string[] = [];
   page.on('request', (r) => {
     if (r.resourceType() === 'script' && r.url().startsWith('https://js.hcaptcha.com/')) scripts.push(r.url());

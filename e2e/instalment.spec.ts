@@ -6,7 +6,16 @@
  * (redirect_to_url to the sandbox bank's page); then each error text from a failing call.
  */
 import type { Page } from '@playwright/test';
-import { expect, expectStep, failCall, photographBothWidths, test, throughDelivery, newBuyerAt, fillBillingAddress } from './support.ts';
+import {
+  expect,
+  expectStep,
+  failCall,
+  photographBothWidths,
+  test,
+  throughDelivery,
+  newBuyerAt,
+  fillBillingAddress,
+} from './support.ts';
 
 const PLAN_ERROR = 'There was an error with your payment. Please try again.';
 
@@ -25,10 +34,11 @@ async function choosePlan(page: Page, card = '4242 4242 4242 4242') {
   await page.getByLabel('CVC').fill('123');
 }
 
-
 const payButton = (page: Page) => page.getByRole('button', { name: /^Pay £/ });
 
-test('a plan is set up, its first instalment taken, and the job charges the later ones on their dates; the tickets come with the last', async ({ page }, testInfo) => {
+test('a plan is set up, its first instalment taken, and the job charges the later ones on their dates; the tickets come with the last', async ({
+  page,
+}, testInfo) => {
   await page.clock.install();
   const buyer = await toPlanPayment(page);
   // A plan is on offer beside the card: nothing is chosen for the buyer (spec 001 §4).
@@ -81,7 +91,9 @@ test('a plan is set up, its first instalment taken, and the job charges the late
   expect(checkout.payment_plan_remaining).toBe(25_200);
 
   await page.goto(`/dev/mailbox?to=${encodeURIComponent(buyer)}`);
-  await expect(page.getByRole('heading', { name: new RegExp(`^Your payment schedule for order ${checkout.sale_reference}$`) })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { name: new RegExp(`^Your payment schedule for order ${checkout.sale_reference}$`) }),
+  ).toBeVisible();
 
   // The job, run as of 31 days later, takes the second instalment off-session.
   const later = new Date(Date.now() + 31 * 86_400_000).toISOString();
@@ -89,13 +101,19 @@ test('a plan is set up, its first instalment taken, and the job charges the late
   expect(run.status()).toBe(200);
   expect((await run.json()).charged).toBeGreaterThanOrEqual(1);
   await page.goto(`/dev/mailbox?to=${encodeURIComponent(buyer)}`);
-  await expect(page.getByRole('heading', { name: `Instalment 2 paid for order ${checkout.sale_reference}` })).toBeVisible();
-  await expect(page.getByRole('heading', { name: new RegExp(`^Reminder: instalment 2 for order ${checkout.sale_reference}`) })).toBeVisible();
+  await expect(
+    page.getByRole('heading', { name: `Instalment 2 paid for order ${checkout.sale_reference}` }),
+  ).toBeVisible();
+  await expect(
+    page.getByRole('heading', { name: new RegExp(`^Reminder: instalment 2 for order ${checkout.sale_reference}`) }),
+  ).toBeVisible();
   // The SMS reminder the plan promised, to the contact number given at payment, in the mailbox.
   await page.goto(`/dev/mailbox?to=${encodeURIComponent('07700 900123')}`);
   const text = page.locator('.mail[data-channel="sms"]').filter({ hasText: `for order ${checkout.sale_reference} ` });
   await expect(text.getByRole('heading', { name: 'Text message to +447700900123' })).toBeVisible();
-  await expect(text).toContainText(`instalment 2 of £126.00 for order ${checkout.sale_reference} will be taken from your saved card on`);
+  await expect(text).toContainText(
+    `instalment 2 of £126.00 for order ${checkout.sale_reference} will be taken from your saved card on`,
+  );
   const after = await (await page.request.get('/ajax/checkout/checkout/get/')).json();
   expect(after.payment_plan_remaining).toBe(12_600);
   // £252 of £378 paid: the tickets come with the final payment, not before.
@@ -111,12 +129,18 @@ test('a plan is set up, its first instalment taken, and the job charges the late
   await expect(page.getByText('Meadowlands Festival').first()).toBeVisible();
 });
 
-test('a plan refused by the server, or failing, shows the spec’s error; redirect_to_url takes the browser there', async ({ page }) => {
+test('a plan refused by the server, or failing, shows the spec’s error; redirect_to_url takes the browser there', async ({
+  page,
+}) => {
   await toPlanPayment(page);
   await fillBillingAddress(page);
   await choosePlan(page);
   await page.route('**/ajax/checkout/checkout/pay_with_instalment/', (route) =>
-    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ status: 'unsuccessful', url: null }) }),
+    route.fulfill({
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({ status: 'unsuccessful', url: null }),
+    }),
   );
   await payButton(page).click();
   await expect(page.getByRole('alert').filter({ hasText: PLAN_ERROR })).toBeVisible();
@@ -131,23 +155,33 @@ test('a plan refused by the server, or failing, shows the spec’s error; redire
 
   await page.unroute('**/ajax/checkout/checkout/pay_with_instalment/');
   await page.route('**/ajax/checkout/checkout/pay_with_instalment/', (route) =>
-    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ status: 'redirect_to_url', url: '/sandbox/bank-authentication/' }) }),
+    route.fulfill({
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({ status: 'redirect_to_url', url: '/sandbox/bank-authentication/' }),
+    }),
   );
-  await page.route('**/sandbox/bank-authentication/', (route) => route.fulfill({ status: 200, contentType: 'text/html', body: '<h1>Your bank</h1>' }));
+  await page.route('**/sandbox/bank-authentication/', (route) =>
+    route.fulfill({ status: 200, contentType: 'text/html', body: '<h1>Your bank</h1>' }),
+  );
   await fillBillingAddress(page);
   await choosePlan(page);
   await payButton(page).click();
   await expect(page).toHaveURL(/\/sandbox\/bank-authentication\/$/);
 });
 
-test('a card whose bank must confirm: redirect_to_url takes the buyer to the bank; failed, the step shows the error; approved, the plan is set up', async ({ page }) => {
+test('a card whose bank must confirm: redirect_to_url takes the buyer to the bank; failed, the step shows the error; approved, the plan is set up', async ({
+  page,
+}) => {
   await page.clock.install();
   await toPlanPayment(page);
   await fillBillingAddress(page);
   await choosePlan(page, '4000 0000 0000 3220');
   await payButton(page).click();
   await expect(page).toHaveURL(/\/sandbox\/plan\/authenticate\/$/);
-  await expect(page.getByText('Your bank asks you to confirm the first instalment of your payment plan: £126.00 today')).toBeVisible();
+  await expect(
+    page.getByText('Your bank asks you to confirm the first instalment of your payment plan: £126.00 today'),
+  ).toBeVisible();
   await page.getByRole('button', { name: 'Fail the check' }).click();
   await expectStep(page, 'payment');
   await expect(page.getByRole('alert').filter({ hasText: PLAN_ERROR })).toBeVisible();

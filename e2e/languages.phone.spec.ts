@@ -13,7 +13,10 @@ import { newBuyer } from './freeOrder.ts';
 import { addFromEventPage, basketInUse, basketStep, expect, expectStep, photograph, test, urls } from './support.ts';
 import { ACCENTED, LETTER } from '../i18n/untranslated.ts';
 
-const JAZZ = { tickets: { 'General admission': 2, 'Riverside table seat': 1 }, vouchers: { 'Riverside Arts gift voucher': 1 } };
+const JAZZ = {
+  tickets: { 'General admission': 2, 'Riverside table seat': 1 },
+  vouchers: { 'Riverside Arts gift voucher': 1 },
+};
 
 /** Chooses a locale for the browser as the footer's picker does (its cookie). */
 async function useLocale(page: Page, locale: string): Promise<void> {
@@ -26,40 +29,47 @@ async function useLocale(page: Page, locale: string): Promise<void> {
  * the page's checkout), the brand and what is marked as in a language of its own (`lang`).
  */
 async function unaccentedText(page: Page, own: string[] = []): Promise<string[]> {
-  return page.evaluate(async ({ own, letter, accented }) => {
-    const data: string[] = [...own];
-    const collect = (value: unknown): void => {
-      if (typeof value === 'string') data.push(value);
-      else if (Array.isArray(value)) value.forEach(collect);
-      else if (value && typeof value === 'object') Object.values(value).forEach(collect);
-    };
-    // The buyer's checkout as the app reads it (the page's own copy is taken up by the app).
-    collect(await (await fetch('/ajax/checkout/checkout/get/')).json());
-    const brand = document.querySelector('.brand__name')?.textContent ?? '';
-    const isData = (text: string) => text === brand || data.some((d) => d.trim() === text);
-    const ownLanguage = (el: Element | null) => el?.closest('[lang]') !== document.documentElement;
-    // The rule of i18n/untranslated.ts, whose patterns come with the call.
-    const untranslated = (text: string) => new RegExp(letter).test(text) && !new RegExp(accented).test(text) && !isData(text.trim());
-    const found: string[] = [];
-    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-      const el = node.parentElement;
-      if (!el || el.closest('script, style, noscript, template') || ownLanguage(el) || !el.checkVisibility()) continue;
-      const text = node.textContent ?? '';
-      if (untranslated(text)) found.push(text.trim());
-    }
-    for (const el of document.body.querySelectorAll('[aria-label], [placeholder], [title]')) {
-      if (ownLanguage(el) || !(el as HTMLElement).checkVisibility()) continue;
-      for (const name of ['aria-label', 'placeholder', 'title']) {
-        const text = el.getAttribute(name);
-        if (text && untranslated(text)) found.push(`${name}="${text}"`);
+  return page.evaluate(
+    async ({ own, letter, accented }) => {
+      const data: string[] = [...own];
+      const collect = (value: unknown): void => {
+        if (typeof value === 'string') data.push(value);
+        else if (Array.isArray(value)) value.forEach(collect);
+        else if (value && typeof value === 'object') Object.values(value).forEach(collect);
+      };
+      // The buyer's checkout as the app reads it (the page's own copy is taken up by the app).
+      collect(await (await fetch('/ajax/checkout/checkout/get/')).json());
+      const brand = document.querySelector('.brand__name')?.textContent ?? '';
+      const isData = (text: string) => text === brand || data.some((d) => d.trim() === text);
+      const ownLanguage = (el: Element | null) => el?.closest('[lang]') !== document.documentElement;
+      // The rule of i18n/untranslated.ts, whose patterns come with the call.
+      const untranslated = (text: string) =>
+        new RegExp(letter).test(text) && !new RegExp(accented).test(text) && !isData(text.trim());
+      const found: string[] = [];
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const el = node.parentElement;
+        if (!el || el.closest('script, style, noscript, template') || ownLanguage(el) || !el.checkVisibility())
+          continue;
+        const text = node.textContent ?? '';
+        if (untranslated(text)) found.push(text.trim());
       }
-    }
-    return found;
-  }, { own, letter: LETTER.source, accented: ACCENTED.source });
+      for (const el of document.body.querySelectorAll('[aria-label], [placeholder], [title]')) {
+        if (ownLanguage(el) || !(el as HTMLElement).checkVisibility()) continue;
+        for (const name of ['aria-label', 'placeholder', 'title']) {
+          const text = el.getAttribute(name);
+          if (text && untranslated(text)) found.push(`${name}="${text}"`);
+        }
+      }
+      return found;
+    },
+    { own, letter: LETTER.source, accented: ACCENTED.source },
+  );
 }
 
-test('every word of the basket comes through the catalogue: none is left unaccented in the accented pseudo-locale', async ({ page }) => {
+test('every word of the basket comes through the catalogue: none is left unaccented in the accented pseudo-locale', async ({
+  page,
+}) => {
   await addFromEventPage(page, 'Summer Jazz on the Quay', JAZZ);
   await useLocale(page, 'en-XA');
   await page.goto('/checkout/');
@@ -69,7 +79,9 @@ test('every word of the basket comes through the catalogue: none is left unaccen
   expect(await unaccentedText(page)).toEqual([]);
 });
 
-test('the basket reads right to left in the mirrored pseudo-locale, fits 360 px and 1280 px and passes axe', async ({ page }) => {
+test('the basket reads right to left in the mirrored pseudo-locale, fits 360 px and 1280 px and passes axe', async ({
+  page,
+}) => {
   await addFromEventPage(page, 'Summer Jazz on the Quay', JAZZ);
   await useLocale(page, 'ar-XB');
   await page.goto('/checkout/');
@@ -77,10 +89,14 @@ test('the basket reads right to left in the mirrored pseudo-locale, fits 360 px 
   await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
   for (const width of [360, 1280]) {
     await page.setViewportSize({ width, height: width === 360 ? 740 : 800 });
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+    const overflow = await page.evaluate(
+      () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+    );
     expect(overflow, `sideways scroll at ${width} px`).toBeLessThanOrEqual(0);
     await expectNoAxeViolations(page, `the right-to-left basket at ${width} px`);
-    await photograph(page, `docs/screenshots/rtl-basket-${width === 360 ? 'phone' : 'desktop'}.png`, { fullPage: width !== 360 });
+    await photograph(page, `docs/screenshots/rtl-basket-${width === 360 ? 'phone' : 'desktop'}.png`, {
+      fullPage: width !== 360,
+    });
   }
 });
 
@@ -92,7 +108,13 @@ test.describe('a browser that asks for Welsh', () => {
     await expect(page.locator('html')).toHaveAttribute('lang', 'cy');
     await expect(page.getByRole('heading', { level: 1, name: 'Basged' })).toBeVisible();
     await expect(page.getByRole('button', { name: /Cadw'r Fasged/ })).toBeVisible();
-    await expect(basketStep(page).getByRole('list', { name: 'Yr eitemau yn eich basged' }).getByRole('listitem').filter({ hasText: 'Riverside table seat' }).getByRole('button', { name: /Tynnu/ })).toBeVisible();
+    await expect(
+      basketStep(page)
+        .getByRole('list', { name: 'Yr eitemau yn eich basged' })
+        .getByRole('listitem')
+        .filter({ hasText: 'Riverside table seat' })
+        .getByRole('button', { name: /Tynnu/ }),
+    ).toBeVisible();
     await expect(page.getByRole('heading', { name: "Crynodeb o'r archeb" })).toBeVisible();
     await photograph(page, 'docs/screenshots/cy-basket-phone.png');
 
@@ -107,10 +129,16 @@ test.describe('a browser that asks for Welsh', () => {
 });
 
 /** The newest e-mail of the demo mailbox to `email` whose subject matches, with its body. */
-async function mailTo(context: BrowserContext, email: string, subject: RegExp): Promise<{ subject: string; body: string }> {
+async function mailTo(
+  context: BrowserContext,
+  email: string,
+  subject: RegExp,
+): Promise<{ subject: string; body: string }> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const text = await (await context.request.get(`/dev/mailbox?to=${encodeURIComponent(email)}`)).text();
-    const mails = [...text.matchAll(/<h2 class="mail__subject">([\s\S]*?)<\/h2>[\s\S]*?<pre class="mail__body">([\s\S]*?)<\/pre>/g)].map((m) => ({ subject: m[1]!, body: m[2]! }));
+    const mails = [
+      ...text.matchAll(/<h2 class="mail__subject">([\s\S]*?)<\/h2>[\s\S]*?<pre class="mail__body">([\s\S]*?)<\/pre>/g),
+    ].map((m) => ({ subject: m[1]!, body: m[2]! }));
     const found = mails.find((m) => subject.test(m.subject));
     if (found) return found;
     await new Promise((resolve) => setTimeout(resolve, 100));
@@ -126,7 +154,11 @@ const ONE_TICKET = { tickets: { 'General admission': 1 } };
  * field and button is found by what it is, not by its words, and `atScreen` is called on each
  * screen of the checkout (the card processor's own page aside) and on the wallet.
  */
-async function buyToWallet(page: Page, context: BrowserContext, atScreen: (screen: string) => Promise<void>): Promise<{ email: string; fullName: string }> {
+async function buyToWallet(
+  page: Page,
+  context: BrowserContext,
+  atScreen: (screen: string) => Promise<void>,
+): Promise<{ email: string; fullName: string }> {
   const buyer = newBuyer();
   await page.clock.install();
   await page.goto('/checkout/');
@@ -135,7 +167,9 @@ async function buyToWallet(page: Page, context: BrowserContext, atScreen: (scree
   await page.locator('[data-step="basket"] button.reserve-button').click();
 
   // The steps before payment, in the order the checkout gives them (a charity's donation may come first).
-  const before = ['login', 'donation', 'marketing_preferences', 'payment'].map((step) => `[data-step="${step}"]`).join(', ');
+  const before = ['login', 'donation', 'marketing_preferences', 'payment']
+    .map((step) => `[data-step="${step}"]`)
+    .join(', ');
   for (;;) {
     await expect(page.locator(before).first()).toBeVisible();
     const step = await page.locator(before).first().getAttribute('data-step');
@@ -201,7 +235,10 @@ async function buyToWallet(page: Page, context: BrowserContext, atScreen: (scree
   return buyer;
 }
 
-test('every screen from the basket to the wallet comes through the catalogue: none is left unaccented in the accented pseudo-locale, and payment reads right to left in the mirrored one', async ({ page, context }) => {
+test('every screen from the basket to the wallet comes through the catalogue: none is left unaccented in the accented pseudo-locale, and payment reads right to left in the mirrored one', async ({
+  page,
+  context,
+}) => {
   test.setTimeout(180_000);
   await addFromEventPage(page, EVENT, ONE_TICKET);
   await useLocale(page, 'en-XA');
@@ -210,14 +247,18 @@ test('every screen from the basket to the wallet comes through the catalogue: no
     seen.push(screen);
     await expect(page.locator('html')).toHaveAttribute('lang', 'en-XA');
     // The buyer's own data: the wallet's facts, the address they typed, the charity's own words.
-    const own = await page.locator('.wallet-ticket dd, .wallet-ticket__event, .login__who, .donation__charity p').allTextContents();
+    const own = await page
+      .locator('.wallet-ticket dd, .wallet-ticket__event, .login__who, .donation__charity p')
+      .allTextContents();
     expect(await unaccentedText(page, own), `unaccented text on ${screen}`).toEqual([]);
     if (screen === 'payment') {
       await useLocale(page, 'ar-XB');
       await page.reload();
       await expectStep(page, 'payment');
       await expect(page.locator('html')).toHaveAttribute('dir', 'rtl');
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
       expect(overflow, 'sideways scroll on payment, right to left').toBeLessThanOrEqual(0);
       await photograph(page, 'docs/screenshots/rtl-payment-phone.png');
       await useLocale(page, 'en-XA');
@@ -225,19 +266,39 @@ test('every screen from the basket to the wallet comes through the catalogue: no
       await expectStep(page, 'payment');
       const payment = page.locator('[data-step="payment"]');
       // The billing address the chart kept through the reload, or typed again.
-      for (const [field, value] of [['given-name', 'Ada'], ['family-name', 'Lovelace'], ['address-line1', '4 Mill Lane'], ['address-level2', 'Cirencester'], ['postal-code', 'GL7 1AB']] as const) {
+      for (const [field, value] of [
+        ['given-name', 'Ada'],
+        ['family-name', 'Lovelace'],
+        ['address-line1', '4 Mill Lane'],
+        ['address-level2', 'Cirencester'],
+        ['postal-code', 'GL7 1AB'],
+      ] as const) {
         const input = payment.locator(`input[autocomplete="billing ${field}"]`);
         if (await input.isVisible()) await input.fill(value);
       }
     }
   });
-  expect(seen).toEqual(expect.arrayContaining(['basket', 'sign-in', 'one-time code', 'full name', 'keep updated', 'payment', 'order completed', 'wallet']));
+  expect(seen).toEqual(
+    expect.arrayContaining([
+      'basket',
+      'sign-in',
+      'one-time code',
+      'full name',
+      'keep updated',
+      'payment',
+      'order completed',
+      'wallet',
+    ]),
+  );
 });
 
 test.describe('a Welsh buyer from the basket to the wallet', () => {
   test.use({ locale: 'cy' });
 
-  test('buys on a phone in Welsh, with the sign-in code and the wallet e-mailed in Welsh', async ({ page, context }) => {
+  test('buys on a phone in Welsh, with the sign-in code and the wallet e-mailed in Welsh', async ({
+    page,
+    context,
+  }) => {
     test.setTimeout(180_000);
     await addFromEventPage(page, EVENT, ONE_TICKET);
     const headings: Record<string, string> = {

@@ -9,7 +9,21 @@
  * file uses that server.
  */
 import type { Page } from '@playwright/test';
-import { addFromEventPage, basketLine, expect, expectStep, keepScreenshot, pauseClock, photograph, photographBothWidths, reserveButton, test, throughDelivery, newBuyerAt, urls } from './support.ts';
+import {
+  addFromEventPage,
+  basketLine,
+  expect,
+  expectStep,
+  keepScreenshot,
+  pauseClock,
+  photograph,
+  photographBothWidths,
+  reserveButton,
+  test,
+  throughDelivery,
+  newBuyerAt,
+  urls,
+} from './support.ts';
 import { atBank, FIRST_WAIT, payByBank, recordWaitMessages, TEXT, toFolkPayment } from './bank.ts';
 
 test.use({ baseURL: urls.clock });
@@ -34,7 +48,9 @@ test.beforeEach(async ({ page }) => {
   await page.clock.install();
 });
 
-test('a buyer asks for more time twice, sees the new time each time, is refused the third time, and the hold then runs out', async ({ page }, testInfo) => {
+test('a buyer asks for more time twice, sees the new time each time, is refused the third time, and the hold then runs out', async ({
+  page,
+}, testInfo) => {
   await addFromEventPage(page, 'Castleton Trail Run', { tickets: { '10K entry': 1 } });
   await reserveButton(page).click();
   await expectStep(page, 'login');
@@ -83,10 +99,15 @@ test('when the hold runs out the buyer is returned to the basket with the expiry
   await expect(page.getByText(EXPIRED)).toBeVisible();
   await expect(basketLine(page, '10K entry')).toBeVisible();
   // The server agrees: the sale is back in the basket, held no longer.
-  expect(await (await page.request.get('/ajax/checkout/checkout/get/')).json()).toMatchObject({ state: 'basket', seconds_remaining: 0 });
+  expect(await (await page.request.get('/ajax/checkout/checkout/get/')).json()).toMatchObject({
+    state: 'basket',
+    seconds_remaining: 0,
+  });
 });
 
-test('a challenged payment approved after the hold’s deadline completes the order; meanwhile the countdown says the payment is in progress', async ({ page }, testInfo) => {
+test('a challenged payment approved after the hold’s deadline completes the order; meanwhile the countdown says the payment is in progress', async ({
+  page,
+}, testInfo) => {
   await newBuyerAt(page, 'Castleton Trail Run', { tickets: { '10K entry': 1 } });
   // More time, taken when offered, moves the deadline the payment then outlives.
   await later(page, TO_THE_OFFER);
@@ -112,7 +133,12 @@ test('a challenged payment approved after the hold’s deadline completes the or
   // within the payment's grace.
   await later(page, 12 * 60);
   const read = async () => (await page.request.get('/ajax/checkout/checkout/get/')).json();
-  expect(await read()).toMatchObject({ state: 'payment', seconds_remaining: 0, payment_in_progress: true, payment_complete: false });
+  expect(await read()).toMatchObject({
+    state: 'payment',
+    seconds_remaining: 0,
+    payment_in_progress: true,
+    payment_complete: false,
+  });
 
   // Back on the checkout: the countdown says the payment is in progress, and does not run out.
   await page.goto('/checkout/');
@@ -143,7 +169,9 @@ test('a challenged payment approved after the hold’s deadline completes the or
   expect(await read()).toMatchObject({ payment_complete: true, payment_in_progress: false });
 });
 
-test('approved slowly: the wait messages of 3, 6 and 9 retries come in order, then the payment is received', async ({ page }, testInfo) => {
+test('approved slowly: the wait messages of 3, 6 and 9 retries come in order, then the payment is received', async ({
+  page,
+}, testInfo) => {
   const messages = await recordWaitMessages(page);
   await toFolkPayment(page);
   await payByBank(page);

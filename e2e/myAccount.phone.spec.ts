@@ -7,7 +7,19 @@
  */
 import type { Page } from '@playwright/test';
 import { expectNoAxeViolations, expectTargetSizes } from './a11y.ts';
-import { addFromEventPage, codeFromMailbox, expect, expectStep, fillBillingAddress, newAccount, newBuyerAt, photograph, reserveButton, test, throughDelivery } from './support.ts';
+import {
+  addFromEventPage,
+  codeFromMailbox,
+  expect,
+  expectStep,
+  fillBillingAddress,
+  newAccount,
+  newBuyerAt,
+  photograph,
+  reserveButton,
+  test,
+  throughDelivery,
+} from './support.ts';
 
 const payButton = (page: Page) => page.getByRole('button', { name: /^Pay £/ });
 const DAY = 86_400_000;
@@ -19,7 +31,9 @@ async function runJob(page: Page, daysLater: number) {
   return (await run.json()) as { charged: number; retrying: number; failed: number };
 }
 
-test('a refused instalment: the e-mail’s link, a new card in my account, and the next charge succeeds', async ({ page }) => {
+test('a refused instalment: the e-mail’s link, a new card in my account, and the next charge succeeds', async ({
+  page,
+}) => {
   await page.clock.install();
   const buyer = await newBuyerAt(page, 'Meadowlands Festival', { tickets: { 'Weekend camping ticket': 1 } });
   await fillBillingAddress(page);
@@ -36,12 +50,17 @@ test('a refused instalment: the e-mail’s link, a new card in my account, and t
   await expectStep(page, 'order_completed');
   const reference = (await (await page.request.get('/ajax/checkout/checkout/get/')).json()).sale_reference as string;
   // The order's own words lead to the plan's card page.
-  await expect(page.getByRole('link', { name: 'account settings' })).toHaveAttribute('href', `/account/plans/${reference}/card/`);
+  await expect(page.getByRole('link', { name: 'account settings' })).toHaveAttribute(
+    'href',
+    `/account/plans/${reference}/card/`,
+  );
 
   // A month later the second instalment is refused, and the buyer is told.
   expect(await runJob(page, 31)).toMatchObject({ retrying: 1 });
   await page.goto(`/dev/mailbox?to=${encodeURIComponent(buyer)}`);
-  const refused = page.locator('.mail').filter({ has: page.getByRole('heading', { name: `We could not take instalment 2 for order ${reference}` }) });
+  const refused = page
+    .locator('.mail')
+    .filter({ has: page.getByRole('heading', { name: `We could not take instalment 2 for order ${reference}` }) });
   const body = (await refused.locator('.mail__body').textContent()) ?? '';
   const link = /https?:\/\/\S+\/account\/plans\/[^/\s]+\/card\//.exec(body)?.[0];
   expect(link).toBeDefined();
@@ -71,7 +90,11 @@ test('a refused instalment: the e-mail’s link, a new card in my account, and t
   await page.reload();
   await expect(plan).toContainText('Paid in full');
   await page.goto(`/dev/mailbox?to=${encodeURIComponent(buyer)}`);
-  await expect(page.getByRole('heading', { name: `Final instalment paid for order ${reference}: your tickets are in your wallet` })).toBeVisible();
+  await expect(
+    page.getByRole('heading', {
+      name: `Final instalment paid for order ${reference}: your tickets are in your wallet`,
+    }),
+  ).toBeVisible();
 
   // The order's receipt.
   await page.goto('/account/');
@@ -87,7 +110,9 @@ test('a refused instalment: the e-mail’s link, a new card in my account, and t
   await expectNoAxeViolations(page, 'the wallet with its pass buttons');
   await expectTargetSizes(page, 'the wallet with its pass buttons');
   await photograph(page, 'docs/screenshots/phone-wallet-passes.png', { fullPage: true });
-  const pass = await page.request.get((await ticket.getByRole('link', { name: /^Add to Apple Wallet/ }).getAttribute('href'))!);
+  const pass = await page.request.get(
+    (await ticket.getByRole('link', { name: /^Add to Apple Wallet/ }).getAttribute('href'))!,
+  );
   expect(pass.headers()['content-type']).toBe('application/vnd.apple.pkpass');
   await ticket.getByRole('link', { name: /^Save to Google Wallet/ }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Saved to Google Wallet (demo stand-in)' })).toBeVisible();
@@ -95,7 +120,11 @@ test('a refused instalment: the e-mail’s link, a new card in my account, and t
   await expectNoAxeViolations(page, 'the Google Wallet stand-in');
 });
 
-test('a buyer signs a second browser out from their account and stays signed in here', async ({ page, browser, baseURL }) => {
+test('a buyer signs a second browser out from their account and stays signed in here', async ({
+  page,
+  browser,
+  baseURL,
+}) => {
   const email = await newAccount('Other Devices');
   const otherContext = await browser.newContext({ baseURL });
   const other = await otherContext.newPage();
@@ -133,7 +162,17 @@ test('a saved address made the default in my account is where the checkout’s a
     ['2 Briggate', 'LS1 6HD'],
     ['9 Call Lane', 'LS1 7DH'],
   ] as const) {
-    const address = { selected_user_address_id: 'new', first_name: 'Ada', last_name: 'Lovelace', address_1: line, address_2: '', town: 'Leeds', postcode, country: '1', state: '' };
+    const address = {
+      selected_user_address_id: 'new',
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      address_1: line,
+      address_2: '',
+      town: 'Leeds',
+      postcode,
+      country: '1',
+      state: '',
+    };
     const form = Object.fromEntries(Object.entries(address).map(([k, v]) => [`address[${k}]`, v]));
     expect((await page.request.post('/ajax/checkout/checkout/set_delivery_address/', { form })).status()).toBe(200);
   }
@@ -142,7 +181,9 @@ test('a saved address made the default in my account is where the checkout’s a
   await page.goto('/account/');
   const saved = page.locator('#saved').locator('..');
   await expect(saved.getByText('9 Call Lane, Leeds, LS1 7DH, United Kingdom', { exact: true })).toBeVisible();
-  await saved.getByRole('button', { name: 'Make default the address 2 Briggate, Leeds, LS1 6HD, United Kingdom' }).click();
+  await saved
+    .getByRole('button', { name: 'Make default the address 2 Briggate, Leeds, LS1 6HD, United Kingdom' })
+    .click();
   await expect(page).toHaveURL(/\/account\/\?done=address-default#saved$/);
   await expect(page.getByRole('status')).toHaveText('The address is now your default: the checkout starts from it.');
   await expect(saved.locator('li').filter({ hasText: '2 Briggate' })).toContainText('(default)');

@@ -8,12 +8,17 @@ const notifications = (page: import('@playwright/test').Page) => page.getByRole(
 
 test('a notification on the seat page goes by itself after 3000 ms @anyWidth', async ({ page }) => {
   await page.clock.install();
-  await page.route('**/do/checkout/add/', (route) => route.fulfill({ status: 400, json: { error: 'Those seats have just gone off sale.' } }));
+  await page.route('**/do/checkout/add/', (route) =>
+    route.fulfill({ status: 400, json: { error: 'Those seats have just gone off sale.' } }),
+  );
   await page.goto('/all-events/');
   await page.getByRole('link', { name: 'Twelfth Night at the Harbour Playhouse' }).first().click();
   await page.getByRole('link', { name: /^Choose your seats for/ }).click();
   await page.getByRole('checkbox', { name: /^Stalls, row F, seat 5, / }).click();
-  await expect(page.getByRole('checkbox', { name: /^Stalls, row F, seat 5, / })).toHaveAttribute('aria-checked', 'true');
+  await expect(page.getByRole('checkbox', { name: /^Stalls, row F, seat 5, / })).toHaveAttribute(
+    'aria-checked',
+    'true',
+  );
   // The clock stands still from here, so the notice's time is the page's alone.
   await pauseClock(page);
   await page.getByRole('button', { name: 'Add To Basket!' }).click();
@@ -34,6 +39,10 @@ test('the checkout’s own notifications stay until the buyer dismisses them @an
   await expect(notice).toBeVisible();
   await page.clock.runFor(60_000);
   await expect(notice).toBeVisible();
-  await notifications(page).getByRole('alert').filter({ hasText: 'Unable to update Refund protection' }).getByRole('button', { name: 'Dismiss notification' }).click();
+  await notifications(page)
+    .getByRole('alert')
+    .filter({ hasText: 'Unable to update Refund protection' })
+    .getByRole('button', { name: 'Dismiss notification' })
+    .click();
   await expect(notice).toHaveCount(0);
 });

@@ -7,14 +7,21 @@
 import { EMPTY_BILLING_ADDRESS } from '../contract/index.ts';
 import { demoBuyerAt, expect, newBuyerAt, test } from './support.ts';
 
-test('the payment step reads get_opoa_users and names a nameless billing address after the signed-in buyer', async ({ page }) => {
+test('the payment step reads get_opoa_users and names a nameless billing address after the signed-in buyer', async ({
+  page,
+}) => {
   // The sale knows an address without a name (as when one was given for delivery without it).
   await page.route('**/ajax/checkout/checkout/get_payment_error/', async (route) => {
     const response = await route.fetch();
     const body = (await response.json()) as Record<string, unknown>;
-    await route.fulfill({ response, json: { ...body, billing_address: { ...EMPTY_BILLING_ADDRESS, town: 'Bristol' } } });
+    await route.fulfill({
+      response,
+      json: { ...body, billing_address: { ...EMPTY_BILLING_ADDRESS, town: 'Bristol' } },
+    });
   });
-  const opoa = page.waitForResponse((r) => r.url().endsWith('/ajax/checkout/checkout/get_opoa_users/') && r.request().method() === 'POST');
+  const opoa = page.waitForResponse(
+    (r) => r.url().endsWith('/ajax/checkout/checkout/get_opoa_users/') && r.request().method() === 'POST',
+  );
   await newBuyerAt(page, 'Folk at the Ropewalk', { tickets: { 'Session seat': 1 } }, 'payment', 'Nia Ama Newbuyer');
   const answer = await opoa;
   expect(answer.status()).toBe(200);
@@ -25,8 +32,12 @@ test('the payment step reads get_opoa_users and names a nameless billing address
   await expect(page.getByLabel('Town or city')).toHaveValue('Bristol');
 });
 
-test('a member of the organiser’s team is told, on the payment step, that the payment goes into the organiser’s own account', async ({ page }) => {
-  const opoa = page.waitForResponse((r) => r.url().endsWith('/ajax/checkout/checkout/get_opoa_users/') && r.request().method() === 'POST');
+test('a member of the organiser’s team is told, on the payment step, that the payment goes into the organiser’s own account', async ({
+  page,
+}) => {
+  const opoa = page.waitForResponse(
+    (r) => r.url().endsWith('/ajax/checkout/checkout/get_opoa_users/') && r.request().method() === 'POST',
+  );
   await demoBuyerAt(page, 'Folk at the Ropewalk', { tickets: { 'Session seat': 1 } }, 'payment', 'Gareth Price');
   const answer = (await (await opoa).json()) as { opoa_users: { id: number; full_name: string }[]; full_name: string };
   expect(answer.opoa_users.map((u) => u.full_name)).toEqual(['Gareth Price', 'Siân Morgan']);

@@ -9,7 +9,19 @@ import type { Page, Route } from '@playwright/test';
 import type { Checkout } from '../contract';
 import { expectNoAxeViolations, findSmallTargets } from './a11y.ts';
 import { FREE_EVENT, freeOrderOnDelivery, newBuyer, type Buyer } from './freeOrder.ts';
-import { advanceTo, addFromEventPage, expect, expectStep, failCall, pauseClock, photograph, reserveButton, test, throughDelivery, withoutPageData } from './support.ts';
+import {
+  advanceTo,
+  addFromEventPage,
+  expect,
+  expectStep,
+  failCall,
+  pauseClock,
+  photograph,
+  reserveButton,
+  test,
+  throughDelivery,
+  withoutPageData,
+} from './support.ts';
 
 const FEEDBACK = '/ajax/checkout/checkout/send_customer_feedback/';
 const SUBSCRIBE = '/ajax/checkout/checkout/subscribe_to_events/';
@@ -27,7 +39,10 @@ const OPEN_DAY_REWARD =
 /** The accommodation map's provider, answered here as the machine has no internet. */
 async function stubMapProvider(page: Page) {
   await page.route('https://www.stay22.com/**', (route) =>
-    route.fulfill({ contentType: 'text/html', body: '<!doctype html><html lang="en"><title>Places to stay</title><h1>Places to stay</h1></html>' }),
+    route.fulfill({
+      contentType: 'text/html',
+      body: '<!doctype html><html lang="en"><title>Places to stay</title><h1>Places to stay</h1></html>',
+    }),
   );
 }
 
@@ -44,7 +59,11 @@ const tiles = (page: Page) => page.getByRole('list', { name: 'What next' });
 /** A notification: success waits its turn (status), a failure interrupts (alert). */
 const notice = (page: Page, kind: 'status' | 'alert', text: string) => page.getByRole(kind).filter({ hasText: text });
 
-test('every tile of a free Open Day order, the share text with its reward and the copy button', async ({ page, context, baseURL }) => {
+test('every tile of a free Open Day order, the share text with its reward and the copy button', async ({
+  page,
+  context,
+  baseURL,
+}) => {
   test.slow();
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.clock.install();
@@ -59,7 +78,10 @@ test('every tile of a free Open Day order, the share text with its reward and th
     /Find a place to stay/,
     /Share & get a free cream tea/,
   ]);
-  await expect(tiles(page).getByRole('link', { name: /How to watch the livestream/ })).toHaveAttribute('href', 'https://live.ashcombe-estate.example/open-day');
+  await expect(tiles(page).getByRole('link', { name: /How to watch the livestream/ })).toHaveAttribute(
+    'href',
+    'https://live.ashcombe-estate.example/open-day',
+  );
   await expect(tiles(page).getByRole('button', { name: /Transfer tickets/ })).toBeEnabled();
 
   // 'Browse more events' from the organiser, below the tiles.
@@ -76,7 +98,9 @@ test('every tile of a free Open Day order, the share text with its reward and th
   await tiles(page).getByRole('button', { name: 'Share & get a free cream tea' }).click();
   const share = page.getByRole('dialog', { name: 'Share & get a free cream tea' });
   const text = share.getByLabel('Message to share');
-  await expect(text).toHaveValue(new RegExp(`^${escape(OPEN_DAY_REWARD)} ${escape(baseURL!)}/event/\\d+/\\?ref=[0-9a-z]+-[0-9a-z]+-[\\w-]{16}$`));
+  await expect(text).toHaveValue(
+    new RegExp(`^${escape(OPEN_DAY_REWARD)} ${escape(baseURL!)}/event/\\d+/\\?ref=[0-9a-z]+-[0-9a-z]+-[\\w-]{16}$`),
+  );
   await pauseClock(page);
   await share.getByRole('button', { name: 'Copy' }).click();
   await expect(share.getByRole('button', { name: 'Copied' })).toBeVisible();
@@ -92,12 +116,17 @@ test('every tile of a free Open Day order, the share text with its reward and th
 
   // The livestream tile leads to its online access address.
   const live = tiles(page).getByRole('link', { name: /How to watch the livestream/ });
-  await page.route('https://live.ashcombe-estate.example/**', (route) => route.fulfill({ contentType: 'text/html', body: '<title>Live</title>' }));
+  await page.route('https://live.ashcombe-estate.example/**', (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<title>Live</title>' }),
+  );
   await live.click();
   await expect(page).toHaveURL('https://live.ashcombe-estate.example/open-day');
 });
 
-test('How did we do? is sent to the organiser, and a failure says so; the modal closes either way', async ({ page, context }) => {
+test('How did we do? is sent to the organiser, and a failure says so; the modal closes either way', async ({
+  page,
+  context,
+}) => {
   test.slow();
   const buyer = await reachOrderCompleted(page, 1);
   const feedbackTile = tiles(page).getByRole('button', { name: 'How did we do?' });
@@ -133,7 +162,9 @@ test('How did we do? is sent to the organiser, and a failure says so; the modal 
   // The organiser (Ashcombe Estate) has it in their inbox, with who wrote it.
   const mailbox = await context.newPage();
   await mailbox.goto(`/dev/mailbox?to=${encodeURIComponent('visits@ashcombe-estate.example')}`);
-  await expect(mailbox.locator('.mail__body').filter({ hasText: words })).toContainText(`Ada Lovelace <${buyer.email}>`);
+  await expect(mailbox.locator('.mail__body').filter({ hasText: words })).toContainText(
+    `Ada Lovelace <${buyer.email}>`,
+  );
   await mailbox.close();
 
   // A failed call: its message, and the modal closes.
@@ -148,7 +179,9 @@ test('How did we do? is sent to the organiser, and a failure says so; the modal 
   await expect(feedbackTile).toBeFocused();
 });
 
-test('Subscribe to important updates: a failure says so and keeps the link; success subscribes and the link goes', async ({ page }) => {
+test('Subscribe to important updates: a failure says so and keeps the link; success subscribes and the link goes', async ({
+  page,
+}) => {
   test.slow();
   await reachOrderCompleted(page, 1);
   const link = page.getByRole('button', { name: SUBSCRIBE_LINK });
@@ -170,7 +203,9 @@ test('Subscribe to important updates: a failure says so and keeps the link; succ
   await expect(page.getByRole('button', { name: SUBSCRIBE_LINK })).toHaveCount(0);
 });
 
-test('Find a place to stay and Transfer tickets open with focus on their heading, and Back returns to the overview', async ({ page }, testInfo) => {
+test('Find a place to stay and Transfer tickets open with focus on their heading, and Back returns to the overview', async ({
+  page,
+}, testInfo) => {
   test.slow();
   await reachOrderCompleted(page, 2);
   await tiles(page).getByRole('button', { name: 'Find a place to stay' }).click();
@@ -189,7 +224,9 @@ test('Find a place to stay and Transfer tickets open with focus on their heading
   expect(src.searchParams.get('checkin')).toMatch(/^\d{4}-\d{2}-\d{2}$/);
   // One event: no per-event links.
   await expect(page.getByRole('button', { name: /Find a place to stay near the/ })).toHaveCount(0);
-  await expect(page.frameLocator('iframe.stay-map__frame').getByRole('heading', { name: 'Places to stay' })).toBeVisible();
+  await expect(
+    page.frameLocator('iframe.stay-map__frame').getByRole('heading', { name: 'Places to stay' }),
+  ).toBeVisible();
   await expectNoAxeViolations(page, 'find a place to stay');
   await photograph(page, testInfo.outputPath('find-a-place.png'), { fullPage: true });
   await page.getByRole('button', { name: 'Back to your order' }).click();
@@ -229,7 +266,11 @@ async function changeCheckout(page: Page, change: (checkout: Checkout) => Checko
   });
 }
 
-test('without a reward for every event: Share with friends & family and what was bought; a map per event; no livestream; transfer disabled when every ticket is seated', async ({ page, context, baseURL }) => {
+test('without a reward for every event: Share with friends & family and what was bought; a map per event; no livestream; transfer disabled when every ticket is seated', async ({
+  page,
+  context,
+  baseURL,
+}) => {
   test.slow();
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await reachOrderCompleted(page, 2);
@@ -240,7 +281,11 @@ test('without a reward for every event: Share with friends & family and what was
       id: openDay.id + 1000,
       title: 'Harbour Lights Evening',
       reward_referrers: null,
-      venue: { full_address: 'Harbourside Amphitheatre, Canons Way, Bristol BS1 5UH', map_address: 'Canons Way, Bristol BS1 5UH', map_checkin: '2026-08-01' },
+      venue: {
+        full_address: 'Harbourside Amphitheatre, Canons Way, Bristol BS1 5UH',
+        map_address: 'Canons Way, Bristol BS1 5UH',
+        map_checkin: '2026-08-01',
+      },
       shareable_link: `/event/${openDay.id + 1000}/`,
     };
     const seat = { section: 'Stalls', row: 'B', number: '7' };
@@ -256,25 +301,38 @@ test('without a reward for every event: Share with friends & family and what was
   });
   await page.reload();
   await expectStep(page, 'order_completed');
-  await expect(tiles(page).getByRole('listitem')).toHaveText([/Go to ticket wallet/, /How did we do\?/, /Transfer tickets/, /Find a place to stay/, /Share with friends & family/]);
+  await expect(tiles(page).getByRole('listitem')).toHaveText([
+    /Go to ticket wallet/,
+    /How did we do\?/,
+    /Transfer tickets/,
+    /Find a place to stay/,
+    /Share with friends & family/,
+  ]);
   await expect(tiles(page).getByRole('button', { name: /Transfer tickets/ })).toBeDisabled();
-  await expect(tiles(page).getByRole('button', { name: /Transfer tickets/ })).toContainText('Seated tickets cannot be transferred');
+  await expect(tiles(page).getByRole('button', { name: /Transfer tickets/ })).toContainText(
+    'Seated tickets cannot be transferred',
+  );
 
   await tiles(page).getByRole('button', { name: 'Share with friends & family' }).click();
   const share = page.getByRole('dialog', { name: 'Share with friends & family' });
   const openDayLink = new URL(`/event/`, baseURL).href;
-  await expect(share.getByLabel('Message to share')).toHaveValue(new RegExp(`^I bought tickets with Holdfast for ${FREE_EVENT} \\(${escape(openDayLink)}\\d+/\\)$`));
+  await expect(share.getByLabel('Message to share')).toHaveValue(
+    new RegExp(`^I bought tickets with Holdfast for ${FREE_EVENT} \\(${escape(openDayLink)}\\d+/\\)$`),
+  );
   await share.getByRole('button', { name: 'Close' }).click();
 
   await tiles(page).getByRole('button', { name: 'Find a place to stay' }).click();
   const nearOpenDay = page.getByRole('button', { name: `Find a place to stay near the ${FREE_EVENT} event` });
   const nearHarbour = page.getByRole('button', { name: 'Find a place to stay near the Harbour Lights Evening event' });
   await expect(nearOpenDay).toHaveAttribute('aria-current', 'true');
-  const frameSrc = async () => new URL((await page.locator('iframe.stay-map__frame').getAttribute('src'))!).searchParams;
+  const frameSrc = async () =>
+    new URL((await page.locator('iframe.stay-map__frame').getAttribute('src'))!).searchParams;
   expect((await frameSrc()).get('adults')).toBe('2');
   await nearHarbour.click();
   await expect(nearHarbour).toHaveAttribute('aria-current', 'true');
-  await expect.poll(async () => Object.fromEntries(await frameSrc())).toMatchObject({ address: 'Canons Way, Bristol BS1 5UH', checkin: '2026-08-01', adults: '3' });
+  await expect
+    .poll(async () => Object.fromEntries(await frameSrc()))
+    .toMatchObject({ address: 'Canons Way, Bristol BS1 5UH', checkin: '2026-08-01', adults: '3' });
   await page.getByRole('button', { name: 'Back to your order' }).click();
   await expect(tiles(page)).toBeVisible();
 });
@@ -288,7 +346,9 @@ test('a referrer link that cannot be read hides the share tile, silently', async
   await expect(page.getByRole('alert')).toHaveCount(0);
 });
 
-test('organiser messages after the sale, each with its event, date and time, then Continue to order completed', async ({ page }) => {
+test('organiser messages after the sale, each with its event, date and time, then Continue to order completed', async ({
+  page,
+}) => {
   test.slow();
   const message = {
     organiser_name: 'Ashcombe Estate',
@@ -313,7 +373,9 @@ test('organiser messages after the sale, each with its event, date and time, the
   await expectStep(page, 'order_completed');
 });
 
-test('a buyer of the Improv Jam pays by card, reads its organiser’s message, then reaches order completed with the livestream', async ({ page }) => {
+test('a buyer of the Improv Jam pays by card, reads its organiser’s message, then reaches order completed with the livestream', async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const buyer = newBuyer();
   await page.clock.install();
@@ -322,7 +384,10 @@ test('a buyer of the Improv Jam pays by card, reads its organiser’s message, t
   await reserveButton(page).click();
   await advanceTo(page, 'ticket_questions_before', { buyer });
   const questions = page.locator('[data-step="ticket_questions_before"] form');
-  await questions.getByLabel(/Your suggestion for the cast/).first().fill('A lighthouse keeper');
+  await questions
+    .getByLabel(/Your suggestion for the cast/)
+    .first()
+    .fill('A lighthouse keeper');
   await questions.getByRole('button', { name: 'Continue' }).click();
 
   await expectStep(page, 'payment');
@@ -348,7 +413,10 @@ test('a buyer of the Improv Jam pays by card, reads its organiser’s message, t
   await expect(card).toContainText('Doors open at 7:30 pm and the show starts at 8.');
   await page.getByRole('button', { name: 'Continue' }).click();
   await expectStep(page, 'order_completed');
-  await expect(page.getByRole('link', { name: /How to watch the livestream/ })).toHaveAttribute('href', 'https://live.lanterncomedy.example/improv-jam');
+  await expect(page.getByRole('link', { name: /How to watch the livestream/ })).toHaveAttribute(
+    'href',
+    'https://live.lanterncomedy.example/improv-jam',
+  );
   // Once read, a reload stays on the completed order.
   await page.reload();
   await expectStep(page, 'order_completed');

@@ -30,9 +30,15 @@ async function buyerQueues(browser: Browser, dateId: number): Promise<Page> {
 
 const figure = (page: Page, key: string) => page.locator(`[data-figure="${key}"]`);
 
-test('an organiser sets up an on-sale, watches buyers queue, opens, pauses and resumes it, and exports the waiting list', async ({ page, context, browser }, testInfo) => {
+test('an organiser sets up an on-sale, watches buyers queue, opens, pauses and resumes it, and exports the waiting list', async ({
+  page,
+  context,
+  browser,
+}, testInfo) => {
   await page.goto('/organiser/');
-  await expect(page.getByRole('alert')).toHaveText('Sign in with the account that runs this organiser’s on-sales to use the console.');
+  await expect(page.getByRole('alert')).toHaveText(
+    'Sign in with the account that runs this organiser’s on-sales to use the console.',
+  );
   await page.getByRole('main').getByRole('link', { name: 'Sign in' }).click();
   await page.getByLabel('Email address').fill(OLIVIA);
   await page.getByRole('button', { name: 'Send code', exact: true }).click();
@@ -47,7 +53,15 @@ test('an organiser sets up an on-sale, watches buyers queue, opens, pauses and r
 
   // Set up: the on-sale an hour from now (the date's time, in London), 30 a minute, 20 shopping at once.
   const inAnHour = await page.evaluate(() => {
-    const f = new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+    const f = new Intl.DateTimeFormat('en-CA', {
+      timeZone: 'Europe/London',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      hourCycle: 'h23',
+    });
     const p = Object.fromEntries(f.formatToParts(new Date(Date.now() + 3600_000)).map((x) => [x.type, x.value]));
     return `${p.year}-${p.month}-${p.day}T${p.hour}:${p.minute}`;
   });
@@ -64,7 +78,9 @@ test('an organiser sets up an on-sale, watches buyers queue, opens, pauses and r
   const samplesBefore = Number(await page.locator('.console-chart').getAttribute('data-samples'));
   const buyers = [await buyerQueues(browser, dateId), await buyerQueues(browser, dateId)];
   await expect(figure(page, 'waiting')).toHaveText('2', { timeout: 15_000 });
-  await expect.poll(async () => Number(await page.locator('.console-chart').getAttribute('data-samples')), { timeout: 15_000 }).toBeGreaterThan(samplesBefore);
+  await expect
+    .poll(async () => Number(await page.locator('.console-chart').getAttribute('data-samples')), { timeout: 15_000 })
+    .toBeGreaterThan(samplesBefore);
   await expect(page.locator('.console-chart polyline[data-series="waiting"]')).toBeVisible();
   await expect(page.locator('.console-chart')).toHaveAttribute('aria-label', /queue length now 2/);
 
@@ -83,17 +99,27 @@ test('an organiser sets up an on-sale, watches buyers queue, opens, pauses and r
   await late.goto(`/queue/${dateId}/`);
   await expect(late.getByRole('status').filter({ hasText: /in the queue/ })).toBeVisible({ timeout: 30_000 });
   await expect(late.getByText('From the organiser:')).toBeHidden();
-  await page.getByLabel('Message on every waiting page (empty for none)').fill('We are checking the doors: your place is kept.');
+  await page
+    .getByLabel('Message on every waiting page (empty for none)')
+    .fill('We are checking the doors: your place is kept.');
   await page.getByRole('button', { name: 'Send the message' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'The message to waiting buyers is changed.' })).toBeVisible();
-  await expect(late.getByText('From the organiser: We are checking the doors: your place is kept.')).toBeVisible({ timeout: 10_000 });
+  await expect(late.getByText('From the organiser: We are checking the doors: your place is kept.')).toBeVisible({
+    timeout: 10_000,
+  });
   await late.close();
 
   await page.getByRole('button', { name: 'Resume admission' }).click();
   await expect(page.getByRole('status').filter({ hasText: 'Admission has resumed.' })).toBeVisible();
   await expect(figure(page, 'state')).toHaveText('Open');
   const trail = page.locator('[data-audit]');
-  for (const action of ['Opened the on-sale now', 'Paused admission', 'Changed the message to waiting buyers', 'Resumed admission']) await expect(trail).toContainText(action);
+  for (const action of [
+    'Opened the on-sale now',
+    'Paused admission',
+    'Changed the message to waiting buyers',
+    'Resumed admission',
+  ])
+    await expect(trail).toContainText(action);
   await expect(trail).toContainText('Olivia Organiser (olivia.organiser@example.com)');
 
   const download = page.waitForEvent('download');

@@ -4,7 +4,19 @@
  * contact number an organiser requires; and each error text of the step from a failing call.
  */
 import type { Page } from '@playwright/test';
-import { advanceTo, addFromEventPage, expect, expectStep, failCall, originOf, photographBothWidths, reserveButton, signInAsNewBuyer, test, fillBillingAddress } from './support.ts';
+import {
+  advanceTo,
+  addFromEventPage,
+  expect,
+  expectStep,
+  failCall,
+  originOf,
+  photographBothWidths,
+  reserveButton,
+  signInAsNewBuyer,
+  test,
+  fillBillingAddress,
+} from './support.ts';
 
 const CARDS = {
   success: '4242 4242 4242 4242',
@@ -36,7 +48,6 @@ async function payByCard(page: Page, number: string) {
   await page.getByRole('button', { name: /^Pay £/ }).click();
 }
 
-
 const paymentError = (page: Page, text: string) => page.getByRole('alert').filter({ hasText: text });
 
 test('a card payment is approved and the flow moves on to delivery', async ({ page }, testInfo) => {
@@ -61,7 +72,11 @@ test('a card payment is approved and the flow moves on to delivery', async ({ pa
   await page.getByRole('button', { name: /^Pay £/ }).click();
   await expect(page).toHaveURL(/\/sandbox\/card\//);
   // Starting the payment keeps the hold up to the grace, and the card page says so.
-  await expect(page.getByText('Payment in progress: your tickets stay held while you pay, for up to 10 minutes past your countdown.')).toBeVisible();
+  await expect(
+    page.getByText(
+      'Payment in progress: your tickets stay held while you pay, for up to 10 minutes past your countdown.',
+    ),
+  ).toBeVisible();
   // The processor's own checks: Luhn and the expiry date.
   await page.getByLabel('Card number').fill('4242 4242 4242 4241');
   await page.getByLabel('Expiry (MM/YY)').fill('12/34');
@@ -180,7 +195,11 @@ test('each failing call of the step shows the spec’s words', async ({ page }) 
 
   // A token of no processor the app can take the buyer to a card form with.
   await page.route('**/ajax/checkout/stripe/get_token/', (route) =>
-    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ public_key: 'pk_unknown', client_secret: 'pi_x_secret_y' }) }),
+    route.fulfill({
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({ public_key: 'pk_unknown', client_secret: 'pi_x_secret_y' }),
+    }),
   );
   await page.getByRole('button', { name: /^Pay £/ }).click();
   await expect(paymentError(page, 'There was an error with taking you to Stripe. Please try again.')).toBeVisible();
@@ -193,7 +212,14 @@ test('each failing call of the step shows the spec’s words', async ({ page }) 
 
   // A failure body with an error: back to the basket, where it is shown.
   await page.route('**/ajax/checkout/checkout/set_billing_address/', (route) =>
-    route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ error: 'Your tickets are no longer held for you. Please reserve them again.', type: 'reserving' }) }),
+    route.fulfill({
+      status: 409,
+      contentType: 'application/json',
+      body: JSON.stringify({
+        error: 'Your tickets are no longer held for you. Please reserve them again.',
+        type: 'reserving',
+      }),
+    }),
   );
   await page.getByLabel('Postcode or zip code').fill('GL7 1AB');
   await page.getByRole('button', { name: /^Pay £/ }).click();
@@ -203,7 +229,11 @@ test('each failing call of the step shows the spec’s words', async ({ page }) 
 
 test('a payment error the server reports is shown on the step', async ({ page }) => {
   await page.route('**/ajax/checkout/checkout/get_payment_error/', (route) =>
-    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ payment_error: 'Your card was declined.' }) }),
+    route.fulfill({
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({ payment_error: 'Your card was declined.' }),
+    }),
   );
   await toLanternPayment(page);
   await expect(paymentError(page, 'Your card was declined.')).toBeVisible();
@@ -224,7 +254,9 @@ test('express checkout: a guest gives name and e-mail on the payment step and pa
   await expect(page.getByText('Type a valid email address')).toBeVisible();
   await page.getByLabel('Full name').fill('Ann Lee');
   // An address of this test's own: the guest has no account yet, however often the test runs.
-  await page.getByLabel('Email').fill(`ann.lee-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`);
+  await page
+    .getByLabel('Email')
+    .fill(`ann.lee-${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}@example.com`);
   await expect(page.getByText('Type a valid email address')).toBeHidden();
   await page.getByRole('checkbox', { name: 'Send me the community newsletter' }).check();
   await photographBothWidths(page, testInfo, 'express');
@@ -243,7 +275,9 @@ test('express checkout: a guest gives name and e-mail on the payment step and pa
   await expectStep(page, 'deliver_tickets');
 });
 
-test('the payment screen is its own chunk, loaded on the payment step only, and no provider script comes from elsewhere', async ({ page }) => {
+test('the payment screen is its own chunk, loaded on the payment step only, and no provider script comes from elsewhere', async ({
+  page,
+}) => {
   const scripts: string[] = [];
   page.on('request', (request) => {
     if (request.resourceType() === 'script') scripts.push(request.url());

@@ -7,7 +7,12 @@ import { answerLanternQuestions, expect, expectStep, fillBillingAddress, newBuye
 const PAYMENT_IN_PROGRESS = 'Payment in progress: your tickets are held until the payment finishes.';
 
 test('the other tab learns on its next read that a payment is in progress', async ({ context, page }) => {
-  await newBuyerAt(page, 'Ashcombe Winter Lantern Trail', { tickets: { 'Adult (5pm entry)': 1 } }, 'ticket_questions_before');
+  await newBuyerAt(
+    page,
+    'Ashcombe Winter Lantern Trail',
+    { tickets: { 'Adult (5pm entry)': 1 } },
+    'ticket_questions_before',
+  );
   await answerLanternQuestions(page);
   await expectStep(page, 'payment');
   const other = await context.newPage();

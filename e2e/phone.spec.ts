@@ -1,7 +1,17 @@
 import type { Locator, Page } from '@playwright/test';
 import { advanceTo, expect, test } from './support.ts';
 import { findSmallTargets, MIN_TARGET } from './a11y.ts';
-import { addFromEventPage, basketInUse, basketLine, basketStep, expectStep, holdCalls, reserveButton, signInAsNewBuyer, urls } from './support.ts';
+import {
+  addFromEventPage,
+  basketInUse,
+  basketLine,
+  basketStep,
+  expectStep,
+  holdCalls,
+  reserveButton,
+  signInAsNewBuyer,
+  urls,
+} from './support.ts';
 
 /** The basket on a 360 × 740 phone: what the first screen shows, what the sticky bar covers, what a thumb can hit. */
 
@@ -26,7 +36,9 @@ async function expectOpaque(page: Page, locator: Locator) {
   expect(background).not.toMatch(/rgba\(.*,\s*0(\.\d+)?\)$|transparent/);
 }
 
-test('a disabled Reserve Basket is opaque and says why, for a missing ticket, a minimum and a change being saved', async ({ page }) => {
+test('a disabled Reserve Basket is opaque and says why, for a missing ticket, a minimum and a change being saved', async ({
+  page,
+}) => {
   await addFromEventPage(page, 'Castleton Trail Run', { tickets: { 'Parking permit': 1 } });
   await expect(reserveButton(page)).toBeDisabled();
   await expectOpaque(page, reserveButton(page));
@@ -56,7 +68,9 @@ test('a line below its minimum says so beside the disabled Reserve Basket', asyn
   await expectOpaque(page, reserveButton(page));
 });
 
-test('the first screen shows the total, and the bar covers neither the chosen refund protection nor the focused control', async ({ page }) => {
+test('the first screen shows the total, and the bar covers neither the chosen refund protection nor the focused control', async ({
+  page,
+}) => {
   await addFromEventPage(page, 'Summer Jazz on the Quay', { tickets: { 'General admission': 1 } });
   const yes = basketStep(page).getByRole('radio', { name: /^yes/i });
   // Shown chosen at once; reloaded only once the server has it.
@@ -94,13 +108,19 @@ test('Continue shopping shows each event’s caption whole', async ({ page }) =>
   const cards = basketStep(page).getByRole('region', { name: 'Continue shopping' }).locator('.event-card__text > *');
   await expect(cards.first()).toBeVisible();
   const cut = await cards.evaluateAll((els) =>
-    els.filter((el) => el.scrollWidth > el.clientWidth + 1 || el.getBoundingClientRect().right > innerWidth).map((el) => el.textContent),
+    els
+      .filter((el) => el.scrollWidth > el.clientWidth + 1 || el.getBoundingClientRect().right > innerWidth)
+      .map((el) => el.textContent),
   );
   expect(cut, 'captions cut off').toEqual([]);
 });
 
-test('the basket’s buttons and links are thumb-sized: −, +, Remove, Refund policy, (non-refundable)', async ({ page }) => {
-  await addFromEventPage(page, 'Summer Jazz on the Quay', { tickets: { 'General admission': 2, 'Riverside table seat': 1 } });
+test('the basket’s buttons and links are thumb-sized: −, +, Remove, Refund policy, (non-refundable)', async ({
+  page,
+}) => {
+  await addFromEventPage(page, 'Summer Jazz on the Quay', {
+    tickets: { 'General admission': 2, 'Riverside table seat': 1 },
+  });
   const line = basketLine(page, 'General admission');
   for (const target of [
     line.getByRole('button', { name: 'One fewer General admission' }),
@@ -153,14 +173,21 @@ for (const [basket, event, wanted] of [
   ['ready to reserve', 'Summer Jazz on the Quay', { 'General admission': 1 }],
   ['with the reason Reserve Basket is disabled', 'Castleton Trail Run', { 'Parking permit': 1 }],
 ] as const) {
-  test(`at the bottom of the basket ${basket} the sticky bar leaves every footer link in sight and clickable`, async ({ page }) => {
+  test(`at the bottom of the basket ${basket} the sticky bar leaves every footer link in sight and clickable`, async ({
+    page,
+  }) => {
     await addFromEventPage(page, event, { tickets: wanted });
     await expect(page.locator('.reserve-bar__reason')).toHaveCount(basket.startsWith('with') ? 1 : 0);
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-    await expect.poll(() => page.evaluate(() => Math.ceil(scrollY + innerHeight) >= document.documentElement.scrollHeight)).toBe(true);
+    await expect
+      .poll(() => page.evaluate(() => Math.ceil(scrollY + innerHeight) >= document.documentElement.scrollHeight))
+      .toBe(true);
 
     const bar = await box(page.locator('.reserve-bar'));
-    const links = page.locator('footer.site-footer').getByRole('navigation', { name: 'Policies and more' }).getByRole('link');
+    const links = page
+      .locator('footer.site-footer')
+      .getByRole('navigation', { name: 'Policies and more' })
+      .getByRole('link');
     await expect(links).toHaveCount(4);
     for (const link of await links.all()) {
       const name = (await link.textContent()) ?? '';
@@ -194,7 +221,9 @@ test('with tickets in the basket the header fits the phone’s width: no page sc
   }
 });
 
-test('a press of Pay just after typing in a field is not lost when the field’s message would appear: every problem shows', async ({ page }) => {
+test('a press of Pay just after typing in a field is not lost when the field’s message would appear: every problem shows', async ({
+  page,
+}) => {
   await signInAsNewBuyer(page);
   await addFromEventPage(page, 'Ashcombe Winter Lantern Trail', { tickets: { 'Adult (5pm entry)': 1 } });
   await reserveButton(page).click();

@@ -1,7 +1,9 @@
 /** A payment plan's contact number says what is wrong with it as soon as the buyer leaves the field (spec 001 §5). */
 import { expect, fillBillingAddress, newBuyerAt, test } from './support.ts';
 
-test('a plan buyer who types a short contact number and leaves the field is told to type a valid one', async ({ page }) => {
+test('a plan buyer who types a short contact number and leaves the field is told to type a valid one', async ({
+  page,
+}) => {
   await newBuyerAt(page, 'Meadowlands Festival', { tickets: { 'Weekend camping ticket': 2 } });
   await fillBillingAddress(page);
   await page.getByRole('radio', { name: 'Set up a payment plan' }).check();

@@ -5,7 +5,18 @@
  * README's 'A full purchase on a phone'.
  */
 import type { Page } from '@playwright/test';
-import { advanceTo, addFromEventPage, basketLine, codeFromMailbox, expect, expectStep, photograph, reserveButton, test, throughDelivery } from './support.ts';
+import {
+  advanceTo,
+  addFromEventPage,
+  basketLine,
+  codeFromMailbox,
+  expect,
+  expectStep,
+  photograph,
+  reserveButton,
+  test,
+  throughDelivery,
+} from './support.ts';
 import { newBuyer } from './freeOrder.ts';
 
 const EVENT = 'Ashcombe Winter Lantern Trail';
@@ -13,7 +24,8 @@ const TICKET = 'Adult (5pm entry)';
 const WALLET = '/ajax/checkout/checkout/deliver_to_wallet/';
 
 /** The screen as a phone shows it, whole, for the README. */
-const photographStep = (page: Page, step: string) => photograph(page, `docs/screenshots/phone-purchase-${step}.png`, { fullPage: true });
+const photographStep = (page: Page, step: string) =>
+  photograph(page, `docs/screenshots/phone-purchase-${step}.png`, { fullPage: true });
 
 test('a newcomer buys a ticket by card on a phone, from the basket to the wallet', async ({ page, context }) => {
   test.setTimeout(120_000);
@@ -71,10 +83,9 @@ test('a newcomer buys a ticket by card on a phone, from the basket to the wallet
   await expect(page).toHaveURL(/\/checkout\/$/);
   await expectStep(page, 'deliver_tickets');
   await expect(page.getByRole('heading', { level: 1, name: 'Delivering tickets' })).toBeVisible();
-  await expect(page.locator('.delivery__stage').filter({ hasText: 'Delivering your tickets to your ticket wallet' })).toHaveAttribute(
-    'data-status',
-    'delivered',
-  );
+  await expect(
+    page.locator('.delivery__stage').filter({ hasText: 'Delivering your tickets to your ticket wallet' }),
+  ).toHaveAttribute('data-status', 'delivered');
   await photographStep(page, 'delivered');
   releaseWallet();
   await throughDelivery(page);

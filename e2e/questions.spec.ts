@@ -4,7 +4,17 @@
  * ticket and once-per-checkout questions on the Basket step, with its organiser's intro.
  */
 import type { Page } from '@playwright/test';
-import { advanceTo, addFromEventPage, expect, expectStep, failCall, photograph, reserveButton, signInAsNewBuyer, test } from './support.ts';
+import {
+  advanceTo,
+  addFromEventPage,
+  expect,
+  expectStep,
+  failCall,
+  photograph,
+  reserveButton,
+  signInAsNewBuyer,
+  test,
+} from './support.ts';
 
 const SAVE_PATH = '/ajax/checkout/checkout/save_question_answers/';
 const NAME = 'Name of the person using this ticket';
@@ -17,14 +27,19 @@ const ENTER = 'Please enter your answer';
 /** Signed in as a new buyer, one adult and one child ticket held, through Keep updated to the questions. */
 async function reachQuestions(page: Page) {
   await signInAsNewBuyer(page);
-  await addFromEventPage(page, 'Ashcombe Winter Lantern Trail', { tickets: { 'Adult (5pm entry)': 1, 'Child (5pm entry)': 1 } });
+  await addFromEventPage(page, 'Ashcombe Winter Lantern Trail', {
+    tickets: { 'Adult (5pm entry)': 1, 'Child (5pm entry)': 1 },
+  });
   await reserveButton(page).click();
   await advanceTo(page, 'ticket_questions_before');
   await expect(pill(page, 'Ticket 1')).toBeVisible();
 }
 
 const form = (page: Page) => page.locator('[data-step="ticket_questions_before"] form');
-const pill = (page: Page, label: string) => form(page).getByRole('navigation', { name: 'Question steps' }).getByRole('button', { name: new RegExp(`^${label}`) });
+const pill = (page: Page, label: string) =>
+  form(page)
+    .getByRole('navigation', { name: 'Question steps' })
+    .getByRole('button', { name: new RegExp(`^${label}`) });
 const continueButton = (page: Page) => form(page).getByRole('button', { name: 'Continue' });
 
 /** Ticket 1 (adult): name, lantern, step-free; Ticket 2 (child): name. */
@@ -33,7 +48,9 @@ async function answerTickets(page: Page) {
   await form(page).getByLabel(LANTERN).selectOption('Fox');
   await form(page).getByLabel(STEP_FREE).check();
   await continueButton(page).click();
-  await expect(form(page).getByRole('heading', { name: 'Ashcombe Winter Lantern Trail: Child (5pm entry)' })).toBeVisible();
+  await expect(
+    form(page).getByRole('heading', { name: 'Ashcombe Winter Lantern Trail: Child (5pm entry)' }),
+  ).toBeVisible();
   await form(page).getByLabel(NAME).fill('Annabella Lovelace');
   await continueButton(page).click();
 }
@@ -44,15 +61,23 @@ async function answerBasket(page: Page) {
   await form(page).getByLabel(PATHS).check();
 }
 
-test('a buyer answers text, checkbox and dropdown questions on each ticket and the Basket step, then goes on to payment', async ({ page }) => {
+test('a buyer answers text, checkbox and dropdown questions on each ticket and the Basket step, then goes on to payment', async ({
+  page,
+}) => {
   const saved: unknown[] = [];
   await page.route(`**${SAVE_PATH}`, async (route) => {
     saved.push({ type: route.request().headers()['content-type'], body: route.request().postDataJSON() });
     await route.continue();
   });
   await reachQuestions(page);
-  await expect(form(page).getByRole('navigation', { name: 'Question steps' }).getByRole('button')).toHaveText([/Ticket 1/, /Ticket 2/, /Basket/]);
-  await expect(form(page).getByRole('heading', { name: 'Ashcombe Winter Lantern Trail: Adult (5pm entry)' })).toBeVisible();
+  await expect(form(page).getByRole('navigation', { name: 'Question steps' }).getByRole('button')).toHaveText([
+    /Ticket 1/,
+    /Ticket 2/,
+    /Basket/,
+  ]);
+  await expect(
+    form(page).getByRole('heading', { name: 'Ashcombe Winter Lantern Trail: Adult (5pm entry)' }),
+  ).toBeVisible();
   // Mandatory questions are marked with an asterisk; the optional box is not.
   await expect(form(page).locator('label', { hasText: NAME })).toContainText('*');
   await expect(form(page).locator('label', { hasText: STEP_FREE })).not.toContainText('*');
@@ -69,7 +94,9 @@ test('a buyer answers text, checkbox and dropdown questions on each ticket and t
   await continueButton(page).click();
   await expect(pill(page, 'Ticket 1')).toContainText('(completed)');
 
-  await expect(form(page).getByRole('heading', { name: 'Ashcombe Winter Lantern Trail: Child (5pm entry)' })).toBeVisible();
+  await expect(
+    form(page).getByRole('heading', { name: 'Ashcombe Winter Lantern Trail: Child (5pm entry)' }),
+  ).toBeVisible();
   await expect(form(page).getByLabel(LANTERN)).toHaveCount(0);
   await form(page).getByLabel(NAME).fill('Annabella Lovelace');
   await continueButton(page).click();
@@ -81,7 +108,10 @@ test('a buyer answers text, checkbox and dropdown questions on each ticket and t
   await expectStep(page, 'payment');
 
   expect(saved).toHaveLength(1);
-  const { type, body } = saved[0] as { type: string; body: { before_or_after: string; answers: Array<{ answer: unknown; copy: unknown }> } };
+  const { type, body } = saved[0] as {
+    type: string;
+    body: { before_or_after: string; answers: Array<{ answer: unknown; copy: unknown }> };
+  };
   expect(type).toContain('application/json');
   expect(body.before_or_after).toBe('before');
   expect(body.answers.map((a) => a.answer)).toEqual(
@@ -118,7 +148,9 @@ test('submit is blocked until every step is completed: the first step that is no
   await answerBasket(page);
   await expect(form(page).getByText('Complete every step to send your answers.')).toBeVisible();
   await continueButton(page).click();
-  await expect(form(page).getByRole('heading', { name: 'Ashcombe Winter Lantern Trail: Adult (5pm entry)' })).toBeVisible();
+  await expect(
+    form(page).getByRole('heading', { name: 'Ashcombe Winter Lantern Trail: Adult (5pm entry)' }),
+  ).toBeVisible();
   await expect(form(page).getByText(ENTER)).toHaveCount(2);
   await expect(pill(page, 'Basket')).toContainText('(completed)');
   await expect(pill(page, 'Ticket 2')).toContainText('(not completed)');
@@ -129,7 +161,9 @@ test('submit is blocked until every step is completed: the first step that is no
   await pill(page, 'Basket').click();
   await continueButton(page).click();
   // Ticket 2 was never visited: it is shown now.
-  await expect(form(page).getByRole('heading', { name: 'Ashcombe Winter Lantern Trail: Child (5pm entry)' })).toBeVisible();
+  await expect(
+    form(page).getByRole('heading', { name: 'Ashcombe Winter Lantern Trail: Child (5pm entry)' }),
+  ).toBeVisible();
   expect(saves).toEqual([]);
   await form(page).getByLabel(NAME).fill('Annabella Lovelace');
   await continueButton(page).click();
@@ -138,7 +172,9 @@ test('submit is blocked until every step is completed: the first step that is no
   expect(saves).toHaveLength(1);
 });
 
-test('a failed save shows the spec’s text, a refusal the server’s own words; the answers stay for another try', async ({ page }) => {
+test('a failed save shows the spec’s text, a refusal the server’s own words; the answers stay for another try', async ({
+  page,
+}) => {
   await reachQuestions(page);
   await answerTickets(page);
   await answerBasket(page);
@@ -156,7 +192,9 @@ test('a failed save shows the spec’s text, a refusal the server’s own words;
     await route.continue({ postData: JSON.stringify({ ...body, answers }) });
   });
   await continueButton(page).click();
-  await expect(form(page).getByRole('alert')).toHaveText("Please enter your answer to 'Which lantern would you like to carry?'");
+  await expect(form(page).getByRole('alert')).toHaveText(
+    "Please enter your answer to 'Which lantern would you like to carry?'",
+  );
   await page.unroute(`**${SAVE_PATH}`);
 
   await expect(form(page).getByLabel(PATHS)).toBeChecked();

@@ -8,7 +8,16 @@
  */
 import type { Page } from '@playwright/test';
 import { freeOrderOnDelivery } from './freeOrder.ts';
-import { addFromEventPage, expect, expectStep, fillBillingAddress, reserveButton, signInAsNewBuyer, test, throughDelivery } from './support.ts';
+import {
+  addFromEventPage,
+  expect,
+  expectStep,
+  fillBillingAddress,
+  reserveButton,
+  signInAsNewBuyer,
+  test,
+  throughDelivery,
+} from './support.ts';
 
 /** A signed-in buyer's reserved basket walked to the payment step: no donation, the account as it is, Keep updated as it is. */
 async function onToPayment(page: Page) {
@@ -17,20 +26,32 @@ async function onToPayment(page: Page) {
     const step = await page.locator('[data-step]').first().getAttribute('data-step', { timeout: 10_000 });
     if (step === 'payment') return;
     if (step === 'donation') await page.getByRole('button', { name: 'Skip donation' }).click();
-    else if (step === 'login' || step === 'marketing_preferences') await page.getByRole('button', { name: 'Continue' }).click();
+    else if (step === 'login' || step === 'marketing_preferences')
+      await page.getByRole('button', { name: 'Continue' }).click();
     if (step !== null) await expect(page.locator(`[data-step="${step}"]`)).toHaveCount(0, { timeout: 15_000 });
   }
   throw new Error('the checkout did not reach payment');
 }
 
-test('a friend who pays through the share link earns the buyer the reward the event states', async ({ page, browser }) => {
+test('a friend who pays through the share link earns the buyer the reward the event states', async ({
+  page,
+  browser,
+}) => {
   test.slow();
-  await page.route('https://www.stay22.com/**', (route) => route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Places to stay</title>' }));
+  await page.route('https://www.stay22.com/**', (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>Places to stay</title>' }),
+  );
   const referrer = await freeOrderOnDelivery(page, 1);
   await throughDelivery(page);
   await expectStep(page, 'order_completed');
-  await page.getByRole('list', { name: 'What next' }).getByRole('button', { name: 'Share & get a free cream tea' }).click();
-  const shared = await page.getByRole('dialog', { name: 'Share & get a free cream tea' }).getByLabel('Message to share').inputValue();
+  await page
+    .getByRole('list', { name: 'What next' })
+    .getByRole('button', { name: 'Share & get a free cream tea' })
+    .click();
+  const shared = await page
+    .getByRole('dialog', { name: 'Share & get a free cream tea' })
+    .getByLabel('Message to share')
+    .inputValue();
   const link = /(http:\/\/\S+\/event\/\d+\/\?ref=\S+)$/.exec(shared)![1]!;
 
   const friendContext = await browser.newContext();
@@ -57,8 +78,12 @@ test('a friend who pays through the share link earns the buyer the reward the ev
   }
 
   await page.goto(`/dev/mailbox?to=${encodeURIComponent(referrer.email)}`);
-  const reward = page.locator('.mail').filter({ hasText: 'A friend booked Summer Jazz on the Quay: here is your reward' });
+  const reward = page
+    .locator('.mail')
+    .filter({ hasText: 'A friend booked Summer Jazz on the Quay: here is your reward' });
   await expect(reward).toHaveCount(1);
   await expect(reward).toContainText('you get 10% off your next Riverside Arts ticket.');
-  await expect(reward).toContainText(/Your code THANKS-[A-Z2-9]{8} takes 10% off your next Riverside Arts Collective ticket\./);
+  await expect(reward).toContainText(
+    /Your code THANKS-[A-Z2-9]{8} takes 10% off your next Riverside Arts Collective ticket\./,
+  );
 });

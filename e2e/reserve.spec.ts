@@ -81,7 +81,10 @@ test('Edit basket that cannot destroy the sale says so and stays', async ({ page
   await expectStep(page, 'login');
   await failCall(page, '/destroy_sale/');
   await page.getByRole('button', { name: 'Edit basket' }).click();
-  await page.getByRole('dialog', { name: 'Are you sure?' }).getByRole('button', { name: /yes|edit/i }).click();
+  await page
+    .getByRole('dialog', { name: 'Are you sure?' })
+    .getByRole('button', { name: /yes|edit/i })
+    .click();
   await expect(page.getByText('Unable to edit Basket. Please try again later')).toBeVisible();
   await expectStep(page, 'login');
 });
@@ -106,7 +109,10 @@ test.describe('in an in-app social browser', () => {
   });
 });
 
-test('a sale ended in another tab: back in this tab, the flow follows the server to the basket', async ({ page, context }) => {
+test('a sale ended in another tab: back in this tab, the flow follows the server to the basket', async ({
+  page,
+  context,
+}) => {
   await fillBasket(page);
   await reserveButton(page).click();
   await expectStep(page, 'login');
@@ -126,6 +132,8 @@ test('a sale ended in another tab: back in this tab, the flow follows the server
   await expectStep(page, 'basket');
   await expect(page.getByTestId('countdown-clock')).toHaveCount(0);
   await expect(
-    page.getByText('Your checkout time expired. If the tickets are still available, you can try to reserve them again.'),
+    page.getByText(
+      'Your checkout time expired. If the tickets are still available, you can try to reserve them again.',
+    ),
   ).toHaveCount(0);
 });

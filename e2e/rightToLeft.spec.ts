@@ -10,7 +10,16 @@ import type { BrowserContext, Page } from '@playwright/test';
 import { DELIVERY_ADVANCE_DELAY_MS, DELIVERY_START_DELAY_MS } from '../contract/delivery.ts';
 import { animationsFinished, DESKTOP_VIEWPORT, expectNoAxeViolations, PHONE_VIEWPORT } from './a11y.ts';
 import { FREE_EVENT, FREE_TICKET, newBuyer } from './freeOrder.ts';
-import { addFromEventPage, expect, expectStep, photograph, signInAsNewBuyer, test, urls, type Wanted } from './support.ts';
+import {
+  addFromEventPage,
+  expect,
+  expectStep,
+  photograph,
+  signInAsNewBuyer,
+  test,
+  urls,
+  type Wanted,
+} from './support.ts';
 
 /** Tickets of an event whose charity asks for a donation; no gift voucher, which would ask for a postal address. */
 const JAZZ = { tickets: { 'General admission': 2, 'Riverside table seat': 1 } };
@@ -39,10 +48,16 @@ async function pastTheEdges(page: Page): Promise<string[]> {
     const describe = (el: Element) => {
       const path: string[] = [];
       for (let e: Element | null = el; e && e !== document.body && path.length < 3; e = e.parentElement) {
-        const classes = [...e.classList].slice(0, 2).map((c) => `.${c}`).join('');
+        const classes = [...e.classList]
+          .slice(0, 2)
+          .map((c) => `.${c}`)
+          .join('');
         path.unshift(`${e.tagName.toLowerCase()}${e.id ? `#${e.id}` : ''}${classes}`);
       }
-      const text = (el.textContent ?? '').replace(/[\u202a-\u202e\s]+/g, ' ').trim().slice(0, 50);
+      const text = (el.textContent ?? '')
+        .replace(/[\u202a-\u202e\s]+/g, ' ')
+        .trim()
+        .slice(0, 50);
       return path.join(' > ') + (text ? ` "${text}"` : '');
     };
     const offending = new Set<Element>();
@@ -51,9 +66,14 @@ async function pastTheEdges(page: Page): Promise<string[]> {
       if (!el.checkVisibility({ visibilityProperty: true, opacityProperty: true })) continue;
       const r = el.getBoundingClientRect();
       if (r.width < 2 || r.height < 2) continue;
-      let left = r.left, right = r.right, clipped = false;
+      let left = r.left,
+        right = r.right,
+        clipped = false;
       for (let a = el.parentElement; a && a !== document.documentElement; a = a.parentElement) {
-        if (hidden(a)) { clipped = true; break; }
+        if (hidden(a)) {
+          clipped = true;
+          break;
+        }
         if (a === document.body || !clipsX(a)) continue;
         const c = a.getBoundingClientRect();
         left = Math.max(left, c.left);
@@ -88,7 +108,9 @@ async function expectRightToLeft(page: Page, screen: string): Promise<void> {
     expect.soft(scroll.scrollWidth, `sideways scroll on ${at}`).toBeLessThanOrEqual(scroll.clientWidth + 1);
     const offenders = await pastTheEdges(page);
     expect.soft(offenders, `past the screen's edges on ${at}:\n${offenders.join('\n')}`).toEqual([]);
-    await photograph(page, test.info().outputPath(`${screen.replace(/\W+/g, '-')}-${viewport.width}.png`), { fullPage: true });
+    await photograph(page, test.info().outputPath(`${screen.replace(/\W+/g, '-')}-${viewport.width}.png`), {
+      fullPage: true,
+    });
     await expectNoAxeViolations(page, `${screen}, right to left, at ${viewport.width} px`);
   }
   await page.setViewportSize(PHONE_VIEWPORT);
@@ -139,7 +161,10 @@ test.describe('right to left', () => {
     await expectRightToLeft(page, 'sign-in');
   });
 
-  test('a newcomer from the basket through sign-in, the donation and Keep updated to payment', async ({ page, context }) => {
+  test('a newcomer from the basket through sign-in, the donation and Keep updated to payment', async ({
+    page,
+    context,
+  }) => {
     test.setTimeout(120_000);
     const buyer = newBuyer();
     await rightToLeft(page);
@@ -148,7 +173,9 @@ test.describe('right to left', () => {
     await reserve(page).click();
 
     // The steps before payment, in the order the checkout gives them (a charity's donation may come first).
-    const before = ['login', 'donation', 'marketing_preferences', 'payment'].map((step) => `[data-step="${step}"]`).join(', ');
+    const before = ['login', 'donation', 'marketing_preferences', 'payment']
+      .map((step) => `[data-step="${step}"]`)
+      .join(', ');
     const seen: string[] = [];
     for (;;) {
       await expect(page.locator(before).first()).toBeVisible();
@@ -187,13 +214,23 @@ test.describe('right to left', () => {
   });
 
   test('ticket questions', async ({ page }) => {
-    await signedInBuyerAt(page, 'Ashcombe Winter Lantern Trail', { tickets: { 'Adult (5pm entry)': 1, 'Child (5pm entry)': 1 } }, 'ticket_questions_before');
+    await signedInBuyerAt(
+      page,
+      'Ashcombe Winter Lantern Trail',
+      { tickets: { 'Adult (5pm entry)': 1, 'Child (5pm entry)': 1 } },
+      'ticket_questions_before',
+    );
     await expect(page.locator('[data-step="ticket_questions_before"] form')).toBeVisible();
     await expectRightToLeft(page, 'ticket questions');
   });
 
   test('the delivery address', async ({ page }) => {
-    await signedInBuyerAt(page, 'Lantern Comedy Gala Night', { tickets: { 'Stalls (posted ticket)': 1 } }, 'delivery_address');
+    await signedInBuyerAt(
+      page,
+      'Lantern Comedy Gala Night',
+      { tickets: { 'Stalls (posted ticket)': 1 } },
+      'delivery_address',
+    );
     await expect(page.locator('[data-step="delivery_address"] button.button--block').first()).toBeVisible();
     await expectRightToLeft(page, 'delivery address');
   });

@@ -24,7 +24,9 @@ const seat = (page: Page, name: string) => page.getByRole('checkbox', { name: ne
 const refusal = (page: Page) => page.locator('.seat-page__notes');
 const selected = (page: Page) => page.getByRole('complementary', { name: 'Selected Seats:' });
 
-test('the seat page’s own styles apply over the design’s base: the map tools keep their compact size', async ({ page }) => {
+test('the seat page’s own styles apply over the design’s base: the map tools keep their compact size', async ({
+  page,
+}) => {
   await openSeatPage(page);
   const zoomIn = page.getByRole('button', { name: 'Zoom in' });
   // .seat-map__tool (seats.css) sets the padding over .button (styles.css), which must come first.
@@ -40,14 +42,21 @@ test('a buyer chooses seats with the mouse, meets each rule, adds them and reser
   await expect(seat(page, 'Stalls, row E, seat 1')).toHaveAttribute('aria-checked', 'true');
   await expect(seat(page, 'Stalls, row E, seat 1')).toHaveAccessibleName('Stalls, row E, seat 1, £25.00, selected');
   await seat(page, 'Stalls, row E, seat 2').click();
-  await expect(selected(page).getByRole('listitem')).toHaveText([/Stalls-E-1\s*£25\s*Stalls/, /Stalls-E-2\s*£25\s*Stalls/]);
+  await expect(selected(page).getByRole('listitem')).toHaveText([
+    /Stalls-E-1\s*£25\s*Stalls/,
+    /Stalls-E-2\s*£25\s*Stalls/,
+  ]);
   await expect(selected(page)).toContainText('Total £50');
 
   // Each rule, refused in words next to the chart, with nothing asked of the server.
   await seat(page, 'Stalls, row E, seat 4').click();
-  await expect(refusal(page)).toHaveText('Your seats in Stalls, row E must be next to each other, with no gap between them.');
+  await expect(refusal(page)).toHaveText(
+    'Your seats in Stalls, row E must be next to each other, with no gap between them.',
+  );
   await seat(page, 'Stalls, row G, seat 2').click();
-  await expect(refusal(page)).toHaveText('That would leave Stalls, row G, seat 1 empty on its own. Choose seats that leave no single empty seat.');
+  await expect(refusal(page)).toHaveText(
+    'That would leave Stalls, row G, seat 1 empty on its own. Choose seats that leave no single empty seat.',
+  );
   // Seats that cannot be chosen say so (aria-disabled) and still answer a press, in words.
   await seat(page, 'Stalls, row C, seat 5').click({ force: true });
   await expect(refusal(page)).toHaveText('Stalls, row C, seat 5 is taken by another buyer.');
@@ -58,7 +67,9 @@ test('a buyer chooses seats with the mouse, meets each rule, adds them and reser
 
   // Giving back the first seat would leave it alone at the row end; the second goes back.
   await seat(page, 'Stalls, row E, seat 1').click();
-  await expect(refusal(page)).toHaveText('That would leave Stalls, row E, seat 1 empty on its own. Choose seats that leave no single empty seat.');
+  await expect(refusal(page)).toHaveText(
+    'That would leave Stalls, row E, seat 1 empty on its own. Choose seats that leave no single empty seat.',
+  );
   await seat(page, 'Stalls, row E, seat 2').click();
   await expect(seat(page, 'Stalls, row E, seat 2')).toHaveAttribute('aria-checked', 'false');
   await seat(page, 'Stalls, row E, seat 2').click();
@@ -92,7 +103,9 @@ test('a buyer chooses seats with the keyboard alone and adds them', async ({ pag
   await page.keyboard.press('ArrowDown');
   await expect(page.locator(':focus')).toHaveAccessibleName(/^Stalls, row B, seat 2, /);
   await page.keyboard.press('Space');
-  await expect(refusal(page)).toHaveText('That would leave Stalls, row B, seat 1 empty on its own. Choose seats that leave no single empty seat.');
+  await expect(refusal(page)).toHaveText(
+    'That would leave Stalls, row B, seat 1 empty on its own. Choose seats that leave no single empty seat.',
+  );
   await expect(selected(page)).toContainText('Total £65');
 
   // On to the button by keyboard.
@@ -117,7 +130,9 @@ test('the list mode offers the same choice as a table, and the page passes an ax
   await page.getByRole('button', { name: 'Choose Circle, row A, seat 1, £18.00, available' }).click();
   await expect(page.getByRole('button', { name: 'Remove Circle, row A, seat 1, £18.00, selected' })).toBeVisible();
   await page.getByRole('button', { name: 'Choose Circle, row A, seat 3, £18.00, available' }).click();
-  await expect(refusal(page)).toHaveText('Your seats in Circle, row A must be next to each other, with no gap between them.');
+  await expect(refusal(page)).toHaveText(
+    'Your seats in Circle, row A must be next to each other, with no gap between them.',
+  );
   await page.getByRole('button', { name: 'Choose Circle, row A, seat 2, £18.00, available' }).click();
   await expect(selected(page)).toContainText('Total £36');
   await expectNoAxeViolations(page, 'the seat list');
@@ -135,7 +150,9 @@ test('the list mode offers the same choice as a table, and the page passes an ax
 });
 
 test('a seating plan that cannot be read shows the server’s message', async ({ page }) => {
-  await page.route('**/get_current_seating_plan/**', (route) => route.fulfill({ status: 503, json: { error: 'The seating plan is being updated. Please try again in a minute.' } }));
+  await page.route('**/get_current_seating_plan/**', (route) =>
+    route.fulfill({ status: 503, json: { error: 'The seating plan is being updated. Please try again in a minute.' } }),
+  );
   await openSeatPage(page, false);
   await expect(page.getByRole('alert')).toHaveText('The seating plan is being updated. Please try again in a minute.');
 });

@@ -160,7 +160,9 @@ test('with seats.io keyed, the seat page draws seats.io’s chart, and what it h
   expect(Object.values(objects).map((o) => o.status)).toEqual(['reservedByToken', 'reservedByToken']);
 });
 
-test('without seats.io keys the seat page draws our own map, and fetches neither seats.io’s chart component nor anything of seats.io', async ({ page }) => {
+test('without seats.io keys the seat page draws our own map, and fetches neither seats.io’s chart component nor anything of seats.io', async ({
+  page,
+}) => {
   const fetched: string[] = [];
   page.on('request', (request) => fetched.push(request.url()));
   await page.goto(`${urls.main}/all-events/`);

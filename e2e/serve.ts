@@ -31,7 +31,9 @@ async function runDatabase(template: string): Promise<void> {
   }
   const building = `${template}.building`;
   rmSync(building, { recursive: true, force: true });
-  const database = await openDatabase({ databaseUrl: null, pgliteDir: path.join(building, 'pglite') }, (db) => seedIfEmpty(db));
+  const database = await openDatabase({ databaseUrl: null, pgliteDir: path.join(building, 'pglite') }, (db) =>
+    seedIfEmpty(db),
+  );
   await database.close();
   renameSync(building, template);
   writeFileSync(ready, '');

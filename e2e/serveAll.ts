@@ -29,21 +29,33 @@ const children: ChildProcess[] = [];
 let stopping = false;
 
 /** The servers' own databases and the run's, removed once the servers have stopped. */
-const databases = [...new Set(list.flatMap((server) => [server.env.PGLITE_DIR, server.env.E2E_TEMPLATE_DIR]).filter((dir) => dir !== undefined))];
+const databases = [
+  ...new Set(
+    list.flatMap((server) => [server.env.PGLITE_DIR, server.env.E2E_TEMPLATE_DIR]).filter((dir) => dir !== undefined),
+  ),
+];
 
 async function stopAll(code: number): Promise<never> {
   stopping = true;
-  const stopped = children.map((child) => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve))));
+  const stopped = children.map((child) =>
+    child.exitCode !== null || child.signalCode !== null
+      ? Promise.resolve()
+      : new Promise((resolve) => child.once('exit', resolve)),
+  );
   for (const child of children) child.kill('SIGTERM');
   await Promise.race([Promise.all(stopped), sleep(5_000)]);
-  for (const dir of databases) for (const path of [dir, `${dir}.lock`, `${dir}.building`]) rmSync(path, { recursive: true, force: true });
+  for (const dir of databases)
+    for (const path of [dir, `${dir}.lock`, `${dir}.building`]) rmSync(path, { recursive: true, force: true });
   process.exit(code);
 }
 process.once('SIGTERM', () => void stopAll(0));
 process.once('SIGINT', () => void stopAll(0));
 
 for (const server of list) {
-  const child = spawn(process.execPath, ['--import', 'tsx', server.script], { env: { ...process.env, ...server.env }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', server.script], {
+    env: { ...process.env, ...server.env },
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   child.stderr?.on('data', (chunk: Buffer) => process.stderr.write(`[${server.name}] ${chunk.toString()}`));
   child.on('exit', (code, signal) => {
     if (stopping) return;

@@ -16,7 +16,11 @@ async function signInByCode(page: Page, email: string) {
   await expect(page).toHaveURL(/\/account\/wallet\/$/);
 }
 
-test('a buyer signed in on two browsers signs out everywhere from one; the other is signed out at its next request', async ({ page: phone, browser, baseURL }) => {
+test('a buyer signed in on two browsers signs out everywhere from one; the other is signed out at its next request', async ({
+  page: phone,
+  browser,
+  baseURL,
+}) => {
   const email = await newAccount('Two Devices');
   const laptopContext = await browser.newContext({ baseURL });
   const laptop = await laptopContext.newPage();
@@ -27,7 +31,9 @@ test('a buyer signed in on two browsers signs out everywhere from one; the other
     const phoneSession = (await phone.context().cookies()).find((c) => c.name === 'hf_session')!.value;
 
     await laptop.getByRole('button', { name: 'Sign out everywhere' }).click();
-    await expect(laptop.getByRole('status')).toHaveText('You are signed out on every device. Sign in again with a one-time code.');
+    await expect(laptop.getByRole('status')).toHaveText(
+      'You are signed out on every device. Sign in again with a one-time code.',
+    );
     await laptop.goto('/account/wallet/');
     await expect(laptop.getByText('Sign in to see your tickets. We e-mail you a one-time code.')).toBeVisible();
 

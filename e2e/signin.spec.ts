@@ -6,7 +6,6 @@
 import type { Page } from '@playwright/test';
 import { codeFromMailbox, expect, test } from './support.ts';
 
-
 /** From the checkout app's footer to the sign-in page's code form. */
 async function askForCodeFromFooter(page: Page, email: string) {
   await page.goto('/checkout/');
@@ -19,7 +18,10 @@ async function askForCodeFromFooter(page: Page, email: string) {
   await expect(page.getByText(`Code sent to inbox ${email}`)).toBeVisible();
 }
 
-test('a new buyer signs in from the footer with a code, gives a name, and lands in the wallet; later the code alone signs them in', async ({ page, context }, testInfo) => {
+test('a new buyer signs in from the footer with a code, gives a name, and lands in the wallet; later the code alone signs them in', async ({
+  page,
+  context,
+}, testInfo) => {
   const email = `footer.${testInfo.project.name}.${Date.now()}@example.org`;
   await askForCodeFromFooter(page, email);
 
@@ -27,7 +29,9 @@ test('a new buyer signs in from the footer with a code, gives a name, and lands 
   const code = await codeFromMailbox(context, email);
   await page.getByLabel('One-time code').fill(code === '000000' ? '111111' : '000000');
   await page.getByRole('button', { name: 'Verify', exact: true }).click();
-  await expect(page.getByRole('alert')).toHaveText('That code is not right. Please check the email we sent and try again.');
+  await expect(page.getByRole('alert')).toHaveText(
+    'That code is not right. Please check the email we sent and try again.',
+  );
 
   await page.getByLabel('One-time code').fill(code);
   await page.getByRole('button', { name: 'Verify', exact: true }).click();

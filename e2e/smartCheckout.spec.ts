@@ -8,9 +8,18 @@ import { basketLine, codeFromMailbox, expect, expectStep, newBuyerAt, test } fro
 
 const INVALID_LINK = 'This checkout link is not valid. Please use the link exactly as it was e-mailed to you.';
 
-test('a buyer continues a held order in a fresh browser from the e-mailed link, after proving who they are', async ({ page, browser }) => {
+test('a buyer continues a held order in a fresh browser from the e-mailed link, after proving who they are', async ({
+  page,
+  browser,
+}) => {
   test.slow();
-  const email = await newBuyerAt(page, 'Castleton Trail Run', { tickets: { '10K entry': 1 } }, 'payment', 'Ravi Resume');
+  const email = await newBuyerAt(
+    page,
+    'Castleton Trail Run',
+    { tickets: { '10K entry': 1 } },
+    'payment',
+    'Ravi Resume',
+  );
 
   const laptop = await browser.newContext();
   try {
@@ -21,7 +30,9 @@ test('a buyer continues a held order in a fresh browser from the e-mailed link, 
     await mail.getByRole('link', { name: /\/smartcheckout\/\?session=HF-/ }).click();
 
     await expect(other.getByRole('heading', { name: 'Continue your order' })).toBeVisible();
-    await expect(other.getByText('To continue this order on this device, sign in with the e-mail address the link was sent to.')).toBeVisible();
+    await expect(
+      other.getByText('To continue this order on this device, sign in with the e-mail address the link was sent to.'),
+    ).toBeVisible();
     await other.getByRole('link', { name: 'Sign in to continue' }).click();
     await other.getByLabel('Email address').fill(email);
     await other.getByRole('button', { name: 'Send code' }).click();
@@ -37,10 +48,21 @@ test('a buyer continues a held order in a fresh browser from the e-mailed link, 
   }
 });
 
-test('a guessed or altered checkout link is refused in words and shows nothing of any order', async ({ page, browser }) => {
-  const email = await newBuyerAt(page, 'Castleton Trail Run', { tickets: { '10K entry': 1 } }, 'payment', 'Tess Tamper');
+test('a guessed or altered checkout link is refused in words and shows nothing of any order', async ({
+  page,
+  browser,
+}) => {
+  const email = await newBuyerAt(
+    page,
+    'Castleton Trail Run',
+    { tickets: { '10K entry': 1 } },
+    'payment',
+    'Tess Tamper',
+  );
   const body = await (await page.request.get(`/dev/mailbox?to=${encodeURIComponent(email)}`)).text();
-  const link = new URL(/(http:\/\/[^\s<"]+\/smartcheckout\/\?[^\s<"]+)/.exec(body)![1]!.replace(/&#38;/g, '&').replace(/&amp;/g, '&'));
+  const link = new URL(
+    /(http:\/\/[^\s<"]+\/smartcheckout\/\?[^\s<"]+)/.exec(body)![1]!.replace(/&#38;/g, '&').replace(/&amp;/g, '&'),
+  );
   const reference = link.searchParams.get('session')!;
   const signature = link.searchParams.get('signature')!;
 
@@ -48,7 +70,10 @@ test('a guessed or altered checkout link is refused in words and shows nothing o
   try {
     const other = await stranger.newPage();
     const guessed = new URL(link);
-    guessed.searchParams.set('session', reference.endsWith('A') ? `${reference.slice(0, -1)}B` : `${reference.slice(0, -1)}A`);
+    guessed.searchParams.set(
+      'session',
+      reference.endsWith('A') ? `${reference.slice(0, -1)}B` : `${reference.slice(0, -1)}A`,
+    );
     const altered = new URL(link);
     altered.searchParams.set('signature', (signature[0] === 'A' ? 'B' : 'A') + signature.slice(1));
     const bare = new URL(link);

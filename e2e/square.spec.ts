@@ -24,10 +24,11 @@ async function cardForm(page: Page, number: string) {
   return form;
 }
 
-
 const payButton = (page: Page) => page.getByRole('button', { name: /^Pay £/ });
 
-test('Square is chosen for a Square organiser and takes the card through its sandbox; a declined card shows Square’s message', async ({ page }, testInfo) => {
+test('Square is chosen for a Square organiser and takes the card through its sandbox; a declined card shows Square’s message', async ({
+  page,
+}, testInfo) => {
   await page.clock.install();
   await toSquarePayment(page);
   await expect(page.getByRole('radio', { name: 'Credit or Debit Card' })).toBeChecked();
@@ -62,12 +63,18 @@ test('Square’s errors: no credentials, the address error, and the final messag
   await toSquarePayment(page);
   await failCall(page, '/ajax/checkout/checkout/get_square_credentials/');
   await payButton(page).click();
-  await expect(page.getByRole('alert').filter({ hasText: 'Unable to get Square credentials. Please try again later' })).toBeVisible();
+  await expect(
+    page.getByRole('alert').filter({ hasText: 'Unable to get Square credentials. Please try again later' }),
+  ).toBeVisible();
   await page.unroute('**/ajax/checkout/checkout/get_square_credentials/');
 
   const ADDRESS_ERROR = 'We were unable to find your address. Please try a different address';
   await page.route('**/ajax/checkout/checkout/pay-with-square/', (route) =>
-    route.fulfill({ status: 422, contentType: 'application/json', body: JSON.stringify({ error: ADDRESS_ERROR, response: { success: false, addressError: ADDRESS_ERROR } }) }),
+    route.fulfill({
+      status: 422,
+      contentType: 'application/json',
+      body: JSON.stringify({ error: ADDRESS_ERROR, response: { success: false, addressError: ADDRESS_ERROR } }),
+    }),
   );
   await page.getByLabel('Postcode or zip code').fill('GL7 1AB');
   await payButton(page).click();
@@ -93,10 +100,20 @@ const SQUARE_LIBRARY_STAND_IN = `window.Square = { payments() { return { async c
   async tokenize() { const digits = input.value.replace(/\\s/g, ''); return digits.length >= 12 ? { status: 'OK', token: 'cnon:' + digits } : { status: 'Invalid', errors: [{ message: 'Card number is not valid' }] }; },
   async destroy() { input && input.remove(); return true; } }; } }; } };`;
 
-test('with keys, Square’s library is loaded once from the spec’s path and its card is tokenised for pay-with-square', async ({ page }) => {
+test('with keys, Square’s library is loaded once from the spec’s path and its card is tokenised for pay-with-square', async ({
+  page,
+}) => {
   await toSquarePayment(page);
   await page.route('**/ajax/checkout/checkout/get_square_credentials/', (route) =>
-    route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ app_id: 'sandbox-sq0idb-e2e', location_id: 'L1', checkout_js: 'https://sandbox.web.squarecdn.com/v1/square.js' }) }),
+    route.fulfill({
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({
+        app_id: 'sandbox-sq0idb-e2e',
+        location_id: 'L1',
+        checkout_js: 'https://sandbox.web.squarecdn.com/v1/square.js',
+      }),
+    }),
   );
   const libraryLoads: string[] = [];
   await page.route('**/ajax/checkout/checkout/javascript-square/', (route) => {
@@ -106,7 +123,11 @@ test('with keys, Square’s library is loaded once from the spec’s path and it
   const sources: string[] = [];
   await page.route('**/ajax/checkout/checkout/pay-with-square/', (route) => {
     sources.push(new URLSearchParams(route.request().postData() ?? '').get('source_id') ?? '');
-    return route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ response: { success: false, message: 'Square declined this card' } }) });
+    return route.fulfill({
+      status: 200,
+      contentType: 'application/json',
+      body: JSON.stringify({ response: { success: false, message: 'Square declined this card' } }),
+    });
   });
 
   await payButton(page).click();
@@ -123,7 +144,10 @@ test('with keys, Square’s library is loaded once from the spec’s path and it
   // A second attempt reuses the library already in the page.
   await payButton(page).click();
   await page.getByTestId('square-card').getByLabel('Square card number').fill('5555 5555 5555 4444');
-  await page.getByTestId('square-card').getByRole('button', { name: /^Pay £/ }).click();
+  await page
+    .getByTestId('square-card')
+    .getByRole('button', { name: /^Pay £/ })
+    .click();
   await expect.poll(() => sources).toEqual(['cnon:4111111111111111', 'cnon:5555555555554444']);
   expect(libraryLoads).toHaveLength(1);
 });

@@ -5,10 +5,18 @@
  */
 import { expect, test } from './support.ts';
 
-test('/dev/statecharts/ lists every machine as the Stately editor imports it, each file served as it is', async ({ page }) => {
+test('/dev/statecharts/ lists every machine as the Stately editor imports it, each file served as it is', async ({
+  page,
+}) => {
   await page.goto('/dev/statecharts/');
   await expect(page.getByRole('heading', { level: 1, name: 'Statecharts' })).toBeVisible();
-  for (const name of ['all.stately.ts', 'checkout.stately.ts', 'payment.stately.ts', 'orderCompleted.stately.ts', 'seatSelection.stately.ts']) {
+  for (const name of [
+    'all.stately.ts',
+    'checkout.stately.ts',
+    'payment.stately.ts',
+    'orderCompleted.stately.ts',
+    'seatSelection.stately.ts',
+  ]) {
     await expect(page.getByRole('link', { name, exact: true })).toBeVisible();
   }
   await page.getByRole('link', { name: 'checkout.stately.ts', exact: true }).click();
@@ -17,7 +25,11 @@ test('/dev/statecharts/ lists every machine as the Stately editor imports it, ea
   expect(missing.status()).toBe(404);
 });
 
-test('in demo mode the checkout copies every machine for Stately: the root and each child', async ({ page, context, browserName }) => {
+test('in demo mode the checkout copies every machine for Stately: the root and each child', async ({
+  page,
+  context,
+  browserName,
+}) => {
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await page.goto('/checkout/?inspect');
   await page.getByRole('button', { name: 'Copy for Stately' }).click();
@@ -28,9 +40,13 @@ test('in demo mode the checkout copies every machine for Stately: the root and e
   }
 });
 
-test('?inspect in demo mode opens the Stately inspector for the checkout and for the seat page', async ({ page, context }) => {
+test('?inspect in demo mode opens the Stately inspector for the checkout and for the seat page', async ({
+  page,
+  context,
+}) => {
   // The inspector opens Stately's page in a window of its own: its request is what shows it opened.
-  const inspector = () => context.waitForEvent('request', { predicate: (request) => request.url().includes('stately.ai'), timeout: 20_000 });
+  const inspector = () =>
+    context.waitForEvent('request', { predicate: (request) => request.url().includes('stately.ai'), timeout: 20_000 });
   const checkoutInspector = inspector();
   await page.goto('/checkout/?inspect');
   await checkoutInspector;
@@ -42,7 +58,7 @@ test('?inspect in demo mode opens the Stately inspector for the checkout and for
   await seatInspector;
 });
 
-test('without ?inspect no inspector is opened and the header is the buyer\'s', async ({ page }) => {
+test("without ?inspect no inspector is opened and the header is the buyer's", async ({ page }) => {
   let opened = false;
   page.on('popup', () => (opened = true));
   await page.goto('/checkout/');

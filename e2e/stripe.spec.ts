@@ -10,8 +10,17 @@ import type { APIRequestContext, Page, Request } from '@playwright/test';
 import { expectNoAxeViolations, expectTargetSizes } from './a11y.ts';
 import type { FakeDelivery, FakeIntent, FakeRefund } from './fakeStripe.ts';
 import { routeStripe, stripeState } from './stripeRoutes.ts';
-import { answerLanternQuestions, expect, expectStep, photographBothWidths, test, throughDelivery, newBuyerAt, urls, fillBillingAddress } from './support.ts';
-
+import {
+  answerLanternQuestions,
+  expect,
+  expectStep,
+  photographBothWidths,
+  test,
+  throughDelivery,
+  newBuyerAt,
+  urls,
+  fillBillingAddress,
+} from './support.ts';
 
 interface FakeState {
   intents: FakeIntent[];
@@ -43,18 +52,25 @@ function watchStripeLoads(page: Page): Request[] {
 }
 
 async function toLanternPayment(page: Page) {
-  await newBuyerAt(page, 'Ashcombe Winter Lantern Trail', { tickets: { 'Adult (5pm entry)': 1 } }, 'ticket_questions_before');
+  await newBuyerAt(
+    page,
+    'Ashcombe Winter Lantern Trail',
+    { tickets: { 'Adult (5pm entry)': 1 } },
+    'ticket_questions_before',
+  );
   await answerLanternQuestions(page);
   await expectStep(page, 'payment');
 }
-
 
 const seen = (page: Page) => page.evaluate(() => (window as unknown as { __stripeFake: Seen }).__stripeFake);
 
 test.describe('with Stripe keyed', () => {
   test.use({ baseURL: urls.stripe });
 
-  test('the Payment Element takes the card on the payment step only, and Stripe’s refusal is shown', async ({ page, request }, testInfo) => {
+  test('the Payment Element takes the card on the payment step only, and Stripe’s refusal is shown', async ({
+    page,
+    request,
+  }, testInfo) => {
     const loads = watchStripeLoads(page);
     const apiCalls = await routeStripe(page);
     await toLanternPayment(page);
@@ -67,22 +83,35 @@ test.describe('with Stripe keyed', () => {
     const card = page.getByLabel('Card number (Stripe)');
     await expect(card).toBeVisible();
     expect(loads.some((r) => /\/assets\/StripeCard-/.test(r.url()))).toBe(true);
-    expect(loads.filter((r) => r.url().startsWith('https://js.stripe.com/')).map((r) => new URL(r.url()).pathname)).toEqual(['/endive/stripe.js']);
+    expect(
+      loads.filter((r) => r.url().startsWith('https://js.stripe.com/')).map((r) => new URL(r.url()).pathname),
+    ).toEqual(['/endive/stripe.js']);
     const before = await seen(page);
     expect(before.keys).toEqual(['pk_test_holdfast']);
     expect(before.created).toBe('payment');
     // The server made the PaymentIntent at Stripe for what the Pay button says; the Element has its client secret.
-    const intent = (await fakeState(request)).intents.find((i) => i.client_secret === before.elementsOptions?.clientSecret);
-    expect(intent).toMatchObject({ amount, currency: 'gbp', status: 'requires_payment_method', metadata: { sale_id: expect.any(String) } });
+    const intent = (await fakeState(request)).intents.find(
+      (i) => i.client_secret === before.elementsOptions?.clientSecret,
+    );
+    expect(intent).toMatchObject({
+      amount,
+      currency: 'gbp',
+      status: 'requires_payment_method',
+      metadata: { sale_id: expect.any(String) },
+    });
     expect(apiCalls).toEqual(['GET /v1/elements/sessions']);
     // While Stripe has the card, the details above cannot change: the billing address is shown as given, not as a form.
     await expect(page.getByLabel('Postcode or zip code')).toHaveCount(0);
-    await expect(page.getByRole('group', { name: 'Billing address' })).toContainText('4 Mill Lane, Cirencester, GL7 1AB');
+    await expect(page.getByRole('group', { name: 'Billing address' })).toContainText(
+      '4 Mill Lane, Cirencester, GL7 1AB',
+    );
     await photographBothWidths(page, testInfo, 'stripe-card');
     await expectNoAxeViolations(page, 'the payment step with the Payment Element');
     await page.setViewportSize({ width: 360, height: 740 });
     await expectTargetSizes(page, 'the payment step with the Payment Element');
-    expect((await seen(page)).elementsOptions).toMatchObject({ appearance: { theme: 'stripe', variables: { colorPrimary: '#0f766e' } } });
+    expect((await seen(page)).elementsOptions).toMatchObject({
+      appearance: { theme: 'stripe', variables: { colorPrimary: '#0f766e' } },
+    });
 
     // Fields left incomplete stay with the Element, for the buyer to correct.
     await page.getByRole('button', { name: /^Pay £/ }).click();
@@ -94,12 +123,21 @@ test.describe('with Stripe keyed', () => {
     await expect(page.getByRole('alert').filter({ hasText: 'Your card was declined.' })).toBeVisible();
     await expect(card).toBeHidden();
     const after = await seen(page);
-    expect(after.confirms[1]).toEqual({ returnUrl: `${urls.stripe}/do/checkout/stripe_auth/`, number: '4000000000000002', sameElements: true });
+    expect(after.confirms[1]).toEqual({
+      returnUrl: `${urls.stripe}/do/checkout/stripe_auth/`,
+      number: '4000000000000002',
+      sameElements: true,
+    });
     expect(apiCalls).toEqual(['GET /v1/elements/sessions', `POST /v1/payment_intents/${intent!.id}/confirm`]);
     // Stripe told the server by its signed webhook, which the server took.
     const told = await fakeState(request);
-    expect(told.deliveries.filter((d) => d.intent === intent!.id)).toEqual([{ type: 'payment_intent.payment_failed', intent: intent!.id, status: 200 }]);
-    expect(told.intents.find((i) => i.id === intent!.id)).toMatchObject({ status: 'requires_payment_method', last_payment_error: { code: 'card_declined' } });
+    expect(told.deliveries.filter((d) => d.intent === intent!.id)).toEqual([
+      { type: 'payment_intent.payment_failed', intent: intent!.id, status: 200 },
+    ]);
+    expect(told.intents.find((i) => i.id === intent!.id)).toMatchObject({
+      status: 'requires_payment_method',
+      last_payment_error: { code: 'card_declined' },
+    });
     // The step is ready again: the details can change and Pay starts afresh.
     await expect(page.getByLabel('Postcode or zip code')).toBeEnabled();
     await expect(page.getByRole('button', { name: /^Pay £/ })).toBeEnabled();
@@ -127,7 +165,9 @@ test.describe('with Stripe keyed', () => {
     // Stripe.js leaves for the card return, which sends the buyer on to the checkout: paid.
     await expect(page).toHaveURL(/\/checkout\/$/);
     await expectStep(page, 'deliver_tickets');
-    await expect(page.locator('.delivery__stage').filter({ hasText: 'Delivering your tickets to your ticket wallet' })).toHaveAttribute('data-status', 'delivered');
+    await expect(
+      page.locator('.delivery__stage').filter({ hasText: 'Delivering your tickets to your ticket wallet' }),
+    ).toHaveAttribute('data-status', 'delivered');
     await throughDelivery(page);
     // The questions asked after payment: the optional one left empty, the order's arrival point chosen.
     await expectStep(page, 'ticket_questions_after');
@@ -143,9 +183,14 @@ test.describe('with Stripe keyed', () => {
 
     expect(apiCalls).toEqual(['GET /v1/elements/sessions', `POST /v1/payment_intents/${intent.id}/confirm`]);
     const after = await fakeState(request);
-    expect(after.intents.find((i) => i.id === intent.id)).toMatchObject({ status: 'succeeded', amount_received: amount });
+    expect(after.intents.find((i) => i.id === intent.id)).toMatchObject({
+      status: 'succeeded',
+      amount_received: amount,
+    });
     // Stripe's signed payment_intent.succeeded reached the server and was taken; nothing went back.
-    expect(after.deliveries.filter((d) => d.intent === intent.id)).toEqual([{ type: 'payment_intent.succeeded', intent: intent.id, status: 200 }]);
+    expect(after.deliveries.filter((d) => d.intent === intent.id)).toEqual([
+      { type: 'payment_intent.succeeded', intent: intent.id, status: 200 },
+    ]);
     expect(after.refunds.filter((r) => r.payment_intent === intent.id)).toEqual([]);
 
     await page.getByRole('link', { name: 'Go to ticket wallet' }).click();
@@ -161,7 +206,9 @@ test.describe('with Stripe keyed', () => {
     await toLanternPayment(page);
     await fillBillingAddress(page);
     await page.getByRole('button', { name: /^Pay £/ }).click();
-    await expect(page.getByRole('alert').filter({ hasText: 'There was an error with taking you to Stripe. Please try again.' })).toBeVisible();
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'There was an error with taking you to Stripe. Please try again.' }),
+    ).toBeVisible();
     await expect(page.getByRole('button', { name: /^Pay £/ })).toBeEnabled();
   });
 });

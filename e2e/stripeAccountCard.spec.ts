@@ -20,7 +20,10 @@ const fakeState = (request: APIRequestContext) => stripeState<FakeState>(request
 
 test.use({ baseURL: urls.stripe });
 
-test('a plan’s card is changed in my account through Stripe’s form, and the plan shows the new card', async ({ page, request }) => {
+test('a plan’s card is changed in my account through Stripe’s form, and the plan shows the new card', async ({
+  page,
+  request,
+}) => {
   await page.clock.install();
   const apiCalls = await routeStripe(page);
 
@@ -55,7 +58,11 @@ test('a plan’s card is changed in my account through Stripe’s form, and the 
   const before = await fakeState(request);
   const setup = before.setupIntents.find((i) => i.client_secret === secret)!;
   const planCard = before.paymentMethods.find((m) => m.card.last4 === '4242' && m.customer === setup.customer);
-  expect(setup).toMatchObject({ status: 'requires_payment_method', usage: 'off_session', customer: expect.stringMatching(/^cus_/) });
+  expect(setup).toMatchObject({
+    status: 'requires_payment_method',
+    usage: 'off_session',
+    customer: expect.stringMatching(/^cus_/),
+  });
   expect(planCard).toBeDefined();
 
   // A declined card is refused in Stripe's words, on the same page, and can be tried again.
@@ -76,8 +83,15 @@ test('a plan’s card is changed in my account through Stripe’s form, and the 
   const after = await fakeState(request);
   const saved = after.setupIntents.find((i) => i.id === setup.id)!;
   expect(saved).toMatchObject({ status: 'succeeded', payment_method: expect.stringMatching(/^pm_/) });
-  expect(after.paymentMethods.find((m) => m.id === saved.payment_method)).toMatchObject({ customer: setup.customer, card: { brand: 'mastercard', last4: '4444' } });
-  expect(apiCalls.slice(-3)).toEqual(['GET /v1/elements/sessions', `POST /v1/setup_intents/${setup.id}/confirm`, `POST /v1/setup_intents/${setup.id}/confirm`]);
+  expect(after.paymentMethods.find((m) => m.id === saved.payment_method)).toMatchObject({
+    customer: setup.customer,
+    card: { brand: 'mastercard', last4: '4444' },
+  });
+  expect(apiCalls.slice(-3)).toEqual([
+    'GET /v1/elements/sessions',
+    `POST /v1/setup_intents/${setup.id}/confirm`,
+    `POST /v1/setup_intents/${setup.id}/confirm`,
+  ]);
 
   // The new card is the buyer's default among the saved cards, and the old one stays with the plan's record.
   const cards = page.locator('#saved').locator('..');

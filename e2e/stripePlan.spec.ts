@@ -10,7 +10,6 @@ import type { FakeIntent, FakePaymentMethod, FakeSetupIntent } from './fakeStrip
 import { routeStripe, stripeState } from './stripeRoutes.ts';
 import { expect, expectStep, newBuyerAt, test, throughDelivery, urls, fillBillingAddress } from './support.ts';
 
-
 interface FakeState {
   intents: FakeIntent[];
   setupIntents: FakeSetupIntent[];
@@ -18,7 +17,18 @@ interface FakeState {
 }
 const fakeState = (request: APIRequestContext) => stripeState<FakeState>(request);
 
-const setupsSeen = (page: Page) => page.evaluate(() => (window as unknown as { __stripeFake: { elementsOptions: { clientSecret?: string } | null; setups: { number: string; redirect: string | null }[] } }).__stripeFake);
+const setupsSeen = (page: Page) =>
+  page.evaluate(
+    () =>
+      (
+        window as unknown as {
+          __stripeFake: {
+            elementsOptions: { clientSecret?: string } | null;
+            setups: { number: string; redirect: string | null }[];
+          };
+        }
+      ).__stripeFake,
+  );
 
 async function choosePlan(page: Page) {
   await page.getByRole('radio', { name: 'Set up a payment plan' }).check();
@@ -32,7 +42,10 @@ const payButton = (page: Page) => page.getByRole('button', { name: 'Pay £126.00
 test.describe('with Stripe keyed', () => {
   test.use({ baseURL: urls.stripe });
 
-  test('a plan’s new card is saved by a SetupIntent in Stripe’s form, a declined one says so and can be tried again, and the first instalment is paid on the saved card', async ({ page, request }) => {
+  test('a plan’s new card is saved by a SetupIntent in Stripe’s form, a declined one says so and can be tried again, and the first instalment is paid on the saved card', async ({
+    page,
+    request,
+  }) => {
     await page.clock.install();
     const apiCalls = await routeStripe(page);
     await newBuyerAt(page, 'Meadowlands Festival', { tickets: { 'Weekend camping ticket': 2 } });
@@ -50,14 +63,26 @@ test.describe('with Stripe keyed', () => {
     const firstSecret = (await setupsSeen(page)).elementsOptions?.clientSecret;
     expect(firstSecret).toMatch(/^seti_/);
     const declined = (await fakeState(request)).setupIntents.find((i) => i.client_secret === firstSecret)!;
-    expect(declined).toMatchObject({ status: 'requires_payment_method', usage: 'off_session', payment_method_types: ['card'], customer: expect.stringMatching(/^cus_/) });
+    expect(declined).toMatchObject({
+      status: 'requires_payment_method',
+      usage: 'off_session',
+      payment_method_types: ['card'],
+      customer: expect.stringMatching(/^cus_/),
+    });
 
     await card.fill('4000 0000 0000 0002');
     await payButton(page).click();
     await expect(page.getByRole('alert').filter({ hasText: 'Your card was declined.' })).toBeVisible();
     await expect(card).toBeHidden();
     await expectStep(page, 'payment');
-    expect((await setupsSeen(page)).setups).toEqual([{ returnUrl: `${urls.stripe}/checkout/`, number: '4000000000000002', redirect: 'if_required', sameElements: true }]);
+    expect((await setupsSeen(page)).setups).toEqual([
+      {
+        returnUrl: `${urls.stripe}/checkout/`,
+        number: '4000000000000002',
+        redirect: 'if_required',
+        sameElements: true,
+      },
+    ]);
 
     // Tried again: a new SetupIntent for the same customer, and this card is saved.
     await fillBillingAddress(page);
@@ -78,8 +103,15 @@ test.describe('with Stripe keyed', () => {
 
     const state = await fakeState(request);
     const saved = state.setupIntents.find((i) => i.client_secret === secondSecret)!;
-    expect(saved).toMatchObject({ status: 'succeeded', customer: declined.customer, payment_method: expect.stringMatching(/^pm_/) });
-    expect(state.paymentMethods.find((m) => m.id === saved.payment_method)).toMatchObject({ customer: declined.customer, card: { last4: '4242' } });
+    expect(saved).toMatchObject({
+      status: 'succeeded',
+      customer: declined.customer,
+      payment_method: expect.stringMatching(/^pm_/),
+    });
+    expect(state.paymentMethods.find((m) => m.id === saved.payment_method)).toMatchObject({
+      customer: declined.customer,
+      card: { last4: '4242' },
+    });
     // The first instalment was charged at Stripe on the card the SetupIntent saved.
     expect(state.intents.filter((i) => i.payment_method === saved.payment_method)).toEqual([
       expect.objectContaining({ amount: 12_600, currency: 'gbp', status: 'succeeded', customer: declined.customer }),
@@ -92,8 +124,18 @@ test.describe('with Stripe keyed', () => {
       `POST /v1/setup_intents/${saved.id}/confirm`,
     ]);
     // The card is the buyer's default saved card for the later instalments.
-    const cards = await (await page.request.post('/ajax/checkout/checkout/get_saved_payment_methods/', { form: {} })).json();
-    expect(cards.payment_methods).toEqual([{ payment_method_id: saved.payment_method, card_type: 'visa', last4digits: '4242', expiry: '12/34', is_default: true }]);
+    const cards = await (
+      await page.request.post('/ajax/checkout/checkout/get_saved_payment_methods/', { form: {} })
+    ).json();
+    expect(cards.payment_methods).toEqual([
+      {
+        payment_method_id: saved.payment_method,
+        card_type: 'visa',
+        last4digits: '4242',
+        expiry: '12/34',
+        is_default: true,
+      },
+    ]);
   });
 
   test('Stripe.js that cannot be reached for a plan’s new card says so, and sets nothing up', async ({ page }) => {
@@ -102,7 +144,9 @@ test.describe('with Stripe keyed', () => {
     await fillBillingAddress(page);
     await choosePlan(page);
     await payButton(page).click();
-    await expect(page.getByRole('alert').filter({ hasText: 'There was an error with taking you to Stripe. Please try again.' })).toBeVisible();
+    await expect(
+      page.getByRole('alert').filter({ hasText: 'There was an error with taking you to Stripe. Please try again.' }),
+    ).toBeVisible();
     await expectStep(page, 'payment');
     const checkout = await (await page.request.get('/ajax/checkout/checkout/get/')).json();
     expect(checkout.payment_complete).toBe(false);

@@ -1,4 +1,13 @@
-import { expect, request, test as base, type APIRequestContext, type BrowserContext, type Locator, type Page, type TestInfo } from '@playwright/test';
+import {
+  expect,
+  request,
+  test as base,
+  type APIRequestContext,
+  type BrowserContext,
+  type Locator,
+  type Page,
+  type TestInfo,
+} from '@playwright/test';
 import { mkdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { DELIVERY_ADVANCE_DELAY_MS, DELIVERY_START_DELAY_MS } from '../contract/delivery.ts';
@@ -24,7 +33,9 @@ export const test = base.extend<{ noCspViolations: void }>({
       });
       await page.addInitScript((prefix) => {
         document.addEventListener('securitypolicyviolation', (e) => {
-          console.warn(`${prefix}${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile || location.pathname}:${e.lineNumber}`);
+          console.warn(
+            `${prefix}${e.violatedDirective} blocked ${e.blockedURI || 'inline'} at ${e.sourceFile || location.pathname}:${e.lineNumber}`,
+          );
         });
       }, CSP_VIOLATION);
       await use();
@@ -63,8 +74,12 @@ export async function addFromEventPage(page: Page, eventTitle: string, wanted: W
   await page.getByRole('link', { name: eventTitle }).first().click();
   await expect(page.getByRole('heading', { level: 1, name: eventTitle })).toBeVisible();
   const quantityOf = (name: string) =>
-    page.locator('li.offer').filter({ has: page.getByRole('heading', { level: 3, name, exact: true }) }).getByRole('spinbutton');
-  for (const [name, qty] of Object.entries({ ...wanted.tickets, ...wanted.vouchers })) await quantityOf(name).fill(String(qty));
+    page
+      .locator('li.offer')
+      .filter({ has: page.getByRole('heading', { level: 3, name, exact: true }) })
+      .getByRole('spinbutton');
+  for (const [name, qty] of Object.entries({ ...wanted.tickets, ...wanted.vouchers }))
+    await quantityOf(name).fill(String(qty));
   await page.locator('form#add button[type="submit"]').click();
   await expect(page).toHaveURL(/\/checkout\/$/);
   await basketInUse(page);
@@ -108,7 +123,10 @@ export async function expectStep(page: Page, step: string): Promise<void> {
 
 /** One line of the basket, found by the ticket or voucher name it shows. */
 export function basketLine(page: Page, name: string) {
-  return basketStep(page).getByRole('list', { name: 'Items in your basket' }).getByRole('listitem').filter({ hasText: name });
+  return basketStep(page)
+    .getByRole('list', { name: 'Items in your basket' })
+    .getByRole('listitem')
+    .filter({ hasText: name });
 }
 
 export function reserveButton(page: Page) {
@@ -140,7 +158,13 @@ export async function throughDelivery(page: Page): Promise<void> {
  * event reserved and taken through sign-in and Keep updated, on `step`: the payment step unless the
  * basket asks for more first.
  */
-export async function demoBuyerAt(page: Page, eventTitle: string, wanted: Wanted, step = 'payment', buyer = 'Tom Okafor'): Promise<void> {
+export async function demoBuyerAt(
+  page: Page,
+  eventTitle: string,
+  wanted: Wanted,
+  step = 'payment',
+  buyer = 'Tom Okafor',
+): Promise<void> {
   await page.goto('/signin/');
   await page.getByRole('button', { name: `Continue as ${buyer}` }).click();
   await reservedThroughSignIn(page, eventTitle, wanted, step);
@@ -150,7 +174,13 @@ export async function demoBuyerAt(page: Page, eventTitle: string, wanted: Wanted
  * As demoBuyerAt, for a buyer of this test's own: a new account, signed in on this page's browser.
  * Nothing another test does (its orders, saved cards, mail) reaches it. Its e-mail.
  */
-export async function newBuyerAt(page: Page, eventTitle: string, wanted: Wanted, step = 'payment', fullname = 'Nia Newbuyer'): Promise<string> {
+export async function newBuyerAt(
+  page: Page,
+  eventTitle: string,
+  wanted: Wanted,
+  step = 'payment',
+  fullname = 'Nia Newbuyer',
+): Promise<string> {
   const email = await signInAsNewBuyer(page, fullname);
   await reservedThroughSignIn(page, eventTitle, wanted, step);
   return email;
@@ -201,13 +231,16 @@ function elsewhere(page: Page, step: Step) {
  */
 async function pressToLeave(page: Page, step: Step, button: Locator): Promise<void> {
   await expect(button.or(elsewhere(page, step)).first()).toBeVisible();
-  const pressed = await button.evaluateAll((found) => found.length === 0 || found.some((b) => b.getAttribute('aria-busy') === 'true'));
+  const pressed = await button.evaluateAll(
+    (found) => found.length === 0 || found.some((b) => b.getAttribute('aria-busy') === 'true'),
+  );
   if (!pressed) await button.click();
   await left(page, step);
 }
 
 /** The step's own Continue, pressed, and the step left. */
-const pressContinue: Passer = (page, step) => pressToLeave(page, step, within(page, step).getByRole('button', { name: 'Continue', exact: true }).last());
+const pressContinue: Passer = (page, step) =>
+  pressToLeave(page, step, within(page, step).getByRole('button', { name: 'Continue', exact: true }).last());
 
 /** A step that moves on by itself (the checkout finding its place, the reservation, a free payment). */
 const movesOnItsOwn: Passer = (page, step) => left(page, step);
@@ -266,11 +299,17 @@ const answerQuestions: Passer = async (page, step) => {
       const required = form.locator('[aria-required="true"]');
       for (const field of await required.all()) {
         if (!(await field.isVisible())) continue;
-        const kind = await field.evaluate((e) => (e instanceof HTMLInputElement ? e.type : e.tagName.toLowerCase()), undefined, { timeout: 1_000 });
+        const kind = await field.evaluate(
+          (e) => (e instanceof HTMLInputElement ? e.type : e.tagName.toLowerCase()),
+          undefined,
+          { timeout: 1_000 },
+        );
         if (kind === 'checkbox') await field.check({ timeout: 1_000 });
         else if (kind === 'select') {
-          if ((await field.inputValue({ timeout: 1_000 })) === '') await field.selectOption({ index: 1 }, { timeout: 1_000 });
-        } else if ((await field.inputValue({ timeout: 1_000 })) === '') await field.fill('Ada Lovelace', { timeout: 1_000 });
+          if ((await field.inputValue({ timeout: 1_000 })) === '')
+            await field.selectOption({ index: 1 }, { timeout: 1_000 });
+        } else if ((await field.inputValue({ timeout: 1_000 })) === '')
+          await field.fill('Ada Lovelace', { timeout: 1_000 });
       }
     }).toPass();
     await form.getByRole('button', { name: 'Continue' }).click();
@@ -350,8 +389,10 @@ export async function advanceTo(page: Page, step: Step, options: AdvanceOptions 
     const shown = await shownStep(page);
     if (shown === step) return;
     const passer = PASSERS[shown] as Passer | undefined;
-    if (!passer) throw new Error(`advanceTo has no way through the step "${shown}": add it to PASSERS in e2e/support.ts`);
-    if (STEPS.indexOf(shown) > STEPS.indexOf(step)) throw new Error(`advanceTo(${step}) is on ${shown}, which comes after it`);
+    if (!passer)
+      throw new Error(`advanceTo has no way through the step "${shown}": add it to PASSERS in e2e/support.ts`);
+    if (STEPS.indexOf(shown) > STEPS.indexOf(step))
+      throw new Error(`advanceTo(${step}) is on ${shown}, which comes after it`);
     await passer(page, shown, options);
   }
   await expectStep(page, step);
@@ -377,12 +418,17 @@ export async function photograph(page: Page, path: string, options: { fullPage?:
  * (by default the test's own output); the page is left at the desktop's width either way.
  */
 export async function photographBothWidths(page: Page, testInfo: TestInfo, name: string, dir?: string): Promise<void> {
-  for (const [label, width] of [['phone', 360], ['desktop', 1280]] as const) {
+  for (const [label, width] of [
+    ['phone', 360],
+    ['desktop', 1280],
+  ] as const) {
     if (!PHOTOGRAPHS && label === 'phone') continue;
     const size = { width, height: width === 360 ? 740 : 800 };
     const now = page.viewportSize();
     if (now?.width !== size.width || now.height !== size.height) await page.setViewportSize(size);
-    await photograph(page, dir ? join(dir, `${label}-${name}.png`) : testInfo.outputPath(`${name}-${label}.png`), { fullPage: true });
+    await photograph(page, dir ? join(dir, `${label}-${name}.png`) : testInfo.outputPath(`${name}-${label}.png`), {
+      fullPage: true,
+    });
   }
 }
 
@@ -391,7 +437,9 @@ export async function photographBothWidths(page: Page, testInfo: TestInfo, name:
  * what the screen shows (fixed controls stay where a buyer sees them).
  */
 export async function keepScreenshot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  await photograph(page, join('test-results', 'screenshots', `${testInfo.project.name}-${name}.png`), { fullPage: testInfo.project.name !== 'phone' });
+  await photograph(page, join('test-results', 'screenshots', `${testInfo.project.name}-${name}.png`), {
+    fullPage: testInfo.project.name !== 'phone',
+  });
 }
 
 /**
@@ -400,7 +448,10 @@ export async function keepScreenshot(page: Page, testInfo: TestInfo, name: strin
  * loaded the machine is. `arrived()` resolves when the first call is held; `release()` lets it,
  * and every later call, through.
  */
-export async function holdCalls(page: Page, path: string): Promise<{ arrived: () => Promise<void>; release: () => void }> {
+export async function holdCalls(
+  page: Page,
+  path: string,
+): Promise<{ arrived: () => Promise<void>; release: () => void }> {
   let release!: () => void;
   const gate = new Promise<void>((resolve) => (release = resolve));
   let arrive!: () => void;
@@ -465,7 +516,9 @@ async function register(browser: APIRequestContext, fullname: string): Promise<s
 /** Makes one call of the API fail as a broken network or server would. */
 export async function failCall(page: Page, path: string, how: 'abort' | 500 = 500): Promise<void> {
   await page.route(`**${path}`, (route) =>
-    how === 'abort' ? route.abort('failed') : route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"Server unavailable"}' }),
+    how === 'abort'
+      ? route.abort('failed')
+      : route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"Server unavailable"}' }),
   );
 }
 
@@ -478,11 +531,13 @@ export async function withoutPageData(page: Page): Promise<void> {
   await page.route(/\/checkout\/(\?.*)?$/, async (route) => {
     if (route.request().resourceType() !== 'document') return route.continue();
     const response = await route.fetch();
-    const body = (await response.text()).replace(/<script id="holdfast-initial-data" type="application\/json">.*?<\/script>/s, '');
+    const body = (await response.text()).replace(
+      /<script id="holdfast-initial-data" type="application\/json">.*?<\/script>/s,
+      '',
+    );
     await route.fulfill({ response, body });
   });
 }
-
 
 /**
  * One adult ticket on the Ashcombe Lantern Trail: its questions answered as a buyer does (the

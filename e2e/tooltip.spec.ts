@@ -17,7 +17,9 @@ const WANTED = { tickets: { '10K entry': 1, 'Parking permit': 1 } };
 const bookingFeeButton = (page: Page) => basketStep(page).getByRole('button', { name: 'About booking fees' });
 const note = (page: Page, text: string) => page.getByRole('tooltip').filter({ hasText: text });
 
-test('the booking-fee note is the button’s description, and shows on focus and hover until Escape or the pointer leaves', async ({ page }, testInfo) => {
+test('the booking-fee note is the button’s description, and shows on focus and hover until Escape or the pointer leaves', async ({
+  page,
+}, testInfo) => {
   await addFromEventPage(page, EVENT, WANTED);
   const button = bookingFeeButton(page);
   await expect(button).toHaveAccessibleDescription(BOOKING_FEE_NOTE);
@@ -49,7 +51,10 @@ test('the booking-fee note is the button’s description, and shows on focus and
   await expect(note(page, BOOKING_FEE_NOTE)).toBeHidden();
 });
 
-test('on a touch screen a tap opens a note and a second tap, or a tap elsewhere, closes it; it stays on a 360 px screen', async ({ browser, baseURL }) => {
+test('on a touch screen a tap opens a note and a second tap, or a tap elsewhere, closes it; it stays on a 360 px screen', async ({
+  browser,
+  baseURL,
+}) => {
   const context = await browser.newContext({ baseURL, hasTouch: true, viewport: { width: 360, height: 740 } });
   const page = await context.newPage();
   await addFromEventPage(page, EVENT, WANTED);

@@ -16,7 +16,12 @@ const SECTION = `${FREE_EVENT} - ${FREE_TICKET}`;
 
 /** Today in the UK as the date input writes it. */
 function todayIso(): string {
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: 'Europe/London', year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(new Date());
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone: 'Europe/London',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).formatToParts(new Date());
   const get = (type: string) => parts.find((p) => p.type === type)!.value;
   return `${get('year')}-${get('month')}-${get('day')}`;
 }
@@ -28,10 +33,12 @@ async function expectNoAxeViolations(page: Page, label: string) {
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
     .options({ resultTypes: ['violations'] })
     .analyze();
-  const lines = results.violations.flatMap((v) => [`${v.id}: ${v.help}`, ...v.nodes.map((n) => `    ${n.target.join(' ')}`)]);
+  const lines = results.violations.flatMap((v) => [
+    `${v.id}: ${v.help}`,
+    ...v.nodes.map((n) => `    ${n.target.join(' ')}`),
+  ]);
   expect(lines, `axe found violations on ${label}`).toEqual([]);
 }
-
 
 async function openTransfer(page: Page) {
   await throughDelivery(page);
@@ -40,7 +47,10 @@ async function openTransfer(page: Page) {
   await expect(page.getByRole('heading', { name: 'Transfer tickets' })).toBeFocused();
 }
 
-test('a buyer gifts a ticket now; a failed send is told and tried again; the recipient accepts it into their wallet', async ({ page, browser }) => {
+test('a buyer gifts a ticket now; a failed send is told and tried again; the recipient accepts it into their wallet', async ({
+  page,
+  browser,
+}) => {
   test.slow();
   const buyer = await freeOrderOnDelivery(page, 2);
   await openTransfer(page);
@@ -68,7 +78,10 @@ test('a buyer gifts a ticket now; a failed send is told and tried again; the rec
   await expect(first.getByRole('button', { name: /One more ticket/ })).toBeDisabled();
   await expect(page.getByRole('button', { name: `Add a recipient for ${SECTION}` })).toBeDisabled();
   await expect(first.getByRole('button', { name: /^Remove/ })).toHaveCount(0);
-  await rows.nth(1).getByRole('button', { name: /^Remove/ }).click();
+  await rows
+    .nth(1)
+    .getByRole('button', { name: /^Remove/ })
+    .click();
   await expect(rows).toHaveCount(1);
 
   // Submitting shows the first invalid row's messages, and sends nothing.
@@ -131,7 +144,9 @@ test('a buyer gifts a ticket now; a failed send is told and tried again; the rec
   await expect(mail).toHaveCount(1);
   await expect(mail).toContainText(`1 ${FREE_TICKET} ticket for ${FREE_EVENT}`);
   await expect(mail).toContainText('Happy birthday, Grace!');
-  const link = /https?:\/\/\S+\/transfers\/accept\/[A-Za-z0-9_-]+\//.exec((await mail.locator('.mail__body').textContent()) ?? '')?.[0];
+  const link = /https?:\/\/\S+\/transfers\/accept\/[A-Za-z0-9_-]+\//.exec(
+    (await mail.locator('.mail__body').textContent()) ?? '',
+  )?.[0];
   expect(link).toBeDefined();
   await friendPage.goto(link!);
   await expect(friendPage.getByRole('heading', { name: 'Ada Lovelace sent you tickets' })).toBeVisible();
@@ -162,7 +177,11 @@ test('a refusal the server explains is shown in its words, and Back returns to t
   await row.getByLabel('Full name').fill('Sam Okafor');
   await row.getByLabel('Email').fill(`sam-${Date.now().toString(36)}@example.com`);
   await page.route(`**${SET_TRANSFERS}`, (route) =>
-    route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ error: 'Every Free entry ticket of this order has already been transferred.' }) }),
+    route.fulfill({
+      status: 409,
+      contentType: 'application/json',
+      body: JSON.stringify({ error: 'Every Free entry ticket of this order has already been transferred.' }),
+    }),
   );
   await page.getByRole('button', { name: 'Send tickets' }).click();
   await expect(page.getByText('Every Free entry ticket of this order has already been transferred.')).toBeVisible();

@@ -16,7 +16,12 @@ async function fillBilling(page: Page) {
 
 /** Tab A at the payment step, and tab B opened on the same checkout; then A pays by card. */
 async function payInAnotherTab(context: BrowserContext, pageA: Page): Promise<Page> {
-  await newBuyerAt(pageA, 'Ashcombe Winter Lantern Trail', { tickets: { 'Adult (5pm entry)': 1 } }, 'ticket_questions_before');
+  await newBuyerAt(
+    pageA,
+    'Ashcombe Winter Lantern Trail',
+    { tickets: { 'Adult (5pm entry)': 1 } },
+    'ticket_questions_before',
+  );
   await answerLanternQuestions(pageA);
   await expectStep(pageA, 'payment');
   const pageB = await context.newPage();

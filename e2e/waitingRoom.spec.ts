@@ -16,7 +16,8 @@ test.describe.configure({ mode: 'serial' });
 // Each test walks two or three buyers through the queue, the basket and the mailbox.
 test.setTimeout(180_000);
 
-const SOLD_OUT = 'Sold out: every ticket is sold or held by another buyer. If held tickets are released, the queue opens again.';
+const SOLD_OUT =
+  'Sold out: every ticket is sold or held by another buyer. If held tickets are released, the queue opens again.';
 
 /** From the catalogue to the event's queue page; answers the queued date's id. */
 async function toQueue(page: Page, title: string): Promise<number> {
@@ -36,7 +37,9 @@ async function openOnSale(page: Page, dateId: number): Promise<void> {
 async function reserveAfterQueue(page: Page, title: string, quantity: number, within = 30_000): Promise<void> {
   await expect(page).toHaveURL(/\/event\/\d+\/$/, { timeout: within });
   await expect(page.getByRole('heading', { level: 1, name: title })).toBeVisible();
-  await expect(page.getByRole('status').filter({ hasText: 'It is your turn: you have until' })).toHaveText(/^It is your turn: you have until \d\d:\d\d to reserve your tickets\.$/);
+  await expect(page.getByRole('status').filter({ hasText: 'It is your turn: you have until' })).toHaveText(
+    /^It is your turn: you have until \d\d:\d\d to reserve your tickets\.$/,
+  );
   await page.getByLabel('Quantity of Standing', { exact: true }).fill(String(quantity));
   await page.getByRole('button', { name: 'Add to basket' }).click();
   await expect(page).toHaveURL(/\/checkout\/$/);
@@ -66,9 +69,13 @@ test('a buyer waits in the queue before the on-sale, is let in when it opens, an
   await reserveAfterQueue(page, title, 1, 10_000);
 });
 
-test('a bare HTTP client without the browser check gets no place, and cannot reserve a queued date', async ({ request }) => {
+test('a bare HTTP client without the browser check gets no place, and cannot reserve a queued date', async ({
+  request,
+}) => {
   const catalogue = await (await request.get('/all-events/')).text();
-  const eventPath = new RegExp(`href="(/event/\\d+/)">(?:(?!</a>)[\\s\\S])*?event-card__title">${'Harbour Nights Live: the on-sale'}<`).exec(catalogue)![1]!;
+  const eventPath = new RegExp(
+    `href="(/event/\\d+/)">(?:(?!</a>)[\\s\\S])*?event-card__title">${'Harbour Nights Live: the on-sale'}<`,
+  ).exec(catalogue)![1]!;
   const event = await request.get(eventPath, { maxRedirects: 0 });
   expect(event.status()).toBe(303);
   const queuePath = event.headers().location!;
@@ -82,7 +89,10 @@ test('a bare HTTP client without the browser check gets no place, and cannot res
 
   // Straight to the basket: refused without an admission, and sent to the queue.
   const typeId = status.ticket_types[0].id as number;
-  const added = await request.post('/do/checkout/add/', { headers: { accept: 'application/json' }, form: { [`ticket[0|0|${typeId}|0][ticket]`]: String(typeId), [`ticket[0|0|${typeId}|0][qty]`]: '1' } });
+  const added = await request.post('/do/checkout/add/', {
+    headers: { accept: 'application/json' },
+    form: { [`ticket[0|0|${typeId}|0][ticket]`]: String(typeId), [`ticket[0|0|${typeId}|0][qty]`]: '1' },
+  });
   expect(added.status()).toBe(403);
   expect(await added.json()).toEqual({
     error: 'These tickets are sold through a queue. Join it from the event page, and reserve once it is your turn.',
@@ -92,7 +102,10 @@ test('a bare HTTP client without the browser check gets no place, and cannot res
   expect(await reserve.json()).toMatchObject({ reserved: false });
 });
 
-test('sold out: the queue says so, a buyer joins the waiting list, and released tickets are offered to them by e-mail', async ({ page, browser }) => {
+test('sold out: the queue says so, a buyer joins the waiting list, and released tickets are offered to them by e-mail', async ({
+  page,
+  browser,
+}) => {
   const title = 'Harbour Nights Live: the last two tickets';
   const dateId = await toQueue(page, title);
   await openOnSale(page, dateId);
@@ -107,7 +120,9 @@ test('sold out: the queue says so, a buyer joins the waiting list, and released 
   await list.getByLabel('E-mail address').fill(email);
   await list.getByRole('button', { name: 'Join the waiting list' }).click();
   // The page solves the browser check the list asks for, and says the list's own words.
-  await expect(list.getByRole('status')).toContainText('You are number 1 on the waiting list for Standing. If tickets are released, we will e-mail you a link that holds them for you');
+  await expect(list.getByRole('status')).toContainText(
+    'You are number 1 on the waiting list for Standing. If tickets are released, we will e-mail you a link that holds them for you',
+  );
 
   // The first buyer lets their tickets go.
   const released = await page.request.post('/ajax/checkout/checkout/destroy_sale/');
@@ -127,7 +142,9 @@ test('sold out: the queue says so, a buyer joins the waiting list, and released 
   await expect(mailbox.getByRole('status')).toContainText('We e-mailed a one-time code to w');
   const codePage = await other.newPage();
   await codePage.goto(`/dev/mailbox?to=${encodeURIComponent(email)}`);
-  const code = /Your one-time sign in or registration code is (\d{6})/.exec((await codePage.locator('pre.mail__body').first().textContent()) ?? '')![1]!;
+  const code = /Your one-time sign in or registration code is (\d{6})/.exec(
+    (await codePage.locator('pre.mail__body').first().textContent()) ?? '',
+  )![1]!;
   await mailbox.getByLabel('One-time code').fill(code);
   await mailbox.getByRole('button', { name: 'Claim the tickets' }).click();
   await expect(mailbox).toHaveURL(/\/checkout\/$/);

@@ -26,12 +26,19 @@ async function reachWaiver(page: Page) {
 
 const waiverLink = (page: Page) => page.getByRole('link', { name: /Read the activity terms and conditions/ });
 
-test('a buyer of an activity copies the waiver link, reads the terms it opens and continues to order completed', async ({ page, context, baseURL }, testInfo) => {
+test('a buyer of an activity copies the waiver link, reads the terms it opens and continues to order completed', async ({
+  page,
+  context,
+  baseURL,
+}, testInfo) => {
   test.slow();
   await context.grantPermissions(['clipboard-read', 'clipboard-write']);
   await reachWaiver(page);
 
-  const reference = await page.evaluate(async () => ((await (await fetch('/ajax/checkout/checkout/get/')).json()) as { sale_reference: string }).sale_reference);
+  const reference = await page.evaluate(
+    async () =>
+      ((await (await fetch('/ajax/checkout/checkout/get/')).json()) as { sale_reference: string }).sale_reference,
+  );
   const link = `${baseURL}/activity-terms-and-conditions/${reference}/`;
   await expect(waiverLink(page)).toHaveAttribute('href', link);
   await expect(page.getByLabel('Waiver link')).toHaveValue(link);
@@ -66,19 +73,27 @@ test('a buyer of an activity copies the waiver link, reads the terms it opens an
   await expect(page.getByText('Order complete! Your tickets are on their way.')).toBeVisible();
 });
 
-test('share opens the device’s share sheet with the waiver link; without one the link goes by e-mail', async ({ page, baseURL }) => {
+test('share opens the device’s share sheet with the waiver link; without one the link goes by e-mail', async ({
+  page,
+  baseURL,
+}) => {
   test.slow();
   // A browser with a share sheet: what it is given is recorded.
   await page.addInitScript(() => {
     const shared: ShareData[] = [];
     Object.assign(window, { __shared: shared });
-    Object.defineProperty(navigator, 'share', { value: (data: ShareData) => (shared.push(data), Promise.resolve()), configurable: true });
+    Object.defineProperty(navigator, 'share', {
+      value: (data: ShareData) => (shared.push(data), Promise.resolve()),
+      configurable: true,
+    });
   });
   await reachWaiver(page);
   const href = await waiverLink(page).getAttribute('href');
   expect(href).toMatch(new RegExp(`^${baseURL}/activity-terms-and-conditions/HF-[A-Z2-9]{8}/$`));
   await page.getByRole('button', { name: 'Share', exact: true }).click();
-  await expect.poll(() => page.evaluate(() => (window as unknown as { __shared: ShareData[] }).__shared)).toEqual([{ title: TITLE, url: href }]);
+  await expect
+    .poll(() => page.evaluate(() => (window as unknown as { __shared: ShareData[] }).__shared))
+    .toEqual([{ title: TITLE, url: href }]);
 
   // Headless Chromium has no share sheet: the same screen offers the link by e-mail instead.
   const withoutSheet = await page.context().newPage();

@@ -42,8 +42,18 @@ describe.each(ALL_LOCALES)('the %s catalogue', (locale) => {
 describe('Welsh', () => {
   it('has six plural forms, chosen by Intl.PluralRules', () => {
     expect(pluralCategories('cy').sort()).toEqual(['few', 'many', 'one', 'other', 'two', 'zero']);
-    const message = compileMessage('{n, plural, zero {dim tocynnau} one {# tocyn} two {# docyn} few {# thocyn} many {# thocyn} other {# tocyn}}', 'cy');
-    expect([0, 1, 2, 3, 6, 4].map((n) => formatMessage(message, { n }, 'cy'))).toEqual(['dim tocynnau', '1 tocyn', '2 docyn', '3 thocyn', '6 thocyn', '4 tocyn']);
+    const message = compileMessage(
+      '{n, plural, zero {dim tocynnau} one {# tocyn} two {# docyn} few {# thocyn} many {# thocyn} other {# tocyn}}',
+      'cy',
+    );
+    expect([0, 1, 2, 3, 6, 4].map((n) => formatMessage(message, { n }, 'cy'))).toEqual([
+      'dim tocynnau',
+      '1 tocyn',
+      '2 docyn',
+      '3 thocyn',
+      '6 thocyn',
+      '4 tocyn',
+    ]);
   });
 });
 
@@ -74,7 +84,9 @@ describe('the pseudo-locales', () => {
 describe('the runtime', () => {
   it('formats the source catalogue as written', () => {
     const { messages } = catalogueFor('en-GB');
-    expect(formatMessage(messages['basket.maximumWarning']!, { n: 4 }, 'en-GB')).toBe('You can only reserve 4 tickets of this type');
+    expect(formatMessage(messages['basket.maximumWarning']!, { n: 4 }, 'en-GB')).toBe(
+      'You can only reserve 4 tickets of this type',
+    );
     expect(formatMessage(messages['site.itemCount']!, { count: 1 }, 'en-GB')).toBe('1 item');
     expect(formatMessage(messages['site.itemCount']!, { count: 3 }, 'en-GB')).toBe('3 items');
   });

@@ -15,7 +15,9 @@ export type Sources = Record<string, string>;
 export function sources(locale: Locale): Sources {
   if (locale === 'en-XA') return mapValues(sources(SOURCE_LOCALE), accented);
   if (locale === 'ar-XB') return mapValues(sources(SOURCE_LOCALE), mirrored);
-  return JSON.parse(readFileSync(new URL(`../contract/messages/locales/${locale}.json`, import.meta.url), 'utf8')) as Sources;
+  return JSON.parse(
+    readFileSync(new URL(`../contract/messages/locales/${locale}.json`, import.meta.url), 'utf8'),
+  ) as Sources;
 }
 
 function mapValues(from: Sources, f: (s: string) => string): Sources {
@@ -33,7 +35,11 @@ export function catalogueFor(locale: Locale): Catalogue {
     const source = sources(SOURCE_LOCALE);
     const own = locale === SOURCE_LOCALE ? source : sources(locale);
     const messages: Record<string, Message> = {};
-    for (const key of Object.keys(source)) messages[key] = compileMessage(own[key] ?? source[key]!, locale.endsWith('-XA') || locale.endsWith('-XB') ? undefined : locale);
+    for (const key of Object.keys(source))
+      messages[key] = compileMessage(
+        own[key] ?? source[key]!,
+        locale.endsWith('-XA') || locale.endsWith('-XB') ? undefined : locale,
+      );
     catalogue = { locale, messages };
     compiled.set(locale, catalogue);
   }
@@ -59,7 +65,12 @@ const SERVER_ONLY = /^(mail|page|sms|queue)\./;
 export function queueCatalogue(locale: Locale): Catalogue {
   let queue = queueCatalogues.get(locale);
   if (!queue) {
-    queue = { locale, messages: Object.fromEntries(Object.entries(catalogueFor(locale).messages).filter(([k]) => k.startsWith('queue.'))) };
+    queue = {
+      locale,
+      messages: Object.fromEntries(
+        Object.entries(catalogueFor(locale).messages).filter(([k]) => k.startsWith('queue.')),
+      ),
+    };
     queueCatalogues.set(locale, queue);
   }
   return queue;

@@ -23,7 +23,8 @@ function compileTokens(tokens: Token[]): Message {
         parts.push([token.arg]);
         break;
       case 'function':
-        if (token.key !== 'number') throw new Error(`{${token.arg}, ${token.key}} is not supported: format dates and money in code, with Intl`);
+        if (token.key !== 'number')
+          throw new Error(`{${token.arg}, ${token.key}} is not supported: format dates and money in code, with Intl`);
         parts.push([token.arg, 1]);
         break;
       case 'plural':
@@ -32,7 +33,12 @@ function compileTokens(tokens: Token[]): Message {
         const cases: Cases = {};
         for (const c of token.cases) cases[c.key] = compileTokens(c.tokens);
         if (token.type === 'select') parts.push([token.arg, 4, cases]);
-        else parts.push(token.pluralOffset ? [token.arg, KINDS[token.type], cases, token.pluralOffset] : [token.arg, KINDS[token.type], cases]);
+        else
+          parts.push(
+            token.pluralOffset
+              ? [token.arg, KINDS[token.type], cases, token.pluralOffset]
+              : [token.arg, KINDS[token.type], cases],
+          );
         break;
       }
     }
@@ -51,7 +57,8 @@ export function parseMessage(source: string, locale?: string): Token[] {
   if (!locale) return parse(source, { strict: false });
   return parse(source, {
     cardinal: pluralCategories(locale) as Intl.LDMLPluralRule[],
-    ordinal: new Intl.PluralRules(locale, { type: 'ordinal' }).resolvedOptions().pluralCategories as Intl.LDMLPluralRule[],
+    ordinal: new Intl.PluralRules(locale, { type: 'ordinal' }).resolvedOptions()
+      .pluralCategories as Intl.LDMLPluralRule[],
   });
 }
 
@@ -80,8 +87,10 @@ export function pluralCases(source: string): { arg: string; type: 'plural' | 'se
   const found: { arg: string; type: 'plural' | 'selectordinal'; keys: string[] }[] = [];
   const walk = (tokens: Token[]) => {
     for (const token of tokens) {
-      if (token.type === 'plural' || token.type === 'selectordinal') found.push({ arg: token.arg, type: token.type, keys: token.cases.map((c) => c.key) });
-      if (token.type === 'plural' || token.type === 'selectordinal' || token.type === 'select') for (const c of token.cases) walk(c.tokens);
+      if (token.type === 'plural' || token.type === 'selectordinal')
+        found.push({ arg: token.arg, type: token.type, keys: token.cases.map((c) => c.key) });
+      if (token.type === 'plural' || token.type === 'selectordinal' || token.type === 'select')
+        for (const c of token.cases) walk(c.tokens);
     }
   };
   walk(parseMessage(source));

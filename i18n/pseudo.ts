@@ -12,7 +12,10 @@ import type { Token } from '@messageformat/parser';
 import { parseMessage } from './compile.ts';
 
 const ACCENTED: Record<string, string> = Object.fromEntries(
-  [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'].map((c, i) => [c, [...'áƀçđéƒĝĥíĵķĺɱñóþǫŕšţúṽŵẋýžÅƁÇĐÉƑĜĤÎĴĶĹṀÑÖÞǪŔŠŢÛṼŴẊÝŽ'][i]!]),
+  [...'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ'].map((c, i) => [
+    c,
+    [...'áƀçđéƒĝĥíĵķĺɱñóþǫŕšţúṽŵẋýžÅƁÇĐÉƑĜĤÎĴĶĹṀÑÖÞǪŔŠŢÛṼŴẊÝŽ'][i]!,
+  ]),
 );
 
 /** Filler for the added length: accented words, so the padding too reads as translated. */
@@ -56,7 +59,8 @@ function textLength(tokens: Token[]): number {
   let n = 0;
   for (const token of tokens) {
     if (token.type === 'content') n += token.value.replace(/<\/?[a-z][a-zA-Z0-9]*>/g, '').length;
-    else if (token.type === 'plural' || token.type === 'select' || token.type === 'selectordinal') n += Math.max(0, ...token.cases.map((c) => textLength(c.tokens)));
+    else if (token.type === 'plural' || token.type === 'select' || token.type === 'selectordinal')
+      n += Math.max(0, ...token.cases.map((c) => textLength(c.tokens)));
     else n += 2;
   }
   return n;

@@ -8,7 +8,13 @@
  */
 import { CATALOGUE_ID, dirOf, intlLocale, SOURCE_LOCALE } from './locales.ts';
 
-export type Part = string | 0 | [arg: string] | [arg: string, kind: 1] | [arg: string, kind: 2 | 3, cases: Cases, offset?: number] | [arg: string, kind: 4, cases: Cases];
+export type Part =
+  | string
+  | 0
+  | [arg: string]
+  | [arg: string, kind: 1]
+  | [arg: string, kind: 2 | 3, cases: Cases, offset?: number]
+  | [arg: string, kind: 4, cases: Cases];
 export type Message = string | Part[];
 export type Cases = Record<string, Message>;
 export type Values = Record<string, string | number | undefined>;
@@ -53,7 +59,8 @@ export function formatMessage(message: Message, values: Values, locale: string, 
       else if (part[1] === 4) out += formatMessage(part[2][String(value)] ?? part[2].other ?? '', values, locale, hash);
       else {
         const n = Number(value) - (part[3] ?? 0);
-        const chosen = part[2][`=${Number(value)}`] ?? part[2][rules(locale, part[1] === 3).select(n)] ?? part[2].other ?? '';
+        const chosen =
+          part[2][`=${Number(value)}`] ?? part[2][rules(locale, part[1] === 3).select(n)] ?? part[2].other ?? '';
         out += formatMessage(chosen, values, locale, n);
       }
     }

@@ -11,11 +11,7 @@ import type { AnyStateMachine, AnyStateNode, AnyTransitionDefinition } from 'xst
  * actors and delays stay, which is what the visualiser shows.
  */
 export function machineConfigText(machine: AnyStateMachine): string {
-  return JSON.stringify(
-    machine.config,
-    (_key, value: unknown) => (typeof value === 'function' ? undefined : value),
-    2,
-  );
+  return JSON.stringify(machine.config, (_key, value: unknown) => (typeof value === 'function' ? undefined : value), 2);
 }
 
 /** A Mermaid id for a state node: its path, which is unique (keys such as `active` repeat). */

@@ -10,7 +10,7 @@ describe('charts without their descriptions (production bundle)', () => {
     const source = [
       "const a = { description: 'Waiting.', on: { GO: 'b' } };",
       'const b = { on: { X: { description: `Ignored.` } }, tags: ["t"], description: "Last, it\'s quoted." };',
-      'const c = { ...(extra.description ? { description: extra.description } : {}), target: \'d\' };',
+      "const c = { ...(extra.description ? { description: extra.description } : {}), target: 'd' };",
       "const d = { description: 'Paid – the buyer’s tickets…', after: 'e', label: '✓ done' };",
     ].join('\n');
     const out = withoutDescriptions(source, 'chart.ts');
@@ -26,7 +26,12 @@ describe('charts without their descriptions (production bundle)', () => {
     expect(out).toContain("after: 'e', label: '✓ done'");
     // Still valid code with the same values.
     const values = new Function('extra', `${out}\nreturn [a, b, c, d];`)({ description: undefined });
-    expect(values).toEqual([{ on: { GO: 'b' } }, { on: { X: {} }, tags: ['t'] }, { target: 'd' }, { after: 'e', label: '✓ done' }]);
+    expect(values).toEqual([
+      { on: { GO: 'b' } },
+      { on: { X: {} }, tags: ['t'] },
+      { target: 'd' },
+      { after: 'e', label: '✓ done' },
+    ]);
   });
 
   it('takes out of the root chart only its descriptions', () => {
@@ -35,7 +40,9 @@ describe('charts without their descriptions (production bundle)', () => {
     const out = withoutDescriptions(source, file);
     expect(source).toMatch(/description: '/);
     expect(out).not.toMatch(/description: '/);
-    expect(out.split('\n').filter((l) => l.includes('invoke:')).length).toBe(source.split('\n').filter((l) => l.includes('invoke:')).length);
+    expect(out.split('\n').filter((l) => l.includes('invoke:')).length).toBe(
+      source.split('\n').filter((l) => l.includes('invoke:')).length,
+    );
   });
 
   it('takes out of a step module its chart’s documentation, and keeps what the app runs', async () => {

@@ -28,7 +28,11 @@ export function withoutStepDocumentation(source: string, fileName: string): stri
   return withoutProperties(source, fileName, (name) => STEP_DOCUMENTATION.includes(name));
 }
 
-function withoutProperties(source: string, fileName: string, cut: (name: string, plainText: boolean) => boolean): string {
+function withoutProperties(
+  source: string,
+  fileName: string,
+  cut: (name: string, plainText: boolean) => boolean,
+): string {
   const { program } = parseSync(fileName, source, { lang: 'ts' });
   const cuts: Array<[number, number]> = [];
   new Visitor({

@@ -37,12 +37,14 @@ const otherCharts: Chart[] = [
   {
     machine: basketMachine,
     file: 'machines/basket/basket.machine.ts',
-    placement: "Invoked by the root on the `basket` step (systemId `basket`); reports failures to the root as `NOTICE_RAISED`.",
+    placement:
+      'Invoked by the root on the `basket` step (systemId `basket`); reports failures to the root as `NOTICE_RAISED`.',
   },
   {
     machine: countdownMachine,
     file: 'machines/countdown/countdown.machine.ts',
-    placement: 'Spawned by the root with the first hold (a reservation made, or a sale resumed past it; action `startClock`), as `countdown`; sends `COUNTDOWN_EXPIRED` to the root.',
+    placement:
+      'Spawned by the root with the first hold (a reservation made, or a sale resumed past it; action `startClock`), as `countdown`; sends `COUNTDOWN_EXPIRED` to the root.',
   },
   {
     machine: stepSaverMachine,
@@ -90,7 +92,12 @@ function section({ machine, file, placement }: Chart): string {
   }
   const described = stateDescriptions(machine);
   if (described.length) {
-    lines.push('| State | Purpose |', '| --- | --- |', ...described.map((s) => `| \`${s.path}\` | ${s.description} |`), '');
+    lines.push(
+      '| State | Purpose |',
+      '| --- | --- |',
+      ...described.map((s) => `| \`${s.path}\` | ${s.description} |`),
+      '',
+    );
   }
   return lines.join('\n');
 }
@@ -99,7 +106,11 @@ function section({ machine, file, placement }: Chart): string {
 export async function allCharts(): Promise<Chart[]> {
   const [root, basket, ...rest] = otherCharts;
   const steps = await Promise.all(
-    stepCharts().map(async (chart) => ({ machine: await chart.definition(), file: chart.file, placement: chart.placement })),
+    stepCharts().map(async (chart) => ({
+      machine: await chart.definition(),
+      file: chart.file,
+      placement: chart.placement,
+    })),
   );
   return [root!, basket!, ...steps, ...rest];
 }
@@ -125,7 +136,7 @@ export async function generate(): Promise<string> {
     "  and `statecharts/all.stately.ts` the root with every child. In Stately, 'Import from code' and paste",
     '  the file: it opens as it is. `npm run charts` writes them, `npm run charts:check` (in `npm test`)',
     '  fails when one is stale.',
-    "- From the running app in demo mode: `/dev/statecharts/` lists the same files to copy, and the",
+    '- From the running app in demo mode: `/dev/statecharts/` lists the same files to copy, and the',
     "  checkout's 'Copy for Stately' button (shown with `?inspect`) copies the root with every child.",
     '',
     '## A step and its chart',

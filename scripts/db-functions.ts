@@ -40,14 +40,19 @@ if (changes.length === 0) {
 console.log(changes.map(describe).join('\n'));
 const failing = changes.filter((c) => typeof c.change !== 'string');
 if (check || failing.length > 0) {
-  if (failing.length > 0) console.error('A file that does not run cannot become a migration: fix it first (a changed argument list needs a DROP FUNCTION of its own).');
+  if (failing.length > 0)
+    console.error(
+      'A file that does not run cannot become a migration: fix it first (a changed argument list needs a DROP FUNCTION of its own).',
+    );
   process.exit(1);
 }
 
 const sources = new Map(functionSources().map((s) => [s.name, s.text]));
 const name = nameArg ?? `functions_${changes.map((c) => c.name).join('_')}`.slice(0, 60);
 execFileSync('npx', ['drizzle-kit', 'generate', '--custom', `--name=${name}`], { stdio: 'inherit' });
-const journal = JSON.parse(readFileSync(path.join(migrationsFolder, 'meta/_journal.json'), 'utf8')) as { entries: { tag: string }[] };
+const journal = JSON.parse(readFileSync(path.join(migrationsFolder, 'meta/_journal.json'), 'utf8')) as {
+  entries: { tag: string }[];
+};
 const tag = journal.entries.at(-1)!.tag;
 const file = path.join(migrationsFolder, `${tag}.sql`);
 writeFileSync(file, changes.map((c) => sources.get(c.name)!.trimEnd()).join(STATEMENT_BREAKPOINT) + '\n');

@@ -10,7 +10,10 @@
 import type { Plugin } from 'vite';
 
 /** The chunks a chunk's dynamic imports need at once: each imported chunk and what it imports statically. */
-export function startChunks(bundle: Record<string, { type: string; imports?: string[]; dynamicImports?: string[] }>, entry: string): string[] {
+export function startChunks(
+  bundle: Record<string, { type: string; imports?: string[]; dynamicImports?: string[] }>,
+  entry: string,
+): string[] {
   const found = new Set<string>();
   const add = (file: string) => {
     const chunk = bundle[file];
@@ -38,7 +41,9 @@ export function entryAfterPaint(): Plugin {
         if (!match) throw new Error('index.html has no module entry script to defer');
         const entry = match[1]!;
         const preloads = [...html.matchAll(PRELOAD)].map((m) => m[1]!);
-        const starts = ctx.bundle ? startChunks(ctx.bundle as never, entry.replace(/^\//, '')).map((file) => `/${file}`) : [];
+        const starts = ctx.bundle
+          ? startChunks(ctx.bundle as never, entry.replace(/^\//, '')).map((file) => `/${file}`)
+          : [];
         const chunks = [...new Set([...preloads, ...starts])].filter((file) => file !== entry);
         const meta = `<meta name="app-entry" content="${entry}" data-preload="${chunks.join(' ')}">`;
         return html.replace(PRELOAD, '').replace(match[0], `${meta}<script>${ENTRY_LOADER}</script>`);

@@ -12,6 +12,7 @@ describe('import circles', () => {
   });
 
   it('none in the server, the contract, the charts, the catalogue code or the shared UI', async () => {
-    for (const folder of ['server', 'contract', 'machines', 'i18n', 'ui']) expect(await importCirclesIn(folder), folder).toEqual([]);
+    for (const folder of ['server', 'contract', 'machines', 'i18n', 'ui'])
+      expect(await importCirclesIn(folder), folder).toEqual([]);
   });
 });

@@ -16,7 +16,8 @@ const all = readdirSync(path.join(root, 'machines')).filter(
 );
 const asked = process.argv.slice(2);
 const machines = asked.length ? asked : all;
-for (const name of machines) if (!all.includes(name)) throw new Error(`No machine folder '${name}' (have: ${all.join(', ')})`);
+for (const name of machines)
+  if (!all.includes(name)) throw new Error(`No machine folder '${name}' (have: ${all.join(', ')})`);
 
 interface Report {
   files: Record<string, { mutants: Array<{ status: string }> }>;

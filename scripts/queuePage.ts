@@ -42,7 +42,10 @@ export function queuePage(): Plugin {
           emptyOutDir: false,
           sourcemap: false,
           modulePreload: { polyfill: false },
-          rollupOptions: { input: { queue: 'queue.html' }, output: { entryFileNames: 'assets/queue-[hash].js', chunkFileNames: 'assets/queue-[name]-[hash].js' } },
+          rollupOptions: {
+            input: { queue: 'queue.html' },
+            output: { entryFileNames: 'assets/queue-[hash].js', chunkFileNames: 'assets/queue-[name]-[hash].js' },
+          },
         },
       });
     },

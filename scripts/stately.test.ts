@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { createActor, createMachine, type AnyStateMachine, type AnyStateNode, type AnyTransitionDefinition } from 'xstate';
+import {
+  createActor,
+  createMachine,
+  type AnyStateMachine,
+  type AnyStateNode,
+  type AnyTransitionDefinition,
+} from 'xstate';
 import { getAdjacencyMap } from 'xstate/graph';
 import { checkoutMachine } from '../machines/checkout/checkout.machine';
 import { allCharts } from './charts';
@@ -40,12 +46,16 @@ function delayKey(machine: AnyStateMachine, t: AnyTransitionDefinition, delayOf:
 function shape(machine: AnyStateMachine, delayOf: (name: string) => number) {
   const nodes = nodesOf(machine);
   const transitions = nodes.flatMap((node) =>
-    [...node.transitions.values(), node.always ?? []].flat().map(
-      (t: AnyTransitionDefinition, index) =>
-        `${node.id} ${t.eventType || 'always'} #${index} [${guardKey(t.guard)}] ${delayKey(machine, t, delayOf)} -> ${(t.target ?? [])
-          .map((target: AnyStateNode) => target.id)
-          .join(',')}`,
-    ),
+    [...node.transitions.values(), node.always ?? []]
+      .flat()
+      .map(
+        (t: AnyTransitionDefinition, index) =>
+          `${node.id} ${t.eventType || 'always'} #${index} [${guardKey(t.guard)}] ${delayKey(machine, t, delayOf)} -> ${(
+            t.target ?? []
+          )
+            .map((target: AnyStateNode) => target.id)
+            .join(',')}`,
+      ),
   );
   return { states: nodes.map((node) => `${node.id} ${node.type}`), transitions: transitions.sort() };
 }
@@ -74,63 +84,69 @@ describe('the files for the Stately editor', () => {
     }
   });
 
-  describe.each(machines.map((machine) => [machine.id, machine] as const))('%s, read back from the generated file', (id, machine) => {
-    const exported = () => opened[`${id}Machine`]!;
+  describe.each(machines.map((machine) => [machine.id, machine] as const))(
+    '%s, read back from the generated file',
+    (id, machine) => {
+      const exported = () => opened[`${id}Machine`]!;
 
-    it('has the same states, transitions, guards and delays as the machine', () => {
-      const real = (machine.implementations.delays ?? {}) as Record<string, unknown>;
-      const realDelay = (name: string) => (typeof real[name] === 'number' ? (real[name] as number) : delayValue(machine, name));
-      const exportedDelay = (name: string) => (exported().implementations.delays as Record<string, number>)[name]!;
-      expect(shape(exported(), exportedDelay)).toEqual(shape(machine, realDelay));
-      for (const [name, value] of Object.entries(real)) {
-        if (typeof value === 'number') expect(exportedDelay(name), `${id} delay ${name}`).toBe(value);
-        else expect(exportedDelay(name), `${id} delay ${name}`).toBeGreaterThan(0);
-      }
-    });
-
-    it('names every guard and implements every name it uses', () => {
-      const used = namesUsed(exported().config);
-      const implemented = exported().implementations as unknown as Record<string, Record<string, unknown>>;
-      for (const kind of ['guards', 'actions', 'actors', 'delays'] as const) {
-        for (const name of used[kind]) expect(implemented[kind]?.[name], `${id}: ${kind} ${name}`).toBeDefined();
-      }
-      for (const node of nodesOf(machine)) {
-        for (const t of [...node.transitions.values(), node.always ?? []].flat()) {
-          expect(typeof t.guard, `${node.id} ${t.eventType}`).not.toBe('function');
+      it('has the same states, transitions, guards and delays as the machine', () => {
+        const real = (machine.implementations.delays ?? {}) as Record<string, unknown>;
+        const realDelay = (name: string) =>
+          typeof real[name] === 'number' ? (real[name] as number) : delayValue(machine, name);
+        const exportedDelay = (name: string) => (exported().implementations.delays as Record<string, number>)[name]!;
+        expect(shape(exported(), exportedDelay)).toEqual(shape(machine, realDelay));
+        for (const [name, value] of Object.entries(real)) {
+          if (typeof value === 'number') expect(exportedDelay(name), `${id} delay ${name}`).toBe(value);
+          else expect(exportedDelay(name), `${id} delay ${name}`).toBeGreaterThan(0);
         }
-      }
-    });
+      });
 
-    it('starts bare and takes every event it names without a missing implementation', () => {
-      const actor = createActor(exported());
-      const errors: unknown[] = [];
-      actor.subscribe({ error: (error) => errors.push(error) });
-      actor.start();
-      expect(actor.getSnapshot().status).not.toBe('error');
-      actor.stop();
-      const events = eventTypes(machine).map((type) => ({ type }));
-      // Every state reachable bare (guards answering no), each given every event the chart names.
-      // (Without system ids: the traversal keeps every actor it makes in one system.)
-      const bare = createMachine(withoutSystemIds(exported().config) as never, exported().implementations as never);
-      const map = getAdjacencyMap(bare, {
-        events: events as never,
-        serializeState: (s: { value: unknown }) => JSON.stringify(s.value),
-        limit: 5000,
-      } as never);
-      expect(Object.keys(map).length).toBeGreaterThan(0);
-      expect(errors).toEqual([]);
-      for (const { state } of Object.values(map) as Array<{ state: { status: string; error?: unknown } }>) {
-        expect(state.status, show(state.error)).not.toBe('error');
-      }
-    });
-  });
+      it('names every guard and implements every name it uses', () => {
+        const used = namesUsed(exported().config);
+        const implemented = exported().implementations as unknown as Record<string, Record<string, unknown>>;
+        for (const kind of ['guards', 'actions', 'actors', 'delays'] as const) {
+          for (const name of used[kind]) expect(implemented[kind]?.[name], `${id}: ${kind} ${name}`).toBeDefined();
+        }
+        for (const node of nodesOf(machine)) {
+          for (const t of [...node.transitions.values(), node.always ?? []].flat()) {
+            expect(typeof t.guard, `${node.id} ${t.eventType}`).not.toBe('function');
+          }
+        }
+      });
+
+      it('starts bare and takes every event it names without a missing implementation', () => {
+        const actor = createActor(exported());
+        const errors: unknown[] = [];
+        actor.subscribe({ error: (error) => errors.push(error) });
+        actor.start();
+        expect(actor.getSnapshot().status).not.toBe('error');
+        actor.stop();
+        const events = eventTypes(machine).map((type) => ({ type }));
+        // Every state reachable bare (guards answering no), each given every event the chart names.
+        // (Without system ids: the traversal keeps every actor it makes in one system.)
+        const bare = createMachine(withoutSystemIds(exported().config) as never, exported().implementations as never);
+        const map = getAdjacencyMap(bare, {
+          events: events as never,
+          serializeState: (s: { value: unknown }) => JSON.stringify(s.value),
+          limit: 5000,
+        } as never);
+        expect(Object.keys(map).length).toBeGreaterThan(0);
+        expect(errors).toEqual([]);
+        for (const { state } of Object.values(map) as Array<{ state: { status: string; error?: unknown } }>) {
+          expect(state.status, show(state.error)).not.toBe('error');
+        }
+      });
+    },
+  );
 
   it("show the root's spawned children where they start: the step saver at the start, the hold's clock with the first hold", () => {
     const actions = checkoutMachine.implementations.actions as Record<string, unknown>;
     expect(spawnedBy(actions.spawnStepSaver)).toEqual([{ src: 'stepSaver', id: 'stepSaver', systemId: 'stepSaver' }]);
     expect(spawnedBy(actions.startClock)).toEqual([{ src: 'countdown', id: 'countdown' }]);
     const root = opened.checkoutMachine!;
-    expect(root.config.entry).toEqual([{ type: 'spawnStepSaver', params: { spawns: 'stepSaver', id: 'stepSaver', systemId: 'stepSaver' } }]);
+    expect(root.config.entry).toEqual([
+      { type: 'spawnStepSaver', params: { spawns: 'stepSaver', id: 'stepSaver', systemId: 'stepSaver' } },
+    ]);
     expect(files.get('checkout.stately.ts')!.match(/"spawns": "countdown"/g)?.length).toBe(
       JSON.stringify(checkoutMachine.config).match(/"startClock"/g)?.length,
     );
@@ -139,7 +155,8 @@ describe('the files for the Stately editor', () => {
   it('keeps a context-computed delay at a stated value only where the starting context has none', () => {
     for (const [id, delays] of Object.entries(CONTEXT_DELAYS)) {
       const machine = machines.find((m) => m.id === id)!;
-      for (const name of Object.keys(delays)) expect(typeof (machine.implementations.delays as Record<string, unknown>)[name]).toBe('function');
+      for (const name of Object.keys(delays))
+        expect(typeof (machine.implementations.delays as Record<string, unknown>)[name]).toBe('function');
     }
   });
 
@@ -153,11 +170,15 @@ describe('the files for the Stately editor', () => {
 function withoutSystemIds(config: unknown): unknown {
   if (Array.isArray(config)) return config.map(withoutSystemIds);
   if (!config || typeof config !== 'object') return config;
-  return Object.fromEntries(Object.entries(config).filter(([key]) => key !== 'systemId').map(([key, value]) => [key, withoutSystemIds(value)]));
+  return Object.fromEntries(
+    Object.entries(config)
+      .filter(([key]) => key !== 'systemId')
+      .map(([key, value]) => [key, withoutSystemIds(value)]),
+  );
 }
 
 function show(value: unknown): string {
-  return value instanceof Error ? value.message : JSON.stringify(value) ?? '';
+  return value instanceof Error ? value.message : (JSON.stringify(value) ?? '');
 }
 
 describe('reports/paths.json (written and checked by the walks)', () => {
@@ -170,7 +191,8 @@ describe('reports/paths.json (written and checked by the walks)', () => {
       // Over the chart's own states, the bound is the chart's count less the paths stated impossible
       // (each group with its reason); a projection of its own states why its count differs.
       const impossible = (entry.unreachable ?? []).reduce((sum, group) => sum + group.paths, 0);
-      if (entry.projection === 'the state value' || entry.projection === 'each region of the state value') expect(entry.bound + impossible, name).toBe(entry.chartPaths);
+      if (entry.projection === 'the state value' || entry.projection === 'each region of the state value')
+        expect(entry.bound + impossible, name).toBe(entry.chartPaths);
     }
   });
 });

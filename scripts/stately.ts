@@ -67,19 +67,40 @@ type Enqueue = Record<string, unknown> & ((...args: unknown[]) => void);
 /** The children an action implementation spawns: a `spawnChild`, or the ones an `enqueueActions` enqueues. */
 export function spawnedBy(action: unknown): SpawnedChild[] {
   if (typeof action !== 'function') return [];
-  const fn = action as { type?: string; src?: unknown; id?: unknown; systemId?: unknown; collect?: (args: unknown, params: unknown) => void };
+  const fn = action as {
+    type?: string;
+    src?: unknown;
+    id?: unknown;
+    systemId?: unknown;
+    collect?: (args: unknown, params: unknown) => void;
+  };
   if (fn.type === 'xstate.spawnChild' && typeof fn.src === 'string') {
-    return [{ src: fn.src, ...(typeof fn.id === 'string' ? { id: fn.id } : {}), ...(typeof fn.systemId === 'string' ? { systemId: fn.systemId } : {}) }];
+    return [
+      {
+        src: fn.src,
+        ...(typeof fn.id === 'string' ? { id: fn.id } : {}),
+        ...(typeof fn.systemId === 'string' ? { systemId: fn.systemId } : {}),
+      },
+    ];
   }
   if (fn.type === 'xstate.enqueueActions' && fn.collect) {
     const found: SpawnedChild[] = [];
     const enqueue = (() => {}) as Enqueue;
-    for (const name of ['assign', 'cancel', 'emit', 'log', 'raise', 'sendParent', 'sendTo', 'stopChild']) enqueue[name] = () => {};
+    for (const name of ['assign', 'cancel', 'emit', 'log', 'raise', 'sendParent', 'sendTo', 'stopChild'])
+      enqueue[name] = () => {};
     enqueue.spawnChild = (src: unknown, options?: { id?: string; systemId?: string }) => {
-      if (typeof src === 'string') found.push({ src, ...(options?.id ? { id: options.id } : {}), ...(options?.systemId ? { systemId: options.systemId } : {}) });
+      if (typeof src === 'string')
+        found.push({
+          src,
+          ...(options?.id ? { id: options.id } : {}),
+          ...(options?.systemId ? { systemId: options.systemId } : {}),
+        });
     };
     try {
-      fn.collect({ context: {}, event: { type: '' }, enqueue, check: () => true, self: undefined, system: undefined }, undefined);
+      fn.collect(
+        { context: {}, event: { type: '' }, enqueue, check: () => true, self: undefined, system: undefined },
+        undefined,
+      );
     } catch {
       // An action that needs a context to decide spawns nothing we can name.
     }
@@ -90,8 +111,14 @@ export function spawnedBy(action: unknown): SpawnedChild[] {
 
 /** Every name the config uses, by kind: what the stand-ins must implement. */
 export function namesUsed(config: unknown) {
-  const names = { guards: new Set<string>(), actions: new Set<string>(), actors: new Set<string>(), delays: new Set<string>() };
-  const typeOf = (item: unknown) => (typeof item === 'string' ? item : item && typeof item === 'object' ? (item as { type?: unknown }).type : undefined);
+  const names = {
+    guards: new Set<string>(),
+    actions: new Set<string>(),
+    actors: new Set<string>(),
+    delays: new Set<string>(),
+  };
+  const typeOf = (item: unknown) =>
+    typeof item === 'string' ? item : item && typeof item === 'object' ? (item as { type?: unknown }).type : undefined;
   const visit = (value: unknown, key: string | undefined) => {
     if (Array.isArray(value)) {
       for (const item of value) visit(item, key);
@@ -109,7 +136,8 @@ export function namesUsed(config: unknown) {
     }
     if (key === 'src' && typeof value === 'string') names.actors.add(value);
     if (!value || typeof value !== 'object') return;
-    if (key === 'after') for (const delay of Object.keys(value)) if (Number.isNaN(Number(delay))) names.delays.add(delay);
+    if (key === 'after')
+      for (const delay of Object.keys(value)) if (Number.isNaN(Number(delay))) names.delays.add(delay);
     for (const [k, v] of Object.entries(value)) visit(v, k);
   };
   visit(config, undefined);
@@ -123,7 +151,8 @@ export function delayValue(machine: AnyStateMachine, name: string): number {
   const delay = (machine.implementations.delays as Record<string, unknown>)[name];
   if (typeof delay === 'number') return delay;
   if (typeof delay === 'function') {
-    const context = typeof machine.config.context === 'object' && machine.config.context !== null ? machine.config.context : {};
+    const context =
+      typeof machine.config.context === 'object' && machine.config.context !== null ? machine.config.context : {};
     let value: unknown;
     try {
       value = delay({ context, event: { type: '' } }, undefined);
@@ -131,7 +160,9 @@ export function delayValue(machine: AnyStateMachine, name: string): number {
       value = undefined;
     }
     if (typeof value === 'number' && Number.isFinite(value) && value >= 0) return value;
-    throw new Error(`${machine.id}: the delay '${name}' has no value for the starting context: state one in CONTEXT_DELAYS`);
+    throw new Error(
+      `${machine.id}: the delay '${name}' has no value for the starting context: state one in CONTEXT_DELAYS`,
+    );
   }
   throw new Error(`${machine.id}: the delay '${name}' is not implemented`);
 }
@@ -146,14 +177,27 @@ function configWithSpawns(machine: AnyStateMachine): unknown {
   }
   if (!spawns.size) return config;
   const mark = (item: unknown): unknown => {
-    const type = typeof item === 'string' ? item : item && typeof item === 'object' ? (item as { type?: unknown }).type : undefined;
+    const type =
+      typeof item === 'string'
+        ? item
+        : item && typeof item === 'object'
+          ? (item as { type?: unknown }).type
+          : undefined;
     const children = typeof type === 'string' ? spawns.get(type) : undefined;
     if (!children) return item;
     const [child] = children;
-    return { type, params: { spawns: child!.src, ...(child!.id ? { id: child!.id } : {}), ...(child!.systemId ? { systemId: child!.systemId } : {}) } };
+    return {
+      type,
+      params: {
+        spawns: child!.src,
+        ...(child!.id ? { id: child!.id } : {}),
+        ...(child!.systemId ? { systemId: child!.systemId } : {}),
+      },
+    };
   };
   const visit = (value: unknown, key: string | undefined): unknown => {
-    if (key === 'actions' || key === 'entry' || key === 'exit') return Array.isArray(value) ? value.map(mark) : mark(value);
+    if (key === 'actions' || key === 'entry' || key === 'exit')
+      return Array.isArray(value) ? value.map(mark) : mark(value);
     if (Array.isArray(value)) return value.map((item) => visit(item, key));
     if (!value || typeof value !== 'object') return value;
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, visit(v, k)]));
@@ -172,7 +216,8 @@ function assertNamedGuards(machine: AnyStateMachine) {
     if (value && typeof value === 'object') for (const [k, v] of Object.entries(value)) visit(v, `${path}.${k}`);
   };
   visit(machine.config, machine.id);
-  if (found.length) throw new Error(`Name these guards and actions in setup(), or the Stately export loses them: ${found.join(', ')}`);
+  if (found.length)
+    throw new Error(`Name these guards and actions in setup(), or the Stately export loses them: ${found.join(', ')}`);
 }
 
 function implementationsText(machine: AnyStateMachine, config: unknown): string {
@@ -183,10 +228,22 @@ function implementationsText(machine: AnyStateMachine, config: unknown): string 
     if (!entries.length) return;
     lines.push(`  ${kind}: {`, ...entries.map((entry) => `    ${entry},`), '  },');
   };
-  block('guards', sorted(names.guards).map((name) => `${JSON.stringify(name)}: () => false`));
-  block('actions', sorted(names.actions).map((name) => `${JSON.stringify(name)}: () => {}`));
-  block('actors', sorted(names.actors).map((name) => `${JSON.stringify(name)}: waiting`));
-  block('delays', sorted(names.delays).map((name) => `${JSON.stringify(name)}: ${delayValue(machine, name)}`));
+  block(
+    'guards',
+    sorted(names.guards).map((name) => `${JSON.stringify(name)}: () => false`),
+  );
+  block(
+    'actions',
+    sorted(names.actions).map((name) => `${JSON.stringify(name)}: () => {}`),
+  );
+  block(
+    'actors',
+    sorted(names.actors).map((name) => `${JSON.stringify(name)}: waiting`),
+  );
+  block(
+    'delays',
+    sorted(names.delays).map((name) => `${JSON.stringify(name)}: ${delayValue(machine, name)}`),
+  );
   lines.push('}');
   return lines.join('\n');
 }
@@ -201,7 +258,10 @@ function machineText(machine: AnyStateMachine): string {
 export function statelyFiles(machines: AnyStateMachine[]): Map<string, string> {
   const files = new Map<string, string>();
   for (const machine of machines) {
-    files.set(`${machine.id}.stately.ts`, `${header(`The '${machine.id}' machine.`)}\n${waitingActor}\n${machineText(machine)}`);
+    files.set(
+      `${machine.id}.stately.ts`,
+      `${header(`The '${machine.id}' machine.`)}\n${waitingActor}\n${machineText(machine)}`,
+    );
   }
   const root = machines[0];
   files.set(
@@ -226,6 +286,7 @@ export function staleStatelyFiles(folder: string, files: Map<string, string>): s
 
 export function writeStatelyFiles(folder: string, files: Map<string, string>): void {
   mkdirSync(folder, { recursive: true });
-  for (const name of readdirSync(folder)) if (name.endsWith('.stately.ts') && !files.has(name)) rmSync(join(folder, name));
+  for (const name of readdirSync(folder))
+    if (name.endsWith('.stately.ts') && !files.has(name)) rmSync(join(folder, name));
   for (const [name, text] of files) writeFileSync(join(folder, name), text);
 }

@@ -13,7 +13,8 @@ const keyName = (node) => (node.key?.type === 'Identifier' ? node.key.name : nod
 export const strykerPlugins = [
   declareValuePlugin(PluginKind.Ignore, 'ChartDocumentation', {
     shouldIgnore(path) {
-      if (path.isObjectProperty() && keyName(path.node) === 'description') return 'A description is documentation only.';
+      if (path.isObjectProperty() && keyName(path.node) === 'description')
+        return 'A description is documentation only.';
       if (
         path.isObjectProperty() &&
         keyName(path.node) === 'types' &&

@@ -23,10 +23,19 @@ const results = await Promise.all(
         let output = '';
         child.stdout.on('data', (c: Buffer) => (output += c.toString()));
         child.stderr.on('data', (c: Buffer) => (output += c.toString()));
-        child.once('error', (err) => resolve({ name, code: 1, output: `${output}${String(err)}\n`, seconds: (performance.now() - started) / 1000 }));
+        child.once('error', (err) =>
+          resolve({
+            name,
+            code: 1,
+            output: `${output}${String(err)}\n`,
+            seconds: (performance.now() - started) / 1000,
+          }),
+        );
         child.once('exit', (code, signal) => {
           const seconds = (performance.now() - started) / 1000;
-          console.log(`\n── npm run ${name}: ${code === 0 ? 'passed' : `failed (${signal ?? code})`} in ${seconds.toFixed(0)} s`);
+          console.log(
+            `\n── npm run ${name}: ${code === 0 ? 'passed' : `failed (${signal ?? code})`} in ${seconds.toFixed(0)} s`,
+          );
           if (output.trim()) process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
           resolve({ name, code: code ?? 1, output, seconds });
         });

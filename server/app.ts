@@ -36,7 +36,13 @@ import { sandbox } from './routes/sandbox/index.ts';
 import { STYLE } from './views/html.ts';
 import type { Mailer } from './mail/index.ts';
 import { ENTRY_LOADER } from '../contract/entryLoader.ts';
-import { buildProviders, type BankWiring, type PaymentWiring, type PlanWiring, type Providers } from './providers/index.ts';
+import {
+  buildProviders,
+  type BankWiring,
+  type PaymentWiring,
+  type PlanWiring,
+  type Providers,
+} from './providers/index.ts';
 import { registerLocale } from './http/locale.ts';
 
 z.config(z.locales.en());
@@ -75,7 +81,13 @@ export async function buildApp(deps: {
     // The HTTP server Fastify would make itself (its timeouts included), with the fast path in front.
     serverFactory: (handler, given) => {
       // Fastify gives its options with their defaults filled in.
-      const options = given as { http?: ServerOptions; keepAliveTimeout: number; requestTimeout: number; connectionTimeout: number; maxRequestsPerSocket: number };
+      const options = given as {
+        http?: ServerOptions;
+        keepAliveTimeout: number;
+        requestTimeout: number;
+        connectionTimeout: number;
+        maxRequestsPerSocket: number;
+      };
       const server = createServer(options.http ?? {}, (req, res) => {
         if (fastPath?.(req, res)) return;
         handler(req, res);
@@ -86,10 +98,14 @@ export async function buildApp(deps: {
       if (options.maxRequestsPerSocket > 0) server.maxRequestsPerSocket = options.maxRequestsPerSocket;
       return server;
     },
-    logger: deps.logger === false ? false : { level: config.logLevel, ...(deps.logStream ? { stream: deps.logStream } : {}) },
+    logger:
+      deps.logger === false ? false : { level: config.logLevel, ...(deps.logStream ? { stream: deps.logStream } : {}) },
     bodyLimit: BODY_LIMIT,
     // A hop count trusts that many proxies in front, as proxy-addr counts them.
-    trustProxy: typeof config.trustProxy === 'number' ? ((_address: string, hop: number) => hop < (config.trustProxy as number)) : config.trustProxy,
+    trustProxy:
+      typeof config.trustProxy === 'number'
+        ? (_address: string, hop: number) => hop < (config.trustProxy as number)
+        : config.trustProxy,
     routerOptions: {
       ignoreTrailingSlash: true,
       maxParamLength: 200,
@@ -214,7 +230,8 @@ function allowedMethods(app: FastifyInstance): (url: string) => string[] {
   const routes: { pattern: RegExp; methods: Set<string> }[] = [];
   const normal = (url: string) => (url.length > 1 && url.endsWith('/') ? url.slice(0, -1) : url);
   app.addHook('onRoute', (route) => {
-    if (route.url.includes('*') || route.config?.everyPath || (route.schema as { hide?: boolean } | undefined)?.hide) return;
+    if (route.url.includes('*') || route.config?.everyPath || (route.schema as { hide?: boolean } | undefined)?.hide)
+      return;
     const source = normal(route.url)
       .split('/')
       .map((part) => (part.startsWith(':') ? '[^/]+' : part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))

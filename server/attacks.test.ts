@@ -40,9 +40,19 @@ const CARD = { number: SANDBOX_CARDS.success, expiry: '12/34', cvc: '123' };
 /** The deployment the production server copies: nginx on the same host, in front of a server on loopback. */
 const BEHIND_PROXY = { NODE_ENV: 'prod', HOST: '127.0.0.1', TRUST_PROXY: '1', PUBLIC_URL };
 /** What a test run needs of every server: quiet logs, no rate limit in the way, and a cheap proof of work (the captcha is not what is attacked). */
-const QUIET = { CAPTCHA: 'never', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '100000', ALTCHA_MAX_NUMBER: '1000', ACCOMMODATION_MAP_URL: 'none' };
+const QUIET = {
+  CAPTCHA: 'never',
+  LOG_LEVEL: 'silent',
+  RATE_LIMIT_PER_MINUTE: '100000',
+  ALTCHA_MAX_NUMBER: '1000',
+  ACCOMMODATION_MAP_URL: 'none',
+};
 
-const STRIPE_KEYS = { STRIPE_PUBLISHABLE_KEY: 'pk_test_attacks', STRIPE_SECRET_KEY: 'sk_test_attacks', STRIPE_WEBHOOK_SECRET: 'whsec_attacks' };
+const STRIPE_KEYS = {
+  STRIPE_PUBLISHABLE_KEY: 'pk_test_attacks',
+  STRIPE_SECRET_KEY: 'sk_test_attacks',
+  STRIPE_WEBHOOK_SECRET: 'whsec_attacks',
+};
 
 /** TrueLayer's side: our signing key, its webhook key and the replies its API gives. */
 const ours = generateKeyPairSync('ec', { namedCurve: 'secp521r1' });
@@ -61,11 +71,13 @@ const WEBHOOK_PATH = '/ajax/checkout/truelayer/webhook';
 function truelayerFetch(): typeof fetch {
   const jwk = { ...(theirs.publicKey.export({ format: 'jwk' }) as JsonWebKey), kid: 'tl-key-1' };
   let created = 0;
-  const reply = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+  const reply = (body: unknown, status = 200) =>
+    new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
   return (async (input: string | URL | Request, init?: RequestInit) => {
     const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
     if (!/truelayer/.test(url)) return fetch(input, init);
-    if (url.endsWith('/connect/token')) return reply({ access_token: 'tl-token', expires_in: 3600, token_type: 'Bearer', scope: 'payments' });
+    if (url.endsWith('/connect/token'))
+      return reply({ access_token: 'tl-token', expires_in: 3600, token_type: 'Bearer', scope: 'payments' });
     if (url === JKU) return reply({ keys: [jwk] });
     if (url.endsWith('/v3/payments') && init?.method === 'POST') {
       const id = `tl-attack-${++created}`;
@@ -80,7 +92,9 @@ function truelayerFetch(): typeof fetch {
 /** TrueLayer's signature of a webhook (Tl-Signature v2, ES512, detached), over its path, its signed time and its body. */
 function signAsTruelayer(key: KeyObject, timestamp: string, body: string): string {
   const b64url = (data: string | Buffer) => Buffer.from(data).toString('base64url');
-  const header = b64url(JSON.stringify({ alg: 'ES512', kid: 'tl-key-1', tl_version: '2', tl_headers: 'X-Tl-Webhook-Timestamp', jku: JKU }));
+  const header = b64url(
+    JSON.stringify({ alg: 'ES512', kid: 'tl-key-1', tl_version: '2', tl_headers: 'X-Tl-Webhook-Timestamp', jku: JKU }),
+  );
   const payload = b64url(`POST ${WEBHOOK_PATH}\nX-Tl-Webhook-Timestamp: ${timestamp}\n${body}`);
   return `${header}..${b64url(sign('sha512', Buffer.from(`${header}.${payload}`), { key, dsaEncoding: 'ieee-p1363' }))}`;
 }
@@ -113,20 +127,34 @@ describe.each(cases)('attacks from outside on %s, on a %s server', (driver, kind
                 method: 'POST',
                 url: '/ajax/checkout/stripe/webhook/',
                 payload,
-                headers: { 'content-type': 'application/json', 'stripe-signature': signature, 'x-forwarded-proto': 'https' },
+                headers: {
+                  'content-type': 'application/json',
+                  'stripe-signature': signature,
+                  'x-forwarded-proto': 'https',
+                },
               })
             ).statusCode,
         },
       });
     }
     config = production
-      ? parseConfig({ ...BEHIND_PROXY, ...QUIET, ...STRIPE_KEYS, STRIPE_API_BASE: stripe!.url, ...TRUELAYER_KEYS, SESSION_SECRET: `production-${randomUUID()}-secret` })
+      ? parseConfig({
+          ...BEHIND_PROXY,
+          ...QUIET,
+          ...STRIPE_KEYS,
+          STRIPE_API_BASE: stripe!.url,
+          ...TRUELAYER_KEYS,
+          SESSION_SECRET: `production-${randomUUID()}-secret`,
+        })
       : { ...testConfig(), bank: parseConfig(TRUELAYER_KEYS).bank };
     w = await openWorld(driver, config, { fetch: truelayerFetch() });
     // The seeded organisers whose events these attacks use sell by express checkout.
     await w.database.db
       .insert(t.organiserPaymentSettings)
-      .values([{ organiserId: w.demo.organisers.riverside, expressCheckout: true }, { organiserId: w.demo.organisers.ashcombe, expressCheckout: true }])
+      .values([
+        { organiserId: w.demo.organisers.riverside, expressCheckout: true },
+        { organiserId: w.demo.organisers.ashcombe, expressCheckout: true },
+      ])
       .onConflictDoNothing();
   }, 120_000);
   afterAll(async () => {
@@ -137,7 +165,13 @@ describe.each(cases)('attacks from outside on %s, on a %s server', (driver, kind
   const db = () => w.database.db;
   /** A browser of its own: behind the proxy, on https from an address of its own. */
   const browser = (headers: Record<string, string> = {}) =>
-    new Visitor(w.app, production ? { 'x-forwarded-proto': 'https', 'x-forwarded-for': `203.0.113.${(++n % 250) + 1}`, ...headers } : headers, production ? '127.0.0.1' : `10.41.0.${(++n % 250) + 1}`);
+    new Visitor(
+      w.app,
+      production
+        ? { 'x-forwarded-proto': 'https', 'x-forwarded-for': `203.0.113.${(++n % 250) + 1}`, ...headers }
+        : headers,
+      production ? '127.0.0.1' : `10.41.0.${(++n % 250) + 1}`,
+    );
   const address = (label: string) => `${label}-${kind}-${driver}-${++n}@example.test`;
   /** A buyer with an account and a name, signed in with the code e-mailed to them. */
   async function signedInBuyer(label: string) {
@@ -160,7 +194,11 @@ describe.each(cases)('attacks from outside on %s, on a %s server', (driver, kind
       const intent = [...stripe.intents.values()].find((i) => i.client_secret === token.client_secret)!;
       expect(await stripe.confirm(intent.id)).toMatchObject({ status: 'succeeded' });
     } else {
-      const paid = await v.request({ method: 'POST', url: '/sandbox/card/', body: new URLSearchParams({ secret: String(token.client_secret), ...CARD }).toString() });
+      const paid = await v.request({
+        method: 'POST',
+        url: '/sandbox/card/',
+        body: new URLSearchParams({ secret: String(token.client_secret), ...CARD }).toString(),
+      });
       expect(paid.statusCode).toBe(303);
     }
     expect((await v.checkout()).payment_complete).toBe(true);
@@ -181,11 +219,25 @@ describe.each(cases)('attacks from outside on %s, on a %s server', (driver, kind
   const walletOwner = async (v: Visitor) => {
     const page = await v.request({ method: 'GET', url: '/account/wallet/', headers: HTML });
     expect(page.statusCode).toBe(200);
-    return /Tickets of [^(]+\(([^)]+)\)/.exec(page.body)?.[1] ?? (page.body.includes('Sign in to see your tickets') ? null : 'unknown');
+    return (
+      /Tickets of [^(]+\(([^)]+)\)/.exec(page.body)?.[1] ??
+      (page.body.includes('Sign in to see your tickets') ? null : 'unknown')
+    );
   };
-  const ticketsOf = (saleId: string) => db().select().from(t.tickets).where(eq(t.tickets.saleId, saleId)).orderBy(t.tickets.id);
+  const ticketsOf = (saleId: string) =>
+    db().select().from(t.tickets).where(eq(t.tickets.saleId, saleId)).orderBy(t.tickets.id);
   const cookieOf = (v: Visitor, name: string) => new RegExp(`(?:^|; )${name}=([^;]*)`).exec(v.cookieHeader)?.[1];
-  const transferTo = (email: string, ticketId: number) => ({ ticket_id: ticketId, name: 'Mallory', email, qty: 1, is_gift: false, send_gift: 'Schedule' as const, delivery_date: '', delivery_time: '', message: '' });
+  const transferTo = (email: string, ticketId: number) => ({
+    ticket_id: ticketId,
+    name: 'Mallory',
+    email,
+    qty: 1,
+    is_gift: false,
+    send_gift: 'Schedule' as const,
+    delivery_date: '',
+    delivery_time: '',
+    message: '',
+  });
   const sessionCookie = production ? '__Host-hf_session' : 'hf_session';
 
   it('1. a share link’s referral cookie presented as the session signs no one in as the sharer', async () => {
@@ -222,7 +274,9 @@ describe.each(cases)('attacks from outside on %s, on a %s server', (driver, kind
       expect(await attacker().json('getUser'), cookie).toEqual({ user: null });
       expect(await walletOwner(attacker()), cookie).toBeNull();
       // Nothing of the victim's to move: there is no order in this browser.
-      const moved = await attacker().call('setTransfers', { transfers: [transferTo('mallory@example.test', w.demo.tickets.jazzGeneral)] });
+      const moved = await attacker().call('setTransfers', {
+        transfers: [transferTo('mallory@example.test', w.demo.tickets.jazzGeneral)],
+      });
       expect([moved.statusCode, moved.json()], cookie).toEqual([404, { error: TRANSFER_REFUSALS.noOrder }]);
       expect((await attacker().json('getSavedPaymentMethods')).payment_methods, cookie).toEqual([]);
     }
@@ -246,13 +300,26 @@ describe.each(cases)('attacks from outside on %s, on a %s server', (driver, kind
     const joined = await joiner.request({
       method: 'POST',
       url: '/ajax/queue/waiting-list/',
-      body: new URLSearchParams({ ticket_type_id: String(typeId), email: listed.email, quantity: '1', altcha: await solvedChallenge(joiner) }).toString(),
+      body: new URLSearchParams({
+        ticket_type_id: String(typeId),
+        email: listed.email,
+        quantity: '1',
+        altcha: await solvedChallenge(joiner),
+      }).toString(),
     });
     expect([joined.statusCode, joined.json()]).toMatchObject([200, { joined: true }]);
     // The hold lapses, and the waiting list's job offers the ticket to the listed address.
     w.clock.advance((config.checkoutTimeSeconds + 60) * 1000);
-    expect(await offerReleasedTickets(db(), waitingListMailOf(config, { transport: null, from: config.mailFrom }), w.clock.now)).toBe(1);
-    const [offerMail] = (await latestMail(db(), { recipient: listed.email })).filter((m) => m.subject.startsWith('Tickets for'));
+    expect(
+      await offerReleasedTickets(
+        db(),
+        waitingListMailOf(config, { transport: null, from: config.mailFrom }),
+        w.clock.now,
+      ),
+    ).toBe(1);
+    const [offerMail] = (await latestMail(db(), { recipient: listed.email })).filter((m) =>
+      m.subject.startsWith('Tickets for'),
+    );
     const link = /\/waiting-list\/offer\/[\w-]+\//.exec(offerMail!.body)![0];
 
     // The forwarded link, opened first by someone else: a masked address, and no sale in their browser.
@@ -266,14 +333,30 @@ describe.each(cases)('attacks from outside on %s, on a %s server', (driver, kind
     expect((await forwarded.request({ method: 'POST', url: `${link}code/`, body: '' })).statusCode).toBe(200);
     const code = await codeSentTo(db(), listed.email);
     for (const guess of [code === '000000' ? '111111' : '000000', 'abc']) {
-      const claimed = await forwarded.request({ method: 'POST', url: `${link}claim/`, body: new URLSearchParams({ code: guess }).toString() });
+      const claimed = await forwarded.request({
+        method: 'POST',
+        url: `${link}claim/`,
+        body: new URLSearchParams({ code: guess }).toString(),
+      });
       expect(claimed.statusCode, guess).toBe(400);
       expect(cookieOf(forwarded, 'hf_sale'), guess).toBeUndefined();
     }
     // Links that are no offer at all, or the offer's with its token altered, answer 404.
-    for (const bad of ['/waiting-list/offer/not-a-real-offer-token-at-all/', `${link.slice(0, -3)}xx/`, `/waiting-list/offer/${'%00'.repeat(50)}/`]) {
-      for (const [method, url] of [['GET', bad], ['POST', `${bad}code/`], ['POST', `${bad}claim/`]] as const) {
-        const res = await forwarded.request({ method, url, ...(method === 'POST' ? { body: new URLSearchParams({ code }).toString() } : {}) });
+    for (const bad of [
+      '/waiting-list/offer/not-a-real-offer-token-at-all/',
+      `${link.slice(0, -3)}xx/`,
+      `/waiting-list/offer/${'%00'.repeat(50)}/`,
+    ]) {
+      for (const [method, url] of [
+        ['GET', bad],
+        ['POST', `${bad}code/`],
+        ['POST', `${bad}claim/`],
+      ] as const) {
+        const res = await forwarded.request({
+          method,
+          url,
+          ...(method === 'POST' ? { body: new URLSearchParams({ code }).toString() } : {}),
+        });
         expect(res.statusCode, `${method} ${url}`).toBe(404);
       }
     }
@@ -281,14 +364,23 @@ describe.each(cases)('attacks from outside on %s, on a %s server', (driver, kind
     const other = await signedInBuyer('other-account');
     const refusedPage = await other.v.request({ method: 'GET', url: link, headers: HTML });
     expect([refusedPage.statusCode, refusedPage.body.includes(OFFER_OTHER_ACCOUNT_MESSAGE)]).toEqual([403, true]);
-    const refusedClaim = await other.v.request({ method: 'POST', url: `${link}claim/`, body: new URLSearchParams({ code }).toString(), headers: HTML });
+    const refusedClaim = await other.v.request({
+      method: 'POST',
+      url: `${link}claim/`,
+      body: new URLSearchParams({ code }).toString(),
+      headers: HTML,
+    });
     expect([refusedClaim.statusCode, refusedClaim.body.includes(OFFER_OTHER_ACCOUNT_MESSAGE)]).toEqual([403, true]);
     expect((await other.v.checkout()).tickets).toEqual([]);
 
     // The listed buyer claims it with the code, pays and takes delivery.
     const buyer = browser(HTML);
     await buyer.request({ method: 'POST', url: `${link}code/`, body: '' });
-    const claimed = await buyer.request({ method: 'POST', url: `${link}claim/`, body: new URLSearchParams({ code: await codeSentTo(db(), listed.email) }).toString() });
+    const claimed = await buyer.request({
+      method: 'POST',
+      url: `${link}claim/`,
+      body: new URLSearchParams({ code: await codeSentTo(db(), listed.email) }).toString(),
+    });
     expect([claimed.statusCode, claimed.headers.location]).toEqual([303, '/checkout/']);
     expect(await buyer.json('reserveTickets', {})).toMatchObject({ reserved: true });
     await payByCard(buyer);
@@ -307,7 +399,11 @@ describe.each(cases)('attacks from outside on %s, on a %s server', (driver, kind
     }
     expect(await ticketsOf(sale.id)).toEqual(paid);
     expect(await db().select().from(t.transfers).where(eq(t.transfers.saleId, sale.id))).toEqual([]);
-    expect((await db().select().from(t.payments).where(eq(t.payments.saleId, sale.id))).filter((p) => p.status === 'succeeded')).toHaveLength(1);
+    expect(
+      (await db().select().from(t.payments).where(eq(t.payments.saleId, sale.id))).filter(
+        (p) => p.status === 'succeeded',
+      ),
+    ).toHaveLength(1);
   });
 
   it('3. a queue place or admission cookie copied into other browsers gives them no turn, and an ended turn is not handed out again', async () => {
@@ -316,13 +412,27 @@ describe.each(cases)('attacks from outside on %s, on a %s server', (driver, kind
     const typeId = types[0]!.id;
     const dateId = types[0]!.eventDateId;
     const [date] = await db().select().from(t.eventDates).where(eq(t.eventDates.id, dateId));
-    await db().insert(t.eventDateQueues).values({ eventDateId: dateId, onSaleAt: new Date(w.clock.now.getTime() - 1000), maxShoppers: 100, admitPerMinute: 60, admissionSeconds: ADMISSION_SECONDS, pollSeconds: 2 });
+    await db()
+      .insert(t.eventDateQueues)
+      .values({
+        eventDateId: dateId,
+        onSaleAt: new Date(w.clock.now.getTime() - 1000),
+        maxShoppers: 100,
+        admitPerMinute: 60,
+        admissionSeconds: ADMISSION_SECONDS,
+        pollSeconds: 2,
+      });
     // The server reads its queues once a second.
     w.clock.advance(1000);
     const queued = () => browser({ accept: 'application/json' });
-    const status = async (v: Visitor) => queueStatus.parse((await v.request({ method: 'GET', url: `/ajax/queue/${dateId}/status/` })).json()).state;
+    const status = async (v: Visitor) =>
+      queueStatus.parse((await v.request({ method: 'GET', url: `/ajax/queue/${dateId}/status/` })).json()).state;
     const join = async (v: Visitor) => {
-      const joined = await v.request({ method: 'POST', url: `/ajax/queue/${dateId}/join/`, body: new URLSearchParams({ altcha: await solvedChallenge(v) }).toString() });
+      const joined = await v.request({
+        method: 'POST',
+        url: `/ajax/queue/${dateId}/join/`,
+        body: new URLSearchParams({ altcha: await solvedChallenge(v) }).toString(),
+      });
       expect(joined.statusCode, joined.body).toBe(200);
     };
     const letIn = async (v: Visitor) => {
@@ -335,7 +445,11 @@ describe.each(cases)('attacks from outside on %s, on a %s server', (driver, kind
       const v = queued();
       if (ownSession) expect((await v.add({ [w.demo.tickets.jazzGeneral]: 1 })).statusCode).toBe(200);
       const copied = names.map((name) => `${name}=${cookieOf(from, name)}`).join('; ');
-      return { v, asked: () => browser({ accept: 'application/json', cookie: [v.cookieHeader, copied].filter(Boolean).join('; ') }) };
+      return {
+        v,
+        asked: () =>
+          browser({ accept: 'application/json', cookie: [v.cookieHeader, copied].filter(Boolean).join('; ') }),
+      };
     };
 
     const buyer = queued();
@@ -348,7 +462,8 @@ describe.each(cases)('attacks from outside on %s, on a %s server', (driver, kind
     w.clock.advance(60_000);
     const back = await buyer.request({ method: 'GET', url: `/queue/${dateId}/`, headers: HTML });
     expect(back.statusCode).toBeLessThan(400);
-    for (const c of back.cookies as { name: string; maxAge?: number }[]) if (c.name === `hf_admit_${dateId}`) expect(c.maxAge).toBeLessThanOrEqual(ADMISSION_SECONDS - 60);
+    for (const c of back.cookies as { name: string; maxAge?: number }[])
+      if (c.name === `hf_admit_${dateId}`) expect(c.maxAge).toBeLessThanOrEqual(ADMISSION_SECONDS - 60);
     for (const copy of early) {
       const asked = copy.asked();
       expect(await status(asked)).toBe('no-place');
@@ -360,7 +475,10 @@ describe.each(cases)('attacks from outside on %s, on a %s server', (driver, kind
       const page = await eventPage(copy.asked());
       expect([page.statusCode, page.headers.location]).toEqual([303, `/queue/${dateId}/`]);
       const added = await copy.asked().add({ [typeId]: 1 });
-      expect([added.statusCode, added.json()]).toEqual([403, { error: QUEUE_FIRST_MESSAGE, redirect: `/queue/${dateId}/` }]);
+      expect([added.statusCode, added.json()]).toEqual([
+        403,
+        { error: QUEUE_FIRST_MESSAGE, redirect: `/queue/${dateId}/` },
+      ]);
       expect(await status(copy.asked())).toBe('no-place');
     }
     // The buyer whose turn it is reserves with it.
@@ -378,7 +496,10 @@ describe.each(cases)('attacks from outside on %s, on a %s server', (driver, kind
     expect((queuePage.cookies as { name: string }[]).map((c) => c.name)).not.toContain(`hf_admit_${dateId}`);
     expect(await status(late)).toBe('ended');
     const lateAdd = await late.add({ [typeId]: 1 });
-    expect([lateAdd.statusCode, lateAdd.json()]).toEqual([403, { error: admissionEndedMessage(ADMISSION_SECONDS / 60), redirect: `/queue/${dateId}/` }]);
+    expect([lateAdd.statusCode, lateAdd.json()]).toEqual([
+      403,
+      { error: admissionEndedMessage(ADMISSION_SECONDS / 60), redirect: `/queue/${dateId}/` },
+    ]);
 
     // Only the buyer's one ticket is held, and only their place reserved a sale.
     const places = await db().select().from(t.queuePlaces).where(eq(t.queuePlaces.eventDateId, dateId));
@@ -389,16 +510,30 @@ describe.each(cases)('attacks from outside on %s, on a %s server', (driver, kind
 
   it('4. demo sign-in, the mailbox, the instalment run and test cards answer only a server started with DEMO=1, whatever NODE_ENV, HOST, proxy or URL', async () => {
     const target = await signedInBuyer('demo-target');
-    await sendMail(db(), { transport: null, from: config.mailFrom }, 'Holdfast', { to: target.email, subject: 'Your code 918273', text: 'code 918273' }, w.clock.now);
+    await sendMail(
+      db(),
+      { transport: null, from: config.mailFrom },
+      'Holdfast',
+      { to: target.email, subject: 'Your code 918273', text: 'code 918273' },
+      w.clock.now,
+    );
     const sessionsBefore = await db().select().from(t.sessions).where(eq(t.sessions.userId, target.id));
     /** What each demo door answers on a server, from outside, through the proxy and as if from the proxy's own host. */
     async function doors(app: typeof w.app, demo: boolean) {
-      const proxied: Record<string, string>[] = [{}, { 'x-forwarded-for': '127.0.0.1' }, { 'x-forwarded-for': '203.0.113.9', 'x-forwarded-proto': 'https' }];
+      const proxied: Record<string, string>[] = [
+        {},
+        { 'x-forwarded-for': '127.0.0.1' },
+        { 'x-forwarded-for': '203.0.113.9', 'x-forwarded-proto': 'https' },
+      ];
       for (const headers of proxied) {
         const v = new Visitor(app, headers);
         const signin = await v.request({ method: 'POST', url: '/signin/', body: `user_id=${target.id}` });
         const mailbox = await v.request({ method: 'GET', url: `/dev/mailbox?to=${encodeURIComponent(target.email)}` });
-        const run = await v.request({ method: 'POST', url: '/dev/instalments/run?as_of=2026-06-01T12:00:00Z', body: '' });
+        const run = await v.request({
+          method: 'POST',
+          url: '/dev/instalments/run?as_of=2026-06-01T12:00:00Z',
+          body: '',
+        });
         const cardPage = await v.request({ method: 'GET', url: '/sandbox/card/?secret=x', headers: HTML });
         const card = await v.call('saveSandboxCard', CARD);
         if (demo) {
@@ -412,14 +547,24 @@ describe.each(cases)('attacks from outside on %s, on a %s server', (driver, kind
         expect(signin.headers['set-cookie']).toBeUndefined();
         expect(await v.json('getUser')).toEqual({ user: null });
         expect([mailbox.statusCode, mailbox.body.includes('918273')]).toEqual([404, false]);
-        expect([run.statusCode, run.json()]).toEqual([404, { error: 'Nothing is served at POST /dev/instalments/run' }]);
+        expect([run.statusCode, run.json()]).toEqual([
+          404,
+          { error: 'Nothing is served at POST /dev/instalments/run' },
+        ]);
         expect(cardPage.statusCode).toBe(404);
-        expect([card.statusCode, card.json()]).toEqual([404, { error: 'Nothing is served at POST /sandbox/payment_methods/' }]);
+        expect([card.statusCode, card.json()]).toEqual([
+          404,
+          { error: 'Nothing is served at POST /sandbox/payment_methods/' },
+        ]);
       }
     }
     await doors(w.app, !production);
     // The deployment of this attack exactly (no processor keys either), and the demo's own settings without DEMO=1: no demo mode.
-    for (const env of [{ ...BEHIND_PROXY, ...QUIET }, { ...QUIET, NODE_ENV: 'development', HOST: '0.0.0.0' }, { ...QUIET, DEMO: '0', NODE_ENV: 'test' }]) {
+    for (const env of [
+      { ...BEHIND_PROXY, ...QUIET },
+      { ...QUIET, NODE_ENV: 'development', HOST: '0.0.0.0' },
+      { ...QUIET, DEMO: '0', NODE_ENV: 'test' },
+    ]) {
       const started = parseConfig(env);
       expect(started.demo, JSON.stringify(env)).toBe(false);
       expect(demoModeLine(started)).toBe('Demo mode: off (DEMO=1 turns it on).');
@@ -436,7 +581,8 @@ describe.each(cases)('attacks from outside on %s, on a %s server', (driver, kind
     }
     expect(parseConfig({ ...BEHIND_PROXY, ...QUIET, DEMO: '1' }).demo).toBe(true);
     // No one was signed in as the target where demo mode is off.
-    if (production) expect(await db().select().from(t.sessions).where(eq(t.sessions.userId, target.id))).toEqual(sessionsBefore);
+    if (production)
+      expect(await db().select().from(t.sessions).where(eq(t.sessions.userId, target.id))).toEqual(sessionsBefore);
   });
 
   it('5. a plan’s first instalment taken for a booking that then fails on a spent single-use code is refunded in full, with no plan and no booking', async () => {
@@ -462,7 +608,11 @@ describe.each(cases)('attacks from outside on %s, on a %s server', (driver, kind
       const intent = [...stripe.intents.values()].find((i) => i.client_secret === secret)!;
       expect(await stripe.confirm(intent.id)).toMatchObject({ status: 'succeeded' });
     } else {
-      const paid = await late.v.request({ method: 'POST', url: '/sandbox/card/', body: new URLSearchParams({ secret, ...CARD }).toString() });
+      const paid = await late.v.request({
+        method: 'POST',
+        url: '/sandbox/card/',
+        body: new URLSearchParams({ secret, ...CARD }).toString(),
+      });
       expect(paid.statusCode).toBe(303);
     }
     expect((await late.v.checkout()).payment_complete).toBe(true);
@@ -477,7 +627,11 @@ describe.each(cases)('attacks from outside on %s, on a %s server', (driver, kind
     } else {
       card = { new_payment_method: await planner.v.json('saveSandboxCard', CARD) };
     }
-    const res = await planner.v.call('payWithInstalment', { instalment_option: '2', contact_number: PHONE, ...card } as never);
+    const res = await planner.v.call('payWithInstalment', {
+      instalment_option: '2',
+      contact_number: PHONE,
+      ...card,
+    } as never);
     expect([res.statusCode, res.json()]).toEqual([200, { status: 'unsuccessful', url: null }]);
     expect(await planner.v.json('getPaymentError')).toMatchObject({ payment_error: INSTALMENT_MESSAGES.refunded });
     expect((await planner.v.checkout()).payment_complete).toBe(false);
@@ -491,11 +645,18 @@ describe.each(cases)('attacks from outside on %s, on a %s server', (driver, kind
     const refunds = await db().select().from(t.paymentRefunds).where(eq(t.paymentRefunds.paymentId, taken[0]!.id));
     expect(refunds).toMatchObject([{ amount: taken[0]!.amount, status: 'done' }]);
     if (stripe) {
-      const charged = [...stripe.intents.values()].filter((i) => i.metadata.sale_id === sale.id || i.id === taken[0]!.providerPaymentId);
+      const charged = [...stripe.intents.values()].filter(
+        (i) => i.metadata.sale_id === sale.id || i.id === taken[0]!.providerPaymentId,
+      );
       expect(charged.map((i) => i.amount)).toEqual([taken[0]!.amount]);
-      expect(stripe.refunds.filter((r) => r.payment_intent === taken[0]!.providerPaymentId)).toEqual([expect.objectContaining({ amount: taken[0]!.amount })]);
+      expect(stripe.refunds.filter((r) => r.payment_intent === taken[0]!.providerPaymentId)).toEqual([
+        expect.objectContaining({ amount: taken[0]!.amount }),
+      ]);
     } else {
-      const charged = await db().select().from(t.sandboxCharges).where(eq(t.sandboxCharges.id, taken[0]!.providerPaymentId!));
+      const charged = await db()
+        .select()
+        .from(t.sandboxCharges)
+        .where(eq(t.sandboxCharges.id, taken[0]!.providerPaymentId!));
       expect(charged.map((c) => [c.amount, c.status])).toEqual([[taken[0]!.amount, 'refunded']]);
     }
   });
@@ -503,7 +664,10 @@ describe.each(cases)('attacks from outside on %s, on a %s server', (driver, kind
   it('6. booking through one’s own share link, free or with unproven extra addresses, rewards no one; the link is on the site’s own address', async () => {
     const referrer = await signedInBuyer('referrer');
     await buy(referrer.v, { [w.demo.tickets.jazzGeneral]: 1 });
-    const res = await referrer.v.call('getRewardReferrerLink', undefined, { host: 'evil.example', 'x-forwarded-host': 'evil.example' });
+    const res = await referrer.v.call('getRewardReferrerLink', undefined, {
+      host: 'evil.example',
+      'x-forwarded-host': 'evil.example',
+    });
     expect(res.statusCode).toBe(200);
     const link = new URL(res.json() as string);
     expect(link.origin).toBe(new URL(config.publicUrl).origin);
@@ -511,7 +675,12 @@ describe.each(cases)('attacks from outside on %s, on a %s server', (driver, kind
 
     // The referral cookie comes only from the event page and a code that verifies.
     const forgedCode = link.searchParams.get('ref')!.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
-    for (const url of [`/all-events/${link.search}`, `/checkout/${link.search}`, `/event/${w.demo.events.openDay}/?ref=${encodeURIComponent(forgedCode)}`, `/event/${w.demo.events.openDay}/?ref=${referrer.id}`]) {
+    for (const url of [
+      `/all-events/${link.search}`,
+      `/checkout/${link.search}`,
+      `/event/${w.demo.events.openDay}/?ref=${encodeURIComponent(forgedCode)}`,
+      `/event/${w.demo.events.openDay}/?ref=${referrer.id}`,
+    ]) {
       const v = browser(HTML);
       await v.request({ method: 'GET', url });
       expect(cookieOf(v, 'hf_ref'), url).toBeUndefined();
@@ -525,7 +694,10 @@ describe.each(cases)('attacks from outside on %s, on a %s server', (driver, kind
       expect(cookieOf(v, 'hf_ref')).toBeTruthy();
       expect((await v.add({ [w.demo.tickets.freeEntry]: 1 })).statusCode).toBe(200);
       expect(await v.json('reserveTickets', {})).toMatchObject({ reserved: true });
-      expect((await v.call('setAccountDetails', { fullname: 'Extra Referrer', email, ct_subscribed: 'false' } as never)).statusCode).toBe(200);
+      expect(
+        (await v.call('setAccountDetails', { fullname: 'Extra Referrer', email, ct_subscribed: 'false' } as never))
+          .statusCode,
+      ).toBe(200);
       expect(await v.json('claimFreeTickets')).toEqual({ success: true });
       await v.call('deliverToBitticket');
       await v.call('deliverToWallet');
@@ -534,7 +706,15 @@ describe.each(cases)('attacks from outside on %s, on a %s server', (driver, kind
     await unproven.request({ method: 'GET', url: share(w.demo.events.jazz), headers: HTML });
     expect((await unproven.add({ [w.demo.tickets.jazzGeneral]: 1 })).statusCode).toBe(200);
     expect(await unproven.json('reserveTickets', {})).toMatchObject({ reserved: true });
-    expect((await unproven.call('setAccountDetails', { fullname: 'Extra Referrer', email: address('extra-paid'), ct_subscribed: 'false' } as never)).statusCode).toBe(200);
+    expect(
+      (
+        await unproven.call('setAccountDetails', {
+          fullname: 'Extra Referrer',
+          email: address('extra-paid'),
+          ct_subscribed: 'false',
+        } as never)
+      ).statusCode,
+    ).toBe(200);
     await payByCard(unproven);
     await unproven.call('deliverToBitticket');
     await unproven.call('deliverToWallet');
@@ -544,8 +724,13 @@ describe.each(cases)('attacks from outside on %s, on a %s server', (driver, kind
     await referrer.v.request({ method: 'GET', url: share(w.demo.events.jazz), headers: HTML });
     await buy(referrer.v, { [w.demo.tickets.jazzGeneral]: 1 });
 
-    const rewards = () => db().select().from(t.referralRewards).where(eq(t.referralRewards.referrerUserId, referrer.id));
-    const rewardMails = () => db().select().from(t.outbox).where(and(eq(t.outbox.recipient, referrer.email), like(t.outbox.subject, 'A friend booked %')));
+    const rewards = () =>
+      db().select().from(t.referralRewards).where(eq(t.referralRewards.referrerUserId, referrer.id));
+    const rewardMails = () =>
+      db()
+        .select()
+        .from(t.outbox)
+        .where(and(eq(t.outbox.recipient, referrer.email), like(t.outbox.subject, 'A friend booked %')));
     expect(await rewards()).toEqual([]);
     expect(await rewardMails()).toEqual([]);
     for (const email of extras) expect(await db().select().from(t.users).where(eq(t.users.email, email))).toEqual([]);
@@ -560,14 +745,23 @@ describe.each(cases)('attacks from outside on %s, on a %s server', (driver, kind
 
   it('7. details for an address nobody proved make no account: refused where there is no express checkout, carried for delivery only where there is; the mailing list asks first', async () => {
     const victim = address('not-yet-a-customer');
-    const noAccount = async () => expect(await db().select().from(t.users).where(eq(t.users.email, victim))).toEqual([]);
+    const noAccount = async () =>
+      expect(await db().select().from(t.users).where(eq(t.users.email, victim))).toEqual([]);
     // Where the checkout offers no express checkout: refused, the sale names no one.
     const noExpress = browser();
     expect((await noExpress.add({ [w.demo.tickets.trail10k]: 1 })).statusCode).toBe(200);
     expect(await noExpress.json('reserveTickets', {})).toMatchObject({ reserved: true });
     expect((await noExpress.checkout()).express).toBe(false);
-    const refused = await noExpress.call('setAccountDetails', { fullname: 'Victor Victim', email: victim, contact_number: PHONE, ct_subscribed: 'true' } as never);
-    expect([refused.statusCode, refused.json()]).toEqual([403, { error: PROVE_ADDRESS_FIRST_MESSAGE, type: 'sign_in' }]);
+    const refused = await noExpress.call('setAccountDetails', {
+      fullname: 'Victor Victim',
+      email: victim,
+      contact_number: PHONE,
+      ct_subscribed: 'true',
+    } as never);
+    expect([refused.statusCode, refused.json()]).toEqual([
+      403,
+      { error: PROVE_ADDRESS_FIRST_MESSAGE, type: 'sign_in' },
+    ]);
     expect(await saleOf(noExpress)).toMatchObject({ userId: null, buyerEmail: null, buyerName: null });
     await noAccount();
 
@@ -575,13 +769,25 @@ describe.each(cases)('attacks from outside on %s, on a %s server', (driver, kind
     const express = browser();
     expect((await express.add({ [w.demo.tickets.jazzGeneral]: 1 })).statusCode).toBe(200);
     expect(await express.json('reserveTickets', {})).toMatchObject({ reserved: true });
-    expect((await express.call('setAccountDetails', { fullname: 'Victor Victim', email: victim, ct_subscribed: 'true' } as never)).statusCode).toBe(200);
+    expect(
+      (
+        await express.call('setAccountDetails', {
+          fullname: 'Victor Victim',
+          email: victim,
+          ct_subscribed: 'true',
+        } as never)
+      ).statusCode,
+    ).toBe(200);
     expect(await express.json('getUser')).toEqual({ user: null });
     expect((await saleOf(express)).userId).toBeNull();
     await noAccount();
 
     // The mailing list e-mails the address a link, and lists no one until it is confirmed.
-    const signUp = await browser(HTML).request({ method: 'POST', url: '/mailing-list', body: new URLSearchParams({ email: victim }).toString() });
+    const signUp = await browser(HTML).request({
+      method: 'POST',
+      url: '/mailing-list',
+      body: new URLSearchParams({ email: victim }).toString(),
+    });
     expect(signUp.statusCode).toBe(200);
     expect(signUp.body).toContain('until then you are not on the list');
     expect(await db().select().from(t.mailingList).where(eq(t.mailingList.email, victim))).toEqual([]);
@@ -590,7 +796,9 @@ describe.each(cases)('attacks from outside on %s, on a %s server', (driver, kind
     // The address's holder, signing in with its code later, finds no account made for them by anyone.
     const holder = browser();
     expect((await holder.call('sendOneTimeCode', { email: victim })).statusCode).toBe(200);
-    expect(await holder.json('checkOneTimeCode', { email: victim, code: await codeSentTo(db(), victim) })).toEqual({ has_account: false });
+    expect(await holder.json('checkOneTimeCode', { email: victim, code: await codeSentTo(db(), victim) })).toEqual({
+      has_account: false,
+    });
     await noAccount();
   });
 
@@ -601,14 +809,22 @@ describe.each(cases)('attacks from outside on %s, on a %s server', (driver, kind
     expect(await buyer.v.json('reserveTickets', {})).toMatchObject({ reserved: true });
     const { auth_url } = (await buyer.v.json('payWithTruelayer', { contact_number: PHONE })) as { auth_url: string };
     const paymentId = new URLSearchParams(new URL(auth_url).hash.slice(1)).get('payment_id')!;
-    const body = JSON.stringify({ type: 'payment_executed', event_id: `ev-attack-${paymentId}-${kind}`, payment_id: paymentId });
+    const body = JSON.stringify({
+      type: 'payment_executed',
+      event_id: `ev-attack-${paymentId}-${kind}`,
+      payment_id: paymentId,
+    });
     const at = (ms: number) => new Date(w.clock.now.getTime() + ms).toISOString().replace(/\.\d{3}Z$/, 'Z');
     const webhook = (timestamp: string) =>
       browser().request({
         method: 'POST',
         url: `${WEBHOOK_PATH}/`,
         body,
-        headers: { 'content-type': 'application/json', 'x-tl-webhook-timestamp': timestamp, 'tl-signature': signAsTruelayer(theirs.privateKey, timestamp, body) },
+        headers: {
+          'content-type': 'application/json',
+          'x-tl-webhook-timestamp': timestamp,
+          'tl-signature': signAsTruelayer(theirs.privateKey, timestamp, body),
+        },
       });
     for (const timestamp of [at(-6 * 60_000), at(-24 * 3600_000), at(6 * 60_000), 'yesterday']) {
       const res = await webhook(timestamp);
@@ -626,7 +842,12 @@ describe.each(cases)('attacks from outside on %s, on a %s server', (driver, kind
       expect([res.statusCode, res.json()], signature).toEqual([400, { error: TRUELAYER_WEBHOOK_MESSAGES.signature }]);
     }
     expect((await db().select().from(t.capacityPools).where(eq(t.capacityPools.id, poolId)))[0]!.sold).toBe(0);
-    expect(await db().select().from(t.paymentWebhookEvents).where(like(t.paymentWebhookEvents.eventId, `%ev-attack-${paymentId}-${kind}`))).toEqual([]);
+    expect(
+      await db()
+        .select()
+        .from(t.paymentWebhookEvents)
+        .where(like(t.paymentWebhookEvents.eventId, `%ev-attack-${paymentId}-${kind}`)),
+    ).toEqual([]);
     expect((await buyer.v.checkout()).payment_complete).toBe(false);
     // Sent within the five minutes, the same webhook is taken: the refusal above is its age alone.
     expect((await webhook(at(-4 * 60_000))).statusCode).toBe(200);
@@ -688,18 +909,33 @@ describe.each(cases)('attacks from outside on %s, on a %s server', (driver, kind
     expect(new Set(rows.map((p) => p.idempotencyKey)).size).toBe(2);
     if (stripe) {
       // Stripe was asked each key with one amount only.
-      const asked = stripe.requests.filter((r) => r.method === 'POST' && r.path === '/v1/payment_intents' && (r.params.metadata as { sale_id?: string } | undefined)?.sale_id === sale.id);
+      const asked = stripe.requests.filter(
+        (r) =>
+          r.method === 'POST' &&
+          r.path === '/v1/payment_intents' &&
+          (r.params.metadata as { sale_id?: string } | undefined)?.sale_id === sale.id,
+      );
       const amounts = new Map<string, Set<unknown>>();
-      for (const r of asked) amounts.set(r.headers['idempotency-key']!, (amounts.get(r.headers['idempotency-key']!) ?? new Set()).add(r.params.amount));
+      for (const r of asked)
+        amounts.set(
+          r.headers['idempotency-key']!,
+          (amounts.get(r.headers['idempotency-key']!) ?? new Set()).add(r.params.amount),
+        );
       expect([...amounts.values()].map((s) => s.size)).toEqual([1, 1]);
     }
     // The first payment, for one ticket, taken late: three tickets are not booked for it.
     if (stripe) {
       const intent = [...stripe.intents.values()].find((i) => i.client_secret === first)!;
       await stripe.confirm(intent.id);
-      expect(stripe.refunds.filter((r) => r.payment_intent === intent.id)).toEqual([expect.objectContaining({ amount: price })]);
+      expect(stripe.refunds.filter((r) => r.payment_intent === intent.id)).toEqual([
+        expect.objectContaining({ amount: price }),
+      ]);
     } else {
-      const paid = await buyer.v.request({ method: 'POST', url: '/sandbox/card/', body: new URLSearchParams({ secret: first, ...CARD }).toString() });
+      const paid = await buyer.v.request({
+        method: 'POST',
+        url: '/sandbox/card/',
+        body: new URLSearchParams({ secret: first, ...CARD }).toString(),
+      });
       expect(paid.statusCode).toBeGreaterThanOrEqual(400);
       expect(paid.statusCode).toBeLessThan(500);
     }
@@ -707,39 +943,75 @@ describe.each(cases)('attacks from outside on %s, on a %s server', (driver, kind
     expect((await db().select().from(t.capacityPools).where(eq(t.capacityPools.id, poolId)))[0]!.sold).toBe(0);
     // The second, for the three, books them.
     if (stripe) await stripe.confirm([...stripe.intents.values()].find((i) => i.client_secret === secret)!.id);
-    else expect((await buyer.v.request({ method: 'POST', url: '/sandbox/card/', body: new URLSearchParams({ secret, ...CARD }).toString() })).statusCode).toBe(303);
+    else
+      expect(
+        (
+          await buyer.v.request({
+            method: 'POST',
+            url: '/sandbox/card/',
+            body: new URLSearchParams({ secret, ...CARD }).toString(),
+          })
+        ).statusCode,
+      ).toBe(303);
     expect((await buyer.v.checkout()).payment_complete).toBe(true);
     expect((await db().select().from(t.capacityPools).where(eq(t.capacityPools.id, poolId)))[0]!.sold).toBe(3);
   });
 
-  it.runIf(kind === 'demo')('8. a plan’s first instalment confirmed by the bank after the basket grew is not charged or booked on the smaller total', async () => {
-    const buyer = await signedInBuyer('plan-grower');
-    expect((await buyer.v.add({ [w.demo.plans.weekend]: 1 })).statusCode).toBe(200);
-    expect(await buyer.v.json('reserveTickets', {})).toMatchObject({ reserved: true });
-    await buyer.v.json('updateBasketState', { state: 'payment' });
-    const one = (await buyer.v.checkout()).basket_total;
-    const card = (await buyer.v.json('saveSandboxCard', { ...CARD, number: SANDBOX_CARDS.challenge })) as { id: string };
-    const plan = () => buyer.v.call('payWithInstalment', { instalment_option: '2', contact_number: PHONE, new_payment_method: card } as never);
-    expect((await plan()).json()).toEqual({ status: 'redirect_to_url', url: '/sandbox/plan/authenticate/' });
-    const sale = await saleOf(buyer.v);
-    // The basket grows to four while the bank is asked; then the bank approves the plan set up for one.
-    expect((await buyer.v.add({ [w.demo.plans.weekend]: 3 })).statusCode).toBe(200);
-    expect(await buyer.v.json('reserveTickets', {})).toMatchObject({ reserved: true });
-    const four = (await buyer.v.checkout()).basket_total;
-    expect(four).toBe(4 * one);
-    const back = await buyer.v.request({ method: 'POST', url: '/sandbox/plan/authenticate/', body: 'decision=approve' });
-    expect([back.statusCode, back.headers.location]).toEqual([303, '/checkout/']);
-    expect(await buyer.v.json('getPaymentError')).toMatchObject({ payment_error: BASKET_CHANGED_MESSAGE });
-    expect((await buyer.v.checkout()).payment_complete).toBe(false);
-    expect(await db().select().from(t.instalmentPlans).where(eq(t.instalmentPlans.saleId, sale.id))).toEqual([]);
-    expect(await db().select().from(t.sandboxCharges).where(eq(t.sandboxCharges.cardId, card.id))).toEqual([]);
-    expect((await db().select().from(t.sales).where(eq(t.sales.id, sale.id)))[0]!.paidAt).toBeNull();
+  it.runIf(kind === 'demo')(
+    '8. a plan’s first instalment confirmed by the bank after the basket grew is not charged or booked on the smaller total',
+    async () => {
+      const buyer = await signedInBuyer('plan-grower');
+      expect((await buyer.v.add({ [w.demo.plans.weekend]: 1 })).statusCode).toBe(200);
+      expect(await buyer.v.json('reserveTickets', {})).toMatchObject({ reserved: true });
+      await buyer.v.json('updateBasketState', { state: 'payment' });
+      const one = (await buyer.v.checkout()).basket_total;
+      const card = (await buyer.v.json('saveSandboxCard', { ...CARD, number: SANDBOX_CARDS.challenge })) as {
+        id: string;
+      };
+      const plan = () =>
+        buyer.v.call('payWithInstalment', {
+          instalment_option: '2',
+          contact_number: PHONE,
+          new_payment_method: card,
+        } as never);
+      expect((await plan()).json()).toEqual({ status: 'redirect_to_url', url: '/sandbox/plan/authenticate/' });
+      const sale = await saleOf(buyer.v);
+      // The basket grows to four while the bank is asked; then the bank approves the plan set up for one.
+      expect((await buyer.v.add({ [w.demo.plans.weekend]: 3 })).statusCode).toBe(200);
+      expect(await buyer.v.json('reserveTickets', {})).toMatchObject({ reserved: true });
+      const four = (await buyer.v.checkout()).basket_total;
+      expect(four).toBe(4 * one);
+      const back = await buyer.v.request({
+        method: 'POST',
+        url: '/sandbox/plan/authenticate/',
+        body: 'decision=approve',
+      });
+      expect([back.statusCode, back.headers.location]).toEqual([303, '/checkout/']);
+      expect(await buyer.v.json('getPaymentError')).toMatchObject({ payment_error: BASKET_CHANGED_MESSAGE });
+      expect((await buyer.v.checkout()).payment_complete).toBe(false);
+      expect(await db().select().from(t.instalmentPlans).where(eq(t.instalmentPlans.saleId, sale.id))).toEqual([]);
+      expect(await db().select().from(t.sandboxCharges).where(eq(t.sandboxCharges.cardId, card.id))).toEqual([]);
+      expect((await db().select().from(t.sales).where(eq(t.sales.id, sale.id)))[0]!.paidAt).toBeNull();
 
-    // Set up again, the plan is for the four, and its first charge is half of their total.
-    expect((await plan()).json()).toEqual({ status: 'redirect_to_url', url: '/sandbox/plan/authenticate/' });
-    expect((await buyer.v.request({ method: 'POST', url: '/sandbox/plan/authenticate/', body: 'decision=approve' })).statusCode).toBe(303);
-    expect((await buyer.v.checkout()).payment_complete).toBe(true);
-    expect((await db().select().from(t.instalmentPlans).where(eq(t.instalmentPlans.saleId, sale.id))).map((p) => [p.total, p.status])).toEqual([[four, 'active']]);
-    expect((await db().select().from(t.sandboxCharges).where(eq(t.sandboxCharges.cardId, card.id))).map((c) => [c.amount, c.status])).toEqual([[four / 2, 'succeeded']]);
-  });
+      // Set up again, the plan is for the four, and its first charge is half of their total.
+      expect((await plan()).json()).toEqual({ status: 'redirect_to_url', url: '/sandbox/plan/authenticate/' });
+      expect(
+        (await buyer.v.request({ method: 'POST', url: '/sandbox/plan/authenticate/', body: 'decision=approve' }))
+          .statusCode,
+      ).toBe(303);
+      expect((await buyer.v.checkout()).payment_complete).toBe(true);
+      expect(
+        (await db().select().from(t.instalmentPlans).where(eq(t.instalmentPlans.saleId, sale.id))).map((p) => [
+          p.total,
+          p.status,
+        ]),
+      ).toEqual([[four, 'active']]);
+      expect(
+        (await db().select().from(t.sandboxCharges).where(eq(t.sandboxCharges.cardId, card.id))).map((c) => [
+          c.amount,
+          c.status,
+        ]),
+      ).toEqual([[four / 2, 'succeeded']]);
+    },
+  );
 });

@@ -30,7 +30,9 @@ const envSchema = z.object({
   HCAPTCHA_SITEKEY: z.optional(z.string().check(z.minLength(1))),
   HCAPTCHA_SECRET: z.optional(z.string().check(z.minLength(1))),
   /** Where hCaptcha's siteverify is asked (default https://api.hcaptcha.com; a local stand-in for tests). */
-  HCAPTCHA_API_BASE: z.optional(z.string().check(z.regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be http(s)://host[:port] with no path'))),
+  HCAPTCHA_API_BASE: z.optional(
+    z.string().check(z.regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be http(s)://host[:port] with no path')),
+  ),
   /** Key that signs the local proof-of-work challenges; defaults to one derived from SESSION_SECRET. */
   ALTCHA_HMAC_KEY: z.optional(z.string().check(z.minLength(16))),
   /** Proof-of-work difficulty of the local captcha: the largest number a browser may have to try. */
@@ -50,7 +52,10 @@ const envSchema = z.object({
   /** Outgoing mail server (smtp://user:pass@host:587); without it mail stays in the outbox and /dev/mailbox. */
   SMTP_URL: z.optional(z.string().check(z.regex(/^smtps?:\/\//, 'must start with smtp:// or smtps://'))),
   /** The sender address of the product's mail. */
-  MAIL_FROM: z._default(z.string().check(z.regex(/^[^\s@]+@[^\s@]+$/, 'must be an email address')), 'no-reply@holdfast.localhost'),
+  MAIL_FROM: z._default(
+    z.string().check(z.regex(/^[^\s@]+@[^\s@]+$/, 'must be an email address')),
+    'no-reply@holdfast.localhost',
+  ),
   NODE_ENV: z.optional(z.string()),
   /**
    * Demo mode (the demo sign-in page, /dev/*, the sandbox payment processors): on only with `1`,
@@ -75,28 +80,71 @@ const envSchema = z.object({
   /** Tickets of one event date one buyer (session, account or address) may hold at once, across sales. */
   MAX_HELD_PER_BUYER: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(100_000)), 20),
   /** The accommodation map embedded on order completed (Stay22's embed by default); `none` leaves it out. */
-  ACCOMMODATION_MAP_URL: z._default(z.string().check(z.regex(/^(none|https:\/\/[^\s?#]+)$/, 'must be an https:// URL without a query, or none')), 'https://www.stay22.com/embed/gm'),
+  ACCOMMODATION_MAP_URL: z._default(
+    z.string().check(z.regex(/^(none|https:\/\/[^\s?#]+)$/, 'must be an https:// URL without a query, or none')),
+    'https://www.stay22.com/embed/gm',
+  ),
   /** The affiliate id the accommodation map credits bookings to. */
-  ACCOMMODATION_AFFILIATE_ID: z._default(z.string().check(z.regex(/^[\w.-]{1,64}$/, 'must be letters, digits, dots, dashes or underscores')), 'holdfast'),
+  ACCOMMODATION_AFFILIATE_ID: z._default(
+    z.string().check(z.regex(/^[\w.-]{1,64}$/, 'must be letters, digits, dots, dashes or underscores')),
+    'holdfast',
+  ),
   /**
    * The site's own address as buyers reach it (https://tickets.example.com), for links in e-mails that
    * carry a secret, such as a ticket transfer's: they never take the address a request names in its
    * Host header, which anyone can set. Default: http://HOST:PORT.
    */
-  PUBLIC_URL: z.optional(z.string().check(z.regex(/^https?:\/\/[^\s/?#@]+$/, 'must be an http:// or https:// address without a path, e.g. https://tickets.example.com'))),
+  PUBLIC_URL: z.optional(
+    z
+      .string()
+      .check(
+        z.regex(
+          /^https?:\/\/[^\s/?#@]+$/,
+          'must be an http:// or https:// address without a path, e.g. https://tickets.example.com',
+        ),
+      ),
+  ),
   /** Where buyers' feedback goes when none of the order's organisers keeps a contact address. */
-  FEEDBACK_EMAIL: z._default(z.string().check(z.regex(/^[^\s@]+@[^\s@]+$/, 'must be an email address')), 'feedback@holdfast.localhost'),
+  FEEDBACK_EMAIL: z._default(
+    z.string().check(z.regex(/^[^\s@]+@[^\s@]+$/, 'must be an email address')),
+    'feedback@holdfast.localhost',
+  ),
   /** Seconds between runs of the instalment job, which charges plans' instalments as they fall due; 0 turns it off. */
   /** Sentry's DSN: browser errors go to Sentry (its SDK loaded only on the first error); unset, to this server's log. */
-  SENTRY_DSN: z.optional(z.string().check(z.regex(/^https:\/\/[^@\s/]+@[^/\s?#]+\/\d+$/, 'must be a Sentry DSN, https://key@host/project'))),
+  SENTRY_DSN: z.optional(
+    z.string().check(z.regex(/^https:\/\/[^@\s/]+@[^/\s?#]+\/\d+$/, 'must be a Sentry DSN, https://key@host/project')),
+  ),
   /**
    * Where analytics' scripts load from once a buyer accepts analytics cookies: Google's tag and
    * Meta's pixel, or `none` for no analytics. Demo mode's default is this server's stand-in
    * (/dev/analytics/), which records the hits instead of sending them anywhere.
    */
-  ANALYTICS_TAG_URL: z.optional(z.string().check(z.regex(/^(none|https?:\/\/[^\s?#]+|\/[^\s?#]*)$/, 'must be an http(s):// URL or a path, without a query, or none'))),
-  ANALYTICS_PIXEL_URL: z.optional(z.string().check(z.regex(/^(none|https?:\/\/[^\s?#]+|\/[^\s?#]*)$/, 'must be an http(s):// URL or a path, without a query, or none'))),
-  INSTALMENT_JOB_INTERVAL: z._default(z.coerce.number().check(z.int('must be a whole number of seconds'), z.minimum(0, 'must be a whole number of seconds')), 600),
+  ANALYTICS_TAG_URL: z.optional(
+    z
+      .string()
+      .check(
+        z.regex(
+          /^(none|https?:\/\/[^\s?#]+|\/[^\s?#]*)$/,
+          'must be an http(s):// URL or a path, without a query, or none',
+        ),
+      ),
+  ),
+  ANALYTICS_PIXEL_URL: z.optional(
+    z
+      .string()
+      .check(
+        z.regex(
+          /^(none|https?:\/\/[^\s?#]+|\/[^\s?#]*)$/,
+          'must be an http(s):// URL or a path, without a query, or none',
+        ),
+      ),
+  ),
+  INSTALMENT_JOB_INTERVAL: z._default(
+    z.coerce
+      .number()
+      .check(z.int('must be a whole number of seconds'), z.minimum(0, 'must be a whole number of seconds')),
+    600,
+  ),
 });
 
 /**
@@ -108,7 +156,9 @@ const paymentSchema = z.object({
   STRIPE_PUBLISHABLE_KEY: z.optional(z.string().check(z.regex(/^pk_/, 'must start with pk_'))),
   STRIPE_SECRET_KEY: z.optional(z.string().check(z.regex(/^sk_|^rk_/, 'must start with sk_ or rk_'))),
   STRIPE_WEBHOOK_SECRET: z.optional(z.string().check(z.regex(/^whsec_/, 'must start with whsec_'))),
-  STRIPE_API_BASE: z.optional(z.string().check(z.regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be http(s)://host[:port] with no path'))),
+  STRIPE_API_BASE: z.optional(
+    z.string().check(z.regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be http(s)://host[:port] with no path')),
+  ),
 });
 
 /** TrueLayer's keys, its environment and how often the waiting page asks the bank for news. */
@@ -116,7 +166,9 @@ const bankSchema = z.object({
   TRUELAYER_CLIENT_ID: z.optional(z.string().check(z.minLength(1))),
   TRUELAYER_CLIENT_SECRET: z.optional(z.string().check(z.minLength(1))),
   TRUELAYER_SIGNING_KEY_ID: z.optional(z.string().check(z.minLength(1))),
-  TRUELAYER_SIGNING_PRIVATE_KEY: z.optional(z.string().check(z.regex(/BEGIN (EC )?PRIVATE KEY/, 'must be a PEM private key (P-521)'))),
+  TRUELAYER_SIGNING_PRIVATE_KEY: z.optional(
+    z.string().check(z.regex(/BEGIN (EC )?PRIVATE KEY/, 'must be a PEM private key (P-521)')),
+  ),
   TRUELAYER_MERCHANT_ACCOUNT_ID: z.optional(z.string().check(z.minLength(1))),
   TRUELAYER_ENVIRONMENT: z._default(z.enum(['sandbox', 'production']), 'sandbox'),
   TRUELAYER_POLL_INTERVAL_MS: z._default(z.coerce.number().check(z.int(), z.minimum(100), z.maximum(60_000)), 1500),
@@ -124,10 +176,21 @@ const bankSchema = z.object({
 
 /** Square's keys (all three, or none) and SQUARE_API_BASE, which points Square's SDK at a local stand-in. */
 const squareSchema = z.object({
-  SQUARE_APPLICATION_ID: z.optional(z.string().check(z.regex(/^(sandbox-)?sq0idp-|^sandbox-sq0idb-|^sq0idb-/, 'must be a Square application id (sq0idp-… or sandbox-sq0idb-…)'))),
+  SQUARE_APPLICATION_ID: z.optional(
+    z
+      .string()
+      .check(
+        z.regex(
+          /^(sandbox-)?sq0idp-|^sandbox-sq0idb-|^sq0idb-/,
+          'must be a Square application id (sq0idp-… or sandbox-sq0idb-…)',
+        ),
+      ),
+  ),
   SQUARE_ACCESS_TOKEN: z.optional(z.string().check(z.minLength(20, 'must be a Square access token'))),
   SQUARE_LOCATION_ID: z.optional(z.string().check(z.regex(/^[A-Z0-9]{6,32}$/, 'must be a Square location id'))),
-  SQUARE_API_BASE: z.optional(z.string().check(z.regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be http(s)://host[:port] with no path'))),
+  SQUARE_API_BASE: z.optional(
+    z.string().check(z.regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be http(s)://host[:port] with no path')),
+  ),
 });
 
 /**
@@ -135,10 +198,16 @@ const squareSchema = z.object({
  * server's SDK), set together; the region; SEATSIO_API_BASE points the SDK at a local stand-in.
  */
 const seatsioSchema = z.object({
-  SEATSIO_PUBLIC_KEY: z.optional(z.string().check(z.regex(/^[\w-]{8,100}$/, 'must be a seats.io workspace public key'))),
-  SEATSIO_SECRET_KEY: z.optional(z.string().check(z.regex(/^[\w-]{8,100}$/, 'must be a seats.io workspace secret key'))),
+  SEATSIO_PUBLIC_KEY: z.optional(
+    z.string().check(z.regex(/^[\w-]{8,100}$/, 'must be a seats.io workspace public key')),
+  ),
+  SEATSIO_SECRET_KEY: z.optional(
+    z.string().check(z.regex(/^[\w-]{8,100}$/, 'must be a seats.io workspace secret key')),
+  ),
   SEATSIO_REGION: z._default(z.enum(['eu', 'na', 'sa', 'oc']), 'eu'),
-  SEATSIO_API_BASE: z.optional(z.string().check(z.regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be http(s)://host[:port] with no path'))),
+  SEATSIO_API_BASE: z.optional(
+    z.string().check(z.regex(/^https?:\/\/[^/?#\s]+\/?$/, 'must be http(s)://host[:port] with no path')),
+  ),
 });
 
 export interface SeatsioKeys {
@@ -165,13 +234,24 @@ export function seatsioKeys(env: Record<string, string | undefined>): SeatsioKey
 }
 
 /** One provider's variables, or a ConfigError naming the first bad one. */
-function parseSection<T>(schema: { safeParse(value: unknown): { success: true; data: T } | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } } }, env: Record<string, string | undefined>): T {
+function parseSection<T>(
+  schema: {
+    safeParse(
+      value: unknown,
+    ):
+      | { success: true; data: T }
+      | { success: false; error: { issues: readonly { path: readonly PropertyKey[]; message: string }[] } };
+  },
+  env: Record<string, string | undefined>,
+): T {
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
   const parsed = schema.safeParse(present);
   if (!parsed.success) {
     const issue = parsed.error.issues[0]!;
     const name = issue.path.map(String).join('.');
-    throw new ConfigError(`Invalid configuration. ${name}: ${issue.message} (got ${JSON.stringify(present[name] ?? null)})`);
+    throw new ConfigError(
+      `Invalid configuration. ${name}: ${issue.message} (got ${JSON.stringify(present[name] ?? null)})`,
+    );
   }
   return parsed.data;
 }
@@ -234,7 +314,12 @@ export function paymentSettings(env: Record<string, string | undefined>): Paymen
     graceMs: e.PAYMENT_GRACE * 60_000,
     stripe:
       e.STRIPE_PUBLISHABLE_KEY && e.STRIPE_SECRET_KEY
-        ? { publishableKey: e.STRIPE_PUBLISHABLE_KEY, secretKey: e.STRIPE_SECRET_KEY, webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? null, apiBase: apiBaseOf(e.STRIPE_API_BASE) }
+        ? {
+            publishableKey: e.STRIPE_PUBLISHABLE_KEY,
+            secretKey: e.STRIPE_SECRET_KEY,
+            webhookSecret: e.STRIPE_WEBHOOK_SECRET ?? null,
+            apiBase: apiBaseOf(e.STRIPE_API_BASE),
+          }
         : null,
   };
 }
@@ -242,8 +327,15 @@ export function paymentSettings(env: Record<string, string | undefined>): Paymen
 /** TrueLayer is used when its client id and secret are set; then the signing key and merchant account must be too. */
 export function bankSettings(env: Record<string, string | undefined>): BankSettings {
   const e = parseSection(bankSchema, env);
-  if (!e.TRUELAYER_CLIENT_ID && !e.TRUELAYER_CLIENT_SECRET) return { truelayer: null, pollIntervalMs: e.TRUELAYER_POLL_INTERVAL_MS };
-  for (const name of ['TRUELAYER_CLIENT_ID', 'TRUELAYER_CLIENT_SECRET', 'TRUELAYER_SIGNING_KEY_ID', 'TRUELAYER_SIGNING_PRIVATE_KEY', 'TRUELAYER_MERCHANT_ACCOUNT_ID'] as const) {
+  if (!e.TRUELAYER_CLIENT_ID && !e.TRUELAYER_CLIENT_SECRET)
+    return { truelayer: null, pollIntervalMs: e.TRUELAYER_POLL_INTERVAL_MS };
+  for (const name of [
+    'TRUELAYER_CLIENT_ID',
+    'TRUELAYER_CLIENT_SECRET',
+    'TRUELAYER_SIGNING_KEY_ID',
+    'TRUELAYER_SIGNING_PRIVATE_KEY',
+    'TRUELAYER_MERCHANT_ACCOUNT_ID',
+  ] as const) {
     if (!e[name]) throw new ConfigError(`Invalid configuration. ${name}: required when TrueLayer is keyed`);
   }
   return {
@@ -261,9 +353,20 @@ export function bankSettings(env: Record<string, string | undefined>): BankSetti
 
 /** Twilio's keys for text messages: all three, or none. */
 const smsSchema = z.object({
-  TWILIO_ACCOUNT_SID: z.optional(z.string().check(z.regex(/^AC[0-9a-fA-F]{32}$/, 'must be a Twilio account SID (AC followed by 32 hex digits)'))),
+  TWILIO_ACCOUNT_SID: z.optional(
+    z.string().check(z.regex(/^AC[0-9a-fA-F]{32}$/, 'must be a Twilio account SID (AC followed by 32 hex digits)')),
+  ),
   TWILIO_AUTH_TOKEN: z.optional(z.string().check(z.minLength(16, 'must be a Twilio auth token'))),
-  TWILIO_FROM: z.optional(z.string().check(z.regex(/^(\+[1-9][0-9]{6,14}|MG[0-9a-fA-F]{32})$/, 'must be a sending number in E.164 form (+447…) or a Messaging Service SID (MG…)'))),
+  TWILIO_FROM: z.optional(
+    z
+      .string()
+      .check(
+        z.regex(
+          /^(\+[1-9][0-9]{6,14}|MG[0-9a-fA-F]{32})$/,
+          'must be a sending number in E.164 form (+447…) or a Messaging Service SID (MG…)',
+        ),
+      ),
+  ),
 });
 
 /** Text messages go through Twilio when all three of its variables are set; none keeps them in the outbox. */
@@ -271,7 +374,8 @@ export function smsSettings(env: Record<string, string | undefined>): SmsSetting
   const e = parseSection(smsSchema, env);
   const names = ['TWILIO_ACCOUNT_SID', 'TWILIO_AUTH_TOKEN', 'TWILIO_FROM'] as const;
   if (names.every((name) => !e[name])) return null;
-  for (const name of names) if (!e[name]) throw new ConfigError(`Invalid configuration. ${name}: required when Twilio is keyed`);
+  for (const name of names)
+    if (!e[name]) throw new ConfigError(`Invalid configuration. ${name}: required when Twilio is keyed`);
   return { accountSid: e.TWILIO_ACCOUNT_SID!, authToken: e.TWILIO_AUTH_TOKEN!, from: e.TWILIO_FROM! };
 }
 
@@ -282,7 +386,8 @@ export interface SmsSettings {
   from: string;
 }
 
-const PEM = (what: string) => z.string().check(z.regex(/-----BEGIN [A-Z ]+-----[\s\S]+-----END [A-Z ]+-----/, `must be ${what} in PEM form`));
+const PEM = (what: string) =>
+  z.string().check(z.regex(/-----BEGIN [A-Z ]+-----[\s\S]+-----END [A-Z ]+-----/, `must be ${what} in PEM form`));
 
 /**
  * Apple Wallet passes: the pass type, the team, the pass type's certificate and key, and Apple's
@@ -290,19 +395,34 @@ const PEM = (what: string) => z.string().check(z.regex(/-----BEGIN [A-Z ]+-----[
  * issuer id and the service account that signs the save links.
  */
 const walletSchema = z.object({
-  APPLE_PASS_TYPE_ID: z.optional(z.string().check(z.regex(/^pass\.[A-Za-z0-9.-]{1,200}$/, 'must be a pass type identifier (pass.…)'))),
-  APPLE_TEAM_ID: z.optional(z.string().check(z.regex(/^[A-Z0-9]{10}$/, 'must be a ten-character Apple team identifier'))),
+  APPLE_PASS_TYPE_ID: z.optional(
+    z.string().check(z.regex(/^pass\.[A-Za-z0-9.-]{1,200}$/, 'must be a pass type identifier (pass.…)')),
+  ),
+  APPLE_TEAM_ID: z.optional(
+    z.string().check(z.regex(/^[A-Z0-9]{10}$/, 'must be a ten-character Apple team identifier')),
+  ),
   APPLE_PASS_CERT: z.optional(PEM('a certificate')),
   APPLE_PASS_KEY: z.optional(PEM('a private key')),
   APPLE_PASS_KEY_PASSPHRASE: z.optional(z.string()),
   APPLE_WWDR_CERT: z.optional(PEM('a certificate')),
-  GOOGLE_WALLET_ISSUER_ID: z.optional(z.string().check(z.regex(/^\d{6,25}$/, 'must be a Google Wallet issuer id (digits)'))),
-  GOOGLE_WALLET_SERVICE_ACCOUNT: z.optional(z.string().check(z.regex(/^[^@\s]+@[^@\s]+\.[a-z]{2,}$/i, 'must be a service account e-mail address'))),
+  GOOGLE_WALLET_ISSUER_ID: z.optional(
+    z.string().check(z.regex(/^\d{6,25}$/, 'must be a Google Wallet issuer id (digits)')),
+  ),
+  GOOGLE_WALLET_SERVICE_ACCOUNT: z.optional(
+    z.string().check(z.regex(/^[^@\s]+@[^@\s]+\.[a-z]{2,}$/i, 'must be a service account e-mail address')),
+  ),
   GOOGLE_WALLET_PRIVATE_KEY: z.optional(PEM('a private key')),
 });
 
 export interface WalletPassSettings {
-  apple: { passTypeIdentifier: string; teamIdentifier: string; signerCert: string; signerKey: string; signerKeyPassphrase: string | null; wwdr: string } | null;
+  apple: {
+    passTypeIdentifier: string;
+    teamIdentifier: string;
+    signerCert: string;
+    signerKey: string;
+    signerKeyPassphrase: string | null;
+    wwdr: string;
+  } | null;
   google: { issuerId: string; serviceAccount: string; privateKey: string } | null;
 }
 
@@ -313,11 +433,18 @@ export function walletPassSettings(env: Record<string, string | undefined>): Wal
   const e = parseSection(walletSchema, env);
   const need = <K extends keyof typeof e>(names: readonly K[], what: string) => {
     if (names.every((n) => !e[n])) return false;
-    for (const n of names) if (!e[n]) throw new ConfigError(`Invalid configuration. ${String(n)}: required when ${what} is keyed`);
+    for (const n of names)
+      if (!e[n]) throw new ConfigError(`Invalid configuration. ${String(n)}: required when ${what} is keyed`);
     return true;
   };
-  const apple = need(['APPLE_PASS_TYPE_ID', 'APPLE_TEAM_ID', 'APPLE_PASS_CERT', 'APPLE_PASS_KEY', 'APPLE_WWDR_CERT'] as const, 'Apple Wallet');
-  const google = need(['GOOGLE_WALLET_ISSUER_ID', 'GOOGLE_WALLET_SERVICE_ACCOUNT', 'GOOGLE_WALLET_PRIVATE_KEY'] as const, 'Google Wallet');
+  const apple = need(
+    ['APPLE_PASS_TYPE_ID', 'APPLE_TEAM_ID', 'APPLE_PASS_CERT', 'APPLE_PASS_KEY', 'APPLE_WWDR_CERT'] as const,
+    'Apple Wallet',
+  );
+  const google = need(
+    ['GOOGLE_WALLET_ISSUER_ID', 'GOOGLE_WALLET_SERVICE_ACCOUNT', 'GOOGLE_WALLET_PRIVATE_KEY'] as const,
+    'Google Wallet',
+  );
   return {
     apple: apple
       ? {
@@ -329,7 +456,13 @@ export function walletPassSettings(env: Record<string, string | undefined>): Wal
           wwdr: pemText(e.APPLE_WWDR_CERT!),
         }
       : null,
-    google: google ? { issuerId: e.GOOGLE_WALLET_ISSUER_ID!, serviceAccount: e.GOOGLE_WALLET_SERVICE_ACCOUNT!, privateKey: pemText(e.GOOGLE_WALLET_PRIVATE_KEY!) } : null,
+    google: google
+      ? {
+          issuerId: e.GOOGLE_WALLET_ISSUER_ID!,
+          serviceAccount: e.GOOGLE_WALLET_SERVICE_ACCOUNT!,
+          privateKey: pemText(e.GOOGLE_WALLET_PRIVATE_KEY!),
+        }
+      : null,
   };
 }
 
@@ -359,11 +492,16 @@ export function parseTrustProxy(raw: string): false | number | string[] {
     );
   }
   if (/^\d{1,2}$/.test(value)) return Number(value);
-  const list = value.split(',').map((s) => s.trim()).filter(Boolean);
+  const list = value
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const address = /^(loopback|linklocal|uniquelocal|[0-9a-fA-F.:]+(\/\d{1,3})?)$/;
   const bad = list.find((a) => !address.test(a));
   if (bad !== undefined || list.length === 0) {
-    throw new ConfigError(`Invalid configuration. TRUST_PROXY: expected a number of proxies or a comma-separated list of addresses (got ${JSON.stringify(raw)})`);
+    throw new ConfigError(
+      `Invalid configuration. TRUST_PROXY: expected a number of proxies or a comma-separated list of addresses (got ${JSON.stringify(raw)})`,
+    );
   }
   return list;
 }
@@ -383,7 +521,10 @@ function analyticsOf(tag: string | undefined, pixel: string | undefined, demo: b
 
 /** Whether HOST is a loopback address: only this machine can reach a server listening there. */
 export function isLoopback(host: string): boolean {
-  const h = host.trim().toLowerCase().replace(/^\[(.*)\]$/, '$1');
+  const h = host
+    .trim()
+    .toLowerCase()
+    .replace(/^\[(.*)\]$/, '$1');
   return h === 'localhost' || h === '::1' || /^(::ffff:)?127(\.\d{1,3}){3}$/.test(h);
 }
 
@@ -485,7 +626,9 @@ export function parseConfig(env: Record<string, string | undefined>, fallbackSec
     );
   }
   if (e.DATABASE_READ_URL && !e.DATABASE_URL) {
-    throw new ConfigError('Invalid configuration. DATABASE_READ_URL: needs DATABASE_URL; the embedded PGlite database has no replicas to read from');
+    throw new ConfigError(
+      'Invalid configuration. DATABASE_READ_URL: needs DATABASE_URL; the embedded PGlite database has no replicas to read from',
+    );
   }
   const sessionSecret = e.SESSION_SECRET ?? fallbackSecret;
   return {
@@ -503,7 +646,11 @@ export function parseConfig(env: Record<string, string | undefined>, fallbackSec
     captcha: e.CAPTCHA,
     hcaptcha:
       e.HCAPTCHA_SITEKEY && e.HCAPTCHA_SECRET
-        ? { sitekey: e.HCAPTCHA_SITEKEY, secret: e.HCAPTCHA_SECRET, apiBase: (e.HCAPTCHA_API_BASE ?? 'https://api.hcaptcha.com').replace(/\/$/, '') }
+        ? {
+            sitekey: e.HCAPTCHA_SITEKEY,
+            secret: e.HCAPTCHA_SECRET,
+            apiBase: (e.HCAPTCHA_API_BASE ?? 'https://api.hcaptcha.com').replace(/\/$/, ''),
+          }
         : null,
     altchaHmacKey: e.ALTCHA_HMAC_KEY ?? `altcha:${sessionSecret}`,
     altchaMaxNumber: e.ALTCHA_MAX_NUMBER,
@@ -524,7 +671,10 @@ export function parseConfig(env: Record<string, string | undefined>, fallbackSec
     demo,
     devClock: demo && e.DEV_CLOCK === '1',
     addressApiKey: e.ADDRESS_API_KEY ?? null,
-    accommodationMap: e.ACCOMMODATION_MAP_URL === 'none' ? null : { url: e.ACCOMMODATION_MAP_URL, affiliateId: e.ACCOMMODATION_AFFILIATE_ID },
+    accommodationMap:
+      e.ACCOMMODATION_MAP_URL === 'none'
+        ? null
+        : { url: e.ACCOMMODATION_MAP_URL, affiliateId: e.ACCOMMODATION_AFFILIATE_ID },
     feedbackEmail: e.FEEDBACK_EMAIL,
     publicUrl: e.PUBLIC_URL ?? `http://${e.HOST.includes(':') ? `[${e.HOST}]` : e.HOST}:${e.PORT}`,
     payment: paymentSettings(env),
@@ -547,5 +697,15 @@ export function demoModeLine(config: Pick<Config, 'demo' | 'host'>): string {
 /** A configuration for tests: defaults plus overrides, in demo mode unless a test turns it off. */
 export function testConfig(overrides: Partial<Config> = {}): Config {
   // Without the accommodation map, as a test's page policy names no third party unless it asks for one.
-  return { ...parseConfig({ DEMO: '1', CAPTCHA: 'never', LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '100000', ALTCHA_MAX_NUMBER: '1000', ACCOMMODATION_MAP_URL: 'none' }), ...overrides };
+  return {
+    ...parseConfig({
+      DEMO: '1',
+      CAPTCHA: 'never',
+      LOG_LEVEL: 'silent',
+      RATE_LIMIT_PER_MINUTE: '100000',
+      ALTCHA_MAX_NUMBER: '1000',
+      ACCOMMODATION_MAP_URL: 'none',
+    }),
+    ...overrides,
+  };
 }

@@ -21,15 +21,61 @@ function knownFields(name: CallName): string[] {
 
 const scalar = fc.oneof(
   fc.integer({ min: -3, max: 40 }).map(String),
-  fc.constantFrom('0', '1', '-1', '1.5', '1e3', '2147483648', '99999999999999999999', 'NaN', '', ' ', 'true', 'false', 'yes', 'basket', 'login', 'payment', 'nope', 'SUMMER10', '\u0000', '<script>', "' OR 1=1 --"),
+  fc.constantFrom(
+    '0',
+    '1',
+    '-1',
+    '1.5',
+    '1e3',
+    '2147483648',
+    '99999999999999999999',
+    'NaN',
+    '',
+    ' ',
+    'true',
+    'false',
+    'yes',
+    'basket',
+    'login',
+    'payment',
+    'nope',
+    'SUMMER10',
+    '\u0000',
+    '<script>',
+    "' OR 1=1 --",
+  ),
   // Control characters, NUL inside text, lone surrogates, and numbers a lenient parser would take.
-  fc.constantFrom('SUMMER10\u0000', 'a\u0000@example.com', '\ud800', 'x\udfff', '\u0007', '\u001b[31m', '\u007f', '\u0085', '\t1', '0x10', '1e2', ' 1 ', '+1', '０'),
+  fc.constantFrom(
+    'SUMMER10\u0000',
+    'a\u0000@example.com',
+    '\ud800',
+    'x\udfff',
+    '\u0007',
+    '\u001b[31m',
+    '\u007f',
+    '\u0085',
+    '\t1',
+    '0x10',
+    '1e2',
+    ' 1 ',
+    '+1',
+    '０',
+  ),
   fc.string({ unit: 'binary', maxLength: 12 }),
   fc.string({ maxLength: 40 }),
   fc.constant('x'.repeat(21_000)),
 );
 const value: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
-  node: fc.oneof({ depthSize: 'small', withCrossShrink: true }, scalar, fc.array(tie('node'), { maxLength: 3 }), fc.dictionary(fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('ticket', 'qty', 'id', 'value', 'seats', '0', '1|2|3|0')), tie('node'), { maxKeys: 4 })),
+  node: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    scalar,
+    fc.array(tie('node'), { maxLength: 3 }),
+    fc.dictionary(
+      fc.oneof(fc.string({ maxLength: 8 }), fc.constantFrom('ticket', 'qty', 'id', 'value', 'seats', '0', '1|2|3|0')),
+      tie('node'),
+      { maxKeys: 4 },
+    ),
+  ),
 })).node;
 const addLine = fc.record(
   { ticket: scalar, qty: scalar, seats: value, vz_id: scalar, has_offer: scalar },
@@ -39,9 +85,22 @@ const addLine = fc.record(
 function bodyFor(name: CallName): fc.Arbitrary<Record<string, unknown>> {
   const fields = knownFields(name);
   const known = Object.fromEntries(
-    fields.map((f) => [f, f === 'ticket' ? fc.dictionary(fc.constantFrom('1|1|1|0', 'a', '9|9|9|0'), addLine, { maxKeys: 3 }) : f === 'gift_voucher' ? fc.dictionary(fc.constantFrom('1', '2', 'x'), fc.record({ id: scalar, qty: scalar, value: scalar }, { requiredKeys: [] }), { maxKeys: 3 }) : value]),
+    fields.map((f) => [
+      f,
+      f === 'ticket'
+        ? fc.dictionary(fc.constantFrom('1|1|1|0', 'a', '9|9|9|0'), addLine, { maxKeys: 3 })
+        : f === 'gift_voucher'
+          ? fc.dictionary(
+              fc.constantFrom('1', '2', 'x'),
+              fc.record({ id: scalar, qty: scalar, value: scalar }, { requiredKeys: [] }),
+              { maxKeys: 3 },
+            )
+          : value,
+    ]),
   );
-  return fc.tuple(fc.record(known, { requiredKeys: [] }), fc.dictionary(fc.string({ maxLength: 10 }), value, { maxKeys: 2 })).map(([k, extra]) => ({ ...extra, ...k }));
+  return fc
+    .tuple(fc.record(known, { requiredKeys: [] }), fc.dictionary(fc.string({ maxLength: 10 }), value, { maxKeys: 2 }))
+    .map(([k, extra]) => ({ ...extra, ...k }));
 }
 
 /** The server's own reading of a form or query, to know whether the contract must refuse it. */
@@ -108,7 +167,12 @@ describe.each(drivers)('contract fuzz on %s', (driver) => {
         const send = () =>
           call.method === 'GET'
             ? visitor.request({ method: 'GET', url: `${call.path}?${encoded}` })
-            : visitor.request({ method: 'POST', url: call.path, body: encoded, headers: { accept: 'application/json' } });
+            : visitor.request({
+                method: 'POST',
+                url: call.path,
+                body: encoded,
+                headers: { accept: 'application/json' },
+              });
         if (!contractAccepts(name, encoded) || encoded.length > 64 * 1024) {
           refused++;
           await expectRefusedWithoutChange(send);
@@ -132,7 +196,10 @@ describe.each(drivers)('contract fuzz on %s', (driver) => {
           method === 'GET'
             ? await changing(visitor.request({ method, url: `${url}?${encoded}` }))
             : await changing(visitor.request({ method, url, body: encoded, headers: { accept: 'text/html' } }));
-        expect(res.statusCode, `${url} ${field}=${JSON.stringify(v).slice(0, 40)}: ${res.body.slice(0, 200)}`).toBeLessThan(500);
+        expect(
+          res.statusCode,
+          `${url} ${field}=${JSON.stringify(v).slice(0, 40)}: ${res.body.slice(0, 200)}`,
+        ).toBeLessThan(500);
       }),
       { numRuns: RUNS_PER_CALL, seed: 20_260_601 },
     );
@@ -148,13 +215,28 @@ describe.each(drivers)('contract fuzz on %s', (driver) => {
       { body: `code=${'y'.repeat(70 * 1024)}`, type: 'application/x-www-form-urlencoded', mustRefuse: true },
       { body: 'null', type: 'application/json', mustRefuse: false },
       { body: 'state=%E0%A4%A&code=%&ticket_id=%ZZ', type: 'application/x-www-form-urlencoded', mustRefuse: false },
-      { body: Array.from({ length: 600 }, (_, i) => `f${i}=1`).join('&'), type: 'application/x-www-form-urlencoded', mustRefuse: false },
-      { body: 'ticket[a][b][c][d][e][f][g][h]=1&gift_voucher[__proto__][id]=1&constructor[prototype][x]=1', type: 'application/x-www-form-urlencoded', mustRefuse: false },
+      {
+        body: Array.from({ length: 600 }, (_, i) => `f${i}=1`).join('&'),
+        type: 'application/x-www-form-urlencoded',
+        mustRefuse: false,
+      },
+      {
+        body: 'ticket[a][b][c][d][e][f][g][h]=1&gift_voucher[__proto__][id]=1&constructor[prototype][x]=1',
+        type: 'application/x-www-form-urlencoded',
+        mustRefuse: false,
+      },
     ];
     for (const m of malformed) {
       const label = `${m.type} ${m.body.slice(0, 40)}`;
       const before = await digestNow();
-      const res = await changing(visitor.request({ method: 'POST', url: path, body: m.body, headers: { 'content-type': m.type, accept: 'application/json' } }));
+      const res = await changing(
+        visitor.request({
+          method: 'POST',
+          url: path,
+          body: m.body,
+          headers: { 'content-type': m.type, accept: 'application/json' },
+        }),
+      );
       expect(res.statusCode, `${label}: ${res.body.slice(0, 200)}`).toBeLessThan(500);
       if (m.mustRefuse) expect(res.statusCode, label).toBeGreaterThanOrEqual(400);
       if (res.statusCode >= 400) {

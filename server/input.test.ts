@@ -36,16 +36,29 @@ describe.each(drivers)('input hardening on %s', (driver) => {
     expect(surrogate.json().error).toMatch(/control characters/);
     const token = await post(v, calls.reserveTickets.path, 'h-captcha-response=abc%00');
     expect(token.statusCode).toBe(400);
-    const seat = await post(v, calls.addToBasket.path, `ticket[1|1|1|0][ticket]=${w.demo.tickets.jazzGeneral}&ticket[1|1|1|0][qty]=1&ticket[1|1|1|0][vz_id]=a%00`);
+    const seat = await post(
+      v,
+      calls.addToBasket.path,
+      `ticket[1|1|1|0][ticket]=${w.demo.tickets.jazzGeneral}&ticket[1|1|1|0][qty]=1&ticket[1|1|1|0][vz_id]=a%00`,
+    );
     expect(seat.statusCode).toBe(400);
-    const key = await post(v, calls.addToBasket.path, `ticket[1%00][ticket]=${w.demo.tickets.jazzGeneral}&ticket[1%00][qty]=1`);
+    const key = await post(
+      v,
+      calls.addToBasket.path,
+      `ticket[1%00][ticket]=${w.demo.tickets.jazzGeneral}&ticket[1%00][qty]=1`,
+    );
     expect(key.statusCode).toBe(400);
     expect(await databaseDigest(w.database.db)).toBe(before);
   });
 
   it('answers the HTML forms with their own page and a 400, not a 500 or JSON', async () => {
     for (const url of ['/signin/', '/mailing-list']) {
-      const res = await new Visitor(w.app).request({ method: 'POST', url, body: 'email=a%00@example.com', headers: { accept: 'text/html' } });
+      const res = await new Visitor(w.app).request({
+        method: 'POST',
+        url,
+        body: 'email=a%00@example.com',
+        headers: { accept: 'text/html' },
+      });
       expect(res.statusCode, url).toBe(400);
       expect(res.headers['content-type'], url).toMatch(/text\/html/);
       expect(res.body, url).toContain('notice error');

@@ -29,14 +29,41 @@ export async function startJobs(deps: AppDeps, { turn = async () => true, log }:
   const { db, config, clock } = deps;
   const stops: (() => void)[] = [];
 
-  stops.push(await startWaitingRoom(db, config, deps.mailer, clock, (err) => log.error({ err }, 'waiting list offers failed'), turn));
+  stops.push(
+    await startWaitingRoom(
+      db,
+      config,
+      deps.mailer,
+      clock,
+      (err) => log.error({ err }, 'waiting list offers failed'),
+      turn,
+    ),
+  );
 
   if (config.instalmentJobIntervalMs !== null) {
-    stops.push(startInstalmentJob(instalmentJobDeps(deps), clock, config.instalmentJobIntervalMs, (err) => log.error({ err }, 'instalment job failed'), turn));
+    stops.push(
+      startInstalmentJob(
+        instalmentJobDeps(deps),
+        clock,
+        config.instalmentJobIntervalMs,
+        (err) => log.error({ err }, 'instalment job failed'),
+        turn,
+      ),
+    );
   }
   // Payments left open are asked about at their processor once a minute, with the sweeper's rhythm at most.
   const reconcileIntervalMs = Math.min(60_000, config.sweepIntervalMs * 2);
-  stops.push(startReconcileJob(db, processorLinks(deps), deps.seating, clock, reconcileIntervalMs, (err) => log.error({ err }, 'payment reconciliation failed'), turn));
+  stops.push(
+    startReconcileJob(
+      db,
+      processorLinks(deps),
+      deps.seating,
+      clock,
+      reconcileIntervalMs,
+      (err) => log.error({ err }, 'payment reconciliation failed'),
+      turn,
+    ),
+  );
 
   // Scheduled gifts are e-mailed by the sweeper at their delivery date and time.
   const transferMail = { mailer: deps.mailer, brandName: config.brandName };

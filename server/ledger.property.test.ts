@@ -42,7 +42,16 @@ const CAPACITY = 2;
 const MAX_COMMANDS = 60;
 const DAY = 86_400_000;
 const SUCCESS_CARD = SANDBOX_CARDS.success;
-const ADDRESS = { first_name: 'Ann', last_name: 'Lee', address_1: '1 Quay St', address_2: '', town: 'Plymouth', postcode: 'PL1 2LD', state: '', country_code: 'GB' };
+const ADDRESS = {
+  first_name: 'Ann',
+  last_name: 'Lee',
+  address_1: '1 Quay St',
+  address_2: '',
+  town: 'Plymouth',
+  postcode: 'PL1 2LD',
+  state: '',
+  country_code: 'GB',
+};
 
 interface Ledger {
   world: TestWorld;
@@ -86,20 +95,31 @@ async function beginning(m: LedgerModel, r: Ledger, b: number, by: string, start
     snapshot = { total: checkout.basket_total, basket: await basketOf(db, r.event, saleId), by };
     if (process.env.LEDGER_DEBUG) console.log(`  ${by} begins at ${snapshot.total} for [${snapshot.basket}]`);
   }
-  const [{ max }] = (await rows<{ max: number }>(db, sql`SELECT COALESCE(max(id), 0)::int AS max FROM payments`)) as [{ max: number }];
-  const hadPlan = saleId ? (await db.select().from(t.instalmentPlans).where(eq(t.instalmentPlans.saleId, saleId))).length > 0 : false;
+  const [{ max }] = (await rows<{ max: number }>(db, sql`SELECT COALESCE(max(id), 0)::int AS max FROM payments`)) as [
+    { max: number },
+  ];
+  const hadPlan = saleId
+    ? (await db.select().from(t.instalmentPlans).where(eq(t.instalmentPlans.saleId, saleId))).length > 0
+    : false;
   const wasPaid = saleId ? Boolean((await db.select().from(t.sales).where(eq(t.sales.id, saleId)))[0]?.paidAt) : false;
   await start();
   if (!saleId || !snapshot) return;
-  const made = await rows<{ id: number; sale_id: string }>(db, sql`SELECT id, sale_id FROM payments WHERE id > ${max} ORDER BY id`);
+  const made = await rows<{ id: number; sale_id: string }>(
+    db,
+    sql`SELECT id, sale_id FROM payments WHERE id > ${max} ORDER BY id`,
+  );
   for (const p of made) if (p.sale_id === saleId) m.payments.set(p.id, snapshot);
-  if (!hadPlan && (await db.select().from(t.instalmentPlans).where(eq(t.instalmentPlans.saleId, saleId))).length > 0) m.plans.set(saleId, snapshot);
+  if (!hadPlan && (await db.select().from(t.instalmentPlans).where(eq(t.instalmentPlans.saleId, saleId))).length > 0)
+    m.plans.set(saleId, snapshot);
   const [sale] = await db.select().from(t.sales).where(eq(t.sales.id, saleId));
   if (!wasPaid && sale?.paidAt && made.length === 0 && !m.plans.has(saleId)) m.claims.set(saleId, snapshot);
 }
 
 class AddTickets extends Step {
-  constructor(readonly b: number, readonly qty: number) {
+  constructor(
+    readonly b: number,
+    readonly qty: number,
+  ) {
     super();
   }
   async act(_m: LedgerModel, r: Ledger) {
@@ -111,7 +131,10 @@ class AddTickets extends Step {
 }
 
 class SetQuantity extends Step {
-  constructor(readonly b: number, readonly qty: number) {
+  constructor(
+    readonly b: number,
+    readonly qty: number,
+  ) {
     super();
   }
   async act(_m: LedgerModel, r: Ledger) {
@@ -123,7 +146,10 @@ class SetQuantity extends Step {
 }
 
 class ApplyCode extends Step {
-  constructor(readonly b: number, readonly which: 'half' | 'free') {
+  constructor(
+    readonly b: number,
+    readonly which: 'half' | 'free',
+  ) {
     super();
   }
   async act(_m: LedgerModel, r: Ledger) {
@@ -135,7 +161,10 @@ class ApplyCode extends Step {
 }
 
 class Protection extends Step {
-  constructor(readonly b: number, readonly on: boolean) {
+  constructor(
+    readonly b: number,
+    readonly on: boolean,
+  ) {
     super();
   }
   async act(_m: LedgerModel, r: Ledger) {
@@ -147,11 +176,17 @@ class Protection extends Step {
 }
 
 class Donate extends Step {
-  constructor(readonly b: number, readonly amount: number) {
+  constructor(
+    readonly b: number,
+    readonly amount: number,
+  ) {
     super();
   }
   async act(_m: LedgerModel, r: Ledger) {
-    await r.buyers[this.b]!.call('saveDonation', { amount_before_booking_fee: String(this.amount), charity_id: String(r.event.charityId) } as never);
+    await r.buyers[this.b]!.call('saveDonation', {
+      amount_before_booking_fee: String(this.amount),
+      charity_id: String(r.event.charityId),
+    } as never);
   }
   toString() {
     return `donate(${B(this.b)}, ${this.amount})`;
@@ -161,11 +196,13 @@ class Donate extends Step {
 /** reserve_tickets, then the payment step, as the checkout goes on after a reservation. */
 async function reserve(buyer: Buyer): Promise<void> {
   const res = await buyer.call('reserveTickets', {} as never);
-  if (res.statusCode === 200 && (res.json() as { reserved?: boolean }).reserved) await buyer.call('updateBasketState', { state: 'payment' } as never);
+  if (res.statusCode === 200 && (res.json() as { reserved?: boolean }).reserved)
+    await buyer.call('updateBasketState', { state: 'payment' } as never);
 }
 
 /** A payment step, taken straight after reserving (`fresh`) or whenever the buyer is. */
-const named = (step: string, b: number, fresh: boolean, extra = '') => `${fresh ? 'reserve+' : ''}${step}(${B(b)}${extra})`;
+const named = (step: string, b: number, fresh: boolean, extra = '') =>
+  `${fresh ? 'reserve+' : ''}${step}(${B(b)}${extra})`;
 
 class Reserve extends Step {
   constructor(readonly b: number) {
@@ -181,7 +218,10 @@ class Reserve extends Step {
 
 /** get_token: a card payment begins (or the open one is answered again). */
 class GetToken extends Step {
-  constructor(readonly b: number, readonly fresh: boolean) {
+  constructor(
+    readonly b: number,
+    readonly fresh: boolean,
+  ) {
     super();
   }
   async act(m: LedgerModel, r: Ledger) {
@@ -201,7 +241,11 @@ class GetToken extends Step {
 
 /** The buyer pays one of their client secrets on the sandbox card page: 0 the latest, 1 the one before, … */
 class PayCard extends Step {
-  constructor(readonly b: number, readonly back: number, readonly start: boolean) {
+  constructor(
+    readonly b: number,
+    readonly back: number,
+    readonly start: boolean,
+  ) {
     super();
   }
   async act(m: LedgerModel, r: Ledger) {
@@ -209,7 +253,11 @@ class PayCard extends Step {
     const mine = m.secrets[this.b]!;
     if (mine.length === 0) return;
     const secret = mine[mine.length - 1 - (this.back % mine.length)]!;
-    await r.buyers[this.b]!.request({ method: 'POST', url: '/sandbox/card/', body: new URLSearchParams({ secret, number: SUCCESS_CARD, expiry: '12/34', cvc: '123' }).toString() });
+    await r.buyers[this.b]!.request({
+      method: 'POST',
+      url: '/sandbox/card/',
+      body: new URLSearchParams({ secret, number: SUCCESS_CARD, expiry: '12/34', cvc: '123' }).toString(),
+    });
   }
   toString() {
     return `${this.start ? 'getToken+' : ''}payCard(${B(this.b)}, ${this.back === 0 ? 'latest secret' : `secret ${this.back} back`})`;
@@ -218,7 +266,11 @@ class PayCard extends Step {
 
 /** pay_with_truelayer, then the sandbox bank approves at once or slowly, then the bank's return. */
 class PayBank extends Step {
-  constructor(readonly b: number, readonly fresh: boolean, readonly slow: boolean) {
+  constructor(
+    readonly b: number,
+    readonly fresh: boolean,
+    readonly slow: boolean,
+  ) {
     super();
   }
   async act(m: LedgerModel, r: Ledger) {
@@ -232,7 +284,11 @@ class PayBank extends Step {
       const decided = await buyer.request({
         method: 'POST',
         url: '/sandbox/bank/',
-        body: new URLSearchParams({ token, decision: this.slow ? 'slow' : 'approve', ...(this.slow ? { delay: String(HOLD_SECONDS + 120) } : {}) }).toString(),
+        body: new URLSearchParams({
+          token,
+          decision: this.slow ? 'slow' : 'approve',
+          ...(this.slow ? { delay: String(HOLD_SECONDS + 120) } : {}),
+        }).toString(),
       });
       if (decided.statusCode === 303) await buyer.request({ method: 'GET', url: String(decided.headers.location) });
     });
@@ -243,13 +299,20 @@ class PayBank extends Step {
 }
 
 class PaySquare extends Step {
-  constructor(readonly b: number, readonly fresh: boolean) {
+  constructor(
+    readonly b: number,
+    readonly fresh: boolean,
+  ) {
     super();
   }
   async act(m: LedgerModel, r: Ledger) {
     if (this.fresh) await reserve(r.buyers[this.b]!);
     const buyer = r.buyers[this.b]!;
-    const tokenised = await buyer.call('tokeniseSandboxSquareCard', { number: SUCCESS_CARD, expiry: '12/34', cvc: '123' });
+    const tokenised = await buyer.call('tokeniseSandboxSquareCard', {
+      number: SUCCESS_CARD,
+      expiry: '12/34',
+      cvc: '123',
+    });
     if (tokenised.statusCode !== 200) return;
     const token = String((tokenised.json() as { token: string }).token);
     m.cards.add(token);
@@ -264,7 +327,10 @@ class PaySquare extends Step {
 
 /** pay_with_instalment: a new sandbox card, two monthly payments, the first taken now. */
 class SetUpPlan extends Step {
-  constructor(readonly b: number, readonly fresh: boolean) {
+  constructor(
+    readonly b: number,
+    readonly fresh: boolean,
+  ) {
     super();
   }
   async act(m: LedgerModel, r: Ledger) {
@@ -275,7 +341,11 @@ class SetUpPlan extends Step {
     const card = saved.json() as { id: string };
     m.cards.add(card.id);
     await beginning(m, r, this.b, this.toString(), async () => {
-      await buyer.call('payWithInstalment', { instalment_option: '2', contact_number: '07700 900123', new_payment_method: card } as never);
+      await buyer.call('payWithInstalment', {
+        instalment_option: '2',
+        contact_number: '07700 900123',
+        new_payment_method: card,
+      } as never);
     });
   }
   toString() {
@@ -284,7 +354,10 @@ class SetUpPlan extends Step {
 }
 
 class ClaimFree extends Step {
-  constructor(readonly b: number, readonly prepare: 'none' | 'reserve' | 'free code') {
+  constructor(
+    readonly b: number,
+    readonly prepare: 'none' | 'reserve' | 'free code',
+  ) {
     super();
   }
   async act(m: LedgerModel, r: Ledger) {
@@ -377,7 +450,10 @@ class Deliver extends Step {
  * or a failure arriving after the fact.
  */
 class ProcessorWord extends Step {
-  constructor(readonly pick: number, readonly status: 'succeeded' | 'failed') {
+  constructor(
+    readonly pick: number,
+    readonly status: 'succeeded' | 'failed',
+  ) {
     super();
   }
   async act(m: LedgerModel, r: Ledger) {
@@ -387,15 +463,31 @@ class ProcessorWord extends Step {
     const mine = await db
       .select()
       .from(t.payments)
-      .where(sql`${t.payments.saleId} IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`)
+      .where(
+        sql`${t.payments.saleId} IN (${sql.join(
+          ids.map((id) => sql`${id}`),
+          sql`, `,
+        )})`,
+      )
       .orderBy(t.payments.id);
     if (mine.length === 0) return;
     const payment: Payment = mine[mine.length - 1 - (this.pick % mine.length)]!;
-    const links = processorLinks({ payment: paymentWiring(parseConfig(process.env)), bank: bankWiring(parseConfig(process.env)), plans: planWiring(db, parseConfig(process.env)) });
+    const links = processorLinks({
+      payment: paymentWiring(parseConfig(process.env)),
+      bank: bankWiring(parseConfig(process.env)),
+      plans: planWiring(db, parseConfig(process.env)),
+    });
     await settlePayment(
       db,
       links(payment).refunder,
-      { provider: payment.provider, providerPaymentId: payment.providerPaymentId, status: this.status, amount: payment.amount, currency: payment.currency, failureMessage: this.status === 'failed' ? 'Your card was declined.' : null },
+      {
+        provider: payment.provider,
+        providerPaymentId: payment.providerPaymentId,
+        status: this.status,
+        amount: payment.amount,
+        currency: payment.currency,
+        failureMessage: this.status === 'failed' ? 'Your card was declined.' : null,
+      },
       r.handle.now(),
     ).catch((err: unknown) => {
       if (!(err instanceof Refusal)) throw err;
@@ -407,11 +499,19 @@ class ProcessorWord extends Step {
 }
 
 class Advance extends Step {
-  constructor(readonly past: 'minute' | 'hold' | 'grace', readonly sweep: boolean) {
+  constructor(
+    readonly past: 'minute' | 'hold' | 'grace',
+    readonly sweep: boolean,
+  ) {
     super();
   }
   async act(_m: LedgerModel, r: Ledger) {
-    const ms = this.past === 'minute' ? 60_000 : this.past === 'hold' ? HOLD_SECONDS * 1000 + 1000 : HOLD_SECONDS * 1000 + r.graceMs + 1000;
+    const ms =
+      this.past === 'minute'
+        ? 60_000
+        : this.past === 'hold'
+          ? HOLD_SECONDS * 1000 + 1000
+          : HOLD_SECONDS * 1000 + r.graceMs + 1000;
     r.handle.clock.advance(ms);
     if (this.sweep) await sweepExpiredHolds(r.world.database.db, r.handle.now());
   }
@@ -432,7 +532,15 @@ class Sweep extends Step {
 class Reconcile extends Step {
   async act(_m: LedgerModel, r: Ledger) {
     const { db } = r.world.database;
-    await reconcilePayments(db, processorLinks({ payment: paymentWiring(parseConfig(process.env)), bank: bankWiring(parseConfig(process.env)), plans: planWiring(db, parseConfig(process.env)) }), r.handle.now());
+    await reconcilePayments(
+      db,
+      processorLinks({
+        payment: paymentWiring(parseConfig(process.env)),
+        bank: bankWiring(parseConfig(process.env)),
+        plans: planWiring(db, parseConfig(process.env)),
+      }),
+      r.handle.now(),
+    );
   }
   toString() {
     return 'reconcile()';
@@ -456,7 +564,16 @@ class InstalmentJob extends Step {
   async act(_m: LedgerModel, r: Ledger) {
     const { db } = r.world.database;
     await runInstalmentJob(
-      { db, cards: sandboxSavedCards(), mail: { mailer: { transport: null, from: 'test@holdfast.test' }, brandName: 'Holdfast', publicUrl: 'http://holdfast.test' }, walletUrl: 'http://holdfast.test/account/wallet/' },
+      {
+        db,
+        cards: sandboxSavedCards(),
+        mail: {
+          mailer: { transport: null, from: 'test@holdfast.test' },
+          brandName: 'Holdfast',
+          publicUrl: 'http://holdfast.test',
+        },
+        walletUrl: 'http://holdfast.test/account/wallet/',
+      },
       new Date(r.handle.now().getTime() + this.days * DAY),
     );
   }
@@ -484,10 +601,19 @@ async function tally(seen: Record<string, number>, m: LedgerModel, r: Ledger) {
     sql`SELECT CASE WHEN p.idempotency_key LIKE 'plan:%' THEN 'plan first instalment' ELSE p.provider END || ' ' || p.status || ' ' || COALESCE(p.outcome, '-')
                || CASE WHEN r.id IS NULL THEN '' ELSE ' refund ' || r.status || ' (' || r.reason || ')' END AS what, count(*)::int AS n
           FROM payments p LEFT JOIN payment_refunds r ON r.payment_id = p.id
-         WHERE p.sale_id IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)}) GROUP BY 1
-        UNION ALL SELECT 'plan ' || status, count(*)::int FROM instalment_plans WHERE sale_id IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)}) GROUP BY 1
+         WHERE p.sale_id IN (${sql.join(
+           ids.map((id) => sql`${id}`),
+           sql`, `,
+         )}) GROUP BY 1
+        UNION ALL SELECT 'plan ' || status, count(*)::int FROM instalment_plans WHERE sale_id IN (${sql.join(
+          ids.map((id) => sql`${id}`),
+          sql`, `,
+        )}) GROUP BY 1
         UNION ALL SELECT 'free claim', ${m.claims.size}
-        UNION ALL SELECT 'paid sale', count(*)::int FROM sales WHERE paid_at IS NOT NULL AND id IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)})`,
+        UNION ALL SELECT 'paid sale', count(*)::int FROM sales WHERE paid_at IS NOT NULL AND id IN (${sql.join(
+          ids.map((id) => sql`${id}`),
+          sql`, `,
+        )})`,
   );
   for (const { what, n } of found) if (Number(n) > 0) seen[what] = (seen[what] ?? 0) + Number(n);
 }
@@ -497,35 +623,103 @@ const buyer = fc.constantFrom(...Array.from({ length: BUYERS }, (_, i) => i), 0,
 /** Each step's weight is how often it appears: the steps that move money come up most. */
 const weighted = (weight: number, arb: fc.Arbitrary<Cmd>) => Array.from({ length: weight }, () => arb);
 const steps: fc.Arbitrary<Cmd>[] = [
-  ...weighted(1, fc.tuple(buyer, fc.integer({ min: 1, max: 2 })).map(([b, q]) => new AddTickets(b, q))),
-  ...weighted(3, fc.tuple(buyer, fc.integer({ min: 1, max: 3 })).map(([b, q]) => new SetQuantity(b, q))),
-  ...weighted(2, fc.tuple(buyer, fc.constantFrom<'half' | 'free'>('half', 'free')).map(([b, c]) => new ApplyCode(b, c))),
-  ...weighted(2, fc.tuple(buyer, fc.boolean()).map(([b, on]) => new Protection(b, on))),
-  ...weighted(2, fc.tuple(buyer, fc.constantFrom(500, 1500)).map(([b, a]) => new Donate(b, a))),
-  ...weighted(3, buyer.map((b) => new Reserve(b))),
-  ...weighted(5, fc.tuple(buyer, fc.boolean()).map(([b, fresh]) => new GetToken(b, fresh))),
-  ...weighted(6, fc.tuple(buyer, fc.nat({ max: 3 }), fc.boolean()).map(([b, back, start]) => new PayCard(b, back, start))),
-  ...weighted(2, fc.tuple(buyer, fc.boolean(), fc.boolean()).map(([b, fresh, slow]) => new PayBank(b, fresh, slow))),
-  ...weighted(2, fc.tuple(buyer, fc.boolean()).map(([b, fresh]) => new PaySquare(b, fresh))),
-  ...weighted(3, fc.tuple(buyer, fc.boolean()).map(([b, fresh]) => new SetUpPlan(b, fresh))),
-  ...weighted(2, fc.tuple(buyer, fc.constantFrom<'none' | 'reserve' | 'free code'>('none', 'reserve', 'free code')).map(([b, prepare]) => new ClaimFree(b, prepare))),
-  ...weighted(1, buyer.map((b) => new Deliver(b))),
-  ...weighted(4, fc.tuple(fc.constantFrom(0, 0, 0, 1, 2, 3), fc.constantFrom<'succeeded' | 'failed'>('succeeded', 'succeeded', 'failed')).map(([p, s]) => new ProcessorWord(p, s))),
-  ...weighted(2, fc.tuple(fc.constantFrom<'minute' | 'hold' | 'grace'>('minute', 'hold', 'grace'), fc.boolean()).map(([p, sweep]) => new Advance(p, sweep))),
-  ...weighted(1, fc.constant(new Sweep())),
-  ...weighted(1, fc.constant(new Reconcile())),
-  ...weighted(1, fc.constant(new BankDecisionsDue())),
-  ...weighted(1, fc.constantFrom(0, 31, 61).map((d) => new InstalmentJob(d))),
-  ...weighted(1, fc.constant(new Restart())),
-  ...weighted(1, fc.constantFrom<'square' | 'card'>('square', 'card').map((p) => new SwitchProvider(p))),
+  ...weighted(
+    1,
+    fc.tuple(buyer, fc.integer({ min: 1, max: 2 })).map(([b, q]) => new AddTickets(b, q)),
+  ),
+  ...weighted(
+    3,
+    fc.tuple(buyer, fc.integer({ min: 1, max: 3 })).map(([b, q]) => new SetQuantity(b, q)),
+  ),
+  ...weighted(
+    2,
+    fc.tuple(buyer, fc.constantFrom<'half' | 'free'>('half', 'free')).map(([b, c]) => new ApplyCode(b, c)),
+  ),
+  ...weighted(
+    2,
+    fc.tuple(buyer, fc.boolean()).map(([b, on]) => new Protection(b, on)),
+  ),
+  ...weighted(
+    2,
+    fc.tuple(buyer, fc.constantFrom(500, 1500)).map(([b, a]) => new Donate(b, a)),
+  ),
+  ...weighted(
+    3,
+    buyer.map((b) => new Reserve(b)),
+  ),
+  ...weighted(
+    5,
+    fc.tuple(buyer, fc.boolean()).map(([b, fresh]) => new GetToken(b, fresh)),
+  ),
+  ...weighted(
+    6,
+    fc.tuple(buyer, fc.nat({ max: 3 }), fc.boolean()).map(([b, back, start]) => new PayCard(b, back, start)),
+  ),
+  ...weighted(
+    2,
+    fc.tuple(buyer, fc.boolean(), fc.boolean()).map(([b, fresh, slow]) => new PayBank(b, fresh, slow)),
+  ),
+  ...weighted(
+    2,
+    fc.tuple(buyer, fc.boolean()).map(([b, fresh]) => new PaySquare(b, fresh)),
+  ),
+  ...weighted(
+    3,
+    fc.tuple(buyer, fc.boolean()).map(([b, fresh]) => new SetUpPlan(b, fresh)),
+  ),
   ...weighted(
     2,
     fc
-      .tuple(buyer, fc.constantFrom<'card' | 'bank'>('card', 'bank'), fc.constantFrom<'plan' | 'card' | 'square' | 'nothing'>('plan', 'card', 'square', 'nothing'))
+      .tuple(buyer, fc.constantFrom<'none' | 'reserve' | 'free code'>('none', 'reserve', 'free code'))
+      .map(([b, prepare]) => new ClaimFree(b, prepare)),
+  ),
+  ...weighted(
+    1,
+    buyer.map((b) => new Deliver(b)),
+  ),
+  ...weighted(
+    4,
+    fc
+      .tuple(
+        fc.constantFrom(0, 0, 0, 1, 2, 3),
+        fc.constantFrom<'succeeded' | 'failed'>('succeeded', 'succeeded', 'failed'),
+      )
+      .map(([p, s]) => new ProcessorWord(p, s)),
+  ),
+  ...weighted(
+    2,
+    fc
+      .tuple(fc.constantFrom<'minute' | 'hold' | 'grace'>('minute', 'hold', 'grace'), fc.boolean())
+      .map(([p, sweep]) => new Advance(p, sweep)),
+  ),
+  ...weighted(1, fc.constant(new Sweep())),
+  ...weighted(1, fc.constant(new Reconcile())),
+  ...weighted(1, fc.constant(new BankDecisionsDue())),
+  ...weighted(
+    1,
+    fc.constantFrom(0, 31, 61).map((d) => new InstalmentJob(d)),
+  ),
+  ...weighted(1, fc.constant(new Restart())),
+  ...weighted(
+    1,
+    fc.constantFrom<'square' | 'card'>('square', 'card').map((p) => new SwitchProvider(p)),
+  ),
+  ...weighted(
+    2,
+    fc
+      .tuple(
+        buyer,
+        fc.constantFrom<'card' | 'bank'>('card', 'bank'),
+        fc.constantFrom<'plan' | 'card' | 'square' | 'nothing'>('plan', 'card', 'square', 'nothing'),
+      )
       .map(([b, how, then]) => new CodeChangesHands(b, how, then)),
   ),
 ];
-const commands = fc.commands(steps, { maxCommands: MAX_COMMANDS, size: 'max', ...(process.env.LEDGER_PATH ? { replayPath: process.env.LEDGER_PATH } : {}) });
+const commands = fc.commands(steps, {
+  maxCommands: MAX_COMMANDS,
+  size: 'max',
+  ...(process.env.LEDGER_PATH ? { replayPath: process.env.LEDGER_PATH } : {}),
+});
 
 describe.each(drivers)('the money ledger under random payments on %s', (driver) => {
   let world: TestWorld;
@@ -562,7 +756,12 @@ describe.each(drivers)('the money ledger under random payments on %s', (driver) 
         await fc.asyncModelRun(setup, cmds);
         if (last) await tally(seen, last.model, last.real);
       });
-      await fc.assert(property, { numRuns: RUNS, seed: SEED, ...(process.env.LEDGER_REPLAY ? { path: process.env.LEDGER_REPLAY } : {}), interruptAfterTimeLimit: 8 * 60_000 });
+      await fc.assert(property, {
+        numRuns: RUNS,
+        seed: SEED,
+        ...(process.env.LEDGER_REPLAY ? { path: process.env.LEDGER_REPLAY } : {}),
+        interruptAfterTimeLimit: 8 * 60_000,
+      });
       console.log(`ledger runs on ${driver}:`, JSON.stringify(seen));
     },
     15 * 60_000,

@@ -69,8 +69,17 @@ async function main() {
   const movable = config.devClock ? movableClock() : null;
   const clock = movable ? movable.now : () => new Date();
   const providers = buildProviders(config, database.db);
-  const app = await buildApp({ db: database.db, config, clock, providers, ...(movable ? { movableClock: movable } : {}) });
-  const stopJobs = await startJobs({ ...providers, db: database.db, config, clock }, { turn: database.jobsTurn, log: app.log });
+  const app = await buildApp({
+    db: database.db,
+    config,
+    clock,
+    providers,
+    ...(movable ? { movableClock: movable } : {}),
+  });
+  const stopJobs = await startJobs(
+    { ...providers, db: database.db, config, clock },
+    { turn: database.jobsTurn, log: app.log },
+  );
 
   const shutdown = async () => {
     stopJobs();
@@ -83,7 +92,9 @@ async function main() {
 
   await app.listen({ port: config.port, host: config.host });
   const shownHost = config.host.includes(':') ? `[${config.host}]` : config.host;
-  console.log(`Holdfast checkout running at http://${shownHost}:${app.server.address() && typeof app.server.address() === 'object' ? (app.server.address() as { port: number }).port : config.port}/all-events/`);
+  console.log(
+    `Holdfast checkout running at http://${shownHost}:${app.server.address() && typeof app.server.address() === 'object' ? (app.server.address() as { port: number }).port : config.port}/all-events/`,
+  );
 }
 
 await main();

@@ -43,18 +43,24 @@ import { queueStatus, WAITING_LIST_PATH } from '../contract/waitingRoom.ts';
 const HTML = { accept: 'text/html' };
 
 /** Words a date or a time is written with: the pseudo-locales write dates as English does (data). */
-const DATE_WORDS = /\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|am|pm|GMT|BST)\b/g;
+const DATE_WORDS =
+  /\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun|Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec|am|pm|GMT|BST)\b/g;
 
 /**
  * Whether `text` is data only: once every string of the data, every e-mail address, web address
  * and date word is taken out, no letter is left.
  */
 function dataOnly(data: string[]): (text: string) => boolean {
-  const strings = [...new Set(data.map((d) => d.trim()).filter((d) => d.length >= 2 && /[A-Za-z]/.test(d)))].sort((a, b) => b.length - a.length);
+  const strings = [...new Set(data.map((d) => d.trim()).filter((d) => d.length >= 2 && /[A-Za-z]/.test(d)))].sort(
+    (a, b) => b.length - a.length,
+  );
   return (text) => {
     let rest = text;
     for (const d of strings) if (rest.includes(d)) rest = rest.split(d).join(' ');
-    rest = rest.replace(/https?:\/\/\S+/g, ' ').replace(/[^\s<>()]+@[^\s<>()]+/g, ' ').replace(DATE_WORDS, ' ');
+    rest = rest
+      .replace(/https?:\/\/\S+/g, ' ')
+      .replace(/[^\s<>()]+@[^\s<>()]+/g, ' ')
+      .replace(DATE_WORDS, ' ');
     return !/[A-Za-z]/.test(rest);
   };
 }
@@ -70,7 +76,21 @@ function decode(text: string): string {
     .replace(/&amp;/g, '&');
 }
 
-const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
+const VOID = new Set([
+  'area',
+  'base',
+  'br',
+  'col',
+  'embed',
+  'hr',
+  'img',
+  'input',
+  'link',
+  'meta',
+  'source',
+  'track',
+  'wbr',
+]);
 const SPOKEN = ['aria-label', 'aria-description', 'placeholder', 'title', 'alt'];
 
 /**
@@ -81,7 +101,9 @@ const SPOKEN = ['aria-label', 'aria-description', 'placeholder', 'title', 'alt']
 function textsOf(page: string): string[] {
   const title = /<title>([\s\S]*?)<\/title>/.exec(page)?.[1];
   const start = page.indexOf('<body');
-  const body = (start < 0 ? page : page.slice(start)).replace(/<(script|style|template|noscript)\b[\s\S]*?<\/\1>/gi, '').replace(/<!--[\s\S]*?-->/g, '');
+  const body = (start < 0 ? page : page.slice(start))
+    .replace(/<(script|style|template|noscript)\b[\s\S]*?<\/\1>/gi, '')
+    .replace(/<!--[\s\S]*?-->/g, '');
   const found: string[] = title ? [decode(title)] : [];
   const open: { name: string; own: boolean }[] = [];
   const token = /<(\/?)([a-zA-Z][a-zA-Z0-9-]*)((?:[^>"']|"[^"]*"|'[^']*')*)>|([^<]+)/g;
@@ -97,7 +119,12 @@ function textsOf(page: string): string[] {
       if (at >= 0) open.length = at;
       continue;
     }
-    const attrs = new Map([...attributes.matchAll(/([a-zA-Z-]+)(?:="([^"]*)"|='([^']*)')?/g)].map(([, k, v1, v2]) => [k!.toLowerCase(), decode(v1 ?? v2 ?? '')]));
+    const attrs = new Map(
+      [...attributes.matchAll(/([a-zA-Z-]+)(?:="([^"]*)"|='([^']*)')?/g)].map(([, k, v1, v2]) => [
+        k!.toLowerCase(),
+        decode(v1 ?? v2 ?? ''),
+      ]),
+    );
     const ownLanguage = own || (attrs.has('lang') && name !== 'html');
     if (!ownLanguage) for (const a of SPOKEN) if (attrs.get(a)) found.push(`${a}="${attrs.get(a)}"`);
     if (!VOID.has(name) && !attributes.trim().endsWith('/')) open.push({ name, own: ownLanguage });
@@ -124,9 +151,21 @@ describe('the rule', () => {
 
 describe('the refusals a page shows', () => {
   it('are each in the catalogue word for word, so a page shows them in its language', () => {
-    const refusals = [users, oneTimeCode, account].flatMap((module) => Object.entries(module).filter(([name, value]) => name.endsWith('_MESSAGE') && typeof value === 'string').map(([, value]) => value as string));
-    const queueRefusals = [TURN_MAIL_INVALID_MESSAGE, TURN_MAIL_NOT_WAITING_MESSAGE, SIGN_IN_TO_QUEUE_MESSAGE, WAITING_LIST_INVALID_MESSAGE, WAITING_LIST_NO_PROOF_MESSAGE];
-    const untranslatedRefusals = [...refusals, ...Object.values(NOTICES), ...queueRefusals].filter((english) => !ACCENTED.test(inLocale('en-XA', () => inActiveLanguage(english))));
+    const refusals = [users, oneTimeCode, account].flatMap((module) =>
+      Object.entries(module)
+        .filter(([name, value]) => name.endsWith('_MESSAGE') && typeof value === 'string')
+        .map(([, value]) => value as string),
+    );
+    const queueRefusals = [
+      TURN_MAIL_INVALID_MESSAGE,
+      TURN_MAIL_NOT_WAITING_MESSAGE,
+      SIGN_IN_TO_QUEUE_MESSAGE,
+      WAITING_LIST_INVALID_MESSAGE,
+      WAITING_LIST_NO_PROOF_MESSAGE,
+    ];
+    const untranslatedRefusals = [...refusals, ...Object.values(NOTICES), ...queueRefusals].filter(
+      (english) => !ACCENTED.test(inLocale('en-XA', () => inActiveLanguage(english))),
+    );
     expect(untranslatedRefusals).toEqual([]);
   });
 });
@@ -144,8 +183,21 @@ describe.each(drivers)('the server’s pages in the accented pseudo-locale on %s
   async function dataOfDatabase(): Promise<string[]> {
     const { db } = w.database;
     const tables = [
-      schema.users, schema.organisers, schema.events, schema.eventDates, schema.ticketTypes, schema.giftVouchers, schema.charities, schema.tickets, schema.sales,
-      schema.userAddresses, schema.savedPaymentMethods, schema.transfers, schema.instalments, schema.seats, schema.saleDeliveryAddresses,
+      schema.users,
+      schema.organisers,
+      schema.events,
+      schema.eventDates,
+      schema.ticketTypes,
+      schema.giftVouchers,
+      schema.charities,
+      schema.tickets,
+      schema.sales,
+      schema.userAddresses,
+      schema.savedPaymentMethods,
+      schema.transfers,
+      schema.instalments,
+      schema.seats,
+      schema.saleDeliveryAddresses,
     ];
     const strings: string[] = [];
     const collect = (value: unknown): void => {
@@ -165,7 +217,11 @@ describe.each(drivers)('the server’s pages in the accented pseudo-locale on %s
   }
 
   /** The page at `url` (or the answer to a form), drawn in en-XA: its untranslated text. */
-  async function check(v: Visitor, opts: { method?: 'GET' | 'POST'; url: string; body?: string }, status?: number): Promise<string[]> {
+  async function check(
+    v: Visitor,
+    opts: { method?: 'GET' | 'POST'; url: string; body?: string },
+    status?: number,
+  ): Promise<string[]> {
     const res = await v.request({ method: opts.method ?? 'GET', url: opts.url, body: opts.body });
     if (status !== undefined) expect(res.statusCode, opts.url).toBe(status);
     expect(res.body, `${opts.url} answered ${res.statusCode}`).toContain('lang="en-XA"');
@@ -187,16 +243,45 @@ describe.each(drivers)('the server’s pages in the accented pseudo-locale on %s
     const [sale] = await db.select({ id: schema.sales.id }).from(schema.sales).where(eq(schema.sales.reference, order));
     expect((await db.transaction((tx) => completeSale(tx, sale!.id, w.clock.now))).booked).toBe(true);
     expect(await v.json('deliverToBitticket')).toEqual({ delivery_completed: true });
-    const transferred = { ticket_id: w.demo.tickets.jazzGeneral, name: 'Grace Hopper', email: `grace-${driver}@example.com`, qty: 1, is_gift: false, send_gift: 'Schedule' as const, delivery_date: '', delivery_time: '', message: '' };
+    const transferred = {
+      ticket_id: w.demo.tickets.jazzGeneral,
+      name: 'Grace Hopper',
+      email: `grace-${driver}@example.com`,
+      qty: 1,
+      is_gift: false,
+      send_gift: 'Schedule' as const,
+      delivery_date: '',
+      delivery_time: '',
+      message: '',
+    };
     expect((await v.call('setTransfers', { transfers: [transferred] })).statusCode).toBe(200);
     // A payment plan of the festival's weekend, on a saved sandbox card.
     expect((await v.add({ [w.demo.plans.weekend]: 1 })).statusCode).toBe(200);
     expect((await v.json('reserveTickets')).reserved).toBe(true);
     await v.json('updateBasketState', { state: 'payment' });
     const plan = (await v.checkout()).sale_reference!;
-    const card = (await v.call('saveSandboxCard', { number: SANDBOX_CARDS.success, expiry: '12/34', cvc: '123' })).json();
-    expect((await v.call('payWithInstalment', { instalment_option: '2', contact_number: '07700 900123', new_payment_method: card })).json()).toEqual({ status: 'success', url: null });
-    await db.insert(schema.userAddresses).values({ userId: tom.id, firstName: 'Tom', lastName: 'Okafor', address1: '9 Call Lane', town: 'Leeds', postcode: 'LS1 7DH', country: '1', createdAt: w.clock.now });
+    const card = (
+      await v.call('saveSandboxCard', { number: SANDBOX_CARDS.success, expiry: '12/34', cvc: '123' })
+    ).json();
+    expect(
+      (
+        await v.call('payWithInstalment', {
+          instalment_option: '2',
+          contact_number: '07700 900123',
+          new_payment_method: card,
+        })
+      ).json(),
+    ).toEqual({ status: 'success', url: null });
+    await db.insert(schema.userAddresses).values({
+      userId: tom.id,
+      firstName: 'Tom',
+      lastName: 'Okafor',
+      address1: '9 Call Lane',
+      town: 'Leeds',
+      postcode: 'LS1 7DH',
+      country: '1',
+      createdAt: w.clock.now,
+    });
     buyer = { v: await accented(v), order, plan };
     isData = dataOnly([...(await dataOfDatabase()), ...own]);
   });
@@ -221,7 +306,11 @@ describe.each(drivers)('the server’s pages in the accented pseudo-locale on %s
       '/events/book_seats/999999/',
     ];
     for (const url of pages) found[url] = await check(v, { url });
-    found['POST /mailing-list'] = await check(v, { method: 'POST', url: '/mailing-list', body: `email=news-${driver}@example.com` });
+    found['POST /mailing-list'] = await check(v, {
+      method: 'POST',
+      url: '/mailing-list',
+      body: `email=news-${driver}@example.com`,
+    });
     found['confirm a bad link'] = await check(v, { url: `${users.MAILING_LIST_CONFIRM_PATH}?token=bad-token` });
     expect(Object.entries(found).filter(([, texts]) => texts.length > 0)).toEqual([]);
   });
@@ -231,8 +320,16 @@ describe.each(drivers)('the server’s pages in the accented pseudo-locale on %s
     const email = `newcomer-${driver}@example.com`;
     const found: Record<string, string[]> = {
       signin: await check(v, { url: '/signin/' }, 200),
-      'signin code': await check(v, { method: 'POST', url: '/signin/', body: `email=${encodeURIComponent(email)}` }, 200),
-      'signin wrong code': await check(v, { method: 'POST', url: '/signin/code/', body: `email=${encodeURIComponent(email)}&code=12` }, 400),
+      'signin code': await check(
+        v,
+        { method: 'POST', url: '/signin/', body: `email=${encodeURIComponent(email)}` },
+        200,
+      ),
+      'signin wrong code': await check(
+        v,
+        { method: 'POST', url: '/signin/code/', body: `email=${encodeURIComponent(email)}&code=12` },
+        400,
+      ),
       'signin bad address': await check(v, { method: 'POST', url: '/signin/', body: 'email=nope' }, 400),
       account: await check(v, { url: '/account/' }),
       wallet: await check(v, { url: '/account/wallet/' }),
@@ -242,7 +339,11 @@ describe.each(drivers)('the server’s pages in the accented pseudo-locale on %s
     };
     const [sent] = await w.database.db.select().from(schema.outbox).where(eq(schema.outbox.recipient, email));
     const code = /\b(\d{6})\b/.exec(sent!.subject)?.[1];
-    found['signin name'] = await check(v, { method: 'POST', url: '/signin/code/', body: `email=${encodeURIComponent(email)}&code=${code}` }, 200);
+    found['signin name'] = await check(
+      v,
+      { method: 'POST', url: '/signin/code/', body: `email=${encodeURIComponent(email)}&code=${code}` },
+      200,
+    );
     expect(Object.entries(found).filter(([, texts]) => texts.length > 0)).toEqual([]);
   });
 
@@ -255,7 +356,11 @@ describe.each(drivers)('the server’s pages in the accented pseudo-locale on %s
       'no receipt': await check(v, { url: '/account/orders/HF-NOPE/' }, 404),
       card: await check(v, { url: `/account/plans/${plan}/card/` }, 200),
       'no plan': await check(v, { url: '/account/plans/HF-NOPE/card/' }, 404),
-      'card refused': await check(v, { method: 'POST', url: `/account/plans/${plan}/card/`, body: 'number=1234&expiry=12/34&cvc=123' }),
+      'card refused': await check(v, {
+        method: 'POST',
+        url: `/account/plans/${plan}/card/`,
+        body: 'number=1234&expiry=12/34&cvc=123',
+      }),
       wallet: await check(v, { url: '/account/wallet/' }, 200),
       signin: await check(v, { url: '/signin/' }, 200),
       signout: await check(v, { url: '/signout/' }, 200),
@@ -272,13 +377,27 @@ describe.each(drivers)('the server’s pages in the accented pseudo-locale on %s
     const { db } = w.database;
     const now = w.clock.now.getTime();
     let ip = 0;
-    const queued = async (opts: { capacity: number; onSaleAt: Date; maxShoppers?: number; signInToQueue?: boolean }) => {
+    const queued = async (opts: {
+      capacity: number;
+      onSaleAt: Date;
+      maxShoppers?: number;
+      signInToQueue?: boolean;
+    }) => {
       const { types } = await hotEvent(db, { capacity: opts.capacity, types: 2 });
       const dateId = types[0]!.eventDateId;
       await db.insert(schema.eventDateQueues).values({
-        eventDateId: dateId, onSaleAt: opts.onSaleAt, maxShoppers: opts.maxShoppers ?? 100, admitPerMinute: 60, admissionSeconds: 600, pollSeconds: 2, signInToQueue: opts.signInToQueue ?? false,
+        eventDateId: dateId,
+        onSaleAt: opts.onSaleAt,
+        maxShoppers: opts.maxShoppers ?? 100,
+        admitPerMinute: 60,
+        admissionSeconds: 600,
+        pollSeconds: 2,
+        signInToQueue: opts.signInToQueue ?? false,
       });
-      const [date] = await db.select({ eventId: schema.eventDates.eventId }).from(schema.eventDates).where(eq(schema.eventDates.id, dateId));
+      const [date] = await db
+        .select({ eventId: schema.eventDates.eventId })
+        .from(schema.eventDates)
+        .where(eq(schema.eventDates.id, dateId));
       // The process reads its queues once a second; the new event's strings are data.
       w.clock.advance(1000);
       isData = dataOnly([...(await dataOfDatabase()), ...own]);
@@ -286,12 +405,25 @@ describe.each(drivers)('the server’s pages in the accented pseudo-locale on %s
     };
     const buyer = async () => accented(new Visitor(w.app, HTML, `10.77.0.${++ip}`));
     const join = async (v: Visitor, dateId: number) => {
-      const res = await v.request({ method: 'POST', url: `/ajax/queue/${dateId}/join/`, body: new URLSearchParams({ altcha: await solvedChallenge(v) }).toString(), headers: { accept: 'application/json' } });
+      const res = await v.request({
+        method: 'POST',
+        url: `/ajax/queue/${dateId}/join/`,
+        body: new URLSearchParams({ altcha: await solvedChallenge(v) }).toString(),
+        headers: { accept: 'application/json' },
+      });
       expect(res.statusCode).toBe(200);
       return queueStatus.parse(res.json());
     };
     const status = async (v: Visitor, dateId: number) =>
-      queueStatus.parse((await v.request({ method: 'GET', url: `/ajax/queue/${dateId}/status/`, headers: { accept: 'application/json' } })).json());
+      queueStatus.parse(
+        (
+          await v.request({
+            method: 'GET',
+            url: `/ajax/queue/${dateId}/status/`,
+            headers: { accept: 'application/json' },
+          })
+        ).json(),
+      );
     const found: Record<string, string[]> = {};
 
     // Before the on-sale: the page without a place, and with one.
@@ -301,8 +433,16 @@ describe.each(drivers)('the server’s pages in the accented pseudo-locale on %s
     expect((await join(early, later.dateId)).state).toBe('before-sale');
     found['before the on-sale'] = await check(early, { url: `/queue/${later.dateId}/` }, 200);
     found['turn mail asked'] = await check(early, { url: `/queue/${later.dateId}/?notify=sent` }, 200);
-    found['turn mail bad address'] = await check(early, { method: 'POST', url: `/queue/${later.dateId}/notify/`, body: 'email=nope' }, 400);
-    found['turn mail without a place'] = await check(await buyer(), { method: 'POST', url: `/queue/${later.dateId}/notify/`, body: `email=queue-${driver}@example.com` }, 409);
+    found['turn mail bad address'] = await check(
+      early,
+      { method: 'POST', url: `/queue/${later.dateId}/notify/`, body: 'email=nope' },
+      400,
+    );
+    found['turn mail without a place'] = await check(
+      await buyer(),
+      { method: 'POST', url: `/queue/${later.dateId}/notify/`, body: `email=queue-${driver}@example.com` },
+      409,
+    );
 
     // Open, one shopper at a time: the first is let in, the second waits.
     const open = await queued({ capacity: 10, onSaleAt: new Date(now - 1000), maxShoppers: 1 });
@@ -326,12 +466,20 @@ describe.each(drivers)('the server’s pages in the accented pseudo-locale on %s
     expect((await status(late, soldOut.dateId)).state).toBe('sold-out');
     found['sold out'] = await check(late, { url: `/queue/${soldOut.dateId}/` }, 200);
     found['a ticket type’s waiting list'] = await check(late, { url: `/waiting-list/${soldOut.typeId}/` }, 200);
-    found['waiting list refused'] = await check(late, { method: 'POST', url: WAITING_LIST_PATH, body: 'email=nope' }, 400);
+    found['waiting list refused'] = await check(
+      late,
+      { method: 'POST', url: WAITING_LIST_PATH, body: 'email=nope' },
+      400,
+    );
 
     // The time to buy ended, and a queue of one place per account.
     w.clock.advance(601_000);
     found.ended = await check(first, { url: `/queue/${open.dateId}/` }, 200);
-    const accounts = await queued({ capacity: 10, onSaleAt: new Date(w.clock.now.getTime() - 1000), signInToQueue: true });
+    const accounts = await queued({
+      capacity: 10,
+      onSaleAt: new Date(w.clock.now.getTime() - 1000),
+      signInToQueue: true,
+    });
     found['sign in first'] = await check(await buyer(), { url: `/queue/${accounts.dateId}/` }, 200);
     expect(Object.entries(found).filter(([, texts]) => texts.length > 0)).toEqual([]);
   });
@@ -339,7 +487,15 @@ describe.each(drivers)('the server’s pages in the accented pseudo-locale on %s
 
 describe('the e-mails and text messages in the accented pseudo-locale', () => {
   const startsAt = new Date('2026-12-18T20:00:00Z');
-  const ticket = { code: 'HFT-1', eventTitle: 'Jazz night', startsAt, venue: 'Harbour Hall', ticketName: 'Adult', seat: null, holderName: 'Ann Lee' } as WalletTicket;
+  const ticket = {
+    code: 'HFT-1',
+    eventTitle: 'Jazz night',
+    startsAt,
+    venue: 'Harbour Hall',
+    ticketName: 'Adult',
+    seat: null,
+    holderName: 'Ann Lee',
+  } as WalletTicket;
   const schedule = [
     { seq: 1, dueAt: startsAt, amount: 1500, status: 'paid' as const },
     { seq: 2, dueAt: startsAt, amount: 1500, status: 'failed' as const },
@@ -348,43 +504,137 @@ describe('the e-mails and text messages in the accented pseudo-locale', () => {
   const plan = { saleReference: 'HF123', seq: 2, amount: 1500 };
   const url = 'https://holdfast.example/account/';
   const buyer = { firstName: 'Ann', lastName: 'Lee', email: 'ann@example.com' };
-  const transferred = { recipientName: 'Ann Lee', senderName: 'Tom Hughes', qty: 2, ticketName: 'Adult', eventTitle: 'Jazz night', startsAt, isGift: true, message: 'Enjoy!', acceptUrl: url };
-  const reward = { firstName: 'Ann', eventTitle: 'Jazz night', organiserName: 'Riverside Arts', rewardText: 'A free drink at the bar', code: 'THANKS-ABC', allEventsUrl: url };
+  const transferred = {
+    recipientName: 'Ann Lee',
+    senderName: 'Tom Hughes',
+    qty: 2,
+    ticketName: 'Adult',
+    eventTitle: 'Jazz night',
+    startsAt,
+    isGift: true,
+    message: 'Enjoy!',
+    acceptUrl: url,
+  };
+  const reward = {
+    firstName: 'Ann',
+    eventTitle: 'Jazz night',
+    organiserName: 'Riverside Arts',
+    rewardText: 'A free drink at the bar',
+    code: 'THANKS-ABC',
+    allEventsUrl: url,
+  };
 
   /** Every template, by its export's name, with data to write it from. */
   const written: Record<string, () => MailContent | string> = {
     signInCodeMail: () => signInCode.signInCodeMail('Holdfast', '123456'),
-    walletMail: () => wallet.walletMail('Holdfast', { saleReference: 'HF123', tickets: [ticket, { ...ticket, seat: 'A1' }], walletUrl: url }),
+    walletMail: () =>
+      wallet.walletMail('Holdfast', {
+        saleReference: 'HF123',
+        tickets: [ticket, { ...ticket, seat: 'A1' }],
+        walletUrl: url,
+      }),
     transferMail: () => transfer.transferMail('Holdfast', transferred),
-    feedbackMail: () => feedback.feedbackMail('Holdfast', { saleReference: 'HF123', buyer, events: [{ title: 'Jazz night', organiser: 'Riverside Arts' }], message: 'Lovely evening.' }),
+    feedbackMail: () =>
+      feedback.feedbackMail('Holdfast', {
+        saleReference: 'HF123',
+        buyer,
+        events: [{ title: 'Jazz night', organiser: 'Riverside Arts' }],
+        message: 'Lovely evening.',
+      }),
     feedbackSubject: () => feedback.feedbackSubject(null),
     paymentScheduleMail: () => instalments.paymentScheduleMail({ saleReference: 'HF123', schedule, settingsUrl: url }),
     instalmentReminderMail: () => instalments.instalmentReminderMail({ ...plan, dueAt: startsAt, settingsUrl: url }),
-    instalmentReminderSms: () => instalments.instalmentReminderSms('Holdfast', { ...plan, saleReference: null, dueAt: startsAt }),
+    instalmentReminderSms: () =>
+      instalments.instalmentReminderSms('Holdfast', { ...plan, saleReference: null, dueAt: startsAt }),
     instalmentPaidMail: () => instalments.instalmentPaidMail({ ...plan, schedule }),
-    finalInstalmentPaidMail: () => instalments.finalInstalmentPaidMail({ saleReference: null, amount: 1500, walletUrl: url }),
-    instalmentRetryMail: () => instalments.instalmentRetryMail({ ...plan, reason: 'Your card was declined.', retryAt: startsAt, settingsUrl: url }),
-    planStoppedMail: () => instalments.planStoppedMail({ ...plan, reason: 'Your card was declined.', attempts: 3, organiserName: 'Riverside Arts', settingsUrl: url }),
-    planFailedMail: () => instalments.planFailedMail({ ...plan, reason: 'Your card was declined.', attempts: 3, buyerEmail: 'ann@example.com' }),
+    finalInstalmentPaidMail: () =>
+      instalments.finalInstalmentPaidMail({ saleReference: null, amount: 1500, walletUrl: url }),
+    instalmentRetryMail: () =>
+      instalments.instalmentRetryMail({
+        ...plan,
+        reason: 'Your card was declined.',
+        retryAt: startsAt,
+        settingsUrl: url,
+      }),
+    planStoppedMail: () =>
+      instalments.planStoppedMail({
+        ...plan,
+        reason: 'Your card was declined.',
+        attempts: 3,
+        organiserName: 'Riverside Arts',
+        settingsUrl: url,
+      }),
+    planFailedMail: () =>
+      instalments.planFailedMail({
+        ...plan,
+        reason: 'Your card was declined.',
+        attempts: 3,
+        buyerEmail: 'ann@example.com',
+      }),
     mailingListConfirmationMail: () => mailingList.mailingListConfirmationMail('Holdfast', { link: url, hours: 48 }),
     referralRewardMail: () => referralReward.referralRewardMail({ ...reward, discountPercent: 10 }),
-    resumeLinkMail: () => resumeLink.resumeLinkMail('Holdfast', { saleReference: 'HF123', heldUntil: startsAt, link: url }),
-    waitingListJoinedMail: () => waitingList.waitingListJoinedMail('Holdfast', { title: 'Jazz night', typeName: 'Adult', qty: 2, position: 3, offerHours: 24, leaveLink: url }),
-    waitingListOfferMail: () => waitingList.waitingListOfferMail('Holdfast', { title: 'Jazz night', typeName: 'Adult', qty: 2, startsAt, link: url, until: startsAt }),
+    resumeLinkMail: () =>
+      resumeLink.resumeLinkMail('Holdfast', { saleReference: 'HF123', heldUntil: startsAt, link: url }),
+    waitingListJoinedMail: () =>
+      waitingList.waitingListJoinedMail('Holdfast', {
+        title: 'Jazz night',
+        typeName: 'Adult',
+        qty: 2,
+        position: 3,
+        offerHours: 24,
+        leaveLink: url,
+      }),
+    waitingListOfferMail: () =>
+      waitingList.waitingListOfferMail('Holdfast', {
+        title: 'Jazz night',
+        typeName: 'Adult',
+        qty: 2,
+        startsAt,
+        link: url,
+        until: startsAt,
+      }),
     turnMail: () => waitingList.turnMail('Holdfast', { title: 'Jazz night', startsAt, minutes: 10, link: url }),
   };
   const alsoWritten: Record<string, () => MailContent | string> = {
     'referralRewardMail in person': () => referralReward.referralRewardMail({ ...reward, discountPercent: null }),
-    'transferMail not a gift': () => transfer.transferMail('Holdfast', { ...transferred, qty: 1, isGift: false, message: '' }),
-    'feedbackMail without a buyer': () => feedback.feedbackMail('Holdfast', { saleReference: null, buyer: null, events: [], message: 'Hi' }),
+    'transferMail not a gift': () =>
+      transfer.transferMail('Holdfast', { ...transferred, qty: 1, isGift: false, message: '' }),
+    'feedbackMail without a buyer': () =>
+      feedback.feedbackMail('Holdfast', { saleReference: null, buyer: null, events: [], message: 'Hi' }),
   };
   const isData = dataOnly([
-    'Holdfast', 'HF123', 'HFT-1', 'A1', 'Jazz night', 'Harbour Hall', 'Adult', 'Ann Lee', 'Ann', 'Lee', 'Tom Hughes', 'Enjoy!', 'Riverside Arts',
-    'Lovely evening.', 'Hi', 'Your card was declined.', 'A free drink at the bar', 'THANKS-ABC',
+    'Holdfast',
+    'HF123',
+    'HFT-1',
+    'A1',
+    'Jazz night',
+    'Harbour Hall',
+    'Adult',
+    'Ann Lee',
+    'Ann',
+    'Lee',
+    'Tom Hughes',
+    'Enjoy!',
+    'Riverside Arts',
+    'Lovely evening.',
+    'Hi',
+    'Your card was declined.',
+    'A free drink at the bar',
+    'THANKS-ABC',
   ]);
 
   it('checks every template of server/mail', () => {
-    const templates = [feedback, instalments, mailingList, referralReward, resumeLink, signInCode, transfer, waitingList, wallet].flatMap((module) =>
+    const templates = [
+      feedback,
+      instalments,
+      mailingList,
+      referralReward,
+      resumeLink,
+      signInCode,
+      transfer,
+      waitingList,
+      wallet,
+    ].flatMap((module) =>
       Object.entries(module)
         .filter(([name, value]) => typeof value === 'function' && /(Mail|Sms|Subject)$/.test(name))
         .map(([name]) => name),
@@ -397,7 +647,7 @@ describe('the e-mails and text messages in the accented pseudo-locale', () => {
     const lines = typeof content === 'string' ? [content] : [content.subject, ...content.text.split('\n')];
     expect(lines.filter((line) => untranslated(line, isData))).toEqual([]);
     // And in English it reads as before: the same template, the source's words.
-    const english = ({ ...written, ...alsoWritten })[name]!();
+    const english = { ...written, ...alsoWritten }[name]!();
     expect(typeof english === 'string' ? english : english.text).toMatch(/[A-Za-z]{3}/);
   });
 });

@@ -43,9 +43,12 @@ export async function seed(db: Database, now = new Date()) {
       })
       .returning();
     // The charity downloads its Gift Aid declarations with this token (README, demo section).
-    await tx.insert(t.charityDownloadTokens).values({ charityId: charity!.id, tokenHash: hashToken(DEMO_GIFT_AID_TOKEN) });
+    await tx
+      .insert(t.charityDownloadTokens)
+      .values({ charityId: charity!.id, tokenHash: hashToken(DEMO_GIFT_AID_TOKEN) });
 
-    const org = async (v: typeof t.organisers.$inferInsert) => (await tx.insert(t.organisers).values(v).returning())[0]!;
+    const org = async (v: typeof t.organisers.$inferInsert) =>
+      (await tx.insert(t.organisers).values(v).returning())[0]!;
     const riverside = await org({
       slug: 'riverside-arts',
       name: 'Riverside Arts Collective',
@@ -107,7 +110,12 @@ export async function seed(db: Database, now = new Date()) {
     };
     let order = 0;
     const ticket = async (v: Omit<typeof t.ticketTypes.$inferInsert, 'sortOrder'>) =>
-      (await tx.insert(t.ticketTypes).values({ ...v, sortOrder: order++ }).returning())[0]!;
+      (
+        await tx
+          .insert(t.ticketTypes)
+          .values({ ...v, sortOrder: order++ })
+          .returning()
+      )[0]!;
 
     /* Riverside Arts: the charity organiser, refund protection, an offer, a per-order cap. */
     const jazz = await event({
@@ -119,7 +127,8 @@ export async function seed(db: Database, now = new Date()) {
       venueAddress: 'Canons Way, Bristol BS1 5UH',
       city: 'Bristol',
       thumbnail: thumbnail('Jazz on the Quay', '#f59e0b', '#b45309', 'waves'),
-      rewardText: 'Share Summer Jazz on the Quay: for every friend who books with your link, you get 10% off your next Riverside Arts ticket.',
+      rewardText:
+        'Share Summer Jazz on the Quay: for every friend who books with your link, you get 10% off your next Riverside Arts ticket.',
       rewardShortText: 'get 10% off your next ticket',
       rewardDiscount: 1000,
     });
@@ -168,8 +177,20 @@ export async function seed(db: Database, now = new Date()) {
       refundProtection: false,
     });
     const trailDate = await date(trail.id, ahead(now, 60, 9), 400, 'Castleton Trail Run: start pens');
-    const trail10k = await ticket({ eventDateId: trailDate.id, name: '10K entry', price: 2800, bookingFee: 200, absorbFee: true });
-    const trailHalf = await ticket({ eventDateId: trailDate.id, name: 'Half marathon entry', price: 3800, bookingFee: 250, absorbFee: true });
+    const trail10k = await ticket({
+      eventDateId: trailDate.id,
+      name: '10K entry',
+      price: 2800,
+      bookingFee: 200,
+      absorbFee: true,
+    });
+    const trailHalf = await ticket({
+      eventDateId: trailDate.id,
+      name: 'Half marathon entry',
+      price: 3800,
+      bookingFee: 250,
+      absorbFee: true,
+    });
     const parkingPool = await pool('Castleton Trail Run: car park', 80);
     const trailParking = await ticket({
       eventDateId: trailDate.id,
@@ -205,15 +226,26 @@ export async function seed(db: Database, now = new Date()) {
         ...(i === 21
           ? {
               accessOnline: 'https://live.lanterncomedy.example/improv-jam',
-              afterSaleMessage: 'Doors open at 7:30 pm and the show starts at 8. Bring a suggestion or two: the best ones end up on stage. The stream link also works for ticket holders who cannot make it in person.',
+              afterSaleMessage:
+                'Doors open at 7:30 pm and the show starts at 8. Bring a suggestion or two: the best ones end up on stage. The stream link also works for ticket holders who cannot make it in person.',
             }
           : {}),
       });
       comedyEvents.push(e);
       const d = await date(e.id, ahead(now, i, 20), 120, `${title}: room`);
-      comedySeats.push((await ticket({ eventDateId: d.id, name: 'Standard seat', price: i === 14 ? 800 : 1500, bookingFee: 100 })).id);
+      comedySeats.push(
+        (await ticket({ eventDateId: d.id, name: 'Standard seat', price: i === 14 ? 800 : 1500, bookingFee: 100 })).id,
+      );
       if (i === 7) {
-        cabaretId = (await ticket({ eventDateId: d.id, name: 'Cabaret table (pairs)', price: 1800, bookingFee: 100, minPerCustomer: 2 })).id;
+        cabaretId = (
+          await ticket({
+            eventDateId: d.id,
+            name: 'Cabaret table (pairs)',
+            price: 1800,
+            bookingFee: 100,
+            minPerCustomer: 2,
+          })
+        ).id;
       }
     }
     const comedyFriday = comedyEvents[0]!;
@@ -228,14 +260,35 @@ export async function seed(db: Database, now = new Date()) {
       venueAddress: 'Ashcombe Lane, Tetbury GL8 8QS',
       city: 'Tetbury',
       thumbnail: thumbnail('Lantern Trail', '#0f172a', '#9333ea', 'stars'),
-      timeslotWarning: 'Your tickets are for different entry times. Everyone in your group must arrive at the time on their own ticket.',
+      timeslotWarning:
+        'Your tickets are for different entry times. Everyone in your group must arrive at the time on their own ticket.',
     });
     const early = await date(lanterns.id, ahead(now, 30, 17), 60, 'Lantern Trail 5pm entry');
     const late = await date(lanterns.id, ahead(now, 30, 19), 60, 'Lantern Trail 7pm entry');
-    const lanternEarlyAdult = await ticket({ eventDateId: early.id, name: 'Adult (5pm entry)', price: 1650, bookingFee: 110 });
-    const lanternEarlyChild = await ticket({ eventDateId: early.id, name: 'Child (5pm entry)', price: 950, bookingFee: 70 });
-    const lanternLateAdult = await ticket({ eventDateId: late.id, name: 'Adult (7pm entry)', price: 1650, bookingFee: 110 });
-    const lanternLateChild = await ticket({ eventDateId: late.id, name: 'Child (7pm entry)', price: 950, bookingFee: 70 });
+    const lanternEarlyAdult = await ticket({
+      eventDateId: early.id,
+      name: 'Adult (5pm entry)',
+      price: 1650,
+      bookingFee: 110,
+    });
+    const lanternEarlyChild = await ticket({
+      eventDateId: early.id,
+      name: 'Child (5pm entry)',
+      price: 950,
+      bookingFee: 70,
+    });
+    const lanternLateAdult = await ticket({
+      eventDateId: late.id,
+      name: 'Adult (7pm entry)',
+      price: 1650,
+      bookingFee: 110,
+    });
+    const lanternLateChild = await ticket({
+      eventDateId: late.id,
+      name: 'Child (7pm entry)',
+      price: 950,
+      bookingFee: 70,
+    });
 
     /* Moonlight Screenings: a SaaS organiser that has not connected payments. */
     const cinema = await event({
@@ -262,7 +315,8 @@ export async function seed(db: Database, now = new Date()) {
       city: 'Cirencester',
       thumbnail: thumbnail('Open Day', '#16a34a', '#14532d', 'sun'),
       accessOnline: 'https://live.ashcombe-estate.example/open-day',
-      rewardText: 'Bring your friends to the Open Day: for every friend who books with your link, you get a free cream tea in the walled garden café.',
+      rewardText:
+        'Bring your friends to the Open Day: for every friend who books with your link, you get a free cream tea in the walled garden café.',
       rewardShortText: 'get a free cream tea',
     });
     const openDayDate = await date(openDay.id, ahead(now, 25, 10), 400, 'Community Open Day: grounds');
@@ -275,7 +329,8 @@ export async function seed(db: Database, now = new Date()) {
     const ropes = await event({
       organiserId: ashcombe.id,
       title: 'Ashcombe Treetop Ropes Course',
-      description: 'Rope bridges, cargo nets and a 200-metre zip line through the oak canopy, with instructors all the way.',
+      description:
+        'Rope bridges, cargo nets and a 200-metre zip line through the oak canopy, with instructors all the way.',
       currency: 'GBP',
       venueName: 'Ashcombe Estate: Oak Wood',
       venueAddress: 'Ashcombe, Cirencester GL7 5HX',
@@ -325,7 +380,8 @@ export async function seed(db: Database, now = new Date()) {
     const festival = await event({
       organiserId: meadow.id,
       title: 'Meadowlands Festival',
-      description: 'Three days of bands, DJs, theatre and food in the fields by the river. Spread the cost with a payment plan.',
+      description:
+        'Three days of bands, DJs, theatre and food in the fields by the river. Spread the cost with a payment plan.',
       currency: 'GBP',
       venueName: 'Meadowlands Farm',
       venueAddress: 'Moor Lane, Glastonbury BA6 8JR',
@@ -333,8 +389,18 @@ export async function seed(db: Database, now = new Date()) {
       thumbnail: thumbnail('Meadowlands', '#65a30d', '#166534', 'sun'),
     });
     const festivalDate = await date(festival.id, ahead(now, 150, 12), 2000, 'Meadowlands Festival: site');
-    const festivalWeekend = await ticket({ eventDateId: festivalDate.id, name: 'Weekend camping ticket', price: 18_000, bookingFee: 900 });
-    const festivalDay = await ticket({ eventDateId: festivalDate.id, name: 'Day ticket (Saturday)', price: 7500, bookingFee: 400 });
+    const festivalWeekend = await ticket({
+      eventDateId: festivalDate.id,
+      name: 'Weekend camping ticket',
+      price: 18_000,
+      bookingFee: 900,
+    });
+    const festivalDay = await ticket({
+      eventDateId: festivalDate.id,
+      name: 'Day ticket (Saturday)',
+      price: 7500,
+      bookingFee: 400,
+    });
     await tx.insert(t.eventPaymentPlans).values([
       { eventId: festival.id, option: '1', label: 'Pay in full', instalments: 1, intervalDays: 0 },
       { eventId: festival.id, option: '2', label: '2 monthly payments', instalments: 2, intervalDays: 30 },
@@ -374,7 +440,12 @@ export async function seed(db: Database, now = new Date()) {
       thumbnail: thumbnail('Gala Night', '#0f766e', '#1e3a8a', 'ticket'),
     });
     const printedDate = await date(printed.id, ahead(now, 60, 19, 30), 400, 'Lantern Comedy Gala Night: hall');
-    const printedStalls = await ticket({ eventDateId: printedDate.id, name: 'Stalls (posted ticket)', price: 3500, bookingFee: 200 });
+    const printedStalls = await ticket({
+      eventDateId: printedDate.id,
+      name: 'Stalls (posted ticket)',
+      price: 3500,
+      bookingFee: 200,
+    });
     await tx.insert(t.postalDeliveryEvents).values({ eventId: printed.id });
 
     const [riversideVoucher] = await tx
@@ -404,10 +475,17 @@ export async function seed(db: Database, now = new Date()) {
       })
       .returning();
 
-    const code = async (v: typeof t.discountCodes.$inferInsert) => (await tx.insert(t.discountCodes).values(v).returning())[0]!;
+    const code = async (v: typeof t.discountCodes.$inferInsert) =>
+      (await tx.insert(t.discountCodes).values(v).returning())[0]!;
     const summer10 = await code({ code: 'SUMMER10', kind: 'percent', amount: 1000, organiserId: riverside.id });
     const fiveOff = await code({ code: 'FIVEOFF', kind: 'fixed', amount: 500, eventId: trail.id });
-    const laugh20 = await code({ code: 'LAUGH20', kind: 'percent', amount: 2000, organiserId: lantern.id, usageLimit: 50 });
+    const laugh20 = await code({
+      code: 'LAUGH20',
+      kind: 'percent',
+      amount: 2000,
+      organiserId: lantern.id,
+      usageLimit: 50,
+    });
     const spring = await code({ code: 'SPRING25', kind: 'percent', amount: 2500, usageLimit: 100, used: 100 });
 
     const questions = await seedQuestions(tx, {
@@ -432,7 +510,9 @@ export async function seed(db: Database, now = new Date()) {
       gaUaProperties: ['UA-100000-1'],
     });
     // Each organiser with a provider has its own (demo) account there: the checkout's opoa.merchant_id.
-    await tx.execute(sql`UPDATE organisers SET payment_merchant_id = 'acct_demo_' || replace(slug, '-', '_') WHERE payment_provider IS NOT NULL`);
+    await tx.execute(
+      sql`UPDATE organisers SET payment_merchant_id = 'acct_demo_' || replace(slug, '-', '_') WHERE payment_provider IS NOT NULL`,
+    );
     const folk = await event({
       organiserId: folkClub.id,
       title: 'Folk at the Ropewalk',
@@ -448,11 +528,25 @@ export async function seed(db: Database, now = new Date()) {
 
     const [amelia] = await tx
       .insert(t.users)
-      .values({ email: 'amelia.hughes@example.co.uk', firstName: 'Amelia', lastName: 'Hughes', subscribed: true, isEventSubscribed: true, isDarkMode: true, emailProvenAt: now })
+      .values({
+        email: 'amelia.hughes@example.co.uk',
+        firstName: 'Amelia',
+        lastName: 'Hughes',
+        subscribed: true,
+        isEventSubscribed: true,
+        isDarkMode: true,
+        emailProvenAt: now,
+      })
       .returning();
     const [tom] = await tx
       .insert(t.users)
-      .values({ email: 'tom.okafor@example.com', firstName: 'Tom', lastName: 'Okafor', subscribed: false, emailProvenAt: now })
+      .values({
+        email: 'tom.okafor@example.com',
+        firstName: 'Tom',
+        lastName: 'Okafor',
+        subscribed: false,
+        emailProvenAt: now,
+      })
       .returning();
 
     /*
@@ -468,7 +562,13 @@ export async function seed(db: Database, now = new Date()) {
     });
     const [olivia] = await tx
       .insert(t.users)
-      .values({ email: 'olivia.organiser@example.com', firstName: 'Olivia', lastName: 'Organiser', viewType: 'organiser', emailProvenAt: now })
+      .values({
+        email: 'olivia.organiser@example.com',
+        firstName: 'Olivia',
+        lastName: 'Organiser',
+        viewType: 'organiser',
+        emailProvenAt: now,
+      })
       .returning();
     await tx.insert(t.organiserMembers).values({ organiserId: harbourNights.id, userId: olivia!.id, createdAt: now });
 
@@ -479,11 +579,25 @@ export async function seed(db: Database, now = new Date()) {
     const boxOffice = await tx
       .insert(t.users)
       .values([
-        { email: 'gareth.price@example.org', firstName: 'Gareth', lastName: 'Price', viewType: 'organiser', emailProvenAt: now },
-        { email: 'sian.morgan@example.org', firstName: 'Siân', lastName: 'Morgan', viewType: 'organiser', emailProvenAt: now },
+        {
+          email: 'gareth.price@example.org',
+          firstName: 'Gareth',
+          lastName: 'Price',
+          viewType: 'organiser',
+          emailProvenAt: now,
+        },
+        {
+          email: 'sian.morgan@example.org',
+          firstName: 'Siân',
+          lastName: 'Morgan',
+          viewType: 'organiser',
+          emailProvenAt: now,
+        },
       ])
       .returning();
-    await tx.insert(t.organiserMembers).values(boxOffice.map((u) => ({ organiserId: folkClub.id, userId: u.id, createdAt: now })));
+    await tx
+      .insert(t.organiserMembers)
+      .values(boxOffice.map((u) => ({ organiserId: folkClub.id, userId: u.id, createdAt: now })));
 
     // A saved address for the signed-in demo buyer, and the local address finder's index.
     await tx.insert(t.userAddresses).values({
@@ -507,8 +621,27 @@ export async function seed(db: Database, now = new Date()) {
 
     return {
       seated,
-      organisers: { riverside: riverside.id, peak: peak.id, lantern: lantern.id, popup: popup.id, ashcombe: ashcombe.id, docklands: docklands.id, folkClub: folkClub.id },
-      events: { printed: printed.id, jazz: jazz.id, trail: trail.id, comedyFriday: comedyFriday.id, lanterns: lanterns.id, cinema: cinema.id, food: food.id, openDay: openDay.id, folk: folk.id, ropes: ropes.id },
+      organisers: {
+        riverside: riverside.id,
+        peak: peak.id,
+        lantern: lantern.id,
+        popup: popup.id,
+        ashcombe: ashcombe.id,
+        docklands: docklands.id,
+        folkClub: folkClub.id,
+      },
+      events: {
+        printed: printed.id,
+        jazz: jazz.id,
+        trail: trail.id,
+        comedyFriday: comedyFriday.id,
+        lanterns: lanterns.id,
+        cinema: cinema.id,
+        food: food.id,
+        openDay: openDay.id,
+        folk: folk.id,
+        ropes: ropes.id,
+      },
       dates: { jazz: jazzDate.id, trail: trailDate.id, lanternEarly: early.id, lanternLate: late.id },
       pools: { jazz: jazzDate.poolId, earlyBird: earlyBirdPool.id, parking: parkingPool.id },
       tickets: {
@@ -534,7 +667,13 @@ export async function seed(db: Database, now = new Date()) {
       },
       vouchers: { riverside: riversideVoucher!.id, lantern: lanternVoucher!.id },
       codes: { summer10: summer10.code, fiveOff: fiveOff.code, laugh20: laugh20.code, exhausted: spring.code },
-      users: { subscribedDark: amelia!, notSubscribed: tom!, organiser: olivia!, boxOffice: boxOffice[0]!, boxOfficeToo: boxOffice[1]! },
+      users: {
+        subscribedDark: amelia!,
+        notSubscribed: tom!,
+        organiser: olivia!,
+        boxOffice: boxOffice[0]!,
+        boxOfficeToo: boxOffice[1]!,
+      },
       harbourNights: harbourNights.id,
       charity: { id: charity!.id, downloadToken: DEMO_GIFT_AID_TOKEN },
       questions,
@@ -577,8 +716,17 @@ async function seedQuestions(
     },
   ]);
   const before = {
-    name: await ask(lantern, { question: 'Name of the person using this ticket', type: 'text', mandatory: true, beforeOrAfter: 'before' }),
-    stepFree: await ask(lantern, { question: 'This person needs step-free paths', type: 'checkbox', beforeOrAfter: 'before' }),
+    name: await ask(lantern, {
+      question: 'Name of the person using this ticket',
+      type: 'text',
+      mandatory: true,
+      beforeOrAfter: 'before',
+    }),
+    stepFree: await ask(lantern, {
+      question: 'This person needs step-free paths',
+      type: 'checkbox',
+      beforeOrAfter: 'before',
+    }),
     lanternChoice: await ask(ids.lanternAdults, {
       question: 'Which lantern would you like to carry?',
       type: 'dropdown',
@@ -610,7 +758,11 @@ async function seedQuestions(
     }),
   };
   const after = {
-    firstAid: await ask(lantern, { question: 'Anything our first-aid team should know about this person?', type: 'text', beforeOrAfter: 'after' }),
+    firstAid: await ask(lantern, {
+      question: 'Anything our first-aid team should know about this person?',
+      type: 'text',
+      beforeOrAfter: 'after',
+    }),
     arrival: await ask(lantern, {
       question: 'Where will you arrive from?',
       type: 'dropdown',

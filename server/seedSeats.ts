@@ -31,7 +31,8 @@ export async function seedSeatedEvent(tx: Tx, opts: { organiserId: number; start
     .values({
       organiserId: opts.organiserId,
       title: 'Twelfth Night at the Harbour Playhouse',
-      description: 'Shakespeare’s comedy of mistaken identity, staged in the round-fronted Harbour Playhouse. Choose your own seats.',
+      description:
+        'Shakespeare’s comedy of mistaken identity, staged in the round-fronted Harbour Playhouse. Choose your own seats.',
       currency: 'GBP',
       venueName: 'Harbour Playhouse',
       venueAddress: '2 Prince Street, Bristol BS1 4QF',
@@ -40,13 +41,23 @@ export async function seedSeatedEvent(tx: Tx, opts: { organiserId: number; start
     })
     .returning();
   const [pool] = await tx.insert(t.capacityPools).values({ name: 'Twelfth Night: seats', capacity: 0 }).returning();
-  const [date] = await tx.insert(t.eventDates).values({ eventId: event!.id, startsAt: opts.startsAt, poolId: pool!.id }).returning();
+  const [date] = await tx
+    .insert(t.eventDates)
+    .values({ eventId: event!.id, startsAt: opts.startsAt, poolId: pool!.id })
+    .returning();
   const type = async (name: string, price: number, bookingFee: number, sortOrder: number) =>
-    (await tx.insert(t.ticketTypes).values({ eventDateId: date!.id, name, price, bookingFee, sortOrder: 1000 + sortOrder }).returning())[0]!;
+    (
+      await tx
+        .insert(t.ticketTypes)
+        .values({ eventDateId: date!.id, name, price, bookingFee, sortOrder: 1000 + sortOrder })
+        .returning()
+    )[0]!;
   const premium = await type('Stalls premium', 3250, 150, 0);
   const stalls = await type('Stalls', 2500, 125, 1);
   const circle = await type('Circle', 1800, 100, 2);
-  await tx.insert(t.seatPlans).values({ eventDateId: date!.id, provider: 'holdfast', providerIdentifier: `harbour-playhouse-${date!.id}` });
+  await tx
+    .insert(t.seatPlans)
+    .values({ eventDateId: date!.id, provider: 'holdfast', providerIdentifier: `harbour-playhouse-${date!.id}` });
 
   const sections: SectionDraw[] = [
     {
@@ -56,7 +67,8 @@ export async function seedSeatedEvent(tx: Tx, opts: { organiserId: number; start
       aisleAfter: 8,
       top: 80,
       ticketOf: (row) => (row <= 'D' ? premium.id : stalls.id),
-      sold: (row, seat) => (row === 'C' && seat >= 5 && seat <= 8) || (row === 'F' && seat <= 4) || (row === 'H' && seat >= 13),
+      sold: (row, seat) =>
+        (row === 'C' && seat >= 5 && seat <= 8) || (row === 'F' && seat <= 4) || (row === 'H' && seat >= 13),
     },
     {
       name: 'Circle',
@@ -94,5 +106,10 @@ export async function seedSeatedEvent(tx: Tx, opts: { organiserId: number; start
   const priced = values.filter((v) => v.ticketTypeId !== null).length;
   const sold = values.filter((v) => v.soldSaleId !== null).length;
   await tx.update(t.capacityPools).set({ capacity: priced, sold }).where(eq(t.capacityPools.id, pool!.id));
-  return { event: event!.id, date: date!.id, pool: pool!.id, tickets: { premium: premium.id, stalls: stalls.id, circle: circle.id } };
+  return {
+    event: event!.id,
+    date: date!.id,
+    pool: pool!.id,
+    tickets: { premium: premium.id, stalls: stalls.id, circle: circle.id },
+  };
 }

@@ -19,7 +19,10 @@ import { directives } from './test/csp.ts';
 describe.each(drivers)('web defences on %s', (driver) => {
   let w: TestWorld;
   const staticDir = mkdtempSync(path.join(tmpdir(), 'holdfast-static-'));
-  writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><html><head><title>x</title></head><body><div id="root"></div></body></html>');
+  writeFileSync(
+    path.join(staticDir, 'index.html'),
+    '<!doctype html><html><head><title>x</title></head><body><div id="root"></div></body></html>',
+  );
   beforeAll(async () => {
     w = await openWorld(driver, { staticDir });
   });
@@ -49,7 +52,10 @@ describe.each(drivers)('web defences on %s', (driver) => {
       expect(csp.get('default-src'), url).toEqual(["'self'"]);
       expect(csp.get('frame-ancestors'), url).toEqual(["'none'"]);
       expect(csp.get('object-src'), url).toEqual(["'none'"]);
-      expect(csp.get('script-src')!.every((s) => s === "'self'" || s.startsWith("'sha256-")), url).toBe(true);
+      expect(
+        csp.get('script-src')!.every((s) => s === "'self'" || s.startsWith("'sha256-")),
+        url,
+      ).toBe(true);
       expect(csp.get('script-src')!.join(' '), url).not.toMatch(/unsafe|https:/);
       expect(csp.get('style-src')!.join(' '), url).not.toMatch(/unsafe|https:/);
       expect(res.headers['x-content-type-options'], url).toBe('nosniff');
@@ -81,7 +87,9 @@ describe.each(drivers)('web defences on %s', (driver) => {
   });
 
   it('widens the policy for hCaptcha only when it is configured', async () => {
-    const before = directives((await new Visitor(w.app).request({ method: 'GET', url: '/all-events/' })).headers['content-security-policy']);
+    const before = directives(
+      (await new Visitor(w.app).request({ method: 'GET', url: '/all-events/' })).headers['content-security-policy'],
+    );
     expect([...before.values()].flat().join(' ')).not.toMatch(/hcaptcha/);
     expect(before.get('frame-src')).toEqual(["'none'"]);
     const { app } = await appOn(w.database, { hcaptcha: { sitekey: 'site', secret: 'secret' } });
@@ -128,7 +136,10 @@ describe.each(drivers)('web defences on %s', (driver) => {
   it('shows only known notices by code on the catalogue pages, never the link’s own words', async () => {
     const v = new Visitor(w.app);
     for (const url of ['/all-events/', `/event/${w.demo.events.jazz}/`]) {
-      const forged = await v.request({ method: 'GET', url: `${url}?error=${encodeURIComponent('Your card was declined: call 0800 000 000')}` });
+      const forged = await v.request({
+        method: 'GET',
+        url: `${url}?error=${encodeURIComponent('Your card was declined: call 0800 000 000')}`,
+      });
       expect(forged.body, url).not.toContain('0800 000 000');
       expect(forged.body, url).not.toContain('notice error');
       const known = await v.request({ method: 'GET', url: `${url}?error=too-many` });
@@ -155,12 +166,22 @@ describe.each(drivers)('web defences on %s', (driver) => {
     expect(link.headers['set-cookie']).toBeUndefined();
     expect(await signedIn()).toBe(true);
 
-    const foreign = await v.request({ method: 'POST', url: '/signout/', body: '', headers: { 'sec-fetch-site': 'cross-site' } });
+    const foreign = await v.request({
+      method: 'POST',
+      url: '/signout/',
+      body: '',
+      headers: { 'sec-fetch-site': 'cross-site' },
+    });
     expect(foreign.statusCode).toBe(403);
     expect(foreign.json()).toEqual({ error: CROSS_SITE_MESSAGE });
     expect(await signedIn()).toBe(true);
 
-    const own = await v.request({ method: 'POST', url: '/signout/', body: '', headers: { 'sec-fetch-site': 'same-origin' } });
+    const own = await v.request({
+      method: 'POST',
+      url: '/signout/',
+      body: '',
+      headers: { 'sec-fetch-site': 'same-origin' },
+    });
     expect(own.statusCode).toBe(303);
     expect(await signedIn()).toBe(false);
   });
@@ -184,7 +205,11 @@ describe.each(drivers)('proxy headers on %s', (driver) => {
     expect(asked).toBe(3);
     let limited = 0;
     for (let i = 0; i < 25; i++) {
-      const res = await w.app.inject({ method: 'GET', url: '/health', headers: { 'x-forwarded-for': `10.8.${i}.1, 198.51.100.9` } });
+      const res = await w.app.inject({
+        method: 'GET',
+        url: '/health',
+        headers: { 'x-forwarded-for': `10.8.${i}.1, 198.51.100.9` },
+      });
       if (res.statusCode === 429) limited++;
     }
     expect(limited).toBeGreaterThan(0);
@@ -196,19 +221,30 @@ describe.each(drivers)('proxy headers on %s', (driver) => {
     const { mkdirSync } = await import('node:fs');
     mkdirSync(path.join(staticDir, 'assets'));
     const source = `export const app = "${'checkout '.repeat(400)}";`;
-    writeFileSync(path.join(staticDir, 'index.html'), '<!doctype html><html><head></head><body><div id="root"></div></body></html>');
+    writeFileSync(
+      path.join(staticDir, 'index.html'),
+      '<!doctype html><html><head></head><body><div id="root"></div></body></html>',
+    );
     writeFileSync(path.join(staticDir, 'assets', 'index-abc123.js'), source);
     writeFileSync(path.join(staticDir, 'assets', 'index-abc123.js.br'), brotliCompressSync(source));
     writeFileSync(path.join(staticDir, 'assets', 'index-abc123.js.gz'), gzipSync(source));
     const v = await openWorld(driver, { staticDir });
     try {
-      const br = await v.app.inject({ method: 'GET', url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+      const br = await v.app.inject({
+        method: 'GET',
+        url: '/assets/index-abc123.js',
+        headers: { 'accept-encoding': 'gzip, deflate, br' },
+      });
       expect(br.statusCode).toBe(200);
       expect(br.headers['content-encoding']).toBe('br');
       expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
       expect(br.rawPayload.length).toBeLessThan(source.length / 10);
       expect(brotliDecompressSync(br.rawPayload).toString()).toBe(source);
-      const gz = await v.app.inject({ method: 'GET', url: '/assets/index-abc123.js', headers: { 'accept-encoding': 'gzip' } });
+      const gz = await v.app.inject({
+        method: 'GET',
+        url: '/assets/index-abc123.js',
+        headers: { 'accept-encoding': 'gzip' },
+      });
       expect(gz.headers['content-encoding']).toBe('gzip');
       const plain = await v.app.inject({ method: 'GET', url: '/assets/index-abc123.js' });
       expect(plain.headers['content-encoding']).toBeUndefined();
@@ -225,11 +261,13 @@ describe.each(drivers)('proxy headers on %s', (driver) => {
     try {
       const from = { 'x-forwarded-for': '198.51.100.78' };
       const polls = [];
-      for (let i = 0; i < 40; i++) polls.push((await v.app.inject({ method: 'GET', url: '/ajax/queue/1/status/', headers: from })).statusCode);
+      for (let i = 0; i < 40; i++)
+        polls.push((await v.app.inject({ method: 'GET', url: '/ajax/queue/1/status/', headers: from })).statusCode);
       expect(polls.every((s) => s !== 429)).toBe(true);
       // Joining the queue is counted, as is every other call.
       const calls = [];
-      for (let i = 0; i < 21; i++) calls.push((await v.app.inject({ method: 'POST', url: '/ajax/queue/1/join/', headers: from })).statusCode);
+      for (let i = 0; i < 21; i++)
+        calls.push((await v.app.inject({ method: 'POST', url: '/ajax/queue/1/join/', headers: from })).statusCode);
       expect(calls.slice(0, 20).every((s) => s !== 429)).toBe(true);
       expect(calls[20]).toBe(429);
     } finally {
@@ -246,10 +284,12 @@ describe.each(drivers)('proxy headers on %s', (driver) => {
     try {
       const from = { 'x-forwarded-for': '198.51.100.77' };
       const assets = [];
-      for (let i = 0; i < 40; i++) assets.push((await v.app.inject({ method: 'GET', url: '/assets/entry-abc123.js', headers: from })).statusCode);
+      for (let i = 0; i < 40; i++)
+        assets.push((await v.app.inject({ method: 'GET', url: '/assets/entry-abc123.js', headers: from })).statusCode);
       expect(assets.every((s) => s === 200)).toBe(true);
       const calls = [];
-      for (let i = 0; i < 21; i++) calls.push((await v.app.inject({ method: 'GET', url: '/health', headers: from })).statusCode);
+      for (let i = 0; i < 21; i++)
+        calls.push((await v.app.inject({ method: 'GET', url: '/health', headers: from })).statusCode);
       expect(calls.slice(0, 20).every((s) => s === 200)).toBe(true);
       expect(calls[20]).toBe(429);
     } finally {
@@ -261,7 +301,11 @@ describe.each(drivers)('proxy headers on %s', (driver) => {
     expect(() => parseConfig({ TRUST_PROXY: 'true' })).toThrow(/TRUST_PROXY.*number of proxies/);
     expect(() => parseConfig({ TRUST_PROXY: 'anyone' })).toThrow(/TRUST_PROXY/);
     expect(parseConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
-    expect(parseConfig({ TRUST_PROXY: '10.0.0.1, 10.0.0.0/8,loopback' }).trustProxy).toEqual(['10.0.0.1', '10.0.0.0/8', 'loopback']);
+    expect(parseConfig({ TRUST_PROXY: '10.0.0.1, 10.0.0.0/8,loopback' }).trustProxy).toEqual([
+      '10.0.0.1',
+      '10.0.0.0/8',
+      'loopback',
+    ]);
     expect(parseConfig({}).trustProxy).toBe(false);
   });
 });

@@ -44,14 +44,19 @@ export async function startCheckout(nextTask: () => Promise<void>): Promise<void
   void seedInitialData(queryClient, document, afterFirstScreen);
   // Providing the chart's implementations copies the chart: a task of its own.
   await nextTask();
-  const checkoutMachine = createCheckoutMachine({ queryClient, navigate: (url: string) => window.location.assign(url) });
+  const checkoutMachine = createCheckoutMachine({
+    queryClient,
+    navigate: (url: string) => window.location.assign(url),
+  });
   await nextTask();
   // `?inspect` in development or demo mode: every actor of the page, children included.
   await startInspector();
   const actor = createActor(checkoutMachine, inspection()).start();
   // Page views and the purchase, for analytics the buyer has accepted; from outside the chart, once
   // the first screen is shown (it tracks the step the chart is at when it starts).
-  afterFirstScreen(() => void import('./analytics/trackCheckout').then(({ trackCheckout }) => trackCheckout(actor, queryClient)));
+  afterFirstScreen(
+    () => void import('./analytics/trackCheckout').then(({ trackCheckout }) => trackCheckout(actor, queryClient)),
+  );
   // The analytics question, where the page's checkout asks it, comes with the first screen.
   const consentBanner = await prepareConsentBanner(queryClient.getQueryData<Checkout>(checkoutQuery().queryKey));
   await nextTask();

@@ -15,7 +15,8 @@ const root = resolve(import.meta.dirname, '..');
 function staticImports(file: string): string[] {
   const source = readFileSync(file, 'utf8');
   const found: string[] = [];
-  for (const m of source.matchAll(/^\s*(?:import|export)\s+(?!type\b)([^;=()]*?)\s*from\s+['"]([^'"]+)['"]/gm)) found.push(m[2]!);
+  for (const m of source.matchAll(/^\s*(?:import|export)\s+(?!type\b)([^;=()]*?)\s*from\s+['"]([^'"]+)['"]/gm))
+    found.push(m[2]!);
   for (const m of source.matchAll(/^\s*import\s+['"]([^'"]+)['"]/gm)) found.push(m[1]!);
   return found;
 }
@@ -46,7 +47,10 @@ function entryGraph(entry: string) {
     if (files.has(name)) continue;
     files.add(name);
     // The entry starts the app through dynamic imports, one task each, preloaded along with it: they are part of it.
-    const starts = name === entry ? [...readFileSync(file, 'utf8').matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]!) : [];
+    const starts =
+      name === entry
+        ? [...readFileSync(file, 'utf8').matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]!)
+        : [];
     for (const spec of [...staticImports(file), ...starts]) {
       if (spec.startsWith('.')) {
         const target = resolveRelative(file, spec);
@@ -69,18 +73,26 @@ describe('the entry script', () => {
   });
 
   it('carries no step’s chart or screen beyond the basket', () => {
-    const charts = [...files].filter((f) => f.startsWith('machines/') && f.split('/').length > 2).map((f) => f.split('/')[1]!);
+    const charts = [...files]
+      .filter((f) => f.startsWith('machines/') && f.split('/').length > 2)
+      .map((f) => f.split('/')[1]!);
     expect([...new Set(charts)].filter((c) => !ENTRY_CHARTS.includes(c))).toEqual([]);
     // A step's module (its `step.ts`) names its chart and screen without loading them; determining and the basket are the first screens.
     const firstScreens = ['src/steps/basket/', 'src/steps/determining/'];
-    const stepFiles = [...files].filter((f) => f.startsWith('src/steps/') && f.split('/').length > 3 && !f.endsWith('/step.ts'));
+    const stepFiles = [...files].filter(
+      (f) => f.startsWith('src/steps/') && f.split('/').length > 3 && !f.endsWith('/step.ts'),
+    );
     expect(stepFiles.filter((f) => !firstScreens.some((folder) => f.startsWith(folder)))).toEqual([]);
   });
 
   it('carries none of the contract’s schemas, nor the HTTP library', () => {
     expect([...packages].filter((p) => p === 'ky' || p.startsWith('zod'))).toEqual([]);
     const contract = [...files].filter((f) => f.startsWith('contract/'));
-    for (const f of contract) expect(staticImports(resolve(root, f)).filter((s) => s.startsWith('zod')), f).toEqual([]);
+    for (const f of contract)
+      expect(
+        staticImports(resolve(root, f)).filter((s) => s.startsWith('zod')),
+        f,
+      ).toEqual([]);
   });
 
   it('carries nothing the basket needs only after a tap or a call: the dialog, the form encoder', () => {

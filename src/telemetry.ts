@@ -17,7 +17,11 @@ let sender: Promise<typeof import('./telemetrySend')> | null = null;
 export function reportUser(user: ReportedUser | null): void {
   currentUser = user ? { id: user.id, email: user.email } : null;
   const now = currentUser;
-  if (sender) void sender.then((s) => s.userChanged(now), () => undefined);
+  if (sender)
+    void sender.then(
+      (s) => s.userChanged(now),
+      () => undefined,
+    );
 }
 
 /** Sends an error to the error-reporting service, with the current user. */

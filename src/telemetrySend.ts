@@ -36,8 +36,10 @@ export function userChanged(user: ReportedUser | null): void {
 
 /** Text as the server takes it: no control characters but a stack's line breaks, and not too long. */
 function clean(text: string, max: number, keepLineBreaks = false): string {
-  // eslint-disable-next-line no-control-regex -- control characters are what it finds
-  const stripped = keepLineBreaks ? text.replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, ' ') : text.replace(/[\p{Cc}\p{Cs}]/gu, ' ');
+  const stripped = keepLineBreaks
+    ? // eslint-disable-next-line no-control-regex -- control characters are what it finds
+      text.replace(/[\u0000-\u0009\u000b-\u001f\u007f]/g, ' ')
+    : text.replace(/[\p{Cc}\p{Cs}]/gu, ' ');
   return stripped.slice(0, max);
 }
 
@@ -48,7 +50,8 @@ export async function sendError(error: unknown, user: ReportedUser | null): Prom
     s.captureException(error);
     return;
   }
-  const err = error instanceof Error ? error : new Error(typeof error === 'string' ? error : 'A non-error value was thrown');
+  const err =
+    error instanceof Error ? error : new Error(typeof error === 'string' ? error : 'A non-error value was thrown');
   const body = new URLSearchParams({
     message: clean(`${err.name}: ${err.message}`, MAX_ERROR_MESSAGE) || 'Error',
     page: clean(`${window.location.pathname}${window.location.search}`, 2000) || '/',

@@ -61,7 +61,19 @@ export function OrderSummary({ checkout, headingLevel = 2 }: { checkout: Checkou
           </Row>
         ) : null}
         {s.discounts.map((d) => (
-          <Row key={d.code} label={<>{rich('summary.discount', { code: d.code }, { chip: (code) => <span className="code-chip">{code}</span> })}</>} className="summary__row--saving">
+          <Row
+            key={d.code}
+            label={
+              <>
+                {rich(
+                  'summary.discount',
+                  { code: d.code },
+                  { chip: (code) => <span className="code-chip">{code}</span> },
+                )}
+              </>
+            }
+            className="summary__row--saving"
+          >
             − {money(d.amount)}
           </Row>
         ))}
@@ -75,9 +87,13 @@ export function OrderSummary({ checkout, headingLevel = 2 }: { checkout: Checkou
             − {money(s.giftVoucher)}
           </Row>
         ) : null}
-        {s.refundProtection !== null ? <Row label={t('summary.refundProtection')}>+ {money(s.refundProtection)}</Row> : null}
+        {s.refundProtection !== null ? (
+          <Row label={t('summary.refundProtection')}>+ {money(s.refundProtection)}</Row>
+        ) : null}
         {s.donation !== null ? (
-          <Row label={s.charityName ? t('summary.donationTo', { charity: s.charityName }) : t('summary.donation')}>+ {money(s.donation)}</Row>
+          <Row label={s.charityName ? t('summary.donationTo', { charity: s.charityName }) : t('summary.donation')}>
+            + {money(s.donation)}
+          </Row>
         ) : null}
         {s.donationFee !== null ? <Row label={t('summary.donationFee')}>+ {money(s.donationFee)}</Row> : null}
         {s.giftAid !== null ? (

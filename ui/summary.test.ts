@@ -6,40 +6,87 @@ type Source = Parameters<typeof orderSummary>[0];
 
 function ticket(over: Partial<TicketLine>): TicketLine {
   return {
-    ticket_id: 1, event_id: 1, date_id: 1, qty: 1, max_can_reserve: 0, min_per_customer: 1,
-    can_update_quantity: true, price: 0, booking_fee: 0, discount_amount: 0, absorb_fee: false,
-    event_hide_booking_fee: false, non_refundable: false,
-    refund_policy: { text: '', title: '', description: '' }, required_tickets: [], seats: [],
-    event_name: 'Harbour Lights', event_url: '/event/1/', organiser_url: '/o/1/', ticket_name: 'Standing',
-    nice_date: 'Fri 21 Nov 2025', thumbnail: '',
+    ticket_id: 1,
+    event_id: 1,
+    date_id: 1,
+    qty: 1,
+    max_can_reserve: 0,
+    min_per_customer: 1,
+    can_update_quantity: true,
+    price: 0,
+    booking_fee: 0,
+    discount_amount: 0,
+    absorb_fee: false,
+    event_hide_booking_fee: false,
+    non_refundable: false,
+    refund_policy: { text: '', title: '', description: '' },
+    required_tickets: [],
+    seats: [],
+    event_name: 'Harbour Lights',
+    event_url: '/event/1/',
+    organiser_url: '/o/1/',
+    ticket_name: 'Standing',
+    nice_date: 'Fri 21 Nov 2025',
+    thumbnail: '',
     ...over,
   };
 }
 
 function voucher(over: Partial<GiftVoucherLine>): GiftVoucherLine {
-  return { id: 1, name: 'Gift voucher', qty: 1, value: 0, o_name: 'Org', o_url: '/o/1/', uk_expiry_date: '1 Jan 2027', thumbnail: '', ...over };
+  return {
+    id: 1,
+    name: 'Gift voucher',
+    qty: 1,
+    value: 0,
+    o_name: 'Org',
+    o_url: '/o/1/',
+    uk_expiry_date: '1 Jan 2027',
+    thumbnail: '',
+    ...over,
+  };
 }
 
 function source(over: Partial<Source>): Source {
   return {
-    tickets: [], gift_vouchers: [], currency: { symbol: '£', code: 'GBP' }, basket_total: 0,
-    delivery_cost: 0, discounts_applied: {}, offers_applied_total: 0, gift_vouchers_applied_total: 0,
-    refund_protection: 0, refund_protection_cost: 0, all_booking_fees_are_absorbed: false,
-    donation: null, donation_amount: 0, charity: null, is_gift_aid: false,
+    tickets: [],
+    gift_vouchers: [],
+    currency: { symbol: '£', code: 'GBP' },
+    basket_total: 0,
+    delivery_cost: 0,
+    discounts_applied: {},
+    offers_applied_total: 0,
+    gift_vouchers_applied_total: 0,
+    refund_protection: 0,
+    refund_protection_cost: 0,
+    all_booking_fees_are_absorbed: false,
+    donation: null,
+    donation_amount: 0,
+    charity: null,
+    is_gift_aid: false,
     ...over,
   };
 }
 
 const charity: Checkout['charity'] = {
-  id: 1, name: 'Sea Rescue', logo: '', description_html: '', donation_checkout_title: 'Donate',
-  donation_options: [500], base_fee: 20, booking_fee: 2, booking_fee_includes_vat: false, booking_fee_vat: 0,
+  id: 1,
+  name: 'Sea Rescue',
+  logo: '',
+  description_html: '',
+  donation_checkout_title: 'Donate',
+  donation_options: [500],
+  base_fee: 20,
+  booking_fee: 2,
+  booking_fee_includes_vat: false,
+  booking_fee_vat: 0,
   booking_fee_cap: null,
 };
 
 describe('orderSummary', () => {
   it('finds the booking fees as what remains of the total', () => {
     // 2 × £20 + 2 × £1.50 fees = £43
-    const s = orderSummary(source({ tickets: [ticket({ price: 2000, qty: 2, booking_fee: 150 })], basket_total: 4300 }));
+    const s = orderSummary(
+      source({ tickets: [ticket({ price: 2000, qty: 2, booking_fee: 150 })], basket_total: 4300 }),
+    );
     expect(s.subtotal).toBe(4000);
     expect(s.bookingFees).toBe(300);
     expect(s.total).toBe(4300);

@@ -82,8 +82,7 @@ export function orderSummary(c: SummarySource): OrderSummary {
     (refundProtection ?? 0) -
     (donation ? donation.amount + donation.fee : 0) -
     (ticketLinesAfterDiscounts(c) + voucherLinesTotal(c));
-  const subtotal =
-    ticketLinesTotal(c) + (c.all_booking_fees_are_absorbed ? bookingFees : 0) + voucherLinesTotal(c);
+  const subtotal = ticketLinesTotal(c) + (c.all_booking_fees_are_absorbed ? bookingFees : 0) + voucherLinesTotal(c);
   const giftAidApplies = (c.is_gift_aid || c.donation?.is_gift_aid === true) && donation !== null;
 
   return {
@@ -103,4 +102,3 @@ export function orderSummary(c: SummarySource): OrderSummary {
     total: c.basket_total,
   };
 }
-

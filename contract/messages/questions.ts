@@ -8,8 +8,13 @@ export const QUESTION_MESSAGES = messages({
 });
 
 /** The question steps' pills and headings: a ticket's step, and the whole order's (the basket's). */
-export const QUESTION_STEP_WORDS = Object.assign(messages({ basketLabel: 'questions.basketLabel', basketHeading: 'questions.basketHeading' }), {
-  ticketLabel: (n: number) => t('questions.ticketLabel', { n }),
-  ticketHeading: (event: string, ticket: string, copy: { n: number; qty: number } | null) =>
-    copy ? t('questions.ticketHeadingOf', { event, ticket, ...copy }) : t('questions.ticketHeading', { event, ticket }),
-});
+export const QUESTION_STEP_WORDS = Object.assign(
+  messages({ basketLabel: 'questions.basketLabel', basketHeading: 'questions.basketHeading' }),
+  {
+    ticketLabel: (n: number) => t('questions.ticketLabel', { n }),
+    ticketHeading: (event: string, ticket: string, copy: { n: number; qty: number } | null) =>
+      copy
+        ? t('questions.ticketHeadingOf', { event, ticket, ...copy })
+        : t('questions.ticketHeading', { event, ticket }),
+  },
+);

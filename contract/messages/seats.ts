@@ -18,11 +18,19 @@ export const CHART_VIOLATIONS = messages({
 });
 
 /** 'Section A, row 3, seat 12'. */
-export const seatNameMessage = (section: string, row: string, number: string) => t('seats.seatName', { section, row, number });
+export const seatNameMessage = (section: string, row: string, number: string) =>
+  t('seats.seatName', { section, row, number });
 
 /** A seat's accessible name: 'Section A, row 3, seat 12, £25.00, available'; a seat without a price is 'not for sale'. */
-export const seatLabelMessage = (seat: string, price: string | null, state: 'available' | 'selected' | 'taken' | 'unpriced') =>
-  state === 'unpriced' || price === null ? t('seats.seatLabelUnpriced', { seat }) : t('seats.seatLabel', { seat, price, state });
+export const seatLabelMessage = (
+  seat: string,
+  price: string | null,
+  state: 'available' | 'selected' | 'taken' | 'unpriced',
+) =>
+  state === 'unpriced' || price === null
+    ? t('seats.seatLabelUnpriced', { seat })
+    : t('seats.seatLabel', { seat, price, state });
 
 /** 'Section A, row 3, seat 12 is taken by another buyer.', for the seats the chart could not hold. */
-export const takenByOtherMessage = (seatNames: readonly string[]) => t('seats.takenByOther', { seats: seatNames.join('; '), count: seatNames.length });
+export const takenByOtherMessage = (seatNames: readonly string[]) =>
+  t('seats.takenByOther', { seats: seatNames.join('; '), count: seatNames.length });

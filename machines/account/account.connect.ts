@@ -6,7 +6,8 @@ import type { ActorRefFrom, SnapshotFrom } from 'xstate';
 import { ONE_TIME_CODE_LENGTH } from '../../contract/account';
 import type { accountMachine } from './account.machine';
 
-export type AccountMode = 'loading' | 'enter_email' | 'one_time_code_sent' | 'confirm_name' | 'confirm_account' | 'done';
+export type AccountMode =
+  'loading' | 'enter_email' | 'one_time_code_sent' | 'confirm_name' | 'confirm_account' | 'done';
 
 export interface AccountView {
   mode: AccountMode;
@@ -56,7 +57,10 @@ export function viewAccount(snapshot: SnapshotFrom<typeof accountMachine>): Acco
   };
 }
 
-export function connectAccount(snapshot: SnapshotFrom<typeof accountMachine>, send: ActorRefFrom<typeof accountMachine>['send']) {
+export function connectAccount(
+  snapshot: SnapshotFrom<typeof accountMachine>,
+  send: ActorRefFrom<typeof accountMachine>['send'],
+) {
   return {
     ...viewAccount(snapshot),
     changeEmail: (value: string) => send({ type: 'EMAIL_CHANGED', value }),

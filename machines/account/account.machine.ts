@@ -152,7 +152,10 @@ export const accountMachine = setup({
             id: 'sendOneTimeCode',
             input: ({ context }) => ({ email: context.email.trim() }),
             onDone: { target: '#account.one_time_code_sent' },
-            onError: { target: 'editing', actions: { type: 'showSendError', params: ({ event }) => ({ error: event.error }) } },
+            onError: {
+              target: 'editing',
+              actions: { type: 'showSendError', params: ({ event }) => ({ error: event.error }) },
+            },
           },
         },
       },
@@ -207,12 +210,19 @@ export const accountMachine = setup({
         },
         refreshingUser: {
           tags: 'busy',
-          description: 'has_account: the cached user is refreshed before the next step. A failed refresh has no message.',
+          description:
+            'has_account: the cached user is refreshed before the next step. A failed refresh has no message.',
           invoke: {
             src: 'refreshUser',
             id: 'refreshUser',
-            onDone: { target: '#account.done', actions: { type: 'decide', params: { outcome: { kind: 'signed_in' } } } },
-            onError: { target: '#account.done', actions: { type: 'decide', params: { outcome: { kind: 'signed_in' } } } },
+            onDone: {
+              target: '#account.done',
+              actions: { type: 'decide', params: { outcome: { kind: 'signed_in' } } },
+            },
+            onError: {
+              target: '#account.done',
+              actions: { type: 'decide', params: { outcome: { kind: 'signed_in' } } },
+            },
           },
         },
         resending: {
@@ -222,7 +232,10 @@ export const accountMachine = setup({
             id: 'sendOneTimeCode',
             input: ({ context }) => ({ email: context.email.trim() }),
             onDone: { target: 'editing', actions: ['markResent', 'clearCode'] },
-            onError: { target: 'editing', actions: { type: 'showSendError', params: ({ event }) => ({ error: event.error }) } },
+            onError: {
+              target: 'editing',
+              actions: { type: 'showSendError', params: ({ event }) => ({ error: event.error }) },
+            },
           },
         },
       },
@@ -242,7 +255,10 @@ export const accountMachine = setup({
             src: 'saveGuestToSale',
             id: 'saveGuestToSale',
             input: ({ context }) => ({ email: context.email.trim(), fullname: context.fullName.trim() }),
-            onDone: { target: '#account.done', actions: { type: 'decide', params: { outcome: { kind: 'guest_saved' } } } },
+            onDone: {
+              target: '#account.done',
+              actions: { type: 'decide', params: { outcome: { kind: 'guest_saved' } } },
+            },
             onError: [
               {
                 guard: { type: 'holdLost', params: ({ event }) => ({ error: event.error }) },
@@ -252,7 +268,10 @@ export const accountMachine = setup({
                   params: ({ event }) => ({ outcome: { kind: 'holdLost', message: wordsOf(event.error) } }),
                 },
               },
-              { target: 'editing', actions: { type: 'showSaveError', params: ({ event }) => ({ error: event.error }) } },
+              {
+                target: 'editing',
+                actions: { type: 'showSaveError', params: ({ event }) => ({ error: event.error }) },
+              },
             ],
           },
         },

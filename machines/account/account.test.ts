@@ -42,15 +42,25 @@ function accountOracle({ event, view, unchanged }: OracleQuestion<AccountView>):
     const next = { ...view, ...fields };
     return { ...next, canVerify: next.code.length === 6 && !next.busy };
   };
-  const idle = (fields: Partial<AccountView>): Expectation<AccountView> => ({ view: screen({ busy: false, ...fields }), running: [] });
+  const idle = (fields: Partial<AccountView>): Expectation<AccountView> => ({
+    view: screen({ busy: false, ...fields }),
+    running: [],
+  });
   const nothing: Expectation<AccountView> = { view, running: [] };
   const error = event.error as { kind?: string; message?: string | null } | undefined;
-  const finish = (output: unknown): Expectation<AccountView> => ({ view: screen({ mode: 'done', busy: false }), running: [], output });
+  const finish = (output: unknown): Expectation<AccountView> => ({
+    view: screen({ mode: 'done', busy: false }),
+    running: [],
+    output,
+  });
 
   switch (event.type) {
     case 'xstate.done.actor.loadUser':
       // A signed-in buyer confirms the account; anyone else is asked for an e-mail address.
-      return idle({ mode: event.output ? 'confirm_account' : 'enter_email', user: (event.output as AccountView['user']) ?? null });
+      return idle({
+        mode: event.output ? 'confirm_account' : 'enter_email',
+        user: (event.output as AccountView['user']) ?? null,
+      });
     case 'xstate.error.actor.loadUser':
       return idle({ mode: 'enter_email' });
     case 'EMAIL_CHANGED':
@@ -58,7 +68,11 @@ function accountOracle({ event, view, unchanged }: OracleQuestion<AccountView>):
     case 'EMAIL_SUBMITTED':
       // The e-mail pattern is checked before anything is sent.
       if (!isValidEmail(view.email.trim())) return idle({ emailError: INVALID_EMAIL_MESSAGE });
-      return { view: screen({ busy: true, sendError: null }), running: ['sendOneTimeCode'], started: { sendOneTimeCode: [{ email: view.email.trim() }] } };
+      return {
+        view: screen({ busy: true, sendError: null }),
+        running: ['sendOneTimeCode'],
+        started: { sendOneTimeCode: [{ email: view.email.trim() }] },
+      };
     case 'xstate.done.actor.sendOneTimeCode':
       // A first send shows the code form; a resend says so and empties the code.
       if (view.mode === 'enter_email') return idle({ mode: 'one_time_code_sent' });
@@ -72,9 +86,17 @@ function accountOracle({ event, view, unchanged }: OracleQuestion<AccountView>):
     case 'VERIFY_CLICKED':
       // Verify is disabled until six digits are typed.
       if (view.code.length !== 6) return nothing;
-      return { view: screen({ busy: true }), running: ['checkOneTimeCode'], started: { checkOneTimeCode: [{ email: view.email.trim(), code: view.code }] } };
+      return {
+        view: screen({ busy: true }),
+        running: ['checkOneTimeCode'],
+        started: { checkOneTimeCode: [{ email: view.email.trim(), code: view.code }] },
+      };
     case 'RESEND_CLICKED':
-      return { view: screen({ busy: true, sendError: null }), running: ['sendOneTimeCode'], started: { sendOneTimeCode: [{ email: view.email.trim() }] } };
+      return {
+        view: screen({ busy: true, sendError: null }),
+        running: ['sendOneTimeCode'],
+        started: { sendOneTimeCode: [{ email: view.email.trim() }] },
+      };
     case 'CHANGE_EMAIL_CLICKED':
       return idle({ mode: 'enter_email', code: '', codeError: null, resent: false, sendError: null });
     case 'xstate.done.actor.checkOneTimeCode':
@@ -153,11 +175,19 @@ describe('account machine', () => {
         'xstate.done.actor.sendOneTimeCode': done('sendOneTimeCode', [undefined]),
         'xstate.error.actor.sendOneTimeCode': failed('sendOneTimeCode', [refusals.server]),
         'xstate.done.actor.checkOneTimeCode': done('checkOneTimeCode', [{ has_account: true }, { has_account: false }]),
-        'xstate.error.actor.checkOneTimeCode': failed('checkOneTimeCode', [refusals.wrongCode, refusals.reserving, refusals.network]),
+        'xstate.error.actor.checkOneTimeCode': failed('checkOneTimeCode', [
+          refusals.wrongCode,
+          refusals.reserving,
+          refusals.network,
+        ]),
         'xstate.done.actor.refreshUser': done('refreshUser', [undefined]),
         'xstate.error.actor.refreshUser': failed('refreshUser', [new Error('offline')]),
         'xstate.done.actor.saveGuestToSale': done('saveGuestToSale', [undefined]),
-        'xstate.error.actor.saveGuestToSale': failed('saveGuestToSale', [refusals.reserving, refusals.server, refusals.network]),
+        'xstate.error.actor.saveGuestToSale': failed('saveGuestToSale', [
+          refusals.reserving,
+          refusals.server,
+          refusals.network,
+        ]),
         'xstate.done.actor.logoutOfSale': done('logoutOfSale', [undefined]),
         'xstate.error.actor.logoutOfSale': failed('logoutOfSale', [new Error('offline')]),
       },

@@ -7,7 +7,11 @@ import type { AccountUser } from './account.types';
 /** The login screen's controls, each as the event of the spec's action (spec 000 §2 Account step). */
 describe('account senders', () => {
   it('turn each control of the four modes into its event', () => {
-    const actor = createActor(accountMachine.provide({ actors: { loadUser: fromPromise<AccountUser | null, void>(() => new Promise<AccountUser | null>(() => {})) } })).start();
+    const actor = createActor(
+      accountMachine.provide({
+        actors: { loadUser: fromPromise<AccountUser | null, void>(() => new Promise<AccountUser | null>(() => {})) },
+      }),
+    ).start();
     const sent: unknown[] = [];
     const view = connectAccount(actor.getSnapshot(), (event) => sent.push(event));
     view.changeEmail('ada@example.com');
@@ -38,7 +42,11 @@ describe('account senders', () => {
   });
 
   it('shows the loading mode, busy, while the signed-in buyer is read', () => {
-    const actor = createActor(accountMachine.provide({ actors: { loadUser: fromPromise<AccountUser | null, void>(() => new Promise<AccountUser | null>(() => {})) } })).start();
+    const actor = createActor(
+      accountMachine.provide({
+        actors: { loadUser: fromPromise<AccountUser | null, void>(() => new Promise<AccountUser | null>(() => {})) },
+      }),
+    ).start();
     const view = connectAccount(actor.getSnapshot(), () => {});
     expect(view).toMatchObject({ mode: 'loading', busy: true, canVerify: false, user: null });
     actor.stop();

@@ -48,7 +48,10 @@ function statusOf(snapshot: SnapshotFrom<typeof addressMachine>): AddressView['s
   return STATUSES.find((s) => snapshot.matches({ editing: { lookup: s } })) ?? null;
 }
 
-export function viewAddress(snapshot: SnapshotFrom<typeof addressMachine>, basket: { giftVouchers: boolean }): AddressView {
+export function viewAddress(
+  snapshot: SnapshotFrom<typeof addressMachine>,
+  basket: { giftVouchers: boolean },
+): AddressView {
   const { context } = snapshot;
   const { form, purpose } = context;
   const status = statusOf(snapshot);

@@ -89,10 +89,17 @@ export interface AddressContext {
 
 export function outcomeOf(form: AddressForm, giftVouchers: boolean): AddressOutcome {
   const address = addressPayload(form);
-  return giftVouchers ? { address, gift_voucher_from: form.giftVoucherFrom.trim(), gift_voucher_to: form.giftVoucherTo.trim() } : { address };
+  return giftVouchers
+    ? { address, gift_voucher_from: form.giftVoucherFrom.trim(), gift_voucher_to: form.giftVoucherTo.trim() }
+    : { address };
 }
 
-export const emptyAddressForm: AddressForm = { selected: 'new', fields: emptyAddressFields, giftVoucherFrom: '', giftVoucherTo: '' };
+export const emptyAddressForm: AddressForm = {
+  selected: 'new',
+  fields: emptyAddressFields,
+  giftVoucherFrom: '',
+  giftVoucherTo: '',
+};
 
 /** Fields with something already in them (a name at least): the form starts in its fields. */
 function startsWithAddress(form: AddressForm): boolean {
@@ -137,7 +144,8 @@ export const addressMachine = setup({
       const ids = params.saved.map((a) => a.id);
       const chosen = context.form.selected;
       const preferred = params.saved.find((a) => a.is_default)?.id ?? ids[0] ?? ('new' as const);
-      const selected = chosen !== 'new' && ids.includes(chosen) ? chosen : givesAnAddress(context.form) ? ('new' as const) : preferred;
+      const selected =
+        chosen !== 'new' && ids.includes(chosen) ? chosen : givesAnAddress(context.form) ? ('new' as const) : preferred;
       return { savedIds: ids, form: { ...context.form, selected } };
     }),
     /** No saved address is offered: a saved one chosen before cannot be. */
@@ -164,11 +172,17 @@ export const addressMachine = setup({
     forgetPossible: assign({ possible: [] }),
     pickAddress: assign(({ context, event }) => {
       assertEvent(event, 'ADDRESS_PICKED');
-      return { form: { ...context.form, fields: fieldsFromPossible(context.possible[event.index]!, context.form.fields) }, problem: null };
+      return {
+        form: { ...context.form, fields: fieldsFromPossible(context.possible[event.index]!, context.form.fields) },
+        problem: null,
+      };
     }),
     typeField: assign(({ context, event }) => {
       assertEvent(event, 'FIELD_TYPED');
-      return { form: { ...context.form, fields: { ...context.form.fields, [event.field]: event.value } }, problem: null };
+      return {
+        form: { ...context.form, fields: { ...context.form.fields, [event.field]: event.value } },
+        problem: null,
+      };
     }),
     typeVoucherName: assign(({ context, event }) => {
       assertEvent(event, 'VOUCHER_NAME_TYPED');
@@ -184,7 +198,10 @@ export const addressMachine = setup({
       assertEvent(event, 'CONTINUE_CLICKED');
       return { outcome: outcomeOf(context.form, event.giftVouchers), problem: null, tried: true };
     }),
-    giveToPayment: sendParent(({ context }): AddressGivenEvent => ({ type: 'ADDRESS_GIVEN', outcome: context.outcome! })),
+    giveToPayment: sendParent(({ context }): AddressGivenEvent => ({
+      type: 'ADDRESS_GIVEN',
+      outcome: context.outcome!,
+    })),
     showSubmitFailure: assign(({ context }, params: { error: unknown }) => ({
       problem:
         params.error instanceof Error && params.error.message
@@ -199,7 +216,8 @@ export const addressMachine = setup({
     /** The form starts from a new address already given (a name at least): its fields are shown. */
     startsWithAddress: ({ context }) => startsWithAddress(context.form),
     /** Saved addresses, and a new address given before (more than a name): the new one stays chosen. */
-    hasSavedBesideStart: ({ context }, params: { saved: SavedAddress[] }) => params.saved.length > 0 && givesAnAddress(context.form),
+    hasSavedBesideStart: ({ context }, params: { saved: SavedAddress[] }) =>
+      params.saved.length > 0 && givesAnAddress(context.form),
     isBilling: ({ context }) => context.purpose === 'billing',
     /** A valid form on the payment step: the address goes to the payment chart. */
     validBilling: and(['formIsValid', 'isBilling']),
@@ -219,7 +237,10 @@ export const addressMachine = setup({
     },
     formIsValid: ({ context, event }) => {
       assertEvent(event, 'CONTINUE_CLICKED');
-      return Object.keys(addressProblems(context.form, { purpose: context.purpose, giftVouchers: event.giftVouchers })).length === 0;
+      return (
+        Object.keys(addressProblems(context.form, { purpose: context.purpose, giftVouchers: event.giftVouchers }))
+          .length === 0
+      );
     },
   },
 }).createMachine({
@@ -264,11 +285,19 @@ export const addressMachine = setup({
             actions: 'chooseNew',
             description: 'The address given before (a name at least), in its fields.',
           },
-          { target: 'editing.lookup.new_user', actions: 'chooseNew', description: 'No saved address: a new one is needed.' },
+          {
+            target: 'editing.lookup.new_user',
+            actions: 'chooseNew',
+            description: 'No saved address: a new one is needed.',
+          },
         ],
         onError: [
           { guard: 'startsWithAddress', target: 'editing.lookup.adding_manually', actions: 'chooseNew' },
-          { target: 'editing.lookup.new_user', actions: 'chooseNew', description: 'Without the saved addresses, a new one is still possible.' },
+          {
+            target: 'editing.lookup.new_user',
+            actions: 'chooseNew',
+            description: 'Without the saved addresses, a new one is still possible.',
+          },
         ],
       },
     },
@@ -286,7 +315,11 @@ export const addressMachine = setup({
           description: 'The address lookup statuses of spec 000 §4.',
           initial: 'new_user',
           on: {
-            FIELD_TYPED: { target: '.adding_manually', actions: 'typeField', description: 'Typing manually sets adding_manually.' },
+            FIELD_TYPED: {
+              target: '.adding_manually',
+              actions: 'typeField',
+              description: 'Typing manually sets adding_manually.',
+            },
           },
           states: {
             new: {
@@ -310,8 +343,15 @@ export const addressMachine = setup({
                 src: 'lookupAddress',
                 id: 'lookupAddress',
                 input: ({ context }) => ({ address: context.query.trim() }),
-                onDone: { target: 'found_addresses', actions: { type: 'keepPossible', params: ({ event }) => ({ possible: event.output }) } },
-                onError: { target: 'found_addresses', actions: 'forgetPossible', description: 'A failed lookup yields an empty list.' },
+                onDone: {
+                  target: 'found_addresses',
+                  actions: { type: 'keepPossible', params: ({ event }) => ({ possible: event.output }) },
+                },
+                onError: {
+                  target: 'found_addresses',
+                  actions: 'forgetPossible',
+                  description: 'A failed lookup yields an empty list.',
+                },
               },
             },
             found_addresses: {
@@ -345,7 +385,8 @@ export const addressMachine = setup({
                   {
                     guard: 'validBilling',
                     actions: ['keepOutcome', 'giveToPayment'],
-                    description: 'A billing address is sent with the payment, by the payment chart; the form stays for another try.',
+                    description:
+                      'A billing address is sent with the payment, by the payment chart; the form stays for another try.',
                   },
                   { guard: 'formIsValid', target: 'submitting', actions: 'keepOutcome' },
                   { actions: 'revealProblems', description: 'Every missing part is named beside its field.' },
@@ -369,7 +410,10 @@ export const addressMachine = setup({
                 id: 'submitAddress',
                 input: ({ context }) => context.outcome!,
                 onDone: { target: '#address.submitted' },
-                onError: { target: 'idle', actions: { type: 'showSubmitFailure', params: ({ event }) => ({ error: event.error }) } },
+                onError: {
+                  target: 'idle',
+                  actions: { type: 'showSubmitFailure', params: ({ event }) => ({ error: event.error }) },
+                },
               },
             },
           },

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise, waitFor } from 'xstate';
-import { addressProblems, type AddressFields, type AddressStart, type PossibleAddress, type SavedAddress } from '../../contract';
+import {
+  addressProblems,
+  type AddressFields,
+  type AddressStart,
+  type PossibleAddress,
+  type SavedAddress,
+} from '../../contract';
 import { walk, type ChartRoute, type Expectation, type OracleQuestion, type WalkEvent } from '../testing/walk';
 import { viewAddress, type AddressView } from './address.connect';
 import { addressMachine } from './address.machine';
@@ -17,13 +23,32 @@ interface Case {
   giftVouchers: boolean;
 }
 
-const fields = (over: Partial<AddressFields>): AddressFields => ({ first_name: '', last_name: '', address_1: '', address_2: '', town: '', postcode: '', country: '1', state: '', ...over });
+const fields = (over: Partial<AddressFields>): AddressFields => ({
+  first_name: '',
+  last_name: '',
+  address_1: '',
+  address_2: '',
+  town: '',
+  postcode: '',
+  country: '1',
+  state: '',
+  ...over,
+});
 /**
  * Where the form may start (the payment step's billing form starts from what the buyer gave
  * before): each a variant of every walk, as the chart takes a start whatever the purpose.
  */
 const STARTS: Record<string, AddressStart> = {
-  'an address given': { selected: 'new', fields: fields({ first_name: 'Ada', last_name: 'Lovelace', address_1: '1 Quay St', town: 'Plymouth', postcode: 'PL1 2LD' }) },
+  'an address given': {
+    selected: 'new',
+    fields: fields({
+      first_name: 'Ada',
+      last_name: 'Lovelace',
+      address_1: '1 Quay St',
+      town: 'Plymouth',
+      postcode: 'PL1 2LD',
+    }),
+  },
   'a saved address chosen': { selected: 8, fields: fields({ first_name: 'Ada', last_name: 'Lovelace' }) },
 };
 
@@ -33,7 +58,10 @@ const STARTS: Record<string, AddressStart> = {
  * requires the postcode alone (with the country and a US state), asks for it in its own words and
  * to complete the address ('billing requires postcode').
  */
-function missing(view: Pick<AddressView, 'selected' | 'fields' | 'giftVoucherFrom' | 'giftVoucherTo'>, c: Case): Record<string, string> {
+function missing(
+  view: Pick<AddressView, 'selected' | 'fields' | 'giftVoucherFrom' | 'giftVoucherTo'>,
+  c: Case,
+): Record<string, string> {
   const out: Record<string, string> = {};
   const blank = (s: string) => s.trim() === '';
   if (view.selected === 'new') {
@@ -44,7 +72,8 @@ function missing(view: Pick<AddressView, 'selected' | 'fields' | 'giftVoucherFro
       if (blank(f.address_1)) out.address_1 = 'Type the first line of the address';
       if (blank(f.town)) out.town = 'Type the town or city';
     }
-    if (blank(f.postcode)) out.postcode = c.purpose === 'billing' ? 'Type your postcode or zip code' : 'Type the postcode';
+    if (blank(f.postcode))
+      out.postcode = c.purpose === 'billing' ? 'Type your postcode or zip code' : 'Type the postcode';
     if (blank(f.country)) out.country = 'Choose the country';
     else if (f.country === '2' && blank(f.state)) out.state = 'Choose the state';
   }
@@ -57,7 +86,10 @@ function missing(view: Pick<AddressView, 'selected' | 'fields' | 'giftVoucherFro
 }
 
 function payload(view: AddressView, c: Case) {
-  const vouchers = c.purpose === 'delivery' && c.giftVouchers ? { gift_voucher_from: view.giftVoucherFrom.trim(), gift_voucher_to: view.giftVoucherTo.trim() } : {};
+  const vouchers =
+    c.purpose === 'delivery' && c.giftVouchers
+      ? { gift_voucher_from: view.giftVoucherFrom.trim(), gift_voucher_to: view.giftVoucherTo.trim() }
+      : {};
   if (view.selected !== 'new') return { address: { selected_user_address_id: String(view.selected) }, ...vouchers };
   const f = view.fields;
   return {
@@ -79,12 +111,33 @@ function payload(view: AddressView, c: Case) {
 /* ---------- what the walk offers ---------- */
 
 const SAVED: SavedAddress[] = [
-  { id: 7, first_name: 'Amelia', last_name: 'Hughes', full_address: '14 Quay Street, Bristol, BS1 4RN, United Kingdom' },
+  {
+    id: 7,
+    first_name: 'Amelia',
+    last_name: 'Hughes',
+    full_address: '14 Quay Street, Bristol, BS1 4RN, United Kingdom',
+  },
   { id: 8, first_name: 'Amelia', last_name: 'Hughes', full_address: '3 Park Street, Bristol, BS1 5NT, United Kingdom' },
 ];
 const FOUND: PossibleAddress[] = [
-  { address_line_1: '12 Quay Street', address_line_2: '', town: 'Bristol', post_code: 'BS1 4RN', country: '1', state: '', formatted_address: '12 Quay Street, Bristol, BS1 4RN' },
-  { address_line_1: '310 Valencia Street', address_line_2: '', town: 'San Francisco', post_code: '94110', country: '2', state: 'CA', formatted_address: '310 Valencia Street, San Francisco, CA, 94110' },
+  {
+    address_line_1: '12 Quay Street',
+    address_line_2: '',
+    town: 'Bristol',
+    post_code: 'BS1 4RN',
+    country: '1',
+    state: '',
+    formatted_address: '12 Quay Street, Bristol, BS1 4RN',
+  },
+  {
+    address_line_1: '310 Valencia Street',
+    address_line_2: '',
+    town: 'San Francisco',
+    post_code: '94110',
+    country: '2',
+    state: 'CA',
+    formatted_address: '310 Valencia Street, San Francisco, CA, 94110',
+  },
 ];
 
 const events: Record<string, WalkEvent[]> = {
@@ -92,7 +145,9 @@ const events: Record<string, WalkEvent[]> = {
     { type: 'xstate.done.actor.loadSavedAddresses', output: SAVED },
     { type: 'xstate.done.actor.loadSavedAddresses', output: [] },
   ],
-  'xstate.error.actor.loadSavedAddresses': [{ type: 'xstate.error.actor.loadSavedAddresses', error: new Error('offline') }],
+  'xstate.error.actor.loadSavedAddresses': [
+    { type: 'xstate.error.actor.loadSavedAddresses', error: new Error('offline') },
+  ],
   SAVED_ADDRESS_CHOSEN: [
     { type: 'SAVED_ADDRESS_CHOSEN', selection: 'new' },
     { type: 'SAVED_ADDRESS_CHOSEN', selection: 8 },
@@ -184,11 +239,19 @@ function modelOf(q: Q): Model {
 /** Picking a found address hides the finder; so does typing the address by hand. */
 const FINDER: Status[] = ['new', 'new_user', 'searching', 'found_addresses'];
 
-function expect_(m: Model, c: Case, extra: { started?: Record<string, unknown[]>; sent?: Record<string, unknown[]> } = {}): Expectation<AddressView> {
+function expect_(
+  m: Model,
+  c: Case,
+  extra: { started?: Record<string, unknown[]>; sent?: Record<string, unknown[]> } = {},
+): Expectation<AddressView> {
   const all = missing(m, c);
   const shown = Object.fromEntries(Object.entries(all).filter(([k]) => m.tried || m.touched.includes(k)));
   const searching = m.status === 'searching';
-  const running = [...(searching ? ['lookupAddress'] : []), ...(m.deleting !== null ? ['deleteAddress'] : []), ...(m.saving ? ['submitAddress'] : [])];
+  const running = [
+    ...(searching ? ['lookupAddress'] : []),
+    ...(m.deleting !== null ? ['deleteAddress'] : []),
+    ...(m.saving ? ['submitAddress'] : []),
+  ];
   const isNew = m.selected === 'new';
   return {
     view: {
@@ -226,21 +289,35 @@ function oracleFor(c: Case) {
   return (q: Q, variant: string | undefined): Expectation<AddressView> | undefined => {
     const { event } = q;
     const m = modelOf(q);
-    const to = (change: Partial<Model>, extra?: { started?: Record<string, unknown[]>; sent?: Record<string, unknown[]> }) => expect_({ ...m, ...change }, c, extra);
+    const to = (
+      change: Partial<Model>,
+      extra?: { started?: Record<string, unknown[]>; sent?: Record<string, unknown[]> },
+    ) => expect_({ ...m, ...change }, c, extra);
     // Problems shown before this step are exactly the missing ones the buyer has met.
-    expect(Object.keys(q.view.problems).sort()).toEqual(Object.keys(missing(m, c)).filter((k) => m.tried || m.touched.includes(k)).sort());
+    expect(Object.keys(q.view.problems).sort()).toEqual(
+      Object.keys(missing(m, c))
+        .filter((k) => m.tried || m.touched.includes(k))
+        .sort(),
+    );
 
     // Where the form starts: what was given before is kept; a new address given is in its fields.
     const given = variant ? STARTS[variant] : undefined;
-    const named = given !== undefined && Object.entries(given.fields).some(([k, v]) => k !== 'country' && v.trim() !== '');
-    const addressGiven = given?.selected === 'new' && (given.fields.address_1.trim() !== '' || given.fields.postcode.trim() !== '');
+    const named =
+      given !== undefined && Object.entries(given.fields).some(([k, v]) => k !== 'country' && v.trim() !== '');
+    const addressGiven =
+      given?.selected === 'new' && (given.fields.address_1.trim() !== '' || given.fields.postcode.trim() !== '');
     const withoutSaved = () => to({ status: named ? 'adding_manually' : 'new_user', selected: 'new' });
     if (event.type === 'xstate.done.actor.loadSavedAddresses') {
       const saved = event.output as SavedAddress[];
       if (!saved.length) return withoutSaved();
       const ids = saved.map((a) => a.id);
       const preferred = saved.find((a) => a.is_default)?.id ?? ids[0]!;
-      const chosen = given && given.selected !== 'new' && ids.includes(given.selected) ? given.selected : addressGiven ? 'new' : preferred;
+      const chosen =
+        given && given.selected !== 'new' && ids.includes(given.selected)
+          ? given.selected
+          : addressGiven
+            ? 'new'
+            : preferred;
       return to({ status: addressGiven ? 'adding_manually' : 'new', savedIds: ids, selected: chosen });
     }
     if (event.type === 'xstate.error.actor.loadSavedAddresses') return withoutSaved();
@@ -258,13 +335,22 @@ function oracleFor(c: Case) {
       case 'FIELD_LEFT':
         return to({ touched: [...m.touched, event.field as string] });
       case 'VOUCHER_NAME_TYPED':
-        return to(event.field === 'gift_voucher_from' ? { giftVoucherFrom: event.value as string, problem: null } : { giftVoucherTo: event.value as string, problem: null });
+        return to(
+          event.field === 'gift_voucher_from'
+            ? { giftVoucherFrom: event.value as string, problem: null }
+            : { giftVoucherTo: event.value as string, problem: null },
+        );
       case 'FIELD_TYPED':
         // Typing manually sets adding_manually (and ends a search in flight).
-        return to({ status: 'adding_manually', fields: { ...m.fields, [event.field as string]: event.value }, problem: null });
+        return to({
+          status: 'adding_manually',
+          fields: { ...m.fields, [event.field as string]: event.value },
+          problem: null,
+        });
       case 'FIND_CLICKED':
         // Disabled under 3 characters, while searching, and where the finder is hidden.
-        if (!['new', 'new_user', 'found_addresses'].includes(m.status!) || m.query.trim().length < 3) return q.unchanged();
+        if (!['new', 'new_user', 'found_addresses'].includes(m.status!) || m.query.trim().length < 3)
+          return q.unchanged();
         return to({ status: 'searching' }, { started: { lookupAddress: [{ address: m.query.trim() }] } });
       case 'xstate.done.actor.lookupAddress':
         return to({ status: 'found_addresses', possible: event.output as PossibleAddress[] });
@@ -276,12 +362,22 @@ function oracleFor(c: Case) {
         if (!found) return q.unchanged();
         return to({
           status: 'address_found',
-          fields: { ...m.fields, address_1: found.address_line_1, address_2: found.address_line_2, town: found.town, postcode: found.post_code, country: found.country, state: found.state },
+          fields: {
+            ...m.fields,
+            address_1: found.address_line_1,
+            address_2: found.address_line_2,
+            town: found.town,
+            postcode: found.post_code,
+            country: found.country,
+            state: found.state,
+          },
           problem: null,
         });
       }
       case 'ENTER_MANUALLY_CLICKED':
-        return ['new', 'new_user', 'found_addresses'].includes(m.status!) ? to({ status: 'adding_manually' }) : q.unchanged();
+        return ['new', 'new_user', 'found_addresses'].includes(m.status!)
+          ? to({ status: 'adding_manually' })
+          : q.unchanged();
       case 'FIND_AGAIN_CLICKED':
         if (!['address_found', 'adding_manually'].includes(m.status!)) return q.unchanged();
         return to({ status: m.savedIds.length ? 'new' : 'new_user' });
@@ -292,7 +388,11 @@ function oracleFor(c: Case) {
       }
       case 'xstate.done.actor.deleteAddress': {
         const savedIds = m.savedIds.filter((id) => id !== m.deleting);
-        return to({ savedIds, deleting: null, selected: m.selected === m.deleting ? (savedIds[0] ?? 'new') : m.selected });
+        return to({
+          savedIds,
+          deleting: null,
+          selected: m.selected === m.deleting ? (savedIds[0] ?? 'new') : m.selected,
+        });
       }
       case 'xstate.error.actor.deleteAddress':
         return to({ deleting: null });
@@ -300,7 +400,11 @@ function oracleFor(c: Case) {
         if (m.deleting !== null || m.saving) return q.unchanged();
         if (Object.keys(missing(m, c)).length) return to({ tried: true });
         // A billing address goes back to the payment chart, which sends it with the payment; the form stays.
-        if (c.purpose === 'billing') return to({ tried: true, problem: null }, { sent: { parent: [{ type: 'ADDRESS_GIVEN', outcome: payload(q.view, c) }] } });
+        if (c.purpose === 'billing')
+          return to(
+            { tried: true, problem: null },
+            { sent: { parent: [{ type: 'ADDRESS_GIVEN', outcome: payload(q.view, c) }] } },
+          );
         return to({ saving: true, tried: true, problem: null }, { started: { submitAddress: [payload(q.view, c)] } });
       case 'xstate.done.actor.submitAddress': {
         const atContinue = q.earlier.findLast((e) => e.event.type === 'CONTINUE_CLICKED')!;
@@ -331,7 +435,9 @@ function region(name: 'lookup' | 'request', snapshot: { value: unknown }): strin
   if (typeof value === 'string') return JSON.stringify(value);
   const status = value.editing[name]!;
   // The finder with saved addresses beside it and a new buyer's finder offer the same steps (spec 000 §4): one state.
-  return name === 'lookup' && (status === 'new' || status === 'new_user') ? LOOKUP('finder') : JSON.stringify({ editing: { [name]: status } });
+  return name === 'lookup' && (status === 'new' || status === 'new_user')
+    ? LOOKUP('finder')
+    : JSON.stringify({ editing: { [name]: status } });
 }
 
 const MERGE =
@@ -346,7 +452,9 @@ const UNREACHABLE: Array<{ why: string; matches: (route: ChartRoute) => boolean 
   {
     why: 'a lookup that failed leaves no address to pick',
     matches: ({ moves }) =>
-      moves.some((m, i) => m.type === 'ADDRESS_PICKED' && i > 0 && moves[i - 1]!.type === 'xstate.error.actor.lookupAddress'),
+      moves.some(
+        (m, i) => m.type === 'ADDRESS_PICKED' && i > 0 && moves[i - 1]!.type === 'xstate.error.actor.lookupAddress',
+      ),
   },
   {
     why:
@@ -360,7 +468,10 @@ const UNREACHABLE: Array<{ why: string; matches: (route: ChartRoute) => boolean 
   },
   {
     why: 'with the saved addresses unread there is none to delete',
-    matches: ({ moves }) => moves[0]?.type === 'xstate.error.actor.loadSavedAddresses' && moves[0].to === REQUEST('idle') && moves[1]?.type === 'DELETE_CLICKED',
+    matches: ({ moves }) =>
+      moves[0]?.type === 'xstate.error.actor.loadSavedAddresses' &&
+      moves[0].to === REQUEST('idle') &&
+      moves[1]?.type === 'DELETE_CLICKED',
   },
 ];
 
@@ -433,7 +544,11 @@ async function walkFor(c: Case) {
           { type: 'CONTINUE_CLICKED', giftVouchers: c.giftVouchers },
           ...(c.purpose === 'billing'
             ? []
-            : [events['xstate.error.actor.submitAddress']![1]!, { type: 'CONTINUE_CLICKED', giftVouchers: c.giftVouchers }, events['xstate.done.actor.submitAddress']![0]!]),
+            : [
+                events['xstate.error.actor.submitAddress']![1]!,
+                { type: 'CONTINUE_CLICKED', giftVouchers: c.giftVouchers },
+                events['xstate.done.actor.submitAddress']![0]!,
+              ]),
         ],
       },
       {
@@ -465,7 +580,11 @@ async function walkFor(c: Case) {
       },
     ],
     view: (snapshot) => viewAddress(snapshot as never, { giftVouchers: c.giftVouchers }),
-    initial: () => ({ view: { status: null, loading: true, canContinue: false, problems: {} }, running: ['loadSavedAddresses'], started: { loadSavedAddresses: [undefined] } }),
+    initial: () => ({
+      view: { status: null, loading: true, canContinue: false, problems: {} },
+      running: ['loadSavedAddresses'],
+      started: { loadSavedAddresses: [undefined] },
+    }),
     oracle: oracleFor(c),
   });
 }
@@ -485,17 +604,26 @@ describe('address machine', () => {
     { purpose: 'delivery', giftVouchers: false },
     { purpose: 'delivery', giftVouchers: true },
     { purpose: 'billing', giftVouchers: false },
-  ])('is walked at 100 % for $purpose (gift vouchers: $giftVouchers), every step checked against spec 000 §4-§5 and 001 §5', { timeout: 300_000 }, async (c) => {
-    const result = await walkFor(c);
-    // Delivery sends the address itself; billing gives it to the payment chart, which sends it.
-    expect(result.states.missing).toEqual(c.purpose === 'billing' ? BILLING_NEVER.states : []);
-    expect(result.transitions.missing).toEqual(c.purpose === 'billing' ? BILLING_NEVER.transitions : ['address.editing.request.idle CONTINUE_CLICKED #0']);
-  });
+  ])(
+    'is walked at 100 % for $purpose (gift vouchers: $giftVouchers), every step checked against spec 000 §4-§5 and 001 §5',
+    { timeout: 300_000 },
+    async (c) => {
+      const result = await walkFor(c);
+      // Delivery sends the address itself; billing gives it to the payment chart, which sends it.
+      expect(result.states.missing).toEqual(c.purpose === 'billing' ? BILLING_NEVER.states : []);
+      expect(result.transitions.missing).toEqual(
+        c.purpose === 'billing' ? BILLING_NEVER.transitions : ['address.editing.request.idle CONTINUE_CLICKED #0'],
+      );
+    },
+  );
 });
 
 describe('the address a signed-in buyer starts from', () => {
   const started = async (saved: SavedAddress[], start?: AddressStart) => {
-    const actor = createActor(addressMachine.provide({ actors: { loadSavedAddresses: fromPromise(async () => saved) } }), { input: { purpose: 'delivery', ...(start ? { start } : {}) } });
+    const actor = createActor(
+      addressMachine.provide({ actors: { loadSavedAddresses: fromPromise(async () => saved) } }),
+      { input: { purpose: 'delivery', ...(start ? { start } : {}) } },
+    );
     actor.start();
     await waitFor(actor, (s) => !s.hasTag('loading'));
     const selected = actor.getSnapshot().context.form.selected;
@@ -506,6 +634,11 @@ describe('the address a signed-in buyer starts from', () => {
   it('is the default the buyer made in My account, else the newest, unless another was chosen before', async () => {
     expect(await started(SAVED)).toBe(7);
     expect(await started(SAVED.map((a) => ({ ...a, is_default: a.id === 8 })))).toBe(8);
-    expect(await started(SAVED.map((a) => ({ ...a, is_default: a.id === 8 })), { selected: 7, fields: fields({}) })).toBe(7);
+    expect(
+      await started(
+        SAVED.map((a) => ({ ...a, is_default: a.id === 8 })),
+        { selected: 7, fields: fields({}) },
+      ),
+    ).toBe(7);
   });
 });

@@ -37,6 +37,8 @@ describe('address senders', () => {
 /** The server's refusal of a saved address deleted meanwhile, which the form shows as sent (ours: the spec gives no words). */
 describe('saved address gone', () => {
   it('tells the buyer to choose another address or enter a new one', () => {
-    expect(ADDRESS_MESSAGES.savedAddressGone).toBe('That saved address is no longer available. Choose another or enter a new one.');
+    expect(ADDRESS_MESSAGES.savedAddressGone).toBe(
+      'That saved address is no longer available. Choose another or enter a new one.',
+    );
   });
 });

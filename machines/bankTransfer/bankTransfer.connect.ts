@@ -38,7 +38,11 @@ export function viewBankTransfer(snapshot: SnapshotFrom<typeof bankTransferMachi
     waitMessage: waiting ? waitMessage(c.retries) : null,
     succeeded:
       succeeded && c.status
-        ? { title: BANK_TRANSFER_MESSAGES.succeeded, reference: c.status.reference, amount: formatMoney(c.status.total, c.status.currency) }
+        ? {
+            title: BANK_TRANSFER_MESSAGES.succeeded,
+            reference: c.status.reference,
+            amount: formatMoney(c.status.total, c.status.currency),
+          }
         : null,
     problem: c.problem,
     notYetConfirmed: snapshot.matches('gaveUp') ? BANK_TRANSFER_MESSAGES.notYetConfirmed : null,

@@ -18,7 +18,8 @@ import { BANK_TRANSFER_MESSAGES } from '../../contract/messages/bankTransfer';
 import type { HoldLost } from '../../contract/outcome';
 import { providedByApp } from '../providedByApp';
 
-export type BankTransferEvent = { type: 'CONTINUE_CLICKED' } | { type: 'SWITCH_METHOD_CLICKED' } | { type: 'RETRY_CLICKED' };
+export type BankTransferEvent =
+  { type: 'CONTINUE_CLICKED' } | { type: 'SWITCH_METHOD_CLICKED' } | { type: 'RETRY_CLICKED' };
 
 export type BankTransferOutcome =
   /** The bank paid: the root goes on to delivery. */
@@ -76,9 +77,11 @@ export const bankTransferMachine = setup({
   },
   guards: {
     cancelledAtBank: (_, params: { returnedFrom: ReturnedFrom }) => params.returnedFrom === 0,
-    isCompleted: (_, params: { status: TruelayerStatus }) => params.status.payment_completed || params.status.status === 'completed',
+    isCompleted: (_, params: { status: TruelayerStatus }) =>
+      params.status.payment_completed || params.status.status === 'completed',
     isError: (_, params: { status: TruelayerStatus }) => params.status.status === 'error',
-    errorWithNoTimeLeft: (_, params: { status: TruelayerStatus }) => params.status.status === 'error' && params.status.checkout_expires_in <= 0,
+    errorWithNoTimeLeft: (_, params: { status: TruelayerStatus }) =>
+      params.status.status === 'error' && params.status.checkout_expires_in <= 0,
     /** This processing reply is the 60th: the polling gives up. */
     lastRetry: ({ context }) => context.retries + 1 >= BANK_RETRY_THRESHOLDS.giveUp,
     /** From 9 retries the buyer is offered a different payment method. */
@@ -91,7 +94,13 @@ export const bankTransferMachine = setup({
 }).createMachine({
   id: 'bankTransfer',
   description: 'Waiting for the bank: the return flag, then the status polled until it settles.',
-  context: { retries: 0, pollIntervalMs: BANK_POLL_INTERVAL_MS, status: null, problem: null, outcome: { kind: 'paid' } },
+  context: {
+    retries: 0,
+    pollIntervalMs: BANK_POLL_INTERVAL_MS,
+    status: null,
+    problem: null,
+    outcome: { kind: 'paid' },
+  },
   output: ({ context }) => context.outcome,
   initial: 'starting',
   states: {

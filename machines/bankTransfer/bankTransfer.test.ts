@@ -9,7 +9,8 @@ import { BANK_TRANSFER_MESSAGES } from '../../contract/messages/bankTransfer';
 /** Spec 001 §8 and §4, word for word. */
 const CANCELLED = 'You cancelled the payment in the bank portal.';
 const UNABLE = 'Unable to get Truelayer status. Please try again later';
-const EXPIRED = 'Your payment was unsuccessful and the checkout time expired. If the tickets are still available, you can try to reserve them again';
+const EXPIRED =
+  'Your payment was unsuccessful and the checkout time expired. If the tickets are still available, you can try to reserve them again';
 const AFTER_3 = 'Waiting for a response from your bank';
 const AFTER_6 = 'Awaiting confirmation of payment';
 const AFTER_9 = "It's taking longer than usual for confirmation of your payment.";
@@ -53,11 +54,18 @@ const quiet = { succeeded: null, notYetConfirmed: null, canContinue: false, canR
 
 /** Retries so far in this path: status replies that said processing. */
 function retriesOf(q: Q): number {
-  return q.earlier.filter((s) => s.event.type === 'xstate.done.actor.getTruelayerStatus' && (s.event.output as TruelayerStatus).status === 'processing').length;
+  return q.earlier.filter(
+    (s) =>
+      s.event.type === 'xstate.done.actor.getTruelayerStatus' &&
+      (s.event.output as TruelayerStatus).status === 'processing',
+  ).length;
 }
 
 function failureView(problem: string, canRetry = false): Expectation<BankTransferView> {
-  return { view: { waiting: false, waitMessage: null, problem, ...quiet, canRetry, canSwitchMethod: true }, running: [] };
+  return {
+    view: { waiting: false, waitMessage: null, problem, ...quiet, canRetry, canSwitchMethod: true },
+    running: [],
+  };
 }
 
 function oracle(q: Q): Expectation<BankTransferView> | undefined {
@@ -70,7 +78,11 @@ function oracle(q: Q): Expectation<BankTransferView> | undefined {
   };
   switch (event.type) {
     case 'xstate.after.firstCheck.bankTransfer.starting':
-      return { view: { waiting: true, waitMessage: FIRST_WAIT, problem: null }, running: ['readReturnedFrom'], started: { readReturnedFrom: [undefined] } };
+      return {
+        view: { waiting: true, waitMessage: FIRST_WAIT, problem: null },
+        running: ['readReturnedFrom'],
+        started: { readReturnedFrom: [undefined] },
+      };
     case 'xstate.done.actor.readReturnedFrom':
       // A returned-from flag of 0: cancelled at the bank; otherwise the status is read at once.
       return event.output === 0 ? failureView(CANCELLED) : checking;
@@ -80,15 +92,39 @@ function oracle(q: Q): Expectation<BankTransferView> | undefined {
     case 'xstate.done.actor.getTruelayerStatus': {
       const s = event.output as TruelayerStatus;
       if (s.payment_completed) {
-        return { view: { waiting: false, waitMessage: null, problem: null, succeeded: { title: RECEIVED, reference: 'HF-7Q2K9', amount: '£15.00' }, canContinue: true, canSwitchMethod: false }, running: [] };
+        return {
+          view: {
+            waiting: false,
+            waitMessage: null,
+            problem: null,
+            succeeded: { title: RECEIVED, reference: 'HF-7Q2K9', amount: '£15.00' },
+            canContinue: true,
+            canSwitchMethod: false,
+          },
+          running: [],
+        };
       }
-      if (s.status === 'error' && s.checkout_expires_in <= 0) return { view: {}, running: [], output: { kind: 'holdLost', message: EXPIRED } };
+      if (s.status === 'error' && s.checkout_expires_in <= 0)
+        return { view: {}, running: [], output: { kind: 'holdLost', message: EXPIRED } };
       if (s.status === 'error') return failureView(s.truelayer_status_error ?? BANK_FAILED);
       const now = retries + 1;
       if (now >= GIVE_UP) {
-        return { view: { waiting: false, waitMessage: null, problem: null, notYetConfirmed: NOT_CONFIRMED, canContinue: false, canSwitchMethod: true }, running: [] };
+        return {
+          view: {
+            waiting: false,
+            waitMessage: null,
+            problem: null,
+            notYetConfirmed: NOT_CONFIRMED,
+            canContinue: false,
+            canSwitchMethod: true,
+          },
+          running: [],
+        };
       }
-      return { view: { waiting: true, waitMessage: expectedWait(now), problem: null, ...quiet, canSwitchMethod: now >= 9 }, running: [] };
+      return {
+        view: { waiting: true, waitMessage: expectedWait(now), problem: null, ...quiet, canSwitchMethod: now >= 9 },
+        running: [],
+      };
     }
     case 'xstate.after.pollInterval.bankTransfer.polling.waiting':
       return checking;
@@ -141,14 +177,18 @@ describe('bank transfer machine', () => {
             matches: ({ start, moves }) =>
               moves.some(
                 (move, i) =>
-                  move.to === '"gaveUp"' || (move.type === 'SWITCH_METHOD_CLICKED' && (i ? moves[i - 1]!.to : start).includes('"polling"')),
+                  move.to === '"gaveUp"' ||
+                  (move.type === 'SWITCH_METHOD_CLICKED' && (i ? moves[i - 1]!.to : start).includes('"polling"')),
               ),
           },
         ],
       },
       view: (snapshot) => viewBankTransfer(snapshot as never),
       // Nothing is asked during the first 2 s.
-      initial: () => ({ view: { waiting: true, waitMessage: FIRST_WAIT, problem: null, ...quiet, canSwitchMethod: false }, running: [] }),
+      initial: () => ({
+        view: { waiting: true, waitMessage: FIRST_WAIT, problem: null, ...quiet, canSwitchMethod: false },
+        running: [],
+      }),
       oracle,
     });
     expect(result.states.missing).toEqual([]);

@@ -60,11 +60,15 @@ export const basketMachine = setup({
   // Stryker disable next-line ObjectLiteral: the app and every test provide these actors.
   actors: {
     updateTicketQuantity: providedByApp.call<Done, { ticket_id: number; quantity: number }>('updateTicketQuantity'),
-    updateGiftVoucherQuantity: providedByApp.call<Done, { gift_voucher_id: number; qty: number; value: number }>('updateGiftVoucherQuantity'),
+    updateGiftVoucherQuantity: providedByApp.call<Done, { gift_voucher_id: number; qty: number; value: number }>(
+      'updateGiftVoucherQuantity',
+    ),
     updateRefundProtection: providedByApp.call<Done, { refund_protection: boolean }>('updateRefundProtection'),
     setCode: providedByApp.call<{ code_applied: boolean }, { code: string }>('setCode'),
     removeFromBasket: providedByApp.call<Done, { ticket_id: number }>('removeFromBasket'),
-    removeGiftVoucherFromBasket: providedByApp.call<Done, { gift_voucher_id: number; value: number }>('removeGiftVoucherFromBasket'),
+    removeGiftVoucherFromBasket: providedByApp.call<Done, { gift_voucher_id: number; value: number }>(
+      'removeGiftVoucherFromBasket',
+    ),
     /** A fresh read of the checkout (not the cache), so the screens show the server's prices. */
     loadCheckout: providedByApp.call<Checkout, void>('loadCheckout'),
   },
@@ -149,7 +153,14 @@ export const basketMachine = setup({
 }).createMachine({
   id: 'basket',
   description: 'Sends the buyer’s basket changes: quantities after a quiet spell, everything else at once.',
-  context: { pendingQty: {}, unsentIds: [], blockedIds: [], lineWarnings: {}, codeResult: null, refundProtection: null },
+  context: {
+    pendingQty: {},
+    unsentIds: [],
+    blockedIds: [],
+    lineWarnings: {},
+    codeResult: null,
+    refundProtection: null,
+  },
   initial: 'editable',
   states: {
     editable: {
@@ -226,7 +237,11 @@ export const basketMachine = setup({
             id: 'updateGiftVoucherQuantity',
             input: ({ event }) => {
               assertEvent(event, 'GIFT_VOUCHER_QUANTITY_CHANGED');
-              return { gift_voucher_id: event.giftVoucherId, qty: Math.max(1, Math.trunc(event.qty)), value: event.value };
+              return {
+                gift_voucher_id: event.giftVoucherId,
+                qty: Math.max(1, Math.trunc(event.qty)),
+                value: event.value,
+              };
             },
             onDone: { target: '#basket.reloading' },
             onError: reportAndReload(BASKET_FAILURES.updateGiftVoucherQuantity),

@@ -113,7 +113,11 @@ function step(m: Model, event: WalkEvent): Model {
       else next.timer = false;
       return next;
     case 'GIFT_VOUCHER_QUANTITY_CHANGED':
-      startCall('updateGiftVoucherQuantity', { gift_voucher_id: e.giftVoucherId, qty: Math.max(1, Math.trunc(e.qty as number)), value: e.value });
+      startCall('updateGiftVoucherQuantity', {
+        gift_voucher_id: e.giftVoucherId,
+        qty: Math.max(1, Math.trunc(e.qty as number)),
+        value: e.value,
+      });
       return next;
     case 'TICKET_REMOVED': {
       const id = e.ticketId as number;
@@ -232,7 +236,9 @@ describe('basket machine', () => {
           { type: 'QUANTITY_CHANGED', ticketId: 1, qty: 1, maxCanReserve: 0, minPerCustomer: 2 },
           { type: 'QUANTITY_CHANGED', ticketId: 3, qty: 2, maxCanReserve: 0, minPerCustomer: 1 },
         ],
-        GIFT_VOUCHER_QUANTITY_CHANGED: [{ type: 'GIFT_VOUCHER_QUANTITY_CHANGED', giftVoucherId: 7, qty: 2, value: 2500 }],
+        GIFT_VOUCHER_QUANTITY_CHANGED: [
+          { type: 'GIFT_VOUCHER_QUANTITY_CHANGED', giftVoucherId: 7, qty: 2, value: 2500 },
+        ],
         TICKET_REMOVED: [{ type: 'TICKET_REMOVED', ticketId: 1 }],
         GIFT_VOUCHER_REMOVED: [{ type: 'GIFT_VOUCHER_REMOVED', giftVoucherId: 7, value: 2500 }],
         REFUND_PROTECTION_CHOSEN: [
@@ -240,12 +246,19 @@ describe('basket machine', () => {
           { type: 'REFUND_PROTECTION_CHOSEN', refundProtection: false },
         ],
         CODE_SUBMITTED: [{ type: 'CODE_SUBMITTED', code: 'SUMMER' }],
-        'xstate.done.actor.setCode': [done('setCode', { code_applied: true }), done('setCode', { code_applied: false })],
+        'xstate.done.actor.setCode': [
+          done('setCode', { code_applied: true }),
+          done('setCode', { code_applied: false }),
+        ],
         'xstate.done.actor.loadCheckout': [done('loadCheckout', makeCheckout())],
         ...Object.fromEntries(
-          ['updateTicketQuantity', 'updateGiftVoucherQuantity', 'updateRefundProtection', 'removeFromBasket', 'removeGiftVoucherFromBasket'].map(
-            (id) => [`xstate.done.actor.${id}`, [done(id, { success: true })]],
-          ),
+          [
+            'updateTicketQuantity',
+            'updateGiftVoucherQuantity',
+            'updateRefundProtection',
+            'removeFromBasket',
+            'removeGiftVoucherFromBasket',
+          ].map((id) => [`xstate.done.actor.${id}`, [done(id, { success: true })]]),
         ),
         ...Object.fromEntries(Object.keys(failureText).map((id) => [`xstate.error.actor.${id}`, [failed(id)]])),
       },
@@ -323,7 +336,9 @@ describe('basket machine', () => {
           ],
         },
         // Held back below the minimum: nothing waits to be sent.
-        { events: <WalkEvent[]>[{ type: 'QUANTITY_CHANGED', ticketId: 1, qty: 0, maxCanReserve: 0, minPerCustomer: 3 }] },
+        {
+          events: <WalkEvent[]>[{ type: 'QUANTITY_CHANGED', ticketId: 1, qty: 0, maxCanReserve: 0, minPerCustomer: 3 }],
+        },
         ...[0, 2.5].map((qty) => ({
           events: <WalkEvent[]>[{ type: 'GIFT_VOUCHER_QUANTITY_CHANGED', giftVoucherId: 7, qty, value: 2500 }],
         })),
@@ -360,7 +375,10 @@ function startBasket() {
   const clock = new SimulatedClock();
   const sent: Array<{ ticket_id: number; quantity: number }> = [];
   const notices: EventObject[] = [];
-  const parent = createActor(fromCallback(({ receive }) => receive((e) => notices.push(e))), { clock }).start();
+  const parent = createActor(
+    fromCallback(({ receive }) => receive((e) => notices.push(e))),
+    { clock },
+  ).start();
   const actor = createActor(
     basketMachine.provide({
       actors: {
@@ -434,7 +452,11 @@ describe('quantity rules (spec 000 §5 Basket)', () => {
       { ticket_id: 2, quantity: 3 },
       { ticket_id: 1, quantity: 4 },
     ]);
-    expect(viewBasket(actor.getSnapshot())).toMatchObject({ isUpdating: false, hasUnsavedChanges: false, pendingQty: {} });
+    expect(viewBasket(actor.getSnapshot())).toMatchObject({
+      isUpdating: false,
+      hasUnsavedChanges: false,
+      pendingQty: {},
+    });
   });
 });
 

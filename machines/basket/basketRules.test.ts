@@ -125,7 +125,11 @@ describe('the minimum per customer, however the line got below it (spec 000 §5)
 
   it('keeps the basket’s own warning for a line (a capped quantity)', () => {
     const checkout = makeCheckout({ tickets: [makeTicketLine({ ticket_id: 4, qty: 1, min_per_customer: 2 })] });
-    const warned = basketRules(checkout, { ...idle, lineWarnings: { 4: 'You can only reserve 6 tickets of this type' } }, true);
+    const warned = basketRules(
+      checkout,
+      { ...idle, lineWarnings: { 4: 'You can only reserve 6 tickets of this type' } },
+      true,
+    );
     expect(warned.lineWarnings).toEqual({ 4: 'You can only reserve 6 tickets of this type' });
     expect(warned.canReserve).toBe(false);
   });

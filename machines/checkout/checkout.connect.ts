@@ -62,10 +62,17 @@ function captchaStatus(snapshot: CheckoutSnapshot): CaptchaStatus {
 }
 
 /** The root's own children (the hold, the step saver, its calls); any other child is the current step's chart. */
-const ROOT_CHILDREN: readonly string[] = ['countdown', 'stepSaver', 'loadCheckout', 'destroySale', 'prepareReservation'];
+const ROOT_CHILDREN: readonly string[] = [
+  'countdown',
+  'stepSaver',
+  'loadCheckout',
+  'destroySale',
+  'prepareReservation',
+];
 
 function stepChildOf(snapshot: CheckoutSnapshot): AnyActorRef | undefined {
-  return Object.entries(snapshot.children).find(([id, child]) => child && !ROOT_CHILDREN.includes(id))?.[1] as AnyActorRef | undefined;
+  return Object.entries(snapshot.children).find(([id, child]) => child && !ROOT_CHILDREN.includes(id))?.[1] as
+    AnyActorRef | undefined;
 }
 
 export function viewCheckout(snapshot: CheckoutSnapshot): CheckoutView {

@@ -69,7 +69,12 @@ describe('checkout flows', () => {
     await new Promise((resolve) => setTimeout(resolve, 5)); // reserveDelay
     await settle();
     expect(saves.calls[0]!.input).toEqual({ state: 'reserve' }); // goes out before the hold exists
-    reservations.calls[0]!.reply({ kind: 'reserved', saleReference: 'HF-2', checkoutTime: 600, checkout: makeCheckout() });
+    reservations.calls[0]!.reply({
+      kind: 'reserved',
+      saleReference: 'HF-2',
+      checkoutTime: 600,
+      checkout: makeCheckout(),
+    });
     await settle();
     expect(view().step).toBe('login');
     // The server answers the reserve step's save with 0: it had no hold when it read the step.
@@ -94,7 +99,9 @@ describe('checkout flows', () => {
       actor.send({ type: 'RESERVE_CLICKED' });
       await new Promise((resolve) => setTimeout(resolve, 5)); // reserveDelay
       await settle();
-      reservations.calls.at(-1)!.reply({ kind: 'reserved', saleReference: 'HF-2', checkoutTime, checkout: makeCheckout() });
+      reservations.calls
+        .at(-1)!
+        .reply({ kind: 'reserved', saleReference: 'HF-2', checkoutTime, checkout: makeCheckout() });
       await settle();
     };
     await reserve(600);
@@ -133,7 +140,10 @@ describe('checkout flows', () => {
     expect(view()).toMatchObject({ step: 'login', canEditBasket: true });
     expect(hold()).toMatchObject({ running: true });
     // Another tab edited the basket: back in this tab, the reload says basket, with no sale and no hold.
-    actor.send({ type: 'CHECKOUT_RELOADED', checkout: makeCheckout({ state: 'basket', sale_reference: null, seconds_remaining: 0 }) });
+    actor.send({
+      type: 'CHECKOUT_RELOADED',
+      checkout: makeCheckout({ state: 'basket', sale_reference: null, seconds_remaining: 0 }),
+    });
     await settle();
     expect(view()).toMatchObject({ step: 'basket', expired: false, expiredMessage: null, notices: [] });
     expect(hold()).toMatchObject({ running: false, expired: false });
@@ -144,7 +154,10 @@ describe('checkout flows', () => {
     await settle();
     loads.calls[0]!.reply(makeCheckout({ state: 'login', sale_reference: 'HF-1', seconds_remaining: 597 }));
     await settle();
-    actor.send({ type: 'CHECKOUT_RELOADED', checkout: makeCheckout({ state: 'login', sale_reference: 'HF-1', seconds_remaining: 590 }) });
+    actor.send({
+      type: 'CHECKOUT_RELOADED',
+      checkout: makeCheckout({ state: 'login', sale_reference: 'HF-1', seconds_remaining: 590 }),
+    });
     await settle();
     expect(view()).toMatchObject({ step: 'login', expired: false });
     expect(hold()).toMatchObject({ running: true });
@@ -156,10 +169,16 @@ describe('checkout flows', () => {
     loads.calls[0]!.reply(makeCheckout({ state: 'login', sale_reference: 'HF-1', seconds_remaining: 597 }));
     await settle();
     // The basket state with the sale still there, and another step with no sale: neither ends the hold.
-    actor.send({ type: 'CHECKOUT_RELOADED', checkout: makeCheckout({ state: 'basket', sale_reference: 'HF-1', seconds_remaining: 590 }) });
+    actor.send({
+      type: 'CHECKOUT_RELOADED',
+      checkout: makeCheckout({ state: 'basket', sale_reference: 'HF-1', seconds_remaining: 590 }),
+    });
     await settle();
     expect(view()).toMatchObject({ step: 'login', expired: false });
-    actor.send({ type: 'CHECKOUT_RELOADED', checkout: makeCheckout({ state: 'login', sale_reference: null, seconds_remaining: 590 }) });
+    actor.send({
+      type: 'CHECKOUT_RELOADED',
+      checkout: makeCheckout({ state: 'login', sale_reference: null, seconds_remaining: 590 }),
+    });
     await settle();
     expect(view()).toMatchObject({ step: 'login', expired: false });
     expect(hold()).toMatchObject({ running: true });
@@ -171,7 +190,11 @@ describe('checkout flows', () => {
     loads.calls[0]!.reply(makeCheckout({ state: 'basket' }));
     await settle();
     actor.send({ type: 'NOTICE_RAISED', kind: 'error', text: 'Unable to set the Code. Please try again later' });
-    actor.send({ type: 'NOTICE_RAISED', kind: 'error', text: 'Unable to update Ticket quantity. Please try again later' });
+    actor.send({
+      type: 'NOTICE_RAISED',
+      kind: 'error',
+      text: 'Unable to update Ticket quantity. Please try again later',
+    });
     const [first, second] = view().notices;
     expect(first!.id).not.toBe(second!.id);
     actor.send({ type: 'NOTICE_DISMISSED', id: first!.id });
@@ -184,8 +207,16 @@ describe('checkout flows', () => {
     loads.calls[0]!.reply(makeCheckout({ state: 'basket' }));
     await settle();
     // Two step saves refused in a row (the reserve step's, then the next step's) raise the same notice.
-    actor.send({ type: 'NOTICE_RAISED', kind: 'error', text: 'Unable to update the Basket state. Please try again later' });
-    actor.send({ type: 'NOTICE_RAISED', kind: 'error', text: 'Unable to update the Basket state. Please try again later' });
+    actor.send({
+      type: 'NOTICE_RAISED',
+      kind: 'error',
+      text: 'Unable to update the Basket state. Please try again later',
+    });
+    actor.send({
+      type: 'NOTICE_RAISED',
+      kind: 'error',
+      text: 'Unable to update the Basket state. Please try again later',
+    });
     expect(view().notices.map((n) => n.text)).toEqual(['Unable to update the Basket state. Please try again later']);
   });
 });

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { STEPS } from '../../contract';
-import {
-  afterSaleMessage,
-  charity,
-  makeCheckout,
-  pendingMarketing,
-  question,
-} from '../testing/checkoutFixture';
+import { afterSaleMessage, charity, makeCheckout, pendingMarketing, question } from '../testing/checkoutFixture';
 import { runningChildren, walk, type Expectation, type OracleQuestion, type WalkEvent } from '../testing/walk';
 import { viewCheckout } from './checkout.connect';
 import { checkoutMachine } from './checkout.machine';
@@ -54,7 +48,8 @@ const outcomes: ReservationOutcome[] = [
 ];
 
 /** Spec 001 §8: an error from the bank with no time left. */
-const BANK_EXPIRED = 'Your payment was unsuccessful and the checkout time expired. If the tickets are still available, you can try to reserve them again';
+const BANK_EXPIRED =
+  'Your payment was unsuccessful and the checkout time expired. If the tickets are still available, you can try to reserve them again';
 
 const events: Record<string, WalkEvent[]> = {
   'xstate.done.actor.loadCheckout': checkouts.map((output) => ({ type: 'xstate.done.actor.loadCheckout', output })),
@@ -62,7 +57,9 @@ const events: Record<string, WalkEvent[]> = {
   'xstate.done.actor.reservation': outcomes.map((output) => ({ type: 'xstate.done.actor.reservation', output })),
   'xstate.error.actor.reservation': [{ type: 'xstate.error.actor.reservation', error: new Error('crashed') }],
   'xstate.done.actor.prepareReservation': [{ type: 'xstate.done.actor.prepareReservation', output: undefined }],
-  'xstate.error.actor.prepareReservation': [{ type: 'xstate.error.actor.prepareReservation', error: new Error('the chunk did not load') }],
+  'xstate.error.actor.prepareReservation': [
+    { type: 'xstate.error.actor.prepareReservation', error: new Error('the chunk did not load') },
+  ],
   'xstate.done.actor.destroySale': [{ type: 'xstate.done.actor.destroySale', output: { success: true } }],
   'xstate.error.actor.destroySale': [{ type: 'xstate.error.actor.destroySale', error: new Error('500') }],
   // Offered in every state, so a chart that loses Retry after a failed read fails the walk.
@@ -74,10 +71,33 @@ const events: Record<string, WalkEvent[]> = {
     { type: 'STEP_SAVED', state: 'reserve', secondsRemaining: 0 },
   ],
   CHECKOUT_RELOADED: [
-    { type: 'CHECKOUT_RELOADED', checkout: makeCheckout({ state: 'basket', sale_reference: null, seconds_remaining: 0 }) },
-    { type: 'CHECKOUT_RELOADED', checkout: makeCheckout({ state: 'login', sale_reference: 'HF-1', seconds_remaining: 300 }) },
-    { type: 'CHECKOUT_RELOADED', checkout: makeCheckout({ state: 'payment', sale_reference: 'HF-1', seconds_remaining: 300, payment_complete: true }) },
-    { type: 'CHECKOUT_RELOADED', checkout: makeCheckout({ state: 'payment', sale_reference: 'HF-1', seconds_remaining: 300, payment_in_progress: true, payment_seconds_remaining: 1200 }) },
+    {
+      type: 'CHECKOUT_RELOADED',
+      checkout: makeCheckout({ state: 'basket', sale_reference: null, seconds_remaining: 0 }),
+    },
+    {
+      type: 'CHECKOUT_RELOADED',
+      checkout: makeCheckout({ state: 'login', sale_reference: 'HF-1', seconds_remaining: 300 }),
+    },
+    {
+      type: 'CHECKOUT_RELOADED',
+      checkout: makeCheckout({
+        state: 'payment',
+        sale_reference: 'HF-1',
+        seconds_remaining: 300,
+        payment_complete: true,
+      }),
+    },
+    {
+      type: 'CHECKOUT_RELOADED',
+      checkout: makeCheckout({
+        state: 'payment',
+        sale_reference: 'HF-1',
+        seconds_remaining: 300,
+        payment_in_progress: true,
+        payment_seconds_remaining: 1200,
+      }),
+    },
   ],
   NOTICE_DISMISSED: [{ type: 'NOTICE_DISMISSED', id: 1 }],
   NOTICE_RAISED: [{ type: 'NOTICE_RAISED', kind: 'error', text: 'Unable to set the Code. Please try again later' }],
@@ -87,19 +107,27 @@ const events: Record<string, WalkEvent[]> = {
   ],
   'xstate.done.actor.account': [
     { type: 'xstate.done.actor.account', output: { kind: 'signed_in' } },
-    { type: 'xstate.done.actor.account', output: { kind: 'holdLost', message: 'Your tickets are no longer held for you.' } },
+    {
+      type: 'xstate.done.actor.account',
+      output: { kind: 'holdLost', message: 'Your tickets are no longer held for you.' },
+    },
   ],
   'xstate.done.actor.marketing': [{ type: 'xstate.done.actor.marketing', output: undefined }],
   'xstate.done.actor.payment': [
     { type: 'xstate.done.actor.payment', output: { kind: 'paid' } },
-    { type: 'xstate.done.actor.payment', output: { kind: 'holdLost', message: 'Your tickets are no longer held for you. Please reserve them again.' } },
+    {
+      type: 'xstate.done.actor.payment',
+      output: { kind: 'holdLost', message: 'Your tickets are no longer held for you. Please reserve them again.' },
+    },
   ],
   'xstate.done.actor.giftAid': [{ type: 'xstate.done.actor.giftAid', output: { isGiftAid: true } }],
   'xstate.done.actor.delivery': [{ type: 'xstate.done.actor.delivery', output: undefined }],
   'xstate.done.actor.address': [
     { type: 'xstate.done.actor.address', output: { address: { selected_user_address_id: '7' } } },
   ],
-  'xstate.done.actor.questions': [{ type: 'xstate.done.actor.questions', output: { kind: 'saved', beforeOrAfter: 'before' } }],
+  'xstate.done.actor.questions': [
+    { type: 'xstate.done.actor.questions', output: { kind: 'saved', beforeOrAfter: 'before' } },
+  ],
   'xstate.done.actor.bankTransfer': [
     { type: 'xstate.done.actor.bankTransfer', output: { kind: 'paid' } },
     { type: 'xstate.done.actor.bankTransfer', output: { kind: 'changeMethod' } },
@@ -142,7 +170,9 @@ const HOLDING: Step[] = STEPS.filter((s) => !['determining', 'basket', 'captcha'
 /** Steps on which the hold running out does nothing (spec 000 §4 Countdown). */
 const NO_EXPIRY: Step[] = ['order_completed', 'after_sale_messages', 'awaiting_truelayer'];
 /** Steps the buyer leaves with 'Continue', the next one chosen by `nextStep` on a fresh checkout. */
-const ADVANCING: Step[] = STEPS.filter((s) => !['determining', 'basket', 'reserve', 'captcha', 'order_completed'].includes(s));
+const ADVANCING: Step[] = STEPS.filter(
+  (s) => !['determining', 'basket', 'reserve', 'captcha', 'order_completed'].includes(s),
+);
 /**
  * Steps whose screen is a child chart, which completes the step when it finishes (spec 000 §4: donation
  * save or skip, Gift Aid save): every step with a chart in the step table but the reservation's, whose
@@ -194,14 +224,17 @@ function paidAfter(paid: boolean, event: WalkEvent, view: View): boolean {
     if (view.isDetermining) return HOLDING.includes(nextStep('determining', checkout)) && checkout.payment_complete;
     if (view.isAdvancing && PAYING.includes(view.step)) return paid || checkout.payment_complete;
   }
-  if (event.type === 'xstate.done.actor.reservation' && (event.output as ReservationOutcome).kind === 'reserved') return false;
+  if (event.type === 'xstate.done.actor.reservation' && (event.output as ReservationOutcome).kind === 'reserved')
+    return false;
   return paid;
 }
 
 /** The event starts the hold's clock (the countdown child): a reservation made, or a sale resumed past it. */
 function startsClock(event: WalkEvent, view: View): boolean {
-  if (event.type === 'xstate.done.actor.reservation') return view.isReserving && (event.output as ReservationOutcome).kind === 'reserved';
-  if (event.type === 'xstate.done.actor.loadCheckout' && view.isDetermining) return HOLDING.includes(nextStep('determining', event.output as Checkout));
+  if (event.type === 'xstate.done.actor.reservation')
+    return view.isReserving && (event.output as ReservationOutcome).kind === 'reserved';
+  if (event.type === 'xstate.done.actor.loadCheckout' && view.isDetermining)
+    return HOLDING.includes(nextStep('determining', event.output as Checkout));
   return false;
 }
 
@@ -216,7 +249,11 @@ function paidNow(q: Q): boolean {
 }
 
 /** The buyer lands on a step: what the screen shows, which calls start, and the step is saved. */
-function landOn(q: Q, step: Step, extra: Partial<Expectation<View>> & { captchaToken?: string } = {}): Expectation<View> {
+function landOn(
+  q: Q,
+  step: Step,
+  extra: Partial<Expectation<View>> & { captchaToken?: string } = {},
+): Expectation<View> {
   const running: string[] = [];
   const started: Record<string, unknown[]> = {};
   // 'Edit basket' is accepted on every step past the basket until the payment is complete.
@@ -235,14 +272,25 @@ function landOn(q: Q, step: Step, extra: Partial<Expectation<View>> & { captchaT
   }
   // Each time the server asks for a captcha, a fresh widget is shown, to be solved anew.
   if (step === 'captcha') {
-    view = { ...view, captcha: { status: 'unsolved', message: null, canContinue: false, widgetKey: q.view.captcha.widgetKey + 1 } };
+    view = {
+      ...view,
+      captcha: { status: 'unsolved', message: null, canContinue: false, widgetKey: q.view.captcha.widgetKey + 1 },
+    };
   }
   return {
     running,
     started,
     ...extra,
     view: { ...view, ...extra.view },
-    sent: { ...(step !== q.view.step ? savesOf(step, q.event.type === 'xstate.done.actor.loadCheckout' && (q.event.output as Checkout).state === step) : {}), ...extra.sent },
+    sent: {
+      ...(step !== q.view.step
+        ? savesOf(
+            step,
+            q.event.type === 'xstate.done.actor.loadCheckout' && (q.event.output as Checkout).state === step,
+          )
+        : {}),
+      ...extra.sent,
+    },
   };
 }
 
@@ -278,17 +326,39 @@ function checkoutOracle(q: Q): Expectation<View> | undefined {
     case 'CHECKOUT_RELOADED': {
       // The sale ended elsewhere (another tab): the flow follows the server, with no expiry message.
       const checkout = event.checkout as Checkout;
-      if (pastBasket && HOLDING.includes(view.step) && checkout.state === 'basket' && checkout.sale_reference === null) {
-        return landOn(q, 'basket', { view: { expired: view.expired }, sent: { ...savesOf('basket'), ...toClock(q, { type: 'STOP' }) } });
+      if (
+        pastBasket &&
+        HOLDING.includes(view.step) &&
+        checkout.state === 'basket' &&
+        checkout.sale_reference === null
+      ) {
+        return landOn(q, 'basket', {
+          view: { expired: view.expired },
+          sent: { ...savesOf('basket'), ...toClock(q, { type: 'STOP' }) },
+        });
       }
       // Paid in another tab while this one shows the payment step: the step is left as if paid here.
       if (view.step === 'payment' && !view.isAdvancing && !view.isEditingBasket && checkout.payment_complete) {
-        return { view: { step: view.step, ...idleFlags, isAdvancing: true }, running: ['loadCheckout'], started: { loadCheckout: [undefined] } };
+        return {
+          view: { step: view.step, ...idleFlags, isAdvancing: true },
+          running: ['loadCheckout'],
+          started: { loadCheckout: [undefined] },
+        };
       }
       // A payment started in another tab: the clock says the tickets are held until it finishes, as a reload would.
-      if (view.step === 'payment' && !view.isAdvancing && !view.isEditingBasket && checkout.payment_in_progress && !checkout.payment_complete) {
+      if (
+        view.step === 'payment' &&
+        !view.isAdvancing &&
+        !view.isEditingBasket &&
+        checkout.payment_in_progress &&
+        !checkout.payment_complete
+      ) {
         return unchanged(q, {
-          sent: toClock(q, { type: 'START', secondsRemaining: checkout.seconds_remaining, paymentSecondsRemaining: checkout.payment_seconds_remaining }),
+          sent: toClock(q, {
+            type: 'START',
+            secondsRemaining: checkout.seconds_remaining,
+            paymentSecondsRemaining: checkout.payment_seconds_remaining,
+          }),
         });
       }
       return unchanged(q);
@@ -308,7 +378,12 @@ function checkoutOracle(q: Q): Expectation<View> | undefined {
     case 'xstate.error.actor.loadCheckout':
       if (view.isDetermining) {
         return {
-          view: { ...idleFlags, isDetermining: true, determiningFailed: true, notices: withNotice(q, 'error', TEXT.unableToGetCheckout) },
+          view: {
+            ...idleFlags,
+            isDetermining: true,
+            determiningFailed: true,
+            notices: withNotice(q, 'error', TEXT.unableToGetCheckout),
+          },
           running: [],
         };
       }
@@ -317,7 +392,10 @@ function checkoutOracle(q: Q): Expectation<View> | undefined {
         const child = CHILD_OF[view.step];
         // A child chart's step starts its chart afresh.
         const again = child ? { running: [child], started: { [child]: [CHILD_INPUT[view.step]] } } : { running: [] };
-        return { view: { step: view.step, ...idleFlags, notices: withNotice(q, 'error', TEXT.unableToGetCheckout) }, ...again };
+        return {
+          view: { step: view.step, ...idleFlags, notices: withNotice(q, 'error', TEXT.unableToGetCheckout) },
+          ...again,
+        };
       }
       return undefined;
     case 'xstate.done.actor.loadCheckout': {
@@ -327,7 +405,9 @@ function checkoutOracle(q: Q): Expectation<View> | undefined {
         if (step === 'basket' || step === 'reserve') return landOn(q, step);
         if (step === 'captcha') {
           return landOn(q, step, {
-            view: { captcha: { status: 'unsolved', sitekey: checkout.captcha_sitekey, widgetKey: view.captcha.widgetKey + 1 } },
+            view: {
+              captcha: { status: 'unsolved', sitekey: checkout.captcha_sitekey, widgetKey: view.captcha.widgetKey + 1 },
+            },
           });
         }
         // Resumed past the reservation: the hold goes on from the server's figure, unless paid.
@@ -363,11 +443,19 @@ function checkoutOracle(q: Q): Expectation<View> | undefined {
       return runningIn(q).includes('prepareReservation') ? landOn(q, 'reserve') : undefined;
     case 'xstate.error.actor.prepareReservation':
       if (!runningIn(q).includes('prepareReservation')) return undefined;
-      return { view: { step: 'basket', ...idleFlags, notices: withNotice(q, 'error', TEXT.reserveFailed) }, running: ['basket'] };
+      return {
+        view: { step: 'basket', ...idleFlags, notices: withNotice(q, 'error', TEXT.reserveFailed) },
+        running: ['basket'],
+      };
     default:
       if (event.type.startsWith('xstate.after.reserveDelay')) {
-        if (view.step !== 'basket' || !view.isReserving || runningIn(q).includes('prepareReservation')) return undefined;
-        return { view: { step: 'basket', ...idleFlags, isReserving: true }, running: ['basket', 'prepareReservation'], started: { prepareReservation: [undefined] } };
+        if (view.step !== 'basket' || !view.isReserving || runningIn(q).includes('prepareReservation'))
+          return undefined;
+        return {
+          view: { step: 'basket', ...idleFlags, isReserving: true },
+          running: ['basket', 'prepareReservation'],
+          started: { prepareReservation: [undefined] },
+        };
       }
       break;
   }
@@ -386,11 +474,23 @@ function checkoutOracle(q: Q): Expectation<View> | undefined {
         });
       case 'captcha':
         return landOn(q, 'captcha', {
-          view: { captcha: { status: 'unsolved', sitekey: outcome.sitekey, message: null, canContinue: false, widgetKey: view.captcha.widgetKey + 1 } },
+          view: {
+            captcha: {
+              status: 'unsolved',
+              sitekey: outcome.sitekey,
+              message: null,
+              canContinue: false,
+              widgetKey: view.captcha.widgetKey + 1,
+            },
+          },
         });
       case 'redirect':
         // The browser leaves; the screen stays as it is meanwhile.
-        return { view: { step: view.step, isReserving: true }, running: [], sent: { navigate: [{ url: outcome.url }] } };
+        return {
+          view: { step: view.step, isReserving: true },
+          running: [],
+          sent: { navigate: [{ url: outcome.url }] },
+        };
       case 'error':
         return backToBasket('warning', outcome.message, { sent: { reloadCheckout: [null] } });
       case 'unknown':
@@ -404,10 +504,19 @@ function checkoutOracle(q: Q): Expectation<View> | undefined {
   if (view.step === 'captcha' && !view.isEditingBasket) {
     const sitekey = view.captcha.sitekey;
     const widget = (status: View['captcha']['status'], message: string | null) =>
-      unchanged(q, { view: { captcha: { status, message, sitekey, canContinue: status === 'passed', widgetKey: view.captcha.widgetKey } } });
+      unchanged(q, {
+        view: {
+          captcha: { status, message, sitekey, canContinue: status === 'passed', widgetKey: view.captcha.widgetKey },
+        },
+      });
     if (view.isReserving) {
       // The widget is ignored until the server answers.
-      if (['CAPTCHA_PASSED', 'CAPTCHA_EXPIRED', 'CAPTCHA_ERRORED', 'COPY_LINK_CLICKED', 'WHY_TOGGLED'].includes(event.type)) return unchanged(q);
+      if (
+        ['CAPTCHA_PASSED', 'CAPTCHA_EXPIRED', 'CAPTCHA_ERRORED', 'COPY_LINK_CLICKED', 'WHY_TOGGLED'].includes(
+          event.type,
+        )
+      )
+        return unchanged(q);
     } else {
       if (event.type === 'CAPTCHA_PASSED') return widget('passed', null);
       if (event.type === 'CAPTCHA_EXPIRED') return widget('expired', TEXT.captchaExpired);
@@ -439,18 +548,30 @@ function checkoutOracle(q: Q): Expectation<View> | undefined {
   }
 
   /* waiting for the bank, the buyer chose 'Try a different payment method': back to the payment step (spec 001 §2) */
-  if (event.type === 'xstate.done.actor.bankTransfer' && view.step === 'awaiting_truelayer' && (output as { kind: string }).kind === 'changeMethod') {
+  if (
+    event.type === 'xstate.done.actor.bankTransfer' &&
+    view.step === 'awaiting_truelayer' &&
+    (output as { kind: string }).kind === 'changeMethod'
+  ) {
     return landOn(q, 'payment');
   }
 
   /* a child chart finishes its step: the checkout is read afresh */
   if (event.type === `xstate.done.actor.${CHILD_OF[view.step]}` && !view.isAdvancing && !view.isEditingBasket) {
-    return { view: { step: view.step, ...idleFlags, isAdvancing: true }, running: ['loadCheckout'], started: { loadCheckout: [undefined] } };
+    return {
+      view: { step: view.step, ...idleFlags, isAdvancing: true },
+      running: ['loadCheckout'],
+      started: { loadCheckout: [undefined] },
+    };
   }
 
   /* a later step: 'Continue' reads the checkout afresh */
   if (event.type === 'STEP_COMPLETED' && ADVANCING.includes(view.step) && !view.isAdvancing && !view.isEditingBasket) {
-    return { view: { step: view.step, ...idleFlags, isAdvancing: true }, running: ['loadCheckout'], started: { loadCheckout: [undefined] } };
+    return {
+      view: { step: view.step, ...idleFlags, isAdvancing: true },
+      running: ['loadCheckout'],
+      started: { loadCheckout: [undefined] },
+    };
   }
 
   /* the hold runs out */
@@ -473,7 +594,9 @@ function checkoutOracle(q: Q): Expectation<View> | undefined {
     };
   }
   if (event.type === 'xstate.done.actor.destroySale' && view.isEditingBasket) {
-    return landOn(q, 'basket', { sent: { ...savesOf('basket'), reloadCheckout: [null], ...toClock(q, { type: 'STOP' }) } });
+    return landOn(q, 'basket', {
+      sent: { ...savesOf('basket'), reloadCheckout: [null], ...toClock(q, { type: 'STOP' }) },
+    });
   }
   if (event.type === 'xstate.error.actor.destroySale' && view.isEditingBasket) {
     // Back where the buyer was, as they saw it; the step is saved again.
@@ -488,75 +611,85 @@ function checkoutOracle(q: Q): Expectation<View> | undefined {
     return { ...expectation, running: [], started: {} };
   }
   /* the captcha widget is on the captcha step only: elsewhere what it reports changes nothing */
-  if (['CAPTCHA_PASSED', 'CAPTCHA_ERRORED', 'CAPTCHA_EXPIRED', 'CAPTCHA_CONTINUE_CLICKED'].includes(event.type)) return unchanged(q);
+  if (['CAPTCHA_PASSED', 'CAPTCHA_ERRORED', 'CAPTCHA_EXPIRED', 'CAPTCHA_CONTINUE_CLICKED'].includes(event.type))
+    return unchanged(q);
   return undefined;
 }
 
 describe('checkout machine (root)', () => {
   // Over 900 paths: allowed minutes on a busy machine.
-  it('is walked at 100 % of its states and transitions, each step checked against the spec', { timeout: 300_000 }, async () => {
-    const result = await walk<View>({
-      name: 'checkout',
-      machine: checkoutMachine,
-      fakes: (kit) => ({
-        actors: {
-          loadCheckout: kit.controlled(),
-          destroySale: kit.controlled(),
-          prepareReservation: kit.controlled(),
-          basket: kit.recorder('basket'),
-          countdown: kit.recorder('countdown'),
-          stepSaver: kit.recorder('stepSaver'),
-          ...Object.fromEntries(STEP_CHART_NAMES.map((name) => [name, kit.controlled()])),
-        },
-        actions: { reloadCheckout: kit.spy('reloadCheckout'), navigate: kit.spy('navigate') },
-      }),
-      serializeState: (s) =>
-        JSON.stringify([s.value, s.context.step, s.context.expired]),
-      // Paths for coverage over the top-level state only (determining, basket, pastBasket, routing,
-      // editingBasket): every step after the basket is one `pastBasket`, so these are not the routes
-      // through the steps. Those are walked by routes.test.ts, which keeps the root's entry in
-      // reports/paths.json; this walk checks every transition of the root against its oracle.
-      simplePathsOver: [(s) => (typeof s.value === 'string' ? s.value : Object.keys(s.value)[0]!)],
-      paths: false,
-      // Once paid, 'Edit basket' is refused: resumed after payment, and paid on the payment step.
-      extraPaths: [
-        { events: [resume(paidCheckout), { type: 'EDIT_BASKET_CONFIRMED' }, { type: 'xstate.done.actor.delivery', output: undefined }] },
-        {
-          events: [
-            resume(makeCheckout({ state: 'payment', sale_reference: 'HF-1' })),
-            { type: 'xstate.done.actor.payment', output: { kind: 'paid' } },
-            { type: 'xstate.done.actor.loadCheckout', output: paidCheckout },
-            { type: 'EDIT_BASKET_CONFIRMED' },
-            { type: 'COUNTDOWN_EXPIRED' },
-            { type: 'RESERVE_CLICKED' },
-            { type: 'xstate.after.reserveDelay.checkout.basket.waiting' },
-            { type: 'xstate.done.actor.prepareReservation', output: undefined },
-            { type: 'xstate.done.actor.reservation', output: outcomes[2] },
-            { type: 'EDIT_BASKET_CONFIRMED' },
-          ],
-        },
-      ],
-      events,
-      askIgnored: true,
-      view: screen,
-      background: ['countdown', 'stepSaver'],
-      initial: () => ({
-        view: {
-          step: 'determining',
-          ...idleFlags,
-          isDetermining: true,
-          expired: false,
-          expiredMessage: null,
-          canEditBasket: false,
-          notices: [],
-          captcha: { status: 'unsolved', message: null, sitekey: null, canContinue: false, widgetKey: 0 },
-        },
-        running: ['loadCheckout'],
-        started: { loadCheckout: [undefined] },
-      }),
-      oracle: checkoutOracle,
-    });
-    expect(result.states.missing).toEqual([]);
-    expect(result.transitions.missing).toEqual([]);
-  });
+  it(
+    'is walked at 100 % of its states and transitions, each step checked against the spec',
+    { timeout: 300_000 },
+    async () => {
+      const result = await walk<View>({
+        name: 'checkout',
+        machine: checkoutMachine,
+        fakes: (kit) => ({
+          actors: {
+            loadCheckout: kit.controlled(),
+            destroySale: kit.controlled(),
+            prepareReservation: kit.controlled(),
+            basket: kit.recorder('basket'),
+            countdown: kit.recorder('countdown'),
+            stepSaver: kit.recorder('stepSaver'),
+            ...Object.fromEntries(STEP_CHART_NAMES.map((name) => [name, kit.controlled()])),
+          },
+          actions: { reloadCheckout: kit.spy('reloadCheckout'), navigate: kit.spy('navigate') },
+        }),
+        serializeState: (s) => JSON.stringify([s.value, s.context.step, s.context.expired]),
+        // Paths for coverage over the top-level state only (determining, basket, pastBasket, routing,
+        // editingBasket): every step after the basket is one `pastBasket`, so these are not the routes
+        // through the steps. Those are walked by routes.test.ts, which keeps the root's entry in
+        // reports/paths.json; this walk checks every transition of the root against its oracle.
+        simplePathsOver: [(s) => (typeof s.value === 'string' ? s.value : Object.keys(s.value)[0]!)],
+        paths: false,
+        // Once paid, 'Edit basket' is refused: resumed after payment, and paid on the payment step.
+        extraPaths: [
+          {
+            events: [
+              resume(paidCheckout),
+              { type: 'EDIT_BASKET_CONFIRMED' },
+              { type: 'xstate.done.actor.delivery', output: undefined },
+            ],
+          },
+          {
+            events: [
+              resume(makeCheckout({ state: 'payment', sale_reference: 'HF-1' })),
+              { type: 'xstate.done.actor.payment', output: { kind: 'paid' } },
+              { type: 'xstate.done.actor.loadCheckout', output: paidCheckout },
+              { type: 'EDIT_BASKET_CONFIRMED' },
+              { type: 'COUNTDOWN_EXPIRED' },
+              { type: 'RESERVE_CLICKED' },
+              { type: 'xstate.after.reserveDelay.checkout.basket.waiting' },
+              { type: 'xstate.done.actor.prepareReservation', output: undefined },
+              { type: 'xstate.done.actor.reservation', output: outcomes[2] },
+              { type: 'EDIT_BASKET_CONFIRMED' },
+            ],
+          },
+        ],
+        events,
+        askIgnored: true,
+        view: screen,
+        background: ['countdown', 'stepSaver'],
+        initial: () => ({
+          view: {
+            step: 'determining',
+            ...idleFlags,
+            isDetermining: true,
+            expired: false,
+            expiredMessage: null,
+            canEditBasket: false,
+            notices: [],
+            captcha: { status: 'unsolved', message: null, sitekey: null, canContinue: false, widgetKey: 0 },
+          },
+          running: ['loadCheckout'],
+          started: { loadCheckout: [undefined] },
+        }),
+        oracle: checkoutOracle,
+      });
+      expect(result.states.missing).toEqual([]);
+      expect(result.transitions.missing).toEqual([]);
+    },
+  );
 });

@@ -48,11 +48,22 @@ describe('checkout senders', () => {
   it('gives a screen the view and the senders together', () => {
     const pending = fromPromise<Checkout, void>(() => new Promise<Checkout>(() => {}));
     const actor = createActor(
-      checkoutMachine.provide({ actors: { loadCheckout: pending, countdown: fromCallback(() => {}) as never, stepSaver: fromCallback(() => {}) as never } }),
+      checkoutMachine.provide({
+        actors: {
+          loadCheckout: pending,
+          countdown: fromCallback(() => {}) as never,
+          stepSaver: fromCallback(() => {}) as never,
+        },
+      }),
     ).start();
     const sent: unknown[] = [];
     const checkout = connectCheckout(actor.getSnapshot(), (event) => sent.push(event));
-    expect(checkout).toMatchObject({ step: 'determining', isDetermining: true, determiningFailed: false, canEditBasket: false });
+    expect(checkout).toMatchObject({
+      step: 'determining',
+      isDetermining: true,
+      determiningFailed: false,
+      canEditBasket: false,
+    });
     checkout.reserve();
     expect(sent).toEqual([{ type: 'RESERVE_CLICKED' }]);
     actor.stop();
@@ -100,7 +111,15 @@ describe('checkout view', () => {
     // The flow's steps from the one after the reservation to the payment itself (a step in another's place is not in it).
     const flow = FLOW.map((row) => row.step);
     const offered: Step[] = flow.slice(flow.indexOf('reserve') + 1, flow.indexOf('payment') + 1);
-    expect(offered.filter(inSpec)).toEqual(['donation', 'gift_aid', 'login', 'marketing_preferences', 'delivery_address', 'ticket_questions_before', 'payment']);
+    expect(offered.filter(inSpec)).toEqual([
+      'donation',
+      'gift_aid',
+      'login',
+      'marketing_preferences',
+      'delivery_address',
+      'ticket_questions_before',
+      'payment',
+    ]);
     for (const step of STEPS) expect([step, basketEditableOn(step)]).toEqual([step, offered.includes(step)]);
   });
 
@@ -173,7 +192,10 @@ describe('checkout view', () => {
     await reserve();
     reservations.calls[0]!.reply({ kind: 'captcha', sitekey: 'local-altcha' });
     await settle();
-    expect(view()).toMatchObject({ step: 'captcha', captcha: { status: 'unsolved', message: null, canContinue: false } });
+    expect(view()).toMatchObject({
+      step: 'captcha',
+      captcha: { status: 'unsolved', message: null, canContinue: false },
+    });
     actor.stop();
   });
 });

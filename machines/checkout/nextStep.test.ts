@@ -48,9 +48,9 @@ describe('nextStep: spec 000 §4 step order', () => {
     ).toBe('marketing_preferences');
   });
   it('login goes to delivery_address when none are pending and an address is required', () => {
-    expect(nextStep('login', makeCheckout({ require_delivery_address: true, before_payment_questions: [question] }))).toBe(
-      'delivery_address',
-    );
+    expect(
+      nextStep('login', makeCheckout({ require_delivery_address: true, before_payment_questions: [question] })),
+    ).toBe('delivery_address');
   });
   it('login goes to ticket_questions_before when there are before-payment questions', () => {
     expect(nextStep('login', makeCheckout({ before_payment_questions: [question] }))).toBe('ticket_questions_before');
@@ -60,7 +60,9 @@ describe('nextStep: spec 000 §4 step order', () => {
   });
 
   it('marketing_preferences goes to delivery_address when required', () => {
-    expect(nextStep('marketing_preferences', makeCheckout({ require_delivery_address: true }))).toBe('delivery_address');
+    expect(nextStep('marketing_preferences', makeCheckout({ require_delivery_address: true }))).toBe(
+      'delivery_address',
+    );
   });
   it('marketing_preferences goes to ticket_questions_before when there are questions', () => {
     expect(nextStep('marketing_preferences', makeCheckout({ before_payment_questions: [question] }))).toBe(
@@ -98,9 +100,9 @@ describe('nextStep: spec 001 §4 next-step rules', () => {
     );
   });
   it('deliver_tickets goes to waiver when waivers apply', () => {
-    expect(nextStep('deliver_tickets', makeCheckout({ has_waivers: true, after_sale_messages: [afterSaleMessage] }))).toBe(
-      'waiver',
-    );
+    expect(
+      nextStep('deliver_tickets', makeCheckout({ has_waivers: true, after_sale_messages: [afterSaleMessage] })),
+    ).toBe('waiver');
   });
   it('deliver_tickets goes to after_sale_messages when there are any', () => {
     expect(nextStep('deliver_tickets', makeCheckout({ after_sale_messages: [afterSaleMessage] }))).toBe(
@@ -215,7 +217,8 @@ describe('every rule, for every combination of the deciding fields', () => {
 });
 
 describe('the product’s own steps (rows of the step table the spec does not name)', () => {
-  const applies = (step: Step, checkout: Checkout) => FLOW.find((row) => row.step === step)?.appliesWhen?.(checkout) ?? true;
+  const applies = (step: Step, checkout: Checkout) =>
+    FLOW.find((row) => row.step === step)?.appliesWhen?.(checkout) ?? true;
 
   it('are met right after the step before them in the table when they apply, and go on to the first later step that applies', () => {
     for (const checkout of everyCheckout()) {

@@ -80,8 +80,11 @@ function expectedRoute(c: Conditions): Step[] {
  */
 function withOwnSteps(c: Conditions, route: Step[]): Step[] {
   const place = (step: Step) => FLOW.findIndex((row) => row.step === (stepRow(step)?.inPlaceOf ?? step));
-  const own = FLOW.filter((row) => !inSpec(row.step) && (row.appliesWhen?.(checkoutFor(c)) ?? true)).map((row) => row.step);
-  const jumps = (from: Step, to: Step) => c.express && !c.charity && ['reserve', 'captcha'].includes(from) && to === 'payment';
+  const own = FLOW.filter((row) => !inSpec(row.step) && (row.appliesWhen?.(checkoutFor(c)) ?? true)).map(
+    (row) => row.step,
+  );
+  const jumps = (from: Step, to: Step) =>
+    c.express && !c.charity && ['reserve', 'captcha'].includes(from) && to === 'payment';
   return route.flatMap((step, i) => {
     const next = route[i + 1];
     if (next === undefined || place(step) < 0 || place(next) < 0 || jumps(step, next)) return [step];
@@ -118,7 +121,11 @@ const tick = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 /** What the stand-ins answer from: the route's conditions and what the server knows so far. */
 const server = { c: undefined as unknown as Conditions, state: 'basket' as Step, paid: false, reserved: false };
 const read = () =>
-  checkoutFor(server.c, { state: server.state, payment_complete: server.paid, sale_reference: server.reserved ? 'HF-1' : null });
+  checkoutFor(server.c, {
+    state: server.state,
+    payment_complete: server.paid,
+    sale_reference: server.reserved ? 'HF-1' : null,
+  });
 const ended = fromPromise(async () => ({ kind: 'done' }));
 
 /** The root with its step charts standing in, each ending as it ordinarily does (made once: making a machine is slow). */
@@ -177,7 +184,9 @@ async function drive(c: Conditions, state: Step, steps: Step[]): Promise<void> {
         actor.send({ type: 'CAPTCHA_CONTINUE_CLICKED' });
       } else if (step === 'waiver' || step === 'after_sale_messages') actor.send({ type: 'STEP_COMPLETED' });
     }
-    throw new Error(`stuck at ${actor.getSnapshot().context.step} (${JSON.stringify(actor.getSnapshot().value)}), after ${steps.join(' > ')}`);
+    throw new Error(
+      `stuck at ${actor.getSnapshot().context.step} (${JSON.stringify(actor.getSnapshot().value)}), after ${steps.join(' > ')}`,
+    );
   } finally {
     actor.stop();
   }
@@ -197,9 +206,22 @@ async function route(c: Conditions): Promise<Step[]> {
  */
 function combinations(): Conditions[] {
   const all: Conditions[] = [];
-  const flags = ['express', 'marketing', 'delivery', 'questionsBefore', 'questionsAfter', 'waiver', 'afterSale', 'captcha'] as const;
+  const flags = [
+    'express',
+    'marketing',
+    'delivery',
+    'questionsBefore',
+    'questionsAfter',
+    'waiver',
+    'afterSale',
+    'captcha',
+  ] as const;
   const onPage = ['card', 'free', 'plan'] as const;
-  for (const [hasCharity, donation] of [[false, false], [true, false], [true, true]] as const) {
+  for (const [hasCharity, donation] of [
+    [false, false],
+    [true, false],
+    [true, true],
+  ] as const) {
     for (let bits = 0; bits < 1 << flags.length; bits++) {
       for (const payment of [onPage[all.length % onPage.length]!, 'bank'] as const) {
         const c = { charity: hasCharity, donation, payment } as Conditions;
@@ -223,7 +245,9 @@ describe('checkout machine (root), by route', () => {
       expect(got, JSON.stringify(c)).toEqual(want);
       walked.add(got.join(' > '));
     }
-    console.log(`checkout routes: ${walked.size}/${expected.size} routes through the steps walked (${all.length} combinations)`);
+    console.log(
+      `checkout routes: ${walked.size}/${expected.size} routes through the steps walked (${all.length} combinations)`,
+    );
     expect(walked).toEqual(expected);
     keepPaths('checkout', {
       chartPaths: null,
@@ -236,13 +260,34 @@ describe('checkout machine (root), by route', () => {
 
   it('goes by the rules, not by a fixed order: a charity without a donation skips Gift Aid, express without a charity goes straight to payment', async () => {
     const base: Conditions = {
-      charity: true, donation: false, express: true, marketing: true, delivery: false, questionsBefore: false,
-      questionsAfter: false, waiver: false, afterSale: false, captcha: false, payment: 'card',
+      charity: true,
+      donation: false,
+      express: true,
+      marketing: true,
+      delivery: false,
+      questionsBefore: false,
+      questionsAfter: false,
+      waiver: false,
+      afterSale: false,
+      captcha: false,
+      payment: 'card',
     };
     expect(await route(base)).toEqual(
-      withOwnSteps(base, ['determining', 'basket', 'reserve', 'donation', 'login', 'marketing_preferences', 'payment', 'deliver_tickets', 'order_completed']),
+      withOwnSteps(base, [
+        'determining',
+        'basket',
+        'reserve',
+        'donation',
+        'login',
+        'marketing_preferences',
+        'payment',
+        'deliver_tickets',
+        'order_completed',
+      ]),
     );
     const noCharity = { ...base, charity: false };
-    expect(await route(noCharity)).toEqual(withOwnSteps(noCharity, ['determining', 'basket', 'reserve', 'payment', 'deliver_tickets', 'order_completed']));
+    expect(await route(noCharity)).toEqual(
+      withOwnSteps(noCharity, ['determining', 'basket', 'reserve', 'payment', 'deliver_tickets', 'order_completed']),
+    );
   });
 });

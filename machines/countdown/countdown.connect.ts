@@ -10,7 +10,6 @@ import { COUNTDOWN_MESSAGES, minutesLeftMessage } from '../../contract/messages/
 
 type CountdownSnapshot = SnapshotFrom<typeof countdownMachine>;
 
-
 export interface CountdownView {
   running: boolean;
   expired: boolean;
@@ -69,13 +68,16 @@ export function viewCountdown(snapshot: CountdownSnapshot | undefined): Countdow
       : paymentInProgress
         ? COUNTDOWN_MESSAGES.paymentInProgress
         : offeringMoreTime || snapshot.hasTag('extending')
-        ? COUNTDOWN_MESSAGES.moreTimeOffer
-        : refusal ?? minutesLeft(secondsRemaining),
+          ? COUNTDOWN_MESSAGES.moreTimeOffer
+          : (refusal ?? minutesLeft(secondsRemaining)),
   };
 }
 
 /** The view plus what the screen may ask of the countdown (as zag's connect does). */
-export function connectCountdown(snapshot: CountdownSnapshot | undefined, send: ((event: { type: 'MORE_TIME_CLICKED' }) => void) | undefined) {
+export function connectCountdown(
+  snapshot: CountdownSnapshot | undefined,
+  send: ((event: { type: 'MORE_TIME_CLICKED' }) => void) | undefined,
+) {
   const view = viewCountdown(snapshot);
   return {
     ...view,

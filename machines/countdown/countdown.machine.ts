@@ -50,7 +50,8 @@ export interface CountdownContext {
 export type CountdownTag = 'offering' | 'extending' | 'refused' | 'paying';
 
 const secondsOf = (event: { secondsRemaining: number }) => Math.max(0, event.secondsRemaining * 1000);
-const paymentSecondsOf = (event: { paymentSecondsRemaining?: number }) => Math.max(0, (event.paymentSecondsRemaining ?? 0) * 1000);
+const paymentSecondsOf = (event: { paymentSecondsRemaining?: number }) =>
+  Math.max(0, (event.paymentSecondsRemaining ?? 0) * 1000);
 
 /** A new hold, or a payment in progress when the server says one has started. */
 const START = [
@@ -123,7 +124,8 @@ export const countdownMachine = setup({
 }).createMachine({
   // Stryker disable next-line StringLiteral: no target names the countdown by its id.
   id: 'countdown',
-  description: 'Counts the reservation hold down to zero from the server’s seconds_remaining, offering more time near the end.',
+  description:
+    'Counts the reservation hold down to zero from the server’s seconds_remaining, offering more time near the end.',
   context: { remainingMs: 0, holdMs: 0, refusal: null },
   initial: 'idle',
   states: {
@@ -195,11 +197,17 @@ export const countdownMachine = setup({
     },
     paymentInProgress: {
       tags: ['paying'],
-      description: 'Payment in progress: the tickets are held until the payment finishes, up to the grace past the hold’s deadline.',
+      description:
+        'Payment in progress: the tickets are held until the payment finishes, up to the grace past the hold’s deadline.',
       invoke: { src: 'ticker', id: 'ticker', input: { intervalMs: TICK_INTERVAL_MS } },
       on: {
         TICK: [
-          { guard: 'tickReachesZero', target: 'expired', actions: 'clearRemaining', description: 'The grace has run out too.' },
+          {
+            guard: 'tickReachesZero',
+            target: 'expired',
+            actions: 'clearRemaining',
+            description: 'The grace has run out too.',
+          },
           { actions: 'subtractElapsed' },
         ],
         START,

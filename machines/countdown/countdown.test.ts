@@ -28,7 +28,12 @@ function spoken(seconds: number): string {
  * the server's answer sets the new time, its refusal is shown. It keeps its own arithmetic of the
  * seconds left and never looks at the chart's states.
  */
-function countdownOracle({ event, view, earlier, unchanged }: OracleQuestion<CountdownView>): Expectation<CountdownView> | undefined {
+function countdownOracle({
+  event,
+  view,
+  earlier,
+  unchanged,
+}: OracleQuestion<CountdownView>): Expectation<CountdownView> | undefined {
   const events = [...earlier.map((step) => step.event), event];
   const starts = events.filter((e) => e.type === 'START');
   const holdSeconds = Number(starts.at(-1)?.secondsRemaining ?? 0);
@@ -49,10 +54,7 @@ function countdownOracle({ event, view, earlier, unchanged }: OracleQuestion<Cou
         offeringMoreTime: offering,
         extending: view.extending,
         refusal: view.refusal,
-        announcement:
-          offering || view.extending
-            ? MORE_TIME_ANNOUNCEMENT
-            : (view.refusal ?? spoken(seconds)),
+        announcement: offering || view.extending ? MORE_TIME_ANNOUNCEMENT : (view.refusal ?? spoken(seconds)),
       },
       running: view.extending ? ['extendHold', 'ticker'] : ['ticker'],
       ...extras,
@@ -74,7 +76,14 @@ function countdownOracle({ event, view, earlier, unchanged }: OracleQuestion<Cou
     ...extras,
   });
   const expired: Expectation<CountdownView> = {
-    view: { running: false, expired: true, paymentInProgress: false, secondsRemaining: 0, offeringMoreTime: false, announcement: TIME_UP_ANNOUNCEMENT },
+    view: {
+      running: false,
+      expired: true,
+      paymentInProgress: false,
+      secondsRemaining: 0,
+      offeringMoreTime: false,
+      announcement: TIME_UP_ANNOUNCEMENT,
+    },
     running: [],
     sent: { parent: [{ type: 'COUNTDOWN_EXPIRED' }] },
   };
@@ -98,15 +107,27 @@ function countdownOracle({ event, view, earlier, unchanged }: OracleQuestion<Cou
   switch (event.type) {
     case 'START': {
       const payingFor = Number(event.paymentSecondsRemaining ?? 0);
-      return payingFor > 0 ? paying(payingFor, { sent: { ticker: [{ intervalMs: 1000 }] } }) : fresh(Number(event.secondsRemaining));
+      return payingFor > 0
+        ? paying(payingFor, { sent: { ticker: [{ intervalMs: 1000 }] } })
+        : fresh(Number(event.secondsRemaining));
     }
     case 'SYNC': {
       // The server's figure is the hold's own deadline, which a payment in progress outlasts.
       if (view.paymentInProgress) return unchanged();
       const seconds = Number(event.secondsRemaining);
       // Before the hold starts the server's figure is kept; once stopped or expired it no longer matters.
-      if (!ticking) return stopped || view.expired ? unchanged() : {
-              view: { running: false, expired: false, secondsRemaining: seconds, offeringMoreTime: false, extending: false, refusal: null },
+      if (!ticking)
+        return stopped || view.expired
+          ? unchanged()
+          : {
+              view: {
+                running: false,
+                expired: false,
+                secondsRemaining: seconds,
+                offeringMoreTime: false,
+                extending: false,
+                refusal: null,
+              },
               running: [],
             };
       return seconds <= 0 ? expired : counting(seconds);
@@ -122,14 +143,31 @@ function countdownOracle({ event, view, earlier, unchanged }: OracleQuestion<Cou
     }
     case 'STOP':
       if (view.paymentInProgress) {
-        return { view: { running: false, expired: false, paymentInProgress: false, secondsRemaining: view.secondsRemaining, announcement: spoken(view.secondsRemaining) }, running: [] };
+        return {
+          view: {
+            running: false,
+            expired: false,
+            paymentInProgress: false,
+            secondsRemaining: view.secondsRemaining,
+            announcement: spoken(view.secondsRemaining),
+          },
+          running: [],
+        };
       }
       if (!ticking) return unchanged();
-      return { view: { running: false, expired: false, secondsRemaining: view.secondsRemaining, offeringMoreTime: false }, running: [] };
+      return {
+        view: { running: false, expired: false, secondsRemaining: view.secondsRemaining, offeringMoreTime: false },
+        running: [],
+      };
     case 'MORE_TIME_CLICKED':
       if (!view.offeringMoreTime) return unchanged();
       return {
-        view: { offeringMoreTime: false, extending: true, announcement: MORE_TIME_ANNOUNCEMENT, secondsRemaining: view.secondsRemaining },
+        view: {
+          offeringMoreTime: false,
+          extending: true,
+          announcement: MORE_TIME_ANNOUNCEMENT,
+          secondsRemaining: view.secondsRemaining,
+        },
         running: ['extendHold', 'ticker'],
         started: { extendHold: [undefined] },
       };
@@ -146,7 +184,13 @@ function countdownOracle({ event, view, earlier, unchanged }: OracleQuestion<Cou
       const error = event.error;
       const refusal = error instanceof Error && error.message ? error.message : MORE_TIME_FAILED;
       return {
-        view: { extending: false, offeringMoreTime: false, refusal, announcement: refusal, secondsRemaining: view.secondsRemaining },
+        view: {
+          extending: false,
+          offeringMoreTime: false,
+          refusal,
+          announcement: refusal,
+          secondsRemaining: view.secondsRemaining,
+        },
         running: ['ticker'],
       };
     }
@@ -166,7 +210,8 @@ describe('countdown machine', () => {
         },
       }),
       parentActions: ['reportExpired'],
-      serializeState: (s) => JSON.stringify([s.value, s.context.remainingMs, s.context.holdMs, s.context.refusal !== null]),
+      serializeState: (s) =>
+        JSON.stringify([s.value, s.context.remainingMs, s.context.holdMs, s.context.refusal !== null]),
       simplePathsOver: [(s) => (s.value === 'expired' || s.value === 'stopped' ? 'ended' : JSON.stringify(s.value))],
       paths: {
         merge:
@@ -178,7 +223,13 @@ describe('countdown machine', () => {
               'a tick only takes time away, and more time stops being offered only when the time left rises above the offer ' +
               '(the server’s figure, an extension)',
             matches: ({ moves }) =>
-              moves.some((move, i) => i > 0 && move.type === 'TICK' && moves[i - 1]!.to === '{"running":"offering"}' && move.to === '{"running":"counting"}'),
+              moves.some(
+                (move, i) =>
+                  i > 0 &&
+                  move.type === 'TICK' &&
+                  moves[i - 1]!.to === '{"running":"offering"}' &&
+                  move.to === '{"running":"counting"}',
+              ),
           },
         ],
       },
@@ -210,14 +261,33 @@ describe('countdown machine', () => {
         ],
       },
       view: (snapshot) => viewCountdown(snapshot as never),
-      initial: () => ({ view: { running: false, expired: false, paymentInProgress: false, secondsRemaining: 0, offeringMoreTime: false }, running: [] }),
+      initial: () => ({
+        view: {
+          running: false,
+          expired: false,
+          paymentInProgress: false,
+          secondsRemaining: 0,
+          offeringMoreTime: false,
+        },
+        running: [],
+      }),
       oracle: countdownOracle,
       askIgnored: true,
       extraPaths: [
         // More than two minutes left: the minutes are counted in the plural.
-        { events: [{ type: 'START', secondsRemaining: 100 }, { type: 'SYNC', secondsRemaining: 150 }] },
+        {
+          events: [
+            { type: 'START', secondsRemaining: 100 },
+            { type: 'SYNC', secondsRemaining: 150 },
+          ],
+        },
         // Under a minute left of a short hold, before more time is offered at half of it.
-        { events: [{ type: 'START', secondsRemaining: 100 }, { type: 'SYNC', secondsRemaining: 55 }] },
+        {
+          events: [
+            { type: 'START', secondsRemaining: 100 },
+            { type: 'SYNC', secondsRemaining: 55 },
+          ],
+        },
         // A new hold after a refusal: more time is offered again when its end comes near.
         {
           events: [
@@ -301,13 +371,22 @@ describe('countdown machine', () => {
     ).start();
     // Back on the checkout after the hold's own deadline, ten minutes of grace left.
     actor.send({ type: 'START', secondsRemaining: 0, paymentSecondsRemaining: 600 });
-    expect(viewCountdown(actor.getSnapshot())).toMatchObject({ paymentInProgress: true, running: false, expired: false, announcement: PAYMENT_IN_PROGRESS });
+    expect(viewCountdown(actor.getSnapshot())).toMatchObject({
+      paymentInProgress: true,
+      running: false,
+      expired: false,
+      announcement: PAYMENT_IN_PROGRESS,
+    });
     actor.send({ type: 'SYNC', secondsRemaining: 0 });
     ticks.at(-1)!({ type: 'TICK', elapsedMs: 599_000 });
     expect(viewCountdown(actor.getSnapshot())).toMatchObject({ paymentInProgress: true, expired: false });
     expect(parentEvents).toEqual([]);
     ticks.at(-1)!({ type: 'TICK', elapsedMs: 1000 });
-    expect(viewCountdown(actor.getSnapshot())).toMatchObject({ paymentInProgress: false, expired: true, announcement: TIME_UP_ANNOUNCEMENT });
+    expect(viewCountdown(actor.getSnapshot())).toMatchObject({
+      paymentInProgress: false,
+      expired: true,
+      announcement: TIME_UP_ANNOUNCEMENT,
+    });
     expect(parentEvents).toEqual([{ type: 'COUNTDOWN_EXPIRED' }]);
   });
 
@@ -358,7 +437,11 @@ describe('more time on the clock (WCAG 2.2.1)', () => {
     expect(countdown()).toMatchObject({ secondsRemaining: 61, offeringMoreTime: false });
     const heard: string[] = [countdown().announcement];
     tick(1);
-    expect(countdown()).toMatchObject({ secondsRemaining: 60, offeringMoreTime: true, announcement: MORE_TIME_ANNOUNCEMENT });
+    expect(countdown()).toMatchObject({
+      secondsRemaining: 60,
+      offeringMoreTime: true,
+      announcement: MORE_TIME_ANNOUNCEMENT,
+    });
     for (let i = 0; i < 60; i++) {
       heard.push(countdown().announcement);
       tick(1);
@@ -375,7 +458,12 @@ describe('more time on the clock (WCAG 2.2.1)', () => {
     countdown().moreTime();
     expect(countdown()).toMatchObject({ extending: true, offeringMoreTime: false });
     await settle();
-    expect(countdown()).toMatchObject({ secondsRemaining: 640, offeringMoreTime: false, extending: false, refusal: null });
+    expect(countdown()).toMatchObject({
+      secondsRemaining: 640,
+      offeringMoreTime: false,
+      extending: false,
+      refusal: null,
+    });
     tick(600);
     countdown().moreTime();
     await settle();
@@ -383,7 +471,12 @@ describe('more time on the clock (WCAG 2.2.1)', () => {
     tick(600);
     countdown().moreTime();
     await settle();
-    expect(countdown()).toMatchObject({ secondsRemaining: 40, offeringMoreTime: false, refusal: REFUSAL, announcement: REFUSAL });
+    expect(countdown()).toMatchObject({
+      secondsRemaining: 40,
+      offeringMoreTime: false,
+      refusal: REFUSAL,
+      announcement: REFUSAL,
+    });
     countdown().moreTime(); // no button any more: nothing is sent
     await settle();
     expect(countdown()).toMatchObject({ extending: false, refusal: REFUSAL });

@@ -26,7 +26,11 @@ export const deliveryMachine = setup({
   types: {
     context: {} as DeliveryContext,
     events: {} as DeliveryEvent,
-    children: {} as { deliverToBitticket: 'deliverToBitticket'; deliverToWallet: 'deliverToWallet'; fetchUser: 'fetchUser' },
+    children: {} as {
+      deliverToBitticket: 'deliverToBitticket';
+      deliverToWallet: 'deliverToWallet';
+      fetchUser: 'fetchUser';
+    },
   },
   // Stryker disable next-line ObjectLiteral: the app and every test provide all three actors
   actors: {

@@ -41,7 +41,12 @@ function deliveryOracle(signedIn: boolean) {
       running: ['deliverToWallet'],
       started: { deliverToWallet: [undefined] },
     };
-    const stopped = (tickets: DeliveryView['tickets'], wallet: DeliveryView['wallet'], problem: string, retry: boolean): Expectation<DeliveryView> => ({
+    const stopped = (
+      tickets: DeliveryView['tickets'],
+      wallet: DeliveryView['wallet'],
+      problem: string,
+      retry: boolean,
+    ): Expectation<DeliveryView> => ({
       view: { tickets, wallet, problem, errorCode: retry ? null : CODE, canRetry: retry, complete: false },
       running: [],
     });
@@ -56,7 +61,17 @@ function deliveryOracle(signedIn: boolean) {
         return stopped('failed', 'waiting', UNABLE_BITTICKET, true);
       case 'xstate.done.actor.deliverToWallet':
         if ((event.output as { delivery_completed: boolean }).delivery_completed) {
-          return { view: { tickets: 'delivered', wallet: 'delivered', problem: null, errorCode: null, canRetry: false, complete: true }, running: [] };
+          return {
+            view: {
+              tickets: 'delivered',
+              wallet: 'delivered',
+              problem: null,
+              errorCode: null,
+              canRetry: false,
+              complete: true,
+            },
+            running: [],
+          };
         }
         return stopped('delivered', 'failed', DELIVERY_FAILED, false);
       case 'xstate.error.actor.deliverToWallet':
@@ -86,7 +101,11 @@ describe('delivery machine', () => {
       name: 'delivery',
       machine: deliveryMachine,
       fakes: (kit) => ({
-        actors: { deliverToBitticket: kit.controlled(), deliverToWallet: kit.controlled(), fetchUser: kit.controlled() },
+        actors: {
+          deliverToBitticket: kit.controlled(),
+          deliverToWallet: kit.controlled(),
+          fetchUser: kit.controlled(),
+        },
       }),
       variants: [
         { name: 'signed in', provide: { guards: { signedIn: () => true } } },
@@ -99,7 +118,9 @@ describe('delivery machine', () => {
           { type: 'xstate.done.actor.deliverToBitticket', output: completed(true) },
           { type: 'xstate.done.actor.deliverToBitticket', output: completed(false) },
         ],
-        'xstate.error.actor.deliverToBitticket': [{ type: 'xstate.error.actor.deliverToBitticket', error: new Error('503') }],
+        'xstate.error.actor.deliverToBitticket': [
+          { type: 'xstate.error.actor.deliverToBitticket', error: new Error('503') },
+        ],
         'xstate.done.actor.deliverToWallet': [
           { type: 'xstate.done.actor.deliverToWallet', output: completed(true) },
           { type: 'xstate.done.actor.deliverToWallet', output: completed(false) },
@@ -121,10 +142,15 @@ describe('delivery machine', () => {
     const { createActor, SimulatedClock, fromPromise } = await import('xstate');
     const clock = new SimulatedClock();
     const calls: string[] = [];
-    const reply = (name: string) => fromPromise<{ delivery_completed: boolean }, void>(async () => (calls.push(name), { delivery_completed: true }));
+    const reply = (name: string) =>
+      fromPromise<{ delivery_completed: boolean }, void>(async () => (calls.push(name), { delivery_completed: true }));
     const actor = createActor(
       deliveryMachine.provide({
-        actors: { deliverToBitticket: reply('bitticket'), deliverToWallet: reply('wallet'), fetchUser: fromPromise<unknown, void>(async () => null) },
+        actors: {
+          deliverToBitticket: reply('bitticket'),
+          deliverToWallet: reply('wallet'),
+          fetchUser: fromPromise<unknown, void>(async () => null),
+        },
         guards: { signedIn: () => true },
       }),
       { clock },
@@ -153,6 +179,8 @@ describe('delivery machine', () => {
   it('hands the order-completed screen that follows it the words of spec 001 §2 Order completed', () => {
     expect(ORDER_COMPLETED_MESSAGES.reference('HF-7Q2K9')).toBe('Your reference is HF-7Q2K9');
     expect(ORDER_COMPLETED_MESSAGES.complete).toBe('Order complete! Your tickets are on their way.');
-    expect(ORDER_COMPLETED_MESSAGES.walletSent('amelia@example.co.uk')).toBe('A copy of your ticket wallet has been sent to amelia@example.co.uk');
+    expect(ORDER_COMPLETED_MESSAGES.walletSent('amelia@example.co.uk')).toBe(
+      'A copy of your ticket wallet has been sent to amelia@example.co.uk',
+    );
   });
 });

@@ -43,9 +43,20 @@ describe('donation and Gift Aid senders', () => {
 
   it('show a fresh donation with nothing chosen, and Gift Aid’s 25 % and address rule from the amount', () => {
     const donation = createActor(donationMachine).start();
-    expect(viewDonation(donation.getSnapshot())).toEqual({ preset: null, custom: '', amount: null, problem: null, saving: false });
+    expect(viewDonation(donation.getSnapshot())).toEqual({
+      preset: null,
+      custom: '',
+      amount: null,
+      problem: null,
+      saving: false,
+    });
     const giftAid = createActor(giftAidMachine).start();
-    expect(viewGiftAid(giftAid.getSnapshot(), 1999)).toMatchObject({ uplift: 500, addressNeeded: false, problems: {}, saving: false });
+    expect(viewGiftAid(giftAid.getSnapshot(), 1999)).toMatchObject({
+      uplift: 500,
+      addressNeeded: false,
+      problems: {},
+      saving: false,
+    });
     expect(viewGiftAid(giftAid.getSnapshot(), 2000)).toMatchObject({ uplift: 500, addressNeeded: true });
     expect(viewGiftAid(giftAid.getSnapshot(), 1999).form.isGiftAid).toBe(false);
   });

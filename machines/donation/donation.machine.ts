@@ -63,9 +63,12 @@ export const donationMachine = setup({
       return { charityId: event.charityId };
     }),
     showSaveFailure: assign((_, params: { error: unknown }) => ({
-      problem: params.error instanceof Error && params.error.message ? params.error.message : DONATION_MESSAGES.unableToSave,
+      problem:
+        params.error instanceof Error && params.error.message ? params.error.message : DONATION_MESSAGES.unableToSave,
     })),
-    keepDonation: assign(({ context }) => ({ outcome: { kind: 'donated' as const, amount: chosenAmount(context) ?? 0 } })),
+    keepDonation: assign(({ context }) => ({
+      outcome: { kind: 'donated' as const, amount: chosenAmount(context) ?? 0 },
+    })),
     keepSkipped: assign({ outcome: { kind: 'skipped' as const } }),
   },
   guards: {
@@ -95,9 +98,15 @@ export const donationMachine = setup({
       invoke: {
         src: 'saveDonation',
         id: 'saveDonation',
-        input: ({ context }) => ({ amount_before_booking_fee: chosenAmount(context) ?? 0, charity_id: context.charityId ?? 0 }),
+        input: ({ context }) => ({
+          amount_before_booking_fee: chosenAmount(context) ?? 0,
+          charity_id: context.charityId ?? 0,
+        }),
         onDone: { target: 'donated', actions: 'keepDonation' },
-        onError: { target: 'choosing', actions: { type: 'showSaveFailure', params: ({ event }) => ({ error: event.error }) } },
+        onError: {
+          target: 'choosing',
+          actions: { type: 'showSaveFailure', params: ({ event }) => ({ error: event.error }) },
+        },
       },
     },
     donated: { type: 'final' },

@@ -35,7 +35,10 @@ describe('donation machine', () => {
       oracle: ({ event, view, unchanged }): Expectation<DonationView> | undefined => {
         // While the donation is sent, the buyer's choices and buttons do nothing.
         if (view.saving && !event.type.startsWith('xstate.')) return unchanged();
-        const choosing = (v: Partial<DonationView>): Expectation<DonationView> => ({ view: { ...v, saving: false }, running: [] });
+        const choosing = (v: Partial<DonationView>): Expectation<DonationView> => ({
+          view: { ...v, saving: false },
+          running: [],
+        });
         switch (event.type) {
           case 'PRESET_CHOSEN':
             // Choosing a preset donation clears the custom amount.
@@ -53,7 +56,11 @@ describe('donation machine', () => {
                 started: { saveDonation: [{ amount_before_booking_fee: view.amount, charity_id: CHARITY_ID }] },
               };
             }
-            return choosing({ preset: view.preset, custom: view.custom, problem: 'Choose an amount or click Skip donation' });
+            return choosing({
+              preset: view.preset,
+              custom: view.custom,
+              problem: 'Choose an amount or click Skip donation',
+            });
           case 'SKIP_CLICKED':
             // Straight to the next step, and nothing is sent.
             return { view: { saving: false }, running: [], output: { kind: 'skipped' } };
@@ -62,7 +69,12 @@ describe('donation machine', () => {
           case 'xstate.error.actor.saveDonation': {
             const message = (event.error as Error).message;
             // The buyer keeps the amount and is told why, in the server's words when it gave some.
-            return choosing({ preset: view.preset, custom: view.custom, amount: view.amount, problem: message || UNABLE });
+            return choosing({
+              preset: view.preset,
+              custom: view.custom,
+              amount: view.amount,
+              problem: message || UNABLE,
+            });
           }
         }
         return undefined;
@@ -75,6 +87,8 @@ describe('donation machine', () => {
   it('gives the server the words of spec 000 §8 for its refusals, which the donation and Gift Aid steps show as sent', () => {
     expect(DONATION_MESSAGES.problemSettingAmount).toBe(SERVER_TEXT);
     expect(DONATION_MESSAGES.selectAnAmount).toBe('Please select an amount.');
-    expect(GIFT_AID_MESSAGES.problemSettingStatus).toBe('There was a problem setting your gift aid status. Please try again.');
+    expect(GIFT_AID_MESSAGES.problemSettingStatus).toBe(
+      'There was a problem setting your gift aid status. Please try again.',
+    );
   });
 });

@@ -1,6 +1,12 @@
 /** What the Gift Aid screen shows, and the events it may send. */
 import type { SnapshotFrom } from 'xstate';
-import { GIFT_AID_ADDRESS_FROM, giftAidProblems, giftAidUplift, type GiftAidField, type GiftAidForm } from '../../contract/donation';
+import {
+  GIFT_AID_ADDRESS_FROM,
+  giftAidProblems,
+  giftAidUplift,
+  type GiftAidField,
+  type GiftAidForm,
+} from '../../contract/donation';
 import type { Confirmation, GiftAidEvent, GiftAidTextField, giftAidMachine } from './giftAid.machine';
 import { GIFT_AID_FIELD_MESSAGES } from '../../contract/messages/donation';
 
@@ -23,7 +29,11 @@ export function viewGiftAid(snapshot: SnapshotFrom<typeof giftAidMachine>, donat
     form,
     uplift: giftAidUplift(donationAmount),
     addressNeeded: donationAmount >= GIFT_AID_ADDRESS_FROM,
-    problems: showProblems ? Object.fromEntries(giftAidProblems(form, donationAmount).map((field) => [field, GIFT_AID_FIELD_MESSAGES[field]])) : {},
+    problems: showProblems
+      ? Object.fromEntries(
+          giftAidProblems(form, donationAmount).map((field) => [field, GIFT_AID_FIELD_MESSAGES[field]]),
+        )
+      : {},
     problem,
     saving: snapshot.hasTag('saving'),
   };
@@ -32,7 +42,8 @@ export function viewGiftAid(snapshot: SnapshotFrom<typeof giftAidMachine>, donat
 export function giftAidSenders(send: (event: GiftAidEvent) => void) {
   return {
     toggleGiftAid: (on: boolean) => send({ type: 'GIFT_AID_TOGGLED', on }),
-    toggleConfirmation: (which: Confirmation, checked: boolean) => send({ type: 'CONFIRMATION_TOGGLED', which, checked }),
+    toggleConfirmation: (which: Confirmation, checked: boolean) =>
+      send({ type: 'CONFIRMATION_TOGGLED', which, checked }),
     chooseResidence: (ukBased: boolean) => send({ type: 'RESIDENCE_CHOSEN', ukBased }),
     typeField: (field: GiftAidTextField, value: string) => send({ type: 'FIELD_TYPED', field, value }),
     toggleSubscribe: (checked: boolean) => send({ type: 'SUBSCRIBE_TOGGLED', checked }),

@@ -62,7 +62,10 @@ export const giftAidMachine = setup({
     }),
     toggleConfirmation: assign(({ context, event }) => {
       assertEvent(event, 'CONFIRMATION_TOGGLED');
-      return { form: { ...context.form, confirmations: { ...context.form.confirmations, [event.which]: event.checked } }, problem: null };
+      return {
+        form: { ...context.form, confirmations: { ...context.form.confirmations, [event.which]: event.checked } },
+        problem: null,
+      };
     }),
     chooseResidence: assign(({ context, event }) => {
       assertEvent(event, 'RESIDENCE_CHOSEN');
@@ -78,7 +81,8 @@ export const giftAidMachine = setup({
     }),
     revealProblems: assign({ showProblems: true }),
     showUpdateFailure: assign((_, params: { error: unknown }) => ({
-      problem: params.error instanceof Error && params.error.message ? params.error.message : GIFT_AID_MESSAGES.unableToUpdate,
+      problem:
+        params.error instanceof Error && params.error.message ? params.error.message : GIFT_AID_MESSAGES.unableToUpdate,
     })),
   },
   guards: {
@@ -115,7 +119,10 @@ export const giftAidMachine = setup({
         id: 'updateDonation',
         input: ({ context }) => giftAidPayload(context.form),
         onDone: { target: 'saved' },
-        onError: { target: 'editing', actions: { type: 'showUpdateFailure', params: ({ event }) => ({ error: event.error }) } },
+        onError: {
+          target: 'editing',
+          actions: { type: 'showUpdateFailure', params: ({ event }) => ({ error: event.error }) },
+        },
       },
     },
     saved: { type: 'final' },

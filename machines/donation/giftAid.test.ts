@@ -102,8 +102,18 @@ async function walkAt(amount: number) {
     events: { ...EVENTS, CONTINUE_CLICKED: [{ type: 'CONTINUE_CLICKED', donationAmount: amount }] },
     // The form's contents matter only through the rules' verdict, so states are told apart by it.
     serializeState: (snapshot) => {
-      const { form, showProblems, problem } = snapshot.context as { form: GiftAidForm; showProblems: boolean; problem: string | null };
-      return JSON.stringify({ value: snapshot.value, on: form.isGiftAid, missing: missing(form, amount), showProblems, problem });
+      const { form, showProblems, problem } = snapshot.context as {
+        form: GiftAidForm;
+        showProblems: boolean;
+        problem: string | null;
+      };
+      return JSON.stringify({
+        value: snapshot.value,
+        on: form.isGiftAid,
+        missing: missing(form, amount),
+        showProblems,
+        problem,
+      });
     },
     extraPaths: [
       {
@@ -121,7 +131,14 @@ async function walkAt(amount: number) {
     ],
     view: (snapshot) => viewGiftAid(snapshot as never, amount),
     initial: () => ({
-      view: { form: EMPTY_FORM, uplift: Math.round(amount / 4), addressNeeded: amount >= 2000, problems: {}, problem: null, saving: false },
+      view: {
+        form: EMPTY_FORM,
+        uplift: Math.round(amount / 4),
+        addressNeeded: amount >= 2000,
+        problems: {},
+        problem: null,
+        saving: false,
+      },
       running: [],
     }),
     askIgnored: true,
@@ -178,9 +195,12 @@ function messagesFor(parts: string[]): Record<string, string> {
 }
 
 describe('giftAid machine', () => {
-  it.each([500, 2500])('is walked at 100 percent with a donation of %i pence: the rules of spec 000 §5 decide what is sent', async (amount) => {
-    const result = await walkAt(amount);
-    expect(result.states.missing).toEqual([]);
-    expect(result.transitions.missing).toEqual([]);
-  });
+  it.each([500, 2500])(
+    'is walked at 100 percent with a donation of %i pence: the rules of spec 000 §5 decide what is sent',
+    async (amount) => {
+      const result = await walkAt(amount);
+      expect(result.states.missing).toEqual([]);
+      expect(result.transitions.missing).toEqual([]);
+    },
+  );
 });

@@ -31,5 +31,8 @@ export function viewInstalment(snapshot: SnapshotFrom<typeof instalmentMachine>)
 }
 
 export function instalmentSenders(send: (event: InstalmentEvent) => void) {
-  return { submitCard: () => send({ type: 'CARD_SUBMITTED' }), cardFormFailed: () => send({ type: 'CARD_FORM_FAILED' }) };
+  return {
+    submitCard: () => send({ type: 'CARD_SUBMITTED' }),
+    cardFormFailed: () => send({ type: 'CARD_FORM_FAILED' }),
+  };
 }

@@ -17,7 +17,8 @@ describe('plan rules (spec 001 §5, §9)', () => {
   });
 
   it('asks for an option while none is chosen, for pay-in-full (option 1) and for one the sale does not offer', () => {
-    const option = (chosen: string | null, offered = OFFERED) => planProblems({ option: chosen, card: 'new', makeDefault: true }, PHONE_OK, offered);
+    const option = (chosen: string | null, offered = OFFERED) =>
+      planProblems({ option: chosen, card: 'new', makeDefault: true }, PHONE_OK, offered);
     expect(option(null)).toEqual({ planOption: CHOOSE_OPTION });
     // Option 1 is paying in full, never a plan, even where the schedule lists it.
     expect(option('1', ['1', '2', '3'])).toEqual({ planOption: CHOOSE_OPTION });
@@ -26,14 +27,17 @@ describe('plan rules (spec 001 §5, §9)', () => {
   });
 
   it('asks for a valid phone, always for a plan', () => {
-    const phone = (contactNumber: string) => planProblems({ option: '3', card: 'new', makeDefault: true }, contactNumber, OFFERED);
+    const phone = (contactNumber: string) =>
+      planProblems({ option: '3', card: 'new', makeDefault: true }, contactNumber, OFFERED);
     expect(phone('')).toEqual({ contactNumber: PHONE });
     expect(phone('0770 090')).toEqual({ contactNumber: PHONE });
     expect(phone('+44 (0)1285 555 0100')).toEqual({});
   });
 
   it('asks for a card while none is chosen, and names every problem at once', () => {
-    expect(planProblems({ option: '2', card: null, makeDefault: true }, PHONE_OK, OFFERED)).toEqual({ planCard: CHOOSE_CARD });
+    expect(planProblems({ option: '2', card: null, makeDefault: true }, PHONE_OK, OFFERED)).toEqual({
+      planCard: CHOOSE_CARD,
+    });
     expect(planProblems({ option: null, card: null, makeDefault: true }, '12ab', OFFERED)).toEqual({
       planOption: CHOOSE_OPTION,
       contactNumber: PHONE,

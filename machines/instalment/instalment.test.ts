@@ -19,7 +19,14 @@ const NEW = { option: '3', contactNumber: '07700 900123', card: 'new', makeDefau
 const NEW_NOT_DEFAULT = { ...NEW, makeDefault: false };
 const SAVED = { option: '2', contactNumber: '07700 900123', card: 'pm_saved_9', makeDefault: true };
 
-const idle: InstalmentView = { savingCard: false, takingCard: false, confirmingCard: false, stripeSetup: null, paying: false, redirecting: false };
+const idle: InstalmentView = {
+  savingCard: false,
+  takingCard: false,
+  confirmingCard: false,
+  stripeSetup: null,
+  paying: false,
+  redirecting: false,
+};
 
 describe('instalment machine', () => {
   it('is walked at 100 %: a new card saved first (Stripe’s SetupIntent or the sandbox’s form) or a saved card, then each result status of pay_with_instalment', async () => {
@@ -27,7 +34,12 @@ describe('instalment machine', () => {
       name: 'instalment',
       machine: instalmentMachine,
       fakes: (kit) => ({
-        actors: { createSetupIntent: kit.controlled(), confirmSetup: kit.controlled(), saveNewCard: kit.controlled(), payWithInstalment: kit.controlled() },
+        actors: {
+          createSetupIntent: kit.controlled(),
+          confirmSetup: kit.controlled(),
+          saveNewCard: kit.controlled(),
+          payWithInstalment: kit.controlled(),
+        },
         actions: { goToUrl: kit.spy('goToUrl') },
       }),
       askIgnored: true,
@@ -64,10 +76,16 @@ describe('instalment machine', () => {
         ],
         'xstate.done.actor.payWithInstalment': [
           { type: 'xstate.done.actor.payWithInstalment', output: { status: 'success', url: null } },
-          { type: 'xstate.done.actor.payWithInstalment', output: { status: 'redirect_to_url', url: 'https://bank.example/3ds' } },
+          {
+            type: 'xstate.done.actor.payWithInstalment',
+            output: { status: 'redirect_to_url', url: 'https://bank.example/3ds' },
+          },
           { type: 'xstate.done.actor.payWithInstalment', output: { status: 'unsuccessful', url: null } },
           { type: 'xstate.done.actor.payWithInstalment', output: { status: 'redirect_to_url', url: null } },
-          { type: 'xstate.done.actor.payWithInstalment', output: { status: 'unsuccessful', url: 'https://bank.example/3ds' } },
+          {
+            type: 'xstate.done.actor.payWithInstalment',
+            output: { status: 'unsuccessful', url: 'https://bank.example/3ds' },
+          },
         ],
         'xstate.error.actor.payWithInstalment': [
           { type: 'xstate.error.actor.payWithInstalment', error: holdLost(HELD) },
@@ -81,39 +99,70 @@ describe('instalment machine', () => {
           ? {
               view: { ...idle, paying: true },
               running: ['payWithInstalment'],
-              started: { payWithInstalment: [{ instalment_option: '2', contact_number: '07700 900123', selected_payment_method_id: 'pm_saved_9' }] },
+              started: {
+                payWithInstalment: [
+                  { instalment_option: '2', contact_number: '07700 900123', selected_payment_method_id: 'pm_saved_9' },
+                ],
+              },
             }
           : // A new card: the server says first how it is saved.
-            { view: { ...idle, savingCard: true }, running: ['createSetupIntent'], started: { createSetupIntent: [undefined] } },
+            {
+              view: { ...idle, savingCard: true },
+              running: ['createSetupIntent'],
+              started: { createSetupIntent: [undefined] },
+            },
       oracle: ({ event, view, unchanged }, variant): Expectation<InstalmentView> | undefined => {
         // Spec 001 §9: the new card is the default unless the buyer said otherwise.
         const makeDefault = variant === 'new card, not the default' ? 'false' : 'true';
-        const failed = (message: string): Expectation<InstalmentView> => ({ view: idle, running: [], output: { kind: 'failed', message } });
+        const failed = (message: string): Expectation<InstalmentView> => ({
+          view: idle,
+          running: [],
+          output: { kind: 'failed', message },
+        });
         switch (event.type) {
           case 'xstate.done.actor.createSetupIntent':
             // Keyed: Stripe's form for this SetupIntent is shown; nothing is called until the buyer pays.
-            if (event.output === STRIPE_SETUP) return { view: { ...idle, savingCard: true, takingCard: true, stripeSetup: STRIPE_SETUP }, running: [] };
+            if (event.output === STRIPE_SETUP)
+              return { view: { ...idle, savingCard: true, takingCard: true, stripeSetup: STRIPE_SETUP }, running: [] };
             // Otherwise the sandbox's form saves the card, as before.
-            return { view: { ...idle, savingCard: true }, running: ['saveNewCard'], started: { saveNewCard: [undefined] } };
+            return {
+              view: { ...idle, savingCard: true },
+              running: ['saveNewCard'],
+              started: { saveNewCard: [undefined] },
+            };
           case 'xstate.error.actor.createSetupIntent':
-            if (isCallFailure(event.error) && event.error.kind === 'holdLost') return { view: idle, running: [], output: { kind: 'holdLost', message: event.error.message } };
+            if (isCallFailure(event.error) && event.error.kind === 'holdLost')
+              return { view: idle, running: [], output: { kind: 'holdLost', message: event.error.message } };
             return failed(ERROR);
           case 'CARD_SUBMITTED':
             if (!view.takingCard || view.confirmingCard) return unchanged();
             // Stripe.js confirms the SetupIntent the server made, with the card in Stripe's form.
-            return { view: { ...idle, savingCard: true, takingCard: true, confirmingCard: true, stripeSetup: STRIPE_SETUP }, running: ['confirmSetup'], started: { confirmSetup: [STRIPE_SETUP] } };
+            return {
+              view: { ...idle, savingCard: true, takingCard: true, confirmingCard: true, stripeSetup: STRIPE_SETUP },
+              running: ['confirmSetup'],
+              started: { confirmSetup: [STRIPE_SETUP] },
+            };
           case 'CARD_FORM_FAILED':
             if (!view.takingCard || view.confirmingCard) return unchanged();
             return failed(STRIPE_UNREACHABLE);
           case 'xstate.done.actor.confirmSetup': {
             const confirmation = event.output as { status: string };
             // Fields left incomplete: the form stays, for the buyer to correct.
-            if (confirmation.status !== 'saved') return { view: { ...idle, savingCard: true, takingCard: true, stripeSetup: STRIPE_SETUP }, running: [] };
+            if (confirmation.status !== 'saved')
+              return { view: { ...idle, savingCard: true, takingCard: true, stripeSetup: STRIPE_SETUP }, running: [] };
             // The plan is set up on the card the SetupIntent saved; the server checks it with Stripe.
             return {
               view: { ...idle, paying: true },
               running: ['payWithInstalment'],
-              started: { payWithInstalment: [{ instalment_option: '3', contact_number: '07700 900123', setup_intent: { id: 'seti_1', make_default_payment_method: makeDefault } }] },
+              started: {
+                payWithInstalment: [
+                  {
+                    instalment_option: '3',
+                    contact_number: '07700 900123',
+                    setup_intent: { id: 'seti_1', make_default_payment_method: makeDefault },
+                  },
+                ],
+              },
             };
           }
           case 'xstate.error.actor.confirmSetup': {
@@ -126,7 +175,15 @@ describe('instalment machine', () => {
             return {
               view: { ...idle, paying: true },
               running: ['payWithInstalment'],
-              started: { payWithInstalment: [{ instalment_option: '3', contact_number: '07700 900123', new_payment_method: { ...CARD, make_default_payment_method: makeDefault } }] },
+              started: {
+                payWithInstalment: [
+                  {
+                    instalment_option: '3',
+                    contact_number: '07700 900123',
+                    new_payment_method: { ...CARD, make_default_payment_method: makeDefault },
+                  },
+                ],
+              },
             };
           case 'xstate.error.actor.saveNewCard': {
             // The card form's own words; without any, the spec's error.
@@ -137,12 +194,14 @@ describe('instalment machine', () => {
             const reply = event.output as { status: string; url: string | null };
             if (reply.status === 'success') return { view: idle, running: [], output: { kind: 'paid' } };
             // A redirect with nowhere to go is as good as unsuccessful; any other status is unsuccessful, url or not.
-            if (reply.status === 'redirect_to_url' && reply.url) return { view: { ...idle, redirecting: true }, running: [], sent: { goToUrl: [{ url: reply.url }] } };
+            if (reply.status === 'redirect_to_url' && reply.url)
+              return { view: { ...idle, redirecting: true }, running: [], sent: { goToUrl: [{ url: reply.url }] } };
             return failed(ERROR);
           }
           case 'xstate.error.actor.payWithInstalment':
             // The basket shows the server's reason, and no words of the chart's own when it gave none.
-            if (isCallFailure(event.error) && event.error.kind === 'holdLost') return { view: idle, running: [], output: { kind: 'holdLost', message: event.error.message } };
+            if (isCallFailure(event.error) && event.error.kind === 'holdLost')
+              return { view: idle, running: [], output: { kind: 'holdLost', message: event.error.message } };
             return failed(ERROR);
         }
         return undefined;

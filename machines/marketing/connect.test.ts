@@ -6,7 +6,15 @@ import { marketingMachine, type MarketingPreferences } from './marketing.machine
 /** The Keep updated screen's controls, each as the event of the spec's action (spec 000 §2). */
 describe('marketing senders', () => {
   it('turn each box and the save button into its event', () => {
-    const actor = createActor(marketingMachine.provide({ actors: { loadPreferences: fromPromise<MarketingPreferences | null, void>(() => new Promise<MarketingPreferences | null>(() => {})) } })).start();
+    const actor = createActor(
+      marketingMachine.provide({
+        actors: {
+          loadPreferences: fromPromise<MarketingPreferences | null, void>(
+            () => new Promise<MarketingPreferences | null>(() => {}),
+          ),
+        },
+      }),
+    ).start();
     const sent: unknown[] = [];
     const view = connectMarketing(actor.getSnapshot(), (event) => sent.push(event));
     view.toggleEventUpdates();

@@ -31,7 +31,10 @@ export function viewMarketing(snapshot: SnapshotFrom<typeof marketingMachine>): 
   };
 }
 
-export function connectMarketing(snapshot: SnapshotFrom<typeof marketingMachine>, send: ActorRefFrom<typeof marketingMachine>['send']) {
+export function connectMarketing(
+  snapshot: SnapshotFrom<typeof marketingMachine>,
+  send: ActorRefFrom<typeof marketingMachine>['send'],
+) {
   return {
     ...viewMarketing(snapshot),
     toggleEventUpdates: () => send({ type: 'EVENT_UPDATES_TOGGLED' }),

@@ -54,7 +54,9 @@ export const marketingMachine = setup({
   actions: {
     keepPreferences: assign((_, params: { preferences: MarketingPreferences | null }) => ({
       preferences: params.preferences,
-      organisers: Object.fromEntries((params.preferences?.basket_organisers ?? []).map((o) => [String(o.id), o.organiser_subscribed])),
+      organisers: Object.fromEntries(
+        (params.preferences?.basket_organisers ?? []).map((o) => [String(o.id), o.organiser_subscribed]),
+      ),
     })),
     toggleEventUpdates: assign({ eventUpdates: ({ context }) => !context.eventUpdates }),
     toggleNewsletter: assign({ newsletter: ({ context }) => !context.newsletter }),
@@ -62,7 +64,9 @@ export const marketingMachine = setup({
       organisers: ({ context, event }) => {
         assertEvent(event, 'ORGANISER_TOGGLED');
         const key = String(event.organiserId);
-        return key in context.organisers ? { ...context.organisers, [key]: !context.organisers[key] } : context.organisers;
+        return key in context.organisers
+          ? { ...context.organisers, [key]: !context.organisers[key] }
+          : context.organisers;
       },
     }),
     clearError: assign({ error: null }),
@@ -80,8 +84,14 @@ export const marketingMachine = setup({
       invoke: {
         src: 'loadPreferences',
         id: 'loadPreferences',
-        onDone: { target: 'editing', actions: { type: 'keepPreferences', params: ({ event }) => ({ preferences: event.output }) } },
-        onError: { target: 'editing', description: 'Without the checkout the buyer can still go on: nothing is ticked.' },
+        onDone: {
+          target: 'editing',
+          actions: { type: 'keepPreferences', params: ({ event }) => ({ preferences: event.output }) },
+        },
+        onError: {
+          target: 'editing',
+          description: 'Without the checkout the buyer can still go on: nothing is ticked.',
+        },
       },
     },
     editing: {

@@ -16,10 +16,17 @@ const preferences = {
 const MARKETING_FAILED_MESSAGE = 'Unable to set the marketing preferences. Please try again later';
 
 /** Spec 000 §2 "Keep updated step" and §7 set_marketing_preferences: each box, the payload, the error. */
-function marketingOracle({ event, view, unchanged }: OracleQuestion<MarketingView>): Expectation<MarketingView> | undefined {
+function marketingOracle({
+  event,
+  view,
+  unchanged,
+}: OracleQuestion<MarketingView>): Expectation<MarketingView> | undefined {
   // While the preferences load or are sent, the checkboxes and Save do nothing.
   if ((view.loading || view.saving) && !event.type.startsWith('xstate.')) return unchanged();
-  const editing = (fields: Partial<MarketingView>): Expectation<MarketingView> => ({ view: { ...view, ...fields }, running: [] });
+  const editing = (fields: Partial<MarketingView>): Expectation<MarketingView> => ({
+    view: { ...view, ...fields },
+    running: [],
+  });
   switch (event.type) {
     case 'xstate.done.actor.loadPreferences':
       return editing({
@@ -75,8 +82,12 @@ describe('marketing machine', () => {
           { type: 'ORGANISER_TOGGLED', organiserId: 7 },
           { type: 'ORGANISER_TOGGLED', organiserId: 99 },
         ],
-        'xstate.done.actor.setMarketingPreferences': [{ type: 'xstate.done.actor.setMarketingPreferences', output: undefined }],
-        'xstate.error.actor.setMarketingPreferences': [{ type: 'xstate.error.actor.setMarketingPreferences', error: new Error('500') }],
+        'xstate.done.actor.setMarketingPreferences': [
+          { type: 'xstate.done.actor.setMarketingPreferences', output: undefined },
+        ],
+        'xstate.error.actor.setMarketingPreferences': [
+          { type: 'xstate.error.actor.setMarketingPreferences', error: new Error('500') },
+        ],
       },
       view: (snapshot) => viewMarketing(snapshot as never),
       initial: () => ({
@@ -105,7 +116,11 @@ describe('marketing machine', () => {
     const actor = createActor(
       marketingMachine.provide({
         actors: {
-          loadPreferences: fromPromise(async (): Promise<MarketingPreferences | null> => ({ ...preferences, ct_subscribed: true, event_subscribed: true })),
+          loadPreferences: fromPromise(async (): Promise<MarketingPreferences | null> => ({
+            ...preferences,
+            ct_subscribed: true,
+            event_subscribed: true,
+          })),
           setMarketingPreferences: fromPromise(async ({ input }) => void sent.push(input)),
         },
       }),
@@ -116,6 +131,8 @@ describe('marketing machine', () => {
     expect(view.newsletter.shown).toBe(false);
     actor.send({ type: 'SAVE_CLICKED' });
     await new Promise((r) => setTimeout(r, 0));
-    expect(sent).toEqual([{ ct_subscribed: true, event_subscribed: true, organiser_subscribed_marketing: { '3': false, '7': true } }]);
+    expect(sent).toEqual([
+      { ct_subscribed: true, event_subscribed: true, organiser_subscribed_marketing: { '3': false, '7': true } },
+    ]);
   });
 });

@@ -29,7 +29,11 @@ export function viewOrderCompleted(snapshot: SnapshotFrom<typeof orderCompletedM
   const c = snapshot.context;
   const sending = snapshot.matches({ dialog: { feedback: 'sending' } });
   return {
-    subView: snapshot.matches({ view: 'transfer_tickets' }) ? 'transfer_tickets' : snapshot.matches({ view: 'find_a_place' }) ? 'find_a_place' : 'overview',
+    subView: snapshot.matches({ view: 'transfer_tickets' })
+      ? 'transfer_tickets'
+      : snapshot.matches({ view: 'find_a_place' })
+        ? 'find_a_place'
+        : 'overview',
     mapEventId: c.mapEventId,
     feedback: {
       open: snapshot.matches({ dialog: 'feedback' }),
@@ -39,10 +43,15 @@ export function viewOrderCompleted(snapshot: SnapshotFrom<typeof orderCompletedM
     },
     share: {
       open: snapshot.matches({ dialog: 'share' }),
-      copyLabel: snapshot.matches({ dialog: { share: 'copied' } }) ? ORDER_COMPLETED_MESSAGES.copied : ORDER_COMPLETED_MESSAGES.copy,
+      copyLabel: snapshot.matches({ dialog: { share: 'copied' } })
+        ? ORDER_COMPLETED_MESSAGES.copied
+        : ORDER_COMPLETED_MESSAGES.copy,
       copying: snapshot.matches({ dialog: { share: 'copying' } }),
     },
-    subscription: { subscribing: snapshot.matches({ subscription: 'subscribing' }), subscribed: snapshot.matches({ subscription: 'subscribed' }) },
+    subscription: {
+      subscribing: snapshot.matches({ subscription: 'subscribing' }),
+      subscribed: snapshot.matches({ subscription: 'subscribed' }),
+    },
     referrerLink: c.referrerLink,
     transferred: c.transferred,
     notice: c.notice,
@@ -52,7 +61,8 @@ export function viewOrderCompleted(snapshot: SnapshotFrom<typeof orderCompletedM
 export function orderCompletedSenders(send: ActorRefFrom<typeof orderCompletedMachine>['send']) {
   return {
     /** Opens the Transfer tickets form with the order's tickets that can be transferred, as of `now` in the UK. */
-    openTransfer: (checkout: Checkout, now: Date) => send({ type: 'TRANSFER_OPENED', tickets: transferableTickets(checkout), today: ukToday(now) }),
+    openTransfer: (checkout: Checkout, now: Date) =>
+      send({ type: 'TRANSFER_OPENED', tickets: transferableTickets(checkout), today: ukToday(now) }),
     openFindAPlace: () => send({ type: 'FIND_A_PLACE_OPENED' }),
     chooseMapEvent: (eventId: number) => send({ type: 'MAP_EVENT_CHOSEN', eventId }),
     back: () => send({ type: 'BACK_CLICKED' }),
@@ -106,10 +116,17 @@ export function orderCompletedTiles(f: TileFacts): OrderCompletedTiles {
   const everyRewarded = events.length > 0 && events.every((e) => e.reward_referrers !== null);
   return {
     livestream: live ? { title: live.title, href: live.access_online! } : null,
-    transfer: f.canTransfer && !f.view.transferred ? { disabled: f.checkout.tickets.length > 0 && f.checkout.tickets.every((t) => t.seats.length > 0) } : null,
+    transfer:
+      f.canTransfer && !f.view.transferred
+        ? { disabled: f.checkout.tickets.length > 0 && f.checkout.tickets.every((t) => t.seats.length > 0) }
+        : null,
     findAPlace: f.accommodationMap && events.some(hasFullVenue),
     share: f.view.referrerLink
-      ? { label: everyRewarded ? ORDER_COMPLETED_MESSAGES.shareWithReward(events[0]!.reward_referrers!.short_text) : ORDER_COMPLETED_MESSAGES.shareWithFriends }
+      ? {
+          label: everyRewarded
+            ? ORDER_COMPLETED_MESSAGES.shareWithReward(events[0]!.reward_referrers!.short_text)
+            : ORDER_COMPLETED_MESSAGES.shareWithFriends,
+        }
       : null,
     subscribe: f.user !== null && !f.user.is_event_subscribed && !f.view.subscription.subscribed,
   };
@@ -122,6 +139,7 @@ export function orderCompletedTiles(f: TileFacts): OrderCompletedTiles {
 export function shareTextOf(events: Checkout['events'], referrerLink: string, brand: string, origin: string): string {
   const first = events[0];
   if (!first) return referrerLink;
-  if (events.every((e) => e.reward_referrers !== null)) return ORDER_COMPLETED_MESSAGES.rewardShareText(first.reward_referrers!.text, referrerLink);
+  if (events.every((e) => e.reward_referrers !== null))
+    return ORDER_COMPLETED_MESSAGES.rewardShareText(first.reward_referrers!.text, referrerLink);
   return ORDER_COMPLETED_MESSAGES.shareText(brand, first.title, new URL(first.shareable_link, origin).href);
 }

@@ -127,11 +127,17 @@ export const orderCompletedMachine = setup({
               assertEvent(event, 'TRANSFER_OPENED');
               return { tickets: event.tickets, today: event.today };
             },
-            onDone: { actions: 'markTransferred', description: 'Sent: the tile goes, the tickets have been transferred.' },
+            onDone: {
+              actions: 'markTransferred',
+              description: 'Sent: the tile goes, the tickets have been transferred.',
+            },
           },
           on: {
             BACK_CLICKED: { target: 'overview' },
-            TICKETS_TRANSFERRED: { actions: 'markTransferred', description: 'On success the tile goes: the tickets have been transferred.' },
+            TICKETS_TRANSFERRED: {
+              actions: 'markTransferred',
+              description: 'On success the tile goes: the tickets have been transferred.',
+            },
           },
         },
         find_a_place: {
@@ -170,7 +176,10 @@ export const orderCompletedMachine = setup({
                 input: ({ context }) => ({ message: context.message.trim() }),
                 onDone: {
                   target: '#orderCompleted.dialog.closed',
-                  actions: ['clearMessage', { type: 'notify', params: { kind: 'success', text: ORDER_COMPLETED_MESSAGES.feedbackSent } }],
+                  actions: [
+                    'clearMessage',
+                    { type: 'notify', params: { kind: 'success', text: ORDER_COMPLETED_MESSAGES.feedbackSent } },
+                  ],
                 },
                 onError: {
                   target: '#orderCompleted.dialog.closed',
@@ -197,7 +206,10 @@ export const orderCompletedMachine = setup({
                   return { text: event.text };
                 },
                 onDone: { target: 'copied' },
-                onError: { target: 'idle', description: 'The browser refused the clipboard: the text stays there to copy by hand.' },
+                onError: {
+                  target: 'idle',
+                  description: 'The browser refused the clipboard: the text stays there to copy by hand.',
+                },
               },
             },
             copied: {
@@ -237,7 +249,10 @@ export const orderCompletedMachine = setup({
           invoke: {
             src: 'loadReferrerLink',
             id: 'loadReferrerLink',
-            onDone: { target: 'ready', actions: { type: 'keepReferrerLink', params: ({ event }) => ({ link: event.output }) } },
+            onDone: {
+              target: 'ready',
+              actions: { type: 'keepReferrerLink', params: ({ event }) => ({ link: event.output }) },
+            },
             onError: { target: 'none', description: 'A failure is silent: there is no share tile.' },
           },
         },

@@ -4,7 +4,13 @@ import type { Checkout } from '../../contract';
 import { makeCheckout } from '../testing/checkoutFixture';
 import { transferableTickets } from '../transfers/transferRows';
 import { walk, type Expectation, type OracleQuestion, type WalkEvent } from '../testing/walk';
-import { orderCompletedSenders, orderCompletedTiles, shareTextOf, viewOrderCompleted, type OrderCompletedView } from './orderCompleted.connect';
+import {
+  orderCompletedSenders,
+  orderCompletedTiles,
+  shareTextOf,
+  viewOrderCompleted,
+  type OrderCompletedView,
+} from './orderCompleted.connect';
 import { orderCompletedMachine } from './orderCompleted.machine';
 
 /* ---------- spec 001 §8, §4 and §9, written here independently of the machine's constants ---------- */
@@ -16,7 +22,9 @@ const SUBSCRIBE_FAILED = 'Unable to add to subscription. Please try again later'
 const COPIED = 'Copied';
 const COPIED_FOR_MS = 2000;
 const LINK = 'https://tickets.example/event/7/?ref=3-abc';
-const TRANSFERABLE = [{ ticket_id: 1, event_name: 'Summer Jazz on the Quay', ticket_name: 'General admission', qty: 2 }];
+const TRANSFERABLE = [
+  { ticket_id: 1, event_name: 'Summer Jazz on the Quay', ticket_name: 'General admission', qty: 2 },
+];
 const TODAY = { year: 2026, month: 11, day: 27 };
 
 /* ---------- the oracle: a reference model of what the buyer sees, replayed from the events ---------- */
@@ -55,8 +63,17 @@ function seen(m: Model): OrderCompletedView {
   return {
     subView: m.subView,
     mapEventId: m.mapEventId,
-    feedback: { open: m.dialog === 'feedback' || m.dialog === 'sending', sending: m.dialog === 'sending', message: m.message, canSend: m.dialog !== 'sending' && m.message.trim() !== '' },
-    share: { open: m.dialog === 'share', copyLabel: m.dialog === 'share' && m.copy === 'copied' ? COPIED : 'Copy', copying: m.dialog === 'share' && m.copy === 'copying' },
+    feedback: {
+      open: m.dialog === 'feedback' || m.dialog === 'sending',
+      sending: m.dialog === 'sending',
+      message: m.message,
+      canSend: m.dialog !== 'sending' && m.message.trim() !== '',
+    },
+    share: {
+      open: m.dialog === 'share',
+      copyLabel: m.dialog === 'share' && m.copy === 'copied' ? COPIED : 'Copy',
+      copying: m.dialog === 'share' && m.copy === 'copying',
+    },
     subscription: { subscribing: m.subscription === 'subscribing', subscribed: m.subscription === 'subscribed' },
     referrerLink: m.referrerLink,
     transferred: m.transferred,
@@ -75,18 +92,26 @@ function running(m: Model): string[] {
 }
 
 /** The model after an event, the calls it starts and the actions it asks for; null when the spec says nothing happens. */
-function step(m: Model, event: WalkEvent): { next: Model; started?: Record<string, unknown[]>; sent?: Record<string, unknown[]> } | null {
+function step(
+  m: Model,
+  event: WalkEvent,
+): { next: Model; started?: Record<string, unknown[]>; sent?: Record<string, unknown[]> } | null {
   switch (event.type) {
     case 'TRANSFER_OPENED':
       // The form starts with the order's tickets that can be transferred and today's date.
       return m.subView === 'overview'
-        ? { next: { ...m, subView: 'transfer_tickets', transferForm: true }, started: { transfers: [{ tickets: event.tickets, today: event.today }] } }
+        ? {
+            next: { ...m, subView: 'transfer_tickets', transferForm: true },
+            started: { transfers: [{ tickets: event.tickets, today: event.today }] },
+          }
         : null;
     case 'xstate.done.actor.transfers':
       // The form sent the tickets: can_transfer_tickets becomes false.
       return m.transferForm ? { next: { ...m, transferred: true, transferForm: false } } : null;
     case 'FIND_A_PLACE_OPENED':
-      return m.subView === 'overview' ? { next: { ...m, subView: 'find_a_place', mapEventId: (event.eventId as number | undefined) ?? m.mapEventId } } : null;
+      return m.subView === 'overview'
+        ? { next: { ...m, subView: 'find_a_place', mapEventId: (event.eventId as number | undefined) ?? m.mapEventId } }
+        : null;
     case 'MAP_EVENT_CHOSEN':
       return m.subView === 'find_a_place' ? { next: { ...m, mapEventId: event.eventId as number } } : null;
     case 'TICKETS_TRANSFERRED':
@@ -100,16 +125,22 @@ function step(m: Model, event: WalkEvent): { next: Model; started?: Record<strin
       return m.dialog === 'feedback' ? { next: { ...m, message: event.message as string } } : null;
     case 'SEND_CLICKED':
       // Send is disabled while sending or when the message is empty.
-      return m.dialog === 'feedback' && m.message.trim() !== '' ? { next: { ...m, dialog: 'sending' }, started: { sendFeedback: [{ message: m.message.trim() }] } } : null;
+      return m.dialog === 'feedback' && m.message.trim() !== ''
+        ? { next: { ...m, dialog: 'sending' }, started: { sendFeedback: [{ message: m.message.trim() }] } }
+        : null;
     case 'xstate.done.actor.sendFeedback':
       return { next: { ...m, dialog: 'closed', message: '', notice: { kind: 'success', text: FEEDBACK_SENT } } };
     case 'xstate.error.actor.sendFeedback':
       // The modal closes either way; what was written is kept for another try.
       return { next: { ...m, dialog: 'closed', notice: { kind: 'error', text: FEEDBACK_FAILED } } };
     case 'SHARE_OPENED':
-      return m.dialog === 'closed' && m.referrerLink !== null ? { next: { ...m, dialog: 'share', copy: 'idle' } } : null;
+      return m.dialog === 'closed' && m.referrerLink !== null
+        ? { next: { ...m, dialog: 'share', copy: 'idle' } }
+        : null;
     case 'COPY_CLICKED':
-      return m.dialog === 'share' && m.copy !== 'copying' ? { next: { ...m, copy: 'copying' }, started: { copyText: [{ text: event.text }] } } : null;
+      return m.dialog === 'share' && m.copy !== 'copying'
+        ? { next: { ...m, copy: 'copying' }, started: { copyText: [{ text: event.text }] } }
+        : null;
     case 'xstate.done.actor.copyText':
       return { next: { ...m, copy: 'copied' } };
     case 'xstate.error.actor.copyText':
@@ -118,9 +149,13 @@ function step(m: Model, event: WalkEvent): { next: Model; started?: Record<strin
       return m.dialog === 'share' ? { next: m, sent: { openShareSheet: [{ text: event.text }] } } : null;
     case 'DIALOG_CLOSED':
       // Closing the feedback modal while it sends would lose the answer: it closes when the answer comes.
-      return m.dialog === 'feedback' || m.dialog === 'share' ? { next: { ...m, dialog: 'closed', copy: 'idle' } } : null;
+      return m.dialog === 'feedback' || m.dialog === 'share'
+        ? { next: { ...m, dialog: 'closed', copy: 'idle' } }
+        : null;
     case 'SUBSCRIBE_CLICKED':
-      return m.subscription === 'idle' ? { next: { ...m, subscription: 'subscribing' }, started: { subscribeToEvents: [undefined] } } : null;
+      return m.subscription === 'idle'
+        ? { next: { ...m, subscription: 'subscribing' }, started: { subscribeToEvents: [undefined] } }
+        : null;
     case 'xstate.done.actor.subscribeToEvents':
       return { next: { ...m, subscription: 'subscribed', notice: { kind: 'success', text: SUBSCRIBED } } };
     case 'xstate.error.actor.subscribeToEvents':
@@ -133,7 +168,8 @@ function step(m: Model, event: WalkEvent): { next: Model; started?: Record<strin
     case 'NOTICE_DISMISSED':
       return { next: { ...m, notice: null } };
   }
-  if (event.type.startsWith('xstate.after.') && m.dialog === 'share' && m.copy === 'copied') return { next: { ...m, copy: 'idle' } };
+  if (event.type.startsWith('xstate.after.') && m.dialog === 'share' && m.copy === 'copied')
+    return { next: { ...m, copy: 'idle' } };
   return undefined as never;
 }
 
@@ -143,7 +179,11 @@ function replay(earlier: Array<{ event: WalkEvent }>): Model {
   return m;
 }
 
-function oracle({ event, earlier, unchanged }: OracleQuestion<OrderCompletedView>): Expectation<OrderCompletedView> | undefined {
+function oracle({
+  event,
+  earlier,
+  unchanged,
+}: OracleQuestion<OrderCompletedView>): Expectation<OrderCompletedView> | undefined {
   const before = replay(earlier);
   const result = step(before, event);
   if (result === undefined) return undefined;
@@ -189,19 +229,38 @@ describe('order completed machine', () => {
         COPY_CLICKED: [{ type: 'COPY_CLICKED', text: `Come along! ${LINK}` }],
         SHARE_SHEET_CLICKED: [{ type: 'SHARE_SHEET_CLICKED', text: `Come along! ${LINK}` }],
         'xstate.done.actor.loadReferrerLink': [{ type: 'xstate.done.actor.loadReferrerLink', output: LINK }],
-        'xstate.error.actor.loadReferrerLink': [{ type: 'xstate.error.actor.loadReferrerLink', error: new Error('404') }],
+        'xstate.error.actor.loadReferrerLink': [
+          { type: 'xstate.error.actor.loadReferrerLink', error: new Error('404') },
+        ],
         'xstate.done.actor.sendFeedback': [{ type: 'xstate.done.actor.sendFeedback', output: undefined }],
         'xstate.error.actor.sendFeedback': [{ type: 'xstate.error.actor.sendFeedback', error: new Error('500') }],
         'xstate.done.actor.subscribeToEvents': [{ type: 'xstate.done.actor.subscribeToEvents', output: undefined }],
-        'xstate.error.actor.subscribeToEvents': [{ type: 'xstate.error.actor.subscribeToEvents', error: new Error('500') }],
+        'xstate.error.actor.subscribeToEvents': [
+          { type: 'xstate.error.actor.subscribeToEvents', error: new Error('500') },
+        ],
         'xstate.done.actor.copyText': [{ type: 'xstate.done.actor.copyText', output: undefined }],
         'xstate.error.actor.copyText': [{ type: 'xstate.error.actor.copyText', error: new Error('denied') }],
       },
       // Paths the generated ones pass by: a blank message that must not be sent, a notice dismissed.
       extraPaths: [
-        { events: [{ type: 'FEEDBACK_OPENED' }, { type: 'FEEDBACK_CHANGED', message: '  ' }, { type: 'SEND_CLICKED' }] },
-        { events: [{ type: 'SUBSCRIBE_CLICKED' }, { type: 'xstate.error.actor.subscribeToEvents', error: new Error('500') }, { type: 'NOTICE_DISMISSED' }] },
-        { events: [{ type: 'SUBSCRIBE_CLICKED' }, { type: 'xstate.done.actor.subscribeToEvents', output: undefined }, { type: 'NOTICE_DISMISSED' }, { type: 'SUBSCRIBE_CLICKED' }] },
+        {
+          events: [{ type: 'FEEDBACK_OPENED' }, { type: 'FEEDBACK_CHANGED', message: '  ' }, { type: 'SEND_CLICKED' }],
+        },
+        {
+          events: [
+            { type: 'SUBSCRIBE_CLICKED' },
+            { type: 'xstate.error.actor.subscribeToEvents', error: new Error('500') },
+            { type: 'NOTICE_DISMISSED' },
+          ],
+        },
+        {
+          events: [
+            { type: 'SUBSCRIBE_CLICKED' },
+            { type: 'xstate.done.actor.subscribeToEvents', output: undefined },
+            { type: 'NOTICE_DISMISSED' },
+            { type: 'SUBSCRIBE_CLICKED' },
+          ],
+        },
       ],
       view: (snapshot) => viewOrderCompleted(snapshot as never),
       initial: () => ({ view: seen(START), running: ['loadReferrerLink'], started: { loadReferrerLink: [undefined] } }),
@@ -282,7 +341,11 @@ describe('order completed senders', () => {
 
 /* ---------- the tiles (spec 001 §2 "Order completed") and the share text (§9) ---------- */
 
-const venue = { full_address: 'Ashcombe Estate, Ashcombe, Cirencester GL7 5HX', map_address: 'Ashcombe, Cirencester GL7 5HX', map_checkin: '2026-06-26' };
+const venue = {
+  full_address: 'Ashcombe Estate, Ashcombe, Cirencester GL7 5HX',
+  map_address: 'Ashcombe, Cirencester GL7 5HX',
+  map_checkin: '2026-06-26',
+};
 function event(id: number, fields: Partial<Checkout['events'][number]> = {}): Checkout['events'][number] {
   return {
     id,
@@ -302,18 +365,33 @@ function event(id: number, fields: Partial<Checkout['events'][number]> = {}): Ch
   };
 }
 const reward = (short: string) => ({ text: `Bring a friend and ${short}.`, short_text: short });
-const line = (seated: boolean) => ({ ...makeCheckout().tickets[0]!, seats: seated ? [{ section: 'Stalls', row: 'A', number: '1' }] : [] });
+const line = (seated: boolean) => ({
+  ...makeCheckout().tickets[0]!,
+  seats: seated ? [{ section: 'Stalls', row: 'A', number: '1' }] : [],
+});
 const idle = { referrerLink: null, transferred: false, subscription: { subscribing: false, subscribed: false } };
 
 describe('order completed tiles', () => {
   const facts = (fields: Partial<Parameters<typeof orderCompletedTiles>[0]> = {}) =>
-    orderCompletedTiles({ checkout: { events: [event(1)], tickets: [line(false)] }, user: { is_event_subscribed: false }, view: idle, canTransfer: true, accommodationMap: true, ...fields });
+    orderCompletedTiles({
+      checkout: { events: [event(1)], tickets: [line(false)] },
+      user: { is_event_subscribed: false },
+      view: idle,
+      canTransfer: true,
+      accommodationMap: true,
+      ...fields,
+    });
 
   it('shows the livestream tile only when an event has one, linking to its online access address', () => {
     expect(facts().livestream).toBeNull();
-    expect(facts({ checkout: { events: [event(1, { access_online: 'https://live.example/x' })], tickets: [] } }).livestream).toBeNull();
+    expect(
+      facts({ checkout: { events: [event(1, { access_online: 'https://live.example/x' })], tickets: [] } }).livestream,
+    ).toBeNull();
     const live = event(2, { title: 'Garden talks', has_livestream: true, access_online: 'https://live.example/talks' });
-    expect(facts({ checkout: { events: [event(1), live], tickets: [] } }).livestream).toEqual({ title: 'Garden talks', href: 'https://live.example/talks' });
+    expect(facts({ checkout: { events: [event(1), live], tickets: [] } }).livestream).toEqual({
+      title: 'Garden talks',
+      href: 'https://live.example/talks',
+    });
   });
 
   it('shows transfer only when allowed, disabled when every ticket is seated', () => {
@@ -321,27 +399,53 @@ describe('order completed tiles', () => {
     // Once transferred, can_transfer_tickets is false (spec 001 §4 Transfers).
     expect(facts({ view: { ...idle, transferred: true } }).transfer).toBeNull();
     expect(facts().transfer).toEqual({ disabled: false });
-    expect(facts({ checkout: { events: [event(1)], tickets: [line(true), line(false)] } }).transfer).toEqual({ disabled: false });
-    expect(facts({ checkout: { events: [event(1)], tickets: [line(true), line(true)] } }).transfer).toEqual({ disabled: true });
+    expect(facts({ checkout: { events: [event(1)], tickets: [line(true), line(false)] } }).transfer).toEqual({
+      disabled: false,
+    });
+    expect(facts({ checkout: { events: [event(1)], tickets: [line(true), line(true)] } }).transfer).toEqual({
+      disabled: true,
+    });
     expect(facts({ checkout: { events: [event(1)], tickets: [] } }).transfer).toEqual({ disabled: false });
   });
 
   it('shows find a place to stay only when some event has a full venue address (and the site has a map)', () => {
     expect(facts().findAPlace).toBe(false);
-    expect(facts({ checkout: { events: [event(1, { venue: { ...venue, full_address: ' ' } })], tickets: [] } }).findAPlace).toBe(false);
-    expect(facts({ checkout: { events: [event(1, { venue: { ...venue, map_address: ' ' } })], tickets: [] } }).findAPlace).toBe(false);
+    expect(
+      facts({ checkout: { events: [event(1, { venue: { ...venue, full_address: ' ' } })], tickets: [] } }).findAPlace,
+    ).toBe(false);
+    expect(
+      facts({ checkout: { events: [event(1, { venue: { ...venue, map_address: ' ' } })], tickets: [] } }).findAPlace,
+    ).toBe(false);
     expect(facts({ checkout: { events: [event(1), event(2, { venue })], tickets: [] } }).findAPlace).toBe(true);
-    expect(facts({ checkout: { events: [event(2, { venue })], tickets: [] }, accommodationMap: false }).findAPlace).toBe(false);
+    expect(
+      facts({ checkout: { events: [event(2, { venue })], tickets: [] }, accommodationMap: false }).findAPlace,
+    ).toBe(false);
   });
 
   it("shows sharing only with a referrer link: 'Share & {short reward text}' when every event has a reward", () => {
     expect(facts().share).toBeNull();
     const withLink = { ...idle, referrerLink: LINK };
-    expect(facts({ view: withLink, checkout: { events: [], tickets: [] } }).share).toEqual({ label: 'Share with friends & family' });
+    expect(facts({ view: withLink, checkout: { events: [], tickets: [] } }).share).toEqual({
+      label: 'Share with friends & family',
+    });
     expect(facts({ view: withLink }).share).toEqual({ label: 'Share with friends & family' });
-    expect(facts({ view: withLink, checkout: { events: [event(1, { reward_referrers: reward('get a free drink') }), event(2)], tickets: [] } }).share).toEqual({ label: 'Share with friends & family' });
     expect(
-      facts({ view: withLink, checkout: { events: [event(1, { reward_referrers: reward('get a free drink') }), event(2, { reward_referrers: reward('get 5% off') })], tickets: [] } }).share,
+      facts({
+        view: withLink,
+        checkout: { events: [event(1, { reward_referrers: reward('get a free drink') }), event(2)], tickets: [] },
+      }).share,
+    ).toEqual({ label: 'Share with friends & family' });
+    expect(
+      facts({
+        view: withLink,
+        checkout: {
+          events: [
+            event(1, { reward_referrers: reward('get a free drink') }),
+            event(2, { reward_referrers: reward('get 5% off') }),
+          ],
+          tickets: [],
+        },
+      }).share,
     ).toEqual({ label: 'Share & get a free drink' });
   });
 
@@ -357,11 +461,13 @@ describe('order completed tiles', () => {
       'I bought tickets with Holdfast for Folk Night (https://tickets.example/event/1/)',
     );
     const rewarded = event(1, { reward_referrers: reward('get a free drink') });
-    expect(shareTextOf([rewarded], LINK, 'Holdfast', 'https://tickets.example')).toBe(`Bring a friend and get a free drink. ${LINK}`);
-    // A reward for only some events: what was bought.
-    expect(shareTextOf([rewarded, event(2, { title: 'Folk Night' })], LINK, 'Holdfast', 'https://tickets.example')).toBe(
-      'I bought tickets with Holdfast for Event 1 (https://tickets.example/event/1/)',
+    expect(shareTextOf([rewarded], LINK, 'Holdfast', 'https://tickets.example')).toBe(
+      `Bring a friend and get a free drink. ${LINK}`,
     );
+    // A reward for only some events: what was bought.
+    expect(
+      shareTextOf([rewarded, event(2, { title: 'Folk Night' })], LINK, 'Holdfast', 'https://tickets.example'),
+    ).toBe('I bought tickets with Holdfast for Event 1 (https://tickets.example/event/1/)');
     expect(shareTextOf([], LINK, 'Holdfast', 'https://tickets.example')).toBe(LINK);
   });
 });

@@ -25,13 +25,41 @@ const situation: PaymentSituation = {
   paymentError: 'Your card was declined.',
   planOptions: [],
 };
-const GIVEN: AddressFields = { first_name: 'Tom', last_name: 'Okafor', address_1: '4 Mill Lane', address_2: '', town: 'Cirencester', postcode: 'GL7 1AB', state: '', country: '1' };
-const EMPTY: AddressFields = { first_name: '', last_name: '', address_1: '', address_2: '', town: '', postcode: '', state: '', country: '1' };
+const GIVEN: AddressFields = {
+  first_name: 'Tom',
+  last_name: 'Okafor',
+  address_1: '4 Mill Lane',
+  address_2: '',
+  town: 'Cirencester',
+  postcode: 'GL7 1AB',
+  state: '',
+  country: '1',
+};
+const EMPTY: AddressFields = {
+  first_name: '',
+  last_name: '',
+  address_1: '',
+  address_2: '',
+  town: '',
+  postcode: '',
+  state: '',
+  country: '1',
+};
 const SAVED: SavedAddress[] = [
   { id: 7, first_name: 'Tom', last_name: 'Okafor', full_address: '4 Mill Lane, Cirencester, GL7 1AB, United Kingdom' },
   { id: 3, first_name: 'Tom', last_name: 'Okafor', full_address: '1 Quay St, Plymouth, PL1 2LD, United Kingdom' },
 ];
-const BILLED = { first_name: 'Tom', last_name: 'Okafor', address_1: '1 Quay St', address_2: '', town: 'Plymouth', postcode: 'PL1 2LD', state: '', country_code: 'GB', id: 1 };
+const BILLED = {
+  first_name: 'Tom',
+  last_name: 'Okafor',
+  address_1: '1 Quay St',
+  address_2: '',
+  town: 'Plymouth',
+  postcode: 'PL1 2LD',
+  state: '',
+  country_code: 'GB',
+  id: 1,
+};
 
 function start(s: PaymentSituation, saved: SavedAddress[] = [], sent: RequestOf<'setBillingAddress'>[] = []) {
   const billingAddress = addressMachine.provide({
@@ -52,7 +80,10 @@ function start(s: PaymentSituation, saved: SavedAddress[] = [], sent: RequestOf<
           return BILLED;
         }),
         getStripeToken: fromPromise(async () => ({ public_key: 'pk', client_secret: 'cs' })),
-        confirmCard: fromPromise(async (): Promise<CardResult> => ({ status: 'failed', message: 'Your card was declined.' })),
+        confirmCard: fromPromise(async (): Promise<CardResult> => ({
+          status: 'failed',
+          message: 'Your card was declined.',
+        })),
       },
     }),
   ).start();
@@ -78,7 +109,10 @@ describe('the billing address the form starts from', () => {
     const nothing = start(situation);
     expect(await billingForm(nothing)).toMatchObject({ fields: EMPTY, finderShown: true, fieldsShown: false });
     nothing.stop();
-    const named = start({ ...situation, billingStart: { selected: 'new', fields: { ...EMPTY, first_name: 'Tom', last_name: 'Okafor' } } }, SAVED);
+    const named = start(
+      { ...situation, billingStart: { selected: 'new', fields: { ...EMPTY, first_name: 'Tom', last_name: 'Okafor' } } },
+      SAVED,
+    );
     expect(await billingForm(named)).toMatchObject({ selected: 7, savedIds: [7, 3] });
     named.stop();
   });
@@ -98,7 +132,10 @@ describe('Pay and the billing address', () => {
     actor.getSnapshot().children.billingAddress!.send({ type: 'SAVED_ADDRESS_CHOSEN', selection: 'new' });
     actor.send({ type: 'PAY_CLICKED' });
     const asked = await billingForm(actor);
-    expect(asked.problems).toMatchObject({ form: 'Please complete your address', postcode: 'Type your postcode or zip code' });
+    expect(asked.problems).toMatchObject({
+      form: 'Please complete your address',
+      postcode: 'Type your postcode or zip code',
+    });
     expect(sent).toEqual([]);
 
     // The other saved address, and a contact number that is not one: nothing is sent yet.
@@ -110,7 +147,9 @@ describe('Pay and the billing address', () => {
 
     actor.send({ type: 'FIELD_CHANGED', field: 'contactNumber', value: '07700 900123' });
     actor.send({ type: 'PAY_CLICKED' });
-    await waitFor(actor, (x) => x.matches('ready') && viewPayment(x).error === 'Your card was declined.', { timeout: 2000 });
+    await waitFor(actor, (x) => x.matches('ready') && viewPayment(x).error === 'Your card was declined.', {
+      timeout: 2000,
+    });
     expect(sent).toEqual([{ address: { selected_user_address_id: '3' }, contact_number: '07700 900123' }]);
     expect((await billingForm(actor)).selected).toBe(3);
     actor.stop();

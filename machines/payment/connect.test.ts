@@ -82,14 +82,27 @@ describe('payment view', () => {
   it('keeps the free title and offers a retry when claiming free tickets fails', async () => {
     const actor = await start(situation({ free: true }), () => Promise.reject(new Error('500')));
     await settle();
-    expect(viewPayment(actor.getSnapshot())).toMatchObject({ title: 'Claiming free tickets', canRetry: true, free: true, claiming: false });
+    expect(viewPayment(actor.getSnapshot())).toMatchObject({
+      title: 'Claiming free tickets',
+      canRetry: true,
+      free: true,
+      claiming: false,
+    });
   });
 
   it('shows the phone rule and each organiser box as the buyer sets it', async () => {
-    const actor = await start(situation({ phoneRequired: true, marketingOrganisers: [{ id: 4, message: 'News from Docklands' }] }));
-    expect(viewPayment(actor.getSnapshot())).toMatchObject({ phoneRequired: true, free: false, organisers: [{ id: 4, message: 'News from Docklands', checked: false }] });
+    const actor = await start(
+      situation({ phoneRequired: true, marketingOrganisers: [{ id: 4, message: 'News from Docklands' }] }),
+    );
+    expect(viewPayment(actor.getSnapshot())).toMatchObject({
+      phoneRequired: true,
+      free: false,
+      organisers: [{ id: 4, message: 'News from Docklands', checked: false }],
+    });
     actor.send({ type: 'ORGANISER_TOGGLED', organiserId: 4 });
-    expect(viewPayment(actor.getSnapshot()).organisers).toEqual([{ id: 4, message: 'News from Docklands', checked: true }]);
+    expect(viewPayment(actor.getSnapshot()).organisers).toEqual([
+      { id: 4, message: 'News from Docklands', checked: true },
+    ]);
   });
 
   it('lets Pay go for a plan only with an option, a valid phone and a card', async () => {
@@ -114,7 +127,11 @@ describe('payment view', () => {
   });
 
   it('offers nothing before the sale is read', () => {
-    const actor = createActor(paymentMachine.provide({ actors: { loadPayment: fromPromise<PaymentSituation, void>(() => new Promise<PaymentSituation>(() => {})) } })).start();
+    const actor = createActor(
+      paymentMachine.provide({
+        actors: { loadPayment: fromPromise<PaymentSituation, void>(() => new Promise<PaymentSituation>(() => {})) },
+      }),
+    ).start();
     expect(viewPayment(actor.getSnapshot())).toMatchObject({
       loading: true,
       free: false,
@@ -132,7 +149,9 @@ describe('payment view', () => {
 /** The server's words, which the payment screen shows as its payment error, for a payment that arrived after the hold ended (not in the spec). */
 describe('late payment words', () => {
   it('say whether the tickets are the buyer’s or the payment was refunded', () => {
-    expect(PAYMENT_MESSAGES.lateBooked).toBe('Your payment arrived after your hold ended. The tickets were still available, so they are yours.');
+    expect(PAYMENT_MESSAGES.lateBooked).toBe(
+      'Your payment arrived after your hold ended. The tickets were still available, so they are yours.',
+    );
     expect(PAYMENT_MESSAGES.lateRefunded).toBe(
       'Your payment arrived after your hold ended and the tickets had been taken, so we have refunded it in full. If tickets are still available, you can reserve them again.',
     );

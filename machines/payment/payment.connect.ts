@@ -55,7 +55,14 @@ export function viewPayment(snapshot: SnapshotFrom<typeof paymentMachine>): Paym
   const noMethod = snapshot.matches('ready') && s !== null && s.offered.length === 0 ? noMethodMessage() : null;
   return {
     // Only a free sale is claimed, so claiming and its failure keep the free title.
-    title: (s?.free ?? false) ? PAYMENT_TITLES.free : paying ? PAYMENT_TITLES.paying : express ? PAYMENT_TITLES.express : PAYMENT_TITLES.payment,
+    title:
+      (s?.free ?? false)
+        ? PAYMENT_TITLES.free
+        : paying
+          ? PAYMENT_TITLES.paying
+          : express
+            ? PAYMENT_TITLES.express
+            : PAYMENT_TITLES.payment,
     loading: snapshot.hasTag('loading'),
     blocked: snapshot.matches('blocked') && s?.blockedBy ? saasBlockedMessage(s.blockedBy) : null,
     claiming: snapshot.hasTag('claiming'),
@@ -67,14 +74,25 @@ export function viewPayment(snapshot: SnapshotFrom<typeof paymentMachine>): Paym
     phoneRequired: s?.phoneRequired ?? false,
     form: c.form,
     billing: express ? null : c.billing,
-    methods: (s?.offered ?? []).map((method) => ({ method, label: METHOD_LABELS[method], chosen: c.method === method })),
+    methods: (s?.offered ?? []).map((method) => ({
+      method,
+      label: METHOD_LABELS[method],
+      chosen: c.method === method,
+    })),
     method: c.method,
     payingFlags: c.paying,
-    organisers: (s?.marketingOrganisers ?? []).map((o) => ({ id: o.id, message: o.message, checked: c.form.organisers[String(o.id)] ?? false })),
+    organisers: (s?.marketingOrganisers ?? []).map((o) => ({
+      id: o.id,
+      message: o.message,
+      checked: c.form.organisers[String(o.id)] ?? false,
+    })),
     problems: c.problems,
     error: c.error,
     noMethod,
-    canPay: noMethod === null && (c.method !== 'instalment' || Object.keys(planProblems(c.form.plan, c.form.contactNumber.trim(), s?.planOptions ?? [])).length === 0),
+    canPay:
+      noMethod === null &&
+      (c.method !== 'instalment' ||
+        Object.keys(planProblems(c.form.plan, c.form.contactNumber.trim(), s?.planOptions ?? [])).length === 0),
     planOptions: s?.planOptions ?? [],
     opoaTeam: s?.opoaTeam ?? [],
     signIn:

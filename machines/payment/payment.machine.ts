@@ -104,10 +104,16 @@ export const paymentMachine = setup({
   actors: {
     /** Reads the checkout and get_payment_error afresh, as a situation. */
     loadPayment: providedByApp.call<PaymentSituation, void>('loadPayment'),
-    claimFreeTickets: providedByApp.call<ResponseOf<'claimFreeTickets'>, RequestOf<'claimFreeTickets'>>('claimFreeTickets'),
-    setAccountDetails: providedByApp.call<ResponseOf<'setAccountDetails'>, RequestOf<'setAccountDetails'>>('setAccountDetails'),
+    claimFreeTickets: providedByApp.call<ResponseOf<'claimFreeTickets'>, RequestOf<'claimFreeTickets'>>(
+      'claimFreeTickets',
+    ),
+    setAccountDetails: providedByApp.call<ResponseOf<'setAccountDetails'>, RequestOf<'setAccountDetails'>>(
+      'setAccountDetails',
+    ),
     /** Rejects with a `holdLost` outcome when the server no longer holds the tickets. */
-    setBillingAddress: providedByApp.call<ResponseOf<'setBillingAddress'>, RequestOf<'setBillingAddress'>>('setBillingAddress'),
+    setBillingAddress: providedByApp.call<ResponseOf<'setBillingAddress'>, RequestOf<'setBillingAddress'>>(
+      'setBillingAddress',
+    ),
     getStripeToken: providedByApp.call<ResponseOf<'getStripeToken'>, void>('getStripeToken'),
     /**
      * The card provider takes the card and confirms: it may leave the page (a card form or a
@@ -115,7 +121,9 @@ export const paymentMachine = setup({
      */
     confirmCard: providedByApp.call<CardResult, ResponseOf<'getStripeToken'>>('confirmCard'),
     /** pay_with_truelayer: the bank's page for this payment. */
-    payWithTruelayer: providedByApp.call<ResponseOf<'payWithTruelayer'>, RequestOf<'payWithTruelayer'>>('payWithTruelayer'),
+    payWithTruelayer: providedByApp.call<ResponseOf<'payWithTruelayer'>, RequestOf<'payWithTruelayer'>>(
+      'payWithTruelayer',
+    ),
     /** A plan: a new card saved, then pay_with_instalment (machines/instalment). */
     instalment: instalmentMachine,
     /** Square: its credentials, its card form, then pay-with-square (machines/square). */
@@ -158,7 +166,9 @@ export const paymentMachine = setup({
     toggleOrganiser: assign(({ context, event }) => {
       assertEvent(event, 'ORGANISER_TOGGLED');
       const key = String(event.organiserId);
-      return { form: { ...context.form, organisers: { ...context.form.organisers, [key]: !context.form.organisers[key] } } };
+      return {
+        form: { ...context.form, organisers: { ...context.form.organisers, [key]: !context.form.organisers[key] } },
+      };
     }),
     toggleNewsletter: assign(({ context }) => ({ form: { ...context.form, newsletter: !context.form.newsletter } })),
     choosePlanOption: assign(({ context, event }) => {
@@ -171,7 +181,9 @@ export const paymentMachine = setup({
       const { planCard: _gone, ...problems } = context.problems;
       return { form: { ...context.form, plan: { ...context.form.plan, card: event.card } }, problems };
     }),
-    togglePlanDefault: assign(({ context }) => ({ form: { ...context.form, plan: { ...context.form.plan, makeDefault: !context.form.plan.makeDefault } } })),
+    togglePlanDefault: assign(({ context }) => ({
+      form: { ...context.form, plan: { ...context.form.plan, makeDefault: !context.form.plan.makeDefault } },
+    })),
     chooseMethod: assign(({ context, event }) => {
       assertEvent(event, 'METHOD_CHOSEN');
       const { method: _gone, ...problems } = context.problems;
@@ -203,7 +215,9 @@ export const paymentMachine = setup({
     keepPaid: assign({ outcome: { kind: 'paid' as const } }),
     /** The browser goes to the bank's page (auth_url). Provided by the app. */
     goToBank: (_, _params: { url: string }) => {},
-    keepHoldLost: assign((_, params: { message: string }) => ({ outcome: { kind: 'holdLost' as const, message: params.message } })),
+    keepHoldLost: assign((_, params: { message: string }) => ({
+      outcome: { kind: 'holdLost' as const, message: params.message },
+    })),
     startSignIn: assign(({ context }) => ({ signIn: { email: context.form.email.trim(), code: '', error: null } })),
     forgetSignIn: assign({ signIn: null }),
     setCode: assign(({ context, event }) => {
@@ -211,15 +225,20 @@ export const paymentMachine = setup({
       return { signIn: context.signIn && { ...context.signIn, code: codeDigits(event.value), error: null } };
     }),
     /** A refused code or a failed send: said beside the code, which is cleared for the next try. */
-    showSignInError: assign(({ context }, params: { message: string }) => ({ signIn: context.signIn && { ...context.signIn, code: '', error: params.message } })),
-    clearSignInError: assign(({ context }) => ({ signIn: context.signIn && { ...context.signIn, code: '', error: null } })),
+    showSignInError: assign(({ context }, params: { message: string }) => ({
+      signIn: context.signIn && { ...context.signIn, code: '', error: params.message },
+    })),
+    clearSignInError: assign(({ context }) => ({
+      signIn: context.signIn && { ...context.signIn, code: '', error: null },
+    })),
   },
   guards: {
     isPaid: (_, params: { situation: PaymentSituation }) => params.situation.paid,
     isBlocked: (_, params: { situation: PaymentSituation }) => params.situation.blockedBy !== null,
     isFree: (_, params: { situation: PaymentSituation }) => params.situation.free,
     formIsValid: ({ context }) =>
-      context.situation !== null && Object.keys(paymentProblems(context.form, context.situation, context.method)).length === 0,
+      context.situation !== null &&
+      Object.keys(paymentProblems(context.form, context.situation, context.method)).length === 0,
     isExpress: ({ context }) => context.situation?.express ?? false,
     /** The call's outcome: the server no longer holds the tickets. */
     holdLost: (_, params: { error: unknown }) => failureOf(params.error).kind === 'holdLost',
@@ -299,7 +318,10 @@ export const paymentMachine = setup({
     ready: {
       on: {
         FIELD_CHANGED: { actions: 'changeField' },
-        FIELD_LEFT: { actions: 'checkLeftField', description: 'What was typed in the field just left is checked, so a disabled Pay is explained.' },
+        FIELD_LEFT: {
+          actions: 'checkLeftField',
+          description: 'What was typed in the field just left is checked, so a disabled Pay is explained.',
+        },
         ORGANISER_TOGGLED: { actions: 'toggleOrganiser' },
         NEWSLETTER_TOGGLED: { actions: 'toggleNewsletter' },
         METHOD_CHOSEN: { actions: 'chooseMethod' },
@@ -331,11 +353,15 @@ export const paymentMachine = setup({
           on: {
             PAY_CLICKED: {
               actions: ['showProblems', 'askBillingAddress'],
-              description: 'Each field says what it needs; the address form checks itself and gives a valid address back.',
+              description:
+                'Each field says what it needs; the address form checks itself and gives a valid address back.',
             },
             ADDRESS_GIVEN: [
               { guard: 'formIsValid', target: '#payment.savingBilling', actions: ['keepBillingAddress', 'markPaying'] },
-              { actions: 'keepBillingAddress', description: 'The rest of the form still needs something: nothing is sent.' },
+              {
+                actions: 'keepBillingAddress',
+                description: 'The rest of the form still needs something: nothing is sent.',
+              },
             ],
           },
         },
@@ -351,7 +377,10 @@ export const paymentMachine = setup({
           email: context.form.email.trim(),
           ...(context.form.contactNumber.trim() ? { contact_number: context.form.contactNumber.trim() } : {}),
           organiser_subscribed_marketing: Object.fromEntries(
-            (context.situation?.marketingOrganisers ?? []).map((o) => [String(o.id), String(context.form.organisers[String(o.id)] ?? false)]),
+            (context.situation?.marketingOrganisers ?? []).map((o) => [
+              String(o.id),
+              String(context.form.organisers[String(o.id)] ?? false),
+            ]),
           ),
           ct_subscribed: String(context.form.newsletter),
         }),
@@ -370,10 +399,22 @@ export const paymentMachine = setup({
           {
             guard: { type: 'accountExists', params: ({ event }) => ({ error: event.error }) },
             target: 'signIn',
-            actions: [{ type: 'reset', params: ({ event }) => ({ message: messageOf(event.error, PAYMENT_MESSAGES.existingAccount) }) }, 'startSignIn'],
+            actions: [
+              {
+                type: 'reset',
+                params: ({ event }) => ({ message: messageOf(event.error, PAYMENT_MESSAGES.existingAccount) }),
+              },
+              'startSignIn',
+            ],
             description: 'The e-mail has an account: nothing is attached to it until its code signs the buyer in.',
           },
-          { target: 'ready', actions: { type: 'reset', params: ({ event }) => ({ message: messageOf(event.error, PAYMENT_MESSAGES.unableToPay) }) } },
+          {
+            target: 'ready',
+            actions: {
+              type: 'reset',
+              params: ({ event }) => ({ message: messageOf(event.error, PAYMENT_MESSAGES.unableToPay) }),
+            },
+          },
         ],
       },
     },
@@ -388,7 +429,13 @@ export const paymentMachine = setup({
             id: 'sendOneTimeCode',
             input: ({ context }) => ({ email: context.signIn?.email ?? '' }),
             onDone: { target: 'codeSent' },
-            onError: { target: 'codeSent', actions: { type: 'showSignInError', params: ({ event }) => ({ message: messageOf(event.error, ACCOUNT_MESSAGES.sendFailed) }) } },
+            onError: {
+              target: 'codeSent',
+              actions: {
+                type: 'showSignInError',
+                params: ({ event }) => ({ message: messageOf(event.error, ACCOUNT_MESSAGES.sendFailed) }),
+              },
+            },
           },
         },
         codeSent: {
@@ -396,7 +443,11 @@ export const paymentMachine = setup({
             CODE_CHANGED: { actions: 'setCode' },
             VERIFY_CLICKED: { guard: 'codeIsComplete', target: 'checking' },
             RESEND_CLICKED: { target: 'sending', actions: 'clearSignInError' },
-            SIGN_IN_CANCELLED: { target: '#payment.ready', actions: ['forgetSignIn', 'clearError'], description: 'Another e-mail instead.' },
+            SIGN_IN_CANCELLED: {
+              target: '#payment.ready',
+              actions: ['forgetSignIn', 'clearError'],
+              description: 'Another e-mail instead.',
+            },
           },
         },
         checking: {
@@ -412,7 +463,13 @@ export const paymentMachine = setup({
                 target: '#payment.holdLost',
                 actions: { type: 'keepHoldLost', params: ({ event }) => ({ message: messageOf(event.error, '') }) },
               },
-              { target: 'codeSent', actions: { type: 'showSignInError', params: ({ event }) => ({ message: messageOf(event.error, ACCOUNT_MESSAGES.checkFailed) }) } },
+              {
+                target: 'codeSent',
+                actions: {
+                  type: 'showSignInError',
+                  params: ({ event }) => ({ message: messageOf(event.error, ACCOUNT_MESSAGES.checkFailed) }),
+                },
+              },
             ],
           },
         },
@@ -443,7 +500,10 @@ export const paymentMachine = setup({
             target: 'square',
             actions: { type: 'keepBilledTo', params: ({ event }) => ({ address: billedToOf(event.output) }) },
           },
-          { target: 'gettingToken', actions: { type: 'keepBilledTo', params: ({ event }) => ({ address: billedToOf(event.output) }) } },
+          {
+            target: 'gettingToken',
+            actions: { type: 'keepBilledTo', params: ({ event }) => ({ address: billedToOf(event.output) }) },
+          },
         ],
         onError: [
           {
@@ -461,13 +521,20 @@ export const paymentMachine = setup({
       invoke: {
         src: 'getStripeToken',
         id: 'getStripeToken',
-        onDone: { target: 'confirming', actions: { type: 'keepToken', params: ({ event }) => ({ token: event.output }) } },
-        onError: { target: 'recheckingPaid', description: 'No token: the sale may have been paid elsewhere (another tab).' },
+        onDone: {
+          target: 'confirming',
+          actions: { type: 'keepToken', params: ({ event }) => ({ token: event.output }) },
+        },
+        onError: {
+          target: 'recheckingPaid',
+          description: 'No token: the sale may have been paid elsewhere (another tab).',
+        },
       },
     },
     recheckingPaid: {
       tags: ['paying'],
-      description: 'The sale read afresh after a refused token: paid elsewhere goes straight on, otherwise the token error is shown.',
+      description:
+        'The sale read afresh after a refused token: paid elsewhere goes straight on, otherwise the token error is shown.',
       invoke: {
         src: 'loadPayment',
         id: 'loadPayment',
@@ -491,13 +558,18 @@ export const paymentMachine = setup({
         id: 'confirmCard',
         input: ({ context }) => context.token ?? { public_key: '', client_secret: '' },
         onDone: [
-          { guard: { type: 'cardSucceeded', params: ({ event }) => ({ result: event.output }) }, target: 'paid', actions: 'keepPaid' },
+          {
+            guard: { type: 'cardSucceeded', params: ({ event }) => ({ result: event.output }) },
+            target: 'paid',
+            actions: 'keepPaid',
+          },
           {
             target: 'ready',
             actions: {
               type: 'reset',
               params: ({ event }) => ({
-                message: (event.output.status === 'failed' ? event.output.message : null) ?? PAYMENT_MESSAGES.unableToPay,
+                message:
+                  (event.output.status === 'failed' ? event.output.message : null) ?? PAYMENT_MESSAGES.unableToPay,
               }),
             },
             description: 'The provider’s message is shown as the payment error.',
@@ -512,12 +584,16 @@ export const paymentMachine = setup({
       invoke: {
         src: 'payWithTruelayer',
         id: 'payWithTruelayer',
-        input: ({ context }) => (context.form.contactNumber.trim() ? { contact_number: context.form.contactNumber.trim() } : {}),
+        input: ({ context }) =>
+          context.form.contactNumber.trim() ? { contact_number: context.form.contactNumber.trim() } : {},
         onDone: {
           target: 'atBank',
           actions: { type: 'goToBank', params: ({ event }) => ({ url: event.output.auth_url }) },
         },
-        onError: { target: 'ready', actions: { type: 'reset', params: { message: PAYMENT_MESSAGES.truelayerRedirect } } },
+        onError: {
+          target: 'ready',
+          actions: { type: 'reset', params: { message: PAYMENT_MESSAGES.truelayerRedirect } },
+        },
       },
     },
     atBank: {
@@ -537,13 +613,28 @@ export const paymentMachine = setup({
           makeDefault: context.form.plan.makeDefault,
         }),
         onDone: [
-          { guard: { type: 'outcomePaid', params: ({ event }) => ({ outcome: event.output }) }, target: 'paid', actions: 'keepPaid' },
+          {
+            guard: { type: 'outcomePaid', params: ({ event }) => ({ outcome: event.output }) },
+            target: 'paid',
+            actions: 'keepPaid',
+          },
           {
             guard: { type: 'outcomeHoldLost', params: ({ event }) => ({ outcome: event.output }) },
             target: 'holdLost',
-            actions: { type: 'keepHoldLost', params: ({ event }) => ({ message: event.output.kind === 'holdLost' ? event.output.message : '' }) },
+            actions: {
+              type: 'keepHoldLost',
+              params: ({ event }) => ({ message: event.output.kind === 'holdLost' ? event.output.message : '' }),
+            },
           },
-          { target: 'ready', actions: { type: 'reset', params: ({ event }) => ({ message: event.output.kind === 'failed' ? event.output.message : PAYMENT_MESSAGES.unableToPay }) } },
+          {
+            target: 'ready',
+            actions: {
+              type: 'reset',
+              params: ({ event }) => ({
+                message: event.output.kind === 'failed' ? event.output.message : PAYMENT_MESSAGES.unableToPay,
+              }),
+            },
+          },
         ],
       },
     },
@@ -555,13 +646,28 @@ export const paymentMachine = setup({
         id: 'square',
         input: ({ context }) => ({ address: context.billedTo }),
         onDone: [
-          { guard: { type: 'outcomePaid', params: ({ event }) => ({ outcome: event.output }) }, target: 'paid', actions: 'keepPaid' },
+          {
+            guard: { type: 'outcomePaid', params: ({ event }) => ({ outcome: event.output }) },
+            target: 'paid',
+            actions: 'keepPaid',
+          },
           {
             guard: { type: 'outcomeHoldLost', params: ({ event }) => ({ outcome: event.output }) },
             target: 'holdLost',
-            actions: { type: 'keepHoldLost', params: ({ event }) => ({ message: event.output.kind === 'holdLost' ? event.output.message : '' }) },
+            actions: {
+              type: 'keepHoldLost',
+              params: ({ event }) => ({ message: event.output.kind === 'holdLost' ? event.output.message : '' }),
+            },
           },
-          { target: 'ready', actions: { type: 'reset', params: ({ event }) => ({ message: event.output.kind === 'failed' ? event.output.message : PAYMENT_MESSAGES.unableToPay }) } },
+          {
+            target: 'ready',
+            actions: {
+              type: 'reset',
+              params: ({ event }) => ({
+                message: event.output.kind === 'failed' ? event.output.message : PAYMENT_MESSAGES.unableToPay,
+              }),
+            },
+          },
         ],
       },
     },

@@ -18,7 +18,11 @@ import { planProblems } from '../instalment/instalment.rules';
 /** The methods this build takes; bank transfer, Square and plans join here when they are built. */
 export const BUILT_METHODS: readonly ChosenMethod[] = ['truelayer', 'stripe', 'square', 'instalment'];
 
-export function paymentSituation(checkout: Checkout, paymentError: string | null, built: readonly ChosenMethod[] = BUILT_METHODS): PaymentSituation {
+export function paymentSituation(
+  checkout: Checkout,
+  paymentError: string | null,
+  built: readonly ChosenMethod[] = BUILT_METHODS,
+): PaymentSituation {
   return {
     paid: checkout.payment_complete,
     blockedBy: saasBlockingOrganiser(checkout),
@@ -30,7 +34,9 @@ export function paymentSituation(checkout: Checkout, paymentError: string | null
     // An organiser without its own sign-up message is still named, so no box goes unlabelled.
     marketingOrganisers: (checkout.marketing_preferences?.basket_organisers ?? []).map((o) => ({
       id: o.id,
-      message: o.marketing_signup_message || `Hear about new events from ${checkout.organisers.find((x) => x.id === o.id)?.name ?? 'the organiser'}`,
+      message:
+        o.marketing_signup_message ||
+        `Hear about new events from ${checkout.organisers.find((x) => x.id === o.id)?.name ?? 'the organiser'}`,
     })),
     email: checkout.init_guest_email ?? '',
     paymentError,
@@ -51,9 +57,11 @@ export function paymentProblems(
   }
   // The billing address is the address form's (machines/address), which says what it needs itself.
   const phone = form.contactNumber.trim();
-  if ((situation.phoneRequired || phone !== '') && !isValidPhone(phone)) problems.contactNumber = PAYMENT_MESSAGES.phone;
+  if ((situation.phoneRequired || phone !== '') && !isValidPhone(phone))
+    problems.contactNumber = PAYMENT_MESSAGES.phone;
   if (method === 'none' || !situation.offered.includes(method)) problems.method = PAYMENT_MESSAGES.chooseMethod;
   // A plan needs an option, a valid phone and a card (spec 001 §5).
-  else if (method === 'instalment') Object.assign(problems, planProblems(form.plan, phone, situation.planOptions ?? []));
+  else if (method === 'instalment')
+    Object.assign(problems, planProblems(form.plan, phone, situation.planOptions ?? []));
   return problems;
 }

@@ -100,4 +100,3 @@ export interface PaymentSignIn {
   /** A refused code or a failed send, in the server's words. */
   error: string | null;
 }
-

@@ -48,7 +48,6 @@ export interface QuestionsSource {
   intro: string | null;
 }
 
-
 export function buildSteps(source: Pick<QuestionsSource, 'questions' | 'tickets'>): QuestionStep[] {
   const steps: QuestionStep[] = [];
   const perTicket = source.questions.filter((q) => !isOncePerCheckout(q));
@@ -60,7 +59,11 @@ export function buildSteps(source: Pick<QuestionsSource, 'questions' | 'tickets'
       steps.push({
         kind: 'ticket',
         label: QUESTION_STEP_WORDS.ticketLabel(steps.length + 1),
-        heading: QUESTION_STEP_WORDS.ticketHeading(ticket.event_name, ticket.ticket_name, ticket.qty > 1 ? { n: copy + 1, qty: ticket.qty } : null),
+        heading: QUESTION_STEP_WORDS.ticketHeading(
+          ticket.event_name,
+          ticket.ticket_name,
+          ticket.qty > 1 ? { n: copy + 1, qty: ticket.qty } : null,
+        ),
         questions: own.map((q) => ({
           key: `t${ticket.ticket_id}-q${q.id}-c${copy}`,
           question: q,
@@ -79,7 +82,12 @@ export function buildSteps(source: Pick<QuestionsSource, 'questions' | 'tickets'
     else groups.set(key, { key: `basket-${key}`, question: q, targets: [target] });
   }
   if (groups.size > 0) {
-    steps.push({ kind: 'basket', label: QUESTION_STEP_WORDS.basketLabel, heading: QUESTION_STEP_WORDS.basketHeading, questions: [...groups.values()] });
+    steps.push({
+      kind: 'basket',
+      label: QUESTION_STEP_WORDS.basketLabel,
+      heading: QUESTION_STEP_WORDS.basketHeading,
+      questions: [...groups.values()],
+    });
   }
   return steps;
 }
@@ -92,6 +100,8 @@ export function isMissingAnswers(step: QuestionStep, answers: Record<string, Ans
 /** The save_question_answers entries: every question of every step, unanswered ones empty. */
 export function answerEntries(steps: QuestionStep[], answers: Record<string, AnswerValue>): AnswerEntry[] {
   return steps.flatMap((step) =>
-    step.questions.flatMap((q) => q.targets.map((target) => ({ ...target, answer: answers[q.key] ?? emptyAnswer(q.question) }))),
+    step.questions.flatMap((q) =>
+      q.targets.map((target) => ({ ...target, answer: answers[q.key] ?? emptyAnswer(q.question) })),
+    ),
   );
 }

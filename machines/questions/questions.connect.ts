@@ -55,9 +55,18 @@ export function viewQuestions(snapshot: SnapshotFrom<typeof questionsMachine>): 
     loading: snapshot.hasTag('loading'),
     problem: c.problem,
     canRetry: snapshot.can({ type: 'RETRY_CLICKED' }),
-    steps: c.steps.map((s, index) => ({ label: s.label, current: index === c.current, complete: stepIsComplete(c, index) })),
+    steps: c.steps.map((s, index) => ({
+      label: s.label,
+      current: index === c.current,
+      complete: stepIsComplete(c, index),
+    })),
     step: shown
-      ? { index: c.current, heading: shown.heading, isBasket: shown.kind === 'basket', intro: shown.kind === 'basket' ? c.intro : null }
+      ? {
+          index: c.current,
+          heading: shown.heading,
+          isBasket: shown.kind === 'basket',
+          intro: shown.kind === 'basket' ? c.intro : null,
+        }
       : null,
     questions: (shown?.questions ?? []).map((q) => {
       const value = c.answers[q.key] ?? emptyAnswer(q.question);

@@ -50,7 +50,10 @@ export interface QuestionsContext {
 }
 
 /** `index` is one of `context.steps`. */
-export function stepIsComplete(context: Pick<QuestionsContext, 'steps' | 'visited' | 'answers'>, index: number): boolean {
+export function stepIsComplete(
+  context: Pick<QuestionsContext, 'steps' | 'visited' | 'answers'>,
+  index: number,
+): boolean {
   return context.visited.includes(index) && !isMissingAnswers(context.steps[index]!, context.answers);
 }
 
@@ -74,7 +77,9 @@ export const questionsMachine = setup({
     /** The checkout's questions of this phase and its ticket lines, from the app's query cache. */
     loadQuestions: providedByApp.call<QuestionsSource, QuestionsInput>('loadQuestions'),
     /** Rejects with an Error whose message is the text to show. */
-    saveQuestionAnswers: providedByApp.call<ResponseOf<'saveQuestionAnswers'>, RequestOf<'saveQuestionAnswers'>>('saveQuestionAnswers'),
+    saveQuestionAnswers: providedByApp.call<ResponseOf<'saveQuestionAnswers'>, RequestOf<'saveQuestionAnswers'>>(
+      'saveQuestionAnswers',
+    ),
   },
   actions: {
     keepQuestions: assign((_, params: { source: QuestionsSource }) => ({
@@ -89,21 +94,26 @@ export const questionsMachine = setup({
     clearProblem: assign({ problem: null }),
     keepAnswer: assign(({ context, event }) => {
       assertEvent(event, 'ANSWER_CHANGED');
-      const value = typeof event.value === 'string' ? [...event.value].slice(0, ANSWER_MAX_LENGTH).join('') : event.value;
+      const value =
+        typeof event.value === 'string' ? [...event.value].slice(0, ANSWER_MAX_LENGTH).join('') : event.value;
       return { answers: { ...context.answers, [event.key]: value } };
     }),
     goToChosenStep: assign(({ context, event }) => {
       assertEvent(event, 'STEP_CHOSEN');
       return { current: event.index, visited: withIndex(context.visited, event.index) };
     }),
-    goToNextStep: assign(({ context }) => ({ current: context.current + 1, visited: withIndex(context.visited, context.current + 1) })),
+    goToNextStep: assign(({ context }) => ({
+      current: context.current + 1,
+      visited: withIndex(context.visited, context.current + 1),
+    })),
     pointOutMissing: assign(({ context }) => ({ checked: withIndex(context.checked, context.current) })),
     goToFirstIncompleteStep: assign(({ context }) => {
       const index = context.steps.findIndex((_, i) => !stepIsComplete(context, i));
       return { current: index, visited: withIndex(context.visited, index), checked: withIndex(context.checked, index) };
     }),
     showSaveFailure: assign((_, params: { error: unknown }) => ({
-      problem: params.error instanceof Error && params.error.message ? params.error.message : QUESTION_MESSAGES.unableToSave,
+      problem:
+        params.error instanceof Error && params.error.message ? params.error.message : QUESTION_MESSAGES.unableToSave,
     })),
   },
   guards: {
@@ -153,7 +163,10 @@ export const questionsMachine = setup({
         src: 'loadQuestions',
         id: 'loadQuestions',
         input: ({ context }) => ({ beforeOrAfter: context.beforeOrAfter }),
-        onDone: { target: 'answering', actions: { type: 'keepQuestions', params: ({ event }) => ({ source: event.output }) } },
+        onDone: {
+          target: 'answering',
+          actions: { type: 'keepQuestions', params: ({ event }) => ({ source: event.output }) },
+        },
         onError: { target: 'unavailable', actions: 'showUnavailable' },
       },
     },
@@ -163,8 +176,16 @@ export const questionsMachine = setup({
     },
     answering: {
       on: {
-        ANSWER_CHANGED: { guard: 'answerFitsStepShown', actions: 'keepAnswer', description: 'A text answer is cut at 300 characters.' },
-        STEP_CHOSEN: { guard: 'isAStep', actions: 'goToChosenStep', description: 'A step pill: that step is now visited.' },
+        ANSWER_CHANGED: {
+          guard: 'answerFitsStepShown',
+          actions: 'keepAnswer',
+          description: 'A text answer is cut at 300 characters.',
+        },
+        STEP_CHOSEN: {
+          guard: 'isAStep',
+          actions: 'goToChosenStep',
+          description: 'A step pill: that step is now visited.',
+        },
         CONTINUE_CLICKED: [
           { guard: 'stepShownIsMissingAnswers', actions: 'pointOutMissing', description: 'Please enter your answer.' },
           { guard: 'isBeforeLastStep', actions: 'goToNextStep' },
@@ -181,9 +202,15 @@ export const questionsMachine = setup({
       invoke: {
         src: 'saveQuestionAnswers',
         id: 'saveQuestionAnswers',
-        input: ({ context }) => ({ answers: answerEntries(context.steps, context.answers), before_or_after: context.beforeOrAfter }),
+        input: ({ context }) => ({
+          answers: answerEntries(context.steps, context.answers),
+          before_or_after: context.beforeOrAfter,
+        }),
         onDone: { target: 'saved' },
-        onError: { target: 'answering', actions: { type: 'showSaveFailure', params: ({ event }) => ({ error: event.error }) } },
+        onError: {
+          target: 'answering',
+          actions: { type: 'showSaveFailure', params: ({ event }) => ({ error: event.error }) },
+        },
       },
     },
     saved: { type: 'final', description: 'questions_set: the root reads the checkout and picks the next step.' },

@@ -9,8 +9,24 @@ import { answerEntries, buildSteps, type QuestionsSource } from './questionSteps
 /* ---------- the form the walk answers: one ticket with its own questions, and one asked per checkout ---------- */
 
 const base = { osq_id: null, prepopulated_array: [] as string[] };
-const NAME: Question = { ...base, id: 1, ticket_id: 11, question: 'Name on the ticket', type: 'text', mandatory: '1', once_per_checkout: '0' };
-const ACCESS: Question = { ...base, id: 2, ticket_id: 11, question: 'Do you need step-free access?', type: 'checkbox', mandatory: '0', once_per_checkout: '0' };
+const NAME: Question = {
+  ...base,
+  id: 1,
+  ticket_id: 11,
+  question: 'Name on the ticket',
+  type: 'text',
+  mandatory: '1',
+  once_per_checkout: '0',
+};
+const ACCESS: Question = {
+  ...base,
+  id: 2,
+  ticket_id: 11,
+  question: 'Do you need step-free access?',
+  type: 'checkbox',
+  mandatory: '0',
+  once_per_checkout: '0',
+};
 const HEARD: Question = {
   ...base,
   id: 3,
@@ -34,8 +50,21 @@ const SOURCE: QuestionsSource = {
 
 /** The form as the spec describes it, written out by hand: a step per ticket, then 'Basket'. */
 const FORM = [
-  { label: 'Ticket 1', heading: 'Lantern Trail: Adult', basket: false, questions: [{ key: 't11-q1-c0', q: NAME }, { key: 't11-q2-c0', q: ACCESS }] },
-  { label: 'Ticket 2', heading: 'Lantern Trail: Child', basket: false, questions: [{ key: 't12-q4-c0', q: CHILD_ACCESS }] },
+  {
+    label: 'Ticket 1',
+    heading: 'Lantern Trail: Adult',
+    basket: false,
+    questions: [
+      { key: 't11-q1-c0', q: NAME },
+      { key: 't11-q2-c0', q: ACCESS },
+    ],
+  },
+  {
+    label: 'Ticket 2',
+    heading: 'Lantern Trail: Child',
+    basket: false,
+    questions: [{ key: 't12-q4-c0', q: CHILD_ACCESS }],
+  },
   { label: 'Basket', heading: 'Your whole order', basket: true, questions: [{ key: 'basket-q-3', q: HEARD }] },
 ];
 
@@ -71,7 +100,12 @@ function missing(model: Model, index: number): boolean {
 const completed = (model: Model, index: number) => model.visited.has(index) && !missing(model, index);
 
 function step(model: Model, event: WalkEvent): Model {
-  const m: Model = { ...model, visited: new Set(model.visited), pointedOut: new Set(model.pointedOut), answers: new Map(model.answers) };
+  const m: Model = {
+    ...model,
+    visited: new Set(model.visited),
+    pointedOut: new Set(model.pointedOut),
+    answers: new Map(model.answers),
+  };
   switch (event.type) {
     case 'xstate.done.actor.loadQuestions':
       return { ...m, phase: 'answering', current: 0, visited: new Set([0]) };
@@ -90,7 +124,11 @@ function step(model: Model, event: WalkEvent): Model {
     const value = event.value as string | boolean;
     if (!asked) return m;
     const fits =
-      asked.q.type === 'checkbox' ? typeof value === 'boolean' : asked.q.type === 'dropdown' ? value === '' || asked.q.prepopulated_array.includes(value as string) : typeof value === 'string';
+      asked.q.type === 'checkbox'
+        ? typeof value === 'boolean'
+        : asked.q.type === 'dropdown'
+          ? value === '' || asked.q.prepopulated_array.includes(value as string)
+          : typeof value === 'string';
     // §5: text answers max 300 characters.
     if (fits) m.answers.set(asked.key, typeof value === 'string' ? value.slice(0, 300) : value);
     return m;
@@ -121,7 +159,14 @@ function step(model: Model, event: WalkEvent): Model {
   return m;
 }
 
-const start: Model = { phase: 'loading', current: 0, visited: new Set(), pointedOut: new Set(), answers: new Map(), problem: null };
+const start: Model = {
+  phase: 'loading',
+  current: 0,
+  visited: new Set(),
+  pointedOut: new Set(),
+  answers: new Map(),
+  problem: null,
+};
 
 function expectedView(m: Model): QuestionsView {
   const form = m.phase === 'loading' || m.phase === 'unavailable' ? [] : FORM;
@@ -131,7 +176,9 @@ function expectedView(m: Model): QuestionsView {
     problem: m.problem,
     canRetry: m.phase === 'unavailable',
     steps: form.map((s, i) => ({ label: s.label, current: i === m.current, complete: completed(m, i) })),
-    step: shown ? { index: m.current, heading: shown.heading, isBasket: shown.basket, intro: shown.basket ? SOURCE.intro : null } : null,
+    step: shown
+      ? { index: m.current, heading: shown.heading, isBasket: shown.basket, intro: shown.basket ? SOURCE.intro : null }
+      : null,
     questions: (shown?.questions ?? []).map(({ key, q }) => {
       const value = m.answers.get(key) ?? (q.type === 'checkbox' ? false : '');
       const remaining = q.type === 'text' ? 300 - (value as string).length : null;
@@ -167,7 +214,8 @@ function payload(m: Model) {
   };
 }
 
-const running = (m: Model) => (m.phase === 'loading' ? ['loadQuestions'] : m.phase === 'saving' ? ['saveQuestionAnswers'] : []);
+const running = (m: Model) =>
+  m.phase === 'loading' ? ['loadQuestions'] : m.phase === 'saving' ? ['saveQuestionAnswers'] : [];
 
 describe('questions machine', () => {
   it('is walked at 100 %: steps, pills, mandatory answers, the 300-character limit, submit only when every step is complete', async () => {
@@ -180,10 +228,15 @@ describe('questions machine', () => {
       events: {
         'xstate.done.actor.loadQuestions': [{ type: 'xstate.done.actor.loadQuestions', output: SOURCE }],
         'xstate.error.actor.loadQuestions': [{ type: 'xstate.error.actor.loadQuestions', error: new Error('offline') }],
-        'xstate.done.actor.saveQuestionAnswers': [{ type: 'xstate.done.actor.saveQuestionAnswers', output: { questions_set: true } }],
+        'xstate.done.actor.saveQuestionAnswers': [
+          { type: 'xstate.done.actor.saveQuestionAnswers', output: { questions_set: true } },
+        ],
         // Each error carries its text as a field too, so the two are two paths (an Error alone serialises as {}).
         'xstate.error.actor.saveQuestionAnswers': [
-          { type: 'xstate.error.actor.saveQuestionAnswers', error: Object.assign(new Error(SERVER_TEXT), { text: SERVER_TEXT }) },
+          {
+            type: 'xstate.error.actor.saveQuestionAnswers',
+            error: Object.assign(new Error(SERVER_TEXT), { text: SERVER_TEXT }),
+          },
           { type: 'xstate.error.actor.saveQuestionAnswers', error: Object.assign(new Error(''), { text: '' }) },
         ],
         ANSWER_CHANGED: [
@@ -214,13 +267,19 @@ describe('questions machine', () => {
         return JSON.stringify([s.value, c.current, c.visited, answeredKeys, c.problem !== null]);
       },
       view: (snapshot) => viewQuestions(snapshot as never),
-      initial: () => ({ view: expectedView(start), running: ['loadQuestions'], started: { loadQuestions: [{ beforeOrAfter: 'before' }] } }),
+      initial: () => ({
+        view: expectedView(start),
+        running: ['loadQuestions'],
+        started: { loadQuestions: [{ beforeOrAfter: 'before' }] },
+      }),
       oracle: ({ event, earlier }): Expectation<QuestionsView> => {
         const before = earlier.reduce((m, e) => step(m, e.event), start);
         const after = step(before, event);
         const expectation: Expectation<QuestionsView> = { view: expectedView(after), running: running(after) };
-        if (after.phase === 'loading' && before.phase !== 'loading') expectation.started = { loadQuestions: [{ beforeOrAfter: 'before' }] };
-        if (after.phase === 'saving' && before.phase !== 'saving') expectation.started = { saveQuestionAnswers: [payload(after)] };
+        if (after.phase === 'loading' && before.phase !== 'loading')
+          expectation.started = { loadQuestions: [{ beforeOrAfter: 'before' }] };
+        if (after.phase === 'saving' && before.phase !== 'saving')
+          expectation.started = { saveQuestionAnswers: [payload(after)] };
         if (after.phase === 'saved') expectation.output = { kind: 'saved', beforeOrAfter: 'before' };
         return expectation;
       },
@@ -234,7 +293,11 @@ describe('questions machine', () => {
     const actor = createActor(
       questionsMachine.provide({
         actors: {
-          loadQuestions: fromPromise(async (): Promise<QuestionsSource> => ({ questions: [ACCESS], tickets: SOURCE.tickets, intro: null })),
+          loadQuestions: fromPromise(async (): Promise<QuestionsSource> => ({
+            questions: [ACCESS],
+            tickets: SOURCE.tickets,
+            intro: null,
+          })),
           saveQuestionAnswers: fromPromise(async ({ input }) => {
             sent.push(input);
             return { questions_set: true as const };
@@ -248,7 +311,9 @@ describe('questions machine', () => {
     expect(viewQuestions(actor.getSnapshot()).steps).toEqual([{ label: 'Ticket 1', current: true, complete: true }]);
     actor.send({ type: 'CONTINUE_CLICKED' });
     await waitFor(actor, (s) => s.status === 'done');
-    expect(sent).toEqual([{ before_or_after: 'after', answers: [{ ticket_id: 11, question_id: 2, copy: 0, answer: false }] }]);
+    expect(sent).toEqual([
+      { before_or_after: 'after', answers: [{ ticket_id: 11, question_id: 2, copy: 0, answer: false }] },
+    ]);
     expect(actor.getSnapshot().output).toEqual({ kind: 'saved', beforeOrAfter: 'after' });
   });
 });
@@ -274,7 +339,11 @@ describe('questions senders and an empty form', () => {
     const actor = createActor(
       questionsMachine.provide({
         actors: {
-          loadQuestions: fromPromise(async (): Promise<QuestionsSource> => ({ questions: [], tickets: SOURCE.tickets, intro: null })),
+          loadQuestions: fromPromise(async (): Promise<QuestionsSource> => ({
+            questions: [],
+            tickets: SOURCE.tickets,
+            intro: null,
+          })),
           saveQuestionAnswers: fromPromise(async ({ input }) => {
             sent.push(input);
             return { questions_set: true as const };
@@ -285,7 +354,13 @@ describe('questions senders and an empty form', () => {
     ).start();
     await waitFor(actor, (s) => s.matches('answering'));
     actor.send({ type: 'ANSWER_CHANGED', key: 't11-q1-c0', value: 'Ada' });
-    expect(viewQuestions(actor.getSnapshot())).toMatchObject({ steps: [], step: null, questions: [], isLastStep: false, canSubmit: false });
+    expect(viewQuestions(actor.getSnapshot())).toMatchObject({
+      steps: [],
+      step: null,
+      questions: [],
+      isLastStep: false,
+      canSubmit: false,
+    });
     actor.send({ type: 'CONTINUE_CLICKED' });
     await waitFor(actor, (s) => s.status === 'done');
     expect(sent).toEqual([{ before_or_after: 'before', answers: [] }]);
@@ -329,7 +404,12 @@ describe('the steps of the form (spec 001 §2, §3)', () => {
       ['Basket', 'Your whole order', ['basket-osq-90', 'basket-q-5']],
     ]);
     expect(
-      answerEntries(steps, { 't11-q1-c1': 'Grace', 'basket-osq-90': 'Radio' }).map((e) => [e.ticket_id, e.question_id, e.copy, e.answer]),
+      answerEntries(steps, { 't11-q1-c1': 'Grace', 'basket-osq-90': 'Radio' }).map((e) => [
+        e.ticket_id,
+        e.question_id,
+        e.copy,
+        e.answer,
+      ]),
     ).toEqual([
       [11, 1, 0, ''],
       [11, 1, 1, 'Grace'],

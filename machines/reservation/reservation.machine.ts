@@ -48,7 +48,9 @@ export const reservationMachine = setup({
     // Stryker disable next-line ArrowFunction: the app and every test provide isInAppBrowser.
     isInAppBrowser: () => false,
     isReserved: (_, params: { reply: ReserveReply }) =>
-      params.reply.reserved && typeof params.reply.sale_reference === 'string' && typeof params.reply.checkout_time === 'number',
+      params.reply.reserved &&
+      typeof params.reply.sale_reference === 'string' &&
+      typeof params.reply.checkout_time === 'number',
     needsCaptcha: (_, params: { reply: ReserveReply }) =>
       params.reply.captcha === true && typeof params.reply.captcha_sitekey === 'string',
     isRedirect: (_, params: { reply: ReserveReply }) => typeof params.reply.redirect === 'string',

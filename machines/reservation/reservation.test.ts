@@ -34,14 +34,18 @@ const OUTCOME_OF_REPLY: Record<keyof typeof replies, ReservationOutcome | 'fetch
 type View = ReturnType<typeof viewReservation>;
 
 /** Spec 000 §4 "Basket to reserve" and §2 "Reserve step": what each reply and button leads to. */
-function reservationOracle({ event, view, before, unchanged }: OracleQuestion<View>, variant: string | undefined): Expectation<View> | undefined {
+function reservationOracle(
+  { event, view, before, unchanged }: OracleQuestion<View>,
+  variant: string | undefined,
+): Expectation<View> | undefined {
   const screen = (fields: Partial<View>): Expectation<View>['view'] => ({ ...view, ...fields });
   switch (event.type) {
     case 'xstate.done.actor.reserveTickets': {
       const name = (Object.keys(replies) as Array<keyof typeof replies>).find((key) => replies[key] === event.output)!;
       const outcome = OUTCOME_OF_REPLY[name];
       // Reserved: the fresh checkout is read before the root hears of it.
-      if (outcome === 'fetch') return { view: screen({}), running: ['loadCheckout'], started: { loadCheckout: [undefined] } };
+      if (outcome === 'fetch')
+        return { view: screen({}), running: ['loadCheckout'], started: { loadCheckout: [undefined] } };
       return { view: screen({}), running: [], output: outcome };
     }
     case 'xstate.error.actor.reserveTickets':
@@ -55,7 +59,8 @@ function reservationOracle({ event, view, before, unchanged }: OracleQuestion<Vi
       };
   }
   // Anywhere but the incompatible-browser screen there is no link to copy and no explanation to open.
-  if (variant !== 'in-app browser') return event.type === 'COPY_LINK_CLICKED' || event.type === 'WHY_TOGGLED' ? unchanged() : undefined;
+  if (variant !== 'in-app browser')
+    return event.type === 'COPY_LINK_CLICKED' || event.type === 'WHY_TOGGLED' ? unchanged() : undefined;
   switch (event.type) {
     case 'COPY_LINK_CLICKED':
       return { view: screen({ linkCopied: false }), running: ['copyLink'], started: { copyLink: [undefined] } };
@@ -66,7 +71,8 @@ function reservationOracle({ event, view, before, unchanged }: OracleQuestion<Vi
     case 'WHY_TOGGLED':
       return { view: screen({ whyOpen: !view.whyOpen }), running: runningChildren(before) };
   }
-  if (event.type.startsWith('xstate.after.linkCopiedFor') && view.linkCopied) return { view: screen({ linkCopied: false }), running: [] };
+  if (event.type.startsWith('xstate.after.linkCopiedFor') && view.linkCopied)
+    return { view: screen({ linkCopied: false }), running: [] };
   return undefined;
 }
 
@@ -87,9 +93,10 @@ describe('reservation machine', () => {
       events: {
         COPY_LINK_CLICKED: [{ type: 'COPY_LINK_CLICKED' }],
         WHY_TOGGLED: [{ type: 'WHY_TOGGLED' }],
-        'xstate.done.actor.reserveTickets': Object.values(replies).map(
-          (output) => ({ type: 'xstate.done.actor.reserveTickets', output }),
-        ),
+        'xstate.done.actor.reserveTickets': Object.values(replies).map((output) => ({
+          type: 'xstate.done.actor.reserveTickets',
+          output,
+        })),
         'xstate.error.actor.reserveTickets': [{ type: 'xstate.error.actor.reserveTickets', error: new Error('500') }],
         'xstate.done.actor.loadCheckout': [{ type: 'xstate.done.actor.loadCheckout', output: checkout }],
         'xstate.error.actor.loadCheckout': [{ type: 'xstate.error.actor.loadCheckout', error: new Error('500') }],
@@ -146,7 +153,9 @@ describe('reservation machine', () => {
     const { createActor, fromPromise } = await import('xstate');
     const actor = createActor(
       reservationMachine.provide({
-        actors: { reserveTickets: fromPromise(async () => ({ ...replies.reservedWithoutReference }) as { reserved: boolean }) },
+        actors: {
+          reserveTickets: fromPromise(async () => ({ ...replies.reservedWithoutReference }) as { reserved: boolean }),
+        },
       }),
       { input: {} },
     ).start();
@@ -157,10 +166,14 @@ describe('reservation machine', () => {
 
 describe('in-app browser detection', () => {
   const inApp = {
-    Facebook: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 [FBAN/FBIOS;FBAV/440.0]',
-    Instagram: 'Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 Chrome/120.0 Mobile Safari/537.36 Instagram 312.0.0.0',
-    TikTok: 'Mozilla/5.0 (Linux; Android 13) AppleWebKit/537.36 Chrome/119.0 Mobile Safari/537.36 musical_ly_2023101030 BytedanceWebview',
-    Snapchat: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 Snapchat/12.60.0.40',
+    Facebook:
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 [FBAN/FBIOS;FBAV/440.0]',
+    Instagram:
+      'Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 Chrome/120.0 Mobile Safari/537.36 Instagram 312.0.0.0',
+    TikTok:
+      'Mozilla/5.0 (Linux; Android 13) AppleWebKit/537.36 Chrome/119.0 Mobile Safari/537.36 musical_ly_2023101030 BytedanceWebview',
+    Snapchat:
+      'Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 Snapchat/12.60.0.40',
     LinkedIn: 'Mozilla/5.0 (iPhone; CPU iPhone OS 16_6 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 [LinkedInApp]',
     Line: 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 Mobile/15E148 Safari Line/13.19.0',
     WeChat: 'Mozilla/5.0 (Linux; Android 12) AppleWebKit/537.36 Chrome/86.0 Mobile Safari/537.36 MicroMessenger/8.0.40',

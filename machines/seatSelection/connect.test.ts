@@ -1,7 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import type { PlanSeat } from '../../contract';
 import { SEAT_MESSAGES } from '../../contract/messages/seats';
-import { addRequest, chartSenders, mapSeats, seatSelectionSenders, summarise, type EventDateInfo, type SeatingPlan, type SeatSelectionView } from './seatSelection.connect';
+import {
+  addRequest,
+  chartSenders,
+  mapSeats,
+  seatSelectionSenders,
+  summarise,
+  type EventDateInfo,
+  type SeatingPlan,
+  type SeatSelectionView,
+} from './seatSelection.connect';
 
 /** The seat page's join of the plan with the buyer's selection (spec 001 §2 Seat-selection page, §3, §7). */
 const seat = (id: number, over: Partial<PlanSeat> = {}): PlanSeat => ({
@@ -15,14 +24,24 @@ const seat = (id: number, over: Partial<PlanSeat> = {}): PlanSeat => ({
   ...over,
 });
 
-const plan = (seats: PlanSeat[], pricing = [{ ticket_type_id: 12, ticket_name: 'Stalls', price: 2500 }, { ticket_type_id: 13, ticket_name: 'Stalls view', price: 2500 }]): SeatingPlan => ({
+const plan = (
+  seats: PlanSeat[],
+  pricing = [
+    { ticket_type_id: 12, ticket_name: 'Stalls', price: 2500 },
+    { ticket_type_id: 13, ticket_name: 'Stalls view', price: 2500 },
+  ],
+): SeatingPlan => ({
   seating_plan_layout: {
     seating_plan_provider: { provider: 'holdfast', public_key: null, region: null },
     width: 200,
     height: 100,
     sections: [{ name: 'Stalls', rows: [{ name: 'A', seats }] }],
   },
-  seating_plan_event: { provider_identifier: 'p', pricing, hold: { hold_token: null, seconds_remaining: 0, seat_ids: [] } },
+  seating_plan_event: {
+    provider_identifier: 'p',
+    pricing,
+    hold: { hold_token: null, seconds_remaining: 0, seat_ids: [] },
+  },
 });
 
 const info: EventDateInfo = {
@@ -65,12 +84,21 @@ describe('seat map', () => {
     expect(after[1]).toMatchObject({ state: 'selected', label: 'Stalls, row A, seat 2, £25.00, selected' });
     expect(after[2]).toMatchObject({ x: 200, y: 10 });
     expect(after[3]).toMatchObject({ x: 120, y: 40 });
-    expect(after[4]).toMatchObject({ ticketTypeId: 13, ticketName: 'Stalls view', label: 'Stalls, row A, seat 5, £25.00, available' });
+    expect(after[4]).toMatchObject({
+      ticketTypeId: 13,
+      ticketName: 'Stalls view',
+      label: 'Stalls, row A, seat 5, £25.00, available',
+    });
   });
 
   it('shows a seat without pricing as not for sale, even when the buyer holds it', () => {
     const [unpriced] = mapSeats(plan([seat(1, { ticket_type_id: null })]), [1]);
-    expect(unpriced).toMatchObject({ state: 'unpriced', price: null, ticketName: null, label: 'Stalls, row A, seat 1, not for sale' });
+    expect(unpriced).toMatchObject({
+      state: 'unpriced',
+      price: null,
+      ticketName: null,
+      label: 'Stalls, row A, seat 1, not for sale',
+    });
   });
 });
 
@@ -78,13 +106,24 @@ describe('selected seats and the add payload', () => {
   const seats = mapSeats(plan([seat(1), seat(2), seat(3, { ticket_type_id: null })]), [1, 3, 99]);
 
   it('list and total only the priced seats of the plan, leaving out a seat no longer on it', () => {
-    expect(summarise(seats, [1, 3, 99])).toEqual({ seats: [{ id: 1, place: 'Stalls-A-1', price: '£25', ticketName: 'Stalls' }], total: '£25' });
+    expect(summarise(seats, [1, 3, 99])).toEqual({
+      seats: [{ id: 1, place: 'Stalls-A-1', price: '£25', ticketName: 'Stalls' }],
+      total: '£25',
+    });
   });
 
   it('post only the priced seats of the plan, each with its hold token', () => {
     expect(addRequest(info, seats, [99, 3, 1], 'tok')).toEqual({
       parent_event_id: 'null',
-      ticket: { '3|7|12|0': { ticket: 12, vz_id: '', has_offer: false, qty: 1, seats: [{ section: 'Stalls', row: 'A', number: '1', hold_token: 'tok' }] } },
+      ticket: {
+        '3|7|12|0': {
+          ticket: 12,
+          vz_id: '',
+          has_offer: false,
+          qty: 1,
+          seats: [{ section: 'Stalls', row: 'A', number: '1', hold_token: 'tok' }],
+        },
+      },
     });
   });
 });
@@ -115,11 +154,19 @@ describe('seats.io chart senders', () => {
   const seats = mapSeats(plan([seat(1), seat(2), seat(3)]), []);
   const token = { token: 'chart-token', expiresAt: '2026-07-01T19:15:00.000Z' };
   const now = () => Date.parse('2026-07-01T19:00:30.000Z');
-  const object = (number: string) => ({ label: `Stalls-A-${number}`, labels: { own: number, parent: 'A', section: 'Stalls' } });
+  const object = (number: string) => ({
+    label: `Stalls-A-${number}`,
+    labels: { own: number, parent: 'A', section: 'Stalls' },
+  });
 
   it('send the chart’s selections as the plan’s seats, under its hold token, with the seconds it has left', () => {
     const sent: unknown[] = [];
-    const chart = chartSenders((e) => sent.push(e), seats, () => token, now);
+    const chart = chartSenders(
+      (e) => sent.push(e),
+      seats,
+      () => token,
+      now,
+    );
     chart.holdCallsStarted();
     chart.selected(object('2'));
     // A chart object known by its parts only, and one the plan does not have (left out).
@@ -138,7 +185,12 @@ describe('seats.io chart senders', () => {
 
   it('explain a hold the chart could not make and a selection its validators refuse, in words; and its expiry', () => {
     const sent: unknown[] = [];
-    const chart = chartSenders((e) => sent.push(e), seats, () => token, now);
+    const chart = chartSenders(
+      (e) => sent.push(e),
+      seats,
+      () => token,
+      now,
+    );
     chart.holdFailed([object('1')]);
     chart.holdFailed([object('1'), object('2')]);
     chart.holdFailed([object('9')]);
@@ -149,9 +201,16 @@ describe('seats.io chart senders', () => {
     chart.expired();
     expect(sent).toEqual([
       { type: 'CHART_HOLD_FAILED', seatIds: [1], message: 'Stalls, row A, seat 1 is taken by another buyer.' },
-      { type: 'CHART_HOLD_FAILED', seatIds: [1, 2], message: 'Stalls, row A, seat 1; Stalls, row A, seat 2 are taken by another buyer.' },
+      {
+        type: 'CHART_HOLD_FAILED',
+        seatIds: [1, 2],
+        message: 'Stalls, row A, seat 1; Stalls, row A, seat 2 are taken by another buyer.',
+      },
       { type: 'CHART_VALIDITY', violation: 'Choose seats that leave no single empty seat.' },
-      { type: 'CHART_VALIDITY', violation: 'Your seats in a row must be next to each other, with no gap between them.' },
+      {
+        type: 'CHART_VALIDITY',
+        violation: 'Your seats in a row must be next to each other, with no gap between them.',
+      },
       { type: 'CHART_VALIDITY', violation: SEAT_MESSAGES.violationFallback },
       { type: 'CHART_VALIDITY', violation: null },
       { type: 'CHART_HOLD_EXPIRED' },
@@ -160,8 +219,18 @@ describe('seats.io chart senders', () => {
 
   it('count no time left once the token has expired, and seats.io’s default hold before the chart named its token', () => {
     const sent: { secondsRemaining?: number }[] = [];
-    chartSenders((e) => sent.push(e as never), seats, () => token, () => Date.parse('2026-07-01T20:00:00.000Z')).selected(object('1'));
-    chartSenders((e) => sent.push(e as never), seats, () => null, now).selected(object('1'));
+    chartSenders(
+      (e) => sent.push(e as never),
+      seats,
+      () => token,
+      () => Date.parse('2026-07-01T20:00:00.000Z'),
+    ).selected(object('1'));
+    chartSenders(
+      (e) => sent.push(e as never),
+      seats,
+      () => null,
+      now,
+    ).selected(object('1'));
     expect(sent).toEqual([
       { type: 'CHART_SEAT_SELECTED', seatId: 1, holdToken: 'chart-token', secondsRemaining: 0 },
       { type: 'CHART_SEAT_SELECTED', seatId: 1, holdToken: null, secondsRemaining: 900 },

@@ -7,7 +7,13 @@ import type { SnapshotFrom } from 'xstate';
 import { formatMoney } from '../../contract/money';
 import { formatSeatTotal } from '../../contract/seatMoney';
 import { checkSeatToggle, type RuleSeat } from '../../contract/seatRules';
-import { CHART_VIOLATIONS, SEAT_MESSAGES, seatLabelMessage, seatNameMessage, takenByOtherMessage } from '../../contract/messages/seats';
+import {
+  CHART_VIOLATIONS,
+  SEAT_MESSAGES,
+  seatLabelMessage,
+  seatNameMessage,
+  takenByOtherMessage,
+} from '../../contract/messages/seats';
 import { seatBasketKey, type PlanSeat, type ResponseOf } from '../../contract';
 import { unchecked } from '../../contract/unchecked';
 import type { AddRequest, SeatSelectionEvent, seatSelectionMachine } from './seatSelection.machine';
@@ -73,8 +79,14 @@ export interface MapSeat {
  * Every seat of the plan as the buyer sees it now. A seat that looks as it did in `previous` is that
  * same object, so a map of thousands of seats redraws only the seats that changed.
  */
-export function mapSeats(plan: SeatingPlan, selected: readonly number[], previous?: ReadonlyMap<number, MapSeat>): MapSeat[] {
-  const pricing = new Map(plan.seating_plan_event.pricing.map((p) => [p.ticket_type_id, { ...p, text: formatMoney(p.price, 'GBP') }]));
+export function mapSeats(
+  plan: SeatingPlan,
+  selected: readonly number[],
+  previous?: ReadonlyMap<number, MapSeat>,
+): MapSeat[] {
+  const pricing = new Map(
+    plan.seating_plan_event.pricing.map((p) => [p.ticket_type_id, { ...p, text: formatMoney(p.price, 'GBP') }]),
+  );
   const mine = new Set(selected);
   const seats: MapSeat[] = [];
   for (const section of plan.seating_plan_layout.sections) {
@@ -82,17 +94,32 @@ export function mapSeats(plan: SeatingPlan, selected: readonly number[], previou
       for (const s of row.seats) {
         const seat = toMapSeat(section.name, row.name, s, pricing, mine);
         const before = previous?.get(s.id);
-        seats.push(before && before.label === seat.label && before.x === seat.x && before.y === seat.y && before.ticketTypeId === seat.ticketTypeId ? before : seat);
+        seats.push(
+          before &&
+            before.label === seat.label &&
+            before.x === seat.x &&
+            before.y === seat.y &&
+            before.ticketTypeId === seat.ticketTypeId
+            ? before
+            : seat,
+        );
       }
     }
   }
   return seats;
 }
 
-function toMapSeat(section: string, row: string, s: PlanSeat, pricing: Map<number, { price: number; ticket_name: string; text: string }>, mine: Set<number>): MapSeat {
+function toMapSeat(
+  section: string,
+  row: string,
+  s: PlanSeat,
+  pricing: Map<number, { price: number; ticket_name: string; text: string }>,
+  mine: Set<number>,
+): MapSeat {
   // Stryker disable next-line ConditionalExpression: no pricing is keyed by null, so looking it up gives null as well; the test is for the type.
   const price = s.ticket_type_id === null ? null : (pricing.get(s.ticket_type_id) ?? null);
-  const state: SeatState = price === null ? 'unpriced' : mine.has(s.id) ? 'selected' : s.status === 'taken' ? 'taken' : 'available';
+  const state: SeatState =
+    price === null ? 'unpriced' : mine.has(s.id) ? 'selected' : s.status === 'taken' ? 'taken' : 'available';
   return {
     id: s.id,
     section,
@@ -110,7 +137,15 @@ function toMapSeat(section: string, row: string, s: PlanSeat, pricing: Map<numbe
 }
 
 function ruleSeats(seats: MapSeat[]): RuleSeat[] {
-  return seats.map((s) => ({ id: s.id, section: s.section, row: s.row, number: s.number, position: s.position, priced: s.state !== 'unpriced', taken: s.state === 'taken' }));
+  return seats.map((s) => ({
+    id: s.id,
+    section: s.section,
+    row: s.row,
+    number: s.number,
+    position: s.position,
+    priced: s.state !== 'unpriced',
+    taken: s.state === 'taken',
+  }));
 }
 
 export interface SelectedSeat {
@@ -131,15 +166,34 @@ export function summarise(seats: MapSeat[], selected: readonly number[]): SeatSu
   const byId = new Map(seats.map((s) => [s.id, s]));
   const chosen = selected.map((id) => byId.get(id)).filter((s): s is MapSeat => s !== undefined && s.price !== null);
   return {
-    seats: chosen.map((s) => ({ id: s.id, place: `${s.section}-${s.row}-${s.number}`, price: formatSeatTotal(s.price!), ticketName: s.ticketName! })),
+    seats: chosen.map((s) => ({
+      id: s.id,
+      place: `${s.section}-${s.row}-${s.number}`,
+      price: formatSeatTotal(s.price!),
+      ticketName: s.ticketName!,
+    })),
     total: formatSeatTotal(chosen.reduce((sum, s) => sum + s.price!, 0)),
   };
 }
 
 /** Spec 001 §3 and §7: the nested add payload, one entry per ticket type, each seat with its hold token. */
-export function addRequest(info: EventDateInfo, seats: MapSeat[], selected: readonly number[], holdToken: string | null): AddRequest {
+export function addRequest(
+  info: EventDateInfo,
+  seats: MapSeat[],
+  selected: readonly number[],
+  holdToken: string | null,
+): AddRequest {
   const byId = new Map(seats.map((s) => [s.id, s]));
-  const ticket: Record<string, { ticket: number; vz_id: string; has_offer: boolean; qty: number; seats: { section: string; row: string; number: string; hold_token: string }[] }> = {};
+  const ticket: Record<
+    string,
+    {
+      ticket: number;
+      vz_id: string;
+      has_offer: boolean;
+      qty: number;
+      seats: { section: string; row: string; number: string; hold_token: string }[];
+    }
+  > = {};
   for (const id of selected) {
     const s = byId.get(id);
     if (!s || s.ticketTypeId === null) continue;
@@ -153,7 +207,12 @@ export function addRequest(info: EventDateInfo, seats: MapSeat[], selected: read
   return unchecked<AddRequest>({ parent_event_id: 'null', ticket });
 }
 
-export function seatSelectionSenders(send: (event: SeatSelectionEvent) => void, seats: MapSeat[], view: SeatSelectionView, info: EventDateInfo | undefined) {
+export function seatSelectionSenders(
+  send: (event: SeatSelectionEvent) => void,
+  seats: MapSeat[],
+  view: SeatSelectionView,
+  info: EventDateInfo | undefined,
+) {
   return {
     /** A seat pressed (click, tap, Space or Enter): the rules are asked first, in the buyer's words. */
     press(seatId: number) {
@@ -195,9 +254,16 @@ export const CHART_DEFAULT_HOLD_SECONDS = 900;
  * section, row and number (the chart's label); a seat the plan does not have is left out. The
  * seconds a hold has left are counted from the chart's hold token, now.
  */
-export function chartSenders(send: (event: SeatSelectionEvent) => void, seats: MapSeat[], holdToken: () => ChartHoldToken | null, now: () => number) {
+export function chartSenders(
+  send: (event: SeatSelectionEvent) => void,
+  seats: MapSeat[],
+  holdToken: () => ChartHoldToken | null,
+  now: () => number,
+) {
   const byLabel = new Map(seats.map((s) => [`${s.section}-${s.row}-${s.number}`, s]));
-  const seatOf = (o: ChartObject) => byLabel.get(o.label) ?? (o.labels ? byLabel.get(`${o.labels.section ?? ''}-${o.labels.parent ?? ''}-${o.labels.own}`) : undefined);
+  const seatOf = (o: ChartObject) =>
+    byLabel.get(o.label) ??
+    (o.labels ? byLabel.get(`${o.labels.section ?? ''}-${o.labels.parent ?? ''}-${o.labels.own}`) : undefined);
   const secondsRemaining = () => {
     const token = holdToken();
     return token ? Math.max(0, Math.floor((Date.parse(token.expiresAt) - now()) / 1000)) : CHART_DEFAULT_HOLD_SECONDS;
@@ -205,7 +271,13 @@ export function chartSenders(send: (event: SeatSelectionEvent) => void, seats: M
   return {
     selected(object: ChartObject) {
       const seat = seatOf(object);
-      if (seat) send({ type: 'CHART_SEAT_SELECTED', seatId: seat.id, holdToken: holdToken()?.token ?? null, secondsRemaining: secondsRemaining() });
+      if (seat)
+        send({
+          type: 'CHART_SEAT_SELECTED',
+          seatId: seat.id,
+          holdToken: holdToken()?.token ?? null,
+          secondsRemaining: secondsRemaining(),
+        });
     },
     deselected(object: ChartObject) {
       const seat = seatOf(object);
@@ -216,11 +288,15 @@ export function chartSenders(send: (event: SeatSelectionEvent) => void, seats: M
     holdFailed(objects: ChartObject[]) {
       const failed = objects.map(seatOf).filter((s): s is MapSeat => s !== undefined);
       if (failed.length === 0) return;
-      send({ type: 'CHART_HOLD_FAILED', seatIds: failed.map((s) => s.id), message: takenByOtherMessage(failed.map((s) => seatNameMessage(s.section, s.row, s.number))) });
+      send({
+        type: 'CHART_HOLD_FAILED',
+        seatIds: failed.map((s) => s.id),
+        message: takenByOtherMessage(failed.map((s) => seatNameMessage(s.section, s.row, s.number))),
+      });
     },
     validity(violations: readonly string[]) {
       const first = violations[0];
-      send({ type: 'CHART_VALIDITY', violation: first === undefined ? null : (violationMessage(first)) });
+      send({ type: 'CHART_VALIDITY', violation: first === undefined ? null : violationMessage(first) });
     },
     expired: () => send({ type: 'CHART_HOLD_EXPIRED' }),
   };

@@ -70,7 +70,6 @@ export interface SeatSelectionContext {
   violation: string | null;
 }
 
-
 export const seatSelectionMachine = setup({
   types: {
     context: {} as SeatSelectionContext,
@@ -106,19 +105,25 @@ export const seatSelectionMachine = setup({
     explainServerRefusal: assign((_, params: { error: unknown }) => {
       const message = messageOf(params.error, SEAT_MESSAGES.holdFailed);
       // A refusal is a rule or another buyer: said next to the chart. Anything else is a failure: a toast.
-      return failureOf(params.error).kind === 'refused' ? { refusal: message, problem: null } : { refusal: null, problem: message };
+      return failureOf(params.error).kind === 'refused'
+        ? { refusal: message, problem: null }
+        : { refusal: null, problem: message };
     }),
-    showAddProblem: assign((_, params: { error: unknown }) => ({ problem: messageOf(params.error, SEAT_MESSAGES.addFailed) })),
+    showAddProblem: assign((_, params: { error: unknown }) => ({
+      problem: messageOf(params.error, SEAT_MESSAGES.addFailed),
+    })),
     dismissProblem: assign({ problem: null }),
     clearMessages: assign({ refusal: null, problem: null }),
     releaseAll: assign({ selected: [], secondsRemaining: 0, refusal: null, expired: true, violation: null }),
-    chartSelect: assign(({ context }, params: { seatId: number; holdToken: string | null; secondsRemaining: number }) => ({
-      selected: context.selected.includes(params.seatId) ? context.selected : [...context.selected, params.seatId],
-      holdToken: params.holdToken ?? context.holdToken,
-      secondsRemaining: params.secondsRemaining,
-      refusal: null,
-      expired: false,
-    })),
+    chartSelect: assign(
+      ({ context }, params: { seatId: number; holdToken: string | null; secondsRemaining: number }) => ({
+        selected: context.selected.includes(params.seatId) ? context.selected : [...context.selected, params.seatId],
+        holdToken: params.holdToken ?? context.holdToken,
+        secondsRemaining: params.secondsRemaining,
+        refusal: null,
+        expired: false,
+      }),
+    ),
     chartDeselect: assign(({ context }, params: { seatId: number; secondsRemaining: number }) => ({
       selected: context.selected.filter((id) => id !== params.seatId),
       secondsRemaining: params.secondsRemaining,
@@ -143,7 +148,8 @@ export const seatSelectionMachine = setup({
 }).createMachine({
   // Stryker disable next-line StringLiteral: no target names the seat-selection chart by its id.
   id: 'seatSelection',
-  description: 'Seats picked are held for the buyer, given back when pressed again, refused in words; added to the basket together.',
+  description:
+    'Seats picked are held for the buyer, given back when pressed again, refused in words; added to the basket together.',
   context: ({ input }) => ({
     eventDateId: input.eventDateId,
     selected: input.hold.seconds_remaining > 0 ? input.hold.seat_ids : [],
@@ -183,7 +189,11 @@ export const seatSelectionMachine = setup({
     held: {
       description: 'Seats are held until the deadline; Add To Basket! is offered.',
       after: {
-        holdTimeout: { target: 'choosing', actions: ['releaseAll', 'planChanged'], description: 'Hold expired: the seats are released.' },
+        holdTimeout: {
+          target: 'choosing',
+          actions: ['releaseAll', 'planChanged'],
+          description: 'Hold expired: the seats are released.',
+        },
       },
       on: {
         SEAT_PRESSED: [
@@ -199,7 +209,11 @@ export const seatSelectionMachine = setup({
         CHART_SEAT_DESELECTED: { target: 'deciding', actions: { type: 'chartDeselect', params: ({ event }) => event } },
         CHART_HOLD_FAILED: { target: 'deciding', actions: { type: 'chartHoldFailed', params: ({ event }) => event } },
         CHART_HOLD_CALLS_STARTED: { target: 'chartHolding' },
-        CHART_HOLD_EXPIRED: { target: 'choosing', actions: ['releaseAll', 'planChanged'], description: 'seats.io’s hold token expired: the seats are released.' },
+        CHART_HOLD_EXPIRED: {
+          target: 'choosing',
+          actions: ['releaseAll', 'planChanged'],
+          description: 'seats.io’s hold token expired: the seats are released.',
+        },
       },
     },
     chartHolding: {
@@ -225,7 +239,10 @@ export const seatSelectionMachine = setup({
           seats: [(event as Extract<SeatSelectionEvent, { type: 'SEAT_PRESSED' }>).seatId],
         }),
         onDone: { target: 'deciding', actions: { type: 'takeHold', params: ({ event }) => ({ hold: event.output }) } },
-        onError: { target: 'deciding', actions: [{ type: 'explainServerRefusal', params: ({ event }) => ({ error: event.error }) }, 'planChanged'] },
+        onError: {
+          target: 'deciding',
+          actions: [{ type: 'explainServerRefusal', params: ({ event }) => ({ error: event.error }) }, 'planChanged'],
+        },
       },
     },
     releasing: {
@@ -240,7 +257,10 @@ export const seatSelectionMachine = setup({
           seats: [(event as Extract<SeatSelectionEvent, { type: 'SEAT_PRESSED' }>).seatId],
         }),
         onDone: { target: 'deciding', actions: { type: 'takeHold', params: ({ event }) => ({ hold: event.output }) } },
-        onError: { target: 'deciding', actions: [{ type: 'explainServerRefusal', params: ({ event }) => ({ error: event.error }) }, 'planChanged'] },
+        onError: {
+          target: 'deciding',
+          actions: [{ type: 'explainServerRefusal', params: ({ event }) => ({ error: event.error }) }, 'planChanged'],
+        },
       },
     },
     adding: {
@@ -252,7 +272,10 @@ export const seatSelectionMachine = setup({
         id: 'addToBasket',
         input: ({ event }) => (event as Extract<SeatSelectionEvent, { type: 'ADD_CLICKED' }>).request,
         onDone: { target: 'added', actions: 'goToCheckout' },
-        onError: { target: 'deciding', actions: [{ type: 'showAddProblem', params: ({ event }) => ({ error: event.error }) }, 'planChanged'] },
+        onError: {
+          target: 'deciding',
+          actions: [{ type: 'showAddProblem', params: ({ event }) => ({ error: event.error }) }, 'planChanged'],
+        },
       },
     },
     added: { type: 'final', description: 'On to /checkout/, where the ticket lines show their seats.' },

@@ -1,19 +1,40 @@
 import { describe, expect, it } from 'vitest';
 import { createActor, fromPromise } from 'xstate';
 import { walk, type ChartRoute, type Expectation, type OracleQuestion } from '../testing/walk';
-import { addRequest, mapSeats, seatSelectionSenders, summarise, viewSeatSelection, type EventDateInfo, type SeatingPlan, type SeatSelectionView } from './seatSelection.connect';
+import {
+  addRequest,
+  mapSeats,
+  seatSelectionSenders,
+  summarise,
+  viewSeatSelection,
+  type EventDateInfo,
+  type SeatingPlan,
+  type SeatSelectionView,
+} from './seatSelection.connect';
 import { seatSelectionMachine } from './seatSelection.machine';
 import { SEAT_MESSAGES } from '../../contract/messages/seats';
 import { failed, refused, type CallFailure } from '../../contract/outcome.ts';
 
 const DATE = 7;
-const RULE_WORDS = 'That would leave Stalls, row A, seat 1 empty on its own. Choose seats that leave no single empty seat.';
+const RULE_WORDS =
+  'That would leave Stalls, row A, seat 1 empty on its own. Choose seats that leave no single empty seat.';
 const TAKEN_WORDS = 'Stalls, row A, seat 2 is taken by another buyer.';
 const HOLD_ENDED = 'Your hold on Stalls, row A, seat 1 has ended. Please choose your seats again.';
 /** Shown when the server refuses without words of its own. */
 const ADD_FAILED = 'Unable to add your seats to the basket. Please try again.';
 const HOLD_FAILED = 'Unable to hold that seat. Please try again.';
-const REQUEST = { parent_event_id: 'null', ticket: { '3|7|12|0': { ticket: 12, vz_id: '', has_offer: false, qty: 1, seats: [{ section: 'Stalls', row: 'A', number: '1', hold_token: 'tok' }] } } };
+const REQUEST = {
+  parent_event_id: 'null',
+  ticket: {
+    '3|7|12|0': {
+      ticket: 12,
+      vz_id: '',
+      has_offer: false,
+      qty: 1,
+      seats: [{ section: 'Stalls', row: 'A', number: '1', hold_token: 'tok' }],
+    },
+  },
+};
 
 const held = (...seat_ids: number[]) => ({ hold_token: 'tok', seconds_remaining: seat_ids.length ? 900 : 0, seat_ids });
 /** A seat call's failure as the app's call layer gives it: a conflict (409) is a refusal, anything else failed. */
@@ -31,7 +52,11 @@ type Q = OracleQuestion<SeatSelectionView>;
  */
 function oracle(q: Q): Expectation<SeatSelectionView> | undefined {
   const { event, view, unchanged } = q;
-  const idle = (selected: number[], more: Partial<SeatSelectionView> = {}, planReread = true): Expectation<SeatSelectionView> => ({
+  const idle = (
+    selected: number[],
+    more: Partial<SeatSelectionView> = {},
+    planReread = true,
+  ): Expectation<SeatSelectionView> => ({
     view: { selected, pending: false, canAdd: selected.length > 0 && view.violation === null, added: false, ...more },
     running: [],
     // After a refusal or failure the plan is read again (it may have changed); a success needs no reread.
@@ -45,7 +70,8 @@ function oracle(q: Q): Expectation<SeatSelectionView> | undefined {
     case 'SEAT_PRESSED': {
       if (view.pending) return unchanged();
       const seatId = event.seatId as number;
-      if (event.refusal !== null) return { view: { ...view, refusal: event.refusal as string, problem: null }, running: [] };
+      if (event.refusal !== null)
+        return { view: { ...view, refusal: event.refusal as string, problem: null }, running: [] };
       const call = view.selected.includes(seatId) ? 'releaseSeats' : 'holdSeats';
       return {
         view: { selected: view.selected, pending: true, canAdd: false, refusal: null, problem: null },
@@ -56,17 +82,28 @@ function oracle(q: Q): Expectation<SeatSelectionView> | undefined {
     case 'xstate.done.actor.holdSeats':
     case 'xstate.done.actor.releaseSeats': {
       const output = event.output as ReturnType<typeof held>;
-      return idle(output.seat_ids, { refusal: null, problem: null, expired: false, holdToken: output.hold_token }, false);
+      return idle(
+        output.seat_ids,
+        { refusal: null, problem: null, expired: false, holdToken: output.hold_token },
+        false,
+      );
     }
     case 'xstate.error.actor.holdSeats':
     case 'xstate.error.actor.releaseSeats': {
       const error = event.error as CallFailure;
       const message = error.message || HOLD_FAILED;
-      return idle(view.selected, error.kind === 'refused' ? { refusal: message, problem: null } : { refusal: null, problem: message });
+      return idle(
+        view.selected,
+        error.kind === 'refused' ? { refusal: message, problem: null } : { refusal: null, problem: message },
+      );
     }
     case 'ADD_CLICKED':
       if (!view.canAdd) return unchanged();
-      return { view: { selected: view.selected, pending: true, canAdd: false, refusal: null, problem: null }, running: ['addToBasket'], started: { addToBasket: [REQUEST] } };
+      return {
+        view: { selected: view.selected, pending: true, canAdd: false, refusal: null, problem: null },
+        running: ['addToBasket'],
+        started: { addToBasket: [REQUEST] },
+      };
     case 'xstate.done.actor.addToBasket':
       return { view: { added: true, canAdd: false }, running: [], sent: { goToCheckout: [null] }, output: undefined };
     case 'xstate.error.actor.addToBasket':
@@ -78,7 +115,11 @@ function oracle(q: Q): Expectation<SeatSelectionView> | undefined {
   if (event.type.startsWith('xstate.after.holdTimeout')) {
     // The hold's deadline passed with seats held and nothing pending: they are released.
     if (view.pending || view.selected.length === 0) return undefined;
-    return { view: { selected: [], canAdd: false, expired: true, refusal: null }, running: [], sent: { planChanged: [null] } };
+    return {
+      view: { selected: [], canAdd: false, expired: true, refusal: null },
+      running: [],
+      sent: { planChanged: [null] },
+    };
   }
   return undefined;
 }
@@ -96,21 +137,36 @@ function chartOracle(q: Q): Expectation<SeatSelectionView> | undefined | null {
   if (!event.type.startsWith('CHART_')) return null;
   const ourCall = ['holdSeats', 'releaseSeats', 'addToBasket'].some((id) => id in before.children);
   const chartBusy = view.pending && !ourCall;
-  const after = (selected: number[], more: Partial<SeatSelectionView> = {}, pending = chartBusy): Expectation<SeatSelectionView> => {
+  const after = (
+    selected: number[],
+    more: Partial<SeatSelectionView> = {},
+    pending = chartBusy,
+  ): Expectation<SeatSelectionView> => {
     const violation = more.violation === undefined ? view.violation : more.violation;
-    return { view: { ...view, selected, pending, canAdd: !pending && selected.length > 0 && violation === null, ...more }, running: [] };
+    return {
+      view: { ...view, selected, pending, canAdd: !pending && selected.length > 0 && violation === null, ...more },
+      running: [],
+    };
   };
   if (event.type === 'CHART_VALIDITY') {
     const violation = event.violation as string | null;
     const same = unchanged();
-    return { ...same, view: { ...view, violation, canAdd: !view.pending && view.selected.length > 0 && violation === null } };
+    return {
+      ...same,
+      view: { ...view, violation, canAdd: !view.pending && view.selected.length > 0 && violation === null },
+    };
   }
   if (ourCall) return unchanged();
   switch (event.type) {
     case 'CHART_SEAT_SELECTED': {
       const seatId = event.seatId as number;
       const selected = view.selected.includes(seatId) ? view.selected : [...view.selected, seatId];
-      return after(selected, { holdToken: (event.holdToken as string | null) ?? view.holdToken, secondsHeld: event.secondsRemaining as number, refusal: null, expired: false });
+      return after(selected, {
+        holdToken: (event.holdToken as string | null) ?? view.holdToken,
+        secondsHeld: event.secondsRemaining as number,
+        refusal: null,
+        expired: false,
+      });
     }
     case 'CHART_SEAT_DESELECTED':
       return after(
@@ -128,7 +184,10 @@ function chartOracle(q: Q): Expectation<SeatSelectionView> | undefined | null {
       return chartBusy ? after(view.selected, {}, false) : unchanged();
     case 'CHART_HOLD_EXPIRED':
       if (!chartBusy && view.selected.length === 0) return unchanged();
-      return { ...after([], { expired: true, refusal: null, violation: null, secondsHeld: 0 }, false), sent: { planChanged: [null] } };
+      return {
+        ...after([], { expired: true, refusal: null, violation: null, secondsHeld: 0 }, false),
+        sent: { planChanged: [null] },
+      };
   }
   return undefined;
 }
@@ -147,16 +206,17 @@ function seatsCannotChangeSo({ start, moves }: ChartRoute): boolean {
     if (to === '"chartHolding"') held = 'either';
     if (to !== '"held"' && to !== '"choosing"') continue;
     const now = to === '"held"';
-    const may: boolean[] =
-      type.startsWith('xstate.error.actor.')
-        ? [held === true]
-        : type === 'xstate.done.actor.holdSeats' || type === 'CHART_SEAT_SELECTED'
-          ? [true]
-          : type === 'CHART_SEAT_DESELECTED' || type === 'CHART_HOLD_FAILED'
-            ? held === false ? [false] : [true, false]
-            : type === 'CHART_HOLD_EXPIRED' || type.startsWith('xstate.after.holdTimeout')
-              ? [false]
-              : [true, false];
+    const may: boolean[] = type.startsWith('xstate.error.actor.')
+      ? [held === true]
+      : type === 'xstate.done.actor.holdSeats' || type === 'CHART_SEAT_SELECTED'
+        ? [true]
+        : type === 'CHART_SEAT_DESELECTED' || type === 'CHART_HOLD_FAILED'
+          ? held === false
+            ? [false]
+            : [true, false]
+          : type === 'CHART_HOLD_EXPIRED' || type.startsWith('xstate.after.holdTimeout')
+            ? [false]
+            : [true, false];
     if (!may.includes(now)) return true;
     held = now;
   }
@@ -214,7 +274,9 @@ describe('seat selection machine', () => {
           { type: 'xstate.error.actor.releaseSeats', error: failure(409, RULE_WORDS) },
           { type: 'xstate.error.actor.releaseSeats', error: failure(500, null) },
         ],
-        'xstate.done.actor.addToBasket': [{ type: 'xstate.done.actor.addToBasket', output: { success: true, redirect: '/checkout/' } }],
+        'xstate.done.actor.addToBasket': [
+          { type: 'xstate.done.actor.addToBasket', output: { success: true, redirect: '/checkout/' } },
+        ],
         'xstate.error.actor.addToBasket': [
           { type: 'xstate.error.actor.addToBasket', error: failure(409, HOLD_ENDED) },
           { type: 'xstate.error.actor.addToBasket', error: failure(null, null) },
@@ -240,7 +302,16 @@ describe('seat selection machine', () => {
       initial: (variant) => {
         const selected = variant === 'live hold' ? [1] : [];
         return {
-          view: { selected, pending: false, canAdd: selected.length > 0, refusal: null, problem: null, expired: false, added: false, violation: null },
+          view: {
+            selected,
+            pending: false,
+            canAdd: selected.length > 0,
+            refusal: null,
+            problem: null,
+            expired: false,
+            added: false,
+            violation: null,
+          },
           running: [],
         };
       },
@@ -263,7 +334,10 @@ describe('seat selection machine', () => {
   it('continues a live hold when the page opens, and ends it at the deadline', async () => {
     const { SimulatedClock } = await import('xstate');
     const clock = new SimulatedClock();
-    const actor = createActor(seatSelectionMachine, { input: { eventDateId: DATE, hold: { hold_token: 'tok', seconds_remaining: 30, seat_ids: [4, 5] } }, clock }).start();
+    const actor = createActor(seatSelectionMachine, {
+      input: { eventDateId: DATE, hold: { hold_token: 'tok', seconds_remaining: 30, seat_ids: [4, 5] } },
+      clock,
+    }).start();
     expect(viewSeatSelection(actor.getSnapshot())).toMatchObject({ selected: [4, 5], canAdd: true, expired: false });
     clock.increment(29_999);
     expect(viewSeatSelection(actor.getSnapshot()).selected).toEqual([4, 5]);
@@ -273,7 +347,9 @@ describe('seat selection machine', () => {
   });
 
   it('shows no seats held when the page opens on a hold whose time is up', () => {
-    const actor = createActor(seatSelectionMachine, { input: { eventDateId: DATE, hold: { hold_token: 'tok', seconds_remaining: 0, seat_ids: [4, 5] } } }).start();
+    const actor = createActor(seatSelectionMachine, {
+      input: { eventDateId: DATE, hold: { hold_token: 'tok', seconds_remaining: 0, seat_ids: [4, 5] } },
+    }).start();
     expect(viewSeatSelection(actor.getSnapshot())).toMatchObject({ selected: [], canAdd: false });
   });
 
@@ -301,7 +377,11 @@ describe('seat selection machine', () => {
           },
         ],
       },
-      seating_plan_event: { provider_identifier: 'p', pricing: [{ ticket_type_id: 12, ticket_name: 'Stalls', price: 2500 }], hold: held() },
+      seating_plan_event: {
+        provider_identifier: 'p',
+        pricing: [{ ticket_type_id: 12, ticket_name: 'Stalls', price: 2500 }],
+        hold: held(),
+      },
     };
     const info: EventDateInfo = {
       event_date: { id: DATE, event_id: 3, starts_at: '2026-07-01T19:30:00.000Z', nice_date: 'x' },
@@ -316,7 +396,18 @@ describe('seat selection machine', () => {
       'Stalls, row A, seat 5, not for sale',
     ]);
     const sent: unknown[] = [];
-    const view = { selected: [1], pending: false, canAdd: true, refusal: null, problem: null, expired: false, added: false, holdToken: 'tok', secondsHeld: 900, violation: null };
+    const view = {
+      selected: [1],
+      pending: false,
+      canAdd: true,
+      refusal: null,
+      problem: null,
+      expired: false,
+      added: false,
+      holdToken: 'tok',
+      secondsHeld: 900,
+      violation: null,
+    };
     const senders = seatSelectionSenders((e) => sent.push(e), seats, view, info);
     senders.press(3);
     senders.press(2);
@@ -324,8 +415,17 @@ describe('seat selection machine', () => {
     senders.press(5);
     senders.add();
     expect(sent).toEqual([
-      { type: 'SEAT_PRESSED', seatId: 3, refusal: 'Your seats in Stalls, row A must be next to each other, with no gap between them.' },
-      { type: 'SEAT_PRESSED', seatId: 2, refusal: 'That would leave Stalls, row A, seat 3 empty on its own. Choose seats that leave no single empty seat.' },
+      {
+        type: 'SEAT_PRESSED',
+        seatId: 3,
+        refusal: 'Your seats in Stalls, row A must be next to each other, with no gap between them.',
+      },
+      {
+        type: 'SEAT_PRESSED',
+        seatId: 2,
+        refusal:
+          'That would leave Stalls, row A, seat 3 empty on its own. Choose seats that leave no single empty seat.',
+      },
       { type: 'SEAT_PRESSED', seatId: 4, refusal: 'Stalls, row A, seat 4 is taken by another buyer.' },
       { type: 'SEAT_PRESSED', seatId: 5, refusal: 'Stalls, row A, seat 5 has no price yet, so it cannot be chosen.' },
       { type: 'ADD_CLICKED', request: REQUEST },

@@ -40,7 +40,11 @@ export const squareMachine = setup({
     input: {} as SquareInput,
     events: {} as SquareEvent,
     output: {} as SquareOutcome,
-    children: {} as { getSquareCredentials: 'getSquareCredentials'; tokeniseCard: 'tokeniseCard'; payWithSquare: 'payWithSquare' },
+    children: {} as {
+      getSquareCredentials: 'getSquareCredentials';
+      tokeniseCard: 'tokeniseCard';
+      payWithSquare: 'payWithSquare';
+    },
     tags: {} as 'loading' | 'takingCard' | 'paying',
   },
   // Stryker disable next-line ObjectLiteral: the app and every test provide all three actors.
@@ -49,15 +53,22 @@ export const squareMachine = setup({
     /** The card form's card as a single-use token; rejects with the form's words. */
     tokeniseCard: providedByApp.call<string, SquareCredentials>('tokeniseCard'),
     /** Resolves with Square's answer; rejects with a refusal in the address error's words, or a `holdLost` outcome. */
-    payWithSquare: providedByApp.call<ResponseOf<'payWithSquare'>, { billing_address_data: BillingAddress; source_id: string }>('payWithSquare'),
+    payWithSquare: providedByApp.call<
+      ResponseOf<'payWithSquare'>,
+      { billing_address_data: BillingAddress; source_id: string }
+    >('payWithSquare'),
   },
   actions: {
     keepCredentials: assign((_, params: { credentials: SquareCredentials }) => ({ credentials: params.credentials })),
     keepToken: assign((_, params: { token: string }) => ({ token: params.token, cardError: null })),
     showCardError: assign((_, params: { message: string }) => ({ cardError: params.message })),
     keepPaid: assign({ outcome: { kind: 'paid' as const } }),
-    keepFailure: assign((_, params: { message: string }) => ({ outcome: { kind: 'failed' as const, message: params.message } })),
-    keepHoldLost: assign((_, params: { message: string }) => ({ outcome: { kind: 'holdLost' as const, message: params.message } })),
+    keepFailure: assign((_, params: { message: string }) => ({
+      outcome: { kind: 'failed' as const, message: params.message },
+    })),
+    keepHoldLost: assign((_, params: { message: string }) => ({
+      outcome: { kind: 'holdLost' as const, message: params.message },
+    })),
   },
   guards: {
     paid: (_, params: { reply: ResponseOf<'payWithSquare'> }) => params.reply.response.success,
@@ -76,7 +87,10 @@ export const squareMachine = setup({
       invoke: {
         src: 'getSquareCredentials',
         id: 'getSquareCredentials',
-        onDone: { target: 'takingCard', actions: { type: 'keepCredentials', params: ({ event }) => ({ credentials: event.output }) } },
+        onDone: {
+          target: 'takingCard',
+          actions: { type: 'keepCredentials', params: ({ event }) => ({ credentials: event.output }) },
+        },
         onError: { target: 'done', actions: { type: 'keepFailure', params: { message: SQUARE_MESSAGES.credentials } } },
       },
     },
@@ -92,7 +106,13 @@ export const squareMachine = setup({
         id: 'tokeniseCard',
         input: ({ context }) => context.credentials!,
         onDone: { target: 'paying', actions: { type: 'keepToken', params: ({ event }) => ({ token: event.output }) } },
-        onError: { target: 'takingCard', actions: { type: 'showCardError', params: ({ event }) => ({ message: messageOf(event.error, PAYMENT_MESSAGES.unableToPay) }) } },
+        onError: {
+          target: 'takingCard',
+          actions: {
+            type: 'showCardError',
+            params: ({ event }) => ({ message: messageOf(event.error, PAYMENT_MESSAGES.unableToPay) }),
+          },
+        },
       },
     },
     paying: {
@@ -103,10 +123,17 @@ export const squareMachine = setup({
         // Stryker disable next-line StringLiteral: paying is entered only with the token just kept; the fallback is for the type.
         input: ({ context }) => ({ billing_address_data: context.address, source_id: context.token ?? '' }),
         onDone: [
-          { guard: { type: 'paid', params: ({ event }) => ({ reply: event.output }) }, target: 'done', actions: 'keepPaid' },
+          {
+            guard: { type: 'paid', params: ({ event }) => ({ reply: event.output }) },
+            target: 'done',
+            actions: 'keepPaid',
+          },
           {
             target: 'done',
-            actions: { type: 'keepFailure', params: ({ event }) => ({ message: event.output.response.message || PAYMENT_MESSAGES.unableToPay }) },
+            actions: {
+              type: 'keepFailure',
+              params: ({ event }) => ({ message: event.output.response.message || PAYMENT_MESSAGES.unableToPay }),
+            },
             description: 'Square’s final message is shown.',
           },
         ],
@@ -118,7 +145,10 @@ export const squareMachine = setup({
           },
           {
             target: 'done',
-            actions: { type: 'keepFailure', params: ({ event }) => ({ message: messageOf(event.error, PAYMENT_MESSAGES.unableToPay) }) },
+            actions: {
+              type: 'keepFailure',
+              params: ({ event }) => ({ message: messageOf(event.error, PAYMENT_MESSAGES.unableToPay) }),
+            },
             description: 'The address error, or Unable to pay.',
           },
         ],

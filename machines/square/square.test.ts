@@ -12,29 +12,60 @@ const DECLINED = 'Your card was declined.';
 const CARD_REFUSED = 'Your card number is incorrect.';
 const HELD = 'Your tickets are no longer held for you. Please reserve them again.';
 
-const ADDRESS = { first_name: 'Ann', last_name: 'Lee', address_1: '1 Quay St', address_2: '', town: 'Plymouth', postcode: 'PL1 2LD', state: '', country_code: 'GB' };
+const ADDRESS = {
+  first_name: 'Ann',
+  last_name: 'Lee',
+  address_1: '1 Quay St',
+  address_2: '',
+  town: 'Plymouth',
+  postcode: 'PL1 2LD',
+  state: '',
+  country_code: 'GB',
+};
 const SANDBOX = { app_id: 'holdfast-square-sandbox', location_id: 'loc', checkout_js: '' };
-const KEYED = { app_id: 'sandbox-sq0idb-abc', location_id: 'L1', checkout_js: 'https://sandbox.web.squarecdn.com/v1/square.js' };
+const KEYED = {
+  app_id: 'sandbox-sq0idb-abc',
+  location_id: 'L1',
+  checkout_js: 'https://sandbox.web.squarecdn.com/v1/square.js',
+};
 
 describe('square machine', () => {
   it('is walked at 100 %: credentials, the card form (sandbox or Square’s), the token, then pay-with-square', async () => {
     const result = await walk<SquareView>({
       name: 'square',
       machine: squareMachine,
-      fakes: (kit) => ({ actors: { getSquareCredentials: kit.controlled(), tokeniseCard: kit.controlled(), payWithSquare: kit.controlled() } }),
+      fakes: (kit) => ({
+        actors: {
+          getSquareCredentials: kit.controlled(),
+          tokeniseCard: kit.controlled(),
+          payWithSquare: kit.controlled(),
+        },
+      }),
       askIgnored: true,
       input: { address: ADDRESS },
-      serializeState: (s) => JSON.stringify({ value: s.value, c: (s.context as { credentials: unknown }).credentials, e: (s.context as { cardError: unknown }).cardError }),
+      serializeState: (s) =>
+        JSON.stringify({
+          value: s.value,
+          c: (s.context as { credentials: unknown }).credentials,
+          e: (s.context as { cardError: unknown }).cardError,
+        }),
       events: {
         'xstate.done.actor.getSquareCredentials': [
           { type: 'xstate.done.actor.getSquareCredentials', output: SANDBOX },
           { type: 'xstate.done.actor.getSquareCredentials', output: KEYED },
         ],
-        'xstate.error.actor.getSquareCredentials': [{ type: 'xstate.error.actor.getSquareCredentials', error: new Error('500') }],
+        'xstate.error.actor.getSquareCredentials': [
+          { type: 'xstate.error.actor.getSquareCredentials', error: new Error('500') },
+        ],
         'xstate.done.actor.tokeniseCard': [{ type: 'xstate.done.actor.tokeniseCard', output: 'cnon:sandbox-1' }],
-        'xstate.error.actor.tokeniseCard': [{ type: 'xstate.error.actor.tokeniseCard', error: new Error(CARD_REFUSED) }],
+        'xstate.error.actor.tokeniseCard': [
+          { type: 'xstate.error.actor.tokeniseCard', error: new Error(CARD_REFUSED) },
+        ],
         'xstate.done.actor.payWithSquare': [
-          { type: 'xstate.done.actor.payWithSquare', output: { response: { success: true, payment: { id: 'sq_1', status: 'COMPLETED' } } } },
+          {
+            type: 'xstate.done.actor.payWithSquare',
+            output: { response: { success: true, payment: { id: 'sq_1', status: 'COMPLETED' } } },
+          },
           { type: 'xstate.done.actor.payWithSquare', output: { response: { success: false, message: DECLINED } } },
           { type: 'xstate.done.actor.payWithSquare', output: { response: { success: false } } },
         ],
@@ -46,16 +77,31 @@ describe('square machine', () => {
         ],
       },
       view: (snapshot) => viewSquare(snapshot as never),
-      initial: () => ({ view: { loading: true, showCard: false, paying: false, form: null }, running: ['getSquareCredentials'], started: { getSquareCredentials: [undefined] } }),
+      initial: () => ({
+        view: { loading: true, showCard: false, paying: false, form: null },
+        running: ['getSquareCredentials'],
+        started: { getSquareCredentials: [undefined] },
+      }),
       oracle: ({ event, view, unchanged }): Expectation<SquareView> | undefined => {
-        const ended = (message: string): Expectation<SquareView> => ({ view: { showCard: false, paying: false }, running: [], output: { kind: 'failed', message } });
+        const ended = (message: string): Expectation<SquareView> => ({
+          view: { showCard: false, paying: false },
+          running: [],
+          output: { kind: 'failed', message },
+        });
         switch (event.type) {
           case 'xstate.done.actor.getSquareCredentials': {
             const c = event.output as typeof SANDBOX;
             // The sandbox's own app id means the sandbox card form; any other, Square's SDK.
             // The form is set up with the app and location the server named.
             return {
-              view: { loading: false, showCard: true, paying: false, form: c === SANDBOX ? 'sandbox' : 'square', credentials: { app_id: c.app_id, location_id: c.location_id }, cardError: null },
+              view: {
+                loading: false,
+                showCard: true,
+                paying: false,
+                form: c === SANDBOX ? 'sandbox' : 'square',
+                credentials: { app_id: c.app_id, location_id: c.location_id },
+                cardError: null,
+              },
               running: [],
             };
           }
@@ -63,7 +109,11 @@ describe('square machine', () => {
             return ended(CREDENTIALS);
           case 'CARD_SUBMITTED':
             if (!view.showCard || view.paying) return unchanged();
-            return { view: { showCard: true, paying: true }, running: ['tokeniseCard'], started: { tokeniseCard: [view.form === 'sandbox' ? SANDBOX : KEYED] } };
+            return {
+              view: { showCard: true, paying: true },
+              running: ['tokeniseCard'],
+              started: { tokeniseCard: [view.form === 'sandbox' ? SANDBOX : KEYED] },
+            };
           case 'xstate.error.actor.tokeniseCard':
             // The form stays, with its words.
             return { view: { showCard: true, paying: false, cardError: CARD_REFUSED }, running: [] };
@@ -82,7 +132,8 @@ describe('square machine', () => {
           case 'xstate.error.actor.payWithSquare': {
             const error = event.error as CallFailure | Error;
             // The basket shows the server's reason, and no words of the chart's own when it gave none.
-            if ('kind' in error && error.kind === 'holdLost') return { view: { paying: false }, running: [], output: { kind: 'holdLost', message: error.message } };
+            if ('kind' in error && error.kind === 'holdLost')
+              return { view: { paying: false }, running: [], output: { kind: 'holdLost', message: error.message } };
             return ended(error.message || UNABLE);
           }
         }

@@ -53,7 +53,10 @@ export const stepSaverMachine = setup({
     idle: {
       on: {
         SAVE: [
-          { guard: 'knownToServer', description: 'The server has just said the buyer is on this step: nothing to save.' },
+          {
+            guard: 'knownToServer',
+            description: 'The server has just said the buyer is on this step: nothing to save.',
+          },
           { target: 'saving', actions: 'startSaving' },
         ],
       },
@@ -69,11 +72,17 @@ export const stepSaverMachine = setup({
             guard: 'hasQueued',
             target: 'saving',
             reenter: true,
-            actions: [{ type: 'reportSaved', params: ({ event }) => ({ secondsRemaining: event.output.seconds_remaining }) }, 'takeQueued'],
+            actions: [
+              { type: 'reportSaved', params: ({ event }) => ({ secondsRemaining: event.output.seconds_remaining }) },
+              'takeQueued',
+            ],
           },
           {
             target: 'idle',
-            actions: [{ type: 'reportSaved', params: ({ event }) => ({ secondsRemaining: event.output.seconds_remaining }) }, 'finish'],
+            actions: [
+              { type: 'reportSaved', params: ({ event }) => ({ secondsRemaining: event.output.seconds_remaining }) },
+              'finish',
+            ],
           },
         ],
         onError: [

@@ -20,7 +20,17 @@ describe('the simple paths of a chart, every guard free', () => {
     const { keys, complete } = chartSimplePaths(graph, regionProjections(chart));
     expect(complete).toBe(true);
     // one-TICK-two, one-STOP-done, one-STOP-two, then from two: three (and done), done; from three: done.
-    expect([...keys].map((key) => key.split('\n').slice(1).map((step) => step.replace(/"/g, '')).join(', ')).sort()).toEqual([
+    expect(
+      [...keys]
+        .map((key) =>
+          key
+            .split('\n')
+            .slice(1)
+            .map((step) => step.replace(/"/g, ''))
+            .join(', '),
+        )
+        .sort(),
+    ).toEqual([
       'STOP -> done',
       'STOP -> two',
       'STOP -> two, STOP -> done',
@@ -70,7 +80,8 @@ describe('the simple paths of a chart, every guard free', () => {
     // As the lookup sees them, FIND searches from either, and the other region's steps keep either: alike.
     expect(unsafeMerges(graph, finder as never, lookup)).toEqual([]);
     // Searching merged with the finder is not: FOUND is taken only while searching, FIND only before.
-    const searchingAsFinder = (s: { value: unknown }) => ((s.value as { lookup: string }).lookup === 'withoutSaved' ? 'without' : 'other');
+    const searchingAsFinder = (s: { value: unknown }) =>
+      (s.value as { lookup: string }).lookup === 'withoutSaved' ? 'without' : 'other';
     expect(unsafeMerges(graph, searchingAsFinder as never, lookup)).not.toEqual([]);
   });
 });

@@ -16,7 +16,15 @@
  * every two states it merges behave alike (the same events lead to the same merged states), so the
  * merged chart has the same routes, each counted once.
  */
-import { createMachine, initialTransition, transition, type AnyStateMachine, type AnyStateNode, type EventObject, type SnapshotFrom } from 'xstate';
+import {
+  createMachine,
+  initialTransition,
+  transition,
+  type AnyStateMachine,
+  type AnyStateNode,
+  type EventObject,
+  type SnapshotFrom,
+} from 'xstate';
 
 type Snapshot = SnapshotFrom<AnyStateMachine>;
 
@@ -62,7 +70,8 @@ function namesOf(config: unknown, key: string, found = new Set<string>()): Set<s
   else if (config && typeof config === 'object') {
     for (const [k, v] of Object.entries(config)) {
       if (k === key && typeof v === 'string') found.add(v);
-      if (k === 'after' && key === 'after' && v && typeof v === 'object') for (const delay of Object.keys(v)) found.add(delay);
+      if (k === 'after' && key === 'after' && v && typeof v === 'object')
+        for (const delay of Object.keys(v)) found.add(delay);
       namesOf(v, key, found);
     }
   }
@@ -73,7 +82,9 @@ function namesOf(config: unknown, key: string, found = new Set<string>()): Set<s
 export function freeMachine(machine: AnyStateMachine): AnyStateMachine {
   const config = freeConfig(machine.config, '') as Record<string, unknown>;
   const actors = Object.fromEntries([...namesOf(config, 'src')].map((name) => [name, waiting]));
-  const delays = Object.fromEntries([...namesOf(config, 'after')].filter((d) => Number.isNaN(Number(d))).map((name) => [name, 1]));
+  const delays = Object.fromEntries(
+    [...namesOf(config, 'after')].filter((d) => Number.isNaN(Number(d))).map((name) => [name, 1]),
+  );
   return createMachine(config as never, {
     actors: actors as never,
     delays,
@@ -128,7 +139,9 @@ export function chartGraph(machine: AnyStateMachine, limit = 20_000): ChartGraph
     const types = new Set<string>(
       (snapshot._nodes as AnyStateNode[])
         .flatMap((node) => node.ownEvents as string[])
-        .filter((type) => type !== '*' && !type.startsWith('xstate.done.state.') && !type.startsWith('xstate.error.state.')),
+        .filter(
+          (type) => type !== '*' && !type.startsWith('xstate.done.state.') && !type.startsWith('xstate.error.state.'),
+        ),
     );
     for (const type of types) {
       const event = { type };
@@ -166,7 +179,9 @@ export function regionProjections(machine: AnyStateMachine): Projection[] {
   const parallels = all.filter((node) => node.type === 'parallel');
   if (!parallels.length) return [(snapshot) => JSON.stringify(snapshot.value)];
   return parallels.flatMap((node) =>
-    Object.keys(node.states).map((region) => (snapshot: Snapshot) => JSON.stringify(keepRegion(snapshot.value, node.path, region))),
+    Object.keys(node.states).map(
+      (region) => (snapshot: Snapshot) => JSON.stringify(keepRegion(snapshot.value, node.path, region)),
+    ),
   );
 }
 
@@ -179,7 +194,11 @@ export function pathKey(index: number, start: string, moves: Array<{ type: strin
  * Every simple path of the graph over each projection, as keys (`pathKey`), each beginning once.
  * Over `limit` of them, counting stops and `complete` is false.
  */
-export function chartSimplePaths(graph: ChartGraph, projections: Projection[], limit = 200_000): { keys: Set<string>; complete: boolean } {
+export function chartSimplePaths(
+  graph: ChartGraph,
+  projections: Projection[],
+  limit = 200_000,
+): { keys: Set<string>; complete: boolean } {
   const keys = new Set<string>();
   let complete = true;
   projections.forEach((over, index) => {
@@ -271,7 +290,10 @@ export function unsafeMerges(graph: ChartGraph, over: Projection, base?: Project
  * The simple paths a run took, as keys: the run's states projected, its moves to another projected
  * state, each beginning of it up to where it would come back to a state it left.
  */
-export function walkedSimplePaths(trace: Array<{ type: string; snapshot: Snapshot }>, projections: Projection[]): string[] {
+export function walkedSimplePaths(
+  trace: Array<{ type: string; snapshot: Snapshot }>,
+  projections: Projection[],
+): string[] {
   const keys: string[] = [];
   projections.forEach((over, index) => {
     const [start, ...steps] = trace;

@@ -64,7 +64,9 @@ export function keepPaths(name: string, entry: PathsEntry): void {
   const update = 'run the walk with PATHS_UPDATE=1 and commit reports/paths.json';
   if (!kept) throw new Error(`${name}: no entry in reports/paths.json: ${update}`);
   if (entry.walked < kept.walked) {
-    throw new Error(`${name}: the walk takes ${entry.walked} of the ${entry.bound} simple paths, fewer than the ${kept.walked} it took (reports/paths.json)`);
+    throw new Error(
+      `${name}: the walk takes ${entry.walked} of the ${entry.bound} simple paths, fewer than the ${kept.walked} it took (reports/paths.json)`,
+    );
   }
   if (
     entry.chartPaths !== kept.chartPaths ||

@@ -26,13 +26,25 @@ const chart = setup({
   },
 });
 
-const view = (snapshot: { value: unknown; context: { note: string } }) => ({ at: snapshot.value as string, note: snapshot.context.note });
+const view = (snapshot: { value: unknown; context: { note: string } }) => ({
+  at: snapshot.value as string,
+  note: snapshot.context.note,
+});
 
 /** The oracle: where each event leads, from the table above. */
-function oracle({ event, view: before, unchanged }: { event: { type: string }; view: { at: string; note: string }; unchanged: () => never }) {
+function oracle({
+  event,
+  view: before,
+  unchanged,
+}: {
+  event: { type: string };
+  view: { at: string; note: string };
+  unchanged: () => never;
+}) {
   const next: Record<string, Record<string, string>> = { a: { NEXT: 'b', SKIP: 'c' }, b: { BACK: 'a' } };
   if (before.at === 'b' && event.type === 'NOTE_TYPED') return { view: { at: 'b', note: 'x' }, running: [] };
-  if (before.at === 'b' && event.type === 'NEXT') return before.note ? { view: { at: 'c' }, running: [], output: undefined } : unchanged();
+  if (before.at === 'b' && event.type === 'NEXT')
+    return before.note ? { view: { at: 'c' }, running: [], output: undefined } : unchanged();
   const to = next[before.at]?.[event.type];
   if (!to) return unchanged();
   return to === 'c' ? { view: { at: 'c' }, running: [], output: undefined } : { view: { at: to }, running: [] };
@@ -60,15 +72,23 @@ describe('walk', () => {
 
   it('fails a chart with more simple paths than it may walk, rather than leave some unwalked', async () => {
     await expect(
-      walk({ name: 'small', machine: chart, fakes: () => ({}), events: {}, view, oracle: oracle as never, simplePathLimit: 1 }),
+      walk({
+        name: 'small',
+        machine: chart,
+        fakes: () => ({}),
+        events: {},
+        view,
+        oracle: oracle as never,
+        simplePathLimit: 1,
+      }),
     ).rejects.toThrow(/more than 1 simple paths/);
   });
 
   it('fails when a path goes where the oracle says it must not (b goes on to c with no note)', async () => {
     const wrong = chart.provide({ guards: { hasNote: () => true } });
-    await expect(walk({ name: 'small', machine: wrong, fakes: () => ({}), events: {}, view, oracle: oracle as never })).rejects.toThrow(
-      /the oracle disagrees/,
-    );
+    await expect(
+      walk({ name: 'small', machine: wrong, fakes: () => ({}), events: {}, view, oracle: oracle as never }),
+    ).rejects.toThrow(/the oracle disagrees/);
   });
 });
 
@@ -87,24 +107,47 @@ const retries = setup({
   initial: 'deciding',
   states: {
     deciding: { always: [{ guard: 'startsPaused', target: 'paused' }, { target: 'waiting' }] },
-    waiting: { on: { REPLY: [{ guard: 'third', target: 'done' }, { target: 'paused', actions: assign({ replies: ({ context }) => context.replies + 1 }) }] } },
+    waiting: {
+      on: {
+        REPLY: [
+          { guard: 'third', target: 'done' },
+          { target: 'paused', actions: assign({ replies: ({ context }) => context.replies + 1 }) },
+        ],
+      },
+    },
     paused: { on: { AGAIN: 'waiting' } },
     done: { type: 'final' },
   },
 });
 
-const retriesView = (snapshot: { value: unknown; context: { replies: number } }) => ({ at: snapshot.value as string, replies: snapshot.context.replies });
+const retriesView = (snapshot: { value: unknown; context: { replies: number } }) => ({
+  at: snapshot.value as string,
+  replies: snapshot.context.replies,
+});
 
-function retriesOracle({ event, view: before, unchanged }: { event: { type: string }; view: { at: string; replies: number }; unchanged: () => never }) {
+function retriesOracle({
+  event,
+  view: before,
+  unchanged,
+}: {
+  event: { type: string };
+  view: { at: string; replies: number };
+  unchanged: () => never;
+}) {
   if (before.at === 'waiting' && event.type === 'REPLY') {
-    return before.replies >= 2 ? { view: { at: 'done' }, running: [], output: undefined } : { view: { at: 'paused', replies: before.replies + 1 }, running: [] };
+    return before.replies >= 2
+      ? { view: { at: 'done' }, running: [], output: undefined }
+      : { view: { at: 'paused', replies: before.replies + 1 }, running: [] };
   }
   if (before.at === 'paused' && event.type === 'AGAIN') return { view: { at: 'waiting' }, running: [] };
   return unchanged();
 }
 
 /** The chart's paths the real machine cannot take: REPLY straight on to done, from either start. */
-const straightToDone = { why: 'the third reply comes only after two pauses', matches: ({ moves }: { moves: Array<{ to: string }> }) => moves.some((m) => m.to === '"done"') };
+const straightToDone = {
+  why: 'the third reply comes only after two pauses',
+  matches: ({ moves }: { moves: Array<{ to: string }> }) => moves.some((m) => m.to === '"done"'),
+};
 
 describe('walk: chart paths a guard rules out, and starts another input gives', () => {
   const base = {
@@ -117,14 +160,19 @@ describe('walk: chart paths a guard rules out, and starts another input gives', 
   };
 
   it('fails while a chart path no state of the walk takes is not stated unreachable', async () => {
-    await expect(walk({ ...base, machine: retries, paths: { keep: false } })).rejects.toThrow(/no state of the walk takes/);
+    await expect(walk({ ...base, machine: retries, paths: { keep: false } })).rejects.toThrow(
+      /no state of the walk takes/,
+    );
   });
 
   it('walks the start only another input gives, and leaves out of the bound only the paths stated and tested unreachable', async () => {
     const result = await walk({
       ...base,
       machine: retries,
-      variants: [{ name: 'fresh' }, { name: 'paused', routesOnly: true, provide: { guards: { startsPaused: () => true } } }],
+      variants: [
+        { name: 'fresh' },
+        { name: 'paused', routesOnly: true, provide: { guards: { startsPaused: () => true } } },
+      ],
       paths: { keep: false, unreachable: [straightToDone] },
     });
     // Of the chart's five paths the three that reach done are ruled out; waiting→paused, and paused→waiting from the other start, are walked.
@@ -137,7 +185,10 @@ describe('walk: chart paths a guard rules out, and starts another input gives', 
       walk({
         ...base,
         machine: retries,
-        variants: [{ name: 'fresh' }, { name: 'paused', routesOnly: true, provide: { guards: { startsPaused: () => true } } }],
+        variants: [
+          { name: 'fresh' },
+          { name: 'paused', routesOnly: true, provide: { guards: { startsPaused: () => true } } },
+        ],
         paths: { keep: false, unreachable: [anyMove] },
       }),
     ).rejects.toThrow(/stated unreachable \(wrongly\) but walked/);

@@ -61,7 +61,14 @@ import {
 } from 'xstate';
 import { isDeepStrictEqual } from 'node:util';
 import { getAdjacencyMap, getShortestPaths, type StatePath } from 'xstate/graph';
-import { chartGraph, chartSimplePaths, regionProjections as chartRegions, unsafeMerges, walkedSimplePaths, type Projection } from './chartPaths';
+import {
+  chartGraph,
+  chartSimplePaths,
+  regionProjections as chartRegions,
+  unsafeMerges,
+  walkedSimplePaths,
+  type Projection,
+} from './chartPaths';
 import { keepPaths, type PathsEntry } from './paths';
 
 type Snapshot = SnapshotFrom<AnyStateMachine>;
@@ -282,7 +289,7 @@ function allStateNodes(root: AnyStateNode): AnyStateNode[] {
 function transitionKey(t: AnyTransitionDefinition): string {
   const source = t.source;
   const list: AnyTransitionDefinition[] =
-    t.eventType === '' ? source.always ?? [] : (source.transitions.get(t.eventType) ?? []);
+    t.eventType === '' ? (source.always ?? []) : (source.transitions.get(t.eventType) ?? []);
   const index = list.indexOf(t);
   return `${source.id} ${t.eventType === '' ? '(always)' : t.eventType} #${index}`;
 }
@@ -342,7 +349,8 @@ function delayOf(machine: AnyStateMachine, eventType: string, snapshot: Snapshot
 
 /** The id of the call whose reply an event is (`xstate.done.actor.<id>`, `xstate.error.actor.<id>`). */
 function replyOf(type: string): string | undefined {
-  for (const prefix of ['xstate.done.actor.', 'xstate.error.actor.']) if (type.startsWith(prefix)) return type.slice(prefix.length);
+  for (const prefix of ['xstate.done.actor.', 'xstate.error.actor.'])
+    if (type.startsWith(prefix)) return type.slice(prefix.length);
   return undefined;
 }
 
@@ -382,7 +390,8 @@ export function exactly<T extends object>(value: T): T {
 /** Differences between an expected partial and the actual value, as readable lines. */
 function differences(expected: unknown, actual: unknown, at: string): string[] {
   if (expected !== null && typeof expected === 'object' && !Array.isArray(expected) && !exactValues.has(expected)) {
-    if (actual === null || typeof actual !== 'object') return [`${at}: expected ${show(expected)}, got ${show(actual)}`];
+    if (actual === null || typeof actual !== 'object')
+      return [`${at}: expected ${show(expected)}, got ${show(actual)}`];
     return Object.entries(expected as Record<string, unknown>).flatMap(([key, value]) =>
       differences(value, (actual as Record<string, unknown>)[key], at ? `${at}.${key}` : key),
     );
@@ -399,7 +408,10 @@ function grouped(entries: Array<{ key: string; value: unknown }>): Record<string
 /** The invoked children in flight in a snapshot, for an oracle to say "the calls go on". */
 export function runningChildren(snapshot: Snapshot, background: string[] = []): string[] {
   return Object.entries(snapshot.children ?? {})
-    .filter(([id, child]) => !background.includes(id) && (child as AnyActorRef | undefined)?.getSnapshot().status === 'active')
+    .filter(
+      ([id, child]) =>
+        !background.includes(id) && (child as AnyActorRef | undefined)?.getSnapshot().status === 'active',
+    )
     .map(([id]) => id)
     .sort();
 }
@@ -425,12 +437,14 @@ function assertExpectation<V>(
   const extra = Object.keys(sent).filter((to) => !(to in (expectation.sent ?? {})));
   if (extra.length) problems.push(`sent: unexpected ${show(Object.fromEntries(extra.map((to) => [to, sent[to]])))}`);
   if ('output' in expectation) {
-    if (after.status !== 'done') problems.push(`output: expected the machine to finish with ${show(expectation.output)}`);
+    if (after.status !== 'done')
+      problems.push(`output: expected the machine to finish with ${show(expectation.output)}`);
     else problems.push(...differences(expectation.output, after.output, 'output'));
   } else if (after.status === 'done') {
     problems.push(`output: the machine finished with ${show(after.output)} but was expected to go on`);
   }
-  if (problems.length) throw new Error(`the oracle disagrees (state ${show(after.value)}):\n  ${problems.join('\n  ')}`);
+  if (problems.length)
+    throw new Error(`the oracle disagrees (state ${show(after.value)}):\n  ${problems.join('\n  ')}`);
 }
 
 /* ---------- running one path against a real actor ---------- */
@@ -477,7 +491,8 @@ async function runPath<V>(
   /** A chart that throws (an unknown state, a missing implementation) is wrong whatever the oracle says. */
   const assertAlive = () => {
     const snapshot = actor.getSnapshot();
-    if (snapshot.status === 'error') throw new Error(`the machine failed: ${show((snapshot as { error?: unknown }).error)}`);
+    if (snapshot.status === 'error')
+      throw new Error(`the machine failed: ${show((snapshot as { error?: unknown }).error)}`);
   };
   try {
     actor.start();
@@ -500,11 +515,19 @@ async function runPath<V>(
         running: runningChildren(before, (options as WalkOptions<V>).background).filter((id) => id !== finished),
       });
       const expectation = options.oracle?.(
-        { event: event as WalkEvent, view: view as V, before, inputs: kit.inputs, earlier: earlier.slice() as never, unchanged },
+        {
+          event: event as WalkEvent,
+          view: view as V,
+          before,
+          inputs: kit.inputs,
+          earlier: earlier.slice() as never,
+          unchanged,
+        },
         variant?.name,
       );
       earlier.push({ event: event as WalkEvent, view });
-      if (options.oracle && !expectation) throw new Error(`the oracle has no expectation for ${describeEvent(event)} in ${show(before.value)}`);
+      if (options.oracle && !expectation)
+        throw new Error(`the oracle has no expectation for ${describeEvent(event)} in ${show(before.value)}`);
       if (event.type.startsWith('xstate.done.actor.') || event.type.startsWith('xstate.error.actor.')) {
         const isDone = event.type.startsWith('xstate.done.actor.');
         const id = event.type.slice(isDone ? 'xstate.done.actor.'.length : 'xstate.error.actor.'.length);
@@ -524,7 +547,8 @@ async function runPath<V>(
       trace.push({ type: event.type, snapshot: after });
       for (const id of activeNodeIds(after, nodes)) seen.states.add(id);
       const produced = kit.log.slice(mark);
-      if (options.oracle && expectation) assertExpectation(options, expectation, after, produced, starts.slice(startMark));
+      if (options.oracle && expectation)
+        assertExpectation(options, expectation, after, produced, starts.slice(startMark));
       options.check?.({ event, before, after, kit, produced });
     }
   } catch (error) {
@@ -580,7 +604,8 @@ function generatePaths(options: WalkBase, variant: WalkVariant | undefined) {
     if (options.askIgnored && snapshot.status === 'active' && askedIgnored.get(value) === key) {
       for (const type of Object.keys(table)) {
         const call = replyOf(type);
-        if (call !== undefined ? snapshot.children[call] !== undefined : !type.startsWith('xstate.after.')) types.add(type);
+        if (call !== undefined ? snapshot.children[call] !== undefined : !type.startsWith('xstate.after.'))
+          types.add(type);
       }
     }
     return [...types].flatMap((type) => (table[type] ?? [{ type }]) as EventObject[]);
@@ -588,7 +613,11 @@ function generatePaths(options: WalkBase, variant: WalkVariant | undefined) {
   if (variant?.routesOnly) {
     // Only searched for routes (`findRoute`), from its start: no traversal of its own.
     const [initial] = initialTransition(logic, variant.input ?? options.input) as [Snapshot, unknown];
-    return { paths: [], simple: { total: 0, maximal: 0, complete: true }, space: { logic, events, initial, serializeState } };
+    return {
+      paths: [],
+      simple: { total: 0, maximal: 0, complete: true },
+      space: { logic, events, initial, serializeState },
+    };
   }
   const traversal = {
     events,
@@ -678,7 +707,10 @@ type Frontier = Map<string, { snapshot: Snapshot; events: EventObject[] }>;
  * traversal can tell apart takes it (a guard that asks for what the route does not give). Routes
  * share their beginnings, so what each beginning reaches is worked out once.
  */
-function routeSearch(space: StateSpace, over: (snapshot: Snapshot) => string): (route: ChartRoute) => EventObject[] | null {
+function routeSearch(
+  space: StateSpace,
+  over: (snapshot: Snapshot) => string,
+): (route: ChartRoute) => EventObject[] | null {
   const { logic, events: offered, initial, serializeState } = space;
   const reached = new Map<string, { arrived: Frontier; closed: Frontier }>();
   /** The states reached and every state reached from them by steps that keep the projected state `here`. */
@@ -706,7 +738,8 @@ function routeSearch(space: StateSpace, over: (snapshot: Snapshot) => string): (
     if (known) return known;
     const arrived: Frontier = new Map();
     if (n === 0) {
-      if (initial && over(initial) === route.start) arrived.set(serializeState(initial), { snapshot: initial, events: [] });
+      if (initial && over(initial) === route.start)
+        arrived.set(serializeState(initial), { snapshot: initial, events: [] });
     } else {
       const move = route.moves[n - 1]!;
       for (const { snapshot, events } of beginning(route, n - 1).closed.values()) {
@@ -715,7 +748,8 @@ function routeSearch(space: StateSpace, over: (snapshot: Snapshot) => string): (
           if (event.type !== move.type) continue;
           const [state] = transition(logic, snapshot, event) as [Snapshot, unknown];
           const at = serializeState(state);
-          if (over(state) === move.to && !arrived.has(at)) arrived.set(at, { snapshot: state, events: [...events, event] });
+          if (over(state) === move.to && !arrived.has(at))
+            arrived.set(at, { snapshot: state, events: [...events, event] });
         }
       }
     }
@@ -743,7 +777,9 @@ function regionProjections(root: AnyStateNode): Array<(snapshot: Snapshot) => st
   const parallels = [root, ...allStateNodes(root)].filter((node) => node.type === 'parallel');
   if (!parallels.length) return [(snapshot) => JSON.stringify(snapshot.value)];
   return parallels.flatMap((node) =>
-    Object.keys(node.states).map((region) => (snapshot: Snapshot) => JSON.stringify(keepRegion(snapshot.value, node.path, region))),
+    Object.keys(node.states).map(
+      (region) => (snapshot: Snapshot) => JSON.stringify(keepRegion(snapshot.value, node.path, region)),
+    ),
   );
 }
 
@@ -903,7 +939,10 @@ async function keepChartPaths(
   options: WalkBase,
   traces: Array<Array<{ type: string; snapshot: Snapshot }>>,
   spaces: Array<{ variant: WalkVariant | undefined; space: StateSpace }>,
-  run: (variant: WalkVariant | undefined, events: EventObject[]) => Promise<Array<{ type: string; snapshot: Snapshot }>>,
+  run: (
+    variant: WalkVariant | undefined,
+    events: EventObject[],
+  ) => Promise<Array<{ type: string; snapshot: Snapshot }>>,
 ) {
   const settings = options.paths || {};
   const name = settings.name ?? options.machine.id;
@@ -911,11 +950,21 @@ async function keepChartPaths(
   const regions = chartRegions(options.machine);
   const over: Projection[] = options.simplePathsOver ?? regions;
   if (options.simplePathsOver) {
-    if (!settings.merge) throw new Error(`${options.name}: say in \`paths.merge\` what \`simplePathsOver\` merges and why those states behave alike`);
+    if (!settings.merge)
+      throw new Error(
+        `${options.name}: say in \`paths.merge\` what \`simplePathsOver\` merges and why those states behave alike`,
+      );
     for (const [i, projection] of over.entries()) {
       // A region's states are compared as the region sees them (a parallel chart has one projection per region).
-      const unsafe = unsafeMerges(graph, projection, over.length === regions.length && regions.length > 1 ? regions[i] : undefined);
-      if (unsafe.length) throw new Error(`${options.name}: the projection merges states that behave differently: ${unsafe.slice(0, 5).join('; ')}`);
+      const unsafe = unsafeMerges(
+        graph,
+        projection,
+        over.length === regions.length && regions.length > 1 ? regions[i] : undefined,
+      );
+      if (unsafe.length)
+        throw new Error(
+          `${options.name}: the projection merges states that behave differently: ${unsafe.slice(0, 5).join('; ')}`,
+        );
     }
   }
   const all = chartSimplePaths(graph, regions);
@@ -924,7 +973,10 @@ async function keepChartPaths(
   chartPathsWalked.set(name, walked);
   for (const trace of traces) for (const key of walkedSimplePaths(trace, over)) walked.add(key);
   // Each chart path not walked yet is looked for among the real machine's states: walked if found.
-  const searches = spaces.map(({ variant, space }) => ({ variant, find: over.map((projection) => routeSearch(space, projection)) }));
+  const searches = spaces.map(({ variant, space }) => ({
+    variant,
+    find: over.map((projection) => routeSearch(space, projection)),
+  }));
   for (const key of [...bound.keys].filter((k) => !walked.has(k)).sort()) {
     if (walked.has(key)) continue;
     const { index, route } = readPathKey(key);
@@ -932,12 +984,16 @@ async function keepChartPaths(
       const events = find[index]!(route);
       if (!events) continue;
       for (const k of walkedSimplePaths(await run(variant, events), over)) walked.add(k);
-      if (!walked.has(key)) throw new Error(`${options.name}: the route found for this chart path did not take it:\n${key}`);
+      if (!walked.has(key))
+        throw new Error(`${options.name}: the route found for this chart path did not take it:\n${key}`);
       break;
     }
   }
   const outside = [...walked].filter((key) => !bound.keys.has(key));
-  if (outside.length) throw new Error(`${options.name}: walked simple paths the chart does not have:\n${outside.slice(0, 3).join('\n---\n')}`);
+  if (outside.length)
+    throw new Error(
+      `${options.name}: walked simple paths the chart does not have:\n${outside.slice(0, 3).join('\n---\n')}`,
+    );
   let missing = [...bound.keys].filter((key) => !walked.has(key));
   // The paths stated unreachable: each group must hold paths, and none of them walked.
   const unreachable = (settings.unreachable ?? []).map(({ why, matches }) => ({
@@ -949,7 +1005,10 @@ async function keepChartPaths(
   if (lastWalk) {
     for (const group of unreachable) {
       const taken = group.keys.filter((key) => walked.has(key));
-      if (taken.length) throw new Error(`${options.name}: stated unreachable (${group.why}) but walked:\n${taken.slice(0, 3).join('\n---\n')}`);
+      if (taken.length)
+        throw new Error(
+          `${options.name}: stated unreachable (${group.why}) but walked:\n${taken.slice(0, 3).join('\n---\n')}`,
+        );
       if (!group.keys.length) throw new Error(`${options.name}: no chart path is stated unreachable by '${group.why}'`);
     }
     const unexplained = missing.filter((key) => !stated.has(key));

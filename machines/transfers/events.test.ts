@@ -12,7 +12,12 @@ const ADULT = { ticket_id: 21, event_name: 'Ashcombe Lantern Trail', ticket_name
 const TODAY = { year: 2026, month: 6, day: 1 };
 
 function started(send: () => Promise<ResponseOf<'setTransfers'>> = () => new Promise(() => undefined)) {
-  const actor = createActor(transfersMachine.provide({ actors: { setTransfers: fromPromise<ResponseOf<'setTransfers'>, RequestOf<'setTransfers'>>(send) } }), { input: { tickets: [ADULT], today: TODAY } }).start();
+  const actor = createActor(
+    transfersMachine.provide({
+      actors: { setTransfers: fromPromise<ResponseOf<'setTransfers'>, RequestOf<'setTransfers'>>(send) },
+    }),
+    { input: { tickets: [ADULT], today: TODAY } },
+  ).start();
   return actor;
 }
 
@@ -55,7 +60,12 @@ describe('transfers machine: events one by one', () => {
     actor.send({ type: 'GIFT_TOGGLED', ticketId: 21, index: 0 });
     actor.send({ type: 'DELIVERY_CHOSEN', ticketId: 21, index: 0, choice: 'Send now' });
     actor.send({ type: 'FIELD_CHANGED', ticketId: 21, index: 0, field: 'name', value: 'Ada Lovelace' });
-    expect(actor.getSnapshot().context.rows[0]).toMatchObject({ qty: 1, is_gift: true, send_gift: 'Send now', name: 'Ada Lovelace' });
+    expect(actor.getSnapshot().context.rows[0]).toMatchObject({
+      qty: 1,
+      is_gift: true,
+      send_gift: 'Send now',
+      name: 'Ada Lovelace',
+    });
   });
 
   it('stops pointing at a row once it is removed, and keeps pointing at another', () => {
@@ -100,7 +110,8 @@ describe('transfers machine: what the app must provide', () => {
       input: { tickets: [ADULT], today: TODAY },
       inspect: (e) => {
         const event = (e as { event?: { type: string; error?: unknown } }).event;
-        if (e.type === '@xstate.event' && event?.type === 'xstate.error.actor.setTransfers') errors.push((event.error as Error).message);
+        if (e.type === '@xstate.event' && event?.type === 'xstate.error.actor.setTransfers')
+          errors.push((event.error as Error).message);
       },
     }).start();
     actor.send({ type: 'QTY_INCREASED', ticketId: 21, index: 0 });

@@ -54,7 +54,9 @@ export function transferableTickets(checkout: Pick<Checkout, 'tickets'>): Transf
  * plan's are not until its last payment) and holding tickets. The order-completed tile shows then.
  */
 export function canTransfer(checkout: TransferSource | null | undefined): boolean {
-  return !!checkout && checkout.payment_complete && checkout.payment_plan_remaining === null && checkout.tickets.length > 0;
+  return (
+    !!checkout && checkout.payment_complete && checkout.payment_plan_remaining === null && checkout.tickets.length > 0
+  );
 }
 
 /** The transfer tile (spec 001 §2 Order completed): shown only if transfer is allowed, disabled when every ticket is seated. */
@@ -96,7 +98,9 @@ export function canIncrease(rows: Row[], ticket: TransferTicket): boolean {
  * when a new row (at quantity 1) would take the rows past it.
  */
 export function canAddRow(rows: Row[], ticket: TransferTicket): boolean {
-  return rowsOf(rows, ticket.ticket_id).length <= ticket.qty && totalOf(rows, ticket.ticket_id) + ADDED_ROW_QTY <= ticket.qty;
+  return (
+    rowsOf(rows, ticket.ticket_id).length <= ticket.qty && totalOf(rows, ticket.ticket_id) + ADDED_ROW_QTY <= ticket.qty
+  );
 }
 
 export const isScheduledGift = (row: Pick<Row, 'is_gift' | 'send_gift'>) => row.is_gift && row.send_gift === 'Schedule';
@@ -118,7 +122,8 @@ export function rowProblems(row: Row, today: CalendarDate): RowProblems {
   };
   if (isScheduledGift(row)) {
     const date = parseTransferDate(row.delivery_date);
-    problems.date = date === null ? TRANSFER_MESSAGES.enterDate : compareDates(date, today) < 0 ? TRANSFER_MESSAGES.pastDate : null;
+    problems.date =
+      date === null ? TRANSFER_MESSAGES.enterDate : compareDates(date, today) < 0 ? TRANSFER_MESSAGES.pastDate : null;
     problems.time = row.delivery_time === '' ? TRANSFER_MESSAGES.enterTime : null;
   }
   return problems;

@@ -1,7 +1,16 @@
 /** What the transfer screen shows, and the events it may send. */
 import type { SnapshotFrom } from 'xstate';
 import type { SendGift } from '../../contract';
-import { canAddRow, canIncrease, isScheduledGift, rowProblems, rowsOf, rowsToSend, type RowField, type RowProblems } from './transferRows';
+import {
+  canAddRow,
+  canIncrease,
+  isScheduledGift,
+  rowProblems,
+  rowsOf,
+  rowsToSend,
+  type RowField,
+  type RowProblems,
+} from './transferRows';
 import { TRANSFER_MESSAGES } from '../../contract/messages/transfers';
 import type { RowAddress, TransfersEvent, transfersMachine } from './transfers.machine';
 

@@ -98,7 +98,9 @@ export const transfersMachine = setup({
     toggleSection: assign(({ context, event }) => {
       assertEvent(event, 'SECTION_TOGGLED');
       return {
-        open: context.open.includes(event.ticketId) ? context.open.filter((id) => id !== event.ticketId) : [...context.open, event.ticketId],
+        open: context.open.includes(event.ticketId)
+          ? context.open.filter((id) => id !== event.ticketId)
+          : [...context.open, event.ticketId],
       };
     }),
     increaseQty: assign(({ context, event }) => {
@@ -111,12 +113,18 @@ export const transfersMachine = setup({
     }),
     addRow: assign(({ context, event }) => {
       assertEvent(event, 'ROW_ADDED');
-      return { rows: [...context.rows, newRow(context.nextKey, event.ticketId, ADDED_ROW_QTY)], nextKey: context.nextKey + 1 };
+      return {
+        rows: [...context.rows, newRow(context.nextKey, event.ticketId, ADDED_ROW_QTY)],
+        nextKey: context.nextKey + 1,
+      };
     }),
     removeRow: assign(({ context, event }) => {
       assertEvent(event, 'ROW_REMOVED');
       const gone = rowAt(context, event)!;
-      return { rows: context.rows.filter((r) => r !== gone), pointedOut: context.pointedOut === gone.key ? null : context.pointedOut };
+      return {
+        rows: context.rows.filter((r) => r !== gone),
+        pointedOut: context.pointedOut === gone.key ? null : context.pointedOut,
+      };
     }),
     toggleGift: assign(({ context, event }) => {
       assertEvent(event, 'GIFT_TOGGLED');
@@ -140,7 +148,8 @@ export const transfersMachine = setup({
     clearProblem: assign({ problem: null, pointedOut: null }),
     markSent: assign({ canTransferTickets: false }),
     showSendFailure: assign((_, params: { error: unknown }) => ({
-      problem: params.error instanceof Error && params.error.message ? params.error.message : TRANSFER_MESSAGES.unableToSend,
+      problem:
+        params.error instanceof Error && params.error.message ? params.error.message : TRANSFER_MESSAGES.unableToSend,
     })),
   },
   guards: {
@@ -196,7 +205,11 @@ export const transfersMachine = setup({
     editing: {
       on: {
         SECTION_TOGGLED: { guard: 'isATicket', actions: 'toggleSection' },
-        QTY_INCREASED: { guard: 'canIncrease', actions: 'increaseQty', description: 'Capped by what the ticket has left to add.' },
+        QTY_INCREASED: {
+          guard: 'canIncrease',
+          actions: 'increaseQty',
+          description: 'Capped by what the ticket has left to add.',
+        },
         QTY_DECREASED: { guard: 'canDecrease', actions: 'decreaseQty' },
         ROW_ADDED: { guard: 'canAddRow', actions: 'addRow', description: 'A new row starts at quantity 1.' },
         ROW_REMOVED: { guard: 'isRemovable', actions: 'removeRow' },
@@ -222,7 +235,10 @@ export const transfersMachine = setup({
         id: 'setTransfers',
         input: ({ context }) => ({ transfers: wireRows(context.rows) }),
         onDone: { target: 'sent', actions: 'markSent' },
-        onError: { target: 'editing', actions: { type: 'showSendFailure', params: ({ event }) => ({ error: event.error }) } },
+        onError: {
+          target: 'editing',
+          actions: { type: 'showSendFailure', params: ({ event }) => ({ error: event.error }) },
+        },
       },
     },
     sent: { type: 'final', description: 'tickets_sent: can_transfer_tickets is now false.' },

@@ -44,10 +44,27 @@ interface Model {
   problem: string | null;
 }
 
-const blankRow = (key: number, qty: number): ModelRow => ({ key, qty, name: '', email: '', gift: false, choice: 'Schedule', date: '', time: '', message: '' });
+const blankRow = (key: number, qty: number): ModelRow => ({
+  key,
+  qty,
+  name: '',
+  email: '',
+  gift: false,
+  choice: 'Schedule',
+  date: '',
+  time: '',
+  message: '',
+});
 
 /** §9: the first row starts at 0, the default delivery choice is 'Schedule'. */
-const start: Model = { phase: 'editing', rows: [blankRow(1, 0)], nextKey: 2, open: false, pointed: null, problem: null };
+const start: Model = {
+  phase: 'editing',
+  rows: [blankRow(1, 0)],
+  nextKey: 2,
+  open: false,
+  pointed: null,
+  problem: null,
+};
 
 const total = (m: Model) => m.rows.reduce((sum, r) => sum + r.qty, 0);
 
@@ -73,7 +90,8 @@ const valid = (row: ModelRow) => Object.values(problemsOf(row)).every((p) => p =
 function step(model: Model, event: WalkEvent): Model {
   const m: Model = { ...model, rows: model.rows.map((r) => ({ ...r })) };
   if (event.type === 'xstate.done.actor.setTransfers') return { ...m, phase: 'sent' };
-  if (event.type === 'xstate.error.actor.setTransfers') return { ...m, phase: 'editing', problem: (event.error as Error).message || UNABLE };
+  if (event.type === 'xstate.error.actor.setTransfers')
+    return { ...m, phase: 'editing', problem: (event.error as Error).message || UNABLE };
   if (m.phase !== 'editing') return m;
   const row = event.ticketId === ADULT.ticket_id ? m.rows[event.index as number] : undefined;
   switch (event.type) {
@@ -108,8 +126,13 @@ function step(model: Model, event: WalkEvent): Model {
     case 'FIELD_CHANGED': {
       if (!row) return m;
       // Names are kept to 200 characters and messages to 1000, what the server takes.
-      const value = (event.value as string).slice(0, event.field === 'name' ? 200 : event.field === 'message' ? 1000 : undefined);
-      const field = { name: 'name', email: 'email', delivery_date: 'date', delivery_time: 'time', message: 'message' }[event.field as string] as keyof ModelRow;
+      const value = (event.value as string).slice(
+        0,
+        event.field === 'name' ? 200 : event.field === 'message' ? 1000 : undefined,
+      );
+      const field = { name: 'name', email: 'email', delivery_date: 'date', delivery_time: 'time', message: 'message' }[
+        event.field as string
+      ] as keyof ModelRow;
       (row as unknown as Record<string, string>)[field] = value;
       return m;
     }
@@ -184,7 +207,12 @@ function payload(m: Model) {
 }
 
 const at = (index: number, ticketId = ADULT.ticket_id) => ({ ticketId, index });
-const field = (index: number, name: string, value: string) => ({ type: 'FIELD_CHANGED', ...at(index), field: name, value });
+const field = (index: number, name: string, value: string) => ({
+  type: 'FIELD_CHANGED',
+  ...at(index),
+  field: name,
+  value,
+});
 
 describe('transfers machine', () => {
   it('is walked at 100 %: sections, the quantity caps, rows added and removed, gifts and schedules, validation on submit, sending and its failure', async () => {
@@ -195,13 +223,26 @@ describe('transfers machine', () => {
       fakes: (kit) => ({ actors: { setTransfers: kit.controlled() } }),
       askIgnored: true,
       events: {
-        SECTION_TOGGLED: [{ type: 'SECTION_TOGGLED', ticketId: 21 }, { type: 'SECTION_TOGGLED', ticketId: 99 }],
+        SECTION_TOGGLED: [
+          { type: 'SECTION_TOGGLED', ticketId: 21 },
+          { type: 'SECTION_TOGGLED', ticketId: 99 },
+        ],
         QTY_INCREASED: [0, 1, 2].map((i) => ({ type: 'QTY_INCREASED', ...at(i) })),
         QTY_DECREASED: [0, 1].map((i) => ({ type: 'QTY_DECREASED', ...at(i) })),
-        ROW_ADDED: [{ type: 'ROW_ADDED', ticketId: 21 }, { type: 'ROW_ADDED', ticketId: 99 }],
+        ROW_ADDED: [
+          { type: 'ROW_ADDED', ticketId: 21 },
+          { type: 'ROW_ADDED', ticketId: 99 },
+        ],
         ROW_REMOVED: [0, 1, 2].map((i) => ({ type: 'ROW_REMOVED', ...at(i) })),
-        GIFT_TOGGLED: [{ type: 'GIFT_TOGGLED', ...at(0) }, { type: 'GIFT_TOGGLED', ...at(5) }],
-        DELIVERY_CHOSEN: ['Send now', 'Schedule', 'Later'].map((choice) => ({ type: 'DELIVERY_CHOSEN', ...at(0), choice })),
+        GIFT_TOGGLED: [
+          { type: 'GIFT_TOGGLED', ...at(0) },
+          { type: 'GIFT_TOGGLED', ...at(5) },
+        ],
+        DELIVERY_CHOSEN: ['Send now', 'Schedule', 'Later'].map((choice) => ({
+          type: 'DELIVERY_CHOSEN',
+          ...at(0),
+          choice,
+        })),
         FIELD_CHANGED: [
           field(0, 'name', 'Ada Lovelace'),
           field(0, 'name', '  '),
@@ -216,7 +257,10 @@ describe('transfers machine', () => {
         ],
         'xstate.done.actor.setTransfers': [{ type: 'xstate.done.actor.setTransfers', output: { success: true } }],
         'xstate.error.actor.setTransfers': [
-          { type: 'xstate.error.actor.setTransfers', error: Object.assign(new Error(SERVER_TEXT), { text: SERVER_TEXT }) },
+          {
+            type: 'xstate.error.actor.setTransfers',
+            error: Object.assign(new Error(SERVER_TEXT), { text: SERVER_TEXT }),
+          },
           { type: 'xstate.error.actor.setTransfers', error: Object.assign(new Error(''), { text: '' }) },
         ],
       },
@@ -225,18 +269,39 @@ describe('transfers machine', () => {
       // alone would merge a half-filled form with an empty one, and the walk would never send.
       serializeState: (s) => {
         const c = s.context;
-        type Row = { qty: number; name: string; email: string; is_gift: boolean; send_gift: string; delivery_date: string; delivery_time: string };
+        type Row = {
+          qty: number;
+          name: string;
+          email: string;
+          is_gift: boolean;
+          send_gift: string;
+          delivery_date: string;
+          delivery_time: string;
+        };
         const missing = (r: Row) =>
-          [!r.name.trim(), !r.email.trim(), r.is_gift && r.send_gift === 'Schedule' && !r.delivery_date, r.is_gift && r.send_gift === 'Schedule' && !r.delivery_time].filter(Boolean).length;
-        return JSON.stringify([s.value, c.rows.map((r: Row) => r.qty), c.rows.reduce((sum: number, r: Row) => sum + (r.qty > 0 ? missing(r) : 0), 0)]);
+          [
+            !r.name.trim(),
+            !r.email.trim(),
+            r.is_gift && r.send_gift === 'Schedule' && !r.delivery_date,
+            r.is_gift && r.send_gift === 'Schedule' && !r.delivery_time,
+          ].filter(Boolean).length;
+        return JSON.stringify([
+          s.value,
+          c.rows.map((r: Row) => r.qty),
+          c.rows.reduce((sum: number, r: Row) => sum + (r.qty > 0 ? missing(r) : 0), 0),
+        ]);
       },
       view: (snapshot) => viewTransfers(snapshot as never),
       initial: () => ({ view: expectedView(start), running: [] }),
       oracle: ({ event, earlier }): Expectation<TransfersView> => {
         const before = replay(earlier.map((e) => e.event));
         const after = step(before, event);
-        const expectation: Expectation<TransfersView> = { view: expectedView(after), running: after.phase === 'sending' ? ['setTransfers'] : [] };
-        if (after.phase === 'sending' && before.phase !== 'sending') expectation.started = { setTransfers: [payload(after)] };
+        const expectation: Expectation<TransfersView> = {
+          view: expectedView(after),
+          running: after.phase === 'sending' ? ['setTransfers'] : [],
+        };
+        if (after.phase === 'sending' && before.phase !== 'sending')
+          expectation.started = { setTransfers: [payload(after)] };
         if (after.phase === 'sent') expectation.output = { kind: 'transferred' };
         return expectation;
       },
@@ -313,10 +378,12 @@ describe('transfers machine', () => {
       { input: { tickets: [ADULT, CHILD], today: TODAY } },
     ).start();
     const send = transfersSenders((event) => actor.send(event));
-    expect(viewTransfers(actor.getSnapshot()).sections.map((s) => [s.title, s.open, s.rows.map((r) => r.qty)])).toEqual([
-      ['Ashcombe Lantern Trail - Adult', false, [0]],
-      ['Ashcombe Lantern Trail - Child', false, [0]],
-    ]);
+    expect(viewTransfers(actor.getSnapshot()).sections.map((s) => [s.title, s.open, s.rows.map((r) => r.qty)])).toEqual(
+      [
+        ['Ashcombe Lantern Trail - Adult', false, [0]],
+        ['Ashcombe Lantern Trail - Child', false, [0]],
+      ],
+    );
     send.increase(at(0, 22));
     send.increase(at(0, 22));
     send.addRow(22);
@@ -326,7 +393,12 @@ describe('transfers machine', () => {
     const view = viewTransfers(actor.getSnapshot());
     // The Adult row has no quantity, so it is skipped: the Child row is the first invalid one.
     expect(view.sections.map((s) => s.open)).toEqual([false, true]);
-    expect(view.sections[1]!.rows[0]!.problems).toEqual({ name: ENTER_NAME, email: ENTER_EMAIL, date: null, time: null });
+    expect(view.sections[1]!.rows[0]!.problems).toEqual({
+      name: ENTER_NAME,
+      email: ENTER_EMAIL,
+      date: null,
+      time: null,
+    });
     send.change(at(0, 22), 'name', 'Sam Okafor');
     send.change(at(0, 22), 'email', 'sam@example.com');
     send.sendTickets();
@@ -334,11 +406,26 @@ describe('transfers machine', () => {
     expect(sent).toEqual([
       {
         transfers: [
-          { ticket_id: 22, name: 'Sam Okafor', email: 'sam@example.com', qty: 1, is_gift: false, send_gift: 'Schedule', delivery_date: '', delivery_time: '', message: '' },
+          {
+            ticket_id: 22,
+            name: 'Sam Okafor',
+            email: 'sam@example.com',
+            qty: 1,
+            is_gift: false,
+            send_gift: 'Schedule',
+            delivery_date: '',
+            delivery_time: '',
+            message: '',
+          },
         ],
       },
     ]);
-    expect(viewTransfers(actor.getSnapshot())).toMatchObject({ ticketsSent: true, canTransferTickets: false, success: TRANSFERRED, canSend: false });
+    expect(viewTransfers(actor.getSnapshot())).toMatchObject({
+      ticketsSent: true,
+      canTransferTickets: false,
+      success: TRANSFERRED,
+      canSend: false,
+    });
   });
 
   it('turns each control of the screen into its event', () => {
@@ -369,19 +456,36 @@ describe('transfers machine', () => {
 
 describe('which tickets can be transferred (spec 001 §2 Order completed, §4 Transfers)', () => {
   const line = (ticket_id: number, qty: number, seats: number) =>
-    ({ ticket_id, event_name: 'Folk Night', ticket_name: `Type ${ticket_id}`, qty, seats: Array.from({ length: seats }, (_, i) => ({ section: 'Stalls', row: 'A', number: String(i + 1) })) }) as Checkout['tickets'][number];
+    ({
+      ticket_id,
+      event_name: 'Folk Night',
+      ticket_name: `Type ${ticket_id}`,
+      qty,
+      seats: Array.from({ length: seats }, (_, i) => ({ section: 'Stalls', row: 'A', number: String(i + 1) })),
+    }) as Checkout['tickets'][number];
   const order = (tickets: Checkout['tickets'], extra: Partial<Checkout> = {}) =>
-    ({ tickets, payment_complete: true, payment_plan_remaining: null, ...extra }) as Pick<Checkout, 'tickets' | 'payment_complete' | 'payment_plan_remaining'>;
+    ({ tickets, payment_complete: true, payment_plan_remaining: null, ...extra }) as Pick<
+      Checkout,
+      'tickets' | 'payment_complete' | 'payment_plan_remaining'
+    >;
 
   it('leaves seated tickets out of the form', () => {
-    expect(transferableTickets(order([line(1, 2, 0), line(2, 1, 1)]))).toEqual([{ ticket_id: 1, event_name: 'Folk Night', ticket_name: 'Type 1', qty: 2 }]);
+    expect(transferableTickets(order([line(1, 2, 0), line(2, 1, 1)]))).toEqual([
+      { ticket_id: 1, event_name: 'Folk Night', ticket_name: 'Type 1', qty: 2 },
+    ]);
   });
 
   it('shows the tile for a paid order with tickets, disabled when every ticket is seated; not for an unpaid order or a payment plan', () => {
     expect(transferTile(order([line(1, 2, 0), line(2, 1, 1)]))).toEqual({ shown: true, disabled: false });
     expect(transferTile(order([line(2, 2, 2)]))).toEqual({ shown: true, disabled: true });
-    expect(transferTile(order([line(1, 1, 0)], { payment_complete: false }))).toEqual({ shown: false, disabled: false });
-    expect(transferTile(order([line(1, 1, 0)], { payment_plan_remaining: 5000 }))).toEqual({ shown: false, disabled: false });
+    expect(transferTile(order([line(1, 1, 0)], { payment_complete: false }))).toEqual({
+      shown: false,
+      disabled: false,
+    });
+    expect(transferTile(order([line(1, 1, 0)], { payment_plan_remaining: 5000 }))).toEqual({
+      shown: false,
+      disabled: false,
+    });
     expect(transferTile(order([]))).toEqual({ shown: false, disabled: false });
     expect(canTransfer(undefined)).toBe(false);
     expect(canTransfer(order([line(1, 1, 0)]))).toBe(true);

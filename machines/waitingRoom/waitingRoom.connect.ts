@@ -3,7 +3,8 @@ import type { SnapshotFrom } from 'xstate';
 import type { waitingRoomMachine } from './waitingRoom.machine.ts';
 import { beforeSaleMessage, QUEUE_MESSAGES, waitingMessage } from '../../contract/queuePage.ts';
 
-export type QueuePhase = 'checking' | 'joining' | 'join-failed' | 'before-sale' | 'waiting' | 'admitted' | 'sold-out' | 'offline';
+export type QueuePhase =
+  'checking' | 'joining' | 'join-failed' | 'before-sale' | 'waiting' | 'admitted' | 'sold-out' | 'offline';
 
 export interface WaitingRoomView {
   phase: QueuePhase;
@@ -35,12 +36,21 @@ const PHASE_MESSAGES = {
 } as const satisfies Record<Exclude<QueuePhase, 'before-sale' | 'waiting'>, keyof typeof QUEUE_MESSAGES>;
 
 /** Reads only the snapshot's state and context, so the page's own small runner (src/queue/flow.ts) is read the same way. */
-export function viewWaitingRoom(snapshot: Pick<SnapshotFrom<typeof waitingRoomMachine>, 'context' | 'value'>): WaitingRoomView {
+export function viewWaitingRoom(
+  snapshot: Pick<SnapshotFrom<typeof waitingRoomMachine>, 'context' | 'value'>,
+): WaitingRoomView {
   const { status, listMessage, listFailed } = snapshot.context;
   const queue = (snapshot.value as { queue: string }).queue;
   const list = (snapshot.value as { waitingList: string }).waitingList;
   let phase: QueuePhase;
-  if (queue === 'checking') phase = status ? (status.state === 'before-sale' ? 'before-sale' : status.state === 'sold-out' ? 'sold-out' : 'waiting') : 'checking';
+  if (queue === 'checking')
+    phase = status
+      ? status.state === 'before-sale'
+        ? 'before-sale'
+        : status.state === 'sold-out'
+          ? 'sold-out'
+          : 'waiting'
+      : 'checking';
   else if (queue === 'joining') phase = 'joining';
   else if (queue === 'joinFailed') phase = 'join-failed';
   else if (queue === 'offline') phase = 'offline';

@@ -78,8 +78,16 @@ export const waitingRoomMachine = setup({
             src: 'fetchStatus',
             onDone: [
               { guard: { type: 'hasNoPlace', params: ({ event }) => ({ status: event.output }) }, target: 'joining' },
-              { guard: { type: 'isAdmitted', params: ({ event }) => ({ status: event.output }) }, target: 'admitted', actions: { type: 'keepStatus', params: ({ event }) => ({ status: event.output }) } },
-              { guard: { type: 'isSoldOut', params: ({ event }) => ({ status: event.output }) }, target: 'soldOut', actions: { type: 'keepStatus', params: ({ event }) => ({ status: event.output }) } },
+              {
+                guard: { type: 'isAdmitted', params: ({ event }) => ({ status: event.output }) },
+                target: 'admitted',
+                actions: { type: 'keepStatus', params: ({ event }) => ({ status: event.output }) },
+              },
+              {
+                guard: { type: 'isSoldOut', params: ({ event }) => ({ status: event.output }) },
+                target: 'soldOut',
+                actions: { type: 'keepStatus', params: ({ event }) => ({ status: event.output }) },
+              },
               { target: 'waiting', actions: { type: 'keepStatus', params: ({ event }) => ({ status: event.output }) } },
             ],
             onError: 'offline',
@@ -90,9 +98,20 @@ export const waitingRoomMachine = setup({
             id: 'join',
             src: 'join',
             onDone: [
-              { guard: { type: 'hasNoPlace', params: ({ event }) => ({ status: event.output }) }, target: 'joinFailed' },
-              { guard: { type: 'isAdmitted', params: ({ event }) => ({ status: event.output }) }, target: 'admitted', actions: { type: 'keepStatus', params: ({ event }) => ({ status: event.output }) } },
-              { guard: { type: 'isSoldOut', params: ({ event }) => ({ status: event.output }) }, target: 'soldOut', actions: { type: 'keepStatus', params: ({ event }) => ({ status: event.output }) } },
+              {
+                guard: { type: 'hasNoPlace', params: ({ event }) => ({ status: event.output }) },
+                target: 'joinFailed',
+              },
+              {
+                guard: { type: 'isAdmitted', params: ({ event }) => ({ status: event.output }) },
+                target: 'admitted',
+                actions: { type: 'keepStatus', params: ({ event }) => ({ status: event.output }) },
+              },
+              {
+                guard: { type: 'isSoldOut', params: ({ event }) => ({ status: event.output }) },
+                target: 'soldOut',
+                actions: { type: 'keepStatus', params: ({ event }) => ({ status: event.output }) },
+              },
               { target: 'waiting', actions: { type: 'keepStatus', params: ({ event }) => ({ status: event.output }) } },
             ],
             onError: 'joinFailed',
@@ -106,7 +125,11 @@ export const waitingRoomMachine = setup({
           on: {
             NUDGED: 'checking',
             STATUS_PUSHED: [
-              { guard: { type: 'isSoldOut', params: ({ event }) => ({ status: event.status }) }, target: 'soldOut', actions: { type: 'keepStatus', params: ({ event }) => ({ status: event.status }) } },
+              {
+                guard: { type: 'isSoldOut', params: ({ event }) => ({ status: event.status }) },
+                target: 'soldOut',
+                actions: { type: 'keepStatus', params: ({ event }) => ({ status: event.status }) },
+              },
               { target: 'checking' },
             ],
           },
@@ -116,7 +139,12 @@ export const waitingRoomMachine = setup({
           on: {
             NUDGED: 'checking',
             STATUS_PUSHED: [
-              { guard: { type: 'isSoldOut', params: ({ event }) => ({ status: event.status }) }, target: 'soldOut', reenter: true, actions: { type: 'keepStatus', params: ({ event }) => ({ status: event.status }) } },
+              {
+                guard: { type: 'isSoldOut', params: ({ event }) => ({ status: event.status }) },
+                target: 'soldOut',
+                reenter: true,
+                actions: { type: 'keepStatus', params: ({ event }) => ({ status: event.status }) },
+              },
               { target: 'checking' },
             ],
           },
@@ -153,7 +181,10 @@ export const waitingRoomMachine = setup({
                 target: 'joined',
                 actions: { type: 'keepListJoined', params: ({ event }) => ({ message: event.output.message }) },
               },
-              { target: 'idle', actions: { type: 'keepListRefused', params: ({ event }) => ({ message: event.output.message }) } },
+              {
+                target: 'idle',
+                actions: { type: 'keepListRefused', params: ({ event }) => ({ message: event.output.message }) },
+              },
             ],
             onError: { target: 'idle', actions: 'showListFailed' },
           },

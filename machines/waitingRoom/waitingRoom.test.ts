@@ -13,7 +13,17 @@ import { viewWaitingRoom, type WaitingRoomView } from './waitingRoom.connect';
 import type { QueueStatus } from '../../contract/waitingRoom';
 
 const types = [{ id: 7, name: 'Standing' }];
-const base = { position: null, ahead: null, wait_seconds: null, progress: 0, opens_in_seconds: null, poll_ms: 4000, event_url: '/event/3/', event_title: 'Harbour Nights', ticket_types: types };
+const base = {
+  position: null,
+  ahead: null,
+  wait_seconds: null,
+  progress: 0,
+  opens_in_seconds: null,
+  poll_ms: 4000,
+  event_url: '/event/3/',
+  event_title: 'Harbour Nights',
+  ticket_types: types,
+};
 /** 'ended' never reaches the chart: the page's script takes a spent place to the server's page, which says so. */
 const statuses: Record<Exclude<QueueStatus['state'], 'ended'>, QueueStatus> = {
   'no-place': { ...base, state: 'no-place', poll_ms: 1000 },
@@ -30,8 +40,10 @@ const SAID = {
   joinFailed: 'This browser could not be given a place in the queue. Please try again.',
   offline: 'The queue cannot be reached just now. Your place is kept; trying again…',
   admitted: 'It is your turn. Taking you to the tickets…',
-  soldOut: 'Sold out: every ticket is sold or held by another buyer. If held tickets are released, the queue opens again.',
-  beforeSale: 'The on-sale opens in 3 minutes. Everyone here before it opens gets a place in a random order; later arrivals join the end of the line.',
+  soldOut:
+    'Sold out: every ticket is sold or held by another buyer. If held tickets are released, the queue opens again.',
+  beforeSale:
+    'The on-sale opens in 3 minutes. Everyone here before it opens gets a place in a random order; later arrivals join the end of the line.',
   waiting: 'You are number 12 in the queue. Estimated wait: about 2 minutes.',
   listFailed: 'You could not be added to the waiting list. Please try again.',
 };
@@ -44,11 +56,33 @@ function shown(status: QueueStatus): PartialView<View> {
     case 'before-sale':
       return { phase: 'before-sale', message: SAID.beforeSale, position: null, canRetry: false, offerTurnMail: true };
     case 'waiting':
-      return { phase: 'waiting', message: SAID.waiting, position: 12, progress: 0.25, canRetry: false, offerTurnMail: true };
+      return {
+        phase: 'waiting',
+        message: SAID.waiting,
+        position: 12,
+        progress: 0.25,
+        canRetry: false,
+        offerTurnMail: true,
+      };
     case 'admitted':
-      return { phase: 'admitted', message: SAID.admitted, position: null, progress: 1, canRetry: false, offerTurnMail: false };
+      return {
+        phase: 'admitted',
+        message: SAID.admitted,
+        position: null,
+        progress: 1,
+        canRetry: false,
+        offerTurnMail: false,
+      };
     case 'sold-out':
-      return { phase: 'sold-out', message: SAID.soldOut, position: null, offerWaitingList: true, ticketTypes: types, canRetry: false, offerTurnMail: false };
+      return {
+        phase: 'sold-out',
+        message: SAID.soldOut,
+        position: null,
+        offerWaitingList: true,
+        ticketTypes: types,
+        canRetry: false,
+        offerTurnMail: false,
+      };
     default:
       throw new Error('no-place is not shown');
   }
@@ -68,7 +102,11 @@ function oracle({ event, view, earlier, unchanged }: OracleQuestion<View>): Expe
     ...(v.listSending ? ['joinWaitingList'] : []),
   ];
   const then = (next: PartialView<View>, extra: Partial<Expectation<View>> = {}): Expectation<View> => {
-    const flags = { asking: next.asking ?? false, joining: next.joining ?? false, listSending: next.listSending ?? view.listSending };
+    const flags = {
+      asking: next.asking ?? false,
+      joining: next.joining ?? false,
+      listSending: next.listSending ?? view.listSending,
+    };
     return { view: { ...next, ...flags }, running: running(flags), ...extra };
   };
   const answered = (status: QueueStatus, fromJoin: boolean): Expectation<View> => {
@@ -93,26 +131,41 @@ function oracle({ event, view, earlier, unchanged }: OracleQuestion<View>): Expe
       return then({ phase: 'join-failed', message: SAID.joinFailed, canRetry: true });
     case 'RETRY_CLICKED':
       if (view.phase !== 'join-failed') return unchanged();
-      return then({ phase: 'joining', message: SAID.joining, canRetry: false, joining: true }, { started: { join: [undefined] } });
+      return then(
+        { phase: 'joining', message: SAID.joining, canRetry: false, joining: true },
+        { started: { join: [undefined] } },
+      );
     case 'xstate.after.pollDelay.waitingRoom.queue.waiting':
     case 'xstate.after.pollDelay.waitingRoom.queue.soldOut':
       // The page asks again, still showing what it last heard.
       if (!waitingAfterStatus) return undefined;
-      return then({ phase: view.phase, message: view.message, asking: true }, { started: { fetchStatus: [undefined] } });
+      return then(
+        { phase: view.phase, message: view.message, asking: true },
+        { started: { fetchStatus: [undefined] } },
+      );
     case 'NUDGED':
       // The server says to ask now: heard while the page waits to ask again, and only then.
       if (!waitingAfterStatus) return unchanged();
-      return then({ phase: view.phase, message: view.message, asking: true }, { started: { fetchStatus: [undefined] } });
+      return then(
+        { phase: view.phase, message: view.message, asking: true },
+        { started: { fetchStatus: [undefined] } },
+      );
     case 'STATUS_PUSHED': {
       if (!waitingAfterStatus) return unchanged();
       const pushed = (event as unknown as { status: QueueStatus }).status;
       // 'Sold out' is shown as a poll's answer would be; anything else pushed is asked for.
       if (pushed.state === 'sold-out') return then(shown(pushed));
-      return then({ phase: view.phase, message: view.message, asking: true }, { started: { fetchStatus: [undefined] } });
+      return then(
+        { phase: view.phase, message: view.message, asking: true },
+        { started: { fetchStatus: [undefined] } },
+      );
     }
     case 'xstate.after.retryDelay.waitingRoom.queue.offline':
       if (view.phase !== 'offline') return undefined;
-      return then(lastHeard ? { ...shown(lastHeard), asking: true } : { phase: 'checking', message: SAID.checking, asking: true }, { started: { fetchStatus: [undefined] } });
+      return then(
+        lastHeard ? { ...shown(lastHeard), asking: true } : { phase: 'checking', message: SAID.checking, asking: true },
+        { started: { fetchStatus: [undefined] } },
+      );
     case 'WAITING_LIST_SUBMITTED': {
       if (view.listSending || view.listJoined) return unchanged();
       const request = { ticketTypeId: 7, email: 'ada@example.test', quantity: 2 };
@@ -125,7 +178,13 @@ function oracle({ event, view, earlier, unchanged }: OracleQuestion<View>): Expe
     case 'xstate.done.actor.joinWaitingList': {
       const output = event.output as { joined: boolean; message: string };
       return {
-        view: { ...view, listSending: false, listJoined: output.joined, listMessage: output.message, offerWaitingList: true },
+        view: {
+          ...view,
+          listSending: false,
+          listJoined: output.joined,
+          listMessage: output.message,
+          offerWaitingList: true,
+        },
         running: running({ asking: view.asking, joining: view.joining, listSending: false }),
       };
     }
@@ -150,7 +209,10 @@ describe('waitingRoom machine', () => {
       }),
       askIgnored: true,
       events: {
-        'xstate.done.actor.fetchStatus': Object.values(statuses).map((s) => ({ type: 'xstate.done.actor.fetchStatus', ...done(s) })),
+        'xstate.done.actor.fetchStatus': Object.values(statuses).map((s) => ({
+          type: 'xstate.done.actor.fetchStatus',
+          ...done(s),
+        })),
         'xstate.error.actor.fetchStatus': [{ type: 'xstate.error.actor.fetchStatus', error: new Error('offline') }],
         'xstate.done.actor.join': Object.values(statuses).map((s) => ({ type: 'xstate.done.actor.join', ...done(s) })),
         'xstate.error.actor.join': [{ type: 'xstate.error.actor.join', error: new Error('403') }],
@@ -160,16 +222,37 @@ describe('waitingRoom machine', () => {
           { type: 'STATUS_PUSHED', status: statuses['sold-out'] },
           { type: 'STATUS_PUSHED', status: statuses.waiting },
         ],
-        WAITING_LIST_SUBMITTED: [{ type: 'WAITING_LIST_SUBMITTED', ticketTypeId: 7, email: 'ada@example.test', quantity: 2 }],
-        'xstate.done.actor.joinWaitingList': [
-          { type: 'xstate.done.actor.joinWaitingList', output: { joined: true, message: 'You are on the waiting list for Standing.' } },
-          { type: 'xstate.done.actor.joinWaitingList', output: { joined: false, message: 'Give a valid e-mail address.' } },
+        WAITING_LIST_SUBMITTED: [
+          { type: 'WAITING_LIST_SUBMITTED', ticketTypeId: 7, email: 'ada@example.test', quantity: 2 },
         ],
-        'xstate.error.actor.joinWaitingList': [{ type: 'xstate.error.actor.joinWaitingList', error: new Error('offline') }],
+        'xstate.done.actor.joinWaitingList': [
+          {
+            type: 'xstate.done.actor.joinWaitingList',
+            output: { joined: true, message: 'You are on the waiting list for Standing.' },
+          },
+          {
+            type: 'xstate.done.actor.joinWaitingList',
+            output: { joined: false, message: 'Give a valid e-mail address.' },
+          },
+        ],
+        'xstate.error.actor.joinWaitingList': [
+          { type: 'xstate.error.actor.joinWaitingList', error: new Error('offline') },
+        ],
       },
-      view: (snapshot) => ({ ...viewWaitingRoom(snapshot as never), asking: snapshot.children.fetchStatus !== undefined, joining: snapshot.children.join !== undefined }),
+      view: (snapshot) => ({
+        ...viewWaitingRoom(snapshot as never),
+        asking: snapshot.children.fetchStatus !== undefined,
+        joining: snapshot.children.join !== undefined,
+      }),
       initial: () => ({
-        view: { phase: 'checking', message: SAID.checking, asking: true, joining: false, listSending: false, offerWaitingList: false },
+        view: {
+          phase: 'checking',
+          message: SAID.checking,
+          asking: true,
+          joining: false,
+          listSending: false,
+          offerWaitingList: false,
+        },
         running: ['fetchStatus'],
         started: { fetchStatus: [undefined] },
       }),
@@ -195,7 +278,8 @@ describe('waitingRoom machine: when it asks again', () => {
         return next;
       });
     const steps: string[] = [];
-    const inspect = (e: { type: string; event?: { type: string } }) => void (e.type === '@xstate.microstep' && e.event && steps.push(e.event.type));
+    const inspect = (e: { type: string; event?: { type: string } }) =>
+      void (e.type === '@xstate.microstep' && e.event && steps.push(e.event.type));
     const actor = createActor(
       waitingRoomMachine.provide({
         actors: {
@@ -215,7 +299,11 @@ describe('waitingRoom machine: when it asks again', () => {
   }
 
   it('asks again after the poll interval the server gave, not before, while waiting and while sold out', async () => {
-    const { clock, asked, settle } = started([statuses.waiting, { ...statuses['sold-out'], poll_ms: 8000 }, statuses.waiting]);
+    const { clock, asked, settle } = started([
+      statuses.waiting,
+      { ...statuses['sold-out'], poll_ms: 8000 },
+      statuses.waiting,
+    ]);
     await settle();
     expect(asked).toEqual(['fetchStatus']);
     clock.increment(3999);
@@ -247,7 +335,9 @@ describe('waitingRoom machine: when it asks again', () => {
   });
 
   it('stops asking once admitted and takes the buyer to the event the server named', async () => {
-    const { actor, clock, asked, entered, settle, steps } = started([{ ...statuses.admitted, event_url: '/event/99/' }]);
+    const { actor, clock, asked, entered, settle, steps } = started([
+      { ...statuses.admitted, event_url: '/event/99/' },
+    ]);
     await settle();
     expect(entered).toEqual(['/event/99/']);
     expect(actor.getSnapshot().value).toMatchObject({ queue: 'admitted' });
@@ -259,11 +349,17 @@ describe('waitingRoom machine: when it asks again', () => {
   });
 
   it('keeps the waiting list offered with the server’s words when it does not take the address, and marks it failed', async () => {
-    const { actor, settle } = started([statuses['sold-out']], { joined: false, message: 'Give a valid e-mail address.' });
+    const { actor, settle } = started([statuses['sold-out']], {
+      joined: false,
+      message: 'Give a valid e-mail address.',
+    });
     await settle();
     actor.send({ type: 'WAITING_LIST_SUBMITTED', ticketTypeId: 7, email: 'x', quantity: 1 });
     await settle();
-    expect(actor.getSnapshot().context).toMatchObject({ listMessage: 'Give a valid e-mail address.', listFailed: true });
+    expect(actor.getSnapshot().context).toMatchObject({
+      listMessage: 'Give a valid e-mail address.',
+      listFailed: true,
+    });
     expect(actor.getSnapshot().value).toMatchObject({ waitingList: 'idle' });
   });
 });
@@ -272,14 +368,26 @@ describe('waitingRoom machine: what the app must provide', () => {
   it('names each call it was not given, when it makes it', async () => {
     const errors: string[] = [];
     const inspect = (e: { type: string; event?: { type: string; error?: unknown } }) => {
-      if (e.type === '@xstate.event' && e.event?.type.startsWith('xstate.error.actor.')) errors.push(String((e.event.error as Error).message));
+      if (e.type === '@xstate.event' && e.event?.type.startsWith('xstate.error.actor.'))
+        errors.push(String((e.event.error as Error).message));
     };
     const bare = createActor(waitingRoomMachine, { inspect }).start();
     await new Promise((resolve) => setTimeout(resolve, 0));
-    const noPlace = createActor(waitingRoomMachine.provide({ actors: { fetchStatus: fromPromise<QueueStatus, void>(async () => statuses['no-place']) } }), { inspect }).start();
+    const noPlace = createActor(
+      waitingRoomMachine.provide({
+        actors: { fetchStatus: fromPromise<QueueStatus, void>(async () => statuses['no-place']) },
+      }),
+      { inspect },
+    ).start();
     noPlace.send({ type: 'WAITING_LIST_SUBMITTED', ticketTypeId: 7, email: 'ada@example.test', quantity: 1 });
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(errors).toEqual(expect.arrayContaining(['fetchStatus is provided by the app', 'join is provided by the app', 'joinWaitingList is provided by the app']));
+    expect(errors).toEqual(
+      expect.arrayContaining([
+        'fetchStatus is provided by the app',
+        'join is provided by the app',
+        'joinWaitingList is provided by the app',
+      ]),
+    );
     bare.stop();
     noPlace.stop();
   });
@@ -291,14 +399,20 @@ describe('waitingRoom machine: the waiting list', () => {
       waitingRoomMachine.provide({
         actors: {
           fetchStatus: fromPromise<QueueStatus, void>(async () => statuses['sold-out']),
-          joinWaitingList: fromPromise<{ joined: boolean; message: string }, WaitingListRequest>(async () => ({ joined: true, message: 'You are on the waiting list for Standing.' })),
+          joinWaitingList: fromPromise<{ joined: boolean; message: string }, WaitingListRequest>(async () => ({
+            joined: true,
+            message: 'You are on the waiting list for Standing.',
+          })),
         },
       }),
     ).start();
     await new Promise((resolve) => setTimeout(resolve, 0));
     actor.send({ type: 'WAITING_LIST_SUBMITTED', ticketTypeId: 7, email: 'ada@example.test', quantity: 2 });
     await new Promise((resolve) => setTimeout(resolve, 0));
-    expect(actor.getSnapshot().context).toMatchObject({ listMessage: 'You are on the waiting list for Standing.', listFailed: false });
+    expect(actor.getSnapshot().context).toMatchObject({
+      listMessage: 'You are on the waiting list for Standing.',
+      listFailed: false,
+    });
     expect(actor.getSnapshot().value).toMatchObject({ waitingList: 'joined' });
     actor.stop();
   });

@@ -9,7 +9,9 @@ describe('waiver view and senders', () => {
     let finish: () => void = () => {};
     const actor = createActor(
       waiverMachine.provide({
-        actors: { copyLink: fromPromise<void, { text: string }>(() => new Promise<void>((resolve) => (finish = resolve))) },
+        actors: {
+          copyLink: fromPromise<void, { text: string }>(() => new Promise<void>((resolve) => (finish = resolve))),
+        },
         // The notice goes to the root chart, which this test has not.
         actions: { notifyLinkCopied: () => {} },
       }),
@@ -35,7 +37,11 @@ describe('waiver view and senders', () => {
     senders.share('https://example.com/activity-terms-and-conditions/HF-1/', 'Activity terms');
     expect(sent).toEqual([
       { type: 'COPY_LINK_CLICKED', link: 'https://example.com/activity-terms-and-conditions/HF-1/' },
-      { type: 'SHARE_CLICKED', link: 'https://example.com/activity-terms-and-conditions/HF-1/', title: 'Activity terms' },
+      {
+        type: 'SHARE_CLICKED',
+        link: 'https://example.com/activity-terms-and-conditions/HF-1/',
+        title: 'Activity terms',
+      },
     ]);
   });
 

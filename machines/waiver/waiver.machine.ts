@@ -13,8 +13,7 @@ import { WAIVER_MESSAGES } from '../../contract/messages/waiver';
 import { providedByApp } from '../providedByApp';
 
 export type WaiverEvent =
-  | { type: 'COPY_LINK_CLICKED'; link: string }
-  | { type: 'SHARE_CLICKED'; link: string; title: string };
+  { type: 'COPY_LINK_CLICKED'; link: string } | { type: 'SHARE_CLICKED'; link: string; title: string };
 
 export const waiverMachine = setup({
   types: {
@@ -57,7 +56,10 @@ export const waiverMachine = setup({
           return { text: event.link };
         },
         onDone: { target: 'idle', actions: 'notifyLinkCopied', description: "The success notification 'Link copied'." },
-        onError: { target: 'idle', description: 'The browser refused the clipboard: the link stays on screen to copy by hand.' },
+        onError: {
+          target: 'idle',
+          description: 'The browser refused the clipboard: the link stays on screen to copy by hand.',
+        },
       },
     },
   },

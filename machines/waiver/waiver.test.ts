@@ -18,11 +18,19 @@ function waiverOracle({ event, view, unchanged }: OracleQuestion<WaiverView>): E
       if (view.copying) return unchanged();
       return { view: { copying: true }, running: ['copyLink'], started: { copyLink: [{ text: LINK }] } };
     case 'xstate.done.actor.copyLink':
-      return { view: { copying: false }, running: [], sent: { parent: [{ type: 'NOTICE_RAISED', kind: 'success', text: 'Link copied' }] } };
+      return {
+        view: { copying: false },
+        running: [],
+        sent: { parent: [{ type: 'NOTICE_RAISED', kind: 'success', text: 'Link copied' }] },
+      };
     case 'xstate.error.actor.copyLink':
       return { view: { copying: false }, running: [] };
     case 'SHARE_CLICKED':
-      return { view, running: view.copying ? ['copyLink'] : [], sent: { openShareSheet: [{ url: LINK, title: TITLE }] } };
+      return {
+        view,
+        running: view.copying ? ['copyLink'] : [],
+        sent: { openShareSheet: [{ url: LINK, title: TITLE }] },
+      };
   }
   return undefined;
 }

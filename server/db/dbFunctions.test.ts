@@ -31,7 +31,10 @@ describe.each(testDrivers())('the database functions on %s', (driver) => {
     const folder = mkdtempSync(path.join(tmpdir(), 'holdfast-functions-'));
     const claimHold = functionSources().find((s) => s.name === 'claim_hold')!;
     writeFileSync(path.join(folder, 'claim_hold.sql'), claimHold.text.replace('SET enable_seqscan = off ', ''));
-    writeFileSync(path.join(folder, 'reserve_nothing.sql'), 'CREATE OR REPLACE FUNCTION reserve_nothing() RETURNS void LANGUAGE plpgsql AS $fn$ BEGIN END $fn$;\n');
+    writeFileSync(
+      path.join(folder, 'reserve_nothing.sql'),
+      'CREATE OR REPLACE FUNCTION reserve_nothing() RETURNS void LANGUAGE plpgsql AS $fn$ BEGIN END $fn$;\n',
+    );
     expect(await changedFunctions(database.db, functionSources(folder))).toEqual([
       { name: 'claim_hold', change: 'changed' },
       { name: 'reserve_nothing', change: 'new' },

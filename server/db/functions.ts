@@ -52,7 +52,10 @@ class RolledBack extends Error {}
  * after it is compared with the one before: the comparison is PostgreSQL's own, so a file differs
  * only where the function would (its body, arguments, result, volatility, settings).
  */
-export async function changedFunctions(db: Database, sources: FunctionSource[] = functionSources()): Promise<FunctionChange[]> {
+export async function changedFunctions(
+  db: Database,
+  sources: FunctionSource[] = functionSources(),
+): Promise<FunctionChange[]> {
   const before = await functionDefinitions(db);
   const changes: FunctionChange[] = [];
   for (const source of sources) {

@@ -23,7 +23,10 @@ import { openStaleReads, readStaleFrom } from './staleReads.ts';
 
 export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
 /** A database handle or an open transaction: domain functions accept either. */
-export type Executor = Pick<Database, 'select' | 'selectDistinctOn' | 'insert' | 'update' | 'delete' | 'execute' | 'transaction' | 'query'>;
+export type Executor = Pick<
+  Database,
+  'select' | 'selectDistinctOn' | 'insert' | 'update' | 'delete' | 'execute' | 'transaction' | 'query'
+>;
 
 export interface OpenDatabase {
   db: Database;
@@ -53,8 +56,15 @@ export async function openDatabase(
   if (config.databaseUrl) {
     // A connection the server drops (a failover, a restart) is left out of the pool and a new one is
     // made on the next query, through DATABASE_URL again: to the new leader behind the balancer.
-    const pool = new pg.Pool({ connectionString: config.databaseUrl, max: config.databasePoolSize ?? 10, keepAlive: true, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
-    pool.on('error', (err) => console.error(`A database connection was lost (${err.message}); the next query opens a new one.`));
+    const pool = new pg.Pool({
+      connectionString: config.databaseUrl,
+      max: config.databasePoolSize ?? 10,
+      keepAlive: true,
+      connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    });
+    pool.on('error', (err) =>
+      console.error(`A database connection was lost (${err.message}); the next query opens a new one.`),
+    );
     // A connection lost while checked out between two statements (inside a transaction) tells its
     // client, not the pool: heard here, it fails that request (503) instead of the process.
     pool.on('connect', (client) => client.on('error', () => undefined));
@@ -69,8 +79,14 @@ export async function openDatabase(
       await lock.query('SELECT pg_advisory_unlock($1)', [STARTUP_LOCK]).catch(() => undefined);
       lock.release();
     }
-    const lease = jobLease(config.databaseUrl, (holding) => console.log(holding ? 'This process runs the scheduled jobs.' : 'This process no longer runs the scheduled jobs.'));
-    const reads = config.databaseReadUrl ? openStaleReads(config.databaseReadUrl, config.databasePoolSize ?? 10, pool) : null;
+    const lease = jobLease(config.databaseUrl, (holding) =>
+      console.log(
+        holding ? 'This process runs the scheduled jobs.' : 'This process no longer runs the scheduled jobs.',
+      ),
+    );
+    const reads = config.databaseReadUrl
+      ? openStaleReads(config.databaseReadUrl, config.databasePoolSize ?? 10, pool)
+      : null;
     if (reads) readStaleFrom(db, reads.db);
     return {
       db,
@@ -98,11 +114,18 @@ export async function openDatabase(
  * per call. PGlite and open transactions run it as a plain statement. `text` numbers its parameters
  * $1, $2, …; one name is always one text.
  */
-export async function preparedRows<T>(db: Pick<Database, 'execute'>, name: string, text: string, values: unknown[]): Promise<T[]> {
+export async function preparedRows<T>(
+  db: Pick<Database, 'execute'>,
+  name: string,
+  text: string,
+  values: unknown[],
+): Promise<T[]> {
   const client = (db as { $client?: unknown }).$client;
   if (client instanceof pg.Pool) return (await client.query<T & pg.QueryResultRow>({ name, text, values })).rows;
   // split with a capture group: text, parameter number, text, parameter number, …
-  const chunks = text.split(/\$(\d+)/).map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1]}`));
+  const chunks = text
+    .split(/\$(\d+)/)
+    .map((part, i) => (i % 2 === 0 ? sql.raw(part) : sql`${values[Number(part) - 1]}`));
   return rows<T>(db, sql.join(chunks));
 }
 

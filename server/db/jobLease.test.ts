@@ -20,11 +20,14 @@ describe.skipIf(!drivers.includes('postgres'))('the jobs’ turn on PostgreSQL',
   it('one of three hosts has the turn at a time; when its connection goes, another takes it', async () => {
     const changes: string[] = [];
     const hosts = ['a', 'b', 'c'].map((name) => {
-      const lease = jobLease(`${url}?application_name=jobs-${name}`, (holding) => changes.push(`${name} ${holding ? 'took' : 'lost'}`));
+      const lease = jobLease(`${url}?application_name=jobs-${name}`, (holding) =>
+        changes.push(`${name} ${holding ? 'took' : 'lost'}`),
+      );
       leases.push(lease);
       return { name, lease };
     });
-    const turns = async () => (await Promise.all(hosts.map(async (h) => ((await h.lease.turn()) ? h.name : null)))).filter(Boolean);
+    const turns = async () =>
+      (await Promise.all(hosts.map(async (h) => ((await h.lease.turn()) ? h.name : null)))).filter(Boolean);
 
     // Each asks many times; the answers never name two.
     const first = await turns();
@@ -67,11 +70,29 @@ describe.skipIf(!drivers.includes('postgres'))('the jobs’ turn on PostgreSQL',
 
 describe('a database going away', () => {
   it('is told apart from other errors, wrapped or not', () => {
-    expect(isDatabaseUnavailable(Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }))).toBe(true);
-    expect(isDatabaseUnavailable(Object.assign(new Error('cannot execute INSERT in a read-only transaction'), { code: '25006' }))).toBe(true);
-    expect(isDatabaseUnavailable(new Error('Failed query: select 1', { cause: new Error('Connection terminated unexpectedly') }))).toBe(true);
-    expect(isDatabaseUnavailable(Object.assign(new Error('connect ECONNREFUSED 10.44.0.10:5000'), { code: 'ECONNREFUSED' }))).toBe(true);
-    expect(isDatabaseUnavailable(Object.assign(new Error('duplicate key value violates unique constraint'), { code: '23505' }))).toBe(false);
+    expect(
+      isDatabaseUnavailable(
+        Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      ),
+    ).toBe(true);
+    expect(
+      isDatabaseUnavailable(
+        Object.assign(new Error('cannot execute INSERT in a read-only transaction'), { code: '25006' }),
+      ),
+    ).toBe(true);
+    expect(
+      isDatabaseUnavailable(
+        new Error('Failed query: select 1', { cause: new Error('Connection terminated unexpectedly') }),
+      ),
+    ).toBe(true);
+    expect(
+      isDatabaseUnavailable(Object.assign(new Error('connect ECONNREFUSED 10.44.0.10:5000'), { code: 'ECONNREFUSED' })),
+    ).toBe(true);
+    expect(
+      isDatabaseUnavailable(
+        Object.assign(new Error('duplicate key value violates unique constraint'), { code: '23505' }),
+      ),
+    ).toBe(false);
     expect(isDatabaseUnavailable(new Error('Something else'))).toBe(false);
     expect(isDatabaseUnavailable(undefined)).toBe(false);
   });

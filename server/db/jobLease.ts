@@ -49,7 +49,13 @@ export function jobLease(connectionString: string, onChange: (holding: boolean) 
     let c = client;
     try {
       if (!c) {
-        c = new pg.Client({ connectionString, keepAlive: true, keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS, connectionTimeoutMillis: ASK_TIMEOUT_MS, query_timeout: ASK_TIMEOUT_MS });
+        c = new pg.Client({
+          connectionString,
+          keepAlive: true,
+          keepAliveInitialDelayMillis: KEEPALIVE_IDLE_MS,
+          connectionTimeoutMillis: ASK_TIMEOUT_MS,
+          query_timeout: ASK_TIMEOUT_MS,
+        });
         const mine = c;
         mine.on('error', () => drop(mine));
         mine.on('end', () => drop(mine));

@@ -45,7 +45,16 @@ interface Started {
 function start(env: Record<string, string>): Started {
   const child = spawn(process.execPath, ['--import', 'tsx', 'server/main.ts'], {
     // DEMO=1 as npm start: an empty database is seeded with the demo catalogue in demo mode only.
-    env: { ...process.env, DEMO: '1', HOST: '127.0.0.1', LOG_LEVEL: 'warn', SESSION_SECRET: SECRET, CAPTCHA: 'never', STATIC_DIR: 'no-such-dir', ...env },
+    env: {
+      ...process.env,
+      DEMO: '1',
+      HOST: '127.0.0.1',
+      LOG_LEVEL: 'warn',
+      SESSION_SECRET: SECRET,
+      CAPTCHA: 'never',
+      STATIC_DIR: 'no-such-dir',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';
@@ -94,7 +103,9 @@ class Buyer {
     return res;
   }
   async add(ticketTypeId: number, qty: number) {
-    return this.send('POST', '/do/checkout/add/', { ticket: { [`0|0|${ticketTypeId}|0`]: { ticket: ticketTypeId, qty } } });
+    return this.send('POST', '/do/checkout/add/', {
+      ticket: { [`0|0|${ticketTypeId}|0`]: { ticket: ticketTypeId, qty } },
+    });
   }
 }
 
@@ -119,47 +130,66 @@ describe.skipIf(!onPostgres)('several processes on one PostgreSQL', () => {
     await admin?.end();
   });
 
-  it('processes started at the same moment on an empty database take turns to migrate and seed', { timeout: 120_000 }, async () => {
-    const started = Array.from({ length: 5 }, () => start({ DATABASE_URL: databaseUrl(name), PORT: '0' }));
-    try {
-      const outcomes = await Promise.allSettled(started.map((s) => s.ready));
-      const failed = outcomes.flatMap((o, i) => (o.status === 'rejected' ? [started[i]!.output()] : []));
-      expect(failed).toEqual([]);
-      const [count] = await rows<{ all: number; distinct: number }>(db, sql`SELECT count(*)::int AS all, count(DISTINCT slug)::int AS distinct FROM organisers`);
-      expect(count!.all).toBeGreaterThan(0);
-      expect(count!.all).toBe(count!.distinct);
-      expect(started.filter((s) => /Seeded the demo catalogue/.test(s.output()))).toHaveLength(1);
-    } finally {
-      await stop(...started);
-    }
-  });
-
-  it('WORKERS=2 serves one port from two processes that share sessions and one rate limit', { timeout: 120_000 }, async () => {
-    const port = await freePort();
-    const primary = start({ DATABASE_URL: databaseUrl(name), PORT: String(port), WORKERS: '2', RATE_LIMIT_PER_MINUTE: '30' });
-    try {
-      await primary.ready;
-      // Both workers print their address; wait for the second.
-      for (let i = 0; i < 200 && (primary.output().match(/running at http:\/\//g) ?? []).length < 2; i++) await new Promise((r) => setTimeout(r, 100));
-      expect((primary.output().match(/running at http:\/\//g) ?? []).length).toBe(2);
-
-      const { types } = await hotEvent(db, { capacity: 100, types: 1 });
-      const buyer = new Buyer(`http://127.0.0.1:${port}`);
-      expect((await buyer.add(types[0]!.id, 2)).status).toBeLessThan(400);
-      // Each request on its own connection, so both workers answer; every one knows the basket.
-      for (let i = 0; i < 6; i++) {
-        const checkout = (await (await buyer.send('GET', '/ajax/checkout/checkout/get/')).json()) as { tickets: unknown[] };
-        expect(checkout.tickets).toHaveLength(1);
+  it(
+    'processes started at the same moment on an empty database take turns to migrate and seed',
+    { timeout: 120_000 },
+    async () => {
+      const started = Array.from({ length: 5 }, () => start({ DATABASE_URL: databaseUrl(name), PORT: '0' }));
+      try {
+        const outcomes = await Promise.allSettled(started.map((s) => s.ready));
+        const failed = outcomes.flatMap((o, i) => (o.status === 'rejected' ? [started[i]!.output()] : []));
+        expect(failed).toEqual([]);
+        const [count] = await rows<{ all: number; distinct: number }>(
+          db,
+          sql`SELECT count(*)::int AS all, count(DISTINCT slug)::int AS distinct FROM organisers`,
+        );
+        expect(count!.all).toBeGreaterThan(0);
+        expect(count!.all).toBe(count!.distinct);
+        expect(started.filter((s) => /Seeded the demo catalogue/.test(s.output()))).toHaveLength(1);
+      } finally {
+        await stop(...started);
       }
-      // 7 requests so far; the shared limit of 30 lets 23 more through, and no more.
-      const statuses = [];
-      for (let i = 0; i < 26; i++) statuses.push((await buyer.send('GET', '/health')).status);
-      expect(statuses.filter((s) => s === 200)).toHaveLength(23);
-      expect(statuses.slice(23)).toEqual([429, 429, 429]);
-    } finally {
-      await stop(primary);
-    }
-  });
+    },
+  );
+
+  it(
+    'WORKERS=2 serves one port from two processes that share sessions and one rate limit',
+    { timeout: 120_000 },
+    async () => {
+      const port = await freePort();
+      const primary = start({
+        DATABASE_URL: databaseUrl(name),
+        PORT: String(port),
+        WORKERS: '2',
+        RATE_LIMIT_PER_MINUTE: '30',
+      });
+      try {
+        await primary.ready;
+        // Both workers print their address; wait for the second.
+        for (let i = 0; i < 200 && (primary.output().match(/running at http:\/\//g) ?? []).length < 2; i++)
+          await new Promise((r) => setTimeout(r, 100));
+        expect((primary.output().match(/running at http:\/\//g) ?? []).length).toBe(2);
+
+        const { types } = await hotEvent(db, { capacity: 100, types: 1 });
+        const buyer = new Buyer(`http://127.0.0.1:${port}`);
+        expect((await buyer.add(types[0]!.id, 2)).status).toBeLessThan(400);
+        // Each request on its own connection, so both workers answer; every one knows the basket.
+        for (let i = 0; i < 6; i++) {
+          const checkout = (await (await buyer.send('GET', '/ajax/checkout/checkout/get/')).json()) as {
+            tickets: unknown[];
+          };
+          expect(checkout.tickets).toHaveLength(1);
+        }
+        // 7 requests so far; the shared limit of 30 lets 23 more through, and no more.
+        const statuses = [];
+        for (let i = 0; i < 26; i++) statuses.push((await buyer.send('GET', '/health')).status);
+        expect(statuses.filter((s) => s === 200)).toHaveLength(23);
+        expect(statuses.slice(23)).toEqual([429, 429, 429]);
+      } finally {
+        await stop(primary);
+      }
+    },
+  );
 
   it('buyers spread over two processes never hold more than the capacity', { timeout: 120_000 }, async () => {
     const [portA, portB] = [await freePort(), await freePort()];
@@ -173,7 +203,12 @@ describe.skipIf(!onPostgres)('several processes on one PostgreSQL', () => {
       const buyers = Array.from({ length: 60 }, (_, i) => new Buyer(`http://127.0.0.1:${i % 2 ? portA : portB}`));
       await Promise.all(buyers.map((buyer) => buyer.add(types[0]!.id, 1)));
       const replies = await Promise.all(
-        buyers.map(async (buyer) => (await (await buyer.send('POST', '/ajax/checkout/checkout/reserve_tickets/', {})).json()) as { reserved?: boolean }),
+        buyers.map(
+          async (buyer) =>
+            (await (await buyer.send('POST', '/ajax/checkout/checkout/reserve_tickets/', {})).json()) as {
+              reserved?: boolean;
+            },
+        ),
       );
       expect(replies.filter((r) => r.reserved === true)).toHaveLength(CAPACITY);
       const [pool] = await rows<{ held: number; rows: number }>(
@@ -199,13 +234,23 @@ describe.skipIf(!onPostgres)('several processes on one PostgreSQL', () => {
       expect((await buyer.add(types[0]!.id, 2)).status).toBeLessThan(400);
       const qtyVia = async (base: string) => {
         buyer.base = base;
-        const checkout = (await (await buyer.send('GET', '/ajax/checkout/checkout/get/')).json()) as { tickets: { qty: number }[]; seconds_remaining: number };
+        const checkout = (await (await buyer.send('GET', '/ajax/checkout/checkout/get/')).json()) as {
+          tickets: { qty: number }[];
+          seconds_remaining: number;
+        };
         return { qty: checkout.tickets[0]?.qty, held: checkout.seconds_remaining > 0 };
       };
       // Each process has read the basket twice, so each keeps what it built.
       for (const base of [A, B, A, B]) expect(await qtyVia(base)).toEqual({ qty: 2, held: false });
       buyer.base = A;
-      expect((await buyer.send('POST', '/ajax/checkout/checkout/update_ticket_quantity/', { ticket_id: types[0]!.id, quantity: 3 })).status).toBe(200);
+      expect(
+        (
+          await buyer.send('POST', '/ajax/checkout/checkout/update_ticket_quantity/', {
+            ticket_id: types[0]!.id,
+            quantity: 3,
+          })
+        ).status,
+      ).toBe(200);
       expect(await qtyVia(B)).toEqual({ qty: 3, held: false });
       buyer.base = B;
       expect((await buyer.send('POST', '/ajax/checkout/checkout/reserve_tickets/', {})).status).toBe(200);

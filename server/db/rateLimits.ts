@@ -37,7 +37,12 @@ function lastRows<T>(result: unknown): T[] {
 export type Counted = { key: string; hits: number; ttl: number };
 
 /** Counts several keys' requests (each key with how many) in one window: one upsert; each key's hits and the time left in its window. */
-export async function countRequests(db: Pick<Database, 'execute'>, counts: Map<string, number>, seconds: number, relaxedCommit: boolean): Promise<Counted[]> {
+export async function countRequests(
+  db: Pick<Database, 'execute'>,
+  counts: Map<string, number>,
+  seconds: number,
+  relaxedCommit: boolean,
+): Promise<Counted[]> {
   const text = upsertText(counts, seconds);
   return relaxedCommit
     ? lastRows<Counted>(await db.execute(sql.raw(`SET LOCAL synchronous_commit = off; ${text}`)))
@@ -45,7 +50,11 @@ export async function countRequests(db: Pick<Database, 'execute'>, counts: Map<s
 }
 
 /** A key's count in its current window, and the time left in it; none when its window has passed. */
-export function readCount(db: Pick<Database, 'execute'>, key: string, seconds: number): Promise<{ hits: number; ttl: number }[]> {
+export function readCount(
+  db: Pick<Database, 'execute'>,
+  key: string,
+  seconds: number,
+): Promise<{ hits: number; ttl: number }[]> {
   return rows<{ hits: number; ttl: number }>(
     db,
     sql`SELECT hits, GREATEST(0, ceil(extract(epoch FROM (started_at + make_interval(secs => ${seconds}) - now())) * 1000))::int AS ttl

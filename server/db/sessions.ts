@@ -19,7 +19,10 @@ export interface SessionStore {
 export function sessionStore(db: Database): SessionStore {
   return {
     async find(idHash) {
-      const [row] = await db.select({ userId: sessions.userId, expiresAt: sessions.expiresAt, lastSeenAt: sessions.lastSeenAt }).from(sessions).where(eq(sessions.idHash, idHash));
+      const [row] = await db
+        .select({ userId: sessions.userId, expiresAt: sessions.expiresAt, lastSeenAt: sessions.lastSeenAt })
+        .from(sessions)
+        .where(eq(sessions.idHash, idHash));
       return row ?? null;
     },
     async create(row) {

@@ -26,9 +26,16 @@ describe('DATABASE_READ_URL', () => {
   it('is a PostgreSQL address beside DATABASE_URL, and unset by default', () => {
     expect(parseConfig({}).databaseReadUrl).toBeNull();
     expect(parseConfig({ DATABASE_URL: 'postgres://u@h:5000/db' }).databaseReadUrl).toBeNull();
-    expect(parseConfig({ DATABASE_URL: 'postgres://u@h:5000/db', DATABASE_READ_URL: 'postgres://u@h:5001/db' }).databaseReadUrl).toBe('postgres://u@h:5001/db');
-    expect(() => parseConfig({ DATABASE_URL: 'postgres://u@h:5000/db', DATABASE_READ_URL: 'mysql://u@h/db' })).toThrow(/DATABASE_READ_URL: must start with postgres:\/\//);
-    expect(() => parseConfig({ DATABASE_READ_URL: 'postgres://u@h:5001/db' })).toThrow(/DATABASE_READ_URL: needs DATABASE_URL/);
+    expect(
+      parseConfig({ DATABASE_URL: 'postgres://u@h:5000/db', DATABASE_READ_URL: 'postgres://u@h:5001/db' })
+        .databaseReadUrl,
+    ).toBe('postgres://u@h:5001/db');
+    expect(() => parseConfig({ DATABASE_URL: 'postgres://u@h:5000/db', DATABASE_READ_URL: 'mysql://u@h/db' })).toThrow(
+      /DATABASE_READ_URL: must start with postgres:\/\//,
+    );
+    expect(() => parseConfig({ DATABASE_READ_URL: 'postgres://u@h:5001/db' })).toThrow(
+      /DATABASE_READ_URL: needs DATABASE_URL/,
+    );
   });
 });
 
@@ -43,7 +50,11 @@ describe.each(drivers)('the catalogue’s stale reads on %s', (driver) => {
     replica = await openTestDatabase(driver);
     const { types } = await hotEvent(replica.db, { capacity: 10, types: 1 });
     const [date] = await replica.db.select().from(t.eventDates).where(eq(t.eventDates.id, types[0]!.eventDateId));
-    const [event] = await replica.db.update(t.events).set({ title: REPLICA_TITLE }).where(eq(t.events.id, date!.eventId)).returning();
+    const [event] = await replica.db
+      .update(t.events)
+      .set({ title: REPLICA_TITLE })
+      .where(eq(t.events.id, date!.eventId))
+      .returning();
     replicaEvent = event!.id;
     replicaOrganiser = event!.organiserId;
   });
@@ -74,14 +85,21 @@ describe.each(drivers)('the catalogue’s stale reads on %s', (driver) => {
     expect(organiser.statusCode).toBe(200);
     expect(organiser.body).toContain(REPLICA_TITLE);
     // The order form shows stock: never from the replica.
-    expect((await eventOrderForm(world.database.db, replicaEvent, world.clock.now))?.event.title).not.toBe(REPLICA_TITLE);
-    expect((await eventOrderForm(world.database.db, world.demo.events.jazz, world.clock.now))?.event.title).toBe(SEEDED_TITLE);
+    expect((await eventOrderForm(world.database.db, replicaEvent, world.clock.now))?.event.title).not.toBe(
+      REPLICA_TITLE,
+    );
+    expect((await eventOrderForm(world.database.db, world.demo.events.jazz, world.clock.now))?.event.title).toBe(
+      SEEDED_TITLE,
+    );
   });
 });
 
 /** A test database's own address, whichever way testing.ts opened it. */
 function urlOf(database: OpenDatabase): string {
-  const { connectionString, options } = unchecked<{ $client: pg.Pool }>(database.db).$client.options as { connectionString: string; options?: string };
+  const { connectionString, options } = unchecked<{ $client: pg.Pool }>(database.db).$client.options as {
+    connectionString: string;
+    options?: string;
+  };
   if (!options) return connectionString;
   const u = new URL(connectionString);
   u.searchParams.set('options', options);
@@ -110,7 +128,12 @@ describe.skipIf(!drivers.includes('postgres'))('DATABASE_READ_URL on PostgreSQL'
 
   it('opens a pool of its own, which the catalogue’s lists read and the order form does not', async () => {
     // Writes to a new, empty database; stale reads from one holding the demo catalogue.
-    opened = await openDatabase({ databaseUrl: databaseUrl(url, fresh), databaseReadUrl: urlOf(seeded.database), pgliteDir: 'unused', databasePoolSize: 2 });
+    opened = await openDatabase({
+      databaseUrl: databaseUrl(url, fresh),
+      databaseReadUrl: urlOf(seeded.database),
+      pgliteDir: 'unused',
+      databasePoolSize: 2,
+    });
     const { db } = opened;
     expect(staleReads(db)).not.toBe(db);
     const titles = (await eventsOnSale(db, null)).map((e) => e.event.title);

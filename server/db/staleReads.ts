@@ -35,13 +35,20 @@ const CONNECT_TIMEOUT_MS = 3000;
  * refused for want of a replica.
  */
 export function openStaleReads(url: string, size: number, writes: pg.Pool): { db: Database; pool: pg.Pool } {
-  const pool = new pg.Pool({ connectionString: url, max: size, keepAlive: true, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: size,
+    keepAlive: true,
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+  });
   pool.on('error', () => undefined);
   pool.on('connect', (client) => client.on('error', () => undefined));
   // Drizzle reads outside a transaction with the promise form of pool.query; the fallback keeps it.
   const read = unchecked<(...args: unknown[]) => Promise<unknown>>(pool.query.bind(pool));
   const write = unchecked<(...args: unknown[]) => Promise<unknown>>(writes.query.bind(writes));
-  pool.query = unchecked<pg.Pool['query']>((...args: unknown[]) => read(...args).catch((err: unknown) => (isDatabaseUnavailable(err) ? write(...args) : Promise.reject(err))));
+  pool.query = unchecked<pg.Pool['query']>((...args: unknown[]) =>
+    read(...args).catch((err: unknown) => (isDatabaseUnavailable(err) ? write(...args) : Promise.reject(err))),
+  );
   // Both drivers answer every query `Database` names; drizzle types each by its own driver.
   return { db: unchecked<Database>(drizzle(pool, { schema })), pool };
 }

@@ -61,7 +61,10 @@ export async function openTestDatabase(driver: TestDriver = 'pglite', poolSize =
 }
 
 /** A migrated database holding the demo catalogue seeded at TEST_SEED_DATE, and the seed's ids. */
-export async function openSeededTestDatabase(driver: TestDriver = 'pglite', poolSize = 8): Promise<{ database: OpenDatabase; demo: Demo }> {
+export async function openSeededTestDatabase(
+  driver: TestDriver = 'pglite',
+  poolSize = 8,
+): Promise<{ database: OpenDatabase; demo: Demo }> {
   const snap = runSnapshots();
   const database = await open(driver, poolSize, 'seeded');
   const kept = driver === 'pglite' ? snap?.pglite.demo : snap?.postgres?.demo;

@@ -22,13 +22,15 @@ export interface WriteWatch {
   readonly count: number;
 }
 
-const WRITING_WORDS = /\b(insert|update|delete|merge|truncate|copy|call|do|nextval|setval|for\s+(no\s+key\s+)?(update|share|key\s+share))\b/i;
+const WRITING_WORDS =
+  /\b(insert|update|delete|merge|truncate|copy|call|do|nextval|setval|for\s+(no\s+key\s+)?(update|share|key\s+share))\b/i;
 const READING_START = /^\s*(\(\s*)*(select|with|values|table)\b/i;
 
 /** Whether `text` may write, given the names of the database's VOLATILE functions (lower case). */
 export function mayWrite(text: string, volatileFunctions: ReadonlySet<string>): boolean {
   if (!READING_START.test(text) || WRITING_WORDS.test(text)) return true;
-  for (const [, name] of text.matchAll(/\b([a-z_][a-z0-9_]*)\s*\(/gi)) if (volatileFunctions.has(name!.toLowerCase())) return true;
+  for (const [, name] of text.matchAll(/\b([a-z_][a-z0-9_]*)\s*\(/gi))
+    if (volatileFunctions.has(name!.toLowerCase())) return true;
   return false;
 }
 
@@ -64,7 +66,8 @@ export async function watchWrites(client: PGlite): Promise<void> {
     query: ((text: string, params?: unknown[], options?: never) =>
       mayWrite(text, volatile) ? ended(query(text, params, options)) : query(text, params, options)) as PGlite['query'],
     exec: ((text: string, options?: never) => ended(exec(text, options))) as PGlite['exec'],
-    transaction: ((callback: Parameters<PGlite['transaction']>[0]) => ended(transaction(callback))) as PGlite['transaction'],
+    transaction: ((callback: Parameters<PGlite['transaction']>[0]) =>
+      ended(transaction(callback))) as PGlite['transaction'],
     [WATCH]: state,
   });
 }

@@ -7,7 +7,15 @@ import { eq, sql } from 'drizzle-orm';
 import nodemailer, { type SendMailOptions } from 'nodemailer';
 import { rows } from '../db/index.ts';
 import { marketingConsents, oneTimeCodes, outbox, users } from '../db/schema.ts';
-import { checkCode, issueCode, MAX_WRONG_TRIES, TOO_MANY_FOR_EMAIL_MESSAGE, TOO_MANY_FOR_IP_MESSAGE, EXPIRED_CODE_MESSAGE, WRONG_CODE_MESSAGE } from './oneTimeCode.ts';
+import {
+  checkCode,
+  issueCode,
+  MAX_WRONG_TRIES,
+  TOO_MANY_FOR_EMAIL_MESSAGE,
+  TOO_MANY_FOR_IP_MESSAGE,
+  EXPIRED_CODE_MESSAGE,
+  WRONG_CODE_MESSAGE,
+} from './oneTimeCode.ts';
 import { buildMessage, sendMail } from '../mail/index.ts';
 import { RESERVATION_EXPIRED_MESSAGE, VERIFY_FIRST_MESSAGE } from './account.ts';
 import { NOT_IN_BASKET_MESSAGE, CONSENT_SOURCE } from './marketing.ts';
@@ -38,7 +46,10 @@ describe.each(drivers)('one-time codes on %s', (driver) => {
     expect((await v.call('sendOneTimeCode', { email: ' New.Buyer@Example.com ' })).statusCode).toBe(200);
     const code = await codeFromMailbox(v, 'new.buyer@example.com');
     expect(code).toMatch(/^\d{6}$/);
-    const [stored] = await world.database.db.select().from(oneTimeCodes).where(eq(oneTimeCodes.email, 'new.buyer@example.com'));
+    const [stored] = await world.database.db
+      .select()
+      .from(oneTimeCodes)
+      .where(eq(oneTimeCodes.email, 'new.buyer@example.com'));
     expect(stored!.codeHash).toMatch(/^[0-9a-f]{64}$/);
     expect(JSON.stringify(stored)).not.toContain(code);
     expect(stored!.expiresAt.getTime() - world.clock.now.getTime()).toBe(ONE_TIME_CODE_LIFETIME_MS);
@@ -78,7 +89,13 @@ describe.each(drivers)('one-time codes on %s', (driver) => {
   it('is replaced by a resend: the earlier code stops working', async () => {
     const db = world.database.db;
     const now = new Date('2026-06-03T11:00:00Z');
-    const first = await issueCode(db, { email: 'resend@example.com', ip: '10.0.0.2', now, secret: SECRET, code: '123456' });
+    const first = await issueCode(db, {
+      email: 'resend@example.com',
+      ip: '10.0.0.2',
+      now,
+      secret: SECRET,
+      code: '123456',
+    });
     await issueCode(db, { email: 'resend@example.com', ip: '10.0.0.2', now, secret: SECRET, code: '654321' });
     expect(await checkCode(db, { email: 'resend@example.com', code: first, now, secret: SECRET })).toBe('wrong');
     expect(await checkCode(db, { email: 'resend@example.com', code: '654321', now, secret: SECRET })).toBe('accepted');
@@ -88,7 +105,8 @@ describe.each(drivers)('one-time codes on %s', (driver) => {
     const db = world.database.db;
     const now = new Date('2026-06-03T12:00:00Z');
     await issueCode(db, { email: 'tries@example.com', ip: '10.0.0.3', now, secret: SECRET, code: '222222' });
-    for (let i = 0; i < MAX_WRONG_TRIES; i++) expect(await checkCode(db, { email: 'tries@example.com', code: '999999', now, secret: SECRET })).toBe('wrong');
+    for (let i = 0; i < MAX_WRONG_TRIES; i++)
+      expect(await checkCode(db, { email: 'tries@example.com', code: '999999', now, secret: SECRET })).toBe('wrong');
     expect(await checkCode(db, { email: 'tries@example.com', code: '222222', now, secret: SECRET })).toBe('locked');
     await issueCode(db, { email: 'tries@example.com', ip: '10.0.0.3', now, secret: SECRET, code: '333333' });
     expect(await checkCode(db, { email: 'tries@example.com', code: '333333', now, secret: SECRET })).toBe('accepted');
@@ -99,7 +117,9 @@ describe.each(drivers)('one-time codes on %s', (driver) => {
     const now = new Date('2026-06-03T13:00:00Z');
     await issueCode(db, { email: 'race@example.com', ip: '10.0.0.4', now, secret: SECRET, code: '424242' });
     const guesses = Array.from({ length: 1000 }, (_, i) => String(100000 + i));
-    const results = await Promise.all(guesses.map((code) => checkCode(db, { email: 'race@example.com', code, now, secret: SECRET })));
+    const results = await Promise.all(
+      guesses.map((code) => checkCode(db, { email: 'race@example.com', code, now, secret: SECRET })),
+    );
     expect(results.filter((r) => r === 'wrong')).toHaveLength(MAX_WRONG_TRIES);
     expect(results.filter((r) => r === 'accepted')).toHaveLength(0);
     const [row] = await db.select().from(oneTimeCodes).where(eq(oneTimeCodes.email, 'race@example.com'));
@@ -109,7 +129,9 @@ describe.each(drivers)('one-time codes on %s', (driver) => {
 
   it('limits sends per e-mail address and per client address, with a clear message, even in a burst', async () => {
     const perEmail = new Visitor(world.app, {}, '10.1.0.1');
-    const replies = await Promise.all(Array.from({ length: 8 }, () => perEmail.call('sendOneTimeCode', { email: 'burst@example.com' })));
+    const replies = await Promise.all(
+      Array.from({ length: 8 }, () => perEmail.call('sendOneTimeCode', { email: 'burst@example.com' })),
+    );
     expect(replies.filter((r) => r.statusCode === 200)).toHaveLength(5);
     for (const r of replies.filter((r) => r.statusCode !== 200)) {
       expect(r.statusCode).toBe(429);
@@ -117,7 +139,8 @@ describe.each(drivers)('one-time codes on %s', (driver) => {
     }
     const perIp = new Visitor(world.app, {}, '10.1.0.2');
     const statuses: number[] = [];
-    for (let i = 0; i < 21; i++) statuses.push((await perIp.call('sendOneTimeCode', { email: `someone${i}@example.com` })).statusCode);
+    for (let i = 0; i < 21; i++)
+      statuses.push((await perIp.call('sendOneTimeCode', { email: `someone${i}@example.com` })).statusCode);
     expect(statuses.slice(0, 20).every((s) => s === 200)).toBe(true);
     const last = await perIp.call('sendOneTimeCode', { email: 'someone-else@example.com' });
     expect(last.statusCode).toBe(429);
@@ -150,8 +173,14 @@ describe.each(drivers)('who is buying on %s', (driver) => {
     const checked = await signIn(v, 'first.timer@example.com');
     expect(checked.json()).toEqual({ has_account: false });
     expect((await v.json('getUser')).user).toBeNull();
-    expect(await v.json('saveGuestToSale', { email: 'first.timer@example.com', fullname: 'Ada  de la Cruz' })).toEqual({ success: true });
-    expect((await v.json('getUser')).user).toMatchObject({ email: 'first.timer@example.com', first_name: 'Ada', last_name: 'de la Cruz' });
+    expect(await v.json('saveGuestToSale', { email: 'first.timer@example.com', fullname: 'Ada  de la Cruz' })).toEqual({
+      success: true,
+    });
+    expect((await v.json('getUser')).user).toMatchObject({
+      email: 'first.timer@example.com',
+      first_name: 'Ada',
+      last_name: 'de la Cruz',
+    });
     expect((await v.checkout()).marketing_preferences).not.toBeNull();
   });
 
@@ -191,7 +220,11 @@ describe.each(drivers)('who is buying on %s', (driver) => {
     world.clock.advance(3600_000);
     const res = await v.call('checkOneTimeCode', { email: 'late@example.com', code });
     expect(res.statusCode).toBe(409);
-    expect(res.json()).toEqual({ error: RESERVATION_EXPIRED_MESSAGE, type: 'reserving', message: { error: RESERVATION_EXPIRED_MESSAGE } });
+    expect(res.json()).toEqual({
+      error: RESERVATION_EXPIRED_MESSAGE,
+      type: 'reserving',
+      message: { error: RESERVATION_EXPIRED_MESSAGE },
+    });
   });
 
   it('signs out of the sale: the buyer is forgotten, the basket and hold stay', async () => {
@@ -214,14 +247,25 @@ describe.each(drivers)('who is buying on %s', (driver) => {
     const stranger = await v.call('setMarketingPreferences', {
       ct_subscribed: 'false',
       event_subscribed: 'true',
-      organiser_subscribed_marketing: { [world.demo.organisers.docklands === organiser ? world.demo.organisers.riverside : world.demo.organisers.docklands]: 'true' },
+      organiser_subscribed_marketing: {
+        [world.demo.organisers.docklands === organiser
+          ? world.demo.organisers.riverside
+          : world.demo.organisers.docklands]: 'true',
+      },
     } as never);
     expect(stranger.statusCode).toBe(400);
     expect(stranger.json().error).toBe(NOT_IN_BASKET_MESSAGE);
     expect(
-      await v.json('setMarketingPreferences', { ct_subscribed: 'true', event_subscribed: 'false', organiser_subscribed_marketing: { [organiser]: 'true' } } as never),
+      await v.json('setMarketingPreferences', {
+        ct_subscribed: 'true',
+        event_subscribed: 'false',
+        organiser_subscribed_marketing: { [organiser]: 'true' },
+      } as never),
     ).toEqual({ success: true });
-    const consents = await world.database.db.select().from(marketingConsents).where(eq(marketingConsents.email, 'keen@example.com'));
+    const consents = await world.database.db
+      .select()
+      .from(marketingConsents)
+      .where(eq(marketingConsents.email, 'keen@example.com'));
     expect(consents.map((c) => [c.topic, c.organiserId, c.subscribed, c.source]).sort()).toEqual(
       [
         ['community', null, true, CONSENT_SOURCE],
@@ -238,10 +282,17 @@ describe.each(drivers)('who is buying on %s', (driver) => {
     await signIn(next, 'keen@example.com');
     const shown = (await next.checkout()).marketing_preferences!.basket_organisers.find((o) => o.id === organiser);
     expect(shown?.organiser_subscribed).toBe(true);
-    await next.json('setMarketingPreferences', { ct_subscribed: 'true', event_subscribed: 'false', organiser_subscribed_marketing: { [organiser]: 'false' } } as never);
+    await next.json('setMarketingPreferences', {
+      ct_subscribed: 'true',
+      event_subscribed: 'false',
+      organiser_subscribed_marketing: { [organiser]: 'false' },
+    } as never);
     const third = await reservedVisitor('10.2.0.9');
     await signIn(third, 'keen@example.com');
-    expect((await third.checkout()).marketing_preferences!.basket_organisers.find((o) => o.id === organiser)?.organiser_subscribed).toBe(false);
+    expect(
+      (await third.checkout()).marketing_preferences!.basket_organisers.find((o) => o.id === organiser)
+        ?.organiser_subscribed,
+    ).toBe(false);
   });
 });
 
@@ -255,9 +306,18 @@ describe('mail', () => {
   it('builds the message nodemailer sends from the configured sender', async () => {
     const transport = nodemailer.createTransport({ jsonTransport: true });
     const info = (await transport.sendMail(
-      buildMessage({ from: 'tickets@holdfast.example' }, 'Holdfast', { to: 'buyer@example.com', subject: '123456 is your Holdfast code', text: 'Your code is 123456' }),
+      buildMessage({ from: 'tickets@holdfast.example' }, 'Holdfast', {
+        to: 'buyer@example.com',
+        subject: '123456 is your Holdfast code',
+        text: 'Your code is 123456',
+      }),
     )) as { message: string };
-    const sent = JSON.parse(info.message) as { from: { address: string; name: string }; to: { address: string }[]; subject: string; text: string };
+    const sent = JSON.parse(info.message) as {
+      from: { address: string; name: string };
+      to: { address: string }[];
+      subject: string;
+      text: string;
+    };
     expect(sent.from).toEqual({ address: 'tickets@holdfast.example', name: 'Holdfast' });
     expect(sent.to).toEqual([{ address: 'buyer@example.com', name: '' }]);
     expect(sent.subject).toBe('123456 is your Holdfast code');
@@ -274,18 +334,38 @@ describe('mail', () => {
       },
     };
     const now = new Date('2026-06-01T12:00:00Z');
-    const sent = await sendMail(database.db, { transport, from: 'tickets@holdfast.example' }, 'Holdfast', { to: 'a@example.com', subject: 'Hi', text: 'code 111111' }, now);
+    const sent = await sendMail(
+      database.db,
+      { transport, from: 'tickets@holdfast.example' },
+      'Holdfast',
+      { to: 'a@example.com', subject: 'Hi', text: 'code 111111' },
+      now,
+    );
     expect(delivered[0]).toContain('code 111111');
     expect(delivered[0]).toContain('From: Holdfast <tickets@holdfast.example>');
     expect(sent).toMatchObject({ sentAt: now, body: '' });
-    const kept = await sendMail(database.db, { transport: null, from: 'tickets@holdfast.example' }, 'Holdfast', { to: 'b@example.com', subject: 'Hi', text: 'code 222222' }, now);
+    const kept = await sendMail(
+      database.db,
+      { transport: null, from: 'tickets@holdfast.example' },
+      'Holdfast',
+      { to: 'b@example.com', subject: 'Hi', text: 'code 222222' },
+      now,
+    );
     expect(kept).toMatchObject({ sentAt: null, body: 'code 222222' });
-    const [{ n }] = (await rows<{ n: number }>(database.db, sql`SELECT count(*)::int AS n FROM ${outbox}`)) as [{ n: number }];
+    const [{ n }] = (await rows<{ n: number }>(database.db, sql`SELECT count(*)::int AS n FROM ${outbox}`)) as [
+      { n: number },
+    ];
     expect(Number(n)).toBe(2);
   });
 
   it('has no mailbox page outside demo mode', async () => {
-    await sendMail(database.db, { transport: null, from: 'tickets@holdfast.example' }, 'Holdfast', { to: 'c@example.com', subject: 'Your code 333333', text: 'code 333333' }, new Date());
+    await sendMail(
+      database.db,
+      { transport: null, from: 'tickets@holdfast.example' },
+      'Holdfast',
+      { to: 'c@example.com', subject: 'Your code 333333', text: 'code 333333' },
+      new Date(),
+    );
     const { app } = await appOn(database, { demo: false });
     const res = await app.inject({ method: 'GET', url: '/dev/mailbox' });
     expect(res.body).not.toContain('333333');

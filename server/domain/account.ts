@@ -37,10 +37,24 @@ function refuseIfExpired(sale: Sale | null, now: Date): void {
 
 export async function sendSignInCode(
   db: Database,
-  opts: { email: string; ip: string; now: Date; secret: string; mailer: Mailer; brandName: string; limits?: typeof SEND_LIMITS },
+  opts: {
+    email: string;
+    ip: string;
+    now: Date;
+    secret: string;
+    mailer: Mailer;
+    brandName: string;
+    limits?: typeof SEND_LIMITS;
+  },
 ): Promise<void> {
   const email = normaliseEmail(opts.email);
-  const code = await issueCode(db, { email, ip: opts.ip, now: opts.now, secret: opts.secret, ...(opts.limits ? { limits: opts.limits } : {}) });
+  const code = await issueCode(db, {
+    email,
+    ip: opts.ip,
+    now: opts.now,
+    secret: opts.secret,
+    ...(opts.limits ? { limits: opts.limits } : {}),
+  });
   try {
     await sendMail(db, opts.mailer, opts.brandName, { to: email, ...signInCodeMail(opts.brandName, code) }, opts.now);
   } catch {
@@ -66,8 +80,13 @@ type PendingPurchase = Pick<Sale, 'id' | 'buyerName' | 'buyerMarketing'>;
  * any browser, and this browser's own sale. An unpaid sale elsewhere stays as it is: a basket some
  * other browser gave this address to is never attached to the account (nor could pay with its cards).
  */
-async function pendingPurchases(db: Pick<Executor, 'select'>, email: string, currentSaleId: string | null): Promise<PendingPurchase[]> {
-  const mine = currentSaleId === null ? isNotNull(sales.paidAt) : or(isNotNull(sales.paidAt), eq(sales.id, currentSaleId));
+async function pendingPurchases(
+  db: Pick<Executor, 'select'>,
+  email: string,
+  currentSaleId: string | null,
+): Promise<PendingPurchase[]> {
+  const mine =
+    currentSaleId === null ? isNotNull(sales.paidAt) : or(isNotNull(sales.paidAt), eq(sales.id, currentSaleId));
   return db
     .select({ id: sales.id, buyerName: sales.buyerName, buyerMarketing: sales.buyerMarketing })
     .from(sales)
@@ -103,7 +122,10 @@ async function claimPurchases(
         .where(and(eq(sales.id, sale.id), isNull(sales.userId)))
         .returning({ id: sales.id });
       if (!row) return false;
-      await tx.update(tickets).set({ userId }).where(and(eq(tickets.saleId, sale.id), isNull(tickets.userId)));
+      await tx
+        .update(tickets)
+        .set({ userId })
+        .where(and(eq(tickets.saleId, sale.id), isNull(tickets.userId)));
       return true;
     });
     if (!claimed) continue;
@@ -234,6 +256,13 @@ export async function logoutOfSale(db: Database, saleId: string | null): Promise
   if (!saleId) return;
   await db
     .update(sales)
-    .set({ userId: null, verifiedEmail: null, marketingSetAt: null, buyerEmail: null, buyerName: null, buyerMarketing: null })
+    .set({
+      userId: null,
+      verifiedEmail: null,
+      marketingSetAt: null,
+      buyerEmail: null,
+      buyerName: null,
+      buyerMarketing: null,
+    })
     .where(eq(sales.id, saleId));
 }

@@ -28,7 +28,10 @@ export async function saveAccountLanguage(db: Database, userId: number, language
  * (a job's, or one sent to someone else): the language saved on the recipient's account, else the
  * organiser's default, else the source's English.
  */
-export async function recipientLanguage(db: Database, who: { userId?: number | null; email?: string | null; organiserId?: number | null }): Promise<Language> {
+export async function recipientLanguage(
+  db: Database,
+  who: { userId?: number | null; email?: string | null; organiserId?: number | null },
+): Promise<Language> {
   const [account] =
     who.userId != null
       ? await db.select({ language: users.language }).from(users).where(eq(users.id, who.userId))
@@ -37,14 +40,21 @@ export async function recipientLanguage(db: Database, who: { userId?: number | n
         : [];
   if (isLanguage(account?.language)) return account.language;
   if (who.organiserId != null) {
-    const [organiser] = await db.select({ language: organisers.defaultLanguage }).from(organisers).where(eq(organisers.id, who.organiserId));
+    const [organiser] = await db
+      .select({ language: organisers.defaultLanguage })
+      .from(organisers)
+      .where(eq(organisers.id, who.organiserId));
     if (isLanguage(organiser?.language)) return organiser.language;
   }
   return SOURCE_LOCALE;
 }
 
 /** Writes what `write` returns (an e-mail, a text) in the language of its recipient (recipientLanguage). */
-export async function writtenFor<T>(db: Database, who: Parameters<typeof recipientLanguage>[1], write: () => T | Promise<T>): Promise<T> {
+export async function writtenFor<T>(
+  db: Database,
+  who: Parameters<typeof recipientLanguage>[1],
+  write: () => T | Promise<T>,
+): Promise<T> {
   return inLocale(await recipientLanguage(db, who), write);
 }
 
@@ -52,6 +62,10 @@ export async function writtenFor<T>(db: Database, who: Parameters<typeof recipie
  * Writes a message to the buyer whose work may run in their own request or in a job (their wallet,
  * their plan's schedule): in the language their request chose, else as recipientLanguage says.
  */
-export async function writtenForBuyer<T>(db: Database, who: Parameters<typeof recipientLanguage>[1], write: () => T | Promise<T>): Promise<T> {
+export async function writtenForBuyer<T>(
+  db: Database,
+  who: Parameters<typeof recipientLanguage>[1],
+  write: () => T | Promise<T>,
+): Promise<T> {
   return currentScope() ? write() : writtenFor(db, who, write);
 }

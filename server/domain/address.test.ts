@@ -42,13 +42,18 @@ describe.each(drivers)('addresses on %s', (driver) => {
     return v;
   }
 
-  async function reserved(v: Visitor, tickets: Record<number, number>, vouchers: { id: number; qty: number; value: number }[] = []) {
+  async function reserved(
+    v: Visitor,
+    tickets: Record<number, number>,
+    vouchers: { id: number; qty: number; value: number }[] = [],
+  ) {
     await v.add(tickets, vouchers);
     expect((await v.json('reserveTickets')).reserved).toBe(true);
     return v;
   }
 
-  const setAddress = (v: Visitor, body: Record<string, unknown>) => v.call('setDeliveryAddress', body as RequestOf<'setDeliveryAddress'>);
+  const setAddress = (v: Visitor, body: Record<string, unknown>) =>
+    v.call('setDeliveryAddress', body as RequestOf<'setDeliveryAddress'>);
   const storedFor = async (v: Visitor) => {
     const checkout = await v.checkout();
     expect(checkout.sale_reference).not.toBeNull();
@@ -70,7 +75,10 @@ describe.each(drivers)('addresses on %s', (driver) => {
 
   it('finds seeded UK and US addresses by postcode, with or without its space, or by words', async () => {
     const v = new Visitor(w.app);
-    const byPostcode = (await v.json('lookupAddress', { address: 'BS1 4RN' })).possible_addresses as { formatted_address: string; post_code: string }[];
+    const byPostcode = (await v.json('lookupAddress', { address: 'BS1 4RN' })).possible_addresses as {
+      formatted_address: string;
+      post_code: string;
+    }[];
     expect(byPostcode.length).toBe(10);
     expect(byPostcode.every((a) => a.post_code === 'BS1 4RN')).toBe(true);
     expect(byPostcode[0]).toEqual({
@@ -83,9 +91,18 @@ describe.each(drivers)('addresses on %s', (driver) => {
       formatted_address: '1 Quay Street, Bristol, BS1 4RN',
     });
     expect(((await v.json('lookupAddress', { address: 'bs14rn' })).possible_addresses as unknown[]).length).toBe(10);
-    const words = (await v.json('lookupAddress', { address: '310 valencia' })).possible_addresses as Record<string, string>[];
+    const words = (await v.json('lookupAddress', { address: '310 valencia' })).possible_addresses as Record<
+      string,
+      string
+    >[];
     expect(words).toEqual([
-      expect.objectContaining({ address_line_1: '310 Valencia Street', town: 'San Francisco', state: 'CA', post_code: '94110', country: '2' }),
+      expect.objectContaining({
+        address_line_1: '310 Valencia Street',
+        town: 'San Francisco',
+        state: 'CA',
+        post_code: '94110',
+        country: '2',
+      }),
     ]);
   });
 
@@ -106,8 +123,15 @@ describe.each(drivers)('addresses on %s', (driver) => {
     const asked: string[] = [];
     const fakeFetch = (async (url: string) => {
       asked.push(url);
-      if (url.includes('/autocomplete/')) return Response.json({ suggestions: [{ id: 'abc', address: '10 Downing Street, London' }] });
-      return Response.json({ postcode: 'SW1A 2AA', line_1: '10 Downing Street', line_2: '', line_3: '', town_or_city: 'London' });
+      if (url.includes('/autocomplete/'))
+        return Response.json({ suggestions: [{ id: 'abc', address: '10 Downing Street, London' }] });
+      return Response.json({
+        postcode: 'SW1A 2AA',
+        line_1: '10 Downing Street',
+        line_2: '',
+        line_3: '',
+        town_or_city: 'London',
+      });
     }) as unknown as typeof fetch;
     const finder = getAddressFinder('key 1', fakeFetch, 'https://api.example');
     expect(await finder.find('SW1A 2AA')).toEqual([
@@ -121,8 +145,13 @@ describe.each(drivers)('addresses on %s', (driver) => {
         formatted_address: '10 Downing Street, London, SW1A 2AA',
       },
     ]);
-    expect(asked).toEqual(['https://api.example/autocomplete/SW1A%202AA?all=true&api-key=key%201', 'https://api.example/get/abc?api-key=key%201']);
-    const failing = forgiving(getAddressFinder('k', (async () => new Response('no', { status: 401 })) as unknown as typeof fetch));
+    expect(asked).toEqual([
+      'https://api.example/autocomplete/SW1A%202AA?all=true&api-key=key%201',
+      'https://api.example/get/abc?api-key=key%201',
+    ]);
+    const failing = forgiving(
+      getAddressFinder('k', (async () => new Response('no', { status: 401 })) as unknown as typeof fetch),
+    );
     expect(await failing.find('SW1A 2AA')).toEqual([]);
   });
 
@@ -131,7 +160,13 @@ describe.each(drivers)('addresses on %s', (driver) => {
     const amelia = await signedIn(w.demo.users.subscribedDark.id);
     const listed = (await amelia.json('getUserAddresses')).existing_addresses as { id: number; full_address: string }[];
     expect(listed).toEqual([
-      { id: expect.any(Number), first_name: 'Amelia', last_name: 'Hughes', full_address: '14 Quay Street, Bristol, BS1 4RN, United Kingdom', is_default: false },
+      {
+        id: expect.any(Number),
+        first_name: 'Amelia',
+        last_name: 'Hughes',
+        full_address: '14 Quay Street, Bristol, BS1 4RN, United Kingdom',
+        is_default: false,
+      },
     ]);
     const id = listed[0]!.id;
 
@@ -148,7 +183,16 @@ describe.each(drivers)('addresses on %s', (driver) => {
     // A copy to delete, so the seeded one stays for the other tests.
     const [copy] = await w.database.db
       .insert(userAddresses)
-      .values({ userId: w.demo.users.subscribedDark.id, firstName: 'A', lastName: 'H', address1: '1 Park Street', town: 'Bristol', postcode: 'BS1 5NT', country: '1', createdAt: w.clock.now })
+      .values({
+        userId: w.demo.users.subscribedDark.id,
+        firstName: 'A',
+        lastName: 'H',
+        address1: '1 Park Street',
+        town: 'Bristol',
+        postcode: 'BS1 5NT',
+        country: '1',
+        createdAt: w.clock.now,
+      })
       .returning();
     expect((await amelia.call('deleteAddress', { address_id: String(copy!.id) as never })).statusCode).toBe(200);
     const after = (await amelia.json('getUserAddresses')).existing_addresses as { id: number }[];
@@ -180,20 +224,29 @@ describe.each(drivers)('addresses on %s', (driver) => {
       [{ address: { ...NEW_ADDRESS, country: '2', state: '' } }, 400, 'Choose the state'],
       [{ address: { ...NEW_ADDRESS, country: '2', state: 'XX' } }, 400, 'Choose the state'],
       [{ address: { ...NEW_ADDRESS, country: '999' } }, 400, 'Choose the country'],
-      [{ address: { selected_user_address_id: '999999' } }, 404, 'That saved address is no longer available. Choose another or enter a new one.'],
+      [
+        { address: { selected_user_address_id: '999999' } },
+        404,
+        'That saved address is no longer available. Choose another or enter a new one.',
+      ],
     ];
     for (const [body, status, error] of cases) {
       const res = await setAddress(v, body);
       expect([res.statusCode, res.json()]).toEqual([status, { error }]);
     }
-    const malformed = await setAddress(v, { address: { ...NEW_ADDRESS, selected_user_address_id: 'old', town: 'Bri\u0007stol' } });
+    const malformed = await setAddress(v, {
+      address: { ...NEW_ADDRESS, selected_user_address_id: 'old', town: 'Bri\u0007stol' },
+    });
     expect(malformed.statusCode).toBe(400);
     expect((malformed.json() as { error: string }).error).toMatch(/^Invalid address\./);
     expect(await databaseDigest(w.database.db)).toBe(digest);
     expect((await storedFor(v)).length).toBe(before);
 
     // Another buyer's saved address is not offered to this one.
-    const [amelias] = await w.database.db.select().from(userAddresses).where(eq(userAddresses.userId, w.demo.users.subscribedDark.id));
+    const [amelias] = await w.database.db
+      .select()
+      .from(userAddresses)
+      .where(eq(userAddresses.userId, w.demo.users.subscribedDark.id));
     const tom = await reserved(await signedIn(w.demo.users.notSubscribed.id), { [w.demo.tickets.printedStalls]: 1 });
     const res = await setAddress(tom, { address: { selected_user_address_id: String(amelias!.id) } });
     expect(res.statusCode).toBe(404);
@@ -201,10 +254,10 @@ describe.each(drivers)('addresses on %s', (driver) => {
     // Without a held sale there is nothing to deliver to.
     const early = new Visitor(w.app);
     await early.add({ [w.demo.tickets.printedStalls]: 1 });
-    expect([(await setAddress(early, { address: NEW_ADDRESS })).statusCode, (await setAddress(early, { address: NEW_ADDRESS })).json()]).toEqual([
-      409,
-      { error: UNABLE },
-    ]);
+    expect([
+      (await setAddress(early, { address: NEW_ADDRESS })).statusCode,
+      (await setAddress(early, { address: NEW_ADDRESS })).json(),
+    ]).toEqual([409, { error: UNABLE }]);
     expect((await setAddress(new Visitor(w.app), { address: NEW_ADDRESS })).statusCode).toBe(409);
     expect((await w.database.db.select().from(saleDeliveryAddresses)).length).toBe(before);
   });
@@ -215,28 +268,63 @@ describe.each(drivers)('addresses on %s', (driver) => {
     expect([missingFrom.statusCode, missingFrom.json()]).toEqual([400, { error: FROM }]);
     const missingTo = await setAddress(v, { address: NEW_ADDRESS, gift_voucher_from: 'Ada' });
     expect([missingTo.statusCode, missingTo.json()]).toEqual([400, { error: TO }]);
-    const ok = await setAddress(v, { address: { ...NEW_ADDRESS, country: '2', state: 'NY', postcode: '10012' }, gift_voucher_from: ' Ada ', gift_voucher_to: 'Grace' });
+    const ok = await setAddress(v, {
+      address: { ...NEW_ADDRESS, country: '2', state: 'NY', postcode: '10012' },
+      gift_voucher_from: ' Ada ',
+      gift_voucher_to: 'Grace',
+    });
     expect(ok.statusCode).toBe(200);
-    const rows = await w.database.db.select().from(saleDeliveryAddresses).where(eq(saleDeliveryAddresses.giftVoucherTo, 'Grace'));
+    const rows = await w.database.db
+      .select()
+      .from(saleDeliveryAddresses)
+      .where(eq(saleDeliveryAddresses.giftVoucherTo, 'Grace'));
     expect(rows).toEqual([
-      expect.objectContaining({ firstName: 'Ada', address1: '12 Quay Street', country: '2', state: 'NY', postcode: '10012', giftVoucherFrom: 'Ada', userAddressId: null }),
+      expect.objectContaining({
+        firstName: 'Ada',
+        address1: '12 Quay Street',
+        country: '2',
+        state: 'NY',
+        postcode: '10012',
+        giftVoucherFrom: 'Ada',
+        userAddressId: null,
+      }),
     ]);
   });
 
   it('delivers to a signed-in buyer’s saved address, and saves a new one for next time', async () => {
-    const amelia = await reserved(await signedIn(w.demo.users.subscribedDark.id), { [w.demo.tickets.printedStalls]: 1 });
+    const amelia = await reserved(await signedIn(w.demo.users.subscribedDark.id), {
+      [w.demo.tickets.printedStalls]: 1,
+    });
     const [saved] = (await amelia.json('getUserAddresses')).existing_addresses as { id: number }[];
-    expect((await setAddress(amelia, { address: { selected_user_address_id: String(saved!.id) } })).statusCode).toBe(200);
-    let rows = await w.database.db.select().from(saleDeliveryAddresses).where(eq(saleDeliveryAddresses.userAddressId, saved!.id));
-    expect(rows).toEqual([expect.objectContaining({ firstName: 'Amelia', address1: '14 Quay Street', postcode: 'BS1 4RN' })]);
+    expect((await setAddress(amelia, { address: { selected_user_address_id: String(saved!.id) } })).statusCode).toBe(
+      200,
+    );
+    let rows = await w.database.db
+      .select()
+      .from(saleDeliveryAddresses)
+      .where(eq(saleDeliveryAddresses.userAddressId, saved!.id));
+    expect(rows).toEqual([
+      expect.objectContaining({ firstName: 'Amelia', address1: '14 Quay Street', postcode: 'BS1 4RN' }),
+    ]);
 
     const tom = await reserved(await signedIn(w.demo.users.notSubscribed.id), { [w.demo.tickets.printedStalls]: 1 });
     expect((await setAddress(tom, { address: { ...NEW_ADDRESS, state: 'CA' } })).statusCode).toBe(200);
     // Twice: the same address is saved once.
     expect((await setAddress(tom, { address: NEW_ADDRESS })).statusCode).toBe(200);
     const list = (await tom.json('getUserAddresses')).existing_addresses;
-    expect(list).toEqual([{ id: expect.any(Number), first_name: 'Ada', last_name: 'Lovelace', full_address: '12 Quay Street, Bristol, BS1 4RN, United Kingdom', is_default: false }]);
-    rows = await w.database.db.select().from(saleDeliveryAddresses).where(eq(saleDeliveryAddresses.userAddressId, (list as { id: number }[])[0]!.id));
+    expect(list).toEqual([
+      {
+        id: expect.any(Number),
+        first_name: 'Ada',
+        last_name: 'Lovelace',
+        full_address: '12 Quay Street, Bristol, BS1 4RN, United Kingdom',
+        is_default: false,
+      },
+    ]);
+    rows = await w.database.db
+      .select()
+      .from(saleDeliveryAddresses)
+      .where(eq(saleDeliveryAddresses.userAddressId, (list as { id: number }[])[0]!.id));
     expect(rows).toEqual([expect.objectContaining({ state: '' })]);
   });
 
@@ -245,22 +333,55 @@ describe.each(drivers)('addresses on %s', (driver) => {
     const amelia = await reserved(await signedIn(w.demo.users.subscribedDark.id), { [w.demo.tickets.jazzGeneral]: 1 });
     const [saved] = (await amelia.json('getUserAddresses')).existing_addresses as { id: number }[];
     const chosen = await billing(amelia, { selected_user_address_id: String(saved!.id) });
-    expect([chosen.statusCode, chosen.json()]).toEqual([200, expect.objectContaining({ first_name: 'Amelia', address_1: '14 Quay Street', postcode: 'BS1 4RN', country_code: 'GB' })]);
-    expect((await amelia.json('getPaymentError')).billing_address).toMatchObject({ address_1: '14 Quay Street', country: '1', selected_user_address_id: String(saved!.id) });
+    expect([chosen.statusCode, chosen.json()]).toEqual([
+      200,
+      expect.objectContaining({
+        first_name: 'Amelia',
+        address_1: '14 Quay Street',
+        postcode: 'BS1 4RN',
+        country_code: 'GB',
+      }),
+    ]);
+    expect((await amelia.json('getPaymentError')).billing_address).toMatchObject({
+      address_1: '14 Quay Street',
+      country: '1',
+      selected_user_address_id: String(saved!.id),
+    });
 
     // Another buyer's saved address, a country or a state the form does not offer: refused, nothing kept.
     const tom = await reserved(await signedIn(w.demo.users.notSubscribed.id), { [w.demo.tickets.jazzGeneral]: 1 });
     const before = (await tom.json('getPaymentError')).billing_address;
     const theirs = await billing(tom, { selected_user_address_id: String(saved!.id) });
-    expect([theirs.statusCode, theirs.json()]).toEqual([404, { error: 'That saved address is no longer available. Choose another or enter a new one.' }]);
+    expect([theirs.statusCode, theirs.json()]).toEqual([
+      404,
+      { error: 'That saved address is no longer available. Choose another or enter a new one.' },
+    ]);
     expect((await billing(tom, { ...NEW_ADDRESS, country: '999' })).json()).toEqual({ error: 'Choose the country' });
-    expect((await billing(tom, { ...NEW_ADDRESS, country: '2', state: 'ZZ', postcode: '94110' })).json()).toEqual({ error: 'Choose the state' });
+    expect((await billing(tom, { ...NEW_ADDRESS, country: '2', state: 'ZZ', postcode: '94110' })).json()).toEqual({
+      error: 'Choose the state',
+    });
     expect((await tom.json('getPaymentError')).billing_address).toEqual(before);
 
-    const american = await billing(tom, { ...NEW_ADDRESS, address_1: '310 Valencia Street', town: 'San Francisco', country: '2', state: 'CA', postcode: '94110' });
-    expect([american.statusCode, american.json()]).toEqual([200, expect.objectContaining({ address_1: '310 Valencia Street', state: 'CA', postcode: '94110', country_code: 'US' })]);
+    const american = await billing(tom, {
+      ...NEW_ADDRESS,
+      address_1: '310 Valencia Street',
+      town: 'San Francisco',
+      country: '2',
+      state: 'CA',
+      postcode: '94110',
+    });
+    expect([american.statusCode, american.json()]).toEqual([
+      200,
+      expect.objectContaining({ address_1: '310 Valencia Street', state: 'CA', postcode: '94110', country_code: 'US' }),
+    ]);
     const again = (await tom.json('getPaymentError')).billing_address;
-    expect(again).toMatchObject({ address_1: '310 Valencia Street', town: 'San Francisco', state: 'CA', country: '2', country_code: 'US' });
+    expect(again).toMatchObject({
+      address_1: '310 Valencia Street',
+      town: 'San Francisco',
+      state: 'CA',
+      country: '2',
+      country_code: 'US',
+    });
     expect(again).not.toHaveProperty('selected_user_address_id');
   });
 });

@@ -23,7 +23,9 @@ import { holdIsLive } from './sales.ts';
 
 type UserAddressRow = typeof userAddresses.$inferSelect;
 
-export function fullAddressOf(a: Pick<UserAddressRow, 'address1' | 'address2' | 'town' | 'state' | 'postcode' | 'country'>): string {
+export function fullAddressOf(
+  a: Pick<UserAddressRow, 'address1' | 'address2' | 'town' | 'state' | 'postcode' | 'country'>,
+): string {
   return formatAddress([a.address1, a.address2, a.town, a.state, a.postcode, countryName(a.country)]);
 }
 
@@ -34,7 +36,13 @@ export async function listSavedAddresses(db: Database, userId: number): Promise<
     .from(userAddresses)
     .where(eq(userAddresses.userId, userId))
     .orderBy(desc(userAddresses.createdAt), desc(userAddresses.id));
-  return found.map((a) => ({ id: a.id, first_name: a.firstName, last_name: a.lastName, full_address: fullAddressOf(a), is_default: a.isDefault }));
+  return found.map((a) => ({
+    id: a.id,
+    first_name: a.firstName,
+    last_name: a.lastName,
+    full_address: fullAddressOf(a),
+    is_default: a.isDefault,
+  }));
 }
 
 /**
@@ -44,10 +52,17 @@ export async function listSavedAddresses(db: Database, userId: number): Promise<
 export async function makeDefaultAddress(db: Database, userId: number, addressId: number): Promise<void> {
   await db.transaction(async (tx) => {
     // The buyer's addresses are locked first, so two changes at once take turns.
-    const own = await tx.select({ id: userAddresses.id }).from(userAddresses).where(eq(userAddresses.userId, userId)).for('update');
+    const own = await tx
+      .select({ id: userAddresses.id })
+      .from(userAddresses)
+      .where(eq(userAddresses.userId, userId))
+      .for('update');
     if (!own.some((a) => a.id === addressId)) throw new Refusal('not-found', ADDRESS_MESSAGES.savedAddressGone);
     // Cleared, then set: at most one default a buyer, which the index checks row by row.
-    await tx.update(userAddresses).set({ isDefault: false }).where(and(eq(userAddresses.userId, userId), eq(userAddresses.isDefault, true)));
+    await tx
+      .update(userAddresses)
+      .set({ isDefault: false })
+      .where(and(eq(userAddresses.userId, userId), eq(userAddresses.isDefault, true)));
     await tx.update(userAddresses).set({ isDefault: true }).where(eq(userAddresses.id, addressId));
   });
 }
@@ -115,7 +130,8 @@ export async function setDeliveryAddress(
     .where(eq(saleVouchers.saleId, saleId));
   const giftVouchers = (vouchers?.n ?? 0) > 0;
 
-  const selected = request.address.selected_user_address_id === 'new' ? 'new' : Number(request.address.selected_user_address_id);
+  const selected =
+    request.address.selected_user_address_id === 'new' ? 'new' : Number(request.address.selected_user_address_id);
   const form: AddressForm = {
     selected,
     fields: fieldsOf(request.address),
@@ -215,6 +231,10 @@ export async function setDeliveryAddress(
 
 /** The sale's delivery address as set, for the server's own pages and tests. */
 export async function findDeliveryAddress(db: Database, saleId: string) {
-  const [found] = await db.select().from(saleDeliveryAddresses).where(eq(saleDeliveryAddresses.saleId, saleId)).limit(1);
+  const [found] = await db
+    .select()
+    .from(saleDeliveryAddresses)
+    .where(eq(saleDeliveryAddresses.saleId, saleId))
+    .limit(1);
   return found ?? null;
 }

@@ -58,7 +58,14 @@ export function indexedAddresses(): IndexedAddress[] {
     NUMBERS.map((n) => ({ line1: `${n} ${street}`, line2, town, postcode, country: COUNTRY_UK, state: '' })),
   );
   const us = US_STREETS.flatMap(([street, town, state, zip]) =>
-    NUMBERS.map((n) => ({ line1: `${n * 10 + 100} ${street}`, line2: '', town, postcode: zip, country: COUNTRY_USA, state })),
+    NUMBERS.map((n) => ({
+      line1: `${n * 10 + 100} ${street}`,
+      line2: '',
+      town,
+      postcode: zip,
+      country: COUNTRY_USA,
+      state,
+    })),
   );
   return [...uk, ...us];
 }

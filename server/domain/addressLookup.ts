@@ -17,7 +17,10 @@ export interface AddressFinder {
 export const MAX_POSSIBLE_ADDRESSES = 20;
 
 export function formatAddress(parts: Array<string | undefined>): string {
-  return parts.map((p) => (p ?? '').trim()).filter(Boolean).join(', ');
+  return parts
+    .map((p) => (p ?? '').trim())
+    .filter(Boolean)
+    .join(', ');
 }
 
 const likeEscaped = (word: string) => word.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -26,7 +29,11 @@ const likeEscaped = (word: string) => word.replace(/[\\%_]/g, (c) => `\\${c}`);
 export function localAddressFinder(db: Database): AddressFinder {
   return {
     async find(query) {
-      const words = query.toLowerCase().split(/[\s,]+/).filter(Boolean).slice(0, 8);
+      const words = query
+        .toLowerCase()
+        .split(/[\s,]+/)
+        .filter(Boolean)
+        .slice(0, 8);
       if (!words.length) return [];
       const conditions = words.map((w) => sql`${addressIndex.search} LIKE ${`%${likeEscaped(w)}%`}`);
       const found = await db
@@ -61,7 +68,11 @@ interface FullAddress {
 }
 
 /** getAddress.io: suggestions for the typed text, then the full address of each. */
-export function getAddressFinder(apiKey: string, fetchImpl: typeof fetch = fetch, baseUrl = 'https://api.getaddress.io'): AddressFinder {
+export function getAddressFinder(
+  apiKey: string,
+  fetchImpl: typeof fetch = fetch,
+  baseUrl = 'https://api.getaddress.io',
+): AddressFinder {
   const key = encodeURIComponent(apiKey);
   async function json<T>(path: string): Promise<T> {
     const res = await fetchImpl(`${baseUrl}${path}${path.includes('?') ? '&' : '?'}api-key=${key}`, {

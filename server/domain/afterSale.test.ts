@@ -31,9 +31,13 @@ describe.each(drivers)('after the sale on %s', (driver) => {
   /** A new buyer's account, signed in, with the given tickets reserved (and paid unless told). */
   async function buyer(lines: Record<number, number>, opts: { paid?: boolean; signedIn?: boolean } = {}) {
     const email = `after-${Math.random().toString(36).slice(2, 10)}@example.com`;
-    const [user] = await w.database.db.insert(users).values({ email, firstName: 'Grace', lastName: 'Hopper' }).returning();
+    const [user] = await w.database.db
+      .insert(users)
+      .values({ email, firstName: 'Grace', lastName: 'Hopper' })
+      .returning();
     const v = new Visitor(w.app);
-    if (opts.signedIn !== false) expect((await v.request({ method: 'POST', url: '/signin/', body: `user_id=${user!.id}` })).statusCode).toBe(303);
+    if (opts.signedIn !== false)
+      expect((await v.request({ method: 'POST', url: '/signin/', body: `user_id=${user!.id}` })).statusCode).toBe(303);
     expect((await v.add(lines)).statusCode).toBe(200);
     expect((await v.json('reserveTickets')).reserved).toBe(true);
     const reference = (await v.checkout()).sale_reference!;
@@ -45,14 +49,17 @@ describe.each(drivers)('after the sale on %s', (driver) => {
     return { v, user: user!, reference, saleId: sale!.id };
   }
 
-  const mailTo = (email: string) => w.database.db.select().from(outbox).where(eq(outbox.recipient, email)).orderBy(outbox.id);
+  const mailTo = (email: string) =>
+    w.database.db.select().from(outbox).where(eq(outbox.recipient, email)).orderBy(outbox.id);
   const feedbackTo = async (email: string, reference: string) =>
     (await mailTo(email)).filter((m) => m.subject === feedbackSubject(reference));
 
   describe('send_customer_feedback', () => {
     it('e-mails the buyer’s message to the organiser, with who sent it and about which order', async () => {
       const { v, reference } = await buyer({ [w.demo.tickets.freeEntry]: 2 });
-      const res = await v.call('sendCustomerFeedback', { message: 'Lovely gardens.\nMore signposts to the café, please!' });
+      const res = await v.call('sendCustomerFeedback', {
+        message: 'Lovely gardens.\nMore signposts to the café, please!',
+      });
       expect(res.statusCode).toBe(200);
       expect(res.json()).toEqual({ success: true });
       const mail = await feedbackTo('visits@ashcombe-estate.example', reference);
@@ -75,7 +82,11 @@ describe.each(drivers)('after the sale on %s', (driver) => {
         expect(res.statusCode, JSON.stringify(message)).toBe(400);
         expect(res.json().error).toMatch(/^Invalid message: /);
       }
-      const missing = await v.request({ method: 'POST', url: '/ajax/checkout/checkout/send_customer_feedback/', body: '' });
+      const missing = await v.request({
+        method: 'POST',
+        url: '/ajax/checkout/checkout/send_customer_feedback/',
+        body: '',
+      });
       expect(missing.statusCode).toBe(400);
       expect(await feedbackTo('visits@ashcombe-estate.example', reference)).toEqual([]);
     });
@@ -93,7 +104,8 @@ describe.each(drivers)('after the sale on %s', (driver) => {
 
     it(`takes at most ${FEEDBACK_PER_ORDER} messages per order`, async () => {
       const { v, reference } = await buyer({ [w.demo.tickets.freeEntry]: 1 });
-      for (let i = 0; i < FEEDBACK_PER_ORDER; i++) expect((await v.call('sendCustomerFeedback', { message: `Note ${i}` })).statusCode).toBe(200);
+      for (let i = 0; i < FEEDBACK_PER_ORDER; i++)
+        expect((await v.call('sendCustomerFeedback', { message: `Note ${i}` })).statusCode).toBe(200);
       const refused = await v.call('sendCustomerFeedback', { message: 'One more' });
       expect(refused.statusCode).toBe(409);
       expect(refused.json()).toEqual({ error: TOO_MUCH_FEEDBACK_MESSAGE });
@@ -133,11 +145,19 @@ describe.each(drivers)('after the sale on %s', (driver) => {
       expect(url.pathname).toBe(`/event/${w.demo.events.openDay}/`);
       const code = url.searchParams.get('ref')!;
       expect(isReferralCode(DEV_SESSION_SECRET, code, w.clock.now)).toBe(true);
-      expect(isReferralCode(DEV_SESSION_SECRET, code.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')), w.clock.now)).toBe(false);
+      expect(
+        isReferralCode(
+          DEV_SESSION_SECRET,
+          code.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A')),
+          w.clock.now,
+        ),
+      ).toBe(false);
       // The same buyer always shares the same code; another buyer has their own.
       expect(await a.v.call('getRewardReferrerLink').then((r) => r.json())).toBe(link);
       const b = await buyer({ [w.demo.tickets.freeEntry]: 1 });
-      expect(new URL((await b.v.call('getRewardReferrerLink')).json() as string).searchParams.get('ref')).not.toBe(code);
+      expect(new URL((await b.v.call('getRewardReferrerLink')).json() as string).searchParams.get('ref')).not.toBe(
+        code,
+      );
     });
 
     it('has no link without a paid order (404, 409) or without a buyer (404)', async () => {
@@ -155,7 +175,11 @@ describe.each(drivers)('after the sale on %s', (driver) => {
       const events = (await v.checkout()).events;
       const openDay = events.find((e) => e.title === 'Community Open Day')!;
       // Seeded 25 days after 2026-06-01 at 10:00 UTC: the map's check-in is that day.
-      expect(openDay.venue).toEqual({ full_address: 'Ashcombe Estate, Ashcombe, Cirencester GL7 5HX', map_address: 'Ashcombe, Cirencester GL7 5HX', map_checkin: '2026-06-26' });
+      expect(openDay.venue).toEqual({
+        full_address: 'Ashcombe Estate, Ashcombe, Cirencester GL7 5HX',
+        map_address: 'Ashcombe, Cirencester GL7 5HX',
+        map_checkin: '2026-06-26',
+      });
       expect(openDay).toMatchObject({ has_livestream: true, access_online: expect.stringMatching(/^https:\/\//) });
       expect(openDay.reward_referrers?.short_text).toBe('get a free cream tea');
       const jazz = events.find((e) => e.title === 'Summer Jazz on the Quay')!;
@@ -178,7 +202,10 @@ describe.each(drivers)('after the sale on %s', (driver) => {
           message: expect.stringMatching(/^Doors open at 7:30 pm/),
         },
       ]);
-      expect(checkout.events.find((e) => e.title === 'The Lantern: Improv Jam')).toMatchObject({ has_livestream: true, reward_referrers: null });
+      expect(checkout.events.find((e) => e.title === 'The Lantern: Improv Jam')).toMatchObject({
+        has_livestream: true,
+        reward_referrers: null,
+      });
     });
 
     it('wait until the order is paid', async () => {
@@ -192,22 +219,37 @@ describe.each(drivers)('after the sale on %s', (driver) => {
       const defaults = parseConfig({});
       expect(defaults.accommodationMap).toEqual({ url: 'https://www.stay22.com/embed/gm', affiliateId: 'holdfast' });
       expect(parseConfig({ ACCOMMODATION_MAP_URL: 'none' }).accommodationMap).toBeNull();
-      expect(() => parseConfig({ ACCOMMODATION_MAP_URL: 'http://maps.example/embed' })).toThrow(/ACCOMMODATION_MAP_URL/);
+      expect(() => parseConfig({ ACCOMMODATION_MAP_URL: 'http://maps.example/embed' })).toThrow(
+        /ACCOMMODATION_MAP_URL/,
+      );
       expect(() => parseConfig({ ACCOMMODATION_AFFILIATE_ID: 'a b' })).toThrow(/ACCOMMODATION_AFFILIATE_ID/);
       const inline = { styles: [], scripts: [] };
-      expect(cspDirectives({ hcaptcha: null, accommodationMap: defaults.accommodationMap }, inline)['frame-src']).toEqual(['https://www.stay22.com']);
+      expect(
+        cspDirectives({ hcaptcha: null, accommodationMap: defaults.accommodationMap }, inline)['frame-src'],
+      ).toEqual(['https://www.stay22.com']);
       expect(cspDirectives({ hcaptcha: null, accommodationMap: null }, inline)['frame-src']).toEqual(["'none'"]);
     });
 
     it('is answered to the browser as configured, and framed by the checkout page only then', async () => {
       expect(await new Visitor(w.app).json('getAccommodationMap')).toEqual({ url: null, affiliate_id: null });
       const frameSrc = (header: unknown) => /frame-src ([^;]+)/.exec(String(header))?.[1];
-      expect(frameSrc((await new Visitor(w.app).request({ method: 'GET', url: '/checkout/' })).headers['content-security-policy'])).toBe("'none'");
-      const { app } = await appOn(w.database, { accommodationMap: { url: 'https://maps.example.org/embed/gm', affiliateId: 'ourfestival' } });
+      expect(
+        frameSrc(
+          (await new Visitor(w.app).request({ method: 'GET', url: '/checkout/' })).headers['content-security-policy'],
+        ),
+      ).toBe("'none'");
+      const { app } = await appOn(w.database, {
+        accommodationMap: { url: 'https://maps.example.org/embed/gm', affiliateId: 'ourfestival' },
+      });
       try {
         const v = new Visitor(app);
-        expect(await v.json('getAccommodationMap')).toEqual({ url: 'https://maps.example.org/embed/gm', affiliate_id: 'ourfestival' });
-        expect(frameSrc((await v.request({ method: 'GET', url: '/checkout/' })).headers['content-security-policy'])).toBe('https://maps.example.org');
+        expect(await v.json('getAccommodationMap')).toEqual({
+          url: 'https://maps.example.org/embed/gm',
+          affiliate_id: 'ourfestival',
+        });
+        expect(
+          frameSrc((await v.request({ method: 'GET', url: '/checkout/' })).headers['content-security-policy']),
+        ).toBe('https://maps.example.org');
       } finally {
         await app.close();
       }

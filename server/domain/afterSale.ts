@@ -23,7 +23,8 @@ import { writtenFor } from './accountLanguage.ts';
 export const NO_ORDER_MESSAGE = 'There is no order in this browser.';
 export const NOT_PAID_YET_MESSAGE = 'This order is not complete yet.';
 export const SIGN_IN_MESSAGE = 'Please sign in to do this.';
-export const TOO_MUCH_FEEDBACK_MESSAGE = 'You have already sent us several messages about this order. The organiser will be in touch.';
+export const TOO_MUCH_FEEDBACK_MESSAGE =
+  'You have already sent us several messages about this order. The organiser will be in touch.';
 export const NO_REFERRAL_MESSAGE = 'There is no referral link for this order.';
 
 /** Feedback messages one order may send. */
@@ -64,7 +65,10 @@ export async function sendCustomerFeedback(
   const recipients = [...new Set(saleEvents.map((e) => e.contactEmail).filter((e): e is string => !!e))];
   if (recipients.length === 0) recipients.push(mail.fallbackTo);
   // To the organiser: in the language of the account of its address, else the organiser's default.
-  const to = (email: string) => ({ email, organiserId: (saleEvents.find((e) => e.contactEmail === email) ?? saleEvents[0])?.organiserId ?? null });
+  const to = (email: string) => ({
+    email,
+    organiserId: (saleEvents.find((e) => e.contactEmail === email) ?? saleEvents[0])?.organiserId ?? null,
+  });
   const subject = await writtenFor(db, to(recipients[0]!), () => feedbackSubject(sale.reference));
   const [sent] = await db
     .select({ n: count() })
@@ -72,20 +76,40 @@ export async function sendCustomerFeedback(
     .where(and(eq(outbox.recipient, recipients[0]!), eq(outbox.subject, subject)));
   if ((sent?.n ?? 0) >= FEEDBACK_PER_ORDER) throw new Refusal('limit-reached', TOO_MUCH_FEEDBACK_MESSAGE);
   for (const recipient of recipients) {
-    const message = await writtenFor(db, to(recipient), () => feedbackMail(mail.brandName, { saleReference: sale.reference, buyer: buyer ?? null, events: saleEvents, message: p.message }));
+    const message = await writtenFor(db, to(recipient), () =>
+      feedbackMail(mail.brandName, {
+        saleReference: sale.reference,
+        buyer: buyer ?? null,
+        events: saleEvents,
+        message: p.message,
+      }),
+    );
     await sendMail(db, mail.mailer, mail.brandName, { to: recipient, ...message }, now);
   }
   return { recipients };
 }
 
 /** Subscribes the signed-in buyer to important updates about their events (once; a second call changes nothing). */
-export async function subscribeToEvents(db: Database, p: { saleId: string | null; userId: number | null }, now: Date): Promise<void> {
+export async function subscribeToEvents(
+  db: Database,
+  p: { saleId: string | null; userId: number | null },
+  now: Date,
+): Promise<void> {
   if (p.userId === null) throw new Refusal('sign-in-needed', SIGN_IN_MESSAGE);
   await db.transaction(async (tx) => {
     const [user] = await tx.select().from(users).where(eq(users.id, p.userId!)).for('update');
     if (!user) throw new Refusal('sign-in-needed', SIGN_IN_MESSAGE);
     if (user.isEventSubscribed) return;
-    await tx.insert(marketingConsents).values({ userId: user.id, email: user.email, topic: 'events', organiserId: null, subscribed: true, source: EVENT_UPDATES_SOURCE, saleId: p.saleId, at: now });
+    await tx.insert(marketingConsents).values({
+      userId: user.id,
+      email: user.email,
+      topic: 'events',
+      organiserId: null,
+      subscribed: true,
+      source: EVENT_UPDATES_SOURCE,
+      saleId: p.saleId,
+      at: now,
+    });
     await tx.update(users).set({ isEventSubscribed: true }).where(eq(users.id, user.id));
   });
 }
@@ -98,7 +122,10 @@ const REFERRAL_PURPOSE = 'referral-link';
 function referralMac(secret: string, userId: number, lastDay: number): string {
   // A key of its own, derived from the site's secret, so no other signature can stand in for it.
   const key = createHmac('sha256', secret).update(`key:${REFERRAL_PURPOSE}`).digest();
-  return createHmac('sha256', key).update(`${REFERRAL_PURPOSE}\n${userId}\n${lastDay}`).digest('base64url').slice(0, 16);
+  return createHmac('sha256', key)
+    .update(`${REFERRAL_PURPOSE}\n${userId}\n${lastDay}`)
+    .digest('base64url')
+    .slice(0, 16);
 }
 
 /**
@@ -119,7 +146,13 @@ export function referrerOfCode(secret: string, code: unknown, now: Date): number
   if (!parts) return null;
   const userId = Number.parseInt(parts[1]!, 36);
   const lastDay = Number.parseInt(parts[2]!, 36);
-  if (!Number.isSafeInteger(userId) || userId <= 0 || userId.toString(36) !== parts[1] || lastDay.toString(36) !== parts[2]) return null;
+  if (
+    !Number.isSafeInteger(userId) ||
+    userId <= 0 ||
+    userId.toString(36) !== parts[1] ||
+    lastDay.toString(36) !== parts[2]
+  )
+    return null;
   if (lastDay < Math.floor(now.getTime() / DAY_MS)) return null;
   const expected = Buffer.from(referralMac(secret, userId, lastDay));
   const given = Buffer.from(parts[3]!);

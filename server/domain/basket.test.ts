@@ -75,7 +75,11 @@ describe.each(drivers)('basket, reservation and pages on %s', (driver) => {
       error: 'You must also purchase the following tickets to continue the checkout. 10K or half marathon entry',
     });
     await runner.add({ [w.demo.tickets.trailHalf]: 1 });
-    expect(await runner.json('reserveTickets')).toMatchObject({ reserved: true, fresh_reservation: true, checkout_time: 600 });
+    expect(await runner.json('reserveTickets')).toMatchObject({
+      reserved: true,
+      fresh_reservation: true,
+      checkout_time: 600,
+    });
   });
 
   it('reserves, reports the hold in the checkout, re-reserves without a second hold, and releases on basket edits', async () => {
@@ -94,7 +98,12 @@ describe.each(drivers)('basket, reservation and pages on %s', (driver) => {
     expect(c.events[0]!.warn_customers_about_different_timeslots_message).toMatch(/different entry times/);
 
     const again = await v.json('reserveTickets');
-    expect(again).toEqual({ reserved: true, sale_reference: first.sale_reference, fresh_reservation: false, checkout_time: 539 });
+    expect(again).toEqual({
+      reserved: true,
+      sale_reference: first.sale_reference,
+      fresh_reservation: false,
+      checkout_time: 539,
+    });
     expect(await holdRows()).toBe(before + 2);
 
     await v.json('updateTicketQuantity', { ticket_id: w.demo.tickets.lanternEarlyAdult, quantity: 3 });
@@ -115,7 +124,10 @@ describe.each(drivers)('basket, reservation and pages on %s', (driver) => {
     expect(c).toMatchObject({ state: 'basket', sale_reference: null, seconds_remaining: 0, edit_basket_clicked: true });
     expect(c.tickets).toHaveLength(1);
     expect(c.gift_vouchers).toHaveLength(1);
-    const saleHolds = await w.database.db.select().from(holds).where(eq(holds.ticketTypeId, w.demo.tickets.jazzGeneral));
+    const saleHolds = await w.database.db
+      .select()
+      .from(holds)
+      .where(eq(holds.ticketTypeId, w.demo.tickets.jazzGeneral));
     expect(saleHolds).toEqual([]);
   });
 
@@ -124,7 +136,10 @@ describe.each(drivers)('basket, reservation and pages on %s', (driver) => {
     await v.add({ [w.demo.tickets.jazzGeneral]: 1 }, [{ id: w.demo.vouchers.riverside, qty: 1, value: 5000 }]);
     await v.json('updateGiftVoucherQuantity', { gift_voucher_id: w.demo.vouchers.riverside, qty: 3, value: 5000 });
     expect((await v.checkout()).gift_vouchers[0]!.qty).toBe(3);
-    expect((await v.call('updateGiftVoucherQuantity', { gift_voucher_id: w.demo.vouchers.riverside, qty: 3, value: 999 })).statusCode).toBe(404);
+    expect(
+      (await v.call('updateGiftVoucherQuantity', { gift_voucher_id: w.demo.vouchers.riverside, qty: 3, value: 999 }))
+        .statusCode,
+    ).toBe(404);
     await v.json('removeGiftVoucherFromBasket', { gift_voucher_id: w.demo.vouchers.riverside, value: 5000 });
     await v.json('removeFromBasket', { ticket_id: w.demo.tickets.jazzGeneral });
     const c = await v.checkout();
@@ -147,7 +162,9 @@ describe.each(drivers)('basket, reservation and pages on %s', (driver) => {
     const page = await v.request({ method: 'GET', url: `/event/${w.demo.events.jazz}/` });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('Summer Jazz on the Quay');
-    expect(page.body).toContain(`name="ticket[${w.demo.events.jazz}|${w.demo.dates.jazz}|${w.demo.tickets.jazzGeneral}|0][qty]"`);
+    expect(page.body).toContain(
+      `name="ticket[${w.demo.events.jazz}|${w.demo.dates.jazz}|${w.demo.tickets.jazzGeneral}|0][qty]"`,
+    );
     expect(page.body).toMatch(/Early bird[\s\S]*?Sold out/);
 
     const key = `${w.demo.events.jazz}|${w.demo.dates.jazz}|${w.demo.tickets.jazzGeneral}|0`;
@@ -159,7 +176,12 @@ describe.each(drivers)('basket, reservation and pages on %s', (driver) => {
       [`gift_voucher[${w.demo.vouchers.riverside}][value]`]: '2500',
       [`gift_voucher[${w.demo.vouchers.riverside}][qty]`]: '1',
     });
-    const res = await v.request({ method: 'POST', url: '/do/checkout/add/', body: form.toString(), headers: { accept: 'text/html' } });
+    const res = await v.request({
+      method: 'POST',
+      url: '/do/checkout/add/',
+      body: form.toString(),
+      headers: { accept: 'text/html' },
+    });
     expect(res.statusCode).toBe(303);
     expect(res.headers.location).toBe('/checkout/');
     const c = await v.checkout();
@@ -224,9 +246,13 @@ describe.each(drivers)('basket, reservation and pages on %s', (driver) => {
     expect(list.body).toContain('Ashcombe Winter Lantern Trail');
     expect(list.body).toContain('from €18.00');
     const terms = await v.request({ method: 'GET', url: '/legal-information/purchase-terms-and-conditions/' });
-    expect(terms.body).toContain('4.10 Booking fees generally cannot be refunded; your statutory rights are unaffected.');
+    expect(terms.body).toContain(
+      '4.10 Booking fees generally cannot be refunded; your statutory rights are unaffected.',
+    );
     expect((await v.request({ method: 'GET', url: '/refund-policy/' })).statusCode).toBe(200);
-    expect((await v.request({ method: 'GET', url: `/organiser/${w.demo.organisers.peak}/` })).body).toContain('Refunds are given only if the race is cancelled');
+    expect((await v.request({ method: 'GET', url: `/organiser/${w.demo.organisers.peak}/` })).body).toContain(
+      'Refunds are given only if the race is cancelled',
+    );
     const unknown = await v.request({ method: 'GET', url: '/ajax/checkout/checkout/nope/' });
     expect(unknown.statusCode).toBe(404);
     expect(unknown.json()).toHaveProperty('error');

@@ -4,7 +4,16 @@
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Database } from '../db/index.ts';
-import { discountCodes, eventDates, events, giftVouchers, saleLines, saleVouchers, sales, ticketTypes } from '../db/schema.ts';
+import {
+  discountCodes,
+  eventDates,
+  events,
+  giftVouchers,
+  saleLines,
+  saleVouchers,
+  sales,
+  ticketTypes,
+} from '../db/schema.ts';
 import { Refusal } from './refusal.ts';
 import { clearMessages, createSaleIfMissing, lockOpenSale, releaseHold } from './sales.ts';
 import { effectiveMaxPerOrder, maximumMessage, minimumMessage } from './limits.ts';
@@ -41,7 +50,10 @@ export interface BasketOptions {
  */
 function refuseOutsideLimits(
   requested: { ticketTypeId: number; qty: number }[],
-  types: Map<number, { id: number; name: string; minPerCustomer: number; maxCanReserve: number; eventMax: number | null }>,
+  types: Map<
+    number,
+    { id: number; name: string; minPerCustomer: number; maxCanReserve: number; eventMax: number | null }
+  >,
   existing: Map<number, number>,
   maxPerOrder: number | undefined,
 ): void {
@@ -52,12 +64,18 @@ function refuseOutsideLimits(
     const already = existing.get(typeId) ?? 0;
     const qty = already + added;
     if (type.minPerCustomer > 1 && qty < type.minPerCustomer) {
-      throw new Refusal('invalid-input', minimumMessage(type.name, type.minPerCustomer), { code: 'too-few', ticketTypeId: type.id });
+      throw new Refusal('invalid-input', minimumMessage(type.name, type.minPerCustomer), {
+        code: 'too-few',
+        ticketTypeId: type.id,
+      });
     }
     const ceiling = effectiveMaxPerOrder(type.maxCanReserve, type.eventMax, maxPerOrder);
     if (qty > ceiling) {
       const held = already > 0 ? ` (your basket already has ${already})` : '';
-      throw new Refusal('invalid-input', `${maximumMessage(type.name, ceiling)}${held}`, { code: 'too-many', ticketTypeId: type.id });
+      throw new Refusal('invalid-input', `${maximumMessage(type.name, ceiling)}${held}`, {
+        code: 'too-many',
+        ticketTypeId: type.id,
+      });
     }
   }
 }
@@ -75,10 +93,17 @@ async function basketCurrency(tx: Tx, saleId: string): Promise<string | null> {
 }
 
 async function resetCurrencyIfEmpty(tx: Tx, saleId: string): Promise<void> {
-  if ((await basketCurrency(tx, saleId)) === null) await tx.update(sales).set({ currency: null }).where(eq(sales.id, saleId));
+  if ((await basketCurrency(tx, saleId)) === null)
+    await tx.update(sales).set({ currency: null }).where(eq(sales.id, saleId));
 }
 
-export async function addToBasket(db: Database, saleId: string, request: AddRequest, now: Date, opts: BasketOptions = {}): Promise<void> {
+export async function addToBasket(
+  db: Database,
+  saleId: string,
+  request: AddRequest,
+  now: Date,
+  opts: BasketOptions = {},
+): Promise<void> {
   if (request.tickets.length === 0 && request.vouchers.length === 0) {
     throw new Refusal('invalid-input', 'Choose at least one ticket or gift voucher to add');
   }
@@ -118,9 +143,14 @@ export async function addToBasket(db: Database, saleId: string, request: AddRequ
     for (const line of request.tickets) {
       const type = byId.get(line.ticketTypeId)!;
       const chosen = line.seats?.length ?? 0;
-      if (seated.has(type.id) && chosen === 0) throw new Refusal('invalid-input', `Choose your seats for ${type.name} on the seating plan.`);
+      if (seated.has(type.id) && chosen === 0)
+        throw new Refusal('invalid-input', `Choose your seats for ${type.name} on the seating plan.`);
       if (!seated.has(type.id) && chosen > 0) throw new Refusal('invalid-input', `${type.name} is not sold by seat.`);
-      if (chosen > 0 && chosen !== line.qty) throw new Refusal('invalid-input', `The quantity of ${type.name} must match the ${chosen === 1 ? 'seat' : 'seats'} chosen.`);
+      if (chosen > 0 && chosen !== line.qty)
+        throw new Refusal(
+          'invalid-input',
+          `The quantity of ${type.name} must match the ${chosen === 1 ? 'seat' : 'seats'} chosen.`,
+        );
     }
 
     const existing = new Map(
@@ -142,7 +172,15 @@ export async function addToBasket(db: Database, saleId: string, request: AddRequ
       }
       if (seated.has(type.id)) {
         // A seated line is as long as its seats: each one held by the buyer now.
-        const qty = await addSeatsToSale(tx, { saleId, ticketTypeId: type.id, ticketName: type.name, eventDateId: type.eventDateId, seats: line.seats!, now, seating: opts.seating ?? null });
+        const qty = await addSeatsToSale(tx, {
+          saleId,
+          ticketTypeId: type.id,
+          ticketName: type.name,
+          eventDateId: type.eventDateId,
+          seats: line.seats!,
+          now,
+          seating: opts.seating ?? null,
+        });
         currency ??= type.currency;
         existing.set(type.id, qty);
         await tx
@@ -151,7 +189,10 @@ export async function addToBasket(db: Database, saleId: string, request: AddRequ
           .onConflictDoUpdate({ target: [saleLines.saleId, saleLines.ticketTypeId], set: { qty } });
         continue;
       }
-      const left = Math.min(available.get(type.datePool) ?? 0, type.typePool ? (available.get(type.typePool) ?? 0) : Infinity);
+      const left = Math.min(
+        available.get(type.datePool) ?? 0,
+        type.typePool ? (available.get(type.typePool) ?? 0) : Infinity,
+      );
       if (left <= 0) {
         errors.push(`${type.name} is sold out`);
         continue;
@@ -196,24 +237,40 @@ export async function addToBasket(db: Database, saleId: string, request: AddRequ
   });
 }
 
-export const SEATED_QUANTITY_MESSAGE = 'The number of seated tickets is the number of seats chosen: remove the line and choose your seats again to change it.';
+export const SEATED_QUANTITY_MESSAGE =
+  'The number of seated tickets is the number of seats chosen: remove the line and choose your seats again to change it.';
 
-export async function updateTicketQuantity(db: Database, saleId: string, ticketTypeId: number, quantity: number, opts: BasketOptions = {}): Promise<void> {
+export async function updateTicketQuantity(
+  db: Database,
+  saleId: string,
+  ticketTypeId: number,
+  quantity: number,
+  opts: BasketOptions = {},
+): Promise<void> {
   await db.transaction(async (tx) => {
     await lockOpenSale(tx, saleId);
     const [line] = await linesWithEvents(tx, saleId, ticketTypeId);
     if (!line) throw new Refusal('not-found', 'That ticket is not in your basket');
-    if (!line.ticketType.canUpdateQuantity) throw new Refusal('conflict', 'The quantity of this ticket cannot be changed');
+    if (!line.ticketType.canUpdateQuantity)
+      throw new Refusal('conflict', 'The quantity of this ticket cannot be changed');
     if ((await seatedTypes(tx, [ticketTypeId])).size > 0) throw new Refusal('conflict', SEATED_QUANTITY_MESSAGE);
     // Above the maximum the quantity is reduced to it, as the basket does with the spec's warning.
-    const qty = Math.min(quantity, effectiveMaxPerOrder(line.ticketType.maxCanReserve, eventOf(line).maxPerOrder, opts.maxPerOrder));
+    const qty = Math.min(
+      quantity,
+      effectiveMaxPerOrder(line.ticketType.maxCanReserve, eventOf(line).maxPerOrder, opts.maxPerOrder),
+    );
     await releaseHold(tx, saleId);
     await clearMessages(tx, saleId);
     await tx.update(saleLines).set({ qty }).where(eq(saleLines.id, line.id));
   });
 }
 
-export async function removeFromBasket(db: Database, saleId: string, ticketTypeId: number, seating: SeatingProvider | null = null): Promise<void> {
+export async function removeFromBasket(
+  db: Database,
+  saleId: string,
+  ticketTypeId: number,
+  seating: SeatingProvider | null = null,
+): Promise<void> {
   const removed = await db.transaction(async (tx) => {
     await lockOpenSale(tx, saleId);
     const removed = await tx
@@ -231,14 +288,26 @@ export async function removeFromBasket(db: Database, saleId: string, ticketTypeI
   await releaseProviderSeats(seating, removed);
 }
 
-export async function updateGiftVoucherQuantity(db: Database, saleId: string, giftVoucherId: number, value: number, qty: number): Promise<void> {
+export async function updateGiftVoucherQuantity(
+  db: Database,
+  saleId: string,
+  giftVoucherId: number,
+  value: number,
+  qty: number,
+): Promise<void> {
   await db.transaction(async (tx) => {
     await lockOpenSale(tx, saleId);
     if (qty > MAX_VOUCHER_QTY) throw new Refusal('invalid-input', VOUCHER_QTY_MESSAGE, { code: 'voucher' });
     const updated = await tx
       .update(saleVouchers)
       .set({ qty })
-      .where(and(eq(saleVouchers.saleId, saleId), eq(saleVouchers.giftVoucherId, giftVoucherId), eq(saleVouchers.value, value)))
+      .where(
+        and(
+          eq(saleVouchers.saleId, saleId),
+          eq(saleVouchers.giftVoucherId, giftVoucherId),
+          eq(saleVouchers.value, value),
+        ),
+      )
       .returning({ id: saleVouchers.id });
     if (updated.length === 0) throw new Refusal('not-found', 'That gift voucher is not in your basket');
     await releaseHold(tx, saleId);
@@ -246,12 +315,23 @@ export async function updateGiftVoucherQuantity(db: Database, saleId: string, gi
   });
 }
 
-export async function removeGiftVoucher(db: Database, saleId: string, giftVoucherId: number, value: number): Promise<void> {
+export async function removeGiftVoucher(
+  db: Database,
+  saleId: string,
+  giftVoucherId: number,
+  value: number,
+): Promise<void> {
   await db.transaction(async (tx) => {
     await lockOpenSale(tx, saleId);
     const removed = await tx
       .delete(saleVouchers)
-      .where(and(eq(saleVouchers.saleId, saleId), eq(saleVouchers.giftVoucherId, giftVoucherId), eq(saleVouchers.value, value)))
+      .where(
+        and(
+          eq(saleVouchers.saleId, saleId),
+          eq(saleVouchers.giftVoucherId, giftVoucherId),
+          eq(saleVouchers.value, value),
+        ),
+      )
       .returning({ id: saleVouchers.id });
     if (removed.length === 0) throw new Refusal('not-found', 'That gift voucher is not in your basket');
     await releaseHold(tx, saleId);
@@ -302,8 +382,12 @@ export const MAX_VOUCHER_QTY = 20;
 const VOUCHER_QTY_MESSAGE = `You can buy at most ${MAX_VOUCHER_QTY} of one gift voucher in one order`;
 
 function refuseVoucherLines(vouchers: AddRequest['vouchers']): void {
-  if (vouchers.length > MAX_VOUCHER_LINES) throw new Refusal('invalid-input', `A basket can hold at most ${MAX_VOUCHER_LINES} gift voucher lines`, { code: 'voucher' });
-  if (vouchers.some((v) => v.qty > MAX_VOUCHER_QTY)) throw new Refusal('invalid-input', VOUCHER_QTY_MESSAGE, { code: 'voucher' });
+  if (vouchers.length > MAX_VOUCHER_LINES)
+    throw new Refusal('invalid-input', `A basket can hold at most ${MAX_VOUCHER_LINES} gift voucher lines`, {
+      code: 'voucher',
+    });
+  if (vouchers.some((v) => v.qty > MAX_VOUCHER_QTY))
+    throw new Refusal('invalid-input', VOUCHER_QTY_MESSAGE, { code: 'voucher' });
 }
 
 function refuseVoucherValue(voucher: typeof giftVouchers.$inferSelect, value: number): void {
@@ -319,6 +403,10 @@ async function refuseVoucherBasket(tx: Tx, saleId: string): Promise<void> {
     .select({ lines: sql<number>`count(*)::int`, most: sql<number>`coalesce(max(${saleVouchers.qty}), 0)::int` })
     .from(saleVouchers)
     .where(eq(saleVouchers.saleId, saleId));
-  if (Number(row?.lines ?? 0) > MAX_VOUCHER_LINES) throw new Refusal('invalid-input', `A basket can hold at most ${MAX_VOUCHER_LINES} gift voucher lines`, { code: 'voucher' });
-  if (Number(row?.most ?? 0) > MAX_VOUCHER_QTY) throw new Refusal('invalid-input', VOUCHER_QTY_MESSAGE, { code: 'voucher' });
+  if (Number(row?.lines ?? 0) > MAX_VOUCHER_LINES)
+    throw new Refusal('invalid-input', `A basket can hold at most ${MAX_VOUCHER_LINES} gift voucher lines`, {
+      code: 'voucher',
+    });
+  if (Number(row?.most ?? 0) > MAX_VOUCHER_QTY)
+    throw new Refusal('invalid-input', VOUCHER_QTY_MESSAGE, { code: 'voucher' });
 }

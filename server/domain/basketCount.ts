@@ -8,11 +8,20 @@ import { saleLines, sales, saleVouchers } from '../db/schema.ts';
 
 export async function basketItemCount(db: Pick<Database, 'select'>, saleId: string | null): Promise<number> {
   if (!saleId) return 0;
-  const [open] = await db.select({ id: sales.id }).from(sales).where(and(eq(sales.id, saleId), isNull(sales.paidAt)));
+  const [open] = await db
+    .select({ id: sales.id })
+    .from(sales)
+    .where(and(eq(sales.id, saleId), isNull(sales.paidAt)));
   if (!open) return 0;
   const [[tickets], [vouchers]] = await Promise.all([
-    db.select({ n: sql<number>`coalesce(sum(${saleLines.qty}), 0)::int` }).from(saleLines).where(eq(saleLines.saleId, saleId)),
-    db.select({ n: sql<number>`coalesce(sum(${saleVouchers.qty}), 0)::int` }).from(saleVouchers).where(eq(saleVouchers.saleId, saleId)),
+    db
+      .select({ n: sql<number>`coalesce(sum(${saleLines.qty}), 0)::int` })
+      .from(saleLines)
+      .where(eq(saleLines.saleId, saleId)),
+    db
+      .select({ n: sql<number>`coalesce(sum(${saleVouchers.qty}), 0)::int` })
+      .from(saleVouchers)
+      .where(eq(saleVouchers.saleId, saleId)),
   ]);
   return Number(tickets?.n ?? 0) + Number(vouchers?.n ?? 0);
 }

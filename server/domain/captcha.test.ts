@@ -12,10 +12,23 @@ import { appOn, drivers, Visitor } from '../test/harness.ts';
 async function solvedToken(v: Visitor): Promise<string> {
   const res = await v.call('getCaptchaChallenge');
   expect(res.statusCode).toBe(200);
-  const challenge = res.json() as { algorithm: 'SHA-256'; challenge: string; salt: string; signature: string; maxnumber: number };
-  const solution = await solveChallenge(challenge.challenge, challenge.salt, challenge.algorithm, challenge.maxnumber).promise;
+  const challenge = res.json() as {
+    algorithm: 'SHA-256';
+    challenge: string;
+    salt: string;
+    signature: string;
+    maxnumber: number;
+  };
+  const solution = await solveChallenge(challenge.challenge, challenge.salt, challenge.algorithm, challenge.maxnumber)
+    .promise;
   expect(solution).not.toBeNull();
-  const payload = { algorithm: challenge.algorithm, challenge: challenge.challenge, number: solution!.number, salt: challenge.salt, signature: challenge.signature };
+  const payload = {
+    algorithm: challenge.algorithm,
+    challenge: challenge.challenge,
+    number: solution!.number,
+    salt: challenge.salt,
+    signature: challenge.signature,
+  };
   return Buffer.from(JSON.stringify(payload)).toString('base64');
 }
 
@@ -53,12 +66,19 @@ describe.each(drivers)('captcha on %s', (driver) => {
       expect((await v.json('reserveTickets')).reserved).toBe(true);
     }
     const fourth = await buyer(w, '203.0.113.7');
-    expect(await fourth.json('reserveTickets')).toEqual({ reserved: false, captcha: true, captcha_sitekey: LOCAL_CAPTCHA_SITEKEY });
+    expect(await fourth.json('reserveTickets')).toEqual({
+      reserved: false,
+      captcha: true,
+      captcha_sitekey: LOCAL_CAPTCHA_SITEKEY,
+    });
     // Another address is not affected.
     expect((await (await buyer(w, '198.51.100.2')).json('reserveTickets')).reserved).toBe(true);
 
     const token = await solvedToken(fourth);
-    expect(await fourth.json('reserveTickets', { 'h-captcha-response': token })).toMatchObject({ reserved: true, fresh_reservation: true });
+    expect(await fourth.json('reserveTickets', { 'h-captcha-response': token })).toMatchObject({
+      reserved: true,
+      fresh_reservation: true,
+    });
 
     w.clock.advance(10 * 60_000 + 1);
     expect((await (await buyer(w, '203.0.113.7')).json('reserveTickets')).reserved).toBe(true);
@@ -77,7 +97,11 @@ describe.each(drivers)('captcha on %s', (driver) => {
       expect(refused.error).toEqual(expect.any(String));
       expect(refused.captcha).toBeUndefined();
     }
-    expect(await v.json('reserveTickets')).toEqual({ reserved: false, captcha: true, captcha_sitekey: LOCAL_CAPTCHA_SITEKEY });
+    expect(await v.json('reserveTickets')).toEqual({
+      reserved: false,
+      captcha: true,
+      captcha_sitekey: LOCAL_CAPTCHA_SITEKEY,
+    });
   });
 
   it('always: every reservation needs a solved challenge, and each solution works once', async () => {
@@ -85,12 +109,18 @@ describe.each(drivers)('captcha on %s', (driver) => {
     const v = await buyer(w, '203.0.113.8');
     expect((await v.checkout()).captcha_sitekey).toBe(LOCAL_CAPTCHA_SITEKEY);
     expect(await v.json('reserveTickets')).toMatchObject({ reserved: false, captcha: true });
-    expect(await v.json('reserveTickets', { 'h-captcha-response': 'bm90IGEgc29sdXRpb24=' })).toMatchObject({ reserved: false, captcha: true });
+    expect(await v.json('reserveTickets', { 'h-captcha-response': 'bm90IGEgc29sdXRpb24=' })).toMatchObject({
+      reserved: false,
+      captcha: true,
+    });
 
     const token = await solvedToken(v);
     expect(await v.json('reserveTickets', { 'h-captcha-response': token })).toMatchObject({ reserved: true });
     const other = await buyer(w, '203.0.113.9');
-    expect(await other.json('reserveTickets', { 'h-captcha-response': token })).toMatchObject({ reserved: false, captcha: true });
+    expect(await other.json('reserveTickets', { 'h-captcha-response': token })).toMatchObject({
+      reserved: false,
+      captcha: true,
+    });
   });
 
   it('never: no captcha however many attempts', async () => {
@@ -107,14 +137,21 @@ describe.each(drivers)('captcha on %s', (driver) => {
     let success = false;
     const fakeFetch = (async (url: string | URL | Request, init?: RequestInit) => {
       requests.push({ url: String(url), init: init ?? {} });
-      return new Response(JSON.stringify({ success }), { status: 200, headers: { 'content-type': 'application/json' } });
+      return new Response(JSON.stringify({ success }), {
+        status: 200,
+        headers: { 'content-type': 'application/json' },
+      });
     }) as typeof fetch;
     const w = await start({ captcha: 'always', hcaptcha: { sitekey: 'site-123', secret: 'shh' } }, fakeFetch);
     const v = await buyer(w, '203.0.113.11');
     expect((await v.checkout()).captcha_sitekey).toBe('site-123');
     expect((await v.call('getCaptchaChallenge')).statusCode).toBe(404);
 
-    expect(await v.json('reserveTickets', { 'h-captcha-response': 'token-abc' })).toEqual({ reserved: false, captcha: true, captcha_sitekey: 'site-123' });
+    expect(await v.json('reserveTickets', { 'h-captcha-response': 'token-abc' })).toEqual({
+      reserved: false,
+      captcha: true,
+      captcha_sitekey: 'site-123',
+    });
     expect(requests).toHaveLength(1);
     expect(requests[0]!.url).toBe(HCAPTCHA_VERIFY_URL);
     expect(requests[0]!.init.method).toBe('POST');

@@ -34,15 +34,23 @@ export interface CaptchaProvider {
  */
 export function captchaAttempt(mode: CaptchaMode, ip: string, now: Date, solved: boolean): ReserveAttempt['captcha'] {
   if (mode === 'never') return null;
-  return { ip, since: new Date(now.getTime() - CAPTCHA_WINDOW_MS), free: mode === 'always' ? 0 : CAPTCHA_FREE_ATTEMPTS, solved };
+  return {
+    ip,
+    since: new Date(now.getTime() - CAPTCHA_WINDOW_MS),
+    free: mode === 'always' ? 0 : CAPTCHA_FREE_ATTEMPTS,
+    solved,
+  };
 }
 
 /** `maxNumber` sets the work: a browser does it in well under a second, a script must redo it for every hold. */
-export function localCaptcha(db: Database, hmacKey: string, maxNumber: number): CaptchaProvider & { challenge(): Promise<object> } {
+export function localCaptcha(
+  db: Database,
+  hmacKey: string,
+  maxNumber: number,
+): CaptchaProvider & { challenge(): Promise<object> } {
   return {
     sitekey: LOCAL_CAPTCHA_SITEKEY,
-    challenge: () =>
-      createChallenge({ hmacKey, maxNumber, expires: new Date(Date.now() + CHALLENGE_LIFETIME_MS) }),
+    challenge: () => createChallenge({ hmacKey, maxNumber, expires: new Date(Date.now() + CHALLENGE_LIFETIME_MS) }),
     async verify(token) {
       let payload: { signature?: unknown; salt?: unknown };
       try {
@@ -66,12 +74,20 @@ export function localCaptcha(db: Database, hmacKey: string, maxNumber: number): 
 export const HCAPTCHA_VERIFY_URL = 'https://api.hcaptcha.com/siteverify';
 
 /** `apiBase`: hCaptcha's API (https://api.hcaptcha.com), or a local stand-in that answers siteverify the same way. */
-export function hcaptcha(keys: { sitekey: string; secret: string; apiBase?: string }, fetchImpl: typeof fetch = fetch): CaptchaProvider {
+export function hcaptcha(
+  keys: { sitekey: string; secret: string; apiBase?: string },
+  fetchImpl: typeof fetch = fetch,
+): CaptchaProvider {
   const verifyUrl = keys.apiBase ? `${keys.apiBase}/siteverify` : HCAPTCHA_VERIFY_URL;
   return {
     sitekey: keys.sitekey,
     async verify(token, remoteIp) {
-      const body = new URLSearchParams({ secret: keys.secret, response: token, sitekey: keys.sitekey, remoteip: remoteIp });
+      const body = new URLSearchParams({
+        secret: keys.secret,
+        response: token,
+        sitekey: keys.sitekey,
+        remoteip: remoteIp,
+      });
       try {
         const res = await fetchImpl(verifyUrl, {
           method: 'POST',

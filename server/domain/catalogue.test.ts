@@ -24,7 +24,9 @@ describe.each(drivers)('catalogue and the add path on %s', (driver) => {
     const fresh = new Visitor(w.app);
     const refused = await fresh.add({ [w.demo.tickets.comedyCabaret]: 1 });
     expect(refused.statusCode).toBe(400);
-    expect(refused.json()).toEqual({ error: 'Cabaret table (pairs): You must purchase a minimum of 2 tickets of this type' });
+    expect(refused.json()).toEqual({
+      error: 'Cabaret table (pairs): You must purchase a minimum of 2 tickets of this type',
+    });
     expect(await lines(fresh)).toEqual([]);
 
     // The other line of a refused add is not written either, and the hold stays.
@@ -46,7 +48,9 @@ describe.each(drivers)('catalogue and the add path on %s', (driver) => {
     expect((await table.add({ [w.demo.tickets.jazzTable]: 3 })).statusCode).toBe(200);
     const over = await table.add({ [w.demo.tickets.jazzTable]: 2 });
     expect(over.statusCode).toBe(400);
-    expect(over.json()).toEqual({ error: 'Riverside table seat: You can only reserve 4 tickets of this type (your basket already has 3)' });
+    expect(over.json()).toEqual({
+      error: 'Riverside table seat: You can only reserve 4 tickets of this type (your basket already has 3)',
+    });
     expect(await lines(table)).toEqual([[w.demo.tickets.jazzTable, 3]]);
   });
 
@@ -66,7 +70,12 @@ describe.each(drivers)('catalogue and the add path on %s', (driver) => {
       [`ticket[${key}][ticket]`]: String(w.demo.tickets.comedyCabaret),
       [`ticket[${key}][qty]`]: '1',
     });
-    const res = await v.request({ method: 'POST', url: '/do/checkout/add/', body: body.toString(), headers: { accept: 'text/html' } });
+    const res = await v.request({
+      method: 'POST',
+      url: '/do/checkout/add/',
+      body: body.toString(),
+      headers: { accept: 'text/html' },
+    });
     expect(res.statusCode).toBe(303);
     const shown = await v.request({ method: 'GET', url: String(res.headers.location) });
     expect(shown.body).toContain('Cabaret table (pairs): You must purchase a minimum of 2 tickets of this type');
@@ -77,7 +86,10 @@ describe.each(drivers)('catalogue and the add path on %s', (driver) => {
     const v = new Visitor(w.app);
     const event = w.demo.events.jazz;
     const form = (await v.request({ method: 'GET', url: `/event/${event}/` })).body;
-    const keys = [...form.matchAll(/name="ticket\[([^\]]+)\]\[ticket\]" value="(\d+)"/g)].map((m) => ({ key: m[1]!, id: m[2]! }));
+    const keys = [...form.matchAll(/name="ticket\[([^\]]+)\]\[ticket\]" value="(\d+)"/g)].map((m) => ({
+      key: m[1]!,
+      id: m[2]!,
+    }));
     expect(keys.length).toBeGreaterThan(1);
     const send = async (chosen: number) => {
       const body = new URLSearchParams({ parent_event_id: String(event) });
@@ -85,12 +97,19 @@ describe.each(drivers)('catalogue and the add path on %s', (driver) => {
         body.set(`ticket[${key}][ticket]`, id);
         body.set(`ticket[${key}][qty]`, i === 0 ? String(chosen) : '0');
       });
-      return v.request({ method: 'POST', url: '/do/checkout/add/', body: body.toString(), headers: { accept: 'text/html' } });
+      return v.request({
+        method: 'POST',
+        url: '/do/checkout/add/',
+        body: body.toString(),
+        headers: { accept: 'text/html' },
+      });
     };
     const none = await send(0);
     expect(none.statusCode).toBe(303);
     expect(none.headers.location).toBe(`/event/${event}/?error=nothing-chosen`);
-    expect((await v.request({ method: 'GET', url: String(none.headers.location) })).body).toContain('Choose at least one ticket or gift voucher to add');
+    expect((await v.request({ method: 'GET', url: String(none.headers.location) })).body).toContain(
+      'Choose at least one ticket or gift voucher to add',
+    );
     expect(await lines(v)).toEqual([]);
     const one = await send(1);
     expect(one.headers.location).toBe('/checkout/');
@@ -121,14 +140,19 @@ describe.each(drivers)('catalogue and the add path on %s', (driver) => {
   });
 
   it('draws the basket count in the header of the catalogue pages, from the buyer’s own basket (spec 001 §9)', async () => {
-    const count = (body: string) => /data-testid="basket-count"><span aria-hidden="true">(\d+)<\/span><span class="visually-hidden">([^<]+)<\/span>/.exec(body)?.slice(1) ?? null;
+    const count = (body: string) =>
+      /data-testid="basket-count"><span aria-hidden="true">(\d+)<\/span><span class="visually-hidden">([^<]+)<\/span>/
+        .exec(body)
+        ?.slice(1) ?? null;
     const pages = ['/all-events/', `/event/${w.demo.events.jazz}/`];
     const v = new Visitor(w.app);
     for (const url of pages) expect(count((await v.request({ method: 'GET', url })).body)).toBeNull();
 
     await v.add({ [w.demo.tickets.jazzGeneral]: 2 }, [{ id: w.demo.vouchers.riverside, qty: 1, value: 2500 }]);
     for (const url of pages) expect(count((await v.request({ method: 'GET', url })).body)).toEqual(['3', '3 items']);
-    const organiser = /href="\/organiser\/(\d+)\/"/.exec((await v.request({ method: 'GET', url: `/event/${w.demo.events.jazz}/` })).body)![1];
+    const organiser = /href="\/organiser\/(\d+)\/"/.exec(
+      (await v.request({ method: 'GET', url: `/event/${w.demo.events.jazz}/` })).body,
+    )![1];
     expect(count((await v.request({ method: 'GET', url: `/organiser/${organiser}/` })).body)).toEqual(['3', '3 items']);
 
     // Another buyer's page shows their own basket, none here.
@@ -136,7 +160,10 @@ describe.each(drivers)('catalogue and the add path on %s', (driver) => {
   });
 
   it('draws the basket count on the server’s other pages too: sign-in, wallet, waiver, smart checkout and the information pages (spec 001 §9)', async () => {
-    const count = (body: string) => /data-testid="basket-count"><span aria-hidden="true">(\d+)<\/span><span class="visually-hidden">([^<]+)<\/span>/.exec(body)?.slice(1) ?? null;
+    const count = (body: string) =>
+      /data-testid="basket-count"><span aria-hidden="true">(\d+)<\/span><span class="visually-hidden">([^<]+)<\/span>/
+        .exec(body)
+        ?.slice(1) ?? null;
     const pages = [
       '/signin/',
       '/account/wallet/',
@@ -150,6 +177,7 @@ describe.each(drivers)('catalogue and the add path on %s', (driver) => {
     const v = new Visitor(w.app);
     for (const url of pages) expect(count((await v.request({ method: 'GET', url })).body), url).toBeNull();
     await v.add({ [w.demo.tickets.jazzGeneral]: 1 }, [{ id: w.demo.vouchers.riverside, qty: 1, value: 2500 }]);
-    for (const url of pages) expect(count((await v.request({ method: 'GET', url })).body), url).toEqual(['2', '2 items']);
+    for (const url of pages)
+      expect(count((await v.request({ method: 'GET', url })).body), url).toEqual(['2', '2 items']);
   });
 });

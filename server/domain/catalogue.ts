@@ -29,11 +29,21 @@ export async function eventsOnSale(db: Database, organiserId: number | null) {
 export async function cheapestPrices(db: Database, eventIds: number[], now: Date): Promise<Map<number, number>> {
   if (eventIds.length === 0) return new Map();
   const rows = await db
-    .select({ eventId: eventDates.eventId, price: ticketTypes.price, required: ticketTypes.requiredTickets, datePool: eventDates.poolId, typePool: ticketTypes.poolId })
+    .select({
+      eventId: eventDates.eventId,
+      price: ticketTypes.price,
+      required: ticketTypes.requiredTickets,
+      datePool: eventDates.poolId,
+      typePool: ticketTypes.poolId,
+    })
     .from(ticketTypes)
     .innerJoin(eventDates, eq(eventDates.id, ticketTypes.eventDateId))
     .where(inArray(eventDates.eventId, eventIds));
-  const left = await poolAvailability(db, rows.flatMap((r) => [r.datePool, ...(r.typePool ? [r.typePool] : [])]), now);
+  const left = await poolAvailability(
+    db,
+    rows.flatMap((r) => [r.datePool, ...(r.typePool ? [r.typePool] : [])]),
+    now,
+  );
   const cheapest = new Map<number, number>();
   for (const r of rows) {
     const available = Math.min(left.get(r.datePool) ?? 0, r.typePool ? (left.get(r.typePool) ?? 0) : Infinity);
@@ -57,7 +67,10 @@ export async function eventForSale(db: Database, id: number) {
     where: eq(events.id, id),
     with: {
       organiser: { with: { giftVouchers: { orderBy: asc(giftVouchers.id) } } },
-      dates: { orderBy: [asc(eventDates.startsAt), asc(eventDates.id)], with: { ticketTypes: { orderBy: [asc(ticketTypes.sortOrder), asc(ticketTypes.id)] } } },
+      dates: {
+        orderBy: [asc(eventDates.startsAt), asc(eventDates.id)],
+        with: { ticketTypes: { orderBy: [asc(ticketTypes.sortOrder), asc(ticketTypes.id)] } },
+      },
     },
   });
   if (!found) return null;
@@ -70,7 +83,11 @@ export async function eventForSale(db: Database, id: number) {
 /** The events on sale (one organiser's when given), with the cheapest price of each that has a ticket left. */
 export async function eventsWithPrices(db: Database, organiserId: number | null, now: Date) {
   const list = await eventsOnSale(db, organiserId);
-  const prices = await cheapestPrices(db, list.map((l) => l.event.id), now);
+  const prices = await cheapestPrices(
+    db,
+    list.map((l) => l.event.id),
+    now,
+  );
   return { list, prices };
 }
 
@@ -90,8 +107,15 @@ export async function organiserPage(db: Database, id: number, now: Date) {
 export async function eventOrderForm(db: Database, id: number, now: Date) {
   const row = await eventForSale(db, id);
   if (!row) return null;
-  const left = await poolAvailability(db, row.offers.flatMap(({ type, date }) => [date.poolId, ...(type.poolId ? [type.poolId] : [])]), now);
-  const seated = await seatedTypes(db, row.offers.map(({ type }) => type.id));
+  const left = await poolAvailability(
+    db,
+    row.offers.flatMap(({ type, date }) => [date.poolId, ...(type.poolId ? [type.poolId] : [])]),
+    now,
+  );
+  const seated = await seatedTypes(
+    db,
+    row.offers.map(({ type }) => type.id),
+  );
   return { ...row, left, seated };
 }
 
@@ -103,6 +127,9 @@ export async function organiserNames(db: Database): Promise<Map<number, string>>
 
 /** The language an organiser's pages default to for a buyer who has not chosen one (null: the site's). */
 export async function organiserDefaultLanguage(db: Database, organiserId: number): Promise<string | null> {
-  const [organiser] = await db.select({ language: organisers.defaultLanguage }).from(organisers).where(eq(organisers.id, organiserId));
+  const [organiser] = await db
+    .select({ language: organisers.defaultLanguage })
+    .from(organisers)
+    .where(eq(organisers.id, organiserId));
   return organiser?.language ?? null;
 }

@@ -18,7 +18,14 @@ describe.each(drivers)('checkout object and pricing on %s', (driver) => {
     const body = res.json() as Record<string, unknown>;
     expect(Object.keys(body).sort()).toEqual(Object.keys(checkoutSchema.shape).sort());
     const c = checkoutSchema.parse(body);
-    expect(c).toMatchObject({ state: 'basket', tickets: [], gift_vouchers: [], basket_total: 0, seconds_remaining: 0, sale_reference: null });
+    expect(c).toMatchObject({
+      state: 'basket',
+      tickets: [],
+      gift_vouchers: [],
+      basket_total: 0,
+      seconds_remaining: 0,
+      sale_reference: null,
+    });
   });
 
   it('prices non-absorbed fees, a buy-3-get-1-free offer, a percentage code, refund protection and a voucher', async () => {
@@ -54,7 +61,9 @@ describe.each(drivers)('checkout object and pricing on %s', (driver) => {
     // A £25 voucher is a product: its value joins the total.
     expect((await v.add({}, [{ id: vouchers.riverside, qty: 1, value: 2500 }])).statusCode).toBe(200);
     c = await v.checkout();
-    expect(c.gift_vouchers).toMatchObject([{ id: vouchers.riverside, qty: 1, value: 2500, name: 'Riverside Arts gift voucher' }]);
+    expect(c.gift_vouchers).toMatchObject([
+      { id: vouchers.riverside, qty: 1, value: 2500, name: 'Riverside Arts gift voucher' },
+    ]);
     expect(c.basket_total).toBe(9000 - 2250 - 675 + 600 + 425 + 2500);
     expect(c.charity?.name).toBe('Harbour Lights Trust');
 
@@ -112,14 +121,18 @@ describe.each(drivers)('checkout object and pricing on %s', (driver) => {
     expect(answers.every((a) => a.code_applied === true)).toBe(true);
     const reserved = await Promise.all(visitors.map((v) => v.json('reserveTickets')));
     expect(reserved.filter((r) => r.reserved === true)).toHaveLength(3);
-    for (const r of reserved.filter((r) => r.reserved !== true)) expect(r.error).toMatch(/Discount code FEWLEFT has been used as many times as it can be/);
+    for (const r of reserved.filter((r) => r.reserved !== true))
+      expect(r.error).toMatch(/Discount code FEWLEFT has been used as many times as it can be/);
     const [row] = await w.database.db.select().from(discountCodes).where(eq(discountCodes.id, limited!.id));
     expect(row!.used).toBe(0);
   });
   it('dates a voucher’s expiry by UK calendar months, ending a month after the 31st on the next month’s last day', async () => {
     const { vouchers } = w.demo;
     const expiryOn = async (now: string, months: number) => {
-      await w.database.db.update(giftVouchers).set({ validityMonths: months }).where(eq(giftVouchers.id, vouchers.riverside));
+      await w.database.db
+        .update(giftVouchers)
+        .set({ validityMonths: months })
+        .where(eq(giftVouchers.id, vouchers.riverside));
       const { app, clock } = await appOn(w.database);
       try {
         clock.now = new Date(now);
@@ -130,7 +143,10 @@ describe.each(drivers)('checkout object and pricing on %s', (driver) => {
         await app.close();
       }
     };
-    const [voucher] = await w.database.db.select({ months: giftVouchers.validityMonths }).from(giftVouchers).where(eq(giftVouchers.id, vouchers.riverside));
+    const [voucher] = await w.database.db
+      .select({ months: giftVouchers.validityMonths })
+      .from(giftVouchers)
+      .where(eq(giftVouchers.id, vouchers.riverside));
     try {
       expect(await expiryOn('2027-01-31T12:00:00Z', 1)).toBe('28/02/2027');
       expect(await expiryOn('2028-01-31T12:00:00Z', 1)).toBe('29/02/2028');
@@ -139,7 +155,10 @@ describe.each(drivers)('checkout object and pricing on %s', (driver) => {
       expect(await expiryOn('2027-08-30T23:30:00Z', 1)).toBe('30/09/2027');
       expect(await expiryOn('2027-03-15T12:00:00Z', 18)).toBe('15/09/2028');
     } finally {
-      await w.database.db.update(giftVouchers).set({ validityMonths: voucher!.months }).where(eq(giftVouchers.id, vouchers.riverside));
+      await w.database.db
+        .update(giftVouchers)
+        .set({ validityMonths: voucher!.months })
+        .where(eq(giftVouchers.id, vouchers.riverside));
     }
   });
 });

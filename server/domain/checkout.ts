@@ -46,7 +46,11 @@ export async function buildCheckout(
     ...stepFields(sale, followUps.keptUntil, now),
     ...basketMessages(sale),
     after_sale_messages: paid ? afterSaleMessages(lines) : [],
-    tickets: ticketLines(lines, { price: basket.price, seatsByType: seatsByType(snapshot.seats), maxPerOrder: opts.maxPerOrder }),
+    tickets: ticketLines(lines, {
+      price: basket.price,
+      seatsByType: seatsByType(snapshot.seats),
+      maxPerOrder: opts.maxPerOrder,
+    }),
     gift_vouchers: giftVoucherLines(vouchers, now),
     events: checkoutEvents(basket.events, lines, questions.introOf),
     organisers: checkoutOrganisers(basket.organisers, snapshot.upcoming),
@@ -65,11 +69,20 @@ export async function buildCheckout(
     init_guest_email: sale.userId === null ? (sale.buyerEmail ?? sale.verifiedEmail ?? null) : null,
     truelayer_returned_from: followUps.truelayerReturnedFrom,
     ...paymentSettingsOf(snapshot.paymentSettings, basket.organisers.length, opts.userId),
-    ...planFieldsOf(snapshot.plans, followUps.planRemaining, { eventIds: basket.events.map((e) => e.id), total, currency: basket.currency, now, paid }),
+    ...planFieldsOf(snapshot.plans, followUps.planRemaining, {
+      eventIds: basket.events.map((e) => e.id),
+      total,
+      currency: basket.currency,
+      now,
+      paid,
+    }),
   };
 }
 
 /** Vouchers are posted anyway; otherwise the basket's events that post their tickets decide. */
-function requiresDeliveryAddress({ vouchers, postalEvents }: Pick<CheckoutSnapshot, 'vouchers' | 'postalEvents'>): boolean {
+function requiresDeliveryAddress({
+  vouchers,
+  postalEvents,
+}: Pick<CheckoutSnapshot, 'vouchers' | 'postalEvents'>): boolean {
   return needsDeliveryAddress(vouchers.length, vouchers.length === 0 ? postalEvents : 0);
 }

@@ -21,7 +21,14 @@ const arrayLiteral = (values: readonly (string | number | null)[]) =>
  * makes one round trip for many reads.
  */
 export function versionReader(db: Database, entries: number) {
-  let waiting = new Map<string, { saleId: string; userId: number | null; answers: { resolve: (v: Version) => void; reject: (err: unknown) => void }[] }>();
+  let waiting = new Map<
+    string,
+    {
+      saleId: string;
+      userId: number | null;
+      answers: { resolve: (v: Version) => void; reject: (err: unknown) => void }[];
+    }
+  >();
   let sending = false;
   // On the embedded database, the versions last read and the count of its writes they were read at:
   // while no write has ended since, the database would answer the same (server/db/writeWatch.ts).
@@ -32,7 +39,12 @@ export function versionReader(db: Database, entries: number) {
     const asked = [...batch.values()];
     try {
       const writes = watch?.count;
-      const found = await preparedRows<{ sale_id: string; user_id: number | null; version: string; deadline_ms: number | null }>(
+      const found = await preparedRows<{
+        sale_id: string;
+        user_id: number | null;
+        version: string;
+        deadline_ms: number | null;
+      }>(
         db,
         'checkout_versions',
         'SELECT sale_id, user_id, version, deadline_ms FROM checkout_versions($1::text[], $2::int[])',
@@ -41,7 +53,9 @@ export function versionReader(db: Database, entries: number) {
       const byKey = new Map(found.map((r) => [`${r.sale_id}|${r.user_id ?? ''}`, r]));
       for (const a of asked) {
         const row = byKey.get(`${a.saleId}|${a.userId ?? ''}`);
-        const version: Version = row ? { version: row.version, deadlineMs: row.deadline_ms === null ? null : Number(row.deadline_ms) } : null;
+        const version: Version = row
+          ? { version: row.version, deadlineMs: row.deadline_ms === null ? null : Number(row.deadline_ms) }
+          : null;
         if (writes !== undefined) {
           const key = `${a.saleId}|${a.userId ?? ''}`;
           known.delete(key);

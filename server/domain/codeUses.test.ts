@@ -91,13 +91,22 @@ describe.each(drivers)('discount-code uses under concurrency on %s', (driver) =>
     const LIMIT = 4;
     let now = new Date('2026-06-01T12:00:00Z');
     const { types } = await hotEvent(db, { capacity: 10_000, types: 1 });
-    const [code] = await db.insert(discountCodes).values({ code: `RACE${randomUUID().slice(0, 8)}`, kind: 'percent', amount: 500, usageLimit: LIMIT }).returning();
+    const [code] = await db
+      .insert(discountCodes)
+      .values({ code: `RACE${randomUUID().slice(0, 8)}`, kind: 'percent', amount: 500, usageLimit: LIMIT })
+      .returning();
     const live = async () =>
-      (await db.select({ id: sales.id, deadline: sales.holdDeadline }).from(sales).where(eq(sales.discountCodeId, code!.id))).filter(
-        (s) => s.deadline !== null && s.deadline.getTime() > now.getTime(),
-      ).length;
+      (
+        await db
+          .select({ id: sales.id, deadline: sales.holdDeadline })
+          .from(sales)
+          .where(eq(sales.discountCodeId, code!.id))
+      ).filter((s) => s.deadline !== null && s.deadline.getTime() > now.getTime()).length;
     const withCode = async (n: number) => {
-      const ids = await salesWith(db, Array.from({ length: n }, () => [{ ticketTypeId: types[0]!.id, qty: 1 }]));
+      const ids = await salesWith(
+        db,
+        Array.from({ length: n }, () => [{ ticketTypeId: types[0]!.id, qty: 1 }]),
+      );
       for (const id of ids) await db.update(sales).set({ discountCodeId: code!.id }).where(eq(sales.id, id));
       return ids;
     };
@@ -112,10 +121,12 @@ describe.each(drivers)('discount-code uses under concurrency on %s', (driver) =>
     const next = await withCode(10);
     const [, racing] = await Promise.all([
       Promise.all(holders.slice(0, 2).map((id) => destroySale(db, id))),
-      Promise.all(next.map(async (id) => {
-        await new Promise((r) => setTimeout(r, 5));
-        return reserveSale(db, id, now, CHECKOUT_TIME);
-      })),
+      Promise.all(
+        next.map(async (id) => {
+          await new Promise((r) => setTimeout(r, 5));
+          return reserveSale(db, id, now, CHECKOUT_TIME);
+        }),
+      ),
     ]);
     const gotIn = racing.filter((r) => r.reserved).length;
     expect(gotIn).toBeLessThanOrEqual(2);

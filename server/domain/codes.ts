@@ -14,7 +14,12 @@ import type { Executor } from '../db/index.ts';
 import { sales } from '../db/schema.ts';
 
 /** Uses a code has now: paid ones plus sales other than `exceptSale` holding stock with it. */
-async function usesNow(tx: Pick<Executor, 'select'>, codeId: number, now: Date, exceptSale: string | null): Promise<number> {
+async function usesNow(
+  tx: Pick<Executor, 'select'>,
+  codeId: number,
+  now: Date,
+  exceptSale: string | null,
+): Promise<number> {
   const [row] = await tx
     .select({ n: sql<number>`count(*)::int` })
     .from(sales)
@@ -22,7 +27,10 @@ async function usesNow(tx: Pick<Executor, 'select'>, codeId: number, now: Date, 
       and(
         eq(sales.discountCodeId, codeId),
         isNull(sales.paidAt),
-        or(gt(sales.holdDeadline, now), sql`EXISTS (SELECT 1 FROM holds h WHERE h.sale_id = ${sales.id} AND h.deadline > ${now.toISOString()}::timestamptz)`),
+        or(
+          gt(sales.holdDeadline, now),
+          sql`EXISTS (SELECT 1 FROM holds h WHERE h.sale_id = ${sales.id} AND h.deadline > ${now.toISOString()}::timestamptz)`,
+        ),
         exceptSale ? ne(sales.id, exceptSale) : undefined,
       ),
     );

@@ -23,11 +23,17 @@ describe.each(drivers)('completing a sale on %s', (driver) => {
   afterAll(async () => database?.close());
 
   async function sold(poolId: number): Promise<number> {
-    const [pool] = await database.db.select({ sold: capacityPools.sold }).from(capacityPools).where(eq(capacityPools.id, poolId));
+    const [pool] = await database.db
+      .select({ sold: capacityPools.sold })
+      .from(capacityPools)
+      .where(eq(capacityPools.id, poolId));
     return pool!.sold;
   }
   async function holdsOf(saleId: string): Promise<number> {
-    const [row] = await rows<{ n: number }>(database.db, sql`SELECT count(*)::int AS n FROM holds WHERE sale_id = ${saleId}`);
+    const [row] = await rows<{ n: number }>(
+      database.db,
+      sql`SELECT count(*)::int AS n FROM holds WHERE sale_id = ${saleId}`,
+    );
     return Number(row!.n);
   }
 
@@ -39,7 +45,9 @@ describe.each(drivers)('completing a sale on %s', (driver) => {
     expect(await reserveSale(db, sale, start, CHECKOUT_TIME)).toMatchObject({ reserved: true });
 
     const paidAt = at(start, 60);
-    const results = await Promise.all(Array.from({ length: 20 }, () => db.transaction((tx) => completeSale(tx, sale, paidAt))));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => db.transaction((tx) => completeSale(tx, sale, paidAt))),
+    );
     expect(results.filter((r) => r.booked && !r.alreadyBooked)).toHaveLength(1);
     expect(results.every((r) => r.booked)).toBe(true);
     expect(await sold(poolId)).toBe(3);
@@ -71,7 +79,9 @@ describe.each(drivers)('completing a sale on %s', (driver) => {
     const afterExpiry = at(start, CHECKOUT_TIME + 10);
     expect(await reserveSale(db, other, afterExpiry, CHECKOUT_TIME)).toMatchObject({ reserved: true });
 
-    expect(await db.transaction((tx) => completeSale(tx, late, at(start, CHECKOUT_TIME + 20)))).toEqual({ booked: false });
+    expect(await db.transaction((tx) => completeSale(tx, late, at(start, CHECKOUT_TIME + 20)))).toEqual({
+      booked: false,
+    });
     expect(await sold(poolId)).toBe(0);
     expect(await taken(db, poolId, at(start, CHECKOUT_TIME + 20))).toBe(1);
     const [row] = await db.select({ paidAt: sales.paidAt }).from(sales).where(eq(sales.id, late));

@@ -22,7 +22,12 @@ class StockGone extends Error {}
  * Call inside a transaction (`tx`); the sale's row lock is held until it commits. `seating` is the
  * seating provider that keeps its own holds (seats.io when keyed): the sale's seats there are booked.
  */
-export async function completeSale(tx: Pick<Executor, 'select' | 'update' | 'execute' | 'transaction'>, saleId: string, now: Date, seating: SeatingProvider | null = null): Promise<Completion> {
+export async function completeSale(
+  tx: Pick<Executor, 'select' | 'update' | 'execute' | 'transaction'>,
+  saleId: string,
+  now: Date,
+  seating: SeatingProvider | null = null,
+): Promise<Completion> {
   const sale = await lockSale(tx, saleId);
   if (sale.paidAt) return { booked: true, alreadyBooked: true };
   const lines = await tx
@@ -33,7 +38,8 @@ export async function completeSale(tx: Pick<Executor, 'select' | 'update' | 'exe
     .where(eq(saleLines.saleId, saleId));
   const perPool = new Map<number, number>();
   for (const l of lines) {
-    for (const poolId of [l.datePool, ...(l.typePool ? [l.typePool] : [])]) perPool.set(poolId, (perPool.get(poolId) ?? 0) + l.qty);
+    for (const poolId of [l.datePool, ...(l.typePool ? [l.typePool] : [])])
+      perPool.set(poolId, (perPool.get(poolId) ?? 0) + l.qty);
   }
   try {
     await tx.transaction(async (sp) => {

@@ -27,7 +27,8 @@ describe.each(drivers)('delivery on %s', (driver) => {
   /** A visitor signed in as `userId` (or a guest) holding a reserved basket; the sale's id. */
   async function reservedBuyer(lines: Record<number, number>, userId?: number) {
     const v = new Visitor(w.app);
-    if (userId !== undefined) expect((await v.request({ method: 'POST', url: '/signin/', body: `user_id=${userId}` })).statusCode).toBe(303);
+    if (userId !== undefined)
+      expect((await v.request({ method: 'POST', url: '/signin/', body: `user_id=${userId}` })).statusCode).toBe(303);
     expect((await v.add(lines)).statusCode).toBe(200);
     expect((await v.json('reserveTickets')).reserved).toBe(true);
     const reference = (await v.checkout()).sale_reference!;
@@ -40,8 +41,10 @@ describe.each(drivers)('delivery on %s', (driver) => {
     expect(result.booked).toBe(true);
   }
 
-  const ticketsOf = (saleId: string) => w.database.db.select().from(tickets).where(eq(tickets.saleId, saleId)).orderBy(tickets.id);
-  const mailTo = (email: string) => w.database.db.select().from(outbox).where(eq(outbox.recipient, email)).orderBy(outbox.id);
+  const ticketsOf = (saleId: string) =>
+    w.database.db.select().from(tickets).where(eq(tickets.saleId, saleId)).orderBy(tickets.id);
+  const mailTo = (email: string) =>
+    w.database.db.select().from(outbox).where(eq(outbox.recipient, email)).orderBy(outbox.id);
 
   it('refuses to deliver a sale that is not paid, with a clear 409, and issues nothing', async () => {
     const amelia = w.demo.users.subscribedDark;
@@ -62,7 +65,10 @@ describe.each(drivers)('delivery on %s', (driver) => {
 
   it('issues one ticket per admission once, each with its own unguessable code, however often and however concurrently it is called', async () => {
     const tom = w.demo.users.notSubscribed;
-    const { v, saleId } = await reservedBuyer({ [w.demo.tickets.jazzGeneral]: 2, [w.demo.tickets.jazzTable]: 1 }, tom.id);
+    const { v, saleId } = await reservedBuyer(
+      { [w.demo.tickets.jazzGeneral]: 2, [w.demo.tickets.jazzTable]: 1 },
+      tom.id,
+    );
     await pay(saleId);
 
     const replies = await Promise.all(Array.from({ length: 8 }, () => v.call('deliverToBitticket')));
@@ -73,7 +79,11 @@ describe.each(drivers)('delivery on %s', (driver) => {
     const issued = await ticketsOf(saleId);
     expect(issued).toHaveLength(3);
     expect(issued.map((t) => [t.ticketTypeId, t.copy]).sort()).toEqual(
-      [[w.demo.tickets.jazzGeneral, 1], [w.demo.tickets.jazzGeneral, 2], [w.demo.tickets.jazzTable, 1]].sort(),
+      [
+        [w.demo.tickets.jazzGeneral, 1],
+        [w.demo.tickets.jazzGeneral, 2],
+        [w.demo.tickets.jazzTable, 1],
+      ].sort(),
     );
     expect(new Set(issued.map((t) => t.code)).size).toBe(3);
     for (const t of issued) {
@@ -130,10 +140,15 @@ describe.each(drivers)('delivery on %s', (driver) => {
     for (const code of codes) {
       expect(page.body).toContain(`data-code="${code}"`);
       expect(page.body).toContain(`aria-label="QR code of ticket ${code}"`);
-      const svg = new RegExp(`data-code="${code}">\\s*<div class="wallet-ticket__qr">(<svg .*?</svg>)`).exec(page.body)?.[1];
+      const svg = new RegExp(`data-code="${code}">\\s*<div class="wallet-ticket__qr">(<svg .*?</svg>)`).exec(
+        page.body,
+      )?.[1];
       expect(decodeQrSvg(svg ?? '')).toBe(code);
     }
-    const [count] = await rows<{ n: number }>(w.database.db, sql`SELECT count(*)::int AS n FROM tickets WHERE user_id = ${amelia.id}`);
+    const [count] = await rows<{ n: number }>(
+      w.database.db,
+      sql`SELECT count(*)::int AS n FROM tickets WHERE user_id = ${amelia.id}`,
+    );
     expect(page.body.match(/<svg [^>]*class="qr"/g)).toHaveLength(Number(count!.n));
     expect(page.body).toContain('Amelia Hughes');
     expect(page.body).toContain('General admission');

@@ -33,7 +33,10 @@ describe.each(drivers)('donation and Gift Aid on %s', (driver) => {
   }
 
   const donate = (v: Visitor, amount: number | string, charityId: number | string = w.demo.charity.id) =>
-    v.call('saveDonation', { amount_before_booking_fee: String(amount) as never, charity_id: String(charityId) as never });
+    v.call('saveDonation', {
+      amount_before_booking_fee: String(amount) as never,
+      charity_id: String(charityId) as never,
+    });
 
   const giftAid = (v: Visitor, form: Record<string, string>) => v.call('updateDonation', form as never);
 
@@ -99,7 +102,17 @@ describe.each(drivers)('donation and Gift Aid on %s', (driver) => {
     }
     expect((await v.checkout()).is_gift_aid).toBe(false);
 
-    expect((await giftAid(v, { is_gift_aid: 'true', subscribe: 'true', uk_based: 'true', address1: '12 Harbour Road', postcode: 'bs1 4rn' })).statusCode).toBe(200);
+    expect(
+      (
+        await giftAid(v, {
+          is_gift_aid: 'true',
+          subscribe: 'true',
+          uk_based: 'true',
+          address1: '12 Harbour Road',
+          postcode: 'bs1 4rn',
+        })
+      ).statusCode,
+    ).toBe(200);
     const checkout = await v.checkout();
     expect(checkout.is_gift_aid).toBe(true);
     expect(checkout.donation?.is_gift_aid).toBe(true);
@@ -121,7 +134,6 @@ describe.each(drivers)('donation and Gift Aid on %s', (driver) => {
     const again = await v.checkout();
     expect([again.donation, again.donation_amount]).toEqual([null, 0]);
   });
-
 });
 
 describe.each(drivers)('the charity’s Gift Aid schedule on %s', (driver) => {
@@ -137,7 +149,14 @@ describe.each(drivers)('the charity’s Gift Aid schedule on %s', (driver) => {
   }
 
   async function declare(v: Visitor, amount: number, form: Record<string, string>, paid = true) {
-    expect((await v.call('saveDonation', { amount_before_booking_fee: String(amount) as never, charity_id: String(w.demo.charity.id) as never })).statusCode).toBe(200);
+    expect(
+      (
+        await v.call('saveDonation', {
+          amount_before_booking_fee: String(amount) as never,
+          charity_id: String(w.demo.charity.id) as never,
+        })
+      ).statusCode,
+    ).toBe(200);
     expect((await v.call('updateDonation', form as never)).statusCode).toBe(200);
     if (!paid) return;
     const reference = (await v.checkout()).sale_reference!;
@@ -146,13 +165,22 @@ describe.each(drivers)('the charity’s Gift Aid schedule on %s', (driver) => {
   }
 
   const download = (token: string) =>
-    new Visitor(w.app).request({ method: 'POST', url: '/charity/gift-aid/declarations.csv', body: `token=${encodeURIComponent(token)}` });
+    new Visitor(w.app).request({
+      method: 'POST',
+      url: '/charity/gift-aid/declarations.csv',
+      body: `token=${encodeURIComponent(token)}`,
+    });
 
   beforeAll(async () => {
     w = await openWorld(driver);
     const { subscribedDark: amelia, notSubscribed: tom } = w.demo.users;
     // 1 June 2026: a signed-in donor in the UK, and two small anonymous donations.
-    await declare(await reservedDonor(tom.id), 2500, { is_gift_aid: 'true', uk_based: 'true', address1: '12 Harbour Road', postcode: 'bs1 4rn' });
+    await declare(await reservedDonor(tom.id), 2500, {
+      is_gift_aid: 'true',
+      uk_based: 'true',
+      address1: '12 Harbour Road',
+      postcode: 'bs1 4rn',
+    });
     await declare(await reservedDonor(), 500, { is_gift_aid: 'true' });
     await declare(await reservedDonor(), 300, { is_gift_aid: 'true' });
     // Not in the schedule: Gift Aid declined; a declaration whose basket was then edited; a large
@@ -162,15 +190,35 @@ describe.each(drivers)('the charity’s Gift Aid schedule on %s', (driver) => {
     await declare(edited, 700, { is_gift_aid: 'true' }, false);
     await edited.call('destroySale');
     // Nor one whose sale is still held, not yet paid.
-    await declare(await reservedDonor(), 1500, { is_gift_aid: 'true', uk_based: 'true', address1: '9 Unpaid Row', postcode: 'BS2 2BB' }, false);
-    await declare(await reservedDonor(), 2500, { is_gift_aid: 'true', uk_based: 'true', address1: '3 Quay St', postcode: 'BS1 1AA' });
+    await declare(
+      await reservedDonor(),
+      1500,
+      { is_gift_aid: 'true', uk_based: 'true', address1: '9 Unpaid Row', postcode: 'BS2 2BB' },
+      false,
+    );
+    await declare(await reservedDonor(), 2500, {
+      is_gift_aid: 'true',
+      uk_based: 'true',
+      address1: '3 Quay St',
+      postcode: 'BS1 1AA',
+    });
 
     // 4 June: an overseas taxpayer, and a donor identified after declaring.
     w.clock.advance(3 * 86_400_000);
-    await declare(await reservedDonor(amelia.id), 3000, { is_gift_aid: 'true', uk_based: 'false', address1: '4 Rue Oberkampf, Paris', postcode: '' });
+    await declare(await reservedDonor(amelia.id), 3000, {
+      is_gift_aid: 'true',
+      uk_based: 'false',
+      address1: '4 Rue Oberkampf, Paris',
+      postcode: '',
+    });
     const later = await reservedDonor();
     const reference = (await later.checkout()).sale_reference!;
-    await declare(later, 4000, { is_gift_aid: 'true', uk_based: 'true', address1: 'Rose Cottage, Mill Lane', postcode: 'BA1 1AA' });
+    await declare(later, 4000, {
+      is_gift_aid: 'true',
+      uk_based: 'true',
+      address1: 'Rose Cottage, Mill Lane',
+      postcode: 'BA1 1AA',
+    });
     await w.database.db.update(sales).set({ userId: tom.id }).where(eq(sales.reference, reference));
 
     const res = await download(w.demo.charity.downloadToken);
@@ -216,7 +264,15 @@ describe.each(drivers)('the charity’s Gift Aid schedule on %s', (driver) => {
 
 describe('the schedule’s rows', () => {
   const day = (d: number) => new Date(Date.UTC(2026, 5, d, 12));
-  const small = (amount: number, d: number) => ({ firstName: null, lastName: null, ukBased: true, address1: '', postcode: '', amount, declaredAt: day(d) });
+  const small = (amount: number, d: number) => ({
+    firstName: null,
+    lastName: null,
+    ukBased: true,
+    address1: '',
+    postcode: '',
+    amount,
+    declaredAt: day(d),
+  });
 
   it('aggregates small donations up to £1,000 a row, each row dated by its last donation', () => {
     const rows = scheduleRows([...Array.from({ length: 60 }, (_, i) => small(2000, 1 + (i % 28))), small(1500, 29)]);
@@ -235,7 +291,17 @@ describe('the schedule’s rows', () => {
 
   it('never hands a spreadsheet a formula, and quotes commas and quotes', () => {
     const csv = scheduleCsv([
-      { title: '', firstName: '=HYPERLINK("x")', lastName: "O'Brien, Jr", house: '+1', postcode: 'X', aggregated: '', sponsored: '', date: day(2), amount: 1005 },
+      {
+        title: '',
+        firstName: '=HYPERLINK("x")',
+        lastName: "O'Brien, Jr",
+        house: '+1',
+        postcode: 'X',
+        aggregated: '',
+        sponsored: '',
+        date: day(2),
+        amount: 1005,
+      },
     ]);
     expect(csv.split('\r\n')[1]).toBe(`,"'=HYPERLINK(""x"")","O'Brien, Jr",'+1,X,,,02/06/26,10.05`);
   });

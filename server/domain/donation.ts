@@ -14,12 +14,7 @@ import {
   saleVouchers,
   users,
 } from '../db/schema.ts';
-import {
-  GIFT_AID_ADDRESS_FROM,
-  MIN_DONATION,
-  donationFee,
-  type DonationFeeTerms,
-} from '../../contract/index.ts';
+import { GIFT_AID_ADDRESS_FROM, MIN_DONATION, donationFee, type DonationFeeTerms } from '../../contract/index.ts';
 import { DONATION_MESSAGES, GIFT_AID_MESSAGES } from '../../contract/messages/donation.ts';
 import { Refusal } from './refusal.ts';
 import { holdIsLive, lockOpenSale, lockSale, type Sale } from './sales.ts';
@@ -52,11 +47,17 @@ async function basketCharityIds(tx: Pick<Executor, 'select' | 'query'>, saleId: 
 }
 
 /** The donation given in the sale's current reservation, if any. */
-export function currentDonation(sale: Pick<Sale, 'reference'>, donation: DonationRow | undefined | null): DonationRow | null {
+export function currentDonation(
+  sale: Pick<Sale, 'reference'>,
+  donation: DonationRow | undefined | null,
+): DonationRow | null {
   return donation && sale.reference !== null && donation.saleReference === sale.reference ? donation : null;
 }
 
-export async function findDonation(db: Pick<Executor, 'select'>, sale: Pick<Sale, 'id' | 'reference'>): Promise<DonationRow | null> {
+export async function findDonation(
+  db: Pick<Executor, 'select'>,
+  sale: Pick<Sale, 'id' | 'reference'>,
+): Promise<DonationRow | null> {
   const [row] = await db.select().from(saleDonations).where(eq(saleDonations.saleId, sale.id));
   return currentDonation(sale, row);
 }
@@ -75,7 +76,8 @@ export async function saveDonation(
   if (input.amount < MIN_DONATION) throw new Refusal('invalid-input', DONATION_MESSAGES.selectAnAmount);
   return db.transaction(async (tx) => {
     const sale = await lockOpenSale(tx, saleId);
-    if (!holdIsLive(sale, now) || sale.reference === null) throw new Refusal('hold-lost', DONATION_MESSAGES.problemSettingAmount);
+    if (!holdIsLive(sale, now) || sale.reference === null)
+      throw new Refusal('hold-lost', DONATION_MESSAGES.problemSettingAmount);
     if (!(await basketCharityIds(tx, saleId)).includes(input.charityId)) {
       throw new Refusal('invalid-input', DONATION_MESSAGES.problemSettingAmount);
     }
@@ -111,7 +113,9 @@ export interface GiftAidChoice {
 /** Whether the address the Gift Aid rules ask for at this amount (spec 000 §5) is there. */
 export function giftAidAddressIsComplete(choice: GiftAidChoice, amount: number): boolean {
   if (amount < GIFT_AID_ADDRESS_FROM) return true;
-  return choice.ukBased ? choice.address1.trim() !== '' && choice.postcode.trim() !== '' : choice.address1.trim() !== '';
+  return choice.ukBased
+    ? choice.address1.trim() !== '' && choice.postcode.trim() !== ''
+    : choice.address1.trim() !== '';
 }
 
 /**

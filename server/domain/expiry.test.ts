@@ -23,7 +23,10 @@ describe.each(drivers)('hold expiry on %s', (driver) => {
     const deadline = start.getTime() + CHECKOUT_TIME * 1000;
     const { poolId, types } = await hotEvent(db, { capacity: 2, types: 1 });
     const first = await saleWith(db, [{ ticketTypeId: types[0]!.id, qty: 2 }]);
-    expect(await reserveSale(db, first, start, CHECKOUT_TIME)).toMatchObject({ reserved: true, freshReservation: true });
+    expect(await reserveSale(db, first, start, CHECKOUT_TIME)).toMatchObject({
+      reserved: true,
+      freshReservation: true,
+    });
 
     const justBefore = new Date(deadline - 1);
     const justAfter = new Date(deadline + 1);
@@ -32,12 +35,19 @@ describe.each(drivers)('hold expiry on %s', (driver) => {
 
     const second = await saleWith(db, [{ ticketTypeId: types[0]!.id, qty: 2 }]);
     expect(await reserveSale(db, second, justBefore, CHECKOUT_TIME)).toMatchObject({ reserved: false });
-    expect(await reserveSale(db, second, justAfter, CHECKOUT_TIME)).toMatchObject({ reserved: true, freshReservation: true });
+    expect(await reserveSale(db, second, justAfter, CHECKOUT_TIME)).toMatchObject({
+      reserved: true,
+      freshReservation: true,
+    });
     expect(await taken(db, poolId, justAfter)).toBe(2);
 
     const opts = { captchaSitekey: null, userId: null };
     expect(await buildCheckout(db, first, justBefore, opts)).toMatchObject({ seconds_remaining: 1 });
-    expect(await buildCheckout(db, first, justAfter, opts)).toMatchObject({ seconds_remaining: 0, sale_reference: null, state: 'basket' });
+    expect(await buildCheckout(db, first, justAfter, opts)).toMatchObject({
+      seconds_remaining: 0,
+      sale_reference: null,
+      state: 'basket',
+    });
 
     // The first buyer's next reservation starts afresh and finds the stock gone.
     expect(await reserveSale(db, first, justAfter, CHECKOUT_TIME)).toMatchObject({ reserved: false });

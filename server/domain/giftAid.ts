@@ -11,7 +11,15 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { and, asc, eq, isNotNull, isNull, or, sql } from 'drizzle-orm';
 import type { Executor } from '../db/index.ts';
-import { charities, charityDownloadTokens, giftAidDeclarations, instalmentPlans, saleDonations, sales, users } from '../db/schema.ts';
+import {
+  charities,
+  charityDownloadTokens,
+  giftAidDeclarations,
+  instalmentPlans,
+  saleDonations,
+  sales,
+  users,
+} from '../db/schema.ts';
 import { GIFT_AID_ADDRESS_FROM } from '../../contract/index.ts';
 
 /** HMRC's limit on one aggregated row, in pence. */
@@ -47,7 +55,10 @@ export function hashToken(token: string): string {
 }
 
 /** The charity a download token belongs to, or null. Only the token's hash is stored. */
-export async function charityForToken(db: Pick<Executor, 'select'>, token: string): Promise<{ id: number; name: string } | null> {
+export async function charityForToken(
+  db: Pick<Executor, 'select'>,
+  token: string,
+): Promise<{ id: number; name: string } | null> {
   if (token.length < 16 || token.length > 200) return null;
   const hash = hashToken(token);
   const [found] = await db
@@ -101,7 +112,17 @@ export function scheduleRows(declarations: Declaration[]): ScheduleRow[] {
       });
     } else if (d.amount <= GIFT_AID_ADDRESS_FROM) {
       if (!aggregate || aggregate.amount + d.amount > AGGREGATE_LIMIT) {
-        aggregate = { title: '', firstName: '', lastName: '', house: '', postcode: '', aggregated: AGGREGATED_DESCRIPTION, sponsored: '', date: d.declaredAt, amount: 0 };
+        aggregate = {
+          title: '',
+          firstName: '',
+          lastName: '',
+          house: '',
+          postcode: '',
+          aggregated: AGGREGATED_DESCRIPTION,
+          sponsored: '',
+          date: d.declaredAt,
+          amount: 0,
+        };
         rows.push(aggregate);
       }
       aggregate.amount += d.amount;
@@ -131,7 +152,14 @@ export async function giftAidSchedule(db: Pick<Executor, 'select'>, charityId: n
     })
     .from(giftAidDeclarations)
     .innerJoin(saleDonations, eq(saleDonations.saleId, giftAidDeclarations.saleId))
-    .innerJoin(sales, and(eq(sales.id, saleDonations.saleId), eq(sales.reference, saleDonations.saleReference), isNotNull(sales.paidAt)))
+    .innerJoin(
+      sales,
+      and(
+        eq(sales.id, saleDonations.saleId),
+        eq(sales.reference, saleDonations.saleReference),
+        isNotNull(sales.paidAt),
+      ),
+    )
     .leftJoin(instalmentPlans, eq(instalmentPlans.saleId, sales.id))
     .leftJoin(users, eq(users.id, sql`coalesce(${giftAidDeclarations.userId}, ${sales.userId})`))
     // A plan's donation is received only when the plan is paid in full; a plan that fails never gives it.
@@ -154,7 +182,12 @@ function cell(value: string): string {
 
 /** DD/MM/YY, the schedule's date format, in UK time. */
 export function scheduleDate(date: Date): string {
-  const parts = new Intl.DateTimeFormat('en-GB', { day: '2-digit', month: '2-digit', year: '2-digit', timeZone: 'Europe/London' }).formatToParts(date);
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    day: '2-digit',
+    month: '2-digit',
+    year: '2-digit',
+    timeZone: 'Europe/London',
+  }).formatToParts(date);
   const part = (type: string) => parts.find((p) => p.type === type)!.value;
   return `${part('day')}/${part('month')}/${part('year')}`;
 }
@@ -168,7 +201,17 @@ export function scheduleCsv(rows: ScheduleRow[]): string {
   const lines = [SCHEDULE_COLUMNS.join(',')];
   for (const r of rows) {
     lines.push(
-      [r.title, r.firstName, r.lastName, r.house, r.postcode, r.aggregated, r.sponsored, scheduleDate(r.date), scheduleAmount(r.amount)]
+      [
+        r.title,
+        r.firstName,
+        r.lastName,
+        r.house,
+        r.postcode,
+        r.aggregated,
+        r.sponsored,
+        scheduleDate(r.date),
+        scheduleAmount(r.amount),
+      ]
         .map(cell)
         .join(','),
     );

@@ -27,7 +27,10 @@ describe.each(drivers)('the pool’s held counter on %s', (driver) => {
 
   async function counters(poolId: number) {
     const [pool] = await database.db.select().from(capacityPools).where(eq(capacityPools.id, poolId));
-    const [sum] = await rows<{ n: number }>(database.db, sql`SELECT COALESCE(sum(qty), 0)::int AS n FROM holds WHERE pool_id = ${poolId}`);
+    const [sum] = await rows<{ n: number }>(
+      database.db,
+      sql`SELECT COALESCE(sum(qty), 0)::int AS n FROM holds WHERE pool_id = ${poolId}`,
+    );
     return { held: pool!.held, rows: Number(sum!.n), sold: pool!.sold, capacity: pool!.capacity };
   }
 
@@ -35,10 +38,16 @@ describe.each(drivers)('the pool’s held counter on %s', (driver) => {
     it(`stays the sum of the pool’s holds through random concurrent rounds (seed ${seed})`, async () => {
       const { db } = database;
       const random = seededRandom(seed);
-      const { poolId, ownPoolId, types } = await hotEvent(db, { capacity: 12, types: 2, ownLimit: { typeIndex: 1, capacity: 5 } });
-      const pick = <T,>(xs: T[]) => xs[Math.floor(random() * xs.length)]!;
+      const { poolId, ownPoolId, types } = await hotEvent(db, {
+        capacity: 12,
+        types: 2,
+        ownLimit: { typeIndex: 1, capacity: 5 },
+      });
+      const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)]!;
       let now = new Date('2026-08-01T12:00:00.000Z');
-      const baskets = Array.from({ length: 16 }, () => [{ ticketTypeId: pick(types).id, qty: 1 + Math.floor(random() * 3) }]);
+      const baskets = Array.from({ length: 16 }, () => [
+        { ticketTypeId: pick(types).id, qty: 1 + Math.floor(random() * 3) },
+      ]);
       const saleIds = await salesWith(db, baskets);
 
       for (let round = 0; round < 12; round++) {
@@ -47,7 +56,11 @@ describe.each(drivers)('the pool’s held counter on %s', (driver) => {
           const r = random();
           if (r < 0.45) return reserveSale(db, sale, now, CHECKOUT_TIME).then(() => undefined);
           if (r < 0.6) return destroySale(db, sale).catch(() => undefined);
-          if (r < 0.7) return extendHold(db, sale, now, CHECKOUT_TIME).then(() => undefined, () => undefined);
+          if (r < 0.7)
+            return extendHold(db, sale, now, CHECKOUT_TIME).then(
+              () => undefined,
+              () => undefined,
+            );
           if (r < 0.8) return db.transaction((tx) => completeSale(tx, sale, now)).then(() => undefined);
           return sweepExpiredHolds(db, now).then(() => undefined);
         });

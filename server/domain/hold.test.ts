@@ -13,7 +13,10 @@ const CHECKOUT_TIME = 600;
 const at = (start: Date, seconds: number) => new Date(start.getTime() + seconds * 1000);
 
 async function holdCount(database: OpenDatabase, saleId: string): Promise<number> {
-  const [row] = await rows<{ n: number }>(database.db, sql`SELECT count(*)::int AS n FROM holds WHERE sale_id = ${saleId}`);
+  const [row] = await rows<{ n: number }>(
+    database.db,
+    sql`SELECT count(*)::int AS n FROM holds WHERE sale_id = ${saleId}`,
+  );
   return Number(row!.n);
 }
 
@@ -33,13 +36,18 @@ describe.each(drivers)('more time on the clock on %s', (driver) => {
     const holdsBefore = await holdCount(database, sale);
 
     const asked = at(start, CHECKOUT_TIME - 30);
-    expect(await extendHold(db, sale, asked, CHECKOUT_TIME)).toEqual({ secondsRemaining: 30 + CHECKOUT_TIME, extensionsLeft: 1 });
+    expect(await extendHold(db, sale, asked, CHECKOUT_TIME)).toEqual({
+      secondsRemaining: 30 + CHECKOUT_TIME,
+      extensionsLeft: 1,
+    });
     expect(await holdCount(database, sale)).toBe(holdsBefore);
     // Past the first deadline the stock is still this buyer's, and counted once.
     expect(await taken(db, poolId, at(start, CHECKOUT_TIME + 1))).toBe(3);
     expect(await taken(db, poolId, at(start, 2 * CHECKOUT_TIME + 1))).toBe(0);
     const other = await saleWith(db, [{ ticketTypeId: types[0]!.id, qty: 1 }]);
-    expect(await reserveSale(db, other, at(start, CHECKOUT_TIME + 1), CHECKOUT_TIME)).toMatchObject({ reserved: false });
+    expect(await reserveSale(db, other, at(start, CHECKOUT_TIME + 1), CHECKOUT_TIME)).toMatchObject({
+      reserved: false,
+    });
   });
 
   it('gives more time twice per reservation and refuses the third time, even when asked in parallel', async () => {
@@ -51,7 +59,9 @@ describe.each(drivers)('more time on the clock on %s', (driver) => {
 
     const now = at(start, 10);
     const results = await Promise.allSettled(Array.from({ length: 6 }, () => extendHold(db, sale, now, CHECKOUT_TIME)));
-    const granted = results.filter((r) => r.status === 'fulfilled').map((r) => (r as PromiseFulfilledResult<{ extensionsLeft: number }>).value);
+    const granted = results
+      .filter((r) => r.status === 'fulfilled')
+      .map((r) => (r as PromiseFulfilledResult<{ extensionsLeft: number }>).value);
     const refused = results.filter((r) => r.status === 'rejected').map((r) => (r as PromiseRejectedResult).reason);
     expect(granted.map((g) => g.extensionsLeft).sort()).toEqual([0, 1]);
     expect(refused).toHaveLength(4);
@@ -60,7 +70,10 @@ describe.each(drivers)('more time on the clock on %s', (driver) => {
       expect(answerOf(reason as Refusal)).toMatchObject({ status: 409, message: NO_MORE_TIME_MESSAGE });
     }
     // Two extensions, no more: the deadline moved by exactly twice the checkout time.
-    const [row] = await rows<{ deadline: string }>(db, sql`SELECT hold_deadline AS deadline FROM sales WHERE id = ${sale}`);
+    const [row] = await rows<{ deadline: string }>(
+      db,
+      sql`SELECT hold_deadline AS deadline FROM sales WHERE id = ${sale}`,
+    );
     expect(new Date(row!.deadline).getTime()).toBe(at(start, 3 * CHECKOUT_TIME).getTime());
   });
 
@@ -69,10 +82,16 @@ describe.each(drivers)('more time on the clock on %s', (driver) => {
     const start = new Date('2026-06-03T12:00:00.000Z');
     const { poolId, types } = await hotEvent(db, { capacity: 2, types: 1 });
     const sale = await saleWith(db, [{ ticketTypeId: types[0]!.id, qty: 2 }]);
-    expect(await refusalOf(extendHold(db, sale, start, CHECKOUT_TIME))).toMatchObject({ status: 409, message: NOT_HELD_MESSAGE });
+    expect(await refusalOf(extendHold(db, sale, start, CHECKOUT_TIME))).toMatchObject({
+      status: 409,
+      message: NOT_HELD_MESSAGE,
+    });
     expect(await reserveSale(db, sale, start, CHECKOUT_TIME)).toMatchObject({ reserved: true });
     const late = at(start, CHECKOUT_TIME);
-    expect(await refusalOf(extendHold(db, sale, late, CHECKOUT_TIME))).toMatchObject({ status: 409, message: NOT_HELD_MESSAGE });
+    expect(await refusalOf(extendHold(db, sale, late, CHECKOUT_TIME))).toMatchObject({
+      status: 409,
+      message: NOT_HELD_MESSAGE,
+    });
     expect(await taken(db, poolId, late)).toBe(0);
   });
 

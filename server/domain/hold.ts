@@ -21,10 +21,17 @@ export interface Extended {
   extensionsLeft: number;
 }
 
-export async function extendHold(db: Database, saleId: string, now: Date, checkoutTimeSeconds: number, seating: SeatingProvider | null = null): Promise<Extended> {
+export async function extendHold(
+  db: Database,
+  saleId: string,
+  now: Date,
+  checkoutTimeSeconds: number,
+  seating: SeatingProvider | null = null,
+): Promise<Extended> {
   return db.transaction(async (tx) => {
     const sale = await lockSale(tx, saleId);
-    if (!sale.reference || !sale.holdDeadline || !holdIsLive(sale, now)) throw new Refusal('hold-lost', NOT_HELD_MESSAGE);
+    if (!sale.reference || !sale.holdDeadline || !holdIsLive(sale, now))
+      throw new Refusal('hold-lost', NOT_HELD_MESSAGE);
     if (sale.holdExtensions >= MAX_HOLD_EXTENSIONS) throw new Refusal('limit-reached', NO_MORE_TIME_MESSAGE);
     const deadline = new Date(sale.holdDeadline.getTime() + checkoutTimeSeconds * 1000);
     await tx
@@ -34,7 +41,10 @@ export async function extendHold(db: Database, saleId: string, now: Date, checko
     await tx.update(holds).set({ deadline }).where(eq(holds.saleId, saleId));
     await moveSaleSeatsDeadline(tx, saleId, deadline, { seating, now });
     // The sale's rows in its buyers' counts follow (not rows an earlier reservation ended).
-    await tx.update(buyerHolds).set({ deadline }).where(and(eq(buyerHolds.saleId, saleId), gt(buyerHolds.deadline, now)));
+    await tx
+      .update(buyerHolds)
+      .set({ deadline })
+      .where(and(eq(buyerHolds.saleId, saleId), gt(buyerHolds.deadline, now)));
     return {
       secondsRemaining: secondsRemaining({ holdDeadline: deadline }, now),
       extensionsLeft: MAX_HOLD_EXTENSIONS - sale.holdExtensions - 1,

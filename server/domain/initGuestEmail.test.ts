@@ -13,7 +13,9 @@ describe.each(drivers)('init_guest_email on %s', (driver) => {
   let w: TestWorld;
   beforeAll(async () => {
     w = await openWorld(driver);
-    await w.database.db.insert(organiserPaymentSettings).values([{ organiserId: w.demo.organisers.riverside, expressCheckout: true }]);
+    await w.database.db
+      .insert(organiserPaymentSettings)
+      .values([{ organiserId: w.demo.organisers.riverside, expressCheckout: true }]);
   });
   afterAll(async () => w?.close());
 
@@ -29,7 +31,12 @@ describe.each(drivers)('init_guest_email on %s', (driver) => {
     const v = await expressGuest();
     expect((await v.checkout()).init_guest_email).toBeNull();
     const email = `guest-${driver}-${Date.now()}@example.com`;
-    const res = await v.call('setAccountDetails', { fullname: 'Gwen Guest', email, organiser_subscribed_marketing: {}, ct_subscribed: 'false' } as never);
+    const res = await v.call('setAccountDetails', {
+      fullname: 'Gwen Guest',
+      email,
+      organiser_subscribed_marketing: {},
+      ct_subscribed: 'false',
+    } as never);
     expect(res.statusCode, res.body).toBe(200);
     expect((await v.checkout()).init_guest_email).toBe(email);
     // Another browser's checkout knows nothing of it.
@@ -40,7 +47,12 @@ describe.each(drivers)('init_guest_email on %s', (driver) => {
     const v = await expressGuest();
     const email = `proven-${driver}-${Date.now()}@example.com`;
     expect((await v.call('sendOneTimeCode', { email })).statusCode).toBe(200);
-    const [mail] = await w.database.db.select().from(outbox).where(eq(outbox.recipient, email)).orderBy(desc(outbox.id)).limit(1);
+    const [mail] = await w.database.db
+      .select()
+      .from(outbox)
+      .where(eq(outbox.recipient, email))
+      .orderBy(desc(outbox.id))
+      .limit(1);
     const code = /code is (\d{6})/.exec(mail!.body)![1]!;
     expect((await v.call('checkOneTimeCode', { email, code })).statusCode).toBe(200);
     const checkout = await v.checkout();
@@ -50,7 +62,10 @@ describe.each(drivers)('init_guest_email on %s', (driver) => {
 
   it('is none for a signed-in buyer', async () => {
     const v = new Visitor(w.app);
-    expect((await v.request({ method: 'POST', url: '/signin/', body: `user_id=${w.demo.users.notSubscribed.id}` })).statusCode).toBe(303);
+    expect(
+      (await v.request({ method: 'POST', url: '/signin/', body: `user_id=${w.demo.users.notSubscribed.id}` }))
+        .statusCode,
+    ).toBe(303);
     expect((await v.add({ [w.demo.tickets.jazzGeneral]: 1 })).statusCode).toBe(200);
     expect((await v.json('reserveTickets')).reserved).toBe(true);
     expect((await v.checkout()).init_guest_email).toBeNull();

@@ -33,7 +33,9 @@ describe.each(drivers)('per-order maximum on %s', (driver) => {
     expect((await v.checkout()).tickets).toEqual([]);
     expect((await v.add({ [w.demo.tickets.jazzGeneral]: 10 })).statusCode).toBe(200);
     const more = await v.add({ [w.demo.tickets.jazzGeneral]: 1 });
-    expect(more.json()).toEqual({ error: 'General admission: You can only reserve 10 tickets of this type (your basket already has 10)' });
+    expect(more.json()).toEqual({
+      error: 'General admission: You can only reserve 10 tickets of this type (your basket already has 10)',
+    });
     const c = await v.checkout();
     expect(c.tickets[0]).toMatchObject({ qty: 10, max_can_reserve: 10 });
   });
@@ -49,7 +51,9 @@ describe.each(drivers)('per-order maximum on %s', (driver) => {
     await w.database.db.update(events).set({ maxPerOrder: 6 }).where(eq(events.id, w.demo.events.jazz));
     try {
       const v = new Visitor(w.app);
-      expect((await v.add({ [w.demo.tickets.jazzGeneral]: 7 })).json()).toEqual({ error: 'General admission: You can only reserve 6 tickets of this type' });
+      expect((await v.add({ [w.demo.tickets.jazzGeneral]: 7 })).json()).toEqual({
+        error: 'General admission: You can only reserve 6 tickets of this type',
+      });
       await v.add({ [w.demo.tickets.jazzGeneral]: 6, [w.demo.tickets.jazzTable]: 4 });
       const c = await v.checkout();
       expect(c.tickets.map((t) => [t.ticket_id, t.max_can_reserve])).toEqual(
@@ -110,7 +114,10 @@ describe.each(drivers)('tickets one buyer may hold on %s', (driver) => {
       return v;
     };
     expect(await reserveAs(await signIn('203.0.113.31'), 4)).toMatchObject({ reserved: true });
-    expect(await reserveAs(await signIn('203.0.113.32'), 2)).toEqual({ reserved: false, error: BUYER_LIMIT_MESSAGE(5) });
+    expect(await reserveAs(await signIn('203.0.113.32'), 2)).toEqual({
+      reserved: false,
+      error: BUYER_LIMIT_MESSAGE(5),
+    });
     expect(await reserveAs(await signIn('203.0.113.33'), 1)).toMatchObject({ reserved: true });
   });
 
@@ -134,14 +141,24 @@ describe.each(drivers)('the buyer cap under concurrency on %s', (driver) => {
     for (let round = 0; round < 5; round++) {
       const { poolId, types } = await hotEvent(db, { capacity: 1000, types: 2 });
       const CAP = 7;
-      const byAddress = await salesWith(db, Array.from({ length: 12 }, (_, i) => [{ ticketTypeId: types[i % 2]!.id, qty: 1 }]));
-      const byAccount = await salesWith(db, Array.from({ length: 12 }, () => [{ ticketTypeId: types[0]!.id, qty: 2 }]));
+      const byAddress = await salesWith(
+        db,
+        Array.from({ length: 12 }, (_, i) => [{ ticketTypeId: types[i % 2]!.id, qty: 1 }]),
+      );
+      const byAccount = await salesWith(
+        db,
+        Array.from({ length: 12 }, () => [{ ticketTypeId: types[0]!.id, qty: 2 }]),
+      );
       const [user] = await db
         .insert(users)
         .values({ email: `cap-${driver}-${round}-${randomUUID()}@example.com`, firstName: 'Cap', lastName: 'Tester' })
         .returning({ id: users.id });
       const userId = user!.id;
-      const limits = (buyer: { userId: number | null; ip: string | null }) => ({ maxPerOrder: 10, maxHeldPerBuyer: CAP, buyer });
+      const limits = (buyer: { userId: number | null; ip: string | null }) => ({
+        maxPerOrder: 10,
+        maxHeldPerBuyer: CAP,
+        buyer,
+      });
       const results = await Promise.all([
         ...byAddress.map((id) => reserveSale(db, id, now, 600, limits({ userId: null, ip: `192.0.2.${round}` }))),
         ...byAccount.map((id, i) => reserveSale(db, id, now, 600, limits({ userId, ip: `10.${round}.0.${i}` }))),
@@ -155,7 +172,11 @@ describe.each(drivers)('the buyer cap under concurrency on %s', (driver) => {
       // Released holds make room again, exactly.
       const held = byAddress.filter((_, i) => results[i]!.reserved);
       await Promise.all(held.slice(0, 3).map((id) => destroySale(db, id)));
-      const retry = await Promise.all(byAddress.filter((_, i) => !results[i]!.reserved).map((id) => reserveSale(db, id, now, 600, limits({ userId: null, ip: `192.0.2.${round}` }))));
+      const retry = await Promise.all(
+        byAddress
+          .filter((_, i) => !results[i]!.reserved)
+          .map((id) => reserveSale(db, id, now, 600, limits({ userId: null, ip: `192.0.2.${round}` }))),
+      );
       expect(retry.filter((r) => r.reserved)).toHaveLength(3);
     }
   });
@@ -187,7 +208,13 @@ describe.each(drivers)('the buyer counts on %s', (driver) => {
               WHERE h.deadline > ${at}::timestamptz AND s.hold_deadline > ${at}::timestamptz
                 AND (${ip ? sql`s.buyer_ip = ${ip}` : sql`s.user_id = ${user}`})`,
         );
-        return { key, held: Number(c!.held ?? 0), rows: Number(c!.rows), liveRows: Number(c!.live_rows), liveHolds: Number(live!.n) };
+        return {
+          key,
+          held: Number(c!.held ?? 0),
+          rows: Number(c!.rows),
+          liveRows: Number(c!.live_rows),
+          liveHolds: Number(live!.n),
+        };
       }),
     );
   }
@@ -196,13 +223,20 @@ describe.each(drivers)('the buyer counts on %s', (driver) => {
     it(`keeps each count the sum of its rows, and its live rows the buyer's live holds, through random concurrent rounds (seed ${seed})`, async () => {
       const { db } = database;
       const random = seededRandom(seed);
-      const pick = <T,>(xs: T[]) => xs[Math.floor(random() * xs.length)]!;
+      const pick = <T>(xs: T[]) => xs[Math.floor(random() * xs.length)]!;
       const { types } = await hotEvent(db, { capacity: 1000, types: 2 });
-      const [type] = await rows<{ event_date_id: number }>(db, sql`SELECT event_date_id FROM ticket_types WHERE id = ${types[0]!.id}`);
+      const [type] = await rows<{ event_date_id: number }>(
+        db,
+        sql`SELECT event_date_id FROM ticket_types WHERE id = ${types[0]!.id}`,
+      );
       const dateId = Number(type!.event_date_id);
       const [user] = await db
         .insert(users)
-        .values({ email: `counts-${driver}-${seed}-${randomUUID()}@example.com`, firstName: 'Count', lastName: 'Tester' })
+        .values({
+          email: `counts-${driver}-${seed}-${randomUUID()}@example.com`,
+          firstName: 'Count',
+          lastName: 'Tester',
+        })
         .returning({ id: users.id });
       const ips = [`198.18.${seed}.1`, `198.18.${seed}.2`];
       const buyers = [
@@ -212,7 +246,10 @@ describe.each(drivers)('the buyer counts on %s', (driver) => {
         { userId: user!.id, ip: ips[1]! },
       ];
       const keys = [...ips.map((ip) => `ip:${ip}`), `user:${user!.id}`];
-      const saleIds = await salesWith(db, Array.from({ length: 14 }, () => [{ ticketTypeId: pick(types).id, qty: 1 + Math.floor(random() * 3) }]));
+      const saleIds = await salesWith(
+        db,
+        Array.from({ length: 14 }, () => [{ ticketTypeId: pick(types).id, qty: 1 + Math.floor(random() * 3) }]),
+      );
       let now = new Date('2026-09-01T12:00:00.000Z');
       let refusals = 0;
       for (let round = 0; round < 12; round++) {
@@ -220,14 +257,20 @@ describe.each(drivers)('the buyer counts on %s', (driver) => {
           const sale = pick(saleIds);
           const r = random();
           if (r < 0.45) {
-            return reserveSale(db, sale, now, 60, { maxPerOrder: 10, maxHeldPerBuyer: 6, buyer: pick(buyers) }).then((res) => {
-              if (!res.reserved && res.error === BUYER_LIMIT_MESSAGE(6)) refusals++;
-              // No reservation waits on another in a cycle (a deadlock is refused as too busy).
-              if (!res.reserved) expect(res.error).not.toMatch(/So many people/);
-            });
+            return reserveSale(db, sale, now, 60, { maxPerOrder: 10, maxHeldPerBuyer: 6, buyer: pick(buyers) }).then(
+              (res) => {
+                if (!res.reserved && res.error === BUYER_LIMIT_MESSAGE(6)) refusals++;
+                // No reservation waits on another in a cycle (a deadlock is refused as too busy).
+                if (!res.reserved) expect(res.error).not.toMatch(/So many people/);
+              },
+            );
           }
           if (r < 0.6) return destroySale(db, sale).catch(() => undefined);
-          if (r < 0.7) return extendHold(db, sale, now, 60).then(() => undefined, () => undefined);
+          if (r < 0.7)
+            return extendHold(db, sale, now, 60).then(
+              () => undefined,
+              () => undefined,
+            );
           if (r < 0.8) return db.transaction((tx) => completeSale(tx, sale, now)).then(() => undefined);
           return sweepExpiredHolds(db, now).then(() => undefined);
         });

@@ -20,7 +20,11 @@ import { Refusal } from './refusal.ts';
 export const DEFAULT_MAX_PER_ORDER = 10;
 export const DEFAULT_MAX_HELD_PER_BUYER = 20;
 
-export function effectiveMaxPerOrder(typeMax: number, eventMax: number | null | undefined, fallback = DEFAULT_MAX_PER_ORDER): number {
+export function effectiveMaxPerOrder(
+  typeMax: number,
+  eventMax: number | null | undefined,
+  fallback = DEFAULT_MAX_PER_ORDER,
+): number {
   if (typeMax > 0) return typeMax;
   if (eventMax && eventMax > 0) return eventMax;
   return fallback;
@@ -49,10 +53,13 @@ export const BUYER_LIMIT_MESSAGE = (cap: number) =>
 
 /** The keys a buyer's holds count under (sorted, the order their advisory locks are taken in). */
 export function buyerKeys(buyer: Buyer): string[] {
-  return [buyer.userId !== null ? `user:${buyer.userId}` : null, buyer.ip ? `ip:${buyer.ip}` : null].filter((k): k is string => k !== null).sort();
+  return [buyer.userId !== null ? `user:${buyer.userId}` : null, buyer.ip ? `ip:${buyer.ip}` : null]
+    .filter((k): k is string => k !== null)
+    .sort();
 }
 
 /** A basket that alone asks for more of one date than the cap is refused before any lock. */
 export function refuseOverCapAlone(wanted: Map<number, number>, cap: number): void {
-  for (const qty of wanted.values()) if (qty > cap) throw new Refusal('limit-reached', BUYER_LIMIT_MESSAGE(cap), { code: 'buyer-limit' });
+  for (const qty of wanted.values())
+    if (qty > cap) throw new Refusal('limit-reached', BUYER_LIMIT_MESSAGE(cap), { code: 'buyer-limit' });
 }

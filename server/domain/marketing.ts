@@ -20,7 +20,12 @@ export interface MarketingChoice {
   organiser_subscribed_marketing: Record<string, boolean>;
 }
 
-export async function setMarketingPreferences(db: Database, saleId: string, choice: MarketingChoice, now: Date): Promise<void> {
+export async function setMarketingPreferences(
+  db: Database,
+  saleId: string,
+  choice: MarketingChoice,
+  now: Date,
+): Promise<void> {
   await db.transaction(async (tx) => {
     const sale = await lockSale(tx, saleId);
     if (sale.userId === null) throw new Refusal('no-account', SIGN_IN_FIRST_MESSAGE);
@@ -34,14 +39,21 @@ export async function setMarketingPreferences(db: Database, saleId: string, choi
       .innerJoin(giftVouchers, eq(giftVouchers.id, saleVouchers.giftVoucherId))
       .where(eq(saleVouchers.saleId, saleId));
     const inBasket = new Set([...ticketOrganisers, ...voucherOrganisers].map((o) => o.id));
-    const chosen = Object.entries(choice.organiser_subscribed_marketing).map(([id, subscribed]) => ({ id: Number(id), subscribed }));
+    const chosen = Object.entries(choice.organiser_subscribed_marketing).map(([id, subscribed]) => ({
+      id: Number(id),
+      subscribed,
+    }));
     if (chosen.some((o) => !inBasket.has(o.id))) throw new Refusal('invalid-input', NOT_IN_BASKET_MESSAGE);
 
     const base = { userId: user.id, email: user.email, source: CONSENT_SOURCE, saleId, at: now };
     const rows = [
       // The newsletter and event updates are only asked of a buyer not already subscribed.
-      ...(user.subscribed ? [] : [{ ...base, topic: 'community' as const, organiserId: null, subscribed: choice.ct_subscribed }]),
-      ...(user.isEventSubscribed ? [] : [{ ...base, topic: 'events' as const, organiserId: null, subscribed: choice.event_subscribed }]),
+      ...(user.subscribed
+        ? []
+        : [{ ...base, topic: 'community' as const, organiserId: null, subscribed: choice.ct_subscribed }]),
+      ...(user.isEventSubscribed
+        ? []
+        : [{ ...base, topic: 'events' as const, organiserId: null, subscribed: choice.event_subscribed }]),
       ...chosen.map((o) => ({ ...base, topic: 'organiser' as const, organiserId: o.id, subscribed: o.subscribed })),
     ];
     if (rows.length > 0) await tx.insert(marketingConsents).values(rows);
@@ -50,21 +62,28 @@ export async function setMarketingPreferences(db: Database, saleId: string, choi
     }
     await tx
       .update(users)
-      .set({ subscribed: user.subscribed || choice.ct_subscribed, isEventSubscribed: user.isEventSubscribed || choice.event_subscribed })
+      .set({
+        subscribed: user.subscribed || choice.ct_subscribed,
+        isEventSubscribed: user.isEventSubscribed || choice.event_subscribed,
+      })
       .where(eq(users.id, user.id));
     await tx.update(sales).set({ marketingSetAt: now }).where(eq(sales.id, saleId));
   });
 }
 
 /** A buyer's latest word on each organiser's news, as their account shows it: organiser id → subscribed. */
-export async function organiserSubscriptionsOf(db: Pick<Database, 'select'>, userId: number): Promise<Map<number, boolean>> {
+export async function organiserSubscriptionsOf(
+  db: Pick<Database, 'select'>,
+  userId: number,
+): Promise<Map<number, boolean>> {
   const consents = await db
     .select()
     .from(marketingConsents)
     .where(and(eq(marketingConsents.userId, userId), eq(marketingConsents.topic, 'organiser')))
     .orderBy(desc(marketingConsents.at));
   const latest = new Map<number, boolean>();
-  for (const c of consents) if (c.organiserId !== null && !latest.has(c.organiserId)) latest.set(c.organiserId, c.subscribed);
+  for (const c of consents)
+    if (c.organiserId !== null && !latest.has(c.organiserId)) latest.set(c.organiserId, c.subscribed);
   return latest;
 }
 
@@ -82,11 +101,18 @@ export async function saveAccountMarketing(
   const latest = await organiserSubscriptionsOf(db, user.id);
   const base = { userId: user.id, email: user.email, source: 'account', saleId: null, at: now };
   await db.transaction(async (tx) => {
-    await tx.update(users).set({ subscribed: choice.community, isEventSubscribed: choice.eventNews }).where(eq(users.id, user.id));
+    await tx
+      .update(users)
+      .set({ subscribed: choice.community, isEventSubscribed: choice.eventNews })
+      .where(eq(users.id, user.id));
     const rows = [];
-    if (choice.community !== user.subscribed) rows.push({ ...base, topic: 'community' as const, subscribed: choice.community, organiserId: null });
-    if (choice.eventNews !== user.isEventSubscribed) rows.push({ ...base, topic: 'events' as const, subscribed: choice.eventNews, organiserId: null });
-    for (const [id, on] of latest) if (on && !choice.keptOrganisers.has(id)) rows.push({ ...base, topic: 'organiser' as const, subscribed: false, organiserId: id });
+    if (choice.community !== user.subscribed)
+      rows.push({ ...base, topic: 'community' as const, subscribed: choice.community, organiserId: null });
+    if (choice.eventNews !== user.isEventSubscribed)
+      rows.push({ ...base, topic: 'events' as const, subscribed: choice.eventNews, organiserId: null });
+    for (const [id, on] of latest)
+      if (on && !choice.keptOrganisers.has(id))
+        rows.push({ ...base, topic: 'organiser' as const, subscribed: false, organiserId: id });
     if (rows.length > 0) await tx.insert(marketingConsents).values(rows);
   });
 }

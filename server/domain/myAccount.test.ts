@@ -7,7 +7,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, asc, eq } from 'drizzle-orm';
-import { instalmentPlans, instalments, outbox, sales, savedPaymentMethods, transfers, userAddresses } from '../db/schema.ts';
+import {
+  instalmentPlans,
+  instalments,
+  outbox,
+  sales,
+  savedPaymentMethods,
+  transfers,
+  userAddresses,
+} from '../db/schema.ts';
 import { drivers, openWorld, Visitor, type TestWorld } from '../test/harness.ts';
 import { SANDBOX_CARDS } from '../../contract/index.ts';
 import { runInstalmentJob, type JobDeps } from './instalments/job.ts';
@@ -27,8 +35,14 @@ describe.each(drivers)('my account on %s', (driver) => {
   afterAll(async () => w?.close());
 
   const PUBLIC = 'http://holdfast.test';
-  const job = (): JobDeps => ({ db: w.database.db, cards: sandboxSavedCards(), mail: { mailer: { transport: null, from: 'test@holdfast.test' }, brandName: 'Holdfast', publicUrl: PUBLIC }, walletUrl: `${PUBLIC}/account/wallet/` });
-  const mailTo = (email: string) => w.database.db.select().from(outbox).where(eq(outbox.recipient, email)).orderBy(asc(outbox.id));
+  const job = (): JobDeps => ({
+    db: w.database.db,
+    cards: sandboxSavedCards(),
+    mail: { mailer: { transport: null, from: 'test@holdfast.test' }, brandName: 'Holdfast', publicUrl: PUBLIC },
+    walletUrl: `${PUBLIC}/account/wallet/`,
+  });
+  const mailTo = (email: string) =>
+    w.database.db.select().from(outbox).where(eq(outbox.recipient, email)).orderBy(asc(outbox.id));
 
   async function signedIn(userId: number) {
     const v = new Visitor(w.app);
@@ -44,22 +58,51 @@ describe.each(drivers)('my account on %s', (driver) => {
     await v.json('updateBasketState', { state: 'payment' });
     const reference = (await v.checkout()).sale_reference!;
     const [sale] = await w.database.db.select({ id: sales.id }).from(sales).where(eq(sales.reference, reference));
-    const card = (await v.call('saveSandboxCard', { number: SANDBOX_FAIL_LATER_CARD, expiry: '12/34', cvc: '123' })).json();
-    expect((await v.call('payWithInstalment', { instalment_option: '2', contact_number: '07700 900123', new_payment_method: card })).json()).toEqual({ status: 'success', url: null });
+    const card = (
+      await v.call('saveSandboxCard', { number: SANDBOX_FAIL_LATER_CARD, expiry: '12/34', cvc: '123' })
+    ).json();
+    expect(
+      (
+        await v.call('payWithInstalment', {
+          instalment_option: '2',
+          contact_number: '07700 900123',
+          new_payment_method: card,
+        })
+      ).json(),
+    ).toEqual({ status: 'success', url: null });
     return { v, saleId: sale!.id, reference };
   }
 
   const second = async (saleId: string) =>
-    (await w.database.db.select().from(instalments).where(and(eq(instalments.saleId, saleId), eq(instalments.seq, 2))))[0]!;
+    (
+      await w.database.db
+        .select()
+        .from(instalments)
+        .where(and(eq(instalments.saleId, saleId), eq(instalments.seq, 2)))
+    )[0]!;
 
   const newCard = (v: Visitor, reference: string, number: string = SANDBOX_CARDS.success) =>
-    v.request({ method: 'POST', url: `/account/plans/${reference}/card/`, body: new URLSearchParams({ number, expiry: '12/34', cvc: '123', make_default: 'true' }).toString(), headers: HTML });
+    v.request({
+      method: 'POST',
+      url: `/account/plans/${reference}/card/`,
+      body: new URLSearchParams({ number, expiry: '12/34', cvc: '123', make_default: 'true' }).toString(),
+      headers: HTML,
+    });
 
   it('asks a browser not signed in to sign in, and comes back to the page asked for', async () => {
-    const page = await new Visitor(w.app).request({ method: 'GET', url: '/account/plans/HF-NOPE/card/', headers: HTML });
+    const page = await new Visitor(w.app).request({
+      method: 'GET',
+      url: '/account/plans/HF-NOPE/card/',
+      headers: HTML,
+    });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain('/signin/?next=%2Faccount%2Fplans%2FHF-NOPE%2Fcard%2F');
-    const posted = await new Visitor(w.app).request({ method: 'POST', url: '/account/signout-others/', body: '', headers: HTML });
+    const posted = await new Visitor(w.app).request({
+      method: 'POST',
+      url: '/account/signout-others/',
+      body: '',
+      headers: HTML,
+    });
     expect(posted.statusCode).toBe(401);
   });
 
@@ -69,10 +112,14 @@ describe.each(drivers)('my account on %s', (driver) => {
     const due = (await second(saleId)).dueAt;
     expect(await runInstalmentJob(job(), due)).toMatchObject({ retrying: 1, charged: 0 });
 
-    const retry = (await mailTo(tom.email)).find((m) => m.subject.startsWith(`We could not take instalment 2 for order ${reference}`));
+    const retry = (await mailTo(tom.email)).find((m) =>
+      m.subject.startsWith(`We could not take instalment 2 for order ${reference}`),
+    );
     const link = `${PUBLIC}/account/plans/${reference}/card/`;
     expect(retry!.body).toContain(`You can update your payment method in your account settings: ${link}`);
-    const schedule = (await mailTo(tom.email)).find((m) => m.subject === `Your payment schedule for order ${reference}`);
+    const schedule = (await mailTo(tom.email)).find(
+      (m) => m.subject === `Your payment schedule for order ${reference}`,
+    );
     expect(schedule!.body).toContain(`/account/plans/${reference}/card/`);
 
     const account = await v.request({ method: 'GET', url: '/account/', headers: HTML });
@@ -90,14 +137,21 @@ describe.each(drivers)('my account on %s', (driver) => {
     const saved = await newCard(v, reference);
     expect(saved.statusCode).toBe(303);
     expect(saved.headers.location).toBe(`/account/?done=card-changed#plan-${reference}`);
-    const [plan] = await w.database.db.select({ plan: instalmentPlans, card: savedPaymentMethods }).from(instalmentPlans).innerJoin(savedPaymentMethods, eq(savedPaymentMethods.id, instalmentPlans.paymentMethodId)).where(eq(instalmentPlans.saleId, saleId));
+    const [plan] = await w.database.db
+      .select({ plan: instalmentPlans, card: savedPaymentMethods })
+      .from(instalmentPlans)
+      .innerJoin(savedPaymentMethods, eq(savedPaymentMethods.id, instalmentPlans.paymentMethodId))
+      .where(eq(instalmentPlans.saleId, saleId));
     expect(plan!.card.last4).toBe('4242');
     expect(plan!.card.isDefault).toBe(true);
     const shown = await v.request({ method: 'GET', url: saved.headers.location as string, headers: HTML });
     expect(shown.body).toContain(ACCOUNT_MESSAGES.cardChanged);
 
     // The next run takes the payment from the new card at once, and the plan is paid in full.
-    expect(await runInstalmentJob(job(), new Date(due.getTime() + 1000))).toMatchObject({ charged: 1, completedPlans: 1 });
+    expect(await runInstalmentJob(job(), new Date(due.getTime() + 1000))).toMatchObject({
+      charged: 1,
+      completedPlans: 1,
+    });
     expect((await second(saleId)).status).toBe('paid');
   });
 
@@ -106,29 +160,55 @@ describe.each(drivers)('my account on %s', (driver) => {
     const { v, saleId, reference } = await failingPlan(amelia.id);
     const due = (await second(saleId)).dueAt;
     for (const at of [0, DAY, 4 * DAY]) await runInstalmentJob(job(), new Date(due.getTime() + at));
-    expect((await w.database.db.select().from(instalmentPlans).where(eq(instalmentPlans.saleId, saleId)))[0]!.status).toBe('failed');
-    const stopped = (await mailTo(amelia.email)).find((m) => m.subject === `Your payment plan for order ${reference} has stopped`);
-    expect(stopped!.body).toContain(`resume the plan with a new card in your account settings: ${PUBLIC}/account/plans/${reference}/card/`);
+    expect(
+      (await w.database.db.select().from(instalmentPlans).where(eq(instalmentPlans.saleId, saleId)))[0]!.status,
+    ).toBe('failed');
+    const stopped = (await mailTo(amelia.email)).find(
+      (m) => m.subject === `Your payment plan for order ${reference} has stopped`,
+    );
+    expect(stopped!.body).toContain(
+      `resume the plan with a new card in your account settings: ${PUBLIC}/account/plans/${reference}/card/`,
+    );
 
     // Someone else's browser: not found, nothing changed.
     const tom = await signedIn(w.demo.users.notSubscribed.id);
     const theirs = await newCard(tom, reference);
     expect(theirs.statusCode).toBe(404);
     expect(theirs.body).toContain(ACCOUNT_MESSAGES.planNotFound);
-    expect((await w.database.db.select().from(instalmentPlans).where(eq(instalmentPlans.saleId, saleId)))[0]!.status).toBe('failed');
+    expect(
+      (await w.database.db.select().from(instalmentPlans).where(eq(instalmentPlans.saleId, saleId)))[0]!.status,
+    ).toBe('failed');
 
     const resumed = await newCard(v, reference);
     expect(resumed.headers.location).toBe(`/account/?done=plan-resumed#plan-${reference}`);
-    expect((await w.database.db.select().from(instalmentPlans).where(eq(instalmentPlans.saleId, saleId)))[0]!.status).toBe('active');
-    expect(await runInstalmentJob(job(), new Date(due.getTime() + 5 * DAY))).toMatchObject({ charged: 1, completedPlans: 1 });
+    expect(
+      (await w.database.db.select().from(instalmentPlans).where(eq(instalmentPlans.saleId, saleId)))[0]!.status,
+    ).toBe('active');
+    expect(await runInstalmentJob(job(), new Date(due.getTime() + 5 * DAY))).toMatchObject({
+      charged: 1,
+      completedPlans: 1,
+    });
 
     // The card that pays a plan cannot be removed; an unknown id is refused in words.
-    const cards = await w.database.db.select().from(savedPaymentMethods).where(eq(savedPaymentMethods.userId, amelia.id));
+    const cards = await w.database.db
+      .select()
+      .from(savedPaymentMethods)
+      .where(eq(savedPaymentMethods.userId, amelia.id));
     const used = cards.find((c) => c.last4 === '4242')!;
-    const refused = await v.request({ method: 'POST', url: `/account/cards/${used.id}/remove/`, body: '', headers: HTML });
+    const refused = await v.request({
+      method: 'POST',
+      url: `/account/cards/${used.id}/remove/`,
+      body: '',
+      headers: HTML,
+    });
     expect(refused.statusCode).toBe(409);
-    expect((await v.request({ method: 'POST', url: '/account/cards/abc/remove/', body: '', headers: HTML })).statusCode).toBe(400);
-    expect((await tom.request({ method: 'POST', url: `/account/cards/${used.id}/default/`, body: '', headers: HTML })).statusCode).toBe(404);
+    expect(
+      (await v.request({ method: 'POST', url: '/account/cards/abc/remove/', body: '', headers: HTML })).statusCode,
+    ).toBe(400);
+    expect(
+      (await tom.request({ method: 'POST', url: `/account/cards/${used.id}/default/`, body: '', headers: HTML }))
+        .statusCode,
+    ).toBe(404);
   });
 
   it('shows a receipt of the buyer’s own order only, and cancels a transfer nobody accepted', async () => {
@@ -147,19 +227,49 @@ describe.each(drivers)('my account on %s', (driver) => {
     expect(receipt.body).toContain('2 × General admission');
     expect(receipt.body).toMatch(/Total<\/th><td><strong>£\d/);
     const stranger = await signedIn(w.demo.users.subscribedDark.id);
-    expect((await stranger.request({ method: 'GET', url: `/account/orders/${reference}/`, headers: HTML })).statusCode).toBe(404);
+    expect(
+      (await stranger.request({ method: 'GET', url: `/account/orders/${reference}/`, headers: HTML })).statusCode,
+    ).toBe(404);
 
     const ticketId = w.demo.tickets.jazzGeneral;
-    expect((await v.call('setTransfers', { transfers: [{ ticket_id: ticketId, name: 'Grace Hopper', email: `grace-${driver}@example.com`, qty: 1, is_gift: false, send_gift: 'Schedule', delivery_date: '', delivery_time: '', message: '' }] })).statusCode).toBe(200);
+    expect(
+      (
+        await v.call('setTransfers', {
+          transfers: [
+            {
+              ticket_id: ticketId,
+              name: 'Grace Hopper',
+              email: `grace-${driver}@example.com`,
+              qty: 1,
+              is_gift: false,
+              send_gift: 'Schedule',
+              delivery_date: '',
+              delivery_time: '',
+              message: '',
+            },
+          ],
+        })
+      ).statusCode,
+    ).toBe(200);
     const [t] = await w.database.db.select().from(transfers).where(eq(transfers.saleId, sale!.id));
     const account = await v.request({ method: 'GET', url: '/account/', headers: HTML });
     expect(account.body).toContain('Cancel the transfer to Grace Hopper');
-    expect((await stranger.request({ method: 'POST', url: `/account/transfers/${t!.id}/cancel/`, body: '', headers: HTML })).statusCode).toBe(404);
-    const cancelled = await v.request({ method: 'POST', url: `/account/transfers/${t!.id}/cancel/`, body: '', headers: HTML });
+    expect(
+      (await stranger.request({ method: 'POST', url: `/account/transfers/${t!.id}/cancel/`, body: '', headers: HTML }))
+        .statusCode,
+    ).toBe(404);
+    const cancelled = await v.request({
+      method: 'POST',
+      url: `/account/transfers/${t!.id}/cancel/`,
+      body: '',
+      headers: HTML,
+    });
     expect(cancelled.statusCode).toBe(303);
     expect(await w.database.db.select().from(transfers).where(eq(transfers.id, t!.id))).toHaveLength(0);
     // Its link no longer gives the tickets.
-    expect((await new Visitor(w.app).request({ method: 'GET', url: `/transfers/accept/${t!.token}/` })).statusCode).toBe(404);
+    expect(
+      (await new Visitor(w.app).request({ method: 'GET', url: `/transfers/accept/${t!.token}/` })).statusCode,
+    ).toBe(404);
   });
 
   it('makes one of the buyer’s saved addresses their default, one at a time, and no one else’s', async () => {
@@ -173,7 +283,11 @@ describe.each(drivers)('my account on %s', (driver) => {
       ])
       .returning();
     const v = await signedIn(tom.id);
-    const listed = async () => ((await v.json('getUserAddresses')).existing_addresses as { id: number; is_default: boolean }[]).map((a) => [a.id, a.is_default]);
+    const listed = async () =>
+      ((await v.json('getUserAddresses')).existing_addresses as { id: number; is_default: boolean }[]).map((a) => [
+        a.id,
+        a.is_default,
+      ]);
     // None is the default until the buyer makes one so; the newest comes first.
     expect(await listed()).toEqual([
       [newer!.id, false],
@@ -183,7 +297,12 @@ describe.each(drivers)('my account on %s', (driver) => {
     expect(page).toContain(`action="/account/addresses/${older!.id}/default/"`);
     expect(page).toContain(`action="/account/addresses/${newer!.id}/default/"`);
 
-    const made = await v.request({ method: 'POST', url: `/account/addresses/${older!.id}/default/`, body: '', headers: HTML });
+    const made = await v.request({
+      method: 'POST',
+      url: `/account/addresses/${older!.id}/default/`,
+      body: '',
+      headers: HTML,
+    });
     expect(made.statusCode).toBe(303);
     expect(made.headers.location).toBe('/account/?done=address-default#saved');
     expect(await listed()).toEqual([
@@ -196,7 +315,10 @@ describe.each(drivers)('my account on %s', (driver) => {
     expect(after).not.toContain(`action="/account/addresses/${older!.id}/default/"`);
 
     // Another made the default: the first no longer is.
-    expect((await v.request({ method: 'POST', url: `/account/addresses/${newer!.id}/default/`, body: '', headers: HTML })).statusCode).toBe(303);
+    expect(
+      (await v.request({ method: 'POST', url: `/account/addresses/${newer!.id}/default/`, body: '', headers: HTML }))
+        .statusCode,
+    ).toBe(303);
     expect(await listed()).toEqual([
       [newer!.id, true],
       [older!.id, false],
@@ -204,10 +326,20 @@ describe.each(drivers)('my account on %s', (driver) => {
 
     // Another buyer's address, or no address at all, is refused in words and changes nothing.
     const amelia = await signedIn(w.demo.users.subscribedDark.id);
-    const theirs = await amelia.request({ method: 'POST', url: `/account/addresses/${older!.id}/default/`, body: '', headers: HTML });
+    const theirs = await amelia.request({
+      method: 'POST',
+      url: `/account/addresses/${older!.id}/default/`,
+      body: '',
+      headers: HTML,
+    });
     expect(theirs.statusCode).toBe(404);
     expect(theirs.body).toContain('That saved address is no longer available.');
-    const nonsense = await v.request({ method: 'POST', url: '/account/addresses/first/default/', body: '', headers: HTML });
+    const nonsense = await v.request({
+      method: 'POST',
+      url: '/account/addresses/first/default/',
+      body: '',
+      headers: HTML,
+    });
     expect(nonsense.statusCode).toBe(400);
     expect(nonsense.body).toContain('That is not one of yours.');
     expect(await listed()).toEqual([
@@ -216,7 +348,10 @@ describe.each(drivers)('my account on %s', (driver) => {
     ]);
 
     // The default removed: none is, and the newest left is where the checkout starts.
-    expect((await v.request({ method: 'POST', url: `/account/addresses/${newer!.id}/remove/`, body: '', headers: HTML })).statusCode).toBe(303);
+    expect(
+      (await v.request({ method: 'POST', url: `/account/addresses/${newer!.id}/remove/`, body: '', headers: HTML }))
+        .statusCode,
+    ).toBe(303);
     expect(await listed()).toEqual([[older!.id, false]]);
   });
 
@@ -224,10 +359,14 @@ describe.each(drivers)('my account on %s', (driver) => {
     const userId = w.demo.users.subscribedDark.id;
     const here = await signedIn(userId);
     const there = await signedIn(userId);
-    expect((await there.request({ method: 'GET', url: '/account/', headers: HTML })).body).toContain('Sign out of every other device');
+    expect((await there.request({ method: 'GET', url: '/account/', headers: HTML })).body).toContain(
+      'Sign out of every other device',
+    );
     const res = await here.request({ method: 'POST', url: '/account/signout-others/', body: '', headers: HTML });
     expect(res.statusCode).toBe(303);
-    expect((await here.request({ method: 'GET', url: res.headers.location as string, headers: HTML })).body).toContain('Every other device is signed out. This one stays signed in.');
+    expect((await here.request({ method: 'GET', url: res.headers.location as string, headers: HTML })).body).toContain(
+      'Every other device is signed out. This one stays signed in.',
+    );
     const elsewhere = await there.request({ method: 'GET', url: '/account/', headers: HTML });
     expect(elsewhere.body).toContain('Sign in to see your orders');
   });

@@ -67,16 +67,31 @@ export async function ordersOf(db: Pick<Executor, 'select'>, userId: number): Pr
     .innerJoin(ticketTypes, eq(ticketTypes.id, saleLines.ticketTypeId))
     .innerJoin(eventDates, eq(eventDates.id, ticketTypes.eventDateId))
     .innerJoin(events, eq(events.id, eventDates.eventId))
-    .where(inArray(saleLines.saleId, paid.map((s) => s.id)))
+    .where(
+      inArray(
+        saleLines.saleId,
+        paid.map((s) => s.id),
+      ),
+    )
     .orderBy(asc(saleLines.id));
   return paid.map((s) => {
     const own = lines.filter((l) => l.saleId === s.id);
-    return { saleId: s.id, reference: s.reference!, paidAt: s.paidAt!, events: [...new Set(own.map((l) => l.title))], tickets: own.reduce((n, l) => n + l.qty, 0) };
+    return {
+      saleId: s.id,
+      reference: s.reference!,
+      paidAt: s.paidAt!,
+      events: [...new Set(own.map((l) => l.title))],
+      tickets: own.reduce((n, l) => n + l.qty, 0),
+    };
   });
 }
 
 /** The buyer's paid sale with this reference, or null: a receipt is only ever its own buyer's. */
-export async function orderOf(db: Pick<Executor, 'select'>, userId: number, reference: string): Promise<{ saleId: string; reference: string; paidAt: Date } | null> {
+export async function orderOf(
+  db: Pick<Executor, 'select'>,
+  userId: number,
+  reference: string,
+): Promise<{ saleId: string; reference: string; paidAt: Date } | null> {
   const [sale] = await db
     .select({ id: sales.id, reference: sales.reference, paidAt: sales.paidAt })
     .from(sales)
@@ -91,12 +106,20 @@ export interface AccountPlan {
   total: number;
   currency: string;
   card: { brand: string; last4: string; expiry: string };
-  schedule: { seq: number; dueAt: Date; amount: number; status: 'scheduled' | 'paid' | 'failed'; attempts: number; lastError: string | null }[];
+  schedule: {
+    seq: number;
+    dueAt: Date;
+    amount: number;
+    status: 'scheduled' | 'paid' | 'failed';
+    attempts: number;
+    lastError: string | null;
+  }[];
   /** Until when a stopped plan can be resumed with a new card: its first event's start. */
   deadline: Date | null;
 }
 
-const expiryOf = (m: { expMonth: number; expYear: number }) => `${String(m.expMonth).padStart(2, '0')}/${String(m.expYear % 100).padStart(2, '0')}`;
+const expiryOf = (m: { expMonth: number; expYear: number }) =>
+  `${String(m.expMonth).padStart(2, '0')}/${String(m.expYear % 100).padStart(2, '0')}`;
 
 /** The first event date of a sale: a plan must be paid, or resumed, before it. */
 async function deadlineOf(db: Pick<Executor, 'select'>, saleId: string): Promise<Date | null> {
@@ -110,18 +133,31 @@ async function deadlineOf(db: Pick<Executor, 'select'>, saleId: string): Promise
 }
 
 /** The buyer's plans, newest first, each with its schedule and the card that pays it. */
-export async function plansOf(db: Pick<Executor, 'select'>, userId: number, reference?: string): Promise<AccountPlan[]> {
+export async function plansOf(
+  db: Pick<Executor, 'select'>,
+  userId: number,
+  reference?: string,
+): Promise<AccountPlan[]> {
   const found = await db
     .select({ plan: instalmentPlans, reference: sales.reference, card: savedPaymentMethods })
     .from(instalmentPlans)
     .innerJoin(sales, eq(sales.id, instalmentPlans.saleId))
     .innerJoin(savedPaymentMethods, eq(savedPaymentMethods.id, instalmentPlans.paymentMethodId))
-    .where(and(eq(instalmentPlans.userId, userId), reference === undefined ? undefined : eq(sales.reference, reference)))
+    .where(
+      and(eq(instalmentPlans.userId, userId), reference === undefined ? undefined : eq(sales.reference, reference)),
+    )
     .orderBy(desc(instalmentPlans.createdAt));
   const plans: AccountPlan[] = [];
   for (const { plan, reference: ref, card } of found) {
     const schedule = await db
-      .select({ seq: instalments.seq, dueAt: instalments.dueAt, amount: instalments.amount, status: instalments.status, attempts: instalments.attempts, lastError: instalments.lastError })
+      .select({
+        seq: instalments.seq,
+        dueAt: instalments.dueAt,
+        amount: instalments.amount,
+        status: instalments.status,
+        attempts: instalments.attempts,
+        lastError: instalments.lastError,
+      })
       .from(instalments)
       .where(eq(instalments.saleId, plan.saleId))
       .orderBy(asc(instalments.seq));
@@ -164,21 +200,48 @@ export async function changePlanCard(
     const resuming = plan.status === 'failed';
     if (resuming) {
       const deadline = await deadlineOf(tx, plan.saleId);
-      if (deadline && deadline.getTime() <= p.now.getTime()) throw new Refusal('conflict', ACCOUNT_MESSAGES.planPastDeadline);
+      if (deadline && deadline.getTime() <= p.now.getTime())
+        throw new Refusal('conflict', ACCOUNT_MESSAGES.planPastDeadline);
     }
     const card = await cards.card(tx, p.providerMethodId);
     if (!card) throw new Refusal('invalid-input', INSTALMENT_MESSAGES.chooseCard);
     let [method] = await tx
       .insert(savedPaymentMethods)
-      .values({ userId: p.userId, provider: cards.name, providerMethodId: p.providerMethodId, brand: card.brand, last4: card.last4, expMonth: card.month, expYear: card.year, funding: card.funding, createdAt: p.now })
+      .values({
+        userId: p.userId,
+        provider: cards.name,
+        providerMethodId: p.providerMethodId,
+        brand: card.brand,
+        last4: card.last4,
+        expMonth: card.month,
+        expYear: card.year,
+        funding: card.funding,
+        createdAt: p.now,
+      })
       .onConflictDoNothing()
       .returning();
-    method ??= (await tx.select().from(savedPaymentMethods).where(and(eq(savedPaymentMethods.provider, cards.name), eq(savedPaymentMethods.providerMethodId, p.providerMethodId))))[0];
+    method ??= (
+      await tx
+        .select()
+        .from(savedPaymentMethods)
+        .where(
+          and(
+            eq(savedPaymentMethods.provider, cards.name),
+            eq(savedPaymentMethods.providerMethodId, p.providerMethodId),
+          ),
+        )
+    )[0];
     if (!method || method.userId !== p.userId) throw new Refusal('invalid-input', INSTALMENT_MESSAGES.chooseCard);
     if (p.makeDefault) {
-      await tx.update(savedPaymentMethods).set({ isDefault: sql`${savedPaymentMethods.id} = ${method.id}` }).where(eq(savedPaymentMethods.userId, p.userId));
+      await tx
+        .update(savedPaymentMethods)
+        .set({ isDefault: sql`${savedPaymentMethods.id} = ${method.id}` })
+        .where(eq(savedPaymentMethods.userId, p.userId));
     }
-    await tx.update(instalmentPlans).set({ paymentMethodId: method.id, status: 'active' }).where(eq(instalmentPlans.saleId, plan.saleId));
+    await tx
+      .update(instalmentPlans)
+      .set({ paymentMethodId: method.id, status: 'active' })
+      .where(eq(instalmentPlans.saleId, plan.saleId));
     // A payment that was refused (retrying, or the one that stopped the plan) is due again at once, on
     // the new card, under a key of its own (its attempt number goes on, never back).
     await tx
@@ -205,7 +268,11 @@ export interface AccountCard {
 }
 
 export async function cardsOf(db: Pick<Executor, 'select'>, userId: number): Promise<AccountCard[]> {
-  const found = await db.select().from(savedPaymentMethods).where(eq(savedPaymentMethods.userId, userId)).orderBy(asc(savedPaymentMethods.id));
+  const found = await db
+    .select()
+    .from(savedPaymentMethods)
+    .where(eq(savedPaymentMethods.userId, userId))
+    .orderBy(asc(savedPaymentMethods.id));
   const using = await db
     .select({ methodId: instalmentPlans.paymentMethodId, reference: sales.reference })
     .from(instalmentPlans)
@@ -224,7 +291,11 @@ export async function cardsOf(db: Pick<Executor, 'select'>, userId: number): Pro
 /** Removes a saved card, unless a plan still to be paid uses it. */
 export async function removeCard(db: Database, userId: number, cardId: number): Promise<void> {
   await db.transaction(async (tx) => {
-    const [card] = await tx.select().from(savedPaymentMethods).where(and(eq(savedPaymentMethods.id, cardId), eq(savedPaymentMethods.userId, userId))).for('update');
+    const [card] = await tx
+      .select()
+      .from(savedPaymentMethods)
+      .where(and(eq(savedPaymentMethods.id, cardId), eq(savedPaymentMethods.userId, userId)))
+      .for('update');
     if (!card) throw new Refusal('not-found', ACCOUNT_MESSAGES.cardNotFound);
     const [plan] = await tx
       .select({ reference: sales.reference })
@@ -238,9 +309,15 @@ export async function removeCard(db: Database, userId: number, cardId: number): 
 }
 
 export async function makeDefaultCard(db: Database, userId: number, cardId: number): Promise<void> {
-  const [card] = await db.select({ id: savedPaymentMethods.id }).from(savedPaymentMethods).where(and(eq(savedPaymentMethods.id, cardId), eq(savedPaymentMethods.userId, userId)));
+  const [card] = await db
+    .select({ id: savedPaymentMethods.id })
+    .from(savedPaymentMethods)
+    .where(and(eq(savedPaymentMethods.id, cardId), eq(savedPaymentMethods.userId, userId)));
   if (!card) throw new Refusal('not-found', ACCOUNT_MESSAGES.cardNotFound);
-  await db.update(savedPaymentMethods).set({ isDefault: sql`${savedPaymentMethods.id} = ${cardId}` }).where(eq(savedPaymentMethods.userId, userId));
+  await db
+    .update(savedPaymentMethods)
+    .set({ isDefault: sql`${savedPaymentMethods.id} = ${cardId}` })
+    .where(eq(savedPaymentMethods.userId, userId));
 }
 
 export interface PendingTransfer {

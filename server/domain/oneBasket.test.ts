@@ -80,7 +80,10 @@ describe.each(drivers)('a payment is for one basket on %s', (driver) => {
 
   async function reservedBuyer(tickets: Record<number, number>, userId?: number): Promise<Visitor> {
     const buyer = userId === undefined ? await signedInVisitor(app, database.db) : new Visitor(app);
-    if (userId !== undefined) expect((await buyer.request({ method: 'POST', url: '/signin/', body: `user_id=${userId}` })).statusCode).toBe(303);
+    if (userId !== undefined)
+      expect((await buyer.request({ method: 'POST', url: '/signin/', body: `user_id=${userId}` })).statusCode).toBe(
+        303,
+      );
     expect((await buyer.add(tickets)).statusCode).toBe(200);
     expect(await buyer.json('reserveTickets', {})).toMatchObject({ reserved: true });
     await buyer.json('updateBasketState', { state: 'payment' });
@@ -89,17 +92,27 @@ describe.each(drivers)('a payment is for one basket on %s', (driver) => {
   }
 
   const cardPage = (buyer: Visitor, secret: string, card = SUCCESS_CARD) =>
-    buyer.request({ method: 'POST', url: '/sandbox/card/', body: new URLSearchParams({ secret, number: card, expiry: '12/34', cvc: '123' }).toString() });
+    buyer.request({
+      method: 'POST',
+      url: '/sandbox/card/',
+      body: new URLSearchParams({ secret, number: card, expiry: '12/34', cvc: '123' }).toString(),
+    });
 
   async function saleIdOf(buyer: Visitor): Promise<string> {
     const reference = (await buyer.checkout()).sale_reference;
-    const [sale] = await database.db.select({ id: sales.id }).from(sales).where(eq(sales.reference, reference ?? '-'));
+    const [sale] = await database.db
+      .select({ id: sales.id })
+      .from(sales)
+      .where(eq(sales.reference, reference ?? '-'));
     return sale!.id;
   }
 
-  const paymentBySecret = async (secret: string) => (await database.db.select().from(payments).where(eq(payments.clientSecret, secret)))[0]!;
+  const paymentBySecret = async (secret: string) =>
+    (await database.db.select().from(payments).where(eq(payments.clientSecret, secret)))[0]!;
   const saleRow = async (saleId: string) => (await database.db.select().from(sales).where(eq(sales.id, saleId)))[0]!;
-  const sold = async (poolId: number) => (await database.db.select({ sold: capacityPools.sold }).from(capacityPools).where(eq(capacityPools.id, poolId)))[0]!.sold;
+  const sold = async (poolId: number) =>
+    (await database.db.select({ sold: capacityPools.sold }).from(capacityPools).where(eq(capacityPools.id, poolId)))[0]!
+      .sold;
 
   /** Money taken and not given back (refunds owed count as given back) for the sale's payments. */
   async function keptFor(saleId: string): Promise<number> {
@@ -114,7 +127,18 @@ describe.each(drivers)('a payment is for one basket on %s', (driver) => {
   /** The processor says the payment's money arrived (a webhook, or the job's question). */
   const moneyArrived = (secret: string) =>
     paymentBySecret(secret).then((p) =>
-      settlePayment(database.db, wiring.processor, { provider: p.provider, providerPaymentId: p.providerPaymentId, status: 'succeeded', amount: p.amount, currency: p.currency }, clock.now),
+      settlePayment(
+        database.db,
+        wiring.processor,
+        {
+          provider: p.provider,
+          providerPaymentId: p.providerPaymentId,
+          status: 'succeeded',
+          amount: p.amount,
+          currency: p.currency,
+        },
+        clock.now,
+      ),
     );
 
   it('pay for 1, get 10: raising the quantity after get_token closes the payment, so its old secret takes nothing and books nothing', async () => {
@@ -128,7 +152,10 @@ describe.each(drivers)('a payment is for one basket on %s', (driver) => {
     expect((await cardPage(buyer, client_secret)).statusCode).toBe(404);
     // Money the processor takes for it anyway (a payment form already submitted) goes straight back.
     expect((await moneyArrived(client_secret)).effect).toBe('refunded');
-    const [refund] = await database.db.select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, (await paymentBySecret(client_secret)).id));
+    const [refund] = await database.db
+      .select()
+      .from(paymentRefunds)
+      .where(eq(paymentRefunds.paymentId, (await paymentBySecret(client_secret)).id));
     expect(refund).toMatchObject({ amount: 1000, status: 'done' });
     expect((await saleRow(saleId)).paidAt).toBeNull();
     expect(await sold(poolId)).toBe(0);
@@ -168,9 +195,23 @@ describe.each(drivers)('a payment is for one basket on %s', (driver) => {
     expect((await protectedBuyer.checkout()).payment_complete).toBe(false);
 
     const donor = await reservedBuyer({ [jazz]: 1 });
-    expect((await donor.call('saveDonation', { amount_before_booking_fee: '500' as never, charity_id: String(demo.charity.id) as never })).statusCode).toBe(200);
+    expect(
+      (
+        await donor.call('saveDonation', {
+          amount_before_booking_fee: '500' as never,
+          charity_id: String(demo.charity.id) as never,
+        })
+      ).statusCode,
+    ).toBe(200);
     const second = (await donor.json('getStripeToken')) as { client_secret: string };
-    expect((await donor.call('saveDonation', { amount_before_booking_fee: '5000' as never, charity_id: String(demo.charity.id) as never })).statusCode).toBe(200);
+    expect(
+      (
+        await donor.call('saveDonation', {
+          amount_before_booking_fee: '5000' as never,
+          charity_id: String(demo.charity.id) as never,
+        })
+      ).statusCode,
+    ).toBe(200);
     expect((await cardPage(donor, second.client_secret)).statusCode).toBe(404);
     const saleId = await saleIdOf(donor);
     expect((await saleRow(saleId)).paidAt).toBeNull();
@@ -184,11 +225,17 @@ describe.each(drivers)('a payment is for one basket on %s', (driver) => {
   it('a bank payment approved after the basket grew is refunded, not booked', async () => {
     const { poolId, types } = await hotEvent(database.db, { capacity: 20, types: 1 });
     const buyer = await reservedBuyer({ [types[0]!.id]: 1 });
-    const { auth_url } = (await buyer.json('payWithTruelayer', { contact_number: '07700 900123' })) as { auth_url: string };
+    const { auth_url } = (await buyer.json('payWithTruelayer', { contact_number: '07700 900123' })) as {
+      auth_url: string;
+    };
     const token = new URL(auth_url, 'http://x').searchParams.get('token')!;
     const saleId = await saleIdOf(buyer);
     expect((await buyer.call('updateTicketQuantity', { ticket_id: types[0]!.id, quantity: 10 })).statusCode).toBe(200);
-    await buyer.request({ method: 'POST', url: '/sandbox/bank/', body: new URLSearchParams({ token, decision: 'approve' }).toString() });
+    await buyer.request({
+      method: 'POST',
+      url: '/sandbox/bank/',
+      body: new URLSearchParams({ token, decision: 'approve' }).toString(),
+    });
     expect((await saleRow(saleId)).paidAt).toBeNull();
     expect(await sold(poolId)).toBe(0);
     expect(await keptFor(saleId)).toBe(0);
@@ -207,15 +254,24 @@ describe.each(drivers)('a payment is for one basket on %s', (driver) => {
     const buyer = await reservedBuyer({ [demo.plans.weekend]: 1 }, user);
     const saleId = await saleIdOf(buyer);
     const { client_secret } = (await buyer.json('getStripeToken')) as { client_secret: string };
-    const card = (await buyer.call('saveSandboxCard', { number: SANDBOX_CARDS.success, expiry: '12/34', cvc: '123' })).json() as { id: string };
-    const plan = await buyer.call('payWithInstalment', { instalment_option: '2', contact_number: '07700 900123', new_payment_method: card as never });
+    const card = (
+      await buyer.call('saveSandboxCard', { number: SANDBOX_CARDS.success, expiry: '12/34', cvc: '123' })
+    ).json() as { id: string };
+    const plan = await buyer.call('payWithInstalment', {
+      instalment_option: '2',
+      contact_number: '07700 900123',
+      new_payment_method: card as never,
+    });
     expect(plan.json()).toEqual({ status: 'success', url: null });
     // The card payment was closed by the plan: its page takes nothing.
     expect((await cardPage(buyer, client_secret)).statusCode).toBe(404);
     // Money that arrives for it anyway (a Stripe webhook) goes back; the sale stays paid by the plan.
     expect((await moneyArrived(client_secret)).effect).toBe('refunded');
     expect(await keptFor(saleId)).toBe(0);
-    const charges = await database.db.select().from(sandboxCharges).where(sql`${sandboxCharges.idempotencyKey} LIKE ${`plan:${saleId}:%`}`);
+    const charges = await database.db
+      .select()
+      .from(sandboxCharges)
+      .where(sql`${sandboxCharges.idempotencyKey} LIKE ${`plan:${saleId}:%`}`);
     expect(charges).toHaveLength(1);
   });
 
@@ -227,9 +283,26 @@ describe.each(drivers)('a payment is for one basket on %s', (driver) => {
     const firstPayment = await paymentBySecret(first.client_secret);
     // A second open payment of the same sale, as a second processor or a second tab would leave it.
     const secondId = `pi_sandbox_${randomUUID().replace(/-/g, '')}`;
-    await database.db.insert(payments).values({ ...firstPayment, id: undefined, providerPaymentId: secondId, idempotencyKey: `${saleId}:other`, clientSecret: `cs_${secondId}` });
+    await database.db.insert(payments).values({
+      ...firstPayment,
+      id: undefined,
+      providerPaymentId: secondId,
+      idempotencyKey: `${saleId}:other`,
+      clientSecret: `cs_${secondId}`,
+    });
     expect((await cardPage(buyer, first.client_secret)).statusCode).toBe(303);
-    const late = await settlePayment(database.db, wiring.processor, { provider: 'sandbox', providerPaymentId: secondId, status: 'succeeded', amount: firstPayment.amount, currency: 'GBP' }, clock.now);
+    const late = await settlePayment(
+      database.db,
+      wiring.processor,
+      {
+        provider: 'sandbox',
+        providerPaymentId: secondId,
+        status: 'succeeded',
+        amount: firstPayment.amount,
+        currency: 'GBP',
+      },
+      clock.now,
+    );
     expect(late.effect).toBe('refunded');
     expect(await keptFor(saleId)).toBe(firstPayment.amount);
     expect(await sold(poolId)).toBe(2);
@@ -252,11 +325,19 @@ describe.each(drivers)('a payment is for one basket on %s', (driver) => {
     await b.add({ [jazz]: 1 });
     expect(await b.json('setCode', { code })).toEqual({ code_applied: false });
     // Forced onto B's sale, the reservation still refuses it.
-    const bSale = (await database.db.select({ id: sales.id }).from(sales).orderBy(sql`${sales.createdAt} DESC`).limit(1))[0]!;
+    const bSale = (
+      await database.db
+        .select({ id: sales.id })
+        .from(sales)
+        .orderBy(sql`${sales.createdAt} DESC`)
+        .limit(1)
+    )[0]!;
     const [codeRow] = await database.db.select().from(discountCodes).where(eq(discountCodes.code, code));
     await database.db.update(sales).set({ discountCodeId: codeRow!.id }).where(eq(sales.id, bSale.id));
     await b.json('reserveTickets', {});
-    expect((await database.db.select({ codeId: sales.discountCodeId }).from(sales).where(eq(sales.id, bSale.id)))[0]!.codeId).toBeNull();
+    expect(
+      (await database.db.select({ codeId: sales.discountCodeId }).from(sales).where(eq(sales.id, bSale.id)))[0]!.codeId,
+    ).toBeNull();
 
     expect((await cardPage(a, client_secret)).statusCode).toBe(303);
     expect((await a.checkout()).payment_complete).toBe(true);
@@ -284,7 +365,14 @@ describe.each(drivers)('a payment is for one basket on %s', (driver) => {
 
   it('a late payment booked after its hold ran out keeps its reference and its donation', async () => {
     const donor = await reservedBuyer({ [demo.tickets.jazzGeneral]: 1 });
-    expect((await donor.call('saveDonation', { amount_before_booking_fee: '700' as never, charity_id: String(demo.charity.id) as never })).statusCode).toBe(200);
+    expect(
+      (
+        await donor.call('saveDonation', {
+          amount_before_booking_fee: '700' as never,
+          charity_id: String(demo.charity.id) as never,
+        })
+      ).statusCode,
+    ).toBe(200);
     const before = await donor.checkout();
     const { client_secret } = (await donor.json('getStripeToken')) as { client_secret: string };
     expect((await paymentBySecret(client_secret)).amount).toBe(before.basket_total);
@@ -345,20 +433,41 @@ describe.each(drivers)('a payment is for one basket on %s', (driver) => {
     const knowing: ProcessorLinks = (payment) => {
       const link = links(payment);
       return payment.id === takenPayment.id
-        ? { ...link, retrieve: async () => ({ status: 'succeeded', amount: payment.amount, currency: payment.currency, failureMessage: null }) }
+        ? {
+            ...link,
+            retrieve: async () => ({
+              status: 'succeeded',
+              amount: payment.amount,
+              currency: payment.currency,
+              failureMessage: null,
+            }),
+          }
         : link;
     };
     const report = await reconcilePayments(database.db, knowing, clock.now);
     expect(report).toMatchObject({ booked: 1, closed: 1 });
-    expect(await paymentBySecret(left.client_secret)).toMatchObject({ status: 'failed', failureMessage: NOT_COMPLETED_MESSAGE, checkAfter: null });
-    expect(await paymentBySecret(taken.client_secret)).toMatchObject({ status: 'succeeded', outcome: 'booked', checkAfter: null });
+    expect(await paymentBySecret(left.client_secret)).toMatchObject({
+      status: 'failed',
+      failureMessage: NOT_COMPLETED_MESSAGE,
+      checkAfter: null,
+    });
+    expect(await paymentBySecret(taken.client_secret)).toMatchObject({
+      status: 'succeeded',
+      outcome: 'booked',
+      checkAfter: null,
+    });
     expect(await sold(poolId)).toBe(2);
     // Nothing is left for a second run, in this process or another.
     expect(await reconcilePayments(database.db, knowing, clock.now)).toMatchObject({ asked: 0 });
     const open = await database.db
       .select()
       .from(payments)
-      .where(and(sql`${payments.status} IN ('requires_payment_method', 'requires_action')`, sql`${payments.checkAfter} IS NULL`));
+      .where(
+        and(
+          sql`${payments.status} IN ('requires_payment_method', 'requires_action')`,
+          sql`${payments.checkAfter} IS NULL`,
+        ),
+      );
     expect(open).toEqual([]);
     advance(-later);
   });
@@ -370,9 +479,14 @@ describe.each(drivers)('a payment is for one basket on %s', (driver) => {
     expect((await cardPage(buyer, client_secret)).statusCode).toBe(303);
     const saleId = (await paymentBySecret(client_secret)).saleId;
     // The domain refuses under the sale's lock what the call's own check would have let through.
-    expect(await refusalOf(updateTicketQuantity(database.db, saleId, types[0]!.id, 10))).toMatchObject({ status: 409, message: PAID_SALE_MESSAGE });
+    expect(await refusalOf(updateTicketQuantity(database.db, saleId, types[0]!.id, 10))).toMatchObject({
+      status: 409,
+      message: PAID_SALE_MESSAGE,
+    });
     expect(await refusalOf(setRefundProtection(database.db, saleId, true))).toMatchObject({ status: 409 });
-    expect(await rows<{ qty: number }>(database.db, sql`SELECT qty FROM sale_lines WHERE sale_id = ${saleId}`)).toEqual([{ qty: 1 }]);
+    expect(await rows<{ qty: number }>(database.db, sql`SELECT qty FROM sale_lines WHERE sale_id = ${saleId}`)).toEqual(
+      [{ qty: 1 }],
+    );
   });
 
   it('money kept equals what the paid sales total', async () => {

@@ -20,8 +20,10 @@ export const SEND_LIMITS = {
   windowMs: 60 * 60 * 1000,
 };
 
-export const TOO_MANY_FOR_EMAIL_MESSAGE = 'Too many codes have been sent to this email address. Please wait an hour, or use the last code we sent.';
-export const TOO_MANY_FOR_IP_MESSAGE = 'Too many codes have been asked for from your network. Please wait an hour and try again.';
+export const TOO_MANY_FOR_EMAIL_MESSAGE =
+  'Too many codes have been sent to this email address. Please wait an hour, or use the last code we sent.';
+export const TOO_MANY_FOR_IP_MESSAGE =
+  'Too many codes have been asked for from your network. Please wait an hour and try again.';
 export const WRONG_CODE_MESSAGE = 'That code is not right. Please check the email we sent and try again.';
 export const EXPIRED_CODE_MESSAGE = 'That code has expired or was already used. Please ask for a new one.';
 export const LOCKED_CODE_MESSAGE = 'Too many wrong codes. Please ask for a new one.';
@@ -31,7 +33,9 @@ export function normaliseEmail(email: string): string {
 }
 
 export function hashCode(secret: string, email: string, code: string): string {
-  return createHmac('sha256', secret).update(`one-time-code\n${normaliseEmail(email)}\n${code}`).digest('hex');
+  return createHmac('sha256', secret)
+    .update(`one-time-code\n${normaliseEmail(email)}\n${code}`)
+    .digest('hex');
 }
 
 export function newCode(): string {
@@ -54,9 +58,15 @@ export async function issueCode(
     // Fixed order (address, then client) so two sends never wait on each other in a cycle.
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`code-send:email:${email}`}))`);
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`code-send:ip:${opts.ip}`}))`);
-    const [byEmail] = await tx.select({ n: count() }).from(codeSends).where(and(eq(codeSends.email, email), gt(codeSends.at, since)));
+    const [byEmail] = await tx
+      .select({ n: count() })
+      .from(codeSends)
+      .where(and(eq(codeSends.email, email), gt(codeSends.at, since)));
     if ((byEmail?.n ?? 0) >= limits.perEmail) throw new Refusal('too-many-requests', TOO_MANY_FOR_EMAIL_MESSAGE);
-    const [byIp] = await tx.select({ n: count() }).from(codeSends).where(and(eq(codeSends.ip, opts.ip), gt(codeSends.at, since)));
+    const [byIp] = await tx
+      .select({ n: count() })
+      .from(codeSends)
+      .where(and(eq(codeSends.ip, opts.ip), gt(codeSends.at, since)));
     if ((byIp?.n ?? 0) >= limits.perIp) throw new Refusal('too-many-requests', TOO_MANY_FOR_IP_MESSAGE);
     await tx.insert(codeSends).values({ email, ip: opts.ip, at: opts.now });
     const values = {
@@ -79,9 +89,16 @@ export type CodeCheck = 'accepted' | 'wrong' | 'expired' | 'locked';
  * that matches it, so it works once. Otherwise one wrong try is counted, only while fewer than
  * MAX_WRONG_TRIES are counted (the row lock makes parallel guesses count one at a time).
  */
-export async function checkCode(db: Database, opts: { email: string; code: string; now: Date; secret: string }): Promise<CodeCheck> {
+export async function checkCode(
+  db: Database,
+  opts: { email: string; code: string; now: Date; secret: string },
+): Promise<CodeCheck> {
   const email = normaliseEmail(opts.email);
-  const live = and(eq(oneTimeCodes.email, email), gt(oneTimeCodes.expiresAt, opts.now), lt(oneTimeCodes.wrongTries, MAX_WRONG_TRIES));
+  const live = and(
+    eq(oneTimeCodes.email, email),
+    gt(oneTimeCodes.expiresAt, opts.now),
+    lt(oneTimeCodes.wrongTries, MAX_WRONG_TRIES),
+  );
   const used = await db
     .delete(oneTimeCodes)
     .where(and(live, eq(oneTimeCodes.codeHash, hashCode(opts.secret, email, opts.code))))

@@ -18,7 +18,10 @@ describe.each(drivers)('a paid sale on %s', (driver) => {
     await v.add({ [w.demo.tickets.jazzGeneral]: 2 });
     const reserved = await v.json('reserveTickets', {});
     expect(reserved.reserved).toBe(true);
-    const [sale] = await w.database.db.select().from(sales).where(eq(sales.reference, String(reserved.sale_reference)));
+    const [sale] = await w.database.db
+      .select()
+      .from(sales)
+      .where(eq(sales.reference, String(reserved.sale_reference)));
     await w.database.db.transaction((tx) => completeSale(tx, sale!.id, w.clock.now));
 
     const ticketId = w.demo.tickets.jazzGeneral;

@@ -2,7 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { priceBasket, type PricedTicket } from './pricing.ts';
 
 const line = (over: Partial<PricedTicket>): PricedTicket => ({
-  ticketId: 1, eventId: 10, organiserId: 100, qty: 1, price: 1000, bookingFee: 0, absorbFee: false, offerBuyN: null, coverable: true, ...over,
+  ticketId: 1,
+  eventId: 10,
+  organiserId: 100,
+  qty: 1,
+  price: 1000,
+  bookingFee: 0,
+  absorbFee: false,
+  offerBuyN: null,
+  coverable: true,
+  ...over,
 });
 
 describe('basket pricing', () => {
@@ -40,15 +49,27 @@ describe('basket pricing', () => {
   });
 
   it('calls fees absorbed only when every line absorbs them', () => {
-    const all = priceBasket({ tickets: [line({ absorbFee: true, bookingFee: 50 })], vouchers: [], code: null, refundProtection: false });
+    const all = priceBasket({
+      tickets: [line({ absorbFee: true, bookingFee: 50 })],
+      vouchers: [],
+      code: null,
+      refundProtection: false,
+    });
     expect(all.allBookingFeesAbsorbed).toBe(true);
     expect(all.basketTotal).toBe(1000);
     // The buyer pays the face price; the organiser's share is the line price, the rest the fee.
     expect(all.lines.get(1)?.unitPrice).toBe(950);
     expect(all.bookingFees).toBe(50);
-    const mixed = priceBasket({ tickets: [line({ absorbFee: true }), line({ ticketId: 2, bookingFee: 50 })], vouchers: [], code: null, refundProtection: false });
+    const mixed = priceBasket({
+      tickets: [line({ absorbFee: true }), line({ ticketId: 2, bookingFee: 50 })],
+      vouchers: [],
+      code: null,
+      refundProtection: false,
+    });
     expect(mixed.allBookingFeesAbsorbed).toBe(false);
     expect(mixed.basketTotal).toBe(2050);
-    expect(priceBasket({ tickets: [], vouchers: [], code: null, refundProtection: false }).allBookingFeesAbsorbed).toBe(false);
+    expect(priceBasket({ tickets: [], vouchers: [], code: null, refundProtection: false }).allBookingFeesAbsorbed).toBe(
+      false,
+    );
   });
 });

@@ -54,7 +54,10 @@ function share(amount: number, bp: number): number {
   return Math.floor((amount * bp + 5000) / 10_000);
 }
 
-export function codeCovers(code: Pick<AppliedCode, 'organiserId' | 'eventId'>, line: Pick<PricedTicket, 'organiserId' | 'eventId'>): boolean {
+export function codeCovers(
+  code: Pick<AppliedCode, 'organiserId' | 'eventId'>,
+  line: Pick<PricedTicket, 'organiserId' | 'eventId'>,
+): boolean {
   if (code.eventId !== null) return code.eventId === line.eventId;
   if (code.organiserId !== null) return code.organiserId === line.organiserId;
   return true;

@@ -21,10 +21,18 @@ describe.each(drivers)('ticket questions on %s', (driver) => {
   afterAll(async () => w?.close());
 
   const save = (v: Visitor, body: unknown) =>
-    v.request({ method: 'POST', url: PATH, body: JSON.stringify(body), headers: { 'content-type': 'application/json' } });
+    v.request({
+      method: 'POST',
+      url: PATH,
+      body: JSON.stringify(body),
+      headers: { 'content-type': 'application/json' },
+    });
 
   async function saleIdOf(checkout: Checkout): Promise<string> {
-    const [row] = await w.database.db.select({ id: sales.id }).from(sales).where(eq(sales.reference, checkout.sale_reference!));
+    const [row] = await w.database.db
+      .select({ id: sales.id })
+      .from(sales)
+      .where(eq(sales.reference, checkout.sale_reference!));
     return row!.id;
   }
 
@@ -76,11 +84,15 @@ describe.each(drivers)('ticket questions on %s', (driver) => {
     const before = checkout.before_payment_questions;
     expect(new Set(before.map((x) => x.type))).toEqual(new Set(['text', 'checkbox', 'dropdown']));
     expect(new Set(before.map((x) => x.once_per_checkout))).toEqual(new Set(['0', '1']));
-    expect(before.every((x) => [w.demo.tickets.lanternEarlyAdult, w.demo.tickets.lanternLateChild].includes(x.ticket_id))).toBe(true);
+    expect(
+      before.every((x) => [w.demo.tickets.lanternEarlyAdult, w.demo.tickets.lanternLateChild].includes(x.ticket_id)),
+    ).toBe(true);
     // The lantern choice is asked of adults only.
-    expect(before.filter((x) => x.question === 'Which lantern would you like to carry?').map((x) => [x.ticket_id, x.mandatory, x.prepopulated_array])).toEqual([
-      [w.demo.tickets.lanternEarlyAdult, '1', ['Paper star', 'Crescent moon', 'Fox', 'No lantern, thanks']],
-    ]);
+    expect(
+      before
+        .filter((x) => x.question === 'Which lantern would you like to carry?')
+        .map((x) => [x.ticket_id, x.mandatory, x.prepopulated_array]),
+    ).toEqual([[w.demo.tickets.lanternEarlyAdult, '1', ['Paper star', 'Crescent moon', 'Fox', 'No lantern, thanks']]]);
     const after = checkout.after_payment_questions;
     expect(new Set(after.map((x) => x.type))).toEqual(new Set(['text', 'checkbox', 'dropdown']));
     expect(new Set(after.map((x) => x.once_per_checkout))).toEqual(new Set(['0', '1']));
@@ -95,7 +107,11 @@ describe.each(drivers)('ticket questions on %s', (driver) => {
     const runner = new Visitor(w.app);
     await runner.add({ [w.demo.tickets.trail10k]: 1 });
     const plain = await runner.checkout();
-    expect([plain.before_payment_questions, plain.after_payment_questions, plain.events[0]!.questions_intro]).toEqual([[], [], null]);
+    expect([plain.before_payment_questions, plain.after_payment_questions, plain.events[0]!.questions_intro]).toEqual([
+      [],
+      [],
+      null,
+    ]);
   });
 
   it('saves the answers from a JSON body and replies questions_set; a second save replaces the first', async () => {
@@ -127,43 +143,74 @@ describe.each(drivers)('ticket questions on %s', (driver) => {
 
   it('refuses a missing mandatory answer, on any copy, by name', async () => {
     await refused(
-      { answers: completeAnswers().filter((a) => !(a.question_id === q.name(0) && a.copy === 1)), before_or_after: 'before' },
+      {
+        answers: completeAnswers().filter((a) => !(a.question_id === q.name(0) && a.copy === 1)),
+        before_or_after: 'before',
+      },
       400,
       "Please enter your answer to 'Name of the person using this ticket'",
     );
     await refused(
-      { answers: completeAnswers().map((a) => (a.question_id === q.lantern(0) ? { ...a, answer: '' } : a)), before_or_after: 'before' },
+      {
+        answers: completeAnswers().map((a) => (a.question_id === q.lantern(0) ? { ...a, answer: '' } : a)),
+        before_or_after: 'before',
+      },
       400,
       "Please enter your answer to 'Which lantern would you like to carry?'",
     );
     await refused(
-      { answers: completeAnswers().map((a) => (a.question_id === q.paths(3) ? { ...a, answer: false } : a)), before_or_after: 'before' },
+      {
+        answers: completeAnswers().map((a) => (a.question_id === q.paths(3) ? { ...a, answer: false } : a)),
+        before_or_after: 'before',
+      },
       400,
       "Please enter your answer to 'We will keep to the lit paths and follow the rangers’ directions'",
     );
     await refused(
-      { answers: completeAnswers().map((a) => (a.question_id === q.name(3) ? { ...a, answer: '   ' } : a)), before_or_after: 'before' },
+      {
+        answers: completeAnswers().map((a) => (a.question_id === q.name(3) ? { ...a, answer: '   ' } : a)),
+        before_or_after: 'before',
+      },
       400,
       "Please enter your answer to 'Name of the person using this ticket'",
     );
   });
 
   it('refuses a text answer over 300 characters, and accepts one of exactly 300', async () => {
-    const withName = (answer: string) => completeAnswers().map((a) => (a.question_id === q.name(0) && a.copy === 0 ? { ...a, answer } : a));
-    await refused({ answers: withName('x'.repeat(301)), before_or_after: 'before' }, 400, "Your answer to 'Name of the person using this ticket' is longer than 300 characters");
-    await refused({ answers: withName('Ada\u0000'), before_or_after: 'before' }, 400, /contains characters that cannot be saved/);
+    const withName = (answer: string) =>
+      completeAnswers().map((a) => (a.question_id === q.name(0) && a.copy === 0 ? { ...a, answer } : a));
+    await refused(
+      { answers: withName('x'.repeat(301)), before_or_after: 'before' },
+      400,
+      "Your answer to 'Name of the person using this ticket' is longer than 300 characters",
+    );
+    await refused(
+      { answers: withName('Ada\u0000'), before_or_after: 'before' },
+      400,
+      /contains characters that cannot be saved/,
+    );
     const { v } = await reservedBuyer();
     expect((await save(v, { answers: withName('é'.repeat(300)), before_or_after: 'before' })).statusCode).toBe(200);
   });
 
   it('refuses a dropdown answer that is not one of its options, and an answer of the wrong kind', async () => {
     await refused(
-      { answers: completeAnswers().map((a) => (a.question_id === q.lantern(0) && a.copy === 0 ? { ...a, answer: 'Dragon' } : a)), before_or_after: 'before' },
+      {
+        answers: completeAnswers().map((a) =>
+          a.question_id === q.lantern(0) && a.copy === 0 ? { ...a, answer: 'Dragon' } : a,
+        ),
+        before_or_after: 'before',
+      },
       400,
       "Choose one of the options for 'Which lantern would you like to carry?'",
     );
     await refused(
-      { answers: completeAnswers().map((a) => (a.question_id === q.stepFree(0) && a.copy === 0 ? { ...a, answer: 'yes' } : a)), before_or_after: 'before' },
+      {
+        answers: completeAnswers().map((a) =>
+          a.question_id === q.stepFree(0) && a.copy === 0 ? { ...a, answer: 'yes' } : a,
+        ),
+        before_or_after: 'before',
+      },
       400,
       "Your answer to 'This person needs step-free paths' is not the kind of answer it asks for",
     );
@@ -173,24 +220,69 @@ describe.each(drivers)('ticket questions on %s', (driver) => {
     const notYours = 'Those answers are not about the tickets in your basket';
     const adult = w.demo.tickets.lanternEarlyAdult;
     // A ticket type that is not in the basket (the late adult's own copy of the name question).
-    await refused({ answers: [...completeAnswers(), { ticket_id: w.demo.tickets.lanternLateAdult, question_id: q.name(1), copy: 0, answer: 'Eve' }], before_or_after: 'before' }, 400, notYours);
-    // A question of another ticket type, a copy beyond the quantity, a per-ticket question without its copy.
-    await refused({ answers: [...completeAnswers(), { ticket_id: adult, question_id: q.name(3), copy: 0, answer: 'Eve' }], before_or_after: 'before' }, 400, notYours);
-    await refused({ answers: [...completeAnswers(), { ticket_id: adult, question_id: q.name(0), copy: 2, answer: 'Eve' }], before_or_after: 'before' }, 400, notYours);
-    await refused({ answers: [...completeAnswers(), { ticket_id: adult, question_id: q.heard(0), copy: 0, answer: 'Radio' }], before_or_after: 'before' }, 400, notYours);
-    // An after-payment question in a before-payment save.
     await refused(
-      { answers: [...completeAnswers(), { ticket_id: adult, question_id: w.demo.questions.after.arrival[0]!, copy: null, answer: 'Estate car park' }], before_or_after: 'before' },
+      {
+        answers: [
+          ...completeAnswers(),
+          { ticket_id: w.demo.tickets.lanternLateAdult, question_id: q.name(1), copy: 0, answer: 'Eve' },
+        ],
+        before_or_after: 'before',
+      },
       400,
       notYours,
     );
-    await refused({ answers: [...completeAnswers(), completeAnswers()[0]!], before_or_after: 'before' }, 400, 'Each question can be answered once per ticket');
+    // A question of another ticket type, a copy beyond the quantity, a per-ticket question without its copy.
+    await refused(
+      {
+        answers: [...completeAnswers(), { ticket_id: adult, question_id: q.name(3), copy: 0, answer: 'Eve' }],
+        before_or_after: 'before',
+      },
+      400,
+      notYours,
+    );
+    await refused(
+      {
+        answers: [...completeAnswers(), { ticket_id: adult, question_id: q.name(0), copy: 2, answer: 'Eve' }],
+        before_or_after: 'before',
+      },
+      400,
+      notYours,
+    );
+    await refused(
+      {
+        answers: [...completeAnswers(), { ticket_id: adult, question_id: q.heard(0), copy: 0, answer: 'Radio' }],
+        before_or_after: 'before',
+      },
+      400,
+      notYours,
+    );
+    // An after-payment question in a before-payment save.
+    await refused(
+      {
+        answers: [
+          ...completeAnswers(),
+          { ticket_id: adult, question_id: w.demo.questions.after.arrival[0]!, copy: null, answer: 'Estate car park' },
+        ],
+        before_or_after: 'before',
+      },
+      400,
+      notYours,
+    );
+    await refused(
+      { answers: [...completeAnswers(), completeAnswers()[0]!], before_or_after: 'before' },
+      400,
+      'Each question can be answered once per ticket',
+    );
   });
 
   it('refuses a body that is not the contract’s, with the field named', async () => {
     await refused({ answers: completeAnswers(), before_or_after: 'during' }, 400, /^Invalid before_or_after/);
     await refused({ answers: 'all of them', before_or_after: 'before' }, 400, /^Invalid answers/);
-    await refused({ answers: [{ ...completeAnswers()[0], copy: -1 }], before_or_after: 'before' }, 400, /^Invalid answers\.0\.copy/);
+    await refused(
+      { answers: [{ ...completeAnswers()[0], copy: -1 }], before_or_after: 'before' },
+      400,
+      /^Invalid answers\.0\.copy/,
+    );
   });
 
   it('saves before payment only while the tickets are held, and after payment only once paid', async () => {
@@ -198,7 +290,14 @@ describe.each(drivers)('ticket questions on %s', (driver) => {
     const afterAnswers = (checkout: Checkout): AnswerEntry[] =>
       checkout.after_payment_questions.flatMap((x): AnswerEntry[] =>
         x.once_per_checkout === '1'
-          ? [{ ticket_id: x.ticket_id, question_id: x.id, copy: null, answer: x.type === 'checkbox' ? true : x.type === 'dropdown' ? 'Estate car park' : '' }]
+          ? [
+              {
+                ticket_id: x.ticket_id,
+                question_id: x.id,
+                copy: null,
+                answer: x.type === 'checkbox' ? true : x.type === 'dropdown' ? 'Estate car park' : '',
+              },
+            ]
           : Array.from({ length: checkout.tickets.find((t) => t.ticket_id === x.ticket_id)!.qty }, (_, copy) => ({
               ticket_id: x.ticket_id,
               question_id: x.id,
@@ -208,7 +307,10 @@ describe.each(drivers)('ticket questions on %s', (driver) => {
       );
     const checkout = await v.checkout();
     let res = await save(v, { answers: afterAnswers(checkout), before_or_after: 'after' });
-    expect([res.statusCode, res.json()]).toEqual([409, { error: 'These questions can be answered once your order is paid' }]);
+    expect([res.statusCode, res.json()]).toEqual([
+      409,
+      { error: 'These questions can be answered once your order is paid' },
+    ]);
 
     await w.database.db.transaction((tx) => completeSale(tx, saleId, w.clock.now));
     res = await save(v, { answers: afterAnswers(checkout), before_or_after: 'after' });
@@ -222,7 +324,12 @@ describe.each(drivers)('ticket questions on %s', (driver) => {
     w.clock.advance(60 * 60_000);
     try {
       res = await save(late.v, { answers: completeAnswers(), before_or_after: 'before' });
-      expect([res.statusCode, res.json()]).toEqual([409, { error: 'Your tickets are no longer held for you, so your answers cannot be saved. Please reserve them again.' }]);
+      expect([res.statusCode, res.json()]).toEqual([
+        409,
+        {
+          error: 'Your tickets are no longer held for you, so your answers cannot be saved. Please reserve them again.',
+        },
+      ]);
     } finally {
       w.clock.advance(-60 * 60_000);
     }

@@ -32,7 +32,11 @@ export function toWireQuestion(row: QuestionRow): Question {
   };
 }
 
-async function questionRows(db: Pick<Executor, 'select'>, ticketTypeIds: number[], phase?: BeforeOrAfter): Promise<QuestionRow[]> {
+async function questionRows(
+  db: Pick<Executor, 'select'>,
+  ticketTypeIds: number[],
+  phase?: BeforeOrAfter,
+): Promise<QuestionRow[]> {
   if (ticketTypeIds.length === 0) return [];
   const ofTypes = inArray(ticketQuestions.ticketTypeId, ticketTypeIds);
   return db
@@ -82,9 +86,13 @@ export async function saveQuestionAnswers(
     if (input.beforeOrAfter === 'before' && (sale.paidAt !== null || !holdIsLive(sale, now))) {
       throw new Refusal('hold-lost', QUESTION_REFUSALS.notHeld);
     }
-    if (input.beforeOrAfter === 'after' && sale.paidAt === null) throw new Refusal('not-paid', QUESTION_REFUSALS.notPaid);
+    if (input.beforeOrAfter === 'after' && sale.paidAt === null)
+      throw new Refusal('not-paid', QUESTION_REFUSALS.notPaid);
 
-    const lines = await tx.select({ ticketTypeId: saleLines.ticketTypeId, qty: saleLines.qty }).from(saleLines).where(eq(saleLines.saleId, saleId));
+    const lines = await tx
+      .select({ ticketTypeId: saleLines.ticketTypeId, qty: saleLines.qty })
+      .from(saleLines)
+      .where(eq(saleLines.saleId, saleId));
     const qtyOf = new Map(lines.map((l) => [l.ticketTypeId, l.qty]));
     const questions = await questionRows(tx, [...qtyOf.keys()], input.beforeOrAfter);
     const byId = new Map(questions.map((q) => [q.id, q]));
@@ -94,7 +102,8 @@ export async function saveQuestionAnswers(
       const question = byId.get(entry.question_id);
       const qty = qtyOf.get(entry.ticket_id) ?? 0;
       const copyFits = question?.oncePerCheckout ? entry.copy === null : entry.copy !== null && entry.copy < qty;
-      if (!question || question.ticketTypeId !== entry.ticket_id || !copyFits) throw new Refusal('invalid-input', QUESTION_REFUSALS.notYourTicket);
+      if (!question || question.ticketTypeId !== entry.ticket_id || !copyFits)
+        throw new Refusal('invalid-input', QUESTION_REFUSALS.notYourTicket);
       const key = `${question.id}:${entry.copy}`;
       if (given.has(key)) throw new Refusal('invalid-input', QUESTION_REFUSALS.twice);
       given.add(key);
@@ -103,8 +112,11 @@ export async function saveQuestionAnswers(
     }
     for (const question of questions) {
       if (!question.mandatory) continue;
-      const copies = question.oncePerCheckout ? [null] : Array.from({ length: qtyOf.get(question.ticketTypeId) ?? 0 }, (_, i) => i);
-      if (copies.some((copy) => !given.has(`${question.id}:${copy}`))) throw new Refusal('invalid-input', QUESTION_REFUSALS.missing(question.question));
+      const copies = question.oncePerCheckout
+        ? [null]
+        : Array.from({ length: qtyOf.get(question.ticketTypeId) ?? 0 }, (_, i) => i);
+      if (copies.some((copy) => !given.has(`${question.id}:${copy}`)))
+        throw new Refusal('invalid-input', QUESTION_REFUSALS.missing(question.question));
     }
 
     await tx

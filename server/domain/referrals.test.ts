@@ -9,7 +9,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, eq, like } from 'drizzle-orm';
 import { desc } from 'drizzle-orm';
-import { discountCodes, events, organiserPaymentSettings, outbox, referralRewards, sales, users } from '../db/schema.ts';
+import {
+  discountCodes,
+  events,
+  organiserPaymentSettings,
+  outbox,
+  referralRewards,
+  sales,
+  users,
+} from '../db/schema.ts';
 import { REFERRER_COOKIE } from '../http/session.ts';
 import { completeSale } from './completeSale.ts';
 import { referralCode, REFERRAL_LINK_DAYS } from './afterSale.ts';
@@ -25,7 +33,10 @@ describe.each(drivers)('referral rewards on %s', (driver) => {
     // Ashcombe (the free Open Day) and Riverside (Summer Jazz) sell by express checkout too.
     await w.database.db
       .insert(organiserPaymentSettings)
-      .values([{ organiserId: w.demo.organisers.riverside, expressCheckout: true }, { organiserId: w.demo.organisers.ashcombe, expressCheckout: true }])
+      .values([
+        { organiserId: w.demo.organisers.riverside, expressCheckout: true },
+        { organiserId: w.demo.organisers.ashcombe, expressCheckout: true },
+      ])
       .onConflictDoNothing();
   }, 180_000);
 
@@ -33,7 +44,12 @@ describe.each(drivers)('referral rewards on %s', (driver) => {
 
   /** The code in the newest e-mail to this address, as its holder reads it. */
   async function codeSentTo(email: string): Promise<string> {
-    const [mail] = await w.database.db.select().from(outbox).where(eq(outbox.recipient, email)).orderBy(desc(outbox.id)).limit(1);
+    const [mail] = await w.database.db
+      .select()
+      .from(outbox)
+      .where(eq(outbox.recipient, email))
+      .orderBy(desc(outbox.id))
+      .limit(1);
     const match = /Your one-time sign in or registration code is (\d{6})/.exec(mail?.body ?? '');
     if (!match) throw new Error(`no code sent to ${email}`);
     return match[1]!;
@@ -42,10 +58,25 @@ describe.each(drivers)('referral rewards on %s', (driver) => {
   /** A visitor who proves a new address with its one-time code on the sign-in page and gives their name: a verified account. */
   async function registered(email: string, fullname: string): Promise<Visitor> {
     const v = new Visitor(w.app);
-    expect((await v.request({ method: 'POST', url: '/signin/', body: new URLSearchParams({ email }).toString() })).statusCode).toBe(200);
-    const named = await v.request({ method: 'POST', url: '/signin/code/', body: new URLSearchParams({ email, code: await codeSentTo(email) }).toString() });
+    expect(
+      (await v.request({ method: 'POST', url: '/signin/', body: new URLSearchParams({ email }).toString() }))
+        .statusCode,
+    ).toBe(200);
+    const named = await v.request({
+      method: 'POST',
+      url: '/signin/code/',
+      body: new URLSearchParams({ email, code: await codeSentTo(email) }).toString(),
+    });
     expect(named.statusCode).toBe(200);
-    expect((await v.request({ method: 'POST', url: '/signin/name/', body: new URLSearchParams({ email, fullname }).toString() })).statusCode).toBe(303);
+    expect(
+      (
+        await v.request({
+          method: 'POST',
+          url: '/signin/name/',
+          body: new URLSearchParams({ email, fullname }).toString(),
+        })
+      ).statusCode,
+    ).toBe(303);
     return v;
   }
 
@@ -55,32 +86,55 @@ describe.each(drivers)('referral rewards on %s', (driver) => {
     const res = await v.request({
       method: 'POST',
       url: '/sandbox/card/',
-      body: new URLSearchParams({ secret: String(token.client_secret), number: SANDBOX_CARDS.success, expiry: '12/34', cvc: '123' }).toString(),
+      body: new URLSearchParams({
+        secret: String(token.client_secret),
+        number: SANDBOX_CARDS.success,
+        expiry: '12/34',
+        cvc: '123',
+      }).toString(),
     });
     expect(res.statusCode).toBe(303);
     expect((await v.checkout()).payment_complete).toBe(true);
   }
 
   /** Adds, reserves, pays by card (or claims, when free) and takes delivery; the sale's id. */
-  async function buyThrough(v: Visitor, ticket: number, opts: { express?: { fullname: string; email: string } } = {}): Promise<string> {
+  async function buyThrough(
+    v: Visitor,
+    ticket: number,
+    opts: { express?: { fullname: string; email: string } } = {},
+  ): Promise<string> {
     expect((await v.add({ [ticket]: 1 })).statusCode).toBe(200);
     expect(await v.json('reserveTickets', {})).toMatchObject({ reserved: true });
     const checkout = await v.checkout();
-    if (opts.express) expect((await v.call('setAccountDetails', { ...opts.express, ct_subscribed: 'false' } as never)).statusCode).toBe(200);
+    if (opts.express)
+      expect((await v.call('setAccountDetails', { ...opts.express, ct_subscribed: 'false' } as never)).statusCode).toBe(
+        200,
+      );
     if (checkout.basket_total === 0) expect(await v.json('claimFreeTickets')).toEqual({ success: true });
     else await payByCard(v);
     await v.call('deliverToBitticket');
     await v.call('deliverToWallet');
-    const [sale] = await w.database.db.select({ id: sales.id }).from(sales).where(eq(sales.reference, checkout.sale_reference!));
+    const [sale] = await w.database.db
+      .select({ id: sales.id })
+      .from(sales)
+      .where(eq(sales.reference, checkout.sale_reference!));
     return sale!.id;
   }
 
   const openLink = (v: Visitor, eventId: number, code: string) =>
-    v.request({ method: 'GET', url: `/event/${eventId}/?ref=${encodeURIComponent(code)}`, headers: { accept: 'text/html' } });
+    v.request({
+      method: 'GET',
+      url: `/event/${eventId}/?ref=${encodeURIComponent(code)}`,
+      headers: { accept: 'text/html' },
+    });
   afterAll(async () => w?.close());
 
   const rewardMails = (email: string) =>
-    w.database.db.select().from(outbox).where(and(eq(outbox.recipient, email), like(outbox.subject, 'A friend booked %'))).orderBy(outbox.id);
+    w.database.db
+      .select()
+      .from(outbox)
+      .where(and(eq(outbox.recipient, email), like(outbox.subject, 'A friend booked %')))
+      .orderBy(outbox.id);
 
   async function signedIn(userId: number): Promise<Visitor> {
     const v = new Visitor(w.app);
@@ -95,22 +149,36 @@ describe.each(drivers)('referral rewards on %s', (driver) => {
     expect((await openLink(friend, w.demo.events.jazz, shareCode(amelia.id))).statusCode).toBe(200);
     const before = (await rewardMails(amelia.email)).length;
     const saleId = await buyThrough(friend, w.demo.tickets.jazzGeneral);
-    const [recorded] = await w.database.db.select({ referrer: sales.referrerUserId }).from(sales).where(eq(sales.id, saleId));
+    const [recorded] = await w.database.db
+      .select({ referrer: sales.referrerUserId })
+      .from(sales)
+      .where(eq(sales.id, saleId));
     expect(recorded!.referrer).toBe(amelia.id);
 
     const mails = (await rewardMails(amelia.email)).slice(before);
     expect(mails).toHaveLength(1);
     expect(mails[0]!.subject).toBe('A friend booked Summer Jazz on the Quay: here is your reward');
     expect(mails[0]!.body).toContain('you get 10% off your next Riverside Arts ticket.');
-    const code = /Your code (THANKS-[A-Z2-9]{8}) takes 10% off your next Riverside Arts Collective ticket\./.exec(mails[0]!.body)?.[1];
+    const code = /Your code (THANKS-[A-Z2-9]{8}) takes 10% off your next Riverside Arts Collective ticket\./.exec(
+      mails[0]!.body,
+    )?.[1];
     expect(code).toBeDefined();
     const [stored] = await w.database.db.select().from(discountCodes).where(eq(discountCodes.code, code!));
-    expect(stored).toMatchObject({ kind: 'percent', amount: 1000, organiserId: w.demo.organisers.riverside, eventId: null, usageLimit: 1, used: 0 });
+    expect(stored).toMatchObject({
+      kind: 'percent',
+      amount: 1000,
+      organiserId: w.demo.organisers.riverside,
+      eventId: null,
+      usageLimit: 1,
+      used: 0,
+    });
 
     // Delivering again (a retry) rewards nothing more.
     expect(await friend.json('deliverToWallet')).toEqual({ delivery_completed: true });
     expect((await rewardMails(amelia.email)).slice(before)).toHaveLength(1);
-    expect(await w.database.db.select().from(referralRewards).where(eq(referralRewards.saleId, saleId))).toHaveLength(1);
+    expect(await w.database.db.select().from(referralRewards).where(eq(referralRewards.saleId, saleId))).toHaveLength(
+      1,
+    );
 
     // Amelia redeems it on her next Riverside Arts ticket: 10 % of the ticket off, and what is booked is what is paid.
     const referrer = await signedIn(amelia.id);
@@ -122,9 +190,19 @@ describe.each(drivers)('referral rewards on %s', (driver) => {
     expect(discounted.discounts_applied[code!]).toBe(Math.round(ticketsValue / 10));
     expect(discounted.basket_total).toBe(full.basket_total - Math.round(ticketsValue / 10));
     expect(await referrer.json('reserveTickets', {})).toMatchObject({ reserved: true });
-    const [ameliaSale] = await w.database.db.select({ id: sales.id }).from(sales).where(eq(sales.reference, (await referrer.checkout()).sale_reference!));
+    const [ameliaSale] = await w.database.db
+      .select({ id: sales.id })
+      .from(sales)
+      .where(eq(sales.reference, (await referrer.checkout()).sale_reference!));
     expect((await w.database.db.transaction((tx) => completeSale(tx, ameliaSale!.id, w.clock.now))).booked).toBe(true);
-    expect((await w.database.db.select({ used: discountCodes.used }).from(discountCodes).where(eq(discountCodes.code, code!)))[0]!.used).toBe(1);
+    expect(
+      (
+        await w.database.db
+          .select({ used: discountCodes.used })
+          .from(discountCodes)
+          .where(eq(discountCodes.code, code!))
+      )[0]!.used,
+    ).toBe(1);
 
     // Once used, it takes nothing off anyone's basket again.
     const again = await signedIn(tom.id);
@@ -138,7 +216,11 @@ describe.each(drivers)('referral rewards on %s', (driver) => {
     const amelia = w.demo.users.subscribedDark;
     await w.database.db
       .update(events)
-      .set({ rewardText: 'Run with friends: for every friend who enters with your link, you get a free finisher’s mug.', rewardShortText: 'get a free mug', rewardDiscount: null })
+      .set({
+        rewardText: 'Run with friends: for every friend who enters with your link, you get a free finisher’s mug.',
+        rewardShortText: 'get a free mug',
+        rewardDiscount: null,
+      })
       .where(eq(events.id, w.demo.events.trail));
     const friend = await registered('mug.friend@example.com', 'Mo Runner');
     await openLink(friend, w.demo.events.trail, shareCode(amelia.id));
@@ -149,7 +231,11 @@ describe.each(drivers)('referral rewards on %s', (driver) => {
     expect(mails[0]!.body).toContain('you get a free finisher’s mug.');
     expect(mails[0]!.body).toMatch(/Your reward reference is REWARD-[A-Z2-9]{8}\. Show this e-mail to /);
     const [reward] = await w.database.db.select().from(referralRewards).where(eq(referralRewards.saleId, saleId));
-    expect(reward).toMatchObject({ referrerUserId: amelia.id, discountCodeId: null, referredEmail: 'mug.friend@example.com' });
+    expect(reward).toMatchObject({
+      referrerUserId: amelia.id,
+      discountCodeId: null,
+      referredEmail: 'mug.friend@example.com',
+    });
     expect(reward!.sentAt).not.toBeNull();
   });
 
@@ -161,13 +247,19 @@ describe.each(drivers)('referral rewards on %s', (driver) => {
     for (const n of [1, 2, 3]) {
       const v = new Visitor(w.app);
       await openLink(v, w.demo.events.openDay, link);
-      await buyThrough(v, w.demo.tickets.freeEntry, { express: { fullname: 'Amelia Extra', email: `amelia+free${n}@example.com` } });
+      await buyThrough(v, w.demo.tickets.freeEntry, {
+        express: { fullname: 'Amelia Extra', email: `amelia+free${n}@example.com` },
+      });
     }
     // And one paying express buyer whose address was never proven.
     const payer = new Visitor(w.app);
     await openLink(payer, w.demo.events.jazz, link);
-    const paidSale = await buyThrough(payer, w.demo.tickets.jazzGeneral, { express: { fullname: 'Amelia Extra', email: 'amelia+paid@example.com' } });
-    expect((await w.database.db.select({ paidAt: sales.paidAt }).from(sales).where(eq(sales.id, paidSale)))[0]!.paidAt).not.toBeNull();
+    const paidSale = await buyThrough(payer, w.demo.tickets.jazzGeneral, {
+      express: { fullname: 'Amelia Extra', email: 'amelia+paid@example.com' },
+    });
+    expect(
+      (await w.database.db.select({ paidAt: sales.paidAt }).from(sales).where(eq(sales.id, paidSale)))[0]!.paidAt,
+    ).not.toBeNull();
     // A proven friend who books only free tickets earns nothing either.
     const freeFriend = await registered('free.friend@example.com', 'Fay Free');
     await openLink(freeFriend, w.demo.events.openDay, link);
@@ -183,20 +275,29 @@ describe.each(drivers)('referral rewards on %s', (driver) => {
     const friend = new Visitor(w.app);
     await openLink(friend, w.demo.events.jazz, shareCode(amelia.id));
     const before = (await rewardMails(amelia.email)).length;
-    const saleId = await buyThrough(friend, w.demo.tickets.jazzGeneral, { express: { fullname: 'Ezra Express', email } });
+    const saleId = await buyThrough(friend, w.demo.tickets.jazzGeneral, {
+      express: { fullname: 'Ezra Express', email },
+    });
     expect((await rewardMails(amelia.email)).slice(before), 'nothing for an address no one proved').toEqual([]);
 
     // The friend proves the address with its code, in the browser that bought: now a proven buyer who paid.
     expect((await friend.call('sendOneTimeCode', { email })).statusCode).toBe(200);
-    expect(await friend.json('checkOneTimeCode', { email, code: await codeSentTo(email) })).toEqual({ has_account: true });
+    expect(await friend.json('checkOneTimeCode', { email, code: await codeSentTo(email) })).toEqual({
+      has_account: true,
+    });
     expect((await rewardMails(amelia.email)).slice(before)).toHaveLength(1);
-    expect(await w.database.db.select().from(referralRewards).where(eq(referralRewards.saleId, saleId))).toMatchObject([{ referrerUserId: amelia.id, referredEmail: email }]);
+    expect(await w.database.db.select().from(referralRewards).where(eq(referralRewards.saleId, saleId))).toMatchObject([
+      { referrerUserId: amelia.id, referredEmail: email },
+    ]);
   });
 
   it('a friend whose account never proved its address (one from before proof was kept) earns nothing until they sign in with its code', async () => {
     const amelia = w.demo.users.subscribedDark;
     const email = 'old.account@example.com';
-    const [old] = await w.database.db.insert(users).values({ email, firstName: 'Olga', lastName: 'Older', viewType: 'customer' }).returning();
+    const [old] = await w.database.db
+      .insert(users)
+      .values({ email, firstName: 'Olga', lastName: 'Older', viewType: 'customer' })
+      .returning();
     const friend = await signedIn(old!.id);
     const before = (await rewardMails(amelia.email)).length;
     await openLink(friend, w.demo.events.jazz, shareCode(amelia.id));
@@ -204,7 +305,9 @@ describe.each(drivers)('referral rewards on %s', (driver) => {
     expect((await rewardMails(amelia.email)).slice(before)).toEqual([]);
 
     expect((await friend.call('sendOneTimeCode', { email })).statusCode).toBe(200);
-    expect(await friend.json('checkOneTimeCode', { email, code: await codeSentTo(email) })).toEqual({ has_account: true });
+    expect(await friend.json('checkOneTimeCode', { email, code: await codeSentTo(email) })).toEqual({
+      has_account: true,
+    });
     await openLink(friend, w.demo.events.jazz, shareCode(amelia.id));
     await buyThrough(friend, w.demo.tickets.jazzGeneral);
     expect((await rewardMails(amelia.email)).slice(before)).toHaveLength(1);
@@ -223,7 +326,12 @@ describe.each(drivers)('referral rewards on %s', (driver) => {
       await w.database.db
         .select()
         .from(referralRewards)
-        .where(and(eq(referralRewards.referrerUserId, amelia.id), eq(referralRewards.referredEmail, 'twice.friend@example.com'))),
+        .where(
+          and(
+            eq(referralRewards.referrerUserId, amelia.id),
+            eq(referralRewards.referredEmail, 'twice.friend@example.com'),
+          ),
+        ),
     ).toHaveLength(1);
   });
 
@@ -232,7 +340,11 @@ describe.each(drivers)('referral rewards on %s', (driver) => {
     const tom = w.demo.users.notSubscribed;
     const genuine = shareCode(amelia.id);
     const forged = genuine.replace(/.$/, (c) => (c === 'A' ? 'B' : 'A'));
-    const expired = referralCode(SECRET, amelia.id, new Date(w.clock.now.getTime() - (REFERRAL_LINK_DAYS + 1) * 86_400_000));
+    const expired = referralCode(
+      SECRET,
+      amelia.id,
+      new Date(w.clock.now.getTime() - (REFERRAL_LINK_DAYS + 1) * 86_400_000),
+    );
     const otherSubject = genuine.replace(/^[0-9a-z]+-/, `${tom.id.toString(36)}-`);
     const otherSecret = referralCode('another-secret-0123456789abcdef0123', amelia.id, w.clock.now);
     const before = (await rewardMails(amelia.email)).length;
@@ -241,7 +353,10 @@ describe.each(drivers)('referral rewards on %s', (driver) => {
       const v = new Visitor(w.app);
       const page = await openLink(v, w.demo.events.jazz, code);
       expect(page.statusCode).toBe(200);
-      expect((page.cookies as { name: string }[]).map((c) => c.name), code).not.toContain(REFERRER_COOKIE);
+      expect(
+        (page.cookies as { name: string }[]).map((c) => c.name),
+        code,
+      ).not.toContain(REFERRER_COOKIE);
     }
     const stranger = await registered('stranger.friend@example.com', 'Sam Stranger');
     await openLink(stranger, w.demo.events.jazz, forged);
@@ -266,7 +381,10 @@ describe.each(drivers)('referral rewards on %s', (driver) => {
     const link = new URL(res.json() as string);
     expect(link.origin).toBe('https://tickets.example.com');
     expect(link.pathname).toBe(`/event/${w.demo.events.jazz}/`);
-    const [user] = await w.database.db.select({ id: users.id }).from(users).where(eq(users.email, 'host.friend@example.com'));
+    const [user] = await w.database.db
+      .select({ id: users.id })
+      .from(users)
+      .where(eq(users.email, 'host.friend@example.com'));
     expect(link.searchParams.get('ref')).toBe(shareCode(user!.id));
   });
 });

@@ -53,7 +53,9 @@ async function moneyTaken(db: Pick<Database, 'select'>, saleId: string): Promise
         eq(payments.status, 'succeeded'),
         eq(payments.outcome, 'booked'),
         gte(payments.amount, 1),
-        notExists(db.select({ id: paymentRefunds.id }).from(paymentRefunds).where(eq(paymentRefunds.paymentId, payments.id))),
+        notExists(
+          db.select({ id: paymentRefunds.id }).from(paymentRefunds).where(eq(paymentRefunds.paymentId, payments.id)),
+        ),
       ),
     )
     .limit(1);
@@ -70,7 +72,12 @@ async function moneyTaken(db: Pick<Database, 'select'>, saleId: string): Promise
  * Records who referred the sale, once: the first share link a sale's tickets were added through
  * counts, and a buyer cannot refer themselves.
  */
-export async function recordReferrer(db: Database, saleId: string, referrerId: number | null, buyerId: number | null): Promise<void> {
+export async function recordReferrer(
+  db: Database,
+  saleId: string,
+  referrerId: number | null,
+  buyerId: number | null,
+): Promise<void> {
   if (referrerId === null || referrerId === buyerId) return;
   const [referrer] = await db.select({ id: users.id }).from(users).where(eq(users.id, referrerId));
   if (!referrer) return;
@@ -104,7 +111,14 @@ export async function rewardReferrer(
     .select({ referrerId: sales.referrerUserId, buyerId: sales.userId, buyerEmail: users.email })
     .from(sales)
     .innerJoin(users, eq(users.id, sales.userId))
-    .where(and(eq(sales.id, saleId), isNotNull(sales.paidAt), isNotNull(sales.referrerUserId), isNotNull(users.emailProvenAt)));
+    .where(
+      and(
+        eq(sales.id, saleId),
+        isNotNull(sales.paidAt),
+        isNotNull(sales.referrerUserId),
+        isNotNull(users.emailProvenAt),
+      ),
+    );
   if (!sale || sale.referrerId === null || sale.referrerId === sale.buyerId) return { rewarded: false };
   if (!(await moneyTaken(db, saleId))) return { rewarded: false };
   const [event] = await db
@@ -124,7 +138,10 @@ export async function rewardReferrer(
     .orderBy(asc(saleLines.id))
     .limit(1);
   if (!event?.rewardText) return { rewarded: false };
-  const [referrer] = await db.select({ email: users.email, firstName: users.firstName }).from(users).where(eq(users.id, sale.referrerId));
+  const [referrer] = await db
+    .select({ email: users.email, firstName: users.firstName })
+    .from(users)
+    .where(eq(users.id, sale.referrerId));
   if (!referrer || referrer.email === sale.buyerEmail) return { rewarded: false };
 
   const discount = event.rewardDiscount !== null;
@@ -161,13 +178,7 @@ export async function rewardReferrer(
       allEventsUrl: `${mail.publicUrl}/organiser/${event.organiserId}/`,
     }),
   );
-  await sendMail(
-    db,
-    mail.mailer,
-    mail.brandName,
-    { to: referrer.email, ...content },
-    now,
-  );
+  await sendMail(db, mail.mailer, mail.brandName, { to: referrer.email, ...content }, now);
   await db.update(referralRewards).set({ sentAt: now }).where(eq(referralRewards.saleId, saleId));
   return { rewarded: true, code: claimed, discount };
 }

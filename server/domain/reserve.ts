@@ -13,11 +13,34 @@ import { rows, type Database, type Executor } from '../db/index.ts';
 import { discountCodes, sales, type RequiredTicketGroup } from '../db/schema.ts';
 import { requiredTicketsMessage } from '../../contract/messages/basket.ts';
 import { isRefusal, Refusal } from './refusal.ts';
-import { holdIsLive, lockSale, newSaleReference, PAID_SALE_MESSAGE, SALE_NOT_FOUND_MESSAGE, secondsRemaining } from './sales.ts';
-import { reserveBasketAtOnce, reserveClaims, reserveSaleAtOnce, type ReserveAttempt, type ReserveClaims, type ReserveVerdict } from './stock.ts';
+import {
+  holdIsLive,
+  lockSale,
+  newSaleReference,
+  PAID_SALE_MESSAGE,
+  SALE_NOT_FOUND_MESSAGE,
+  secondsRemaining,
+} from './sales.ts';
+import {
+  reserveBasketAtOnce,
+  reserveClaims,
+  reserveSaleAtOnce,
+  type ReserveAttempt,
+  type ReserveClaims,
+  type ReserveVerdict,
+} from './stock.ts';
 import { reserveSaleSeats } from './seats.ts';
 import type { SeatingProvider } from './seating/provider.ts';
-import { BUYER_LIMIT_MESSAGE, buyerKeys, DEFAULT_MAX_PER_ORDER, effectiveMaxPerOrder, maximumMessage, minimumMessage, refuseOverCapAlone, type Buyer } from './limits.ts';
+import {
+  BUYER_LIMIT_MESSAGE,
+  buyerKeys,
+  DEFAULT_MAX_PER_ORDER,
+  effectiveMaxPerOrder,
+  maximumMessage,
+  minimumMessage,
+  refuseOverCapAlone,
+  type Buyer,
+} from './limits.ts';
 
 export type ReserveResult =
   | { reserved: true; saleReference: string; freshReservation: boolean; checkoutTime: number }
@@ -40,7 +63,6 @@ export interface ReserveLimits {
   /** The seating provider whose holds the sale's seats are under (seats.io when keyed); none: our own holds. */
   seating?: SeatingProvider | null;
 }
-
 
 interface BasketLine {
   ticketTypeId: number;
@@ -71,7 +93,10 @@ export interface Basket {
  * `reservation_basket` (server/db/functions/reservation_basket.sql).
  */
 export async function readBasket(db: Pick<Executor, 'execute'>, saleId: string): Promise<Basket | null> {
-  const [row] = await rows<{ basket: BasketRow | string | null }>(db, sql`SELECT reservation_basket(${saleId}) AS basket`);
+  const [row] = await rows<{ basket: BasketRow | string | null }>(
+    db,
+    sql`SELECT reservation_basket(${saleId}) AS basket`,
+  );
   const found = typeof row?.basket === 'string' ? (JSON.parse(row.basket) as BasketRow) : row?.basket;
   if (!found) return null;
   const date = (value: Date | string | null) => (value === null ? null : new Date(value));
@@ -111,15 +136,30 @@ export function checkBasket(basket: Basket, limits: ReserveLimits): void {
   const tooFew = lines.find((l) => l.minPerCustomer > 1 && l.qty < l.minPerCustomer);
   if (tooFew) throw new Refusal('invalid-input', minimumMessage(tooFew.name, tooFew.minPerCustomer));
   const tooMany = lines.find((l) => l.qty > effectiveMaxPerOrder(l.maxCanReserve, l.eventMax, limits.maxPerOrder));
-  if (tooMany) throw new Refusal('invalid-input', maximumMessage(tooMany.name, effectiveMaxPerOrder(tooMany.maxCanReserve, tooMany.eventMax, limits.maxPerOrder)));
+  if (tooMany)
+    throw new Refusal(
+      'invalid-input',
+      maximumMessage(tooMany.name, effectiveMaxPerOrder(tooMany.maxCanReserve, tooMany.eventMax, limits.maxPerOrder)),
+    );
   const inBasket = new Set(lines.map((l) => l.ticketTypeId));
-  const missing = lines.flatMap((l) => l.requiredTickets.filter((group) => !group.ids.some((id) => inBasket.has(id))).map((g) => g.title));
-  if (missing.length) throw new Refusal('invalid-input', `${requiredTicketsMessage()} ${[...new Set(missing)].join(', ')}`);
+  const missing = lines.flatMap((l) =>
+    l.requiredTickets.filter((group) => !group.ids.some((id) => inBasket.has(id))).map((g) => g.title),
+  );
+  if (missing.length)
+    throw new Refusal('invalid-input', `${requiredTicketsMessage()} ${[...new Set(missing)].join(', ')}`);
 }
 
 /** The claims of a basket (each line from its date's pool and its type's own pool, if any) and what the buyer asks of each date. */
-function claimsOf(basket: Basket, saleId: string, now: Date, checkoutTimeSeconds: number, limits: ReserveLimits): ReserveClaims {
-  const claims = basket.lines.flatMap((l) => [l.datePool, ...(l.typePool ? [l.typePool] : [])].map((poolId) => ({ line: l, poolId })));
+function claimsOf(
+  basket: Basket,
+  saleId: string,
+  now: Date,
+  checkoutTimeSeconds: number,
+  limits: ReserveLimits,
+): ReserveClaims {
+  const claims = basket.lines.flatMap((l) =>
+    [l.datePool, ...(l.typePool ? [l.typePool] : [])].map((poolId) => ({ line: l, poolId })),
+  );
   const buyer = limits.buyer ?? { userId: basket.userId, ip: null };
   const wanted = new Map<number, number>();
   for (const l of basket.lines) wanted.set(l.dateId, (wanted.get(l.dateId) ?? 0) + l.qty);
@@ -130,7 +170,8 @@ function claimsOf(basket: Basket, saleId: string, now: Date, checkoutTimeSeconds
     deadline: new Date(now.getTime() + checkoutTimeSeconds * 1000),
     pools: claims.map((c) => c.poolId),
     claims: claims.map(({ line, poolId }) => ({ pool: poolId, type: line.ticketTypeId, qty: line.qty })),
-    buyerKeys: limits.maxHeldPerBuyer === undefined ? [] : buyerKeys({ userId: buyer.userId ?? basket.userId, ip: buyer.ip }),
+    buyerKeys:
+      limits.maxHeldPerBuyer === undefined ? [] : buyerKeys({ userId: buyer.userId ?? basket.userId, ip: buyer.ip }),
     wanted,
     cap: limits.maxHeldPerBuyer ?? null,
     codeId: basket.discountCodeId,
@@ -141,14 +182,31 @@ function claimsOf(basket: Basket, saleId: string, now: Date, checkoutTimeSeconds
 }
 
 /** A refused claim, in the buyer's words. */
-async function refuse(db: Pick<Executor, 'select'>, verdict: ReserveVerdict, basket: Basket, limits: ReserveLimits): Promise<never> {
-  if (verdict.refused === 'buyer-limit') throw new Refusal('limit-reached', BUYER_LIMIT_MESSAGE(limits.maxHeldPerBuyer!), { code: 'buyer-limit' });
+async function refuse(
+  db: Pick<Executor, 'select'>,
+  verdict: ReserveVerdict,
+  basket: Basket,
+  limits: ReserveLimits,
+): Promise<never> {
+  if (verdict.refused === 'buyer-limit')
+    throw new Refusal('limit-reached', BUYER_LIMIT_MESSAGE(limits.maxHeldPerBuyer!), { code: 'buyer-limit' });
   if (verdict.refused === 'code') {
-    const [code] = await db.select({ code: discountCodes.code }).from(discountCodes).where(eq(discountCodes.id, basket.discountCodeId!));
-    throw new Refusal('code-used-up', `Discount code ${code?.code ?? ''} has been used as many times as it can be and was taken off your basket. Check the total and reserve again.`);
+    const [code] = await db
+      .select({ code: discountCodes.code })
+      .from(discountCodes)
+      .where(eq(discountCodes.id, basket.discountCodeId!));
+    throw new Refusal(
+      'code-used-up',
+      `Discount code ${code?.code ?? ''} has been used as many times as it can be and was taken off your basket. Check the total and reserve again.`,
+    );
   }
-  const unavailable = new Set(basket.lines.filter((l) => verdict.unavailable.includes(l.ticketTypeId)).map((l) => l.name));
-  throw new Refusal('sold-out', `Sorry, these tickets are no longer available in the numbers you chose: ${[...unavailable].join(', ')}`);
+  const unavailable = new Set(
+    basket.lines.filter((l) => verdict.unavailable.includes(l.ticketTypeId)).map((l) => l.name),
+  );
+  throw new Refusal(
+    'sold-out',
+    `Sorry, these tickets are no longer available in the numbers you chose: ${[...unavailable].join(', ')}`,
+  );
 }
 
 const refusedAny = (verdict: ReserveVerdict) => verdict.refused !== null || verdict.unavailable.length > 0;
@@ -156,9 +214,16 @@ const refusedAny = (verdict: ReserveVerdict) => verdict.refused !== null || verd
 /** How many times a basket that changed under the reservation is read again before the transaction takes over. */
 const READS = 3;
 
-export async function reserveSale(db: Database, saleId: string, now: Date, checkoutTimeSeconds: number, limits: ReserveLimits = {}): Promise<ReserveResult> {
+export async function reserveSale(
+  db: Database,
+  saleId: string,
+  now: Date,
+  checkoutTimeSeconds: number,
+  limits: ReserveLimits = {},
+): Promise<ReserveResult> {
   const result = await reserveOrAsk(db, saleId, now, checkoutTimeSeconds, limits, null);
-  if ('captcha' in result || 'queued' in result) throw new Error('a reservation without an attempt asks for no captcha and no turn');
+  if ('captcha' in result || 'queued' in result)
+    throw new Error('a reservation without an attempt asks for no captcha and no turn');
   return result;
 }
 
@@ -167,11 +232,25 @@ export async function reserveSale(db: Database, saleId: string, now: Date, check
  * date the request has no turn for is sent to its queue, and the address's attempt is counted and
  * recorded for the captcha's rule; one that needs a solved captcha without one reserves nothing.
  */
-export function reserveAttempt(db: Database, saleId: string, now: Date, checkoutTimeSeconds: number, limits: ReserveLimits, attempt: ReserveAttempt): Promise<AttemptResult> {
+export function reserveAttempt(
+  db: Database,
+  saleId: string,
+  now: Date,
+  checkoutTimeSeconds: number,
+  limits: ReserveLimits,
+  attempt: ReserveAttempt,
+): Promise<AttemptResult> {
   return reserveOrAsk(db, saleId, now, checkoutTimeSeconds, limits, attempt);
 }
 
-async function reserveOrAsk(db: Database, saleId: string, now: Date, checkoutTimeSeconds: number, limits: ReserveLimits, attempt: ReserveAttempt | null): Promise<AttemptResult> {
+async function reserveOrAsk(
+  db: Database,
+  saleId: string,
+  now: Date,
+  checkoutTimeSeconds: number,
+  limits: ReserveLimits,
+  attempt: ReserveAttempt | null,
+): Promise<AttemptResult> {
   try {
     // The usual basket (rules plainly met, no seats) is reserved in one round trip, read included.
     const reference = newSaleReference();
@@ -189,9 +268,15 @@ async function reserveOrAsk(db: Database, saleId: string, now: Date, checkoutTim
     });
     if (quick.outcome === 'captcha') return { reserved: false, captcha: true };
     if (quick.outcome === 'queued') return { reserved: false, queued: quick.dateId };
-    if (quick.outcome === 'reserved') return { reserved: true, saleReference: reference, freshReservation: true, checkoutTime: checkoutTimeSeconds };
+    if (quick.outcome === 'reserved')
+      return { reserved: true, saleReference: reference, freshReservation: true, checkoutTime: checkoutTimeSeconds };
     if (quick.outcome === 'held') {
-      return { reserved: true, saleReference: quick.reference, freshReservation: false, checkoutTime: secondsRemaining({ holdDeadline: quick.deadline }, now) };
+      return {
+        reserved: true,
+        saleReference: quick.reference,
+        freshReservation: false,
+        checkoutTime: secondsRemaining({ holdDeadline: quick.deadline }, now),
+      };
     }
     if (quick.outcome === 'refused') {
       const basket = await readBasket(db, saleId);
@@ -203,15 +288,31 @@ async function reserveOrAsk(db: Database, saleId: string, now: Date, checkoutTim
       if (!basket) return { reserved: false, error: 'Your basket is empty' };
       if (basket.paidAt) throw new Refusal('already-paid', PAID_SALE_MESSAGE);
       if (holdIsLive(basket, now) && basket.reference) {
-        return { reserved: true, saleReference: basket.reference, freshReservation: false, checkoutTime: secondsRemaining(basket, now) };
+        return {
+          reserved: true,
+          saleReference: basket.reference,
+          freshReservation: false,
+          checkoutTime: secondsRemaining(basket, now),
+        };
       }
       checkBasket(basket, limits);
       if (basket.hasSeats) break;
       const claims = claimsOf(basket, saleId, now, checkoutTimeSeconds, limits);
       const result = await reserveSaleAtOnce(db, { ...claims, basket: basketKey(basket), lockTimeout: LOCK_TIMEOUT });
-      if (result.outcome === 'reserved') return { reserved: true, saleReference: claims.reference, freshReservation: true, checkoutTime: checkoutTimeSeconds };
+      if (result.outcome === 'reserved')
+        return {
+          reserved: true,
+          saleReference: claims.reference,
+          freshReservation: true,
+          checkoutTime: checkoutTimeSeconds,
+        };
       if (result.outcome === 'held') {
-        return { reserved: true, saleReference: result.reference, freshReservation: false, checkoutTime: secondsRemaining({ holdDeadline: result.deadline }, now) };
+        return {
+          reserved: true,
+          saleReference: result.reference,
+          freshReservation: false,
+          checkoutTime: secondsRemaining({ holdDeadline: result.deadline }, now),
+        };
       }
       if (result.outcome === 'refused') await refuse(db, result.verdict, basket, limits);
     }
@@ -231,7 +332,13 @@ async function reserveOrAsk(db: Database, saleId: string, now: Date, checkoutTim
 }
 
 /** The reservation of a basket with seats (or one that kept changing): the sale locked first, then the claims and the seats. */
-async function reserveInTransaction(db: Database, saleId: string, now: Date, checkoutTimeSeconds: number, limits: ReserveLimits): Promise<ReserveResult> {
+async function reserveInTransaction(
+  db: Database,
+  saleId: string,
+  now: Date,
+  checkoutTimeSeconds: number,
+  limits: ReserveLimits,
+): Promise<ReserveResult> {
   return db.transaction(async (tx) => {
     await tx.execute(sql.raw(`SET LOCAL lock_timeout = '${LOCK_TIMEOUT}'`));
     await lockSale(tx, saleId);
@@ -239,7 +346,12 @@ async function reserveInTransaction(db: Database, saleId: string, now: Date, che
     if (!basket) throw new Refusal('not-found', SALE_NOT_FOUND_MESSAGE);
     if (basket.paidAt) throw new Refusal('already-paid', PAID_SALE_MESSAGE);
     if (holdIsLive(basket, now) && basket.reference) {
-      return { reserved: true as const, saleReference: basket.reference, freshReservation: false, checkoutTime: secondsRemaining(basket, now) };
+      return {
+        reserved: true as const,
+        saleReference: basket.reference,
+        freshReservation: false,
+        checkoutTime: secondsRemaining(basket, now),
+      };
     }
     checkBasket(basket, limits);
     const claims = claimsOf(basket, saleId, now, checkoutTimeSeconds, limits);
@@ -247,8 +359,17 @@ async function reserveInTransaction(db: Database, saleId: string, now: Date, che
     if (refusedAny(verdict)) await refuse(tx, verdict, basket, limits);
     // The basket's seats are held for the sale under the same deadline, after the pools.
     const lostSeats = await reserveSaleSeats(tx, saleId, claims.deadline, now, limits.seating ?? null);
-    if (lostSeats.length) throw new Refusal('sold-out', `Sorry, these seats are no longer available: ${lostSeats.join('; ')}. Please choose your seats again.`);
-    return { reserved: true as const, saleReference: claims.reference, freshReservation: true, checkoutTime: checkoutTimeSeconds };
+    if (lostSeats.length)
+      throw new Refusal(
+        'sold-out',
+        `Sorry, these seats are no longer available: ${lostSeats.join('; ')}. Please choose your seats again.`,
+      );
+    return {
+      reserved: true as const,
+      saleReference: claims.reference,
+      freshReservation: true,
+      checkoutTime: checkoutTimeSeconds,
+    };
   });
 }
 

@@ -54,7 +54,11 @@ describe.each(drivers)('reserving in one statement on %s', (driver) => {
     const { poolId, types } = await hotEvent(db, { capacity: 10, types: 1 });
     const sale = await saleWith(db, [{ ticketTypeId: types[0]!.id, qty: 2 }]);
     // Read when the basket held one ticket; it holds two now.
-    const result = await reserveSaleAtOnce(db, { ...claimsFor(sale, poolId, types[0]!.id, 1), basket: `${types[0]!.id}:1|v0`, lockTimeout: '5s' });
+    const result = await reserveSaleAtOnce(db, {
+      ...claimsFor(sale, poolId, types[0]!.id, 1),
+      basket: `${types[0]!.id}:1|v0`,
+      lockTimeout: '5s',
+    });
     expect(result).toEqual({ outcome: 'changed' });
     expect(await state(sale, poolId)).toEqual({ reference: null, held: 0, holds: 0 });
     // Read again, it reserves the two.
@@ -68,7 +72,11 @@ describe.each(drivers)('reserving in one statement on %s', (driver) => {
     const sale = await saleWith(db, [{ ticketTypeId: types[0]!.id, qty: 1 }]);
     const first = await reserveSale(db, sale, now, 600);
     expect(first).toMatchObject({ reserved: true });
-    const again = await reserveSaleAtOnce(db, { ...claimsFor(sale, poolId, types[0]!.id, 1), basket: `${types[0]!.id}:1|v0`, lockTimeout: '5s' });
+    const again = await reserveSaleAtOnce(db, {
+      ...claimsFor(sale, poolId, types[0]!.id, 1),
+      basket: `${types[0]!.id}:1|v0`,
+      lockTimeout: '5s',
+    });
     expect(again).toEqual({ outcome: 'held', reference: first.reserved ? first.saleReference : '', deadline });
     expect(await state(sale, poolId)).toMatchObject({ held: 1, holds: 1 });
   });
@@ -77,7 +85,11 @@ describe.each(drivers)('reserving in one statement on %s', (driver) => {
     const { db } = database;
     const { poolId, types } = await hotEvent(db, { capacity: 1, types: 1 });
     const sale = await saleWith(db, [{ ticketTypeId: types[0]!.id, qty: 2 }]);
-    const result = await reserveSaleAtOnce(db, { ...claimsFor(sale, poolId, types[0]!.id, 2), basket: `${types[0]!.id}:2|v0`, lockTimeout: '5s' });
+    const result = await reserveSaleAtOnce(db, {
+      ...claimsFor(sale, poolId, types[0]!.id, 2),
+      basket: `${types[0]!.id}:2|v0`,
+      lockTimeout: '5s',
+    });
     expect(result).toEqual({ outcome: 'refused', verdict: { refused: null, unavailable: [types[0]!.id] } });
     expect(await state(sale, poolId)).toEqual({ reference: null, held: 0, holds: 0 });
     expect(await reserveSale(db, sale, now, 600)).toEqual({
@@ -101,10 +113,15 @@ describe.each(drivers.filter((d) => d === 'postgres'))('the usual reservation on
     const { poolId, types } = await hotEvent(db, { capacity: 10, types: 1 });
     for (const qty of [1, 2]) {
       const sale = await saleWith(db, [{ ticketTypeId: types[0]!.id, qty }]);
-      expect(await reserveSale(db, sale, now, 600, { maxHeldPerBuyer: 6, buyer: { userId: null, ip: '192.0.2.7' } })).toMatchObject({ reserved: true, freshReservation: true });
+      expect(
+        await reserveSale(db, sale, now, 600, { maxHeldPerBuyer: 6, buyer: { userId: null, ip: '192.0.2.7' } }),
+      ).toMatchObject({ reserved: true, freshReservation: true });
     }
     expect(await state2(poolId)).toBe(3);
-    const prepared = await rows<{ statement: string }>(db, sql`SELECT statement FROM pg_prepared_statements WHERE name = 'reserve_basket'`);
+    const prepared = await rows<{ statement: string }>(
+      db,
+      sql`SELECT statement FROM pg_prepared_statements WHERE name = 'reserve_basket'`,
+    );
     expect(prepared).toHaveLength(1);
     expect(prepared[0]!.statement).toMatch(/^SELECT reserve_basket\(\$1/);
   });

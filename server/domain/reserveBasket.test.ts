@@ -35,7 +35,10 @@ const typeRules = fc.record({
 const world = fc.record({
   eventMax: fc.option(fc.integer({ min: 0, max: 5 }), { nil: null }),
   types: fc.array(typeRules, { minLength: 4, maxLength: 4 }),
-  lines: fc.uniqueArray(fc.record({ type: fc.integer({ min: 0, max: 3 }), qty: fc.integer({ min: 1, max: 6 }) }), { selector: (l) => l.type, maxLength: 4 }),
+  lines: fc.uniqueArray(fc.record({ type: fc.integer({ min: 0, max: 3 }), qty: fc.integer({ min: 1, max: 6 }) }), {
+    selector: (l) => l.type,
+    maxLength: 4,
+  }),
   vouchers: fc.boolean(),
   maxPerOrder: fc.integer({ min: 1, max: 6 }),
   cap: fc.option(fc.integer({ min: 1, max: 8 }), { nil: null }),
@@ -46,10 +49,21 @@ describe.each(drivers)('the one-round-trip reservation’s rules on %s', (driver
   let voucherId: number;
   beforeAll(async () => {
     database = await openTestDatabase(driver, 4);
-    const [org] = await database.db.insert(t.organisers).values({ slug: `rules-${randomUUID()}`, name: 'Rules Promotions' }).returning();
+    const [org] = await database.db
+      .insert(t.organisers)
+      .values({ slug: `rules-${randomUUID()}`, name: 'Rules Promotions' })
+      .returning();
     const [voucher] = await database.db
       .insert(t.giftVouchers)
-      .values({ organiserId: org!.id, name: 'Gift voucher', currency: 'GBP', minValue: 1000, maxValue: 10000, suggestedValues: [2500], thumbnail: '' })
+      .values({
+        organiserId: org!.id,
+        name: 'Gift voucher',
+        currency: 'GBP',
+        minValue: 1000,
+        maxValue: 10000,
+        suggestedValues: [2500],
+        thumbnail: '',
+      })
       .returning();
     voucherId = voucher!.id;
   });
@@ -59,18 +73,39 @@ describe.each(drivers)('the one-round-trip reservation’s rules on %s', (driver
     const db = database.db;
     await fc.assert(
       fc.asyncProperty(world, async (w) => {
-        const [org] = await db.insert(t.organisers).values({ slug: `rules-${randomUUID()}`, name: 'Rules' }).returning();
+        const [org] = await db
+          .insert(t.organisers)
+          .values({ slug: `rules-${randomUUID()}`, name: 'Rules' })
+          .returning();
         const [event] = await db
           .insert(t.events)
-          .values({ organiserId: org!.id, title: 'Rules Night', currency: 'GBP', venueName: 'Hall', venueAddress: '1 High St', city: 'York', thumbnail: '', maxPerOrder: w.eventMax })
+          .values({
+            organiserId: org!.id,
+            title: 'Rules Night',
+            currency: 'GBP',
+            venueName: 'Hall',
+            venueAddress: '1 High St',
+            city: 'York',
+            thumbnail: '',
+            maxPerOrder: w.eventMax,
+          })
           .returning();
         const [pool] = await db.insert(t.capacityPools).values({ name: 'Rules capacity', capacity: 1000 }).returning();
-        const [date] = await db.insert(t.eventDates).values({ eventId: event!.id, startsAt: new Date('2026-12-01T19:00:00Z'), poolId: pool!.id }).returning();
+        const [date] = await db
+          .insert(t.eventDates)
+          .values({ eventId: event!.id, startsAt: new Date('2026-12-01T19:00:00Z'), poolId: pool!.id })
+          .returning();
         const types: (typeof t.ticketTypes.$inferSelect)[] = [];
         for (const [i, rules] of w.types.entries()) {
           const [type] = await db
             .insert(t.ticketTypes)
-            .values({ eventDateId: date!.id, name: `Type ${i}`, price: 1000, minPerCustomer: rules.minPerCustomer, maxCanReserve: rules.maxCanReserve })
+            .values({
+              eventDateId: date!.id,
+              name: `Type ${i}`,
+              price: 1000,
+              minPerCustomer: rules.minPerCustomer,
+              maxCanReserve: rules.maxCanReserve,
+            })
             .returning();
           types.push(type!);
         }
@@ -83,10 +118,18 @@ describe.each(drivers)('the one-round-trip reservation’s rules on %s', (driver
         }
         const saleId = randomUUID();
         await db.insert(t.sales).values({ id: saleId, currency: 'GBP' });
-        if (w.lines.length) await db.insert(t.saleLines).values(w.lines.map((l) => ({ saleId, ticketTypeId: types[l.type]!.id, qty: l.qty })));
-        if (w.vouchers) await db.insert(t.saleVouchers).values({ saleId, giftVoucherId: voucherId, value: 2500, qty: 1 });
+        if (w.lines.length)
+          await db
+            .insert(t.saleLines)
+            .values(w.lines.map((l) => ({ saleId, ticketTypeId: types[l.type]!.id, qty: l.qty })));
+        if (w.vouchers)
+          await db.insert(t.saleVouchers).values({ saleId, giftVoucherId: voucherId, value: 2500, qty: 1 });
 
-        const limits = { maxPerOrder: w.maxPerOrder, ...(w.cap === null ? {} : { maxHeldPerBuyer: w.cap }), buyer: { userId: null, ip: '10.9.9.9' } };
+        const limits = {
+          maxPerOrder: w.maxPerOrder,
+          ...(w.cap === null ? {} : { maxHeldPerBuyer: w.cap }),
+          buyer: { userId: null, ip: '10.9.9.9' },
+        };
         const basket = (await readBasket(db, saleId))!;
         let serverPasses = true;
         try {
@@ -118,7 +161,9 @@ describe.each(drivers)('the one-round-trip reservation’s rules on %s', (driver
             if (err instanceof RolledBack) return err.outcome;
             throw err;
           });
-        expect(outcome.outcome === 'check' ? 'refused or checked' : 'reserved at once').toBe(serverPasses ? 'reserved at once' : 'refused or checked');
+        expect(outcome.outcome === 'check' ? 'refused or checked' : 'reserved at once').toBe(
+          serverPasses ? 'reserved at once' : 'refused or checked',
+        );
         if (serverPasses) expect(outcome.outcome).toBe('reserved');
       }),
       { numRuns: driver === 'postgres' ? 60 : 120, seed: 20261124 },

@@ -22,7 +22,11 @@ describe.each(drivers)('the rush on %s', (driver) => {
     for (let seed = 1; seed <= SEEDS; seed++) {
       const random = seededRandom(seed);
       // Three ticket types share the date's capacity; the third also has its own smaller limit.
-      const fixture = await hotEvent(db, { capacity: CAPACITY, types: 3, ownLimit: { typeIndex: 2, capacity: OWN_LIMIT } });
+      const fixture = await hotEvent(db, {
+        capacity: CAPACITY,
+        types: 3,
+        ownLimit: { typeIndex: 2, capacity: OWN_LIMIT },
+      });
       const limited = fixture.types[2]!.id;
       const baskets = Array.from({ length: 5 * CAPACITY }, () => {
         const size = 1 + Math.floor(random() * 6);
@@ -31,9 +35,16 @@ describe.each(drivers)('the rush on %s', (driver) => {
           const type = fixture.types[Math.floor(random() * fixture.types.length)]!.id;
           split.set(type, (split.get(type) ?? 0) + 1);
         }
-        return { lines: [...split].map(([ticketTypeId, qty]) => ({ ticketTypeId, qty })), size, limitedQty: split.get(limited) ?? 0 };
+        return {
+          lines: [...split].map(([ticketTypeId, qty]) => ({ ticketTypeId, qty })),
+          size,
+          limitedQty: split.get(limited) ?? 0,
+        };
       });
-      const saleIds = await salesWith(db, baskets.map((b) => b.lines));
+      const saleIds = await salesWith(
+        db,
+        baskets.map((b) => b.lines),
+      );
 
       let sampling = true;
       const samples: number[] = [];

@@ -9,7 +9,10 @@ import { saleLines } from '../db/schema.ts';
  */
 export function linesWithEvents(db: Pick<Executor, 'query'>, saleId: string, ticketTypeId?: number) {
   return db.query.saleLines.findMany({
-    where: ticketTypeId === undefined ? eq(saleLines.saleId, saleId) : and(eq(saleLines.saleId, saleId), eq(saleLines.ticketTypeId, ticketTypeId)),
+    where:
+      ticketTypeId === undefined
+        ? eq(saleLines.saleId, saleId)
+        : and(eq(saleLines.saleId, saleId), eq(saleLines.ticketTypeId, ticketTypeId)),
     orderBy: asc(saleLines.id),
     with: { ticketType: { with: { eventDate: { with: { event: { with: { organiser: true } } } } } } },
   });

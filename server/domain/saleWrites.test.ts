@@ -77,8 +77,21 @@ describe.each(drivers)('sale rows on %s', (driver) => {
     const filledOld = await make({ touchedAt: at(EMPTY_SALE_RETENTION_MS + 60_000) }, true);
     const abandoned = await make({ touchedAt: at(ABANDONED_SALE_RETENTION_MS + 60_000) }, true);
     const paid = await make({ touchedAt: at(ABANDONED_SALE_RETENTION_MS + 60_000), state: 'order_completed' }, true);
-    const holding = await make({ touchedAt: at(ABANDONED_SALE_RETENTION_MS + 60_000), reference: 'HF-HOLDING', holdDeadline: new Date(now.getTime() + 60_000) }, true);
-    await db.insert(holds).values({ saleId: holding, poolId: w.demo.pools.jazz, ticketTypeId: w.demo.tickets.jazzGeneral, qty: 1, deadline: new Date(now.getTime() + 60_000) });
+    const holding = await make(
+      {
+        touchedAt: at(ABANDONED_SALE_RETENTION_MS + 60_000),
+        reference: 'HF-HOLDING',
+        holdDeadline: new Date(now.getTime() + 60_000),
+      },
+      true,
+    );
+    await db.insert(holds).values({
+      saleId: holding,
+      poolId: w.demo.pools.jazz,
+      ticketTypeId: w.demo.tickets.jazzGeneral,
+      qty: 1,
+      deadline: new Date(now.getTime() + 60_000),
+    });
 
     expect(await purgeSales(db, now)).toBeGreaterThanOrEqual(2);
     const left = new Set((await db.select({ id: sales.id }).from(sales)).map((s) => s.id));
@@ -96,13 +109,23 @@ describe.each(drivers)('sale rows on %s', (driver) => {
     expect(odd.json()).toEqual({ error: 'Riverside Arts gift voucher is sold at £10.00, £25.00, £50.00' });
     const many = await v.add({}, [{ id: w.demo.vouchers.riverside, qty: MAX_VOUCHER_QTY + 1, value: 2500 }]);
     expect(many.json()).toEqual({ error: `You can buy at most ${MAX_VOUCHER_QTY} of one gift voucher in one order` });
-    expect((await v.add({}, [{ id: w.demo.vouchers.riverside, qty: MAX_VOUCHER_QTY, value: 2500 }])).statusCode).toBe(200);
+    expect((await v.add({}, [{ id: w.demo.vouchers.riverside, qty: MAX_VOUCHER_QTY, value: 2500 }])).statusCode).toBe(
+      200,
+    );
     const again = await v.add({}, [{ id: w.demo.vouchers.riverside, qty: 1, value: 2500 }]);
     expect(again.statusCode).toBe(400);
-    const update = await v.call('updateGiftVoucherQuantity', { gift_voucher_id: w.demo.vouchers.riverside, value: 2500, qty: MAX_VOUCHER_QTY + 1 });
+    const update = await v.call('updateGiftVoucherQuantity', {
+      gift_voucher_id: w.demo.vouchers.riverside,
+      value: 2500,
+      qty: MAX_VOUCHER_QTY + 1,
+    });
     expect(update.statusCode).toBe(400);
     expect((await v.checkout()).gift_vouchers.map((g) => g.qty)).toEqual([MAX_VOUCHER_QTY]);
-    const lines = Array.from({ length: MAX_VOUCHER_LINES + 1 }, () => ({ id: w.demo.vouchers.riverside, qty: 1, value: 1000 }));
+    const lines = Array.from({ length: MAX_VOUCHER_LINES + 1 }, () => ({
+      id: w.demo.vouchers.riverside,
+      qty: 1,
+      value: 1000,
+    }));
     const tooManyLines = await new Visitor(w.app).call(
       'addToBasket',
       { gift_voucher: Object.fromEntries(lines.map((l, i) => [String(i), l])) } as never,

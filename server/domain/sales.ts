@@ -24,7 +24,11 @@ export function newSaleId(): string {
 }
 
 /** Writes the sale row inside the transaction that puts the first thing in it. */
-export async function createSaleIfMissing(tx: Pick<Executor, 'insert'>, saleId: string, userId: number | null): Promise<void> {
+export async function createSaleIfMissing(
+  tx: Pick<Executor, 'insert'>,
+  saleId: string,
+  userId: number | null,
+): Promise<void> {
   await tx.insert(sales).values({ id: saleId, userId }).onConflictDoNothing();
 }
 
@@ -61,10 +65,7 @@ export function secondsRemaining(sale: Pick<Sale, 'holdDeadline'>, now: Date): n
 export async function releaseHold(tx: Pick<Executor, 'execute' | 'update'>, saleId: string): Promise<void> {
   await releaseSaleHolds(tx, saleId);
   await closeOpenPayments(tx, saleId);
-  await tx
-    .update(sales)
-    .set({ reference: null, holdDeadline: null, state: 'basket' })
-    .where(eq(sales.id, saleId));
+  await tx.update(sales).set({ reference: null, holdDeadline: null, state: 'basket' }).where(eq(sales.id, saleId));
 }
 
 export async function destroySale(db: Database, saleId: string): Promise<void> {
@@ -95,7 +96,14 @@ export function newSaleReference(): string {
 export async function clearMessages(tx: Pick<Executor, 'update'>, saleId: string): Promise<void> {
   await tx
     .update(sales)
-    .set({ basketErrors: [], basketSuccess: [], reservingError: null, hadMismatchingCurrencies: false, editBasketClicked: false, touchedAt: sql`now()` })
+    .set({
+      basketErrors: [],
+      basketSuccess: [],
+      reservingError: null,
+      hadMismatchingCurrencies: false,
+      editBasketClicked: false,
+      touchedAt: sql`now()`,
+    })
     .where(eq(sales.id, saleId));
 }
 
@@ -122,7 +130,10 @@ export async function purgeSales(db: Pick<Executor, 'execute'>, now: Date): Prom
         WHERE (s.hold_deadline IS NULL OR s.hold_deadline <= ${at}::timestamptz)
           AND s.paid_at IS NULL
           AND NOT EXISTS (SELECT 1 FROM holds h WHERE h.sale_id = s.id)
-          AND s.state NOT IN (${sql.join(PAID_STEPS.map((step) => sql`${step}`), sql`, `)})
+          AND s.state NOT IN (${sql.join(
+            PAID_STEPS.map((step) => sql`${step}`),
+            sql`, `,
+          )})
           AND (
             s.touched_at < ${abandonedBefore}::timestamptz
             OR (s.touched_at < ${emptyBefore}::timestamptz

@@ -15,11 +15,17 @@ type Seat = typeof seats.$inferSelect;
 
 /** Free seats with no free neighbour, row by row, as everyone sees them at `now`. */
 function singleSeats(all: Seat[], now: Date): Set<number> {
-  const free = (s: Seat | undefined) => s !== undefined && s.ticketTypeId !== null && s.soldSaleId === null && !(s.heldUntil && s.heldUntil > now);
+  const free = (s: Seat | undefined) =>
+    s !== undefined && s.ticketTypeId !== null && s.soldSaleId === null && !(s.heldUntil && s.heldUntil > now);
   const at = new Map(all.map((s) => [`${s.section}|${s.row}|${s.position}`, s]));
   return new Set(
     all
-      .filter((s) => free(s) && !free(at.get(`${s.section}|${s.row}|${s.position - 1}`)) && !free(at.get(`${s.section}|${s.row}|${s.position + 1}`)))
+      .filter(
+        (s) =>
+          free(s) &&
+          !free(at.get(`${s.section}|${s.row}|${s.position - 1}`)) &&
+          !free(at.get(`${s.section}|${s.row}|${s.position + 1}`)),
+      )
       .map((s) => s.id),
   );
 }
@@ -47,7 +53,9 @@ describe.each(drivers)('the seat rush on %s', (driver) => {
       const claims = Array.from({ length: BUYERS }, () => {
         const start = rows[Math.floor(random() * rows.length)]!;
         const size = 1 + Math.floor(random() * 4);
-        const wanted = rows.filter((s) => s.row === start.row && s.position >= start.position && s.position < start.position + size).map((s) => s.id);
+        const wanted = rows
+          .filter((s) => s.row === start.row && s.position >= start.position && s.position < start.position + size)
+          .map((s) => s.id);
         return { holder: newHoldToken(), seatIds: wanted };
       });
       const results = await Promise.all(
@@ -80,7 +88,10 @@ describe.each(drivers)('the seat rush on %s', (driver) => {
       expect(held.map((s) => s.id).sort((a, b) => a - b)).toEqual([...owner.keys()].sort((a, b) => a - b));
       // No accepted claim left a single empty seat: those there are now were there before the rush.
       const left = [...singleSeats(after, now)].filter((id) => !before.has(id));
-      expect(left.map((id) => `${byId.get(id)!.section} ${byId.get(id)!.row} ${byId.get(id)!.number}`), `round ${round}`).toEqual([]);
+      expect(
+        left.map((id) => `${byId.get(id)!.section} ${byId.get(id)!.row} ${byId.get(id)!.number}`),
+        `round ${round}`,
+      ).toEqual([]);
     }
   });
 });

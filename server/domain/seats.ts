@@ -26,10 +26,14 @@ type Seat = typeof seats.$inferSelect;
 export const NO_PLAN_MESSAGE = 'This event date has no seating plan.';
 export const NO_DATE_MESSAGE = 'This event date could not be found.';
 export const CHART_HOLDS_MESSAGE = 'Seats on this plan are chosen on its seating chart, which holds them.';
-export const RESERVED_SEAT_MESSAGE = 'That seat is reserved in your basket; remove it from the checkout to choose again.';
+export const RESERVED_SEAT_MESSAGE =
+  'That seat is reserved in your basket; remove it from the checkout to choose again.';
 
 export async function hasSeatPlan(db: Pick<Executor, 'select'>, eventDateId: number): Promise<boolean> {
-  const [plan] = await db.select({ id: seatPlans.eventDateId }).from(seatPlans).where(eq(seatPlans.eventDateId, eventDateId));
+  const [plan] = await db
+    .select({ id: seatPlans.eventDateId })
+    .from(seatPlans)
+    .where(eq(seatPlans.eventDateId, eventDateId));
   return plan !== undefined;
 }
 
@@ -70,7 +74,12 @@ export async function eventDateInfo(db: Pick<Executor, 'select'>, eventDateId: n
     .where(eq(eventDates.id, eventDateId));
   if (!found) throw new Refusal('not-found', NO_DATE_MESSAGE);
   return {
-    event_date: { id: found.date.id, event_id: found.event.id, starts_at: found.date.startsAt.toISOString(), nice_date: formatNiceDate(found.date.startsAt) },
+    event_date: {
+      id: found.date.id,
+      event_id: found.event.id,
+      starts_at: found.date.startsAt.toISOString(),
+      nice_date: formatNiceDate(found.date.startsAt),
+    },
     event: {
       id: found.event.id,
       title: found.event.title,
@@ -90,13 +99,27 @@ export interface SeatsioSettings {
 /** Seat map units around the seats. */
 const MARGIN = 40;
 
-export async function seatingPlan(db: Pick<Executor, 'select'>, eventDateId: number, holder: string | null, now: Date, seatsio: SeatsioSettings) {
+export async function seatingPlan(
+  db: Pick<Executor, 'select'>,
+  eventDateId: number,
+  holder: string | null,
+  now: Date,
+  seatsio: SeatsioSettings,
+) {
   const [plan] = await db.select().from(seatPlans).where(eq(seatPlans.eventDateId, eventDateId));
   if (!plan) throw new Refusal('not-found', NO_PLAN_MESSAGE);
   const all = await db.select().from(seats).where(eq(seats.eventDateId, eventDateId)).orderBy(seats.id);
   const typeIds = [...new Set(all.flatMap((s) => (s.ticketTypeId === null ? [] : [s.ticketTypeId])))];
   const types = typeIds.length
-    ? await db.select({ id: ticketTypes.id, name: ticketTypes.name, price: ticketTypes.price, sortOrder: ticketTypes.sortOrder }).from(ticketTypes).where(inArray(ticketTypes.id, typeIds))
+    ? await db
+        .select({
+          id: ticketTypes.id,
+          name: ticketTypes.name,
+          price: ticketTypes.price,
+          sortOrder: ticketTypes.sortOrder,
+        })
+        .from(ticketTypes)
+        .where(inArray(ticketTypes.id, typeIds))
     : [];
   const sections: SeatingPlanSection[] = [];
   for (const seat of all) {
@@ -105,7 +128,15 @@ export async function seatingPlan(db: Pick<Executor, 'select'>, eventDateId: num
     let row = section.rows.find((r) => r.name === seat.row);
     if (!row) section.rows.push((row = { name: seat.row, seats: [] }));
     const status: SeatStatus = isMine(seat, holder, now) ? 'yours' : isTaken(seat, holder, now) ? 'taken' : 'available';
-    row.seats.push({ id: seat.id, number: seat.number, position: seat.position, x: seat.x, y: seat.y, ticket_type_id: seat.ticketTypeId, status });
+    row.seats.push({
+      id: seat.id,
+      number: seat.number,
+      position: seat.position,
+      x: seat.x,
+      y: seat.y,
+      ticket_type_id: seat.ticketTypeId,
+      status,
+    });
   }
   for (const section of sections) for (const row of section.rows) row.seats.sort((a, b) => a.position - b.position);
   const useSeatsio = plan.provider === 'seatsio' && seatsio.publicKey !== null;
@@ -120,7 +151,9 @@ export async function seatingPlan(db: Pick<Executor, 'select'>, eventDateId: num
     },
     seating_plan_event: {
       provider_identifier: plan.providerIdentifier,
-      pricing: types.sort((a, b) => a.sortOrder - b.sortOrder).map((t) => ({ ticket_type_id: t.id, ticket_name: t.name, price: t.price })),
+      pricing: types
+        .sort((a, b) => a.sortOrder - b.sortOrder)
+        .map((t) => ({ ticket_type_id: t.id, ticket_name: t.name, price: t.price })),
       hold: holdOf(all, holder, now),
     },
   };
@@ -142,7 +175,10 @@ async function lockRowsOf(tx: Exec, eventDateId: number, seatIds: number[]): Pro
   const locked = await rows<Record<string, unknown>>(
     tx,
     sql`SELECT * FROM seats WHERE event_date_id = ${eventDateId} AND (section, "row") IN (
-          SELECT section, "row" FROM seats WHERE event_date_id = ${eventDateId} AND id IN (${sql.join(seatIds.map((id) => sql`${id}`), sql`, `)})
+          SELECT section, "row" FROM seats WHERE event_date_id = ${eventDateId} AND id IN (${sql.join(
+            seatIds.map((id) => sql`${id}`),
+            sql`, `,
+          )})
         ) ORDER BY id FOR UPDATE`,
   );
   return locked.map((r) => ({
@@ -169,7 +205,15 @@ async function lockRowsOf(tx: Exec, eventDateId: number, seatIds: number[]): Pro
  */
 async function changeSeats(
   tx: Exec,
-  c: { eventDateId: number; holder: string; add: number[]; remove: number[]; now: Date; deadline: Date; saleId?: string },
+  c: {
+    eventDateId: number;
+    holder: string;
+    add: number[];
+    remove: number[];
+    now: Date;
+    deadline: Date;
+    saleId?: string;
+  },
 ): Promise<Seat[]> {
   const locked = await lockRowsOf(tx, c.eventDateId, [...c.add, ...c.remove]);
   const byId = new Map(locked.map((s) => [s.id, s]));
@@ -209,12 +253,19 @@ async function renewHold(tx: Exec, eventDateId: number, holder: string, now: Dat
         WHERE event_date_id = ${eventDateId} AND holder = ${holder} AND sale_id IS NULL AND sold_sale_id IS NULL
           AND held_until > ${now.toISOString()}::timestamptz`,
   );
-  const mine = await tx.select().from(seats).where(and(eq(seats.eventDateId, eventDateId), eq(seats.holder, holder))).orderBy(seats.id);
+  const mine = await tx
+    .select()
+    .from(seats)
+    .where(and(eq(seats.eventDateId, eventDateId), eq(seats.holder, holder)))
+    .orderBy(seats.id);
   return holdOf(mine, holder, now);
 }
 
 async function requirePlan(tx: Pick<Executor, 'select'>, eventDateId: number): Promise<void> {
-  const [plan] = await tx.select({ id: seatPlans.eventDateId }).from(seatPlans).where(eq(seatPlans.eventDateId, eventDateId));
+  const [plan] = await tx
+    .select({ id: seatPlans.eventDateId })
+    .from(seatPlans)
+    .where(eq(seatPlans.eventDateId, eventDateId));
   if (!plan) throw new Refusal('not-found', NO_PLAN_MESSAGE);
 }
 
@@ -231,7 +282,14 @@ export async function holdSeats(db: Pick<Executor, 'transaction'>, r: HoldReques
   return db.transaction(async (tx) => {
     await requirePlan(tx, r.eventDateId);
     const deadline = new Date(r.now.getTime() + r.holdSeconds * 1000);
-    await changeSeats(tx, { eventDateId: r.eventDateId, holder: r.holder, add: [...new Set(r.seatIds)], remove: [], now: r.now, deadline });
+    await changeSeats(tx, {
+      eventDateId: r.eventDateId,
+      holder: r.holder,
+      add: [...new Set(r.seatIds)],
+      remove: [],
+      now: r.now,
+      deadline,
+    });
     return renewHold(tx, r.eventDateId, r.holder, r.now, deadline);
   });
 }
@@ -241,7 +299,14 @@ export async function releaseSeats(db: Pick<Executor, 'transaction'>, r: HoldReq
   return db.transaction(async (tx) => {
     await requirePlan(tx, r.eventDateId);
     const deadline = new Date(r.now.getTime() + r.holdSeconds * 1000);
-    await changeSeats(tx, { eventDateId: r.eventDateId, holder: r.holder, add: [], remove: [...new Set(r.seatIds)], now: r.now, deadline });
+    await changeSeats(tx, {
+      eventDateId: r.eventDateId,
+      holder: r.holder,
+      add: [],
+      remove: [...new Set(r.seatIds)],
+      now: r.now,
+      deadline,
+    });
     return renewHold(tx, r.eventDateId, r.holder, r.now, deadline);
   });
 }
@@ -260,7 +325,10 @@ export async function seatedTypes(tx: Pick<Executor, 'execute'>, typeIds: number
   if (typeIds.length === 0) return new Set();
   const found = await rows<{ ticket_type_id: number }>(
     tx,
-    sql`SELECT DISTINCT ticket_type_id FROM seats WHERE ticket_type_id IN (${sql.join(typeIds.map((id) => sql`${id}`), sql`, `)})`,
+    sql`SELECT DISTINCT ticket_type_id FROM seats WHERE ticket_type_id IN (${sql.join(
+      typeIds.map((id) => sql`${id}`),
+      sql`, `,
+    )})`,
   );
   return new Set(found.map((r) => Number(r.ticket_type_id)));
 }
@@ -269,7 +337,11 @@ export async function seatedTypes(tx: Pick<Executor, 'execute'>, typeIds: number
  * The seats.io event key of a date whose seats seats.io holds: its plan's provider is seats.io and
  * seats.io is keyed. Null: our own holds in the database.
  */
-export async function seatsioEventOf(tx: Pick<Executor, 'select'>, eventDateId: number, seating: SeatingProvider | null): Promise<string | null> {
+export async function seatsioEventOf(
+  tx: Pick<Executor, 'select'>,
+  eventDateId: number,
+  seating: SeatingProvider | null,
+): Promise<string | null> {
   if (!seating) return null;
   const [plan] = await tx.select().from(seatPlans).where(eq(seatPlans.eventDateId, eventDateId));
   return plan?.provider === 'seatsio' ? plan.providerIdentifier : null;
@@ -282,7 +354,15 @@ export async function seatsioEventOf(tx: Pick<Executor, 'select'>, eventDateId: 
  */
 export async function addSeatsToSale(
   tx: Exec,
-  c: { saleId: string; ticketTypeId: number; ticketName: string; eventDateId: number; seats: SeatChoice[]; now: Date; seating?: SeatingProvider | null },
+  c: {
+    saleId: string;
+    ticketTypeId: number;
+    ticketName: string;
+    eventDateId: number;
+    seats: SeatChoice[];
+    now: Date;
+    seating?: SeatingProvider | null;
+  },
 ): Promise<number> {
   const eventKey = await seatsioEventOf(tx, c.eventDateId, c.seating ?? null);
   const found: { seat: Seat; token: string; choice: SeatChoice }[] = [];
@@ -290,10 +370,18 @@ export async function addSeatsToSale(
     const [seat] = await tx
       .select()
       .from(seats)
-      .where(and(eq(seats.eventDateId, c.eventDateId), eq(seats.section, choice.section), eq(seats.row, choice.row), eq(seats.number, choice.number)));
+      .where(
+        and(
+          eq(seats.eventDateId, c.eventDateId),
+          eq(seats.section, choice.section),
+          eq(seats.row, choice.row),
+          eq(seats.number, choice.number),
+        ),
+      );
     const name = seatName(choice);
     if (!seat) throw new Refusal('not-found', `${name} is not on this seating plan.`);
-    if (seat.ticketTypeId !== c.ticketTypeId) throw new Refusal('invalid-input', `${name} is not sold as ${c.ticketName}.`);
+    if (seat.ticketTypeId !== c.ticketTypeId)
+      throw new Refusal('invalid-input', `${name} is not sold as ${c.ticketName}.`);
     if (!choice.hold_token || (eventKey === null && !isMine(seat, choice.hold_token, c.now))) {
       throw new Refusal('hold-lost', `Your hold on ${name} has ended. Please choose your seats again.`);
     }
@@ -301,12 +389,23 @@ export async function addSeatsToSale(
   }
   if (eventKey !== null) {
     // seats.io keeps these holds: it is asked, per hold token, whether they hold the seats now.
-    for (const [token, group] of groupBy(found, (f) => f.token)) await c.seating!.checkHeld(eventKey, group.map((f) => f.seat), token);
+    for (const [token, group] of groupBy(found, (f) => f.token))
+      await c.seating!.checkHeld(
+        eventKey,
+        group.map((f) => f.seat),
+        token,
+      );
   }
   for (const { seat, token } of found) {
-    await tx.insert(saleSeats).values({ saleId: c.saleId, seatId: seat.id, ticketTypeId: c.ticketTypeId, holdToken: token }).onConflictDoNothing();
+    await tx
+      .insert(saleSeats)
+      .values({ saleId: c.saleId, seatId: seat.id, ticketTypeId: c.ticketTypeId, holdToken: token })
+      .onConflictDoNothing();
   }
-  const [count] = await rows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM sale_seats WHERE sale_id = ${c.saleId} AND ticket_type_id = ${c.ticketTypeId}`);
+  const [count] = await rows<{ n: number }>(
+    tx,
+    sql`SELECT count(*)::int AS n FROM sale_seats WHERE sale_id = ${c.saleId} AND ticket_type_id = ${c.ticketTypeId}`,
+  );
   return Number(count?.n ?? 0);
 }
 
@@ -326,10 +425,23 @@ export interface ProviderSeat {
 }
 
 /** The seats of a sale (or of one of its lines) whose plans seats.io keeps. */
-async function providerSeatsOf(tx: Pick<Executor, 'select'>, saleId: string, ticketTypeId?: number): Promise<ProviderSeat[]> {
-  const where = ticketTypeId === undefined ? eq(saleSeats.saleId, saleId) : and(eq(saleSeats.saleId, saleId), eq(saleSeats.ticketTypeId, ticketTypeId));
+async function providerSeatsOf(
+  tx: Pick<Executor, 'select'>,
+  saleId: string,
+  ticketTypeId?: number,
+): Promise<ProviderSeat[]> {
+  const where =
+    ticketTypeId === undefined
+      ? eq(saleSeats.saleId, saleId)
+      : and(eq(saleSeats.saleId, saleId), eq(saleSeats.ticketTypeId, ticketTypeId));
   return tx
-    .select({ eventKey: seatPlans.providerIdentifier, section: seats.section, row: seats.row, number: seats.number, holdToken: saleSeats.holdToken })
+    .select({
+      eventKey: seatPlans.providerIdentifier,
+      section: seats.section,
+      row: seats.row,
+      number: seats.number,
+      holdToken: saleSeats.holdToken,
+    })
     .from(saleSeats)
     .innerJoin(seats, eq(seats.id, saleSeats.seatId))
     .innerJoin(seatPlans, eq(seatPlans.eventDateId, seats.eventDateId))
@@ -346,7 +458,11 @@ export async function releaseProviderSeats(seating: SeatingProvider | null, remo
 }
 
 /** Takes a line's seats out of the sale; answers those seats.io keeps, to give back there once this commits. */
-export async function removeSaleSeats(tx: Pick<Executor, 'delete' | 'select'>, saleId: string, ticketTypeId: number): Promise<ProviderSeat[]> {
+export async function removeSaleSeats(
+  tx: Pick<Executor, 'delete' | 'select'>,
+  saleId: string,
+  ticketTypeId: number,
+): Promise<ProviderSeat[]> {
   const provided = await providerSeatsOf(tx, saleId, ticketTypeId);
   await tx.delete(saleSeats).where(and(eq(saleSeats.saleId, saleId), eq(saleSeats.ticketTypeId, ticketTypeId)));
   return provided;
@@ -357,7 +473,13 @@ export async function removeSaleSeats(tx: Pick<Executor, 'delete' | 'select'>, s
  * buyer's (held under its token, or free again after that hold ended, and leaving no single empty
  * seat); they are then held for the sale until its deadline. Answers the seats it could not take.
  */
-export async function reserveSaleSeats(tx: Exec, saleId: string, deadline: Date, now: Date, seating: SeatingProvider | null = null): Promise<string[]> {
+export async function reserveSaleSeats(
+  tx: Exec,
+  saleId: string,
+  deadline: Date,
+  now: Date,
+  seating: SeatingProvider | null = null,
+): Promise<string[]> {
   const chosen = await tx
     .select({ seat: seats, token: saleSeats.holdToken, provider: seatPlans.provider })
     .from(saleSeats)
@@ -383,7 +505,15 @@ export async function reserveSaleSeats(tx: Exec, saleId: string, deadline: Date,
   const lost: string[] = [];
   for (const g of groups.values()) {
     try {
-      await changeSeats(tx, { eventDateId: g.eventDateId, holder: g.holder, add: g.ids, remove: [], now, deadline, saleId });
+      await changeSeats(tx, {
+        eventDateId: g.eventDateId,
+        holder: g.holder,
+        add: g.ids,
+        remove: [],
+        now,
+        deadline,
+        saleId,
+      });
     } catch (err) {
       if (!(err instanceof Refusal)) throw err;
       lost.push(...g.names);
@@ -399,22 +529,36 @@ export async function moveSaleSeatsDeadline(
   deadline: Date,
   seatsio: { seating: SeatingProvider | null; now: Date } = { seating: null, now: deadline },
 ): Promise<void> {
-  await tx.update(seats).set({ heldUntil: deadline }).where(and(eq(seats.saleId, saleId), sql`${seats.soldSaleId} IS NULL`));
+  await tx
+    .update(seats)
+    .set({ heldUntil: deadline })
+    .where(and(eq(seats.saleId, saleId), sql`${seats.soldSaleId} IS NULL`));
   if (!seatsio.seating) return;
-  for (const token of new Set((await providerSeatsOf(tx, saleId)).map((s) => s.holdToken))) await seatsio.seating.extendHold(token, deadline, seatsio.now);
+  for (const token of new Set((await providerSeatsOf(tx, saleId)).map((s) => s.holdToken)))
+    await seatsio.seating.extendHold(token, deadline, seatsio.now);
 }
 
 /** Gives back the seats a sale's reservation holds; the basket keeps its seats, to reserve again. */
 export async function releaseSaleSeats(tx: Pick<Executor, 'execute'>, saleId: string): Promise<void> {
-  await tx.execute(sql`UPDATE seats SET holder = NULL, held_until = NULL, sale_id = NULL WHERE sale_id = ${saleId} AND sold_sale_id IS NULL`);
+  await tx.execute(
+    sql`UPDATE seats SET holder = NULL, held_until = NULL, sale_id = NULL WHERE sale_id = ${saleId} AND sold_sale_id IS NULL`,
+  );
 }
 
 /**
  * Sells a paid sale's seats: each must still be the sale's (held by its reservation, or by nobody
  * since). Answers false, changing nothing, when any seat went to someone else.
  */
-export async function sellSaleSeats(tx: Pick<Executor, 'execute' | 'select'>, saleId: string, now: Date, seating: SeatingProvider | null = null): Promise<boolean> {
-  const [wanted] = await rows<{ n: number }>(tx, sql`SELECT count(*)::int AS n FROM sale_seats WHERE sale_id = ${saleId}`);
+export async function sellSaleSeats(
+  tx: Pick<Executor, 'execute' | 'select'>,
+  saleId: string,
+  now: Date,
+  seating: SeatingProvider | null = null,
+): Promise<boolean> {
+  const [wanted] = await rows<{ n: number }>(
+    tx,
+    sql`SELECT count(*)::int AS n FROM sale_seats WHERE sale_id = ${saleId}`,
+  );
   if (Number(wanted?.n ?? 0) === 0) return true;
   const sold = await rows<{ id: number }>(
     tx,
@@ -454,7 +598,13 @@ export interface SaleSeat {
 /** The seats of a sale's basket lines, by ticket type, as the checkout's ticket lines show them. */
 export async function saleSeatsByType(db: Pick<Executor, 'select'>, saleId: string) {
   const found = await db
-    .select({ ticketTypeId: saleSeats.ticketTypeId, section: seats.section, row: seats.row, number: seats.number, holdToken: saleSeats.holdToken })
+    .select({
+      ticketTypeId: saleSeats.ticketTypeId,
+      section: seats.section,
+      row: seats.row,
+      number: seats.number,
+      holdToken: saleSeats.holdToken,
+    })
     .from(saleSeats)
     .innerJoin(seats, eq(seats.id, saleSeats.seatId))
     .where(eq(saleSeats.saleId, saleId))
@@ -465,6 +615,10 @@ export async function saleSeatsByType(db: Pick<Executor, 'select'>, saleId: stri
 /** Seats in seat order, grouped by their ticket type. */
 export function seatsByType(found: SaleSeat[]) {
   const byType = new Map<number, { section: string; row: string; number: string; hold_token: string }[]>();
-  for (const s of found) byType.set(s.ticketTypeId, [...(byType.get(s.ticketTypeId) ?? []), { section: s.section, row: s.row, number: s.number, hold_token: s.holdToken }]);
+  for (const s of found)
+    byType.set(s.ticketTypeId, [
+      ...(byType.get(s.ticketTypeId) ?? []),
+      { section: s.section, row: s.row, number: s.number, hold_token: s.holdToken },
+    ]);
   return byType;
 }

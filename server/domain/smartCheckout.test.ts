@@ -13,7 +13,8 @@ import { SMART_LINK_HOURS, SMART_LINK_MESSAGES } from './smartCheckout.ts';
 import { drivers, openWorld, Visitor, type TestWorld } from '../test/harness.ts';
 
 const HTML = { accept: 'text/html' };
-const text = (body: string) => body.replace(/&#(\d+);/g, (_m, n: string) => String.fromCharCode(Number(n))).replace(/&amp;/g, '&');
+const text = (body: string) =>
+  body.replace(/&#(\d+);/g, (_m, n: string) => String.fromCharCode(Number(n))).replace(/&amp;/g, '&');
 
 describe.each(drivers)('the smart-checkout link on %s', (driver) => {
   let w: TestWorld;
@@ -23,20 +24,34 @@ describe.each(drivers)('the smart-checkout link on %s', (driver) => {
   afterAll(async () => w?.close());
 
   async function newestCode(email: string): Promise<string> {
-    const [mail] = await w.database.db.select().from(outbox).where(and(eq(outbox.recipient, email), like(outbox.subject, '% code'))).orderBy(desc(outbox.id)).limit(1);
+    const [mail] = await w.database.db
+      .select()
+      .from(outbox)
+      .where(and(eq(outbox.recipient, email), like(outbox.subject, '% code')))
+      .orderBy(desc(outbox.id))
+      .limit(1);
     return /code is (\d{6})/.exec(mail!.body)![1]!;
   }
   const resumeMails = (email: string) =>
-    w.database.db.select().from(outbox).where(and(eq(outbox.recipient, email), like(outbox.subject, 'Continue your order%'))).orderBy(outbox.id);
+    w.database.db
+      .select()
+      .from(outbox)
+      .where(and(eq(outbox.recipient, email), like(outbox.subject, 'Continue your order%')))
+      .orderBy(outbox.id);
 
   /** A buyer who reserved and signed in with a code on their phone; answers the phone and the e-mailed link's path. */
-  async function heldByBuyer(email: string, address: string): Promise<{ phone: Visitor; link: string; reference: string }> {
+  async function heldByBuyer(
+    email: string,
+    address: string,
+  ): Promise<{ phone: Visitor; link: string; reference: string }> {
     const phone = new Visitor(w.app, {}, address);
     await phone.add({ [w.demo.tickets.jazzGeneral]: 1 });
     expect(await phone.json('reserveTickets', {})).toMatchObject({ reserved: true });
     await phone.json('updateBasketState', { state: 'login' });
     await phone.json('sendOneTimeCode', { email });
-    expect(await phone.json('checkOneTimeCode', { email, code: await newestCode(email) })).toEqual({ has_account: true });
+    expect(await phone.json('checkOneTimeCode', { email, code: await newestCode(email) })).toEqual({
+      has_account: true,
+    });
     const reference = (await phone.checkout()).sale_reference!;
     const mails = (await resumeMails(email)).filter((m) => m.subject === `Continue your order ${reference}`);
     expect(mails).toHaveLength(1);
@@ -75,9 +90,19 @@ describe.each(drivers)('the smart-checkout link on %s', (driver) => {
     expect(decodeURIComponent(signInHref.slice('/signin/?next='.length))).toBe(link);
 
     // The sign-in page sends a code to the buyer's address and comes back to the link.
-    const sent = await laptop.request({ method: 'POST', url: '/signin/', headers: HTML, body: new URLSearchParams({ email, next: link }).toString() });
+    const sent = await laptop.request({
+      method: 'POST',
+      url: '/signin/',
+      headers: HTML,
+      body: new URLSearchParams({ email, next: link }).toString(),
+    });
     expect(sent.statusCode).toBe(200);
-    const proved = await laptop.request({ method: 'POST', url: '/signin/code/', headers: HTML, body: new URLSearchParams({ email, code: await newestCode(email), next: link }).toString() });
+    const proved = await laptop.request({
+      method: 'POST',
+      url: '/signin/code/',
+      headers: HTML,
+      body: new URLSearchParams({ email, code: await newestCode(email), next: link }).toString(),
+    });
     expect(proved.statusCode).toBe(303);
     expect(proved.headers.location).toBe(link);
     const resumed = await laptop.request({ method: 'GET', url: link, headers: HTML });
@@ -92,10 +117,27 @@ describe.each(drivers)('the smart-checkout link on %s', (driver) => {
     const { link } = await heldByBuyer(w.demo.users.notSubscribed.email, '10.9.0.4');
     const stranger = new Visitor(w.app, {}, '10.9.0.5');
     const other = 'someone.else@example.com';
-    await stranger.request({ method: 'POST', url: '/signin/', headers: HTML, body: new URLSearchParams({ email: other }).toString() });
-    await stranger.request({ method: 'POST', url: '/signin/code/', headers: HTML, body: new URLSearchParams({ email: other, code: await newestCode(other) }).toString() });
-    await stranger.request({ method: 'POST', url: '/signin/name/', headers: HTML, body: new URLSearchParams({ email: other, fullname: 'Some Else' }).toString() });
-    expect(((await stranger.json('getUser')) as { user: { email: string } | null }).user).toMatchObject({ email: other });
+    await stranger.request({
+      method: 'POST',
+      url: '/signin/',
+      headers: HTML,
+      body: new URLSearchParams({ email: other }).toString(),
+    });
+    await stranger.request({
+      method: 'POST',
+      url: '/signin/code/',
+      headers: HTML,
+      body: new URLSearchParams({ email: other, code: await newestCode(other) }).toString(),
+    });
+    await stranger.request({
+      method: 'POST',
+      url: '/signin/name/',
+      headers: HTML,
+      body: new URLSearchParams({ email: other, fullname: 'Some Else' }).toString(),
+    });
+    expect(((await stranger.json('getUser')) as { user: { email: string } | null }).user).toMatchObject({
+      email: other,
+    });
     const res = await stranger.request({ method: 'GET', url: link, headers: HTML });
     expect(res.statusCode).toBe(403);
     expect(text(res.body)).toContain(SMART_LINK_MESSAGES.otherBuyer);
@@ -108,7 +150,11 @@ describe.each(drivers)('the smart-checkout link on %s', (driver) => {
     const signature = params.get('signature')!;
     const expires = params.get('expires')!;
     const flip = (s: string) => (s[0] === 'A' ? 'B' : 'A') + s.slice(1);
-    const [other] = await w.database.db.select({ reference: sales.reference }).from(sales).where(like(sales.reference, 'HF-%')).limit(1);
+    const [other] = await w.database.db
+      .select({ reference: sales.reference })
+      .from(sales)
+      .where(like(sales.reference, 'HF-%'))
+      .limit(1);
     const refused = [
       `/smartcheckout/?session=${reference}`,
       `/smartcheckout/?session=HF-ABCDEFGH&expires=${expires}&signature=${signature}`,

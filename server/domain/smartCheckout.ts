@@ -42,13 +42,23 @@ export interface SmartLinkParts {
 }
 
 function sign(secret: string, sale: { id: string; reference: string; userId: number }, expires: number): string {
-  return createHmac('sha256', secret).update(`smartcheckout\n${sale.id}\n${sale.reference}\n${sale.userId}\n${expires}`).digest('base64url');
+  return createHmac('sha256', secret)
+    .update(`smartcheckout\n${sale.id}\n${sale.reference}\n${sale.userId}\n${expires}`)
+    .digest('base64url');
 }
 
 /** The link's path and query, for a sale with a buyer and a reference; expires in SMART_LINK_HOURS. */
-export function smartCheckoutPath(secret: string, sale: { id: string; reference: string; userId: number }, now: Date): string {
+export function smartCheckoutPath(
+  secret: string,
+  sale: { id: string; reference: string; userId: number },
+  now: Date,
+): string {
   const expires = Math.floor(now.getTime() / 1000) + SMART_LINK_HOURS * 3600;
-  const query = new URLSearchParams({ session: sale.reference, expires: String(expires), signature: sign(secret, sale, expires) });
+  const query = new URLSearchParams({
+    session: sale.reference,
+    expires: String(expires),
+    signature: sign(secret, sale, expires),
+  });
   return `${SMART_CHECKOUT_PATH}?${query.toString()}`;
 }
 
@@ -72,7 +82,12 @@ export type SmartLinkVerdict =
  * the same answer, so trying references teaches nothing; the expiry is judged only once the
  * signature proves it was not altered.
  */
-export async function verifySmartLink(db: Database, secret: string, parts: SmartLinkParts | null, now: Date): Promise<SmartLinkVerdict> {
+export async function verifySmartLink(
+  db: Database,
+  secret: string,
+  parts: SmartLinkParts | null,
+  now: Date,
+): Promise<SmartLinkVerdict> {
   if (!parts) return { kind: 'invalid' };
   const candidates = await db
     .select({ id: sales.id, reference: sales.reference, userId: sales.userId })
@@ -100,22 +115,46 @@ export async function offerResumeLink(
   now: Date,
 ): Promise<boolean> {
   const [sale] = await db
-    .select({ id: sales.id, reference: sales.reference, userId: sales.userId, holdDeadline: sales.holdDeadline, paidAt: sales.paidAt, sentFor: sales.resumeLinkSentFor, email: users.email })
+    .select({
+      id: sales.id,
+      reference: sales.reference,
+      userId: sales.userId,
+      holdDeadline: sales.holdDeadline,
+      paidAt: sales.paidAt,
+      sentFor: sales.resumeLinkSentFor,
+      email: users.email,
+    })
     .from(sales)
     .innerJoin(users, eq(users.id, sales.userId))
     .where(eq(sales.id, saleId));
-  if (!sale || !sale.reference || sale.userId === null || sale.paidAt || !holdIsLive(sale, now) || sale.sentFor === sale.reference) return false;
+  if (
+    !sale ||
+    !sale.reference ||
+    sale.userId === null ||
+    sale.paidAt ||
+    !holdIsLive(sale, now) ||
+    sale.sentFor === sale.reference
+  )
+    return false;
   // Claimed before sending, so two requests at once send one e-mail.
   const claimed = await db
     .update(sales)
     .set({ resumeLinkSentFor: sale.reference })
-    .where(and(eq(sales.id, saleId), eq(sales.reference, sale.reference), sql`${sales.resumeLinkSentFor} IS DISTINCT FROM ${sale.reference}`))
+    .where(
+      and(
+        eq(sales.id, saleId),
+        eq(sales.reference, sale.reference),
+        sql`${sales.resumeLinkSentFor} IS DISTINCT FROM ${sale.reference}`,
+      ),
+    )
     .returning({ id: sales.id });
   if (claimed.length === 0) return false;
   const link = `${deps.publicUrl}${smartCheckoutPath(deps.secret, { id: sale.id, reference: sale.reference, userId: sale.userId }, now)}`;
   const reference = sale.reference;
   // In the language the buyer's request chose, else the one their account keeps.
-  const content = await writtenForBuyer(db, { userId: sale.userId }, () => resumeLinkMail(deps.brandName, { saleReference: reference, heldUntil: sale.holdDeadline!, link }));
+  const content = await writtenForBuyer(db, { userId: sale.userId }, () =>
+    resumeLinkMail(deps.brandName, { saleReference: reference, heldUntil: sale.holdDeadline!, link }),
+  );
   await sendMail(db, deps.mailer, deps.brandName, { to: sale.email, ...content }, now);
   return true;
 }

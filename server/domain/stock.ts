@@ -24,7 +24,10 @@ export async function poolAvailability(db: Exec, poolIds: number[], now: Date): 
     sql`SELECT p.id, (p.capacity - p.sold - p.held + COALESCE((
           SELECT sum(h.qty) FROM holds h WHERE h.pool_id = p.id AND h.deadline <= ${now.toISOString()}::timestamptz
         ), 0))::int AS available
-        FROM capacity_pools p WHERE p.id IN (${sql.join(poolIds.map((id) => sql`${id}`), sql`, `)})`,
+        FROM capacity_pools p WHERE p.id IN (${sql.join(
+          poolIds.map((id) => sql`${id}`),
+          sql`, `,
+        )})`,
   );
   return new Map(result.map((r) => [Number(r.id), Number(r.available)]));
 }
@@ -76,7 +79,10 @@ function claimArgs(r: Omit<ReserveClaims, 'saleId' | 'now' | 'deadline' | 'codeI
 }
 
 function verdictOf(value: unknown): ReserveVerdict {
-  const verdict = (typeof value === 'string' ? JSON.parse(value) : value) as { refused?: ReserveVerdict['refused']; unavailable: unknown[] };
+  const verdict = (typeof value === 'string' ? JSON.parse(value) : value) as {
+    refused?: ReserveVerdict['refused'];
+    unavailable: unknown[];
+  };
   return { refused: verdict.refused ?? null, unavailable: verdict.unavailable.map(Number) };
 }
 
@@ -109,7 +115,10 @@ export type ReserveOutcome =
  * holding its tickets, and otherwise does all of `reserve_claims`. A refusal undoes the statement
  * and is answered here.
  */
-export async function reserveSaleAtOnce(db: Exec, r: ReserveClaims & { basket: string; lockTimeout: string }): Promise<ReserveOutcome> {
+export async function reserveSaleAtOnce(
+  db: Exec,
+  r: ReserveClaims & { basket: string; lockTimeout: string },
+): Promise<ReserveOutcome> {
   try {
     const [row] = await rows<{ outcome: unknown }>(
       db,
@@ -117,8 +126,13 @@ export async function reserveSaleAtOnce(db: Exec, r: ReserveClaims & { basket: s
             ${r.lockTimeout}, ${claimArgs(r)}, ${r.reference}, ${r.buyerIp}::text, ${r.userId}::int) AS outcome`,
     );
     const value = row!.outcome;
-    const outcome = (typeof value === 'string' ? JSON.parse(value) : value) as { outcome: 'reserved' | 'held' | 'changed'; reference?: string; deadline?: string };
-    if (outcome.outcome === 'held') return { outcome: 'held', reference: outcome.reference!, deadline: new Date(outcome.deadline!) };
+    const outcome = (typeof value === 'string' ? JSON.parse(value) : value) as {
+      outcome: 'reserved' | 'held' | 'changed';
+      reference?: string;
+      deadline?: string;
+    };
+    if (outcome.outcome === 'held')
+      return { outcome: 'held', reference: outcome.reference!, deadline: new Date(outcome.deadline!) };
     return { outcome: outcome.outcome } as ReserveOutcome;
   } catch (err) {
     const refusal = databaseError(err);
@@ -127,7 +141,8 @@ export async function reserveSaleAtOnce(db: Exec, r: ReserveClaims & { basket: s
   }
 }
 
-export type BasketOutcome = ReserveOutcome | { outcome: 'check' } | { outcome: 'captcha' } | { outcome: 'queued'; dateId: number };
+export type BasketOutcome =
+  ReserveOutcome | { outcome: 'check' } | { outcome: 'captcha' } | { outcome: 'queued'; dateId: number };
 
 /**
  * A buyer's own attempt: the queued dates the request holds no turn for, and the attempt as the
@@ -151,31 +166,53 @@ export interface ReserveAttempt {
  */
 export async function reserveBasketAtOnce(
   db: Exec,
-  r: { saleId: string; now: Date; deadline: Date; lockTimeout: string; maxPerOrder: number; cap: number | null; reference: string; buyerIp: string | null; userId: number | null; attempt?: ReserveAttempt | null },
+  r: {
+    saleId: string;
+    now: Date;
+    deadline: Date;
+    lockTimeout: string;
+    maxPerOrder: number;
+    cap: number | null;
+    reference: string;
+    buyerIp: string | null;
+    userId: number | null;
+    attempt?: ReserveAttempt | null;
+  },
 ): Promise<BasketOutcome> {
-  const values = [r.saleId, r.now.toISOString(), r.deadline.toISOString(), r.lockTimeout, r.maxPerOrder, r.cap, r.reference, r.buyerIp, r.userId];
+  const values = [
+    r.saleId,
+    r.now.toISOString(),
+    r.deadline.toISOString(),
+    r.lockTimeout,
+    r.maxPerOrder,
+    r.cap,
+    r.reference,
+    r.buyerIp,
+    r.userId,
+  ];
   try {
     // The statement an on-sale runs for every buyer: prepared once per connection (preparedRows).
-    const [row] = r.attempt && (r.attempt.queued.length > 0 || r.attempt.captcha)
-      ? await preparedRows<{ outcome: unknown }>(
-          db,
-          'reserve_attempt',
-          'SELECT reserve_attempt($1::int[], $2, $3::timestamptz, $4::int, $5::boolean, $6, $7::timestamptz, $8::timestamptz, $9, $10::int, $11::int, $12, $13::text, $14::int) AS outcome',
-          [
-            `{${r.attempt.queued.map(Number).join(',')}}`,
-            r.attempt.captcha?.ip ?? null,
-            r.attempt.captcha?.since.toISOString() ?? null,
-            r.attempt.captcha?.free ?? null,
-            r.attempt.captcha?.solved ?? false,
-            ...values,
-          ],
-        )
-      : await preparedRows<{ outcome: unknown }>(
-          db,
-          'reserve_basket',
-          'SELECT reserve_basket($1, $2::timestamptz, $3::timestamptz, $4, $5::int, $6::int, $7, $8::text, $9::int) AS outcome',
-          values,
-        );
+    const [row] =
+      r.attempt && (r.attempt.queued.length > 0 || r.attempt.captcha)
+        ? await preparedRows<{ outcome: unknown }>(
+            db,
+            'reserve_attempt',
+            'SELECT reserve_attempt($1::int[], $2, $3::timestamptz, $4::int, $5::boolean, $6, $7::timestamptz, $8::timestamptz, $9, $10::int, $11::int, $12, $13::text, $14::int) AS outcome',
+            [
+              `{${r.attempt.queued.map(Number).join(',')}}`,
+              r.attempt.captcha?.ip ?? null,
+              r.attempt.captcha?.since.toISOString() ?? null,
+              r.attempt.captcha?.free ?? null,
+              r.attempt.captcha?.solved ?? false,
+              ...values,
+            ],
+          )
+        : await preparedRows<{ outcome: unknown }>(
+            db,
+            'reserve_basket',
+            'SELECT reserve_basket($1, $2::timestamptz, $3::timestamptz, $4, $5::int, $6::int, $7, $8::text, $9::int) AS outcome',
+            values,
+          );
     const value = row!.outcome;
     const outcome = (typeof value === 'string' ? JSON.parse(value) : value) as {
       outcome: 'reserved' | 'held' | 'check' | 'captcha' | 'refused' | 'queued';
@@ -185,7 +222,8 @@ export async function reserveBasketAtOnce(
       date?: number;
     };
     if (outcome.outcome === 'queued') return { outcome: 'queued', dateId: Number(outcome.date) };
-    if (outcome.outcome === 'held') return { outcome: 'held', reference: outcome.reference!, deadline: new Date(outcome.deadline!) };
+    if (outcome.outcome === 'held')
+      return { outcome: 'held', reference: outcome.reference!, deadline: new Date(outcome.deadline!) };
     if (outcome.outcome === 'refused') return { outcome: 'refused', verdict: verdictOf(outcome.verdict) };
     return { outcome: outcome.outcome };
   } catch (err) {
@@ -226,7 +264,10 @@ export async function lockPools(tx: Exec, poolIds: number[]): Promise<void> {
   const ids = [...new Set(poolIds)].sort((a, b) => a - b);
   if (ids.length === 0) return;
   await tx.execute(
-    sql`SELECT id FROM capacity_pools WHERE id IN (${sql.join(ids.map((id) => sql`${id}`), sql`, `)}) ORDER BY id FOR UPDATE`,
+    sql`SELECT id FROM capacity_pools WHERE id IN (${sql.join(
+      ids.map((id) => sql`${id}`),
+      sql`, `,
+    )}) ORDER BY id FOR UPDATE`,
   );
 }
 
@@ -293,7 +334,10 @@ async function releaseExpiredBuyerRows(tx: Exec, buyerKey: string, now: Date): P
  */
 export async function sweepExpiredHolds(db: Pick<Executor, 'execute' | 'transaction'>, now: Date): Promise<number> {
   const at = now.toISOString();
-  const pools = await rows<{ pool_id: number }>(db, sql`SELECT DISTINCT pool_id FROM holds WHERE deadline <= ${at}::timestamptz ORDER BY pool_id`);
+  const pools = await rows<{ pool_id: number }>(
+    db,
+    sql`SELECT DISTINCT pool_id FROM holds WHERE deadline <= ${at}::timestamptz ORDER BY pool_id`,
+  );
   let released = 0;
   for (const { pool_id } of pools) {
     released += await db.transaction(async (tx) => {
@@ -301,7 +345,10 @@ export async function sweepExpiredHolds(db: Pick<Executor, 'execute' | 'transact
       return releaseExpired(tx, Number(pool_id), now);
     });
   }
-  const keys = await rows<{ buyer_key: string }>(db, sql`SELECT DISTINCT buyer_key FROM buyer_holds WHERE deadline <= ${at}::timestamptz ORDER BY buyer_key`);
+  const keys = await rows<{ buyer_key: string }>(
+    db,
+    sql`SELECT DISTINCT buyer_key FROM buyer_holds WHERE deadline <= ${at}::timestamptz ORDER BY buyer_key`,
+  );
   for (const { buyer_key } of keys) await db.transaction((tx) => releaseExpiredBuyerRows(tx, buyer_key, now));
   // A sale whose holds were kept past its deadline (a payment started in time) keeps its reference.
   await db.execute(

@@ -29,7 +29,12 @@ export type Issue = { issued: true; count: number } | { issued: false; reason: '
  * `issued: false` when the sale names no buyer (neither an account nor an express buyer's name)
  * or nothing was bought.
  */
-export async function issueTickets(db: Database, saleId: string, now: Date, opts: { limit?: number } = {}): Promise<Issue> {
+export async function issueTickets(
+  db: Database,
+  saleId: string,
+  now: Date,
+  opts: { limit?: number } = {},
+): Promise<Issue> {
   const [sale] = await db
     .select({ paidAt: sales.paidAt, userId: sales.userId, reference: sales.reference, buyerName: sales.buyerName })
     .from(sales)
@@ -40,7 +45,10 @@ export async function issueTickets(db: Database, saleId: string, now: Date, opts
   // account until the address's code is proven (account.ts), when they become the new account's.
   const [buyer] =
     sale.userId !== null
-      ? await db.select({ firstName: users.firstName, lastName: users.lastName }).from(users).where(eq(users.id, sale.userId))
+      ? await db
+          .select({ firstName: users.firstName, lastName: users.lastName })
+          .from(users)
+          .where(eq(users.id, sale.userId))
       : sale.buyerName !== null
         ? [{ firstName: sale.buyerName, lastName: '' }]
         : [];
@@ -125,7 +133,9 @@ export async function walletOf(db: Database, userId: number): Promise<WalletTick
 /** The tickets issued to one sale, in the order they were issued. */
 export async function ticketsOfSale(db: Database, saleId: string, userId?: number): Promise<WalletTicket[]> {
   const found = await walletQuery(db)
-    .where(userId === undefined ? eq(tickets.saleId, saleId) : and(eq(tickets.saleId, saleId), eq(tickets.userId, userId)))
+    .where(
+      userId === undefined ? eq(tickets.saleId, saleId) : and(eq(tickets.saleId, saleId), eq(tickets.userId, userId)),
+    )
     .orderBy(asc(eventDates.startsAt), asc(tickets.id));
   return found.map(toWalletTicket);
 }

@@ -28,7 +28,11 @@ describe.each(drivers)('ticket transfers on %s', (driver) => {
   const recipient = () => `friend-${driver}-${++recipients}@example.com`;
 
   /** A buyer signed in as `userId` with `lines` reserved, and optionally paid and delivered. */
-  async function buyer(lines: Record<number, number>, opts: { paid?: boolean; delivered?: boolean } = {}, userId = w.demo.users.notSubscribed.id) {
+  async function buyer(
+    lines: Record<number, number>,
+    opts: { paid?: boolean; delivered?: boolean } = {},
+    userId = w.demo.users.notSubscribed.id,
+  ) {
     const v = new Visitor(w.app);
     expect((await v.request({ method: 'POST', url: '/signin/', body: `user_id=${userId}` })).statusCode).toBe(303);
     expect((await v.add(lines)).statusCode).toBe(200);
@@ -54,8 +58,10 @@ describe.each(drivers)('ticket transfers on %s', (driver) => {
     message: '',
     ...fields,
   });
-  const ticketsOf = (saleId: string) => w.database.db.select().from(tickets).where(eq(tickets.saleId, saleId)).orderBy(tickets.id);
-  const mailTo = (email: string) => w.database.db.select().from(outbox).where(eq(outbox.recipient, email)).orderBy(outbox.id);
+  const ticketsOf = (saleId: string) =>
+    w.database.db.select().from(tickets).where(eq(tickets.saleId, saleId)).orderBy(tickets.id);
+  const mailTo = (email: string) =>
+    w.database.db.select().from(outbox).where(eq(outbox.recipient, email)).orderBy(outbox.id);
   const acceptPath = (body: string) => /http:\/\/[^\s]+(\/transfers\/accept\/[A-Za-z0-9_-]+\/)/.exec(body)?.[1];
 
   async function expectRefused(v: Visitor, rows: Row[], status: number, error: string) {
@@ -67,7 +73,12 @@ describe.each(drivers)('ticket transfers on %s', (driver) => {
   }
 
   it('refuses a browser with no order, and a sale not yet paid, changing nothing', async () => {
-    await expectRefused(new Visitor(w.app), [row({ ticket_id: w.demo.tickets.jazzGeneral })], 404, TRANSFER_REFUSALS.noOrder);
+    await expectRefused(
+      new Visitor(w.app),
+      [row({ ticket_id: w.demo.tickets.jazzGeneral })],
+      404,
+      TRANSFER_REFUSALS.noOrder,
+    );
     const { v } = await buyer({ [w.demo.tickets.jazzGeneral]: 1 }, { paid: false });
     await expectRefused(v, [row({ ticket_id: w.demo.tickets.jazzGeneral })], 409, TRANSFER_REFUSALS.notPaid);
   });
@@ -78,12 +89,25 @@ describe.each(drivers)('ticket transfers on %s', (driver) => {
       [{ name: '  ' }, 'Invalid transfers.0.name: must not be empty'],
       [{ email: '' }, 'Invalid transfers.0.email: must be an e-mail address'],
       [{ qty: 0 }, 'Invalid transfers.0.qty: must be a whole number from 1 to 1000'],
-      [{ is_gift: true, send_gift: 'Schedule', delivery_date: '', delivery_time: '18:00' }, 'Invalid transfers.0: a scheduled gift needs a delivery date and time'],
-      [{ is_gift: true, send_gift: 'Schedule', delivery_date: '31/02/2027', delivery_time: '18:00' }, 'Invalid transfers.0.delivery_date: must be a date written dd/MM/yyyy'],
-      [{ is_gift: true, send_gift: 'Schedule', delivery_date: '2027-02-01', delivery_time: '18:00' }, 'Invalid transfers.0.delivery_date: must be a date written dd/MM/yyyy'],
-      [{ is_gift: true, send_gift: 'Schedule', delivery_date: '01/02/2027', delivery_time: '25:00' }, 'Invalid transfers.0.delivery_time: must be a time written HH:mm'],
+      [
+        { is_gift: true, send_gift: 'Schedule', delivery_date: '', delivery_time: '18:00' },
+        'Invalid transfers.0: a scheduled gift needs a delivery date and time',
+      ],
+      [
+        { is_gift: true, send_gift: 'Schedule', delivery_date: '31/02/2027', delivery_time: '18:00' },
+        'Invalid transfers.0.delivery_date: must be a date written dd/MM/yyyy',
+      ],
+      [
+        { is_gift: true, send_gift: 'Schedule', delivery_date: '2027-02-01', delivery_time: '18:00' },
+        'Invalid transfers.0.delivery_date: must be a date written dd/MM/yyyy',
+      ],
+      [
+        { is_gift: true, send_gift: 'Schedule', delivery_date: '01/02/2027', delivery_time: '25:00' },
+        'Invalid transfers.0.delivery_time: must be a time written HH:mm',
+      ],
     ];
-    for (const [fields, error] of cases) await expectRefused(v, [row({ ticket_id: w.demo.tickets.jazzGeneral, ...fields })], 400, error);
+    for (const [fields, error] of cases)
+      await expectRefused(v, [row({ ticket_id: w.demo.tickets.jazzGeneral, ...fields })], 400, error);
     const empty = await v.call('setTransfers', { transfers: [] });
     expect(empty.statusCode).toBe(400);
   });
@@ -93,7 +117,16 @@ describe.each(drivers)('ticket transfers on %s', (driver) => {
     const { v, saleId } = await buyer({ [w.demo.tickets.jazzGeneral]: 2 });
     const email = recipient();
     const res = await v.call('setTransfers', {
-      transfers: [row({ ticket_id: w.demo.tickets.jazzGeneral, name: 'Grace Hopper', email: email.toUpperCase(), is_gift: true, send_gift: 'Send now', message: 'Happy birthday!' })],
+      transfers: [
+        row({
+          ticket_id: w.demo.tickets.jazzGeneral,
+          name: 'Grace Hopper',
+          email: email.toUpperCase(),
+          is_gift: true,
+          send_gift: 'Send now',
+          message: 'Happy birthday!',
+        }),
+      ],
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json()).toEqual({ success: true });
@@ -110,7 +143,12 @@ describe.each(drivers)('ticket transfers on %s', (driver) => {
     const friend = new Visitor(w.app);
     const offer = await friend.request({ method: 'GET', url: link });
     expect(offer.statusCode).toBe(200);
-    expect(offer.json()).toEqual({ from: 'Tom Okafor', tickets: [{ event_name: 'Summer Jazz on the Quay', ticket_name: 'General admission', qty: 1 }], message: 'Happy birthday!', accepted: false });
+    expect(offer.json()).toEqual({
+      from: 'Tom Okafor',
+      tickets: [{ event_name: 'Summer Jazz on the Quay', ticket_name: 'General admission', qty: 1 }],
+      message: 'Happy birthday!',
+      accepted: false,
+    });
     const page = await friend.request({ method: 'GET', url: link, headers: { accept: 'text/html' } });
     expect(page.body).toContain('Tom Okafor sent you tickets');
     expect(page.body).toContain('Accept tickets');
@@ -132,7 +170,12 @@ describe.each(drivers)('ticket transfers on %s', (driver) => {
 
     // Accepting again moves nothing and signs no one in.
     const stranger = new Visitor(w.app);
-    const again = await stranger.request({ method: 'POST', url: link, body: '', headers: { accept: 'application/json' } });
+    const again = await stranger.request({
+      method: 'POST',
+      url: link,
+      body: '',
+      headers: { accept: 'application/json' },
+    });
     expect(again.statusCode).toBe(410);
     expect(again.json()).toEqual({ error: TRANSFER_REFUSALS.linkUsed });
     expect(again.cookies).toHaveLength(0);
@@ -142,7 +185,11 @@ describe.each(drivers)('ticket transfers on %s', (driver) => {
   it('puts the accept link on the site’s own address, whatever Host the request names', async () => {
     const { v } = await buyer({ [w.demo.tickets.jazzGeneral]: 1 });
     const email = recipient();
-    const res = await v.call('setTransfers', { transfers: [row({ ticket_id: w.demo.tickets.jazzGeneral, name: 'Grace Hopper', email })] }, { host: 'phish.example', origin: 'http://phish.example' });
+    const res = await v.call(
+      'setTransfers',
+      { transfers: [row({ ticket_id: w.demo.tickets.jazzGeneral, name: 'Grace Hopper', email })] },
+      { host: 'phish.example', origin: 'http://phish.example' },
+    );
     expect(res.statusCode, res.body).toBe(200);
     const [message] = await mailTo(email);
     // Without PUBLIC_URL the site's address is http://HOST:PORT.
@@ -158,20 +205,46 @@ describe.each(drivers)('ticket transfers on %s', (driver) => {
       409,
       'Only 2 General admission tickets are left to transfer.',
     );
-    expect((await v.call('setTransfers', { transfers: [row({ ticket_id: w.demo.tickets.jazzGeneral, qty: 1 })] })).statusCode).toBe(200);
-    await expectRefused(v, [row({ ticket_id: w.demo.tickets.jazzGeneral, qty: 2 })], 409, 'Only 1 General admission ticket is left to transfer.');
-    expect((await v.call('setTransfers', { transfers: [row({ ticket_id: w.demo.tickets.jazzGeneral, qty: 1 }), row({ ticket_id: w.demo.tickets.jazzTable, qty: 1 })] })).statusCode).toBe(200);
-    await expectRefused(v, [row({ ticket_id: w.demo.tickets.jazzTable })], 409, 'Every Riverside table seat ticket of this order has already been transferred.');
+    expect(
+      (await v.call('setTransfers', { transfers: [row({ ticket_id: w.demo.tickets.jazzGeneral, qty: 1 })] }))
+        .statusCode,
+    ).toBe(200);
+    await expectRefused(
+      v,
+      [row({ ticket_id: w.demo.tickets.jazzGeneral, qty: 2 })],
+      409,
+      'Only 1 General admission ticket is left to transfer.',
+    );
+    expect(
+      (
+        await v.call('setTransfers', {
+          transfers: [
+            row({ ticket_id: w.demo.tickets.jazzGeneral, qty: 1 }),
+            row({ ticket_id: w.demo.tickets.jazzTable, qty: 1 }),
+          ],
+        })
+      ).statusCode,
+    ).toBe(200);
+    await expectRefused(
+      v,
+      [row({ ticket_id: w.demo.tickets.jazzTable })],
+      409,
+      'Every Riverside table seat ticket of this order has already been transferred.',
+    );
     await expectRefused(v, [row({ ticket_id: w.demo.tickets.cinema })], 409, TRANSFER_REFUSALS.notInOrder);
   });
 
   it('a link already accepted tells another browser only that it was used: no tickets, no sender', async () => {
     const { v } = await buyer({ [w.demo.tickets.jazzGeneral]: 1 });
     const email = recipient();
-    expect((await v.call('setTransfers', { transfers: [row({ ticket_id: w.demo.tickets.jazzGeneral, email })] })).statusCode).toBe(200);
+    expect(
+      (await v.call('setTransfers', { transfers: [row({ ticket_id: w.demo.tickets.jazzGeneral, email })] })).statusCode,
+    ).toBe(200);
     const link = acceptPath((await mailTo(email))[0]!.body)!;
     const friend = new Visitor(w.app);
-    expect((await friend.request({ method: 'POST', url: link, body: '', headers: { accept: 'text/html' } })).statusCode).toBe(303);
+    expect(
+      (await friend.request({ method: 'POST', url: link, body: '', headers: { accept: 'text/html' } })).statusCode,
+    ).toBe(303);
     // The recipient, signed in by accepting, still sees the tickets are theirs.
     const own = await friend.request({ method: 'GET', url: link, headers: { accept: 'text/html' } });
     expect(own.body).toContain('These tickets are yours');
@@ -180,7 +253,14 @@ describe.each(drivers)('ticket transfers on %s', (driver) => {
     const page = await stranger.request({ method: 'GET', url: link, headers: { accept: 'text/html' } });
     expect(page.statusCode).toBe(410);
     expect(page.body).toContain(TRANSFER_REFUSALS.linkUsed);
-    for (const secret of ['These tickets are yours', 'Tom Okafor', 'General admission', 'Summer Jazz on the Quay', 'Accept tickets']) expect(page.body).not.toContain(secret);
+    for (const secret of [
+      'These tickets are yours',
+      'Tom Okafor',
+      'General admission',
+      'Summer Jazz on the Quay',
+      'Accept tickets',
+    ])
+      expect(page.body).not.toContain(secret);
     const json = await stranger.request({ method: 'GET', url: link });
     expect(json.statusCode).toBe(410);
     expect(json.json()).toEqual({ error: TRANSFER_REFUSALS.linkUsed });
@@ -197,19 +277,51 @@ describe.each(drivers)('ticket transfers on %s', (driver) => {
     await expectRefused(seated.v, [row({ ticket_id: w.demo.tickets.jazzGeneral })], 409, TRANSFER_REFUSALS.seated);
 
     const undelivered = await buyer({ [w.demo.tickets.jazzGeneral]: 1 }, { delivered: false });
-    await expectRefused(undelivered.v, [row({ ticket_id: w.demo.tickets.jazzGeneral })], 409, TRANSFER_REFUSALS.notDelivered);
+    await expectRefused(
+      undelivered.v,
+      [row({ ticket_id: w.demo.tickets.jazzGeneral })],
+      409,
+      TRANSFER_REFUSALS.notDelivered,
+    );
 
     const { v } = await buyer({ [w.demo.tickets.jazzGeneral]: 1 });
     // The world's clock is 1 June 2026, noon UTC.
-    await expectRefused(v, [row({ ticket_id: w.demo.tickets.jazzGeneral, is_gift: true, send_gift: 'Schedule', delivery_date: '31/05/2026', delivery_time: '23:59' })], 422, TRANSFER_REFUSALS.pastDate);
-    await expectRefused(v, [row({ ticket_id: w.demo.tickets.jazzGeneral, email: w.demo.users.notSubscribed.email })], 422, TRANSFER_REFUSALS.toYourself);
+    await expectRefused(
+      v,
+      [
+        row({
+          ticket_id: w.demo.tickets.jazzGeneral,
+          is_gift: true,
+          send_gift: 'Schedule',
+          delivery_date: '31/05/2026',
+          delivery_time: '23:59',
+        }),
+      ],
+      422,
+      TRANSFER_REFUSALS.pastDate,
+    );
+    await expectRefused(
+      v,
+      [row({ ticket_id: w.demo.tickets.jazzGeneral, email: w.demo.users.notSubscribed.email })],
+      422,
+      TRANSFER_REFUSALS.toYourself,
+    );
   });
 
   it('e-mails a scheduled gift at its delivery date and time, UK time, through the sweep', async () => {
     const { v, saleId } = await buyer({ [w.demo.tickets.jazzGeneral]: 1 });
     const email = recipient();
     const res = await v.call('setTransfers', {
-      transfers: [row({ ticket_id: w.demo.tickets.jazzGeneral, email, is_gift: true, send_gift: 'Schedule', delivery_date: '02/06/2026', delivery_time: '09:30' })],
+      transfers: [
+        row({
+          ticket_id: w.demo.tickets.jazzGeneral,
+          email,
+          is_gift: true,
+          send_gift: 'Schedule',
+          delivery_date: '02/06/2026',
+          delivery_time: '09:30',
+        }),
+      ],
     });
     expect(res.statusCode, res.body).toBe(200);
     const [t] = await w.database.db.select().from(transfers).where(eq(transfers.saleId, saleId));
@@ -217,11 +329,16 @@ describe.each(drivers)('ticket transfers on %s', (driver) => {
     expect(t!.sendAt.toISOString()).toBe('2026-06-02T08:30:00.000Z');
     expect(await mailTo(email)).toHaveLength(0);
     // Nobody can accept a gift before it is delivered.
-    expect((await new Visitor(w.app).request({ method: 'GET', url: `/transfers/accept/${t!.token}/` })).statusCode).toBe(404);
+    expect(
+      (await new Visitor(w.app).request({ method: 'GET', url: `/transfers/accept/${t!.token}/` })).statusCode,
+    ).toBe(404);
 
     expect(await sendDueTransfers(w.database.db, mail(), new Date('2026-06-02T08:29:59Z'))).toBe(0);
     expect(await mailTo(email)).toHaveLength(0);
-    await Promise.all([sendDueTransfers(w.database.db, mail(), new Date('2026-06-02T08:30:00Z')), sendDueTransfers(w.database.db, mail(), new Date('2026-06-02T08:30:01Z'))]);
+    await Promise.all([
+      sendDueTransfers(w.database.db, mail(), new Date('2026-06-02T08:30:00Z')),
+      sendDueTransfers(w.database.db, mail(), new Date('2026-06-02T08:30:01Z')),
+    ]);
     const sent = await mailTo(email);
     expect(sent).toHaveLength(1);
     expect(acceptPath(sent[0]!.body)).toBe(`/transfers/accept/${t!.token}/`);
@@ -231,10 +348,34 @@ describe.each(drivers)('ticket transfers on %s', (driver) => {
     const { saleId } = await buyer({ [w.demo.tickets.jazzGeneral]: 1 });
     const email = recipient();
     const delivered: string[] = [];
-    const down = { mailer: { transport: { sendMail: async () => Promise.reject(new Error('SMTP down')) }, from: 'tickets@holdfast.test' }, brandName: 'Holdfast' };
-    const up = { mailer: { transport: { sendMail: async (m: { to?: unknown }) => void delivered.push(String(m.to)) }, from: 'tickets@holdfast.test' }, brandName: 'Holdfast' };
-    const rows = [{ ...row({ ticket_id: w.demo.tickets.jazzGeneral, email }), is_gift: false, send_gift: 'Send now' as const, qty: 1 }];
-    await setTransfers(w.database.db, down, { saleId, rows: rows as never, acceptUrl: (t) => `http://holdfast.test/transfers/accept/${t}/`, now: w.clock.now });
+    const down = {
+      mailer: {
+        transport: { sendMail: async () => Promise.reject(new Error('SMTP down')) },
+        from: 'tickets@holdfast.test',
+      },
+      brandName: 'Holdfast',
+    };
+    const up = {
+      mailer: {
+        transport: { sendMail: async (m: { to?: unknown }) => void delivered.push(String(m.to)) },
+        from: 'tickets@holdfast.test',
+      },
+      brandName: 'Holdfast',
+    };
+    const rows = [
+      {
+        ...row({ ticket_id: w.demo.tickets.jazzGeneral, email }),
+        is_gift: false,
+        send_gift: 'Send now' as const,
+        qty: 1,
+      },
+    ];
+    await setTransfers(w.database.db, down, {
+      saleId,
+      rows: rows as never,
+      acceptUrl: (t) => `http://holdfast.test/transfers/accept/${t}/`,
+      now: w.clock.now,
+    });
     const [t] = await w.database.db.select().from(transfers).where(eq(transfers.saleId, saleId));
     expect(t!.sentAt).toBeNull();
     expect(await sendDueTransfers(w.database.db, up, w.clock.now)).toBe(1);
@@ -245,7 +386,9 @@ describe.each(drivers)('ticket transfers on %s', (driver) => {
   it('gives a ticket once when two transfers of the same tickets race', async () => {
     const { v, saleId } = await buyer({ [w.demo.tickets.jazzGeneral]: 2 });
     const replies = await Promise.all(
-      Array.from({ length: 4 }, () => v.call('setTransfers', { transfers: [row({ ticket_id: w.demo.tickets.jazzGeneral, qty: 2 })] })),
+      Array.from({ length: 4 }, () =>
+        v.call('setTransfers', { transfers: [row({ ticket_id: w.demo.tickets.jazzGeneral, qty: 2 })] }),
+      ),
     );
     expect(replies.map((r) => r.statusCode).sort()).toEqual([200, 409, 409, 409]);
     const made = await w.database.db.select().from(transfers).where(eq(transfers.saleId, saleId));
@@ -258,7 +401,13 @@ describe.each(drivers)('ticket transfers on %s', (driver) => {
     const tom = w.demo.users.notSubscribed;
     const { v, saleId } = await buyer({ [w.demo.tickets.jazzGeneral]: 1 });
     const email = recipient();
-    expect((await v.call('setTransfers', { transfers: [row({ ticket_id: w.demo.tickets.jazzGeneral, name: 'Grace Hopper', email })] })).statusCode).toBe(200);
+    expect(
+      (
+        await v.call('setTransfers', {
+          transfers: [row({ ticket_id: w.demo.tickets.jazzGeneral, name: 'Grace Hopper', email })],
+        })
+      ).statusCode,
+    ).toBe(200);
     const link = acceptPath((await mailTo(email))[0]!.body)!;
     w.clock.advance(TRANSFER_LINK_DAYS * 86_400_000 - 60_000);
     expect((await new Visitor(w.app).request({ method: 'GET', url: link })).statusCode).toBe(200);

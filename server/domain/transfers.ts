@@ -8,15 +8,18 @@
  */
 import { randomBytes } from 'node:crypto';
 import { and, asc, eq, inArray, isNull, lte, notExists, sql } from 'drizzle-orm';
-import {
-  compareDates,
-  parseTransferDate,
-  ukInstant,
-  ukToday,
-  type TransferRow,
-} from '../../contract/index.ts';
+import { compareDates, parseTransferDate, ukInstant, ukToday, type TransferRow } from '../../contract/index.ts';
 import type { Database, Executor } from '../db/index.ts';
-import { eventDates, events, saleLines, tickets, ticketTypes, transfers, transferTickets, users } from '../db/schema.ts';
+import {
+  eventDates,
+  events,
+  saleLines,
+  tickets,
+  ticketTypes,
+  transfers,
+  transferTickets,
+  users,
+} from '../db/schema.ts';
 import { Refusal } from './refusal.ts';
 import { lockSale } from './sales.ts';
 import { sendMail, transferMail, type Mailer } from '../mail/index.ts';
@@ -55,7 +58,10 @@ export function newTransferToken(): string {
 }
 
 /** When a row's e-mail goes: a scheduled gift at its UK date and time, anything else at once. */
-export function sendAtOf(row: Pick<TransferRow, 'is_gift' | 'send_gift' | 'delivery_date' | 'delivery_time'>, now: Date): Date {
+export function sendAtOf(
+  row: Pick<TransferRow, 'is_gift' | 'send_gift' | 'delivery_date' | 'delivery_time'>,
+  now: Date,
+): Date {
   if (!row.is_gift || row.send_gift !== 'Schedule') return now;
   return ukInstant(parseTransferDate(row.delivery_date)!, row.delivery_time);
 }
@@ -82,7 +88,8 @@ export async function setTransfers(
     if (sale.userId === null) throw new Refusal('no-account', TRANSFER_REFUSALS.notDelivered);
     const senderId = sale.userId;
     const [sender] = await tx.select({ email: users.email }).from(users).where(eq(users.id, senderId));
-    if (opts.rows.some((row) => row.email === sender?.email.toLowerCase())) throw new Refusal('invalid-details', TRANSFER_REFUSALS.toYourself);
+    if (opts.rows.some((row) => row.email === sender?.email.toLowerCase()))
+      throw new Refusal('invalid-details', TRANSFER_REFUSALS.toYourself);
 
     // Tickets are claimed type by type, in id order, so two transfers of one sale meet in the same order.
     const wanted = new Map<number, number>();
@@ -112,12 +119,21 @@ export async function setTransfers(
             eq(tickets.saleId, opts.saleId),
             eq(tickets.ticketTypeId, typeId),
             eq(tickets.userId, senderId),
-            notExists(tx.select({ one: sql`1` }).from(transferTickets).where(eq(transferTickets.ticketId, tickets.id))),
+            notExists(
+              tx
+                .select({ one: sql`1` })
+                .from(transferTickets)
+                .where(eq(transferTickets.ticketId, tickets.id)),
+            ),
           ),
         )
         .orderBy(asc(tickets.id));
-      if (untransferred.length < wanted.get(typeId)!) throw new Refusal('conflict', TRANSFER_REFUSALS.tooMany(untransferred.length, type?.name ?? 'ticket'));
-      free.set(typeId, untransferred.map((t) => t.id));
+      if (untransferred.length < wanted.get(typeId)!)
+        throw new Refusal('conflict', TRANSFER_REFUSALS.tooMany(untransferred.length, type?.name ?? 'ticket'));
+      free.set(
+        typeId,
+        untransferred.map((t) => t.id),
+      );
     }
 
     const made: number[] = [];
@@ -190,7 +206,8 @@ function detailsQuery(db: Pick<Executor, 'select'>) {
     .innerJoin(events, eq(events.id, eventDates.eventId));
 }
 
-const senderOf = (t: Pick<TransferDetails, 'senderFirstName' | 'senderLastName'>) => `${t.senderFirstName} ${t.senderLastName}`.trim();
+const senderOf = (t: Pick<TransferDetails, 'senderFirstName' | 'senderLastName'>) =>
+  `${t.senderFirstName} ${t.senderLastName}`.trim();
 
 /**
  * Sends one transfer's e-mail if it is due and not yet sent. The row is claimed by one conditional
@@ -207,7 +224,9 @@ export async function sendTransfer(db: Database, mail: TransferMail, transferId:
   const [details] = await detailsQuery(db).where(eq(transfers.id, transferId));
   try {
     // To the recipient, from the sender's request or a sweep: in the recipient's language (their account's, else English).
-    const content = await writtenFor(db, { email: details!.recipientEmail }, () => transferMail(mail.brandName, { ...details!, senderName: senderOf(details!) }));
+    const content = await writtenFor(db, { email: details!.recipientEmail }, () =>
+      transferMail(mail.brandName, { ...details!, senderName: senderOf(details!) }),
+    );
     await sendMail(db, mail.mailer, mail.brandName, { to: details!.recipientEmail, ...content }, now);
   } catch {
     await db.update(transfers).set({ sentAt: null }).where(eq(transfers.id, transferId));
@@ -262,26 +281,46 @@ function splitName(name: string): { firstName: string; lastName: string } {
  * from the name and e-mail the sender gave, if they have none), each with the recipient as holder.
  * Accepting twice moves nothing more. Answers the recipient's user id.
  */
-export async function acceptTransfer(db: Database, token: string, now: Date): Promise<{ userId: number; alreadyAccepted: boolean }> {
+export async function acceptTransfer(
+  db: Database,
+  token: string,
+  now: Date,
+): Promise<{ userId: number; alreadyAccepted: boolean }> {
   return db.transaction(async (tx) => {
     const [t] = await tx.select().from(transfers).where(eq(transfers.token, token)).for('update');
     if (!t || t.sentAt === null) throw new Refusal('not-found', TRANSFER_REFUSALS.linkNotFound);
-    if (t.acceptedAt !== null && t.recipientUserId !== null) return { userId: t.recipientUserId, alreadyAccepted: true };
+    if (t.acceptedAt !== null && t.recipientUserId !== null)
+      return { userId: t.recipientUserId, alreadyAccepted: true };
     if (linkEnded(t, now)) throw new Refusal('not-found', TRANSFER_REFUSALS.linkExpired);
     const [made] = await tx
       .insert(users)
       .values({ email: t.recipientEmail, ...splitName(t.recipientName), viewType: 'customer', emailProvenAt: now })
       .onConflictDoNothing({ target: users.email })
       .returning({ id: users.id });
-    const recipientId = made?.id ?? (await tx.select({ id: users.id }).from(users).where(eq(users.email, t.recipientEmail)))[0]!.id;
+    const recipientId =
+      made?.id ?? (await tx.select({ id: users.id }).from(users).where(eq(users.email, t.recipientEmail)))[0]!.id;
     // The link came only to this address: following it proves the address, as its one-time code would.
-    await tx.update(users).set({ emailProvenAt: now }).where(and(eq(users.id, recipientId), isNull(users.emailProvenAt)));
-    const given = await tx.select({ ticketId: transferTickets.ticketId }).from(transferTickets).where(eq(transferTickets.transferId, t.id));
+    await tx
+      .update(users)
+      .set({ emailProvenAt: now })
+      .where(and(eq(users.id, recipientId), isNull(users.emailProvenAt)));
+    const given = await tx
+      .select({ ticketId: transferTickets.ticketId })
+      .from(transferTickets)
+      .where(eq(transferTickets.transferId, t.id));
     if (given.length > 0) {
       await tx
         .update(tickets)
         .set({ userId: recipientId, holderName: t.recipientName })
-        .where(and(inArray(tickets.id, given.map((g) => g.ticketId)), eq(tickets.userId, t.senderUserId)));
+        .where(
+          and(
+            inArray(
+              tickets.id,
+              given.map((g) => g.ticketId),
+            ),
+            eq(tickets.userId, t.senderUserId),
+          ),
+        );
     }
     await tx.update(transfers).set({ acceptedAt: now, recipientUserId: recipientId }).where(eq(transfers.id, t.id));
     return { userId: recipientId, alreadyAccepted: false };

@@ -49,7 +49,8 @@ export const MAILING_LIST_CONFIRM_PATH = '/mailing-list/confirm';
 export const MAILING_LIST_SOURCE = 'mailing-list:confirmed';
 const PURPOSE = 'mailing-list confirmation';
 
-export const TOO_MANY_CONFIRMATIONS_MESSAGE = 'We have already sent several confirmation emails to this address today. Please use the link in one of them.';
+export const TOO_MANY_CONFIRMATIONS_MESSAGE =
+  'We have already sent several confirmation emails to this address today. Please use the link in one of them.';
 export const CONFIRMATION_NOT_FOUND_MESSAGE = 'This confirmation link is not one of ours. Please sign up again.';
 export const CONFIRMATION_USED_MESSAGE = 'This confirmation link has already been used.';
 export const CONFIRMATION_EXPIRED_MESSAGE = 'This confirmation link has expired. Please sign up again.';
@@ -84,7 +85,8 @@ export async function requestMailingList(
     .select({ n: count() })
     .from(mailingListConfirmations)
     .where(and(eq(mailingListConfirmations.email, email), gt(mailingListConfirmations.createdAt, dayAgo)));
-  if ((sent?.n ?? 0) >= MAILING_LIST_SENDS_PER_DAY) throw new Refusal('too-many-requests', TOO_MANY_CONFIRMATIONS_MESSAGE);
+  if ((sent?.n ?? 0) >= MAILING_LIST_SENDS_PER_DAY)
+    throw new Refusal('too-many-requests', TOO_MANY_CONFIRMATIONS_MESSAGE);
   const token = randomBytes(32).toString('base64url');
   await db.insert(mailingListConfirmations).values({
     tokenHash: hashOf(token),
@@ -93,13 +95,22 @@ export async function requestMailingList(
     createdAt: now,
   });
   const link = `${mail.publicUrl.replace(/\/+$/, '')}${MAILING_LIST_CONFIRM_PATH}?token=${token}`;
-  await sendMail(db, mail.mailer, mail.brandName, { to: email, ...mailingListConfirmationMail(mail.brandName, { link, hours: MAILING_LIST_CONFIRM_HOURS }) }, now);
+  await sendMail(
+    db,
+    mail.mailer,
+    mail.brandName,
+    { to: email, ...mailingListConfirmationMail(mail.brandName, { link, hours: MAILING_LIST_CONFIRM_HOURS }) },
+    now,
+  );
 }
 
 /** Why a confirmation token does not work, or the address it would subscribe (its subject). */
 async function confirmationOf(db: Pick<Database, 'select'>, token: unknown, now: Date): Promise<string> {
   if (typeof token !== 'string' || !TOKEN.test(token)) throw new Refusal('not-found', CONFIRMATION_NOT_FOUND_MESSAGE);
-  const [row] = await db.select().from(mailingListConfirmations).where(eq(mailingListConfirmations.tokenHash, hashOf(token)));
+  const [row] = await db
+    .select()
+    .from(mailingListConfirmations)
+    .where(eq(mailingListConfirmations.tokenHash, hashOf(token)));
   if (!row) throw new Refusal('not-found', CONFIRMATION_NOT_FOUND_MESSAGE);
   if (row.usedAt !== null) throw new Refusal('conflict', CONFIRMATION_USED_MESSAGE);
   if (row.expiresAt.getTime() <= now.getTime()) throw new Refusal('conflict', CONFIRMATION_EXPIRED_MESSAGE);
@@ -122,14 +133,31 @@ export async function confirmMailingList(db: Database, token: unknown, now: Date
     const [spent] = await tx
       .update(mailingListConfirmations)
       .set({ usedAt: now })
-      .where(and(eq(mailingListConfirmations.tokenHash, hashOf(token as string)), isNull(mailingListConfirmations.usedAt), gt(mailingListConfirmations.expiresAt, now)))
+      .where(
+        and(
+          eq(mailingListConfirmations.tokenHash, hashOf(token as string)),
+          isNull(mailingListConfirmations.usedAt),
+          gt(mailingListConfirmations.expiresAt, now),
+        ),
+      )
       .returning({ email: mailingListConfirmations.email });
     if (!spent) throw new Refusal('conflict', CONFIRMATION_USED_MESSAGE);
     await tx.insert(mailingList).values({ email: spent.email }).onConflictDoNothing();
-    const [account] = await tx.update(users).set({ subscribed: true }).where(eq(users.email, spent.email)).returning({ id: users.id });
-    await tx
-      .insert(marketingConsents)
-      .values({ userId: account?.id ?? null, email: spent.email, topic: 'community', organiserId: null, subscribed: true, source: MAILING_LIST_SOURCE, saleId: null, at: now });
+    const [account] = await tx
+      .update(users)
+      .set({ subscribed: true })
+      .where(eq(users.email, spent.email))
+      .returning({ id: users.id });
+    await tx.insert(marketingConsents).values({
+      userId: account?.id ?? null,
+      email: spent.email,
+      topic: 'community',
+      organiserId: null,
+      subscribed: true,
+      source: MAILING_LIST_SOURCE,
+      saleId: null,
+      at: now,
+    });
     return email;
   });
 }

@@ -47,9 +47,14 @@ describe.each(drivers)('waivers on %s', (driver) => {
 
   it("the waiver link shows the events' terms to anyone with it, and nothing about the buyer", async () => {
     const email = `ropes-${Math.random().toString(36).slice(2, 10)}@example.com`;
-    const [user] = await w.database.db.insert(users).values({ email, firstName: 'Grace', lastName: 'Hopper' }).returning();
+    const [user] = await w.database.db
+      .insert(users)
+      .values({ email, firstName: 'Grace', lastName: 'Hopper' })
+      .returning();
     const buyer = new Visitor(w.app);
-    expect((await buyer.request({ method: 'POST', url: '/signin/', body: `user_id=${user!.id}` })).statusCode).toBe(303);
+    expect((await buyer.request({ method: 'POST', url: '/signin/', body: `user_id=${user!.id}` })).statusCode).toBe(
+      303,
+    );
     expect((await buyer.add({ [w.demo.tickets.ropesFull]: 3, [w.demo.tickets.freeEntry]: 1 })).statusCode).toBe(200);
     expect((await buyer.json('reserveTickets')).reserved).toBe(true);
     const reference = (await buyer.checkout()).sale_reference!;

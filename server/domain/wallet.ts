@@ -12,7 +12,8 @@ import { NOT_PAID_MESSAGE, ticketsOfSale } from './tickets.ts';
 import { sendMail, walletMail, type Mailer } from '../mail/index.ts';
 import { writtenForBuyer } from './accountLanguage.ts';
 
-export type WalletDelivery = { delivered: true; alreadySent: boolean } | { delivered: false; reason: 'no-tickets' | 'no-buyer' };
+export type WalletDelivery =
+  { delivered: true; alreadySent: boolean } | { delivered: false; reason: 'no-tickets' | 'no-buyer' };
 
 export async function deliverWallet(
   db: Database,
@@ -46,7 +47,9 @@ export async function deliverWallet(
   if (claimed.length === 0) return { delivered: true, alreadySent: true };
   try {
     // In the buyer's request, its language; from a job (a plan's final instalment), the buyer's own.
-    const content = await writtenForBuyer(db, { email: buyer.email }, () => walletMail(mail.brandName, { saleReference: sale.reference, tickets: list, walletUrl }));
+    const content = await writtenForBuyer(db, { email: buyer.email }, () =>
+      walletMail(mail.brandName, { saleReference: sale.reference, tickets: list, walletUrl }),
+    );
     await sendMail(db, mail.mailer, mail.brandName, { to: buyer.email, ...content }, now);
   } catch (err) {
     await db.delete(walletDeliveries).where(eq(walletDeliveries.saleId, saleId));
@@ -56,10 +59,18 @@ export async function deliverWallet(
 }
 
 /** The sale's e-mail and reference for the order-completed screen (get_simple_info). */
-export async function simpleInfo(db: Database, saleId: string | null): Promise<{ sale_email: string | null; sale_reference: string | null }> {
+export async function simpleInfo(
+  db: Database,
+  saleId: string | null,
+): Promise<{ sale_email: string | null; sale_reference: string | null }> {
   if (!saleId) return { sale_email: null, sale_reference: null };
   const [row] = await db
-    .select({ reference: sales.reference, email: users.email, buyerEmail: sales.buyerEmail, verifiedEmail: sales.verifiedEmail })
+    .select({
+      reference: sales.reference,
+      email: users.email,
+      buyerEmail: sales.buyerEmail,
+      verifiedEmail: sales.verifiedEmail,
+    })
     .from(sales)
     .leftJoin(users, eq(users.id, sales.userId))
     .where(eq(sales.id, saleId));

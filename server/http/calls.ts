@@ -20,7 +20,9 @@ export type Handlers = { [N in CallName]: Handler<N> };
 export type SandboxCall = 'saveSandboxCard' | 'tokeniseSandboxSquareCard';
 export type InvalidHandler = (request: FastifyRequest, reply: FastifyReply, message: string) => Promise<unknown>;
 
-export function describeIssue(issue: { readonly path: readonly PropertyKey[]; readonly message: string } | undefined): string {
+export function describeIssue(
+  issue: { readonly path: readonly PropertyKey[]; readonly message: string } | undefined,
+): string {
   if (!issue) return 'The request is not valid';
   const field = issue.path.map(String).join('.');
   return field ? `Invalid ${field}: ${issue.message}` : `Invalid request: ${issue.message}`;
@@ -36,7 +38,8 @@ type SchemaDef = {
   in?: { _zod: { def: SchemaDef } };
 };
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * Forms are parsed without arrays, because the spec keys maps by numeric id
@@ -53,7 +56,12 @@ export function shapeForSchema(value: unknown, def: SchemaDef | undefined): unkn
     case 'pipe':
       return shapeForSchema(value, def.in?._zod.def);
     case 'union':
-      return def.options?.some((o) => o._zod.def.type === 'array') ? shapeForSchema(value, { type: 'array', element: def.options.find((o) => o._zod.def.type === 'array')!._zod.def.element }) : value;
+      return def.options?.some((o) => o._zod.def.type === 'array')
+        ? shapeForSchema(value, {
+            type: 'array',
+            element: def.options.find((o) => o._zod.def.type === 'array')!._zod.def.element,
+          })
+        : value;
     case 'array': {
       if (!isPlainObject(value)) return value;
       const keys = Object.keys(value);
@@ -62,7 +70,12 @@ export function shapeForSchema(value: unknown, def: SchemaDef | undefined): unkn
     }
     case 'object':
       if (!isPlainObject(value) || !def.shape) return value;
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, Object.hasOwn(def.shape!, k) ? shapeForSchema(v, def.shape![k]!._zod.def) : v]));
+      return Object.fromEntries(
+        Object.entries(value).map(([k, v]) => [
+          k,
+          Object.hasOwn(def.shape!, k) ? shapeForSchema(v, def.shape![k]!._zod.def) : v,
+        ]),
+      );
     case 'record':
       if (!isPlainObject(value)) return value;
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shapeForSchema(v, def.valueType?._zod.def)]));
@@ -72,7 +85,11 @@ export function shapeForSchema(value: unknown, def: SchemaDef | undefined): unkn
 }
 
 /** Registers the calls that `handlers` answers, each at the contract's path and method. */
-export function registerCalls<N extends CallName>(app: FastifyInstance, handlers: Pick<Handlers, N>, onInvalid: Partial<Record<N, InvalidHandler>> = {}): void {
+export function registerCalls<N extends CallName>(
+  app: FastifyInstance,
+  handlers: Pick<Handlers, N>,
+  onInvalid: Partial<Record<N, InvalidHandler>> = {},
+): void {
   for (const name of Object.keys(handlers) as N[]) {
     const call = calls[name];
     const handler = handlers[name] as Handler<CallName>;
@@ -83,10 +100,19 @@ export function registerCalls<N extends CallName>(app: FastifyInstance, handlers
       handler: async (request, reply) => {
         const fields = call.method === 'GET' ? request.query : (request.body ?? {});
         const params = request.params as Record<string, string> | undefined;
-        const raw = params && Object.keys(params).length > 0 && fields !== null && typeof fields === 'object' && !Array.isArray(fields) ? { ...fields, ...params } : fields;
+        const raw =
+          params &&
+          Object.keys(params).length > 0 &&
+          fields !== null &&
+          typeof fields === 'object' &&
+          !Array.isArray(fields)
+            ? { ...fields, ...params }
+            : fields;
         const parsed =
           raw !== null && typeof raw === 'object' && !Array.isArray(raw)
-            ? call.request.safeParse(shapeForSchema(raw, unchecked<{ _zod: { def: SchemaDef } }>(call.request)._zod.def)) // zod's own definition, which its public types leave out
+            ? call.request.safeParse(
+                shapeForSchema(raw, unchecked<{ _zod: { def: SchemaDef } }>(call.request)._zod.def),
+              ) // zod's own definition, which its public types leave out
             : ({ success: false, error: { issues: [{ path: [], message: 'expected an object of fields' }] } } as const);
         if (!parsed.success) {
           const message = describeIssue(parsed.error.issues[0]);

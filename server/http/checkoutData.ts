@@ -83,7 +83,9 @@ function compressed(checkout: CheckoutReply, encoding: Encoding): Buffer {
   if (kept) return kept;
   const body =
     encoding === 'br'
-      ? brotliCompressSync(checkout.json, { params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT } })
+      ? brotliCompressSync(checkout.json, {
+          params: { [zlib.BROTLI_PARAM_QUALITY]: 5, [zlib.BROTLI_PARAM_MODE]: zlib.BROTLI_MODE_TEXT },
+        })
       : gzipSync(checkout.json, { level: 6 });
   checkout.encoded![encoding] = body;
   return body;
@@ -111,7 +113,10 @@ function compressed(checkout: CheckoutReply, encoding: Encoding): Buffer {
  * The ETag is a hash of the body: a browser that sends it back (If-None-Match) while it still
  * matches is answered 304 with no body.
  */
-export function checkoutReads(deps: AppDeps, { keepMs = 5_000, entries = 5_000 }: { keepMs?: number; entries?: number } = {}) {
+export function checkoutReads(
+  deps: AppDeps,
+  { keepMs = 5_000, entries = 5_000 }: { keepMs?: number; entries?: number } = {},
+) {
   const built = new Map<string, Built>();
   const sitekey = deps.config.captcha === 'never' ? null : deps.captcha.sitekey;
   const empty = replyOf(JSON.stringify(emptyCheckout(sitekey)));
@@ -131,12 +136,21 @@ export function checkoutReads(deps: AppDeps, { keepMs = 5_000, entries = 5_000 }
     const now = deps.clock();
     const at = now.getTime();
     const kept = built.get(saleId);
-    if (kept && kept.version === current.version && kept.userId === userId && at >= kept.from && at < kept.until) return kept.reply;
-    const checkout: Checkout = await buildCheckout(deps.db, saleId, now, { captchaSitekey: sitekey, userId, maxPerOrder: deps.config.maxPerOrder });
+    if (kept && kept.version === current.version && kept.userId === userId && at >= kept.from && at < kept.until)
+      return kept.reply;
+    const checkout: Checkout = await buildCheckout(deps.db, saleId, now, {
+      captchaSitekey: sitekey,
+      userId,
+      maxPerOrder: deps.config.maxPerOrder,
+    });
     let until = at + keepMs;
     if (checkout.payment_in_progress) until = at;
     // seconds_remaining = ceil((deadline - now) / 1000) reads one less from deadline - 1000 × (seconds - 1).
-    else if (checkout.seconds_remaining > 0) until = current.deadlineMs === null ? at : Math.min(until, current.deadlineMs - 1000 * (checkout.seconds_remaining - 1));
+    else if (checkout.seconds_remaining > 0)
+      until =
+        current.deadlineMs === null
+          ? at
+          : Math.min(until, current.deadlineMs - 1000 * (checkout.seconds_remaining - 1));
     const reply = replyOf(JSON.stringify(checkout), until > at);
     built.delete(saleId);
     if (until > at) {

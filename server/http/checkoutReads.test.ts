@@ -20,7 +20,8 @@ function counting(db: Database): { db: Database; count: () => number } {
     new Proxy(target, {
       get(inner, key, receiver) {
         const value = Reflect.get(inner, key, receiver) as unknown;
-        if (key === '$client' && typeof value === 'object' && value !== null) return countingCalls(value, (k) => k === 'query');
+        if (key === '$client' && typeof value === 'object' && value !== null)
+          return countingCalls(value, (k) => k === 'query');
         if (!counted(key) || typeof value !== 'function') return value;
         return (...args: unknown[]) => {
           sent++;
@@ -28,7 +29,15 @@ function counting(db: Database): { db: Database; count: () => number } {
         };
       },
     });
-  const entries = new Set<string | symbol>(['execute', 'select', 'selectDistinct', 'insert', 'update', 'delete', 'transaction']);
+  const entries = new Set<string | symbol>([
+    'execute',
+    'select',
+    'selectDistinct',
+    'insert',
+    'update',
+    'delete',
+    'transaction',
+  ]);
   return { db: countingCalls(db, (key) => entries.has(key)), count: () => sent };
 }
 
@@ -41,7 +50,10 @@ describe.each(drivers)('the checkout read on %s', (driver) => {
 
   it('reads a basket with questions, an intro and a plan-offering event in one round trip', async () => {
     const { tickets, plans } = w.demo;
-    const [lantern, festival] = await salesWith(w.database.db, [[{ ticketTypeId: tickets.lanternEarlyAdult, qty: 2 }], [{ ticketTypeId: plans.weekend, qty: 1 }]]);
+    const [lantern, festival] = await salesWith(w.database.db, [
+      [{ ticketTypeId: tickets.lanternEarlyAdult, qty: 2 }],
+      [{ ticketTypeId: plans.weekend, qty: 1 }],
+    ]);
     const now = w.clock.now;
 
     const first = counting(w.database.db);
@@ -76,7 +88,8 @@ describe.each(drivers)('GET checkout kept between changes on %s', (driver) => {
     expect((await v.add({ [w.demo.tickets.lanternEarlyAdult]: 2 })).statusCode).toBeLessThan(400);
     return v;
   }
-  const linesOf = (body: string) => (JSON.parse(body) as { tickets: { ticket_id: number; qty: number; price: number }[] }).tickets;
+  const linesOf = (body: string) =>
+    (JSON.parse(body) as { tickets: { ticket_id: number; qty: number; price: number }[] }).tickets;
 
   it('answers a repeat read with the same body and ETag, and 304 when the browser sends the ETag back', async () => {
     const v = await basket();
@@ -110,14 +123,26 @@ describe.each(drivers)('GET checkout kept between changes on %s', (driver) => {
     expect(gzip.headers['content-encoding']).toBe('gzip');
     expect(gunzipSync(gzip.rawPayload).toString()).toBe(plain.body);
     // A browser that refuses brotli with q=0 gets gzip; one that refuses both gets the JSON as it is.
-    expect((await v.call('getCheckout', undefined, { 'accept-encoding': 'br;q=0, gzip' })).headers['content-encoding']).toBe('gzip');
-    expect((await v.call('getCheckout', undefined, { 'accept-encoding': 'br;q=0, gzip;q=0.0' })).headers['content-encoding']).toBeUndefined();
+    expect(
+      (await v.call('getCheckout', undefined, { 'accept-encoding': 'br;q=0, gzip' })).headers['content-encoding'],
+    ).toBe('gzip');
+    expect(
+      (await v.call('getCheckout', undefined, { 'accept-encoding': 'br;q=0, gzip;q=0.0' })).headers['content-encoding'],
+    ).toBeUndefined();
 
-    const revalidated = await v.call('getCheckout', undefined, { 'accept-encoding': chrome, 'if-none-match': br.headers.etag as string });
+    const revalidated = await v.call('getCheckout', undefined, {
+      'accept-encoding': chrome,
+      'if-none-match': br.headers.etag as string,
+    });
     expect(revalidated.statusCode).toBe(304);
     // A change is sent in full, compressed again.
-    expect((await v.call('updateTicketQuantity', { ticket_id: w.demo.tickets.lanternEarlyAdult, quantity: 3 })).statusCode).toBe(200);
-    const changed = await v.call('getCheckout', undefined, { 'accept-encoding': chrome, 'if-none-match': br.headers.etag as string });
+    expect(
+      (await v.call('updateTicketQuantity', { ticket_id: w.demo.tickets.lanternEarlyAdult, quantity: 3 })).statusCode,
+    ).toBe(200);
+    const changed = await v.call('getCheckout', undefined, {
+      'accept-encoding': chrome,
+      'if-none-match': br.headers.etag as string,
+    });
     expect(changed.statusCode).toBe(200);
     expect(linesOf(brotliDecompressSync(changed.rawPayload).toString())[0]!.qty).toBe(3);
   });
@@ -148,7 +173,9 @@ describe.each(drivers)('GET checkout kept between changes on %s', (driver) => {
 
   it('asks for the versions of reads that arrive together in one round trip, each read its own sale', async () => {
     const visitors = [await basket(), await basket(), await basket()];
-    await w.database.db.execute(sql`UPDATE sale_lines SET qty = 1 WHERE sale_id = (SELECT sale_id FROM sale_lines ORDER BY id DESC LIMIT 1)`);
+    await w.database.db.execute(
+      sql`UPDATE sale_lines SET qty = 1 WHERE sale_id = (SELECT sale_id FROM sale_lines ORDER BY id DESC LIMIT 1)`,
+    );
     const counted = counting(w.database.db);
     const other = await appOn({ ...w.database, db: counted.db });
     try {
@@ -191,12 +218,19 @@ describe.each(drivers)('GET checkout kept between changes on %s', (driver) => {
   it('shows a price changed in the catalogue and a line written straight to the database at once', async () => {
     const v = await basket();
     const before = linesOf((await v.call('getCheckout')).body)[0]!;
-    const [saleId] = await rows<{ sale_id: string }>(w.database.db, sql`SELECT sale_id FROM sale_lines ORDER BY id DESC LIMIT 1`);
-    await w.database.db.execute(sql`UPDATE ticket_types SET price = price + 100 WHERE id = ${w.demo.tickets.lanternEarlyAdult}`);
+    const [saleId] = await rows<{ sale_id: string }>(
+      w.database.db,
+      sql`SELECT sale_id FROM sale_lines ORDER BY id DESC LIMIT 1`,
+    );
+    await w.database.db.execute(
+      sql`UPDATE ticket_types SET price = price + 100 WHERE id = ${w.demo.tickets.lanternEarlyAdult}`,
+    );
     try {
       expect(linesOf((await v.call('getCheckout')).body)[0]!.price).toBe(before.price + 100);
     } finally {
-      await w.database.db.execute(sql`UPDATE ticket_types SET price = price - 100 WHERE id = ${w.demo.tickets.lanternEarlyAdult}`);
+      await w.database.db.execute(
+        sql`UPDATE ticket_types SET price = price - 100 WHERE id = ${w.demo.tickets.lanternEarlyAdult}`,
+      );
     }
     await w.database.db.execute(sql`DELETE FROM sale_lines WHERE sale_id = ${saleId!.sale_id}`);
     expect(linesOf((await v.call('getCheckout')).body)).toEqual([]);
@@ -204,7 +238,10 @@ describe.each(drivers)('GET checkout kept between changes on %s', (driver) => {
 
   it('shows a reservation, made by a database function called in a SELECT, and a write in a transaction at once', async () => {
     const v = await basket();
-    const before = JSON.parse((await v.call('getCheckout')).body) as { seconds_remaining: number; tickets: { qty: number }[] };
+    const before = JSON.parse((await v.call('getCheckout')).body) as {
+      seconds_remaining: number;
+      tickets: { qty: number }[];
+    };
     expect(before.seconds_remaining).toBe(0);
     expect(await v.json('reserveTickets')).toMatchObject({ reserved: true });
     const reserved = JSON.parse((await v.call('getCheckout')).body) as { seconds_remaining: number };
@@ -219,7 +256,8 @@ describe.each(drivers)('GET checkout kept between changes on %s', (driver) => {
   it("follows a running hold's countdown second by second, and its end", async () => {
     const v = await basket();
     expect((await v.json('reserveTickets', {})).reserved).toBe(true);
-    const seconds = async () => (JSON.parse((await v.call('getCheckout')).body) as { seconds_remaining: number; state: string });
+    const seconds = async () =>
+      JSON.parse((await v.call('getCheckout')).body) as { seconds_remaining: number; state: string };
     const first = await seconds();
     expect(first.seconds_remaining).toBeGreaterThan(1);
     expect((await seconds()).seconds_remaining).toBe(first.seconds_remaining);

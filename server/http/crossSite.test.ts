@@ -27,7 +27,9 @@ describe.each(drivers)('cross-site protection on %s', (driver) => {
     addToBasket: { ticket: { '1|1|1|0': { ticket: 1, qty: 1 } } },
   };
   const postPaths = [
-    ...(Object.keys(calls) as CallName[]).filter((n) => calls[n].method === 'POST').map((n) => ({ path: calls[n].path, body: qs.stringify(validBodies[n] ?? {}) })),
+    ...(Object.keys(calls) as CallName[])
+      .filter((n) => calls[n].method === 'POST')
+      .map((n) => ({ path: calls[n].path, body: qs.stringify(validBodies[n] ?? {}) })),
     { path: '/signin/', body: 'email=tom.okafor%40example.com' },
     { path: '/mailing-list', body: 'email=fan%40example.org' },
   ];
@@ -49,16 +51,30 @@ describe.each(drivers)('cross-site protection on %s', (driver) => {
   });
 
   it('lets the same origin through, by either header, and non-browser clients without them', async () => {
-    const sameOrigin = await visitor.request({ method: 'POST', url: calls.setCode.path, body: 'code=SUMMER10', headers: { 'sec-fetch-site': 'same-origin' } });
+    const sameOrigin = await visitor.request({
+      method: 'POST',
+      url: calls.setCode.path,
+      body: 'code=SUMMER10',
+      headers: { 'sec-fetch-site': 'same-origin' },
+    });
     expect(sameOrigin.json()).toEqual({ code_applied: true });
-    const byOrigin = await visitor.request({ method: 'POST', url: calls.updateBasketState.path, body: 'state=basket', headers: { origin: 'http://tickets.example' } });
+    const byOrigin = await visitor.request({
+      method: 'POST',
+      url: calls.updateBasketState.path,
+      body: 'state=basket',
+      headers: { origin: 'http://tickets.example' },
+    });
     expect(byOrigin.statusCode).toBe(200);
     expect((await visitor.call('updateRefundProtection', { refund_protection: 'true' })).statusCode).toBe(200);
     expect((await visitor.checkout()).refund_protection).toBe(1);
   });
 
   it('does not block reading from another site’s link (GET)', async () => {
-    const res = await visitor.request({ method: 'GET', url: '/all-events/', headers: { 'sec-fetch-site': 'cross-site' } });
+    const res = await visitor.request({
+      method: 'GET',
+      url: '/all-events/',
+      headers: { 'sec-fetch-site': 'cross-site' },
+    });
     expect(res.statusCode).toBe(200);
   });
 });

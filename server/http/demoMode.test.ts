@@ -47,7 +47,11 @@ describe.each(drivers)('demo mode on %s', (driver) => {
   async function reservedBuyer(app: FastifyInstance, headers: Record<string, string> = {}) {
     const v = new Visitor(app, headers);
     // A buyer the payment step knows: signed in where demo sign-in is served.
-    if (app !== live) expect((await v.request({ method: 'POST', url: '/signin/', body: `user_id=${w.demo.users.notSubscribed.id}` })).statusCode).toBe(303);
+    if (app !== live)
+      expect(
+        (await v.request({ method: 'POST', url: '/signin/', body: `user_id=${w.demo.users.notSubscribed.id}` }))
+          .statusCode,
+      ).toBe(303);
     expect((await v.add({ [ticket]: 1 })).statusCode).toBe(200);
     expect(await v.json('reserveTickets', {})).toMatchObject({ reserved: true });
     await v.json('updateBasketState', { state: 'payment' });
@@ -92,7 +96,13 @@ describe.each(drivers)('demo mode on %s', (driver) => {
   });
 
   it('out of demo mode /dev/mailbox and /dev/instalments/run answer 404 and show or run nothing', async () => {
-    await sendMail(w.database.db, { transport: null, from: 'tickets@holdfast.example' }, 'Holdfast', { to: 'dev@example.com', subject: 'Your code 918273', text: 'code 918273' }, w.clock.now);
+    await sendMail(
+      w.database.db,
+      { transport: null, from: 'tickets@holdfast.example' },
+      'Holdfast',
+      { to: 'dev@example.com', subject: 'Your code 918273', text: 'code 918273' },
+      w.clock.now,
+    );
     const v = new Visitor(live);
     for (const headers of [HTML, {}]) {
       const mailbox = await v.request({ method: 'GET', url: '/dev/mailbox?to=dev@example.com', headers });
@@ -104,8 +114,13 @@ describe.each(drivers)('demo mode on %s', (driver) => {
     expect(run.json()).toEqual({ error: 'Nothing is served at POST /dev/instalments/run' });
 
     const dev = new Visitor(w.app);
-    expect((await dev.request({ method: 'GET', url: '/dev/mailbox?to=dev@example.com' })).body).toContain('Your code 918273');
-    expect((await dev.request({ method: 'POST', url: '/dev/instalments/run?as_of=2026-06-01T12:00:00Z', body: '' })).statusCode).toBe(200);
+    expect((await dev.request({ method: 'GET', url: '/dev/mailbox?to=dev@example.com' })).body).toContain(
+      'Your code 918273',
+    );
+    expect(
+      (await dev.request({ method: 'POST', url: '/dev/instalments/run?as_of=2026-06-01T12:00:00Z', body: '' }))
+        .statusCode,
+    ).toBe(200);
   });
 
   it('out of demo mode the sandbox card and bank pages answer 404 and take no payment; in demo mode they serve it', async () => {
@@ -119,7 +134,10 @@ describe.each(drivers)('demo mode on %s', (driver) => {
     const { auth_url } = (await v.json('payWithTruelayer', { contact_number: '07700 900123' })) as { auth_url: string };
     const bankToken = new URL(auth_url, 'http://x').searchParams.get('token')!;
     expect((await elsewhere.request({ method: 'GET', url: auth_url, headers: HTML })).statusCode).toBe(404);
-    expect((await elsewhere.request({ method: 'POST', url: '/sandbox/bank/', body: `token=${bankToken}&decision=approve` })).statusCode).toBe(404);
+    expect(
+      (await elsewhere.request({ method: 'POST', url: '/sandbox/bank/', body: `token=${bankToken}&decision=approve` }))
+        .statusCode,
+    ).toBe(404);
     await notPaid();
     expect((await v.request({ method: 'GET', url: auth_url })).statusCode).toBe(200);
 
@@ -128,8 +146,17 @@ describe.each(drivers)('demo mode on %s', (driver) => {
     const cardForm = new URLSearchParams({ secret: client_secret, ...CARD }).toString();
     expect((await elsewhere.request({ method: 'GET', url: card, headers: HTML })).statusCode).toBe(404);
     expect((await elsewhere.request({ method: 'POST', url: '/sandbox/card/', body: cardForm })).statusCode).toBe(404);
-    expect((await elsewhere.request({ method: 'GET', url: `/sandbox/card/challenge/?secret=${encodeURIComponent(client_secret)}` })).statusCode).toBe(404);
-    expect((await elsewhere.request({ method: 'GET', url: '/sandbox/plan/authenticate/', headers: HTML })).statusCode).toBe(404);
+    expect(
+      (
+        await elsewhere.request({
+          method: 'GET',
+          url: `/sandbox/card/challenge/?secret=${encodeURIComponent(client_secret)}`,
+        })
+      ).statusCode,
+    ).toBe(404);
+    expect(
+      (await elsewhere.request({ method: 'GET', url: '/sandbox/plan/authenticate/', headers: HTML })).statusCode,
+    ).toBe(404);
     await notPaid();
 
     expect((await v.request({ method: 'GET', url: card })).statusCode).toBe(200);
@@ -183,8 +210,18 @@ describe.each(drivers)('demo mode on %s', (driver) => {
       SQUARE_LOCATION_ID: 'LHOLDFAST1',
     };
     const bank = { ...bankWiring(parseConfig({})), bank: { ...sandboxBank(), name: 'truelayer' as const } };
-    expect(unkeyedMethods({ payment: paymentWiring(parseConfig(keyed)), bank, plans: planWiring(w.database.db, parseConfig(keyed)) })).toEqual([]);
-    const none = unkeyedMethods({ payment: paymentWiring(parseConfig({})), bank: bankWiring(parseConfig({})), plans: planWiring(w.database.db, parseConfig({})) });
+    expect(
+      unkeyedMethods({
+        payment: paymentWiring(parseConfig(keyed)),
+        bank,
+        plans: planWiring(w.database.db, parseConfig(keyed)),
+      }),
+    ).toEqual([]);
+    const none = unkeyedMethods({
+      payment: paymentWiring(parseConfig({})),
+      bank: bankWiring(parseConfig({})),
+      plans: planWiring(w.database.db, parseConfig({})),
+    });
     expect(none.map((m) => [m.name, m.keys])).toEqual([
       ['card', 'STRIPE_PUBLISHABLE_KEY and STRIPE_SECRET_KEY'],
       ['instant bank transfer', 'the TRUELAYER_* keys'],
@@ -214,9 +251,17 @@ describe.each(drivers)('demo mode on %s', (driver) => {
     const proxied = await appOn(w.database, { trustProxy: 1 });
     const publicHttps = await appOn(w.database, { publicUrl: 'https://tickets.example.com' });
     try {
-      const https = await proxied.app.inject({ method: 'GET', url: '/all-events/', headers: { 'x-forwarded-proto': 'https' } });
+      const https = await proxied.app.inject({
+        method: 'GET',
+        url: '/all-events/',
+        headers: { 'x-forwarded-proto': 'https' },
+      });
       expect(https.headers['strict-transport-security']).toBe('max-age=31536000; includeSubDomains');
-      const http = await proxied.app.inject({ method: 'GET', url: '/all-events/', headers: { 'x-forwarded-proto': 'http' } });
+      const http = await proxied.app.inject({
+        method: 'GET',
+        url: '/all-events/',
+        headers: { 'x-forwarded-proto': 'http' },
+      });
       expect(http.headers['strict-transport-security']).toBeUndefined();
       // Behind a proxy that is not trusted, PUBLIC_URL says the site is https.
       for (const url of ['/all-events/', '/ajax/checkout/checkout/get/']) {
@@ -236,8 +281,18 @@ describe.each(drivers)('demo mode on %s', (driver) => {
     beforeAll(async () => {
       // The bank's page is given the return link as TrueLayer's hosted page is (in its address).
       const wiring = bankWiring(parseConfig({}));
-      const bank = { ...sandboxBank(), paymentPageUrl: (p: { returnUri: string }) => `https://bank.example/pay#${new URLSearchParams({ return_uri: p.returnUri }).toString()}` };
-      app = await buildApp({ db: w.database.db, config: testConfig({ publicUrl: PUBLIC_URL }), clock: () => w.clock.now, logger: false, bank: { ...wiring, bank } });
+      const bank = {
+        ...sandboxBank(),
+        paymentPageUrl: (p: { returnUri: string }) =>
+          `https://bank.example/pay#${new URLSearchParams({ return_uri: p.returnUri }).toString()}`,
+      };
+      app = await buildApp({
+        db: w.database.db,
+        config: testConfig({ publicUrl: PUBLIC_URL }),
+        clock: () => w.clock.now,
+        logger: false,
+        bank: { ...wiring, bank },
+      });
       await app.ready();
     });
     afterAll(async () => app?.close());
@@ -253,17 +308,23 @@ describe.each(drivers)('demo mode on %s', (driver) => {
       expect((await w.database.db.transaction((tx) => completeSale(tx, sale!.id, w.clock.now))).booked).toBe(true);
       expect(await v.json('deliverToBitticket')).toEqual({ delivery_completed: true });
       expect(await v.json('deliverToWallet')).toEqual({ delivery_completed: true });
-      const mails = (await w.database.db.select().from(outbox).where(eq(outbox.recipient, tom.email))).filter((m) => m.subject.includes(reference));
+      const mails = (await w.database.db.select().from(outbox).where(eq(outbox.recipient, tom.email))).filter((m) =>
+        m.subject.includes(reference),
+      );
       const mail = mails.find((m) => m.subject === `Your tickets (${reference})`);
       expect(mail?.body).toContain(`${PUBLIC_URL}${WALLET_PATH}`);
       // The continue-your-order e-mail sent at the reservation links the same site.
-      expect(mails.find((m) => m.subject === `Continue your order ${reference}`)?.body).toContain(`${PUBLIC_URL}/smartcheckout/?session=${reference}&`);
+      expect(mails.find((m) => m.subject === `Continue your order ${reference}`)?.body).toContain(
+        `${PUBLIC_URL}/smartcheckout/?session=${reference}&`,
+      );
       for (const m of mails) expect(m.body).not.toContain('evil.example');
     });
 
     it('the bank returns the buyer to PUBLIC_URL even when the request names another Host', async () => {
       const { v } = await reservedBuyer(app, EVIL);
-      const { auth_url } = (await v.json('payWithTruelayer', { contact_number: '07700 900123' })) as { auth_url: string };
+      const { auth_url } = (await v.json('payWithTruelayer', { contact_number: '07700 900123' })) as {
+        auth_url: string;
+      };
       const returnUri = new URLSearchParams(new URL(auth_url).hash.slice(1)).get('return_uri');
       expect(returnUri).toBe(`${PUBLIC_URL}/do/checkout/truelayer_return/`);
     });

@@ -45,7 +45,12 @@ const STRIPE_KEYS = 'STRIPE_PUBLISHABLE_KEY and STRIPE_SECRET_KEY';
 export function unkeyedMethods(deps: Pick<AppDeps, 'payment' | 'bank' | 'plans'>): UnkeyedMethod[] {
   const methods: UnkeyedMethod[] = [];
   if (deps.payment.processor.name === 'sandbox') {
-    methods.push({ name: 'card', keys: STRIPE_KEYS, message: UNKEYED_MESSAGES.card, paths: [calls.getStripeToken.path] });
+    methods.push({
+      name: 'card',
+      keys: STRIPE_KEYS,
+      message: UNKEYED_MESSAGES.card,
+      paths: [calls.getStripeToken.path],
+    });
   }
   if (deps.bank.bank.name === 'sandbox_bank') {
     methods.push({
@@ -64,7 +69,12 @@ export function unkeyedMethods(deps: Pick<AppDeps, 'payment' | 'bank' | 'plans'>
     });
   }
   if (deps.plans.cards.name === 'sandbox') {
-    methods.push({ name: 'payment plans', keys: STRIPE_KEYS, message: UNKEYED_MESSAGES.plan, paths: [calls.payWithInstalment.path, calls.createPlanSetupIntent.path] });
+    methods.push({
+      name: 'payment plans',
+      keys: STRIPE_KEYS,
+      message: UNKEYED_MESSAGES.plan,
+      paths: [calls.payWithInstalment.path, calls.createPlanSetupIntent.path],
+    });
   }
   return methods;
 }
@@ -77,7 +87,14 @@ export function notServed(request: FastifyRequest, reply: FastifyReply, deps: Ap
     return reply
       .status(404)
       .type('text/html; charset=utf-8')
-      .send(page(deps.config, 'Page not found', html`<h1>This page is not available</h1><p><a class="inline-link" href="/all-events/">See all events</a></p>`));
+      .send(
+        page(
+          deps.config,
+          'Page not found',
+          html`<h1>This page is not available</h1>
+            <p><a class="inline-link" href="/all-events/">See all events</a></p>`,
+        ),
+      );
   }
   return reply.status(404).send({ error: `Nothing is served at ${request.method} ${path}` });
 }
@@ -86,9 +103,13 @@ export function notServed(request: FastifyRequest, reply: FastifyReply, deps: Ap
 export function registerDemoMode(app: FastifyInstance, deps: AppDeps): void {
   if (deps.config.demo) return;
   const unkeyed = unkeyedMethods(deps);
-  const refused = new Map(unkeyed.flatMap((method) => method.paths.map((path) => [normal(path), method.message] as const)));
+  const refused = new Map(
+    unkeyed.flatMap((method) => method.paths.map((path) => [normal(path), method.message] as const)),
+  );
   if (unkeyed.length > 0) {
-    app.log.warn(`Not offered, as demo mode is off and their keys are not set: ${unkeyed.map((m) => `${m.name} (${m.keys})`).join('; ')}.`);
+    app.log.warn(
+      `Not offered, as demo mode is off and their keys are not set: ${unkeyed.map((m) => `${m.name} (${m.keys})`).join('; ')}.`,
+    );
   }
   app.addHook('onRequest', async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/';

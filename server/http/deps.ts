@@ -16,5 +16,11 @@ export const walletUrlOf = (config: Pick<Config, 'publicUrl'>) => `${config.publ
 
 /** What the instalment job runs with, whether on its timer or from the development route. */
 export function instalmentJobDeps(deps: AppDeps): JobDeps {
-  return { db: deps.db, cards: deps.plans.cards, mail: { mailer: deps.mailer, brandName: deps.config.brandName, publicUrl: deps.config.publicUrl }, walletUrl: walletUrlOf(deps.config), sms: deps.sms };
+  return {
+    db: deps.db,
+    cards: deps.plans.cards,
+    mail: { mailer: deps.mailer, brandName: deps.config.brandName, publicUrl: deps.config.publicUrl },
+    walletUrl: walletUrlOf(deps.config),
+    sms: deps.sms,
+  };
 }

@@ -19,7 +19,8 @@ describe.each(drivers)('the language of each request on %s', (driver) => {
   });
   afterAll(async () => world?.close());
 
-  const page = (headers: Record<string, string>, v = new Visitor(world.app, HTML)) => v.request({ method: 'GET', url: '/all-events/', headers });
+  const page = (headers: Record<string, string>, v = new Visitor(world.app, HTML)) =>
+    v.request({ method: 'GET', url: '/all-events/', headers });
 
   it('answers in English without a choice, and in Welsh for a browser asking for it', async () => {
     const english = await page({});
@@ -43,8 +44,17 @@ describe.each(drivers)('the language of each request on %s', (driver) => {
     const me = await v.json('getUser');
     const userId = (me.user as { id: number }).id;
     await world.database.db.update(t.users).set({ language: 'cy' }).where(eq(t.users.id, userId));
-    expect(langOf((await v.request({ method: 'GET', url: '/all-events/', headers: { ...HTML, 'accept-language': 'en-GB' } })).body)).toBe('cy');
-    const chosen = await world.app.inject({ method: 'GET', url: '/all-events/', headers: { ...HTML, 'accept-language': 'cy', cookie: `${v.cookieHeader}; hf_lang=en-GB` } });
+    expect(
+      langOf(
+        (await v.request({ method: 'GET', url: '/all-events/', headers: { ...HTML, 'accept-language': 'en-GB' } }))
+          .body,
+      ),
+    ).toBe('cy');
+    const chosen = await world.app.inject({
+      method: 'GET',
+      url: '/all-events/',
+      headers: { ...HTML, 'accept-language': 'cy', cookie: `${v.cookieHeader}; hf_lang=en-GB` },
+    });
     expect(langOf(chosen.body)).toBe('en-GB');
   });
 });

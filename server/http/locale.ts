@@ -6,7 +6,15 @@
  * (i18n/runtime.ts `t`), the server's pages, its answers and the checkout's page alike.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { dirOf, isLanguage, isLocale, LOCALE_COOKIE, negotiate, SOURCE_LOCALE, type Locale } from '../../i18n/locales.ts';
+import {
+  dirOf,
+  isLanguage,
+  isLocale,
+  LOCALE_COOKIE,
+  negotiate,
+  SOURCE_LOCALE,
+  type Locale,
+} from '../../i18n/locales.ts';
 import type { Database as Db } from '../db/index.ts';
 import { accountLanguage, saveAccountLanguage } from '../domain/accountLanguage.ts';
 import { currentScope, enterScope, leaveScope, type ScopeLanguage } from '../languageScope.ts';
@@ -33,14 +41,19 @@ export function registerLocale(app: FastifyInstance, { db, demo }: { db: Db; dem
   app.addHook('onRequest', (request, _reply, done) => {
     const chosen = acceptable(request.cookies[LOCALE_COOKIE], demo);
     const browser = negotiate(request.headers['accept-language']);
-    const current: ScopeLanguage = chosen ? { locale: chosen, from: 'cookie' } : browser ? { locale: browser, from: 'browser' } : { locale: SOURCE_LOCALE, from: 'default' };
+    const current: ScopeLanguage = chosen
+      ? { locale: chosen, from: 'cookie' }
+      : browser
+        ? { locale: browser, from: 'browser' }
+        : { locale: SOURCE_LOCALE, from: 'default' };
     const run = () => {
       scopedRequests.add(request);
       enterScope(current, done);
     };
     const page = isPage(request);
     const userId = page && current.from !== 'cookie' ? userIdOf(request) : null;
-    if (userId === null) return current.locale !== SOURCE_LOCALE || (page && current.from === 'default') ? run() : done();
+    if (userId === null)
+      return current.locale !== SOURCE_LOCALE || (page && current.from === 'default') ? run() : done();
     // A signed-in buyer who has not chosen in this browser gets their account's language on the pages they open.
     accountLanguage(db, userId).then((language) => {
       const saved = acceptable(language, demo);
@@ -69,12 +82,24 @@ export function requestDir(): 'ltr' | 'rtl' {
 /** Where the request's locale came from: the organiser's default applies only when nothing else chose. */
 export function organiserLanguage(language: string | null | undefined): void {
   const current = currentScope();
-  if (current && current.from === 'default' && isLanguage(language)) Object.assign(current, { locale: language, from: 'organiser' });
+  if (current && current.from === 'default' && isLanguage(language))
+    Object.assign(current, { locale: language, from: 'organiser' });
 }
 
 /** The buyer's choice: kept in the cookie, and on their account when they are signed in. */
-export async function chooseLanguage(request: FastifyRequest, reply: FastifyReply, db: Db, locale: Locale): Promise<void> {
-  reply.setCookie(LOCALE_COOKIE, locale, { path: '/', sameSite: 'lax', httpOnly: true, secure: request.protocol === 'https', maxAge: COOKIE_SECONDS });
+export async function chooseLanguage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  db: Db,
+  locale: Locale,
+): Promise<void> {
+  reply.setCookie(LOCALE_COOKIE, locale, {
+    path: '/',
+    sameSite: 'lax',
+    httpOnly: true,
+    secure: request.protocol === 'https',
+    maxAge: COOKIE_SECONDS,
+  });
   const userId = userIdOf(request);
   if (userId !== null) await saveAccountLanguage(db, userId, locale);
 }

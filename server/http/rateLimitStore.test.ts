@@ -29,7 +29,9 @@ describe.each(drivers)('the database rate limit store on %s', (driver) => {
   afterAll(async () => database?.close());
 
   const incr = (key: string, windowMs = 60_000) =>
-    new Promise<Counted>((resolve, reject) => store.incr(key, (err, res) => (err ? reject(err) : resolve(res!)), windowMs));
+    new Promise<Counted>((resolve, reject) =>
+      store.incr(key, (err, res) => (err ? reject(err) : resolve(res!)), windowMs),
+    );
 
   it('counts each key apart within its window', async () => {
     expect((await incr('10.0.0.1')).current).toBe(1);
@@ -52,17 +54,24 @@ describe.each(drivers)('the database rate limit store on %s', (driver) => {
     const key = `x'); DROP TABLE rate_limits; --\\'`;
     expect((await incr(key)).current).toBe(1);
     expect((await incr(key)).current).toBe(2);
-    const [row] = await rows<{ key: string; hits: number }>(database.db, sql`SELECT key, hits FROM rate_limits WHERE key = ${`test:${key}`}`);
+    const [row] = await rows<{ key: string; hits: number }>(
+      database.db,
+      sql`SELECT key, hits FROM rate_limits WHERE key = ${`test:${key}`}`,
+    );
     expect(row).toEqual({ key: `test:${key}`, hits: 2 });
   });
 
   it('gives requests counted in one batch each its own place in the count, in one round trip', async () => {
     let statements = 0;
-    const counting = { execute: ((query: never) => ((statements += 1), database.db.execute(query))) as typeof database.db.execute };
+    const counting = {
+      execute: ((query: never) => ((statements += 1), database.db.execute(query))) as typeof database.db.execute,
+    };
     const Batched = databaseRateLimitStore(counting, { relaxedCommit: driver === 'postgres' });
     const batched = new Batched({ keyPrefix: 'batch:' });
     const count = (key: string) =>
-      new Promise<Counted>((resolve, reject) => batched.incr(key, (err, res) => (err ? reject(err) : resolve(res!)), 60_000));
+      new Promise<Counted>((resolve, reject) =>
+        batched.incr(key, (err, res) => (err ? reject(err) : resolve(res!)), 60_000),
+      );
     // The first goes at once; the 29 asked for while it is on its way go together in one upsert.
     const counted = await Promise.all([
       ...Array.from({ length: 20 }, () => count('10.0.1.1')),
@@ -71,7 +80,10 @@ describe.each(drivers)('the database rate limit store on %s', (driver) => {
     expect(statements).toBe(2);
     expect(counted.slice(0, 20).map((c) => c.current)).toEqual(Array.from({ length: 20 }, (_, i) => i + 1));
     expect(counted.slice(20).map((c) => c.current)).toEqual(Array.from({ length: 10 }, (_, i) => i + 1));
-    const stored = await rows<{ key: string; hits: number }>(database.db, sql`SELECT key, hits FROM rate_limits WHERE key LIKE 'batch:%' ORDER BY key`);
+    const stored = await rows<{ key: string; hits: number }>(
+      database.db,
+      sql`SELECT key, hits FROM rate_limits WHERE key LIKE 'batch:%' ORDER BY key`,
+    );
     expect(stored.map((r) => [r.key, Number(r.hits)])).toEqual([
       ['batch:10.0.1.1', 20],
       ['batch:10.0.1.2', 10],
@@ -90,14 +102,27 @@ describe.each(drivers)('the database rate limit store on %s', (driver) => {
       // Two batchers over one database's connections, as two processes have.
       const shared = await openTestDatabase(driver, 4);
       try {
-        const stores = [0, 1].map(() => new (databaseRateLimitStore(shared.db, { relaxedCommit: true }))({ keyPrefix: 'two:' }));
+        const stores = [0, 1].map(
+          () => new (databaseRateLimitStore(shared.db, { relaxedCommit: true }))({ keyPrefix: 'two:' }),
+        );
         const keys = ['10.0.2.1', '10.0.2.2', '10.0.2.3', '10.0.2.4'];
-        const asked = Array.from({ length: 400 }, (_, i) => ({ store: stores[i % 2]!, key: keys[Math.floor(i / 2) % keys.length]! }));
+        const asked = Array.from({ length: 400 }, (_, i) => ({
+          store: stores[i % 2]!,
+          key: keys[Math.floor(i / 2) % keys.length]!,
+        }));
         const counted = await Promise.all(
-          asked.map(({ store, key }) => new Promise<Counted & { key: string }>((resolve, reject) => store.incr(key, (err, res) => (err ? reject(err) : resolve({ ...res!, key })), 60_000))),
+          asked.map(
+            ({ store, key }) =>
+              new Promise<Counted & { key: string }>((resolve, reject) =>
+                store.incr(key, (err, res) => (err ? reject(err) : resolve({ ...res!, key })), 60_000),
+              ),
+          ),
         );
         for (const key of keys) {
-          const places = counted.filter((c) => c.key === key).map((c) => c.current).sort((a, b) => a - b);
+          const places = counted
+            .filter((c) => c.key === key)
+            .map((c) => c.current)
+            .sort((a, b) => a - b);
           expect(places).toEqual(Array.from({ length: 100 }, (_, i) => i + 1));
         }
       } finally {
@@ -127,11 +152,15 @@ describe.each(drivers)('the leased rate limit store on %s', (driver) => {
   /** A store as one process has it, with a count of the statements it sends. */
   function process_() {
     let statements = 0;
-    const counting = { execute: ((query: never) => ((statements += 1), database.db.execute(query))) as typeof database.db.execute };
+    const counting = {
+      execute: ((query: never) => ((statements += 1), database.db.execute(query))) as typeof database.db.execute,
+    };
     const Store = leasedRateLimitStore(counting, { relaxedCommit: driver === 'postgres' });
     const store: LeasedStore = new Store({ keyPrefix: 'lease:' });
     const incr = (key: string, max: number, windowMs = 60_000) =>
-      new Promise<Counted>((resolve, reject) => store.incr(key, (err, res) => (err ? reject(err) : resolve(res!)), windowMs, max));
+      new Promise<Counted>((resolve, reject) =>
+        store.incr(key, (err, res) => (err ? reject(err) : resolve(res!)), windowMs, max),
+      );
     return { incr, statements: () => statements };
   }
 

@@ -70,7 +70,11 @@ function countBatcher(db: Pick<Database, 'execute'>, relaxedCommit: boolean) {
         const batch = waiting;
         waiting = [];
         const windows = [...new Set(batch.map((w) => w.seconds))];
-        for (const seconds of windows) await send(batch.filter((w) => w.seconds === seconds), seconds);
+        for (const seconds of windows)
+          await send(
+            batch.filter((w) => w.seconds === seconds),
+            seconds,
+          );
       }
     } finally {
       sending = false;
@@ -109,7 +113,9 @@ export function databaseRateLimitStore(
 
     child(routeOptions: { keyPrefix?: string; routeInfo?: { method?: string; url?: string } }) {
       const Store = databaseRateLimitStore(db, { relaxedCommit }, count);
-      return new Store({ keyPrefix: `${this.prefix}${routeOptions.routeInfo?.method ?? ''}${routeOptions.routeInfo?.url ?? ''}:` });
+      return new Store({
+        keyPrefix: `${this.prefix}${routeOptions.routeInfo?.method ?? ''}${routeOptions.routeInfo?.url ?? ''}:`,
+      });
     }
   };
 }
@@ -134,7 +140,12 @@ export function databaseRateLimitStore(
  * it: the work is done once per quarter of MAX_LEASES new keys, never on every request, however many
  * addresses an on-sale brings in one window. A key cleared out early only asks the database again.
  */
-export function leasedRateLimitStore(db: Pick<Database, 'execute'>, { relaxedCommit }: { relaxedCommit: boolean } = { relaxedCommit: false }, count = countBatcher(db, relaxedCommit), leases = new Map<string, Lease>()) {
+export function leasedRateLimitStore(
+  db: Pick<Database, 'execute'>,
+  { relaxedCommit }: { relaxedCommit: boolean } = { relaxedCommit: false },
+  count = countBatcher(db, relaxedCommit),
+  leases = new Map<string, Lease>(),
+) {
   return class LeasedRateLimitStore {
     private readonly prefix: string;
     constructor(options: { keyPrefix?: string } = {}) {
@@ -208,7 +219,9 @@ export function leasedRateLimitStore(db: Pick<Database, 'execute'>, { relaxedCom
 
     child(routeOptions: { keyPrefix?: string; routeInfo?: { method?: string; url?: string } }) {
       const Store = leasedRateLimitStore(db, { relaxedCommit }, count, leases);
-      return new Store({ keyPrefix: `${this.prefix}${routeOptions.routeInfo?.method ?? ''}${routeOptions.routeInfo?.url ?? ''}:` });
+      return new Store({
+        keyPrefix: `${this.prefix}${routeOptions.routeInfo?.method ?? ''}${routeOptions.routeInfo?.url ?? ''}:`,
+      });
     }
   };
 }

@@ -36,7 +36,9 @@ export const REFUSALS = {
 type Refusals = typeof REFUSALS;
 
 /** The status of each kind of refusal. */
-export const REFUSAL_STATUS = Object.fromEntries(Object.entries(REFUSALS).map(([code, { status }]) => [code, status])) as { [C in RefusalCode]: Refusals[C]['status'] };
+export const REFUSAL_STATUS = Object.fromEntries(
+  Object.entries(REFUSALS).map(([code, { status }]) => [code, status]),
+) as { [C in RefusalCode]: Refusals[C]['status'] };
 
 export function refusalStatus(refusal: Refusal): number {
   return REFUSALS[refusal.code].status;

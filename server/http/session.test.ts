@@ -5,7 +5,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { sessions } from '../db/schema.ts';
-import { hashOf, SALE_COOKIE, SECURE_SESSION_COOKIE, SESSION_ABSOLUTE_SECONDS, SESSION_COOKIE, SESSION_IDLE_SECONDS } from './session.ts';
+import {
+  hashOf,
+  SALE_COOKIE,
+  SECURE_SESSION_COOKIE,
+  SESSION_ABSOLUTE_SECONDS,
+  SESSION_COOKIE,
+  SESSION_IDLE_SECONDS,
+} from './session.ts';
 import { SIGN_OUT_EVERYWHERE_PATH } from '../routes/pages/signOutEverywhere.ts';
 import { appOn, drivers, openWorld, Visitor, type TestWorld } from '../test/harness.ts';
 
@@ -20,7 +27,8 @@ describe.each(drivers)('the session on %s', (driver) => {
   afterAll(async () => w?.close());
 
   const cookieOf = (v: Visitor, name: string) => new RegExp(`(?:^|; )${name}=([^;]*)`).exec(v.cookieHeader)?.[1] ?? '';
-  const signInAs = async (v: Visitor, userId: number) => expect((await v.request({ method: 'POST', url: '/signin/', body: `user_id=${userId}` })).statusCode).toBe(303);
+  const signInAs = async (v: Visitor, userId: number) =>
+    expect((await v.request({ method: 'POST', url: '/signin/', body: `user_id=${userId}` })).statusCode).toBe(303);
   /** Who the wallet says the visitor is: their address, or null when it asks them to sign in. */
   const walletOwner = async (v: Visitor) => {
     const page = (await v.request({ method: 'GET', url: '/account/wallet/', headers: HTML })).body;
@@ -56,7 +64,10 @@ describe.each(drivers)('the session on %s', (driver) => {
     expect((await owner.checkout()).tickets).toHaveLength(1);
     const signed = cookieOf(owner, SALE_COOKIE);
     const saleId = signed.slice(0, 36);
-    const read = (cookie: string) => w.app.inject({ method: 'GET', url: '/ajax/checkout/checkout/get/', headers: { cookie } }).then((r) => r.json().tickets);
+    const read = (cookie: string) =>
+      w.app
+        .inject({ method: 'GET', url: '/ajax/checkout/checkout/get/', headers: { cookie } })
+        .then((r) => r.json().tickets);
     expect(await read(`${SALE_COOKIE}=${saleId}`)).toEqual([]);
     const tampered = `${signed.slice(0, -2)}${signed.endsWith('A') ? 'BB' : 'AA'}`;
     expect(await read(`${SESSION_COOKIE}=${cookieOf(owner, SESSION_COOKIE)}; ${SALE_COOKIE}=${tampered}`)).toEqual([]);
@@ -67,7 +78,11 @@ describe.each(drivers)('the session on %s', (driver) => {
     // Another app on the same database with its own secret does not take it.
     const other = await appOn(w.database, { sessionSecret: 'another-site-secret-of-enough-length-0123456789' });
     try {
-      const there = await other.app.inject({ method: 'GET', url: '/ajax/checkout/checkout/get/', headers: { cookie: owner.cookieHeader } });
+      const there = await other.app.inject({
+        method: 'GET',
+        url: '/ajax/checkout/checkout/get/',
+        headers: { cookie: owner.cookieHeader },
+      });
       expect(there.json().tickets).toEqual([]);
     } finally {
       await other.app.close();
@@ -87,7 +102,10 @@ describe.each(drivers)('the session on %s', (driver) => {
     // Someone who planted or copied the id before sign-in has nothing.
     expect(await walletOwner(new Visitor(w.app, { cookie: `${SESSION_COOKIE}=${before}` }))).toBeNull();
     // Only the hash of the id is kept.
-    const [row] = await w.database.db.select().from(sessions).where(eq(sessions.idHash, hashOf(after)));
+    const [row] = await w.database.db
+      .select()
+      .from(sessions)
+      .where(eq(sessions.idHash, hashOf(after)));
     expect(row?.userId).toBe(w.demo.users.notSubscribed.id);
     expect(JSON.stringify(row)).not.toContain(after);
   });
@@ -127,7 +145,10 @@ describe.each(drivers)('the session on %s', (driver) => {
     await signInAs(laptop, w.demo.users.notSubscribed.id);
     await phone.request({ method: 'POST', url: SIGN_OUT_EVERYWHERE_PATH, headers: HTML });
     const next = await laptop.request({ method: 'GET', url: '/account/wallet/', headers: HTML });
-    const cleared = [next.headers['set-cookie']].flat().map(String).find((c) => c.startsWith(`${SECURE_SESSION_COOKIE}=;`));
+    const cleared = [next.headers['set-cookie']]
+      .flat()
+      .map(String)
+      .find((c) => c.startsWith(`${SECURE_SESSION_COOKIE}=;`));
     expect(cleared).toMatch(/Secure/);
     expect(cleared).toMatch(/Path=\//);
     expect(next.body).toContain('Sign in to see your tickets.');

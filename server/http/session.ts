@@ -123,7 +123,12 @@ export async function resolveSession(request: FastifyRequest, reply: FastifyRepl
     state.id = null;
     state.ended = true;
     // A __Host- cookie is cleared only by a Set-Cookie that is Secure too.
-    reply.clearCookie(sessionCookieName(isHttps(request)), { path: '/', secure: isHttps(request), httpOnly: true, sameSite: 'lax' });
+    reply.clearCookie(sessionCookieName(isHttps(request)), {
+      path: '/',
+      secure: isHttps(request),
+      httpOnly: true,
+      sameSite: 'lax',
+    });
     return;
   }
   state.userId = row.userId;
@@ -141,7 +146,13 @@ function stateOf(request: FastifyRequest): SessionState {
 }
 
 function setSessionCookie(request: FastifyRequest, reply: FastifyReply, id: string, maxAge: number): void {
-  reply.setCookie(sessionCookieName(isHttps(request)), id, { httpOnly: true, sameSite: 'lax', secure: isHttps(request), path: '/', maxAge });
+  reply.setCookie(sessionCookieName(isHttps(request)), id, {
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: isHttps(request),
+    path: '/',
+    maxAge,
+  });
 }
 
 const newId = (kind: 'a' | 's') => `${kind}${randomBytes(32).toString('base64url')}`;
@@ -190,7 +201,13 @@ export function signToken(key: Buffer, purpose: string, binding: string, value: 
 }
 
 /** The value of a token when it was made for this purpose and binding and has not ended; otherwise null. */
-export function readToken(key: Buffer, purpose: string, binding: string, token: string | undefined, nowSeconds: number): { value: string; expires: number } | null {
+export function readToken(
+  key: Buffer,
+  purpose: string,
+  binding: string,
+  token: string | undefined,
+  nowSeconds: number,
+): { value: string; expires: number } | null {
   if (!token || token.length > 400) return null;
   const sigAt = token.lastIndexOf('.');
   const endAt = token.lastIndexOf('.', sigAt - 1);
@@ -226,7 +243,14 @@ function readBound(request: FastifyRequest, purpose: string): string | null {
 }
 
 /** Sets a token cookie of `purpose` (its name) for `value`, bound to the request's session (made if need be). */
-export function setBound(request: FastifyRequest, reply: FastifyReply, purpose: string, value: string, seconds: number, binding = ensureSessionBinding(request, reply)): void {
+export function setBound(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  purpose: string,
+  value: string,
+  seconds: number,
+  binding = ensureSessionBinding(request, reply),
+): void {
   const settings = settingsOf(request);
   const expires = nowSecondsOf(request) + seconds;
   reply.setCookie(purpose, signToken(settings.key, purpose, binding, value, expires), {
@@ -239,7 +263,11 @@ export function setBound(request: FastifyRequest, reply: FastifyReply, purpose: 
 }
 
 /** The remaining life of a bound token cookie the request carries, in seconds, or null. */
-function remainingOf(request: FastifyRequest, purpose: string, binding: string): { value: string; seconds: number } | null {
+function remainingOf(
+  request: FastifyRequest,
+  purpose: string,
+  binding: string,
+): { value: string; seconds: number } | null {
   const settings = settingsOf(request);
   const now = nowSecondsOf(request);
   const read = readToken(settings.key, purpose, binding, request.cookies[purpose], now);
@@ -278,7 +306,13 @@ export async function signIn(request: FastifyRequest, reply: FastifyReply, userI
   if (state.id?.[0] === 's') await settings.store.remove(hashOf(state.id));
   const id = replaceSession(request, reply, 's');
   const now = settings.clock();
-  await settings.store.create({ idHash: hashOf(id), userId, createdAt: now, lastSeenAt: now, expiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_SECONDS * 1000) });
+  await settings.store.create({
+    idHash: hashOf(id),
+    userId,
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt: new Date(now.getTime() + SESSION_ABSOLUTE_SECONDS * 1000),
+  });
   state.userId = userId;
   setSessionCookie(request, reply, id, SESSION_ABSOLUTE_SECONDS);
 }
@@ -333,7 +367,8 @@ export function referrerIdOf(request: FastifyRequest): number | null {
 }
 
 export function setReferrerCookie(request: FastifyRequest, reply: FastifyReply, referrerId: number): void {
-  if (referrerIdOf(request) !== referrerId) setBound(request, reply, REFERRER_COOKIE, String(referrerId), REFERRAL_SECONDS);
+  if (referrerIdOf(request) !== referrerId)
+    setBound(request, reply, REFERRER_COOKIE, String(referrerId), REFERRAL_SECONDS);
 }
 
 /** Installs the session's reading on every request (server/plugins/session.ts calls it). */

@@ -8,7 +8,11 @@ import { sendSignInCode } from '../domain/account.ts';
 import { SEND_LIMITS } from '../domain/oneTimeCode.ts';
 import type { AppDeps } from './deps.ts';
 
-export function sendCodeFrom(deps: Pick<AppDeps, 'db' | 'config' | 'clock' | 'mailer'>, request: FastifyRequest, email: string): Promise<void> {
+export function sendCodeFrom(
+  deps: Pick<AppDeps, 'db' | 'config' | 'clock' | 'mailer'>,
+  request: FastifyRequest,
+  email: string,
+): Promise<void> {
   const { db, config, clock, mailer } = deps;
   return sendSignInCode(db, {
     email,

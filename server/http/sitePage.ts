@@ -11,5 +11,6 @@ import { saleIdOf } from './session.ts';
 export type SitePage = (request: FastifyRequest, title: string, body: Html, current?: SiteSection) => Promise<string>;
 
 export function sitePage({ db, config }: Pick<AppDeps, 'db' | 'config'>): SitePage {
-  return async (request, title, body, current = null) => page(config, title, body, current, await basketItemCount(db, saleIdOf(request)));
+  return async (request, title, body, current = null) =>
+    page(config, title, body, current, await basketItemCount(db, saleIdOf(request)));
 }

@@ -14,13 +14,35 @@ export interface Sources {
 
 /** Google's documented sources for the tag with Analytics and Ads conversion tracking. */
 const GOOGLE: Sources = {
-  script: ['https://*.googletagmanager.com', 'https://www.googleadservices.com', 'https://googleads.g.doubleclick.net', 'https://www.google.com'],
-  connect: ['https://*.google-analytics.com', 'https://*.analytics.google.com', 'https://*.googletagmanager.com', 'https://googleads.g.doubleclick.net', 'https://www.google.com', 'https://pagead2.googlesyndication.com'],
-  img: ['https://*.google-analytics.com', 'https://*.googletagmanager.com', 'https://googleads.g.doubleclick.net', 'https://www.google.com'],
+  script: [
+    'https://*.googletagmanager.com',
+    'https://www.googleadservices.com',
+    'https://googleads.g.doubleclick.net',
+    'https://www.google.com',
+  ],
+  connect: [
+    'https://*.google-analytics.com',
+    'https://*.analytics.google.com',
+    'https://*.googletagmanager.com',
+    'https://googleads.g.doubleclick.net',
+    'https://www.google.com',
+    'https://pagead2.googlesyndication.com',
+  ],
+  img: [
+    'https://*.google-analytics.com',
+    'https://*.googletagmanager.com',
+    'https://googleads.g.doubleclick.net',
+    'https://www.google.com',
+  ],
   frame: ['https://td.doubleclick.net', 'https://www.googletagmanager.com'],
 };
 /** Meta's pixel: its script, and the endpoint its events go to. */
-const META: Sources = { script: ['https://connect.facebook.net'], connect: ['https://www.facebook.com'], img: ['https://www.facebook.com'], frame: [] };
+const META: Sources = {
+  script: ['https://connect.facebook.net'],
+  connect: ['https://www.facebook.com'],
+  img: ['https://www.facebook.com'],
+  frame: [],
+};
 
 const none = (): Sources => ({ script: [], connect: [], img: [], frame: [] });
 

@@ -12,10 +12,15 @@ export interface FeedbackMailData {
 
 /** One subject per order, so the messages an order has sent can be counted by it. */
 export function feedbackSubject(saleReference: string | null): string {
-  return saleReference === null ? t('mail.feedback.subjectNoReference') : t('mail.feedback.subject', { reference: saleReference });
+  return saleReference === null
+    ? t('mail.feedback.subjectNoReference')
+    : t('mail.feedback.subject', { reference: saleReference });
 }
 
-export function feedbackMail(brandName: string, { saleReference, buyer, events, message }: FeedbackMailData): MailContent {
+export function feedbackMail(
+  brandName: string,
+  { saleReference, buyer, events, message }: FeedbackMailData,
+): MailContent {
   const from = buyer ? `${buyer.firstName} ${buyer.lastName} <${buyer.email}>` : t('mail.feedback.anonymous');
   const text = [
     t('mail.feedback.sent', { from, reference: saleReference ?? '', brand: brandName }),

@@ -24,7 +24,8 @@ export interface InstalmentMailData {
   amount: number;
 }
 
-const orderName = (saleReference: string | null) => (saleReference ? t('mail.plan.order', { reference: saleReference }) : t('mail.plan.yourOrder'));
+const orderName = (saleReference: string | null) =>
+  saleReference ? t('mail.plan.order', { reference: saleReference }) : t('mail.plan.yourOrder');
 
 /** The account-settings page where this plan's card is changed, on the site's own address. */
 export function accountSettingsUrl(publicUrl: string, saleReference: string | null): string {
@@ -36,18 +37,44 @@ const money = (amount: number) => formatMoney(amount, 'GBP');
 /** The schedule as the buyer's e-mails list it, one instalment a line. */
 function scheduleLines(schedule: ScheduledInstalment[]): string {
   return schedule
-    .map((r) => t('mail.plan.line', { seq: r.seq, date: formatUkDate(r.dueAt), amount: money(r.amount), status: r.status }))
+    .map((r) =>
+      t('mail.plan.line', { seq: r.seq, date: formatUkDate(r.dueAt), amount: money(r.amount), status: r.status }),
+    )
     .join('\n');
 }
 
-export function paymentScheduleMail({ saleReference, schedule, settingsUrl }: { saleReference: string | null; schedule: ScheduledInstalment[]; settingsUrl: string }): MailContent {
+export function paymentScheduleMail({
+  saleReference,
+  schedule,
+  settingsUrl,
+}: {
+  saleReference: string | null;
+  schedule: ScheduledInstalment[];
+  settingsUrl: string;
+}): MailContent {
   return {
-    subject: saleReference ? t('mail.plan.scheduleSubjectFor', { reference: saleReference }) : t('mail.plan.scheduleSubject'),
-    text: [t('mail.plan.setUp'), '', scheduleLines(schedule), '', t('mail.plan.willRemind'), updateCard(settingsUrl), t('mail.plan.delivery')].join('\n'),
+    subject: saleReference
+      ? t('mail.plan.scheduleSubjectFor', { reference: saleReference })
+      : t('mail.plan.scheduleSubject'),
+    text: [
+      t('mail.plan.setUp'),
+      '',
+      scheduleLines(schedule),
+      '',
+      t('mail.plan.willRemind'),
+      updateCard(settingsUrl),
+      t('mail.plan.delivery'),
+    ].join('\n'),
   };
 }
 
-export function instalmentReminderMail({ saleReference, seq, amount, dueAt, settingsUrl }: InstalmentMailData & { dueAt: Date; settingsUrl: string }): MailContent {
+export function instalmentReminderMail({
+  saleReference,
+  seq,
+  amount,
+  dueAt,
+  settingsUrl,
+}: InstalmentMailData & { dueAt: Date; settingsUrl: string }): MailContent {
   const order = orderName(saleReference);
   return {
     subject: t('mail.plan.reminderSubject', { seq, order, date: formatUkDate(dueAt) }),
@@ -56,18 +83,36 @@ export function instalmentReminderMail({ saleReference, seq, amount, dueAt, sett
 }
 
 /** The reminder as a text message: short enough for one SMS. */
-export function instalmentReminderSms(brandName: string, { saleReference, seq, amount, dueAt }: InstalmentMailData & { dueAt: Date }): string {
-  return t('sms.plan.reminder', { brand: brandName, seq, amount: money(amount), order: orderName(saleReference), date: formatUkDate(dueAt) });
+export function instalmentReminderSms(
+  brandName: string,
+  { saleReference, seq, amount, dueAt }: InstalmentMailData & { dueAt: Date },
+): string {
+  return t('sms.plan.reminder', {
+    brand: brandName,
+    seq,
+    amount: money(amount),
+    order: orderName(saleReference),
+    date: formatUkDate(dueAt),
+  });
 }
 
-export function instalmentPaidMail({ saleReference, seq, amount, schedule }: InstalmentMailData & { schedule: ScheduledInstalment[] }): MailContent {
+export function instalmentPaidMail({
+  saleReference,
+  seq,
+  amount,
+  schedule,
+}: InstalmentMailData & { schedule: ScheduledInstalment[] }): MailContent {
   return {
     subject: t('mail.plan.paidSubject', { seq, order: orderName(saleReference) }),
     text: `${t('mail.plan.paid', { seq, amount: money(amount) })}\n\n${scheduleLines(schedule)}`,
   };
 }
 
-export function finalInstalmentPaidMail({ saleReference, amount, walletUrl }: Omit<InstalmentMailData, 'seq'> & { walletUrl: string }): MailContent {
+export function finalInstalmentPaidMail({
+  saleReference,
+  amount,
+  walletUrl,
+}: Omit<InstalmentMailData, 'seq'> & { walletUrl: string }): MailContent {
   const order = orderName(saleReference);
   return {
     subject: t('mail.plan.finalSubject', { order }),
@@ -75,15 +120,34 @@ export function finalInstalmentPaidMail({ saleReference, amount, walletUrl }: Om
   };
 }
 
-export function instalmentRetryMail({ saleReference, seq, amount, reason, retryAt, settingsUrl }: InstalmentMailData & { reason: string; retryAt: Date; settingsUrl: string }): MailContent {
+export function instalmentRetryMail({
+  saleReference,
+  seq,
+  amount,
+  reason,
+  retryAt,
+  settingsUrl,
+}: InstalmentMailData & { reason: string; retryAt: Date; settingsUrl: string }): MailContent {
   return {
     subject: t('mail.plan.retrySubject', { seq, order: orderName(saleReference) }),
-    text: [t('mail.plan.notCharged', { amount: money(amount), reason }), t('mail.plan.tryAgain', { date: formatUkDate(retryAt) }), updateCard(settingsUrl)].join('\n'),
+    text: [
+      t('mail.plan.notCharged', { amount: money(amount), reason }),
+      t('mail.plan.tryAgain', { date: formatUkDate(retryAt) }),
+      updateCard(settingsUrl),
+    ].join('\n'),
   };
 }
 
 /** To the buyer, when the last try at an instalment failed and the plan has stopped. */
-export function planStoppedMail({ saleReference, seq, amount, reason, attempts, organiserName, settingsUrl }: InstalmentMailData & { reason: string; attempts: number; organiserName: string; settingsUrl: string }): MailContent {
+export function planStoppedMail({
+  saleReference,
+  seq,
+  amount,
+  reason,
+  attempts,
+  organiserName,
+  settingsUrl,
+}: InstalmentMailData & { reason: string; attempts: number; organiserName: string; settingsUrl: string }): MailContent {
   return {
     subject: t('mail.plan.stoppedSubject', { order: orderName(saleReference) }),
     text: `${t('mail.plan.stopped', { attempts, seq, amount: money(amount), reason, organiser: organiserName })}\n${t('mail.plan.resume', { url: settingsUrl })}`,
@@ -91,7 +155,14 @@ export function planStoppedMail({ saleReference, seq, amount, reason, attempts, 
 }
 
 /** To the organiser, for the same stopped plan. */
-export function planFailedMail({ saleReference, seq, amount, reason, attempts, buyerEmail }: InstalmentMailData & { reason: string; attempts: number; buyerEmail: string }): MailContent {
+export function planFailedMail({
+  saleReference,
+  seq,
+  amount,
+  reason,
+  attempts,
+  buyerEmail,
+}: InstalmentMailData & { reason: string; attempts: number; buyerEmail: string }): MailContent {
   const order = orderName(saleReference);
   return {
     subject: t('mail.plan.failedSubject', { order }),

@@ -1,13 +1,30 @@
 /** What each e-mail says, given the data the domain hands its template. */
 import { describe, expect, it } from 'vitest';
 import type { WalletTicket } from '../domain/tickets.ts';
-import { feedbackMail, feedbackSubject, paymentScheduleMail, signInCodeMail, transferMail, walletMail } from './index.ts';
+import {
+  feedbackMail,
+  feedbackSubject,
+  paymentScheduleMail,
+  signInCodeMail,
+  transferMail,
+  walletMail,
+} from './index.ts';
 
 const startsAt = new Date('2026-12-18T20:00:00Z');
 
 describe('mail templates', () => {
   it('offers transferred tickets, naming a gift and quoting the sender’s message', () => {
-    const transfer = { recipientName: 'Ann Lee', senderName: 'Tom Hughes', qty: 2, ticketName: 'Adult', eventTitle: 'Jazz night', startsAt, isGift: true, message: 'Enjoy!', acceptUrl: 'https://holdfast.example/t/abc' };
+    const transfer = {
+      recipientName: 'Ann Lee',
+      senderName: 'Tom Hughes',
+      qty: 2,
+      ticketName: 'Adult',
+      eventTitle: 'Jazz night',
+      startsAt,
+      isGift: true,
+      message: 'Enjoy!',
+      acceptUrl: 'https://holdfast.example/t/abc',
+    };
     expect(transferMail('Holdfast', transfer)).toEqual({
       subject: 'Tom Hughes sent you a gift: tickets for Jazz night',
       text: [
@@ -30,8 +47,22 @@ describe('mail templates', () => {
   });
 
   it('lists every ticket of the wallet e-mail with its code', () => {
-    const ticket = { code: 'HFT-1', eventTitle: 'Jazz night', startsAt, venue: 'Harbour Hall', ticketName: 'Adult', seat: null, holderName: 'Ann Lee' } as WalletTicket;
-    expect(walletMail('Holdfast', { saleReference: 'HF123', tickets: [ticket, { ...ticket, code: 'HFT-2', seat: 'A1' }], walletUrl: 'https://holdfast.example/account/wallet/' })).toEqual({
+    const ticket = {
+      code: 'HFT-1',
+      eventTitle: 'Jazz night',
+      startsAt,
+      venue: 'Harbour Hall',
+      ticketName: 'Adult',
+      seat: null,
+      holderName: 'Ann Lee',
+    } as WalletTicket;
+    expect(
+      walletMail('Holdfast', {
+        saleReference: 'HF123',
+        tickets: [ticket, { ...ticket, code: 'HFT-2', seat: 'A1' }],
+        walletUrl: 'https://holdfast.example/account/wallet/',
+      }),
+    ).toEqual({
       subject: 'Your tickets (HF123)',
       text: [
         'Here are your tickets from Holdfast.',
@@ -49,12 +80,24 @@ describe('mail templates', () => {
         'Your ticket wallet, with a QR code for each ticket to show at the door: https://holdfast.example/account/wallet/',
       ].join('\n'),
     });
-    expect(walletMail('Holdfast', { saleReference: null, tickets: [ticket], walletUrl: '' }).subject).toBe('Your tickets');
+    expect(walletMail('Holdfast', { saleReference: null, tickets: [ticket], walletUrl: '' }).subject).toBe(
+      'Your tickets',
+    );
   });
 
   it('passes a buyer’s feedback on with whom to answer', () => {
-    const events = [{ title: 'Jazz night', organiser: 'Riverside Arts' }, { title: 'Food fair', organiser: 'Harbour Lights' }];
-    expect(feedbackMail('Holdfast', { saleReference: 'HF123', buyer: { firstName: 'Ann', lastName: 'Lee', email: 'ann@example.com' }, events, message: '  Lovely evening.  ' })).toEqual({
+    const events = [
+      { title: 'Jazz night', organiser: 'Riverside Arts' },
+      { title: 'Food fair', organiser: 'Harbour Lights' },
+    ];
+    expect(
+      feedbackMail('Holdfast', {
+        saleReference: 'HF123',
+        buyer: { firstName: 'Ann', lastName: 'Lee', email: 'ann@example.com' },
+        events,
+        message: '  Lovely evening.  ',
+      }),
+    ).toEqual({
       subject: 'Feedback on order HF123',
       text: [
         'Ann Lee <ann@example.com> sent feedback on order HF123 through Holdfast.',
@@ -68,7 +111,9 @@ describe('mail templates', () => {
     const anonymous = feedbackMail('Holdfast', { saleReference: null, buyer: null, events, message: 'Hi' });
     expect(anonymous.subject).toBe(feedbackSubject(null));
     expect(anonymous.subject).toBe('Feedback on order without a reference');
-    expect(anonymous.text.startsWith('A buyer who did not sign in sent feedback on order  through Holdfast.')).toBe(true);
+    expect(anonymous.text.startsWith('A buyer who did not sign in sent feedback on order  through Holdfast.')).toBe(
+      true,
+    );
   });
 
   it('puts the one-time code in the subject and the text', () => {
@@ -89,11 +134,19 @@ describe('mail templates', () => {
       { seq: 2, dueAt: new Date('2026-07-01T12:00:00Z'), amount: 3333, status: 'failed' as const },
       { seq: 3, dueAt: new Date('2026-07-31T23:30:00Z'), amount: 3333, status: 'scheduled' as const },
     ];
-    const mail = paymentScheduleMail({ saleReference: 'HF123', schedule, settingsUrl: 'http://holdfast.test/account/plans/HF123/card/' });
+    const mail = paymentScheduleMail({
+      saleReference: 'HF123',
+      schedule,
+      settingsUrl: 'http://holdfast.test/account/plans/HF123/card/',
+    });
     expect(mail.subject).toBe('Your payment schedule for order HF123');
     expect(mail.text).toContain('01/06/2026: £33.34 (paid)\n2. 01/07/2026: £33.33 (failed)\n3. 01/08/2026: £33.33\n');
     // The account-settings link goes to the page where this plan's card is changed.
-    expect(mail.text).toContain('You can update your payment method in your account settings: http://holdfast.test/account/plans/HF123/card/');
-    expect(paymentScheduleMail({ saleReference: null, schedule, settingsUrl: 'http://holdfast.test/account/' }).subject).toBe('Your payment schedule');
+    expect(mail.text).toContain(
+      'You can update your payment method in your account settings: http://holdfast.test/account/plans/HF123/card/',
+    );
+    expect(
+      paymentScheduleMail({ saleReference: null, schedule, settingsUrl: 'http://holdfast.test/account/' }).subject,
+    ).toBe('Your payment schedule');
   });
 });

@@ -27,9 +27,12 @@ describe.each(drivers)('the mailing list on %s', (driver) => {
   afterAll(async () => w?.close());
 
   const db = () => w.database.db;
-  const listed = async (email: string) => (await db().select().from(mailingList).where(eq(mailingList.email, email))).length > 0;
-  const signUp = (v: Visitor, email: string) => v.request({ method: 'POST', url: '/mailing-list', body: new URLSearchParams({ email }).toString() });
-  const mailsTo = (email: string) => db().select().from(outbox).where(eq(outbox.recipient, email)).orderBy(desc(outbox.id));
+  const listed = async (email: string) =>
+    (await db().select().from(mailingList).where(eq(mailingList.email, email))).length > 0;
+  const signUp = (v: Visitor, email: string) =>
+    v.request({ method: 'POST', url: '/mailing-list', body: new URLSearchParams({ email }).toString() });
+  const mailsTo = (email: string) =>
+    db().select().from(outbox).where(eq(outbox.recipient, email)).orderBy(desc(outbox.id));
 
   /** The confirmation link in the newest e-mail to this address, as its holder would open it. */
   async function linkSentTo(email: string): Promise<URL> {
@@ -39,7 +42,8 @@ describe.each(drivers)('the mailing list on %s', (driver) => {
     return new URL(found[0]);
   }
   const open = (v: Visitor, link: URL) => v.request({ method: 'GET', url: `${link.pathname}${link.search}` });
-  const confirm = (v: Visitor, token: string) => v.request({ method: 'POST', url: '/mailing-list/confirm', body: new URLSearchParams({ token }).toString() });
+  const confirm = (v: Visitor, token: string) =>
+    v.request({ method: 'POST', url: '/mailing-list/confirm', body: new URLSearchParams({ token }).toString() });
 
   it('a sign-up subscribes no one until the e-mailed link is opened and confirmed; the link then works no more', async () => {
     const tom = w.demo.users.notSubscribed;
@@ -66,7 +70,9 @@ describe.each(drivers)('the mailing list on %s', (driver) => {
     expect(done.body).toContain(`${tom.email} is on the list`);
     expect(await listed(tom.email)).toBe(true);
     expect((await db().select().from(users).where(eq(users.id, tom.id)))[0]!.subscribed).toBe(true);
-    const consents = (await db().select().from(marketingConsents).where(eq(marketingConsents.email, tom.email))).filter((c) => c.source === 'mailing-list:confirmed');
+    const consents = (await db().select().from(marketingConsents).where(eq(marketingConsents.email, tom.email))).filter(
+      (c) => c.source === 'mailing-list:confirmed',
+    );
     expect(consents).toMatchObject([{ userId: tom.id, topic: 'community', subscribed: true }]);
 
     // The link is spent: opening or confirming again is refused and records nothing more.
@@ -74,7 +80,11 @@ describe.each(drivers)('the mailing list on %s', (driver) => {
       expect(again.statusCode).toBe(409);
       expect(again.body).toContain(CONFIRMATION_USED_MESSAGE);
     }
-    expect((await db().select().from(marketingConsents).where(eq(marketingConsents.email, tom.email))).filter((c) => c.source === 'mailing-list:confirmed')).toHaveLength(1);
+    expect(
+      (await db().select().from(marketingConsents).where(eq(marketingConsents.email, tom.email))).filter(
+        (c) => c.source === 'mailing-list:confirmed',
+      ),
+    ).toHaveLength(1);
   });
 
   it(`a link older than ${MAILING_LIST_CONFIRM_HOURS} hours is refused and subscribes no one`, async () => {

@@ -26,6 +26,14 @@ export function referralRewardMail(d: ReferralRewardMailData): MailContent {
         ];
   return {
     subject: t('mail.referral.subject', { event: d.eventTitle }),
-    text: [t('mail.hello', { name: d.firstName }), '', t('mail.referral.thanks', { event: d.eventTitle }), '', d.rewardText, '', ...how].join('\n'),
+    text: [
+      t('mail.hello', { name: d.firstName }),
+      '',
+      t('mail.referral.thanks', { event: d.eventTitle }),
+      '',
+      d.rewardText,
+      '',
+      ...how,
+    ].join('\n'),
   };
 }

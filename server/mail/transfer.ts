@@ -20,12 +20,27 @@ export function transferMail(brandName: string, t: TransferMailData): MailConten
   const lines = [
     say('mail.hello', { name: t.recipientName }),
     '',
-    say('mail.transfer.sent', { sender: t.senderName, count: t.qty, ticketName: t.ticketName, event: t.eventTitle, date: formatNiceDate(t.startsAt), brand: brandName }),
+    say('mail.transfer.sent', {
+      sender: t.senderName,
+      count: t.qty,
+      ticketName: t.ticketName,
+      event: t.eventTitle,
+      date: formatNiceDate(t.startsAt),
+      brand: brandName,
+    }),
   ];
   if (t.message) lines.push('', say('mail.transfer.theirMessage'), t.message);
-  lines.push('', say('mail.transfer.accept', { url: t.acceptUrl }), '', say('mail.transfer.until', { sender: t.senderName }));
+  lines.push(
+    '',
+    say('mail.transfer.accept', { url: t.acceptUrl }),
+    '',
+    say('mail.transfer.until', { sender: t.senderName }),
+  );
   return {
-    subject: say(t.isGift ? 'mail.transfer.giftSubject' : 'mail.transfer.subject', { sender: t.senderName, event: t.eventTitle }),
+    subject: say(t.isGift ? 'mail.transfer.giftSubject' : 'mail.transfer.subject', {
+      sender: t.senderName,
+      event: t.eventTitle,
+    }),
     text: lines.join('\n'),
   };
 }

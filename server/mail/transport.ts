@@ -49,7 +49,13 @@ export type OutboxRow = typeof outbox.$inferSelect;
  * Writes the message to the outbox and, with a transport, delivers it. A failed delivery is
  * recorded on the row and reported to the caller, who decides what the buyer is told.
  */
-export async function sendMail(db: Database, mailer: Mailer, brandName: string, message: MailMessage, now: Date): Promise<OutboxRow> {
+export async function sendMail(
+  db: Database,
+  mailer: Mailer,
+  brandName: string,
+  message: MailMessage,
+  now: Date,
+): Promise<OutboxRow> {
   const [row] = await db
     .insert(outbox)
     .values({ recipient: message.to, subject: message.subject, body: message.text, createdAt: now })
@@ -58,7 +64,10 @@ export async function sendMail(db: Database, mailer: Mailer, brandName: string, 
   try {
     await mailer.transport.sendMail(buildMessage(mailer, brandName, message));
   } catch (err) {
-    await db.update(outbox).set({ failure: err instanceof Error ? err.message : String(err) }).where(eq(outbox.id, row!.id));
+    await db
+      .update(outbox)
+      .set({ failure: err instanceof Error ? err.message : String(err) })
+      .where(eq(outbox.id, row!.id));
     throw err;
   }
   const [sent] = await db.update(outbox).set({ sentAt: now, body: '' }).where(eq(outbox.id, row!.id)).returning();
@@ -66,7 +75,10 @@ export async function sendMail(db: Database, mailer: Mailer, brandName: string, 
 }
 
 /** The newest messages first, for the development mailbox. */
-export async function latestMail(db: Database, opts: { recipient?: string; limit?: number } = {}): Promise<OutboxRow[]> {
+export async function latestMail(
+  db: Database,
+  opts: { recipient?: string; limit?: number } = {},
+): Promise<OutboxRow[]> {
   const query = db.select().from(outbox);
   const filtered = opts.recipient ? query.where(eq(outbox.recipient, opts.recipient)) : query;
   return filtered.orderBy(desc(outbox.id)).limit(opts.limit ?? 50);

@@ -22,7 +22,10 @@ export function waitingListJoinedMail(
   };
 }
 
-export function waitingListOfferMail(brandName: string, o: { title: string; typeName: string; qty: number; startsAt: Date; link: string; until: Date }): MailContent {
+export function waitingListOfferMail(
+  brandName: string,
+  o: { title: string; typeName: string; qty: number; startsAt: Date; link: string; until: Date },
+): MailContent {
   return {
     subject: say('mail.waitingList.offerSubject', { title: o.title }),
     text: [
@@ -37,7 +40,10 @@ export function waitingListOfferMail(brandName: string, o: { title: string; type
 }
 
 /** 'It is your turn', for a buyer in the queue who asked to be told by e-mail. */
-export function turnMail(brandName: string, t: { title: string; startsAt: Date; minutes: number; link: string }): MailContent {
+export function turnMail(
+  brandName: string,
+  t: { title: string; startsAt: Date; minutes: number; link: string },
+): MailContent {
   return {
     subject: say('mail.turn.subject', { title: t.title }),
     text: [

@@ -23,5 +23,10 @@ export function walletMail(brandName: string, { saleReference, tickets, walletUr
     );
   }
   lines.push(t('mail.wallet.link', { url: walletUrl }));
-  return { subject: saleReference ? t('mail.wallet.subjectWithReference', { reference: saleReference }) : t('mail.wallet.subject'), text: lines.join('\n') };
+  return {
+    subject: saleReference
+      ? t('mail.wallet.subjectWithReference', { reference: saleReference })
+      : t('mail.wallet.subject'),
+    text: lines.join('\n'),
+  };
 }

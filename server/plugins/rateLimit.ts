@@ -14,11 +14,16 @@ import { leasedRateLimitStore } from '../http/rateLimitStore.ts';
 /** A queued buyer's poll of their place (contract/queuePage.ts `queueStatusPath`). */
 const QUEUE_POLL = /^\/ajax\/queue\/\d{1,9}\/status\/?(\?|$)/;
 
-async function requestBudget(app: FastifyInstance, opts: { db: Database; config: Pick<Config, 'rateLimitPerMinute' | 'rateLimitStore' | 'databaseUrl'> }): Promise<void> {
+async function requestBudget(
+  app: FastifyInstance,
+  opts: { db: Database; config: Pick<Config, 'rateLimitPerMinute' | 'rateLimitStore' | 'databaseUrl'> },
+): Promise<void> {
   const { db, config } = opts;
   await app.register(rateLimit, {
     max: config.rateLimitPerMinute,
-    ...(config.rateLimitStore === 'database' ? { store: leasedRateLimitStore(db, { relaxedCommit: config.databaseUrl !== null }) as never } : {}),
+    ...(config.rateLimitStore === 'database'
+      ? { store: leasedRateLimitStore(db, { relaxedCommit: config.databaseUrl !== null }) as never }
+      : {}),
     timeWindow: '1 minute',
     /**
      * Not counted: the hashed build files a page load fetches (a dozen, costing nothing to serve), and
@@ -27,7 +32,9 @@ async function requestBudget(app: FastifyInstance, opts: { db: Database; config:
      * address (a mobile carrier's or a campus's shared address) would spend that address's budget
      * and lock them all out of the checkout once admitted.
      */
-    allowList: (request) => (request.method === 'GET' || request.method === 'HEAD') && (request.url.startsWith('/assets/') || QUEUE_POLL.test(request.url)),
+    allowList: (request) =>
+      (request.method === 'GET' || request.method === 'HEAD') &&
+      (request.url.startsWith('/assets/') || QUEUE_POLL.test(request.url)),
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
       error: `Too many requests. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`,

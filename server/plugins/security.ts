@@ -58,9 +58,19 @@ const STRIPE_SCRIPT = ['https://js.stripe.com'];
 const STRIPE_FRAMES = ['https://js.stripe.com', 'https://hooks.stripe.com'];
 const STRIPE_CONNECT = ['https://api.stripe.com'];
 /** Square's Web Payments SDK (square.js and its card frame) and the endpoint it tokenises with, live and sandbox. */
-const SQUARE_SCRIPT = ['https://web.squarecdn.com', 'https://sandbox.web.squarecdn.com', 'https://js.squareup.com', 'https://js.squareupsandbox.com'];
+const SQUARE_SCRIPT = [
+  'https://web.squarecdn.com',
+  'https://sandbox.web.squarecdn.com',
+  'https://js.squareup.com',
+  'https://js.squareupsandbox.com',
+];
 const SQUARE_FRAMES = ['https://web.squarecdn.com', 'https://sandbox.web.squarecdn.com'];
-const SQUARE_CONNECT = ['https://pci-connect.squareup.com', 'https://pci-connect.squareupsandbox.com', 'https://web.squarecdn.com', 'https://sandbox.web.squarecdn.com'];
+const SQUARE_CONNECT = [
+  'https://pci-connect.squareup.com',
+  'https://pci-connect.squareupsandbox.com',
+  'https://web.squarecdn.com',
+  'https://sandbox.web.squarecdn.com',
+];
 const SQUARE_STYLES = ['https://web.squarecdn.com', 'https://sandbox.web.squarecdn.com'];
 
 /**
@@ -94,21 +104,46 @@ export function sha256Source(text: string): string {
 
 export type Directives = Record<string, string[]>;
 
-export function cspDirectives(config: CspProviders, inline: { styles: Iterable<string>; scripts: Iterable<string> }): Directives {
+export function cspDirectives(
+  config: CspProviders,
+  inline: { styles: Iterable<string>; scripts: Iterable<string> },
+): Directives {
   const captcha = config.hcaptcha ? HCAPTCHA_SOURCES : [];
   const stripe = config.stripe === true;
   const square = config.square === true;
   const accommodation = config.accommodationMap ? [new URL(config.accommodationMap.url).origin] : [];
   const telemetry = telemetrySources(config);
   const seatsio = config.seatsio ? seatsioSources(config.seatsio.region) : { script: [], frame: [], connect: [] };
-  const frames = [...captcha, ...(stripe ? STRIPE_FRAMES : []), ...(square ? SQUARE_FRAMES : []), ...seatsio.frame, ...accommodation, ...telemetry.frame];
+  const frames = [
+    ...captcha,
+    ...(stripe ? STRIPE_FRAMES : []),
+    ...(square ? SQUARE_FRAMES : []),
+    ...seatsio.frame,
+    ...accommodation,
+    ...telemetry.frame,
+  ];
   return {
     'default-src': ["'self'"],
-    'script-src': ["'self'", ...[...inline.scripts].map(sha256Source), ...captcha, ...(stripe ? STRIPE_SCRIPT : []), ...(square ? SQUARE_SCRIPT : []), ...seatsio.script, ...telemetry.script],
+    'script-src': [
+      "'self'",
+      ...[...inline.scripts].map(sha256Source),
+      ...captcha,
+      ...(stripe ? STRIPE_SCRIPT : []),
+      ...(square ? SQUARE_SCRIPT : []),
+      ...seatsio.script,
+      ...telemetry.script,
+    ],
     'style-src': ["'self'", ...[...inline.styles].map(sha256Source), ...captcha, ...(square ? SQUARE_STYLES : [])],
     'img-src': ["'self'", 'data:', ...telemetry.img],
     'font-src': ["'self'", 'data:'],
-    'connect-src': ["'self'", ...captcha, ...(stripe ? STRIPE_CONNECT : []), ...(square ? SQUARE_CONNECT : []), ...seatsio.connect, ...telemetry.connect],
+    'connect-src': [
+      "'self'",
+      ...captcha,
+      ...(stripe ? STRIPE_CONNECT : []),
+      ...(square ? SQUARE_CONNECT : []),
+      ...seatsio.connect,
+      ...telemetry.connect,
+    ],
     'frame-src': frames.length ? frames : ["'none'"],
     // The local captcha solves its proof of work in web workers started from a blob.
     'worker-src': ["'self'", 'blob:'],
@@ -195,9 +230,15 @@ async function styleNonces(app: FastifyInstance): Promise<void> {
   app.decorateReply('styleNonce', function (this: FastifyReply) {
     const nonce = randomBytes(16).toString('base64');
     const styles = [...(directives['style-src'] ?? []), `'nonce-${nonce}'`];
-    void this.helmet({ contentSecurityPolicy: { useDefaults: false, directives: { ...directives, 'style-src': styles } } });
+    void this.helmet({
+      contentSecurityPolicy: { useDefaults: false, directives: { ...directives, 'style-src': styles } },
+    });
     return nonce;
   });
 }
 
-export const pageStyleNonces = fp(styleNonces, { name: 'page-style-nonces', fastify: '5.x', dependencies: ['security'] });
+export const pageStyleNonces = fp(styleNonces, {
+  name: 'page-style-nonces',
+  fastify: '5.x',
+  dependencies: ['security'],
+});

@@ -9,7 +9,10 @@ import type { Database } from '../db/index.ts';
 import { sessionStore } from '../db/sessions.ts';
 import { installSession } from '../http/session.ts';
 
-async function sessionPlugin(app: FastifyInstance, opts: { secret: string; db: Database; clock: () => Date }): Promise<void> {
+async function sessionPlugin(
+  app: FastifyInstance,
+  opts: { secret: string; db: Database; clock: () => Date },
+): Promise<void> {
   await app.register(cookie);
   installSession(app, { secret: opts.secret, store: sessionStore(opts.db), clock: opts.clock });
 }

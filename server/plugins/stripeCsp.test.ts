@@ -23,7 +23,10 @@ describe.each(drivers)('the policy and the card processor on %s', (driver) => {
       config: testConfig({}),
       clock: () => w.clock.now,
       logger: false,
-      payment: paymentWiring(parseConfig({ STRIPE_PUBLISHABLE_KEY: 'pk_test_holdfast', STRIPE_SECRET_KEY: 'sk_test_holdfast' }), () => Promise.reject(new Error('offline'))),
+      payment: paymentWiring(
+        parseConfig({ STRIPE_PUBLISHABLE_KEY: 'pk_test_holdfast', STRIPE_SECRET_KEY: 'sk_test_holdfast' }),
+        () => Promise.reject(new Error('offline')),
+      ),
     });
     await keyed.ready();
   });
@@ -49,7 +52,17 @@ describe.each(drivers)('the policy and the card processor on %s', (driver) => {
       expect(csp.get('script-src'), url).toContain('https://js.stripe.com');
       expect(csp.get('frame-src'), url).toEqual(['https://js.stripe.com', 'https://hooks.stripe.com']);
       expect(csp.get('connect-src'), url).toEqual(["'self'", 'https://api.stripe.com']);
-      for (const d of ['default-src', 'style-src', 'img-src', 'font-src', 'worker-src', 'object-src', 'base-uri', 'form-action', 'frame-ancestors']) {
+      for (const d of [
+        'default-src',
+        'style-src',
+        'img-src',
+        'font-src',
+        'worker-src',
+        'object-src',
+        'base-uri',
+        'form-action',
+        'frame-ancestors',
+      ]) {
         expect((csp.get(d) ?? []).join(' '), `${url} ${d}`).not.toMatch(/stripe/);
       }
       expect(csp.get('script-src')!.join(' '), url).not.toMatch(/unsafe/);

@@ -24,7 +24,9 @@ async function visitorSalePlugin(app: FastifyInstance, opts: { db: Database }): 
     if (!sale) {
       // A sale that names its buyer is theirs alone: served only to a session signed in as them.
       const userId = userIdOf(this);
-      sale = findSale(opts.db, saleIdOf(this)).then((found) => (found && found.userId !== null && found.userId !== userId ? null : found));
+      sale = findSale(opts.db, saleIdOf(this)).then((found) =>
+        found && found.userId !== null && found.userId !== userId ? null : found,
+      );
       read.set(this, sale);
     }
     return sale;

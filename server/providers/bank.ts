@@ -15,7 +15,11 @@ export interface BankWiring {
 const JWKS_FRESH_MS = 10 * 60_000;
 
 /** `fetchJwks` reads TrueLayer's published webhook keys (tests hand in their own); by default through `fetchImpl`, kept ten minutes. */
-export function bankWiring(config: Pick<Config, 'bank'>, fetchImpl: typeof fetch = fetch, fetchJwks: (url: string) => Promise<{ keys: JsonWebKey[] }> = cachedJwks(fetchImpl)): BankWiring {
+export function bankWiring(
+  config: Pick<Config, 'bank'>,
+  fetchImpl: typeof fetch = fetch,
+  fetchJwks: (url: string) => Promise<{ keys: JsonWebKey[] }> = cachedJwks(fetchImpl),
+): BankWiring {
   const settings = config.bank;
   return {
     settings,

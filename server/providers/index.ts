@@ -50,7 +50,9 @@ export function buildProviders(config: Config, db: Database, options: { fetch?: 
     payment: paymentWiring(config, options.fetch),
     bank: bankWiring(config, options.fetch),
     plans: planWiring(db, config, options.fetch),
-    addressFinder: forgiving(config.addressApiKey ? getAddressFinder(config.addressApiKey, options.fetch) : localAddressFinder(db)),
+    addressFinder: forgiving(
+      config.addressApiKey ? getAddressFinder(config.addressApiKey, options.fetch) : localAddressFinder(db),
+    ),
     seating,
   };
 }

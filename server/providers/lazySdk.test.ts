@@ -23,7 +23,9 @@ describe('the seats.io SDK is loaded only when seats.io is keyed, on its first c
     const { seatingWiring } = await import('./seating.ts');
     const { parseConfig } = await import('../config.ts');
     expect(seatingWiring(parseConfig({}))).toBeNull();
-    const keyed = seatingWiring(parseConfig({ SEATSIO_PUBLIC_KEY: 'pk-0123456789', SEATSIO_SECRET_KEY: SECRET, SEATSIO_API_BASE: fake.base }));
+    const keyed = seatingWiring(
+      parseConfig({ SEATSIO_PUBLIC_KEY: 'pk-0123456789', SEATSIO_SECRET_KEY: SECRET, SEATSIO_API_BASE: fake.base }),
+    );
     expect(keyed).not.toBeNull();
     expect(sdk.loads).toBe(0);
 

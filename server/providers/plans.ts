@@ -15,7 +15,11 @@ export interface PlanWiring {
   square: SquareGateway;
 }
 
-export function planWiring(db: Database, config: Pick<Config, 'payment' | 'square'>, fetchImpl?: typeof fetch): PlanWiring {
+export function planWiring(
+  db: Database,
+  config: Pick<Config, 'payment' | 'square'>,
+  fetchImpl?: typeof fetch,
+): PlanWiring {
   const stripe = config.payment.stripe;
   return {
     cards: stripe ? stripeSavedCards(stripe, fetchImpl) : sandboxSavedCards(),

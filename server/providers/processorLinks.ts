@@ -31,7 +31,14 @@ export function processorLinks(deps: Pick<Providers, 'payment' | 'bank' | 'plans
           refunder: bank,
           async retrieve(id): Promise<ProcessorRecord | null> {
             const word = await bank.retrieve(id);
-            return word ? { status: word.status, amount: payment.amount, currency: payment.currency, failureMessage: word.failureMessage } : null;
+            return word
+              ? {
+                  status: word.status,
+                  amount: payment.amount,
+                  currency: payment.currency,
+                  failureMessage: word.failureMessage,
+                }
+              : null;
           },
           // A bank payment the buyer did not authorise lapses at the bank.
           async cancel() {},

@@ -34,7 +34,10 @@ function isErrorReply(err: unknown): err is { errors?: { code?: string; message:
   return typeof err === 'object' && err !== null && ('errors' in err || 'messages' in err) && !(err instanceof Error);
 }
 
-export function seatsioSeats(keys: Pick<SeatsioKeys, 'secretKey' | 'apiBase'>, options: { maxRetries?: number } = {}): SeatingProvider {
+export function seatsioSeats(
+  keys: Pick<SeatsioKeys, 'secretKey' | 'apiBase'>,
+  options: { maxRetries?: number } = {},
+): SeatingProvider {
   let client: Promise<Client> | null = null;
   const sdk = () =>
     (client ??= import('seatsio').then(({ SeatsioClient, Region }) => {
@@ -85,7 +88,10 @@ export function seatsioSeats(keys: Pick<SeatsioKeys, 'secretKey' | 'apiBase'>, o
       const labels = seats.map(seatsioLabel);
       if (await change((c) => c.events.book(eventKey, labels, holdToken, orderId))) return true;
       // Booked already for this order (a settlement run again), or the hold ended: free seats are still ours to book.
-      const infos: Partial<Record<string, { status: string; orderId?: string }>> = await objectInfos(eventKey, labels).catch((err: unknown) => {
+      const infos: Partial<Record<string, { status: string; orderId?: string }>> = await objectInfos(
+        eventKey,
+        labels,
+      ).catch((err: unknown) => {
         if (err instanceof Refusal) return {};
         throw err;
       });

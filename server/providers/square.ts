@@ -15,7 +15,8 @@ import { isPlaceholder, PLACEHOLDER_PREFIX, squareKey, type SquareGateway } from
 
 const isSandboxApp = (keys: SquareKeys) => keys.applicationId.startsWith('sandbox-');
 /** Square's Web Payments SDK script, which @square/web-sdk loads in the browser. */
-export const squareScript = (keys: SquareKeys) => (isSandboxApp(keys) ? 'https://sandbox.web.squarecdn.com/v1/square.js' : 'https://web.squarecdn.com/v1/square.js');
+export const squareScript = (keys: SquareKeys) =>
+  isSandboxApp(keys) ? 'https://sandbox.web.squarecdn.com/v1/square.js' : 'https://web.squarecdn.com/v1/square.js';
 
 /** Square's card and address error codes, as the buyer is told them. */
 const ADDRESS_CODES = new Set(['ADDRESS_VERIFICATION_FAILURE', 'INVALID_POSTAL_CODE', 'INVALID_LOCATION']);
@@ -38,12 +39,15 @@ function statusOf(payment: Square.Payment): RetrievedPayment['status'] {
 export function squareApi(keys: SquareKeys, fetchImpl?: typeof fetch): SquareGateway {
   // The SDK is large: it loads with the first call to Square, so a server without Square's keys
   // (or one whose buyers never pay by Square) does not load it at start.
-  let sdk: Promise<{ client: import('square').SquareClient; SquareError: typeof import('square').SquareError }> | null = null;
+  let sdk: Promise<{ client: import('square').SquareClient; SquareError: typeof import('square').SquareError }> | null =
+    null;
   const square = () =>
     (sdk ??= import('square').then(({ SquareClient, SquareEnvironment, SquareError }) => ({
       client: new SquareClient({
         token: keys.accessToken,
-        ...(keys.apiBase ? { baseUrl: keys.apiBase } : { environment: isSandboxApp(keys) ? SquareEnvironment.Sandbox : SquareEnvironment.Production }),
+        ...(keys.apiBase
+          ? { baseUrl: keys.apiBase }
+          : { environment: isSandboxApp(keys) ? SquareEnvironment.Sandbox : SquareEnvironment.Production }),
         ...(fetchImpl ? { fetch: fetchImpl } : {}),
         timeoutInSeconds: 30,
       }),
@@ -67,7 +71,11 @@ export function squareApi(keys: SquareKeys, fetchImpl?: typeof fetch): SquareGat
     const { client } = await square();
     const note = noteOf(idempotencyKey);
     let seen = 0;
-    for await (const payment of await client.payments.list({ locationId: keys.locationId, sortOrder: 'DESC', limit: 100 })) {
+    for await (const payment of await client.payments.list({
+      locationId: keys.locationId,
+      sortOrder: 'DESC',
+      limit: 100,
+    })) {
       if (payment.note === note && payment.id) return payment;
       if (++seen >= KEY_SEARCH_LIMIT) break;
     }
@@ -119,7 +127,12 @@ export function squareApi(keys: SquareKeys, fetchImpl?: typeof fetch): SquareGat
           billingAddress: billing,
         });
         if (payment?.id && statusOf(payment) === 'succeeded') {
-          return { status: 'succeeded', id: payment.id, amount: minor(payment.amountMoney?.amount), currency: payment.amountMoney?.currency ?? p.currency.toUpperCase() };
+          return {
+            status: 'succeeded',
+            id: payment.id,
+            amount: minor(payment.amountMoney?.amount),
+            currency: payment.amountMoney?.currency ?? p.currency.toUpperCase(),
+          };
         }
         return { status: 'failed', message: PAYMENT_MESSAGES.unableToPay };
       } catch (err) {
@@ -127,8 +140,10 @@ export function squareApi(keys: SquareKeys, fetchImpl?: typeof fetch): SquareGat
         if (!errors || errors.length === 0) return { status: 'unknown', message: PAYMENT_MESSAGES.unableToPay };
         const error = errors[0]!;
         // Square's own failure says nothing of whether it took the card: the payment is looked up by its key later.
-        if (error.category === 'API_ERROR' || error.category === 'RATE_LIMIT_ERROR') return { status: 'unknown', message: PAYMENT_MESSAGES.unableToPay };
-        if (error.code === 'IDEMPOTENCY_KEY_REUSED') return { status: 'unknown', message: PAYMENT_MESSAGES.unableToPay };
+        if (error.category === 'API_ERROR' || error.category === 'RATE_LIMIT_ERROR')
+          return { status: 'unknown', message: PAYMENT_MESSAGES.unableToPay };
+        if (error.code === 'IDEMPOTENCY_KEY_REUSED')
+          return { status: 'unknown', message: PAYMENT_MESSAGES.unableToPay };
         if (ADDRESS_CODES.has(error.code)) return { status: 'address', message: ADDRESS_MESSAGES.unableToFindBilling };
         return { status: 'failed', message: error.detail ?? PAYMENT_MESSAGES.unableToPay };
       }
@@ -149,7 +164,10 @@ export function squareApi(keys: SquareKeys, fetchImpl?: typeof fetch): SquareGat
           amountMoney: { amount: BigInt(p.amount), currency: p.currency.toUpperCase() as Square.Currency },
         });
       } catch (err) {
-        throw new Error((await errorsOf(err))?.[0]?.detail ?? (err instanceof Error ? err.message : 'Square refused the refund'), { cause: err });
+        throw new Error(
+          (await errorsOf(err))?.[0]?.detail ?? (err instanceof Error ? err.message : 'Square refused the refund'),
+          { cause: err },
+        );
       }
     },
     retrieve,

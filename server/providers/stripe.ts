@@ -13,9 +13,14 @@ import type { CardProcessor, CardWebhook, RetrievedPayment } from '../domain/pay
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
 
 /** The SDK's client for these keys, sending to STRIPE_API_BASE when set; `fetchImpl` replaces its HTTP client. */
-export function stripeClient(settings: Pick<StripeSettings, 'secretKey' | 'apiBase'>, fetchImpl?: typeof fetch): Stripe {
+export function stripeClient(
+  settings: Pick<StripeSettings, 'secretKey' | 'apiBase'>,
+  fetchImpl?: typeof fetch,
+): Stripe {
   return new Stripe(settings.secretKey, {
-    ...(settings.apiBase ? { host: settings.apiBase.host, port: settings.apiBase.port, protocol: settings.apiBase.protocol } : {}),
+    ...(settings.apiBase
+      ? { host: settings.apiBase.host, port: settings.apiBase.port, protocol: settings.apiBase.protocol }
+      : {}),
     ...(fetchImpl ? { httpClient: Stripe.createFetchHttpClient(fetchImpl) } : {}),
     // The idempotency keys make a retried create or refund safe.
     maxNetworkRetries: 2,
@@ -27,7 +32,9 @@ export function stripeClient(settings: Pick<StripeSettings, 'secretKey' | 'apiBa
 const isStripeError = (err: unknown): err is Stripe.errors.StripeError => err instanceof Stripe.errors.StripeError;
 
 /** A PaymentIntent as the payment domain reads it. */
-export function retrievedPayment(intent: Pick<Stripe.PaymentIntent, 'status' | 'amount' | 'currency' | 'last_payment_error'>): RetrievedPayment {
+export function retrievedPayment(
+  intent: Pick<Stripe.PaymentIntent, 'status' | 'amount' | 'currency' | 'last_payment_error'>,
+): RetrievedPayment {
   const failed = intent.status === 'requires_payment_method' && intent.last_payment_error;
   return {
     status: intent.status === 'succeeded' ? 'succeeded' : failed ? 'failed' : 'requires_action',
@@ -37,21 +44,32 @@ export function retrievedPayment(intent: Pick<Stripe.PaymentIntent, 'status' | '
   };
 }
 
-export function stripeProcessor(settings: Pick<StripeSettings, 'publishableKey' | 'secretKey' | 'apiBase'>, fetchImpl?: typeof fetch): CardProcessor {
+export function stripeProcessor(
+  settings: Pick<StripeSettings, 'publishableKey' | 'secretKey' | 'apiBase'>,
+  fetchImpl?: typeof fetch,
+): CardProcessor {
   const stripe = stripeClient(settings, fetchImpl);
   return {
     name: 'stripe',
     publicKey: settings.publishableKey,
     async createPayment(p) {
       const intent = await stripe.paymentIntents.create(
-        { amount: p.amount, currency: p.currency.toLowerCase(), allowed_payment_method_types: ['card'], metadata: { sale_id: p.saleId } },
+        {
+          amount: p.amount,
+          currency: p.currency.toLowerCase(),
+          allowed_payment_method_types: ['card'],
+          metadata: { sale_id: p.saleId },
+        },
         { idempotencyKey: p.idempotencyKey },
       );
       if (!intent.client_secret) throw new Error(`Stripe gave no client secret for ${intent.id}`);
       return { id: intent.id, clientSecret: intent.client_secret };
     },
     async refund(p) {
-      await stripe.refunds.create({ payment_intent: p.paymentId, amount: p.amount }, { idempotencyKey: p.idempotencyKey });
+      await stripe.refunds.create(
+        { payment_intent: p.paymentId, amount: p.amount },
+        { idempotencyKey: p.idempotencyKey },
+      );
     },
     async retrieve(paymentId) {
       try {
@@ -66,7 +84,12 @@ export function stripeProcessor(settings: Pick<StripeSettings, 'publishableKey' 
         await stripe.paymentIntents.cancel(paymentId);
       } catch (err) {
         // Cancelling twice is done; any other state (taken, processing) is Stripe's refusal.
-        if (isStripeError(err) && err.code === 'payment_intent_unexpected_state' && err.payment_intent?.status === 'canceled') return;
+        if (
+          isStripeError(err) &&
+          err.code === 'payment_intent_unexpected_state' &&
+          err.payment_intent?.status === 'canceled'
+        )
+          return;
         throw err;
       }
     },
@@ -119,11 +142,23 @@ export const WEBHOOK_MESSAGES = {
 export function intentEvent(event: Stripe.Event): IntentEvent {
   const type = (event as { type?: unknown }).type;
   const object = (event as { data?: { object?: unknown } }).data?.object as Record<string, unknown> | undefined;
-  if (typeof type !== 'string' || !type.startsWith('payment_intent.') || typeof object !== 'object' || object === null) {
+  if (
+    typeof type !== 'string' ||
+    !type.startsWith('payment_intent.') ||
+    typeof object !== 'object' ||
+    object === null
+  ) {
     return { kind: 'invalid', message: WEBHOOK_MESSAGES.notPaymentIntent };
   }
   const { id, amount, currency } = object;
-  if (typeof id !== 'string' || !/^pi_[A-Za-z0-9_]{1,200}$/.test(id) || !Number.isSafeInteger(amount) || (amount as number) < 0 || typeof currency !== 'string' || !/^[A-Za-z]{3}$/.test(currency)) {
+  if (
+    typeof id !== 'string' ||
+    !/^pi_[A-Za-z0-9_]{1,200}$/.test(id) ||
+    !Number.isSafeInteger(amount) ||
+    (amount as number) < 0 ||
+    typeof currency !== 'string' ||
+    !/^[A-Za-z]{3}$/.test(currency)
+  ) {
     return { kind: 'invalid', message: WEBHOOK_MESSAGES.notPaymentIntent };
   }
   if (type !== 'payment_intent.succeeded' && type !== 'payment_intent.payment_failed') return { kind: 'ignored' };
@@ -139,7 +174,9 @@ export function intentEvent(event: Stripe.Event): IntentEvent {
 }
 
 /** Stripe's webhook for an endpoint secret: the signature checked over the raw body, then the PaymentIntent it settles read. */
-export function stripeWebhookReader(secret: string): (raw: string, signature: string | undefined, now: Date) => CardWebhook {
+export function stripeWebhookReader(
+  secret: string,
+): (raw: string, signature: string | undefined, now: Date) => CardWebhook {
   return (raw, signature, now) => {
     const reading = readWebhook(raw, signature, secret, now);
     if (reading.kind === 'unsigned') return { kind: 'refused', message: WEBHOOK_MESSAGES.signature };

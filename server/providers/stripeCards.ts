@@ -5,23 +5,39 @@
  */
 import Stripe from 'stripe';
 import type { StripeSettings } from '../config.ts';
-import { AUTHENTICATION_MESSAGE, type SavedCardProcessor, type StripeCardSetup } from '../domain/instalments/offSession.ts';
+import {
+  AUTHENTICATION_MESSAGE,
+  type SavedCardProcessor,
+  type StripeCardSetup,
+} from '../domain/instalments/offSession.ts';
 import { Refusal } from '../domain/refusal.ts';
 import { stripeClient } from './stripe.ts';
 
 const isStripeError = (err: unknown): err is Stripe.errors.StripeError => err instanceof Stripe.errors.StripeError;
-const idOf = (value: string | { id: string } | null | undefined): string | null => (typeof value === 'string' ? value : (value?.id ?? null));
+const idOf = (value: string | { id: string } | null | undefined): string | null =>
+  typeof value === 'string' ? value : (value?.id ?? null);
 
-export function stripeCardSetup(settings: Pick<StripeSettings, 'publishableKey' | 'secretKey' | 'apiBase'>, fetchImpl?: typeof fetch): StripeCardSetup {
+export function stripeCardSetup(
+  settings: Pick<StripeSettings, 'publishableKey' | 'secretKey' | 'apiBase'>,
+  fetchImpl?: typeof fetch,
+): StripeCardSetup {
   const stripe = stripeClient(settings, fetchImpl);
   return {
     publicKey: settings.publishableKey,
     async createCustomer(p) {
-      const customer = await stripe.customers.create({ email: p.email, metadata: { user_id: String(p.userId) } }, { idempotencyKey: p.idempotencyKey });
+      const customer = await stripe.customers.create(
+        { email: p.email, metadata: { user_id: String(p.userId) } },
+        { idempotencyKey: p.idempotencyKey },
+      );
       return customer.id;
     },
     async createSetupIntent(p) {
-      const intent = await stripe.setupIntents.create({ customer: p.customer, usage: 'off_session', allowed_payment_method_types: ['card'], metadata: { sale_id: p.saleId } });
+      const intent = await stripe.setupIntents.create({
+        customer: p.customer,
+        usage: 'off_session',
+        allowed_payment_method_types: ['card'],
+        metadata: { sale_id: p.saleId },
+      });
       if (!intent.client_secret) throw new Error(`Stripe gave no client secret for ${intent.id}`);
       return { id: intent.id, clientSecret: intent.client_secret };
     },
@@ -42,7 +58,10 @@ export function stripeCardSetup(settings: Pick<StripeSettings, 'publishableKey' 
  * attached to), and an instalment is a PaymentIntent confirmed at once on it for that customer,
  * off-session unless the buyer is there, under the instalment's Idempotency-Key.
  */
-export function stripeSavedCards(settings: Pick<StripeSettings, 'secretKey' | 'apiBase'>, fetchImpl?: typeof fetch): SavedCardProcessor {
+export function stripeSavedCards(
+  settings: Pick<StripeSettings, 'secretKey' | 'apiBase'>,
+  fetchImpl?: typeof fetch,
+): SavedCardProcessor {
   const stripe = stripeClient(settings, fetchImpl);
   async function lookUp(id: string): Promise<Stripe.PaymentMethod | null> {
     try {
@@ -57,7 +76,13 @@ export function stripeSavedCards(settings: Pick<StripeSettings, 'secretKey' | 'a
     async card(_exec, id) {
       const pm = await lookUp(id);
       if (!pm?.card) return null;
-      return { brand: pm.card.brand, last4: pm.card.last4, month: pm.card.exp_month, year: pm.card.exp_year, funding: pm.card.funding };
+      return {
+        brand: pm.card.brand,
+        last4: pm.card.last4,
+        month: pm.card.exp_month,
+        year: pm.card.exp_year,
+        funding: pm.card.funding,
+      };
     },
     async charge(_exec, p) {
       const pm = await lookUp(p.paymentMethodId);
@@ -82,12 +107,16 @@ export function stripeSavedCards(settings: Pick<StripeSettings, 'secretKey' | 'a
         return { status: 'failed', message: intent.last_payment_error?.message ?? 'Your card was declined.' };
       } catch (err) {
         if (!(err instanceof Stripe.errors.StripeCardError)) throw err;
-        if (err.code === 'authentication_required') return { status: 'requires_action', message: err.message || AUTHENTICATION_MESSAGE };
+        if (err.code === 'authentication_required')
+          return { status: 'requires_action', message: err.message || AUTHENTICATION_MESSAGE };
         return { status: 'failed', message: err.message || 'Your card was declined.' };
       }
     },
     async refund(_exec, p) {
-      await stripe.refunds.create({ payment_intent: p.chargeId, amount: p.amount }, { idempotencyKey: p.idempotencyKey });
+      await stripe.refunds.create(
+        { payment_intent: p.chargeId, amount: p.amount },
+        { idempotencyKey: p.idempotencyKey },
+      );
     },
   };
 }

@@ -37,22 +37,49 @@ const SETTINGS = {
 
 /** Recorded shapes of TrueLayer's replies. */
 const TOKEN_REPLY = { access_token: 'eyJhbGciOi.token', expires_in: 3600, token_type: 'Bearer', scope: 'payments' };
-const CREATED_REPLY = { id: '3f3c4a2e-5d4e-4d3a-9f1a-2b7c8d9e0f11', user: { id: 'user-7' }, resource_token: 'rt-abc.def', status: 'authorization_required' };
+const CREATED_REPLY = {
+  id: '3f3c4a2e-5d4e-4d3a-9f1a-2b7c8d9e0f11',
+  user: { id: 'user-7' },
+  resource_token: 'rt-abc.def',
+  status: 'authorization_required',
+};
 
 function recordingFetch(replies: Array<{ status?: number; body: unknown }>) {
   const requests: Array<{ url: string; method: string; headers: Record<string, string>; body: string | null }> = [];
   const fetchImpl = (async (url: string, init: RequestInit = {}) => {
-    requests.push({ url, method: init.method ?? 'GET', headers: Object.fromEntries(Object.entries((init.headers as Record<string, string>) ?? {})), body: (init.body as string) ?? null });
+    requests.push({
+      url,
+      method: init.method ?? 'GET',
+      headers: Object.fromEntries(Object.entries((init.headers as Record<string, string>) ?? {})),
+      body: (init.body as string) ?? null,
+    });
     const next = replies.shift()!;
-    return new Response(JSON.stringify(next.body), { status: next.status ?? 200, headers: { 'content-type': 'application/json' } });
+    return new Response(JSON.stringify(next.body), {
+      status: next.status ?? 200,
+      headers: { 'content-type': 'application/json' },
+    });
   }) as typeof fetch;
   return { requests, fetchImpl };
 }
 
 /** Checks a Tl-Signature the way TrueLayer does (with its own library), with our public key. */
-function signatureVerifies(signature: string, method: string, path: string, headers: Array<[string, string]>, body: string): boolean {
+function signatureVerifies(
+  signature: string,
+  method: string,
+  path: string,
+  headers: Array<[string, string]>,
+  body: string,
+): boolean {
   try {
-    tlSigning.verify({ publicKeyPem: PUBLIC_PEM, signature, method: method as tlSigning.HttpMethod, path, headers: Object.fromEntries(headers), requiredHeaders: headers.map(([name]) => name), body });
+    tlSigning.verify({
+      publicKeyPem: PUBLIC_PEM,
+      signature,
+      method: method as tlSigning.HttpMethod,
+      path,
+      headers: Object.fromEntries(headers),
+      requiredHeaders: headers.map(([name]) => name),
+      body,
+    });
     return true;
   } catch {
     return false;
@@ -64,9 +91,18 @@ function signatureVerifies(signature: string, method: string, path: string, head
  * `POST <path>`, the listed headers and the body, with the `jku` of TrueLayer's published keys in
  * its header, as TrueLayer signs the webhooks it sends.
  */
-function signAsTruelayer(key: KeyObject, kid: string, jku: string, path: string, headers: Array<[string, string]>, body: string): string {
+function signAsTruelayer(
+  key: KeyObject,
+  kid: string,
+  jku: string,
+  path: string,
+  headers: Array<[string, string]>,
+  body: string,
+): string {
   const b64url = (data: string | Buffer) => Buffer.from(data).toString('base64url');
-  const header = b64url(JSON.stringify({ alg: 'ES512', kid, tl_version: '2', tl_headers: headers.map(([name]) => name).join(','), jku }));
+  const header = b64url(
+    JSON.stringify({ alg: 'ES512', kid, tl_version: '2', tl_headers: headers.map(([name]) => name).join(','), jku }),
+  );
   const payload = b64url(`POST ${path}\n${headers.map(([name, value]) => `${name}: ${value}\n`).join('')}${body}`);
   return `${header}..${b64url(sign('sha512', Buffer.from(`${header}.${payload}`), { key, dsaEncoding: 'ieee-p1363' }))}`;
 }
@@ -93,7 +129,11 @@ describe('TrueLayer adapter', () => {
       scope: 'payments',
     });
     expect(payment).toMatchObject({ url: 'https://api.truelayer-sandbox.com/v3/payments', method: 'POST' });
-    expect(payment!.headers).toMatchObject({ authorization: 'Bearer eyJhbGciOi.token', 'content-type': 'application/json', 'Idempotency-Key': 'sale-1:1:bank' });
+    expect(payment!.headers).toMatchObject({
+      authorization: 'Bearer eyJhbGciOi.token',
+      'content-type': 'application/json',
+      'Idempotency-Key': 'sale-1:1:bank',
+    });
     expect(JSON.parse(payment!.body!)).toEqual({
       amount_in_minor: 1500,
       currency: 'GBP',
@@ -106,9 +146,18 @@ describe('TrueLayer adapter', () => {
     });
     const signature = payment!.headers['Tl-Signature']!;
     const header = JSON.parse(Buffer.from(signature.split('.')[0]!, 'base64url').toString());
-    expect(header).toEqual({ alg: 'ES512', kid: SETTINGS.signingKeyId, tl_version: '2', tl_headers: 'Idempotency-Key' });
-    expect(signatureVerifies(signature, 'POST', '/v3/payments', [['Idempotency-Key', 'sale-1:1:bank']], payment!.body!)).toBe(true);
-    expect(signatureVerifies(signature, 'POST', '/v3/payments', [['Idempotency-Key', 'sale-1:2:bank']], payment!.body!)).toBe(false);
+    expect(header).toEqual({
+      alg: 'ES512',
+      kid: SETTINGS.signingKeyId,
+      tl_version: '2',
+      tl_headers: 'Idempotency-Key',
+    });
+    expect(
+      signatureVerifies(signature, 'POST', '/v3/payments', [['Idempotency-Key', 'sale-1:1:bank']], payment!.body!),
+    ).toBe(true);
+    expect(
+      signatureVerifies(signature, 'POST', '/v3/payments', [['Idempotency-Key', 'sale-1:2:bank']], payment!.body!),
+    ).toBe(false);
   });
 
   it('names the hosted payment page, reads a status back with the cached token, and refunds signed', async () => {
@@ -119,7 +168,13 @@ describe('TrueLayer adapter', () => {
       { status: 202, body: { id: 'refund-1' } },
     ]);
     const bank = truelayerBank(SETTINGS, fetchImpl);
-    const url = new URL(bank.paymentPageUrl({ id: CREATED_REPLY.id, resourceToken: 'rt-abc.def', returnUri: 'https://tickets.example/do/checkout/truelayer_return/' }));
+    const url = new URL(
+      bank.paymentPageUrl({
+        id: CREATED_REPLY.id,
+        resourceToken: 'rt-abc.def',
+        returnUri: 'https://tickets.example/do/checkout/truelayer_return/',
+      }),
+    );
     expect(url.origin).toBe('https://payment.truelayer-sandbox.com');
     expect(Object.fromEntries(new URLSearchParams(url.hash.slice(1)))).toEqual({
       payment_id: CREATED_REPLY.id,
@@ -127,22 +182,39 @@ describe('TrueLayer adapter', () => {
       return_uri: 'https://tickets.example/do/checkout/truelayer_return/',
     });
     expect(await bank.retrieve(CREATED_REPLY.id)).toEqual({ status: 'succeeded', failureMessage: null });
-    expect(await bank.retrieve(CREATED_REPLY.id)).toEqual({ status: 'failed', failureMessage: BANK_TRANSFER_MESSAGES.cancelled });
+    expect(await bank.retrieve(CREATED_REPLY.id)).toEqual({
+      status: 'failed',
+      failureMessage: BANK_TRANSFER_MESSAGES.cancelled,
+    });
     await bank.refund({ paymentId: CREATED_REPLY.id, amount: 1500, idempotencyKey: 'refund:sale-1:1:bank' });
     // One token for all three calls.
     expect(requests.filter((r) => r.url.endsWith('/connect/token'))).toHaveLength(1);
-    expect(requests[1]).toMatchObject({ url: `https://api.truelayer-sandbox.com/v3/payments/${CREATED_REPLY.id}`, method: 'GET' });
+    expect(requests[1]).toMatchObject({
+      url: `https://api.truelayer-sandbox.com/v3/payments/${CREATED_REPLY.id}`,
+      method: 'GET',
+    });
     const refund = requests[3]!;
     expect(refund.url).toBe(`https://api.truelayer-sandbox.com/v3/payments/${CREATED_REPLY.id}/refunds`);
     expect(JSON.parse(refund.body!)).toEqual({ amount_in_minor: 1500, reference: 'Holdfast refund' });
-    expect(signatureVerifies(refund.headers['Tl-Signature']!, 'POST', `/v3/payments/${CREATED_REPLY.id}/refunds`, [['Idempotency-Key', 'refund:sale-1:1:bank']], refund.body!)).toBe(true);
+    expect(
+      signatureVerifies(
+        refund.headers['Tl-Signature']!,
+        'POST',
+        `/v3/payments/${CREATED_REPLY.id}/refunds`,
+        [['Idempotency-Key', 'refund:sale-1:1:bank']],
+        refund.body!,
+      ),
+    ).toBe(true);
   });
 
   it('maps TrueLayer’s statuses: executed or settled is paid, failed is not, the rest are still at the bank', () => {
     expect(wordOfStatus('settled').status).toBe('succeeded');
     expect(wordOfStatus('authorizing').status).toBe('processing');
     expect(wordOfStatus('authorized').status).toBe('processing');
-    expect(wordOfStatus('failed', 'provider_rejected')).toEqual({ status: 'failed', failureMessage: BANK_TRANSFER_MESSAGES.failed });
+    expect(wordOfStatus('failed', 'provider_rejected')).toEqual({
+      status: 'failed',
+      failureMessage: BANK_TRANSFER_MESSAGES.failed,
+    });
   });
 
   describe('webhook signatures', () => {
@@ -152,7 +224,15 @@ describe('TrueLayer adapter', () => {
     const path = '/ajax/checkout/truelayer/webhook';
     const body = JSON.stringify({ type: 'payment_executed', event_id: 'ev-1', payment_id: CREATED_REPLY.id });
     const headers = { 'x-tl-webhook-timestamp': '2026-06-01T12:00:00Z', 'tl-signature': '' };
-    const signed = (jku = JKU, key = theirs.privateKey) => signAsTruelayer(key, 'tl-key-1', jku, path, [['X-Tl-Webhook-Timestamp', headers['x-tl-webhook-timestamp']]], body);
+    const signed = (jku = JKU, key = theirs.privateKey) =>
+      signAsTruelayer(
+        key,
+        'tl-key-1',
+        jku,
+        path,
+        [['X-Tl-Webhook-Timestamp', headers['x-tl-webhook-timestamp']]],
+        body,
+      );
     const jwks = async (url: string) => {
       if (url !== JKU) throw new Error('unexpected JWKS address');
       return { keys: [jwk] };
@@ -163,17 +243,70 @@ describe('TrueLayer adapter', () => {
     });
 
     it('refuses a foreign jku, a changed body or header, another key, and a missing signature', async () => {
-      expect(await verifyTruelayerWebhook({ signature: signed('https://evil.example/jwks'), path, headers, body }, 'sandbox', jwks)).toBe(false);
-      expect(await verifyTruelayerWebhook({ signature: signed(), path, headers, body: body.replace('executed', 'failed') }, 'sandbox', jwks)).toBe(false);
-      expect(await verifyTruelayerWebhook({ signature: signed(), path, headers: { ...headers, 'x-tl-webhook-timestamp': '2026-06-02T12:00:00Z' }, body }, 'sandbox', jwks)).toBe(false);
-      expect(await verifyTruelayerWebhook({ signature: signed(JKU, ours.privateKey), path, headers, body }, 'sandbox', jwks)).toBe(false);
+      expect(
+        await verifyTruelayerWebhook(
+          { signature: signed('https://evil.example/jwks'), path, headers, body },
+          'sandbox',
+          jwks,
+        ),
+      ).toBe(false);
+      expect(
+        await verifyTruelayerWebhook(
+          { signature: signed(), path, headers, body: body.replace('executed', 'failed') },
+          'sandbox',
+          jwks,
+        ),
+      ).toBe(false);
+      expect(
+        await verifyTruelayerWebhook(
+          {
+            signature: signed(),
+            path,
+            headers: { ...headers, 'x-tl-webhook-timestamp': '2026-06-02T12:00:00Z' },
+            body,
+          },
+          'sandbox',
+          jwks,
+        ),
+      ).toBe(false);
+      expect(
+        await verifyTruelayerWebhook({ signature: signed(JKU, ours.privateKey), path, headers, body }, 'sandbox', jwks),
+      ).toBe(false);
       expect(await verifyTruelayerWebhook({ signature: undefined, path, headers, body }, 'sandbox', jwks)).toBe(false);
       // A production server does not take the sandbox's keys.
-      expect(await verifyTruelayerWebhook({ signature: signed(), path, headers, body }, 'production', jwks)).toBe(false);
+      expect(await verifyTruelayerWebhook({ signature: signed(), path, headers, body }, 'production', jwks)).toBe(
+        false,
+      );
       // A key TrueLayer does not publish, and a signature that leaves out the webhook's timestamp.
-      expect(await verifyTruelayerWebhook({ signature: signAsTruelayer(theirs.privateKey, 'tl-key-unknown', JKU, path, [['X-Tl-Webhook-Timestamp', headers['x-tl-webhook-timestamp']]], body), path, headers, body }, 'sandbox', jwks)).toBe(false);
-      expect(await verifyTruelayerWebhook({ signature: signAsTruelayer(theirs.privateKey, 'tl-key-1', JKU, path, [], body), path, headers, body }, 'sandbox', jwks)).toBe(false);
-      expect(await verifyTruelayerWebhook({ signature: 'not-a-jws', path, headers, body }, 'sandbox', jwks)).toBe(false);
+      expect(
+        await verifyTruelayerWebhook(
+          {
+            signature: signAsTruelayer(
+              theirs.privateKey,
+              'tl-key-unknown',
+              JKU,
+              path,
+              [['X-Tl-Webhook-Timestamp', headers['x-tl-webhook-timestamp']]],
+              body,
+            ),
+            path,
+            headers,
+            body,
+          },
+          'sandbox',
+          jwks,
+        ),
+      ).toBe(false);
+      expect(
+        await verifyTruelayerWebhook(
+          { signature: signAsTruelayer(theirs.privateKey, 'tl-key-1', JKU, path, [], body), path, headers, body },
+          'sandbox',
+          jwks,
+        ),
+      ).toBe(false);
+      expect(await verifyTruelayerWebhook({ signature: 'not-a-jws', path, headers, body }, 'sandbox', jwks)).toBe(
+        false,
+      );
     });
   });
 
@@ -181,7 +314,9 @@ describe('TrueLayer adapter', () => {
     expect(bankSettings({})).toEqual({ truelayer: null, pollIntervalMs: 1500 });
     expect(bankSettings({ TRUELAYER_POLL_INTERVAL_MS: '400' }).pollIntervalMs).toBe(400);
     expect(() => bankSettings({ TRUELAYER_POLL_INTERVAL_MS: '5' })).toThrow(/TRUELAYER_POLL_INTERVAL_MS/);
-    expect(() => bankSettings({ TRUELAYER_CLIENT_ID: 'id', TRUELAYER_CLIENT_SECRET: 's' })).toThrow(/TRUELAYER_SIGNING_KEY_ID: required/);
+    expect(() => bankSettings({ TRUELAYER_CLIENT_ID: 'id', TRUELAYER_CLIENT_SECRET: 's' })).toThrow(
+      /TRUELAYER_SIGNING_KEY_ID: required/,
+    );
     const keyed = bankSettings({
       TRUELAYER_CLIENT_ID: 'id',
       TRUELAYER_CLIENT_SECRET: 's',
@@ -196,7 +331,6 @@ describe('TrueLayer adapter', () => {
 
 /* ---------- TrueLayer keyed, through the real app on each driver ---------- */
 
-
 describe.each(drivers)('TrueLayer keyed on %s', (driver) => {
   let database: OpenDatabase;
   let app: FastifyInstance;
@@ -206,7 +340,8 @@ describe.each(drivers)('TrueLayer keyed on %s', (driver) => {
   /** TrueLayer's side: a payment id per created payment, and the status each one reports. */
   const bankSide = { created: 0, statuses: new Map<string, string>() };
   const fetchImpl = (async (url: string, init: RequestInit = {}) => {
-    const reply = (body: unknown, status = 200) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    const reply = (body: unknown, status = 200) =>
+      new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
     if (url.endsWith('/connect/token')) return reply(TOKEN_REPLY);
     if (url === JKU) return reply({ keys: [jwk] });
     if (url.endsWith('/v3/payments') && init.method === 'POST') {
@@ -228,7 +363,12 @@ describe.each(drivers)('TrueLayer keyed on %s', (driver) => {
 
   beforeAll(async () => {
     database = await openTestDatabase(driver, 8);
-    app = await buildApp({ db: database.db, config: testConfig({ checkoutTimeSeconds: 600 }), logger: false, bank: bankWiring(parseConfig(KEYS), fetchImpl) });
+    app = await buildApp({
+      db: database.db,
+      config: testConfig({ checkoutTimeSeconds: 600 }),
+      logger: false,
+      bank: bankWiring(parseConfig(KEYS), fetchImpl),
+    });
     await app.ready();
   });
   afterAll(async () => {
@@ -262,7 +402,9 @@ describe.each(drivers)('TrueLayer keyed on %s', (driver) => {
   it('sends the buyer to TrueLayer’s hosted page; the signed webhook settles the payment once, a forged one is refused', async () => {
     const { buyer, poolId, id, auth_url } = await payingBuyer(2);
     expect(auth_url).toMatch(/^https:\/\/payment\.truelayer-sandbox\.com\/#payment_id=tl-payment-/);
-    expect(new URLSearchParams(new URL(auth_url).hash.slice(1)).get('return_uri')).toMatch(/\/do\/checkout\/truelayer_return\/$/);
+    expect(new URLSearchParams(new URL(auth_url).hash.slice(1)).get('return_uri')).toMatch(
+      /\/do\/checkout\/truelayer_return\/$/,
+    );
     const body = JSON.stringify({ type: 'payment_executed', event_id: `ev-${id}`, payment_id: id });
     const forged = await webhook(body.replace('executed', 'failed'), sign(body));
     expect(forged.statusCode).toBe(400);
@@ -272,7 +414,11 @@ describe.each(drivers)('TrueLayer keyed on %s', (driver) => {
     expect(pool!.sold).toBe(2);
     // Back from TrueLayer: the step reads the completed payment.
     await buyer.request({ method: 'GET', url: `/do/checkout/truelayer_return/?payment_id=${id}` });
-    expect(await buyer.checkout()).toMatchObject({ state: 'awaiting_truelayer', truelayer_returned_from: 1, payment_complete: true });
+    expect(await buyer.checkout()).toMatchObject({
+      state: 'awaiting_truelayer',
+      truelayer_returned_from: 1,
+      payment_complete: true,
+    });
     expect(await buyer.json('getTruelayerStatus')).toMatchObject({ truelayer_status: { status: 'completed' } });
   });
 
@@ -280,7 +426,10 @@ describe.each(drivers)('TrueLayer keyed on %s', (driver) => {
     const { buyer, poolId, id } = await payingBuyer(1);
     const stranger = generateKeyPairSync('ec', { namedCurve: 'secp521r1' });
     const body = JSON.stringify({ type: 'payment_executed', event_id: `ev-stranger-${id}`, payment_id: id });
-    for (const signature of [signWith(stranger.privateKey, 'tl-key-2', body), signWith(stranger.privateKey, 'tl-key-1', body)]) {
+    for (const signature of [
+      signWith(stranger.privateKey, 'tl-key-2', body),
+      signWith(stranger.privateKey, 'tl-key-1', body),
+    ]) {
       const res = await webhook(body, signature);
       expect(res.statusCode).toBe(400);
       expect(res.json()).toEqual({ error: 'The webhook signature does not match' });
@@ -289,7 +438,12 @@ describe.each(drivers)('TrueLayer keyed on %s', (driver) => {
     expect(payment).toMatchObject({ provider: 'truelayer', status: 'requires_payment_method', outcome: null });
     const [pool] = await database.db.select().from(capacityPools).where(eq(capacityPools.id, poolId));
     expect(pool!.sold).toBe(0);
-    expect(await database.db.select().from(paymentWebhookEvents).where(eq(paymentWebhookEvents.eventId, `truelayer:ev-stranger-${id}`))).toEqual([]);
+    expect(
+      await database.db
+        .select()
+        .from(paymentWebhookEvents)
+        .where(eq(paymentWebhookEvents.eventId, `truelayer:ev-stranger-${id}`)),
+    ).toEqual([]);
     expect((await buyer.checkout()).payment_complete).toBe(false);
     // The same event signed by TrueLayer's published key is taken.
     expect((await webhook(body, sign(body))).statusCode).toBe(200);
@@ -306,7 +460,12 @@ describe.each(drivers)('TrueLayer keyed on %s', (driver) => {
     }
     const [pool] = await database.db.select().from(capacityPools).where(eq(capacityPools.id, poolId));
     expect(pool!.sold).toBe(0);
-    expect(await database.db.select().from(paymentWebhookEvents).where(eq(paymentWebhookEvents.eventId, `truelayer:ev-old-${id}`))).toEqual([]);
+    expect(
+      await database.db
+        .select()
+        .from(paymentWebhookEvents)
+        .where(eq(paymentWebhookEvents.eventId, `truelayer:ev-old-${id}`)),
+    ).toEqual([]);
     expect((await buyer.checkout()).payment_complete).toBe(false);
     // Sent four minutes ago: taken.
     const recent = sentAt(Date.now() - 4 * 60_000);
@@ -318,7 +477,9 @@ describe.each(drivers)('TrueLayer keyed on %s', (driver) => {
     const { buyer, poolId, id } = await payingBuyer(1);
     expect(await buyer.json('getTruelayerStatus')).toMatchObject({ truelayer_status: { status: 'processing' } });
     bankSide.statuses.set(id, 'executed');
-    expect(await buyer.json('getTruelayerStatus')).toMatchObject({ truelayer_status: { status: 'completed', payment_completed: true } });
+    expect(await buyer.json('getTruelayerStatus')).toMatchObject({
+      truelayer_status: { status: 'completed', payment_completed: true },
+    });
     const [payment] = await database.db.select().from(payments).where(eq(payments.providerPaymentId, id));
     expect(payment).toMatchObject({ provider: 'truelayer', status: 'succeeded', outcome: 'booked' });
     const [pool] = await database.db.select().from(capacityPools).where(eq(capacityPools.id, poolId));

@@ -39,7 +39,12 @@ const WEBHOOK_SIGNED_HEADERS = ['X-Tl-Webhook-Timestamp'];
  * the headers it lists (with the values received, the timestamp among them) and the raw body.
  */
 export async function verifyTruelayerWebhook(
-  p: { signature: string | undefined; path: string; headers: Record<string, string | string[] | undefined>; body: string },
+  p: {
+    signature: string | undefined;
+    path: string;
+    headers: Record<string, string | string[] | undefined>;
+    body: string;
+  },
   environment: TruelayerSettings['environment'],
   fetchJwks: (url: string) => Promise<{ keys: JsonWebKey[] }>,
 ): Promise<boolean> {
@@ -102,10 +107,15 @@ export function truelayerWebhookReader(
   fetchJwks: (url: string) => Promise<{ keys: JsonWebKey[] }>,
 ): (delivery: BankWebhookDelivery, now: Date) => Promise<BankWebhook> {
   return async (delivery, now) => {
-    const valid = await verifyTruelayerWebhook({ signature: delivery.signature, path: delivery.path, headers: delivery.headers, body: delivery.raw }, environment, fetchJwks);
+    const valid = await verifyTruelayerWebhook(
+      { signature: delivery.signature, path: delivery.path, headers: delivery.headers, body: delivery.raw },
+      environment,
+      fetchJwks,
+    );
     if (!valid) return { kind: 'refused', message: TRUELAYER_WEBHOOK_MESSAGES.signature };
     // The signature covers the timestamp: an old delivery replayed is refused by its age.
-    if (!truelayerWebhookIsFresh(delivery.headers, now)) return { kind: 'refused', message: TRUELAYER_WEBHOOK_MESSAGES.stale };
+    if (!truelayerWebhookIsFresh(delivery.headers, now))
+      return { kind: 'refused', message: TRUELAYER_WEBHOOK_MESSAGES.stale };
     let event: { event_id?: unknown; type?: unknown; payment_id?: unknown; failure_reason?: unknown };
     try {
       event = JSON.parse(delivery.raw) as typeof event;
@@ -114,8 +124,17 @@ export function truelayerWebhookReader(
     }
     if (typeof event !== 'object' || event === null) return { kind: 'ignored' };
     const { event_id: eventId, type, payment_id: paymentId, failure_reason: reason } = event;
-    if (typeof paymentId !== 'string' || !paymentId || typeof type !== 'string' || !['payment_executed', 'payment_settled', 'payment_failed'].includes(type)) return { kind: 'ignored' };
-    const word = type === 'payment_failed' ? wordOfStatus('failed', typeof reason === 'string' ? reason : undefined) : wordOfStatus('executed');
+    if (
+      typeof paymentId !== 'string' ||
+      !paymentId ||
+      typeof type !== 'string' ||
+      !['payment_executed', 'payment_settled', 'payment_failed'].includes(type)
+    )
+      return { kind: 'ignored' };
+    const word =
+      type === 'payment_failed'
+        ? wordOfStatus('failed', typeof reason === 'string' ? reason : undefined)
+        : wordOfStatus('executed');
     return { kind: 'settle', eventId: typeof eventId === 'string' && eventId ? eventId : null, paymentId, word };
   };
 }
@@ -127,11 +146,19 @@ const statusReply = z.object({ status: z.string(), failure_reason: z.optional(z.
 /** TrueLayer's statuses as this checkout sees them: executed (or settled) is paid; failed is not; the rest are still at the bank. */
 export function wordOfStatus(status: string, failureReason?: string): BankWord {
   if (status === 'executed' || status === 'settled') return { status: 'succeeded', failureMessage: null };
-  if (status === 'failed') return { status: 'failed', failureMessage: failureReason === 'canceled' ? BANK_TRANSFER_MESSAGES.cancelled : BANK_TRANSFER_MESSAGES.failed };
+  if (status === 'failed')
+    return {
+      status: 'failed',
+      failureMessage: failureReason === 'canceled' ? BANK_TRANSFER_MESSAGES.cancelled : BANK_TRANSFER_MESSAGES.failed,
+    };
   return { status: 'processing', failureMessage: null };
 }
 
-export function truelayerBank(settings: TruelayerSettings, fetchImpl: typeof fetch = fetch, clock: () => Date = () => new Date()): BankProvider {
+export function truelayerBank(
+  settings: TruelayerSettings,
+  fetchImpl: typeof fetch = fetch,
+  clock: () => Date = () => new Date(),
+): BankProvider {
   const hosts = HOSTS[settings.environment];
   // A key that cannot be read stops the start, not the first payment.
   createPrivateKey(settings.signingPrivateKey);
@@ -142,7 +169,12 @@ export function truelayerBank(settings: TruelayerSettings, fetchImpl: typeof fet
     const response = await fetchImpl(`${hosts.auth}/connect/token`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: settings.clientId, client_secret: settings.clientSecret, scope: 'payments' }).toString(),
+      body: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: settings.clientId,
+        client_secret: settings.clientSecret,
+        scope: 'payments',
+      }).toString(),
     });
     if (!response.ok) throw new Error(`TrueLayer token: ${response.status}`);
     const reply = tokenReply.parse(await response.json());
@@ -206,7 +238,10 @@ export function truelayerBank(settings: TruelayerSettings, fetchImpl: typeof fet
       return wordOfStatus(reply.status, reply.failure_reason);
     },
     async refund({ paymentId, amount, idempotencyKey }) {
-      await signedPost(`/v3/payments/${encodeURIComponent(paymentId)}/refunds`, idempotencyKey, { amount_in_minor: amount, reference: 'Holdfast refund' });
+      await signedPost(`/v3/payments/${encodeURIComponent(paymentId)}/refunds`, idempotencyKey, {
+        amount_in_minor: amount,
+        reference: 'Holdfast refund',
+      });
     },
   };
 }

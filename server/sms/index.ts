@@ -24,7 +24,14 @@ export interface SmsSender {
 
 /** The parts of Twilio's SDK client options this adapter sets: tests hand in an `httpClient` that records and answers. */
 export interface TwilioClientOptions {
-  httpClient?: { request(opts: { method: string; uri: string; data?: unknown; headers?: Record<string, string> }): Promise<{ statusCode: number; body: unknown; headers: unknown }> };
+  httpClient?: {
+    request(opts: {
+      method: string;
+      uri: string;
+      data?: unknown;
+      headers?: Record<string, string>;
+    }): Promise<{ statusCode: number; body: unknown; headers: unknown }>;
+  };
 }
 
 export function twilioSender(settings: SmsSettings, options: TwilioClientOptions = {}): SmsSender {
@@ -62,13 +69,24 @@ export function phoneForSms(contactNumber: string): string {
  * Writes the message to the outbox and, with a sender, sends it. A failed send is recorded on the
  * row and reported to the caller, who decides what follows.
  */
-export async function sendSms(db: Database, sender: SmsSender | null, message: SmsMessage, now: Date): Promise<OutboxRow> {
-  const [row] = await db.insert(outbox).values({ recipient: message.to, channel: 'sms', subject: '', body: message.text, createdAt: now }).returning();
+export async function sendSms(
+  db: Database,
+  sender: SmsSender | null,
+  message: SmsMessage,
+  now: Date,
+): Promise<OutboxRow> {
+  const [row] = await db
+    .insert(outbox)
+    .values({ recipient: message.to, channel: 'sms', subject: '', body: message.text, createdAt: now })
+    .returning();
   if (!sender) return row!;
   try {
     await sender.send(message);
   } catch (err) {
-    await db.update(outbox).set({ failure: err instanceof Error ? err.message : String(err) }).where(eq(outbox.id, row!.id));
+    await db
+      .update(outbox)
+      .set({ failure: err instanceof Error ? err.message : String(err) })
+      .where(eq(outbox.id, row!.id));
     throw err;
   }
   const [sent] = await db.update(outbox).set({ sentAt: now, body: '' }).where(eq(outbox.id, row!.id)).returning();

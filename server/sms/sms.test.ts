@@ -10,7 +10,11 @@ import { ConfigError, smsSettings } from '../config.ts';
 import { phoneForSms, sendSms, twilioSender, type TwilioClientOptions } from './index.ts';
 import { drivers, openWorld, type TestWorld } from '../test/harness.ts';
 
-const SETTINGS = { accountSid: `AC${'0123456789abcdef'.repeat(2)}`, authToken: 'test-auth-token-0123456789', from: '+441170000000' };
+const SETTINGS = {
+  accountSid: `AC${'0123456789abcdef'.repeat(2)}`,
+  authToken: 'test-auth-token-0123456789',
+  from: '+441170000000',
+};
 
 function fakeTwilio(answer: { statusCode: number; body: object }) {
   const seen: { method: string; uri: string; data?: unknown; headers?: Record<string, string> }[] = [];
@@ -34,10 +38,24 @@ describe('contact numbers for text messages', () => {
 
   it('takes Twilio’s three variables together or not at all', () => {
     expect(smsSettings({})).toBeNull();
-    expect(smsSettings({ TWILIO_ACCOUNT_SID: SETTINGS.accountSid, TWILIO_AUTH_TOKEN: SETTINGS.authToken, TWILIO_FROM: SETTINGS.from })).toEqual(SETTINGS);
+    expect(
+      smsSettings({
+        TWILIO_ACCOUNT_SID: SETTINGS.accountSid,
+        TWILIO_AUTH_TOKEN: SETTINGS.authToken,
+        TWILIO_FROM: SETTINGS.from,
+      }),
+    ).toEqual(SETTINGS);
     expect(() => smsSettings({ TWILIO_ACCOUNT_SID: SETTINGS.accountSid })).toThrow(ConfigError);
-    expect(() => smsSettings({ TWILIO_ACCOUNT_SID: 'nope', TWILIO_AUTH_TOKEN: SETTINGS.authToken, TWILIO_FROM: SETTINGS.from })).toThrow(/TWILIO_ACCOUNT_SID/);
-    expect(() => smsSettings({ TWILIO_ACCOUNT_SID: SETTINGS.accountSid, TWILIO_AUTH_TOKEN: SETTINGS.authToken, TWILIO_FROM: '07700' })).toThrow(/TWILIO_FROM/);
+    expect(() =>
+      smsSettings({ TWILIO_ACCOUNT_SID: 'nope', TWILIO_AUTH_TOKEN: SETTINGS.authToken, TWILIO_FROM: SETTINGS.from }),
+    ).toThrow(/TWILIO_ACCOUNT_SID/);
+    expect(() =>
+      smsSettings({
+        TWILIO_ACCOUNT_SID: SETTINGS.accountSid,
+        TWILIO_AUTH_TOKEN: SETTINGS.authToken,
+        TWILIO_FROM: '07700',
+      }),
+    ).toThrow(/TWILIO_FROM/);
   });
 });
 
@@ -50,12 +68,26 @@ describe.each(drivers)('sending text messages on %s', (driver) => {
 
   it('keeps a message in the outbox when no provider is keyed', async () => {
     const row = await sendSms(w.database.db, null, { to: '+447700900001', text: 'Kept here' }, w.clock.now);
-    expect(row).toMatchObject({ channel: 'sms', recipient: '+447700900001', body: 'Kept here', sentAt: null, failure: null });
+    expect(row).toMatchObject({
+      channel: 'sms',
+      recipient: '+447700900001',
+      body: 'Kept here',
+      sentAt: null,
+      failure: null,
+    });
   });
 
   it('sends through Twilio’s SDK to its Messages resource, then forgets the body', async () => {
-    const twilio = fakeTwilio({ statusCode: 201, body: { sid: 'SM0123456789abcdef0123456789abcdef', status: 'queued', to: '+447700900002', body: 'Sent' } });
-    const row = await sendSms(w.database.db, twilioSender(SETTINGS, { httpClient: twilio.httpClient }), { to: '+447700900002', text: 'Sent' }, w.clock.now);
+    const twilio = fakeTwilio({
+      statusCode: 201,
+      body: { sid: 'SM0123456789abcdef0123456789abcdef', status: 'queued', to: '+447700900002', body: 'Sent' },
+    });
+    const row = await sendSms(
+      w.database.db,
+      twilioSender(SETTINGS, { httpClient: twilio.httpClient }),
+      { to: '+447700900002', text: 'Sent' },
+      w.clock.now,
+    );
     expect(twilio.seen).toHaveLength(1);
     const [call] = twilio.seen;
     expect(call!.method.toLowerCase()).toBe('post');
@@ -67,14 +99,33 @@ describe.each(drivers)('sending text messages on %s', (driver) => {
   it('names a Messaging Service instead of a number when configured so', async () => {
     const twilio = fakeTwilio({ statusCode: 201, body: { sid: 'SM1', status: 'accepted' } });
     const service = `MG${'fedcba9876543210'.repeat(2)}`;
-    await sendSms(w.database.db, twilioSender({ ...SETTINGS, from: service }, { httpClient: twilio.httpClient }), { to: '+447700900003', text: 'Via a service' }, w.clock.now);
-    expect(twilio.seen[0]!.data).toMatchObject({ To: '+447700900003', MessagingServiceSid: service, Body: 'Via a service' });
+    await sendSms(
+      w.database.db,
+      twilioSender({ ...SETTINGS, from: service }, { httpClient: twilio.httpClient }),
+      { to: '+447700900003', text: 'Via a service' },
+      w.clock.now,
+    );
+    expect(twilio.seen[0]!.data).toMatchObject({
+      To: '+447700900003',
+      MessagingServiceSid: service,
+      Body: 'Via a service',
+    });
     expect(twilio.seen[0]!.data).not.toHaveProperty('From');
   });
 
   it('records Twilio’s refusal on the outbox row and tells the caller', async () => {
-    const twilio = fakeTwilio({ statusCode: 400, body: { code: 21211, message: "The 'To' number +447700900004 is not a valid phone number.", status: 400 } });
-    await expect(sendSms(w.database.db, twilioSender(SETTINGS, { httpClient: twilio.httpClient }), { to: '+447700900004', text: 'Refused' }, w.clock.now)).rejects.toThrow(/not a valid phone number/);
+    const twilio = fakeTwilio({
+      statusCode: 400,
+      body: { code: 21211, message: "The 'To' number +447700900004 is not a valid phone number.", status: 400 },
+    });
+    await expect(
+      sendSms(
+        w.database.db,
+        twilioSender(SETTINGS, { httpClient: twilio.httpClient }),
+        { to: '+447700900004', text: 'Refused' },
+        w.clock.now,
+      ),
+    ).rejects.toThrow(/not a valid phone number/);
     const [row] = await w.database.db.select().from(outbox).where(eq(outbox.recipient, '+447700900004'));
     expect(row).toMatchObject({ channel: 'sms', body: 'Refused', sentAt: null });
     expect(row!.failure).toMatch(/not a valid phone number/);

@@ -13,13 +13,22 @@ export async function codeSentTo(db: TestWorld['database']['db'], email: string)
 
 /** Signs a visitor in on the sign-in page with the code sent to `email` (an account's address). */
 export async function signInAs(world: TestWorld, v: Visitor, email: string): Promise<void> {
-  expect((await v.request({ method: 'POST', url: '/signin/', body: new URLSearchParams({ email }).toString() })).statusCode).toBe(200);
+  expect(
+    (await v.request({ method: 'POST', url: '/signin/', body: new URLSearchParams({ email }).toString() })).statusCode,
+  ).toBe(200);
   const code = await codeSentTo(world.database.db, email);
-  const res = await v.request({ method: 'POST', url: '/signin/code/', body: new URLSearchParams({ email, code }).toString() });
+  const res = await v.request({
+    method: 'POST',
+    url: '/signin/code/',
+    body: new URLSearchParams({ email, code }).toString(),
+  });
   expect(res.statusCode).toBe(303);
 }
 
 export async function accountFor(world: TestWorld, email: string): Promise<number> {
-  const [user] = await world.database.db.insert(t.users).values({ email, firstName: 'Listed', lastName: 'Buyer', viewType: 'customer' }).returning();
+  const [user] = await world.database.db
+    .insert(t.users)
+    .values({ email, firstName: 'Listed', lastName: 'Buyer', viewType: 'customer' })
+    .returning();
   return user!.id;
 }

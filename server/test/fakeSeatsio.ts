@@ -197,9 +197,14 @@ export async function startFakeSeatsio(opts: {
       if (req.method === 'POST' && extend) {
         const token = liveToken(decodeURIComponent(extend[1]!))!;
         const minutes = Number((body as { expiresInMinutes?: unknown } | null)?.expiresInMinutes);
-        if (!Number.isInteger(minutes) || minutes < 0) throw new Refused(400, 'INVALID', 'expiresInMinutes must be a whole number');
+        if (!Number.isInteger(minutes) || minutes < 0)
+          throw new Refused(400, 'INVALID', 'expiresInMinutes must be a whole number');
         tokens.set(token, new Date(fake.now().getTime() + minutes * 60_000));
-        return send(200, { holdToken: token, expiresAt: tokens.get(token)!.toISOString(), expiresInSeconds: minutes * 60 });
+        return send(200, {
+          holdToken: token,
+          expiresAt: tokens.get(token)!.toISOString(),
+          expiresInSeconds: minutes * 60,
+        });
       }
       if (req.method === 'POST' && url.pathname === '/events/groups/actions/change-object-status') {
         const r = body as {

@@ -81,15 +81,33 @@ export async function startFakeSquare(opts: { accessToken: string }): Promise<Fa
       }),
   };
 
-  async function answer(req: IncomingMessage, body: Record<string, unknown> | null): Promise<{ status: number; body: unknown }> {
+  async function answer(
+    req: IncomingMessage,
+    body: Record<string, unknown> | null,
+  ): Promise<{ status: number; body: unknown }> {
     const path = new URL(req.url ?? '/', 'http://fake').pathname;
-    if (req.headers.authorization !== `Bearer ${opts.accessToken}`) return { status: 401, body: error('AUTHENTICATION_ERROR', 'UNAUTHORIZED', 'This request could not be authorized.') };
+    if (req.headers.authorization !== `Bearer ${opts.accessToken}`)
+      return {
+        status: 401,
+        body: error('AUTHENTICATION_ERROR', 'UNAUTHORIZED', 'This request could not be authorized.'),
+      };
     if (req.method === 'POST' && path === '/v2/payments') {
       const key = String(body?.idempotency_key ?? '');
       const fingerprint = JSON.stringify({ ...body, idempotency_key: undefined });
       const earlier = byKey.get(`payment:${key}`);
-      if (earlier && fake.loseCreateAnswers) return { status: 500, body: error('API_ERROR', 'INTERNAL_SERVER_ERROR', 'An internal error has occurred.') };
-      if (earlier) return earlier.fingerprint === fingerprint ? earlier : { status: 400, body: error('INVALID_REQUEST_ERROR', 'IDEMPOTENCY_KEY_REUSED', 'The idempotency key can only be retried with the same request data.') };
+      if (earlier && fake.loseCreateAnswers)
+        return { status: 500, body: error('API_ERROR', 'INTERNAL_SERVER_ERROR', 'An internal error has occurred.') };
+      if (earlier)
+        return earlier.fingerprint === fingerprint
+          ? earlier
+          : {
+              status: 400,
+              body: error(
+                'INVALID_REQUEST_ERROR',
+                'IDEMPOTENCY_KEY_REUSED',
+                'The idempotency key can only be retried with the same request data.',
+              ),
+            };
       if (fake.onCreate) await fake.onCreate();
       const money = body?.amount_money as Money;
       const source = String(body?.source_id ?? '');
@@ -107,42 +125,84 @@ export async function startFakeSquare(opts: { accessToken: string }): Promise<Fa
       let reply: { status: number; body: unknown };
       if (source === 'cnon:card-nonce-declined') {
         payment.status = 'FAILED';
-        reply = { status: 402, body: { ...error('PAYMENT_METHOD_ERROR', 'CARD_DECLINED', 'Authorization error: \'CARD_DECLINED\''), payment } };
+        reply = {
+          status: 402,
+          body: { ...error('PAYMENT_METHOD_ERROR', 'CARD_DECLINED', "Authorization error: 'CARD_DECLINED'"), payment },
+        };
       } else if (source === 'cnon:card-nonce-rejected-postalcode') {
         payment.status = 'FAILED';
-        reply = { status: 402, body: { ...error('PAYMENT_METHOD_ERROR', 'ADDRESS_VERIFICATION_FAILURE', 'Authorization error: \'ADDRESS_VERIFICATION_FAILURE\''), payment } };
+        reply = {
+          status: 402,
+          body: {
+            ...error(
+              'PAYMENT_METHOD_ERROR',
+              'ADDRESS_VERIFICATION_FAILURE',
+              "Authorization error: 'ADDRESS_VERIFICATION_FAILURE'",
+            ),
+            payment,
+          },
+        };
       } else {
         reply = { status: 200, body: { payment } };
       }
       fake.payments.set(payment.id, payment);
       byKey.set(`payment:${key}`, { fingerprint, ...reply });
-      if (fake.loseCreateAnswers) return { status: 500, body: error('API_ERROR', 'INTERNAL_SERVER_ERROR', 'An internal error has occurred.') };
+      if (fake.loseCreateAnswers)
+        return { status: 500, body: error('API_ERROR', 'INTERNAL_SERVER_ERROR', 'An internal error has occurred.') };
       return reply;
     }
     if (req.method === 'GET' && path === '/v2/payments') {
       const query = new URL(req.url ?? '/', 'http://fake').searchParams;
       const since = query.get('begin_time') ? Date.parse(query.get('begin_time')!) : 0;
       const found = [...fake.payments.values()]
-        .filter((p) => (!query.get('location_id') || p.location_id === query.get('location_id')) && Date.parse(p.created_at) >= since)
+        .filter(
+          (p) =>
+            (!query.get('location_id') || p.location_id === query.get('location_id')) &&
+            Date.parse(p.created_at) >= since,
+        )
         .reverse();
       return { status: 200, body: found.length ? { payments: found } : {} };
     }
     const done = /^\/v2\/payments\/([^/]+)\/complete$/.exec(path);
     if (req.method === 'POST' && done) {
       const payment = fake.payments.get(decodeURIComponent(done[1]!));
-      if (!payment) return { status: 404, body: error('INVALID_REQUEST_ERROR', 'NOT_FOUND', `Could not find payment with id: ${done[1]}`) };
+      if (!payment)
+        return {
+          status: 404,
+          body: error('INVALID_REQUEST_ERROR', 'NOT_FOUND', `Could not find payment with id: ${done[1]}`),
+        };
       if (payment.status === 'COMPLETED') return { status: 200, body: { payment } };
-      if (payment.status !== 'APPROVED') return { status: 400, body: error('INVALID_REQUEST_ERROR', 'BAD_REQUEST', `Payment ${payment.id} is in status ${payment.status} and cannot be completed.`) };
+      if (payment.status !== 'APPROVED')
+        return {
+          status: 400,
+          body: error(
+            'INVALID_REQUEST_ERROR',
+            'BAD_REQUEST',
+            `Payment ${payment.id} is in status ${payment.status} and cannot be completed.`,
+          ),
+        };
       payment.status = 'COMPLETED';
       return { status: 200, body: { payment } };
     }
     const one = /^\/v2\/payments\/([^/]+)(\/cancel)?$/.exec(path);
     if (one) {
       const payment = fake.payments.get(decodeURIComponent(one[1]!));
-      if (!payment) return { status: 404, body: error('INVALID_REQUEST_ERROR', 'NOT_FOUND', `Could not find payment with id: ${one[1]}`) };
+      if (!payment)
+        return {
+          status: 404,
+          body: error('INVALID_REQUEST_ERROR', 'NOT_FOUND', `Could not find payment with id: ${one[1]}`),
+        };
       if (req.method === 'GET' && !one[2]) return { status: 200, body: { payment } };
       if (req.method === 'POST' && one[2]) {
-        if (payment.status !== 'APPROVED') return { status: 400, body: error('INVALID_REQUEST_ERROR', 'BAD_REQUEST', `Payment ${payment.id} is in status ${payment.status} and cannot be canceled.`) };
+        if (payment.status !== 'APPROVED')
+          return {
+            status: 400,
+            body: error(
+              'INVALID_REQUEST_ERROR',
+              'BAD_REQUEST',
+              `Payment ${payment.id} is in status ${payment.status} and cannot be canceled.`,
+            ),
+          };
         payment.status = 'CANCELED';
         return { status: 200, body: { payment } };
       }
@@ -152,12 +212,33 @@ export async function startFakeSquare(opts: { accessToken: string }): Promise<Fa
       const earlier = byKey.get(`refund:${key}`);
       if (earlier) return earlier;
       const payment = fake.payments.get(String(body?.payment_id ?? ''));
-      if (!payment) return { status: 404, body: error('INVALID_REQUEST_ERROR', 'NOT_FOUND', `Could not find payment with id: ${String(body?.payment_id)}`) };
+      if (!payment)
+        return {
+          status: 404,
+          body: error(
+            'INVALID_REQUEST_ERROR',
+            'NOT_FOUND',
+            `Could not find payment with id: ${String(body?.payment_id)}`,
+          ),
+        };
       const money = body?.amount_money as Money;
       if (payment.status !== 'COMPLETED' || money.amount > payment.amount_money.amount) {
-        return { status: 400, body: error('INVALID_REQUEST_ERROR', 'REFUND_AMOUNT_INVALID', 'The requested refund amount exceeds the amount available to refund.') };
+        return {
+          status: 400,
+          body: error(
+            'INVALID_REQUEST_ERROR',
+            'REFUND_AMOUNT_INVALID',
+            'The requested refund amount exceeds the amount available to refund.',
+          ),
+        };
       }
-      const refund: FakeSquareRefund = { id: `${payment.id}_${randomBytes(6).toString('hex')}`, status: 'PENDING', payment_id: payment.id, amount_money: money, idempotency_key: key };
+      const refund: FakeSquareRefund = {
+        id: `${payment.id}_${randomBytes(6).toString('hex')}`,
+        status: 'PENDING',
+        payment_id: payment.id,
+        amount_money: money,
+        idempotency_key: key,
+      };
       fake.refunds.push(refund);
       const reply = { status: 200, body: { refund } };
       byKey.set(`refund:${key}`, { fingerprint: '', ...reply });

@@ -7,22 +7,52 @@ import { Visitor } from './harness.ts';
 import { rows } from '../db/index.ts';
 import * as t from '../db/schema.ts';
 
-export async function hotEvent(db: Database, opts: { capacity: number; types: number; ownLimit?: { typeIndex: number; capacity: number } }) {
-  const [org] = await db.insert(t.organisers).values({ slug: `rush-${randomUUID()}`, name: 'Rush Promotions' }).returning();
+export async function hotEvent(
+  db: Database,
+  opts: { capacity: number; types: number; ownLimit?: { typeIndex: number; capacity: number } },
+) {
+  const [org] = await db
+    .insert(t.organisers)
+    .values({ slug: `rush-${randomUUID()}`, name: 'Rush Promotions' })
+    .returning();
   const [event] = await db
     .insert(t.events)
-    .values({ organiserId: org!.id, title: 'Rush Night', currency: 'GBP', venueName: 'Hall', venueAddress: '1 High St', city: 'Leeds', thumbnail: '' })
+    .values({
+      organiserId: org!.id,
+      title: 'Rush Night',
+      currency: 'GBP',
+      venueName: 'Hall',
+      venueAddress: '1 High St',
+      city: 'Leeds',
+      thumbnail: '',
+    })
     .returning();
-  const [pool] = await db.insert(t.capacityPools).values({ name: 'Rush Night capacity', capacity: opts.capacity }).returning();
-  const [date] = await db.insert(t.eventDates).values({ eventId: event!.id, startsAt: new Date('2026-12-01T19:00:00Z'), poolId: pool!.id }).returning();
+  const [pool] = await db
+    .insert(t.capacityPools)
+    .values({ name: 'Rush Night capacity', capacity: opts.capacity })
+    .returning();
+  const [date] = await db
+    .insert(t.eventDates)
+    .values({ eventId: event!.id, startsAt: new Date('2026-12-01T19:00:00Z'), poolId: pool!.id })
+    .returning();
   const own = opts.ownLimit
-    ? (await db.insert(t.capacityPools).values({ name: 'Rush Night own limit', capacity: opts.ownLimit.capacity }).returning())[0]!
+    ? (
+        await db
+          .insert(t.capacityPools)
+          .values({ name: 'Rush Night own limit', capacity: opts.ownLimit.capacity })
+          .returning()
+      )[0]!
     : null;
   const types = [];
   for (let i = 0; i < opts.types; i++) {
     const [type] = await db
       .insert(t.ticketTypes)
-      .values({ eventDateId: date!.id, name: `Rush ticket ${i + 1}`, price: 1000 + i * 500, poolId: own && opts.ownLimit?.typeIndex === i ? own.id : null })
+      .values({
+        eventDateId: date!.id,
+        name: `Rush ticket ${i + 1}`,
+        price: 1000 + i * 500,
+        poolId: own && opts.ownLimit?.typeIndex === i ? own.id : null,
+      })
       .returning();
     types.push(type!);
   }
@@ -66,7 +96,10 @@ export function seededRandom(seed: number): () => number {
 /** A visitor signed in as a new account of their own: a buyer the payment step knows. */
 export async function signedInVisitor(app: FastifyInstance, db: Database): Promise<Visitor> {
   const tag = randomUUID().slice(0, 8);
-  const [user] = await db.insert(t.users).values({ email: `buyer-${tag}@fixtures.example`, firstName: 'Pat', lastName: `Buyer${tag}` }).returning();
+  const [user] = await db
+    .insert(t.users)
+    .values({ email: `buyer-${tag}@fixtures.example`, firstName: 'Pat', lastName: `Buyer${tag}` })
+    .returning();
   const visitor = new Visitor(app);
   const res = await visitor.request({ method: 'POST', url: '/signin/', body: `user_id=${user!.id}` });
   if (res.statusCode !== 303) throw new Error(`signing in answered ${res.statusCode}`);

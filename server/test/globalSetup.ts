@@ -15,7 +15,14 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import * as schema from '../db/schema.ts';
 import { migrationsFolder, type Database } from '../db/index.ts';
-import { databaseUrl, migrationStatements, SNAPSHOTS_ENV, TEST_SEED_DATE, testDrivers, type TestSnapshots } from '../db/testing.ts';
+import {
+  databaseUrl,
+  migrationStatements,
+  SNAPSHOTS_ENV,
+  TEST_SEED_DATE,
+  testDrivers,
+  type TestSnapshots,
+} from '../db/testing.ts';
 import { seed, type Demo } from '../seed.ts';
 
 async function pgliteSnapshots(dir: string): Promise<{ migrated: string; seeded: string; demo: Demo }> {
@@ -69,7 +76,9 @@ export default async function setup(): Promise<() => Promise<void>> {
   const names = { migrated: `holdfast_tpl_${id}_migrated`, seeded: `holdfast_tpl_${id}_seeded` };
   const [local, remote] = await Promise.all([
     pgliteSnapshots(dir),
-    withPostgres ? Promise.all([template(url!, names.migrated, false), template(url!, names.seeded, true)]) : Promise.resolve(null),
+    withPostgres
+      ? Promise.all([template(url!, names.migrated, false), template(url!, names.seeded, true)])
+      : Promise.resolve(null),
   ]);
   const snapshots: TestSnapshots = {
     pglite: { migrated: local.migrated, seeded: local.seeded, demo: local.demo },
@@ -81,7 +90,8 @@ export default async function setup(): Promise<() => Promise<void>> {
 
   return async () => {
     if (withPostgres) {
-      for (const name of Object.values(names)) await query(url!, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
+      for (const name of Object.values(names))
+        await query(url!, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
     }
     rmSync(dir, { recursive: true, force: true });
   };

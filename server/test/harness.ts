@@ -19,7 +19,11 @@ export interface TestWorld {
   close(): Promise<void>;
 }
 
-export async function openWorld(driver: TestDriver, config: Partial<Config> = {}, extra: { fetch?: typeof fetch } = {}): Promise<TestWorld> {
+export async function openWorld(
+  driver: TestDriver,
+  config: Partial<Config> = {},
+  extra: { fetch?: typeof fetch } = {},
+): Promise<TestWorld> {
   const { database, demo } = await openSeededTestDatabase(driver);
   const { app, clock } = await appOn(database, config, extra);
   return {
@@ -35,14 +39,24 @@ export async function openWorld(driver: TestDriver, config: Partial<Config> = {}
 }
 
 /** Another app on an existing test database, with its own configuration and clock. */
-export async function appOn(database: OpenDatabase, config: Partial<Config> = {}, extra: { fetch?: typeof fetch } = {}) {
+export async function appOn(
+  database: OpenDatabase,
+  config: Partial<Config> = {},
+  extra: { fetch?: typeof fetch } = {},
+) {
   const clock = {
     now: new Date('2026-06-01T12:00:00Z'),
     advance(ms: number) {
       this.now = new Date(this.now.getTime() + ms);
     },
   };
-  const app = await buildApp({ db: database.db, config: testConfig(config), clock: () => clock.now, logger: false, ...extra });
+  const app = await buildApp({
+    db: database.db,
+    config: testConfig(config),
+    clock: () => clock.now,
+    logger: false,
+    ...extra,
+  });
   await app.ready();
   return { app, clock };
 }
@@ -60,7 +74,12 @@ export class Visitor {
     return [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ');
   }
 
-  async request(opts: { method: 'GET' | 'POST'; url: string; body?: string; headers?: Record<string, string> }): Promise<LightMyRequestResponse> {
+  async request(opts: {
+    method: 'GET' | 'POST';
+    url: string;
+    body?: string;
+    headers?: Record<string, string>;
+  }): Promise<LightMyRequestResponse> {
     const res = await this.app.inject({
       method: opts.method,
       url: opts.url,
@@ -78,7 +97,11 @@ export class Visitor {
   }
 
   /** Sends a contract call the way the browser client does (qs-encoded form or query). */
-  async call<N extends CallName>(name: N, body?: RequestOf<N>, headers?: Record<string, string>): Promise<LightMyRequestResponse> {
+  async call<N extends CallName>(
+    name: N,
+    body?: RequestOf<N>,
+    headers?: Record<string, string>,
+  ): Promise<LightMyRequestResponse> {
     const c = calls[name];
     // Fields a path names (`{event_date_id}`) go into the path, as the browser client puts them.
     const fields: Record<string, unknown> = { ...(body as Record<string, unknown> | undefined) };
@@ -105,17 +128,38 @@ export class Visitor {
   }
 
   /** Adds ticket lines (ticket type id → qty) in the spec's `/do/checkout/add/` shape. */
-  async add(tickets: Record<number, number>, vouchers: { id: number; qty: number; value: number }[] = []): Promise<LightMyRequestResponse> {
-    const ticket = Object.fromEntries(Object.entries(tickets).map(([id, qty]) => [`0|0|${id}|0`, { ticket: Number(id), qty }]));
+  async add(
+    tickets: Record<number, number>,
+    vouchers: { id: number; qty: number; value: number }[] = [],
+  ): Promise<LightMyRequestResponse> {
+    const ticket = Object.fromEntries(
+      Object.entries(tickets).map(([id, qty]) => [`0|0|${id}|0`, { ticket: Number(id), qty }]),
+    );
     const gift_voucher = Object.fromEntries(vouchers.map((v) => [String(v.id), v]));
-    return this.call('addToBasket', { ticket, gift_voucher } as RequestOf<'addToBasket'>, { accept: 'application/json' });
+    return this.call('addToBasket', { ticket, gift_voucher } as RequestOf<'addToBasket'>, {
+      accept: 'application/json',
+    });
   }
 }
 
 /** A solution of the site's proof of work, as a browser's widget sends it: what the queue's join and the waiting list ask for. */
 export async function solvedChallenge(v: Visitor): Promise<string> {
-  const c = (await v.call('getCaptchaChallenge')).json() as { algorithm: 'SHA-256'; challenge: string; salt: string; signature: string; maxnumber: number };
+  const c = (await v.call('getCaptchaChallenge')).json() as {
+    algorithm: 'SHA-256';
+    challenge: string;
+    salt: string;
+    signature: string;
+    maxnumber: number;
+  };
   const solution = await solveChallenge(c.challenge, c.salt, c.algorithm, c.maxnumber).promise;
   if (!solution) throw new Error('the proof of work could not be solved');
-  return Buffer.from(JSON.stringify({ algorithm: c.algorithm, challenge: c.challenge, number: solution.number, salt: c.salt, signature: c.signature })).toString('base64');
+  return Buffer.from(
+    JSON.stringify({
+      algorithm: c.algorithm,
+      challenge: c.challenge,
+      number: solution.number,
+      salt: c.salt,
+      signature: c.signature,
+    }),
+  ).toString('base64');
 }

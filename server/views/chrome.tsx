@@ -28,7 +28,9 @@ export type { IconName, SiteSection };
 
 /** `count`: what the basket holds (spec 001 §9), where the server knows it. */
 export const headerHtml = (brand: string, current: SiteSection, secure: boolean, count = 0) =>
-  once(`header ${brand} ${current} ${secure} ${count}`, () => <SiteHeader brand={brand} current={current} secure={secure} count={count} />);
+  once(`header ${brand} ${current} ${secure} ${count}`, () => (
+    <SiteHeader brand={brand} current={current} secure={secure} count={count} />
+  ));
 
 export const footerHtml = (brand: string) => once(`footer ${brand}`, () => <SiteFooter brand={brand} />);
 

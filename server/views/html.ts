@@ -27,7 +27,13 @@ export class Html {
 export function html(strings: TemplateStringsArray, ...values: unknown[]): Html {
   let out = strings[0] ?? '';
   values.forEach((v, i) => {
-    const rendered = Array.isArray(v) ? v.map((x) => (x instanceof Html ? x.value : esc(x))).join('') : v instanceof Html ? v.value : v === null || v === undefined || v === false ? '' : esc(v);
+    const rendered = Array.isArray(v)
+      ? v.map((x) => (x instanceof Html ? x.value : esc(x))).join('')
+      : v instanceof Html
+        ? v.value
+        : v === null || v === undefined || v === false
+          ? ''
+          : esc(v);
     out += rendered + (strings[i + 1] ?? '');
   });
   return new Html(out);
@@ -90,7 +96,10 @@ export function htmlLangDir(): string {
 
 /** Data for a page's script, safe inside a script element (no `<` can close it). */
 export function jsonScript(id: string, data: unknown): string {
-  const json = JSON.stringify(data).replace(/</g, '\\u003c').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  const json = JSON.stringify(data)
+    .replace(/</g, '\\u003c')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
   return `<script id="${id}" type="application/json">${json}</script>`;
 }
 

@@ -21,7 +21,12 @@ const PAD = { left: 40, right: 8, top: 10, bottom: 22 };
 function pointsOf(samples: Sample[]): Record<(typeof SERIES)[number]['key'], number>[] {
   return samples.map((s) => {
     const before = samples.findLast((b) => s.at.getTime() - b.at.getTime() >= 60_000) ?? samples[0]!;
-    return { waiting: s.waiting, admitted: Math.max(0, s.admittedThrough - before.admittedThrough), shoppers: s.shoppers, sold: s.sold };
+    return {
+      waiting: s.waiting,
+      admitted: Math.max(0, s.admittedThrough - before.admittedThrough),
+      shoppers: s.shoppers,
+      sold: s.sold,
+    };
   });
 }
 

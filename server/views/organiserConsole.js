@@ -10,11 +10,16 @@
   const status = live.querySelector('[data-live-status]');
   if (!url || !tiles || !chart || !status) return;
   const EVERY_MS = 3000;
-  const parse = (markup) => new DOMParser().parseFromString(`<body>${markup}</body>`, 'text/html').body.firstElementChild;
+  const parse = (markup) =>
+    new DOMParser().parseFromString(`<body>${markup}</body>`, 'text/html').body.firstElementChild;
   let failures = 0;
   async function refresh() {
     try {
-      const res = await fetch(url, { headers: { accept: 'application/json' }, credentials: 'same-origin', cache: 'no-store' });
+      const res = await fetch(url, {
+        headers: { accept: 'application/json' },
+        credentials: 'same-origin',
+        cache: 'no-store',
+      });
       if (!res.ok) throw new Error(String(res.status));
       const data = await res.json();
       const nextTiles = parse(data.tiles);
@@ -27,7 +32,8 @@
       failures += 1;
       status.textContent = 'The live figures could not be updated; trying again.';
     }
-    if (document.visibilityState !== 'hidden' || failures === 0) setTimeout(refresh, EVERY_MS * Math.min(4, 1 + failures));
+    if (document.visibilityState !== 'hidden' || failures === 0)
+      setTimeout(refresh, EVERY_MS * Math.min(4, 1 + failures));
     else document.addEventListener('visibilitychange', () => setTimeout(refresh, 0), { once: true });
   }
   setTimeout(refresh, EVERY_MS);

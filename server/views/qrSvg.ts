@@ -8,9 +8,16 @@ import { encode } from 'uqr';
 export type QrMatrix = boolean[][];
 
 /** The code's dark modules, without a quiet zone; `mask` forces one of the eight masks. */
-export function qrModules(text: string, options: { mask?: number } = {}): { version: number; mask: number; matrix: QrMatrix } {
+export function qrModules(
+  text: string,
+  options: { mask?: number } = {},
+): { version: number; mask: number; matrix: QrMatrix } {
   const bytes = Array.from(new TextEncoder().encode(text));
-  const { version, maskPattern, data } = encode(bytes, { ecc: 'M', border: 0, ...(options.mask === undefined ? {} : { maskPattern: options.mask }) });
+  const { version, maskPattern, data } = encode(bytes, {
+    ecc: 'M',
+    border: 0,
+    ...(options.mask === undefined ? {} : { maskPattern: options.mask }),
+  });
   return { version, mask: maskPattern, matrix: data };
 }
 

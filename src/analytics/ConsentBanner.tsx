@@ -20,7 +20,8 @@ export default function ConsentBanner() {
           Analytics cookies
         </h2>
         <p className="consent__text">
-          The organisers of the events in your basket would like to measure how their pages are found and used, with Google Analytics and the Meta pixel. Nothing is sent to Google or Meta unless you accept.
+          The organisers of the events in your basket would like to measure how their pages are found and used, with
+          Google Analytics and the Meta pixel. Nothing is sent to Google or Meta unless you accept.
         </p>
         <div className="consent__actions">
           <button type="button" className="button" onClick={() => answer('granted')}>

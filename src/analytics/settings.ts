@@ -14,9 +14,13 @@ export interface AnalyticsSettings {
 }
 
 /** Each non-blank id once. */
-export const unique = (list: (string | null | undefined)[]) => [...new Set(list.filter((v): v is string => typeof v === 'string' && v.trim() !== '').map((v) => v.trim()))];
+export const unique = (list: (string | null | undefined)[]) => [
+  ...new Set(list.filter((v): v is string => typeof v === 'string' && v.trim() !== '').map((v) => v.trim())),
+];
 
-export function analyticsSettings(checkout: Pick<Checkout, 'events' | 'ga_ua_properties'> | null | undefined): AnalyticsSettings {
+export function analyticsSettings(
+  checkout: Pick<Checkout, 'events' | 'ga_ua_properties'> | null | undefined,
+): AnalyticsSettings {
   const events = checkout?.events ?? [];
   return {
     google: unique([...events.map((e) => e.ga), ...(checkout?.ga_ua_properties ?? [])]),
@@ -28,4 +32,3 @@ export function analyticsSettings(checkout: Pick<Checkout, 'events' | 'ga_ua_pro
 export function hasAnalytics(settings: AnalyticsSettings): boolean {
   return settings.google.length + settings.conversions.length + settings.pixels.length > 0;
 }
-

@@ -24,7 +24,11 @@ export function trackCheckout(actor: CheckoutActorRef, queryClient: QueryClient,
     if (readConsent() !== 'granted' || !hasAnalytics(settings)) return;
     tracker.start(settings);
     tracker.pageView(step, settings);
-    if (step === 'order_completed' && data?.sale_reference && sessionStorage.getItem(PURCHASE_SENT) !== data.sale_reference) {
+    if (
+      step === 'order_completed' &&
+      data?.sale_reference &&
+      sessionStorage.getItem(PURCHASE_SENT) !== data.sale_reference
+    ) {
       sessionStorage.setItem(PURCHASE_SENT, data.sale_reference);
       tracker.purchase(data, settings);
     }

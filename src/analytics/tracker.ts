@@ -15,7 +15,13 @@ type Command = unknown[];
 interface AnalyticsWindow extends Window {
   dataLayer?: unknown[];
   gtag?: (...args: unknown[]) => void;
-  fbq?: ((...args: unknown[]) => void) & { queue?: unknown[]; callMethod?: (...args: unknown[]) => void; loaded?: boolean; version?: string; push?: unknown };
+  fbq?: ((...args: unknown[]) => void) & {
+    queue?: unknown[];
+    callMethod?: (...args: unknown[]) => void;
+    loaded?: boolean;
+    version?: string;
+    push?: unknown;
+  };
   _fbq?: unknown;
 }
 
@@ -93,7 +99,8 @@ export class Tracker {
   /** A checkout state, as a page view. */
   pageView(step: Step, settings: AnalyticsSettings): void {
     const location = new URL(`/checkout/${step}/`, this.win.location.href).href;
-    if (settings.google.length > 0) this.gtag('event', 'page_view', { send_to: settings.google, page_title: step, page_location: location });
+    if (settings.google.length > 0)
+      this.gtag('event', 'page_view', { send_to: settings.google, page_title: step, page_location: location });
     if (settings.pixels.length > 0) this.fbq('track', 'PageView');
   }
 
@@ -107,11 +114,21 @@ export class Tracker {
         transaction_id: checkout.sale_reference,
         value,
         currency,
-        items: checkout.tickets.map((t) => ({ item_id: String(t.ticket_id), item_name: `${t.event_name} - ${t.ticket_name}`, price: t.price / 100, quantity: t.qty })),
+        items: checkout.tickets.map((t) => ({
+          item_id: String(t.ticket_id),
+          item_name: `${t.event_name} - ${t.ticket_name}`,
+          price: t.price / 100,
+          quantity: t.qty,
+        })),
       });
     }
     for (const conversion of settings.conversions) {
-      this.gtag('event', 'conversion', { send_to: conversion, transaction_id: checkout.sale_reference, value, currency });
+      this.gtag('event', 'conversion', {
+        send_to: conversion,
+        transaction_id: checkout.sale_reference,
+        value,
+        currency,
+      });
     }
     if (settings.pixels.length > 0) this.fbq('track', 'Purchase', { value, currency });
   }

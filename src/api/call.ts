@@ -51,7 +51,12 @@ export async function callWith<N extends CallName>(name: N, c: Call, body?: Requ
   return send(await ready(name, loadTransport()), name, c, body);
 }
 
-async function send<N extends CallName>(transport: Transport, name: N, c: Call, body?: RequestOf<N>): Promise<ResponseOf<N>> {
+async function send<N extends CallName>(
+  transport: Transport,
+  name: N,
+  c: Call,
+  body?: RequestOf<N>,
+): Promise<ResponseOf<N>> {
   const { http, HTTPError, toFormBody } = transport;
   let raw: unknown;
   try {

@@ -33,6 +33,8 @@ describe('the contract, a file at a time', () => {
   });
 
   it('says so for a call no file describes', async () => {
-    await expect(findCall('noSuchCall' as contract.CallName)).rejects.toThrow('No file of the contract describes the call noSuchCall');
+    await expect(findCall('noSuchCall' as contract.CallName)).rejects.toThrow(
+      'No file of the contract describes the call noSuchCall',
+    );
   });
 });

@@ -8,7 +8,10 @@ import { queryKey } from './queries';
 function pageWith(text: string | null) {
   let removed = false;
   const element = text === null ? null : { textContent: text, remove: () => (removed = true) };
-  return { doc: { getElementById: (id: string) => (id === INITIAL_DATA_ID ? element : null) } as unknown as Document, removed: () => removed };
+  return {
+    doc: { getElementById: (id: string) => (id === INITIAL_DATA_ID ? element : null) } as unknown as Document,
+    removed: () => removed,
+  };
 }
 
 describe('the data sent with the page', () => {

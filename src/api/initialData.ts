@@ -25,7 +25,11 @@ function looksLikeUserReply(value: unknown): value is { user: unknown } {
  * its first screen is shown), then check it here too: the promise resolves once it has, and anything the contract refuses is
  * taken out of the cache and asked of the server again.
  */
-export function seedInitialData(queryClient: QueryClient, doc: Document = document, later: (check: () => void) => void = (check) => check()): Promise<void> {
+export function seedInitialData(
+  queryClient: QueryClient,
+  doc: Document = document,
+  later: (check: () => void) => void = (check) => check(),
+): Promise<void> {
   const element = doc.getElementById(INITIAL_DATA_ID);
   if (!element?.textContent) return Promise.resolve();
   element.remove();
@@ -43,12 +47,23 @@ export function seedInitialData(queryClient: QueryClient, doc: Document = docume
   }
   if (seededUser) queryClient.setQueryData(userQuery().queryKey, seededUser.user as never);
   if (!seededCheckout && !seededUser) return Promise.resolve();
-  return new Promise<void>((resolve, reject) => later(() => void verify(queryClient, seededCheckout, seededUser).then(resolve, reject)));
+  return new Promise<void>((resolve, reject) =>
+    later(() => void verify(queryClient, seededCheckout, seededUser).then(resolve, reject)),
+  );
 }
 
-async function verify(queryClient: QueryClient, seededCheckout: Checkout | null, seededUser: { user: unknown } | null): Promise<void> {
+async function verify(
+  queryClient: QueryClient,
+  seededCheckout: Checkout | null,
+  seededUser: { user: unknown } | null,
+): Promise<void> {
   const schema = (name: 'getCheckout' | 'getUser') =>
-    import('./contractSlices').then(({ findCall }) => findCall(name)).then((c) => c.response, () => null);
+    import('./contractSlices')
+      .then(({ findCall }) => findCall(name))
+      .then(
+        (c) => c.response,
+        () => null,
+      );
   if (seededCheckout && !(await schema('getCheckout'))?.safeParse(seededCheckout).success) {
     if (firstCheckout === seededCheckout) firstCheckout = null;
     if (queryClient.getQueryData(checkoutQuery().queryKey) === seededCheckout) {

@@ -2,7 +2,14 @@
  * Calls as outcomes (`contract/outcome.ts`): the one place that reads HTTP statuses and refusal
  * bodies, so the charts branch on `ok | refused | holdLost | failed` only.
  */
-import { failed, HOLD_LOST_ON_THE_WIRE, holdLost, refused, type CallFailure, type CallOutcome } from '../../contract/outcome';
+import {
+  failed,
+  HOLD_LOST_ON_THE_WIRE,
+  holdLost,
+  refused,
+  type CallFailure,
+  type CallOutcome,
+} from '../../contract/outcome';
 import { CallFailed } from './client';
 
 /**

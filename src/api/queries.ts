@@ -26,7 +26,10 @@ interface QueryKeys {
 }
 
 /** The one key factory: `queryKey('addresses', userId)` is `['addresses', userId]`. */
-export const queryKey = <K extends keyof QueryKeys, const A extends QueryKeys[K]>(name: K, ...rest: A): readonly [K, ...A] => [name, ...rest];
+export const queryKey = <K extends keyof QueryKeys, const A extends QueryKeys[K]>(
+  name: K,
+  ...rest: A
+): readonly [K, ...A] => [name, ...rest];
 
 export function checkoutQuery() {
   return queryOptions({

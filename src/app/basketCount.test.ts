@@ -3,7 +3,11 @@ import { BASKET_COUNT_POLL_MS, basketCount, onBasketCount, publishBasketCount } 
 
 /** A window as far as the announcement needs one: events, timers and the document's loading state. */
 function fakeWindow(readyState: DocumentReadyState) {
-  const target = new EventTarget() as EventTarget & { document: { readyState: DocumentReadyState }; setInterval: typeof setInterval; clearInterval: typeof clearInterval };
+  const target = new EventTarget() as EventTarget & {
+    document: { readyState: DocumentReadyState };
+    setInterval: typeof setInterval;
+    clearInterval: typeof clearInterval;
+  };
   target.document = { readyState };
   target.setInterval = ((fn: () => void, ms: number) => setInterval(fn, ms)) as typeof setInterval;
   target.clearInterval = ((id: number) => clearInterval(id)) as typeof clearInterval;

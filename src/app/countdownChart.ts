@@ -24,7 +24,9 @@ const extendHold = fromPromise<ExtendHoldReply, void>(async () => {
   try {
     return await callApi('extendHold');
   } catch (err) {
-    throw new Error(err instanceof CallFailed && err.serverMessage ? err.serverMessage : MORE_TIME_MESSAGES.failed, { cause: err });
+    throw new Error(err instanceof CallFailed && err.serverMessage ? err.serverMessage : MORE_TIME_MESSAGES.failed, {
+      cause: err,
+    });
   }
 });
 

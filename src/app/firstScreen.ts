@@ -20,6 +20,7 @@ export function afterFirstScreen(work: () => void): void {
 }
 
 function whenIdle(run: () => void): void {
-  if (typeof window !== 'undefined' && 'requestIdleCallback' in window) window.requestIdleCallback(run, { timeout: 2000 });
+  if (typeof window !== 'undefined' && 'requestIdleCallback' in window)
+    window.requestIdleCallback(run, { timeout: 2000 });
   else setTimeout(run, 0);
 }

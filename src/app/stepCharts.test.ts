@@ -32,11 +32,17 @@ const FROM_THE_ENTRY = ['loadCheckout', 'destroySale', 'prepareReservation', 'ba
 
 describe('the step charts', () => {
   it('has a loader for every child step chart the root invokes, and for nothing else', () => {
-    const stepChildren = [...invokedChildren(checkoutMachine.root)].filter((src) => !FROM_THE_ENTRY.includes(src)).sort();
+    const stepChildren = [...invokedChildren(checkoutMachine.root)]
+      .filter((src) => !FROM_THE_ENTRY.includes(src))
+      .sort();
     expect(stepChildren.length).toBeGreaterThan(0);
     expect([...stepChartNames].sort()).toEqual(stepChildren);
     // And the steps' registry says how to load each of them.
-    expect(stepCharts().map((c) => c.name).sort()).toEqual(stepChildren);
+    expect(
+      stepCharts()
+        .map((c) => c.name)
+        .sort(),
+    ).toEqual(stepChildren);
   });
 
   it('installs every step’s chart in the root machine once loaded; before, invoking a step’s chart fails loudly', async () => {

@@ -111,4 +111,3 @@ export function createStepCharts(deps: StepChartDeps) {
   const loaded = () => names.filter((name) => charts.has(name));
   return { installIn, loadAll, readyFor, loaded };
 }
-

@@ -21,7 +21,11 @@ function check(input: HTMLInputElement): boolean {
   const limits = limitsOf(input);
   const quantity = typedQuantity(input);
   const notAQuantity = input.form?.dataset.notAQuantity ?? '';
-  const problem = quantityProblem(quantity, limits, { tooFew: input.dataset.tooFew ?? '', tooMany: input.dataset.tooMany ?? '', notAQuantity });
+  const problem = quantityProblem(quantity, limits, {
+    tooFew: input.dataset.tooFew ?? '',
+    tooMany: input.dataset.tooMany ?? '',
+    notAQuantity,
+  });
   input.setCustomValidity(problem);
   const note = document.getElementById(input.getAttribute('aria-describedby') ?? '');
   if (note) note.textContent = problem;

@@ -3,7 +3,11 @@ import { orderFormNote, quantityProblem, stepQuantity } from './quantityRules';
 
 const NOT_A_QUANTITY = 'Type a whole number of tickets, or 0 for none';
 const NOTHING_CHOSEN = 'Choose at least one ticket or gift voucher to add';
-const words = { tooFew: 'You must purchase a minimum of 2 tickets of this type', tooMany: 'You can buy at most 10 of these', notAQuantity: NOT_A_QUANTITY };
+const words = {
+  tooFew: 'You must purchase a minimum of 2 tickets of this type',
+  tooMany: 'You can buy at most 10 of these',
+  notAQuantity: NOT_A_QUANTITY,
+};
 const pairs = { min: 2, max: 10 };
 
 describe('the order form’s quantity rules', () => {

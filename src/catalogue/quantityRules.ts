@@ -27,7 +27,8 @@ export function quantityProblem(quantity: number, limits: Limits, words: Quantit
 /** − and +: from none straight to the minimum and back, never past the maximum. */
 export function stepQuantity(current: number, direction: 1 | -1, limits: Limits): number {
   const quantity = Math.max(0, Math.floor(Number.isFinite(current) ? current : 0));
-  const next = direction === 1 ? (quantity < limits.min ? limits.min : quantity + 1) : quantity <= limits.min ? 0 : quantity - 1;
+  const next =
+    direction === 1 ? (quantity < limits.min ? limits.min : quantity + 1) : quantity <= limits.min ? 0 : quantity - 1;
   return Math.min(next, limits.max);
 }
 

@@ -29,7 +29,13 @@ export function Countdown({ countdownRef }: { countdownRef: AnyActorRef | undefi
   }, [buttonShown]);
   if (countdown.paymentInProgress) {
     return (
-      <div ref={box} tabIndex={-1} className="countdown countdown--paying" role="group" aria-label={t('countdown.paying')}>
+      <div
+        ref={box}
+        tabIndex={-1}
+        className="countdown countdown--paying"
+        role="group"
+        aria-label={t('countdown.paying')}
+      >
         <Icon name="clock" className="countdown__icon" />
         <p className="countdown__paying" data-testid="countdown-paying" role="status">
           {countdown.announcement}

@@ -30,7 +30,13 @@ export interface FieldLook {
 export const FIELD_LOOKS = {
   /** The shared form look (sign in, payment). */
   form: { field: 'field', label: 'field__label', hint: 'field__hint', error: 'field__error', errorTag: 'span' },
-  address: { field: 'address-field', label: 'address-field__label', hint: 'muted', error: 'address-field__error', errorTag: 'span' },
+  address: {
+    field: 'address-field',
+    label: 'address-field__label',
+    hint: 'muted',
+    error: 'address-field__error',
+    errorTag: 'span',
+  },
   giftAid: { field: 'gift-aid__field', error: 'field-problem', errorTag: 'p' },
   transfer: { field: 'transfer__field', label: 'transfer__label', error: 'transfer__problem', errorTag: 'p' },
   questions: { field: 'questions__field', label: 'questions__label', error: 'questions__problem', errorTag: 'p' },

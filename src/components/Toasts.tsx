@@ -17,7 +17,15 @@ export interface Toast {
  * Notifications. Each goes by itself after `timeout` milliseconds (3000 unless a host says
  * otherwise), or stays until dismissed when the host passes -1, as the checkout does.
  */
-export function Toasts({ notices, onDismiss, timeout = NOTIFICATION_TIMEOUT_MS }: { notices: readonly Toast[]; onDismiss: (id: number) => void; timeout?: number }) {
+export function Toasts({
+  notices,
+  onDismiss,
+  timeout = NOTIFICATION_TIMEOUT_MS,
+}: {
+  notices: readonly Toast[];
+  onDismiss: (id: number) => void;
+  timeout?: number;
+}) {
   return (
     <div className="toasts" aria-label={t('ui.notifications')} role="region">
       {notices.map((n) => (
@@ -29,7 +37,15 @@ export function Toasts({ notices, onDismiss, timeout = NOTIFICATION_TIMEOUT_MS }
   );
 }
 
-function TimedAlert({ notice, timeout, onDismiss }: { notice: Toast; timeout: number; onDismiss: (id: number) => void }) {
+function TimedAlert({
+  notice,
+  timeout,
+  onDismiss,
+}: {
+  notice: Toast;
+  timeout: number;
+  onDismiss: (id: number) => void;
+}) {
   const { id } = notice;
   // The host's handler may be a new function on every render; the clock starts once per notice.
   const dismiss = useEffectEvent(() => onDismiss(id));

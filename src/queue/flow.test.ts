@@ -14,7 +14,17 @@ import { viewWaitingRoom } from '../../machines/waitingRoom/waitingRoom.connect'
 import { runQueue, type QueueEffects } from './flow';
 
 const types = [{ id: 7, name: 'Standing' }];
-const base = { position: null, ahead: null, wait_seconds: null, progress: 0, opens_in_seconds: null, poll_ms: 4000, event_url: '/event/3/', event_title: 'Harbour Nights', ticket_types: types };
+const base = {
+  position: null,
+  ahead: null,
+  wait_seconds: null,
+  progress: 0,
+  opens_in_seconds: null,
+  poll_ms: 4000,
+  event_url: '/event/3/',
+  event_title: 'Harbour Nights',
+  ticket_types: types,
+};
 const STATUSES: QueueStatus[] = [
   { ...base, state: 'no-place', poll_ms: 1000 },
   { ...base, state: 'before-sale', opens_in_seconds: 150, poll_ms: 9000 },
@@ -41,7 +51,9 @@ class World {
   shops: string[] = [];
   private nextTimer = 1;
   call<T>(name: CallName): Promise<T> {
-    return new Promise<T>((resolve, reject) => this.calls.set(name, { resolve: resolve as (v: unknown) => void, reject }));
+    return new Promise<T>((resolve, reject) =>
+      this.calls.set(name, { resolve: resolve as (v: unknown) => void, reject }),
+    );
   }
   answer(name: CallName, outcome: { value: unknown } | { error: unknown }) {
     const pending = this.calls.get(name)!;
@@ -60,7 +72,11 @@ class World {
     timer.fire();
   }
   seen() {
-    return { calls: [...this.calls.keys()].sort(), timers: [...this.timers.values()].map((t) => t.ms).sort(), shops: [...this.shops] };
+    return {
+      calls: [...this.calls.keys()].sort(),
+      timers: [...this.timers.values()].map((t) => t.ms).sort(),
+      shops: [...this.shops],
+    };
   }
 }
 
@@ -75,7 +91,12 @@ function chart(first: QueueStatus | null) {
       },
       actions: { enterShop: (_, params) => void world.shops.push(params.url) },
     }),
-    { clock: { setTimeout: (fn, ms) => world.setTimer(ms, fn), clearTimeout: (id) => void world.timers.delete(id as number) } },
+    {
+      clock: {
+        setTimeout: (fn, ms) => world.setTimer(ms, fn),
+        clearTimeout: (id) => void world.timers.delete(id as number),
+      },
+    },
   );
   actor.start();
   if (first) world.answer('fetchStatus', { value: first });
@@ -134,7 +155,9 @@ function steps(side: Side): Step[] {
   const { calls, timers } = side.world.seen();
   for (const name of calls) {
     const answers = name === 'joinWaitingList' ? LIST_ANSWERS : STATUSES;
-    answers.forEach((value, i) => out.push({ label: `${name} answers ${i}`, run: (s) => s.world.answer(name as CallName, { value }) }));
+    answers.forEach((value, i) =>
+      out.push({ label: `${name} answers ${i}`, run: (s) => s.world.answer(name as CallName, { value }) }),
+    );
     out.push({ label: `${name} fails`, run: (s) => s.world.answer(name as CallName, { error: new Error('offline') }) });
   }
   if (timers.length > 0) out.push({ label: 'the timer comes round', run: (s) => s.world.fireTimer() });
@@ -177,7 +200,10 @@ describe('the queue page flow', () => {
     }
     // Every state of the chart was reached on the way.
     expect([...statesSeen].sort()).toEqual(
-      ['admitted', 'checking', 'joinFailed', 'joining', 'offline', 'soldOut', 'waiting'].map((s) => `queue.${s}`).concat(['idle', 'joined', 'sending'].map((s) => `waitingList.${s}`)).sort(),
+      ['admitted', 'checking', 'joinFailed', 'joining', 'offline', 'soldOut', 'waiting']
+        .map((s) => `queue.${s}`)
+        .concat(['idle', 'joined', 'sending'].map((s) => `waitingList.${s}`))
+        .sort(),
     );
   });
 });

@@ -34,8 +34,15 @@ export const RETRY_MS = 5000;
  * Starts the flow. `first` is a status the server already painted (the buyer's place from its
  * cookie): the flow goes on from it as the chart goes on from its first answer, without asking again.
  */
-export function runQueue(effects: QueueEffects, show: (snapshot: QueueSnapshot) => void, first: QueueStatus | null = null) {
-  let snapshot: QueueSnapshot = { value: { queue: 'checking', waitingList: 'idle' }, context: { status: null, listMessage: null, listFailed: false } };
+export function runQueue(
+  effects: QueueEffects,
+  show: (snapshot: QueueSnapshot) => void,
+  first: QueueStatus | null = null,
+) {
+  let snapshot: QueueSnapshot = {
+    value: { queue: 'checking', waitingList: 'idle' },
+    context: { status: null, listMessage: null, listFailed: false },
+  };
   /** The chart's one delayed transition of the state it is in; leaving the state cancels it. */
   let cancelTimer: (() => void) | null = null;
   const wait = (ms: number, then: () => void) => {
@@ -105,7 +112,8 @@ export function runQueue(effects: QueueEffects, show: (snapshot: QueueSnapshot) 
       if (snapshot.value.waitingList !== 'idle') return;
       to(null, 'sending', { listMessage: null, listFailed: false });
       effects.joinWaitingList(request).then(
-        (answer) => to(null, answer.joined ? 'joined' : 'idle', { listMessage: answer.message, listFailed: !answer.joined }),
+        (answer) =>
+          to(null, answer.joined ? 'joined' : 'idle', { listMessage: answer.message, listFailed: !answer.joined }),
         () => to(null, 'idle', { listMessage: null, listFailed: true }),
       );
     },

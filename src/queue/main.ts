@@ -6,7 +6,14 @@
  * server said to.
  */
 import type { QueueStatus } from '../../contract/waitingRoom';
-import { QUEUE_CHALLENGE_PATH, queueEventsPath, queueJoinPath, queuePagePath, queueStatusPath, WAITING_LIST_PATH } from '../../contract/queuePage';
+import {
+  QUEUE_CHALLENGE_PATH,
+  queueEventsPath,
+  queueJoinPath,
+  queuePagePath,
+  queueStatusPath,
+  WAITING_LIST_PATH,
+} from '../../contract/queuePage';
 import { viewWaitingRoom } from '../../machines/waitingRoom/waitingRoom.connect';
 import { runQueue } from './flow';
 import { solveAside, type Challenge } from './proofOfWork';
@@ -15,7 +22,10 @@ const root = document.querySelector<HTMLElement>('[data-queue]')!;
 const dateId = Number(root.dataset.queue);
 const $ = <T extends Element>(selector: string) => root.querySelector<T>(selector)!;
 
-async function call(url: string, body?: Record<string, string>): Promise<{ ok: boolean; status: number; data: unknown }> {
+async function call(
+  url: string,
+  body?: Record<string, string>,
+): Promise<{ ok: boolean; status: number; data: unknown }> {
   const res = await fetch(url, {
     credentials: 'same-origin',
     headers: { accept: 'application/json', ...(body ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) },
@@ -33,7 +43,8 @@ async function json(url: string, body?: Record<string, string>): Promise<unknown
 /** An answer the flow can go on from (contract/waitingRoom.ts has the full shape), else an error. */
 function status(data: unknown): QueueStatus {
   const s = data as QueueStatus | null;
-  if (!s || typeof s.state !== 'string' || typeof s.poll_ms !== 'number' || typeof s.event_url !== 'string') throw new Error('Not a queue status');
+  if (!s || typeof s.state !== 'string' || typeof s.poll_ms !== 'number' || typeof s.event_url !== 'string')
+    throw new Error('Not a queue status');
   return s;
 }
 
@@ -68,10 +79,16 @@ const flow = runQueue(
       // The waiting list asks for the same browser check as the queue's join.
       const challenge = (await json(QUEUE_CHALLENGE_PATH)) as Challenge;
       const altcha = await solveAside(challenge);
-      const res = await call(WAITING_LIST_PATH, { ticket_type_id: String(input.ticketTypeId), email: input.email, quantity: String(input.quantity), altcha });
+      const res = await call(WAITING_LIST_PATH, {
+        ticket_type_id: String(input.ticketTypeId),
+        email: input.email,
+        quantity: String(input.quantity),
+        altcha,
+      });
       // A refusal in words (a bad address, too many, not sold out yet): the page says them.
       const refusal = (res.data as { error?: unknown } | null)?.error;
-      if (res.status >= 400 && res.status < 500 && typeof refusal === 'string') return { joined: false, message: refusal };
+      if (res.status >= 400 && res.status < 500 && typeof refusal === 'string')
+        return { joined: false, message: refusal };
       if (!res.ok) throw new Error(`waiting list answered ${res.status}`);
       const answer = res.data as { joined: boolean; message: string };
       return { joined: answer.joined === true, message: String(answer.message) };
@@ -96,7 +113,8 @@ const flow = runQueue(
     // The organiser's message as the last status had it: a change reaches open pages with the push's nudge.
     if (view.organiserMessage !== undefined) {
       organiser.hidden = !view.organiserMessage;
-      if (organiserWords.textContent !== (view.organiserMessage ?? '')) organiserWords.textContent = view.organiserMessage ?? '';
+      if (organiserWords.textContent !== (view.organiserMessage ?? ''))
+        organiserWords.textContent = view.organiserMessage ?? '';
     }
   },
   root.dataset.status ? status(JSON.parse(root.dataset.status)) : null,

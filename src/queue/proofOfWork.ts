@@ -34,10 +34,19 @@ export async function solve(c: Challenge): Promise<string> {
   const started = performance.now();
   for (let from = 0; from <= max; from += BATCH) {
     const count = Math.min(BATCH, max - from + 1);
-    const digests = await Promise.all(Array.from({ length: count }, (_, i) => crypto.subtle.digest('SHA-256', encoder.encode(c.salt + (from + i)))));
+    const digests = await Promise.all(
+      Array.from({ length: count }, (_, i) => crypto.subtle.digest('SHA-256', encoder.encode(c.salt + (from + i)))),
+    );
     const found = digests.findIndex((d) => same(d, wanted));
     if (found >= 0) {
-      const payload = { algorithm: c.algorithm, challenge: c.challenge, number: from + found, salt: c.salt, signature: c.signature, took: Math.round(performance.now() - started) };
+      const payload = {
+        algorithm: c.algorithm,
+        challenge: c.challenge,
+        number: from + found,
+        salt: c.salt,
+        signature: c.signature,
+        took: Math.round(performance.now() - started),
+      };
       return btoa(JSON.stringify(payload));
     }
   }

@@ -3,7 +3,10 @@ import { solve, type Challenge } from './proofOfWork';
 import { unchecked } from '../../contract/unchecked';
 
 // A dedicated worker's global scope, which the DOM library types as a window.
-const scope = unchecked<{ onmessage: ((event: MessageEvent<Challenge>) => void) | null; postMessage(message: unknown): void }>(globalThis);
+const scope = unchecked<{
+  onmessage: ((event: MessageEvent<Challenge>) => void) | null;
+  postMessage(message: unknown): void;
+}>(globalThis);
 
 scope.onmessage = (event) => {
   solve(event.data).then(

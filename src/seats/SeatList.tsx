@@ -3,9 +3,22 @@ import type { MapSeat } from '../../machines/seatSelection/seatSelection.connect
 import { formatMoney } from '../../contract/money';
 import { t, type MessageKey } from '../../i18n/runtime';
 
-const STATUS: Record<MapSeat['state'], MessageKey> = { available: 'seats.available', selected: 'seats.isSelected', taken: 'seats.taken', unpriced: 'seats.unpriced' };
+const STATUS: Record<MapSeat['state'], MessageKey> = {
+  available: 'seats.available',
+  selected: 'seats.isSelected',
+  taken: 'seats.taken',
+  unpriced: 'seats.unpriced',
+};
 
-export function SeatList({ seats, onPress, pending }: { seats: MapSeat[]; onPress: (seatId: number) => void; pending: boolean }) {
+export function SeatList({
+  seats,
+  onPress,
+  pending,
+}: {
+  seats: MapSeat[];
+  onPress: (seatId: number) => void;
+  pending: boolean;
+}) {
   const sections = [...new Set(seats.map((s) => s.section))];
   return (
     <div className="seat-list">
@@ -35,7 +48,15 @@ export function SeatList({ seats, onPress, pending }: { seats: MapSeat[]; onPres
                   <td>{s.ticketName ?? '–'}</td>
                   <td>{t(STATUS[s.state])}</td>
                   <td>
-                    <button type="button" className="button button--secondary seat-list__choose" aria-label={t(s.state === 'selected' ? 'seats.removeSeat' : 'seats.chooseSeat', { seat: s.label })} aria-disabled={pending || undefined} onClick={() => onPress(s.id)}>
+                    <button
+                      type="button"
+                      className="button button--secondary seat-list__choose"
+                      aria-label={t(s.state === 'selected' ? 'seats.removeSeat' : 'seats.chooseSeat', {
+                        seat: s.label,
+                      })}
+                      aria-disabled={pending || undefined}
+                      onClick={() => onPress(s.id)}
+                    >
                       {t(s.state === 'selected' ? 'seats.remove' : 'seats.choose')}
                     </button>
                   </td>

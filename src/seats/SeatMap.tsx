@@ -5,7 +5,17 @@
  * the row in front or behind), Space or Enter presses. Presses are delegated to the map, so a plan
  * of thousands of seats re-renders only the seats whose state changed.
  */
-import { memo, useCallback, useEffect, useMemo, useRef, useState, type KeyboardEvent, type PointerEvent, type WheelEvent } from 'react';
+import {
+  memo,
+  useCallback,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type KeyboardEvent,
+  type PointerEvent,
+  type WheelEvent,
+} from 'react';
 import type { MapSeat } from '../../machines/seatSelection/seatSelection.connect';
 import { t } from '../../i18n/runtime';
 
@@ -44,12 +54,20 @@ export function neighbours(seats: Pick<MapSeat, 'id' | 'section' | 'row' | 'posi
     if (row) row.push(s);
     else rows.set(key, [s]);
   }
-  const ordered = [...rows.values()].map((r) => r.sort((a, b) => a.position - b.position)).sort((a, b) => a[0]!.y - b[0]!.y || a[0]!.x - b[0]!.x);
+  const ordered = [...rows.values()]
+    .map((r) => r.sort((a, b) => a.position - b.position))
+    .sort((a, b) => a[0]!.y - b[0]!.y || a[0]!.x - b[0]!.x);
   const links: SeatLinks = new Map();
-  const nearest = (row: At[] | undefined, x: number) => row?.reduce((best, s) => (Math.abs(s.x - x) < Math.abs(best.x - x) ? s : best)).id;
+  const nearest = (row: At[] | undefined, x: number) =>
+    row?.reduce((best, s) => (Math.abs(s.x - x) < Math.abs(best.x - x) ? s : best)).id;
   ordered.forEach((row, r) => {
     row.forEach((s, i) => {
-      links.set(s.id, { left: row[i - 1]?.id, right: row[i + 1]?.id, up: nearest(ordered[r - 1], s.x), down: nearest(ordered[r + 1], s.x) });
+      links.set(s.id, {
+        left: row[i - 1]?.id,
+        right: row[i + 1]?.id,
+        up: nearest(ordered[r - 1], s.x),
+        down: nearest(ordered[r + 1], s.x),
+      });
     });
   });
   return links;
@@ -80,7 +98,10 @@ export const SeatMap = memo(function SeatMap({ seats, sections, width, height, c
   const [focused, setFocused] = useState<number | null>(null);
   const svgRef = useRef<SVGSVGElement>(null);
   const byId = useMemo(() => new Map(seats.map((s) => [s.id, s])), [seats]);
-  const tabbable = focused !== null && byId.has(focused) ? focused : (seats.find((s) => s.state === 'available')?.id ?? seats[0]?.id ?? null);
+  const tabbable =
+    focused !== null && byId.has(focused)
+      ? focused
+      : (seats.find((s) => s.state === 'available')?.id ?? seats[0]?.id ?? null);
 
   /** Zooms by `factor` around a point of the plan, never out beyond the whole plan. */
   const zoom = useCallback(
@@ -103,7 +124,11 @@ export const SeatMap = memo(function SeatMap({ seats, sections, width, height, c
     if (el && svgRef.current?.contains(document.activeElement) && document.activeElement !== el) el.focus();
     if (!seat) return;
     setBox((b) => {
-      const inside = seat.x - SEAT_RADIUS >= b.x && seat.x + SEAT_RADIUS <= b.x + b.w && seat.y - SEAT_RADIUS >= b.y && seat.y + SEAT_RADIUS <= b.y + b.h;
+      const inside =
+        seat.x - SEAT_RADIUS >= b.x &&
+        seat.x + SEAT_RADIUS <= b.x + b.w &&
+        seat.y - SEAT_RADIUS >= b.y &&
+        seat.y + SEAT_RADIUS <= b.y + b.h;
       return inside ? b : clamp({ ...b, x: seat.x - b.w / 2, y: seat.y - b.h / 2 }, full);
     });
   }, [focused, byId, full]);
@@ -128,7 +153,10 @@ export const SeatMap = memo(function SeatMap({ seats, sections, width, height, c
   const pinch = useRef<number | null>(null);
   const toPlan = (clientX: number, clientY: number) => {
     const rect = svgRef.current!.getBoundingClientRect();
-    return { x: box.x + ((clientX - rect.left) / rect.width) * box.w, y: box.y + ((clientY - rect.top) / rect.height) * box.h };
+    return {
+      x: box.x + ((clientX - rect.left) / rect.width) * box.w,
+      y: box.y + ((clientY - rect.top) / rect.height) * box.h,
+    };
   };
   const onPointerDown = (e: PointerEvent<SVGSVGElement>) => {
     pointers.current.set(e.pointerId, { x: e.clientX, y: e.clientY });
@@ -181,13 +209,28 @@ export const SeatMap = memo(function SeatMap({ seats, sections, width, height, c
   return (
     <div className="seat-map">
       <div className="seat-map__tools" role="group" aria-label={t('seats.zoom')}>
-        <button type="button" className="button button--secondary seat-map__tool" onClick={() => zoom(1.5)} disabled={box.w <= full.w / 8 + 0.5}>
+        <button
+          type="button"
+          className="button button--secondary seat-map__tool"
+          onClick={() => zoom(1.5)}
+          disabled={box.w <= full.w / 8 + 0.5}
+        >
           {t('seats.zoomIn')}
         </button>
-        <button type="button" className="button button--secondary seat-map__tool" onClick={() => zoom(1 / 1.5)} disabled={!zoomed}>
+        <button
+          type="button"
+          className="button button--secondary seat-map__tool"
+          onClick={() => zoom(1 / 1.5)}
+          disabled={!zoomed}
+        >
           {t('seats.zoomOut')}
         </button>
-        <button type="button" className="button button--secondary seat-map__tool" onClick={() => setBox(full)} disabled={!zoomed}>
+        <button
+          type="button"
+          className="button button--secondary seat-map__tool"
+          onClick={() => setBox(full)}
+          disabled={!zoomed}
+        >
           {t('seats.wholePlan')}
         </button>
       </div>
@@ -219,7 +262,12 @@ export const SeatMap = memo(function SeatMap({ seats, sections, width, height, c
           </text>
         ))}
         {seats.map((s) => (
-          <Seat key={s.id} seat={s} colour={s.ticketTypeId === null ? '' : (colours.get(s.ticketTypeId) ?? '#2563eb')} tabbable={s.id === tabbable} />
+          <Seat
+            key={s.id}
+            seat={s}
+            colour={s.ticketTypeId === null ? '' : (colours.get(s.ticketTypeId) ?? '#2563eb')}
+            tabbable={s.id === tabbable}
+          />
         ))}
       </svg>
     </div>
@@ -227,5 +275,9 @@ export const SeatMap = memo(function SeatMap({ seats, sections, width, height, c
 });
 
 function clamp(b: Box, full: Box): Box {
-  return { ...b, x: Math.min(Math.max(b.x, full.x), full.x + full.w - b.w), y: Math.min(Math.max(b.y, full.y), full.y + full.h - b.h) };
+  return {
+    ...b,
+    x: Math.min(Math.max(b.x, full.x), full.x + full.w - b.w),
+    y: Math.min(Math.max(b.y, full.y), full.y + full.h - b.h),
+  };
 }

@@ -10,7 +10,17 @@ import { inspection } from '../inspector';
 import { Alert } from '../../ui/Alert';
 import { Toasts } from '../components/Toasts';
 import { formatMoney } from '../../contract/money';
-import { chartSenders, mapSeats, seatSelectionSenders, summarise, viewSeatSelection, type ChartHoldToken, type EventDateInfo, type MapSeat, type SeatingPlan } from '../../machines/seatSelection/seatSelection.connect';
+import {
+  chartSenders,
+  mapSeats,
+  seatSelectionSenders,
+  summarise,
+  viewSeatSelection,
+  type ChartHoldToken,
+  type EventDateInfo,
+  type MapSeat,
+  type SeatingPlan,
+} from '../../machines/seatSelection/seatSelection.connect';
 import { SEAT_MESSAGES } from '../../contract/messages/seats';
 import type { createSeatSelectionMachine } from './seatActors';
 import { eventDateQuery, seatingPlanQuery } from './seatQueries';
@@ -24,7 +34,13 @@ const SeatsioChart = lazy(() => import('./SeatsioChart'));
 /** Spec 001 §8: seat-plan loading errors show the server's message field when present, else seats.planFailed. */
 const PALETTE = ['#1d4ed8', '#7e22ce', '#0f766e', '#b45309', '#be123c'];
 
-export function SeatPage({ eventDateId, machine }: { eventDateId: number; machine: ReturnType<typeof createSeatSelectionMachine> }) {
+export function SeatPage({
+  eventDateId,
+  machine,
+}: {
+  eventDateId: number;
+  machine: ReturnType<typeof createSeatSelectionMachine>;
+}) {
   const info = useQuery(eventDateQuery(eventDateId));
   const plan = useQuery(seatingPlanQuery(eventDateId));
   const failure = info.error ?? plan.error;
@@ -33,7 +49,9 @@ export function SeatPage({ eventDateId, machine }: { eventDateId: number; machin
       {failure ? (
         <div className="toasts" aria-label={t('ui.notifications')} role="region">
           <div className="toasts__item">
-            <Alert type="error">{(failure as { serverMessage?: string | null }).serverMessage ?? t('seats.planFailed')}</Alert>
+            <Alert type="error">
+              {(failure as { serverMessage?: string | null }).serverMessage ?? t('seats.planFailed')}
+            </Alert>
           </div>
         </div>
       ) : null}
@@ -50,7 +68,17 @@ export function SeatPage({ eventDateId, machine }: { eventDateId: number; machin
   );
 }
 
-function Seats({ eventDateId, machine, info, plan }: { eventDateId: number; machine: ReturnType<typeof createSeatSelectionMachine>; info: EventDateInfo; plan: SeatingPlan }) {
+function Seats({
+  eventDateId,
+  machine,
+  info,
+  plan,
+}: {
+  eventDateId: number;
+  machine: ReturnType<typeof createSeatSelectionMachine>;
+  info: EventDateInfo;
+  plan: SeatingPlan;
+}) {
   // The machine starts with the plan's first reading: a hold still live continues.
   const actor = useActorRef(machine, { input: { eventDateId, hold: plan.seating_plan_event.hold }, ...inspection() });
   const view = useSelector(actor, viewSeatSelection);
@@ -65,7 +93,10 @@ function Seats({ eventDateId, machine, info, plan }: { eventDateId: number; mach
     return next;
   }, [plan, view.selected]);
   /* eslint-enable react-hooks/refs */
-  const colours = useMemo(() => new Map(plan.seating_plan_event.pricing.map((p, i) => [p.ticket_type_id, PALETTE[i % PALETTE.length]!])), [plan]);
+  const colours = useMemo(
+    () => new Map(plan.seating_plan_event.pricing.map((p, i) => [p.ticket_type_id, PALETTE[i % PALETTE.length]!])),
+    [plan],
+  );
   const sections = useMemo(() => sectionLabels(mapSeats(plan, [])), [plan]);
   const links = useMemo(() => neighbours(mapSeats(plan, [])), [plan]);
   const summary = summarise(seats, view.selected);
@@ -79,7 +110,10 @@ function Seats({ eventDateId, machine, info, plan }: { eventDateId: number; mach
   const press = useCallback((seatId: number) => pressRef.current(seatId), []);
   // seats.io's chart, when the plan is seats.io's: its events reach the machine through the latest senders.
   const provider = plan.seating_plan_layout.seating_plan_provider;
-  const seatsio = provider.provider === 'seatsio' && provider.public_key && provider.region ? { publicKey: provider.public_key, region: provider.region } : null;
+  const seatsio =
+    provider.provider === 'seatsio' && provider.public_key && provider.region
+      ? { publicKey: provider.public_key, region: provider.region }
+      : null;
   const chartTokenRef = useRef<ChartHoldToken | null>(null);
   const chartRef = useRef<ReturnType<typeof chartSenders> | null>(null);
   useLayoutEffect(() => {
@@ -95,17 +129,30 @@ function Seats({ eventDateId, machine, info, plan }: { eventDateId: number; mach
         </p>
       </header>
       {/* The page's notifications go by themselves after the default 3000 ms (spec 001 §9). */}
-      <Toasts notices={view.problem ? [{ id: 1, kind: 'error', text: view.problem }] : []} onDismiss={senders.dismissProblem} />
+      <Toasts
+        notices={view.problem ? [{ id: 1, kind: 'error', text: view.problem }] : []}
+        onDismiss={senders.dismissProblem}
+      />
       <div className="seat-page__body">
         <section className="seat-page__chart" aria-labelledby="seat-chart-title">
           <div className="seat-page__chart-head">
             <h2 id="seat-chart-title">{t('seats.title')}</h2>
             {seatsio ? null : (
               <div className="seat-page__modes" role="group" aria-label={t('seats.showAs')}>
-                <button type="button" className="button button--secondary" aria-pressed={mode === 'map'} onClick={() => setMode('map')}>
+                <button
+                  type="button"
+                  className="button button--secondary"
+                  aria-pressed={mode === 'map'}
+                  onClick={() => setMode('map')}
+                >
                   {t('seats.map')}
                 </button>
-                <button type="button" className="button button--secondary" aria-pressed={mode === 'list'} onClick={() => setMode('list')}>
+                <button
+                  type="button"
+                  className="button button--secondary"
+                  aria-pressed={mode === 'list'}
+                  onClick={() => setMode('list')}
+                >
                   {t('seats.list')}
                 </button>
               </div>
@@ -138,7 +185,15 @@ function Seats({ eventDateId, machine, info, plan }: { eventDateId: number; mach
               />
             </Suspense>
           ) : mode === 'map' ? (
-            <SeatMap seats={seats} sections={sections} width={width} height={height} colours={colours} links={links} onPress={press} />
+            <SeatMap
+              seats={seats}
+              sections={sections}
+              width={width}
+              height={height}
+              colours={colours}
+              links={links}
+              onPress={press}
+            />
           ) : (
             <SeatList seats={seats} onPress={press} pending={view.pending} />
           )}
@@ -167,7 +222,13 @@ function Seats({ eventDateId, machine, info, plan }: { eventDateId: number; mach
               {t(seatsio ? 'seats.heldFor' : 'seats.heldAfterChoice', { minutes: Math.round(view.secondsHeld / 60) })}
             </p>
           ) : null}
-          <button type="button" className="button button--large seat-page__add" disabled={!view.canAdd} aria-busy={view.pending} onClick={senders.add}>
+          <button
+            type="button"
+            className="button button--large seat-page__add"
+            disabled={!view.canAdd}
+            aria-busy={view.pending}
+            onClick={senders.add}
+          >
             {t('seats.add')}
           </button>
         </aside>

@@ -25,7 +25,14 @@ export interface SeatsioChartProps {
   holdTokenRef: { current: ChartHoldToken | null };
 }
 
-export default function SeatsioChart({ publicKey, region, eventKey, pricing, sendersRef, holdTokenRef }: SeatsioChartProps) {
+export default function SeatsioChart({
+  publicKey,
+  region,
+  eventKey,
+  pricing,
+  sendersRef,
+  holdTokenRef,
+}: SeatsioChartProps) {
   // The chart is drawn again whenever a prop changes: the pricing changes only with the plan's.
   const prices = useMemo(
     () => ({

@@ -24,7 +24,11 @@ function BasketCount() {
 }
 
 export function mountSeatPage(root: Root, queryClient: QueryClient, eventDateId: number): void {
-  const machine = createSeatSelectionMachine({ queryClient, eventDateId, navigate: (url) => window.location.assign(url) });
+  const machine = createSeatSelectionMachine({
+    queryClient,
+    eventDateId,
+    navigate: (url) => window.location.assign(url),
+  });
   document.title = t('seats.title');
   root.render(
     <StrictMode>

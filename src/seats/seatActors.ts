@@ -22,11 +22,17 @@ async function seatCall<T>(call: Promise<T>): Promise<T> {
   }
 }
 
-export function createSeatSelectionMachine(deps: { queryClient: QueryClient; eventDateId: number; navigate: (url: string) => void }) {
+export function createSeatSelectionMachine(deps: {
+  queryClient: QueryClient;
+  eventDateId: number;
+  navigate: (url: string) => void;
+}) {
   return seatSelectionMachine.provide({
     actors: {
       holdSeats: fromPromise(({ input }: { input: RequestOf<'holdSeats'> }) => seatCall(callSeats('holdSeats', input))),
-      releaseSeats: fromPromise(({ input }: { input: RequestOf<'releaseSeats'> }) => seatCall(callSeats('releaseSeats', input))),
+      releaseSeats: fromPromise(({ input }: { input: RequestOf<'releaseSeats'> }) =>
+        seatCall(callSeats('releaseSeats', input)),
+      ),
       addToBasket: fromPromise(async ({ input }: { input: AddRequest }) => {
         const reply = await callApi('addToBasket', input);
         // The basket changed: the checkout is read afresh where it is shown.
@@ -35,7 +41,8 @@ export function createSeatSelectionMachine(deps: { queryClient: QueryClient; eve
       }),
     },
     actions: {
-      planChanged: () => void deps.queryClient.invalidateQueries({ queryKey: seatingPlanQuery(deps.eventDateId).queryKey }),
+      planChanged: () =>
+        void deps.queryClient.invalidateQueries({ queryKey: seatingPlanQuery(deps.eventDateId).queryKey }),
       goToCheckout: () => deps.navigate('/checkout/'),
     },
   });

@@ -38,7 +38,9 @@ export function StepLayout({
         </h1>
         {children}
       </section>
-      {checkout ? <OrderSummaryPanel checkout={checkout} countdownRef={countdownRef} onEditBasket={onEditBasket} /> : null}
+      {checkout ? (
+        <OrderSummaryPanel checkout={checkout} countdownRef={countdownRef} onEditBasket={onEditBasket} />
+      ) : null}
     </div>
   );
 }

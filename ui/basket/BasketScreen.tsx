@@ -67,7 +67,16 @@ export interface BasketScreenProps {
 }
 
 /** The basket step: review the lines, apply codes, choose refund protection, reserve. */
-export function BasketScreen({ checkout, user, basket, expiredMessage, reserving, onReserve, headingRef, painted = false }: BasketScreenProps) {
+export function BasketScreen({
+  checkout,
+  user,
+  basket,
+  expiredMessage,
+  reserving,
+  onReserve,
+  headingRef,
+  painted = false,
+}: BasketScreenProps) {
   return (
     <section className="step" data-step="basket" aria-labelledby="step-title" inert={painted || undefined}>
       <h1 id="step-title" className="step__title" tabIndex={-1} ref={headingRef}>
@@ -162,9 +171,7 @@ function FilledBasket({
               currencyCode={currencyCode}
               updating={updating}
               onQuantity={(qty) => basket.changeVoucherQuantity(v, qty)}
-              onRemove={() =>
-                removeLine(`v${v.id}-${v.value}`, () => basket.removeVoucher(v))
-              }
+              onRemove={() => removeLine(`v${v.id}-${v.value}`, () => basket.removeVoucher(v))}
             />
           ))}
           {checkout.tickets.map((t) => (

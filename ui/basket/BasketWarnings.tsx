@@ -25,9 +25,7 @@ export function BasketWarnings({
     <div className="stack">
       {expiredMessage ? <Alert type="warning">{expiredMessage}</Alert> : null}
       {checkout.reserving_error ? <Alert type="warning">{checkout.reserving_error}</Alert> : null}
-      {checkout.had_mismatching_currencies ? (
-        <Alert type="warning">{t('basket.mismatchingCurrencies')}</Alert>
-      ) : null}
+      {checkout.had_mismatching_currencies ? <Alert type="warning">{t('basket.mismatchingCurrencies')}</Alert> : null}
       {checkout.basket_errors.map((text) => (
         <Alert key={`e:${text}`} type="warning">
           {text}

@@ -14,7 +14,11 @@ export function ContinueShopping({ organisers }: { organisers: readonly Organise
             {t('basket.continueShopping')}
           </h2>
           <p className="muted">
-            {rich('basket.moreFrom', { name: organiser.name }, { a: (name) => <a href={organiser.full_url}>{name}</a> })}
+            {rich(
+              'basket.moreFrom',
+              { name: organiser.name },
+              { a: (name) => <a href={organiser.full_url}>{name}</a> },
+            )}
           </p>
           <ul className="more-events__list">
             {organiser.upcoming_events.map((e) => (

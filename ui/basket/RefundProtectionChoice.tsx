@@ -50,13 +50,29 @@ export function RefundProtectionChoice({
       <p className="muted">{t('basket.refundProtectionAbout')}</p>
       <div className="choice-group">
         <label className={`choice${chosen ? ' choice--selected' : ''}`}>
-          <input type="radio" name={name} checked={chosen} aria-disabled={disabled || undefined} onChange={() => choose(true)} />
+          <input
+            type="radio"
+            name={name}
+            checked={chosen}
+            aria-disabled={disabled || undefined}
+            onChange={() => choose(true)}
+          />
           <span>
-            {rich('basket.refundProtectionYes', { amount: formatMoney(checkout.refund_protection_cost, checkout.currency.code) }, { strong: (amount) => <strong>{amount}</strong> })}
+            {rich(
+              'basket.refundProtectionYes',
+              { amount: formatMoney(checkout.refund_protection_cost, checkout.currency.code) },
+              { strong: (amount) => <strong>{amount}</strong> },
+            )}
           </span>
         </label>
         <label className={`choice${!chosen ? ' choice--selected' : ''}`}>
-          <input type="radio" name={name} checked={!chosen} aria-disabled={disabled || undefined} onChange={() => choose(false)} />
+          <input
+            type="radio"
+            name={name}
+            checked={!chosen}
+            aria-disabled={disabled || undefined}
+            onChange={() => choose(false)}
+          />
           <span>{t('basket.refundProtectionNo')}</span>
         </label>
       </div>

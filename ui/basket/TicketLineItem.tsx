@@ -70,10 +70,14 @@ export function TicketLineItem({
               <Tooltip label={t('basket.aboutNonRefundable')}>{nonRefundableNote()}</Tooltip>
             </span>
           ) : null}
-          <button type="button" className="link-button" onClick={() => {
+          <button
+            type="button"
+            className="link-button"
+            onClick={() => {
               setPolicyOpened(true);
               setPolicyOpen(true);
-            }}>
+            }}
+          >
             {t('basket.refundPolicy')}
           </button>
         </div>

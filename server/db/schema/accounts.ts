@@ -14,7 +14,9 @@ export const users = pgTable('users', {
   isDarkMode: boolean('is_dark_mode').notNull().default(false),
   subscribed: boolean('subscribed').notNull().default(false),
   isEventSubscribed: boolean('is_event_subscribed').notNull().default(false),
-  viewType: text('view_type', { enum: ['organiser', 'customer'] }).notNull().default('organiser'),
+  viewType: text('view_type', { enum: ['organiser', 'customer'] })
+    .notNull()
+    .default('organiser'),
   /**
    * When the address was last proven to be the account holder's (its one-time code typed back);
    * null for an account from before proof was kept, until its next sign-in with a code.
@@ -87,7 +89,10 @@ export const marketingConsents = pgTable(
     saleId: text('sale_id'),
     at: moment('at').notNull(),
   },
-  (t) => [index('marketing_consents_email').on(t.email, t.at), index('marketing_consents_organiser').on(t.organiserId, t.at)],
+  (t) => [
+    index('marketing_consents_email').on(t.email, t.at),
+    index('marketing_consents_organiser').on(t.organiserId, t.at),
+  ],
 );
 
 /** A signed-in buyer's saved address (spec 000 §3): offered again on later checkouts until deleted. */
@@ -114,7 +119,9 @@ export const userAddresses = pgTable(
   },
   (t) => [
     index('user_addresses_user').on(t.userId, t.createdAt),
-    uniqueIndex('user_addresses_one_default').on(t.userId).where(sql`${t.isDefault}`),
+    uniqueIndex('user_addresses_one_default')
+      .on(t.userId)
+      .where(sql`${t.isDefault}`),
   ],
 );
 
@@ -137,7 +144,10 @@ export const savedPaymentMethods = pgTable(
     isDefault: boolean('is_default').notNull().default(false),
     createdAt: moment('created_at').notNull(),
   },
-  (t) => [uniqueIndex('saved_payment_methods_provider_id').on(t.provider, t.providerMethodId), index('saved_payment_methods_user').on(t.userId)],
+  (t) => [
+    uniqueIndex('saved_payment_methods_provider_id').on(t.provider, t.providerMethodId),
+    index('saved_payment_methods_user').on(t.userId),
+  ],
 );
 
 /** The buyer's customer at Stripe, which the cards saved for their plans belong to (made on first need). */

@@ -50,46 +50,55 @@ export const organisers = pgTable('organisers', {
   gaMeasurementId: text('ga_measurement_id'),
   gaConversionId: text('ga_conversion_id'),
   fbPixelId: text('fb_pixel_id'),
-  gaUaProperties: text('ga_ua_properties').array().notNull().default(sql`'{}'::text[]`),
+  gaUaProperties: text('ga_ua_properties')
+    .array()
+    .notNull()
+    .default(sql`'{}'::text[]`),
 });
 
-export const events = pgTable('events', {
-  id: serial('id').primaryKey(),
-  organiserId: integer('organiser_id').notNull().references(() => organisers.id),
-  title: text('title').notNull(),
-  description: text('description').notNull().default(''),
-  currency: text('currency').notNull(),
-  venueName: text('venue_name').notNull(),
-  venueAddress: text('venue_address').notNull(),
-  city: text('city').notNull(),
-  thumbnail: text('thumbnail').notNull(),
-  /** Whether refund protection can cover this event. */
-  refundProtection: boolean('refund_protection').notNull().default(true),
-  hideBookingFee: boolean('hide_booking_fee').notNull().default(false),
-  timeslotWarning: text('timeslot_warning'),
-  /** Tickets of one type one order may hold when the type sets no maximum of its own; null for the site's default. */
-  maxPerOrder: integer('max_per_order'),
-  /** How long a waiting-list offer holds its tickets for the buyer it is made to (never past the date's start). */
-  waitingListOfferSeconds: integer('waiting_list_offer_seconds').notNull().default(172800),
-  /** Where a ticket holder watches the event online; null when it has no livestream. */
-  accessOnline: text('access_online'),
-  /** The organiser's reward for each friend who books through a buyer's referral link (both or neither). */
-  rewardText: text('reward_text'),
-  rewardShortText: text('reward_short_text'),
-  /**
-   * When the reward is money off: the basis points a referrer's single-use code takes off the
-   * organiser's events. Null when the organiser gives the reward in person (the e-mail carries its
-   * text and a reference to show).
-   */
-  rewardDiscount: integer('reward_discount'),
-  /** The organiser's message to the event's buyers, shown once their order is paid (spec 001 "After sale messages"). */
-  afterSaleMessage: text('after_sale_message'),
-  /**
-   * The organiser's activity terms and conditions (the waiver) every buyer of the event is asked
-   * to read once paid, at the sale's waiver link (spec 001 "Waiver"); null when the event has none.
-   */
-  waiverText: text('waiver_text'),
-}, (t) => [check('events_reward_whole', sql`(${t.rewardText} IS NULL) = (${t.rewardShortText} IS NULL)`)]);
+export const events = pgTable(
+  'events',
+  {
+    id: serial('id').primaryKey(),
+    organiserId: integer('organiser_id')
+      .notNull()
+      .references(() => organisers.id),
+    title: text('title').notNull(),
+    description: text('description').notNull().default(''),
+    currency: text('currency').notNull(),
+    venueName: text('venue_name').notNull(),
+    venueAddress: text('venue_address').notNull(),
+    city: text('city').notNull(),
+    thumbnail: text('thumbnail').notNull(),
+    /** Whether refund protection can cover this event. */
+    refundProtection: boolean('refund_protection').notNull().default(true),
+    hideBookingFee: boolean('hide_booking_fee').notNull().default(false),
+    timeslotWarning: text('timeslot_warning'),
+    /** Tickets of one type one order may hold when the type sets no maximum of its own; null for the site's default. */
+    maxPerOrder: integer('max_per_order'),
+    /** How long a waiting-list offer holds its tickets for the buyer it is made to (never past the date's start). */
+    waitingListOfferSeconds: integer('waiting_list_offer_seconds').notNull().default(172800),
+    /** Where a ticket holder watches the event online; null when it has no livestream. */
+    accessOnline: text('access_online'),
+    /** The organiser's reward for each friend who books through a buyer's referral link (both or neither). */
+    rewardText: text('reward_text'),
+    rewardShortText: text('reward_short_text'),
+    /**
+     * When the reward is money off: the basis points a referrer's single-use code takes off the
+     * organiser's events. Null when the organiser gives the reward in person (the e-mail carries its
+     * text and a reference to show).
+     */
+    rewardDiscount: integer('reward_discount'),
+    /** The organiser's message to the event's buyers, shown once their order is paid (spec 001 "After sale messages"). */
+    afterSaleMessage: text('after_sale_message'),
+    /**
+     * The organiser's activity terms and conditions (the waiver) every buyer of the event is asked
+     * to read once paid, at the sale's waiver link (spec 001 "Waiver"); null when the event has none.
+     */
+    waiverText: text('waiver_text'),
+  },
+  (t) => [check('events_reward_whole', sql`(${t.rewardText} IS NULL) = (${t.rewardShortText} IS NULL)`)],
+);
 
 /**
  * A shared stock limit: an event date's capacity, or a ticket type's own limit. Holds and
@@ -113,16 +122,22 @@ export const capacityPools = pgTable(
 
 export const eventDates = pgTable('event_dates', {
   id: serial('id').primaryKey(),
-  eventId: integer('event_id').notNull().references(() => events.id),
+  eventId: integer('event_id')
+    .notNull()
+    .references(() => events.id),
   startsAt: timestamptz('starts_at').notNull(),
-  poolId: integer('pool_id').notNull().references(() => capacityPools.id),
+  poolId: integer('pool_id')
+    .notNull()
+    .references(() => capacityPools.id),
 });
 
 export type RequiredTicketGroup = { ids: number[]; title: string };
 
 export const ticketTypes = pgTable('ticket_types', {
   id: serial('id').primaryKey(),
-  eventDateId: integer('event_date_id').notNull().references(() => eventDates.id),
+  eventDateId: integer('event_date_id')
+    .notNull()
+    .references(() => eventDates.id),
   name: text('name').notNull(),
   price: money('price').notNull(),
   bookingFee: money('booking_fee').notNull().default(0),
@@ -142,7 +157,9 @@ export const ticketTypes = pgTable('ticket_types', {
 
 export const giftVouchers = pgTable('gift_vouchers', {
   id: serial('id').primaryKey(),
-  organiserId: integer('organiser_id').notNull().references(() => organisers.id),
+  organiserId: integer('organiser_id')
+    .notNull()
+    .references(() => organisers.id),
   name: text('name').notNull(),
   currency: text('currency').notNull(),
   minValue: money('min_value').notNull(),
@@ -207,5 +224,8 @@ export const eventPaymentPlans = pgTable(
     instalments: integer('instalments').notNull(),
     intervalDays: integer('interval_days').notNull(),
   },
-  (t) => [uniqueIndex('event_payment_plans_option').on(t.eventId, t.option), check('event_payment_plans_count', sql`${t.instalments} >= 1`)],
+  (t) => [
+    uniqueIndex('event_payment_plans_option').on(t.eventId, t.option),
+    check('event_payment_plans_count', sql`${t.instalments} >= 1`),
+  ],
 );

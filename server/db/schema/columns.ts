@@ -5,7 +5,8 @@ import { integer, timestamp } from 'drizzle-orm/pg-core';
 export const money = <N extends string>(name: N) => integer(name);
 
 /** A moment to the millisecond, as a JavaScript Date holds it, so what is written reads back equal. */
-export const moment = <N extends string>(name: N) => timestamp(name, { withTimezone: true, mode: 'date', precision: 3 });
+export const moment = <N extends string>(name: N) =>
+  timestamp(name, { withTimezone: true, mode: 'date', precision: 3 });
 
 /** A moment at PostgreSQL's own precision (microseconds), for times the database stamps itself. */
 export const timestamptz = <N extends string>(name: N) => timestamp(name, { withTimezone: true, mode: 'date' });

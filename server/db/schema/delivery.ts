@@ -82,7 +82,9 @@ export const transfers = pgTable(
   (t) => [
     uniqueIndex('transfers_token').on(t.token),
     index('transfers_sale').on(t.saleId),
-    index('transfers_due').on(t.sendAt).where(sql`${t.sentAt} IS NULL`),
+    index('transfers_due')
+      .on(t.sendAt)
+      .where(sql`${t.sentAt} IS NULL`),
     check('transfers_qty_positive', sql`${t.qty} >= 1`),
   ],
 );

@@ -60,7 +60,10 @@ export const giftAidDeclarations = pgTable(
     currency: text('currency').notNull(),
     declaredAt: moment('declared_at').notNull(),
   },
-  (t) => [uniqueIndex('gift_aid_declarations_sale').on(t.saleId), index('gift_aid_declarations_charity').on(t.charityId, t.declaredAt)],
+  (t) => [
+    uniqueIndex('gift_aid_declarations_sale').on(t.saleId),
+    index('gift_aid_declarations_charity').on(t.charityId, t.declaredAt),
+  ],
 );
 
 /** The secret a charity uses to download its Gift Aid declarations; only its SHA-256 is kept. */

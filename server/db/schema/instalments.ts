@@ -72,7 +72,9 @@ export const sandboxCards = pgTable('sandbox_cards', {
   expYear: integer('exp_year').notNull(),
   funding: text('funding').notNull(),
   /** What charging the card does: test numbers decline, run short, or fail only when charged later. */
-  behaviour: text('behaviour', { enum: ['approve', 'decline', 'insufficient_funds', 'fail_off_session', 'challenge'] }).notNull(),
+  behaviour: text('behaviour', {
+    enum: ['approve', 'decline', 'insufficient_funds', 'fail_off_session', 'challenge'],
+  }).notNull(),
   createdAt: moment('created_at').notNull(),
   usedAt: moment('used_at'),
 });

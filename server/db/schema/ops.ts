@@ -32,7 +32,9 @@ export const outbox = pgTable(
     id: serial('id').primaryKey(),
     recipient: text('recipient').notNull(),
     /** 'email', or 'sms' for a text message (recipient a phone number, body the text). */
-    channel: text('channel', { enum: ['email', 'sms'] }).notNull().default('email'),
+    channel: text('channel', { enum: ['email', 'sms'] })
+      .notNull()
+      .default('email'),
     subject: text('subject').notNull(),
     body: text('body').notNull(),
     createdAt: moment('created_at').notNull(),

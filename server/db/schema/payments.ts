@@ -51,7 +51,9 @@ export const payments = pgTable(
   },
   (t) => [
     uniqueIndex('payments_provider_payment_id').on(t.provider, t.providerPaymentId),
-    index('payments_check_after').on(t.checkAfter).where(sql`${t.checkAfter} IS NOT NULL`),
+    index('payments_check_after')
+      .on(t.checkAfter)
+      .where(sql`${t.checkAfter} IS NOT NULL`),
     uniqueIndex('payments_idempotency_key').on(t.idempotencyKey),
     index('payments_sale').on(t.saleId, t.id),
     check('payments_amount_positive', sql`${t.amount} >= 1`),
@@ -82,12 +84,19 @@ export const paymentRefunds = pgTable(
     amount: money('amount').notNull(),
     reason: text('reason').notNull(),
     createdAt: moment('created_at').notNull(),
-    status: text('status', { enum: ['pending', 'done'] }).notNull().default('done'),
+    status: text('status', { enum: ['pending', 'done'] })
+      .notNull()
+      .default('done'),
     attempts: integer('attempts').notNull().default(0),
     retryAt: moment('retry_at'),
     lastError: text('last_error'),
   },
-  (t) => [uniqueIndex('payment_refunds_payment').on(t.paymentId), index('payment_refunds_pending').on(t.retryAt).where(sql`${t.status} = 'pending'`)],
+  (t) => [
+    uniqueIndex('payment_refunds_payment').on(t.paymentId),
+    index('payment_refunds_pending')
+      .on(t.retryAt)
+      .where(sql`${t.status} = 'pending'`),
+  ],
 );
 
 /** Provider webhook events already handled, so a replayed event has no second effect. */

@@ -6,7 +6,17 @@
  */
 import { relations } from 'drizzle-orm';
 import { users } from './accounts.ts';
-import { capacityPools, charities, discountCodes, eventDates, eventPaymentPlans, events, giftVouchers, organisers, ticketTypes } from './catalogue.ts';
+import {
+  capacityPools,
+  charities,
+  discountCodes,
+  eventDates,
+  eventPaymentPlans,
+  events,
+  giftVouchers,
+  organisers,
+  ticketTypes,
+} from './catalogue.ts';
 import { tickets } from './delivery.ts';
 import { saleDonations } from './donations.ts';
 import { instalmentPlans, instalments } from './instalments.ts';

@@ -36,7 +36,10 @@ export const sales = pgTable(
      */
     buyerEmail: text('buyer_email'),
     buyerName: text('buyer_name'),
-    buyerMarketing: jsonb('buyer_marketing').$type<{ ct_subscribed: boolean; organiser_subscribed_marketing: Record<string, boolean> }>(),
+    buyerMarketing: jsonb('buyer_marketing').$type<{
+      ct_subscribed: boolean;
+      organiser_subscribed_marketing: Record<string, boolean>;
+    }>(),
     /** When the buyer chose their marketing preferences for this sale; null while still to ask. */
     marketingSetAt: timestamptz('marketing_set_at'),
     /** The client address that last reserved the sale, for the per-buyer cap on held tickets. */
@@ -54,7 +57,9 @@ export const sales = pgTable(
     index('sales_user_hold').on(t.userId, t.holdDeadline),
     index('sales_code_hold').on(t.discountCodeId, t.holdDeadline),
     index('sales_reference').on(t.reference),
-    index('sales_buyer_email').on(t.buyerEmail).where(sql`${t.buyerEmail} IS NOT NULL`),
+    index('sales_buyer_email')
+      .on(t.buyerEmail)
+      .where(sql`${t.buyerEmail} IS NOT NULL`),
   ],
 );
 
@@ -62,8 +67,12 @@ export const saleLines = pgTable(
   'sale_lines',
   {
     id: serial('id').primaryKey(),
-    saleId: text('sale_id').notNull().references(() => sales.id, { onDelete: 'cascade' }),
-    ticketTypeId: integer('ticket_type_id').notNull().references(() => ticketTypes.id),
+    saleId: text('sale_id')
+      .notNull()
+      .references(() => sales.id, { onDelete: 'cascade' }),
+    ticketTypeId: integer('ticket_type_id')
+      .notNull()
+      .references(() => ticketTypes.id),
     qty: integer('qty').notNull(),
   },
   (t) => [
@@ -76,8 +85,12 @@ export const saleVouchers = pgTable(
   'sale_vouchers',
   {
     id: serial('id').primaryKey(),
-    saleId: text('sale_id').notNull().references(() => sales.id, { onDelete: 'cascade' }),
-    giftVoucherId: integer('gift_voucher_id').notNull().references(() => giftVouchers.id),
+    saleId: text('sale_id')
+      .notNull()
+      .references(() => sales.id, { onDelete: 'cascade' }),
+    giftVoucherId: integer('gift_voucher_id')
+      .notNull()
+      .references(() => giftVouchers.id),
     value: money('value').notNull(),
     qty: integer('qty').notNull(),
   },

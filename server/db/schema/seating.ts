@@ -14,7 +14,9 @@ export const seatPlans = pgTable('seat_plans', {
   eventDateId: integer('event_date_id')
     .primaryKey()
     .references(() => eventDates.id),
-  provider: text('provider', { enum: ['holdfast', 'seatsio'] }).notNull().default('holdfast'),
+  provider: text('provider', { enum: ['holdfast', 'seatsio'] })
+    .notNull()
+    .default('holdfast'),
   providerIdentifier: text('provider_identifier').notNull(),
 });
 
@@ -69,5 +71,8 @@ export const saleSeats = pgTable(
       .references(() => ticketTypes.id),
     holdToken: text('hold_token').notNull(),
   },
-  (t) => [uniqueIndex('sale_seats_sale_seat').on(t.saleId, t.seatId), index('sale_seats_sale_type').on(t.saleId, t.ticketTypeId)],
+  (t) => [
+    uniqueIndex('sale_seats_sale_seat').on(t.saleId, t.seatId),
+    index('sale_seats_sale_type').on(t.saleId, t.ticketTypeId),
+  ],
 );

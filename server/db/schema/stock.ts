@@ -16,9 +16,15 @@ export const holds = pgTable(
   'holds',
   {
     id: serial('id').primaryKey(),
-    saleId: text('sale_id').notNull().references(() => sales.id, { onDelete: 'cascade' }),
-    poolId: integer('pool_id').notNull().references(() => capacityPools.id),
-    ticketTypeId: integer('ticket_type_id').notNull().references(() => ticketTypes.id),
+    saleId: text('sale_id')
+      .notNull()
+      .references(() => sales.id, { onDelete: 'cascade' }),
+    poolId: integer('pool_id')
+      .notNull()
+      .references(() => capacityPools.id),
+    ticketTypeId: integer('ticket_type_id')
+      .notNull()
+      .references(() => ticketTypes.id),
     qty: integer('qty').notNull(),
     deadline: moment('deadline').notNull(),
   },

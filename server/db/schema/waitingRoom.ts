@@ -8,7 +8,19 @@
  * when its admission is first handed out, and once when that admission reserves a sale.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, doublePrecision, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import {
+  bigint,
+  boolean,
+  check,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  serial,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/pg-core';
 import { moment } from './columns.ts';
 import { eventDates, ticketTypes } from './catalogue.ts';
 
@@ -52,7 +64,10 @@ export const eventDateQueues = pgTable(
     message: text('message'),
   },
   (t) => [
-    check('event_date_queues_positive', sql`${t.maxShoppers} > 0 AND ${t.admitPerMinute} > 0 AND ${t.admissionSeconds} > 0 AND ${t.pollSeconds} > 0`),
+    check(
+      'event_date_queues_positive',
+      sql`${t.maxShoppers} > 0 AND ${t.admitPerMinute} > 0 AND ${t.admissionSeconds} > 0 AND ${t.pollSeconds} > 0`,
+    ),
     check('event_date_queues_places_per_address', sql`${t.placesPerAddress} > 0`),
   ],
 );
@@ -84,13 +99,21 @@ export const queuePlaces = pgTable(
   },
   (t) => [
     uniqueIndex('queue_places_date_number').on(t.eventDateId, t.number),
-    index('queue_places_unnumbered').on(t.eventDateId).where(sql`${t.number} IS NULL`),
+    index('queue_places_unnumbered')
+      .on(t.eventDateId)
+      .where(sql`${t.number} IS NULL`),
     index('queue_places_address').on(t.eventDateId, t.clientIp),
-    index('queue_places_account').on(t.eventDateId, t.userId).where(sql`${t.userId} IS NOT NULL`),
+    index('queue_places_account')
+      .on(t.eventDateId, t.userId)
+      .where(sql`${t.userId} IS NOT NULL`),
     /** Admitted places that have not reserved: the buyers still shopping, counted at every step. */
-    index('queue_places_shopping').on(t.eventDateId, t.admittedAt).where(sql`${t.saleId} IS NULL`),
+    index('queue_places_shopping')
+      .on(t.eventDateId, t.admittedAt)
+      .where(sql`${t.saleId} IS NULL`),
     /** Places whose 'your turn' e-mail is still to send. */
-    index('queue_places_to_notify').on(t.eventDateId, t.number).where(sql`${t.notifyEmail} IS NOT NULL AND ${t.notifiedAt} IS NULL`),
+    index('queue_places_to_notify')
+      .on(t.eventDateId, t.number)
+      .where(sql`${t.notifyEmail} IS NOT NULL AND ${t.notifiedAt} IS NULL`),
   ],
 );
 
@@ -124,8 +147,12 @@ export const waitingListEntries = pgTable(
     removedAt: moment('removed_at'),
   },
   (t) => [
-    uniqueIndex('waiting_list_entries_type_email').on(t.ticketTypeId, sql`lower(${t.email})`).where(sql`${t.leftAt} IS NULL AND ${t.removedAt} IS NULL`),
-    index('waiting_list_entries_next').on(t.ticketTypeId, t.id).where(sql`${t.offeredAt} IS NULL AND ${t.leftAt} IS NULL AND ${t.removedAt} IS NULL`),
+    uniqueIndex('waiting_list_entries_type_email')
+      .on(t.ticketTypeId, sql`lower(${t.email})`)
+      .where(sql`${t.leftAt} IS NULL AND ${t.removedAt} IS NULL`),
+    index('waiting_list_entries_next')
+      .on(t.ticketTypeId, t.id)
+      .where(sql`${t.offeredAt} IS NULL AND ${t.leftAt} IS NULL AND ${t.removedAt} IS NULL`),
     index('waiting_list_entries_address').on(t.clientIp),
     check('waiting_list_entries_qty', sql`${t.qty} > 0`),
   ],

@@ -22,13 +22,21 @@ export function basketOf(snapshot: CheckoutSnapshot): CheckoutBasket {
   const organisers = uniqueBy([...lines.map((l) => l.organiser), ...vouchers.map((v) => v.organiser)], (o) => o.id);
   const charityId = organisers.find((o) => o.charityId !== null)?.charityId ?? null;
   return {
-    events: uniqueBy(lines.map((l) => l.event), (e) => e.id),
+    events: uniqueBy(
+      lines.map((l) => l.event),
+      (e) => e.id,
+    ),
     organisers,
     charity: charityId === null ? null : (snapshot.charities.find((c) => c.id === charityId) ?? null),
     currency: sale.currency ?? lines[0]?.event.currency ?? vouchers[0]?.voucher.currency ?? 'GBP',
-    paymentAccount: ((o) => (o?.paymentProvider ? { provider: o.paymentProvider, merchantId: o.paymentMerchantId ?? null, overridden: o.paymentProviderOverridden ?? false } : null))(
-      organisers.find((o) => o.paymentProvider),
-    ),
+    paymentAccount: ((o) =>
+      o?.paymentProvider
+        ? {
+            provider: o.paymentProvider,
+            merchantId: o.paymentMerchantId ?? null,
+            overridden: o.paymentProviderOverridden ?? false,
+          }
+        : null)(organisers.find((o) => o.paymentProvider)),
     price: priceOf(snapshot),
   };
 }
@@ -48,7 +56,9 @@ function priceOf({ sale, lines, vouchers, code }: CheckoutSnapshot): BasketPrice
       coverable: event.refundProtection,
     })),
     vouchers: vouchers.map(({ line }) => ({ value: line.value, qty: line.qty })),
-    code: code ? { code: code.code, kind: code.kind, amount: code.amount, organiserId: code.organiserId, eventId: code.eventId } : null,
+    code: code
+      ? { code: code.code, kind: code.kind, amount: code.amount, organiserId: code.organiserId, eventId: code.eventId }
+      : null,
     refundProtection: sale.refundProtection,
   });
 }

@@ -24,7 +24,9 @@ export function donationFields(
   donation: Pick<typeof saleDonations.$inferSelect, 'amount' | 'fee' | 'isGiftAid'> | null,
 ): Pick<Checkout, 'donation' | 'donation_amount' | 'is_gift_aid'> {
   return {
-    donation: donation ? { amount_before_booking_fee: donation.amount, booking_fee: donation.fee, is_gift_aid: donation.isGiftAid } : null,
+    donation: donation
+      ? { amount_before_booking_fee: donation.amount, booking_fee: donation.fee, is_gift_aid: donation.isGiftAid }
+      : null,
     donation_amount: donation?.amount ?? 0,
     is_gift_aid: donation?.isGiftAid ?? false,
   };

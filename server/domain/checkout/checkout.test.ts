@@ -28,7 +28,13 @@ const snapshotJson = (over: Partial<SnapshotJson>): SnapshotJson => ({
   ...over,
 });
 
-const organiser = (id: number, over: Record<string, unknown> = {}) => ({ id, name: `Organiser ${id}`, charity_id: null, payment_provider: null, ...over });
+const organiser = (id: number, over: Record<string, unknown> = {}) => ({
+  id,
+  name: `Organiser ${id}`,
+  charity_id: null,
+  payment_provider: null,
+  ...over,
+});
 const ticketLine = (typeId: number, o: Record<string, unknown>, event: Record<string, unknown> = {}) =>
   [
     { id: typeId, qty: 1 },
@@ -36,7 +42,13 @@ const ticketLine = (typeId: number, o: Record<string, unknown>, event: Record<st
     { id: typeId * 10, starts_at: '2026-08-01T18:00:00+00:00' },
     { id: typeId * 100, organiser_id: o.id, refund_protection: true, currency: 'GBP', ...event },
     o,
-  ] as [Record<string, unknown>, Record<string, unknown>, Record<string, unknown>, Record<string, unknown>, Record<string, unknown>];
+  ] as [
+    Record<string, unknown>,
+    Record<string, unknown>,
+    Record<string, unknown>,
+    Record<string, unknown>,
+    Record<string, unknown>,
+  ];
 
 describe('the checkout snapshot', () => {
   it('is nothing when the sale is gone', () => {
@@ -45,9 +57,23 @@ describe('the checkout snapshot', () => {
 
   it('reads rows as a Drizzle select returns them: property names, timestamps as dates, empty lists for none', () => {
     const snapshot = snapshotOf(
-      snapshotJson({ sale: { id: 'sale-1', state: 'payment', hold_deadline: '2026-07-01T12:10:00+00:00', paid_at: null, refund_protection: true } }),
+      snapshotJson({
+        sale: {
+          id: 'sale-1',
+          state: 'payment',
+          hold_deadline: '2026-07-01T12:10:00+00:00',
+          paid_at: null,
+          refund_protection: true,
+        },
+      }),
     )!;
-    expect(snapshot.sale).toMatchObject({ id: 'sale-1', state: 'payment', holdDeadline: inSeconds(600), paidAt: null, refundProtection: true });
+    expect(snapshot.sale).toMatchObject({
+      id: 'sale-1',
+      state: 'payment',
+      holdDeadline: inSeconds(600),
+      paidAt: null,
+      refundProtection: true,
+    });
     expect(snapshot.lines).toEqual([]);
     expect(snapshot.charities).toEqual([]);
     expect(snapshot.postalEvents).toBe(0);
@@ -57,7 +83,12 @@ describe('the checkout snapshot', () => {
 describe('the basket the checkout shows', () => {
   it('lists each organiser once, those of the tickets before those of the vouchers, with the first charity among them', () => {
     const plain = organiser(1);
-    const giving = organiser(2, { charity_id: 7, payment_provider: 'stripe', payment_merchant_id: 'acct_giving', payment_provider_overridden: true });
+    const giving = organiser(2, {
+      charity_id: 7,
+      payment_provider: 'stripe',
+      payment_merchant_id: 'acct_giving',
+      payment_provider_overridden: true,
+    });
     const snapshot = snapshotOf(
       snapshotJson({
         lines: [ticketLine(1, plain), ticketLine(2, giving), ticketLine(3, plain)],
@@ -71,7 +102,10 @@ describe('the basket the checkout shows', () => {
     expect(basket.charity).toMatchObject({ id: 7, name: 'Lifeboats' });
     // The payment account is the first organiser with a provider's: its own account there, and whether the platform set it.
     expect(basket.paymentAccount).toEqual({ provider: 'stripe', merchantId: 'acct_giving', overridden: true });
-    expect(providerFields(basket.paymentAccount)).toEqual({ sagepay_or_stripe: 'stripe', opoa: { provider: 'stripe', merchant_id: 'acct_giving', overridden: true } });
+    expect(providerFields(basket.paymentAccount)).toEqual({
+      sagepay_or_stripe: 'stripe',
+      opoa: { provider: 'stripe', merchant_id: 'acct_giving', overridden: true },
+    });
     expect(providerFields(null)).toEqual({ sagepay_or_stripe: null, opoa: null });
     expect(basket.price.basketTotal).toBe(3 * 1100 + 2500);
   });
@@ -79,8 +113,16 @@ describe('the basket the checkout shows', () => {
   it('is in the sale’s currency, else its first event’s, else its first voucher’s', () => {
     const line = ticketLine(1, organiser(1), { currency: 'EUR' });
     expect(basketOf(snapshotOf(snapshotJson({ lines: [line] }))!).currency).toBe('EUR');
-    expect(basketOf(snapshotOf(snapshotJson({ sale: { id: 's', currency: 'USD' }, lines: [line] }))!).currency).toBe('USD');
-    expect(basketOf(snapshotOf(snapshotJson({ vouchers: [[{ id: 1, qty: 1, value: 500 }, { id: 1, currency: 'CHF' }, organiser(1)]] }))!).currency).toBe('CHF');
+    expect(basketOf(snapshotOf(snapshotJson({ sale: { id: 's', currency: 'USD' }, lines: [line] }))!).currency).toBe(
+      'USD',
+    );
+    expect(
+      basketOf(
+        snapshotOf(
+          snapshotJson({ vouchers: [[{ id: 1, qty: 1, value: 500 }, { id: 1, currency: 'CHF' }, organiser(1)]] }),
+        )!,
+      ).currency,
+    ).toBe('CHF');
     expect(basketOf(snapshotOf(snapshotJson({}))!).currency).toBe('GBP');
   });
 });
@@ -101,7 +143,11 @@ describe('the step a sale is on', () => {
 
   it('goes back to the basket when the hold lapsed, unless a payment in progress keeps it', () => {
     const lapsed = { ...sale, holdDeadline: inSeconds(-1) };
-    expect(stepFields(lapsed, null, now)).toMatchObject({ state: 'basket', sale_reference: null, seconds_remaining: 0 });
+    expect(stepFields(lapsed, null, now)).toMatchObject({
+      state: 'basket',
+      sale_reference: null,
+      seconds_remaining: 0,
+    });
     expect(stepFields(lapsed, new Date(now.getTime() + 1), now)).toMatchObject({
       state: 'payment',
       sale_reference: 'HF-ABC',
@@ -113,7 +159,9 @@ describe('the step a sale is on', () => {
   });
 
   it('keeps a paid sale on its step with nothing left to run out', () => {
-    expect(stepFields({ ...sale, state: 'complete', paidAt: now, holdDeadline: inSeconds(-600) }, null, now)).toMatchObject({
+    expect(
+      stepFields({ ...sale, state: 'complete', paidAt: now, holdDeadline: inSeconds(-600) }, null, now),
+    ).toMatchObject({
       state: 'complete',
       sale_reference: 'HF-ABC',
       seconds_remaining: 0,
@@ -134,7 +182,9 @@ describe('the organisers’ payment settings', () => {
   });
 
   it('asks for a contact number when any organiser does', () => {
-    expect(paymentSettingsOf([setting(1, false), setting(2, false, true)], 2, null).has_require_phone_number).toBe(true);
+    expect(paymentSettingsOf([setting(1, false), setting(2, false, true)], 2, null).has_require_phone_number).toBe(
+      true,
+    );
   });
 });
 
@@ -152,7 +202,13 @@ describe('a paid order’s after-sale messages', () => {
       line(2, '2026-12-19T20:00:00Z', null),
     ] as Parameters<typeof afterSaleMessages>[0]);
     expect(messages).toEqual([
-      { organiser_name: 'Night Walks', event_title: 'Lantern Walk', date: 'Fri, 18 Dec 2026', time: '8:00 pm', message: 'Bring a torch' },
+      {
+        organiser_name: 'Night Walks',
+        event_title: 'Lantern Walk',
+        date: 'Fri, 18 Dec 2026',
+        time: '8:00 pm',
+        message: 'Bring a torch',
+      },
     ]);
   });
 });

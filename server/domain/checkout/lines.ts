@@ -50,9 +50,15 @@ export function ticketLines(
 }
 
 /** The organiser's own refund policy when it has one, else the standard one. */
-export function refundPolicyOf(organiser: Pick<BasketLine['organiser'], 'name' | 'customRefundPolicy'>): TicketLine['refund_policy'] {
+export function refundPolicyOf(
+  organiser: Pick<BasketLine['organiser'], 'name' | 'customRefundPolicy'>,
+): TicketLine['refund_policy'] {
   return organiser.customRefundPolicy
-    ? { title: 'Refund policy', description: `${organiser.name}’s own refund policy`, text: organiser.customRefundPolicy }
+    ? {
+        title: 'Refund policy',
+        description: `${organiser.name}’s own refund policy`,
+        text: organiser.customRefundPolicy,
+      }
     : STANDARD_REFUND_POLICY;
 }
 
@@ -74,11 +80,20 @@ export function giftVoucherLines(vouchers: BasketVoucher[], now: Date): GiftVouc
  * The organisers' messages to a paid order's buyers (spec 001 "After sale messages"): one for each
  * event date of the order whose event has a message, with the date and time it starts.
  */
-export function afterSaleMessages(lines: Pick<BasketLine, 'event' | 'date' | 'organiser'>[]): Checkout['after_sale_messages'] {
+export function afterSaleMessages(
+  lines: Pick<BasketLine, 'event' | 'date' | 'organiser'>[],
+): Checkout['after_sale_messages'] {
   const seen = new Set<number>();
   return lines.flatMap(({ event, date, organiser }) => {
     if (event.afterSaleMessage === null || seen.has(date.id)) return [];
     seen.add(date.id);
-    return [{ organiser_name: organiser.name, event_title: event.title, ...formatEventDayAndTime(date.startsAt), message: event.afterSaleMessage }];
+    return [
+      {
+        organiser_name: organiser.name,
+        event_title: event.title,
+        ...formatEventDayAndTime(date.startsAt),
+        message: event.afterSaleMessage,
+      },
+    ];
   });
 }

@@ -7,10 +7,14 @@ import { planScheduleOptions } from '../instalments/schedule.ts';
  * The basket organisers' payment provider: the first one any of them has, with that organiser's own
  * account there (merchant_id) and whether the platform set the provider for it (overridden).
  */
-export function providerFields(account: { provider: string; merchantId: string | null; overridden: boolean } | null): Pick<Checkout, 'sagepay_or_stripe' | 'opoa'> {
+export function providerFields(
+  account: { provider: string; merchantId: string | null; overridden: boolean } | null,
+): Pick<Checkout, 'sagepay_or_stripe' | 'opoa'> {
   return {
     sagepay_or_stripe: account?.provider ?? null,
-    opoa: account ? { provider: account.provider, merchant_id: account.merchantId, overridden: account.overridden } : null,
+    opoa: account
+      ? { provider: account.provider, merchant_id: account.merchantId, overridden: account.overridden }
+      : null,
   };
 }
 

@@ -37,7 +37,11 @@ export async function readFollowUps(
   // The buyer's latest choice for each basket organiser, so Keep updated shows what they already agreed to.
   const subscribedTo =
     user && asksMarketing(snapshot) && basket.organisers.length > 0
-      ? await organisersSubscribed(db, user, basket.organisers.map((o) => o.id))
+      ? await organisersSubscribed(
+          db,
+          user,
+          basket.organisers.map((o) => o.id),
+        )
       : new Set<number>();
   // A donation counts while the reservation it was given in holds (only a basket with a charity has one).
   const donation = basket.charity && (holdIsLive(sale, now) || paid) ? await findDonation(db, sale) : null;
@@ -60,13 +64,22 @@ export async function paymentKeptUntil(db: Pick<Database, 'select'>, saleId: str
     .select({ keptUntil: max(holds.deadline) })
     .from(salePaymentDetails)
     .innerJoin(holds, eq(holds.saleId, salePaymentDetails.saleId))
-    .where(and(eq(salePaymentDetails.saleId, saleId), isNotNull(salePaymentDetails.paymentStartedAt), gt(holds.deadline, now)));
+    .where(
+      and(
+        eq(salePaymentDetails.saleId, saleId),
+        isNotNull(salePaymentDetails.paymentStartedAt),
+        gt(holds.deadline, now),
+      ),
+    );
   return row?.keptUntil ?? null;
 }
 
 /** Spec 001 truelayer_returned_from: 1 back from the bank, 0 cancelled there, null before any return. */
 async function truelayerReturnedFrom(db: Pick<Database, 'select'>, saleId: string): Promise<0 | 1 | null> {
-  const [row] = await db.select({ flag: salePaymentDetails.truelayerReturnedFrom }).from(salePaymentDetails).where(eq(salePaymentDetails.saleId, saleId));
+  const [row] = await db
+    .select({ flag: salePaymentDetails.truelayerReturnedFrom })
+    .from(salePaymentDetails)
+    .where(eq(salePaymentDetails.saleId, saleId));
   return row?.flag === 0 || row?.flag === 1 ? row.flag : null;
 }
 
@@ -77,7 +90,10 @@ async function organisersSubscribed(
   organiserIds: number[],
 ): Promise<Set<number>> {
   const latest = await db
-    .selectDistinctOn([marketingConsents.organiserId], { organiserId: marketingConsents.organiserId, subscribed: marketingConsents.subscribed })
+    .selectDistinctOn([marketingConsents.organiserId], {
+      organiserId: marketingConsents.organiserId,
+      subscribed: marketingConsents.subscribed,
+    })
     .from(marketingConsents)
     .where(
       and(

@@ -132,7 +132,10 @@ export function snapshotOf(found: SnapshotJson): CheckoutSnapshot | null {
     })),
     code: found.code ? fromJson(discountCodes, found.code) : null,
     user: found.user ? fromJson(users, found.user) : null,
-    upcoming: (found.upcoming ?? []).map(([event, startsAt]) => ({ event: fromJson(events, event), startsAt: new Date(startsAt) })),
+    upcoming: (found.upcoming ?? []).map(([event, startsAt]) => ({
+      event: fromJson(events, event),
+      startsAt: new Date(startsAt),
+    })),
     charities: (found.charities ?? []).map((c) => fromJson(charities, c)),
     postalEvents: Number(found.postal_events ?? 0),
     questions: (found.questions ?? []).map((q) => fromJson(ticketQuestions, q)),

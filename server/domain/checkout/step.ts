@@ -17,7 +17,15 @@ export function stepFields(
   sale: Pick<Sale, 'paidAt' | 'state' | 'reference' | 'holdDeadline'>,
   keptUntil: Date | null,
   now: Date,
-): Pick<Checkout, 'state' | 'sale_reference' | 'seconds_remaining' | 'payment_in_progress' | 'payment_seconds_remaining' | 'payment_complete'> {
+): Pick<
+  Checkout,
+  | 'state'
+  | 'sale_reference'
+  | 'seconds_remaining'
+  | 'payment_in_progress'
+  | 'payment_seconds_remaining'
+  | 'payment_complete'
+> {
   const paid = sale.paidAt !== null;
   const live = holdIsLive(sale, now);
   const paying = keptUntil !== null;
@@ -33,8 +41,14 @@ export function stepFields(
 
 /** What the sale's last basket change and reservation left for the buyer to read. */
 export function basketMessages(
-  sale: Pick<Sale, 'basketErrors' | 'basketSuccess' | 'reservingError' | 'hadMismatchingCurrencies' | 'editBasketClicked'>,
-): Pick<Checkout, 'basket_errors' | 'basket_success' | 'reserving_error' | 'had_mismatching_currencies' | 'edit_basket_clicked'> {
+  sale: Pick<
+    Sale,
+    'basketErrors' | 'basketSuccess' | 'reservingError' | 'hadMismatchingCurrencies' | 'editBasketClicked'
+  >,
+): Pick<
+  Checkout,
+  'basket_errors' | 'basket_success' | 'reserving_error' | 'had_mismatching_currencies' | 'edit_basket_clicked'
+> {
   return {
     basket_errors: sale.basketErrors,
     basket_success: sale.basketSuccess,

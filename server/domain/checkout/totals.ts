@@ -5,7 +5,10 @@ import type { BasketPrice } from '../pricing.ts';
 import type { Sale } from '../sales.ts';
 
 /** What the buyer pays: the priced basket and any donation with its fee. */
-export function basketTotal(price: Pick<BasketPrice, 'basketTotal'>, donation: { amount: number; fee: number } | null): number {
+export function basketTotal(
+  price: Pick<BasketPrice, 'basketTotal'>,
+  donation: { amount: number; fee: number } | null,
+): number {
   return price.basketTotal + (donation ? donation.amount + donation.fee : 0);
 }
 

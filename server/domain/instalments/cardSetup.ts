@@ -15,7 +15,10 @@ import { findUser } from '../users.ts';
 import type { StripeCardSetup } from './offSession.ts';
 
 async function customerOf(db: Pick<Executor, 'select'>, userId: number): Promise<string | null> {
-  const [row] = await db.select({ customerId: stripeCustomers.customerId }).from(stripeCustomers).where(eq(stripeCustomers.userId, userId));
+  const [row] = await db
+    .select({ customerId: stripeCustomers.customerId })
+    .from(stripeCustomers)
+    .where(eq(stripeCustomers.userId, userId));
   return row?.customerId ?? null;
 }
 
@@ -32,7 +35,11 @@ async function ensureCustomer(db: Database, setup: StripeCardSetup, userId: numb
 }
 
 /** A SetupIntent for the sale's buyer, whose client secret Stripe.js confirms with the new card. */
-export async function startCardSetup(db: Database, setup: StripeCardSetup, p: { saleId: string; now: Date }): Promise<{ publicKey: string; clientSecret: string }> {
+export async function startCardSetup(
+  db: Database,
+  setup: StripeCardSetup,
+  p: { saleId: string; now: Date },
+): Promise<{ publicKey: string; clientSecret: string }> {
   const sale = await findSale(db, p.saleId);
   if (!sale) throw holdLost();
   if (sale.paidAt) throw new Refusal('already-paid', ALREADY_PAID_MESSAGE);
@@ -47,19 +54,29 @@ export async function startCardSetup(db: Database, setup: StripeCardSetup, p: { 
  * A SetupIntent for a buyer's new card outside a checkout (a plan's card changed in their account):
  * for the buyer's own Stripe customer, made once and kept; `saleId` names the plan's sale.
  */
-export async function startAccountCardSetup(db: Database, setup: StripeCardSetup, p: { userId: number; saleId: string; now: Date }): Promise<{ publicKey: string; clientSecret: string }> {
+export async function startAccountCardSetup(
+  db: Database,
+  setup: StripeCardSetup,
+  p: { userId: number; saleId: string; now: Date },
+): Promise<{ publicKey: string; clientSecret: string }> {
   const customer = await ensureCustomer(db, setup, p.userId, p.now);
   const intent = await setup.createSetupIntent({ customer, saleId: p.saleId });
   return { publicKey: setup.publicKey, clientSecret: intent.clientSecret };
 }
 
 /** The card a SetupIntent saved for this buyer, as Stripe says; anything else is refused in words. */
-export async function cardSavedBySetup(db: Pick<Executor, 'select'>, setup: StripeCardSetup, p: { userId: number | null; setupIntentId: string }): Promise<string> {
-  if (!/^seti_[A-Za-z0-9_]{1,200}$/.test(p.setupIntentId)) throw new Refusal('invalid-input', INSTALMENT_MESSAGES.cardNotSaved);
+export async function cardSavedBySetup(
+  db: Pick<Executor, 'select'>,
+  setup: StripeCardSetup,
+  p: { userId: number | null; setupIntentId: string },
+): Promise<string> {
+  if (!/^seti_[A-Za-z0-9_]{1,200}$/.test(p.setupIntentId))
+    throw new Refusal('invalid-input', INSTALMENT_MESSAGES.cardNotSaved);
   const intent = await setup.retrieveSetupIntent(p.setupIntentId);
   if (!intent) throw new Refusal('invalid-input', INSTALMENT_MESSAGES.cardNotSaved);
   const customer = p.userId === null ? null : await customerOf(db, p.userId);
   if (!customer || intent.customer !== customer) throw new Refusal('invalid-input', INSTALMENT_MESSAGES.cardNotYours);
-  if (intent.status !== 'succeeded' || !intent.paymentMethod) throw new Refusal('invalid-input', INSTALMENT_MESSAGES.cardNotSaved);
+  if (intent.status !== 'succeeded' || !intent.paymentMethod)
+    throw new Refusal('invalid-input', INSTALMENT_MESSAGES.cardNotSaved);
   return intent.paymentMethod;
 }

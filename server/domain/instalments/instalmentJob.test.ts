@@ -37,7 +37,13 @@ describe.each(drivers)('the instalment job with a processor that throws on %s', 
         return sandbox.charge(exec, p);
       },
     };
-    app = await buildApp({ db: database.db, config: testConfig(), clock: () => clock.now, logger: false, plans: { cards, setup: null, square: localSquare(database.db) } });
+    app = await buildApp({
+      db: database.db,
+      config: testConfig(),
+      clock: () => clock.now,
+      logger: false,
+      plans: { cards, setup: null, square: localSquare(database.db) },
+    });
     await app.ready();
   });
   afterAll(async () => {
@@ -54,23 +60,39 @@ describe.each(drivers)('the instalment job with a processor that throws on %s', 
     await v.json('updateBasketState', { state: 'payment' });
     const reference = (await v.checkout()).sale_reference!;
     const [sale] = await database.db.select({ id: sales.id }).from(sales).where(eq(sales.reference, reference));
-    const card = (await v.call('saveSandboxCard', { number: SANDBOX_CARDS.success, expiry: '12/34', cvc: '123' })).json() as { id: string };
-    const res = await v.call('payWithInstalment', { instalment_option: '2', contact_number: '07700 900123', new_payment_method: card as never });
+    const card = (
+      await v.call('saveSandboxCard', { number: SANDBOX_CARDS.success, expiry: '12/34', cvc: '123' })
+    ).json() as { id: string };
+    const res = await v.call('payWithInstalment', {
+      instalment_option: '2',
+      contact_number: '07700 900123',
+      new_payment_method: card as never,
+    });
     expect(res.json()).toEqual({ status: 'success', url: null });
     return { saleId: sale!.id, cardId: card.id };
   }
 
-  const secondInstalment = async (saleId: string) => (await database.db.select().from(instalments).where(eq(instalments.saleId, saleId)).orderBy(asc(instalments.seq)))[1]!;
+  const secondInstalment = async (saleId: string) =>
+    (
+      await database.db.select().from(instalments).where(eq(instalments.saleId, saleId)).orderBy(asc(instalments.seq))
+    )[1]!;
   const runAt = async (at: Date) => {
-    const res = await app.inject({ method: 'POST', url: `/dev/instalments/run?as_of=${encodeURIComponent(at.toISOString())}` });
+    const res = await app.inject({
+      method: 'POST',
+      url: `/dev/instalments/run?as_of=${encodeURIComponent(at.toISOString())}`,
+    });
     expect(res.statusCode).toBe(200);
     return res.json() as Record<string, number>;
   };
-  const succeededCharges = async (cardId: string) => (await database.db.select().from(sandboxCharges).where(eq(sandboxCharges.cardId, cardId))).filter((c) => c.status === 'succeeded');
+  const succeededCharges = async (cardId: string) =>
+    (await database.db.select().from(sandboxCharges).where(eq(sandboxCharges.cardId, cardId))).filter(
+      (c) => c.status === 'succeeded',
+    );
 
   it('charges every other plan due when the second plan’s charge throws, keeps that one due with its error, and charges it once later', async () => {
     const plans = [];
-    for (const user of [demo.users.subscribedDark, demo.users.notSubscribed, demo.users.subscribedDark]) plans.push(await planOnNewCard(user.id));
+    for (const user of [demo.users.subscribedDark, demo.users.notSubscribed, demo.users.subscribedDark])
+      plans.push(await planOnNewCard(user.id));
     const [first, second, third] = plans as [(typeof plans)[0], (typeof plans)[0], (typeof plans)[0]];
     broken.add(second.cardId);
 

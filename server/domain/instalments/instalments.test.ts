@@ -8,7 +8,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import { and, asc, eq } from 'drizzle-orm';
-import { discountCodes, organisers, instalmentPlans, instalments, outbox, paymentRefunds, payments, sales, sandboxCharges, savedPaymentMethods, tickets } from '../../db/schema.ts';
+import {
+  discountCodes,
+  organisers,
+  instalmentPlans,
+  instalments,
+  outbox,
+  paymentRefunds,
+  payments,
+  sales,
+  sandboxCharges,
+  savedPaymentMethods,
+  tickets,
+} from '../../db/schema.ts';
 import { drivers, openWorld, Visitor, type TestWorld } from '../../test/harness.ts';
 import { planOptions, SANDBOX_CARDS } from '../../../contract/index.ts';
 import { INSTALMENT_MESSAGES } from '../../../contract/messages/instalment.ts';
@@ -28,7 +40,11 @@ describe('computeSchedule', () => {
     const start = new Date('2026-06-01T12:00:00Z');
     const s = computeSchedule(10_000, 3, 30, start);
     expect(s.map((p) => p.amount)).toEqual([3334, 3333, 3333]);
-    expect(s.map((p) => p.dueAt.toISOString())).toEqual(['2026-06-01T12:00:00.000Z', '2026-07-01T12:00:00.000Z', '2026-07-31T12:00:00.000Z']);
+    expect(s.map((p) => p.dueAt.toISOString())).toEqual([
+      '2026-06-01T12:00:00.000Z',
+      '2026-07-01T12:00:00.000Z',
+      '2026-07-31T12:00:00.000Z',
+    ]);
   });
 });
 
@@ -39,8 +55,18 @@ describe.each(drivers)('instalment plans on %s', (driver) => {
   });
   afterAll(async () => w?.close());
 
-  const job = (): JobDeps => ({ db: w.database.db, cards: sandboxSavedCards(), mail: { mailer: { transport: null, from: 'test@holdfast.test' }, brandName: 'Holdfast', publicUrl: 'http://holdfast.test' }, walletUrl: 'http://holdfast.test/account/wallet/' });
-  const mailTo = (email: string) => w.database.db.select().from(outbox).where(eq(outbox.recipient, email)).orderBy(asc(outbox.id));
+  const job = (): JobDeps => ({
+    db: w.database.db,
+    cards: sandboxSavedCards(),
+    mail: {
+      mailer: { transport: null, from: 'test@holdfast.test' },
+      brandName: 'Holdfast',
+      publicUrl: 'http://holdfast.test',
+    },
+    walletUrl: 'http://holdfast.test/account/wallet/',
+  });
+  const mailTo = (email: string) =>
+    w.database.db.select().from(outbox).where(eq(outbox.recipient, email)).orderBy(asc(outbox.id));
 
   /** Amelia (or another seeded user) with `qty` weekend tickets reserved; the sale's id. */
   async function planBuyer(qty: number, userId = w.demo.users.subscribedDark.id) {
@@ -85,11 +111,27 @@ describe.each(drivers)('instalment plans on %s', (driver) => {
     const card = await newCard(v);
     const cases = [
       [{ instalment_option: '2', contact_number: '12ab', new_payment_method: card }, PAYMENT_MESSAGES.phone],
-      [{ instalment_option: '1', contact_number: '07700 900123', new_payment_method: card }, INSTALMENT_MESSAGES.chooseOption],
-      [{ instalment_option: '9', contact_number: '07700 900123', new_payment_method: card }, INSTALMENT_MESSAGES.chooseOption],
+      [
+        { instalment_option: '1', contact_number: '07700 900123', new_payment_method: card },
+        INSTALMENT_MESSAGES.chooseOption,
+      ],
+      [
+        { instalment_option: '9', contact_number: '07700 900123', new_payment_method: card },
+        INSTALMENT_MESSAGES.chooseOption,
+      ],
       [{ instalment_option: '2', contact_number: '07700 900123' }, INSTALMENT_MESSAGES.chooseCard],
-      [{ instalment_option: '2', contact_number: '07700 900123', selected_payment_method_id: 'pm_someone_else' }, INSTALMENT_MESSAGES.chooseCard],
-      [{ instalment_option: '2', contact_number: '07700 900123', new_payment_method: { ...card, id: 'pm_sandbox_unknown' } }, INSTALMENT_MESSAGES.chooseCard],
+      [
+        { instalment_option: '2', contact_number: '07700 900123', selected_payment_method_id: 'pm_someone_else' },
+        INSTALMENT_MESSAGES.chooseCard,
+      ],
+      [
+        {
+          instalment_option: '2',
+          contact_number: '07700 900123',
+          new_payment_method: { ...card, id: 'pm_sandbox_unknown' },
+        },
+        INSTALMENT_MESSAGES.chooseCard,
+      ],
     ] as const;
     for (const [body, message] of cases) {
       const res = await v.call('payWithInstalment', body as never);
@@ -102,7 +144,11 @@ describe.each(drivers)('instalment plans on %s', (driver) => {
 
   it('answers unsuccessful for a declined card and sets nothing up', async () => {
     const { v, saleId } = await planBuyer(1);
-    const res = await v.call('payWithInstalment', { instalment_option: '2', contact_number: '07700 900123', new_payment_method: await newCard(v, SANDBOX_CARDS.decline) });
+    const res = await v.call('payWithInstalment', {
+      instalment_option: '2',
+      contact_number: '07700 900123',
+      new_payment_method: await newCard(v, SANDBOX_CARDS.decline),
+    });
     expect(res.json()).toEqual({ status: 'unsuccessful', url: null });
     expect(await w.database.db.select().from(instalmentPlans).where(eq(instalmentPlans.saleId, saleId))).toEqual([]);
     expect((await v.checkout()).payment_complete).toBe(false);
@@ -113,17 +159,45 @@ describe.each(drivers)('instalment plans on %s', (driver) => {
     const { v, saleId, reference } = await planBuyer(2);
     const card = await newCard(v);
     const before = (await mailTo(amelia.email)).length;
-    const res = await v.call('payWithInstalment', { instalment_option: '3', contact_number: '07700 900123', new_payment_method: { ...card, make_default_payment_method: 'true' } });
+    const res = await v.call('payWithInstalment', {
+      instalment_option: '3',
+      contact_number: '07700 900123',
+      new_payment_method: { ...card, make_default_payment_method: 'true' },
+    });
     expect(res.json()).toEqual({ status: 'success', url: null });
     // Asking again (a double click) sets nothing up twice.
-    expect((await v.call('payWithInstalment', { instalment_option: '3', contact_number: '07700 900123', new_payment_method: card })).json()).toEqual({ status: 'success', url: null });
+    expect(
+      (
+        await v.call('payWithInstalment', {
+          instalment_option: '3',
+          contact_number: '07700 900123',
+          new_payment_method: card,
+        })
+      ).json(),
+    ).toEqual({ status: 'success', url: null });
 
     const checkout = await v.checkout();
     expect(checkout.payment_complete).toBe(true);
     expect(checkout.payment_plan_remaining).toBe(2 * 12_600);
-    const saved = (await v.json('getSavedPaymentMethods')).payment_methods as { payment_method_id: string; is_default: boolean; last4digits: string; expiry: string; card_type: string }[];
-    expect(saved.find((m) => m.payment_method_id === card.id)).toEqual({ payment_method_id: card.id, card_type: 'visa', last4digits: '4242', expiry: '12/34', is_default: true });
-    const schedule = await w.database.db.select().from(instalments).where(eq(instalments.saleId, saleId)).orderBy(asc(instalments.seq));
+    const saved = (await v.json('getSavedPaymentMethods')).payment_methods as {
+      payment_method_id: string;
+      is_default: boolean;
+      last4digits: string;
+      expiry: string;
+      card_type: string;
+    }[];
+    expect(saved.find((m) => m.payment_method_id === card.id)).toEqual({
+      payment_method_id: card.id,
+      card_type: 'visa',
+      last4digits: '4242',
+      expiry: '12/34',
+      is_default: true,
+    });
+    const schedule = await w.database.db
+      .select()
+      .from(instalments)
+      .where(eq(instalments.saleId, saleId))
+      .orderBy(asc(instalments.seq));
     expect(schedule.map((i) => [i.seq, i.amount, i.status])).toEqual([
       [1, 12_600, 'paid'],
       [2, 12_600, 'scheduled'],
@@ -139,19 +213,26 @@ describe.each(drivers)('instalment plans on %s', (driver) => {
     expect(await w.database.db.select().from(tickets).where(eq(tickets.saleId, saleId))).toHaveLength(0);
 
     const chargesOf = async () =>
-      (await w.database.db.select().from(sandboxCharges).where(eq(sandboxCharges.cardId, card.id))).filter((c) => c.status === 'succeeded');
+      (await w.database.db.select().from(sandboxCharges).where(eq(sandboxCharges.cardId, card.id))).filter(
+        (c) => c.status === 'succeeded',
+      );
     expect(await chargesOf()).toHaveLength(1);
 
     // 27 June: three days before the second instalment, its reminder; nothing charged.
     const june27 = new Date('2026-06-28T12:00:00Z');
     expect(await runInstalmentJob(job(), june27)).toMatchObject({ reminded: 1, textsSent: 1, charged: 0 });
     expect(await runInstalmentJob(job(), june27)).toMatchObject({ reminded: 0, textsSent: 0, charged: 0 });
-    expect((await mailTo(amelia.email)).at(-1)!.subject).toMatch(/^Reminder: instalment 2 for order .* is due on 01\/07\/2026$/);
+    expect((await mailTo(amelia.email)).at(-1)!.subject).toMatch(
+      /^Reminder: instalment 2 for order .* is due on 01\/07\/2026$/,
+    );
     // The SMS reminder the plan promised, to the contact number given at payment, kept in the outbox
     // (no SMS provider is keyed here) and shown in the development mailbox under that number.
     const texts = (await mailTo('+447700900123')).filter((m) => m.body.includes(reference));
     expect(texts.map((t) => [t.channel, t.body])).toEqual([
-      ['sms', `Holdfast: instalment 2 of £126.00 for order ${reference} will be taken from your saved card on 01/07/2026.`],
+      [
+        'sms',
+        `Holdfast: instalment 2 of £126.00 for order ${reference} will be taken from your saved card on 01/07/2026.`,
+      ],
     ]);
     const mailbox = await v.request({ method: 'GET', url: `/dev/mailbox?to=${encodeURIComponent('07700 900123')}` });
     expect(mailbox.statusCode).toBe(200);
@@ -170,7 +251,11 @@ describe.each(drivers)('instalment plans on %s', (driver) => {
 
     // A restart (a new runner, nothing in memory) on 31 July, twice at once again: the final one, once.
     const july31 = new Date('2026-07-31T12:00:00Z');
-    const runs = await Promise.all([runInstalmentJob(job(), july31), runInstalmentJob(job(), july31), runInstalmentJob(job(), july31)]);
+    const runs = await Promise.all([
+      runInstalmentJob(job(), july31),
+      runInstalmentJob(job(), july31),
+      runInstalmentJob(job(), july31),
+    ]);
     expect(runs.reduce((n, r) => n + r.charged, 0)).toBe(1);
     expect(runs.reduce((n, r) => n + r.completedPlans, 0)).toBe(1);
     expect(await chargesOf()).toHaveLength(3);
@@ -183,23 +268,46 @@ describe.each(drivers)('instalment plans on %s', (driver) => {
     expect(await w.database.db.select().from(tickets).where(eq(tickets.saleId, saleId))).toHaveLength(2);
     const subjects = (await mailTo(amelia.email)).map((m) => m.subject);
     expect(subjects.filter((s) => /^Final instalment paid/.test(s))).toHaveLength(1);
-    expect(subjects.filter((s) => /^Your tickets for order/.test(s) || /wallet/i.test(s)).length).toBeGreaterThanOrEqual(1);
+    expect(
+      subjects.filter((s) => /^Your tickets for order/.test(s) || /wallet/i.test(s)).length,
+    ).toBeGreaterThanOrEqual(1);
   });
 
   it('retries a refused instalment 1 day and then 3 days later, then fails the plan and tells the buyer and the organiser', async () => {
     const tom = w.demo.users.notSubscribed;
     const { v, saleId } = await planBuyer(1, tom.id);
     const card = await newCard(v, SANDBOX_FAIL_LATER_CARD);
-    expect((await v.call('payWithInstalment', { instalment_option: '2', contact_number: '+44 (0)7700 900123', new_payment_method: card })).json()).toEqual({ status: 'success', url: null });
+    expect(
+      (
+        await v.call('payWithInstalment', {
+          instalment_option: '2',
+          contact_number: '+44 (0)7700 900123',
+          new_payment_method: card,
+        })
+      ).json(),
+    ).toEqual({ status: 'success', url: null });
     const due = new Date('2026-07-01T12:00:00Z');
     expect(await runInstalmentJob(job(), due)).toMatchObject({ retrying: 1, charged: 0 });
-    let [row] = await w.database.db.select().from(instalments).where(eq(instalments.saleId, saleId)).orderBy(asc(instalments.seq)).offset(1);
+    let [row] = await w.database.db
+      .select()
+      .from(instalments)
+      .where(eq(instalments.saleId, saleId))
+      .orderBy(asc(instalments.seq))
+      .offset(1);
     expect(row!.attempts).toBe(1);
     expect(row!.nextAttemptAt.toISOString()).toBe(new Date(due.getTime() + DAY).toISOString());
     // Not before its time.
-    expect(await runInstalmentJob(job(), new Date(due.getTime() + DAY - 1000))).toMatchObject({ retrying: 0, failed: 0 });
+    expect(await runInstalmentJob(job(), new Date(due.getTime() + DAY - 1000))).toMatchObject({
+      retrying: 0,
+      failed: 0,
+    });
     expect(await runInstalmentJob(job(), new Date(due.getTime() + DAY))).toMatchObject({ retrying: 1 });
-    [row] = await w.database.db.select().from(instalments).where(eq(instalments.saleId, saleId)).orderBy(asc(instalments.seq)).offset(1);
+    [row] = await w.database.db
+      .select()
+      .from(instalments)
+      .where(eq(instalments.saleId, saleId))
+      .orderBy(asc(instalments.seq))
+      .offset(1);
     expect(row!.nextAttemptAt.toISOString()).toBe(new Date(due.getTime() + 4 * DAY).toISOString());
     expect(await runInstalmentJob(job(), new Date(due.getTime() + 4 * DAY))).toMatchObject({ failed: 1 });
     const [plan] = await w.database.db.select().from(instalmentPlans).where(eq(instalmentPlans.saleId, saleId));
@@ -208,24 +316,41 @@ describe.each(drivers)('instalment plans on %s', (driver) => {
     expect((await v.json('deliverToBitticket')).delivery_completed).toBe(true);
     expect(await w.database.db.select().from(tickets).where(eq(tickets.saleId, saleId))).toHaveLength(0);
     expect((await mailTo(tom.email)).map((m) => m.subject)).toEqual(
-      expect.arrayContaining([expect.stringMatching(/^We could not take instalment 2/), expect.stringMatching(/^Your payment plan for order .* has stopped$/)]),
+      expect.arrayContaining([
+        expect.stringMatching(/^We could not take instalment 2/),
+        expect.stringMatching(/^Your payment plan for order .* has stopped$/),
+      ]),
     );
-    expect((await mailTo('bookings@meadowlands.example')).map((m) => m.subject)).toEqual([expect.stringMatching(/^Payment plan failed: order /)]);
+    expect((await mailTo('bookings@meadowlands.example')).map((m) => m.subject)).toEqual([
+      expect.stringMatching(/^Payment plan failed: order /),
+    ]);
     // Nothing more is tried.
-    expect(await runInstalmentJob(job(), new Date(due.getTime() + 30 * DAY))).toMatchObject({ charged: 0, failed: 0, retrying: 0 });
+    expect(await runInstalmentJob(job(), new Date(due.getTime() + 30 * DAY))).toMatchObject({
+      charged: 0,
+      failed: 0,
+      retrying: 0,
+    });
   });
 
   it('answers redirect_to_url for a card whose bank must confirm; approved, the plan is set up; failed, nothing is and the step says so', async () => {
     for (const decision of ['approve', 'fail'] as const) {
       const { v, saleId } = await planBuyer(1);
       const card = await newCard(v, SANDBOX_CARDS.challenge);
-      const res = await v.call('payWithInstalment', { instalment_option: '2', contact_number: '07700 900123', new_payment_method: card });
+      const res = await v.call('payWithInstalment', {
+        instalment_option: '2',
+        contact_number: '07700 900123',
+        new_payment_method: card,
+      });
       expect(res.json()).toEqual({ status: 'redirect_to_url', url: '/sandbox/plan/authenticate/' });
       expect((await v.checkout()).payment_complete).toBe(false);
       const confirmPage = await v.request({ method: 'GET', url: '/sandbox/plan/authenticate/' });
       expect(confirmPage.statusCode).toBe(200);
       expect(confirmPage.body).toContain('£94.50 today');
-      const back = await v.request({ method: 'POST', url: '/sandbox/plan/authenticate/', body: `decision=${decision}` });
+      const back = await v.request({
+        method: 'POST',
+        url: '/sandbox/plan/authenticate/',
+        body: `decision=${decision}`,
+      });
       expect(back.statusCode).toBe(303);
       expect(back.headers.location).toBe('/checkout/');
       const checkout = await v.checkout();
@@ -249,7 +374,10 @@ describe.each(drivers)('instalment plans on %s', (driver) => {
     await w.database.db.insert(discountCodes).values({ code, kind: 'percent', amount: 1000, usageLimit: 1 });
     // Tom holds the code's one use and begins a card payment, then lets his hold and its grace lapse.
     const tom = new Visitor(w.app);
-    expect((await tom.request({ method: 'POST', url: '/signin/', body: `user_id=${w.demo.users.notSubscribed.id}` })).statusCode).toBe(303);
+    expect(
+      (await tom.request({ method: 'POST', url: '/signin/', body: `user_id=${w.demo.users.notSubscribed.id}` }))
+        .statusCode,
+    ).toBe(303);
     await tom.add({ [w.demo.plans.weekend]: 1 });
     expect(await tom.json('setCode', { code })).toEqual({ code_applied: true });
     expect((await tom.json('reserveTickets')).reserved).toBe(true);
@@ -258,7 +386,10 @@ describe.each(drivers)('instalment plans on %s', (driver) => {
     w.clock.advance(3 * 3600_000);
     // Amelia takes the use that came free, and reserves with it.
     const amelia = new Visitor(w.app);
-    expect((await amelia.request({ method: 'POST', url: '/signin/', body: `user_id=${w.demo.users.subscribedDark.id}` })).statusCode).toBe(303);
+    expect(
+      (await amelia.request({ method: 'POST', url: '/signin/', body: `user_id=${w.demo.users.subscribedDark.id}` }))
+        .statusCode,
+    ).toBe(303);
     await amelia.add({ [w.demo.plans.weekend]: 1 });
     expect(await amelia.json('setCode', { code })).toEqual({ code_applied: true });
     expect((await amelia.json('reserveTickets')).reserved).toBe(true);
@@ -266,13 +397,21 @@ describe.each(drivers)('instalment plans on %s', (driver) => {
     const reference = (await amelia.checkout()).sale_reference!;
     const [sale] = await w.database.db.select({ id: sales.id }).from(sales).where(eq(sales.reference, reference));
     // Tom's late payment arrives: the stock is still free, so it is booked, spending the code's use.
-    const paid = await tom.request({ method: 'POST', url: '/sandbox/card/', body: new URLSearchParams({ secret, number: SANDBOX_CARDS.success, expiry: '12/34', cvc: '123' }).toString() });
+    const paid = await tom.request({
+      method: 'POST',
+      url: '/sandbox/card/',
+      body: new URLSearchParams({ secret, number: SANDBOX_CARDS.success, expiry: '12/34', cvc: '123' }).toString(),
+    });
     expect(paid.statusCode).toBe(303);
     expect((await tom.checkout()).payment_complete).toBe(true);
 
     // Amelia's plan: her card is charged, then the booking fails on the spent code.
     const card = await newCard(amelia);
-    const res = await amelia.call('payWithInstalment', { instalment_option: '2', contact_number: '07700 900123', new_payment_method: card });
+    const res = await amelia.call('payWithInstalment', {
+      instalment_option: '2',
+      contact_number: '07700 900123',
+      new_payment_method: card,
+    });
     expect(res.json()).toEqual({ status: 'unsuccessful', url: null });
     expect(await w.database.db.select().from(instalmentPlans).where(eq(instalmentPlans.saleId, sale!.id))).toEqual([]);
     expect((await amelia.checkout()).payment_complete).toBe(false);
@@ -287,7 +426,15 @@ describe.each(drivers)('instalment plans on %s', (driver) => {
     expect(refund).toEqual({ amount: charged[0]!.amount, status: 'done', paid: charged[0]!.amount });
     expect(await amelia.json('getPaymentError')).toMatchObject({ payment_error: INSTALMENT_MESSAGES.refunded });
     // Asking again sets nothing up either, and keeps nothing of what it charges.
-    expect((await amelia.call('payWithInstalment', { instalment_option: '2', contact_number: '07700 900123', new_payment_method: card })).json()).toEqual({ status: 'unsuccessful', url: null });
+    expect(
+      (
+        await amelia.call('payWithInstalment', {
+          instalment_option: '2',
+          contact_number: '07700 900123',
+          new_payment_method: card,
+        })
+      ).json(),
+    ).toEqual({ status: 'unsuccessful', url: null });
     const again = await w.database.db.select().from(sandboxCharges).where(eq(sandboxCharges.cardId, card.id));
     expect(again.map((c) => c.status)).toEqual(['refunded', 'refunded']);
     expect((await amelia.checkout()).payment_complete).toBe(false);
@@ -297,7 +444,15 @@ describe.each(drivers)('instalment plans on %s', (driver) => {
     const { v } = await planBuyer(1);
     expect((await v.call('getStripeToken')).statusCode).toBe(200);
     const card = await newCard(v);
-    expect((await v.call('payWithInstalment', { instalment_option: '2', contact_number: '07700 900123', new_payment_method: card })).json()).toEqual({ status: 'success', url: null });
+    expect(
+      (
+        await v.call('payWithInstalment', {
+          instalment_option: '2',
+          contact_number: '07700 900123',
+          new_payment_method: card,
+        })
+      ).json(),
+    ).toEqual({ status: 'success', url: null });
     expect((await v.checkout()).payment_complete).toBe(true);
     expect(await v.json('getPaymentError')).toMatchObject({ payment_error: null });
   });
@@ -307,7 +462,15 @@ describe.each(drivers)('instalment plans on %s', (driver) => {
     const card = await newCard(v);
     const key = `test:${randomUUID()}`;
     const charge = (amount: number) =>
-      sandboxSavedCards().charge(w.database.db, { paymentMethodId: card.id, amount, currency: 'gbp', idempotencyKey: key, offSession: true, now: w.clock.now, description: 'test' });
+      sandboxSavedCards().charge(w.database.db, {
+        paymentMethodId: card.id,
+        amount,
+        currency: 'gbp',
+        idempotencyKey: key,
+        offSession: true,
+        now: w.clock.now,
+        description: 'test',
+      });
     const first = await charge(1000);
     expect(first).toMatchObject({ status: 'succeeded' });
     expect(await charge(1000)).toEqual(first);
@@ -318,7 +481,10 @@ describe.each(drivers)('instalment plans on %s', (driver) => {
 
   it('lists only the signed-in buyer’s own saved cards', async () => {
     const guest = new Visitor(w.app);
-    expect(await guest.json('getSavedPaymentMethods')).toEqual({ payment_methods: [], public_key: 'pk_sandbox_holdfast' });
+    expect(await guest.json('getSavedPaymentMethods')).toEqual({
+      payment_methods: [],
+      public_key: 'pk_sandbox_holdfast',
+    });
     const rows = await w.database.db.select().from(savedPaymentMethods);
     expect(rows.length).toBeGreaterThan(0);
   });
@@ -328,19 +494,49 @@ describe.each(drivers)('instalment plans on %s', (driver) => {
     await w.database.db.update(organisers).set({ charityId }).where(eq(organisers.id, w.demo.plans.organiser));
     try {
       const { v, saleId } = await planBuyer(1);
-      expect((await v.call('saveDonation', { amount_before_booking_fee: '2500' as never, charity_id: String(charityId) as never })).statusCode).toBe(200);
-      expect((await v.call('updateDonation', { is_gift_aid: 'true', uk_based: 'true', address1: '7 Levels Lane', postcode: 'TA7 0AA' } as never)).statusCode).toBe(200);
+      expect(
+        (
+          await v.call('saveDonation', {
+            amount_before_booking_fee: '2500' as never,
+            charity_id: String(charityId) as never,
+          })
+        ).statusCode,
+      ).toBe(200);
+      expect(
+        (
+          await v.call('updateDonation', {
+            is_gift_aid: 'true',
+            uk_based: 'true',
+            address1: '7 Levels Lane',
+            postcode: 'TA7 0AA',
+          } as never)
+        ).statusCode,
+      ).toBe(200);
       const card = await newCard(v);
-      expect((await v.call('payWithInstalment', { instalment_option: '2', contact_number: '07700 900123', new_payment_method: card })).json()).toEqual({ status: 'success', url: null });
-      const ours = async () => (await giftAidSchedule(w.database.db, charityId)).filter((r) => r.postcode === 'TA7 0AA');
+      expect(
+        (
+          await v.call('payWithInstalment', {
+            instalment_option: '2',
+            contact_number: '07700 900123',
+            new_payment_method: card,
+          })
+        ).json(),
+      ).toEqual({ status: 'success', url: null });
+      const ours = async () =>
+        (await giftAidSchedule(w.database.db, charityId)).filter((r) => r.postcode === 'TA7 0AA');
       // Half the plan is paid: the donation is not yet received in full.
       expect(await ours()).toEqual([]);
-      const [second] = await w.database.db.select().from(instalments).where(and(eq(instalments.saleId, saleId), eq(instalments.seq, 2)));
+      const [second] = await w.database.db
+        .select()
+        .from(instalments)
+        .where(and(eq(instalments.saleId, saleId), eq(instalments.seq, 2)));
       const final = second!.dueAt;
       await runInstalmentJob(job(), final);
       const [plan] = await w.database.db.select().from(instalmentPlans).where(eq(instalmentPlans.saleId, saleId));
       expect(plan!.status).toBe('completed');
-      expect((await ours()).map((r) => [r.house, r.amount, r.date.toISOString()])).toEqual([['7', 2500, final.toISOString()]]);
+      expect((await ours()).map((r) => [r.house, r.amount, r.date.toISOString()])).toEqual([
+        ['7', 2500, final.toISOString()],
+      ]);
     } finally {
       await w.database.db.update(organisers).set({ charityId: null }).where(eq(organisers.id, w.demo.plans.organiser));
     }

@@ -80,18 +80,41 @@ interface Party {
 }
 
 async function partiesOf(db: Database, saleId: string): Promise<Party> {
-  const plan = await db.query.instalmentPlans.findFirst({ where: eq(instalmentPlans.saleId, saleId), with: { sale: true, user: true } });
+  const plan = await db.query.instalmentPlans.findFirst({
+    where: eq(instalmentPlans.saleId, saleId),
+    with: { sale: true, user: true },
+  });
   const [line] = plan?.sale ? await linesWithEvents(db, saleId) : [];
   const organiser = line && eventOf(line).organiser;
-  return { saleId, reference: plan?.sale?.reference ?? null, buyerEmail: plan?.user?.email ?? '', contactNumber: plan?.contactNumber ?? '', organiserName: organiser?.name ?? '', organiserEmail: organiser?.contactEmail ?? null, organiserId: organiser?.id ?? null };
+  return {
+    saleId,
+    reference: plan?.sale?.reference ?? null,
+    buyerEmail: plan?.user?.email ?? '',
+    contactNumber: plan?.contactNumber ?? '',
+    organiserName: organiser?.name ?? '',
+    organiserEmail: organiser?.contactEmail ?? null,
+    organiserId: organiser?.id ?? null,
+  };
 }
 
 /**
  * Reminders first (each claimed by one statement, so sent once), then the charges due. `onError`
  * hears of each charge that threw and each e-mail that could not be sent; the run goes on.
  */
-export async function runInstalmentJob(deps: JobDeps, now: Date, onError: (err: unknown) => void = () => {}): Promise<JobReport> {
-  const report: JobReport = { reminded: 0, textsSent: 0, charged: 0, failed: 0, retrying: 0, completedPlans: 0, errored: 0 };
+export async function runInstalmentJob(
+  deps: JobDeps,
+  now: Date,
+  onError: (err: unknown) => void = () => {},
+): Promise<JobReport> {
+  const report: JobReport = {
+    reminded: 0,
+    textsSent: 0,
+    charged: 0,
+    failed: 0,
+    retrying: 0,
+    completedPlans: 0,
+    errored: 0,
+  };
   const { db } = deps;
 
   const remind = await rows<{ id: number; sale_id: string; seq: number; due_at: string; amount: number }>(
@@ -119,7 +142,12 @@ export async function runInstalmentJob(deps: JobDeps, now: Date, onError: (err: 
     // The plan promised an SMS reminder too; a text that cannot be sent is reported, and the e-mail has gone.
     if (party.contactNumber) {
       const text = await writtenFor(db, buyer, () =>
-        instalmentReminderSms(deps.mail.brandName, { saleReference: party.reference, seq: r.seq, amount: Number(r.amount), dueAt: new Date(r.due_at) }),
+        instalmentReminderSms(deps.mail.brandName, {
+          saleReference: party.reference,
+          seq: r.seq,
+          amount: Number(r.amount),
+          dueAt: new Date(r.due_at),
+        }),
       );
       await sendSms(db, deps.sms ?? null, { to: phoneForSms(party.contactNumber), text }, now).then(
         () => report.textsSent++,
@@ -158,7 +186,10 @@ export class ChargeThrew extends Error {
     readonly instalment: { id: number; saleId: string; attempts: number },
     cause: unknown,
   ) {
-    super(`Instalment ${instalment.id} of sale ${instalment.saleId} could not be charged: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
+    super(
+      `Instalment ${instalment.id} of sale ${instalment.saleId} could not be charged: ${cause instanceof Error ? cause.message : String(cause)}`,
+      { cause },
+    );
     this.name = 'ChargeThrew';
   }
 }
@@ -171,8 +202,17 @@ async function keepDue(db: Database, err: ChargeThrew, now: Date): Promise<void>
   const cause = err.cause instanceof Error ? err.cause.message : String(err.cause);
   await db
     .update(instalments)
-    .set({ nextAttemptAt: new Date(now.getTime() + ERROR_RETRY_MS), lastError: `The charge could not be completed: ${cause}`.slice(0, 500) })
-    .where(and(eq(instalments.id, err.instalment.id), eq(instalments.status, 'scheduled'), eq(instalments.attempts, err.instalment.attempts)));
+    .set({
+      nextAttemptAt: new Date(now.getTime() + ERROR_RETRY_MS),
+      lastError: `The charge could not be completed: ${cause}`.slice(0, 500),
+    })
+    .where(
+      and(
+        eq(instalments.id, err.instalment.id),
+        eq(instalments.status, 'scheduled'),
+        eq(instalments.attempts, err.instalment.attempts),
+      ),
+    );
 }
 
 type ChargeOutcome =
@@ -187,7 +227,13 @@ async function chargeNextDue(deps: JobDeps, now: Date): Promise<ChargeOutcome | 
       .from(instalments)
       .innerJoin(instalmentPlans, eq(instalmentPlans.saleId, instalments.saleId))
       .innerJoin(savedPaymentMethods, eq(savedPaymentMethods.id, instalmentPlans.paymentMethodId))
-      .where(and(eq(instalments.status, 'scheduled'), eq(instalmentPlans.status, 'active'), lte(instalments.nextAttemptAt, now)))
+      .where(
+        and(
+          eq(instalments.status, 'scheduled'),
+          eq(instalmentPlans.status, 'active'),
+          lte(instalments.nextAttemptAt, now),
+        ),
+      )
       .orderBy(asc(instalments.nextAttemptAt), asc(instalments.id))
       .limit(1)
       .for('update', { of: instalments, skipLocked: true });
@@ -197,13 +243,32 @@ async function chargeNextDue(deps: JobDeps, now: Date): Promise<ChargeOutcome | 
     const [earlier] = await tx
       .select({ id: instalments.id })
       .from(instalments)
-      .where(and(eq(instalments.saleId, row.saleId), sql`${instalments.seq} < ${row.seq}`, sql`${instalments.status} <> 'paid'`));
+      .where(
+        and(
+          eq(instalments.saleId, row.saleId),
+          sql`${instalments.seq} < ${row.seq}`,
+          sql`${instalments.status} <> 'paid'`,
+        ),
+      );
     if (earlier) {
-      await tx.update(instalments).set({ nextAttemptAt: new Date(now.getTime() + DAY_MS) }).where(eq(instalments.id, row.id));
-      return { kind: 'retrying', saleId: row.saleId, seq: row.seq, amount: row.amount, message: 'An earlier instalment is unpaid.', nextAt: new Date(now.getTime() + DAY_MS) };
+      await tx
+        .update(instalments)
+        .set({ nextAttemptAt: new Date(now.getTime() + DAY_MS) })
+        .where(eq(instalments.id, row.id));
+      return {
+        kind: 'retrying',
+        saleId: row.saleId,
+        seq: row.seq,
+        amount: row.amount,
+        message: 'An earlier instalment is unpaid.',
+        nextAt: new Date(now.getTime() + DAY_MS),
+      };
     }
     const attempt = row.attempts + 1;
-    const [{ count }] = (await tx.select({ count: sql<number>`count(*)::int` }).from(instalments).where(eq(instalments.saleId, row.saleId))) as [{ count: number }];
+    const [{ count }] = (await tx
+      .select({ count: sql<number>`count(*)::int` })
+      .from(instalments)
+      .where(eq(instalments.saleId, row.saleId))) as [{ count: number }];
     const charge = await deps.cards
       .charge(tx, {
         paymentMethodId: card.providerMethodId,
@@ -218,17 +283,40 @@ async function chargeNextDue(deps: JobDeps, now: Date): Promise<ChargeOutcome | 
         throw new ChargeThrew({ id: row.id, saleId: row.saleId, attempts: row.attempts }, err);
       });
     if (charge.status === 'succeeded') {
-      await tx.update(instalments).set({ status: 'paid', attempts: attempt, paidAt: now, providerPaymentId: charge.id, lastError: null }).where(eq(instalments.id, row.id));
-      const [left] = await tx.select({ id: instalments.id }).from(instalments).where(and(eq(instalments.saleId, row.saleId), sql`${instalments.status} <> 'paid'`));
-      if (!left) await tx.update(instalmentPlans).set({ status: 'completed', completedAt: now }).where(eq(instalmentPlans.saleId, row.saleId));
+      await tx
+        .update(instalments)
+        .set({ status: 'paid', attempts: attempt, paidAt: now, providerPaymentId: charge.id, lastError: null })
+        .where(eq(instalments.id, row.id));
+      const [left] = await tx
+        .select({ id: instalments.id })
+        .from(instalments)
+        .where(and(eq(instalments.saleId, row.saleId), sql`${instalments.status} <> 'paid'`));
+      if (!left)
+        await tx
+          .update(instalmentPlans)
+          .set({ status: 'completed', completedAt: now })
+          .where(eq(instalmentPlans.saleId, row.saleId));
       return { kind: 'paid', saleId: row.saleId, seq: row.seq, amount: row.amount, final: !left };
     }
     if (attempt < MAX_ATTEMPTS) {
       const nextAt = new Date(now.getTime() + RETRY_AFTER_DAYS[attempt - 1]! * DAY_MS);
-      await tx.update(instalments).set({ attempts: attempt, nextAttemptAt: nextAt, lastError: charge.message }).where(eq(instalments.id, row.id));
-      return { kind: 'retrying', saleId: row.saleId, seq: row.seq, amount: row.amount, message: charge.message, nextAt };
+      await tx
+        .update(instalments)
+        .set({ attempts: attempt, nextAttemptAt: nextAt, lastError: charge.message })
+        .where(eq(instalments.id, row.id));
+      return {
+        kind: 'retrying',
+        saleId: row.saleId,
+        seq: row.seq,
+        amount: row.amount,
+        message: charge.message,
+        nextAt,
+      };
     }
-    await tx.update(instalments).set({ status: 'failed', attempts: attempt, lastError: charge.message }).where(eq(instalments.id, row.id));
+    await tx
+      .update(instalments)
+      .set({ status: 'failed', attempts: attempt, lastError: charge.message })
+      .where(eq(instalments.id, row.id));
     await tx.update(instalmentPlans).set({ status: 'failed' }).where(eq(instalmentPlans.saleId, row.saleId));
     return { kind: 'failed', saleId: row.saleId, seq: row.seq, amount: row.amount, message: charge.message };
   });
@@ -240,7 +328,13 @@ async function tell(deps: JobDeps, o: ChargeOutcome, now: Date): Promise<void> {
   const party = await partiesOf(db, o.saleId);
   // Each message in its recipient's language: the account's, else the organiser's default.
   const send = async (to: string, write: () => MailContent | Promise<MailContent>) =>
-    sendMail(db, mail.mailer, mail.brandName, { to, ...(await writtenFor(db, { email: to, organiserId: party.organiserId }, write)) }, now);
+    sendMail(
+      db,
+      mail.mailer,
+      mail.brandName,
+      { to, ...(await writtenFor(db, { email: to, organiserId: party.organiserId }, write)) },
+      now,
+    );
   const instalment = { saleReference: party.reference, seq: o.seq, amount: o.amount };
   const settingsUrl = accountSettingsUrl(mail.publicUrl, party.reference);
   if (o.kind === 'paid') {
@@ -256,12 +350,15 @@ async function tell(deps: JobDeps, o: ChargeOutcome, now: Date): Promise<void> {
   }
   if (o.kind === 'retrying') {
     if (o.message === 'An earlier instalment is unpaid.') return;
-    await send(party.buyerEmail, () => instalmentRetryMail({ ...instalment, reason: o.message, retryAt: o.nextAt, settingsUrl }));
+    await send(party.buyerEmail, () =>
+      instalmentRetryMail({ ...instalment, reason: o.message, retryAt: o.nextAt, settingsUrl }),
+    );
     return;
   }
   const stopped = { ...instalment, reason: o.message, attempts: MAX_ATTEMPTS };
   await send(party.buyerEmail, () => planStoppedMail({ ...stopped, organiserName: party.organiserName, settingsUrl }));
-  if (party.organiserEmail) await send(party.organiserEmail, () => planFailedMail({ ...stopped, buyerEmail: party.buyerEmail }));
+  if (party.organiserEmail)
+    await send(party.organiserEmail, () => planFailedMail({ ...stopped, buyerEmail: party.buyerEmail }));
 }
 
 /** The job's own loop for a running server: every `intervalMs`, as of `clock()`, in the process whose `turn` it is (db/jobLease.ts). */
@@ -288,4 +385,3 @@ export function startInstalmentJob(
   timer.unref();
   return () => clearInterval(timer);
 }
-

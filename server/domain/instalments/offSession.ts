@@ -6,7 +6,10 @@
 import type { Executor } from '../../db/index.ts';
 import { chargeSandboxCard, findSandboxCard, refundSandboxCharge } from './sandboxCards.ts';
 
-export type OffSessionCharge = { status: 'succeeded'; id: string } | { status: 'failed'; message: string } | { status: 'requires_action'; message: string };
+export type OffSessionCharge =
+  | { status: 'succeeded'; id: string }
+  | { status: 'failed'; message: string }
+  | { status: 'requires_action'; message: string };
 
 export const AUTHENTICATION_MESSAGE = 'Your bank asks you to confirm this payment.';
 
@@ -25,10 +28,22 @@ export interface SavedCardProcessor {
   /** `offSession` false for the first instalment, taken while the buyer is paying. */
   charge(
     exec: Pick<Executor, 'select' | 'insert' | 'update'>,
-    p: { paymentMethodId: string; amount: number; currency: string; idempotencyKey: string; offSession: boolean; now: Date; description: string; authenticated?: boolean },
+    p: {
+      paymentMethodId: string;
+      amount: number;
+      currency: string;
+      idempotencyKey: string;
+      offSession: boolean;
+      now: Date;
+      description: string;
+      authenticated?: boolean;
+    },
   ): Promise<OffSessionCharge>;
   /** Gives a succeeded charge back in full, once per key (a charge whose booking failed). */
-  refund(exec: Pick<Executor, 'select' | 'update'>, p: { chargeId: string; amount: number; idempotencyKey: string }): Promise<void>;
+  refund(
+    exec: Pick<Executor, 'select' | 'update'>,
+    p: { chargeId: string; amount: number; idempotencyKey: string },
+  ): Promise<void>;
 }
 
 export function sandboxSavedCards(): SavedCardProcessor {

@@ -24,7 +24,14 @@ import { PAYMENT_MESSAGES } from '../../../contract/messages/payment.ts';
 import { completeSale } from '../completeSale.ts';
 import type { SeatingProvider } from '../seating/provider.ts';
 import { isRefusal, Refusal } from '../refusal.ts';
-import { ALREADY_PAID_MESSAGE, BASKET_CHANGED_MESSAGE, holdLost, refundUnbooked, totalUnderLock, unbookedRefundsOf } from '../payment/payments.ts';
+import {
+  ALREADY_PAID_MESSAGE,
+  BASKET_CHANGED_MESSAGE,
+  holdLost,
+  refundUnbooked,
+  totalUnderLock,
+  unbookedRefundsOf,
+} from '../payment/payments.ts';
 import { closeOpenPayments } from '../payment/paidFor.ts';
 import { findSale, holdIsLive, lockSale } from '../sales.ts';
 import { findUser } from '../users.ts';
@@ -36,9 +43,16 @@ import { commonPlans, computeSchedule } from './schedule.ts';
 import { writtenForBuyer } from '../accountLanguage.ts';
 
 /** The buyer's saved cards as the plan form lists them (spec 001 §3). */
-export async function savedMethodsOf(db: Pick<Executor, 'select'>, userId: number | null): Promise<SavedPaymentMethod[]> {
+export async function savedMethodsOf(
+  db: Pick<Executor, 'select'>,
+  userId: number | null,
+): Promise<SavedPaymentMethod[]> {
   if (userId === null) return [];
-  const found = await db.select().from(savedPaymentMethods).where(eq(savedPaymentMethods.userId, userId)).orderBy(asc(savedPaymentMethods.id));
+  const found = await db
+    .select()
+    .from(savedPaymentMethods)
+    .where(eq(savedPaymentMethods.userId, userId))
+    .orderBy(asc(savedPaymentMethods.id));
   return found.map((m) => ({
     payment_method_id: m.providerMethodId,
     card_type: m.brand,
@@ -53,7 +67,11 @@ export async function savedMethodsOf(db: Pick<Executor, 'select'>, userId: numbe
  * booking failed used its key up: the processor would answer that refunded charge again, so each
  * later try has a key of its own.
  */
-async function firstInstalmentKey(tx: Pick<Executor, 'select'>, saleId: string, paymentMethodId: string): Promise<string> {
+async function firstInstalmentKey(
+  tx: Pick<Executor, 'select'>,
+  saleId: string,
+  paymentMethodId: string,
+): Promise<string> {
   const base = `plan:${saleId}:1:`;
   const refunded = await unbookedRefundsOf(tx, saleId, base);
   return `${base}${paymentMethodId}${refunded === 0 ? '' : `:${refunded + 1}`}`;
@@ -68,12 +86,20 @@ async function refundFirstInstalment(
   await refundUnbooked(
     tx,
     { refund: (r) => cards.refund(tx, { chargeId: r.paymentId, amount: r.amount, idempotencyKey: r.idempotencyKey }) },
-    { ...p, provider: cards.name, reason: 'the booking failed after the first instalment was taken', message: INSTALMENT_MESSAGES.refunded },
+    {
+      ...p,
+      provider: cards.name,
+      reason: 'the booking failed after the first instalment was taken',
+      message: INSTALMENT_MESSAGES.refunded,
+    },
   );
 }
 
 /** `created` is false when the plan was set up by an earlier request (a double click). */
-export type PlanSetup = { status: 'success'; created: boolean } | { status: 'unsuccessful'; message: string } | { status: 'redirect_to_url'; url: string };
+export type PlanSetup =
+  | { status: 'success'; created: boolean }
+  | { status: 'unsuccessful'; message: string }
+  | { status: 'redirect_to_url'; url: string };
 
 export interface PlanMail {
   mailer: Mailer;
@@ -107,7 +133,8 @@ export async function setUpPlan(
   return db.transaction(async (tx) => {
     const sale = await lockSale(tx, p.saleId);
     const [existing] = await tx.select().from(instalmentPlans).where(eq(instalmentPlans.saleId, p.saleId));
-    if (existing?.status === 'authenticating' && p.authenticationUrl) return { status: 'redirect_to_url', url: p.authenticationUrl };
+    if (existing?.status === 'authenticating' && p.authenticationUrl)
+      return { status: 'redirect_to_url', url: p.authenticationUrl };
     if (existing?.status === 'authenticating') await dropPlan(tx, p.saleId);
     else if (existing) return { status: 'success', created: false };
     if (sale.paidAt) throw new Refusal('already-paid', ALREADY_PAID_MESSAGE);
@@ -129,23 +156,56 @@ export async function setUpPlan(
       if (!card) throw new Refusal('invalid-input', INSTALMENT_MESSAGES.chooseCard);
       [method] = await tx
         .insert(savedPaymentMethods)
-        .values({ userId, provider: cards.name, providerMethodId: p.newPaymentMethod.id, brand: card.brand, last4: card.last4, expMonth: card.month, expYear: card.year, funding: card.funding, createdAt: p.now })
+        .values({
+          userId,
+          provider: cards.name,
+          providerMethodId: p.newPaymentMethod.id,
+          brand: card.brand,
+          last4: card.last4,
+          expMonth: card.month,
+          expYear: card.year,
+          funding: card.funding,
+          createdAt: p.now,
+        })
         .onConflictDoNothing()
         .returning();
-      method ??= (await tx.select().from(savedPaymentMethods).where(and(eq(savedPaymentMethods.provider, cards.name), eq(savedPaymentMethods.providerMethodId, p.newPaymentMethod.id))))[0];
+      method ??= (
+        await tx
+          .select()
+          .from(savedPaymentMethods)
+          .where(
+            and(
+              eq(savedPaymentMethods.provider, cards.name),
+              eq(savedPaymentMethods.providerMethodId, p.newPaymentMethod.id),
+            ),
+          )
+      )[0];
       if (!method || method.userId !== userId) throw new Refusal('invalid-input', INSTALMENT_MESSAGES.chooseCard);
       if (p.newPaymentMethod.make_default_payment_method) {
-        await tx.update(savedPaymentMethods).set({ isDefault: sql`${savedPaymentMethods.id} = ${method.id}` }).where(eq(savedPaymentMethods.userId, userId));
+        await tx
+          .update(savedPaymentMethods)
+          .set({ isDefault: sql`${savedPaymentMethods.id} = ${method.id}` })
+          .where(eq(savedPaymentMethods.userId, userId));
       }
     } else if (p.selectedPaymentMethodId) {
       [method] = await tx
         .select()
         .from(savedPaymentMethods)
-        .where(and(eq(savedPaymentMethods.userId, userId), eq(savedPaymentMethods.providerMethodId, p.selectedPaymentMethodId)));
+        .where(
+          and(
+            eq(savedPaymentMethods.userId, userId),
+            eq(savedPaymentMethods.providerMethodId, p.selectedPaymentMethodId),
+          ),
+        );
     }
     if (!method) throw new Refusal('invalid-input', INSTALMENT_MESSAGES.chooseCard);
 
-    const plan = (await commonPlans(tx, p.checkout.events.map((e) => e.id))).find((o) => o.option === p.option);
+    const plan = (
+      await commonPlans(
+        tx,
+        p.checkout.events.map((e) => e.id),
+      )
+    ).find((o) => o.option === p.option);
     if (!plan) throw new Refusal('invalid-input', INSTALMENT_MESSAGES.chooseOption);
     const schedule = computeSchedule(p.checkout.basket_total, plan.instalments, plan.intervalDays, p.now);
     const first = schedule[0]!;
@@ -166,7 +226,14 @@ export async function setUpPlan(
       if (!completion.booked) {
         // Taken, but the tickets are gone (or the code used up) meanwhile: the money goes back.
         if (charge.status === 'succeeded') {
-          await refundFirstInstalment(tx, cards, { saleId: p.saleId, chargeId: charge.id, idempotencyKey, amount: first.amount, currency: PLAN_CURRENCY, now: p.now });
+          await refundFirstInstalment(tx, cards, {
+            saleId: p.saleId,
+            chargeId: charge.id,
+            idempotencyKey,
+            amount: first.amount,
+            currency: PLAN_CURRENCY,
+            now: p.now,
+          });
         }
         return { status: 'unsuccessful', message: INSTALMENT_MESSAGES.refunded };
       }
@@ -212,9 +279,22 @@ export async function scheduleOf(db: Pick<Executor, 'select'>, saleId: string): 
 }
 
 /** The e-mail with the payment schedule, sent once the plan is set up. */
-export async function sendScheduleMail(db: Database, mail: PlanMail, saleId: string, to: string, reference: string | null, now: Date): Promise<void> {
+export async function sendScheduleMail(
+  db: Database,
+  mail: PlanMail,
+  saleId: string,
+  to: string,
+  reference: string | null,
+  now: Date,
+): Promise<void> {
   const schedule = await scheduleOf(db, saleId);
-  const content = await writtenForBuyer(db, { email: to }, () => paymentScheduleMail({ saleReference: reference, schedule, settingsUrl: accountSettingsUrl(mail.publicUrl, reference) }));
+  const content = await writtenForBuyer(db, { email: to }, () =>
+    paymentScheduleMail({
+      saleReference: reference,
+      schedule,
+      settingsUrl: accountSettingsUrl(mail.publicUrl, reference),
+    }),
+  );
   await sendMail(db, mail.mailer, mail.brandName, { to, ...content }, now);
 }
 
@@ -222,11 +302,24 @@ export async function sendScheduleMail(db: Database, mail: PlanMail, saleId: str
  * Sends the plan's schedule to the sale's buyer, when the sale has one, under the given reference
  * (the sale's own when none is given).
  */
-export async function sendScheduleToBuyer(db: Database, mail: PlanMail, saleId: string, now: Date, reference?: string | null): Promise<void> {
+export async function sendScheduleToBuyer(
+  db: Database,
+  mail: PlanMail,
+  saleId: string,
+  now: Date,
+  reference?: string | null,
+): Promise<void> {
   const sale = await findSale(db, saleId);
   const buyer = await findUser(db, sale?.userId ?? null);
   if (!buyer) return;
-  await sendScheduleMail(db, mail, saleId, buyer.email, reference === undefined ? (sale?.reference ?? null) : reference, now);
+  await sendScheduleMail(
+    db,
+    mail,
+    saleId,
+    buyer.email,
+    reference === undefined ? (sale?.reference ?? null) : reference,
+    now,
+  );
 }
 
 /** How many of the sale's admissions a plan has paid for: all once it is complete, none before (null without a plan). */
@@ -234,7 +327,10 @@ export async function paidAdmissions(db: Pick<Executor, 'select'>, saleId: strin
   const [plan] = await db.select().from(instalmentPlans).where(eq(instalmentPlans.saleId, saleId));
   if (!plan) return null;
   if (plan.status !== 'completed') return 0;
-  const [lines] = await db.select({ qty: sql<number>`COALESCE(sum(${saleLines.qty}), 0)::int` }).from(saleLines).where(eq(saleLines.saleId, saleId));
+  const [lines] = await db
+    .select({ qty: sql<number>`COALESCE(sum(${saleLines.qty}), 0)::int` })
+    .from(saleLines)
+    .where(eq(saleLines.saleId, saleId));
   return Number(lines?.qty ?? 0);
 }
 
@@ -252,7 +348,10 @@ async function dropPlan(tx: Pick<Executor, 'delete'>, saleId: string) {
 }
 
 /** The first instalment a sale's plan waits for the buyer's bank to confirm; null when none waits. */
-export async function firstInstalmentAwaitingConfirmation(db: Pick<Executor, 'select'>, saleId: string): Promise<{ amount: number; currency: string } | null> {
+export async function firstInstalmentAwaitingConfirmation(
+  db: Pick<Executor, 'select'>,
+  saleId: string,
+): Promise<{ amount: number; currency: string } | null> {
   const [pending] = await db
     .select({ amount: instalments.amount, currency: instalmentPlans.currency })
     .from(instalmentPlans)
@@ -268,14 +367,24 @@ export type Authentication = 'paid' | 'failed' | 'none';
  * charged and the sale booked as at setup; refused (or the basket changed since, the card then
  * declines, or the stock is gone), the plan is dropped and the payment step says why on return.
  */
-export async function confirmPlanAuthentication(db: Database, cards: SavedCardProcessor, p: { saleId: string; approved: boolean; now: Date; seating?: SeatingProvider | null }): Promise<Authentication> {
+export async function confirmPlanAuthentication(
+  db: Database,
+  cards: SavedCardProcessor,
+  p: { saleId: string; approved: boolean; now: Date; seating?: SeatingProvider | null },
+): Promise<Authentication> {
   return db.transaction(async (tx) => {
     const sale = await lockSale(tx, p.saleId);
-    const [plan] = await tx.select().from(instalmentPlans).where(and(eq(instalmentPlans.saleId, p.saleId), eq(instalmentPlans.status, 'authenticating')));
+    const [plan] = await tx
+      .select()
+      .from(instalmentPlans)
+      .where(and(eq(instalmentPlans.saleId, p.saleId), eq(instalmentPlans.status, 'authenticating')));
     if (!plan) return 'none';
     const fail = async (notice: string = INSTALMENT_MESSAGES.error): Promise<Authentication> => {
       await dropPlan(tx, p.saleId);
-      await tx.insert(salePaymentDetails).values({ saleId: p.saleId, notice }).onConflictDoUpdate({ target: salePaymentDetails.saleId, set: { notice } });
+      await tx
+        .insert(salePaymentDetails)
+        .values({ saleId: p.saleId, notice })
+        .onConflictDoUpdate({ target: salePaymentDetails.saleId, set: { notice } });
       return 'failed';
     };
     if (!p.approved || sale.paidAt || !holdIsLive(sale, p.now)) return fail();
@@ -289,8 +398,14 @@ export async function confirmPlanAuthentication(db: Database, cards: SavedCardPr
     );
     if (changed) return fail(BASKET_CHANGED_MESSAGE);
     const [card] = await tx.select().from(savedPaymentMethods).where(eq(savedPaymentMethods.id, plan.paymentMethodId));
-    const [first] = await tx.select().from(instalments).where(and(eq(instalments.saleId, p.saleId), eq(instalments.seq, 1)));
-    const [{ count }] = (await tx.select({ count: sql<number>`count(*)::int` }).from(instalments).where(eq(instalments.saleId, p.saleId))) as [{ count: number }];
+    const [first] = await tx
+      .select()
+      .from(instalments)
+      .where(and(eq(instalments.saleId, p.saleId), eq(instalments.seq, 1)));
+    const [{ count }] = (await tx
+      .select({ count: sql<number>`count(*)::int` })
+      .from(instalments)
+      .where(eq(instalments.saleId, p.saleId))) as [{ count: number }];
     const idempotencyKey = await firstInstalmentKey(tx, p.saleId, card!.providerMethodId);
     const charge = await cards.charge(tx, {
       paymentMethodId: card!.providerMethodId,
@@ -306,12 +421,25 @@ export async function confirmPlanAuthentication(db: Database, cards: SavedCardPr
     const completion = await completeSale(tx, p.saleId, p.now, p.seating ?? null);
     if (!completion.booked) {
       const failed = await fail();
-      await refundFirstInstalment(tx, cards, { saleId: p.saleId, chargeId: charge.id, idempotencyKey, amount: first!.amount, currency: plan.currency, now: p.now });
+      await refundFirstInstalment(tx, cards, {
+        saleId: p.saleId,
+        chargeId: charge.id,
+        idempotencyKey,
+        amount: first!.amount,
+        currency: plan.currency,
+        now: p.now,
+      });
       return failed;
     }
-    await tx.update(instalments).set({ status: 'paid', attempts: 1, paidAt: p.now, providerPaymentId: charge.id }).where(eq(instalments.id, first!.id));
+    await tx
+      .update(instalments)
+      .set({ status: 'paid', attempts: 1, paidAt: p.now, providerPaymentId: charge.id })
+      .where(eq(instalments.id, first!.id));
     const single = Number(count) === 1;
-    await tx.update(instalmentPlans).set({ status: single ? 'completed' : 'active', completedAt: single ? p.now : null }).where(eq(instalmentPlans.saleId, p.saleId));
+    await tx
+      .update(instalmentPlans)
+      .set({ status: single ? 'completed' : 'active', completedAt: single ? p.now : null })
+      .where(eq(instalmentPlans.saleId, p.saleId));
     await tx.update(salePaymentDetails).set({ notice: null }).where(eq(salePaymentDetails.saleId, p.saleId));
     return 'paid';
   });

@@ -48,7 +48,10 @@ export async function tokeniseSandboxCard(
   if (check.kind === 'invalid') throw new Refusal('invalid-details', check.message);
   const number = card.number.replace(/[\s-]/g, '');
   const [, mm, yy] = /^\s*(\d{1,2})\s*\/\s*(\d{2}|\d{4})\s*$/.exec(card.expiry)!;
-  const id = kind === 'payment_method' ? `pm_sandbox_${randomBytes(12).toString('hex')}` : `cnon:sandbox-${randomBytes(12).toString('hex')}`;
+  const id =
+    kind === 'payment_method'
+      ? `pm_sandbox_${randomBytes(12).toString('hex')}`
+      : `cnon:sandbox-${randomBytes(12).toString('hex')}`;
   const [row] = await db
     .insert(sandboxCards)
     .values({
@@ -72,9 +75,13 @@ export async function findSandboxCard(db: Pick<Executor, 'select'>, id: string):
 }
 
 /** Stripe's words for a key reused with other parameters. */
-export const IDEMPOTENCY_MISMATCH_MESSAGE = 'Keys for idempotent requests can only be used with the same parameters they were first used with.';
+export const IDEMPOTENCY_MISMATCH_MESSAGE =
+  'Keys for idempotent requests can only be used with the same parameters they were first used with.';
 
-export type SandboxCharge = { status: 'succeeded'; id: string } | { status: 'failed'; id: string; message: string } | { status: 'requires_action' };
+export type SandboxCharge =
+  | { status: 'succeeded'; id: string }
+  | { status: 'failed'; id: string; message: string }
+  | { status: 'requires_action' };
 
 /**
  * Charges a card once per idempotency key: asking again with the same key answers the first
@@ -82,18 +89,34 @@ export type SandboxCharge = { status: 'succeeded'; id: string } | { status: 'fai
  */
 export async function chargeSandboxCard(
   db: Pick<Executor, 'select' | 'insert' | 'update'>,
-  p: { cardId: string; amount: number; currency: string; idempotencyKey: string; offSession: boolean; now: Date; authenticated?: boolean; autocomplete?: boolean },
+  p: {
+    cardId: string;
+    amount: number;
+    currency: string;
+    idempotencyKey: string;
+    offSession: boolean;
+    now: Date;
+    authenticated?: boolean;
+    autocomplete?: boolean;
+  },
 ): Promise<SandboxCharge> {
   const [earlier] = await db.select().from(sandboxCharges).where(eq(sandboxCharges.idempotencyKey, p.idempotencyKey));
   // A key answers only the request it was first used for: another amount, currency or card is refused.
-  if (earlier && (earlier.amount !== p.amount || earlier.currency !== p.currency.toLowerCase() || earlier.cardId !== p.cardId)) {
+  if (
+    earlier &&
+    (earlier.amount !== p.amount || earlier.currency !== p.currency.toLowerCase() || earlier.cardId !== p.cardId)
+  ) {
     throw new Refusal('conflict', IDEMPOTENCY_MISMATCH_MESSAGE);
   }
-  if (earlier) return earlier.status === 'succeeded' || earlier.status === 'approved' ? { status: 'succeeded', id: earlier.id } : { status: 'failed', id: earlier.id, message: earlier.failureMessage ?? SANDBOX_MESSAGES.declined };
+  if (earlier)
+    return earlier.status === 'succeeded' || earlier.status === 'approved'
+      ? { status: 'succeeded', id: earlier.id }
+      : { status: 'failed', id: earlier.id, message: earlier.failureMessage ?? SANDBOX_MESSAGES.declined };
   const card = await findSandboxCard(db, p.cardId);
   if (!card) throw new Refusal('not-found', 'No such card');
   // The challenge card asks the buyer's bank to confirm a charge taken with the buyer present.
-  if (card.behaviour === 'challenge' && !p.offSession && !p.authenticated && card.kind === 'payment_method') return { status: 'requires_action' };
+  if (card.behaviour === 'challenge' && !p.offSession && !p.authenticated && card.kind === 'payment_method')
+    return { status: 'requires_action' };
   const spent = card.kind === 'nonce' && card.usedAt !== null;
   const message = spent
     ? 'This card token has already been used.'
@@ -114,7 +137,8 @@ export async function chargeSandboxCard(
     failureMessage: message,
     createdAt: p.now,
   });
-  if (card.kind === 'nonce' && !spent) await db.update(sandboxCards).set({ usedAt: p.now }).where(eq(sandboxCards.id, card.id));
+  if (card.kind === 'nonce' && !spent)
+    await db.update(sandboxCards).set({ usedAt: p.now }).where(eq(sandboxCards.id, card.id));
   return message ? { status: 'failed', id, message } : { status: 'succeeded', id };
 }
 
@@ -145,9 +169,13 @@ export async function completeSandboxCharge(db: Pick<Executor, 'select' | 'updat
 }
 
 /** Gives a charge back: an approved one is cancelled (never taken), a taken one refunded. */
-export async function voidOrRefundSandboxCharge(db: Pick<Executor, 'select' | 'update'>, chargeId: string): Promise<void> {
+export async function voidOrRefundSandboxCharge(
+  db: Pick<Executor, 'select' | 'update'>,
+  chargeId: string,
+): Promise<void> {
   const charge = await findSandboxCharge(db, { id: chargeId });
   if (!charge) throw new Refusal('not-found', 'No such charge');
-  if (charge.status === 'approved') await db.update(sandboxCharges).set({ status: 'cancelled' }).where(eq(sandboxCharges.id, chargeId));
+  if (charge.status === 'approved')
+    await db.update(sandboxCharges).set({ status: 'cancelled' }).where(eq(sandboxCharges.id, chargeId));
   else if (charge.status === 'succeeded') await refundSandboxCharge(db, chargeId);
 }

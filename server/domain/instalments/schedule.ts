@@ -30,7 +30,14 @@ type PlanRow = typeof eventPaymentPlans.$inferSelect;
 /** The options every event of the basket offers (option '1', paying in full, among them). */
 export async function commonPlans(db: Pick<Executor, 'select'>, eventIds: number[]): Promise<PlanRow[]> {
   if (eventIds.length === 0) return [];
-  return commonPlansOf(await db.select().from(eventPaymentPlans).where(inArray(eventPaymentPlans.eventId, eventIds)).orderBy(asc(eventPaymentPlans.option)), eventIds);
+  return commonPlansOf(
+    await db
+      .select()
+      .from(eventPaymentPlans)
+      .where(inArray(eventPaymentPlans.eventId, eventIds))
+      .orderBy(asc(eventPaymentPlans.option)),
+    eventIds,
+  );
 }
 
 /** Of the plans of the basket's events (by option), those every event offers. */
@@ -54,7 +61,10 @@ export function planScheduleOptions(
       plan.option,
       {
         label: plan.label,
-        schedule: computeSchedule(p.total, plan.instalments, plan.intervalDays, p.now).map((s) => ({ uk_due: formatUkDate(s.dueAt), value: s.amount })),
+        schedule: computeSchedule(p.total, plan.instalments, plan.intervalDays, p.now).map((s) => ({
+          uk_due: formatUkDate(s.dueAt),
+          value: s.amount,
+        })),
       },
     ]),
   );
@@ -62,10 +72,15 @@ export function planScheduleOptions(
 
 /** payment_plan_remaining: what a plan's sale still owes (0 once complete); null without a plan. */
 export async function planRemaining(db: Pick<Executor, 'select'>, saleId: string): Promise<number | null> {
-  const [plan] = await db.select({ status: instalmentPlans.status }).from(instalmentPlans).where(eq(instalmentPlans.saleId, saleId));
+  const [plan] = await db
+    .select({ status: instalmentPlans.status })
+    .from(instalmentPlans)
+    .where(eq(instalmentPlans.saleId, saleId));
   if (!plan) return null;
   const [row] = await db
-    .select({ remaining: sql<number>`COALESCE(sum(${instalments.amount}) FILTER (WHERE ${instalments.status} <> 'paid'), 0)::int` })
+    .select({
+      remaining: sql<number>`COALESCE(sum(${instalments.amount}) FILTER (WHERE ${instalments.status} <> 'paid'), 0)::int`,
+    })
     .from(instalments)
     .where(eq(instalments.saleId, saleId));
   return Number(row?.remaining ?? 0);

@@ -10,8 +10,10 @@ import * as t from '../../db/schema.ts';
 import { Refusal } from '../refusal.ts';
 
 export const NOT_SIGNED_IN_MESSAGE = 'Sign in with the account that runs this organiser’s on-sales to use the console.';
-export const NOT_ORGANISER_MESSAGE = 'This account does not run any organiser’s on-sales. Ask the organiser to add your account to its team.';
-export const NOT_YOUR_DATE_MESSAGE = 'This event date belongs to an organiser this account does not run, so it cannot be seen or changed here.';
+export const NOT_ORGANISER_MESSAGE =
+  'This account does not run any organiser’s on-sales. Ask the organiser to add your account to its team.';
+export const NOT_YOUR_DATE_MESSAGE =
+  'This event date belongs to an organiser this account does not run, so it cannot be seen or changed here.';
 export const NO_ON_SALE_MESSAGE = 'This date has no on-sale yet: set one up first.';
 
 export interface OrganiserOf {
@@ -36,7 +38,7 @@ export interface ConsoleDate {
   title: string;
   startsAt: Date;
   poolId: number;
-  queue: (typeof t.eventDateQueues.$inferSelect) | null;
+  queue: typeof t.eventDateQueues.$inferSelect | null;
 }
 
 /** The event dates of an organiser, soonest first, each with its on-sale when it has one. */
@@ -48,7 +50,15 @@ export async function datesOf(db: Database, organiserId: number): Promise<Consol
     .leftJoin(t.eventDateQueues, eq(t.eventDateQueues.eventDateId, t.eventDates.id))
     .where(eq(t.events.organiserId, organiserId))
     .orderBy(t.eventDates.startsAt, t.eventDates.id);
-  return found.map((r) => ({ dateId: r.date.id, eventId: r.date.eventId, organiserId: r.organiserId, title: r.title, startsAt: r.date.startsAt, poolId: r.date.poolId, queue: r.queue }));
+  return found.map((r) => ({
+    dateId: r.date.id,
+    eventId: r.date.eventId,
+    organiserId: r.organiserId,
+    title: r.title,
+    startsAt: r.date.startsAt,
+    poolId: r.date.poolId,
+    queue: r.queue,
+  }));
 }
 
 /**
@@ -59,15 +69,32 @@ export async function datesOf(db: Database, organiserId: number): Promise<Consol
 export async function dateFor(db: Database, userId: number | null, dateId: number): Promise<ConsoleDate> {
   if (userId === null) throw new Refusal('sign-in-needed', NOT_SIGNED_IN_MESSAGE);
   const [found] = await db
-    .select({ date: t.eventDates, title: t.events.title, organiserId: t.events.organiserId, queue: t.eventDateQueues, member: t.organiserMembers.userId })
+    .select({
+      date: t.eventDates,
+      title: t.events.title,
+      organiserId: t.events.organiserId,
+      queue: t.eventDateQueues,
+      member: t.organiserMembers.userId,
+    })
     .from(t.eventDates)
     .innerJoin(t.events, eq(t.events.id, t.eventDates.eventId))
     .leftJoin(t.eventDateQueues, eq(t.eventDateQueues.eventDateId, t.eventDates.id))
-    .leftJoin(t.organiserMembers, and(eq(t.organiserMembers.organiserId, t.events.organiserId), eq(t.organiserMembers.userId, userId)))
+    .leftJoin(
+      t.organiserMembers,
+      and(eq(t.organiserMembers.organiserId, t.events.organiserId), eq(t.organiserMembers.userId, userId)),
+    )
     .where(eq(t.eventDates.id, dateId));
   if (!found || found.member === null) throw new Refusal('sign-in-needed', NOT_YOUR_DATE_MESSAGE);
   const r = found;
-  return { dateId: r.date.id, eventId: r.date.eventId, organiserId: r.organiserId, title: r.title, startsAt: r.date.startsAt, poolId: r.date.poolId, queue: r.queue };
+  return {
+    dateId: r.date.id,
+    eventId: r.date.eventId,
+    organiserId: r.organiserId,
+    title: r.title,
+    startsAt: r.date.startsAt,
+    poolId: r.date.poolId,
+    queue: r.queue,
+  };
 }
 
 export interface AuditRow {
@@ -80,14 +107,26 @@ export interface AuditRow {
 }
 
 /** Writes one audit row: who did what to which date, when. */
-export async function audit(db: Pick<Executor, 'insert'>, row: { organiserId: number; eventDateId: number | null; userId: number; at: Date; action: string; detail: string }): Promise<void> {
+export async function audit(
+  db: Pick<Executor, 'insert'>,
+  row: { organiserId: number; eventDateId: number | null; userId: number; at: Date; action: string; detail: string },
+): Promise<void> {
   await db.insert(t.organiserAudit).values(row);
 }
 
 /** The organiser's latest audit rows, newest first. */
 export async function auditOf(db: Database, organiserId: number, limit = 30): Promise<AuditRow[]> {
   const found = await db
-    .select({ at: t.organiserAudit.at, action: t.organiserAudit.action, detail: t.organiserAudit.detail, first: t.users.firstName, last: t.users.lastName, email: t.users.email, title: t.events.title, startsAt: t.eventDates.startsAt })
+    .select({
+      at: t.organiserAudit.at,
+      action: t.organiserAudit.action,
+      detail: t.organiserAudit.detail,
+      first: t.users.firstName,
+      last: t.users.lastName,
+      email: t.users.email,
+      title: t.events.title,
+      startsAt: t.eventDates.startsAt,
+    })
     .from(t.organiserAudit)
     .leftJoin(t.users, eq(t.users.id, t.organiserAudit.userId))
     .leftJoin(t.eventDates, eq(t.eventDates.id, t.organiserAudit.eventDateId))
@@ -95,7 +134,14 @@ export async function auditOf(db: Database, organiserId: number, limit = 30): Pr
     .where(eq(t.organiserAudit.organiserId, organiserId))
     .orderBy(desc(t.organiserAudit.id))
     .limit(limit);
-  return found.map((r) => ({ at: r.at, who: r.email ? `${r.first} ${r.last} (${r.email})` : 'a removed account', action: r.action, detail: r.detail, title: r.title, startsAt: r.startsAt }));
+  return found.map((r) => ({
+    at: r.at,
+    who: r.email ? `${r.first} ${r.last} (${r.email})` : 'a removed account',
+    action: r.action,
+    detail: r.detail,
+    title: r.title,
+    startsAt: r.startsAt,
+  }));
 }
 
 export interface OnSaleSettings {
@@ -123,11 +169,25 @@ export const ACTIONS = {
 
 type Who = { userId: number; now: Date };
 
-async function change(db: Database, date: ConsoleDate, who: Who, action: string, detail: string, write: (tx: Database) => Promise<void>): Promise<void> {
+async function change(
+  db: Database,
+  date: ConsoleDate,
+  who: Who,
+  action: string,
+  detail: string,
+  write: (tx: Database) => Promise<void>,
+): Promise<void> {
   await db.transaction(async (tx) => {
     // A transaction answers every query the database does.
     await write(unchecked<Database>(tx));
-    await audit(tx, { organiserId: date.organiserId, eventDateId: date.dateId, userId: who.userId, at: who.now, action, detail });
+    await audit(tx, {
+      organiserId: date.organiserId,
+      eventDateId: date.dateId,
+      userId: who.userId,
+      at: who.now,
+      action,
+      detail,
+    });
   });
 }
 
@@ -138,10 +198,24 @@ const describe = (s: OnSaleSettings, zoned: (d: Date) => string) =>
  * Sets up the date's on-sale, or changes its settings. Once its queue has been drawn (the on-sale
  * has opened) the time stays; the rest may change.
  */
-export async function setUpOnSale(db: Database, date: ConsoleDate, who: Who, s: OnSaleSettings, zoned: (d: Date) => string): Promise<void> {
-  const settings = { maxShoppers: s.maxShoppers, admitPerMinute: s.admitPerMinute, admissionSeconds: s.admissionSeconds, signInToQueue: s.signInToQueue };
+export async function setUpOnSale(
+  db: Database,
+  date: ConsoleDate,
+  who: Who,
+  s: OnSaleSettings,
+  zoned: (d: Date) => string,
+): Promise<void> {
+  const settings = {
+    maxShoppers: s.maxShoppers,
+    admitPerMinute: s.admitPerMinute,
+    admissionSeconds: s.admissionSeconds,
+    signInToQueue: s.signInToQueue,
+  };
   if (date.queue?.drawn && date.queue.onSaleAt.getTime() !== s.onSaleAt.getTime()) {
-    throw new Refusal('conflict', 'This on-sale has opened, so its time cannot change. Pause it, or change its rate, instead.');
+    throw new Refusal(
+      'conflict',
+      'This on-sale has opened, so its time cannot change. Pause it, or change its rate, instead.',
+    );
   }
   await change(db, date, who, date.queue ? ACTIONS.changed : ACTIONS.setUp, describe(s, zoned), async (tx) => {
     await tx
@@ -167,7 +241,8 @@ export async function openNow(db: Database, date: ConsoleDate, who: Who): Promis
 
 export async function setPaused(db: Database, date: ConsoleDate, who: Who, paused: boolean): Promise<void> {
   const queue = queueOf(date);
-  if (queue.paused === paused) throw new Refusal('conflict', paused ? 'Admission is already paused.' : 'Admission is not paused.');
+  if (queue.paused === paused)
+    throw new Refusal('conflict', paused ? 'Admission is already paused.' : 'Admission is not paused.');
   await change(db, date, who, paused ? ACTIONS.pause : ACTIONS.resume, '', async (tx) => {
     await tx.update(t.eventDateQueues).set({ paused }).where(eq(t.eventDateQueues.eventDateId, date.dateId));
   });
@@ -176,7 +251,10 @@ export async function setPaused(db: Database, date: ConsoleDate, who: Who, pause
 export async function setRate(db: Database, date: ConsoleDate, who: Who, perMinute: number): Promise<void> {
   const queue = queueOf(date);
   await change(db, date, who, ACTIONS.rate, `from ${queue.admitPerMinute} to ${perMinute} a minute`, async (tx) => {
-    await tx.update(t.eventDateQueues).set({ admitPerMinute: perMinute }).where(eq(t.eventDateQueues.eventDateId, date.dateId));
+    await tx
+      .update(t.eventDateQueues)
+      .set({ admitPerMinute: perMinute })
+      .where(eq(t.eventDateQueues.eventDateId, date.dateId));
   });
 }
 
@@ -196,23 +274,47 @@ export interface PresaleCode {
 
 export async function presaleCodesOf(db: Database, dateId: number): Promise<PresaleCode[]> {
   return db
-    .select({ id: t.presaleCodes.id, code: t.presaleCodes.code, maxUses: t.presaleCodes.maxUses, uses: t.presaleCodes.uses })
+    .select({
+      id: t.presaleCodes.id,
+      code: t.presaleCodes.code,
+      maxUses: t.presaleCodes.maxUses,
+      uses: t.presaleCodes.uses,
+    })
     .from(t.presaleCodes)
     .where(eq(t.presaleCodes.eventDateId, dateId))
     .orderBy(t.presaleCodes.id);
 }
 
-export async function addPresaleCode(db: Database, date: ConsoleDate, who: Who, code: string, maxUses: number): Promise<void> {
+export async function addPresaleCode(
+  db: Database,
+  date: ConsoleDate,
+  who: Who,
+  code: string,
+  maxUses: number,
+): Promise<void> {
   queueOf(date);
-  const [taken] = await rows<{ id: number }>(db, sql`SELECT id FROM presale_codes WHERE event_date_id = ${date.dateId} AND upper(code) = upper(${code})`);
+  const [taken] = await rows<{ id: number }>(
+    db,
+    sql`SELECT id FROM presale_codes WHERE event_date_id = ${date.dateId} AND upper(code) = upper(${code})`,
+  );
   if (taken) throw new Refusal('conflict', `The presale code ${code} is already set up for this date.`);
-  await change(db, date, who, ACTIONS.addCode, `${code}, for ${maxUses} ${maxUses === 1 ? 'buyer' : 'buyers'}`, async (tx) => {
-    await tx.insert(t.presaleCodes).values({ eventDateId: date.dateId, code, maxUses, createdAt: who.now });
-  });
+  await change(
+    db,
+    date,
+    who,
+    ACTIONS.addCode,
+    `${code}, for ${maxUses} ${maxUses === 1 ? 'buyer' : 'buyers'}`,
+    async (tx) => {
+      await tx.insert(t.presaleCodes).values({ eventDateId: date.dateId, code, maxUses, createdAt: who.now });
+    },
+  );
 }
 
 export async function removePresaleCode(db: Database, date: ConsoleDate, who: Who, codeId: number): Promise<void> {
-  const [found] = await db.select().from(t.presaleCodes).where(and(eq(t.presaleCodes.id, codeId), eq(t.presaleCodes.eventDateId, date.dateId)));
+  const [found] = await db
+    .select()
+    .from(t.presaleCodes)
+    .where(and(eq(t.presaleCodes.id, codeId), eq(t.presaleCodes.eventDateId, date.dateId)));
   if (!found) throw new Refusal('not-found', 'This presale code is not one of this date’s.');
   await change(db, date, who, ACTIONS.removeCode, found.code, async (tx) => {
     await tx.delete(t.presaleCodes).where(eq(t.presaleCodes.id, codeId));
@@ -221,14 +323,25 @@ export async function removePresaleCode(db: Database, date: ConsoleDate, who: Wh
 
 /** Wrong presale codes typed for the date from the address since `since`. */
 export async function wrongPresaleTries(db: Database, dateId: number, ip: string, since: Date): Promise<number> {
-  const [found] = await rows<{ n: number | string }>(db, sql`SELECT count(*) AS n FROM presale_tries WHERE event_date_id = ${dateId} AND ip = ${ip} AND at > ${since}`);
+  const [found] = await rows<{ n: number | string }>(
+    db,
+    sql`SELECT count(*) AS n FROM presale_tries WHERE event_date_id = ${dateId} AND ip = ${ip} AND at > ${since}`,
+  );
   return Number(found?.n ?? 0);
 }
 
 /** Keeps a wrong presale code typed for the date from the address, and forgets those of a day ago. */
 export async function recordWrongPresaleTry(db: Database, dateId: number, ip: string, now: Date): Promise<void> {
   await db.insert(t.presaleTries).values({ eventDateId: dateId, ip, at: now });
-  await db.delete(t.presaleTries).where(and(eq(t.presaleTries.eventDateId, dateId), eq(t.presaleTries.ip, ip), lt(t.presaleTries.at, new Date(now.getTime() - 86_400_000))));
+  await db
+    .delete(t.presaleTries)
+    .where(
+      and(
+        eq(t.presaleTries.eventDateId, dateId),
+        eq(t.presaleTries.ip, ip),
+        lt(t.presaleTries.at, new Date(now.getTime() - 86_400_000)),
+      ),
+    );
 }
 
 /**
@@ -262,6 +375,13 @@ export async function presalePlace(db: Pick<Executor, 'execute'>, dateId: number
  * A presale code's buyer let in: one use of the code spent and a place admitted past the queue, in
  * one transaction. Null when the code has no use left (and nothing is written).
  */
-export async function admitWithPresaleCode(db: Database, dateId: number, code: string, now: Date): Promise<number | null> {
-  return db.transaction(async (tx) => ((await usePresaleCode(tx, dateId, code)) ? presalePlace(tx, dateId, now) : null));
+export async function admitWithPresaleCode(
+  db: Database,
+  dateId: number,
+  code: string,
+  now: Date,
+): Promise<number | null> {
+  return db.transaction(async (tx) =>
+    (await usePresaleCode(tx, dateId, code)) ? presalePlace(tx, dateId, now) : null,
+  );
 }

@@ -53,14 +53,27 @@ export async function figuresOf(db: Database, date: ConsoleDate, now: Date): Pro
   const held = Number(stock?.held ?? 0);
   const soldOutAt = stock?.sold_out_at ? new Date(stock.sold_out_at) : null;
   const q = date.queue;
-  if (!q) return { state: 'no-on-sale', waiting: 0, admittedLastMinute: 0, shoppers: 0, held, sold, capacity, soldOutAt, admitPerMinute: null, message: null };
+  if (!q)
+    return {
+      state: 'no-on-sale',
+      waiting: 0,
+      admittedLastMinute: 0,
+      shoppers: 0,
+      held,
+      sold,
+      capacity,
+      soldOutAt,
+      admitPerMinute: null,
+      message: null,
+    };
   const [shopping] = await rows<{ n: number }>(
     db,
     sql`SELECT count(*)::int AS n FROM queue_places
         WHERE event_date_id = ${date.dateId} AND admitted_at > ${new Date(now.getTime() - q.admissionSeconds * 1000).toISOString()}::timestamptz AND sale_id IS NULL`,
   );
   const nowSeconds = Math.floor(now.getTime() / 1000);
-  const state = sold >= capacity || q.soldOut ? 'sold-out' : now < q.onSaleAt ? 'before-sale' : q.paused ? 'paused' : 'open';
+  const state =
+    sold >= capacity || q.soldOut ? 'sold-out' : now < q.onSaleAt ? 'before-sale' : q.paused ? 'paused' : 'open';
   return {
     state,
     waiting: Math.max(0, q.joined - q.admittedThrough),
@@ -79,7 +92,12 @@ export async function figuresOf(db: Database, date: ConsoleDate, now: Date): Pro
  * Notes the figures as a sample when the date's last is older than SAMPLE_EVERY_MS (one
  * conditional insert, so processes watching at once write one), and answers the last HISTORY_MS.
  */
-export async function sampleAndHistory(db: Database, date: ConsoleDate, figures: Figures, now: Date): Promise<Sample[]> {
+export async function sampleAndHistory(
+  db: Database,
+  date: ConsoleDate,
+  figures: Figures,
+  now: Date,
+): Promise<Sample[]> {
   if (date.queue) {
     const since = new Date(now.getTime() - SAMPLE_EVERY_MS).toISOString();
     await db.execute(
@@ -88,18 +106,41 @@ export async function sampleAndHistory(db: Database, date: ConsoleDate, figures:
           WHERE NOT EXISTS (SELECT 1 FROM on_sale_samples WHERE event_date_id = ${date.dateId} AND at > ${since}::timestamptz AND at <= ${now.toISOString()}::timestamptz)`,
     );
     // What is older than the chart shows is no longer needed.
-    await db.execute(sql`DELETE FROM on_sale_samples WHERE event_date_id = ${date.dateId} AND at < ${new Date(now.getTime() - 2 * HISTORY_MS).toISOString()}::timestamptz`);
+    await db.execute(
+      sql`DELETE FROM on_sale_samples WHERE event_date_id = ${date.dateId} AND at < ${new Date(now.getTime() - 2 * HISTORY_MS).toISOString()}::timestamptz`,
+    );
   }
-  const found = await rows<{ at: string | Date; waiting: number; admitted_through: number; shoppers: number; held: number; sold: number }>(
+  const found = await rows<{
+    at: string | Date;
+    waiting: number;
+    admitted_through: number;
+    shoppers: number;
+    held: number;
+    sold: number;
+  }>(
     db,
     sql`SELECT at, waiting, admitted_through, shoppers, held, sold FROM on_sale_samples
         WHERE event_date_id = ${date.dateId} AND at > ${new Date(now.getTime() - HISTORY_MS).toISOString()}::timestamptz AND at <= ${now.toISOString()}::timestamptz
         ORDER BY at`,
   );
-  const history = found.map((r) => ({ at: new Date(r.at), waiting: Number(r.waiting), admittedThrough: Number(r.admitted_through), shoppers: Number(r.shoppers), held: Number(r.held), sold: Number(r.sold) }));
+  const history = found.map((r) => ({
+    at: new Date(r.at),
+    waiting: Number(r.waiting),
+    admittedThrough: Number(r.admitted_through),
+    shoppers: Number(r.shoppers),
+    held: Number(r.held),
+    sold: Number(r.sold),
+  }));
   // The chart ends with what the figures say now, whether or not this moment was kept as a sample.
   if (date.queue && history.at(-1)?.at.getTime() !== now.getTime()) {
-    history.push({ at: now, waiting: figures.waiting, admittedThrough: date.queue.admittedThrough, shoppers: figures.shoppers, held: figures.held, sold: figures.sold });
+    history.push({
+      at: now,
+      waiting: figures.waiting,
+      admittedThrough: date.queue.admittedThrough,
+      shoppers: figures.shoppers,
+      held: figures.held,
+      sold: figures.sold,
+    });
   }
   return history;
 }

@@ -31,18 +31,36 @@ describe.each(drivers)('the organiser console on %s', (driver) => {
   /** A new account, signed in (demo mode's sign-in), with the role for `organiser` when given. */
   async function account(role: number | null): Promise<Visitor> {
     const { db } = world.database;
-    const [user] = await db.insert(t.users).values({ email: `console-${driver}-${seq++}@example.com`, firstName: 'Ola', lastName: 'Console' }).returning();
-    if (role !== null) await db.insert(t.organiserMembers).values({ organiserId: role, userId: user!.id, createdAt: world.clock.now });
+    const [user] = await db
+      .insert(t.users)
+      .values({ email: `console-${driver}-${seq++}@example.com`, firstName: 'Ola', lastName: 'Console' })
+      .returning();
+    if (role !== null)
+      await db.insert(t.organiserMembers).values({ organiserId: role, userId: user!.id, createdAt: world.clock.now });
     const v = new Visitor(world.app, {}, `10.8.0.${seq}`);
     expect((await v.request({ method: 'POST', url: '/signin/', body: `user_id=${user!.id}` })).statusCode).toBe(303);
     return v;
   }
-  const act = (v: Visitor, path: string, fields: Record<string, string> = {}) => v.request({ method: 'POST', url: `/organiser/dates/${dateId}/${path}`, body: form(fields) });
-  const queue = async () => (await world.database.db.select().from(t.eventDateQueues).where(eq(t.eventDateQueues.eventDateId, dateId)))[0];
-  const auditActions = async () => (await world.database.db.select().from(t.organiserAudit).where(eq(t.organiserAudit.eventDateId, dateId)).orderBy(t.organiserAudit.id)).map((r) => r.action);
-  const status = async (v: Visitor): Promise<QueueStatus> => queueStatus.parse((await v.request({ method: 'GET', url: `/ajax/queue/${dateId}/status/` })).json());
+  const act = (v: Visitor, path: string, fields: Record<string, string> = {}) =>
+    v.request({ method: 'POST', url: `/organiser/dates/${dateId}/${path}`, body: form(fields) });
+  const queue = async () =>
+    (await world.database.db.select().from(t.eventDateQueues).where(eq(t.eventDateQueues.eventDateId, dateId)))[0];
+  const auditActions = async () =>
+    (
+      await world.database.db
+        .select()
+        .from(t.organiserAudit)
+        .where(eq(t.organiserAudit.eventDateId, dateId))
+        .orderBy(t.organiserAudit.id)
+    ).map((r) => r.action);
+  const status = async (v: Visitor): Promise<QueueStatus> =>
+    queueStatus.parse((await v.request({ method: 'GET', url: `/ajax/queue/${dateId}/status/` })).json());
   const joinQueue = async (v: Visitor) => {
-    const res = await v.request({ method: 'POST', url: `/ajax/queue/${dateId}/join/`, body: form({ altcha: await solvedChallenge(v) }) });
+    const res = await v.request({
+      method: 'POST',
+      url: `/ajax/queue/${dateId}/join/`,
+      body: form({ altcha: await solvedChallenge(v) }),
+    });
     expect(res.statusCode, res.body).toBe(200);
   };
   const tick = (ms = 1000) => world.clock.advance(ms);
@@ -59,7 +77,11 @@ describe.each(drivers)('the organiser console on %s', (driver) => {
     organiserId = event!.organiserId;
     const other = await hotEvent(db, { capacity: 5, types: 1 });
     otherDateId = other.types[0]!.eventDateId;
-    const [otherEvent] = await db.select({ organiserId: t.events.organiserId }).from(t.events).innerJoin(t.eventDates, eq(t.eventDates.eventId, t.events.id)).where(eq(t.eventDates.id, otherDateId));
+    const [otherEvent] = await db
+      .select({ organiserId: t.events.organiserId })
+      .from(t.events)
+      .innerJoin(t.eventDates, eq(t.eventDates.eventId, t.events.id))
+      .where(eq(t.eventDates.id, otherDateId));
     organiser = await account(organiserId);
     rival = await account(otherEvent!.organiserId);
     buyer = await account(null);
@@ -84,7 +106,12 @@ describe.each(drivers)('the organiser console on %s', (driver) => {
     expect(words(seen.body)).toContain(NOT_YOUR_DATE_MESSAGE);
     const live = await rival.request({ method: 'GET', url: `/organiser/dates/${dateId}/live.json` });
     expect([live.statusCode, live.json()]).toEqual([403, { error: NOT_YOUR_DATE_MESSAGE }]);
-    const changed = await act(rival, 'on-sale/', { on_sale_at: '2026-06-01T14:00', admit_per_minute: '60', max_shoppers: '10', admission_minutes: '10' });
+    const changed = await act(rival, 'on-sale/', {
+      on_sale_at: '2026-06-01T14:00',
+      admit_per_minute: '60',
+      max_shoppers: '10',
+      admission_minutes: '10',
+    });
     expect(changed.statusCode).toBe(403);
     expect((await act(buyer, 'pause/')).statusCode).toBe(403);
     // An id that is no date at all is refused the same way: nobody learns which dates exist.
@@ -95,19 +122,40 @@ describe.each(drivers)('the organiser console on %s', (driver) => {
   });
 
   it('sets up an on-sale in the event’s time zone; bad input is told what is wrong', async () => {
-    const bad = await act(organiser, 'on-sale/', { on_sale_at: 'tomorrow', admit_per_minute: '0', max_shoppers: '10', admission_minutes: '10' });
+    const bad = await act(organiser, 'on-sale/', {
+      on_sale_at: 'tomorrow',
+      admit_per_minute: '0',
+      max_shoppers: '10',
+      admission_minutes: '10',
+    });
     expect(bad.statusCode).toBe(400);
     expect(words(bad.body)).toContain('Give the on-sale time as a date and time');
     // 12:00 UTC on 1 June is 13:00 in London: the on-sale at 14:00 there is an hour away.
-    const res = await act(organiser, 'on-sale/', { on_sale_at: '2026-06-01T14:00', admit_per_minute: '60', max_shoppers: '10', admission_minutes: '10', sign_in_to_queue: 'on' });
+    const res = await act(organiser, 'on-sale/', {
+      on_sale_at: '2026-06-01T14:00',
+      admit_per_minute: '60',
+      max_shoppers: '10',
+      admission_minutes: '10',
+      sign_in_to_queue: 'on',
+    });
     expect([res.statusCode, res.headers.location]).toEqual([303, `/organiser/dates/${dateId}/?done=set-up`]);
-    expect(await queue()).toMatchObject({ onSaleAt: new Date('2026-06-01T13:00:00Z'), admitPerMinute: 60, maxShoppers: 10, admissionSeconds: 600, signInToQueue: true, paused: false });
+    expect(await queue()).toMatchObject({
+      onSaleAt: new Date('2026-06-01T13:00:00Z'),
+      admitPerMinute: 60,
+      maxShoppers: 10,
+      admissionSeconds: 600,
+      signInToQueue: true,
+      paused: false,
+    });
     expect(await auditActions()).toEqual(['Set up the on-sale']);
     const page = await organiser.request({ method: 'GET', url: `/organiser/dates/${dateId}/?done=set-up` });
     expect(words(page.body)).toContain('The on-sale is set up.');
     expect(words(page.body)).toContain('Set up the on-sale: opens Mon, 1 Jun 2026, 14:00:00 BST');
     // The rest of this file's buyers queue without signing in.
-    await world.database.db.update(t.eventDateQueues).set({ signInToQueue: false }).where(eq(t.eventDateQueues.eventDateId, dateId));
+    await world.database.db
+      .update(t.eventDateQueues)
+      .set({ signInToQueue: false })
+      .where(eq(t.eventDateQueues.eventDateId, dateId));
     tick();
   });
 
@@ -139,14 +187,28 @@ describe.each(drivers)('the organiser console on %s', (driver) => {
     const changedAt = world.clock.now;
     tick();
     expect(await admitted()).toBe(5);
-    expect(await auditActions()).toEqual(['Set up the on-sale', 'Opened the on-sale now', 'Paused admission', 'Resumed admission', 'Changed the rate']);
-    const trail = await world.database.db.select().from(t.organiserAudit).where(eq(t.organiserAudit.eventDateId, dateId));
+    expect(await auditActions()).toEqual([
+      'Set up the on-sale',
+      'Opened the on-sale now',
+      'Paused admission',
+      'Resumed admission',
+      'Changed the rate',
+    ]);
+    const trail = await world.database.db
+      .select()
+      .from(t.organiserAudit)
+      .where(eq(t.organiserAudit.eventDateId, dateId));
     expect(trail.at(-1)).toMatchObject({ organiserId, detail: 'from 60 to 180 a minute', at: changedAt });
 
     const live = await organiser.request({ method: 'GET', url: `/organiser/dates/${dateId}/live.json` });
-    const body = live.json() as { figures: { state: string; waiting: number; admittedLastMinute: number }; chart: string };
+    const body = live.json() as {
+      figures: { state: string; waiting: number; admittedLastMinute: number };
+      chart: string;
+    };
     expect(body.figures).toMatchObject({ state: 'open', waiting: 3, admittedLastMinute: 5 });
-    expect(body.chart.slice(0, 400)).toMatch(/ role="img" aria-label="The last 2 minutes: queue length now 3, admitted in the last minute now 5,/);
+    expect(body.chart.slice(0, 400)).toMatch(
+      / role="img" aria-label="The last 2 minutes: queue length now 3, admitted in the last minute now 5,/,
+    );
   });
 
   it('puts the organiser’s message on every waiting page', async () => {
@@ -163,14 +225,20 @@ describe.each(drivers)('the organiser console on %s', (driver) => {
     expect((await act(organiser, 'resume/')).statusCode).toBe(303);
     const fresh = await new Visitor(world.app).request({ method: 'GET', url: `/queue/${dateId}/` });
     expect(words(fresh.body)).toContain(text);
-    expect((await auditActions()).slice(-3)).toEqual(['Changed the message to waiting buyers', 'Paused admission', 'Resumed admission']);
+    expect((await auditActions()).slice(-3)).toEqual([
+      'Changed the message to waiting buyers',
+      'Paused admission',
+      'Resumed admission',
+    ]);
   });
 
   it('lets a buyer with a presale code past the queue, as many times as the code allows', async () => {
     expect((await act(organiser, 'presale-codes/', { code: 'x', max_uses: '1' })).statusCode).toBe(400);
     expect((await act(organiser, 'presale-codes/', { code: 'fanclub-1', max_uses: '1' })).statusCode).toBe(303);
     const fan = new Visitor(world.app, { accept: 'text/html' }, '10.8.2.1');
-    expect((await fan.request({ method: 'GET', url: `/event/${eventId}/` })).headers.location).toBe(`/queue/${dateId}/`);
+    expect((await fan.request({ method: 'GET', url: `/event/${eventId}/` })).headers.location).toBe(
+      `/queue/${dateId}/`,
+    );
     const wrong = await fan.request({ method: 'POST', url: `/presale/${dateId}/`, body: form({ code: 'NOPE' }) });
     expect(wrong.statusCode).toBe(400);
     expect(words(wrong.body)).toContain(PRESALE_WRONG_MESSAGE);
@@ -181,7 +249,10 @@ describe.each(drivers)('the organiser console on %s', (driver) => {
     expect(await fan.json('reserveTickets', {})).toMatchObject({ reserved: true });
     // Its one use is spent.
     const second = new Visitor(world.app, {}, '10.8.2.2');
-    expect((await second.request({ method: 'POST', url: `/presale/${dateId}/`, body: form({ code: 'FANCLUB-1' }) })).statusCode).toBe(400);
+    expect(
+      (await second.request({ method: 'POST', url: `/presale/${dateId}/`, body: form({ code: 'FANCLUB-1' }) }))
+        .statusCode,
+    ).toBe(400);
     expect((await auditActions()).at(-1)).toBe('Added a presale code');
   });
 
@@ -189,26 +260,48 @@ describe.each(drivers)('the organiser console on %s', (driver) => {
     expect((await act(organiser, 'presale-codes/', { code: 'GUESSME-7', max_uses: '5' })).statusCode).toBe(303);
     const guesser = new Visitor(world.app, { accept: 'text/html' }, '10.8.3.1');
     for (let i = 0; i < PRESALE_WRONG_TRIES; i++) {
-      expect((await guesser.request({ method: 'POST', url: `/presale/${dateId}/`, body: form({ code: `GUESS-${i}` }) })).statusCode).toBe(400);
+      expect(
+        (await guesser.request({ method: 'POST', url: `/presale/${dateId}/`, body: form({ code: `GUESS-${i}` }) }))
+          .statusCode,
+      ).toBe(400);
     }
-    const stopped = await guesser.request({ method: 'POST', url: `/presale/${dateId}/`, body: form({ code: 'GUESSME-7' }) });
+    const stopped = await guesser.request({
+      method: 'POST',
+      url: `/presale/${dateId}/`,
+      body: form({ code: 'GUESSME-7' }),
+    });
     expect(stopped.statusCode).toBe(429);
     expect(words(stopped.body)).toContain(PRESALE_TOO_MANY_MESSAGE);
     // Nothing was spent, and another address is not held back.
     const other = new Visitor(world.app, { accept: 'text/html' }, '10.8.3.2');
-    expect((await other.request({ method: 'POST', url: `/presale/${dateId}/`, body: form({ code: 'GUESSME-7' }) })).statusCode).toBe(303);
+    expect(
+      (await other.request({ method: 'POST', url: `/presale/${dateId}/`, body: form({ code: 'GUESSME-7' }) }))
+        .statusCode,
+    ).toBe(303);
     world.clock.advance(15 * 60_000 + 1000);
-    expect((await guesser.request({ method: 'POST', url: `/presale/${dateId}/`, body: form({ code: 'GUESSME-7' }) })).statusCode).toBe(303);
+    expect(
+      (await guesser.request({ method: 'POST', url: `/presale/${dateId}/`, body: form({ code: 'GUESSME-7' }) }))
+        .statusCode,
+    ).toBe(303);
   });
 
   it('shows, exports, removes and offers by hand the waiting list’s entries', async () => {
     const { db } = world.database;
     const now = world.clock.now;
-    const [first] = await db.insert(t.waitingListEntries).values({ ticketTypeId: typeId, email: 'first@example.com', qty: 2, joinedAt: now }).returning();
-    const [second] = await db.insert(t.waitingListEntries).values({ ticketTypeId: typeId, email: '=cmd@example.com', qty: 1, joinedAt: now }).returning();
+    const [first] = await db
+      .insert(t.waitingListEntries)
+      .values({ ticketTypeId: typeId, email: 'first@example.com', qty: 2, joinedAt: now })
+      .returning();
+    const [second] = await db
+      .insert(t.waitingListEntries)
+      .values({ ticketTypeId: typeId, email: '=cmd@example.com', qty: 1, joinedAt: now })
+      .returning();
     const page = await organiser.request({ method: 'GET', url: `/organiser/dates/${dateId}/` });
     expect(words(page.body)).toContain('Rush ticket 1: 2 waiting');
-    const csv = await organiser.request({ method: 'GET', url: `/organiser/dates/${dateId}/waiting-list/${typeId}/export.csv` });
+    const csv = await organiser.request({
+      method: 'GET',
+      url: `/organiser/dates/${dateId}/waiting-list/${typeId}/export.csv`,
+    });
     expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
     expect(csv.headers['content-disposition']).toBe(`attachment; filename="waiting-list-${dateId}-${typeId}.csv"`);
     expect(csv.body.split('\r\n')).toEqual([
@@ -217,7 +310,10 @@ describe.each(drivers)('the organiser console on %s', (driver) => {
       `2,'=cmd@example.com,1,${now.toISOString()},waiting,,`,
       '',
     ]);
-    expect((await rival.request({ method: 'GET', url: `/organiser/dates/${dateId}/waiting-list/${typeId}/export.csv` })).statusCode).toBe(403);
+    expect(
+      (await rival.request({ method: 'GET', url: `/organiser/dates/${dateId}/waiting-list/${typeId}/export.csv` }))
+        .statusCode,
+    ).toBe(403);
     expect((await act(rival, `waiting-list/${first!.id}/remove/`)).statusCode).toBe(403);
     expect((await act(rival, `waiting-list/${second!.id}/offer/`)).statusCode).toBe(403);
 
@@ -233,7 +329,11 @@ describe.each(drivers)('the organiser console on %s', (driver) => {
     expect(words(again.body)).toContain('This entry is off the list already.');
     expect((await act(organiser, 'waiting-list/999999/remove/')).statusCode).toBe(404);
 
-    const trail = await db.select().from(t.organiserAudit).where(eq(t.organiserAudit.eventDateId, dateId)).orderBy(t.organiserAudit.id);
+    const trail = await db
+      .select()
+      .from(t.organiserAudit)
+      .where(eq(t.organiserAudit.eventDateId, dateId))
+      .orderBy(t.organiserAudit.id);
     expect(trail.slice(-2).map((r) => [r.action, r.detail.split(', held')[0]])).toEqual([
       ['Offered tickets by hand', '=cmd@example.com, 1 × Rush ticket 1'],
       ['Removed a waiting-list entry', 'first@example.com, 2 × Rush ticket 1'],
@@ -244,7 +344,12 @@ describe.each(drivers)('the organiser console on %s', (driver) => {
   });
 
   it('refuses a change posted from another website', async () => {
-    const res = await organiser.request({ method: 'POST', url: `/organiser/dates/${dateId}/pause/`, headers: { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' }, body: '' });
+    const res = await organiser.request({
+      method: 'POST',
+      url: `/organiser/dates/${dateId}/pause/`,
+      headers: { origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
+      body: '',
+    });
     expect(res.statusCode).toBe(403);
     expect((await queue())!.paused).toBe(false);
   });

@@ -5,9 +5,25 @@
 export const EVENT_TIME_ZONE = 'Europe/London';
 
 const parts = (d: Date, timeZone: string) => {
-  const f = new Intl.DateTimeFormat('en-GB', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+  const f = new Intl.DateTimeFormat('en-GB', {
+    timeZone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
+    hourCycle: 'h23',
+  });
   const o = Object.fromEntries(f.formatToParts(d).map((p) => [p.type, p.value]));
-  return { y: Number(o.year), mo: Number(o.month), d: Number(o.day), h: Number(o.hour), mi: Number(o.minute), s: Number(o.second) };
+  return {
+    y: Number(o.year),
+    mo: Number(o.month),
+    d: Number(o.day),
+    h: Number(o.hour),
+    mi: Number(o.minute),
+    s: Number(o.second),
+  };
 };
 
 /** The zone's offset from UTC at `at`, in milliseconds. */
@@ -37,7 +53,18 @@ export function toZonedInput(at: Date, timeZone = EVENT_TIME_ZONE): string {
   return `${p.y}-${two(p.mo)}-${two(p.d)}T${two(p.h)}:${two(p.mi)}`;
 }
 
-const shown = new Intl.DateTimeFormat('en-GB', { timeZone: EVENT_TIME_ZONE, weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23', timeZoneName: 'short' });
+const shown = new Intl.DateTimeFormat('en-GB', {
+  timeZone: EVENT_TIME_ZONE,
+  weekday: 'short',
+  day: 'numeric',
+  month: 'short',
+  year: 'numeric',
+  hour: '2-digit',
+  minute: '2-digit',
+  second: '2-digit',
+  hourCycle: 'h23',
+  timeZoneName: 'short',
+});
 
 /** A moment as people read it, in the event's zone with its abbreviation (GMT or BST). */
 export function zoned(at: Date): string {

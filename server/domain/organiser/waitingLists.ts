@@ -17,19 +17,37 @@ export interface TypeList {
 }
 
 export async function listsOf(db: Database, dateId: number, now: Date): Promise<TypeList[]> {
-  const types = await db.select({ id: t.ticketTypes.id, name: t.ticketTypes.name }).from(t.ticketTypes).where(eq(t.ticketTypes.eventDateId, dateId)).orderBy(t.ticketTypes.sortOrder, t.ticketTypes.id);
+  const types = await db
+    .select({ id: t.ticketTypes.id, name: t.ticketTypes.name })
+    .from(t.ticketTypes)
+    .where(eq(t.ticketTypes.eventDateId, dateId))
+    .orderBy(t.ticketTypes.sortOrder, t.ticketTypes.id);
   return Promise.all(
     types.map(async (type) => {
       const entries = await listEntries(db, type.id, now);
-      return { typeId: type.id, name: type.name, waiting: entries.filter((e) => e.status === 'waiting').length, entries };
+      return {
+        typeId: type.id,
+        name: type.name,
+        waiting: entries.filter((e) => e.status === 'waiting').length,
+        entries,
+      };
     }),
   );
 }
 
 /** An entry of one of the date's types, or null: the console acts only on its own date's entries. */
-export async function entryOf(db: Database, dateId: number, entryId: number): Promise<{ id: number; email: string; qty: number; typeName: string } | null> {
+export async function entryOf(
+  db: Database,
+  dateId: number,
+  entryId: number,
+): Promise<{ id: number; email: string; qty: number; typeName: string } | null> {
   const [found] = await db
-    .select({ id: t.waitingListEntries.id, email: t.waitingListEntries.email, qty: t.waitingListEntries.qty, typeName: t.ticketTypes.name })
+    .select({
+      id: t.waitingListEntries.id,
+      email: t.waitingListEntries.email,
+      qty: t.waitingListEntries.qty,
+      typeName: t.ticketTypes.name,
+    })
     .from(t.waitingListEntries)
     .innerJoin(t.ticketTypes, eq(t.ticketTypes.id, t.waitingListEntries.ticketTypeId))
     .where(and(eq(t.waitingListEntries.id, entryId), eq(t.ticketTypes.eventDateId, dateId)));

@@ -36,7 +36,12 @@ export function applePassSigner(settings: WalletPassSettings['apple'], demo: boo
     };
   }
   if (!demo) return null;
-  return { demo: true, passTypeIdentifier: DEMO_PASS_TYPE_ID, teamIdentifier: DEMO_TEAM_ID, certificates: demoAppleKeys() };
+  return {
+    demo: true,
+    passTypeIdentifier: DEMO_PASS_TYPE_ID,
+    teamIdentifier: DEMO_TEAM_ID,
+    certificates: demoAppleKeys(),
+  };
 }
 
 const BRAND_COLOUR = '#0f766e';
@@ -52,7 +57,9 @@ export function applePass(signer: ApplePassSigner, ticket: PassTicket, brandName
       passTypeIdentifier: signer.passTypeIdentifier,
       teamIdentifier: signer.teamIdentifier,
       organizationName: signer.demo ? `${brandName} (demo)` : brandName,
-      description: signer.demo ? `DEMO ticket for ${ticket.eventTitle}: not valid in Apple Wallet` : `Ticket for ${ticket.eventTitle}`,
+      description: signer.demo
+        ? `DEMO ticket for ${ticket.eventTitle}: not valid in Apple Wallet`
+        : `Ticket for ${ticket.eventTitle}`,
       logoText: signer.demo ? `${brandName} DEMO` : brandName,
       backgroundColor: 'rgb(15, 118, 110)',
       foregroundColor: 'rgb(255, 255, 255)',
@@ -66,16 +73,32 @@ export function applePass(signer: ApplePassSigner, ticket: PassTicket, brandName
     { key: 'date', label: 'Date', value: formatNiceDate(ticket.startsAt) },
     { key: 'seat', label: 'Seat', value: ticket.seat ?? 'General admission' },
   );
-  pass.auxiliaryFields.push({ key: 'venue', label: 'Venue', value: [ticket.venueName, ticket.city].filter(Boolean).join(', ') }, { key: 'ticket', label: 'Ticket', value: ticket.ticketName });
+  pass.auxiliaryFields.push(
+    { key: 'venue', label: 'Venue', value: [ticket.venueName, ticket.city].filter(Boolean).join(', ') },
+    { key: 'ticket', label: 'Ticket', value: ticket.ticketName },
+  );
   pass.backFields.push(
     { key: 'holder', label: 'Holder', value: ticket.holderName },
     { key: 'code', label: 'Ticket code', value: ticket.code },
     { key: 'address', label: 'Venue address', value: ticket.venueAddress },
     { key: 'organiser', label: 'Organiser', value: ticket.organiserName },
     ...(ticket.saleReference ? [{ key: 'order', label: 'Order', value: ticket.saleReference }] : []),
-    ...(signer.demo ? [{ key: 'demo', label: 'Demo', value: 'Made in demo mode and signed by a demo authority: Apple Wallet will not accept this pass.' }] : []),
+    ...(signer.demo
+      ? [
+          {
+            key: 'demo',
+            label: 'Demo',
+            value: 'Made in demo mode and signed by a demo authority: Apple Wallet will not accept this pass.',
+          },
+        ]
+      : []),
   );
   pass.setRelevantDate(ticket.startsAt);
-  pass.setBarcodes({ message: ticket.code, format: 'PKBarcodeFormatQR', messageEncoding: 'iso-8859-1', altText: ticket.code });
+  pass.setBarcodes({
+    message: ticket.code,
+    format: 'PKBarcodeFormatQR',
+    messageEncoding: 'iso-8859-1',
+    altText: ticket.code,
+  });
   return pass.getAsBuffer();
 }

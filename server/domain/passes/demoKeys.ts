@@ -14,7 +14,11 @@ export const DEMO_GOOGLE_ISSUER_ID = '0000000000000000000';
 export const DEMO_GOOGLE_SERVICE_ACCOUNT = 'demo-wallet-signer@holdfast-demo.invalid';
 
 function rsaKeys(): { privateKey: string; publicKey: string } {
-  return generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+  return generateKeyPairSync('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+  });
 }
 
 function certificate(p: {
@@ -33,8 +37,14 @@ function certificate(p: {
   cert.setIssuer(p.issuer);
   cert.setExtensions(
     p.authority
-      ? [{ name: 'basicConstraints', cA: true }, { name: 'keyUsage', keyCertSign: true, cRLSign: true }]
-      : [{ name: 'basicConstraints', cA: false }, { name: 'keyUsage', digitalSignature: true }],
+      ? [
+          { name: 'basicConstraints', cA: true },
+          { name: 'keyUsage', keyCertSign: true, cRLSign: true },
+        ]
+      : [
+          { name: 'basicConstraints', cA: false },
+          { name: 'keyUsage', digitalSignature: true },
+        ],
   );
   cert.sign(forge.pki.privateKeyFromPem(p.signingKeyPem), forge.md.sha256.create());
   return forge.pki.certificateToPem(cert);
@@ -57,7 +67,13 @@ export function demoAppleKeys(): DemoAppleKeys {
     { name: 'commonName', value: DEMO_AUTHORITY_NAME },
     { name: 'organizationName', value: 'Holdfast demo mode' },
   ];
-  const wwdr = certificate({ subject: authorityName, issuer: authorityName, publicKeyPem: authority.publicKey, signingKeyPem: authority.privateKey, authority: true });
+  const wwdr = certificate({
+    subject: authorityName,
+    issuer: authorityName,
+    publicKeyPem: authority.publicKey,
+    signingKeyPem: authority.privateKey,
+    authority: true,
+  });
   const signerCert = certificate({
     subject: [
       { name: 'commonName', value: `Pass Type ID: ${DEMO_PASS_TYPE_ID}` },

@@ -26,7 +26,12 @@ export interface GoogleWalletSigner {
 export function googleWalletSigner(settings: WalletPassSettings['google'], demo: boolean): GoogleWalletSigner | null {
   if (settings) return { demo: false, ...settings };
   if (!demo) return null;
-  return { demo: true, issuerId: DEMO_GOOGLE_ISSUER_ID, serviceAccount: DEMO_GOOGLE_SERVICE_ACCOUNT, privateKey: demoGoogleKeys().privateKey };
+  return {
+    demo: true,
+    issuerId: DEMO_GOOGLE_ISSUER_ID,
+    serviceAccount: DEMO_GOOGLE_SERVICE_ACCOUNT,
+    privateKey: demoGoogleKeys().privateKey,
+  };
 }
 
 const text = (value: string) => ({ defaultValue: { language: 'en-GB', value } });
@@ -41,7 +46,10 @@ export function googleTicketPayload(issuerId: string, ticket: PassTicket, brandN
         issuerName: demo ? `${brandName} (demo)` : brandName,
         reviewStatus: 'UNDER_REVIEW',
         eventName: text(ticket.eventTitle),
-        venue: { name: text(ticket.venueName), address: text([ticket.venueAddress, ticket.city].filter(Boolean).join(', ')) },
+        venue: {
+          name: text(ticket.venueName),
+          address: text([ticket.venueAddress, ticket.city].filter(Boolean).join(', ')),
+        },
         dateTime: { start: ticket.startsAt.toISOString() },
       },
     ],
@@ -61,9 +69,19 @@ export function googleTicketPayload(issuerId: string, ticket: PassTicket, brandN
 }
 
 /** The signed JWT of a save link, for the site at `origin`. */
-export function googleSaveJwt(signer: GoogleWalletSigner, ticket: PassTicket, p: { origin: string; brandName: string }): string {
+export function googleSaveJwt(
+  signer: GoogleWalletSigner,
+  ticket: PassTicket,
+  p: { origin: string; brandName: string },
+): string {
   return jwt.sign(
-    { iss: signer.serviceAccount, aud: 'google', typ: 'savetowallet', origins: [p.origin], payload: googleTicketPayload(signer.issuerId, ticket, p.brandName, signer.demo) },
+    {
+      iss: signer.serviceAccount,
+      aud: 'google',
+      typ: 'savetowallet',
+      origins: [p.origin],
+      payload: googleTicketPayload(signer.issuerId, ticket, p.brandName, signer.demo),
+    },
     signer.privateKey,
     { algorithm: 'RS256', expiresIn: GOOGLE_SAVE_SECONDS },
   );
@@ -78,7 +96,11 @@ export type SavedTicketObject = ReturnType<typeof googleTicketPayload>;
 /** The stand-in's check of a save link, as Google makes it: signed by the demo issuer, for Google, to save, not past its end. */
 export function readDemoSaveJwt(token: string): SavedTicketObject | null {
   try {
-    const claims = jwt.verify(token, demoGoogleKeys().publicKey, { algorithms: ['RS256'], audience: 'google', issuer: DEMO_GOOGLE_SERVICE_ACCOUNT }) as jwt.JwtPayload;
+    const claims = jwt.verify(token, demoGoogleKeys().publicKey, {
+      algorithms: ['RS256'],
+      audience: 'google',
+      issuer: DEMO_GOOGLE_SERVICE_ACCOUNT,
+    }) as jwt.JwtPayload;
     if (claims.typ !== 'savetowallet' || typeof claims.payload !== 'object' || claims.payload === null) return null;
     const payload = claims.payload as SavedTicketObject;
     if (!Array.isArray(payload.eventTicketObjects) || !Array.isArray(payload.eventTicketClasses)) return null;

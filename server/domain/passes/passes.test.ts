@@ -53,14 +53,38 @@ function signatureVerifies(signature: Buffer, content: Buffer, authority: string
   writeFileSync(join(dir, 'manifest.json'), content);
   writeFileSync(join(dir, 'ca.pem'), authority);
   try {
-    execFileSync('openssl', ['smime', '-verify', '-binary', '-inform', 'DER', '-in', join(dir, 'signature'), '-content', join(dir, 'manifest.json'), '-CAfile', join(dir, 'ca.pem'), '-purpose', 'any', '-out', '/dev/null'], { stdio: 'pipe' });
+    execFileSync(
+      'openssl',
+      [
+        'smime',
+        '-verify',
+        '-binary',
+        '-inform',
+        'DER',
+        '-in',
+        join(dir, 'signature'),
+        '-content',
+        join(dir, 'manifest.json'),
+        '-CAfile',
+        join(dir, 'ca.pem'),
+        '-purpose',
+        'any',
+        '-out',
+        '/dev/null',
+      ],
+      { stdio: 'pipe' },
+    );
     return true;
   } catch {
     return false;
   }
 }
 
-const googleKeys = generateKeyPairSync('rsa', { modulusLength: 2048, publicKeyEncoding: { type: 'spki', format: 'pem' }, privateKeyEncoding: { type: 'pkcs8', format: 'pem' } });
+const googleKeys = generateKeyPairSync('rsa', {
+  modulusLength: 2048,
+  publicKeyEncoding: { type: 'spki', format: 'pem' },
+  privateKeyEncoding: { type: 'pkcs8', format: 'pem' },
+});
 
 describe.each(drivers)('wallet passes on %s', (driver) => {
   let w: TestWorld;
@@ -70,14 +94,20 @@ describe.each(drivers)('wallet passes on %s', (driver) => {
   afterAll(async () => w?.close());
 
   /** A buyer signed in with one delivered ticket of `ticketTypeId`; its code. */
-  async function holder(world: TestWorld, userId = world.demo.users.notSubscribed.id, ticketTypeId = world.demo.tickets.jazzGeneral) {
+  async function holder(
+    world: TestWorld,
+    userId = world.demo.users.notSubscribed.id,
+    ticketTypeId = world.demo.tickets.jazzGeneral,
+  ) {
     const v = new Visitor(world.app);
     expect((await v.request({ method: 'POST', url: '/signin/', body: `user_id=${userId}` })).statusCode).toBe(303);
     expect((await v.add({ [ticketTypeId]: 1 })).statusCode).toBe(200);
     expect((await v.json('reserveTickets')).reserved).toBe(true);
     const reference = (await v.checkout()).sale_reference!;
     const [sale] = await world.database.db.select({ id: sales.id }).from(sales).where(eq(sales.reference, reference));
-    expect((await world.database.db.transaction((tx) => completeSale(tx, sale!.id, world.clock.now))).booked).toBe(true);
+    expect((await world.database.db.transaction((tx) => completeSale(tx, sale!.id, world.clock.now))).booked).toBe(
+      true,
+    );
     expect(await v.json('deliverToBitticket')).toEqual({ delivery_completed: true });
     const [ticket] = await world.database.db.select().from(tickets).where(eq(tickets.saleId, sale!.id));
     return { v, code: ticket!.code, reference };
@@ -94,19 +124,27 @@ describe.each(drivers)('wallet passes on %s', (driver) => {
     expect(res.statusCode).toBe(200);
     expect(res.headers['content-type']).toBe('application/vnd.apple.pkpass');
     const files = unzip(res.rawPayload);
-    expect([...files.keys()]).toEqual(expect.arrayContaining(['pass.json', 'manifest.json', 'signature', 'icon.png', 'icon@2x.png', 'logo.png']));
+    expect([...files.keys()]).toEqual(
+      expect.arrayContaining(['pass.json', 'manifest.json', 'signature', 'icon.png', 'icon@2x.png', 'logo.png']),
+    );
 
     // The manifest names every other file with its SHA-1, and nothing else.
     const manifest = JSON.parse(files.get('manifest.json')!.toString('utf8')) as Record<string, string>;
     const hashed = [...files.keys()].filter((name) => name !== 'manifest.json' && name !== 'signature');
     expect(Object.keys(manifest).sort()).toEqual(hashed.sort());
-    for (const name of hashed) expect(manifest[name], name).toBe(createHash('sha1').update(files.get(name)!).digest('hex'));
+    for (const name of hashed)
+      expect(manifest[name], name).toBe(createHash('sha1').update(files.get(name)!).digest('hex'));
 
     // The signature is over the manifest, by the pass certificate the (demo) authority issued.
     const { wwdr } = demoAppleKeys();
     expect(wwdr).toContain('BEGIN CERTIFICATE');
     expect(signatureVerifies(files.get('signature')!, files.get('manifest.json')!, wwdr)).toBe(true);
-    const tampered = Buffer.from(files.get('manifest.json')!.toString('utf8').replace(/"[0-9a-f]{40}"/, `"${'0'.repeat(40)}"`));
+    const tampered = Buffer.from(
+      files
+        .get('manifest.json')!
+        .toString('utf8')
+        .replace(/"[0-9a-f]{40}"/, `"${'0'.repeat(40)}"`),
+    );
     expect(signatureVerifies(files.get('signature')!, tampered, wwdr)).toBe(false);
 
     // The barcode is the ticket's code; the pass names the event, date, venue, seat and holder, and says it is a demo.
@@ -124,10 +162,17 @@ describe.each(drivers)('wallet passes on %s', (driver) => {
 
     // Another buyer, a browser not signed in, an unknown code: not found.
     const other = new Visitor(w.app);
-    expect((await other.request({ method: 'POST', url: '/signin/', body: `user_id=${w.demo.users.subscribedDark.id}` })).statusCode).toBe(303);
+    expect(
+      (await other.request({ method: 'POST', url: '/signin/', body: `user_id=${w.demo.users.subscribedDark.id}` }))
+        .statusCode,
+    ).toBe(303);
     expect((await other.request({ method: 'GET', url: `/account/wallet/passes/${code}.pkpass` })).statusCode).toBe(404);
-    expect((await new Visitor(w.app).request({ method: 'GET', url: `/account/wallet/passes/${code}.pkpass` })).statusCode).toBe(404);
-    expect((await v.request({ method: 'GET', url: '/account/wallet/passes/%3Cscript%3E.pkpass' })).statusCode).toBe(404);
+    expect(
+      (await new Visitor(w.app).request({ method: 'GET', url: `/account/wallet/passes/${code}.pkpass` })).statusCode,
+    ).toBe(404);
+    expect((await v.request({ method: 'GET', url: '/account/wallet/passes/%3Cscript%3E.pkpass' })).statusCode).toBe(
+      404,
+    );
     expect((await v.request({ method: 'GET', url: `/account/wallet/passes/${code}.zip` })).statusCode).toBe(404);
   });
 
@@ -139,7 +184,9 @@ describe.each(drivers)('wallet passes on %s', (driver) => {
   it('in demo mode the save link opens the stand-in, which checks the JWT and shows the ticket', async () => {
     const { v, code } = await holder(w);
     const wallet = await v.request({ method: 'GET', url: '/account/wallet/', headers: HTML });
-    const link = new RegExp(`href="(/sandbox/google-wallet/save/[^"]+)"[^>]*>Save to Google Wallet<span class="visually-hidden">: ticket ${code}`).exec(wallet.body)?.[1];
+    const link = new RegExp(
+      `href="(/sandbox/google-wallet/save/[^"]+)"[^>]*>Save to Google Wallet<span class="visually-hidden">: ticket ${code}`,
+    ).exec(wallet.body)?.[1];
     expect(link).toBeDefined();
     const page = await new Visitor(w.app).request({ method: 'GET', url: link!, headers: HTML });
     expect(page.statusCode).toBe(200);
@@ -152,14 +199,32 @@ describe.each(drivers)('wallet passes on %s', (driver) => {
     const token = link!.split('/').at(-1)!;
     const [head, body, sig] = token.split('.');
     const changed = `${head}.${body}.${sig!.slice(0, -2)}${sig!.endsWith('AA') ? 'BB' : 'AA'}`;
-    expect((await new Visitor(w.app).request({ method: 'GET', url: `/sandbox/google-wallet/save/${changed}`, headers: HTML })).statusCode).toBe(400);
+    expect(
+      (
+        await new Visitor(w.app).request({
+          method: 'GET',
+          url: `/sandbox/google-wallet/save/${changed}`,
+          headers: HTML,
+        })
+      ).statusCode,
+    ).toBe(400);
     const forged = jwt.sign(jwt.decode(token) as object, googleKeys.privateKey, { algorithm: 'RS256' });
-    expect((await new Visitor(w.app).request({ method: 'GET', url: `/sandbox/google-wallet/save/${forged}`, headers: HTML })).statusCode).toBe(400);
+    expect(
+      (await new Visitor(w.app).request({ method: 'GET', url: `/sandbox/google-wallet/save/${forged}`, headers: HTML }))
+        .statusCode,
+    ).toBe(400);
   });
 
   it('keyed for Google, the save link is Google’s and its JWT verifies with the configured key', async () => {
     const keyed = await openWorld(driver, {
-      walletPasses: { apple: null, google: { issuerId: '3388000000012345678', serviceAccount: 'wallet@holdfast-prod.iam.gserviceaccount.com', privateKey: googleKeys.privateKey } },
+      walletPasses: {
+        apple: null,
+        google: {
+          issuerId: '3388000000012345678',
+          serviceAccount: 'wallet@holdfast-prod.iam.gserviceaccount.com',
+          privateKey: googleKeys.privateKey,
+        },
+      },
       publicUrl: 'https://tickets.holdfast.example',
     });
     try {
@@ -168,9 +233,18 @@ describe.each(drivers)('wallet passes on %s', (driver) => {
       const token = /href="https:\/\/pay\.google\.com\/gp\/v\/save\/([^"]+)"/.exec(wallet.body)?.[1];
       expect(token).toBeDefined();
       const claims = jwt.verify(token!, googleKeys.publicKey, { algorithms: ['RS256'] }) as jwt.JwtPayload;
-      expect(claims).toMatchObject({ iss: 'wallet@holdfast-prod.iam.gserviceaccount.com', aud: 'google', typ: 'savetowallet', origins: ['https://tickets.holdfast.example'] });
+      expect(claims).toMatchObject({
+        iss: 'wallet@holdfast-prod.iam.gserviceaccount.com',
+        aud: 'google',
+        typ: 'savetowallet',
+        origins: ['https://tickets.holdfast.example'],
+      });
       const object = claims.payload.eventTicketObjects[0];
-      expect(object).toMatchObject({ id: `3388000000012345678.ticket-${code}`, state: 'ACTIVE', barcode: { type: 'QR_CODE', value: code } });
+      expect(object).toMatchObject({
+        id: `3388000000012345678.ticket-${code}`,
+        state: 'ACTIVE',
+        barcode: { type: 'QR_CODE', value: code },
+      });
       const eventClass = claims.payload.eventTicketClasses[0];
       expect(object.classId).toBe(eventClass.id);
       expect(eventClass.eventName.defaultValue.value).toBe('Summer Jazz on the Quay');
@@ -189,7 +263,9 @@ describe.each(drivers)('wallet passes on %s', (driver) => {
       const res = await new Visitor(live.app).request({ method: 'GET', url: '/account/wallet/passes/ABCDEFGH.pkpass' });
       expect(res.statusCode).toBe(404);
       expect(res.body).toContain('Apple Wallet passes are not set up on this server.');
-      expect((await new Visitor(live.app).request({ method: 'GET', url: '/sandbox/google-wallet/save/x.y.z' })).statusCode).toBe(404);
+      expect(
+        (await new Visitor(live.app).request({ method: 'GET', url: '/sandbox/google-wallet/save/x.y.z' })).statusCode,
+      ).toBe(404);
     } finally {
       await live.close();
     }

@@ -21,7 +21,11 @@ export interface PassTicket {
 /** Ticket codes as the wallet issues them; anything else is not looked up. */
 export const TICKET_CODE = /^[A-Za-z0-9_-]{4,64}$/;
 
-export async function passTicketOf(db: Pick<Executor, 'select'>, userId: number, code: string): Promise<PassTicket | null> {
+export async function passTicketOf(
+  db: Pick<Executor, 'select'>,
+  userId: number,
+  code: string,
+): Promise<PassTicket | null> {
   if (!TICKET_CODE.test(code)) return null;
   const [row] = await db
     .select({

@@ -33,8 +33,18 @@ describe.each(drivers)('a plan’s card changed through Stripe in My account on 
 
   beforeAll(async () => {
     ({ database, demo } = await openSeededTestDatabase(driver, 4));
-    fake = await startFakeStripe({ secretKey: KEYS.STRIPE_SECRET_KEY, publishableKey: KEYS.STRIPE_PUBLISHABLE_KEY, clock: () => clock.now.getTime() });
-    app = await buildApp({ db: database.db, config: testConfig(), clock: () => clock.now, logger: false, plans: wiring() });
+    fake = await startFakeStripe({
+      secretKey: KEYS.STRIPE_SECRET_KEY,
+      publishableKey: KEYS.STRIPE_PUBLISHABLE_KEY,
+      clock: () => clock.now.getTime(),
+    });
+    app = await buildApp({
+      db: database.db,
+      config: testConfig(),
+      clock: () => clock.now,
+      logger: false,
+      plans: wiring(),
+    });
     await app.ready();
   });
   afterAll(async () => {
@@ -67,7 +77,15 @@ describe.each(drivers)('a plan’s card changed through Stripe in My account on 
     const started = (await v.call('createPlanSetupIntent')).json() as { client_secret: string };
     const first = [...fake.setupIntents.values()].find((i) => i.client_secret === started.client_secret)!;
     await fake.confirmSetup(first.id, '4242 4242 4242 4242');
-    expect((await v.call('payWithInstalment', { instalment_option: '2', contact_number: '07700 900123', setup_intent: { id: first.id, make_default_payment_method: 'true' } })).json()).toEqual({ status: 'success', url: null });
+    expect(
+      (
+        await v.call('payWithInstalment', {
+          instalment_option: '2',
+          contact_number: '07700 900123',
+          setup_intent: { id: first.id, make_default_payment_method: 'true' },
+        })
+      ).json(),
+    ).toEqual({ status: 'success', url: null });
 
     const page = await v.request({ method: 'GET', url: `/account/plans/${reference}/card/`, headers: HTML });
     expect(page.statusCode).toBe(200);
@@ -85,22 +103,61 @@ describe.each(drivers)('a plan’s card changed through Stripe in My account on 
     expect(tomsPage.statusCode).toBe(404);
 
     expect(await fake.confirmSetup(intent.id, '5555 5555 5555 4444')).toMatchObject({ status: 'succeeded' });
-    const wrongBuyer = await tom.request({ method: 'GET', url: `/account/plans/${reference}/card/stripe/?setup_intent=${intent.id}`, headers: HTML });
+    const wrongBuyer = await tom.request({
+      method: 'GET',
+      url: `/account/plans/${reference}/card/stripe/?setup_intent=${intent.id}`,
+      headers: HTML,
+    });
     expect(wrongBuyer.statusCode).toBe(404);
-    const notSaved = await v.request({ method: 'GET', url: `/account/plans/${reference}/card/stripe/?setup_intent=nonsense`, headers: HTML });
+    const notSaved = await v.request({
+      method: 'GET',
+      url: `/account/plans/${reference}/card/stripe/?setup_intent=nonsense`,
+      headers: HTML,
+    });
     expect(notSaved.statusCode).toBe(400);
     expect(notSaved.body).toContain(INSTALMENT_MESSAGES.cardNotSaved);
 
-    const back = await v.request({ method: 'GET', url: `/account/plans/${reference}/card/stripe/?setup_intent=${intent.id}&redirect_status=succeeded`, headers: HTML });
+    const back = await v.request({
+      method: 'GET',
+      url: `/account/plans/${reference}/card/stripe/?setup_intent=${intent.id}&redirect_status=succeeded`,
+      headers: HTML,
+    });
     expect(back.statusCode).toBe(303);
     expect(back.headers.location).toBe(`/account/?done=card-changed#plan-${reference}`);
-    const [plan] = await database.db.select({ card: savedPaymentMethods }).from(instalmentPlans).innerJoin(savedPaymentMethods, eq(savedPaymentMethods.id, instalmentPlans.paymentMethodId)).where(eq(instalmentPlans.saleId, sale!.id));
-    expect(plan!.card).toMatchObject({ provider: 'stripe', last4: '4444', providerMethodId: intent.payment_method, isDefault: true });
+    const [plan] = await database.db
+      .select({ card: savedPaymentMethods })
+      .from(instalmentPlans)
+      .innerJoin(savedPaymentMethods, eq(savedPaymentMethods.id, instalmentPlans.paymentMethodId))
+      .where(eq(instalmentPlans.saleId, sale!.id));
+    expect(plan!.card).toMatchObject({
+      provider: 'stripe',
+      last4: '4444',
+      providerMethodId: intent.payment_method,
+      isDefault: true,
+    });
 
-    const [second] = await database.db.select().from(instalments).where(eq(instalments.saleId, sale!.id)).orderBy(instalments.seq).offset(1);
-    const job = { db: database.db, cards: wiring().cards, mail: { mailer: { transport: null, from: 'test@holdfast.test' }, brandName: 'Holdfast', publicUrl: 'http://holdfast.test' }, walletUrl: 'http://holdfast.test/account/wallet/' };
+    const [second] = await database.db
+      .select()
+      .from(instalments)
+      .where(eq(instalments.saleId, sale!.id))
+      .orderBy(instalments.seq)
+      .offset(1);
+    const job = {
+      db: database.db,
+      cards: wiring().cards,
+      mail: {
+        mailer: { transport: null, from: 'test@holdfast.test' },
+        brandName: 'Holdfast',
+        publicUrl: 'http://holdfast.test',
+      },
+      walletUrl: 'http://holdfast.test/account/wallet/',
+    };
     expect((await runInstalmentJob(job, second!.dueAt)).charged).toBe(1);
     const charge = fake.requests.filter((r) => r.method === 'POST' && r.path === '/v1/payment_intents').at(-1)!;
-    expect(charge.params).toMatchObject({ payment_method: intent.payment_method, off_session: 'true', description: 'Instalment 2 of 2' });
+    expect(charge.params).toMatchObject({
+      payment_method: intent.payment_method,
+      off_session: 'true',
+      description: 'Instalment 2 of 2',
+    });
   });
 });

@@ -27,7 +27,13 @@ export interface BankBuyer {
 
 export interface BankProvider {
   name: 'truelayer' | 'sandbox_bank';
-  createPayment(request: { amount: number; currency: string; idempotencyKey: string; saleId: string; buyer: BankBuyer }): Promise<CreatedBankPayment>;
+  createPayment(request: {
+    amount: number;
+    currency: string;
+    idempotencyKey: string;
+    saleId: string;
+    buyer: BankBuyer;
+  }): Promise<CreatedBankPayment>;
   /** The page the buyer is sent to, which sends them back to `returnUri`. */
   paymentPageUrl(payment: { id: string; resourceToken: string; returnUri: string }): string;
   /** The bank's own record (null when it keeps none apart from ours: the sandbox's settle here). */

@@ -52,7 +52,11 @@ describe.each(drivers)('instant bank transfer on %s', (driver) => {
 
   async function reservedBuyer(tickets: Record<number, number>, signedIn = true): Promise<Visitor> {
     const buyer = new Visitor(app);
-    if (signedIn) expect((await buyer.request({ method: 'POST', url: '/signin/', body: `user_id=${demo.users.notSubscribed.id}` })).statusCode).toBe(303);
+    if (signedIn)
+      expect(
+        (await buyer.request({ method: 'POST', url: '/signin/', body: `user_id=${demo.users.notSubscribed.id}` }))
+          .statusCode,
+      ).toBe(303);
     expect((await buyer.add(tickets)).statusCode).toBe(200);
     expect(await buyer.json('reserveTickets', {})).toMatchObject({ reserved: true });
     await buyer.json('updateBasketState', { state: 'payment' });
@@ -62,20 +66,31 @@ describe.each(drivers)('instant bank transfer on %s', (driver) => {
 
   async function saleOf(buyer: Visitor) {
     const checkout = await buyer.checkout();
-    const [sale] = await database.db.select().from(sales).where(eq(sales.reference, checkout.sale_reference ?? '-'));
+    const [sale] = await database.db
+      .select()
+      .from(sales)
+      .where(eq(sales.reference, checkout.sale_reference ?? '-'));
     return sale!;
   }
 
-  const bankPayments = async (saleId: string) => (await database.db.select().from(payments).where(eq(payments.saleId, saleId))).filter((p) => p.provider === 'sandbox_bank');
+  const bankPayments = async (saleId: string) =>
+    (await database.db.select().from(payments).where(eq(payments.saleId, saleId))).filter(
+      (p) => p.provider === 'sandbox_bank',
+    );
 
   async function sold(poolId: number) {
-    const [pool] = await database.db.select({ sold: capacityPools.sold }).from(capacityPools).where(eq(capacityPools.id, poolId));
+    const [pool] = await database.db
+      .select({ sold: capacityPools.sold })
+      .from(capacityPools)
+      .where(eq(capacityPools.id, poolId));
     return pool!.sold;
   }
 
   /** pay_with_truelayer, then the sandbox bank's decision, then the bank's return: where the browser ends. */
   async function atBank(buyer: Visitor, decision: 'approve' | 'slow' | 'cancel', delay?: string) {
-    const { auth_url } = (await buyer.json('payWithTruelayer', { contact_number: '07700 900123' })) as { auth_url: string };
+    const { auth_url } = (await buyer.json('payWithTruelayer', { contact_number: '07700 900123' })) as {
+      auth_url: string;
+    };
     expect(auth_url).toMatch(/^\/sandbox\/bank\/\?token=[0-9a-f]+$/);
     const page = await buyer.request({ method: 'GET', url: auth_url });
     expect(page.statusCode).toBe(200);
@@ -92,7 +107,8 @@ describe.each(drivers)('instant bank transfer on %s', (driver) => {
     return { page, returnUrl: String(decided.headers.location) };
   }
 
-  const status = async (buyer: Visitor) => ((await buyer.json('getTruelayerStatus')) as { truelayer_status: Record<string, unknown> }).truelayer_status;
+  const status = async (buyer: Visitor) =>
+    ((await buyer.json('getTruelayerStatus')) as { truelayer_status: Record<string, unknown> }).truelayer_status;
 
   it('creates one bank payment however often it is asked, and an approval completes the sale and delivers the tickets', async () => {
     const { poolId, types } = await hotEvent(database.db, { capacity: 10, types: 1 });
@@ -108,7 +124,15 @@ describe.each(drivers)('instant bank transfer on %s', (driver) => {
     expect(await bankPayments(sale.id)).toHaveLength(1);
     const checkout = await buyer.checkout();
     expect(checkout).toMatchObject({ state: 'awaiting_truelayer', truelayer_returned_from: 1, payment_complete: true });
-    expect(await status(buyer)).toMatchObject({ status: 'completed', payment_completed: true, reference: checkout.sale_reference, total: 2000, currency: 'GBP', truelayer_status_error: null, poll_interval_ms: 400 });
+    expect(await status(buyer)).toMatchObject({
+      status: 'completed',
+      payment_completed: true,
+      reference: checkout.sale_reference,
+      total: 2000,
+      currency: 'GBP',
+      truelayer_status_error: null,
+      poll_interval_ms: 400,
+    });
     expect(await sold(poolId)).toBe(2);
     // The tickets go to the buyer's wallet like a card's.
     expect(await buyer.json('deliverToBitticket')).toEqual({ delivery_completed: true });
@@ -133,8 +157,16 @@ describe.each(drivers)('instant bank transfer on %s', (driver) => {
     const buyer = await reservedBuyer({ [types[0]!.id]: 1 });
     const { returnUrl } = await atBank(buyer, 'cancel');
     expect(returnUrl).toContain('error=');
-    expect(await buyer.checkout()).toMatchObject({ state: 'awaiting_truelayer', truelayer_returned_from: 0, payment_complete: false });
-    expect(await status(buyer)).toMatchObject({ status: 'error', truelayer_status_error: BANK_TRANSFER_MESSAGES.cancelled, payment_completed: false });
+    expect(await buyer.checkout()).toMatchObject({
+      state: 'awaiting_truelayer',
+      truelayer_returned_from: 0,
+      payment_complete: false,
+    });
+    expect(await status(buyer)).toMatchObject({
+      status: 'error',
+      truelayer_status_error: BANK_TRANSFER_MESSAGES.cancelled,
+      payment_completed: false,
+    });
     expect(Number((await status(buyer)).checkout_expires_in)).toBeGreaterThan(0);
     await buyer.json('updateBasketState', { state: 'payment' });
     await atBank(buyer, 'approve');
@@ -176,12 +208,20 @@ describe.each(drivers)('instant bank transfer on %s', (driver) => {
     expect(rivalPaid.returnUrl).toContain('payment_id=');
     advance(1500 * 1000);
     const s = await status(buyer);
-    expect(s).toMatchObject({ status: 'error', payment_completed: false, truelayer_status_error: PAYMENT_MESSAGES.lateRefunded });
+    expect(s).toMatchObject({
+      status: 'error',
+      payment_completed: false,
+      truelayer_status_error: PAYMENT_MESSAGES.lateRefunded,
+    });
     expect(Number(s.checkout_expires_in)).toBeLessThanOrEqual(0);
     expect(await sold(poolId)).toBe(1);
-    const sale = (await database.db.select().from(payments).where(eq(payments.provider, 'sandbox_bank'))).find((p) => p.outcome === 'refunded');
+    const sale = (await database.db.select().from(payments).where(eq(payments.provider, 'sandbox_bank'))).find(
+      (p) => p.outcome === 'refunded',
+    );
     expect(sale).toBeDefined();
-    expect(await database.db.select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, sale!.id))).toHaveLength(1);
+    expect(await database.db.select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, sale!.id))).toHaveLength(
+      1,
+    );
   });
 
   it('is not offered for an organiser whose provider is Stripe; the demo folk club offers it', async () => {
@@ -216,15 +256,30 @@ describe.each(drivers)('instant bank transfer on %s', (driver) => {
     const { auth_url } = (await buyer.json('payWithTruelayer', {})) as { auth_url: string };
     const token = new URL(auth_url, 'http://x').searchParams.get('token')!;
     for (const delay of ['-1', '99999', 'soon']) {
-      const res = await buyer.request({ method: 'POST', url: '/sandbox/bank/', body: new URLSearchParams({ token, decision: 'slow', delay }).toString() });
+      const res = await buyer.request({
+        method: 'POST',
+        url: '/sandbox/bank/',
+        body: new URLSearchParams({ token, decision: 'slow', delay }).toString(),
+      });
       expect(res.statusCode).toBe(400);
     }
-    expect((await buyer.request({ method: 'POST', url: '/sandbox/bank/', body: new URLSearchParams({ token, decision: 'maybe' }).toString() })).statusCode).toBe(400);
+    expect(
+      (
+        await buyer.request({
+          method: 'POST',
+          url: '/sandbox/bank/',
+          body: new URLSearchParams({ token, decision: 'maybe' }).toString(),
+        })
+      ).statusCode,
+    ).toBe(400);
     expect((await bankPayments(sale.id)).map((p) => p.status)).toEqual(['requires_payment_method']);
     // Another visitor's return with this payment's id moves nothing.
     const payment = (await bankPayments(sale.id))[0]!;
     const stranger = new Visitor(app);
-    const back = await stranger.request({ method: 'GET', url: `/do/checkout/truelayer_return/?payment_id=${payment.providerPaymentId}` });
+    const back = await stranger.request({
+      method: 'GET',
+      url: `/do/checkout/truelayer_return/?payment_id=${payment.providerPaymentId}`,
+    });
     expect(back.statusCode).toBe(303);
     expect((await buyer.checkout()).state).toBe('payment');
   });

@@ -16,7 +16,15 @@ import { Refusal } from '../refusal.ts';
 import { findSale, holdIsLive, lockSale } from '../sales.ts';
 import { paymentKeptUntil } from '../checkout/reads.ts';
 import type { BankProvider, BankWord } from './bank.ts';
-import { ALREADY_PAID_MESSAGE, holdLost, REPLACED_MESSAGE, requireBuyer, settlePayment, totalUnderLock, type Payment } from './payments.ts';
+import {
+  ALREADY_PAID_MESSAGE,
+  holdLost,
+  REPLACED_MESSAGE,
+  requireBuyer,
+  settlePayment,
+  totalUnderLock,
+  type Payment,
+} from './payments.ts';
 import { paidForNow } from './paidFor.ts';
 import type { SeatingProvider } from '../seating/provider.ts';
 
@@ -51,10 +59,22 @@ export async function createBankPayment(
     const total = await totalUnderLock(tx, sale, p.total, p.now);
     const paidFor = await paidForNow(tx, p.saleId, sale.reference, total);
     let details = await detailsFor(tx, p.saleId);
-    const [existing] = await tx.select().from(payments).where(eq(payments.idempotencyKey, `${p.saleId}:${details.attempt}:bank`));
-    if (existing && existing.amount === total && OPEN.includes(existing.status) && existing.paidFor?.basket === paidFor.basket) return existing;
+    const [existing] = await tx
+      .select()
+      .from(payments)
+      .where(eq(payments.idempotencyKey, `${p.saleId}:${details.attempt}:bank`));
+    if (
+      existing &&
+      existing.amount === total &&
+      OPEN.includes(existing.status) &&
+      existing.paidFor?.basket === paidFor.basket
+    )
+      return existing;
     if (existing) {
-      await tx.update(salePaymentDetails).set({ attempt: details.attempt + 1 }).where(eq(salePaymentDetails.saleId, p.saleId));
+      await tx
+        .update(salePaymentDetails)
+        .set({ attempt: details.attempt + 1 })
+        .where(eq(salePaymentDetails.saleId, p.saleId));
       details = { ...details, attempt: details.attempt + 1 };
     }
     const idempotencyKey = `${p.saleId}:${details.attempt}:bank`;
@@ -64,7 +84,12 @@ export async function createBankPayment(
       currency: p.currency,
       idempotencyKey,
       saleId: p.saleId,
-      buyer: { id: sale.userId ? `user-${sale.userId}` : `sale-${p.saleId}`, name: user ? `${user.firstName} ${user.lastName}`.trim() : null, email: user?.email ?? null, phone: details.contactNumber },
+      buyer: {
+        id: sale.userId ? `user-${sale.userId}` : `sale-${p.saleId}`,
+        name: user ? `${user.firstName} ${user.lastName}`.trim() : null,
+        email: user?.email ?? null,
+        phone: details.contactNumber,
+      },
     });
     const [row] = await tx
       .insert(payments)
@@ -94,14 +119,25 @@ export async function createBankPayment(
 export async function startBankPayment(
   db: Database,
   bank: BankProvider,
-  p: { saleId: string; total: number; currency: string; now: Date; graceMs: number; contactNumber?: string; returnUri: string },
+  p: {
+    saleId: string;
+    total: number;
+    currency: string;
+    now: Date;
+    graceMs: number;
+    contactNumber?: string;
+    returnUri: string;
+  },
 ): Promise<{ authUrl: string; payment: Payment }> {
   // Refused before the contact number is kept: a refused payment changes nothing.
   const sale = await findSale(db, p.saleId);
   if (sale) requireBuyer(sale);
   if (p.contactNumber !== undefined) {
     await detailsFor(db, p.saleId);
-    await db.update(salePaymentDetails).set({ contactNumber: p.contactNumber }).where(eq(salePaymentDetails.saleId, p.saleId));
+    await db
+      .update(salePaymentDetails)
+      .set({ contactNumber: p.contactNumber })
+      .where(eq(salePaymentDetails.saleId, p.saleId));
   }
   const payment = await createBankPayment(db, bank, p);
   await db.transaction(async (tx) => {
@@ -112,16 +148,30 @@ export async function startBankPayment(
       .update(payments)
       .set({ status: 'failed', failureMessage: REPLACED_MESSAGE, settledAt: p.now })
       .where(and(eq(payments.saleId, p.saleId), inArray(payments.status, OPEN), ne(payments.id, payment.id)));
-    await tx.update(holds).set({ deadline: new Date(sale.holdDeadline.getTime() + p.graceMs) }).where(eq(holds.saleId, p.saleId));
+    await tx
+      .update(holds)
+      .set({ deadline: new Date(sale.holdDeadline.getTime() + p.graceMs) })
+      .where(eq(holds.saleId, p.saleId));
     await tx
       .update(salePaymentDetails)
       .set({ paymentStartedAt: p.now, heldUntil: sale.holdDeadline, notice: null, truelayerReturnedFrom: null })
       .where(eq(salePaymentDetails.saleId, p.saleId));
   });
-  return { authUrl: bank.paymentPageUrl({ id: payment.providerPaymentId, resourceToken: payment.clientSecret, returnUri: p.returnUri }), payment };
+  return {
+    authUrl: bank.paymentPageUrl({
+      id: payment.providerPaymentId,
+      resourceToken: payment.clientSecret,
+      returnUri: p.returnUri,
+    }),
+    payment,
+  };
 }
 
-export async function findBankPayment(db: Pick<Executor, 'select'>, bank: BankProvider, providerPaymentId: string): Promise<Payment | null> {
+export async function findBankPayment(
+  db: Pick<Executor, 'select'>,
+  bank: BankProvider,
+  providerPaymentId: string,
+): Promise<Payment | null> {
   const [row] = await db
     .select()
     .from(payments)
@@ -130,12 +180,22 @@ export async function findBankPayment(db: Pick<Executor, 'select'>, bank: BankPr
 }
 
 export async function findBankPaymentByToken(db: Pick<Executor, 'select'>, token: string): Promise<Payment | null> {
-  const [row] = await db.select().from(payments).where(and(eq(payments.provider, 'sandbox_bank'), eq(payments.clientSecret, token)));
+  const [row] = await db
+    .select()
+    .from(payments)
+    .where(and(eq(payments.provider, 'sandbox_bank'), eq(payments.clientSecret, token)));
   return row ?? null;
 }
 
 /** Settles a bank payment from the bank's word (a webhook, a poll of the bank, or the sandbox's decision). */
-export async function settleBankPayment(db: Database, bank: BankProvider, payment: Payment, word: BankWord, now: Date, seating: SeatingProvider | null = null) {
+export async function settleBankPayment(
+  db: Database,
+  bank: BankProvider,
+  payment: Payment,
+  word: BankWord,
+  now: Date,
+  seating: SeatingProvider | null = null,
+) {
   if (word.status === 'processing') return null;
   return settlePayment(
     db,
@@ -164,30 +224,67 @@ export async function settleBankPayment(db: Database, bank: BankProvider, paymen
 export async function returnFromBank(
   db: Database,
   bank: BankProvider,
-  p: { saleId: string | null; providerPaymentId: string; cancelled: boolean; now: Date; seating?: SeatingProvider | null },
+  p: {
+    saleId: string | null;
+    providerPaymentId: string;
+    cancelled: boolean;
+    now: Date;
+    seating?: SeatingProvider | null;
+  },
 ): Promise<boolean> {
   const payment = await findBankPayment(db, bank, p.providerPaymentId);
   if (!payment || payment.saleId !== p.saleId) return false;
-  if (p.cancelled) await settleBankPayment(db, bank, payment, { status: 'failed', failureMessage: BANK_TRANSFER_MESSAGES.cancelled }, p.now, p.seating ?? null);
+  if (p.cancelled)
+    await settleBankPayment(
+      db,
+      bank,
+      payment,
+      { status: 'failed', failureMessage: BANK_TRANSFER_MESSAGES.cancelled },
+      p.now,
+      p.seating ?? null,
+    );
   await detailsFor(db, payment.saleId);
-  await db.update(salePaymentDetails).set({ truelayerReturnedFrom: p.cancelled ? 0 : 1 }).where(eq(salePaymentDetails.saleId, payment.saleId));
+  await db
+    .update(salePaymentDetails)
+    .set({ truelayerReturnedFrom: p.cancelled ? 0 : 1 })
+    .where(eq(salePaymentDetails.saleId, payment.saleId));
   await db.update(sales).set({ state: 'awaiting_truelayer' }).where(eq(sales.id, payment.saleId));
   return true;
 }
 
 /** The sandbox bank's slow approvals whose time has come: settled by whoever looks first. */
-export async function settleDueBankDecisions(db: Database, bank: BankProvider, now: Date, seating: SeatingProvider | null = null, saleId?: string): Promise<number> {
+export async function settleDueBankDecisions(
+  db: Database,
+  bank: BankProvider,
+  now: Date,
+  seating: SeatingProvider | null = null,
+  saleId?: string,
+): Promise<number> {
   const due = await db
     .select({ payment: payments, outcome: sandboxBankDecisions.outcome })
     .from(sandboxBankDecisions)
-    .innerJoin(payments, and(eq(payments.provider, 'sandbox_bank'), eq(payments.providerPaymentId, sandboxBankDecisions.providerPaymentId)))
-    .where(and(lte(sandboxBankDecisions.settlesAt, now), inArray(payments.status, OPEN), ...(saleId ? [eq(payments.saleId, saleId)] : [])));
+    .innerJoin(
+      payments,
+      and(
+        eq(payments.provider, 'sandbox_bank'),
+        eq(payments.providerPaymentId, sandboxBankDecisions.providerPaymentId),
+      ),
+    )
+    .where(
+      and(
+        lte(sandboxBankDecisions.settlesAt, now),
+        inArray(payments.status, OPEN),
+        ...(saleId ? [eq(payments.saleId, saleId)] : []),
+      ),
+    );
   for (const { payment, outcome } of due) {
     await settleBankPayment(
       db,
       bank,
       payment,
-      outcome === 'approved' ? { status: 'succeeded', failureMessage: null } : { status: 'failed', failureMessage: BANK_TRANSFER_MESSAGES.failed },
+      outcome === 'approved'
+        ? { status: 'succeeded', failureMessage: null }
+        : { status: 'failed', failureMessage: BANK_TRANSFER_MESSAGES.failed },
       now,
       seating,
     );
@@ -196,12 +293,20 @@ export async function settleDueBankDecisions(db: Database, bank: BankProvider, n
 }
 
 /** A slow approval at the sandbox bank: the payment is authorised now and paid `delayMs` later. */
-export async function decideLater(db: Database, payment: Payment, outcome: 'approved' | 'cancelled', settlesAt: Date): Promise<void> {
+export async function decideLater(
+  db: Database,
+  payment: Payment,
+  outcome: 'approved' | 'cancelled',
+  settlesAt: Date,
+): Promise<void> {
   await db
     .insert(sandboxBankDecisions)
     .values({ providerPaymentId: payment.providerPaymentId, outcome, settlesAt })
     .onConflictDoUpdate({ target: sandboxBankDecisions.providerPaymentId, set: { outcome, settlesAt } });
-  await db.update(payments).set({ status: 'requires_action' }).where(and(eq(payments.id, payment.id), inArray(payments.status, OPEN)));
+  await db
+    .update(payments)
+    .set({ status: 'requires_action' })
+    .where(and(eq(payments.id, payment.id), inArray(payments.status, OPEN)));
 }
 
 /**
@@ -226,7 +331,14 @@ export async function bankTransferStatus(
   };
   if (!p.saleId) return gone;
   const latest = async () =>
-    (await db.select().from(payments).where(and(eq(payments.saleId, p.saleId!), eq(payments.provider, bank.name))).orderBy(desc(payments.id)).limit(1))[0];
+    (
+      await db
+        .select()
+        .from(payments)
+        .where(and(eq(payments.saleId, p.saleId!), eq(payments.provider, bank.name)))
+        .orderBy(desc(payments.id))
+        .limit(1)
+    )[0];
   let payment = await latest();
   if (!payment) throw new Refusal('not-found', NO_BANK_PAYMENT_MESSAGE);
   if (OPEN.includes(payment.status)) {
@@ -249,7 +361,13 @@ export async function bankTransferStatus(
     reference: sale.reference,
     total: payment.amount,
     currency: payment.currency,
-    truelayer_status_error: paid ? null : refunded ? PAYMENT_MESSAGES.lateRefunded : payment.status === 'failed' ? payment.failureMessage : null,
+    truelayer_status_error: paid
+      ? null
+      : refunded
+        ? PAYMENT_MESSAGES.lateRefunded
+        : payment.status === 'failed'
+          ? payment.failureMessage
+          : null,
     status: paid ? 'completed' : refunded || payment.status === 'failed' ? 'error' : 'processing',
     poll_interval_ms: p.pollIntervalMs,
   };

@@ -9,7 +9,15 @@ import { unchecked } from '../../../contract/unchecked.ts';
 import type { Database } from '../../db/index.ts';
 import { saleDeliveryAddresses, salePaymentDetails, sales, userAddresses, users } from '../../db/schema.ts';
 import { countryOfIso, isCountry, isoOfCountry, isState } from '../addressCountries.ts';
-import { COUNTRY_UK, COUNTRY_USA, EMPTY_BILLING_ADDRESS, isFullName, isValidExpressEmail, isValidPhone, type BillingAddress } from '../../../contract/index.ts';
+import {
+  COUNTRY_UK,
+  COUNTRY_USA,
+  EMPTY_BILLING_ADDRESS,
+  isFullName,
+  isValidExpressEmail,
+  isValidPhone,
+  type BillingAddress,
+} from '../../../contract/index.ts';
 import { ADDRESS_MESSAGES } from '../../../contract/messages/address.ts';
 import { PAYMENT_MESSAGES } from '../../../contract/messages/payment.ts';
 import { Refusal } from '../refusal.ts';
@@ -33,7 +41,11 @@ export type BillingRequest = Partial<BillingAddress> & { selected_user_address_i
  * a country and (for the USA) a state the form offers. The postcode is the one field billing
  * requires (spec 001 §5); the form asks for the rest.
  */
-async function billingAddressOf(db: Pick<Database, 'select'>, request: BillingRequest, userId: number | null): Promise<{ address: BillingAddress; country: string; userAddressId: number | null }> {
+async function billingAddressOf(
+  db: Pick<Database, 'select'>,
+  request: BillingRequest,
+  userId: number | null,
+): Promise<{ address: BillingAddress; country: string; userAddressId: number | null }> {
   const chosen = request.selected_user_address_id;
   if (chosen !== undefined && chosen !== 'new') {
     const [saved] =
@@ -61,10 +73,12 @@ async function billingAddressOf(db: Pick<Database, 'select'>, request: BillingRe
   if (!postcode) throw new Refusal('invalid-details', ADDRESS_MESSAGES.billingPostcode);
   if (!POSTCODE.test(postcode)) throw new Refusal('invalid-details', ADDRESS_MESSAGES.unableToFindBilling);
   // The form names the country by its id; other senders by its ISO code.
-  const country = request.country?.trim() || countryOfIso(request.country_code?.trim() || EMPTY_BILLING_ADDRESS.country_code);
+  const country =
+    request.country?.trim() || countryOfIso(request.country_code?.trim() || EMPTY_BILLING_ADDRESS.country_code);
   if (!isCountry(country)) throw new Refusal('invalid-details', ADDRESS_MESSAGES.country);
   const state = request.state?.trim() ?? '';
-  if (country === COUNTRY_USA && request.country !== undefined && !isState(state)) throw new Refusal('invalid-details', ADDRESS_MESSAGES.state);
+  if (country === COUNTRY_USA && request.country !== undefined && !isState(state))
+    throw new Refusal('invalid-details', ADDRESS_MESSAGES.state);
   const address: BillingAddress = {
     first_name: request.first_name?.trim() ?? '',
     last_name: request.last_name?.trim() ?? '',
@@ -80,7 +94,14 @@ async function billingAddressOf(db: Pick<Database, 'select'>, request: BillingRe
 
 export async function setBillingAddress(
   db: Database,
-  p: { saleId: string; address: BillingRequest; userId?: number | null; contactNumber?: string; phoneRequired: boolean; now: Date },
+  p: {
+    saleId: string;
+    address: BillingRequest;
+    userId?: number | null;
+    contactNumber?: string;
+    phoneRequired: boolean;
+    now: Date;
+  },
 ): Promise<BillingAddress & { id: number }> {
   const { address, country, userAddressId } = await billingAddressOf(db, p.address, p.userId ?? null);
   refusePhone(p.contactNumber, p.phoneRequired);
@@ -88,9 +109,16 @@ export async function setBillingAddress(
     const sale = await lockSale(tx, p.saleId);
     if (!sale.paidAt && !holdIsLive(sale, p.now)) throw holdLost();
     // Kept with the form's country id and the saved address chosen, so the form starts from them again.
-    const kept: Record<string, string> = { ...address, country, ...(userAddressId !== null ? { selected_user_address_id: String(userAddressId) } : {}) };
+    const kept: Record<string, string> = {
+      ...address,
+      country,
+      ...(userAddressId !== null ? { selected_user_address_id: String(userAddressId) } : {}),
+    };
     const values = { billingAddress: kept, contactNumber: p.contactNumber?.trim() || null };
-    await tx.insert(salePaymentDetails).values({ saleId: p.saleId, ...values }).onConflictDoUpdate({ target: salePaymentDetails.saleId, set: values });
+    await tx
+      .insert(salePaymentDetails)
+      .values({ saleId: p.saleId, ...values })
+      .onConflictDoUpdate({ target: salePaymentDetails.saleId, set: values });
     // A sale has one billing address, so its id is always 1.
     return { ...address, id: 1 };
   });
@@ -104,13 +132,23 @@ export type BillingPrefill = BillingAddress & { country?: string; selected_user_
  * declined card), else the sale's delivery address, else the name of the account the sale is for.
  */
 export async function billingPrefill(db: Pick<Database, 'select'>, saleId: string): Promise<BillingPrefill> {
-  const [details] = await db.select({ billing: salePaymentDetails.billingAddress }).from(salePaymentDetails).where(eq(salePaymentDetails.saleId, saleId));
+  const [details] = await db
+    .select({ billing: salePaymentDetails.billingAddress })
+    .from(salePaymentDetails)
+    .where(eq(salePaymentDetails.saleId, saleId));
   if (details?.billing) {
     // Built field by field from the empty billing address's keys.
-    const saved = unchecked<BillingAddress>(Object.fromEntries(Object.keys(EMPTY_BILLING_ADDRESS).map((k) => [k, details.billing?.[k] ?? ''])));
+    const saved = unchecked<BillingAddress>(
+      Object.fromEntries(Object.keys(EMPTY_BILLING_ADDRESS).map((k) => [k, details.billing?.[k] ?? ''])),
+    );
     const country_code = saved.country_code || EMPTY_BILLING_ADDRESS.country_code;
     const chosen = details.billing.selected_user_address_id;
-    return { ...saved, country_code, country: details.billing.country || countryOfIso(country_code) || COUNTRY_UK, ...(chosen ? { selected_user_address_id: chosen } : {}) };
+    return {
+      ...saved,
+      country_code,
+      country: details.billing.country || countryOfIso(country_code) || COUNTRY_UK,
+      ...(chosen ? { selected_user_address_id: chosen } : {}),
+    };
   }
   const [delivery] = await db.select().from(saleDeliveryAddresses).where(eq(saleDeliveryAddresses.saleId, saleId));
   if (delivery) {
@@ -132,7 +170,9 @@ export async function billingPrefill(db: Pick<Database, 'select'>, saleId: strin
     .from(sales)
     .innerJoin(users, eq(users.id, sales.userId))
     .where(eq(sales.id, saleId));
-  return account ? { ...EMPTY_BILLING_ADDRESS, first_name: account.firstName, last_name: account.lastName } : EMPTY_BILLING_ADDRESS;
+  return account
+    ? { ...EMPTY_BILLING_ADDRESS, first_name: account.firstName, last_name: account.lastName }
+    : EMPTY_BILLING_ADDRESS;
 }
 
 /**
@@ -144,7 +184,8 @@ function existingAccount(): Refusal {
 }
 
 /** Not in the spec: account details for an address no one proved, where the checkout offers no express checkout. */
-export const PROVE_ADDRESS_FIRST_MESSAGE = 'Please sign in with the one-time code we email to your address before paying.';
+export const PROVE_ADDRESS_FIRST_MESSAGE =
+  'Please sign in with the one-time code we email to your address before paying.';
 
 /**
  * Whether this buyer has proved they hold the account: signed in to it with its code, the sale
@@ -196,10 +237,16 @@ export async function setAccountDetails(
     const [existing] = await tx.select().from(users).where(eq(users.email, email));
     if (existing && !holdsAccount(existing, sale, p.signedInUserId)) throw existingAccount();
     const values = { contactNumber: p.contactNumber?.trim() || null };
-    await tx.insert(salePaymentDetails).values({ saleId: p.saleId, ...values }).onConflictDoUpdate({ target: salePaymentDetails.saleId, set: values });
+    await tx
+      .insert(salePaymentDetails)
+      .values({ saleId: p.saleId, ...values })
+      .onConflictDoUpdate({ target: salePaymentDetails.saleId, set: values });
     const noPendingBuyer = { buyerEmail: null, buyerName: null, buyerMarketing: null };
     if (existing) {
-      await tx.update(sales).set({ userId: existing.id, ...noPendingBuyer }).where(eq(sales.id, sale.id));
+      await tx
+        .update(sales)
+        .set({ userId: existing.id, ...noPendingBuyer })
+        .where(eq(sales.id, sale.id));
       return { account: true, userId: existing.id };
     }
     if (sale.verifiedEmail === email) {
@@ -210,7 +257,10 @@ export async function setAccountDetails(
         .onConflictDoNothing({ target: users.email })
         .returning();
       if (!made) throw existingAccount();
-      await tx.update(sales).set({ userId: made.id, verifiedEmail: null, ...noPendingBuyer }).where(eq(sales.id, sale.id));
+      await tx
+        .update(sales)
+        .set({ userId: made.id, verifiedEmail: null, ...noPendingBuyer })
+        .where(eq(sales.id, sale.id));
       return { account: true, userId: made.id };
     }
     if (!p.express || sale.userId !== null) throw new Refusal('sign-in-needed', PROVE_ADDRESS_FIRST_MESSAGE);

@@ -9,7 +9,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { and, desc, eq, or } from 'drizzle-orm';
-import { instalmentPlans, mailingList, marketingConsents, organiserPaymentSettings, outbox, sales, savedPaymentMethods, tickets, users } from '../../db/schema.ts';
+import {
+  instalmentPlans,
+  mailingList,
+  marketingConsents,
+  organiserPaymentSettings,
+  outbox,
+  sales,
+  savedPaymentMethods,
+  tickets,
+  users,
+} from '../../db/schema.ts';
 import { drivers, openWorld, Visitor, type TestWorld } from '../../test/harness.ts';
 import { SANDBOX_CARDS } from '../../../contract/index.ts';
 import { PAYMENT_MESSAGES } from '../../../contract/messages/payment.ts';
@@ -33,7 +43,12 @@ describe.each(drivers)('express details and existing accounts on %s', (driver) =
 
   /** The code in the newest e-mail to this address, as its holder reads it. */
   async function codeSentTo(email: string): Promise<string> {
-    const [mail] = await db().select().from(outbox).where(eq(outbox.recipient, email)).orderBy(desc(outbox.id)).limit(1);
+    const [mail] = await db()
+      .select()
+      .from(outbox)
+      .where(eq(outbox.recipient, email))
+      .orderBy(desc(outbox.id))
+      .limit(1);
     const match = /Your one-time sign in or registration code is (\d{6})/.exec(mail?.body ?? '');
     if (!match) throw new Error(`no code sent to ${email}`);
     return match[1]!;
@@ -58,7 +73,14 @@ describe.each(drivers)('express details and existing accounts on %s', (driver) =
 
   /** A donation to the charity with Gift Aid at the given address. */
   async function donateWithGiftAid(v: Visitor, amount: number, address: { address1: string; postcode: string }) {
-    expect((await v.call('saveDonation', { amount_before_booking_fee: String(amount) as never, charity_id: String(w.demo.charity.id) as never })).statusCode).toBe(200);
+    expect(
+      (
+        await v.call('saveDonation', {
+          amount_before_booking_fee: String(amount) as never,
+          charity_id: String(w.demo.charity.id) as never,
+        })
+      ).statusCode,
+    ).toBe(200);
     const form = { is_gift_aid: 'true', uk_based: 'true', ...address };
     expect((await v.call('updateDonation', form as never)).statusCode).toBe(200);
   }
@@ -78,7 +100,12 @@ describe.each(drivers)('express details and existing accounts on %s', (driver) =
     const res = await v.request({
       method: 'POST',
       url: '/sandbox/card/',
-      body: new URLSearchParams({ secret: String(token.client_secret), number: SANDBOX_CARDS.success, expiry: '12/34', cvc: '123' }).toString(),
+      body: new URLSearchParams({
+        secret: String(token.client_secret),
+        number: SANDBOX_CARDS.success,
+        expiry: '12/34',
+        cvc: '123',
+      }).toString(),
     });
     expect(res.statusCode).toBe(303);
     expect((await v.checkout()).payment_complete).toBe(true);
@@ -87,9 +114,16 @@ describe.each(drivers)('express details and existing accounts on %s', (driver) =
   }
 
   const schedule = async () =>
-    (await new Visitor(w.app).request({ method: 'POST', url: '/charity/gift-aid/declarations.csv', body: `token=${encodeURIComponent(w.demo.charity.downloadToken)}` })).body;
+    (
+      await new Visitor(w.app).request({
+        method: 'POST',
+        url: '/charity/gift-aid/declarations.csv',
+        body: `token=${encodeURIComponent(w.demo.charity.downloadToken)}`,
+      })
+    ).body;
 
-  const codesOf = async (saleId: string) => (await db().select({ code: tickets.code }).from(tickets).where(eq(tickets.saleId, saleId))).map((t) => t.code);
+  const codesOf = async (saleId: string) =>
+    (await db().select({ code: tickets.code }).from(tickets).where(eq(tickets.saleId, saleId))).map((t) => t.code);
 
   async function walletOf(email: string): Promise<string> {
     const holder = new Visitor(w.app);
@@ -115,9 +149,18 @@ describe.each(drivers)('express details and existing accounts on %s', (driver) =
     const consents = await db()
       .select()
       .from(marketingConsents)
-      .where(or(eq(marketingConsents.saleId, saleId), eq(marketingConsents.userId, victim.id), eq(marketingConsents.email, victim.email)));
+      .where(
+        or(
+          eq(marketingConsents.saleId, saleId),
+          eq(marketingConsents.userId, victim.id),
+          eq(marketingConsents.email, victim.email),
+        ),
+      );
     const listed = await db().select().from(mailingList).where(eq(mailingList.email, victim.email));
-    const theirTickets = await db().select().from(tickets).where(and(eq(tickets.saleId, saleId), eq(tickets.userId, victim.id)));
+    const theirTickets = await db()
+      .select()
+      .from(tickets)
+      .where(and(eq(tickets.saleId, saleId), eq(tickets.userId, victim.id)));
     const wallet = await walletOf(victim.email);
     const csv = await schedule();
 
@@ -125,18 +168,24 @@ describe.each(drivers)('express details and existing accounts on %s', (driver) =
     expect.soft(consents, 'no consent recorded for the account').toEqual([]);
     expect.soft(account!.subscribed, 'not subscribed to the newsletter').toBe(false);
     expect.soft(listed, 'not on the mailing list').toEqual([]);
-    expect.soft(csv, 'no Gift Aid declaration in the account’s name').not.toContain(`${victim.firstName},${victim.lastName}`);
+    expect
+      .soft(csv, 'no Gift Aid declaration in the account’s name')
+      .not.toContain(`${victim.firstName},${victim.lastName}`);
     expect.soft(csv).not.toContain(GUEST_ADDRESS.postcode);
     expect.soft(theirTickets, 'no ticket of the sale is the account’s').toEqual([]);
     expect.soft(wallet, 'the guest’s order is not in the account’s wallet').not.toContain(sale!.reference!);
-    expect.soft([refused.statusCode, refused.json()]).toEqual([409, { error: PAYMENT_MESSAGES.existingAccount, type: 'sign_in' }]);
+    expect
+      .soft([refused.statusCode, refused.json()])
+      .toEqual([409, { error: PAYMENT_MESSAGES.existingAccount, type: 'sign_in' }]);
   });
 
   it('a guest giving an existing account’s e-mail cannot save a card to it or set up a plan in its name', async () => {
     const victim = w.demo.users.subscribedDark;
     const { v: guest, saleId } = await expressGuest({ [w.demo.plans.weekend]: 1 });
     const refused = await accountDetails(guest, 'Mallory Guest', victim.email, w.demo.plans.organiser);
-    const card = (await guest.call('saveSandboxCard', { number: SANDBOX_CARDS.success, expiry: '12/34', cvc: '123' })).json() as Record<string, unknown>;
+    const card = (
+      await guest.call('saveSandboxCard', { number: SANDBOX_CARDS.success, expiry: '12/34', cvc: '123' })
+    ).json() as Record<string, unknown>;
     const plan = await guest.call('payWithInstalment', {
       instalment_option: '2',
       contact_number: '07700 900123',
@@ -144,7 +193,10 @@ describe.each(drivers)('express details and existing accounts on %s', (driver) =
     } as never);
 
     const cards = await db().select().from(savedPaymentMethods).where(eq(savedPaymentMethods.userId, victim.id));
-    const plans = await db().select().from(instalmentPlans).where(or(eq(instalmentPlans.userId, victim.id), eq(instalmentPlans.saleId, saleId)));
+    const plans = await db()
+      .select()
+      .from(instalmentPlans)
+      .where(or(eq(instalmentPlans.userId, victim.id), eq(instalmentPlans.saleId, saleId)));
     const [sale] = await db().select().from(sales).where(eq(sales.id, saleId));
 
     expect.soft(cards, 'no card saved to the account').toEqual([]);
@@ -152,7 +204,9 @@ describe.each(drivers)('express details and existing accounts on %s', (driver) =
     expect.soft(sale!.userId, 'the sale is not the account’s').not.toBe(victim.id);
     expect.soft(sale!.paidAt, 'nothing booked').toBeNull();
     expect.soft(plan.statusCode).toBe(409);
-    expect.soft([refused.statusCode, refused.json()]).toEqual([409, { error: PAYMENT_MESSAGES.existingAccount, type: 'sign_in' }]);
+    expect
+      .soft([refused.statusCode, refused.json()])
+      .toEqual([409, { error: PAYMENT_MESSAGES.existingAccount, type: 'sign_in' }]);
   });
 
   it('a signed-in buyer cannot move the sale to another existing account with express details either', async () => {
@@ -161,8 +215,15 @@ describe.each(drivers)('express details and existing accounts on %s', (driver) =
     await signInWithCode(v, w.demo.users.subscribedDark.email);
     expect((await v.add({ [w.demo.tickets.trail10k]: 1 })).statusCode).toBe(200);
     expect((await v.json('reserveTickets')).reserved).toBe(true);
-    const refused = await v.call('setAccountDetails', { fullname: 'Mallory Guest', email: victim.email, contact_number: '07700 900123' } as never);
-    expect([refused.statusCode, refused.json()]).toEqual([409, { error: PAYMENT_MESSAGES.existingAccount, type: 'sign_in' }]);
+    const refused = await v.call('setAccountDetails', {
+      fullname: 'Mallory Guest',
+      email: victim.email,
+      contact_number: '07700 900123',
+    } as never);
+    expect([refused.statusCode, refused.json()]).toEqual([
+      409,
+      { error: PAYMENT_MESSAGES.existingAccount, type: 'sign_in' },
+    ]);
     const reference = (await v.checkout()).sale_reference!;
     const [sale] = await db().select().from(sales).where(eq(sales.reference, reference));
     expect(sale!.userId).toBe(w.demo.users.subscribedDark.id);
@@ -184,7 +245,10 @@ describe.each(drivers)('express details and existing accounts on %s', (driver) =
 
     const [sale] = await db().select().from(sales).where(eq(sales.id, saleId));
     expect(sale!.userId).toBe(holder.id);
-    const consents = await db().select().from(marketingConsents).where(and(eq(marketingConsents.saleId, saleId), eq(marketingConsents.userId, holder.id)));
+    const consents = await db()
+      .select()
+      .from(marketingConsents)
+      .where(and(eq(marketingConsents.saleId, saleId), eq(marketingConsents.userId, holder.id)));
     expect(consents.map((c) => [c.topic, c.organiserId, c.subscribed]).sort()).toEqual(
       [
         ['community', null, true],
@@ -207,8 +271,13 @@ describe.each(drivers)('express details and existing accounts on %s', (driver) =
     expect((await accountDetails(v, 'Fran Newcombe', email)).statusCode).toBe(200);
     // A second Pay click (after a declined card, say) sends the same details again.
     expect((await accountDetails(v, 'Fran Newcombe', email)).statusCode).toBe(200);
-    expect(await db().select().from(users).where(eq(users.email, email)), 'no account for an unproven address').toEqual([]);
-    expect(await db().select().from(mailingList).where(eq(mailingList.email, email)), 'not on the mailing list yet').toEqual([]);
+    expect(await db().select().from(users).where(eq(users.email, email)), 'no account for an unproven address').toEqual(
+      [],
+    );
+    expect(
+      await db().select().from(mailingList).where(eq(mailingList.email, email)),
+      'not on the mailing list yet',
+    ).toEqual([]);
     await payByCard(v);
 
     // Delivered to the address all the same: the wallet e-mail carries the ticket's code.
@@ -216,7 +285,9 @@ describe.each(drivers)('express details and existing accounts on %s', (driver) =
     expect(pending).toMatchObject({ userId: null, buyerEmail: email, buyerName: 'Fran Newcombe' });
     const [issued] = await db().select().from(tickets).where(eq(tickets.saleId, saleId));
     expect(issued).toMatchObject({ userId: null, holderName: 'Fran Newcombe' });
-    const wallets = (await db().select().from(outbox).where(eq(outbox.recipient, email))).filter((m) => m.body.includes(issued!.code));
+    const wallets = (await db().select().from(outbox).where(eq(outbox.recipient, email))).filter((m) =>
+      m.body.includes(issued!.code),
+    );
     expect(wallets).toHaveLength(1);
     expect(await v.json('getSimpleInfo')).toMatchObject({ sale_email: email });
 
@@ -229,7 +300,11 @@ describe.each(drivers)('express details and existing accounts on %s', (driver) =
     const [sale] = await db().select().from(sales).where(eq(sales.id, saleId));
     expect(sale).toMatchObject({ userId: made!.id, buyerEmail: null });
     const consents = await db().select().from(marketingConsents).where(eq(marketingConsents.saleId, saleId));
-    expect(consents.find((c) => c.topic === 'organiser')).toMatchObject({ userId: made!.id, organiserId: w.demo.organisers.riverside, subscribed: true });
+    expect(consents.find((c) => c.topic === 'organiser')).toMatchObject({
+      userId: made!.id,
+      organiserId: w.demo.organisers.riverside,
+      subscribed: true,
+    });
     expect(await db().select().from(mailingList).where(eq(mailingList.email, email))).toHaveLength(1);
     expect(await schedule()).toContain(',Fran,Newcombe,3,BS1 5TT,,,');
     const [ticket] = await db().select().from(tickets).where(eq(tickets.saleId, saleId));
@@ -245,11 +320,25 @@ describe.each(drivers)('express details and existing accounts on %s', (driver) =
     await payByCard(v);
 
     const holder = new Visitor(w.app);
-    expect((await holder.request({ method: 'POST', url: '/signin/', body: new URLSearchParams({ email }).toString() })).statusCode).toBe(200);
-    const asked = await holder.request({ method: 'POST', url: '/signin/code/', body: new URLSearchParams({ email, code: await codeSentTo(email) }).toString() });
+    expect(
+      (await holder.request({ method: 'POST', url: '/signin/', body: new URLSearchParams({ email }).toString() }))
+        .statusCode,
+    ).toBe(200);
+    const asked = await holder.request({
+      method: 'POST',
+      url: '/signin/code/',
+      body: new URLSearchParams({ email, code: await codeSentTo(email) }).toString(),
+    });
     expect(asked.statusCode).toBe(200);
-    expect(await db().select().from(users).where(eq(users.email, email)), 'no account before the holder gives their name').toEqual([]);
-    const named = await holder.request({ method: 'POST', url: '/signin/name/', body: new URLSearchParams({ email, fullname: 'Olive Holder' }).toString() });
+    expect(
+      await db().select().from(users).where(eq(users.email, email)),
+      'no account before the holder gives their name',
+    ).toEqual([]);
+    const named = await holder.request({
+      method: 'POST',
+      url: '/signin/name/',
+      body: new URLSearchParams({ email, fullname: 'Olive Holder' }).toString(),
+    });
     expect(named.statusCode).toBe(303);
 
     const [made] = await db().select().from(users).where(eq(users.email, email));
@@ -271,7 +360,9 @@ describe.each(drivers)('express details and existing accounts on %s', (driver) =
     // The address's holder signs in on their own device: their account is theirs alone.
     const holder = new Visitor(w.app);
     expect((await holder.call('sendOneTimeCode', { email })).statusCode).toBe(200);
-    expect(await holder.json('checkOneTimeCode', { email, code: await codeSentTo(email) })).toEqual({ has_account: false });
+    expect(await holder.json('checkOneTimeCode', { email, code: await codeSentTo(email) })).toEqual({
+      has_account: false,
+    });
     const [sale] = await db().select().from(sales).where(eq(sales.id, saleId));
     expect(sale!.userId).toBeNull();
     expect(await db().select().from(users).where(eq(users.email, email))).toEqual([]);
@@ -290,7 +381,10 @@ describe.each(drivers)('express details and existing accounts on %s', (driver) =
       organiser_subscribed_marketing: { [String(w.demo.organisers.peak)]: 'true' },
       ct_subscribed: 'true',
     } as never);
-    expect([refused.statusCode, refused.json()]).toEqual([403, { error: PROVE_ADDRESS_FIRST_MESSAGE, type: 'sign_in' }]);
+    expect([refused.statusCode, refused.json()]).toEqual([
+      403,
+      { error: PROVE_ADDRESS_FIRST_MESSAGE, type: 'sign_in' },
+    ]);
     const reference = (await v.checkout()).sale_reference!;
     const [sale] = await db().select().from(sales).where(eq(sales.reference, reference));
     expect(sale).toMatchObject({ userId: null, buyerEmail: null, buyerName: null });

@@ -15,7 +15,10 @@ export interface OpoaUser {
   full_name: string;
 }
 
-export async function opoaUsersOf(db: Database, p: { saleId: string | null; userId: number | null; now: Date }): Promise<OpoaUser[]> {
+export async function opoaUsersOf(
+  db: Database,
+  p: { saleId: string | null; userId: number | null; now: Date },
+): Promise<OpoaUser[]> {
   if (p.saleId === null || p.userId === null) return [];
   const snapshot = await readCheckoutSnapshot(db, p.saleId, p.userId, p.now);
   if (!snapshot) return [];

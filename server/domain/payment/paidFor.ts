@@ -21,14 +21,24 @@ export const REPLACED_MESSAGE = 'This payment was replaced by a new one for the 
  * The basket's contents as one canonical string. `reference` names the reservation whose donation
  * counts (a donation belongs to the reservation it was given in).
  */
-export async function basketContents(tx: Pick<Executor, 'select'>, saleId: string, reference: string | null): Promise<string> {
+export async function basketContents(
+  tx: Pick<Executor, 'select'>,
+  saleId: string,
+  reference: string | null,
+): Promise<string> {
   const [sale] = await tx
     .select({ code: sales.discountCodeId, protection: sales.refundProtection, currency: sales.currency })
     .from(sales)
     .where(eq(sales.id, saleId));
   if (!sale) return '';
-  const lines = await tx.select({ type: saleLines.ticketTypeId, qty: saleLines.qty }).from(saleLines).where(eq(saleLines.saleId, saleId));
-  const seats = await tx.select({ type: saleSeats.ticketTypeId, seat: saleSeats.seatId }).from(saleSeats).where(eq(saleSeats.saleId, saleId));
+  const lines = await tx
+    .select({ type: saleLines.ticketTypeId, qty: saleLines.qty })
+    .from(saleLines)
+    .where(eq(saleLines.saleId, saleId));
+  const seats = await tx
+    .select({ type: saleSeats.ticketTypeId, seat: saleSeats.seatId })
+    .from(saleSeats)
+    .where(eq(saleSeats.saleId, saleId));
   const vouchers = await tx
     .select({ id: saleVouchers.giftVoucherId, value: saleVouchers.value, qty: saleVouchers.qty })
     .from(saleVouchers)
@@ -52,12 +62,21 @@ export async function basketContents(tx: Pick<Executor, 'select'>, saleId: strin
 }
 
 /** What a payment of `total` made now pays for (call under the sale's lock). */
-export async function paidForNow(tx: Pick<Executor, 'select'>, saleId: string, reference: string | null, total: number): Promise<PaidFor> {
+export async function paidForNow(
+  tx: Pick<Executor, 'select'>,
+  saleId: string,
+  reference: string | null,
+  total: number,
+): Promise<PaidFor> {
   return { basket: await basketContents(tx, saleId, reference), reference, total };
 }
 
 /** Whether the basket under the sale's lock is still the one the payment paid for. */
-export async function stillPaysFor(tx: Pick<Executor, 'select'>, saleId: string, paidFor: PaidFor | null): Promise<boolean> {
+export async function stillPaysFor(
+  tx: Pick<Executor, 'select'>,
+  saleId: string,
+  paidFor: PaidFor | null,
+): Promise<boolean> {
   if (!paidFor) return false;
   return (await basketContents(tx, saleId, paidFor.reference)) === paidFor.basket;
 }

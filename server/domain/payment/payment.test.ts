@@ -35,7 +35,13 @@ describe.each(drivers)('paying on %s', (driver) => {
   beforeAll(async () => {
     ({ database, demo } = await openSeededTestDatabase(driver, 8));
     wiring = paymentWiring(parseConfig({ PAYMENT_GRACE: String(GRACE_MINUTES) }));
-    app = await buildApp({ db: database.db, config: testConfig({ checkoutTimeSeconds: CHECKOUT_TIME }), clock: () => clock.now, logger: false, payment: wiring });
+    app = await buildApp({
+      db: database.db,
+      config: testConfig({ checkoutTimeSeconds: CHECKOUT_TIME }),
+      clock: () => clock.now,
+      logger: false,
+      payment: wiring,
+    });
     await app.ready();
   });
   afterAll(async () => {
@@ -46,7 +52,11 @@ describe.each(drivers)('paying on %s', (driver) => {
   /** A buyer with `tickets` reserved, and the billing address set. */
   async function reservedBuyer(tickets: Record<number, number>, signedIn = true): Promise<Visitor> {
     const buyer = new Visitor(app);
-    if (signedIn) expect((await buyer.request({ method: 'POST', url: '/signin/', body: `user_id=${demo.users.notSubscribed.id}` })).statusCode).toBe(303);
+    if (signedIn)
+      expect(
+        (await buyer.request({ method: 'POST', url: '/signin/', body: `user_id=${demo.users.notSubscribed.id}` }))
+          .statusCode,
+      ).toBe(303);
     expect((await buyer.add(tickets)).statusCode).toBe(200);
     expect(await buyer.json('reserveTickets', {})).toMatchObject({ reserved: true });
     await buyer.json('updateBasketState', { state: 'payment' });
@@ -64,12 +74,18 @@ describe.each(drivers)('paying on %s', (driver) => {
 
   async function paymentsOf(buyer: Visitor) {
     const checkout = await buyer.checkout();
-    const [sale] = await database.db.select().from(sales).where(eq(sales.reference, checkout.sale_reference ?? '-'));
+    const [sale] = await database.db
+      .select()
+      .from(sales)
+      .where(eq(sales.reference, checkout.sale_reference ?? '-'));
     return sale ? database.db.select().from(payments).where(eq(payments.saleId, sale.id)) : [];
   }
 
   async function sold(poolId: number) {
-    const [pool] = await database.db.select({ sold: capacityPools.sold }).from(capacityPools).where(eq(capacityPools.id, poolId));
+    const [pool] = await database.db
+      .select({ sold: capacityPools.sold })
+      .from(capacityPools)
+      .where(eq(capacityPools.id, poolId));
     return pool!.sold;
   }
 
@@ -90,8 +106,16 @@ describe.each(drivers)('paying on %s', (driver) => {
     expect(replies[0]!.headers.location).toMatch(/^\/do\/checkout\/stripe_auth\/\?payment_intent=pi_sandbox_/);
     // Later submissions find the payment finished.
     expect(replies.slice(1).every((r) => r.statusCode === 404)).toBe(true);
-    const word = { provider: 'sandbox' as const, providerPaymentId: made[0]!.providerPaymentId, status: 'succeeded' as const, amount: made[0]!.amount, currency: 'GBP' };
-    const again = await Promise.all(Array.from({ length: 5 }, () => settlePayment(database.db, wiring.processor, word, clock.now)));
+    const word = {
+      provider: 'sandbox' as const,
+      providerPaymentId: made[0]!.providerPaymentId,
+      status: 'succeeded' as const,
+      amount: made[0]!.amount,
+      currency: 'GBP',
+    };
+    const again = await Promise.all(
+      Array.from({ length: 5 }, () => settlePayment(database.db, wiring.processor, word, clock.now)),
+    );
     expect(again.every((s) => s.effect === 'none')).toBe(true);
     expect(await sold(poolId)).toBe(2);
     const checkout = await buyer.checkout();
@@ -112,7 +136,10 @@ describe.each(drivers)('paying on %s', (driver) => {
     const first = await buyer.json('getStripeToken');
     expect((await cardPage(buyer, String(first.client_secret), '4000000000000002')).statusCode).toBe(303);
     // The billing address given before the card is what the form starts from on the next attempt.
-    expect(await buyer.json('getPaymentError')).toMatchObject({ payment_error: 'Your card was declined.', billing_address: { postcode: 'GL7 1AB' } });
+    expect(await buyer.json('getPaymentError')).toMatchObject({
+      payment_error: 'Your card was declined.',
+      billing_address: { postcode: 'GL7 1AB' },
+    });
     const second = await buyer.json('getStripeToken');
     expect(second.client_secret).not.toBe(first.client_secret);
     // A card that fails Luhn is refused on the card form, and nothing is settled.
@@ -147,23 +174,40 @@ describe.each(drivers)('paying on %s', (driver) => {
     const { poolId, types } = await hotEvent(database.db, { capacity: 10, types: 1 });
     const buyer = await reservedBuyer({ [types[0]!.id]: 1 });
     const first = await buyer.json('getStripeToken');
-    await database.db.update(ticketTypes).set({ price: types[0]!.price + 500 }).where(eq(ticketTypes.id, types[0]!.id));
+    await database.db
+      .update(ticketTypes)
+      .set({ price: types[0]!.price + 500 })
+      .where(eq(ticketTypes.id, types[0]!.id));
     const second = await buyer.json('getStripeToken');
     expect(second.client_secret).not.toBe(first.client_secret);
     expect((await cardPage(buyer, String(first.client_secret), '4242424242424242')).statusCode).toBe(404);
-    const [old] = await database.db.select().from(payments).where(eq(payments.clientSecret, String(first.client_secret)));
+    const [old] = await database.db
+      .select()
+      .from(payments)
+      .where(eq(payments.clientSecret, String(first.client_secret)));
     const late = await settlePayment(
       database.db,
       wiring.processor,
-      { provider: 'sandbox', providerPaymentId: old!.providerPaymentId, status: 'succeeded', amount: old!.amount, currency: 'GBP' },
+      {
+        provider: 'sandbox',
+        providerPaymentId: old!.providerPaymentId,
+        status: 'succeeded',
+        amount: old!.amount,
+        currency: 'GBP',
+      },
       clock.now,
     );
     expect(late.effect).toBe('refunded');
-    expect(await database.db.select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, old!.id))).toHaveLength(1);
+    expect(await database.db.select().from(paymentRefunds).where(eq(paymentRefunds.paymentId, old!.id))).toHaveLength(
+      1,
+    );
     expect(await sold(poolId)).toBe(0);
     expect((await cardPage(buyer, String(second.client_secret), '4242424242424242')).statusCode).toBe(303);
     expect(await sold(poolId)).toBe(1);
-    const [paid] = await database.db.select().from(payments).where(eq(payments.clientSecret, String(second.client_secret)));
+    const [paid] = await database.db
+      .select()
+      .from(payments)
+      .where(eq(payments.clientSecret, String(second.client_secret)));
     expect(paid!.amount).toBe(types[0]!.price + 500);
   });
 
@@ -175,7 +219,13 @@ describe.each(drivers)('paying on %s', (driver) => {
     const result = await settlePayment(
       database.db,
       wiring.processor,
-      { provider: 'sandbox', providerPaymentId: payment!.providerPaymentId, status: 'succeeded', amount: payment!.amount - 1, currency: 'GBP' },
+      {
+        provider: 'sandbox',
+        providerPaymentId: payment!.providerPaymentId,
+        status: 'succeeded',
+        amount: payment!.amount - 1,
+        currency: 'GBP',
+      },
       clock.now,
     );
     expect(result.effect).toBe('refused');
@@ -207,18 +257,29 @@ describe.each(drivers)('paying on %s', (driver) => {
     await buyer.json('reserveTickets', {});
     const billing = async (body: Parameters<Visitor['call']>[1]) => buyer.call('setBillingAddress', body as never);
     expect((await billing({ address: { postcode: '' } })).json()).toEqual({ error: ADDRESS_MESSAGES.billingPostcode });
-    expect((await billing({ address: { postcode: 'ZZZZ' } })).json()).toEqual({ error: ADDRESS_MESSAGES.unableToFindBilling });
+    expect((await billing({ address: { postcode: 'ZZZZ' } })).json()).toEqual({
+      error: ADDRESS_MESSAGES.unableToFindBilling,
+    });
     // Peak Trail Events requires a contact number.
     expect((await buyer.checkout()).has_require_phone_number).toBe(true);
     expect((await billing({ address: { postcode: 'S33 8WN' } })).json()).toEqual({ error: PAYMENT_MESSAGES.phone });
-    expect((await billing({ address: { postcode: 'S33 8WN' }, contact_number: '07700 900' })).json()).toEqual({ error: PAYMENT_MESSAGES.phone });
-    const ok = await billing({ address: { postcode: 's33 8wn', town: 'Castleton' }, contact_number: '+44 (0)7700 900123' });
+    expect((await billing({ address: { postcode: 'S33 8WN' }, contact_number: '07700 900' })).json()).toEqual({
+      error: PAYMENT_MESSAGES.phone,
+    });
+    const ok = await billing({
+      address: { postcode: 's33 8wn', town: 'Castleton' },
+      contact_number: '+44 (0)7700 900123',
+    });
     expect(ok.statusCode).toBe(200);
     expect(ok.json()).toMatchObject({ postcode: 'S33 8WN', town: 'Castleton', country_code: 'GB' });
 
     const express = async (body: object) => buyer.call('setAccountDetails', body as never);
-    expect((await express({ fullname: 'Ann', email: 'ann@example.com', contact_number: '07700 900123' })).json()).toEqual({ error: PAYMENT_MESSAGES.fullName });
-    expect((await express({ fullname: 'Ann Lee', email: 'ann@', contact_number: '07700 900123' })).json()).toEqual({ error: PAYMENT_MESSAGES.email });
+    expect(
+      (await express({ fullname: 'Ann', email: 'ann@example.com', contact_number: '07700 900123' })).json(),
+    ).toEqual({ error: PAYMENT_MESSAGES.fullName });
+    expect((await express({ fullname: 'Ann Lee', email: 'ann@', contact_number: '07700 900123' })).json()).toEqual({
+      error: PAYMENT_MESSAGES.email,
+    });
 
     advance((CHECKOUT_TIME + 1) * 1000);
     const lost = await billing({ address: { postcode: 'S33 8WN' }, contact_number: '07700 900123' });
@@ -239,7 +300,11 @@ describe.each(drivers)('paying on %s', (driver) => {
     it('the checkout says a payment is in progress from its start until it settles, and only within the grace', async () => {
       const { types } = await hotEvent(database.db, { capacity: 4, types: 1 });
       const buyer = await reservedBuyer({ [types[0]!.id]: 1 });
-      expect(await buyer.checkout()).toMatchObject({ payment_in_progress: false, payment_seconds_remaining: 0, seconds_remaining: CHECKOUT_TIME });
+      expect(await buyer.checkout()).toMatchObject({
+        payment_in_progress: false,
+        payment_seconds_remaining: 0,
+        seconds_remaining: CHECKOUT_TIME,
+      });
       const token = await buyer.json('getStripeToken');
       expect(await buyer.checkout()).toMatchObject({
         payment_in_progress: true,
@@ -259,21 +324,34 @@ describe.each(drivers)('paying on %s', (driver) => {
       expect((await buyer.checkout()).sale_reference).toMatch(/^HF-/);
       // The payment finished: no longer in progress.
       expect((await cardPage(buyer, String(token.client_secret), '4242424242424242')).statusCode).toBe(303);
-      expect(await buyer.checkout()).toMatchObject({ payment_complete: true, payment_in_progress: false, payment_seconds_remaining: 0 });
+      expect(await buyer.checkout()).toMatchObject({
+        payment_complete: true,
+        payment_in_progress: false,
+        payment_seconds_remaining: 0,
+      });
 
       // A payment that fails is no longer in progress either.
       const other = await reservedBuyer({ [types[0]!.id]: 1 });
       const declined = await other.json('getStripeToken');
       expect((await other.checkout()).payment_in_progress).toBe(true);
       expect((await cardPage(other, String(declined.client_secret), '4000000000000002')).statusCode).toBe(303);
-      expect(await other.checkout()).toMatchObject({ payment_in_progress: false, payment_seconds_remaining: 0, state: 'payment' });
+      expect(await other.checkout()).toMatchObject({
+        payment_in_progress: false,
+        payment_seconds_remaining: 0,
+        state: 'payment',
+      });
 
       // Past the grace the holds have lapsed: nothing is in progress, and the buyer is back on the basket.
       const late = await reservedBuyer({ [types[0]!.id]: 1 });
       await late.json('getStripeToken');
       advance((CHECKOUT_TIME + GRACE_MINUTES * 60 + 1) * 1000);
       await sweepExpiredHolds(database.db, clock.now);
-      expect(await late.checkout()).toMatchObject({ payment_in_progress: false, payment_seconds_remaining: 0, state: 'basket', sale_reference: null });
+      expect(await late.checkout()).toMatchObject({
+        payment_in_progress: false,
+        payment_seconds_remaining: 0,
+        state: 'basket',
+        sale_reference: null,
+      });
     });
 
     it('within the grace the stock stays held and the payment is booked', async () => {
@@ -324,7 +402,10 @@ describe.each(drivers)('paying on %s', (driver) => {
     const { types } = await hotEvent(database.db, { capacity: 10, types: 1 });
     const guest = await reservedBuyer({ [types[0]!.id]: 1 }, false);
     for (const call of ['getStripeToken', 'payWithTruelayer', 'createTruelayerPayment'] as const) {
-      const res = await guest.call(call, (call === 'payWithTruelayer' ? { contact_number: '07700 900123' } : {}) as never);
+      const res = await guest.call(
+        call,
+        (call === 'payWithTruelayer' ? { contact_number: '07700 900123' } : {}) as never,
+      );
       expect(res.statusCode, call).toBe(409);
       expect(res.json(), call).toMatchObject({ error: PAYMENT_MESSAGES.noBuyer });
     }
@@ -350,11 +431,13 @@ describe.each(drivers)('paying on %s', (driver) => {
 
   it('every ticket sold is paid or free: payments kept equal the totals of the paid sales', async () => {
     const { poolId, types } = await hotEvent(database.db, { capacity: 3, types: 1 });
-    const buyers = await Promise.all(Array.from({ length: 5 }, async () => {
-      const buyer = await signedInVisitor(app, database.db);
-      await buyer.add({ [types[0]!.id]: 1 });
-      return buyer;
-    }));
+    const buyers = await Promise.all(
+      Array.from({ length: 5 }, async () => {
+        const buyer = await signedInVisitor(app, database.db);
+        await buyer.add({ [types[0]!.id]: 1 });
+        return buyer;
+      }),
+    );
     const reserved = [];
     for (const buyer of buyers) if ((await buyer.json('reserveTickets', {})).reserved) reserved.push(buyer);
     expect(reserved).toHaveLength(3);

@@ -37,7 +37,8 @@ export const NOT_HELD_MESSAGE = 'Your tickets are no longer held for you. Please
  * is refused before anything is made.
  */
 export function requireBuyer(sale: Pick<Sale, 'userId' | 'verifiedEmail'> & { buyerEmail?: string | null }): void {
-  if (sale.userId === null && !sale.verifiedEmail && !sale.buyerEmail) throw new Refusal('no-account', PAYMENT_MESSAGES.noBuyer);
+  if (sale.userId === null && !sale.verifiedEmail && !sale.buyerEmail)
+    throw new Refusal('no-account', PAYMENT_MESSAGES.noBuyer);
 }
 
 /** The refusal that tells a payment step the hold is gone (spec 001 §8: back to the basket). */
@@ -82,13 +83,37 @@ export async function startCardPayment(
     const details = await detailsFor(tx, p.saleId);
     const idempotencyKey = `${p.saleId}:${details.attempt}`;
     const [existing] = await tx.select().from(payments).where(eq(payments.idempotencyKey, idempotencyKey));
-    if (existing && isOpen(existing) && existing.provider === processor.name && existing.amount === total && existing.paidFor?.basket === paidFor.basket) return existing;
+    if (
+      existing &&
+      isOpen(existing) &&
+      existing.provider === processor.name &&
+      existing.amount === total &&
+      existing.paidFor?.basket === paidFor.basket
+    )
+      return existing;
     if (existing) {
       // The basket changed since this attempt began, it ended, or another processor made it: a fresh attempt, so the processor sees a new key.
-      await tx.update(salePaymentDetails).set({ attempt: details.attempt + 1 }).where(eq(salePaymentDetails.saleId, p.saleId));
-      return startAttempt(tx, processor, { ...p, total, seating: p.seating ?? null }, paidFor, `${p.saleId}:${details.attempt + 1}`, sale.holdDeadline);
+      await tx
+        .update(salePaymentDetails)
+        .set({ attempt: details.attempt + 1 })
+        .where(eq(salePaymentDetails.saleId, p.saleId));
+      return startAttempt(
+        tx,
+        processor,
+        { ...p, total, seating: p.seating ?? null },
+        paidFor,
+        `${p.saleId}:${details.attempt + 1}`,
+        sale.holdDeadline,
+      );
     }
-    return startAttempt(tx, processor, { ...p, total, seating: p.seating ?? null }, paidFor, idempotencyKey, sale.holdDeadline);
+    return startAttempt(
+      tx,
+      processor,
+      { ...p, total, seating: p.seating ?? null },
+      paidFor,
+      idempotencyKey,
+      sale.holdDeadline,
+    );
   });
 }
 
@@ -104,7 +129,12 @@ async function startAttempt(
 ): Promise<Payment> {
   // An earlier attempt still open (the basket has changed since) can no longer be paid.
   await closeOpenPayments(tx, p.saleId);
-  const created = await processor.createPayment({ amount: p.total, currency: p.currency, idempotencyKey, saleId: p.saleId });
+  const created = await processor.createPayment({
+    amount: p.total,
+    currency: p.currency,
+    idempotencyKey,
+    saleId: p.saleId,
+  });
   const keptUntil = new Date(deadline.getTime() + p.graceMs);
   await tx
     .insert(payments)
@@ -126,7 +156,10 @@ async function startAttempt(
   // Payment in progress: the holds stay up to the grace past the hold's own deadline.
   await tx.update(holds).set({ deadline: keptUntil }).where(eq(holds.saleId, p.saleId));
   await moveSaleSeatsDeadline(tx, p.saleId, keptUntil, { seating: p.seating, now: p.now });
-  await tx.update(salePaymentDetails).set({ paymentStartedAt: p.now, heldUntil: deadline, notice: null }).where(eq(salePaymentDetails.saleId, p.saleId));
+  await tx
+    .update(salePaymentDetails)
+    .set({ paymentStartedAt: p.now, heldUntil: deadline, notice: null })
+    .where(eq(salePaymentDetails.saleId, p.saleId));
   const [row] = await tx.select().from(payments).where(eq(payments.idempotencyKey, idempotencyKey));
   return row!;
 }
@@ -160,7 +193,13 @@ export type Refunder = Pick<CardProcessor, 'refund'>;
  * when it is for this sale's basket as it is now and the sale is not paid already; any other money
  * that arrives is refunded in full and the buyer told why.
  */
-export async function settlePayment(db: Database, processor: Refunder, word: ProcessorWord, now: Date, seating: SeatingProvider | null = null): Promise<Settlement> {
+export async function settlePayment(
+  db: Database,
+  processor: Refunder,
+  word: ProcessorWord,
+  now: Date,
+  seating: SeatingProvider | null = null,
+): Promise<Settlement> {
   const [found] = await db
     .select({ saleId: payments.saleId })
     .from(payments)
@@ -177,22 +216,39 @@ export async function settlePayment(db: Database, processor: Refunder, word: Pro
     if (!payment) throw new Refusal('not-found', 'No such payment');
     if (payment.status === 'failed' && word.status === 'succeeded' && payment.outcome === null) {
       // Money arrived for a payment closed here (replaced, refused or given up): it goes straight back.
-      const [updated] = await tx.update(payments).set({ outcome: 'refunded', checkAfter: null }).where(eq(payments.id, payment.id)).returning();
+      const [updated] = await tx
+        .update(payments)
+        .set({ outcome: 'refunded', checkAfter: null })
+        .where(eq(payments.id, payment.id))
+        .returning();
       await refund(tx, processor, payment, word.amount, 'succeeded after it was closed', now);
       if (sale && !sale.paidAt) await tell(tx, payment.saleId, PAYMENT_MESSAGES.closedRefunded);
       return { effect: 'refunded', payment: updated! };
     }
     if (payment.status === 'succeeded' || payment.status === 'failed') return { effect: 'none', payment };
     if (word.status === 'requires_action') {
-      const [updated] = await tx.update(payments).set({ status: 'requires_action' }).where(eq(payments.id, payment.id)).returning();
+      const [updated] = await tx
+        .update(payments)
+        .set({ status: 'requires_action' })
+        .where(eq(payments.id, payment.id))
+        .returning();
       return { effect: 'none', payment: updated! };
     }
     const details = await detailsFor(tx, payment.saleId);
-    const nextAttempt = () => tx.update(salePaymentDetails).set({ attempt: details.attempt + 1, paymentStartedAt: null }).where(eq(salePaymentDetails.saleId, payment.saleId));
+    const nextAttempt = () =>
+      tx
+        .update(salePaymentDetails)
+        .set({ attempt: details.attempt + 1, paymentStartedAt: null })
+        .where(eq(salePaymentDetails.saleId, payment.saleId));
     if (word.status === 'failed') {
       const [updated] = await tx
         .update(payments)
-        .set({ status: 'failed', failureMessage: word.failureMessage || PAYMENT_MESSAGES.unableToPay, settledAt: now, checkAfter: null })
+        .set({
+          status: 'failed',
+          failureMessage: word.failureMessage || PAYMENT_MESSAGES.unableToPay,
+          settledAt: now,
+          checkAfter: null,
+        })
         .where(eq(payments.id, payment.id))
         .returning();
       await nextAttempt();
@@ -258,7 +314,17 @@ export async function settlePayment(db: Database, processor: Refunder, word: Pro
 export async function refundUnbooked(
   tx: Pick<Executor, 'insert' | 'select' | 'update'>,
   refunder: Refunder,
-  p: { saleId: string; provider: 'sandbox' | 'stripe'; chargeId: string; idempotencyKey: string; amount: number; currency: string; reason: string; message: string; now: Date },
+  p: {
+    saleId: string;
+    provider: 'sandbox' | 'stripe';
+    chargeId: string;
+    idempotencyKey: string;
+    amount: number;
+    currency: string;
+    reason: string;
+    message: string;
+    now: Date;
+  },
 ): Promise<void> {
   await tx
     .insert(payments)
@@ -279,9 +345,15 @@ export async function refundUnbooked(
       checkAfter: null,
     })
     .onConflictDoNothing();
-  const [payment] = await tx.select().from(payments).where(and(eq(payments.provider, p.provider), eq(payments.providerPaymentId, p.chargeId)));
+  const [payment] = await tx
+    .select()
+    .from(payments)
+    .where(and(eq(payments.provider, p.provider), eq(payments.providerPaymentId, p.chargeId)));
   await refund(tx, refunder, payment!, p.amount, p.reason, p.now);
-  await tx.insert(salePaymentDetails).values({ saleId: p.saleId, notice: p.message }).onConflictDoUpdate({ target: salePaymentDetails.saleId, set: { notice: p.message } });
+  await tx
+    .insert(salePaymentDetails)
+    .values({ saleId: p.saleId, notice: p.message })
+    .onConflictDoUpdate({ target: salePaymentDetails.saleId, set: { notice: p.message } });
 }
 
 /** How many charges outside card payments a sale has had refunded (each later one needs a key of its own). */
@@ -302,13 +374,24 @@ async function tell(tx: Pick<Executor, 'update'>, saleId: string, message: strin
  * gets back the reference it was paid under (its donation belongs to that reservation) and stands at
  * least on the payment step, from where the flow goes on.
  */
-async function keepLateSaleOnPayment(tx: Pick<Executor, 'select' | 'update'>, saleId: string, paidReference: string | null) {
-  const [sale] = await tx.select({ reference: sales.reference, state: sales.state }).from(sales).where(eq(sales.id, saleId));
+async function keepLateSaleOnPayment(
+  tx: Pick<Executor, 'select' | 'update'>,
+  saleId: string,
+  paidReference: string | null,
+) {
+  const [sale] = await tx
+    .select({ reference: sales.reference, state: sales.state })
+    .from(sales)
+    .where(eq(sales.id, saleId));
   // A name that is no step (none is stored) counts as before the payment, as the sale has not reached it.
   const beforePayment = stepRow(sale!.state)?.beforePayment ?? true;
   await tx
     .update(sales)
-    .set({ reference: sale!.reference ?? paidReference ?? newSaleReference(), ...(beforePayment ? { state: 'payment' } : {}), reservingError: null })
+    .set({
+      reference: sale!.reference ?? paidReference ?? newSaleReference(),
+      ...(beforePayment ? { state: 'payment' } : {}),
+      reservingError: null,
+    })
     .where(eq(sales.id, saleId));
 }
 
@@ -317,7 +400,14 @@ async function keepLateSaleOnPayment(tx: Pick<Executor, 'select' | 'update'>, sa
  * the processor. A processor that refuses or cannot be reached leaves the refund pending, retried by
  * the reconciliation job; it never undoes the settlement.
  */
-async function refund(tx: Pick<Executor, 'insert' | 'update'>, processor: Refunder, payment: Payment, amount: number, reason: string, now: Date) {
+async function refund(
+  tx: Pick<Executor, 'insert' | 'update'>,
+  processor: Refunder,
+  payment: Payment,
+  amount: number,
+  reason: string,
+  now: Date,
+) {
   const inserted = await tx
     .insert(paymentRefunds)
     .values({ paymentId: payment.id, amount, reason, createdAt: now, status: 'pending', attempts: 0, retryAt: now })
@@ -340,13 +430,23 @@ export async function askForRefund(
 ): Promise<boolean> {
   const attempts = row.attempts + 1;
   try {
-    await processor.refund({ paymentId: payment.providerPaymentId, amount: row.amount, idempotencyKey: `refund:${payment.idempotencyKey}` });
+    await processor.refund({
+      paymentId: payment.providerPaymentId,
+      amount: row.amount,
+      idempotencyKey: `refund:${payment.idempotencyKey}`,
+    });
   } catch (err) {
     const message = err instanceof Error ? err.message : String(err);
-    await tx.update(paymentRefunds).set({ attempts, retryAt: refundRetryAt(attempts, now), lastError: message.slice(0, 500) }).where(eq(paymentRefunds.id, row.id));
+    await tx
+      .update(paymentRefunds)
+      .set({ attempts, retryAt: refundRetryAt(attempts, now), lastError: message.slice(0, 500) })
+      .where(eq(paymentRefunds.id, row.id));
     return false;
   }
-  await tx.update(paymentRefunds).set({ status: 'done', attempts, retryAt: null, lastError: null }).where(eq(paymentRefunds.id, row.id));
+  await tx
+    .update(paymentRefunds)
+    .set({ status: 'done', attempts, retryAt: null, lastError: null })
+    .where(eq(paymentRefunds.id, row.id));
   return true;
 }
 
@@ -359,9 +459,17 @@ export async function paymentError(db: Pick<Executor, 'select'>, saleId: string)
   if (details?.notice) return details.notice;
   const [sale] = await db.select({ paidAt: sales.paidAt }).from(sales).where(eq(sales.id, saleId));
   if (sale?.paidAt) return null;
-  const [plan] = await db.select({ status: instalmentPlans.status }).from(instalmentPlans).where(eq(instalmentPlans.saleId, saleId));
+  const [plan] = await db
+    .select({ status: instalmentPlans.status })
+    .from(instalmentPlans)
+    .where(eq(instalmentPlans.saleId, saleId));
   if (plan) return null;
-  const [last] = await db.select().from(payments).where(eq(payments.saleId, saleId)).orderBy(desc(payments.id)).limit(1);
+  const [last] = await db
+    .select()
+    .from(payments)
+    .where(eq(payments.saleId, saleId))
+    .orderBy(desc(payments.id))
+    .limit(1);
   return last?.status === 'failed' ? last.failureMessage : null;
 }
 
@@ -371,7 +479,10 @@ export async function findPaymentBySecret(db: Pick<Executor, 'select'>, clientSe
 }
 
 /** Claims a zero-total sale's tickets: its holds become sold stock, no money changes hands. */
-export async function claimFreeTickets(db: Database, p: { saleId: string; total: number; now: Date; seating?: SeatingProvider | null }): Promise<void> {
+export async function claimFreeTickets(
+  db: Database,
+  p: { saleId: string; total: number; now: Date; seating?: SeatingProvider | null },
+): Promise<void> {
   await db.transaction(async (tx) => {
     const sale = await lockSale(tx, p.saleId);
     if (sale.paidAt) return;

@@ -13,7 +13,12 @@ export interface CreatedPayment {
 export interface CardProcessor {
   name: 'sandbox' | 'stripe' | 'square';
   publicKey: string;
-  createPayment(request: { amount: number; currency: string; idempotencyKey: string; saleId: string }): Promise<CreatedPayment>;
+  createPayment(request: {
+    amount: number;
+    currency: string;
+    idempotencyKey: string;
+    saleId: string;
+  }): Promise<CreatedPayment>;
   refund(request: { paymentId: string; amount: number; idempotencyKey: string }): Promise<void>;
   /** The processor's own record of a payment, read server to server (null when it keeps none apart from ours). */
   retrieve(paymentId: string): Promise<RetrievedPayment | null>;
@@ -39,7 +44,14 @@ export interface RetrievedPayment {
  * failed (settle), signed and naming nothing to settle (ignored), or refused with why.
  */
 export type CardWebhook =
-  | { kind: 'settle'; id: string; status: 'succeeded' | 'failed'; amount: number; currency: string; failureMessage: string | null }
+  | {
+      kind: 'settle';
+      id: string;
+      status: 'succeeded' | 'failed';
+      amount: number;
+      currency: string;
+      failureMessage: string | null;
+    }
   | { kind: 'ignored' }
   | { kind: 'refused'; message: string };
 

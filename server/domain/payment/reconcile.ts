@@ -57,7 +57,13 @@ export interface ReconcileReport {
   refundsPending: number;
 }
 
-export async function reconcilePayments(db: Database, links: ProcessorLinks, now: Date, seating: SeatingProvider | null = null, batch = 50): Promise<ReconcileReport> {
+export async function reconcilePayments(
+  db: Database,
+  links: ProcessorLinks,
+  now: Date,
+  seating: SeatingProvider | null = null,
+  batch = 50,
+): Promise<ReconcileReport> {
   const report: ReconcileReport = { asked: 0, booked: 0, refunded: 0, closed: 0, refundsDone: 0, refundsPending: 0 };
   const at = now.toISOString();
   const lease = new Date(now.getTime() + LEASE_MS).toISOString();
@@ -77,7 +83,10 @@ export async function reconcilePayments(db: Database, links: ProcessorLinks, now
       () => undefined,
     );
     if (record === undefined) {
-      await db.update(payments).set({ checkAfter: new Date(now.getTime() + ASK_AGAIN_MS) }).where(eq(payments.id, id));
+      await db
+        .update(payments)
+        .set({ checkAfter: new Date(now.getTime() + ASK_AGAIN_MS) })
+        .where(eq(payments.id, id));
       continue;
     }
     if (record && record.status !== 'processing') {
@@ -90,7 +99,14 @@ export async function reconcilePayments(db: Database, links: ProcessorLinks, now
       const settled = await settlePayment(
         db,
         link.refunder,
-        { provider: payment.provider, providerPaymentId, status: record.status, amount: record.amount, currency: record.currency, failureMessage: record.failureMessage },
+        {
+          provider: payment.provider,
+          providerPaymentId,
+          status: record.status,
+          amount: record.amount,
+          currency: record.currency,
+          failureMessage: record.failureMessage,
+        },
         now,
         seating,
       ).catch((err: unknown) => {
@@ -110,7 +126,10 @@ export async function reconcilePayments(db: Database, links: ProcessorLinks, now
     try {
       await link.cancel(payment.providerPaymentId);
     } catch {
-      await db.update(payments).set({ checkAfter: new Date(now.getTime() + ASK_AGAIN_MS) }).where(eq(payments.id, id));
+      await db
+        .update(payments)
+        .set({ checkAfter: new Date(now.getTime() + ASK_AGAIN_MS) })
+        .where(eq(payments.id, id));
       continue;
     }
     const closed = await db

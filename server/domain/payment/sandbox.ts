@@ -16,7 +16,8 @@ export const SANDBOX_MESSAGES = {
   cvc: 'Your card’s security code is incomplete.',
   declined: 'Your card was declined.',
   insufficientFunds: 'Your card has insufficient funds.',
-  challengeFailed: 'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
+  challengeFailed:
+    'We are unable to authenticate your payment method. Please choose a different payment method and try again.',
 } as const;
 
 export function sandboxProcessor(): CardProcessor {
@@ -76,7 +77,8 @@ export function checkCard(card: { number: string; expiry: string; cvc: string },
   if (!expiryValid(card.expiry, now)) return { kind: 'invalid', field: 'expiry', message: SANDBOX_MESSAGES.expiry };
   if (!/^\d{3,4}$/.test(card.cvc.trim())) return { kind: 'invalid', field: 'cvc', message: SANDBOX_MESSAGES.cvc };
   if (number === SANDBOX_CARDS.decline) return { kind: 'declined', message: SANDBOX_MESSAGES.declined };
-  if (number === SANDBOX_CARDS.insufficientFunds) return { kind: 'declined', message: SANDBOX_MESSAGES.insufficientFunds };
+  if (number === SANDBOX_CARDS.insufficientFunds)
+    return { kind: 'declined', message: SANDBOX_MESSAGES.insufficientFunds };
   if (number === SANDBOX_CARDS.challenge) return { kind: 'challenge' };
   return { kind: 'approved' };
 }

@@ -16,7 +16,13 @@ import { payments } from '../../db/schema.ts';
 import { SQUARE_SANDBOX_APP_ID, type BillingAddress } from '../../../contract/index.ts';
 import { ADDRESS_MESSAGES } from '../../../contract/messages/address.ts';
 import { PAYMENT_MESSAGES } from '../../../contract/messages/payment.ts';
-import { chargeSandboxCard, completeSandboxCharge, findSandboxCard, findSandboxCharge, voidOrRefundSandboxCharge } from '../instalments/sandboxCards.ts';
+import {
+  chargeSandboxCard,
+  completeSandboxCharge,
+  findSandboxCard,
+  findSandboxCharge,
+  voidOrRefundSandboxCharge,
+} from '../instalments/sandboxCards.ts';
 import type { CardProcessor, RetrievedPayment } from './processor.ts';
 import { isRefusal } from '../refusal.ts';
 import { paymentError, settlePayment, startCardPayment, type Settlement } from './payments.ts';
@@ -40,7 +46,15 @@ export type SquareCharge =
 /** What charges a Square card token: Square's API, or the sandbox processor. */
 export interface SquareGateway {
   credentials: { app_id: string; location_id: string; checkout_js: string };
-  charge(p: { sourceId: string; amount: number; currency: string; idempotencyKey: string; reference: string | null; address: BillingAddress; now: Date }): Promise<SquareCharge>;
+  charge(p: {
+    sourceId: string;
+    amount: number;
+    currency: string;
+    idempotencyKey: string;
+    reference: string | null;
+    address: BillingAddress;
+    now: Date;
+  }): Promise<SquareCharge>;
   refund(p: { paymentId: string; amount: number; currency: string; idempotencyKey: string }): Promise<void>;
   /** Square's own record of one of its payments (GetPayment); null for one it does not know. */
   retrieve(paymentId: string): Promise<RetrievedPayment | null>;
@@ -57,22 +71,34 @@ export const isPlaceholder = (paymentId: string) => paymentId.startsWith(PLACEHO
 /** Square's sandbox on this server: tokens are the sandbox processor's nonces, and its payments the sandbox's charges. */
 export function localSquare(db: Database): SquareGateway {
   const chargeOf = (paymentId: string) =>
-    findSandboxCharge(db, isPlaceholder(paymentId) ? { idempotencyKey: paymentId.slice(PLACEHOLDER_PREFIX.length) } : { id: paymentId });
+    findSandboxCharge(
+      db,
+      isPlaceholder(paymentId) ? { idempotencyKey: paymentId.slice(PLACEHOLDER_PREFIX.length) } : { id: paymentId },
+    );
   return {
     credentials: { app_id: SQUARE_SANDBOX_APP_ID, location_id: 'holdfast-sandbox-location', checkout_js: '' },
     async charge(p) {
       const card = await findSandboxCard(db, p.sourceId);
-      if (!card || card.kind !== 'nonce') return { status: 'failed', message: 'This card token is not valid. Please enter your card again.' };
-      const charged = await chargeSandboxCard(db, { cardId: card.id, amount: p.amount, currency: p.currency, idempotencyKey: p.idempotencyKey, offSession: false, now: p.now, autocomplete: false }).catch(
-        (err: unknown) => {
-          // A key used before for another charge: Square's IDEMPOTENCY_KEY_REUSED, no verdict on this one.
-          if (isRefusal(err, 'conflict')) return null;
-          throw err;
-        },
-      );
+      if (!card || card.kind !== 'nonce')
+        return { status: 'failed', message: 'This card token is not valid. Please enter your card again.' };
+      const charged = await chargeSandboxCard(db, {
+        cardId: card.id,
+        amount: p.amount,
+        currency: p.currency,
+        idempotencyKey: p.idempotencyKey,
+        offSession: false,
+        now: p.now,
+        autocomplete: false,
+      }).catch((err: unknown) => {
+        // A key used before for another charge: Square's IDEMPOTENCY_KEY_REUSED, no verdict on this one.
+        if (isRefusal(err, 'conflict')) return null;
+        throw err;
+      });
       if (!charged) return { status: 'unknown', message: PAYMENT_MESSAGES.unableToPay };
       if (charged.status === 'requires_action') return { status: 'failed', message: PAYMENT_MESSAGES.unableToPay };
-      return charged.status === 'succeeded' ? { status: 'succeeded', id: charged.id, amount: p.amount, currency: p.currency.toUpperCase() } : { status: 'failed', message: charged.message };
+      return charged.status === 'succeeded'
+        ? { status: 'succeeded', id: charged.id, amount: p.amount, currency: p.currency.toUpperCase() }
+        : { status: 'failed', message: charged.message };
     },
     async refund(p) {
       const charge = await chargeOf(p.paymentId);
@@ -82,7 +108,13 @@ export function localSquare(db: Database): SquareGateway {
       const charge = await chargeOf(paymentId);
       if (!charge) return null;
       const taken = charge.status === 'approved' || charge.status === 'succeeded' || charge.status === 'refunded';
-      return { id: charge.id, status: taken ? 'succeeded' : 'failed', amount: charge.amount, currency: charge.currency.toUpperCase(), failureMessage: charge.failureMessage };
+      return {
+        id: charge.id,
+        status: taken ? 'succeeded' : 'failed',
+        amount: charge.amount,
+        currency: charge.currency.toUpperCase(),
+        failureMessage: charge.failureMessage,
+      };
     },
     async cancel(paymentId) {
       const charge = await chargeOf(paymentId);
@@ -106,7 +138,10 @@ function ledgerProcessor(gateway: SquareGateway, currency: string): CardProcesso
     name: 'square',
     publicKey: gateway.credentials.app_id,
     async createPayment(p) {
-      return { id: `${PLACEHOLDER_PREFIX}${p.idempotencyKey}`, clientSecret: `${PLACEHOLDER_PREFIX}${randomBytes(16).toString('hex')}` };
+      return {
+        id: `${PLACEHOLDER_PREFIX}${p.idempotencyKey}`,
+        clientSecret: `${PLACEHOLDER_PREFIX}${randomBytes(16).toString('hex')}`,
+      };
     },
     async refund(p) {
       await gateway.refund({ paymentId: p.paymentId, amount: p.amount, currency, idempotencyKey: p.idempotencyKey });
@@ -119,11 +154,13 @@ function ledgerProcessor(gateway: SquareGateway, currency: string): CardProcesso
 /** A billing address Square can use: a postcode, and a state in the USA. */
 export function squareAddressProblem(address: BillingAddress): string | null {
   if (!address.postcode.trim()) return ADDRESS_MESSAGES.completeAddress;
-  if ((address.country_code || 'GB').toUpperCase() === 'US' && !address.state.trim()) return ADDRESS_MESSAGES.unableToFindBilling;
+  if ((address.country_code || 'GB').toUpperCase() === 'US' && !address.state.trim())
+    return ADDRESS_MESSAGES.unableToFindBilling;
   return null;
 }
 
-export type SquareResult = { kind: 'paid'; paymentId: string } | { kind: 'address'; message: string } | { kind: 'failed'; message: string };
+export type SquareResult =
+  { kind: 'paid'; paymentId: string } | { kind: 'address'; message: string } | { kind: 'failed'; message: string };
 
 /**
  * pay-with-square: the sale's payment for this attempt (one per sale and attempt, keeping the
@@ -132,24 +169,59 @@ export type SquareResult = { kind: 'paid'; paymentId: string } | { kind: 'addres
 export async function payWithSquare(
   db: Database,
   gateway: SquareGateway,
-  p: { saleId: string; total: number; currency: string; reference: string | null; sourceId: string; address: BillingAddress; now: Date; graceMs: number; seating?: SeatingProvider | null },
+  p: {
+    saleId: string;
+    total: number;
+    currency: string;
+    reference: string | null;
+    sourceId: string;
+    address: BillingAddress;
+    now: Date;
+    graceMs: number;
+    seating?: SeatingProvider | null;
+  },
 ): Promise<SquareResult> {
   const problem = squareAddressProblem(p.address);
   if (problem) return { kind: 'address', message: problem };
   const ledger = ledgerProcessor(gateway, p.currency);
-  const payment = await startCardPayment(db, ledger, { saleId: p.saleId, total: p.total, currency: p.currency, now: p.now, graceMs: p.graceMs, seating: p.seating ?? null });
-  const charge = await gateway.charge({ sourceId: p.sourceId, amount: payment.amount, currency: payment.currency, idempotencyKey: payment.idempotencyKey, reference: p.reference, address: p.address, now: p.now });
+  const payment = await startCardPayment(db, ledger, {
+    saleId: p.saleId,
+    total: p.total,
+    currency: p.currency,
+    now: p.now,
+    graceMs: p.graceMs,
+    seating: p.seating ?? null,
+  });
+  const charge = await gateway.charge({
+    sourceId: p.sourceId,
+    amount: payment.amount,
+    currency: payment.currency,
+    idempotencyKey: payment.idempotencyKey,
+    reference: p.reference,
+    address: p.address,
+    now: p.now,
+  });
   if (charge.status === 'address') return { kind: 'address', message: charge.message };
   if (charge.status === 'unknown') return { kind: 'failed', message: charge.message };
   // From here on the payment is known by Square's own id: refunds and reads name the payment Square took.
-  const providerPaymentId = charge.status === 'succeeded' ? await keepSquareId(db, payment.id, charge.id) : (await currentRow(db, payment.id)).providerPaymentId;
+  const providerPaymentId =
+    charge.status === 'succeeded'
+      ? await keepSquareId(db, payment.id, charge.id)
+      : (await currentRow(db, payment.id)).providerPaymentId;
   const settled: Settlement = await settlePayment(
     db,
     ledger,
     charge.status === 'succeeded'
       ? // Square's word on what it took: an amount other than the payment's is refunded, never booked.
         { provider: 'square', providerPaymentId, status: 'succeeded', amount: charge.amount, currency: charge.currency }
-      : { provider: 'square', providerPaymentId, status: 'failed', amount: payment.amount, currency: payment.currency, failureMessage: charge.message },
+      : {
+          provider: 'square',
+          providerPaymentId,
+          status: 'failed',
+          amount: payment.amount,
+          currency: payment.currency,
+          failureMessage: charge.message,
+        },
     p.now,
     p.seating ?? null,
   );
@@ -163,7 +235,8 @@ export async function payWithSquare(
     return { kind: 'paid', paymentId: providerPaymentId };
   }
   // Taken and refunded (the stock went, the basket changed, the sale was paid already): the buyer is told why.
-  if (settled.payment.outcome === 'refunded') return { kind: 'failed', message: (await paymentError(db, p.saleId)) ?? PAYMENT_MESSAGES.unableToPay };
+  if (settled.payment.outcome === 'refunded')
+    return { kind: 'failed', message: (await paymentError(db, p.saleId)) ?? PAYMENT_MESSAGES.unableToPay };
   if (settled.payment.failureMessage) return { kind: 'failed', message: settled.payment.failureMessage };
   return { kind: 'failed', message: charge.status === 'failed' ? charge.message : PAYMENT_MESSAGES.unableToPay };
 }

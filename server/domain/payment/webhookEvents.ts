@@ -7,6 +7,10 @@ import { paymentWebhookEvents } from '../../db/schema.ts';
  * replay to acknowledge and ignore. `eventId` carries the provider's prefix (`truelayer:<id>`).
  */
 export async function firstDeliveryOf(db: Pick<Executor, 'insert'>, eventId: string, now: Date): Promise<boolean> {
-  const fresh = await db.insert(paymentWebhookEvents).values({ eventId, receivedAt: now }).onConflictDoNothing().returning({ eventId: paymentWebhookEvents.eventId });
+  const fresh = await db
+    .insert(paymentWebhookEvents)
+    .values({ eventId, receivedAt: now })
+    .onConflictDoNothing()
+    .returning({ eventId: paymentWebhookEvents.eventId });
   return fresh.length > 0;
 }

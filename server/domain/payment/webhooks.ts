@@ -26,22 +26,43 @@ async function settleQuietly(settle: Promise<unknown>): Promise<void> {
 }
 
 /** The card return: when Stripe keeps the payment's record and its webhook has not arrived yet, the record is read and settled. */
-export async function returnFromCard(db: Database, processor: CardProcessor, paymentIntentId: string | null, now: Date, seating: SeatingProvider | null): Promise<void> {
+export async function returnFromCard(
+  db: Database,
+  processor: CardProcessor,
+  paymentIntentId: string | null,
+  now: Date,
+  seating: SeatingProvider | null,
+): Promise<void> {
   if (!paymentIntentId || processor.name !== 'stripe') return;
   const found = await processor.retrieve(paymentIntentId).catch(() => null);
   if (!found) return;
-  await settleQuietly(settlePayment(db, processor, { provider: 'stripe', providerPaymentId: paymentIntentId, ...found }, now, seating));
+  await settleQuietly(
+    settlePayment(db, processor, { provider: 'stripe', providerPaymentId: paymentIntentId, ...found }, now, seating),
+  );
 }
 
 /** Stripe's webhook, as its provider read it: a payment_intent event that succeeded or failed settles its payment. */
-export async function receiveStripeWebhook(db: Database, processor: CardProcessor, webhook: CardWebhook, now: () => Date, seating: SeatingProvider | null): Promise<WebhookReceipt> {
+export async function receiveStripeWebhook(
+  db: Database,
+  processor: CardProcessor,
+  webhook: CardWebhook,
+  now: () => Date,
+  seating: SeatingProvider | null,
+): Promise<WebhookReceipt> {
   if (webhook.kind === 'refused') return webhook;
   if (webhook.kind === 'ignored') return RECEIVED;
   await settleQuietly(
     settlePayment(
       db,
       processor,
-      { provider: 'stripe', providerPaymentId: webhook.id, status: webhook.status, amount: webhook.amount, currency: webhook.currency, failureMessage: webhook.failureMessage },
+      {
+        provider: 'stripe',
+        providerPaymentId: webhook.id,
+        status: webhook.status,
+        amount: webhook.amount,
+        currency: webhook.currency,
+        failureMessage: webhook.failureMessage,
+      },
       now(),
       seating,
     ),
@@ -50,7 +71,13 @@ export async function receiveStripeWebhook(db: Database, processor: CardProcesso
 }
 
 /** TrueLayer's webhook, as its provider read it: each event is taken once, and an executed or failed payment settles. */
-export async function receiveBankWebhook(db: Database, bank: BankProvider, webhook: BankWebhook, now: () => Date, seating: SeatingProvider | null): Promise<WebhookReceipt> {
+export async function receiveBankWebhook(
+  db: Database,
+  bank: BankProvider,
+  webhook: BankWebhook,
+  now: () => Date,
+  seating: SeatingProvider | null,
+): Promise<WebhookReceipt> {
   if (webhook.kind === 'refused') return webhook;
   if (webhook.kind === 'ignored') return RECEIVED;
   if (webhook.eventId && !(await firstDeliveryOf(db, `truelayer:${webhook.eventId}`, now()))) return RECEIVED;

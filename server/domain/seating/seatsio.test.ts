@@ -27,33 +27,60 @@ describe.each(drivers)('seats.io seating on %s', (driver) => {
   const seating = () => seatsioSeats({ secretKey: SECRET, apiBase: fake.base });
   beforeAll(async () => {
     fake = await startFakeSeatsio({ secretKey: SECRET, events: {} });
-    w = await openWorld(driver, { seatsio: { publicKey: PUBLIC, secretKey: SECRET, region: 'oc', apiBase: fake.base } });
-    await w.database.db.update(seatPlans).set({ provider: 'seatsio', providerIdentifier: EVENT_KEY }).where(eq(seatPlans.eventDateId, date()));
+    w = await openWorld(driver, {
+      seatsio: { publicKey: PUBLIC, secretKey: SECRET, region: 'oc', apiBase: fake.base },
+    });
+    await w.database.db
+      .update(seatPlans)
+      .set({ provider: 'seatsio', providerIdentifier: EVENT_KEY })
+      .where(eq(seatPlans.eventDateId, date()));
     const all = await w.database.db.select().from(seats).where(eq(seats.eventDateId, date()));
-    fake.events.set(EVENT_KEY, new Map(all.map((s) => [`${s.section}-${s.row}-${s.number}`, { status: 'free' as const }])));
+    fake.events.set(
+      EVENT_KEY,
+      new Map(all.map((s) => [`${s.section}-${s.row}-${s.number}`, { status: 'free' as const }])),
+    );
   });
   afterAll(async () => {
     await w?.close();
     await fake?.close();
   });
 
-  function addSeats(v: Visitor, ticketTypeId: number, chosen: { section: string; row: string; number: string; hold_token: string }[]) {
+  function addSeats(
+    v: Visitor,
+    ticketTypeId: number,
+    chosen: { section: string; row: string; number: string; hold_token: string }[],
+  ) {
     const body = {
       parent_event_id: 'null',
-      ticket: { [seatBasketKey(w.demo.seated.event, date(), ticketTypeId)]: { ticket: ticketTypeId, vz_id: '', has_offer: false, qty: chosen.length, seats: chosen } },
+      ticket: {
+        [seatBasketKey(w.demo.seated.event, date(), ticketTypeId)]: {
+          ticket: ticketTypeId,
+          vz_id: '',
+          has_offer: false,
+          qty: chosen.length,
+          seats: chosen,
+        },
+      },
     } as unknown as RequestOf<'addToBasket'>;
     return v.call('addToBasket', body, { accept: 'application/json' });
   }
   const seat = (row: string, number: string, hold_token: string) => ({ section: 'Stalls', row, number, hold_token });
   async function saleOf(row: string, number: string): Promise<string> {
-    const rows = await w.database.db.select({ saleId: saleSeats.saleId, seat: seats }).from(saleSeats).innerJoin(seats, eq(seats.id, saleSeats.seatId));
+    const rows = await w.database.db
+      .select({ saleId: saleSeats.saleId, seat: seats })
+      .from(saleSeats)
+      .innerJoin(seats, eq(seats.id, saleSeats.seatId));
     return rows.find((r) => r.seat.section === 'Stalls' && r.seat.row === row && r.seat.number === number)!.saleId;
   }
 
   it('tells the page to draw seats.io’s chart for the event key, with the public key and region', async () => {
     const res = await new Visitor(w.app).call('getSeatingPlan', { event_date_id: date() });
     const plan = calls.getSeatingPlan.response.parse(res.json());
-    expect(plan.seating_plan_layout.seating_plan_provider).toEqual({ provider: 'seatsio', public_key: PUBLIC, region: 'oc' });
+    expect(plan.seating_plan_layout.seating_plan_provider).toEqual({
+      provider: 'seatsio',
+      public_key: PUBLIC,
+      region: 'oc',
+    });
     expect(plan.seating_plan_event.provider_identifier).toBe(EVENT_KEY);
     expect(plan.seating_plan_event.pricing.map((p) => p.ticket_name)).toEqual(['Stalls premium', 'Stalls', 'Circle']);
   });
@@ -78,12 +105,20 @@ describe.each(drivers)('seats.io seating on %s', (driver) => {
     const stranger = fake.newHoldToken();
     const refused = await addSeats(buyer, premium, [seat('D', '1', stranger)]);
     expect(refused.statusCode).toBe(409);
-    expect(refused.json()).toEqual({ error: 'Your hold on Stalls, row D, seat 1 has ended. Please choose your seats again.' });
+    expect(refused.json()).toEqual({
+      error: 'Your hold on Stalls, row D, seat 1 has ended. Please choose your seats again.',
+    });
 
     const added = await addSeats(buyer, premium, [seat('D', '1', token), seat('D', '2', token)]);
     expect(added.statusCode, added.body).toBe(200);
-    expect((await buyer.checkout()).tickets[0]).toMatchObject({ ticket_id: premium, qty: 2, seats: [seat('D', '1', token), seat('D', '2', token)] });
-    expect(fake.requests.filter((r) => r.method === 'GET').at(-1)!.path).toBe(`/events/${EVENT_KEY}/objects?label=Stalls-D-1&label=Stalls-D-2`);
+    expect((await buyer.checkout()).tickets[0]).toMatchObject({
+      ticket_id: premium,
+      qty: 2,
+      seats: [seat('D', '1', token), seat('D', '2', token)],
+    });
+    expect(fake.requests.filter((r) => r.method === 'GET').at(-1)!.path).toBe(
+      `/events/${EVENT_KEY}/objects?label=Stalls-D-1&label=Stalls-D-2`,
+    );
 
     // The picking hold lasts a minute more; reserving makes it last the countdown, and More time longer still.
     expect(fake.expiryOf(token)!.getTime()).toBe(w.clock.now.getTime() + 900_000);
@@ -97,7 +132,10 @@ describe.each(drivers)('seats.io seating on %s', (driver) => {
     expect(done).toEqual({ booked: true, alreadyBooked: false });
     expect(fake.events.get(EVENT_KEY)!.get('Stalls-D-1')).toEqual({ status: 'booked', orderId: saleId });
     expect(fake.events.get(EVENT_KEY)!.get('Stalls-D-2')).toEqual({ status: 'booked', orderId: saleId });
-    const [sold] = await w.database.db.select().from(seats).where(eq(seats.id, (await seatRow('D', '2')).id));
+    const [sold] = await w.database.db
+      .select()
+      .from(seats)
+      .where(eq(seats.id, (await seatRow('D', '2')).id));
     expect(sold!.soldSaleId).toBe(saleId);
   });
 
@@ -111,7 +149,9 @@ describe.each(drivers)('seats.io seating on %s', (driver) => {
     fake.expire(token);
     fake.hold(EVENT_KEY, ['Stalls-E-2'], fake.newHoldToken());
     const saleId = await saleOf('E', '1');
-    expect(await w.database.db.transaction((tx) => completeSale(tx, saleId, w.clock.now, seating()))).toEqual({ booked: false });
+    expect(await w.database.db.transaction((tx) => completeSale(tx, saleId, w.clock.now, seating()))).toEqual({
+      booked: false,
+    });
     // Nothing is booked at seats.io nor here: the caller refunds.
     expect(fake.events.get(EVENT_KEY)!.get('Stalls-E-1')!.status).not.toBe('booked');
     expect((await seatRow('E', '1')).soldSaleId).toBeNull();
@@ -123,13 +163,20 @@ describe.each(drivers)('seats.io seating on %s', (driver) => {
     const second = fake.newHoldToken();
     fake.hold(EVENT_KEY, ['Stalls-D-5', 'Stalls-D-6'], first);
     fake.hold(EVENT_KEY, ['Stalls-G-5', 'Stalls-G-6'], second);
-    expect((await addSeats(buyer, w.demo.seated.tickets.premium, [seat('D', '5', first), seat('D', '6', first)])).statusCode).toBe(200);
-    expect((await addSeats(buyer, w.demo.seated.tickets.stalls, [seat('G', '5', second), seat('G', '6', second)])).statusCode).toBe(200);
+    expect(
+      (await addSeats(buyer, w.demo.seated.tickets.premium, [seat('D', '5', first), seat('D', '6', first)])).statusCode,
+    ).toBe(200);
+    expect(
+      (await addSeats(buyer, w.demo.seated.tickets.stalls, [seat('G', '5', second), seat('G', '6', second)]))
+        .statusCode,
+    ).toBe(200);
     expect(await buyer.json('reserveTickets', {})).toMatchObject({ reserved: true });
     fake.expire(second);
     fake.hold(EVENT_KEY, ['Stalls-G-6'], fake.newHoldToken());
     const saleId = await saleOf('D', '5');
-    expect(await w.database.db.transaction((tx) => completeSale(tx, saleId, w.clock.now, seating()))).toEqual({ booked: false });
+    expect(await w.database.db.transaction((tx) => completeSale(tx, saleId, w.clock.now, seating()))).toEqual({
+      booked: false,
+    });
     expect(fake.events.get(EVENT_KEY)!.get('Stalls-D-5')).toEqual({ status: 'free' });
     expect(fake.events.get(EVENT_KEY)!.get('Stalls-D-6')).toEqual({ status: 'free' });
   });
@@ -169,7 +216,11 @@ describe.each(drivers)('seats.io seating on %s', (driver) => {
     const { app } = await appOn(w.database, {});
     try {
       const res = await new Visitor(app).call('getSeatingPlan', { event_date_id: date() });
-      expect(calls.getSeatingPlan.response.parse(res.json()).seating_plan_layout.seating_plan_provider).toEqual({ provider: 'holdfast', public_key: null, region: null });
+      expect(calls.getSeatingPlan.response.parse(res.json()).seating_plan_layout.seating_plan_provider).toEqual({
+        provider: 'holdfast',
+        public_key: null,
+        region: null,
+      });
       expect(seatingWiring(parseConfig({}))).toBeNull();
       const page = await new Visitor(app).request({ method: 'GET', url: `/events/book_seats/${date()}/` });
       expect(String(page.headers['content-security-policy'])).not.toMatch(/seatsio/);

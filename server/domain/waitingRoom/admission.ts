@@ -67,14 +67,21 @@ export interface Shopping {
  * (`available`) and who is still shopping (by default, everyone let in within the last
  * `admission_seconds`, by the marks).
  */
-export function step(row: QueueRow, available: number, now: Date, shopping?: Shopping): Pick<QueueCounters, 'admittedThrough' | 'credit' | 'soldOut' | 'marks' | 'steppedAt'> {
+export function step(
+  row: QueueRow,
+  available: number,
+  now: Date,
+  shopping?: Shopping,
+): Pick<QueueCounters, 'admittedThrough' | 'credit' | 'soldOut' | 'marks' | 'steppedAt'> {
   const from = row.steppedAt && row.steppedAt > row.onSaleAt ? row.steppedAt : row.onSaleAt;
   const elapsed = Math.min(MAX_STEP_SECONDS, Math.max(0, (now.getTime() - from.getTime()) / 1000));
   const perSecond = row.admitPerMinute / 60;
   const soldOut = available <= 0;
   const nowSeconds = seconds(now);
   const credit = row.credit + perSecond * elapsed;
-  const shoppers = shopping ? shopping.shoppers : row.admittedThrough - admittedAt(row.marks, nowSeconds - row.admissionSeconds);
+  const shoppers = shopping
+    ? shopping.shoppers
+    : row.admittedThrough - admittedAt(row.marks, nowSeconds - row.admissionSeconds);
   const room = Math.max(0, row.maxShoppers - shoppers);
   const waiting = Math.max(0, row.joined - row.admittedThrough);
   // Tickets already promised to buyers let in who have not reserved are not there for the next.
@@ -102,19 +109,41 @@ export const RATE_WINDOW_SECONDS = 120;
  * marks, count and setting it was worked out from: every poll of a queue asks it, and the queue's
  * row changes at most once a second.
  */
-const rates = new WeakMap<object, { at: number; marks: AdmissionMarks; through: number; perMinute: number; rate: number }>();
+const rates = new WeakMap<
+  object,
+  { at: number; marks: AdmissionMarks; through: number; perMinute: number; rate: number }
+>();
 
 /** Buyers admitted per second lately, or the configured rate before there is enough to measure. */
-export function measuredRate(row: Pick<QueueRow, 'marks' | 'admitPerMinute' | 'admittedThrough' | 'steppedAt'>, now: Date): number {
+export function measuredRate(
+  row: Pick<QueueRow, 'marks' | 'admitPerMinute' | 'admittedThrough' | 'steppedAt'>,
+  now: Date,
+): number {
   const nowSeconds = seconds(now);
   const kept = rates.get(row);
-  if (kept && kept.at === nowSeconds && kept.marks === row.marks && kept.through === row.admittedThrough && kept.perMinute === row.admitPerMinute) return kept.rate;
+  if (
+    kept &&
+    kept.at === nowSeconds &&
+    kept.marks === row.marks &&
+    kept.through === row.admittedThrough &&
+    kept.perMinute === row.admitPerMinute
+  )
+    return kept.rate;
   const rate = rateAt(row, nowSeconds);
-  rates.set(row, { at: nowSeconds, marks: row.marks, through: row.admittedThrough, perMinute: row.admitPerMinute, rate });
+  rates.set(row, {
+    at: nowSeconds,
+    marks: row.marks,
+    through: row.admittedThrough,
+    perMinute: row.admitPerMinute,
+    rate,
+  });
   return rate;
 }
 
-function rateAt(row: Pick<QueueRow, 'marks' | 'admitPerMinute' | 'admittedThrough' | 'steppedAt'>, nowSeconds: number): number {
+function rateAt(
+  row: Pick<QueueRow, 'marks' | 'admitPerMinute' | 'admittedThrough' | 'steppedAt'>,
+  nowSeconds: number,
+): number {
   const configured = row.admitPerMinute / 60;
   const first = row.marks.find(([t]) => t >= nowSeconds - RATE_WINDOW_SECONDS);
   const last = row.marks.at(-1);

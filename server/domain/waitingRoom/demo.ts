@@ -10,7 +10,10 @@ import { thumbnail } from '../../thumbnails.ts';
 
 /** A few minutes; DEMO_ON_SALE_DELAY_SECONDS sets another (the end-to-end servers run longer than three minutes). */
 export const DEMO_ON_SALE_DELAY_MS = Math.max(0, Number(process.env.DEMO_ON_SALE_DELAY_SECONDS ?? 180) || 180) * 1000;
-export const DEMO_QUEUED_EVENTS = ['Harbour Nights Live: the on-sale', 'Harbour Nights Live: the last two tickets'] as const;
+export const DEMO_QUEUED_EVENTS = [
+  'Harbour Nights Live: the on-sale',
+  'Harbour Nights Live: the last two tickets',
+] as const;
 
 export async function seedDemoOnSales(db: Database, now: Date): Promise<number[]> {
   const onSaleAt = new Date(now.getTime() + DEMO_ON_SALE_DELAY_MS);
@@ -20,7 +23,12 @@ export async function seedDemoOnSales(db: Database, now: Date): Promise<number[]
     organiser ??= (
       await tx
         .insert(t.organisers)
-        .values({ slug: 'harbour-nights', name: 'Harbour Nights Promotions', description: 'Big nights on the harbour, sold through a fair queue.', paymentProvider: 'stripe' })
+        .values({
+          slug: 'harbour-nights',
+          name: 'Harbour Nights Promotions',
+          description: 'Big nights on the harbour, sold through a fair queue.',
+          paymentProvider: 'stripe',
+        })
         .returning()
     )[0]!;
     const dateIds: number[] = [];
@@ -44,19 +52,33 @@ export async function seedDemoOnSales(db: Database, now: Date): Promise<number[]
             })
             .returning()
         )[0]!;
-        const [pool] = await tx.insert(t.capacityPools).values({ name: `${title}: capacity`, capacity }).returning();
+        const [pool] = await tx
+          .insert(t.capacityPools)
+          .values({ name: `${title}: capacity`, capacity })
+          .returning();
         const [date] = await tx
           .insert(t.eventDates)
           .values({ eventId: event.id, startsAt: new Date(now.getTime() + 60 * 86400_000), poolId: pool!.id })
           .returning();
         dateId = date!.id;
-        await tx.insert(t.ticketTypes).values({ eventDateId: dateId, name: 'Standing', price: 3500, bookingFee: 250, maxCanReserve: 4 });
+        await tx
+          .insert(t.ticketTypes)
+          .values({ eventDateId: dateId, name: 'Standing', price: 3500, bookingFee: 250, maxCanReserve: 4 });
       } else {
         const [date] = await tx.select().from(t.eventDates).where(eq(t.eventDates.eventId, event.id));
         dateId = date!.id;
       }
       const settings = { onSaleAt, maxShoppers: 50, admitPerMinute: 60, admissionSeconds: 900, pollSeconds: 3 };
-      const counters = { joined: 0, drawn: false, admittedThrough: 0, credit: 0, soldOut: false, marks: [], steppedAt: null, version: 0 };
+      const counters = {
+        joined: 0,
+        drawn: false,
+        admittedThrough: 0,
+        credit: 0,
+        soldOut: false,
+        marks: [],
+        steppedAt: null,
+        version: 0,
+      };
       await tx
         .insert(t.eventDateQueues)
         .values({ eventDateId: dateId, ...settings, ...counters })

@@ -120,7 +120,8 @@ export class WaitingRooms {
     }
     this.dates = found;
     this.byEvent = new Map();
-    for (const d of found.values()) this.byEvent.set(d.eventId, [...(this.byEvent.get(d.eventId) ?? []), d.row.eventDateId]);
+    for (const d of found.values())
+      this.byEvent.set(d.eventId, [...(this.byEvent.get(d.eventId) ?? []), d.row.eventDateId]);
     this.readAt = now.getTime();
   }
 
@@ -128,10 +129,15 @@ export class WaitingRooms {
   view(date: QueuedDate, place: Pick<Place, 'number' | 'startedAt' | 'admittedUntil'>): QueueView {
     const now = this.clock();
     const { row } = date;
-    if (place.admittedUntil > 0 && place.admittedUntil * 1000 <= now.getTime()) return { state: 'ended', pollMs: 60_000 };
+    if (place.admittedUntil > 0 && place.admittedUntil * 1000 <= now.getTime())
+      return { state: 'ended', pollMs: 60_000 };
     if (now < row.onSaleAt || !row.drawn || place.number === 0) {
       const opensIn = Math.max(0, Math.ceil((row.onSaleAt.getTime() - now.getTime()) / 1000));
-      return { state: 'before-sale', opensInSeconds: opensIn, pollMs: Math.max(1000, Math.min(opensIn * 1000, row.pollSeconds * 1000 * 3)) };
+      return {
+        state: 'before-sale',
+        opensInSeconds: opensIn,
+        pollMs: Math.max(1000, Math.min(opensIn * 1000, row.pollSeconds * 1000 * 3)),
+      };
     }
     if (place.number <= row.admittedThrough) return { state: 'admitted', pollMs: row.pollSeconds * 1000 };
     const perSecond = measuredRate(row, now);
@@ -182,7 +188,7 @@ async function readQueues(db: Pick<Executor, 'execute'>): Promise<Map<number, Qu
            FROM ticket_types t WHERE t.event_date_id = q.event_date_id) AS types
         FROM event_date_queues q JOIN event_dates d ON d.id = q.event_date_id JOIN events e ON e.id = d.event_id`,
   );
-  const json = <T,>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
+  const json = <T>(v: T | string): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
   return new Map(
     found.map((r) => [
       Number(r.event_date_id),
@@ -217,7 +223,11 @@ async function readQueues(db: Pick<Executor, 'execute'>): Promise<Map<number, Qu
 }
 
 /** The most tickets one buyer could still get on this date: sales and live holds taken off each pool. */
-export async function ticketsLeft(db: Pick<Executor, 'execute'>, date: Pick<QueuedDate, 'poolId' | 'types'>, now: Date): Promise<number> {
+export async function ticketsLeft(
+  db: Pick<Executor, 'execute'>,
+  date: Pick<QueuedDate, 'poolId' | 'types'>,
+  now: Date,
+): Promise<number> {
   const pools = [date.poolId, ...date.types.flatMap((t) => (t.poolId ? [t.poolId] : []))];
   const left = await poolAvailability(db, pools, now);
   const dateLeft = left.get(date.poolId) ?? 0;
@@ -250,7 +260,11 @@ async function moveOn(db: Database, date: QueuedDate, now: Date): Promise<void> 
  * not ended. A turn ends `admission_seconds` after it was first handed out; one never handed out (the
  * buyer has not come back to the page) counts for `admission_seconds` after admission reached it.
  */
-export async function stillShopping(db: Pick<Executor, 'execute'>, row: Pick<QueueRow, 'eventDateId' | 'admittedThrough' | 'admissionSeconds' | 'marks'>, now: Date): Promise<number> {
+export async function stillShopping(
+  db: Pick<Executor, 'execute'>,
+  row: Pick<QueueRow, 'eventDateId' | 'admittedThrough' | 'admissionSeconds' | 'marks'>,
+  now: Date,
+): Promise<number> {
   const windowStart = admittedAt(row.marks, Math.floor(now.getTime() / 1000) - row.admissionSeconds);
   const since = new Date(now.getTime() - row.admissionSeconds * 1000).toISOString();
   const [found] = await rows<{ n: number | string }>(
@@ -305,29 +319,48 @@ export async function joinAs(
         RETURNING id, number, (SELECT admitted_through FROM q) AS started`,
   );
   if (!row) return null;
-  return { placeId: Number(row.id), number: row.number === null ? 0 : Number(row.number), startedAt: row.number === null ? 0 : Number(row.started) };
+  return {
+    placeId: Number(row.id),
+    number: row.number === null ? 0 : Number(row.number),
+    startedAt: row.number === null ? 0 : Number(row.started),
+  };
 }
 
 /** A new place, whatever the client address (tests and benchmarks placing buyers in bulk). */
-export async function join(db: Pick<Executor, 'execute'>, dateId: number, now: Date): Promise<{ placeId: number; number: number; startedAt: number }> {
+export async function join(
+  db: Pick<Executor, 'execute'>,
+  dateId: number,
+  now: Date,
+): Promise<{ placeId: number; number: number; startedAt: number }> {
   const placed = await joinAs(db, dateId, now);
   if (!placed) throw new Error(`Event date ${dateId} has no queue`);
   return placed;
 }
 
 /** The account's latest place in a queue (when the queue gives one place per account): its id, number and first admission. */
-export async function placeOfAccount(db: Pick<Executor, 'execute'>, dateId: number, userId: number): Promise<{ placeId: number; number: number; admittedAt: Date | null } | null> {
+export async function placeOfAccount(
+  db: Pick<Executor, 'execute'>,
+  dateId: number,
+  userId: number,
+): Promise<{ placeId: number; number: number; admittedAt: Date | null } | null> {
   const [row] = await rows<{ id: number; number: string | number | null; admitted_at: string | Date | null }>(
     db,
     sql`SELECT id, number, admitted_at FROM queue_places WHERE event_date_id = ${dateId} AND user_id = ${userId} ORDER BY id DESC LIMIT 1`,
   );
   if (!row) return null;
-  return { placeId: Number(row.id), number: row.number === null ? 0 : Number(row.number), admittedAt: row.admitted_at ? new Date(row.admitted_at) : null };
+  return {
+    placeId: Number(row.id),
+    number: row.number === null ? 0 : Number(row.number),
+    admittedAt: row.admitted_at ? new Date(row.admitted_at) : null,
+  };
 }
 
 /** The number the draw gave an early place (0 while it has none). */
 export async function numberOf(db: Pick<Executor, 'execute'>, placeId: number, dateId: number): Promise<number> {
-  const [row] = await rows<{ number: string | number | null }>(db, sql`SELECT number FROM queue_places WHERE id = ${placeId} AND event_date_id = ${dateId}`);
+  const [row] = await rows<{ number: string | number | null }>(
+    db,
+    sql`SELECT number FROM queue_places WHERE id = ${placeId} AND event_date_id = ${dateId}`,
+  );
   return row?.number == null ? 0 : Number(row.number);
 }
 
@@ -336,27 +369,48 @@ export async function numberOf(db: Pick<Executor, 'execute'>, placeId: number, d
  * statement, so two requests racing for it agree), otherwise the time set then. Null when the place
  * is gone (a queue started again).
  */
-export async function admitOnce(db: Pick<Executor, 'execute'>, placeId: number, dateId: number, now: Date): Promise<Date | null> {
+export async function admitOnce(
+  db: Pick<Executor, 'execute'>,
+  placeId: number,
+  dateId: number,
+  now: Date,
+): Promise<Date | null> {
   const [set] = await rows<{ admitted_at: string | Date }>(
     db,
     sql`UPDATE queue_places SET admitted_at = ${now.toISOString()}::timestamptz WHERE id = ${placeId} AND event_date_id = ${dateId} AND admitted_at IS NULL RETURNING admitted_at`,
   );
   if (set) return new Date(set.admitted_at);
-  const [found] = await rows<{ admitted_at: string | Date | null }>(db, sql`SELECT admitted_at FROM queue_places WHERE id = ${placeId} AND event_date_id = ${dateId}`);
+  const [found] = await rows<{ admitted_at: string | Date | null }>(
+    db,
+    sql`SELECT admitted_at FROM queue_places WHERE id = ${placeId} AND event_date_id = ${dateId}`,
+  );
   return found?.admitted_at ? new Date(found.admitted_at) : null;
 }
 
 /** Ends a place's turn now (the buyer left): it counts among the shoppers no more, and is spent. */
-export async function endTurn(db: Pick<Executor, 'execute'>, placeId: number, dateId: number, now: Date, admissionSeconds: number): Promise<void> {
+export async function endTurn(
+  db: Pick<Executor, 'execute'>,
+  placeId: number,
+  dateId: number,
+  now: Date,
+  admissionSeconds: number,
+): Promise<void> {
   const ended = new Date(now.getTime() - admissionSeconds * 1000).toISOString();
-  await db.execute(sql`UPDATE queue_places SET admitted_at = LEAST(COALESCE(admitted_at, ${ended}::timestamptz), ${ended}::timestamptz) WHERE id = ${placeId} AND event_date_id = ${dateId}`);
+  await db.execute(
+    sql`UPDATE queue_places SET admitted_at = LEAST(COALESCE(admitted_at, ${ended}::timestamptz), ${ended}::timestamptz) WHERE id = ${placeId} AND event_date_id = ${dateId}`,
+  );
 }
 
 /**
  * Records that the place's admission reserves `saleId`: true when it does (the first sale to ask, or
  * the same one again), false when another sale has it already. One conditional statement.
  */
-export async function useAdmissionFor(db: Pick<Executor, 'execute'>, placeId: number, dateId: number, saleId: string): Promise<boolean> {
+export async function useAdmissionFor(
+  db: Pick<Executor, 'execute'>,
+  placeId: number,
+  dateId: number,
+  saleId: string,
+): Promise<boolean> {
   const [used] = await rows<{ id: number }>(
     db,
     sql`UPDATE queue_places SET sale_id = ${saleId}
@@ -370,23 +424,38 @@ export async function useAdmissionFor(db: Pick<Executor, 'execute'>, placeId: nu
  * The queued dates among `dateIds` whose tickets the sale has, each with whether the sale is held
  * at `now` (a sale already held carries on without spending an admission).
  */
-export function queuedDatesOfSale(db: Pick<Executor, 'execute'>, saleId: string, dateIds: number[], now: Date): Promise<{ event_date_id: number; held: boolean }[]> {
+export function queuedDatesOfSale(
+  db: Pick<Executor, 'execute'>,
+  saleId: string,
+  dateIds: number[],
+  now: Date,
+): Promise<{ event_date_id: number; held: boolean }[]> {
   return rows<{ event_date_id: number; held: boolean }>(
     db,
     sql`SELECT DISTINCT t.event_date_id, COALESCE(s.hold_deadline > ${now.toISOString()}::timestamptz, false) AS held
         FROM sale_lines l JOIN ticket_types t ON t.id = l.ticket_type_id JOIN sales s ON s.id = l.sale_id
-        WHERE l.sale_id = ${saleId} AND t.event_date_id IN (${sql.join(dateIds.map((id) => sql`${id}`), sql`, `)})`,
+        WHERE l.sale_id = ${saleId} AND t.event_date_id IN (${sql.join(
+          dateIds.map((id) => sql`${id}`),
+          sql`, `,
+        )})`,
   );
 }
 
 /** How many dates the event has, queued or not. */
 export async function eventDateCount(db: Pick<Executor, 'execute'>, eventId: number): Promise<number> {
-  const [dates] = await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM event_dates WHERE event_id = ${eventId}`);
+  const [dates] = await rows<{ n: number }>(
+    db,
+    sql`SELECT count(*)::int AS n FROM event_dates WHERE event_id = ${eventId}`,
+  );
   return Number(dates?.n ?? 0);
 }
 
 /** The numbers the draw gave these places of the date (null for one it has not numbered), in one read. */
-export function numbersOfPlaces(db: Pick<Executor, 'execute'>, dateId: number, placeIds: number[]): Promise<{ id: number; number: string | number | null }[]> {
+export function numbersOfPlaces(
+  db: Pick<Executor, 'execute'>,
+  dateId: number,
+  placeIds: number[],
+): Promise<{ id: number; number: string | number | null }[]> {
   return rows<{ id: number; number: string | number | null }>(
     db,
     sql`SELECT id, number FROM queue_places WHERE event_date_id = ${dateId} AND id IN (${sql.join(

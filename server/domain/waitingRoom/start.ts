@@ -25,5 +25,11 @@ export async function startWaitingRoom(
 
 /** What the waiting list's offers and e-mails need: the process's mailer and the configuration's names. */
 export function waitingListMailOf(config: Config, mailer: Mailer): WaitingListMail {
-  return { mailer, brandName: config.brandName, publicUrl: config.publicUrl, secret: config.sessionSecret, maxPerOrder: config.maxPerOrder };
+  return {
+    mailer,
+    brandName: config.brandName,
+    publicUrl: config.publicUrl,
+    secret: config.sessionSecret,
+    maxPerOrder: config.maxPerOrder,
+  };
 }

@@ -35,7 +35,12 @@ export interface Signer {
   place(place: Place, binding: string): string;
   readPlace(token: string | undefined, dateId: number, binding: string | null, nowSeconds: number): Place | null;
   admission(admission: Admission, binding: string): string;
-  readAdmission(token: string | undefined, dateId: number, binding: string | null, nowSeconds: number): Admission | null;
+  readAdmission(
+    token: string | undefined,
+    dateId: number,
+    binding: string | null,
+    nowSeconds: number,
+  ): Admission | null;
 }
 
 const DIGITS = /^\d{1,15}$/;
@@ -44,9 +49,15 @@ export const REMEMBERED_TOKENS = 200_000;
 
 export function signer(secret: string): Signer {
   const key = createHmac('sha256', secret).update('holdfast waiting room').digest();
-  const sign = (body: string, binding: string) => createHmac('sha256', key).update(`${body}\n${binding}`).digest('base64url');
+  const sign = (body: string, binding: string) =>
+    createHmac('sha256', key).update(`${body}\n${binding}`).digest('base64url');
   const good = { q2: new Map<string, number[]>(), a2: new Map<string, number[]>() };
-  const check = (token: string | undefined, kind: keyof typeof good, parts: number, binding: string | null): number[] | null => {
+  const check = (
+    token: string | undefined,
+    kind: keyof typeof good,
+    parts: number,
+    binding: string | null,
+  ): number[] | null => {
     if (!token || !binding || token.length > 200) return null;
     const remembered = good[kind];
     const memo = `${binding}\n${token}`;

@@ -19,7 +19,12 @@ const TURN_MAILS_AT_ONCE = 500;
  * Keeps where to e-mail the place's buyer when it is their turn: true when the place is still
  * waiting (a place already let in, or already told, is not told again).
  */
-export async function askForTurnMail(db: Pick<Executor, 'execute'>, dateId: number, placeId: number, email: string): Promise<boolean> {
+export async function askForTurnMail(
+  db: Pick<Executor, 'execute'>,
+  dateId: number,
+  placeId: number,
+  email: string,
+): Promise<boolean> {
   const [kept] = await rows<{ id: number }>(
     db,
     sql`UPDATE queue_places SET notify_email = ${email}
@@ -32,7 +37,14 @@ export async function askForTurnMail(db: Pick<Executor, 'execute'>, dateId: numb
 
 /** E-mails every buyer whose turn has come and who asked to be told: each once. Returns how many were sent. */
 export async function mailTurns(db: Database, mail: WaitingListMail, now: Date): Promise<number> {
-  const due = await rows<{ email: string; event_date_id: number; title: string; starts_at: string | Date; admission_seconds: number; organiser_id: number }>(
+  const due = await rows<{
+    email: string;
+    event_date_id: number;
+    title: string;
+    starts_at: string | Date;
+    admission_seconds: number;
+    organiser_id: number;
+  }>(
     db,
     sql`WITH due AS (
           SELECT p.id FROM queue_places p JOIN event_date_queues q ON q.event_date_id = p.event_date_id

@@ -12,7 +12,11 @@ import * as t from '../../db/schema.ts';
 import { hotEvent } from '../../test/fixtures.ts';
 import { drivers, openWorld, solvedChallenge, type TestWorld, Visitor } from '../../test/harness.ts';
 import { accountFor, codeSentTo, signInAs } from '../../test/accounts.ts';
-import { OFFER_OTHER_ACCOUNT_MESSAGE, OFFER_REPLACE_QUESTION, OFFER_SEND_CODE_LABEL } from '../../routes/waitingRoom/offer.ts';
+import {
+  OFFER_OTHER_ACCOUNT_MESSAGE,
+  OFFER_REPLACE_QUESTION,
+  OFFER_SEND_CODE_LABEL,
+} from '../../routes/waitingRoom/offer.ts';
 import { LEAVE_LABEL, WAITING_LIST_NO_PROOF_MESSAGE } from '../../routes/waitingRoom/waitingList.ts';
 import {
   LEFT_MESSAGE,
@@ -31,7 +35,12 @@ import { formatDeadline } from '../format.ts';
 import { latestMail } from '../../mail/index.ts';
 
 const CHECKOUT_SECONDS = 120;
-const MAIL = { mailer: { transport: null, from: 'tickets@example.test' }, brandName: 'Holdfast', publicUrl: 'http://127.0.0.1:3000', secret: 'test-secret' };
+const MAIL = {
+  mailer: { transport: null, from: 'tickets@example.test' },
+  brandName: 'Holdfast',
+  publicUrl: 'http://127.0.0.1:3000',
+  secret: 'test-secret',
+};
 
 /** Sets the offer window of the event a ticket type belongs to. */
 async function offerWindow(db: Database, typeId: number, seconds: number): Promise<void> {
@@ -44,8 +53,18 @@ async function offerWindow(db: Database, typeId: number, seconds: number): Promi
 
 /** Joins a type's waiting list as the queue page's script does (JSON), with the proof of work unless told not to. */
 async function joinList(v: Visitor, typeId: number, email: string, qty = 1, proof = true) {
-  const body = new URLSearchParams({ ticket_type_id: String(typeId), email, quantity: String(qty), ...(proof ? { altcha: await solvedChallenge(v) } : {}) });
-  return v.request({ method: 'POST', url: '/ajax/queue/waiting-list/', body: body.toString(), headers: { accept: 'application/json' } });
+  const body = new URLSearchParams({
+    ticket_type_id: String(typeId),
+    email,
+    quantity: String(qty),
+    ...(proof ? { altcha: await solvedChallenge(v) } : {}),
+  });
+  return v.request({
+    method: 'POST',
+    url: '/ajax/queue/waiting-list/',
+    body: body.toString(),
+    headers: { accept: 'application/json' },
+  });
 }
 
 /** A buyer adds and reserves tickets over HTTP; answers what the reservation said. */
@@ -57,7 +76,8 @@ async function buy(v: Visitor, typeId: number, qty: number): Promise<{ reserved:
 /** A visitor's cookie jar. */
 const jar = (v: Visitor) => (v as unknown as { cookies: Map<string, string> }).cookies;
 
-const offersTo = async (db: Database, email: string) => (await latestMail(db, { recipient: email })).filter((m) => m.subject.startsWith('Tickets for'));
+const offersTo = async (db: Database, email: string) =>
+  (await latestMail(db, { recipient: email })).filter((m) => m.subject.startsWith('Tickets for'));
 
 describe.each(drivers)('joining the waiting list on %s', (driver) => {
   let world: TestWorld;
@@ -81,11 +101,16 @@ describe.each(drivers)('joining the waiting list on %s', (driver) => {
     expect(onSale.json()).toEqual({ error: WAITING_LIST_ON_SALE_MESSAGE });
     // A queued date before its on-sale: the list is no way round the queue.
     const opens = new Date(world.clock.now.getTime() + 3600_000);
-    await db.insert(t.eventDateQueues).values({ eventDateId: types[0]!.eventDateId, onSaleAt: opens, maxShoppers: 10, admitPerMinute: 60 });
+    await db
+      .insert(t.eventDateQueues)
+      .values({ eventDateId: types[0]!.eventDateId, onSaleAt: opens, maxShoppers: 10, admitPerMinute: 60 });
     const early = await joinList(v, typeId, 'early@example.test');
     expect(early.statusCode).toBe(409);
     expect(early.json()).toEqual({ error: waitingListBeforeOnSaleMessage(opens) });
-    const [{ n }] = (await rows<{ n: number }>(db, sql`SELECT count(*)::int AS n FROM waiting_list_entries WHERE ticket_type_id = ${typeId}`)) as [{ n: number }];
+    const [{ n }] = (await rows<{ n: number }>(
+      db,
+      sql`SELECT count(*)::int AS n FROM waiting_list_entries WHERE ticket_type_id = ${typeId}`,
+    )) as [{ n: number }];
     expect(n).toBe(0);
   });
 
@@ -107,7 +132,11 @@ describe.each(drivers)('joining the waiting list on %s', (driver) => {
 
     const first = await joinList(v, typeId, 'first@example.test', 2);
     expect(first.statusCode).toBe(200);
-    expect(first.json()).toMatchObject({ joined: true, position: 1, message: waitingListJoinedMessage('Rush ticket 1', 1, 48) });
+    expect(first.json()).toMatchObject({
+      joined: true,
+      position: 1,
+      message: waitingListJoinedMessage('Rush ticket 1', 1, 48),
+    });
     await joinList(v, typeId, 'second@example.test', 1);
     const third = await joinList(v, typeId, 'third@example.test', 1);
     expect(third.json()).toMatchObject({ position: 3 });
@@ -174,15 +203,21 @@ describe.each(drivers)('the waiting list served in turn on %s', (driver) => {
     await joinList(visitor(), typeId, 'wants3@example.test', 3);
     await joinList(visitor(), typeId, 'wants1@example.test', 1);
     // An entry from before the type allowed fewer per order: never served, never in the way.
-    await db.insert(t.waitingListEntries).values({ ticketTypeId: typeId, email: 'wants9@example.test', qty: 9, joinedAt: world.clock.now });
+    await db
+      .insert(t.waitingListEntries)
+      .values({ ticketTypeId: typeId, email: 'wants9@example.test', qty: 9, joinedAt: world.clock.now });
     await db.update(t.ticketTypes).set({ maxCanReserve: 3 }).where(eq(t.ticketTypes.id, typeId));
     // One ticket comes free: too few for the first in line, so the second is offered it.
-    await db.execute(sql`UPDATE holds SET deadline = ${world.clock.now.toISOString()}::timestamptz WHERE ticket_type_id = ${typeId} AND qty = 1`);
+    await db.execute(
+      sql`UPDATE holds SET deadline = ${world.clock.now.toISOString()}::timestamptz WHERE ticket_type_id = ${typeId} AND qty = 1`,
+    );
     expect(await offerReleasedTickets(db, MAIL, world.clock.now)).toBe(1);
     expect(await offersTo(db, 'wants1@example.test')).toHaveLength(1);
     expect(await offersTo(db, 'wants3@example.test')).toHaveLength(0);
     // Three more: the first in line now.
-    await db.execute(sql`UPDATE holds SET deadline = ${world.clock.now.toISOString()}::timestamptz WHERE ticket_type_id = ${typeId} AND qty = 3`);
+    await db.execute(
+      sql`UPDATE holds SET deadline = ${world.clock.now.toISOString()}::timestamptz WHERE ticket_type_id = ${typeId} AND qty = 3`,
+    );
     expect(await offerReleasedTickets(db, MAIL, world.clock.now)).toBe(1);
     expect(await offersTo(db, 'wants3@example.test')).toHaveLength(1);
     expect(await offersTo(db, 'wants9@example.test')).toHaveLength(0);
@@ -203,7 +238,9 @@ describe.each(drivers)('the waiting list served in turn on %s', (driver) => {
     const holdsEnd = world.clock.now;
     const startsAt = new Date(holdsEnd.getTime() + 3600_000);
     await db.update(t.eventDates).set({ startsAt }).where(eq(t.eventDates.id, dateId));
-    await db.execute(sql`UPDATE holds SET deadline = ${holdsEnd.toISOString()}::timestamptz WHERE ticket_type_id = ${typeId} AND sale_id IN (SELECT sale_id FROM holds WHERE ticket_type_id = ${typeId} LIMIT 1)`);
+    await db.execute(
+      sql`UPDATE holds SET deadline = ${holdsEnd.toISOString()}::timestamptz WHERE ticket_type_id = ${typeId} AND sale_id IN (SELECT sale_id FROM holds WHERE ticket_type_id = ${typeId} LIMIT 1)`,
+    );
     expect(await offerReleasedTickets(db, MAIL, world.clock.now)).toBe(1);
     const [offer] = await offersTo(db, 'window@example.test');
     expect(offer!.body).toContain(`until ${formatDeadline(startsAt)}`);
@@ -212,7 +249,15 @@ describe.each(drivers)('the waiting list served in turn on %s', (driver) => {
     const link = /\/waiting-list\/offer\/[\w-]+\//.exec(offer!.body)![0];
     const buyer = visitor();
     await buyer.request({ method: 'POST', url: `${link}code/`, body: '' });
-    expect((await buyer.request({ method: 'POST', url: `${link}claim/`, body: new URLSearchParams({ code: await codeSentTo(db, 'window@example.test') }).toString() })).statusCode).toBe(303);
+    expect(
+      (
+        await buyer.request({
+          method: 'POST',
+          url: `${link}claim/`,
+          body: new URLSearchParams({ code: await codeSentTo(db, 'window@example.test') }).toString(),
+        })
+      ).statusCode,
+    ).toBe(303);
     const checkout = await buyer.checkout();
     expect(checkout.seconds_remaining).toBeLessThanOrEqual(3600);
     const more = await buyer.call('extendHold', {});
@@ -220,7 +265,9 @@ describe.each(drivers)('the waiting list served in turn on %s', (driver) => {
     expect((await buyer.checkout()).seconds_remaining).toBeLessThanOrEqual(3600);
     // The event starts: the other ticket comes free, but no one is offered it.
     world.clock.now = new Date(startsAt.getTime() + 1000);
-    await db.execute(sql`UPDATE holds SET deadline = ${startsAt.toISOString()}::timestamptz WHERE ticket_type_id = ${typeId}`);
+    await db.execute(
+      sql`UPDATE holds SET deadline = ${startsAt.toISOString()}::timestamptz WHERE ticket_type_id = ${typeId}`,
+    );
     expect(await offerReleasedTickets(db, MAIL, world.clock.now)).toBe(0);
     expect(await offersTo(db, 'start@example.test')).toHaveLength(0);
     world.clock.now = new Date('2026-06-01T12:00:00Z');
@@ -238,11 +285,19 @@ describe.each(drivers)('waiting list offers made at once on %s', (driver) => {
     const typeId = types[0]!.id;
     const now = world.clock.now;
     for (let i = 0; i < 6; i++) {
-      await db.insert(t.waitingListEntries).values({ ticketTypeId: typeId, email: `line${i}@example.test`, qty: 1, joinedAt: new Date(now.getTime() + i) });
+      await db.insert(t.waitingListEntries).values({
+        ticketTypeId: typeId,
+        email: `line${i}@example.test`,
+        qty: 1,
+        joinedAt: new Date(now.getTime() + i),
+      });
     }
     const made = await Promise.all(Array.from({ length: 4 }, () => offerReleasedTickets(db, MAIL, now)));
     expect(made.reduce((a, b) => a + b, 0)).toBe(3);
-    const offered = await rows<{ email: string }>(db, sql`SELECT email FROM waiting_list_entries WHERE ticket_type_id = ${typeId} AND offered_at IS NOT NULL ORDER BY id`);
+    const offered = await rows<{ email: string }>(
+      db,
+      sql`SELECT email FROM waiting_list_entries WHERE ticket_type_id = ${typeId} AND offered_at IS NOT NULL ORDER BY id`,
+    );
     expect(offered.map((r) => r.email)).toEqual(['line0@example.test', 'line1@example.test', 'line2@example.test']);
     const [pool] = await db.select().from(t.capacityPools).where(eq(t.capacityPools.id, poolId));
     expect(pool!.sold + pool!.held).toBe(3);
@@ -272,9 +327,14 @@ describe.each(drivers)('a waiting list offer link on %s', (driver) => {
     const [entry] = await db.select().from(t.waitingListEntries).where(eq(t.waitingListEntries.ticketTypeId, typeId));
     return { link: /\/waiting-list\/offer\/[\w-]+\//.exec(mail!.body)![0], typeId, saleId: entry!.offerSaleId! };
   }
-  const sendCode = (v: Visitor, link: string, replace = false) => v.request({ method: 'POST', url: `${link}code/`, body: replace ? 'replace=1' : '' });
+  const sendCode = (v: Visitor, link: string, replace = false) =>
+    v.request({ method: 'POST', url: `${link}code/`, body: replace ? 'replace=1' : '' });
   const claim = (v: Visitor, link: string, code: string, replace = false) =>
-    v.request({ method: 'POST', url: `${link}claim/`, body: new URLSearchParams({ code, ...(replace ? { replace: '1' } : {}) }).toString() });
+    v.request({
+      method: 'POST',
+      url: `${link}claim/`,
+      body: new URLSearchParams({ code, ...(replace ? { replace: '1' } : {}) }).toString(),
+    });
   const heldTypes = async (v: Visitor) => (await v.checkout()).tickets.map((line) => line.ticket_id);
 
   it('asks whoever opens the link for the code sent to the listed address, and hands the sale to no one before it', async () => {
@@ -304,7 +364,10 @@ describe.each(drivers)('a waiting list offer link on %s', (driver) => {
     expect((await claim(other, link, code)).statusCode).toBe(403);
     expect(await heldTypes(other)).not.toContain(typeId);
     // Not a link at all.
-    const unknown = await forwarded.request({ method: 'GET', url: '/waiting-list/offer/not-a-real-offer-token-at-all/' });
+    const unknown = await forwarded.request({
+      method: 'GET',
+      url: '/waiting-list/offer/not-a-real-offer-token-at-all/',
+    });
     expect([unknown.statusCode, unknown.body.includes(OFFER_UNKNOWN_MESSAGE)]).toEqual([404, true]);
   });
 
@@ -378,7 +441,11 @@ describe.each(drivers)('a waiting list offer link on %s', (driver) => {
     await sendCode(buyer, link);
     const code = await codeSentTo(world.database.db, email);
     world.clock.advance(CHECKOUT_SECONDS * 1000 + 1000);
-    for (const res of [await claim(buyer, link, code), await buyer.request({ method: 'GET', url: link }), await sendCode(buyer, link)]) {
+    for (const res of [
+      await claim(buyer, link, code),
+      await buyer.request({ method: 'GET', url: link }),
+      await sendCode(buyer, link),
+    ]) {
       expect([res.statusCode, res.body.includes(OFFER_ENDED_MESSAGE)]).toEqual([410, true]);
     }
     expect(await heldTypes(buyer)).not.toContain(typeId);

@@ -43,7 +43,8 @@ export function waitingListJoinedMessage(typeName: string, position: number, off
 export function waitingListAlreadyMessage(typeName: string): string {
   return `This e-mail address is already on the waiting list for ${typeName}.`;
 }
-export const WAITING_LIST_ON_SALE_MESSAGE = 'These tickets are still on sale: buy them from the event page. The waiting list opens once they are sold out.';
+export const WAITING_LIST_ON_SALE_MESSAGE =
+  'These tickets are still on sale: buy them from the event page. The waiting list opens once they are sold out.';
 export const waitingListBeforeOnSaleMessage = (opensAt: Date) =>
   `These tickets go on sale at ${formatDeadline(opensAt)}, through a queue. Join the queue from the event page; the waiting list opens once they are sold out.`;
 export const WAITING_LIST_STARTED_MESSAGE = 'This event has started: its waiting list is closed.';
@@ -54,7 +55,8 @@ export const waitingListOverCapacityMessage = (typeName: string, capacity: numbe
 export const waitingListBuyerCapMessage = (cap: number) =>
   `One buyer can wait for at most ${cap} tickets of one date across the waiting lists. Leave another waiting list first, or ask for fewer.`;
 export const WAITING_LIST_ADDRESS_CAP_MESSAGE = `This connection already has ${WAITING_LIST_ENTRIES_PER_ADDRESS} entries on the waiting lists of this date, as many as one may have.`;
-export const OFFER_ENDED_MESSAGE = 'This offer has ended: the tickets held for you were released to the next buyer on the waiting list.';
+export const OFFER_ENDED_MESSAGE =
+  'This offer has ended: the tickets held for you were released to the next buyer on the waiting list.';
 export const OFFER_UNKNOWN_MESSAGE = 'This link is not a waiting list offer.';
 export const LEAVE_UNKNOWN_MESSAGE = 'This link is not a waiting list entry, or it has ended.';
 export const LEFT_MESSAGE = 'You have left the waiting list. We will not e-mail you about these tickets again.';
@@ -86,7 +88,15 @@ async function typeRow(db: Pick<Database, 'execute'>, ticketTypeId: number): Pro
         LEFT JOIN event_date_queues q ON q.event_date_id = d.id
         WHERE t.id = ${ticketTypeId}`,
   );
-  return row ? { ...row, id: Number(row.id), date_id: Number(row.date_id), capacity: Number(row.capacity), offer_seconds: Number(row.offer_seconds) } : null;
+  return row
+    ? {
+        ...row,
+        id: Number(row.id),
+        date_id: Number(row.date_id),
+        capacity: Number(row.capacity),
+        offer_seconds: Number(row.offer_seconds),
+      }
+    : null;
 }
 
 /** Tickets of the type free to buy now, after live holds (expired ones count as free). */
@@ -134,10 +144,16 @@ export async function joinWaitingList(
   const type = await typeRow(db, entry.ticketTypeId);
   if (!type) throw new Refusal('not-found', WAITING_LIST_UNKNOWN_TYPE);
   if (new Date(type.starts_at) <= now) throw new Refusal('conflict', WAITING_LIST_STARTED_MESSAGE);
-  if (type.on_sale_at && new Date(type.on_sale_at) > now) throw new Refusal('conflict', waitingListBeforeOnSaleMessage(new Date(type.on_sale_at)));
-  const perOrder = effectiveMaxPerOrder(type.max_can_reserve, type.event_max, opts.maxPerOrder ?? DEFAULT_MAX_PER_ORDER);
+  if (type.on_sale_at && new Date(type.on_sale_at) > now)
+    throw new Refusal('conflict', waitingListBeforeOnSaleMessage(new Date(type.on_sale_at)));
+  const perOrder = effectiveMaxPerOrder(
+    type.max_can_reserve,
+    type.event_max,
+    opts.maxPerOrder ?? DEFAULT_MAX_PER_ORDER,
+  );
   if (entry.qty > perOrder) throw new Refusal('invalid-input', waitingListOverOrderMessage(type.name, perOrder));
-  if (entry.qty > type.capacity) throw new Refusal('invalid-input', waitingListOverCapacityMessage(type.name, type.capacity));
+  if (entry.qty > type.capacity)
+    throw new Refusal('invalid-input', waitingListOverCapacityMessage(type.name, type.capacity));
   await offerFreedStock(db, opts, now, { ticketTypeIds: [type.id] });
   if ((await freeNow(db, type, now)) > 0) throw new Refusal('conflict', WAITING_LIST_ON_SALE_MESSAGE);
 
@@ -155,10 +171,14 @@ export async function joinWaitingList(
             AND (w.offered_at IS NULL OR w.offer_expires_at > ${now.toISOString()}::timestamptz)`,
     );
     if (Number(mine?.same_email ?? 0) > 0) return null;
-    if (Number(mine?.qty_email ?? 0) + entry.qty > opts.maxHeldPerBuyer || (entry.ip && Number(mine?.qty_ip ?? 0) + entry.qty > opts.maxHeldPerBuyer)) {
+    if (
+      Number(mine?.qty_email ?? 0) + entry.qty > opts.maxHeldPerBuyer ||
+      (entry.ip && Number(mine?.qty_ip ?? 0) + entry.qty > opts.maxHeldPerBuyer)
+    ) {
       throw new Refusal('limit-reached', waitingListBuyerCapMessage(opts.maxHeldPerBuyer));
     }
-    if (entry.ip && Number(mine?.same_ip ?? 0) >= WAITING_LIST_ENTRIES_PER_ADDRESS) throw new Refusal('too-many-requests', WAITING_LIST_ADDRESS_CAP_MESSAGE);
+    if (entry.ip && Number(mine?.same_ip ?? 0) >= WAITING_LIST_ENTRIES_PER_ADDRESS)
+      throw new Refusal('too-many-requests', WAITING_LIST_ADDRESS_CAP_MESSAGE);
     const added = await tx
       .insert(waitingListEntries)
       .values({ ticketTypeId: type.id, email: entry.email, qty: entry.qty, joinedAt: now, clientIp: entry.ip })
@@ -174,7 +194,17 @@ export async function joinWaitingList(
     db,
     opts.mailer,
     opts.brandName,
-    { to: entry.email, ...waitingListJoinedMail(opts.brandName, { title: type.title, typeName: type.name, qty: entry.qty, position, offerHours, leaveLink }) },
+    {
+      to: entry.email,
+      ...waitingListJoinedMail(opts.brandName, {
+        title: type.title,
+        typeName: type.name,
+        qty: entry.qty,
+        position,
+        offerHours,
+        leaveLink,
+      }),
+    },
     now,
   );
   return { joined: true, message: waitingListJoinedMessage(type.name, position, offerHours), position };
@@ -202,7 +232,13 @@ export function entryOfLeaveToken(secret: string, token: unknown, now: Date): nu
   if (!parts) return null;
   const entryId = Number.parseInt(parts[1]!, 36);
   const end = Number.parseInt(parts[2]!, 36);
-  if (!Number.isSafeInteger(entryId) || entryId <= 0 || entryId.toString(36) !== parts[1] || end.toString(36) !== parts[2]) return null;
+  if (
+    !Number.isSafeInteger(entryId) ||
+    entryId <= 0 ||
+    entryId.toString(36) !== parts[1] ||
+    end.toString(36) !== parts[2]
+  )
+    return null;
   if (end * 1000 <= now.getTime()) return null;
   const expected = Buffer.from(leaveMac(secret, entryId, end));
   const given = Buffer.from(parts[3]!);
@@ -210,7 +246,10 @@ export function entryOfLeaveToken(secret: string, token: unknown, now: Date): nu
 }
 
 /** A ticket type's own waiting-list page: its id, its name and its event's title; null when there is no such type. */
-export async function ticketTypeForWaitingList(db: Database, typeId: number): Promise<{ id: number; name: string; title: string } | null> {
+export async function ticketTypeForWaitingList(
+  db: Database,
+  typeId: number,
+): Promise<{ id: number; name: string; title: string } | null> {
   const [type] = await rows<{ id: number; name: string; title: string }>(
     db,
     sql`SELECT t.id, t.name, e.title FROM ticket_types t JOIN event_dates d ON d.id = t.event_date_id JOIN events e ON e.id = d.event_id WHERE t.id = ${typeId}`,
@@ -219,7 +258,10 @@ export async function ticketTypeForWaitingList(db: Database, typeId: number): Pr
 }
 
 /** What a leave link's page shows: the entry's type and event, while the entry is still on the list. */
-export async function entryForLeaving(db: Database, entryId: number): Promise<{ typeName: string; title: string; email: string } | null> {
+export async function entryForLeaving(
+  db: Database,
+  entryId: number,
+): Promise<{ typeName: string; title: string; email: string } | null> {
   const [row] = await rows<{ name: string; title: string; email: string }>(
     db,
     sql`SELECT t.name, e.title, w.email FROM waiting_list_entries w JOIN ticket_types t ON t.id = w.ticket_type_id
@@ -234,12 +276,23 @@ export async function entryForLeaving(db: Database, entryId: number): Promise<{ 
  * An offer it holds and has not paid for ends at once, its tickets going to the next in line.
  * False when the entry is unknown or off the list already.
  */
-async function takeOff(db: Database, entryId: number, now: Date, by: 'buyer' | 'organiser', mail: WaitingListMail | null): Promise<boolean> {
+async function takeOff(
+  db: Database,
+  entryId: number,
+  now: Date,
+  by: 'buyer' | 'organiser',
+  mail: WaitingListMail | null,
+): Promise<boolean> {
   const done = await db.transaction(async (tx) => {
     const [entry] = await tx
       .update(waitingListEntries)
       .set(by === 'buyer' ? { leftAt: now } : { removedAt: now })
-      .where(and(eq(waitingListEntries.id, entryId), sql`${waitingListEntries.leftAt} IS NULL AND ${waitingListEntries.removedAt} IS NULL`))
+      .where(
+        and(
+          eq(waitingListEntries.id, entryId),
+          sql`${waitingListEntries.leftAt} IS NULL AND ${waitingListEntries.removedAt} IS NULL`,
+        ),
+      )
       .returning();
     if (!entry) return null;
     if (entry.offerSaleId && entry.offerExpiresAt && entry.offerExpiresAt > now) {
@@ -258,7 +311,12 @@ async function takeOff(db: Database, entryId: number, now: Date, by: 'buyer' | '
 }
 
 /** The buyer leaves the list by the link in their confirmation. */
-export function leaveWaitingList(db: Database, entryId: number, now: Date, mail: WaitingListMail | null = null): Promise<boolean> {
+export function leaveWaitingList(
+  db: Database,
+  entryId: number,
+  now: Date,
+  mail: WaitingListMail | null = null,
+): Promise<boolean> {
   return takeOff(db, entryId, now, 'buyer', mail);
 }
 
@@ -281,8 +339,15 @@ export interface ListedEntry {
 /** Every entry of a type's list, in the order they joined, with where each stands. */
 export async function listEntries(db: Database, ticketTypeId: number, now: Date = new Date()): Promise<ListedEntry[]> {
   const found = await rows<{
-    id: number; email: string; qty: number; joined_at: string | Date; offered_at: string | Date | null; offer_expires_at: string | Date | null;
-    left_at: string | Date | null; removed_at: string | Date | null; paid: boolean;
+    id: number;
+    email: string;
+    qty: number;
+    joined_at: string | Date;
+    offered_at: string | Date | null;
+    offer_expires_at: string | Date | null;
+    left_at: string | Date | null;
+    removed_at: string | Date | null;
+    paid: boolean;
   }>(
     db,
     sql`SELECT w.id, w.email, w.qty, w.joined_at, w.offered_at, w.offer_expires_at, w.left_at, w.removed_at, (s.paid_at IS NOT NULL) AS paid
@@ -318,7 +383,11 @@ export async function listEntries(db: Database, ticketTypeId: number, now: Date 
 }
 
 /** How many of a type's entries stand where: the console's count. */
-export async function countEntries(db: Database, ticketTypeId: number, now: Date = new Date()): Promise<Record<EntryStatus, number> & { total: number }> {
+export async function countEntries(
+  db: Database,
+  ticketTypeId: number,
+  now: Date = new Date(),
+): Promise<Record<EntryStatus, number> & { total: number }> {
   const counts = { waiting: 0, offered: 0, bought: 0, 'offer ended': 0, left: 0, removed: 0, total: 0 };
   for (const e of await listEntries(db, ticketTypeId, now)) {
     counts[e.status]++;
@@ -339,17 +408,25 @@ export async function entriesCsv(db: Database, ticketTypeId: number, now: Date =
   const header = ['position', 'email', 'quantity', 'joined', 'status', 'offered', 'offer ends'];
   const iso = (d: Date | null) => (d ? d.toISOString() : null);
   const lines = (await listEntries(db, ticketTypeId, now)).map((e) =>
-    [e.position, e.email, e.qty, iso(e.joinedAt), e.status, iso(e.offeredAt), iso(e.offerExpiresAt)].map(csvCell).join(','),
+    [e.position, e.email, e.qty, iso(e.joinedAt), e.status, iso(e.offeredAt), iso(e.offerExpiresAt)]
+      .map(csvCell)
+      .join(','),
   );
   return [header.join(','), ...lines].join('\r\n') + '\r\n';
 }
 
 /** The organiser takes an entry off the list; a live unpaid offer it holds ends, its tickets going to the next in line. */
-export function removeEntry(db: Database, entryId: number, now: Date, mail: WaitingListMail | null = null): Promise<boolean> {
+export function removeEntry(
+  db: Database,
+  entryId: number,
+  now: Date,
+  mail: WaitingListMail | null = null,
+): Promise<boolean> {
   return takeOff(db, entryId, now, 'organiser', mail);
 }
 
-export const OFFER_BY_HAND_NOT_WAITING = 'This entry is not waiting: it has been offered tickets already, or is off the list.';
+export const OFFER_BY_HAND_NOT_WAITING =
+  'This entry is not waiting: it has been offered tickets already, or is off the list.';
 export const OFFER_BY_HAND_NO_STOCK = 'Not enough tickets are free to offer this entry what it asked for.';
 export const OFFER_BY_HAND_STARTED = 'This event has started: no more offers are made.';
 
@@ -358,15 +435,22 @@ export const OFFER_BY_HAND_STARTED = 'This event has started: no more offers are
  * window and e-mailed, as any offer. Refused in words when the entry is not waiting, the event has
  * started, or too few tickets are free.
  */
-export async function offerByHand(db: Database, entryId: number, now: Date, mail: WaitingListMail): Promise<{ offered: true; until: Date }> {
+export async function offerByHand(
+  db: Database,
+  entryId: number,
+  now: Date,
+  mail: WaitingListMail,
+): Promise<{ offered: true; until: Date }> {
   const [entry] = await db.select().from(waitingListEntries).where(eq(waitingListEntries.id, entryId));
   if (!entry) throw new Refusal('not-found', 'This waiting list entry could not be found.');
-  const offer = await offerNext(db, entry.ticketTypeId, now, mail.maxPerOrder ?? DEFAULT_MAX_PER_ORDER, entryId).catch((err: unknown) => {
-    if (err instanceof NoTickets) throw new Refusal('sold-out', OFFER_BY_HAND_NO_STOCK);
-    if (err instanceof NotWaiting) throw new Refusal('conflict', OFFER_BY_HAND_NOT_WAITING);
-    if (err instanceof Started) throw new Refusal('conflict', OFFER_BY_HAND_STARTED);
-    throw err;
-  });
+  const offer = await offerNext(db, entry.ticketTypeId, now, mail.maxPerOrder ?? DEFAULT_MAX_PER_ORDER, entryId).catch(
+    (err: unknown) => {
+      if (err instanceof NoTickets) throw new Refusal('sold-out', OFFER_BY_HAND_NO_STOCK);
+      if (err instanceof NotWaiting) throw new Refusal('conflict', OFFER_BY_HAND_NOT_WAITING);
+      if (err instanceof Started) throw new Refusal('conflict', OFFER_BY_HAND_STARTED);
+      throw err;
+    },
+  );
   if (!offer) throw new Refusal('sold-out', OFFER_BY_HAND_NO_STOCK);
   await sendOffer(db, mail, offer, now);
   return { offered: true, until: offer.until };
@@ -391,7 +475,14 @@ async function sendOffer(db: Database, mail: WaitingListMail, offer: Offer, now:
   const link = `${mail.publicUrl.replace(/\/$/, '')}/waiting-list/offer/${offer.token}/`;
   // Made by a job or another buyer's release: in the buyer's language (their account's, else English).
   const content = await writtenFor(db, { email: offer.email }, () =>
-    waitingListOfferMail(mail.brandName, { title: offer.type.title, typeName: offer.type.name, qty: offer.qty, startsAt: new Date(offer.type.starts_at), link, until: offer.until }),
+    waitingListOfferMail(mail.brandName, {
+      title: offer.type.title,
+      typeName: offer.type.name,
+      qty: offer.qty,
+      startsAt: new Date(offer.type.starts_at),
+      link,
+      until: offer.until,
+    }),
   );
   await sendMail(db, mail.mailer, mail.brandName, { to: offer.email, ...content }, now);
 }
@@ -400,10 +491,12 @@ async function sendOffer(db: Database, mail: WaitingListMail, offer: Offer, now:
 async function offerType(db: Database, mail: WaitingListMail, ticketTypeId: number, now: Date): Promise<number> {
   let offered = 0;
   for (;;) {
-    const offer = await offerNext(db, ticketTypeId, now, mail.maxPerOrder ?? DEFAULT_MAX_PER_ORDER).catch((err: unknown) => {
-      if (err instanceof NoTickets || err instanceof Started) return null;
-      throw err;
-    });
+    const offer = await offerNext(db, ticketTypeId, now, mail.maxPerOrder ?? DEFAULT_MAX_PER_ORDER).catch(
+      (err: unknown) => {
+        if (err instanceof NoTickets || err instanceof Started) return null;
+        throw err;
+      },
+    );
     if (!offer) break;
     offered++;
     await sendOffer(db, mail, offer, now);
@@ -413,7 +506,10 @@ async function offerType(db: Database, mail: WaitingListMail, ticketTypeId: numb
 
 /** Offers released tickets to every waiting list, in order; answers how many offers were made. */
 export async function offerReleasedTickets(db: Database, mail: WaitingListMail, now: Date): Promise<number> {
-  const waiting = await rows<{ ticket_type_id: number }>(db, sql`SELECT DISTINCT ticket_type_id FROM waiting_list_entries WHERE ${LIVE} ORDER BY ticket_type_id`);
+  const waiting = await rows<{ ticket_type_id: number }>(
+    db,
+    sql`SELECT DISTINCT ticket_type_id FROM waiting_list_entries WHERE ${LIVE} ORDER BY ticket_type_id`,
+  );
   let offered = 0;
   for (const { ticket_type_id } of waiting) offered += await offerType(db, mail, Number(ticket_type_id), now);
   return offered;
@@ -424,11 +520,23 @@ export async function offerReleasedTickets(db: Database, mail: WaitingListMail, 
  * share a date with the given sale's lines or ticket types, made before a buyer's own claim. Cheap
  * when no one waits (one indexed read).
  */
-export async function offerFreedStock(db: Database, mail: WaitingListMail, now: Date, of: { saleId?: string | null; ticketTypeIds?: number[] }): Promise<number> {
+export async function offerFreedStock(
+  db: Database,
+  mail: WaitingListMail,
+  now: Date,
+  of: { saleId?: string | null; ticketTypeIds?: number[] },
+): Promise<number> {
   const typeIds = (of.ticketTypeIds ?? []).filter((id) => Number.isSafeInteger(id) && id > 0);
   if (!of.saleId && typeIds.length === 0) return 0;
-  const given = typeIds.length ? sql`t.id IN (${sql.join(typeIds.map((id) => sql`${id}`), sql`, `)})` : sql`false`;
-  const ofSale = of.saleId ? sql`t.id IN (SELECT ticket_type_id FROM sale_lines WHERE sale_id = ${of.saleId})` : sql`false`;
+  const given = typeIds.length
+    ? sql`t.id IN (${sql.join(
+        typeIds.map((id) => sql`${id}`),
+        sql`, `,
+      )})`
+    : sql`false`;
+  const ofSale = of.saleId
+    ? sql`t.id IN (SELECT ticket_type_id FROM sale_lines WHERE sale_id = ${of.saleId})`
+    : sql`false`;
   const waiting = await rows<{ ticket_type_id: number }>(
     db,
     sql`SELECT DISTINCT w.ticket_type_id FROM waiting_list_entries w JOIN ticket_types wt ON wt.id = w.ticket_type_id
@@ -446,7 +554,13 @@ export async function offerFreedStock(db: Database, mail: WaitingListMail, now: 
  * free stock and the per-order maximum can serve now (those that cannot are passed over, not
  * waited for), or the one entry given (an offer by hand). Null when there is none to make.
  */
-async function offerNext(db: Database, ticketTypeId: number, now: Date, siteMaxPerOrder: number, onlyEntry?: number): Promise<Offer | null> {
+async function offerNext(
+  db: Database,
+  ticketTypeId: number,
+  now: Date,
+  siteMaxPerOrder: number,
+  onlyEntry?: number,
+): Promise<Offer | null> {
   return db.transaction(async (tx) => {
     await tx.execute(sql`SELECT pg_advisory_xact_lock(hashtext(${`holdfast-waiting-list:${ticketTypeId}`}))`);
     const type = await typeRow(tx, ticketTypeId);
@@ -494,7 +608,9 @@ async function offerNext(db: Database, ticketTypeId: number, now: Date, siteMaxP
     await tx.insert(sales).values({ id: saleId, currency: type.currency });
     await tx.insert(saleLines).values({ saleId, ticketTypeId, qty: entry.qty });
     // A transaction answers every query the database does.
-    const reserved = await reserveSale(unchecked<Database>(tx), saleId, now, seconds, { maxPerOrder: Math.max(perOrder, entry.qty) });
+    const reserved = await reserveSale(unchecked<Database>(tx), saleId, now, seconds, {
+      maxPerOrder: Math.max(perOrder, entry.qty),
+    });
     if (!reserved.reserved) throw new NoTickets();
     // No more time is added to an offer: it holds for the whole window its e-mail states, and no longer.
     await tx.update(sales).set({ holdExtensions: MAX_HOLD_EXTENSIONS }).where(eq(sales.id, saleId));
@@ -508,7 +624,8 @@ async function offerNext(db: Database, ticketTypeId: number, now: Date, siteMaxP
   });
 }
 
-export const OFFER_BOUGHT_MESSAGE = 'The tickets of this offer have been bought. They are in the wallet of the account that bought them.';
+export const OFFER_BOUGHT_MESSAGE =
+  'The tickets of this offer have been bought. They are in the wallet of the account that bought them.';
 export const OFFER_TAKEN_MESSAGE =
   'This offer has already been claimed in another browser. Carry on there; or, once the address has an account, sign in with it and the tickets follow you.';
 
@@ -517,7 +634,17 @@ export type OfferLookup =
   | { kind: 'unknown' }
   | { kind: 'ended' }
   | { kind: 'bought' }
-  | { kind: 'live'; entryId: number; email: string; saleId: string; until: Date; claimed: boolean; qty: number; typeName: string; title: string };
+  | {
+      kind: 'live';
+      entryId: number;
+      email: string;
+      saleId: string;
+      until: Date;
+      claimed: boolean;
+      qty: number;
+      typeName: string;
+      title: string;
+    };
 
 /**
  * The offer a link names, checked on every use: its token's shape, the entry, the offer's end
@@ -528,7 +655,10 @@ export async function findOffer(db: Database, token: string, now: Date): Promise
   const [entry] = await db.select().from(waitingListEntries).where(eq(waitingListEntries.offerToken, token));
   if (!entry || !entry.offerSaleId || !entry.offerExpiresAt) return { kind: 'unknown' };
   if (entry.leftAt || entry.removedAt) return { kind: 'ended' };
-  const [sale] = await db.select({ holdDeadline: sales.holdDeadline, paidAt: sales.paidAt }).from(sales).where(eq(sales.id, entry.offerSaleId));
+  const [sale] = await db
+    .select({ holdDeadline: sales.holdDeadline, paidAt: sales.paidAt })
+    .from(sales)
+    .where(eq(sales.id, entry.offerSaleId));
   if (sale?.paidAt) return { kind: 'bought' };
   if (entry.offerExpiresAt <= now || !sale?.holdDeadline || sale.holdDeadline <= now) return { kind: 'ended' };
   const type = await typeRow(db, entry.ticketTypeId);
@@ -560,39 +690,52 @@ export async function markOfferOpened(db: Database, entryId: number, now: Date):
  * checkout's login step does) and goes to the first browser that claims it only. False when the
  * offer was claimed already by another browser, or its sale is another account's or paid.
  */
-export async function claimOffer(db: Database, offer: { entryId: number; saleId: string; email: string }, userId: number | null, now: Date): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    if (userId !== null) {
-      const taken = await tx
-        .update(sales)
-        .set({ userId, verifiedEmail: null })
-        .where(and(eq(sales.id, offer.saleId), sql`(${sales.userId} IS NULL OR ${sales.userId} = ${userId})`, sql`${sales.paidAt} IS NULL`))
-        .returning({ id: sales.id });
-      if (taken.length === 0) return false;
-      await tx
+export async function claimOffer(
+  db: Database,
+  offer: { entryId: number; saleId: string; email: string },
+  userId: number | null,
+  now: Date,
+): Promise<boolean> {
+  return db
+    .transaction(async (tx) => {
+      if (userId !== null) {
+        const taken = await tx
+          .update(sales)
+          .set({ userId, verifiedEmail: null })
+          .where(
+            and(
+              eq(sales.id, offer.saleId),
+              sql`(${sales.userId} IS NULL OR ${sales.userId} = ${userId})`,
+              sql`${sales.paidAt} IS NULL`,
+            ),
+          )
+          .returning({ id: sales.id });
+        if (taken.length === 0) return false;
+        await tx
+          .update(waitingListEntries)
+          .set({ claimedAt: now })
+          .where(and(eq(waitingListEntries.id, offer.entryId), sql`${waitingListEntries.claimedAt} IS NULL`));
+        return true;
+      }
+      const first = await tx
         .update(waitingListEntries)
         .set({ claimedAt: now })
-        .where(and(eq(waitingListEntries.id, offer.entryId), sql`${waitingListEntries.claimedAt} IS NULL`));
+        .where(and(eq(waitingListEntries.id, offer.entryId), sql`${waitingListEntries.claimedAt} IS NULL`))
+        .returning({ id: waitingListEntries.id });
+      if (first.length === 0) return false;
+      const held = await tx
+        .update(sales)
+        .set({ verifiedEmail: offer.email })
+        .where(and(eq(sales.id, offer.saleId), sql`${sales.userId} IS NULL`, sql`${sales.paidAt} IS NULL`))
+        .returning({ id: sales.id });
+      // Another account's or paid: the claim is undone.
+      if (held.length === 0) throw new Taken();
       return true;
-    }
-    const first = await tx
-      .update(waitingListEntries)
-      .set({ claimedAt: now })
-      .where(and(eq(waitingListEntries.id, offer.entryId), sql`${waitingListEntries.claimedAt} IS NULL`))
-      .returning({ id: waitingListEntries.id });
-    if (first.length === 0) return false;
-    const held = await tx
-      .update(sales)
-      .set({ verifiedEmail: offer.email })
-      .where(and(eq(sales.id, offer.saleId), sql`${sales.userId} IS NULL`, sql`${sales.paidAt} IS NULL`))
-      .returning({ id: sales.id });
-    // Another account's or paid: the claim is undone.
-    if (held.length === 0) throw new Taken();
-    return true;
-  }).catch((err: unknown) => {
-    if (err instanceof Taken) return false;
-    throw err;
-  });
+    })
+    .catch((err: unknown) => {
+      if (err instanceof Taken) return false;
+      throw err;
+    });
 }
 
 /** Runs the offers, then the 'your turn' e-mails, every `intervalMs` while this process has the jobs' turn (`turn`, see db/jobLease.ts). */

@@ -14,7 +14,8 @@ import { saleIdOf, setSaleCookie, signIn, signOut } from '../../http/session.ts'
 
 const NO_SALE_MESSAGE = 'Your basket could not be found. Please add your tickets again.';
 
-type AccountCall = 'sendOneTimeCode' | 'checkOneTimeCode' | 'saveGuestToSale' | 'logoutOfSale' | 'setMarketingPreferences';
+type AccountCall =
+  'sendOneTimeCode' | 'checkOneTimeCode' | 'saveGuestToSale' | 'logoutOfSale' | 'setMarketingPreferences';
 
 export function accountHandlers(deps: AppDeps): Pick<Handlers, AccountCall> {
   const { db, config, clock, mailer } = deps;
@@ -59,7 +60,13 @@ export function accountHandlers(deps: AppDeps): Pick<Handlers, AccountCall> {
     saveGuestToSale: async ({ input, request, reply }) => {
       try {
         const saleId = await existingSale(request);
-        const user = await saveGuestToSale(db, { saleId, email: input.email, fullname: input.fullname, now: clock(), rewards });
+        const user = await saveGuestToSale(db, {
+          saleId,
+          email: input.email,
+          fullname: input.fullname,
+          now: clock(),
+          rewards,
+        });
         await signIn(request, reply, user.id);
         await offerResumeLinkAfter(deps, request, saleId);
         return { success: true };
@@ -83,10 +90,16 @@ export function accountHandlers(deps: AppDeps): Pick<Handlers, AccountCall> {
 
 /** A refused e-mail address or one-word name is answered with the account step's words (spec 000 §5). */
 async function accountRefused(_request: FastifyRequest, reply: FastifyReply, message: string) {
-  return reply.status(400).send({ error: message.replace(NOT_AN_EMAIL, ACCOUNT_MESSAGES.invalidEmail).replace(NOT_A_FULL_NAME, ACCOUNT_MESSAGES.fullName) });
+  return reply.status(400).send({
+    error: message
+      .replace(NOT_AN_EMAIL, ACCOUNT_MESSAGES.invalidEmail)
+      .replace(NOT_A_FULL_NAME, ACCOUNT_MESSAGES.fullName),
+  });
 }
 
-export const accountInvalid: Partial<Record<'sendOneTimeCode' | 'checkOneTimeCode' | 'saveGuestToSale', InvalidHandler>> = {
+export const accountInvalid: Partial<
+  Record<'sendOneTimeCode' | 'checkOneTimeCode' | 'saveGuestToSale', InvalidHandler>
+> = {
   sendOneTimeCode: accountRefused,
   checkOneTimeCode: accountRefused,
   saveGuestToSale: accountRefused,

@@ -8,7 +8,8 @@ import type { Handlers } from '../../http/calls.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { saleIdOf, userIdOf } from '../../http/session.ts';
 
-type AddressCalls = 'getAddressAllCountriesStates' | 'getUserAddresses' | 'lookupAddress' | 'deleteAddress' | 'setDeliveryAddress';
+type AddressCalls =
+  'getAddressAllCountriesStates' | 'getUserAddresses' | 'lookupAddress' | 'deleteAddress' | 'setDeliveryAddress';
 
 export function addressHandlers(deps: AppDeps): Pick<Handlers, AddressCalls> {
   const { db, clock, addressFinder: finder } = deps;

@@ -9,7 +9,12 @@ import { BANK_RETURN_PATH, offeredMethods, saasBlockingOrganiser, type Checkout 
 import { PAYMENT_MESSAGES } from '../../../contract/messages/payment.ts';
 import { buildCheckout } from '../../domain/checkout.ts';
 import { Refusal } from '../../domain/refusal.ts';
-import { bankTransferStatus, createBankPayment, returnFromBank, startBankPayment } from '../../domain/payment/bankTransfer.ts';
+import {
+  bankTransferStatus,
+  createBankPayment,
+  returnFromBank,
+  startBankPayment,
+} from '../../domain/payment/bankTransfer.ts';
 import { holdLost } from '../../domain/payment/payments.ts';
 import { receiveBankWebhook } from '../../domain/payment/webhooks.ts';
 import type { Handlers } from '../../http/calls.ts';
@@ -23,20 +28,29 @@ export function bankTransferHandlers(deps: AppDeps): Pick<Handlers, BankCalls> {
   const { bank, settings } = deps.bank;
 
   /** The sale, held and offered the bank transfer (GBP or EUR, provider not Stripe, not blocked). */
-  async function payableSale(request: FastifyRequest, failure: string): Promise<{ saleId: string; checkout: Checkout; now: Date }> {
+  async function payableSale(
+    request: FastifyRequest,
+    failure: string,
+  ): Promise<{ saleId: string; checkout: Checkout; now: Date }> {
     const sale = await request.visitorSale();
     if (!sale) throw holdLost();
     const saleId = sale.id;
     const now = clock();
     const checkout = await buildCheckout(db, saleId, now, { captchaSitekey: null, userId: userIdOf(request) });
-    if (saasBlockingOrganiser(checkout) || !offeredMethods(checkout, ['truelayer']).includes('truelayer')) throw new Refusal('not-offered', failure);
+    if (saasBlockingOrganiser(checkout) || !offeredMethods(checkout, ['truelayer']).includes('truelayer'))
+      throw new Refusal('not-offered', failure);
     return { saleId, checkout, now };
   }
 
   return {
     createTruelayerPayment: async ({ request }) => {
       const { saleId, checkout, now } = await payableSale(request, PAYMENT_MESSAGES.truelayerRedirect);
-      await createBankPayment(db, bank, { saleId, total: checkout.basket_total, currency: checkout.currency.code, now });
+      await createBankPayment(db, bank, {
+        saleId,
+        total: checkout.basket_total,
+        currency: checkout.currency.code,
+        now,
+      });
       return { success: true as const };
     },
     payWithTruelayer: async ({ input, request }) => {
@@ -55,7 +69,14 @@ export function bankTransferHandlers(deps: AppDeps): Pick<Handlers, BankCalls> {
     },
     getTruelayerStatus: async ({ request, reply }) => {
       reply.header('cache-control', 'no-store');
-      return { truelayer_status: await bankTransferStatus(db, bank, { saleId: saleIdOf(request), now: clock(), pollIntervalMs: settings.pollIntervalMs, seating: deps.seating }) };
+      return {
+        truelayer_status: await bankTransferStatus(db, bank, {
+          saleId: saleIdOf(request),
+          now: clock(),
+          pollIntervalMs: settings.pollIntervalMs,
+          seating: deps.seating,
+        }),
+      };
     },
   };
 }
@@ -70,8 +91,16 @@ export function registerBankTransferRoutes(app: FastifyInstance, deps: AppDeps):
 
   app.get(BANK_RETURN_PATH, async (request: FastifyRequest, reply: FastifyReply) => {
     const query = (request.query ?? {}) as { payment_id?: unknown; error?: unknown };
-    const id = typeof query.payment_id === 'string' && /^[A-Za-z0-9_-]{1,200}$/.test(query.payment_id) ? query.payment_id : null;
-    if (id) await returnFromBank(deps.db, bank, { saleId: saleIdOf(request), providerPaymentId: id, cancelled: query.error !== undefined, now: deps.clock(), seating: deps.seating });
+    const id =
+      typeof query.payment_id === 'string' && /^[A-Za-z0-9_-]{1,200}$/.test(query.payment_id) ? query.payment_id : null;
+    if (id)
+      await returnFromBank(deps.db, bank, {
+        saleId: saleIdOf(request),
+        providerPaymentId: id,
+        cancelled: query.error !== undefined,
+        now: deps.clock(),
+        seating: deps.seating,
+      });
     return reply.header('cache-control', 'no-store').redirect('/checkout/', 303);
   });
 
@@ -83,8 +112,19 @@ export function registerBankTransferRoutes(app: FastifyInstance, deps: AppDeps):
     scope.post(webhookPath, async (request, reply) => {
       const raw = typeof request.body === 'string' ? request.body : '';
       const signature = request.headers['tl-signature'];
-      const delivery = { raw, signature: typeof signature === 'string' ? signature : undefined, path: webhookPath.replace(/\/$/, ''), headers: request.headers };
-      const receipt = await receiveBankWebhook(deps.db, bank, await readWebhook(delivery, deps.clock()), deps.clock, deps.seating);
+      const delivery = {
+        raw,
+        signature: typeof signature === 'string' ? signature : undefined,
+        path: webhookPath.replace(/\/$/, ''),
+        headers: request.headers,
+      };
+      const receipt = await receiveBankWebhook(
+        deps.db,
+        bank,
+        await readWebhook(delivery, deps.clock()),
+        deps.clock,
+        deps.seating,
+      );
       if (receipt.kind === 'refused') return reply.status(400).send({ error: receipt.message });
       return { received: true };
     });

@@ -95,14 +95,18 @@ export function basketHandlers(deps: AppDeps): Pick<Handlers, BasketCalls> {
     // Sent as built (JSON and ETag), 304 while the browser's copy is current.
     getCheckout: async ({ request, reply }) => sendCheckout(request, reply, await checkouts(request)) as never,
     updateBasketState: async ({ input, request }) => ({
-      seconds_remaining: (await hasSale(request)) ? await updateBasketState(db, await saleFor(request), input.state, clock()) : 0,
+      seconds_remaining: (await hasSale(request))
+        ? await updateBasketState(db, await saleFor(request), input.state, clock())
+        : 0,
     }),
     destroySale: async ({ request }) => {
       if (await hasSale(request)) await destroySale(db, await openSaleFor(request));
       return { success: true };
     },
     updateTicketQuantity: async ({ input, request }) => {
-      await updateTicketQuantity(db, await openSaleFor(request), input.ticket_id, input.quantity, { maxPerOrder: config.maxPerOrder });
+      await updateTicketQuantity(db, await openSaleFor(request), input.ticket_id, input.quantity, {
+        maxPerOrder: config.maxPerOrder,
+      });
       return { success: true };
     },
     updateGiftVoucherQuantity: async ({ input, request }) => {
@@ -129,7 +133,12 @@ export function basketHandlers(deps: AppDeps): Pick<Handlers, BasketCalls> {
       const saleId = saleIdOf(request);
       if (!saleId) return { reserved: false, error: 'Your basket is empty' };
       const now = clock();
-      const limits = { maxPerOrder: config.maxPerOrder, maxHeldPerBuyer: config.maxHeldPerBuyer, buyer: { userId: userIdOf(request), ip: request.ip }, seating: deps.seating };
+      const limits = {
+        maxPerOrder: config.maxPerOrder,
+        maxHeldPerBuyer: config.maxHeldPerBuyer,
+        buyer: { userId: userIdOf(request), ip: request.ip },
+        seating: deps.seating,
+      };
       const mode = config.captcha;
       // A solved captcha sent with the attempt is checked (and used up) first; whether the attempt
       // needs one, and whether its basket needs a turn in a queue this request does not hold, is
@@ -138,12 +147,16 @@ export function basketHandlers(deps: AppDeps): Pick<Handlers, BasketCalls> {
       const solved = token ? await deps.captcha.verify(token, request.ip) : false;
       const queue = queuedDatesOf(request);
       const result = await reserving.run(() =>
-        reserveAttempt(db, saleId, now, config.checkoutTimeSeconds, limits, { queued: queue?.dates ?? [], captcha: captchaAttempt(mode, request.ip, now, solved) }),
+        reserveAttempt(db, saleId, now, config.checkoutTimeSeconds, limits, {
+          queued: queue?.dates ?? [],
+          captcha: captchaAttempt(mode, request.ip, now, solved),
+        }),
       );
       if ('captcha' in result) return { reserved: false, captcha: true, captcha_sitekey: deps.captcha.sitekey };
       if ('queued' in result) return { reserved: false, error: queue!.refusal(result.queued) };
       if (!result.reserved && result.closed) throw new Refusal('already-paid', result.error);
-      if (result.reserved && result.freshReservation && userIdOf(request) !== null) await offerResumeLinkAfter(deps, request, saleId);
+      if (result.reserved && result.freshReservation && userIdOf(request) !== null)
+        await offerResumeLinkAfter(deps, request, saleId);
       return result.reserved
         ? {
             reserved: true,
@@ -155,13 +168,24 @@ export function basketHandlers(deps: AppDeps): Pick<Handlers, BasketCalls> {
     },
     extendHold: async ({ request }) => {
       if (!(await hasSale(request))) throw new Refusal('hold-lost', NOT_HELD_MESSAGE);
-      const extended = await extendHold(db, await openSaleFor(request), clock(), config.checkoutTimeSeconds, deps.seating);
+      const extended = await extendHold(
+        db,
+        await openSaleFor(request),
+        clock(),
+        config.checkoutTimeSeconds,
+        deps.seating,
+      );
       return { seconds_remaining: extended.secondsRemaining, extensions_left: extended.extensionsLeft };
     },
     getCaptchaChallenge: async ({ reply }) => {
       if (!deps.altcha) throw new Refusal('not-found', 'This site uses hCaptcha; there is no local challenge');
       reply.header('cache-control', 'no-store');
-      return (await deps.altcha.challenge()) as { algorithm: string; challenge: string; salt: string; signature: string };
+      return (await deps.altcha.challenge()) as {
+        algorithm: string;
+        challenge: string;
+        salt: string;
+        signature: string;
+      };
     },
     addToBasket: async ({ input, request, reply }) => {
       // A paid sale is closed: what is added next starts a new basket.
@@ -175,7 +199,11 @@ export function basketHandlers(deps: AppDeps): Pick<Handlers, BasketCalls> {
         .filter((v) => v.qty > 0)
         .map((v) => ({ giftVoucherId: v.id, qty: v.qty, value: v.value }));
       try {
-        await addToBasket(db, saleId, { tickets, vouchers }, clock(), { maxPerOrder: config.maxPerOrder, userId: userIdOf(request), seating: deps.seating });
+        await addToBasket(db, saleId, { tickets, vouchers }, clock(), {
+          maxPerOrder: config.maxPerOrder,
+          userId: userIdOf(request),
+          seating: deps.seating,
+        });
       } catch (err) {
         if (err instanceof Refusal && wantsHtml(request)) return backToEvent(request, reply, noticeQuery(err));
         throw err;

@@ -11,7 +11,9 @@ import { saleIdOf } from '../../http/session.ts';
 
 const NO_ORDER_MESSAGE = 'There is no order to deliver in this browser.';
 
-export function deliveryHandlers(deps: AppDeps): Pick<Handlers, 'deliverToBitticket' | 'deliverToWallet' | 'getSimpleInfo'> {
+export function deliveryHandlers(
+  deps: AppDeps,
+): Pick<Handlers, 'deliverToBitticket' | 'deliverToWallet' | 'getSimpleInfo'> {
   const { db, clock, config } = deps;
   async function saleFor(request: FastifyRequest): Promise<string> {
     const sale = await request.visitorSale();
@@ -19,17 +21,28 @@ export function deliveryHandlers(deps: AppDeps): Pick<Handlers, 'deliverToBittic
     return sale.id;
   }
   return {
-    deliverToBitticket: async ({ request }) => ({ delivery_completed: await deliverToAccount(db, await saleFor(request), clock()) }),
+    deliverToBitticket: async ({ request }) => ({
+      delivery_completed: await deliverToAccount(db, await saleFor(request), clock()),
+    }),
     deliverToWallet: async ({ request, reply }) => {
       const saleId = await saleFor(request);
       try {
         // On the site's own address (PUBLIC_URL), never the one a request's Host header names.
-        const delivered = await deliverToWallet(db, { mailer: deps.mailer, brandName: config.brandName }, saleId, walletUrlOf(config), clock());
+        const delivered = await deliverToWallet(
+          db,
+          { mailer: deps.mailer, brandName: config.brandName },
+          saleId,
+          walletUrlOf(config),
+          clock(),
+        );
         // A booking made through a share link has completed: its referrer gets the event's reward, once.
         if (delivered) {
-          await rewardReferrer(db, { mailer: deps.mailer, brandName: config.brandName, publicUrl: config.publicUrl }, saleId, clock()).catch((err: unknown) =>
-            request.log.error({ err }, 'referral reward not given'),
-          );
+          await rewardReferrer(
+            db,
+            { mailer: deps.mailer, brandName: config.brandName, publicUrl: config.publicUrl },
+            saleId,
+            clock(),
+          ).catch((err: unknown) => request.log.error({ err }, 'referral reward not given'));
         }
         return { delivery_completed: delivered };
       } catch (err) {

@@ -44,7 +44,9 @@ export function donationHandlers(deps: AppDeps): Pick<Handlers, 'saveDonation' |
 export const donationInvalid: Partial<Record<'saveDonation' | 'updateDonation', InvalidHandler>> = {
   saveDonation: async (request: FastifyRequest, reply: FastifyReply, message: string) => {
     const amountMissing = /^Invalid amount_before_booking_fee/.test(message);
-    return reply.status(400).send({ error: amountMissing ? DONATION_MESSAGES.selectAnAmount : DONATION_MESSAGES.problemSettingAmount });
+    return reply
+      .status(400)
+      .send({ error: amountMissing ? DONATION_MESSAGES.selectAnAmount : DONATION_MESSAGES.problemSettingAmount });
   },
   updateDonation: async (_request: FastifyRequest, reply: FastifyReply) =>
     reply.status(400).send({ error: GIFT_AID_MESSAGES.problemSettingStatus }),

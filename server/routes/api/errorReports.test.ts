@@ -21,7 +21,11 @@ describe('error reports to the server log', () => {
   const lines: Record<string, unknown>[] = [];
   beforeAll(async () => {
     ({ database, demo } = await openSeededTestDatabase('pglite'));
-    app = await buildApp({ db: database.db, config: testConfig({ logLevel: 'error' }), logStream: { write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) } });
+    app = await buildApp({
+      db: database.db,
+      config: testConfig({ logLevel: 'error' }),
+      logStream: { write: (line) => void lines.push(JSON.parse(line) as Record<string, unknown>) },
+    });
     await app.ready();
   });
   afterAll(async () => {
@@ -30,16 +34,27 @@ describe('error reports to the server log', () => {
   });
 
   const reported = () => lines.filter((l) => l.msg === 'browser error reported');
-  const report = (v: Visitor, body: Record<string, unknown>) => v.request({ method: 'POST', url: ERROR_REPORT_PATH, body: qs.stringify(body) });
+  const report = (v: Visitor, body: Record<string, unknown>) =>
+    v.request({ method: 'POST', url: ERROR_REPORT_PATH, body: qs.stringify(body) });
 
   it('logs the error with the signed-in user’s id and e-mail', async () => {
     const user = demo.users.notSubscribed;
     const v = new Visitor(app, {}, '10.0.0.1');
     expect((await v.request({ method: 'POST', url: '/signin/', body: `user_id=${user.id}` })).statusCode).toBe(303);
-    const res = await report(v, { message: 'TypeError: basket is undefined', stack: 'TypeError: basket is undefined\n    at Basket (app.js:1:2)', page: '/checkout/', user_id: user.id, email: user.email });
+    const res = await report(v, {
+      message: 'TypeError: basket is undefined',
+      stack: 'TypeError: basket is undefined\n    at Basket (app.js:1:2)',
+      page: '/checkout/',
+      user_id: user.id,
+      email: user.email,
+    });
     expect(res.statusCode).toBe(204);
     expect(reported().at(-1)).toMatchObject({
-      browserError: { message: 'TypeError: basket is undefined', stack: 'TypeError: basket is undefined\n    at Basket (app.js:1:2)', page: '/checkout/' },
+      browserError: {
+        message: 'TypeError: basket is undefined',
+        stack: 'TypeError: basket is undefined\n    at Basket (app.js:1:2)',
+        page: '/checkout/',
+      },
       user: { id: user.id, email: user.email },
       sessionUserId: user.id,
     });
@@ -48,7 +63,12 @@ describe('error reports to the server log', () => {
   it('refuses a report without a message, or with a bad user id or control characters, and logs nothing', async () => {
     const v = new Visitor(app, {}, '10.0.0.2');
     const before = reported().length;
-    for (const body of [{ page: '/checkout/' }, { message: 'x', page: '/checkout/', user_id: 'abc' }, { message: 'bad\u0000', page: '/checkout/' }, { message: 'x'.repeat(1001), page: '/' }]) {
+    for (const body of [
+      { page: '/checkout/' },
+      { message: 'x', page: '/checkout/', user_id: 'abc' },
+      { message: 'bad\u0000', page: '/checkout/' },
+      { message: 'x'.repeat(1001), page: '/' },
+    ]) {
       const res = await report(v, body);
       expect(res.statusCode, JSON.stringify(body)).toBe(400);
       expect(res.json()).toHaveProperty('error');
@@ -58,11 +78,14 @@ describe('error reports to the server log', () => {
 
   it(`takes ${ERROR_REPORTS_PER_MINUTE} reports a minute from one address, then refuses them`, async () => {
     const v = new Visitor(app, {}, '10.0.0.3');
-    for (let i = 0; i < ERROR_REPORTS_PER_MINUTE; i++) expect((await report(v, { message: `error ${i}`, page: '/checkout/' })).statusCode).toBe(204);
+    for (let i = 0; i < ERROR_REPORTS_PER_MINUTE; i++)
+      expect((await report(v, { message: `error ${i}`, page: '/checkout/' })).statusCode).toBe(204);
     const before = reported().length;
     expect((await report(v, { message: 'one too many', page: '/checkout/' })).statusCode).toBe(429);
     expect(reported()).toHaveLength(before);
     // Another address is not held back by it.
-    expect((await report(new Visitor(app, {}, '10.0.0.4'), { message: 'elsewhere', page: '/checkout/' })).statusCode).toBe(204);
+    expect(
+      (await report(new Visitor(app, {}, '10.0.0.4'), { message: 'elsewhere', page: '/checkout/' })).statusCode,
+    ).toBe(204);
   });
 });

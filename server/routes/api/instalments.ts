@@ -64,9 +64,13 @@ export function planHandlers(deps: AppDeps): Pick<Handlers, PlanCalls> {
           return { status: 'unsuccessful' as const, url: null };
         }
         if (result.created) {
-          await sendScheduleToBuyer(db, { mailer: deps.mailer, brandName: deps.config.brandName, publicUrl: deps.config.publicUrl }, sale.id, now, checkout.sale_reference).catch((err: unknown) =>
-            request.log.error({ err }, 'payment schedule e-mail not sent'),
-          );
+          await sendScheduleToBuyer(
+            db,
+            { mailer: deps.mailer, brandName: deps.config.brandName, publicUrl: deps.config.publicUrl },
+            sale.id,
+            now,
+            checkout.sale_reference,
+          ).catch((err: unknown) => request.log.error({ err }, 'payment schedule e-mail not sent'));
         }
         return { status: 'success' as const, url: null };
       } catch (err) {
@@ -79,7 +83,10 @@ export function planHandlers(deps: AppDeps): Pick<Handlers, PlanCalls> {
     },
     getSavedPaymentMethods: async ({ request, reply }) => {
       reply.header('cache-control', 'no-store');
-      return { payment_methods: await savedMethodsOf(db, userIdOf(request)), public_key: wiring.setup?.publicKey ?? SANDBOX_PUBLIC_KEY };
+      return {
+        payment_methods: await savedMethodsOf(db, userIdOf(request)),
+        public_key: wiring.setup?.publicKey ?? SANDBOX_PUBLIC_KEY,
+      };
     },
     createPlanSetupIntent: async ({ request, reply }) => {
       reply.header('cache-control', 'no-store');

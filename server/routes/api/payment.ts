@@ -20,7 +20,13 @@ import type { AppDeps } from '../../http/deps.ts';
 import { replyHoldLost, replyRefusal } from '../../http/refusals.ts';
 import { saleIdOf, setSaleCookie, signIn, userIdOf } from '../../http/session.ts';
 
-type PaymentCalls = 'getStripeToken' | 'getPaymentError' | 'setAccountDetails' | 'setBillingAddress' | 'getOpoaUsers' | 'claimFreeTickets';
+type PaymentCalls =
+  | 'getStripeToken'
+  | 'getPaymentError'
+  | 'setAccountDetails'
+  | 'setBillingAddress'
+  | 'getOpoaUsers'
+  | 'claimFreeTickets';
 
 export function paymentHandlers(deps: AppDeps, wiring: PaymentWiring): Pick<Handlers, PaymentCalls> {
   const { db, clock } = deps;
@@ -55,7 +61,8 @@ export function paymentHandlers(deps: AppDeps, wiring: PaymentWiring): Pick<Hand
         const blockedBy = saasBlockingOrganiser(checkout);
         if (blockedBy) throw new Refusal('not-offered', PAYMENT_MESSAGES.stripeToken);
         // Only a method the checkout offers this basket (Square's organisers take cards through Square).
-        if (!offeredMethods(checkout, ['stripe']).includes('stripe')) throw new Refusal('not-offered', PAYMENT_MESSAGES.cardNotOffered);
+        if (!offeredMethods(checkout, ['stripe']).includes('stripe'))
+          throw new Refusal('not-offered', PAYMENT_MESSAGES.cardNotOffered);
         const payment = await startCardPayment(db, wiring.processor, {
           saleId,
           total: checkout.basket_total,
@@ -69,7 +76,10 @@ export function paymentHandlers(deps: AppDeps, wiring: PaymentWiring): Pick<Hand
     getPaymentError: async ({ request }) => {
       const saleId = saleIdOf(request);
       if (!saleId) return { payment_error: null };
-      const [payment_error, billing_address] = await Promise.all([paymentError(db, saleId), billingPrefill(db, saleId)]);
+      const [payment_error, billing_address] = await Promise.all([
+        paymentError(db, saleId),
+        billingPrefill(db, saleId),
+      ]);
       return { payment_error, billing_address };
     },
     setBillingAddress: async ({ input, request, reply }) =>
@@ -120,7 +130,10 @@ export function paymentHandlers(deps: AppDeps, wiring: PaymentWiring): Pick<Hand
       }),
     getOpoaUsers: async ({ request }) => {
       const userId = userIdOf(request);
-      const [user, opoa_users] = await Promise.all([findUser(db, userId), opoaUsersOf(db, { saleId: saleIdOf(request), userId, now: clock() })]);
+      const [user, opoa_users] = await Promise.all([
+        findUser(db, userId),
+        opoaUsersOf(db, { saleId: saleIdOf(request), userId, now: clock() }),
+      ]);
       return { opoa_users, full_name: user ? `${user.firstName} ${user.lastName}` : '' };
     },
     claimFreeTickets: async ({ request, reply }) =>
@@ -162,7 +175,10 @@ export function registerPaymentRoutes(app: FastifyInstance, deps: AppDeps, wirin
    */
   app.get('/do/checkout/stripe_auth/', async (request, reply) => {
     const query = (request.query ?? {}) as { payment_intent?: unknown };
-    const id = typeof query.payment_intent === 'string' && /^pi_[A-Za-z0-9_]{1,200}$/.test(query.payment_intent) ? query.payment_intent : null;
+    const id =
+      typeof query.payment_intent === 'string' && /^pi_[A-Za-z0-9_]{1,200}$/.test(query.payment_intent)
+        ? query.payment_intent
+        : null;
     await returnFromCard(deps.db, wiring.processor, id, deps.clock(), deps.seating);
     return reply.redirect('/checkout/', 303);
   });

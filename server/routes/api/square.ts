@@ -26,7 +26,8 @@ export function squareHandlers(deps: AppDeps): Pick<Handlers, SquareCalls> {
       const sale = await heldSale(request).catch(() => null);
       if (!sale) throw new Refusal('hold-lost', SQUARE_MESSAGES.credentials);
       const checkout = await checkoutOf(request, sale.id, clock());
-      if (checkout.sagepay_or_stripe?.toLowerCase() !== 'square') throw new Refusal('not-offered', SQUARE_MESSAGES.credentials);
+      if (checkout.sagepay_or_stripe?.toLowerCase() !== 'square')
+        throw new Refusal('not-offered', SQUARE_MESSAGES.credentials);
       return wiring.square.credentials;
     },
     payWithSquare: async ({ input, request, reply }) => {
@@ -34,7 +35,8 @@ export function squareHandlers(deps: AppDeps): Pick<Handlers, SquareCalls> {
         const sale = await heldSale(request);
         const now = clock();
         const checkout = await checkoutOf(request, sale.id, now);
-        if (checkout.sagepay_or_stripe?.toLowerCase() !== 'square') throw new Refusal('not-offered', PAYMENT_MESSAGES.unableToPay);
+        if (checkout.sagepay_or_stripe?.toLowerCase() !== 'square')
+          throw new Refusal('not-offered', PAYMENT_MESSAGES.unableToPay);
         const address = {
           first_name: input.billing_address_data.first_name ?? '',
           last_name: input.billing_address_data.last_name ?? '',
@@ -77,7 +79,10 @@ export function squareHandlers(deps: AppDeps): Pick<Handlers, SquareCalls> {
 export const squareInvalid: Partial<Record<SquareCalls, InvalidHandler>> = {
   payWithSquare: async (_request, reply, message) =>
     /^Invalid billing_address_data/.test(message)
-      ? reply.status(422).send({ error: ADDRESS_MESSAGES.completeAddress, response: { success: false, addressError: ADDRESS_MESSAGES.completeAddress } })
+      ? reply.status(422).send({
+          error: ADDRESS_MESSAGES.completeAddress,
+          response: { success: false, addressError: ADDRESS_MESSAGES.completeAddress },
+        })
       : reply.status(400).send({ error: PAYMENT_MESSAGES.unableToPay }),
 };
 
@@ -90,7 +95,10 @@ export const squareInvalid: Partial<Record<SquareCalls, InvalidHandler>> = {
 export function registerSquareScript(app: FastifyInstance, deps: Pick<AppDeps, 'plans'>): void {
   app.get(SQUARE_SCRIPT_PATH, async (_request, reply) => {
     const script = deps.plans.square.credentials.checkout_js;
-    if (script === '') return reply.status(404).send({ error: 'Square’s library is not used on this site: its own card form takes the card' });
+    if (script === '')
+      return reply
+        .status(404)
+        .send({ error: 'Square’s library is not used on this site: its own card form takes the card' });
     return reply.header('cache-control', 'public, max-age=3600').redirect(script, 302);
   });
 }

@@ -6,7 +6,13 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ACCEPT_TRANSFER_PATH, WALLET_PATH } from '../../../contract/index.ts';
 import { Refusal } from '../../domain/refusal.ts';
-import { acceptTransfer, setTransfers, TRANSFER_REFUSALS, transferOffer, type TransferOffer } from '../../domain/transfers.ts';
+import {
+  acceptTransfer,
+  setTransfers,
+  TRANSFER_REFUSALS,
+  transferOffer,
+  type TransferOffer,
+} from '../../domain/transfers.ts';
 import { html, page } from '../../views/html.ts';
 import type { Handlers } from '../../http/calls.ts';
 import type { AppDeps } from '../../http/deps.ts';
@@ -30,7 +36,9 @@ function offerPage(brand: string, token: string, offer: TransferOffer): string {
       : html`<h1>${offer.from} sent you tickets</h1>
           <p>${what}.</p>
           ${offer.message ? html`<blockquote class="panel transfer-message">${offer.message}</blockquote>` : ''}
-          <p class="muted">Accept them and they move to your ticket wallet. Until you do, they stay with ${offer.from}.</p>
+          <p class="muted">
+            Accept them and they move to your ticket wallet. Until you do, they stay with ${offer.from}.
+          </p>
           <form method="post" action="${ACCEPT_TRANSFER_PATH.replace('{token}', token)}">
             <button class="button" type="submit">Accept tickets</button>
           </form>`,
@@ -44,7 +52,12 @@ type LinkEnd = 'unknown' | 'expired' | 'used';
  * words, and nothing of what the link gave (no tickets, no sender).
  */
 function notFound(request: FastifyRequest, reply: FastifyReply, brand: string, end: LinkEnd = 'unknown') {
-  const message = end === 'used' ? TRANSFER_REFUSALS.linkUsed : end === 'expired' ? TRANSFER_REFUSALS.linkExpired : TRANSFER_REFUSALS.linkNotFound;
+  const message =
+    end === 'used'
+      ? TRANSFER_REFUSALS.linkUsed
+      : end === 'expired'
+        ? TRANSFER_REFUSALS.linkExpired
+        : TRANSFER_REFUSALS.linkNotFound;
   const status = end === 'unknown' ? 404 : 410;
   if (!wantsHtml(request)) {
     reply.status(status);
@@ -55,16 +68,29 @@ function notFound(request: FastifyRequest, reply: FastifyReply, brand: string, e
     .type('text/html; charset=utf-8')
     .send(
       end === 'used'
-        ? page(brand, 'Link already used', html`<h1>This link has already been used</h1><p>${message}</p>`)
-        : page(brand, 'Transfer not found', html`<h1>This link is not valid</h1><p>${message}</p>`),
+        ? page(
+            brand,
+            'Link already used',
+            html`<h1>This link has already been used</h1>
+              <p>${message}</p>`,
+          )
+        : page(
+            brand,
+            'Transfer not found',
+            html`<h1>This link is not valid</h1>
+              <p>${message}</p>`,
+          ),
     );
   return undefined;
 }
 
 /** Accepted tickets are told about only to the browser of the account that accepted them. */
-const usedByAnother = (request: FastifyRequest, offer: TransferOffer) => offer.accepted && offer.recipientUserId !== userIdOf(request);
+const usedByAnother = (request: FastifyRequest, offer: TransferOffer) =>
+  offer.accepted && offer.recipientUserId !== userIdOf(request);
 
-export function transferHandlers(deps: AppDeps): Pick<Handlers, 'setTransfers' | 'getTransferOffer' | 'acceptTransfer'> {
+export function transferHandlers(
+  deps: AppDeps,
+): Pick<Handlers, 'setTransfers' | 'getTransferOffer' | 'acceptTransfer'> {
   const { db, clock, config } = deps;
   const mail = { mailer: deps.mailer, brandName: config.brandName };
   return {
@@ -84,7 +110,8 @@ export function transferHandlers(deps: AppDeps): Pick<Handlers, 'setTransfers' |
     getTransferOffer: async ({ input, request, reply }) => {
       reply.header('cache-control', 'no-store');
       const offer = await transferOffer(db, input.token, clock());
-      if (!offer || offer === 'expired') return notFound(request, reply, config.brandName, offer ? 'expired' : 'unknown');
+      if (!offer || offer === 'expired')
+        return notFound(request, reply, config.brandName, offer ? 'expired' : 'unknown');
       if (usedByAnother(request, offer)) return notFound(request, reply, config.brandName, 'used');
       const { recipientUserId: _who, ...shown } = offer;
       if (!wantsHtml(request)) return shown;
@@ -93,7 +120,8 @@ export function transferHandlers(deps: AppDeps): Pick<Handlers, 'setTransfers' |
     },
     acceptTransfer: async ({ input, request, reply }) => {
       const offer = await transferOffer(db, input.token, clock());
-      if (!offer || offer === 'expired') return notFound(request, reply, config.brandName, offer ? 'expired' : 'unknown');
+      if (!offer || offer === 'expired')
+        return notFound(request, reply, config.brandName, offer ? 'expired' : 'unknown');
       if (usedByAnother(request, offer)) return notFound(request, reply, config.brandName, 'used');
       const { userId, alreadyAccepted } = await acceptTransfer(db, input.token, clock());
       // The link came to the recipient's inbox: accepting proves the address, as a code would, once.

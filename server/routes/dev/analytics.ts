@@ -73,14 +73,22 @@ const PIXEL_STAND_IN = `(function () {
 `;
 
 function record(kind: Hit['kind'], query: unknown): void {
-  const params = Object.fromEntries(Object.entries((query ?? {}) as Record<string, unknown>).filter(([, v]) => typeof v === 'string').map(([k, v]) => [k.slice(0, 100), (v as string).slice(0, 500)]));
+  const params = Object.fromEntries(
+    Object.entries((query ?? {}) as Record<string, unknown>)
+      .filter(([, v]) => typeof v === 'string')
+      .map(([k, v]) => [k.slice(0, 100), (v as string).slice(0, 500)]),
+  );
   hits.unshift({ at: new Date(), kind, params });
   hits.length = Math.min(hits.length, KEPT);
 }
 
 export function registerAnalyticsStandIn(app: FastifyInstance, deps: AppDeps): void {
   const script = (body: string) => async (_request: unknown, reply: import('fastify').FastifyReply) =>
-    reply.type('text/javascript; charset=utf-8').header('cache-control', 'no-store').header('cross-origin-resource-policy', 'cross-origin').send(body);
+    reply
+      .type('text/javascript; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header('cross-origin-resource-policy', 'cross-origin')
+      .send(body);
   app.get('/dev/analytics/gtag/js', script(GTAG_STAND_IN));
   app.get('/dev/analytics/fbevents.js', script(PIXEL_STAND_IN));
   app.get('/dev/analytics/collect', async (request, reply) => {
@@ -98,13 +106,31 @@ export function registerAnalyticsStandIn(app: FastifyInstance, deps: AppDeps): v
         deps.config,
         'Analytics',
         html`<h1>Analytics</h1>
-        <p class="muted">What the checkout sent to Google's tag and Meta's pixel after a buyer accepted analytics cookies, newest first. This development server stands in for both.</p>
-        ${hits.length === 0
-          ? html`<p>No hits yet.</p>`
-          : html`<ol class="mailbox" role="list">${hits.map(
-              (h) => html`<li class="panel"><p><strong>${h.kind === 'google' ? `Google ${h.params.tid ?? ''}: ${h.params.en ?? ''}` : `Meta ${h.params.id ?? ''}: ${h.params.ev ?? ''}`}</strong> · ${h.at.toISOString()}</p>
-                <pre class="mail__body">${Object.entries(h.params).map(([k, v]) => `${k}=${v}`).join('\n')}</pre></li>`,
-            )}</ol>`}`,
+          <p class="muted">
+            What the checkout sent to Google's tag and Meta's pixel after a buyer accepted analytics cookies, newest
+            first. This development server stands in for both.
+          </p>
+          ${
+            hits.length === 0
+              ? html`<p>No hits yet.</p>`
+              : html`<ol class="mailbox" role="list">
+                  ${hits.map(
+                    (h) =>
+                      html`<li class="panel">
+                        <p>
+                          <strong
+                            >${h.kind === 'google' ? `Google ${h.params.tid ?? ''}: ${h.params.en ?? ''}` : `Meta ${h.params.id ?? ''}: ${h.params.ev ?? ''}`}</strong
+                          >
+                          · ${h.at.toISOString()}
+                        </p>
+                        <pre class="mail__body">
+${Object.entries(h.params)
+                            .map(([k, v]) => `${k}=${v}`)
+                            .join('\n')}</pre>
+                      </li>`,
+                  )}
+                </ol>`
+          }`,
       ),
     );
   });

@@ -42,7 +42,8 @@ export function registerDevClock(app: FastifyInstance, clock: MovableClock): voi
   app.get('/dev/clock', async () => ({ now: clock.now().toISOString() }));
   app.post('/dev/clock', async (request, reply) => {
     const parsed = advanceQuery.safeParse(request.query ?? {});
-    if (!parsed.success) return reply.status(400).send({ error: `seconds must be a whole number from 1 to ${MAX_ADVANCE_SECONDS}` });
+    if (!parsed.success)
+      return reply.status(400).send({ error: `seconds must be a whole number from 1 to ${MAX_ADVANCE_SECONDS}` });
     return { now: clock.advance(parsed.data.seconds * 1000).toISOString() };
   });
 }

@@ -25,9 +25,24 @@ describe('the movable clock', () => {
   beforeAll(async () => {
     ({ database } = await openSeededTestDatabase('pglite'));
     const clock = movableClock(() => realMs);
-    app = await buildApp({ db: database.db, config: testConfig({ demo: true, devClock: true }), movableClock: clock, logger: false });
-    withoutFlag = await buildApp({ db: database.db, config: testConfig({ demo: true, devClock: false }), movableClock: movableClock(), logger: false });
-    live = await buildApp({ db: database.db, config: testConfig({ demo: false, devClock: true }), movableClock: movableClock(), logger: false });
+    app = await buildApp({
+      db: database.db,
+      config: testConfig({ demo: true, devClock: true }),
+      movableClock: clock,
+      logger: false,
+    });
+    withoutFlag = await buildApp({
+      db: database.db,
+      config: testConfig({ demo: true, devClock: false }),
+      movableClock: movableClock(),
+      logger: false,
+    });
+    live = await buildApp({
+      db: database.db,
+      config: testConfig({ demo: false, devClock: true }),
+      movableClock: movableClock(),
+      logger: false,
+    });
     ticket = (await hotEvent(database.db, { capacity: 100, types: 1 })).types[0]!.id;
   });
   afterAll(async () => {
@@ -60,13 +75,16 @@ describe('the movable clock', () => {
     expect(after.state).toBe('basket');
   });
 
-  it.each(['', '?seconds=0', '?seconds=-5', '?seconds=1.5', '?seconds=soon', '?seconds=86401'])('refuses %j in words and leaves the time as it was', async (query) => {
-    const before = (await app.inject({ method: 'GET', url: '/dev/clock' })).json<{ now: string }>().now;
-    const refused = await post(app, query);
-    expect(refused.statusCode).toBe(400);
-    expect(refused.json()).toEqual({ error: 'seconds must be a whole number from 1 to 86400' });
-    expect((await app.inject({ method: 'GET', url: '/dev/clock' })).json<{ now: string }>().now).toBe(before);
-  });
+  it.each(['', '?seconds=0', '?seconds=-5', '?seconds=1.5', '?seconds=soon', '?seconds=86401'])(
+    'refuses %j in words and leaves the time as it was',
+    async (query) => {
+      const before = (await app.inject({ method: 'GET', url: '/dev/clock' })).json<{ now: string }>().now;
+      const refused = await post(app, query);
+      expect(refused.statusCode).toBe(400);
+      expect(refused.json()).toEqual({ error: 'seconds must be a whole number from 1 to 86400' });
+      expect((await app.inject({ method: 'GET', url: '/dev/clock' })).json<{ now: string }>().now).toBe(before);
+    },
+  );
 
   it('is not served without DEV_CLOCK=1, nor out of demo mode', async () => {
     expect((await post(withoutFlag, '?seconds=60')).statusCode).toBe(404);

@@ -11,7 +11,10 @@ import { registerInstalmentRun } from './instalments.ts';
 import { registerMailbox } from './mailbox.ts';
 import { registerStatecharts } from './statecharts.ts';
 
-export const dev: FastifyPluginAsync<{ deps: AppDeps; movableClock?: MovableClock }> = async (app, { deps, movableClock }) => {
+export const dev: FastifyPluginAsync<{ deps: AppDeps; movableClock?: MovableClock }> = async (
+  app,
+  { deps, movableClock },
+) => {
   registerMailbox(app, deps);
   registerAnalyticsStandIn(app, deps);
   registerInstalmentRun(app, deps);

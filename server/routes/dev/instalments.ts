@@ -13,7 +13,8 @@ const asOfQuery = z.object({ as_of: z.optional(z.iso.datetime({ offset: true }))
 export function registerInstalmentRun(app: FastifyInstance, deps: AppDeps): void {
   app.post('/dev/instalments/run', async (request, reply) => {
     const parsed = asOfQuery.safeParse(request.query ?? {});
-    if (!parsed.success) return reply.status(400).send({ error: 'as_of must be a date and time, e.g. 2030-01-31T09:00:00Z' });
+    if (!parsed.success)
+      return reply.status(400).send({ error: 'as_of must be a date and time, e.g. 2030-01-31T09:00:00Z' });
     const asOf = parsed.data.as_of ? new Date(parsed.data.as_of) : deps.clock();
     return runInstalmentJob(instalmentJobDeps(deps), asOf);
   });

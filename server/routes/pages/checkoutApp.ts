@@ -55,12 +55,17 @@ export function registerCheckoutApp(app: FastifyInstance, { deps, staticDir, all
   async function serve(request: FastifyRequest, reply: FastifyReply) {
     const url = request.url.split('?')[0] ?? '/';
     // An API or development path, or a path served for another method, is not a page of the app.
-    if (url.startsWith('/ajax/') || url.startsWith('/do/') || isDemoPath(url) || allowed(url).length > 0) return reply.callNotFound();
+    if (url.startsWith('/ajax/') || url.startsWith('/do/') || isDemoPath(url) || allowed(url).length > 0)
+      return reply.callNotFound();
     // A seated date's seat page is part of the app; any other date has no seat page.
     const seatDate = /^\/events\/book_seats\/([1-9]\d{0,9})\/$/.exec(url)?.[1];
-    const seated = seatDate !== undefined && Number(seatDate) <= MAX_ID && (await hasSeatPlan(deps.db, Number(seatDate)));
+    const seated =
+      seatDate !== undefined && Number(seatDate) <= MAX_ID && (await hasSeatPlan(deps.db, Number(seatDate)));
     if (url.startsWith('/events/book_seats/') && !seated) {
-      return reply.status(404).type('text/html; charset=utf-8').send(page(config, t('seats.selection'), html`<h1>${t('page.seats.unavailable')}</h1>`));
+      return reply
+        .status(404)
+        .type('text/html; charset=utf-8')
+        .send(page(config, t('seats.selection'), html`<h1>${t('page.seats.unavailable')}</h1>`));
     }
     if (seated) {
       // The seat page is the app's own entry (seats.html): it reads its event date and plan itself.
@@ -79,7 +84,14 @@ export function registerCheckoutApp(app: FastifyInstance, { deps, staticDir, all
       return reply
         .status(503)
         .type('text/html; charset=utf-8')
-        .send(page(config, t('page.checkout.notBuiltTitle'), html`<h1>${t('page.checkout.notBuilt')}</h1><p>${runBuild()}</p>`));
+        .send(
+          page(
+            config,
+            t('page.checkout.notBuiltTitle'),
+            html`<h1>${t('page.checkout.notBuilt')}</h1>
+              <p>${runBuild()}</p>`,
+          ),
+        );
     }
     // A build from another version of the app carries another loader, which the page's policy (the
     // hash of this version's loader) would block: the page would paint and never come alive.
@@ -88,14 +100,25 @@ export function registerCheckoutApp(app: FastifyInstance, { deps, staticDir, all
       return reply
         .status(503)
         .type('text/html; charset=utf-8')
-        .send(page(config, t('page.checkout.outOfDateTitle'), html`<h1>${t('page.checkout.outOfDate')}</h1><p>${runBuild()}</p>`));
+        .send(
+          page(
+            config,
+            t('page.checkout.outOfDateTitle'),
+            html`<h1>${t('page.checkout.outOfDate')}</h1>
+              <p>${runBuild()}</p>`,
+          ),
+        );
     }
     const nonce = reply.styleNonce();
     // The first checkout and user come with the page, and the first screen paints before any script runs.
     // The app puts it in its cache before it has loaded the contract, so it is checked against the contract here.
     const data = await checkoutPageData(deps, request)
       .then((d) => {
-        if (calls.getCheckout.response.safeParse(d.checkout).success && calls.getUser.response.safeParse(d.user).success) return d;
+        if (
+          calls.getCheckout.response.safeParse(d.checkout).success &&
+          calls.getUser.response.safeParse(d.user).success
+        )
+          return d;
         request.log.warn('the checkout page was sent without its data: it does not meet the contract');
         return null;
       })
@@ -114,8 +137,14 @@ export function registerCheckoutApp(app: FastifyInstance, { deps, staticDir, all
     const body = `${checkoutShell(config, screen, basketCount(data?.checkout))}${data ? jsonScript(INITIAL_DATA_ID, data) : ''}`;
     // The entry stylesheet comes inside the page, so the first paint waits for no other request.
     const withStyles = await inlineStylesheets(index, staticDir, nonce);
-    const document = withLanguage(withStyles).replace('<head>', `<head><meta name="csp-nonce" content="${nonce}">${demoMeta}${telemetryMeta(config)}`).replace('<div id="root"></div>', body);
-    return reply.type('text/html; charset=utf-8').header('cache-control', 'no-store').header('vary', 'accept-encoding').compress(document);
+    const document = withLanguage(withStyles)
+      .replace('<head>', `<head><meta name="csp-nonce" content="${nonce}">${demoMeta}${telemetryMeta(config)}`)
+      .replace('<div id="root"></div>', body);
+    return reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .header('vary', 'accept-encoding')
+      .compress(document);
   }
 
   // HEAD is not answered with the page, as no page path is served for HEAD.
@@ -152,7 +181,10 @@ async function inlineStylesheets(index: string, staticDir: string, nonce: string
     // The disabled link is neither fetched nor applied: it tells the app's chunk loader, which looks
     // for a stylesheet by its link before adding one, that this one is already on the page (added
     // again after the page's own stylesheets, it would override them).
-    out = out.replace(match[0], `<style nonce="${nonce}">${css.replace(/<\/style/gi, '<\\/style')}</style><link rel="stylesheet" href="/${match[1]}" disabled>`);
+    out = out.replace(
+      match[0],
+      `<style nonce="${nonce}">${css.replace(/<\/style/gi, '<\\/style')}</style><link rel="stylesheet" href="/${match[1]}" disabled>`,
+    );
   }
   return out;
 }

@@ -23,7 +23,8 @@ function initialData(html: string): { checkout: unknown; user: unknown } {
 }
 
 /** What the page puts in the app's root, which the app draws again: its first screen. */
-const rootOf = (body: string) => /<div id="root">(<main id="main" class="page">[\s\S]*?<\/main>)<\/div>/.exec(body)?.[1] ?? '';
+const rootOf = (body: string) =>
+  /<div id="root">(<main id="main" class="page">[\s\S]*?<\/main>)<\/div>/.exec(body)?.[1] ?? '';
 
 describe.each(drivers)('the checkout page on %s', (driver) => {
   let w: TestWorld;
@@ -56,7 +57,9 @@ describe.each(drivers)('the checkout page on %s', (driver) => {
     // The header and footer are the server's, around the app's root: the header counts the basket.
     const [before, after] = res.body.split(/<div id="root">[\s\S]*?<\/main><\/div>/);
     expect(before).toContain('Skip to content');
-    expect(before).toMatch(/<header class="site-header">[\s\S]*Basket<span class="site-header__count" data-testid="basket-count"><span aria-hidden="true">2<\/span><span class="visually-hidden">2 items<\/span>/);
+    expect(before).toMatch(
+      /<header class="site-header">[\s\S]*Basket<span class="site-header__count" data-testid="basket-count"><span aria-hidden="true">2<\/span><span class="visually-hidden">2 items<\/span>/,
+    );
     expect(after).toMatch(/^\s*<footer class="site-footer">/);
 
     const data = initialData(res.body);
@@ -71,13 +74,19 @@ describe.each(drivers)('the checkout page on %s', (driver) => {
   it('carries its stylesheet inside, allowed by the page’s own nonce, its link disabled, and comes compressed when the browser accepts it', async () => {
     const plain = await new Visitor(w.app).request({ method: 'GET', url: '/checkout/' });
     // The link stays, disabled (never fetched), so the app's chunk loader knows the stylesheet is there.
-    expect([...plain.body.matchAll(/<link rel="stylesheet"[^>]*>/g)].map((m) => m[0])).toEqual(['<link rel="stylesheet" href="/assets/index-abc.css" disabled>']);
+    expect([...plain.body.matchAll(/<link rel="stylesheet"[^>]*>/g)].map((m) => m[0])).toEqual([
+      '<link rel="stylesheet" href="/assets/index-abc.css" disabled>',
+    ]);
     const nonce = /<style nonce="([^"]+)">/.exec(plain.body)?.[1];
     expect(nonce).toBeTruthy();
     expect(plain.body).toContain(`<style nonce="${nonce}">${CSS}</style>`);
     expect(String(plain.headers['content-security-policy'])).toContain(`'nonce-${nonce}'`);
 
-    const zipped = await new Visitor(w.app).request({ method: 'GET', url: '/checkout/', headers: { 'accept-encoding': 'gzip, br' } });
+    const zipped = await new Visitor(w.app).request({
+      method: 'GET',
+      url: '/checkout/',
+      headers: { 'accept-encoding': 'gzip, br' },
+    });
     expect(zipped.headers['content-encoding']).toBe('gzip');
     expect(zipped.headers.vary).toContain('accept-encoding');
     expect(gunzipSync(zipped.rawPayload).toString()).toContain('Looking for something to put in your basket?');

@@ -28,18 +28,27 @@ export function registerGiftAidDownload(app: FastifyInstance, deps: AppDeps): vo
           config.brandName,
           'Gift Aid declarations',
           html`<h1>Gift Aid declarations</h1>
-          <p>Download your charity’s Gift Aid declarations as a CSV file in the columns of HMRC’s Gift Aid schedule, ready to paste into the Charities Online spreadsheet.</p>
-          ${error ? html`<p class="notice error" role="alert">${error}</p>` : ''}
-          <form method="post" action="${GIFT_AID_CSV}" class="panel">
-            <label class="field">Download token <input class="input" type="password" name="token" required autocomplete="off" spellcheck="false"></label>
-            <button class="button" type="submit">Download CSV</button>
-          </form>`,
+            <p>
+              Download your charity’s Gift Aid declarations as a CSV file in the columns of HMRC’s Gift Aid schedule,
+              ready to paste into the Charities Online spreadsheet.
+            </p>
+            ${error ? html`<p class="notice error" role="alert">${error}</p>` : ''}
+            <form method="post" action="${GIFT_AID_CSV}" class="panel">
+              <label class="field"
+                >Download token
+                <input class="input" type="password" name="token" required autocomplete="off" spellcheck="false"
+              /></label>
+              <button class="button" type="submit">Download CSV</button>
+            </form>`,
         ),
       );
 
   async function download(reply: FastifyReply, charity: { id: number; name: string }) {
     const csv = scheduleCsv(await giftAidSchedule(db, charity.id));
-    const filename = `gift-aid-${charity.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}.csv`;
+    const filename = `gift-aid-${charity.name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '')}.csv`;
     return reply
       .header('cache-control', 'no-store')
       .header('content-disposition', `attachment; filename="${filename}"`)

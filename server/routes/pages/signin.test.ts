@@ -8,7 +8,13 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { desc, eq } from 'drizzle-orm';
 import { outbox, saleLines, sales, users } from '../../db/schema.ts';
-import { LOCKED_CODE_MESSAGE, MAX_WRONG_TRIES, SEND_LIMITS, TOO_MANY_FOR_EMAIL_MESSAGE, WRONG_CODE_MESSAGE } from '../../domain/oneTimeCode.ts';
+import {
+  LOCKED_CODE_MESSAGE,
+  MAX_WRONG_TRIES,
+  SEND_LIMITS,
+  TOO_MANY_FOR_EMAIL_MESSAGE,
+  WRONG_CODE_MESSAGE,
+} from '../../domain/oneTimeCode.ts';
 import { drivers, openWorld, Visitor, type TestWorld } from '../../test/harness.ts';
 import { hotEvent } from '../../test/fixtures.ts';
 import { WALLET_PATH } from '../../../contract/index.ts';
@@ -39,23 +45,39 @@ describe.each(drivers)('the sign-in page on %s', (driver) => {
 
   /** The code in the newest message to this address, read from the outbox. */
   async function codeSentTo(world: TestWorld, email: string): Promise<string> {
-    const [mail] = await world.database.db.select().from(outbox).where(eq(outbox.recipient, email)).orderBy(desc(outbox.id)).limit(1);
+    const [mail] = await world.database.db
+      .select()
+      .from(outbox)
+      .where(eq(outbox.recipient, email))
+      .orderBy(desc(outbox.id))
+      .limit(1);
     const code = /code is (\d{6})/.exec(mail?.body ?? '')?.[1];
     if (!code) throw new Error(`no code in the outbox for ${email}`);
     return code;
   }
-  const mailsTo = async (world: TestWorld, email: string) => (await world.database.db.select().from(outbox).where(eq(outbox.recipient, email))).length;
+  const mailsTo = async (world: TestWorld, email: string) =>
+    (await world.database.db.select().from(outbox).where(eq(outbox.recipient, email))).length;
   const userOf = async (v: Visitor) => ((await v.json('getUser')) as { user: { email: string } | null }).user;
   const wrongFor = (code: string) => (code === '000000' ? '111111' : '000000');
 
   async function askForCode(v: Visitor, email: string, next?: string) {
-    const res = await v.request({ method: 'POST', url: '/signin/', body: form({ email, ...(next === undefined ? {} : { next }) }), headers: HTML });
+    const res = await v.request({
+      method: 'POST',
+      url: '/signin/',
+      body: form({ email, ...(next === undefined ? {} : { next }) }),
+      headers: HTML,
+    });
     expect(res.statusCode, res.body).toBe(200);
     expect(text(res.body)).toContain(`Code sent to inbox ${email}`);
     return res;
   }
   const sendCode = (v: Visitor, email: string, code: string, next?: string) =>
-    v.request({ method: 'POST', url: '/signin/code/', body: form({ email, code, ...(next === undefined ? {} : { next }) }), headers: HTML });
+    v.request({
+      method: 'POST',
+      url: '/signin/code/',
+      body: form({ email, code, ...(next === undefined ? {} : { next }) }),
+      headers: HTML,
+    });
 
   it('out of demo mode shows the e-mail form in the checkout’s words, and no account’s name or e-mail', async () => {
     const res = await new Visitor(w.app).request({ method: 'GET', url: '/signin/', headers: HTML });
@@ -89,7 +111,14 @@ describe.each(drivers)('the sign-in page on %s', (driver) => {
 
   it('goes to the wallet when next is missing or not a page of this site', async () => {
     const tom = w.demo.users.notSubscribed;
-    for (const next of [undefined, 'https://evil.example/', '//evil.example', '/\\evil.example', 'javascript:alert(1)', '/ok\nLocation: x']) {
+    for (const next of [
+      undefined,
+      'https://evil.example/',
+      '//evil.example',
+      '/\\evil.example',
+      'javascript:alert(1)',
+      '/ok\nLocation: x',
+    ]) {
       nextWindow();
       const v = new Visitor(w.app);
       const page = await askForCode(v, tom.email, next);
@@ -100,7 +129,11 @@ describe.each(drivers)('the sign-in page on %s', (driver) => {
       expect(await userOf(v)).toMatchObject({ email: tom.email });
     }
     // The next of the page's own address is carried into its form.
-    const shown = await new Visitor(w.app).request({ method: 'GET', url: '/signin/?next=%2F%2Fevil.example', headers: HTML });
+    const shown = await new Visitor(w.app).request({
+      method: 'GET',
+      url: '/signin/?next=%2F%2Fevil.example',
+      headers: HTML,
+    });
     expect(shown.body).not.toContain('evil.example');
   });
 
@@ -155,7 +188,12 @@ describe.each(drivers)('the sign-in page on %s', (driver) => {
     const email = 'limit.me@example.org';
     const v = new Visitor(w.app, {}, '198.51.100.7');
     for (let i = 0; i < 5; i++) await askForCode(v, email);
-    const refused = await v.request({ method: 'POST', url: '/signin/', body: form({ email, resend: '1' }), headers: HTML });
+    const refused = await v.request({
+      method: 'POST',
+      url: '/signin/',
+      body: form({ email, resend: '1' }),
+      headers: HTML,
+    });
     expect(refused.statusCode).toBe(429);
     expect(text(refused.body)).toContain(TOO_MANY_FOR_EMAIL_MESSAGE);
     expect(await mailsTo(w, email)).toBe(5);
@@ -169,7 +207,12 @@ describe.each(drivers)('the sign-in page on %s', (driver) => {
       expect(res.headers['content-type'], body).toMatch(/text\/html/);
       expect(res.body, body).toContain(ACCOUNT_MESSAGES.invalidEmail);
     }
-    const code = await v.request({ method: 'POST', url: '/signin/code/', body: 'email=nope&code=123456', headers: HTML });
+    const code = await v.request({
+      method: 'POST',
+      url: '/signin/code/',
+      body: 'email=nope&code=123456',
+      headers: HTML,
+    });
     expect(code.statusCode).toBe(400);
     expect(code.body).toContain(ACCOUNT_MESSAGES.invalidEmail);
     expect(await mailsTo(w, 'not-an-email')).toBe(0);
@@ -201,17 +244,37 @@ describe.each(drivers)('the sign-in page on %s', (driver) => {
     expect(await userOf(v)).toBeNull();
     expect(await w.database.db.select().from(users).where(eq(users.email, email))).toEqual([]);
 
-    const oneWord = await v.request({ method: 'POST', url: '/signin/name/', body: form({ email, fullname: 'Fan', next: '/all-events/' }), headers: HTML });
+    const oneWord = await v.request({
+      method: 'POST',
+      url: '/signin/name/',
+      body: form({ email, fullname: 'Fan', next: '/all-events/' }),
+      headers: HTML,
+    });
     expect(oneWord.statusCode).toBe(400);
     expect(oneWord.body).toContain(ACCOUNT_MESSAGES.fullName);
     // Another browser, and another address on this one, cannot use the proof.
-    const stranger = await new Visitor(w.app).request({ method: 'POST', url: '/signin/name/', body: form({ email, fullname: 'Not Them' }), headers: HTML });
+    const stranger = await new Visitor(w.app).request({
+      method: 'POST',
+      url: '/signin/name/',
+      body: form({ email, fullname: 'Not Them' }),
+      headers: HTML,
+    });
     expect(stranger.statusCode).toBe(403);
-    const otherAddress = await v.request({ method: 'POST', url: '/signin/name/', body: form({ email: 'other@example.org', fullname: 'Not Them' }), headers: HTML });
+    const otherAddress = await v.request({
+      method: 'POST',
+      url: '/signin/name/',
+      body: form({ email: 'other@example.org', fullname: 'Not Them' }),
+      headers: HTML,
+    });
     expect(otherAddress.statusCode).toBe(403);
     expect(await w.database.db.select().from(users).where(eq(users.email, 'other@example.org'))).toEqual([]);
 
-    const made = await v.request({ method: 'POST', url: '/signin/name/', body: form({ email, fullname: 'New Fan', next: '/all-events/' }), headers: HTML });
+    const made = await v.request({
+      method: 'POST',
+      url: '/signin/name/',
+      body: form({ email, fullname: 'New Fan', next: '/all-events/' }),
+      headers: HTML,
+    });
     expect(made.statusCode).toBe(303);
     expect(made.headers.location).toBe('/all-events/');
     expect(await userOf(v)).toMatchObject({ email, first_name: 'New', last_name: 'Fan' });
@@ -245,7 +308,11 @@ describe.each(drivers)('the sign-in page on %s', (driver) => {
     expect(await userOf(v)).toMatchObject({ email: tom.email });
     // With a next, the button goes there.
     const other = new Visitor(demo.app);
-    const onward = await other.request({ method: 'POST', url: '/signin/', body: form({ user_id: String(tom.id), next: WALLET_PATH }) });
+    const onward = await other.request({
+      method: 'POST',
+      url: '/signin/',
+      body: form({ user_id: String(tom.id), next: WALLET_PATH }),
+    });
     expect(onward.headers.location).toBe(WALLET_PATH);
     // And the code works there too.
     const code = new Visitor(demo.app);

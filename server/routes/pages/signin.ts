@@ -49,12 +49,17 @@ function nextOf(source: unknown): string | null {
 
 /** A refused form in the login step's words: the full name's when only the name is wrong, else the address's. */
 function refusalMessage(error: { issues: { path: PropertyKey[] }[] }): string {
-  return error.issues.every((issue) => issue.path[0] === 'fullname') ? ACCOUNT_MESSAGES.fullName : ACCOUNT_MESSAGES.invalidEmail;
+  return error.issues.every((issue) => issue.path[0] === 'fullname')
+    ? ACCOUNT_MESSAGES.fullName
+    : ACCOUNT_MESSAGES.invalidEmail;
 }
 
 const demoForm = z.object({ user_id: formId });
 
-type Step = { kind: 'email'; email?: string } | { kind: 'code'; email: string; resent?: boolean } | { kind: 'name'; email: string };
+type Step =
+  | { kind: 'email'; email?: string }
+  | { kind: 'code'; email: string; resent?: boolean }
+  | { kind: 'name'; email: string };
 
 export function registerSignIn(app: FastifyInstance, deps: AppDeps): void {
   const pageFor = sitePage(deps);
@@ -62,38 +67,79 @@ export function registerSignIn(app: FastifyInstance, deps: AppDeps): void {
   // A share link's reward, for an express purchase whose buyer proves their address at last.
   const rewards = { mailer, brandName: config.brandName, publicUrl: config.publicUrl };
 
-  async function show(request: FastifyRequest, reply: FastifyReply, step: Step, next: string | null, error: string | null = null, status = 200) {
+  async function show(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    step: Step,
+    next: string | null,
+    error: string | null = null,
+    status = 200,
+  ) {
     const current = await findUser(db, userIdOf(request));
     const notice = error ? html`<p class="notice error" role="alert">${inActiveLanguage(error)}</p>` : '';
-    const nextField = next === null ? '' : html`<input type="hidden" name="next" value="${next}">`;
+    const nextField = next === null ? '' : html`<input type="hidden" name="next" value="${next}" />`;
     let form: Html;
     if (step.kind === 'email') {
       form = html`<form method="post" action="${SIGN_IN_PATH}" class="panel">
-        <p>${codeLead()}</p>${notice}
-        <label class="field">${t('login.email')} <input class="input" type="email" name="email" value="${step.email ?? ''}" required autocomplete="email" inputmode="email"></label>
+        <p>${codeLead()}</p>
+        ${notice}
+        <label class="field"
+          >${t('login.email')}
+          <input
+            class="input"
+            type="email"
+            name="email"
+            value="${step.email ?? ''}"
+            required
+            autocomplete="email"
+            inputmode="email"
+        /></label>
         ${nextField}
         <p><button class="button" type="submit">${t('page.signIn.sendCode')}</button></p>
       </form>`;
     } else if (step.kind === 'code') {
       form = html`<div class="panel">
-        <p class="notice ok" role="status">${t(step.resent ? 'page.signIn.resentTo' : 'page.signIn.codeSentTo', { email: step.email })}</p>${notice}
+        <p class="notice ok" role="status">
+          ${t(step.resent ? 'page.signIn.resentTo' : 'page.signIn.codeSentTo', { email: step.email })}
+        </p>
+        ${notice}
         <form method="post" action="${SIGN_IN_CODE_PATH}">
-          <input type="hidden" name="email" value="${step.email}">${nextField}
-          <label class="field">${t('login.code')} <span class="muted">${t('login.codeHint')}</span>
-          <input class="input" type="text" name="code" required inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]{6,7}" maxlength="7"></label>
+          <input type="hidden" name="email" value="${step.email}" />${nextField}
+          <label class="field"
+            >${t('login.code')} <span class="muted">${t('login.codeHint')}</span>
+            <input
+              class="input"
+              type="text"
+              name="code"
+              required
+              inputmode="numeric"
+              autocomplete="one-time-code"
+              pattern="[0-9 ]{6,7}"
+              maxlength="7"
+          /></label>
           <p><button class="button" type="submit">${t('login.verify')}</button></p>
         </form>
         <form method="post" action="${SIGN_IN_PATH}" class="form-row">
-          <input type="hidden" name="email" value="${step.email}"><input type="hidden" name="resend" value="1">${nextField}
+          <input type="hidden" name="email" value="${step.email}" /><input
+            type="hidden"
+            name="resend"
+            value="1"
+          />${nextField}
           <button class="button button--secondary" type="submit">${t('login.resend')}</button>
-          <a class="inline-link" href="${next === null ? SIGN_IN_PATH : `${SIGN_IN_PATH}?next=${encodeURIComponent(next)}`}">${t('login.changeEmail')}</a>
+          <a
+            class="inline-link"
+            href="${next === null ? SIGN_IN_PATH : `${SIGN_IN_PATH}?next=${encodeURIComponent(next)}`}"
+            >${t('login.changeEmail')}</a
+          >
         </form>
       </div>`;
     } else {
       form = html`<form method="post" action="${SIGN_IN_NAME_PATH}" class="panel">
-        <p>${t('page.signIn.welcome', { email: step.email })}</p>${notice}
-        <input type="hidden" name="email" value="${step.email}">${nextField}
-        <label class="field">${t('login.fullName')} <input class="input" type="text" name="fullname" required autocomplete="name"></label>
+        <p>${t('page.signIn.welcome', { email: step.email })}</p>
+        ${notice} <input type="hidden" name="email" value="${step.email}" />${nextField}
+        <label class="field"
+          >${t('login.fullName')} <input class="input" type="text" name="fullname" required autocomplete="name"
+        /></label>
         <p><button class="button" type="submit">${t('page.signIn.continue')}</button></p>
       </form>`;
     }
@@ -101,11 +147,23 @@ export function registerSignIn(app: FastifyInstance, deps: AppDeps): void {
     if (config.demo) {
       const users = await listUsers(db);
       demo = html`<h2>${t('page.signIn.demoAccounts')}</h2>
-      <p>${t('page.signIn.demoLead')}</p>
-      <form method="post" action="${SIGN_IN_PATH}" class="panel">${nextField}<ul class="account-list" role="list">${users.map(
-        (u) => html`<li><button class="button button--secondary" type="submit" name="user_id" value="${u.id}">${t('page.signIn.continueAs', { name: `${u.firstName} ${u.lastName}` })}</button>
-        <span class="muted">${u.email}${u.subscribed ? t('page.signIn.subscribed') : ''}${u.isDarkMode ? t('page.signIn.darkMode') : ''}</span></li>`,
-      )}</ul></form>`;
+        <p>${t('page.signIn.demoLead')}</p>
+        <form method="post" action="${SIGN_IN_PATH}" class="panel">
+          ${nextField}
+          <ul class="account-list" role="list">
+            ${users.map(
+              (u) =>
+                html`<li>
+                  <button class="button button--secondary" type="submit" name="user_id" value="${u.id}">
+                    ${t('page.signIn.continueAs', { name: `${u.firstName} ${u.lastName}` })}
+                  </button>
+                  <span class="muted"
+                    >${u.email}${u.subscribed ? t('page.signIn.subscribed') : ''}${u.isDarkMode ? t('page.signIn.darkMode') : ''}</span
+                  >
+                </li>`,
+            )}
+          </ul>
+        </form>`;
     }
     reply.header('cache-control', 'no-store');
     return reply
@@ -116,9 +174,18 @@ export function registerSignIn(app: FastifyInstance, deps: AppDeps): void {
           request,
           t('site.signIn'),
           html`<h1>${t('site.signIn')}</h1>
-          ${current ? html`<p class="notice ok">${t('page.signIn.signedInAs', { name: `${current.firstName} ${current.lastName}`, email: current.email })}</p><form method="post" action="/signout/"><button class="button button--secondary" type="submit">${t('page.signOut.button')}</button></form>` : ''}
-          ${form}${demo}
-          <p><a class="inline-link" href="/checkout/">${t('page.signIn.backToBasket')}</a></p>`,
+            ${
+              current
+                ? html`<p class="notice ok">
+                      ${t('page.signIn.signedInAs', { name: `${current.firstName} ${current.lastName}`, email: current.email })}
+                    </p>
+                    <form method="post" action="/signout/">
+                      <button class="button button--secondary" type="submit">${t('page.signOut.button')}</button>
+                    </form>`
+                : ''
+            }
+            ${form}${demo}
+            <p><a class="inline-link" href="/checkout/">${t('page.signIn.backToBasket')}</a></p>`,
         ),
       );
   }
@@ -127,7 +194,10 @@ export function registerSignIn(app: FastifyInstance, deps: AppDeps): void {
   function refusal(err: unknown): { message: string; status: number } | null {
     if (!(err instanceof Refusal)) return null;
     // A locked code is answered here as too many sends are, since only a new code helps.
-    return { message: err.message, status: err.message === LOCKED_CODE_MESSAGE ? REFUSAL_STATUS['too-many-requests'] : refusalStatus(err) };
+    return {
+      message: err.message,
+      status: err.message === LOCKED_CODE_MESSAGE ? REFUSAL_STATUS['too-many-requests'] : refusalStatus(err),
+    };
   }
 
   app.get(SIGN_IN_PATH, async (request, reply) => show(request, reply, { kind: 'email' }, nextOf(request.query)));
@@ -146,7 +216,14 @@ export function registerSignIn(app: FastifyInstance, deps: AppDeps): void {
     }
     const parsed = calls.sendOneTimeCode.request.safeParse({ email: body.email });
     if (!parsed.success) {
-      return show(request, reply, { kind: 'email', email: typeof body.email === 'string' ? body.email : '' }, next, refusalMessage(parsed.error), 400);
+      return show(
+        request,
+        reply,
+        { kind: 'email', email: typeof body.email === 'string' ? body.email : '' },
+        next,
+        refusalMessage(parsed.error),
+        400,
+      );
     }
     const { email } = parsed.data;
     try {
@@ -154,7 +231,14 @@ export function registerSignIn(app: FastifyInstance, deps: AppDeps): void {
     } catch (err) {
       const refused = refusal(err);
       if (!refused) throw err;
-      return show(request, reply, body.resend === undefined ? { kind: 'email', email } : { kind: 'code', email }, next, refused.message, refused.status);
+      return show(
+        request,
+        reply,
+        body.resend === undefined ? { kind: 'email', email } : { kind: 'code', email },
+        next,
+        refused.message,
+        refused.status,
+      );
     }
     return show(request, reply, { kind: 'code', email, resent: body.resend !== undefined }, next);
   });
@@ -165,14 +249,24 @@ export function registerSignIn(app: FastifyInstance, deps: AppDeps): void {
     const address = calls.sendOneTimeCode.request.safeParse({ email: body.email });
     if (!address.success) return show(request, reply, { kind: 'email' }, next, refusalMessage(address.error), 400);
     const { email } = address.data;
-    const typed = calls.checkOneTimeCode.request.safeParse({ email, code: typeof body.code === 'string' ? codeDigits(body.code) : '' });
+    const typed = calls.checkOneTimeCode.request.safeParse({
+      email,
+      code: typeof body.code === 'string' ? codeDigits(body.code) : '',
+    });
     if (!typed.success || typeof body.code !== 'string' || body.code.replace(/\s/g, '').length !== 6) {
       return show(request, reply, { kind: 'code', email }, next, WRONG_CODE_MESSAGE, 400);
     }
     let signedIn: SignedIn;
     try {
       const saleId = (await request.visitorSale())?.id ?? null;
-      signedIn = await signInOnPage(db, { saleId, email, code: typed.data.code, now: clock(), secret: config.sessionSecret, rewards });
+      signedIn = await signInOnPage(db, {
+        saleId,
+        email,
+        code: typed.data.code,
+        now: clock(),
+        secret: config.sessionSecret,
+        rewards,
+      });
     } catch (err) {
       const refused = refusal(err);
       if (!refused) throw err;
@@ -197,9 +291,16 @@ export function registerSignIn(app: FastifyInstance, deps: AppDeps): void {
       return show(request, reply, step, next, refusalMessage(parsed.error), 400);
     }
     const saleId = saleIdOf(request);
-    if (!saleId) return show(request, reply, { kind: 'email', email: parsed.data.email }, next, VERIFY_FIRST_MESSAGE, 403);
+    if (!saleId)
+      return show(request, reply, { kind: 'email', email: parsed.data.email }, next, VERIFY_FIRST_MESSAGE, 403);
     try {
-      const user = await saveGuestToSale(db, { saleId, email: parsed.data.email, fullname: parsed.data.fullname, now: clock(), rewards });
+      const user = await saveGuestToSale(db, {
+        saleId,
+        email: parsed.data.email,
+        fullname: parsed.data.fullname,
+        now: clock(),
+        rewards,
+      });
       await signIn(request, reply, user.id);
     } catch (err) {
       const refused = refusal(err);

@@ -6,7 +6,12 @@
  * expired is refused in words.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { parseSmartLink, SMART_LINK_MESSAGES, SMART_CHECKOUT_PATH, verifySmartLink } from '../../domain/smartCheckout.ts';
+import {
+  parseSmartLink,
+  SMART_LINK_MESSAGES,
+  SMART_CHECKOUT_PATH,
+  verifySmartLink,
+} from '../../domain/smartCheckout.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { saleIdOf, setSaleCookie, userIdOf } from '../../http/session.ts';
 import { html, type Html } from '../../views/html.ts';
@@ -20,16 +25,38 @@ export function registerSmartCheckout(app: FastifyInstance, deps: AppDeps): void
   const pageFor = sitePage(deps);
   async function show(request: FastifyRequest, reply: FastifyReply, status: number, body: Html) {
     reply.header('cache-control', 'no-store').header('referrer-policy', 'no-referrer');
-    return reply.status(status).type('text/html; charset=utf-8').send(await pageFor(request, t('page.smart.title'), html`<h1>${t('page.smart.title')}</h1>${body}`));
+    return reply
+      .status(status)
+      .type('text/html; charset=utf-8')
+      .send(
+        await pageFor(
+          request,
+          t('page.smart.title'),
+          html`<h1>${t('page.smart.title')}</h1>
+            ${body}`,
+        ),
+      );
   }
 
   app.get(SMART_CHECKOUT_PATH, async (request, reply) => {
     const verdict = await verifySmartLink(db, config.sessionSecret, parseSmartLink(request.query), clock());
     if (verdict.kind === 'invalid') {
-      return show(request, reply, 404, html`<p class="notice error" role="alert">${SMART_LINK_MESSAGES.invalidLink}</p><p><a class="inline-link" href="/checkout/">${t('page.smart.goToBasket')}</a></p>`);
+      return show(
+        request,
+        reply,
+        404,
+        html`<p class="notice error" role="alert">${SMART_LINK_MESSAGES.invalidLink}</p>
+          <p><a class="inline-link" href="/checkout/">${t('page.smart.goToBasket')}</a></p>`,
+      );
     }
     if (verdict.kind === 'expired') {
-      return show(request, reply, 410, html`<p class="notice error" role="alert">${SMART_LINK_MESSAGES.expiredLink}</p><p><a class="inline-link" href="/checkout/">${t('page.smart.goToBasket')}</a></p>`);
+      return show(
+        request,
+        reply,
+        410,
+        html`<p class="notice error" role="alert">${SMART_LINK_MESSAGES.expiredLink}</p>
+          <p><a class="inline-link" href="/checkout/">${t('page.smart.goToBasket')}</a></p>`,
+      );
     }
     const { sale } = verdict;
     const userId = userIdOf(request);
@@ -43,7 +70,9 @@ export function registerSmartCheckout(app: FastifyInstance, deps: AppDeps): void
         reply,
         403,
         html`<p class="notice error" role="alert">${SMART_LINK_MESSAGES.otherBuyer}</p>
-        <form method="post" action="/signout/"><button class="button button--secondary" type="submit">${t('page.signOut.button')}</button></form>`,
+          <form method="post" action="/signout/">
+            <button class="button button--secondary" type="submit">${t('page.signOut.button')}</button>
+          </form>`,
       );
     }
     const back = request.url;
@@ -51,8 +80,11 @@ export function registerSmartCheckout(app: FastifyInstance, deps: AppDeps): void
       request,
       reply,
       200,
-      html`<p>${t('page.smart.order', { reference: sale.reference })}</p><p>${SMART_LINK_MESSAGES.proveBuyer}</p>
-      <p><a class="button" href="${`${SIGN_IN_PATH}?next=${encodeURIComponent(back)}`}">${t('page.smart.signIn')}</a></p>`,
+      html`<p>${t('page.smart.order', { reference: sale.reference })}</p>
+        <p>${SMART_LINK_MESSAGES.proveBuyer}</p>
+        <p>
+          <a class="button" href="${`${SIGN_IN_PATH}?next=${encodeURIComponent(back)}`}">${t('page.smart.signIn')}</a>
+        </p>`,
     );
   });
 }

@@ -27,31 +27,85 @@ export function registerSandboxCard(app: FastifyInstance, deps: AppDeps, wiring:
   const { db, config, clock } = deps;
   if (!config.demo || wiring.processor.name !== 'sandbox') return;
   const send = (reply: FastifyReply, title: string, body: Html, status = 200) =>
-    reply.status(status).type('text/html; charset=utf-8').header('cache-control', 'no-store').send(page(config, title, body));
+    reply
+      .status(status)
+      .type('text/html; charset=utf-8')
+      .header('cache-control', 'no-store')
+      .send(page(config, title, body));
 
   const gone = (reply: FastifyReply) =>
-    send(reply, 'Payment not found', html`<h1>This payment cannot be taken</h1><p>It was finished or never started. <a class="inline-link" href="/checkout/">Back to the checkout</a></p>`, 404);
+    send(
+      reply,
+      'Payment not found',
+      html`<h1>This payment cannot be taken</h1>
+        <p>It was finished or never started. <a class="inline-link" href="/checkout/">Back to the checkout</a></p>`,
+      404,
+    );
 
-  function cardPage(reply: FastifyReply, payment: Payment, values: { number: string; expiry: string }, problem: { field: string; message: string } | null, status = 200) {
-    const invalid = (field: string) => (problem?.field === field ? html` aria-invalid="true" aria-describedby="card-problem"` : '');
+  function cardPage(
+    reply: FastifyReply,
+    payment: Payment,
+    values: { number: string; expiry: string },
+    problem: { field: string; message: string } | null,
+    status = 200,
+  ) {
+    const invalid = (field: string) =>
+      problem?.field === field ? html` aria-invalid="true" aria-describedby="card-problem"` : '';
     return send(
       reply,
       'Pay by card',
       html`<h1>Pay ${formatMoney(payment.amount, payment.currency)} by card</h1>
-      <p class="notice ok" role="status">Payment in progress: your tickets stay held while you pay, for up to ${Math.round(wiring.settings.graceMs / 60_000)} minutes past your countdown.</p>
-      <form method="post" action="/sandbox/card/" class="panel sandbox-card" novalidate>
-        <input type="hidden" name="secret" value="${payment.clientSecret}">
-        <label class="field">Card number <input class="input" name="number" inputmode="numeric" autocomplete="cc-number" required value="${values.number}"${invalid('number')}></label>
-        <div class="form-row">
-          <label class="field">Expiry (MM/YY) <input class="input" name="expiry" autocomplete="cc-exp" placeholder="MM/YY" required value="${values.expiry}"${invalid('expiry')}></label>
-          <label class="field">CVC <input class="input" name="cvc" inputmode="numeric" autocomplete="cc-csc" required${invalid('cvc')}></label>
-        </div>
-        ${problem ? html`<p class="notice error" id="card-problem" role="alert">${problem.message}</p>` : ''}
-        <button class="button button--large" type="submit">Pay ${formatMoney(payment.amount, payment.currency)}</button>
-      </form>
-      <section class="panel"><h2>Test cards</h2><p class="muted">This is the sandbox card processor: no real money moves. Use any future expiry and any three-digit CVC.</p>
-        <ul class="sandbox-cards"><li><code>${SANDBOX_CARDS.success}</code> is approved</li><li><code>${SANDBOX_CARDS.decline}</code> is declined</li><li><code>${SANDBOX_CARDS.insufficientFunds}</code> has insufficient funds</li><li><code>${SANDBOX_CARDS.challenge}</code> asks for a security check</li></ul></section>
-      <p><a class="inline-link" href="/checkout/">Cancel and go back to the checkout</a></p>`,
+        <p class="notice ok" role="status">
+          Payment in progress: your tickets stay held while you pay, for up to
+          ${Math.round(wiring.settings.graceMs / 60_000)} minutes past your countdown.
+        </p>
+        <form method="post" action="/sandbox/card/" class="panel sandbox-card" novalidate>
+          <input type="hidden" name="secret" value="${payment.clientSecret}" />
+          <label class="field"
+            >Card number
+            <input
+              class="input"
+              name="number"
+              inputmode="numeric"
+              autocomplete="cc-number"
+              required
+              value="${values.number}"
+              ${invalid('number')}
+          /></label>
+          <div class="form-row">
+            <label class="field"
+              >Expiry (MM/YY)
+              <input
+                class="input"
+                name="expiry"
+                autocomplete="cc-exp"
+                placeholder="MM/YY"
+                required
+                value="${values.expiry}"
+                ${invalid('expiry')}
+            /></label>
+            <label class="field"
+              >CVC <input class="input" name="cvc" inputmode="numeric" autocomplete="cc-csc" required${invalid('cvc')}
+            /></label>
+          </div>
+          ${problem ? html`<p class="notice error" id="card-problem" role="alert">${problem.message}</p>` : ''}
+          <button class="button button--large" type="submit">
+            Pay ${formatMoney(payment.amount, payment.currency)}
+          </button>
+        </form>
+        <section class="panel">
+          <h2>Test cards</h2>
+          <p class="muted">
+            This is the sandbox card processor: no real money moves. Use any future expiry and any three-digit CVC.
+          </p>
+          <ul class="sandbox-cards">
+            <li><code>${SANDBOX_CARDS.success}</code> is approved</li>
+            <li><code>${SANDBOX_CARDS.decline}</code> is declined</li>
+            <li><code>${SANDBOX_CARDS.insufficientFunds}</code> has insufficient funds</li>
+            <li><code>${SANDBOX_CARDS.challenge}</code> asks for a security check</li>
+          </ul>
+        </section>
+        <p><a class="inline-link" href="/checkout/">Cancel and go back to the checkout</a></p>`,
       status,
     );
   }
@@ -60,7 +114,14 @@ export function registerSandboxCard(app: FastifyInstance, deps: AppDeps, wiring:
     await settlePayment(
       db,
       wiring.processor,
-      { provider: 'sandbox', providerPaymentId: payment.providerPaymentId, status, amount: payment.amount, currency: payment.currency, failureMessage },
+      {
+        provider: 'sandbox',
+        providerPaymentId: payment.providerPaymentId,
+        status,
+        amount: payment.amount,
+        currency: payment.currency,
+        failureMessage,
+      },
       clock(),
       deps.seating,
     );
@@ -81,12 +142,30 @@ export function registerSandboxCard(app: FastifyInstance, deps: AppDeps, wiring:
     const check = checkCard(parsed.data, clock());
     switch (check.kind) {
       case 'invalid':
-        return cardPage(reply, payment, { number: parsed.data.number, expiry: parsed.data.expiry }, { field: check.field, message: check.message }, 422);
+        return cardPage(
+          reply,
+          payment,
+          { number: parsed.data.number, expiry: parsed.data.expiry },
+          { field: check.field, message: check.message },
+          422,
+        );
       case 'declined':
         await settle(payment, 'failed', check.message);
         return reply.redirect(returnUrl(payment, 'failed'), 303);
       case 'challenge':
-        await settlePayment(db, wiring.processor, { provider: 'sandbox', providerPaymentId: payment.providerPaymentId, status: 'requires_action', amount: payment.amount, currency: payment.currency }, clock(), deps.seating);
+        await settlePayment(
+          db,
+          wiring.processor,
+          {
+            provider: 'sandbox',
+            providerPaymentId: payment.providerPaymentId,
+            status: 'requires_action',
+            amount: payment.amount,
+            currency: payment.currency,
+          },
+          clock(),
+          deps.seating,
+        );
         return reply.redirect(`/sandbox/card/challenge/?secret=${encodeURIComponent(payment.clientSecret)}`, 303);
       case 'approved':
         await settle(payment, 'succeeded', null);
@@ -102,12 +181,16 @@ export function registerSandboxCard(app: FastifyInstance, deps: AppDeps, wiring:
       reply,
       'Security check',
       html`<h1>Security check</h1>
-      <form method="post" action="/sandbox/card/challenge/" class="panel sandbox-card">
-        <input type="hidden" name="secret" value="${payment.clientSecret}">
-        <p>Your bank asks you to confirm this payment of ${formatMoney(payment.amount, payment.currency)}.</p>
-        <div class="form-row"><button class="button button--large" type="submit" name="decision" value="approve">Approve payment</button>
-        <button class="button button--secondary button--large" type="submit" name="decision" value="fail">Fail the check</button></div>
-      </form>`,
+        <form method="post" action="/sandbox/card/challenge/" class="panel sandbox-card">
+          <input type="hidden" name="secret" value="${payment.clientSecret}" />
+          <p>Your bank asks you to confirm this payment of ${formatMoney(payment.amount, payment.currency)}.</p>
+          <div class="form-row">
+            <button class="button button--large" type="submit" name="decision" value="approve">Approve payment</button>
+            <button class="button button--secondary button--large" type="submit" name="decision" value="fail">
+              Fail the check
+            </button>
+          </div>
+        </form>`,
     );
   });
 

@@ -15,11 +15,19 @@ export function sandboxCardHandlers(deps: AppDeps): Pick<Handlers, SandboxCall> 
     saveSandboxCard: async ({ input }) => {
       if (wiring.cards.name !== 'sandbox') throw new Refusal('not-found', 'Cards are saved by Stripe on this server');
       const card = await tokeniseSandboxCard(db, input, 'payment_method', clock());
-      return { id: card.id, brand: card.brand, last4: card.last4, month: card.expMonth, year: card.expYear, funding: card.funding };
+      return {
+        id: card.id,
+        brand: card.brand,
+        last4: card.last4,
+        month: card.expMonth,
+        year: card.expYear,
+        funding: card.funding,
+      };
     },
     tokeniseSandboxSquareCard: async ({ input }) => {
       if (!deps.config.demo) throw new Refusal('not-found', 'Square’s sandbox is served in demo mode only');
-      if (wiring.square.credentials.checkout_js !== '') throw new Refusal('not-found', 'Cards are tokenised by Square on this server');
+      if (wiring.square.credentials.checkout_js !== '')
+        throw new Refusal('not-found', 'Cards are tokenised by Square on this server');
       const card = await tokeniseSandboxCard(db, input, 'nonce', clock());
       return { token: card.id };
     },

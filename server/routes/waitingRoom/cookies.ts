@@ -15,20 +15,43 @@ export function queueCookies(config: Pick<Config, 'sessionSecret'>, clock: () =>
   const nowSeconds = () => Math.floor(clock().getTime() / 1000);
 
   function setCookie(request: FastifyRequest, reply: FastifyReply, name: string, value: string, maxAge: number) {
-    reply.setCookie(name, value, { httpOnly: true, sameSite: 'lax', secure: request.protocol === 'https', path: '/', maxAge: Math.max(1, maxAge) });
+    reply.setCookie(name, value, {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: request.protocol === 'https',
+      path: '/',
+      maxAge: Math.max(1, maxAge),
+    });
   }
 
   return {
     sign,
     nowSeconds,
-    placeOf: (request: FastifyRequest, dateId: number): Place | null => sign.readPlace(request.cookies[placeCookie(dateId)], dateId, sessionBindingOf(request), nowSeconds()),
+    placeOf: (request: FastifyRequest, dateId: number): Place | null =>
+      sign.readPlace(request.cookies[placeCookie(dateId)], dateId, sessionBindingOf(request), nowSeconds()),
     admissionOf: (request: FastifyRequest, dateId: number): Admission | null =>
       sign.readAdmission(request.cookies[admissionCookie(dateId)], dateId, sessionBindingOf(request), nowSeconds()),
-    setPlace(request: FastifyRequest, reply: FastifyReply, place: Place, binding = ensureSessionBinding(request, reply)) {
+    setPlace(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      place: Place,
+      binding = ensureSessionBinding(request, reply),
+    ) {
       setCookie(request, reply, placeCookie(place.dateId), sign.place(place, binding), place.expiresAt - nowSeconds());
     },
-    setAdmission(request: FastifyRequest, reply: FastifyReply, admission: Admission, binding = ensureSessionBinding(request, reply)) {
-      setCookie(request, reply, admissionCookie(admission.dateId), sign.admission(admission, binding), admission.expiresAt - nowSeconds());
+    setAdmission(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      admission: Admission,
+      binding = ensureSessionBinding(request, reply),
+    ) {
+      setCookie(
+        request,
+        reply,
+        admissionCookie(admission.dateId),
+        sign.admission(admission, binding),
+        admission.expiresAt - nowSeconds(),
+      );
     },
   };
 }

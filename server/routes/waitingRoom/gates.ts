@@ -10,7 +10,12 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import type { AppDeps } from '../../http/deps.ts';
 import { saleIdOf } from '../../http/session.ts';
-import { eventDateCount, queuedDatesOfSale, useAdmissionFor, type WaitingRooms } from '../../domain/waitingRoom/room.ts';
+import {
+  eventDateCount,
+  queuedDatesOfSale,
+  useAdmissionFor,
+  type WaitingRooms,
+} from '../../domain/waitingRoom/room.ts';
 import { waitingListMailOf } from '../../domain/waitingRoom/start.ts';
 import { offerFreedStock } from '../../domain/waitingRoom/waitingList.ts';
 import type { Admission } from '../../domain/waitingRoom/tokens.ts';
@@ -21,19 +26,26 @@ import { sourceText } from '../../../i18n/catalogues.ts';
 import { t } from '../../../i18n/runtime.ts';
 
 /** Said to a buyer taking a queued date's tickets or seats without having come through its queue. */
-export const QUEUE_FIRST_MESSAGE = 'These tickets are sold through a queue. Join it from the event page, and reserve once it is your turn.';
+export const QUEUE_FIRST_MESSAGE =
+  'These tickets are sold through a queue. Join it from the event page, and reserve once it is your turn.';
 /** Said to a second sale reserving with an admission another sale has used. */
 export const ADMISSION_USED_MESSAGE =
   'Your turn in the queue has already been used to reserve another basket. Each turn reserves one basket: to buy more, join the queue again from the event page.';
 /** Said to an anonymous browser joining a queue that gives one place per account. */
-export const SIGN_IN_TO_QUEUE_MESSAGE = 'This queue gives one place per person: sign in to your account (or create one with your e-mail address) to join it.';
+export const SIGN_IN_TO_QUEUE_MESSAGE =
+  'This queue gives one place per person: sign in to your account (or create one with your e-mail address) to join it.';
 
 export const placesPerAddressMessage = (cap: number) =>
   `This internet connection already has ${cap} ${cap === 1 ? 'place' : 'places'} in this queue, as many as one connection may have. Each buyer can keep their place in one browser.`;
 
 /** Events are held, and their times given, in the UK. */
 const EVENT_TIME_ZONE = 'Europe/London';
-const clockTime = new Intl.DateTimeFormat('en-GB', { hour: '2-digit', minute: '2-digit', hour12: false, timeZone: EVENT_TIME_ZONE });
+const clockTime = new Intl.DateTimeFormat('en-GB', {
+  hour: '2-digit',
+  minute: '2-digit',
+  hour12: false,
+  timeZone: EVENT_TIME_ZONE,
+});
 
 /** What an admitted buyer is told on the event page, in the page's language: when their turn ends, in the event's time zone. */
 export const admissionClockMessage = (until: Date) => t('page.queue.turnNotice', { time: clockTime.format(until) });
@@ -41,7 +53,10 @@ export const admissionClockMessage = (until: Date) => t('page.queue.turnNotice',
 /** The button on the event page that ends a turn early, for the next buyer, in the source's English (the page writes `leaveLabel`). */
 export const LEAVE_TURN_LABEL = sourceText('page.queue.leaveTurn');
 
-const notices = new WeakMap<FastifyRequest, { message: string; until: number; leavePath: string; leaveLabel: string }>();
+const notices = new WeakMap<
+  FastifyRequest,
+  { message: string; until: number; leavePath: string; leaveLabel: string }
+>();
 /** The admitted buyer's clock for the event page being served, if the buyer holds a turn for one of its dates. */
 export const admissionNoticeOf = (request: FastifyRequest) => notices.get(request) ?? null;
 
@@ -95,8 +110,14 @@ async function gates(app: FastifyInstance, { deps, rooms }: GateOptions): Promis
   });
   async function listFirst(request: FastifyRequest) {
     const body = (request.body ?? {}) as { ticket?: unknown };
-    const lines = body.ticket && typeof body.ticket === 'object' ? Object.values(body.ticket as Record<string, { ticket?: unknown }>) : [];
-    const ticketTypeIds = lines.map((l) => Number(l?.ticket)).filter((id) => Number.isSafeInteger(id) && id > 0).slice(0, 50);
+    const lines =
+      body.ticket && typeof body.ticket === 'object'
+        ? Object.values(body.ticket as Record<string, { ticket?: unknown }>)
+        : [];
+    const ticketTypeIds = lines
+      .map((l) => Number(l?.ticket))
+      .filter((id) => Number.isSafeInteger(id) && id > 0)
+      .slice(0, 50);
     if (!(await rooms.waitingListed())) return;
     await offerFreedStock(db, mail, clock(), { saleId: saleIdOf(request), ticketTypeIds });
   }
@@ -109,7 +130,8 @@ async function gates(app: FastifyInstance, { deps, rooms }: GateOptions): Promis
     const found = SEAT_PAGE.exec(request.url);
     if (!found) return;
     const dateId = Number(found[1]);
-    if ((await rooms.date(dateId)) && !admissionOf(request, dateId)) return reply.header('cache-control', 'no-store').redirect(queuePagePath(dateId), 303);
+    if ((await rooms.date(dateId)) && !admissionOf(request, dateId))
+      return reply.header('cache-control', 'no-store').redirect(queuePagePath(dateId), 303);
   });
 
   /** Why a buyer without the date's admission is refused: never queued, or their turn has ended. */
@@ -123,7 +145,9 @@ async function gates(app: FastifyInstance, { deps, rooms }: GateOptions): Promis
   async function toQueue(request: FastifyRequest, reply: FastifyReply, dateId: number) {
     if (wantsHtml(request)) return reply.header('cache-control', 'no-store').redirect(queuePagePath(dateId), 303);
     const date = await rooms.date(dateId);
-    return reply.status(403).send({ error: refusalOf(request, dateId, date?.row.admissionSeconds ?? 0), redirect: queuePagePath(dateId) });
+    return reply
+      .status(403)
+      .send({ error: refusalOf(request, dateId, date?.row.admissionSeconds ?? 0), redirect: queuePagePath(dateId) });
   }
 
   /** The order form's lines: each queued date whose tickets it adds wants its admission. */
@@ -158,16 +182,24 @@ async function gates(app: FastifyInstance, { deps, rooms }: GateOptions): Promis
     // A request holding no turn for any queued date: the reservation finds, in its own round trip,
     // whether the basket has tickets of one (and refuses it then).
     if (queued.every((dateId) => !admissionOf(request, dateId))) {
-      queuedForReservation.set(request, { dates: queued, refusal: (dateId) => refusalOf(request, dateId, dates.get(dateId)?.row.admissionSeconds ?? 0) });
+      queuedForReservation.set(request, {
+        dates: queued,
+        refusal: (dateId) => refusalOf(request, dateId, dates.get(dateId)?.row.admissionSeconds ?? 0),
+      });
       return;
     }
     const found = await queuedDatesOfSale(db, saleId, queued, clock());
     // A sale already held (a waiting list offer, a reservation made while admitted) carries on.
     for (const dateId of found.filter((r) => !r.held).map((r) => Number(r.event_date_id))) {
       const admission = admissionOf(request, dateId);
-      if (!admission) return reply.send({ reserved: false, error: refusalOf(request, dateId, dates.get(dateId)?.row.admissionSeconds ?? 0) });
+      if (!admission)
+        return reply.send({
+          reserved: false,
+          error: refusalOf(request, dateId, dates.get(dateId)?.row.admissionSeconds ?? 0),
+        });
       // An admission reserves one sale, however many copies of it there are.
-      if (!(await useAdmissionFor(db, admission.placeId, dateId, saleId))) return reply.send({ reserved: false, error: ADMISSION_USED_MESSAGE });
+      if (!(await useAdmissionFor(db, admission.placeId, dateId, saleId)))
+        return reply.send({ reserved: false, error: ADMISSION_USED_MESSAGE });
     }
   }
 
@@ -185,7 +217,10 @@ async function gates(app: FastifyInstance, { deps, rooms }: GateOptions): Promis
     if (admissions.length === 0 && queued.length === 1) {
       if ((await eventDateCount(db, Number(raw))) <= 1) return reply.redirect(queuePagePath(queued[0]!), 303);
     }
-    const first = admissions.reduce<Admission | null>((a, b) => (a === null || b.expiresAt < a.expiresAt ? b : a), null);
+    const first = admissions.reduce<Admission | null>(
+      (a, b) => (a === null || b.expiresAt < a.expiresAt ? b : a),
+      null,
+    );
     // Its words are written when the page reads them, in the language the page settles on (its organiser's, perhaps).
     if (first) {
       notices.set(request, {

@@ -14,14 +14,29 @@ import { Html, html, page } from '../../views/html.ts';
 import { builtScripts } from '../../views/builtScripts.ts';
 import { askForTurnMail } from '../../domain/waitingRoom/turnMail.ts';
 import { openOnSaleNow } from '../../domain/waitingRoom/demo.ts';
-import { admitOnce, endTurn, joinAs, numberOf, placeOfAccount, type QueuedDate, type QueueView, type WaitingRooms } from '../../domain/waitingRoom/room.ts';
+import {
+  admitOnce,
+  endTurn,
+  joinAs,
+  numberOf,
+  placeOfAccount,
+  type QueuedDate,
+  type QueueView,
+  type WaitingRooms,
+} from '../../domain/waitingRoom/room.ts';
 import { placesPerAddressMessage, SIGN_IN_TO_QUEUE_MESSAGE } from './gates.ts';
 import { QueuePush } from './push.ts';
 import { admissionCookie, placeCookie, QUEUE_COOKIE, type Place } from '../../domain/waitingRoom/tokens.ts';
 import { queueCookies } from './cookies.ts';
 import { registerWaitingList, waitingListFormHtml } from './waitingList.ts';
 import { registerOffers } from './offer.ts';
-import { admissionEndedMessage, beforeSaleMessage, QUEUE_MESSAGES, queuePagePath, waitingMessage } from '../../../contract/waitingRoom.ts';
+import {
+  admissionEndedMessage,
+  beforeSaleMessage,
+  QUEUE_MESSAGES,
+  queuePagePath,
+  waitingMessage,
+} from '../../../contract/waitingRoom.ts';
 import { inActiveLanguage, queueCatalogue, sourceText } from '../../../i18n/catalogues.ts';
 import { t } from '../../../i18n/runtime.ts';
 import { requestLocale } from '../../http/locale.ts';
@@ -35,7 +50,8 @@ export const TURN_MAIL_LABEL = sourceText('page.queue.turnMailLabel');
 export const TURN_MAIL_SENT_MESSAGE = sourceText('page.queue.turnMailSent');
 /** Refusals of 'E-mail me when it is my turn', in English; the page shows them in its language (`inActiveLanguage`). */
 export const TURN_MAIL_INVALID_MESSAGE = 'Give a valid e-mail address to be told when it is your turn.';
-export const TURN_MAIL_NOT_WAITING_MESSAGE = 'Only a buyer still waiting in the queue can ask to be e-mailed when it is their turn.';
+export const TURN_MAIL_NOT_WAITING_MESSAGE =
+  'Only a buyer still waiting in the queue can ask to be e-mailed when it is their turn.';
 const notifyForm = z.object({ email: z.string().check(z.trim(), z.minLength(3), z.maxLength(254), z.email()) });
 const PLACE_SECONDS = 2 * 86400;
 const POLL_ROUTE = '/ajax/queue/:dateId/status/';
@@ -99,7 +115,12 @@ export const waitingRoom: FastifyPluginAsync<WaitingRoomOptions> = async (app, o
   function tailOf(date: QueuedDate): string {
     let tail = dateTails.get(date);
     if (tail === undefined) {
-      const shared = { event_url: `/event/${date.eventId}/`, event_title: date.title, ticket_types: date.types.map((t) => ({ id: t.id, name: t.name })), organiser_message: date.message };
+      const shared = {
+        event_url: `/event/${date.eventId}/`,
+        event_title: date.title,
+        ticket_types: date.types.map((t) => ({ id: t.id, name: t.name })),
+        organiser_message: date.message,
+      };
       tail = JSON.stringify(shared).slice(1);
       dateTails.set(date, tail);
     }
@@ -117,7 +138,12 @@ export const waitingRoom: FastifyPluginAsync<WaitingRoomOptions> = async (app, o
   }
 
   /** The buyer's place and what it is told now; an early place learns its number from the draw once. */
-  async function placeView(request: FastifyRequest, reply: FastifyReply, date: QueuedDate, given?: Place): Promise<QueueView | { state: 'no-place' }> {
+  async function placeView(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    date: QueuedDate,
+    given?: Place,
+  ): Promise<QueueView | { state: 'no-place' }> {
     const dateId = date.row.eventDateId;
     let place: Place | null = given ?? placeOf(request, dateId);
     if (!place) return { state: 'no-place' };
@@ -136,7 +162,12 @@ export const waitingRoom: FastifyPluginAsync<WaitingRoomOptions> = async (app, o
    * `admission_seconds` after it was first handed out (recorded once per place, in the database, and
    * in the place's cookie): within that time a lost admission cookie is given again, after it never.
    */
-  async function viewOf(request: FastifyRequest, reply: FastifyReply, date: QueuedDate, place: Place): Promise<QueueView | { state: 'no-place' }> {
+  async function viewOf(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    date: QueuedDate,
+    place: Place,
+  ): Promise<QueueView | { state: 'no-place' }> {
     const view = rooms.view(date, place);
     if (view.state !== 'admitted' || admissionOf(request, place.dateId)) return view;
     let until = place.admittedUntil;
@@ -152,7 +183,12 @@ export const waitingRoom: FastifyPluginAsync<WaitingRoomOptions> = async (app, o
     return view;
   }
 
-  async function statusOf(request: FastifyRequest, reply: FastifyReply, date: QueuedDate, given?: Place): Promise<string> {
+  async function statusOf(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    date: QueuedDate,
+    given?: Place,
+  ): Promise<string> {
     const view = await placeView(request, reply, date, given);
     reply.type(JSON_TYPE);
     return wire(date, view);
@@ -174,7 +210,8 @@ export const waitingRoom: FastifyPluginAsync<WaitingRoomOptions> = async (app, o
     const date = await queuedDate(request.params.dateId);
     const view = await placeView(request, reply, date);
     // Let in (its admission cookie is set): straight on to the tickets.
-    if (view.state === 'admitted') return reply.header('cache-control', 'private, no-store').redirect(`/event/${date.eventId}/`, 303);
+    if (view.state === 'admitted')
+      return reply.header('cache-control', 'private, no-store').redirect(`/event/${date.eventId}/`, 303);
     // Spent: the time to buy has ended, and is not given again; the buyer may join again at the back.
     if (view.state === 'ended') {
       reply.type('text/html; charset=utf-8').header('cache-control', 'private, no-store');
@@ -185,11 +222,24 @@ export const waitingRoom: FastifyPluginAsync<WaitingRoomOptions> = async (app, o
       reply.type('text/html; charset=utf-8').header('cache-control', 'private, no-store');
       return page(config, t('page.queue.title', { title: date.title }), signInPage(date), 'events');
     }
-    reply.type('text/html; charset=utf-8').header('cache-control', view.state === 'no-place' ? 'public, max-age=60' : 'private, no-store');
+    reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', view.state === 'no-place' ? 'public, max-age=60' : 'private, no-store');
     // The page is written in the request's language (server/http/locale.ts): a kept copy is one language's.
     if (view.state === 'no-place') reply.header('vary', 'accept-language, cookie');
     const told = view.state !== 'no-place' && (request.query as { notify?: unknown }).notify === 'sent';
-    return page(config, t('page.queue.title', { title: date.title }), queuePage(date, view.state === 'no-place' ? null : { view, status: wire(date, view) }, scripts, config.maxPerOrder, told), 'events');
+    return page(
+      config,
+      t('page.queue.title', { title: date.title }),
+      queuePage(
+        date,
+        view.state === 'no-place' ? null : { view, status: wire(date, view) },
+        scripts,
+        config.maxPerOrder,
+        told,
+      ),
+      'events',
+    );
   });
 
   /**
@@ -198,7 +248,12 @@ export const waitingRoom: FastifyPluginAsync<WaitingRoomOptions> = async (app, o
    * the date has no queue, an early place's number from the draw, an admission to hand out), which
    * the route then answers as the queue page's first read does.
    */
-  function answerNow(id: number, binding: string | null, placeToken: string | undefined, admissionToken: string | undefined): string | null {
+  function answerNow(
+    id: number,
+    binding: string | null,
+    placeToken: string | undefined,
+    admissionToken: string | undefined,
+  ): string | null {
     const date = rooms.dateNow(id);
     if (!date) return null;
     const now = nowSeconds();
@@ -213,15 +268,24 @@ export const waitingRoom: FastifyPluginAsync<WaitingRoomOptions> = async (app, o
   // What the server pushes to an open queue page with a place (./push.ts): 'sold out' and 'your turn'
   // within a second of the queue's read finding them. A page without a place is answered 204 (which
   // ends its EventSource), as is one past the process's listeners: both poll as before.
-  const push = new QueuePush(db, rooms, (date) => wire(date, { state: 'sold-out', pollMs: date.row.pollSeconds * 1000 * 2 }));
+  const push = new QueuePush(db, rooms, (date) =>
+    wire(date, { state: 'sold-out', pollMs: date.row.pollSeconds * 1000 * 2 }),
+  );
   app.addHook('preClose', async () => push.close());
-  const streamHeaders = [...opts.apiHeaders, ['cache-control', 'no-store'], ['content-type', 'text/event-stream; charset=utf-8'], ['x-accel-buffering', 'no']].flat();
+  const streamHeaders = [
+    ...opts.apiHeaders,
+    ['cache-control', 'no-store'],
+    ['content-type', 'text/event-stream; charset=utf-8'],
+    ['x-accel-buffering', 'no'],
+  ].flat();
   app.get<{ Params: { dateId: string } }>('/ajax/queue/:dateId/events/', async (request, reply) => {
     const date = await queuedDate(request.params.dateId);
     const place = placeOf(request, date.row.eventDateId);
-    if (!place || rooms.view(date, place).state === 'ended') return reply.status(204).header('cache-control', 'no-store').send();
+    if (!place || rooms.view(date, place).state === 'ended')
+      return reply.status(204).header('cache-control', 'no-store').send();
     reply.hijack();
-    if (!push.listen(date, place, reply.raw, streamHeaders)) reply.raw.writeHead(204, [...opts.apiHeaders.flat(), 'cache-control', 'no-store']).end();
+    if (!push.listen(date, place, reply.raw, streamHeaders))
+      reply.raw.writeHead(204, [...opts.apiHeaders.flat(), 'cache-control', 'no-store']).end();
   });
 
   // The poll every queued buyer repeats: at once when it can be (`answerNow`), otherwise as the
@@ -229,7 +293,15 @@ export const waitingRoom: FastifyPluginAsync<WaitingRoomOptions> = async (app, o
   app.get<{ Params: { dateId: string } }>(POLL_ROUTE, (request, reply) => {
     reply.header('cache-control', POLL_CACHE_CONTROL);
     const id = idParam(request.params.dateId);
-    const now = id === null ? null : answerNow(id, sessionBindingOf(request), request.cookies[placeCookie(id)], request.cookies[admissionCookie(id)]);
+    const now =
+      id === null
+        ? null
+        : answerNow(
+            id,
+            sessionBindingOf(request),
+            request.cookies[placeCookie(id)],
+            request.cookies[admissionCookie(id)],
+          );
     if (now !== null) {
       reply.type(JSON_TYPE);
       return now;
@@ -237,37 +309,56 @@ export const waitingRoom: FastifyPluginAsync<WaitingRoomOptions> = async (app, o
     return queuedDate(request.params.dateId).then((found) => statusOf(request, reply, found));
   });
 
-  app.post<{ Params: { dateId: string }; Body: { altcha?: unknown } }>('/ajax/queue/:dateId/join/', async (request, reply) => {
-    const date = await queuedDate(request.params.dateId);
-    const dateId = date.row.eventDateId;
-    reply.header('cache-control', 'no-store');
-    // One place per browser: a browser with a place keeps it, until its time to buy has ended.
-    const held = placeOf(request, dateId);
-    if (held && rooms.view(date, held).state !== 'ended') return statusOf(request, reply, date);
-    // One place per account, when the organiser asks for it: an account's place follows it to another browser.
-    const userId = userIdOf(request);
-    if (date.signInToQueue) {
-      if (userId === null) return reply.status(403).send({ error: SIGN_IN_TO_QUEUE_MESSAGE, sign_in_url: signInPath(dateId) });
-      const own = await placeOfAccount(db, dateId, userId);
-      const until = own?.admittedAt ? Math.floor(own.admittedAt.getTime() / 1000) + date.row.admissionSeconds : 0;
-      if (own && (until === 0 || until > nowSeconds())) {
-        const place: Place = { dateId, placeId: own.placeId, number: own.number, startedAt: 0, admittedUntil: until, expiresAt: nowSeconds() + PLACE_SECONDS };
-        setPlace(request, reply, place);
-        return statusOf(request, reply, date, place);
+  app.post<{ Params: { dateId: string }; Body: { altcha?: unknown } }>(
+    '/ajax/queue/:dateId/join/',
+    async (request, reply) => {
+      const date = await queuedDate(request.params.dateId);
+      const dateId = date.row.eventDateId;
+      reply.header('cache-control', 'no-store');
+      // One place per browser: a browser with a place keeps it, until its time to buy has ended.
+      const held = placeOf(request, dateId);
+      if (held && rooms.view(date, held).state !== 'ended') return statusOf(request, reply, date);
+      // One place per account, when the organiser asks for it: an account's place follows it to another browser.
+      const userId = userIdOf(request);
+      if (date.signInToQueue) {
+        if (userId === null)
+          return reply.status(403).send({ error: SIGN_IN_TO_QUEUE_MESSAGE, sign_in_url: signInPath(dateId) });
+        const own = await placeOfAccount(db, dateId, userId);
+        const until = own?.admittedAt ? Math.floor(own.admittedAt.getTime() / 1000) + date.row.admissionSeconds : 0;
+        if (own && (until === 0 || until > nowSeconds())) {
+          const place: Place = {
+            dateId,
+            placeId: own.placeId,
+            number: own.number,
+            startedAt: 0,
+            admittedUntil: until,
+            expiresAt: nowSeconds() + PLACE_SECONDS,
+          };
+          setPlace(request, reply, place);
+          return statusOf(request, reply, date, place);
+        }
       }
-    }
-    const body = (request.body ?? {}) as { altcha?: unknown };
-    const token = typeof body.altcha === 'string' && body.altcha.length <= 20_000 ? body.altcha : '';
-    if (!token || !(await deps.captcha.verify(token, request.ip))) return reply.status(403).send({ error: NO_PLACE_MESSAGE });
-    const placed = await joinAs(db, dateId, clock(), { ip: request.ip, userId: date.signInToQueue ? userId : null });
-    if (!placed) return reply.status(429).send({ error: placesPerAddressMessage(date.placesPerAddress) });
-    // The join may have come just before this process saw the draw: read the queue again first.
-    await rooms.refresh();
-    const fresh = (await rooms.date(dateId)) ?? date;
-    const place: Place = { dateId, placeId: placed.placeId, number: placed.number, startedAt: placed.startedAt, admittedUntil: 0, expiresAt: nowSeconds() + PLACE_SECONDS };
-    setPlace(request, reply, place);
-    return statusOf(request, reply, fresh, place);
-  });
+      const body = (request.body ?? {}) as { altcha?: unknown };
+      const token = typeof body.altcha === 'string' && body.altcha.length <= 20_000 ? body.altcha : '';
+      if (!token || !(await deps.captcha.verify(token, request.ip)))
+        return reply.status(403).send({ error: NO_PLACE_MESSAGE });
+      const placed = await joinAs(db, dateId, clock(), { ip: request.ip, userId: date.signInToQueue ? userId : null });
+      if (!placed) return reply.status(429).send({ error: placesPerAddressMessage(date.placesPerAddress) });
+      // The join may have come just before this process saw the draw: read the queue again first.
+      await rooms.refresh();
+      const fresh = (await rooms.date(dateId)) ?? date;
+      const place: Place = {
+        dateId,
+        placeId: placed.placeId,
+        number: placed.number,
+        startedAt: placed.startedAt,
+        admittedUntil: 0,
+        expiresAt: nowSeconds() + PLACE_SECONDS,
+      };
+      setPlace(request, reply, place);
+      return statusOf(request, reply, fresh, place);
+    },
+  );
 
   // Joining again once the time to buy has ended: the spent place and its admission go, and the
   // queue page (its script solving the browser check again) gives a new place at the back.
@@ -304,11 +395,21 @@ export const waitingRoom: FastifyPluginAsync<WaitingRoomOptions> = async (app, o
         .status(status)
         .type('text/html; charset=utf-8')
         .header('cache-control', 'no-store')
-        .send(page(config, t('page.queue.title', { title: date.title }), html`<h1>${date.title}</h1><p class="notice error" role="alert">${inActiveLanguage(text)}</p>${back}`, 'events'));
+        .send(
+          page(
+            config,
+            t('page.queue.title', { title: date.title }),
+            html`<h1>${date.title}</h1>
+              <p class="notice error" role="alert">${inActiveLanguage(text)}</p>
+              ${back}`,
+            'events',
+          ),
+        );
     const parsed = notifyForm.safeParse(request.body ?? {});
     if (!parsed.success) return show(400, TURN_MAIL_INVALID_MESSAGE);
     const place = placeOf(request, dateId);
-    if (!place || !(await askForTurnMail(db, dateId, place.placeId, parsed.data.email))) return show(409, TURN_MAIL_NOT_WAITING_MESSAGE);
+    if (!place || !(await askForTurnMail(db, dateId, place.placeId, parsed.data.email)))
+      return show(409, TURN_MAIL_NOT_WAITING_MESSAGE);
     return reply.header('cache-control', 'no-store').redirect(`${queuePagePath(dateId)}?notify=sent`, 303);
   });
 
@@ -337,7 +438,11 @@ export const waitingRoom: FastifyPluginAsync<WaitingRoomOptions> = async (app, o
    * the ratio, which bench:check keeps at or under 1). Its body is written by hand (`wire` above) for
    * the same reason; docs/scale.md says so too.
    */
-  const pollHeaders: string[] = [...opts.apiHeaders, ['cache-control', POLL_CACHE_CONTROL], ['content-type', JSON_TYPE]].flat();
+  const pollHeaders: string[] = [
+    ...opts.apiHeaders,
+    ['cache-control', POLL_CACHE_CONTROL],
+    ['content-type', JSON_TYPE],
+  ].flat();
   const httpsSite = opts.apiHeaders.some(([name]) => name === 'strict-transport-security');
   /**
    * Whether Fastify would take the request as HTTPS (and so read the `__Host-` session cookie): the
@@ -357,13 +462,22 @@ export const waitingRoom: FastifyPluginAsync<WaitingRoomOptions> = async (app, o
     if (req.method !== 'GET' || !req.url) return false;
     const found = POLL_PATH.exec(req.url);
     if (!found) return false;
-    if (!httpsSite && ((req.socket as { encrypted?: boolean }).encrypted || req.headers['x-forwarded-proto'] !== undefined)) return false;
+    if (
+      !httpsSite &&
+      ((req.socket as { encrypted?: boolean }).encrypted || req.headers['x-forwarded-proto'] !== undefined)
+    )
+      return false;
     const id = Number(found[1]);
     const https = httpsOf(req);
     if (https === null) return false;
     const cookies = req.headers.cookie ? app.parseCookie(req.headers.cookie) : {};
     const sessionId = sessionIdOfHeader(cookies, https);
-    const body = answerNow(id, sessionId ? bindingOf(sessionId) : null, cookies[placeCookie(id)], cookies[admissionCookie(id)]);
+    const body = answerNow(
+      id,
+      sessionId ? bindingOf(sessionId) : null,
+      cookies[placeCookie(id)],
+      cookies[admissionCookie(id)],
+    );
     if (body === null) return false;
     res.writeHead(200, [...pollHeaders, 'content-length', String(Buffer.byteLength(body))]);
     res.end(body);
@@ -415,27 +529,61 @@ function endedPage(date: QueuedDate): Html {
   return html`<section class="queue" aria-labelledby="queue-title">
     <h1 id="queue-title">${date.title}</h1>
     <p class="notice" role="status">${admissionEndedMessage(Math.round(date.row.admissionSeconds / 60))}</p>
-    <form method="post" action="/queue/${date.row.eventDateId}/again/"><button class="button" type="submit">${t('page.queue.joinAgain')}</button></form>
+    <form method="post" action="/queue/${date.row.eventDateId}/again/">
+      <button class="button" type="submit">${t('page.queue.joinAgain')}</button>
+    </form>
   </section>`;
 }
 
-function queuePage(date: QueuedDate, known: { view: QueueView; status: string } | null, scripts: Html, maxQty: number, turnMailAsked: boolean): Html {
+function queuePage(
+  date: QueuedDate,
+  known: { view: QueueView; status: string } | null,
+  scripts: Html,
+  maxQty: number,
+  turnMailAsked: boolean,
+): Html {
   const first = known ? firstWords(known.view) : { message: QUEUE_MESSAGES.checking, progress: 0 };
   const soldOut = known?.view.state === 'sold-out';
   const mayAsk = !known || known.view.state === 'waiting' || known.view.state === 'before-sale';
-  return html`<section class="queue" data-queue="${date.row.eventDateId}" data-status="${known?.status}" aria-labelledby="queue-title">
-    <h1 id="queue-title">${date.title}</h1>
-    <p class="notice" data-organiser-message ${date.message ? '' : new Html('hidden')}><strong>${t('page.queue.organiserLabel')}</strong> <span>${date.message ?? ''}</span></p>
-    <p class="queue__message" data-queue-message role="status" aria-live="polite">${first.message}</p>
-    <progress class="queue__progress" data-queue-progress max="100" value="${Math.round(first.progress * 100)}" aria-label="${t('page.queue.progress')}"></progress>
-    <p data-queue-retry hidden><button class="button" type="button">${t('page.queue.tryAgain')}</button></p>
-    ${turnMailAsked ? html`<p class="notice" role="status">${t('page.queue.turnMailSent')}</p>` : ''}
-    <form method="post" action="/queue/${date.row.eventDateId}/notify/" data-queue-notify ${turnMailAsked ? new Html('data-asked hidden') : mayAsk ? '' : new Html('hidden')}>
-      <p><label for="queue-notify-email">${t('page.queue.turnMailLabel')}</label> <input id="queue-notify-email" name="email" type="email" autocomplete="email" maxlength="254" required></p>
-      <button class="button button--secondary" type="submit">${t('page.queue.turnMailButton')}</button>
-    </form>
-    <div data-queue-list ${soldOut ? '' : new Html('hidden')}><h2>${t('page.queue.waitingList')}</h2><p>${t('page.waitingList.intro')}</p>
-    ${waitingListFormHtml(date.types, maxQty)}<p data-queue-list-message role="status"></p></div>
-    <noscript><p>${t('page.queue.noScript')}</p></noscript>
-  </section>${queueMessages(requestLocale())}${scripts}`;
+  return html`<section
+      class="queue"
+      data-queue="${date.row.eventDateId}"
+      data-status="${known?.status}"
+      aria-labelledby="queue-title"
+    >
+      <h1 id="queue-title">${date.title}</h1>
+      <p class="notice" data-organiser-message ${date.message ? '' : new Html('hidden')}>
+        <strong>${t('page.queue.organiserLabel')}</strong> <span>${date.message ?? ''}</span>
+      </p>
+      <p class="queue__message" data-queue-message role="status" aria-live="polite">${first.message}</p>
+      <progress
+        class="queue__progress"
+        data-queue-progress
+        max="100"
+        value="${Math.round(first.progress * 100)}"
+        aria-label="${t('page.queue.progress')}"
+      ></progress>
+      <p data-queue-retry hidden><button class="button" type="button">${t('page.queue.tryAgain')}</button></p>
+      ${turnMailAsked ? html`<p class="notice" role="status">${t('page.queue.turnMailSent')}</p>` : ''}
+      <form
+        method="post"
+        action="/queue/${date.row.eventDateId}/notify/"
+        data-queue-notify
+        ${turnMailAsked ? new Html('data-asked hidden') : mayAsk ? '' : new Html('hidden')}
+      >
+        <p>
+          <label for="queue-notify-email">${t('page.queue.turnMailLabel')}</label>
+          <input id="queue-notify-email" name="email" type="email" autocomplete="email" maxlength="254" required />
+        </p>
+        <button class="button button--secondary" type="submit">${t('page.queue.turnMailButton')}</button>
+      </form>
+      <div data-queue-list ${soldOut ? '' : new Html('hidden')}>
+        <h2>${t('page.queue.waitingList')}</h2>
+        <p>${t('page.waitingList.intro')}</p>
+        ${waitingListFormHtml(date.types, maxQty)}
+        <p data-queue-list-message role="status"></p>
+      </div>
+      <noscript><p>${t('page.queue.noScript')}</p></noscript>
+    </section>
+    ${queueMessages(requestLocale())}${scripts}`;
 }

@@ -74,7 +74,14 @@ describe.each(drivers)('a queue poll over HTTP on %s', (driver) => {
     // Places 1 (admitted already), 2 and 3 (waiting).
     for (let i = 0; i < 3; i++) {
       const place = await join(database.db, dateId, clock.now);
-      places.push({ dateId, placeId: place.placeId, number: place.number, startedAt: place.startedAt, admittedUntil: 0, expiresAt: clock.now.getTime() / 1000 + 86400 });
+      places.push({
+        dateId,
+        placeId: place.placeId,
+        number: place.number,
+        startedAt: place.startedAt,
+        admittedUntil: 0,
+        expiresAt: clock.now.getTime() / 1000 + 86400,
+      });
     }
   });
   afterAll(async () => {
@@ -86,17 +93,26 @@ describe.each(drivers)('a queue poll over HTTP on %s', (driver) => {
   /** A browser's session id (anonymous), one per place unless said otherwise. */
   const sessionOf = (name: string | number) => `a${createHash('sha256').update(`poll ${name}`).digest('base64url')}`;
   /** The cookies of the browser that holds `place`: its session and its place, bound to that session. */
-  const cookieOf = (place: Place, session = sessionOf(place.placeId)) => `hf_session=${session}; hf_queue_${dateId}=${sign.place(place, bindingOf(session))}`;
+  const cookieOf = (place: Place, session = sessionOf(place.placeId)) =>
+    `hf_session=${session}; hf_queue_${dateId}=${sign.place(place, bindingOf(session))}`;
 
   /** The answer over HTTP, and the route's own through Fastify (inject), side by side. */
   async function both(app: FastifyInstance, base: string, headers: Record<string, string>, url = path()) {
     const res = await fetch(`${base}${url}`, { headers });
-    const overHttp = { status: res.status, body: await res.text(), headers: Object.fromEntries([...res.headers].filter(([name]) => !TRANSPORT.has(name))) };
+    const overHttp = {
+      status: res.status,
+      body: await res.text(),
+      headers: Object.fromEntries([...res.headers].filter(([name]) => !TRANSPORT.has(name))),
+    };
     const injected = await app.inject({ method: 'GET', url, headers });
     const viaRoute = {
       status: injected.statusCode,
       body: injected.body,
-      headers: Object.fromEntries(Object.entries(injected.headers).filter(([name]) => !TRANSPORT.has(name)).map(([name, value]) => [name, String(value)])),
+      headers: Object.fromEntries(
+        Object.entries(injected.headers)
+          .filter(([name]) => !TRANSPORT.has(name))
+          .map(([name, value]) => [name, String(value)]),
+      ),
     };
     return { overHttp, viaRoute };
   }
@@ -106,14 +122,27 @@ describe.each(drivers)('a queue poll over HTTP on %s', (driver) => {
     // The process's first read of the queue is Fastify's to make; the polls after it, within the second, are answered at once.
     await fetch(`${base}${path()}`, { headers: { cookie: cookieOf(places[1]!) } });
     const before = reachedFastify(app).length;
-    for (const cookie of [cookieOf(places[1]!), cookieOf(places[2]!), '', `hf_queue_${dateId}=q1.${dateId}.9.9.0.AAAA`]) {
+    for (const cookie of [
+      cookieOf(places[1]!),
+      cookieOf(places[2]!),
+      '',
+      `hf_queue_${dateId}=q1.${dateId}.9.9.0.AAAA`,
+    ]) {
       const { overHttp, viaRoute } = await both(app, base, cookie ? { cookie } : {});
       expect(overHttp).toEqual(viaRoute);
       expect(overHttp.status).toBe(200);
       expect(overHttp.headers['content-security-policy']).toBe("default-src 'none'; frame-ancestors 'none'");
       expect(overHttp.headers['cache-control']).toBe('private, no-store');
     }
-    const answers = await Promise.all([places[1]!, places[2]!].map(async (p) => (await (await fetch(`${base}${path()}`, { headers: { cookie: cookieOf(p) } })).json()) as { state: string; position: number }));
+    const answers = await Promise.all(
+      [places[1]!, places[2]!].map(
+        async (p) =>
+          (await (await fetch(`${base}${path()}`, { headers: { cookie: cookieOf(p) } })).json()) as {
+            state: string;
+            position: number;
+          },
+      ),
+    );
     expect(answers.map((a) => [a.state, a.position])).toEqual([
       ['waiting', 1],
       ['waiting', 2],
@@ -140,10 +169,15 @@ describe.each(drivers)('a queue poll over HTTP on %s', (driver) => {
     expect((JSON.parse(next.overHttp.body) as { state: string }).state).toBe('admitted');
 
     const noQueue = await fetch(`${base}/ajax/queue/999999/status/`);
-    expect([noQueue.status, ((await noQueue.json()) as { error: string }).error]).toEqual([404, 'This event date has no queue.']);
+    expect([noQueue.status, ((await noQueue.json()) as { error: string }).error]).toEqual([
+      404,
+      'This event date has no queue.',
+    ]);
     const posted = await fetch(`${base}${path()}`, { method: 'POST', headers: { origin: base } });
     expect(posted.status).toBe(405);
-    const forwarded = await fetch(`${base}${path()}`, { headers: { cookie: cookieOf(places[1]!), 'x-forwarded-proto': 'https' } });
+    const forwarded = await fetch(`${base}${path()}`, {
+      headers: { cookie: cookieOf(places[1]!), 'x-forwarded-proto': 'https' },
+    });
     expect(forwarded.status).toBe(200);
 
     expect(reachedFastify(app).slice(before)).toEqual([path(), path(), '/ajax/queue/999999/status/', path(), path()]);

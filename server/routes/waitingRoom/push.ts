@@ -67,7 +67,17 @@ export class QueuePush {
     let of = this.dates.get(dateId);
     if (!of) {
       // What the first listener is told about the queue now: every change from here on is pushed.
-      of = { all: new Set(), byNumber: new Map(), early: new Set(), seen: { through: date.row.admittedThrough, soldOut: date.row.soldOut, drawn: date.row.drawn, message: date.message } };
+      of = {
+        all: new Set(),
+        byNumber: new Map(),
+        early: new Set(),
+        seen: {
+          through: date.row.admittedThrough,
+          soldOut: date.row.soldOut,
+          drawn: date.row.drawn,
+          message: date.message,
+        },
+      };
       this.dates.set(dateId, of);
     }
     const listener: Listener = { res, placeId: place.placeId, number: place.number };
@@ -77,7 +87,8 @@ export class QueuePush {
     res.writeHead(200, headers);
     // Reconnect after 5 s when the stream drops; then what is already true now.
     res.write('retry: 5000\n\n');
-    if (date.row.soldOut && place.number > date.row.admittedThrough) res.write(`event: status\ndata: ${this.soldOutStatus(date)}\n\n`);
+    if (date.row.soldOut && place.number > date.row.admittedThrough)
+      res.write(`event: status\ndata: ${this.soldOutStatus(date)}\n\n`);
     res.on('close', () => this.drop(dateId, listener));
     this.start();
     return true;
@@ -147,13 +158,15 @@ export class QueuePush {
     if (!was) return;
     if (now.drawn && !was.drawn) await this.numberEarly(row.eventDateId, of);
     if (now.through > was.through) {
-      for (let n = was.through + 1; n <= now.through; n++) for (const l of of.byNumber.get(n) ?? []) l.res.write('event: nudge\ndata: 0\n\n');
+      for (let n = was.through + 1; n <= now.through; n++)
+        for (const l of of.byNumber.get(n) ?? []) l.res.write('event: nudge\ndata: 0\n\n');
     }
     if (now.soldOut && !was.soldOut) {
       const status = `event: status\ndata: ${this.soldOutStatus(date)}\n\n`;
       for (const l of of.all) if (l.number > now.through || l.number === 0) l.res.write(status);
     } else if ((!now.soldOut && was.soldOut) || (now.drawn && !was.drawn) || now.message !== was.message) {
-      for (const l of of.all) if (l.number > now.through || l.number === 0) l.res.write(`event: nudge\ndata: ${CROWD_SPREAD_MS}\n\n`);
+      for (const l of of.all)
+        if (l.number > now.through || l.number === 0) l.res.write(`event: nudge\ndata: ${CROWD_SPREAD_MS}\n\n`);
     }
   }
 
@@ -162,7 +175,11 @@ export class QueuePush {
     const early = [...of.early];
     for (let i = 0; i < early.length; i += 10_000) {
       const batch = early.slice(i, i + 10_000);
-      const found = await numbersOfPlaces(this.db, dateId, batch.map((l) => l.placeId));
+      const found = await numbersOfPlaces(
+        this.db,
+        dateId,
+        batch.map((l) => l.placeId),
+      );
       const numbers = new Map(found.map((r) => [Number(r.id), r.number === null ? 0 : Number(r.number)]));
       for (const l of batch) {
         const number = numbers.get(l.placeId) ?? 0;

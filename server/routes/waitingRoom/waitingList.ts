@@ -47,27 +47,49 @@ export function registerWaitingList(app: FastifyInstance, deps: AppDeps, rooms: 
 
   const mail = waitingListMailOf(config, deps.mailer);
   const show = (reply: FastifyReply, body: Html, status = 200) =>
-    reply.status(status).header('cache-control', 'no-store').type('text/html; charset=utf-8').send(page(config, t('page.queue.waitingList'), html`<h1>${t('page.queue.waitingList')}</h1>${body}`));
+    reply
+      .status(status)
+      .header('cache-control', 'no-store')
+      .type('text/html; charset=utf-8')
+      .send(
+        page(
+          config,
+          t('page.queue.waitingList'),
+          html`<h1>${t('page.queue.waitingList')}</h1>
+            ${body}`,
+        ),
+      );
 
   // The waiting list: JSON for the queue page's script, a page for the event page's plain form.
   app.post(WAITING_LIST_PATH, async (request, reply) => {
     const parsed = waitingListForm.safeParse(request.body);
     const browser = (request.headers.accept ?? '').includes('text/html');
     const refuse = (message: string, status: number) =>
-      browser ? show(reply, html`<p class="notice error" role="alert">${inActiveLanguage(message)}</p>`, status) : reply.status(status).send({ error: inActiveLanguage(message) });
+      browser
+        ? show(reply, html`<p class="notice error" role="alert">${inActiveLanguage(message)}</p>`, status)
+        : reply.status(status).send({ error: inActiveLanguage(message) });
     if (!parsed.success) return refuse(WAITING_LIST_INVALID_MESSAGE, 400);
     const token = parsed.data.altcha ?? '';
     if (!token || !(await deps.captcha.verify(token, request.ip))) return refuse(WAITING_LIST_NO_PROOF_MESSAGE, 403);
     try {
       const answer = await joinWaitingList(
         db,
-        { ticketTypeId: Number(parsed.data.ticket_type_id), email: parsed.data.email.trim(), qty: Number(parsed.data.quantity ?? '1'), ip: request.ip ?? null },
+        {
+          ticketTypeId: Number(parsed.data.ticket_type_id),
+          email: parsed.data.email.trim(),
+          qty: Number(parsed.data.quantity ?? '1'),
+          ip: request.ip ?? null,
+        },
         clock(),
         { ...mail, maxHeldPerBuyer: config.maxHeldPerBuyer },
       );
       rooms.markListed();
       if (!browser) return answer;
-      return show(reply, html`<p class="notice" role="status">${answer.message}</p><p><a class="inline-link" href="/all-events/">${t('page.seeAllEvents')}</a></p>`);
+      return show(
+        reply,
+        html`<p class="notice" role="status">${answer.message}</p>
+          <p><a class="inline-link" href="/all-events/">${t('page.seeAllEvents')}</a></p>`,
+      );
     } catch (err) {
       if (!(err instanceof Refusal)) throw err;
       return refuse(err.message, refusalStatus(err));
@@ -82,31 +104,54 @@ export function registerWaitingList(app: FastifyInstance, deps: AppDeps, rooms: 
     return show(
       reply,
       html`<p>${t('page.waitingList.onList', { typeName: entry.typeName, title: entry.title })}</p>
-      <form method="post" action="${leavePath(request.params.token)}"><button class="button" type="submit">${t('page.waitingList.leave')}</button></form>`,
+        <form method="post" action="${leavePath(request.params.token)}">
+          <button class="button" type="submit">${t('page.waitingList.leave')}</button>
+        </form>`,
     );
   });
   app.post<{ Params: { token: string } }>('/waiting-list/leave/:token/', async (request, reply) => {
     const entryId = entryOfLeaveToken(config.sessionSecret, request.params.token, clock());
-    if (entryId === null || !(await leaveWaitingList(db, entryId, clock(), mail))) return show(reply, html`<p class="notice error" role="alert">${LEAVE_UNKNOWN_MESSAGE}</p>`, 404);
-    return show(reply, html`<p class="notice" role="status">${LEFT_MESSAGE}</p><p><a class="inline-link" href="/all-events/">${t('page.seeAllEvents')}</a></p>`);
+    if (entryId === null || !(await leaveWaitingList(db, entryId, clock(), mail)))
+      return show(reply, html`<p class="notice error" role="alert">${LEAVE_UNKNOWN_MESSAGE}</p>`, 404);
+    return show(
+      reply,
+      html`<p class="notice" role="status">${LEFT_MESSAGE}</p>
+        <p><a class="inline-link" href="/all-events/">${t('page.seeAllEvents')}</a></p>`,
+    );
   });
 
   app.get<{ Params: { typeId: string } }>('/waiting-list/:typeId/', async (request, reply) => {
     const id = idParam(request.params.typeId);
     const type = id ? await ticketTypeForWaitingList(db, id) : null;
     reply.type('text/html; charset=utf-8');
-    if (!type) return reply.status(404).send(page(config, t('page.notFound'), html`<h1>${t('page.waitingList.notFound')}</h1>`));
-    return page(config, t('page.queue.waitingList'), html`<h1>${type.title}: ${type.name}</h1><p>${t('page.waitingList.intro')}</p>${waitingListFormHtml([{ id: Number(type.id), name: type.name }], config.maxPerOrder)}`);
+    if (!type)
+      return reply.status(404).send(page(config, t('page.notFound'), html`<h1>${t('page.waitingList.notFound')}</h1>`));
+    return page(
+      config,
+      t('page.queue.waitingList'),
+      html`<h1>${type.title}: ${type.name}</h1>
+        <p>${t('page.waitingList.intro')}</p>
+        ${waitingListFormHtml([{ id: Number(type.id), name: type.name }], config.maxPerOrder)}`,
+    );
   });
 }
 
-
-
 export function waitingListFormHtml(types: { id: number; name: string }[], maxQty: number): Html {
   return html`<form class="waiting-list" method="post" action="${WAITING_LIST_PATH}" data-waiting-list>
-    <p><label for="wl-type">${t('page.waitingList.tickets')}</label> <select id="wl-type" name="ticket_type_id">${types.map((t) => html`<option value="${t.id}">${t.name}</option>`)}</select></p>
-    <p><label for="wl-qty">${t('page.waitingList.howMany')}</label> <input id="wl-qty" name="quantity" type="number" inputmode="numeric" min="1" max="${maxQty}" value="1"></p>
-    <p><label for="wl-email">${t('page.waitingList.email')}</label> <input id="wl-email" name="email" type="email" autocomplete="email" required></p>
-    <button class="button" type="submit">${t('page.waitingList.join')}</button></form>`;
+    <p>
+      <label for="wl-type">${t('page.waitingList.tickets')}</label>
+      <select id="wl-type" name="ticket_type_id">
+        ${types.map((t) => html`<option value="${t.id}">${t.name}</option>`)}
+      </select>
+    </p>
+    <p>
+      <label for="wl-qty">${t('page.waitingList.howMany')}</label>
+      <input id="wl-qty" name="quantity" type="number" inputmode="numeric" min="1" max="${maxQty}" value="1" />
+    </p>
+    <p>
+      <label for="wl-email">${t('page.waitingList.email')}</label>
+      <input id="wl-email" name="email" type="email" autocomplete="email" required />
+    </p>
+    <button class="button" type="submit">${t('page.waitingList.join')}</button>
+  </form>`;
 }
-

@@ -39,7 +39,8 @@ describe.each(drivers)('the waiting room on %s', (driver) => {
   let onSaleAt: Date;
   let poolId: number;
   /** Sets the date's stock: admission lets in no more buyers than it can serve. */
-  const stock = (capacity: number) => world.database.db.update(t.capacityPools).set({ capacity }).where(eq(t.capacityPools.id, poolId));
+  const stock = (capacity: number) =>
+    world.database.db.update(t.capacityPools).set({ capacity }).where(eq(t.capacityPools.id, poolId));
 
   beforeAll(async () => {
     world = await openWorld(driver, { checkoutTimeSeconds: CHECKOUT_SECONDS, maxHeldPerBuyer: 1000 });
@@ -51,7 +52,14 @@ describe.each(drivers)('the waiting room on %s', (driver) => {
     const [date] = await db.select().from(t.eventDates).where(eq(t.eventDates.id, dateId));
     eventId = date!.eventId;
     onSaleAt = new Date(world.clock.now.getTime() + 60_000);
-    await db.insert(t.eventDateQueues).values({ eventDateId: dateId, onSaleAt, maxShoppers: 100, admitPerMinute: 60, admissionSeconds: 600, pollSeconds: 2 });
+    await db.insert(t.eventDateQueues).values({
+      eventDateId: dateId,
+      onSaleAt,
+      maxShoppers: 100,
+      admitPerMinute: 60,
+      admissionSeconds: 600,
+      pollSeconds: 2,
+    });
   });
   afterAll(async () => world?.close());
 
@@ -61,7 +69,11 @@ describe.each(drivers)('the waiting room on %s', (driver) => {
     return queueStatus.parse(res.json());
   };
   const joinQueue = async (v: Visitor): Promise<QueueStatus> => {
-    const res = await v.request({ method: 'POST', url: `/ajax/queue/${dateId}/join/`, body: new URLSearchParams({ altcha: await solvedChallenge(v) }).toString() });
+    const res = await v.request({
+      method: 'POST',
+      url: `/ajax/queue/${dateId}/join/`,
+      body: new URLSearchParams({ altcha: await solvedChallenge(v) }).toString(),
+    });
     expect(res.statusCode).toBe(200);
     return queueStatus.parse(res.json());
   };
@@ -87,7 +99,10 @@ describe.each(drivers)('the waiting room on %s', (driver) => {
       await joinQueue(v);
       early.push(v);
     }
-    const [{ n }] = (await rows<{ n: number }>(world.database.db, sql`SELECT count(*)::int AS n FROM queue_places WHERE event_date_id = ${dateId}`)) as [{ n: number }];
+    const [{ n }] = (await rows<{ n: number }>(
+      world.database.db,
+      sql`SELECT count(*)::int AS n FROM queue_places WHERE event_date_id = ${dateId}`,
+    )) as [{ n: number }];
     expect(n).toBe(5);
 
     // Six tickets for the six buyers of this test, so that only the rate holds them back.
@@ -96,7 +111,9 @@ describe.each(drivers)('the waiting room on %s', (driver) => {
     const first = await Promise.all(early.map(status));
     // The draw has numbered the five 1..5 in some order; none is admitted at the very start.
     const positions = first.map((s) => (s.state === 'admitted' ? 0 : s.position));
-    expect(positions.filter((p) => p !== 0).sort()).toEqual([1, 2, 3, 4, 5].slice(positions.filter((p) => p === 0).length));
+    expect(positions.filter((p) => p !== 0).sort()).toEqual(
+      [1, 2, 3, 4, 5].slice(positions.filter((p) => p === 0).length),
+    );
 
     // A later arrival is numbered after them.
     const late = new Visitor(world.app, {}, '10.9.2.1');
@@ -107,7 +124,9 @@ describe.each(drivers)('the waiting room on %s', (driver) => {
     const painted = await late.request({ method: 'GET', url: `/queue/${dateId}/` });
     expect(painted.headers['cache-control']).toBe('private, no-store');
     expect(painted.body).toContain(`You are number ${lateJoined.position} in the queue. Estimated wait: `);
-    const carried = /data-status="([^"]+)"/.exec(painted.body)![1]!.replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
+    const carried = /data-status="([^"]+)"/
+      .exec(painted.body)![1]!
+      .replace(/&#(\d+);/g, (_, c: string) => String.fromCharCode(Number(c)));
     expect(queueStatus.parse(JSON.parse(carried))).toEqual(await status(late));
     const shell = await new Visitor(world.app, {}, '10.9.2.2').request({ method: 'GET', url: `/queue/${dateId}/` });
     expect(shell.headers['cache-control']).toBe('public, max-age=60');
@@ -139,7 +158,10 @@ describe.each(drivers)('the waiting room on %s', (driver) => {
     expect(page.statusCode).toBe(303);
     expect(page.headers.location).toBe(`/queue/${dateId}/`);
     const added = await outsider.add({ [typeId]: 1 });
-    expect([added.statusCode, added.json()]).toEqual([403, { error: QUEUE_FIRST_MESSAGE, redirect: `/queue/${dateId}/` }]);
+    expect([added.statusCode, added.json()]).toEqual([
+      403,
+      { error: QUEUE_FIRST_MESSAGE, redirect: `/queue/${dateId}/` },
+    ]);
     expect(await outsider.json('reserveTickets', {})).toMatchObject({ reserved: false });
 
     const admitted = early[0]!;
@@ -172,7 +194,10 @@ describe.each(drivers)('the waiting room on %s', (driver) => {
     expect(early.every((p) => p.number === 0)).toBe(true);
     await draw(db, date);
     await draw(db, date);
-    const numbered = await rows<{ id: number; number: number }>(db, sql`SELECT id, number::int AS number FROM queue_places WHERE event_date_id = ${date} ORDER BY id`);
+    const numbered = await rows<{ id: number; number: number }>(
+      db,
+      sql`SELECT id, number::int AS number FROM queue_places WHERE event_date_id = ${date} ORDER BY id`,
+    );
     expect(numbered.map((r) => r.number).sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
     // 40 places in join order by chance: 1 in 40!.
     expect(numbered.map((r) => r.number)).not.toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
@@ -180,7 +205,6 @@ describe.each(drivers)('the waiting room on %s', (driver) => {
     for (let i = 0; i < 5; i++) late.push((await join(db, date, world.clock.now)).number);
     expect(late).toEqual([41, 42, 43, 44, 45]);
   });
-
 });
 
 describe.each(drivers)('one queue shared by two server processes on %s', (driver) => {
@@ -199,15 +223,29 @@ describe.each(drivers)('one queue shared by two server processes on %s', (driver
     const dateId = types[0]!.eventDateId;
     const onSaleAt = new Date(world.clock.now.getTime() - 1000);
     other.clock.now = world.clock.now;
-    await db.insert(t.eventDateQueues).values({ eventDateId: dateId, onSaleAt, maxShoppers: 100, admitPerMinute: 120, admissionSeconds: 600, pollSeconds: 2 });
+    await db.insert(t.eventDateQueues).values({
+      eventDateId: dateId,
+      onSaleAt,
+      maxShoppers: 100,
+      admitPerMinute: 120,
+      admissionSeconds: 600,
+      pollSeconds: 2,
+    });
     const apps = [world.app, other.app];
     const buyers = Array.from({ length: 30 }, (_, i) => new Visitor(apps[i % 2]!, {}, `10.8.0.${i}`));
     const place = async (v: Visitor) => {
-      const res = await v.request({ method: 'POST', url: `/ajax/queue/${dateId}/join/`, body: new URLSearchParams({ altcha: await solvedChallenge(v) }).toString() });
+      const res = await v.request({
+        method: 'POST',
+        url: `/ajax/queue/${dateId}/join/`,
+        body: new URLSearchParams({ altcha: await solvedChallenge(v) }).toString(),
+      });
       return queueStatus.parse(res.json());
     };
     for (const v of buyers) await place(v);
-    const numbers = await rows<{ number: number }>(db, sql`SELECT number::int AS number FROM queue_places WHERE event_date_id = ${dateId} ORDER BY id`);
+    const numbers = await rows<{ number: number }>(
+      db,
+      sql`SELECT number::int AS number FROM queue_places WHERE event_date_id = ${dateId} ORDER BY id`,
+    );
     expect(numbers.map((r) => r.number)).toEqual(Array.from({ length: 30 }, (_, i) => i + 1));
 
     // Both processes are asked every second for ten seconds: 120 a minute is 2 a second, 20 in all.
@@ -223,7 +261,9 @@ describe.each(drivers)('one queue shared by two server processes on %s', (driver
     const through = [];
     for (const app of apps) {
       const v = new Visitor(app, { cookie: buyers[29]!.cookieHeader }, '10.8.1.1');
-      through.push(queueStatus.parse((await v.request({ method: 'GET', url: `/ajax/queue/${dateId}/status/` })).json()).position);
+      through.push(
+        queueStatus.parse((await v.request({ method: 'GET', url: `/ajax/queue/${dateId}/status/` })).json()).position,
+      );
     }
     const [row] = await db.select().from(t.eventDateQueues).where(eq(t.eventDateQueues.eventDateId, dateId));
     // 12 seconds since the on-sale at 2 a second: 24, whichever process moved admission on.
@@ -248,15 +288,27 @@ describe.each(drivers)('a turn in the queue belongs to its browser, reserves one
     dateId = types[0]!.eventDateId;
     const [date] = await db.select().from(t.eventDates).where(eq(t.eventDates.id, dateId));
     eventId = date!.eventId;
-    await db.insert(t.eventDateQueues).values({ eventDateId: dateId, onSaleAt: new Date(world.clock.now.getTime() - 1000), maxShoppers: 100, admitPerMinute: 60, admissionSeconds: ADMISSION_SECONDS, pollSeconds: 2 });
+    await db.insert(t.eventDateQueues).values({
+      eventDateId: dateId,
+      onSaleAt: new Date(world.clock.now.getTime() - 1000),
+      maxShoppers: 100,
+      admitPerMinute: 60,
+      admissionSeconds: ADMISSION_SECONDS,
+      pollSeconds: 2,
+    });
   });
   afterAll(async () => world?.close());
 
   let ip = 0;
   const visitor = () => new Visitor(world.app, { accept: 'application/json' }, `10.7.0.${++ip}`);
-  const status = async (v: Visitor): Promise<QueueStatus> => queueStatus.parse((await v.request({ method: 'GET', url: `/ajax/queue/${dateId}/status/` })).json());
+  const status = async (v: Visitor): Promise<QueueStatus> =>
+    queueStatus.parse((await v.request({ method: 'GET', url: `/ajax/queue/${dateId}/status/` })).json());
   const joinQueue = async (v: Visitor): Promise<QueueStatus> => {
-    const res = await v.request({ method: 'POST', url: `/ajax/queue/${dateId}/join/`, body: new URLSearchParams({ altcha: await solvedChallenge(v) }).toString() });
+    const res = await v.request({
+      method: 'POST',
+      url: `/ajax/queue/${dateId}/join/`,
+      body: new URLSearchParams({ altcha: await solvedChallenge(v) }).toString(),
+    });
     expect(res.statusCode).toBe(200);
     return queueStatus.parse(res.json());
   };
@@ -266,7 +318,8 @@ describe.each(drivers)('a turn in the queue belongs to its browser, reserves one
     for (let i = 0; i < 60 && (await status(v)).state !== 'admitted'; i++) world.clock.advance(1000);
     expect((await status(v)).state).toBe('admitted');
   }
-  const eventPage = (v: Visitor) => v.request({ method: 'GET', url: `/event/${eventId}/`, headers: { accept: 'text/html' } });
+  const eventPage = (v: Visitor) =>
+    v.request({ method: 'GET', url: `/event/${eventId}/`, headers: { accept: 'text/html' } });
   /** Adds a ticket and reserves: what the add or the reservation answers. */
   const reserve = async (v: Visitor) => {
     const added = await v.add({ [typeId]: 1 });
@@ -325,10 +378,21 @@ describe.each(drivers)('a turn in the queue belongs to its browser, reserves one
     const buyer = visitor();
     await letIn(buyer);
     expect((await buyer.add({ [typeId]: 2 })).statusCode).toBe(200);
-    const [pool] = await world.database.db.select({ held: t.capacityPools.held }).from(t.capacityPools).innerJoin(t.eventDates, eq(t.eventDates.poolId, t.capacityPools.id)).where(eq(t.eventDates.id, dateId));
+    const [pool] = await world.database.db
+      .select({ held: t.capacityPools.held })
+      .from(t.capacityPools)
+      .innerJoin(t.eventDates, eq(t.eventDates.poolId, t.capacityPools.id))
+      .where(eq(t.eventDates.id, dateId));
     world.clock.advance((ADMISSION_SECONDS + 1) * 1000);
-    expect(await buyer.json('reserveTickets', {})).toEqual({ reserved: false, error: admissionEndedMessage(ADMISSION_SECONDS / 60) });
-    const [after] = await world.database.db.select({ held: t.capacityPools.held }).from(t.capacityPools).innerJoin(t.eventDates, eq(t.eventDates.poolId, t.capacityPools.id)).where(eq(t.eventDates.id, dateId));
+    expect(await buyer.json('reserveTickets', {})).toEqual({
+      reserved: false,
+      error: admissionEndedMessage(ADMISSION_SECONDS / 60),
+    });
+    const [after] = await world.database.db
+      .select({ held: t.capacityPools.held })
+      .from(t.capacityPools)
+      .innerJoin(t.eventDates, eq(t.eventDates.poolId, t.capacityPools.id))
+      .where(eq(t.eventDates.id, dateId));
     expect(after!.held).toBe(pool!.held);
   });
 
@@ -344,7 +408,9 @@ describe.each(drivers)('a turn in the queue belongs to its browser, reserves one
     jar(buyer).delete(`hf_admit_${dateId}`);
     world.clock.advance(60_000);
     expect((await status(buyer)).state).toBe('admitted');
-    expect(Number(jar(buyer).get(`hf_admit_${dateId}`)!.split('.')[3])).toBe(first!.getTime() / 1000 + ADMISSION_SECONDS);
+    expect(Number(jar(buyer).get(`hf_admit_${dateId}`)!.split('.')[3])).toBe(
+      first!.getTime() / 1000 + ADMISSION_SECONDS,
+    );
     expect((await placeRow(buyer)).admittedAt).toEqual(first);
 
     world.clock.advance((ADMISSION_SECONDS - 60) * 1000);
@@ -356,7 +422,10 @@ describe.each(drivers)('a turn in the queue belongs to its browser, reserves one
     expect(queuePage.body).toContain(JOIN_AGAIN_LABEL);
     expect((queuePage.cookies as { name: string }[]).map((c) => c.name)).not.toContain(`hf_admit_${dateId}`);
     expect((await status(buyer)).state).toBe('ended');
-    expect(await reserve(buyer)).toEqual({ error: admissionEndedMessage(ADMISSION_SECONDS / 60), redirect: `/queue/${dateId}/` });
+    expect(await reserve(buyer)).toEqual({
+      error: admissionEndedMessage(ADMISSION_SECONDS / 60),
+      redirect: `/queue/${dateId}/`,
+    });
     // The place's cookie from before its turn, kept back and shown again, is spent too (the database says so).
     jar(buyer).set(`hf_queue_${dateId}`, before);
     jar(buyer).delete(`hf_admit_${dateId}`);
@@ -368,7 +437,10 @@ describe.each(drivers)('a turn in the queue belongs to its browser, reserves one
     expect([again.statusCode, again.headers.location]).toEqual([303, `/queue/${dateId}/`]);
     const rejoined = await joinQueue(buyer);
     expect(['waiting', 'admitted']).toContain(rejoined.state);
-    const [{ last }] = (await rows<{ last: number }>(world.database.db, sql`SELECT max(number)::int AS last FROM queue_places WHERE event_date_id = ${dateId}`)) as [{ last: number }];
+    const [{ last }] = (await rows<{ last: number }>(
+      world.database.db,
+      sql`SELECT max(number)::int AS last FROM queue_places WHERE event_date_id = ${dateId}`,
+    )) as [{ last: number }];
     expect((await placeRow(buyer)).number).toBe(last);
   });
 

@@ -11,7 +11,13 @@ import * as t from '../../db/schema.ts';
 import { hotEvent } from '../../test/fixtures.ts';
 import { drivers, openWorld, solvedChallenge, type TestWorld, Visitor } from '../../test/harness.ts';
 import { queueStatus, type QueueStatus } from '../../../contract/waitingRoom.ts';
-import { admissionClockMessage, LEAVE_TURN_LABEL, placesPerAddressMessage, QUEUE_FIRST_MESSAGE, SIGN_IN_TO_QUEUE_MESSAGE } from './gates.ts';
+import {
+  admissionClockMessage,
+  LEAVE_TURN_LABEL,
+  placesPerAddressMessage,
+  QUEUE_FIRST_MESSAGE,
+  SIGN_IN_TO_QUEUE_MESSAGE,
+} from './gates.ts';
 import { latestMail } from '../../mail/index.ts';
 
 const CHECKOUT_SECONDS = 120;
@@ -32,19 +38,45 @@ describe.each(drivers)('every door behind the queue on %s', (driver) => {
     const [first] = await db.select().from(t.eventDates).where(eq(t.eventDates.id, types[0]!.eventDateId));
     eventId = first!.eventId;
     const [pool] = await db.insert(t.capacityPools).values({ name: 'Second night', capacity: 50 }).returning();
-    const [second] = await db.insert(t.eventDates).values({ eventId, startsAt: new Date('2026-12-02T19:00:00Z'), poolId: pool!.id }).returning();
-    const [type] = await db.insert(t.ticketTypes).values({ eventDateId: second!.id, name: 'Second night ticket', price: 1000 }).returning();
+    const [second] = await db
+      .insert(t.eventDates)
+      .values({ eventId, startsAt: new Date('2026-12-02T19:00:00Z'), poolId: pool!.id })
+      .returning();
+    const [type] = await db
+      .insert(t.ticketTypes)
+      .values({ eventDateId: second!.id, name: 'Second night ticket', price: 1000 })
+      .returning();
     dates.push({ id: first!.id, typeId: types[0]!.id }, { id: second!.id, typeId: type!.id });
     for (const d of dates) {
-      await db.insert(t.eventDateQueues).values({ eventDateId: d.id, onSaleAt: new Date(world.clock.now.getTime() - 1000), maxShoppers: 100, admitPerMinute: 60, admissionSeconds: 600, pollSeconds: 2 });
+      await db.insert(t.eventDateQueues).values({
+        eventDateId: d.id,
+        onSaleAt: new Date(world.clock.now.getTime() - 1000),
+        maxShoppers: 100,
+        admitPerMinute: 60,
+        admissionSeconds: 600,
+        pollSeconds: 2,
+      });
     }
   });
   afterAll(async () => world?.close());
 
   const status = async (v: Visitor, dateId: number): Promise<QueueStatus> =>
-    queueStatus.parse((await v.request({ method: 'GET', url: `/ajax/queue/${dateId}/status/`, headers: { accept: 'application/json' } })).json());
+    queueStatus.parse(
+      (
+        await v.request({
+          method: 'GET',
+          url: `/ajax/queue/${dateId}/status/`,
+          headers: { accept: 'application/json' },
+        })
+      ).json(),
+    );
   async function letIn(v: Visitor, dateId: number): Promise<void> {
-    const joined = await v.request({ method: 'POST', url: `/ajax/queue/${dateId}/join/`, body: new URLSearchParams({ altcha: await solvedChallenge(v) }).toString(), headers: { accept: 'application/json' } });
+    const joined = await v.request({
+      method: 'POST',
+      url: `/ajax/queue/${dateId}/join/`,
+      body: new URLSearchParams({ altcha: await solvedChallenge(v) }).toString(),
+      headers: { accept: 'application/json' },
+    });
     expect(joined.statusCode).toBe(200);
     for (let i = 0; i < 60 && (await status(v, dateId)).state !== 'admitted'; i++) world.clock.advance(1000);
     expect((await status(v, dateId)).state).toBe('admitted');
@@ -94,7 +126,9 @@ describe.each(drivers)('every door behind the queue on %s', (driver) => {
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain(admissionClockMessage(until));
     // 12:00 UTC on 1 June is 13:00 in London.
-    expect(admissionClockMessage(new Date('2026-06-01T12:10:00Z'))).toBe('It is your turn: you have until 13:10 to reserve your tickets.');
+    expect(admissionClockMessage(new Date('2026-06-01T12:10:00Z'))).toBe(
+      'It is your turn: you have until 13:10 to reserve your tickets.',
+    );
   });
 });
 
@@ -106,15 +140,31 @@ describe.each(drivers)('the seat page behind the queue on %s', (driver) => {
     world = await openWorld(driver, { checkoutTimeSeconds: CHECKOUT_SECONDS });
     const { db } = world.database;
     dateId = world.demo.seated.date;
-    const seats = await db.select().from(t.seats).where(and(eq(t.seats.eventDateId, dateId), isNotNull(t.seats.ticketTypeId))).orderBy(t.seats.id).limit(2);
+    const seats = await db
+      .select()
+      .from(t.seats)
+      .where(and(eq(t.seats.eventDateId, dateId), isNotNull(t.seats.ticketTypeId)))
+      .orderBy(t.seats.id)
+      .limit(2);
     seatIds = seats.map((s) => s.id);
-    await db.insert(t.eventDateQueues).values({ eventDateId: dateId, onSaleAt: new Date(world.clock.now.getTime() - 1000), maxShoppers: 10, admitPerMinute: 60, admissionSeconds: 600, pollSeconds: 2 });
+    await db.insert(t.eventDateQueues).values({
+      eventDateId: dateId,
+      onSaleAt: new Date(world.clock.now.getTime() - 1000),
+      maxShoppers: 10,
+      admitPerMinute: 60,
+      admissionSeconds: 600,
+      pollSeconds: 2,
+    });
   });
   afterAll(async () => world?.close());
 
   it('sends a buyer without the date’s admission from the seat page to its queue and holds them no seat, and holds them once let in', async () => {
     const buyer = new Visitor(world.app, { accept: 'application/json' }, '10.5.9.1');
-    const seatPage = await buyer.request({ method: 'GET', url: `/events/book_seats/${dateId}/`, headers: { accept: 'text/html' } });
+    const seatPage = await buyer.request({
+      method: 'GET',
+      url: `/events/book_seats/${dateId}/`,
+      headers: { accept: 'text/html' },
+    });
     expect([seatPage.statusCode, seatPage.headers.location]).toEqual([303, `/queue/${dateId}/`]);
     const refused = await buyer.call('holdSeats', { event_date_id: dateId, seats: seatIds } as never);
     expect(refused.statusCode).toBe(403);
@@ -122,14 +172,22 @@ describe.each(drivers)('the seat page behind the queue on %s', (driver) => {
     const [seat] = await world.database.db.select().from(t.seats).where(eq(t.seats.id, seatIds[0]!));
     expect(seat!.heldUntil).toBeNull();
 
-    await buyer.request({ method: 'POST', url: `/ajax/queue/${dateId}/join/`, body: new URLSearchParams({ altcha: await solvedChallenge(buyer) }).toString() });
+    await buyer.request({
+      method: 'POST',
+      url: `/ajax/queue/${dateId}/join/`,
+      body: new URLSearchParams({ altcha: await solvedChallenge(buyer) }).toString(),
+    });
     for (let i = 0; i < 10; i++) {
       world.clock.advance(1000);
       await buyer.request({ method: 'GET', url: `/ajax/queue/${dateId}/status/` });
     }
     const held = await buyer.call('holdSeats', { event_date_id: dateId, seats: seatIds } as never);
     expect(held.statusCode).toBe(200);
-    const letIn = await buyer.request({ method: 'GET', url: `/events/book_seats/${dateId}/`, headers: { accept: 'text/html' } });
+    const letIn = await buyer.request({
+      method: 'GET',
+      url: `/events/book_seats/${dateId}/`,
+      headers: { accept: 'text/html' },
+    });
     expect(letIn.statusCode).not.toBe(303);
   });
 });
@@ -141,18 +199,28 @@ describe.each(drivers)('a place per person on %s', (driver) => {
     world = await openWorld(driver);
     const { types } = await hotEvent(world.database.db, { capacity: 10, types: 1 });
     dateId = types[0]!.eventDateId;
-    await world.database.db
-      .insert(t.eventDateQueues)
-      .values({ eventDateId: dateId, onSaleAt: new Date(world.clock.now.getTime() + 60_000), maxShoppers: 10, admitPerMinute: 60, placesPerAddress: 3 });
+    await world.database.db.insert(t.eventDateQueues).values({
+      eventDateId: dateId,
+      onSaleAt: new Date(world.clock.now.getTime() + 60_000),
+      maxShoppers: 10,
+      admitPerMinute: 60,
+      placesPerAddress: 3,
+    });
   });
   afterAll(async () => world?.close());
 
   const join = async (v: Visitor, date = dateId) =>
-    v.request({ method: 'POST', url: `/ajax/queue/${date}/join/`, body: new URLSearchParams({ altcha: await solvedChallenge(v) }).toString(), headers: { accept: 'application/json' } });
+    v.request({
+      method: 'POST',
+      url: `/ajax/queue/${date}/join/`,
+      body: new URLSearchParams({ altcha: await solvedChallenge(v) }).toString(),
+      headers: { accept: 'application/json' },
+    });
 
   it('gives one client address only as many places as the on-sale allows, and says why to the next', async () => {
     const fromOneAddress = Array.from({ length: 4 }, () => new Visitor(world.app, {}, '10.4.0.1'));
-    for (const v of fromOneAddress.slice(0, 3)) expect(queueStatus.parse((await join(v)).json()).state).toBe('before-sale');
+    for (const v of fromOneAddress.slice(0, 3))
+      expect(queueStatus.parse((await join(v)).json()).state).toBe('before-sale');
     const fourth = await join(fromOneAddress[3]!);
     expect(fourth.statusCode).toBe(429);
     expect(fourth.json()).toEqual({ error: placesPerAddressMessage(3) });
@@ -164,13 +232,22 @@ describe.each(drivers)('a place per person on %s', (driver) => {
     const { db } = world.database;
     const { types } = await hotEvent(db, { capacity: 10, types: 1 });
     const date = types[0]!.eventDateId;
-    await db.insert(t.eventDateQueues).values({ eventDateId: date, onSaleAt: new Date(world.clock.now.getTime() + 60_000), maxShoppers: 10, admitPerMinute: 60, signInToQueue: true });
+    await db.insert(t.eventDateQueues).values({
+      eventDateId: date,
+      onSaleAt: new Date(world.clock.now.getTime() + 60_000),
+      maxShoppers: 10,
+      admitPerMinute: 60,
+      signInToQueue: true,
+    });
     // The queues are read once a second.
     world.clock.advance(1000);
     const anonymous = new Visitor(world.app, {}, '10.4.1.1');
     const refused = await join(anonymous, date);
     expect(refused.statusCode).toBe(403);
-    expect(refused.json()).toEqual({ error: SIGN_IN_TO_QUEUE_MESSAGE, sign_in_url: `/signin/?next=${encodeURIComponent(`/queue/${date}/`)}` });
+    expect(refused.json()).toEqual({
+      error: SIGN_IN_TO_QUEUE_MESSAGE,
+      sign_in_url: `/signin/?next=${encodeURIComponent(`/queue/${date}/`)}`,
+    });
     const page = await anonymous.request({ method: 'GET', url: `/queue/${date}/`, headers: { accept: 'text/html' } });
     expect(page.body).toContain(SIGN_IN_TO_QUEUE_MESSAGE);
     expect(page.body).toContain(`href="/signin/?next=`);
@@ -181,7 +258,15 @@ describe.each(drivers)('a place per person on %s', (driver) => {
       await v.request({ method: 'POST', url: '/signin/', body: new URLSearchParams({ email }).toString() });
       const [mail] = await latestMail(db, { recipient: email });
       const code = /code is (\d{6})/.exec(mail!.body)![1]!;
-      expect((await v.request({ method: 'POST', url: '/signin/code/', body: new URLSearchParams({ email, code }).toString() })).statusCode).toBe(303);
+      expect(
+        (
+          await v.request({
+            method: 'POST',
+            url: '/signin/code/',
+            body: new URLSearchParams({ email, code }).toString(),
+          })
+        ).statusCode,
+      ).toBe(303);
     };
     const laptop = new Visitor(world.app, {}, '10.4.1.2');
     const phone = new Visitor(world.app, {}, '10.4.1.3');
@@ -204,13 +289,35 @@ describe.each(drivers)('admission against what can be served on %s', (driver) =>
     const { db } = world.database;
     const { types } = await hotEvent(db, { capacity: 10, types: 1 });
     const dateId = types[0]!.eventDateId;
-    await db.insert(t.eventDateQueues).values({ eventDateId: dateId, onSaleAt: new Date(world.clock.now.getTime() - 1000), maxShoppers: 1000, admitPerMinute: 6000, admissionSeconds: 600 });
-    const buyers = Array.from({ length: 50 }, (_, i) => new Visitor(world.app, {}, `10.3.${Math.floor(i / 3)}.${i % 3}`));
+    await db.insert(t.eventDateQueues).values({
+      eventDateId: dateId,
+      onSaleAt: new Date(world.clock.now.getTime() - 1000),
+      maxShoppers: 1000,
+      admitPerMinute: 6000,
+      admissionSeconds: 600,
+    });
+    const buyers = Array.from(
+      { length: 50 },
+      (_, i) => new Visitor(world.app, {}, `10.3.${Math.floor(i / 3)}.${i % 3}`),
+    );
     for (const v of buyers) {
-      const res = await v.request({ method: 'POST', url: `/ajax/queue/${dateId}/join/`, body: new URLSearchParams({ altcha: await solvedChallenge(v) }).toString() });
+      const res = await v.request({
+        method: 'POST',
+        url: `/ajax/queue/${dateId}/join/`,
+        body: new URLSearchParams({ altcha: await solvedChallenge(v) }).toString(),
+      });
       expect(res.statusCode).toBe(200);
     }
-    const admitted = async () => (await Promise.all(buyers.map(async (v) => queueStatus.parse((await v.request({ method: 'GET', url: `/ajax/queue/${dateId}/status/` })).json()).state))).filter((s) => s === 'admitted').length;
+    const admitted = async () =>
+      (
+        await Promise.all(
+          buyers.map(
+            async (v) =>
+              queueStatus.parse((await v.request({ method: 'GET', url: `/ajax/queue/${dateId}/status/` })).json())
+                .state,
+          ),
+        )
+      ).filter((s) => s === 'admitted').length;
     // At 100 a second the whole queue could be let in at once; ten tickets serve ten buyers.
     for (let i = 0; i < 5; i++) {
       world.clock.advance(1000);
@@ -237,11 +344,28 @@ describe.each(drivers)('admission against what can be served on %s', (driver) =>
     const typeId = types[0]!.id;
     const [date] = await db.select().from(t.eventDates).where(eq(t.eventDates.id, dateId));
     const eventId = date!.eventId;
-    await db.insert(t.eventDateQueues).values({ eventDateId: dateId, onSaleAt: new Date(world.clock.now.getTime() - 1000), maxShoppers: 2, admitPerMinute: 600, admissionSeconds: 300 });
+    await db.insert(t.eventDateQueues).values({
+      eventDateId: dateId,
+      onSaleAt: new Date(world.clock.now.getTime() - 1000),
+      maxShoppers: 2,
+      admitPerMinute: 600,
+      admissionSeconds: 300,
+    });
     world.clock.advance(1000);
     const buyers = Array.from({ length: 5 }, (_, i) => new Visitor(world.app, {}, `10.2.0.${i}`));
-    for (const v of buyers) await v.request({ method: 'POST', url: `/ajax/queue/${dateId}/join/`, body: new URLSearchParams({ altcha: await solvedChallenge(v) }).toString() });
-    const states = async () => Promise.all(buyers.map(async (v) => queueStatus.parse((await v.request({ method: 'GET', url: `/ajax/queue/${dateId}/status/` })).json()).state));
+    for (const v of buyers)
+      await v.request({
+        method: 'POST',
+        url: `/ajax/queue/${dateId}/join/`,
+        body: new URLSearchParams({ altcha: await solvedChallenge(v) }).toString(),
+      });
+    const states = async () =>
+      Promise.all(
+        buyers.map(
+          async (v) =>
+            queueStatus.parse((await v.request({ method: 'GET', url: `/ajax/queue/${dateId}/status/` })).json()).state,
+        ),
+      );
     for (let i = 0; i < 3; i++) {
       world.clock.advance(1000);
       await states();
@@ -259,11 +383,23 @@ describe.each(drivers)('admission against what can be served on %s', (driver) =>
     expect(after.filter((s) => s === 'admitted')).toHaveLength(3);
     // Another is done without buying and says so on the event page: the next in line is let in.
     const leaver = buyers.find((v, i) => after[i] === 'admitted' && v !== shopper)!;
-    const eventPage = await leaver.request({ method: 'GET', url: `/event/${eventId}/`, headers: { accept: 'text/html' } });
+    const eventPage = await leaver.request({
+      method: 'GET',
+      url: `/event/${eventId}/`,
+      headers: { accept: 'text/html' },
+    });
     expect(eventPage.body).toContain(LEAVE_TURN_LABEL);
-    const left = await leaver.request({ method: 'POST', url: `/queue/${dateId}/leave/`, body: '', headers: { accept: 'text/html' } });
+    const left = await leaver.request({
+      method: 'POST',
+      url: `/queue/${dateId}/leave/`,
+      body: '',
+      headers: { accept: 'text/html' },
+    });
     expect([left.statusCode, left.headers.location]).toEqual([303, `/event/${eventId}/?left=1`]);
-    expect((await leaver.request({ method: 'GET', url: `/event/${eventId}/`, headers: { accept: 'text/html' } })).headers.location).toBe(`/queue/${dateId}/`);
+    expect(
+      (await leaver.request({ method: 'GET', url: `/event/${eventId}/`, headers: { accept: 'text/html' } })).headers
+        .location,
+    ).toBe(`/queue/${dateId}/`);
     world.clock.advance(1000);
     await states();
     world.clock.advance(1000);

@@ -14,7 +14,10 @@ import { queueEventsPath } from '../../../contract/queuePage.ts';
 /** An open page's event stream: the events it has heard, each with when it came. */
 async function listen(base: string, v: Visitor, dateId: number) {
   const abort = new AbortController();
-  const res = await fetch(`${base}${queueEventsPath(dateId)}`, { headers: { cookie: v.cookieHeader, accept: 'text/event-stream' }, signal: abort.signal });
+  const res = await fetch(`${base}${queueEventsPath(dateId)}`, {
+    headers: { cookie: v.cookieHeader, accept: 'text/event-stream' },
+    signal: abort.signal,
+  });
   const heard: { event: string; data: string; at: number }[] = [];
   if (res.status === 200) {
     void (async () => {
@@ -70,11 +73,21 @@ describe.each(drivers)('the queue pushed to open pages on %s', (driver) => {
     const { db } = world.database;
     const { types } = await hotEvent(db, { capacity: 1, types: 1 });
     const dateId = types[0]!.eventDateId;
-    await db.insert(t.eventDateQueues).values({ eventDateId: dateId, onSaleAt: new Date(world.clock.now.getTime() - 1000), maxShoppers: 10, admitPerMinute: 60, pollSeconds: 5 });
+    await db.insert(t.eventDateQueues).values({
+      eventDateId: dateId,
+      onSaleAt: new Date(world.clock.now.getTime() - 1000),
+      maxShoppers: 10,
+      admitPerMinute: 60,
+      pollSeconds: 5,
+    });
     world.clock.advance(1000);
     const buyers = [1, 2, 3].map((i) => new Visitor(world.app, { accept: 'application/json' }, `10.1.0.${i}`));
     for (const v of buyers) {
-      const joined = await v.request({ method: 'POST', url: `/ajax/queue/${dateId}/join/`, body: new URLSearchParams({ altcha: await solvedChallenge(v) }).toString() });
+      const joined = await v.request({
+        method: 'POST',
+        url: `/ajax/queue/${dateId}/join/`,
+        body: new URLSearchParams({ altcha: await solvedChallenge(v) }).toString(),
+      });
       expect(queueStatus.parse(joined.json()).state).toBe('waiting');
     }
     const pages = await Promise.all(buyers.map((v) => listen(base, v, dateId)));
@@ -111,26 +124,45 @@ describe.each(drivers)('the queue pushed to open pages on %s', (driver) => {
     const { db } = world.database;
     const { types } = await hotEvent(db, { capacity: 50, types: 1 });
     const dateId = types[0]!.eventDateId;
-    await db.insert(t.eventDateQueues).values({ eventDateId: dateId, onSaleAt: new Date(world.clock.now.getTime() - 1000), maxShoppers: 1, admitPerMinute: 1, pollSeconds: 30 });
+    await db.insert(t.eventDateQueues).values({
+      eventDateId: dateId,
+      onSaleAt: new Date(world.clock.now.getTime() - 1000),
+      maxShoppers: 1,
+      admitPerMinute: 1,
+      pollSeconds: 30,
+    });
     world.clock.advance(1000);
     const buyers = [1, 2, 3].map((i) => new Visitor(world.app, { accept: 'application/json' }, `10.1.2.${i}`));
     for (const v of buyers) {
-      const joined = await v.request({ method: 'POST', url: `/ajax/queue/${dateId}/join/`, body: new URLSearchParams({ altcha: await solvedChallenge(v) }).toString() });
+      const joined = await v.request({
+        method: 'POST',
+        url: `/ajax/queue/${dateId}/join/`,
+        body: new URLSearchParams({ altcha: await solvedChallenge(v) }).toString(),
+      });
       expect(queueStatus.parse(joined.json()).organiser_message).toBeNull();
     }
     const pages = await Promise.all(buyers.slice(1).map((v) => listen(base, v, dateId)));
     try {
-      await db.update(t.eventDateQueues).set({ message: 'Doors open at 7pm; the queue is moving.' }).where(eq(t.eventDateQueues.eventDateId, dateId));
+      await db
+        .update(t.eventDateQueues)
+        .set({ message: 'Doors open at 7pm; the queue is moving.' })
+        .where(eq(t.eventDateQueues.eventDateId, dateId));
       world.clock.advance(1000);
       const saidAt = performance.now();
       for (const page of pages) {
         const nudge = await until(() => page.heard.find((e) => e.event === 'nudge'));
         expect(nudge.at - saidAt).toBeLessThan(2000);
       }
-      const polled = queueStatus.parse((await buyers[2]!.request({ method: 'GET', url: `/ajax/queue/${dateId}/status/` })).json());
+      const polled = queueStatus.parse(
+        (await buyers[2]!.request({ method: 'GET', url: `/ajax/queue/${dateId}/status/` })).json(),
+      );
       expect(polled.state).toBe('waiting');
       expect(polled.organiser_message).toBe('Doors open at 7pm; the queue is moving.');
-      const shown = await buyers[2]!.request({ method: 'GET', url: `/queue/${dateId}/`, headers: { accept: 'text/html' } });
+      const shown = await buyers[2]!.request({
+        method: 'GET',
+        url: `/queue/${dateId}/`,
+        headers: { accept: 'text/html' },
+      });
       expect(shown.body).toContain('Doors open at 7pm; the queue is moving.');
     } finally {
       for (const p of pages) p.close();
@@ -140,7 +172,12 @@ describe.each(drivers)('the queue pushed to open pages on %s', (driver) => {
   it('pushes nothing to a browser without a place: it is answered 204 and polls', async () => {
     const { types } = await hotEvent(world.database.db, { capacity: 5, types: 1 });
     const dateId = types[0]!.eventDateId;
-    await world.database.db.insert(t.eventDateQueues).values({ eventDateId: dateId, onSaleAt: new Date(world.clock.now.getTime() - 1000), maxShoppers: 10, admitPerMinute: 60 });
+    await world.database.db.insert(t.eventDateQueues).values({
+      eventDateId: dateId,
+      onSaleAt: new Date(world.clock.now.getTime() - 1000),
+      maxShoppers: 10,
+      admitPerMinute: 60,
+    });
     world.clock.advance(1000);
     const stranger = await listen(base, new Visitor(world.app, {}, '10.1.1.1'), dateId);
     expect(stranger.status).toBe(204);

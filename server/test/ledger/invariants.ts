@@ -45,7 +45,14 @@ export interface LedgerModel {
 }
 
 export function emptyModel(buyers: number): LedgerModel {
-  return { sales: new Set(), secrets: Array.from({ length: buyers }, () => []), cards: new Set(), payments: new Map(), plans: new Map(), claims: new Map() };
+  return {
+    sales: new Set(),
+    secrets: Array.from({ length: buyers }, () => []),
+    cards: new Set(),
+    payments: new Map(),
+    plans: new Map(),
+    claims: new Map(),
+  };
 }
 
 /**
@@ -56,14 +63,24 @@ export function emptyModel(buyers: number): LedgerModel {
 export async function basketOf(db: Database, event: LedgerEvent, saleId: string): Promise<string> {
   const [sale] = await db.select().from(t.sales).where(eq(t.sales.id, saleId));
   if (!sale) return 'no sale';
-  const lines = await db.select({ type: t.saleLines.ticketTypeId, qty: t.saleLines.qty }).from(t.saleLines).where(eq(t.saleLines.saleId, saleId));
+  const lines = await db
+    .select({ type: t.saleLines.ticketTypeId, qty: t.saleLines.qty })
+    .from(t.saleLines)
+    .where(eq(t.saleLines.saleId, saleId));
   const [donation] = sale.reference
     ? await db
         .select()
         .from(t.saleDonations)
         .where(and(eq(t.saleDonations.saleId, saleId), eq(t.saleDonations.saleReference, sale.reference)))
     : [];
-  const code = sale.discountCodeId === null ? null : sale.discountCodeId === event.codes.half.id ? 'HALF' : sale.discountCodeId === event.codes.free.id ? 'FREE' : `code#${sale.discountCodeId}`;
+  const code =
+    sale.discountCodeId === null
+      ? null
+      : sale.discountCodeId === event.codes.half.id
+        ? 'HALF'
+        : sale.discountCodeId === event.codes.free.id
+          ? 'FREE'
+          : `code#${sale.discountCodeId}`;
   return [
     lines
       .sort((a, b) => a.type - b.type)
@@ -89,7 +106,12 @@ interface PaymentRow {
 }
 
 /** Every broken invariant, in words; empty when the ledger is sound. */
-export async function ledgerViolations(db: Database, event: LedgerEvent, model: LedgerModel, now: Date): Promise<string[]> {
+export async function ledgerViolations(
+  db: Database,
+  event: LedgerEvent,
+  model: LedgerModel,
+  now: Date,
+): Promise<string[]> {
   const problems: string[] = [];
   const saleIds = [...model.sales];
   const sales = saleIds.length ? await db.select().from(t.sales).where(inArray(t.sales.id, saleIds)) : [];
@@ -100,12 +122,19 @@ export async function ledgerViolations(db: Database, event: LedgerEvent, model: 
         sql`SELECT p.id, p.sale_id, p.provider, p.idempotency_key, p.status, p.outcome, p.amount,
                    r.amount AS refund_amount, r.status AS refund_status, r.retry_at AS refund_retry_at
               FROM payments p LEFT JOIN payment_refunds r ON r.payment_id = p.id
-             WHERE p.sale_id IN (${sql.join(saleIds.map((id) => sql`${id}`), sql`, `)})
+             WHERE p.sale_id IN (${sql.join(
+               saleIds.map((id) => sql`${id}`),
+               sql`, `,
+             )})
              ORDER BY p.id`,
       )
     : [];
-  const plans = saleIds.length ? await db.select().from(t.instalmentPlans).where(inArray(t.instalmentPlans.saleId, saleIds)) : [];
-  const instalments = saleIds.length ? await db.select().from(t.instalments).where(inArray(t.instalments.saleId, saleIds)) : [];
+  const plans = saleIds.length
+    ? await db.select().from(t.instalmentPlans).where(inArray(t.instalmentPlans.saleId, saleIds))
+    : [];
+  const instalments = saleIds.length
+    ? await db.select().from(t.instalments).where(inArray(t.instalments.saleId, saleIds))
+    : [];
   const lines = saleIds.length ? await db.select().from(t.saleLines).where(inArray(t.saleLines.saleId, saleIds)) : [];
   const issued = saleIds.length
     ? await db
@@ -120,19 +149,29 @@ export async function ledgerViolations(db: Database, event: LedgerEvent, model: 
 
   // 5. Every captured payment is booked, or refunded (done, or pending with a time to try again).
   for (const p of paymentRows) {
-    if (!model.payments.has(p.id)) problems.push(`payment #${p.id} (${p.provider}) of ${name(p.sale_id)} was made by no payment step the buyers took`);
+    if (!model.payments.has(p.id))
+      problems.push(
+        `payment #${p.id} (${p.provider}) of ${name(p.sale_id)} was made by no payment step the buyers took`,
+      );
     // Money that arrived for a payment closed here is refunded and the payment stays closed (failed).
     const captured = p.status === 'succeeded' || p.refund_status !== null;
     if (!captured) continue;
-    if (p.status !== 'succeeded' && p.outcome === 'booked') problems.push(`payment #${p.id} (${p.provider}, ${p.status}) is booked without having succeeded`);
+    if (p.status !== 'succeeded' && p.outcome === 'booked')
+      problems.push(`payment #${p.id} (${p.provider}, ${p.status}) is booked without having succeeded`);
     const refunded = p.refund_status === 'done' || (p.refund_status === 'pending' && p.refund_retry_at !== null);
-    if (p.refund_status === 'pending' && p.refund_retry_at === null) problems.push(`payment #${p.id} (${p.provider}) has a refund pending with no time to try again`);
-    if (p.refund_amount !== null && Number(p.refund_amount) !== Number(p.amount)) problems.push(`payment #${p.id} took ${money(p.amount)} but its refund is ${money(Number(p.refund_amount))}`);
+    if (p.refund_status === 'pending' && p.refund_retry_at === null)
+      problems.push(`payment #${p.id} (${p.provider}) has a refund pending with no time to try again`);
+    if (p.refund_amount !== null && Number(p.refund_amount) !== Number(p.amount))
+      problems.push(`payment #${p.id} took ${money(p.amount)} but its refund is ${money(Number(p.refund_amount))}`);
     if (p.outcome === 'booked' && p.refund_status === null) {
-      if (!saleById.get(p.sale_id)?.paidAt) problems.push(`payment #${p.id} (${p.provider}) is booked but ${name(p.sale_id)} is not paid`);
+      if (!saleById.get(p.sale_id)?.paidAt)
+        problems.push(`payment #${p.id} (${p.provider}) is booked but ${name(p.sale_id)} is not paid`);
       continue;
     }
-    if (!refunded) problems.push(`payment #${p.id} (${p.provider}) of ${name(p.sale_id)} took ${money(p.amount)} and is neither booked nor refunded (outcome ${p.outcome ?? 'none'})`);
+    if (!refunded)
+      problems.push(
+        `payment #${p.id} (${p.provider}) of ${name(p.sale_id)} took ${money(p.amount)} and is neither booked nor refunded (outcome ${p.outcome ?? 'none'})`,
+      );
   }
 
   let paidQty = 0;
@@ -149,7 +188,10 @@ export async function ledgerViolations(db: Database, event: LedgerEvent, model: 
 
     if (!sale?.paidAt) {
       // 1. An unpaid sale keeps no money.
-      if (keptSum > 0) problems.push(`${who} is not paid but keeps ${money(keptSum)} (payments ${kept.map((p) => `#${p.id}`).join(', ')})`);
+      if (keptSum > 0)
+        problems.push(
+          `${who} is not paid but keeps ${money(keptSum)} (payments ${kept.map((p) => `#${p.id}`).join(', ')})`,
+        );
       if (instalmentsPaid > 0) problems.push(`${who} is not paid but its plan took ${money(instalmentsPaid)}`);
       // 2. Nor has it tickets.
       const tickets = issued.filter((i) => i.saleId === saleId).reduce((s, i) => s + Number(i.n), 0);
@@ -172,16 +214,23 @@ export async function ledgerViolations(db: Database, event: LedgerEvent, model: 
         return;
       }
       // 1. The money is the total shown for the basket paid for.
-      if (amount !== snapshot.total) problems.push(`${who} is paid by ${what} of ${money(amount)}, but the total shown when it began (${snapshot.by}) was ${money(snapshot.total)}`);
+      if (amount !== snapshot.total)
+        problems.push(
+          `${who} is paid by ${what} of ${money(amount)}, but the total shown when it began (${snapshot.by}) was ${money(snapshot.total)}`,
+        );
       // 2. The basket booked is the basket paid for.
-      if (basketNow !== snapshot.basket) problems.push(`${who} is booked with [${basketNow}] but ${what} paid for [${snapshot.basket}] (began by ${snapshot.by})`);
+      if (basketNow !== snapshot.basket)
+        problems.push(
+          `${who} is booked with [${basketNow}] but ${what} paid for [${snapshot.basket}] (began by ${snapshot.by})`,
+        );
     };
     if (kept.length >= 1) {
       for (const p of kept) asPaid(model.payments.get(p.id), `payment #${p.id} (${p.provider})`, Number(p.amount));
     } else if (plan) {
       asPaid(model.plans.get(saleId), 'a plan', plan.total);
       const scheduled = schedule.reduce((s, i) => s + i.amount, 0);
-      if (scheduled !== plan.total) problems.push(`${who}'s plan of ${money(plan.total)} schedules ${money(scheduled)}`);
+      if (scheduled !== plan.total)
+        problems.push(`${who}'s plan of ${money(plan.total)} schedules ${money(scheduled)}`);
     } else {
       const claim = model.claims.get(saleId);
       if (!claim) problems.push(`${who} is paid with no money kept, no plan and no free claim`);
@@ -206,8 +255,10 @@ export async function ledgerViolations(db: Database, event: LedgerEvent, model: 
   );
   const sold = Number(pool!.sold);
   if (sold !== paidQty) problems.push(`the pool has ${sold} sold but the paid sales hold ${paidQty} tickets`);
-  if (sold + Number(pool!.live) > Number(pool!.capacity)) problems.push(`the pool has ${sold} sold and ${pool!.live} held live, over its capacity of ${pool!.capacity}`);
-  if (Number(pool!.held) !== Number(pool!.hold_rows)) problems.push(`the pool counts ${pool!.held} held but its hold rows sum to ${pool!.hold_rows}`);
+  if (sold + Number(pool!.live) > Number(pool!.capacity))
+    problems.push(`the pool has ${sold} sold and ${pool!.live} held live, over its capacity of ${pool!.capacity}`);
+  if (Number(pool!.held) !== Number(pool!.hold_rows))
+    problems.push(`the pool counts ${pool!.held} held but its hold rows sum to ${pool!.hold_rows}`);
 
   // 6. A code's paid uses stay within its limit.
   for (const code of [event.codes.half, event.codes.free]) {
@@ -216,7 +267,8 @@ export async function ledgerViolations(db: Database, event: LedgerEvent, model: 
       sql`SELECT (SELECT count(*) FROM sales WHERE discount_code_id = ${code.id} AND paid_at IS NOT NULL)::int AS paid, usage_limit AS limit, used
             FROM discount_codes WHERE id = ${code.id}`,
     );
-    if (Number(use!.paid) > Number(use!.limit)) problems.push(`code ${code.code} (limit ${use!.limit}) is on ${use!.paid} paid sales`);
+    if (Number(use!.paid) > Number(use!.limit))
+      problems.push(`code ${code.code} (limit ${use!.limit}) is on ${use!.paid} paid sales`);
   }
 
   // 7. The sandbox processor's own record: every charge it took is a payment or an instalment in the ledger.
@@ -226,13 +278,20 @@ export async function ledgerViolations(db: Database, event: LedgerEvent, model: 
       .select({ charge: t.sandboxCharges, kind: t.sandboxCards.kind })
       .from(t.sandboxCharges)
       .innerJoin(t.sandboxCards, eq(t.sandboxCards.id, t.sandboxCharges.cardId))
-      .where(and(inArray(t.sandboxCharges.cardId, cards), inArray(t.sandboxCharges.status, ['succeeded', 'approved', 'refunded', 'cancelled'])));
+      .where(
+        and(
+          inArray(t.sandboxCharges.cardId, cards),
+          inArray(t.sandboxCharges.status, ['succeeded', 'approved', 'refunded', 'cancelled']),
+        ),
+      );
     for (const { charge, kind } of charges) {
       if (kind === 'nonce' && (charge.status === 'cancelled' || charge.status === 'refunded')) {
         // Square's payment voided (or refunded): the ledger's Square payment for its key gave it back.
         const p = paymentRows.find((x) => x.provider === 'square' && x.idempotency_key === charge.idempotencyKey);
         if (!p || p.refund_status !== 'done' || Number(p.refund_amount) !== charge.amount) {
-          problems.push(`Square's payment of ${money(charge.amount)} under key ${charge.idempotencyKey} was ${charge.status} but the ledger has ${p ? `payment #${p.id} with refund ${p.refund_status ?? 'none'}` : 'no Square payment for it'}`);
+          problems.push(
+            `Square's payment of ${money(charge.amount)} under key ${charge.idempotencyKey} was ${charge.status} but the ledger has ${p ? `payment #${p.id} with refund ${p.refund_status ?? 'none'}` : 'no Square payment for it'}`,
+          );
         }
         continue;
       }
@@ -241,19 +300,25 @@ export async function ledgerViolations(db: Database, event: LedgerEvent, model: 
         // Given back: it is a payment of the ledger, taken and refunded in full.
         const p = paymentRows.find((x) => x.provider === 'sandbox' && x.idempotency_key === charge.idempotencyKey);
         if (!p || p.outcome !== 'refunded' || p.refund_status !== 'done' || Number(p.refund_amount) !== charge.amount) {
-          problems.push(`a card's charge of ${money(charge.amount)} (${charge.idempotencyKey}) was refunded but the ledger has ${p ? `payment #${p.id} ${p.outcome ?? 'not settled'}, refund ${p.refund_status ?? 'none'}` : 'no payment for it'}`);
+          problems.push(
+            `a card's charge of ${money(charge.amount)} (${charge.idempotencyKey}) was refunded but the ledger has ${p ? `payment #${p.id} ${p.outcome ?? 'not settled'}, refund ${p.refund_status ?? 'none'}` : 'no payment for it'}`,
+          );
         }
         continue;
       }
       if (kind === 'nonce') {
         const p = paymentRows.find((x) => x.provider === 'square' && x.idempotency_key === charge.idempotencyKey);
         if (!p || p.status !== 'succeeded' || Number(p.amount) !== charge.amount) {
-          problems.push(`Square took ${money(charge.amount)} under key ${charge.idempotencyKey} but the ledger has ${p ? `payment #${p.id} ${p.status} of ${money(p.amount)}` : 'no Square payment for it'}`);
+          problems.push(
+            `Square took ${money(charge.amount)} under key ${charge.idempotencyKey} but the ledger has ${p ? `payment #${p.id} ${p.status} of ${money(p.amount)}` : 'no Square payment for it'}`,
+          );
         }
       } else {
         const i = instalments.find((x) => x.providerPaymentId === charge.id);
         if (!i || i.status !== 'paid' || i.amount !== charge.amount) {
-          problems.push(`a saved card was charged ${money(charge.amount)} (${charge.idempotencyKey}) but the ledger has ${i ? `instalment ${i.seq} ${i.status} of ${money(i.amount)}` : 'no instalment for it'}`);
+          problems.push(
+            `a saved card was charged ${money(charge.amount)} (${charge.idempotencyKey}) but the ledger has ${i ? `instalment ${i.seq} ${i.status} of ${money(i.amount)}` : 'no instalment for it'}`,
+          );
         }
       }
     }

@@ -24,29 +24,68 @@ export interface LedgerEvent {
 }
 
 /** A fresh event for one run: a pool of `capacity`, one ticket type, plans in 1 or 2 payments, two single-use codes. */
-export async function ledgerEvent(db: Database, demo: Demo, opts: { capacity: number; buyers: number }): Promise<LedgerEvent> {
+export async function ledgerEvent(
+  db: Database,
+  demo: Demo,
+  opts: { capacity: number; buyers: number },
+): Promise<LedgerEvent> {
   const tag = randomUUID().slice(0, 8).toUpperCase();
   const [org] = await db
     .insert(t.organisers)
     // Its own card processor to begin with; a run may switch it to Square and back.
-    .values({ slug: `ledger-${tag.toLowerCase()}`, name: `Ledger Hall ${tag}`, paymentProvider: null, charityId: demo.charity.id, contactEmail: `box-${tag.toLowerCase()}@ledger.example` })
+    .values({
+      slug: `ledger-${tag.toLowerCase()}`,
+      name: `Ledger Hall ${tag}`,
+      paymentProvider: null,
+      charityId: demo.charity.id,
+      contactEmail: `box-${tag.toLowerCase()}@ledger.example`,
+    })
     .returning();
   const [event] = await db
     .insert(t.events)
-    .values({ organiserId: org!.id, title: `Ledger Night ${tag}`, currency: 'GBP', venueName: 'Hall', venueAddress: '1 High St', city: 'Leeds', thumbnail: '' })
+    .values({
+      organiserId: org!.id,
+      title: `Ledger Night ${tag}`,
+      currency: 'GBP',
+      venueName: 'Hall',
+      venueAddress: '1 High St',
+      city: 'Leeds',
+      thumbnail: '',
+    })
     .returning();
-  const [pool] = await db.insert(t.capacityPools).values({ name: `Ledger Night ${tag} capacity`, capacity: opts.capacity }).returning();
-  const [date] = await db.insert(t.eventDates).values({ eventId: event!.id, startsAt: new Date('2026-12-01T19:00:00Z'), poolId: pool!.id }).returning();
-  const [type] = await db.insert(t.ticketTypes).values({ eventDateId: date!.id, name: 'Ledger ticket', price: 1000 }).returning();
+  const [pool] = await db
+    .insert(t.capacityPools)
+    .values({ name: `Ledger Night ${tag} capacity`, capacity: opts.capacity })
+    .returning();
+  const [date] = await db
+    .insert(t.eventDates)
+    .values({ eventId: event!.id, startsAt: new Date('2026-12-01T19:00:00Z'), poolId: pool!.id })
+    .returning();
+  const [type] = await db
+    .insert(t.ticketTypes)
+    .values({ eventDateId: date!.id, name: 'Ledger ticket', price: 1000 })
+    .returning();
   await db.insert(t.eventPaymentPlans).values([
     { eventId: event!.id, option: '1', label: 'Pay in full', instalments: 1, intervalDays: 0 },
     { eventId: event!.id, option: '2', label: '2 monthly payments', instalments: 2, intervalDays: 30 },
   ]);
-  const [half] = await db.insert(t.discountCodes).values({ code: `HALF${tag}`, kind: 'percent', amount: 5000, usageLimit: 1 }).returning();
-  const [free] = await db.insert(t.discountCodes).values({ code: `FREE${tag}`, kind: 'percent', amount: 10_000, usageLimit: 1 }).returning();
+  const [half] = await db
+    .insert(t.discountCodes)
+    .values({ code: `HALF${tag}`, kind: 'percent', amount: 5000, usageLimit: 1 })
+    .returning();
+  const [free] = await db
+    .insert(t.discountCodes)
+    .values({ code: `FREE${tag}`, kind: 'percent', amount: 10_000, usageLimit: 1 })
+    .returning();
   const users = await db
     .insert(t.users)
-    .values(Array.from({ length: opts.buyers }, (_, i) => ({ email: `buyer${i}-${tag.toLowerCase()}@ledger.example`, firstName: `Buyer${i}`, lastName: `Ledger${tag}` })))
+    .values(
+      Array.from({ length: opts.buyers }, (_, i) => ({
+        email: `buyer${i}-${tag.toLowerCase()}@ledger.example`,
+        firstName: `Buyer${i}`,
+        lastName: `Ledger${tag}`,
+      })),
+    )
     .returning();
   return {
     organiserId: org!.id,
@@ -74,7 +113,9 @@ export class AppHandle {
     public app: FastifyInstance,
     public clock: Clock,
   ) {
-    this.view = { inject: (...args: unknown[]) => (this.app.inject as (...a: unknown[]) => unknown)(...args) } as unknown as FastifyInstance;
+    this.view = {
+      inject: (...args: unknown[]) => (this.app.inject as (...a: unknown[]) => unknown)(...args),
+    } as unknown as FastifyInstance;
   }
 
   now(): Date {
@@ -109,8 +150,12 @@ export class Buyer extends Visitor {
 
   override async request(opts: Parameters<Visitor['request']>[0]): Promise<LightMyRequestResponse> {
     const res = await super.request(opts);
-    if (process.env.LEDGER_DEBUG) console.log(`  ${this.label} ${opts.method} ${opts.url} ${res.statusCode} ${res.body.slice(0, 160)}`);
-    if (res.statusCode >= 500) throw new Error(`${this.label}: ${opts.method} ${opts.url} answered ${res.statusCode}: ${res.body.slice(0, 300)}`);
+    if (process.env.LEDGER_DEBUG)
+      console.log(`  ${this.label} ${opts.method} ${opts.url} ${res.statusCode} ${res.body.slice(0, 160)}`);
+    if (res.statusCode >= 500)
+      throw new Error(
+        `${this.label}: ${opts.method} ${opts.url} answered ${res.statusCode}: ${res.body.slice(0, 300)}`,
+      );
     return res;
   }
 

@@ -36,7 +36,12 @@ const blockEnter = (e: KeyboardEvent) => {
   if (e.key === 'Enter') e.preventDefault();
 };
 
-const TEXT_FIELDS: Array<{ field: Exclude<AddressField, 'country' | 'state'>; label: MessageKey; autoComplete: string; optional?: boolean }> = [
+const TEXT_FIELDS: Array<{
+  field: Exclude<AddressField, 'country' | 'state'>;
+  label: MessageKey;
+  autoComplete: string;
+  optional?: boolean;
+}> = [
   { field: 'first_name', label: 'address.field.firstName', autoComplete: 'given-name' },
   { field: 'last_name', label: 'address.field.lastName', autoComplete: 'family-name' },
   { field: 'address_1', label: 'address.field.address1', autoComplete: 'address-line1' },
@@ -80,7 +85,15 @@ export function AddressForm({
     );
   }
   const offered: SavedAddress[] = saved.filter((a) => view.savedIds.includes(a.id));
-  const countries = lists?.countries.length ? lists.countries : [{ id: view.fields.country, name: view.fields.country === '1' ? t('address.unitedKingdom') : view.fields.country, iso_code: '' }];
+  const countries = lists?.countries.length
+    ? lists.countries
+    : [
+        {
+          id: view.fields.country,
+          name: view.fields.country === '1' ? t('address.unitedKingdom') : view.fields.country,
+          iso_code: '',
+        },
+      ];
   const states = (lists?.states ?? []).filter((s) => s.country === COUNTRY_USA);
 
   const autoComplete = (token: string) => (inside ? `billing ${token}` : token);
@@ -124,7 +137,12 @@ export function AddressForm({
             {offered.map((a) => (
               <div key={a.id} className="address__saved">
                 <label className={`choice address__saved-choice${view.selected === a.id ? ' choice--selected' : ''}`}>
-                  <input type="radio" name="saved-address" checked={view.selected === a.id} onChange={() => send.chooseSaved(a.id)} />
+                  <input
+                    type="radio"
+                    name="saved-address"
+                    checked={view.selected === a.id}
+                    onChange={() => send.chooseSaved(a.id)}
+                  />
                   <span>
                     <span className="address__saved-name">
                       {a.first_name} {a.last_name}
@@ -144,7 +162,12 @@ export function AddressForm({
               </div>
             ))}
             <label className={`choice${view.newAddress ? ' choice--selected' : ''}`}>
-              <input type="radio" name="saved-address" checked={view.newAddress} onChange={() => send.chooseSaved('new')} />
+              <input
+                type="radio"
+                name="saved-address"
+                checked={view.newAddress}
+                onChange={() => send.chooseSaved('new')}
+              />
               <span>{t('address.useNew')}</span>
             </label>
           </div>
@@ -169,7 +192,12 @@ export function AddressForm({
                     if (view.canFind) send.find();
                   }}
                 />
-                <LoadingButton loading={view.searching} disabled={!view.canFind} className="button--secondary address__find" onClick={send.find}>
+                <LoadingButton
+                  loading={view.searching}
+                  disabled={!view.canFind}
+                  className="button--secondary address__find"
+                  onClick={send.find}
+                >
                   {t('address.findButton')}
                 </LoadingButton>
               </div>
@@ -207,9 +235,17 @@ export function AddressForm({
 
       {view.fieldsShown ? (
         <fieldset className="address__group address__fields">
-          <legend className="section-title">{view.status === 'address_found' ? t('address.yourAddress') : t('address.address')}</legend>
+          <legend className="section-title">
+            {view.status === 'address_found' ? t('address.yourAddress') : t('address.address')}
+          </legend>
           {TEXT_FIELDS.map(({ field, label, autoComplete: fieldAutoComplete, optional }) => (
-            <Field key={field} label={t(label)} optional={optional} error={field === 'address_2' ? undefined : problem(field)} look={FIELD_LOOKS.address}>
+            <Field
+              key={field}
+              label={t(label)}
+              optional={optional}
+              error={field === 'address_2' ? undefined : problem(field)}
+              look={FIELD_LOOKS.address}
+            >
               {(control) => (
                 <input
                   {...control}
@@ -225,7 +261,12 @@ export function AddressForm({
           ))}
           <Field label={t('address.field.country')} error={problem('country')} look={FIELD_LOOKS.address}>
             {(control) => (
-              <select {...control} className="input" value={view.fields.country} onChange={(e) => send.typeField('country', e.target.value)}>
+              <select
+                {...control}
+                className="input"
+                value={view.fields.country}
+                onChange={(e) => send.typeField('country', e.target.value)}
+              >
                 {countries.map((c) => (
                   <option key={c.id} value={c.id}>
                     {countryName(c)}

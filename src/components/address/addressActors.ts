@@ -12,7 +12,10 @@ import { savedAddressesQuery } from './addressQueries';
 
 const sentByThePayment = () => Promise.reject(new Error('The billing address is sent with the payment.'));
 
-export function appAddressMachine(queryClient: QueryClient, submitAddress: (outcome: AddressOutcome) => Promise<unknown> = sentByThePayment) {
+export function appAddressMachine(
+  queryClient: QueryClient,
+  submitAddress: (outcome: AddressOutcome) => Promise<unknown> = sentByThePayment,
+) {
   return addressMachine.provide({
     actors: {
       /** Saved addresses are loaded only for signed-in buyers (spec 000 §6). */

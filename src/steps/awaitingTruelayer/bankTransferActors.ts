@@ -12,8 +12,12 @@ import { checkoutQuery } from '../../api/queries';
 export function appBankTransferMachine(queryClient: QueryClient) {
   return bankTransferMachine.provide({
     actors: {
-      readReturnedFrom: fromPromise<0 | 1 | null, void>(async () => (await queryClient.fetchQuery({ ...checkoutQuery(), staleTime: 0 })).truelayer_returned_from),
-      getTruelayerStatus: fromPromise<TruelayerStatus, void>(async () => (await callApi('getTruelayerStatus', {})).truelayer_status),
+      readReturnedFrom: fromPromise<0 | 1 | null, void>(
+        async () => (await queryClient.fetchQuery({ ...checkoutQuery(), staleTime: 0 })).truelayer_returned_from,
+      ),
+      getTruelayerStatus: fromPromise<TruelayerStatus, void>(
+        async () => (await callApi('getTruelayerStatus', {})).truelayer_status,
+      ),
     },
   });
 }

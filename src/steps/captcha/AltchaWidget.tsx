@@ -23,7 +23,10 @@ interface AltchaStateDetail {
 }
 
 interface AltchaRegistry {
-  i18n: { get: (lang: string) => Record<string, string> | undefined; set: (lang: string, strings: Record<string, string>) => void };
+  i18n: {
+    get: (lang: string) => Record<string, string> | undefined;
+    set: (lang: string, strings: Record<string, string>) => void;
+  };
 }
 
 /**

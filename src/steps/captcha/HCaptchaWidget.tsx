@@ -8,7 +8,12 @@ import type { CaptchaWidgetProps } from './widgetProps';
 /** hCaptcha's own words in the page's language (`<html lang>`; hCaptcha knows Welsh). */
 const intlLanguage = () => (document.documentElement.lang || 'en').split('-')[0];
 
-export default function HCaptchaWidget({ sitekey, onPassed, onExpired, onErrored }: CaptchaWidgetProps & { sitekey: string }) {
+export default function HCaptchaWidget({
+  sitekey,
+  onPassed,
+  onExpired,
+  onErrored,
+}: CaptchaWidgetProps & { sitekey: string }) {
   return (
     <HCaptcha
       sitekey={sitekey}

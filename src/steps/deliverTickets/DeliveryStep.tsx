@@ -52,7 +52,9 @@ function DeliveryProgress({ actor }: { actor: DeliveryActor }) {
       {view.problem ? (
         <Alert type="error">
           {view.problem}
-          {view.errorCode !== null ? <p className="delivery__code">{t('delivery.errorCode', { code: view.errorCode })}</p> : null}
+          {view.errorCode !== null ? (
+            <p className="delivery__code">{t('delivery.errorCode', { code: view.errorCode })}</p>
+          ) : null}
         </Alert>
       ) : null}
       {view.canRetry ? (

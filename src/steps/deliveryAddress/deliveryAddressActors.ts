@@ -14,7 +14,12 @@ async function setDeliveryAddress(queryClient: QueryClient, outcome: AddressOutc
     await queryClient.invalidateQueries({ queryKey: queryKey('addresses') });
     return done;
   } catch (err) {
-    const explained = err instanceof CallFailed && err.serverMessage && err.status !== null && err.status < 500 && !err.serverMessage.startsWith('Invalid ');
+    const explained =
+      err instanceof CallFailed &&
+      err.serverMessage &&
+      err.status !== null &&
+      err.status < 500 &&
+      !err.serverMessage.startsWith('Invalid ');
     throw new Error(explained ? err.serverMessage! : ADDRESS_MESSAGES.unableToSetDelivery, { cause: err });
   }
 }

@@ -23,7 +23,11 @@ function plainText(html: string): string {
 /** Spec 000 §9: the base fee is shown in pence; the percentage as the charity set it. */
 function feeNote(charity: Charity): string {
   const percent = Math.round(charity.booking_fee * 100) / 100;
-  return t('donation.feeNote', { baseFee: charity.base_fee, percent, vat: charity.booking_fee_includes_vat ? 'yes' : 'no' });
+  return t('donation.feeNote', {
+    baseFee: charity.base_fee,
+    percent,
+    vat: charity.booking_fee_includes_vat ? 'yes' : 'no',
+  });
 }
 
 function DonationForm({ actor, charity, currency }: { actor: DonationActor; charity: Charity; currency: string }) {
@@ -90,7 +94,9 @@ function DonationForm({ actor, charity, currency }: { actor: DonationActor; char
         </div>
       ) : null}
       <LoadingButton type="submit" loading={view.saving} className="button--block">
-        {view.amount !== null && view.amount > 0 ? t('donation.donateAmount', { amount: money(view.amount) }) : t('donation.donate')}
+        {view.amount !== null && view.amount > 0
+          ? t('donation.donateAmount', { amount: money(view.amount) })
+          : t('donation.donate')}
       </LoadingButton>
       <button type="button" className="link-button donation__skip" disabled={view.saving} onClick={send.skip}>
         {t('donation.skip')}
@@ -106,7 +112,9 @@ export default function DonationStep() {
   const actor = useStepChild<typeof donationMachine>('donation');
   return (
     <StepLayout step="donation" title={charity?.donation_checkout_title || undefined}>
-      {charity && checkout && actor ? <DonationForm actor={actor} charity={charity} currency={checkout.currency.code} /> : null}
+      {charity && checkout && actor ? (
+        <DonationForm actor={actor} charity={charity} currency={checkout.currency.code} />
+      ) : null}
     </StepLayout>
   );
 }

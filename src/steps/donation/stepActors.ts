@@ -10,7 +10,9 @@ import { giftAidMachine } from '../../../machines/donation/giftAid.machine';
 import { CallFailed, callApi } from '../../api/client';
 
 function failureText(err: unknown, fallback: string): string {
-  return err instanceof CallFailed && err.serverMessage && err.status !== null && err.status < 500 ? err.serverMessage : fallback;
+  return err instanceof CallFailed && err.serverMessage && err.status !== null && err.status < 500
+    ? err.serverMessage
+    : fallback;
 }
 
 export const appDonationMachine = donationMachine.provide({

@@ -51,16 +51,40 @@ function TextField({
     <Field label={label} error={problem} look={FIELD_LOOKS.giftAid}>
       {(control) =>
         multiline ? (
-          <textarea {...control} className="input" value={value} autoComplete={autoComplete} rows={3} onChange={(e) => onChange(e.target.value)} />
+          <textarea
+            {...control}
+            className="input"
+            value={value}
+            autoComplete={autoComplete}
+            rows={3}
+            onChange={(e) => onChange(e.target.value)}
+          />
         ) : (
-          <input {...control} className="input" value={value} autoComplete={autoComplete} type="text" onChange={(e) => onChange(e.target.value)} />
+          <input
+            {...control}
+            className="input"
+            value={value}
+            autoComplete={autoComplete}
+            type="text"
+            onChange={(e) => onChange(e.target.value)}
+          />
         )
       }
     </Field>
   );
 }
 
-function GiftAidForm({ actor, charity, amount, currency }: { actor: GiftAidActor; charity: Charity; amount: number; currency: string }) {
+function GiftAidForm({
+  actor,
+  charity,
+  amount,
+  currency,
+}: {
+  actor: GiftAidActor;
+  charity: Charity;
+  amount: number;
+  currency: string;
+}) {
   const view = useSelector(actor, (snapshot) => viewGiftAid(snapshot, amount));
   const send = giftAidSenders((event) => actor.send(event));
   const money = (minor: number) => formatMoney(minor, currency);
@@ -78,14 +102,24 @@ function GiftAidForm({ actor, charity, amount, currency }: { actor: GiftAidActor
   );
   return (
     <form className="card stack gift-aid" onSubmit={onSubmit} noValidate>
-      <p className="lead">{t('giftAid.lead', { charity: charity.name, uplift: money(view.uplift), amount: money(amount) })}</p>
+      <p className="lead">
+        {t('giftAid.lead', { charity: charity.name, uplift: money(view.uplift), amount: money(amount) })}
+      </p>
       <label className="choice gift-aid__toggle">
-        <input type="checkbox" role="switch" checked={form.isGiftAid} onChange={(e) => send.toggleGiftAid(e.target.checked)} />
+        <input
+          type="checkbox"
+          role="switch"
+          checked={form.isGiftAid}
+          onChange={(e) => send.toggleGiftAid(e.target.checked)}
+        />
         <span>{t('giftAid.add')}</span>
       </label>
       {form.isGiftAid ? (
         <>
-          <fieldset className="gift-aid__group" aria-describedby={problems.confirmations ? confirmProblemId : undefined}>
+          <fieldset
+            className="gift-aid__group"
+            aria-describedby={problems.confirmations ? confirmProblemId : undefined}
+          >
             <legend className="section-title">{t('giftAid.pleaseConfirm')}</legend>
             <div className="choice-group">
               {CONFIRMATIONS.map(({ which, key }) => (
@@ -103,11 +137,21 @@ function GiftAidForm({ actor, charity, amount, currency }: { actor: GiftAidActor
               <legend className="section-title">{t('giftAid.homeAddress')}</legend>
               <div className="choice-group gift-aid__residence">
                 <label className="choice">
-                  <input type="radio" name="gift-aid-residence" checked={form.ukBased} onChange={() => send.chooseResidence(true)} />
+                  <input
+                    type="radio"
+                    name="gift-aid-residence"
+                    checked={form.ukBased}
+                    onChange={() => send.chooseResidence(true)}
+                  />
                   <span>{t('giftAid.liveInUk')}</span>
                 </label>
                 <label className="choice">
-                  <input type="radio" name="gift-aid-residence" checked={!form.ukBased} onChange={() => send.chooseResidence(false)} />
+                  <input
+                    type="radio"
+                    name="gift-aid-residence"
+                    checked={!form.ukBased}
+                    onChange={() => send.chooseResidence(false)}
+                  />
                   <span>{t('giftAid.liveOverseas')}</span>
                 </label>
               </div>

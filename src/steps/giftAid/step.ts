@@ -9,8 +9,7 @@ export const giftAid = stepModule({
     load: async () => (await import('../donation/stepActors')).appGiftAidMachine,
     definition: async () => (await import('../../../machines/donation/giftAid.machine')).giftAidMachine,
     file: 'machines/donation/giftAid.machine.ts',
-    placement:
-      'Invoked by the root on the `gift_aid` step (systemId `giftAid`); finishing it completes the step.',
+    placement: 'Invoked by the root on the `gift_aid` step (systemId `giftAid`); finishing it completes the step.',
   },
   Screen: lazy(() => import('./GiftAidStep')),
 });

@@ -22,7 +22,6 @@ const blockEnter = (e: KeyboardEvent<HTMLInputElement>) => {
   if (e.key === 'Enter') e.preventDefault();
 };
 
-
 function Account({ actor }: { actor: ActorRefFrom<typeof accountMachine> }) {
   const snapshot = useSelector(actor, (s) => s);
   const view = connectAccount(snapshot, actor.send);
@@ -72,7 +71,13 @@ function Account({ actor }: { actor: ActorRefFrom<typeof accountMachine> }) {
               {view.sendError.detail ? <span className="login__detail">. {view.sendError.detail}</span> : null}
             </Alert>
           ) : null}
-          <p className="muted">{rich('login.terms', {}, { a: (text) => <a href="/legal-information/purchase-terms-and-conditions/">{text}</a> })}</p>
+          <p className="muted">
+            {rich(
+              'login.terms',
+              {},
+              { a: (text) => <a href="/legal-information/purchase-terms-and-conditions/">{text}</a> },
+            )}
+          </p>
           <LoadingButton loading={view.busy} className="button--block" onClick={view.submitEmail}>
             {t('ui.continue')}
           </LoadingButton>
@@ -103,7 +108,13 @@ function Account({ actor }: { actor: ActorRefFrom<typeof accountMachine> }) {
                   onChange={(e) => view.changeCode(e.target.value)}
                   onKeyDown={blockEnter}
                 />
-                <button type="button" className="icon-button" aria-label={t('login.clearCode')} onClick={view.clearCode} disabled={view.busy || view.code === ''}>
+                <button
+                  type="button"
+                  className="icon-button"
+                  aria-label={t('login.clearCode')}
+                  onClick={view.clearCode}
+                  disabled={view.busy || view.code === ''}
+                >
                   <Icon name="close" />
                 </button>
               </div>
@@ -136,7 +147,13 @@ function Account({ actor }: { actor: ActorRefFrom<typeof accountMachine> }) {
     case 'confirm_name':
       return (
         <form className="card stack login" noValidate onSubmit={(e) => e.preventDefault()}>
-          <p className="lead">{rich('login.welcome', { email: view.email.trim() }, { who: (text) => <span className="login__who">{text}</span> })}</p>
+          <p className="lead">
+            {rich(
+              'login.welcome',
+              { email: view.email.trim() },
+              { who: (text) => <span className="login__who">{text}</span> },
+            )}
+          </p>
           <Field label={t('login.fullName')} hint={t('login.fullNameHint')} error={view.nameError} alert>
             {(control) => (
               <input

@@ -1,7 +1,10 @@
 /** The overview's dialogs: 'How did we do?' feedback, and sharing with its copy button. */
 import { useEffect, useRef } from 'react';
 import { FEEDBACK_MAX_LENGTH } from '../../../contract/afterSale';
-import type { orderCompletedSenders, OrderCompletedView } from '../../../machines/orderCompleted/orderCompleted.connect';
+import type {
+  orderCompletedSenders,
+  OrderCompletedView,
+} from '../../../machines/orderCompleted/orderCompleted.connect';
 import { ORDER_COMPLETED_MESSAGES } from '../../../contract/messages/orderCompleted';
 import { Field } from '../../components/Field';
 import { LoadingButton } from '../../../ui/LoadingButton';
@@ -50,7 +53,17 @@ export function FeedbackDialog({ view, send }: { view: OrderCompletedView['feedb
   );
 }
 
-export function ShareDialog({ title, text, view, send }: { title: string; text: string; view: OrderCompletedView['share']; send: Senders }) {
+export function ShareDialog({
+  title,
+  text,
+  view,
+  send,
+}: {
+  title: string;
+  text: string;
+  view: OrderCompletedView['share'];
+  send: Senders;
+}) {
   const canShareNatively = typeof navigator !== 'undefined' && typeof navigator.share === 'function';
   return (
     <Modal
@@ -71,7 +84,16 @@ export function ShareDialog({ title, text, view, send }: { title: string; text: 
       }
     >
       <Field label={t('completed.shareMessage')}>
-        {(control) => <textarea {...control} className="input share__text" rows={4} readOnly value={text} onFocus={(e) => e.currentTarget.select()} />}
+        {(control) => (
+          <textarea
+            {...control}
+            className="input share__text"
+            rows={4}
+            readOnly
+            value={text}
+            onFocus={(e) => e.currentTarget.select()}
+          />
+        )}
       </Field>
     </Modal>
   );

@@ -41,7 +41,12 @@ export function FindAPlace({
         <ul className="stay-events" role="list" aria-label={t('completed.eventsInOrder')}>
           {events.map((e) => (
             <li key={e.id}>
-              <button type="button" className="link-button" aria-current={e.id === shown?.id ? 'true' : undefined} onClick={() => onChoose(e.id)}>
+              <button
+                type="button"
+                className="link-button"
+                aria-current={e.id === shown?.id ? 'true' : undefined}
+                onClick={() => onChoose(e.id)}
+              >
                 {ORDER_COMPLETED_MESSAGES.findAPlaceNear(e.title)}
               </button>
             </li>

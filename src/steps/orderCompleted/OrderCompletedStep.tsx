@@ -61,7 +61,13 @@ function OrderCompleted({ actor }: { actor: OrderCompletedActor }) {
       {view.subView === 'transfer_tickets' ? (
         <TransferView orderCompleted={actor} transferred={view.transferred} onBack={send.back} />
       ) : view.subView === 'find_a_place' && checkout && mapConfig ? (
-        <FindAPlace checkout={checkout} config={mapConfig} mapEventId={view.mapEventId} onChoose={send.chooseMapEvent} onBack={send.back} />
+        <FindAPlace
+          checkout={checkout}
+          config={mapConfig}
+          mapEventId={view.mapEventId}
+          onChoose={send.chooseMapEvent}
+          onBack={send.back}
+        />
       ) : (
         <Overview checkout={checkout} info={info} view={view} send={send} accommodationMap={mapConfig !== null} />
       )}

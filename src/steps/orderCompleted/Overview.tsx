@@ -7,7 +7,12 @@ import { WALLET_PATH, type Checkout } from '../../../contract';
 import { PLAN_COMPLETED_MESSAGES } from '../../../contract/messages/instalment';
 import { ACCOUNT_PATH, planCardPath } from '../../../contract/delivery';
 import { ORDER_COMPLETED_MESSAGES as DELIVERY_MESSAGES } from '../../../contract/messages/delivery';
-import { orderCompletedTiles, shareTextOf, type orderCompletedSenders, type OrderCompletedView } from '../../../machines/orderCompleted/orderCompleted.connect';
+import {
+  orderCompletedTiles,
+  shareTextOf,
+  type orderCompletedSenders,
+  type OrderCompletedView,
+} from '../../../machines/orderCompleted/orderCompleted.connect';
 import { ORDER_COMPLETED_MESSAGES } from '../../../contract/messages/orderCompleted';
 import { canTransfer } from '../../../machines/transfers/transferRows';
 import { useUser } from '../../app/checkoutContext';
@@ -40,11 +45,15 @@ export function Overview({
   const tiles = checkout
     ? orderCompletedTiles({ checkout, user, view, canTransfer: canTransfer(checkout), accommodationMap })
     : null;
-  const shareText = checkout && view.referrerLink ? shareTextOf(checkout.events, view.referrerLink, BRAND, location.origin) : '';
+  const shareText =
+    checkout && view.referrerLink ? shareTextOf(checkout.events, view.referrerLink, BRAND, location.origin) : '';
   // More events from the organiser: not the ones just bought.
   const bought = new Set((checkout?.events ?? []).map((e) => new URL(e.shareable_link, location.origin).pathname));
   const organisers = (checkout?.organisers ?? [])
-    .map((o) => ({ ...o, upcoming_events: o.upcoming_events.filter((e) => !bought.has(new URL(e.url, location.origin).pathname)) }))
+    .map((o) => ({
+      ...o,
+      upcoming_events: o.upcoming_events.filter((e) => !bought.has(new URL(e.url, location.origin).pathname)),
+    }))
     .filter((o) => o.upcoming_events.length > 0);
   return (
     <>
@@ -71,13 +80,17 @@ export function Overview({
                   <li key={point}>
                     {index === 2
                       ? // The spec's words, with 'account settings' leading to where this plan's card is changed.
-                        rich('plan.important3Linked', {}, {
-                          a: (text) => (
-                            <a className="inline-link" href={reference ? planCardPath(reference) : ACCOUNT_PATH}>
-                              {text}
-                            </a>
-                          ),
-                        })
+                        rich(
+                          'plan.important3Linked',
+                          {},
+                          {
+                            a: (text) => (
+                              <a className="inline-link" href={reference ? planCardPath(reference) : ACCOUNT_PATH}>
+                                {text}
+                              </a>
+                            ),
+                          },
+                        )
                       : point}
                   </li>
                 ))}
@@ -89,7 +102,13 @@ export function Overview({
             <p className="order-complete__headline">{DELIVERY_MESSAGES.complete}</p>
             {email ? <p className="order-complete__email">{DELIVERY_MESSAGES.walletSent(email)}</p> : null}
             {tiles?.subscribe ? (
-              <button type="button" className="link-button" onClick={send.subscribe} disabled={view.subscription.subscribing} aria-busy={view.subscription.subscribing || undefined}>
+              <button
+                type="button"
+                className="link-button"
+                onClick={send.subscribe}
+                disabled={view.subscription.subscribing}
+                aria-busy={view.subscription.subscribing || undefined}
+              >
                 {ORDER_COMPLETED_MESSAGES.subscribeLink}
               </button>
             ) : null}
@@ -109,7 +128,12 @@ export function Overview({
           {ORDER_COMPLETED_MESSAGES.feedbackTitle}
         </Tile>
         {tiles?.transfer ? (
-          <Tile icon="transfer" onClick={() => checkout && send.openTransfer(checkout, new Date())} disabled={tiles.transfer.disabled} hint={tiles.transfer.disabled ? t('completed.seatedNoTransfer') : undefined}>
+          <Tile
+            icon="transfer"
+            onClick={() => checkout && send.openTransfer(checkout, new Date())}
+            disabled={tiles.transfer.disabled}
+            hint={tiles.transfer.disabled ? t('completed.seatedNoTransfer') : undefined}
+          >
             {t('completed.transfer')}
           </Tile>
         ) : null}
@@ -136,7 +160,14 @@ export function Overview({
                 {o.upcoming_events.map((e) => (
                   <li key={e.url}>
                     <a className="browse-event" href={e.url}>
-                      <img className="browse-event__thumb" src={e.thumbnail} alt="" width="96" height="64" loading="lazy" />
+                      <img
+                        className="browse-event__thumb"
+                        src={e.thumbnail}
+                        alt=""
+                        width="96"
+                        height="64"
+                        loading="lazy"
+                      />
                       <span className="browse-event__text">
                         <span className="browse-event__title">{e.title}</span>
                         <span className="muted">{e.date}</span>
@@ -190,7 +221,13 @@ function Tile({
           {body}
         </a>
       ) : (
-        <button type="button" className="order-tile" onClick={onClick} disabled={disabled} aria-haspopup={dialog ? 'dialog' : undefined}>
+        <button
+          type="button"
+          className="order-tile"
+          onClick={onClick}
+          disabled={disabled}
+          aria-haspopup={dialog ? 'dialog' : undefined}
+        >
           {body}
         </button>
       )}

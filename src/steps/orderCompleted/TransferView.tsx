@@ -26,7 +26,8 @@ export function TransferView({
 }) {
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
-  const form = useSelector(orderCompleted, (s) => s.children.transfers) as ActorRefFrom<typeof transfersMachine> | undefined;
+  const form = useSelector(orderCompleted, (s) => s.children.transfers) as
+    ActorRefFrom<typeof transfersMachine> | undefined;
   return (
     <section className="order-subview" aria-labelledby="transfer-title">
       <BackLink onBack={onBack} />

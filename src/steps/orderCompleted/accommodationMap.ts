@@ -34,7 +34,11 @@ export function accommodationMapUrl(config: AccommodationMapConfig, stay: Accomm
 }
 
 /** The stay for one event of the order: its venue, its first date, the tickets bought for it. */
-export function stayFor(checkout: Pick<Checkout, 'events' | 'tickets'>, eventId: number, colour: string): AccommodationStay | null {
+export function stayFor(
+  checkout: Pick<Checkout, 'events' | 'tickets'>,
+  eventId: number,
+  colour: string,
+): AccommodationStay | null {
   const event = checkout.events.find((e) => e.id === eventId);
   if (!event?.venue) return null;
   const adults = checkout.tickets.filter((t) => t.event_id === eventId).reduce((sum, t) => sum + t.qty, 0);

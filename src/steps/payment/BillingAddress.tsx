@@ -14,7 +14,15 @@ import { t } from '../../../i18n/runtime.ts';
 
 const legend = () => t('payment.billingAddress');
 
-export function BillingAddress({ actor, given, disabled }: { actor: ActorRefFrom<typeof addressMachine> | undefined; given: AddressStart | null; disabled: boolean }) {
+export function BillingAddress({
+  actor,
+  given,
+  disabled,
+}: {
+  actor: ActorRefFrom<typeof addressMachine> | undefined;
+  given: AddressStart | null;
+  disabled: boolean;
+}) {
   if (actor) return <AddressForm actor={actor} giftVouchers={false} inside={{ legend: legend(), disabled }} />;
   return given ? <GivenAddress given={given} /> : null;
 }
@@ -32,7 +40,10 @@ function GivenAddress({ given }: { given: AddressStart }) {
     const f = given.fields;
     const country = lists?.countries.find((c) => c.id === f.country)?.name ?? '';
     const state = f.country === COUNTRY_USA ? f.state : '';
-    lines = [`${f.first_name} ${f.last_name}`.trim(), [f.address_1, f.address_2, f.town, state, f.postcode, country].filter(Boolean).join(', ')];
+    lines = [
+      `${f.first_name} ${f.last_name}`.trim(),
+      [f.address_1, f.address_2, f.town, state, f.postcode, country].filter(Boolean).join(', '),
+    ];
   }
   return (
     <fieldset className="payment__fieldset" disabled>

@@ -23,7 +23,15 @@ export function savedPaymentMethodsQuery() {
 
 const BRAND: Record<string, string> = { visa: 'Visa', mastercard: 'Mastercard', amex: 'American Express' };
 
-export function InstalmentPlan({ view, send, checkout }: { view: PaymentView; send: ReturnType<typeof paymentSenders>; checkout: Checkout }) {
+export function InstalmentPlan({
+  view,
+  send,
+  checkout,
+}: {
+  view: PaymentView;
+  send: ReturnType<typeof paymentSenders>;
+  checkout: Checkout;
+}) {
   const cards = useQuery(savedPaymentMethodsQuery());
   const saved = cards.data?.payment_methods ?? [];
   // With Stripe keyed the new card goes into Stripe's form when the buyer pays; else the sandbox's fields (also when unknown).
@@ -36,8 +44,16 @@ export function InstalmentPlan({ view, send, checkout }: { view: PaymentView; se
         <legend className="section-title">{t('plan.choose')}</legend>
         <div className="choice-group plan__options">
           {options.map((o) => (
-            <label key={o.option} className={`choice plan__option${plan.option === o.option ? ' choice--selected' : ''}`}>
-              <input type="radio" name="plan-option" checked={plan.option === o.option} onChange={() => send.choosePlanOption(o.option)} />
+            <label
+              key={o.option}
+              className={`choice plan__option${plan.option === o.option ? ' choice--selected' : ''}`}
+            >
+              <input
+                type="radio"
+                name="plan-option"
+                checked={plan.option === o.option}
+                onChange={() => send.choosePlanOption(o.option)}
+              />
               <span className="plan__label">{o.label}</span>
               <ol className="plan__schedule" aria-label={t('plan.schedule', { label: o.label })}>
                 {o.schedule.map((s, i) => (
@@ -60,15 +76,33 @@ export function InstalmentPlan({ view, send, checkout }: { view: PaymentView; se
         <legend className="section-title">{t('plan.cardLegend')}</legend>
         <div className="choice-group">
           {saved.map((m) => (
-            <label key={m.payment_method_id} className={`choice${plan.card === m.payment_method_id ? ' choice--selected' : ''}`}>
-              <input type="radio" name="plan-card" checked={plan.card === m.payment_method_id} onChange={() => send.choosePlanCard(m.payment_method_id)} />
+            <label
+              key={m.payment_method_id}
+              className={`choice${plan.card === m.payment_method_id ? ' choice--selected' : ''}`}
+            >
+              <input
+                type="radio"
+                name="plan-card"
+                checked={plan.card === m.payment_method_id}
+                onChange={() => send.choosePlanCard(m.payment_method_id)}
+              />
               <span>
-                {t('plan.savedCard', { brand: BRAND[m.card_type] ?? m.card_type, last4: m.last4digits, expiry: m.expiry, isDefault: m.is_default ? 'yes' : 'no' })}
+                {t('plan.savedCard', {
+                  brand: BRAND[m.card_type] ?? m.card_type,
+                  last4: m.last4digits,
+                  expiry: m.expiry,
+                  isDefault: m.is_default ? 'yes' : 'no',
+                })}
               </span>
             </label>
           ))}
           <label className={`choice${plan.card === NEW_CARD ? ' choice--selected' : ''}`}>
-            <input type="radio" name="plan-card" checked={plan.card === NEW_CARD} onChange={() => send.choosePlanCard(NEW_CARD)} />
+            <input
+              type="radio"
+              name="plan-card"
+              checked={plan.card === NEW_CARD}
+              onChange={() => send.choosePlanCard(NEW_CARD)}
+            />
             <span>{t('plan.newCard')}</span>
           </label>
         </div>
@@ -77,7 +111,10 @@ export function InstalmentPlan({ view, send, checkout }: { view: PaymentView; se
             {newCardForm === 'stripe' ? (
               <p className="muted">{t('plan.stripeForm')}</p>
             ) : newCardForm === 'sandbox' ? (
-              <SandboxCardFields disabled={view.paying} extraCards={[{ number: '4000000000000341', says: t('plan.declinedLater') }]} />
+              <SandboxCardFields
+                disabled={view.paying}
+                extraCards={[{ number: '4000000000000341', says: t('plan.declinedLater') }]}
+              />
             ) : null}
             <label className="payment__box">
               <input type="checkbox" checked={plan.makeDefault} onChange={send.togglePlanDefault} />

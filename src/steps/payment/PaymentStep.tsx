@@ -80,8 +80,25 @@ function ExpressDetails({ view, send }: { view: PaymentView; send: Senders }) {
   return (
     <fieldset className="payment__fieldset" disabled={view.paying}>
       <legend className="section-title">{t('payment.yourDetails')}</legend>
-      <TextField label={t('payment.fullNameLabel')} autoComplete="name" value={view.form.fullName} error={view.problems.fullName} onChange={(v) => send.change('fullName', v)} onLeave={() => send.leave('fullName')} required />
-      <TextField label={t('payment.emailLabel')} type="email" autoComplete="email" value={view.form.email} error={view.problems.email} onChange={(v) => send.change('email', v)} onLeave={() => send.leave('email')} required />
+      <TextField
+        label={t('payment.fullNameLabel')}
+        autoComplete="name"
+        value={view.form.fullName}
+        error={view.problems.fullName}
+        onChange={(v) => send.change('fullName', v)}
+        onLeave={() => send.leave('fullName')}
+        required
+      />
+      <TextField
+        label={t('payment.emailLabel')}
+        type="email"
+        autoComplete="email"
+        value={view.form.email}
+        error={view.problems.email}
+        onChange={(v) => send.change('email', v)}
+        onLeave={() => send.leave('email')}
+        required
+      />
       <div className="payment__boxes">
         {view.organisers.map((o) => (
           <label key={o.id} className="payment__box">
@@ -108,7 +125,13 @@ function AccountSignIn({ view, send }: { view: PaymentView; send: Senders }) {
   return (
     <form className="card stack payment" onSubmit={onSubmit} noValidate>
       {view.error ? <Alert type="info">{view.error}</Alert> : null}
-      <p>{rich(signIn.busy && !signIn.code ? 'payment.sendingCodeTo' : 'payment.codeSentTo', { email: signIn.email }, { strong: (text) => <strong>{text}</strong> })}</p>
+      <p>
+        {rich(
+          signIn.busy && !signIn.code ? 'payment.sendingCodeTo' : 'payment.codeSentTo',
+          { email: signIn.email },
+          { strong: (text) => <strong>{text}</strong> },
+        )}
+      </p>
       <Field label={t('login.code')} hint={t('login.codeHint')} error={signIn.error} alert>
         {(control) => (
           <input
@@ -163,17 +186,30 @@ function MethodChoice({ view, send }: { view: PaymentView; send: Senders }) {
   );
 }
 
-function PaymentForm({ actor, total, checkout }: { actor: PaymentActor; total: string | null; checkout: Checkout | undefined }) {
+function PaymentForm({
+  actor,
+  total,
+  checkout,
+}: {
+  actor: PaymentActor;
+  total: string | null;
+  checkout: Checkout | undefined;
+}) {
   const view = useSelector(actor, viewPayment);
   const squareRef = useSelector(actor, (s) => s.children.square) as ActorRefFrom<typeof squareMachine> | undefined;
-  const billingRef = useSelector(actor, (s) => s.children.billingAddress) as ActorRefFrom<typeof addressMachine> | undefined;
-  const planRef = useSelector(actor, (s) => s.children.instalment) as ActorRefFrom<typeof instalmentMachine> | undefined;
+  const billingRef = useSelector(actor, (s) => s.children.billingAddress) as
+    ActorRefFrom<typeof addressMachine> | undefined;
+  const planRef = useSelector(actor, (s) => s.children.instalment) as
+    ActorRefFrom<typeof instalmentMachine> | undefined;
   const planTakesCard = useSelector(planRef, (s) => (s ? viewInstalment(s).takingCard : false));
   const send = paymentSenders((event) => actor.send(event));
   const stripe = useSyncExternalStore(stripeSessions.subscribe, stripeSessions.get);
   const bank = view.method === 'truelayer';
   // A plan takes its first instalment today: the button says how much.
-  const firstInstalment = view.method === 'instalment' && view.form.plan.option ? checkout?.payment_plan_schedule_options[view.form.plan.option]?.schedule[0] : undefined;
+  const firstInstalment =
+    view.method === 'instalment' && view.form.plan.option
+      ? checkout?.payment_plan_schedule_options[view.form.plan.option]?.schedule[0]
+      : undefined;
   const payLabel =
     firstInstalment && checkout
       ? t('payment.payToday', { amount: formatMoney(firstInstalment.value, checkout.currency.code) })
@@ -227,7 +263,11 @@ function PaymentForm({ actor, total, checkout }: { actor: PaymentActor; total: s
     body = (
       <form className="card stack payment" onSubmit={onSubmit} noValidate>
         {view.opoaTeam.length > 0 ? (
-          <Alert type="info">{t('payment.opoaTeam', { names: new Intl.ListFormat(activeIntlLocale(), { type: 'conjunction' }).format(view.opoaTeam) })}</Alert>
+          <Alert type="info">
+            {t('payment.opoaTeam', {
+              names: new Intl.ListFormat(activeIntlLocale(), { type: 'conjunction' }).format(view.opoaTeam),
+            })}
+          </Alert>
         ) : null}
         {view.express ? (
           <ExpressDetails view={view} send={send} />
@@ -236,7 +276,11 @@ function PaymentForm({ actor, total, checkout }: { actor: PaymentActor; total: s
         )}
         <fieldset className="payment__fieldset" disabled={view.paying}>
           <TextField
-            label={view.phoneRequired || view.method === 'instalment' ? t('payment.contactNumber') : t('payment.contactNumberOptional')}
+            label={
+              view.phoneRequired || view.method === 'instalment'
+                ? t('payment.contactNumber')
+                : t('payment.contactNumberOptional')
+            }
             type="tel"
             autoComplete="tel"
             hint={t('payment.contactNumberHint')}
@@ -248,7 +292,9 @@ function PaymentForm({ actor, total, checkout }: { actor: PaymentActor; total: s
           />
         </fieldset>
         <MethodChoice view={view} send={send} />
-        {view.method === 'instalment' && checkout ? <InstalmentPlan view={view} send={send} checkout={checkout} /> : null}
+        {view.method === 'instalment' && checkout ? (
+          <InstalmentPlan view={view} send={send} checkout={checkout} />
+        ) : null}
         {view.error ? <Alert type="error">{view.error}</Alert> : null}
         {squareRef ? (
           <SquareCard actor={squareRef} payLabel={payLabel} />
@@ -273,13 +319,16 @@ function PaymentForm({ actor, total, checkout }: { actor: PaymentActor; total: s
             <StripeCard session={stripe} payLabel={payLabel} />
           </Suspense>
         ) : (
-          <LoadingButton type="submit" loading={view.paying} disabled={!view.canPay} className="button--block button--large">
+          <LoadingButton
+            type="submit"
+            loading={view.paying}
+            disabled={!view.canPay}
+            className="button--block button--large"
+          >
             {view.paying ? t('payment.confirming') : payLabel}
           </LoadingButton>
         )}
-        <p className="muted payment__secure">
-          {bank ? t('payment.bankNote') : t('payment.cardNote')}
-        </p>
+        <p className="muted payment__secure">{bank ? t('payment.bankNote') : t('payment.cardNote')}</p>
       </form>
     );
   }

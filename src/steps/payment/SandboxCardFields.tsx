@@ -12,7 +12,13 @@ import { rich } from '../../../ui/rich.tsx';
 
 const CODE = { code: (text: string) => <code>{text}</code> };
 
-export function SandboxCardFields({ disabled, extraCards = [] }: { disabled: boolean; extraCards?: { number: string; says: string }[] }) {
+export function SandboxCardFields({
+  disabled,
+  extraCards = [],
+}: {
+  disabled: boolean;
+  extraCards?: { number: string; says: string }[];
+}) {
   const [card, setCard] = useState<SandboxCard>(() => sandboxCardElement.get());
   useEffect(() => () => sandboxCardElement.clear(), []);
   const change = (field: keyof SandboxCard, value: string) => {
@@ -22,14 +28,44 @@ export function SandboxCardFields({ disabled, extraCards = [] }: { disabled: boo
   return (
     <div className="sandbox-fields stack" data-testid="sandbox-card-fields">
       <Field label={t('sandbox.cardNumber')}>
-        {(control) => <input {...control} className="input" inputMode="numeric" autoComplete="cc-number" value={card.number} disabled={disabled} onChange={(e) => change('number', e.target.value)} />}
+        {(control) => (
+          <input
+            {...control}
+            className="input"
+            inputMode="numeric"
+            autoComplete="cc-number"
+            value={card.number}
+            disabled={disabled}
+            onChange={(e) => change('number', e.target.value)}
+          />
+        )}
       </Field>
       <div className="payment__grid">
         <Field label={t('sandbox.expiry')}>
-          {(control) => <input {...control} className="input" autoComplete="cc-exp" placeholder={t('sandbox.expiryPlaceholder')} value={card.expiry} disabled={disabled} onChange={(e) => change('expiry', e.target.value)} />}
+          {(control) => (
+            <input
+              {...control}
+              className="input"
+              autoComplete="cc-exp"
+              placeholder={t('sandbox.expiryPlaceholder')}
+              value={card.expiry}
+              disabled={disabled}
+              onChange={(e) => change('expiry', e.target.value)}
+            />
+          )}
         </Field>
         <Field label={t('sandbox.cvc')}>
-          {(control) => <input {...control} className="input" inputMode="numeric" autoComplete="cc-csc" value={card.cvc} disabled={disabled} onChange={(e) => change('cvc', e.target.value)} />}
+          {(control) => (
+            <input
+              {...control}
+              className="input"
+              inputMode="numeric"
+              autoComplete="cc-csc"
+              value={card.cvc}
+              disabled={disabled}
+              onChange={(e) => change('cvc', e.target.value)}
+            />
+          )}
         </Field>
       </div>
       <details className="muted sandbox-fields__cards">

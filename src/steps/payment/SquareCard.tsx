@@ -61,9 +61,18 @@ export function SquareCard({ actor, payLabel }: { actor: ActorRefFrom<typeof squ
   return (
     <div className="stack square-card" data-testid="square-card">
       <h3 className="section-title">{t('payment.cardDetails')}</h3>
-      {view.form === 'square' ? <SquareSdkCard appId={view.credentials.app_id} locationId={view.credentials.location_id} /> : <SandboxCardFields disabled={view.paying} />}
+      {view.form === 'square' ? (
+        <SquareSdkCard appId={view.credentials.app_id} locationId={view.credentials.location_id} />
+      ) : (
+        <SandboxCardFields disabled={view.paying} />
+      )}
       {view.cardError ? <Alert type="error">{view.cardError}</Alert> : null}
-      <LoadingButton type="button" loading={view.paying} className="button--block button--large" onClick={send.submitCard}>
+      <LoadingButton
+        type="button"
+        loading={view.paying}
+        className="button--block button--large"
+        onClick={send.submitCard}
+      >
         {view.paying ? t('payment.confirming') : payLabel}
       </LoadingButton>
     </div>

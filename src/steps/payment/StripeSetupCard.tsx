@@ -18,7 +18,17 @@ import { t } from '../../../i18n/runtime.ts';
 
 type Senders = ReturnType<typeof instalmentSenders>;
 
-function SetupForm({ clientSecret, confirming, payLabel, send }: { clientSecret: string; confirming: boolean; payLabel: string; send: Senders }) {
+function SetupForm({
+  clientSecret,
+  confirming,
+  payLabel,
+  send,
+}: {
+  clientSecret: string;
+  confirming: boolean;
+  payLabel: string;
+  send: Senders;
+}) {
   const stripe = useStripe();
   const elements = useElements();
   const [shown, setShown] = useState(false);
@@ -37,7 +47,17 @@ function SetupForm({ clientSecret, confirming, payLabel, send }: { clientSecret:
   );
 }
 
-function SetupElements({ setup, confirming, payLabel, send }: { setup: StripeSetup; confirming: boolean; payLabel: string; send: Senders }) {
+function SetupElements({
+  setup,
+  confirming,
+  payLabel,
+  send,
+}: {
+  setup: StripeSetup;
+  confirming: boolean;
+  payLabel: string;
+  send: Senders;
+}) {
   const stripe = useMemo(
     () =>
       stripeFor(setup.public_key).then(
@@ -62,10 +82,24 @@ function SetupElements({ setup, confirming, payLabel, send }: { setup: StripeSet
   );
 }
 
-export default function StripeSetupCard({ actor, payLabel }: { actor: ActorRefFrom<typeof instalmentMachine>; payLabel: string }) {
+export default function StripeSetupCard({
+  actor,
+  payLabel,
+}: {
+  actor: ActorRefFrom<typeof instalmentMachine>;
+  payLabel: string;
+}) {
   const view = useSelector(actor, viewInstalment);
   const send = instalmentSenders((event) => actor.send(event));
   if (!view.stripeSetup) return null;
   // A new SetupIntent (another attempt) is a new form: Elements keeps the secret it was made with.
-  return <SetupElements key={view.stripeSetup.client_secret} setup={view.stripeSetup} confirming={view.confirmingCard} payLabel={payLabel} send={send} />;
+  return (
+    <SetupElements
+      key={view.stripeSetup.client_secret}
+      setup={view.stripeSetup}
+      confirming={view.confirmingCard}
+      payLabel={payLabel}
+      send={send}
+    />
+  );
 }

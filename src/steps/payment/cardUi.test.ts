@@ -30,10 +30,14 @@ function confirmCardWith(navigate: (url: string) => void) {
 describe('confirming the card in the app', () => {
   it('the sandbox key goes to the card page and opens no Stripe session', async () => {
     const navigate = vi.fn();
-    const actor = createActor(confirmCardWith(navigate), { input: { public_key: `${SANDBOX_PUBLIC_KEY_PREFIX}holdfast`, client_secret: 'pi_sandbox_1_secret_x' } });
+    const actor = createActor(confirmCardWith(navigate), {
+      input: { public_key: `${SANDBOX_PUBLIC_KEY_PREFIX}holdfast`, client_secret: 'pi_sandbox_1_secret_x' },
+    });
     actor.start();
     // The card page's module loads with the first confirmation.
-    await vi.waitFor(() => expect(navigate).toHaveBeenCalledWith('/sandbox/card/?secret=pi_sandbox_1_secret_x'), { timeout: 10_000 });
+    await vi.waitFor(() => expect(navigate).toHaveBeenCalledWith('/sandbox/card/?secret=pi_sandbox_1_secret_x'), {
+      timeout: 10_000,
+    });
     expect(stripeSessions.get()).toBeNull();
     actor.stop();
   });
@@ -42,7 +46,9 @@ describe('confirming the card in the app', () => {
     const navigate = vi.fn();
     const seen: unknown[] = [];
     const unsubscribe = stripeSessions.subscribe(() => seen.push(stripeSessions.get()));
-    const actor = createActor(confirmCardWith(navigate), { input: { public_key: 'pk_test_holdfast', client_secret: 'pi_1_secret_2' } });
+    const actor = createActor(confirmCardWith(navigate), {
+      input: { public_key: 'pk_test_holdfast', client_secret: 'pi_1_secret_2' },
+    });
     actor.start();
     await vi.waitFor(() => expect(stripeSessions.get()).not.toBeNull());
     const session = stripeSessions.get()!;

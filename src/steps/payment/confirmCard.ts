@@ -10,7 +10,11 @@ import type { CardResult } from '../../../machines/payment/payment.types';
 import { cardUi } from './cardUi';
 import { takeCardWithStripe } from './stripeSession';
 
-export function confirmCard(token: ResponseOf<'getStripeToken'>, navigate: (url: string) => void, signal?: AbortSignal): Promise<CardResult> {
+export function confirmCard(
+  token: ResponseOf<'getStripeToken'>,
+  navigate: (url: string) => void,
+  signal?: AbortSignal,
+): Promise<CardResult> {
   switch (cardUi(token.public_key)) {
     case 'sandbox':
       navigate(`/sandbox/card/?secret=${encodeURIComponent(token.client_secret)}`);

@@ -6,7 +6,13 @@
  */
 import { fromPromise } from 'xstate';
 import type { QueryClient } from '@tanstack/react-query';
-import { COUNTRY_UK, checkCodeRefusalSchema, type AddressStart, type RequestOf, type ResponseOf } from '../../../contract';
+import {
+  COUNTRY_UK,
+  checkCodeRefusalSchema,
+  type AddressStart,
+  type RequestOf,
+  type ResponseOf,
+} from '../../../contract';
 import { ACCOUNT_MESSAGES } from '../../../contract/messages/account';
 import { ADDRESS_MESSAGES } from '../../../contract/messages/address';
 import { PAYMENT_MESSAGES } from '../../../contract/messages/payment';
@@ -30,7 +36,10 @@ type Prefill = NonNullable<ResponseOf<'getPaymentError'>['billing_address']>;
  */
 export function billingStartOf(prefill: Prefill, fullName: string): AddressStart {
   const words = fullName.split(/\s+/).filter(Boolean);
-  const named = prefill.first_name || prefill.last_name || words.length < 2 ? prefill : { ...prefill, first_name: words.slice(0, -1).join(' '), last_name: words.at(-1)! };
+  const named =
+    prefill.first_name || prefill.last_name || words.length < 2
+      ? prefill
+      : { ...prefill, first_name: words.slice(0, -1).join(' '), last_name: words.at(-1)! };
   const fields = {
     first_name: named.first_name,
     last_name: named.last_name,
@@ -76,14 +85,26 @@ export function appPaymentMachine(queryClient: QueryClient, navigate: (url: stri
         };
         const situation = { ...paymentSituation(checkout, error), ...billing };
         // The bank payment is created as the step loads; if it cannot be, the bank transfer is not offered.
-        if (!situation.offered.includes('truelayer') || situation.paid || situation.free || situation.blockedBy) return situation;
+        if (!situation.offered.includes('truelayer') || situation.paid || situation.free || situation.blockedBy)
+          return situation;
         const created = await callApi('createTruelayerPayment', {}).then(
           () => true,
           () => false,
         );
-        return created ? situation : { ...paymentSituation(checkout, error, BUILT_METHODS.filter((m) => m !== 'truelayer')), ...billing };
+        return created
+          ? situation
+          : {
+              ...paymentSituation(
+                checkout,
+                error,
+                BUILT_METHODS.filter((m) => m !== 'truelayer'),
+              ),
+              ...billing,
+            };
       }),
-      claimFreeTickets: fromPromise(({ input }: { input: RequestOf<'claimFreeTickets'> }) => callApi('claimFreeTickets', input)),
+      claimFreeTickets: fromPromise(({ input }: { input: RequestOf<'claimFreeTickets'> }) =>
+        callApi('claimFreeTickets', input),
+      ),
       /** Refused with 'sign_in' when the e-mail has an account: the step asks for its one-time code. */
       setAccountDetails: fromPromise(({ input }: { input: RequestOf<'setAccountDetails'> }) =>
         settled(callApi('setAccountDetails', input), PAYMENT_MESSAGES.unableToPay),
@@ -109,8 +130,12 @@ export function appPaymentMachine(queryClient: QueryClient, navigate: (url: stri
         settled(callApi('setBillingAddress', input), ADDRESS_MESSAGES.unableToFindBilling),
       ),
       getStripeToken: fromPromise(() => callApi('getStripeToken')),
-      confirmCard: fromPromise<CardResult, ResponseOf<'getStripeToken'>>(async ({ input, signal }) => (await paymentScreen()).confirmCard(input, navigate, signal)),
-      payWithTruelayer: fromPromise(({ input }: { input: RequestOf<'payWithTruelayer'> }) => callApi('payWithTruelayer', input)),
+      confirmCard: fromPromise<CardResult, ResponseOf<'getStripeToken'>>(async ({ input, signal }) =>
+        (await paymentScreen()).confirmCard(input, navigate, signal),
+      ),
+      payWithTruelayer: fromPromise(({ input }: { input: RequestOf<'payWithTruelayer'> }) =>
+        callApi('payWithTruelayer', input),
+      ),
       instalment: appInstalmentMachine(navigate),
       square: appSquareMachine(),
       billingAddress: appAddressMachine(queryClient),

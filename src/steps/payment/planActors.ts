@@ -39,7 +39,11 @@ async function confirmSetupWithStripe(setup: StripeSetup): Promise<SetupConfirma
 
 /** The card form's refusal in its own words (a 4xx), else the fallback. */
 function refusal(err: unknown, fallback: string): Error {
-  return new Error(err instanceof CallFailed && err.serverMessage && err.status !== null && err.status < 500 ? err.serverMessage : fallback);
+  return new Error(
+    err instanceof CallFailed && err.serverMessage && err.status !== null && err.status < 500
+      ? err.serverMessage
+      : fallback,
+  );
 }
 
 export function appInstalmentMachine(navigate: (url: string) => void) {
@@ -56,7 +60,9 @@ export function appInstalmentMachine(navigate: (url: string) => void) {
           throw refusal(err, PAYMENT_MESSAGES.unableToPay);
         }
       }),
-      payWithInstalment: fromPromise(({ input }: { input: RequestOf<'payWithInstalment'> }) => settled(callApi('payWithInstalment', input))),
+      payWithInstalment: fromPromise(({ input }: { input: RequestOf<'payWithInstalment'> }) =>
+        settled(callApi('payWithInstalment', input)),
+      ),
     },
     actions: { goToUrl: (_, params: { url: string }) => navigate(params.url) },
   });
@@ -79,20 +85,24 @@ export function appSquareMachine() {
         const card = squareCardElement.get();
         if (!card) throw new Error(PAYMENT_MESSAGES.unableToPay);
         const result = await card.tokenize();
-        if (result.status !== 'OK' || !result.token) throw new Error(result.errors?.[0]?.message ?? PAYMENT_MESSAGES.unableToPay);
+        if (result.status !== 'OK' || !result.token)
+          throw new Error(result.errors?.[0]?.message ?? PAYMENT_MESSAGES.unableToPay);
         return result.token;
       }),
-      payWithSquare: fromPromise(async ({ input }: { input: { billing_address_data: BillingAddress; source_id: string } }) => {
-        try {
-          return await callApi('payWithSquare', input);
-        } catch (err) {
-          const failure = failureFrom(err);
-          if (failure.kind === 'holdLost') throw failure;
-          // The address error rides in the refusal's body (spec 001 §7: response.addressError).
-          const body = err instanceof CallFailed ? (err.body as { response?: { addressError?: string | null } } | null) : null;
-          throw failed(body?.response?.addressError || PAYMENT_MESSAGES.unableToPay);
-        }
-      }),
+      payWithSquare: fromPromise(
+        async ({ input }: { input: { billing_address_data: BillingAddress; source_id: string } }) => {
+          try {
+            return await callApi('payWithSquare', input);
+          } catch (err) {
+            const failure = failureFrom(err);
+            if (failure.kind === 'holdLost') throw failure;
+            // The address error rides in the refusal's body (spec 001 §7: response.addressError).
+            const body =
+              err instanceof CallFailed ? (err.body as { response?: { addressError?: string | null } } | null) : null;
+            throw failed(body?.response?.addressError || PAYMENT_MESSAGES.unableToPay);
+          }
+        },
+      ),
     },
   });
 }

@@ -32,7 +32,10 @@ export const stripeSessions = {
 };
 
 /** Opens the card form for this PaymentIntent; settles when its confirmation ends in the page. */
-export function takeCardWithStripe(token: { public_key: string; client_secret: string }, signal?: AbortSignal): Promise<CardResult> {
+export function takeCardWithStripe(
+  token: { public_key: string; client_secret: string },
+  signal?: AbortSignal,
+): Promise<CardResult> {
   return new Promise<CardResult>((resolve, reject) => {
     let open = true;
     const close = () => {

@@ -14,7 +14,10 @@ type ReservationSnapshot = Parameters<typeof viewReservation>[0];
 /** The reserve step: the server is claiming the tickets; in-app browsers are warned off first. */
 export default function ReserveStep() {
   const view = useCheckout();
-  const reservationSnapshot = useSelector(useStepChild<typeof reservationMachine>('reservation'), (s) => s as ReservationSnapshot);
+  const reservationSnapshot = useSelector(
+    useStepChild<typeof reservationMachine>('reservation'),
+    (s) => s as ReservationSnapshot,
+  );
   const reservation = viewReservation(reservationSnapshot);
   return (
     <StepLayout step="reserve">

@@ -80,7 +80,13 @@ function QuestionField({ q, answer }: { q: QuestionView; answer: Senders['answer
     return (
       <Field label={label} error={q.problem} look={FIELD_LOOKS.questions}>
         {(control) => (
-          <select {...control} className="input questions__select" value={String(q.value)} aria-required={q.mandatory || undefined} onChange={(e) => answer(q.key, e.target.value)}>
+          <select
+            {...control}
+            className="input questions__select"
+            value={String(q.value)}
+            aria-required={q.mandatory || undefined}
+            onChange={(e) => answer(q.key, e.target.value)}
+          >
             <option value="">{t('questions.chooseAnswer')}</option>
             {q.options.map((option) => (
               <option key={option} value={option}>
@@ -97,8 +103,20 @@ function QuestionField({ q, answer }: { q: QuestionView; answer: Senders['answer
     <Field label={label} error={q.problem} look={FIELD_LOOKS.questions} notes={counterId}>
       {(control) => (
         <>
-          <textarea {...control} className="input questions__text" rows={2} maxLength={300} value={String(q.value)} aria-required={q.mandatory || undefined} onChange={(e) => answer(q.key, e.target.value)} />
-          <p id={counterId} className={`questions__counter${q.warning ? ' questions__counter--warning' : ''}`} data-testid="answer-counter">
+          <textarea
+            {...control}
+            className="input questions__text"
+            rows={2}
+            maxLength={300}
+            value={String(q.value)}
+            aria-required={q.mandatory || undefined}
+            onChange={(e) => answer(q.key, e.target.value)}
+          />
+          <p
+            id={counterId}
+            className={`questions__counter${q.warning ? ' questions__counter--warning' : ''}`}
+            data-testid="answer-counter"
+          >
             {q.warning ? <Icon name="warning" /> : null}
             {q.remaining === 1 ? '1 character remaining' : `${q.remaining} characters remaining`}
           </p>
@@ -161,7 +179,9 @@ function QuestionsForm({ actor }: { actor: QuestionsActor }) {
               >
                 {s.complete ? <Icon name="check" /> : null}
                 {s.label}
-                <span className="visually-hidden">{s.complete ? t('questions.completed') : t('questions.notCompleted')}</span>
+                <span className="visually-hidden">
+                  {s.complete ? t('questions.completed') : t('questions.notCompleted')}
+                </span>
               </button>
             </li>
           ))}
@@ -172,8 +192,12 @@ function QuestionsForm({ actor }: { actor: QuestionsActor }) {
           <h2 id={headingId} className="section-title questions__heading" tabIndex={-1} ref={stepHeading}>
             {view.step.heading}
           </h2>
-          {view.step.isBasket ? <p className="muted questions__intro">{view.step.intro ?? standardBasketIntro()}</p> : null}
-          <p className="muted questions__legend">{rich('questions.legend', {}, { mark: (text) => <span aria-hidden="true">{text}</span> })}</p>
+          {view.step.isBasket ? (
+            <p className="muted questions__intro">{view.step.intro ?? standardBasketIntro()}</p>
+          ) : null}
+          <p className="muted questions__legend">
+            {rich('questions.legend', {}, { mark: (text) => <span aria-hidden="true">{text}</span> })}
+          </p>
           <fieldset className="questions__fields" disabled={view.saving}>
             <legend className="visually-hidden">{view.step.heading}</legend>
             {view.questions.map((q) => (
@@ -182,9 +206,7 @@ function QuestionsForm({ actor }: { actor: QuestionsActor }) {
           </fieldset>
         </div>
       ) : null}
-      {view.isLastStep && !view.canSubmit ? (
-        <p className="muted questions__blocked">{t('questions.blocked')}</p>
-      ) : null}
+      {view.isLastStep && !view.canSubmit ? <p className="muted questions__blocked">{t('questions.blocked')}</p> : null}
       {view.problem ? <Alert type="error">{view.problem}</Alert> : null}
       <LoadingButton type="submit" loading={view.saving} className="button--block">
         {t('ui.continue')}

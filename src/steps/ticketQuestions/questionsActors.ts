@@ -13,7 +13,9 @@ import { CallFailed, callApi } from '../../api/client';
 import { checkoutQuery } from '../../api/queries';
 
 function failureText(err: unknown): string {
-  return err instanceof CallFailed && err.serverMessage && err.status !== null && err.status < 500 ? err.serverMessage : QUESTION_MESSAGES.unableToSave;
+  return err instanceof CallFailed && err.serverMessage && err.status !== null && err.status < 500
+    ? err.serverMessage
+    : QUESTION_MESSAGES.unableToSave;
 }
 
 export function appQuestionsMachine(queryClient: QueryClient) {
@@ -22,18 +24,21 @@ export function appQuestionsMachine(queryClient: QueryClient) {
       loadQuestions: fromPromise<QuestionsSource, QuestionsInput>(async ({ input }) => {
         const checkout = await queryClient.fetchQuery(checkoutQuery());
         return {
-          questions: input.beforeOrAfter === 'before' ? checkout.before_payment_questions : checkout.after_payment_questions,
+          questions:
+            input.beforeOrAfter === 'before' ? checkout.before_payment_questions : checkout.after_payment_questions,
           tickets: checkout.tickets,
           intro: checkout.events.find((e) => e.questions_intro)?.questions_intro ?? null,
         };
       }),
-      saveQuestionAnswers: fromPromise<ResponseOf<'saveQuestionAnswers'>, RequestOf<'saveQuestionAnswers'>>(async ({ input }) => {
-        try {
-          return await callApi('saveQuestionAnswers', input);
-        } catch (err) {
-          throw new Error(failureText(err), { cause: err });
-        }
-      }),
+      saveQuestionAnswers: fromPromise<ResponseOf<'saveQuestionAnswers'>, RequestOf<'saveQuestionAnswers'>>(
+        async ({ input }) => {
+          try {
+            return await callApi('saveQuestionAnswers', input);
+          } catch (err) {
+            throw new Error(failureText(err), { cause: err });
+          }
+        },
+      ),
     },
   });
 }

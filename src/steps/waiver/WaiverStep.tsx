@@ -39,10 +39,24 @@ export default function WaiverStep() {
             </a>
           </p>
           <Field label={t('waiver.linkLabel')}>
-            {(control) => <input {...control} className="input waiver__url" type="text" readOnly value={link} onFocus={(e) => e.currentTarget.select()} />}
+            {(control) => (
+              <input
+                {...control}
+                className="input waiver__url"
+                type="text"
+                readOnly
+                value={link}
+                onFocus={(e) => e.currentTarget.select()}
+              />
+            )}
           </Field>
           <div className="waiver__actions">
-            <button type="button" className="button button--secondary" disabled={waiver.copying} onClick={() => send.copyLink(link)}>
+            <button
+              type="button"
+              className="button button--secondary"
+              disabled={waiver.copying}
+              onClick={() => send.copyLink(link)}
+            >
               <Icon name="copy" />
               {WAIVER_MESSAGES.copyLink}
             </button>
@@ -53,7 +67,10 @@ export default function WaiverStep() {
               </button>
             ) : (
               // Without the device's share sheet the link goes by e-mail.
-              <a className="button button--secondary" href={`mailto:?subject=${encodeURIComponent(title)}&body=${encodeURIComponent(link)}`}>
+              <a
+                className="button button--secondary"
+                href={`mailto:?subject=${encodeURIComponent(title)}&body=${encodeURIComponent(link)}`}
+              >
                 <Icon name="share" />
                 {WAIVER_MESSAGES.shareByEmail}
               </a>

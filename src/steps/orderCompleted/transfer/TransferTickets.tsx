@@ -9,7 +9,12 @@ import { useEffect, useId, useMemo, useRef, type FormEvent } from 'react';
 import { useSelector } from '@xstate/react';
 import type { ActorRefFrom } from 'xstate';
 import { SEND_GIFT_CHOICES, WALLET_PATH, type CalendarDate } from '../../../../contract';
-import { transfersSenders, viewTransfers, type TransferRowView, type TransferSectionView } from '../../../../machines/transfers/transfers.connect';
+import {
+  transfersSenders,
+  viewTransfers,
+  type TransferRowView,
+  type TransferSectionView,
+} from '../../../../machines/transfers/transfers.connect';
 import type { transfersMachine } from '../../../../machines/transfers/transfers.machine';
 import { TRANSFER_MESSAGES } from '../../../../contract/messages/transfers';
 import { fromDateInput, toDateInput } from '../../../../machines/transfers/transferRows';
@@ -22,7 +27,6 @@ import { t } from '../../../../i18n/runtime.ts';
 
 type TransfersActor = ActorRefFrom<typeof transfersMachine>;
 type Senders = ReturnType<typeof transfersSenders>;
-
 
 const isoOf = (d: CalendarDate) => `${d.year}-${String(d.month).padStart(2, '0')}-${String(d.day).padStart(2, '0')}`;
 
@@ -46,13 +50,33 @@ function TextField({
   return (
     <Field label={label} error={problem} look={FIELD_LOOKS.transfer}>
       {(control) => (
-        <input {...control} className="input" type={type} value={value} min={min} autoComplete={autoComplete} onChange={(e) => onChange(e.target.value)} />
+        <input
+          {...control}
+          className="input"
+          type={type}
+          value={value}
+          min={min}
+          autoComplete={autoComplete}
+          onChange={(e) => onChange(e.target.value)}
+        />
       )}
     </Field>
   );
 }
 
-function RowForm({ section, row, send, todayIso, disabled }: { section: TransferSectionView; row: TransferRowView; send: Senders; todayIso: string; disabled: boolean }) {
+function RowForm({
+  section,
+  row,
+  send,
+  todayIso,
+  disabled,
+}: {
+  section: TransferSectionView;
+  row: TransferRowView;
+  send: Senders;
+  todayIso: string;
+  disabled: boolean;
+}) {
   const at = { ticketId: section.ticketId, index: row.index };
   const who = t('transfers.who', { n: row.index + 1, title: section.title });
   return (
@@ -62,18 +86,35 @@ function RowForm({ section, row, send, todayIso, disabled }: { section: Transfer
         <Field label={t('transfers.ticketsToSend')} look={FIELD_LOOKS.transfer}>
           {(control) => (
             <div className="stepper">
-              <button type="button" className="stepper__button" aria-label={t('transfers.oneFewer', { who })} disabled={!row.canDecrease} onClick={() => send.decrease(at)}>
+              <button
+                type="button"
+                className="stepper__button"
+                aria-label={t('transfers.oneFewer', { who })}
+                disabled={!row.canDecrease}
+                onClick={() => send.decrease(at)}
+              >
                 <Icon name="minus" />
               </button>
               <input {...control} className="stepper__input" type="text" inputMode="numeric" readOnly value={row.qty} />
-              <button type="button" className="stepper__button" aria-label={t('transfers.oneMore', { who })} disabled={!row.canIncrease} onClick={() => send.increase(at)}>
+              <button
+                type="button"
+                className="stepper__button"
+                aria-label={t('transfers.oneMore', { who })}
+                disabled={!row.canIncrease}
+                onClick={() => send.increase(at)}
+              >
                 <Icon name="plus" />
               </button>
             </div>
           )}
         </Field>
         {row.removable ? (
-          <button type="button" className="button button--secondary transfer-row__remove" aria-label={t('transfers.removeWho', { who })} onClick={() => send.removeRow(at)}>
+          <button
+            type="button"
+            className="button button--secondary transfer-row__remove"
+            aria-label={t('transfers.removeWho', { who })}
+            onClick={() => send.removeRow(at)}
+          >
             <Icon name="trash" />
             {t('transfers.remove')}
           </button>
@@ -84,15 +125,33 @@ function RowForm({ section, row, send, todayIso, disabled }: { section: Transfer
         <span>{TRANSFER_MESSAGES.isGift}</span>
       </label>
       <div className="transfer-row__fields">
-        <TextField label={TRANSFER_MESSAGES.fullName} value={row.name} problem={row.problems.name} autoComplete="off" onChange={(v) => send.change(at, 'name', v)} />
-        <TextField label={TRANSFER_MESSAGES.email} type="email" value={row.email} problem={row.problems.email} autoComplete="off" onChange={(v) => send.change(at, 'email', v)} />
+        <TextField
+          label={TRANSFER_MESSAGES.fullName}
+          value={row.name}
+          problem={row.problems.name}
+          autoComplete="off"
+          onChange={(v) => send.change(at, 'name', v)}
+        />
+        <TextField
+          label={TRANSFER_MESSAGES.email}
+          type="email"
+          value={row.email}
+          problem={row.problems.email}
+          autoComplete="off"
+          onChange={(v) => send.change(at, 'email', v)}
+        />
       </div>
       {row.isGift ? (
         <>
           <div className="transfer-row__when" role="radiogroup" aria-label={t('transfers.whenToSend', { who })}>
             {SEND_GIFT_CHOICES.map((choice) => (
               <label key={choice} className={`transfer-pill${row.sendGift === choice ? ' transfer-pill--on' : ''}`}>
-                <input type="radio" name={`when-${row.key}`} checked={row.sendGift === choice} onChange={() => send.chooseDelivery(at, choice)} />
+                <input
+                  type="radio"
+                  name={`when-${row.key}`}
+                  checked={row.sendGift === choice}
+                  onChange={() => send.chooseDelivery(at, choice)}
+                />
                 {choice === 'Schedule' ? TRANSFER_MESSAGES.schedule : TRANSFER_MESSAGES.sendNow}
               </label>
             ))}
@@ -107,7 +166,13 @@ function RowForm({ section, row, send, todayIso, disabled }: { section: Transfer
                 problem={row.problems.date}
                 onChange={(v) => send.change(at, 'delivery_date', fromDateInput(v))}
               />
-              <TextField label={TRANSFER_MESSAGES.deliveryTime} type="time" value={row.deliveryTime} problem={row.problems.time} onChange={(v) => send.change(at, 'delivery_time', v)} />
+              <TextField
+                label={TRANSFER_MESSAGES.deliveryTime}
+                type="time"
+                value={row.deliveryTime}
+                problem={row.problems.time}
+                onChange={(v) => send.change(at, 'delivery_time', v)}
+              />
             </div>
           ) : null}
           <MessageField value={row.message} onChange={(v) => send.change(at, 'message', v)} />
@@ -120,17 +185,42 @@ function RowForm({ section, row, send, todayIso, disabled }: { section: Transfer
 function MessageField({ value, onChange }: { value: string; onChange: (value: string) => void }) {
   return (
     <Field label={TRANSFER_MESSAGES.message} look={FIELD_LOOKS.transfer}>
-      {(control) => <textarea {...control} className="input transfer__message" rows={3} maxLength={1000} value={value} onChange={(e) => onChange(e.target.value)} />}
+      {(control) => (
+        <textarea
+          {...control}
+          className="input transfer__message"
+          rows={3}
+          maxLength={1000}
+          value={value}
+          onChange={(e) => onChange(e.target.value)}
+        />
+      )}
     </Field>
   );
 }
 
-function Section({ section, send, todayIso, disabled }: { section: TransferSectionView; send: Senders; todayIso: string; disabled: boolean }) {
+function Section({
+  section,
+  send,
+  todayIso,
+  disabled,
+}: {
+  section: TransferSectionView;
+  send: Senders;
+  todayIso: string;
+  disabled: boolean;
+}) {
   const panelId = useId();
   return (
     <section className="card transfer-section" data-testid="transfer-section">
       <h3 className="transfer-section__heading">
-        <button type="button" className="transfer-section__toggle" aria-expanded={section.open} aria-controls={panelId} onClick={() => send.toggleSection(section.ticketId)}>
+        <button
+          type="button"
+          className="transfer-section__toggle"
+          aria-expanded={section.open}
+          aria-controls={panelId}
+          onClick={() => send.toggleSection(section.ticketId)}
+        >
           <span>{section.title}</span>
           <span className="muted transfer-section__count">{t('transfers.ticketCount', { count: section.qty })}</span>
           <Icon name="chevron" className="transfer-section__chevron" />
@@ -190,7 +280,15 @@ function TransferForm({ actor, onBack, todayIso }: { actor: TransfersActor; onBa
       {view.sections.length === 0 ? (
         <p className="card">{t('transfers.allSeated')}</p>
       ) : (
-        view.sections.map((section) => <Section key={section.ticketId} section={section} send={send} todayIso={todayIso} disabled={view.sendingTickets} />)
+        view.sections.map((section) => (
+          <Section
+            key={section.ticketId}
+            section={section}
+            send={send}
+            todayIso={todayIso}
+            disabled={view.sendingTickets}
+          />
+        ))
       )}
       {view.problem ? <Alert type="error">{view.problem}</Alert> : null}
       <div className="transfer__actions">
@@ -209,7 +307,15 @@ function TransferForm({ actor, onBack, todayIso }: { actor: TransfersActor; onBa
  * The form for the order's tickets: the order-completed chart's `transfers` child while it runs,
  * then, once the tickets are sent, the success message.
  */
-export default function TransferTickets({ form, transferred, onBack }: { form: TransfersActor | undefined; transferred: boolean; onBack: () => void }) {
+export default function TransferTickets({
+  form,
+  transferred,
+  onBack,
+}: {
+  form: TransfersActor | undefined;
+  transferred: boolean;
+  onBack: () => void;
+}) {
   if (form) return <TransferForm actor={form} onBack={onBack} todayIso={isoOfToday(form)} />;
   if (transferred) return <TicketsSent onBack={onBack} />;
   return <Spinner label={t('ui.loading')} />;
