@@ -91,8 +91,7 @@ export function notServed(request: FastifyRequest, reply: FastifyReply, deps: Ap
         page(
           deps.config,
           'Page not found',
-          html`<h1>This page is not available</h1>
-            <p><a class="inline-link" href="/all-events/">See all events</a></p>`,
+          html`<h1>This page is not available</h1><p><a class="inline-link" href="/all-events/">See all events</a></p>`,
         ),
       );
   }

@@ -36,9 +36,7 @@ function offerPage(brand: string, token: string, offer: TransferOffer): string {
       : html`<h1>${offer.from} sent you tickets</h1>
           <p>${what}.</p>
           ${offer.message ? html`<blockquote class="panel transfer-message">${offer.message}</blockquote>` : ''}
-          <p class="muted">
-            Accept them and they move to your ticket wallet. Until you do, they stay with ${offer.from}.
-          </p>
+          <p class="muted">Accept them and they move to your ticket wallet. Until you do, they stay with ${offer.from}.</p>
           <form method="post" action="${ACCEPT_TRANSFER_PATH.replace('{token}', token)}">
             <button class="button" type="submit">Accept tickets</button>
           </form>`,
@@ -68,18 +66,8 @@ function notFound(request: FastifyRequest, reply: FastifyReply, brand: string, e
     .type('text/html; charset=utf-8')
     .send(
       end === 'used'
-        ? page(
-            brand,
-            'Link already used',
-            html`<h1>This link has already been used</h1>
-              <p>${message}</p>`,
-          )
-        : page(
-            brand,
-            'Transfer not found',
-            html`<h1>This link is not valid</h1>
-              <p>${message}</p>`,
-          ),
+        ? page(brand, 'Link already used', html`<h1>This link has already been used</h1><p>${message}</p>`)
+        : page(brand, 'Transfer not found', html`<h1>This link is not valid</h1><p>${message}</p>`),
     );
   return undefined;
 }

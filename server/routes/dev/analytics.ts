@@ -106,31 +106,19 @@ export function registerAnalyticsStandIn(app: FastifyInstance, deps: AppDeps): v
         deps.config,
         'Analytics',
         html`<h1>Analytics</h1>
-          <p class="muted">
-            What the checkout sent to Google's tag and Meta's pixel after a buyer accepted analytics cookies, newest
-            first. This development server stands in for both.
-          </p>
-          ${
-            hits.length === 0
-              ? html`<p>No hits yet.</p>`
-              : html`<ol class="mailbox" role="list">
-                  ${hits.map(
-                    (h) =>
-                      html`<li class="panel">
-                        <p>
-                          <strong
-                            >${h.kind === 'google' ? `Google ${h.params.tid ?? ''}: ${h.params.en ?? ''}` : `Meta ${h.params.id ?? ''}: ${h.params.ev ?? ''}`}</strong
-                          >
-                          · ${h.at.toISOString()}
-                        </p>
-                        <pre class="mail__body">
-${Object.entries(h.params)
-                            .map(([k, v]) => `${k}=${v}`)
-                            .join('\n')}</pre>
-                      </li>`,
-                  )}
-                </ol>`
-          }`,
+        <p class="muted">What the checkout sent to Google's tag and Meta's pixel after a buyer accepted analytics cookies, newest first. This development server stands in for both.</p>
+        ${
+          hits.length === 0
+            ? html`<p>No hits yet.</p>`
+            : html`<ol class="mailbox" role="list">${hits.map(
+                (
+                  h,
+                ) => html`<li class="panel"><p><strong>${h.kind === 'google' ? `Google ${h.params.tid ?? ''}: ${h.params.en ?? ''}` : `Meta ${h.params.id ?? ''}: ${h.params.ev ?? ''}`}</strong> · ${h.at.toISOString()}</p>
+                <pre class="mail__body">${Object.entries(h.params)
+                  .map(([k, v]) => `${k}=${v}`)
+                  .join('\n')}</pre></li>`,
+              )}</ol>`
+        }`,
       ),
     );
   });

@@ -42,36 +42,19 @@ export function registerMailbox(app: FastifyInstance, deps: AppDeps): void {
         deps.config,
         'Mailbox',
         html`<h1>Mailbox</h1>
-          <p class="muted">
-            E-mail and text messages the product sent from this development server, newest
-            first.${to ? html` Showing mail to ${to}.` : ''}
-          </p>
-          <form method="get" action="/dev/mailbox" class="form-row">
-            <label class="field"
-              >Recipient (e-mail or phone number)
-              <input class="input" type="text" name="to" value="${to ?? ''}" autocomplete="off"
-            /></label>
-            <button class="button" type="submit">Show</button>
-          </form>
-          ${
-            messages.length === 0
-              ? html`<p>No mail yet.</p>`
-              : html`<ol class="mailbox" role="list">
-                  ${messages.map(
-                    (m) =>
-                      html`<li class="panel mail" data-recipient="${m.recipient}" data-channel="${m.channel}">
-                        <h2 class="mail__subject">
-                          ${m.channel === 'sms' ? `Text message to ${m.recipient}` : m.subject}
-                        </h2>
-                        <p class="muted">
-                          ${m.channel === 'sms' ? 'SMS' : 'E-mail'} to ${m.recipient} ·
-                          ${m.createdAt.toISOString()}${m.sentAt ? (m.channel === 'sms' ? ' · sent by the SMS provider' : ' · delivered by SMTP') : ''}
-                        </p>
-                        <pre class="mail__body">${withLinks(m.body, deps.config.publicUrl)}</pre>
-                      </li>`,
-                  )}
-                </ol>`
-          }`,
+        <p class="muted">E-mail and text messages the product sent from this development server, newest first.${to ? html` Showing mail to ${to}.` : ''}</p>
+        <form method="get" action="/dev/mailbox" class="form-row"><label class="field">Recipient (e-mail or phone number) <input class="input" type="text" name="to" value="${to ?? ''}" autocomplete="off"></label> <button class="button" type="submit">Show</button></form>
+        ${
+          messages.length === 0
+            ? html`<p>No mail yet.</p>`
+            : html`<ol class="mailbox" role="list">${messages.map(
+                (m) => html`<li class="panel mail" data-recipient="${m.recipient}" data-channel="${m.channel}">
+                <h2 class="mail__subject">${m.channel === 'sms' ? `Text message to ${m.recipient}` : m.subject}</h2>
+                <p class="muted">${m.channel === 'sms' ? 'SMS' : 'E-mail'} to ${m.recipient} · ${m.createdAt.toISOString()}${m.sentAt ? (m.channel === 'sms' ? ' · sent by the SMS provider' : ' · delivered by SMTP') : ''}</p>
+                <pre class="mail__body">${withLinks(m.body, deps.config.publicUrl)}</pre>
+              </li>`,
+              )}</ol>`
+        }`,
       ),
     );
   });

@@ -35,27 +35,17 @@ export function registerStatecharts(app: FastifyInstance, deps: AppDeps): void {
         deps.config,
         'Statecharts',
         html`<h1>Statecharts</h1>
-          <p class="muted">
-            Every machine of the checkout, as the Stately editor imports it: open
-            <a href="https://stately.ai/registry/new">a new machine in Stately</a>, choose 'Import from code' and paste
-            a file. <code>all.stately.ts</code> holds the root and every machine it runs.
-          </p>
-          ${
-            files.length === 0
-              ? html`<p>No statechart files: run <code>npm run charts</code>.</p>`
-              : html`<ul class="statecharts" role="list">
-                  ${files.map(
-                    (f) =>
-                      html`<li class="panel" data-file="${f.name}">
-                        <h2><a href="/dev/statecharts/${f.name}">${f.name}</a></h2>
-                        <details>
-                          <summary>Show the file</summary>
-                          <pre class="mail__body">${f.text}</pre>
-                        </details>
-                      </li>`,
-                  )}
-                </ul>`
-          }`,
+        <p class="muted">Every machine of the checkout, as the Stately editor imports it: open <a href="https://stately.ai/registry/new">a new machine in Stately</a>, choose 'Import from code' and paste a file. <code>all.stately.ts</code> holds the root and every machine it runs.</p>
+        ${
+          files.length === 0
+            ? html`<p>No statechart files: run <code>npm run charts</code>.</p>`
+            : html`<ul class="statecharts" role="list">${files.map(
+                (f) => html`<li class="panel" data-file="${f.name}">
+                <h2><a href="/dev/statecharts/${f.name}">${f.name}</a></h2>
+                <details><summary>Show the file</summary><pre class="mail__body">${f.text}</pre></details>
+              </li>`,
+              )}</ul>`
+        }`,
       ),
     );
   });

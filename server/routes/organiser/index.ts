@@ -127,10 +127,7 @@ export async function registerOrganiserConsole(
       reply,
       status,
       'Organiser console',
-      html`<h1>Organiser console</h1>
-        <p class="notice error" role="alert">${err.message}</p>
-        ${signIn}
-        <p><a class="inline-link" href="${CONSOLE_PATH}">Back to the console</a></p>`,
+      html`<h1>Organiser console</h1><p class="notice error" role="alert">${err.message}</p>${signIn}<p><a class="inline-link" href="${CONSOLE_PATH}">Back to the console</a></p>`,
     );
   }
 
@@ -152,15 +149,8 @@ export async function registerOrganiserConsole(
         const trail = await auditOf(db, o.id, 15);
         return html`<section class="panel console-organiser" aria-labelledby="org-${o.id}">
           <h2 id="org-${o.id}">${o.name}</h2>
-          ${
-            dates.length === 0
-              ? html`<p>No event dates yet.</p>`
-              : html`<ul class="console-dates" role="list">
-                  ${dates.map((d) => html`<li><a class="inline-link" href="${datePath(d.dateId)}">${d.title}</a> <span class="muted">${zoned(d.startsAt)}</span> · ${onSaleWords(d, clock())}</li>`)}
-                </ul>`
-          }
-          <h3>Recent changes</h3>
-          ${auditTable(trail, true)}
+          ${dates.length === 0 ? html`<p>No event dates yet.</p>` : html`<ul class="console-dates" role="list">${dates.map((d) => html`<li><a class="inline-link" href="${datePath(d.dateId)}">${d.title}</a> <span class="muted">${zoned(d.startsAt)}</span> · ${onSaleWords(d, clock())}</li>`)}</ul>`}
+          <h3>Recent changes</h3>${auditTable(trail, true)}
         </section>`;
       }),
     );
@@ -168,11 +158,7 @@ export async function registerOrganiserConsole(
       reply,
       200,
       'Organiser console',
-      html`<h1>Organiser console</h1>
-        <p class="muted">
-          On-sales of the organisers this account runs. Times are in the events’ time zone (${EVENT_TIME_ZONE}).
-        </p>
-        ${sections}`,
+      html`<h1>Organiser console</h1><p class="muted">On-sales of the organisers this account runs. Times are in the events’ time zone (${EVENT_TIME_ZONE}).</p>${sections}`,
     );
   });
 
@@ -215,80 +201,20 @@ export async function registerOrganiserConsole(
       <section class="panel" aria-labelledby="setup-title">
         <h2 id="setup-title">${q ? 'On-sale settings' : 'Set up the on-sale'}</h2>
         <form method="post" action="${datePath(date.dateId)}on-sale/" class="console-form">
-          <p>
-            <label for="on_sale_at">On-sale time (${EVENT_TIME_ZONE})</label>
-            <input
-              id="on_sale_at"
-              name="on_sale_at"
-              type="datetime-local"
-              value="${onSale}"
-              required
-              ${q?.drawn ? new Html('readonly') : ''}
-            />
-          </p>
-          <p>
-            <label for="admit_per_minute">Admissions a minute</label>
-            <input
-              id="admit_per_minute"
-              name="admit_per_minute"
-              type="number"
-              inputmode="numeric"
-              min="1"
-              max="100000"
-              value="${q?.admitPerMinute ?? 60}"
-              required
-            />
-          </p>
-          <p>
-            <label for="max_shoppers">Most shoppers at once</label>
-            <input
-              id="max_shoppers"
-              name="max_shoppers"
-              type="number"
-              inputmode="numeric"
-              min="1"
-              max="100000"
-              value="${q?.maxShoppers ?? 100}"
-              required
-            />
-          </p>
-          <p>
-            <label for="admission_minutes">Minutes each admitted buyer has to reserve</label>
-            <input
-              id="admission_minutes"
-              name="admission_minutes"
-              type="number"
-              inputmode="numeric"
-              min="1"
-              max="240"
-              value="${q ? Math.round(q.admissionSeconds / 60) : 15}"
-              required
-            />
-          </p>
-          <p>
-            <input
-              id="sign_in_to_queue"
-              name="sign_in_to_queue"
-              type="checkbox"
-              ${q?.signInToQueue ? new Html('checked') : ''}
-            />
-            <label for="sign_in_to_queue">Buyers sign in to queue (one place per account)</label>
-          </p>
+          <p><label for="on_sale_at">On-sale time (${EVENT_TIME_ZONE})</label> <input id="on_sale_at" name="on_sale_at" type="datetime-local" value="${onSale}" required ${q?.drawn ? new Html('readonly') : ''}></p>
+          <p><label for="admit_per_minute">Admissions a minute</label> <input id="admit_per_minute" name="admit_per_minute" type="number" inputmode="numeric" min="1" max="100000" value="${q?.admitPerMinute ?? 60}" required></p>
+          <p><label for="max_shoppers">Most shoppers at once</label> <input id="max_shoppers" name="max_shoppers" type="number" inputmode="numeric" min="1" max="100000" value="${q?.maxShoppers ?? 100}" required></p>
+          <p><label for="admission_minutes">Minutes each admitted buyer has to reserve</label> <input id="admission_minutes" name="admission_minutes" type="number" inputmode="numeric" min="1" max="240" value="${q ? Math.round(q.admissionSeconds / 60) : 15}" required></p>
+          <p><input id="sign_in_to_queue" name="sign_in_to_queue" type="checkbox" ${q?.signInToQueue ? new Html('checked') : ''}> <label for="sign_in_to_queue">Buyers sign in to queue (one place per account)</label></p>
           <button class="button" type="submit">${q ? 'Save the settings' : 'Set up the on-sale'}</button>
         </form>
       </section>
       ${q ? presaleSection(date, codes) : ''}
-      <section class="panel" aria-labelledby="lists-title">
-        <h2 id="lists-title">Waiting lists</h2>
-        ${lists.map((l) => listSection(date, l))}
-      </section>
-      <section class="panel" aria-labelledby="audit-title">
-        <h2 id="audit-title">Changes</h2>
-        ${auditTable(
-          trail.filter((r) => r.title === date.title),
-          false,
-        )}
-      </section>
+      <section class="panel" aria-labelledby="lists-title"><h2 id="lists-title">Waiting lists</h2>${lists.map((l) => listSection(date, l))}</section>
+      <section class="panel" aria-labelledby="audit-title"><h2 id="audit-title">Changes</h2>${auditTable(
+        trail.filter((r) => r.title === date.title),
+        false,
+      )}</section>
       <script src="${SCRIPT_PATH}" defer></script>`;
     return send(reply, status, `Console: ${date.title}`, body);
   }
@@ -477,8 +403,7 @@ export async function registerOrganiserConsole(
         reply,
         404,
         'Presale',
-        html`<h1>Presale</h1>
-          <p class="notice error" role="alert">${PRESALE_NO_QUEUE_MESSAGE}</p>`,
+        html`<h1>Presale</h1><p class="notice error" role="alert">${PRESALE_NO_QUEUE_MESSAGE}</p>`,
       );
     return send(reply, 200, `Presale: ${date.title}`, presalePage(date.row.eventDateId, date.title, null));
   });
@@ -490,8 +415,7 @@ export async function registerOrganiserConsole(
         reply,
         404,
         'Presale',
-        html`<h1>Presale</h1>
-          <p class="notice error" role="alert">${PRESALE_NO_QUEUE_MESSAGE}</p>`,
+        html`<h1>Presale</h1><p class="notice error" role="alert">${PRESALE_NO_QUEUE_MESSAGE}</p>`,
       );
     const parsed = presaleForm.safeParse(request.body ?? {});
     const code = parsed.success ? parsed.data.code.trim() : '';
@@ -544,10 +468,7 @@ function presalePage(dateId: number, title: string, error: string | null): Html 
     <p>Have a presale code from the organiser? It lets you straight in to buy, without waiting in the queue.</p>
     ${error ? html`<p class="notice error" role="alert">${error}</p>` : ''}
     <form method="post" action="/presale/${dateId}/" class="console-form">
-      <p>
-        <label for="presale-code">Presale code</label>
-        <input id="presale-code" name="code" autocomplete="off" autocapitalize="characters" maxlength="64" required />
-      </p>
+      <p><label for="presale-code">Presale code</label> <input id="presale-code" name="code" autocomplete="off" autocapitalize="characters" maxlength="64" required></p>
       <button class="button" type="submit">Use the code</button>
     </form>
     <p><a class="inline-link" href="/queue/${dateId}/">Join the queue instead</a></p>`;
@@ -570,14 +491,13 @@ const STATE_WORDS: Record<Figures['state'], string> = {
 
 export function tiles(f: Figures): Html {
   const tile = (key: string, label: string, value: string | number) =>
-    html`<div class="console-tile">
-      <dt>${label}</dt>
-      <dd data-figure="${key}">${value}</dd>
-    </div>`;
+    html`<div class="console-tile"><dt>${label}</dt><dd data-figure="${key}">${value}</dd></div>`;
   return html`<dl class="console-tiles" data-tiles>
-    ${tile('state', 'State', STATE_WORDS[f.state])} ${tile('waiting', 'Queue length', f.waiting)}
+    ${tile('state', 'State', STATE_WORDS[f.state])}
+    ${tile('waiting', 'Queue length', f.waiting)}
     ${tile('admitted', 'Admitted in the last minute', f.admittedLastMinute)}
-    ${tile('shoppers', 'Shoppers in', f.shoppers)} ${tile('held', 'Tickets held', f.held)}
+    ${tile('shoppers', 'Shoppers in', f.shoppers)}
+    ${tile('held', 'Tickets held', f.held)}
     ${tile('sold', 'Sold', `${f.sold} of ${f.capacity}`)}
     ${tile('sold-out', 'Sold out at', f.soldOutAt ? zoned(f.soldOutAt) : 'Not sold out')}
     ${tile('rate', 'Rate', f.admitPerMinute === null ? '–' : `${f.admitPerMinute} a minute`)}
@@ -587,9 +507,7 @@ export function tiles(f: Figures): Html {
 function controls(date: ConsoleDate, q: NonNullable<ConsoleDate['queue']>, now: Date): Html {
   const base = datePath(date.dateId);
   const action = (path: string, label: string, secondary = false) =>
-    html`<form method="post" action="${base}${path}">
-      <button class="button${secondary ? ' button--secondary' : ''}" type="submit">${label}</button>
-    </form>`;
+    html`<form method="post" action="${base}${path}"><button class="button${secondary ? ' button--secondary' : ''}" type="submit">${label}</button></form>`;
   return html`<section class="panel" aria-labelledby="run-title">
     <h2 id="run-title">Run the on-sale</h2>
     <div class="form-row">
@@ -597,26 +515,12 @@ function controls(date: ConsoleDate, q: NonNullable<ConsoleDate['queue']>, now: 
       ${q.paused ? action('resume/', 'Resume admission') : action('pause/', 'Pause admission', true)}
     </div>
     <form method="post" action="${base}rate/" class="console-form console-inline">
-      <p>
-        <label for="rate">Admissions a minute, from now</label>
-        <input
-          id="rate"
-          name="admit_per_minute"
-          type="number"
-          inputmode="numeric"
-          min="1"
-          max="100000"
-          value="${q.admitPerMinute}"
-          required
-        />
-      </p>
+      <p><label for="rate">Admissions a minute, from now</label> <input id="rate" name="admit_per_minute" type="number" inputmode="numeric" min="1" max="100000" value="${q.admitPerMinute}" required></p>
       <button class="button button--secondary" type="submit">Change the rate</button>
     </form>
     <form method="post" action="${base}message/" class="console-form">
-      <p>
-        <label for="message">Message on every waiting page (empty for none)</label>
-        <textarea id="message" name="message" rows="2" maxlength="${MESSAGE_MAX}">${q.message ?? ''}</textarea>
-      </p>
+      <p><label for="message">Message on every waiting page (empty for none)</label>
+      <textarea id="message" name="message" rows="2" maxlength="${MESSAGE_MAX}">${q.message ?? ''}</textarea></p>
       <button class="button button--secondary" type="submit">Send the message</button>
     </form>
   </section>`;
@@ -626,60 +530,18 @@ function presaleSection(date: ConsoleDate, codes: Awaited<ReturnType<typeof pres
   const base = datePath(date.dateId);
   return html`<section class="panel" aria-labelledby="presale-title">
     <h2 id="presale-title">Presale codes</h2>
-    <p>
-      A buyer who types a code at <a class="inline-link" href="/presale/${date.dateId}/">the presale page</a> is let in
-      at once, past the queue.
-    </p>
+    <p>A buyer who types a code at <a class="inline-link" href="/presale/${date.dateId}/">the presale page</a> is let in at once, past the queue.</p>
     ${
       codes.length === 0
         ? html`<p>No presale codes.</p>`
-        : html`<table class="console-table">
-            <caption class="visually-hidden">
-              Presale codes
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Code</th>
-                <th scope="col">Used</th>
-                <th scope="col"><span class="visually-hidden">Remove</span></th>
-              </tr>
-            </thead>
-            <tbody>
-              ${codes.map(
-                (c) =>
-                  html`<tr>
-                    <td>${c.code}</td>
-                    <td>${c.uses} of ${c.maxUses}</td>
-                    <td>
-                      <form method="post" action="${base}presale-codes/${c.id}/remove/">
-                        <button class="button button--secondary" type="submit" aria-label="Remove the code ${c.code}">
-                          Remove
-                        </button>
-                      </form>
-                    </td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>`
+        : html`<table class="console-table"><caption class="visually-hidden">Presale codes</caption><thead><tr><th scope="col">Code</th><th scope="col">Used</th><th scope="col"><span class="visually-hidden">Remove</span></th></tr></thead><tbody>${codes.map(
+            (c) =>
+              html`<tr><td>${c.code}</td><td>${c.uses} of ${c.maxUses}</td><td><form method="post" action="${base}presale-codes/${c.id}/remove/"><button class="button button--secondary" type="submit" aria-label="Remove the code ${c.code}">Remove</button></form></td></tr>`,
+          )}</tbody></table>`
     }
     <form method="post" action="${base}presale-codes/" class="console-form console-inline">
-      <p>
-        <label for="code">New code</label>
-        <input id="code" name="code" pattern="[A-Za-z0-9\\-]{6,32}" maxlength="32" required />
-      </p>
-      <p>
-        <label for="max_uses">Buyers who may use it</label>
-        <input
-          id="max_uses"
-          name="max_uses"
-          type="number"
-          inputmode="numeric"
-          min="1"
-          max="100000"
-          value="50"
-          required
-        />
-      </p>
+      <p><label for="code">New code</label> <input id="code" name="code" pattern="[A-Za-z0-9\\-]{6,32}" maxlength="32" required></p>
+      <p><label for="max_uses">Buyers who may use it</label> <input id="max_uses" name="max_uses" type="number" inputmode="numeric" min="1" max="100000" value="50" required></p>
       <button class="button button--secondary" type="submit">Add the code</button>
     </form>
   </section>`;
@@ -689,77 +551,25 @@ function listSection(date: ConsoleDate, l: TypeList): Html {
   const base = datePath(date.dateId);
   return html`<section class="console-list" aria-labelledby="list-${l.typeId}">
     <h3 id="list-${l.typeId}">${l.name}: ${l.waiting} waiting</h3>
-    <p>
-      <a class="inline-link" href="${base}waiting-list/${l.typeId}/export.csv" download
-        >Export the ${l.name} waiting list (CSV)</a
-      >
-    </p>
+    <p><a class="inline-link" href="${base}waiting-list/${l.typeId}/export.csv" download>Export the ${l.name} waiting list (CSV)</a></p>
     ${
       l.entries.length === 0
         ? html`<p class="muted">Nobody is on this list.</p>`
-        : html`<table class="console-table">
-            <caption class="visually-hidden">
-              ${l.name} waiting list
-            </caption>
-            <thead>
-              <tr>
-                <th scope="col">Place</th>
-                <th scope="col">E-mail</th>
-                <th scope="col">Tickets</th>
-                <th scope="col">Joined</th>
-                <th scope="col">Where it stands</th>
-                <th scope="col"><span class="visually-hidden">Actions</span></th>
-              </tr>
-            </thead>
-            <tbody>
-              ${l.entries.map(
-                (e) =>
-                  html`<tr>
-                    <td>${e.position ?? '–'}</td>
-                    <td>${e.email}</td>
-                    <td>${e.qty}</td>
-                    <td>${zoned(e.joinedAt)}</td>
-                    <td>
-                      ${e.status}${e.status === 'offered' && e.offerExpiresAt ? `, until ${zoned(e.offerExpiresAt)}` : ''}
-                    </td>
-                    <td>
-                      <div class="console-actions">
-                        ${e.status === 'waiting' ? html`<form method="post" action="${base}waiting-list/${e.id}/offer/"><button class="button button--secondary" type="submit" aria-label="Offer ${e.email} their tickets now">Offer now</button></form>` : ''}
-                        ${e.status === 'waiting' || e.status === 'offered' ? html`<form method="post" action="${base}waiting-list/${e.id}/remove/"><button class="button button--secondary" type="submit" aria-label="Remove ${e.email}">Remove</button></form>` : ''}
-                      </div>
-                    </td>
-                  </tr>`,
-              )}
-            </tbody>
-          </table>`
+        : html`<table class="console-table"><caption class="visually-hidden">${l.name} waiting list</caption><thead><tr><th scope="col">Place</th><th scope="col">E-mail</th><th scope="col">Tickets</th><th scope="col">Joined</th><th scope="col">Where it stands</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead><tbody>${l.entries.map(
+            (
+              e,
+            ) => html`<tr><td>${e.position ?? '–'}</td><td>${e.email}</td><td>${e.qty}</td><td>${zoned(e.joinedAt)}</td><td>${e.status}${e.status === 'offered' && e.offerExpiresAt ? `, until ${zoned(e.offerExpiresAt)}` : ''}</td>
+            <td><div class="console-actions">${e.status === 'waiting' ? html`<form method="post" action="${base}waiting-list/${e.id}/offer/"><button class="button button--secondary" type="submit" aria-label="Offer ${e.email} their tickets now">Offer now</button></form>` : ''}
+            ${e.status === 'waiting' || e.status === 'offered' ? html`<form method="post" action="${base}waiting-list/${e.id}/remove/"><button class="button button--secondary" type="submit" aria-label="Remove ${e.email}">Remove</button></form>` : ''}</div></td></tr>`,
+          )}</tbody></table>`
     }
   </section>`;
 }
 
 function auditTable(trail: AuditRow[], withDate: boolean): Html {
   if (trail.length === 0) return html`<p class="muted">No changes yet.</p>`;
-  return html`<table class="console-table" data-audit>
-    <caption class="visually-hidden">
-      Changes, newest first
-    </caption>
-    <thead>
-      <tr>
-        <th scope="col">When</th>
-        <th scope="col">Who</th>
-        <th scope="col">What</th>
-        ${withDate ? html`<th scope="col">Date</th>` : ''}
-      </tr>
-    </thead>
-    <tbody>
-      ${trail.map(
-        (r) =>
-          html`<tr>
-            <td>${zoned(r.at)}</td>
-            <td>${r.who}</td>
-            <td>${r.action}${r.detail ? html`: ${r.detail}` : ''}</td>
-            ${withDate ? html`<td>${r.title ? `${r.title}, ${r.startsAt ? zoned(r.startsAt) : ''}` : ''}</td>` : ''}
-          </tr>`,
-      )}
-    </tbody>
-  </table>`;
+  return html`<table class="console-table" data-audit><caption class="visually-hidden">Changes, newest first</caption><thead><tr><th scope="col">When</th><th scope="col">Who</th><th scope="col">What</th>${withDate ? html`<th scope="col">Date</th>` : ''}</tr></thead><tbody>${trail.map(
+    (r) =>
+      html`<tr><td>${zoned(r.at)}</td><td>${r.who}</td><td>${r.action}${r.detail ? html`: ${r.detail}` : ''}</td>${withDate ? html`<td>${r.title ? `${r.title}, ${r.startsAt ? zoned(r.startsAt) : ''}` : ''}</td>` : ''}</tr>`,
+  )}</tbody></table>`;
 }

@@ -128,33 +128,15 @@ function planSection(plan: AccountPlan, now: Date): Html {
   const paid = plan.schedule.filter((s) => s.status === 'paid').reduce((sum, s) => sum + s.amount, 0);
   return html`<li class="panel account-plan" id="plan-${plan.reference}">
     <h3>${say('page.account.order', { reference: plan.reference })}</h3>
-    <p>
-      ${richHtml('page.account.planPaidSoFar', { status: say(planWords[plan.status]), paid: formatMoney(paid, plan.currency), total: formatMoney(plan.total, plan.currency) }, { b: strong })}
-    </p>
+    <p>${richHtml('page.account.planPaidSoFar', { status: say(planWords[plan.status]), paid: formatMoney(paid, plan.currency), total: formatMoney(plan.total, plan.currency) }, { b: strong })}</p>
     ${refused?.lastError ? html`<p class="notice error">${say('page.account.paymentRefusedWhy', { n: refused.seq, reason: refused.lastError })}</p>` : ''}
     <table class="account-table">
-      <caption class="visually-hidden">
-        ${say('page.account.paymentsOf', { reference: plan.reference })}
-      </caption>
-      <thead>
-        <tr>
-          <th scope="col">${say('page.account.payment')}</th>
-          <th scope="col">${say('page.account.date')}</th>
-          <th scope="col">${say('page.account.amount')}</th>
-          <th scope="col">${say('page.account.status')}</th>
-        </tr>
-      </thead>
-      <tbody>
-        ${plan.schedule.map(
-          (s) =>
-            html`<tr>
-              <td>${s.seq}</td>
-              <td>${formatUkDate(s.dueAt)}</td>
-              <td>${formatMoney(s.amount, plan.currency)}</td>
-              <td>${say(statusWords[s.status])}</td>
-            </tr>`,
-        )}
-      </tbody>
+      <caption class="visually-hidden">${say('page.account.paymentsOf', { reference: plan.reference })}</caption>
+      <thead><tr><th scope="col">${say('page.account.payment')}</th><th scope="col">${say('page.account.date')}</th><th scope="col">${say('page.account.amount')}</th><th scope="col">${say('page.account.status')}</th></tr></thead>
+      <tbody>${plan.schedule.map(
+        (s) =>
+          html`<tr><td>${s.seq}</td><td>${formatUkDate(s.dueAt)}</td><td>${formatMoney(s.amount, plan.currency)}</td><td>${say(statusWords[s.status])}</td></tr>`,
+      )}</tbody>
     </table>
     <p>${say('page.account.paidWith', { brand: plan.card.brand, last4: plan.card.last4, expiry: plan.card.expiry })}</p>
     ${plan.status === 'failed' && plan.deadline ? html`<p class="muted">${say('page.account.resumeUntil', { date: formatNiceDate(plan.deadline) })}</p>` : ''}
@@ -172,11 +154,9 @@ export function registerAccount(app: FastifyInstance, deps: AppDeps): void {
     return pageFor(
       request,
       say('page.account.title'),
-      html`<div class="account">
-        <h1>${say('page.account.title')}</h1>
+      html`<div class="account"><h1>${say('page.account.title')}</h1>
         <p>${say('page.account.signInLead')}</p>
-        <p><a class="button" href="/signin/?next=${encodeURIComponent(next)}">${say('site.signIn')}</a></p>
-      </div>`,
+        <p><a class="button" href="/signin/?next=${encodeURIComponent(next)}">${say('site.signIn')}</a></p></div>`,
     );
   };
 
@@ -202,211 +182,108 @@ export function registerAccount(app: FastifyInstance, deps: AppDeps): void {
       request,
       say('page.account.title'),
       html`<div class="account">
-        <h1>${say('page.account.title')}</h1>
-        <p class="muted">${user.firstName} ${user.lastName} (${user.email})</p>
-        ${message ? html`<p class="notice ${message.kind === 'ok' ? 'ok' : 'error'}" role="${message.kind === 'ok' ? 'status' : 'alert'}">${message.text}</p>` : ''}
-        <nav class="account-nav" aria-label="${say('page.account.sections')}">
-          <ul>
-            <li><a class="account-nav__link" href="#orders">${say('page.account.orders')}</a></li>
-            <li><a class="account-nav__link" href="#plans">${say('page.account.plans')}</a></li>
-            <li><a class="account-nav__link" href="#transfers">${say('page.account.transfers')}</a></li>
-            <li><a class="account-nav__link" href="#marketing">${say('page.account.marketing')}</a></li>
-            <li><a class="account-nav__link" href="#saved">${say('page.account.saved')}</a></li>
-            <li><a class="account-nav__link" href="#devices">${say('page.account.devices')}</a></li>
-          </ul>
-        </nav>
+      <h1>${say('page.account.title')}</h1>
+      <p class="muted">${user.firstName} ${user.lastName} (${user.email})</p>
+      ${message ? html`<p class="notice ${message.kind === 'ok' ? 'ok' : 'error'}" role="${message.kind === 'ok' ? 'status' : 'alert'}">${message.text}</p>` : ''}
+      <nav class="account-nav" aria-label="${say('page.account.sections')}"><ul>
+        <li><a class="account-nav__link" href="#orders">${say('page.account.orders')}</a></li>
+        <li><a class="account-nav__link" href="#plans">${say('page.account.plans')}</a></li>
+        <li><a class="account-nav__link" href="#transfers">${say('page.account.transfers')}</a></li>
+        <li><a class="account-nav__link" href="#marketing">${say('page.account.marketing')}</a></li>
+        <li><a class="account-nav__link" href="#saved">${say('page.account.saved')}</a></li>
+        <li><a class="account-nav__link" href="#devices">${say('page.account.devices')}</a></li>
+      </ul></nav>
 
-        <section aria-labelledby="orders">
-          <h2 id="orders">${say('page.account.orders')}</h2>
+      <section aria-labelledby="orders"><h2 id="orders">${say('page.account.orders')}</h2>
+        ${
+          orders.length === 0
+            ? html`<p>${richHtml('page.account.noOrders', {}, { a: (words) => html`<a class="inline-link" href="/all-events/">${words}</a>` })}</p>`
+            : html`<ul class="account-list-plain">${orders.map(
+                (o) => html`<li class="panel account-order">
+                <h3>${say('page.account.order', { reference: o.reference })}</h3>
+                <p>${o.events.join(', ')}</p>
+                <p class="muted">${say('page.account.orderedTickets', { count: o.tickets, date: formatNiceDate(o.paidAt) })}</p>
+                <p class="account-actions"><a class="button button--secondary" href="${ACCOUNT_PATH}orders/${encodeURIComponent(o.reference)}/">${say('page.account.receiptFor', { reference: o.reference })}</a>
+                <a class="button button--secondary" href="${WALLET_PATH}">${say('page.account.tickets')}</a></p>
+              </li>`,
+              )}</ul>`
+        }
+      </section>
+
+      <section aria-labelledby="plans"><h2 id="plans">${say('page.account.plans')}</h2>
+        ${plans.length === 0 ? html`<p>${say('page.account.noPlans')}</p>` : html`<ul class="account-list-plain">${plans.map((p) => planSection(p, now))}</ul>`}
+      </section>
+
+      <section aria-labelledby="transfers"><h2 id="transfers">${say('page.account.transfersHeading')}</h2>
+        ${
+          transfers.length === 0
+            ? html`<p>${say('page.account.nothingWaiting')}</p>`
+            : html`<ul class="account-list-plain">${transfers.map(
+                (t) => html`<li class="panel">
+                <p>${richHtml('page.account.transferTickets', { count: t.qty, ticketName: t.ticketName, event: t.eventTitle }, { b: strong })}</p>
+                <p>${say('page.account.transferTo', { kind: t.isGift ? 'gift' : 'transfer', name: t.recipientName, email: t.recipientEmail, sent: t.sent ? 'yes' : 'no', date: formatNiceDate(t.sendAt) })}</p>
+                <form method="post" action="${ACCOUNT_PATH}transfers/${t.id}/cancel/"><button class="button button--secondary" type="submit">${say('page.account.cancelTransfer', { kind: t.isGift ? 'gift' : 'transfer', name: t.recipientName })}</button></form>
+              </li>`,
+              )}</ul>`
+        }
+      </section>
+
+      <section aria-labelledby="marketing"><h2 id="marketing">${say('page.account.marketing')}</h2>
+        <form method="post" action="${ACCOUNT_PATH}marketing/" class="panel account-form">
+          <label class="account-check"><input type="checkbox" name="ct_subscribed" value="true"${user.subscribed ? html` checked` : ''}> ${say('page.account.newsletter')}</label>
+          <label class="account-check"><input type="checkbox" name="events_subscribed" value="true"${user.isEventSubscribed ? html` checked` : ''}> ${say('page.account.newEvents')}</label>
           ${
-            orders.length === 0
-              ? html`<p>
-                  ${richHtml('page.account.noOrders', {}, { a: (words) => html`<a class="inline-link" href="/all-events/">${words}</a>` })}
-                </p>`
-              : html`<ul class="account-list-plain">
-                  ${orders.map(
-                    (o) =>
-                      html`<li class="panel account-order">
-                        <h3>${say('page.account.order', { reference: o.reference })}</h3>
-                        <p>${o.events.join(', ')}</p>
-                        <p class="muted">
-                          ${say('page.account.orderedTickets', { count: o.tickets, date: formatNiceDate(o.paidAt) })}
-                        </p>
-                        <p class="account-actions">
-                          <a
-                            class="button button--secondary"
-                            href="${ACCOUNT_PATH}orders/${encodeURIComponent(o.reference)}/"
-                            >${say('page.account.receiptFor', { reference: o.reference })}</a
-                          >
-                          <a class="button button--secondary" href="${WALLET_PATH}">${say('page.account.tickets')}</a>
-                        </p>
-                      </li>`,
-                  )}
-                </ul>`
+            subscribedOrganisers.length > 0
+              ? html`<p class="muted">${say('page.account.organisersHeard', { count: subscribedOrganisers.length })}</p>
+              ${subscribedOrganisers.map((id) => html`<label class="account-check"><input type="checkbox" name="organiser" value="${id}" checked> ${say('page.account.organiserNews', { name: organiserName(id) })}</label>`)}`
+              : ''
           }
-        </section>
+          <button class="button" type="submit">${say('page.account.saveChoices')}</button>
+        </form>
+      </section>
 
-        <section aria-labelledby="plans">
-          <h2 id="plans">${say('page.account.plans')}</h2>
-          ${
-            plans.length === 0
-              ? html`<p>${say('page.account.noPlans')}</p>`
-              : html`<ul class="account-list-plain">
-                  ${plans.map((p) => planSection(p, now))}
-                </ul>`
-          }
-        </section>
+      <section aria-labelledby="saved"><h2 id="saved">${say('page.account.saved')}</h2>
+        <h3>${say('page.account.addresses')}</h3>
+        ${
+          addresses.length === 0
+            ? html`<p>${say('page.account.noAddresses')}</p>`
+            : html`<ul class="account-list-plain">${addresses.map(
+                (
+                  a,
+                ) => html`<li class="panel account-row"><span>${a.full_address}${a.is_default ? html` <strong>${say('page.account.default')}</strong>` : ''}</span>
+                <span class="account-actions">
+                ${a.is_default ? '' : html`<form method="post" action="${ACCOUNT_PATH}addresses/${a.id}/default/"><button class="button button--secondary" type="submit">${say('page.account.makeDefault')}<span class="visually-hidden">${say('page.account.theAddress', { address: a.full_address })}</span></button></form>`}
+                <form method="post" action="${ACCOUNT_PATH}addresses/${a.id}/remove/"><button class="button button--secondary" type="submit">${say('page.account.remove')}<span class="visually-hidden">${say('page.account.theAddress', { address: a.full_address })}</span></button></form>
+                </span></li>`,
+              )}</ul>`
+        }
+        <h3>${say('page.account.cards')}</h3>
+        ${
+          cardList.length === 0
+            ? html`<p>${say('page.account.noCards')}</p>`
+            : html`<ul class="account-list-plain">${cardList.map(
+                (
+                  c,
+                ) => html`<li class="panel account-row"><span>${say('page.account.card', { brand: c.brand, last4: c.last4, expiry: c.expiry })}${c.isDefault ? html` <strong>${say('page.account.default')}</strong>` : ''}${
+                  c.plans.length > 0
+                    ? html`<br><span class="muted">${say('page.account.keptWithPlan', { references: c.plans.join(', ') })}</span>`
+                    : ''
+                }</span>
+                <span class="account-actions">
+                ${c.isDefault ? '' : html`<form method="post" action="${ACCOUNT_PATH}cards/${c.id}/default/"><button class="button button--secondary" type="submit">${say('page.account.makeDefault')}<span class="visually-hidden">${say('page.account.theCard', { last4: c.last4 })}</span></button></form>`}
+                ${c.plans.length > 0 ? '' : html`<form method="post" action="${ACCOUNT_PATH}cards/${c.id}/remove/"><button class="button button--secondary" type="submit">${say('page.account.remove')}<span class="visually-hidden">${say('page.account.theCard', { last4: c.last4 })}</span></button></form>`}
+                </span></li>`,
+              )}</ul>`
+        }
+      </section>
 
-        <section aria-labelledby="transfers">
-          <h2 id="transfers">${say('page.account.transfersHeading')}</h2>
-          ${
-            transfers.length === 0
-              ? html`<p>${say('page.account.nothingWaiting')}</p>`
-              : html`<ul class="account-list-plain">
-                  ${transfers.map(
-                    (t) =>
-                      html`<li class="panel">
-                        <p>
-                          ${richHtml('page.account.transferTickets', { count: t.qty, ticketName: t.ticketName, event: t.eventTitle }, { b: strong })}
-                        </p>
-                        <p>
-                          ${say('page.account.transferTo', { kind: t.isGift ? 'gift' : 'transfer', name: t.recipientName, email: t.recipientEmail, sent: t.sent ? 'yes' : 'no', date: formatNiceDate(t.sendAt) })}
-                        </p>
-                        <form method="post" action="${ACCOUNT_PATH}transfers/${t.id}/cancel/">
-                          <button class="button button--secondary" type="submit">
-                            ${say('page.account.cancelTransfer', { kind: t.isGift ? 'gift' : 'transfer', name: t.recipientName })}
-                          </button>
-                        </form>
-                      </li>`,
-                  )}
-                </ul>`
-          }
-        </section>
-
-        <section aria-labelledby="marketing">
-          <h2 id="marketing">${say('page.account.marketing')}</h2>
-          <form method="post" action="${ACCOUNT_PATH}marketing/" class="panel account-form">
-            <label class="account-check"
-              ><input type="checkbox" name="ct_subscribed" value="true" ${user.subscribed ? html` checked` : ''} />
-              ${say('page.account.newsletter')}</label
-            >
-            <label class="account-check"
-              ><input
-                type="checkbox"
-                name="events_subscribed"
-                value="true"
-                ${user.isEventSubscribed ? html` checked` : ''}
-              />
-              ${say('page.account.newEvents')}</label
-            >
-            ${
-              subscribedOrganisers.length > 0
-                ? html`<p class="muted">
-                      ${say('page.account.organisersHeard', { count: subscribedOrganisers.length })}
-                    </p>
-                    ${subscribedOrganisers.map((id) => html`<label class="account-check"><input type="checkbox" name="organiser" value="${id}" checked /> ${say('page.account.organiserNews', { name: organiserName(id) })}</label>`)}`
-                : ''
-            }
-            <button class="button" type="submit">${say('page.account.saveChoices')}</button>
-          </form>
-        </section>
-
-        <section aria-labelledby="saved">
-          <h2 id="saved">${say('page.account.saved')}</h2>
-          <h3>${say('page.account.addresses')}</h3>
-          ${
-            addresses.length === 0
-              ? html`<p>${say('page.account.noAddresses')}</p>`
-              : html`<ul class="account-list-plain">
-                  ${addresses.map(
-                    (a) =>
-                      html`<li class="panel account-row">
-                        <span
-                          >${a.full_address}${a.is_default ? html` <strong>${say('page.account.default')}</strong>` : ''}</span
-                        >
-                        <span class="account-actions">
-                          ${
-                            a.is_default
-                              ? ''
-                              : html`<form method="post" action="${ACCOUNT_PATH}addresses/${a.id}/default/">
-                                  <button class="button button--secondary" type="submit">
-                                    ${say('page.account.makeDefault')}<span class="visually-hidden"
-                                      >${say('page.account.theAddress', { address: a.full_address })}</span
-                                    >
-                                  </button>
-                                </form>`
-                          }
-                          <form method="post" action="${ACCOUNT_PATH}addresses/${a.id}/remove/">
-                            <button class="button button--secondary" type="submit">
-                              ${say('page.account.remove')}<span class="visually-hidden"
-                                >${say('page.account.theAddress', { address: a.full_address })}</span
-                              >
-                            </button>
-                          </form>
-                        </span>
-                      </li>`,
-                  )}
-                </ul>`
-          }
-          <h3>${say('page.account.cards')}</h3>
-          ${
-            cardList.length === 0
-              ? html`<p>${say('page.account.noCards')}</p>`
-              : html`<ul class="account-list-plain">
-                  ${cardList.map(
-                    (c) =>
-                      html`<li class="panel account-row">
-                        <span
-                          >${say('page.account.card', { brand: c.brand, last4: c.last4, expiry: c.expiry })}${c.isDefault ? html` <strong>${say('page.account.default')}</strong>` : ''}${
-                            c.plans.length > 0
-                              ? html`<br /><span class="muted"
-                                    >${say('page.account.keptWithPlan', { references: c.plans.join(', ') })}</span
-                                  >`
-                              : ''
-                          }</span
-                        >
-                        <span class="account-actions">
-                          ${
-                            c.isDefault
-                              ? ''
-                              : html`<form method="post" action="${ACCOUNT_PATH}cards/${c.id}/default/">
-                                  <button class="button button--secondary" type="submit">
-                                    ${say('page.account.makeDefault')}<span class="visually-hidden"
-                                      >${say('page.account.theCard', { last4: c.last4 })}</span
-                                    >
-                                  </button>
-                                </form>`
-                          }
-                          ${
-                            c.plans.length > 0
-                              ? ''
-                              : html`<form method="post" action="${ACCOUNT_PATH}cards/${c.id}/remove/">
-                                  <button class="button button--secondary" type="submit">
-                                    ${say('page.account.remove')}<span class="visually-hidden"
-                                      >${say('page.account.theCard', { last4: c.last4 })}</span
-                                    >
-                                  </button>
-                                </form>`
-                          }
-                        </span>
-                      </li>`,
-                  )}
-                </ul>`
-          }
-        </section>
-
-        <section aria-labelledby="devices">
-          <h2 id="devices">${say('page.account.devices')}</h2>
-          <p>${say('page.account.devicesLead')}</p>
-          <div class="account-actions">
-            <form method="post" action="${SIGN_OUT_OTHERS_PATH}">
-              <button class="button button--secondary" type="submit">${say('page.account.signOutOthers')}</button>
-            </form>
-            <form method="post" action="/signout/">
-              <button class="button button--secondary" type="submit">${say('page.signOut.button')}</button>
-            </form>
-          </div>
-        </section>
+      <section aria-labelledby="devices"><h2 id="devices">${say('page.account.devices')}</h2>
+        <p>${say('page.account.devicesLead')}</p>
+        <div class="account-actions">
+          <form method="post" action="${SIGN_OUT_OTHERS_PATH}"><button class="button button--secondary" type="submit">${say('page.account.signOutOthers')}</button></form>
+          <form method="post" action="/signout/"><button class="button button--secondary" type="submit">${say('page.signOut.button')}</button></form>
+        </div>
+      </section>
       </div>`,
     );
   }
@@ -527,36 +404,25 @@ export function registerAccount(app: FastifyInstance, deps: AppDeps): void {
       : null;
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
     if (!order) {
-      return reply.status(404).send(
-        await pageFor(
-          request,
-          say('page.account.orderNotFound'),
-          html`<div class="account">
-            <h1>${say('page.account.orderNotFound')}</h1>
-            <p>${say('page.account.noSuchOrder')}</p>
-            <p><a class="inline-link" href="${ACCOUNT_PATH}">${say('page.account.back')}</a></p>
-          </div>`,
-        ),
-      );
+      return reply
+        .status(404)
+        .send(
+          await pageFor(
+            request,
+            say('page.account.orderNotFound'),
+            html`<div class="account"><h1>${say('page.account.orderNotFound')}</h1><p>${say('page.account.noSuchOrder')}</p><p><a class="inline-link" href="${ACCOUNT_PATH}">${say('page.account.back')}</a></p></div>`,
+          ),
+        );
     }
     const c = await buildCheckout(db, order.saleId, clock(), { captchaSitekey: null, userId: user.id });
     const money = (minor: number) => formatMoney(minor, c.currency.code);
     const rows: Html[] = [
       ...c.tickets.map(
         (t) =>
-          html`<tr>
-            <th scope="row">
-              ${t.qty} × ${t.ticket_name}<br /><span class="muted">${t.event_name}, ${t.nice_date}</span>
-            </th>
-            <td>${money(t.qty * t.price)}</td>
-          </tr>`,
+          html`<tr><th scope="row">${t.qty} × ${t.ticket_name}<br><span class="muted">${t.event_name}, ${t.nice_date}</span></th><td>${money(t.qty * t.price)}</td></tr>`,
       ),
       ...c.gift_vouchers.map(
-        (v) =>
-          html`<tr>
-            <th scope="row">${v.qty} × ${v.name}</th>
-            <td>${money(v.qty * v.value)}</td>
-          </tr>`,
+        (v) => html`<tr><th scope="row">${v.qty} × ${v.name}</th><td>${money(v.qty * v.value)}</td></tr>`,
       ),
     ];
     const extras: [MessageKey, number][] = [
@@ -570,44 +436,15 @@ export function registerAccount(app: FastifyInstance, deps: AppDeps): void {
     return pageFor(
       request,
       say('page.account.receiptFor', { reference: order.reference }),
-      html`<div class="account">
-        <h1>${say('page.account.receiptForOrder', { reference: order.reference })}</h1>
-        <p class="muted">
-          ${say('page.account.orderedBy', { date: formatNiceDate(order.paidAt), name: `${user.firstName} ${user.lastName}`, email: user.email, brand: config.brandName })}
-        </p>
-        <table class="account-table receipt">
-          <caption class="visually-hidden">
-            ${say('page.account.paidFor', { reference: order.reference })}
-          </caption>
-          <thead>
-            <tr>
-              <th scope="col">${say('page.account.item')}</th>
-              <th scope="col">${say('page.account.price')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            ${rows}${extras
-              .filter(([, v]) => v !== 0)
-              .map(
-                ([label, v]) =>
-                  html`<tr>
-                    <th scope="row">${say(label)}</th>
-                    <td>${money(v)}</td>
-                  </tr>`,
-              )}
-          </tbody>
-          <tfoot>
-            <tr>
-              <th scope="row">${say('page.account.total')}</th>
-              <td><strong>${money(c.basket_total)}</strong></td>
-            </tr>
-          </tfoot>
-        </table>
-        <p class="account-actions">
-          <a class="button button--secondary" href="${WALLET_PATH}">${say('page.account.tickets')}</a>
-          <a class="button button--secondary" href="${ACCOUNT_PATH}">${say('page.account.back')}</a>
-        </p>
-      </div>`,
+      html`<div class="account"><h1>${say('page.account.receiptForOrder', { reference: order.reference })}</h1>
+      <p class="muted">${say('page.account.orderedBy', { date: formatNiceDate(order.paidAt), name: `${user.firstName} ${user.lastName}`, email: user.email, brand: config.brandName })}</p>
+      <table class="account-table receipt">
+        <caption class="visually-hidden">${say('page.account.paidFor', { reference: order.reference })}</caption>
+        <thead><tr><th scope="col">${say('page.account.item')}</th><th scope="col">${say('page.account.price')}</th></tr></thead>
+        <tbody>${rows}${extras.filter(([, v]) => v !== 0).map(([label, v]) => html`<tr><th scope="row">${say(label)}</th><td>${money(v)}</td></tr>`)}</tbody>
+        <tfoot><tr><th scope="row">${say('page.account.total')}</th><td><strong>${money(c.basket_total)}</strong></td></tr></tfoot>
+      </table>
+      <p class="account-actions"><a class="button button--secondary" href="${WALLET_PATH}">${say('page.account.tickets')}</a> <a class="button button--secondary" href="${ACCOUNT_PATH}">${say('page.account.back')}</a></p></div>`,
     );
   });
 
@@ -629,15 +466,7 @@ export function registerAccount(app: FastifyInstance, deps: AppDeps): void {
     const setup = deps.plans.setup;
     if (!setup) return html`<p class="notice error" role="alert">${say('page.account.cardsNotHere')}</p>`;
     const started = await startAccountCardSetup(db, setup, { userId: user.id, saleId: plan.saleId, now: clock() });
-    return html`<form
-        class="panel sandbox-card"
-        id="card-setup"
-        data-public-key="${started.publicKey}"
-        data-client-secret="${started.clientSecret}"
-        data-return-url="${config.publicUrl}${planCardPath(plan.reference)}stripe/"
-        data-not-saved="${say('page.account.cardNotSaved')}"
-        data-not-loaded="${say('page.account.cardFormFailed')}"
-      >
+    return html`<form class="panel sandbox-card" id="card-setup" data-public-key="${started.publicKey}" data-client-secret="${started.clientSecret}" data-return-url="${config.publicUrl}${planCardPath(plan.reference)}stripe/" data-not-saved="${say('page.account.cardNotSaved')}" data-not-loaded="${say('page.account.cardFormFailed')}">
         <div id="card-setup-element"></div>
         ${problem ? html`<p class="notice error" role="alert">${problem}</p>` : ''}
         <p class="notice error" id="card-setup-error" role="alert" hidden></p>
@@ -691,17 +520,15 @@ export function registerAccount(app: FastifyInstance, deps: AppDeps): void {
     const [plan] = REFERENCE.test(reference) ? await plansOf(db, user.id, reference) : [];
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
     if (!plan) {
-      return reply.status(404).send(
-        await pageFor(
-          request,
-          say('page.account.planNotFoundTitle'),
-          html`<div class="account">
-            <h1>${say('page.account.planNotFoundTitle')}</h1>
-            <p>${ACCOUNT_MESSAGES.planNotFound}</p>
-            <p><a class="inline-link" href="${ACCOUNT_PATH}">${say('page.account.back')}</a></p>
-          </div>`,
-        ),
-      );
+      return reply
+        .status(404)
+        .send(
+          await pageFor(
+            request,
+            say('page.account.planNotFoundTitle'),
+            html`<div class="account"><h1>${say('page.account.planNotFoundTitle')}</h1><p>${ACCOUNT_MESSAGES.planNotFound}</p><p><a class="inline-link" href="${ACCOUNT_PATH}">${say('page.account.back')}</a></p></div>`,
+          ),
+        );
     }
     const due = plan.schedule.find((s) => s.status !== 'paid');
     const now = clock();
@@ -717,61 +544,35 @@ export function registerAccount(app: FastifyInstance, deps: AppDeps): void {
     return pageFor(
       request,
       say('page.account.changeCard'),
-      html`<div class="account">
-        <h1>${say('page.account.changeCardFor', { reference: plan.reference })}</h1>
-        <p>
-          ${say('page.account.nowPaidWith', { brand: plan.card.brand, last4: plan.card.last4 })}${
-            due
-              ? due.attempts > 0 || due.status === 'failed'
-                ? say('page.account.nextPaymentNow', { amount: formatMoney(due.amount, plan.currency) })
-                : say('page.account.nextPaymentOn', {
-                    amount: formatMoney(due.amount, plan.currency),
-                    date: formatUkDate(due.dueAt),
-                  })
-              : ''
-          }
-        </p>
-        ${
-          closed
-            ? html`<p class="notice" role="status">${closed}</p>`
-            : cards().name === 'sandbox'
-              ? html`<form method="post" action="${planCardPath(plan.reference)}" class="panel sandbox-card" novalidate>
-                    <label class="field"
-                      >${say('page.account.cardNumber')}
-                      <input
-                        class="input"
-                        name="number"
-                        inputmode="numeric"
-                        autocomplete="cc-number"
-                        required${problem ? html` aria-invalid="true" aria-describedby="card-problem"` : ''}
-                    /></label>
-                    <div class="form-row">
-                      <label class="field"
-                        >${say('page.account.expiry')}
-                        <input
-                          class="input"
-                          name="expiry"
-                          autocomplete="cc-exp"
-                          placeholder="${say('page.account.expiryPlaceholder')}"
-                          required
-                      /></label>
-                      <label class="field"
-                        >${say('page.account.cvc')}
-                        <input class="input" name="cvc" inputmode="numeric" autocomplete="cc-csc" required
-                      /></label>
-                    </div>
-                    <label class="account-check"
-                      ><input type="checkbox" name="make_default" value="true" checked />
-                      ${say('page.account.makeCardDefault')}</label
-                    >
-                    ${problem ? html`<p class="notice error" id="card-problem" role="alert">${problem}</p>` : ''}
-                    <button class="button button--large" type="submit">${say('page.account.saveCard')}</button>
-                  </form>
-                  <p class="muted">${say('page.account.sandboxNote')}</p>`
-              : await stripeCardForm(user, plan, problem)
-        }
-        <p><a class="inline-link" href="${ACCOUNT_PATH}#plan-${plan.reference}">${say('page.account.back')}</a></p>
-      </div>`,
+      html`<div class="account"><h1>${say('page.account.changeCardFor', { reference: plan.reference })}</h1>
+      <p>${say('page.account.nowPaidWith', { brand: plan.card.brand, last4: plan.card.last4 })}${
+        due
+          ? due.attempts > 0 || due.status === 'failed'
+            ? say('page.account.nextPaymentNow', { amount: formatMoney(due.amount, plan.currency) })
+            : say('page.account.nextPaymentOn', {
+                amount: formatMoney(due.amount, plan.currency),
+                date: formatUkDate(due.dueAt),
+              })
+          : ''
+      }</p>
+      ${
+        closed
+          ? html`<p class="notice" role="status">${closed}</p>`
+          : cards().name === 'sandbox'
+            ? html`<form method="post" action="${planCardPath(plan.reference)}" class="panel sandbox-card" novalidate>
+        <label class="field">${say('page.account.cardNumber')} <input class="input" name="number" inputmode="numeric" autocomplete="cc-number" required${problem ? html` aria-invalid="true" aria-describedby="card-problem"` : ''}></label>
+        <div class="form-row">
+          <label class="field">${say('page.account.expiry')} <input class="input" name="expiry" autocomplete="cc-exp" placeholder="${say('page.account.expiryPlaceholder')}" required></label>
+          <label class="field">${say('page.account.cvc')} <input class="input" name="cvc" inputmode="numeric" autocomplete="cc-csc" required></label>
+        </div>
+        <label class="account-check"><input type="checkbox" name="make_default" value="true" checked> ${say('page.account.makeCardDefault')}</label>
+        ${problem ? html`<p class="notice error" id="card-problem" role="alert">${problem}</p>` : ''}
+        <button class="button button--large" type="submit">${say('page.account.saveCard')}</button>
+      </form>
+      <p class="muted">${say('page.account.sandboxNote')}</p>`
+            : await stripeCardForm(user, plan, problem)
+      }
+      <p><a class="inline-link" href="${ACCOUNT_PATH}#plan-${plan.reference}">${say('page.account.back')}</a></p></div>`,
     );
   }
 

@@ -88,8 +88,7 @@ export function registerCheckoutApp(app: FastifyInstance, { deps, staticDir, all
           page(
             config,
             t('page.checkout.notBuiltTitle'),
-            html`<h1>${t('page.checkout.notBuilt')}</h1>
-              <p>${runBuild()}</p>`,
+            html`<h1>${t('page.checkout.notBuilt')}</h1><p>${runBuild()}</p>`,
           ),
         );
     }
@@ -104,8 +103,7 @@ export function registerCheckoutApp(app: FastifyInstance, { deps, staticDir, all
           page(
             config,
             t('page.checkout.outOfDateTitle'),
-            html`<h1>${t('page.checkout.outOfDate')}</h1>
-              <p>${runBuild()}</p>`,
+            html`<h1>${t('page.checkout.outOfDate')}</h1><p>${runBuild()}</p>`,
           ),
         );
     }

@@ -28,18 +28,12 @@ export function registerGiftAidDownload(app: FastifyInstance, deps: AppDeps): vo
           config.brandName,
           'Gift Aid declarations',
           html`<h1>Gift Aid declarations</h1>
-            <p>
-              Download your charity’s Gift Aid declarations as a CSV file in the columns of HMRC’s Gift Aid schedule,
-              ready to paste into the Charities Online spreadsheet.
-            </p>
-            ${error ? html`<p class="notice error" role="alert">${error}</p>` : ''}
-            <form method="post" action="${GIFT_AID_CSV}" class="panel">
-              <label class="field"
-                >Download token
-                <input class="input" type="password" name="token" required autocomplete="off" spellcheck="false"
-              /></label>
-              <button class="button" type="submit">Download CSV</button>
-            </form>`,
+          <p>Download your charity’s Gift Aid declarations as a CSV file in the columns of HMRC’s Gift Aid schedule, ready to paste into the Charities Online spreadsheet.</p>
+          ${error ? html`<p class="notice error" role="alert">${error}</p>` : ''}
+          <form method="post" action="${GIFT_AID_CSV}" class="panel">
+            <label class="field">Download token <input class="input" type="password" name="token" required autocomplete="off" spellcheck="false"></label>
+            <button class="button" type="submit">Download CSV</button>
+          </form>`,
         ),
       );
 

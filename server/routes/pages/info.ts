@@ -39,11 +39,8 @@ export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
       request,
       reply,
       t('page.signOut.title'),
-      html`<h1>${t('page.signOut.title')}</h1>
-        ${current ? html`<p>${t('page.signOut.signedInAs', { email: current.email })}</p>` : html`<p>${t('page.signOut.notSignedIn')}</p>`}
-        <form method="post" action="/signout/">
-          <button class="button" type="submit">${t('page.signOut.button')}</button>
-        </form>`,
+      html`<h1>${t('page.signOut.title')}</h1>${current ? html`<p>${t('page.signOut.signedInAs', { email: current.email })}</p>` : html`<p>${t('page.signOut.notSignedIn')}</p>`}
+      <form method="post" action="/signout/"><button class="button" type="submit">${t('page.signOut.button')}</button></form>`,
     );
   });
   app.post('/signout/', async (request, reply) => {
@@ -56,15 +53,9 @@ export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
       request,
       reply,
       t('site.mailingList'),
-      html`<h1>${t('page.mailingList.heading')}</h1>
-        ${message ?? ''}
-        <form method="post" action="/mailing-list" class="form-row">
-          <label class="field"
-            >${t('page.mailingList.email')}
-            <input class="input" type="email" name="email" required autocomplete="email"
-          /></label>
-          <button class="button" type="submit">${t('page.mailingList.subscribe')}</button>
-        </form>`,
+      html`<h1>${t('page.mailingList.heading')}</h1>${message ?? ''}
+      <form method="post" action="/mailing-list" class="form-row"><label class="field">${t('page.mailingList.email')} <input class="input" type="email" name="email" required autocomplete="email"></label>
+      <button class="button" type="submit">${t('page.mailingList.subscribe')}</button></form>`,
       status,
     );
   app.get('/mailing-list', async (request, reply) => mailingListPage(request, reply, null));
@@ -99,8 +90,7 @@ export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
       request,
       reply,
       t('page.mailingList.confirmTitle'),
-      html`<h1>${t('page.mailingList.confirmTitle')}</h1>
-        ${body}`,
+      html`<h1>${t('page.mailingList.confirmTitle')}</h1>${body}`,
       status,
     );
   };
@@ -109,8 +99,7 @@ export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
     return confirmPage(
       request,
       reply,
-      html`<p class="notice error" role="alert">${inActiveLanguage(err.message)}</p>
-        <p><a class="inline-link" href="/mailing-list">${t('page.mailingList.again')}</a></p>`,
+      html`<p class="notice error" role="alert">${inActiveLanguage(err.message)}</p><p><a class="inline-link" href="/mailing-list">${t('page.mailingList.again')}</a></p>`,
       refusalStatus(err),
     );
   };
@@ -123,10 +112,8 @@ export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
         request,
         reply,
         html`<p>${t('page.mailingList.question', { email })}</p>
-          <form method="post" action="${MAILING_LIST_CONFIRM_PATH}">
-            <input type="hidden" name="token" value="${request.query.token ?? ''}" />
-            <button class="button" type="submit">${t('page.mailingList.confirm')}</button>
-          </form>`,
+        <form method="post" action="${MAILING_LIST_CONFIRM_PATH}"><input type="hidden" name="token" value="${request.query.token ?? ''}">
+        <button class="button" type="submit">${t('page.mailingList.confirm')}</button></form>`,
       );
     } catch (err) {
       return refusedConfirmation(request, reply, err);
@@ -151,12 +138,10 @@ export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
       request,
       reply,
       t('site.refundPolicy'),
-      html`<div class="prose">
-        <h1>${t('site.refundPolicy')}</h1>
-        <p>${t('page.refund.p1')}</p>
-        <p>${t('page.refund.p2')}</p>
-        <p>${t('page.refund.p3')}</p>
-      </div>`,
+      html`<div class="prose"><h1>${t('site.refundPolicy')}</h1>
+      <p>${t('page.refund.p1')}</p>
+      <p>${t('page.refund.p2')}</p>
+      <p>${t('page.refund.p3')}</p></div>`,
     ),
   );
 
@@ -165,18 +150,13 @@ export function registerInfoPages(app: FastifyInstance, deps: AppDeps): void {
       request,
       reply,
       t('page.terms.title'),
-      html`<div class="prose">
-        <h1>${t('page.terms.title')}</h1>
-        <h2>${t('page.terms.h1')}</h2>
-        <p>${t('page.terms.p1', { brand: config.brandName })}</p>
-        <h2>${t('page.terms.h2')}</h2>
-        <p>${t('page.terms.p2')}</p>
-        <h2>${t('page.terms.h3')}</h2>
-        <p>${t('page.terms.p3')}</p>
-        <h2>${t('page.terms.h4')}</h2>
-        <p>${t('page.terms.p41')}</p>
-        <p>${t('page.terms.p410')}</p>
-      </div>`,
+      html`<div class="prose"><h1>${t('page.terms.title')}</h1>
+      <h2>${t('page.terms.h1')}</h2><p>${t('page.terms.p1', { brand: config.brandName })}</p>
+      <h2>${t('page.terms.h2')}</h2><p>${t('page.terms.p2')}</p>
+      <h2>${t('page.terms.h3')}</h2><p>${t('page.terms.p3')}</p>
+      <h2>${t('page.terms.h4')}</h2>
+      <p>${t('page.terms.p41')}</p>
+      <p>${t('page.terms.p410')}</p></div>`,
     ),
   );
 }

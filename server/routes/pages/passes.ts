@@ -38,9 +38,8 @@ export function registerPasses(app: FastifyInstance, deps: AppDeps): void {
           await pageFor(
             request,
             t('page.passes.notFound'),
-            html`<h1>${t('page.passes.notFound')}</h1>
-              <p>${signer ? t('page.passes.notYours') : t('page.passes.notSetUp')}</p>
-              <p><a class="inline-link" href="${WALLET_PATH}">${t('page.passes.goToWallet')}</a></p>`,
+            html`<h1>${t('page.passes.notFound')}</h1><p>${signer ? t('page.passes.notYours') : t('page.passes.notSetUp')}</p>
+          <p><a class="inline-link" href="${WALLET_PATH}">${t('page.passes.goToWallet')}</a></p>`,
           ),
         );
     }
@@ -59,47 +58,36 @@ export function registerPasses(app: FastifyInstance, deps: AppDeps): void {
     const object = saved?.eventTicketObjects[0];
     const eventClass = saved?.eventTicketClasses[0];
     if (!object || !eventClass) {
-      return reply.status(400).send(
-        await pageFor(
-          request,
-          t('page.passes.notSaved'),
-          html`<h1>${t('page.passes.cannotSave')}</h1>
-            <p class="notice error" role="alert">${t('page.passes.badLink')}</p>`,
-        ),
-      );
+      return reply
+        .status(400)
+        .send(
+          await pageFor(
+            request,
+            t('page.passes.notSaved'),
+            html`<h1>${t('page.passes.cannotSave')}</h1><p class="notice error" role="alert">${t('page.passes.badLink')}</p>`,
+          ),
+        );
     }
     return pageFor(
       request,
       t('page.passes.standInTitle'),
       html`<h1>${t('page.passes.saved')}</h1>
-        <p class="notice ok" role="status">${t('page.passes.standInNote')}</p>
-        <ul class="wallet" role="list">
-          <li class="panel wallet-ticket">
-            <div class="wallet-ticket__qr">
-              ${new Html(qrSvg(object.barcode.value, t('page.wallet.qr', { code: object.barcode.value })))}
-            </div>
-            <div class="wallet-ticket__info">
-              <h2 class="wallet-ticket__event">${eventClass.eventName.defaultValue.value}</h2>
-              <dl class="wallet-ticket__facts">
-                <dt>${t('page.wallet.date')}</dt>
-                <dd>${formatNiceDate(new Date(eventClass.dateTime.start))}</dd>
-                <dt>${t('page.wallet.venue')}</dt>
-                <dd>${eventClass.venue.name.defaultValue.value}</dd>
-                <dt>${t('page.wallet.ticket')}</dt>
-                <dd>${object.ticketType.defaultValue.value}</dd>
-                <dt>${t('page.wallet.seat')}</dt>
-                <dd>
-                  ${'seatInfo' in object && object.seatInfo ? object.seatInfo.seat.defaultValue.value : t('mail.wallet.generalAdmission')}
-                </dd>
-                <dt>${t('page.wallet.holder')}</dt>
-                <dd>${object.ticketHolderName}</dd>
-                <dt>${t('page.wallet.code')}</dt>
-                <dd class="wallet-ticket__code">${object.barcode.value}</dd>
-              </dl>
-            </div>
-          </li>
-        </ul>
-        <p><a class="inline-link" href="${WALLET_PATH}">${t('page.passes.backToWallet')}</a></p>`,
+      <p class="notice ok" role="status">${t('page.passes.standInNote')}</p>
+      <ul class="wallet" role="list"><li class="panel wallet-ticket">
+        <div class="wallet-ticket__qr">${new Html(qrSvg(object.barcode.value, t('page.wallet.qr', { code: object.barcode.value })))}</div>
+        <div class="wallet-ticket__info">
+          <h2 class="wallet-ticket__event">${eventClass.eventName.defaultValue.value}</h2>
+          <dl class="wallet-ticket__facts">
+            <dt>${t('page.wallet.date')}</dt><dd>${formatNiceDate(new Date(eventClass.dateTime.start))}</dd>
+            <dt>${t('page.wallet.venue')}</dt><dd>${eventClass.venue.name.defaultValue.value}</dd>
+            <dt>${t('page.wallet.ticket')}</dt><dd>${object.ticketType.defaultValue.value}</dd>
+            <dt>${t('page.wallet.seat')}</dt><dd>${'seatInfo' in object && object.seatInfo ? object.seatInfo.seat.defaultValue.value : t('mail.wallet.generalAdmission')}</dd>
+            <dt>${t('page.wallet.holder')}</dt><dd>${object.ticketHolderName}</dd>
+            <dt>${t('page.wallet.code')}</dt><dd class="wallet-ticket__code">${object.barcode.value}</dd>
+          </dl>
+        </div>
+      </li></ul>
+      <p><a class="inline-link" href="${WALLET_PATH}">${t('page.passes.backToWallet')}</a></p>`,
     );
   });
 }

@@ -20,9 +20,7 @@ export function registerSignOutEverywhere(app: FastifyInstance, deps: AppDeps): 
     return pageFor(
       request,
       t('page.signedOut.title'),
-      html`<h1>${t('page.signedOut.title')}</h1>
-        <p class="notice" role="status">${t('page.signedOut.everywhere')}</p>
-        <p><a class="inline-link" href="/all-events/">${t('page.seeAllEvents')}</a></p>`,
+      html`<h1>${t('page.signedOut.title')}</h1><p class="notice" role="status">${t('page.signedOut.everywhere')}</p><p><a class="inline-link" href="/all-events/">${t('page.seeAllEvents')}</a></p>`,
     );
   });
 }

@@ -77,69 +77,35 @@ export function registerSignIn(app: FastifyInstance, deps: AppDeps): void {
   ) {
     const current = await findUser(db, userIdOf(request));
     const notice = error ? html`<p class="notice error" role="alert">${inActiveLanguage(error)}</p>` : '';
-    const nextField = next === null ? '' : html`<input type="hidden" name="next" value="${next}" />`;
+    const nextField = next === null ? '' : html`<input type="hidden" name="next" value="${next}">`;
     let form: Html;
     if (step.kind === 'email') {
       form = html`<form method="post" action="${SIGN_IN_PATH}" class="panel">
-        <p>${codeLead()}</p>
-        ${notice}
-        <label class="field"
-          >${t('login.email')}
-          <input
-            class="input"
-            type="email"
-            name="email"
-            value="${step.email ?? ''}"
-            required
-            autocomplete="email"
-            inputmode="email"
-        /></label>
+        <p>${codeLead()}</p>${notice}
+        <label class="field">${t('login.email')} <input class="input" type="email" name="email" value="${step.email ?? ''}" required autocomplete="email" inputmode="email"></label>
         ${nextField}
         <p><button class="button" type="submit">${t('page.signIn.sendCode')}</button></p>
       </form>`;
     } else if (step.kind === 'code') {
       form = html`<div class="panel">
-        <p class="notice ok" role="status">
-          ${t(step.resent ? 'page.signIn.resentTo' : 'page.signIn.codeSentTo', { email: step.email })}
-        </p>
-        ${notice}
+        <p class="notice ok" role="status">${t(step.resent ? 'page.signIn.resentTo' : 'page.signIn.codeSentTo', { email: step.email })}</p>${notice}
         <form method="post" action="${SIGN_IN_CODE_PATH}">
-          <input type="hidden" name="email" value="${step.email}" />${nextField}
-          <label class="field"
-            >${t('login.code')} <span class="muted">${t('login.codeHint')}</span>
-            <input
-              class="input"
-              type="text"
-              name="code"
-              required
-              inputmode="numeric"
-              autocomplete="one-time-code"
-              pattern="[0-9 ]{6,7}"
-              maxlength="7"
-          /></label>
+          <input type="hidden" name="email" value="${step.email}">${nextField}
+          <label class="field">${t('login.code')} <span class="muted">${t('login.codeHint')}</span>
+          <input class="input" type="text" name="code" required inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]{6,7}" maxlength="7"></label>
           <p><button class="button" type="submit">${t('login.verify')}</button></p>
         </form>
         <form method="post" action="${SIGN_IN_PATH}" class="form-row">
-          <input type="hidden" name="email" value="${step.email}" /><input
-            type="hidden"
-            name="resend"
-            value="1"
-          />${nextField}
+          <input type="hidden" name="email" value="${step.email}"><input type="hidden" name="resend" value="1">${nextField}
           <button class="button button--secondary" type="submit">${t('login.resend')}</button>
-          <a
-            class="inline-link"
-            href="${next === null ? SIGN_IN_PATH : `${SIGN_IN_PATH}?next=${encodeURIComponent(next)}`}"
-            >${t('login.changeEmail')}</a
-          >
+          <a class="inline-link" href="${next === null ? SIGN_IN_PATH : `${SIGN_IN_PATH}?next=${encodeURIComponent(next)}`}">${t('login.changeEmail')}</a>
         </form>
       </div>`;
     } else {
       form = html`<form method="post" action="${SIGN_IN_NAME_PATH}" class="panel">
-        <p>${t('page.signIn.welcome', { email: step.email })}</p>
-        ${notice} <input type="hidden" name="email" value="${step.email}" />${nextField}
-        <label class="field"
-          >${t('login.fullName')} <input class="input" type="text" name="fullname" required autocomplete="name"
-        /></label>
+        <p>${t('page.signIn.welcome', { email: step.email })}</p>${notice}
+        <input type="hidden" name="email" value="${step.email}">${nextField}
+        <label class="field">${t('login.fullName')} <input class="input" type="text" name="fullname" required autocomplete="name"></label>
         <p><button class="button" type="submit">${t('page.signIn.continue')}</button></p>
       </form>`;
     }
@@ -147,23 +113,13 @@ export function registerSignIn(app: FastifyInstance, deps: AppDeps): void {
     if (config.demo) {
       const users = await listUsers(db);
       demo = html`<h2>${t('page.signIn.demoAccounts')}</h2>
-        <p>${t('page.signIn.demoLead')}</p>
-        <form method="post" action="${SIGN_IN_PATH}" class="panel">
-          ${nextField}
-          <ul class="account-list" role="list">
-            ${users.map(
-              (u) =>
-                html`<li>
-                  <button class="button button--secondary" type="submit" name="user_id" value="${u.id}">
-                    ${t('page.signIn.continueAs', { name: `${u.firstName} ${u.lastName}` })}
-                  </button>
-                  <span class="muted"
-                    >${u.email}${u.subscribed ? t('page.signIn.subscribed') : ''}${u.isDarkMode ? t('page.signIn.darkMode') : ''}</span
-                  >
-                </li>`,
-            )}
-          </ul>
-        </form>`;
+      <p>${t('page.signIn.demoLead')}</p>
+      <form method="post" action="${SIGN_IN_PATH}" class="panel">${nextField}<ul class="account-list" role="list">${users.map(
+        (
+          u,
+        ) => html`<li><button class="button button--secondary" type="submit" name="user_id" value="${u.id}">${t('page.signIn.continueAs', { name: `${u.firstName} ${u.lastName}` })}</button>
+        <span class="muted">${u.email}${u.subscribed ? t('page.signIn.subscribed') : ''}${u.isDarkMode ? t('page.signIn.darkMode') : ''}</span></li>`,
+      )}</ul></form>`;
     }
     reply.header('cache-control', 'no-store');
     return reply
@@ -174,18 +130,9 @@ export function registerSignIn(app: FastifyInstance, deps: AppDeps): void {
           request,
           t('site.signIn'),
           html`<h1>${t('site.signIn')}</h1>
-            ${
-              current
-                ? html`<p class="notice ok">
-                      ${t('page.signIn.signedInAs', { name: `${current.firstName} ${current.lastName}`, email: current.email })}
-                    </p>
-                    <form method="post" action="/signout/">
-                      <button class="button button--secondary" type="submit">${t('page.signOut.button')}</button>
-                    </form>`
-                : ''
-            }
-            ${form}${demo}
-            <p><a class="inline-link" href="/checkout/">${t('page.signIn.backToBasket')}</a></p>`,
+          ${current ? html`<p class="notice ok">${t('page.signIn.signedInAs', { name: `${current.firstName} ${current.lastName}`, email: current.email })}</p><form method="post" action="/signout/"><button class="button button--secondary" type="submit">${t('page.signOut.button')}</button></form>` : ''}
+          ${form}${demo}
+          <p><a class="inline-link" href="/checkout/">${t('page.signIn.backToBasket')}</a></p>`,
         ),
       );
   }

@@ -28,14 +28,7 @@ export function registerSmartCheckout(app: FastifyInstance, deps: AppDeps): void
     return reply
       .status(status)
       .type('text/html; charset=utf-8')
-      .send(
-        await pageFor(
-          request,
-          t('page.smart.title'),
-          html`<h1>${t('page.smart.title')}</h1>
-            ${body}`,
-        ),
-      );
+      .send(await pageFor(request, t('page.smart.title'), html`<h1>${t('page.smart.title')}</h1>${body}`));
   }
 
   app.get(SMART_CHECKOUT_PATH, async (request, reply) => {
@@ -45,8 +38,7 @@ export function registerSmartCheckout(app: FastifyInstance, deps: AppDeps): void
         request,
         reply,
         404,
-        html`<p class="notice error" role="alert">${SMART_LINK_MESSAGES.invalidLink}</p>
-          <p><a class="inline-link" href="/checkout/">${t('page.smart.goToBasket')}</a></p>`,
+        html`<p class="notice error" role="alert">${SMART_LINK_MESSAGES.invalidLink}</p><p><a class="inline-link" href="/checkout/">${t('page.smart.goToBasket')}</a></p>`,
       );
     }
     if (verdict.kind === 'expired') {
@@ -54,8 +46,7 @@ export function registerSmartCheckout(app: FastifyInstance, deps: AppDeps): void
         request,
         reply,
         410,
-        html`<p class="notice error" role="alert">${SMART_LINK_MESSAGES.expiredLink}</p>
-          <p><a class="inline-link" href="/checkout/">${t('page.smart.goToBasket')}</a></p>`,
+        html`<p class="notice error" role="alert">${SMART_LINK_MESSAGES.expiredLink}</p><p><a class="inline-link" href="/checkout/">${t('page.smart.goToBasket')}</a></p>`,
       );
     }
     const { sale } = verdict;
@@ -70,9 +61,7 @@ export function registerSmartCheckout(app: FastifyInstance, deps: AppDeps): void
         reply,
         403,
         html`<p class="notice error" role="alert">${SMART_LINK_MESSAGES.otherBuyer}</p>
-          <form method="post" action="/signout/">
-            <button class="button button--secondary" type="submit">${t('page.signOut.button')}</button>
-          </form>`,
+        <form method="post" action="/signout/"><button class="button button--secondary" type="submit">${t('page.signOut.button')}</button></form>`,
       );
     }
     const back = request.url;
@@ -80,11 +69,8 @@ export function registerSmartCheckout(app: FastifyInstance, deps: AppDeps): void
       request,
       reply,
       200,
-      html`<p>${t('page.smart.order', { reference: sale.reference })}</p>
-        <p>${SMART_LINK_MESSAGES.proveBuyer}</p>
-        <p>
-          <a class="button" href="${`${SIGN_IN_PATH}?next=${encodeURIComponent(back)}`}">${t('page.smart.signIn')}</a>
-        </p>`,
+      html`<p>${t('page.smart.order', { reference: sale.reference })}</p><p>${SMART_LINK_MESSAGES.proveBuyer}</p>
+      <p><a class="button" href="${`${SIGN_IN_PATH}?next=${encodeURIComponent(back)}`}">${t('page.smart.signIn')}</a></p>`,
     );
   });
 }

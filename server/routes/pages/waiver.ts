@@ -22,7 +22,7 @@ function paragraphs(text: string) {
   return text
     .trim()
     .split(/\n\s*\n/)
-    .map((p) => html`<p>${p.split('\n').map((line, i) => (i === 0 ? html`${line}` : html`<br />${line}`))}</p>`);
+    .map((p) => html`<p>${p.split('\n').map((line, i) => (i === 0 ? html`${line}` : html`<br>${line}`))}</p>`);
 }
 
 export function registerWaiverPage(app: FastifyInstance, deps: AppDeps): void {
@@ -40,29 +40,23 @@ export function registerWaiverPage(app: FastifyInstance, deps: AppDeps): void {
         await pageFor(
           request,
           'Not found',
-          html`<h1>${TITLE}</h1>
-            <p class="notice error" role="alert">${WAIVER_MESSAGES.notFound}</p>
-            <p><a class="inline-link" href="/all-events/">See all events</a></p>`,
+          html`<h1>${TITLE}</h1><p class="notice error" role="alert">${WAIVER_MESSAGES.notFound}</p>
+        <p><a class="inline-link" href="/all-events/">See all events</a></p>`,
         ),
       );
     }
     return pageFor(
       request,
       TITLE,
-      html`<div class="prose waiver">
-        <h1>${TITLE}</h1>
-        <p class="muted">
-          Everyone taking part must read and accept these terms, set by the organiser of each activity.
-        </p>
-        ${waivers.map(
-          (w) =>
-            html`<section class="waiver__event" aria-labelledby="waiver-${w.eventId}">
-              <h2 id="waiver-${w.eventId}">${w.title}</h2>
-              <p class="muted">Terms set by ${w.organiser}</p>
-              ${paragraphs(w.text)}
-            </section>`,
-        )}
-      </div>`,
+      html`<div class="prose waiver"><h1>${TITLE}</h1>
+      <p class="muted">Everyone taking part must read and accept these terms, set by the organiser of each activity.</p>
+      ${waivers.map(
+        (w) => html`<section class="waiver__event" aria-labelledby="waiver-${w.eventId}">
+          <h2 id="waiver-${w.eventId}">${w.title}</h2>
+          <p class="muted">Terms set by ${w.organiser}</p>
+          ${paragraphs(w.text)}
+        </section>`,
+      )}</div>`,
     );
   });
 }

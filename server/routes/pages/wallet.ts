@@ -35,9 +35,7 @@ export function registerWallet(app: FastifyInstance, deps: AppDeps): void {
         t('page.wallet.title'),
         html`<h1>${t('page.wallet.title')}</h1>
           <p>${t('page.wallet.signInLead')}</p>
-          <p>
-            <a class="button" href="/signin/?next=${encodeURIComponent(WALLET_PATH)}">${t('page.wallet.signIn')}</a>
-          </p>`,
+          <p><a class="button" href="/signin/?next=${encodeURIComponent(WALLET_PATH)}">${t('page.wallet.signIn')}</a></p>`,
       );
     }
     const list = await walletOf(db, user.id);
@@ -57,69 +55,41 @@ export function registerWallet(app: FastifyInstance, deps: AppDeps): void {
       request,
       t('page.wallet.title'),
       html`<h1>${t('page.wallet.title')}</h1>
-        <p class="muted">
-          ${t('page.wallet.ticketsOf', { name: `${user.firstName} ${user.lastName}`, email: user.email })}${apple?.demo ? t('page.wallet.demoPasses') : ''}
-        </p>
-        <p>
-          <a class="inline-link" href="${ACCOUNT_PATH}">${t('page.wallet.myAccount')}</a
-          >${t('page.wallet.myAccountRest')}
-        </p>
-        <div class="form-row">
-          <form method="post" action="/signout/">
-            <button class="button button--secondary" type="submit">${t('page.wallet.signOut')}</button>
-          </form>
-          <form method="post" action="${SIGN_OUT_EVERYWHERE_PATH}">
-            <button class="button button--secondary" type="submit">${t('page.wallet.signOutEverywhere')}</button>
-          </form>
-        </div>
-        ${
-          list.length === 0
-            ? html`<p>
-                ${t('page.wallet.noTickets')}
-                <a class="inline-link" href="/all-events/">${t('page.wallet.findEvent')}</a>
-              </p>`
-            : html`<ul class="wallet" role="list">
-                ${list.map(
-                  (ticket) =>
-                    html`<li class="panel wallet-ticket" data-code="${ticket.code}">
-                      <div class="wallet-ticket__qr">
-                        ${new Html(qrSvg(ticket.code, t('page.wallet.qr', { code: ticket.code })))}
-                      </div>
-                      <div class="wallet-ticket__info">
-                        <h2 class="wallet-ticket__event">${ticket.eventTitle}</h2>
-                        <dl class="wallet-ticket__facts">
-                          <dt>${t('page.wallet.date')}</dt>
-                          <dd>${formatNiceDate(ticket.startsAt)}</dd>
-                          <dt>${t('page.wallet.venue')}</dt>
-                          <dd>${ticket.venue}</dd>
-                          <dt>${t('page.wallet.ticket')}</dt>
-                          <dd>${ticket.ticketName}</dd>
-                          <dt>${t('page.wallet.seat')}</dt>
-                          <dd>${ticket.seat ?? t('mail.wallet.generalAdmission')}</dd>
-                          <dt>${t('page.wallet.holder')}</dt>
-                          <dd>${ticket.holderName}</dd>
-                          <dt>${t('page.wallet.code')}</dt>
-                          <dd class="wallet-ticket__code">${ticket.code}</dd>
-                          ${
-                            ticket.saleReference
-                              ? html`<dt>${t('page.wallet.order')}</dt>
-                                  <dd>${ticket.saleReference}</dd>`
-                              : ''
-                          }
-                        </dl>
-                        ${
-                          apple || googleLinks.has(ticket.code)
-                            ? html`<div class="wallet-ticket__passes">
-                                ${apple ? html`<a class="button button--secondary" href="${applePassPath(ticket.code)}" download>${t('page.wallet.apple')}<span class="visually-hidden">${t('page.wallet.passOf', { code: ticket.code })}</span></a>` : ''}
-                                ${googleLinks.has(ticket.code) ? html`<a class="button button--secondary" href="${googleLinks.get(ticket.code)}">${t('page.wallet.google')}<span class="visually-hidden">${t('page.wallet.passOf', { code: ticket.code })}</span></a>` : ''}
-                              </div>`
-                            : ''
-                        }
-                      </div>
-                    </li>`,
-                )}
-              </ul>`
-        }`,
+      <p class="muted">${t('page.wallet.ticketsOf', { name: `${user.firstName} ${user.lastName}`, email: user.email })}${apple?.demo ? t('page.wallet.demoPasses') : ''}</p>
+      <p><a class="inline-link" href="${ACCOUNT_PATH}">${t('page.wallet.myAccount')}</a>${t('page.wallet.myAccountRest')}</p>
+      <div class="form-row">
+        <form method="post" action="/signout/"><button class="button button--secondary" type="submit">${t('page.wallet.signOut')}</button></form>
+        <form method="post" action="${SIGN_OUT_EVERYWHERE_PATH}"><button class="button button--secondary" type="submit">${t('page.wallet.signOutEverywhere')}</button></form>
+      </div>
+      ${
+        list.length === 0
+          ? html`<p>${t('page.wallet.noTickets')} <a class="inline-link" href="/all-events/">${t('page.wallet.findEvent')}</a></p>`
+          : html`<ul class="wallet" role="list">${list.map(
+              (ticket) => html`<li class="panel wallet-ticket" data-code="${ticket.code}">
+              <div class="wallet-ticket__qr">${new Html(qrSvg(ticket.code, t('page.wallet.qr', { code: ticket.code })))}</div>
+              <div class="wallet-ticket__info">
+                <h2 class="wallet-ticket__event">${ticket.eventTitle}</h2>
+                <dl class="wallet-ticket__facts">
+                  <dt>${t('page.wallet.date')}</dt><dd>${formatNiceDate(ticket.startsAt)}</dd>
+                  <dt>${t('page.wallet.venue')}</dt><dd>${ticket.venue}</dd>
+                  <dt>${t('page.wallet.ticket')}</dt><dd>${ticket.ticketName}</dd>
+                  <dt>${t('page.wallet.seat')}</dt><dd>${ticket.seat ?? t('mail.wallet.generalAdmission')}</dd>
+                  <dt>${t('page.wallet.holder')}</dt><dd>${ticket.holderName}</dd>
+                  <dt>${t('page.wallet.code')}</dt><dd class="wallet-ticket__code">${ticket.code}</dd>
+                  ${ticket.saleReference ? html`<dt>${t('page.wallet.order')}</dt><dd>${ticket.saleReference}</dd>` : ''}
+                </dl>
+                ${
+                  apple || googleLinks.has(ticket.code)
+                    ? html`<div class="wallet-ticket__passes">
+                  ${apple ? html`<a class="button button--secondary" href="${applePassPath(ticket.code)}" download>${t('page.wallet.apple')}<span class="visually-hidden">${t('page.wallet.passOf', { code: ticket.code })}</span></a>` : ''}
+                  ${googleLinks.has(ticket.code) ? html`<a class="button button--secondary" href="${googleLinks.get(ticket.code)}">${t('page.wallet.google')}<span class="visually-hidden">${t('page.wallet.passOf', { code: ticket.code })}</span></a>` : ''}
+                </div>`
+                    : ''
+                }
+              </div>
+            </li>`,
+            )}</ul>`
+      }`,
     );
   });
 }

@@ -50,8 +50,7 @@ export function registerSandboxBank(app: FastifyInstance, deps: AppDeps): void {
         page(
           config,
           'Payment not found',
-          html`<h1>This payment cannot be taken</h1>
-            <p>It was finished or never started. <a class="inline-link" href="/checkout/">Back to the checkout</a></p>`,
+          html`<h1>This payment cannot be taken</h1><p>It was finished or never started. <a class="inline-link" href="/checkout/">Back to the checkout</a></p>`,
         ),
       );
 
@@ -68,30 +67,15 @@ export function registerSandboxBank(app: FastifyInstance, deps: AppDeps): void {
           config,
           'Sandbox bank',
           html`<h1>Approve a payment of ${amount}</h1>
-            <p class="notice ok" role="status">
-              Payment in progress: your tickets stay held while you are at your bank, for up to
-              ${Math.round(deps.payment.settings.graceMs / 60_000)} minutes past your countdown.
-            </p>
-            <form method="post" action="${SANDBOX_BANK_PATH}" class="panel sandbox-card">
-              <input type="hidden" name="token" value="${payment.clientSecret}" />
-              <p>
-                This is the sandbox bank: no real money moves. ${config.brandName} asks you to pay ${amount} by instant
-                bank transfer.
-              </p>
-              <button class="button button--large" type="submit" name="decision" value="approve">
-                Approve payment
-              </button>
-              <label class="field"
-                >Bank answers after (seconds)
-                <input class="input" name="delay" inputmode="numeric" value="${String(SLOW_APPROVAL_DEFAULT_S)}"
-              /></label>
-              <button class="button button--secondary button--large" type="submit" name="decision" value="slow">
-                Approve slowly
-              </button>
-              <button class="button button--secondary button--large" type="submit" name="decision" value="cancel">
-                Cancel payment
-              </button>
-            </form>`,
+          <p class="notice ok" role="status">Payment in progress: your tickets stay held while you are at your bank, for up to ${Math.round(deps.payment.settings.graceMs / 60_000)} minutes past your countdown.</p>
+          <form method="post" action="${SANDBOX_BANK_PATH}" class="panel sandbox-card">
+            <input type="hidden" name="token" value="${payment.clientSecret}">
+            <p>This is the sandbox bank: no real money moves. ${config.brandName} asks you to pay ${amount} by instant bank transfer.</p>
+            <button class="button button--large" type="submit" name="decision" value="approve">Approve payment</button>
+            <label class="field">Bank answers after (seconds) <input class="input" name="delay" inputmode="numeric" value="${String(SLOW_APPROVAL_DEFAULT_S)}"></label>
+            <button class="button button--secondary button--large" type="submit" name="decision" value="slow">Approve slowly</button>
+            <button class="button button--secondary button--large" type="submit" name="decision" value="cancel">Cancel payment</button>
+          </form>`,
         ),
       );
   });

@@ -37,8 +37,7 @@ export function registerSandboxCard(app: FastifyInstance, deps: AppDeps, wiring:
     send(
       reply,
       'Payment not found',
-      html`<h1>This payment cannot be taken</h1>
-        <p>It was finished or never started. <a class="inline-link" href="/checkout/">Back to the checkout</a></p>`,
+      html`<h1>This payment cannot be taken</h1><p>It was finished or never started. <a class="inline-link" href="/checkout/">Back to the checkout</a></p>`,
       404,
     );
 
@@ -55,57 +54,20 @@ export function registerSandboxCard(app: FastifyInstance, deps: AppDeps, wiring:
       reply,
       'Pay by card',
       html`<h1>Pay ${formatMoney(payment.amount, payment.currency)} by card</h1>
-        <p class="notice ok" role="status">
-          Payment in progress: your tickets stay held while you pay, for up to
-          ${Math.round(wiring.settings.graceMs / 60_000)} minutes past your countdown.
-        </p>
-        <form method="post" action="/sandbox/card/" class="panel sandbox-card" novalidate>
-          <input type="hidden" name="secret" value="${payment.clientSecret}" />
-          <label class="field"
-            >Card number
-            <input
-              class="input"
-              name="number"
-              inputmode="numeric"
-              autocomplete="cc-number"
-              required
-              value="${values.number}"
-              ${invalid('number')}
-          /></label>
-          <div class="form-row">
-            <label class="field"
-              >Expiry (MM/YY)
-              <input
-                class="input"
-                name="expiry"
-                autocomplete="cc-exp"
-                placeholder="MM/YY"
-                required
-                value="${values.expiry}"
-                ${invalid('expiry')}
-            /></label>
-            <label class="field"
-              >CVC <input class="input" name="cvc" inputmode="numeric" autocomplete="cc-csc" required${invalid('cvc')}
-            /></label>
-          </div>
-          ${problem ? html`<p class="notice error" id="card-problem" role="alert">${problem.message}</p>` : ''}
-          <button class="button button--large" type="submit">
-            Pay ${formatMoney(payment.amount, payment.currency)}
-          </button>
-        </form>
-        <section class="panel">
-          <h2>Test cards</h2>
-          <p class="muted">
-            This is the sandbox card processor: no real money moves. Use any future expiry and any three-digit CVC.
-          </p>
-          <ul class="sandbox-cards">
-            <li><code>${SANDBOX_CARDS.success}</code> is approved</li>
-            <li><code>${SANDBOX_CARDS.decline}</code> is declined</li>
-            <li><code>${SANDBOX_CARDS.insufficientFunds}</code> has insufficient funds</li>
-            <li><code>${SANDBOX_CARDS.challenge}</code> asks for a security check</li>
-          </ul>
-        </section>
-        <p><a class="inline-link" href="/checkout/">Cancel and go back to the checkout</a></p>`,
+      <p class="notice ok" role="status">Payment in progress: your tickets stay held while you pay, for up to ${Math.round(wiring.settings.graceMs / 60_000)} minutes past your countdown.</p>
+      <form method="post" action="/sandbox/card/" class="panel sandbox-card" novalidate>
+        <input type="hidden" name="secret" value="${payment.clientSecret}">
+        <label class="field">Card number <input class="input" name="number" inputmode="numeric" autocomplete="cc-number" required value="${values.number}"${invalid('number')}></label>
+        <div class="form-row">
+          <label class="field">Expiry (MM/YY) <input class="input" name="expiry" autocomplete="cc-exp" placeholder="MM/YY" required value="${values.expiry}"${invalid('expiry')}></label>
+          <label class="field">CVC <input class="input" name="cvc" inputmode="numeric" autocomplete="cc-csc" required${invalid('cvc')}></label>
+        </div>
+        ${problem ? html`<p class="notice error" id="card-problem" role="alert">${problem.message}</p>` : ''}
+        <button class="button button--large" type="submit">Pay ${formatMoney(payment.amount, payment.currency)}</button>
+      </form>
+      <section class="panel"><h2>Test cards</h2><p class="muted">This is the sandbox card processor: no real money moves. Use any future expiry and any three-digit CVC.</p>
+        <ul class="sandbox-cards"><li><code>${SANDBOX_CARDS.success}</code> is approved</li><li><code>${SANDBOX_CARDS.decline}</code> is declined</li><li><code>${SANDBOX_CARDS.insufficientFunds}</code> has insufficient funds</li><li><code>${SANDBOX_CARDS.challenge}</code> asks for a security check</li></ul></section>
+      <p><a class="inline-link" href="/checkout/">Cancel and go back to the checkout</a></p>`,
       status,
     );
   }
@@ -181,16 +143,12 @@ export function registerSandboxCard(app: FastifyInstance, deps: AppDeps, wiring:
       reply,
       'Security check',
       html`<h1>Security check</h1>
-        <form method="post" action="/sandbox/card/challenge/" class="panel sandbox-card">
-          <input type="hidden" name="secret" value="${payment.clientSecret}" />
-          <p>Your bank asks you to confirm this payment of ${formatMoney(payment.amount, payment.currency)}.</p>
-          <div class="form-row">
-            <button class="button button--large" type="submit" name="decision" value="approve">Approve payment</button>
-            <button class="button button--secondary button--large" type="submit" name="decision" value="fail">
-              Fail the check
-            </button>
-          </div>
-        </form>`,
+      <form method="post" action="/sandbox/card/challenge/" class="panel sandbox-card">
+        <input type="hidden" name="secret" value="${payment.clientSecret}">
+        <p>Your bank asks you to confirm this payment of ${formatMoney(payment.amount, payment.currency)}.</p>
+        <div class="form-row"><button class="button button--large" type="submit" name="decision" value="approve">Approve payment</button>
+        <button class="button button--secondary button--large" type="submit" name="decision" value="fail">Fail the check</button></div>
+      </form>`,
     );
   });
 

@@ -27,14 +27,15 @@ export function registerPlanAuthentication(app: FastifyInstance, deps: AppDeps):
     const pending = saleId ? await firstInstalmentAwaitingConfirmation(db, saleId) : null;
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-store');
     if (!pending) {
-      return reply.status(404).send(
-        page(
-          config.brandName,
-          'Nothing to confirm',
-          html`<h1>There is no payment to confirm</h1>
-            <p><a class="inline-link" href="/checkout/">Back to the checkout</a></p>`,
-        ),
-      );
+      return reply
+        .status(404)
+        .send(
+          page(
+            config.brandName,
+            'Nothing to confirm',
+            html`<h1>There is no payment to confirm</h1><p><a class="inline-link" href="/checkout/">Back to the checkout</a></p>`,
+          ),
+        );
     }
     const amount = formatMoney(pending.amount, pending.currency.toUpperCase());
     return reply.send(
@@ -42,20 +43,11 @@ export function registerPlanAuthentication(app: FastifyInstance, deps: AppDeps):
         config.brandName,
         'Confirm your payment plan',
         html`<h1>Security check</h1>
-          <form method="post" action="${PLAN_AUTHENTICATION_PATH}" class="panel sandbox-card">
-            <p>
-              Your bank asks you to confirm the first instalment of your payment plan: ${amount} today, and later
-              instalments on their dates.
-            </p>
-            <div class="form-row">
-              <button class="button button--large" type="submit" name="decision" value="approve">
-                Approve payment
-              </button>
-              <button class="button button--secondary button--large" type="submit" name="decision" value="fail">
-                Fail the check
-              </button>
-            </div>
-          </form>`,
+        <form method="post" action="${PLAN_AUTHENTICATION_PATH}" class="panel sandbox-card">
+          <p>Your bank asks you to confirm the first instalment of your payment plan: ${amount} today, and later instalments on their dates.</p>
+          <div class="form-row"><button class="button button--large" type="submit" name="decision" value="approve">Approve payment</button>
+          <button class="button button--secondary button--large" type="submit" name="decision" value="fail">Fail the check</button></div>
+        </form>`,
       ),
     );
   });

@@ -399,9 +399,7 @@ export const waitingRoom: FastifyPluginAsync<WaitingRoomOptions> = async (app, o
           page(
             config,
             t('page.queue.title', { title: date.title }),
-            html`<h1>${date.title}</h1>
-              <p class="notice error" role="alert">${inActiveLanguage(text)}</p>
-              ${back}`,
+            html`<h1>${date.title}</h1><p class="notice error" role="alert">${inActiveLanguage(text)}</p>${back}`,
             'events',
           ),
         );
@@ -529,9 +527,7 @@ function endedPage(date: QueuedDate): Html {
   return html`<section class="queue" aria-labelledby="queue-title">
     <h1 id="queue-title">${date.title}</h1>
     <p class="notice" role="status">${admissionEndedMessage(Math.round(date.row.admissionSeconds / 60))}</p>
-    <form method="post" action="/queue/${date.row.eventDateId}/again/">
-      <button class="button" type="submit">${t('page.queue.joinAgain')}</button>
-    </form>
+    <form method="post" action="/queue/${date.row.eventDateId}/again/"><button class="button" type="submit">${t('page.queue.joinAgain')}</button></form>
   </section>`;
 }
 
@@ -545,45 +541,19 @@ function queuePage(
   const first = known ? firstWords(known.view) : { message: QUEUE_MESSAGES.checking, progress: 0 };
   const soldOut = known?.view.state === 'sold-out';
   const mayAsk = !known || known.view.state === 'waiting' || known.view.state === 'before-sale';
-  return html`<section
-      class="queue"
-      data-queue="${date.row.eventDateId}"
-      data-status="${known?.status}"
-      aria-labelledby="queue-title"
-    >
-      <h1 id="queue-title">${date.title}</h1>
-      <p class="notice" data-organiser-message ${date.message ? '' : new Html('hidden')}>
-        <strong>${t('page.queue.organiserLabel')}</strong> <span>${date.message ?? ''}</span>
-      </p>
-      <p class="queue__message" data-queue-message role="status" aria-live="polite">${first.message}</p>
-      <progress
-        class="queue__progress"
-        data-queue-progress
-        max="100"
-        value="${Math.round(first.progress * 100)}"
-        aria-label="${t('page.queue.progress')}"
-      ></progress>
-      <p data-queue-retry hidden><button class="button" type="button">${t('page.queue.tryAgain')}</button></p>
-      ${turnMailAsked ? html`<p class="notice" role="status">${t('page.queue.turnMailSent')}</p>` : ''}
-      <form
-        method="post"
-        action="/queue/${date.row.eventDateId}/notify/"
-        data-queue-notify
-        ${turnMailAsked ? new Html('data-asked hidden') : mayAsk ? '' : new Html('hidden')}
-      >
-        <p>
-          <label for="queue-notify-email">${t('page.queue.turnMailLabel')}</label>
-          <input id="queue-notify-email" name="email" type="email" autocomplete="email" maxlength="254" required />
-        </p>
-        <button class="button button--secondary" type="submit">${t('page.queue.turnMailButton')}</button>
-      </form>
-      <div data-queue-list ${soldOut ? '' : new Html('hidden')}>
-        <h2>${t('page.queue.waitingList')}</h2>
-        <p>${t('page.waitingList.intro')}</p>
-        ${waitingListFormHtml(date.types, maxQty)}
-        <p data-queue-list-message role="status"></p>
-      </div>
-      <noscript><p>${t('page.queue.noScript')}</p></noscript>
-    </section>
-    ${queueMessages(requestLocale())}${scripts}`;
+  return html`<section class="queue" data-queue="${date.row.eventDateId}" data-status="${known?.status}" aria-labelledby="queue-title">
+    <h1 id="queue-title">${date.title}</h1>
+    <p class="notice" data-organiser-message ${date.message ? '' : new Html('hidden')}><strong>${t('page.queue.organiserLabel')}</strong> <span>${date.message ?? ''}</span></p>
+    <p class="queue__message" data-queue-message role="status" aria-live="polite">${first.message}</p>
+    <progress class="queue__progress" data-queue-progress max="100" value="${Math.round(first.progress * 100)}" aria-label="${t('page.queue.progress')}"></progress>
+    <p data-queue-retry hidden><button class="button" type="button">${t('page.queue.tryAgain')}</button></p>
+    ${turnMailAsked ? html`<p class="notice" role="status">${t('page.queue.turnMailSent')}</p>` : ''}
+    <form method="post" action="/queue/${date.row.eventDateId}/notify/" data-queue-notify ${turnMailAsked ? new Html('data-asked hidden') : mayAsk ? '' : new Html('hidden')}>
+      <p><label for="queue-notify-email">${t('page.queue.turnMailLabel')}</label> <input id="queue-notify-email" name="email" type="email" autocomplete="email" maxlength="254" required></p>
+      <button class="button button--secondary" type="submit">${t('page.queue.turnMailButton')}</button>
+    </form>
+    <div data-queue-list ${soldOut ? '' : new Html('hidden')}><h2>${t('page.queue.waitingList')}</h2><p>${t('page.waitingList.intro')}</p>
+    ${waitingListFormHtml(date.types, maxQty)}<p data-queue-list-message role="status"></p></div>
+    <noscript><p>${t('page.queue.noScript')}</p></noscript>
+  </section>${queueMessages(requestLocale())}${scripts}`;
 }

@@ -61,14 +61,7 @@ export function registerOffers(app: FastifyInstance, deps: AppDeps): void {
       .status(status)
       .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')
-      .send(
-        page(
-          config,
-          'Waiting list',
-          html`<h1>Waiting list</h1>
-            ${body}`,
-        ),
-      );
+      .send(page(config, 'Waiting list', html`<h1>Waiting list</h1>${body}`));
   }
   const refused = (reply: FastifyReply, message: string, status: number) =>
     show(reply, html`<p class="notice error" role="alert">${message}</p>`, status);
@@ -102,35 +95,17 @@ export function registerOffers(app: FastifyInstance, deps: AppDeps): void {
   }
 
   const held = (offer: Live) =>
-    html`<p>
-      ${offer.qty} × ${offer.typeName} for ${offer.title} are held until ${time(offer.until)} for
-      ${maskedAddress(offer.email)}.
-    </p>`;
-  const replaceField = (replace: boolean) => (replace ? html`<input type="hidden" name="replace" value="1" />` : '');
+    html`<p>${offer.qty} × ${offer.typeName} for ${offer.title} are held until ${time(offer.until)} for ${maskedAddress(offer.email)}.</p>`;
+  const replaceField = (replace: boolean) => (replace ? html`<input type="hidden" name="replace" value="1">` : '');
 
   function codeForm(offer: Live, token: string, replace: boolean, notice: Html | string = '') {
-    return html`${held(offer)}
-      <p class="notice ok" role="status">We e-mailed a one-time code to ${maskedAddress(offer.email)}.</p>
-      ${notice}
-      <form method="post" action="${offerPath(token)}claim/" class="panel">
-        ${replaceField(replace)}
-        <label class="field"
-          >One-time code <span class="muted">The 6 digits in the e-mail we sent</span>
-          <input
-            class="input"
-            type="text"
-            name="code"
-            required
-            inputmode="numeric"
-            autocomplete="one-time-code"
-            pattern="[0-9 ]{6,7}"
-            maxlength="7"
-        /></label>
+    return html`${held(offer)}<p class="notice ok" role="status">We e-mailed a one-time code to ${maskedAddress(offer.email)}.</p>${notice}
+      <form method="post" action="${offerPath(token)}claim/" class="panel">${replaceField(replace)}
+        <label class="field">One-time code <span class="muted">The 6 digits in the e-mail we sent</span>
+        <input class="input" type="text" name="code" required inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]{6,7}" maxlength="7"></label>
         <p><button class="button" type="submit">${OFFER_CLAIM_LABEL}</button></p>
       </form>
-      <form method="post" action="${offerPath(token)}code/">
-        ${replaceField(replace)}<button class="button button--secondary" type="submit">Send a new code</button>
-      </form>`;
+      <form method="post" action="${offerPath(token)}code/">${replaceField(replace)}<button class="button button--secondary" type="submit">Send a new code</button></form>`;
   }
 
   app.get<{ Params: { token: string } }>('/waiting-list/offer/:token/', async (request, reply) => {
@@ -144,14 +119,11 @@ export function registerOffers(app: FastifyInstance, deps: AppDeps): void {
     const replace = basket === 'other-basket';
     return show(
       reply,
-      html`${held(offer)}
-        <p>To claim them, prove the address: we e-mail a one-time code to it.</p>
-        ${replace ? html`<p class="notice" role="alert">${OFFER_REPLACE_QUESTION}</p>` : ''}
-        <form method="post" action="${offerPath(token)}code/">
-          ${replaceField(replace)}
-          <button class="button" type="submit">${replace ? OFFER_REPLACE_LABEL : OFFER_SEND_CODE_LABEL}</button>
-        </form>
-        ${replace ? html`<p><a class="inline-link" href="/checkout/">Keep my basket</a></p>` : ''}`,
+      html`${held(offer)}<p>To claim them, prove the address: we e-mail a one-time code to it.</p>
+      ${replace ? html`<p class="notice" role="alert">${OFFER_REPLACE_QUESTION}</p>` : ''}
+      <form method="post" action="${offerPath(token)}code/">${replaceField(replace)}
+        <button class="button" type="submit">${replace ? OFFER_REPLACE_LABEL : OFFER_SEND_CODE_LABEL}</button></form>
+      ${replace ? html`<p><a class="inline-link" href="/checkout/">Keep my basket</a></p>` : ''}`,
     );
   });
 
@@ -186,13 +158,10 @@ export function registerOffers(app: FastifyInstance, deps: AppDeps): void {
     if (basket === 'other-basket' && !replace) {
       return show(
         reply,
-        html`${held(offer)}
-          <p class="notice" role="alert">${OFFER_REPLACE_QUESTION}</p>
-          <form method="post" action="${offerPath(token)}claim/">
-            <input type="hidden" name="code" value="${typed}" />${replaceField(true)}
-            <button class="button" type="submit">Replace my basket</button>
-          </form>
-          <p><a class="inline-link" href="/checkout/">Keep my basket</a></p>`,
+        html`${held(offer)}<p class="notice" role="alert">${OFFER_REPLACE_QUESTION}</p>
+        <form method="post" action="${offerPath(token)}claim/"><input type="hidden" name="code" value="${typed}">${replaceField(true)}
+          <button class="button" type="submit">Replace my basket</button></form>
+        <p><a class="inline-link" href="/checkout/">Keep my basket</a></p>`,
         409,
       );
     }

@@ -51,14 +51,7 @@ export function registerWaitingList(app: FastifyInstance, deps: AppDeps, rooms: 
       .status(status)
       .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')
-      .send(
-        page(
-          config,
-          t('page.queue.waitingList'),
-          html`<h1>${t('page.queue.waitingList')}</h1>
-            ${body}`,
-        ),
-      );
+      .send(page(config, t('page.queue.waitingList'), html`<h1>${t('page.queue.waitingList')}</h1>${body}`));
 
   // The waiting list: JSON for the queue page's script, a page for the event page's plain form.
   app.post(WAITING_LIST_PATH, async (request, reply) => {
@@ -87,8 +80,7 @@ export function registerWaitingList(app: FastifyInstance, deps: AppDeps, rooms: 
       if (!browser) return answer;
       return show(
         reply,
-        html`<p class="notice" role="status">${answer.message}</p>
-          <p><a class="inline-link" href="/all-events/">${t('page.seeAllEvents')}</a></p>`,
+        html`<p class="notice" role="status">${answer.message}</p><p><a class="inline-link" href="/all-events/">${t('page.seeAllEvents')}</a></p>`,
       );
     } catch (err) {
       if (!(err instanceof Refusal)) throw err;
@@ -104,9 +96,7 @@ export function registerWaitingList(app: FastifyInstance, deps: AppDeps, rooms: 
     return show(
       reply,
       html`<p>${t('page.waitingList.onList', { typeName: entry.typeName, title: entry.title })}</p>
-        <form method="post" action="${leavePath(request.params.token)}">
-          <button class="button" type="submit">${t('page.waitingList.leave')}</button>
-        </form>`,
+      <form method="post" action="${leavePath(request.params.token)}"><button class="button" type="submit">${t('page.waitingList.leave')}</button></form>`,
     );
   });
   app.post<{ Params: { token: string } }>('/waiting-list/leave/:token/', async (request, reply) => {
@@ -115,8 +105,7 @@ export function registerWaitingList(app: FastifyInstance, deps: AppDeps, rooms: 
       return show(reply, html`<p class="notice error" role="alert">${LEAVE_UNKNOWN_MESSAGE}</p>`, 404);
     return show(
       reply,
-      html`<p class="notice" role="status">${LEFT_MESSAGE}</p>
-        <p><a class="inline-link" href="/all-events/">${t('page.seeAllEvents')}</a></p>`,
+      html`<p class="notice" role="status">${LEFT_MESSAGE}</p><p><a class="inline-link" href="/all-events/">${t('page.seeAllEvents')}</a></p>`,
     );
   });
 
@@ -129,29 +118,15 @@ export function registerWaitingList(app: FastifyInstance, deps: AppDeps, rooms: 
     return page(
       config,
       t('page.queue.waitingList'),
-      html`<h1>${type.title}: ${type.name}</h1>
-        <p>${t('page.waitingList.intro')}</p>
-        ${waitingListFormHtml([{ id: Number(type.id), name: type.name }], config.maxPerOrder)}`,
+      html`<h1>${type.title}: ${type.name}</h1><p>${t('page.waitingList.intro')}</p>${waitingListFormHtml([{ id: Number(type.id), name: type.name }], config.maxPerOrder)}`,
     );
   });
 }
 
 export function waitingListFormHtml(types: { id: number; name: string }[], maxQty: number): Html {
   return html`<form class="waiting-list" method="post" action="${WAITING_LIST_PATH}" data-waiting-list>
-    <p>
-      <label for="wl-type">${t('page.waitingList.tickets')}</label>
-      <select id="wl-type" name="ticket_type_id">
-        ${types.map((t) => html`<option value="${t.id}">${t.name}</option>`)}
-      </select>
-    </p>
-    <p>
-      <label for="wl-qty">${t('page.waitingList.howMany')}</label>
-      <input id="wl-qty" name="quantity" type="number" inputmode="numeric" min="1" max="${maxQty}" value="1" />
-    </p>
-    <p>
-      <label for="wl-email">${t('page.waitingList.email')}</label>
-      <input id="wl-email" name="email" type="email" autocomplete="email" required />
-    </p>
-    <button class="button" type="submit">${t('page.waitingList.join')}</button>
-  </form>`;
+    <p><label for="wl-type">${t('page.waitingList.tickets')}</label> <select id="wl-type" name="ticket_type_id">${types.map((t) => html`<option value="${t.id}">${t.name}</option>`)}</select></p>
+    <p><label for="wl-qty">${t('page.waitingList.howMany')}</label> <input id="wl-qty" name="quantity" type="number" inputmode="numeric" min="1" max="${maxQty}" value="1"></p>
+    <p><label for="wl-email">${t('page.waitingList.email')}</label> <input id="wl-email" name="email" type="email" autocomplete="email" required></p>
+    <button class="button" type="submit">${t('page.waitingList.join')}</button></form>`;
 }
