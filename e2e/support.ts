@@ -293,7 +293,9 @@ const answerQuestions: Passer = async (page, step) => {
     if (pageOfQuestions > 50) throw new Error(`advanceTo could not answer the questions of ${step}`);
     await expect(form.or(elsewhere(page, step)).first()).toBeVisible();
     if (!(await form.isVisible())) return left(page, step);
-    const shown = await current.textContent();
+    // The form may go as the last page's answers are saved: each wait is short, and the loop looks again.
+    const shown = await current.textContent({ timeout: 5_000 }).catch(() => null);
+    if (shown === null) continue;
     // The page's fields are drawn anew as it settles: answered again until none is left unanswered.
     await expect(async () => {
       const required = form.locator('[aria-required="true"]');
@@ -312,7 +314,12 @@ const answerQuestions: Passer = async (page, step) => {
           await field.fill('Ada Lovelace', { timeout: 1_000 });
       }
     }).toPass();
-    await form.getByRole('button', { name: 'Continue' }).click();
+    const pressed = await form
+      .getByRole('button', { name: 'Continue' })
+      .click({ timeout: 5_000 })
+      .then(() => true)
+      .catch(() => false);
+    if (!pressed) continue;
     await expect(async () => {
       const gone = !(await form.isVisible());
       expect(gone || (await current.textContent({ timeout: 1_000 })) !== shown).toBe(true);
