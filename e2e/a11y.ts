@@ -56,6 +56,8 @@ async function axeResults(page: Page): Promise<AxeResults> {
  */
 async function settled(page: Page): Promise<void> {
   await expect(page.locator('[inert]')).toHaveCount(0);
+  // A button's colour changing (enabled, busy) is measured once it has changed, not half-way.
+  await animationsFinished(page);
 }
 
 /**
