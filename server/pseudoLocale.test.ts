@@ -22,7 +22,15 @@ import * as oneTimeCode from './domain/oneTimeCode.ts';
 import * as account from './domain/account.ts';
 import { NOTICES } from './http/notices.ts';
 import { TURN_MAIL_INVALID_MESSAGE, TURN_MAIL_NOT_WAITING_MESSAGE } from './routes/waitingRoom/index.ts';
-import { SIGN_IN_TO_QUEUE_MESSAGE } from './routes/waitingRoom/gates.ts';
+import {
+  ADMISSION_USED_MESSAGE,
+  placesPerAddressMessage,
+  QUEUE_FIRST_MESSAGE,
+  SIGN_IN_TO_QUEUE_MESSAGE,
+} from './routes/waitingRoom/gates.ts';
+import { NO_PLACE_MESSAGE, NO_QUEUE_MESSAGE } from './routes/waitingRoom/index.ts';
+import * as offer from './routes/waitingRoom/offer.ts';
+import * as waitingListDomain from './domain/waitingRoom/waitingList.ts';
 import { WAITING_LIST_INVALID_MESSAGE, WAITING_LIST_NO_PROOF_MESSAGE } from './routes/waitingRoom/waitingList.ts';
 import { inLocale } from './languageScope.ts';
 import * as feedback from './mail/feedback.ts';
@@ -38,6 +46,9 @@ import * as wallet from './mail/wallet.ts';
 import { SANDBOX_CARDS } from '../contract/index.ts';
 import { drivers, openWorld, solvedChallenge, Visitor, type TestWorld } from './test/harness.ts';
 import { hotEvent } from './test/fixtures.ts';
+import { accountFor, signInAs } from './test/accounts.ts';
+import { latestMail } from './mail/index.ts';
+import { offerReleasedTickets } from './domain/waitingRoom/waitingList.ts';
 import { queueStatus, WAITING_LIST_PATH } from '../contract/waitingRoom.ts';
 
 const HTML = { accept: 'text/html' };
@@ -151,9 +162,15 @@ describe('the rule', () => {
 
 describe('the refusals a page shows', () => {
   it('are each in the catalogue word for word, so a page shows them in its language', () => {
-    const refusals = [users, oneTimeCode, account].flatMap((module) =>
+    // The waiting list's messages with values, and its word of a buyer having left, are written with
+    // `t()` in the page's language; their `…_MESSAGE` is the source's English, for the tests.
+    const writtenInPlace = new Set<unknown>([
+      waitingListDomain.LEFT_MESSAGE,
+      waitingListDomain.WAITING_LIST_ADDRESS_CAP_MESSAGE,
+    ]);
+    const refusals = [users, oneTimeCode, account, waitingListDomain, offer].flatMap((module) =>
       Object.entries(module)
-        .filter(([name, value]) => name.endsWith('_MESSAGE') && typeof value === 'string')
+        .filter(([name, value]) => name.endsWith('_MESSAGE') && typeof value === 'string' && !writtenInPlace.has(value))
         .map(([, value]) => value as string),
     );
     const queueRefusals = [
@@ -162,11 +179,35 @@ describe('the refusals a page shows', () => {
       SIGN_IN_TO_QUEUE_MESSAGE,
       WAITING_LIST_INVALID_MESSAGE,
       WAITING_LIST_NO_PROOF_MESSAGE,
+      waitingListDomain.WAITING_LIST_UNKNOWN_TYPE,
+      QUEUE_FIRST_MESSAGE,
+      ADMISSION_USED_MESSAGE,
+      NO_PLACE_MESSAGE,
+      NO_QUEUE_MESSAGE,
     ];
     const untranslatedRefusals = [...refusals, ...Object.values(NOTICES), ...queueRefusals].filter(
       (english) => !ACCENTED.test(inLocale('en-XA', () => inActiveLanguage(english))),
     );
     expect(untranslatedRefusals).toEqual([]);
+  });
+
+  it('with values, are written in the active language', () => {
+    const written = [
+      () => waitingListDomain.waitingListAddressCapMessage(),
+      () => waitingListDomain.waitingListJoinedMessage('Adult', 3, 24),
+      () => waitingListDomain.waitingListAlreadyMessage('Adult'),
+      () => waitingListDomain.waitingListBeforeOnSaleMessage(new Date('2026-12-18T20:00:00Z')),
+      () => waitingListDomain.waitingListOverOrderMessage('Adult', 6),
+      () => waitingListDomain.waitingListOverCapacityMessage('Adult', 40),
+      () => waitingListDomain.waitingListBuyerCapMessage(8),
+      () => placesPerAddressMessage(2),
+    ];
+    const isData = dataOnly(['Adult']);
+    expect(written.map((write) => inLocale('en-XA', write)).filter((text) => untranslated(text, isData))).toEqual([]);
+    expect(inLocale('en-GB', written[0]!)).toBe(waitingListDomain.WAITING_LIST_ADDRESS_CAP_MESSAGE);
+    expect(inLocale('cy', () => placesPerAddressMessage(2))).toBe(
+      'Mae gan y cysylltiad rhyngrwyd hwn 2 lle yn y ciw hwn yn barod, sef y nifer fwyaf a ganiateir i un cysylltiad. Gall pob prynwr gadw ei le mewn un porwr.',
+    );
   });
 });
 
@@ -481,6 +522,139 @@ describe.each(drivers)('the server’s pages in the accented pseudo-locale on %s
       signInToQueue: true,
     });
     found['sign in first'] = await check(await buyer(), { url: `/queue/${accounts.dateId}/` }, 200);
+    expect(Object.entries(found).filter(([, texts]) => texts.length > 0)).toEqual([]);
+  });
+
+  /**
+   * A waiting list offer's link at each step (opened, the code sent, a code of the wrong shape and
+   * a wrong one, a basket to replace, another account signed in, claimed by another browser, ended,
+   * bought, not a link at all); the doors' refusal of a queued date's tickets to a buyer who has not
+   * queued; and the same offer page and refusal in Welsh for a browser that asks for it.
+   */
+  it('draws a waiting list offer’s pages at each step and the doors’ refusal with no unaccented word, and in Welsh when asked', async () => {
+    const { db } = w.database;
+    let ip = 0;
+    const mail = {
+      mailer: { transport: null, from: 'tickets@example.test' },
+      brandName: 'Holdfast',
+      publicUrl: 'http://127.0.0.1:3000',
+      secret: 'test-secret',
+    };
+    const offerTo = async (email: string) => {
+      const { types } = await hotEvent(db, { capacity: 4, types: 1 });
+      await db
+        .insert(schema.waitingListEntries)
+        .values({ ticketTypeId: types[0]!.id, email, qty: 1, joinedAt: w.clock.now });
+      expect(await offerReleasedTickets(db, mail, w.clock.now)).toBe(1);
+      const [sent] = await latestMail(db, { recipient: email });
+      const [entry] = await db
+        .select()
+        .from(schema.waitingListEntries)
+        .where(eq(schema.waitingListEntries.email, email));
+      return { link: /\/waiting-list\/offer\/[\w-]+\//.exec(sent!.body)![0], saleId: entry!.offerSaleId! };
+    };
+    const browser = () => new Visitor(w.app, HTML, `10.78.0.${++ip}`);
+    /** The newest code sent to an address, whatever language its e-mail is in. */
+    const codeSentTo = async (to: string) =>
+      /\b(\d{6})\b/.exec((await latestMail(db, { recipient: to }))[0]!.subject)![1]!;
+    const found: Record<string, string[]> = {};
+
+    const email = `offered-${driver}@example.com`;
+    const { link, saleId } = await offerTo(email);
+    isData = dataOnly([...(await dataOfDatabase()), ...own]);
+    const v = await accented(browser());
+    found.opened = await check(v, { url: link }, 200);
+    found['code sent'] = await check(v, { method: 'POST', url: `${link}code/`, body: '' }, 200);
+    found['code of the wrong shape'] = await check(v, { method: 'POST', url: `${link}claim/`, body: 'code=12' }, 400);
+    const code = await codeSentTo(email);
+    found['wrong code'] = await check(
+      v,
+      { method: 'POST', url: `${link}claim/`, body: `code=${code === '000000' ? '111111' : '000000'}` },
+      400,
+    );
+    // A browser whose basket has tickets is asked before it is replaced.
+    const { types } = await hotEvent(db, { capacity: 10, types: 1 });
+    isData = dataOnly([...(await dataOfDatabase()), ...own]);
+    const withBasket = await accented(browser());
+    expect((await withBasket.add({ [types[0]!.id]: 1 })).statusCode).toBe(200);
+    found['a basket to replace'] = await check(withBasket, { url: link }, 200);
+    found['a basket, the code sent'] = await check(
+      withBasket,
+      { method: 'POST', url: `${link}code/`, body: 'replace=1' },
+      200,
+    );
+    found['a basket, claimed without replacing'] = await check(
+      withBasket,
+      { method: 'POST', url: `${link}claim/`, body: `code=${await codeSentTo(email)}` },
+      409,
+    );
+    // Signed in as another account.
+    const other = browser();
+    await accountFor(w, `someone-else-${driver}@example.com`);
+    await signInAs(w, other, `someone-else-${driver}@example.com`);
+    found['another account'] = await check(await accented(other), { url: link }, 403);
+    // Claimed here, then refused to a second browser.
+    const claimer = browser();
+    await claimer.request({ method: 'POST', url: `${link}code/`, body: '' });
+    const claimed = await claimer.request({
+      method: 'POST',
+      url: `${link}claim/`,
+      body: `code=${await codeSentTo(email)}`,
+    });
+    expect(claimed.statusCode).toBe(303);
+    const second = await accented(browser());
+    await second.request({ method: 'POST', url: `${link}code/`, body: '' });
+    found['claimed in another browser'] = await check(
+      second,
+      { method: 'POST', url: `${link}claim/`, body: `code=${await codeSentTo(email)}` },
+      409,
+    );
+    found['not a link'] = await check(v, { url: '/waiting-list/offer/not-a-real-offer-token-at-all/' }, 404);
+    // Bought, and (another offer) ended.
+    await db.update(schema.sales).set({ paidAt: w.clock.now }).where(eq(schema.sales.id, saleId));
+    found.bought = await check(v, { url: link }, 410);
+    const late = await offerTo(`late-${driver}@example.com`);
+    isData = dataOnly([...(await dataOfDatabase()), ...own]);
+    const welsh = new Visitor(w.app, { ...HTML, 'accept-language': 'cy' }, `10.78.0.${++ip}`);
+    const inWelsh = await welsh.request({ method: 'GET', url: late.link });
+    expect(inWelsh.statusCode).toBe(200);
+    expect(inWelsh.body).toContain('lang="cy"');
+    expect(inWelsh.body).toContain('<button class="button" type="submit">Anfon cod ataf drwy e-bost</button>');
+    w.clock.advance(7 * 24 * 3600_000);
+    found.ended = await check(v, { url: late.link }, 410);
+    const endedInWelsh = await welsh.request({ method: 'GET', url: late.link });
+    expect(endedInWelsh.statusCode).toBe(410);
+    expect(decode(endedInWelsh.body)).toContain(
+      "Mae'r cynnig hwn wedi dod i ben: cafodd y tocynnau oedd yn cael eu cadw i chi eu rhyddhau i'r prynwr nesaf ar y rhestr aros.",
+    );
+
+    // The doors: a queued date's tickets, added by a buyer who has not queued, answered in the buyer's language.
+    const { types: queuedTypes } = await hotEvent(db, { capacity: 10, types: 1 });
+    await db.insert(schema.eventDateQueues).values({
+      eventDateId: queuedTypes[0]!.eventDateId,
+      onSaleAt: new Date(w.clock.now.getTime() - 1000),
+      maxShoppers: 100,
+      admitPerMinute: 60,
+      admissionSeconds: 600,
+      pollSeconds: 2,
+      signInToQueue: false,
+    });
+    w.clock.advance(1000);
+    const refusedHere = await (await accented(browser())).add({ [queuedTypes[0]!.id]: 1 });
+    expect(refusedHere.statusCode).toBe(403);
+    const refusal = (refusedHere.json() as { error: string }).error;
+    expect(ACCENTED.test(refusal), refusal).toBe(true);
+    expect(refusal).not.toBe(QUEUE_FIRST_MESSAGE);
+    const refusedInWelsh = await new Visitor(w.app, { 'accept-language': 'cy' }, `10.78.0.${++ip}`).add({
+      [queuedTypes[0]!.id]: 1,
+    });
+    expect([refusedInWelsh.statusCode, refusedInWelsh.json()]).toMatchObject([
+      403,
+      {
+        error:
+          "Mae'r tocynnau hyn yn cael eu gwerthu drwy giw. Ymunwch ag ef o dudalen y digwyddiad, a chadwch eich tocynnau pan ddaw eich tro.",
+      },
+    ]);
     expect(Object.entries(found).filter(([, texts]) => texts.length > 0)).toEqual([]);
   });
 });

@@ -2,9 +2,11 @@
  * The refusal table: what each kind of refusal (server/domain/refusal.ts) is answered with, its
  * status and, where a step's contract names the kind on the wire, that word (`type`). Routes answer
  * a refusal from here (`replyRefusal`, `refusalBody`) rather than writing its body themselves; the
- * body is `{ error }`, with `type` for a step whose contract reads it.
+ * body is `{ error }`, with `type` for a step whose contract reads it. A refusal the domain writes in
+ * English is answered in the request's language where the catalogue has it (`inActiveLanguage`).
  */
 import type { FastifyReply } from 'fastify';
+import { inActiveLanguage } from '../../i18n/catalogues.ts';
 import { HOLD_LOST_ON_THE_WIRE } from '../../contract/outcome.ts';
 import type { Refusal, RefusalCode } from '../domain/refusal.ts';
 
@@ -50,7 +52,8 @@ export function refusalStatus(refusal: Refusal): number {
  */
 export function refusalBody(refusal: Refusal, named = false): { error: string; type?: string } {
   const entry = REFUSALS[refusal.code];
-  return named && 'type' in entry ? { error: refusal.message, type: entry.type } : { error: refusal.message };
+  const error = inActiveLanguage(refusal.message);
+  return named && 'type' in entry ? { error, type: entry.type } : { error };
 }
 
 /** Answers a refusal with its status and body (see refusalBody). */
@@ -60,7 +63,7 @@ export function replyRefusal(reply: FastifyReply, refusal: Refusal, named = fals
 
 /** The body of a `hold-lost` refusal for the steps that send the buyer back to the basket with its words. */
 export function holdLostBody(refusal: Refusal): { error: string; type: typeof HOLD_LOST_ON_THE_WIRE } {
-  return { error: refusal.message, type: REFUSALS['hold-lost'].type };
+  return { error: inActiveLanguage(refusal.message), type: REFUSALS['hold-lost'].type };
 }
 
 /** Answers a `hold-lost` refusal with its status and the body that sends the buyer back to the basket. */

@@ -32,34 +32,48 @@ import { reserveSale } from '../reserve.ts';
 import { poolAvailability, releaseSaleHolds } from '../stock.ts';
 import { DEFAULT_MAX_PER_ORDER, effectiveMaxPerOrder } from '../limits.ts';
 import { writtenFor } from '../accountLanguage.ts';
+import { inLocale } from '../../languageScope.ts';
+import { sourceText } from '../../../i18n/catalogues.ts';
+import { SOURCE_LOCALE } from '../../../i18n/locales.ts';
+import { t } from '../../../i18n/runtime.ts';
 
+/**
+ * The list's answers and refusals. A refusal of fixed words is kept in English, as its callers
+ * compare it, and is in the catalogue word for word (`page.refusal.*`): a page or an answer shows
+ * it in the buyer's language (`inActiveLanguage`). A message with values is written in the language
+ * of the request (or the job) it answers.
+ */
 export const WAITING_LIST_UNKNOWN_TYPE = 'These tickets could not be found.';
 /** How many entries one client address may have on the lists of one event date. */
 export const WAITING_LIST_ENTRIES_PER_ADDRESS = 3;
 
 export function waitingListJoinedMessage(typeName: string, position: number, offerHours: number): string {
-  return `You are number ${position} on the waiting list for ${typeName}. If tickets are released, we will e-mail you a link that holds them for you for up to ${offerHours} hours. We have e-mailed you a confirmation with a link to leave the list.`;
+  return t('page.waitingList.joined', { position, typeName, offerHours });
 }
 export function waitingListAlreadyMessage(typeName: string): string {
-  return `This e-mail address is already on the waiting list for ${typeName}.`;
+  return t('page.waitingList.already', { typeName });
 }
 export const WAITING_LIST_ON_SALE_MESSAGE =
   'These tickets are still on sale: buy them from the event page. The waiting list opens once they are sold out.';
 export const waitingListBeforeOnSaleMessage = (opensAt: Date) =>
-  `These tickets go on sale at ${formatDeadline(opensAt)}, through a queue. Join the queue from the event page; the waiting list opens once they are sold out.`;
+  t('page.waitingList.beforeOnSale', { time: formatDeadline(opensAt) });
 export const WAITING_LIST_STARTED_MESSAGE = 'This event has started: its waiting list is closed.';
 export const waitingListOverOrderMessage = (typeName: string, max: number) =>
-  `One order can have at most ${max} × ${typeName}, so the waiting list cannot hold a request for more. Ask for ${max} or fewer.`;
+  t('page.waitingList.overOrder', { typeName, max });
 export const waitingListOverCapacityMessage = (typeName: string, capacity: number) =>
-  `Only ${capacity} × ${typeName} exist, so a request for more can never be met. Ask for ${capacity} or fewer.`;
-export const waitingListBuyerCapMessage = (cap: number) =>
-  `One buyer can wait for at most ${cap} tickets of one date across the waiting lists. Leave another waiting list first, or ask for fewer.`;
-export const WAITING_LIST_ADDRESS_CAP_MESSAGE = `This connection already has ${WAITING_LIST_ENTRIES_PER_ADDRESS} entries on the waiting lists of this date, as many as one may have.`;
+  t('page.waitingList.overCapacity', { typeName, capacity });
+export const waitingListBuyerCapMessage = (cap: number) => t('page.waitingList.buyerCap', { cap });
+/** Said to a connection with as many entries on a date's lists as one may have, in the active language. */
+export const waitingListAddressCapMessage = () =>
+  t('page.waitingList.addressCap', { count: WAITING_LIST_ENTRIES_PER_ADDRESS });
+/** The same in the source's English, as the tests read it. */
+export const WAITING_LIST_ADDRESS_CAP_MESSAGE = inLocale(SOURCE_LOCALE, waitingListAddressCapMessage);
 export const OFFER_ENDED_MESSAGE =
   'This offer has ended: the tickets held for you were released to the next buyer on the waiting list.';
 export const OFFER_UNKNOWN_MESSAGE = 'This link is not a waiting list offer.';
 export const LEAVE_UNKNOWN_MESSAGE = 'This link is not a waiting list entry, or it has ended.';
-export const LEFT_MESSAGE = 'You have left the waiting list. We will not e-mail you about these tickets again.';
+/** Said once a buyer has left the list, in the source's English, as the tests read it; the page writes it in its language. */
+export const LEFT_MESSAGE = sourceText('page.waitingList.left');
 
 interface TypeRow {
   id: number;
@@ -178,7 +192,7 @@ export async function joinWaitingList(
       throw new Refusal('limit-reached', waitingListBuyerCapMessage(opts.maxHeldPerBuyer));
     }
     if (entry.ip && Number(mine?.same_ip ?? 0) >= WAITING_LIST_ENTRIES_PER_ADDRESS)
-      throw new Refusal('too-many-requests', WAITING_LIST_ADDRESS_CAP_MESSAGE);
+      throw new Refusal('too-many-requests', waitingListAddressCapMessage());
     const added = await tx
       .insert(waitingListEntries)
       .values({ ticketTypeId: type.id, email: entry.email, qty: entry.qty, joinedAt: now, clientIp: entry.ip })

@@ -22,8 +22,11 @@ import type { Admission } from '../../domain/waitingRoom/tokens.ts';
 import { queueCookies } from './cookies.ts';
 import { admissionEndedMessage, queuePagePath } from '../../../contract/queuePage.ts';
 import { calls } from '../../../contract/index.ts';
-import { sourceText } from '../../../i18n/catalogues.ts';
+import { inActiveLanguage, sourceText } from '../../../i18n/catalogues.ts';
 import { t } from '../../../i18n/runtime.ts';
+
+// The doors' refusals in English, as their callers and the tests compare them; each is in the
+// catalogue word for word (`page.refusal.*`), and a buyer is answered in their language (`inActiveLanguage`).
 
 /** Said to a buyer taking a queued date's tickets or seats without having come through its queue. */
 export const QUEUE_FIRST_MESSAGE =
@@ -35,8 +38,8 @@ export const ADMISSION_USED_MESSAGE =
 export const SIGN_IN_TO_QUEUE_MESSAGE =
   'This queue gives one place per person: sign in to your account (or create one with your e-mail address) to join it.';
 
-export const placesPerAddressMessage = (cap: number) =>
-  `This internet connection already has ${cap} ${cap === 1 ? 'place' : 'places'} in this queue, as many as one connection may have. Each buyer can keep their place in one browser.`;
+/** Said to a connection with as many places in a queue as one may have, in the request's language. */
+export const placesPerAddressMessage = (cap: number) => t('page.queue.placesPerAddress', { cap });
 
 /** Events are held, and their times given, in the UK. */
 const EVENT_TIME_ZONE = 'Europe/London';
@@ -138,7 +141,9 @@ async function gates(app: FastifyInstance, { deps, rooms }: GateOptions): Promis
   function refusalOf(request: FastifyRequest, dateId: number, admissionSeconds: number): string {
     const place = placeOf(request, dateId);
     const ended = place !== null && place.admittedUntil > 0 && place.admittedUntil <= nowSeconds();
-    return ended ? admissionEndedMessage(Math.round(admissionSeconds / 60) || null) : QUEUE_FIRST_MESSAGE;
+    return ended
+      ? admissionEndedMessage(Math.round(admissionSeconds / 60) || null)
+      : inActiveLanguage(QUEUE_FIRST_MESSAGE);
   }
 
   /** Sends a buyer without the date's admission to its queue: a page goes there, a script is told in words and where. */
@@ -199,7 +204,7 @@ async function gates(app: FastifyInstance, { deps, rooms }: GateOptions): Promis
         });
       // An admission reserves one sale, however many copies of it there are.
       if (!(await useAdmissionFor(db, admission.placeId, dateId, saleId)))
-        return reply.send({ reserved: false, error: ADMISSION_USED_MESSAGE });
+        return reply.send({ reserved: false, error: inActiveLanguage(ADMISSION_USED_MESSAGE) });
     }
   }
 

@@ -43,7 +43,9 @@ import { requestLocale } from '../../http/locale.ts';
 import { CATALOGUE_ID, type Locale } from '../../../i18n/locales.ts';
 
 export { ADMISSION_USED_MESSAGE, QUEUE_FIRST_MESSAGE } from './gates.ts';
+/** Refusals of a place in the queue, in English; a buyer is answered in their language (`inActiveLanguage`). */
 export const NO_PLACE_MESSAGE = 'A place in the queue needs the browser check to be solved first.';
+export const NO_QUEUE_MESSAGE = 'This event date has no queue.';
 /** The page's words in the source's English, as the tests read them; a page writes them in its own language. */
 export const JOIN_AGAIN_LABEL = sourceText('page.queue.joinAgain');
 export const TURN_MAIL_LABEL = sourceText('page.queue.turnMailLabel');
@@ -197,7 +199,7 @@ export const waitingRoom: FastifyPluginAsync<WaitingRoomOptions> = async (app, o
   async function queuedDate(raw: string): Promise<QueuedDate> {
     const id = idParam(raw);
     const date = id ? await rooms.date(id) : null;
-    if (!date) throw new Refusal('not-found', 'This event date has no queue.');
+    if (!date) throw new Refusal('not-found', NO_QUEUE_MESSAGE);
     return date;
   }
 
@@ -322,7 +324,9 @@ export const waitingRoom: FastifyPluginAsync<WaitingRoomOptions> = async (app, o
       const userId = userIdOf(request);
       if (date.signInToQueue) {
         if (userId === null)
-          return reply.status(403).send({ error: SIGN_IN_TO_QUEUE_MESSAGE, sign_in_url: signInPath(dateId) });
+          return reply
+            .status(403)
+            .send({ error: inActiveLanguage(SIGN_IN_TO_QUEUE_MESSAGE), sign_in_url: signInPath(dateId) });
         const own = await placeOfAccount(db, dateId, userId);
         const until = own?.admittedAt ? Math.floor(own.admittedAt.getTime() / 1000) + date.row.admissionSeconds : 0;
         if (own && (until === 0 || until > nowSeconds())) {
@@ -341,7 +345,7 @@ export const waitingRoom: FastifyPluginAsync<WaitingRoomOptions> = async (app, o
       const body = (request.body ?? {}) as { altcha?: unknown };
       const token = typeof body.altcha === 'string' && body.altcha.length <= 20_000 ? body.altcha : '';
       if (!token || !(await deps.captcha.verify(token, request.ip)))
-        return reply.status(403).send({ error: NO_PLACE_MESSAGE });
+        return reply.status(403).send({ error: inActiveLanguage(NO_PLACE_MESSAGE) });
       const placed = await joinAs(db, dateId, clock(), { ip: request.ip, userId: date.signInToQueue ? userId : null });
       if (!placed) return reply.status(429).send({ error: placesPerAddressMessage(date.placesPerAddress) });
       // The join may have come just before this process saw the draw: read the queue again first.

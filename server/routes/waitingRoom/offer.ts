@@ -31,13 +31,16 @@ import { formatDeadline } from '../../domain/format.ts';
 import { REFUSAL_STATUS, refusalStatus } from '../../http/refusals.ts';
 import { setSaleCookie, signIn, userIdOf } from '../../http/session.ts';
 import { html, page, type Html } from '../../views/html.ts';
+import { inActiveLanguage, sourceText } from '../../../i18n/catalogues.ts';
+import { t } from '../../../i18n/runtime.ts';
 
 export const offerPath = (token: string) => `/waiting-list/offer/${token}/`;
-export const OFFER_SEND_CODE_LABEL = 'E-mail me a code';
-export const OFFER_REPLACE_LABEL = 'Replace my basket and e-mail me a code';
-export const OFFER_CLAIM_LABEL = 'Claim the tickets';
-export const OFFER_REPLACE_QUESTION =
-  'Your basket already has tickets in it. Claiming this offer replaces that basket, in this browser, with the tickets held for you.';
+/** The page's words in the source's English, as the tests read them; the page writes them in its language. */
+export const OFFER_SEND_CODE_LABEL = sourceText('page.offer.sendCode');
+export const OFFER_REPLACE_LABEL = sourceText('page.offer.replaceAndSend');
+export const OFFER_CLAIM_LABEL = sourceText('page.offer.claim');
+export const OFFER_REPLACE_QUESTION = sourceText('page.offer.replaceQuestion');
+/** Refusals in English, as the tests compare them; the page shows them in its language (`inActiveLanguage`). */
 export const OFFER_OTHER_ACCOUNT_MESSAGE =
   'This offer was made to another e-mail address than the account you are signed in with. Sign out, then open the link again and claim it with the code sent to the listed address.';
 export const OFFER_CODE_SHAPE_MESSAGE = 'Type the 6 digits of the code we e-mailed to the listed address.';
@@ -61,10 +64,10 @@ export function registerOffers(app: FastifyInstance, deps: AppDeps): void {
       .status(status)
       .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')
-      .send(page(config, 'Waiting list', html`<h1>Waiting list</h1>${body}`));
+      .send(page(config, t('page.queue.waitingList'), html`<h1>${t('page.queue.waitingList')}</h1>${body}`));
   }
   const refused = (reply: FastifyReply, message: string, status: number) =>
-    show(reply, html`<p class="notice error" role="alert">${message}</p>`, status);
+    show(reply, html`<p class="notice error" role="alert">${inActiveLanguage(message)}</p>`, status);
 
   /** The offer a link names, live; otherwise the page saying why not (and null). */
   async function liveOffer(
@@ -95,17 +98,17 @@ export function registerOffers(app: FastifyInstance, deps: AppDeps): void {
   }
 
   const held = (offer: Live) =>
-    html`<p>${offer.qty} × ${offer.typeName} for ${offer.title} are held until ${time(offer.until)} for ${maskedAddress(offer.email)}.</p>`;
+    html`<p>${t('page.offer.held', { qty: offer.qty, typeName: offer.typeName, title: offer.title, until: time(offer.until), address: maskedAddress(offer.email) })}</p>`;
   const replaceField = (replace: boolean) => (replace ? html`<input type="hidden" name="replace" value="1">` : '');
 
   function codeForm(offer: Live, token: string, replace: boolean, notice: Html | string = '') {
-    return html`${held(offer)}<p class="notice ok" role="status">We e-mailed a one-time code to ${maskedAddress(offer.email)}.</p>${notice}
+    return html`${held(offer)}<p class="notice ok" role="status">${t('page.offer.codeSent', { address: maskedAddress(offer.email) })}</p>${notice}
       <form method="post" action="${offerPath(token)}claim/" class="panel">${replaceField(replace)}
-        <label class="field">One-time code <span class="muted">The 6 digits in the e-mail we sent</span>
+        <label class="field">${t('page.offer.code')} <span class="muted">${t('page.offer.codeHint')}</span>
         <input class="input" type="text" name="code" required inputmode="numeric" autocomplete="one-time-code" pattern="[0-9 ]{6,7}" maxlength="7"></label>
-        <p><button class="button" type="submit">${OFFER_CLAIM_LABEL}</button></p>
+        <p><button class="button" type="submit">${t('page.offer.claim')}</button></p>
       </form>
-      <form method="post" action="${offerPath(token)}code/">${replaceField(replace)}<button class="button button--secondary" type="submit">Send a new code</button></form>`;
+      <form method="post" action="${offerPath(token)}code/">${replaceField(replace)}<button class="button button--secondary" type="submit">${t('page.offer.newCode')}</button></form>`;
   }
 
   app.get<{ Params: { token: string } }>('/waiting-list/offer/:token/', async (request, reply) => {
@@ -119,11 +122,11 @@ export function registerOffers(app: FastifyInstance, deps: AppDeps): void {
     const replace = basket === 'other-basket';
     return show(
       reply,
-      html`${held(offer)}<p>To claim them, prove the address: we e-mail a one-time code to it.</p>
-      ${replace ? html`<p class="notice" role="alert">${OFFER_REPLACE_QUESTION}</p>` : ''}
+      html`${held(offer)}<p>${t('page.offer.prove')}</p>
+      ${replace ? html`<p class="notice" role="alert">${t('page.offer.replaceQuestion')}</p>` : ''}
       <form method="post" action="${offerPath(token)}code/">${replaceField(replace)}
-        <button class="button" type="submit">${replace ? OFFER_REPLACE_LABEL : OFFER_SEND_CODE_LABEL}</button></form>
-      ${replace ? html`<p><a class="inline-link" href="/checkout/">Keep my basket</a></p>` : ''}`,
+        <button class="button" type="submit">${replace ? t('page.offer.replaceAndSend') : t('page.offer.sendCode')}</button></form>
+      ${replace ? html`<p><a class="inline-link" href="/checkout/">${t('page.offer.keepBasket')}</a></p>` : ''}`,
     );
   });
 
@@ -148,7 +151,7 @@ export function registerOffers(app: FastifyInstance, deps: AppDeps): void {
     if (!offer) return reply;
     const replace = body.replace === '1';
     const typed = typeof body.code === 'string' && body.code.length <= 20 ? codeDigits(body.code) : '';
-    const notice = (message: string) => html`<p class="notice error" role="alert">${message}</p>`;
+    const notice = (message: string) => html`<p class="notice error" role="alert">${inActiveLanguage(message)}</p>`;
     if (typed.length !== 6) return show(reply, codeForm(offer, token, replace, notice(OFFER_CODE_SHAPE_MESSAGE)), 400);
 
     const basket = await visitorsBasket(request, offer);
@@ -158,10 +161,10 @@ export function registerOffers(app: FastifyInstance, deps: AppDeps): void {
     if (basket === 'other-basket' && !replace) {
       return show(
         reply,
-        html`${held(offer)}<p class="notice" role="alert">${OFFER_REPLACE_QUESTION}</p>
+        html`${held(offer)}<p class="notice" role="alert">${t('page.offer.replaceQuestion')}</p>
         <form method="post" action="${offerPath(token)}claim/"><input type="hidden" name="code" value="${typed}">${replaceField(true)}
-          <button class="button" type="submit">Replace my basket</button></form>
-        <p><a class="inline-link" href="/checkout/">Keep my basket</a></p>`,
+          <button class="button" type="submit">${t('page.offer.replace')}</button></form>
+        <p><a class="inline-link" href="/checkout/">${t('page.offer.keepBasket')}</a></p>`,
         409,
       );
     }

@@ -18,7 +18,6 @@ import {
   leaveWaitingList,
   ticketTypeForWaitingList,
   LEAVE_UNKNOWN_MESSAGE,
-  LEFT_MESSAGE,
 } from '../../domain/waitingRoom/waitingList.ts';
 import { waitingListMailOf } from '../../domain/waitingRoom/start.ts';
 import { Refusal } from '../../domain/refusal.ts';
@@ -92,7 +91,12 @@ export function registerWaitingList(app: FastifyInstance, deps: AppDeps, rooms: 
   app.get<{ Params: { token: string } }>('/waiting-list/leave/:token/', async (request, reply) => {
     const entryId = entryOfLeaveToken(config.sessionSecret, request.params.token, clock());
     const entry = entryId === null ? null : await entryForLeaving(db, entryId);
-    if (!entry) return show(reply, html`<p class="notice error" role="alert">${LEAVE_UNKNOWN_MESSAGE}</p>`, 404);
+    if (!entry)
+      return show(
+        reply,
+        html`<p class="notice error" role="alert">${inActiveLanguage(LEAVE_UNKNOWN_MESSAGE)}</p>`,
+        404,
+      );
     return show(
       reply,
       html`<p>${t('page.waitingList.onList', { typeName: entry.typeName, title: entry.title })}</p>
@@ -102,10 +106,14 @@ export function registerWaitingList(app: FastifyInstance, deps: AppDeps, rooms: 
   app.post<{ Params: { token: string } }>('/waiting-list/leave/:token/', async (request, reply) => {
     const entryId = entryOfLeaveToken(config.sessionSecret, request.params.token, clock());
     if (entryId === null || !(await leaveWaitingList(db, entryId, clock(), mail)))
-      return show(reply, html`<p class="notice error" role="alert">${LEAVE_UNKNOWN_MESSAGE}</p>`, 404);
+      return show(
+        reply,
+        html`<p class="notice error" role="alert">${inActiveLanguage(LEAVE_UNKNOWN_MESSAGE)}</p>`,
+        404,
+      );
     return show(
       reply,
-      html`<p class="notice" role="status">${LEFT_MESSAGE}</p><p><a class="inline-link" href="/all-events/">${t('page.seeAllEvents')}</a></p>`,
+      html`<p class="notice" role="status">${t('page.waitingList.left')}</p><p><a class="inline-link" href="/all-events/">${t('page.seeAllEvents')}</a></p>`,
     );
   });
 
