@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { catalogueFor, installSourceCatalogue } from '../i18n/catalogues.ts';
+import { installCatalogue } from '../i18n/runtime.ts';
+import { untranslated } from '../i18n/untranslated.ts';
 import { checkSeatChange, checkSeatToggle, type RuleSeat } from './seatRules';
 
 /**
@@ -165,5 +168,41 @@ describe('checkSeatToggle', () => {
     expect(checkSeatToggle(seats, mine, 104)?.rule).toBe('consecutive');
     expect(checkSeatToggle(seats, mine, 102)).toBeNull();
     expect(checkSeatToggle(seats, mine, 101)?.rule).toBe('orphan');
+  });
+});
+
+describe('a refusal’s words', () => {
+  /** The refusals of each rule, written with the catalogue of `locale` installed as the page's. */
+  function refusalsIn(locale: 'en-XA' | 'cy'): string[] {
+    installCatalogue(catalogueFor(locale));
+    try {
+      const { seats } = row('..x..');
+      return [
+        checkSeatChange(seats, new Set(), new Set([999]))!.message,
+        pick('..u..', 3)!.message,
+        pick('..x..', 3)!.message,
+        pick('mm....', 4)!.message,
+        pick('......', 2)!.message,
+      ];
+    } finally {
+      installSourceCatalogue();
+    }
+  }
+
+  it('come through the catalogue: in the accented pseudo-locale every word but the seat’s data is accented', () => {
+    const isData = (text: string) => !/[A-Za-z]/.test(text.replace(/\bStalls\b|\bA\b/g, ''));
+    const found = refusalsIn('en-XA');
+    expect(found).toHaveLength(5);
+    expect(found.filter((text) => untranslated(text.replace(/\bStalls\b/g, ''), isData))).toEqual([]);
+  });
+
+  it('are in Welsh on a Welsh page, the seat named in Welsh', () => {
+    expect(refusalsIn('cy')).toEqual([
+      "Nid yw'r sedd honno ar y cynllun seddi hwn.",
+      'Does dim pris ar Stalls, rhes A, sedd 3 eto, felly does dim modd ei dewis.',
+      "Mae Stalls, rhes A, sedd 3 wedi'i chymryd gan brynwr arall.",
+      "Rhaid i'ch seddi yn Stalls, rhes A fod nesaf at ei gilydd, heb fwlch rhyngddynt.",
+      "Byddai hynny'n gadael Stalls, rhes A, sedd 1 yn wag ar ei phen ei hun. Dewiswch seddi nad ydynt yn gadael un sedd wag ar ei phen ei hun.",
+    ]);
   });
 });

@@ -10,7 +10,11 @@
  *
  * A change is judged on the rows it touches, by what it creates: a single free seat that other
  * buyers' choices left before this change is not this buyer's doing, and does not block them.
+ *
+ * A refusal's words, and a seat's name, are the catalogue's (`seats.*`), in the active language:
+ * the page's in the browser, the request's on the server.
  */
+import { t } from '../i18n/runtime.ts';
 
 export interface RuleSeat {
   id: number;
@@ -35,7 +39,7 @@ export interface SeatRefusal {
 }
 
 export function seatName(seat: Pick<RuleSeat, 'section' | 'row' | 'number'>): string {
-  return `${seat.section}, row ${seat.row}, seat ${seat.number}`;
+  return t('seats.seatName', { section: seat.section, row: seat.row, number: seat.number });
 }
 
 function rowKey(seat: Pick<RuleSeat, 'section' | 'row'>): string {
@@ -73,7 +77,7 @@ export function checkSeatChange(
   const added = [...after].filter((id) => !before.has(id));
   const removed = [...before].filter((id) => !after.has(id));
   for (const id of [...added, ...removed]) {
-    if (!byId.has(id)) return { rule: 'taken', seatIds: [id], message: 'That seat is not on this seating plan.' };
+    if (!byId.has(id)) return { rule: 'taken', seatIds: [id], message: t('seats.rule.notOnPlan') };
   }
   for (const id of added) {
     const seat = byId.get(id)!;
@@ -81,12 +85,13 @@ export function checkSeatChange(
       return {
         rule: 'unpriced',
         seatIds: [id],
-        message: `${seatName(seat)} has no price yet, so it cannot be chosen.`,
+        message: t('seats.rule.unpriced', { seat: seatName(seat) }),
       };
   }
   for (const id of added) {
     const seat = byId.get(id)!;
-    if (seat.taken) return { rule: 'taken', seatIds: [id], message: `${seatName(seat)} is taken by another buyer.` };
+    if (seat.taken)
+      return { rule: 'taken', seatIds: [id], message: t('seats.takenByOther', { seats: seatName(seat), count: 1 }) };
   }
   const touched = new Set([...added, ...removed].map((id) => rowKey(byId.get(id)!)));
   const rows = new Map<string, RuleSeat[]>();
@@ -100,7 +105,7 @@ export function checkSeatChange(
       return {
         rule: 'consecutive',
         seatIds: row.filter((s) => after.has(s.id)).map((s) => s.id),
-        message: `Your seats in ${section}, row ${rowName} must be next to each other, with no gap between them.`,
+        message: t('seats.rule.consecutive', { section, row: rowName }),
       };
     }
   }
@@ -112,7 +117,7 @@ export function checkSeatChange(
       return {
         rule: 'orphan',
         seatIds: left,
-        message: `That would leave ${seatName(seat)} empty on its own. Choose seats that leave no single empty seat.`,
+        message: t('seats.rule.orphan', { seat: seatName(seat) }),
       };
     }
   }

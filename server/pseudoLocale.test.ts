@@ -31,6 +31,8 @@ import {
 import { NO_PLACE_MESSAGE, NO_QUEUE_MESSAGE } from './routes/waitingRoom/index.ts';
 import * as offer from './routes/waitingRoom/offer.ts';
 import * as waitingListDomain from './domain/waitingRoom/waitingList.ts';
+import * as seatsDomain from './domain/seats.ts';
+import { SEATSIO_UNAVAILABLE } from './providers/seatsio.ts';
 import { WAITING_LIST_INVALID_MESSAGE, WAITING_LIST_NO_PROOF_MESSAGE } from './routes/waitingRoom/waitingList.ts';
 import { inLocale } from './languageScope.ts';
 import * as feedback from './mail/feedback.ts';
@@ -168,7 +170,7 @@ describe('the refusals a page shows', () => {
       waitingListDomain.LEFT_MESSAGE,
       waitingListDomain.WAITING_LIST_ADDRESS_CAP_MESSAGE,
     ]);
-    const refusals = [users, oneTimeCode, account, waitingListDomain, offer].flatMap((module) =>
+    const refusals = [users, oneTimeCode, account, waitingListDomain, offer, seatsDomain].flatMap((module) =>
       Object.entries(module)
         .filter(([name, value]) => name.endsWith('_MESSAGE') && typeof value === 'string' && !writtenInPlace.has(value))
         .map(([, value]) => value as string),
@@ -184,6 +186,7 @@ describe('the refusals a page shows', () => {
       ADMISSION_USED_MESSAGE,
       NO_PLACE_MESSAGE,
       NO_QUEUE_MESSAGE,
+      SEATSIO_UNAVAILABLE,
     ];
     const untranslatedRefusals = [...refusals, ...Object.values(NOTICES), ...queueRefusals].filter(
       (english) => !ACCENTED.test(inLocale('en-XA', () => inActiveLanguage(english))),

@@ -18,11 +18,15 @@ import type { SeatHold, SeatingPlanSection, SeatStatus } from '../../contract/se
 import { currencySymbol } from '../../contract/money.ts';
 import { Refusal } from './refusal.ts';
 import { formatNiceDate } from './format.ts';
+import { t } from '../../i18n/runtime.ts';
 import type { SeatingProvider } from './seating/provider.ts';
 
 type Exec = Pick<Executor, 'execute' | 'select' | 'update' | 'insert' | 'delete'>;
 type Seat = typeof seats.$inferSelect;
 
+// Refusals in English, as their callers compare them; each is in the catalogue word for word
+// (`page.refusal.*`), and a buyer is answered in their language (server/http/refusals.ts). A
+// refusal naming a seat is written in the request's language.
 export const NO_PLAN_MESSAGE = 'This event date has no seating plan.';
 export const NO_DATE_MESSAGE = 'This event date could not be found.';
 export const CHART_HOLDS_MESSAGE = 'Seats on this plan are chosen on its seating chart, which holds them.';
@@ -218,10 +222,10 @@ async function changeSeats(
   const locked = await lockRowsOf(tx, c.eventDateId, [...c.add, ...c.remove]);
   const byId = new Map(locked.map((s) => [s.id, s]));
   const unknown = [...c.add, ...c.remove].find((id) => !byId.has(id));
-  if (unknown !== undefined) throw new Refusal('not-found', 'That seat is not on this seating plan.');
+  if (unknown !== undefined) throw new Refusal('not-found', t('seats.rule.notOnPlan'));
   const before = new Set(locked.filter((s) => isMine(s, c.holder, c.now)).map((s) => s.id));
   for (const id of c.remove) {
-    if (!before.has(id)) throw new Refusal('conflict', `You do not hold ${seatName(byId.get(id)!)}.`);
+    if (!before.has(id)) throw new Refusal('conflict', t('page.seats.notHeld', { seat: seatName(byId.get(id)!) }));
     if (!c.saleId && byId.get(id)!.saleId !== null) throw new Refusal('conflict', RESERVED_SEAT_MESSAGE);
   }
   const after = new Set(before);
@@ -379,11 +383,11 @@ export async function addSeatsToSale(
         ),
       );
     const name = seatName(choice);
-    if (!seat) throw new Refusal('not-found', `${name} is not on this seating plan.`);
+    if (!seat) throw new Refusal('not-found', t('page.seats.notOnPlan', { seat: name }));
     if (seat.ticketTypeId !== c.ticketTypeId)
-      throw new Refusal('invalid-input', `${name} is not sold as ${c.ticketName}.`);
+      throw new Refusal('invalid-input', t('page.seats.notSoldAs', { seat: name, ticketName: c.ticketName }));
     if (!choice.hold_token || (eventKey === null && !isMine(seat, choice.hold_token, c.now))) {
-      throw new Refusal('hold-lost', `Your hold on ${name} has ended. Please choose your seats again.`);
+      throw new Refusal('hold-lost', t('page.seats.holdEnded', { seat: name }));
     }
     found.push({ seat, token: choice.hold_token, choice });
   }

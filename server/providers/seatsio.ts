@@ -12,6 +12,7 @@
  */
 import type { SeatsioKeys } from '../config.ts';
 import { seatName } from '../../contract/seatRules.ts';
+import { t } from '../../i18n/runtime.ts';
 import { Refusal } from '../domain/refusal.ts';
 import type { SeatingProvider } from '../domain/seating/provider.ts';
 
@@ -78,9 +79,9 @@ export function seatsioSeats(
       }
       for (const seat of seats) {
         const info = infos[seatsioLabel(seat)];
-        if (!info) throw new Refusal('not-found', `${seatName(seat)} is not on this seating plan.`);
+        if (!info) throw new Refusal('not-found', t('page.seats.notOnPlan', { seat: seatName(seat) }));
         if (info.status !== HELD_STATUS || info.holdToken !== holdToken) {
-          throw new Refusal('hold-lost', `Your hold on ${seatName(seat)} has ended. Please choose your seats again.`);
+          throw new Refusal('hold-lost', t('page.seats.holdEnded', { seat: seatName(seat) }));
         }
       }
     },
