@@ -44,6 +44,7 @@ import {
   type Providers,
 } from './providers/index.ts';
 import { registerLocale } from './http/locale.ts';
+import { inActiveLanguage } from '../i18n/catalogues.ts';
 
 z.config(z.locales.en());
 
@@ -153,14 +154,17 @@ export async function buildApp(deps: {
     if (status >= 400 && status < 500) {
       const { error } = err as { error?: unknown };
       const message = typeof error === 'string' ? error : err.message;
-      return reply.status(status).send({ error: message || 'The request could not be understood' });
+      return reply.status(status).send({ error: inActiveLanguage(message || 'The request could not be understood') });
     }
     if (isDatabaseUnavailable(err)) {
       request.log.warn({ err }, 'database unavailable');
-      return reply.status(503).header('retry-after', '1').send({ error: DATABASE_UNAVAILABLE, retry: true });
+      return reply
+        .status(503)
+        .header('retry-after', '1')
+        .send({ error: inActiveLanguage(DATABASE_UNAVAILABLE), retry: true });
     }
     request.log.error({ err }, 'request failed');
-    return reply.status(500).send({ error: 'Something went wrong on our side. Please try again.' });
+    return reply.status(500).send({ error: inActiveLanguage('Something went wrong on our side. Please try again.') });
   });
 
   // The process's view of the queues: the waiting room's routes, the doors behind them and the organiser's console read it.

@@ -33,6 +33,22 @@ import * as offer from './routes/waitingRoom/offer.ts';
 import * as waitingListDomain from './domain/waitingRoom/waitingList.ts';
 import * as seatsDomain from './domain/seats.ts';
 import { SEATSIO_UNAVAILABLE } from './providers/seatsio.ts';
+import * as afterSale from './domain/afterSale.ts';
+import * as hold from './domain/hold.ts';
+import { NOT_HELD_MESSAGE } from './domain/hold.ts';
+import * as marketing from './domain/marketing.ts';
+import * as bankTransfer from './domain/payment/bankTransfer.ts';
+import * as paymentDetails from './domain/payment/details.ts';
+import * as paidFor from './domain/payment/paidFor.ts';
+import * as payments from './domain/payment/payments.ts';
+import * as reconcile from './domain/payment/reconcile.ts';
+import * as sales from './domain/sales.ts';
+import * as tickets from './domain/tickets.ts';
+import * as crossSite from './http/crossSite.ts';
+import * as offSession from './domain/instalments/offSession.ts';
+import { UNKEYED_MESSAGES } from './http/demoMode.ts';
+import { DATABASE_UNAVAILABLE } from './db/unavailable.ts';
+import { BUYER_LIMIT_MESSAGE } from './domain/limits.ts';
 import { WAITING_LIST_INVALID_MESSAGE, WAITING_LIST_NO_PROOF_MESSAGE } from './routes/waitingRoom/waitingList.ts';
 import { inLocale } from './languageScope.ts';
 import * as feedback from './mail/feedback.ts';
@@ -170,7 +186,26 @@ describe('the refusals a page shows', () => {
       waitingListDomain.LEFT_MESSAGE,
       waitingListDomain.WAITING_LIST_ADDRESS_CAP_MESSAGE,
     ]);
-    const refusals = [users, oneTimeCode, account, waitingListDomain, offer, seatsDomain].flatMap((module) =>
+    const refusals = [
+      users,
+      oneTimeCode,
+      account,
+      waitingListDomain,
+      offer,
+      seatsDomain,
+      afterSale,
+      hold,
+      marketing,
+      bankTransfer,
+      paymentDetails,
+      paidFor,
+      payments,
+      reconcile,
+      sales,
+      tickets,
+      crossSite,
+      offSession,
+    ].flatMap((module) =>
       Object.entries(module)
         .filter(([name, value]) => name.endsWith('_MESSAGE') && typeof value === 'string' && !writtenInPlace.has(value))
         .map(([, value]) => value as string),
@@ -187,6 +222,8 @@ describe('the refusals a page shows', () => {
       NO_PLACE_MESSAGE,
       NO_QUEUE_MESSAGE,
       SEATSIO_UNAVAILABLE,
+      ...Object.values(UNKEYED_MESSAGES),
+      DATABASE_UNAVAILABLE,
     ];
     const untranslatedRefusals = [...refusals, ...Object.values(NOTICES), ...queueRefusals].filter(
       (english) => !ACCENTED.test(inLocale('en-XA', () => inActiveLanguage(english))),
@@ -204,6 +241,7 @@ describe('the refusals a page shows', () => {
       () => waitingListDomain.waitingListOverCapacityMessage('Adult', 40),
       () => waitingListDomain.waitingListBuyerCapMessage(8),
       () => placesPerAddressMessage(2),
+      () => BUYER_LIMIT_MESSAGE(6),
     ];
     const isData = dataOnly(['Adult']);
     expect(written.map((write) => inLocale('en-XA', write)).filter((text) => untranslated(text, isData))).toEqual([]);
@@ -526,6 +564,21 @@ describe.each(drivers)('the server’s pages in the accented pseudo-locale on %s
     });
     found['sign in first'] = await check(await buyer(), { url: `/queue/${accounts.dateId}/` }, 200);
     expect(Object.entries(found).filter(([, texts]) => texts.length > 0)).toEqual([]);
+  });
+
+  it('answers the checkout’s calls with refusals in the request’s language', async () => {
+    const accentedCaller = await accented(new Visitor(w.app, {}, '10.79.0.1'));
+    const welshCaller = new Visitor(w.app, { 'accept-language': 'cy' }, '10.79.0.2');
+    const empty = (v: Visitor) => v.json('reserveTickets');
+    const extend = async (v: Visitor) => (await v.call('extendHold')).json() as { error: string };
+    for (const error of [(await empty(accentedCaller)).error as string, (await extend(accentedCaller)).error])
+      expect(ACCENTED.test(error), error).toBe(true);
+    expect(await empty(welshCaller)).toEqual({ reserved: false, error: 'Mae eich basged yn wag' });
+    expect((await extend(welshCaller)).error).toBe(
+      "Nid yw eich tocynnau'n cael eu cadw mwyach, felly does dim modd ychwanegu rhagor o amser.",
+    );
+    // And in English as the spec writes them.
+    expect((await extend(new Visitor(w.app, {}, '10.79.0.3'))).error).toBe(NOT_HELD_MESSAGE);
   });
 
   /**

@@ -25,6 +25,7 @@ import { codeCovers } from './pricing.ts';
 import { eventOf, linesWithEvents } from './saleLines.ts';
 import { addSeatsToSale, releaseProviderSeats, removeSaleSeats, seatedTypes, type SeatChoice } from './seats.ts';
 import type { SeatingProvider } from './seating/provider.ts';
+import { t } from '../../i18n/runtime.ts';
 
 export interface AddRequest {
   /** A seated ticket type's line comes with the seats the buyer holds, as many as its quantity. */
@@ -144,13 +145,11 @@ export async function addToBasket(
       const type = byId.get(line.ticketTypeId)!;
       const chosen = line.seats?.length ?? 0;
       if (seated.has(type.id) && chosen === 0)
-        throw new Refusal('invalid-input', `Choose your seats for ${type.name} on the seating plan.`);
-      if (!seated.has(type.id) && chosen > 0) throw new Refusal('invalid-input', `${type.name} is not sold by seat.`);
+        throw new Refusal('invalid-input', t('page.basket.chooseSeats', { name: type.name }));
+      if (!seated.has(type.id) && chosen > 0)
+        throw new Refusal('invalid-input', t('page.basket.notSeated', { name: type.name }));
       if (chosen > 0 && chosen !== line.qty)
-        throw new Refusal(
-          'invalid-input',
-          `The quantity of ${type.name} must match the ${chosen === 1 ? 'seat' : 'seats'} chosen.`,
-        );
+        throw new Refusal('invalid-input', t('page.basket.seatQuantity', { name: type.name, chosen }));
     }
 
     const existing = new Map(
@@ -297,7 +296,7 @@ export async function updateGiftVoucherQuantity(
 ): Promise<void> {
   await db.transaction(async (tx) => {
     await lockOpenSale(tx, saleId);
-    if (qty > MAX_VOUCHER_QTY) throw new Refusal('invalid-input', VOUCHER_QTY_MESSAGE, { code: 'voucher' });
+    if (qty > MAX_VOUCHER_QTY) throw new Refusal('invalid-input', voucherQtyMessage(), { code: 'voucher' });
     const updated = await tx
       .update(saleVouchers)
       .set({ qty })
@@ -379,21 +378,24 @@ export async function setCode(db: Database, saleId: string, rawCode: string, now
 /** Gift vouchers are sold at the values the organiser offers, a few lines and a few of each per basket. */
 export const MAX_VOUCHER_LINES = 10;
 export const MAX_VOUCHER_QTY = 20;
-const VOUCHER_QTY_MESSAGE = `You can buy at most ${MAX_VOUCHER_QTY} of one gift voucher in one order`;
+const voucherQtyMessage = () => t('page.basket.voucherQty', { max: MAX_VOUCHER_QTY });
+const voucherLinesMessage = () => t('page.basket.voucherLines', { max: MAX_VOUCHER_LINES });
 
 function refuseVoucherLines(vouchers: AddRequest['vouchers']): void {
   if (vouchers.length > MAX_VOUCHER_LINES)
-    throw new Refusal('invalid-input', `A basket can hold at most ${MAX_VOUCHER_LINES} gift voucher lines`, {
+    throw new Refusal('invalid-input', voucherLinesMessage(), {
       code: 'voucher',
     });
   if (vouchers.some((v) => v.qty > MAX_VOUCHER_QTY))
-    throw new Refusal('invalid-input', VOUCHER_QTY_MESSAGE, { code: 'voucher' });
+    throw new Refusal('invalid-input', voucherQtyMessage(), { code: 'voucher' });
 }
 
 function refuseVoucherValue(voucher: typeof giftVouchers.$inferSelect, value: number): void {
   if (!voucher.suggestedValues.includes(value) || value < voucher.minValue || value > voucher.maxValue) {
     const offered = voucher.suggestedValues.map((v) => formatMoney(v, voucher.currency)).join(', ');
-    throw new Refusal('invalid-input', `${voucher.name} is sold at ${offered}`, { code: 'voucher' });
+    throw new Refusal('invalid-input', t('page.basket.voucherValues', { name: voucher.name, offered }), {
+      code: 'voucher',
+    });
   }
 }
 
@@ -404,9 +406,9 @@ async function refuseVoucherBasket(tx: Tx, saleId: string): Promise<void> {
     .from(saleVouchers)
     .where(eq(saleVouchers.saleId, saleId));
   if (Number(row?.lines ?? 0) > MAX_VOUCHER_LINES)
-    throw new Refusal('invalid-input', `A basket can hold at most ${MAX_VOUCHER_LINES} gift voucher lines`, {
+    throw new Refusal('invalid-input', voucherLinesMessage(), {
       code: 'voucher',
     });
   if (Number(row?.most ?? 0) > MAX_VOUCHER_QTY)
-    throw new Refusal('invalid-input', VOUCHER_QTY_MESSAGE, { code: 'voucher' });
+    throw new Refusal('invalid-input', voucherQtyMessage(), { code: 'voucher' });
 }

@@ -16,6 +16,7 @@
  */
 import { maximumWarning, minimumWarning } from '../../contract/messages/basket.ts';
 import { Refusal } from './refusal.ts';
+import { t } from '../../i18n/runtime.ts';
 
 export const DEFAULT_MAX_PER_ORDER = 10;
 export const DEFAULT_MAX_HELD_PER_BUYER = 20;
@@ -48,8 +49,7 @@ export interface Buyer {
   ip: string | null;
 }
 
-export const BUYER_LIMIT_MESSAGE = (cap: number) =>
-  `You already hold tickets for this date in another basket. One buyer can hold at most ${cap} tickets of one date at a time: finish or cancel that order first, or choose fewer.`;
+export const BUYER_LIMIT_MESSAGE = (cap: number) => t('page.basket.buyerLimit', { cap });
 
 /** The keys a buyer's holds count under (sorted, the order their advisory locks are taken in). */
 export function buyerKeys(buyer: Buyer): string[] {

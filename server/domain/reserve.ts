@@ -41,6 +41,7 @@ import {
   refuseOverCapAlone,
   type Buyer,
 } from './limits.ts';
+import { t } from '../../i18n/runtime.ts';
 
 export type ReserveResult =
   | { reserved: true; saleReference: string; freshReservation: boolean; checkoutTime: number }
@@ -195,18 +196,12 @@ async function refuse(
       .select({ code: discountCodes.code })
       .from(discountCodes)
       .where(eq(discountCodes.id, basket.discountCodeId!));
-    throw new Refusal(
-      'code-used-up',
-      `Discount code ${code?.code ?? ''} has been used as many times as it can be and was taken off your basket. Check the total and reserve again.`,
-    );
+    throw new Refusal('code-used-up', t('page.reserve.codeUsedUp', { code: code?.code ?? '' }));
   }
   const unavailable = new Set(
     basket.lines.filter((l) => verdict.unavailable.includes(l.ticketTypeId)).map((l) => l.name),
   );
-  throw new Refusal(
-    'sold-out',
-    `Sorry, these tickets are no longer available in the numbers you chose: ${[...unavailable].join(', ')}`,
-  );
+  throw new Refusal('sold-out', t('page.reserve.ticketsUnavailable', { tickets: [...unavailable].join(', ') }));
 }
 
 const refusedAny = (verdict: ReserveVerdict) => verdict.refused !== null || verdict.unavailable.length > 0;
@@ -360,10 +355,7 @@ async function reserveInTransaction(
     // The basket's seats are held for the sale under the same deadline, after the pools.
     const lostSeats = await reserveSaleSeats(tx, saleId, claims.deadline, now, limits.seating ?? null);
     if (lostSeats.length)
-      throw new Refusal(
-        'sold-out',
-        `Sorry, these seats are no longer available: ${lostSeats.join('; ')}. Please choose your seats again.`,
-      );
+      throw new Refusal('sold-out', t('page.reserve.seatsUnavailable', { seats: lostSeats.join('; ') }));
     return {
       reserved: true as const,
       saleReference: claims.reference,

@@ -4,6 +4,7 @@
  * from a browser page and cannot ride on a visitor's cookies, so it passes.
  */
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { inActiveLanguage } from '../../i18n/catalogues.ts';
 
 export const CROSS_SITE_MESSAGE = 'This request came from another website and was refused.';
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -21,6 +22,6 @@ export function isCrossSite(request: FastifyRequest): boolean {
 export async function refuseCrossSite(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   if (SAFE_METHODS.has(request.method)) return;
   if (isCrossSite(request)) {
-    await reply.status(403).send({ error: CROSS_SITE_MESSAGE });
+    await reply.status(403).send({ error: inActiveLanguage(CROSS_SITE_MESSAGE) });
   }
 }

@@ -14,6 +14,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { calls } from '../../contract/index.ts';
 import { html, page } from '../views/html.ts';
 import type { AppDeps } from './deps.ts';
+import { inActiveLanguage } from '../../i18n/catalogues.ts';
 
 const DEMO_PATH = /^\/(dev|sandbox)(\/|$)/;
 
@@ -116,7 +117,7 @@ export function registerDemoMode(app: FastifyInstance, deps: AppDeps): void {
     const route = request.routeOptions.url;
     if (isDemoPath(path) || (route !== undefined && isDemoPath(route))) return notServed(request, reply, deps, path);
     const message = refused.get(normal(route ?? path));
-    if (message !== undefined) return reply.status(409).send({ error: message });
+    if (message !== undefined) return reply.status(409).send({ error: inActiveLanguage(message) });
     return undefined;
   });
 }

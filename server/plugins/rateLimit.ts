@@ -10,6 +10,7 @@ import fp from 'fastify-plugin';
 import type { Config } from '../config.ts';
 import type { Database } from '../db/index.ts';
 import { leasedRateLimitStore } from '../http/rateLimitStore.ts';
+import { t } from '../../i18n/runtime.ts';
 
 /** A queued buyer's poll of their place (contract/queuePage.ts `queueStatusPath`). */
 const QUEUE_POLL = /^\/ajax\/queue\/\d{1,9}\/status\/?(\?|$)/;
@@ -37,7 +38,7 @@ async function requestBudget(
       (request.url.startsWith('/assets/') || QUEUE_POLL.test(request.url)),
     errorResponseBuilder: (_request, context) => ({
       statusCode: 429,
-      error: `Too many requests. Please wait ${Math.ceil(context.ttl / 1000)} seconds and try again.`,
+      error: t('page.tooManyRequests', { seconds: Math.ceil(context.ttl / 1000) }),
     }),
   });
 }

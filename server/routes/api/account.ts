@@ -11,6 +11,7 @@ import type { AppDeps } from '../../http/deps.ts';
 import { sendCodeFrom } from '../../http/signInCode.ts';
 import { holdLostBody, refusalBody, refusalStatus } from '../../http/refusals.ts';
 import { saleIdOf, setSaleCookie, signIn, signOut } from '../../http/session.ts';
+import { inActiveLanguage } from '../../../i18n/catalogues.ts';
 
 const NO_SALE_MESSAGE = 'Your basket could not be found. Please add your tickets again.';
 
@@ -52,8 +53,8 @@ export function accountHandlers(deps: AppDeps): Pick<Handlers, AccountCall> {
         reply.status(refusalStatus(err));
         return (
           err.code === 'hold-lost'
-            ? { ...holdLostBody(err), message: { error: err.message } }
-            : { ...refusalBody(err, true), message: err.message }
+            ? { ...holdLostBody(err), message: { error: inActiveLanguage(err.message) } }
+            : { ...refusalBody(err, true), message: inActiveLanguage(err.message) }
         ) as never;
       }
     },
@@ -73,7 +74,7 @@ export function accountHandlers(deps: AppDeps): Pick<Handlers, AccountCall> {
       } catch (err) {
         if (!isRefusal(err, 'hold-lost')) throw err;
         reply.status(refusalStatus(err));
-        return { ...holdLostBody(err), message: { error: err.message } } as never;
+        return { ...holdLostBody(err), message: { error: inActiveLanguage(err.message) } } as never;
       }
     },
     logoutOfSale: async ({ request, reply }) => {

@@ -27,6 +27,7 @@ import { offerResumeLinkAfter } from '../../http/resumeLink.ts';
 import { recordReferrer } from '../../domain/referrals.ts';
 import type { AppDeps } from '../../http/deps.ts';
 import { slots } from '../../http/slots.ts';
+import { inActiveLanguage } from '../../../i18n/catalogues.ts';
 
 function wantsHtml(request: FastifyRequest): boolean {
   const accept = request.headers.accept ?? '';
@@ -131,7 +132,7 @@ export function basketHandlers(deps: AppDeps): Pick<Handlers, BasketCalls> {
     reserveTickets: async ({ input, request }) => {
       // The reservation reads the sale itself (a paid one is refused with 409 there).
       const saleId = saleIdOf(request);
-      if (!saleId) return { reserved: false, error: 'Your basket is empty' };
+      if (!saleId) return { reserved: false, error: inActiveLanguage('Your basket is empty') };
       const now = clock();
       const limits = {
         maxPerOrder: config.maxPerOrder,
@@ -164,7 +165,7 @@ export function basketHandlers(deps: AppDeps): Pick<Handlers, BasketCalls> {
             fresh_reservation: result.freshReservation,
             checkout_time: result.checkoutTime,
           }
-        : { reserved: false, error: result.error };
+        : { reserved: false, error: inActiveLanguage(result.error) };
     },
     extendHold: async ({ request }) => {
       if (!(await hasSale(request))) throw new Refusal('hold-lost', NOT_HELD_MESSAGE);
@@ -219,5 +220,7 @@ export function basketHandlers(deps: AppDeps): Pick<Handlers, BasketCalls> {
 /** A browser's order form that the contract refuses goes back to its event page with a message. */
 export const basketInvalid: Partial<Record<BasketCalls, InvalidHandler>> = {
   addToBasket: async (request, reply, message) =>
-    wantsHtml(request) ? backToEvent(request, reply, 'error=not-added') : reply.status(400).send({ error: message }),
+    wantsHtml(request)
+      ? backToEvent(request, reply, 'error=not-added')
+      : reply.status(400).send({ error: inActiveLanguage(message) }),
 };
