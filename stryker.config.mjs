@@ -88,7 +88,7 @@ export default {
   tsconfigFile: 'tsconfig.stryker-none.json',
   incremental: true,
   incrementalFile: `reports/mutation/${machine ?? 'all'}.incremental.json`,
-  reporters: ['clear-text', 'json', 'html'],
+  reporters: ['progress-append-only', 'clear-text', 'json', 'html'],
   jsonReporter: { fileName: `reports/mutation/${machine ?? 'all'}.json` },
   htmlReporter: { fileName: `reports/mutation/${machine ?? 'all'}.html` },
   clearTextReporter: { allowColor: false, logTests: false, reportMutants: false, reportScoreTable: true },
