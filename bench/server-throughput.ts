@@ -564,10 +564,12 @@ export async function benchServer(options: Partial<ServerOptions> = {}): Promise
         console.log(`  ${result.notHeld} of ${buyers.length} reservations were not holds, e.g. ${result.sample}`);
       return { ...result, cpu };
     };
-    // A short unmeasured run first (the server's and the database's caches warm), then the cases
+    // An unmeasured run first, long enough for the server's compiled code to settle (300 buyers
+    // left the first measured turn's server at nearly twice its later CPU a request) and the
+    // database's caches to warm, then the cases
     // in turns (0, 10k, 50k, 50k, 10k, 0, …): each turn adds its fixtures' sales and holds to the
     // database. Each figure is the mean of its turns.
-    const warm = await reserveAt(0, 300);
+    const warm = await reserveAt(0, 1_000);
     perTurn = Math.max(300, Math.min(20_000, Math.round(warm.rate * opts.seconds)));
     const results = await inTurns(opts.live, (live) => reserveAt(live, perTurn), opts.rounds);
     const rate = (live: number) => meanOf(results.get(live)!.map((r) => r.rate));

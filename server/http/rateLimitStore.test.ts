@@ -184,6 +184,18 @@ describe.each(drivers)('the leased rate limit store on %s', (driver) => {
     expect(p.statements()).toBe(1);
   });
 
+  it("keeps a buyer's lease while an on-sale's minute brings 60,000 other addresses after it", async () => {
+    const p = process_();
+    const buyer = randomUUID();
+    expect((await p.incr(buyer, 600)).current).toBe(1);
+    // Each address new to the process, one request each, 5,000 at a time (counted in batches).
+    for (let done = 0; done < 60_000; done += 5_000)
+      await Promise.all(Array.from({ length: 5_000 }, (_, i) => p.incr(`${buyer}:${done + i}`, 600)));
+    const before = p.statements();
+    expect((await p.incr(buyer, 600)).current).toBe(2);
+    expect(p.statements()).toBe(before);
+  });
+
   it('lets no more than the limit through two processes, counting one by one near it', async () => {
     const [a, b] = [process_(), process_()];
     const key = randomUUID();

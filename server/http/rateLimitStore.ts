@@ -226,8 +226,14 @@ export function leasedRateLimitStore(
   };
 }
 
-/** Keys kept before the ended windows (and then the oldest) are cleared out. */
-const MAX_LEASES = 50_000;
+/**
+ * Keys kept before the ended windows (and then the oldest) are cleared out: a minute of an on-sale
+ * where every request comes from a new address, at a process's rate for the reservation and
+ * more, about 150 bytes a key (30 MB in all). Fewer would clear out the leases of buyers still
+ * buying (one who made their basket before tens of thousands of others arrived), each of whose
+ * next requests would then cost a round trip to the database again.
+ */
+const MAX_LEASES = 200_000;
 
 /** Clears ended windows out of a process's leases, then the keys least recently counted, down to three quarters of MAX_LEASES. */
 function clearOut(leases: Map<string, Lease>, now: number): void {
