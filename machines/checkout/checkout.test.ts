@@ -98,6 +98,40 @@ const events: Record<string, WalkEvent[]> = {
         payment_seconds_remaining: 1200,
       }),
     },
+    {
+      // A payment begun elsewhere whose time has run out: it holds the tickets no longer.
+      type: 'CHECKOUT_RELOADED',
+      checkout: makeCheckout({
+        state: 'payment',
+        sale_reference: 'HF-1',
+        seconds_remaining: 300,
+        payment_in_progress: true,
+        payment_seconds_remaining: 0,
+      }),
+    },
+    {
+      // No payment in progress, whatever time the read carries for one.
+      type: 'CHECKOUT_RELOADED',
+      checkout: makeCheckout({
+        state: 'payment',
+        sale_reference: 'HF-1',
+        seconds_remaining: 300,
+        payment_in_progress: false,
+        payment_seconds_remaining: 1200,
+      }),
+    },
+    {
+      // Paid while the payment was still in progress: paid wins.
+      type: 'CHECKOUT_RELOADED',
+      checkout: makeCheckout({
+        state: 'payment',
+        sale_reference: 'HF-1',
+        seconds_remaining: 300,
+        payment_complete: true,
+        payment_in_progress: true,
+        payment_seconds_remaining: 1200,
+      }),
+    },
   ],
   NOTICE_DISMISSED: [{ type: 'NOTICE_DISMISSED', id: 1 }],
   NOTICE_RAISED: [{ type: 'NOTICE_RAISED', kind: 'error', text: 'Unable to set the Code. Please try again later' }],
@@ -345,13 +379,14 @@ function checkoutOracle(q: Q): Expectation<View> | undefined {
           started: { loadCheckout: [undefined] },
         };
       }
-      // A payment started in another tab: the clock says the tickets are held until it finishes, as a reload would.
+      // A payment started in another tab, with time left: the clock says the tickets are held until it finishes, as a reload would.
       if (
         view.step === 'payment' &&
         !view.isAdvancing &&
         !view.isEditingBasket &&
         checkout.payment_in_progress &&
-        !checkout.payment_complete
+        !checkout.payment_complete &&
+        checkout.payment_seconds_remaining > 0
       ) {
         return unchanged(q, {
           sent: toClock(q, {
