@@ -718,7 +718,12 @@ describe('payment machine', () => {
           s.planOptions.includes(v.form.plan.option) &&
           VALID.contactNumber.has(v.form.contactNumber) &&
           !!v.form.plan.card;
-        expect(v.canPay).toBe(v.method !== 'instalment' || planReady);
+        // Compared without expect(): this runs after every step of every path.
+        const payable = v.method !== 'instalment' || planReady;
+        if (v.canPay !== payable)
+          throw new Error(
+            `Pay is ${v.canPay ? 'enabled' : 'disabled'}; expected it ${payable ? 'enabled' : 'disabled'}`,
+          );
       },
       paths: {
         unreachable: [
