@@ -5,7 +5,7 @@
 -- than on every reservation, the call an on-sale makes most. STABLE: it reads only.
 -- Sequential scans are ruled out, as in every reservation function (see claim_hold.sql).
 CREATE OR REPLACE FUNCTION reservation_basket(p_sale text) RETURNS json
-LANGUAGE plpgsql STABLE SET enable_seqscan = off AS $fn$
+LANGUAGE plpgsql STABLE SET enable_seqscan = off SET plan_cache_mode = force_generic_plan AS $fn$
 BEGIN
   RETURN (
     SELECT json_build_object(

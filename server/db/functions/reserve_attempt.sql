@@ -15,7 +15,7 @@ CREATE OR REPLACE FUNCTION reserve_attempt(
   p_sale text, p_now timestamptz, p_deadline timestamptz, p_lock_timeout text,
   p_max_per_order integer, p_cap integer, p_reference text, p_buyer_ip text, p_user integer
 ) RETURNS jsonb
-LANGUAGE plpgsql SET enable_seqscan = off AS $fn$
+LANGUAGE plpgsql SET enable_seqscan = off SET plan_cache_mode = force_generic_plan AS $fn$
 DECLARE
   v_prior integer;
   v_date integer;

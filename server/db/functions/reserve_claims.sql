@@ -20,7 +20,7 @@ CREATE OR REPLACE FUNCTION reserve_claims(
   p_keys text[], p_wanted jsonb, p_cap integer, p_code integer,
   p_reference text, p_buyer_ip text, p_user integer
 ) RETURNS jsonb
-LANGUAGE plpgsql SET enable_seqscan = off AS $fn$
+LANGUAGE plpgsql SET enable_seqscan = off SET plan_cache_mode = force_generic_plan AS $fn$
 DECLARE
   v_key text;
   v_date record;

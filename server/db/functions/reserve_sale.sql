@@ -15,7 +15,7 @@ CREATE OR REPLACE FUNCTION reserve_sale(
   p_pools integer[], p_claims jsonb, p_keys text[], p_wanted jsonb, p_cap integer,
   p_reference text, p_buyer_ip text, p_user integer
 ) RETURNS jsonb
-LANGUAGE plpgsql SET enable_seqscan = off AS $fn$
+LANGUAGE plpgsql SET enable_seqscan = off SET plan_cache_mode = force_generic_plan AS $fn$
 DECLARE
   v_sale record;
   v_basket text;
