@@ -310,14 +310,20 @@ async function pgbench(
     readings.sort((a, b) => a.at - b.at);
     const tps = /tps = ([\d.]+)/.exec(out);
     if (code !== 0 || !tps) return null;
-    // Each progress line's rate is that of the second before it.
-    const first = readings[0];
-    const last = readings.at(-1);
+    // Each progress line's rate is that of the second before it. The last second's reading is left
+    // out: pgbench may have closed its connections before their processes were read, and a process
+    // gone takes its CPU out of the sum.
+    const steady = readings.filter((r) => r.at < progress.length);
+    const first = steady[0];
+    const last = steady.at(-1);
     const transactions =
       first && last && last.at > first.at ? progress.slice(first.at, last.at).reduce((sum, v) => sum + v, 0) : 0;
     return {
       tps: Number(tps[1]),
-      databaseMs: transactions > 0 ? (last!.database - first!.database) / transactions : null,
+      databaseMs:
+        transactions > 0 && last!.database >= first!.database
+          ? (last!.database - first!.database) / transactions
+          : null,
     };
   } finally {
     rmSync(dir, { recursive: true, force: true });
