@@ -11,7 +11,9 @@
 // - `description` strings of states and transitions: documentation, never read at run time;
 // - the `types` object of `setup()`: erased at run time;
 // - default actor implementations that only reject with '... is provided by the app': the app and
-//   every test provide the real actor with `.provide()`.
+//   every test provide the real actor with `.provide()`;
+// - the names given to those stand-ins (`providedByApp.call('loadPayment')`, `.callback`, `.chart`):
+//   they only word the stand-in's error, which the app and every test replace.
 // Left out line by line with `// Stryker disable next-line <mutator>: <reason>` in the machine file:
 // - the `actors: {}` object of a `setup()` whose actors are all provided (stepSaver, countdown,
 //   reservation, basket, instalment, square, donation, giftAid) and a guard the app always provides
@@ -43,9 +45,6 @@
 //   only re-entered fresh, so shallow and deep history restore the same state;
 // - `forgetCaptchaToken` mutated to `{}`: the expired and errored widget states refuse Continue,
 //   and every way out of them either passes a new token or clears it;
-// - the names given to `providedByApp.call` and `.chart` (`loadCheckout`, `destroySale`,
-//   `prepareReservation`, the hold's clock `countdown`, the step saver's `updateBasketState`): they
-//   only word the stand-in's error, which the app and every test replace;
 // - the `systemId` strings of the step charts (account to orderCompleted): nothing looks them up;
 // - `keepCheckout` on leaving gift_aid, ticket_questions_before, payment, awaiting_truelayer and
 //   after_sale_messages mutated away: the step that follows there always applies, so the checkout

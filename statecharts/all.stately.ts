@@ -3133,7 +3133,6 @@ export const paymentMachine = createMachine({
               "type": "isPaid"
             },
             "target": "paid",
-            "actions": "keepPaid",
             "description": "Already paid (a card return): straight on."
           },
           {
@@ -3187,8 +3186,7 @@ export const paymentMachine = createMachine({
         "src": "claimFreeTickets",
         "id": "claimFreeTickets",
         "onDone": {
-          "target": "paid",
-          "actions": "keepPaid"
+          "target": "paid"
         },
         "onError": {
           "target": "claimFailed",
@@ -3456,10 +3454,7 @@ export const paymentMachine = createMachine({
                 "method": "truelayer"
               }
             },
-            "target": "payingWithBank",
-            "actions": {
-              "type": "keepBilledTo"
-            }
+            "target": "payingWithBank"
           },
           {
             "guard": {
@@ -3468,10 +3463,7 @@ export const paymentMachine = createMachine({
                 "method": "instalment"
               }
             },
-            "target": "instalment",
-            "actions": {
-              "type": "keepBilledTo"
-            }
+            "target": "instalment"
           },
           {
             "guard": {
@@ -3486,10 +3478,7 @@ export const paymentMachine = createMachine({
             }
           },
           {
-            "target": "gettingToken",
-            "actions": {
-              "type": "keepBilledTo"
-            }
+            "target": "gettingToken"
           }
         ],
         "onError": [
@@ -3548,7 +3537,6 @@ export const paymentMachine = createMachine({
               "type": "isPaid"
             },
             "target": "paid",
-            "actions": "keepPaid",
             "description": "Paid in another tab: on to the paid order."
           },
           {
@@ -3585,8 +3573,7 @@ export const paymentMachine = createMachine({
             "guard": {
               "type": "cardSucceeded"
             },
-            "target": "paid",
-            "actions": "keepPaid"
+            "target": "paid"
           },
           {
             "target": "ready",
@@ -3651,8 +3638,7 @@ export const paymentMachine = createMachine({
             "guard": {
               "type": "outcomePaid"
             },
-            "target": "paid",
-            "actions": "keepPaid"
+            "target": "paid"
           },
           {
             "guard": {
@@ -3685,8 +3671,7 @@ export const paymentMachine = createMachine({
             "guard": {
               "type": "outcomePaid"
             },
-            "target": "paid",
-            "actions": "keepPaid"
+            "target": "paid"
           },
           {
             "guard": {
@@ -3742,7 +3727,6 @@ export const paymentMachine = createMachine({
     "keepBilledTo": () => {},
     "keepBillingAddress": () => {},
     "keepHoldLost": () => {},
-    "keepPaid": () => {},
     "keepSituation": () => {},
     "keepToken": () => {},
     "markPaying": () => {},

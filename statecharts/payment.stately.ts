@@ -86,7 +86,6 @@ export const paymentMachine = createMachine({
               "type": "isPaid"
             },
             "target": "paid",
-            "actions": "keepPaid",
             "description": "Already paid (a card return): straight on."
           },
           {
@@ -140,8 +139,7 @@ export const paymentMachine = createMachine({
         "src": "claimFreeTickets",
         "id": "claimFreeTickets",
         "onDone": {
-          "target": "paid",
-          "actions": "keepPaid"
+          "target": "paid"
         },
         "onError": {
           "target": "claimFailed",
@@ -409,10 +407,7 @@ export const paymentMachine = createMachine({
                 "method": "truelayer"
               }
             },
-            "target": "payingWithBank",
-            "actions": {
-              "type": "keepBilledTo"
-            }
+            "target": "payingWithBank"
           },
           {
             "guard": {
@@ -421,10 +416,7 @@ export const paymentMachine = createMachine({
                 "method": "instalment"
               }
             },
-            "target": "instalment",
-            "actions": {
-              "type": "keepBilledTo"
-            }
+            "target": "instalment"
           },
           {
             "guard": {
@@ -439,10 +431,7 @@ export const paymentMachine = createMachine({
             }
           },
           {
-            "target": "gettingToken",
-            "actions": {
-              "type": "keepBilledTo"
-            }
+            "target": "gettingToken"
           }
         ],
         "onError": [
@@ -501,7 +490,6 @@ export const paymentMachine = createMachine({
               "type": "isPaid"
             },
             "target": "paid",
-            "actions": "keepPaid",
             "description": "Paid in another tab: on to the paid order."
           },
           {
@@ -538,8 +526,7 @@ export const paymentMachine = createMachine({
             "guard": {
               "type": "cardSucceeded"
             },
-            "target": "paid",
-            "actions": "keepPaid"
+            "target": "paid"
           },
           {
             "target": "ready",
@@ -604,8 +591,7 @@ export const paymentMachine = createMachine({
             "guard": {
               "type": "outcomePaid"
             },
-            "target": "paid",
-            "actions": "keepPaid"
+            "target": "paid"
           },
           {
             "guard": {
@@ -638,8 +624,7 @@ export const paymentMachine = createMachine({
             "guard": {
               "type": "outcomePaid"
             },
-            "target": "paid",
-            "actions": "keepPaid"
+            "target": "paid"
           },
           {
             "guard": {
@@ -695,7 +680,6 @@ export const paymentMachine = createMachine({
     "keepBilledTo": () => {},
     "keepBillingAddress": () => {},
     "keepHoldLost": () => {},
-    "keepPaid": () => {},
     "keepSituation": () => {},
     "keepToken": () => {},
     "markPaying": () => {},

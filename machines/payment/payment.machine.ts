@@ -212,7 +212,6 @@ export const paymentMachine = setup({
       token: null,
       error: params.message,
     })),
-    keepPaid: assign({ outcome: { kind: 'paid' as const } }),
     /** The browser goes to the bank's page (auth_url). Provided by the app. */
     goToBank: (_, _params: { url: string }) => {},
     keepHoldLost: assign((_, params: { message: string }) => ({
@@ -268,6 +267,7 @@ export const paymentMachine = setup({
     error: null,
     token: null,
     signIn: null,
+    // Reaching `paid` ends the payment as it starts; only a lost hold changes the outcome.
     outcome: { kind: 'paid' },
   },
   output: ({ context }) => context.outcome,
@@ -283,7 +283,6 @@ export const paymentMachine = setup({
           {
             guard: { type: 'isPaid', params: ({ event }) => ({ situation: event.output }) },
             target: 'paid',
-            actions: 'keepPaid',
             description: 'Already paid (a card return): straight on.',
           },
           {
@@ -310,7 +309,7 @@ export const paymentMachine = setup({
         src: 'claimFreeTickets',
         id: 'claimFreeTickets',
         input: ({ context }) => (context.situation?.email ? { email: context.situation.email } : {}),
-        onDone: { target: 'paid', actions: 'keepPaid' },
+        onDone: { target: 'paid' },
         onError: { target: 'claimFailed', actions: 'showClaimFailure' },
       },
     },
@@ -488,12 +487,10 @@ export const paymentMachine = setup({
           {
             guard: { type: 'isMethod', params: { method: 'truelayer' } },
             target: 'payingWithBank',
-            actions: { type: 'keepBilledTo', params: ({ event }) => ({ address: billedToOf(event.output) }) },
           },
           {
             guard: { type: 'isMethod', params: { method: 'instalment' } },
             target: 'instalment',
-            actions: { type: 'keepBilledTo', params: ({ event }) => ({ address: billedToOf(event.output) }) },
           },
           {
             guard: { type: 'isMethod', params: { method: 'square' } },
@@ -502,7 +499,6 @@ export const paymentMachine = setup({
           },
           {
             target: 'gettingToken',
-            actions: { type: 'keepBilledTo', params: ({ event }) => ({ address: billedToOf(event.output) }) },
           },
         ],
         onError: [
@@ -542,7 +538,6 @@ export const paymentMachine = setup({
           {
             guard: { type: 'isPaid', params: ({ event }) => ({ situation: event.output }) },
             target: 'paid',
-            actions: 'keepPaid',
             description: 'Paid in another tab: on to the paid order.',
           },
           { target: 'ready', actions: { type: 'reset', params: { message: PAYMENT_MESSAGES.stripeToken } } },
@@ -561,7 +556,6 @@ export const paymentMachine = setup({
           {
             guard: { type: 'cardSucceeded', params: ({ event }) => ({ result: event.output }) },
             target: 'paid',
-            actions: 'keepPaid',
           },
           {
             target: 'ready',
@@ -616,7 +610,6 @@ export const paymentMachine = setup({
           {
             guard: { type: 'outcomePaid', params: ({ event }) => ({ outcome: event.output }) },
             target: 'paid',
-            actions: 'keepPaid',
           },
           {
             guard: { type: 'outcomeHoldLost', params: ({ event }) => ({ outcome: event.output }) },
@@ -649,7 +642,6 @@ export const paymentMachine = setup({
           {
             guard: { type: 'outcomePaid', params: ({ event }) => ({ outcome: event.output }) },
             target: 'paid',
-            actions: 'keepPaid',
           },
           {
             guard: { type: 'outcomeHoldLost', params: ({ event }) => ({ outcome: event.output }) },
