@@ -207,6 +207,24 @@ describe('a call of the payment step that fails', () => {
       'That name is too long.',
     ],
     ['failing without words: the step’s own', () => new Error(''), PAYMENT_MESSAGES.unableToPay],
+    ['refused with no words: the step’s own', () => refused(''), PAYMENT_MESSAGES.unableToPay],
+    [
+      'refused with the server’s words on the app’s error: those words',
+      () => Object.assign(new Error('409'), { serverMessage: 'That e-mail cannot be used.' }),
+      'That e-mail cannot be used.',
+    ],
+    [
+      'failing with no server words on the app’s error: the step’s own, not the status',
+      () => Object.assign(new Error('500'), { serverMessage: null }),
+      PAYMENT_MESSAGES.unableToPay,
+    ],
+    [
+      'failing with empty server words on the app’s error: the step’s own',
+      () => Object.assign(new Error('500'), { serverMessage: '' }),
+      PAYMENT_MESSAGES.unableToPay,
+    ],
+    ['failing with words of its own: those words', () => new Error('The network is down.'), 'The network is down.'],
+    ['failing with something not an error: the step’s own', () => 'down', PAYMENT_MESSAGES.unableToPay],
   ])('sending the account details, %s, back on the form with no sign-in', async (_, error, shown) => {
     const { actor, sent } = start(situation, {
       accountDetails: () => {
