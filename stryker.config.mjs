@@ -35,6 +35,16 @@
 //   the server's words as a string or null, so a truthy one is always a string;
 // - contract/basketRules `line.min_per_customer > 1` mutated to `true` / `>= 1`: a line's quantity is at
 //   least 1 (the server's, and a typed one is raised to 1), so a minimum of 0 or 1 is never broken.
+// Survivors looked at in the payment chart (machines/payment), left as they are:
+// - `?.` and `?? ''` / `?? []` fallbacks where the state already guarantees the value: the situation
+//   in every state after loading, the sign-in in its own states, the card's token while confirming,
+//   the billing payload while saving it, a plan's option and card while paying by plan;
+// - ternaries on a child's outcome (instalment, Square) or the card's result behind a guard that
+//   already fixes its kind, and `failure.kind === 'refused'` beside `reason === 'sign_in'` (only a
+//   refusal has a reason);
+// - `markPaying`'s case for no method: Pay is refused while no method is chosen;
+// - a lost hold's `messageOf(…, '')` fallback: the server's lost-hold refusal always has words;
+// - `blocked: { description }` mutated to `{}`: the same state without its documentation.
 // Survivors looked at in the root checkout (machines/checkout), left as they are:
 // - `systemId` strings of the basket, reservation and step-saver children: no one looks them up,
 //   so renaming them changes nothing observable (the hold's clock has none);
