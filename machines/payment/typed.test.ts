@@ -3,14 +3,16 @@
  * pasted with a trailing space, a phone number typed with a leading one), and a field holding only
  * spaces is an empty one: it says nothing when left, and sends no contact number.
  */
-import { createActor, fromCallback, fromPromise, waitFor } from 'xstate';
+import { createActor, fromPromise, waitFor } from 'xstate';
 import { describe, expect, it } from 'vitest';
 import { MESSAGES } from '../../contract/messages/checkout';
 import { PAYMENT_MESSAGES } from '../../contract/messages/payment';
 import { refused } from '../../contract/outcome';
+import { addressMachine } from '../address/address.machine';
 import { viewPayment } from './payment.connect';
 import { paymentMachine } from './payment.machine';
 import type { CardResult, PaymentSituation } from './payment.types';
+import type { PossibleAddress, RequestOf, ResponseOf, SavedAddress } from '../../contract';
 
 const situation: PaymentSituation = {
   paid: false,
@@ -41,28 +43,53 @@ const ADDRESS = {
  * The payment chart with calls that record what they were sent. `accountDetails` answers the
  * account details (by default, taken); `failFirst` names calls whose first try fails.
  */
-function start(s: PaymentSituation, { accountDetails = (): unknown => undefined, failFirst = [] as string[] } = {}) {
+function start(s: PaymentSituation, { accountDetails = (): void => undefined, failFirst = [] as string[] } = {}) {
   const sent: Record<string, unknown[]> = {};
-  const record =
-    <T>(name: string, answer: () => T) =>
-    async ({ input }: { input: unknown }) => {
+  const call = <I, T>(name: string, answer: (input: I) => T) =>
+    fromPromise<T, I>(async ({ input }) => {
       (sent[name] ??= []).push(input);
       if (failFirst.includes(name) && sent[name]!.length === 1) throw new Error('503');
-      return answer();
-    };
+      return answer(input);
+    });
+  const billingAddress = addressMachine.provide({
+    actors: {
+      loadSavedAddresses: fromPromise(async (): Promise<SavedAddress[]> => []),
+      lookupAddress: fromPromise(async (): Promise<PossibleAddress[]> => []),
+      deleteAddress: fromPromise(async (): Promise<unknown> => undefined),
+      submitAddress: fromPromise(async (): Promise<unknown> => undefined),
+    },
+  });
   const actor = createActor(
     paymentMachine.provide({
       actors: {
-        loadPayment: fromPromise(record('loadPayment', () => s)),
-        billingAddress: fromCallback(() => {}),
-        setAccountDetails: fromPromise(record('setAccountDetails', accountDetails)),
-        claimFreeTickets: fromPromise(record('claimFreeTickets', () => undefined)),
-        sendOneTimeCode: fromPromise(record('sendOneTimeCode', () => undefined)),
-        setBillingAddress: fromPromise(record('setBillingAddress', () => ({ ...ADDRESS, country_code: 'GB', id: 1 }))),
-        getStripeToken: fromPromise(record('getStripeToken', () => ({ public_key: 'pk', client_secret: 'cs' }))),
-        confirmCard: fromPromise(record('confirmCard', (): CardResult => ({ status: 'succeeded' }))),
-        payWithTruelayer: fromPromise(record('payWithTruelayer', () => ({ auth_url: '/sandbox/bank/' }))),
-        instalment: fromPromise(record('instalment', () => ({ kind: 'paid' as const }))),
+        loadPayment: call('loadPayment', (): PaymentSituation => s),
+        billingAddress,
+        setAccountDetails: call('setAccountDetails', (_: RequestOf<'setAccountDetails'>) => {
+          accountDetails();
+          return {} as ResponseOf<'setAccountDetails'>;
+        }),
+        claimFreeTickets: call(
+          'claimFreeTickets',
+          (_: RequestOf<'claimFreeTickets'>) => ({}) as ResponseOf<'claimFreeTickets'>,
+        ),
+        sendOneTimeCode: call('sendOneTimeCode', (_: { email: string }): void => undefined),
+        setBillingAddress: call(
+          'setBillingAddress',
+          (_: RequestOf<'setBillingAddress'>): ResponseOf<'setBillingAddress'> => ({
+            ...ADDRESS,
+            country_code: 'GB',
+            id: 1,
+          }),
+        ),
+        getStripeToken: call('getStripeToken', (): ResponseOf<'getStripeToken'> => ({
+          public_key: 'pk',
+          client_secret: 'cs',
+        })),
+        confirmCard: call('confirmCard', (_: ResponseOf<'getStripeToken'>): CardResult => ({ status: 'succeeded' })),
+        payWithTruelayer: call(
+          'payWithTruelayer',
+          (_: RequestOf<'payWithTruelayer'>): ResponseOf<'payWithTruelayer'> => ({ auth_url: '/sandbox/bank/' }),
+        ),
       },
     }),
   ).start();
