@@ -62,8 +62,7 @@
 // - ternaries on the reservation's outcome behind a guard that already fixes its type, the
 //   `?? ''` of a refusal's message (always present), `checkout !== null` in routing (entered only
 //   with a checkout kept) and a notice's `kind` comparison (no text is raised with two kinds);
-// - in checkout.connect: the captcha's 'unsolved' fallback (the token is always null there),
-//   `prepareReservation`'s place in the root's own children (the basket's chart precedes it) and
+// - in checkout.connect: the captcha's 'unsolved' fallback (the token is always null there) and
 //   `?.` on `pastBasket` (the state always exists).
 //
 // Mutants of a chart that stop its module from loading (an `initial` naming no state) count as

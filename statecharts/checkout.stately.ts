@@ -166,6 +166,9 @@ export const checkoutMachine = createMachine({
           }
         }
       ],
+      "meta": {
+        "stepChild": "basket"
+      },
       "invoke": {
         "src": "basket",
         "id": "basket",
@@ -264,6 +267,9 @@ export const checkoutMachine = createMachine({
               }
             }
           ],
+          "meta": {
+            "stepChild": "reservation"
+          },
           "invoke": {
             "src": "reservation",
             "id": "reservation",
@@ -426,6 +432,9 @@ export const checkoutMachine = createMachine({
                 "reserving"
               ],
               "description": "Reserving with the captcha token; the widget is ignored until the answer.",
+              "meta": {
+                "stepChild": "reservation"
+              },
               "invoke": {
                 "src": "reservation",
                 "id": "reservation",
@@ -573,6 +582,9 @@ export const checkoutMachine = createMachine({
           "initial": "active",
           "states": {
             "active": {
+              "meta": {
+                "stepChild": "donation"
+              },
               "invoke": {
                 "src": "donation",
                 "id": "donation",
@@ -629,6 +641,9 @@ export const checkoutMachine = createMachine({
           "initial": "active",
           "states": {
             "active": {
+              "meta": {
+                "stepChild": "giftAid"
+              },
               "invoke": {
                 "src": "giftAid",
                 "id": "giftAid",
@@ -685,6 +700,9 @@ export const checkoutMachine = createMachine({
           "initial": "active",
           "states": {
             "active": {
+              "meta": {
+                "stepChild": "account"
+              },
               "invoke": {
                 "src": "account",
                 "id": "account",
@@ -753,6 +771,9 @@ export const checkoutMachine = createMachine({
           "initial": "active",
           "states": {
             "active": {
+              "meta": {
+                "stepChild": "marketing"
+              },
               "invoke": {
                 "src": "marketing",
                 "id": "marketing",
@@ -809,6 +830,9 @@ export const checkoutMachine = createMachine({
           "initial": "active",
           "states": {
             "active": {
+              "meta": {
+                "stepChild": "address"
+              },
               "invoke": {
                 "src": "address",
                 "id": "address",
@@ -868,6 +892,9 @@ export const checkoutMachine = createMachine({
           "initial": "active",
           "states": {
             "active": {
+              "meta": {
+                "stepChild": "questions"
+              },
               "invoke": {
                 "src": "questions",
                 "id": "questions",
@@ -940,6 +967,9 @@ export const checkoutMachine = createMachine({
                     "description": "A payment started in another tab: the clock says the tickets are held until it finishes, as a reload would."
                   }
                 ]
+              },
+              "meta": {
+                "stepChild": "payment"
               },
               "invoke": {
                 "src": "payment",
@@ -1024,6 +1054,9 @@ export const checkoutMachine = createMachine({
           },
           "states": {
             "active": {
+              "meta": {
+                "stepChild": "bankTransfer"
+              },
               "invoke": {
                 "src": "bankTransfer",
                 "id": "bankTransfer",
@@ -1106,6 +1139,9 @@ export const checkoutMachine = createMachine({
           "initial": "active",
           "states": {
             "active": {
+              "meta": {
+                "stepChild": "delivery"
+              },
               "invoke": {
                 "src": "delivery",
                 "id": "delivery",
@@ -1159,6 +1195,9 @@ export const checkoutMachine = createMachine({
           "initial": "active",
           "states": {
             "active": {
+              "meta": {
+                "stepChild": "questions"
+              },
               "invoke": {
                 "src": "questions",
                 "id": "questions",
@@ -1215,6 +1254,9 @@ export const checkoutMachine = createMachine({
           "initial": "active",
           "states": {
             "active": {
+              "meta": {
+                "stepChild": "waiver"
+              },
               "invoke": {
                 "src": "waiver",
                 "id": "waiver",
@@ -1322,6 +1364,9 @@ export const checkoutMachine = createMachine({
               }
             }
           ],
+          "meta": {
+            "stepChild": "orderCompleted"
+          },
           "invoke": {
             "src": "orderCompleted",
             "id": "orderCompleted",

@@ -61,18 +61,12 @@ function captchaStatus(snapshot: CheckoutSnapshot): CaptchaStatus {
   return snapshot.context.captchaToken === null ? 'unsolved' : 'passed';
 }
 
-/** The root's own children (the hold, the step saver, its calls); any other child is the current step's chart. */
-const ROOT_CHILDREN: readonly string[] = [
-  'countdown',
-  'stepSaver',
-  'loadCheckout',
-  'destroySale',
-  'prepareReservation',
-];
-
+/** The current step's chart: the child named by the mark on the active state that invoked it (`stepChildMark`). */
 function stepChildOf(snapshot: CheckoutSnapshot): AnyActorRef | undefined {
-  return Object.entries(snapshot.children).find(([id, child]) => child && !ROOT_CHILDREN.includes(id))?.[1] as
-    AnyActorRef | undefined;
+  for (const meta of Object.values(snapshot.getMeta()) as ({ stepChild?: string } | undefined)[]) {
+    if (meta?.stepChild) return (snapshot.children as Record<string, AnyActorRef | undefined>)[meta.stepChild];
+  }
+  return undefined;
 }
 
 export function viewCheckout(snapshot: CheckoutSnapshot): CheckoutView {

@@ -126,6 +126,13 @@ function reservationOutcomes(failedText: string) {
 type ChartedStep = keyof StepCharts;
 
 /**
+ * The mark on a state whose invoked child is the chart of the step on screen (`id`, the child's id):
+ * the screens render that child (`stepChild` in checkout.connect.ts), whatever the root's own
+ * children are.
+ */
+const stepChildMark = <const Id extends string>(id: Id) => ({ stepChild: id }) as const;
+
+/**
  * A step's state made from its row of the step table: the buyer enters it (`enterStep`), its chart
  * runs (invoked by the table's name for it, with `input` if the chart takes one), and its chart
  * finishing completes the step, read afresh in `advancing` and on to `routing`. A step before the
@@ -140,6 +147,7 @@ function stepState<const S extends ChartedStep, const I = undefined>(step: S, in
     initial: 'active',
     states: {
       active: {
+        meta: stepChildMark(chart),
         invoke: {
           src: chart,
           id: chart,
@@ -236,6 +244,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
     },
     basket: {
       entry: enterStep('basket'),
+      meta: stepChildMark('basket'),
       invoke: { src: 'basket', id: 'basket', systemId: 'basket' },
       initial: 'idle',
       states: {
@@ -302,6 +311,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
               reserving: {
                 tags: ['reserving'],
                 description: 'Reserving with the captcha token; the widget is ignored until the answer.',
+                meta: stepChildMark('reservation'),
                 invoke: {
                   src: 'reservation',
                   id: 'reservation',
@@ -328,6 +338,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
             description: 'Reserving tickets.',
             tags: ['reserving'],
             entry: enterStep('reserve'),
+            meta: stepChildMark('reservation'),
             invoke: {
               src: 'reservation',
               id: 'reservation',
@@ -350,6 +361,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
             initial: 'active',
             states: {
               active: {
+                meta: stepChildMark('account'),
                 invoke: {
                   src: 'account',
                   id: 'account',
@@ -384,6 +396,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
                     },
                   ],
                 },
+                meta: stepChildMark('payment'),
                 invoke: {
                   src: 'payment',
                   id: 'payment',
@@ -401,6 +414,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
             on: { COUNTDOWN_EXPIRED: { description: 'The hold no longer matters on this step.' } },
             states: {
               active: {
+                meta: stepChildMark('bankTransfer'),
                 invoke: {
                   src: 'bankTransfer',
                   id: 'bankTransfer',
@@ -438,6 +452,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
             initial: 'active',
             states: {
               active: {
+                meta: stepChildMark('waiver'),
                 invoke: { src: 'waiver', id: 'waiver', systemId: 'waiver' },
                 on: { STEP_COMPLETED: { target: 'advancing' } },
               },
@@ -446,6 +461,7 @@ export const checkoutMachine = checkoutSetup.createMachine({
           },
           order_completed: {
             entry: enterStep('order_completed'),
+            meta: stepChildMark('orderCompleted'),
             invoke: { src: 'orderCompleted', id: 'orderCompleted', systemId: 'orderCompleted' },
             on: { COUNTDOWN_EXPIRED: { description: 'The hold no longer matters on this step.' } },
           },
