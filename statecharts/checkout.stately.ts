@@ -88,8 +88,7 @@ export const checkoutMachine = createMachine({
                   "type": "resumesAt",
                   "params": {
                     "steps": [
-                      "basket",
-                      "reserve"
+                      "basket"
                     ]
                   }
                 },
@@ -101,11 +100,23 @@ export const checkoutMachine = createMachine({
                   "type": "resumesAt",
                   "params": {
                     "steps": [
+                      "reserve"
+                    ]
+                  }
+                },
+                "target": "loadingStepCharts",
+                "actions": "keepCheckout"
+              },
+              {
+                "guard": {
+                  "type": "resumesAt",
+                  "params": {
+                    "steps": [
                       "captcha"
                     ]
                   }
                 },
-                "target": "#checkout.routing",
+                "target": "loadingStepCharts",
                 "actions": [
                   "keepCheckout",
                   "keepCheckoutSitekey",
@@ -114,10 +125,39 @@ export const checkoutMachine = createMachine({
                 "description": "Resumed at the captcha: a fresh widget to solve."
               },
               {
-                "target": "#checkout.routing",
+                "target": "loadingStepCharts",
                 "actions": [
                   "keepCheckout",
-                  "resumeHold",
+                  "resumeHold"
+                ],
+                "description": "Resumed past the reservation: the hold goes on, unless paid."
+              }
+            ],
+            "onError": {
+              "target": "failed",
+              "actions": {
+                "type": "notify",
+                "params": {
+                  "kind": "error",
+                  "text": "Unable to get Checkout data. Please try again later"
+                }
+              }
+            }
+          }
+        },
+        "loadingStepCharts": {
+          "tags": [
+            "determining"
+          ],
+          "description": "Resumed past the basket: the later steps’ charts and the hold’s clock are made ready before routing to the step.",
+          "invoke": {
+            "src": "loadStepCharts",
+            "id": "loadStepCharts",
+            "onDone": [
+              {
+                "guard": "resumesHold",
+                "target": "#checkout.routing",
+                "actions": [
                   {
                     "type": "startClock",
                     "params": {
@@ -127,7 +167,10 @@ export const checkoutMachine = createMachine({
                   },
                   "resumeCountdown"
                 ],
-                "description": "Resumed past the reservation: the hold goes on from the server’s figure, unless paid."
+                "description": "The hold’s clock goes on from the server’s figure (stopped if paid)."
+              },
+              {
+                "target": "#checkout.routing"
               }
             ],
             "onError": {
@@ -154,13 +197,13 @@ export const checkoutMachine = createMachine({
     "basket": {
       "entry": [
         {
-          "type": "rememberStep",
+          "type": "saveStep",
           "params": {
             "step": "basket"
           }
         },
         {
-          "type": "saveStep",
+          "type": "rememberStep",
           "params": {
             "step": "basket"
           }
@@ -198,10 +241,10 @@ export const checkoutMachine = createMachine({
           "tags": [
             "reserving"
           ],
-          "description": "The reservation’s chart is made ready (the app loads it, with the later steps’ charts, if it has not yet).",
+          "description": "The reservation’s chart is made ready, with the later steps’ charts and the hold’s clock (the app loads them, if it has not yet).",
           "invoke": {
-            "src": "prepareReservation",
-            "id": "prepareReservation",
+            "src": "loadStepCharts",
+            "id": "loadStepCharts",
             "onDone": {
               "target": "#checkout.pastBasket.reserve"
             },
@@ -255,13 +298,13 @@ export const checkoutMachine = createMachine({
           ],
           "entry": [
             {
-              "type": "rememberStep",
+              "type": "saveStep",
               "params": {
                 "step": "reserve"
               }
             },
             {
-              "type": "saveStep",
+              "type": "rememberStep",
               "params": {
                 "step": "reserve"
               }
@@ -389,13 +432,13 @@ export const checkoutMachine = createMachine({
         "captcha": {
           "entry": [
             {
-              "type": "rememberStep",
+              "type": "saveStep",
               "params": {
                 "step": "captcha"
               }
             },
             {
-              "type": "saveStep",
+              "type": "rememberStep",
               "params": {
                 "step": "captcha"
               }
@@ -567,13 +610,13 @@ export const checkoutMachine = createMachine({
           ],
           "entry": [
             {
-              "type": "rememberStep",
+              "type": "saveStep",
               "params": {
                 "step": "donation"
               }
             },
             {
-              "type": "saveStep",
+              "type": "rememberStep",
               "params": {
                 "step": "donation"
               }
@@ -626,13 +669,13 @@ export const checkoutMachine = createMachine({
           ],
           "entry": [
             {
-              "type": "rememberStep",
+              "type": "saveStep",
               "params": {
                 "step": "gift_aid"
               }
             },
             {
-              "type": "saveStep",
+              "type": "rememberStep",
               "params": {
                 "step": "gift_aid"
               }
@@ -685,13 +728,13 @@ export const checkoutMachine = createMachine({
           ],
           "entry": [
             {
-              "type": "rememberStep",
+              "type": "saveStep",
               "params": {
                 "step": "login"
               }
             },
             {
-              "type": "saveStep",
+              "type": "rememberStep",
               "params": {
                 "step": "login"
               }
@@ -756,13 +799,13 @@ export const checkoutMachine = createMachine({
           ],
           "entry": [
             {
-              "type": "rememberStep",
+              "type": "saveStep",
               "params": {
                 "step": "marketing_preferences"
               }
             },
             {
-              "type": "saveStep",
+              "type": "rememberStep",
               "params": {
                 "step": "marketing_preferences"
               }
@@ -815,13 +858,13 @@ export const checkoutMachine = createMachine({
           ],
           "entry": [
             {
-              "type": "rememberStep",
+              "type": "saveStep",
               "params": {
                 "step": "delivery_address"
               }
             },
             {
-              "type": "saveStep",
+              "type": "rememberStep",
               "params": {
                 "step": "delivery_address"
               }
@@ -877,13 +920,13 @@ export const checkoutMachine = createMachine({
           ],
           "entry": [
             {
-              "type": "rememberStep",
+              "type": "saveStep",
               "params": {
                 "step": "ticket_questions_before"
               }
             },
             {
-              "type": "saveStep",
+              "type": "rememberStep",
               "params": {
                 "step": "ticket_questions_before"
               }
@@ -939,13 +982,13 @@ export const checkoutMachine = createMachine({
           ],
           "entry": [
             {
-              "type": "rememberStep",
+              "type": "saveStep",
               "params": {
                 "step": "payment"
               }
             },
             {
-              "type": "saveStep",
+              "type": "rememberStep",
               "params": {
                 "step": "payment"
               }
@@ -1034,13 +1077,13 @@ export const checkoutMachine = createMachine({
           "description": "Back from the bank: its chart polls the status.",
           "entry": [
             {
-              "type": "rememberStep",
+              "type": "saveStep",
               "params": {
                 "step": "awaiting_truelayer"
               }
             },
             {
-              "type": "saveStep",
+              "type": "rememberStep",
               "params": {
                 "step": "awaiting_truelayer"
               }
@@ -1124,13 +1167,13 @@ export const checkoutMachine = createMachine({
         "deliver_tickets": {
           "entry": [
             {
-              "type": "rememberStep",
+              "type": "saveStep",
               "params": {
                 "step": "deliver_tickets"
               }
             },
             {
-              "type": "saveStep",
+              "type": "rememberStep",
               "params": {
                 "step": "deliver_tickets"
               }
@@ -1180,13 +1223,13 @@ export const checkoutMachine = createMachine({
         "ticket_questions_after": {
           "entry": [
             {
-              "type": "rememberStep",
+              "type": "saveStep",
               "params": {
                 "step": "ticket_questions_after"
               }
             },
             {
-              "type": "saveStep",
+              "type": "rememberStep",
               "params": {
                 "step": "ticket_questions_after"
               }
@@ -1239,13 +1282,13 @@ export const checkoutMachine = createMachine({
         "waiver": {
           "entry": [
             {
-              "type": "rememberStep",
+              "type": "saveStep",
               "params": {
                 "step": "waiver"
               }
             },
             {
-              "type": "saveStep",
+              "type": "rememberStep",
               "params": {
                 "step": "waiver"
               }
@@ -1297,13 +1340,13 @@ export const checkoutMachine = createMachine({
         "after_sale_messages": {
           "entry": [
             {
-              "type": "rememberStep",
+              "type": "saveStep",
               "params": {
                 "step": "after_sale_messages"
               }
             },
             {
-              "type": "saveStep",
+              "type": "rememberStep",
               "params": {
                 "step": "after_sale_messages"
               }
@@ -1352,13 +1395,13 @@ export const checkoutMachine = createMachine({
         "order_completed": {
           "entry": [
             {
-              "type": "rememberStep",
+              "type": "saveStep",
               "params": {
                 "step": "order_completed"
               }
             },
             {
-              "type": "saveStep",
+              "type": "rememberStep",
               "params": {
                 "step": "order_completed"
               }
@@ -1570,6 +1613,7 @@ export const checkoutMachine = createMachine({
     "replyHoldsTickets": () => false,
     "reservationIs": () => false,
     "resumesAt": () => false,
+    "resumesHold": () => false,
     "saleEndedElsewhere": () => false,
   },
   actions: {
@@ -1612,10 +1656,10 @@ export const checkoutMachine = createMachine({
     "donation": waiting,
     "giftAid": waiting,
     "loadCheckout": waiting,
+    "loadStepCharts": waiting,
     "marketing": waiting,
     "orderCompleted": waiting,
     "payment": waiting,
-    "prepareReservation": waiting,
     "questions": waiting,
     "reservation": waiting,
     "waiver": waiting,

@@ -33,7 +33,7 @@ function startCheckout() {
       actors: {
         loadCheckout: loads.logic,
         destroySale: destroys.logic,
-        prepareReservation: fromPromise<void, void>(async () => {}),
+        loadStepCharts: fromPromise<void, void>(async () => {}),
         reservation: reservations.logic as never,
         basket: fromCallback(() => {}) as never,
         countdown: countdownMachine.provide({ actors: { ticker: fromCallback(() => {}) } }),

@@ -22,11 +22,11 @@ import { MESSAGES } from '../../contract/messages/checkout';
 import type { ReservationOutcome } from '../reservation/reservation.types';
 import { STEP_CHARTS, STEP_TABLE, stepRow, type Step, type StepCharts } from '../../contract/steps';
 
-/** Entering a step: the buyer is on it, and the server is told straight away. */
+/** Entering a step: the server is told straight away (of the step left, too: `saveStep`), and the buyer is on it. */
 function enterStep<const S extends Step>(step: S) {
   return [
-    { type: 'rememberStep', params: { step } },
     { type: 'saveStep', params: { step } },
+    { type: 'rememberStep', params: { step } },
   ] as const;
 }
 
@@ -217,21 +217,48 @@ export const checkoutMachine = checkoutSetup.createMachine({
             id: 'loadCheckout',
             onDone: [
               {
-                guard: { type: 'resumesAt', params: { steps: ['basket', 'reserve'] } },
+                guard: { type: 'resumesAt', params: { steps: ['basket'] } },
                 target: '#checkout.routing',
                 actions: 'keepCheckout',
               },
               {
+                guard: { type: 'resumesAt', params: { steps: ['reserve'] } },
+                target: 'loadingStepCharts',
+                actions: 'keepCheckout',
+              },
+              {
                 guard: { type: 'resumesAt', params: { steps: ['captcha'] } },
-                target: '#checkout.routing',
+                target: 'loadingStepCharts',
                 actions: ['keepCheckout', 'keepCheckoutSitekey', 'freshCaptchaWidget'],
                 description: 'Resumed at the captcha: a fresh widget to solve.',
               },
               {
-                target: '#checkout.routing',
-                actions: ['keepCheckout', 'resumeHold', 'startClock', 'resumeCountdown'],
-                description: 'Resumed past the reservation: the hold goes on from the server’s figure, unless paid.',
+                target: 'loadingStepCharts',
+                actions: ['keepCheckout', 'resumeHold'],
+                description: 'Resumed past the reservation: the hold goes on, unless paid.',
               },
+            ],
+            onError: {
+              target: 'failed',
+              actions: { type: 'notify', params: { kind: 'error', text: MESSAGES.unableToGetCheckout } },
+            },
+          },
+        },
+        loadingStepCharts: {
+          tags: ['determining'],
+          description:
+            'Resumed past the basket: the later steps’ charts and the hold’s clock are made ready before routing to the step.',
+          invoke: {
+            src: 'loadStepCharts',
+            id: 'loadStepCharts',
+            onDone: [
+              {
+                guard: 'resumesHold',
+                target: '#checkout.routing',
+                actions: ['startClock', 'resumeCountdown'],
+                description: 'The hold’s clock goes on from the server’s figure (stopped if paid).',
+              },
+              { target: '#checkout.routing' },
             ],
             onError: {
               target: 'failed',
@@ -257,10 +284,10 @@ export const checkoutMachine = checkoutSetup.createMachine({
         preparing: {
           tags: ['reserving'],
           description:
-            'The reservation’s chart is made ready (the app loads it, with the later steps’ charts, if it has not yet).',
+            'The reservation’s chart is made ready, with the later steps’ charts and the hold’s clock (the app loads them, if it has not yet).',
           invoke: {
-            src: 'prepareReservation',
-            id: 'prepareReservation',
+            src: 'loadStepCharts',
+            id: 'loadStepCharts',
             onDone: { target: '#checkout.pastBasket.reserve' },
             onError: {
               target: 'idle',

@@ -71,7 +71,7 @@ export interface StepChartsByName {
  * table adds without its type in `StepChartsByName` (here or from its chart's file) fails the type
  * check here.
  */
-type StepChartLogic = { [Name in StepChartName]: StepChartsByName[Name] };
+export type StepChartLogic = { [Name in StepChartName]: StepChartsByName[Name] };
 
 /** The call that reads the checkout afresh (GET checkout). */
 const loadCheckout = providedByApp.call<Checkout, void>('loadCheckout');
@@ -162,9 +162,7 @@ function justRead(event: CheckoutEvent | CheckoutDoneEvent, step: Step): boolean
 
 /** The root's children, each by the id it is invoked or spawned under: always its actor's own name. */
 type CheckoutChildren = {
-  [
-    Id in 'loadCheckout' | 'destroySale' | 'prepareReservation' | 'basket' | 'countdown' | 'stepSaver' | StepChartName
-  ]: Id;
+  [Id in 'loadCheckout' | 'destroySale' | 'loadStepCharts' | 'basket' | 'countdown' | 'stepSaver' | StepChartName]: Id;
 };
 
 export const checkoutSetup = setup({
@@ -178,8 +176,11 @@ export const checkoutSetup = setup({
     /** GET checkout, read afresh. */
     loadCheckout,
     destroySale: providedByApp.call<unknown, void>('destroySale'),
-    /** Makes the reservation's chart ready before the reserve step invokes it (the app loads its chunk). */
-    prepareReservation: providedByApp.call<void, void>('prepareReservation'),
+    /**
+     * Makes the charts of the steps past the basket, and the hold's clock, ready before the flow
+     * routes to one of them: the app loads their chunks (at once if it has already).
+     */
+    loadStepCharts: providedByApp.call<void, void>('loadStepCharts'),
     basket: basketMachine,
     /** The hold's clock: the app provides it from the later steps' chunk, loaded before any hold starts. */
     countdown: providedByApp.chart<typeof countdownMachine>('countdown'),
@@ -201,12 +202,15 @@ export const checkoutSetup = setup({
     rememberStep: assign((_, params: { step: Step }) => ({ step: params.step })),
     /**
      * Every change of step is saved to the server straight away. A step the checkout read that led
-     * here names (the server has just said the buyer is on it) goes as known to the server.
+     * here names (the server has just said the buyer is on it) goes as known to the server: a read
+     * just done, or the first read when resuming, once the step charts have loaded. Sent before the
+     * step is remembered (`enterStep`), so `context.step` is the step being left.
      */
-    saveStep: sendTo('stepSaver', ({ event }, params: { step: Step }) => ({
+    saveStep: sendTo('stepSaver', ({ context, event }, params: { step: Step }) => ({
       type: 'SAVE' as const,
       state: params.step,
-      known: justRead(event, params.step),
+      known:
+        justRead(event, params.step) || (context.step === 'determining' && context.checkout?.state === params.step),
     })),
     notify: assign(({ context }, params: { kind: NoticeKind; text: string }) =>
       pushNotice(context, params.kind, params.text),
@@ -258,8 +262,9 @@ export const checkoutSetup = setup({
     acceptReservation: assign({ expired: false, paymentComplete: false, captchaToken: null }),
     /** Resuming a step past the reservation: the hold goes on from the server's figure, unless paid. */
     resumeHold: assign(({ event }) => ({ paymentComplete: checkoutRead(event).payment_complete })),
-    resumeCountdown: sendTo('countdown', ({ event }) => {
-      const checkout = checkoutRead(event);
+    /** The resumed hold's clock, from the checkout read when determining (kept by `keepCheckout`). */
+    resumeCountdown: sendTo('countdown', ({ context }) => {
+      const checkout = context.checkout!;
       return checkout.payment_complete
         ? ({ type: 'STOP' } as const)
         : ({
@@ -311,6 +316,9 @@ export const checkoutSetup = setup({
     /** Where the server says the buyer was, when determining. */
     resumesAt: ({ event }, params: { steps: readonly Step[] }) =>
       params.steps.includes(nextStep('determining', checkoutRead(event))),
+    /** Resumed past the reservation (the checkout read when determining): a hold to go on with. */
+    resumesHold: ({ context }) =>
+      context.checkout !== null && HOLDING_STEPS.includes(nextStep('determining', context.checkout)),
     /** Leaving a payment step with the payment complete: the hold no longer runs out. */
     paymentComplete: ({ event }) => checkoutRead(event).payment_complete,
     /** What the reservation child decided. */

@@ -56,9 +56,9 @@ const events: Record<string, WalkEvent[]> = {
   'xstate.error.actor.loadCheckout': [{ type: 'xstate.error.actor.loadCheckout', error: new Error('500') }],
   'xstate.done.actor.reservation': outcomes.map((output) => ({ type: 'xstate.done.actor.reservation', output })),
   'xstate.error.actor.reservation': [{ type: 'xstate.error.actor.reservation', error: new Error('crashed') }],
-  'xstate.done.actor.prepareReservation': [{ type: 'xstate.done.actor.prepareReservation', output: undefined }],
-  'xstate.error.actor.prepareReservation': [
-    { type: 'xstate.error.actor.prepareReservation', error: new Error('the chunk did not load') },
+  'xstate.done.actor.loadStepCharts': [{ type: 'xstate.done.actor.loadStepCharts', output: undefined }],
+  'xstate.error.actor.loadStepCharts': [
+    { type: 'xstate.error.actor.loadStepCharts', error: new Error('the chunk did not load') },
   ],
   'xstate.done.actor.destroySale': [{ type: 'xstate.done.actor.destroySale', output: { success: true } }],
   'xstate.error.actor.destroySale': [{ type: 'xstate.error.actor.destroySale', error: new Error('500') }],
@@ -267,18 +267,30 @@ function paidAfter(paid: boolean, event: WalkEvent, view: View): boolean {
   return paid;
 }
 
-/** The event starts the hold's clock (the countdown child): a reservation made, or a sale resumed past it. */
-function startsClock(event: WalkEvent, view: View): boolean {
+/** The checkout read when determining, the last before the `upTo`th step of the path: where a visit resumes. */
+function readWhenDetermining(earlier: Q['earlier'], upTo = earlier.length): Checkout | undefined {
+  return earlier
+    .slice(0, upTo)
+    .findLast((step) => step.event.type === 'xstate.done.actor.loadCheckout' && step.view.isDetermining)?.event
+    .output as Checkout | undefined;
+}
+
+/**
+ * The event starts the hold's clock (the countdown child): a reservation made, or a sale resumed
+ * past it once the step charts (the clock's among them) have loaded.
+ */
+function startsClock(earlier: Q['earlier'], index: number): boolean {
+  const { event, view } = earlier[index]!;
   if (event.type === 'xstate.done.actor.reservation')
     return view.isReserving && (event.output as ReservationOutcome).kind === 'reserved';
-  if (event.type === 'xstate.done.actor.loadCheckout' && view.isDetermining)
-    return HOLDING.includes(nextStep('determining', event.output as Checkout));
+  if (event.type === 'xstate.done.actor.loadStepCharts' && view.isDetermining)
+    return HOLDING.includes(nextStep('determining', readWhenDetermining(earlier, index)!));
   return false;
 }
 
 /** What the hold's clock is told: nothing before the first hold, when there is no clock yet. */
 function toClock(q: Q, ...events: Array<Record<string, unknown>>): { countdown?: Array<Record<string, unknown>> } {
-  return q.earlier.some((step) => startsClock(step.event, step.view)) ? { countdown: events } : {};
+  return q.earlier.some((_, index) => startsClock(q.earlier, index)) ? { countdown: events } : {};
 }
 
 function paidNow(q: Q): boolean {
@@ -324,7 +336,10 @@ function landOn(
       ...(step !== q.view.step
         ? savesOf(
             step,
-            q.event.type === 'xstate.done.actor.loadCheckout' && (q.event.output as Checkout).state === step,
+            (q.event.type === 'xstate.done.actor.loadCheckout' && (q.event.output as Checkout).state === step) ||
+              (q.event.type === 'xstate.done.actor.loadStepCharts' &&
+                q.view.isDetermining &&
+                readWhenDetermining(q.earlier)?.state === step),
           )
         : {}),
       ...extra.sent,
@@ -454,29 +469,27 @@ function checkoutOracle(q: Q): Expectation<View> | undefined {
       const checkout = output as Checkout;
       if (view.isDetermining) {
         const step = nextStep('determining', checkout);
-        if (step === 'basket' || step === 'reserve') return landOn(q, step);
-        if (step === 'captcha') {
-          return landOn(q, step, {
-            view: {
-              captcha: { status: 'unsolved', sitekey: checkout.captcha_sitekey, widgetKey: view.captcha.widgetKey + 1 },
-            },
-          });
-        }
-        // Resumed past the reservation: the hold goes on from the server's figure, unless paid.
-        return landOn(q, step, {
-          sent: {
-            countdown: [
-              checkout.payment_complete
-                ? { type: 'STOP' }
-                : {
-                    type: 'START',
-                    secondsRemaining: checkout.seconds_remaining,
-                    // A payment in progress keeps the hold up to the grace: the countdown shows that instead.
-                    paymentSecondsRemaining: checkout.payment_in_progress ? checkout.payment_seconds_remaining : 0,
+        if (step === 'basket') return landOn(q, step);
+        // Past the basket, the step charts load first; resumed at the captcha, a fresh widget waits.
+        return {
+          view: {
+            step: 'determining',
+            ...idleFlags,
+            isDetermining: true,
+            ...(step === 'captcha'
+              ? {
+                  captcha: {
+                    ...view.captcha,
+                    status: 'unsolved',
+                    sitekey: checkout.captcha_sitekey,
+                    widgetKey: view.captcha.widgetKey + 1,
                   },
-            ],
+                }
+              : {}),
           },
-        });
+          running: ['loadStepCharts'],
+          started: { loadStepCharts: [undefined] },
+        };
       }
       if (view.isAdvancing) {
         const step = nextStep(view.step, checkout);
@@ -491,22 +504,56 @@ function checkoutOracle(q: Q): Expectation<View> | undefined {
       if (view.step !== 'basket' || view.isReserving) return undefined;
       return { view: { step: 'basket', ...idleFlags, isReserving: true }, running: ['basket'] };
     /* Reserve Basket pressed: after reserveDelay the reservation's chart is made ready, then the reserve step */
-    case 'xstate.done.actor.prepareReservation':
-      return runningIn(q).includes('prepareReservation') ? landOn(q, 'reserve') : undefined;
-    case 'xstate.error.actor.prepareReservation':
-      if (!runningIn(q).includes('prepareReservation')) return undefined;
+    case 'xstate.done.actor.loadStepCharts': {
+      if (!runningIn(q).includes('loadStepCharts')) return undefined;
+      if (!view.isDetermining) return landOn(q, 'reserve');
+      // Resumed where the server says, with the step charts loaded.
+      const checkout = readWhenDetermining(q.earlier)!;
+      const step = nextStep('determining', checkout);
+      if (step === 'reserve') return landOn(q, step);
+      // The fresh widget was made when the checkout was read.
+      if (step === 'captcha') return landOn(q, step, { view: { captcha: view.captcha } });
+      // Resumed past the reservation: the hold goes on from the server's figure, unless paid.
+      return landOn(q, step, {
+        sent: {
+          countdown: [
+            checkout.payment_complete
+              ? { type: 'STOP' }
+              : {
+                  type: 'START',
+                  secondsRemaining: checkout.seconds_remaining,
+                  // A payment in progress keeps the hold up to the grace: the countdown shows that instead.
+                  paymentSecondsRemaining: checkout.payment_in_progress ? checkout.payment_seconds_remaining : 0,
+                },
+          ],
+        },
+      });
+    }
+    case 'xstate.error.actor.loadStepCharts':
+      if (!runningIn(q).includes('loadStepCharts')) return undefined;
+      // A chunk that did not load: when resuming, the read failed as a whole, and Retry reads again.
+      if (view.isDetermining) {
+        return {
+          view: {
+            ...idleFlags,
+            isDetermining: true,
+            determiningFailed: true,
+            notices: withNotice(q, 'error', TEXT.unableToGetCheckout),
+          },
+          running: [],
+        };
+      }
       return {
         view: { step: 'basket', ...idleFlags, notices: withNotice(q, 'error', TEXT.reserveFailed) },
         running: ['basket'],
       };
     default:
       if (event.type.startsWith('xstate.after.reserveDelay')) {
-        if (view.step !== 'basket' || !view.isReserving || runningIn(q).includes('prepareReservation'))
-          return undefined;
+        if (view.step !== 'basket' || !view.isReserving || runningIn(q).includes('loadStepCharts')) return undefined;
         return {
           view: { step: 'basket', ...idleFlags, isReserving: true },
-          running: ['basket', 'prepareReservation'],
-          started: { prepareReservation: [undefined] },
+          running: ['basket', 'loadStepCharts'],
+          started: { loadStepCharts: [undefined] },
         };
       }
       break;
@@ -681,7 +728,7 @@ describe('checkout machine (root)', () => {
           actors: {
             loadCheckout: kit.controlled(),
             destroySale: kit.controlled(),
-            prepareReservation: kit.controlled(),
+            loadStepCharts: kit.controlled(),
             basket: kit.recorder('basket'),
             countdown: kit.recorder('countdown'),
             stepSaver: kit.recorder('stepSaver'),
@@ -689,7 +736,14 @@ describe('checkout machine (root)', () => {
           },
           actions: { reloadCheckout: kit.spy('reloadCheckout'), navigate: kit.spy('navigate') },
         }),
-        serializeState: (s) => JSON.stringify([s.value, s.context.step, s.context.expired]),
+        // While the step charts load after a read, the state is the read's: each resumes its own step.
+        serializeState: (s) =>
+          JSON.stringify([
+            s.value,
+            s.context.step,
+            s.context.expired,
+            s.matches({ determining: 'loadingStepCharts' }) ? s.context.checkout : null,
+          ]),
         // Paths for coverage over the top-level state only (determining, basket, pastBasket, routing,
         // editingBasket): every step after the basket is one `pastBasket`, so these are not the routes
         // through the steps. Those are walked by routes.test.ts, which keeps the root's entry in
@@ -701,6 +755,7 @@ describe('checkout machine (root)', () => {
           {
             events: [
               resume(paidCheckout),
+              { type: 'xstate.done.actor.loadStepCharts', output: undefined },
               { type: 'EDIT_BASKET_CONFIRMED' },
               { type: 'xstate.done.actor.delivery', output: undefined },
             ],
@@ -708,13 +763,14 @@ describe('checkout machine (root)', () => {
           {
             events: [
               resume(makeCheckout({ state: 'payment', sale_reference: 'HF-1' })),
+              { type: 'xstate.done.actor.loadStepCharts', output: undefined },
               { type: 'xstate.done.actor.payment', output: { kind: 'paid' } },
               { type: 'xstate.done.actor.loadCheckout', output: paidCheckout },
               { type: 'EDIT_BASKET_CONFIRMED' },
               { type: 'COUNTDOWN_EXPIRED' },
               { type: 'RESERVE_CLICKED' },
               { type: 'xstate.after.reserveDelay.checkout.basket.waiting' },
-              { type: 'xstate.done.actor.prepareReservation', output: undefined },
+              { type: 'xstate.done.actor.loadStepCharts', output: undefined },
               { type: 'xstate.done.actor.reservation', output: outcomes[2] },
               { type: 'EDIT_BASKET_CONFIRMED' },
             ],

@@ -87,7 +87,7 @@ function startRoot(charts: Record<string, AnyActorLogic> = {}) {
       actors: {
         loadCheckout: loads.logic,
         destroySale: destroys.logic,
-        prepareReservation: fromPromise<void, void>(async () => {}),
+        loadStepCharts: fromPromise<void, void>(async () => {}),
         countdown: fromCallback(() => {}) as never,
         stepSaver: fromCallback(() => {}) as never,
         basket: standIn('basket') as never,

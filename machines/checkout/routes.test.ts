@@ -134,7 +134,7 @@ const root = checkoutMachine.provide({
     // Every step chart ends as it ordinarily does (its step completed), but those below.
     ...Object.fromEntries(Object.values(STEP_CHARTS).map((name) => [name, ended as never])),
     loadCheckout: fromPromise(async () => read()) as never,
-    prepareReservation: fromPromise(async () => undefined) as never,
+    loadStepCharts: fromPromise(async () => undefined) as never,
     destroySale: fromPromise(async () => undefined) as never,
     reservation: fromPromise(async ({ input }: { input: { captchaToken?: string } }) => {
       if (server.c.captcha && !input.captchaToken) return { kind: 'captcha', sitekey: 'site-key' };

@@ -28,15 +28,10 @@ export function createCheckoutMachine(deps: CheckoutDeps) {
 
   const stepCharts = createStepCharts({ queryClient, navigate: deps.navigate, userAgent });
 
-  /**
-   * A fresh read of the checkout, which also refreshes the cache every screen reads. The flow
-   * moves on from it, so it also waits for the step charts a later step invokes.
-   */
-  const loadCheckout = fromPromise<Checkout, void>(async () => {
-    const checkout = takeInitialCheckout() ?? (await queryClient.fetchQuery({ ...checkoutQuery(), staleTime: 0 }));
-    await stepCharts.readyFor(checkout);
-    return checkout;
-  });
+  /** A fresh read of the checkout, which also refreshes the cache every screen reads. */
+  const loadCheckout = fromPromise<Checkout, void>(
+    async () => takeInitialCheckout() ?? (await queryClient.fetchQuery({ ...checkoutQuery(), staleTime: 0 })),
+  );
   const machine = checkoutMachine.provide({
     actors: {
       loadCheckout,
@@ -48,7 +43,7 @@ export function createCheckoutMachine(deps: CheckoutDeps) {
           ),
         },
       }),
-      prepareReservation: fromPromise<void, void>(() => stepCharts.loadAll()),
+      loadStepCharts: fromPromise<void, void>(() => stepCharts.loadAll()),
       basket: basketMachine.provide({
         actors: {
           updateTicketQuantity: fromPromise(({ input }: { input: { ticket_id: number; quantity: number } }) =>
@@ -79,7 +74,9 @@ export function createCheckoutMachine(deps: CheckoutDeps) {
       navigate: (_, params) => deps.navigate(params.url),
     },
   });
-  // Each step's chart takes its stand-in's place in the machine once its chunk has loaded.
+  // Each step's chart takes its stand-in's place in the machine once its chunk has loaded; the
+  // reservation's loads once the first screen is idle, the rest when the root asks (`loadStepCharts`).
   stepCharts.installIn(machine);
+  void stepCharts.prefetchNext().catch(() => undefined);
   return machine;
 }

@@ -1,10 +1,12 @@
 import { firstScreenShown } from './firstScreen';
 import { describe, expect, it, vi } from 'vitest';
 import { QueryClient } from '@tanstack/react-query';
-import { createActor, type AnyActorLogic, type AnyStateNode } from 'xstate';
+import { createActor, fromPromise, type AnyActorLogic, type AnyStateNode } from 'xstate';
 import { checkoutMachine } from '../../machines/checkout/checkout.machine';
 import { makeCheckout } from '../../machines/testing/checkoutFixture';
 import { paymentMachine } from '../../machines/payment/payment.machine';
+import { accountMachine } from '../../machines/account/account.machine';
+import { stepSaverMachine } from '../../machines/stepSaver/stepSaver.machine';
 import { countdownMachine } from '../../machines/countdown/countdown.machine';
 import { stepCharts } from '../steps/steps';
 import { createStepCharts, stepChartNames } from './stepCharts';
@@ -27,8 +29,8 @@ function invokedChildren(node: AnyStateNode, found = new Set<string>()): Set<str
   return found;
 }
 
-/** Read from the entry: the calls, the reservation's preparation and the basket (the step saver and the hold's clock are spawned, not invoked). */
-const FROM_THE_ENTRY = ['loadCheckout', 'destroySale', 'prepareReservation', 'basket'];
+/** Read from the entry: the calls, the loading of the step charts and the basket (the step saver and the hold's clock are spawned, not invoked). */
+const FROM_THE_ENTRY = ['loadCheckout', 'destroySale', 'loadStepCharts', 'basket'];
 
 describe('the step charts', () => {
   it('has a loader for every child step chart the root invokes, and for nothing else', () => {
@@ -61,14 +63,13 @@ describe('the step charts', () => {
     direct.stop();
   });
 
-  it('installs the hold’s clock with the later steps’ charts, not at the basket', async () => {
+  it('installs the hold’s clock with the later steps’ charts, not before', async () => {
     const charts = createStepCharts({ queryClient: new QueryClient(), navigate: () => {}, userAgent: '' });
     const root = checkoutMachine.provide({});
     charts.installIn(root);
     const clock = () => root.implementations.actors.countdown as AnyActorLogic;
-    await charts.readyFor(makeCheckout({ state: 'basket' }));
     expect(await failure(clock())).toMatch(/The countdown chart is provided by the app/);
-    await charts.readyFor(makeCheckout({ state: 'payment', sale_reference: 'HF-1' }));
+    await charts.loadAll();
     const installed = clock() as typeof countdownMachine;
     expect(installed.id).toBe(countdownMachine.id);
     // With the app's ticker and call for more time, not the chart's stand-ins.
@@ -84,14 +85,38 @@ describe('the step charts', () => {
     expect(await failure(root.implementations.actors.account as AnyActorLogic)).toBeNull();
   });
 
-  it('lets the flow on at the basket at once, and waits for the charts anywhere past it', async () => {
+  it('a visit resumed past the basket loads the charts first, then runs its step’s real chart with the hold’s clock', async () => {
     const charts = createStepCharts({ queryClient: new QueryClient(), navigate: () => {}, userAgent: '' });
-    const root = checkoutMachine.provide({});
+    const resumed = makeCheckout({ state: 'login', sale_reference: 'HF-1', seconds_remaining: 420 });
+    const root = checkoutMachine.provide({
+      actors: {
+        loadCheckout: fromPromise(async () => resumed),
+        loadStepCharts: fromPromise(() => charts.loadAll()),
+        stepSaver: stepSaverMachine.provide({
+          actors: { updateBasketState: fromPromise(async () => ({ seconds_remaining: 420 })) },
+        }),
+      },
+    });
     charts.installIn(root);
-    await charts.readyFor(makeCheckout({ state: 'basket' }));
-    expect(await failure(root.implementations.actors.account as AnyActorLogic)).toMatch(/provided by the app/);
-    await charts.readyFor(makeCheckout({ state: 'login', sale_reference: 'HF-1' }));
-    expect(await failure(root.implementations.actors.account as AnyActorLogic)).toBeNull();
+    expect(charts.loaded()).toEqual([]);
+    const actor = createActor(root);
+    const errors: unknown[] = [];
+    const seen: string[] = [];
+    actor.subscribe({ next: (s) => seen.push(JSON.stringify(s.value)), error: (err) => errors.push(err) });
+    actor.start();
+    await vi.waitFor(() => expect(actor.getSnapshot().context.step).toBe('login'), { timeout: 15_000 });
+    // Determining while the charts load: the step's own state is entered once they have.
+    expect(seen).toContain(JSON.stringify({ determining: 'loadingStepCharts' }));
+    expect(errors).toEqual([]);
+    const { account, countdown } = actor.getSnapshot().children as Record<
+      string,
+      { getSnapshot(): { status: string; machine?: { id: string } } }
+    >;
+    expect(account!.getSnapshot().status).toBe('active');
+    expect(account!.getSnapshot().machine!.id).toBe(accountMachine.id);
+    expect(countdown!.getSnapshot().status).toBe('active');
+    expect(errors).toEqual([]);
+    actor.stop();
   });
 
   it('at the basket, loads only the next step’s chart (the reservation’s) in an idle moment after the first screen is shown; Reserve loads the rest', async () => {
@@ -99,7 +124,7 @@ describe('the step charts', () => {
     vi.stubGlobal('window', { requestIdleCallback: (run: () => void) => idle.push(run) });
     try {
       const charts = createStepCharts({ queryClient: new QueryClient(), navigate: () => {}, userAgent: '' });
-      await charts.readyFor(makeCheckout({ state: 'basket' }));
+      const prefetched = charts.prefetchNext();
       expect(charts.loaded()).toEqual([]);
       // Nothing is asked for before the first screen is on the page.
       await new Promise((resolve) => setTimeout(resolve, 50));
@@ -109,13 +134,14 @@ describe('the step charts', () => {
       await vi.waitFor(() => expect(idle.length).toBeGreaterThan(0));
       await new Promise((resolve) => setTimeout(resolve, 50));
       while (idle.length) idle.shift()!();
-      await vi.waitFor(() => expect(charts.loaded()).toEqual(['reservation']), { timeout: 15_000 });
+      await prefetched;
+      expect(charts.loaded()).toEqual(['reservation']);
       // Nothing more loads while the buyer stays at the basket.
       await new Promise((resolve) => setTimeout(resolve, 50));
       expect(idle).toHaveLength(0);
       expect(charts.loaded()).toEqual(['reservation']);
-      // Reserve (any step past the basket) loads what is left at once.
-      await charts.readyFor(makeCheckout({ state: 'login', sale_reference: 'HF-1' }));
+      // Reserve (the root's `loadStepCharts`) loads what is left at once.
+      await charts.loadAll();
       expect(charts.loaded().sort()).toEqual([...stepChartNames].sort());
     } finally {
       vi.unstubAllGlobals();

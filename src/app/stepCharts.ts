@@ -5,33 +5,32 @@
  *
  * Until a step's chart has loaded, the root machine has the chart's stand-in (`providedByApp`),
  * which fails loudly if invoked. Once loaded, the chart is installed in the root machine's own
- * implementations, where XState looks up a child by name each time a state invokes it. Every way
- * into a child step passes through a read of the checkout (the root's `determining.loading`,
- * `basket.preparing` and each step's `advancing` states), and that read waits for the charts unless
- * the checkout is still at the basket, so a child is always installed before it is invoked. At the
- * basket only the next step's (the reservation's) loads, once the page is idle; the rest load when
- * the buyer reserves.
+ * implementations, where XState looks up a child by name each time a state invokes it. The root
+ * chart has one way past the basket, its `loadStepCharts` call (`loadAll` here), which it makes in
+ * a state of its own before routing to a later step: Reserve's `basket.preparing`, and
+ * `determining.loadingStepCharts` when a visit resumes past the basket. So a child is always
+ * installed before it is invoked. At the basket only the next step's (the reservation's) loads,
+ * once the page is idle (`prefetchNext`); the rest load when the buyer reserves.
  *
  * The hold's clock (`countdown`, which the root spawns with the first hold: a reservation made, or a
- * sale resumed past it) loads with the rest: both ways to a hold pass through `loadAll` first.
+ * sale resumed past it) loads with the rest, in the same call.
  */
 import { afterFirstScreen } from './firstScreen';
 import type { AnyActorLogic } from 'xstate';
-import type { Checkout } from '../../contract/checkout';
-import { STEP_CHARTS } from '../../contract/steps';
+import { STEP_CHARTS, type StepChartName } from '../../contract/steps';
 import type { StepChartDeps } from '../steps/stepModule';
 
 export type { StepChartDeps };
 
 /** Every step chart, by the name the root chart invokes it by (the contract's `STEP_CHARTS`, each once). */
-export const stepChartNames: readonly string[] = [...new Set(Object.values(STEP_CHARTS))];
+export const stepChartNames: readonly StepChartName[] = [...new Set(Object.values(STEP_CHARTS))];
 
 /**
  * A step chart's loader, from the steps' registry. The registry is a chunk of its own, asked for
  * with the first chart (the reservation's, once the basket is idle): the basket's first screen
  * carries nothing of the later steps, not even their names and loaders.
  */
-async function loaderOf(name: string): Promise<(deps: StepChartDeps) => Promise<AnyActorLogic>> {
+async function loaderOf(name: StepChartName): Promise<(deps: StepChartDeps) => Promise<AnyActorLogic>> {
   const { stepCharts } = await import('../steps/steps');
   const chart = stepCharts().find((c) => c.name === name);
   if (!chart) throw new Error(`No step owns the ${name} chart`);
@@ -39,7 +38,7 @@ async function loaderOf(name: string): Promise<(deps: StepChartDeps) => Promise<
 }
 
 /** The hold's clock, by the name the root spawns it by. */
-const CLOCK = 'countdown';
+const CLOCK = 'countdown' as const;
 
 /** The machine the charts are installed in: its implementations, looked up by name at each invoke. */
 interface Installable {
@@ -49,11 +48,11 @@ interface Installable {
 /** The loading of the step charts, and their installation in the root machine. */
 export function createStepCharts(deps: StepChartDeps) {
   const names = stepChartNames;
-  const charts = new Map<string, AnyActorLogic>();
+  const charts = new Map<StepChartName | typeof CLOCK, AnyActorLogic>();
   let machine: Installable | null = null;
   let loading: Promise<void> | null = null;
 
-  function install(name: string, real: AnyActorLogic): void {
+  function install(name: StepChartName | typeof CLOCK, real: AnyActorLogic): void {
     if (charts.has(name)) return;
     charts.set(name, real);
     if (machine) machine.implementations.actors[name] = real;
@@ -88,8 +87,9 @@ export function createStepCharts(deps: StepChartDeps) {
 
   /**
    * While the buyer is at the basket, only the next step's chart (the reservation's) loads, in the
-   * first idle moment after the first screen is on the page; the later steps' charts load when the buyer reserves (`loadAll`, through the
-   * root's `preparing` state), so the basket downloads nothing of them.
+   * first idle moment after the first screen is on the page; the later steps' charts load when the
+   * buyer reserves (`loadAll`, through the root's `loadStepCharts` call), so the basket downloads
+   * nothing of them. A visit that resumes past the basket asks for them all first: then this adds nothing.
    */
   async function prefetchNext(): Promise<void> {
     const next = STEP_CHARTS.reserve;
@@ -98,16 +98,7 @@ export function createStepCharts(deps: StepChartDeps) {
     install(next, await (await loaderOf(next))(deps));
   }
 
-  /** Before the flow moves on from a fresh checkout: the basket needs no step chart, every later step may. */
-  async function readyFor(checkout: Checkout): Promise<void> {
-    if (checkout.state === 'basket' || checkout.state === 'determining') {
-      void prefetchNext().catch(() => undefined);
-      return;
-    }
-    await loadAll();
-  }
-
   /** The steps whose charts have loaded. */
   const loaded = () => names.filter((name) => charts.has(name));
-  return { installIn, loadAll, readyFor, loaded };
+  return { installIn, loadAll, prefetchNext, loaded };
 }

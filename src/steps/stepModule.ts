@@ -5,9 +5,10 @@
  * charts the root invokes and the diagrams in statecharts.md all come from there.
  */
 import type { ComponentType } from 'react';
-import type { AnyActorLogic, AnyStateMachine } from 'xstate';
+import type { AnyStateMachine } from 'xstate';
 import type { QueryClient } from '@tanstack/react-query';
-import type { STEP_CHARTS, Step } from '../../contract/steps';
+import type { STEP_CHARTS, Step, StepChartName } from '../../contract/steps';
+import type { StepChartLogic } from '../../machines/checkout/checkout.setup';
 
 /** What a step's chart is given when the app loads it. */
 export interface StepChartDeps {
@@ -19,12 +20,16 @@ export interface StepChartDeps {
 /** The name the root chart invokes a step's chart by (the contract's `STEP_CHARTS`); never for a step without one. */
 export type StepChartNameOf<S extends Step> = S extends keyof typeof STEP_CHARTS ? (typeof STEP_CHARTS)[S] : never;
 
-/** A step's own chart: the name the root chart invokes it by, and how the app loads it. */
-export interface StepChart<Name extends string = string> {
+/**
+ * A step's own chart: the name the root chart invokes it by, and how the app loads it, typed as the
+ * chart the root's stand-in for that name is (`StepChartLogic`): a loader that gives another chart
+ * fails the type check.
+ */
+export interface StepChart<Name extends StepChartName = StepChartName> {
   /** The `src` (and id, and systemId) of the root chart's invoke on this step, as the contract's `STEP_CHARTS` names it. */
   name: Name;
   /** The chart with the app's calls, from the step's own chunk. */
-  load(deps: StepChartDeps): Promise<AnyActorLogic>;
+  load(deps: StepChartDeps): Promise<StepChartLogic[Name]>;
   /** The chart as written (for statecharts.md). */
   definition(): Promise<AnyStateMachine>;
   /** The chart's source file, from the project's root. */
