@@ -167,6 +167,18 @@ describe('the files for the Stately editor', () => {
     }
   });
 
+  it('give the stand-in for calls and child charts only to a machine that runs one', () => {
+    const still = createMachine({
+      id: 'still',
+      initial: 'shown',
+      states: { shown: { on: { NEXT: 'done' } }, done: {} },
+    });
+    const calling = createMachine({ id: 'calling', initial: 'asking', states: { asking: { invoke: { src: 'ask' } } } });
+    const made = statelyFiles([calling, still]);
+    expect(made.get('still.stately.ts')).not.toContain('const waiting');
+    expect(made.get('calling.stately.ts')).toContain('const waiting');
+  });
+
   it('are the ones in the repository (npm run charts writes them; charts:check fails on a stale one)', () => {
     for (const [name, text] of files) {
       expect(readFileSync(new URL(`../statecharts/${name}`, import.meta.url), 'utf8'), name).toBe(text);
