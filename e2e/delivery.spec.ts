@@ -17,7 +17,6 @@ const WALLET_STAGE = 'Sending your ticket wallet by e-mail';
 
 test('free tickets go into the wallet page with a QR code each, and the wallet e-mail is in the mailbox', async ({
   page,
-  context,
 }, testInfo) => {
   test.slow();
   // The wallet stage is held back while the screen is photographed in progress.
@@ -28,7 +27,7 @@ test('free tickets go into the wallet page with a QR code each, and the wallet e
     await route.continue();
   });
 
-  const buyer = await reachDelivery(page, context);
+  const buyer = await reachDelivery(page);
   await expect(page.getByRole('heading', { level: 1, name: 'Delivering tickets' })).toBeVisible();
   await expect(stage(page, TICKETS_STAGE)).toHaveAttribute('data-status', 'delivered');
   await expect(stage(page, WALLET_STAGE)).toHaveAttribute('data-status', 'delivering');

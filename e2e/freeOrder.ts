@@ -8,9 +8,9 @@
  * app makes on that walk itself, from the page's own browser (same cookies), and opens the checkout
  * on the delivery step, for tests whose subject comes after it.
  */
-import type { BrowserContext, Page } from '@playwright/test';
+import type { Page } from '@playwright/test';
 import type { Step } from '../contract/index.ts';
-import { addFromEventPage, codeFromMailbox, expect, freshEmail, reserveButton, throughDelivery } from './support.ts';
+import { addFromEventPage, advanceTo, codeFromMailbox, expect, freshEmail, reserveButton } from './support.ts';
 
 export const FREE_EVENT = 'Community Open Day';
 export const FREE_TICKET = 'Free entry';
@@ -25,66 +25,21 @@ export const newBuyer = (): Buyer => ({
   fullName: 'Ada Lovelace',
 });
 
-async function stepOf(page: Page): Promise<string | null> {
-  return page.locator('[data-step]').first().getAttribute('data-step', { timeout: 10_000 });
-}
-
-async function leaves(page: Page, step: string) {
-  await expect(page.locator(`[data-step="${step}"]`)).toHaveCount(0, { timeout: 15_000 });
-}
-
-/** Answers each step on the way until `until` shows. */
-export async function continueUntil(page: Page, context: BrowserContext, buyer: Buyer, until: string): Promise<void> {
-  const deadline = Date.now() + 50_000;
-  while (Date.now() < deadline) {
-    const step = await stepOf(page);
-    if (step === until) return;
-    if (step === 'donation') {
-      await page.getByRole('button', { name: 'Skip donation' }).click();
-      await leaves(page, step);
-    } else if (step === 'login') {
-      const emailField = page.getByLabel('Email address');
-      const nameField = page.getByLabel('Full name');
-      if (await emailField.isVisible()) {
-        await emailField.fill(buyer.email);
-        await page.getByRole('button', { name: 'Continue' }).click();
-        await expect(page.getByText('Code sent to inbox')).toBeVisible();
-        await page.getByLabel('One-time code').fill(await codeFromMailbox(context, buyer.email));
-        await page.getByRole('button', { name: 'Verify' }).click();
-        await expect(nameField.or(page.locator('[data-step]:not([data-step="login"])'))).toBeVisible();
-      } else if (await nameField.isVisible()) {
-        await nameField.fill(buyer.fullName);
-        await page.getByRole('button', { name: 'Continue' }).click();
-        await leaves(page, step);
-      } else {
-        // The step is drawing its next part: one of the fields, or the next step.
-        await expect(
-          emailField.or(nameField).or(page.locator('[data-step]:not([data-step="login"])')).first(),
-        ).toBeVisible();
-      }
-    } else if (step === 'deliver_tickets') {
-      await throughDelivery(page);
-    } else if (step === 'marketing_preferences') {
-      await page.getByRole('button', { name: 'Continue' }).click();
-      await leaves(page, step);
-    } else if (step !== null) {
-      // Reserving, determining, or the free payment claiming the tickets: it moves on by itself.
-      await leaves(page, step);
-    }
-  }
-  throw new Error(`the checkout did not reach ${until}; it is on ${await stepOf(page)}`);
+/** Each step on the way answered the simplest valid way (`advanceTo`), the buyer signing in with the mailed code, until `until` shows. */
+export async function continueUntil(page: Page, buyer: Buyer, until: Step): Promise<void> {
+  await advanceTo(page, until, { buyer });
 }
 
 /**
  * A new buyer with `qty` free tickets reserved, on the deliver_tickets step. The page's clock is
  * installed first, so a test runs the step's pauses on with `throughDelivery`.
  */
-export async function reachDelivery(page: Page, context: BrowserContext, qty = 2): Promise<Buyer> {
+export async function reachDelivery(page: Page, qty = 2): Promise<Buyer> {
   const buyer = newBuyer();
   await page.clock.install();
   await addFromEventPage(page, FREE_EVENT, { tickets: { [FREE_TICKET]: qty } });
   await reserveButton(page).click();
-  await continueUntil(page, context, buyer, 'deliver_tickets');
+  await continueUntil(page, buyer, 'deliver_tickets');
   return buyer;
 }
 

@@ -166,16 +166,22 @@ async function buyToWallet(
   await atScreen('basket');
   await page.locator('[data-step="basket"] button.reserve-button').click();
 
-  // The steps before payment, in the order the checkout gives them (a charity's donation may come first).
-  const before = ['login', 'donation', 'marketing_preferences', 'payment']
-    .map((step) => `[data-step="${step}"]`)
-    .join(', ');
+  // The steps before payment, in the order the checkout gives them (a charity's donation may come
+  // first); the reservation moves on by itself, and a step not named here is left with its main button.
+  const shown = page.locator('[data-step]:not([inert])').first();
   for (;;) {
-    await expect(page.locator(before).first()).toBeVisible();
-    const step = await page.locator(before).first().getAttribute('data-step');
+    await expect(shown).toBeVisible();
+    const step = (await shown.getAttribute('data-step'))!;
     if (step === 'payment') break;
     const screen = page.locator(`[data-step="${step}"]`);
-    if (step === 'donation') {
+    if (step === 'basket' || step === 'reserve') {
+      await expect(screen).toHaveCount(0);
+      continue;
+    }
+    if (step !== 'login' && step !== 'donation' && step !== 'marketing_preferences') {
+      await atScreen(step.replaceAll('_', ' '));
+      await screen.locator('button.button--block').click();
+    } else if (step === 'donation') {
       await atScreen('donation');
       await screen.locator('button.donation__skip').click();
     } else if (step === 'marketing_preferences') {

@@ -31,10 +31,7 @@ async function toPayment(page: Page, event: string, tickets: Record<string, numb
   await addFromEventPage(page, event, { tickets });
   await reserveButton(page).click();
   // A free basket is claimed and passes the payment step by itself, at once.
-  if (free) {
-    await advanceTo(page, 'marketing_preferences');
-    await page.getByRole('button', { name: 'Continue' }).click();
-  } else await advanceTo(page, 'payment');
+  await advanceTo(page, 'payment', { orLater: free });
 }
 
 const toLanternPayment = (page: Page) => toPayment(page, 'Ashcombe Winter Lantern Trail', { 'Adult (5pm entry)': 1 });

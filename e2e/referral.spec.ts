@@ -6,10 +6,10 @@
  * for *Summer Jazz on the Quay* a single-use 10 % code. (Free tickets, addresses no one proved and
  * a friend's second purchase earn nothing: server/domain/referrals.test.ts.)
  */
-import type { Page } from '@playwright/test';
 import { freeOrderOnDelivery } from './freeOrder.ts';
 import {
   addFromEventPage,
+  advanceTo,
   expect,
   expectStep,
   fillBillingAddress,
@@ -18,20 +18,6 @@ import {
   test,
   throughDelivery,
 } from './support.ts';
-
-/** A signed-in buyer's reserved basket walked to the payment step: no donation, the account as it is, Keep updated as it is. */
-async function onToPayment(page: Page) {
-  const deadline = Date.now() + 50_000;
-  while (Date.now() < deadline) {
-    const step = await page.locator('[data-step]').first().getAttribute('data-step', { timeout: 10_000 });
-    if (step === 'payment') return;
-    if (step === 'donation') await page.getByRole('button', { name: 'Skip donation' }).click();
-    else if (step === 'login' || step === 'marketing_preferences')
-      await page.getByRole('button', { name: 'Continue' }).click();
-    if (step !== null) await expect(page.locator(`[data-step="${step}"]`)).toHaveCount(0, { timeout: 15_000 });
-  }
-  throw new Error('the checkout did not reach payment');
-}
 
 test('a friend who pays through the share link earns the buyer the reward the event states', async ({
   page,
@@ -63,7 +49,7 @@ test('a friend who pays through the share link earns the buyer the reward the ev
     // The friend books the way any buyer does (from the catalogue), in the browser that opened the link, and pays by card.
     await addFromEventPage(friend, 'Summer Jazz on the Quay', { tickets: { 'General admission': 1 } });
     await reserveButton(friend).click();
-    await onToPayment(friend);
+    await advanceTo(friend, 'payment');
     await fillBillingAddress(friend);
     await friend.getByRole('button', { name: /^Pay £/ }).click();
     await friend.getByLabel('Card number').fill('4242 4242 4242 4242');

@@ -201,6 +201,8 @@ async function reservedThroughSignIn(page: Page, eventTitle: string, wanted: Wan
 export interface AdvanceOptions {
   /** Who signs in on the sign-in step when the browser is signed out: the address gets the mailed code, a new one the name too. */
   buyer?: { email: string; fullName: string };
+  /** A step past `step` is as good as `step` (a free basket passes the payment step by itself). */
+  orLater?: boolean;
 }
 
 type Passer = (page: Page, step: Step, options: AdvanceOptions) => Promise<void>;
@@ -391,7 +393,7 @@ const PASSERS: Partial<Record<Step, Passer>> = {
 export async function advanceTo(page: Page, step: Step, options: AdvanceOptions = {}): Promise<void> {
   for (let passed = 0; passed <= STEPS.length; passed++) {
     const shown = await shownStep(page);
-    if (shown === step) return;
+    if (shown === step || (options.orLater && STEPS.indexOf(shown) > STEPS.indexOf(step))) return;
     const passer = PASSERS[shown] ?? pressContinue;
     if (STEPS.indexOf(shown) > STEPS.indexOf(step))
       throw new Error(`advanceTo(${step}) is on ${shown}, which comes after it`);

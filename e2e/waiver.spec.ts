@@ -20,7 +20,7 @@ async function reachWaiver(page: Page) {
   await page.clock.install();
   await addFromEventPage(page, EVENT, { tickets: { [TICKET]: 1 } });
   await reserveButton(page).click();
-  await continueUntil(page, page.context(), buyer, 'waiver');
+  await continueUntil(page, buyer, 'waiver');
   await expect(page.getByRole('heading', { level: 1, name: TITLE })).toBeVisible();
 }
 
