@@ -1,9 +1,10 @@
 /**
  * Lists the import circles among the project's own files: `tsx scripts/importCircles.ts [folder ...]`
  * (default `src`). A circle is a set of files each reaching the others by imports (a strongly
- * connected component of the import graph). Each file is read as the build reads it (esbuild strips
- * its types, so an import of types only leaves no trace), then its static imports, re-exports and
- * `import()`s are listed (`--static` leaves `import()` out). Exits 1 when a folder has a circle.
+ * connected component of the import graph). Each file's static imports, re-exports and `import()`s
+ * are listed as the build reads them (`--static` leaves `import()` out), and its imports of types
+ * only as well, which the build strips: a reader following a type still walks the circle. Exits 1
+ * when a folder has a circle.
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -29,17 +30,39 @@ function resolveSpecifier(from: string, specifier: string): string | undefined {
   return candidates.find((c) => /\.tsx?$/.test(c) && existsSync(c) && statSync(c).isFile());
 }
 
+/** The specifiers of a file's imports and re-exports of types only (`import type`, `import { type A }`), which the build strips. */
+function typeImportsOf(source: string): string[] {
+  const whole = [...source.matchAll(/\b(?:import|export)\s+type\s+[^;'"]*?\bfrom\s*['"]([^'"]+)['"]/g)].map(
+    (m) => m[1]!,
+  );
+  const named = [...source.matchAll(/\bimport\s*\{([^}]*)\}\s*from\s*['"]([^'"]+)['"]/g)]
+    .filter(([, names]) => {
+      const each = names!
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean);
+      return each.length > 0 && each.every((n) => n.startsWith('type '));
+    })
+    .map((m) => m[2]!);
+  return [...whole, ...named];
+}
+
 function importsOf(file: string, staticOnly: boolean): string[] {
-  const { code } = transformSync(readFileSync(file, 'utf8'), {
+  const source = readFileSync(file, 'utf8');
+  const types = typeImportsOf(source).flatMap((specifier) => resolveSpecifier(file, specifier) ?? []);
+  const { code } = transformSync(source, {
     loader: file.endsWith('x') ? 'tsx' : 'ts',
     jsx: 'automatic',
     format: 'esm',
   });
   const [imports] = parse(code);
   // `d` is -1 for a static import or re-export, the position of `import(` for a dynamic one, -2 for import.meta.
-  return imports.flatMap((i) =>
-    i.d === -2 || (staticOnly && i.d >= 0) || !i.n ? [] : (resolveSpecifier(file, i.n) ?? []),
-  );
+  return [
+    ...imports.flatMap((i) =>
+      i.d === -2 || (staticOnly && i.d >= 0) || !i.n ? [] : (resolveSpecifier(file, i.n) ?? []),
+    ),
+    ...types,
+  ];
 }
 
 /** Tarjan's strongly connected components of the graph, those with more than one file (or a file importing itself). */

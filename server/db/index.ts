@@ -13,7 +13,6 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
-import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import { sql, type SQL } from 'drizzle-orm';
 import pg from 'pg';
 import * as schema from './schema.ts';
@@ -21,12 +20,9 @@ import { watchWrites } from './writeWatch.ts';
 import { jobLease } from './jobLease.ts';
 import { openStaleReads, readStaleFrom } from './staleReads.ts';
 
-export type Database = PgDatabase<PgQueryResultHKT, typeof schema>;
-/** A database handle or an open transaction: domain functions accept either. */
-export type Executor = Pick<
-  Database,
-  'select' | 'selectDistinctOn' | 'insert' | 'update' | 'delete' | 'execute' | 'transaction' | 'query'
->;
+import type { Database } from './database.ts';
+
+export type { Database, Executor } from './database.ts';
 
 export interface OpenDatabase {
   db: Database;

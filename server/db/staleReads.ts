@@ -12,7 +12,7 @@ import { drizzle } from 'drizzle-orm/node-postgres';
 import { unchecked } from '../../contract/unchecked.ts';
 import * as schema from './schema.ts';
 import { isDatabaseUnavailable } from './unavailable.ts';
-import type { Database } from './index.ts';
+import type { Database } from './database.ts';
 
 const readers = new WeakMap<object, Database>();
 

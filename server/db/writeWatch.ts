@@ -15,7 +15,7 @@
  * too. Counting a read as a write only costs a read; the reverse cannot happen.
  */
 import type { PGlite } from '@electric-sql/pglite';
-import type { Database } from './index.ts';
+import type { Database } from './database.ts';
 
 export interface WriteWatch {
   /** Moves on after every statement or transaction that may have written, once it has ended. */

@@ -6,11 +6,12 @@ import { createContext, useContext, useMemo } from 'react';
 import { useSelector } from '@xstate/react';
 import { useQuery } from '@tanstack/react-query';
 import type { ActorRefFrom } from 'xstate';
-import type { createCheckoutMachine } from './checkoutActors';
+import type { checkoutMachine } from '../../machines/checkout/checkout.machine';
 import { checkoutSenders, viewCheckout } from '../../machines/checkout/checkout.connect';
 import { checkoutQuery, userQuery } from '../api/queries';
 
-export type CheckoutMachine = ReturnType<typeof createCheckoutMachine>;
+/** The root chart as the app provides it (`createCheckoutMachine`): `.provide()` keeps its type. */
+export type CheckoutMachine = typeof checkoutMachine;
 export type CheckoutActorRef = ActorRefFrom<CheckoutMachine>;
 export type CheckoutView = ReturnType<typeof viewCheckout>;
 
