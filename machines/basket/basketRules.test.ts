@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { makeCheckout, makeTicketLine } from '../testing/checkoutFixture';
-import { basketRules } from '../../contract/basketRules.ts';
+import { basketCount, basketRules } from '../../contract/basketRules.ts';
 import { viewBasket } from './basket.connect';
 import type { CheckoutEvent as EventLine, GiftVoucherLine } from '../../contract';
 
@@ -123,6 +123,14 @@ describe('the minimum per customer, however the line got below it (spec 000 §5)
     expect(basketRules(enough, idle, true)).toMatchObject({ lineWarnings: {}, belowMinimum: false, canReserve: true });
   });
 
+  it('asks no minimum of a line without one, even brought down to none', () => {
+    const checkout = makeCheckout({ tickets: [makeTicketLine({ ticket_id: 4, qty: 1, min_per_customer: 1 })] });
+    expect(basketRules(checkout, { ...idle, pendingQty: { 4: 0 } }, true)).toMatchObject({
+      lineWarnings: {},
+      belowMinimum: false,
+    });
+  });
+
   it('keeps the basket’s own warning for a line (a capped quantity)', () => {
     const checkout = makeCheckout({ tickets: [makeTicketLine({ ticket_id: 4, qty: 1, min_per_customer: 2 })] });
     const warned = basketRules(
@@ -132,5 +140,18 @@ describe('the minimum per customer, however the line got below it (spec 000 §5)
     );
     expect(warned.lineWarnings).toEqual({ 4: 'You can only reserve 6 tickets of this type' });
     expect(warned.canReserve).toBe(false);
+  });
+});
+
+describe('the site header’s count (spec 001 §9)', () => {
+  it('is the tickets and gift vouchers the basket holds, and none without a checkout', () => {
+    expect(basketCount(null)).toBe(0);
+    expect(basketCount(undefined)).toBe(0);
+    const checkout = makeCheckout({
+      tickets: [makeTicketLine({ ticket_id: 4, qty: 2 }), makeTicketLine({ ticket_id: 5, qty: 3 })],
+      gift_vouchers: [voucher, { ...voucher, id: 8, qty: 1 }],
+    });
+    expect(basketCount(checkout)).toBe(8);
+    expect(basketCount(makeCheckout({ tickets: [], gift_vouchers: [] }))).toBe(0);
   });
 });
