@@ -33,8 +33,6 @@
 //   offer test alone refuses a missing option (the null test narrows the type);
 // - contract/errors messageOf's `typeof serverMessage === 'string'` mutated to `true`: the app's CallFailed carries
 //   the server's words as a string or null, so a truthy one is always a string;
-// - contract/basketRules `line.min_per_customer > 1` mutated to `true` / `>= 1`: a line's quantity is at
-//   least 1 (the server's, and a typed one is raised to 1), so a minimum of 0 or 1 is never broken.
 // Survivors looked at in the payment chart (machines/payment), left as they are:
 // - `?.` and `?? ''` / `?? []` fallbacks where the state already guarantees the value: the situation
 //   in every state after loading, the sign-in in its own states, the card's token while confirming,
