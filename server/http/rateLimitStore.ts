@@ -125,7 +125,8 @@ export function databaseRateLimitStore(
  * count for every process. A key's count is taken from the database in leases: a request that
  * finds no places left here asks for its own place plus spare ones, an eighth of what the limit
  * still allows as last seen (an eighth of the limit for a key not seen yet in this window), and the
- * spares are handed out here, one per request, until they run out or the window ends. So a buyer's
+ * spares are handed out here, one per request, until they run out or the window ends; the key's
+ * requests that come while the spares are on their way wait for them. So a buyer's
  * first request takes their address's lease and the requests after it (the basket, the
  * reservation, the checkout's reads) are counted here, without a round trip each. Every place is
  * counted in the database before it is given, so all the processes together never let more than
@@ -170,31 +171,37 @@ export function leasedRateLimitStore(
         cb(null, { current: ++lease.highest, ttl: lease.until - now });
         return;
       }
-      const spare = max !== undefined && !lease?.asking ? Math.floor((max - (lease?.highest ?? 0)) / 8) : 0;
+      if (lease?.asking) {
+        // Spares are on their way: this request waits for them rather than counting alone, so they are not left unused.
+        lease.waiting.push((err) => (err ? cb(err) : this.incr(key, cb, timeWindow, max)));
+        return;
+      }
+      const spare = max !== undefined ? Math.floor((max - (lease?.highest ?? 0)) / 8) : 0;
       const n = spare >= MIN_SPARE ? 1 + spare : 1;
-      if (n > 1) {
-        // The requests of this key that come meanwhile count one by one rather than each asking for spares.
-        if (!lease) {
-          lease = { next: 1, end: 0, highest: 0, until: now + timeWindow, asking: false };
-          leases.set(k, lease);
-        }
-        lease.asking = true;
+      const asking = n > 1 ? (lease ?? freshLease(now + timeWindow)) : undefined;
+      if (asking) {
+        leases.set(k, asking);
+        asking.asking = true;
       }
       count(
         k,
         timeWindow / 1000,
         (err, res) => {
           const at = Date.now();
+          // The requests that waited for these spares: served from them once they are held, or told of the failure.
+          const waited = asking ? asking.waiting.splice(0) : [];
+          if (asking) asking.asking = false;
           let held = leases.get(k);
-          if (n > 1 && held) held.asking = false;
           if (err || !res) {
-            cb(err ?? new Error('The rate limit count came back empty'));
+            const failed = err ?? new Error('The rate limit count came back empty');
+            cb(failed);
+            for (const w of waited) w(failed);
             return;
           }
           const last = res.current + n - 1;
           // A count below what this process saw is a new window in the database.
           if (!held || at >= held.until || last < held.highest) {
-            held = { next: 1, end: 0, highest: 0, until: 0, asking: false };
+            held = freshLease(0);
             leases.set(k, held);
           }
           if (n > 1) {
@@ -207,6 +214,7 @@ export function leasedRateLimitStore(
           leases.delete(k);
           leases.set(k, held);
           cb(null, res);
+          for (const w of waited) w(null);
         },
         n,
       );
@@ -256,6 +264,9 @@ interface Lease {
   highest: number;
   /** When the window the places belong to ends (this process's clock, ms). */
   until: number;
-  /** A request for spares is on its way: the others meanwhile count one by one. */
+  /** A request for spares is on its way: the key's other requests meanwhile wait for it (`waiting`). */
   asking: boolean;
+  waiting: Array<(err: Error | null) => void>;
 }
+
+const freshLease = (until: number): Lease => ({ next: 1, end: 0, highest: 0, until, asking: false, waiting: [] });
