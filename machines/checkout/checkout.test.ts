@@ -366,6 +366,19 @@ function withStepChild(oracle: (q: Q) => Expectation<View> | undefined) {
   };
 }
 
+/** The first read failed (or the charts it needs did not load): the error, and Retry to read again. */
+function determiningFailed(q: Q): Expectation<View> {
+  return {
+    view: {
+      ...idleFlags,
+      isDetermining: true,
+      determiningFailed: true,
+      notices: withNotice(q, 'error', TEXT.unableToGetCheckout),
+    },
+    running: [],
+  };
+}
+
 function runningIn(q: Q): string[] {
   return runningChildren(q.before, ['countdown', 'stepSaver']);
 }
@@ -444,15 +457,7 @@ function checkoutOracle(q: Q): Expectation<View> | undefined {
       };
     case 'xstate.error.actor.loadCheckout':
       if (view.isDetermining) {
-        return {
-          view: {
-            ...idleFlags,
-            isDetermining: true,
-            determiningFailed: true,
-            notices: withNotice(q, 'error', TEXT.unableToGetCheckout),
-          },
-          running: [],
-        };
+        return determiningFailed(q);
       }
       // A failed read after 'Continue' keeps the buyer on the step, with the error toast.
       if (view.isAdvancing) {
@@ -533,15 +538,7 @@ function checkoutOracle(q: Q): Expectation<View> | undefined {
       if (!runningIn(q).includes('loadStepCharts')) return undefined;
       // A chunk that did not load: when resuming, the read failed as a whole, and Retry reads again.
       if (view.isDetermining) {
-        return {
-          view: {
-            ...idleFlags,
-            isDetermining: true,
-            determiningFailed: true,
-            notices: withNotice(q, 'error', TEXT.unableToGetCheckout),
-          },
-          running: [],
-        };
+        return determiningFailed(q);
       }
       return {
         view: { step: 'basket', ...idleFlags, notices: withNotice(q, 'error', TEXT.reserveFailed) },
