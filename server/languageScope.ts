@@ -36,6 +36,11 @@ export function leaveScope(): void {
   if (scoped === 0) store.disable();
 }
 
+/** How many pieces of scoped work are running: while none is, the hooks are off. */
+export function scopesOpen(): number {
+  return scoped;
+}
+
 /** Runs `f` in `current`'s scope; the caller ends it with leaveScope() once its work (a request) is over. */
 export function enterScope(current: ScopeLanguage, f: () => void): void {
   enter();

@@ -8,6 +8,7 @@ import { eq } from 'drizzle-orm';
 import * as t from '../db/schema.ts';
 import { drivers, openWorld, Visitor, type TestWorld } from '../test/harness.ts';
 import { signedInVisitor } from '../test/fixtures.ts';
+import { scopesOpen } from '../languageScope.ts';
 
 const HTML = { accept: 'text/html' };
 const langOf = (body: string) => /<html[^>]* lang="([^"]+)"/.exec(body)?.[1];
@@ -56,5 +57,28 @@ describe.each(drivers)('the language of each request on %s', (driver) => {
       headers: { ...HTML, 'accept-language': 'cy', cookie: `${v.cookieHeader}; hf_lang=en-GB` },
     });
     expect(langOf(chosen.body)).toBe('en-GB');
+  });
+
+  // A scope slows every promise of the process while it is open (server/languageScope.ts): each
+  // must end with its request, however the request ends, or every later request pays for it.
+  it('ends each request’s language scope with its answer, and opens none for an English call', async () => {
+    expect(scopesOpen()).toBe(0);
+    await page({ 'accept-language': 'cy' });
+    await page({});
+    await world.app.inject({ method: 'GET', url: '/ajax/checkout/checkout/get/', headers: { 'accept-language': 'cy' } });
+    expect(scopesOpen()).toBe(0);
+  });
+
+  it('ends the scope of a request whose buyer went away before the answer', async () => {
+    const before = scopesOpen();
+    const address = await world.app.listen({ host: '127.0.0.1', port: 0 });
+    const { request } = await import('node:http');
+    await new Promise<void>((resolve) => {
+      const asked = request(`${address}/all-events/`, { headers: { ...HTML, 'accept-language': 'cy' } });
+      asked.on('error', () => resolve());
+      asked.on('socket', (socket) => socket.on('connect', () => setTimeout(() => asked.destroy(), 1)));
+      asked.end();
+    });
+    await expect.poll(() => scopesOpen()).toBe(before);
   });
 });

@@ -35,10 +35,9 @@ function acceptable(value: unknown, demo: boolean): Locale | undefined {
  * source language that nothing else can change answers outside any.
  */
 const isPage = (request: FastifyRequest) => request.method === 'GET' && !request.url.startsWith('/ajax/');
-const scopedRequests = new WeakSet<FastifyRequest>();
 
 export function registerLocale(app: FastifyInstance, { db, demo }: { db: Db; demo: boolean }): void {
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const chosen = acceptable(request.cookies[LOCALE_COOKIE], demo);
     const browser = negotiate(request.headers['accept-language']);
     const current: ScopeLanguage = chosen
@@ -47,7 +46,12 @@ export function registerLocale(app: FastifyInstance, { db, demo }: { db: Db; dem
         ? { locale: browser, from: 'browser' }
         : { locale: SOURCE_LOCALE, from: 'default' };
     const run = () => {
-      scopedRequests.add(request);
+      // A request whose connection closed meanwhile (while its account was read) has nothing to answer in a scope.
+      if (reply.raw.destroyed) return done();
+      // The response's close, whether it was sent or its connection dropped, ends the scope. Only a
+      // scoped request listens: a hook on every response would cost every request (a read of the
+      // checkout, say) for the few that are scoped.
+      reply.raw.once('close', leaveScope);
       enterScope(current, done);
     };
     const page = isPage(request);
@@ -62,11 +66,6 @@ export function registerLocale(app: FastifyInstance, { db, demo }: { db: Db; dem
       else done();
     }, done);
   });
-  const ended = (request: FastifyRequest) => {
-    if (scopedRequests.delete(request)) leaveScope();
-  };
-  app.addHook('onResponse', async (request) => ended(request));
-  app.addHook('onRequestAbort', async (request) => ended(request));
 }
 
 /** The request's locale. */
