@@ -124,16 +124,18 @@ export async function benchReads(only?: {
   cases: ReadCase[];
   seconds: number;
   rounds: number;
+  /** On the embedded database even when PostgreSQL is given. */
+  embedded?: boolean;
 }): Promise<Map<ReadCase, number>> {
   const seconds = only?.seconds ?? SECONDS;
   const warmUp = only ? Math.max(1, Math.round(seconds / 2)) : WARM_UP_SECONDS;
-  const t = await target();
+  const t = await target({ embedded: only?.embedded ?? false });
   const [port, barePort] = [await freePort(), await freePort()];
   const server = await startServer({ ...t.env, PORT: String(port) });
   const bare = await startBare(barePort);
   const base = `http://127.0.0.1:${port}`;
   console.log(
-    `\n## Reads (${t.driver}, rate limit store ${t.driver === 'postgres' ? 'database' : 'memory'}; each server in its own process; ${CONNECTIONS} connections, ${SECONDS} s per turn)`,
+    `\n## Reads (${t.driver}, rate limit store ${t.driver === 'postgres' ? 'database' : 'memory'}; each server in its own process; ${CONNECTIONS} connections, ${seconds} s per turn)`,
   );
   console.log(
     `load average before: ${loadavg()

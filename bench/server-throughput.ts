@@ -187,8 +187,9 @@ export interface Target {
   cleanup(): Promise<void>;
 }
 
-export async function target(): Promise<Target> {
-  const base = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
+/** The database a bench runs on: PostgreSQL when a URL is given, else (or when `embedded`) PGlite, as `npm start` runs. */
+export async function target({ embedded = false }: { embedded?: boolean } = {}): Promise<Target> {
+  const base = embedded ? undefined : (process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL);
   if (!base) {
     const dir = mkdtempSync(path.join(tmpdir(), 'holdfast-bench-'));
     return {

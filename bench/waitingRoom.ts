@@ -46,6 +46,8 @@ import { reserveSale } from '../server/domain/reserve.ts';
 
 const QUEUED = Number(process.env.BENCH_QUEUED ?? 100_000);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
+/** Rounds of the poll's cost, each a turn of /health and one of the poll, in alternating order. */
+const POLL_ROUNDS = Number(process.env.BENCH_POLL_ROUNDS ?? 4);
 const RATE_PER_MINUTE = 600;
 const CAPACITY = 2_000;
 const CHECKOUT_SECONDS = 600;
@@ -193,7 +195,7 @@ async function pollCost(): Promise<void> {
       );
       const health: number[] = [];
       const poll: number[] = [];
-      for (const round of [0, 1, 2, 3]) {
+      for (let round = 0; round < POLL_ROUNDS; round++) {
         const order = round % 2 === 0 ? (['health', 'poll'] as const) : (['poll', 'health'] as const);
         for (const which of order) {
           if (which === 'health') health.push(await measure('GET /health', { url: `${base}/health` }));
