@@ -104,9 +104,7 @@ await timed('scripts', () => child(['bench/basketScripts.ts'], { IDLE_MS: '500' 
 );
 const poll = await timed('queue poll', () =>
   child(['bench/waitingRoom.ts', '--poll-only'], { BENCH_QUEUED: '10000', BENCH_SECONDS: '2', BENCH_POLL_ROUNDS: '2' }),
-).catch(
-  (err: Error) => err,
-);
+).catch((err: Error) => err);
 const pollRatio = typeof poll === 'string' ? number(poll, /poll ÷ \/health CPU per request: ([\d.]+)/) : null;
 gates.push({
   name: "a queue poll's server CPU ÷ /health's",

@@ -65,7 +65,11 @@ describe.each(drivers)('the language of each request on %s', (driver) => {
     expect(scopesOpen()).toBe(0);
     await page({ 'accept-language': 'cy' });
     await page({});
-    await world.app.inject({ method: 'GET', url: '/ajax/checkout/checkout/get/', headers: { 'accept-language': 'cy' } });
+    await world.app.inject({
+      method: 'GET',
+      url: '/ajax/checkout/checkout/get/',
+      headers: { 'accept-language': 'cy' },
+    });
     expect(scopesOpen()).toBe(0);
   });
 
