@@ -73,9 +73,14 @@ describe.each(drivers)('the language of each request on %s', (driver) => {
     expect(scopesOpen()).toBe(0);
   });
 
-  it('ends the scope of a request whose buyer went away before the answer', async () => {
+  it('ends the scope of a request answered over a kept-alive connection, and of one whose buyer went away before the answer', async () => {
     const before = scopesOpen();
     const address = await world.app.listen({ host: '127.0.0.1', port: 0 });
+    for (let i = 0; i < 3; i++) {
+      const answer = await fetch(`${address}/all-events/`, { headers: { ...HTML, 'accept-language': 'cy' } });
+      expect(langOf(await answer.text())).toBe('cy');
+    }
+    await expect.poll(() => scopesOpen()).toBe(before);
     const { request } = await import('node:http');
     await new Promise<void>((resolve) => {
       const asked = request(`${address}/all-events/`, { headers: { ...HTML, 'accept-language': 'cy' } });
