@@ -5,8 +5,8 @@
  *  - holds a second over HTTP with 20,000 live holds ÷ with none (≥ 0.8), and over HTTP ÷
  *    pgbench's hot-row claim on the same server (≥ 0.4): bench/server-throughput.ts, on PostgreSQL;
  *  - GET checkout ÷ a bare Fastify route (≥ 0.2): bench/reads.ts, on the embedded database (PGlite,
- *    what `npm start` runs); on PostgreSQL too, printed and marked LOW while below, not failing the
- *    run (its line says why);
+ *    what `npm start` runs); on PostgreSQL, where 0.2 is wanted but not met (its line says why and
+ *    is marked LOW), ≥ 0.08, so the reads' cost there cannot grow unseen either;
  *  - a queue poll's server CPU ÷ /health's (≤ 1): bench/waitingRoom.ts --poll-only;
  *  - the JavaScript to a usable basket ÷ the stack's floor (≤ 1.25) in at most 8 scripts:
  *    bench/basketScripts.ts.
@@ -28,10 +28,10 @@ interface Gate {
   /** Why there is no value. */
   missing?: string;
   /**
-   * Printed beside its floor but not yet failing the run, and why: a figure still below its floor
-   * whose work is open. The line says so (`below, not gated`), so it is never mistaken for met.
+   * A bound wanted beyond the one gated, not met yet, and why: the line is marked LOW while the
+   * figure falls short of it, so a gated floor below the goal is never mistaken for the goal met.
    */
-  notGated?: string;
+  wanted?: { bound: number; why: string };
 }
 
 const gates: Gate[] = [];
@@ -129,14 +129,16 @@ const reads = onPostgres
 gates.push({
   name: 'GET checkout ÷ bare Fastify, PostgreSQL',
   value: reads ? reads.get('checkout')! / reads.get('bare')! : null,
-  bound: 0.2,
+  // 0.11–0.15 in the runs so far; a read that rebuilt its body or asked the database alone would
+  // fall far below.
+  bound: 0.08,
   ...(reads ? {} : { missing: 'needs PostgreSQL (TEST_DATABASE_URL)' }),
   // Each read asks the database the versions of what it shows before sending the body it keeps, so
   // that a write through any process is seen by the very next read; the reads that arrive together
   // ask together. That round trip's cost in both processes (about 35 µs of the server's CPU and 40
   // of the database's a read) is what is left; the embedded database, which only this process
   // writes, asks nothing while nothing was written.
-  notGated: 'a round trip to the database per batch of reads, kept so every write is seen at once',
+  wanted: { bound: 0.2, why: 'a round trip to the database per batch of reads, kept so every write is seen at once' },
 });
 
 const LIVE = 20_000;
@@ -166,16 +168,21 @@ console.log(`\n## bench:check (${((performance.now() - started) / 1000).toFixed(
 let failed = 0;
 for (const gate of gates) {
   const pass = gate.value !== null && (gate.atMost ? gate.value <= gate.bound : gate.value >= gate.bound);
-  if (!pass && !gate.notGated) failed++;
+  if (!pass) failed++;
   const shown =
     gate.value === null
       ? `not measured (${gate.missing})`
       : Number.isInteger(gate.value)
         ? String(gate.value)
         : gate.value.toFixed(3);
-  const mark = pass ? 'ok  ' : gate.notGated ? 'LOW ' : 'FAIL';
+  const short =
+    gate.value !== null &&
+    gate.wanted !== undefined &&
+    (gate.atMost ? gate.value > gate.wanted.bound : gate.value < gate.wanted.bound);
+  const mark = !pass ? 'FAIL' : short ? 'LOW ' : 'ok  ';
+  const sign = gate.atMost ? '≤' : '≥';
   console.log(
-    `${mark} ${gate.name}: ${shown} (${gate.atMost ? '≤' : '≥'} ${gate.bound})${!pass && gate.notGated ? ` below, not gated: ${gate.notGated}` : ''}`,
+    `${mark} ${gate.name}: ${shown} (${sign} ${gate.bound})${short ? `; ${sign} ${gate.wanted!.bound} wanted, not met: ${gate.wanted!.why}` : ''}`,
   );
 }
 if (failed > 0) console.log(`${failed} of ${gates.length} figures past their floor`);
