@@ -35,6 +35,20 @@ function acceptable(value: unknown, demo: boolean): Locale | undefined {
  * source language that nothing else can change answers outside any.
  */
 const isPage = (request: FastifyRequest) => request.method === 'GET' && !request.url.startsWith('/ajax/');
+/** How each scoped request's scope ends, until it has. */
+const scopeEnds = new WeakMap<FastifyReply['raw'], () => void>();
+
+/**
+ * Ends a request's language scope before its response does: for a reply that stays open long after
+ * its words are written (a queue page's event stream, which carries states, not words), so the
+ * scope's hooks do not slow every other request for as long as it is open.
+ */
+export function endLanguageScope(reply: FastifyReply): void {
+  const end = scopeEnds.get(reply.raw);
+  if (!end) return;
+  reply.raw.off('close', end);
+  end();
+}
 
 export function registerLocale(app: FastifyInstance, { db, demo }: { db: Db; demo: boolean }): void {
   app.addHook('onRequest', (request, reply, done) => {
@@ -51,7 +65,12 @@ export function registerLocale(app: FastifyInstance, { db, demo }: { db: Db; dem
       // The response's close, whether it was sent or its connection dropped, ends the scope. Only a
       // scoped request listens: a hook on every response would cost every request (a read of the
       // checkout, say) for the few that are scoped.
-      reply.raw.once('close', leaveScope);
+      const end = () => {
+        scopeEnds.delete(reply.raw);
+        leaveScope();
+      };
+      scopeEnds.set(reply.raw, end);
+      reply.raw.once('close', end);
       enterScope(current, done);
     };
     const page = isPage(request);

@@ -39,7 +39,7 @@ import {
 } from '../../../contract/waitingRoom.ts';
 import { inActiveLanguage, queueCatalogue, sourceText } from '../../../i18n/catalogues.ts';
 import { t } from '../../../i18n/runtime.ts';
-import { requestLocale } from '../../http/locale.ts';
+import { endLanguageScope, requestLocale } from '../../http/locale.ts';
 import { CATALOGUE_ID, type Locale } from '../../../i18n/locales.ts';
 
 export { ADMISSION_USED_MESSAGE, QUEUE_FIRST_MESSAGE } from './gates.ts';
@@ -286,6 +286,7 @@ export const waitingRoom: FastifyPluginAsync<WaitingRoomOptions> = async (app, o
     if (!place || rooms.view(date, place).state === 'ended')
       return reply.status(204).header('cache-control', 'no-store').send();
     reply.hijack();
+    endLanguageScope(reply);
     if (!push.listen(date, place, reply.raw, streamHeaders))
       reply.raw.writeHead(204, [...opts.apiHeaders.flat(), 'cache-control', 'no-store']).end();
   });

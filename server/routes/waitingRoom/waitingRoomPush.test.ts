@@ -10,12 +10,13 @@ import { hotEvent } from '../../test/fixtures.ts';
 import { drivers, openWorld, solvedChallenge, type TestWorld, Visitor } from '../../test/harness.ts';
 import { queueStatus } from '../../../contract/waitingRoom.ts';
 import { queueEventsPath } from '../../../contract/queuePage.ts';
+import { scopesOpen } from '../../languageScope.ts';
 
 /** An open page's event stream: the events it has heard, each with when it came. */
-async function listen(base: string, v: Visitor, dateId: number) {
+async function listen(base: string, v: Visitor, dateId: number, headers: Record<string, string> = {}) {
   const abort = new AbortController();
   const res = await fetch(`${base}${queueEventsPath(dateId)}`, {
-    headers: { cookie: v.cookieHeader, accept: 'text/event-stream' },
+    headers: { cookie: v.cookieHeader, accept: 'text/event-stream', ...headers },
     signal: abort.signal,
   });
   const heard: { event: string; data: string; at: number }[] = [];
@@ -166,6 +167,36 @@ describe.each(drivers)('the queue pushed to open pages on %s', (driver) => {
       expect(shown.body).toContain('Doors open at 7pm; the queue is moving.');
     } finally {
       for (const p of pages) p.close();
+    }
+  });
+
+  // A language scope slows every promise of the process while it is open (server/languageScope.ts).
+  // A stream stays open for as long as its buyer waits, and carries states, not words.
+  it('keeps no language scope open for a Welsh buyer’s open page', async () => {
+    const { types } = await hotEvent(world.database.db, { capacity: 5, types: 1 });
+    const dateId = types[0]!.eventDateId;
+    await world.database.db.insert(t.eventDateQueues).values({
+      eventDateId: dateId,
+      onSaleAt: new Date(world.clock.now.getTime() - 1000),
+      maxShoppers: 1,
+      admitPerMinute: 1,
+    });
+    world.clock.advance(1000);
+    const buyers = [1, 2].map((i) => new Visitor(world.app, { accept: 'application/json' }, `10.1.3.${i}`));
+    for (const v of buyers)
+      await v.request({
+        method: 'POST',
+        url: `/ajax/queue/${dateId}/join/`,
+        body: new URLSearchParams({ altcha: await solvedChallenge(v) }).toString(),
+      });
+    const before = scopesOpen();
+    const page = await listen(base, buyers[1]!, dateId, { 'accept-language': 'cy' });
+    try {
+      expect(page.status).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(scopesOpen()).toBe(before);
+    } finally {
+      page.close();
     }
   });
 
