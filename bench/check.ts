@@ -129,7 +129,7 @@ const reads = onPostgres
 gates.push({
   name: 'GET checkout ÷ bare Fastify, PostgreSQL',
   value: reads ? reads.get('checkout')! / reads.get('bare')! : null,
-  // 0.11–0.15 in the runs so far; a read that rebuilt its body or asked the database alone would
+  // 0.11–0.16 in the runs so far; a read that rebuilt its body or asked the database alone would
   // fall far below.
   bound: 0.08,
   ...(reads ? {} : { missing: 'needs PostgreSQL (TEST_DATABASE_URL)' }),
