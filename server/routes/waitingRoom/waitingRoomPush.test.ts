@@ -70,27 +70,40 @@ describe.each(drivers)('the queue pushed to open pages on %s', (driver) => {
     await world?.close();
   });
 
-  it('tells the next buyer it is their turn and every other open page that it is sold out, within a second or two', async () => {
-    const { db } = world.database;
-    const { types } = await hotEvent(db, { capacity: 1, types: 1 });
+  /** A date of one ticket type whose queue opened a second ago. */
+  async function queuedDate(
+    capacity: number,
+    queue: { maxShoppers: number; admitPerMinute: number; pollSeconds?: number },
+  ) {
+    const { types } = await hotEvent(world.database.db, { capacity, types: 1 });
     const dateId = types[0]!.eventDateId;
-    await db.insert(t.eventDateQueues).values({
+    await world.database.db.insert(t.eventDateQueues).values({
       eventDateId: dateId,
       onSaleAt: new Date(world.clock.now.getTime() - 1000),
-      maxShoppers: 10,
-      admitPerMinute: 60,
-      pollSeconds: 5,
+      ...queue,
     });
     world.clock.advance(1000);
-    const buyers = [1, 2, 3].map((i) => new Visitor(world.app, { accept: 'application/json' }, `10.1.0.${i}`));
+    return { typeId: types[0]!.id, dateId };
+  }
+
+  /** Each buyer joins the date's queue, one after another: what each is told. */
+  async function join(dateId: number, buyers: Visitor[]) {
+    const told = [];
     for (const v of buyers) {
       const joined = await v.request({
         method: 'POST',
         url: `/ajax/queue/${dateId}/join/`,
         body: new URLSearchParams({ altcha: await solvedChallenge(v) }).toString(),
       });
-      expect(queueStatus.parse(joined.json()).state).toBe('waiting');
+      told.push(queueStatus.parse(joined.json()));
     }
+    return told;
+  }
+
+  it('tells the next buyer it is their turn and every other open page that it is sold out, within a second or two', async () => {
+    const { typeId, dateId } = await queuedDate(1, { maxShoppers: 10, admitPerMinute: 60, pollSeconds: 5 });
+    const buyers = [1, 2, 3].map((i) => new Visitor(world.app, { accept: 'application/json' }, `10.1.0.${i}`));
+    expect((await join(dateId, buyers)).map((told) => told.state)).toEqual(['waiting', 'waiting', 'waiting']);
     const pages = await Promise.all(buyers.map((v) => listen(base, v, dateId)));
     try {
       expect(pages.map((p) => [p.status, p.type])).toEqual(buyers.map(() => [200, 'text/event-stream; charset=utf-8']));
@@ -106,7 +119,7 @@ describe.each(drivers)('the queue pushed to open pages on %s', (driver) => {
       expect(pages[1]!.heard.filter((e) => e.event === 'nudge')).toEqual([]);
 
       // They hold the one ticket: a second on, every page still waiting hears 'sold out' as the poll would say it.
-      await buyers[0]!.add({ [types[0]!.id]: 1 });
+      await buyers[0]!.add({ [typeId]: 1 });
       expect(await buyers[0]!.json('reserveTickets', {})).toMatchObject({ reserved: true });
       world.clock.advance(1000);
       const soldAt = performance.now();
@@ -123,25 +136,9 @@ describe.each(drivers)('the queue pushed to open pages on %s', (driver) => {
 
   it('shows every open page the organiser’s new message within a second or two, and the poll carries it', async () => {
     const { db } = world.database;
-    const { types } = await hotEvent(db, { capacity: 50, types: 1 });
-    const dateId = types[0]!.eventDateId;
-    await db.insert(t.eventDateQueues).values({
-      eventDateId: dateId,
-      onSaleAt: new Date(world.clock.now.getTime() - 1000),
-      maxShoppers: 1,
-      admitPerMinute: 1,
-      pollSeconds: 30,
-    });
-    world.clock.advance(1000);
+    const { dateId } = await queuedDate(50, { maxShoppers: 1, admitPerMinute: 1, pollSeconds: 30 });
     const buyers = [1, 2, 3].map((i) => new Visitor(world.app, { accept: 'application/json' }, `10.1.2.${i}`));
-    for (const v of buyers) {
-      const joined = await v.request({
-        method: 'POST',
-        url: `/ajax/queue/${dateId}/join/`,
-        body: new URLSearchParams({ altcha: await solvedChallenge(v) }).toString(),
-      });
-      expect(queueStatus.parse(joined.json()).organiser_message).toBeNull();
-    }
+    expect((await join(dateId, buyers)).map((told) => told.organiser_message)).toEqual([null, null, null]);
     const pages = await Promise.all(buyers.slice(1).map((v) => listen(base, v, dateId)));
     try {
       await db
@@ -173,22 +170,9 @@ describe.each(drivers)('the queue pushed to open pages on %s', (driver) => {
   // A language scope slows every promise of the process while it is open (server/languageScope.ts).
   // A stream stays open for as long as its buyer waits, and carries states, not words.
   it('keeps no language scope open for a Welsh buyer’s open page', async () => {
-    const { types } = await hotEvent(world.database.db, { capacity: 5, types: 1 });
-    const dateId = types[0]!.eventDateId;
-    await world.database.db.insert(t.eventDateQueues).values({
-      eventDateId: dateId,
-      onSaleAt: new Date(world.clock.now.getTime() - 1000),
-      maxShoppers: 1,
-      admitPerMinute: 1,
-    });
-    world.clock.advance(1000);
+    const { dateId } = await queuedDate(5, { maxShoppers: 1, admitPerMinute: 1 });
     const buyers = [1, 2].map((i) => new Visitor(world.app, { accept: 'application/json' }, `10.1.3.${i}`));
-    for (const v of buyers)
-      await v.request({
-        method: 'POST',
-        url: `/ajax/queue/${dateId}/join/`,
-        body: new URLSearchParams({ altcha: await solvedChallenge(v) }).toString(),
-      });
+    await join(dateId, buyers);
     const before = scopesOpen();
     const page = await listen(base, buyers[1]!, dateId, { 'accept-language': 'cy' });
     try {
@@ -201,15 +185,7 @@ describe.each(drivers)('the queue pushed to open pages on %s', (driver) => {
   });
 
   it('pushes nothing to a browser without a place: it is answered 204 and polls', async () => {
-    const { types } = await hotEvent(world.database.db, { capacity: 5, types: 1 });
-    const dateId = types[0]!.eventDateId;
-    await world.database.db.insert(t.eventDateQueues).values({
-      eventDateId: dateId,
-      onSaleAt: new Date(world.clock.now.getTime() - 1000),
-      maxShoppers: 10,
-      admitPerMinute: 60,
-    });
-    world.clock.advance(1000);
+    const { dateId } = await queuedDate(5, { maxShoppers: 10, admitPerMinute: 60 });
     const stranger = await listen(base, new Visitor(world.app, {}, '10.1.1.1'), dateId);
     expect(stranger.status).toBe(204);
     const unknown = await fetch(`${base}${queueEventsPath(999_999)}`);
